@@ -1,0 +1,246 @@
+//! `solum check`: roll a So1um Expanded check.
+
+use std::cell::{Cell, RefCell};
+use std::io::Write;
+
+use serde_json::json;
+use solum_expanded::check::{
+    CheckSpec, DrawRule, OpposedSpec, PoolRoll, Side, Verdict, roll_check, roll_opposed,
+};
+use solum_expanded::odds::{opposed_odds, p_pass};
+
+use super::{difficulty, opposing_pool, pool_of};
+use crate::cli::CheckArgs;
+use crate::dice::{Generator, SideDice, Source, explain};
+use crate::render::{self, BAD, DIM, EVEN, GOOD, HEAD, paint, percent};
+
+/// How typed values are consumed, for error messages.
+fn order(pool: solum_expanded::Pool, opposed: bool) -> String {
+    format!(
+        "values go: the {} of the pool, then the gear reroll if it is used, then one per die of the Rule-of-6 chain{}",
+        render::dice_count(pool.dice()),
+        if opposed { ", then roll-off dice" } else { "" }
+    )
+}
+
+pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let pool = pool_of(&args.pool)?;
+    let generator = RefCell::new(Generator::new(args.seed));
+    let blame = Cell::new("--rolled");
+    let mut first = Source::from_flag("--rolled", args.rolled.as_deref())?;
+    match (&args.target.vs, args.target.against) {
+        (Some(vs), _) => {
+            let spec = CheckSpec::new(pool, difficulty(vs)?).with_gear(args.pool.gear);
+            let p = p_pass(&spec);
+            let outcome = roll_check(&spec, &mut SideDice::new(&mut first, &generator, &blame))
+                .map_err(|e| explain(e, blame.get(), &order(pool, false)))?;
+            first.finish(&order(pool, false))?;
+            let seed = generator.borrow().used_seed();
+            if args.json {
+                let roll = outcome.roll.as_ref();
+                let value = json!({
+                    "kind": "check",
+                    "pool": spec.pool,
+                    "difficulty": spec.difficulty,
+                    "difficulty_name": spec.difficulty.name(),
+                    "gear": spec.gear,
+                    "automatic": roll.is_none(),
+                    "dice": roll.map(|r| r.dice.clone()).unwrap_or_default(),
+                    "reroll": roll.and_then(|r| r.reroll),
+                    "final_dice": roll.map(PoolRoll::final_dice).unwrap_or_default(),
+                    "chain": roll.map(|r| r.chain.clone()).unwrap_or_default(),
+                    "result": outcome.result,
+                    "passed": outcome.passed,
+                    "p_pass": render::to_f64(&p),
+                    "p_pass_exact": render::fraction(&p),
+                    "seed": seed,
+                });
+                writeln!(out, "{value}")?;
+                return Ok(());
+            }
+            writeln!(
+                out,
+                "{} {} vs {}   chance to pass {}",
+                paint(HEAD, "Check"),
+                render::dice_count(spec.pool.dice()),
+                spec.difficulty,
+                paint(HEAD, percent(&p))
+            )?;
+            match &outcome.roll {
+                None => writeln!(out, "  automatic: no roll needed")?,
+                Some(roll) => write_pool_roll(out, "Dice", roll)?,
+            }
+            let verdict = if outcome.passed {
+                paint(GOOD, "PASSED")
+            } else {
+                paint(BAD, "FAILED")
+            };
+            if outcome.roll.is_some() {
+                writeln!(out, "  {:<10} {}  {verdict}", "Result", outcome.result)?;
+            } else {
+                writeln!(out, "  {verdict}")?;
+            }
+            write_seed(out, seed)?;
+        }
+        (None, Some(against)) => {
+            let second_pool = opposing_pool(against)?;
+            let spec = OpposedSpec {
+                first: Side {
+                    pool,
+                    gear: args.pool.gear,
+                },
+                second: Side {
+                    pool: second_pool,
+                    gear: args.opposing.against_gear,
+                },
+                draws: if args.opposing.roll_off {
+                    DrawRule::RollOff
+                } else {
+                    DrawRule::Stand
+                },
+            };
+            let odds = opposed_odds(&spec);
+            let mut second = Source::from_flag("--against-rolled", args.against_rolled.as_deref())?;
+            let outcome = {
+                let mut a = SideDice::new(&mut first, &generator, &blame);
+                let mut b = SideDice::new(&mut second, &generator, &blame);
+                roll_opposed(&spec, &mut a, &mut b)
+            };
+            let outcome = outcome.map_err(|e| {
+                explain(
+                    e,
+                    blame.get(),
+                    &order(
+                        if blame.get() == "--rolled" {
+                            pool
+                        } else {
+                            second_pool
+                        },
+                        true,
+                    ),
+                )
+            })?;
+            first.finish(&order(pool, true))?;
+            second.finish(&order(second_pool, true))?;
+            let seed = generator.borrow().used_seed();
+            let verdict = match outcome.verdict {
+                Verdict::Win => "win",
+                Verdict::Draw => "draw",
+                Verdict::Lose => "lose",
+            };
+            if args.json {
+                let value = json!({
+                    "kind": "opposed",
+                    "pool": spec.first.pool,
+                    "against_pool": spec.second.pool,
+                    "gear": spec.first.gear,
+                    "against_gear": spec.second.gear,
+                    "draws": spec.draws,
+                    "dice": outcome.first.dice,
+                    "reroll": outcome.first.reroll,
+                    "final_dice": outcome.first.final_dice(),
+                    "chain": outcome.first.chain,
+                    "result": outcome.first.result,
+                    "against_dice": outcome.second.dice,
+                    "against_reroll": outcome.second.reroll,
+                    "against_final_dice": outcome.second.final_dice(),
+                    "against_chain": outcome.second.chain,
+                    "against_result": outcome.second.result,
+                    "roll_off": outcome.roll_off,
+                    "outcome": verdict,
+                    "p_win": render::to_f64(&odds.win),
+                    "p_draw": render::to_f64(&odds.draw),
+                    "p_lose": render::to_f64(&odds.lose),
+                    "p_win_exact": render::fraction(&odds.win),
+                    "p_draw_exact": render::fraction(&odds.draw),
+                    "p_lose_exact": render::fraction(&odds.lose),
+                    "seed": seed,
+                });
+                writeln!(out, "{value}")?;
+                return Ok(());
+            }
+            writeln!(
+                out,
+                "{} {} against {}   win {}  draw {}  lose {}",
+                paint(HEAD, "Opposed"),
+                render::dice_count(spec.first.pool.dice()),
+                render::dice_count(spec.second.pool.dice()),
+                paint(HEAD, percent(&odds.win)),
+                percent(&odds.draw),
+                percent(&odds.lose),
+            )?;
+            write_pool_roll(out, "You", &outcome.first)?;
+            writeln!(
+                out,
+                "  {:<10} {}",
+                "",
+                paint(DIM, format!("result {}", outcome.first.result))
+            )?;
+            write_pool_roll(out, "Against", &outcome.second)?;
+            writeln!(
+                out,
+                "  {:<10} {}",
+                "",
+                paint(DIM, format!("result {}", outcome.second.result))
+            )?;
+            if !outcome.roll_off.is_empty() {
+                let pairs: Vec<String> = outcome
+                    .roll_off
+                    .iter()
+                    .map(|(a, b)| format!("{a}:{b}"))
+                    .collect();
+                writeln!(out, "  {:<10} {}", "Roll-off", pairs.join("  "))?;
+            }
+            let shown = match outcome.verdict {
+                Verdict::Win => paint(GOOD, "WIN"),
+                Verdict::Draw => paint(EVEN, "DRAW (nothing happens)"),
+                Verdict::Lose => paint(BAD, "LOSE"),
+            };
+            writeln!(
+                out,
+                "  {:<10} {} vs {}  {shown}",
+                "Result", outcome.first.result, outcome.second.result
+            )?;
+            write_seed(out, seed)?;
+        }
+        (None, None) => unreachable!("clap requires --vs or --against"),
+    }
+    Ok(())
+}
+
+/// The dice of one pool, the gear reroll and the Rule-of-6 chain.
+fn write_pool_roll(out: &mut dyn Write, label: &str, roll: &PoolRoll) -> std::io::Result<()> {
+    writeln!(out, "  {label:<10} {}", render::faces(&roll.dice))?;
+    if let Some(r) = roll.reroll {
+        writeln!(
+            out,
+            "  {:<10} rerolled a {} → {}   now {}",
+            "Gear",
+            r.from,
+            r.to,
+            render::faces(&roll.final_dice())
+        )?;
+    }
+    if !roll.chain.is_empty() {
+        let links: Vec<String> = roll.chain.iter().map(|f| format!("+{f}")).collect();
+        writeln!(
+            out,
+            "  {:<10} 6 {} = {}",
+            "Rule of 6",
+            links.join(" "),
+            roll.result
+        )?;
+    }
+    Ok(())
+}
+
+fn write_seed(out: &mut dyn Write, seed: Option<u64>) -> std::io::Result<()> {
+    if let Some(seed) = seed {
+        writeln!(
+            out,
+            "  {}",
+            paint(DIM, format!("seed {seed} (replay with --seed {seed})"))
+        )?;
+    }
+    Ok(())
+}

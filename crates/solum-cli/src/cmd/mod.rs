@@ -1,0 +1,58 @@
+//! One module per command.
+
+use std::io::Write;
+
+use clap::CommandFactory;
+
+use crate::bad;
+use crate::cli::{Cli, Command, OddsCommand, PoolArgs};
+
+mod check;
+mod odds;
+
+/// Runs a parsed command line, writing to `out`.
+pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Check(args) => check::run(&args, out),
+        Command::Odds(OddsCommand::Check(args)) => odds::check(&args, out),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "solum", out);
+            Ok(())
+        }
+        Command::Man => {
+            clap_mangen::Man::new(Cli::command()).render(out)?;
+            Ok(())
+        }
+    }
+}
+
+/// The pool the arguments build (ruling S1).
+pub fn pool_of(args: &PoolArgs) -> anyhow::Result<solum_expanded::Pool> {
+    let attribute = u32::try_from(args.attribute).map_err(|_| {
+        bad(solum_expanded::RulesError::Attribute(args.attribute.unsigned_abs()).to_string())
+    })?;
+    let spec = solum_expanded::PoolSpec {
+        attribute,
+        background: args.background,
+        armor_too_heavy: args.armor_too_heavy,
+        heavy_weapon_weak: args.heavy_weapon,
+    };
+    spec.pool().map_err(|e| bad(e.to_string()))
+}
+
+/// An opposing pool from `--against`.
+pub fn opposing_pool(value: i64) -> anyhow::Result<solum_expanded::Pool> {
+    let dice = u64::try_from(value).unwrap_or(0);
+    solum_expanded::Pool::new(dice).map_err(|_| {
+        bad(format!(
+            "--against: {}",
+            solum_expanded::RulesError::Pool(value.unsigned_abs())
+        ))
+    })
+}
+
+/// A difficulty from `--vs`.
+pub fn difficulty(text: &str) -> anyhow::Result<solum_expanded::Difficulty> {
+    text.parse()
+        .map_err(|e: solum_expanded::RulesError| bad(format!("--vs: {e}")))
+}

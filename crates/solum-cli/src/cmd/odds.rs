@@ -1,0 +1,168 @@
+//! `solum odds …`: exact odds without rolling.
+
+use std::io::Write;
+
+use serde_json::json;
+use solum_expanded::check::{CheckSpec, DrawRule, OpposedSpec, Side};
+use solum_expanded::odds::{opposed_odds, p_pass, result_distribution};
+use solum_expanded::{Difficulty, Pool};
+
+use super::{difficulty, opposing_pool, pool_of};
+use crate::cli::OddsCheckArgs;
+use crate::render::{self, HEAD, paint, percent};
+
+pub fn check(args: &OddsCheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let pool = pool_of(&args.pool)?;
+    let gear = args.pool.gear;
+    if let Some(vs) = &args.vs {
+        let spec = CheckSpec::new(pool, difficulty(vs)?).with_gear(gear);
+        let p = p_pass(&spec);
+        if args.json {
+            let value = json!({
+                "pool": pool,
+                "difficulty": spec.difficulty,
+                "difficulty_name": spec.difficulty.name(),
+                "gear": gear,
+                "p_pass": render::to_f64(&p),
+                "p_pass_exact": render::fraction(&p),
+            });
+            writeln!(out, "{value}")?;
+        } else {
+            writeln!(
+                out,
+                "{} vs {}{}: pass {}  (exactly {})",
+                render::dice_count(pool.dice()),
+                spec.difficulty,
+                if gear { " with gear" } else { "" },
+                paint(HEAD, percent(&p)),
+                render::fraction(&p)
+            )?;
+        }
+        return Ok(());
+    }
+    let draws = if args.opposing.roll_off {
+        DrawRule::RollOff
+    } else {
+        DrawRule::Stand
+    };
+    let opposed = |against: Pool| {
+        opposed_odds(&OpposedSpec {
+            first: Side { pool, gear },
+            second: Side {
+                pool: against,
+                gear: args.opposing.against_gear,
+            },
+            draws,
+        })
+    };
+    if let Some(against) = args.against {
+        let against = opposing_pool(against)?;
+        let odds = opposed(against);
+        if args.json {
+            let value = json!({
+                "pool": pool,
+                "against_pool": against,
+                "gear": gear,
+                "against_gear": args.opposing.against_gear,
+                "draws": draws,
+                "p_win": render::to_f64(&odds.win),
+                "p_draw": render::to_f64(&odds.draw),
+                "p_lose": render::to_f64(&odds.lose),
+                "p_win_exact": render::fraction(&odds.win),
+                "p_draw_exact": render::fraction(&odds.draw),
+                "p_lose_exact": render::fraction(&odds.lose),
+            });
+            writeln!(out, "{value}")?;
+        } else {
+            writeln!(
+                out,
+                "{} against {}: win {}  draw {}  lose {}",
+                render::dice_count(pool.dice()),
+                render::dice_count(against.dice()),
+                paint(HEAD, percent(&odds.win)),
+                percent(&odds.draw),
+                percent(&odds.lose)
+            )?;
+        }
+        return Ok(());
+    }
+
+    // The designer's table: difficulties 2-12, then opposed pools 1-6.
+    let dist = result_distribution(pool);
+    let rows: Vec<_> = (2..=12)
+        .map(|d| {
+            let difficulty = Difficulty::new(d).expect("2-12 are difficulties");
+            let spec = CheckSpec::new(pool, difficulty);
+            (difficulty, p_pass(&spec), p_pass(&spec.with_gear(true)))
+        })
+        .collect();
+    let against: Vec<_> = (1..=6)
+        .map(|n| {
+            let other = Pool::new(n).expect("1-6 are pools");
+            (other, opposed(other))
+        })
+        .collect();
+    if args.json {
+        let value = json!({
+            "pool": pool,
+            "gear": gear,
+            "mean_result": dist.mean(),
+            "sd_result": dist.std_dev(),
+            "difficulties": rows.iter().map(|(d, p, g)| json!({
+                "difficulty": d,
+                "name": d.name(),
+                "p_pass": render::to_f64(if gear { g } else { p }),
+                "p_pass_exact": render::fraction(if gear { g } else { p }),
+                "p_pass_without_gear": render::to_f64(p),
+                "p_pass_with_gear": render::to_f64(g),
+            })).collect::<Vec<_>>(),
+            "opposed": against.iter().map(|(n, o)| json!({
+                "against_pool": n,
+                "p_win": render::to_f64(&o.win),
+                "p_draw": render::to_f64(&o.draw),
+                "p_lose": render::to_f64(&o.lose),
+            })).collect::<Vec<_>>(),
+        });
+        writeln!(out, "{value}")?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{}   result: mean {:.3}, sd {:.3}",
+        paint(
+            HEAD,
+            format!(
+                "Pool of {}{}",
+                render::dice_count(pool.dice()),
+                if gear { " with gear" } else { "" }
+            )
+        ),
+        dist.mean(),
+        dist.std_dev()
+    )?;
+    let mut table = render::table(
+        &["difficulty", "name", "pass", "pass with gear"],
+        &[0, 2, 3],
+    );
+    for (d, p, g) in &rows {
+        table.add_row(vec![
+            d.value().to_string(),
+            d.name().to_owned(),
+            percent(p),
+            percent(g),
+        ]);
+    }
+    writeln!(out, "{table}")?;
+    writeln!(out, "Above 6 only the Rule of 6 can pass.\n")?;
+    let mut table = render::table(&["against", "win", "draw", "lose"], &[1, 2, 3]);
+    for (n, o) in &against {
+        table.add_row(vec![
+            render::dice_count(n.dice()),
+            percent(&o.win),
+            percent(&o.draw),
+            percent(&o.lose),
+        ]);
+    }
+    writeln!(out, "{table}")?;
+    Ok(())
+}

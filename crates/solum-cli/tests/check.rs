@@ -1,0 +1,153 @@
+//! `solum check` and `solum odds check`, end to end.
+
+mod common;
+
+use common::{num, solum, solum_args};
+
+#[test]
+fn nick_climbs_the_tower_with_typed_dice() {
+    let v = solum("check 3 --background --vs 5 --rolled 5,3,2,2 --json").json();
+    assert_eq!(v["passed"], true);
+    assert_eq!(v["result"], 5);
+    assert_eq!(v["dice"], serde_json::json!([5, 3, 2, 2]));
+    assert_eq!(v["pool"], 4);
+    assert!((num(&v, "p_pass") - 65.0 / 81.0).abs() < 1e-12);
+    assert_eq!(v["p_pass_exact"], "65/81");
+    assert!(v["seed"].is_null(), "typed dice use no seed");
+}
+
+#[test]
+fn bruno_loses_the_arm_wrestle() {
+    let v = solum("check 3 --against 1 --rolled 3,2,2 --against-rolled 4 --json").json();
+    assert_eq!(v["outcome"], "lose");
+    assert_eq!(v["result"], 3);
+    assert_eq!(v["against_result"], 4);
+    let total = num(&v, "p_win") + num(&v, "p_draw") + num(&v, "p_lose");
+    assert!((total - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn ripperjack_rule_of_six_chain() {
+    let v = solum("check 4 -b --vs 10 --rolled 6,6,5,3,2,3 --json").json();
+    assert_eq!(v["chain"], serde_json::json!([3]));
+    assert_eq!(v["result"], 9);
+    assert_eq!(v["passed"], false);
+}
+
+#[test]
+fn vault_lock_with_thieves_tools() {
+    let v = solum("check 2 -b --gear --vs 5 --rolled 4,4,3,4 --json").json();
+    assert_eq!(
+        v["reroll"],
+        serde_json::json!({"index": 2, "from": 3, "to": 4})
+    );
+    assert_eq!(v["final_dice"], serde_json::json!([4, 4, 4]));
+    assert_eq!(v["passed"], false);
+}
+
+#[test]
+fn seed_replays_exactly() {
+    let a = solum("check 5 --vs 8 --seed 123456 --json").json();
+    let b = solum("check 5 --vs 8 --seed 123456 --json").json();
+    assert_eq!(a, b);
+    assert_eq!(a["seed"], 123456);
+    // Without a seed, the one chosen is reported and replays the same roll.
+    let fresh = solum("check 5 --vs 8 --json").json();
+    let seed = fresh["seed"].as_u64().expect("a fresh seed is reported");
+    let replay = solum(&format!("check 5 --vs 8 --seed {seed} --json")).json();
+    assert_eq!(fresh, replay);
+}
+
+#[test]
+fn seeded_opposed_replays_and_typed_side_mixes_with_seed() {
+    let a = solum("check 3 --against 3 --gear --roll-off --seed 9 --json").json();
+    let b = solum("check 3 --against 3 --gear --roll-off --seed 9 --json").json();
+    assert_eq!(a, b);
+    assert_ne!(a["outcome"], "draw", "a roll-off never ends in a draw");
+    let mixed = solum("check 2 --against 2 --rolled 6,1,4 --seed 5 --json").json();
+    assert_eq!(mixed["dice"], serde_json::json!([6, 1]));
+    assert_eq!(mixed["chain"], serde_json::json!([4]));
+}
+
+#[test]
+fn automatic_difficulty_rolls_nothing() {
+    let v = solum("check 2 --vs automatic --json").json();
+    assert_eq!(v["automatic"], true);
+    assert_eq!(v["passed"], true);
+    assert_eq!(v["p_pass"], 1.0);
+    assert!(v["seed"].is_null());
+}
+
+#[test]
+fn odds_match_the_closed_forms() {
+    let v = solum("odds check 4 --vs 5 --json").json();
+    assert!((num(&v, "p_pass") - 65.0 / 81.0).abs() < 1e-12);
+    let v = solum("odds check 3 --vs 5 --gear --json").json();
+    assert!((num(&v, "p_pass") - 65.0 / 81.0).abs() < 1e-12);
+    let v = solum("odds check 1 --against 1 --json").json();
+    assert!((num(&v, "p_draw") - (5.0 / 36.0 + 1.0 / 252.0)).abs() < 1e-12);
+    assert!((num(&v, "p_win") - num(&v, "p_lose")).abs() < 1e-12);
+    let table = solum("odds check 4 --json").json();
+    let rows = table["difficulties"].as_array().unwrap();
+    assert_eq!(rows.len(), 11);
+    assert_eq!(rows[0]["difficulty"], 2);
+    assert_eq!(rows[10]["difficulty"], 12);
+}
+
+#[test]
+fn rendered_check_text() {
+    let run = solum("check 4 -b --vs 10 --rolled 6,6,5,3,2,3");
+    insta::assert_snapshot!(run.ok());
+    let run = solum("check 2 -b --gear --vs tough --rolled 4,4,3,4");
+    insta::assert_snapshot!(run.ok());
+    let run = solum("check 2 --against 2 --rolled 4,3,2,5 --against-rolled 4,1,2,3 --roll-off");
+    insta::assert_snapshot!(run.ok());
+}
+
+#[test]
+fn rendered_odds_table() {
+    insta::assert_snapshot!(solum("odds check 3").ok());
+}
+
+#[test]
+fn bad_input_is_exit_2_with_a_clear_message() {
+    solum("check 0 --vs 4").bad_input("attribute of 0");
+    solum("check 100000000000 --vs 4").bad_input("attribute of 100000000000");
+    solum("check 3 --vs -2").bad_input("difficulty -2");
+    solum("check 3 --vs 0").bad_input("difficulty 0");
+    solum("check 3 --vs 4 --rolled 7,1,1").bad_input("not a face of a d6");
+    solum("check 3 --vs 4 --rolled 0,1,1").bad_input("value 0");
+    solum("check 3 --vs 4 --rolled 1,1").bad_input("too few values in --rolled");
+    solum("check 3 --vs 4 --rolled 1,1,1,1").bad_input("too many values in --rolled");
+    solum("check 3 --vs 4 --rolled 1,x,1").bad_input("`x`");
+    solum("check 3 --vs 4 --rolled 99999999999999999999").bad_input("not a whole number");
+    solum("check 3 --against 2 --rolled 1,1,1 --against-rolled 9,1")
+        .bad_input("--against-rolled: value 9");
+    solum("check 3 --against 2 --rolled 1,1,1 --against-rolled 1")
+        .bad_input("too few values in --against-rolled");
+    solum("check 3 --against 0").bad_input("pool of 0");
+    solum("check 3 --vs hopeless").bad_input("`hopeless` is not a difficulty");
+    solum("check 3").bad_input("--vs");
+    solum("check 3 --vs 4 --against 2").bad_input("cannot be used with");
+    solum("check three --vs 4").bad_input("invalid value");
+    solum("odds check 1001").bad_input("attribute of 1001");
+    solum("odds check 3 --vs 2000").bad_input("difficulty 2000");
+    solum_args(&["check", "3", "--vs", "4", "--rolled", ""]).bad_input("no dice values");
+}
+
+#[test]
+fn largest_pool_is_fine() {
+    let v = solum("odds check 1000 --against 1000 --json").json();
+    assert!((num(&v, "p_win") - num(&v, "p_lose")).abs() < 1e-12);
+    let v = solum("check 1000 --vs 20 --seed 1 --json").json();
+    assert_eq!(v["dice"].as_array().unwrap().len(), 1000);
+}
+
+#[test]
+fn completions_and_man_page() {
+    let bash = solum("completions bash");
+    assert!(bash.ok().contains("solum"));
+    let man = solum("man");
+    assert!(man.ok().contains(".TH solum"));
+    assert!(solum("--help").ok().contains("Exit codes"));
+}

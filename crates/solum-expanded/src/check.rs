@@ -1,0 +1,481 @@
+//! Rolling checks: unopposed against a difficulty, and opposed pool against pool.
+//!
+//! Order of a check (ruling S1): build the pool, roll it, use a gear reroll of one die once
+//! if it can change the outcome, then apply the Rule of 6 to the final dice, then compare.
+
+use serde::Serialize;
+use solum_dice::{DiceError, DiceSource};
+
+use crate::{Difficulty, Pool};
+
+/// A gear reroll: which die was rolled again, and what it showed before and after.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Reroll {
+    /// 0-based position of the rerolled die in the pool as rolled.
+    pub index: usize,
+    /// The face it showed.
+    pub from: u32,
+    /// The face it shows now.
+    pub to: u32,
+}
+
+/// Every die of one pool: as rolled, the gear reroll, and the Rule-of-6 chain.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PoolRoll {
+    /// The pool as rolled, before any reroll.
+    pub dice: Vec<u32>,
+    /// The gear reroll, if one was used.
+    pub reroll: Option<Reroll>,
+    /// The Rule-of-6 chain: the faces rolled again after a 6 (empty when no 6 showed). Every
+    /// face but the last is a 6.
+    pub chain: Vec<u32>,
+    /// The highest die, or 6 plus the chain when a 6 showed.
+    pub result: u32,
+}
+
+impl PoolRoll {
+    /// The dice after the gear reroll.
+    pub fn final_dice(&self) -> Vec<u32> {
+        let mut dice = self.dice.clone();
+        if let Some(r) = self.reroll {
+            dice[r.index] = r.to;
+        }
+        dice
+    }
+}
+
+/// Roll the pool's dice.
+fn roll_faces(pool: Pool, dice: &mut dyn DiceSource) -> Result<Vec<u32>, DiceError> {
+    dice.roll_many(pool.dice() as usize, 6)
+}
+
+fn highest(faces: &[u32]) -> u32 {
+    faces.iter().copied().max().unwrap_or(0)
+}
+
+/// Rerolls the lowest die (the first of equal lowest ones) in place.
+fn reroll_lowest(faces: &mut [u32], dice: &mut dyn DiceSource) -> Result<Reroll, DiceError> {
+    let (index, &from) = faces
+        .iter()
+        .enumerate()
+        .min_by_key(|&(i, &f)| (f, i))
+        .expect("a pool has at least one die");
+    let to = dice.roll(6)?;
+    faces[index] = to;
+    Ok(Reroll { index, from, to })
+}
+
+/// The Rule of 6 (ruling S2): if any die shows 6, one of them is rolled again and added, and
+/// again while it shows 6. Returns the chain and the result.
+fn rule_of_six(faces: &[u32], dice: &mut dyn DiceSource) -> Result<(Vec<u32>, u32), DiceError> {
+    let top = highest(faces);
+    if top < 6 {
+        return Ok((Vec::new(), top));
+    }
+    let mut chain = Vec::new();
+    let mut result = 6;
+    loop {
+        let face = dice.roll(6)?;
+        chain.push(face);
+        result += face;
+        if face != 6 {
+            return Ok((chain, result));
+        }
+    }
+}
+
+/// Whether gear should reroll a die in an unopposed check: only when it can change the
+/// outcome, i.e. no die reaches the difficulty yet (or, above 6, no die shows the 6 that a
+/// Rule-of-6 chain needs; with a 6 showing, another 6 adds nothing).
+pub(crate) fn gear_helps_check(highest_face: u32, difficulty: Difficulty) -> bool {
+    highest_face < difficulty.value().min(6)
+}
+
+/// Whether gear should reroll a die in an opposed check, judged on the highest faces before
+/// the Rule of 6: when behind, and when level below 6 with two or more dice (rerolling the
+/// lowest of several dice can only help; rerolling a lone die on a draw could lose it). With
+/// both sides on a 6, only the chains decide and a reroll adds nothing.
+pub(crate) fn gear_helps_opposed(own: u32, other: u32, own_dice: u32) -> bool {
+    own < other || (own == other && own < 6 && own_dice >= 2)
+}
+
+/// An unopposed check, ready to roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CheckSpec {
+    /// The dice rolled.
+    pub pool: Pool,
+    /// The number to reach.
+    pub difficulty: Difficulty,
+    /// A piece of useful gear allows rerolling one die once.
+    pub gear: bool,
+}
+
+impl CheckSpec {
+    /// A check without gear.
+    pub fn new(pool: Pool, difficulty: Difficulty) -> Self {
+        Self {
+            pool,
+            difficulty,
+            gear: false,
+        }
+    }
+
+    /// The same check with gear.
+    pub fn with_gear(self, gear: bool) -> Self {
+        Self { gear, ..self }
+    }
+}
+
+/// The outcome of an unopposed check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CheckOutcome {
+    /// What was rolled against what.
+    pub spec: CheckSpec,
+    /// The dice; `None` for an automatic check (difficulty 1), which rolls nothing.
+    pub roll: Option<PoolRoll>,
+    /// The result compared with the difficulty (0 for an automatic check).
+    pub result: u32,
+    /// Whether the check passed.
+    pub passed: bool,
+}
+
+/// Rolls an unopposed check. Dice are drawn in the order: the pool, the gear reroll (if
+/// used), the Rule-of-6 chain.
+pub fn roll_check(spec: &CheckSpec, dice: &mut dyn DiceSource) -> Result<CheckOutcome, DiceError> {
+    if spec.difficulty.is_automatic() {
+        return Ok(CheckOutcome {
+            spec: *spec,
+            roll: None,
+            result: 0,
+            passed: true,
+        });
+    }
+    let rolled = roll_faces(spec.pool, dice)?;
+    let mut faces = rolled.clone();
+    let reroll = if spec.gear && gear_helps_check(highest(&faces), spec.difficulty) {
+        Some(reroll_lowest(&mut faces, dice)?)
+    } else {
+        None
+    };
+    let (chain, result) = rule_of_six(&faces, dice)?;
+    Ok(CheckOutcome {
+        spec: *spec,
+        roll: Some(PoolRoll {
+            dice: rolled,
+            reroll,
+            chain,
+            result,
+        }),
+        result,
+        passed: result >= spec.difficulty.value(),
+    })
+}
+
+/// One side of an opposed check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Side {
+    /// The side's dice.
+    pub pool: Pool,
+    /// The side has useful gear (one reroll of one die).
+    pub gear: bool,
+}
+
+impl Side {
+    /// A side without gear.
+    pub fn new(pool: Pool) -> Self {
+        Self { pool, gear: false }
+    }
+}
+
+/// What happens on a draw (ruling S3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DrawRule {
+    /// A draw stands: nothing happens (the default).
+    #[default]
+    Stand,
+    /// Both sides roll one die, again and again, until one is higher.
+    RollOff,
+}
+
+/// Win, draw or lose, for the first side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// The first side's result is higher.
+    Win,
+    /// Equal results, and the draw stands.
+    Draw,
+    /// The second side's result is higher.
+    Lose,
+}
+
+impl Verdict {
+    /// The verdict seen from the other side.
+    pub fn reversed(self) -> Self {
+        match self {
+            Self::Win => Self::Lose,
+            Self::Draw => Self::Draw,
+            Self::Lose => Self::Win,
+        }
+    }
+
+    fn compare(first: u32, second: u32) -> Self {
+        match first.cmp(&second) {
+            std::cmp::Ordering::Greater => Self::Win,
+            std::cmp::Ordering::Equal => Self::Draw,
+            std::cmp::Ordering::Less => Self::Lose,
+        }
+    }
+}
+
+/// An opposed check, ready to roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct OpposedSpec {
+    /// The side whose verdict is reported.
+    pub first: Side,
+    /// The opposition.
+    pub second: Side,
+    /// What a draw means.
+    pub draws: DrawRule,
+}
+
+impl OpposedSpec {
+    /// Pool against pool, no gear, draws stand.
+    pub fn new(first: Pool, second: Pool) -> Self {
+        Self {
+            first: Side::new(first),
+            second: Side::new(second),
+            draws: DrawRule::Stand,
+        }
+    }
+}
+
+/// The outcome of an opposed check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OpposedOutcome {
+    /// What was rolled.
+    pub spec: OpposedSpec,
+    /// The first side's dice.
+    pub first: PoolRoll,
+    /// The second side's dice.
+    pub second: PoolRoll,
+    /// Roll-off dice `(first, second)` after a draw, when the roll-off option is on.
+    pub roll_off: Vec<(u32, u32)>,
+    /// The verdict for the first side.
+    pub verdict: Verdict,
+}
+
+/// Rolls an opposed check. Each side draws from its own source (which may be one shared
+/// source, see [`solum_dice::SharedDice`]), in this order: first pool, second pool, first
+/// side's gear reroll, second side's gear reroll, first chain, second chain, then roll-off
+/// pairs. Within one side that is: the pool, the reroll, the chain, the roll-off dice.
+pub fn roll_opposed(
+    spec: &OpposedSpec,
+    first_dice: &mut dyn DiceSource,
+    second_dice: &mut dyn DiceSource,
+) -> Result<OpposedOutcome, DiceError> {
+    let first_rolled = roll_faces(spec.first.pool, first_dice)?;
+    let second_rolled = roll_faces(spec.second.pool, second_dice)?;
+    let mut first_faces = first_rolled.clone();
+    let mut second_faces = second_rolled.clone();
+    let first_reroll = if spec.first.gear
+        && gear_helps_opposed(
+            highest(&first_faces),
+            highest(&second_faces),
+            spec.first.pool.dice(),
+        ) {
+        Some(reroll_lowest(&mut first_faces, first_dice)?)
+    } else {
+        None
+    };
+    let second_reroll = if spec.second.gear
+        && gear_helps_opposed(
+            highest(&second_faces),
+            highest(&first_faces),
+            spec.second.pool.dice(),
+        ) {
+        Some(reroll_lowest(&mut second_faces, second_dice)?)
+    } else {
+        None
+    };
+    let (first_chain, first_result) = rule_of_six(&first_faces, first_dice)?;
+    let (second_chain, second_result) = rule_of_six(&second_faces, second_dice)?;
+    let mut verdict = Verdict::compare(first_result, second_result);
+    let mut roll_off = Vec::new();
+    if verdict == Verdict::Draw && spec.draws == DrawRule::RollOff {
+        while verdict == Verdict::Draw {
+            let pair = (first_dice.roll(6)?, second_dice.roll(6)?);
+            roll_off.push(pair);
+            verdict = Verdict::compare(pair.0, pair.1);
+        }
+    }
+    Ok(OpposedOutcome {
+        spec: *spec,
+        first: PoolRoll {
+            dice: first_rolled,
+            reroll: first_reroll,
+            chain: first_chain,
+            result: first_result,
+        },
+        second: PoolRoll {
+            dice: second_rolled,
+            reroll: second_reroll,
+            chain: second_chain,
+            result: second_result,
+        },
+        roll_off,
+        verdict,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use solum_dice::{ScriptedDice, TypedDice};
+
+    fn pool(n: u64) -> Pool {
+        Pool::new(n).unwrap()
+    }
+
+    fn check(pool_size: u64, difficulty: i64, gear: bool, faces: &[u32]) -> CheckOutcome {
+        let spec =
+            CheckSpec::new(pool(pool_size), Difficulty::new(difficulty).unwrap()).with_gear(gear);
+        let mut dice = ScriptedDice::new(faces);
+        let outcome = roll_check(&spec, &mut dice).unwrap();
+        assert!(dice.is_exhausted(), "the check left scripted dice unused");
+        outcome
+    }
+
+    fn opposed(a: u64, b: u64, first: &[u32], second: &[u32]) -> OpposedOutcome {
+        let spec = OpposedSpec::new(pool(a), pool(b));
+        let (mut da, mut db) = (ScriptedDice::new(first), ScriptedDice::new(second));
+        let outcome = roll_opposed(&spec, &mut da, &mut db).unwrap();
+        assert!(da.is_exhausted() && db.is_exhausted());
+        outcome
+    }
+
+    #[test]
+    fn nick_climbs_the_ivory_tower() {
+        // Body 3 + "Acrobat Thief", difficulty 5: 5, 3, 2, 2 passes.
+        let pool = crate::PoolSpec {
+            attribute: 3,
+            background: true,
+            ..Default::default()
+        }
+        .pool()
+        .unwrap();
+        assert_eq!(pool.dice(), 4);
+        let outcome = check(4, 5, false, &[5, 3, 2, 2]);
+        assert!(outcome.passed);
+        assert_eq!(outcome.result, 5);
+    }
+
+    #[test]
+    fn big_arm_bruno_loses_to_skinny_norris() {
+        let outcome = opposed(3, 1, &[3, 2, 2], &[4]);
+        assert_eq!(outcome.verdict, Verdict::Lose);
+        assert_eq!((outcome.first.result, outcome.second.result), (3, 4));
+    }
+
+    #[test]
+    fn ripperjack_falls_short_of_ten() {
+        // Mind 4 + Street Doc = 5 dice: 6, 6, 5, 3, 2, the chain rolls 3: 9 < 10.
+        let outcome = check(5, 10, false, &[6, 6, 5, 3, 2, 3]);
+        let roll = outcome.roll.unwrap();
+        assert_eq!(roll.chain, [3]);
+        assert_eq!(outcome.result, 9);
+        assert!(!outcome.passed);
+    }
+
+    #[test]
+    fn nick_picks_the_vault_lock_with_thieves_tools() {
+        // Mind 2 + background = 3 dice vs 5: 4, 4, 3; the tools reroll the 3 to a 4: fail.
+        let outcome = check(3, 5, true, &[4, 4, 3, 4]);
+        let roll = outcome.roll.unwrap();
+        assert_eq!(
+            roll.reroll,
+            Some(Reroll {
+                index: 2,
+                from: 3,
+                to: 4
+            })
+        );
+        assert_eq!(roll.final_dice(), [4, 4, 4]);
+        assert!(!outcome.passed);
+    }
+
+    #[test]
+    fn gear_is_not_used_when_it_cannot_help() {
+        // Already passing: no reroll, no extra die consumed.
+        let outcome = check(2, 4, true, &[5, 1]);
+        assert!(outcome.passed && outcome.roll.unwrap().reroll.is_none());
+        // Above 6 with a 6 showing: the chain decides, a reroll adds nothing.
+        let outcome = check(2, 8, true, &[6, 1, 2]);
+        assert_eq!(outcome.result, 8);
+        assert!(outcome.roll.unwrap().reroll.is_none());
+        // Above 6 without a 6: reroll the lowest, get a 6, then the chain.
+        let outcome = check(2, 8, true, &[5, 1, 6, 3]);
+        assert_eq!(outcome.result, 9);
+        assert!(outcome.passed);
+    }
+
+    #[test]
+    fn rule_of_six_chains_while_sixes_show() {
+        let outcome = check(1, 15, false, &[6, 6, 4]);
+        assert_eq!(outcome.roll.as_ref().unwrap().chain, [6, 4]);
+        assert_eq!(outcome.result, 16);
+        assert!(outcome.passed);
+    }
+
+    #[test]
+    fn automatic_check_rolls_nothing() {
+        let outcome = check(3, 1, true, &[]);
+        assert!(outcome.passed && outcome.roll.is_none());
+    }
+
+    #[test]
+    fn opposed_sixes_break_ties_by_chain() {
+        let outcome = opposed(2, 2, &[6, 1, 2], &[6, 6, 5]);
+        assert_eq!(outcome.verdict, Verdict::Lose);
+        assert_eq!((outcome.first.result, outcome.second.result), (8, 11));
+    }
+
+    #[test]
+    fn draws_stand_or_roll_off() {
+        let outcome = opposed(2, 2, &[4, 3], &[4, 1]);
+        assert_eq!(outcome.verdict, Verdict::Draw);
+        let spec = OpposedSpec {
+            draws: DrawRule::RollOff,
+            ..OpposedSpec::new(pool(2), pool(2))
+        };
+        let mut a = ScriptedDice::new([4, 3, 2, 5]);
+        let mut b = ScriptedDice::new([4, 1, 2, 3]);
+        let outcome = roll_opposed(&spec, &mut a, &mut b).unwrap();
+        assert_eq!(outcome.roll_off, [(2, 2), (5, 3)]);
+        assert_eq!(outcome.verdict, Verdict::Win);
+    }
+
+    #[test]
+    fn opposed_gear_rerolls_when_behind() {
+        let spec = OpposedSpec {
+            first: Side {
+                pool: pool(2),
+                gear: true,
+            },
+            ..OpposedSpec::new(pool(2), pool(1))
+        };
+        let mut a = ScriptedDice::new([3, 2, 5]);
+        let mut b = ScriptedDice::new([4]);
+        let outcome = roll_opposed(&spec, &mut a, &mut b).unwrap();
+        assert_eq!(outcome.first.final_dice(), [3, 5]);
+        assert_eq!(outcome.verdict, Verdict::Win);
+    }
+
+    #[test]
+    fn typed_dice_run_out_cleanly() {
+        let spec = CheckSpec::new(pool(5), Difficulty::new(10).unwrap());
+        let err = roll_check(&spec, &mut TypedDice::new([6, 6, 5, 3, 2])).unwrap_err();
+        assert_eq!(err, DiceError::Exhausted { given: 5 });
+    }
+}

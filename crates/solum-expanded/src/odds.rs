@@ -1,0 +1,408 @@
+//! Exact odds of So1um Expanded checks, in closed form.
+//!
+//! Everything here is exact rational arithmetic. The Rule of 6 makes results unbounded, yet
+//! the pass and win probabilities still have closed forms:
+//!
+//! * the chain after a 6 is `6k + j` (k more sixes, then a face `j` of 1 to 5) with
+//!   probability `6^-(k+1)`, so `P(chain ≥ m) = (6 − r) / 6^(q+1)` where `m − 1 = 6q + r`;
+//! * two independent chains are equal with probability `1/7`, so each side wins a chain
+//!   against the other with probability `3/7`.
+//!
+//! The gear decisions are the very functions [`crate::check`] uses when it rolls.
+
+use num_bigint::BigInt;
+use num_traits::{One, Pow, Zero};
+use solum_dice::{Distribution, Prob};
+
+use crate::Pool;
+use crate::check::{CheckSpec, DrawRule, OpposedSpec, Side, gear_helps_check, gear_helps_opposed};
+
+/// Chain levels kept by [`result_distribution`]: the neglected mass `6^-16 ≈ 3.5e-13` stays
+/// below 1e-12.
+const CHAIN_LEVELS: u32 = 16;
+
+fn ratio(num: BigInt, den: BigInt) -> Prob {
+    Prob::new(num, den)
+}
+
+fn pow6(n: u32) -> BigInt {
+    BigInt::from(6u32).pow(n)
+}
+
+/// Integer weights of the highest face of `dice` d6 (faces 1..=6, index 0 is face 1); they
+/// sum to `6^dice`.
+fn highest_face_weights(dice: u32) -> [BigInt; 6] {
+    std::array::from_fn(|i| {
+        let v = i as u32 + 1;
+        BigInt::from(v).pow(dice) - BigInt::from(v - 1).pow(dice)
+    })
+}
+
+/// `P(chain ≥ m)`: the chain of the Rule of 6 (the sum of the dice rolled after the first
+/// 6) reaches at least `m`.
+pub fn p_chain_at_least(m: u32) -> Prob {
+    if m == 0 {
+        return Prob::one();
+    }
+    let (q, r) = ((m - 1) / 6, (m - 1) % 6);
+    ratio(BigInt::from(6 - r), pow6(q + 1))
+}
+
+/// The exact chance that an unopposed check passes.
+pub fn p_pass(spec: &CheckSpec) -> Prob {
+    let d = spec.difficulty.value();
+    if spec.difficulty.is_automatic() {
+        return Prob::one();
+    }
+    let n = spec.pool.dice();
+    // The face the pool must show before the chain: the difficulty, or a 6 above it.
+    let needed = d.min(6);
+    // A pool fails to show `needed` with weight (needed-1)^n of 6^n. Gear rerolls the lowest
+    // die exactly when the pool fails to show it (see `gear_helps_check`), which works like
+    // one more die.
+    debug_assert!(gear_helps_check(needed - 1, spec.difficulty));
+    let dice = n + u32::from(spec.gear);
+    let miss = ratio(BigInt::from(needed - 1).pow(dice), pow6(dice));
+    let shows = Prob::one() - miss;
+    if d <= 6 {
+        shows
+    } else {
+        shows * p_chain_at_least(d - 6)
+    }
+}
+
+/// The exact distribution of a pool's result (highest die, or 6 + chain), truncated where
+/// the neglected mass of long chains falls below 1e-12 ([`Distribution::neglected`] says how
+/// much).
+pub fn result_distribution(pool: Pool) -> Distribution {
+    let weights = highest_face_weights(pool.dice());
+    let denominator = pow6(pool.dice());
+    let mut pairs: Vec<(i64, Prob)> = (0..5)
+        .map(|i| (i as i64 + 1, ratio(weights[i].clone(), denominator.clone())))
+        .collect();
+    let p_six = ratio(weights[5].clone(), denominator);
+    for k in 0..CHAIN_LEVELS {
+        let level = &p_six * ratio(BigInt::one(), pow6(k + 1));
+        for j in 1..=5 {
+            pairs.push((6 + 6 * i64::from(k) + j, level.clone()));
+        }
+    }
+    let neglected = &p_six * ratio(BigInt::one(), pow6(CHAIN_LEVELS));
+    Distribution::from_pairs(pairs, neglected)
+}
+
+/// Win, draw and lose chances of an opposed check, for the first side.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpposedOdds {
+    /// The first side's result is higher (after any roll-off).
+    pub win: Prob,
+    /// The results are equal and the draw stands (zero with the roll-off option).
+    pub draw: Prob,
+    /// The second side's result is higher.
+    pub lose: Prob,
+}
+
+/// Applies one side's gear to the joint weights of the highest faces `w[own][other]`: the
+/// decision is the one [`crate::check`] makes, the new die replaces the lowest, so with two
+/// or more dice the new highest face is `max(old, new die)`, with one die it is the new die.
+/// The weights' denominator grows by 6.
+fn apply_gear(w: &[[BigInt; 6]; 6], side: Side) -> [[BigInt; 6]; 6] {
+    let mut out: [[BigInt; 6]; 6] = Default::default();
+    for (own, row) in w.iter().enumerate() {
+        for (other, weight) in row.iter().enumerate() {
+            if weight.is_zero() {
+                continue;
+            }
+            let (own_face, other_face) = (own as u32 + 1, other as u32 + 1);
+            if gear_helps_opposed(own_face, other_face, side.pool.dice()) {
+                for new in 1..=6u32 {
+                    let face = if side.pool.dice() >= 2 {
+                        own_face.max(new)
+                    } else {
+                        new
+                    };
+                    out[face as usize - 1][other] += weight;
+                }
+            } else {
+                out[own][other] += weight * 6;
+            }
+        }
+    }
+    out
+}
+
+fn transpose(w: &[[BigInt; 6]; 6]) -> [[BigInt; 6]; 6] {
+    std::array::from_fn(|i| std::array::from_fn(|j| w[j][i].clone()))
+}
+
+/// The exact win, draw and lose chances of an opposed check.
+pub fn opposed_odds(spec: &OpposedSpec) -> OpposedOdds {
+    let (a, b) = (spec.first, spec.second);
+    let (wa, wb) = (
+        highest_face_weights(a.pool.dice()),
+        highest_face_weights(b.pool.dice()),
+    );
+    // Joint weights of the highest faces before the Rule of 6, first side's face first.
+    let mut w: [[BigInt; 6]; 6] = std::array::from_fn(|i| std::array::from_fn(|j| &wa[i] * &wb[j]));
+    let mut rerolls = 0u32;
+    if a.gear {
+        w = apply_gear(&w, a);
+        rerolls += 1;
+    }
+    if b.gear {
+        w = transpose(&apply_gear(&transpose(&w), b));
+        rerolls += 1;
+    }
+    // Both on a 6: the chains decide, equal with 1/7, each side ahead with 3/7; weights are
+    // scaled by 7 so that every count stays an integer.
+    let (mut win, mut draw, mut lose) = (BigInt::zero(), BigInt::zero(), BigInt::zero());
+    for (i, row) in w.iter().enumerate() {
+        for (j, weight) in row.iter().enumerate() {
+            match (i == 5, j == 5) {
+                (true, true) => {
+                    win += weight * 3;
+                    draw += weight;
+                    lose += weight * 3;
+                }
+                _ if i > j => win += weight * 7,
+                _ if i < j => lose += weight * 7,
+                _ => draw += weight * 7,
+            }
+        }
+    }
+    let denominator: BigInt = pow6(a.pool.dice() + b.pool.dice() + rerolls) * 7;
+    let (mut win, mut draw, mut lose) = (
+        ratio(win, denominator.clone()),
+        ratio(draw, denominator.clone()),
+        ratio(lose, denominator),
+    );
+    if spec.draws == DrawRule::RollOff {
+        // A roll-off of single dice is fair: each side takes half of the draws.
+        let half = &draw / BigInt::from(2);
+        win += &half;
+        lose += half;
+        draw = Prob::zero();
+    }
+    OpposedOdds { win, draw, lose }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Difficulty;
+    use crate::check::{OpposedSpec, Verdict, roll_check, roll_opposed};
+    use proptest::prelude::*;
+    use solum_dice::{DiceError, SeededDice, SharedDice, enumerate, prob, prob_to_f64};
+
+    fn pool(n: u32) -> Pool {
+        Pool::new(u64::from(n)).unwrap()
+    }
+
+    fn spec(n: u32, d: i64, gear: bool) -> CheckSpec {
+        CheckSpec::new(pool(n), Difficulty::new(d).unwrap()).with_gear(gear)
+    }
+
+    /// Reference values worked by hand.
+    #[test]
+    fn reference_values() {
+        // One die against 4: 3 of 6 faces.
+        assert_eq!(p_pass(&spec(1, 4, false)), prob(1, 2));
+        // Nick's tower: 4 dice against 5: 1 - (4/6)^4 = 65/81.
+        assert_eq!(p_pass(&spec(4, 5, false)), prob(65, 81));
+        // Ripperjack: 5 dice against 10: (1 - (5/6)^5) * P(chain >= 4) = 4651/7776 * 1/2.
+        assert_eq!(p_pass(&spec(5, 10, false)), prob(4651, 15552));
+        // Vault lock with tools: 3 dice + reroll against 5 is 1 - (4/6)^4.
+        assert_eq!(p_pass(&spec(3, 5, true)), prob(65, 81));
+        // Difficulty 7: any 6 passes, as every chain adds at least 1.
+        assert_eq!(p_pass(&spec(1, 7, false)), prob(1, 6));
+        assert_eq!(p_pass(&spec(1, 12, false)), prob(1, 36));
+        // A chain never stops on a 6, so 12 and 13 are equally hard.
+        assert_eq!(p_pass(&spec(1, 13, false)), prob(1, 36));
+        assert_eq!(p_pass(&spec(1, 14, false)), prob(5, 216));
+        assert_eq!(p_pass(&spec(3, 1, false)), prob(1, 1));
+        // One die against one die: equal faces below 6 (5/36), or both 6 with equal chains.
+        let odds = opposed_odds(&OpposedSpec::new(pool(1), pool(1)));
+        assert_eq!(odds.draw, prob(5, 36) + prob(1, 36 * 7));
+        assert_eq!(odds.win, odds.lose);
+    }
+
+    #[test]
+    fn chain_tail() {
+        assert_eq!(p_chain_at_least(1), prob(1, 1));
+        // A 5, or a 6 and then anything.
+        assert_eq!(p_chain_at_least(5), prob(1, 3));
+        assert_eq!(p_chain_at_least(6), prob(1, 6));
+        assert_eq!(p_chain_at_least(7), prob(1, 6));
+        assert_eq!(p_chain_at_least(8), prob(5, 36));
+        assert_eq!(p_chain_at_least(12), prob(1, 36));
+    }
+
+    /// Every unopposed check of pools 1-5, difficulties 1-14, with and without gear,
+    /// against exhaustive enumeration of `roll_check` itself. The enumeration stops after
+    /// `pool + 4` dice; the exact value must lie between what it counted and that plus the
+    /// mass it could not follow.
+    #[test]
+    fn checks_match_enumeration() {
+        for n in 1..=5u32 {
+            for gear in [false, true] {
+                for d in 1..=14i64 {
+                    let s = spec(n, d, gear);
+                    let e = enumerate(n as usize + 4, |dice| -> Result<bool, DiceError> {
+                        Ok(roll_check(&s, dice)?.passed)
+                    })
+                    .unwrap();
+                    let counted = e.p(|passed| *passed);
+                    let exact = p_pass(&s);
+                    assert!(
+                        counted <= exact && exact <= &counted + &e.truncated,
+                        "pool {n} vs {d} gear {gear}: exact {exact}, counted {counted} + {}",
+                        e.truncated
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn opposed_matches_enumeration() {
+        for a in 1..=3u32 {
+            for b in 1..=3u32 {
+                for (ga, gb) in [(false, false), (true, false), (false, true), (true, true)] {
+                    let s = OpposedSpec {
+                        first: Side {
+                            pool: pool(a),
+                            gear: ga,
+                        },
+                        second: Side {
+                            pool: pool(b),
+                            gear: gb,
+                        },
+                        draws: DrawRule::Stand,
+                    };
+                    let e = enumerate((a + b) as usize + 5, |dice| -> Result<Verdict, DiceError> {
+                        let shared = SharedDice::new(dice);
+                        Ok(roll_opposed(&s, &mut &shared, &mut &shared)?.verdict)
+                    })
+                    .unwrap();
+                    let odds = opposed_odds(&s);
+                    for (verdict, exact) in [
+                        (Verdict::Win, &odds.win),
+                        (Verdict::Draw, &odds.draw),
+                        (Verdict::Lose, &odds.lose),
+                    ] {
+                        let counted = e.p(|v| *v == verdict);
+                        assert!(
+                            &counted <= exact && *exact <= &counted + &e.truncated,
+                            "{a} vs {b} gear {ga}/{gb} {verdict:?}: exact {exact}, counted {counted} + {}",
+                            e.truncated
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// A million seeded rolls land within 4 standard errors of the exact chance.
+    #[test]
+    fn checks_match_simulation() {
+        let cases = [spec(4, 5, false), spec(3, 8, true), spec(2, 6, true)];
+        for s in cases {
+            let mut dice = SeededDice::new(2026);
+            let trials = 1_000_000u32;
+            let passes = (0..trials)
+                .filter(|_| roll_check(&s, &mut dice).unwrap().passed)
+                .count();
+            let p = prob_to_f64(&p_pass(&s));
+            let se = (p * (1.0 - p) / f64::from(trials)).sqrt();
+            let seen = passes as f64 / f64::from(trials);
+            assert!((seen - p).abs() < 4.0 * se, "{s:?}: seen {seen}, exact {p}");
+        }
+    }
+
+    #[test]
+    fn opposed_matches_simulation() {
+        let s = OpposedSpec {
+            first: Side {
+                pool: pool(3),
+                gear: true,
+            },
+            second: Side::new(pool(4)),
+            draws: DrawRule::Stand,
+        };
+        let odds = opposed_odds(&s);
+        let mut dice = SeededDice::new(7);
+        let trials = 400_000u32;
+        let mut counts = [0u32; 3];
+        for _ in 0..trials {
+            let shared = SharedDice::new(&mut dice);
+            let v = roll_opposed(&s, &mut &shared, &mut &shared)
+                .unwrap()
+                .verdict;
+            counts[v as usize] += 1;
+        }
+        for (count, exact) in counts.iter().zip([&odds.win, &odds.draw, &odds.lose]) {
+            let p = prob_to_f64(exact);
+            let se = (p * (1.0 - p) / f64::from(trials)).sqrt();
+            let seen = f64::from(*count) / f64::from(trials);
+            assert!((seen - p).abs() < 4.0 * se, "seen {seen}, exact {p}");
+        }
+    }
+
+    #[test]
+    fn result_distribution_is_consistent() {
+        for n in [1, 2, 4, 30] {
+            let dist = result_distribution(pool(n));
+            assert_eq!(dist.total() + dist.neglected(), Prob::one());
+            assert!(prob_to_f64(dist.neglected()) < 1e-12);
+            for d in 2..=20 {
+                let exact = p_pass(&spec(n, d, false));
+                let from_dist = dist.p_at_least(d);
+                assert!(from_dist <= exact && exact <= &from_dist + dist.neglected());
+            }
+        }
+        let one = result_distribution(pool(1));
+        assert!((one.mean() - (15.0 + 6.0 + 4.2) / 6.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn roll_off_splits_draws() {
+        let mut s = OpposedSpec::new(pool(2), pool(3));
+        let stand = opposed_odds(&s);
+        s.draws = DrawRule::RollOff;
+        let off = opposed_odds(&s);
+        assert!(off.draw.is_zero());
+        assert_eq!(off.win, &stand.win + &stand.draw / BigInt::from(2));
+    }
+
+    proptest! {
+        #[test]
+        fn probabilities_are_probabilities(n in 1u32..=40, d in 1i64..=40, gear: bool) {
+            let p = p_pass(&spec(n, d, gear));
+            prop_assert!(p >= Prob::zero() && p <= Prob::one());
+        }
+
+        #[test]
+        fn more_dice_help_harder_difficulty_hurts(n in 1u32..=30, d in 2i64..=30, gear: bool) {
+            prop_assert!(p_pass(&spec(n + 1, d, gear)) > p_pass(&spec(n, d, gear)));
+            prop_assert!(p_pass(&spec(n, d + 1, gear)) <= p_pass(&spec(n, d, gear)));
+            prop_assert!(p_pass(&spec(n, d, true)) >= p_pass(&spec(n, d, false)));
+        }
+
+        #[test]
+        fn opposed_sums_to_one_and_is_symmetric(a in 1u32..=30, b in 1u32..=30, ga: bool, gb: bool) {
+            let s = OpposedSpec {
+                first: Side { pool: pool(a), gear: ga },
+                second: Side { pool: pool(b), gear: gb },
+                draws: DrawRule::Stand,
+            };
+            let odds = opposed_odds(&s);
+            prop_assert_eq!(&odds.win + &odds.draw + &odds.lose, Prob::one());
+            let flipped = opposed_odds(&OpposedSpec::new(pool(b), pool(a)));
+            let plain = opposed_odds(&OpposedSpec::new(pool(a), pool(b)));
+            prop_assert_eq!(&plain.win, &flipped.lose);
+            if a == b {
+                prop_assert_eq!(&plain.win, &plain.lose);
+            }
+        }
+    }
+}
