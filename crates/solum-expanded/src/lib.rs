@@ -20,8 +20,12 @@
 //! assert!(p_pass(&spec) > num_traits::Zero::zero());
 //! ```
 
+pub mod character;
 pub mod check;
+pub mod combat;
+pub mod creature;
 pub mod odds;
 mod pool;
+pub mod vehicle;
 
 pub use pool::{Difficulty, MAX_DIFFICULTY, MAX_POOL, Pool, PoolSpec, RulesError};

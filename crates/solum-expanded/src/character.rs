@@ -1,0 +1,710 @@
+//! Heroes: attributes, backgrounds, hit points, weapons, armor, gear, creation and
+//! advancement (rulings S1, S8, S9).
+
+use serde::{Deserialize, Serialize};
+use solum_dice::{DiceError, DiceSource};
+use thiserror::Error;
+
+use crate::PoolSpec;
+
+/// The version of the character file format written by this code.
+pub const CHARACTER_SCHEMA: u32 = 1;
+
+/// The highest an attribute can go (S9).
+pub const MAX_ATTRIBUTE: u32 = 4;
+
+/// The three attributes of So1um Expanded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Attribute {
+    /// Physical capability, combat, simple vehicles.
+    Body,
+    /// Intellect, perception, complex vehicles, initiative.
+    Mind,
+    /// Social interaction.
+    Charm,
+}
+
+impl Attribute {
+    /// All three, in the text's order.
+    pub const ALL: [Self; 3] = [Self::Body, Self::Mind, Self::Charm];
+
+    /// The attribute's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Body => "body",
+            Self::Mind => "mind",
+            Self::Charm => "charm",
+        }
+    }
+}
+
+impl std::str::FromStr for Attribute {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "body" => Ok(Self::Body),
+            "mind" => Ok(Self::Mind),
+            "charm" => Ok(Self::Charm),
+            other => Err(format!(
+                "`{other}` is not an attribute: body, mind or charm"
+            )),
+        }
+    }
+}
+
+/// Light, medium or heavy: the class of a weapon or a suit of armor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Class {
+    /// 1 damage or 1 armor hit point.
+    Light,
+    /// 2 damage or 2 armor hit points.
+    Medium,
+    /// 3 damage or 3 armor hit points.
+    Heavy,
+}
+
+impl Class {
+    /// Damage of a weapon, or hit points of armor, of this class.
+    pub fn points(self) -> u32 {
+        match self {
+            Self::Light => 1,
+            Self::Medium => 2,
+            Self::Heavy => 3,
+        }
+    }
+
+    /// The class's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Light => "light",
+            Self::Medium => "medium",
+            Self::Heavy => "heavy",
+        }
+    }
+}
+
+impl std::str::FromStr for Class {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "light" => Ok(Self::Light),
+            "medium" => Ok(Self::Medium),
+            "heavy" => Ok(Self::Heavy),
+            other => Err(format!("`{other}` is not a class: light, medium or heavy")),
+        }
+    }
+}
+
+/// A weapon: its class sets its damage.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Weapon {
+    /// What it is: "dagger", "rifle".
+    pub name: String,
+    /// Light, medium or heavy.
+    pub class: Class,
+    /// A ranged weapon shoots (S5); otherwise it is used in melee.
+    #[serde(default)]
+    pub ranged: bool,
+}
+
+impl Weapon {
+    /// A melee weapon.
+    pub fn melee(name: impl Into<String>, class: Class) -> Self {
+        Self {
+            name: name.into(),
+            class,
+            ranged: false,
+        }
+    }
+
+    /// A ranged weapon.
+    pub fn ranged(name: impl Into<String>, class: Class) -> Self {
+        Self {
+            name: name.into(),
+            class,
+            ranged: true,
+        }
+    }
+
+    /// Bare hands: a light melee weapon every hero has.
+    pub fn unarmed() -> Self {
+        Self::melee("unarmed", Class::Light)
+    }
+
+    /// Whether a wielder with this Body is too weak for it: a heavy weapon needs Body 3.
+    pub fn too_heavy_for(&self, body: u32) -> bool {
+        self.class == Class::Heavy && body < 3
+    }
+
+    /// Damage dealt by a wielder with this Body: a heavy weapon deals only 2 below Body 3.
+    pub fn damage(&self, body: u32) -> u32 {
+        if self.too_heavy_for(body) {
+            2
+        } else {
+            self.class.points()
+        }
+    }
+}
+
+/// Armor: adds hit points; too heavy armor costs a die on every check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Armor {
+    /// What it is: "leather jacket".
+    pub name: String,
+    /// Light, medium or heavy.
+    pub class: Class,
+}
+
+impl Armor {
+    /// The Body needed to wear it without a penalty: medium 2, heavy 3.
+    pub fn required_body(&self) -> u32 {
+        match self.class {
+            Class::Light => 1,
+            Class::Medium => 2,
+            Class::Heavy => 3,
+        }
+    }
+
+    /// Whether it is too heavy for this Body.
+    pub fn too_heavy_for(&self, body: u32) -> bool {
+        body < self.required_body()
+    }
+}
+
+/// What a piece of non-combat gear does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GearEffect {
+    /// Makes something possible that is not possible without it.
+    Enables,
+    /// Rerolls one die once on a check it is meant for.
+    Reroll,
+}
+
+/// A piece of non-combat gear.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Gear {
+    /// What it is: "thieves' tools".
+    pub name: String,
+    /// Enables, or rerolls one die.
+    pub effect: GearEffect,
+}
+
+/// A hero of So1um Expanded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Character {
+    /// File format version ([`CHARACTER_SCHEMA`]).
+    pub schema: u32,
+    /// The hero's name.
+    pub name: String,
+    /// Body, 1 to 4.
+    pub body: u32,
+    /// Mind, 1 to 4.
+    pub mind: u32,
+    /// Charm, 1 to 4.
+    pub charm: u32,
+    /// Backgrounds, free text; at most one helps a check.
+    #[serde(default)]
+    pub backgrounds: Vec<String>,
+    /// Backgrounds won at creation that the player has not named yet.
+    #[serde(default)]
+    pub unnamed_backgrounds: u32,
+    /// Hit points now (0 is out).
+    pub hit_points: u32,
+    /// Weapons carried.
+    #[serde(default)]
+    pub weapons: Vec<Weapon>,
+    /// Armor worn.
+    #[serde(default)]
+    pub armor: Option<Armor>,
+    /// Non-combat gear.
+    #[serde(default)]
+    pub gear: Vec<Gear>,
+    /// Money, in whatever the setting counts.
+    #[serde(default)]
+    pub money: u32,
+    /// Free notes.
+    #[serde(default)]
+    pub notes: String,
+}
+
+/// A character that breaks the rules: the field and the problem.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{field}: {problem}")]
+pub struct CharacterError {
+    /// The field at fault, as named in the character file.
+    pub field: String,
+    /// What is wrong with it.
+    pub problem: String,
+}
+
+fn invalid(field: impl Into<String>, problem: impl Into<String>) -> CharacterError {
+    CharacterError {
+        field: field.into(),
+        problem: problem.into(),
+    }
+}
+
+impl Character {
+    /// The value of an attribute.
+    pub fn attribute(&self, attribute: Attribute) -> u32 {
+        match attribute {
+            Attribute::Body => self.body,
+            Attribute::Mind => self.mind,
+            Attribute::Charm => self.charm,
+        }
+    }
+
+    fn attribute_mut(&mut self, attribute: Attribute) -> &mut u32 {
+        match attribute {
+            Attribute::Body => &mut self.body,
+            Attribute::Mind => &mut self.mind,
+            Attribute::Charm => &mut self.charm,
+        }
+    }
+
+    /// Hit points when unhurt: Body + Mind + armor (S8).
+    pub fn max_hit_points(&self) -> u32 {
+        self.body + self.mind + self.armor.as_ref().map_or(0, |a| a.class.points())
+    }
+
+    /// True at 0 hit points: out, cannot act.
+    pub fn is_out(&self) -> bool {
+        self.hit_points == 0
+    }
+
+    /// The pool for a check of `attribute`, with or without a background, attacking with
+    /// `weapon` if any (S1).
+    pub fn pool(
+        &self,
+        attribute: Attribute,
+        background: bool,
+        weapon: Option<&Weapon>,
+    ) -> PoolSpec {
+        PoolSpec {
+            attribute: self.attribute(attribute),
+            background: background && !self.backgrounds.is_empty(),
+            armor_too_heavy: self
+                .armor
+                .as_ref()
+                .is_some_and(|a| a.too_heavy_for(self.body)),
+            heavy_weapon_weak: weapon.is_some_and(|w| w.too_heavy_for(self.body)),
+        }
+    }
+
+    /// The weapon used in melee: the best melee weapon carried, or bare hands.
+    pub fn melee_weapon(&self) -> Weapon {
+        self.weapons
+            .iter()
+            .filter(|w| !w.ranged)
+            .max_by_key(|w| w.damage(self.body))
+            .cloned()
+            .unwrap_or_else(Weapon::unarmed)
+    }
+
+    /// The best ranged weapon carried, if any.
+    pub fn ranged_weapon(&self) -> Option<Weapon> {
+        self.weapons
+            .iter()
+            .filter(|w| w.ranged)
+            .max_by_key(|w| w.damage(self.body))
+            .cloned()
+    }
+
+    /// Checks every rule a stored character must keep.
+    pub fn validate(&self) -> Result<(), CharacterError> {
+        if self.schema != CHARACTER_SCHEMA {
+            return Err(invalid(
+                "schema",
+                format!(
+                    "version {} is not known (this solum reads version {CHARACTER_SCHEMA})",
+                    self.schema
+                ),
+            ));
+        }
+        if self.name.trim().is_empty() {
+            return Err(invalid("name", "a character needs a name"));
+        }
+        for attribute in Attribute::ALL {
+            let value = self.attribute(attribute);
+            if !(1..=MAX_ATTRIBUTE).contains(&value) {
+                return Err(invalid(
+                    attribute.name(),
+                    format!("{value} is outside 1 to {MAX_ATTRIBUTE}"),
+                ));
+            }
+        }
+        if self.hit_points > self.max_hit_points() {
+            return Err(invalid(
+                "hit_points",
+                format!(
+                    "{} is more than the maximum of {} (body + mind + armor)",
+                    self.hit_points,
+                    self.max_hit_points()
+                ),
+            ));
+        }
+        for (i, b) in self.backgrounds.iter().enumerate() {
+            if b.trim().is_empty() {
+                return Err(invalid(
+                    format!("backgrounds[{i}]"),
+                    "a background needs words",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Rests for `half_hours` half hours: 1 hit point each, armor points included, up to the
+    /// maximum. An incapacitated hero (0 hit points) does not rest. Returns the points healed.
+    pub fn rest(&mut self, half_hours: u32) -> u32 {
+        if self.is_out() {
+            return 0;
+        }
+        let healed = half_hours.min(self.max_hit_points() - self.hit_points);
+        self.hit_points += healed;
+        healed
+    }
+
+    /// Takes damage; hit points never go below 0. Returns the damage actually taken.
+    pub fn take_damage(&mut self, damage: u32) -> u32 {
+        let taken = damage.min(self.hit_points);
+        self.hit_points -= taken;
+        taken
+    }
+}
+
+/// What a player chose at creation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CreationChoices {
+    /// The hero's name.
+    pub name: String,
+    /// Body, Mind, Charm: 3, 2 and 1 in some order.
+    pub body: u32,
+    /// See `body`.
+    pub mind: u32,
+    /// See `body`.
+    pub charm: u32,
+    /// Background names: the first is the one every hero starts with; any more fill the
+    /// extra backgrounds the 2d6 roll grants, in order.
+    pub backgrounds: Vec<String>,
+    /// The starting light weapon.
+    pub weapon: Weapon,
+    /// The light armor to take if the d6 allows it.
+    pub armor_name: String,
+}
+
+/// The dice rolled at creation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CreationRolls {
+    /// The 2d6 for extra backgrounds: one per even die.
+    pub backgrounds_dice: [u32; 2],
+    /// The d6 for light armor: even gives armor.
+    pub armor_die: u32,
+}
+
+impl CreationRolls {
+    /// Backgrounds allowed: 1 + the even dice of 2d6.
+    pub fn backgrounds_allowed(&self) -> u32 {
+        1 + self.backgrounds_dice.iter().filter(|d| *d % 2 == 0).count() as u32
+    }
+
+    /// Whether the hero starts with light armor.
+    pub fn has_armor(&self) -> bool {
+        self.armor_die % 2 == 0
+    }
+}
+
+/// Why creation failed.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum CreationError {
+    /// The choices break a rule.
+    #[error(transparent)]
+    Rules(#[from] CharacterError),
+    /// The dice could not be rolled.
+    #[error(transparent)]
+    Dice(#[from] DiceError),
+}
+
+/// Creates a hero by the rules (S9): checks the 3/2/1 spread and the light weapon, rolls 2d6
+/// for backgrounds, then 1d6 for light armor, and works out the hit points.
+pub fn create(
+    choices: &CreationChoices,
+    dice: &mut dyn DiceSource,
+) -> Result<(Character, CreationRolls), CreationError> {
+    let mut spread = [choices.body, choices.mind, choices.charm];
+    spread.sort_unstable();
+    if spread != [1, 2, 3] {
+        return Err(invalid(
+            "attributes",
+            format!(
+                "body {}, mind {}, charm {}: assign 3, 2 and 1, one each",
+                choices.body, choices.mind, choices.charm
+            ),
+        )
+        .into());
+    }
+    if choices.weapon.class != Class::Light {
+        return Err(invalid("weapon", "heroes start with one light weapon").into());
+    }
+    if choices.backgrounds.is_empty() {
+        return Err(invalid("backgrounds", "every hero starts with one background").into());
+    }
+    let rolls = CreationRolls {
+        backgrounds_dice: [dice.roll(6)?, dice.roll(6)?],
+        armor_die: dice.roll(6)?,
+    };
+    let allowed = rolls.backgrounds_allowed() as usize;
+    if choices.backgrounds.len() > allowed {
+        return Err(invalid(
+            "backgrounds",
+            format!(
+                "{} named, but the 2d6 ({}, {}) allow {allowed}",
+                choices.backgrounds.len(),
+                rolls.backgrounds_dice[0],
+                rolls.backgrounds_dice[1]
+            ),
+        )
+        .into());
+    }
+    let mut hero = Character {
+        schema: CHARACTER_SCHEMA,
+        name: choices.name.clone(),
+        body: choices.body,
+        mind: choices.mind,
+        charm: choices.charm,
+        backgrounds: choices.backgrounds.clone(),
+        unnamed_backgrounds: (allowed - choices.backgrounds.len()) as u32,
+        hit_points: 0,
+        weapons: vec![choices.weapon.clone()],
+        armor: rolls.has_armor().then(|| Armor {
+            name: choices.armor_name.clone(),
+            class: Class::Light,
+        }),
+        gear: Vec::new(),
+        money: 0,
+        notes: String::new(),
+    };
+    hero.hit_points = hero.max_hit_points();
+    hero.validate()?;
+    Ok((hero, rolls))
+}
+
+/// What an advancement roll gave (S9).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Advancement {
+    /// The dice rolled.
+    pub dice: Vec<u32>,
+    /// Whether the hero advanced.
+    pub success: bool,
+    /// What was tried, in words.
+    pub what: String,
+}
+
+/// Advancement A: try for a new background: it is gained on an even d6.
+pub fn advance_background(
+    hero: &mut Character,
+    background: &str,
+    dice: &mut dyn DiceSource,
+) -> Result<Advancement, CreationError> {
+    if background.trim().is_empty() {
+        return Err(invalid("background", "a background needs words").into());
+    }
+    let die = dice.roll(6)?;
+    let success = die % 2 == 0;
+    if success {
+        hero.backgrounds.push(background.trim().to_owned());
+    }
+    Ok(Advancement {
+        dice: vec![die],
+        success,
+        what: format!("new background \"{}\"", background.trim()),
+    })
+}
+
+/// Advancement B: roll as many dice as the attribute; all even raises it by 1 (never above
+/// 4, and an attribute at 4 cannot be tried).
+pub fn advance_attribute(
+    hero: &mut Character,
+    attribute: Attribute,
+    dice: &mut dyn DiceSource,
+) -> Result<Advancement, CreationError> {
+    let value = hero.attribute(attribute);
+    if value >= MAX_ATTRIBUTE {
+        return Err(invalid(
+            attribute.name(),
+            format!("already {value}: no attribute goes above {MAX_ATTRIBUTE}"),
+        )
+        .into());
+    }
+    let rolled = dice.roll_many(value as usize, 6)?;
+    let success = rolled.iter().all(|d| d % 2 == 0);
+    if success {
+        let was_max = hero.max_hit_points();
+        *hero.attribute_mut(attribute) += 1;
+        // A higher Body or Mind raises the maximum; the new point is there to use.
+        hero.hit_points += hero.max_hit_points() - was_max;
+    }
+    Ok(Advancement {
+        dice: rolled,
+        success,
+        what: format!("raise {} from {value}", attribute.name()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use solum_dice::ScriptedDice;
+
+    fn choices() -> CreationChoices {
+        CreationChoices {
+            name: "Nick".into(),
+            body: 3,
+            mind: 2,
+            charm: 1,
+            backgrounds: vec!["Acrobat Thief".into()],
+            weapon: Weapon::melee("dagger", Class::Light),
+            armor_name: "leather jacket".into(),
+        }
+    }
+
+    #[test]
+    fn creation_by_the_rules() {
+        // 2d6: 4 and 5 (one even: one more background), d6: 2 (light armor).
+        let (hero, rolls) = create(&choices(), &mut ScriptedDice::new([4, 5, 2])).unwrap();
+        assert_eq!(rolls.backgrounds_allowed(), 2);
+        assert_eq!(hero.unnamed_backgrounds, 1);
+        assert_eq!(hero.armor.as_ref().unwrap().class, Class::Light);
+        assert_eq!(hero.max_hit_points(), 3 + 2 + 1);
+        assert_eq!(hero.hit_points, 6);
+        // Odd armor die: no armor.
+        let (hero, _) = create(&choices(), &mut ScriptedDice::new([1, 3, 5])).unwrap();
+        assert!(hero.armor.is_none());
+        assert_eq!(hero.hit_points, 5);
+    }
+
+    #[test]
+    fn body_2_mind_1_has_3_hit_points() {
+        let mut c = choices();
+        (c.body, c.mind, c.charm) = (2, 1, 3);
+        let (hero, _) = create(&c, &mut ScriptedDice::new([1, 1, 1])).unwrap();
+        assert_eq!(hero.hit_points, 3);
+    }
+
+    #[test]
+    fn impossible_spreads_are_refused() {
+        let mut c = choices();
+        (c.body, c.mind, c.charm) = (3, 3, 1);
+        let err = create(&c, &mut ScriptedDice::new([])).unwrap_err();
+        assert!(err.to_string().contains("assign 3, 2 and 1"), "{err}");
+        let mut c = choices();
+        c.weapon.class = Class::Heavy;
+        assert!(create(&c, &mut ScriptedDice::new([])).is_err());
+        let mut c = choices();
+        c.backgrounds = vec!["a".into(), "b".into(), "c".into(), "d".into()];
+        let err = create(&c, &mut ScriptedDice::new([2, 4, 1])).unwrap_err();
+        assert!(err.to_string().contains("allow 3"), "{err}");
+    }
+
+    #[test]
+    fn heavy_weapon_with_body_2() {
+        let mut hero = create(&choices(), &mut ScriptedDice::new([1, 1, 1]))
+            .unwrap()
+            .0;
+        hero.body = 2;
+        let axe = Weapon::melee("great axe", Class::Heavy);
+        assert_eq!(axe.damage(2), 2);
+        assert_eq!(axe.damage(3), 3);
+        let pool = hero.pool(Attribute::Body, true, Some(&axe)).pool().unwrap();
+        // Body 2 + background - heavy weapon = 2.
+        assert_eq!(pool.dice(), 2);
+    }
+
+    #[test]
+    fn medium_armor_with_body_1() {
+        let mut hero = create(&choices(), &mut ScriptedDice::new([1, 1, 1]))
+            .unwrap()
+            .0;
+        hero.body = 1;
+        hero.armor = Some(Armor {
+            name: "chainmail".into(),
+            class: Class::Medium,
+        });
+        // Every check loses a die: Mind 2 + background - 1 = 2.
+        assert_eq!(
+            hero.pool(Attribute::Mind, true, None)
+                .pool()
+                .unwrap()
+                .dice(),
+            2
+        );
+        // Body 1 - 1 = 0, at least 1.
+        assert_eq!(
+            hero.pool(Attribute::Body, false, None)
+                .pool()
+                .unwrap()
+                .dice(),
+            1
+        );
+        assert_eq!(hero.max_hit_points(), 1 + 2 + 2);
+    }
+
+    #[test]
+    fn resting_heals_by_the_half_hour() {
+        let mut hero = create(&choices(), &mut ScriptedDice::new([1, 1, 2]))
+            .unwrap()
+            .0;
+        hero.take_damage(4);
+        assert_eq!(hero.hit_points, 2);
+        assert_eq!(hero.rest(3), 3);
+        assert_eq!(hero.rest(10), 1);
+        assert_eq!(hero.hit_points, hero.max_hit_points());
+        hero.take_damage(100);
+        assert_eq!(hero.hit_points, 0);
+        assert_eq!(hero.rest(4), 0, "being out does not count as resting");
+    }
+
+    #[test]
+    fn advancement() {
+        let mut hero = create(&choices(), &mut ScriptedDice::new([1, 1, 1]))
+            .unwrap()
+            .0;
+        let a =
+            advance_background(&mut hero, "Tower Climber", &mut ScriptedDice::new([3])).unwrap();
+        assert!(!a.success);
+        let a =
+            advance_background(&mut hero, "Tower Climber", &mut ScriptedDice::new([6])).unwrap();
+        assert!(a.success);
+        assert_eq!(hero.backgrounds.len(), 2);
+        // Mind 2: two dice, all even raises it.
+        let b =
+            advance_attribute(&mut hero, Attribute::Mind, &mut ScriptedDice::new([2, 5])).unwrap();
+        assert!(!b.success);
+        let b =
+            advance_attribute(&mut hero, Attribute::Mind, &mut ScriptedDice::new([2, 4])).unwrap();
+        assert!(b.success);
+        assert_eq!(hero.mind, 3);
+        assert_eq!(hero.hit_points, hero.max_hit_points());
+        hero.body = 4;
+        assert!(advance_attribute(&mut hero, Attribute::Body, &mut ScriptedDice::new([])).is_err());
+    }
+
+    #[test]
+    fn validation_names_the_field() {
+        let mut hero = create(&choices(), &mut ScriptedDice::new([1, 1, 1]))
+            .unwrap()
+            .0;
+        hero.body = 5;
+        assert_eq!(hero.validate().unwrap_err().field, "body");
+        hero.body = 3;
+        hero.hit_points = 99;
+        assert_eq!(hero.validate().unwrap_err().field, "hit_points");
+    }
+}

@@ -1,0 +1,1311 @@
+//! Combat as a state machine (rulings S4–S8, S10, S11): commands in, events out.
+//!
+//! [`Combat::apply`] takes a [`Command`] and a dice source and returns the [`Event`]s it
+//! caused, or an error that leaves the combat unchanged (all dice of a command are rolled
+//! before anything changes). The tracker, the simulation and the journal all drive this
+//! one machine.
+
+use serde::Serialize;
+use solum_dice::{DiceError, DiceSource};
+use thiserror::Error;
+
+use crate::character::{Attribute, Character};
+use crate::check::{
+    CheckOutcome, CheckSpec, OpposedOutcome, OpposedSpec, Verdict, roll_check, roll_opposed,
+};
+use crate::creature::Creature;
+use crate::odds::{OpposedOdds, opposed_odds, p_pass};
+use crate::vehicle::{Vehicle, attack_pools, chase_pools, personal_weapon_vs_vehicle};
+use crate::{Difficulty, Pool, PoolSpec, RulesError};
+
+/// The distance between two combatants (S7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RangeBand {
+    /// Face to face: melee, disengage to leave.
+    Engaged,
+    /// A few metres: where combat starts.
+    Nearby,
+    /// Tens to hundreds of metres.
+    Far,
+}
+
+impl RangeBand {
+    /// The band's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Engaged => "engaged",
+            Self::Nearby => "nearby",
+            Self::Far => "far",
+        }
+    }
+
+    /// One step closer, if there is one.
+    pub fn closer(self) -> Option<Self> {
+        match self {
+            Self::Engaged => None,
+            Self::Nearby => Some(Self::Engaged),
+            Self::Far => Some(Self::Nearby),
+        }
+    }
+
+    /// One step away, if there is one.
+    pub fn farther(self) -> Option<Self> {
+        match self {
+            Self::Engaged => Some(Self::Nearby),
+            Self::Nearby => Some(Self::Far),
+            Self::Far => None,
+        }
+    }
+}
+
+impl std::str::FromStr for RangeBand {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "engaged" => Ok(Self::Engaged),
+            "nearby" => Ok(Self::Nearby),
+            "far" | "far away" | "far-away" => Ok(Self::Far),
+            other => Err(format!("`{other}` is not a range: engaged, nearby or far")),
+        }
+    }
+}
+
+/// The difficulty of a ranged attack (S5): engaged with the shooter 6; nearby 4, or 6 when
+/// the target is engaged with one of the shooter's allies; far 5, or 7 with an ally engaged.
+pub fn ranged_difficulty(band: RangeBand, target_engaged_with_ally: bool) -> Difficulty {
+    let value = match (band, target_engaged_with_ally) {
+        (RangeBand::Engaged, _) => 6,
+        (RangeBand::Nearby, false) => 4,
+        (RangeBand::Nearby, true) => 6,
+        (RangeBand::Far, false) => 5,
+        (RangeBand::Far, true) => 7,
+    };
+    Difficulty::new(value).expect("4 to 7 are difficulties")
+}
+
+/// A ranged weapon as a combatant uses it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct RangedAttack {
+    /// The pool to shoot with (Body + background − penalties).
+    pub pool: Pool,
+    /// Damage on a hit.
+    pub damage: u32,
+}
+
+/// A combatant's vehicle and pilot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Crewed {
+    /// The vehicle; its hull is the combatant's hit points.
+    pub vehicle: Vehicle,
+    /// The pilot's pool: Mind + a background.
+    pub pilot_pool: Pool,
+}
+
+/// Everything combat needs to know about one combatant.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Fighter {
+    /// Name shown in events; unique within a combat.
+    pub name: String,
+    /// The side it fights on; different sides are hostile.
+    pub side: String,
+    /// Heroes roll initiative; opponents do not (S6).
+    pub hero: bool,
+    /// Mind: initiative pool for heroes, and the order within a segment.
+    pub mind: u32,
+    /// A background helps the initiative roll.
+    pub initiative_background: bool,
+    /// Pool for opposed melee checks (Body + background − penalties).
+    pub melee_pool: Pool,
+    /// Damage of its melee weapon.
+    pub melee_damage: u32,
+    /// Its ranged weapon, if any.
+    pub ranged: Option<RangedAttack>,
+    /// Hit points now (a vehicle's hull).
+    pub hit_points: u32,
+    /// Hit points when unhurt.
+    pub max_hit_points: u32,
+    /// The vehicle it pilots, if any.
+    pub vehicle: Option<Crewed>,
+}
+
+impl Fighter {
+    /// A hero from a character sheet; `background` says whether a background helps in a
+    /// fight (Body checks) and in initiative (Mind checks).
+    pub fn hero(hero: &Character, side: &str, background: bool) -> Result<Self, RulesError> {
+        let melee = hero.melee_weapon();
+        let ranged = hero
+            .ranged_weapon()
+            .map(|w| -> Result<RangedAttack, RulesError> {
+                Ok(RangedAttack {
+                    pool: hero.pool(Attribute::Body, background, Some(&w)).pool()?,
+                    damage: w.damage(hero.body),
+                })
+            })
+            .transpose()?;
+        Ok(Self {
+            name: hero.name.clone(),
+            side: side.to_owned(),
+            hero: true,
+            mind: hero.mind,
+            initiative_background: background && !hero.backgrounds.is_empty(),
+            melee_pool: hero
+                .pool(Attribute::Body, background, Some(&melee))
+                .pool()?,
+            melee_damage: melee.damage(hero.body),
+            ranged,
+            hit_points: hero.hit_points,
+            max_hit_points: hero.max_hit_points(),
+            vehicle: None,
+        })
+    }
+
+    /// An NPC or monster from a bestiary entry.
+    pub fn creature(creature: &Creature, name: &str, side: &str) -> Result<Self, RulesError> {
+        let pool = Pool::new(u64::from(creature.pool))?;
+        Ok(Self {
+            name: name.to_owned(),
+            side: side.to_owned(),
+            hero: false,
+            mind: creature.mind,
+            initiative_background: false,
+            melee_pool: pool,
+            melee_damage: creature.damage,
+            ranged: creature
+                .ranged_damage
+                .map(|damage| RangedAttack { pool, damage }),
+            hit_points: creature.hit_points,
+            max_hit_points: creature.hit_points,
+            vehicle: None,
+        })
+    }
+
+    /// A piloted vehicle: its hull is its hit points, the pilot's Mind (+ background) its
+    /// pool for chases and attacks.
+    pub fn vehicle(
+        name: &str,
+        side: &str,
+        hero: bool,
+        pilot_mind: u32,
+        background: bool,
+        vehicle: Vehicle,
+    ) -> Result<Self, RulesError> {
+        let pilot_pool = PoolSpec {
+            attribute: pilot_mind,
+            background,
+            ..PoolSpec::default()
+        }
+        .pool()?;
+        Ok(Self {
+            name: name.to_owned(),
+            side: side.to_owned(),
+            hero,
+            mind: pilot_mind,
+            initiative_background: background,
+            melee_pool: pilot_pool,
+            melee_damage: 0,
+            ranged: None,
+            hit_points: vehicle.hull,
+            max_hit_points: vehicle.hull,
+            vehicle: Some(Crewed {
+                vehicle,
+                pilot_pool,
+            }),
+        })
+    }
+
+    /// Out: 0 hit points, cannot act.
+    pub fn is_out(&self) -> bool {
+        self.hit_points == 0
+    }
+}
+
+/// How the fight is run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// Initiative, range bands, melee and ranged attacks.
+    #[default]
+    Standard,
+    /// Alternative combat (S11): no ranges or movement, every attack an opposed Body check
+    /// whose loser takes the winner's weapon damage.
+    Alternative,
+}
+
+/// Toward or away from a target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// One band closer.
+    Closer,
+    /// One band away.
+    Away,
+}
+
+/// What a combatant, or the GM, does. Targets are fighter indices.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "command")]
+pub enum Command {
+    /// Heroes roll initiative (S6) and round 1 starts.
+    Initiative,
+    /// One side ambushes: it acts first every round, no roll; round 1 starts.
+    Ambush {
+        /// The ambushing side.
+        side: String,
+    },
+    /// The GM sets the order (fighter indices) and round 1 starts.
+    Order {
+        /// Every fighter, once.
+        order: Vec<usize>,
+    },
+    /// The GM places two fighters at a range.
+    Place {
+        /// One fighter.
+        a: usize,
+        /// The other.
+        b: usize,
+        /// Their range.
+        band: RangeBand,
+    },
+    /// The acting fighter moves one band toward or away from a target (its move, or its
+    /// action as a second move).
+    Move {
+        /// Whom the range changes with.
+        target: usize,
+        /// Closer or away.
+        direction: Direction,
+    },
+    /// A contested vehicle move (chase roll, S10) against an unwilling vehicle.
+    Chase {
+        /// The other vehicle.
+        target: usize,
+        /// Closer or away.
+        direction: Direction,
+    },
+    /// A melee attack on an engaged hostile (S4).
+    Melee {
+        /// The defender.
+        target: usize,
+    },
+    /// A ranged attack (S5).
+    Shoot {
+        /// The target.
+        target: usize,
+    },
+    /// A vehicle attack on an engaged vehicle (S10).
+    VehicleAttack {
+        /// The other vehicle.
+        target: usize,
+    },
+    /// Any other action: open a door, drink a potion, plot a jump.
+    Act {
+        /// What it is.
+        what: String,
+    },
+    /// The acting fighter's turn ends.
+    EndTurn,
+}
+
+/// What happened. Fighters are indices into [`Combat::fighters`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "event")]
+pub enum Event {
+    /// A hero's initiative check.
+    InitiativeRoll {
+        /// The hero.
+        fighter: usize,
+        /// Mind (+ background) against 4.
+        check: CheckOutcome,
+    },
+    /// The initiative order, for the whole combat.
+    OrderSet {
+        /// Fighter indices, first to act first.
+        order: Vec<usize>,
+    },
+    /// A round begins.
+    RoundStarted {
+        /// 1 for the first.
+        round: u32,
+    },
+    /// A fighter's turn begins.
+    TurnStarted {
+        /// Whose turn.
+        fighter: usize,
+    },
+    /// The GM placed two fighters.
+    Placed {
+        /// One fighter.
+        a: usize,
+        /// The other.
+        b: usize,
+        /// Their range now.
+        band: RangeBand,
+    },
+    /// A move changed a range.
+    Moved {
+        /// Who moved.
+        fighter: usize,
+        /// Relative to whom.
+        target: usize,
+        /// The range before.
+        from: RangeBand,
+        /// The range now.
+        to: RangeBand,
+        /// The move used the action.
+        as_action: bool,
+    },
+    /// A disengage roll: even succeeds (and the move follows), odd loses the move.
+    Disengage {
+        /// Who tried to leave.
+        fighter: usize,
+        /// The engaged hostile.
+        target: usize,
+        /// The d6.
+        die: u32,
+        /// Even.
+        success: bool,
+        /// The move used the action.
+        as_action: bool,
+    },
+    /// A chase roll.
+    ChaseRoll {
+        /// The vehicle moving.
+        fighter: usize,
+        /// The vehicle resisting.
+        target: usize,
+        /// What the mover wanted.
+        direction: Direction,
+        /// The opposed roll, mover first.
+        roll: OpposedOutcome,
+        /// The mover won.
+        success: bool,
+        /// The move used the action.
+        as_action: bool,
+    },
+    /// A melee exchange.
+    Melee {
+        /// The fighter whose turn it is.
+        attacker: usize,
+        /// The defender.
+        defender: usize,
+        /// The opposed Body roll, attacker first.
+        roll: OpposedOutcome,
+    },
+    /// A ranged attack.
+    Shot {
+        /// The shooter.
+        shooter: usize,
+        /// The target.
+        target: usize,
+        /// The range.
+        band: RangeBand,
+        /// The target was engaged with one of the shooter's allies.
+        ally_engaged: bool,
+        /// The check.
+        check: CheckOutcome,
+    },
+    /// A vehicle attack.
+    VehicleAttack {
+        /// The attacking vehicle.
+        attacker: usize,
+        /// The target vehicle.
+        target: usize,
+        /// The opposed Mind roll with the handling die, attacker first.
+        roll: OpposedOutcome,
+    },
+    /// Damage taken.
+    Damaged {
+        /// Who.
+        fighter: usize,
+        /// Points lost.
+        amount: u32,
+        /// Hit points left.
+        hit_points: u32,
+        /// Who dealt it.
+        by: usize,
+    },
+    /// A hit that does nothing (a personal weapon against a vehicle).
+    NoEffect {
+        /// Who was hit.
+        fighter: usize,
+        /// Why nothing happened.
+        reason: String,
+    },
+    /// A fighter is out: 0 hit points.
+    Out {
+        /// Who.
+        fighter: usize,
+    },
+    /// Any other action.
+    Acted {
+        /// Who.
+        fighter: usize,
+        /// What.
+        what: String,
+    },
+    /// A turn ended.
+    TurnEnded {
+        /// Whose.
+        fighter: usize,
+    },
+    /// The combat is over: at most one side still stands.
+    CombatOver {
+        /// The side left standing, if any.
+        winner: Option<String>,
+    },
+}
+
+/// A command the rules do not allow now. The combat is unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum CombatError {
+    /// Round 1 has not started.
+    #[error("combat has not started: roll initiative, declare an ambush or set the order first")]
+    NotStarted,
+    /// Round 1 already started.
+    #[error("combat has already started")]
+    AlreadyStarted,
+    /// Everyone on one side is out.
+    #[error("combat is over")]
+    Over,
+    /// No such fighter.
+    #[error("there is no fighter number {0}")]
+    UnknownFighter(usize),
+    /// A fighter cannot target itself.
+    #[error("{0} cannot target themselves")]
+    SelfTarget(String),
+    /// The target is on the same side.
+    #[error("{0} is not hostile to {1}")]
+    NotHostile(String, String),
+    /// The target is out.
+    #[error("{0} is out and cannot be attacked")]
+    TargetOut(String),
+    /// Melee or vehicle attack at a range other than engaged.
+    #[error("{0} is {1} from {2}: that attack needs them engaged")]
+    NotEngaged(String, &'static str, String),
+    /// No ranged weapon.
+    #[error("{0} has no ranged weapon")]
+    NoRangedWeapon(String),
+    /// Both the move and the action of this turn are used.
+    #[error("{0} has already used the move and the action this turn")]
+    NothingLeft(String),
+    /// The action of this turn is used.
+    #[error("{0} has already used the action this turn")]
+    ActionUsed(String),
+    /// A move past the last band.
+    #[error("{0} is already {1} from {2}: no move goes {3}")]
+    NoFurther(String, &'static str, String, &'static str),
+    /// A vehicle rule for a fighter that is not a vehicle.
+    #[error("{0} is not a vehicle")]
+    NotAVehicle(String),
+    /// A vehicle cannot fight in melee or shoot a vehicle with a personal weapon rule.
+    #[error("{0}")]
+    WrongAttack(String),
+    /// Movement in alternative combat.
+    #[error("alternative combat has no ranges or movement")]
+    NoMovement,
+    /// A bad order.
+    #[error("the order must list every fighter exactly once")]
+    BadOrder,
+    /// An unknown side.
+    #[error("no fighter is on side `{0}`")]
+    UnknownSide(String),
+    /// The dice could not be rolled.
+    #[error(transparent)]
+    Dice(#[from] DiceError),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Setup,
+    Running,
+    Over,
+}
+
+/// One option of the acting fighter, with its exact chance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choice {
+    /// "melee", "shoot", "vehicle attack", "chase closer", "chase away", "disengage".
+    pub action: &'static str,
+    /// The target.
+    pub target: usize,
+    /// The range now.
+    pub band: RangeBand,
+    /// For an opposed action: win, draw, lose.
+    pub odds: Option<OpposedOdds>,
+    /// For an unopposed action: the chance it succeeds.
+    pub p_success: Option<solum_dice::Prob>,
+}
+
+/// A fight in progress.
+#[derive(Debug, Clone)]
+pub struct Combat {
+    fighters: Vec<Fighter>,
+    /// Range of each pair, row-major n×n, symmetric.
+    bands: Vec<RangeBand>,
+    mode: Mode,
+    phase: Phase,
+    order: Vec<usize>,
+    /// Ambushers act first every round (S6); kept to report it.
+    round: u32,
+    /// Position in `order` of the acting fighter.
+    turn: usize,
+    moved: bool,
+    acted: bool,
+}
+
+impl Combat {
+    /// A combat among `fighters`, everyone nearby everyone (the default start, S7).
+    pub fn new(fighters: Vec<Fighter>, mode: Mode) -> Self {
+        let n = fighters.len();
+        let mut bands = vec![RangeBand::Nearby; n * n];
+        for i in 0..n {
+            bands[i * n + i] = RangeBand::Engaged;
+        }
+        Self {
+            fighters,
+            bands,
+            mode,
+            phase: Phase::Setup,
+            order: Vec::new(),
+            round: 0,
+            turn: 0,
+            moved: false,
+            acted: false,
+        }
+    }
+
+    /// The fighters, with their hit points now.
+    pub fn fighters(&self) -> &[Fighter] {
+        &self.fighters
+    }
+
+    /// The fighter index of a name (exact, then case-insensitive).
+    pub fn find(&self, name: &str) -> Option<usize> {
+        self.fighters
+            .iter()
+            .position(|f| f.name == name)
+            .or_else(|| {
+                self.fighters
+                    .iter()
+                    .position(|f| f.name.eq_ignore_ascii_case(name))
+            })
+    }
+
+    /// The range between two fighters.
+    pub fn band(&self, a: usize, b: usize) -> RangeBand {
+        self.bands[a * self.fighters.len() + b]
+    }
+
+    fn set_band(&mut self, a: usize, b: usize, band: RangeBand) {
+        let n = self.fighters.len();
+        self.bands[a * n + b] = band;
+        self.bands[b * n + a] = band;
+    }
+
+    /// The initiative order (empty before the start).
+    pub fn order(&self) -> &[usize] {
+        &self.order
+    }
+
+    /// The round (0 before the start).
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// The fighter whose turn it is, while the combat runs.
+    pub fn acting(&self) -> Option<usize> {
+        (self.phase == Phase::Running).then(|| self.order[self.turn])
+    }
+
+    /// Whether the acting fighter has used its move and its action.
+    pub fn turn_used(&self) -> (bool, bool) {
+        (self.moved, self.acted)
+    }
+
+    /// True once at most one side still stands.
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// The mode.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    fn hostile(&self, a: usize, b: usize) -> bool {
+        self.fighters[a].side != self.fighters[b].side
+    }
+
+    fn name(&self, i: usize) -> String {
+        self.fighters[i].name.clone()
+    }
+
+    /// Applies a command; on an error nothing changed.
+    pub fn apply(
+        &mut self,
+        command: &Command,
+        dice: &mut dyn DiceSource,
+    ) -> Result<Vec<Event>, CombatError> {
+        let mut events = Vec::new();
+        match command {
+            Command::Place { a, b, band } => {
+                self.check_fighter(*a)?;
+                self.check_fighter(*b)?;
+                if a == b {
+                    return Err(CombatError::SelfTarget(self.name(*a)));
+                }
+                self.set_band(*a, *b, *band);
+                events.push(Event::Placed {
+                    a: *a,
+                    b: *b,
+                    band: *band,
+                });
+                return Ok(events);
+            }
+            Command::Initiative | Command::Ambush { .. } | Command::Order { .. } => {
+                if self.phase != Phase::Setup {
+                    return Err(CombatError::AlreadyStarted);
+                }
+                let order = match command {
+                    Command::Initiative => self.roll_initiative(dice, &mut events)?,
+                    Command::Ambush { side } => self.ambush_order(side)?,
+                    Command::Order { order } => {
+                        let mut sorted = order.clone();
+                        sorted.sort_unstable();
+                        if sorted != (0..self.fighters.len()).collect::<Vec<_>>() {
+                            return Err(CombatError::BadOrder);
+                        }
+                        order.clone()
+                    }
+                    _ => unreachable!(),
+                };
+                self.order = order.clone();
+                self.phase = Phase::Running;
+                self.round = 1;
+                self.turn = 0;
+                events.push(Event::OrderSet { order });
+                events.push(Event::RoundStarted { round: 1 });
+                self.start_turn(&mut events);
+                return Ok(events);
+            }
+            _ => {}
+        }
+        let actor = match self.phase {
+            Phase::Setup => return Err(CombatError::NotStarted),
+            Phase::Over => return Err(CombatError::Over),
+            Phase::Running => self.order[self.turn],
+        };
+        match command {
+            Command::Move { target, direction } => {
+                self.do_move(actor, *target, *direction, false, dice, &mut events)?
+            }
+            Command::Chase { target, direction } => {
+                self.do_move(actor, *target, *direction, true, dice, &mut events)?
+            }
+            Command::Melee { target } => self.melee(actor, *target, dice, &mut events)?,
+            Command::Shoot { target } => self.shoot(actor, *target, dice, &mut events)?,
+            Command::VehicleAttack { target } => {
+                self.vehicle_attack(actor, *target, dice, &mut events)?
+            }
+            Command::Act { what } => {
+                self.use_action(actor)?;
+                events.push(Event::Acted {
+                    fighter: actor,
+                    what: what.clone(),
+                });
+            }
+            Command::EndTurn => self.end_turn(&mut events),
+            _ => unreachable!("handled above"),
+        }
+        self.check_over(&mut events);
+        // A fighter taken out on its own turn cannot go on acting.
+        if self.phase == Phase::Running
+            && self.fighters[actor].is_out()
+            && self.order[self.turn] == actor
+        {
+            self.end_turn(&mut events);
+        }
+        Ok(events)
+    }
+
+    fn check_fighter(&self, i: usize) -> Result<(), CombatError> {
+        if i < self.fighters.len() {
+            Ok(())
+        } else {
+            Err(CombatError::UnknownFighter(i))
+        }
+    }
+
+    fn check_target(&self, actor: usize, target: usize) -> Result<(), CombatError> {
+        self.check_fighter(target)?;
+        if actor == target {
+            return Err(CombatError::SelfTarget(self.name(actor)));
+        }
+        if !self.hostile(actor, target) {
+            return Err(CombatError::NotHostile(self.name(target), self.name(actor)));
+        }
+        if self.fighters[target].is_out() {
+            return Err(CombatError::TargetOut(self.name(target)));
+        }
+        Ok(())
+    }
+
+    /// S6: heroes roll Mind (+ background) against 4; passed heroes by Mind, then the
+    /// opponents by Mind, then the heroes who failed by Mind; ties keep the listed order.
+    fn roll_initiative(
+        &self,
+        dice: &mut dyn DiceSource,
+        events: &mut Vec<Event>,
+    ) -> Result<Vec<usize>, CombatError> {
+        let mut passed = Vec::new();
+        let mut failed = Vec::new();
+        let mut rolls = Vec::new();
+        for (i, f) in self.fighters.iter().enumerate() {
+            if !f.hero {
+                continue;
+            }
+            let pool = PoolSpec {
+                attribute: f.mind,
+                background: f.initiative_background,
+                ..PoolSpec::default()
+            }
+            .pool()
+            .unwrap_or(Pool::new(1).expect("1 die"));
+            let check = roll_check(&CheckSpec::new(pool, Difficulty::AVERAGE), dice)?;
+            if check.passed {
+                passed.push(i);
+            } else {
+                failed.push(i);
+            }
+            rolls.push(Event::InitiativeRoll { fighter: i, check });
+        }
+        let mut opponents: Vec<usize> = (0..self.fighters.len())
+            .filter(|&i| !self.fighters[i].hero)
+            .collect();
+        for group in [&mut passed, &mut opponents, &mut failed] {
+            group.sort_by_key(|&i| std::cmp::Reverse(self.fighters[i].mind));
+        }
+        events.extend(rolls);
+        Ok(passed.into_iter().chain(opponents).chain(failed).collect())
+    }
+
+    fn ambush_order(&self, side: &str) -> Result<Vec<usize>, CombatError> {
+        let (first, rest): (Vec<usize>, Vec<usize>) =
+            (0..self.fighters.len()).partition(|&i| self.fighters[i].side == side);
+        if first.is_empty() {
+            return Err(CombatError::UnknownSide(side.to_owned()));
+        }
+        Ok(first.into_iter().chain(rest).collect())
+    }
+
+    fn start_turn(&mut self, events: &mut Vec<Event>) {
+        self.moved = false;
+        self.acted = false;
+        events.push(Event::TurnStarted {
+            fighter: self.order[self.turn],
+        });
+    }
+
+    fn end_turn(&mut self, events: &mut Vec<Event>) {
+        events.push(Event::TurnEnded {
+            fighter: self.order[self.turn],
+        });
+        if self.phase != Phase::Running {
+            return;
+        }
+        // Next fighter who is not out; a wrap starts a new round.
+        for _ in 0..self.order.len() {
+            self.turn += 1;
+            if self.turn == self.order.len() {
+                self.turn = 0;
+                self.round += 1;
+                events.push(Event::RoundStarted { round: self.round });
+            }
+            if !self.fighters[self.order[self.turn]].is_out() {
+                break;
+            }
+        }
+        self.start_turn(events);
+    }
+
+    fn check_over(&mut self, events: &mut Vec<Event>) {
+        if self.phase != Phase::Running {
+            return;
+        }
+        let mut standing: Vec<&str> = self
+            .fighters
+            .iter()
+            .filter(|f| !f.is_out())
+            .map(|f| f.side.as_str())
+            .collect();
+        standing.dedup();
+        standing.sort_unstable();
+        standing.dedup();
+        if standing.len() <= 1 {
+            self.phase = Phase::Over;
+            events.push(Event::CombatOver {
+                winner: standing.first().map(|s| (*s).to_owned()),
+            });
+        }
+    }
+
+    /// Uses the move if free, else the action (a second move). Returns whether the action
+    /// was used.
+    fn take_move(&self, actor: usize) -> Result<bool, CombatError> {
+        if !self.moved {
+            Ok(false)
+        } else if !self.acted {
+            Ok(true)
+        } else {
+            Err(CombatError::NothingLeft(self.name(actor)))
+        }
+    }
+
+    fn use_action(&mut self, actor: usize) -> Result<(), CombatError> {
+        if self.acted {
+            return Err(CombatError::ActionUsed(self.name(actor)));
+        }
+        self.acted = true;
+        Ok(())
+    }
+
+    fn mark_moved(&mut self, as_action: bool) {
+        if as_action {
+            self.acted = true;
+        } else {
+            self.moved = true;
+        }
+    }
+
+    fn do_move(
+        &mut self,
+        actor: usize,
+        target: usize,
+        direction: Direction,
+        contested: bool,
+        dice: &mut dyn DiceSource,
+        events: &mut Vec<Event>,
+    ) -> Result<(), CombatError> {
+        if self.mode == Mode::Alternative {
+            return Err(CombatError::NoMovement);
+        }
+        self.check_fighter(target)?;
+        if actor == target {
+            return Err(CombatError::SelfTarget(self.name(actor)));
+        }
+        let as_action = self.take_move(actor)?;
+        let from = self.band(actor, target);
+        let to = match direction {
+            Direction::Closer => from.closer(),
+            Direction::Away => from.farther(),
+        }
+        .ok_or_else(|| {
+            CombatError::NoFurther(
+                self.name(actor),
+                from.name(),
+                self.name(target),
+                match direction {
+                    Direction::Closer => "closer",
+                    Direction::Away => "farther",
+                },
+            )
+        })?;
+        if contested {
+            self.check_target(actor, target)?;
+            let (mine, theirs) = match (
+                &self.fighters[actor].vehicle,
+                &self.fighters[target].vehicle,
+            ) {
+                (Some(a), Some(b)) => {
+                    chase_pools(a.pilot_pool, &a.vehicle, b.pilot_pool, &b.vehicle)
+                }
+                (None, _) => return Err(CombatError::NotAVehicle(self.name(actor))),
+                (_, None) => return Err(CombatError::NotAVehicle(self.name(target))),
+            };
+            let roll = {
+                let shared = solum_dice::SharedDice::new(dice);
+                roll_opposed(&OpposedSpec::new(mine, theirs), &mut &shared, &mut &shared)?
+            };
+            let success = roll.verdict == Verdict::Win;
+            self.mark_moved(as_action);
+            events.push(Event::ChaseRoll {
+                fighter: actor,
+                target,
+                direction,
+                roll,
+                success,
+                as_action,
+            });
+            if success {
+                self.set_band(actor, target, to);
+                events.push(Event::Moved {
+                    fighter: actor,
+                    target,
+                    from,
+                    to,
+                    as_action,
+                });
+            }
+            return Ok(());
+        }
+        // Leaving an engagement with a hostile takes the disengage roll (S7).
+        if from == RangeBand::Engaged
+            && self.hostile(actor, target)
+            && !self.fighters[target].is_out()
+        {
+            let die = dice.roll(6)?;
+            let success = die % 2 == 0;
+            self.mark_moved(as_action);
+            events.push(Event::Disengage {
+                fighter: actor,
+                target,
+                die,
+                success,
+                as_action,
+            });
+            if !success {
+                return Ok(());
+            }
+        } else {
+            self.mark_moved(as_action);
+        }
+        self.set_band(actor, target, to);
+        events.push(Event::Moved {
+            fighter: actor,
+            target,
+            from,
+            to,
+            as_action,
+        });
+        Ok(())
+    }
+
+    fn damage(&mut self, fighter: usize, amount: u32, by: usize, events: &mut Vec<Event>) {
+        let f = &mut self.fighters[fighter];
+        let taken = amount.min(f.hit_points);
+        f.hit_points -= taken;
+        events.push(Event::Damaged {
+            fighter,
+            amount: taken,
+            hit_points: f.hit_points,
+            by,
+        });
+        if f.hit_points == 0 && taken > 0 {
+            events.push(Event::Out { fighter });
+        }
+    }
+
+    fn melee(
+        &mut self,
+        actor: usize,
+        target: usize,
+        dice: &mut dyn DiceSource,
+        events: &mut Vec<Event>,
+    ) -> Result<(), CombatError> {
+        self.check_target(actor, target)?;
+        if self.acted {
+            return Err(CombatError::ActionUsed(self.name(actor)));
+        }
+        for i in [actor, target] {
+            if self.fighters[i].vehicle.is_some() {
+                return Err(CombatError::WrongAttack(format!(
+                    "{} is a vehicle: vehicles fight with vehicle attacks, not melee",
+                    self.name(i)
+                )));
+            }
+        }
+        let band = self.band(actor, target);
+        if self.mode == Mode::Standard && band != RangeBand::Engaged {
+            return Err(CombatError::NotEngaged(
+                self.name(actor),
+                band.name(),
+                self.name(target),
+            ));
+        }
+        let spec = OpposedSpec::new(
+            self.fighters[actor].melee_pool,
+            self.fighters[target].melee_pool,
+        );
+        let roll = {
+            let shared = solum_dice::SharedDice::new(dice);
+            roll_opposed(&spec, &mut &shared, &mut &shared)?
+        };
+        self.acted = true;
+        let verdict = roll.verdict;
+        events.push(Event::Melee {
+            attacker: actor,
+            defender: target,
+            roll,
+        });
+        // S4: the winner deals its weapon's damage to the loser, whoever's turn it is.
+        match verdict {
+            Verdict::Win => {
+                let dmg = self.fighters[actor].melee_damage;
+                self.damage(target, dmg, actor, events);
+            }
+            Verdict::Lose => {
+                let dmg = self.fighters[target].melee_damage;
+                self.damage(actor, dmg, target, events);
+            }
+            Verdict::Draw => {}
+        }
+        Ok(())
+    }
+
+    /// Whether `target` is engaged with one of `shooter`'s allies (not the shooter, not out).
+    fn engaged_with_ally(&self, shooter: usize, target: usize) -> bool {
+        (0..self.fighters.len()).any(|i| {
+            i != shooter
+                && i != target
+                && !self.fighters[i].is_out()
+                && self.fighters[i].side == self.fighters[shooter].side
+                && self.band(i, target) == RangeBand::Engaged
+        })
+    }
+
+    fn shoot(
+        &mut self,
+        actor: usize,
+        target: usize,
+        dice: &mut dyn DiceSource,
+        events: &mut Vec<Event>,
+    ) -> Result<(), CombatError> {
+        self.check_target(actor, target)?;
+        if self.acted {
+            return Err(CombatError::ActionUsed(self.name(actor)));
+        }
+        let band = self.band(actor, target);
+        let ally_engaged = self.engaged_with_ally(actor, target);
+        let (pool, damage_to_target) = match (
+            &self.fighters[actor].vehicle,
+            &self.fighters[target].vehicle,
+        ) {
+            (Some(_), Some(_)) => {
+                return Err(CombatError::WrongAttack(
+                    "vehicles fight vehicles with a vehicle attack".into(),
+                ));
+            }
+            // A vehicle weapon may only fire at engaged targets; against a person a hit
+            // takes them to 0 hit points (S10).
+            (Some(crew), None) => {
+                if band != RangeBand::Engaged {
+                    return Err(CombatError::NotEngaged(
+                        self.name(actor),
+                        band.name(),
+                        self.name(target),
+                    ));
+                }
+                (crew.pilot_pool, self.fighters[target].hit_points)
+            }
+            (None, _) => {
+                let ranged = self.fighters[actor]
+                    .ranged
+                    .ok_or_else(|| CombatError::NoRangedWeapon(self.name(actor)))?;
+                let damage = match &self.fighters[target].vehicle {
+                    Some(crew) => personal_weapon_vs_vehicle(ranged.damage, crew.vehicle.scale),
+                    None => ranged.damage,
+                };
+                (ranged.pool, damage)
+            }
+        };
+        let difficulty = ranged_difficulty(band, ally_engaged);
+        let check = roll_check(&CheckSpec::new(pool, difficulty), dice)?;
+        self.acted = true;
+        let hit = check.passed;
+        events.push(Event::Shot {
+            shooter: actor,
+            target,
+            band,
+            ally_engaged,
+            check,
+        });
+        if hit {
+            if damage_to_target == 0 {
+                events.push(Event::NoEffect {
+                    fighter: target,
+                    reason: "personal weapons cannot harm a vehicle of this size".into(),
+                });
+            } else {
+                self.damage(target, damage_to_target, actor, events);
+            }
+        }
+        Ok(())
+    }
+
+    fn vehicle_attack(
+        &mut self,
+        actor: usize,
+        target: usize,
+        dice: &mut dyn DiceSource,
+        events: &mut Vec<Event>,
+    ) -> Result<(), CombatError> {
+        self.check_target(actor, target)?;
+        if self.acted {
+            return Err(CombatError::ActionUsed(self.name(actor)));
+        }
+        let (mine, theirs) = match (
+            &self.fighters[actor].vehicle,
+            &self.fighters[target].vehicle,
+        ) {
+            (Some(a), Some(b)) => attack_pools(a.pilot_pool, &a.vehicle, b.pilot_pool, &b.vehicle),
+            (None, _) => return Err(CombatError::NotAVehicle(self.name(actor))),
+            (_, None) => return Err(CombatError::NotAVehicle(self.name(target))),
+        };
+        let band = self.band(actor, target);
+        if band != RangeBand::Engaged {
+            return Err(CombatError::NotEngaged(
+                self.name(actor),
+                band.name(),
+                self.name(target),
+            ));
+        }
+        let roll = {
+            let shared = solum_dice::SharedDice::new(dice);
+            roll_opposed(&OpposedSpec::new(mine, theirs), &mut &shared, &mut &shared)?
+        };
+        self.acted = true;
+        let hit = roll.verdict == Verdict::Win;
+        events.push(Event::VehicleAttack {
+            attacker: actor,
+            target,
+            roll,
+        });
+        // A lost or drawn vehicle attack is a miss, nothing more.
+        if hit {
+            let damage = self.fighters[actor]
+                .vehicle
+                .as_ref()
+                .map_or(0, |c| c.vehicle.damage);
+            self.damage(target, damage, actor, events);
+        }
+        Ok(())
+    }
+
+    /// The acting fighter's options against each hostile that is not out, with exact odds.
+    pub fn choices(&self) -> Vec<Choice> {
+        let Some(actor) = self.acting() else {
+            return Vec::new();
+        };
+        let me = &self.fighters[actor];
+        let mut out = Vec::new();
+        for (t, them) in self.fighters.iter().enumerate() {
+            if t == actor || them.is_out() || !self.hostile(actor, t) {
+                continue;
+            }
+            let band = self.band(actor, t);
+            let engaged = band == RangeBand::Engaged || self.mode == Mode::Alternative;
+            let choice = |action, odds, p_success| Choice {
+                action,
+                target: t,
+                band,
+                odds,
+                p_success,
+            };
+            match (&me.vehicle, &them.vehicle) {
+                (Some(a), Some(b)) => {
+                    if engaged {
+                        let (p, q) =
+                            attack_pools(a.pilot_pool, &a.vehicle, b.pilot_pool, &b.vehicle);
+                        out.push(choice(
+                            "vehicle attack",
+                            Some(opposed_odds(&OpposedSpec::new(p, q))),
+                            None,
+                        ));
+                    }
+                    let (p, q) = chase_pools(a.pilot_pool, &a.vehicle, b.pilot_pool, &b.vehicle);
+                    let odds = opposed_odds(&OpposedSpec::new(p, q));
+                    if band != RangeBand::Engaged {
+                        out.push(choice("chase closer", Some(odds.clone()), None));
+                    }
+                    if band != RangeBand::Far {
+                        out.push(choice("chase away", Some(odds), None));
+                    }
+                }
+                (Some(a), None) => {
+                    if band == RangeBand::Engaged {
+                        let d = ranged_difficulty(band, self.engaged_with_ally(actor, t));
+                        out.push(choice(
+                            "shoot",
+                            None,
+                            Some(p_pass(&CheckSpec::new(a.pilot_pool, d))),
+                        ));
+                    }
+                }
+                (None, _) => {
+                    if engaged && them.vehicle.is_none() {
+                        let odds = opposed_odds(&OpposedSpec::new(me.melee_pool, them.melee_pool));
+                        out.push(choice("melee", Some(odds), None));
+                    }
+                    if let Some(r) = me.ranged
+                        && self.mode == Mode::Standard
+                    {
+                        let d = ranged_difficulty(band, self.engaged_with_ally(actor, t));
+                        out.push(choice(
+                            "shoot",
+                            None,
+                            Some(p_pass(&CheckSpec::new(r.pool, d))),
+                        ));
+                    }
+                    if band == RangeBand::Engaged && self.mode == Mode::Standard {
+                        out.push(choice("disengage", None, Some(solum_dice::prob(1, 2))));
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Fast static combat (S11): the hero rolls against the opposition's difficulty each round;
+/// a pass deals the hero's damage to it, a failure deals its damage to the hero.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StaticCombat {
+    /// The hero's combat pool.
+    pub pool: Pool,
+    /// The opposition's difficulty.
+    pub difficulty: Difficulty,
+    /// The hero's hit points now.
+    pub hit_points: u32,
+    /// The hero's weapon damage.
+    pub damage: u32,
+    /// The opposition's hit points now.
+    pub foe_hit_points: u32,
+    /// The opposition's damage.
+    pub foe_damage: u32,
+}
+
+/// One round of fast static combat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StaticRound {
+    /// The hero's check.
+    pub check: CheckOutcome,
+    /// Hit points after the round.
+    pub hit_points: u32,
+    /// The opposition's hit points after the round.
+    pub foe_hit_points: u32,
+}
+
+impl StaticCombat {
+    /// True when either side is at 0.
+    pub fn is_over(&self) -> bool {
+        self.hit_points == 0 || self.foe_hit_points == 0
+    }
+
+    /// Plays one round.
+    pub fn round(&mut self, dice: &mut dyn DiceSource) -> Result<StaticRound, CombatError> {
+        if self.is_over() {
+            return Err(CombatError::Over);
+        }
+        let check = roll_check(&CheckSpec::new(self.pool, self.difficulty), dice)?;
+        if check.passed {
+            self.foe_hit_points = self.foe_hit_points.saturating_sub(self.damage);
+        } else {
+            self.hit_points = self.hit_points.saturating_sub(self.foe_damage);
+        }
+        Ok(StaticRound {
+            check,
+            hit_points: self.hit_points,
+            foe_hit_points: self.foe_hit_points,
+        })
+    }
+}

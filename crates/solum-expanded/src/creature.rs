@@ -1,0 +1,196 @@
+//! NPCs and monsters (the optional rule "Hitpoints and NPCs"): a combat pool, hit points and
+//! damage, decoupled from attributes. A bestiary ships with the crate; a GM adds files of
+//! the same shape.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::MAX_POOL;
+
+/// The bestiary shipped with solum.
+pub const SHIPPED_BESTIARY: &str = include_str!("../data/bestiary.toml");
+
+/// An NPC or monster for standard combat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Creature {
+    /// What it is.
+    pub name: String,
+    /// Combat dice (Body + a background).
+    pub pool: u32,
+    /// Hit points.
+    pub hit_points: u32,
+    /// Damage of its melee weapon.
+    pub damage: u32,
+    /// Orders opponents in initiative (Mind, high first).
+    #[serde(default = "one")]
+    pub mind: u32,
+    /// Damage of its ranged weapon, if it can shoot.
+    #[serde(default)]
+    pub ranged_damage: Option<u32>,
+    /// Free notes.
+    #[serde(default)]
+    pub notes: String,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// An opposition for fast static combat: a difficulty, hit points and damage (S11).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StaticFoe {
+    /// What it is.
+    pub name: String,
+    /// The difficulty the hero rolls against each round.
+    pub difficulty: u32,
+    /// Hit points.
+    pub hit_points: u32,
+    /// Damage dealt to the hero on a failed round.
+    pub damage: u32,
+    /// Free notes.
+    #[serde(default)]
+    pub notes: String,
+}
+
+/// A bestiary file: `[[creature]]` and `[[static]]` entries.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BestiaryFile {
+    /// Creatures for standard combat.
+    #[serde(default)]
+    pub creature: Vec<Creature>,
+    /// Oppositions for fast static combat.
+    #[serde(default, rename = "static")]
+    pub static_foes: Vec<StaticFoe>,
+}
+
+/// A bestiary entry that breaks the rules.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{entry}: {field}: {problem}")]
+pub struct CreatureError {
+    /// The entry's name.
+    pub entry: String,
+    /// The field at fault.
+    pub field: &'static str,
+    /// What is wrong.
+    pub problem: String,
+}
+
+impl Creature {
+    /// Checks the numbers are ones the engine can use.
+    pub fn validate(&self) -> Result<(), CreatureError> {
+        let err = |field, problem: &str| CreatureError {
+            entry: self.name.clone(),
+            field,
+            problem: problem.to_owned(),
+        };
+        if self.name.trim().is_empty() {
+            return Err(err("name", "a creature needs a name"));
+        }
+        if !(1..=MAX_POOL).contains(&self.pool) {
+            return Err(err("pool", "a pool has at least 1 die"));
+        }
+        if self.hit_points == 0 {
+            return Err(err("hit_points", "a creature needs at least 1 hit point"));
+        }
+        if self.mind == 0 {
+            return Err(err("mind", "mind is at least 1"));
+        }
+        Ok(())
+    }
+}
+
+impl StaticFoe {
+    /// Checks the numbers are ones the engine can use.
+    pub fn validate(&self) -> Result<(), CreatureError> {
+        let err = |field, problem: &str| CreatureError {
+            entry: self.name.clone(),
+            field,
+            problem: problem.to_owned(),
+        };
+        if !(1..=crate::MAX_DIFFICULTY).contains(&self.difficulty) {
+            return Err(err("difficulty", "a difficulty is 1 or more"));
+        }
+        if self.hit_points == 0 {
+            return Err(err("hit_points", "at least 1 hit point"));
+        }
+        Ok(())
+    }
+}
+
+/// Creatures and static oppositions by lower-case name; later files override earlier ones.
+#[derive(Debug, Clone, Default)]
+pub struct Bestiary {
+    creatures: BTreeMap<String, Creature>,
+    static_foes: BTreeMap<String, StaticFoe>,
+}
+
+impl Bestiary {
+    /// The shipped bestiary.
+    pub fn shipped() -> Self {
+        let mut b = Self::default();
+        let file = parse_bestiary(SHIPPED_BESTIARY).expect("the shipped bestiary parses");
+        b.add(file).expect("the shipped bestiary is valid");
+        b
+    }
+
+    /// Adds the entries of a file (validated), replacing entries of the same name.
+    pub fn add(&mut self, file: BestiaryFile) -> Result<(), CreatureError> {
+        for c in file.creature {
+            c.validate()?;
+            self.creatures.insert(c.name.to_lowercase(), c);
+        }
+        for s in file.static_foes {
+            s.validate()?;
+            self.static_foes.insert(s.name.to_lowercase(), s);
+        }
+        Ok(())
+    }
+
+    /// A creature by name (any case).
+    pub fn creature(&self, name: &str) -> Option<&Creature> {
+        self.creatures.get(&name.trim().to_lowercase())
+    }
+
+    /// A static opposition by name (any case).
+    pub fn static_foe(&self, name: &str) -> Option<&StaticFoe> {
+        self.static_foes.get(&name.trim().to_lowercase())
+    }
+
+    /// All creatures, by name.
+    pub fn creatures(&self) -> impl Iterator<Item = &Creature> {
+        self.creatures.values()
+    }
+
+    /// All static oppositions, by name.
+    pub fn static_foes(&self) -> impl Iterator<Item = &StaticFoe> {
+        self.static_foes.values()
+    }
+}
+
+/// Reads a bestiary file's text (TOML). The caller reads the file; this only parses.
+pub fn parse_bestiary(text: &str) -> Result<BestiaryFile, toml::de::Error> {
+    toml::from_str(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_bestiary_loads() {
+        let b = Bestiary::shipped();
+        let orc = b.creature("Orc").unwrap();
+        assert_eq!((orc.pool, orc.hit_points, orc.damage), (2, 3, 2));
+        let squad = b.static_foe("trooper squad").unwrap();
+        assert_eq!(
+            (squad.difficulty, squad.hit_points, squad.damage),
+            (4, 5, 2)
+        );
+        assert!(b.creatures().count() >= 10);
+    }
+}
