@@ -31,6 +31,12 @@ mod dist;
 mod enumerate;
 mod source;
 
+/// True for an even face: the So1um games read even dice for creation, advancement and
+/// disengage rolls.
+pub fn is_even(face: u32) -> bool {
+    face.is_multiple_of(2)
+}
+
 pub use dist::{Distribution, Prob, prob, prob_to_f64};
 pub use enumerate::{Enumeration, enumerate};
 pub use source::{

@@ -412,12 +412,16 @@ pub struct CreationRolls {
 impl CreationRolls {
     /// Backgrounds allowed: 1 + the even dice of 2d6.
     pub fn backgrounds_allowed(&self) -> u32 {
-        1 + self.backgrounds_dice.iter().filter(|d| *d % 2 == 0).count() as u32
+        1 + self
+            .backgrounds_dice
+            .iter()
+            .filter(|&&d| solum_dice::is_even(d))
+            .count() as u32
     }
 
     /// Whether the hero starts with light armor.
     pub fn has_armor(&self) -> bool {
-        self.armor_die % 2 == 0
+        solum_dice::is_even(self.armor_die)
     }
 }
 
@@ -517,7 +521,7 @@ pub fn advance_background(
         return Err(invalid("background", "a background needs words").into());
     }
     let die = dice.roll(6)?;
-    let success = die % 2 == 0;
+    let success = solum_dice::is_even(die);
     if success {
         hero.backgrounds.push(background.trim().to_owned());
     }
@@ -544,7 +548,7 @@ pub fn advance_attribute(
         .into());
     }
     let rolled = dice.roll_many(value as usize, 6)?;
-    let success = rolled.iter().all(|d| d % 2 == 0);
+    let success = rolled.iter().all(|&d| solum_dice::is_even(d));
     if success {
         let was_max = hero.max_hit_points();
         *hero.attribute_mut(attribute) += 1;

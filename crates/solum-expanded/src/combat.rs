@@ -954,7 +954,7 @@ impl Combat {
             && !self.fighters[target].is_out()
         {
             let die = dice.roll(6)?;
-            let success = die % 2 == 0;
+            let success = solum_dice::is_even(die);
             self.mark_moved(as_action);
             events.push(Event::Disengage {
                 fighter: actor,
