@@ -30,6 +30,17 @@ pub enum Command {
     /// Exact odds, without rolling.
     #[command(subcommand)]
     Odds(OddsCommand),
+    /// Characters: create by the rules, show, edit, advance, rest.
+    #[command(subcommand, name = "char")]
+    Character(CharCommand),
+    /// Run a fight: a script of setup lines and commands, or interactively from standard
+    /// input. `solum combat --help-lines` lists the line language.
+    Combat(CombatArgs),
+    /// Vehicle rolls: chase rolls, vehicle attacks and the scale rule.
+    #[command(subcommand)]
+    Vehicle(VehicleCommand),
+    /// Simulate many fights (seeded, parallel, reproducible) and report the win rate.
+    Sim(SimArgs),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -44,6 +55,305 @@ pub enum OddsCommand {
     /// Odds of a So1um Expanded check: a table of difficulties 2-12 and opposed pools, or
     /// one number with --vs or --against.
     Check(OddsCheckArgs),
+    /// Exact odds of a melee duel: opposed exchanges until one side is at 0 (draws repeat).
+    Duel(DuelArgs),
+    /// Exact odds of fast static combat: the hero's pool against a difficulty each round.
+    Static(StaticArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct DuelArgs {
+    /// The first side's combat pool.
+    #[arg(long, allow_negative_numbers = true)]
+    pub pool: i64,
+    /// The first side's hit points.
+    #[arg(long, allow_negative_numbers = true)]
+    pub hp: i64,
+    /// The first side's weapon damage.
+    #[arg(long, allow_negative_numbers = true)]
+    pub damage: i64,
+    /// The foe's combat pool.
+    #[arg(long, allow_negative_numbers = true)]
+    pub foe_pool: i64,
+    /// The foe's hit points.
+    #[arg(long, allow_negative_numbers = true)]
+    pub foe_hp: i64,
+    /// The foe's weapon damage.
+    #[arg(long, allow_negative_numbers = true)]
+    pub foe_damage: i64,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct StaticArgs {
+    /// The hero's combat pool.
+    #[arg(long, allow_negative_numbers = true)]
+    pub pool: i64,
+    /// The opposition's difficulty.
+    #[arg(long, allow_hyphen_values = true)]
+    pub vs: String,
+    /// The hero's hit points.
+    #[arg(long, allow_negative_numbers = true)]
+    pub hp: i64,
+    /// The hero's weapon damage.
+    #[arg(long, allow_negative_numbers = true)]
+    pub damage: i64,
+    /// The opposition's hit points.
+    #[arg(long, allow_negative_numbers = true)]
+    pub foe_hp: i64,
+    /// The opposition's damage.
+    #[arg(long, allow_negative_numbers = true)]
+    pub foe_damage: i64,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Dice for a command that rolls: typed values or a seed.
+#[derive(Debug, Clone, Args)]
+pub struct DiceArgs {
+    /// Dice rolled by hand, in the order the rules use them.
+    #[arg(long, value_name = "V1,V2,...")]
+    pub rolled: Option<String>,
+    /// Seed of the generator, to replay exactly.
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CharCommand {
+    /// Create a hero by the rules: 3/2/1 to Body, Mind and Charm, 2d6 for backgrounds, 1d6
+    /// for light armor, one light weapon. Asks for what the flags do not give.
+    New(CharNewArgs),
+    /// Show a character sheet with hit points and pools worked out.
+    Show {
+        /// The character file.
+        file: std::path::PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Change a character sheet; the result is checked against the rules before it is saved.
+    Edit(CharEditArgs),
+    /// Advancement after an adventure: A, a new background (even d6), or B, raise an
+    /// attribute (roll its dice, all even).
+    Advance(CharAdvanceArgs),
+    /// Rest: 1 hit point per half hour, up to the maximum.
+    Rest {
+        /// The character file.
+        file: std::path::PathBuf,
+        /// Hours of rest (1.5 is three half hours).
+        #[arg(long, default_value_t = 0.5)]
+        hours: f64,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct CharNewArgs {
+    /// The hero's name.
+    pub name: Option<String>,
+    /// Body: 3, 2 or 1.
+    #[arg(long)]
+    pub body: Option<u32>,
+    /// Mind: 3, 2 or 1.
+    #[arg(long)]
+    pub mind: Option<u32>,
+    /// Charm: 3, 2 or 1.
+    #[arg(long)]
+    pub charm: Option<u32>,
+    /// A background; repeat for the extra ones the 2d6 grant.
+    #[arg(long = "background", short = 'b')]
+    pub backgrounds: Vec<String>,
+    /// The starting light weapon.
+    #[arg(long)]
+    pub weapon: Option<String>,
+    /// The starting weapon shoots.
+    #[arg(long)]
+    pub ranged: bool,
+    /// What the light armor is, if the d6 grants it.
+    #[arg(long, default_value = "leather armor")]
+    pub armor: String,
+    #[command(flatten)]
+    pub dice: DiceArgs,
+    /// Where to save the sheet (default: NAME.toml).
+    #[arg(long, short)]
+    pub output: Option<std::path::PathBuf>,
+    /// Replace an existing file.
+    #[arg(long)]
+    pub force: bool,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CharEditArgs {
+    /// The character file.
+    pub file: std::path::PathBuf,
+    /// Set Body, Mind or Charm: `body=3`.
+    #[arg(long = "set", value_name = "ATTR=N")]
+    pub set: Vec<String>,
+    /// Add a background.
+    #[arg(long)]
+    pub add_background: Vec<String>,
+    /// Remove a background.
+    #[arg(long)]
+    pub remove_background: Vec<String>,
+    /// Add a weapon: `NAME:light|medium|heavy[:ranged]`.
+    #[arg(long, value_name = "NAME:CLASS[:ranged]")]
+    pub add_weapon: Vec<String>,
+    /// Remove a weapon by name.
+    #[arg(long)]
+    pub remove_weapon: Vec<String>,
+    /// Wear armor: `NAME:light|medium|heavy`.
+    #[arg(long, value_name = "NAME:CLASS", conflicts_with = "no_armor")]
+    pub armor: Option<String>,
+    /// Take armor off.
+    #[arg(long)]
+    pub no_armor: bool,
+    /// Add gear: `NAME:reroll|enables`.
+    #[arg(long, value_name = "NAME:EFFECT")]
+    pub add_gear: Vec<String>,
+    /// Remove gear by name.
+    #[arg(long)]
+    pub remove_gear: Vec<String>,
+    /// Set the money.
+    #[arg(long)]
+    pub money: Option<u32>,
+    /// Replace the notes.
+    #[arg(long)]
+    pub notes: Option<String>,
+    /// Take damage.
+    #[arg(long)]
+    pub damage: Option<u32>,
+    /// Heal by other means (magic, medicine), up to the maximum.
+    #[arg(long)]
+    pub heal: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+pub struct CharAdvanceArgs {
+    /// The character file.
+    pub file: std::path::PathBuf,
+    /// A: try for this new background.
+    #[arg(
+        long,
+        conflicts_with = "attribute",
+        required_unless_present = "attribute"
+    )]
+    pub background: Option<String>,
+    /// B: try to raise body, mind or charm.
+    #[arg(long)]
+    pub attribute: Option<String>,
+    #[command(flatten)]
+    pub dice: DiceArgs,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CombatArgs {
+    /// A script of lines to run; without it, lines are read from standard input.
+    pub script: Option<std::path::PathBuf>,
+    /// Seed for every line without typed dice (`with …`).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Extra bestiary files (TOML), added to the shipped one.
+    #[arg(long)]
+    pub bestiary: Vec<std::path::PathBuf>,
+    /// Print events as JSON lines.
+    #[arg(long)]
+    pub json: bool,
+    /// List the line language and stop.
+    #[arg(long)]
+    pub help_lines: bool,
+}
+
+/// A pilot and vehicle in a vehicle roll.
+#[derive(Debug, Clone, Args)]
+pub struct VehicleRollArgs {
+    /// The pilot's pool (Mind + background).
+    #[arg(long)]
+    pub pilot: i64,
+    /// The vehicle's speed: slow, average, fast, lightning-fast.
+    #[arg(long, default_value = "average")]
+    pub speed: String,
+    /// The vehicle's handling: clumsy, average, responsive, exceptional.
+    #[arg(long, default_value = "average")]
+    pub handling: String,
+    /// The other pilot's pool.
+    #[arg(long)]
+    pub against_pilot: i64,
+    /// The other vehicle's speed.
+    #[arg(long, default_value = "average")]
+    pub against_speed: String,
+    /// The other vehicle's handling.
+    #[arg(long, default_value = "average")]
+    pub against_handling: String,
+    /// Dice rolled by hand for the first pilot: the pool, then the Rule-of-6 chain.
+    #[arg(long, value_name = "V1,V2,...")]
+    pub rolled: Option<String>,
+    /// Dice rolled by hand for the other pilot.
+    #[arg(long, value_name = "V1,V2,...")]
+    pub against_rolled: Option<String>,
+    /// Seed of the generator.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum VehicleCommand {
+    /// A chase roll: +1 die for the faster vehicle, +1 for the better handling.
+    Chase(VehicleRollArgs),
+    /// A vehicle attack: +1 die for the better handling.
+    Attack(VehicleRollArgs),
+    /// The scale rule: what a personal weapon does to a vehicle.
+    Scale {
+        /// The personal weapon's damage (1 light, 2 medium, 3 heavy).
+        #[arg(long)]
+        weapon_damage: u32,
+        /// The vehicle's size: car (up to a car or truck) or large.
+        #[arg(long)]
+        scale: String,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct SimArgs {
+    /// A hero: a character file, a bestiary name, or `pool=N,hp=N,damage=N[,ranged=N][,mind=N]`;
+    /// `*N` repeats it. Repeat the flag for more heroes.
+    #[arg(long, required = true)]
+    pub hero: Vec<String>,
+    /// A foe, in the same forms (`orc*6`).
+    #[arg(long, required = true)]
+    pub foe: Vec<String>,
+    /// Number of fights.
+    #[arg(long, default_value_t = 100_000)]
+    pub fights: u64,
+    /// Seed (a fresh one is chosen and shown otherwise).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Alternative combat: opposed melee only, no ranges.
+    #[arg(long)]
+    pub alternative: bool,
+    /// The heroes ambush: they act first, no initiative roll.
+    #[arg(long, conflicts_with = "ambushed")]
+    pub ambush: bool,
+    /// The foes ambush the heroes.
+    #[arg(long)]
+    pub ambushed: bool,
+    /// Extra bestiary files.
+    #[arg(long)]
+    pub bestiary: Vec<std::path::PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// How a pool is built from an attribute (ruling S1).

@@ -84,6 +84,27 @@ fn rule_of_six(faces: &[u32], dice: &mut dyn DiceSource) -> Result<(Vec<u32>, u3
     }
 }
 
+/// The result of a pool without gear: the highest die, or 6 + the Rule-of-6 chain. It draws
+/// the same dice in the same order as [`roll_check`] and allocates nothing: the inner loop of
+/// fight simulations.
+pub fn roll_result(pool: Pool, dice: &mut dyn DiceSource) -> Result<u32, DiceError> {
+    let mut top = 0;
+    for _ in 0..pool.dice() {
+        top = top.max(dice.roll(6)?);
+    }
+    if top < 6 {
+        return Ok(top);
+    }
+    let mut result = 6;
+    loop {
+        let face = dice.roll(6)?;
+        result += face;
+        if face != 6 {
+            return Ok(result);
+        }
+    }
+}
+
 /// Whether gear should reroll a die in an unopposed check: only when it can change the
 /// outcome, i.e. no die reaches the difficulty yet (or, above 6, no die shows the 6 that a
 /// Rule-of-6 chain needs; with a 6 showing, another 6 adds nothing).
@@ -470,6 +491,21 @@ mod tests {
         let outcome = roll_opposed(&spec, &mut a, &mut b).unwrap();
         assert_eq!(outcome.first.final_dice(), [3, 5]);
         assert_eq!(outcome.verdict, Verdict::Win);
+    }
+
+    #[test]
+    fn roll_result_matches_roll_check() {
+        let mut a = solum_dice::SeededDice::new(99);
+        let mut b = solum_dice::SeededDice::new(99);
+        for n in 1..=8 {
+            let spec = CheckSpec::new(pool(n), Difficulty::new(30).unwrap());
+            for _ in 0..2000 {
+                assert_eq!(
+                    roll_result(spec.pool, &mut a).unwrap(),
+                    roll_check(&spec, &mut b).unwrap().result
+                );
+            }
+        }
     }
 
     #[test]

@@ -24,8 +24,10 @@ pub mod character;
 pub mod check;
 pub mod combat;
 pub mod creature;
+pub mod fight;
 pub mod odds;
 mod pool;
+pub mod tactic;
 pub mod vehicle;
 
 pub use pool::{Difficulty, MAX_DIFFICULTY, MAX_POOL, Pool, PoolSpec, RulesError};

@@ -7,14 +7,24 @@ use clap::CommandFactory;
 use crate::bad;
 use crate::cli::{Cli, Command, OddsCommand, PoolArgs};
 
+mod character;
 mod check;
+mod combat;
 mod odds;
+mod sim;
+mod vehicle;
 
 /// Runs a parsed command line, writing to `out`.
 pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
     match cli.command {
         Command::Check(args) => check::run(&args, out),
         Command::Odds(OddsCommand::Check(args)) => odds::check(&args, out),
+        Command::Odds(OddsCommand::Duel(args)) => odds::duel(&args, out),
+        Command::Odds(OddsCommand::Static(args)) => odds::fast_static(&args, out),
+        Command::Character(c) => character::run(&c, out),
+        Command::Combat(args) => combat::run(&args, out),
+        Command::Vehicle(c) => vehicle::run(&c, out),
+        Command::Sim(args) => sim::run(&args, out),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "solum", out);
             Ok(())

@@ -8,7 +8,8 @@ use solum_expanded::odds::{opposed_odds, p_pass, result_distribution};
 use solum_expanded::{Difficulty, Pool};
 
 use super::{difficulty, opposing_pool, pool_of};
-use crate::cli::OddsCheckArgs;
+use crate::bad;
+use crate::cli::{DuelArgs, OddsCheckArgs, StaticArgs};
 use crate::render::{self, HEAD, paint, percent};
 
 pub fn check(args: &OddsCheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -165,4 +166,114 @@ pub fn check(args: &OddsCheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     }
     writeln!(out, "{table}")?;
     Ok(())
+}
+
+fn count(value: i64, flag: &str) -> anyhow::Result<u32> {
+    u32::try_from(value).map_err(|_| bad(format!("{flag} {value}: must be 0 or more")))
+}
+
+fn fight_pool(value: i64, flag: &str) -> anyhow::Result<Pool> {
+    opposing_pool(value).map_err(|e| {
+        bad(format!(
+            "{flag}: {}",
+            e.to_string().trim_start_matches("--against: ")
+        ))
+    })
+}
+
+fn write_fight(
+    out: &mut dyn Write,
+    json: bool,
+    odds: Result<solum_expanded::fight::FightOdds, solum_expanded::fight::FightError>,
+    title: String,
+    exchange: &str,
+) -> anyhow::Result<()> {
+    let odds = odds.map_err(|e| bad(e.to_string()))?;
+    if json {
+        let value = json!({
+            "p_win": render::to_f64(&odds.win),
+            "p_lose": render::to_f64(&odds.lose),
+            "p_win_exact": render::fraction(&odds.win),
+            "p_exchange": render::to_f64(&odds.p_exchange),
+            "wins_needed": odds.wins_needed,
+            "losses_to_fall": odds.losses_to_fall,
+        });
+        writeln!(out, "{value}")?;
+    } else {
+        writeln!(out, "{title}")?;
+        writeln!(
+            out,
+            "  {exchange} {}; {} needed before {} lost",
+            percent(&odds.p_exchange),
+            odds.wins_needed,
+            odds.losses_to_fall
+        )?;
+        writeln!(
+            out,
+            "  win {}  lose {}",
+            paint(HEAD, percent(&odds.win)),
+            percent(&odds.lose)
+        )?;
+    }
+    Ok(())
+}
+
+pub fn duel(args: &DuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    use solum_expanded::fight::{DuelSpec, Duelist, duel_odds};
+    let spec = DuelSpec {
+        first: Duelist {
+            pool: fight_pool(args.pool, "--pool")?,
+            hit_points: count(args.hp, "--hp")?,
+            damage: count(args.damage, "--damage")?,
+        },
+        second: Duelist {
+            pool: fight_pool(args.foe_pool, "--foe-pool")?,
+            hit_points: count(args.foe_hp, "--foe-hp")?,
+            damage: count(args.foe_damage, "--foe-damage")?,
+        },
+    };
+    let title = format!(
+        "Duel: {} with {} hp dealing {} against {} with {} hp dealing {}",
+        render::dice_count(spec.first.pool.dice()),
+        spec.first.hit_points,
+        spec.first.damage,
+        render::dice_count(spec.second.pool.dice()),
+        spec.second.hit_points,
+        spec.second.damage
+    );
+    write_fight(
+        out,
+        args.json,
+        duel_odds(&spec),
+        title,
+        "an exchange (draws repeat) is won with",
+    )
+}
+
+pub fn fast_static(args: &StaticArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    use solum_expanded::fight::{StaticSpec, static_odds};
+    let spec = StaticSpec {
+        pool: fight_pool(args.pool, "--pool")?,
+        difficulty: difficulty(&args.vs)?,
+        hit_points: count(args.hp, "--hp")?,
+        damage: count(args.damage, "--damage")?,
+        foe_hit_points: count(args.foe_hp, "--foe-hp")?,
+        foe_damage: count(args.foe_damage, "--foe-damage")?,
+    };
+    let title = format!(
+        "Fast static combat: {} against {}, {} hp dealing {}; the opposition {} hp dealing {}",
+        render::dice_count(spec.pool.dice()),
+        spec.difficulty,
+        spec.hit_points,
+        spec.damage,
+        spec.foe_hit_points,
+        spec.foe_damage
+    );
+    write_fight(
+        out,
+        args.json,
+        static_odds(&spec),
+        title,
+        "a round is won with",
+    )
 }

@@ -1,0 +1,219 @@
+//! `solum sim`: Monte Carlo of whole encounters.
+
+use std::io::Write;
+use std::path::Path;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+use solum_dice::SeededDice;
+use solum_expanded::Pool;
+use solum_expanded::combat::{Fighter, Mode, RangedAttack};
+use solum_expanded::creature::Bestiary;
+use solum_play::sim::{encounter, run as run_sim};
+use solum_play::storage::{load_bestiary, load_character};
+
+use crate::bad;
+use crate::cli::SimArgs;
+use crate::render::{DIM, HEAD, paint};
+
+/// The largest number of fights one run takes: enough for any precision a designer needs.
+const MAX_FIGHTS: u64 = 1_000_000_000;
+/// The most fighters a side may have.
+const MAX_SIDE: usize = 200;
+
+/// Parses `SPEC[*N]`: a sheet file, a bestiary name, or `pool=..,hp=..,damage=..`.
+fn fighters(
+    spec: &str,
+    side: &str,
+    hero: bool,
+    bestiary: &Bestiary,
+    out: &mut Vec<Fighter>,
+) -> anyhow::Result<()> {
+    let (body, count) = match spec.rsplit_once('*') {
+        Some((b, n)) => (
+            b,
+            n.parse::<usize>()
+                .ok()
+                .filter(|n| (1..=MAX_SIDE).contains(n))
+                .ok_or_else(|| bad(format!("`{spec}`: the count after * is 1 to {MAX_SIDE}")))?,
+        ),
+        None => (spec, 1),
+    };
+    let template = if body.ends_with(".toml") {
+        let hero_sheet = load_character(Path::new(body)).map_err(|e| bad(e.to_string()))?;
+        Fighter::hero(&hero_sheet, side, true).map_err(|e| bad(e.to_string()))?
+    } else if body.contains('=') {
+        let mut pool = None;
+        let mut hp = None;
+        let mut damage = 1;
+        let mut ranged = None;
+        let mut mind = 1;
+        for kv in body.split(',') {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| bad(format!("`{kv}` in `{spec}`: write key=value")))?;
+            let n: u32 = v
+                .trim()
+                .parse()
+                .map_err(|_| bad(format!("`{kv}` in `{spec}`: `{v}` is not a number")))?;
+            match k.trim() {
+                "pool" => pool = Some(n),
+                "hp" => hp = Some(n),
+                "damage" => damage = n,
+                "ranged" => ranged = Some(n),
+                "mind" => mind = n.max(1),
+                other => {
+                    return Err(bad(format!(
+                        "`{other}` in `{spec}`: keys are pool, hp, damage, ranged, mind"
+                    )));
+                }
+            }
+        }
+        let pool = Pool::new(u64::from(
+            pool.ok_or_else(|| bad(format!("`{spec}`: pool= is missing")))?,
+        ))
+        .map_err(|e| bad(format!("`{spec}`: {e}")))?;
+        let hp = hp
+            .filter(|h| (1..=10_000).contains(h))
+            .ok_or_else(|| bad(format!("`{spec}`: hp= 1 to 10000 is needed")))?;
+        Fighter {
+            name: String::new(),
+            side: side.to_owned(),
+            hero,
+            mind,
+            initiative_background: false,
+            melee_pool: pool,
+            melee_damage: damage,
+            ranged: ranged.map(|damage| RangedAttack { pool, damage }),
+            hit_points: hp,
+            max_hit_points: hp,
+            vehicle: None,
+        }
+    } else {
+        let creature = bestiary.creature(body).ok_or_else(|| {
+            bad(format!(
+                "`{body}` is not in the bestiary, not a .toml sheet, and not pool=..,hp=.."
+            ))
+        })?;
+        let mut f = Fighter::creature(creature, body, side).map_err(|e| bad(e.to_string()))?;
+        f.hero = hero;
+        f
+    };
+    for i in 0..count {
+        let mut f = template.clone();
+        f.name = format!("{side}-{}", out.len() + i + 1);
+        out.push(f);
+    }
+    if out.len() > MAX_SIDE {
+        return Err(bad(format!("at most {MAX_SIDE} fighters a side")));
+    }
+    Ok(())
+}
+
+pub fn run(args: &SimArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    if !(1..=MAX_FIGHTS).contains(&args.fights) {
+        return Err(bad(format!("--fights {}: 1 to {MAX_FIGHTS}", args.fights)));
+    }
+    let bestiary = load_bestiary(&args.bestiary).map_err(|e| bad(e.to_string()))?;
+    let mut heroes = Vec::new();
+    for spec in &args.hero {
+        fighters(spec, "heroes", true, &bestiary, &mut heroes)?;
+    }
+    let mut all = heroes;
+    let hero_count = all.len();
+    let mut foes = Vec::new();
+    for spec in &args.foe {
+        fighters(spec, "foes", false, &bestiary, &mut foes)?;
+    }
+    all.extend(foes);
+    let seed = args
+        .seed
+        .unwrap_or_else(|| SeededDice::from_entropy().seed());
+    let mode = if args.alternative {
+        Mode::Alternative
+    } else {
+        Mode::Standard
+    };
+    let ambush = if args.ambush {
+        Some("heroes")
+    } else if args.ambushed {
+        Some("foes")
+    } else {
+        None
+    };
+    let bar = ProgressBar::new(args.fights);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} fights  {per_sec}  eta {eta}")
+            .expect("a valid template"),
+    );
+    let started = std::time::Instant::now();
+    let tally = run_sim(args.fights, seed, &|done| bar.set_position(done), |dice| {
+        encounter(&all, mode, ambush, dice)
+    })?;
+    bar.finish_and_clear();
+    let elapsed = started.elapsed().as_secs_f64();
+    let (lo, hi) = tally.win_interval();
+    if args.json {
+        writeln!(
+            out,
+            "{}",
+            json!({
+                "fights": tally.fights, "seed": seed,
+                "heroes": hero_count, "foes": all.len() - hero_count,
+                "wins": tally.wins, "losses": tally.losses, "undecided": tally.undecided,
+                "win_rate": tally.win_rate(), "win_rate_95": [lo, hi],
+                "mean_rounds": tally.mean_rounds(),
+                "mean_hero_hit_points_left": tally.mean_hit_points_left(),
+                "mean_foe_hit_points_left": tally.mean_foe_hit_points_left(),
+            })
+        )?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{} {} heroes against {} foes, {} fights",
+        paint(HEAD, "Simulation"),
+        hero_count,
+        all.len() - hero_count,
+        tally.fights
+    )?;
+    writeln!(
+        out,
+        "  heroes win {:.2}%  (95% interval {:.2}% to {:.2}%)",
+        100.0 * tally.win_rate(),
+        100.0 * lo,
+        100.0 * hi
+    )?;
+    writeln!(
+        out,
+        "  foes win   {:.2}%",
+        100.0 * tally.losses as f64 / tally.fights as f64
+    )?;
+    if tally.undecided > 0 {
+        writeln!(
+            out,
+            "  undecided  {} (stopped after {} rounds)",
+            tally.undecided,
+            solum_play::sim::MAX_ROUNDS
+        )?;
+    }
+    writeln!(out, "  rounds     {:.2} on average", tally.mean_rounds())?;
+    writeln!(
+        out,
+        "  hit points left: heroes {:.2}, foes {:.2} on average",
+        tally.mean_hit_points_left(),
+        tally.mean_foe_hit_points_left()
+    )?;
+    writeln!(
+        out,
+        "  {}",
+        paint(
+            DIM,
+            format!(
+                "seed {seed} (replay with --seed {seed}); {:.0} fights/s",
+                tally.fights as f64 / elapsed.max(1e-9)
+            )
+        )
+    )?;
+    Ok(())
+}

@@ -1,0 +1,157 @@
+//! `solum vehicle …`: chase rolls, vehicle attacks and the scale rule.
+
+use std::io::Write;
+
+use serde_json::json;
+use solum_expanded::check::{OpposedSpec, Verdict, roll_opposed};
+use solum_expanded::odds::opposed_odds;
+use solum_expanded::vehicle::{
+    Handling, Scale, Speed, Vehicle, attack_pools, chase_pools, personal_weapon_vs_vehicle,
+};
+
+use super::opposing_pool;
+use crate::bad;
+use crate::cli::{VehicleCommand, VehicleRollArgs};
+use crate::render::{self, BAD, EVEN, GOOD, HEAD, paint, percent};
+
+fn rating<T: serde::de::DeserializeOwned>(
+    value: &str,
+    flag: &str,
+    options: &str,
+) -> anyhow::Result<T> {
+    serde_json::from_value(serde_json::Value::String(value.trim().to_ascii_lowercase()))
+        .map_err(|_| bad(format!("{flag} {value}: one of {options}")))
+}
+
+fn vehicle(speed: &str, handling: &str, prefix: &str) -> anyhow::Result<Vehicle> {
+    Ok(Vehicle {
+        name: String::new(),
+        hull: 1,
+        speed: rating::<Speed>(
+            speed,
+            &format!("--{prefix}speed"),
+            "slow, average, fast, lightning-fast",
+        )?,
+        handling: rating::<Handling>(
+            handling,
+            &format!("--{prefix}handling"),
+            "clumsy, average, responsive, exceptional",
+        )?,
+        damage: 0,
+        scale: Scale::Large,
+    })
+}
+
+pub fn run(command: &VehicleCommand, out: &mut dyn Write) -> anyhow::Result<()> {
+    let (args, chase) = match command {
+        VehicleCommand::Chase(a) => (a, true),
+        VehicleCommand::Attack(a) => (a, false),
+        VehicleCommand::Scale {
+            weapon_damage,
+            scale,
+        } => {
+            let scale = match scale.to_ascii_lowercase().as_str() {
+                "car" | "truck" | "car-or-truck" | "small" => Scale::CarOrTruck,
+                "large" => Scale::Large,
+                other => {
+                    return Err(bad(format!(
+                        "--scale {other}: car (up to a car or truck) or large"
+                    )));
+                }
+            };
+            let damage = personal_weapon_vs_vehicle(*weapon_damage, scale);
+            writeln!(
+                out,
+                "A personal weapon of {weapon_damage} damage deals {damage} to a {} vehicle.",
+                match scale {
+                    Scale::CarOrTruck => "car- or truck-sized",
+                    Scale::Large => "larger",
+                }
+            )?;
+            return Ok(());
+        }
+    };
+    roll(args, chase, out)
+}
+
+fn roll(args: &VehicleRollArgs, chase: bool, out: &mut dyn Write) -> anyhow::Result<()> {
+    let pilot = opposing_pool(args.pilot).map_err(|e| bad(format!("--pilot: {e}")))?;
+    let their_pilot =
+        opposing_pool(args.against_pilot).map_err(|e| bad(format!("--against-pilot: {e}")))?;
+    let mine = vehicle(&args.speed, &args.handling, "")?;
+    let theirs = vehicle(&args.against_speed, &args.against_handling, "against-")?;
+    let (a, b) = if chase {
+        chase_pools(pilot, &mine, their_pilot, &theirs)
+    } else {
+        attack_pools(pilot, &mine, their_pilot, &theirs)
+    };
+    let spec = OpposedSpec::new(a, b);
+    let odds = opposed_odds(&spec);
+    let generator = std::cell::RefCell::new(crate::dice::Generator::new(args.seed));
+    let blame = std::cell::Cell::new("--rolled");
+    let mut first = crate::dice::Source::from_flag("--rolled", args.rolled.as_deref())?;
+    let mut second =
+        crate::dice::Source::from_flag("--against-rolled", args.against_rolled.as_deref())?;
+    let order = "values go: the pool, then the Rule-of-6 chain";
+    let outcome = roll_opposed(
+        &spec,
+        &mut crate::dice::SideDice::new(&mut first, &generator, &blame),
+        &mut crate::dice::SideDice::new(&mut second, &generator, &blame),
+    )
+    .map_err(|e| crate::dice::explain(e, blame.get(), order))?;
+    first.finish(order)?;
+    second.finish(order)?;
+    let seed = generator.borrow().used_seed();
+    let what = if chase { "chase" } else { "vehicle attack" };
+    if args.json {
+        writeln!(
+            out,
+            "{}",
+            json!({
+                "kind": what, "pool": a, "against_pool": b,
+                "dice": outcome.first.dice, "chain": outcome.first.chain, "result": outcome.first.result,
+                "against_dice": outcome.second.dice, "against_chain": outcome.second.chain,
+                "against_result": outcome.second.result,
+                "outcome": outcome.verdict,
+                "p_win": render::to_f64(&odds.win), "p_draw": render::to_f64(&odds.draw), "p_lose": render::to_f64(&odds.lose),
+                "seed": seed,
+            })
+        )?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{} {} against {}   win {}  draw {}  lose {}",
+        paint(HEAD, if chase { "Chase" } else { "Vehicle attack" }),
+        render::dice_count(a.dice()),
+        render::dice_count(b.dice()),
+        paint(HEAD, percent(&odds.win)),
+        percent(&odds.draw),
+        percent(&odds.lose)
+    )?;
+    writeln!(
+        out,
+        "  {:<10} {}",
+        "You",
+        solum_play::describe::opposed(&outcome)
+    )?;
+    let verdict = match (outcome.verdict, chase) {
+        (Verdict::Win, true) => paint(GOOD, "WIN: the move happens"),
+        (Verdict::Win, false) => paint(GOOD, "HIT"),
+        (Verdict::Draw, _) => paint(EVEN, "DRAW: nothing happens"),
+        (Verdict::Lose, true) => paint(BAD, "LOSE: the distance stays"),
+        (Verdict::Lose, false) => paint(BAD, "MISS"),
+    };
+    writeln!(out, "  {:<10} {verdict}", "Result")?;
+    if let Some(seed) = seed {
+        writeln!(
+            out,
+            "  {}",
+            paint(
+                render::DIM,
+                format!("seed {seed} (replay with --seed {seed})")
+            )
+        )?;
+    }
+    Ok(())
+}

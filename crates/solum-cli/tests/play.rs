@@ -1,0 +1,273 @@
+//! Characters, combat, vehicles, fight odds and simulation, end to end.
+
+mod common;
+
+use common::{num, solum, solum_args};
+
+fn data(name: &str) -> String {
+    format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn character_lifecycle() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("nick.toml");
+    let f = file.to_str().unwrap();
+    // 2d6: 2, 5 (one more background); d6: 4 (light armor).
+    let v = solum_args(&[
+        "char",
+        "new",
+        "Nick",
+        "--body",
+        "3",
+        "--mind",
+        "2",
+        "--charm",
+        "1",
+        "-b",
+        "Acrobat Thief",
+        "--weapon",
+        "dagger",
+        "--rolled",
+        "2,5,4",
+        "-o",
+        f,
+        "--json",
+    ])
+    .json();
+    assert_eq!(v["character"]["hit_points"], 6);
+    assert_eq!(v["character"]["unnamed_backgrounds"], 1);
+    assert_eq!(v["rolls"]["armor_die"], 4);
+    // Never overwrite a sheet by accident.
+    solum_args(&[
+        "char", "new", "Nick", "--body", "3", "--mind", "2", "--charm", "1", "-b", "x", "--weapon",
+        "y", "--seed", "1", "-o", f,
+    ])
+    .bad_input("already exists");
+    solum_args(&[
+        "char",
+        "edit",
+        f,
+        "--add-background",
+        "Quick-Witted Rogue",
+        "--damage",
+        "4",
+    ])
+    .ok();
+    let v = solum_args(&["char", "show", f, "--json"]).json();
+    assert_eq!(v["hit_points"], 2);
+    assert_eq!(v["backgrounds"].as_array().unwrap().len(), 2);
+    let rest = solum_args(&["char", "rest", f, "--hours", "1.5"]);
+    assert!(
+        rest.ok().contains("+3 hit point(s), now 5/6"),
+        "{}",
+        rest.stdout
+    );
+    // B: Mind 2, two dice, both even.
+    let v = solum_args(&[
+        "char",
+        "advance",
+        f,
+        "--attribute",
+        "mind",
+        "--rolled",
+        "2,6",
+        "--json",
+    ])
+    .json();
+    assert_eq!(v["advancement"]["success"], true);
+    assert_eq!(v["character"]["mind"], 3);
+    // A: odd, no new background; the file is unchanged.
+    let v = solum_args(&[
+        "char",
+        "advance",
+        f,
+        "--background",
+        "Tower Climber",
+        "--rolled",
+        "5",
+        "--json",
+    ])
+    .json();
+    assert_eq!(v["advancement"]["success"], false);
+    solum_args(&[
+        "char",
+        "advance",
+        f,
+        "--attribute",
+        "mind",
+        "--rolled",
+        "2,6",
+    ])
+    .bad_input("too few values");
+    solum_args(&["char", "edit", f, "--set", "body=5"]).bad_input("body: 5 is outside 1 to 4");
+    solum_args(&[
+        "char",
+        "edit",
+        f,
+        "--armor",
+        "plate:heavy",
+        "--set",
+        "body=1",
+    ])
+    .ok();
+    let sheet = solum_args(&["char", "show", f]);
+    assert!(
+        sheet.ok().contains("too heavy for Body 1"),
+        "{}",
+        sheet.stdout
+    );
+}
+
+#[test]
+fn interactive_creation_reads_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("osric.toml");
+    let out = assert_cmd::Command::cargo_bin("solum")
+        .unwrap()
+        .args([
+            "char",
+            "new",
+            "--rolled",
+            "1,3,5",
+            "-o",
+            file.to_str().unwrap(),
+        ])
+        .write_stdin("Osric\n7\n2\n1\nSeasoned Veteran\nclub\n")
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("`7`: give 3, 2 or 1"), "{stderr}");
+    let v = solum_args(&["char", "show", file.to_str().unwrap(), "--json"]).json();
+    assert_eq!(
+        (v["body"].as_u64(), v["mind"].as_u64(), v["charm"].as_u64()),
+        (Some(2), Some(1), Some(3))
+    );
+}
+
+#[test]
+fn bad_character_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.toml");
+    std::fs::write(
+        &file,
+        "schema = 1\nname = \"X\"\nbdy = 3\nmind = 2\ncharm = 1\nhit_points = 3\n",
+    )
+    .unwrap();
+    let run = solum_args(&["char", "show", file.to_str().unwrap()]);
+    run.bad_input("bad.toml");
+    run.bad_input("bdy");
+    solum("char show no-such-file.toml").bad_input("no-such-file.toml");
+    solum("char new X --body 3 --mind 3 --charm 1 -b x --weapon y --seed 1 -o /nonexistent/x.toml")
+        .bad_input("assign 3, 2 and 1");
+}
+
+#[test]
+fn initiative_example_script() {
+    let run = solum(&format!("combat {}", data("initiative.txt")));
+    assert!(
+        run.ok()
+            .contains("Order: Nick, orc-1, orc-2, orc-3, orc-4, Osric"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn dogfight_script_event_by_event() {
+    let run = solum(&format!("combat {} --seed 1", data("dogfight.txt")));
+    insta::assert_snapshot!(run.ok());
+    let json = solum(&format!("combat {} --seed 1 --json", data("dogfight.txt")));
+    let last: serde_json::Value = serde_json::from_str(json.ok().lines().last().unwrap()).unwrap();
+    let events = last["events"].as_array().unwrap();
+    assert!(events.iter().any(|e| e["event"] == "turn-started"));
+}
+
+#[test]
+fn combat_script_errors_name_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("bad.txt");
+    std::fs::write(
+        &script,
+        "hero A pool=2 hp=3\nfoe orc\norder A orc\nmove away orc\nmove closer orc\nmove closer orc\n",
+    )
+    .unwrap();
+    solum_args(&["combat", script.to_str().unwrap()])
+        .bad_input("line 6: A has already used the move and the action");
+    std::fs::write(
+        &script,
+        "hero A pool=2 hp=3\nfoe orc\norder A orc\nmove away orc\nend\nmove away A\n",
+    )
+    .unwrap();
+    solum_args(&["combat", script.to_str().unwrap()])
+        .bad_input("line 6: orc is already far from A: no move goes farther");
+    std::fs::write(&script, "hero A pool=2 hp=3\nfoe rat pool=1 hp=1\nplace A rat engaged\norder A rat\nmelee rat with 5,1,1\nmelee rat\n").unwrap();
+    solum_args(&["combat", script.to_str().unwrap()]).bad_input("line 6: combat is over");
+    solum("combat no-such-script.txt").bad_input("no-such-script.txt");
+}
+
+#[test]
+fn fight_odds() {
+    let v =
+        solum("odds duel --pool 3 --hp 5 --damage 2 --foe-pool 3 --foe-hp 5 --foe-damage 2 --json")
+            .json();
+    assert!((num(&v, "p_win") - 0.5).abs() < 1e-12);
+    let v = solum("odds static --pool 1 --vs 4 --hp 2 --damage 1 --foe-hp 1 --foe-damage 2 --json")
+        .json();
+    assert!((num(&v, "p_win") - 0.5).abs() < 1e-12);
+    solum("odds duel --pool 3 --hp 0 --damage 2 --foe-pool 3 --foe-hp 5 --foe-damage 2")
+        .bad_input("0 hit points");
+    solum("odds duel --pool 0 --hp 3 --damage 2 --foe-pool 3 --foe-hp 5 --foe-damage 2")
+        .bad_input("--pool");
+    solum("odds duel --pool 2 --hp 3 --damage 0 --foe-pool 3 --foe-hp 5 --foe-damage 0")
+        .bad_input("never ends");
+    solum("odds static --pool 2 --vs 0 --hp 3 --damage 1 --foe-hp 5 --foe-damage 1")
+        .bad_input("difficulty 0");
+}
+
+#[test]
+fn vehicle_rolls() {
+    let v = solum("vehicle chase --pilot 3 --against-pilot 3 --against-speed fast --against-handling responsive --rolled 2,3,5 --against-rolled 2,3,4,4,6,1 --json").json();
+    assert_eq!(
+        (v["pool"].as_u64(), v["against_pool"].as_u64()),
+        (Some(3), Some(5))
+    );
+    assert_eq!(v["outcome"], "lose");
+    // The customs pilot's attack: 4 dice (better handling) against 3, and a miss.
+    let v = solum("vehicle attack --pilot 3 --handling responsive --against-pilot 3 --rolled 1,2,3,3 --against-rolled 3,4,5 --json").json();
+    assert_eq!(
+        (v["pool"].as_u64(), v["outcome"].as_str()),
+        (Some(4), Some("lose"))
+    );
+    solum("vehicle attack --pilot 3 --against-pilot 3 --rolled 1,2,3,3 --against-rolled 3,4,5")
+        .bad_input("too many values in --rolled");
+    solum("vehicle chase --pilot 3 --against-pilot 3 --speed warp").bad_input("--speed warp");
+    assert!(
+        solum("vehicle scale --weapon-damage 1 --scale car")
+            .ok()
+            .contains("deals 0")
+    );
+}
+
+#[test]
+fn simulation_is_reproducible() {
+    let a = solum("sim --hero pool=3,hp=5,damage=2*2 --foe orc*3 --fights 5000 --seed 11 --json")
+        .json();
+    let b = solum("sim --hero pool=3,hp=5,damage=2*2 --foe orc*3 --fights 5000 --seed 11 --json")
+        .json();
+    assert_eq!(a, b);
+    assert_eq!(a["fights"], 5000);
+    let rate = num(&a, "win_rate");
+    let interval = a["win_rate_95"].as_array().unwrap();
+    assert!(interval[0].as_f64().unwrap() <= rate && rate <= interval[1].as_f64().unwrap());
+    solum("sim --hero pool=3 --foe orc").bad_input("hp=");
+    solum("sim --hero pool=3,hp=4 --foe dragon").bad_input("`dragon` is not in the bestiary");
+    solum("sim --hero pool=3,hp=4 --foe orc*0").bad_input("count");
+    solum("sim --hero pool=3,hp=4 --foe orc --fights 0").bad_input("--fights 0");
+}

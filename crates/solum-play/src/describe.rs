@@ -1,0 +1,195 @@
+//! Events as plain text, one line each: what the CLI prints and the journal keeps.
+
+use solum_expanded::check::{CheckOutcome, OpposedOutcome, PoolRoll, Verdict};
+use solum_expanded::combat::{Direction, Event, Fighter};
+
+fn faces(roll: &PoolRoll) -> String {
+    let mut text = roll
+        .dice
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(" ");
+    if let Some(r) = roll.reroll {
+        text.push_str(&format!(" (gear: {}→{})", r.from, r.to));
+    }
+    if !roll.chain.is_empty() {
+        let chain: Vec<String> = roll.chain.iter().map(|f| format!("+{f}")).collect();
+        text.push_str(&format!(" [6 {}]", chain.join(" ")));
+    }
+    format!("{text} = {}", roll.result)
+}
+
+/// A check as `4 3 3 = 4 vs 4: pass`.
+pub fn check(c: &CheckOutcome) -> String {
+    match &c.roll {
+        None => "automatic".to_owned(),
+        Some(roll) => format!(
+            "{} vs {}: {}",
+            faces(roll),
+            c.spec.difficulty.value(),
+            if c.passed { "pass" } else { "fail" }
+        ),
+    }
+}
+
+/// An opposed roll as `2 3 5 = 5 against 2 3 4 4 6 [6 +1] = 7`.
+pub fn opposed(o: &OpposedOutcome) -> String {
+    let mut text = format!("{} against {}", faces(&o.first), faces(&o.second));
+    if !o.roll_off.is_empty() {
+        let pairs: Vec<String> = o.roll_off.iter().map(|(a, b)| format!("{a}:{b}")).collect();
+        text.push_str(&format!(", roll-off {}", pairs.join(" ")));
+    }
+    text
+}
+
+fn verdict(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Win => "wins",
+        Verdict::Draw => "draw",
+        Verdict::Lose => "loses",
+    }
+}
+
+/// One line for an event; `fighters` gives the names.
+pub fn event(e: &Event, fighters: &[Fighter]) -> String {
+    let n = |i: &usize| fighters.get(*i).map_or("?", |f| f.name.as_str());
+    let dir = |d: &Direction| match d {
+        Direction::Closer => "closer to",
+        Direction::Away => "away from",
+    };
+    match e {
+        Event::InitiativeRoll { fighter, check: c } => {
+            format!("{} rolls initiative: {}", n(fighter), check(c))
+        }
+        Event::OrderSet { order } => {
+            let names: Vec<&str> = order.iter().map(n).collect();
+            format!("Order: {}", names.join(", "))
+        }
+        Event::RoundStarted { round } => format!("— Round {round} —"),
+        Event::TurnStarted { fighter } => {
+            let name = n(fighter);
+            if name.ends_with('s') {
+                format!("{name}' turn")
+            } else {
+                format!("{name}'s turn")
+            }
+        }
+        Event::Placed { a, b, band } => format!("{} and {} are {}", n(a), n(b), band.name()),
+        Event::Moved {
+            fighter,
+            target,
+            from,
+            to,
+            as_action,
+        } => format!(
+            "{} moves {} {}: {} → {}{}",
+            n(fighter),
+            if to < from { "closer to" } else { "away from" },
+            n(target),
+            from.name(),
+            to.name(),
+            if *as_action { " (second move)" } else { "" }
+        ),
+        Event::Disengage {
+            fighter,
+            target,
+            die,
+            success,
+            ..
+        } => format!(
+            "{} tries to disengage from {}: d6 {die}, {}",
+            n(fighter),
+            n(target),
+            if *success {
+                "free"
+            } else {
+                "held: the move is lost"
+            }
+        ),
+        Event::ChaseRoll {
+            fighter,
+            target,
+            direction,
+            roll,
+            success,
+            ..
+        } => format!(
+            "{} chases {} {}: {} — {}",
+            n(fighter),
+            dir(direction),
+            n(target),
+            opposed(roll),
+            if *success {
+                "gets what they want"
+            } else {
+                "does not get away with it"
+            }
+        ),
+        Event::Melee {
+            attacker,
+            defender,
+            roll,
+        } => format!(
+            "{} attacks {} in melee: {} — {} {}",
+            n(attacker),
+            n(defender),
+            opposed(roll),
+            n(attacker),
+            verdict(roll.verdict)
+        ),
+        Event::Shot {
+            shooter,
+            target,
+            band,
+            ally_engaged,
+            check: c,
+        } => format!(
+            "{} shoots at {} ({}{}): {} — {}",
+            n(shooter),
+            n(target),
+            band.name(),
+            if *ally_engaged {
+                ", engaged with an ally"
+            } else {
+                ""
+            },
+            check(c),
+            if c.passed { "hit" } else { "miss" }
+        ),
+        Event::VehicleAttack {
+            attacker,
+            target,
+            roll,
+        } => format!(
+            "{} fires at {}: {} — {}",
+            n(attacker),
+            n(target),
+            opposed(roll),
+            match roll.verdict {
+                Verdict::Win => "hit",
+                Verdict::Draw => "draw: a miss",
+                Verdict::Lose => "miss",
+            }
+        ),
+        Event::Damaged {
+            fighter,
+            amount,
+            hit_points,
+            by,
+        } => format!(
+            "{} takes {amount} damage from {} ({} left)",
+            n(fighter),
+            n(by),
+            hit_points
+        ),
+        Event::NoEffect { fighter, reason } => format!("{} is hit, but {reason}", n(fighter)),
+        Event::Out { fighter } => format!("{} is out!", n(fighter)),
+        Event::Acted { fighter, what } => format!("{}: {what}", n(fighter)),
+        Event::TurnEnded { .. } => String::new(),
+        Event::CombatOver { winner } => match winner {
+            Some(side) => format!("Combat over: {side} win"),
+            None => "Combat over: nobody stands".to_owned(),
+        },
+    }
+}

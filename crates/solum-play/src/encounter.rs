@@ -1,0 +1,791 @@
+//! The line language of `solum combat`: the same lines drive a script and an interactive
+//! session.
+//!
+//! ```text
+//! # setup: who fights, on which side, where
+//! hero nick.toml bg                  # a character sheet; bg: a background helps
+//! hero Osric pool=2 hp=5 damage=2 mind=1 bg
+//! foe orc*4                          # bestiary creatures: orc-1 … orc-4
+//! foe Champion pool=4 hp=6 damage=2 mind=3 ranged=1
+//! vehicle smuggler side=smugglers hero mind=2 bg hull=5 speed=average handling=average damage=2 scale=large
+//! mode alternative                   # or standard (the default)
+//! place Nick orc-1 engaged
+//! # the fight
+//! initiative with 4,3,3,3,3          # typed dice for this line; without `with`, the seed
+//! ambush heroes | order Nick orc-1 …
+//! move closer orc-1 | move away orc-1 | chase away customs
+//! melee orc-1 | shoot orc-2 | vattack customs
+//! act open the door
+//! end
+//! ```
+//!
+//! Heroes are on side `heroes` and foes on side `foes` unless `side=` says otherwise.
+
+use std::path::{Path, PathBuf};
+
+use solum_dice::{DiceSource, TypedDice, parse_faces};
+use solum_expanded::Pool;
+use solum_expanded::combat::{
+    Combat, CombatError, Command, Crewed, Direction, Event, Fighter, Mode, RangeBand, RangedAttack,
+};
+use solum_expanded::creature::Bestiary;
+use solum_expanded::vehicle::{Handling, Scale, Speed, Vehicle};
+use thiserror::Error;
+
+use crate::storage::{StorageError, load_character};
+
+/// A line that could not be run, with its number.
+#[derive(Debug, Error)]
+pub enum LineError {
+    /// The line does not parse.
+    #[error("{0}")]
+    Syntax(String),
+    /// A file named on the line failed.
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+    /// The rules refuse the command.
+    #[error(transparent)]
+    Combat(#[from] CombatError),
+    /// Typed dice given with `with` ran out.
+    #[error(
+        "too few values after `with`: {given} given, the command needs more (they go in the order the dice are rolled: each pool, then any Rule-of-6 chain)"
+    )]
+    TooFewDice {
+        /// Values typed.
+        given: usize,
+    },
+    /// Typed dice given with `with` were not all used.
+    #[error("too many values after `with`: {given} given, the command used {used}")]
+    UnusedDice {
+        /// Values typed.
+        given: usize,
+        /// Values used.
+        used: usize,
+    },
+}
+
+fn syntax(msg: impl Into<String>) -> LineError {
+    LineError::Syntax(msg.into())
+}
+
+/// Splits a line into words; "double quotes" keep spaces. A `#` starts a comment.
+pub fn words(line: &str) -> Result<Vec<String>, LineError> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut quoted = false;
+    let mut has_word = false;
+    for c in line.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                has_word = true;
+            }
+            '#' if !quoted => break,
+            c if c.is_whitespace() && !quoted => {
+                if has_word {
+                    out.push(std::mem::take(&mut current));
+                    has_word = false;
+                }
+            }
+            c => {
+                current.push(c);
+                has_word = true;
+            }
+        }
+    }
+    if quoted {
+        return Err(syntax("a quote is not closed"));
+    }
+    if has_word {
+        out.push(current);
+    }
+    Ok(out)
+}
+
+/// What a line asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Line {
+    /// Nothing (blank or comment).
+    Blank,
+    /// Add a fighter.
+    Fighter(FighterLine),
+    /// Switch to alternative or standard combat.
+    Mode(Mode),
+    /// Place two fighters.
+    Place(String, String, RangeBand),
+    /// A combat command with names, and typed dice if any.
+    Command(NamedCommand, Option<Vec<u32>>),
+    /// Show the fighters.
+    Status,
+    /// Show the acting fighter's options with odds.
+    Options,
+    /// Show the line language.
+    Help,
+    /// Leave.
+    Quit,
+}
+
+/// A fighter to add.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FighterLine {
+    /// From a character sheet.
+    Sheet {
+        /// The file.
+        path: PathBuf,
+        /// A background helps in combat and initiative.
+        background: bool,
+        /// Side (default heroes).
+        side: Option<String>,
+        /// Name override.
+        name: Option<String>,
+    },
+    /// Inline stats.
+    Inline {
+        /// Hero (rolls initiative) or foe.
+        hero: bool,
+        /// Name.
+        name: String,
+        /// key=value pairs and flags.
+        stats: Vec<(String, String)>,
+    },
+    /// Bestiary creatures, `count` of them.
+    Creature {
+        /// The bestiary name.
+        creature: String,
+        /// How many.
+        count: u32,
+        /// Name override (for one).
+        name: Option<String>,
+        /// Side (default foes).
+        side: Option<String>,
+    },
+    /// A piloted vehicle.
+    Vehicle {
+        /// Name.
+        name: String,
+        /// key=value pairs and flags.
+        stats: Vec<(String, String)>,
+    },
+}
+
+/// A combat command naming fighters instead of indices.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NamedCommand {
+    /// `initiative`
+    Initiative,
+    /// `ambush SIDE`
+    Ambush(String),
+    /// `order A B …`
+    Order(Vec<String>),
+    /// `move closer|away T`
+    Move(Direction, String),
+    /// `chase closer|away T`
+    Chase(Direction, String),
+    /// `melee T`
+    Melee(String),
+    /// `shoot T`
+    Shoot(String),
+    /// `vattack T`
+    VehicleAttack(String),
+    /// `act …`
+    Act(String),
+    /// `end`
+    EndTurn,
+}
+
+fn key_values(words: &[String]) -> Vec<(String, String)> {
+    words
+        .iter()
+        .map(|w| match w.split_once('=') {
+            Some((k, v)) => (k.to_ascii_lowercase(), v.to_owned()),
+            None => (w.to_ascii_lowercase(), String::new()),
+        })
+        .collect()
+}
+
+fn direction(word: Option<&String>) -> Result<Direction, LineError> {
+    match word.map(|w| w.to_ascii_lowercase()).as_deref() {
+        Some("closer") | Some("in") | Some("toward") => Ok(Direction::Closer),
+        Some("away") | Some("out") => Ok(Direction::Away),
+        _ => Err(syntax("say `closer` or `away`, then the target")),
+    }
+}
+
+fn one_target(rest: &[String], verb: &str) -> Result<String, LineError> {
+    match rest {
+        [t] => Ok(t.clone()),
+        [] => Err(syntax(format!("`{verb}` needs a target"))),
+        _ => Err(syntax(format!(
+            "`{verb}` takes one target (quote names with spaces)"
+        ))),
+    }
+}
+
+/// Parses one line.
+pub fn parse_line(line: &str) -> Result<Line, LineError> {
+    let mut w = words(line)?;
+    if w.is_empty() {
+        return Ok(Line::Blank);
+    }
+    // Typed dice: `… with 4,3,3`.
+    let mut dice = None;
+    if let Some(pos) = w.iter().position(|x| x.eq_ignore_ascii_case("with")) {
+        let values = w[pos + 1..].join(",");
+        dice = Some(parse_faces(&values).map_err(|e| syntax(format!("after `with`: {e}")))?);
+        w.truncate(pos);
+    }
+    let verb = w[0].to_ascii_lowercase();
+    let rest = &w[1..];
+    let command = |c| Ok(Line::Command(c, dice.clone()));
+    if dice.is_some()
+        && matches!(
+            verb.as_str(),
+            "hero" | "foe" | "vehicle" | "mode" | "place" | "status" | "options" | "help" | "quit"
+        )
+    {
+        return Err(syntax(format!("`{verb}` rolls no dice: drop `with …`")));
+    }
+    match verb.as_str() {
+        "hero" | "foe" => {
+            let hero = verb == "hero";
+            let first = rest.first().ok_or_else(|| {
+                syntax(format!("`{verb}` needs a sheet file, a creature or a name"))
+            })?;
+            let options = key_values(&rest[1..]);
+            let opt = |key: &str| {
+                options
+                    .iter()
+                    .find(|(k, _)| k == key)
+                    .map(|(_, v)| v.clone())
+            };
+            let name = rest
+                .iter()
+                .position(|x| x == "as")
+                .and_then(|i| rest.get(i + 1).cloned());
+            if first.ends_with(".toml") {
+                return Ok(Line::Fighter(FighterLine::Sheet {
+                    path: PathBuf::from(first),
+                    background: options.iter().any(|(k, _)| k == "bg"),
+                    side: opt("side"),
+                    name,
+                }));
+            }
+            let inline = options.iter().any(|(k, _)| k == "pool");
+            if inline {
+                return Ok(Line::Fighter(FighterLine::Inline {
+                    hero,
+                    name: first.clone(),
+                    stats: options,
+                }));
+            }
+            let (creature, count) = match first.split_once('*') {
+                Some((c, n)) => (
+                    c.to_owned(),
+                    n.parse::<u32>()
+                        .ok()
+                        .filter(|n| (1..=100).contains(n))
+                        .ok_or_else(|| syntax(format!("`*{n}`: a count from 1 to 100")))?,
+                ),
+                None => (first.clone(), 1),
+            };
+            Ok(Line::Fighter(FighterLine::Creature {
+                creature,
+                count,
+                name,
+                side: opt("side").or_else(|| hero.then(|| "heroes".to_owned())),
+            }))
+        }
+        "vehicle" => {
+            let name = rest
+                .first()
+                .ok_or_else(|| syntax("`vehicle` needs a name"))?;
+            Ok(Line::Fighter(FighterLine::Vehicle {
+                name: name.clone(),
+                stats: key_values(&rest[1..]),
+            }))
+        }
+        "mode" => match rest.first().map(|m| m.to_ascii_lowercase()).as_deref() {
+            Some("alternative") => Ok(Line::Mode(Mode::Alternative)),
+            Some("standard") => Ok(Line::Mode(Mode::Standard)),
+            _ => Err(syntax("`mode standard` or `mode alternative`")),
+        },
+        "place" => match rest {
+            [a, b, band] => Ok(Line::Place(
+                a.clone(),
+                b.clone(),
+                band.parse().map_err(syntax)?,
+            )),
+            _ => Err(syntax("`place A B engaged|nearby|far`")),
+        },
+        "initiative" => command(NamedCommand::Initiative),
+        "ambush" => command(NamedCommand::Ambush(one_target(rest, "ambush")?)),
+        "order" if !rest.is_empty() => command(NamedCommand::Order(rest.to_vec())),
+        "order" => Err(syntax("`order` lists every fighter, first to act first")),
+        "move" => command(NamedCommand::Move(
+            direction(rest.first())?,
+            one_target(&rest[1..], "move")?,
+        )),
+        "chase" => command(NamedCommand::Chase(
+            direction(rest.first())?,
+            one_target(&rest[1..], "chase")?,
+        )),
+        "melee" | "attack" => command(NamedCommand::Melee(one_target(rest, &verb)?)),
+        "shoot" => command(NamedCommand::Shoot(one_target(rest, "shoot")?)),
+        "vattack" | "vehicle-attack" => {
+            command(NamedCommand::VehicleAttack(one_target(rest, &verb)?))
+        }
+        "act" => command(NamedCommand::Act(rest.join(" "))),
+        "end" | "next" => command(NamedCommand::EndTurn),
+        "status" => Ok(Line::Status),
+        "options" | "odds" => Ok(Line::Options),
+        "help" | "?" => Ok(Line::Help),
+        "quit" | "exit" => Ok(Line::Quit),
+        other => Err(syntax(format!("`{other}` is not a command (try `help`)"))),
+    }
+}
+
+/// The help text of the line language.
+pub const HELP: &str = "\
+setup:    hero FILE.toml [bg] [side=S] [as NAME] | hero NAME pool=N hp=N damage=N [mind=N] [ranged=N] [bg]
+          foe CREATURE[*N] [as NAME] | foe NAME pool=N hp=N damage=N [mind=N] [ranged=N]
+          vehicle NAME [side=S] [hero] mind=N [bg] hull=N speed=S handling=H damage=N scale=car|large
+          mode standard|alternative | place A B engaged|nearby|far
+start:    initiative | ambush SIDE | order A B ...
+turn:     move closer|away T | chase closer|away T | melee T | shoot T | vattack T | act WHAT | end
+dice:     add `with 4,3,3` to a line to use dice rolled by hand
+other:    status | options | help | quit";
+
+/// A combat being set up or fought, driven line by line.
+pub struct Session {
+    bestiary: Bestiary,
+    /// Directory that sheet paths are relative to.
+    base: PathBuf,
+    setup: Vec<Fighter>,
+    mode: Mode,
+    places: Vec<(usize, usize, RangeBand)>,
+    combat: Option<Combat>,
+}
+
+fn stat<T: std::str::FromStr>(
+    stats: &[(String, String)],
+    key: &str,
+) -> Result<Option<T>, LineError> {
+    stats
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| {
+            v.parse::<T>()
+                .map_err(|_| syntax(format!("`{key}={v}` is not a valid {key}")))
+        })
+        .transpose()
+}
+
+fn required<T: std::str::FromStr>(stats: &[(String, String)], key: &str) -> Result<T, LineError> {
+    stat(stats, key)?.ok_or_else(|| syntax(format!("`{key}=` is missing")))
+}
+
+fn flag(stats: &[(String, String)], key: &str) -> bool {
+    stats.iter().any(|(k, _)| k == key)
+}
+
+fn pool(n: u64, what: &str) -> Result<Pool, LineError> {
+    Pool::new(n).map_err(|e| syntax(format!("{what}: {e}")))
+}
+
+fn parse_enum<T: serde::de::DeserializeOwned>(
+    value: &str,
+    key: &str,
+    options: &str,
+) -> Result<T, LineError> {
+    serde_json::from_value(serde_json::Value::String(value.to_ascii_lowercase()))
+        .map_err(|_| syntax(format!("`{key}={value}`: one of {options}")))
+}
+
+impl Session {
+    /// A session with this bestiary; sheet paths are relative to `base`.
+    pub fn new(bestiary: Bestiary, base: &Path) -> Self {
+        Self {
+            bestiary,
+            base: base.to_owned(),
+            setup: Vec::new(),
+            mode: Mode::Standard,
+            places: Vec::new(),
+            combat: None,
+        }
+    }
+
+    /// The combat, once started.
+    pub fn combat(&self) -> Option<&Combat> {
+        self.combat.as_ref()
+    }
+
+    /// The fighters (set up, or in the combat with their hit points now).
+    pub fn fighters(&self) -> &[Fighter] {
+        match &self.combat {
+            Some(c) => c.fighters(),
+            None => &self.setup,
+        }
+    }
+
+    fn index(&self, name: &str) -> Result<usize, LineError> {
+        let fighters = self.fighters();
+        fighters
+            .iter()
+            .position(|f| f.name == name)
+            .or_else(|| {
+                fighters
+                    .iter()
+                    .position(|f| f.name.eq_ignore_ascii_case(name))
+            })
+            .ok_or_else(|| {
+                let names: Vec<&str> = fighters.iter().map(|f| f.name.as_str()).collect();
+                syntax(format!(
+                    "no fighter is called `{name}` (there are: {})",
+                    names.join(", ")
+                ))
+            })
+    }
+
+    fn add(&mut self, fighter: Fighter) -> Result<(), LineError> {
+        if self.combat.is_some() {
+            return Err(syntax(
+                "the combat has started: fighters join before it starts",
+            ));
+        }
+        if self
+            .setup
+            .iter()
+            .any(|f| f.name.eq_ignore_ascii_case(&fighter.name))
+        {
+            return Err(syntax(format!(
+                "there is already a fighter called `{}` (use `as NAME`)",
+                fighter.name
+            )));
+        }
+        self.setup.push(fighter);
+        Ok(())
+    }
+
+    fn fighter_from(&self, line: &FighterLine) -> Result<Vec<Fighter>, LineError> {
+        let rules = |e: solum_expanded::RulesError| syntax(e.to_string());
+        Ok(match line {
+            FighterLine::Sheet {
+                path,
+                background,
+                side,
+                name,
+            } => {
+                let hero = load_character(&self.base.join(path))?;
+                let mut f = Fighter::hero(&hero, side.as_deref().unwrap_or("heroes"), *background)
+                    .map_err(rules)?;
+                if let Some(n) = name {
+                    f.name = n.clone();
+                }
+                vec![f]
+            }
+            FighterLine::Inline { hero, name, stats } => {
+                let melee = pool(required(stats, "pool")?, "pool")?;
+                let hp: u32 = required(stats, "hp")?;
+                let damage: u32 = stat(stats, "damage")?.unwrap_or(1);
+                let ranged = stat::<u32>(stats, "ranged")?.map(|damage| RangedAttack {
+                    pool: melee,
+                    damage,
+                });
+                let mind: u32 = stat(stats, "mind")?.unwrap_or(1);
+                if mind == 0 || hp == 0 {
+                    return Err(syntax("mind and hp are at least 1"));
+                }
+                let default_side = if *hero { "heroes" } else { "foes" };
+                vec![Fighter {
+                    name: name.clone(),
+                    side: stat(stats, "side")?.unwrap_or_else(|| default_side.to_owned()),
+                    hero: *hero,
+                    mind,
+                    initiative_background: flag(stats, "bg"),
+                    melee_pool: melee,
+                    melee_damage: damage,
+                    ranged,
+                    hit_points: hp,
+                    max_hit_points: hp,
+                    vehicle: None,
+                }]
+            }
+            FighterLine::Creature {
+                creature,
+                count,
+                name,
+                side,
+            } => {
+                let entry = self.bestiary.creature(creature).ok_or_else(|| {
+                    syntax(format!("`{creature}` is not in the bestiary (add it with --bestiary FILE, or give pool= hp= damage=)"))
+                })?;
+                let side = side.as_deref().unwrap_or("foes");
+                let base = entry.name.replace(' ', "-");
+                (1..=*count)
+                    .map(|i| {
+                        let n = match (name, count) {
+                            (Some(n), 1) => n.clone(),
+                            (_, 1)
+                                if !self
+                                    .setup
+                                    .iter()
+                                    .any(|f| f.name.eq_ignore_ascii_case(&base)) =>
+                            {
+                                base.clone()
+                            }
+                            _ => format!("{base}-{}", self.next_number(&base) + i - 1),
+                        };
+                        Fighter::creature(entry, &n, side).map_err(rules)
+                    })
+                    .collect::<Result<_, _>>()?
+            }
+            FighterLine::Vehicle { name, stats } => {
+                let vehicle = Vehicle {
+                    name: name.clone(),
+                    hull: required(stats, "hull")?,
+                    speed: parse_enum(
+                        &required::<String>(stats, "speed")?,
+                        "speed",
+                        "slow, average, fast, lightning-fast",
+                    )?,
+                    handling: parse_enum(
+                        &required::<String>(stats, "handling")?,
+                        "handling",
+                        "clumsy, average, responsive, exceptional",
+                    )?,
+                    damage: required(stats, "damage")?,
+                    scale: match required::<String>(stats, "scale")?
+                        .to_ascii_lowercase()
+                        .as_str()
+                    {
+                        "car" | "truck" | "car-or-truck" | "small" => Scale::CarOrTruck,
+                        "large" => Scale::Large,
+                        other => return Err(syntax(format!("`scale={other}`: car or large"))),
+                    },
+                };
+                if vehicle.hull == 0 {
+                    return Err(syntax("hull is at least 1"));
+                }
+                let _: (Speed, Handling) = (vehicle.speed, vehicle.handling);
+                let hero = flag(stats, "hero");
+                let side = stat(stats, "side")?
+                    .unwrap_or_else(|| if hero { "heroes" } else { "foes" }.to_owned());
+                let mind: u32 = required(stats, "mind")?;
+                let mut f = Fighter::vehicle(name, &side, hero, mind, flag(stats, "bg"), vehicle)
+                    .map_err(rules)?;
+                if let Some(Crewed { .. }) = &f.vehicle {
+                    f.initiative_background = flag(stats, "bg");
+                }
+                vec![f]
+            }
+        })
+    }
+
+    fn next_number(&self, base: &str) -> u32 {
+        let prefix = format!("{base}-");
+        self.setup
+            .iter()
+            .filter_map(|f| f.name.strip_prefix(&prefix)?.parse::<u32>().ok())
+            .max()
+            .unwrap_or(0)
+            + 1
+    }
+
+    fn command(&self, named: &NamedCommand) -> Result<Command, LineError> {
+        Ok(match named {
+            NamedCommand::Initiative => Command::Initiative,
+            NamedCommand::Ambush(side) => Command::Ambush { side: side.clone() },
+            NamedCommand::Order(names) => Command::Order {
+                order: names
+                    .iter()
+                    .map(|n| self.index(n))
+                    .collect::<Result<_, _>>()?,
+            },
+            NamedCommand::Move(direction, t) => Command::Move {
+                target: self.index(t)?,
+                direction: *direction,
+            },
+            NamedCommand::Chase(direction, t) => Command::Chase {
+                target: self.index(t)?,
+                direction: *direction,
+            },
+            NamedCommand::Melee(t) => Command::Melee {
+                target: self.index(t)?,
+            },
+            NamedCommand::Shoot(t) => Command::Shoot {
+                target: self.index(t)?,
+            },
+            NamedCommand::VehicleAttack(t) => Command::VehicleAttack {
+                target: self.index(t)?,
+            },
+            NamedCommand::Act(what) => Command::Act { what: what.clone() },
+            NamedCommand::EndTurn => Command::EndTurn,
+        })
+    }
+
+    /// Runs a setup or combat line. Commands roll typed dice given with `with`, or `dice`.
+    /// Returns the events (empty for setup lines).
+    pub fn run(&mut self, line: &Line, dice: &mut dyn DiceSource) -> Result<Vec<Event>, LineError> {
+        match line {
+            Line::Fighter(f) => {
+                for fighter in self.fighter_from(f)? {
+                    self.add(fighter)?;
+                }
+                Ok(Vec::new())
+            }
+            Line::Mode(mode) => {
+                if self.combat.is_some() {
+                    return Err(syntax("the combat has started: set the mode before"));
+                }
+                self.mode = *mode;
+                Ok(Vec::new())
+            }
+            Line::Place(a, b, band) => {
+                let (a, b) = (self.index(a)?, self.index(b)?);
+                match &mut self.combat {
+                    Some(c) => Ok(c.apply(&Command::Place { a, b, band: *band }, dice)?),
+                    None => {
+                        if a == b {
+                            return Err(syntax("a fighter cannot be placed against themselves"));
+                        }
+                        self.places.push((a, b, *band));
+                        Ok(Vec::new())
+                    }
+                }
+            }
+            Line::Command(named, typed) => {
+                let command = self.command(named)?;
+                if self.combat.is_none() {
+                    if !matches!(
+                        command,
+                        Command::Initiative | Command::Ambush { .. } | Command::Order { .. }
+                    ) {
+                        return Err(CombatError::NotStarted.into());
+                    }
+                    if self.setup.len() < 2 {
+                        return Err(syntax("a combat needs at least two fighters"));
+                    }
+                    let mut combat = Combat::new(self.setup.clone(), self.mode);
+                    for &(a, b, band) in &self.places {
+                        combat.apply(&Command::Place { a, b, band }, dice)?;
+                    }
+                    let events = apply_with(&mut combat, &command, typed.as_deref(), dice)?;
+                    self.combat = Some(combat);
+                    return Ok(events);
+                }
+                let combat = self.combat.as_mut().expect("checked");
+                apply_with(combat, &command, typed.as_deref(), dice)
+            }
+            Line::Blank | Line::Status | Line::Options | Line::Help | Line::Quit => Ok(Vec::new()),
+        }
+    }
+}
+
+fn apply_with(
+    combat: &mut Combat,
+    command: &Command,
+    typed: Option<&[u32]>,
+    dice: &mut dyn DiceSource,
+) -> Result<Vec<Event>, LineError> {
+    match typed {
+        None => Ok(combat.apply(command, dice)?),
+        Some(values) => {
+            // Roll on a copy: if the typed dice do not fit, nothing changes.
+            let mut trial = combat.clone();
+            let mut typed = TypedDice::new(values);
+            let events = trial.apply(command, &mut typed).map_err(|e| match e {
+                CombatError::Dice(solum_dice::DiceError::Exhausted { given }) => {
+                    LineError::TooFewDice { given }
+                }
+                other => LineError::Combat(other),
+            })?;
+            if let Err((used, given)) = typed.finish() {
+                return Err(LineError::UnusedDice { given, used });
+            }
+            *combat = trial;
+            Ok(events)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use solum_dice::ScriptedDice;
+
+    #[test]
+    fn words_and_quotes() {
+        assert_eq!(
+            words(r#"foe "snake cult champion" as Boss # comment"#).unwrap(),
+            ["foe", "snake cult champion", "as", "Boss"]
+        );
+        assert!(words("foe \"open").is_err());
+    }
+
+    #[test]
+    fn initiative_example_as_a_script() {
+        let mut s = Session::new(Bestiary::shipped(), Path::new("."));
+        let script = [
+            "hero Nick pool=3 hp=5 damage=1 mind=2 bg",
+            "hero Osric pool=2 hp=5 damage=2 mind=1 bg",
+            "foe orc*4",
+            "initiative with 4,3,3,3,3",
+        ];
+        let mut events = Vec::new();
+        for line in script {
+            events = s
+                .run(&parse_line(line).unwrap(), &mut ScriptedDice::new([]))
+                .unwrap();
+        }
+        let names: Vec<&str> = s
+            .combat()
+            .unwrap()
+            .order()
+            .iter()
+            .map(|&i| s.fighters()[i].name.as_str())
+            .collect();
+        assert_eq!(names, ["Nick", "orc-1", "orc-2", "orc-3", "orc-4", "Osric"]);
+        assert!(events.iter().any(|e| matches!(e, Event::OrderSet { .. })));
+    }
+
+    #[test]
+    fn bad_lines_say_what_is_wrong() {
+        let mut s = Session::new(Bestiary::shipped(), Path::new("."));
+        let err = |s: &mut Session, line: &str| {
+            parse_line(line)
+                .and_then(|l| s.run(&l, &mut ScriptedDice::new([])))
+                .map(|_| ())
+                .unwrap_err()
+                .to_string()
+        };
+        let run = |s: &mut Session, line: &str| {
+            s.run(&parse_line(line).unwrap(), &mut ScriptedDice::new([]))
+                .unwrap()
+        };
+        assert!(
+            parse_line("fly away")
+                .unwrap_err()
+                .to_string()
+                .contains("`fly` is not a command")
+        );
+        assert!(parse_line("move sideways orc").is_err());
+        assert!(
+            parse_line("melee orc with 7").is_ok(),
+            "faces are checked when rolled"
+        );
+        assert!(err(&mut s, "foe dragon").contains("not in the bestiary"));
+        assert!(err(&mut s, "hero X pool=0 hp=3").contains("pool"));
+        run(&mut s, "hero Nick pool=3 hp=5 damage=1");
+        run(&mut s, "foe orc");
+        assert!(err(&mut s, "melee orc").contains("has not started"));
+        run(&mut s, "order Nick orc");
+        assert!(err(&mut s, "melee orc").contains("needs them engaged"));
+        assert!(err(&mut s, "melee troll").contains("no fighter is called `troll`"));
+        run(&mut s, "move closer orc");
+        assert!(err(&mut s, "melee orc with 9,1,1,1").contains("not a face of a d6"));
+        assert!(err(&mut s, "melee orc with 5,1,1,1,1,1").contains("too many values"));
+        assert!(err(&mut s, "melee orc with 5,1,1,1").contains("too few"));
+        // Failed lines changed nothing: the action is still there.
+        run(&mut s, "melee orc with 5,1,1,1,1");
+    }
+}

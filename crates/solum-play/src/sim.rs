@@ -1,0 +1,289 @@
+//! Monte Carlo of whole fights, seeded, parallel and reproducible.
+//!
+//! Fights are cut into fixed chunks; chunk `i` rolls with its own generator seeded from
+//! `(seed, i)`, and results are summed as integers. So the numbers depend on the seed and
+//! the number of fights, never on the number of threads or the order chunks finish in.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
+use serde::Serialize;
+use solum_dice::{DiceError, SeededDice};
+use solum_expanded::combat::{Combat, CombatError, Command, Fighter, Mode};
+use solum_expanded::fight::FightResult;
+use solum_expanded::tactic::next_command;
+
+/// Fights per chunk: large enough to amortise the scheduling, small enough to balance cores.
+pub const CHUNK: u64 = 4096;
+
+/// Rounds after which an encounter is stopped as undecided.
+pub const MAX_ROUNDS: u32 = 1000;
+
+/// The seed of chunk `index`: a SplitMix64 step, so neighbouring chunks get unrelated
+/// streams.
+pub fn chunk_seed(seed: u64, index: u64) -> u64 {
+    let mut z = seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Totals over many fights, kept as integers so that sums do not depend on order.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Tally {
+    /// Fights run.
+    pub fights: u64,
+    /// Won by the first side.
+    pub wins: u64,
+    /// Won by the other side.
+    pub losses: u64,
+    /// Neither (both out, or stopped undecided).
+    pub undecided: u64,
+    /// Exchanges or rounds, summed.
+    pub rounds: u64,
+    /// The first side's hit points left, summed.
+    pub hit_points_left: u64,
+    /// The other side's hit points left, summed.
+    pub foe_hit_points_left: u64,
+}
+
+impl Tally {
+    fn add(&mut self, r: &FightResult) {
+        self.fights += 1;
+        if r.won {
+            self.wins += 1;
+        } else if r.hit_points == 0 && r.foe_hit_points > 0 {
+            self.losses += 1;
+        } else {
+            self.undecided += 1;
+        }
+        self.rounds += u64::from(r.exchanges);
+        self.hit_points_left += u64::from(r.hit_points);
+        self.foe_hit_points_left += u64::from(r.foe_hit_points);
+    }
+
+    fn merge(mut self, o: Self) -> Self {
+        self.fights += o.fights;
+        self.wins += o.wins;
+        self.losses += o.losses;
+        self.undecided += o.undecided;
+        self.rounds += o.rounds;
+        self.hit_points_left += o.hit_points_left;
+        self.foe_hit_points_left += o.foe_hit_points_left;
+        self
+    }
+
+    /// The win rate.
+    pub fn win_rate(&self) -> f64 {
+        self.wins as f64 / self.fights.max(1) as f64
+    }
+
+    /// The 95% Wilson score interval of the win rate.
+    pub fn win_interval(&self) -> (f64, f64) {
+        let n = self.fights.max(1) as f64;
+        let p = self.win_rate();
+        let z = 1.959_963_984_540_054_f64;
+        let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+        (centre - half, centre + half)
+    }
+
+    /// The standard error of the win rate.
+    pub fn standard_error(&self) -> f64 {
+        let p = self.win_rate();
+        (p * (1.0 - p) / self.fights.max(1) as f64).sqrt()
+    }
+
+    /// Mean exchanges or rounds per fight.
+    pub fn mean_rounds(&self) -> f64 {
+        self.rounds as f64 / self.fights.max(1) as f64
+    }
+
+    /// Mean hit points left to the first side.
+    pub fn mean_hit_points_left(&self) -> f64 {
+        self.hit_points_left as f64 / self.fights.max(1) as f64
+    }
+
+    /// Mean hit points left to the other side.
+    pub fn mean_foe_hit_points_left(&self) -> f64 {
+        self.foe_hit_points_left as f64 / self.fights.max(1) as f64
+    }
+}
+
+/// Why a simulation stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    /// A fight could not roll (not expected with seeded dice).
+    #[error(transparent)]
+    Dice(#[from] DiceError),
+    /// The tactic asked for something the rules refuse: a bug worth reporting.
+    #[error("the simulated tactic broke a rule: {0}")]
+    Combat(#[from] CombatError),
+}
+
+/// Runs `fights` fights of `fight` in parallel. `progress` is told how many fights are done
+/// (it must be cheap; it is called once per chunk).
+pub fn run<F>(
+    fights: u64,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+    fight: F,
+) -> Result<Tally, SimError>
+where
+    F: Fn(&mut SeededDice) -> Result<FightResult, SimError> + Sync,
+{
+    let chunks = fights.div_ceil(CHUNK);
+    let done = AtomicU64::new(0);
+    (0..chunks)
+        .into_par_iter()
+        .map(|chunk| {
+            let mut dice = SeededDice::new(chunk_seed(seed, chunk));
+            let n = CHUNK.min(fights - chunk * CHUNK);
+            let mut tally = Tally::default();
+            for _ in 0..n {
+                tally.add(&fight(&mut dice)?);
+            }
+            progress(done.fetch_add(n, Ordering::Relaxed) + n);
+            Ok(tally)
+        })
+        .try_reduce(Tally::default, |a, b| Ok(a.merge(b)))
+}
+
+/// One encounter fought with the documented tactic (see
+/// [`solum_expanded::tactic`]): the side of the first fighter is "the first side".
+/// Initiative is rolled, or `ambush` names the side that acts first.
+pub fn encounter(
+    fighters: &[Fighter],
+    mode: Mode,
+    ambush: Option<&str>,
+    dice: &mut SeededDice,
+) -> Result<FightResult, SimError> {
+    let side = fighters.first().map(|f| f.side.clone()).unwrap_or_default();
+    let mut combat = Combat::new(fighters.to_vec(), mode);
+    let start = match ambush {
+        Some(side) => Command::Ambush {
+            side: side.to_owned(),
+        },
+        None => Command::Initiative,
+    };
+    combat.apply(&start, dice)?;
+    while combat.round() <= MAX_ROUNDS {
+        match next_command(&combat) {
+            Some(cmd) => {
+                combat.apply(&cmd, dice)?;
+            }
+            None => break,
+        }
+    }
+    let hp = |mine: bool| -> u32 {
+        combat
+            .fighters()
+            .iter()
+            .filter(|f| (f.side == side) == mine)
+            .map(|f| f.hit_points)
+            .sum()
+    };
+    let (mine, theirs) = (hp(true), hp(false));
+    Ok(FightResult {
+        won: mine > 0 && theirs == 0,
+        exchanges: combat.round(),
+        hit_points: mine,
+        foe_hit_points: theirs,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use solum_dice::prob_to_f64;
+    use solum_expanded::Pool;
+    use solum_expanded::fight::{DuelSpec, Duelist, duel_odds, simulate_duel};
+
+    fn duel() -> DuelSpec {
+        DuelSpec {
+            first: Duelist {
+                pool: Pool::new(3).unwrap(),
+                hit_points: 5,
+                damage: 2,
+            },
+            second: Duelist {
+                pool: Pool::new(2).unwrap(),
+                hit_points: 8,
+                damage: 2,
+            },
+        }
+    }
+
+    #[test]
+    fn same_numbers_whatever_the_thread_count() {
+        let spec = duel();
+        let run_with = |threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| run(50_000, 42, &|_| {}, |d| Ok(simulate_duel(&spec, d)?)).unwrap())
+        };
+        let one = run_with(1);
+        assert_eq!(one, run_with(2));
+        assert_eq!(one, run_with(3));
+        assert_eq!(one.fights, 50_000);
+    }
+
+    #[test]
+    fn simulated_duels_match_exact_odds() {
+        let spec = duel();
+        let tally = run(200_000, 7, &|_| {}, |d| Ok(simulate_duel(&spec, d)?)).unwrap();
+        let exact = prob_to_f64(&duel_odds(&spec).unwrap().win);
+        assert!(
+            (tally.win_rate() - exact).abs() < 4.0 * tally.standard_error(),
+            "{} vs {exact}",
+            tally.win_rate()
+        );
+    }
+
+    /// The same duel fought through the combat state machine (alternative combat, the
+    /// tactic) agrees with the exact odds too: one truth for the rules.
+    #[test]
+    fn encounters_through_the_state_machine_match_exact_odds() {
+        let spec = duel();
+        let fighter = |name: &str, side: &str, d: &Duelist| Fighter {
+            name: name.into(),
+            side: side.into(),
+            hero: side == "heroes",
+            mind: 1,
+            initiative_background: false,
+            melee_pool: d.pool,
+            melee_damage: d.damage,
+            ranged: None,
+            hit_points: d.hit_points,
+            max_hit_points: d.hit_points,
+            vehicle: None,
+        };
+        let fighters = [
+            fighter("a", "heroes", &spec.first),
+            fighter("b", "foes", &spec.second),
+        ];
+        let tally = run(100_000, 9, &|_| {}, |d| {
+            encounter(&fighters, Mode::Alternative, None, d)
+        })
+        .unwrap();
+        let exact = prob_to_f64(&duel_odds(&spec).unwrap().win);
+        assert!(
+            (tally.win_rate() - exact).abs() < 4.0 * tally.standard_error(),
+            "{} vs {exact}",
+            tally.win_rate()
+        );
+    }
+
+    #[test]
+    fn wilson_interval_contains_the_rate() {
+        let t = Tally {
+            fights: 100,
+            wins: 30,
+            ..Tally::default()
+        };
+        let (lo, hi) = t.win_interval();
+        assert!(lo < 0.3 && 0.3 < hi && lo > 0.2 && hi < 0.4);
+    }
+}
