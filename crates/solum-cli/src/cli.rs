@@ -39,6 +39,9 @@ pub enum Command {
     /// Vehicle rolls: chase rolls, vehicle attacks and the scale rule.
     #[command(subcommand)]
     Vehicle(VehicleCommand),
+    /// Play fast static combat round by round: the hero's pool against the opposition's
+    /// difficulty, until one side is at 0.
+    Static(PlayStaticArgs),
     /// Simulate many fights (seeded, parallel, reproducible) and report the win rate.
     Sim(SimArgs),
     /// Print a shell completion script.
@@ -322,6 +325,39 @@ pub enum VehicleCommand {
         #[arg(long)]
         scale: String,
     },
+}
+
+#[derive(Debug, Args)]
+pub struct PlayStaticArgs {
+    /// The hero's combat pool.
+    #[arg(long, allow_negative_numbers = true)]
+    pub pool: i64,
+    /// The hero's hit points.
+    #[arg(long, allow_negative_numbers = true)]
+    pub hp: i64,
+    /// The hero's weapon damage.
+    #[arg(long, allow_negative_numbers = true)]
+    pub damage: i64,
+    /// An opposition from the bestiary's static entries (e.g. "trooper squad").
+    #[arg(long, conflicts_with_all = ["vs", "foe_hp", "foe_damage"])]
+    pub foe: Option<String>,
+    /// The opposition's difficulty (without --foe).
+    #[arg(long, allow_hyphen_values = true, required_unless_present = "foe")]
+    pub vs: Option<String>,
+    /// The opposition's hit points (without --foe).
+    #[arg(long, allow_negative_numbers = true, required_unless_present = "foe")]
+    pub foe_hp: Option<i64>,
+    /// The opposition's damage (without --foe).
+    #[arg(long, allow_negative_numbers = true, required_unless_present = "foe")]
+    pub foe_damage: Option<i64>,
+    /// Extra bestiary files.
+    #[arg(long)]
+    pub bestiary: Vec<std::path::PathBuf>,
+    #[command(flatten)]
+    pub dice: DiceArgs,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -271,3 +271,18 @@ fn simulation_is_reproducible() {
     solum("sim --hero pool=3,hp=4 --foe orc*0").bad_input("count");
     solum("sim --hero pool=3,hp=4 --foe orc --fights 0").bad_input("--fights 0");
 }
+
+#[test]
+fn fast_static_combat_round_by_round() {
+    // The trooper squad: difficulty 4, 5 hit points, 2 damage. Hero: 3 dice, 5 hp, 2 damage.
+    let v = solum("static --pool 3 --hp 5 --damage 2 --foe trooper-squad --rolled 4,1,1,3,2,1,5,5,5,6,1,1,2 --json")
+        .json();
+    assert_eq!(v["won"], true);
+    let rounds = v["rounds"].as_array().unwrap();
+    assert_eq!(rounds.len(), 4);
+    assert_eq!(rounds[1]["hit_points"], 3);
+    assert_eq!(rounds[3]["foe_hit_points"], 0);
+    solum("static --pool 3 --hp 5 --damage 2 --foe dragon").bad_input("not a static opposition");
+    solum("static --pool 3 --hp 5 --damage 2 --vs 4 --foe-hp 5 --foe-damage 2 --rolled 1,1,1")
+        .bad_input("too few values");
+}

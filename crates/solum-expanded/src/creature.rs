@@ -122,6 +122,12 @@ impl StaticFoe {
     }
 }
 
+/// A bestiary key: lower case, with `-` and `_` read as spaces, so `trooper-squad` on a
+/// command line finds "trooper squad".
+fn key(name: &str) -> String {
+    name.trim().to_lowercase().replace(['-', '_'], " ")
+}
+
 /// Creatures and static oppositions by lower-case name; later files override earlier ones.
 #[derive(Debug, Clone, Default)]
 pub struct Bestiary {
@@ -142,23 +148,23 @@ impl Bestiary {
     pub fn add(&mut self, file: BestiaryFile) -> Result<(), CreatureError> {
         for c in file.creature {
             c.validate()?;
-            self.creatures.insert(c.name.to_lowercase(), c);
+            self.creatures.insert(key(&c.name), c);
         }
         for s in file.static_foes {
             s.validate()?;
-            self.static_foes.insert(s.name.to_lowercase(), s);
+            self.static_foes.insert(key(&s.name), s);
         }
         Ok(())
     }
 
     /// A creature by name (any case).
     pub fn creature(&self, name: &str) -> Option<&Creature> {
-        self.creatures.get(&name.trim().to_lowercase())
+        self.creatures.get(&key(name))
     }
 
     /// A static opposition by name (any case).
     pub fn static_foe(&self, name: &str) -> Option<&StaticFoe> {
-        self.static_foes.get(&name.trim().to_lowercase())
+        self.static_foes.get(&key(name))
     }
 
     /// All creatures, by name.
@@ -192,5 +198,7 @@ mod tests {
             (4, 5, 2)
         );
         assert!(b.creatures().count() >= 10);
+        assert_eq!(b.static_foe("Trooper-Squad"), Some(squad));
+        assert!(b.creature("giant_rat").is_some());
     }
 }

@@ -25,6 +25,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Combat(args) => combat::run(&args, out),
         Command::Vehicle(c) => vehicle::run(&c, out),
         Command::Sim(args) => sim::run(&args, out),
+        Command::Static(args) => odds::play_static(&args, out),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "solum", out);
             Ok(())

@@ -9,7 +9,7 @@ use solum_expanded::{Difficulty, Pool};
 
 use super::{difficulty, opposing_pool, pool_of};
 use crate::bad;
-use crate::cli::{DuelArgs, OddsCheckArgs, StaticArgs};
+use crate::cli::{DuelArgs, OddsCheckArgs, PlayStaticArgs, StaticArgs};
 use crate::render::{self, HEAD, paint, percent};
 
 pub fn check(args: &OddsCheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -276,4 +276,118 @@ pub fn fast_static(args: &StaticArgs, out: &mut dyn Write) -> anyhow::Result<()>
         title,
         "a round is won with",
     )
+}
+
+pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    use solum_expanded::combat::StaticCombat;
+    use solum_expanded::fight::{StaticSpec, static_odds};
+    let (name, difficulty, foe_hp, foe_damage) = match &args.foe {
+        Some(name) => {
+            let bestiary = solum_play::storage::load_bestiary(&args.bestiary)
+                .map_err(|e| bad(e.to_string()))?;
+            let foe = bestiary.static_foe(name).ok_or_else(|| {
+                let known: Vec<&str> = bestiary.static_foes().map(|f| f.name.as_str()).collect();
+                bad(format!(
+                    "--foe `{name}` is not a static opposition (known: {})",
+                    known.join(", ")
+                ))
+            })?;
+            (
+                foe.name.clone(),
+                Difficulty::new(i64::from(foe.difficulty)).map_err(|e| bad(e.to_string()))?,
+                foe.hit_points,
+                foe.damage,
+            )
+        }
+        None => (
+            "the opposition".to_owned(),
+            difficulty(args.vs.as_deref().expect("clap requires --vs"))?,
+            count(args.foe_hp.expect("clap requires --foe-hp"), "--foe-hp")?,
+            count(
+                args.foe_damage.expect("clap requires --foe-damage"),
+                "--foe-damage",
+            )?,
+        ),
+    };
+    let spec = StaticSpec {
+        pool: fight_pool(args.pool, "--pool")?,
+        difficulty,
+        hit_points: count(args.hp, "--hp")?,
+        damage: count(args.damage, "--damage")?,
+        foe_hit_points: foe_hp,
+        foe_damage,
+    };
+    let odds = static_odds(&spec).map_err(|e| bad(e.to_string()))?;
+    let mut fight = StaticCombat {
+        pool: spec.pool,
+        difficulty: spec.difficulty,
+        hit_points: spec.hit_points,
+        damage: spec.damage,
+        foe_hit_points: spec.foe_hit_points,
+        foe_damage: spec.foe_damage,
+    };
+    let (rounds, seed) = crate::dice::with_dice(
+        args.dice.rolled.as_deref(),
+        args.dice.seed,
+        "values go: each round's pool, then its Rule-of-6 chain",
+        |dice| {
+            let mut rounds = Vec::new();
+            while !fight.is_over() {
+                match fight.round(dice) {
+                    Ok(r) => rounds.push(r),
+                    Err(solum_expanded::combat::CombatError::Dice(e)) => return Err(e),
+                    Err(e) => unreachable!("a static fight that is not over plays: {e}"),
+                }
+            }
+            Ok(rounds)
+        },
+    )?;
+    let won = fight.foe_hit_points == 0;
+    if args.json {
+        writeln!(
+            out,
+            "{}",
+            json!({"p_win": render::to_f64(&odds.win), "rounds": rounds, "won": won, "seed": seed})
+        )?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{} against {name} ({}, {} hp, {} damage): win {}",
+        paint(HEAD, "Fast static combat"),
+        spec.difficulty,
+        spec.foe_hit_points,
+        spec.foe_damage,
+        paint(HEAD, percent(&odds.win))
+    )?;
+    for (i, r) in rounds.iter().enumerate() {
+        writeln!(
+            out,
+            "  round {:>2}: {}   you {} hp, {name} {} hp",
+            i + 1,
+            solum_play::describe::check(&r.check),
+            r.hit_points,
+            r.foe_hit_points
+        )?;
+    }
+    writeln!(
+        out,
+        "  {}",
+        if won {
+            paint(render::GOOD, format!("{name} is defeated"))
+        } else {
+            paint(render::BAD, "the hero is defeated")
+        }
+    )?;
+    if let Some(seed) = seed {
+        writeln!(
+            out,
+            "  {}",
+            paint(
+                render::DIM,
+                format!("seed {seed} (replay with --seed {seed})")
+            )
+        )?;
+    }
+    Ok(())
 }
