@@ -44,6 +44,18 @@ pub enum Command {
     Static(PlayStaticArgs),
     /// Simulate many fights (seeded, parallel, reproducible) and report the win rate.
     Sim(SimArgs),
+    /// Roll a test of a sibling system: Solum die types, Project Sol, Sol'una.
+    #[command(subcommand)]
+    Roll(RollCommand),
+    /// The original So1um: heroes, checks, the oracle, fights, the bestiary.
+    #[command(subcommand)]
+    Classic(ClassicCommand),
+    /// Project Sol characters: tests that spend Edge and earn progress, refresh, training.
+    #[command(subcommand)]
+    Sol(SolCommand),
+    /// Sol'una skirmishes across the ten phases of a turn.
+    #[command(subcommand)]
+    Soluna(SolunaCommand),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -62,6 +74,450 @@ pub enum OddsCommand {
     Duel(DuelArgs),
     /// Exact odds of fast static combat: the hero's pool against a difficulty each round.
     Static(StaticArgs),
+    /// Solum die types: success and quality of a skill roll, opposed rolls, the printed
+    /// tables recomputed (--tables).
+    Dietype(DietypeOddsArgs),
+    /// Project Sol: hits, success, glitches and critical results of a test.
+    Sol(SolOddsArgs),
+    /// Sol'una: the distribution of the largest group after net flips.
+    Soluna(SolunaOddsArgs),
+    /// The original So1um: checks and duels.
+    #[command(subcommand)]
+    Classic(ClassicOddsCommand),
+}
+
+#[derive(Debug, Args)]
+pub struct DietypeOddsArgs {
+    /// The die type: d4, d6, d8, d10 or d12.
+    pub die: Option<String>,
+    /// Chances (1 unskilled to 4).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub chances: i64,
+    /// Difficulty, 2 to 12.
+    #[arg(long, default_value_t = 4, allow_negative_numbers = true)]
+    pub vs: i64,
+    /// Die-type steps: +1 is one type better (+1DT), -1 one worse.
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    pub step: i64,
+    /// An opposed roll against this die type.
+    #[arg(long)]
+    pub against: Option<String>,
+    /// The opposing side's chances.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub against_chances: i64,
+    /// Print the text's probability tables, each printed number beside the exact one.
+    #[arg(long, conflicts_with_all = ["die", "against"])]
+    pub tables: bool,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Edge used on a Project Sol test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EdgeUse {
+    /// Spend: 3 to 6 are hits.
+    PushTheLimit,
+    /// Spend: reroll the dice that are not hits.
+    SecondChance,
+    /// Spend: negate a glitch, or make a critical glitch a glitch.
+    CloseCall,
+    /// Burn: succeed with four net hits.
+    Smackdown,
+}
+
+#[derive(Debug, Args)]
+pub struct SolOddsArgs {
+    /// Dice in the pool.
+    #[arg(long, allow_negative_numbers = true)]
+    pub dice: i64,
+    /// Threshold: a number or simple, average, difficult, very-difficult, formidable, absurd.
+    #[arg(long, default_value = "1")]
+    pub threshold: String,
+    /// Push the Limit: 3 to 6 are hits.
+    #[arg(long, conflicts_with_all = ["second_chance", "close_call"])]
+    pub push_the_limit: bool,
+    /// Second Chance: reroll the dice that are not hits.
+    #[arg(long, conflicts_with = "close_call")]
+    pub second_chance: bool,
+    /// Close Call: negate a glitch.
+    #[arg(long)]
+    pub close_call: bool,
+    /// An opposed test against a defender's pool (the attacker wins ties).
+    #[arg(long, allow_negative_numbers = true)]
+    pub against: Option<i64>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SolunaOddsArgs {
+    /// Dice in the pool (exact odds up to 40).
+    #[arg(long, allow_negative_numbers = true)]
+    pub dice: i64,
+    /// Net flips: positive for the tester, negative against.
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    pub flips: i64,
+    /// Chance to reach this target number.
+    #[arg(long)]
+    pub tn: Option<u32>,
+    /// The target's Body (armour), for damage odds.
+    #[arg(long)]
+    pub body: Option<u32>,
+    /// The target's Shield (ignored in melee).
+    #[arg(long, default_value_t = 0)]
+    pub shield: u32,
+    /// The attack is melee (the Shield does not count).
+    #[arg(long)]
+    pub melee: bool,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ClassicOddsCommand {
+    /// Exact chance to pass a check.
+    Check {
+        /// Dice (the stat, +1 for a cliché).
+        pool: i64,
+        /// Difficulty, 1 to 6 or a name.
+        #[arg(long)]
+        vs: String,
+        /// Gear rerolls one die (outside combat).
+        #[arg(long)]
+        gear: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Exact chance to kill a foe in a duel, hit point by hit point (and Body by Body).
+    Duel(ClassicDuelArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ClassicDuelArgs {
+    /// Your Body.
+    #[arg(long)]
+    pub body: u32,
+    /// Your hit points.
+    #[arg(long)]
+    pub hp: u32,
+    /// A cliché applies: +1 die.
+    #[arg(long)]
+    pub cliche: bool,
+    /// How you take hits: survive (default), hit-points, body.
+    #[arg(long, default_value = "survive")]
+    pub policy: String,
+    /// A monster (or sample hero) of the book: goblin, troll, owlbear...
+    #[arg(long, conflicts_with_all = ["foe_body", "foe_hp"])]
+    pub monster: Option<String>,
+    /// The foe's Body.
+    #[arg(long, requires = "foe_hp")]
+    pub foe_body: Option<u32>,
+    /// The foe's hit points.
+    #[arg(long, requires = "foe_body")]
+    pub foe_hp: Option<u32>,
+    /// A cliché helps the foe.
+    #[arg(long)]
+    pub foe_cliche: bool,
+    /// How the foe takes hits.
+    #[arg(long, default_value = "survive")]
+    pub foe_policy: String,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RollCommand {
+    /// Solum die types: a skill roll (chances against a difficulty), or opposed.
+    Dietype(DietypeRollArgs),
+    /// Project Sol: a test against a threshold, with Edge.
+    Sol(SolRollArgs),
+    /// Sol'una: a largest-group test with flips, damage or a target number.
+    Soluna(SolunaRollArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct DietypeRollArgs {
+    /// The die type.
+    pub die: String,
+    /// Chances (1 to 4).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub chances: i64,
+    /// Difficulty, 2 to 12.
+    #[arg(long, default_value_t = 4, allow_negative_numbers = true)]
+    pub vs: i64,
+    /// Die-type steps (+1DT, -1DT).
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    pub step: i64,
+    /// Opposed: the other side's die type.
+    #[arg(long)]
+    pub against: Option<String>,
+    /// Opposed: the other side's chances.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub against_chances: i64,
+    /// On a success, roll damage: one die of this type per point of quality.
+    #[arg(long)]
+    pub damage: Option<String>,
+    /// Flat damage modifier, -4 to +4.
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    pub modifier: i64,
+    #[command(flatten)]
+    pub dice: DiceArgs,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SolRollArgs {
+    /// Dice in the pool (or build it with --attribute and --ranks).
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        required_unless_present = "attribute"
+    )]
+    pub dice: Option<i64>,
+    /// The attribute.
+    #[arg(long, allow_negative_numbers = true)]
+    pub attribute: Option<i64>,
+    /// Skill ranks (bonuses are capped by them).
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    pub ranks: i64,
+    /// A bonus or penalty; repeat for several (they combine, then the cap applies).
+    #[arg(long = "modifier", allow_negative_numbers = true)]
+    pub modifiers: Vec<i64>,
+    /// The skill has an untrained penalty (3 dice when defaulting).
+    #[arg(long)]
+    pub untrained_penalty: bool,
+    /// Threshold: a number or a name. Without it, the hits are just counted.
+    #[arg(long)]
+    pub threshold: Option<String>,
+    /// Edge used on the test.
+    #[arg(long, value_enum)]
+    pub edge: Option<EdgeUse>,
+    /// Buy hits instead of rolling: one per full four dice.
+    #[arg(long, conflicts_with = "edge")]
+    pub buy: bool,
+    #[command(flatten)]
+    pub roll: DiceArgs,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SolunaRollArgs {
+    /// Dice in the pool.
+    #[arg(long, allow_negative_numbers = true)]
+    pub dice: i64,
+    /// The tester's positive flips.
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    pub flips: i64,
+    /// The target's negative flips.
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    pub against_flips: i64,
+    /// A target number to reach.
+    #[arg(long)]
+    pub tn: Option<u32>,
+    /// The target's Body, for damage.
+    #[arg(long)]
+    pub body: Option<u32>,
+    /// The target's Shield (ignored in melee).
+    #[arg(long, default_value_t = 0)]
+    pub shield: u32,
+    /// A melee attack.
+    #[arg(long)]
+    pub melee: bool,
+    #[command(flatten)]
+    pub roll: DiceArgs,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ClassicCommand {
+    /// Create a hero: 3d6 each for Body, Mind, Spirit (even dice), 2d6 for hit points, 2d6
+    /// for clichés.
+    New {
+        /// The hero's name.
+        name: String,
+        /// A cliché; repeat for the extra ones the 2d6 grant.
+        #[arg(long = "cliche", short = 'c')]
+        cliches: Vec<String>,
+        /// Where to save (default: NAME.toml).
+        #[arg(long, short)]
+        output: Option<std::path::PathBuf>,
+        /// Replace an existing file.
+        #[arg(long)]
+        force: bool,
+        #[command(flatten)]
+        dice: DiceArgs,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show a hero, a sample hero or a monster of the book.
+    Show {
+        /// A hero file, or a name from the book.
+        who: String,
+    },
+    /// List the book: sample heroes, monsters and clichés.
+    Bestiary,
+    /// Roll a check: stat dice (+1 for a cliché) against a difficulty.
+    Check {
+        /// Dice.
+        pool: i64,
+        /// Difficulty, 1 to 6 or a name.
+        #[arg(long, required_unless_present = "random")]
+        vs: Option<String>,
+        /// Roll the difficulty on a d6 first.
+        #[arg(long)]
+        random: bool,
+        /// Gear: reroll the lowest die once when failing.
+        #[arg(long)]
+        gear: bool,
+        #[command(flatten)]
+        dice: DiceArgs,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Ask the oracle a yes/no question.
+    Oracle {
+        /// The question (kept in the output).
+        question: Vec<String>,
+        /// Best of 2d6 (a cliché or an advantage).
+        #[arg(long, conflicts_with = "disadvantage")]
+        advantage: bool,
+        /// Worst of 2d6.
+        #[arg(long)]
+        disadvantage: bool,
+        #[command(flatten)]
+        dice: DiceArgs,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Rest: 1 hit point per 8 hours, 1 Body per day.
+    Rest {
+        /// The hero file.
+        file: std::path::PathBuf,
+        /// Hours of rest.
+        #[arg(long)]
+        hours: u32,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SolCommand {
+    /// Create a Project Sol character sheet.
+    New {
+        /// Name.
+        name: String,
+        /// The Edge attribute.
+        #[arg(long, default_value_t = 2)]
+        edge: u32,
+        /// An attribute: NAME=VALUE (e.g. LOG=4); repeat.
+        #[arg(long = "attr")]
+        attributes: Vec<String>,
+        /// A skill: NAME=RANKS (e.g. Etiquette=4); repeat.
+        #[arg(long = "skill")]
+        skills: Vec<String>,
+        /// Where to save (default: NAME.toml).
+        #[arg(long, short)]
+        output: Option<std::path::PathBuf>,
+        /// Replace an existing file.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Show a sheet.
+    Show {
+        /// The sheet.
+        file: std::path::PathBuf,
+    },
+    /// A test from the sheet: attribute + skill ranks + modifiers (capped by ranks), Edge
+    /// spent or burnt, progress earned.
+    Test(SolTestArgs),
+    /// A new session: Edge refreshes, a new encounter begins.
+    Session {
+        /// The sheet.
+        file: std::path::PathBuf,
+    },
+    /// A new encounter: progress can be earned again.
+    Encounter {
+        /// The sheet.
+        file: std::path::PathBuf,
+    },
+    /// The GM rewards a point of Edge.
+    Reward {
+        /// The sheet.
+        file: std::path::PathBuf,
+    },
+    /// Burn Edge for Not Dead Yet (Smackdown is burnt with `sol test --edge smackdown`).
+    NotDeadYet {
+        /// The sheet.
+        file: std::path::PathBuf,
+    },
+    /// Train the next rank of a skill (cost rating: the new rank × 2).
+    Train {
+        /// The sheet.
+        file: std::path::PathBuf,
+        /// The skill.
+        #[arg(long)]
+        skill: String,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct SolTestArgs {
+    /// The sheet.
+    pub file: std::path::PathBuf,
+    /// The skill tested (absent or 0 ranks: defaulting).
+    #[arg(long)]
+    pub skill: String,
+    /// The attribute paired with it.
+    #[arg(long = "attr")]
+    pub attribute: String,
+    /// Threshold: a number or a name.
+    #[arg(long)]
+    pub threshold: Option<String>,
+    /// A bonus or penalty; repeat.
+    #[arg(long = "modifier", allow_negative_numbers = true)]
+    pub modifiers: Vec<i64>,
+    /// The skill has an untrained penalty.
+    #[arg(long)]
+    pub untrained_penalty: bool,
+    /// Edge used (spent, or burnt for Smackdown).
+    #[arg(long, value_enum)]
+    pub edge: Option<EdgeUse>,
+    #[command(flatten)]
+    pub roll: DiceArgs,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SolunaCommand {
+    /// Fight a skirmish from a file of `[[character]]` entries.
+    Skirmish {
+        /// The skirmish file (TOML).
+        file: std::path::PathBuf,
+        /// Seed.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Dice rolled by hand, in the order the skirmish rolls them.
+        #[arg(long, value_name = "V1,V2,...")]
+        rolled: Option<String>,
+        /// Print the events as JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -46,6 +46,15 @@ where
     let mut out = anstream::stdout().lock();
     match cmd::run(cli, &mut out) {
         Ok(()) => ExitCode::SUCCESS,
+        // A reader that stopped reading (`solum … | head`) is not an error.
+        Err(err)
+            if err.chain().any(|e| {
+                e.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(err) => {
             let _ = out.flush();
             let bad_input = err.downcast_ref::<BadInput>().is_some();

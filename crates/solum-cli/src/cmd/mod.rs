@@ -5,13 +5,17 @@ use std::io::Write;
 use clap::CommandFactory;
 
 use crate::bad;
-use crate::cli::{Cli, Command, OddsCommand, PoolArgs};
+use crate::cli::{Cli, Command, OddsCommand, PoolArgs, RollCommand};
 
 mod character;
 mod check;
+mod classic;
 mod combat;
+mod dietype;
 mod odds;
 mod sim;
+mod sol;
+mod soluna;
 mod vehicle;
 
 /// Runs a parsed command line, writing to `out`.
@@ -26,6 +30,16 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Vehicle(c) => vehicle::run(&c, out),
         Command::Sim(args) => sim::run(&args, out),
         Command::Static(args) => odds::play_static(&args, out),
+        Command::Odds(OddsCommand::Dietype(args)) => dietype::odds(&args, out),
+        Command::Odds(OddsCommand::Sol(args)) => sol::odds(&args, out),
+        Command::Odds(OddsCommand::Soluna(args)) => soluna::odds(&args, out),
+        Command::Odds(OddsCommand::Classic(c)) => classic::odds(&c, out),
+        Command::Roll(RollCommand::Dietype(args)) => dietype::roll(&args, out),
+        Command::Roll(RollCommand::Sol(args)) => sol::roll(&args, out),
+        Command::Roll(RollCommand::Soluna(args)) => soluna::roll(&args, out),
+        Command::Classic(c) => classic::run(&c, out),
+        Command::Sol(c) => sol::run(&c, out),
+        Command::Soluna(c) => soluna::run(&c, out),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "solum", out);
             Ok(())

@@ -1,0 +1,271 @@
+//! Combat of the original So1um and its exact odds (C2).
+//!
+//! Each exchange both sides roll their Body dice (one more for an applicable cliché); the
+//! high roll takes one hit point from the other, a tie does nothing. The side that takes the
+//! hit may lose a point of Body instead, which costs it a die from then on. Death comes at 0
+//! Body or 0 hit points. The choice is the player's at the table; for odds and simulation a
+//! fixed [`Policy`] makes it.
+
+use std::collections::HashMap;
+
+use num_bigint::BigInt;
+use num_traits::{One, Zero};
+use serde::Serialize;
+use solum_dice::{DiceError, DiceSource, Prob};
+use thiserror::Error;
+
+/// How a side takes a hit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Policy {
+    /// Lose hit points, keeping the dice; give up Body only when the last hit point is at
+    /// stake and Body can spare one (the longest life).
+    #[default]
+    Survive,
+    /// Always lose a hit point.
+    HitPoints,
+    /// Lose Body while it is above 1, then hit points.
+    Body,
+}
+
+impl Policy {
+    /// Whether to lose Body for this hit.
+    pub fn loses_body(self, body: u32, hit_points: u32) -> bool {
+        match self {
+            Self::Survive => hit_points == 1 && body > 1,
+            Self::HitPoints => false,
+            Self::Body => body > 1,
+        }
+    }
+}
+
+impl std::str::FromStr for Policy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "survive" => Ok(Self::Survive),
+            "hit-points" | "hp" => Ok(Self::HitPoints),
+            "body" => Ok(Self::Body),
+            other => Err(format!(
+                "`{other}` is not a policy: survive, hit-points or body"
+            )),
+        }
+    }
+}
+
+/// One side of a duel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Side {
+    /// Body: the combat dice and a life line.
+    pub body: u32,
+    /// Hit points.
+    pub hit_points: u32,
+    /// An applicable cliché adds a die.
+    pub cliche: bool,
+    /// How it takes hits.
+    pub policy: Policy,
+}
+
+/// The largest Body or hit points a duel takes (the state space is their product squared).
+pub const MAX_DUEL_STAT: u32 = 30;
+
+/// A duel that cannot be computed.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{0}: {1} is outside 1 to {MAX_DUEL_STAT}")]
+pub struct DuelError(pub &'static str, pub u32);
+
+fn check(side: &Side, who: &'static str) -> Result<(), DuelError> {
+    for (what, v) in [("body", side.body), ("hit points", side.hit_points)] {
+        if !(1..=MAX_DUEL_STAT).contains(&v) {
+            return Err(DuelError(if who == "first" { what } else { "foe" }, v));
+        }
+    }
+    Ok(())
+}
+
+/// Win and lose weights of one exchange of `a` dice against `b` dice, over 6^(a+b).
+fn exchange(a: u32, b: u32) -> (BigInt, BigInt) {
+    let w = |n: u32| -> Vec<BigInt> {
+        (1..=6u32)
+            .map(|v| BigInt::from(v).pow(n) - BigInt::from(v - 1).pow(n))
+            .collect()
+    };
+    let (wa, wb) = (w(a), w(b));
+    let (mut win, mut lose) = (BigInt::zero(), BigInt::zero());
+    for (i, x) in wa.iter().enumerate() {
+        for (j, y) in wb.iter().enumerate() {
+            let p = x * y;
+            if i > j {
+                win += p;
+            } else if i < j {
+                lose += p;
+            }
+        }
+    }
+    (win, lose)
+}
+
+fn hit(side: Side, body: u32, hp: u32) -> (u32, u32) {
+    if side.policy.loses_body(body, hp) {
+        (body - 1, hp)
+    } else {
+        (body, hp - 1)
+    }
+}
+
+/// The exact chance that `first` kills `second`.
+pub fn duel_odds(first: Side, second: Side) -> Result<Prob, DuelError> {
+    check(&first, "first")?;
+    check(&second, "second")?;
+    let mut memo: HashMap<(u32, u32, u32, u32), Prob> = HashMap::new();
+    let mut exchanges: HashMap<(u32, u32), (BigInt, BigInt)> = HashMap::new();
+    Ok(solve(
+        first,
+        second,
+        (first.body, first.hit_points, second.body, second.hit_points),
+        &mut memo,
+        &mut exchanges,
+    ))
+}
+
+fn solve(
+    a: Side,
+    b: Side,
+    state: (u32, u32, u32, u32),
+    memo: &mut HashMap<(u32, u32, u32, u32), Prob>,
+    exchanges: &mut HashMap<(u32, u32), (BigInt, BigInt)>,
+) -> Prob {
+    let (ab, ah, bb, bh) = state;
+    if bb == 0 || bh == 0 {
+        return Prob::one();
+    }
+    if ab == 0 || ah == 0 {
+        return Prob::zero();
+    }
+    if let Some(p) = memo.get(&state) {
+        return p.clone();
+    }
+    let pools = (ab + u32::from(a.cliche), bb + u32::from(b.cliche));
+    let (win, lose) = exchanges
+        .entry(pools)
+        .or_insert_with(|| exchange(pools.0, pools.1))
+        .clone();
+    // Draws repeat the exchange: only win and lose matter.
+    let total = &win + &lose;
+    let p = Prob::new(win, total.clone());
+    let q = Prob::new(lose, total);
+    let (nbb, nbh) = hit(b, bb, bh);
+    let (nab, nah) = hit(a, ab, ah);
+    let value = p * solve(a, b, (ab, ah, nbb, nbh), memo, exchanges)
+        + q * solve(a, b, (nab, nah, bb, bh), memo, exchanges);
+    memo.insert(state, value.clone());
+    value
+}
+
+/// How a simulated duel ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct DuelEnd {
+    /// The first side killed the second.
+    pub won: bool,
+    /// Exchanges rolled, ties included.
+    pub exchanges: u32,
+}
+
+/// Simulates one duel exchange by exchange: the first side's dice, then the second's.
+pub fn simulate(
+    first: Side,
+    second: Side,
+    dice: &mut dyn DiceSource,
+) -> Result<DuelEnd, DiceError> {
+    let (mut ab, mut ah, mut bb, mut bh) =
+        (first.body, first.hit_points, second.body, second.hit_points);
+    let mut exchanges = 0;
+    while ab > 0 && ah > 0 && bb > 0 && bh > 0 {
+        exchanges += 1;
+        let roll = |n: u32, d: &mut dyn DiceSource| -> Result<u32, DiceError> {
+            let mut top = 0;
+            for _ in 0..n {
+                top = top.max(d.roll(6)?);
+            }
+            Ok(top)
+        };
+        let x = roll(ab + u32::from(first.cliche), dice)?;
+        let y = roll(bb + u32::from(second.cliche), dice)?;
+        match x.cmp(&y) {
+            std::cmp::Ordering::Greater => (bb, bh) = hit(second, bb, bh),
+            std::cmp::Ordering::Less => (ab, ah) = hit(first, ab, ah),
+            std::cmp::Ordering::Equal => {}
+        }
+    }
+    Ok(DuelEnd {
+        won: bb == 0 || bh == 0,
+        exchanges,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use solum_dice::{SeededDice, prob, prob_to_f64};
+
+    fn side(body: u32, hit_points: u32, policy: Policy) -> Side {
+        Side {
+            body,
+            hit_points,
+            cliche: false,
+            policy,
+        }
+    }
+
+    #[test]
+    fn reference_values() {
+        // One die each, one hit point each: an even fight.
+        assert_eq!(
+            duel_odds(side(1, 1, Policy::Survive), side(1, 1, Policy::Survive)).unwrap(),
+            prob(1, 2)
+        );
+        // Mirror fights are even whatever the policy.
+        for policy in [Policy::Survive, Policy::HitPoints, Policy::Body] {
+            assert_eq!(
+                duel_odds(side(3, 4, policy), side(3, 4, policy)).unwrap(),
+                prob(1, 2)
+            );
+        }
+        assert!(duel_odds(side(0, 1, Policy::Survive), side(1, 1, Policy::Survive)).is_err());
+    }
+
+    #[test]
+    fn giving_up_body_buys_time() {
+        // Alessandor (B2, HP2) against a troll (B4, HP4): surviving on Body beats never
+        // giving it up.
+        let troll = side(4, 4, Policy::Survive);
+        let survive = duel_odds(side(2, 2, Policy::Survive), troll).unwrap();
+        let stubborn = duel_odds(side(2, 2, Policy::HitPoints), troll).unwrap();
+        assert!(survive > stubborn);
+    }
+
+    #[test]
+    fn exact_matches_simulation() {
+        let (a, b) = (
+            Side {
+                body: 2,
+                hit_points: 3,
+                cliche: true,
+                policy: Policy::Survive,
+            },
+            side(4, 4, Policy::Body),
+        );
+        let exact = prob_to_f64(&duel_odds(a, b).unwrap());
+        let mut dice = SeededDice::new(12);
+        let n = 100_000;
+        let wins = (0..n)
+            .filter(|_| simulate(a, b, &mut dice).unwrap().won)
+            .count();
+        let se = (exact * (1.0 - exact) / f64::from(n)).sqrt();
+        assert!(
+            (wins as f64 / f64::from(n) - exact).abs() < 4.0 * se,
+            "{} vs {exact}",
+            wins as f64 / f64::from(n)
+        );
+    }
+}

@@ -1,0 +1,303 @@
+//! `solum odds dietype`, `solum roll dietype`: Solum die types.
+
+use std::io::Write;
+
+use serde_json::json;
+use solum_dietype::odds::{opposed_odds, skill_odds};
+use solum_dietype::tables::tables;
+use solum_dietype::{
+    DieType, RollSpec, difficulty_name, quality_name, roll_damage, roll_opposed, roll_skill,
+};
+
+use crate::bad;
+use crate::cli::{DietypeOddsArgs, DietypeRollArgs};
+use crate::dice::with_dice;
+use crate::render::{self, BAD, DIM, GOOD, HEAD, paint, percent};
+
+fn die(text: &str, step: i64) -> anyhow::Result<DieType> {
+    Ok(text
+        .parse::<DieType>()
+        .map_err(|e| bad(e.to_string()))?
+        .step(step))
+}
+
+fn chances(n: i64, flag: &str) -> anyhow::Result<u32> {
+    if (1..=4).contains(&n) {
+        Ok(n as u32)
+    } else {
+        Err(bad(format!("{flag} {n}: a roll has 1 to 4 chances")))
+    }
+}
+
+pub fn odds(args: &DietypeOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    if args.tables {
+        return write_tables(args.json, out);
+    }
+    let Some(die_text) = &args.die else {
+        return Err(bad("give a die type (d4 … d12), or --tables"));
+    };
+    let d = die(die_text, args.step)?;
+    if let Some(other) = &args.against {
+        let a = (d, chances(args.chances, "--chances")?);
+        let b = (
+            die(other, 0)?,
+            chances(args.against_chances, "--against-chances")?,
+        );
+        let o = opposed_odds(a, b);
+        if args.json {
+            let q = |v: &[f64]| -> serde_json::Map<String, serde_json::Value> {
+                v.iter()
+                    .enumerate()
+                    .skip(1)
+                    .map(|(i, p)| (i.to_string(), json!(p)))
+                    .collect()
+            };
+            writeln!(
+                out,
+                "{}",
+                json!({"die": d, "chances": a.1, "against": b.0, "against_chances": b.1,
+                       "p_win": o.win, "p_draw": o.draw, "p_lose": o.lose,
+                       "win_quality": q(&o.win_quality), "lose_quality": q(&o.lose_quality),
+                       "error_bound": o.error_bound})
+            )?;
+        } else {
+            writeln!(
+                out,
+                "{d} ×{} against {} ×{}: win {}  draw {:.2}%  lose {:.2}%",
+                a.1,
+                b.0,
+                b.1,
+                paint(HEAD, format!("{:.2}%", 100.0 * o.win)),
+                100.0 * o.draw,
+                100.0 * o.lose
+            )?;
+            for (q, p) in o.win_quality.iter().enumerate().skip(1) {
+                writeln!(
+                    out,
+                    "  win, {:<13} {:>7.2}%",
+                    quality_name(q as u32),
+                    100.0 * p
+                )?;
+            }
+            writeln!(
+                out,
+                "  {}",
+                paint(
+                    DIM,
+                    format!("error below {:.0e} (explosions truncated)", o.error_bound)
+                )
+            )?;
+        }
+        return Ok(());
+    }
+    let spec = RollSpec::new(d, args.chances, args.vs).map_err(|e| bad(e.to_string()))?;
+    let o = skill_odds(&spec);
+    if args.json {
+        let quality: serde_json::Map<String, serde_json::Value> = o
+            .quality
+            .iter()
+            .enumerate()
+            .map(|(q, p)| (q.to_string(), json!(render::to_f64(p))))
+            .collect();
+        writeln!(
+            out,
+            "{}",
+            json!({"die": d, "chances": spec.chances, "difficulty": spec.difficulty,
+                   "p_success": render::to_f64(&o.success), "p_success_exact": render::fraction(&o.success),
+                   "p_per_chance": render::to_f64(&o.per_chance), "quality": quality})
+        )?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{d} with {} chance(s) against {} {}: success {}",
+        spec.chances,
+        spec.difficulty,
+        difficulty_name(spec.difficulty),
+        paint(HEAD, percent(&o.success))
+    )?;
+    let mut table = render::table(&["quality", "name", "chance"], &[0, 2]);
+    for (q, p) in o.quality.iter().enumerate() {
+        table.add_row(vec![
+            q.to_string(),
+            quality_name(q as u32).to_owned(),
+            percent(p),
+        ]);
+    }
+    writeln!(out, "{table}")?;
+    Ok(())
+}
+
+fn write_tables(json_out: bool, out: &mut dyn Write) -> anyhow::Result<()> {
+    let all = tables();
+    if json_out {
+        writeln!(out, "{}", serde_json::to_string(&all)?)?;
+        return Ok(());
+    }
+    for t in &all {
+        writeln!(out, "{}", paint(HEAD, t.title))?;
+        let increments = t.cells.iter().any(|c| c.printed_increment.is_some());
+        let mut header = vec!["", "printed", "exact", ""];
+        if increments {
+            header.extend(["printed +", "exact +", ""]);
+        }
+        let mut table = render::table(&header, &[1, 2, 4, 5]);
+        for c in &t.cells {
+            let mut row = vec![
+                c.label.clone(),
+                format!("{}%", c.printed),
+                format!("{:.3}%", c.exact),
+                if c.right {
+                    "ok".to_owned()
+                } else {
+                    "WRONG".to_owned()
+                },
+            ];
+            if let (Some(p), Some(x), Some(ok)) =
+                (c.printed_increment, c.exact_increment, c.increment_right)
+            {
+                row.extend([
+                    format!("+{p}%"),
+                    format!("{x:+.3}"),
+                    if ok { "ok".into() } else { "WRONG".into() },
+                ]);
+            }
+            table.add_row(row);
+        }
+        writeln!(out, "{table}\n")?;
+    }
+    writeln!(
+        out,
+        "{}",
+        paint(
+            DIM,
+            "ok: the printed number is the exact one rounded; WRONG: it is not."
+        )
+    )?;
+    Ok(())
+}
+
+pub fn roll(args: &DietypeRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let d = die(&args.die, args.step)?;
+    let order = "values go: each chance's die, a maximum followed by its two new dice, then the other side's, then damage dice";
+    if let Some(other) = &args.against {
+        let a = (d, chances(args.chances, "--chances")?);
+        let b = (
+            die(other, 0)?,
+            chances(args.against_chances, "--against-chances")?,
+        );
+        let (r, seed) = with_dice(args.dice.rolled.as_deref(), args.dice.seed, order, |dice| {
+            roll_opposed(a, b, dice)
+        })?;
+        if args.json {
+            writeln!(out, "{}", json!({"roll": r, "seed": seed}))?;
+            return Ok(());
+        }
+        let show = |v: &[solum_dietype::ChanceRoll]| {
+            v.iter()
+                .map(|c| c.result.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        writeln!(
+            out,
+            "{} {d} ×{} against {} ×{}",
+            paint(HEAD, "Opposed"),
+            a.1,
+            b.0,
+            b.1
+        )?;
+        writeln!(out, "  you      {}", show(&r.first))?;
+        writeln!(out, "  against  {}", show(&r.second))?;
+        let verdict = match r.winner {
+            1 => paint(GOOD, format!("WIN, {}", quality_name(r.quality))),
+            -1 => paint(BAD, format!("LOSE (they: {})", quality_name(r.quality))),
+            _ => "DRAW".to_owned(),
+        };
+        writeln!(out, "  {verdict}")?;
+        if let Some(seed) = seed {
+            writeln!(out, "  {}", paint(DIM, format!("seed {seed}")))?;
+        }
+        return Ok(());
+    }
+    let spec = RollSpec::new(d, args.chances, args.vs).map_err(|e| bad(e.to_string()))?;
+    let damage_die = args.damage.as_deref().map(|t| die(t, 0)).transpose()?;
+    if !(-4..=4).contains(&args.modifier) {
+        return Err(bad(format!(
+            "--modifier {}: modifiers run from -4 to +4",
+            args.modifier
+        )));
+    }
+    let p = skill_odds(&spec).success;
+    let ((r, damage), seed) =
+        with_dice(args.dice.rolled.as_deref(), args.dice.seed, order, |dice| {
+            let r = roll_skill(&spec, dice)?;
+            let damage = match damage_die {
+                Some(dd) if r.quality > 0 => {
+                    Some(roll_damage(dd, r.quality, args.modifier, dice)?.expect("checked"))
+                }
+                _ => None,
+            };
+            Ok((r, damage))
+        })?;
+    if args.json {
+        writeln!(
+            out,
+            "{}",
+            json!({"roll": r, "success": r.success(), "quality": r.quality, "quality_name": quality_name(r.quality),
+                   "p_success": render::to_f64(&p), "damage": damage, "seed": seed})
+        )?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{} {d} with {} chance(s) against {}   success {}",
+        paint(HEAD, "Roll"),
+        spec.chances,
+        spec.difficulty,
+        paint(HEAD, percent(&p))
+    )?;
+    for (i, c) in r.chances.iter().enumerate() {
+        let faces: Vec<String> = c.faces.iter().map(u32::to_string).collect();
+        let mark = if c.result >= spec.difficulty {
+            paint(GOOD, "✓")
+        } else {
+            paint(BAD, "✗")
+        };
+        writeln!(
+            out,
+            "  chance {}: {} = {} {mark}",
+            i + 1,
+            faces.join(" "),
+            c.result
+        )?;
+    }
+    let verdict = if r.success() {
+        paint(
+            GOOD,
+            format!(
+                "{} (quality {})",
+                quality_name(r.quality).to_uppercase(),
+                r.quality
+            ),
+        )
+    } else {
+        paint(BAD, "FAILURE")
+    };
+    writeln!(out, "  {verdict}")?;
+    if let Some(dmg) = damage {
+        writeln!(
+            out,
+            "  damage: {:?} {:+} = {}",
+            dmg.faces, dmg.modifier, dmg.total
+        )?;
+    }
+    if let Some(seed) = seed {
+        writeln!(
+            out,
+            "  {}",
+            paint(DIM, format!("seed {seed} (replay with --seed {seed})"))
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,27 @@
+//! Exact Solum die-type odds. Run with `cargo bench -p solum-dietype --bench dietype`.
+
+use divan::black_box;
+use solum_dietype::odds::{opposed_odds, skill_odds};
+use solum_dietype::{DieType, RollSpec};
+
+fn main() {
+    divan::main();
+}
+
+/// A skill roll: success and quality, d12 with four chances against 8 (tables cached).
+#[divan::bench]
+fn exact_skill() -> solum_dietype::odds::SkillOdds {
+    skill_odds(black_box(&RollSpec::new(DieType::D12, 4, 8).unwrap()))
+}
+
+/// An opposed roll with quality, d8 ×3 against d6 ×2.
+#[divan::bench]
+fn exact_opposed() -> solum_dietype::odds::OpposedOdds {
+    opposed_odds(black_box((DieType::D8, 3)), black_box((DieType::D6, 2)))
+}
+
+/// The printed tables, recomputed.
+#[divan::bench]
+fn printed_tables() -> Vec<solum_dietype::tables::Table> {
+    solum_dietype::tables::tables()
+}

@@ -1,0 +1,133 @@
+//! Die types, their steps, difficulties and quality names.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::Serialize;
+use thiserror::Error;
+
+/// A die type: d4 to d12.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(into = "String")]
+pub enum DieType {
+    /// Four sides, the worst.
+    D4,
+    /// Six sides, the usual.
+    D6,
+    /// Eight sides.
+    D8,
+    /// Ten sides.
+    D10,
+    /// Twelve sides, the best.
+    D12,
+}
+
+/// Bad input for die-type rules.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum DieTypeError {
+    /// Not d4, d6, d8, d10 or d12.
+    #[error("`{0}` is not a die type: d4, d6, d8, d10 or d12")]
+    DieType(String),
+    /// Chances outside 1..=4.
+    #[error("{0} chances: a roll has 1 to 4 chances (skill)")]
+    Chances(i64),
+    /// Difficulty outside 2..=12.
+    #[error("difficulty {0}: difficulties run from 2 (trivial) to 12 (divine)")]
+    Difficulty(i64),
+    /// Flat modifier outside −4..=+4.
+    #[error("modifier {0}: modifiers run from -4 to +4")]
+    Modifier(i64),
+}
+
+impl DieType {
+    /// All die types, worst first.
+    pub const ALL: [Self; 5] = [Self::D4, Self::D6, Self::D8, Self::D10, Self::D12];
+
+    /// Sides.
+    pub fn sides(self) -> u32 {
+        match self {
+            Self::D4 => 4,
+            Self::D6 => 6,
+            Self::D8 => 8,
+            Self::D10 => 10,
+            Self::D12 => 12,
+        }
+    }
+
+    fn index(self) -> usize {
+        Self::ALL.iter().position(|&d| d == self).expect("listed")
+    }
+
+    /// The die `steps` types up (+1DT) or down (−1DT), clamped to d4..d12 (D3).
+    pub fn step(self, steps: i64) -> Self {
+        let i = (self.index() as i64 + steps).clamp(0, 4);
+        Self::ALL[i as usize]
+    }
+}
+
+impl fmt::Display for DieType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "d{}", self.sides())
+    }
+}
+
+impl From<DieType> for String {
+    fn from(d: DieType) -> Self {
+        d.to_string()
+    }
+}
+
+impl FromStr for DieType {
+    type Err = DieTypeError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim().to_ascii_lowercase();
+        let n = t.strip_prefix('d').unwrap_or(&t);
+        match n {
+            "4" => Ok(Self::D4),
+            "6" => Ok(Self::D6),
+            "8" => Ok(Self::D8),
+            "10" => Ok(Self::D10),
+            "12" => Ok(Self::D12),
+            _ => Err(DieTypeError::DieType(s.trim().to_owned())),
+        }
+    }
+}
+
+/// The text's name for a difficulty, where it gives one.
+pub fn difficulty_name(difficulty: u32) -> &'static str {
+    match difficulty {
+        2 => "trivial",
+        3 => "easy",
+        4 => "normal",
+        5 => "hard",
+        12 => "divine",
+        _ => "",
+    }
+}
+
+/// The name of a quality: 1 success, 2 extraordinary, 3 heroic, 4 legendary.
+pub fn quality_name(quality: u32) -> &'static str {
+    match quality {
+        0 => "failure",
+        1 => "success",
+        2 => "extraordinary",
+        3 => "heroic",
+        _ => "legendary",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_clamp() {
+        assert_eq!(DieType::D6.step(1), DieType::D8);
+        assert_eq!(DieType::D6.step(-1), DieType::D4);
+        assert_eq!(DieType::D4.step(-3), DieType::D4);
+        assert_eq!(DieType::D10.step(5), DieType::D12);
+        assert_eq!("D8".parse::<DieType>(), Ok(DieType::D8));
+        assert_eq!("12".parse::<DieType>(), Ok(DieType::D12));
+        assert!("d7".parse::<DieType>().is_err());
+    }
+}

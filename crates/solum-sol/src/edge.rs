@@ -1,0 +1,142 @@
+//! A character's Edge: spent (temporarily) or burnt (for good), refreshed each session (P2).
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// The six ways to spend a point of Edge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Spend {
+    /// Before rolling: 3 to 6 are hits for this test.
+    PushTheLimit,
+    /// About to fall: a BOD + WIL (3) test; on a success, one last action.
+    DeadMansTrigger,
+    /// A bonus of REA + INT dice to an initiative test.
+    Blitz,
+    /// Top of the initiative order for one round.
+    SeizeTheInitiative,
+    /// Negate a glitch, or make a critical glitch a glitch.
+    CloseCall,
+    /// After rolling: reroll every die that is not a hit.
+    SecondChance,
+}
+
+/// The two ways to burn a point of Edge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Burn {
+    /// Survive instead of dying; the highest physical attribute drops by 1.
+    NotDeadYet,
+    /// Succeed with four net hits, on any test.
+    Smackdown,
+}
+
+/// Edge cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum EdgeError {
+    /// No points left to spend.
+    #[error("no Edge left to spend ({0} of {1})")]
+    NoPoints(u32, u32),
+    /// Edge was already used on this test.
+    #[error("one point of Edge per test: this test already used {0}")]
+    AlreadyUsed(String),
+    /// No attribute left to burn.
+    #[error("no Edge attribute left to burn")]
+    NothingToBurn,
+}
+
+/// A character's Edge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Edge {
+    /// The attribute: points at a refresh.
+    pub attribute: u32,
+    /// Points available now.
+    pub points: u32,
+}
+
+impl Edge {
+    /// Full Edge.
+    pub fn new(attribute: u32) -> Self {
+        Self {
+            attribute,
+            points: attribute,
+        }
+    }
+
+    /// Spends one point (the attribute stays).
+    pub fn spend(&mut self, _use: Spend) -> Result<(), EdgeError> {
+        if self.points == 0 {
+            return Err(EdgeError::NoPoints(self.points, self.attribute));
+        }
+        self.points -= 1;
+        Ok(())
+    }
+
+    /// Burns one point: the attribute drops by one for good, and the points with it if they
+    /// would exceed it. A point may be burnt even when none is left to spend.
+    pub fn burn(&mut self, _use: Burn) -> Result<(), EdgeError> {
+        if self.attribute == 0 {
+            return Err(EdgeError::NothingToBurn);
+        }
+        self.attribute -= 1;
+        self.points = self.points.min(self.attribute);
+        Ok(())
+    }
+
+    /// The start of a session: points back to the attribute.
+    pub fn refresh(&mut self) {
+        self.points = self.attribute;
+    }
+
+    /// A GM's reward: one point back, never above the attribute.
+    pub fn reward(&mut self) {
+        self.points = (self.points + 1).min(self.attribute);
+    }
+}
+
+/// Tracks the one-Edge-per-test rule.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TestEdge {
+    used: Option<String>,
+}
+
+impl TestEdge {
+    /// Records an Edge use on this test, refusing a second one.
+    pub fn use_once(&mut self, what: &str) -> Result<(), EdgeError> {
+        if let Some(u) = &self.used {
+            return Err(EdgeError::AlreadyUsed(u.clone()));
+        }
+        self.used = Some(what.to_owned());
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spend_refresh_reward_burn() {
+        let mut e = Edge::new(2);
+        e.spend(Spend::PushTheLimit).unwrap();
+        e.spend(Spend::SecondChance).unwrap();
+        assert_eq!(e.spend(Spend::Blitz), Err(EdgeError::NoPoints(0, 2)));
+        e.reward();
+        assert_eq!(e.points, 1);
+        e.refresh();
+        assert_eq!(e.points, 2);
+        e.burn(Burn::Smackdown).unwrap();
+        assert_eq!((e.attribute, e.points), (1, 1));
+        e.refresh();
+        assert_eq!(e.points, 1, "burnt Edge does not come back");
+        e.burn(Burn::NotDeadYet).unwrap();
+        assert_eq!(e.burn(Burn::Smackdown), Err(EdgeError::NothingToBurn));
+    }
+
+    #[test]
+    fn one_edge_per_test() {
+        let mut t = TestEdge::default();
+        t.use_once("push the limit").unwrap();
+        assert!(t.use_once("close call").is_err());
+    }
+}

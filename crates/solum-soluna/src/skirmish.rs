@@ -1,0 +1,416 @@
+//! Skirmishes: ten action phases a turn, simultaneous resolution (ruling U4).
+//!
+//! The text promises a phase table it does not print. Ruling U4: a character with Mind `m`
+//! acts `m` times a turn, in phases `⌈10·i/m⌉` for `i = 1..m`. Within a phase every attack
+//! is rolled against the state at the start of the phase and its damage lands together, so
+//! two characters can take each other out in the same phase; movement follows the attacks.
+//!
+//! What the text leaves open, decided here (docs/rules.md says the same):
+//! * a character has hit points and is out at 0; damage is the largest group minus armour;
+//! * flips are an exhaustible supply: for each test the tester commits up to
+//!   `flips_per_test` positive flips and the target up to its `flips_per_test` negative flips
+//!   from its guard; committed flips are spent;
+//! * the tactic: attack an engaged foe in melee, else shoot if the character has a ranged
+//!   attack, else move to engage; the foe with the fewest hit points first (listed order on
+//!   ties), engaged foes before others.
+
+use serde::{Deserialize, Serialize};
+use solum_dice::{DiceError, DiceSource};
+use thiserror::Error;
+
+use crate::test::{Armour, TestOutcome, TestSpec, damage, roll_test};
+
+/// Phases in a turn.
+pub const PHASES: u32 = 10;
+
+/// Turns after which a skirmish stops undecided.
+pub const MAX_TURNS: u32 = 100;
+
+/// The phases in which a character with this Mind acts (U4): `⌈10·i/m⌉`, `i = 1..m`; Mind
+/// is taken as 1 to 10.
+pub fn phases(mind: u32) -> Vec<u32> {
+    let m = mind.clamp(1, PHASES);
+    (1..=m).map(|i| (PHASES * i).div_ceil(m)).collect()
+}
+
+/// A character in a skirmish.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Character {
+    /// Name.
+    pub name: String,
+    /// Side; different sides are foes.
+    pub side: String,
+    /// Mind: how many actions a turn (1 to 10).
+    pub mind: u32,
+    /// Body: armour against every attack.
+    pub body: u32,
+    /// Shield: armour against every attack but melee.
+    #[serde(default)]
+    pub shield: u32,
+    /// Hit points; out at 0.
+    pub hit_points: u32,
+    /// Dice for a melee attack (0: none).
+    #[serde(default)]
+    pub melee: u32,
+    /// Dice for a ranged attack (0: none).
+    #[serde(default)]
+    pub ranged: u32,
+    /// Positive flips left (for the character's own tests).
+    #[serde(default)]
+    pub flips: u32,
+    /// Negative flips left (against tests aimed at the character).
+    #[serde(default)]
+    pub guard: u32,
+    /// The most flips committed to one test, either way.
+    #[serde(default = "one")]
+    pub flips_per_test: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// A skirmish file: `[[character]]` entries.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkirmishFile {
+    /// The characters, in listed order.
+    pub character: Vec<Character>,
+}
+
+/// A skirmish that cannot be fought.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SkirmishError {
+    /// Fewer than two sides.
+    #[error("a skirmish needs characters on at least two sides")]
+    OneSide,
+    /// A character the rules cannot use.
+    #[error("{0}: {1}")]
+    Character(String, &'static str),
+    /// Dice ran out.
+    #[error(transparent)]
+    Dice(#[from] DiceError),
+}
+
+/// What happened, in order. Characters are indices into the skirmish's list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "event")]
+pub enum Event {
+    /// A phase in which someone acts.
+    Phase {
+        /// Turn, from 1.
+        turn: u32,
+        /// Phase, 1 to 10.
+        phase: u32,
+    },
+    /// An attack, rolled against the state at the start of the phase.
+    Attack {
+        /// Who attacks.
+        attacker: usize,
+        /// Whom.
+        target: usize,
+        /// Melee (Body armour) or ranged (Body + Shield).
+        melee: bool,
+        /// Positive flips committed.
+        positive: u32,
+        /// Negative flips committed by the target.
+        negative: u32,
+        /// The test.
+        test: TestOutcome,
+        /// Damage it deals.
+        damage: u32,
+    },
+    /// Damage landed at the end of the attacks.
+    Damaged {
+        /// Who.
+        character: usize,
+        /// How much.
+        amount: u32,
+        /// Hit points left.
+        hit_points: u32,
+    },
+    /// Out of the fight.
+    Out {
+        /// Who.
+        character: usize,
+    },
+    /// A move to engage.
+    Engaged {
+        /// Who moved.
+        mover: usize,
+        /// Whom they engaged.
+        target: usize,
+    },
+    /// The end.
+    Over {
+        /// The side left standing, if any.
+        winner: Option<String>,
+        /// Turns fought.
+        turns: u32,
+    },
+}
+
+enum Action {
+    Melee(usize),
+    Ranged(usize),
+    Engage(usize),
+}
+
+/// Fights a skirmish to the end and returns every event. The characters are changed: hit
+/// points and flips as they are at the end.
+pub fn fight(
+    characters: &mut [Character],
+    dice: &mut dyn DiceSource,
+) -> Result<Vec<Event>, SkirmishError> {
+    for c in characters.iter() {
+        if c.hit_points == 0 {
+            return Err(SkirmishError::Character(c.name.clone(), "needs hit points"));
+        }
+        if c.melee == 0 && c.ranged == 0 {
+            return Err(SkirmishError::Character(
+                c.name.clone(),
+                "has no attack (melee or ranged dice)",
+            ));
+        }
+        if c.melee > crate::test::MAX_DICE || c.ranged > crate::test::MAX_DICE {
+            return Err(SkirmishError::Character(
+                c.name.clone(),
+                "rolls too many dice",
+            ));
+        }
+    }
+    let n = characters.len();
+    let standing_sides = |cs: &[Character]| {
+        let mut sides: Vec<&str> = cs
+            .iter()
+            .filter(|c| c.hit_points > 0)
+            .map(|c| c.side.as_str())
+            .collect();
+        sides.sort_unstable();
+        sides.dedup();
+        sides.into_iter().map(str::to_owned).collect::<Vec<_>>()
+    };
+    if standing_sides(characters).len() < 2 {
+        return Err(SkirmishError::OneSide);
+    }
+    let schedule: Vec<Vec<u32>> = characters.iter().map(|c| phases(c.mind)).collect();
+    let mut engaged = vec![vec![false; n]; n];
+    let mut events = Vec::new();
+    for turn in 1..=MAX_TURNS {
+        for phase in 1..=PHASES {
+            let actors: Vec<usize> = (0..n)
+                .filter(|&i| characters[i].hit_points > 0 && schedule[i].contains(&phase))
+                .collect();
+            if actors.is_empty() {
+                continue;
+            }
+            events.push(Event::Phase { turn, phase });
+            let actions: Vec<(usize, Action)> = actors
+                .iter()
+                .filter_map(|&i| choose(characters, &engaged, i).map(|a| (i, a)))
+                .collect();
+            // Attacks first, all against the state at the start of the phase.
+            let mut landed = vec![0u32; n];
+            for (i, action) in &actions {
+                let (target, melee) = match action {
+                    Action::Melee(t) => (*t, true),
+                    Action::Ranged(t) => (*t, false),
+                    Action::Engage(_) => continue,
+                };
+                let positive = characters[*i].flips.min(characters[*i].flips_per_test);
+                let negative = characters[target]
+                    .guard
+                    .min(characters[target].flips_per_test);
+                characters[*i].flips -= positive;
+                characters[target].guard -= negative;
+                let dice_count = if melee {
+                    characters[*i].melee
+                } else {
+                    characters[*i].ranged
+                };
+                let spec = TestSpec {
+                    dice: dice_count.max(1),
+                    net_flips: positive as i32 - negative as i32,
+                };
+                let test = roll_test(&spec, dice)?;
+                let armour = Armour {
+                    body: characters[target].body,
+                    shield: characters[target].shield,
+                };
+                let dealt = damage(test.largest, armour, melee);
+                landed[target] += dealt;
+                events.push(Event::Attack {
+                    attacker: *i,
+                    target,
+                    melee,
+                    positive,
+                    negative,
+                    test,
+                    damage: dealt,
+                });
+            }
+            for (c, &amount) in landed.iter().enumerate() {
+                if amount == 0 {
+                    continue;
+                }
+                let ch = &mut characters[c];
+                ch.hit_points = ch.hit_points.saturating_sub(amount);
+                events.push(Event::Damaged {
+                    character: c,
+                    amount,
+                    hit_points: ch.hit_points,
+                });
+                if ch.hit_points == 0 {
+                    events.push(Event::Out { character: c });
+                }
+            }
+            // Then movement, for those still standing.
+            for (i, action) in &actions {
+                if let Action::Engage(t) = action
+                    && characters[*i].hit_points > 0
+                    && characters[*t].hit_points > 0
+                {
+                    engaged[*i][*t] = true;
+                    engaged[*t][*i] = true;
+                    events.push(Event::Engaged {
+                        mover: *i,
+                        target: *t,
+                    });
+                }
+            }
+            let sides = standing_sides(characters);
+            if sides.len() < 2 {
+                events.push(Event::Over {
+                    winner: sides.into_iter().next(),
+                    turns: turn,
+                });
+                return Ok(events);
+            }
+        }
+    }
+    events.push(Event::Over {
+        winner: None,
+        turns: MAX_TURNS,
+    });
+    Ok(events)
+}
+
+fn choose(cs: &[Character], engaged: &[Vec<bool>], i: usize) -> Option<Action> {
+    let me = &cs[i];
+    let target = (0..cs.len())
+        .filter(|&t| t != i && cs[t].side != me.side && cs[t].hit_points > 0)
+        .min_by_key(|&t| (!engaged[i][t], cs[t].hit_points, t))?;
+    Some(if engaged[i][target] && me.melee > 0 {
+        Action::Melee(target)
+    } else if me.ranged > 0 {
+        Action::Ranged(target)
+    } else {
+        Action::Engage(target)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use solum_dice::ScriptedDice;
+
+    fn ch(name: &str, side: &str, mind: u32, hp: u32, melee: u32, ranged: u32) -> Character {
+        Character {
+            name: name.into(),
+            side: side.into(),
+            mind,
+            body: 0,
+            shield: 0,
+            hit_points: hp,
+            melee,
+            ranged,
+            flips: 0,
+            guard: 0,
+            flips_per_test: 1,
+        }
+    }
+
+    #[test]
+    fn the_phase_table() {
+        assert_eq!(phases(1), [10]);
+        assert_eq!(phases(2), [5, 10]);
+        assert_eq!(phases(3), [4, 7, 10]);
+        assert_eq!(phases(4), [3, 5, 8, 10]);
+        assert_eq!(phases(10), (1..=10).collect::<Vec<_>>());
+        assert_eq!(phases(0), [10]);
+    }
+
+    #[test]
+    fn two_shooters_take_each_other_out_in_the_same_phase() {
+        let mut cs = [ch("A", "a", 1, 1, 0, 2), ch("B", "b", 1, 1, 0, 2)];
+        // Both act in phase 10: A rolls 3,3 (pair: 2 damage), B rolls 5,5.
+        let events = fight(&mut cs, &mut ScriptedDice::new([3, 3, 5, 5])).unwrap();
+        assert!(events.contains(&Event::Out { character: 0 }));
+        assert!(events.contains(&Event::Out { character: 1 }));
+        assert_eq!(
+            events.last(),
+            Some(&Event::Over {
+                winner: None,
+                turns: 1
+            })
+        );
+    }
+
+    #[test]
+    fn attacks_resolve_before_movement() {
+        // The brawler (Mind 2: phases 5, 10) moves in at phase 5; the shooter (Mind 2) shoots
+        // it in the same phase first.
+        let mut cs = [
+            ch("brawler", "a", 2, 1, 3, 0),
+            ch("shooter", "b", 2, 3, 0, 1),
+        ];
+        let events = fight(&mut cs, &mut ScriptedDice::new([4])).unwrap();
+        let attack = events
+            .iter()
+            .position(|e| matches!(e, Event::Attack { attacker: 1, .. }))
+            .unwrap();
+        let out = events
+            .iter()
+            .position(|e| *e == Event::Out { character: 0 })
+            .unwrap();
+        assert!(attack < out);
+        assert!(
+            !events.iter().any(|e| matches!(e, Event::Engaged { .. })),
+            "out before it could move"
+        );
+    }
+
+    #[test]
+    fn corona_csen_sears_de_viled() {
+        let mut csen = ch("Corona Csen", "sol", 1, 3, 5, 0);
+        csen.flips = 3;
+        csen.flips_per_test = 3;
+        let mut viled = ch("De'Viled", "smugglers", 1, 1, 1, 0);
+        viled.body = 2;
+        viled.shield = 2;
+        viled.guard = 2;
+        viled.flips_per_test = 2;
+        let mut cs = [csen, viled];
+        // Turn 1, phase 10: both move in. Turn 2, phase 10: Csen rolls 4,2,6,3,6 with one net
+        // flip; De'Viled rolls one die (a group of 1, minus Body 0: 1 damage).
+        let events = fight(&mut cs, &mut ScriptedDice::new([4, 2, 6, 3, 6, 2])).unwrap();
+        let sear = events
+            .iter()
+            .find_map(|e| match e {
+                Event::Attack {
+                    attacker: 0,
+                    test,
+                    damage,
+                    positive,
+                    negative,
+                    ..
+                } => Some((test.largest, *damage, *positive, *negative)),
+                _ => None,
+            })
+            .unwrap();
+        assert_eq!(sear, (3, 1, 3, 2));
+        assert!(events.contains(&Event::Out { character: 1 }));
+        assert_eq!(cs[0].flips, 0, "committed flips are spent");
+    }
+}
