@@ -162,6 +162,38 @@ fn solve(
     value
 }
 
+/// One exchange of blows: both sides' dice and who won.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Exchange {
+    /// The first side's dice.
+    pub first: Vec<u32>,
+    /// The second side's dice.
+    pub second: Vec<u32>,
+    /// 1: the first side won, -1: the second, 0: a tie (no damage).
+    pub winner: i8,
+}
+
+/// Rolls one exchange: the first side's pool, then the second's; the high roll wins.
+pub fn roll_exchange(
+    first_pool: u32,
+    second_pool: u32,
+    dice: &mut dyn DiceSource,
+) -> Result<Exchange, DiceError> {
+    let first = dice.roll_many(first_pool.max(1) as usize, 6)?;
+    let second = dice.roll_many(second_pool.max(1) as usize, 6)?;
+    let top = |v: &[u32]| v.iter().copied().max().unwrap_or(0);
+    let winner = match top(&first).cmp(&top(&second)) {
+        std::cmp::Ordering::Greater => 1,
+        std::cmp::Ordering::Less => -1,
+        std::cmp::Ordering::Equal => 0,
+    };
+    Ok(Exchange {
+        first,
+        second,
+        winner,
+    })
+}
+
 /// How a simulated duel ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct DuelEnd {
@@ -242,6 +274,15 @@ mod tests {
         let survive = duel_odds(side(2, 2, Policy::Survive), troll).unwrap();
         let stubborn = duel_odds(side(2, 2, Policy::HitPoints), troll).unwrap();
         assert!(survive > stubborn);
+    }
+
+    #[test]
+    fn an_exchange_goes_to_the_high_roll() {
+        use solum_dice::ScriptedDice;
+        let e = roll_exchange(2, 1, &mut ScriptedDice::new([3, 5, 4])).unwrap();
+        assert_eq!(e.winner, 1);
+        let e = roll_exchange(1, 1, &mut ScriptedDice::new([4, 4])).unwrap();
+        assert_eq!(e.winner, 0);
     }
 
     #[test]

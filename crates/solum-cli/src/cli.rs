@@ -299,6 +299,13 @@ pub struct SolRollArgs {
     /// Edge used on the test.
     #[arg(long, value_enum)]
     pub edge: Option<EdgeUse>,
+    /// An assistant's hits: bonus dice, capped with the other bonuses by the ranks.
+    #[arg(long, allow_negative_numbers = true)]
+    pub assist: Option<i64>,
+    /// A group action: the other participants' pools (e.g. 4,3,5); the best hits stand, the
+    /// leader takes a Level 1 wound for each participant with no hits.
+    #[arg(long, value_name = "POOL,POOL,...")]
+    pub group: Option<String>,
     /// Buy hits instead of rolling: one per full four dice.
     #[arg(long, conflicts_with = "edge")]
     pub buy: bool,
@@ -397,6 +404,34 @@ pub enum ClassicCommand {
         /// Worst of 2d6.
         #[arg(long)]
         disadvantage: bool,
+        #[command(flatten)]
+        dice: DiceArgs,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Fight to the death, exchange by exchange. The loser of an exchange loses a hit point
+    /// or, by choice, a point of Body (asked with --ask or at a terminal; otherwise by policy).
+    Fight {
+        /// The hero: a .toml file (updated after the fight) or a name from the book.
+        hero: String,
+        /// The foe: a name from the book or a .toml file.
+        foe: String,
+        /// A cliché helps the hero: +1 die.
+        #[arg(long)]
+        cliche: bool,
+        /// A cliché helps the foe.
+        #[arg(long)]
+        foe_cliche: bool,
+        /// How the hero takes hits when not asked: survive, hit-points, body.
+        #[arg(long, default_value = "survive")]
+        policy: String,
+        /// How the foe takes hits.
+        #[arg(long, default_value = "survive")]
+        foe_policy: String,
+        /// Ask the player at each hit the hero takes (on standard input).
+        #[arg(long)]
+        ask: bool,
         #[command(flatten)]
         dice: DiceArgs,
         /// Print JSON.

@@ -295,3 +295,60 @@ fn classic_heroes_checks_oracle_and_duels() {
     assert!((num(&v, "p_pass") - 0.5).abs() < 1e-12);
     assert!(solum("classic bestiary").ok().contains("Squidhead"));
 }
+
+#[test]
+fn sol_assist_and_group_action() {
+    // An assistant's 3 hits with 2 ranks: capped at +2.
+    let v =
+        solum("roll sol --attribute 3 --ranks 2 --assist 3 --rolled 1,2,3,4,5,6,1 --json").json();
+    assert_eq!(v["pool"]["dice"], 7);
+    // Leader 3 dice, members 2 and 2: best 2 hits, one member with none.
+    let v =
+        solum("roll sol --dice 3 --group 2,2 --threshold 2 --rolled 5,6,1,1,2,5,3 --json").json();
+    assert_eq!(
+        (
+            v["hits"].as_u64(),
+            v["leader_wounds"].as_u64(),
+            v["success"].as_bool()
+        ),
+        (Some(2), Some(1), Some(true))
+    );
+}
+
+#[test]
+fn classic_fight_with_a_choice() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("al.toml");
+    std::fs::write(
+        &f,
+        "name = \"Al\"\nbody = 2\nmind = 1\nspirit = 1\nhit_points = 1\n",
+    )
+    .unwrap();
+    // Al (2 dice) against a zombie (1 die, 1 hp): Al loses the first exchange and gives up
+    // Body (asked), then wins the second.
+    let out = assert_cmd::Command::cargo_bin("solum")
+        .unwrap()
+        .args([
+            "classic",
+            "fight",
+            f.to_str().unwrap(),
+            "zombie",
+            "--ask",
+            "--rolled",
+            "1,2,3,5,1",
+            "--json",
+        ])
+        .write_stdin("b\n")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["exchanges"][0]["body_lost"], true);
+    assert_eq!(v["foe_dead"], true);
+    let saved = std::fs::read_to_string(&f).unwrap();
+    assert!(saved.contains("body = 1"), "{saved}");
+}

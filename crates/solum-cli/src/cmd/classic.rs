@@ -247,6 +247,28 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                 writeln!(out, "  {}", paint(DIM, format!("seed {seed}")))?;
             }
         }
+        ClassicCommand::Fight {
+            hero,
+            foe,
+            cliche,
+            foe_cliche,
+            policy: p,
+            foe_policy,
+            ask,
+            dice,
+            json: as_json,
+        } => {
+            fight(
+                (hero, foe),
+                (*cliche, *foe_cliche),
+                (policy(p, "--policy")?, policy(foe_policy, "--foe-policy")?),
+                *ask || (std::io::IsTerminal::is_terminal(&std::io::stdin())
+                    && dice.rolled.is_none()),
+                dice,
+                *as_json,
+                out,
+            )?;
+        }
         ClassicCommand::Rest { file, hours } => {
             let who = file.to_string_lossy().into_owned();
             let mut hero = load(&who)?;
@@ -337,4 +359,148 @@ pub fn odds(command: &ClassicOddsCommand, out: &mut dyn Write) -> anyhow::Result
         }
         ClassicOddsCommand::Duel(args) => duel(args, out),
     }
+}
+
+/// Asks whether the hero gives up Body for this hit.
+fn ask_body(name: &str, body: u32, hit_points: u32) -> anyhow::Result<bool> {
+    let stdin = std::io::stdin();
+    loop {
+        eprint!(
+            "{name} is hit (Body {body}, hit points {hit_points}): lose a hit point or Body? [h/b] "
+        );
+        let mut line = String::new();
+        if std::io::BufRead::read_line(&mut stdin.lock(), &mut line)? == 0 {
+            return Err(bad("standard input ended during the fight"));
+        }
+        match line.trim().to_ascii_lowercase().as_str() {
+            "h" | "hp" | "hit point" | "" => return Ok(false),
+            "b" | "body" => return Ok(true),
+            other => eprintln!("  `{other}`: h or b"),
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn fight(
+    (hero_id, foe_id): (&String, &String),
+    (cliche, foe_cliche): (bool, bool),
+    (my_policy, foe_policy): (Policy, Policy),
+    ask: bool,
+    dice: &crate::cli::DiceArgs,
+    as_json: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    use solum_classic::duel::roll_exchange;
+    let mut hero = load(hero_id)?;
+    let mut foe = load(foe_id)?;
+    if hero.is_dead() || foe.is_dead() {
+        return Err(bad("the dead do not fight"));
+    }
+    let p = duel_odds(
+        Side {
+            body: hero.body.min(30),
+            hit_points: hero.hit_points.min(30),
+            cliche,
+            policy: my_policy,
+        },
+        Side {
+            body: foe.body.min(30),
+            hit_points: foe.hit_points.min(30),
+            cliche: foe_cliche,
+            policy: foe_policy,
+        },
+    )
+    .ok();
+    let mut log = Vec::new();
+    let (_, seed) = with_dice(
+        dice.rolled.as_deref(),
+        dice.seed,
+        "values go: each exchange, the hero's dice then the foe's",
+        |d| {
+            while !hero.is_dead() && !foe.is_dead() && log.len() < 10_000 {
+                let e = roll_exchange(
+                    hero.body + u32::from(cliche),
+                    foe.body + u32::from(foe_cliche),
+                    d,
+                )?;
+                let body_lost = match e.winner {
+                    1 => {
+                        let b = foe_policy.loses_body(foe.body, foe.hit_points);
+                        foe.take_hit(b);
+                        Some(b)
+                    }
+                    -1 => {
+                        let b = if ask {
+                            ask_body(&hero.name, hero.body, hero.hit_points).unwrap_or(false)
+                        } else {
+                            my_policy.loses_body(hero.body, hero.hit_points)
+                        };
+                        hero.take_hit(b);
+                        Some(b)
+                    }
+                    _ => None,
+                };
+                log.push((
+                    e,
+                    body_lost,
+                    hero.body,
+                    hero.hit_points,
+                    foe.body,
+                    foe.hit_points,
+                ));
+            }
+            Ok(())
+        },
+    )?;
+    if hero_id.ends_with(".toml") {
+        solum_play::storage::write_atomically(Path::new(hero_id), &toml::to_string_pretty(&hero)?)?;
+    }
+    if as_json {
+        let exchanges: Vec<_> = log
+            .iter()
+            .map(|(e, b, hb, hh, fb, fh)| json!({"exchange": e, "body_lost": b, "hero": [hb, hh], "foe": [fb, fh]}))
+            .collect();
+        writeln!(
+            out,
+            "{}",
+            json!({"p_win": p.as_ref().map(render::to_f64), "exchanges": exchanges, "hero_dead": hero.is_dead(), "foe_dead": foe.is_dead(), "seed": seed})
+        )?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{} {} against {}{}",
+        paint(HEAD, "Fight"),
+        hero.name,
+        foe.name,
+        p.map(|p| format!("   win {}", percent(&p)))
+            .unwrap_or_default()
+    )?;
+    for (i, (e, b, hb, hh, fb, fh)) in log.iter().enumerate() {
+        let f = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
+        let what = match (e.winner, b) {
+            (1, Some(true)) => format!("{} loses Body", foe.name),
+            (1, _) => format!("{} loses a hit point", foe.name),
+            (-1, Some(true)) => format!("{} loses Body", hero.name),
+            (-1, _) => format!("{} loses a hit point", hero.name),
+            _ => "tie: no damage".to_owned(),
+        };
+        writeln!(
+            out,
+            "  {:>2}. {} against {} — {what}   (B{hb} HP{hh} / B{fb} HP{fh})",
+            i + 1,
+            f(&e.first),
+            f(&e.second)
+        )?;
+    }
+    let end = if foe.is_dead() {
+        paint(GOOD, format!("{} dies", foe.name))
+    } else {
+        paint(BAD, format!("{} dies", hero.name))
+    };
+    writeln!(out, "  {end}")?;
+    if let Some(seed) = seed {
+        writeln!(out, "  {}", paint(DIM, format!("seed {seed}")))?;
+    }
+    Ok(())
 }

@@ -155,12 +155,21 @@ fn write_test(out: &mut dyn Write, t: &TestOutcome, seed: Option<u64>) -> std::i
 }
 
 pub fn roll(args: &SolRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let mut modifiers = args.modifiers.clone();
+    if let Some(hits) = args.assist {
+        if hits < 0 {
+            return Err(bad(format!(
+                "--assist {hits}: an assistant's hits are 0 or more"
+            )));
+        }
+        modifiers.push(hits);
+    }
     let pool = match (args.dice, args.attribute) {
         (Some(d), _) => build(d, 0, &[], false).map(|mut p| {
             p.dice = p.dice.max(1);
             p
         }),
-        (None, Some(a)) => build(a, args.ranks, &args.modifiers, args.untrained_penalty),
+        (None, Some(a)) => build(a, args.ranks, &modifiers, args.untrained_penalty),
         (None, None) => unreachable!("clap requires one"),
     }
     .map_err(|e| bad(e.to_string()))?;
@@ -193,6 +202,9 @@ pub fn roll(args: &SolRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         threshold: t,
         edge: edge_on_test(args.edge),
     };
+    if let Some(group) = &args.group {
+        return group_action(&spec, group, args, out);
+    }
     let (outcome, seed) = with_dice(
         args.roll.rolled.as_deref(),
         args.roll.seed,
@@ -497,5 +509,73 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         )?;
     }
     writeln!(out, "  Edge {}/{}", s.edge.points, s.edge.attribute)?;
+    Ok(())
+}
+
+/// A group action: the leader's test (`spec`) and one per other participant.
+fn group_action(
+    spec: &TestSpec,
+    group: &str,
+    args: &SolRollArgs,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let pools = solum_dice::parse_faces(group).map_err(|e| bad(format!("--group: {e}")))?;
+    let specs: Vec<TestSpec> = std::iter::once(Ok(*spec))
+        .chain(pools.iter().map(|&p| {
+            dice_count(i64::from(p)).map(|dice| TestSpec {
+                dice,
+                threshold: spec.threshold,
+                edge: None,
+            })
+        }))
+        .collect::<anyhow::Result<_>>()?;
+    let (tests, seed) = with_dice(
+        args.roll.rolled.as_deref(),
+        args.roll.seed,
+        "values go: the leader's pool, then each participant's",
+        |d| {
+            specs
+                .iter()
+                .map(|s| roll_test(s, d))
+                .collect::<Result<Vec<_>, _>>()
+        },
+    )?;
+    let g = solum_sol::test::group_action(&tests).expect("the leader is there");
+    let success = spec.threshold.map(|t| g.hits >= t);
+    if args.json {
+        writeln!(
+            out,
+            "{}",
+            json!({"tests": tests, "best": g.best, "hits": g.hits, "leader_wounds": g.leader_wounds, "success": success, "seed": seed})
+        )?;
+        return Ok(());
+    }
+    writeln!(out, "{} of {}", paint(HEAD, "Group action"), tests.len())?;
+    for (i, t) in tests.iter().enumerate() {
+        let faces: Vec<String> = t.dice.iter().map(u32::to_string).collect();
+        writeln!(
+            out,
+            "  {} {}: {} → {} hit(s){}",
+            if i == 0 { "leader" } else { "member" },
+            i + 1,
+            faces.join(" "),
+            t.hits,
+            if i == g.best { "  (best)" } else { "" }
+        )?;
+    }
+    writeln!(
+        out,
+        "  the group has {} hit(s){}; the leader takes {} Level 1 wound(s)",
+        g.hits,
+        match success {
+            Some(true) => " — success",
+            Some(false) => " — failure",
+            None => "",
+        },
+        g.leader_wounds
+    )?;
+    if let Some(seed) = seed {
+        writeln!(out, "  {}", paint(DIM, format!("seed {seed}")))?;
+    }
     Ok(())
 }
