@@ -83,3 +83,16 @@ pub fn dice_count(n: u32) -> String {
         format!("{n} dice")
     }
 }
+
+/// The line that lets a roll be replayed: `seed S (replay with --seed S)`, when a seed was
+/// used.
+pub fn write_seed(out: &mut dyn std::io::Write, seed: Option<u64>) -> std::io::Result<()> {
+    match seed {
+        Some(seed) => writeln!(
+            out,
+            "  {}",
+            paint(DIM, format!("seed {seed} (replay with --seed {seed})"))
+        ),
+        None => Ok(()),
+    }
+}

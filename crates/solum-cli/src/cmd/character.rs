@@ -13,7 +13,7 @@ use solum_play::storage::{load_character, save_character};
 use crate::bad;
 use crate::cli::{CharAdvanceArgs, CharCommand, CharEditArgs, CharNewArgs};
 use crate::dice::with_dice;
-use crate::render::{BAD, DIM, GOOD, HEAD, paint};
+use crate::render::{self, BAD, DIM, GOOD, HEAD, paint};
 
 pub fn run(command: &CharCommand, out: &mut dyn Write) -> anyhow::Result<()> {
     match command {
@@ -240,13 +240,7 @@ fn new(args: &CharNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         "{}",
         paint(DIM, format!("saved to {}", path.display()))
     )?;
-    if let Some(seed) = seed {
-        writeln!(
-            out,
-            "{}",
-            paint(DIM, format!("seed {seed} (replay with --seed {seed})"))
-        )?;
-    }
+    render::write_seed(out, seed)?;
     Ok(())
 }
 
@@ -536,8 +530,6 @@ fn advance(args: &CharAdvanceArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     if advancement.success {
         write_sheet(out, &hero)?;
     }
-    if let Some(seed) = seed {
-        writeln!(out, "{}", paint(DIM, format!("seed {seed}")))?;
-    }
+    render::write_seed(out, seed)?;
     Ok(())
 }

@@ -80,7 +80,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             } else {
                 writeln!(out, "  {verdict}")?;
             }
-            write_seed(out, seed)?;
+            render::write_seed(out, seed)?;
         }
         (None, Some(against)) => {
             let second_pool = opposing_pool(against)?;
@@ -201,7 +201,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 "  {:<10} {} vs {}  {shown}",
                 "Result", outcome.first.result, outcome.second.result
             )?;
-            write_seed(out, seed)?;
+            render::write_seed(out, seed)?;
         }
         (None, None) => unreachable!("clap requires --vs or --against"),
     }
@@ -229,17 +229,6 @@ fn write_pool_roll(out: &mut dyn Write, label: &str, roll: &PoolRoll) -> std::io
             "Rule of 6",
             links.join(" "),
             roll.result
-        )?;
-    }
-    Ok(())
-}
-
-fn write_seed(out: &mut dyn Write, seed: Option<u64>) -> std::io::Result<()> {
-    if let Some(seed) = seed {
-        writeln!(
-            out,
-            "  {}",
-            paint(DIM, format!("seed {seed} (replay with --seed {seed})"))
         )?;
     }
     Ok(())

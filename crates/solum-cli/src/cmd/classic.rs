@@ -121,9 +121,7 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                 "{}",
                 paint(DIM, format!("saved to {}", path.display()))
             )?;
-            if let Some(seed) = seed {
-                writeln!(out, "{}", paint(DIM, format!("seed {seed}")))?;
-            }
+            render::write_seed(out, seed)?;
         }
         ClassicCommand::Show { who } => show(out, &load(who)?)?,
         ClassicCommand::Bestiary => {
@@ -197,9 +195,7 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                     paint(BAD, "FAILURE")
                 }
             )?;
-            if let Some(seed) = seed {
-                writeln!(out, "  {}", paint(DIM, format!("seed {seed}")))?;
-            }
+            render::write_seed(out, seed)?;
         }
         ClassicCommand::Oracle {
             question,
@@ -243,9 +239,7 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             if let Some((d, text)) = c.event {
                 writeln!(out, "  event {d}: {text}")?;
             }
-            if let Some(seed) = seed {
-                writeln!(out, "  {}", paint(DIM, format!("seed {seed}")))?;
-            }
+            render::write_seed(out, seed)?;
         }
         ClassicCommand::Fight {
             hero,
@@ -499,8 +493,6 @@ fn fight(
         paint(BAD, format!("{} dies", hero.name))
     };
     writeln!(out, "  {end}")?;
-    if let Some(seed) = seed {
-        writeln!(out, "  {}", paint(DIM, format!("seed {seed}")))?;
-    }
+    render::write_seed(out, seed)?;
     Ok(())
 }

@@ -215,9 +215,7 @@ pub fn roll(args: &DietypeRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             _ => "DRAW".to_owned(),
         };
         writeln!(out, "  {verdict}")?;
-        if let Some(seed) = seed {
-            writeln!(out, "  {}", paint(DIM, format!("seed {seed}")))?;
-        }
+        render::write_seed(out, seed)?;
         return Ok(());
     }
     let spec = RollSpec::new(d, args.chances, args.vs).map_err(|e| bad(e.to_string()))?;
@@ -292,12 +290,6 @@ pub fn roll(args: &DietypeRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             dmg.faces, dmg.modifier, dmg.total
         )?;
     }
-    if let Some(seed) = seed {
-        writeln!(
-            out,
-            "  {}",
-            paint(DIM, format!("seed {seed} (replay with --seed {seed})"))
-        )?;
-    }
+    render::write_seed(out, seed)?;
     Ok(())
 }

@@ -379,15 +379,6 @@ pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result
             paint(render::BAD, "the hero is defeated")
         }
     )?;
-    if let Some(seed) = seed {
-        writeln!(
-            out,
-            "  {}",
-            paint(
-                render::DIM,
-                format!("seed {seed} (replay with --seed {seed})")
-            )
-        )?;
-    }
+    render::write_seed(out, seed)?;
     Ok(())
 }

@@ -144,13 +144,7 @@ fn write_test(out: &mut dyn Write, t: &TestOutcome, seed: Option<u64>) -> std::i
         line.push_str(&format!("  {}", paint(EVEN, "GLITCH")));
     }
     writeln!(out, "{line}")?;
-    if let Some(seed) = seed {
-        writeln!(
-            out,
-            "  {}",
-            paint(DIM, format!("seed {seed} (replay with --seed {seed})"))
-        )?;
-    }
+    render::write_seed(out, seed)?;
     Ok(())
 }
 
@@ -574,8 +568,6 @@ fn group_action(
         },
         g.leader_wounds
     )?;
-    if let Some(seed) = seed {
-        writeln!(out, "  {}", paint(DIM, format!("seed {seed}")))?;
-    }
+    render::write_seed(out, seed)?;
     Ok(())
 }

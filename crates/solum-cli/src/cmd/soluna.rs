@@ -10,7 +10,7 @@ use solum_soluna::{Armour, TestSpec, damage, roll_test, target_number};
 use crate::bad;
 use crate::cli::{SolunaCommand, SolunaOddsArgs, SolunaRollArgs};
 use crate::dice::with_dice;
-use crate::render::{self, BAD, DIM, GOOD, HEAD, paint, percent};
+use crate::render::{self, BAD, GOOD, HEAD, paint, percent};
 
 pub fn odds(args: &SolunaOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let spec = TestSpec::new(args.dice, args.flips.max(0), (-args.flips).max(0))
@@ -126,13 +126,7 @@ pub fn roll(args: &SolunaRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             }
         )?;
     }
-    if let Some(seed) = seed {
-        writeln!(
-            out,
-            "  {}",
-            paint(DIM, format!("seed {seed} (replay with --seed {seed})"))
-        )?;
-    }
+    render::write_seed(out, seed)?;
     Ok(())
 }
 
@@ -215,12 +209,6 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             )?,
         }
     }
-    if let Some(seed) = used_seed {
-        writeln!(
-            out,
-            "{}",
-            paint(DIM, format!("seed {seed} (replay with --seed {seed})"))
-        )?;
-    }
+    render::write_seed(out, used_seed)?;
     Ok(())
 }

@@ -143,15 +143,6 @@ fn roll(args: &VehicleRollArgs, chase: bool, out: &mut dyn Write) -> anyhow::Res
         (Verdict::Lose, false) => paint(BAD, "MISS"),
     };
     writeln!(out, "  {:<10} {verdict}", "Result")?;
-    if let Some(seed) = seed {
-        writeln!(
-            out,
-            "  {}",
-            paint(
-                render::DIM,
-                format!("seed {seed} (replay with --seed {seed})")
-            )
-        )?;
-    }
+    render::write_seed(out, seed)?;
     Ok(())
 }
