@@ -94,9 +94,33 @@ pub fn p_eq(die: DieType, k: u32) -> Prob {
 }
 
 /// `P(X ≥ d)` for one exploding die, exactly: one minus the finitely many outcomes below.
+/// It runs the recurrence only as far as `d − 1`, so it needs no cached table: a difficulty
+/// query costs microseconds even as the first query of a process.
 pub fn p_at_least(die: DieType, d: u32) -> Prob {
-    let below: Prob = (1..d).map(|k| p_eq(die, k)).sum();
-    Prob::one() - below
+    if d <= 1 {
+        return Prob::one();
+    }
+    let n = die.sides();
+    let top = d as usize - 1;
+    let mut w = vec![BigInt::zero(); top + 1];
+    for k in 1..=top {
+        let mut x = if (k as u32) < n {
+            BigInt::from(n).pow(2 * k as u32 - 2)
+        } else {
+            BigInt::zero()
+        };
+        for i in 1..k {
+            x += &w[i] * &w[k - i];
+        }
+        w[k] = x;
+    }
+    // Σ_{k<d} W_k / N^(2k−1), over the common denominator N^(2·top−1).
+    let n2 = BigInt::from(n) * n;
+    let mut below = BigInt::zero();
+    for wk in &w[1..] {
+        below = below * &n2 + wk;
+    }
+    Prob::one() - Prob::new(below, denominator(n, top))
 }
 
 /// The distribution of one exploding die, truncated where the neglected mass falls below
@@ -224,6 +248,16 @@ mod tests {
     use super::*;
     use crate::roll::{explode, roll_opposed, roll_skill};
     use solum_dice::{DiceError, SeededDice, enumerate, prob, prob_to_f64};
+
+    #[test]
+    fn short_recurrence_matches_the_table() {
+        for die in DieType::ALL {
+            for d in 1..=20 {
+                let from_table: Prob = Prob::one() - (1..d).map(|k| p_eq(die, k)).sum::<Prob>();
+                assert_eq!(p_at_least(die, d), from_table, "{die} at least {d}");
+            }
+        }
+    }
 
     #[test]
     fn reference_values() {
