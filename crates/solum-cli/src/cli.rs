@@ -575,6 +575,12 @@ pub struct DuelArgs {
     /// The foe's weapon damage.
     #[arg(long, allow_negative_numbers = true)]
     pub foe_damage: i64,
+    /// Also simulate this many duels (seeded, on all cores) beside the exact answer.
+    #[arg(long, value_name = "FIGHTS")]
+    pub simulate: Option<u64>,
+    /// Seed for --simulate.
+    #[arg(long, requires = "simulate")]
+    pub seed: Option<u64>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,

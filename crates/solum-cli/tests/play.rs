@@ -221,6 +221,9 @@ fn fight_odds() {
     let v = solum("odds static --pool 1 --vs 4 --hp 2 --damage 1 --foe-hp 1 --foe-damage 2 --json")
         .json();
     assert!((num(&v, "p_win") - 0.5).abs() < 1e-12);
+    let v = solum("odds duel --pool 3 --hp 5 --damage 2 --foe-pool 2 --foe-hp 6 --foe-damage 1 --simulate 100000 --seed 4 --json").json();
+    let z = v["simulated"]["z"].as_f64().unwrap();
+    assert!(z.abs() < 4.0, "simulation {z} standard errors from exact");
     solum("odds duel --pool 3 --hp 0 --damage 2 --foe-pool 3 --foe-hp 5 --foe-damage 2")
         .bad_input("0 hit points");
     solum("odds duel --pool 0 --hp 3 --damage 2 --foe-pool 3 --foe-hp 5 --foe-damage 2")

@@ -241,13 +241,66 @@ pub fn duel(args: &DuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         spec.second.hit_points,
         spec.second.damage
     );
+    let odds = duel_odds(&spec);
+    let simulated = match (args.simulate, &odds) {
+        (Some(n), Ok(exact)) => {
+            if !(1..=1_000_000_000).contains(&n) {
+                return Err(bad(format!("--simulate {n}: 1 to 1000000000 fights")));
+            }
+            let seed = args
+                .seed
+                .unwrap_or_else(|| solum_dice::SeededDice::from_entropy().seed());
+            let started = std::time::Instant::now();
+            let tally = solum_play::sim::run(n, seed, &|_| {}, |d| {
+                Ok(solum_expanded::fight::simulate_duel(&spec, d)?)
+            })?;
+            let z = (tally.win_rate() - render::to_f64(&exact.win))
+                / tally.standard_error().max(1e-300);
+            Some((tally, seed, z, started.elapsed().as_secs_f64()))
+        }
+        _ => None,
+    };
+    if args.json
+        && let (Ok(o), Some((t, seed, z, _))) = (&odds, &simulated)
+    {
+        let value = json!({
+            "p_win": render::to_f64(&o.win),
+            "p_lose": render::to_f64(&o.lose),
+            "p_win_exact": render::fraction(&o.win),
+            "simulated": {"fights": t.fights, "win_rate": t.win_rate(), "standard_error": t.standard_error(),
+                          "z": z, "mean_exchanges": t.mean_rounds(), "seed": seed},
+        });
+        writeln!(out, "{value}")?;
+        return Ok(());
+    }
     write_fight(
         out,
         args.json,
-        duel_odds(&spec),
+        odds,
         title,
         "an exchange (draws repeat) is won with",
-    )
+    )?;
+    if let Some((t, seed, z, secs)) = simulated {
+        writeln!(
+            out,
+            "  simulated: win {:.3}% over {} duels ({z:+.2} standard errors from exact), {:.2} exchanges on average",
+            100.0 * t.win_rate(),
+            t.fights,
+            t.mean_rounds()
+        )?;
+        writeln!(
+            out,
+            "  {}",
+            paint(
+                render::DIM,
+                format!(
+                    "seed {seed}; {:.0} duels/s",
+                    t.fights as f64 / secs.max(1e-9)
+                )
+            )
+        )?;
+    }
+    Ok(())
 }
 
 pub fn fast_static(args: &StaticArgs, out: &mut dyn Write) -> anyhow::Result<()> {
