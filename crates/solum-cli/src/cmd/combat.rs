@@ -50,20 +50,26 @@ pub fn run(args: &CombatArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     if interactive {
         eprintln!("solum combat: type `help` for the lines, `quit` to leave.");
     }
-    let lines: Box<dyn Iterator<Item = std::io::Result<String>>> = match text {
-        Some(text) => Box::new(
-            text.lines()
-                .map(|l| Ok(l.to_owned()))
-                .collect::<Vec<_>>()
-                .into_iter(),
-        ),
-        None => Box::new(std::io::stdin().lock().lines()),
-    };
-    for (number, line) in lines.enumerate() {
+    // Script lines, or standard input read one line at a time after the prompt.
+    let mut script = text.map(|t| t.lines().map(str::to_owned).collect::<Vec<_>>().into_iter());
+    let stdin = std::io::stdin();
+    for number in 0.. {
         if interactive {
             eprint!("{}", prompt(&session));
         }
-        let line = line?;
+        let line = match &mut script {
+            Some(lines) => match lines.next() {
+                Some(l) => l,
+                None => break,
+            },
+            None => {
+                let mut l = String::new();
+                if stdin.lock().read_line(&mut l)? == 0 {
+                    break;
+                }
+                l
+            }
+        };
         let result = parse_line(&line).and_then(|parsed| {
             let events = session.run(&parsed, &mut dice)?;
             Ok((parsed, events))
@@ -94,7 +100,7 @@ pub fn run(args: &CombatArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             Err(err) => {
                 let msg = format!("line {}: {err}", number + 1);
                 if interactive {
-                    eprintln!("{} {msg}", render::error_label());
+                    eprintln!("{}: {msg}", render::error_label());
                 } else {
                     return Err(bad(format!("{msg}\n  {}", line.trim())));
                 }
