@@ -347,6 +347,20 @@ mod tests {
         assert!(parse_faces("-1").is_err());
     }
 
+    proptest::proptest! {
+        /// Typed text never panics the parser, and what parses round-trips.
+        #[test]
+        fn parse_faces_is_total(text in ".{0,60}") {
+            let _ = parse_faces(&text);
+        }
+
+        #[test]
+        fn parse_faces_round_trips(values in proptest::collection::vec(1u32..=1000, 1..50)) {
+            let text = values.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+            proptest::prop_assert_eq!(parse_faces(&text), Ok(values));
+        }
+    }
+
     #[test]
     fn bad_die_is_an_error() {
         assert!(SeededDice::new(1).roll(0).is_err());

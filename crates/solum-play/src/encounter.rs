@@ -713,6 +713,29 @@ mod tests {
     use super::*;
     use solum_dice::ScriptedDice;
 
+    proptest::proptest! {
+        /// Whatever a player types, a line parses or says why; nothing panics, and a session
+        /// fed any lines keeps going.
+        #[test]
+        fn any_line_is_safe(lines in proptest::collection::vec(
+            proptest::prop_oneof![
+                ".{0,40}",
+                "(hero|foe|move|melee|shoot|chase|place|order|initiative|end|act|vattack|mode|ambush) [a-z0-9=,*. -]{0,30}( with [0-9,]{0,12})?",
+            ],
+            0..25,
+        )) {
+            let mut s = Session::new(Bestiary::shipped(), Path::new("."));
+            s.run(&parse_line("hero A pool=2 hp=3").unwrap(), &mut solum_dice::SeededDice::new(1)).unwrap();
+            s.run(&parse_line("foe orc").unwrap(), &mut solum_dice::SeededDice::new(1)).unwrap();
+            let mut dice = solum_dice::SeededDice::new(2);
+            for line in &lines {
+                if let Ok(parsed) = parse_line(line) {
+                    let _ = s.run(&parsed, &mut dice);
+                }
+            }
+        }
+    }
+
     #[test]
     fn words_and_quotes() {
         assert_eq!(
