@@ -86,10 +86,9 @@ pub enum OddsCommand {
     Classic(ClassicOddsCommand),
 }
 
+/// A Solum die-type roll, alone or opposed.
 #[derive(Debug, Args)]
-pub struct DietypeOddsArgs {
-    /// The die type: d4, d6, d8, d10 or d12.
-    pub die: Option<String>,
+pub struct DietypeArgs {
     /// Chances (1 unskilled to 4).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub chances: i64,
@@ -105,6 +104,14 @@ pub struct DietypeOddsArgs {
     /// The opposing side's chances.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub against_chances: i64,
+}
+
+#[derive(Debug, Args)]
+pub struct DietypeOddsArgs {
+    /// The die type: d4, d6, d8, d10 or d12.
+    pub die: Option<String>,
+    #[command(flatten)]
+    pub roll: DietypeArgs,
     /// Print the text's probability tables, each printed number beside the exact one.
     #[arg(long, conflicts_with_all = ["die", "against"])]
     pub tables: bool,
@@ -242,23 +249,10 @@ pub enum RollCommand {
 
 #[derive(Debug, Args)]
 pub struct DietypeRollArgs {
-    /// The die type.
+    /// The die type: d4, d6, d8, d10 or d12.
     pub die: String,
-    /// Chances (1 to 4).
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
-    pub chances: i64,
-    /// Difficulty, 2 to 12.
-    #[arg(long, default_value_t = 4, allow_negative_numbers = true)]
-    pub vs: i64,
-    /// Die-type steps (+1DT, -1DT).
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
-    pub step: i64,
-    /// Opposed: the other side's die type.
-    #[arg(long)]
-    pub against: Option<String>,
-    /// Opposed: the other side's chances.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
-    pub against_chances: i64,
+    #[command(flatten)]
+    pub roll: DietypeArgs,
     /// On a success, roll damage: one die of this type per point of quality.
     #[arg(long)]
     pub damage: Option<String>,

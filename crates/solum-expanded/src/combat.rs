@@ -750,6 +750,15 @@ impl Combat {
         Ok(())
     }
 
+    /// An attack needs a hostile target that is not out, and the action of the turn.
+    fn check_attack(&self, actor: usize, target: usize) -> Result<(), CombatError> {
+        self.check_target(actor, target)?;
+        if self.acted {
+            return Err(CombatError::ActionUsed(self.name(actor)));
+        }
+        Ok(())
+    }
+
     /// S6: heroes roll Mind (+ background) against 4; passed heroes by Mind, then the
     /// opponents by Mind, then the heroes who failed by Mind; ties keep the listed order.
     fn roll_initiative(
@@ -1002,10 +1011,7 @@ impl Combat {
         dice: &mut dyn DiceSource,
         events: &mut Vec<Event>,
     ) -> Result<(), CombatError> {
-        self.check_target(actor, target)?;
-        if self.acted {
-            return Err(CombatError::ActionUsed(self.name(actor)));
-        }
+        self.check_attack(actor, target)?;
         for i in [actor, target] {
             if self.fighters[i].vehicle.is_some() {
                 return Err(CombatError::WrongAttack(format!(
@@ -1070,10 +1076,7 @@ impl Combat {
         dice: &mut dyn DiceSource,
         events: &mut Vec<Event>,
     ) -> Result<(), CombatError> {
-        self.check_target(actor, target)?;
-        if self.acted {
-            return Err(CombatError::ActionUsed(self.name(actor)));
-        }
+        self.check_attack(actor, target)?;
         let band = self.band(actor, target);
         let ally_engaged = self.engaged_with_ally(actor, target);
         let (pool, damage_to_target) = match (
@@ -1139,10 +1142,7 @@ impl Combat {
         dice: &mut dyn DiceSource,
         events: &mut Vec<Event>,
     ) -> Result<(), CombatError> {
-        self.check_target(actor, target)?;
-        if self.acted {
-            return Err(CombatError::ActionUsed(self.name(actor)));
-        }
+        self.check_attack(actor, target)?;
         let (mine, theirs) = match (
             &self.fighters[actor].vehicle,
             &self.fighters[target].vehicle,

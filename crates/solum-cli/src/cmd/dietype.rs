@@ -36,12 +36,12 @@ pub fn odds(args: &DietypeOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let Some(die_text) = &args.die else {
         return Err(bad("give a die type (d4 … d12), or --tables"));
     };
-    let d = die(die_text, args.step)?;
-    if let Some(other) = &args.against {
-        let a = (d, chances(args.chances, "--chances")?);
+    let d = die(die_text, args.roll.step)?;
+    if let Some(other) = &args.roll.against {
+        let a = (d, chances(args.roll.chances, "--chances")?);
         let b = (
             die(other, 0)?,
-            chances(args.against_chances, "--against-chances")?,
+            chances(args.roll.against_chances, "--against-chances")?,
         );
         let o = opposed_odds(a, b);
         if args.json {
@@ -90,7 +90,7 @@ pub fn odds(args: &DietypeOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    let spec = RollSpec::new(d, args.chances, args.vs).map_err(|e| bad(e.to_string()))?;
+    let spec = RollSpec::new(d, args.roll.chances, args.roll.vs).map_err(|e| bad(e.to_string()))?;
     let o = skill_odds(&spec);
     if args.json {
         let quality: serde_json::Map<String, serde_json::Value> = o
@@ -178,13 +178,13 @@ fn write_tables(json_out: bool, out: &mut dyn Write) -> anyhow::Result<()> {
 }
 
 pub fn roll(args: &DietypeRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let d = die(&args.die, args.step)?;
+    let d = die(&args.die, args.roll.step)?;
     let order = "values go: each chance's die, a maximum followed by its two new dice, then the other side's, then damage dice";
-    if let Some(other) = &args.against {
-        let a = (d, chances(args.chances, "--chances")?);
+    if let Some(other) = &args.roll.against {
+        let a = (d, chances(args.roll.chances, "--chances")?);
         let b = (
             die(other, 0)?,
-            chances(args.against_chances, "--against-chances")?,
+            chances(args.roll.against_chances, "--against-chances")?,
         );
         let (r, seed) = with_dice(args.dice.rolled.as_deref(), args.dice.seed, order, |dice| {
             roll_opposed(a, b, dice)
@@ -218,7 +218,7 @@ pub fn roll(args: &DietypeRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         render::write_seed(out, seed)?;
         return Ok(());
     }
-    let spec = RollSpec::new(d, args.chances, args.vs).map_err(|e| bad(e.to_string()))?;
+    let spec = RollSpec::new(d, args.roll.chances, args.roll.vs).map_err(|e| bad(e.to_string()))?;
     let damage_die = args.damage.as_deref().map(|t| die(t, 0)).transpose()?;
     if !(-4..=4).contains(&args.modifier) {
         return Err(bad(format!(
