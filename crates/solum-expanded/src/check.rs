@@ -53,22 +53,33 @@ fn highest(faces: &[u32]) -> u32 {
     faces.iter().copied().max().unwrap_or(0)
 }
 
-/// Rerolls the lowest die (the first of equal lowest ones) in place.
-fn reroll_lowest(faces: &mut [u32], dice: &mut dyn DiceSource) -> Result<Reroll, DiceError> {
+/// Rerolls the lowest die (the first of equal lowest ones).
+fn reroll_lowest(faces: &[u32], dice: &mut dyn DiceSource) -> Result<Reroll, DiceError> {
     let (index, &from) = faces
         .iter()
         .enumerate()
         .min_by_key(|&(i, &f)| (f, i))
         .expect("a pool has at least one die");
     let to = dice.roll(6)?;
-    faces[index] = to;
     Ok(Reroll { index, from, to })
 }
 
-/// The Rule of 6 (ruling S2): if any die shows 6, one of them is rolled again and added, and
-/// again while it shows 6. Returns the chain and the result.
-fn rule_of_six(faces: &[u32], dice: &mut dyn DiceSource) -> Result<(Vec<u32>, u32), DiceError> {
-    let top = highest(faces);
+/// The highest face after an optional reroll, without copying the dice.
+fn highest_after(faces: &[u32], reroll: Option<Reroll>) -> u32 {
+    match reroll {
+        None => highest(faces),
+        Some(r) => faces
+            .iter()
+            .enumerate()
+            .map(|(i, &f)| if i == r.index { r.to } else { f })
+            .max()
+            .unwrap_or(0),
+    }
+}
+
+/// The Rule of 6 (ruling S2): if any die shows 6 (`top` is the highest face), one of them is
+/// rolled again and added, and again while it shows 6. Returns the chain and the result.
+fn rule_of_six(top: u32, dice: &mut dyn DiceSource) -> Result<(Vec<u32>, u32), DiceError> {
     if top < 6 {
         return Ok((Vec::new(), top));
     }
@@ -172,13 +183,12 @@ pub fn roll_check(spec: &CheckSpec, dice: &mut dyn DiceSource) -> Result<CheckOu
         });
     }
     let rolled = roll_faces(spec.pool, dice)?;
-    let mut faces = rolled.clone();
-    let reroll = if spec.gear && gear_helps_check(highest(&faces), spec.difficulty) {
-        Some(reroll_lowest(&mut faces, dice)?)
+    let reroll = if spec.gear && gear_helps_check(highest(&rolled), spec.difficulty) {
+        Some(reroll_lowest(&rolled, dice)?)
     } else {
         None
     };
-    let (chain, result) = rule_of_six(&faces, dice)?;
+    let (chain, result) = rule_of_six(highest_after(&rolled, reroll), dice)?;
     Ok(CheckOutcome {
         spec: *spec,
         roll: Some(PoolRoll {
@@ -298,30 +308,27 @@ pub fn roll_opposed(
 ) -> Result<OpposedOutcome, DiceError> {
     let first_rolled = roll_faces(spec.first.pool, first_dice)?;
     let second_rolled = roll_faces(spec.second.pool, second_dice)?;
-    let mut first_faces = first_rolled.clone();
-    let mut second_faces = second_rolled.clone();
     let first_reroll = if spec.first.gear
         && gear_helps_opposed(
-            highest(&first_faces),
-            highest(&second_faces),
+            highest(&first_rolled),
+            highest(&second_rolled),
             spec.first.pool.dice(),
         ) {
-        Some(reroll_lowest(&mut first_faces, first_dice)?)
+        Some(reroll_lowest(&first_rolled, first_dice)?)
     } else {
         None
     };
+    let first_top = highest_after(&first_rolled, first_reroll);
     let second_reroll = if spec.second.gear
-        && gear_helps_opposed(
-            highest(&second_faces),
-            highest(&first_faces),
-            spec.second.pool.dice(),
-        ) {
-        Some(reroll_lowest(&mut second_faces, second_dice)?)
+        && gear_helps_opposed(highest(&second_rolled), first_top, spec.second.pool.dice())
+    {
+        Some(reroll_lowest(&second_rolled, second_dice)?)
     } else {
         None
     };
-    let (first_chain, first_result) = rule_of_six(&first_faces, first_dice)?;
-    let (second_chain, second_result) = rule_of_six(&second_faces, second_dice)?;
+    let second_top = highest_after(&second_rolled, second_reroll);
+    let (first_chain, first_result) = rule_of_six(first_top, first_dice)?;
+    let (second_chain, second_result) = rule_of_six(second_top, second_dice)?;
     let mut verdict = Verdict::compare(first_result, second_result);
     let mut roll_off = Vec::new();
     if verdict == Verdict::Draw && spec.draws == DrawRule::RollOff {

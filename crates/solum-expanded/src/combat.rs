@@ -540,6 +540,11 @@ pub struct Choice {
 #[derive(Debug, Clone)]
 pub struct Combat {
     fighters: Vec<Fighter>,
+    /// Each fighter's side as a small number (equal numbers: the same side), so that the hot
+    /// checks compare integers, not names.
+    sides: Vec<u32>,
+    /// Hit points at the start, for [`Combat::restart`].
+    start_hit_points: Vec<u32>,
     /// Range of each pair, row-major n×n, symmetric.
     bands: Vec<RangeBand>,
     mode: Mode,
@@ -557,13 +562,21 @@ impl Combat {
     /// A combat among `fighters`, everyone nearby everyone (the default start, S7).
     pub fn new(fighters: Vec<Fighter>, mode: Mode) -> Self {
         let n = fighters.len();
-        let mut bands = vec![RangeBand::Nearby; n * n];
-        for i in 0..n {
-            bands[i * n + i] = RangeBand::Engaged;
-        }
-        Self {
+        let sides = fighters
+            .iter()
+            .map(|f| {
+                fighters
+                    .iter()
+                    .position(|g| g.side == f.side)
+                    .expect("the fighter itself") as u32
+            })
+            .collect();
+        let start_hit_points = fighters.iter().map(|f| f.hit_points).collect();
+        let mut combat = Self {
             fighters,
-            bands,
+            sides,
+            start_hit_points,
+            bands: vec![RangeBand::Nearby; n * n],
             mode,
             phase: Phase::Setup,
             order: Vec::new(),
@@ -571,7 +584,28 @@ impl Combat {
             turn: 0,
             moved: false,
             acted: false,
+        };
+        combat.restart();
+        combat
+    }
+
+    /// Back to the start: hit points as given, everyone nearby, no order, round 0. The same
+    /// fighters can fight again without being built anew (what a simulation does).
+    pub fn restart(&mut self) {
+        let n = self.fighters.len();
+        for (f, &hp) in self.fighters.iter_mut().zip(&self.start_hit_points) {
+            f.hit_points = hp;
         }
+        self.bands.fill(RangeBand::Nearby);
+        for i in 0..n {
+            self.bands[i * n + i] = RangeBand::Engaged;
+        }
+        self.phase = Phase::Setup;
+        self.order.clear();
+        self.round = 0;
+        self.turn = 0;
+        self.moved = false;
+        self.acted = false;
     }
 
     /// The fighters, with their hit points now.
@@ -633,7 +667,7 @@ impl Combat {
     }
 
     fn hostile(&self, a: usize, b: usize) -> bool {
-        self.fighters[a].side != self.fighters[b].side
+        self.sides[a] != self.sides[b]
     }
 
     fn name(&self, i: usize) -> String {
@@ -647,6 +681,18 @@ impl Combat {
         dice: &mut dyn DiceSource,
     ) -> Result<Vec<Event>, CombatError> {
         let mut events = Vec::new();
+        self.apply_into(command, dice, &mut events)?;
+        Ok(events)
+    }
+
+    /// [`Combat::apply`], appending the events to `events` (a buffer a simulation reuses).
+    /// On an error nothing changed, though `events` may hold some of the command's events.
+    pub fn apply_into(
+        &mut self,
+        command: &Command,
+        dice: &mut dyn DiceSource,
+        events: &mut Vec<Event>,
+    ) -> Result<(), CombatError> {
         match command {
             Command::Place { a, b, band } => {
                 self.check_fighter(*a)?;
@@ -660,14 +706,14 @@ impl Combat {
                     b: *b,
                     band: *band,
                 });
-                return Ok(events);
+                return Ok(());
             }
             Command::Initiative | Command::Ambush { .. } | Command::Order { .. } => {
                 if self.phase != Phase::Setup {
                     return Err(CombatError::AlreadyStarted);
                 }
                 let order = match command {
-                    Command::Initiative => self.roll_initiative(dice, &mut events)?,
+                    Command::Initiative => self.roll_initiative(dice, events)?,
                     Command::Ambush { side } => self.ambush_order(side)?,
                     Command::Order { order } => {
                         let mut sorted = order.clone();
@@ -685,8 +731,8 @@ impl Combat {
                 self.turn = 0;
                 events.push(Event::OrderSet { order });
                 events.push(Event::RoundStarted { round: 1 });
-                self.start_turn(&mut events);
-                return Ok(events);
+                self.start_turn(events);
+                return Ok(());
             }
             _ => {}
         }
@@ -697,15 +743,15 @@ impl Combat {
         };
         match command {
             Command::Move { target, direction } => {
-                self.do_move(actor, *target, *direction, false, dice, &mut events)?
+                self.do_move(actor, *target, *direction, false, dice, events)?
             }
             Command::Chase { target, direction } => {
-                self.do_move(actor, *target, *direction, true, dice, &mut events)?
+                self.do_move(actor, *target, *direction, true, dice, events)?
             }
-            Command::Melee { target } => self.melee(actor, *target, dice, &mut events)?,
-            Command::Shoot { target } => self.shoot(actor, *target, dice, &mut events)?,
+            Command::Melee { target } => self.melee(actor, *target, dice, events)?,
+            Command::Shoot { target } => self.shoot(actor, *target, dice, events)?,
             Command::VehicleAttack { target } => {
-                self.vehicle_attack(actor, *target, dice, &mut events)?
+                self.vehicle_attack(actor, *target, dice, events)?
             }
             Command::Act { what } => {
                 self.use_action(actor)?;
@@ -714,18 +760,18 @@ impl Combat {
                     what: what.clone(),
                 });
             }
-            Command::EndTurn => self.end_turn(&mut events),
+            Command::EndTurn => self.end_turn(events),
             _ => unreachable!("handled above"),
         }
-        self.check_over(&mut events);
+        self.check_over(events);
         // A fighter taken out on its own turn cannot go on acting.
         if self.phase == Phase::Running
             && self.fighters[actor].is_out()
             && self.order[self.turn] == actor
         {
-            self.end_turn(&mut events);
+            self.end_turn(events);
         }
-        Ok(events)
+        Ok(())
     }
 
     fn check_fighter(&self, i: usize) -> Result<(), CombatError> {
@@ -841,19 +887,13 @@ impl Combat {
         if self.phase != Phase::Running {
             return;
         }
-        let mut standing: Vec<&str> = self
-            .fighters
-            .iter()
-            .filter(|f| !f.is_out())
-            .map(|f| f.side.as_str())
-            .collect();
-        standing.dedup();
-        standing.sort_unstable();
-        standing.dedup();
-        if standing.len() <= 1 {
+        let mut standing = (0..self.fighters.len()).filter(|&i| !self.fighters[i].is_out());
+        let first = standing.next();
+        let rivals = first.is_some_and(|f| standing.any(|i| self.sides[i] != self.sides[f]));
+        if !rivals {
             self.phase = Phase::Over;
             events.push(Event::CombatOver {
-                winner: standing.first().map(|s| (*s).to_owned()),
+                winner: first.map(|f| self.fighters[f].side.clone()),
             });
         }
     }

@@ -132,16 +132,33 @@ pub fn run<F>(
 where
     F: Fn(&mut SeededDice) -> Result<FightResult, SimError> + Sync,
 {
+    run_with(fights, seed, progress, || (), |(), dice| fight(dice))
+}
+
+/// [`run`], with a state made once per chunk by `init` and lent to each fight (a combat to
+/// restart rather than rebuild).
+pub fn run_with<S, I, F>(
+    fights: u64,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+    init: I,
+    fight: F,
+) -> Result<Tally, SimError>
+where
+    I: Fn() -> S + Sync,
+    F: Fn(&mut S, &mut SeededDice) -> Result<FightResult, SimError> + Sync,
+{
     let chunks = fights.div_ceil(CHUNK);
     let done = AtomicU64::new(0);
     (0..chunks)
         .into_par_iter()
         .map(|chunk| {
             let mut dice = SeededDice::new(chunk_seed(seed, chunk));
+            let mut state = init();
             let n = CHUNK.min(fights - chunk * CHUNK);
             let mut tally = Tally::default();
             for _ in 0..n {
-                tally.add(&fight(&mut dice)?);
+                tally.add(&fight(&mut state, &mut dice)?);
             }
             progress(done.fetch_add(n, Ordering::Relaxed) + n);
             Ok(tally)
@@ -158,38 +175,65 @@ pub fn encounter(
     ambush: Option<&str>,
     dice: &mut SeededDice,
 ) -> Result<FightResult, SimError> {
-    let side = fighters.first().map(|f| f.side.clone()).unwrap_or_default();
-    let mut combat = Combat::new(fighters.to_vec(), mode);
-    let start = match ambush {
-        Some(side) => Command::Ambush {
-            side: side.to_owned(),
-        },
-        None => Command::Initiative,
-    };
-    combat.apply(&start, dice)?;
-    while combat.round() <= MAX_ROUNDS {
-        match next_command(&combat) {
-            Some(cmd) => {
-                combat.apply(&cmd, dice)?;
-            }
-            None => break,
+    Encounter::new(fighters, mode, ambush).fight(dice)
+}
+
+/// An encounter to fight again and again: the combat is restarted, not rebuilt, and one
+/// event buffer serves every command.
+pub struct Encounter {
+    combat: Combat,
+    start: Command,
+    side: String,
+    events: Vec<solum_expanded::combat::Event>,
+}
+
+impl Encounter {
+    /// The fighters of an encounter, in listed order.
+    pub fn new(fighters: &[Fighter], mode: Mode, ambush: Option<&str>) -> Self {
+        Self {
+            combat: Combat::new(fighters.to_vec(), mode),
+            start: match ambush {
+                Some(side) => Command::Ambush {
+                    side: side.to_owned(),
+                },
+                None => Command::Initiative,
+            },
+            side: fighters.first().map(|f| f.side.clone()).unwrap_or_default(),
+            events: Vec::new(),
         }
     }
-    let hp = |mine: bool| -> u32 {
-        combat
-            .fighters()
-            .iter()
-            .filter(|f| (f.side == side) == mine)
-            .map(|f| f.hit_points)
-            .sum()
-    };
-    let (mine, theirs) = (hp(true), hp(false));
-    Ok(FightResult {
-        won: mine > 0 && theirs == 0,
-        exchanges: combat.round(),
-        hit_points: mine,
-        foe_hit_points: theirs,
-    })
+
+    /// Fights it once, from the start.
+    pub fn fight(&mut self, dice: &mut SeededDice) -> Result<FightResult, SimError> {
+        let combat = &mut self.combat;
+        combat.restart();
+        self.events.clear();
+        combat.apply_into(&self.start, dice, &mut self.events)?;
+        while combat.round() <= MAX_ROUNDS {
+            match next_command(combat) {
+                Some(cmd) => {
+                    self.events.clear();
+                    combat.apply_into(&cmd, dice, &mut self.events)?;
+                }
+                None => break,
+            }
+        }
+        let hp = |mine: bool| -> u32 {
+            combat
+                .fighters()
+                .iter()
+                .filter(|f| (f.side == self.side) == mine)
+                .map(|f| f.hit_points)
+                .sum()
+        };
+        let (mine, theirs) = (hp(true), hp(false));
+        Ok(FightResult {
+            won: mine > 0 && theirs == 0,
+            exchanges: combat.round(),
+            hit_points: mine,
+            foe_hit_points: theirs,
+        })
+    }
 }
 
 #[cfg(test)]

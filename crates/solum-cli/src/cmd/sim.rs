@@ -9,7 +9,7 @@ use solum_dice::SeededDice;
 use solum_expanded::Pool;
 use solum_expanded::combat::{Fighter, Mode, RangedAttack};
 use solum_expanded::creature::Bestiary;
-use solum_play::sim::{encounter, run as run_sim};
+use solum_play::sim::{Encounter, run_with};
 use solum_play::storage::{load_bestiary, load_character};
 
 use crate::bad;
@@ -147,9 +147,13 @@ pub fn run(args: &SimArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             .expect("a valid template"),
     );
     let started = std::time::Instant::now();
-    let tally = run_sim(args.fights, seed, &|done| bar.set_position(done), |dice| {
-        encounter(&all, mode, ambush, dice)
-    })?;
+    let tally = run_with(
+        args.fights,
+        seed,
+        &|done| bar.set_position(done),
+        || Encounter::new(&all, mode, ambush),
+        |encounter, dice| encounter.fight(dice),
+    )?;
     bar.finish_and_clear();
     let elapsed = started.elapsed().as_secs_f64();
     let (lo, hi) = tally.win_interval();
