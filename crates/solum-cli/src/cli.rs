@@ -205,8 +205,8 @@ pub enum ClassicOddsCommand {
 
 #[derive(Debug, Args)]
 pub struct ClassicDuelArgs {
-    /// Your Body.
-    #[arg(long)]
+    /// Your Body: your combat dice (`--pool` says the same).
+    #[arg(long, visible_alias = "pool")]
     pub body: u32,
     /// Your hit points.
     #[arg(long)]
@@ -220,8 +220,8 @@ pub struct ClassicDuelArgs {
     /// A monster (or sample hero) of the book: goblin, troll, owlbear...
     #[arg(long, conflicts_with_all = ["foe_body", "foe_hp"])]
     pub monster: Option<String>,
-    /// The foe's Body.
-    #[arg(long, requires = "foe_hp")]
+    /// The foe's Body (`--foe-pool` says the same).
+    #[arg(long, requires = "foe_hp", visible_alias = "foe-pool")]
     pub foe_body: Option<u32>,
     /// The foe's hit points.
     #[arg(long, requires = "foe_body")]
@@ -232,6 +232,13 @@ pub struct ClassicDuelArgs {
     /// How the foe takes hits.
     #[arg(long, default_value = "survive")]
     pub foe_policy: String,
+    /// Damage per won exchange: always 1 in the original So1um (accepted for the style of
+    /// `solum odds duel`).
+    #[arg(long, default_value_t = 1)]
+    pub damage: u32,
+    /// The foe's damage per won exchange: always 1.
+    #[arg(long, default_value_t = 1)]
+    pub foe_damage: u32,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,

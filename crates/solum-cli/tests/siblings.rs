@@ -283,6 +283,12 @@ fn classic_heroes_checks_oracle_and_duels() {
     assert_eq!(v["consultation"]["event"][1], "Unfriendly NPC");
     let v = solum("odds classic duel --body 1 --hp 1 --foe-body 1 --foe-hp 1 --json").json();
     assert!((num(&v, "p_win") - 0.5).abs() < 1e-12);
+    // In the style of `solum odds duel`.
+    let w = solum("odds classic duel --pool 2 --hp 2 --damage 1 --foe-pool 4 --foe-hp 4 --foe-damage 1 --json").json();
+    let x = solum("odds classic duel --body 2 --hp 2 --monster troll --json").json();
+    assert_eq!(w["p_win"], x["p_win"]);
+    solum("odds classic duel --pool 2 --hp 2 --damage 2 --foe-pool 4 --foe-hp 4")
+        .bad_input("1 hit point per won exchange");
     let a = solum("odds classic duel --body 2 --hp 2 --monster troll --json").json();
     let b = solum("odds classic duel --body 2 --hp 2 --monster troll --policy hit-points --json")
         .json();

@@ -285,6 +285,11 @@ fn policy(text: &str, flag: &str) -> anyhow::Result<Policy> {
 }
 
 fn duel(args: &ClassicDuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    if args.damage != 1 || args.foe_damage != 1 {
+        return Err(bad(
+            "the original So1um deals 1 hit point per won exchange: --damage and --foe-damage are 1",
+        ));
+    }
     let (foe_name, foe_body, foe_hp) = match (&args.monster, args.foe_body, args.foe_hp) {
         (Some(m), _, _) => {
             let h = load(m)?;
