@@ -494,6 +494,17 @@ pub enum SolCommand {
         /// The sheet.
         file: std::path::PathBuf,
     },
+    /// Spend Edge outside a test: Blitz, Seize the Initiative, or Dead Man's Trigger (which
+    /// rolls its BOD + WIL (3) test). Dice uses are spent with `sol test --edge`.
+    Spend {
+        /// The sheet.
+        file: std::path::PathBuf,
+        /// What for.
+        #[arg(value_enum)]
+        what: SpendUse,
+        #[command(flatten)]
+        roll: DiceArgs,
+    },
     /// Burn Edge for Not Dead Yet (Smackdown is burnt with `sol test --edge smackdown`).
     NotDeadYet {
         /// The sheet.
@@ -507,6 +518,17 @@ pub enum SolCommand {
         #[arg(long)]
         skill: String,
     },
+}
+
+/// Edge spent outside a test's dice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SpendUse {
+    /// REA + INT bonus dice to an initiative test.
+    Blitz,
+    /// Top of the initiative order for one round.
+    SeizeTheInitiative,
+    /// About to fall: a BOD + WIL (3) test for one last action.
+    DeadMansTrigger,
 }
 
 #[derive(Debug, Args)]

@@ -157,6 +157,14 @@ fn sol_sheet_edge_and_progress() {
     ])
     .bad_input("no Edge left");
     solum_args(&["sol", "session", f]).ok();
+    let run = solum_args(&["sol", "spend", f, "dead-mans-trigger", "--rolled", "5"]);
+    assert!(
+        run.ok().contains("BOD + WIL = 1 dice against 3"),
+        "{}",
+        run.stdout
+    );
+    solum_args(&["sol", "spend", f, "blitz"]).bad_input("no Edge left");
+    solum_args(&["sol", "session", f]).ok();
     let sheet = solum_args(&["sol", "show", f]);
     assert!(sheet.ok().contains("Edge 1/1"));
     assert!(

@@ -381,6 +381,54 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             save(file, &s)?;
             writeln!(out, "Edge {}/{}.", s.edge.points, s.edge.attribute)?;
         }
+        SolCommand::Spend { file, what, roll } => {
+            let mut sheet = load(file)?;
+            let attr =
+                |names: [&str; 2]| -> u32 { names.iter().filter_map(|n| sheet.attribute(n)).sum() };
+            let (rea_int, bod_wil) = (attr(["REA", "INT"]), attr(["BOD", "WIL"]));
+            let (spend, text) = match what {
+                crate::cli::SpendUse::Blitz => (
+                    Spend::Blitz,
+                    format!("Blitz: add REA + INT = {rea_int} dice to this initiative test"),
+                ),
+                crate::cli::SpendUse::SeizeTheInitiative => (
+                    Spend::SeizeTheInitiative,
+                    "Seize the Initiative: top of the order for this round".to_owned(),
+                ),
+                crate::cli::SpendUse::DeadMansTrigger => (Spend::DeadMansTrigger, String::new()),
+            };
+            sheet.edge.spend(spend).map_err(|e| bad(e.to_string()))?;
+            if spend == Spend::DeadMansTrigger {
+                let dice = bod_wil.max(1);
+                let spec = TestSpec {
+                    dice,
+                    threshold: Some(3),
+                    edge: None,
+                };
+                let (t, seed) = with_dice(
+                    roll.rolled.as_deref(),
+                    roll.seed,
+                    "values go: the BOD + WIL pool",
+                    |d| roll_test(&spec, d),
+                )?;
+                save(file, &sheet)?;
+                writeln!(out, "Dead Man's Trigger: BOD + WIL = {dice} dice against 3")?;
+                write_test(out, &t, seed)?;
+                writeln!(
+                    out,
+                    "  {}",
+                    if t.success == Some(true) {
+                        "one last action before blacking out"
+                    } else {
+                        "no last action"
+                    }
+                )?;
+            } else {
+                save(file, &sheet)?;
+                writeln!(out, "{text}")?;
+            }
+            writeln!(out, "  Edge {}/{}", sheet.edge.points, sheet.edge.attribute)?;
+        }
         SolCommand::NotDeadYet { file } => {
             let mut s = load(file)?;
             s.edge
