@@ -158,6 +158,23 @@ pub struct SolOddsArgs {
     pub json: bool,
 }
 
+/// What a Sol'una test is aimed at: a target number, or armour for damage.
+#[derive(Debug, Args)]
+pub struct SolunaTarget {
+    /// A target number to reach.
+    #[arg(long)]
+    pub tn: Option<u32>,
+    /// The target's Body (armour against every attack), for damage.
+    #[arg(long)]
+    pub body: Option<u32>,
+    /// The target's Shield (ignored in melee).
+    #[arg(long, default_value_t = 0)]
+    pub shield: u32,
+    /// A melee attack: the Shield does not count.
+    #[arg(long)]
+    pub melee: bool,
+}
+
 #[derive(Debug, Args)]
 pub struct SolunaOddsArgs {
     /// Dice in the pool (exact odds up to 40).
@@ -166,18 +183,8 @@ pub struct SolunaOddsArgs {
     /// Net flips: positive for the tester, negative against.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub flips: i64,
-    /// Chance to reach this target number.
-    #[arg(long)]
-    pub tn: Option<u32>,
-    /// The target's Body (armour), for damage odds.
-    #[arg(long)]
-    pub body: Option<u32>,
-    /// The target's Shield (ignored in melee).
-    #[arg(long, default_value_t = 0)]
-    pub shield: u32,
-    /// The attack is melee (the Shield does not count).
-    #[arg(long)]
-    pub melee: bool,
+    #[command(flatten)]
+    pub target: SolunaTarget,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -328,18 +335,8 @@ pub struct SolunaRollArgs {
     /// The target's negative flips.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub against_flips: i64,
-    /// A target number to reach.
-    #[arg(long)]
-    pub tn: Option<u32>,
-    /// The target's Body, for damage.
-    #[arg(long)]
-    pub body: Option<u32>,
-    /// The target's Shield (ignored in melee).
-    #[arg(long, default_value_t = 0)]
-    pub shield: u32,
-    /// A melee attack.
-    #[arg(long)]
-    pub melee: bool,
+    #[command(flatten)]
+    pub target: SolunaTarget,
     #[command(flatten)]
     pub roll: DiceArgs,
     /// Print JSON.

@@ -985,23 +985,14 @@ impl Combat {
                 success,
                 as_action,
             });
-            if success {
-                self.set_band(actor, target, to);
-                events.push(Event::Moved {
-                    fighter: actor,
-                    target,
-                    from,
-                    to,
-                    as_action,
-                });
+            if !success {
+                return Ok(());
             }
-            return Ok(());
-        }
-        // Leaving an engagement with a hostile takes the disengage roll (S7).
-        if from == RangeBand::Engaged
+        } else if from == RangeBand::Engaged
             && self.hostile(actor, target)
             && !self.fighters[target].is_out()
         {
+            // Leaving an engagement with a hostile takes the disengage roll (S7).
             let die = dice.roll(6)?;
             let success = solum_dice::is_even(die);
             self.mark_moved(as_action);

@@ -26,10 +26,10 @@ use std::path::{Path, PathBuf};
 use solum_dice::{DiceSource, TypedDice, parse_faces};
 use solum_expanded::Pool;
 use solum_expanded::combat::{
-    Combat, CombatError, Command, Crewed, Direction, Event, Fighter, Mode, RangeBand, RangedAttack,
+    Combat, CombatError, Command, Direction, Event, Fighter, Mode, RangeBand, RangedAttack,
 };
 use solum_expanded::creature::Bestiary;
-use solum_expanded::vehicle::{Handling, Scale, Speed, Vehicle};
+use solum_expanded::vehicle::{Scale, Vehicle};
 use thiserror::Error;
 
 use crate::storage::{StorageError, load_character};
@@ -566,17 +566,14 @@ impl Session {
                 if vehicle.hull == 0 {
                     return Err(syntax("hull is at least 1"));
                 }
-                let _: (Speed, Handling) = (vehicle.speed, vehicle.handling);
                 let hero = flag(stats, "hero");
                 let side = stat(stats, "side")?
                     .unwrap_or_else(|| if hero { "heroes" } else { "foes" }.to_owned());
                 let mind: u32 = required(stats, "mind")?;
-                let mut f = Fighter::vehicle(name, &side, hero, mind, flag(stats, "bg"), vehicle)
-                    .map_err(rules)?;
-                if let Some(Crewed { .. }) = &f.vehicle {
-                    f.initiative_background = flag(stats, "bg");
-                }
-                vec![f]
+                vec![
+                    Fighter::vehicle(name, &side, hero, mind, flag(stats, "bg"), vehicle)
+                        .map_err(rules)?,
+                ]
             }
         })
     }

@@ -1,7 +1,7 @@
 //! `solum char …`: character sheets.
 
 use std::io::{BufRead, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::json;
 use solum_expanded::character::{
@@ -180,15 +180,7 @@ fn new(args: &CharNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         },
         armor_name: args.armor.clone(),
     };
-    let path = args.output.clone().unwrap_or_else(|| {
-        PathBuf::from(format!("{}.toml", name.to_lowercase().replace(' ', "-")))
-    });
-    if path.exists() && !args.force {
-        return Err(bad(format!(
-            "{}: already exists (use --force to replace it, or -o FILE)",
-            path.display()
-        )));
-    }
+    let path = super::new_sheet_path(args.output.as_deref(), &name, args.force)?;
     let (result, seed) = with_dice(
         args.dice.rolled.as_deref(),
         args.dice.seed,

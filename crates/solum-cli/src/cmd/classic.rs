@@ -1,7 +1,7 @@
 //! `solum classic …` and `solum odds classic …`: the original So1um.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::json;
 use solum_classic::check::{
@@ -80,15 +80,7 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             dice,
             json: as_json,
         } => {
-            let path = output.clone().unwrap_or_else(|| {
-                PathBuf::from(format!("{}.toml", name.to_lowercase().replace(' ', "-")))
-            });
-            if path.exists() && !force {
-                return Err(bad(format!(
-                    "{}: already exists (use --force to replace it)",
-                    path.display()
-                )));
-            }
+            let path = super::new_sheet_path(output.as_deref(), name, *force)?;
             let (made, seed) = with_dice(
                 dice.rolled.as_deref(),
                 dice.seed,

@@ -51,6 +51,25 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
     }
 }
 
+/// Where a `new` command saves a sheet: `--output`, or NAME.toml; an existing file is only
+/// replaced with `--force`, so no sheet is lost by accident.
+pub fn new_sheet_path(
+    output: Option<&std::path::Path>,
+    name: &str,
+    force: bool,
+) -> anyhow::Result<std::path::PathBuf> {
+    let path = output
+        .map(ToOwned::to_owned)
+        .unwrap_or_else(|| format!("{}.toml", name.to_lowercase().replace(' ', "-")).into());
+    if path.exists() && !force {
+        return Err(bad(format!(
+            "{}: already exists (use --force to replace it, or -o FILE)",
+            path.display()
+        )));
+    }
+    Ok(path)
+}
+
 /// The pool the arguments build (ruling S1).
 pub fn pool_of(args: &PoolArgs) -> anyhow::Result<solum_expanded::Pool> {
     let attribute = u32::try_from(args.attribute).map_err(|_| {

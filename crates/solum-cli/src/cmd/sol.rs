@@ -327,15 +327,7 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             output,
             force,
         } => {
-            let path = output.clone().unwrap_or_else(|| {
-                format!("{}.toml", name.to_lowercase().replace(' ', "-")).into()
-            });
-            if path.exists() && !force {
-                return Err(bad(format!(
-                    "{}: already exists (use --force to replace it)",
-                    path.display()
-                )));
-            }
+            let path = super::new_sheet_path(output.as_deref(), name, *force)?;
             let sheet = Sheet {
                 schema: SHEET_SCHEMA,
                 name: name.clone(),

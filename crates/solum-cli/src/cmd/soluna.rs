@@ -16,12 +16,13 @@ pub fn odds(args: &SolunaOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let spec = TestSpec::new(args.dice, args.flips.max(0), (-args.flips).max(0))
         .map_err(|e| bad(e.to_string()))?;
     let dist = largest_distribution(spec.dice, spec.net_flips).map_err(|e| bad(e.to_string()))?;
-    let p_tn = args.tn.map(|tn| dist.p_at_least(i64::from(tn)));
-    let armour = args.body.map(|body| Armour {
+    let p_tn = args.target.tn.map(|tn| dist.p_at_least(i64::from(tn)));
+    let armour = args.target.body.map(|body| Armour {
         body,
-        shield: args.shield,
+        shield: args.target.shield,
     });
-    let damage_dist = armour.map(|a| dist.map(|g| i64::from(damage(g as u32, a, args.melee))));
+    let damage_dist =
+        armour.map(|a| dist.map(|g| i64::from(damage(g as u32, a, args.target.melee))));
     if args.json {
         let largest: serde_json::Map<String, serde_json::Value> = dist
             .outcomes()
@@ -59,7 +60,7 @@ pub fn odds(args: &SolunaOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         ]);
     }
     writeln!(out, "{table}")?;
-    if let (Some(tn), Some(p)) = (args.tn, p_tn) {
+    if let (Some(tn), Some(p)) = (args.target.tn, p_tn) {
         writeln!(out, "target number {tn}: {}", paint(HEAD, percent(&p)))?;
     }
     if let Some(d) = damage_dist {
@@ -82,12 +83,12 @@ pub fn roll(args: &SolunaRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         "values go: one per die of the pool",
         |d| roll_test(&spec, d),
     )?;
-    let armour = args.body.map(|body| Armour {
+    let armour = args.target.body.map(|body| Armour {
         body,
-        shield: args.shield,
+        shield: args.target.shield,
     });
-    let dealt = armour.map(|a| damage(t.largest, a, args.melee));
-    let passed = args.tn.map(|tn| target_number(t.largest, tn));
+    let dealt = armour.map(|a| damage(t.largest, a, args.target.melee));
+    let passed = args.target.tn.map(|tn| target_number(t.largest, tn));
     if args.json {
         writeln!(
             out,
@@ -115,7 +116,7 @@ pub fn roll(args: &SolunaRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     if let Some(d) = dealt {
         writeln!(out, "  damage   {d}")?;
     }
-    if let (Some(tn), Some(ok)) = (args.tn, passed) {
+    if let (Some(tn), Some(ok)) = (args.target.tn, passed) {
         writeln!(
             out,
             "  target {tn}: {}",
