@@ -96,11 +96,7 @@ pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
                 Ok((_, faces)) if faces != rolled.faces => Some(format!(
                     "recorded faces {:?}, the {} gives {:?}",
                     rolled.faces,
-                    if rolled.typed {
-                        "typed dice"
-                    } else {
-                        "seed"
-                    },
+                    if rolled.typed { "typed dice" } else { "seed" },
                     faces
                 )),
                 Ok((again, _)) if again != *outcome => Some(format!(
@@ -124,7 +120,9 @@ fn derive<T>(
         let out = rule(&mut dice)?;
         let faces = dice.faces().iter().map(|&(_, f)| f).collect();
         let typed = dice.into_inner();
-        typed.finish().map_err(|(given, used)| AppError::UnusedDice { given, used })?;
+        typed
+            .finish()
+            .map_err(|(used, given)| AppError::UnusedDice { given, used })?;
         Ok((out, faces))
     } else {
         let seed = rolled.seed.ok_or(AppError::BadImport(

@@ -29,6 +29,12 @@ pub const MAX_GOAL: usize = 1_000;
 /// The most entries one import may hold.
 pub const MAX_IMPORT_ENTRIES: usize = 100_000;
 
+/// The campaign used when none is named: `campaign.solum` in the user's data folder
+/// (`$XDG_DATA_HOME/solum` on Linux). `None` when the system has no home folder.
+pub fn default_campaign_path() -> Option<std::path::PathBuf> {
+    directories::ProjectDirs::from("", "", "solum").map(|d| d.data_dir().join("campaign.solum"))
+}
+
 /// Where the dice of a roll come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Dice {
@@ -98,7 +104,9 @@ impl<S: CampaignStore> Campaign<S> {
     fn append_one(&mut self, record: Record) -> Result<JournalEntry, AppError> {
         let at = self.now();
         let mut stored = self.append(vec![(at, record)])?;
-        stored.pop().ok_or(AppError::BadImport("nothing stored".into()))
+        stored
+            .pop()
+            .ok_or(AppError::BadImport("nothing stored".into()))
     }
 
     /// Asks the oracle a yes/no question and journals the answer with its dice.
@@ -178,12 +186,11 @@ impl<S: CampaignStore> Campaign<S> {
             let done = page.len() < PAGE;
             for entry in page {
                 after = entry.seq;
-                let record: Record = serde_json::from_value(entry.body).map_err(|e| {
-                    AppError::UnreadableEntry {
+                let record: Record =
+                    serde_json::from_value(entry.body).map_err(|e| AppError::UnreadableEntry {
                         seq: entry.seq,
                         reason: e.to_string(),
-                    }
-                })?;
+                    })?;
                 out.push(JournalEntry {
                     seq: entry.seq,
                     at: entry.at,
@@ -275,10 +282,13 @@ impl<S: CampaignStore> Campaign<S> {
         let mut records = Vec::with_capacity(export.entries.len());
         for (i, entry) in export.entries.into_iter().enumerate() {
             let index = i + 1;
-            entry.at.parse::<jiff::Timestamp>().map_err(|e| AppError::ImportMismatch {
-                index,
-                reason: format!("date \"{}\": {e}", entry.at),
-            })?;
+            entry
+                .at
+                .parse::<jiff::Timestamp>()
+                .map_err(|e| AppError::ImportMismatch {
+                    index,
+                    reason: format!("date \"{}\": {e}", entry.at),
+                })?;
             check_record(&entry.record)?;
             if let Some(reason) = journal::replay(&entry.record)? {
                 return Err(AppError::ImportMismatch { index, reason });
@@ -307,18 +317,15 @@ fn check_record(record: &Record) -> Result<(), AppError> {
             .map(|s| text("scene summary", s, MAX_GOAL, true))
             .transpose()
             .map(drop),
-        Record::Oracle { question, .. } => text("question", question, MAX_QUESTION, false).map(drop),
+        Record::Oracle { question, .. } => {
+            text("question", question, MAX_QUESTION, false).map(drop)
+        }
     }
 }
 
 /// Trims a text field and checks it: not empty, within its limit, no control characters
 /// (line breaks and tabs are allowed where `multiline`).
-fn text(
-    what: &'static str,
-    raw: &str,
-    limit: usize,
-    multiline: bool,
-) -> Result<String, AppError> {
+fn text(what: &'static str, raw: &str, limit: usize, multiline: bool) -> Result<String, AppError> {
     let t = raw.trim();
     if t.is_empty() {
         return Err(AppError::Empty(what));
@@ -377,9 +384,7 @@ impl AskView {
             unreachable!("AskView is built from the oracle entry just stored")
         };
         let disposition = match outcome.event {
-            Some(Event::Npc { disposition } | Event::Monster { disposition }) => {
-                Some(disposition)
-            }
+            Some(Event::Npc { disposition } | Event::Monster { disposition }) => Some(disposition),
             _ => None,
         };
         let index = Answer::ALL

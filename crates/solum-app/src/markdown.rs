@@ -21,16 +21,14 @@ pub(crate) fn render(title: &str, entries: &[JournalEntry]) -> String {
                 }
                 let _ = writeln!(out, "<small>{date}</small>\n");
             }
-            Record::SceneEnd { summary } => {
-                match summary {
-                    Some(s) => {
-                        let _ = writeln!(out, "\n*Scene ends:* {}\n", inline(s));
-                    }
-                    None => {
-                        let _ = writeln!(out, "\n*Scene ends.*\n");
-                    }
+            Record::SceneEnd { summary } => match summary {
+                Some(s) => {
+                    let _ = writeln!(out, "\n*Scene ends:* {}\n", inline(s));
                 }
-            }
+                None => {
+                    let _ = writeln!(out, "\n*Scene ends.*\n");
+                }
+            },
             Record::Note { text } => {
                 let _ = writeln!(out, "{}\n", block(text));
             }

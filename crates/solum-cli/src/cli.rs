@@ -56,6 +56,16 @@ pub enum Command {
     /// Sol'una skirmishes across the ten phases of a turn.
     #[command(subcommand)]
     Soluna(SolunaCommand),
+    /// Ask the solo oracle a yes/no question (journaled in the campaign).
+    Ask(crate::cli_campaign::AskArgs),
+    /// Write a note in the campaign's journal.
+    Note(crate::cli_campaign::NoteArgs),
+    /// Scenes of the campaign: start one with its goal, end it, show the open one.
+    #[command(subcommand)]
+    Scene(crate::cli_campaign::SceneCommand),
+    /// The campaign's journal: show, export (Markdown or JSON), verify every roll, import.
+    #[command(subcommand)]
+    Journal(crate::cli_campaign::JournalCommand),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.

@@ -13,6 +13,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 mod cli;
+mod cli_campaign;
 mod cmd;
 mod dice;
 mod render;
@@ -57,7 +58,10 @@ where
         }
         Err(err) => {
             let _ = out.flush();
-            let bad_input = err.downcast_ref::<BadInput>().is_some();
+            let bad_input = err.downcast_ref::<BadInput>().is_some()
+                || err
+                    .downcast_ref::<solum_app::AppError>()
+                    .is_some_and(|e| e.kind() == solum_app::ErrorKind::BadInput);
             let mut stderr = anstream::stderr().lock();
             let _ = writeln!(stderr, "{}: {err:#}", render::error_label());
             ExitCode::from(if bad_input { 2 } else { 1 })

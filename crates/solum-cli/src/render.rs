@@ -96,3 +96,17 @@ pub fn write_seed(out: &mut dyn std::io::Write, seed: Option<u64>) -> std::io::R
         None => Ok(()),
     }
 }
+
+/// Text typed by a user, made safe to print on a terminal: control characters (an escape
+/// sequence in a name could clear the screen) are shown as `\u{..}` escapes.
+pub fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() && c != '\n' && c != '\t' {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}

@@ -273,7 +273,10 @@ mod tests {
     #[test]
     fn advantage_keeps_the_best_and_disadvantage_the_worst() {
         let o = ask(Leaning::Advantage, &mut ScriptedDice::new([2, 5])).unwrap();
-        assert_eq!((o.dice.as_slice(), o.die, o.answer), (&[2, 5][..], 5, Answer::Yes));
+        assert_eq!(
+            (o.dice.as_slice(), o.die, o.answer),
+            (&[2, 5][..], 5, Answer::Yes)
+        );
         let o = ask(Leaning::Disadvantage, &mut ScriptedDice::new([2, 5])).unwrap();
         assert_eq!((o.die, o.answer), (2, Answer::No));
     }
@@ -328,8 +331,14 @@ mod tests {
     fn answer_odds_reference_values() {
         assert_eq!(answer_odds(Leaning::Advantage)[5], solum_dice::prob(11, 36));
         assert_eq!(answer_odds(Leaning::Advantage)[0], solum_dice::prob(1, 36));
-        assert_eq!(answer_odds(Leaning::Disadvantage)[0], solum_dice::prob(11, 36));
-        assert_eq!(answer_odds(Leaning::Disadvantage)[5], solum_dice::prob(1, 36));
+        assert_eq!(
+            answer_odds(Leaning::Disadvantage)[0],
+            solum_dice::prob(11, 36)
+        );
+        assert_eq!(
+            answer_odds(Leaning::Disadvantage)[5],
+            solum_dice::prob(1, 36)
+        );
     }
 
     /// Seeded simulation within four standard errors of the exact odds.

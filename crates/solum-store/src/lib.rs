@@ -513,7 +513,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut s = SqliteStore::open(&dir.path().join("c.solum")).unwrap();
         s.append(&[entry(1)]).unwrap();
-        assert!(s.conn.execute("UPDATE journal SET body = '{}'", []).is_err());
+        assert!(
+            s.conn
+                .execute("UPDATE journal SET body = '{}'", [])
+                .is_err()
+        );
         assert!(s.conn.execute("DELETE FROM journal", []).is_err());
         assert_eq!(s.entry_count().unwrap(), 1);
     }
@@ -562,7 +566,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut s = SqliteStore::open(&dir.path().join("c.solum")).unwrap();
         s.append(&[entry(0)]).unwrap();
-        let pages: i64 = s.conn.query_row("PRAGMA page_count", [], |r| r.get(0)).unwrap();
+        let pages: i64 = s
+            .conn
+            .query_row("PRAGMA page_count", [], |r| r.get(0))
+            .unwrap();
         s.limit_pages(pages as u64).unwrap();
         let big = NewEntry {
             body: serde_json::json!({ "text": "x".repeat(60_000) }),
