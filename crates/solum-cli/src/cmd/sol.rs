@@ -482,8 +482,8 @@ fn write_opposed(
 ) -> anyhow::Result<()> {
     writeln!(
         out,
-        "{} {} dice{} against {} dice{}   attacker succeeds {}",
-        paint(HEAD, "Opposed test"),
+        "{} attacker {} dice{}, defender {} dice{}   attacker succeeds {}",
+        paint(HEAD, "Opposed test:"),
         o.attacker.spec.dice,
         edge_words(o.attacker.spec.edge),
         o.defender.spec.dice,
@@ -780,7 +780,10 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             let (tied, _) = s.highest_physical();
             let choice = match attribute {
                 Some(a) => Some(a.clone()),
-                None if tied.len() > 1 && std::io::stdin().is_terminal() => {
+                None if tied.len() > 1
+                    && s.edge.attribute > 0
+                    && std::io::stdin().is_terminal() =>
+                {
                     Some(ask_attribute(&tied)?)
                 }
                 None => None,
