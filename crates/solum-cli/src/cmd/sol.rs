@@ -373,7 +373,7 @@ pub fn roll(args: &SolRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             },
         )?;
     let (assistant, pool, outcome) = rolled.map_err(|e| test_error(e, "--rolled", order))?;
-    let p = t.map(|t| test_odds(outcome.spec.dice, t, outcome.spec.edge).success);
+    let p = t.map(|t| test_odds(outcome.spec.dice, t, test_spec.edge).success);
     if args.json {
         writeln!(
             out,
