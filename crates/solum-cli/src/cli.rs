@@ -607,6 +607,15 @@ pub struct SolTestArgs {
     /// records its own progress.
     #[arg(long)]
     pub assistant: Option<std::path::PathBuf>,
+    /// An opposed test against a defender's pool, this character attacking.
+    #[arg(long, allow_negative_numbers = true, conflicts_with_all = ["threshold", "then", "assist_dice", "assistant"])]
+    pub against_dice: Option<i64>,
+    /// Edge the defender uses in the opposed test.
+    #[arg(long, value_enum, requires = "against_dice")]
+    pub against_edge: Option<EdgeUse>,
+    /// The defender's dice rolled by hand: its pool, then its Second Chance rerolls.
+    #[arg(long, value_name = "V1,V2,...", requires = "against_dice")]
+    pub against_rolled: Option<String>,
     #[command(flatten)]
     pub roll: DiceArgs,
     /// Print JSON.

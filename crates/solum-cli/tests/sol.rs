@@ -198,6 +198,71 @@ fn opposed_tests_roll_both_sides() {
 }
 
 #[test]
+fn opposed_test_from_a_sheet() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = sheet(&dir, "Cole", 2, &["AGI=2"], &["Sidearms=1"]);
+    // Sidearms + AGI, pushing the limit, against 2 dice: 3 hits against 1, 2 net, and more
+    // hits than 1 rank: a progress point; one Edge spent.
+    let v = solum_args(&[
+        "sol",
+        "test",
+        &f,
+        "--skill",
+        "Sidearms",
+        "--attr",
+        "AGI",
+        "--edge",
+        "push-the-limit",
+        "--against-dice",
+        "2",
+        "--rolled",
+        "3,4,6",
+        "--against-rolled",
+        "5,2",
+        "--json",
+    ])
+    .json();
+    assert_eq!(v["opposed"]["success"], true);
+    assert_eq!(v["opposed"]["net_hits"], 2);
+    assert_eq!(v["progress"]["point"], true);
+    assert_eq!(v["edge"]["points"], 1);
+    // A defender's value too many: an error, no Edge spent, no progress saved.
+    solum_args(&[
+        "sol",
+        "test",
+        &f,
+        "--skill",
+        "Sidearms",
+        "--attr",
+        "AGI",
+        "--edge",
+        "second-chance",
+        "--against-dice",
+        "1",
+        "--rolled",
+        "5,5,5",
+        "--against-rolled",
+        "5,5",
+    ])
+    .bad_input("too many values in --against-rolled");
+    assert!(show(&f).contains("Edge 1/2"));
+    solum_args(&[
+        "sol",
+        "test",
+        &f,
+        "--skill",
+        "Sidearms",
+        "--attr",
+        "AGI",
+        "--against-dice",
+        "1",
+        "--threshold",
+        "2",
+    ])
+    .bad_input("cannot be used with");
+}
+
+#[test]
 fn opposed_odds_with_edge_on_both_sides() {
     // Reference values worked by hand: 1 die pushing (hits 2/3) against a Second Chance
     // (hits 5/9): the attacker fails only on a miss against a hit, 1/3 · 5/9.

@@ -446,20 +446,13 @@ fn roll_opposed_cmd(
         threshold: None,
         edge: edge_on_test(args.against_edge),
     };
-    let order = "each side's values: its pool, then one die for each die its second chance rerolls";
-    let generator = RefCell::new(Generator::new(args.roll.seed));
-    let blame = Cell::new("--rolled");
-    let mut first = Source::from_flag("--rolled", args.roll.rolled.as_deref())?;
-    let mut second = Source::from_flag("--against-rolled", args.against_rolled.as_deref())?;
-    let o = {
-        let mut a = SideDice::new(&mut first, &generator, &blame);
-        let mut b = SideDice::new(&mut second, &generator, &blame);
-        roll_opposed(attacker, &defender, &mut a, &mut b)
-    }
-    .map_err(|e| test_error(e, blame.get(), order))?;
-    first.finish(order)?;
-    second.finish(order)?;
-    let seed = generator.borrow().used_seed();
+    let (o, seed) = opposed_with_dice(
+        attacker,
+        &defender,
+        args.roll.rolled.as_deref(),
+        args.against_rolled.as_deref(),
+        args.roll.seed,
+    )?;
     let odds = opposed(attacker.dice, attacker.edge, defender.dice, defender.edge)
         .map_err(|e| bad(e.to_string()))?;
     if args.json {
@@ -473,6 +466,31 @@ fn roll_opposed_cmd(
     write_opposed(out, &o, &odds.success)?;
     render::write_seed(out, seed)?;
     Ok(())
+}
+
+/// Rolls an opposed test, each side's typed dice from its own flag, the rest seeded.
+fn opposed_with_dice(
+    attacker: &TestSpec,
+    defender: &TestSpec,
+    rolled: Option<&str>,
+    against_rolled: Option<&str>,
+    seed: Option<u64>,
+) -> anyhow::Result<(OpposedOutcome, Option<u64>)> {
+    let order = "each side's values: its pool, then one die for each die its second chance rerolls";
+    let generator = RefCell::new(Generator::new(seed));
+    let blame = Cell::new("--rolled");
+    let mut first = Source::from_flag("--rolled", rolled)?;
+    let mut second = Source::from_flag("--against-rolled", against_rolled)?;
+    let o = {
+        let mut a = SideDice::new(&mut first, &generator, &blame);
+        let mut b = SideDice::new(&mut second, &generator, &blame);
+        roll_opposed(attacker, defender, &mut a, &mut b)
+    }
+    .map_err(|e| test_error(e, blame.get(), order))?;
+    first.finish(order)?;
+    second.finish(order)?;
+    let seed = generator.borrow().used_seed();
+    Ok((o, seed))
 }
 
 fn write_opposed(
@@ -907,6 +925,57 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         None => Ok(()),
     }
     .map_err(|e| bad(format!("--edge: {e}")))?;
+    if let Some(d) = args.against_dice {
+        let attacker = TestSpec {
+            dice: pool.dice,
+            threshold: None,
+            edge,
+        };
+        let defender = TestSpec {
+            dice: dice_in("--against-dice", d)?,
+            threshold: None,
+            edge: edge_on_test(args.against_edge),
+        };
+        let (o, seed) = opposed_with_dice(
+            &attacker,
+            &defender,
+            args.roll.rolled.as_deref(),
+            args.against_rolled.as_deref(),
+            args.roll.seed,
+        )?;
+        let progress = record(&mut s, &args.skill, &o.attacker);
+        save(&args.file, &s)?;
+        if args.json {
+            writeln!(
+                out,
+                "{}",
+                json!({"pool": pool, "opposed": o, "progress": progress, "edge": s.edge, "seed": seed})
+            )?;
+            return Ok(());
+        }
+        let odds = opposed(attacker.dice, attacker.edge, defender.dice, defender.edge)
+            .map_err(|e| bad(e.to_string()))?;
+        writeln!(
+            out,
+            "{} {} + {} = {} dice",
+            paint(HEAD, &s.name),
+            args.skill,
+            args.attribute,
+            pool.dice
+        )?;
+        write_opposed(out, &o, &odds.success)?;
+        render::write_seed(out, seed)?;
+        if progress.point {
+            writeln!(
+                out,
+                "  progress point in {}{}",
+                args.skill,
+                if progress.rank_up { ": RANK UP" } else { "" }
+            )?;
+        }
+        writeln!(out, "  Edge {}/{}", s.edge.points, s.edge.attribute)?;
+        return Ok(());
+    }
     if then_edge(args.then).is_some() && s.edge.points == 0 {
         return Err(bad(format!(
             "--then: no Edge left to spend (0 of {})",
