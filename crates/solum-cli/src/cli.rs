@@ -152,20 +152,37 @@ pub struct SolOddsArgs {
     #[arg(long, default_value = "1")]
     pub threshold: String,
     /// Push the Limit: 3 to 6 are hits.
-    #[arg(long, conflicts_with_all = ["second_chance", "close_call"])]
+    #[arg(long, conflicts_with_all = ["second_chance", "close_call", "smackdown"])]
     pub push_the_limit: bool,
     /// Second Chance: reroll the dice that are not hits.
-    #[arg(long, conflicts_with = "close_call")]
+    #[arg(long, conflicts_with_all = ["close_call", "smackdown"])]
     pub second_chance: bool,
     /// Close Call: negate a glitch.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "smackdown")]
     pub close_call: bool,
+    /// Smackdown (burnt Edge): success with four net hits, no roll.
+    #[arg(long)]
+    pub smackdown: bool,
     /// An opposed test against a defender's pool (the attacker wins ties).
     #[arg(long, allow_negative_numbers = true)]
     pub against: Option<i64>,
+    /// Edge the defender uses in the opposed test.
+    #[arg(long, value_enum, requires = "against")]
+    pub against_edge: Option<EdgeUse>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Edge chosen after the dice are seen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Then {
+    /// Reroll every die that is not a hit (spent only if one is not).
+    SecondChance,
+    /// Negate a glitch or make a critical glitch a glitch (spent only on a glitch).
+    CloseCall,
+    /// Keep the roll.
+    None,
 }
 
 /// What a Sol'una test is aimed at: a target number, or armour for damage.
@@ -296,15 +313,16 @@ pub struct SolRollArgs {
     #[arg(
         long,
         allow_negative_numbers = true,
-        required_unless_present = "attribute"
+        required_unless_present = "attribute",
+        conflicts_with_all = ["attribute", "ranks", "modifiers", "untrained_penalty", "assist", "assist_dice"]
     )]
     pub dice: Option<i64>,
     /// The attribute.
     #[arg(long, allow_negative_numbers = true)]
     pub attribute: Option<i64>,
     /// Skill ranks (bonuses are capped by them).
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
-    pub ranks: i64,
+    #[arg(long, allow_negative_numbers = true)]
+    pub ranks: Option<i64>,
     /// A bonus or penalty; repeat for several (they combine, then the cap applies).
     #[arg(long = "modifier", allow_negative_numbers = true)]
     pub modifiers: Vec<i64>,
@@ -317,9 +335,16 @@ pub struct SolRollArgs {
     /// Edge used on the test.
     #[arg(long, value_enum)]
     pub edge: Option<EdgeUse>,
+    /// Edge chosen after seeing the dice (at a terminal, asked when not given).
+    #[arg(long, value_enum, conflicts_with_all = ["edge", "buy", "group", "try_again", "against_dice"])]
+    pub then: Option<Then>,
     /// An assistant's hits: bonus dice, capped with the other bonuses by the ranks.
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, conflicts_with = "assist_dice")]
     pub assist: Option<i64>,
+    /// An assistant rolls its own test of this many dice first; its hits are bonus dice,
+    /// capped with the other bonuses by the ranks.
+    #[arg(long, allow_negative_numbers = true, conflicts_with_all = ["group", "buy", "try_again", "against_dice"])]
+    pub assist_dice: Option<i64>,
     /// A group action: the other participants' pools (e.g. 4,3,5); the best hits stand, the
     /// leader takes a Level 1 wound for each participant with no hits.
     #[arg(long, value_name = "POOL,POOL,...")]
@@ -327,6 +352,19 @@ pub struct SolRollArgs {
     /// Buy hits instead of rolling: one per full four dice.
     #[arg(long, conflicts_with = "edge")]
     pub buy: bool,
+    /// Try Again: on a failure, roll again with 2 dice fewer (a penalty combined with the
+    /// modifiers), until a success or the pool would drop to 0.
+    #[arg(long, requires = "threshold", conflicts_with_all = ["edge", "group", "buy"])]
+    pub try_again: bool,
+    /// An opposed test against a defender's pool (the attacker wins ties).
+    #[arg(long, allow_negative_numbers = true, conflicts_with_all = ["threshold", "group", "buy", "try_again"])]
+    pub against_dice: Option<i64>,
+    /// Edge the defender uses in the opposed test.
+    #[arg(long, value_enum, requires = "against_dice")]
+    pub against_edge: Option<EdgeUse>,
+    /// The defender's dice rolled by hand: its pool, then its Second Chance rerolls.
+    #[arg(long, value_name = "V1,V2,...", requires = "against_dice")]
+    pub against_rolled: Option<String>,
     #[command(flatten)]
     pub roll: DiceArgs,
     /// Print JSON.
@@ -512,10 +550,14 @@ pub enum SolCommand {
         #[command(flatten)]
         roll: DiceArgs,
     },
-    /// Burn Edge for Not Dead Yet (Smackdown is burnt with `sol test --edge smackdown`).
+    /// Burn Edge for Not Dead Yet: the highest physical attribute (BOD, AGI, REA, STR)
+    /// drops by 1 (Smackdown is burnt with `sol test --edge smackdown`).
     NotDeadYet {
         /// The sheet.
         file: std::path::PathBuf,
+        /// On a tie for highest, the attribute to lower (asked at a terminal otherwise).
+        #[arg(long = "attr")]
+        attribute: Option<String>,
     },
     /// Train the next rank of a skill (cost rating: the new rank × 2).
     Train {
@@ -560,6 +602,30 @@ pub struct SolTestArgs {
     /// Edge used (spent, or burnt for Smackdown).
     #[arg(long, value_enum)]
     pub edge: Option<EdgeUse>,
+    /// Edge spent after seeing the dice (at a terminal, asked when not given).
+    #[arg(long, value_enum, conflicts_with = "edge")]
+    pub then: Option<Then>,
+    /// Try Again: this test is retry number N of a failed test (2 dice fewer each, a penalty
+    /// combined with the modifiers).
+    #[arg(long, default_value_t = 0)]
+    pub retry: u32,
+    /// An assistant rolls its own test of this many dice first; its hits are bonus dice,
+    /// capped with the other bonuses by the ranks.
+    #[arg(long, conflicts_with = "assistant")]
+    pub assist_dice: Option<i64>,
+    /// An assistant's sheet: it rolls the same attribute + its ranks in the skill first, and
+    /// records its own progress.
+    #[arg(long)]
+    pub assistant: Option<std::path::PathBuf>,
+    /// An opposed test against a defender's pool, this character attacking.
+    #[arg(long, allow_negative_numbers = true, conflicts_with_all = ["threshold", "then", "assist_dice", "assistant"])]
+    pub against_dice: Option<i64>,
+    /// Edge the defender uses in the opposed test.
+    #[arg(long, value_enum, requires = "against_dice")]
+    pub against_edge: Option<EdgeUse>,
+    /// The defender's dice rolled by hand: its pool, then its Second Chance rerolls.
+    #[arg(long, value_name = "V1,V2,...", requires = "against_dice")]
+    pub against_rolled: Option<String>,
     #[command(flatten)]
     pub roll: DiceArgs,
     /// Print JSON.

@@ -61,6 +61,17 @@ impl Skill {
         }
     }
 
+    /// Records a rolled test of this skill. Smackdown rolls no dice and earns no point (P2).
+    pub fn record_test(&mut self, test: &crate::test::TestOutcome) -> Progress {
+        if test.spec.edge == Some(crate::test::EdgeOnTest::Smackdown) {
+            return Progress {
+                point: false,
+                rank_up: false,
+            };
+        }
+        self.record(test.hits)
+    }
+
     /// A new encounter: a point may be earned again.
     pub fn new_encounter(&mut self) {
         self.earned_this_encounter = false;
@@ -99,6 +110,25 @@ mod tests {
             assert_eq!(p.rank_up, encounter == 5);
         }
         assert_eq!((etiquette.ranks, etiquette.progress), (5, 0));
+    }
+
+    #[test]
+    fn smackdown_earns_no_progress() {
+        use crate::test::{EdgeOnTest, TestSpec, roll_test};
+        let mut s = Skill::new("Sidearms", 1);
+        let spec = TestSpec {
+            dice: 3,
+            threshold: Some(2),
+            edge: Some(EdgeOnTest::Smackdown),
+        };
+        let t = roll_test(&spec, &mut solum_dice::ScriptedDice::new([])).unwrap();
+        // Six hits would be more than 1 rank, but no dice were rolled.
+        assert_eq!(t.hits, 6);
+        assert!(!s.record_test(&t).point);
+        assert_eq!(s.progress, 0);
+        let rolled = TestSpec { edge: None, ..spec };
+        let t = roll_test(&rolled, &mut solum_dice::ScriptedDice::new([5, 6, 1])).unwrap();
+        assert!(s.record_test(&t).point);
     }
 
     #[test]
