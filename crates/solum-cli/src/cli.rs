@@ -92,18 +92,36 @@ pub struct DietypeArgs {
     /// Chances (1 unskilled to 4).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub chances: i64,
-    /// Difficulty, 2 to 12.
-    #[arg(long, default_value_t = 4, allow_negative_numbers = true)]
+    /// Difficulty, 2 to 12 (not in an opposed roll: the other side's roll is the target).
+    #[arg(
+        long,
+        default_value_t = 4,
+        allow_negative_numbers = true,
+        conflicts_with = "against"
+    )]
     pub vs: i64,
-    /// Die-type steps: +1 is one type better (+1DT), -1 one worse.
+    /// Die-type steps: +1 is one type better (+1DT), -1 one worse; d4 to d12 at most.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub step: i64,
     /// An opposed roll against this die type.
     #[arg(long)]
     pub against: Option<String>,
     /// The opposing side's chances.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        default_value_t = 1,
+        allow_negative_numbers = true,
+        requires = "against"
+    )]
     pub against_chances: i64,
+    /// The opposing side's die-type steps (+1DT, -1DT), clamped to d4..d12.
+    #[arg(
+        long,
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        requires = "against"
+    )]
+    pub against_step: i64,
 }
 
 #[derive(Debug, Args)]
@@ -113,7 +131,7 @@ pub struct DietypeOddsArgs {
     #[command(flatten)]
     pub roll: DietypeArgs,
     /// Print the text's probability tables, each printed number beside the exact one.
-    #[arg(long, conflicts_with_all = ["die", "against"])]
+    #[arg(long, conflicts_with_all = ["die", "against", "chances", "vs", "step"])]
     pub tables: bool,
     /// Print JSON.
     #[arg(long)]
@@ -267,11 +285,25 @@ pub struct DietypeRollArgs {
     pub die: String,
     #[command(flatten)]
     pub roll: DietypeArgs,
-    /// On a success, roll damage: one die of this type per point of quality.
+    /// On a success (or an opposed win), roll damage: one die of this type per point of
+    /// quality.
     #[arg(long)]
     pub damage: Option<String>,
+    /// Die-type steps on the damage die: -1 for armour (-1DT), clamped to d4..d12.
+    #[arg(
+        long,
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        requires = "damage"
+    )]
+    pub damage_step: i64,
     /// Flat damage modifier, -4 to +4.
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        requires = "damage"
+    )]
     pub modifier: i64,
     #[command(flatten)]
     pub dice: DiceArgs,
