@@ -185,11 +185,11 @@ pub struct SolunaTarget {
     /// The target's Body (armour against every attack), for damage.
     #[arg(long)]
     pub body: Option<u32>,
-    /// The target's Shield (ignored in melee).
-    #[arg(long, default_value_t = 0)]
+    /// The target's Shield (ignored in melee); needs --body, as damage does.
+    #[arg(long, default_value_t = 0, requires = "body")]
     pub shield: u32,
-    /// A melee attack: the Shield does not count.
-    #[arg(long)]
+    /// A melee attack: the Shield does not count; needs --body, as damage does.
+    #[arg(long, requires = "body")]
     pub melee: bool,
 }
 

@@ -66,3 +66,19 @@ fn dice_supplies_change_the_pool() {
         (Some(2), Some(1))
     );
 }
+
+#[test]
+fn armour_flags_without_a_body_are_refused() {
+    // Without --body no damage is worked out, so a Shield or a melee attack would be ignored.
+    for args in [
+        "roll soluna --dice 3 --shield 2",
+        "roll soluna --dice 3 --melee",
+        "odds soluna --dice 3 --shield 1",
+        "odds soluna --dice 3 --melee --tn 2",
+    ] {
+        let run = solum(args);
+        assert_eq!(run.code, 2, "{args}: {}", run.stderr);
+        assert!(run.stderr.contains("--body"), "{args}: {}", run.stderr);
+    }
+    solum("odds soluna --dice 3 --body 1 --shield 1 --melee").ok();
+}
