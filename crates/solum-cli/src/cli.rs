@@ -280,6 +280,7 @@ pub enum RollCommand {
 }
 
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("dice_source").args(["rolled", "seed"])))]
 pub struct DietypeRollArgs {
     /// The die type: d4, d6, d8, d10 or d12.
     pub die: String,
@@ -357,6 +358,7 @@ pub struct SolRollArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("dice_source").args(["rolled", "seed"])))]
 pub struct SolunaRollArgs {
     /// Dice in the pool.
     #[arg(long, allow_negative_numbers = true)]
@@ -595,8 +597,8 @@ pub enum SolunaCommand {
     Skirmish {
         /// The skirmish file (TOML).
         file: std::path::PathBuf,
-        /// Seed.
-        #[arg(long)]
+        /// Seed (not with --rolled: typed dice roll nothing from it).
+        #[arg(long, conflicts_with = "rolled")]
         seed: Option<u64>,
         /// Dice rolled by hand, in the order the skirmish rolls them.
         #[arg(long, value_name = "V1,V2,...")]

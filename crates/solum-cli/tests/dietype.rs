@@ -71,6 +71,8 @@ fn flags_that_would_be_ignored_are_refused() {
         "odds dietype --tables --chances 2",
         "odds dietype --tables --vs 5",
         "odds dietype --tables --step 1",
+        // Typed dice leave the seed unused.
+        "roll dietype d6 --rolled 3 --seed 5",
     ] {
         let run = solum(args);
         assert_eq!(run.code, 2, "{args}: {}", run.stderr);

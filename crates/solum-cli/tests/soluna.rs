@@ -39,6 +39,9 @@ fn a_mind_outside_the_phase_table_is_refused() {
     }
     let f = skirmish_file(&dir, &two(10));
     solum_args(&["soluna", "skirmish", &f, "--seed", "1"]).ok();
+    let run = solum_args(&["soluna", "skirmish", &f, "--seed", "1", "--rolled", "1,1"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("cannot be used with"), "{}", run.stderr);
 }
 
 #[test]
@@ -81,4 +84,8 @@ fn armour_flags_without_a_body_are_refused() {
         assert!(run.stderr.contains("--body"), "{args}: {}", run.stderr);
     }
     solum("odds soluna --dice 3 --body 1 --shield 1 --melee").ok();
+    // Typed dice leave a seed unused.
+    let run = solum("roll soluna --dice 2 --rolled 3,3 --seed 1");
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("cannot be used with"), "{}", run.stderr);
 }
