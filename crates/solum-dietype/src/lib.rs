@@ -22,5 +22,5 @@ pub mod tables;
 pub use die::{DieType, DieTypeError, difficulty_name, quality_name};
 pub use roll::{
     ChanceRoll, DamageRoll, OpposedRoll, RollSpec, SkillRoll, explode, opposed_side, roll_damage,
-    roll_opposed, roll_skill,
+    roll_opposed, roll_opposed_damage, roll_skill,
 };

@@ -183,6 +183,24 @@ pub fn roll_damage(
     }))
 }
 
+/// Damage of the first side's weapon after an opposed roll: in combat the winner's quality
+/// is its dice of damage, so it is rolled on a win of the first side, with that quality
+/// (chances beating the loser's best, D2); a draw or a loss rolls nothing (`None`).
+pub fn roll_opposed_damage(
+    roll: &OpposedRoll,
+    die: DieType,
+    modifier: i64,
+    dice: &mut dyn DiceSource,
+) -> Result<Result<Option<DamageRoll>, DieTypeError>, DiceError> {
+    if !(-4..=4).contains(&modifier) {
+        return Ok(Err(DieTypeError::Modifier(modifier)));
+    }
+    if roll.winner != 1 {
+        return Ok(Ok(None));
+    }
+    Ok(roll_damage(die, roll.quality, modifier, dice)?.map(Some))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,6 +305,36 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!((d.faces, d.total), (vec![4, 4], 8));
+    }
+
+    #[test]
+    fn an_opposed_win_rolls_its_quality_in_damage() {
+        // d8 ×3 against d6 ×1: 7, 5, 2 against 4 is a win of quality 2: two damage dice.
+        let mut dice = ScriptedDice::new([7, 5, 2, 4, 3, 6]);
+        let r = roll_opposed((DieType::D8, 3), (DieType::D6, 1), &mut dice).unwrap();
+        let d = roll_opposed_damage(&r, DieType::D8.step(-1), 1, &mut dice)
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        assert_eq!((d.faces, d.total), (vec![3, 6], 10));
+        assert!(dice.is_exhausted());
+        // A loss or a draw rolls no damage die at all.
+        for script in [[2, 5], [4, 4]] {
+            let mut dice = ScriptedDice::new(script);
+            let r = roll_opposed((DieType::D8, 1), (DieType::D6, 1), &mut dice).unwrap();
+            let none = roll_opposed_damage(&r, DieType::D8, 0, &mut dice).unwrap();
+            assert_eq!(none, Ok(None));
+        }
+        let r = roll_opposed(
+            (DieType::D8, 1),
+            (DieType::D6, 1),
+            &mut ScriptedDice::new([5, 4]),
+        )
+        .unwrap();
+        assert_eq!(
+            roll_opposed_damage(&r, DieType::D8, -5, &mut ScriptedDice::new([])),
+            Ok(Err(DieTypeError::Modifier(-5)))
+        );
     }
 
     #[test]

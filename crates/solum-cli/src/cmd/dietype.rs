@@ -7,7 +7,7 @@ use solum_dietype::odds::{opposed_odds, skill_odds};
 use solum_dietype::tables::tables;
 use solum_dietype::{
     DieType, RollSpec, difficulty_name, opposed_side, quality_name, roll_damage, roll_opposed,
-    roll_skill,
+    roll_opposed_damage, roll_skill,
 };
 
 use crate::bad;
@@ -208,13 +208,9 @@ pub fn roll(args: &DietypeRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         let ((r, damage), seed) =
             with_dice(args.dice.rolled.as_deref(), args.dice.seed, order, |dice| {
                 let r = roll_opposed(a, b, dice)?;
-                // In combat the winner's quality is its dice of damage: the damage die is
-                // this side's weapon, so it is rolled when this side wins.
                 let damage = match damage_die {
-                    Some(dd) if r.winner == 1 => {
-                        Some(roll_damage(dd, r.quality, args.modifier, dice)?.expect("checked"))
-                    }
-                    _ => None,
+                    Some(dd) => roll_opposed_damage(&r, dd, args.modifier, dice)?.expect("checked"),
+                    None => None,
                 };
                 Ok((r, damage))
             })?;
