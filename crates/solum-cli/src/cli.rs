@@ -102,18 +102,36 @@ pub struct DietypeArgs {
     /// Chances (1 unskilled to 4).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub chances: i64,
-    /// Difficulty, 2 to 12.
-    #[arg(long, default_value_t = 4, allow_negative_numbers = true)]
+    /// Difficulty, 2 to 12 (not in an opposed roll: the other side's roll is the target).
+    #[arg(
+        long,
+        default_value_t = 4,
+        allow_negative_numbers = true,
+        conflicts_with = "against"
+    )]
     pub vs: i64,
-    /// Die-type steps: +1 is one type better (+1DT), -1 one worse.
+    /// Die-type steps: +1 is one type better (+1DT), -1 one worse; d4 to d12 at most.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub step: i64,
     /// An opposed roll against this die type.
     #[arg(long)]
     pub against: Option<String>,
     /// The opposing side's chances.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        default_value_t = 1,
+        allow_negative_numbers = true,
+        requires = "against"
+    )]
     pub against_chances: i64,
+    /// The opposing side's die-type steps (+1DT, -1DT), clamped to d4..d12.
+    #[arg(
+        long,
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        requires = "against"
+    )]
+    pub against_step: i64,
 }
 
 #[derive(Debug, Args)]
@@ -123,7 +141,7 @@ pub struct DietypeOddsArgs {
     #[command(flatten)]
     pub roll: DietypeArgs,
     /// Print the text's probability tables, each printed number beside the exact one.
-    #[arg(long, conflicts_with_all = ["die", "against"])]
+    #[arg(long, conflicts_with_all = ["die", "against", "chances", "vs", "step"])]
     pub tables: bool,
     /// Print JSON.
     #[arg(long)]
@@ -194,11 +212,11 @@ pub struct SolunaTarget {
     /// The target's Body (armour against every attack), for damage.
     #[arg(long)]
     pub body: Option<u32>,
-    /// The target's Shield (ignored in melee).
-    #[arg(long, default_value_t = 0)]
+    /// The target's Shield (ignored in melee); needs --body, as damage does.
+    #[arg(long, default_value_t = 0, requires = "body")]
     pub shield: u32,
-    /// A melee attack: the Shield does not count.
-    #[arg(long)]
+    /// A melee attack: the Shield does not count; needs --body, as damage does.
+    #[arg(long, requires = "body")]
     pub melee: bool,
 }
 
@@ -289,16 +307,31 @@ pub enum RollCommand {
 }
 
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("dice_source").args(["rolled", "seed"])))]
 pub struct DietypeRollArgs {
     /// The die type: d4, d6, d8, d10 or d12.
     pub die: String,
     #[command(flatten)]
     pub roll: DietypeArgs,
-    /// On a success, roll damage: one die of this type per point of quality.
+    /// On a success (or an opposed win), roll damage: one die of this type per point of
+    /// quality.
     #[arg(long)]
     pub damage: Option<String>,
+    /// Die-type steps on the damage die: -1 for armour (-1DT), clamped to d4..d12.
+    #[arg(
+        long,
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        requires = "damage"
+    )]
+    pub damage_step: i64,
     /// Flat damage modifier, -4 to +4.
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        requires = "damage"
+    )]
     pub modifier: i64,
     #[command(flatten)]
     pub dice: DiceArgs,
@@ -373,6 +406,7 @@ pub struct SolRollArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("dice_source").args(["rolled", "seed"])))]
 pub struct SolunaRollArgs {
     /// Dice in the pool.
     #[arg(long, allow_negative_numbers = true)]
@@ -639,8 +673,8 @@ pub enum SolunaCommand {
     Skirmish {
         /// The skirmish file (TOML).
         file: std::path::PathBuf,
-        /// Seed.
-        #[arg(long)]
+        /// Seed (not with --rolled: typed dice roll nothing from it).
+        #[arg(long, conflicts_with = "rolled")]
         seed: Option<u64>,
         /// Dice rolled by hand, in the order the skirmish rolls them.
         #[arg(long, value_name = "V1,V2,...")]

@@ -173,13 +173,20 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
                 melee,
                 positive,
                 negative,
+                added,
+                removed,
                 test,
                 damage,
             } => {
                 let faces: Vec<String> = test.rolled.iter().map(u32::to_string).collect();
+                let dice = if added + removed > 0 {
+                    format!("dice +{added} −{removed}, ")
+                } else {
+                    String::new()
+                };
                 writeln!(
                     out,
-                    "  {} {} {}: {} (flips +{positive} −{negative}) → {} × {} — {damage} damage",
+                    "  {} {} {}: {} ({dice}flips +{positive} −{negative}) → {} × {} — {damage} damage",
                     n(attacker),
                     if *melee { "strikes" } else { "shoots" },
                     n(target),
