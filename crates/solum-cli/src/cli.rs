@@ -375,8 +375,14 @@ pub enum ClassicCommand {
     Bestiary,
     /// Roll a check: stat dice (+1 for a cliché) against a difficulty.
     Check {
-        /// Dice.
-        pool: i64,
+        /// Dice, or a hero (a .toml file or a name from the book) who rolls a stat.
+        pool: String,
+        /// The hero's stat: body (default), mind or spirit.
+        #[arg(long)]
+        stat: Option<String>,
+        /// One of the hero's clichés that applies: one more die.
+        #[arg(long)]
+        cliche: Option<String>,
         /// Difficulty, 1 to 6 or a name.
         #[arg(long, required_unless_present = "random")]
         vs: Option<String>,
@@ -436,13 +442,16 @@ pub enum ClassicCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Rest: 1 hit point per 8 hours, 1 Body per day.
+    /// Rest: 1 hit point per 8 hours, 1 Body per day; hours add up on the sheet across rests.
     Rest {
         /// The hero file.
         file: std::path::PathBuf,
-        /// Hours of rest.
+        /// Hours of rest (fractions allowed: 1.5).
+        #[arg(long, allow_negative_numbers = true)]
+        hours: f64,
+        /// Print JSON.
         #[arg(long)]
-        hours: u32,
+        json: bool,
     },
 }
 

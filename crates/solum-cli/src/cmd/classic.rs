@@ -4,11 +4,12 @@ use std::io::Write;
 use std::path::Path;
 
 use serde_json::json;
+use solum_classic::check::hero_pool;
 use solum_classic::check::{
     difficulty_name, p_pass, parse_difficulty, random_difficulty, roll_check,
 };
 use solum_classic::duel::{Policy, Side, duel_odds};
-use solum_classic::hero::create;
+use solum_classic::hero::{Kind, Stat, create, parse_hero};
 use solum_classic::oracle::{Odds, ask};
 use solum_classic::{Book, Hero};
 
@@ -32,12 +33,12 @@ fn difficulty(text: &str) -> anyhow::Result<u32> {
     parse_difficulty(text).map_err(|e| bad(format!("--vs {text}: {e}")))
 }
 
-fn load(who: &str) -> anyhow::Result<Hero> {
+/// A hero file (held to the rules of `kind`) or a name from the book.
+fn load(who: &str, kind: Kind) -> anyhow::Result<Hero> {
     let path = Path::new(who);
     if who.ends_with(".toml") {
         let text = std::fs::read_to_string(path).map_err(|e| bad(format!("{who}: {e}")))?;
-        return toml::from_str(&text)
-            .map_err(|e| bad(format!("{who}: {}", e.to_string().trim_end())));
+        return parse_hero(&text, kind).map_err(|e| bad(format!("{who}: {e}")));
     }
     Book::shipped().find(who).cloned().ok_or_else(|| {
         bad(format!(
@@ -115,7 +116,7 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             )?;
             render::write_seed(out, seed)?;
         }
-        ClassicCommand::Show { who } => show(out, &load(who)?)?,
+        ClassicCommand::Show { who } => show(out, &load(who, Kind::Hero)?)?,
         ClassicCommand::Bestiary => {
             let book = Book::shipped();
             writeln!(out, "{}", paint(HEAD, "Sample heroes"))?;
@@ -134,14 +135,16 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             )?;
         }
         ClassicCommand::Check {
-            pool: n,
+            pool: who,
+            stat: named_stat,
+            cliche,
             vs,
             random,
             gear,
             dice,
             json: as_json,
         } => {
-            let n = pool(*n)?;
+            let (n, hero) = check_pool(who, named_stat.as_deref(), cliche.as_deref())?;
             let fixed = vs.as_deref().map(difficulty).transpose()?;
             let ((d, check), seed) = with_dice(
                 dice.rolled.as_deref(),
@@ -160,9 +163,21 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                 writeln!(
                     out,
                     "{}",
-                    json!({"check": check, "difficulty_name": difficulty_name(d), "p_pass": render::to_f64(&p), "seed": seed})
+                    json!({"check": check, "difficulty_name": difficulty_name(d), "p_pass": render::to_f64(&p), "seed": seed, "hero": hero})
                 )?;
                 return Ok(());
+            }
+            if let Some(h) = &hero {
+                writeln!(
+                    out,
+                    "{} rolls {}{}",
+                    h["name"].as_str().unwrap_or_default(),
+                    h["stat"].as_str().unwrap_or_default(),
+                    h["cliche"]
+                        .as_str()
+                        .map(|c| format!(" + 1 die for “{c}”"))
+                        .unwrap_or_default()
+                )?;
             }
             writeln!(
                 out,
@@ -255,20 +270,89 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                 out,
             )?;
         }
-        ClassicCommand::Rest { file, hours } => {
+        ClassicCommand::Rest {
+            file,
+            hours,
+            json: as_json,
+        } => {
             let who = file.to_string_lossy().into_owned();
-            let mut hero = load(&who)?;
-            let (hp, body) = hero.rest(*hours);
+            if !who.ends_with(".toml") {
+                return Err(bad(format!("{who}: rest needs a hero file (.toml)")));
+            }
+            let mut hero = load(&who, Kind::Hero)?;
+            let rest = hero
+                .rest(*hours)
+                .map_err(|e| bad(format!("--hours: {e}")))?;
             solum_play::storage::write_atomically(file, &toml::to_string_pretty(&hero)?)?;
+            if *as_json {
+                writeln!(out, "{}", json!({"rest": rest, "hero": hero}))?;
+                return Ok(());
+            }
             writeln!(
                 out,
-                "{} rests {hours} hours: +{hp} hit point(s), +{body} Body.",
-                hero.name
+                "{} rests {hours} hours: +{} hit point(s), +{} Body.",
+                hero.name, rest.hit_points, rest.body
             )?;
             show(out, &hero)?;
+            if rest.toward_hit_point > 0.0 || rest.toward_body > 0.0 {
+                writeln!(
+                    out,
+                    "{}",
+                    paint(
+                        DIM,
+                        format!(
+                            "  banked: {} h toward a hit point, {} h toward Body",
+                            rest.toward_hit_point, rest.toward_body
+                        )
+                    )
+                )?;
+            }
         }
     }
     Ok(())
+}
+
+fn stat(text: &str, flag: &str) -> anyhow::Result<Stat> {
+    text.parse()
+        .map_err(|e: String| bad(format!("{flag}: {e}")))
+}
+
+/// The pool of `solum classic check`: a number of dice, or a hero's stat and cliché. Returns
+/// the pool and, for a hero, what it rolls (for the output).
+fn check_pool(
+    who: &str,
+    named_stat: Option<&str>,
+    cliche: Option<&str>,
+) -> anyhow::Result<(u32, Option<serde_json::Value>)> {
+    if let Ok(n) = who.trim().parse::<i64>() {
+        if named_stat.is_some() || cliche.is_some() {
+            return Err(bad(format!(
+                "--stat and --cliche need a hero (a .toml file or a name from the book), not {n} dice"
+            )));
+        }
+        return Ok((pool(n)?, None));
+    }
+    let hero = load(who, Kind::Hero)?;
+    let s = named_stat
+        .map(|t| stat(t, "--stat"))
+        .transpose()?
+        .unwrap_or(Stat::Body);
+    let n = hero_pool(&hero, s, cliche).map_err(|e| match e {
+        solum_classic::check::CheckError::Cliche(_) => bad(format!("--cliche: {e}")),
+        _ => bad(format!("{who}: {e}")),
+    })?;
+    let cliche = cliche.and_then(|c| hero.cliche(c).ok()).map(str::to_owned);
+    let s_name = match s {
+        Stat::Body => "Body",
+        Stat::Mind => "Mind",
+        Stat::Spirit => "Spirit",
+    };
+    Ok((
+        n,
+        Some(
+            json!({"name": hero.name, "stat": s_name, "stat_value": hero.stat(s), "cliche": cliche}),
+        ),
+    ))
 }
 
 fn policy(text: &str, flag: &str) -> anyhow::Result<Policy> {
@@ -284,7 +368,7 @@ fn duel(args: &ClassicDuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     }
     let (foe_name, foe_body, foe_hp) = match (&args.monster, args.foe_body, args.foe_hp) {
         (Some(m), _, _) => {
-            let h = load(m)?;
+            let h = load(m, Kind::Monster)?;
             (h.name.clone(), h.body, h.hit_points)
         }
         (None, Some(b), Some(h)) => ("the foe".to_owned(), b, h),
@@ -382,8 +466,8 @@ fn fight(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     use solum_classic::duel::roll_exchange;
-    let mut hero = load(hero_id)?;
-    let mut foe = load(foe_id)?;
+    let mut hero = load(hero_id, Kind::Hero)?;
+    let mut foe = load(foe_id, Kind::Monster)?;
     if hero.is_dead() || foe.is_dead() {
         return Err(bad("the dead do not fight"));
     }
