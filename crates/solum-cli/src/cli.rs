@@ -221,6 +221,10 @@ pub struct ClassicDuelArgs {
     /// A cliché applies: +1 die.
     #[arg(long)]
     pub cliche: bool,
+    /// Fight with another stat of this value (Mind for a spell, Spirit for a mind duel):
+    /// your dice no longer shrink with Body.
+    #[arg(long)]
+    pub stat_dice: Option<u32>,
     /// How you take hits: survive (default), hit-points, body.
     #[arg(long, default_value = "survive")]
     pub policy: String,
@@ -236,6 +240,13 @@ pub struct ClassicDuelArgs {
     /// A cliché helps the foe.
     #[arg(long)]
     pub foe_cliche: bool,
+    /// The monster's stat in this fight: body, mind or spirit (default: its entry's own,
+    /// else Body).
+    #[arg(long, requires = "monster")]
+    pub foe_stat: Option<String>,
+    /// The foe fights with another stat of this value (with --foe-body and --foe-hp).
+    #[arg(long, conflicts_with = "monster")]
+    pub foe_stat_dice: Option<u32>,
     /// How the foe takes hits.
     #[arg(long, default_value = "survive")]
     pub foe_policy: String,
@@ -414,17 +425,25 @@ pub enum ClassicCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Fight to the death, exchange by exchange. The loser of an exchange loses a hit point
-    /// or, by choice, a point of Body (asked with --ask or at a terminal; otherwise by policy).
+    /// Fight to the death, exchange by exchange; with several foes each makes one attack on
+    /// its turn. The loser of an exchange loses a hit point or, by choice, a point of Body
+    /// (asked with --ask or at a terminal; otherwise by policy).
     Fight {
         /// The hero: a .toml file (updated after the fight) or a name from the book.
         hero: String,
-        /// The foe: a name from the book or a .toml file.
-        foe: String,
+        /// The foes: names from the book or .toml files, in turn order.
+        #[arg(required = true)]
+        foes: Vec<String>,
+        /// The hero's stat in this fight: body (default), mind (a spell), spirit (a mind duel).
+        #[arg(long)]
+        stat: Option<String>,
+        /// The foes' stat (default: each entry's own, else Body).
+        #[arg(long)]
+        foe_stat: Option<String>,
         /// A cliché helps the hero: +1 die.
         #[arg(long)]
         cliche: bool,
-        /// A cliché helps the foe.
+        /// A cliché helps the foes.
         #[arg(long)]
         foe_cliche: bool,
         /// How the hero takes hits when not asked: survive, hit-points, body.

@@ -129,3 +129,134 @@ fn classic_rest_adds_up_on_the_sheet() {
     solum_args(&["classic", "rest", &f, "--hours", "-2"]).bad_input("--hours");
     solum_args(&["classic", "rest", &f, "--hours", "soon"]).bad_input("--hours");
 }
+
+#[test]
+fn classic_fight_with_the_applicable_stat_and_several_foes() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = hero_file(&dir, "grok.toml", GROK);
+    // Grok casts with Spirit (2 dice) against two goblins (1 die each), in turn:
+    // round 1: goblin 1 (2 3 vs 5: Grok loses a hit point), goblin 2 (6 1 vs 2: it dies);
+    // round 2: goblin 1 again (4 4 vs 4: a tie); round 3, goblin 1 alone (6 2 vs 1: dies).
+    let v = solum_args(&[
+        "classic",
+        "fight",
+        &f,
+        "goblin",
+        "goblin",
+        "--stat",
+        "spirit",
+        "--policy",
+        "hit-points",
+        "--rolled",
+        "2,3,5,6,1,2,4,4,4,6,2,1",
+        "--json",
+    ])
+    .json();
+    let ex = v["exchanges"].as_array().unwrap();
+    let seen: Vec<_> = ex
+        .iter()
+        .map(|e| {
+            (
+                e["round"].as_u64().unwrap(),
+                e["foe_index"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(seen, [(1, 0), (1, 1), (2, 0), (3, 0)]);
+    assert_eq!(ex[0]["exchange"]["first"].as_array().unwrap().len(), 2);
+    assert_eq!(ex[0]["hero"], serde_json::json!([3, 3]));
+    assert_eq!(v["foe_dead"], true);
+    assert_eq!(v["p_win"], serde_json::Value::Null);
+    // The file keeps the wound.
+    let saved = std::fs::read_to_string(&f).unwrap();
+    assert!(
+        saved.contains("hit_points = 3") && saved.contains("max_hit_points = 4"),
+        "{saved}"
+    );
+    let text = solum_args(&["classic", "fight", &f, "goblin", "goblin", "--seed", "5"]);
+    assert!(text.ok().contains("Goblin #2"), "{}", text.stdout);
+    solum_args(&["classic", "fight", &f, "goblin", "--stat", "luck"]).bad_input("--stat");
+    solum_args(&["classic", "fight", &f, "goblin", "--rolled", "1"]).bad_input("--rolled");
+}
+
+#[test]
+fn classic_fight_asks_the_body_choice_from_the_state_machine() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = hero_file(&dir, "grok.toml", GROK);
+    // Grok (3 dice) loses twice to a troll (4 dice): asked each time, he answers Body then
+    // a hit point; his dice shrink to 2 after the Body. Then he wins four times.
+    let out = assert_cmd::Command::cargo_bin("solum")
+        .unwrap()
+        .args([
+            "classic",
+            "fight",
+            &f,
+            "troll",
+            "--ask",
+            "--foe-policy",
+            "hit-points",
+            "--json",
+            "--rolled",
+            "1,1,1,2,1,1,1,1,1,2,1,1,1,6,1,1,1,1,1,6,1,1,1,1,1,6,1,1,1,1,1,6,1,1,1,1,1",
+        ])
+        .write_stdin("b\nh\n")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ex = v["exchanges"].as_array().unwrap();
+    assert_eq!(ex[0]["body_lost"], true);
+    assert_eq!(ex[1]["body_lost"], false);
+    assert_eq!(ex[1]["exchange"]["first"].as_array().unwrap().len(), 2);
+    assert_eq!(ex[1]["hero"], serde_json::json!([2, 3]));
+    assert_eq!(v["foe_dead"], true);
+    let prompts = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(prompts.matches("lose a hit point or Body?").count(), 2);
+    // Standard input ends while a decision waits: exit 2, no panic.
+    let out = assert_cmd::Command::cargo_bin("solum")
+        .unwrap()
+        .args([
+            "classic",
+            "fight",
+            &f,
+            "troll",
+            "--ask",
+            "--rolled",
+            "1,1,1,2,1,1,1,1",
+        ])
+        .write_stdin("")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn classic_duel_odds_with_the_applicable_stat() {
+    // A spell with Mind 3 against one die: the fight never shrinks it.
+    let mind =
+        solum("odds classic duel --body 1 --hp 1 --stat-dice 3 --foe-body 1 --foe-hp 1 --json")
+            .json();
+    let body = solum(
+        "odds classic duel --body 3 --hp 1 --policy hit-points --foe-body 1 --foe-hp 1 --json",
+    )
+    .json();
+    // One hit point each and no Body given up: the same three dice against one.
+    assert_eq!(mind["p_win"], body["p_win"]);
+    // 1 die against 2 (one hit point each): 55/216 against 125/216, so 11/36.
+    let v =
+        solum("odds classic duel --body 1 --hp 1 --foe-body 1 --foe-hp 1 --foe-stat-dice 2 --json")
+            .json();
+    assert_eq!(v["p_win_exact"], "11/36");
+    // A squidhead that fights with its Mind 5 is worse for Alessandor than one with Body 2.
+    let a = solum("odds classic duel --body 2 --hp 2 --monster squidhead --foe-stat mind --json")
+        .json();
+    let b = solum("odds classic duel --body 2 --hp 2 --monster squidhead --json").json();
+    assert!(num(&a, "p_win") < num(&b, "p_win"));
+    solum("odds classic duel --body 2 --hp 2 --monster troll --foe-stat luck")
+        .bad_input("--foe-stat");
+    solum("odds classic duel --body 2 --hp 2 --stat-dice 0 --monster troll").bad_input("stat");
+}
