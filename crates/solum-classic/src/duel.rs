@@ -220,6 +220,54 @@ pub fn roll_exchange(
     })
 }
 
+/// Damage of a won exchange: always one hit point (or one Body) in the original So1um.
+pub const DAMAGE: u32 = 1;
+
+/// The most duels one simulation runs.
+pub const MAX_SIMULATED: u32 = 10_000_000;
+
+/// What many simulated duels gave.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Simulated {
+    /// Duels fought.
+    pub fights: u32,
+    /// Duels the first side won.
+    pub wins: u32,
+    /// The share won.
+    pub rate: f64,
+    /// Its standard error, from the exact chance when given, else from the rate.
+    pub standard_error: f64,
+    /// Exchanges rolled in all, ties included.
+    pub exchanges: u64,
+}
+
+/// Fights `fights` duels on the fight state machine. `exact`, when known, gives the
+/// standard error its expected size.
+pub fn simulate_many(
+    first: Side,
+    second: Side,
+    fights: u32,
+    exact: Option<f64>,
+    dice: &mut dyn DiceSource,
+) -> Result<Simulated, FightError> {
+    let (mut wins, mut exchanges) = (0u32, 0u64);
+    for _ in 0..fights {
+        let end = simulate(first, second, dice)?;
+        wins += u32::from(end.won);
+        exchanges += u64::from(end.exchanges);
+    }
+    let n = f64::from(fights.max(1));
+    let rate = f64::from(wins) / n;
+    let p = exact.unwrap_or(rate);
+    Ok(Simulated {
+        fights,
+        wins,
+        rate,
+        standard_error: (p * (1.0 - p) / n).sqrt(),
+        exchanges,
+    })
+}
+
 /// How a simulated duel ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct DuelEnd {
@@ -309,16 +357,13 @@ mod tests {
             side(4, 4, Policy::Body),
         );
         let exact = prob_to_f64(&duel_odds(a, b).unwrap());
-        let mut dice = SeededDice::new(12);
-        let n = 100_000;
-        let wins = (0..n)
-            .filter(|_| simulate(a, b, &mut dice).unwrap().won)
-            .count();
-        let se = (exact * (1.0 - exact) / f64::from(n)).sqrt();
+        let sim = simulate_many(a, b, 100_000, Some(exact), &mut SeededDice::new(12)).unwrap();
+        assert_eq!(sim.fights, 100_000);
+        assert!(sim.exchanges >= u64::from(sim.fights));
         assert!(
-            (wins as f64 / f64::from(n) - exact).abs() < 4.0 * se,
+            (sim.rate - exact).abs() < 4.0 * sim.standard_error,
             "{} vs {exact}",
-            wins as f64 / f64::from(n)
+            sim.rate
         );
     }
 }

@@ -257,6 +257,12 @@ pub struct ClassicDuelArgs {
     /// The foe's damage per won exchange: always 1.
     #[arg(long, default_value_t = 1)]
     pub foe_damage: u32,
+    /// Also fight this many duels on the fight state machine and show the rate won.
+    #[arg(long)]
+    pub simulate: Option<u32>,
+    /// Seed of the simulation, to replay exactly.
+    #[arg(long, requires = "simulate")]
+    pub seed: Option<u64>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,

@@ -259,4 +259,16 @@ fn classic_duel_odds_with_the_applicable_stat() {
     solum("odds classic duel --body 2 --hp 2 --monster troll --foe-stat luck")
         .bad_input("--foe-stat");
     solum("odds classic duel --body 2 --hp 2 --stat-dice 0 --monster troll").bad_input("stat");
+    // The simulation fights on the state machine: within 4 standard errors of the exact odds.
+    let owlbear = "odds classic duel --body 2 --hp 3 --cliche --monster owlbear";
+    let v = solum(&format!("{owlbear} --simulate 20000 --seed 11 --json")).json();
+    let (exact, sim) = (num(&v, "p_win"), &v["simulated"]);
+    assert_eq!(sim["fights"], 20000);
+    assert!(
+        (num(sim, "rate") - exact).abs() < 4.0 * num(sim, "standard_error"),
+        "{v}"
+    );
+    let again = solum(&format!("{owlbear} --simulate 20000 --seed 11 --json")).json();
+    assert_eq!(again["simulated"], v["simulated"]);
+    solum(&format!("{owlbear} --simulate 0")).bad_input("--simulate 0");
 }

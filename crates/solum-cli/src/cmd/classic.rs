@@ -8,7 +8,7 @@ use solum_classic::check::hero_pool;
 use solum_classic::check::{
     difficulty_name, p_pass, parse_difficulty, random_difficulty, roll_check,
 };
-use solum_classic::duel::{Policy, Side, duel_odds};
+use solum_classic::duel::{DAMAGE, MAX_SIMULATED, Policy, Side, duel_odds, simulate_many};
 use solum_classic::fight::{ClassicFight, Command, Event, FightError, Fighter, Loss, Who};
 use solum_classic::hero::{Kind, Stat, create, parse_hero};
 use solum_classic::oracle::{Odds, ask};
@@ -378,7 +378,7 @@ fn policy(text: &str, flag: &str) -> anyhow::Result<Policy> {
 }
 
 fn duel(args: &ClassicDuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    if args.damage != 1 || args.foe_damage != 1 {
+    if args.damage != DAMAGE || args.foe_damage != DAMAGE {
         return Err(bad(
             "the original So1um deals 1 hit point per won exchange: --damage and --foe-damage are 1",
         ));
@@ -416,11 +416,26 @@ fn duel(args: &ClassicDuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         stat: args.stat_dice,
     };
     let p = duel_odds(me, foe).map_err(|e| bad(e.to_string()))?;
+    let simulated = match args.simulate {
+        None => None,
+        Some(n) if !(1..=MAX_SIMULATED).contains(&n) => {
+            return Err(bad(format!(
+                "--simulate {n}: run 1 to {MAX_SIMULATED} duels"
+            )));
+        }
+        Some(n) => {
+            let (sim, seed) = with_dice(None, args.seed, "", |d| {
+                Ok(simulate_many(me, foe, n, Some(render::to_f64(&p)), d))
+            })?;
+            Some((sim.map_err(|e| bad(e.to_string()))?, seed))
+        }
+    };
     if args.json {
         writeln!(
             out,
             "{}",
-            json!({"foe": foe_name, "me": me, "foe_side": foe, "p_win": render::to_f64(&p), "p_win_exact": render::fraction(&p)})
+            json!({"foe": foe_name, "me": me, "foe_side": foe, "p_win": render::to_f64(&p), "p_win_exact": render::fraction(&p),
+                   "simulated": simulated.map(|(s, _)| s), "seed": simulated.and_then(|(_, seed)| seed)})
         )?;
         return Ok(());
     }
@@ -434,6 +449,18 @@ fn duel(args: &ClassicDuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         dice_text(foe.dice()),
         paint(HEAD, percent(&p))
     )?;
+    if let Some((sim, seed)) = simulated {
+        writeln!(
+            out,
+            "  simulated: {} of {} duels won ({:.2}% ± {:.2}% standard error), {:.2} exchanges a duel",
+            sim.wins,
+            sim.fights,
+            100.0 * sim.rate,
+            100.0 * sim.standard_error,
+            sim.exchanges as f64 / f64::from(sim.fights)
+        )?;
+        render::write_seed(out, seed)?;
+    }
     Ok(())
 }
 
