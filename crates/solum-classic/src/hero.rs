@@ -214,18 +214,6 @@ impl Hero {
         self.max_hit_points.unwrap_or(self.hit_points)
     }
 
-    /// Takes one hit: a hit point, or a point of Body if `lose_body`. Maxima are fixed
-    /// first so that healing knows where to stop.
-    pub fn take_hit(&mut self, lose_body: bool) {
-        self.max_body.get_or_insert(self.body);
-        self.max_hit_points.get_or_insert(self.hit_points);
-        if lose_body {
-            self.body = self.body.saturating_sub(1);
-        } else {
-            self.hit_points = self.hit_points.saturating_sub(1);
-        }
-    }
-
     /// Rests `hours` (C2): one hit point per 8 hours and one Body per day, up to the
     /// maxima. Hours add up across rests on the sheet until they make a whole point; what
     /// is banked toward a point is dropped once nothing of that kind is missing (rest is
@@ -565,18 +553,16 @@ mod tests {
     #[test]
     fn damage_death_and_healing() {
         let mut h = Book::shipped().find("Troll").unwrap().clone();
-        h.take_hit(true);
-        h.take_hit(false);
-        assert_eq!((h.body, h.hit_points), (3, 3));
+        // A fight cost it a Body and a hit point.
+        h.set_wounds(3, 3);
+        assert_eq!((h.full_body(), h.full_hit_points()), (4, 4));
         let r = h.rest(16.0).unwrap();
         assert_eq!((r.hit_points, r.body), (1, 0));
         let r = h.rest(8.0).unwrap();
         // 24 hours in all make the day that heals Body.
         assert_eq!((r.hit_points, r.body), (0, 1));
         assert_eq!((h.body, h.hit_points), (4, 4));
-        for _ in 0..4 {
-            h.take_hit(false);
-        }
+        h.set_wounds(4, 0);
         assert!(h.is_dead());
         let r = h.rest(100.0).unwrap();
         assert_eq!((r.hit_points, r.body), (0, 0));

@@ -272,3 +272,13 @@ fn classic_duel_odds_with_the_applicable_stat() {
     assert_eq!(again["simulated"], v["simulated"]);
     solum(&format!("{owlbear} --simulate 0")).bad_input("--simulate 0");
 }
+
+#[test]
+fn classic_check_odds_are_exact() {
+    // Fail only when every die is under the difficulty: 1 - (5/6)^3 = 91/216.
+    let v = solum("odds classic check 3 --vs hard --json").json();
+    assert_eq!(v["p_pass_exact"], "91/216");
+    // Gear rerolls a failing die: as one more die, 1 - (3/6)^2 = 3/4.
+    let v = solum("odds classic check 1 --vs average --gear --json").json();
+    assert_eq!(v["p_pass_exact"], "3/4");
+}
