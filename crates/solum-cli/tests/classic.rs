@@ -115,6 +115,14 @@ fn classic_rest_adds_up_on_the_sheet() {
             .unwrap()
             .contains("rest_toward_hit_point = 5.5")
     );
+    let shown = solum_args(&["classic", "show", &f]);
+    assert!(
+        shown
+            .ok()
+            .contains("rest banked: 5.5 h toward a hit point, 5.5 h toward Body"),
+        "{}",
+        shown.stdout
+    );
     // 2.5 more hours make the 8 of a hit point.
     let v = solum_args(&["classic", "rest", &f, "--hours", "2.5", "--json"]).json();
     assert_eq!(v["rest"]["hit_points"], 1);
@@ -126,6 +134,9 @@ fn classic_rest_adds_up_on_the_sheet() {
         (Some(2), Some(1))
     );
     assert_eq!(v["hero"]["body"], 3);
+    // Healed in full: nothing is banked ahead of the next wound.
+    solum_args(&["classic", "rest", &f, "--hours", "3"]).ok();
+    assert!(!std::fs::read_to_string(&f).unwrap().contains("rest_toward"));
     solum_args(&["classic", "rest", &f, "--hours", "-2"]).bad_input("--hours");
     solum_args(&["classic", "rest", &f, "--hours", "soon"]).bad_input("--hours");
 }

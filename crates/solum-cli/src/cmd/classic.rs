@@ -66,6 +66,16 @@ fn show(out: &mut dyn Write, h: &Hero) -> std::io::Result<()> {
     if !h.cliches.is_empty() {
         writeln!(out, "  clichés: {}", h.cliches.join(", "))?;
     }
+    if let Some(s) = h.combat_stat {
+        writeln!(out, "  fights with {s:?}")?;
+    }
+    if h.rest_toward_hit_point > 0.0 || h.rest_toward_body > 0.0 {
+        writeln!(
+            out,
+            "  rest banked: {} h toward a hit point, {} h toward Body",
+            h.rest_toward_hit_point, h.rest_toward_body
+        )?;
+    }
     if !h.notes.is_empty() {
         writeln!(out, "  {}", h.notes)?;
     }
@@ -307,19 +317,6 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                 hero.name, rest.hit_points, rest.body
             )?;
             show(out, &hero)?;
-            if rest.toward_hit_point > 0.0 || rest.toward_body > 0.0 {
-                writeln!(
-                    out,
-                    "{}",
-                    paint(
-                        DIM,
-                        format!(
-                            "  banked: {} h toward a hit point, {} h toward Body",
-                            rest.toward_hit_point, rest.toward_body
-                        )
-                    )
-                )?;
-            }
         }
     }
     Ok(())
