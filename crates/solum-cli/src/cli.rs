@@ -266,6 +266,10 @@ pub struct ClassicDuelArgs {
     /// A cliché applies: +1 die.
     #[arg(long)]
     pub cliche: bool,
+    /// Fight with another stat of this value (Mind for a spell, Spirit for a mind duel):
+    /// your dice no longer shrink with Body.
+    #[arg(long)]
+    pub stat_dice: Option<u32>,
     /// How you take hits: survive (default), hit-points, body.
     #[arg(long, default_value = "survive")]
     pub policy: String,
@@ -281,6 +285,13 @@ pub struct ClassicDuelArgs {
     /// A cliché helps the foe.
     #[arg(long)]
     pub foe_cliche: bool,
+    /// The monster's stat in this fight: body, mind or spirit (default: its entry's own,
+    /// else Body).
+    #[arg(long, requires = "monster")]
+    pub foe_stat: Option<String>,
+    /// The foe fights with another stat of this value (with --foe-body and --foe-hp).
+    #[arg(long, conflicts_with = "monster")]
+    pub foe_stat_dice: Option<u32>,
     /// How the foe takes hits.
     #[arg(long, default_value = "survive")]
     pub foe_policy: String,
@@ -291,6 +302,12 @@ pub struct ClassicDuelArgs {
     /// The foe's damage per won exchange: always 1.
     #[arg(long, default_value_t = 1)]
     pub foe_damage: u32,
+    /// Also fight this many duels on the fight state machine and show the rate won.
+    #[arg(long)]
+    pub simulate: Option<u32>,
+    /// Seed of the simulation, to replay exactly.
+    #[arg(long, requires = "simulate")]
+    pub seed: Option<u64>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -457,8 +474,14 @@ pub enum ClassicCommand {
     Bestiary,
     /// Roll a check: stat dice (+1 for a cliché) against a difficulty.
     Check {
-        /// Dice.
-        pool: i64,
+        /// Dice, or a hero (a .toml file or a name from the book) who rolls a stat.
+        pool: String,
+        /// The hero's stat: body (default), mind or spirit.
+        #[arg(long)]
+        stat: Option<String>,
+        /// One of the hero's clichés that applies: one more die.
+        #[arg(long)]
+        cliche: Option<String>,
         /// Difficulty, 1 to 6 or a name.
         #[arg(long, required_unless_present = "random")]
         vs: Option<String>,
@@ -490,17 +513,25 @@ pub enum ClassicCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Fight to the death, exchange by exchange. The loser of an exchange loses a hit point
-    /// or, by choice, a point of Body (asked with --ask or at a terminal; otherwise by policy).
+    /// Fight to the death, exchange by exchange; with several foes each makes one attack on
+    /// its turn. The loser of an exchange loses a hit point or, by choice, a point of Body
+    /// (asked with --ask or at a terminal; otherwise by policy).
     Fight {
         /// The hero: a .toml file (updated after the fight) or a name from the book.
         hero: String,
-        /// The foe: a name from the book or a .toml file.
-        foe: String,
+        /// The foes: names from the book or .toml files, in turn order.
+        #[arg(required = true)]
+        foes: Vec<String>,
+        /// The hero's stat in this fight: body (default), mind (a spell), spirit (a mind duel).
+        #[arg(long)]
+        stat: Option<String>,
+        /// The foes' stat (default: each entry's own, else Body).
+        #[arg(long)]
+        foe_stat: Option<String>,
         /// A cliché helps the hero: +1 die.
         #[arg(long)]
         cliche: bool,
-        /// A cliché helps the foe.
+        /// A cliché helps the foes.
         #[arg(long)]
         foe_cliche: bool,
         /// How the hero takes hits when not asked: survive, hit-points, body.
@@ -518,13 +549,16 @@ pub enum ClassicCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Rest: 1 hit point per 8 hours, 1 Body per day.
+    /// Rest: 1 hit point per 8 hours, 1 Body per day; hours add up on the sheet across rests.
     Rest {
         /// The hero file.
         file: std::path::PathBuf,
-        /// Hours of rest.
+        /// Hours of rest (fractions allowed: 1.5).
+        #[arg(long, allow_negative_numbers = true)]
+        hours: f64,
+        /// Print JSON.
         #[arg(long)]
-        hours: u32,
+        json: bool,
     },
 }
 

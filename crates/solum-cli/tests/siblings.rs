@@ -332,7 +332,7 @@ fn classic_fight_with_a_choice() {
     let f = dir.path().join("al.toml");
     std::fs::write(
         &f,
-        "name = \"Al\"\nbody = 2\nmind = 1\nspirit = 1\nhit_points = 1\n",
+        "name = \"Al\"\nbody = 2\nmind = 1\nspirit = 1\nhit_points = 1\nmax_hit_points = 2\n",
     )
     .unwrap();
     // Al (2 dice) against a zombie (1 die, 1 hp): Al loses the first exchange and gives up
