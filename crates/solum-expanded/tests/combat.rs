@@ -24,29 +24,18 @@ fn fighter(
     hp: u32,
     damage: u32,
 ) -> Fighter {
-    Fighter {
-        name: name.into(),
-        side: side.into(),
-        hero,
-        mind,
-        initiative_background: hero,
-        melee_pool: pool(melee),
-        melee_damage: damage,
-        ranged: None,
-        hit_points: hp,
-        max_hit_points: hp,
-        vehicle: None,
-    }
+    let mut f = Fighter::plain(name, side, hero, pool(melee), damage, None, hp);
+    f.mind = mind;
+    f.initiative_background = hero;
+    f
 }
 
+/// A hero with a melee weapon (1 damage) and a ranged weapon in hand.
 fn gunner(name: &str, side: &str, body: u64, damage: u32) -> Fighter {
-    Fighter {
-        ranged: Some(solum_expanded::combat::RangedAttack {
-            pool: pool(body),
-            damage,
-        }),
-        ..fighter(name, side, true, 1, body, 4, 1)
-    }
+    let mut f = Fighter::plain(name, side, true, pool(body), 1, Some(damage), 4);
+    f.initiative_background = true;
+    f.held = Some(1);
+    f
 }
 
 /// Applies a command with scripted dice that must all be used.
@@ -600,11 +589,11 @@ fn melee_needs_engagement_and_a_heavy_weapon_needs_body_3() {
     };
     let f = Fighter::hero(&osric, "heroes", true).unwrap();
     // Body 2 + background - 1 for the heavy weapon; it deals only 2.
-    assert_eq!((f.melee_pool.dice(), f.melee_damage), (2, 2));
+    assert_eq!((f.melee().0.dice(), f.melee().1), (2, 2));
     osric.body = 3;
     osric.hit_points = 4;
     let f = Fighter::hero(&osric, "heroes", true).unwrap();
-    assert_eq!((f.melee_pool.dice(), f.melee_damage), (4, 3));
+    assert_eq!((f.melee().0.dice(), f.melee().1), (4, 3));
     let mut combat = duel(f, fighter("orc", "b", false, 1, 2, 3, 2));
     let err = combat
         .apply(&Command::Melee { target: 1 }, &mut ScriptedDice::new([]))
@@ -762,4 +751,282 @@ fn choices_show_exact_odds() {
             .any(|c| c.action == "melee" && c.odds.is_some())
     );
     assert!(choices.iter().any(|c| c.action == "disengage"));
+}
+
+/// A hero sheet with the given Body and Mind, one background, these weapons and armor.
+fn sheet(
+    body: u32,
+    mind: u32,
+    weapons: Vec<solum_expanded::character::Weapon>,
+    armor: Option<solum_expanded::character::Class>,
+) -> solum_expanded::character::Character {
+    use solum_expanded::character::{Armor, Character};
+    Character {
+        schema: 1,
+        name: "Hero".into(),
+        body,
+        mind,
+        charm: 1,
+        backgrounds: vec!["Veteran".into()],
+        unnamed_backgrounds: 0,
+        hit_points: 4,
+        weapons,
+        armor: armor.map(|class| Armor {
+            name: "armor".into(),
+            class,
+        }),
+        gear: vec![],
+        money: 0,
+        notes: String::new(),
+    }
+}
+
+fn initiative_dice(events: &[Event]) -> Vec<u32> {
+    events
+        .iter()
+        .find_map(|e| match e {
+            Event::InitiativeRoll { check, .. } => check.roll.as_ref().map(|r| r.dice.clone()),
+            _ => None,
+        })
+        .expect("an initiative roll")
+}
+
+/// S1: armor too heavy costs a die on "any form of check", initiative included. Body 1,
+/// Mind 3 in medium armor (which needs Body 2), with a background: 3 + 1 - 1 = 3 dice.
+/// A heavy weapon costs a die only "for a check to attack with the weapon": not here.
+#[test]
+fn armor_too_heavy_costs_an_initiative_die_a_heavy_weapon_does_not() {
+    use solum_expanded::character::{Class, Weapon};
+    let hero = sheet(1, 3, vec![], Some(Class::Medium));
+    let orc = fighter("orc", "foes", false, 1, 2, 3, 1);
+    let mut combat = Combat::new(
+        vec![Fighter::hero(&hero, "heroes", true).unwrap(), orc.clone()],
+        Mode::Standard,
+    );
+    // Exactly three dice are drawn (the script must be used up, and a fourth would panic).
+    let events = apply(&mut combat, Command::Initiative, &[3, 2, 1]);
+    assert_eq!(initiative_dice(&events), [3, 2, 1]);
+    assert_eq!(order_names(&combat), ["orc", "Hero"], "3 < 4 fails");
+
+    // Body 2 with a heavy weapon and no armor: Mind 2 + background = 3 dice.
+    let hero = sheet(2, 2, vec![Weapon::melee("maul", Class::Heavy)], None);
+    let f = Fighter::hero(&hero, "heroes", true).unwrap();
+    assert_eq!(
+        f.melee().0.dice(),
+        2,
+        "the attack pays for the heavy weapon"
+    );
+    let mut combat = Combat::new(vec![f, orc], Mode::Standard);
+    let events = apply(&mut combat, Command::Initiative, &[4, 1, 1]);
+    assert_eq!(initiative_dice(&events), [4, 1, 1]);
+    assert_eq!(order_names(&combat), ["Hero", "orc"]);
+}
+
+/// S5: while the shooter is engaged with any hostile, every shot is against 6, or the
+/// target's own difficulty where it is higher (7).
+#[test]
+fn shooting_while_engaged_is_against_6_whoever_the_target_is() {
+    let setup = || {
+        let mut combat = Combat::new(
+            vec![
+                gunner("shooter", "a", 2, 2),
+                fighter("ally", "a", true, 1, 2, 3, 1),
+                fighter("orc 1", "b", false, 1, 2, 3, 1),
+                fighter("orc 2", "b", false, 1, 2, 3, 1),
+            ],
+            Mode::Standard,
+        );
+        let engaged = RangeBand::Engaged;
+        apply(
+            &mut combat,
+            Command::Place {
+                a: 0,
+                b: 2,
+                band: engaged,
+            },
+            &[],
+        );
+        apply(
+            &mut combat,
+            Command::Order {
+                order: vec![0, 1, 2, 3],
+            },
+            &[],
+        );
+        combat
+    };
+    // orc 2 is nearby: 4 when free; engaged with orc 1, 6. A 5 now misses.
+    let mut combat = setup();
+    let shoot = combat.choices();
+    let shoot = shoot
+        .iter()
+        .find(|c| c.action == "shoot" && c.target == 3)
+        .unwrap();
+    // Two dice against 6: at least one 6, 1 - (5/6)^2 = 11/36 (4 would be 3/4).
+    assert_eq!(shoot.p_success.clone().unwrap(), solum_dice::prob(11, 36));
+    let events = apply(&mut combat, Command::Shoot { target: 3 }, &[5, 4]);
+    assert_eq!(shot_difficulty(&events).value(), 6);
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::Shot { shooter_engaged: true, check, .. } if !check.passed
+    )));
+    assert_eq!(combat.fighters()[3].hit_points, 3);
+
+    // orc 2 far and engaged with the ally: its own difficulty, 7, stays.
+    let mut combat = setup();
+    combat
+        .apply(
+            &Command::Place {
+                a: 0,
+                b: 3,
+                band: RangeBand::Far,
+            },
+            &mut ScriptedDice::new([]),
+        )
+        .unwrap();
+    combat
+        .apply(
+            &Command::Place {
+                a: 1,
+                b: 3,
+                band: RangeBand::Engaged,
+            },
+            &mut ScriptedDice::new([]),
+        )
+        .unwrap();
+    let events = apply(&mut combat, Command::Shoot { target: 3 }, &[5, 4]);
+    assert_eq!(shot_difficulty(&events).value(), 7);
+
+    // An engaged foe who is out holds nobody: back to 4, and a 5 hits.
+    let mut combat = setup();
+    let mut fighters = combat.fighters().to_vec();
+    fighters[2].hit_points = 0;
+    combat = Combat::new(fighters, Mode::Standard);
+    apply(
+        &mut combat,
+        Command::Place {
+            a: 0,
+            b: 2,
+            band: RangeBand::Engaged,
+        },
+        &[],
+    );
+    apply(
+        &mut combat,
+        Command::Order {
+            order: vec![0, 1, 2, 3],
+        },
+        &[],
+    );
+    let events = apply(&mut combat, Command::Shoot { target: 3 }, &[5, 4]);
+    assert_eq!(shot_difficulty(&events).value(), 4);
+    assert_eq!(combat.fighters()[3].hit_points, 1);
+}
+
+fn disengage(events: &[Event]) -> (Vec<usize>, u32, bool) {
+    events
+        .iter()
+        .find_map(|e| match e {
+            Event::Disengage {
+                targets,
+                die,
+                success,
+                ..
+            } => Some((targets.clone(), *die, *success)),
+            _ => None,
+        })
+        .expect("a disengage roll")
+}
+
+/// S7: engaged with any hostile, every move starts with one disengage d6 for all of them:
+/// odd, the move is lost; even, it is nearby each of them and that was the move. Moves
+/// between allies need no roll.
+#[test]
+fn every_move_while_engaged_starts_with_one_disengage_roll() {
+    let mut combat = Combat::new(
+        vec![
+            fighter("hero", "a", true, 1, 2, 4, 1),
+            fighter("orc 1", "b", false, 1, 2, 3, 1),
+            fighter("orc 2", "b", false, 1, 2, 3, 1),
+            fighter("orc 3", "b", false, 1, 2, 3, 1),
+            fighter("friend", "a", true, 1, 2, 3, 1),
+        ],
+        Mode::Standard,
+    );
+    let engaged = RangeBand::Engaged;
+    apply(
+        &mut combat,
+        Command::Place {
+            a: 0,
+            b: 1,
+            band: engaged,
+        },
+        &[],
+    );
+    apply(
+        &mut combat,
+        Command::Place {
+            a: 0,
+            b: 2,
+            band: engaged,
+        },
+        &[],
+    );
+    apply(
+        &mut combat,
+        Command::Place {
+            a: 0,
+            b: 4,
+            band: engaged,
+        },
+        &[],
+    );
+    apply(
+        &mut combat,
+        Command::Order {
+            order: vec![0, 1, 2, 3, 4],
+        },
+        &[],
+    );
+    // Away from orc 3, who holds nobody: one roll for orc 1 and orc 2; a 3 loses the move.
+    let away = Command::Move {
+        target: 3,
+        direction: Direction::Away,
+    };
+    let events = apply(&mut combat, away, &[3]);
+    assert_eq!(disengage(&events), (vec![1, 2], 3, false));
+    assert_eq!(combat.band(0, 3), RangeBand::Nearby);
+    assert_eq!(combat.turn_used(), (true, false));
+    // Closer to orc 3 as the second move: a 4 frees it from both; orc 3 stays nearby.
+    let closer = Command::Move {
+        target: 3,
+        direction: Direction::Closer,
+    };
+    let events = apply(&mut combat, closer, &[4]);
+    assert_eq!(disengage(&events), (vec![1, 2], 4, true));
+    assert_eq!(
+        [1, 2, 3, 4].map(|i| combat.band(0, i)),
+        [
+            RangeBand::Nearby,
+            RangeBand::Nearby,
+            RangeBand::Nearby,
+            RangeBand::Engaged
+        ]
+    );
+    assert_eq!(combat.turn_used(), (true, true));
+    // Next round: engaged only with a friend, moving away needs no roll.
+    for _ in 0..5 {
+        apply(&mut combat, Command::EndTurn, &[]);
+    }
+    assert_eq!(combat.acting(), Some(0));
+    let events = apply(
+        &mut combat,
+        Command::Move {
+            target: 4,
+            direction: Direction::Away,
+        },
+        &[],
+    );
+    assert!(!events.iter().any(|e| matches!(e, Event::Disengage { .. })));
+    assert_eq!(combat.band(0, 4), RangeBand::Nearby);
 }

@@ -93,16 +93,16 @@ pub fn event(e: &Event, fighters: &[Fighter]) -> String {
         ),
         Event::Disengage {
             fighter,
-            target,
+            targets,
             die,
             success,
             ..
         } => format!(
             "{} tries to disengage from {}: d6 {die}, {}",
             n(fighter),
-            n(target),
+            targets.iter().map(n).collect::<Vec<_>>().join(" and "),
             if *success {
-                "free"
+                "free: that was the move"
             } else {
                 "held: the move is lost"
             }
@@ -143,14 +143,20 @@ pub fn event(e: &Event, fighters: &[Fighter]) -> String {
             target,
             band,
             ally_engaged,
+            shooter_engaged,
             check: c,
         } => format!(
-            "{} shoots at {} ({}{}): {} — {}",
+            "{} shoots at {} ({}{}{}): {} — {}",
             n(shooter),
             n(target),
             band.name(),
             if *ally_engaged {
                 ", engaged with an ally"
+            } else {
+                ""
+            },
+            if *shooter_engaged {
+                ", while engaged"
             } else {
                 ""
             },
@@ -183,6 +189,9 @@ pub fn event(e: &Event, fighters: &[Fighter]) -> String {
             n(by),
             hit_points
         ),
+        Event::Switched { fighter, weapon } => {
+            format!("{} switches to {weapon}", n(fighter))
+        }
         Event::NoEffect { fighter, reason } => format!("{} is hit, but {reason}", n(fighter)),
         Event::Out { fighter } => format!("{} is out!", n(fighter)),
         Event::Acted { fighter, what } => format!("{}: {what}", n(fighter)),

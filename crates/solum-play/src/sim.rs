@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 use serde::Serialize;
 use solum_dice::{DiceError, SeededDice};
+use solum_expanded::check::DrawRule;
 use solum_expanded::combat::{Combat, CombatError, Command, Fighter, Mode};
 use solum_expanded::fight::FightResult;
 use solum_expanded::tactic::next_command;
@@ -203,6 +204,12 @@ impl Encounter {
         }
     }
 
+    /// The same encounter with draws settled as `draws` says (the roll-off option, S14).
+    pub fn with_draws(mut self, draws: DrawRule) -> Self {
+        self.combat.set_draws(draws);
+        self
+    }
+
     /// Fights it once, from the start.
     pub fn fight(&mut self, dice: &mut SeededDice) -> Result<FightResult, SimError> {
         let combat = &mut self.combat;
@@ -291,18 +298,16 @@ mod tests {
     #[test]
     fn encounters_through_the_state_machine_match_exact_odds() {
         let spec = duel();
-        let fighter = |name: &str, side: &str, d: &Duelist| Fighter {
-            name: name.into(),
-            side: side.into(),
-            hero: side == "heroes",
-            mind: 1,
-            initiative_background: false,
-            melee_pool: d.pool,
-            melee_damage: d.damage,
-            ranged: None,
-            hit_points: d.hit_points,
-            max_hit_points: d.hit_points,
-            vehicle: None,
+        let fighter = |name: &str, side: &str, d: &Duelist| {
+            Fighter::plain(
+                name,
+                side,
+                side == "heroes",
+                d.pool,
+                d.damage,
+                None,
+                d.hit_points,
+            )
         };
         let fighters = [
             fighter("a", "heroes", &spec.first),
