@@ -1030,3 +1030,454 @@ fn every_move_while_engaged_starts_with_one_disengage_roll() {
     assert!(!events.iter().any(|e| matches!(e, Event::Disengage { .. })));
     assert_eq!(combat.band(0, 4), RangeBand::Nearby);
 }
+
+/// S13: at the start a fighter holds the weapon that serves it best: highest damage after
+/// the Body rule, a medium weapon before a heavy one that costs a die, then the first
+/// listed; the order of the list decides nothing else.
+#[test]
+fn the_best_weapon_is_in_hand_whatever_the_list_order() {
+    use solum_expanded::character::{Class, Weapon};
+    let sword = Weapon::melee("sword", Class::Medium);
+    let axe = Weapon::melee("greataxe", Class::Heavy);
+    for weapons in [
+        vec![sword.clone(), axe.clone()],
+        vec![axe.clone(), sword.clone()],
+    ] {
+        // Body 2: the axe deals 2 and costs a die, the sword deals 2 with Body 2 + 1 dice.
+        let f = Fighter::hero(&sheet(2, 2, weapons.clone(), None), "heroes", true).unwrap();
+        assert_eq!(f.held_name(), "sword");
+        assert_eq!((f.melee().0.dice(), f.melee().1), (3, 2));
+        // Body 3: the axe deals 3 with no penalty.
+        let f = Fighter::hero(&sheet(3, 2, weapons, None), "heroes", true).unwrap();
+        assert_eq!(f.held_name(), "greataxe");
+        assert_eq!((f.melee().0.dice(), f.melee().1), (4, 3));
+    }
+    // Equal choices: the first listed.
+    let club = Weapon::melee("club", Class::Medium);
+    let f = Fighter::hero(&sheet(2, 2, vec![club, sword], None), "heroes", true).unwrap();
+    assert_eq!(f.held_name(), "club");
+    // A named weapon is held instead; bare hands have no weapon.
+    let mut f = Fighter::hero(&sheet(2, 2, vec![axe], None), "heroes", true).unwrap();
+    assert!(f.hold("unarmed"));
+    assert_eq!((f.held_name(), f.melee().1), ("unarmed", 1));
+    assert!(!f.hold("bow"));
+}
+
+/// S13: changing weapons is the action; a ranged weapon used in melee and an unarmed
+/// strike deal 1.
+#[test]
+fn switching_weapons_takes_the_action_and_improvised_blows_deal_1() {
+    // The hero carries a club (3 damage) and a rifle (2) and holds the rifle.
+    let mut hero = Fighter::plain("hero", "a", true, pool(2), 3, Some(2), 9);
+    hero.held = Some(1);
+    let mut combat = duel(hero, fighter("orc", "b", false, 1, 2, 9, 2));
+    apply(
+        &mut combat,
+        Command::Place {
+            a: 0,
+            b: 1,
+            band: RangeBand::Engaged,
+        },
+        &[],
+    );
+    // Melee with the rifle in hand: 5 4 against 3 2, a win for 1.
+    let events = apply(&mut combat, Command::Melee { target: 1 }, &[5, 4, 3, 2]);
+    assert!(events.contains(&Event::Damaged {
+        fighter: 1,
+        amount: 1,
+        hit_points: 8,
+        by: 0
+    }));
+    apply(&mut combat, Command::EndTurn, &[]);
+    apply(&mut combat, Command::EndTurn, &[]);
+    // Switching to the club is the action: no attack after it this turn.
+    let events = apply(&mut combat, Command::Switch { weapon: Some(0) }, &[]);
+    assert!(events.contains(&Event::Switched {
+        fighter: 0,
+        weapon: "weapon".into()
+    }));
+    let err = combat
+        .apply(&Command::Melee { target: 1 }, &mut ScriptedDice::new([]))
+        .unwrap_err();
+    assert!(matches!(err, CombatError::ActionUsed(_)));
+    assert_eq!(
+        combat
+            .apply(&Command::Shoot { target: 1 }, &mut ScriptedDice::new([]))
+            .unwrap_err()
+            .to_string(),
+        "hero has already used the action this turn"
+    );
+    apply(&mut combat, Command::EndTurn, &[]);
+    apply(&mut combat, Command::EndTurn, &[]);
+    // The club deals 3; it cannot shoot.
+    let err = combat
+        .apply(&Command::Shoot { target: 1 }, &mut ScriptedDice::new([]))
+        .unwrap_err();
+    assert!(matches!(err, CombatError::NotHoldingRanged(..)));
+    let events = apply(&mut combat, Command::Melee { target: 1 }, &[5, 4, 3, 2]);
+    assert!(events.contains(&Event::Damaged {
+        fighter: 1,
+        amount: 3,
+        hit_points: 5,
+        by: 0
+    }));
+    apply(&mut combat, Command::EndTurn, &[]);
+    apply(&mut combat, Command::EndTurn, &[]);
+    // An unarmed strike with the club in hand: 1.
+    let events = apply(&mut combat, Command::Unarmed { target: 1 }, &[5, 4, 3, 2]);
+    assert!(events.contains(&Event::Damaged {
+        fighter: 1,
+        amount: 1,
+        hit_points: 4,
+        by: 0
+    }));
+    // A weapon it does not carry.
+    apply(&mut combat, Command::EndTurn, &[]);
+    apply(&mut combat, Command::EndTurn, &[]);
+    let err = combat
+        .apply(
+            &Command::Switch { weapon: Some(5) },
+            &mut ScriptedDice::new([]),
+        )
+        .unwrap_err();
+    assert!(matches!(err, CombatError::UnknownWeapon(_, 5)));
+}
+
+/// A defender holding a ranged weapon who wins the exchange deals 1, not its gun's damage.
+#[test]
+fn a_defender_with_a_gun_in_hand_strikes_back_for_1() {
+    let mut shooter = Fighter::plain("shooter", "b", false, pool(2), 1, Some(3), 5);
+    shooter.held = Some(1);
+    let mut combat = duel(fighter("hero", "a", true, 1, 2, 5, 2), shooter);
+    apply(
+        &mut combat,
+        Command::Place {
+            a: 0,
+            b: 1,
+            band: RangeBand::Engaged,
+        },
+        &[],
+    );
+    let events = apply(&mut combat, Command::Melee { target: 1 }, &[2, 1, 4, 3]);
+    assert!(events.contains(&Event::Damaged {
+        fighter: 0,
+        amount: 1,
+        hit_points: 4,
+        by: 1
+    }));
+}
+
+fn truck_driver(name: &str, side: &str) -> Fighter {
+    Fighter::vehicle(name, side, side == "a", 2, false, truck()).unwrap()
+}
+
+/// S14: with the roll-off option a drawn melee exchange, vehicle attack or chase is rolled
+/// off, one die each (first side first) until one is higher; without it the draw stands.
+#[test]
+fn roll_off_settles_draws_in_melee_vehicle_attacks_and_chases() {
+    use solum_expanded::check::DrawRule;
+    let melee = |draws| {
+        let mut combat = duel(
+            fighter("hero", "a", true, 1, 2, 4, 2),
+            fighter("orc", "b", false, 1, 2, 3, 1),
+        );
+        combat.set_draws(draws);
+        apply(
+            &mut combat,
+            Command::Place {
+                a: 0,
+                b: 1,
+                band: RangeBand::Engaged,
+            },
+            &[],
+        );
+        combat
+    };
+    // 5 4 against 5 3: a draw that stands.
+    let mut combat = melee(DrawRule::Stand);
+    let events = apply(&mut combat, Command::Melee { target: 1 }, &[5, 4, 5, 3]);
+    assert!(!events.iter().any(|e| matches!(e, Event::Damaged { .. })));
+    // Rolled off: 2:2 again, then 4:1, the hero wins and deals 2.
+    let mut combat = melee(DrawRule::RollOff);
+    let events = apply(
+        &mut combat,
+        Command::Melee { target: 1 },
+        &[5, 4, 5, 3, 2, 2, 4, 1],
+    );
+    assert!(events.contains(&Event::Damaged {
+        fighter: 1,
+        amount: 2,
+        hit_points: 1,
+        by: 0
+    }));
+
+    // Vehicles: two trucks, 2 dice each. A drawn attack rolled off 1:3 is lost (a miss);
+    // a drawn chase away rolled off 3:1 is won.
+    let trucks = || {
+        let mut combat = duel(truck_driver("red", "a"), truck_driver("blue", "b"));
+        combat.set_draws(DrawRule::RollOff);
+        combat
+    };
+    let mut combat = trucks();
+    apply(
+        &mut combat,
+        Command::Place {
+            a: 0,
+            b: 1,
+            band: RangeBand::Engaged,
+        },
+        &[],
+    );
+    let events = apply(
+        &mut combat,
+        Command::VehicleAttack { target: 1 },
+        &[5, 4, 5, 3, 1, 3],
+    );
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::VehicleAttack { roll, .. } if roll.verdict == Verdict::Lose && roll.roll_off == [(1, 3)]
+    )));
+    assert_eq!(combat.fighters()[1].hit_points, 4);
+    let mut combat = trucks();
+    let chase = Command::Chase {
+        target: 1,
+        direction: Direction::Away,
+    };
+    let events = apply(&mut combat, chase, &[5, 4, 5, 3, 3, 1]);
+    assert!(chase_roll(&events).2);
+    assert_eq!(combat.band(0, 1), RangeBand::Far);
+}
+
+/// S14 in the odds: with the roll-off option a draw becomes a roll-off that each side wins
+/// with probability 1/2, so the options show no draw. Checked against exhaustive
+/// enumeration of the state machine's own melee exchange (2 dice against 1).
+#[test]
+fn choices_with_roll_off_match_the_enumerated_exchange() {
+    use num_traits::Zero;
+    use solum_dice::{Prob, enumerate, prob_to_f64};
+    use solum_expanded::check::DrawRule;
+    let engaged_duel = |draws| {
+        let mut combat = duel(
+            fighter("hero", "a", true, 1, 2, 9, 1),
+            fighter("orc", "b", false, 1, 1, 9, 1),
+        );
+        combat.set_draws(draws);
+        combat
+            .apply(
+                &Command::Place {
+                    a: 0,
+                    b: 1,
+                    band: RangeBand::Engaged,
+                },
+                &mut ScriptedDice::new([]),
+            )
+            .unwrap();
+        combat
+    };
+    let exchange = |combat: &Combat| {
+        enumerate(12, |dice| {
+            let mut c = combat.clone();
+            c.apply(&Command::Melee { target: 1 }, dice).map(|events| {
+                events.iter().find_map(|e| match e {
+                    Event::Melee { roll, .. } => Some(roll.verdict),
+                    _ => None,
+                })
+            })
+        })
+        .unwrap()
+    };
+    let rolled_off = engaged_duel(DrawRule::RollOff);
+    let odds = rolled_off.choices()[0].odds.clone().unwrap();
+    assert_eq!(rolled_off.choices()[0].action, "melee");
+    assert!(odds.draw.is_zero());
+    let e = exchange(&rolled_off);
+    assert!(
+        prob_to_f64(&e.truncated) < 1e-3,
+        "deep enough: {}",
+        prob_to_f64(&e.truncated)
+    );
+    let win = e.p(|v| *v == Some(Verdict::Win));
+    let lose = e.p(|v| *v == Some(Verdict::Lose));
+    assert!(e.p(|v| *v == Some(Verdict::Draw)).is_zero());
+    // The enumeration misses only the truncated paths.
+    for (exact, seen) in [(&odds.win, &win), (&odds.lose, &lose)] {
+        let gap: Prob = exact - seen;
+        assert!(
+            gap >= Prob::zero() && gap <= e.truncated,
+            "{exact} vs {seen}"
+        );
+    }
+    // And against the draw standing: the draws are shared half and half.
+    let standing = engaged_duel(DrawRule::Stand);
+    let s = exchange(&standing);
+    let draw = s.p(|v| *v == Some(Verdict::Draw));
+    let half: Prob = &draw / solum_dice::prob(2, 1);
+    let expected: Prob = s.p(|v| *v == Some(Verdict::Win)) + half;
+    let gap: Prob = &odds.win - &expected;
+    assert!(prob_to_f64(&gap).abs() <= prob_to_f64(&(&s.truncated + &e.truncated)));
+}
+
+/// S15: alternative combat needs no initiative: no die is rolled and combatants act side by
+/// side in the order listed, an NPC ally in the heroes' segment; the GM may set an order.
+#[test]
+fn alternative_combat_starts_in_listed_order_without_a_roll() {
+    let fighters = vec![
+        fighter("Nick", "heroes", true, 2, 3, 5, 1),
+        fighter("orc 1", "orcs", false, 3, 2, 3, 1),
+        fighter("Osric", "heroes", true, 1, 2, 5, 2),
+        fighter("guide", "heroes", false, 4, 2, 3, 1),
+        fighter("orc 2", "orcs", false, 1, 2, 3, 1),
+    ];
+    let mut combat = Combat::new(fighters.clone(), Mode::Alternative);
+    let events = apply(&mut combat, Command::Initiative, &[]);
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, Event::InitiativeRoll { .. }))
+    );
+    assert_eq!(
+        order_names(&combat),
+        ["Nick", "Osric", "guide", "orc 1", "orc 2"]
+    );
+    // The GM's order stands as given.
+    let mut combat = Combat::new(fighters.clone(), Mode::Alternative);
+    apply(
+        &mut combat,
+        Command::Order {
+            order: vec![4, 3, 2, 1, 0],
+        },
+        &[],
+    );
+    assert_eq!(
+        order_names(&combat),
+        ["orc 2", "guide", "Osric", "orc 1", "Nick"]
+    );
+    // An ambushing side acts first, by Mind high to low; then the others as listed.
+    for mode in [Mode::Alternative, Mode::Standard] {
+        let mut combat = Combat::new(fighters.clone(), mode);
+        apply(
+            &mut combat,
+            Command::Ambush {
+                side: "heroes".into(),
+            },
+            &[],
+        );
+        assert_eq!(
+            order_names(&combat),
+            ["guide", "Nick", "Osric", "orc 1", "orc 2"]
+        );
+        let mut combat = Combat::new(fighters.clone(), mode);
+        apply(
+            &mut combat,
+            Command::Ambush {
+                side: "orcs".into(),
+            },
+            &[],
+        );
+        assert_eq!(
+            order_names(&combat),
+            ["orc 1", "orc 2", "Nick", "Osric", "guide"]
+        );
+    }
+}
+
+/// The chance that `n` dice pass `d` (2..=7), counted by hand: below 7 at least one die
+/// reaches `d`; at 7 a 6 must show, and any chain die then makes 7 or more.
+fn p_round(n: u32, d: u32) -> solum_dice::Prob {
+    use solum_dice::prob;
+    let miss = |fail_faces: i64| -> solum_dice::Prob {
+        (0..n).fold(prob(1, 1), |acc, _| acc * prob(fail_faces, 6))
+    };
+    match d {
+        2..=6 => prob(1, 1) - miss(i64::from(d) - 1),
+        7 => prob(1, 1) - miss(5),
+        _ => unreachable!("cases stay at 7 or below"),
+    }
+}
+
+/// The hero's chance to win fast static combat, by recursion over both sides' hit points.
+fn static_win(
+    p: &solum_dice::Prob,
+    hp: u32,
+    dmg: u32,
+    foe_hp: u32,
+    foe_dmg: u32,
+) -> solum_dice::Prob {
+    use solum_dice::prob;
+    if foe_hp == 0 {
+        return prob(1, 1);
+    }
+    if hp == 0 {
+        return prob(0, 1);
+    }
+    let win = static_win(p, hp, dmg, foe_hp.saturating_sub(dmg), foe_dmg);
+    let lose = static_win(p, hp.saturating_sub(foe_dmg), dmg, foe_hp, foe_dmg);
+    p * win + (prob(1, 1) - p) * lose
+}
+
+/// S11: `StaticCombat::round`, played to the end, against `static_odds` and an independent
+/// recursion: exactly (recursion), by enumerating every die the rounds draw (small cases),
+/// and by seeded simulation within 4 standard errors.
+#[test]
+fn fast_static_combat_rounds_match_the_exact_odds() {
+    use solum_dice::{Prob, SeededDice, enumerate, prob_to_f64};
+    use solum_expanded::fight::{StaticSpec, static_odds};
+    // pool, difficulty, hit points, damage, foe hit points, foe damage
+    let cases = [
+        (1, 4, 2, 1, 2, 1),
+        (2, 7, 1, 2, 4, 2),
+        (2, 5, 2, 1, 2, 1),
+        (1, 2, 3, 1, 3, 2),
+    ];
+    for (n, d, hp, dmg, foe_hp, foe_dmg) in cases {
+        let fight = StaticCombat {
+            pool: pool(n),
+            difficulty: Difficulty::new(i64::from(d)).unwrap(),
+            hit_points: hp,
+            damage: dmg,
+            foe_hit_points: foe_hp,
+            foe_damage: foe_dmg,
+        };
+        let expected = static_win(&p_round(n as u32, d), hp, dmg, foe_hp, foe_dmg);
+        let exact = static_odds(&StaticSpec {
+            pool: fight.pool,
+            difficulty: fight.difficulty,
+            hit_points: hp,
+            damage: dmg,
+            foe_hit_points: foe_hp,
+            foe_damage: foe_dmg,
+        })
+        .unwrap()
+        .win;
+        assert_eq!(
+            exact, expected,
+            "static_odds, case {n} {d} {hp} {dmg} {foe_hp} {foe_dmg}"
+        );
+
+        let play = |dice: &mut dyn solum_dice::DiceSource| {
+            let mut f = fight.clone();
+            while !f.is_over() {
+                f.round(dice)?;
+            }
+            Ok::<bool, CombatError>(f.foe_hit_points == 0)
+        };
+        let e = enumerate(12, play).unwrap();
+        let won = e.p(|w| *w);
+        let gap: Prob = &expected - &won;
+        assert!(
+            prob_to_f64(&gap) >= 0.0 && gap <= e.truncated && prob_to_f64(&e.truncated) < 1e-3,
+            "enumerated {} vs {} (truncated {})",
+            prob_to_f64(&won),
+            prob_to_f64(&expected),
+            prob_to_f64(&e.truncated)
+        );
+
+        let mut dice = SeededDice::new(2026 + u64::from(d));
+        let fights = 40_000;
+        let wins = (0..fights).filter(|_| play(&mut dice).unwrap()).count();
+        let rate = wins as f64 / fights as f64;
+        let p = prob_to_f64(&expected);
+        let se = (p * (1.0 - p) / fights as f64).sqrt();
+        assert!((rate - p).abs() < 4.0 * se, "simulated {rate} vs {p}");
+    }
+}
