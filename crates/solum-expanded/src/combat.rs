@@ -1546,7 +1546,9 @@ impl Combat {
                     if engaged && them.vehicle.is_none() {
                         let theirs = them.melee().0;
                         out.push(choice("melee", opposed(me.melee().0, theirs), None));
-                        if me.held_weapon().is_some_and(|w| !w.ranged) {
+                        // Bare hands are an option only where they differ from the weapon.
+                        if me.held_weapon().is_some_and(|w| !w.ranged) && me.unarmed() != me.melee()
+                        {
                             out.push(choice("unarmed", opposed(me.unarmed().0, theirs), None));
                         }
                     }

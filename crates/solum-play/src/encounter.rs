@@ -853,6 +853,76 @@ mod tests {
         assert!(events.iter().any(|e| matches!(e, Event::OrderSet { .. })));
     }
 
+    /// S13 and S14 as lines: `hold=`, `switch`, `unarmed`, `draws roll-off`.
+    #[test]
+    fn weapon_and_draw_lines() {
+        let mut s = Session::new(Bestiary::shipped(), Path::new("."));
+        let run = |s: &mut Session, line: &str| {
+            parse_line(line)
+                .and_then(|l| s.run(&l, &mut ScriptedDice::new([])))
+                .map_err(|e| e.to_string())
+        };
+        run(&mut s, "hero A pool=2 hp=5 damage=3 ranged=2 hold=ranged").unwrap();
+        run(&mut s, "foe orc pool=2 hp=9 damage=1").unwrap();
+        assert_eq!(s.fighters()[0].held_name(), "ranged");
+        assert!(
+            run(&mut s, "hero B pool=2 hp=5 hold=bow")
+                .unwrap_err()
+                .contains("carries no weapon called `bow`")
+        );
+        assert!(
+            run(&mut s, "draws sometimes")
+                .unwrap_err()
+                .contains("roll-off")
+        );
+        run(&mut s, "draws roll-off").unwrap();
+        run(&mut s, "place A orc engaged").unwrap();
+        assert!(
+            run(&mut s, "switch melee")
+                .unwrap_err()
+                .contains("has not started")
+        );
+        run(&mut s, "order A orc").unwrap();
+        assert_eq!(s.combat().unwrap().draws(), DrawRule::RollOff);
+        // 5 4 against 5 3 is a draw, rolled off 4:1; the rifle in melee deals 1.
+        let events = run(&mut s, "melee orc with 5,4,5,3,4,1").unwrap();
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, Event::Damaged { amount: 1, .. }))
+        );
+        run(&mut s, "end").unwrap();
+        run(&mut s, "end").unwrap();
+        assert!(
+            run(&mut s, "switch axe")
+                .unwrap_err()
+                .contains("carried: weapon, ranged")
+        );
+        let events = run(&mut s, "switch weapon").unwrap();
+        assert!(events.iter().any(|e| matches!(e, Event::Switched { .. })));
+        assert!(
+            run(&mut s, "draws stand")
+                .unwrap_err()
+                .contains("has started")
+        );
+        run(&mut s, "end").unwrap();
+        run(&mut s, "end").unwrap();
+        let events = run(&mut s, "melee orc unarmed with 5,4,3,2").unwrap();
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, Event::Damaged { amount: 1, .. }))
+        );
+        run(&mut s, "end").unwrap();
+        run(&mut s, "end").unwrap();
+        let events = run(&mut s, "melee orc with 5,4,3,2").unwrap();
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, Event::Damaged { amount: 3, .. }))
+        );
+    }
+
     #[test]
     fn bad_lines_say_what_is_wrong() {
         let mut s = Session::new(Bestiary::shipped(), Path::new("."));
