@@ -1,4 +1,4 @@
-//! Combat as a state machine (rulings S4–S8, S10, S11): commands in, events out.
+//! Combat as a state machine (rulings S4–S8, S10, S11, S13–S15): commands in, events out.
 //!
 //! [`Combat::apply`] takes a [`Command`] and a dice source and returns the [`Event`]s it
 //! caused, or an error that leaves the combat unchanged (all dice of a command are rolled
