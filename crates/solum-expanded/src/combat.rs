@@ -876,6 +876,17 @@ impl Combat {
         }
     }
 
+    /// Pool and damage of `fighter`'s blow with the weapon in hand. In alternative combat
+    /// every weapon deals its damage ("according to the weapon used by the winner", S11);
+    /// in standard combat a ranged weapon in melee is improvised (1, S13).
+    fn strike(&self, fighter: usize) -> (Pool, u32) {
+        let f = &self.fighters[fighter];
+        match (self.mode, f.held_weapon()) {
+            (Mode::Alternative, Some(w)) => (w.pool, w.damage),
+            _ => f.melee(),
+        }
+    }
+
     /// Whether `fighter` is engaged with a hostile that is not out.
     pub fn engaged_with_hostile(&self, fighter: usize) -> bool {
         (0..self.fighters.len()).any(|i| self.holds_engaged(fighter, i))
@@ -988,6 +999,12 @@ impl Combat {
             Command::Melee { target } => self.melee(actor, *target, false, dice, events)?,
             Command::Unarmed { target } => self.melee(actor, *target, true, dice, events)?,
             Command::Switch { weapon } => {
+                if self.fighters[actor].vehicle.is_some() {
+                    return Err(CombatError::WrongAttack(format!(
+                        "{} is a vehicle: it has no weapons to change",
+                        self.name(actor)
+                    )));
+                }
                 if let Some(w) = weapon
                     && *w >= self.fighters[actor].weapons.len()
                 {
@@ -1343,9 +1360,9 @@ impl Combat {
         let (pool, damage) = if unarmed {
             self.fighters[actor].unarmed()
         } else {
-            self.fighters[actor].melee()
+            self.strike(actor)
         };
-        let (their_pool, their_damage) = self.fighters[target].melee();
+        let (their_pool, their_damage) = self.strike(target);
         let spec = self.opposed_spec(pool, their_pool);
         let roll = {
             let shared = solum_dice::SharedDice::new(dice);
@@ -1544,11 +1561,10 @@ impl Combat {
                 }
                 (None, _) => {
                     if engaged && them.vehicle.is_none() {
-                        let theirs = them.melee().0;
-                        out.push(choice("melee", opposed(me.melee().0, theirs), None));
+                        let theirs = self.strike(t).0;
+                        out.push(choice("melee", opposed(self.strike(actor).0, theirs), None));
                         // Bare hands are an option only where they differ from the weapon.
-                        if me.held_weapon().is_some_and(|w| !w.ranged) && me.unarmed() != me.melee()
-                        {
+                        if me.held_weapon().is_some() && me.unarmed() != self.strike(actor) {
                             out.push(choice("unarmed", opposed(me.unarmed().0, theirs), None));
                         }
                     }

@@ -1481,3 +1481,52 @@ fn fast_static_combat_rounds_match_the_exact_odds() {
         assert!((rate - p).abs() < 4.0 * se, "simulated {rate} vs {p}");
     }
 }
+
+/// Alternative combat (S11): "the loser takes damage according to the weapon used by the
+/// winner", so a gun in hand deals its damage there; in standard melee it deals 1 (S13).
+#[test]
+fn a_gun_in_alternative_combat_deals_its_damage() {
+    let gunman = || {
+        let mut f = Fighter::plain("gunman", "a", true, pool(2), 1, Some(3), 5);
+        f.held = Some(1);
+        f
+    };
+    let mut combat = Combat::new(
+        vec![gunman(), fighter("orc", "b", false, 1, 2, 9, 1)],
+        Mode::Alternative,
+    );
+    apply(&mut combat, Command::Initiative, &[]);
+    let events = apply(&mut combat, Command::Melee { target: 1 }, &[5, 4, 3, 2]);
+    assert!(events.contains(&Event::Damaged {
+        fighter: 1,
+        amount: 3,
+        hit_points: 6,
+        by: 0
+    }));
+    let mut combat = duel(gunman(), fighter("orc", "b", false, 1, 2, 9, 1));
+    apply(
+        &mut combat,
+        Command::Place {
+            a: 0,
+            b: 1,
+            band: RangeBand::Engaged,
+        },
+        &[],
+    );
+    let events = apply(&mut combat, Command::Melee { target: 1 }, &[5, 4, 3, 2]);
+    assert!(events.contains(&Event::Damaged {
+        fighter: 1,
+        amount: 1,
+        hit_points: 8,
+        by: 0
+    }));
+    // A vehicle has no weapons to change.
+    let mut combat = duel(truck_driver("red", "a"), truck_driver("blue", "b"));
+    let err = combat
+        .apply(
+            &Command::Switch { weapon: None },
+            &mut ScriptedDice::new([]),
+        )
+        .unwrap_err();
+    assert!(matches!(err, CombatError::WrongAttack(_)));
+}

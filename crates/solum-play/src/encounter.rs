@@ -802,7 +802,7 @@ mod tests {
         fn any_line_is_safe(lines in proptest::collection::vec(
             proptest::prop_oneof![
                 ".{0,40}",
-                "(hero|foe|move|melee|shoot|chase|place|order|initiative|end|act|vattack|mode|ambush) [a-z0-9=,*. -]{0,30}( with [0-9,]{0,12})?",
+                "(hero|foe|move|melee|unarmed|switch|draws|shoot|chase|place|order|initiative|end|act|vattack|mode|ambush) [a-z0-9=,*. -]{0,30}( with [0-9,]{0,12})?",
             ],
             0..25,
         )) {
