@@ -306,6 +306,8 @@ fn combat_weapons_in_hand_and_roll_off() {
     for needle in [
         "weapon",
         "options: holding ranged; melee orc (engaged)",
+        "A (ranged 1) attacks orc (weapon 1) in melee",
+        "A (unarmed 1) attacks orc (weapon 1) in melee",
         "roll-off 4:1",
         "orc takes 1 damage from A (8 left)",
         "A switches to weapon",

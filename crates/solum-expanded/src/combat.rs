@@ -553,6 +553,11 @@ pub enum Event {
         defender: usize,
         /// The opposed Body roll, attacker first.
         roll: OpposedOutcome,
+        /// The weapons struck with, attacker first: indices into each one's weapons,
+        /// `None` for bare hands (S13).
+        weapons: [Option<usize>; 2],
+        /// The damage each would deal on a win, attacker first.
+        damage: [u32; 2],
     },
     /// A ranged attack.
     Shot {
@@ -1374,6 +1379,15 @@ impl Combat {
             attacker: actor,
             defender: target,
             roll,
+            weapons: [
+                if unarmed {
+                    None
+                } else {
+                    self.fighters[actor].held
+                },
+                self.fighters[target].held,
+            ],
+            damage: [damage, their_damage],
         });
         // S4: the winner deals its weapon's damage to the loser, whoever's turn it is.
         match verdict {

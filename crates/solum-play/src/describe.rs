@@ -130,14 +130,27 @@ pub fn event(e: &Event, fighters: &[Fighter]) -> String {
             attacker,
             defender,
             roll,
-        } => format!(
-            "{} attacks {} in melee: {} — {} {}",
-            n(attacker),
-            n(defender),
-            opposed(roll),
-            n(attacker),
-            verdict(roll.verdict)
-        ),
+            weapons,
+            damage,
+        } => {
+            // "sword 2", "unarmed 1": what each strikes with and would deal.
+            let with = |f: &usize, w: &Option<usize>, d: u32| {
+                let name = w
+                    .and_then(|w| fighters.get(*f)?.weapons.get(w))
+                    .map_or("unarmed", |w| w.name.as_str());
+                format!("{name} {d}")
+            };
+            format!(
+                "{} ({}) attacks {} ({}) in melee: {} — {} {}",
+                n(attacker),
+                with(attacker, &weapons[0], damage[0]),
+                n(defender),
+                with(defender, &weapons[1], damage[1]),
+                opposed(roll),
+                n(attacker),
+                verdict(roll.verdict)
+            )
+        }
         Event::Shot {
             shooter,
             target,
