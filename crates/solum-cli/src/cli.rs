@@ -931,6 +931,11 @@ pub struct CombatArgs {
     /// Print events as JSON lines.
     #[arg(long)]
     pub json: bool,
+    /// Draws in melee, alternative combat, vehicle attacks and chases are rolled off (one
+    /// die each until one is higher) instead of standing; the line `draws roll-off` does the
+    /// same from a script.
+    #[arg(long)]
+    pub roll_off: bool,
     /// List the line language and stop.
     #[arg(long)]
     pub help_lines: bool,
@@ -1045,6 +1050,9 @@ pub struct SimArgs {
     /// The foes ambush the heroes.
     #[arg(long)]
     pub ambushed: bool,
+    /// Draws in opposed rolls are rolled off instead of standing.
+    #[arg(long)]
+    pub roll_off: bool,
     /// Extra bestiary files.
     #[arg(long)]
     pub bestiary: Vec<std::path::PathBuf>,

@@ -4,6 +4,7 @@ use std::io::{BufRead, IsTerminal, Write};
 
 use serde_json::json;
 use solum_dice::SeededDice;
+use solum_expanded::check::DrawRule;
 use solum_expanded::combat::{Choice, Combat, Event};
 use solum_play::describe;
 use solum_play::encounter::{HELP, Line, Session, parse_line};
@@ -37,6 +38,11 @@ pub fn run(args: &CombatArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         ),
     };
     let mut session = Session::new(bestiary, &base);
+    if args.roll_off {
+        session
+            .set_draws(DrawRule::RollOff)
+            .map_err(|e| bad(e.to_string()))?;
+    }
     if !args.json {
         writeln!(
             out,
@@ -195,10 +201,16 @@ fn write_choices(out: &mut dyn Write, combat: &Combat) -> std::io::Result<()> {
         )?;
     } else if !choices.is_empty() {
         let texts: Vec<String> = choices.iter().map(|c| choice_text(c, combat)).collect();
+        let holding = combat
+            .acting()
+            .map(|a| &combat.fighters()[a])
+            .filter(|f| f.vehicle.is_none())
+            .map(|f| format!("holding {}; ", f.held_name()))
+            .unwrap_or_default();
         writeln!(
             out,
             "  {}",
-            paint(DIM, format!("options: {}", texts.join("; ")))
+            paint(DIM, format!("options: {holding}{}", texts.join("; ")))
         )?;
     }
     Ok(())
@@ -214,6 +226,7 @@ fn write_status(out: &mut dyn Write, session: &Session) -> std::io::Result<()> {
             "hit points",
             "pool",
             "damage",
+            "weapon",
             "range to acting",
         ],
         &[2, 3, 4],
@@ -224,18 +237,20 @@ fn write_status(out: &mut dyn Write, session: &Session) -> std::io::Result<()> {
             (_, Some(a)) if a == i => "(acting)".to_owned(),
             _ => String::new(),
         };
-        let (pool, damage) = match &f.vehicle {
+        // The weapon in hand (S13): its pool and damage, melee or ranged.
+        let (pool, damage, weapon) = match &f.vehicle {
             Some(v) => (
                 format!("pilot {}", v.pilot_pool),
                 v.vehicle.damage.to_string(),
+                "vehicle".to_owned(),
             ),
-            None => (
-                f.melee_pool.to_string(),
-                match f.ranged {
-                    Some(r) => format!("{} / ranged {}", f.melee_damage, r.damage),
-                    None => f.melee_damage.to_string(),
-                },
-            ),
+            None => {
+                let (pool, damage) = match f.ranged() {
+                    Some(r) => (r.pool, format!("ranged {}", r.damage)),
+                    None => (f.melee().0, f.melee().1.to_string()),
+                };
+                (pool.to_string(), damage, f.held_name().to_owned())
+            }
         };
         table.add_row(vec![
             f.name.clone(),
@@ -247,6 +262,7 @@ fn write_status(out: &mut dyn Write, session: &Session) -> std::io::Result<()> {
             },
             pool,
             damage,
+            weapon,
             range,
         ]);
     }
