@@ -18,7 +18,7 @@ use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionB
 use thiserror::Error;
 
 /// The newest schema this build knows.
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 
 /// Marks a SQLite file as a solum campaign (`PRAGMA application_id`): "SOLU".
 const APPLICATION_ID: i64 = 0x534F_4C55;
@@ -44,6 +44,18 @@ const MIGRATIONS: &[&str] = &[
      CREATE TRIGGER journal_no_delete BEFORE DELETE ON journal
      BEGIN SELECT RAISE(ABORT, 'journal entries are append-only'); END;
      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
+    // 1 → 2: character sheets of every system, one row each, with a version that every
+    // change raises.
+    "CREATE TABLE sheets (
+         id       INTEGER PRIMARY KEY,
+         system   TEXT    NOT NULL,
+         name     TEXT    NOT NULL,
+         name_key TEXT    NOT NULL,
+         schema   INTEGER NOT NULL,
+         version  INTEGER NOT NULL,
+         body     TEXT    NOT NULL CHECK (json_valid(body)),
+         UNIQUE (system, name_key)
+     );",
 ];
 
 /// Why the store could not do what was asked.
@@ -150,6 +162,43 @@ pub struct Entry {
     pub body: serde_json::Value,
 }
 
+/// A character sheet as stored: the system's own record, as JSON.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sheet {
+    /// Which rules the sheet follows (`expanded`, `classic`, `sol`, …).
+    pub system: String,
+    /// The character's name as written.
+    pub name: String,
+    /// The schema version of the body.
+    pub schema: i64,
+    /// Raised by one on every change.
+    pub version: i64,
+    /// The sheet.
+    pub body: serde_json::Value,
+}
+
+/// The key a name is found by: case and surrounding spaces do not make two characters.
+pub fn name_key(name: &str) -> String {
+    name.trim().to_lowercase()
+}
+
+/// The calls available inside one write transaction (see [`CampaignStore::write`]).
+pub trait WriteTx {
+    /// A sheet by system and name (case-insensitive).
+    fn sheet(&self, system: &str, name: &str) -> Result<Option<Sheet>, StoreError>;
+    /// Stores a new sheet; its name must be free in its system.
+    fn insert_sheet(&mut self, sheet: &Sheet) -> Result<(), StoreError>;
+    /// Replaces a sheet's body (and may rename it), raising its version.
+    fn update_sheet(
+        &mut self,
+        system: &str,
+        name: &str,
+        sheet: &Sheet,
+    ) -> Result<Sheet, StoreError>;
+    /// Appends journal entries.
+    fn append(&mut self, entries: &[NewEntry]) -> Result<Vec<Entry>, StoreError>;
+}
+
 /// Where a campaign's memory lives. Implemented by [`SqliteStore`]; a hosted backend
 /// implements the same calls.
 pub trait CampaignStore {
@@ -170,6 +219,20 @@ pub trait CampaignStore {
 
     /// A full consistency check of the backend (SQLite's `integrity_check`).
     fn check_integrity(&self) -> Result<(), StoreError>;
+
+    /// A sheet by system and name (case-insensitive).
+    fn sheet(&self, system: &str, name: &str) -> Result<Option<Sheet>, StoreError>;
+
+    /// Every sheet of a system, by name.
+    fn sheets(&self, system: &str) -> Result<Vec<Sheet>, StoreError>;
+
+    /// Runs `work` in one write transaction that holds the campaign's write lock from its first
+    /// read: a read–change–write of a sheet by many processes at once serializes, and every
+    /// change lands. If `work` fails, nothing it did is kept.
+    fn write(
+        &mut self,
+        work: &mut dyn FnMut(&mut dyn WriteTx) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError>;
 }
 
 /// The embedded backend: one SQLite file.
@@ -316,49 +379,219 @@ impl SqliteStore {
     }
 }
 
+/// A write transaction of [`SqliteStore`].
+struct SqliteTx<'a> {
+    path: &'a Path,
+    tx: rusqlite::Transaction<'a>,
+}
+
+fn row_to_sheet(r: &rusqlite::Row<'_>) -> rusqlite::Result<(String, String, i64, i64, String)> {
+    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+}
+
+fn parse_sheet(row: (String, String, i64, i64, String)) -> Result<Sheet, StoreError> {
+    let (system, name, schema, version, body) = row;
+    let body = serde_json::from_str(&body).map_err(|e| {
+        StoreError::BadRecord(format!(
+            "the sheet of {name} holds JSON that does not parse: {e}"
+        ))
+    })?;
+    Ok(Sheet {
+        system,
+        name,
+        schema,
+        version,
+        body,
+    })
+}
+
+const SHEET_COLUMNS: &str = "system, name, schema, version, body";
+
+fn get_sheet(
+    conn: &Connection,
+    path: &Path,
+    system: &str,
+    name: &str,
+) -> Result<Option<Sheet>, StoreError> {
+    conn.query_row(
+        &format!("SELECT {SHEET_COLUMNS} FROM sheets WHERE system = ?1 AND name_key = ?2"),
+        params![system, name_key(name)],
+        row_to_sheet,
+    )
+    .optional()
+    .map_err(|e| classify(path, e))?
+    .map(parse_sheet)
+    .transpose()
+}
+
+fn sheet_body(sheet: &Sheet) -> Result<String, StoreError> {
+    let text = sheet.body.to_string();
+    if text.len() > MAX_ENTRY_BYTES {
+        return Err(StoreError::BadRecord(format!(
+            "a sheet of {} bytes is over the limit of {MAX_ENTRY_BYTES}",
+            text.len()
+        )));
+    }
+    Ok(text)
+}
+
+impl WriteTx for SqliteTx<'_> {
+    fn sheet(&self, system: &str, name: &str) -> Result<Option<Sheet>, StoreError> {
+        get_sheet(&self.tx, self.path, system, name)
+    }
+
+    fn insert_sheet(&mut self, sheet: &Sheet) -> Result<(), StoreError> {
+        let body = sheet_body(sheet)?;
+        if get_sheet(&self.tx, self.path, &sheet.system, &sheet.name)?.is_some() {
+            return Err(StoreError::BadRecord(format!(
+                "a character named {} already exists",
+                sheet.name
+            )));
+        }
+        self.tx
+            .execute(
+                "INSERT INTO sheets (system, name, name_key, schema, version, body)
+                 VALUES (?1, ?2, ?3, ?4, 1, ?5)",
+                params![
+                    sheet.system,
+                    sheet.name,
+                    name_key(&sheet.name),
+                    sheet.schema,
+                    body
+                ],
+            )
+            .map_err(|e| classify(self.path, e))?;
+        Ok(())
+    }
+
+    fn update_sheet(
+        &mut self,
+        system: &str,
+        name: &str,
+        sheet: &Sheet,
+    ) -> Result<Sheet, StoreError> {
+        let body = sheet_body(sheet)?;
+        let old = get_sheet(&self.tx, self.path, system, name)?
+            .ok_or_else(|| StoreError::BadRecord(format!("no character named {name}")))?;
+        if name_key(&sheet.name) != name_key(name)
+            && get_sheet(&self.tx, self.path, system, &sheet.name)?.is_some()
+        {
+            return Err(StoreError::BadRecord(format!(
+                "a character named {} already exists",
+                sheet.name
+            )));
+        }
+        let version = old.version.checked_add(1).ok_or_else(|| {
+            StoreError::BadRecord(format!("the sheet of {name} has changed too often"))
+        })?;
+        self.tx
+            .execute(
+                "UPDATE sheets SET name = ?1, name_key = ?2, schema = ?3, version = ?4, body = ?5
+                 WHERE system = ?6 AND name_key = ?7",
+                params![
+                    sheet.name,
+                    name_key(&sheet.name),
+                    sheet.schema,
+                    version,
+                    body,
+                    system,
+                    name_key(name)
+                ],
+            )
+            .map_err(|e| classify(self.path, e))?;
+        Ok(Sheet {
+            version,
+            system: system.to_string(),
+            ..sheet.clone()
+        })
+    }
+
+    fn append(&mut self, entries: &[NewEntry]) -> Result<Vec<Entry>, StoreError> {
+        append_in(&self.tx, self.path, entries)
+    }
+}
+
+fn append_in(
+    tx: &rusqlite::Transaction<'_>,
+    path: &Path,
+    entries: &[NewEntry],
+) -> Result<Vec<Entry>, StoreError> {
+    let bodies = entries
+        .iter()
+        .map(|e| {
+            let text = e.body.to_string();
+            if text.len() > MAX_ENTRY_BYTES {
+                Err(StoreError::BadRecord(format!(
+                    "an entry of {} bytes is over the limit of {MAX_ENTRY_BYTES}",
+                    text.len()
+                )))
+            } else {
+                Ok(text)
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut stored = Vec::with_capacity(entries.len());
+    let mut insert = tx
+        .prepare_cached("INSERT INTO journal (at, kind, schema, body) VALUES (?1, ?2, ?3, ?4)")
+        .map_err(|e| classify(path, e))?;
+    for (entry, body) in entries.iter().zip(&bodies) {
+        insert
+            .execute(params![entry.at, entry.kind, entry.schema, body])
+            .map_err(|e| classify(path, e))?;
+        stored.push(Entry {
+            seq: tx.last_insert_rowid(),
+            at: entry.at.clone(),
+            kind: entry.kind.clone(),
+            schema: entry.schema,
+            body: entry.body.clone(),
+        });
+    }
+    Ok(stored)
+}
+
 impl CampaignStore for SqliteStore {
     fn append(&mut self, entries: &[NewEntry]) -> Result<Vec<Entry>, StoreError> {
-        let bodies = entries
-            .iter()
-            .map(|e| {
-                let text = e.body.to_string();
-                if text.len() > MAX_ENTRY_BYTES {
-                    Err(StoreError::BadRecord(format!(
-                        "an entry of {} bytes is over the limit of {MAX_ENTRY_BYTES}",
-                        text.len()
-                    )))
-                } else {
-                    Ok(text)
-                }
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut stored = Vec::new();
+        self.write(&mut |tx| {
+            stored = tx.append(entries)?;
+            Ok(())
+        })?;
+        Ok(stored)
+    }
+
+    fn sheet(&self, system: &str, name: &str) -> Result<Option<Sheet>, StoreError> {
+        get_sheet(&self.conn, &self.path, system, name)
+    }
+
+    fn sheets(&self, system: &str) -> Result<Vec<Sheet>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {SHEET_COLUMNS} FROM sheets WHERE system = ?1 ORDER BY name_key"
+            ))
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([system], row_to_sheet)
+            .map_err(|e| self.err(e))?;
+        let mut out = Vec::new();
+        for row in rows {
+            out.push(parse_sheet(row.map_err(|e| self.err(e))?)?);
+        }
+        Ok(out)
+    }
+
+    fn write(
+        &mut self,
+        work: &mut dyn FnMut(&mut dyn WriteTx) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
         let path = self.path.clone();
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| classify(&path, e))?;
-        let mut stored = Vec::with_capacity(entries.len());
-        {
-            let mut insert = tx
-                .prepare_cached(
-                    "INSERT INTO journal (at, kind, schema, body) VALUES (?1, ?2, ?3, ?4)",
-                )
-                .map_err(|e| classify(&path, e))?;
-            for (entry, body) in entries.iter().zip(&bodies) {
-                insert
-                    .execute(params![entry.at, entry.kind, entry.schema, body])
-                    .map_err(|e| classify(&path, e))?;
-                stored.push(Entry {
-                    seq: tx.last_insert_rowid(),
-                    at: entry.at.clone(),
-                    kind: entry.kind.clone(),
-                    schema: entry.schema,
-                    body: entry.body.clone(),
-                });
-            }
-        }
-        tx.commit().map_err(|e| classify(&path, e))?;
-        Ok(stored)
+        let mut wtx = SqliteTx { path: &path, tx };
+        work(&mut wtx)?;
+        wtx.tx.commit().map_err(|e| classify(&path, e))
     }
 
     fn entries_after(&self, after: i64, limit: usize) -> Result<Vec<Entry>, StoreError> {
@@ -551,7 +784,10 @@ mod tests {
             .unwrap();
         drop(s);
         let e = SqliteStore::open(&path).unwrap_err();
-        assert!(matches!(e, StoreError::NewerSchema { found: 2, .. }), "{e}");
+        assert!(
+            matches!(e, StoreError::NewerSchema { found, .. } if found == SCHEMA_VERSION + 1),
+            "{e}"
+        );
     }
 
     #[test]
@@ -606,5 +842,122 @@ mod tests {
         };
         assert!(matches!(s.append(&[huge]), Err(StoreError::BadRecord(_))));
         assert_eq!(s.entry_count().unwrap(), 0);
+    }
+
+    fn sheet(name: &str, n: i64) -> Sheet {
+        Sheet {
+            system: "expanded".into(),
+            name: name.into(),
+            schema: 1,
+            version: 0,
+            body: serde_json::json!({ "n": n }),
+        }
+    }
+
+    #[test]
+    fn sheets_are_found_by_name_whatever_the_case_and_names_are_unique() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = SqliteStore::open(&dir.path().join("c.solum")).unwrap();
+        s.write(&mut |tx| tx.insert_sheet(&sheet("Nick", 1)))
+            .unwrap();
+        let got = s.sheet("expanded", "  nICK ").unwrap().unwrap();
+        assert_eq!((got.name.as_str(), got.version), ("Nick", 1));
+        assert!(s.sheet("classic", "Nick").unwrap().is_none());
+        let e = s
+            .write(&mut |tx| tx.insert_sheet(&sheet("NICK", 2)))
+            .unwrap_err();
+        assert!(e.to_string().contains("already exists"), "{e}");
+        s.write(&mut |tx| tx.insert_sheet(&sheet("Osric", 2)))
+            .unwrap();
+        let names: Vec<_> = s
+            .sheets("expanded")
+            .unwrap()
+            .into_iter()
+            .map(|x| x.name)
+            .collect();
+        assert_eq!(names, ["Nick", "Osric"]);
+        // A rename onto another character's name is refused; a failed write keeps nothing.
+        let e = s
+            .write(&mut |tx| {
+                tx.append(&[entry(1)])?;
+                tx.update_sheet("expanded", "nick", &sheet("osric", 5))
+                    .map(drop)
+            })
+            .unwrap_err();
+        assert!(e.to_string().contains("already exists"), "{e}");
+        assert_eq!(s.entry_count().unwrap(), 0);
+        assert_eq!(s.sheet("expanded", "Nick").unwrap().unwrap().body["n"], 1);
+    }
+
+    /// Many connections changing one sheet at once: every change lands.
+    #[test]
+    fn concurrent_read_change_writes_all_land() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        let mut s = SqliteStore::open(&path).unwrap();
+        s.write(&mut |tx| tx.insert_sheet(&sheet("Nick", 0)))
+            .unwrap();
+        drop(s);
+        let threads: Vec<_> = (0..8)
+            .map(|_| {
+                let path = path.clone();
+                std::thread::spawn(move || {
+                    let mut s = SqliteStore::open(&path).unwrap();
+                    for _ in 0..10 {
+                        s.write(&mut |tx| {
+                            let mut nick = tx.sheet("expanded", "Nick")?.unwrap();
+                            let n = nick.body["n"].as_i64().unwrap();
+                            nick.body = serde_json::json!({ "n": n + 1 });
+                            tx.update_sheet("expanded", "Nick", &nick).map(drop)
+                        })
+                        .unwrap();
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        let s = SqliteStore::open(&path).unwrap();
+        let nick = s.sheet("expanded", "Nick").unwrap().unwrap();
+        assert_eq!((nick.body["n"].as_i64(), nick.version), (Some(80), 81));
+    }
+
+    /// A campaign of schema 1 is brought to the current schema, its journal kept; a migration
+    /// that fails half-way leaves schema 1.
+    #[test]
+    fn migrations_run_in_order_and_a_failed_one_leaves_the_old_schema() {
+        let dir = tempfile::tempdir().unwrap();
+        let make_v1 = |path: &Path| {
+            let c = Connection::open(path).unwrap();
+            c.execute_batch(&format!(
+                "PRAGMA application_id = {APPLICATION_ID}; {} PRAGMA user_version = 1;
+                 INSERT INTO journal (at, kind, schema, body) VALUES ('2026-01-01T00:00:00Z', 'note', 1, '{{\"text\":\"old\"}}');",
+                MIGRATIONS[0]
+            ))
+            .unwrap();
+        };
+        let good = dir.path().join("v1.solum");
+        make_v1(&good);
+        let s = SqliteStore::open(&good).unwrap();
+        assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
+        assert_eq!(s.entries_after(0, 10).unwrap()[0].body["text"], "old");
+
+        // A table in the way makes migration 2 fail after its first statement could run.
+        let blocked = dir.path().join("blocked.solum");
+        make_v1(&blocked);
+        let c = Connection::open(&blocked).unwrap();
+        c.execute_batch("CREATE TABLE sheets (x);").unwrap();
+        drop(c);
+        assert!(SqliteStore::open(&blocked).is_err());
+        let c = Connection::open(&blocked).unwrap();
+        let v: i64 = c
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, 1);
+        let n: i64 = c
+            .query_row("SELECT count(*) FROM journal", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 1);
     }
 }
