@@ -87,7 +87,7 @@ fn ask<T>(question: &str, parse: impl Fn(&str) -> Result<T, String>) -> anyhow::
     let stdin = std::io::stdin();
     let mut lines = stdin.lock();
     loop {
-        eprint!("{question} ");
+        crate::say!("{question} ");
         let mut line = String::new();
         if lines.read_line(&mut line)? == 0 {
             return Err(bad(format!(
@@ -96,7 +96,7 @@ fn ask<T>(question: &str, parse: impl Fn(&str) -> Result<T, String>) -> anyhow::
         }
         match parse(line.trim()) {
             Ok(v) => return Ok(v),
-            Err(e) => eprintln!("  {e}"),
+            Err(e) => crate::say!("  {e}\n"),
         }
     }
 }
@@ -122,7 +122,7 @@ fn new(args: &CharNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let (body, mind, charm) = match (args.body, args.mind, args.charm) {
         (Some(b), Some(m), Some(c)) => (b, m, c),
         _ => {
-            eprintln!("Body, Mind and Charm take 3, 2 and 1, one each.");
+            crate::say!("Body, Mind and Charm take 3, 2 and 1, one each.\n");
             let body = match args.body {
                 Some(v) => v,
                 None => ask("Body (3, 2 or 1):", attribute_value)?,

@@ -356,7 +356,7 @@ pub fn odds(command: &ClassicOddsCommand, out: &mut dyn Write) -> anyhow::Result
 fn ask_body(name: &str, body: u32, hit_points: u32) -> anyhow::Result<bool> {
     let stdin = std::io::stdin();
     loop {
-        eprint!(
+        crate::say!(
             "{name} is hit (Body {body}, hit points {hit_points}): lose a hit point or Body? [h/b] "
         );
         let mut line = String::new();
@@ -366,7 +366,7 @@ fn ask_body(name: &str, body: u32, hit_points: u32) -> anyhow::Result<bool> {
         match line.trim().to_ascii_lowercase().as_str() {
             "h" | "hp" | "hit point" | "" => return Ok(false),
             "b" | "body" => return Ok(true),
-            other => eprintln!("  `{other}`: h or b"),
+            other => crate::say!("  `{other}`: h or b\n"),
         }
     }
 }

@@ -48,14 +48,14 @@ pub fn run(args: &CombatArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         )?;
     }
     if interactive {
-        eprintln!("solum combat: type `help` for the lines, `quit` to leave.");
+        crate::say!("solum combat: type `help` for the lines, `quit` to leave.\n");
     }
     // Script lines, or standard input read one line at a time after the prompt.
     let mut script = text.map(|t| t.lines().map(str::to_owned).collect::<Vec<_>>().into_iter());
     let stdin = std::io::stdin();
     for number in 0.. {
         if interactive {
-            eprint!("{}", prompt(&session));
+            crate::say!("{}", prompt(&session));
         }
         let line = match &mut script {
             Some(lines) => match lines.next() {
@@ -100,7 +100,7 @@ pub fn run(args: &CombatArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             Err(err) => {
                 let msg = format!("line {}: {err}", number + 1);
                 if interactive {
-                    eprintln!("{}: {msg}", render::error_label());
+                    crate::say!("{}: {msg}\n", render::error_label());
                 } else {
                     return Err(bad(format!("{msg}\n  {}", line.trim())));
                 }

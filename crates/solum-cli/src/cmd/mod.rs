@@ -41,7 +41,10 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Sol(c) => sol::run(&c, out),
         Command::Soluna(c) => soluna::run(&c, out),
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "solum", out);
+            // clap_complete panics on a failed write: generate into memory, then write.
+            let mut text = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "solum", &mut text);
+            out.write_all(&text)?;
             Ok(())
         }
         Command::Man => {
