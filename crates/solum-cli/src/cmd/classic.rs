@@ -35,7 +35,7 @@ fn difficulty(text: &str) -> anyhow::Result<u32> {
 fn load(who: &str) -> anyhow::Result<Hero> {
     let path = Path::new(who);
     if who.ends_with(".toml") {
-        let text = std::fs::read_to_string(path).map_err(|e| bad(format!("{who}: {e}")))?;
+        let text = solum_play::storage::read_text(path).map_err(|e| bad(e.to_string()))?;
         return toml::from_str(&text)
             .map_err(|e| bad(format!("{who}: {}", e.to_string().trim_end())));
     }
@@ -359,10 +359,12 @@ fn ask_body(name: &str, body: u32, hit_points: u32) -> anyhow::Result<bool> {
         crate::say!(
             "{name} is hit (Body {body}, hit points {hit_points}): lose a hit point or Body? [h/b] "
         );
-        let mut line = String::new();
-        if std::io::BufRead::read_line(&mut stdin.lock(), &mut line)? == 0 {
+        let Some(line) = solum_play::storage::Lines::new(stdin.lock())
+            .next_line()
+            .map_err(|e| bad(format!("standard input: {e}")))?
+        else {
             return Err(bad("standard input ended during the fight"));
-        }
+        };
         match line.trim().to_ascii_lowercase().as_str() {
             "h" | "hp" | "hit point" | "" => return Ok(false),
             "b" | "body" => return Ok(true),

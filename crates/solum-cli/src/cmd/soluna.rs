@@ -138,8 +138,7 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
         rolled,
         json: as_json,
     } = command;
-    let text =
-        std::fs::read_to_string(file).map_err(|e| bad(format!("{}: {e}", file.display())))?;
+    let text = solum_play::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
     let skirmish: SkirmishFile = toml::from_str(&text)
         .map_err(|e| bad(format!("{}: {}", file.display(), e.to_string().trim_end())))?;
     let mut characters = skirmish.character;
