@@ -13,6 +13,9 @@ pub enum PoolError {
     /// More dice than [`MAX_DICE`].
     #[error("{0} dice is more than the {MAX_DICE} a pool may roll")]
     TooMany(i64),
+    /// Modifiers that add up beyond what a number can hold.
+    #[error("the modifiers add up beyond {} either way", i64::MAX)]
+    Modifier,
     /// A negative attribute or rank.
     #[error("{0} cannot be negative")]
     Negative(&'static str),
@@ -100,18 +103,21 @@ pub fn build(
         return Err(PoolError::Negative("the ranks"));
     }
     let defaulting = ranks == 0;
-    let mut modifier: i64 = modifiers.iter().sum();
+    // Summed in i128, which no count of i64 modifiers can overflow.
+    let sum: i128 = modifiers.iter().map(|&m| i128::from(m)).sum();
+    let mut modifier = i64::try_from(sum).map_err(|_| PoolError::Modifier)?;
     if defaulting && untrained_penalty {
-        modifier -= 3;
+        modifier = modifier.checked_sub(3).ok_or(PoolError::Modifier)?;
     }
     let applied = if modifier > 0 {
         modifier.min(ranks)
     } else {
         modifier
     };
-    let dice = (attribute + ranks + applied).max(1);
-    if dice > i64::from(MAX_DICE) {
-        return Err(PoolError::TooMany(dice));
+    // In i128: attribute + ranks alone may pass i64::MAX.
+    let dice = (i128::from(attribute) + i128::from(ranks) + i128::from(applied)).max(1);
+    if dice > i128::from(MAX_DICE) {
+        return Err(PoolError::TooMany(i64::try_from(dice).unwrap_or(i64::MAX)));
     }
     Ok(Pool {
         dice: dice as u32,
