@@ -29,12 +29,15 @@ enum Input {
     File(PathBuf),
 }
 
+/// A further check on (stdout, stderr): `Err` says what is wrong.
+type Check = Box<dyn Fn(&str, &str) -> Result<(), String>>;
+
 struct Case {
     args: Vec<String>,
     stdin: Input,
     want: Want,
     /// A further check on (stdout, stderr).
-    check: Option<Box<dyn Fn(&str, &str) -> Result<(), String>>>,
+    check: Option<Check>,
 }
 
 struct Ended {
