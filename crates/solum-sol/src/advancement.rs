@@ -77,18 +77,20 @@ impl Skill {
         self.earned_this_encounter = false;
     }
 
-    /// The cost rating of training the next rank: the new rank × 2.
-    pub fn training_cost(&self) -> u32 {
-        (self.ranks + 1) * 2
+    /// The cost rating of training the next rank: the new rank × 2 (in `u64`, so that it
+    /// holds for every rank a sheet can hold).
+    pub fn training_cost(&self) -> u64 {
+        (u64::from(self.ranks) + 1) * 2
     }
 
     /// Trains the next rank (one per session; the caller keeps the session count), clearing
-    /// unused progress points. Returns the cost rating paid.
-    pub fn train(&mut self) -> u32 {
+    /// unused progress points. Returns the cost rating paid, or `None` (and changes
+    /// nothing) at the highest rank a sheet can hold, `u32::MAX`.
+    pub fn train(&mut self) -> Option<u64> {
         let cost = self.training_cost();
-        self.ranks += 1;
+        self.ranks = self.ranks.checked_add(1)?;
         self.progress = 0;
-        cost
+        Some(cost)
     }
 }
 
@@ -143,7 +145,7 @@ mod tests {
         let mut sidearms = Skill::new("Sidearms", 2);
         sidearms.progress = 3;
         assert_eq!(sidearms.training_cost(), 6);
-        assert_eq!(sidearms.train(), 6);
+        assert_eq!(sidearms.train(), Some(6));
         assert_eq!((sidearms.ranks, sidearms.progress), (3, 0));
     }
 }

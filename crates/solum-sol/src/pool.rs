@@ -13,6 +13,9 @@ pub enum PoolError {
     /// More dice than [`MAX_DICE`].
     #[error("{0} dice is more than the {MAX_DICE} a pool may roll")]
     TooMany(i64),
+    /// Modifiers that add up beyond what a number can hold.
+    #[error("the modifiers add up beyond {} either way", i64::MAX)]
+    Modifier,
     /// A negative attribute or rank.
     #[error("{0} cannot be negative")]
     Negative(&'static str),
@@ -115,25 +118,39 @@ impl PoolSpec {
             return Err(PoolError::Negative("the ranks"));
         }
         let defaulting = ranks == 0;
-        let try_again = -2 * i64::from(self.retry);
-        let untrained = if defaulting && self.untrained_penalty {
+        // Summed in i128, which no count of i64 modifiers can overflow; a total beyond i64
+        // is refused rather than wrapped.
+        let try_again = -2 * i128::from(self.retry);
+        let untrained: i128 = if defaulting && self.untrained_penalty {
             -3
         } else {
             0
         };
-        let modifier: i64 = self.modifiers.iter().sum::<i64>() + try_again + untrained;
+        let total = |filter: fn(i64) -> bool| -> i128 {
+            self.modifiers
+                .iter()
+                .filter(|&&m| filter(m))
+                .map(|&m| i128::from(m))
+                .sum::<i128>()
+                + try_again
+                + untrained
+        };
+        let modifier = i64::try_from(total(|_| true)).map_err(|_| PoolError::Modifier)?;
         let applied = if defaulting {
             // No bonus without ranks, not even one that would offset a penalty.
-            self.modifiers.iter().filter(|&&m| m < 0).sum::<i64>() + try_again + untrained
+            i64::try_from(total(|m| m < 0)).map_err(|_| PoolError::Modifier)?
         } else if modifier > 0 {
             modifier.min(ranks)
         } else {
             modifier
         };
-        let raw = attribute + ranks + applied;
+        let raw = i64::try_from(i128::from(attribute) + i128::from(ranks) + i128::from(applied))
+            .map_err(|_| PoolError::Modifier)?;
         if self.retry > 0 && raw <= 0 {
             return Err(PoolError::NoMoreTries {
-                base: (attribute + ranks).clamp(0, i64::from(u32::MAX)) as u32,
+                base: attribute
+                    .saturating_add(ranks)
+                    .clamp(0, i64::from(u32::MAX)) as u32,
                 attempt: self.retry,
                 left: raw,
             });

@@ -74,7 +74,7 @@ fn write_answer(out: &mut dyn Write, v: &AskView) -> anyhow::Result<()> {
         Leaning::Advantage => "best of 2d6",
         Leaning::Disadvantage => "worst of 2d6",
     };
-    writeln!(out, "{}", render::printable(&v.question))?;
+    writeln!(out, "{}", v.question)?;
     writeln!(
         out,
         "  Answer     {}   ({how}: {})   chance {:.2}%",
@@ -223,17 +223,13 @@ fn write_entries(out: &mut dyn Write, entries: &[JournalEntry], json: bool) -> a
         }
         let when = e.at.get(..16).unwrap_or(&e.at).replace('T', " ");
         let what = match &e.record {
-            Record::Note { text } => render::printable(text),
+            Record::Note { text } => text.clone(),
             Record::SceneStart { title, goal } => match goal {
-                Some(g) => format!(
-                    "Scene: {}  (goal: {})",
-                    render::printable(title),
-                    render::printable(g)
-                ),
-                None => format!("Scene: {}", render::printable(title)),
+                Some(g) => format!("Scene: {}  (goal: {})", title, g),
+                None => format!("Scene: {}", title),
             },
             Record::SceneEnd { summary } => match summary {
-                Some(s) => format!("Scene ends: {}", render::printable(s)),
+                Some(s) => format!("Scene ends: {}", s),
                 None => "Scene ends".into(),
             },
             Record::Oracle {
@@ -241,7 +237,7 @@ fn write_entries(out: &mut dyn Write, entries: &[JournalEntry], json: bool) -> a
             } => {
                 let mut s = format!(
                     "{} → {} ({})",
-                    render::printable(question),
+                    question,
                     outcome.answer.text(),
                     render::faces(&outcome.dice)
                 );

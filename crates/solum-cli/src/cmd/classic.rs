@@ -38,7 +38,7 @@ fn difficulty(text: &str) -> anyhow::Result<u32> {
 fn load(who: &str, kind: Kind) -> anyhow::Result<Hero> {
     let path = Path::new(who);
     if who.ends_with(".toml") {
-        let text = std::fs::read_to_string(path).map_err(|e| bad(format!("{who}: {e}")))?;
+        let text = solum_play::storage::read_text(path).map_err(|e| bad(e.to_string()))?;
         return parse_hero(&text, kind).map_err(|e| bad(format!("{who}: {e}")));
     }
     Book::shipped().find(who).cloned().ok_or_else(|| {
@@ -495,17 +495,19 @@ pub fn odds(command: &ClassicOddsCommand, out: &mut dyn Write) -> anyhow::Result
 fn ask_loss(name: &str, body: u32, hit_points: u32) -> anyhow::Result<Loss> {
     let stdin = std::io::stdin();
     loop {
-        eprint!(
+        crate::say!(
             "{name} is hit (Body {body}, hit points {hit_points}): lose a hit point or Body? [h/b] "
         );
-        let mut line = String::new();
-        if std::io::BufRead::read_line(&mut stdin.lock(), &mut line)? == 0 {
+        let Some(line) = solum_play::storage::Lines::new(stdin.lock())
+            .next_line()
+            .map_err(|e| bad(format!("standard input: {e}")))?
+        else {
             return Err(bad("standard input ended during the fight"));
-        }
+        };
         match line.trim().to_ascii_lowercase().as_str() {
             "h" | "hp" | "hit point" | "" => return Ok(Loss::HitPoint),
             "b" | "body" => return Ok(Loss::Body),
-            other => eprintln!("  `{other}`: h or b"),
+            other => crate::say!("  `{other}`: h or b\n"),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! `solum combat`: the combat tracker, from a script or interactively.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 
 use serde_json::json;
 use solum_dice::SeededDice;
@@ -26,8 +26,7 @@ pub fn run(args: &CombatArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     };
     let (text, base, interactive) = match &args.script {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| bad(format!("{}: {e}", path.display())))?;
+            let text = solum_play::storage::read_text(path).map_err(|e| bad(e.to_string()))?;
             let base = path.parent().map(ToOwned::to_owned).unwrap_or_default();
             (Some(text), base, false)
         }
@@ -54,27 +53,25 @@ pub fn run(args: &CombatArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         )?;
     }
     if interactive {
-        eprintln!("solum combat: type `help` for the lines, `quit` to leave.");
+        crate::say!("solum combat: type `help` for the lines, `quit` to leave.\n");
     }
     // Script lines, or standard input read one line at a time after the prompt.
     let mut script = text.map(|t| t.lines().map(str::to_owned).collect::<Vec<_>>().into_iter());
-    let stdin = std::io::stdin();
+    let mut stdin = solum_play::storage::Lines::new(std::io::stdin().lock());
     for number in 0.. {
         if interactive {
-            eprint!("{}", prompt(&session));
+            crate::say!("{}", prompt(&session));
         }
         let line = match &mut script {
             Some(lines) => match lines.next() {
                 Some(l) => l,
                 None => break,
             },
-            None => {
-                let mut l = String::new();
-                if stdin.lock().read_line(&mut l)? == 0 {
-                    break;
-                }
-                l
-            }
+            None => match stdin.next_line() {
+                Ok(Some(l)) => l,
+                Ok(None) => break,
+                Err(e) => return Err(bad(format!("standard input: {e}"))),
+            },
         };
         let result = parse_line(&line).and_then(|parsed| {
             let events = session.run(&parsed, &mut dice)?;
@@ -106,7 +103,7 @@ pub fn run(args: &CombatArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             Err(err) => {
                 let msg = format!("line {}: {err}", number + 1);
                 if interactive {
-                    eprintln!("{}: {msg}", render::error_label());
+                    crate::say!("{}: {msg}\n", render::error_label());
                 } else {
                     return Err(bad(format!("{msg}\n  {}", line.trim())));
                 }

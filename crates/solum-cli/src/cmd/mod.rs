@@ -46,7 +46,10 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Scene(c) => campaign::scene(&c, out),
         Command::Journal(c) => campaign::journal(&c, out),
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "solum", out);
+            // clap_complete panics on a failed write: generate into memory, then write.
+            let mut text = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "solum", &mut text);
+            out.write_all(&text)?;
             Ok(())
         }
         Command::Man => {

@@ -598,8 +598,7 @@ fn try_again_cmd(
 }
 
 fn load(path: &Path) -> anyhow::Result<Sheet> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+    let text = solum_play::storage::read_text(path).map_err(|e| bad(e.to_string()))?;
     let sheet: Sheet = toml::from_str(&text)
         .map_err(|e| bad(format!("{}: {}", path.display(), e.to_string().trim_end())))?;
     if sheet.schema != SHEET_SCHEMA {
@@ -834,7 +833,12 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
                 s.skills.push(Skill::new(skill, 0));
             }
             let sk = s.skill_mut(skill).expect("added");
-            let cost = sk.train();
+            let cost = sk.train().ok_or_else(|| {
+                bad(format!(
+                    "{skill}: already at the highest rank, {}",
+                    u32::MAX
+                ))
+            })?;
             let ranks = sk.ranks;
             s.trained_this_session = true;
             save(file, &s)?;
