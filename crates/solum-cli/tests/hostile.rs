@@ -417,14 +417,14 @@ fn hostile_corpus() {
         with_stdin(case(&["combat", "--seed", "1"], Bad), Input::File(newlines)),
         with_stdin(case(&["combat", "--seed", "1"], Bad), Input::File(not_utf8)),
         with_stdin(case(&["char", "new"], Bad), Input::File(zero.into())),
-        // A line of zeros is refused at once; the fight takes the default answer (a hit
-        // point) and ends instead of reading /dev/zero forever.
+        // A line of zeros is refused at once with a message, instead of reading /dev/zero
+        // forever or silently taking a default answer.
         with_stdin(
             case(
                 &[
                     "classic", "fight", "goblin", "goblin", "--ask", "--seed", "6",
                 ],
-                Ran,
+                Bad,
             ),
             Input::File(zero.into()),
         ),
