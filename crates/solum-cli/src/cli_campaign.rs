@@ -24,6 +24,10 @@ pub struct AskArgs {
     /// The odds are slim (a significant disadvantage): worst of 2d6.
     #[arg(long)]
     pub disadvantage: bool,
+    /// Ask the original So1um's oracle: its answers and its two event tables (one for
+    /// "Yes, but" and "No, and", one for "Yes, and" and "No, but"), no disposition die.
+    #[arg(long)]
+    pub classic: bool,
     /// Replay the generator from this seed.
     #[arg(long, conflicts_with = "rolled")]
     pub seed: Option<u64>,
@@ -136,4 +140,64 @@ pub enum JournalCommand {
         #[command(flatten)]
         campaign: CampaignArg,
     },
+}
+
+/// `solum idea`.
+#[derive(Debug, Args)]
+pub struct IdeaArgs {
+    /// List the built-in genres and exit.
+    #[arg(long, conflicts_with_all = ["genre", "list", "count", "seed", "rolled"])]
+    pub genres: bool,
+    /// The genre whose words to draw (see --genres).
+    #[arg(long, short, default_value = "fantasy", conflicts_with = "list")]
+    pub genre: String,
+    /// Draw from your own list instead: a text file, one word or phrase a line, `#` for
+    /// comments, at most 1000 words and 64 KiB. Its words are journaled with the draw.
+    #[arg(long, value_name = "FILE")]
+    pub list: Option<PathBuf>,
+    /// How many words to draw (1 to 20), each by a die as large as the list.
+    #[arg(long, short = 'n', default_value_t = 3)]
+    pub count: u32,
+    /// Replay the generator from this seed.
+    #[arg(long, conflicts_with = "rolled")]
+    pub seed: Option<u64>,
+    /// Dice rolled by hand, one per word, each 1 to the list's size.
+    #[arg(long, value_name = "FACES")]
+    pub rolled: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub campaign: CampaignArg,
+}
+
+/// `solum difficulty`.
+#[derive(Debug, Args)]
+pub struct DifficultyArgs {
+    /// The task the difficulty is for, e.g. "climb the wall".
+    pub task: Option<String>,
+    /// Replay the generator from this seed.
+    #[arg(long, conflicts_with = "rolled")]
+    pub seed: Option<u64>,
+    /// The d6 rolled by hand.
+    #[arg(long, value_name = "FACE")]
+    pub rolled: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub campaign: CampaignArg,
+}
+
+/// `solum play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// `ask` uses the original So1um's oracle and its two event tables.
+    #[arg(long)]
+    pub classic: bool,
+    /// The genre `idea` draws from when none is named.
+    #[arg(long, default_value = "fantasy")]
+    pub genre: String,
+    #[command(flatten)]
+    pub campaign: CampaignArg,
 }
