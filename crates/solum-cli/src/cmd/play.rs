@@ -337,6 +337,26 @@ mod tests {
     }
 
     #[test]
+    fn tab_completes_command_words_at_the_start_only() {
+        let history = rustyline::history::DefaultHistory::new();
+        let ctx = Context::new(&history);
+        let words = |line: &str| {
+            let (start, found) = PlayHelper.complete(line, line.len(), &ctx).unwrap();
+            (
+                start,
+                found.into_iter().map(|p| p.replacement).collect::<Vec<_>>(),
+            )
+        };
+        assert_eq!(words("ve"), (0, vec!["verify ".to_string()]));
+        assert_eq!(
+            words("as"),
+            (0, ["ask ", "ask+ ", "ask- "].map(String::from).to_vec())
+        );
+        assert_eq!(words("d"), (0, vec!["difficulty ".to_string()]));
+        assert_eq!(words("note ve"), (7, vec![]));
+    }
+
+    #[test]
     fn idea_takes_a_genre_a_file_and_a_count() {
         let s = Session {
             classic: false,
