@@ -189,6 +189,36 @@ mod tests {
     }
 
     #[test]
+    fn every_ordered_pair_of_words_is_equally_likely() {
+        // Reference: two independent d3 → each ordered pair 1/9, the same word twice 1/3.
+        let words: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        let e = solum_dice::enumerate(2, |d| draw(&words, 2, d)).unwrap();
+        assert_eq!(e.outcomes.len(), 9);
+        for p in e.outcomes.values() {
+            assert_eq!(*p, solum_dice::prob(1, 9));
+        }
+        assert_eq!(e.p(|w| w[0] == w[1]), solum_dice::prob(1, 3));
+    }
+
+    #[test]
+    fn seeded_draws_are_uniform_over_a_genre_within_four_standard_errors() {
+        let words = genre_words("fantasy").unwrap();
+        let k = words.len();
+        let n = 118_000;
+        let mut dice = solum_dice::SeededDice::new(11);
+        let drawn = draw(&words, n, &mut dice).unwrap();
+        let p = 1.0 / k as f64;
+        let se = (n as f64 * p * (1.0 - p)).sqrt();
+        for w in &words {
+            let count = drawn.iter().filter(|d| *d == w).count() as f64;
+            assert!(
+                (count - n as f64 * p).abs() < 4.0 * se,
+                "{w}: {count} of {n}"
+            );
+        }
+    }
+
+    #[test]
     fn lists_skip_comments_and_blank_lines_and_are_bounded() {
         assert_eq!(
             parse_list("# c\n\n  red door \nowl\n").unwrap(),

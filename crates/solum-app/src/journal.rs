@@ -126,7 +126,7 @@ impl IdeaList {
 }
 
 /// The original oracle's answer and event, as journaled.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct ClassicOutcome {
     /// The answer dice as rolled (one, or two with advantage or disadvantage).
     pub dice: Vec<u32>,
@@ -349,4 +349,37 @@ pub(crate) fn roll<T>(
     };
     let (out, faces) = derive(&rolled, rule)?;
     Ok((out, Rolled { faces, ..rolled }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use solum_dice::{enumerate, prob};
+
+    #[test]
+    fn the_original_oracle_enumerated_matches_the_text() {
+        // Advantage: "Yes, and" on a 6 in either of two dice, 11/36.
+        let e = enumerate(3, |d| classic_ask(Leaning::Advantage, d)).unwrap();
+        assert_eq!(e.p(|o| o.answer == "Yes, and…"), prob(11, 36));
+        // Plain: a friendly NPC needs 3 or 6 ("No, but" or "Yes, and", the second table)
+        // and a 5 on the event die: 2/6 × 1/6.
+        let e = enumerate(2, |d| classic_ask(Leaning::Even, d)).unwrap();
+        assert_eq!(
+            e.p(|o| o.event.as_deref() == Some("Friendly NPC")),
+            prob(1, 18)
+        );
+        // An obstacle only on the first table ("Yes, but", "No, and"): 2/6 × 1/6.
+        assert_eq!(
+            e.p(|o| o.event.as_deref() == Some("An obstacle")),
+            prob(1, 18)
+        );
+    }
+
+    #[test]
+    fn the_random_difficulty_is_each_name_one_time_in_six() {
+        let e = enumerate(1, difficulty).unwrap();
+        assert_eq!(e.outcomes.len(), 6);
+        assert_eq!(e.p(|(d, n)| *d == 5 && n == "tricky"), prob(1, 6));
+        assert_eq!(e.p(|(d, n)| *d == 1 && n == "automatic"), prob(1, 6));
+    }
 }
