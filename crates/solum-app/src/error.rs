@@ -92,6 +92,9 @@ pub enum AppError {
     /// How many words to draw is out of range.
     #[error("count {0}: an idea draws 1 to {max} words", max = crate::ideas::MAX_COUNT)]
     Count(u32),
+    /// An oracle solum does not have.
+    #[error("no oracle \"{0}\" (say expanded or classic)")]
+    UnknownOracle(String),
     /// `scene end` without an open scene.
     #[error("no scene is open (start one with `scene start TITLE`)")]
     NoOpenScene,
@@ -133,6 +136,7 @@ impl AppError {
             | Self::BadWordList { .. }
             | Self::ListFile { .. }
             | Self::Count(_)
+            | Self::UnknownOracle(_)
             | Self::BadImport(_)
             | Self::ImportMismatch { .. } => ErrorKind::BadInput,
             Self::UnreadableEntry { .. } => ErrorKind::Internal,

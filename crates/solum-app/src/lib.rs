@@ -147,6 +147,40 @@ impl<S: CampaignStore> Campaign<S> {
         Ok(ClassicAskView::of(&entry))
     }
 
+    /// Which oracle `ask` uses in this campaign (a campaign setting; So1um Expanded's when
+    /// never set).
+    pub fn oracle_system(&self) -> Result<OracleSystem, AppError> {
+        match self.store.meta(ORACLE_KEY)? {
+            None => Ok(OracleSystem::Expanded),
+            Some(v) => OracleSystem::parse(&v),
+        }
+    }
+
+    /// Sets which oracle `ask` uses in this campaign.
+    pub fn set_oracle_system(&mut self, system: OracleSystem) -> Result<(), AppError> {
+        Ok(self.store.set_meta(ORACLE_KEY, system.name())?)
+    }
+
+    /// Asks the oracle `system` names, or the campaign's own when `None`.
+    pub fn ask_oracle(
+        &mut self,
+        question: &str,
+        leaning: Leaning,
+        dice: Dice,
+        system: Option<OracleSystem>,
+    ) -> Result<OracleView, AppError> {
+        let system = match system {
+            Some(s) => s,
+            None => self.oracle_system()?,
+        };
+        Ok(match system {
+            OracleSystem::Expanded => OracleView::Expanded(self.ask(question, leaning, dice)?),
+            OracleSystem::Classic => {
+                OracleView::Classic(self.ask_classic(question, leaning, dice)?)
+            }
+        })
+    }
+
     /// Rolls the original So1um's random difficulty (a d6 on its table) for a task, as a
     /// game master's tool.
     pub fn random_difficulty(
@@ -515,6 +549,49 @@ impl AskView {
             p_answer: solum_dice::prob_to_f64(&oracle::answer_odds(*leaning)[index]),
         }
     }
+}
+
+/// The campaign setting that keeps its oracle.
+const ORACLE_KEY: &str = "oracle";
+
+/// Which rules' oracle a campaign asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OracleSystem {
+    /// So1um Expanded's (S12): events with an NPC's or monster's disposition.
+    #[default]
+    Expanded,
+    /// The original So1um's (C1): two event tables, no disposition.
+    Classic,
+}
+
+impl OracleSystem {
+    /// Its name as settings and commands write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Expanded => "expanded",
+            Self::Classic => "classic",
+        }
+    }
+
+    /// Reads a name (`original` also names the classic oracle).
+    pub fn parse(text: &str) -> Result<Self, AppError> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "expanded" => Ok(Self::Expanded),
+            "classic" | "original" => Ok(Self::Classic),
+            other => Err(AppError::UnknownOracle(other.to_string())),
+        }
+    }
+}
+
+/// What either oracle said.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum OracleView {
+    /// So1um Expanded's answer.
+    Expanded(AskView),
+    /// The original's answer.
+    Classic(ClassicAskView),
 }
 
 /// The list an idea is drawn from, as a front end names it.

@@ -68,6 +68,8 @@ pub enum Command {
     Journal(crate::cli_campaign::JournalCommand),
     /// Draw idea words from a genre list or your own list (journaled in the campaign).
     Idea(crate::cli_campaign::IdeaArgs),
+    /// Show or set which oracle the campaign's `ask` uses: expanded or classic.
+    Oracle(crate::cli_campaign::OracleArgs),
     /// Roll the original So1um's random difficulty for a task (journaled in the campaign).
     Difficulty(crate::cli_campaign::DifficultyArgs),
     /// The solo companion: an interactive session over the campaign (`help` lists the

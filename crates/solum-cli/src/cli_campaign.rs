@@ -26,8 +26,12 @@ pub struct AskArgs {
     pub disadvantage: bool,
     /// Ask the original So1um's oracle: its answers and its two event tables (one for
     /// "Yes, but" and "No, and", one for "Yes, and" and "No, but"), no disposition die.
-    #[arg(long)]
+    /// Without --classic or --expanded, the campaign's oracle (see `solum oracle`).
+    #[arg(long, conflicts_with = "expanded")]
     pub classic: bool,
+    /// Ask So1um Expanded's oracle, whatever the campaign's setting.
+    #[arg(long)]
+    pub expanded: bool,
     /// Replay the generator from this seed.
     #[arg(long, conflicts_with = "rolled")]
     pub seed: Option<u64>,
@@ -189,10 +193,21 @@ pub struct DifficultyArgs {
     pub campaign: CampaignArg,
 }
 
+/// `solum oracle`.
+#[derive(Debug, Args)]
+pub struct OracleArgs {
+    /// `expanded` (So1um Expanded's, the default) or `classic` (the original's). Without
+    /// it, shows the campaign's setting.
+    pub system: Option<String>,
+    #[command(flatten)]
+    pub campaign: CampaignArg,
+}
+
 /// `solum play`.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// `ask` uses the original So1um's oracle and its two event tables.
+    /// `ask` uses the original So1um's oracle in this session, whatever the campaign's
+    /// setting.
     #[arg(long)]
     pub classic: bool,
     /// The genre `idea` draws from when none is named.

@@ -692,3 +692,34 @@ fn the_original_oracle_and_random_difficulty_are_journaled_and_verified() {
         md.stdout
     );
 }
+
+#[test]
+fn the_campaigns_oracle_setting_chooses_what_ask_uses() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    assert!(with(&c, &["oracle"]).ok().contains("(expanded)"));
+    assert!(with(&c, &["oracle", "classic"]).ok().contains("(classic)"));
+    with(&c, &["oracle", "tarot"]).bad_input("tarot");
+    // 3 is "No, but": the original's second table, 2 aids the player.
+    let v = with(&c, &["ask", "Lucky?", "--rolled", "3 2", "--json"]).json();
+    assert_eq!(v["event"], "Something that aids the player");
+    // --expanded overrides the setting for one question (5 is a plain "Yes": no event).
+    assert_eq!(
+        with(&c, &["ask", "Plain?", "--expanded", "--rolled", "5"]).code,
+        0
+    );
+    // A session started with --classic on an expanded campaign asks the original.
+    assert!(
+        with(&c, &["oracle", "expanded"])
+            .ok()
+            .contains("(expanded)")
+    );
+    let run = play(&c, &["--classic"], "ask Is it there?\noracle\n");
+    assert!(run.stdout.contains("original oracle"), "{}", run.stdout);
+    assert!(run.stdout.contains("(classic)"), "{}", run.stdout);
+    let kinds: Vec<String> = exported(&c)
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(kinds, ["classic-oracle", "oracle", "classic-oracle"]);
+}

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use solum_app::{
     AskView, Campaign, ClassicAskView, Dice, DifficultyView, IdeaSource, IdeaView, JournalEntry,
-    JournalExport, Record, VerifyReport, ideas,
+    JournalExport, OracleSystem, OracleView, Record, VerifyReport, ideas,
 };
 use solum_dice::parse_faces;
 use solum_expanded::oracle::Leaning;
@@ -16,7 +16,7 @@ use solum_store::SqliteStore;
 use crate::bad;
 use crate::cli_campaign::{
     AskArgs, CampaignArg, DifficultyArgs, IdeaArgs, JournalCommand, JournalFormat, NoteArgs,
-    SceneCommand,
+    OracleArgs, SceneCommand,
 };
 use crate::render::{self, DIM, paint};
 
@@ -62,20 +62,43 @@ pub fn ask(args: &AskArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         Leaning::Even
     };
     let dice = dice(args.seed, args.rolled.as_deref())?;
-    let mut campaign = open(&args.campaign)?;
-    if args.classic {
-        let view = campaign.ask_classic(&args.question, leaning, dice)?;
-        return if args.json {
-            write_json(out, &view)
-        } else {
-            write_classic(out, &view)
-        };
-    }
-    let view = campaign.ask(&args.question, leaning, dice)?;
+    let system = if args.classic {
+        Some(OracleSystem::Classic)
+    } else if args.expanded {
+        Some(OracleSystem::Expanded)
+    } else {
+        None
+    };
+    let view = open(&args.campaign)?.ask_oracle(&args.question, leaning, dice, system)?;
     if args.json {
         return write_json(out, &view);
     }
-    write_answer(out, &view)
+    write_oracle(out, &view)
+}
+
+pub(crate) fn write_oracle(out: &mut dyn Write, view: &OracleView) -> anyhow::Result<()> {
+    match view {
+        OracleView::Expanded(v) => write_answer(out, v),
+        OracleView::Classic(v) => write_classic(out, v),
+    }
+}
+
+/// `solum oracle`.
+pub fn oracle(args: &OracleArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let mut campaign = open(&args.campaign)?;
+    if let Some(name) = &args.system {
+        campaign.set_oracle_system(OracleSystem::parse(name)?)?;
+    }
+    write_oracle_system(out, campaign.oracle_system()?)
+}
+
+pub(crate) fn write_oracle_system(out: &mut dyn Write, system: OracleSystem) -> anyhow::Result<()> {
+    let which = match system {
+        OracleSystem::Expanded => "So1um Expanded's oracle (expanded)",
+        OracleSystem::Classic => "the original So1um's oracle (classic)",
+    };
+    writeln!(out, "`ask` uses {which}")?;
+    Ok(())
 }
 
 pub(crate) fn write_json(out: &mut dyn Write, view: &impl serde::Serialize) -> anyhow::Result<()> {
@@ -92,7 +115,7 @@ fn how(leaning: Leaning) -> &'static str {
     }
 }
 
-pub(crate) fn write_classic(out: &mut dyn Write, v: &ClassicAskView) -> anyhow::Result<()> {
+fn write_classic(out: &mut dyn Write, v: &ClassicAskView) -> anyhow::Result<()> {
     writeln!(out, "{}", render::printable(&v.question))?;
     writeln!(
         out,
@@ -198,7 +221,7 @@ pub(crate) fn write_difficulty(out: &mut dyn Write, v: &DifficultyView) -> anyho
     write_provenance(out, v.typed, v.seed, v.seq)
 }
 
-pub(crate) fn write_answer(out: &mut dyn Write, v: &AskView) -> anyhow::Result<()> {
+fn write_answer(out: &mut dyn Write, v: &AskView) -> anyhow::Result<()> {
     let how = how(v.leaning);
     writeln!(out, "{}", render::printable(&v.question))?;
     writeln!(

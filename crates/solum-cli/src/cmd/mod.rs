@@ -48,6 +48,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Journal(c) => campaign::journal(&c, out),
         Command::Idea(args) => campaign::idea(&args, out),
         Command::Difficulty(args) => campaign::difficulty(&args, out),
+        Command::Oracle(args) => campaign::oracle(&args, out),
         Command::Play(args) => play::run(&args, out),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "solum", out);

@@ -12,7 +12,7 @@ use rustyline::hint::Hinter;
 use rustyline::history::FileHistory;
 use rustyline::validate::Validator;
 use rustyline::{Context, Editor, Helper};
-use solum_app::{Campaign, Dice, IdeaSource, ideas};
+use solum_app::{Campaign, Dice, IdeaSource, OracleSystem, ideas};
 use solum_expanded::oracle::Leaning;
 use solum_store::SqliteStore;
 
@@ -37,7 +37,7 @@ const COMMANDS: [(&str, &str); 16] = [
     ),
     (
         "oracle",
-        "oracle [expanded|classic]   which oracle `ask` uses (shows it without a word)",
+        "oracle [expanded|classic]   the campaign's oracle for `ask` (shows it without a word)",
     ),
     ("note", "note TEXT          write in the journal"),
     (
@@ -105,7 +105,8 @@ impl Helper for PlayHelper {}
 
 /// What the session remembers between lines.
 struct Session {
-    classic: bool,
+    /// The oracle `--classic` chose for this session; `None`: the campaign's.
+    oracle: Option<OracleSystem>,
     genre: String,
 }
 
@@ -122,7 +123,7 @@ pub fn run(args: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     // Check the default genre now rather than at the first `idea`.
     ideas::genre_name(&args.genre).map_err(|e| bad(format!("--genre: {e}")))?;
     let mut session = Session {
-        classic: args.classic,
+        oracle: args.classic.then_some(OracleSystem::Classic),
         genre: args.genre.clone(),
     };
     let interactive = std::io::stdin().is_terminal();
@@ -192,22 +193,16 @@ impl Session {
             "ask+" | "?+" => self.ask(campaign, rest, Leaning::Advantage, out)?,
             "ask-" | "?-" => self.ask(campaign, rest, Leaning::Disadvantage, out)?,
             "oracle" => {
-                match rest {
-                    "" => {}
-                    "classic" | "original" => self.classic = true,
-                    "expanded" => self.classic = false,
-                    other => {
-                        return Err(bad(format!(
-                            "oracle \"{other}\": say `oracle expanded` or `oracle classic`"
-                        )));
-                    }
+                // Setting it changes the campaign's setting, as `solum oracle` does.
+                if !rest.is_empty() {
+                    campaign.set_oracle_system(OracleSystem::parse(rest)?)?;
+                    self.oracle = None;
                 }
-                let which = if self.classic {
-                    "the original So1um's (classic)"
-                } else {
-                    "So1um Expanded's"
+                let system = match self.oracle {
+                    Some(s) => s,
+                    None => campaign.oracle_system()?,
                 };
-                writeln!(out, "`ask` uses {which} oracle")?;
+                campaign::write_oracle_system(out, system)?;
             }
             "note" => {
                 let entry = campaign.note(rest)?;
@@ -277,13 +272,8 @@ impl Session {
         leaning: Leaning,
         out: &mut dyn Write,
     ) -> anyhow::Result<()> {
-        if self.classic {
-            let view = campaign.ask_classic(question, leaning, Dice::Fresh)?;
-            campaign::write_classic(out, &view)
-        } else {
-            let view = campaign.ask(question, leaning, Dice::Fresh)?;
-            campaign::write_answer(out, &view)
-        }
+        let view = campaign.ask_oracle(question, leaning, Dice::Fresh, self.oracle)?;
+        campaign::write_oracle(out, &view)
     }
 
     /// `idea [GENRE | @FILE] [N]`.
@@ -359,7 +349,7 @@ mod tests {
     #[test]
     fn idea_takes_a_genre_a_file_and_a_count() {
         let s = Session {
-            classic: false,
+            oracle: None,
             genre: "horror".into(),
         };
         let (src, n) = s.idea_args("").unwrap();
