@@ -65,6 +65,36 @@ pub enum AppError {
         /// Values the roll used.
         used: usize,
     },
+    /// An idea genre solum does not have.
+    #[error("no idea list for the genre \"{name}\" (the genres: {known})")]
+    UnknownGenre {
+        /// The name asked for.
+        name: String,
+        /// The genres there are.
+        known: String,
+    },
+    /// A word list is not usable.
+    #[error("word list, line {line}: {reason}")]
+    BadWordList {
+        /// The 1-based line (0: the list as a whole).
+        line: usize,
+        /// Why.
+        reason: String,
+    },
+    /// A word list file cannot be used.
+    #[error("word list {path}: {reason}")]
+    ListFile {
+        /// The file as named.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+    /// How many words to draw is out of range.
+    #[error("count {0}: an idea draws 1 to {max} words", max = crate::ideas::MAX_COUNT)]
+    Count(u32),
+    /// An oracle solum does not have.
+    #[error("no oracle \"{0}\" (say expanded or classic)")]
+    UnknownOracle(String),
     /// `scene end` without an open scene.
     #[error("no scene is open (start one with `scene start TITLE`)")]
     NoOpenScene,
@@ -102,6 +132,11 @@ impl AppError {
             | Self::Dice(_)
             | Self::UnusedDice { .. }
             | Self::NoOpenScene
+            | Self::UnknownGenre { .. }
+            | Self::BadWordList { .. }
+            | Self::ListFile { .. }
+            | Self::Count(_)
+            | Self::UnknownOracle(_)
             | Self::BadImport(_)
             | Self::ImportMismatch { .. } => ErrorKind::BadInput,
             Self::UnreadableEntry { .. } => ErrorKind::Internal,

@@ -2,6 +2,7 @@
 //! history never depends on rolling again and [`replay`] can re-derive each roll.
 
 use serde::{Deserialize, Serialize};
+use solum_classic::oracle as classic;
 use solum_dice::{DiceSource, RecordingDice, SeededDice, TypedDice};
 use solum_expanded::oracle::{self, Leaning, OracleOutcome};
 
@@ -53,6 +54,124 @@ pub enum Record {
         /// The answer, event and disposition.
         outcome: OracleOutcome,
     },
+    /// A yes/no question put to the original So1um's oracle, with its two event tables (C1).
+    ClassicOracle {
+        /// The question as asked.
+        question: String,
+        /// Plain, advantage or disadvantage.
+        leaning: Leaning,
+        /// The dice.
+        rolled: Rolled,
+        /// The answer and the event.
+        outcome: ClassicOutcome,
+    },
+    /// The original So1um's random difficulty: one d6 read on its table.
+    Difficulty {
+        /// The task it is for, if said.
+        task: Option<String>,
+        /// The dice.
+        rolled: Rolled,
+        /// 1 (automatic) to 6 (hard).
+        difficulty: u32,
+        /// Its name in the text.
+        name: String,
+    },
+    /// Words drawn from an idea list, each by a die as large as the list.
+    Idea {
+        /// Where the words come from.
+        list: IdeaList,
+        /// How many words were drawn.
+        count: u32,
+        /// The dice.
+        rolled: Rolled,
+        /// The words, in the order drawn.
+        words: Vec<String>,
+    },
+}
+
+/// The list an idea draw used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "from", rename_all = "kebab-case")]
+pub enum IdeaList {
+    /// A built-in genre: its words are in the program.
+    Genre {
+        /// The genre's name.
+        genre: String,
+    },
+    /// A player's own list, kept whole so a replay does not need the file.
+    Custom {
+        /// The file's name, to show.
+        name: String,
+        /// Every word of the list, in order.
+        words: Vec<String>,
+    },
+}
+
+impl IdeaList {
+    /// The list's words.
+    pub fn words(&self) -> Result<Vec<String>, AppError> {
+        match self {
+            Self::Genre { genre } => crate::ideas::genre_words(genre),
+            Self::Custom { words, .. } => Ok(words.clone()),
+        }
+    }
+
+    /// A short name to show.
+    pub fn label(&self) -> &str {
+        match self {
+            Self::Genre { genre } => genre,
+            Self::Custom { name, .. } => name,
+        }
+    }
+}
+
+/// The original oracle's answer and event, as journaled.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ClassicOutcome {
+    /// The answer dice as rolled (one, or two with advantage or disadvantage).
+    pub dice: Vec<u32>,
+    /// The answer as the text writes it.
+    pub answer: String,
+    /// The event die, on an And or a But.
+    pub event_die: Option<u32>,
+    /// The event, on an And or a But.
+    pub event: Option<String>,
+}
+
+impl From<classic::Consultation> for ClassicOutcome {
+    fn from(c: classic::Consultation) -> Self {
+        Self {
+            dice: c.dice,
+            answer: c.answer.text().to_string(),
+            event_die: c.event.map(|(d, _)| d),
+            event: c.event.map(|(_, e)| e.to_string()),
+        }
+    }
+}
+
+/// The original oracle's odds for a leaning.
+pub fn classic_odds(leaning: Leaning) -> classic::Odds {
+    match leaning {
+        Leaning::Even => classic::Odds::Even,
+        Leaning::Advantage => classic::Odds::Advantage,
+        Leaning::Disadvantage => classic::Odds::Disadvantage,
+    }
+}
+
+/// The original oracle as a rule of the journal.
+pub(crate) fn classic_ask(
+    leaning: Leaning,
+    dice: &mut dyn DiceSource,
+) -> Result<ClassicOutcome, solum_dice::DiceError> {
+    classic::ask(classic_odds(leaning), dice).map(ClassicOutcome::from)
+}
+
+/// The random difficulty as a rule of the journal: the die and its name.
+pub(crate) fn difficulty(
+    dice: &mut dyn DiceSource,
+) -> Result<(u32, String), solum_dice::DiceError> {
+    let d = solum_classic::check::random_difficulty(dice)?;
+    Ok((d, solum_classic::check::difficulty_name(d).to_string()))
 }
 
 impl Record {
@@ -63,6 +182,20 @@ impl Record {
             Self::SceneStart { .. } => "scene-start",
             Self::SceneEnd { .. } => "scene-end",
             Self::Oracle { .. } => "oracle",
+            Self::ClassicOracle { .. } => "classic-oracle",
+            Self::Difficulty { .. } => "difficulty",
+            Self::Idea { .. } => "idea",
+        }
+    }
+
+    /// The dice of the record, if it rolled any.
+    pub fn rolled(&self) -> Option<&Rolled> {
+        match self {
+            Self::Note { .. } | Self::SceneStart { .. } | Self::SceneEnd { .. } => None,
+            Self::Oracle { rolled, .. }
+            | Self::ClassicOracle { rolled, .. }
+            | Self::Difficulty { rolled, .. }
+            | Self::Idea { rolled, .. } => Some(rolled),
         }
     }
 }
@@ -89,24 +222,81 @@ pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
             rolled,
             outcome,
             ..
+        } => Ok(compare(
+            rolled,
+            derive(rolled, |d| oracle::ask(*leaning, d)),
+            outcome,
+            |o| o.answer.text().to_string(),
+        )),
+        Record::ClassicOracle {
+            leaning,
+            rolled,
+            outcome,
+            ..
+        } => Ok(compare(
+            rolled,
+            derive(rolled, |d| classic_ask(*leaning, d)),
+            outcome,
+            |o| o.answer.clone(),
+        )),
+        Record::Difficulty {
+            rolled,
+            difficulty: d,
+            name,
+            ..
+        } => Ok(compare(
+            rolled,
+            derive(rolled, difficulty),
+            &(*d, name.clone()),
+            |(d, name)| format!("{d} ({name})"),
+        )),
+        Record::Idea {
+            list,
+            count,
+            rolled,
+            words,
         } => {
-            let derived = derive(rolled, |d| oracle::ask(*leaning, d));
-            Ok(match derived {
-                Err(e) => Some(format!("its dice cannot be replayed: {e}")),
-                Ok((_, faces)) if faces != rolled.faces => Some(format!(
-                    "recorded faces {:?}, the {} gives {:?}",
-                    rolled.faces,
-                    if rolled.typed { "typed dice" } else { "seed" },
-                    faces
-                )),
-                Ok((again, _)) if again != *outcome => Some(format!(
-                    "recorded answer {}, the dice give {}",
-                    outcome.answer.text(),
-                    again.answer.text()
-                )),
-                Ok(_) => None,
-            })
+            if *count as usize != words.len() {
+                return Ok(Some(format!(
+                    "{count} words drawn, but {} recorded",
+                    words.len()
+                )));
+            }
+            let list_words = match list.words() {
+                Ok(w) => w,
+                Err(e) => return Ok(Some(format!("its list cannot be read: {e}"))),
+            };
+            Ok(compare(
+                rolled,
+                derive(rolled, |d| crate::ideas::draw(&list_words, *count, d)),
+                words,
+                |w| format!("{w:?}"),
+            ))
         }
+    }
+}
+
+/// Compares a re-derived roll with the recorded one: faces first, then the outcome.
+fn compare<T: PartialEq>(
+    rolled: &Rolled,
+    derived: Result<(T, Vec<u32>), AppError>,
+    recorded: &T,
+    show: impl Fn(&T) -> String,
+) -> Option<String> {
+    match derived {
+        Err(e) => Some(format!("its dice cannot be replayed: {e}")),
+        Ok((_, faces)) if faces != rolled.faces => Some(format!(
+            "recorded faces {:?}, the {} gives {:?}",
+            rolled.faces,
+            if rolled.typed { "typed dice" } else { "seed" },
+            faces
+        )),
+        Ok((again, _)) if again != *recorded => Some(format!(
+            "recorded {}, the dice give {}",
+            show(recorded),
+            show(&again)
+        )),
+        Ok(_) => None,
     }
 }
 
@@ -159,4 +349,37 @@ pub(crate) fn roll<T>(
     };
     let (out, faces) = derive(&rolled, rule)?;
     Ok((out, Rolled { faces, ..rolled }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use solum_dice::{enumerate, prob};
+
+    #[test]
+    fn the_original_oracle_enumerated_matches_the_text() {
+        // Advantage: "Yes, and" on a 6 in either of two dice, 11/36.
+        let e = enumerate(3, |d| classic_ask(Leaning::Advantage, d)).unwrap();
+        assert_eq!(e.p(|o| o.answer == "Yes, and…"), prob(11, 36));
+        // Plain: a friendly NPC needs 3 or 6 ("No, but" or "Yes, and", the second table)
+        // and a 5 on the event die: 2/6 × 1/6.
+        let e = enumerate(2, |d| classic_ask(Leaning::Even, d)).unwrap();
+        assert_eq!(
+            e.p(|o| o.event.as_deref() == Some("Friendly NPC")),
+            prob(1, 18)
+        );
+        // An obstacle only on the first table ("Yes, but", "No, and"): 2/6 × 1/6.
+        assert_eq!(
+            e.p(|o| o.event.as_deref() == Some("An obstacle")),
+            prob(1, 18)
+        );
+    }
+
+    #[test]
+    fn the_random_difficulty_is_each_name_one_time_in_six() {
+        let e = enumerate(1, difficulty).unwrap();
+        assert_eq!(e.outcomes.len(), 6);
+        assert_eq!(e.p(|(d, n)| *d == 5 && n == "tricky"), prob(1, 6));
+        assert_eq!(e.p(|(d, n)| *d == 1 && n == "automatic"), prob(1, 6));
+    }
 }

@@ -8,6 +8,7 @@
 //! back, nothing was written.
 
 mod error;
+pub mod ideas;
 pub mod journal;
 mod markdown;
 
@@ -16,7 +17,7 @@ use solum_expanded::oracle::{self, Answer, Disposition, Event, Leaning};
 use solum_store::{CampaignStore, NewEntry};
 
 pub use error::{AppError, ErrorKind};
-pub use journal::{JournalEntry, Record, Rolled};
+pub use journal::{ClassicOutcome, IdeaList, JournalEntry, Record, Rolled};
 
 /// The longest question the oracle takes, in characters.
 pub const MAX_QUESTION: usize = 500;
@@ -127,6 +128,123 @@ impl<S: CampaignStore> Campaign<S> {
         Ok(AskView::of(&entry))
     }
 
+    /// Asks the original So1um's oracle (C1): its answers, and its two event tables — one for
+    /// "Yes, but" and "No, and", one for "Yes, and" and "No, but".
+    pub fn ask_classic(
+        &mut self,
+        question: &str,
+        leaning: Leaning,
+        dice: Dice,
+    ) -> Result<ClassicAskView, AppError> {
+        let question = text("question", question, MAX_QUESTION, false)?;
+        let (outcome, rolled) = journal::roll(dice, |d| journal::classic_ask(leaning, d))?;
+        let entry = self.append_one(Record::ClassicOracle {
+            question,
+            leaning,
+            rolled,
+            outcome,
+        })?;
+        Ok(ClassicAskView::of(&entry))
+    }
+
+    /// Which oracle `ask` uses in this campaign (a campaign setting; So1um Expanded's when
+    /// never set).
+    pub fn oracle_system(&self) -> Result<OracleSystem, AppError> {
+        match self.store.meta(ORACLE_KEY)? {
+            None => Ok(OracleSystem::Expanded),
+            Some(v) => OracleSystem::parse(&v),
+        }
+    }
+
+    /// Sets which oracle `ask` uses in this campaign.
+    pub fn set_oracle_system(&mut self, system: OracleSystem) -> Result<(), AppError> {
+        Ok(self.store.set_meta(ORACLE_KEY, system.name())?)
+    }
+
+    /// Asks the oracle `system` names, or the campaign's own when `None`.
+    pub fn ask_oracle(
+        &mut self,
+        question: &str,
+        leaning: Leaning,
+        dice: Dice,
+        system: Option<OracleSystem>,
+    ) -> Result<OracleView, AppError> {
+        let system = match system {
+            Some(s) => s,
+            None => self.oracle_system()?,
+        };
+        Ok(match system {
+            OracleSystem::Expanded => OracleView::Expanded(self.ask(question, leaning, dice)?),
+            OracleSystem::Classic => {
+                OracleView::Classic(self.ask_classic(question, leaning, dice)?)
+            }
+        })
+    }
+
+    /// Rolls the original So1um's random difficulty (a d6 on its table) for a task, as a
+    /// game master's tool.
+    pub fn random_difficulty(
+        &mut self,
+        task: Option<&str>,
+        dice: Dice,
+    ) -> Result<DifficultyView, AppError> {
+        let task = task
+            .map(|t| text("task", t, MAX_QUESTION, false))
+            .transpose()?;
+        let ((difficulty, name), rolled) = journal::roll(dice, journal::difficulty)?;
+        let entry = self.append_one(Record::Difficulty {
+            task: task.clone(),
+            rolled: rolled.clone(),
+            difficulty,
+            name: name.clone(),
+        })?;
+        Ok(DifficultyView {
+            seq: entry.seq,
+            task,
+            difficulty,
+            name,
+            seed: rolled.seed,
+            typed: rolled.typed,
+        })
+    }
+
+    /// Draws `count` words from an idea list, each by a die as large as the list, and
+    /// journals them (with the whole list, when it is the player's own).
+    pub fn idea(&mut self, list: IdeaSource, count: u32, dice: Dice) -> Result<IdeaView, AppError> {
+        if !(1..=ideas::MAX_COUNT).contains(&count) {
+            return Err(AppError::Count(count));
+        }
+        let list = match list {
+            IdeaSource::Genre(name) => IdeaList::Genre {
+                genre: ideas::genre_name(&name)?.to_string(),
+            },
+            IdeaSource::Custom { name, words } => {
+                let words = ideas::parse_list(&words.join("\n"))?;
+                IdeaList::Custom {
+                    name: text("list name", &name, MAX_TITLE, false)?,
+                    words,
+                }
+            }
+        };
+        let list_words = list.words()?;
+        let (words, rolled) = journal::roll(dice, |d| ideas::draw(&list_words, count, d))?;
+        let entry = self.append_one(Record::Idea {
+            list: list.clone(),
+            count,
+            rolled: rolled.clone(),
+            words: words.clone(),
+        })?;
+        Ok(IdeaView {
+            seq: entry.seq,
+            list: list.label().to_string(),
+            list_size: list_words.len(),
+            words,
+            dice: rolled.faces,
+            seed: rolled.seed,
+            typed: rolled.typed,
+        })
+    }
+
     /// Writes the player's own words into the journal.
     pub fn note(&mut self, words: &str) -> Result<JournalEntry, AppError> {
         let text = text("note", words, MAX_NOTE, true)?;
@@ -225,7 +343,7 @@ impl<S: CampaignStore> Campaign<S> {
                         reason: format!("it cannot be read: {e}"),
                     }),
                     Ok(record) => {
-                        if matches!(record, Record::Oracle { .. }) {
+                        if record.rolled().is_some() {
                             report.rolls += 1;
                         }
                         if let Some(reason) = journal::replay(&record)? {
@@ -317,8 +435,32 @@ fn check_record(record: &Record) -> Result<(), AppError> {
             .map(|s| text("scene summary", s, MAX_GOAL, true))
             .transpose()
             .map(drop),
-        Record::Oracle { question, .. } => {
+        Record::Oracle { question, .. } | Record::ClassicOracle { question, .. } => {
             text("question", question, MAX_QUESTION, false).map(drop)
+        }
+        Record::Difficulty { task, .. } => task
+            .as_deref()
+            .map(|t| text("task", t, MAX_QUESTION, false))
+            .transpose()
+            .map(drop),
+        Record::Idea {
+            list, count, words, ..
+        } => {
+            if !(1..=ideas::MAX_COUNT).contains(count) {
+                return Err(AppError::Count(*count));
+            }
+            if let IdeaList::Custom { name, words } = list {
+                text("list name", name, MAX_TITLE, false)?;
+                if ideas::parse_list(&words.join("\n"))?.len() != words.len() {
+                    return Err(AppError::BadImport(
+                        "an idea list holds a blank or comment line".into(),
+                    ));
+                }
+            }
+            for w in words {
+                text("idea word", w, ideas::MAX_WORD, false)?;
+            }
+            Ok(())
         }
     }
 }
@@ -407,6 +549,147 @@ impl AskView {
             p_answer: solum_dice::prob_to_f64(&oracle::answer_odds(*leaning)[index]),
         }
     }
+}
+
+/// The campaign setting that keeps its oracle.
+const ORACLE_KEY: &str = "oracle";
+
+/// Which rules' oracle a campaign asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OracleSystem {
+    /// So1um Expanded's (S12): events with an NPC's or monster's disposition.
+    #[default]
+    Expanded,
+    /// The original So1um's (C1): two event tables, no disposition.
+    Classic,
+}
+
+impl OracleSystem {
+    /// Its name as settings and commands write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Expanded => "expanded",
+            Self::Classic => "classic",
+        }
+    }
+
+    /// Reads a name (`original` also names the classic oracle).
+    pub fn parse(text: &str) -> Result<Self, AppError> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "expanded" => Ok(Self::Expanded),
+            "classic" | "original" => Ok(Self::Classic),
+            other => Err(AppError::UnknownOracle(other.to_string())),
+        }
+    }
+}
+
+/// What either oracle said.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum OracleView {
+    /// So1um Expanded's answer.
+    Expanded(AskView),
+    /// The original's answer.
+    Classic(ClassicAskView),
+}
+
+/// The list an idea is drawn from, as a front end names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IdeaSource {
+    /// A built-in genre, by name (see [`ideas::genres`]).
+    Genre(String),
+    /// A player's own list: a name to show and its words (see [`ideas::read_list_file`]).
+    Custom {
+        /// The name to show (the file's name).
+        name: String,
+        /// The words.
+        words: Vec<String>,
+    },
+}
+
+/// The words an idea draw gave, for a front end to show.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct IdeaView {
+    /// The journal entry.
+    pub seq: i64,
+    /// The genre or the list's name.
+    pub list: String,
+    /// How many words the list holds (the size of each die).
+    pub list_size: usize,
+    /// The words, in the order drawn.
+    pub words: Vec<String>,
+    /// The dice, one per word.
+    pub dice: Vec<u32>,
+    /// The generator's seed (none for typed dice).
+    pub seed: Option<u64>,
+    /// True when the dice were typed in.
+    pub typed: bool,
+}
+
+/// What the original oracle said, for a front end to show.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClassicAskView {
+    /// The journal entry.
+    pub seq: i64,
+    /// The question.
+    pub question: String,
+    /// Plain, advantage or disadvantage.
+    pub leaning: Leaning,
+    /// The answer as the text writes it.
+    pub answer: String,
+    /// The answer dice as rolled.
+    pub dice: Vec<u32>,
+    /// The event, on an And or a But.
+    pub event: Option<String>,
+    /// The event die.
+    pub event_die: Option<u32>,
+    /// The generator's seed (none for typed dice).
+    pub seed: Option<u64>,
+    /// True when the dice were typed in.
+    pub typed: bool,
+}
+
+impl ClassicAskView {
+    fn of(entry: &JournalEntry) -> Self {
+        let Record::ClassicOracle {
+            question,
+            leaning,
+            rolled,
+            outcome,
+        } = &entry.record
+        else {
+            unreachable!("ClassicAskView is built from the oracle entry just stored")
+        };
+        Self {
+            seq: entry.seq,
+            question: question.clone(),
+            leaning: *leaning,
+            answer: outcome.answer.clone(),
+            dice: outcome.dice.clone(),
+            event: outcome.event.clone(),
+            event_die: outcome.event_die,
+            seed: rolled.seed,
+            typed: rolled.typed,
+        }
+    }
+}
+
+/// A random difficulty, for a front end to show.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DifficultyView {
+    /// The journal entry.
+    pub seq: i64,
+    /// The task, if said.
+    pub task: Option<String>,
+    /// 1 (automatic) to 6 (hard): the die.
+    pub difficulty: u32,
+    /// Its name in the text.
+    pub name: String,
+    /// The generator's seed (none for typed dice).
+    pub seed: Option<u64>,
+    /// True when the dice were typed in.
+    pub typed: bool,
 }
 
 /// The result of [`Campaign::verify`].

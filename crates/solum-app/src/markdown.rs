@@ -38,15 +38,11 @@ pub(crate) fn render(title: &str, entries: &[JournalEntry]) -> String {
                 rolled,
                 outcome,
             } => {
-                let how = match leaning {
-                    Leaning::Even => "d6",
-                    Leaning::Advantage => "best of 2d6",
-                    Leaning::Disadvantage => "worst of 2d6",
-                };
                 let mut line = format!(
-                    "> **{}** — *{}* ({how}: {})",
+                    "> **{}** — *{}* ({}: {})",
                     inline(question),
                     outcome.answer.text(),
+                    how(*leaning),
                     faces(&outcome.dice)
                 );
                 if let Some(event) = outcome.event {
@@ -55,9 +51,70 @@ pub(crate) fn render(title: &str, entries: &[JournalEntry]) -> String {
                 let _ = write!(line, " {}", provenance(rolled));
                 let _ = writeln!(out, "{line}\n");
             }
+            Record::ClassicOracle {
+                question,
+                leaning,
+                rolled,
+                outcome,
+            } => {
+                let mut line = format!(
+                    "> **{}** — *{}* (original oracle, {}: {})",
+                    inline(question),
+                    inline(&outcome.answer),
+                    how(*leaning),
+                    faces(&outcome.dice)
+                );
+                if let Some(event) = &outcome.event {
+                    let _ = write!(line, "; {}", inline(event));
+                }
+                let _ = write!(line, " {}", provenance(rolled));
+                let _ = writeln!(out, "{line}\n");
+            }
+            Record::Difficulty {
+                task,
+                rolled,
+                difficulty,
+                name,
+            } => {
+                let task = task
+                    .as_deref()
+                    .map(|t| format!(" for {}", inline(t)))
+                    .unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    "> *Difficulty{task}:* **{difficulty} ({})** {}\n",
+                    inline(name),
+                    provenance(rolled)
+                );
+            }
+            Record::Idea {
+                list,
+                rolled,
+                words,
+                ..
+            } => {
+                let words = words.iter().map(|w| inline(w)).collect::<Vec<_>>();
+                let _ = writeln!(
+                    out,
+                    "> *Idea ({}):* **{}** (d{}: {}) {}\n",
+                    inline(list.label()),
+                    words.join(" · "),
+                    list.words().map(|w| w.len()).unwrap_or(0),
+                    faces(&rolled.faces),
+                    provenance(rolled)
+                );
+            }
         }
     }
     out
+}
+
+fn how(leaning: Leaning) -> &'static str {
+    match leaning {
+        Leaning::Even => "d6",
+        Leaning::Advantage => "best of 2d6",
+        Leaning::Disadvantage => "worst of 2d6",
+    }
 }
 
 fn faces(dice: &[u32]) -> String {

@@ -66,6 +66,15 @@ pub enum Command {
     /// The campaign's journal: show, export (Markdown or JSON), verify every roll, import.
     #[command(subcommand)]
     Journal(crate::cli_campaign::JournalCommand),
+    /// Draw idea words from a genre list or your own list (journaled in the campaign).
+    Idea(crate::cli_campaign::IdeaArgs),
+    /// Show or set which oracle the campaign's `ask` uses: expanded or classic.
+    Oracle(crate::cli_campaign::OracleArgs),
+    /// Roll the original So1um's random difficulty for a task (journaled in the campaign).
+    Difficulty(crate::cli_campaign::DifficultyArgs),
+    /// The solo companion: an interactive session over the campaign (`help` lists the
+    /// commands). Reads piped standard input line by line too.
+    Play(crate::cli_campaign::PlayArgs),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.

@@ -24,6 +24,14 @@ pub struct AskArgs {
     /// The odds are slim (a significant disadvantage): worst of 2d6.
     #[arg(long)]
     pub disadvantage: bool,
+    /// Ask the original So1um's oracle: its answers and its two event tables (one for
+    /// "Yes, but" and "No, and", one for "Yes, and" and "No, but"), no disposition die.
+    /// Without --classic or --expanded, the campaign's oracle (see `solum oracle`).
+    #[arg(long, conflicts_with = "expanded")]
+    pub classic: bool,
+    /// Ask So1um Expanded's oracle, whatever the campaign's setting.
+    #[arg(long)]
+    pub expanded: bool,
     /// Replay the generator from this seed.
     #[arg(long, conflicts_with = "rolled")]
     pub seed: Option<u64>,
@@ -136,4 +144,75 @@ pub enum JournalCommand {
         #[command(flatten)]
         campaign: CampaignArg,
     },
+}
+
+/// `solum idea`.
+#[derive(Debug, Args)]
+pub struct IdeaArgs {
+    /// List the built-in genres and exit.
+    #[arg(long, conflicts_with_all = ["genre", "list", "count", "seed", "rolled"])]
+    pub genres: bool,
+    /// The genre whose words to draw (see --genres).
+    #[arg(long, short, default_value = "fantasy", conflicts_with = "list")]
+    pub genre: String,
+    /// Draw from your own list instead: a text file, one word or phrase a line, `#` for
+    /// comments, at most 1000 words and 64 KiB. Its words are journaled with the draw.
+    #[arg(long, value_name = "FILE")]
+    pub list: Option<PathBuf>,
+    /// How many words to draw (1 to 20), each by a die as large as the list.
+    #[arg(long, short = 'n', default_value_t = 3)]
+    pub count: u32,
+    /// Replay the generator from this seed.
+    #[arg(long, conflicts_with = "rolled")]
+    pub seed: Option<u64>,
+    /// Dice rolled by hand, one per word, each 1 to the list's size.
+    #[arg(long, value_name = "FACES")]
+    pub rolled: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub campaign: CampaignArg,
+}
+
+/// `solum difficulty`.
+#[derive(Debug, Args)]
+pub struct DifficultyArgs {
+    /// The task the difficulty is for, e.g. "climb the wall".
+    pub task: Option<String>,
+    /// Replay the generator from this seed.
+    #[arg(long, conflicts_with = "rolled")]
+    pub seed: Option<u64>,
+    /// The d6 rolled by hand.
+    #[arg(long, value_name = "FACE")]
+    pub rolled: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub campaign: CampaignArg,
+}
+
+/// `solum oracle`.
+#[derive(Debug, Args)]
+pub struct OracleArgs {
+    /// `expanded` (So1um Expanded's, the default) or `classic` (the original's). Without
+    /// it, shows the campaign's setting.
+    pub system: Option<String>,
+    #[command(flatten)]
+    pub campaign: CampaignArg,
+}
+
+/// `solum play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// `ask` uses the original So1um's oracle in this session, whatever the campaign's
+    /// setting.
+    #[arg(long)]
+    pub classic: bool,
+    /// The genre `idea` draws from when none is named.
+    #[arg(long, default_value = "fantasy")]
+    pub genre: String,
+    #[command(flatten)]
+    pub campaign: CampaignArg,
 }

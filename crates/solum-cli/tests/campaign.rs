@@ -373,3 +373,353 @@ fn a_killed_writer_leaves_every_acknowledged_entry() {
     let run = with(&c, &["journal", "verify"]);
     assert_eq!(run.code, 0, "{} {}", run.stdout, run.stderr);
 }
+
+/// Runs `solum play` on a campaign with `script` piped to standard input.
+fn play(campaign: &Path, extra: &[&str], script: &str) -> Run {
+    let mut args = vec!["play", "--campaign", campaign.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let output = assert_cmd::Command::cargo_bin("solum")
+        .unwrap()
+        .args(&args)
+        .env("NO_COLOR", "1")
+        .write_stdin(script)
+        .output()
+        .unwrap();
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(output.stdout).unwrap(),
+        stderr: String::from_utf8(output.stderr).unwrap(),
+    }
+}
+
+/// A genre list read from its data file, independently of the program's parser.
+fn genre_file(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.trim().to_string())
+        .collect()
+}
+
+#[test]
+fn a_scripted_play_session_journals_every_use_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    let script = "\
+help
+scene The marsh | find the idol
+? Is the bridge out?
+ask+ Are we seen?
+?- Does the rope hold?
+flee at once
+note We wade in.
+idea horror 2
+oracle classic
+ask Is the water deep?
+difficulty swim across
+end Soaked but alive
+end
+journal 2
+verify
+quit
+note never written
+";
+    let run = play(&c, &[], script);
+    assert_eq!(run.code, 0, "stderr: {}", run.stderr);
+    // The bad lines were named on stderr and the session went on.
+    assert!(
+        run.stderr.contains("unknown command \"flee\""),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("no scene is open"), "{}", run.stderr);
+    assert!(run.stdout.contains("ask+ QUESTION"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("9 entries, 6 rolls re-derived, 0 do not match"),
+        "{}",
+        run.stdout
+    );
+
+    let entries = exported(&c);
+    let kinds: Vec<&str> = entries
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "scene-start",
+            "oracle",
+            "oracle",
+            "oracle",
+            "note",
+            "idea",
+            "classic-oracle",
+            "difficulty",
+            "scene-end",
+        ]
+    );
+    assert_eq!(entries[0]["goal"], "find the idol");
+    let leanings: Vec<&str> = entries[1..4]
+        .iter()
+        .map(|e| e["leaning"].as_str().unwrap())
+        .collect();
+    assert_eq!(leanings, ["even", "advantage", "disadvantage"]);
+    assert_eq!(entries[3]["question"], "Does the rope hold?");
+    // Each roll journals its seed and faces: the advantage ask rolled two answer dice.
+    assert_eq!(entries[2]["outcome"]["dice"].as_array().unwrap().len(), 2);
+    assert!(entries[2]["rolled"]["seed"].is_u64());
+    let horror = genre_file(include_str!("../../solum-app/data/ideas/horror.txt"));
+    let words = entries[5]["words"].as_array().unwrap();
+    let faces = entries[5]["rolled"]["faces"].as_array().unwrap();
+    assert_eq!((words.len(), faces.len()), (2, 2));
+    for (w, f) in words.iter().zip(faces) {
+        assert_eq!(
+            w.as_str().unwrap(),
+            horror[f.as_u64().unwrap() as usize - 1]
+        );
+    }
+    assert_eq!(entries[5]["list"]["genre"], "horror");
+    assert_eq!(entries[7]["task"], "swim across");
+    assert_eq!(entries[8]["summary"], "Soaked but alive");
+    assert_eq!(with(&c, &["journal", "verify"]).code, 0);
+}
+
+#[test]
+fn play_refuses_an_unknown_default_genre_before_the_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    play(&c, &["--genre", "western"], "note x\n").bad_input("--genre");
+}
+
+#[test]
+fn idea_draws_replay_from_their_seed_golden_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    // The seed's faces (pinned in solum-dice) on the fantasy file's lines 7, 71, 41 and 30.
+    let v = with(&c, &["idea", "--seed", "2026", "-n", "4", "--json"]).json();
+    assert_eq!(v["dice"], serde_json::json!([7, 71, 41, 30]));
+    assert_eq!(
+        v["words"],
+        serde_json::json!(["forgotten god", "exile", "riddle", "cursed blade"])
+    );
+    let again = with(&c, &["idea", "--seed", "2026", "-n", "4", "--json"]).json();
+    assert_eq!(again["words"], v["words"]);
+    // Typed dice pick by position: 1 is the first word of the cyberpunk file.
+    let cyber = genre_file(include_str!("../../solum-app/data/ideas/cyberpunk.txt"));
+    let v = with(
+        &c,
+        &[
+            "idea",
+            "--genre",
+            "cyberpunk",
+            "-n",
+            "1",
+            "--rolled",
+            "1",
+            "--json",
+        ],
+    )
+    .json();
+    assert_eq!(v["words"][0], cyber[0].as_str());
+    with(
+        &c,
+        &["idea", "--genre", "cyberpunk", "-n", "1", "--rolled", "106"],
+    )
+    .bad_input("d105");
+    with(&c, &["idea", "--genre", "western"]).bad_input("western");
+    with(&c, &["idea", "-n", "0"]).bad_input("count 0");
+    assert_eq!(exported(&c).len(), 3);
+    let out = with(&c, &["idea", "--genres"]);
+    for g in [
+        "fantasy",
+        "science-fiction",
+        "cyberpunk",
+        "modern",
+        "horror",
+    ] {
+        assert!(out.ok().contains(g), "{}", out.stdout);
+    }
+}
+
+#[test]
+fn verify_catches_a_changed_idea_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    for seed in ["1", "2", "3"] {
+        assert_eq!(
+            with(&c, &["idea", "--genre", "modern", "--seed", seed]).code,
+            0
+        );
+    }
+    assert_eq!(with(&c, &["journal", "verify"]).code, 0);
+    let conn = rusqlite::Connection::open(&c).unwrap();
+    conn.execute_batch(
+        "DROP TRIGGER journal_no_update;
+         UPDATE journal SET body = json_set(body, '$.words[1]', 'a happy ending') WHERE seq = 2;",
+    )
+    .unwrap();
+    drop(conn);
+    let run = with(&c, &["journal", "verify"]);
+    assert_eq!(run.code, 1);
+    assert!(run.stdout.contains("entry 2:"), "{}", run.stdout);
+    assert!(run.stdout.contains("a happy ending"), "{}", run.stdout);
+    assert!(!run.stdout.contains("entry 1:") && !run.stdout.contains("entry 3:"));
+}
+
+#[test]
+fn a_players_list_is_bounded_and_journaled_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    let big = dir.path().join("big.txt");
+    std::fs::write(&big, "word\n".repeat(20_000)).unwrap();
+    with(&c, &["idea", "--list", big.to_str().unwrap()]).bad_input("bytes");
+    let many = dir.path().join("many.txt");
+    std::fs::write(&many, "w\n".repeat(1001)).unwrap();
+    with(&c, &["idea", "--list", many.to_str().unwrap()]).bad_input("more than 1000 words");
+    with(&c, &["idea", "--list", dir.path().to_str().unwrap()]).bad_input("not a regular file");
+    #[cfg(unix)]
+    {
+        let fifo = dir.path().join("fifo");
+        assert!(
+            Process::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
+        // Refused at once: nothing ever writes to this FIFO, so reading it would hang.
+        let started = Instant::now();
+        with(&c, &["idea", "--list", fifo.to_str().unwrap()]).bad_input("not a regular file");
+        assert!(started.elapsed() < Duration::from_secs(30));
+    }
+    assert!(!c.exists() || exported(&c).is_empty());
+
+    let mine = dir.path().join("mine.txt");
+    std::fs::write(&mine, "# mine\nred door\nsilver owl\n").unwrap();
+    let v = with(
+        &c,
+        &[
+            "idea",
+            "--list",
+            mine.to_str().unwrap(),
+            "-n",
+            "2",
+            "--rolled",
+            "2 1",
+            "--json",
+        ],
+    )
+    .json();
+    assert_eq!(v["words"], serde_json::json!(["silver owl", "red door"]));
+    assert_eq!(v["list"], "mine.txt");
+    std::fs::remove_file(&mine).unwrap();
+    let entries = exported(&c);
+    assert_eq!(
+        entries[0]["list"]["words"],
+        serde_json::json!(["red door", "silver owl"])
+    );
+    assert_eq!(with(&c, &["journal", "verify"]).code, 0);
+    // The same in a session, with `@FILE`.
+    let other = dir.path().join("other.txt");
+    std::fs::write(&other, "lantern\n").unwrap();
+    let run = play(&c, &[], &format!("idea @{} 2\n", other.display()));
+    assert!(run.stdout.contains("lantern · lantern"), "{}", run.stdout);
+}
+
+#[test]
+fn the_original_oracle_and_random_difficulty_are_journaled_and_verified() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    // The original's first table: 1 is "No, and", event 2 an obstacle.
+    let v = with(
+        &c,
+        &[
+            "ask",
+            "Is it locked?",
+            "--classic",
+            "--rolled",
+            "1 2",
+            "--json",
+        ],
+    )
+    .json();
+    assert_eq!(v["answer"], "No, and…");
+    assert_eq!(v["event"], "An obstacle");
+    // The second table: 6 is "Yes, and", event 5 a friendly NPC.
+    let v = with(
+        &c,
+        &[
+            "ask",
+            "Help?",
+            "--classic",
+            "--advantage",
+            "--rolled",
+            "3 6 5",
+            "--json",
+        ],
+    )
+    .json();
+    assert_eq!(
+        (v["answer"].as_str(), v["event"].as_str()),
+        (Some("Yes, and…"), Some("Friendly NPC"))
+    );
+    let v = with(
+        &c,
+        &["difficulty", "pick the lock", "--rolled", "5", "--json"],
+    )
+    .json();
+    assert_eq!(
+        (v["difficulty"].as_u64(), v["name"].as_str()),
+        (Some(5), Some("tricky"))
+    );
+    with(&c, &["difficulty", "--rolled", "7"]).bad_input("d6");
+    let kinds: Vec<String> = exported(&c)
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(kinds, ["classic-oracle", "classic-oracle", "difficulty"]);
+    let run = with(&c, &["journal", "verify"]);
+    assert!(
+        run.ok()
+            .contains("3 entries, 3 rolls re-derived, 0 do not match")
+    );
+    let md = with(&c, &["journal", "export"]);
+    assert!(
+        md.ok()
+            .contains("*Difficulty for pick the lock:* **5 (tricky)**"),
+        "{}",
+        md.stdout
+    );
+}
+
+#[test]
+fn the_campaigns_oracle_setting_chooses_what_ask_uses() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    assert!(with(&c, &["oracle"]).ok().contains("(expanded)"));
+    assert!(with(&c, &["oracle", "classic"]).ok().contains("(classic)"));
+    with(&c, &["oracle", "tarot"]).bad_input("tarot");
+    // 3 is "No, but": the original's second table, 2 aids the player.
+    let v = with(&c, &["ask", "Lucky?", "--rolled", "3 2", "--json"]).json();
+    assert_eq!(v["event"], "Something that aids the player");
+    // --expanded overrides the setting for one question (5 is a plain "Yes": no event).
+    assert_eq!(
+        with(&c, &["ask", "Plain?", "--expanded", "--rolled", "5"]).code,
+        0
+    );
+    // A session started with --classic on an expanded campaign asks the original.
+    assert!(
+        with(&c, &["oracle", "expanded"])
+            .ok()
+            .contains("(expanded)")
+    );
+    let run = play(&c, &["--classic"], "ask Is it there?\noracle\n");
+    assert!(run.stdout.contains("original oracle"), "{}", run.stdout);
+    assert!(run.stdout.contains("(classic)"), "{}", run.stdout);
+    let kinds: Vec<String> = exported(&c)
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(kinds, ["classic-oracle", "oracle", "classic-oracle"]);
+}

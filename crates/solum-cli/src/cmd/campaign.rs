@@ -5,21 +5,25 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use solum_app::{AskView, Campaign, Dice, JournalEntry, JournalExport, Record};
+use solum_app::{
+    AskView, Campaign, ClassicAskView, Dice, DifficultyView, IdeaSource, IdeaView, JournalEntry,
+    JournalExport, OracleSystem, OracleView, Record, VerifyReport, ideas,
+};
 use solum_dice::parse_faces;
 use solum_expanded::oracle::Leaning;
 use solum_store::SqliteStore;
 
 use crate::bad;
 use crate::cli_campaign::{
-    AskArgs, CampaignArg, JournalCommand, JournalFormat, NoteArgs, SceneCommand,
+    AskArgs, CampaignArg, DifficultyArgs, IdeaArgs, JournalCommand, JournalFormat, NoteArgs,
+    OracleArgs, SceneCommand,
 };
 use crate::render::{self, DIM, paint};
 
 /// The largest journal file `journal import` reads.
 pub const MAX_IMPORT_BYTES: u64 = 64 * 1024 * 1024;
 
-fn open(arg: &CampaignArg) -> anyhow::Result<Campaign<SqliteStore>> {
+pub(crate) fn open(arg: &CampaignArg) -> anyhow::Result<Campaign<SqliteStore>> {
     let path: PathBuf = match &arg.campaign {
         Some(p) => p.clone(),
         None => {
@@ -58,22 +62,160 @@ pub fn ask(args: &AskArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         Leaning::Even
     };
     let dice = dice(args.seed, args.rolled.as_deref())?;
-    let mut campaign = open(&args.campaign)?;
-    let view = campaign.ask(&args.question, leaning, dice)?;
+    let system = if args.classic {
+        Some(OracleSystem::Classic)
+    } else if args.expanded {
+        Some(OracleSystem::Expanded)
+    } else {
+        None
+    };
+    let view = open(&args.campaign)?.ask_oracle(&args.question, leaning, dice, system)?;
     if args.json {
-        serde_json::to_writer(&mut *out, &view)?;
-        writeln!(out)?;
-        return Ok(());
+        return write_json(out, &view);
     }
-    write_answer(out, &view)
+    write_oracle(out, &view)
 }
 
-fn write_answer(out: &mut dyn Write, v: &AskView) -> anyhow::Result<()> {
-    let how = match v.leaning {
+pub(crate) fn write_oracle(out: &mut dyn Write, view: &OracleView) -> anyhow::Result<()> {
+    match view {
+        OracleView::Expanded(v) => write_answer(out, v),
+        OracleView::Classic(v) => write_classic(out, v),
+    }
+}
+
+/// `solum oracle`.
+pub fn oracle(args: &OracleArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let mut campaign = open(&args.campaign)?;
+    if let Some(name) = &args.system {
+        campaign.set_oracle_system(OracleSystem::parse(name)?)?;
+    }
+    write_oracle_system(out, campaign.oracle_system()?)
+}
+
+pub(crate) fn write_oracle_system(out: &mut dyn Write, system: OracleSystem) -> anyhow::Result<()> {
+    let which = match system {
+        OracleSystem::Expanded => "So1um Expanded's oracle (expanded)",
+        OracleSystem::Classic => "the original So1um's oracle (classic)",
+    };
+    writeln!(out, "`ask` uses {which}")?;
+    Ok(())
+}
+
+pub(crate) fn write_json(out: &mut dyn Write, view: &impl serde::Serialize) -> anyhow::Result<()> {
+    serde_json::to_writer(&mut *out, view)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+fn how(leaning: Leaning) -> &'static str {
+    match leaning {
         Leaning::Even => "d6",
         Leaning::Advantage => "best of 2d6",
         Leaning::Disadvantage => "worst of 2d6",
+    }
+}
+
+fn write_classic(out: &mut dyn Write, v: &ClassicAskView) -> anyhow::Result<()> {
+    writeln!(out, "{}", v.question)?;
+    writeln!(
+        out,
+        "  Answer     {}   (original oracle, {}: {})",
+        paint(render::HEAD, &v.answer),
+        how(v.leaning),
+        render::faces(&v.dice)
+    )?;
+    if let (Some(event), Some(die)) = (&v.event, v.event_die) {
+        writeln!(out, "  Event      {event}   (event {die})")?;
+    }
+    write_provenance(out, v.typed, v.seed, v.seq)
+}
+
+fn write_provenance(
+    out: &mut dyn Write,
+    typed: bool,
+    seed: Option<u64>,
+    seq: i64,
+) -> anyhow::Result<()> {
+    if typed {
+        writeln!(out, "  {}", paint(DIM, "dice typed in"))?;
+    }
+    render::write_seed(out, seed)?;
+    writeln!(out, "  {}", paint(DIM, format!("journal entry {seq}")))?;
+    Ok(())
+}
+
+/// `solum idea`.
+pub fn idea(args: &IdeaArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    if args.genres {
+        for g in ideas::genres() {
+            let n = ideas::genre_words(g)?.len();
+            writeln!(out, "{g:<16} {n} words")?;
+        }
+        return Ok(());
+    }
+    let source = match &args.list {
+        Some(path) => list_source(path)?,
+        None => IdeaSource::Genre(args.genre.clone()),
     };
+    let dice = dice(args.seed, args.rolled.as_deref())?;
+    let view = open(&args.campaign)?.idea(source, args.count, dice)?;
+    if args.json {
+        return write_json(out, &view);
+    }
+    write_idea(out, &view)
+}
+
+/// A player's list file as an idea source, named by its file name.
+pub(crate) fn list_source(path: &Path) -> anyhow::Result<IdeaSource> {
+    let words = ideas::read_list_file(path)?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string());
+    Ok(IdeaSource::Custom { name, words })
+}
+
+pub(crate) fn write_idea(out: &mut dyn Write, v: &IdeaView) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "Idea ({}): {}",
+        v.list,
+        paint(render::HEAD, v.words.join(" · "))
+    )?;
+    writeln!(
+        out,
+        "  {}",
+        paint(DIM, format!("d{}: {}", v.list_size, render::faces(&v.dice)))
+    )?;
+    write_provenance(out, v.typed, v.seed, v.seq)
+}
+
+/// `solum difficulty`.
+pub fn difficulty(args: &DifficultyArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let dice = dice(args.seed, args.rolled.as_deref())?;
+    let view = open(&args.campaign)?.random_difficulty(args.task.as_deref(), dice)?;
+    if args.json {
+        return write_json(out, &view);
+    }
+    write_difficulty(out, &view)
+}
+
+pub(crate) fn write_difficulty(out: &mut dyn Write, v: &DifficultyView) -> anyhow::Result<()> {
+    let task = v
+        .task
+        .as_deref()
+        .map(|t| format!(" for {}", t))
+        .unwrap_or_default();
+    writeln!(
+        out,
+        "Difficulty{task}: {}",
+        paint(render::HEAD, format!("{} ({})", v.difficulty, v.name))
+    )?;
+    write_provenance(out, v.typed, v.seed, v.seq)
+}
+
+fn write_answer(out: &mut dyn Write, v: &AskView) -> anyhow::Result<()> {
+    let how = how(v.leaning);
     writeln!(out, "{}", v.question)?;
     writeln!(
         out,
@@ -173,16 +315,7 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
                 serde_json::to_writer(&mut *out, &report)?;
                 writeln!(out)?;
             } else {
-                for m in &report.mismatches {
-                    writeln!(out, "entry {}: {}", m.seq, m.reason)?;
-                }
-                writeln!(
-                    out,
-                    "{} entries, {} rolls re-derived, {} do not match",
-                    report.entries,
-                    report.rolls,
-                    report.mismatches.len()
-                )?;
+                write_verify(out, &report)?;
             }
             if report.mismatches.is_empty() {
                 Ok(())
@@ -214,7 +347,25 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
     }
 }
 
-fn write_entries(out: &mut dyn Write, entries: &[JournalEntry], json: bool) -> anyhow::Result<()> {
+pub(crate) fn write_verify(out: &mut dyn Write, report: &VerifyReport) -> anyhow::Result<()> {
+    for m in &report.mismatches {
+        writeln!(out, "entry {}: {}", m.seq, m.reason)?;
+    }
+    writeln!(
+        out,
+        "{} entries, {} rolls re-derived, {} do not match",
+        report.entries,
+        report.rolls,
+        report.mismatches.len()
+    )?;
+    Ok(())
+}
+
+pub(crate) fn write_entries(
+    out: &mut dyn Write,
+    entries: &[JournalEntry],
+    json: bool,
+) -> anyhow::Result<()> {
     for e in entries {
         if json {
             serde_json::to_writer(&mut *out, e)?;
@@ -245,6 +396,32 @@ fn write_entries(out: &mut dyn Write, entries: &[JournalEntry], json: bool) -> a
                     s.push_str(&format!("; {}", event.text()));
                 }
                 s
+            }
+            Record::ClassicOracle {
+                question, outcome, ..
+            } => {
+                let mut s = format!(
+                    "{} → {} ({}, original oracle)",
+                    question,
+                    outcome.answer,
+                    render::faces(&outcome.dice)
+                );
+                if let Some(event) = &outcome.event {
+                    s.push_str(&format!("; {}", event));
+                }
+                s
+            }
+            Record::Difficulty {
+                task,
+                difficulty,
+                name,
+                ..
+            } => match task {
+                Some(t) => format!("Difficulty for {}: {difficulty} ({name})", t),
+                None => format!("Difficulty: {difficulty} ({name})"),
+            },
+            Record::Idea { list, words, .. } => {
+                format!("Idea ({}): {}", list.label(), words.join(" · "))
             }
         };
         writeln!(out, "{:>5}  {}  {what}", e.seq, paint(DIM, when))?;

@@ -14,6 +14,7 @@ mod classic;
 mod combat;
 mod dietype;
 mod odds;
+mod play;
 mod sim;
 mod sol;
 mod soluna;
@@ -45,6 +46,10 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Note(args) => campaign::note(&args, out),
         Command::Scene(c) => campaign::scene(&c, out),
         Command::Journal(c) => campaign::journal(&c, out),
+        Command::Idea(args) => campaign::idea(&args, out),
+        Command::Difficulty(args) => campaign::difficulty(&args, out),
+        Command::Oracle(args) => campaign::oracle(&args, out),
+        Command::Play(args) => play::run(&args, out),
         Command::Completions { shell } => {
             // clap_complete panics on a failed write: generate into memory, then write.
             let mut text = Vec::new();

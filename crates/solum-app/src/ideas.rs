@@ -1,0 +1,243 @@
+//! The idea generator of solo play: words drawn from a list, each by one die as large as the
+//! list, to be read together as a prompt when the oracle's answer needs filling in.
+//!
+//! The genre lists are written for solum and built into the program; a player may bring a
+//! list of their own from a file, whose words are then journaled with the draw so that a
+//! replay never needs the file again.
+
+use std::io::Read;
+use std::path::Path;
+
+use solum_dice::{DiceError, DiceSource};
+
+use crate::AppError;
+
+/// The most words a list may hold (also the largest die solum rolls).
+pub const MAX_WORDS: usize = solum_dice::MAX_SIDES as usize;
+/// The longest word or phrase of a list, in characters.
+pub const MAX_WORD: usize = 60;
+/// The largest list file read, in bytes.
+pub const MAX_LIST_BYTES: u64 = 64 * 1024;
+/// The most words one draw takes.
+pub const MAX_COUNT: u32 = 20;
+
+/// The built-in genres: name and list text.
+const GENRES: [(&str, &str); 5] = [
+    ("fantasy", include_str!("../data/ideas/fantasy.txt")),
+    (
+        "science-fiction",
+        include_str!("../data/ideas/science-fiction.txt"),
+    ),
+    ("cyberpunk", include_str!("../data/ideas/cyberpunk.txt")),
+    ("modern", include_str!("../data/ideas/modern.txt")),
+    ("horror", include_str!("../data/ideas/horror.txt")),
+];
+
+/// The names of the built-in genres.
+pub fn genres() -> Vec<&'static str> {
+    GENRES.iter().map(|(name, _)| *name).collect()
+}
+
+fn find_genre(name: &str) -> Result<(&'static str, &'static str), AppError> {
+    let wanted = match name.trim().to_ascii_lowercase().as_str() {
+        "sf" | "scifi" | "sci-fi" | "science fiction" => "science-fiction".to_string(),
+        other => other.to_string(),
+    };
+    GENRES
+        .iter()
+        .find(|(n, _)| *n == wanted)
+        .copied()
+        .ok_or_else(|| AppError::UnknownGenre {
+            name: name.to_string(),
+            known: genres().join(", "),
+        })
+}
+
+/// The words of a built-in genre (`sf` and `scifi` also name science fiction).
+pub fn genre_words(name: &str) -> Result<Vec<String>, AppError> {
+    parse_list(find_genre(name)?.1)
+}
+
+/// The canonical name of a genre (`sf` → `science-fiction`).
+pub fn genre_name(name: &str) -> Result<&'static str, AppError> {
+    Ok(find_genre(name)?.0)
+}
+
+/// Reads a list: one word or phrase a line, blank lines and lines starting with `#` skipped,
+/// at least one word and at most [`MAX_WORDS`], each at most [`MAX_WORD`] characters without
+/// control characters.
+pub fn parse_list(text: &str) -> Result<Vec<String>, AppError> {
+    let mut words = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let word = line.trim();
+        if word.is_empty() || word.starts_with('#') {
+            continue;
+        }
+        let bad = |reason: String| AppError::BadWordList {
+            line: i + 1,
+            reason,
+        };
+        if word.chars().any(char::is_control) {
+            return Err(bad("it holds a control character".into()));
+        }
+        let len = word.chars().count();
+        if len > MAX_WORD {
+            return Err(bad(format!(
+                "{len} characters; a word or phrase has at most {MAX_WORD}"
+            )));
+        }
+        if words.len() == MAX_WORDS {
+            return Err(bad(format!("more than {MAX_WORDS} words")));
+        }
+        words.push(word.to_string());
+    }
+    if words.is_empty() {
+        return Err(AppError::BadWordList {
+            line: 0,
+            reason: "the list holds no words".into(),
+        });
+    }
+    Ok(words)
+}
+
+/// Reads a player's list from a file: a regular file of at most [`MAX_LIST_BYTES`] bytes of
+/// UTF-8 text, read as [`parse_list`] reads it. A FIFO, a device or a folder is refused
+/// before it is read, so the program never waits on it.
+pub fn read_list_file(path: &Path) -> Result<Vec<String>, AppError> {
+    let shown = path.display().to_string();
+    let io = |e: std::io::Error| AppError::ListFile {
+        path: shown.clone(),
+        reason: e.to_string(),
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        return Err(AppError::ListFile {
+            path: shown,
+            reason: "not a regular file".into(),
+        });
+    }
+    if meta.len() > MAX_LIST_BYTES {
+        return Err(AppError::ListFile {
+            path: shown,
+            reason: format!(
+                "{} bytes; a word list has at most {MAX_LIST_BYTES}",
+                meta.len()
+            ),
+        });
+    }
+    let file = std::fs::File::open(path).map_err(io)?;
+    // The file may grow between the check and the read: read one byte past the cap.
+    let mut bytes = Vec::new();
+    file.take(MAX_LIST_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_LIST_BYTES {
+        return Err(AppError::ListFile {
+            path: shown,
+            reason: format!("larger than {MAX_LIST_BYTES} bytes"),
+        });
+    }
+    let text = String::from_utf8(bytes).map_err(|_| AppError::ListFile {
+        path: shown.clone(),
+        reason: "not UTF-8 text".into(),
+    })?;
+    parse_list(&text)
+}
+
+/// Draws `count` words from `words`, each by one die with as many faces as the list has
+/// words: a face of k gives the k-th word. The dice are independent, so a word may come up
+/// twice.
+pub fn draw(
+    words: &[String],
+    count: u32,
+    dice: &mut dyn DiceSource,
+) -> Result<Vec<String>, DiceError> {
+    let sides = u32::try_from(words.len()).unwrap_or(u32::MAX);
+    (0..count)
+        .map(|_| {
+            let face = dice.roll(sides)?;
+            Ok(words[face as usize - 1].clone())
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use solum_dice::{ScriptedDice, TypedDice};
+
+    #[test]
+    fn every_genre_has_at_least_a_hundred_distinct_words() {
+        assert_eq!(genres().len(), 5);
+        for g in genres() {
+            let words = genre_words(g).unwrap();
+            let mut distinct = words.clone();
+            distinct.sort();
+            distinct.dedup();
+            assert!(words.len() >= 100, "{g}: {} words", words.len());
+            assert_eq!(distinct.len(), words.len(), "{g} repeats a word");
+        }
+    }
+
+    #[test]
+    fn a_face_of_k_gives_the_kth_word() {
+        let words: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        let drawn = draw(&words, 4, &mut ScriptedDice::new([3, 1, 1, 2])).unwrap();
+        assert_eq!(drawn, ["c", "a", "a", "b"]);
+        // A typed face larger than the list is refused, not wrapped.
+        assert!(draw(&words, 1, &mut TypedDice::new([4])).is_err());
+    }
+
+    #[test]
+    fn every_ordered_pair_of_words_is_equally_likely() {
+        // Reference: two independent d3 → each ordered pair 1/9, the same word twice 1/3.
+        let words: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        let e = solum_dice::enumerate(2, |d| draw(&words, 2, d)).unwrap();
+        assert_eq!(e.outcomes.len(), 9);
+        for p in e.outcomes.values() {
+            assert_eq!(*p, solum_dice::prob(1, 9));
+        }
+        assert_eq!(e.p(|w| w[0] == w[1]), solum_dice::prob(1, 3));
+    }
+
+    #[test]
+    fn seeded_draws_are_uniform_over_a_genre_within_four_standard_errors() {
+        let words = genre_words("fantasy").unwrap();
+        let k = words.len();
+        let n = 118_000;
+        let mut dice = solum_dice::SeededDice::new(11);
+        let drawn = draw(&words, n, &mut dice).unwrap();
+        let p = 1.0 / k as f64;
+        let se = (n as f64 * p * (1.0 - p)).sqrt();
+        for w in &words {
+            let count = drawn.iter().filter(|d| *d == w).count() as f64;
+            assert!(
+                (count - n as f64 * p).abs() < 4.0 * se,
+                "{w}: {count} of {n}"
+            );
+        }
+    }
+
+    #[test]
+    fn lists_skip_comments_and_blank_lines_and_are_bounded() {
+        assert_eq!(
+            parse_list("# c\n\n  red door \nowl\n").unwrap(),
+            ["red door", "owl"]
+        );
+        assert!(parse_list("# only a comment\n").is_err());
+        assert!(parse_list(&"w\n".repeat(MAX_WORDS)).is_ok());
+        assert!(parse_list(&"w\n".repeat(MAX_WORDS + 1)).is_err());
+        assert!(parse_list(&"x".repeat(MAX_WORD + 1)).is_err());
+        assert!(parse_list("a\u{7}b").is_err());
+    }
+
+    #[test]
+    fn genre_aliases() {
+        assert_eq!(genre_name("SF").unwrap(), "science-fiction");
+        assert_eq!(genre_name("horror").unwrap(), "horror");
+        assert!(matches!(
+            genre_name("western"),
+            Err(AppError::UnknownGenre { .. })
+        ));
+    }
+}
