@@ -19,7 +19,7 @@ pub(crate) fn render(title: &str, entries: &[JournalEntry]) -> String {
                 if let Some(goal) = goal {
                     let _ = writeln!(out, "*Goal:* {}\n", inline(goal));
                 }
-                let _ = writeln!(out, "<small>{date}</small>\n");
+                let _ = writeln!(out, "*{date}*\n");
             }
             Record::SceneEnd { summary } => match summary {
                 Some(s) => {
