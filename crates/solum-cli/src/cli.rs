@@ -536,7 +536,7 @@ pub enum SolCommand {
     New {
         /// Name.
         name: String,
-        /// The Edge attribute.
+        /// The Edge attribute (sheet values are 0 to 1000).
         #[arg(long, default_value_t = 2)]
         edge: u32,
         /// An attribute: NAME=VALUE (e.g. LOG=4); repeat.

@@ -175,6 +175,32 @@ fn sol_sheets_with_empty_duplicate_or_huge_values_are_refused() {
     )
     .unwrap();
     solum_args(&["sol", "reward", f]).bad_input("edge.attribute: 4294967295 is more than 1000");
+    // Dice flags on an Edge use that rolls nothing would be ignored: refused, nothing spent.
+    std::fs::write(
+        f,
+        "schema = 1\nname = \"Cole\"\n[edge]\nattribute = 2\npoints = 2\n[attributes]\nREA = 3\nINT = 3\n",
+    )
+    .unwrap();
+    solum_args(&["sol", "spend", f, "blitz", "--seed", "1"])
+        .bad_input("only dead-mans-trigger rolls dice");
+    assert!(std::fs::read_to_string(f).unwrap().contains("points = 2"));
+    // `sol new` with an attribute twice would keep one silently.
+    let g = dir.path().join("n.toml");
+    solum_args(&[
+        "sol",
+        "new",
+        "Kyra",
+        "--edge",
+        "2",
+        "--attr",
+        "LOG=3",
+        "--attr",
+        "log=4",
+        "--output",
+        g.to_str().unwrap(),
+    ])
+    .bad_input("--attr log: given twice");
+    assert!(!g.exists());
 }
 
 #[test]

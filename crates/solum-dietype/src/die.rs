@@ -133,4 +133,17 @@ mod tests {
         assert_eq!("12".parse::<DieType>(), Ok(DieType::D12));
         assert!("d7".parse::<DieType>().is_err());
     }
+
+    proptest::proptest! {
+        /// Any step, to the integer edges: a die of the list, never wrapping, and more steps
+        /// never give a worse die.
+        #[test]
+        fn steps_clamp_at_every_integer(steps in proptest::prelude::any::<i64>(), i in 0usize..5) {
+            let d = DieType::ALL[i];
+            let stepped = d.step(steps);
+            let expected = (i as i128 + i128::from(steps)).clamp(0, 4) as usize;
+            proptest::prop_assert_eq!(stepped, DieType::ALL[expected]);
+            proptest::prop_assert!(d.step(steps.saturating_add(1)).sides() >= stepped.sides());
+        }
+    }
 }

@@ -255,9 +255,10 @@ fn write_test(out: &mut dyn Write, t: &TestOutcome, seed: Option<u64>) -> std::i
 fn roll_pool_spec(args: &SolRollArgs) -> anyhow::Result<PoolSpec> {
     let mut modifiers = args.modifiers.clone();
     if let Some(hits) = args.assist {
-        if hits < 0 {
+        let max = i64::from(solum_sol::pool::MAX_DICE);
+        if !(0..=max).contains(&hits) {
             return Err(bad(format!(
-                "--assist {hits}: an assistant's hits are 0 or more"
+                "--assist {hits}: an assistant's hits are 0 to {max}"
             )));
         }
         modifiers.push(hits);
@@ -738,6 +739,19 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             writeln!(out, "Edge {}/{}.", s.edge.points, s.edge.attribute)?;
         }
         SolCommand::Spend { file, what, roll } => {
+            // Only Dead Man's Trigger rolls: dice flags on another use would be ignored.
+            if *what != crate::cli::SpendUse::DeadMansTrigger
+                && (roll.rolled.is_some() || roll.seed.is_some())
+            {
+                return Err(bad(
+                    "--rolled/--seed: only dead-mans-trigger rolls dice; this use rolls none",
+                ));
+            }
+            if roll.rolled.is_some() && roll.seed.is_some() {
+                return Err(bad(
+                    "--seed cannot be used with --rolled: typed dice roll nothing from it",
+                ));
+            }
             let mut sheet = load(file)?;
             // The attributes a use needs must be on the sheet: a missing one is no 0.
             let attr = |names: [&str; 2]| -> anyhow::Result<u32> {
