@@ -119,7 +119,7 @@ pub struct DietypeArgs {
         conflicts_with = "against"
     )]
     pub vs: i64,
-    /// Die-type steps: +1 is one type better (+1DT), -1 one worse; d4 to d12 at most.
+    /// Die-type steps, -8 to 8: +1 is one type better (+1DT), -1 one worse; d4 to d12 at most.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub step: i64,
     /// An opposed roll against this die type.
@@ -133,7 +133,7 @@ pub struct DietypeArgs {
         requires = "against"
     )]
     pub against_chances: i64,
-    /// The opposing side's die-type steps (+1DT, -1DT), clamped to d4..d12.
+    /// The opposing side's die-type steps, -8 to 8 (+1DT, -1DT), clamped to d4..d12.
     #[arg(
         long,
         default_value_t = 0,
@@ -172,7 +172,7 @@ pub enum EdgeUse {
 
 #[derive(Debug, Args)]
 pub struct SolOddsArgs {
-    /// Dice in the pool.
+    /// Dice in the pool, 1 to 1000; exact odds, opposed ones included, answer within a second.
     #[arg(long, allow_negative_numbers = true)]
     pub dice: i64,
     /// Threshold: a number or simple, average, difficult, very-difficult, formidable, absurd.
@@ -231,10 +231,10 @@ pub struct SolunaTarget {
 
 #[derive(Debug, Args)]
 pub struct SolunaOddsArgs {
-    /// Dice in the pool (exact odds up to 40).
+    /// Dice in the pool, 1 to 40 for exact odds (`roll soluna` rolls up to 1000).
     #[arg(long, allow_negative_numbers = true)]
     pub dice: i64,
-    /// Net flips: positive for the tester, negative against.
+    /// Net flips, -1000 to 1000: positive for the tester, negative against.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub flips: i64,
     #[command(flatten)]
@@ -343,7 +343,7 @@ pub struct DietypeRollArgs {
     /// quality.
     #[arg(long)]
     pub damage: Option<String>,
-    /// Die-type steps on the damage die: -1 for armour (-1DT), clamped to d4..d12.
+    /// Die-type steps on the damage die, -8 to 8: -1 for armour (-1DT), clamped to d4..d12.
     #[arg(
         long,
         default_value_t = 0,
@@ -367,8 +367,9 @@ pub struct DietypeRollArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("dice_source").args(["rolled", "seed"])))]
 pub struct SolRollArgs {
-    /// Dice in the pool (or build it with --attribute and --ranks).
+    /// Dice in the pool, 1 to 1000 (or build it with --attribute and --ranks).
     #[arg(
         long,
         allow_negative_numbers = true,
@@ -404,8 +405,9 @@ pub struct SolRollArgs {
     /// capped with the other bonuses by the ranks.
     #[arg(long, allow_negative_numbers = true, conflicts_with_all = ["group", "buy", "try_again", "against_dice"])]
     pub assist_dice: Option<i64>,
-    /// A group action: the other participants' pools (e.g. 4,3,5); the best hits stand, the
-    /// leader takes a Level 1 wound for each participant with no hits.
+    /// A group action: the other participants' pools (e.g. 4,3,5), at most 99 (100 with the
+    /// leader); the best hits stand, the leader takes a Level 1 wound for each participant
+    /// with no hits. Beyond 20 members the text sums up the rest (--json lists all).
     #[arg(long, value_name = "POOL,POOL,...")]
     pub group: Option<String>,
     /// Buy hits instead of rolling: one per full four dice.
@@ -434,13 +436,13 @@ pub struct SolRollArgs {
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("dice_source").args(["rolled", "seed"])))]
 pub struct SolunaRollArgs {
-    /// Dice in the pool.
+    /// Dice in the pool, 1 to 1000; flips beyond 20 are counted, not listed (--json lists all).
     #[arg(long, allow_negative_numbers = true)]
     pub dice: i64,
-    /// The tester's positive flips.
+    /// The tester's positive flips, 0 to 1000.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub flips: i64,
-    /// The target's negative flips.
+    /// The target's negative flips, 0 to 1000.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub against_flips: i64,
     #[command(flatten)]
@@ -577,7 +579,7 @@ pub enum SolCommand {
     New {
         /// Name.
         name: String,
-        /// The Edge attribute.
+        /// The Edge attribute (sheet values are 0 to 1000).
         #[arg(long, default_value_t = 2)]
         edge: u32,
         /// An attribute: NAME=VALUE (e.g. LOG=4); repeat.
@@ -658,6 +660,7 @@ pub enum SpendUse {
 }
 
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("dice_source").args(["rolled", "seed"])))]
 pub struct SolTestArgs {
     /// The sheet.
     pub file: std::path::PathBuf,
@@ -714,7 +717,7 @@ pub struct SolTestArgs {
 pub enum SolunaCommand {
     /// Fight a skirmish from a file of `[[character]]` entries.
     Skirmish {
-        /// The skirmish file (TOML).
+        /// The skirmish file (TOML): 2 to 20 characters, each with its own name.
         file: std::path::PathBuf,
         /// Seed (not with --rolled: typed dice roll nothing from it).
         #[arg(long, conflicts_with = "rolled")]

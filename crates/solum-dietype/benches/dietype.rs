@@ -20,6 +20,18 @@ fn exact_opposed() -> solum_dietype::odds::OpposedOdds {
     opposed_odds(black_box((DieType::D8, 3)), black_box((DieType::D6, 2)))
 }
 
+/// At the limits: d12 with four chances against difficulty 12.
+#[divan::bench]
+fn exact_skill_at_the_limit() -> solum_dietype::odds::SkillOdds {
+    skill_odds(black_box(&RollSpec::new(DieType::D12, 4, 12).unwrap()))
+}
+
+/// At the limits: d12 ×4 against d12 ×4 (the longest tables).
+#[divan::bench]
+fn exact_opposed_at_the_limit() -> solum_dietype::odds::OpposedOdds {
+    opposed_odds(black_box((DieType::D12, 4)), black_box((DieType::D12, 4)))
+}
+
 /// The printed tables, recomputed.
 #[divan::bench]
 fn printed_tables() -> Vec<solum_dietype::tables::Table> {

@@ -60,7 +60,8 @@ impl DieType {
 
     /// The die `steps` types up (+1DT) or down (−1DT), clamped to d4..d12 (D3).
     pub fn step(self, steps: i64) -> Self {
-        let i = (self.index() as i64 + steps).clamp(0, 4);
+        // Saturating: a step at the integer edge clamps like any other, never wraps.
+        let i = (self.index() as i64).saturating_add(steps).clamp(0, 4);
         Self::ALL[i as usize]
     }
 }
@@ -126,8 +127,23 @@ mod tests {
         assert_eq!(DieType::D6.step(-1), DieType::D4);
         assert_eq!(DieType::D4.step(-3), DieType::D4);
         assert_eq!(DieType::D10.step(5), DieType::D12);
+        assert_eq!(DieType::D6.step(i64::MAX), DieType::D12);
+        assert_eq!(DieType::D6.step(i64::MIN), DieType::D4);
         assert_eq!("D8".parse::<DieType>(), Ok(DieType::D8));
         assert_eq!("12".parse::<DieType>(), Ok(DieType::D12));
         assert!("d7".parse::<DieType>().is_err());
+    }
+
+    proptest::proptest! {
+        /// Any step, to the integer edges: a die of the list, never wrapping, and more steps
+        /// never give a worse die.
+        #[test]
+        fn steps_clamp_at_every_integer(steps in proptest::prelude::any::<i64>(), i in 0usize..5) {
+            let d = DieType::ALL[i];
+            let stepped = d.step(steps);
+            let expected = (i as i128 + i128::from(steps)).clamp(0, 4) as usize;
+            proptest::prop_assert_eq!(stepped, DieType::ALL[expected]);
+            proptest::prop_assert!(d.step(steps.saturating_add(1)).sides() >= stepped.sides());
+        }
     }
 }

@@ -90,7 +90,8 @@ impl Edge {
 
     /// A GM's reward: one point back, never above the attribute.
     pub fn reward(&mut self) {
-        self.points = (self.points + 1).min(self.attribute);
+        // Saturating: a point at the top of u32 stays there rather than wrapping to 0.
+        self.points = self.points.saturating_add(1).min(self.attribute);
     }
 }
 

@@ -13,12 +13,15 @@ pub enum PoolError {
     /// More dice than [`MAX_DICE`].
     #[error("{0} dice is more than the {MAX_DICE} a pool may roll")]
     TooMany(i64),
-    /// Modifiers that add up beyond what a number can hold.
-    #[error("the modifiers add up beyond {} either way", i64::MAX)]
-    Modifier,
     /// A negative attribute or rank.
     #[error("{0} cannot be negative")]
     Negative(&'static str),
+    /// An attribute or rank above [`MAX_DICE`], named.
+    #[error("{0} {1} is more than the {MAX_DICE} dice a pool may roll")]
+    TooLarge(&'static str, i64),
+    /// A bonus or penalty beyond ±[`MAX_DICE`].
+    #[error("modifier {0} is beyond ±{MAX_DICE}: a pool rolls at most {MAX_DICE} dice")]
+    Modifier(i64),
     /// A retry would leave no dice.
     #[error(
         "try again number {attempt}: the pool of attribute + ranks {base} would drop to {left} dice; no more tries"
@@ -49,11 +52,15 @@ pub fn threshold_name(threshold: u32) -> &'static str {
 /// Parses a threshold: a number, or a name (simple 1, average 2, difficult 3,
 /// very-difficult 4, formidable 6, absurd 8).
 pub fn parse_threshold(text: &str) -> Result<u32, String> {
-    if let Ok(n) = text.trim().parse::<u32>() {
-        return if n <= MAX_DICE {
-            Ok(n)
-        } else {
-            Err(format!("threshold {n} is more hits than any pool rolls"))
+    // Any whole number, however large or negative, is read as one, to name its range.
+    let t = text.trim();
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return match t.parse::<u32>() {
+            Ok(n) if n <= MAX_DICE => Ok(n),
+            _ => Err(format!(
+                "threshold {t} is out of range: 0 to {MAX_DICE} hits (a pool rolls at most {MAX_DICE} dice)"
+            )),
         };
     }
     match text
@@ -117,48 +124,59 @@ impl PoolSpec {
         if ranks < 0 {
             return Err(PoolError::Negative("the ranks"));
         }
+        let max = i64::from(MAX_DICE);
+        if attribute > max {
+            return Err(PoolError::TooLarge("attribute", attribute));
+        }
+        if ranks > max {
+            return Err(PoolError::TooLarge("ranks", ranks));
+        }
+        if let Some(&m) = self
+            .modifiers
+            .iter()
+            .find(|m| m.unsigned_abs() > u64::from(MAX_DICE))
+        {
+            return Err(PoolError::Modifier(m));
+        }
+        // Every input is now within ±MAX_DICE; sums are taken in i128 so that no count of
+        // modifiers or retries can wrap, and the results brought back checked.
         let defaulting = ranks == 0;
-        // Summed in i128, which no count of i64 modifiers can overflow; a total beyond i64
-        // is refused rather than wrapped.
         let try_again = -2 * i128::from(self.retry);
         let untrained: i128 = if defaulting && self.untrained_penalty {
             -3
         } else {
             0
         };
-        let total = |filter: fn(i64) -> bool| -> i128 {
+        let sum = |keep: fn(&i64) -> bool| -> i128 {
             self.modifiers
                 .iter()
-                .filter(|&&m| filter(m))
+                .filter(|m| keep(m))
                 .map(|&m| i128::from(m))
-                .sum::<i128>()
-                + try_again
-                + untrained
+                .sum()
         };
-        let modifier = i64::try_from(total(|_| true)).map_err(|_| PoolError::Modifier)?;
+        let modifier = sum(|_| true) + try_again + untrained;
         let applied = if defaulting {
             // No bonus without ranks, not even one that would offset a penalty.
-            i64::try_from(total(|m| m < 0)).map_err(|_| PoolError::Modifier)?
+            sum(|&m| m < 0) + try_again + untrained
         } else if modifier > 0 {
-            modifier.min(ranks)
+            modifier.min(i128::from(ranks))
         } else {
             modifier
         };
-        let raw = i64::try_from(i128::from(attribute) + i128::from(ranks) + i128::from(applied))
-            .map_err(|_| PoolError::Modifier)?;
+        let raw = i128::from(attribute) + i128::from(ranks) + applied;
+        let clamp = |x: i128| x.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64;
         if self.retry > 0 && raw <= 0 {
             return Err(PoolError::NoMoreTries {
-                base: attribute
-                    .saturating_add(ranks)
-                    .clamp(0, i64::from(u32::MAX)) as u32,
+                base: (attribute + ranks) as u32,
                 attempt: self.retry,
-                left: raw,
+                left: clamp(raw),
             });
         }
         let dice = raw.max(1);
-        if dice > i64::from(MAX_DICE) {
-            return Err(PoolError::TooMany(dice));
+        if dice > i128::from(MAX_DICE) {
+            return Err(PoolError::TooMany(clamp(dice)));
         }
+        let (modifier, applied) = (clamp(modifier), clamp(applied));
         Ok(Pool {
             dice: dice as u32,
             modifier,
@@ -278,6 +296,73 @@ mod tests {
     }
 
     #[test]
+    fn values_at_the_integer_edges_are_refused_by_name() {
+        assert_eq!(
+            build(i64::MAX, 0, &[], false),
+            Err(PoolError::TooLarge("attribute", i64::MAX))
+        );
+        assert_eq!(
+            build(3, i64::MAX, &[], false),
+            Err(PoolError::TooLarge("ranks", i64::MAX))
+        );
+        assert_eq!(
+            build(3, 2, &[i64::MIN], false),
+            Err(PoolError::Modifier(i64::MIN))
+        );
+        assert_eq!(
+            build(3, 2, &[1000, 1000, -1001], false),
+            Err(PoolError::Modifier(-1001))
+        );
+        // At the limits themselves: 1000 + 0 ranks, every penalty.
+        assert_eq!(build(1000, 0, &[-1000; 5], true).unwrap().dice, 1);
+        assert!(matches!(
+            build(1000, 1000, &[1000], false),
+            Err(PoolError::TooMany(3000))
+        ));
+        assert_eq!(
+            retry(3, 2, &[], u32::MAX).unwrap_err(),
+            PoolError::NoMoreTries {
+                base: 5,
+                attempt: u32::MAX,
+                left: 5 - 2 * i64::from(u32::MAX),
+            }
+        );
+    }
+
+    proptest::proptest! {
+        /// Any inputs at all: an error or a pool of 1 to MAX_DICE dice, never a panic, and
+        /// the pool is the sum computed independently in i128 when it stands.
+        #[test]
+        fn any_inputs_build_a_bounded_pool_or_an_error(
+            attribute in proptest::prelude::any::<i64>(),
+            ranks in proptest::prelude::any::<i64>(),
+            modifiers in proptest::collection::vec(proptest::prelude::any::<i64>(), 0..4),
+            retry in proptest::prelude::any::<u32>(),
+            small in proptest::prelude::any::<bool>(),
+        ) {
+            // Half the cases within the limits, so that pools are built too.
+            let (attribute, ranks, modifiers) = if small {
+                (attribute.rem_euclid(50), ranks.rem_euclid(10), modifiers.iter().map(|m| m % 20).collect())
+            } else {
+                (attribute, ranks, modifiers)
+            };
+            let retry = if small { retry % 4 } else { retry };
+            let spec = PoolSpec { attribute, ranks, modifiers: modifiers.clone(), untrained_penalty: false, retry };
+            if let Ok(pool) = spec.build() {
+                proptest::prop_assert!((1..=MAX_DICE).contains(&pool.dice));
+                let net: i128 = modifiers.iter().map(|&m| i128::from(m)).sum::<i128>() - 2 * i128::from(retry);
+                let applied = if ranks == 0 {
+                    modifiers.iter().filter(|&&m| m < 0).map(|&m| i128::from(m)).sum::<i128>() - 2 * i128::from(retry)
+                } else {
+                    net.min(i128::from(ranks))
+                };
+                let raw = i128::from(attribute) + i128::from(ranks) + applied;
+                proptest::prop_assert_eq!(i128::from(pool.dice), raw.max(1));
+            }
+        }
+    }
+
+    #[test]
     fn buying_hits() {
         assert_eq!(buy_hits(12), 3);
         assert_eq!(buy_hits(8), 2);
@@ -290,6 +375,10 @@ mod tests {
         assert_eq!(parse_threshold("very-difficult"), Ok(4));
         assert_eq!(parse_threshold("3"), Ok(3));
         assert!(parse_threshold("hard").is_err());
+        assert_eq!(parse_threshold("1000"), Ok(1000));
+        for t in ["1001", "4294967296", "-1", "99999999999999999999999"] {
+            assert!(parse_threshold(t).unwrap_err().contains("0 to 1000"), "{t}");
+        }
         assert_eq!(threshold_name(6), "formidable");
         assert_eq!(threshold_name(9), "absurd");
     }

@@ -52,6 +52,40 @@ pub struct Lowered {
 /// The version of the sheet format written by this code.
 pub const SHEET_SCHEMA: u32 = 1;
 
+/// The largest attribute, Edge, rank or progress a sheet may hold: a pool rolls at most
+/// [`crate::pool::MAX_DICE`] dice, so a larger value is a typing mistake, not a character.
+pub const MAX_SHEET_VALUE: u32 = crate::pool::MAX_DICE;
+
+/// A sheet the rules cannot use, naming the field.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SheetError {
+    /// The name is empty.
+    #[error("name: empty")]
+    EmptyName,
+    /// An attribute or skill with an empty name.
+    #[error("{0}: an empty name")]
+    EmptyEntry(&'static str),
+    /// The same name twice (any case).
+    #[error("{0}: `{1}` is listed twice")]
+    Duplicate(&'static str, String),
+    /// A value above [`MAX_SHEET_VALUE`].
+    #[error("{field}: {value} is more than {MAX_SHEET_VALUE}")]
+    TooLarge {
+        /// The field, as in the file.
+        field: String,
+        /// The value found.
+        value: u32,
+    },
+    /// More Edge points than the Edge attribute.
+    #[error("edge.points: {points} is more than the attribute {attribute}")]
+    EdgePoints {
+        /// Points.
+        points: u32,
+        /// The attribute.
+        attribute: u32,
+    },
+}
+
 /// A Project Sol character.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -138,6 +172,52 @@ impl Sheet {
         })
     }
 
+    /// Checks what a file may hold: a name, no empty or duplicate attribute or skill names
+    /// (any case: `LOG` and `log` are one attribute), every value at most
+    /// [`MAX_SHEET_VALUE`], Edge points at most the attribute. Every later sum of sheet values
+    /// then stays far from the integer edges.
+    pub fn check(&self) -> Result<(), SheetError> {
+        if self.name.trim().is_empty() {
+            return Err(SheetError::EmptyName);
+        }
+        let big = |field: String, value: u32| {
+            if value > MAX_SHEET_VALUE {
+                Err(SheetError::TooLarge { field, value })
+            } else {
+                Ok(())
+            }
+        };
+        big("edge.attribute".into(), self.edge.attribute)?;
+        if self.edge.points > self.edge.attribute {
+            return Err(SheetError::EdgePoints {
+                points: self.edge.points,
+                attribute: self.edge.attribute,
+            });
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for (k, &v) in &self.attributes {
+            if k.trim().is_empty() {
+                return Err(SheetError::EmptyEntry("attributes"));
+            }
+            if !seen.insert(k.trim().to_ascii_lowercase()) {
+                return Err(SheetError::Duplicate("attributes", k.clone()));
+            }
+            big(format!("attributes.{k}"), v)?;
+        }
+        seen.clear();
+        for sk in &self.skills {
+            if sk.name.trim().is_empty() {
+                return Err(SheetError::EmptyEntry("skills"));
+            }
+            if !seen.insert(sk.name.trim().to_ascii_lowercase()) {
+                return Err(SheetError::Duplicate("skills", sk.name.clone()));
+            }
+            big(format!("skills `{}` ranks", sk.name), sk.ranks)?;
+            big(format!("skills `{}` progress", sk.name), sk.progress)?;
+        }
+        Ok(())
+    }
+
     /// A skill by name, any case.
     pub fn skill_mut(&mut self, name: &str) -> Option<&mut Skill> {
         self.skills
@@ -167,6 +247,43 @@ mod tests {
             skills: Vec::new(),
             trained_this_session: false,
         }
+    }
+
+    #[test]
+    fn a_sheet_with_empty_duplicate_or_huge_values_is_refused() {
+        let good = sheet(&[("BOD", 3), ("LOG", 1000)], 2);
+        assert_eq!(good.check(), Ok(()));
+        let mut s = good.clone();
+        s.name = "  ".into();
+        assert_eq!(s.check(), Err(SheetError::EmptyName));
+        let s = sheet(&[("LOG", 3), ("log", 4)], 2);
+        assert!(matches!(
+            s.check(),
+            Err(SheetError::Duplicate("attributes", _))
+        ));
+        let s = sheet(&[("", 3)], 2);
+        assert_eq!(s.check(), Err(SheetError::EmptyEntry("attributes")));
+        let s = sheet(&[("BOD", 1001)], 2);
+        let e = s.check().unwrap_err();
+        assert_eq!(e.to_string(), "attributes.BOD: 1001 is more than 1000");
+        let s = sheet(&[("BOD", 3)], u32::MAX);
+        assert!(matches!(s.check(), Err(SheetError::TooLarge { .. })));
+        let mut s = good.clone();
+        s.edge.points = 3;
+        assert_eq!(
+            s.check(),
+            Err(SheetError::EdgePoints {
+                points: 3,
+                attribute: 2
+            })
+        );
+        let mut s = good.clone();
+        s.skills = vec![Skill::new("Etiquette", 2), Skill::new("etiquette ", 1)];
+        assert!(matches!(s.check(), Err(SheetError::Duplicate("skills", _))));
+        s.skills = vec![Skill::new(" ", 2)];
+        assert_eq!(s.check(), Err(SheetError::EmptyEntry("skills")));
+        s.skills = vec![Skill::new("Etiquette", u32::MAX)];
+        assert!(s.check().unwrap_err().to_string().contains("ranks"));
     }
 
     #[test]

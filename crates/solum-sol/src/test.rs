@@ -393,6 +393,10 @@ pub struct GroupAction {
     pub leader_wounds: u32,
 }
 
+/// The most participants in a group action, the leader included: a group is a handful of
+/// characters; more is a typing mistake, refused rather than rolled and printed.
+pub const MAX_GROUP: usize = 100;
+
 /// Combines the tests of a group action (the leader's included).
 pub fn group_action(tests: &[TestOutcome]) -> Option<GroupAction> {
     let best = (0..tests.len()).max_by_key(|&i| (tests[i].hits, std::cmp::Reverse(i)))?;

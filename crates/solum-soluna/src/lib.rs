@@ -18,4 +18,9 @@ pub mod odds;
 pub mod skirmish;
 mod test;
 
+/// The limits of a test: dice in a pool and flips either way.
+pub mod test_limits {
+    pub use crate::test::{MAX_DICE, MAX_FLIPS};
+}
+
 pub use test::{Armour, SolunaError, TestOutcome, TestSpec, damage, roll_test, target_number};

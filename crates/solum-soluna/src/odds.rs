@@ -82,7 +82,9 @@ fn orbits(n: u32, mut visit: impl FnMut(&Counts, u128)) {
 /// The exact distribution of the largest group of `dice` d6 after `net_flips` optimal
 /// flips (U2: positive for the tester, negative against it).
 pub fn largest_distribution(dice: u32, net_flips: i32) -> Result<Distribution, SolunaError> {
-    let dice = dice.max(1);
+    if dice == 0 {
+        return Err(SolunaError::Dice(0));
+    }
     if dice > MAX_EXACT_DICE {
         return Err(SolunaError::TooLargeForExact(dice));
     }
@@ -196,5 +198,6 @@ mod tests {
             }
         }
         assert!(largest_distribution(41, 0).is_err());
+        assert_eq!(largest_distribution(0, 0), Err(SolunaError::Dice(0)));
     }
 }

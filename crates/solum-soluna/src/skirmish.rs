@@ -27,6 +27,11 @@ use crate::test::{Armour, TestOutcome, TestSpec, damage, roll_test};
 /// Phases in a turn.
 pub const PHASES: u32 = 10;
 
+/// The most characters in a skirmish: each attack keeps every die and every flip, so the
+/// events of a fight grow with characters × turns × dice; a skirmish is a handful of
+/// characters, and more is refused up front.
+pub const MAX_CHARACTERS: usize = 20;
+
 /// Turns after which a skirmish stops undecided.
 pub const MAX_TURNS: u32 = 100;
 
@@ -106,6 +111,15 @@ pub enum SkirmishError {
     /// Fewer than two sides.
     #[error("a skirmish needs characters on at least two sides")]
     OneSide,
+    /// More characters than [`MAX_CHARACTERS`].
+    #[error("{0} characters: a skirmish takes at most {MAX_CHARACTERS}")]
+    TooMany(usize),
+    /// A character with an empty name.
+    #[error("character number {0}: an empty name")]
+    EmptyName(usize),
+    /// Two characters with the same name (any case).
+    #[error("`{0}` is listed twice: each character needs its own name")]
+    Duplicate(String),
     /// A character the rules cannot use.
     #[error("{0}: {1}")]
     Character(String, &'static str),
@@ -191,6 +205,24 @@ pub fn fight(
     characters: &mut [Character],
     dice: &mut dyn DiceSource,
 ) -> Result<Vec<Event>, SkirmishError> {
+    if characters.len() > MAX_CHARACTERS {
+        return Err(SkirmishError::TooMany(characters.len()));
+    }
+    let mut names = std::collections::BTreeSet::new();
+    for (i, c) in characters.iter().enumerate() {
+        if c.name.trim().is_empty() {
+            return Err(SkirmishError::EmptyName(i + 1));
+        }
+        if !names.insert(c.name.trim().to_lowercase()) {
+            return Err(SkirmishError::Duplicate(c.name.clone()));
+        }
+        if c.flips_per_test > crate::test::MAX_FLIPS as u32 {
+            return Err(SkirmishError::Character(
+                c.name.clone(),
+                "flips_per_test is more than the 1000 flips a test takes",
+            ));
+        }
+    }
     for c in characters.iter() {
         if c.hit_points == 0 {
             return Err(SkirmishError::Character(c.name.clone(), "needs hit points"));
@@ -284,7 +316,7 @@ pub fn fight(
                     shield: characters[target].shield,
                 };
                 let dealt = damage(test.largest, armour, melee);
-                landed[target] += dealt;
+                landed[target] = landed[target].saturating_add(dealt);
                 events.push(Event::Attack {
                     attacker: *i,
                     target,
@@ -462,6 +494,45 @@ mod tests {
         assert!(matches!(
             fight(&mut cs, &mut ScriptedDice::new(Vec::new())),
             Err(SkirmishError::Mind(name, PhaseTableError(0))) if name == "B"
+        ));
+    }
+
+    #[test]
+    fn empty_duplicate_or_too_many_characters_are_refused() {
+        let none = || ScriptedDice::new(Vec::new());
+        let mut cs = vec![ch("A", "x", 1, 1, 1, 0), ch(" ", "y", 1, 1, 1, 0)];
+        assert_eq!(
+            fight(&mut cs, &mut none()),
+            Err(SkirmishError::EmptyName(2))
+        );
+        let mut cs = vec![ch("Csen", "x", 1, 1, 1, 0), ch("csen", "y", 1, 1, 1, 0)];
+        assert_eq!(
+            fight(&mut cs, &mut none()),
+            Err(SkirmishError::Duplicate("csen".into()))
+        );
+        let mut cs: Vec<Character> = (0..=MAX_CHARACTERS)
+            .map(|i| {
+                ch(
+                    &format!("C{i}"),
+                    if i % 2 == 0 { "x" } else { "y" },
+                    1,
+                    1,
+                    1,
+                    0,
+                )
+            })
+            .collect();
+        assert_eq!(
+            fight(&mut cs, &mut none()),
+            Err(SkirmishError::TooMany(MAX_CHARACTERS + 1))
+        );
+        // Flips per test beyond a test's limit would wrap the net flips: refused.
+        let mut cs = vec![ch("A", "x", 1, 1, 1, 0), ch("B", "y", 1, 1, 1, 0)];
+        cs[0].flips_per_test = u32::MAX;
+        cs[0].flips = u32::MAX;
+        assert!(matches!(
+            fight(&mut cs, &mut none()),
+            Err(SkirmishError::Character(name, _)) if name == "A"
         ));
     }
 

@@ -18,8 +18,8 @@ pub enum SolunaError {
     /// A pool outside 1..=MAX_DICE.
     #[error("{0} dice is not a pool: a test rolls 1 to {MAX_DICE} dice")]
     Dice(i64),
-    /// Too many flips.
-    #[error("{0} net flips is out of range (−{MAX_FLIPS} to {MAX_FLIPS})")]
+    /// Flips out of range.
+    #[error("{0} flips is out of range (0 to {MAX_FLIPS} each way)")]
     Flips(i64),
     /// Exact odds for a pool this large are not computed.
     #[error("exact odds go up to {max} dice; {0} asked", max = crate::odds::MAX_EXACT_DICE)]
@@ -37,18 +37,22 @@ pub struct TestSpec {
 
 impl TestSpec {
     /// A test of `dice` dice with `positive` flips for the tester and `negative` against it.
-    /// Dice below 1 count as 1 (R2).
+    /// The pool as given must be 1 to [`MAX_DICE`]: zero dice is an error here as in every
+    /// system (R2's minimum of one die applies to a pool reduced by the rules, as in a
+    /// skirmish, not to a pool typed as 0). Each side's flips are 0 to [`MAX_FLIPS`].
     pub fn new(dice: i64, positive: i64, negative: i64) -> Result<Self, SolunaError> {
-        if dice > i64::from(MAX_DICE) {
+        if !(1..=i64::from(MAX_DICE)).contains(&dice) {
             return Err(SolunaError::Dice(dice));
         }
-        let net = positive - negative;
-        if net.abs() > i64::from(MAX_FLIPS) || positive < 0 || negative < 0 {
-            return Err(SolunaError::Flips(net));
+        // Each side checked before the difference is taken: no subtraction can wrap.
+        for f in [positive, negative] {
+            if !(0..=i64::from(MAX_FLIPS)).contains(&f) {
+                return Err(SolunaError::Flips(f));
+            }
         }
         Ok(Self {
-            dice: dice.max(1) as u32,
-            net_flips: net as i32,
+            dice: dice as u32,
+            net_flips: (positive - negative) as i32,
         })
     }
 }
@@ -98,7 +102,10 @@ pub struct Armour {
 /// Damage of an attack: the largest group minus the armour (Body in melee, Body + Shield
 /// otherwise), never below 0.
 pub fn damage(largest: u32, armour: Armour, melee: bool) -> u32 {
-    let rating = armour.body + if melee { 0 } else { armour.shield };
+    // Saturating: armour at the top of u32 stops everything rather than wrapping to little.
+    let rating = armour
+        .body
+        .saturating_add(if melee { 0 } else { armour.shield });
     largest.saturating_sub(rating)
 }
 
@@ -131,9 +138,47 @@ mod tests {
     fn target_numbers_and_minimum_pool() {
         assert!(target_number(3, 3));
         assert!(!target_number(2, 3));
-        assert_eq!(TestSpec::new(0, 0, 0).unwrap().dice, 1);
-        assert_eq!(TestSpec::new(-4, 0, 0).unwrap().dice, 1);
+        assert_eq!(TestSpec::new(0, 0, 0), Err(SolunaError::Dice(0)));
+        assert_eq!(TestSpec::new(-4, 0, 0), Err(SolunaError::Dice(-4)));
+        assert_eq!(TestSpec::new(1, 0, 0).unwrap().dice, 1);
         assert!(TestSpec::new(1001, 0, 0).is_err());
         assert!(TestSpec::new(3, 0, 5000).is_err());
+        // The integer edges: each side is checked before the difference is taken.
+        assert_eq!(
+            TestSpec::new(3, i64::MAX, 1),
+            Err(SolunaError::Flips(i64::MAX))
+        );
+        assert_eq!(
+            TestSpec::new(3, 0, i64::MIN),
+            Err(SolunaError::Flips(i64::MIN))
+        );
+        assert_eq!(TestSpec::new(3, 1000, 0).unwrap().net_flips, 1000);
+        assert_eq!(TestSpec::new(3, 0, 1000).unwrap().net_flips, -1000);
+        // Armour at the top of u32 does not wrap.
+        let huge = Armour {
+            body: u32::MAX,
+            shield: u32::MAX,
+        };
+        assert_eq!(damage(1000, huge, false), 0);
+    }
+
+    proptest::proptest! {
+        /// Any typed numbers: a test within the limits, or an error; never a panic.
+        #[test]
+        fn any_numbers_give_a_bounded_test_or_an_error(
+            dice in proptest::prelude::any::<i64>(),
+            positive in proptest::prelude::any::<i64>(),
+            negative in proptest::prelude::any::<i64>(),
+        ) {
+            match TestSpec::new(dice, positive, negative) {
+                Ok(t) => {
+                    proptest::prop_assert!((1..=MAX_DICE).contains(&t.dice));
+                    proptest::prop_assert_eq!(i64::from(t.net_flips), positive - negative);
+                }
+                Err(_) => proptest::prop_assert!(
+                    !(1..=1000).contains(&dice) || !(0..=1000).contains(&positive) || !(0..=1000).contains(&negative)
+                ),
+            }
+        }
     }
 }

@@ -15,7 +15,22 @@ use crate::cli::{DietypeOddsArgs, DietypeRollArgs};
 use crate::dice::with_dice;
 use crate::render::{self, BAD, DIM, GOOD, HEAD, paint, percent};
 
-fn die(text: &str, step: i64) -> anyhow::Result<DieType> {
+/// The most die-type steps a flag takes either way: d4 to d12 is four steps, and twice that
+/// leaves room for steps that cancel out; a larger number is a typing mistake.
+const MAX_STEPS: i64 = 8;
+
+fn steps(flag: &str, step: i64) -> anyhow::Result<i64> {
+    if (-MAX_STEPS..=MAX_STEPS).contains(&step) {
+        Ok(step)
+    } else {
+        Err(bad(format!(
+            "{flag} {step}: die-type steps are -{MAX_STEPS} to {MAX_STEPS} (d4 to d12 is four)"
+        )))
+    }
+}
+
+fn die(text: &str, flag: &str, step: i64) -> anyhow::Result<DieType> {
+    let step = steps(flag, step)?;
     Ok(text
         .parse::<DieType>()
         .map_err(|e| bad(e.to_string()))?
@@ -28,9 +43,14 @@ fn sides(
     die_text: &str,
     other: &str,
 ) -> anyhow::Result<((DieType, u32), (DieType, u32))> {
-    let side = |text: &str, step: i64, chances: i64, flag: &str| {
+    let side = |text: &str, step: i64, chances: i64, flag: &str| -> anyhow::Result<_> {
         let d = text.parse::<DieType>().map_err(|e| bad(e.to_string()))?;
-        opposed_side(d, step, chances)
+        let step_flag = if flag == "--chances" {
+            "--step"
+        } else {
+            "--against-step"
+        };
+        opposed_side(d, steps(step_flag, step)?, chances)
             .map_err(|_| bad(format!("{flag} {chances}: a roll has 1 to 4 chances")))
     };
     Ok((
@@ -51,7 +71,7 @@ pub fn odds(args: &DietypeOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let Some(die_text) = &args.die else {
         return Err(bad("give a die type (d4 … d12), or --tables"));
     };
-    let d = die(die_text, args.roll.step)?;
+    let d = die(die_text, "--step", args.roll.step)?;
     if let Some(other) = &args.roll.against {
         let (a, b) = sides(&args.roll, die_text, other)?;
         let o = opposed_odds(a, b);
@@ -189,13 +209,13 @@ fn write_tables(json_out: bool, out: &mut dyn Write) -> anyhow::Result<()> {
 }
 
 pub fn roll(args: &DietypeRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let d = die(&args.die, args.roll.step)?;
+    let d = die(&args.die, "--step", args.roll.step)?;
     let order = "values go: each chance's die, a maximum followed by its two new dice, then the other side's, then damage dice";
     // Armour's -1DT on the weapon is a step of the damage die, clamped to d4..d12 (D3).
     let damage_die = args
         .damage
         .as_deref()
-        .map(|t| die(t, args.damage_step))
+        .map(|t| die(t, "--damage-step", args.damage_step))
         .transpose()?;
     if !(-4..=4).contains(&args.modifier) {
         return Err(bad(format!(

@@ -255,9 +255,10 @@ fn write_test(out: &mut dyn Write, t: &TestOutcome, seed: Option<u64>) -> std::i
 fn roll_pool_spec(args: &SolRollArgs) -> anyhow::Result<PoolSpec> {
     let mut modifiers = args.modifiers.clone();
     if let Some(hits) = args.assist {
-        if hits < 0 {
+        let max = i64::from(solum_sol::pool::MAX_DICE);
+        if !(0..=max).contains(&hits) {
             return Err(bad(format!(
-                "--assist {hits}: an assistant's hits are 0 or more"
+                "--assist {hits}: an assistant's hits are 0 to {max}"
             )));
         }
         modifiers.push(hits);
@@ -608,14 +609,9 @@ fn load(path: &Path) -> anyhow::Result<Sheet> {
             sheet.schema
         )));
     }
-    if sheet.edge.points > sheet.edge.attribute {
-        return Err(bad(format!(
-            "{}: edge.points: {} is more than the attribute {}",
-            path.display(),
-            sheet.edge.points,
-            sheet.edge.attribute
-        )));
-    }
+    sheet
+        .check()
+        .map_err(|e| bad(format!("{}: {e}", path.display())))?;
     Ok(sheet)
 }
 
@@ -683,6 +679,18 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             force,
         } => {
             let path = super::new_sheet_path(output.as_deref(), name, *force)?;
+            // The same name twice on the command line would be kept once, silently: refused.
+            for (flag, list) in [("--attr", attributes), ("--skill", skills)] {
+                let names = pairs(list, &flag[2..])?;
+                if let Some((n, _)) = names.iter().enumerate().find_map(|(i, (n, _))| {
+                    names[..i]
+                        .iter()
+                        .any(|(m, _)| m.eq_ignore_ascii_case(n))
+                        .then_some((n, ()))
+                }) {
+                    return Err(bad(format!("{flag} {n}: given twice")));
+                }
+            }
             let sheet = Sheet {
                 schema: SHEET_SCHEMA,
                 name: name.clone(),
@@ -694,6 +702,7 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
                     .collect(),
                 trained_this_session: false,
             };
+            sheet.check().map_err(|e| bad(e.to_string()))?;
             save(&path, &sheet)?;
             show(out, &sheet)?;
             writeln!(
@@ -729,6 +738,19 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             writeln!(out, "Edge {}/{}.", s.edge.points, s.edge.attribute)?;
         }
         SolCommand::Spend { file, what, roll } => {
+            // Only Dead Man's Trigger rolls: dice flags on another use would be ignored.
+            if *what != crate::cli::SpendUse::DeadMansTrigger
+                && (roll.rolled.is_some() || roll.seed.is_some())
+            {
+                return Err(bad(
+                    "--rolled/--seed: only dead-mans-trigger rolls dice; this use rolls none",
+                ));
+            }
+            if roll.rolled.is_some() && roll.seed.is_some() {
+                return Err(bad(
+                    "--seed cannot be used with --rolled: typed dice roll nothing from it",
+                ));
+            }
             let mut sheet = load(file)?;
             // The attributes a use needs must be on the sheet: a missing one is no 0.
             let attr = |names: [&str; 2]| -> anyhow::Result<u32> {
@@ -885,9 +907,12 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         retry: args.retry,
     };
     // Every check before any die or Edge: a command that fails changes nothing.
-    let pool = spec
-        .build()
-        .map_err(|e| bad(format!("--retry {}: {e}", args.retry)))?;
+    let pool = spec.build().map_err(|e| match e {
+        solum_sol::pool::PoolError::NoMoreTries { .. } => {
+            bad(format!("--retry {}: {e}", args.retry))
+        }
+        e => bad(format!("{}: {e}", args.file.display())),
+    })?;
     let t = args.threshold.as_deref().map(threshold).transpose()?;
     if args.retry > 0 && t.is_none() {
         return Err(bad(
@@ -1138,6 +1163,9 @@ fn ask_attribute(tied: &[String]) -> anyhow::Result<String> {
     }
 }
 
+/// Members of a group action shown one per line; beyond, a summary.
+const GROUP_LINES: usize = 20;
+
 /// A group action: the leader's test (`spec`) and one per other participant.
 fn group_action(
     spec: &TestSpec,
@@ -1146,9 +1174,16 @@ fn group_action(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let pools = solum_dice::parse_faces(group).map_err(|e| bad(format!("--group: {e}")))?;
+    let max = solum_sol::test::MAX_GROUP;
+    if pools.len() >= max {
+        return Err(bad(format!(
+            "--group: {} members and the leader are more than the {max} a group action takes",
+            pools.len()
+        )));
+    }
     let specs: Vec<TestSpec> = std::iter::once(Ok(*spec))
-        .chain(pools.iter().map(|&p| {
-            dice_count(i64::from(p)).map(|dice| TestSpec {
+        .chain(pools.iter().enumerate().map(|(i, &p)| {
+            dice_in(&format!("--group: member {} has", i + 2), i64::from(p)).map(|dice| TestSpec {
                 dice,
                 threshold: spec.threshold,
                 edge: None,
@@ -1177,7 +1212,9 @@ fn group_action(
         return Ok(());
     }
     writeln!(out, "{} of {}", paint(HEAD, "Group action"), tests.len())?;
-    for (i, t) in tests.iter().enumerate() {
+    // The leader, the best and the first members are shown; the rest are summed up.
+    let shown = |i: usize| i < GROUP_LINES || i == g.best;
+    for (i, t) in tests.iter().enumerate().filter(|(i, _)| shown(*i)) {
         let faces: Vec<String> = t.dice.iter().map(u32::to_string).collect();
         writeln!(
             out,
@@ -1187,6 +1224,20 @@ fn group_action(
             faces.join(" "),
             t.hits,
             if i == g.best { "  (best)" } else { "" }
+        )?;
+    }
+    let hidden: Vec<&TestOutcome> = tests
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !shown(*i))
+        .map(|(_, t)| t)
+        .collect();
+    if !hidden.is_empty() {
+        writeln!(
+            out,
+            "  … {} more member(s), {} with no hits (--json lists every one)",
+            hidden.len(),
+            hidden.iter().filter(|t| t.hits == 0).count()
         )?;
     }
     writeln!(

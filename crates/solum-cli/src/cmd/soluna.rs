@@ -12,14 +12,48 @@ use crate::cli::{SolunaCommand, SolunaOddsArgs, SolunaRollArgs};
 use crate::dice::with_dice;
 use crate::render::{self, BAD, GOOD, HEAD, paint, percent};
 
+/// The pool and flips as typed, each refused by its flag.
+fn spec(dice: i64, positive: (&str, i64), negative: (&str, i64)) -> anyhow::Result<TestSpec> {
+    let (max_dice, max_flips) = (
+        i64::from(solum_soluna::test_limits::MAX_DICE),
+        i64::from(solum_soluna::test_limits::MAX_FLIPS),
+    );
+    if !(1..=max_dice).contains(&dice) {
+        return Err(bad(format!(
+            "--dice {dice}: {dice} dice is not a pool, a Sol'una test rolls 1 to {max_dice} dice"
+        )));
+    }
+    for (flag, n) in [positive, negative] {
+        if !(0..=max_flips).contains(&n) {
+            return Err(bad(format!("{flag} {n}: flips are 0 to {max_flips}")));
+        }
+    }
+    TestSpec::new(dice, positive.1, negative.1).map_err(|e| bad(e.to_string()))
+}
+
+/// Flips shown one per line after a roll; beyond, a count.
+const FLIP_LINES: usize = 20;
+
 pub fn odds(args: &SolunaOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let spec = TestSpec::new(
+    let max_flips = i64::from(solum_soluna::test_limits::MAX_FLIPS);
+    // Checked before the sign is split: negating i64::MIN would wrap.
+    if !(-max_flips..=max_flips).contains(&args.flips) {
+        return Err(bad(format!(
+            "--flips {}: net flips are -{max_flips} to {max_flips}",
+            args.flips
+        )));
+    }
+    let spec = spec(
         args.dice,
-        args.flips.max(0),
-        args.flips.saturating_neg().max(0),
-    )
-    .map_err(|e| bad(e.to_string()))?;
-    let dist = largest_distribution(spec.dice, spec.net_flips).map_err(|e| bad(e.to_string()))?;
+        ("--flips", args.flips.max(0)),
+        ("--flips", (-args.flips).max(0)),
+    )?;
+    let dist = largest_distribution(spec.dice, spec.net_flips).map_err(|e| {
+        bad(format!(
+            "--dice {}: {e}; `solum roll soluna --dice {}` rolls such a pool",
+            spec.dice, spec.dice
+        ))
+    })?;
     let p_tn = args.target.tn.map(|tn| dist.p_at_least(i64::from(tn)));
     let armour = args.target.body.map(|body| Armour {
         body,
@@ -79,8 +113,11 @@ pub fn odds(args: &SolunaOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 }
 
 pub fn roll(args: &SolunaRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let spec =
-        TestSpec::new(args.dice, args.flips, args.against_flips).map_err(|e| bad(e.to_string()))?;
+    let spec = spec(
+        args.dice,
+        ("--flips", args.flips),
+        ("--against-flips", args.against_flips),
+    )?;
     let (t, seed) = with_dice(
         args.roll.rolled.as_deref(),
         args.roll.seed,
@@ -110,8 +147,15 @@ pub fn roll(args: &SolunaRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         spec.net_flips
     )?;
     writeln!(out, "  rolled   {}", faces(&t.rolled))?;
-    for f in &t.flips {
+    for f in t.flips.iter().take(FLIP_LINES) {
         writeln!(out, "  flip     die {}: {} → {}", f.die + 1, f.from, f.to)?;
+    }
+    if t.flips.len() > FLIP_LINES {
+        writeln!(
+            out,
+            "  flip     … {} more (--json lists every flip)",
+            t.flips.len() - FLIP_LINES
+        )?;
     }
     if !t.flips.is_empty() {
         writeln!(out, "  now      {}", faces(&t.faces))?;

@@ -1,0 +1,378 @@
+//! Bounded and robust, for Project Sol, Sol'una and Solum die types: the largest exact odds
+//! answer quickly (the right answer, checked independently), extreme numbers end at once
+//! with exit 2 and a message naming the flag and its limit, output the user sizes is capped.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{num, solum, solum_args};
+
+/// Runs and checks the run ended within `limit` (debug builds, a loaded machine: generous).
+fn timed(args: &str, limit: Duration) -> common::Run {
+    let start = Instant::now();
+    let run = solum(args);
+    assert!(
+        start.elapsed() < limit,
+        "`solum {args}` took {:?}",
+        start.elapsed()
+    );
+    run
+}
+
+const QUICK: Duration = Duration::from_secs(5);
+
+#[test]
+fn sol_odds_at_the_limit_answer_quickly_and_right() {
+    // 1000 dice against 1000 with Second Chance on both sides: symmetric, so the attacker's
+    // chance is 1/2 plus half the chance of a tie, and the defender's critical success
+    // equals the attacker's.
+    let v = timed(
+        "odds sol --dice 1000 --second-chance --against 1000 --against-edge second-chance --json",
+        QUICK * 4,
+    )
+    .json();
+    let o = &v["opposed"];
+    let (win, crit, dcrit) = (
+        num(o, "p_success"),
+        num(o, "p_critical_success"),
+        num(o, "p_defender_critical_success"),
+    );
+    assert!((crit - dcrit).abs() < 1e-12, "{crit} {dcrit}");
+    assert!(win > 0.5 && win < 0.53, "{win}");
+    // A threshold of 1000 on 1000 dice: every die a hit, (5/9)^1000 with Second Chance.
+    let v = timed(
+        "odds sol --dice 1000 --threshold 1000 --second-chance --json",
+        QUICK * 4,
+    )
+    .json();
+    let expected = (1000.0 * (5.0f64 / 9.0).ln()).exp();
+    assert!((num(&v, "p_success") - expected).abs() <= expected * 1e-9);
+}
+
+#[test]
+fn sol_extreme_numbers_are_refused_by_flag() {
+    for (args, needle) in [
+        ("odds sol --dice 0", "--dice 0: a pool has 1 to 1000 dice"),
+        (
+            "odds sol --dice -9223372036854775808",
+            "--dice -9223372036854775808: a pool has 1 to 1000",
+        ),
+        (
+            "odds sol --dice 3 --against 1001",
+            "--against 1001: a pool has 1 to 1000",
+        ),
+        ("odds sol --dice 3 --threshold 4294967296", "4294967296"),
+        (
+            "roll sol --dice 0 --seed 1",
+            "--dice 0: a pool has 1 to 1000",
+        ),
+        (
+            "roll sol --attribute 9223372036854775807 --ranks 1 --seed 1",
+            "attribute 9223372036854775807 is more than the 1000",
+        ),
+        (
+            "roll sol --attribute 3 --ranks 2 --modifier -9223372036854775808 --seed 1",
+            "modifier -9223372036854775808 is beyond ±1000",
+        ),
+        (
+            "roll sol --dice 3 --group 4,0,2 --seed 1",
+            "--group: member 3 has 0: a pool has 1 to 1000",
+        ),
+        ("roll sol --dice 3 --group 4,4294967296 --seed 1", "--group"),
+        (
+            "roll sol --dice 3 --seed 1 --rolled 5,5,5",
+            "cannot be used with",
+        ),
+        (
+            "odds sol --dice 3 --push-the-limit --second-chance",
+            "cannot be used with",
+        ),
+        ("odds sol --dice 3 --against-edge close-call", "--against"),
+    ] {
+        timed(args, QUICK).bad_input(needle);
+    }
+}
+
+#[test]
+fn a_group_of_ten_thousand_is_refused_and_a_large_one_summed_up() {
+    let members = vec!["1000"; 10_000].join(",");
+    let run = {
+        let start = Instant::now();
+        let r = solum_args(&[
+            "roll", "sol", "--dice", "3", "--group", &members, "--seed", "1",
+        ]);
+        assert!(start.elapsed() < QUICK);
+        r
+    };
+    run.bad_input("--group: 10000 members and the leader are more than the 100");
+    // 99 members and the leader: 20 lines of tests, then one line for the rest.
+    let members = vec!["1"; 99].join(",");
+    let run = solum_args(&[
+        "roll", "sol", "--dice", "1", "--group", &members, "--seed", "4",
+    ]);
+    let text = run.ok();
+    let shown = text.matches("  member ").count() + text.matches("  leader ").count();
+    assert!((20..=21).contains(&shown), "{text}");
+    let summary = text
+        .lines()
+        .find(|l| l.contains("more member(s)"))
+        .expect("a summary line");
+    // The summary counts exactly the members not shown, and their misses agree with JSON.
+    let v = solum_args(&[
+        "roll", "sol", "--dice", "1", "--group", &members, "--seed", "4", "--json",
+    ])
+    .json();
+    let tests = v["tests"].as_array().unwrap();
+    assert_eq!(tests.len(), 100);
+    let best = v["best"].as_u64().unwrap() as usize;
+    let hidden: Vec<_> = tests
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i >= 20 && *i != best)
+        .collect();
+    let misses = hidden.iter().filter(|(_, t)| t["hits"] == 0).count();
+    assert!(
+        summary.contains(&format!(
+            "… {} more member(s), {misses} with no hits",
+            hidden.len()
+        )),
+        "{summary}"
+    );
+}
+
+#[test]
+fn sol_sheets_with_empty_duplicate_or_huge_values_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("s.toml");
+    let f = f.to_str().unwrap();
+    let base = "schema = 1\nname = \"Cole\"\n[edge]\nattribute = 2\npoints = 2\n";
+    for (extra, needle) in [
+        (
+            "[attributes]\nAGI = 4294967295\n",
+            "attributes.AGI: 4294967295 is more than 1000",
+        ),
+        (
+            "[attributes]\nLOG = 3\nlog = 4\n",
+            "attributes: `log` is listed twice",
+        ),
+        (
+            "[[skills]]\nname = \"Etiquette\"\nranks = 1\nprogress = 0\n[[skills]]\nname = \"etiquette\"\nranks = 2\nprogress = 0\n",
+            "skills: `etiquette` is listed twice",
+        ),
+        (
+            "[[skills]]\nname = \"\"\nranks = 1\nprogress = 0\n",
+            "skills: an empty name",
+        ),
+    ] {
+        std::fs::write(f, format!("{base}{extra}")).unwrap();
+        solum_args(&["sol", "show", f]).bad_input(needle);
+        solum_args(&["sol", "reward", f]).bad_input(needle);
+    }
+    std::fs::write(
+        f,
+        "schema = 1\nname = \"Cole\"\n[edge]\nattribute = 4294967295\npoints = 4294967295\n",
+    )
+    .unwrap();
+    solum_args(&["sol", "reward", f]).bad_input("edge.attribute: 4294967295 is more than 1000");
+    // Dice flags on an Edge use that rolls nothing would be ignored: refused, nothing spent.
+    std::fs::write(
+        f,
+        "schema = 1\nname = \"Cole\"\n[edge]\nattribute = 2\npoints = 2\n[attributes]\nREA = 3\nINT = 3\n",
+    )
+    .unwrap();
+    solum_args(&["sol", "spend", f, "blitz", "--seed", "1"])
+        .bad_input("only dead-mans-trigger rolls dice");
+    assert!(std::fs::read_to_string(f).unwrap().contains("points = 2"));
+    // `sol new` with an attribute twice would keep one silently.
+    let g = dir.path().join("n.toml");
+    solum_args(&[
+        "sol",
+        "new",
+        "Kyra",
+        "--edge",
+        "2",
+        "--attr",
+        "LOG=3",
+        "--attr",
+        "log=4",
+        "--output",
+        g.to_str().unwrap(),
+    ])
+    .bad_input("--attr log: given twice");
+    assert!(!g.exists());
+}
+
+#[test]
+fn soluna_zero_dice_and_extreme_flips_are_refused_by_flag() {
+    for (args, needle) in [
+        (
+            "odds soluna --dice 0",
+            "--dice 0: 0 dice is not a pool, a Sol'una test rolls 1 to 1000 dice",
+        ),
+        (
+            "odds soluna --dice -3",
+            "--dice -3: -3 dice is not a pool, a Sol'una test rolls 1 to 1000",
+        ),
+        (
+            "roll soluna --dice 0 --seed 1",
+            "--dice 0: 0 dice is not a pool, a Sol'una test rolls 1 to 1000",
+        ),
+        (
+            "odds soluna --dice 41",
+            "exact odds go up to 40 dice; 41 asked; `solum roll soluna --dice 41`",
+        ),
+        (
+            "odds soluna --dice 5 --flips -9223372036854775808",
+            "--flips -9223372036854775808: net flips are -1000 to 1000",
+        ),
+        (
+            "roll soluna --dice 5 --flips 9223372036854775807 --against-flips 1 --seed 1",
+            "--flips 9223372036854775807: flips are 0 to 1000",
+        ),
+        (
+            "roll soluna --dice 5 --against-flips -1 --seed 1",
+            "--against-flips -1: flips are 0 to 1000",
+        ),
+        (
+            "roll soluna --dice 5 --body 4294967296 --seed 1",
+            "4294967296",
+        ),
+        ("roll soluna --dice 5 --shield 2 --seed 1", "--body"),
+    ] {
+        timed(args, QUICK).bad_input(needle);
+    }
+}
+
+#[test]
+fn soluna_exact_odds_at_the_limit_answer_quickly() {
+    for flips in ["0", "1000", "-1000", "40", "-40"] {
+        let v = timed(
+            &format!("odds soluna --dice 40 --flips {flips} --json"),
+            QUICK,
+        )
+        .json();
+        let total: f64 = v["largest"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|p| p.as_f64().unwrap())
+            .sum();
+        assert!((total - 1.0).abs() < 1e-9, "{flips}: {total}");
+    }
+    // 1000 net flips on 40 dice: every die joins one group.
+    let v = solum("odds soluna --dice 40 --flips 1000 --json").json();
+    assert!((num(&v["largest"], "40") - 1.0).abs() < 1e-12);
+    // 1000 against: the group is the fewest possible, ⌈40/6⌉ = 7.
+    let v = solum("odds soluna --dice 40 --flips -1000 --json").json();
+    assert!((num(&v["largest"], "7") - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn a_thousand_flips_are_counted_not_listed() {
+    let rolled = vec!["1"; 1000].join(",");
+    let args = [
+        "roll",
+        "soluna",
+        "--dice",
+        "1000",
+        "--against-flips",
+        "1000",
+        "--rolled",
+        &rolled,
+    ];
+    let v = solum_args(&[&args[..], &["--json"]].concat()).json();
+    let all = v["test"]["flips"].as_array().unwrap().len();
+    assert!(all > 900, "{all}");
+    let text = solum_args(&args);
+    let out = text.ok();
+    assert_eq!(out.matches("  flip     die").count(), 20, "{out}");
+    assert!(
+        out.contains(&format!(
+            "  flip     … {} more (--json lists every flip)",
+            all - 20
+        )),
+        "{out}"
+    );
+    assert!(out.lines().count() < 30, "{out}");
+}
+
+#[test]
+fn skirmish_files_with_empty_or_duplicate_names_or_too_many_characters_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("sk.toml");
+    let f = f.to_str().unwrap();
+    let ch = |name: &str, side: &str| {
+        format!(
+            "[[character]]\nname = \"{name}\"\nside = \"{side}\"\nmind = 1\nbody = 0\nhit_points = 1\nranged = 1\n"
+        )
+    };
+    for (text, needle) in [
+        (ch("Csen", "a") + &ch("csen", "b"), "`csen` is listed twice"),
+        (
+            ch("Csen", "a") + &ch("", "b"),
+            "character number 2: an empty name",
+        ),
+        (
+            (0..21)
+                .map(|i| ch(&format!("C{i}"), if i % 2 == 0 { "a" } else { "b" }))
+                .collect(),
+            "21 characters: a skirmish takes at most 20",
+        ),
+    ] {
+        std::fs::write(f, text).unwrap();
+        timed(&format!("soluna skirmish {f} --seed 1"), QUICK).bad_input(needle);
+    }
+}
+
+#[test]
+fn dietype_extreme_numbers_are_refused_by_flag() {
+    for (args, needle) in [
+        ("roll dietype d6 --chances 0 --seed 1", "0 chances"),
+        (
+            "odds dietype d6 --chances 9223372036854775807",
+            "9223372036854775807 chances",
+        ),
+        (
+            "odds dietype d6 --step 9223372036854775807",
+            "--step 9223372036854775807: die-type steps are -8 to 8",
+        ),
+        (
+            "odds dietype d6 --against d8 --against-step -9223372036854775808",
+            "--against-step -9223372036854775808: die-type steps are -8 to 8",
+        ),
+        (
+            "roll dietype d6 --damage d4 --damage-step 99 --seed 1",
+            "--damage-step 99: die-type steps are -8 to 8",
+        ),
+        ("odds dietype d6 --vs 4294967296", "4294967296"),
+        ("odds dietype d6 --vs 5 --against d8", "cannot be used with"),
+        ("odds dietype d6 --against-chances 2", "--against"),
+        ("roll dietype d6 --seed 1 --rolled 4", "cannot be used with"),
+    ] {
+        timed(args, QUICK).bad_input(needle);
+    }
+    // Eight steps either way still clamp: d4 and d12.
+    let v = solum("odds dietype d6 --step 8 --json").json();
+    assert_eq!(v["die"], "d12");
+    let v = solum("odds dietype d6 --step -8 --json").json();
+    assert_eq!(v["die"], "d4");
+}
+
+#[test]
+fn dietype_exact_odds_at_the_limit_answer_quickly() {
+    // d12, four chances, difficulty 12: the chances are independent, 1 − (1 − p)^4.
+    let v = timed("odds dietype d12 --chances 4 --vs 12 --json", QUICK).json();
+    let p = num(&v, "p_per_chance");
+    assert!((num(&v, "p_success") - (1.0 - (1.0 - p).powi(4))).abs() < 1e-12);
+    assert!(p > 0.0 && p < 1.0);
+    let v = timed(
+        "odds dietype d12 --chances 4 --against d12 --against-chances 4 --json",
+        QUICK,
+    )
+    .json();
+    // Symmetric: win equals lose, and the three add up to 1 within the bound.
+    let (w, d, l) = (num(&v, "p_win"), num(&v, "p_draw"), num(&v, "p_lose"));
+    assert!((w - l).abs() < 1e-9, "{w} {l}");
+    assert!((w + d + l - 1.0).abs() <= num(&v, "error_bound") + 1e-12);
+}
