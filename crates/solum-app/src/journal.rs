@@ -53,6 +53,8 @@ pub enum Record {
         /// The answer, event and disposition.
         outcome: OracleOutcome,
     },
+    /// A So1um Expanded character was created, changed, advanced, rested or rolled a check.
+    Character(Box<crate::characters::CharacterRecord>),
 }
 
 impl Record {
@@ -63,6 +65,7 @@ impl Record {
             Self::SceneStart { .. } => "scene-start",
             Self::SceneEnd { .. } => "scene-end",
             Self::Oracle { .. } => "oracle",
+            Self::Character(_) => "character",
         }
     }
 }
@@ -84,6 +87,7 @@ pub struct JournalEntry {
 pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
     match record {
         Record::Note { .. } | Record::SceneStart { .. } | Record::SceneEnd { .. } => Ok(None),
+        Record::Character(c) => Ok(c.replay()),
         Record::Oracle {
             leaning,
             rolled,

@@ -7,6 +7,7 @@
 //! rolls, rolls before it stores, and stores in one transaction: when an [`AppError`] comes
 //! back, nothing was written.
 
+pub mod characters;
 mod error;
 pub mod journal;
 mod markdown;
@@ -15,6 +16,9 @@ use serde::{Deserialize, Serialize};
 use solum_expanded::oracle::{self, Answer, Disposition, Event, Leaning};
 use solum_store::{CampaignStore, NewEntry};
 
+pub use characters::{
+    AdvanceGoal, Against, ArmorChange, CharacterCheck, CharacterEdit, CharacterRecord, NewCharacter,
+};
 pub use error::{AppError, ErrorKind};
 pub use journal::{JournalEntry, Record, Rolled};
 
@@ -225,7 +229,9 @@ impl<S: CampaignStore> Campaign<S> {
                         reason: format!("it cannot be read: {e}"),
                     }),
                     Ok(record) => {
-                        if matches!(record, Record::Oracle { .. }) {
+                        let character_roll =
+                            matches!(&record, Record::Character(c) if c.has_dice());
+                        if matches!(record, Record::Oracle { .. }) || character_roll {
                             report.rolls += 1;
                         }
                         if let Some(reason) = journal::replay(&record)? {
@@ -320,6 +326,7 @@ fn check_record(record: &Record) -> Result<(), AppError> {
         Record::Oracle { question, .. } => {
             text("question", question, MAX_QUESTION, false).map(drop)
         }
+        Record::Character(c) => c.check(),
     }
 }
 
