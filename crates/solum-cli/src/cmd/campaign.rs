@@ -246,6 +246,7 @@ fn write_entries(out: &mut dyn Write, entries: &[JournalEntry], json: bool) -> a
                 }
                 s
             }
+            Record::Character(c) => c.summary(),
         };
         writeln!(out, "{:>5}  {}  {what}", e.seq, paint(DIM, when))?;
     }
