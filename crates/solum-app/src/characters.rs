@@ -1271,27 +1271,35 @@ impl<S: CampaignStore> Campaign<S> {
         check: &CharacterCheck,
         dice: Dice,
     ) -> Result<CheckView, AppError> {
-        let hero = self.character(name)?.character;
-        let inputs = check_inputs(&hero, check)?;
-        let odds = odds_of(&inputs)?;
-        let (result, rolled) = roll_rule(dice, |d| check_rule(&inputs, d))?;
+        // The sheet is read inside the write transaction: an edit by another process cannot
+        // slip in between the read and the journal entry.
+        let dice = match dice {
+            Dice::Fresh => Dice::Seed(SeededDice::from_entropy().seed()),
+            d => d,
+        };
         let at = self.now();
-        let record = CharacterRecord::new(
-            &hero.name,
-            CharacterChange::Check {
-                inputs: inputs.clone(),
-                rolled: rolled.clone(),
-                result: result.clone(),
-            },
-        );
-        let seq = self.transact(|tx| Ok(tx.append(&[entry(&at, record.clone())?])?[0].seq))?;
-        Ok(CheckView {
-            seq,
-            name: hero.name,
-            inputs,
-            odds,
-            rolled,
-            result,
+        self.transact(|tx| {
+            let (hero, _) = load(tx, name)?;
+            let inputs = check_inputs(&hero, check)?;
+            let odds = odds_of(&inputs)?;
+            let (result, rolled) = roll_rule(dice.clone(), |d| check_rule(&inputs, d))?;
+            let record = CharacterRecord::new(
+                &hero.name,
+                CharacterChange::Check {
+                    inputs: inputs.clone(),
+                    rolled: rolled.clone(),
+                    result: result.clone(),
+                },
+            );
+            let seq = tx.append(&[entry(&at, record)?])?[0].seq;
+            Ok(CheckView {
+                seq,
+                name: hero.name,
+                inputs,
+                odds,
+                rolled,
+                result,
+            })
         })
     }
 }

@@ -659,3 +659,46 @@ armor = { name = "plate", class = "heavy" }
     assert_eq!(hp, 9);
     assert!(c.verify().unwrap().mismatches.is_empty());
 }
+
+#[test]
+fn character_records_round_trip_through_a_journal_export_and_a_newer_schema_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.solum");
+    let mut c = open(&path);
+    c.create_character(&nick(), Dice::Seed(3)).unwrap();
+    c.advance_character(
+        "Nick",
+        &AdvanceGoal::Attribute(Attribute::Charm),
+        Dice::Typed(vec![4]),
+    )
+    .unwrap();
+    c.check_from_character(
+        "Nick",
+        &check(Attribute::Charm, None, Against::Difficulty(4)),
+        Dice::Seed(5),
+    )
+    .unwrap();
+    let export = c.export().unwrap();
+    let text = serde_json::to_string(&export).unwrap();
+    let back: solum_app::JournalExport = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, export);
+    let mut other = open(&dir.path().join("other.solum"));
+    assert_eq!(other.import(back).unwrap(), 3);
+    assert_eq!(other.verify().unwrap().rolls, 3);
+    // A record of a newer schema is not silently taken for this one.
+    drop(c);
+    let raw = rusqlite::Connection::open(&path).unwrap();
+    raw.execute_batch(
+        "DROP TRIGGER journal_no_update;
+         UPDATE journal SET body = json_set(body, '$.schema', 2) WHERE seq = 3;",
+    )
+    .unwrap();
+    drop(raw);
+    let report = open(&path).verify().unwrap();
+    assert_eq!(report.mismatches.len(), 1);
+    assert!(
+        report.mismatches[0].reason.contains("newer"),
+        "{:?}",
+        report.mismatches
+    );
+}
