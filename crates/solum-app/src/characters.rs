@@ -563,21 +563,15 @@ impl CharacterRecord {
                 rolled,
                 success,
                 after,
-            } => again(rolled, |d| advance_rule(before, goal, d))
-                .map(|(s, ok)| {
-                    if ok != *success {
-                        return (
-                            None,
-                            Some(format!("recorded success {success}, the dice give {ok}")),
-                        );
-                    }
-                    (Some(s), None)
-                })
-                .and_then(|(s, e)| match (s, e) {
-                    (_, Some(e)) => Err(e),
-                    (Some(s), None) => Ok((s, after.clone())),
-                    (None, None) => Err("nothing derived".into()),
-                }),
+            } => match again(rolled, |d| advance_rule(before, goal, d)) {
+                Ok((_, ok)) if ok != *success => Err(format!(
+                    "recorded {}, the dice give {}",
+                    if *success { "success" } else { "failure" },
+                    if ok { "success" } else { "failure" }
+                )),
+                Ok((hero, _)) => Ok((hero, after.clone())),
+                Err(e) => Err(e),
+            },
             CharacterChange::Edited {
                 before,
                 edit,

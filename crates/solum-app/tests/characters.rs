@@ -702,3 +702,42 @@ fn character_records_round_trip_through_a_journal_export_and_a_newer_schema_is_n
         report.mismatches
     );
 }
+
+#[test]
+fn verify_names_a_changed_edit_and_a_changed_advancement() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.solum");
+    let mut c = open(&path);
+    c.import_character(NICK_SHEET).unwrap();
+    c.edit_character(
+        "Nick",
+        &CharacterEdit {
+            damage: Some(2),
+            ..CharacterEdit::default()
+        },
+    )
+    .unwrap();
+    // A background on a 3: not this time.
+    c.advance_character(
+        "Nick",
+        &AdvanceGoal::Background("Tower Climber".into()),
+        Dice::Typed(vec![3]),
+    )
+    .unwrap();
+    assert!(c.verify().unwrap().mismatches.is_empty());
+    drop(c);
+    let raw = rusqlite::Connection::open(&path).unwrap();
+    raw.execute_batch(
+        "DROP TRIGGER journal_no_update;
+         UPDATE journal SET body = json_set(body, '$.change.edited.after.hit_points', 5)
+         WHERE seq = 2;
+         UPDATE journal SET body = json_set(body, '$.change.advanced.success', json('true'))
+         WHERE seq = 3;",
+    )
+    .unwrap();
+    drop(raw);
+    let report = open(&path).verify().unwrap();
+    let seqs: Vec<_> = report.mismatches.iter().map(|m| m.seq).collect();
+    assert_eq!(seqs, [2, 3], "{:?}", report.mismatches);
+    assert!(report.mismatches[1].reason.contains("recorded success"));
+}
