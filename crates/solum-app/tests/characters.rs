@@ -741,3 +741,30 @@ fn verify_names_a_changed_edit_and_a_changed_advancement() {
     assert_eq!(seqs, [2, 3], "{:?}", report.mismatches);
     assert!(report.mismatches[1].reason.contains("recorded success"));
 }
+
+#[test]
+fn opposed_odds_from_a_sheet_match_a_hand_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = open(&dir.path().join("c.solum"));
+    c.import_character(NICK_SHEET).unwrap();
+    // Charm 1 against one die: faces higher 15/36; both 6 (1/36), then the chains, ahead
+    // with 3/7 and level with 1/7 (S2, S3). Win 15/36 + 3/252 = 3/7; draw 5/36 + 1/252 = 1/7.
+    let v = c
+        .check_from_character(
+            "Nick",
+            &check(
+                Attribute::Charm,
+                None,
+                Against::Opposed {
+                    dice: 1,
+                    gear: false,
+                },
+            ),
+            Dice::Typed(vec![4, 4]),
+        )
+        .unwrap();
+    assert_eq!(v.odds.pass_exact, "3/7");
+    assert!((v.odds.draw.unwrap() - 1.0 / 7.0).abs() < 1e-12);
+    assert_eq!(v.result.verdict.as_deref(), Some("draw"));
+    assert!(!v.result.passed);
+}
