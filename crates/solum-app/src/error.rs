@@ -120,6 +120,17 @@ pub enum AppError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// A character, or a change to one, breaks a rule: the field and the problem.
+    #[error("{field}: {problem}")]
+    Character {
+        /// The field at fault, as named on the sheet.
+        field: String,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// No character of that name in the campaign.
+    #[error("the campaign has no character named {0}")]
+    NoSuchCharacter(String),
 }
 
 impl AppError {
@@ -138,7 +149,9 @@ impl AppError {
             | Self::Count(_)
             | Self::UnknownOracle(_)
             | Self::BadImport(_)
-            | Self::ImportMismatch { .. } => ErrorKind::BadInput,
+            | Self::ImportMismatch { .. }
+            | Self::Character { .. }
+            | Self::NoSuchCharacter(_) => ErrorKind::BadInput,
             Self::UnreadableEntry { .. } => ErrorKind::Internal,
             Self::Store(e) => match e {
                 StoreError::Busy { .. } | StoreError::Full { .. } => ErrorKind::Unavailable,

@@ -87,6 +87,8 @@ pub enum Record {
         /// The words, in the order drawn.
         words: Vec<String>,
     },
+    /// A So1um Expanded character was created, changed, advanced, rested or rolled a check.
+    Character(Box<crate::characters::CharacterRecord>),
 }
 
 /// The list an idea draw used.
@@ -185,13 +187,17 @@ impl Record {
             Self::ClassicOracle { .. } => "classic-oracle",
             Self::Difficulty { .. } => "difficulty",
             Self::Idea { .. } => "idea",
+            Self::Character(_) => "character",
         }
     }
 
     /// The dice of the record, if it rolled any.
     pub fn rolled(&self) -> Option<&Rolled> {
         match self {
-            Self::Note { .. } | Self::SceneStart { .. } | Self::SceneEnd { .. } => None,
+            Self::Note { .. }
+            | Self::SceneStart { .. }
+            | Self::SceneEnd { .. }
+            | Self::Character(_) => None,
             Self::Oracle { rolled, .. }
             | Self::ClassicOracle { rolled, .. }
             | Self::Difficulty { rolled, .. }
@@ -217,6 +223,7 @@ pub struct JournalEntry {
 pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
     match record {
         Record::Note { .. } | Record::SceneStart { .. } | Record::SceneEnd { .. } => Ok(None),
+        Record::Character(c) => Ok(c.replay()),
         Record::Oracle {
             leaning,
             rolled,

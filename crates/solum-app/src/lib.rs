@@ -7,6 +7,7 @@
 //! rolls, rolls before it stores, and stores in one transaction: when an [`AppError`] comes
 //! back, nothing was written.
 
+pub mod characters;
 mod error;
 pub mod ideas;
 pub mod journal;
@@ -16,6 +17,9 @@ use serde::{Deserialize, Serialize};
 use solum_expanded::oracle::{self, Answer, Disposition, Event, Leaning};
 use solum_store::{CampaignStore, NewEntry};
 
+pub use characters::{
+    AdvanceGoal, Against, ArmorChange, CharacterCheck, CharacterEdit, CharacterRecord, NewCharacter,
+};
 pub use error::{AppError, ErrorKind};
 pub use journal::{ClassicOutcome, IdeaList, JournalEntry, Record, Rolled};
 
@@ -343,7 +347,9 @@ impl<S: CampaignStore> Campaign<S> {
                         reason: format!("it cannot be read: {e}"),
                     }),
                     Ok(record) => {
-                        if record.rolled().is_some() {
+                        let character_roll =
+                            matches!(&record, Record::Character(c) if c.has_dice());
+                        if record.rolled().is_some() || character_roll {
                             report.rolls += 1;
                         }
                         if let Some(reason) = journal::replay(&record)? {
@@ -438,6 +444,7 @@ fn check_record(record: &Record) -> Result<(), AppError> {
         Record::Oracle { question, .. } | Record::ClassicOracle { question, .. } => {
             text("question", question, MAX_QUESTION, false).map(drop)
         }
+        Record::Character(c) => c.check(),
         Record::Difficulty { task, .. } => task
             .as_deref()
             .map(|t| text("task", t, MAX_QUESTION, false))

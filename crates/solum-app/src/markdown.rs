@@ -70,6 +70,9 @@ pub(crate) fn render(title: &str, entries: &[JournalEntry]) -> String {
                 let _ = write!(line, " {}", provenance(rolled));
                 let _ = writeln!(out, "{line}\n");
             }
+            Record::Character(c) => {
+                let _ = writeln!(out, "> {}\n", inline(&c.summary()));
+            }
             Record::Difficulty {
                 task,
                 rolled,

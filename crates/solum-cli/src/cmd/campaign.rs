@@ -420,6 +420,7 @@ pub(crate) fn write_entries(
                 Some(t) => format!("Difficulty for {}: {difficulty} ({name})", t),
                 None => format!("Difficulty: {difficulty} ({name})"),
             },
+            Record::Character(c) => c.summary(),
             Record::Idea { list, words, .. } => {
                 format!("Idea ({}): {}", list.label(), words.join(" · "))
             }

@@ -1,0 +1,1299 @@
+//! So1um Expanded characters in the campaign: creation, edits, advancement, rest, checks
+//! rolled from a sheet, import and export of the TOML sheet.
+//!
+//! Every change reads the sheet, applies the rule, checks the result, and stores the new
+//! sheet and its journal entry in one [`CampaignStore::write`] transaction: many processes
+//! changing one character at once serialize, and a change that fails stores nothing. Each
+//! journal entry keeps the sheet before, the inputs and every die, so that `journal verify`
+//! re-derives it.
+
+use serde::{Deserialize, Serialize};
+use solum_dice::{DiceError, DiceSource, RecordingDice, SeededDice, SharedDice, TypedDice};
+use solum_expanded::character::{
+    self, Armor, Attribute, CHARACTER_SCHEMA, Character, CharacterError, CreationChoices,
+    CreationError, Gear, GearEffect, Weapon,
+};
+use solum_expanded::check::{CheckSpec, OpposedSpec, PoolRoll, Side, Verdict};
+use solum_expanded::{Difficulty, Pool, odds};
+use solum_store::{CampaignStore, NewEntry, Sheet, StoreError, WriteTx};
+
+use crate::journal::{RECORD_SCHEMA, Record, Rolled};
+use crate::{AppError, Campaign, Dice};
+
+/// The system name sheets of So1um Expanded are stored under.
+pub const SYSTEM: &str = "expanded";
+/// The schema version of the character records this build writes.
+pub const CHARACTER_RECORD_SCHEMA: i64 = 1;
+/// The longest name (of a character, background, weapon, armor or gear), in characters.
+pub const MAX_NAME: usize = 100;
+/// The longest notes on a sheet, in characters: a journal entry keeps the sheet before and
+/// after a change, and an entry holds at most 64 KiB.
+pub const MAX_SHEET_NOTES: usize = 4_000;
+/// The most backgrounds, weapons or pieces of gear one sheet lists.
+pub const MAX_LIST: usize = 20;
+/// The longest rest, in hours (as the command line takes it).
+pub const MAX_REST_HOURS: f64 = 10_000.0;
+
+fn bad(field: impl Into<String>, problem: impl Into<String>) -> AppError {
+    AppError::Character {
+        field: field.into(),
+        problem: problem.into(),
+    }
+}
+
+impl From<CharacterError> for AppError {
+    fn from(e: CharacterError) -> Self {
+        bad(e.field, e.problem)
+    }
+}
+
+/// What a player chooses at creation (S9).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewCharacter {
+    /// The hero's name.
+    pub name: String,
+    /// Body, Mind, Charm: 3, 2 and 1 in some order.
+    pub body: u32,
+    /// See `body`.
+    pub mind: u32,
+    /// See `body`.
+    pub charm: u32,
+    /// The starting background first, then names for the extra ones the 2d6 grant.
+    pub backgrounds: Vec<String>,
+    /// The starting light weapon.
+    pub weapon: Weapon,
+    /// What the light armor is, if the d6 grants it.
+    pub armor_name: String,
+}
+
+impl NewCharacter {
+    fn choices(&self) -> CreationChoices {
+        CreationChoices {
+            name: self.name.trim().to_owned(),
+            body: self.body,
+            mind: self.mind,
+            charm: self.charm,
+            backgrounds: self
+                .backgrounds
+                .iter()
+                .map(|b| b.trim().to_owned())
+                .collect(),
+            weapon: self.weapon.clone(),
+            armor_name: self.armor_name.trim().to_owned(),
+        }
+    }
+}
+
+/// Armor put on or taken off by an edit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ArmorChange {
+    /// Wear this armor (replacing any worn).
+    Wear(Armor),
+    /// Take armor off.
+    TakeOff,
+}
+
+/// The changes the command line's `character edit` offers, applied in this order: attributes,
+/// backgrounds, weapons, armor, gear, money, notes, damage, heal.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CharacterEdit {
+    /// Set attributes; hit points follow the change of the maximum.
+    pub set: Vec<(Attribute, u32)>,
+    /// Backgrounds to add (each names one of the unnamed ones first).
+    pub add_backgrounds: Vec<String>,
+    /// Backgrounds to remove, by name (any case).
+    pub remove_backgrounds: Vec<String>,
+    /// Weapons to add.
+    pub add_weapons: Vec<Weapon>,
+    /// Weapons to remove, by name (any case; every one of that name).
+    pub remove_weapons: Vec<String>,
+    /// Armor on or off; its hit points come and go with it.
+    pub armor: Option<ArmorChange>,
+    /// Gear to add.
+    pub add_gear: Vec<Gear>,
+    /// Gear to remove, by name (any case).
+    pub remove_gear: Vec<String>,
+    /// New money.
+    pub money: Option<u32>,
+    /// New notes.
+    pub notes: Option<String>,
+    /// Damage taken (never below 0 hit points).
+    pub damage: Option<u32>,
+    /// Healing by other means (never above the maximum).
+    pub heal: Option<u32>,
+}
+
+impl CharacterEdit {
+    /// Applies the edit to `hero`, then checks the result against the rules and the limits.
+    pub fn apply(&self, hero: &mut Character) -> Result<(), AppError> {
+        for &(attribute, value) in &self.set {
+            let was_max = hero.max_hit_points();
+            match attribute {
+                Attribute::Body => hero.body = value,
+                Attribute::Mind => hero.mind = value,
+                Attribute::Charm => hero.charm = value,
+            }
+            hero.hit_points = (hero.hit_points + hero.max_hit_points())
+                .saturating_sub(was_max)
+                .min(hero.max_hit_points());
+        }
+        for b in &self.add_backgrounds {
+            let b = name_text("add_backgrounds", b)?;
+            hero.backgrounds.push(b);
+            hero.unnamed_backgrounds = hero.unnamed_backgrounds.saturating_sub(1);
+        }
+        for b in &self.remove_backgrounds {
+            let before = hero.backgrounds.len();
+            hero.backgrounds
+                .retain(|x| !x.eq_ignore_ascii_case(b.trim()));
+            if hero.backgrounds.len() == before {
+                return Err(bad(
+                    "remove_backgrounds",
+                    format!("{} has no background `{}`", hero.name, b.trim()),
+                ));
+            }
+        }
+        hero.weapons.extend(self.add_weapons.iter().cloned());
+        for w in &self.remove_weapons {
+            let before = hero.weapons.len();
+            hero.weapons
+                .retain(|x| !x.name.eq_ignore_ascii_case(w.trim()));
+            if hero.weapons.len() == before {
+                return Err(bad(
+                    "remove_weapons",
+                    format!("{} carries no `{}`", hero.name, w.trim()),
+                ));
+            }
+        }
+        let was_max = hero.max_hit_points();
+        match &self.armor {
+            Some(ArmorChange::Wear(a)) => hero.armor = Some(a.clone()),
+            Some(ArmorChange::TakeOff) => hero.armor = None,
+            None => {}
+        }
+        // Armor points come and go with the armor.
+        let max = hero.max_hit_points();
+        hero.hit_points = if max >= was_max {
+            hero.hit_points + (max - was_max)
+        } else {
+            hero.hit_points.saturating_sub(was_max - max)
+        }
+        .min(max);
+        hero.gear.extend(self.add_gear.iter().cloned());
+        for g in &self.remove_gear {
+            let before = hero.gear.len();
+            hero.gear.retain(|x| !x.name.eq_ignore_ascii_case(g.trim()));
+            if hero.gear.len() == before {
+                return Err(bad(
+                    "remove_gear",
+                    format!("{} has no `{}`", hero.name, g.trim()),
+                ));
+            }
+        }
+        if let Some(m) = self.money {
+            hero.money = m;
+        }
+        if let Some(n) = &self.notes {
+            hero.notes = n.clone();
+        }
+        if let Some(d) = self.damage {
+            hero.take_damage(d);
+        }
+        if let Some(h) = self.heal {
+            hero.heal(h);
+        }
+        check_sheet(hero)
+    }
+}
+
+/// A name field: trimmed, not empty, at most [`MAX_NAME`] characters, no control characters.
+fn name_text(field: &str, raw: &str) -> Result<String, AppError> {
+    let t = raw.trim();
+    if t.is_empty() {
+        return Err(bad(field, "needs words"));
+    }
+    let len = t.chars().count();
+    if len > MAX_NAME {
+        return Err(bad(
+            field,
+            format!(
+                "`{}…` is {len} characters long; the limit is {MAX_NAME}",
+                t.chars().take(20).collect::<String>()
+            ),
+        ));
+    }
+    if t.chars().any(char::is_control) {
+        return Err(bad(field, "holds a control character"));
+    }
+    Ok(t.to_owned())
+}
+
+/// The rules ([`Character::validate`]) and the campaign's limits on a sheet.
+pub fn check_sheet(hero: &Character) -> Result<(), AppError> {
+    hero.validate()?;
+    name_text("name", &hero.name)?;
+    for (field, len) in [
+        ("backgrounds", hero.backgrounds.len()),
+        ("weapons", hero.weapons.len()),
+        ("gear", hero.gear.len()),
+    ] {
+        if len > MAX_LIST {
+            return Err(bad(field, format!("{len} listed; the limit is {MAX_LIST}")));
+        }
+    }
+    for (i, b) in hero.backgrounds.iter().enumerate() {
+        name_text(&format!("backgrounds[{i}]"), b)?;
+    }
+    for (i, w) in hero.weapons.iter().enumerate() {
+        name_text(&format!("weapons[{i}].name"), &w.name)?;
+    }
+    for (i, g) in hero.gear.iter().enumerate() {
+        name_text(&format!("gear[{i}].name"), &g.name)?;
+    }
+    if let Some(a) = &hero.armor {
+        name_text("armor.name", &a.name)?;
+    }
+    if hero.unnamed_backgrounds as usize > MAX_LIST {
+        return Err(bad(
+            "unnamed_backgrounds",
+            format!("{}; the limit is {MAX_LIST}", hero.unnamed_backgrounds),
+        ));
+    }
+    let notes = hero.notes.chars().count();
+    if notes > MAX_SHEET_NOTES {
+        return Err(bad(
+            "notes",
+            format!("{notes} characters long; the limit is {MAX_SHEET_NOTES}"),
+        ));
+    }
+    if hero
+        .notes
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
+    {
+        return Err(bad("notes", "holds a control character"));
+    }
+    Ok(())
+}
+
+/// The advancement tried (S9): A, a new background, or B, one more point of an attribute.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AdvanceGoal {
+    /// A new background, on an even d6.
+    Background(String),
+    /// An attribute one higher, when its dice all show even.
+    Attribute(Attribute),
+}
+
+/// What a check is rolled against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Against {
+    /// An unopposed check: the difficulty, 1 (automatic) to [`solum_expanded::MAX_DIFFICULTY`].
+    Difficulty(u32),
+    /// An opposed check against a pool; draws stand (S3).
+    Opposed {
+        /// The opposition's dice.
+        dice: u32,
+        /// The opposition has useful gear (one reroll).
+        gear: bool,
+    },
+}
+
+/// A check rolled from a sheet: what the player names; the rest comes from the sheet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CharacterCheck {
+    /// The attribute rolled.
+    pub attribute: Attribute,
+    /// A background of the sheet that applies (+1 die).
+    pub background: Option<String>,
+    /// A weapon of the sheet attacked with (a heavy one with Body below 3 costs a die).
+    pub weapon: Option<String>,
+    /// A piece of gear of the sheet that helps (a reroll piece rerolls one die once).
+    pub gear: Option<String>,
+    /// The difficulty, or the opposing pool.
+    pub against: Against,
+}
+
+/// Everything a check was built from, as journaled.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckInputs {
+    /// The request.
+    pub check: CharacterCheck,
+    /// The attribute's value on the sheet.
+    pub attribute_value: u32,
+    /// The worn armor is too heavy for the Body (−1 die).
+    pub armor_too_heavy: bool,
+    /// The weapon is heavy and the Body below 3 (−1 die).
+    pub heavy_weapon_weak: bool,
+    /// The gear named rerolls (an "enables" piece does not).
+    pub gear_reroll: bool,
+    /// The pool rolled.
+    pub pool: u32,
+}
+
+/// The dice of one side of a check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PoolFaces {
+    /// The pool as rolled.
+    pub dice: Vec<u32>,
+    /// The gear reroll: `[position, from, to]`.
+    pub reroll: Option<[u32; 3]>,
+    /// The Rule-of-6 chain.
+    pub chain: Vec<u32>,
+    /// The result.
+    pub result: u32,
+}
+
+impl PoolFaces {
+    fn of(roll: &PoolRoll) -> Self {
+        Self {
+            dice: roll.dice.clone(),
+            reroll: roll.reroll.map(|r| [r.index as u32, r.from, r.to]),
+            chain: roll.chain.clone(),
+            result: roll.result,
+        }
+    }
+}
+
+/// What a check gave.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckResult {
+    /// The character's dice (none for an automatic check).
+    pub own: Option<PoolFaces>,
+    /// The opposition's dice, in an opposed check.
+    pub opposition: Option<PoolFaces>,
+    /// `win`, `draw` or `lose` in an opposed check.
+    pub verdict: Option<String>,
+    /// Passed (unopposed) or won (opposed).
+    pub passed: bool,
+}
+
+/// A change to a character, with what re-derives it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CharacterChange {
+    /// Created by the rules (S9).
+    Created {
+        /// The choices.
+        choices: NewCharacter,
+        /// The 2d6 for backgrounds and the d6 for armor.
+        rolled: Rolled,
+        /// The sheet made.
+        sheet: Character,
+    },
+    /// Edited.
+    Edited {
+        /// The sheet before.
+        before: Character,
+        /// The edit.
+        edit: CharacterEdit,
+        /// The sheet after.
+        after: Character,
+    },
+    /// An advancement tried.
+    Advanced {
+        /// The sheet before.
+        before: Character,
+        /// What was tried.
+        goal: AdvanceGoal,
+        /// The dice.
+        rolled: Rolled,
+        /// Whether it worked.
+        success: bool,
+        /// The sheet after.
+        after: Character,
+    },
+    /// Rested.
+    Rested {
+        /// The sheet before.
+        before: Character,
+        /// Half hours of rest.
+        half_hours: u32,
+        /// Hit points healed.
+        healed: u32,
+        /// The sheet after.
+        after: Character,
+    },
+    /// Imported from a TOML sheet.
+    Imported {
+        /// The sheet.
+        sheet: Character,
+    },
+    /// A check rolled from the sheet.
+    Check {
+        /// What it was built from.
+        inputs: CheckInputs,
+        /// The dice.
+        rolled: Rolled,
+        /// What it gave.
+        result: CheckResult,
+    },
+}
+
+/// A journal entry about a character.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CharacterRecord {
+    /// [`CHARACTER_RECORD_SCHEMA`] when written.
+    pub schema: i64,
+    /// The character.
+    pub name: String,
+    /// What happened.
+    pub change: CharacterChange,
+}
+
+impl CharacterRecord {
+    fn new(name: &str, change: CharacterChange) -> Self {
+        Self {
+            schema: CHARACTER_RECORD_SCHEMA,
+            name: name.to_owned(),
+            change,
+        }
+    }
+
+    /// True when the record holds dice.
+    pub fn has_dice(&self) -> bool {
+        matches!(
+            self.change,
+            CharacterChange::Created { .. }
+                | CharacterChange::Advanced { .. }
+                | CharacterChange::Check { .. }
+        )
+    }
+
+    /// The limits of a record made at the table, for an imported journal.
+    pub(crate) fn check(&self) -> Result<(), AppError> {
+        if self.schema > CHARACTER_RECORD_SCHEMA {
+            return Err(AppError::BadImport(format!(
+                "a character record of schema {}, newer than this solum knows ({CHARACTER_RECORD_SCHEMA})",
+                self.schema
+            )));
+        }
+        name_text("name", &self.name)?;
+        match &self.change {
+            CharacterChange::Created { sheet, .. } | CharacterChange::Imported { sheet } => {
+                check_sheet(sheet)
+            }
+            CharacterChange::Edited { before, after, .. }
+            | CharacterChange::Advanced { before, after, .. }
+            | CharacterChange::Rested { before, after, .. } => {
+                check_sheet(before)?;
+                check_sheet(after)
+            }
+            CharacterChange::Check { .. } => Ok(()),
+        }
+    }
+
+    /// One line for the story (Markdown export).
+    pub fn summary(&self) -> String {
+        let n = &self.name;
+        match &self.change {
+            CharacterChange::Created { sheet, rolled, .. } => format!(
+                "{n} is created: body {}, mind {}, charm {}, {} hit points (dice {})",
+                sheet.body,
+                sheet.mind,
+                sheet.charm,
+                sheet.hit_points,
+                faces(&rolled.faces)
+            ),
+            CharacterChange::Edited { after, .. } => format!(
+                "{n}'s sheet changes: {}/{} hit points",
+                after.hit_points,
+                after.max_hit_points()
+            ),
+            CharacterChange::Advanced {
+                goal,
+                rolled,
+                success,
+                ..
+            } => format!(
+                "{n} tries to {} (dice {}): {}",
+                match goal {
+                    AdvanceGoal::Background(b) => format!("learn \"{b}\""),
+                    AdvanceGoal::Attribute(a) => format!("raise {}", a.name()),
+                },
+                faces(&rolled.faces),
+                if *success { "success" } else { "not this time" }
+            ),
+            CharacterChange::Rested {
+                half_hours,
+                healed,
+                after,
+                ..
+            } => format!(
+                "{n} rests {half_hours} half hour(s): +{healed}, {}/{} hit points",
+                after.hit_points,
+                after.max_hit_points()
+            ),
+            CharacterChange::Imported { .. } => format!("{n} joins the campaign"),
+            CharacterChange::Check {
+                inputs,
+                rolled,
+                result,
+            } => format!(
+                "{n} rolls {} ({} dice: {}): {}",
+                inputs.check.attribute.name(),
+                inputs.pool,
+                faces(&rolled.faces),
+                if result.passed { "success" } else { "failure" }
+            ),
+        }
+    }
+
+    /// Re-derives the record: `None` when it matches, else what differs.
+    pub(crate) fn replay(&self) -> Option<String> {
+        if self.schema > CHARACTER_RECORD_SCHEMA {
+            return Some(format!(
+                "character record schema {} is newer than this solum knows",
+                self.schema
+            ));
+        }
+        let derived = match &self.change {
+            CharacterChange::Created {
+                choices,
+                rolled,
+                sheet,
+            } => again(rolled, |d| create_rule(choices, d)).map(|s| (s, sheet.clone())),
+            CharacterChange::Advanced {
+                before,
+                goal,
+                rolled,
+                success,
+                after,
+            } => match again(rolled, |d| advance_rule(before, goal, d)) {
+                Ok((_, ok)) if ok != *success => Err(format!(
+                    "recorded {}, the dice give {}",
+                    if *success { "success" } else { "failure" },
+                    if ok { "success" } else { "failure" }
+                )),
+                Ok((hero, _)) => Ok((hero, after.clone())),
+                Err(e) => Err(e),
+            },
+            CharacterChange::Edited {
+                before,
+                edit,
+                after,
+            } => {
+                let mut hero = before.clone();
+                edit.apply(&mut hero)
+                    .map(|()| (hero, after.clone()))
+                    .map_err(|e| format!("the edit does not apply: {e}"))
+            }
+            CharacterChange::Rested {
+                before,
+                half_hours,
+                healed,
+                after,
+            } => {
+                let mut hero = before.clone();
+                let h = hero.rest(*half_hours);
+                if h != *healed {
+                    Err(format!("recorded {healed} healed, the rest gives {h}"))
+                } else {
+                    Ok((hero, after.clone()))
+                }
+            }
+            CharacterChange::Imported { .. } => return None,
+            CharacterChange::Check {
+                inputs,
+                rolled,
+                result,
+            } => {
+                return match again(rolled, |d| check_rule(inputs, d)) {
+                    Err(e) => Some(e),
+                    Ok(r) if r != *result => Some(format!(
+                        "recorded {}, the dice give {} ({:?})",
+                        if result.passed { "success" } else { "failure" },
+                        if r.passed { "success" } else { "failure" },
+                        r.own.map(|o| o.result)
+                    )),
+                    Ok(_) => None,
+                };
+            }
+        };
+        match derived {
+            Err(e) => Some(e),
+            Ok((got, recorded)) if got != recorded => Some(format!(
+                "the recorded sheet of {} differs from the one its inputs and dice give",
+                self.name
+            )),
+            Ok(_) => None,
+        }
+    }
+}
+
+fn faces(dice: &[u32]) -> String {
+    dice.iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Runs a rule again on a record's dice, checking the faces drawn are the faces recorded.
+fn again<T>(
+    rolled: &Rolled,
+    rule: impl FnOnce(&mut dyn DiceSource) -> Result<Result<T, AppError>, DiceError>,
+) -> Result<T, String> {
+    let dice = if rolled.typed {
+        Dice::Typed(rolled.faces.clone())
+    } else {
+        match rolled.seed {
+            Some(seed) => Dice::Seed(seed),
+            None => return Err("a generated roll without its seed".into()),
+        }
+    };
+    match roll_rule(dice, rule) {
+        Err(e) => Err(format!("its dice cannot be replayed: {e}")),
+        Ok((_, again)) if again.faces != rolled.faces => Err(format!(
+            "recorded faces {:?}, the {} gives {:?}",
+            rolled.faces,
+            if rolled.typed { "typed dice" } else { "seed" },
+            again.faces
+        )),
+        Ok((out, _)) => Ok(out),
+    }
+}
+
+/// Rolls a rule and keeps what a [`Rolled`] needs. A rule's own refusal (the inner error)
+/// comes before any complaint about the typed dice, so that a player whose choices break a
+/// rule hears about the rule, not the dice.
+fn roll_rule<T>(
+    dice: Dice,
+    rule: impl FnOnce(&mut dyn DiceSource) -> Result<Result<T, AppError>, DiceError>,
+) -> Result<(T, Rolled), AppError> {
+    match dice {
+        Dice::Typed(given) => {
+            let mut src = RecordingDice::new(TypedDice::new(given));
+            let out = rule(&mut src)??;
+            let faces = src.faces().iter().map(|&(_, f)| f).collect();
+            src.into_inner()
+                .finish()
+                .map_err(|(used, given)| AppError::UnusedDice { given, used })?;
+            Ok((
+                out,
+                Rolled {
+                    seed: None,
+                    typed: true,
+                    faces,
+                },
+            ))
+        }
+        Dice::Seed(_) | Dice::Fresh => {
+            let seed = match dice {
+                Dice::Seed(s) => s,
+                _ => SeededDice::from_entropy().seed(),
+            };
+            let mut src = RecordingDice::new(SeededDice::new(seed));
+            let out = rule(&mut src)??;
+            let faces = src.faces().iter().map(|&(_, f)| f).collect();
+            Ok((
+                out,
+                Rolled {
+                    seed: Some(seed),
+                    typed: false,
+                    faces,
+                },
+            ))
+        }
+    }
+}
+
+fn split(e: CreationError) -> Result<AppError, DiceError> {
+    match e {
+        CreationError::Rules(e) => Ok(e.into()),
+        CreationError::Dice(e) => Err(e),
+    }
+}
+
+fn create_rule(
+    choices: &NewCharacter,
+    dice: &mut dyn DiceSource,
+) -> Result<Result<Character, AppError>, DiceError> {
+    match character::create(&choices.choices(), dice) {
+        Ok((hero, _)) => Ok(check_sheet(&hero).map(|()| hero)),
+        Err(e) => split(e).map(Err),
+    }
+}
+
+fn advance_rule(
+    before: &Character,
+    goal: &AdvanceGoal,
+    dice: &mut dyn DiceSource,
+) -> Result<Result<(Character, bool), AppError>, DiceError> {
+    let mut hero = before.clone();
+    let done = match goal {
+        AdvanceGoal::Background(b) => {
+            if let Err(e) = name_text("background", b) {
+                return Ok(Err(e));
+            }
+            character::advance_background(&mut hero, b, dice)
+        }
+        AdvanceGoal::Attribute(a) => character::advance_attribute(&mut hero, *a, dice),
+    };
+    match done {
+        Ok(a) => Ok(check_sheet(&hero).map(|()| (hero, a.success))),
+        Err(e) => split(e).map(Err),
+    }
+}
+
+/// The check a request makes of a sheet, before any die: the pool from the attribute,
+/// background, armor and weapon, and the gear's reroll.
+fn check_inputs(hero: &Character, check: &CharacterCheck) -> Result<CheckInputs, AppError> {
+    if hero.is_out() {
+        return Err(bad(
+            "hit_points",
+            format!("{} is out (0 hit points) and cannot act", hero.name),
+        ));
+    }
+    let mut check = check.clone();
+    if let Some(b) = &check.background {
+        let found = hero
+            .backgrounds
+            .iter()
+            .find(|x| x.eq_ignore_ascii_case(b.trim()))
+            .ok_or_else(|| {
+                bad(
+                    "background",
+                    format!("{} has no background `{}`", hero.name, b.trim()),
+                )
+            })?;
+        check.background = Some(found.clone());
+    }
+    let weapon = match &check.weapon {
+        None => None,
+        Some(w) => Some(
+            hero.weapons
+                .iter()
+                .find(|x| x.name.eq_ignore_ascii_case(w.trim()))
+                .cloned()
+                .ok_or_else(|| bad("weapon", format!("{} carries no `{}`", hero.name, w.trim())))?,
+        ),
+    };
+    check.weapon = weapon.as_ref().map(|w| w.name.clone());
+    let gear = match &check.gear {
+        None => None,
+        Some(g) => Some(
+            hero.gear
+                .iter()
+                .find(|x| x.name.eq_ignore_ascii_case(g.trim()))
+                .cloned()
+                .ok_or_else(|| bad("gear", format!("{} has no `{}`", hero.name, g.trim())))?,
+        ),
+    };
+    check.gear = gear.as_ref().map(|g| g.name.clone());
+    let spec = hero.pool(check.attribute, check.background.is_some(), weapon.as_ref());
+    let pool = spec.pool().map_err(|e| bad("pool", e.to_string()))?;
+    match check.against {
+        Against::Difficulty(d) => {
+            Difficulty::new(i64::from(d)).map_err(|e| bad("difficulty", e.to_string()))?;
+        }
+        Against::Opposed { dice, .. } => {
+            Pool::new(u64::from(dice)).map_err(|e| bad("opposition", e.to_string()))?;
+        }
+    }
+    Ok(CheckInputs {
+        attribute_value: spec.attribute,
+        armor_too_heavy: spec.armor_too_heavy,
+        heavy_weapon_weak: spec.heavy_weapon_weak,
+        gear_reroll: gear.is_some_and(|g| g.effect == GearEffect::Reroll),
+        pool: pool.dice(),
+        check,
+    })
+}
+
+/// The exact odds of a check before the roll: pass (or win), and for an opposed check draw
+/// and lose.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CheckOdds {
+    /// The chance to pass, or to win an opposed check.
+    pub pass: f64,
+    /// The same chance as an exact fraction.
+    pub pass_exact: String,
+    /// The chance of a draw (opposed only).
+    pub draw: Option<f64>,
+    /// The chance to lose (opposed only).
+    pub lose: Option<f64>,
+}
+
+enum Spec {
+    Check(CheckSpec),
+    Opposed(OpposedSpec),
+}
+
+fn spec_of(inputs: &CheckInputs) -> Result<Spec, AppError> {
+    let pool = Pool::new(u64::from(inputs.pool)).map_err(|e| bad("pool", e.to_string()))?;
+    Ok(match inputs.check.against {
+        Against::Difficulty(d) => {
+            let d = Difficulty::new(i64::from(d)).map_err(|e| bad("difficulty", e.to_string()))?;
+            Spec::Check(CheckSpec::new(pool, d).with_gear(inputs.gear_reroll))
+        }
+        Against::Opposed { dice, gear } => {
+            let other = Pool::new(u64::from(dice)).map_err(|e| bad("opposition", e.to_string()))?;
+            let mut spec = OpposedSpec::new(pool, other);
+            spec.first = Side {
+                pool,
+                gear: inputs.gear_reroll,
+            };
+            spec.second = Side { pool: other, gear };
+            Spec::Opposed(spec)
+        }
+    })
+}
+
+fn odds_of(inputs: &CheckInputs) -> Result<CheckOdds, AppError> {
+    Ok(match spec_of(inputs)? {
+        Spec::Check(spec) => {
+            let p = odds::p_pass(&spec);
+            CheckOdds {
+                pass: solum_dice::prob_to_f64(&p),
+                pass_exact: p.to_string(),
+                draw: None,
+                lose: None,
+            }
+        }
+        Spec::Opposed(spec) => {
+            let o = odds::opposed_odds(&spec);
+            CheckOdds {
+                pass: solum_dice::prob_to_f64(&o.win),
+                pass_exact: o.win.to_string(),
+                draw: Some(solum_dice::prob_to_f64(&o.draw)),
+                lose: Some(solum_dice::prob_to_f64(&o.lose)),
+            }
+        }
+    })
+}
+
+fn check_rule(
+    inputs: &CheckInputs,
+    dice: &mut dyn DiceSource,
+) -> Result<Result<CheckResult, AppError>, DiceError> {
+    let spec = match spec_of(inputs) {
+        Ok(s) => s,
+        Err(e) => return Ok(Err(e)),
+    };
+    Ok(Ok(match spec {
+        Spec::Check(spec) => {
+            let out = solum_expanded::check::roll_check(&spec, dice)?;
+            CheckResult {
+                own: out.roll.as_ref().map(PoolFaces::of),
+                opposition: None,
+                verdict: None,
+                passed: out.passed,
+            }
+        }
+        Spec::Opposed(spec) => {
+            // One source serves both sides, in the order the rule draws.
+            let shared = SharedDice::new(dice);
+            let (mut first, mut second) = (&shared, &shared);
+            let out = solum_expanded::check::roll_opposed(&spec, &mut first, &mut second)?;
+            CheckResult {
+                own: Some(PoolFaces::of(&out.first)),
+                opposition: Some(PoolFaces::of(&out.second)),
+                verdict: Some(
+                    match out.verdict {
+                        Verdict::Win => "win",
+                        Verdict::Draw => "draw",
+                        Verdict::Lose => "lose",
+                    }
+                    .into(),
+                ),
+                passed: out.verdict == Verdict::Win,
+            }
+        }
+    }))
+}
+
+/// A sheet as a front end shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CharacterView {
+    /// The sheet.
+    pub character: Character,
+    /// Raised by one on every change.
+    pub version: i64,
+    /// Body + Mind + armor (S8).
+    pub max_hit_points: u32,
+    /// At 0 hit points: out, cannot act.
+    pub out: bool,
+}
+
+impl CharacterView {
+    fn of(character: Character, version: i64) -> Self {
+        Self {
+            max_hit_points: character.max_hit_points(),
+            out: character.is_out(),
+            character,
+            version,
+        }
+    }
+}
+
+/// A change stored: its journal entry, its dice if any, and the sheet after.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ChangeView {
+    /// The journal entry.
+    pub seq: i64,
+    /// The dice, when the change rolled.
+    pub rolled: Option<Rolled>,
+    /// For an advancement: whether it worked.
+    pub success: Option<bool>,
+    /// For a rest or a heal: hit points gained.
+    pub healed: Option<u32>,
+    /// The sheet after.
+    pub sheet: CharacterView,
+}
+
+/// A check rolled from a sheet.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CheckView {
+    /// The journal entry.
+    pub seq: i64,
+    /// The character.
+    pub name: String,
+    /// What the check was built from.
+    pub inputs: CheckInputs,
+    /// The exact odds before the roll.
+    pub odds: CheckOdds,
+    /// The dice.
+    pub rolled: Rolled,
+    /// What they gave.
+    pub result: CheckResult,
+}
+
+fn to_sheet(hero: &Character) -> Result<Sheet, AppError> {
+    Ok(Sheet {
+        system: SYSTEM.into(),
+        name: hero.name.clone(),
+        schema: i64::from(CHARACTER_SCHEMA),
+        version: 0,
+        body: serde_json::to_value(hero).map_err(|e| bad("sheet", e.to_string()))?,
+    })
+}
+
+fn from_sheet(sheet: &Sheet) -> Result<Character, AppError> {
+    if sheet.schema != i64::from(CHARACTER_SCHEMA) {
+        return Err(bad(
+            "schema",
+            format!(
+                "the stored sheet of {} has schema {}; this solum reads {CHARACTER_SCHEMA}",
+                sheet.name, sheet.schema
+            ),
+        ));
+    }
+    let hero: Character = serde_json::from_value(sheet.body.clone()).map_err(|e| {
+        bad(
+            "sheet",
+            format!("the stored sheet of {} cannot be read: {e}", sheet.name),
+        )
+    })?;
+    hero.validate()?;
+    Ok(hero)
+}
+
+fn entry(at: &str, record: CharacterRecord) -> Result<NewEntry, AppError> {
+    let record = Record::Character(Box::new(record));
+    Ok(NewEntry {
+        at: at.to_owned(),
+        kind: record.kind().to_owned(),
+        schema: RECORD_SCHEMA,
+        body: serde_json::to_value(&record).map_err(|e| bad("record", e.to_string()))?,
+    })
+}
+
+fn load(tx: &dyn WriteTx, name: &str) -> Result<(Character, i64), AppError> {
+    let sheet = tx
+        .sheet(SYSTEM, name)?
+        .ok_or_else(|| AppError::NoSuchCharacter(name.trim().to_owned()))?;
+    Ok((from_sheet(&sheet)?, sheet.version))
+}
+
+impl<S: CampaignStore> Campaign<S> {
+    /// Runs `work` in one write transaction; an error from `work` rolls everything back and
+    /// comes back as it was.
+    fn transact<T>(
+        &mut self,
+        mut work: impl FnMut(&mut dyn WriteTx) -> Result<T, AppError>,
+    ) -> Result<T, AppError> {
+        let mut out: Option<Result<T, AppError>> = None;
+        let stored = self.store.write(&mut |tx| match work(tx) {
+            Ok(v) => {
+                out = Some(Ok(v));
+                Ok(())
+            }
+            Err(AppError::Store(e)) => Err(e),
+            Err(e) => {
+                out = Some(Err(e));
+                Err(StoreError::BadRecord("the change was refused".into()))
+            }
+        });
+        match (stored, out) {
+            (Ok(()), Some(Ok(v))) => Ok(v),
+            (Err(_), Some(Err(e))) => Err(e),
+            (Err(e), _) => Err(e.into()),
+            (Ok(()), _) => Err(bad("transaction", "the store did not run the change")),
+        }
+    }
+
+    /// Reads a sheet, changes it, and stores it with its journal entry in one transaction.
+    fn change(
+        &mut self,
+        name: &str,
+        mut rule: impl FnMut(Character) -> Result<(Character, CharacterChange), AppError>,
+    ) -> Result<(i64, CharacterChange, CharacterView), AppError> {
+        let at = self.now();
+        self.transact(|tx| {
+            let (hero, _) = load(tx, name)?;
+            let stored_name = hero.name.clone();
+            let (after, change) = rule(hero)?;
+            let sheet = tx.update_sheet(SYSTEM, &stored_name, &to_sheet(&after)?)?;
+            let record = CharacterRecord::new(&stored_name, change.clone());
+            let seq = tx.append(&[entry(&at, record)?])?[0].seq;
+            Ok((seq, change, CharacterView::of(after, sheet.version)))
+        })
+    }
+
+    /// Creates a hero by the rules (S9) from the player's choices, rolling 2d6 for extra
+    /// backgrounds and a d6 for light armor (typed dice: those three faces in that order).
+    pub fn create_character(
+        &mut self,
+        choices: &NewCharacter,
+        dice: Dice,
+    ) -> Result<ChangeView, AppError> {
+        name_text("name", &choices.name)?;
+        for b in &choices.backgrounds {
+            name_text("backgrounds", b)?;
+        }
+        name_text("weapon.name", &choices.weapon.name)?;
+        name_text("armor_name", &choices.armor_name)?;
+        let (hero, rolled) = roll_rule(dice, |d| create_rule(choices, d))?;
+        let at = self.now();
+        let record = CharacterRecord::new(
+            &hero.name,
+            CharacterChange::Created {
+                choices: choices.clone(),
+                rolled: rolled.clone(),
+                sheet: hero.clone(),
+            },
+        );
+        let (seq, version) = self.transact(|tx| {
+            tx.insert_sheet(&to_sheet(&hero)?)?;
+            let seq = tx.append(&[entry(&at, record.clone())?])?[0].seq;
+            Ok((seq, 1))
+        })?;
+        Ok(ChangeView {
+            seq,
+            rolled: Some(rolled),
+            success: None,
+            healed: None,
+            sheet: CharacterView::of(hero, version),
+        })
+    }
+
+    /// A character's sheet (the name in any case).
+    pub fn character(&self, name: &str) -> Result<CharacterView, AppError> {
+        let sheet = self
+            .store
+            .sheet(SYSTEM, name)?
+            .ok_or_else(|| AppError::NoSuchCharacter(name.trim().to_owned()))?;
+        Ok(CharacterView::of(from_sheet(&sheet)?, sheet.version))
+    }
+
+    /// Every character of the campaign, by name.
+    pub fn characters(&self) -> Result<Vec<CharacterView>, AppError> {
+        self.store
+            .sheets(SYSTEM)?
+            .iter()
+            .map(|s| Ok(CharacterView::of(from_sheet(s)?, s.version)))
+            .collect()
+    }
+
+    /// Changes a sheet as the command line's `character edit` does; the result is checked
+    /// against the rules before anything is stored.
+    pub fn edit_character(
+        &mut self,
+        name: &str,
+        edit: &CharacterEdit,
+    ) -> Result<ChangeView, AppError> {
+        let (seq, _, sheet) = self.change(name, |before| {
+            let mut after = before.clone();
+            edit.apply(&mut after)?;
+            let change = CharacterChange::Edited {
+                before,
+                edit: edit.clone(),
+                after: after.clone(),
+            };
+            Ok((after, change))
+        })?;
+        Ok(ChangeView {
+            seq,
+            rolled: None,
+            success: None,
+            healed: None,
+            sheet,
+        })
+    }
+
+    /// Advancement (S9): A, a new background on an even d6; B, an attribute one higher when
+    /// its dice (one per point) all show even. Journaled whether it works or not.
+    pub fn advance_character(
+        &mut self,
+        name: &str,
+        goal: &AdvanceGoal,
+        dice: Dice,
+    ) -> Result<ChangeView, AppError> {
+        // A fresh roll gets its seed now: the transaction may not run the rule twice, but
+        // the seed journaled must be the seed rolled.
+        let dice = match dice {
+            Dice::Fresh => Dice::Seed(SeededDice::from_entropy().seed()),
+            d => d,
+        };
+        let (seq, change, sheet) = self.change(name, |before| {
+            let ((after, success), rolled) =
+                roll_rule(dice.clone(), |d| advance_rule(&before, goal, d))?;
+            let change = CharacterChange::Advanced {
+                before,
+                goal: goal.clone(),
+                rolled,
+                success,
+                after: after.clone(),
+            };
+            Ok((after, change))
+        })?;
+        let CharacterChange::Advanced {
+            rolled, success, ..
+        } = change
+        else {
+            unreachable!("an advancement journals an advancement")
+        };
+        Ok(ChangeView {
+            seq,
+            rolled: Some(rolled),
+            success: Some(success),
+            healed: None,
+            sheet,
+        })
+    }
+
+    /// Rests for `hours` (S8): 1 hit point per whole half hour, up to the maximum; a hero at
+    /// 0 hit points does not rest.
+    pub fn rest_character(&mut self, name: &str, hours: f64) -> Result<ChangeView, AppError> {
+        if !hours.is_finite() || !(0.0..=MAX_REST_HOURS).contains(&hours) {
+            return Err(bad(
+                "hours",
+                format!("{hours}: give hours of rest from 0 to {MAX_REST_HOURS}"),
+            ));
+        }
+        let half_hours = (hours * 2.0).floor() as u32;
+        let (seq, change, sheet) = self.change(name, |before| {
+            let mut after = before.clone();
+            let healed = after.rest(half_hours);
+            let change = CharacterChange::Rested {
+                before,
+                half_hours,
+                healed,
+                after: after.clone(),
+            };
+            Ok((after, change))
+        })?;
+        let CharacterChange::Rested { healed, .. } = change else {
+            unreachable!("a rest journals a rest")
+        };
+        Ok(ChangeView {
+            seq,
+            rolled: None,
+            success: None,
+            healed: Some(healed),
+            sheet,
+        })
+    }
+
+    /// Adds a character from its TOML sheet (the format of `character new` files), checked
+    /// by the rules and the campaign's limits. The name is only a name: nothing is written
+    /// to a file.
+    pub fn import_character(&mut self, toml_text: &str) -> Result<ChangeView, AppError> {
+        let limit = solum_play::storage::MAX_FILE_BYTES;
+        if toml_text.len() as u64 > limit {
+            return Err(bad(
+                "sheet",
+                format!("{} bytes; the limit is {limit}", toml_text.len()),
+            ));
+        }
+        let hero = solum_play::storage::parse_character(std::path::Path::new("sheet"), toml_text)
+            .map_err(|e| match e {
+            solum_play::storage::StorageError::Invalid { field, problem, .. } => {
+                bad(field, problem)
+            }
+            solum_play::storage::StorageError::Parse { message, .. } => bad("sheet", message),
+            other => bad("sheet", other.to_string()),
+        })?;
+        check_sheet(&hero)?;
+        let at = self.now();
+        let record = CharacterRecord::new(
+            &hero.name,
+            CharacterChange::Imported {
+                sheet: hero.clone(),
+            },
+        );
+        let seq = self.transact(|tx| {
+            tx.insert_sheet(&to_sheet(&hero)?)?;
+            Ok(tx.append(&[entry(&at, record.clone())?])?[0].seq)
+        })?;
+        Ok(ChangeView {
+            seq,
+            rolled: None,
+            success: None,
+            healed: None,
+            sheet: CharacterView::of(hero, 1),
+        })
+    }
+
+    /// A character's sheet as TOML, the format [`Campaign::import_character`] reads.
+    pub fn export_character(&self, name: &str) -> Result<String, AppError> {
+        let view = self.character(name)?;
+        toml::to_string_pretty(&view.character).map_err(|e| bad("sheet", e.to_string()))
+    }
+
+    /// Rolls a check from a sheet (S1): the pool from the attribute, a background of the
+    /// sheet, armor too heavy for the Body and a heavy weapon with Body below 3; a reroll
+    /// piece of gear rerolls one die once. Journaled with its inputs and every die; the view
+    /// carries the exact odds worked out before the roll.
+    pub fn check_from_character(
+        &mut self,
+        name: &str,
+        check: &CharacterCheck,
+        dice: Dice,
+    ) -> Result<CheckView, AppError> {
+        // The sheet is read inside the write transaction: an edit by another process cannot
+        // slip in between the read and the journal entry.
+        let dice = match dice {
+            Dice::Fresh => Dice::Seed(SeededDice::from_entropy().seed()),
+            d => d,
+        };
+        let at = self.now();
+        self.transact(|tx| {
+            let (hero, _) = load(tx, name)?;
+            let inputs = check_inputs(&hero, check)?;
+            let odds = odds_of(&inputs)?;
+            let (result, rolled) = roll_rule(dice.clone(), |d| check_rule(&inputs, d))?;
+            let record = CharacterRecord::new(
+                &hero.name,
+                CharacterChange::Check {
+                    inputs: inputs.clone(),
+                    rolled: rolled.clone(),
+                    result: result.clone(),
+                },
+            );
+            let seq = tx.append(&[entry(&at, record)?])?[0].seq;
+            Ok(CheckView {
+                seq,
+                name: hero.name,
+                inputs,
+                odds,
+                rolled,
+                result,
+            })
+        })
+    }
+}
