@@ -8,7 +8,9 @@ use solum_classic::check::hero_pool;
 use solum_classic::check::{
     difficulty_name, p_pass, parse_difficulty, random_difficulty, roll_check,
 };
-use solum_classic::duel::{DAMAGE, MAX_SIMULATED, Policy, Side, duel_odds, simulate_many};
+use solum_classic::duel::{
+    DAMAGE, DuelOdds, Policy, Side, check_simulation, duel_chance, simulate_many,
+};
 use solum_classic::fight::{ClassicFight, Command, Event, FightError, Fighter, Loss, Who};
 use solum_classic::hero::{Kind, Stat, create, parse_hero};
 use solum_classic::oracle::{Odds, ask};
@@ -322,6 +324,23 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
     Ok(())
 }
 
+/// Exact odds as a percentage; f64 odds with their error bound.
+fn odds_text(odds: &DuelOdds) -> String {
+    match &odds.exact {
+        Some(p) => percent(p),
+        None if odds.p < 1e-6 => format!(
+            "{:.3e}% (f64, within {:.0e})",
+            100.0 * odds.p,
+            odds.error_bound
+        ),
+        None => format!(
+            "{:.4}% (f64, within {:.0e})",
+            100.0 * odds.p,
+            odds.error_bound
+        ),
+    }
+}
+
 fn dice_text(n: u32) -> String {
     format!("{n} {}", if n == 1 { "die" } else { "dice" })
 }
@@ -412,17 +431,13 @@ fn duel(args: &ClassicDuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         policy: policy(&args.policy, "--policy")?,
         stat: args.stat_dice,
     };
-    let p = duel_odds(me, foe).map_err(|e| bad(e.to_string()))?;
+    let odds = duel_chance(me, foe).map_err(|e| bad(format!("{e}; past it use --simulate N")))?;
     let simulated = match args.simulate {
         None => None,
-        Some(n) if !(1..=MAX_SIMULATED).contains(&n) => {
-            return Err(bad(format!(
-                "--simulate {n}: run 1 to {MAX_SIMULATED} duels"
-            )));
-        }
         Some(n) => {
+            check_simulation(me, foe, n).map_err(|e| bad(e.to_string()))?;
             let (sim, seed) = with_dice(None, args.seed, "", |d| {
-                Ok(simulate_many(me, foe, n, Some(render::to_f64(&p)), d))
+                Ok(simulate_many(me, foe, n, Some(odds.p), d))
             })?;
             Some((sim.map_err(|e| bad(e.to_string()))?, seed))
         }
@@ -431,7 +446,7 @@ fn duel(args: &ClassicDuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         writeln!(
             out,
             "{}",
-            json!({"foe": foe_name, "me": me, "foe_side": foe, "p_win": render::to_f64(&p), "p_win_exact": render::fraction(&p),
+            json!({"foe": foe_name, "me": me, "foe_side": foe, "p_win": odds.p, "p_win_exact": odds.exact.as_ref().map(render::fraction), "error_bound": odds.error_bound,
                    "simulated": simulated.map(|(s, _)| s), "seed": simulated.and_then(|(_, seed)| seed)})
         )?;
         return Ok(());
@@ -444,7 +459,7 @@ fn duel(args: &ClassicDuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         if me.cliche { " +cliché" } else { "" },
         dice_text(me.dice()),
         dice_text(foe.dice()),
-        paint(HEAD, percent(&p))
+        paint(HEAD, odds_text(&odds))
     )?;
     if let Some((sim, seed)) = simulated {
         writeln!(
@@ -533,7 +548,7 @@ fn fight(
         .collect();
     // The exact odds of a duel (too big a duel has none).
     let p = match them.as_slice() {
-        [one] => duel_odds(me.side, one.side).ok(),
+        [one] => duel_chance(me.side, one.side).ok(),
         _ => None,
     };
     let mut fight = ClassicFight::new(me, them).map_err(|e| bad(e.to_string()))?;
@@ -623,7 +638,7 @@ fn fight(
         writeln!(
             out,
             "{}",
-            json!({"p_win": p.as_ref().map(render::to_f64), "exchanges": exchanges,
+            json!({"p_win": p.as_ref().map(|o| o.p), "exchanges": exchanges,
                    "events": events, "hero_dead": fight.hero().is_dead(), "foe_dead": won,
                    "foes_dead": fight.foes().iter().map(Fighter::is_dead).collect::<Vec<_>>(),
                    "seed": seed})
@@ -642,7 +657,7 @@ fn fight(
             .map(|(l, f)| format!("{l} ({})", dice_text(f.side.dice())))
             .collect::<Vec<_>>()
             .join(", "),
-        p.map(|p| format!("   win {}", percent(&p)))
+        p.map(|o| format!("   win {}", odds_text(&o)))
             .unwrap_or_default()
     )?;
     for (i, (round, foe, e, winner, b, st)) in lines.iter().enumerate() {
