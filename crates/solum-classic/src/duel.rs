@@ -84,7 +84,10 @@ impl Side {
 
     /// The dice it rolls at this Body.
     fn dice_at(&self, body: u32) -> u32 {
-        self.stat.unwrap_or(body) + u32::from(self.cliche)
+        // Saturating: a side out of the limits is refused before it rolls.
+        self.stat
+            .unwrap_or(body)
+            .saturating_add(u32::from(self.cliche))
     }
 }
 

@@ -38,6 +38,11 @@ fn difficulty(text: &str) -> anyhow::Result<u32> {
 
 /// A hero file (held to the rules of `kind`) or a name from the book.
 fn load(who: &str, kind: Kind) -> anyhow::Result<Hero> {
+    if who.trim().is_empty() {
+        return Err(bad(
+            "an empty name: name a hero file (.toml) or an entry of the book (see `solum classic bestiary`)",
+        ));
+    }
     let path = Path::new(who);
     if who.ends_with(".toml") {
         let text = std::fs::read_to_string(path).map_err(|e| bad(format!("{who}: {e}")))?;
@@ -94,6 +99,14 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             dice,
             json: as_json,
         } => {
+            // Before the file and the dice: a bad name or cliché wastes neither.
+            solum_classic::hero::check_names(name, cliches).map_err(|e| {
+                if e.field == "name" {
+                    bad(format!("the name `{name}`: {}", e.problem))
+                } else {
+                    bad(format!("--cliche ({}): {}", e.field, e.problem))
+                }
+            })?;
             let path = super::new_sheet_path(output.as_deref(), name, *force)?;
             let (made, seed) = with_dice(
                 dice.rolled.as_deref(),
@@ -357,7 +370,16 @@ fn check_pool(
     named_stat: Option<&str>,
     cliche: Option<&str>,
 ) -> anyhow::Result<(u32, Option<serde_json::Value>)> {
-    if let Ok(n) = who.trim().parse::<i64>() {
+    let digits = who.trim().trim_start_matches(['-', '+']);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        // Past i64 is still a number of dice, just too many.
+        let Ok(n) = who.trim().parse::<i64>() else {
+            return Err(bad(format!(
+                "{} dice: a pool has 1 to {} dice",
+                who.trim(),
+                solum_classic::check::MAX_POOL
+            )));
+        };
         if named_stat.is_some() || cliche.is_some() {
             return Err(bad(format!(
                 "--stat and --cliche need a hero (a .toml file or a name from the book), not {n} dice"
@@ -536,6 +558,20 @@ fn fight(
     as_json: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
+    // One sheet is one fighter: a file may not fight itself or come twice (the book's
+    // entries may: two goblins are two goblins).
+    let mut files: Vec<(std::path::PathBuf, &str)> = Vec::new();
+    for id in std::iter::once(hero_id).chain(foe_ids) {
+        if id.ends_with(".toml") {
+            let key = std::fs::canonicalize(id).unwrap_or_else(|_| id.into());
+            if let Some((_, first)) = files.iter().find(|(k, _)| *k == key) {
+                return Err(bad(format!(
+                    "{id}: the same sheet as {first}; a sheet is one fighter"
+                )));
+            }
+            files.push((key, id));
+        }
+    }
     let mut hero = load(hero_id, Kind::Hero)?;
     let foes = foe_ids
         .iter()
