@@ -756,4 +756,39 @@ mod tests {
         assert!(e.to_string().contains("Master of the Duel"));
         assert!(al.cliche("").is_err());
     }
+
+    proptest::proptest! {
+        #[test]
+        fn rest_at_the_integer_edges_never_overflows(
+            hours in proptest::prop_oneof![
+                proptest::num::f64::ANY,
+                0.0..=MAX_REST_HOURS,
+                proptest::prelude::Just(MAX_REST_HOURS),
+            ],
+            hp in proptest::prop_oneof![0u32..=4, (u32::MAX - 2)..=u32::MAX],
+            full_hp in proptest::prop_oneof![0u32..=4, (u32::MAX - 2)..=u32::MAX],
+            body in proptest::prop_oneof![0u32..=4, (u32::MAX - 2)..=u32::MAX],
+            full_body in proptest::prop_oneof![0u32..=4, (u32::MAX - 2)..=u32::MAX],
+        ) {
+            let mut hero = Book::shipped().find("alessandor").unwrap().clone();
+            hero.hit_points = hp;
+            hero.max_hit_points = Some(full_hp);
+            hero.body = body;
+            hero.max_body = Some(full_body);
+            match hero.rest(hours) {
+                Ok(r) => {
+                    proptest::prop_assert!((0.0..=MAX_REST_HOURS).contains(&hours));
+                    // Healing stops at the maxima, whatever the numbers.
+                    proptest::prop_assert_eq!(hero.hit_points, hp + r.hit_points);
+                    proptest::prop_assert!(hero.hit_points <= full_hp.max(hp));
+                    proptest::prop_assert!(hero.body <= full_body.max(body));
+                    // A whole rest of the limit never heals more than it can.
+                    proptest::prop_assert!(u64::from(r.hit_points) <= (MAX_REST_HOURS / 8.0) as u64);
+                }
+                Err(RestError(h)) => proptest::prop_assert!(
+                    h.is_nan() || !(0.0..=MAX_REST_HOURS).contains(&h)
+                ),
+            }
+        }
+    }
 }
