@@ -22,7 +22,11 @@ fn side(body: u32, hit_points: u32, policy: Policy) -> Side {
 /// The f64 chain, both sides at Body = hit points = n (n = 30 is the limit: 810,000 states).
 #[divan::bench(args = [10, 20, 30])]
 fn f64_mirror(n: u32) -> f64 {
-    duel_odds_f64(black_box(side(n, n, Policy::Survive)), side(n, n, Policy::Body)).unwrap()
+    duel_odds_f64(
+        black_box(side(n, n, Policy::Survive)),
+        side(n, n, Policy::Body),
+    )
+    .unwrap()
 }
 
 /// What `odds classic duel` runs at the limit, a cliché making the pools 31 dice.

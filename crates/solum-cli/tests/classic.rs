@@ -400,7 +400,13 @@ fn classic_numbers_past_their_limits_are_refused_fast() {
     solum("odds classic duel --body 4294967295 --hp 2 --monster troll")
         .bad_input("body: 4294967295 is outside 1 to 30");
     solum("odds classic duel --body 2 --hp 2 --foe-body 2 --foe-hp 31")
-        .bad_input("foe hit points: 31 is outside 1 to 30");
+        .bad_input("--foe-hp: foe hit points: 31 is outside 1 to 30");
+    solum("odds classic duel --body 2 --hp 2 --stat-dice 31 --monster troll")
+        .bad_input("--stat-dice: stat: 31 is outside 1 to 30");
+    // A fight takes at most 100 opponents.
+    let mut crowd = vec!["classic", "fight", "alessandor"];
+    crowd.extend(std::iter::repeat_n("goblin", 101));
+    timed(&crowd, 3.0).bad_input("101 opponents: a fight takes 1 to 100");
     solum("odds classic duel --body 4294967296 --hp 2 --monster troll").bad_input("--body");
     solum("classic check 99999999999999999999999 --vs 3")
         .bad_input("99999999999999999999999 dice: a pool has 1 to 1000 dice");

@@ -9,7 +9,7 @@ use solum_classic::check::{
     difficulty_name, p_pass, parse_difficulty, random_difficulty, roll_check,
 };
 use solum_classic::duel::{
-    DAMAGE, DuelOdds, Policy, Side, check_simulation, duel_chance, simulate_many,
+    DAMAGE, DuelError, DuelOdds, Policy, Side, check_simulation, duel_chance, simulate_many,
 };
 use solum_classic::fight::{ClassicFight, Command, Event, FightError, Fighter, Loss, Who};
 use solum_classic::hero::{Kind, Stat, create, parse_hero};
@@ -453,7 +453,22 @@ fn duel(args: &ClassicDuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         policy: policy(&args.policy, "--policy")?,
         stat: args.stat_dice,
     };
-    let odds = duel_chance(me, foe).map_err(|e| bad(format!("{e}; past it use --simulate N")))?;
+    let odds = duel_chance(me, foe).map_err(|e| match e {
+        // Name the flag the number came from (or the monster it belongs to).
+        DuelError::Range(what, _) => {
+            let flag = match (what, &args.monster) {
+                (w, Some(m)) if w.starts_with("foe") => m.clone(),
+                ("body", _) => "--body".to_owned(),
+                ("hit points", _) => "--hp".to_owned(),
+                ("stat", _) => "--stat-dice".to_owned(),
+                ("foe body", _) => "--foe-body".to_owned(),
+                ("foe hit points", _) => "--foe-hp".to_owned(),
+                _ => "--foe-stat-dice".to_owned(),
+            };
+            bad(format!("{flag}: {e}"))
+        }
+        e => bad(format!("{e}; past it use --simulate N")),
+    })?;
     let simulated = match args.simulate {
         None => None,
         Some(n) => {
