@@ -13,8 +13,10 @@ pub const MAX_POOL: u32 = 1000;
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum CheckError {
     /// A difficulty outside 1..=6.
-    #[error("difficulty {0}: the original So1um's difficulties run from 1 (automatic) to 6 (hard)")]
-    Difficulty(i64),
+    #[error(
+        "difficulty `{0}`: the original So1um's difficulties run from 1 (automatic) to 6 (hard), or a name: automatic, simple, easy, average, tricky, hard"
+    )]
+    Difficulty(String),
     /// A pool outside 1..=MAX_POOL.
     #[error("{0} dice: a pool has 1 to {MAX_POOL} dice")]
     Pool(i64),
@@ -35,7 +37,11 @@ pub fn hero_pool(hero: &Hero, stat: Stat, cliche: Option<&str>) -> Result<u32, C
     if let Some(named) = cliche {
         hero.cliche(named)?;
     }
-    Ok(hero.stat(stat) + u32::from(cliche.is_some()))
+    let n = i64::from(hero.stat(stat)) + i64::from(cliche.is_some());
+    if n > i64::from(MAX_POOL) {
+        return Err(CheckError::Pool(n));
+    }
+    Ok(n as u32)
 }
 
 /// The text's difficulty names (also the random difficulty table).
@@ -62,12 +68,12 @@ pub fn parse_difficulty(text: &str) -> Result<u32, CheckError> {
         "hard" => 6,
         other => other
             .parse::<i64>()
-            .map_err(|_| CheckError::Difficulty(-1))?,
+            .map_err(|_| CheckError::Difficulty(text.trim().to_owned()))?,
     };
     if (1..=6).contains(&n) {
         Ok(n as u32)
     } else {
-        Err(CheckError::Difficulty(n))
+        Err(CheckError::Difficulty(text.trim().to_owned()))
     }
 }
 
@@ -93,7 +99,7 @@ pub struct Check {
     pub passed: bool,
 }
 
-/// Rolls a check. Gear (outside combat) rerolls the lowest die once when the check is
+/// Rolls a check of `pool` dice (1 to [`MAX_POOL`]; 0 rolls one, the CLI refuses it). Gear (outside combat) rerolls the lowest die once when the check is
 /// failing, and the dice are compared again.
 pub fn roll_check(
     pool: u32,
@@ -239,6 +245,35 @@ mod tests {
                         "{pool} vs {d} gear {gear}"
                     );
                 }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn difficulties_parse_or_are_named_back(text in proptest::prelude::any::<String>()) {
+            match parse_difficulty(&text) {
+                Ok(d) => proptest::prop_assert!((1..=6).contains(&d)),
+                Err(CheckError::Difficulty(t)) => proptest::prop_assert_eq!(t, text.trim()),
+                Err(e) => proptest::prop_assert!(false, "{e}"),
+            }
+        }
+
+        #[test]
+        fn hero_pools_at_the_integer_edge(stat in proptest::prop_oneof![
+            0u32..=3, (MAX_POOL - 1)..=(MAX_POOL + 1), (u32::MAX - 1)..=u32::MAX
+        ], cliche: bool) {
+            let mut hero = crate::Book::shipped().find("alessandor").unwrap().clone();
+            hero.mind = stat;
+            let named = cliche.then_some("cleric");
+            let want = u64::from(stat) + u64::from(cliche);
+            match hero_pool(&hero, Stat::Mind, named) {
+                Ok(n) => proptest::prop_assert_eq!(u64::from(n), want),
+                Err(CheckError::Pool(n)) => {
+                    proptest::prop_assert!(want > u64::from(MAX_POOL));
+                    proptest::prop_assert_eq!(n as u64, want);
+                }
+                Err(e) => proptest::prop_assert!(false, "{e}"),
             }
         }
     }

@@ -13,7 +13,7 @@ use serde::Serialize;
 use solum_dice::{DiceError, DiceSource};
 use thiserror::Error;
 
-use crate::duel::{Exchange, Policy, Side, roll_exchange};
+use crate::duel::{Exchange, MAX_DUEL_STAT, Policy, Side, roll_exchange};
 use crate::hero::{Hero, Stat};
 
 /// One fighter: a name, the [`Side`] (Body, hit points, applicable stat, cliché, policy),
@@ -159,7 +159,16 @@ pub enum FightError {
     /// A fighter is dead before the fight.
     #[error("{0} is dead: the dead do not fight")]
     Dead(String),
+    /// More opponents than a fight takes.
+    #[error("{0} opponents: a fight takes 1 to {MAX_FOES}")]
+    TooManyFoes(usize),
+    /// A fighter's number past its limit.
+    #[error("{0}: {1} {2} is more than {MAX_DUEL_STAT}")]
+    Range(String, &'static str, u32),
 }
+
+/// The most opponents one fight takes.
+pub const MAX_FOES: usize = 100;
 
 /// A fight of a hero against one or several opponents.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -177,6 +186,21 @@ impl ClassicFight {
     pub fn new(hero: Fighter, foes: Vec<Fighter>) -> Result<Self, FightError> {
         if foes.is_empty() {
             return Err(FightError::NoFoes);
+        }
+        if foes.len() > MAX_FOES {
+            return Err(FightError::TooManyFoes(foes.len()));
+        }
+        // The duel's limits hold in a fight too: no pool past them is rolled.
+        for f in std::iter::once(&hero).chain(&foes) {
+            for (what, v) in [
+                ("body", f.side.body),
+                ("hit points", f.side.hit_points),
+                ("stat", f.side.stat.unwrap_or(0)),
+            ] {
+                if v > MAX_DUEL_STAT {
+                    return Err(FightError::Range(f.name.clone(), what, v));
+                }
+            }
         }
         if let Some(dead) = std::iter::once(&hero).chain(&foes).find(|f| f.is_dead()) {
             return Err(FightError::Dead(dead.name.clone()));
@@ -567,6 +591,23 @@ mod tests {
         assert!(matches!(err, Err(FightError::Dice(_))));
         assert_eq!(fight, before);
         assert!(ClassicFight::new(before.hero().clone(), vec![]).is_err());
+        let huge = auto("h", side(u32::MAX, 2, Policy::Survive, None));
+        assert_eq!(
+            ClassicFight::new(huge, vec![before.hero().clone()]),
+            Err(FightError::Range("h".into(), "body", u32::MAX))
+        );
+        let mind = auto("m", side(2, 2, Policy::Survive, Some(31)));
+        assert_eq!(
+            ClassicFight::new(before.hero().clone(), vec![mind]),
+            Err(FightError::Range("m".into(), "stat", 31))
+        );
+        let crowd = vec![before.hero().clone(); MAX_FOES + 1];
+        assert_eq!(
+            ClassicFight::new(before.hero().clone(), crowd),
+            Err(FightError::TooManyFoes(MAX_FOES + 1))
+        );
+        let crowd = vec![before.hero().clone(); MAX_FOES];
+        assert!(ClassicFight::new(before.hero().clone(), crowd).is_ok());
         let dead = auto("d", side(0, 2, Policy::Survive, None));
         assert_eq!(
             ClassicFight::new(dead, vec![before.hero().clone()]),

@@ -359,9 +359,7 @@ impl Hero {
                 ),
             ));
         }
-        if let Some(i) = self.cliches.iter().position(|c| c.trim().is_empty()) {
-            return Err(invalid(&format!("cliches[{i}]"), "a cliché needs words"));
-        }
+        check_names(&self.name, &self.cliches)?;
         for (field, value, limit) in [
             (
                 "rest_toward_hit_point",
@@ -426,13 +424,51 @@ pub struct ClicheError {
     pub b: u32,
 }
 
+/// A hero that cannot be created.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum CreationError {
+    /// More clichés named than the dice allow.
+    #[error(transparent)]
+    Cliches(#[from] ClicheError),
+    /// An empty name, or an empty or repeated cliché.
+    #[error(transparent)]
+    Invalid(#[from] HeroError),
+}
+
+/// Refuses an empty name and empty or repeated clichés (in any case), before any die.
+pub fn check_names(name: &str, cliches: &[String]) -> Result<(), HeroError> {
+    if name.trim().is_empty() {
+        return Err(invalid("name", "an entry needs a name"));
+    }
+    for (i, c) in cliches.iter().enumerate() {
+        if c.trim().is_empty() {
+            return Err(invalid(&format!("cliches[{i}]"), "a cliché needs words"));
+        }
+        let key = c.trim().to_lowercase();
+        if let Some(j) = cliches[..i]
+            .iter()
+            .position(|d| d.trim().to_lowercase() == key)
+        {
+            return Err(invalid(
+                &format!("cliches[{i}]"),
+                format!("`{}` repeats cliches[{j}]: each cliché once", c.trim()),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Creates a hero (C1): Body, Mind, Spirit from 3d6 each (even dice, at least 1), hit
-/// points from Body + even dice of 2d6, clichés 1 + even dice of 2d6. Dice in that order.
+/// points from Body + even dice of 2d6, clichés 1 + even dice of 2d6. Dice in that order;
+/// a bad name or cliché is refused before any die is rolled.
 pub fn create(
     name: &str,
     cliches: &[String],
     dice: &mut dyn DiceSource,
-) -> Result<Result<(Hero, CreationRolls), ClicheError>, DiceError> {
+) -> Result<Result<(Hero, CreationRolls), CreationError>, DiceError> {
+    if let Err(e) = check_names(name, cliches) {
+        return Ok(Err(e.into()));
+    }
     let rolls = CreationRolls {
         body: dice.roll_many(3, 6)?,
         mind: dice.roll_many(3, 6)?,
@@ -448,7 +484,8 @@ pub fn create(
             allowed,
             a: rolls.cliches[0],
             b: rolls.cliches[1],
-        }));
+        }
+        .into()));
     }
     let body = stat(&rolls.body);
     let hero = Hero {
@@ -533,7 +570,28 @@ mod tests {
         )
         .unwrap()
         .unwrap_err();
-        assert_eq!(err.allowed, 1);
+        assert!(matches!(
+            err,
+            CreationError::Cliches(ClicheError { allowed: 1, .. })
+        ));
+        // Names are checked before any die: the script is empty.
+        for (name, cliches, field) in [
+            (" ", vec![], "name"),
+            ("Nim", vec!["Thief".to_owned(), "".to_owned()], "cliches[1]"),
+            (
+                "Nim",
+                vec!["Thief".to_owned(), " thief ".to_owned()],
+                "cliches[1]",
+            ),
+        ] {
+            let err = create(name, &cliches, &mut ScriptedDice::new([]))
+                .unwrap()
+                .unwrap_err();
+            assert!(
+                matches!(&err, CreationError::Invalid(e) if e.field == field),
+                "{err}"
+            );
+        }
     }
 
     #[test]
@@ -697,5 +755,40 @@ mod tests {
         let e = al.cliche("Sticky fingers").unwrap_err();
         assert!(e.to_string().contains("Master of the Duel"));
         assert!(al.cliche("").is_err());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn rest_at_the_integer_edges_never_overflows(
+            hours in proptest::prop_oneof![
+                proptest::num::f64::ANY,
+                0.0..=MAX_REST_HOURS,
+                proptest::prelude::Just(MAX_REST_HOURS),
+            ],
+            hp in proptest::prop_oneof![0u32..=4, (u32::MAX - 2)..=u32::MAX],
+            full_hp in proptest::prop_oneof![0u32..=4, (u32::MAX - 2)..=u32::MAX],
+            body in proptest::prop_oneof![0u32..=4, (u32::MAX - 2)..=u32::MAX],
+            full_body in proptest::prop_oneof![0u32..=4, (u32::MAX - 2)..=u32::MAX],
+        ) {
+            let mut hero = Book::shipped().find("alessandor").unwrap().clone();
+            hero.hit_points = hp;
+            hero.max_hit_points = Some(full_hp);
+            hero.body = body;
+            hero.max_body = Some(full_body);
+            match hero.rest(hours) {
+                Ok(r) => {
+                    proptest::prop_assert!((0.0..=MAX_REST_HOURS).contains(&hours));
+                    // Healing stops at the maxima, whatever the numbers.
+                    proptest::prop_assert_eq!(hero.hit_points, hp + r.hit_points);
+                    proptest::prop_assert!(hero.hit_points <= full_hp.max(hp));
+                    proptest::prop_assert!(hero.body <= full_body.max(body));
+                    // A whole rest of the limit never heals more than it can.
+                    proptest::prop_assert!(u64::from(r.hit_points) <= (MAX_REST_HOURS / 8.0) as u64);
+                }
+                Err(RestError(h)) => proptest::prop_assert!(
+                    h.is_nan() || !(0.0..=MAX_REST_HOURS).contains(&h)
+                ),
+            }
+        }
     }
 }

@@ -296,7 +296,8 @@ pub struct ClassicDuelArgs {
     pub foe_cliche: bool,
     /// The monster's stat in this fight: body, mind or spirit (default: its entry's own,
     /// else Body).
-    #[arg(long, requires = "monster")]
+    // `requires` alone lets it pass beside --foe-body, which conflicts with --monster.
+    #[arg(long, requires = "monster", conflicts_with_all = ["foe_body", "foe_hp", "foe_stat_dice"])]
     pub foe_stat: Option<String>,
     /// The foe fights with another stat of this value (with --foe-body and --foe-hp).
     #[arg(long, conflicts_with = "monster")]
@@ -458,6 +459,7 @@ pub struct SolunaRollArgs {
 pub enum ClassicCommand {
     /// Create a hero: 3d6 each for Body, Mind, Spirit (even dice), 2d6 for hit points, 2d6
     /// for clichés.
+    #[command(group(clap::ArgGroup::new("classic_dice").args(["rolled", "seed"])))]
     New {
         /// The hero's name.
         name: String,
@@ -484,6 +486,7 @@ pub enum ClassicCommand {
     /// List the book: sample heroes, monsters and clichés.
     Bestiary,
     /// Roll a check: stat dice (+1 for a cliché) against a difficulty.
+    #[command(group(clap::ArgGroup::new("classic_dice").args(["rolled", "seed"])))]
     Check {
         /// Dice, or a hero (a .toml file or a name from the book) who rolls a stat.
         pool: String,
@@ -494,7 +497,7 @@ pub enum ClassicCommand {
         #[arg(long)]
         cliche: Option<String>,
         /// Difficulty, 1 to 6 or a name.
-        #[arg(long, required_unless_present = "random")]
+        #[arg(long, required_unless_present = "random", conflicts_with = "random")]
         vs: Option<String>,
         /// Roll the difficulty on a d6 first.
         #[arg(long)]
@@ -509,6 +512,7 @@ pub enum ClassicCommand {
         json: bool,
     },
     /// Ask the oracle a yes/no question.
+    #[command(group(clap::ArgGroup::new("classic_dice").args(["rolled", "seed"])))]
     Oracle {
         /// The question (kept in the output).
         question: Vec<String>,
@@ -527,6 +531,7 @@ pub enum ClassicCommand {
     /// Fight to the death, exchange by exchange; with several foes each makes one attack on
     /// its turn. The loser of an exchange loses a hit point or, by choice, a point of Body
     /// (asked with --ask or at a terminal; otherwise by policy).
+    #[command(group(clap::ArgGroup::new("classic_dice").args(["rolled", "seed"])))]
     Fight {
         /// The hero: a .toml file (updated after the fight) or a name from the book.
         hero: String,
@@ -551,8 +556,9 @@ pub enum ClassicCommand {
         /// How the foe takes hits.
         #[arg(long, default_value = "survive")]
         foe_policy: String,
-        /// Ask the player at each hit the hero takes (on standard input).
-        #[arg(long)]
+        /// Ask the player at each hit the hero takes (on standard input); the hero's
+        /// --policy then has nothing to decide.
+        #[arg(long, conflicts_with = "policy")]
         ask: bool,
         #[command(flatten)]
         dice: DiceArgs,

@@ -293,3 +293,224 @@ fn classic_check_odds_are_exact() {
     let v = solum("odds classic check 1 --vs average --gear --json").json();
     assert_eq!(v["p_pass_exact"], "3/4");
 }
+
+/// Runs and times one command: it must end within `secs` (debug build, shared machine).
+fn timed(args: &[&str], secs: f64) -> common::Run {
+    let start = std::time::Instant::now();
+    let run = solum_args(args);
+    let took = start.elapsed().as_secs_f64();
+    assert!(took < secs, "{args:?} took {took:.2} s");
+    run
+}
+
+#[test]
+fn classic_duel_odds_at_the_limits_answer_fast() {
+    // Body 30 / hit points 30 each: 810,000 states in f64, a mirror fight, so even.
+    let v = timed(
+        &[
+            "odds",
+            "classic",
+            "duel",
+            "--body",
+            "30",
+            "--hp",
+            "30",
+            "--foe-body",
+            "30",
+            "--foe-hp",
+            "30",
+            "--json",
+        ],
+        5.0,
+    )
+    .json();
+    assert!((num(&v, "p_win") - 0.5).abs() <= 1e-12, "{v}");
+    assert!(v["p_win_exact"].is_null());
+    assert_eq!(num(&v, "error_bound"), 1e-12);
+    // 900 states, one hit point each and no Body to give: one decisive exchange of 30
+    // dice against one die. Its chance by an independent exact computation (Python
+    // fractions): 0.9991564127481068.
+    let v = solum(
+        "odds classic duel --body 30 --hp 1 --policy hit-points --foe-body 30 --foe-hp 1 --foe-stat-dice 1 --foe-policy hit-points --json",
+    )
+    .json();
+    assert!(
+        (num(&v, "p_win") - 0.999_156_412_748_106_8).abs() <= 1e-12,
+        "{v}"
+    );
+    assert!(v["p_win_exact"].is_null());
+    // Past the exact limit, seeded simulation agrees within 4 standard errors.
+    let v = solum(
+        "odds classic duel --body 6 --hp 8 --foe-body 7 --foe-hp 6 --foe-policy body --simulate 20000 --seed 4 --json",
+    )
+    .json();
+    let sim = &v["simulated"];
+    assert!(
+        (num(sim, "rate") - num(&v, "p_win")).abs() < 4.0 * num(sim, "standard_error"),
+        "{v}"
+    );
+    // The text shows the bound instead of an exact percentage.
+    let text = solum("odds classic duel --body 20 --hp 20 --foe-body 20 --foe-hp 19");
+    assert!(text.ok().contains("(f64, within 1e-12)"), "{}", text.stdout);
+    // A simulation that would roll too many dice is refused before it starts, with the
+    // most duels it may run.
+    timed(
+        &[
+            "odds",
+            "classic",
+            "duel",
+            "--body",
+            "30",
+            "--hp",
+            "30",
+            "--foe-body",
+            "30",
+            "--foe-hp",
+            "30",
+            "--simulate",
+            "10000",
+        ],
+        5.0,
+    )
+    .bad_input("simulate at most");
+}
+
+#[test]
+fn classic_numbers_past_their_limits_are_refused_fast() {
+    let dir = tempfile::tempdir().unwrap();
+    let huge = hero_file(
+        &dir,
+        "huge.toml",
+        "name = \"Huge\"\nbody = 4294967295\nmind = 1\nspirit = 1\nhit_points = 4294967295\n",
+    );
+    for args in [
+        vec!["classic", "show", &huge],
+        vec!["classic", "check", &huge, "--vs", "3", "--seed", "1"],
+        vec!["classic", "fight", &huge, "goblin", "--seed", "1"],
+        vec!["classic", "rest", &huge, "--hours", "8"],
+    ] {
+        timed(&args, 3.0).bad_input("body: 4294967295 is outside 1 to 3");
+    }
+    // As a foe it is held to a monster's limit.
+    timed(
+        &["classic", "fight", "alessandor", &huge, "--seed", "1"],
+        3.0,
+    )
+    .bad_input("body: 4294967295 is outside 1 to 30");
+    solum("odds classic duel --body 4294967295 --hp 2 --monster troll")
+        .bad_input("body: 4294967295 is outside 1 to 30");
+    solum("odds classic duel --body 2 --hp 2 --foe-body 2 --foe-hp 31")
+        .bad_input("--foe-hp: foe hit points: 31 is outside 1 to 30");
+    solum("odds classic duel --body 2 --hp 2 --stat-dice 31 --monster troll")
+        .bad_input("--stat-dice: stat: 31 is outside 1 to 30");
+    // A fight takes at most 100 opponents.
+    let mut crowd = vec!["classic", "fight", "alessandor"];
+    crowd.extend(std::iter::repeat_n("goblin", 101));
+    timed(&crowd, 3.0).bad_input("101 opponents: a fight takes 1 to 100");
+    solum("odds classic duel --body 4294967296 --hp 2 --monster troll").bad_input("--body");
+    solum("classic check 99999999999999999999999 --vs 3")
+        .bad_input("99999999999999999999999 dice: a pool has 1 to 1000 dice");
+    solum("classic rest x.toml --hours 1e300").bad_input("x.toml");
+    solum("classic check 3 --vs 99999999999999999999")
+        .bad_input("--vs 99999999999999999999: difficulty `99999999999999999999`");
+    solum("odds classic check 3 --vs 0").bad_input("difficulty `0`");
+    // Zero dice is an error, wherever dice are counted.
+    solum("classic check 0 --vs 3").bad_input("0 dice: a pool has 1 to 1000");
+    solum("odds classic check 0 --vs 3").bad_input("0 dice");
+    solum("odds classic duel --body 0 --hp 2 --monster troll").bad_input("body: 0");
+    solum("odds classic duel --body 2 --hp 2 --foe-body 2 --foe-hp 2 --foe-stat-dice 0")
+        .bad_input("foe stat: 0");
+}
+
+#[test]
+fn classic_contradictory_flags_are_refused() {
+    for (args, needle) in [
+        (
+            "classic check --vs 4 --random 3",
+            "'--vs <VS>' cannot be used with '--random'",
+        ),
+        (
+            "classic check 3 --vs 4 --rolled 1,2,3 --seed 1",
+            "cannot be used with '--seed",
+        ),
+        (
+            "classic new Nim --rolled 1 --seed 1",
+            "cannot be used with '--seed",
+        ),
+        (
+            "classic oracle --rolled 1 --seed 1",
+            "cannot be used with '--seed",
+        ),
+        (
+            "classic oracle --advantage --disadvantage",
+            "cannot be used with",
+        ),
+        (
+            "classic fight alessandor goblin --ask --policy body",
+            "'--ask' cannot be used with '--policy",
+        ),
+        (
+            "classic fight alessandor goblin --rolled 1,2 --seed 1",
+            "cannot be used with '--seed",
+        ),
+        (
+            "odds classic duel --body 2 --hp 2 --monster troll --seed 3",
+            "--simulate",
+        ),
+        (
+            "odds classic duel --body 2 --hp 2 --monster troll --foe-hp 3",
+            "cannot be used with",
+        ),
+        (
+            "odds classic duel --body 2 --hp 2 --foe-body 2 --foe-hp 2 --foe-stat mind",
+            "cannot be used with '--foe-stat",
+        ),
+        (
+            "odds classic duel --body 2 --hp 2 --monster troll --damage 2",
+            "--damage",
+        ),
+    ] {
+        solum(args).bad_input(needle);
+    }
+}
+
+#[test]
+fn classic_empty_and_repeated_names_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.toml");
+    let out = out.to_str().unwrap();
+    solum_args(&["classic", "new", " ", "-o", out, "--seed", "1"])
+        .bad_input("the name ` `: an entry needs a name");
+    solum_args(&["classic", "new", "Nim", "-c", "", "-o", out, "--seed", "1"])
+        .bad_input("a cliché needs words");
+    solum_args(&[
+        "classic", "new", "Nim", "-c", "Thief", "-c", "thief", "-o", out, "--seed", "1",
+    ])
+    .bad_input("`thief` repeats cliches[0]");
+    assert!(!std::path::Path::new(out).exists(), "nothing is written");
+    let twice = hero_file(
+        &dir,
+        "twice.toml",
+        "name = \"Twice\"\nbody = 2\nmind = 1\nspirit = 1\nhit_points = 2\ncliches = [\"Thief\", \"THIEF\"]\n",
+    );
+    solum_args(&["classic", "show", &twice]).bad_input("cliches[1]: `THIEF` repeats cliches[0]");
+    let nameless = hero_file(
+        &dir,
+        "nameless.toml",
+        "name = \"\"\nbody = 2\nmind = 1\nspirit = 1\nhit_points = 2\n",
+    );
+    solum_args(&["classic", "show", &nameless]).bad_input("name: an entry needs a name");
+    solum_args(&["classic", "fight", "alessandor", ""]).bad_input("an empty name");
+    solum_args(&["classic", "fight", "", "goblin"]).bad_input("an empty name");
+    solum_args(&["classic", "check", "", "--vs", "3"]).bad_input("an empty name");
+    let grok = hero_file(&dir, "grok.toml", GROK);
+    solum_args(&["classic", "fight", &grok, &grok, "--seed", "1"]).bad_input("the same sheet as");
+    let m = hero_file(
+        &dir,
+        "m.toml",
+        "name = \"M\"\nbody = 1\nmind = 1\nspirit = 1\nhit_points = 1\n",
+    );
+    solum_args(&["classic", "fight", &grok, &m, &m, "--seed", "1"]).bad_input("the same sheet as");
+    // The book's entries may repeat: two goblins are two goblins.
+    solum_args(&["classic", "fight", &grok, "goblin", "goblin", "--seed", "1"]).ok();
+}

@@ -282,7 +282,7 @@ fn classic_heroes_checks_oracle_and_duels() {
     .bad_input("allow 1");
     let v = solum("classic check 2 --vs tricky --gear --rolled 3,1,5 --json").json();
     assert_eq!(v["check"]["passed"], true);
-    solum("classic check 2 --vs 7").bad_input("difficulty 7");
+    solum("classic check 2 --vs 7").bad_input("--vs 7: difficulty `7`");
     let v = solum("classic oracle --rolled 4,5 --json").json();
     assert_eq!(v["consultation"]["answer"], "yes-but");
     assert_eq!(v["consultation"]["event"][1], "Unfriendly NPC");

@@ -8,7 +8,9 @@ use solum_classic::check::hero_pool;
 use solum_classic::check::{
     difficulty_name, p_pass, parse_difficulty, random_difficulty, roll_check,
 };
-use solum_classic::duel::{DAMAGE, MAX_SIMULATED, Policy, Side, duel_odds, simulate_many};
+use solum_classic::duel::{
+    DAMAGE, DuelError, DuelOdds, Policy, Side, check_simulation, duel_chance, simulate_many,
+};
 use solum_classic::fight::{ClassicFight, Command, Event, FightError, Fighter, Loss, Who};
 use solum_classic::hero::{Kind, Stat, create, parse_hero};
 use solum_classic::oracle::{Odds, ask};
@@ -36,6 +38,11 @@ fn difficulty(text: &str) -> anyhow::Result<u32> {
 
 /// A hero file (held to the rules of `kind`) or a name from the book.
 fn load(who: &str, kind: Kind) -> anyhow::Result<Hero> {
+    if who.trim().is_empty() {
+        return Err(bad(
+            "an empty name: name a hero file (.toml) or an entry of the book (see `solum classic bestiary`)",
+        ));
+    }
     let path = Path::new(who);
     if who.ends_with(".toml") {
         let text = solum_play::storage::read_text(path).map_err(|e| bad(e.to_string()))?;
@@ -92,6 +99,14 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             dice,
             json: as_json,
         } => {
+            // Before the file and the dice: a bad name or cliché wastes neither.
+            solum_classic::hero::check_names(name, cliches).map_err(|e| {
+                if e.field == "name" {
+                    bad(format!("the name `{name}`: {}", e.problem))
+                } else {
+                    bad(format!("--cliche ({}): {}", e.field, e.problem))
+                }
+            })?;
             let path = super::new_sheet_path(output.as_deref(), name, *force)?;
             let (made, seed) = with_dice(
                 dice.rolled.as_deref(),
@@ -322,6 +337,23 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
     Ok(())
 }
 
+/// Exact odds as a percentage; f64 odds with their error bound.
+fn odds_text(odds: &DuelOdds) -> String {
+    match &odds.exact {
+        Some(p) => percent(p),
+        None if odds.p < 1e-6 => format!(
+            "{:.3e}% (f64, within {:.0e})",
+            100.0 * odds.p,
+            odds.error_bound
+        ),
+        None => format!(
+            "{:.4}% (f64, within {:.0e})",
+            100.0 * odds.p,
+            odds.error_bound
+        ),
+    }
+}
+
 fn dice_text(n: u32) -> String {
     format!("{n} {}", if n == 1 { "die" } else { "dice" })
 }
@@ -338,7 +370,16 @@ fn check_pool(
     named_stat: Option<&str>,
     cliche: Option<&str>,
 ) -> anyhow::Result<(u32, Option<serde_json::Value>)> {
-    if let Ok(n) = who.trim().parse::<i64>() {
+    let digits = who.trim().trim_start_matches(['-', '+']);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        // Past i64 is still a number of dice, just too many.
+        let Ok(n) = who.trim().parse::<i64>() else {
+            return Err(bad(format!(
+                "{} dice: a pool has 1 to {} dice",
+                who.trim(),
+                solum_classic::check::MAX_POOL
+            )));
+        };
         if named_stat.is_some() || cliche.is_some() {
             return Err(bad(format!(
                 "--stat and --cliche need a hero (a .toml file or a name from the book), not {n} dice"
@@ -412,17 +453,28 @@ fn duel(args: &ClassicDuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         policy: policy(&args.policy, "--policy")?,
         stat: args.stat_dice,
     };
-    let p = duel_odds(me, foe).map_err(|e| bad(e.to_string()))?;
+    let odds = duel_chance(me, foe).map_err(|e| match e {
+        // Name the flag the number came from (or the monster it belongs to).
+        DuelError::Range(what, _) => {
+            let flag = match (what, &args.monster) {
+                (w, Some(m)) if w.starts_with("foe") => m.clone(),
+                ("body", _) => "--body".to_owned(),
+                ("hit points", _) => "--hp".to_owned(),
+                ("stat", _) => "--stat-dice".to_owned(),
+                ("foe body", _) => "--foe-body".to_owned(),
+                ("foe hit points", _) => "--foe-hp".to_owned(),
+                _ => "--foe-stat-dice".to_owned(),
+            };
+            bad(format!("{flag}: {e}"))
+        }
+        e => bad(format!("{e}; past it use --simulate N")),
+    })?;
     let simulated = match args.simulate {
         None => None,
-        Some(n) if !(1..=MAX_SIMULATED).contains(&n) => {
-            return Err(bad(format!(
-                "--simulate {n}: run 1 to {MAX_SIMULATED} duels"
-            )));
-        }
         Some(n) => {
+            check_simulation(me, foe, n).map_err(|e| bad(e.to_string()))?;
             let (sim, seed) = with_dice(None, args.seed, "", |d| {
-                Ok(simulate_many(me, foe, n, Some(render::to_f64(&p)), d))
+                Ok(simulate_many(me, foe, n, Some(odds.p), d))
             })?;
             Some((sim.map_err(|e| bad(e.to_string()))?, seed))
         }
@@ -431,7 +483,7 @@ fn duel(args: &ClassicDuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         writeln!(
             out,
             "{}",
-            json!({"foe": foe_name, "me": me, "foe_side": foe, "p_win": render::to_f64(&p), "p_win_exact": render::fraction(&p),
+            json!({"foe": foe_name, "me": me, "foe_side": foe, "p_win": odds.p, "p_win_exact": odds.exact.as_ref().map(render::fraction), "error_bound": odds.error_bound,
                    "simulated": simulated.map(|(s, _)| s), "seed": simulated.and_then(|(_, seed)| seed)})
         )?;
         return Ok(());
@@ -444,7 +496,7 @@ fn duel(args: &ClassicDuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         if me.cliche { " +cliché" } else { "" },
         dice_text(me.dice()),
         dice_text(foe.dice()),
-        paint(HEAD, percent(&p))
+        paint(HEAD, odds_text(&odds))
     )?;
     if let Some((sim, seed)) = simulated {
         writeln!(
@@ -523,6 +575,20 @@ fn fight(
     as_json: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
+    // One sheet is one fighter: a file may not fight itself or come twice (the book's
+    // entries may: two goblins are two goblins).
+    let mut files: Vec<(std::path::PathBuf, &str)> = Vec::new();
+    for id in std::iter::once(hero_id).chain(foe_ids) {
+        if id.ends_with(".toml") {
+            let key = std::fs::canonicalize(id).unwrap_or_else(|_| id.into());
+            if let Some((_, first)) = files.iter().find(|(k, _)| *k == key) {
+                return Err(bad(format!(
+                    "{id}: the same sheet as {first}; a sheet is one fighter"
+                )));
+            }
+            files.push((key, id));
+        }
+    }
     let mut hero = load(hero_id, Kind::Hero)?;
     let foes = foe_ids
         .iter()
@@ -535,7 +601,7 @@ fn fight(
         .collect();
     // The exact odds of a duel (too big a duel has none).
     let p = match them.as_slice() {
-        [one] => duel_odds(me.side, one.side).ok(),
+        [one] => duel_chance(me.side, one.side).ok(),
         _ => None,
     };
     let mut fight = ClassicFight::new(me, them).map_err(|e| bad(e.to_string()))?;
@@ -625,7 +691,7 @@ fn fight(
         writeln!(
             out,
             "{}",
-            json!({"p_win": p.as_ref().map(render::to_f64), "exchanges": exchanges,
+            json!({"p_win": p.as_ref().map(|o| o.p), "exchanges": exchanges,
                    "events": events, "hero_dead": fight.hero().is_dead(), "foe_dead": won,
                    "foes_dead": fight.foes().iter().map(Fighter::is_dead).collect::<Vec<_>>(),
                    "seed": seed})
@@ -644,7 +710,7 @@ fn fight(
             .map(|(l, f)| format!("{l} ({})", dice_text(f.side.dice())))
             .collect::<Vec<_>>()
             .join(", "),
-        p.map(|p| format!("   win {}", percent(&p)))
+        p.map(|o| format!("   win {}", odds_text(&o)))
             .unwrap_or_default()
     )?;
     for (i, (round, foe, e, winner, b, st)) in lines.iter().enumerate() {
