@@ -116,3 +116,77 @@ fn numbers_out_of_range_repeat_the_flag_and_the_value() {
     quick("odds duel --pool 3 --hp 5 --damage 1 --foe-pool -2 --foe-hp 5 --foe-damage 1")
         .bad_input("--foe-pool");
 }
+
+/// A bestiary file in the temp directory, named for the test.
+fn bestiary(name: &str, text: &str) -> std::path::PathBuf {
+    let path =
+        std::env::temp_dir().join(format!("solum-bounds-{}-{name}.toml", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn a_bestiary_pool_of_100000_names_the_file_the_creature_the_field_and_the_limit() {
+    let path = bestiary(
+        "titan",
+        "[[creature]]\nname = \"titan\"\npool = 100000\nhit_points = 5\ndamage = 1\n",
+    );
+    let p = path.to_str().unwrap();
+    let run = common::solum_args(&[
+        "sim",
+        "--hero",
+        "titan",
+        "--foe",
+        "orc",
+        "--fights",
+        "10",
+        "--bestiary",
+        p,
+    ]);
+    run.bad_input("titan.pool: 100000 dice is not possible: a pool has 1 to 1000");
+    run.bad_input(p);
+    let path = bestiary(
+        "horde",
+        "[[static]]\nname = \"horde\"\ndifficulty = 4\nhit_points = 4294967295\ndamage = 1\n",
+    );
+    let p = path.to_str().unwrap();
+    common::solum_args(&[
+        "static",
+        "--pool",
+        "3",
+        "--hp",
+        "5",
+        "--damage",
+        "1",
+        "--foe",
+        "horde",
+        "--bestiary",
+        p,
+    ])
+    .bad_input("horde.hit_points: 4294967295 is not possible: 1 to 10000 hit points");
+}
+
+#[test]
+fn sim_counts_and_fighters_are_checked() {
+    quick("sim --hero pool=2,hp=3 --foe orc --fights 0").bad_input("--fights 0: 1 to 1000000000");
+    quick("sim --hero pool=2,hp=3 --foe orc*0 --fights 10")
+        .bad_input("`orc*0`: the count after * is 1 to 200");
+    quick("sim --hero pool=2,hp=3 --foe orc*4294967297 --fights 10").bad_input("`orc*4294967297`");
+    quick("sim --hero pool=2,hp=3,mind=0 --foe orc --fights 10")
+        .bad_input("`mind=0` in `pool=2,hp=3,mind=0`: mind is 1 to 1000");
+    quick("sim --hero pool=2,hp=3,damage=4294967295 --foe orc --fights 10")
+        .bad_input("damage is 0 to 1000000");
+    quick("sim --hero pool=2,hp=10001 --foe orc --fights 10").bad_input("hp= 1 to 10000");
+    quick("sim --hero pool=0,hp=3 --foe orc --fights 10").bad_input("`pool=0,hp=3`");
+    // The largest sides at the largest hit points add up without wrapping.
+    let v = quick("sim --hero pool=1,hp=10000,damage=0*200 --foe pool=1,hp=10000,damage=1 --fights 1 --seed 2 --alternative --json").json();
+    assert_eq!(num(&v, "fights"), 1.0);
+}
+
+#[test]
+fn contradictory_flags_are_refused_by_the_parser() {
+    quick("sim --hero orc --foe orc --ambush --ambushed").bad_input("cannot be used with");
+    quick("odds duel --pool 3 --hp 5 --damage 1 --foe-pool 3 --foe-hp 5 --foe-damage 1 --seed 3")
+        .bad_input("--simulate");
+    quick("static --pool 3 --hp 5 --damage 1 --foe orc --vs 4").bad_input("cannot be used with");
+}

@@ -27,6 +27,10 @@ use crate::{Difficulty, Pool};
 /// hit points.
 pub const MAX_FIGHT_HP: u32 = 10_000;
 
+/// The most damage one blow deals here: far past any hit points, so `hp / damage` and the
+/// hit-point arithmetic stay in range.
+pub const MAX_DAMAGE: u32 = 1_000_000;
+
 /// A fight that cannot be computed.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum FightError {

@@ -168,9 +168,6 @@ pub fn check(args: &OddsCheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The most damage a blow takes here: past any hit points a fight allows.
-const MAX_DAMAGE: i64 = 1_000_000;
-
 /// Hit points or damage as typed, checked against `lo..=hi`; the message repeats the flag
 /// and the value.
 fn count_in(value: i64, flag: &str, lo: i64, hi: i64) -> anyhow::Result<u32> {
@@ -191,7 +188,7 @@ fn hit_points(value: i64, flag: &str) -> anyhow::Result<u32> {
 }
 
 fn damage(value: i64, flag: &str) -> anyhow::Result<u32> {
-    count_in(value, flag, 0, MAX_DAMAGE)
+    count_in(value, flag, 0, i64::from(solum_expanded::fight::MAX_DAMAGE))
 }
 
 fn fight_pool(value: i64, flag: &str) -> anyhow::Result<Pool> {
