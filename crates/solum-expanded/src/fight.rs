@@ -770,4 +770,46 @@ mod tests {
         static_odds(&spec).unwrap();
         assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
     }
+
+    proptest::proptest! {
+        /// Hit points and damage at the integer edges: no panic, no wrap; a refusal or a
+        /// chance in [0, 1] whose `win + lose` is 1.
+        #[test]
+        fn any_hit_points_and_damage_give_odds_or_a_refusal(
+            hp in proptest::prop_oneof![0u32..=3, MAX_FIGHT_HP - 2..=MAX_FIGHT_HP + 2, proptest::num::u32::ANY],
+            foe_hp in proptest::prop_oneof![1u32..=3, MAX_FIGHT_HP - 1..=MAX_FIGHT_HP],
+            damage in proptest::prop_oneof![0u32..=2, u32::MAX - 1..=u32::MAX, proptest::num::u32::ANY],
+            foe_damage in proptest::prop_oneof![0u32..=2, u32::MAX - 1..=u32::MAX],
+            pool in 1u64..=4,
+        ) {
+            let spec = DuelSpec {
+                first: duelist(pool, hp, damage),
+                second: duelist(3, foe_hp, foe_damage),
+            };
+            match duel_odds(&spec) {
+                Ok(o) => {
+                    proptest::prop_assert!(o.win >= Prob::zero() && o.win <= Prob::one());
+                    proptest::prop_assert_eq!(&o.win + &o.lose, Prob::one());
+                    proptest::prop_assert!(o.error_bound < 1e-9);
+                    if let (Some(m), true) = (blows(foe_hp, damage), damage > 0) {
+                        // Enough blows, and one fewer is not enough.
+                        proptest::prop_assert!(u64::from(m) * u64::from(damage) >= u64::from(foe_hp));
+                        proptest::prop_assert!(u64::from(m - 1) * u64::from(damage) < u64::from(foe_hp));
+                    }
+                }
+                Err(FightError::HitPoints(..)) => {
+                    proptest::prop_assert!(!(1..=MAX_FIGHT_HP).contains(&hp));
+                }
+                Err(e) => proptest::prop_assert!(damage == 0 && foe_damage == 0, "{e}"),
+            }
+            // A simulated blow of any size only ever takes hit points to 0.
+            let small = DuelSpec {
+                first: duelist(pool, hp.clamp(1, 3), damage),
+                second: duelist(3, foe_hp.min(3), foe_damage),
+            };
+            let r = simulate_duel(&small, &mut SeededDice::new(u64::from(hp))).unwrap();
+            proptest::prop_assert!(r.hit_points <= small.first.hit_points);
+            proptest::prop_assert!(r.foe_hit_points <= small.second.hit_points);
+        }
+    }
 }
