@@ -630,7 +630,17 @@ pub enum Event {
         /// The side left standing, if any.
         winner: Option<String>,
     },
+    /// The combat reached [`MAX_COMBAT_ROUNDS`] with more than one side standing and is
+    /// stopped: nobody won.
+    Stopped {
+        /// Rounds fought.
+        rounds: u32,
+    },
 }
+
+/// Rounds after which a combat is stopped with both sides standing ([`Event::Stopped`]): far
+/// past any fight where blows land, reached when nobody can hurt anybody.
+pub const MAX_COMBAT_ROUNDS: u32 = 10_000;
 
 /// A command the rules do not allow now. The combat is unchanged.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -1163,6 +1173,11 @@ impl Combat {
             self.turn += 1;
             if self.turn == self.order.len() {
                 self.turn = 0;
+                if self.round >= MAX_COMBAT_ROUNDS {
+                    self.phase = Phase::Over;
+                    events.push(Event::Stopped { rounds: self.round });
+                    return;
+                }
                 self.round += 1;
                 events.push(Event::RoundStarted { round: self.round });
             }
