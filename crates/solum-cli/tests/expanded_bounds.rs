@@ -189,4 +189,10 @@ fn contradictory_flags_are_refused_by_the_parser() {
     quick("odds duel --pool 3 --hp 5 --damage 1 --foe-pool 3 --foe-hp 5 --foe-damage 1 --seed 3")
         .bad_input("--simulate");
     quick("static --pool 3 --hp 5 --damage 1 --foe orc --vs 4").bad_input("cannot be used with");
+    quick(
+        "static --pool 3 --hp 5 --damage 1 --vs 4 --foe-hp 2 --foe-damage 1 --seed 3 --rolled 4,4",
+    )
+    .bad_input("--seed 3 cannot be used with --rolled");
+    quick("combat --help-lines --seed 3").bad_input("cannot be used with");
+    quick("static --pool 3 --hp 5 --damage 1 --vs 4").bad_input("--foe-hp");
 }

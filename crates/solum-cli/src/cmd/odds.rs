@@ -366,6 +366,11 @@ pub fn fast_static(args: &StaticArgs, out: &mut dyn Write) -> anyhow::Result<()>
 }
 
 pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    if let (Some(_), Some(seed)) = (&args.dice.rolled, args.dice.seed) {
+        return Err(bad(format!(
+            "--seed {seed} cannot be used with --rolled: typed dice roll nothing from a seed"
+        )));
+    }
     use solum_expanded::combat::StaticCombat;
     use solum_expanded::fight::{StaticSpec, static_odds};
     let (name, difficulty, foe_hp, foe_damage) = match &args.foe {
