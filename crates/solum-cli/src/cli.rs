@@ -955,7 +955,7 @@ pub struct CombatArgs {
     #[arg(long)]
     pub roll_off: bool,
     /// List the line language and stop.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["script", "seed", "json", "roll_off", "bestiary"])]
     pub help_lines: bool,
 }
 

@@ -225,7 +225,7 @@ fn fight_odds() {
     let z = v["simulated"]["z"].as_f64().unwrap();
     assert!(z.abs() < 4.0, "simulation {z} standard errors from exact");
     solum("odds duel --pool 3 --hp 0 --damage 2 --foe-pool 3 --foe-hp 5 --foe-damage 2")
-        .bad_input("0 hit points");
+        .bad_input("--hp 0: must be 1 to 10000");
     solum("odds duel --pool 0 --hp 3 --damage 2 --foe-pool 3 --foe-hp 5 --foe-damage 2")
         .bad_input("--pool");
     solum("odds duel --pool 2 --hp 3 --damage 0 --foe-pool 3 --foe-hp 5 --foe-damage 0")

@@ -630,7 +630,17 @@ pub enum Event {
         /// The side left standing, if any.
         winner: Option<String>,
     },
+    /// The combat reached [`MAX_COMBAT_ROUNDS`] with more than one side standing and is
+    /// stopped: nobody won.
+    Stopped {
+        /// Rounds fought.
+        rounds: u32,
+    },
 }
+
+/// Rounds after which a combat is stopped with both sides standing ([`Event::Stopped`]): far
+/// past any fight where blows land, reached when nobody can hurt anybody.
+pub const MAX_COMBAT_ROUNDS: u32 = 10_000;
 
 /// A command the rules do not allow now. The combat is unchanged.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -1163,6 +1173,11 @@ impl Combat {
             self.turn += 1;
             if self.turn == self.order.len() {
                 self.turn = 0;
+                if self.round >= MAX_COMBAT_ROUNDS {
+                    self.phase = Phase::Over;
+                    events.push(Event::Stopped { rounds: self.round });
+                    return;
+                }
                 self.round += 1;
                 events.push(Event::RoundStarted { round: self.round });
             }
@@ -1631,7 +1646,39 @@ pub struct StaticRound {
     pub foe_hit_points: u32,
 }
 
+/// Rounds after which [`StaticCombat::play_out`] stops a fight with both sides standing.
+/// Every round hurts one side, so a fight where both deal damage ends within
+/// `⌈hp/damage⌉ + ⌈foe hp/foe damage⌉ − 1` rounds, at most 19,999 at
+/// [`crate::fight::MAX_FIGHT_HP`]: the cap stops only a fight where one side deals nothing
+/// and the other almost never gets its round (e.g. 3 dice against 1000).
+pub const MAX_STATIC_ROUNDS: u32 = 2 * crate::fight::MAX_FIGHT_HP;
+
+/// A fast static combat played to its end, or to [`MAX_STATIC_ROUNDS`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StaticPlay {
+    /// Every round, in order.
+    pub rounds: Vec<StaticRound>,
+    /// True when the cap stopped the fight with both sides standing.
+    pub stopped: bool,
+}
+
 impl StaticCombat {
+    /// Plays rounds until one side is at 0 or [`MAX_STATIC_ROUNDS`] have been fought.
+    pub fn play_out(&mut self, dice: &mut dyn DiceSource) -> Result<StaticPlay, DiceError> {
+        let mut rounds = Vec::new();
+        while !self.is_over() && rounds.len() < MAX_STATIC_ROUNDS as usize {
+            match self.round(dice) {
+                Ok(r) => rounds.push(r),
+                Err(CombatError::Dice(e)) => return Err(e),
+                Err(e) => unreachable!("a static fight that is not over plays: {e}"),
+            }
+        }
+        Ok(StaticPlay {
+            rounds,
+            stopped: !self.is_over(),
+        })
+    }
+
     /// True when either side is at 0.
     pub fn is_over(&self) -> bool {
         self.hit_points == 0 || self.foe_hit_points == 0

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::MAX_POOL;
+use crate::fight::{MAX_DAMAGE, MAX_FIGHT_HP};
 
 /// The bestiary shipped with solum.
 pub const SHIPPED_BESTIARY: &str = include_str!("../data/bestiary.toml");
@@ -81,43 +82,85 @@ pub struct CreatureError {
 }
 
 impl Creature {
-    /// Checks the numbers are ones the engine can use.
+    /// Checks the numbers are ones the engine can use; the problem repeats the value and
+    /// the limit.
     pub fn validate(&self) -> Result<(), CreatureError> {
-        let err = |field, problem: &str| CreatureError {
+        let err = |field, problem: String| CreatureError {
             entry: self.name.clone(),
             field,
-            problem: problem.to_owned(),
+            problem,
         };
         if self.name.trim().is_empty() {
-            return Err(err("name", "a creature needs a name"));
+            return Err(err("name", "a creature needs a name".to_owned()));
         }
         if !(1..=MAX_POOL).contains(&self.pool) {
-            return Err(err("pool", "a pool has at least 1 die"));
+            return Err(err(
+                "pool",
+                format!(
+                    "{} dice is not possible: a pool has 1 to {MAX_POOL}",
+                    self.pool
+                ),
+            ));
         }
-        if self.hit_points == 0 {
-            return Err(err("hit_points", "a creature needs at least 1 hit point"));
+        check_hit_points(self.hit_points).map_err(|p| err("hit_points", p))?;
+        check_damage(self.damage).map_err(|p| err("damage", p))?;
+        if let Some(d) = self.ranged_damage {
+            check_damage(d).map_err(|p| err("ranged_damage", p))?;
         }
-        if self.mind == 0 {
-            return Err(err("mind", "mind is at least 1"));
+        if !(1..=MAX_POOL).contains(&self.mind) {
+            return Err(err(
+                "mind",
+                format!("{} is not possible: mind is 1 to {MAX_POOL}", self.mind),
+            ));
         }
         Ok(())
     }
 }
 
+fn check_hit_points(hp: u32) -> Result<(), String> {
+    if (1..=MAX_FIGHT_HP).contains(&hp) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{hp} is not possible: 1 to {MAX_FIGHT_HP} hit points"
+        ))
+    }
+}
+
+fn check_damage(damage: u32) -> Result<(), String> {
+    if damage <= MAX_DAMAGE {
+        Ok(())
+    } else {
+        Err(format!(
+            "{damage} is not possible: damage is 0 to {MAX_DAMAGE}"
+        ))
+    }
+}
+
 impl StaticFoe {
-    /// Checks the numbers are ones the engine can use.
+    /// Checks the numbers are ones the engine can use; the problem repeats the value and
+    /// the limit.
     pub fn validate(&self) -> Result<(), CreatureError> {
-        let err = |field, problem: &str| CreatureError {
+        let err = |field, problem: String| CreatureError {
             entry: self.name.clone(),
             field,
-            problem: problem.to_owned(),
+            problem,
         };
+        if self.name.trim().is_empty() {
+            return Err(err("name", "an opposition needs a name".to_owned()));
+        }
         if !(1..=crate::MAX_DIFFICULTY).contains(&self.difficulty) {
-            return Err(err("difficulty", "a difficulty is 1 or more"));
+            return Err(err(
+                "difficulty",
+                format!(
+                    "{} is not possible: a difficulty is 1 to {}",
+                    self.difficulty,
+                    crate::MAX_DIFFICULTY
+                ),
+            ));
         }
-        if self.hit_points == 0 {
-            return Err(err("hit_points", "at least 1 hit point"));
-        }
+        check_hit_points(self.hit_points).map_err(|p| err("hit_points", p))?;
+        check_damage(self.damage).map_err(|p| err("damage", p))?;
         Ok(())
     }
 }
@@ -145,13 +188,31 @@ impl Bestiary {
     }
 
     /// Adds the entries of a file (validated), replacing entries of the same name.
+    /// The same name twice in one file is refused (which would win is not clear).
     pub fn add(&mut self, file: BestiaryFile) -> Result<(), CreatureError> {
-        for c in file.creature {
+        let duplicate = |name: &str| CreatureError {
+            entry: name.to_owned(),
+            field: "name",
+            problem: "the same name appears twice in this file".to_owned(),
+        };
+        let mut seen = std::collections::BTreeSet::new();
+        for c in &file.creature {
             c.validate()?;
+            if !seen.insert(key(&c.name)) {
+                return Err(duplicate(&c.name));
+            }
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for s in &file.static_foes {
+            s.validate()?;
+            if !seen.insert(key(&s.name)) {
+                return Err(duplicate(&s.name));
+            }
+        }
+        for c in file.creature {
             self.creatures.insert(key(&c.name), c);
         }
         for s in file.static_foes {
-            s.validate()?;
             self.static_foes.insert(key(&s.name), s);
         }
         Ok(())
@@ -200,5 +261,50 @@ mod tests {
         assert!(b.creatures().count() >= 10);
         assert_eq!(b.static_foe("Trooper-Squad"), Some(squad));
         assert!(b.creature("giant_rat").is_some());
+    }
+
+    fn file(text: &str) -> BestiaryFile {
+        parse_bestiary(text).unwrap()
+    }
+
+    #[test]
+    fn out_of_range_numbers_name_the_entry_the_field_and_the_limit() {
+        let mut b = Bestiary::default();
+        let e = b
+            .add(file(
+                "[[creature]]\nname = \"titan\"\npool = 100000\nhit_points = 5\ndamage = 1\n",
+            ))
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "titan: pool: 100000 dice is not possible: a pool has 1 to 1000"
+        );
+        let e = b
+            .add(file(
+                "[[creature]]\nname = \"wall\"\npool = 2\nhit_points = 10001\ndamage = 1\n",
+            ))
+            .unwrap_err();
+        assert_eq!(e.field, "hit_points");
+        assert!(e.problem.contains("10001") && e.problem.contains("10000"));
+        let e = b
+            .add(file(
+                "[[static]]\nname = \"horde\"\ndifficulty = 4\nhit_points = 5\ndamage = 4294967295\n",
+            ))
+            .unwrap_err();
+        assert_eq!(e.field, "damage");
+        let e = b
+            .add(file(
+                "[[creature]]\nname = \"rat\"\npool = 1\nhit_points = 1\ndamage = 1\n\n[[creature]]\nname = \"Rat\"\npool = 2\nhit_points = 1\ndamage = 1\n",
+            ))
+            .unwrap_err();
+        assert_eq!((e.entry.as_str(), e.field), ("Rat", "name"));
+        let e = b
+            .add(file(
+                "[[static]]\nname = \" \"\ndifficulty = 4\nhit_points = 5\ndamage = 1\n",
+            ))
+            .unwrap_err();
+        assert_eq!(e.field, "name");
+        // Nothing of a refused file is added.
+        assert!(b.creature("rat").is_none());
     }
 }

@@ -117,4 +117,40 @@ mod tests {
             assert!(combat.is_over());
         }
     }
+
+    #[test]
+    fn a_fight_nobody_can_end_stops_at_the_round_cap_with_both_standing() {
+        use crate::combat::{Event, MAX_COMBAT_ROUNDS};
+        let mut dice = SeededDice::new(4);
+        let harmless = |name: &str, side: &str| {
+            Fighter::plain(
+                name,
+                side,
+                side == "heroes",
+                Pool::new(2).unwrap(),
+                0,
+                None,
+                3,
+            )
+        };
+        let mut combat = Combat::new(
+            vec![harmless("a", "heroes"), harmless("x", "foes")],
+            Mode::Alternative,
+        );
+        combat.apply(&Command::Initiative, &mut dice).unwrap();
+        let mut last = Vec::new();
+        while let Some(cmd) = next_command(&combat) {
+            if combat.is_over() {
+                break;
+            }
+            last = combat.apply(&cmd, &mut dice).unwrap();
+        }
+        assert!(combat.is_over());
+        assert_eq!(combat.round(), MAX_COMBAT_ROUNDS);
+        assert!(last.contains(&Event::Stopped {
+            rounds: MAX_COMBAT_ROUNDS
+        }));
+        assert!(!last.iter().any(|e| matches!(e, Event::CombatOver { .. })));
+        assert!(combat.fighters().iter().all(|f| f.hit_points == 3));
+    }
 }

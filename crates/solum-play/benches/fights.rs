@@ -4,7 +4,10 @@ use divan::{Bencher, black_box};
 use solum_dice::SeededDice;
 use solum_expanded::Pool;
 use solum_expanded::combat::{Fighter, Mode};
-use solum_expanded::fight::{DuelSpec, Duelist, duel_odds, simulate_duel};
+use solum_expanded::fight::{
+    DuelSpec, Duelist, MAX_FIGHT_HP, StaticSpec, duel_odds, simulate_duel, static_odds,
+};
+use solum_expanded::{Difficulty, MAX_POOL};
 use solum_play::sim::encounter;
 
 fn main() {
@@ -65,4 +68,53 @@ fn encounter_4_heroes_vs_6_orcs(bencher: Bencher) {
             .unwrap()
             .won
     });
+}
+
+/// Duel odds at the limits: `MAX_FIGHT_HP` a side, 1 damage a blow, pools as given (3 dice
+/// each, or `MAX_POOL` each). Past `EXACT_BITS` this is the `f64` race.
+#[divan::bench(args = [3, MAX_POOL])]
+fn duel_odds_at_max_hp(pool: u32) -> f64 {
+    let side = Duelist {
+        pool: Pool::new(u64::from(pool)).unwrap(),
+        hit_points: MAX_FIGHT_HP,
+        damage: 1,
+    };
+    duel_odds(black_box(&DuelSpec {
+        first: side,
+        second: side,
+    }))
+    .unwrap()
+    .error_bound
+}
+
+/// Static odds at the limits: `MAX_FIGHT_HP` each side, 1 damage, pools as given against 6.
+#[divan::bench(args = [3, MAX_POOL])]
+fn static_odds_at_max_hp(pool: u32) -> f64 {
+    static_odds(black_box(&StaticSpec {
+        pool: Pool::new(u64::from(pool)).unwrap(),
+        difficulty: Difficulty::new(6).unwrap(),
+        hit_points: MAX_FIGHT_HP,
+        damage: 1,
+        foe_hit_points: MAX_FIGHT_HP,
+        foe_damage: 1,
+    }))
+    .unwrap()
+    .error_bound
+}
+
+/// The largest duel the exact integers still take: 1 damage, even pools of 1 die
+/// (`p = 1/2`, 2 bits), hit points as given.
+#[divan::bench(args = [1000, 5000])]
+fn exact_duel_large(hp: u32) -> solum_dice::Prob {
+    let side = Duelist {
+        pool: Pool::new(1).unwrap(),
+        hit_points: hp,
+        damage: 1,
+    };
+    duel_odds(black_box(&DuelSpec {
+        first: side,
+        second: side,
+    }))
+    .unwrap()
+    .win
 }

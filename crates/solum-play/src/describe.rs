@@ -213,5 +213,8 @@ pub fn event(e: &Event, fighters: &[Fighter]) -> String {
             Some(side) => format!("Combat over: {side} win"),
             None => "Combat over: nobody stands".to_owned(),
         },
+        Event::Stopped { rounds } => {
+            format!("Combat stopped after {rounds} rounds, both sides stand: nobody wins")
+        }
     }
 }

@@ -540,8 +540,18 @@ impl Session {
                 let damage: u32 = stat(stats, "damage")?.unwrap_or(1);
                 let ranged = stat::<u32>(stats, "ranged")?;
                 let mind: u32 = stat(stats, "mind")?.unwrap_or(1);
-                if mind == 0 || hp == 0 {
-                    return Err(syntax("mind and hp are at least 1"));
+                use solum_expanded::fight::{MAX_DAMAGE, MAX_FIGHT_HP};
+                let max_pool = solum_expanded::MAX_POOL;
+                if !(1..=MAX_FIGHT_HP).contains(&hp) {
+                    return Err(syntax(format!("hp={hp}: hp is 1 to {MAX_FIGHT_HP}")));
+                }
+                if !(1..=max_pool).contains(&mind) {
+                    return Err(syntax(format!("mind={mind}: mind is 1 to {max_pool}")));
+                }
+                for (key, d) in [("damage", Some(damage)), ("ranged", ranged)] {
+                    if let Some(d) = d.filter(|&d| d > MAX_DAMAGE) {
+                        return Err(syntax(format!("{key}={d}: damage is 0 to {MAX_DAMAGE}")));
+                    }
                 }
                 let default_side = if *hero { "heroes" } else { "foes" };
                 let side: String = stat(stats, "side")?.unwrap_or_else(|| default_side.to_owned());
@@ -962,5 +972,35 @@ mod tests {
         assert!(err(&mut s, "melee orc with 5,1,1,1").contains("too few"));
         // Failed lines changed nothing: the action is still there.
         run(&mut s, "melee orc with 5,1,1,1,1");
+    }
+
+    #[test]
+    fn inline_numbers_past_the_limits_are_refused_repeating_them() {
+        let mut s = Session::new(Bestiary::shipped(), Path::new("."));
+        let mut dice = solum_dice::SeededDice::new(1);
+        for (line, needle) in [
+            ("hero A pool=2 hp=10001", "hp=10001: hp is 1 to 10000"),
+            ("hero A pool=2 hp=0", "hp=0: hp is 1 to 10000"),
+            ("hero A pool=2 hp=3 mind=0", "mind=0: mind is 1 to 1000"),
+            (
+                "hero A pool=2 hp=3 damage=4294967295",
+                "damage=4294967295: damage is 0 to 1000000",
+            ),
+            (
+                "foe B pool=2 hp=3 ranged=2000000",
+                "ranged=2000000: damage is 0 to 1000000",
+            ),
+        ] {
+            let err = s
+                .run(&parse_line(line).unwrap(), &mut dice)
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(needle), "{line}: {err}");
+        }
+        s.run(
+            &parse_line("hero A pool=2 hp=10000 damage=1000000").unwrap(),
+            &mut dice,
+        )
+        .unwrap();
     }
 }

@@ -231,8 +231,10 @@ impl Encounter {
                 .fighters()
                 .iter()
                 .filter(|f| (f.side == self.side) == mine)
-                .map(|f| f.hit_points)
-                .sum()
+                .map(|f| u64::from(f.hit_points))
+                .sum::<u64>()
+                // A side's total only says who stands; saturate rather than wrap.
+                .min(u64::from(u32::MAX)) as u32
         };
         let (mine, theirs) = (hp(true), hp(false));
         Ok(FightResult {

@@ -168,8 +168,27 @@ pub fn check(args: &OddsCheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn count(value: i64, flag: &str) -> anyhow::Result<u32> {
-    u32::try_from(value).map_err(|_| bad(format!("{flag} {value}: must be 0 or more")))
+/// Hit points or damage as typed, checked against `lo..=hi`; the message repeats the flag
+/// and the value.
+fn count_in(value: i64, flag: &str, lo: i64, hi: i64) -> anyhow::Result<u32> {
+    if (lo..=hi).contains(&value) {
+        Ok(u32::try_from(value).expect("within 0..=u32::MAX"))
+    } else {
+        Err(bad(format!("{flag} {value}: must be {lo} to {hi}")))
+    }
+}
+
+fn hit_points(value: i64, flag: &str) -> anyhow::Result<u32> {
+    count_in(
+        value,
+        flag,
+        1,
+        i64::from(solum_expanded::fight::MAX_FIGHT_HP),
+    )
+}
+
+fn damage(value: i64, flag: &str) -> anyhow::Result<u32> {
+    count_in(value, flag, 0, i64::from(solum_expanded::fight::MAX_DAMAGE))
 }
 
 fn fight_pool(value: i64, flag: &str) -> anyhow::Result<Pool> {
@@ -193,7 +212,8 @@ fn write_fight(
         let value = json!({
             "p_win": render::to_f64(&odds.win),
             "p_lose": render::to_f64(&odds.lose),
-            "p_win_exact": render::fraction(&odds.win),
+            "p_win_exact": odds.is_exact().then(|| render::fraction(&odds.win)),
+            "error_bound": odds.error_bound,
             "p_exchange": render::to_f64(&odds.p_exchange),
             "wins_needed": odds.wins_needed,
             "losses_to_fall": odds.losses_to_fall,
@@ -214,6 +234,19 @@ fn write_fight(
             paint(HEAD, percent(&odds.win)),
             percent(&odds.lose)
         )?;
+        if !odds.is_exact() {
+            writeln!(
+                out,
+                "  {}",
+                paint(
+                    render::DIM,
+                    format!(
+                        "summed in f64 (exact fractions too large): within {:.0e} of the exact chance",
+                        odds.error_bound
+                    )
+                )
+            )?;
+        }
     }
     Ok(())
 }
@@ -223,13 +256,13 @@ pub fn duel(args: &DuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let spec = DuelSpec {
         first: Duelist {
             pool: fight_pool(args.pool, "--pool")?,
-            hit_points: count(args.hp, "--hp")?,
-            damage: count(args.damage, "--damage")?,
+            hit_points: hit_points(args.hp, "--hp")?,
+            damage: damage(args.damage, "--damage")?,
         },
         second: Duelist {
             pool: fight_pool(args.foe_pool, "--foe-pool")?,
-            hit_points: count(args.foe_hp, "--foe-hp")?,
-            damage: count(args.foe_damage, "--foe-damage")?,
+            hit_points: hit_points(args.foe_hp, "--foe-hp")?,
+            damage: damage(args.foe_damage, "--foe-damage")?,
         },
     };
     let title = format!(
@@ -266,7 +299,8 @@ pub fn duel(args: &DuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         let value = json!({
             "p_win": render::to_f64(&o.win),
             "p_lose": render::to_f64(&o.lose),
-            "p_win_exact": render::fraction(&o.win),
+            "p_win_exact": o.is_exact().then(|| render::fraction(&o.win)),
+            "error_bound": o.error_bound,
             "simulated": {"fights": t.fights, "win_rate": t.win_rate(), "standard_error": t.standard_error(),
                           "z": z, "mean_exchanges": t.mean_rounds(), "seed": seed},
         });
@@ -308,10 +342,10 @@ pub fn fast_static(args: &StaticArgs, out: &mut dyn Write) -> anyhow::Result<()>
     let spec = StaticSpec {
         pool: fight_pool(args.pool, "--pool")?,
         difficulty: difficulty(&args.vs)?,
-        hit_points: count(args.hp, "--hp")?,
-        damage: count(args.damage, "--damage")?,
-        foe_hit_points: count(args.foe_hp, "--foe-hp")?,
-        foe_damage: count(args.foe_damage, "--foe-damage")?,
+        hit_points: hit_points(args.hp, "--hp")?,
+        damage: damage(args.damage, "--damage")?,
+        foe_hit_points: hit_points(args.foe_hp, "--foe-hp")?,
+        foe_damage: damage(args.foe_damage, "--foe-damage")?,
     };
     let title = format!(
         "Fast static combat: {} against {}, {} hp dealing {}; the opposition {} hp dealing {}",
@@ -332,6 +366,11 @@ pub fn fast_static(args: &StaticArgs, out: &mut dyn Write) -> anyhow::Result<()>
 }
 
 pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    if let (Some(_), Some(seed)) = (&args.dice.rolled, args.dice.seed) {
+        return Err(bad(format!(
+            "--seed {seed} cannot be used with --rolled: typed dice roll nothing from a seed"
+        )));
+    }
     use solum_expanded::combat::StaticCombat;
     use solum_expanded::fight::{StaticSpec, static_odds};
     let (name, difficulty, foe_hp, foe_damage) = match &args.foe {
@@ -355,8 +394,8 @@ pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result
         None => (
             "the opposition".to_owned(),
             difficulty(args.vs.as_deref().expect("clap requires --vs"))?,
-            count(args.foe_hp.expect("clap requires --foe-hp"), "--foe-hp")?,
-            count(
+            hit_points(args.foe_hp.expect("clap requires --foe-hp"), "--foe-hp")?,
+            damage(
                 args.foe_damage.expect("clap requires --foe-damage"),
                 "--foe-damage",
             )?,
@@ -365,8 +404,8 @@ pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result
     let spec = StaticSpec {
         pool: fight_pool(args.pool, "--pool")?,
         difficulty,
-        hit_points: count(args.hp, "--hp")?,
-        damage: count(args.damage, "--damage")?,
+        hit_points: hit_points(args.hp, "--hp")?,
+        damage: damage(args.damage, "--damage")?,
         foe_hit_points: foe_hp,
         foe_damage,
     };
@@ -379,28 +418,20 @@ pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result
         foe_hit_points: spec.foe_hit_points,
         foe_damage: spec.foe_damage,
     };
-    let (rounds, seed) = crate::dice::with_dice(
+    let (play, seed) = crate::dice::with_dice(
         args.dice.rolled.as_deref(),
         args.dice.seed,
         "values go: each round's pool, then its Rule-of-6 chain",
-        |dice| {
-            let mut rounds = Vec::new();
-            while !fight.is_over() {
-                match fight.round(dice) {
-                    Ok(r) => rounds.push(r),
-                    Err(solum_expanded::combat::CombatError::Dice(e)) => return Err(e),
-                    Err(e) => unreachable!("a static fight that is not over plays: {e}"),
-                }
-            }
-            Ok(rounds)
-        },
+        |dice| fight.play_out(dice),
     )?;
+    let rounds = play.rounds;
     let won = fight.foe_hit_points == 0;
     if args.json {
         writeln!(
             out,
             "{}",
-            json!({"p_win": render::to_f64(&odds.win), "rounds": rounds, "won": won, "seed": seed})
+            json!({"p_win": render::to_f64(&odds.win), "rounds": rounds, "won": won,
+                   "stopped": play.stopped, "seed": seed})
         )?;
         return Ok(());
     }
@@ -426,7 +457,15 @@ pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result
     writeln!(
         out,
         "  {}",
-        if won {
+        if play.stopped {
+            paint(
+                render::BAD,
+                format!(
+                    "stopped after {} rounds, both stand: one side deals no damage and the other almost never gets its round",
+                    rounds.len()
+                ),
+            )
+        } else if won {
             paint(render::GOOD, format!("{name} is defeated"))
         } else {
             paint(render::BAD, "the hero is defeated")

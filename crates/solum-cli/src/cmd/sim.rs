@@ -57,12 +57,24 @@ fn fighters(
                 .trim()
                 .parse()
                 .map_err(|_| bad(format!("`{kv}` in `{spec}`: `{v}` is not a number")))?;
+            let max_damage = solum_expanded::fight::MAX_DAMAGE;
+            let damage_in = |n: u32| {
+                (n <= max_damage)
+                    .then_some(n)
+                    .ok_or_else(|| bad(format!("`{kv}` in `{spec}`: damage is 0 to {max_damage}")))
+            };
             match k.trim() {
                 "pool" => pool = Some(n),
                 "hp" => hp = Some(n),
-                "damage" => damage = n,
-                "ranged" => ranged = Some(n),
-                "mind" => mind = n.max(1),
+                "damage" => damage = damage_in(n)?,
+                "ranged" => ranged = Some(damage_in(n)?),
+                "mind" if (1..=solum_expanded::MAX_POOL).contains(&n) => mind = n,
+                "mind" => {
+                    return Err(bad(format!(
+                        "`{kv}` in `{spec}`: mind is 1 to {}",
+                        solum_expanded::MAX_POOL
+                    )));
+                }
                 other => {
                     return Err(bad(format!(
                         "`{other}` in `{spec}`: keys are pool, hp, damage, ranged, mind"
