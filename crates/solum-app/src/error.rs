@@ -52,10 +52,12 @@ pub enum AppError {
         limit: usize,
     },
     /// A text field holds a control character.
-    #[error("the {0} holds a control character (only text, tabs and line breaks are kept)")]
+    #[error(
+        "the {0} holds a control or text-direction character (text, tabs and line breaks are allowed)"
+    )]
     ControlCharacter(&'static str),
     /// Typed dice did not fit the roll.
-    #[error("the dice typed in do not fit: {0}")]
+    #[error("the dice typed in do not fit")]
     Dice(#[from] DiceError),
     /// More dice were typed than the roll uses.
     #[error("{given} dice values typed, but the roll uses only {used}")]

@@ -382,6 +382,9 @@ impl<S: CampaignStore> Campaign<S> {
     /// Appends the entries of an exported journal, keeping their dates. Every entry is
     /// checked (limits, and its rolls re-derived) before anything is stored; then all are
     /// stored in one transaction.
+    ///
+    /// An entry already in the journal (same date and same record) is skipped, so importing
+    /// the same export twice changes nothing; the count returned is of entries added.
     pub fn import(&mut self, export: JournalExport) -> Result<usize, AppError> {
         if export.format != JournalExport::FORMAT {
             return Err(AppError::BadImport(format!(
@@ -403,6 +406,15 @@ impl<S: CampaignStore> Campaign<S> {
                 export.entries.len()
             )));
         }
+        let key = |at: &str, record: &Record| -> Result<String, AppError> {
+            let body =
+                serde_json::to_string(record).map_err(|e| AppError::BadImport(e.to_string()))?;
+            Ok(format!("{at}\n{body}"))
+        };
+        let mut present = std::collections::HashSet::new();
+        for entry in self.entries()? {
+            present.insert(key(&entry.at, &entry.record)?);
+        }
         let mut records = Vec::with_capacity(export.entries.len());
         for (i, entry) in export.entries.into_iter().enumerate() {
             let index = i + 1;
@@ -417,10 +429,14 @@ impl<S: CampaignStore> Campaign<S> {
             if let Some(reason) = journal::replay(&entry.record)? {
                 return Err(AppError::ImportMismatch { index, reason });
             }
-            records.push((entry.at, entry.record));
+            if present.insert(key(&entry.at, &entry.record)?) {
+                records.push((entry.at, entry.record));
+            }
         }
         let n = records.len();
-        self.append(records)?;
+        if n > 0 {
+            self.append(records)?;
+        }
         Ok(n)
     }
 }
@@ -475,7 +491,9 @@ fn check_record(record: &Record) -> Result<(), AppError> {
 /// Trims a text field and checks it: not empty, within its limit, no control characters
 /// (line breaks and tabs are allowed where `multiline`).
 fn text(what: &'static str, raw: &str, limit: usize, multiline: bool) -> Result<String, AppError> {
-    let t = raw.trim();
+    // Line ends typed on another system are kept as plain line breaks.
+    let unified = raw.replace("\r\n", "\n");
+    let t = unified.trim();
     if t.is_empty() {
         return Err(AppError::Empty(what));
     }
@@ -484,7 +502,12 @@ fn text(what: &'static str, raw: &str, limit: usize, multiline: bool) -> Result<
         return Err(AppError::TooLong { what, len, limit });
     }
     let allowed = |c: char| multiline && (c == '\n' || c == '\t');
-    if t.chars().any(|c| c.is_control() && !allowed(c)) {
+    // Bidirectional overrides and isolates reorder what a reader sees; they are refused
+    // like control characters.
+    let bidi = |c: char| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+    if t.chars()
+        .any(|c| (c.is_control() && !allowed(c)) || bidi(c))
+    {
         return Err(AppError::ControlCharacter(what));
     }
     Ok(t.to_string())

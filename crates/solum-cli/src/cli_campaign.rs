@@ -139,7 +139,8 @@ pub enum JournalCommand {
     },
     /// Append the entries of a JSON export (every roll is re-derived first; all or nothing).
     Import {
-        /// A file written by `journal export --format json`.
+        /// A file written by `journal export --format json` (`-` for standard input), at most
+        /// 64 MiB.
         file: PathBuf,
         #[command(flatten)]
         campaign: CampaignArg,

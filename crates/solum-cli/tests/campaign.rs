@@ -284,6 +284,22 @@ fn bad_campaigns_and_bad_questions_are_refused_and_nothing_is_lost() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("read-only"), "{}", run.stderr);
     assert!(std::fs::metadata(&ro).unwrap().permissions().readonly());
+    // …but it can still be read, exported and verified.
+    let run = with(&ro, &["journal", "show"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("first"), "{}", run.stdout);
+    assert_eq!(with(&ro, &["journal", "verify"]).code, 0);
+    assert_eq!(
+        with(&ro, &["journal", "export", "--format", "json"]).code,
+        0
+    );
+
+    // A mistyped path is an error for a command that only reads, and creates nothing.
+    let typo = dir.path().join("typo.solum");
+    let run = with(&typo, &["journal", "show"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("no campaign here"), "{}", run.stderr);
+    assert!(!typo.exists());
 }
 
 #[test]
@@ -424,8 +440,15 @@ quit
 note never written
 ";
     let run = play(&c, &[], script);
-    assert_eq!(run.code, 0, "stderr: {}", run.stderr);
-    // The bad lines were named on stderr and the session went on.
+    // The bad lines were named on stderr, the session went on, and the exit code tells a
+    // script that some commands failed.
+    assert_eq!(run.code, 2, "stderr: {}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("2 of 16 commands failed (commands 6, 13)"),
+        "{}",
+        run.stderr
+    );
     assert!(
         run.stderr.contains("unknown command \"flee\""),
         "{}",
@@ -722,4 +745,69 @@ fn the_campaigns_oracle_setting_chooses_what_ask_uses() {
         .map(|e| e["kind"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(kinds, ["classic-oracle", "oracle", "classic-oracle"]);
+}
+
+#[test]
+fn importing_twice_adds_nothing_and_standard_input_works() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.solum");
+    for i in 0..3 {
+        assert_eq!(with(&a, &["ask", "Q?", "--seed", &i.to_string()]).code, 0);
+    }
+    let export = with(&a, &["journal", "export", "--format", "json"]);
+    assert_eq!(export.code, 0);
+    let b = dir.path().join("b.solum");
+    let import = |stdin: &str| {
+        let output = assert_cmd::Command::cargo_bin("solum")
+            .unwrap()
+            .args(["journal", "import", "-", "--campaign", b.to_str().unwrap()])
+            .env("NO_COLOR", "1")
+            .write_stdin(stdin.to_string())
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8(output.stdout).unwrap(),
+        )
+    };
+    assert_eq!(
+        import(&export.stdout),
+        (Some(0), "imported 3 entries\n".into())
+    );
+    assert_eq!(
+        import(&export.stdout),
+        (
+            Some(0),
+            "imported 0 entries; 3 were already in the journal\n".into()
+        )
+    );
+    assert_eq!(exported(&b).len(), 3);
+}
+
+#[test]
+fn notes_keep_windows_line_ends_and_refuse_text_direction_tricks() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    assert_eq!(with(&c, &["note", "first\r\nsecond"]).code, 0);
+    assert_eq!(exported(&c)[0]["text"], "first\nsecond");
+    let run = with(&c, &["note", "abc\u{202E}txt.exe"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("text-direction"), "{}", run.stderr);
+}
+
+#[test]
+fn a_play_script_of_endless_input_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    let started = Instant::now();
+    let output = Process::new(assert_cmd::cargo::cargo_bin("solum"))
+        .args(["play", "--campaign"])
+        .arg(&c)
+        .stdin(std::fs::File::open("/dev/zero").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("standard input"), "{stderr}");
 }

@@ -82,6 +82,12 @@ pub enum StoreError {
         /// [`SCHEMA_VERSION`].
         known: i64,
     },
+    /// No campaign at this path (a command that only reads does not create one).
+    #[error("{}: no campaign here (a command that writes, such as `solum note`, creates one)", path.display())]
+    Missing {
+        /// The file.
+        path: PathBuf,
+    },
     /// The file or its folder cannot be written.
     #[error("{}: the campaign is read-only (check the file's and its folder's permissions)", path.display())]
     ReadOnly {
@@ -127,6 +133,7 @@ impl StoreError {
         matches!(
             self,
             Self::NotACampaign { .. }
+                | Self::Missing { .. }
                 | Self::NewerSchema { .. }
                 | Self::BadPath { .. }
                 | Self::BadRecord(_)
@@ -266,6 +273,59 @@ impl SqliteStore {
         store.configure()?;
         store.migrate()?;
         Ok(store)
+    }
+
+    /// Opens an existing campaign only to read it: a missing file is an error (nothing is
+    /// created), and a file without write permission is opened read-only instead of refused.
+    /// A campaign of an older schema is upgraded when it can be written, and refused when it
+    /// cannot.
+    pub fn open_existing(path: &Path) -> Result<Self, StoreError> {
+        let owned = path.to_path_buf();
+        let meta = match std::fs::metadata(path) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(StoreError::Missing { path: owned });
+            }
+            Err(e) => {
+                return Err(StoreError::BadPath {
+                    path: owned,
+                    reason: e.to_string(),
+                });
+            }
+        };
+        if !meta.is_file() {
+            return Err(StoreError::BadPath {
+                path: owned,
+                reason: "not a regular file".into(),
+            });
+        }
+        if !meta.permissions().readonly() {
+            return Self::open(path);
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags).map_err(|e| classify(path, e))?;
+        let store = Self { path: owned, conn };
+        store
+            .conn
+            .busy_timeout(BUSY_TIMEOUT)
+            .map_err(|e| store.err(e))?;
+        if store.pragma_i64("application_id")? != APPLICATION_ID {
+            return Err(StoreError::NotACampaign {
+                path: store.path.clone(),
+                reason: "not marked as a solum campaign".into(),
+            });
+        }
+        match store.schema_version()? {
+            v if v > SCHEMA_VERSION => Err(StoreError::NewerSchema {
+                path: store.path.clone(),
+                found: v,
+                known: SCHEMA_VERSION,
+            }),
+            v if v < SCHEMA_VERSION => Err(StoreError::ReadOnly {
+                path: store.path.clone(),
+            }),
+            _ => Ok(store),
+        }
     }
 
     /// The campaign file.

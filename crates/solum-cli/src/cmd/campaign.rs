@@ -23,8 +23,25 @@ use crate::render::{self, DIM, paint};
 /// The largest journal file `journal import` reads.
 pub const MAX_IMPORT_BYTES: u64 = 64 * 1024 * 1024;
 
+/// Opens the campaign to change it, creating it on first use.
 pub(crate) fn open(arg: &CampaignArg) -> anyhow::Result<Campaign<SqliteStore>> {
-    let path: PathBuf = match &arg.campaign {
+    let path = campaign_path(arg)?;
+    Ok(Campaign::new(
+        SqliteStore::open(&path).map_err(solum_app::AppError::from)?,
+    ))
+}
+
+/// Opens an existing campaign to read it (show, export, verify): a mistyped path is an
+/// error rather than a new empty campaign, and a read-only file can still be read.
+fn open_existing(arg: &CampaignArg) -> anyhow::Result<Campaign<SqliteStore>> {
+    let path = campaign_path(arg)?;
+    Ok(Campaign::new(
+        SqliteStore::open_existing(&path).map_err(solum_app::AppError::from)?,
+    ))
+}
+
+fn campaign_path(arg: &CampaignArg) -> anyhow::Result<PathBuf> {
+    Ok(match &arg.campaign {
         Some(p) => p.clone(),
         None => {
             let p = solum_app::default_campaign_path().ok_or_else(|| {
@@ -36,10 +53,7 @@ pub(crate) fn open(arg: &CampaignArg) -> anyhow::Result<Campaign<SqliteStore>> {
             }
             p
         }
-    };
-    Ok(Campaign::new(
-        SqliteStore::open(&path).map_err(solum_app::AppError::from)?,
-    ))
+    })
 }
 
 fn dice(seed: Option<u64>, rolled: Option<&str>) -> anyhow::Result<Dice> {
@@ -267,7 +281,7 @@ pub fn scene(command: &SceneCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             write_entries(out, &[entry], *json)
         }
         SceneCommand::Show { json, campaign } => {
-            let open_scene = open(campaign)?.open_scene()?;
+            let open_scene = open_existing(campaign)?.open_scene()?;
             match (open_scene, *json) {
                 (scene, true) => {
                     serde_json::to_writer(&mut *out, &scene)?;
@@ -285,7 +299,7 @@ pub fn scene(command: &SceneCommand, out: &mut dyn Write) -> anyhow::Result<()> 
 pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<()> {
     match command {
         JournalCommand::Show { last, campaign } => {
-            let entries = open(campaign)?.entries()?;
+            let entries = open_existing(campaign)?.entries()?;
             let skip = last.map_or(0, |n| entries.len().saturating_sub(n));
             write_entries(out, &entries[skip..], false)
         }
@@ -295,7 +309,7 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
             title,
             campaign,
         } => {
-            let campaign = open(campaign)?;
+            let campaign = open_existing(campaign)?;
             let text = match format {
                 JournalFormat::Json => {
                     let mut s = serde_json::to_string_pretty(&campaign.export()?)?;
@@ -310,7 +324,7 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
             }
         }
         JournalCommand::Verify { json, campaign } => {
-            let report = open(campaign)?.verify()?;
+            let report = open_existing(campaign)?.verify()?;
             if *json {
                 serde_json::to_writer(&mut *out, &report)?;
                 writeln!(out)?;
@@ -333,15 +347,28 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
             }
         }
         JournalCommand::Import { file, campaign } => {
-            let text = read_capped(file, MAX_IMPORT_BYTES)?;
+            let text = if file.as_os_str() == "-" {
+                read_stdin_capped(MAX_IMPORT_BYTES)?
+            } else {
+                read_capped(file, MAX_IMPORT_BYTES)?
+            };
             let export: JournalExport = serde_json::from_str(&text).map_err(|e| {
                 bad(format!(
                     "{}: not a solum journal export: {e}",
                     file.display()
                 ))
             })?;
+            let total = export.entries.len();
             let n = open(campaign)?.import(export)?;
-            writeln!(out, "imported {n} entries")?;
+            if n == total {
+                writeln!(out, "imported {n} entries")?;
+            } else {
+                writeln!(
+                    out,
+                    "imported {n} entries; {} were already in the journal",
+                    total - n
+                )?;
+            }
             Ok(())
         }
     }
@@ -430,13 +457,31 @@ pub(crate) fn write_entries(
     Ok(())
 }
 
+/// Reads standard input, at most `cap` bytes.
+fn read_stdin_capped(cap: u64) -> anyhow::Result<String> {
+    let mut text = String::new();
+    std::io::stdin()
+        .lock()
+        .take(cap + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| bad(format!("standard input: {e}")))?;
+    if text.len() as u64 > cap {
+        return Err(bad(format!(
+            "standard input: larger than the limit of {} MiB",
+            cap / (1024 * 1024)
+        )));
+    }
+    Ok(text)
+}
+
 /// Reads a regular file of at most `cap` bytes.
 fn read_capped(path: &Path, cap: u64) -> anyhow::Result<String> {
-    let file = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
-    let meta = file.metadata()?;
+    // Checked before opening: opening a FIFO would wait for a writer.
+    let meta = std::fs::metadata(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
     if !meta.is_file() {
         return Err(bad(format!("{}: not a regular file", path.display())));
     }
+    let file = std::fs::File::open(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
     let mut text = String::new();
     file.take(cap + 1)
         .read_to_string(&mut text)

@@ -127,19 +127,20 @@ pub fn run(args: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         genre: args.genre.clone(),
     };
     let interactive = std::io::stdin().is_terminal();
+    if !interactive {
+        return run_piped(&mut session, &mut campaign, out);
+    }
     let mut editor: Editor<PlayHelper, FileHistory> = Editor::new()?;
     editor.set_helper(Some(PlayHelper));
     // History only for a person at a terminal: a piped script is not something to recall.
-    let history = interactive.then(history_path).flatten();
+    let history = history_path();
     if let Some(path) = &history {
         let _ = editor.load_history(path);
     }
-    if interactive {
-        writeln!(
-            out,
-            "solum play: the solo companion. `help` lists the commands, `quit` leaves."
-        )?;
-    }
+    writeln!(
+        out,
+        "solum play: the solo companion. `help` lists the commands, `quit` leaves."
+    )?;
     loop {
         let line = match editor.readline("solum> ") {
             Ok(line) => line,
@@ -152,17 +153,11 @@ pub fn run(args: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        if interactive {
-            let _ = editor.add_history_entry(line);
-        }
+        let _ = editor.add_history_entry(line);
         match session.run_line(&mut campaign, line, out) {
             Ok(Flow::Go) => {}
             Ok(Flow::Quit) => break,
-            Err(e) => {
-                out.flush()?;
-                let mut stderr = anstream::stderr().lock();
-                let _ = writeln!(stderr, "{}: {e:#}", render::error_label());
-            }
+            Err(e) => report(out, &e)?,
         }
         out.flush()?;
     }
@@ -170,6 +165,56 @@ pub fn run(args: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         let _ = editor.save_history(path);
     }
     Ok(())
+}
+
+fn report(out: &mut dyn Write, e: &anyhow::Error) -> anyhow::Result<()> {
+    out.flush()?;
+    crate::say!("{}: {e:#}\n", render::error_label());
+    Ok(())
+}
+
+/// A script piped to standard input: read through the bounded line reader (4096 bytes a
+/// line, 1 MiB in all), every line run as if typed; the session goes on after a bad line,
+/// and ends with exit 2 naming how many lines failed, so a script can tell.
+fn run_piped(
+    session: &mut Session,
+    campaign: &mut Campaign<SqliteStore>,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let stdin = std::io::stdin();
+    let mut lines = solum_play::storage::Lines::new(stdin.lock());
+    let (mut ran, mut failed) = (0_usize, Vec::new());
+    loop {
+        let line = match lines.next_line() {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
+            Err(e) => return Err(bad(format!("standard input: {e}"))),
+        };
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        ran += 1;
+        match session.run_line(campaign, line, out) {
+            Ok(Flow::Go) => {}
+            Ok(Flow::Quit) => break,
+            Err(e) => {
+                report(out, &e)?;
+                failed.push(ran);
+            }
+        }
+        out.flush()?;
+    }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        let which: Vec<String> = failed.iter().map(usize::to_string).collect();
+        Err(bad(format!(
+            "{} of {ran} commands failed (commands {}); the others were journaled",
+            failed.len(),
+            which.join(", ")
+        )))
+    }
 }
 
 /// `history.txt` beside the default campaign, in the user's data folder.
