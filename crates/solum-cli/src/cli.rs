@@ -601,6 +601,9 @@ pub struct DuelArgs {
     /// Seed for --simulate.
     #[arg(long, requires = "simulate")]
     pub seed: Option<u64>,
+    /// A drawn exchange is settled by a roll-off of single dice instead of changing nothing.
+    #[arg(long)]
+    pub roll_off: bool,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,

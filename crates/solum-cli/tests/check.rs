@@ -64,9 +64,41 @@ fn seeded_opposed_replays_and_typed_side_mixes_with_seed() {
     let b = solum("check 3 --against 3 --gear --roll-off --seed 9 --json").json();
     assert_eq!(a, b);
     assert_ne!(a["outcome"], "draw", "a roll-off never ends in a draw");
-    let mixed = solum("check 2 --against 2 --rolled 6,1,4 --seed 5 --json").json();
+    // Seed 20 gives the other side a 6 as well, so both chain (S2).
+    let mixed = solum("check 2 --against 2 --rolled 6,1,4 --seed 20 --json").json();
     assert_eq!(mixed["dice"], serde_json::json!([6, 1]));
     assert_eq!(mixed["chain"], serde_json::json!([4]));
+    assert!(
+        mixed["against_dice"]
+            .as_array()
+            .unwrap()
+            .contains(&6.into())
+    );
+}
+
+/// S2: a chain die is typed only when it can matter. A 6 against a difficulty up to 6, or
+/// against a side without a 6, takes no chain die; one typed anyway is one too many.
+#[test]
+fn no_chain_die_where_it_cannot_matter() {
+    let v = solum("check 2 --vs 6 --rolled 6,1 --json").json();
+    assert_eq!(
+        (v["result"].as_u64(), v["passed"].as_bool()),
+        (Some(6), Some(true))
+    );
+    assert_eq!(v["chain"], serde_json::json!([]));
+    solum("check 2 --vs 6 --rolled 6,1,4").bad_input("too many values in --rolled");
+    // The text's customs pilot: 2, 3, 5 against 2, 3, 4, 4, 6 "doesn't need to" roll again.
+    let run = solum("check 3 --against 5 --rolled 2,3,5 --against-rolled 2,3,4,4,6");
+    let text = run.ok();
+    assert!(text.contains("not rolled: a 6 already decides"), "{text}");
+    assert!(text.contains("5 vs 6"), "{text}");
+    // Both on a 6: each side types its chain.
+    let v = solum("check 1 --against 1 --rolled 6,2 --against-rolled 6,6,1 --json").json();
+    assert_eq!(
+        (v["result"].as_u64(), v["against_result"].as_u64()),
+        (Some(8), Some(13))
+    );
+    assert_eq!(v["outcome"], "lose");
 }
 
 #[test]

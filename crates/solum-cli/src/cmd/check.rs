@@ -17,7 +17,7 @@ use crate::render::{self, BAD, DIM, EVEN, GOOD, HEAD, paint, percent};
 /// How typed values are consumed, for error messages.
 fn order(pool: solum_expanded::Pool, opposed: bool) -> String {
     format!(
-        "values go: the {} of the pool, then the gear reroll if it is used, then one per die of the Rule-of-6 chain{}",
+        "values go: the {} of the pool, then the gear reroll if it is used, then one per die of the Rule-of-6 chain (only above 6, or when both sides show a 6){}",
         render::dice_count(pool.dice()),
         if opposed { ", then roll-off dice" } else { "" }
     )
@@ -229,6 +229,13 @@ fn write_pool_roll(out: &mut dyn Write, label: &str, roll: &PoolRoll) -> std::io
             "Rule of 6",
             links.join(" "),
             roll.result
+        )?;
+    } else if roll.chain_not_needed {
+        writeln!(
+            out,
+            "  {:<10} {}",
+            "Rule of 6",
+            paint(DIM, "not rolled: a 6 already decides")
         )?;
     }
     Ok(())

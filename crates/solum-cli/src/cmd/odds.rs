@@ -41,11 +41,7 @@ pub fn check(args: &OddsCheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    let draws = if args.opposing.roll_off {
-        DrawRule::RollOff
-    } else {
-        DrawRule::Stand
-    };
+    let draws = draw_rule(args.opposing.roll_off);
     let opposed = |against: Pool| {
         opposed_odds(&OpposedSpec {
             first: Side { pool, gear },
@@ -168,6 +164,15 @@ pub fn check(args: &OddsCheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `--roll-off` as the rule for draws (S3, S14).
+fn draw_rule(roll_off: bool) -> DrawRule {
+    if roll_off {
+        DrawRule::RollOff
+    } else {
+        DrawRule::Stand
+    }
+}
+
 fn count(value: i64, flag: &str) -> anyhow::Result<u32> {
     u32::try_from(value).map_err(|_| bad(format!("{flag} {value}: must be 0 or more")))
 }
@@ -231,15 +236,21 @@ pub fn duel(args: &DuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             hit_points: count(args.foe_hp, "--foe-hp")?,
             damage: count(args.foe_damage, "--foe-damage")?,
         },
+        draws: draw_rule(args.roll_off),
     };
     let title = format!(
-        "Duel: {} with {} hp dealing {} against {} with {} hp dealing {}",
+        "Duel: {} with {} hp dealing {} against {} with {} hp dealing {}{}",
         render::dice_count(spec.first.pool.dice()),
         spec.first.hit_points,
         spec.first.damage,
         render::dice_count(spec.second.pool.dice()),
         spec.second.hit_points,
-        spec.second.damage
+        spec.second.damage,
+        if args.roll_off {
+            ", draws rolled off"
+        } else {
+            ""
+        }
     );
     let odds = duel_odds(&spec);
     let simulated = match (args.simulate, &odds) {
@@ -267,6 +278,7 @@ pub fn duel(args: &DuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             "p_win": render::to_f64(&o.win),
             "p_lose": render::to_f64(&o.lose),
             "p_win_exact": render::fraction(&o.win),
+            "roll_off": args.roll_off,
             "simulated": {"fights": t.fights, "win_rate": t.win_rate(), "standard_error": t.standard_error(),
                           "z": z, "mean_exchanges": t.mean_rounds(), "seed": seed},
         });
@@ -278,7 +290,11 @@ pub fn duel(args: &DuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         args.json,
         odds,
         title,
-        "an exchange (draws repeat) is won with",
+        if args.roll_off {
+            "an exchange (draws rolled off) is won with"
+        } else {
+            "an exchange (draws repeat) is won with"
+        },
     )?;
     if let Some((t, seed, z, secs)) = simulated {
         writeln!(
