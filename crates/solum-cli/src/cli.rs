@@ -816,12 +816,16 @@ pub struct VehicleRollArgs {
     /// The other vehicle's handling.
     #[arg(long, default_value = "average")]
     pub against_handling: String,
-    /// Dice rolled by hand for the first pilot: the pool, then the Rule-of-6 chain.
+    /// Dice rolled by hand for the first pilot: the pool, then the Rule-of-6 chain (only when
+    /// both pilots show a 6), then roll-off dice.
     #[arg(long, value_name = "V1,V2,...")]
     pub rolled: Option<String>,
     /// Dice rolled by hand for the other pilot.
     #[arg(long, value_name = "V1,V2,...")]
     pub against_rolled: Option<String>,
+    /// Settle a draw with a roll-off of single dice instead of letting it stand.
+    #[arg(long)]
+    pub roll_off: bool,
     /// Seed of the generator.
     #[arg(long)]
     pub seed: Option<u64>,

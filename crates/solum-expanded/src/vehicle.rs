@@ -1,10 +1,14 @@
 //! Vehicles: hull, speed, handling, damage, and the scale rules (ruling S10). Chases and
-//! vehicle attacks are fought in [`crate::combat`]; this module holds the stats and the pool
-//! and damage rules they use.
+//! vehicle attacks are fought in [`crate::combat`]; this module holds the stats, the pool
+//! and damage rules they use, and the chase and attack rolls themselves with their exact
+//! odds, each with the draw rule of the table (S3, S14).
 
 use serde::{Deserialize, Serialize};
+use solum_dice::{DiceError, DiceSource};
 
 use crate::Pool;
+use crate::check::{DrawRule, OpposedOutcome, OpposedSpec, roll_opposed};
+use crate::odds::{OpposedOdds, opposed_odds};
 
 /// How fast a vehicle is, worst to best.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -100,9 +104,83 @@ pub fn personal_weapon_vs_vehicle(weapon_damage: u32, scale: Scale) -> u32 {
     u32::from(weapon_damage >= 3 && scale == Scale::CarOrTruck)
 }
 
+/// A piloted vehicle in a chase or a vehicle attack: the pilot's pool (Mind + background)
+/// and the vehicle.
+#[derive(Debug, Clone, Copy)]
+pub struct Crewed<'a> {
+    /// The pilot's Mind pool, before the vehicle's dice.
+    pub pilot: Pool,
+    /// The vehicle flown.
+    pub vehicle: &'a Vehicle,
+}
+
+/// The opposed roll of a chase (S10): the mover first, with the vehicles' speed and handling
+/// dice, draws settled by `draws`.
+pub fn chase_spec(mover: Crewed<'_>, other: Crewed<'_>, draws: DrawRule) -> OpposedSpec {
+    let (a, b) = chase_pools(mover.pilot, mover.vehicle, other.pilot, other.vehicle);
+    OpposedSpec {
+        draws,
+        ..OpposedSpec::new(a, b)
+    }
+}
+
+/// The opposed roll of a vehicle attack (S10): the attacker first, with the handling die,
+/// draws settled by `draws` (a roll-off can turn a draw into a hit or a miss).
+pub fn attack_spec(attacker: Crewed<'_>, target: Crewed<'_>, draws: DrawRule) -> OpposedSpec {
+    let (a, b) = attack_pools(
+        attacker.pilot,
+        attacker.vehicle,
+        target.pilot,
+        target.vehicle,
+    );
+    OpposedSpec {
+        draws,
+        ..OpposedSpec::new(a, b)
+    }
+}
+
+/// Rolls a chase: the mover gets what it wants only on a win. Dice as in
+/// [`roll_opposed`] (the Rule-of-6 chains only when both show a 6, then roll-off pairs).
+pub fn roll_chase(
+    mover: Crewed<'_>,
+    other: Crewed<'_>,
+    draws: DrawRule,
+    mover_dice: &mut dyn DiceSource,
+    other_dice: &mut dyn DiceSource,
+) -> Result<OpposedOutcome, DiceError> {
+    roll_opposed(&chase_spec(mover, other, draws), mover_dice, other_dice)
+}
+
+/// Rolls a vehicle attack: a win is a hit; a loss (or a standing draw) is a miss, nothing more.
+pub fn roll_vehicle_attack(
+    attacker: Crewed<'_>,
+    target: Crewed<'_>,
+    draws: DrawRule,
+    attacker_dice: &mut dyn DiceSource,
+    target_dice: &mut dyn DiceSource,
+) -> Result<OpposedOutcome, DiceError> {
+    roll_opposed(
+        &attack_spec(attacker, target, draws),
+        attacker_dice,
+        target_dice,
+    )
+}
+
+/// Exact win, draw and lose chances of a chase, for the mover.
+pub fn chase_odds(mover: Crewed<'_>, other: Crewed<'_>, draws: DrawRule) -> OpposedOdds {
+    opposed_odds(&chase_spec(mover, other, draws))
+}
+
+/// Exact hit (win), draw and miss (lose) chances of a vehicle attack.
+pub fn attack_odds(attacker: Crewed<'_>, target: Crewed<'_>, draws: DrawRule) -> OpposedOdds {
+    opposed_odds(&attack_spec(attacker, target, draws))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::Verdict;
+    use solum_dice::{ScriptedDice, enumerate, prob};
 
     pub fn freighter() -> Vehicle {
         Vehicle {
@@ -141,5 +219,102 @@ mod tests {
         assert_eq!(personal_weapon_vs_vehicle(2, Scale::CarOrTruck), 0);
         assert_eq!(personal_weapon_vs_vehicle(3, Scale::CarOrTruck), 1);
         assert_eq!(personal_weapon_vs_vehicle(3, Scale::Large), 0);
+    }
+
+    fn crew(pilot: u64, vehicle: &Vehicle) -> Crewed<'_> {
+        Crewed {
+            pilot: Pool::new(pilot).unwrap(),
+            vehicle,
+        }
+    }
+
+    #[test]
+    fn the_smugglers_return_fire_draws_or_rolls_off() {
+        // Round 2 of the text: 3, 3, 5 against 3, 5, 5, 5: "a draw which in essence means the
+        // starfighter dodged (as an option you could roll off with one die)".
+        let (f, s) = (freighter(), starfighter());
+        let mut a = ScriptedDice::new([3, 3, 5]);
+        let mut b = ScriptedDice::new([3, 5, 5, 5]);
+        let stand =
+            roll_vehicle_attack(crew(3, &f), crew(3, &s), DrawRule::Stand, &mut a, &mut b).unwrap();
+        assert_eq!(stand.verdict, Verdict::Draw);
+        assert!(a.is_exhausted() && b.is_exhausted());
+        // With the roll-off: 4 against 4, then 5 against 2: the smuggler hits.
+        let mut a = ScriptedDice::new([3, 3, 5, 4, 5]);
+        let mut b = ScriptedDice::new([3, 5, 5, 5, 4, 2]);
+        let off = roll_vehicle_attack(crew(3, &f), crew(3, &s), DrawRule::RollOff, &mut a, &mut b)
+            .unwrap();
+        assert_eq!(off.roll_off, [(4, 4), (5, 2)]);
+        assert_eq!(off.verdict, Verdict::Win);
+        assert!(a.is_exhausted() && b.is_exhausted());
+    }
+
+    #[test]
+    fn the_smugglers_chase_roll_needs_no_chain_die() {
+        // 2, 3, 5 against 2, 3, 4, 4, 6: the customs pilot "doesn't need to" roll again.
+        let (f, s) = (freighter(), starfighter());
+        let mut a = ScriptedDice::new([2, 3, 5]);
+        let mut b = ScriptedDice::new([2, 3, 4, 4, 6]);
+        let o = roll_chase(crew(3, &f), crew(3, &s), DrawRule::RollOff, &mut a, &mut b).unwrap();
+        assert_eq!(o.verdict, Verdict::Lose);
+        assert!(o.second.chain_not_needed && o.roll_off.is_empty());
+    }
+
+    /// The chase and attack odds, with and without the roll-off, against exhaustive
+    /// enumeration of the roll functions themselves.
+    #[test]
+    fn vehicle_odds_match_enumeration() {
+        let (f, s) = (freighter(), starfighter());
+        for (pilot, their) in [(1, 1), (1, 2)] {
+            for draws in [DrawRule::Stand, DrawRule::RollOff] {
+                for chase in [false, true] {
+                    let (me, them) = (crew(pilot, &f), crew(their, &s));
+                    let odds = if chase {
+                        chase_odds(me, them, draws)
+                    } else {
+                        attack_odds(me, them, draws)
+                    };
+                    let spec = if chase {
+                        chase_spec(me, them, draws)
+                    } else {
+                        attack_spec(me, them, draws)
+                    };
+                    let depth = (spec.first.pool.dice() + spec.second.pool.dice()) as usize + 5;
+                    let e = enumerate(depth, |dice| -> Result<Verdict, DiceError> {
+                        let shared = solum_dice::SharedDice::new(dice);
+                        let roll = if chase {
+                            roll_chase(me, them, draws, &mut &shared, &mut &shared)
+                        } else {
+                            roll_vehicle_attack(me, them, draws, &mut &shared, &mut &shared)
+                        };
+                        Ok(roll?.verdict)
+                    })
+                    .unwrap();
+                    for (v, exact) in [
+                        (Verdict::Win, &odds.win),
+                        (Verdict::Draw, &odds.draw),
+                        (Verdict::Lose, &odds.lose),
+                    ] {
+                        let counted = e.p(|x| *x == v);
+                        assert!(
+                            &counted <= exact && *exact <= &counted + &e.truncated,
+                            "{pilot} vs {their} {draws:?} chase {chase} {v:?}"
+                        );
+                    }
+                }
+            }
+        }
+        // The freighter's 1 die against the starfighter's 1 + 1 (handling): exactly the odds
+        // of 1 die against 2; the roll-off leaves no draw.
+        let off = attack_odds(crew(1, &f), crew(1, &s), DrawRule::RollOff);
+        assert_eq!(off.draw, prob(0, 1));
+        assert_eq!(
+            off.win,
+            opposed_odds(&OpposedSpec {
+                draws: DrawRule::RollOff,
+                ..OpposedSpec::new(Pool::new(1).unwrap(), Pool::new(2).unwrap())
+            })
+            .win
+        );
     }
 }

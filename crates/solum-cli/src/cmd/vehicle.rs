@@ -3,10 +3,10 @@
 use std::io::Write;
 
 use serde_json::json;
-use solum_expanded::check::{OpposedSpec, Verdict, roll_opposed};
-use solum_expanded::odds::opposed_odds;
+use solum_expanded::check::{DrawRule, Verdict};
 use solum_expanded::vehicle::{
-    Handling, Scale, Speed, Vehicle, attack_pools, chase_pools, personal_weapon_vs_vehicle,
+    Crewed, Handling, Scale, Speed, Vehicle, attack_odds, chase_odds, personal_weapon_vs_vehicle,
+    roll_chase, roll_vehicle_attack,
 };
 
 use super::opposing_pool;
@@ -80,25 +80,43 @@ fn roll(args: &VehicleRollArgs, chase: bool, out: &mut dyn Write) -> anyhow::Res
         opposing_pool(args.against_pilot).map_err(|e| bad(format!("--against-pilot: {e}")))?;
     let mine = vehicle(&args.speed, &args.handling, "")?;
     let theirs = vehicle(&args.against_speed, &args.against_handling, "against-")?;
-    let (a, b) = if chase {
-        chase_pools(pilot, &mine, their_pilot, &theirs)
+    let draws = if args.roll_off {
+        DrawRule::RollOff
     } else {
-        attack_pools(pilot, &mine, their_pilot, &theirs)
+        DrawRule::Stand
     };
-    let spec = OpposedSpec::new(a, b);
-    let odds = opposed_odds(&spec);
+    let (me, them) = (
+        Crewed {
+            pilot,
+            vehicle: &mine,
+        },
+        Crewed {
+            pilot: their_pilot,
+            vehicle: &theirs,
+        },
+    );
+    let odds = if chase {
+        chase_odds(me, them, draws)
+    } else {
+        attack_odds(me, them, draws)
+    };
     let generator = std::cell::RefCell::new(crate::dice::Generator::new(args.seed));
     let blame = std::cell::Cell::new("--rolled");
     let mut first = crate::dice::Source::from_flag("--rolled", args.rolled.as_deref())?;
     let mut second =
         crate::dice::Source::from_flag("--against-rolled", args.against_rolled.as_deref())?;
-    let order = "values go: the pool, then the Rule-of-6 chain";
-    let outcome = roll_opposed(
-        &spec,
-        &mut crate::dice::SideDice::new(&mut first, &generator, &blame),
-        &mut crate::dice::SideDice::new(&mut second, &generator, &blame),
-    )
+    let order = "values go: the pool, then the Rule-of-6 chain (only when both pilots show a 6), then roll-off dice";
+    let outcome = {
+        let mut a = crate::dice::SideDice::new(&mut first, &generator, &blame);
+        let mut b = crate::dice::SideDice::new(&mut second, &generator, &blame);
+        if chase {
+            roll_chase(me, them, draws, &mut a, &mut b)
+        } else {
+            roll_vehicle_attack(me, them, draws, &mut a, &mut b)
+        }
+    }
     .map_err(|e| crate::dice::explain(e, blame.get(), order))?;
+    let (a, b) = (outcome.spec.first.pool, outcome.spec.second.pool);
     first.finish(order)?;
     second.finish(order)?;
     let seed = generator.borrow().used_seed();
@@ -112,6 +130,7 @@ fn roll(args: &VehicleRollArgs, chase: bool, out: &mut dyn Write) -> anyhow::Res
                 "dice": outcome.first.dice, "chain": outcome.first.chain, "result": outcome.first.result,
                 "against_dice": outcome.second.dice, "against_chain": outcome.second.chain,
                 "against_result": outcome.second.result,
+                "draws": draws, "roll_off": outcome.roll_off,
                 "outcome": outcome.verdict,
                 "p_win": render::to_f64(&odds.win), "p_draw": render::to_f64(&odds.draw), "p_lose": render::to_f64(&odds.lose),
                 "seed": seed,

@@ -1,0 +1,60 @@
+//! So1um Expanded rules fidelity, end to end: the Rule of 6 only where it matters, roll-offs
+//! in every opposed roll and in the exact odds, vehicles, catalogues, and errors that give the
+//! rule's reason.
+
+mod common;
+
+use common::{num, solum};
+
+/// S14: a vehicle attack or chase may settle a draw by a roll-off. The text's return fire,
+/// 3, 3, 5 against 3, 5, 5, 5, is a draw; rolled off 4:4 then 5:2 it is a hit.
+#[test]
+fn vehicle_rolls_with_roll_off() {
+    let base = "vehicle attack --pilot 3 --against-pilot 3 --against-handling responsive";
+    let v = solum(&format!(
+        "{base} --rolled 3,3,5 --against-rolled 3,5,5,5 --json"
+    ))
+    .json();
+    assert_eq!(v["outcome"], "draw");
+    let v = solum(&format!(
+        "{base} --rolled 3,3,5,4,5 --against-rolled 3,5,5,5,4,2 --roll-off --json"
+    ))
+    .json();
+    assert_eq!(v["outcome"], "win");
+    assert_eq!(v["roll_off"], serde_json::json!([[4, 4], [5, 2]]));
+    assert_eq!(num(&v, "p_draw"), 0.0);
+    // A roll-off never ends in a draw, with generated dice either.
+    for seed in 1..=20 {
+        let v = solum(&format!(
+            "vehicle chase --pilot 1 --against-pilot 1 --roll-off --seed {seed} --json"
+        ))
+        .json();
+        assert_ne!(v["outcome"], "draw");
+    }
+    // Roll-off dice typed when no roll-off happens are too many.
+    solum(&format!(
+        "{base} --rolled 1,2,5,4 --against-rolled 3,4,4,3 --roll-off"
+    ))
+    .bad_input("too many values in --rolled");
+}
+
+/// S14: the exact duel odds with a roll-off. 2 dice against 1, one blow each: win + half
+/// the draws = (125 + 33/7)/216 + (25 + 11/7)/432 = 143/216, counted by hand.
+#[test]
+fn duel_odds_with_roll_off() {
+    let v = solum("odds duel --pool 2 --hp 1 --damage 1 --foe-pool 1 --foe-hp 1 --foe-damage 1 --roll-off --json").json();
+    assert_eq!(v["p_win_exact"], "143/216");
+    // Without the roll-off, draws repeat: win / (win + lose) = 908 / (908 + 418), in 1512ths.
+    let v =
+        solum("odds duel --pool 2 --hp 1 --damage 1 --foe-pool 1 --foe-hp 1 --foe-damage 1 --json")
+            .json();
+    assert!((num(&v, "p_win") - 908.0 / 1326.0).abs() < 1e-12);
+    // Simulation agrees within 4 standard errors.
+    let v = solum("odds duel --pool 3 --hp 6 --damage 2 --foe-pool 4 --foe-hp 8 --foe-damage 1 --roll-off --simulate 100000 --seed 4 --json").json();
+    assert_eq!(v["roll_off"], true);
+    assert!(num(&v["simulated"], "z").abs() < 4.0, "{v}");
+    let text = solum(
+        "odds duel --pool 3 --hp 6 --damage 2 --foe-pool 4 --foe-hp 8 --foe-damage 1 --roll-off",
+    );
+    assert!(text.ok().contains("draws rolled off"));
+}
