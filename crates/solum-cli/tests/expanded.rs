@@ -58,3 +58,36 @@ fn duel_odds_with_roll_off() {
     );
     assert!(text.ok().contains("draws rolled off"));
 }
+
+/// S9 and the rules' own reasons: a broken rule is reported as the rule, not as a complaint
+/// about typed dice the refused roll never used.
+#[test]
+fn errors_give_the_rules_reason() {
+    let run =
+        solum("char new Nick --body 3 --mind 3 --charm 1 -b Thief --weapon dagger --rolled 2,5,4");
+    run.bad_input("assign 3, 2 and 1");
+    assert!(!run.stderr.contains("too many values"), "{}", run.stderr);
+    // Advancement B on an attribute at 4 is refused before any roll.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("nick.toml");
+    let f = file.to_str().unwrap();
+    solum(&format!(
+        "char new Nick --body 3 --mind 2 --charm 1 -b Thief --weapon dagger --rolled 1,1,1 -o {f}"
+    ))
+    .ok();
+    solum(&format!("char edit {f} --set body=4")).ok();
+    let run = solum(&format!(
+        "char advance {f} --attribute body --rolled 2,2,2,2"
+    ));
+    run.bad_input("no attribute goes above 4");
+    assert!(!run.stderr.contains("too many values"), "{}", run.stderr);
+    // Dice typed where a rule rolls none say which rule.
+    solum("check 3 --vs 1 --rolled 4,3,2").bad_input("difficulty 1 is automatic");
+    solum("check 3 --vs 6 --rolled 6,3,2,4").bad_input("a 6 already reaches 6");
+    solum("check 2 --vs 5 --gear --rolled 5,1,3")
+        .bad_input("the gear reroll is used only when it can change the outcome");
+    solum("check 2 --against 2 --rolled 2,1,4 --against-rolled 2,2")
+        .bad_input("the draw stands: no roll-off without --roll-off");
+    solum("vehicle chase --pilot 3 --against-pilot 3 --against-speed fast --against-handling responsive --rolled 2,3,5 --against-rolled 2,3,4,4,6,1")
+        .bad_input("only one side shows a 6");
+}

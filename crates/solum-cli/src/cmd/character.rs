@@ -12,7 +12,6 @@ use solum_play::storage::{load_character, save_character};
 
 use crate::bad;
 use crate::cli::{CharAdvanceArgs, CharCommand, CharEditArgs, CharNewArgs};
-use crate::dice::with_dice;
 use crate::render::{self, BAD, DIM, GOOD, HEAD, paint};
 
 pub fn run(command: &CharCommand, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -59,15 +58,27 @@ pub fn run(command: &CharCommand, out: &mut dyn Write) -> anyhow::Result<()> {
     }
 }
 
-/// Dice errors go to `with_dice` (which explains them in terms of `--rolled`); rule errors
-/// stay for the caller.
-fn split_dice_error<T>(
-    result: Result<T, CreationError>,
-) -> Result<Result<T, CreationError>, solum_dice::DiceError> {
-    match result {
-        Err(CreationError::Dice(e)) => Err(e),
-        other => Ok(other),
-    }
+/// Like `crate::dice::with_dice`, but a broken rule is reported before any complaint about the typed
+/// dice: a rule refused before rolling leaves every typed value unused, and the player must
+/// hear the rule ("assign 3, 2 and 1"), not "too many values in --rolled".
+fn with_dice_rules_first<T>(
+    rolled: Option<&str>,
+    seed: Option<u64>,
+    order: &str,
+    roll: impl FnOnce(&mut dyn solum_dice::DiceSource) -> Result<T, CreationError>,
+) -> anyhow::Result<(T, Option<u64>)> {
+    use crate::dice::{Generator, SideDice, Source, explain};
+    let generator = std::cell::RefCell::new(Generator::new(seed));
+    let blame = std::cell::Cell::new("--rolled");
+    let mut source = Source::from_flag("--rolled", rolled)?;
+    let value = match roll(&mut SideDice::new(&mut source, &generator, &blame)) {
+        Ok(v) => v,
+        Err(CreationError::Rules(e)) => return Err(bad(e.to_string())),
+        Err(CreationError::Dice(e)) => return Err(explain(e, blame.get(), order)),
+    };
+    source.finish(order)?;
+    let seed = generator.borrow().used_seed();
+    Ok((value, seed))
 }
 
 /// Storage errors of a file the user named are bad input (exit 2).
@@ -181,16 +192,12 @@ fn new(args: &CharNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         armor_name: args.armor.clone(),
     };
     let path = super::new_sheet_path(args.output.as_deref(), &name, args.force)?;
-    let (result, seed) = with_dice(
+    let ((hero, rolls), seed) = with_dice_rules_first(
         args.dice.rolled.as_deref(),
         args.dice.seed,
         "values go: 2d6 for backgrounds, then 1d6 for armor",
-        |dice| split_dice_error(create(&choices, dice)),
+        |dice| create(&choices, dice),
     )?;
-    let (hero, rolls) = result.map_err(|e| match e {
-        CreationError::Rules(e) => bad(e.to_string()),
-        CreationError::Dice(e) => anyhow::Error::new(e),
-    })?;
     save(&path, &hero)?;
     if args.json {
         writeln!(
@@ -468,31 +475,27 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 
 fn advance(args: &CharAdvanceArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let mut hero = load(&args.file)?;
-    let (result, seed) = match (&args.background, &args.attribute) {
-        (Some(b), _) => with_dice(
+    let (advancement, seed) = match (&args.background, &args.attribute) {
+        (Some(b), _) => with_dice_rules_first(
             args.dice.rolled.as_deref(),
             args.dice.seed,
             "values go: one d6",
-            |dice| Ok(advance_background(&mut hero, b, dice)),
+            |dice| advance_background(&mut hero, b, dice),
         )?,
         (None, Some(a)) => {
             let attribute: Attribute = a
                 .parse()
                 .map_err(|e: String| bad(format!("--attribute: {e}")))?;
             let n = hero.attribute(attribute);
-            with_dice(
+            with_dice_rules_first(
                 args.dice.rolled.as_deref(),
                 args.dice.seed,
                 &format!("values go: {} d6, one per point of {}", n, attribute.name()),
-                |dice| split_dice_error(advance_attribute(&mut hero, attribute, dice)),
+                |dice| advance_attribute(&mut hero, attribute, dice),
             )?
         }
         (None, None) => unreachable!("clap requires one"),
     };
-    let advancement = result.map_err(|e| match e {
-        CreationError::Rules(e) => bad(e.to_string()),
-        CreationError::Dice(e) => anyhow::Error::new(e),
-    })?;
     if advancement.success {
         save(&args.file, &hero)?;
     }

@@ -23,6 +23,64 @@ fn order(pool: solum_expanded::Pool, opposed: bool) -> String {
     )
 }
 
+/// Why a roll used fewer typed values than were given, in the rules' terms: a rule that
+/// left a die unrolled, not just "too many values".
+fn unused_reasons(roll: Option<&PoolRoll>, gear: bool, difficulty: Option<u32>) -> Vec<String> {
+    let mut why = Vec::new();
+    match roll {
+        None => why.push("difficulty 1 is automatic: nothing is rolled".to_owned()),
+        Some(roll) => {
+            if gear && roll.reroll.is_none() {
+                why.push(
+                    "the gear reroll is used only when it can change the outcome, and it could not"
+                        .to_owned(),
+                );
+            }
+            if roll.chain_not_needed {
+                why.push(match difficulty {
+                    Some(d) => format!(
+                        "a 6 already reaches {d}, so no Rule-of-6 chain die is rolled (only above 6)"
+                    ),
+                    None => "only one side shows a 6, so no Rule-of-6 chain die is rolled (only when both do)".to_owned(),
+                });
+            }
+        }
+    }
+    why
+}
+
+/// The reasons for one side of an opposed roll, roll-offs included.
+pub(crate) fn opposed_unused_reasons(
+    outcome: &solum_expanded::check::OpposedOutcome,
+    first: bool,
+) -> Vec<String> {
+    let (roll, gear) = if first {
+        (&outcome.first, outcome.spec.first.gear)
+    } else {
+        (&outcome.second, outcome.spec.second.gear)
+    };
+    let mut why = unused_reasons(Some(roll), gear, None);
+    match (outcome.spec.draws, outcome.verdict) {
+        (DrawRule::RollOff, _) if outcome.roll_off.is_empty() => {
+            why.push("the results differ, so there is no roll-off".to_owned());
+        }
+        (DrawRule::Stand, Verdict::Draw) => {
+            why.push("the draw stands: no roll-off without --roll-off".to_owned());
+        }
+        _ => {}
+    }
+    why
+}
+
+/// The order of typed values, after the rules' reasons for any die not rolled.
+pub(crate) fn order_with_reasons(reasons: &[String], order: &str) -> String {
+    if reasons.is_empty() {
+        order.to_owned()
+    } else {
+        format!("{}; {order}", reasons.join("; "))
+    }
+}
+
 pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let pool = pool_of(&args.pool)?;
     let generator = RefCell::new(Generator::new(args.seed));
@@ -34,7 +92,14 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             let p = p_pass(&spec);
             let outcome = roll_check(&spec, &mut SideDice::new(&mut first, &generator, &blame))
                 .map_err(|e| explain(e, blame.get(), &order(pool, false)))?;
-            first.finish(&order(pool, false))?;
+            first.finish(&order_with_reasons(
+                &unused_reasons(
+                    outcome.roll.as_ref(),
+                    spec.gear,
+                    Some(spec.difficulty.value()),
+                ),
+                &order(pool, false),
+            ))?;
             let seed = generator.borrow().used_seed();
             if args.json {
                 let roll = outcome.roll.as_ref();
@@ -120,8 +185,14 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                     ),
                 )
             })?;
-            first.finish(&order(pool, true))?;
-            second.finish(&order(second_pool, true))?;
+            first.finish(&order_with_reasons(
+                &opposed_unused_reasons(&outcome, true),
+                &order(pool, true),
+            ))?;
+            second.finish(&order_with_reasons(
+                &opposed_unused_reasons(&outcome, false),
+                &order(second_pool, true),
+            ))?;
             let seed = generator.borrow().used_seed();
             let verdict = match outcome.verdict {
                 Verdict::Win => "win",

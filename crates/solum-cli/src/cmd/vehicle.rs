@@ -117,8 +117,15 @@ fn roll(args: &VehicleRollArgs, chase: bool, out: &mut dyn Write) -> anyhow::Res
     }
     .map_err(|e| crate::dice::explain(e, blame.get(), order))?;
     let (a, b) = (outcome.spec.first.pool, outcome.spec.second.pool);
-    first.finish(order)?;
-    second.finish(order)?;
+    use super::check::{opposed_unused_reasons, order_with_reasons};
+    first.finish(&order_with_reasons(
+        &opposed_unused_reasons(&outcome, true),
+        order,
+    ))?;
+    second.finish(&order_with_reasons(
+        &opposed_unused_reasons(&outcome, false),
+        order,
+    ))?;
     let seed = generator.borrow().used_seed();
     let what = if chase { "chase" } else { "vehicle attack" };
     if args.json {
