@@ -663,6 +663,16 @@ pub enum CharCommand {
     /// Advancement after an adventure: A, a new background (even d6), or B, raise an
     /// attribute (roll its dice, all even).
     Advance(CharAdvanceArgs),
+    /// The bestiary: the shipped NPCs and monsters (and static oppositions) with their stats,
+    /// plus the entries of any --bestiary files.
+    Bestiary {
+        /// Extra bestiary files (same shape as the shipped one); later entries replace earlier.
+        #[arg(long)]
+        bestiary: Vec<std::path::PathBuf>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Rest: 1 hit point per half hour, up to the maximum.
     Rest {
         /// The character file.
@@ -801,21 +811,28 @@ pub struct VehicleRollArgs {
     /// The pilot's pool (Mind + background).
     #[arg(long)]
     pub pilot: i64,
-    /// The vehicle's speed: slow, average, fast, lightning-fast.
-    #[arg(long, default_value = "average")]
-    pub speed: String,
-    /// The vehicle's handling: clumsy, average, responsive, exceptional.
-    #[arg(long, default_value = "average")]
-    pub handling: String,
+    /// A vehicle of the shipped catalogue (`solum vehicle list`), e.g. "tramp freighter";
+    /// its speed and handling are used.
+    #[arg(long, conflicts_with_all = ["speed", "handling"])]
+    pub vehicle: Option<String>,
+    /// The vehicle's speed: slow, average (the default), fast, lightning-fast.
+    #[arg(long)]
+    pub speed: Option<String>,
+    /// The vehicle's handling: clumsy, average (the default), responsive, exceptional.
+    #[arg(long)]
+    pub handling: Option<String>,
     /// The other pilot's pool.
     #[arg(long)]
     pub against_pilot: i64,
-    /// The other vehicle's speed.
-    #[arg(long, default_value = "average")]
-    pub against_speed: String,
-    /// The other vehicle's handling.
-    #[arg(long, default_value = "average")]
-    pub against_handling: String,
+    /// The other vehicle, from the shipped catalogue (e.g. starfighter).
+    #[arg(long, conflicts_with_all = ["against_speed", "against_handling"])]
+    pub against_vehicle: Option<String>,
+    /// The other vehicle's speed (default average).
+    #[arg(long)]
+    pub against_speed: Option<String>,
+    /// The other vehicle's handling (default average).
+    #[arg(long)]
+    pub against_handling: Option<String>,
     /// Dice rolled by hand for the first pilot: the pool, then the Rule-of-6 chain (only when
     /// both pilots show a 6), then roll-off dice.
     #[arg(long, value_name = "V1,V2,...")]
@@ -840,6 +857,12 @@ pub enum VehicleCommand {
     Chase(VehicleRollArgs),
     /// A vehicle attack: +1 die for the better handling.
     Attack(VehicleRollArgs),
+    /// The shipped vehicle catalogue: the text's example vehicles with their stats.
+    List {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// The scale rule: what a personal weapon does to a vehicle.
     Scale {
         /// The personal weapon's damage (1 light, 2 medium, 3 heavy).

@@ -91,3 +91,62 @@ fn errors_give_the_rules_reason() {
     solum("vehicle chase --pilot 3 --against-pilot 3 --against-speed fast --against-handling responsive --rolled 2,3,5 --against-rolled 2,3,4,4,6,1")
         .bad_input("only one side shows a 6");
 }
+
+/// The catalogues: the shipped bestiary (plus --bestiary files) and the text's vehicles,
+/// usable by name in chases and attacks.
+#[test]
+fn catalogues_list_and_are_usable_by_name() {
+    let v = solum("char bestiary --json").json();
+    let orc = v["creatures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "orc")
+        .expect("the orc is shipped");
+    assert_eq!(
+        (orc["pool"].as_u64(), orc["hit_points"].as_u64()),
+        (Some(2), Some(3))
+    );
+    let squad = &v["static"].as_array().unwrap()[1];
+    assert_eq!(squad["name"], "trooper squad");
+    assert_eq!(squad["difficulty"], 4);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("more.toml");
+    std::fs::write(
+        &file,
+        "[[creature]]\nname = \"kobold\"\npool = 1\nhit_points = 2\ndamage = 1\n",
+    )
+    .unwrap();
+    let text = solum(&format!("char bestiary --bestiary {}", file.display()));
+    assert!(text.ok().contains("kobold"));
+    assert!(text.ok().contains("trooper squad"));
+    solum("char bestiary --bestiary /nonexistent/x.toml").bad_input("--bestiary");
+
+    let v = solum("vehicle list --json").json();
+    let names: Vec<&str> = v["vehicles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"tramp freighter") && names.contains(&"customs starfighter"));
+    assert!(solum("vehicle list").ok().contains("lightning-fast"));
+    // The text's chase by name: 3 dice against 5 (faster and better handling).
+    let v = solum("vehicle chase --pilot 3 --vehicle tramp-freighter --against-pilot 3 --against-vehicle starfighter --rolled 2,3,5 --against-rolled 2,3,4,4,6 --json").json();
+    assert_eq!(
+        (v["pool"].as_u64(), v["against_pool"].as_u64()),
+        (Some(3), Some(5))
+    );
+    assert_eq!(v["outcome"], "lose");
+    assert_eq!(v["against_vehicle"], "customs starfighter");
+    // The attack: handling only, 4 against 3.
+    let v = solum("vehicle attack --pilot 3 --vehicle starfighter --against-pilot 3 --against-vehicle freighter --rolled 1,2,3,3 --against-rolled 3,4,5 --json").json();
+    assert_eq!(
+        (v["pool"].as_u64(), v["against_pool"].as_u64()),
+        (Some(4), Some(3))
+    );
+    solum("vehicle chase --pilot 3 --vehicle warp-barge --against-pilot 3")
+        .bad_input("--vehicle warp-barge: not in the catalogue");
+    solum("vehicle chase --pilot 3 --vehicle car --speed fast --against-pilot 3")
+        .bad_input("cannot be used with");
+}

@@ -104,6 +104,132 @@ pub fn personal_weapon_vs_vehicle(weapon_damage: u32, scale: Scale) -> u32 {
     u32::from(weapon_damage >= 3 && scale == Scale::CarOrTruck)
 }
 
+/// The vehicle catalogue shipped with solum: the text's example vehicles.
+pub const SHIPPED_VEHICLES: &str = include_str!("../data/vehicles.toml");
+
+/// A vehicle catalogue entry: a vehicle's stats and notes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VehicleEntry {
+    /// What it is.
+    pub name: String,
+    /// Like hit points, shields and armor included.
+    pub hull: u32,
+    /// Speed rating (chases).
+    pub speed: Speed,
+    /// Handling rating (chases and attacks).
+    pub handling: Handling,
+    /// Damage of its weapons against another vehicle's hull.
+    pub damage: u32,
+    /// Size for the scale rule.
+    pub scale: Scale,
+    /// Free notes.
+    #[serde(default)]
+    pub notes: String,
+}
+
+impl VehicleEntry {
+    /// The vehicle's stats.
+    pub fn vehicle(&self) -> Vehicle {
+        Vehicle {
+            name: self.name.clone(),
+            hull: self.hull,
+            speed: self.speed,
+            handling: self.handling,
+            damage: self.damage,
+            scale: self.scale,
+        }
+    }
+}
+
+/// A vehicles file: `[[vehicle]]` entries.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VehicleFile {
+    /// The vehicles.
+    #[serde(default)]
+    pub vehicle: Vec<VehicleEntry>,
+}
+
+/// A vehicle entry that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{entry}: {field}: {problem}")]
+pub struct VehicleError {
+    /// The entry's name.
+    pub entry: String,
+    /// The field at fault.
+    pub field: &'static str,
+    /// What is wrong.
+    pub problem: String,
+}
+
+/// Vehicles by name (any case, `-` and `_` read as spaces).
+#[derive(Debug, Clone, Default)]
+pub struct VehicleCatalogue {
+    vehicles: std::collections::BTreeMap<String, VehicleEntry>,
+}
+
+fn vehicle_key(name: &str) -> String {
+    name.trim().to_lowercase().replace(['-', '_'], " ")
+}
+
+impl VehicleCatalogue {
+    /// The shipped catalogue.
+    pub fn shipped() -> Self {
+        let mut c = Self::default();
+        let file: VehicleFile =
+            parse_vehicles(SHIPPED_VEHICLES).expect("the shipped vehicles parse");
+        c.add(file).expect("the shipped vehicles are valid");
+        c
+    }
+
+    /// Adds a file's vehicles, replacing entries of the same name.
+    pub fn add(&mut self, file: VehicleFile) -> Result<(), VehicleError> {
+        for v in file.vehicle {
+            let err = |field, problem: &str| VehicleError {
+                entry: v.name.clone(),
+                field,
+                problem: problem.to_owned(),
+            };
+            if v.name.trim().is_empty() {
+                return Err(err("name", "a vehicle needs a name"));
+            }
+            if v.hull == 0 {
+                return Err(err("hull", "a vehicle needs at least 1 hull point"));
+            }
+            self.vehicles.insert(vehicle_key(&v.name), v);
+        }
+        Ok(())
+    }
+
+    /// A vehicle by name; a unique word of its name is enough (`starfighter`).
+    pub fn get(&self, name: &str) -> Option<&VehicleEntry> {
+        let k = vehicle_key(name);
+        if let Some(v) = self.vehicles.get(&k) {
+            return Some(v);
+        }
+        let mut by_word = self
+            .vehicles
+            .iter()
+            .filter(|(name, _)| name.split(' ').any(|w| w == k))
+            .map(|(_, v)| v);
+        match (by_word.next(), by_word.next()) {
+            (Some(v), None) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// All vehicles, by name.
+    pub fn vehicles(&self) -> impl Iterator<Item = &VehicleEntry> {
+        self.vehicles.values()
+    }
+}
+
+/// Reads a vehicles file's text (TOML). The caller reads the file; this only parses.
+pub fn parse_vehicles(text: &str) -> Result<VehicleFile, toml::de::Error> {
+    toml::from_str(text)
+}
+
 /// A piloted vehicle in a chase or a vehicle attack: the pilot's pool (Mind + background)
 /// and the vehicle.
 #[derive(Debug, Clone, Copy)]
@@ -219,6 +345,24 @@ mod tests {
         assert_eq!(personal_weapon_vs_vehicle(2, Scale::CarOrTruck), 0);
         assert_eq!(personal_weapon_vs_vehicle(3, Scale::CarOrTruck), 1);
         assert_eq!(personal_weapon_vs_vehicle(3, Scale::Large), 0);
+    }
+
+    #[test]
+    fn the_shipped_catalogue_holds_the_texts_vehicles() {
+        let c = VehicleCatalogue::shipped();
+        // The text's extended example.
+        assert_eq!(c.get("tramp freighter").unwrap().vehicle(), freighter());
+        let fighter = c.get("Customs-Starfighter").unwrap().vehicle();
+        assert_eq!(fighter, starfighter());
+        // A unique word of the name is enough.
+        assert_eq!(c.get("starfighter").unwrap().name, "customs starfighter");
+        assert!(c.get("warp barge").is_none());
+        assert!(c.vehicles().count() >= 2);
+        let bad = parse_vehicles("[[vehicle]]\nname = \"x\"\nhull = 0\nspeed = \"slow\"\nhandling = \"average\"\ndamage = 1\nscale = \"large\"\n").unwrap();
+        assert_eq!(
+            VehicleCatalogue::default().add(bad).unwrap_err().field,
+            "hull"
+        );
     }
 
     fn crew(pilot: u64, vehicle: &Vehicle) -> Crewed<'_> {

@@ -28,6 +28,7 @@ pub fn run(command: &CharCommand, out: &mut dyn Write) -> anyhow::Result<()> {
         }
         CharCommand::Edit(args) => edit(args, out),
         CharCommand::Advance(args) => advance(args, out),
+        CharCommand::Bestiary { bestiary, json } => list_bestiary(bestiary, *json, out),
         CharCommand::Rest { file, hours } => {
             if !hours.is_finite() || *hours < 0.0 || *hours > 10_000.0 {
                 return Err(bad(format!(
@@ -79,6 +80,70 @@ fn with_dice_rules_first<T>(
     source.finish(order)?;
     let seed = generator.borrow().used_seed();
     Ok((value, seed))
+}
+
+/// `solum char bestiary`: every creature and static opposition with its stats.
+fn list_bestiary(
+    files: &[std::path::PathBuf],
+    json: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let bestiary =
+        solum_play::storage::load_bestiary(files).map_err(|e| bad(format!("--bestiary: {e}")))?;
+    if json {
+        let creatures: Vec<_> = bestiary.creatures().collect();
+        let statics: Vec<_> = bestiary.static_foes().collect();
+        writeln!(
+            out,
+            "{}",
+            json!({"creatures": creatures, "static": statics})
+        )?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{}",
+        paint(
+            HEAD,
+            format!(
+                "{:<22} {:>4} {:>3} {:>6} {:>4} {:>6}  notes",
+                "creature", "pool", "hp", "damage", "mind", "ranged"
+            )
+        )
+    )?;
+    for c in bestiary.creatures() {
+        writeln!(
+            out,
+            "{:<22} {:>4} {:>3} {:>6} {:>4} {:>6}  {}",
+            c.name,
+            c.pool,
+            c.hit_points,
+            c.damage,
+            c.mind,
+            c.ranged_damage.map_or("-".to_owned(), |d| d.to_string()),
+            c.notes
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{}",
+        paint(
+            HEAD,
+            format!(
+                "{:<22} {:>10} {:>3} {:>6}  notes",
+                "static opposition", "difficulty", "hp", "damage"
+            )
+        )
+    )?;
+    for f in bestiary.static_foes() {
+        writeln!(
+            out,
+            "{:<22} {:>10} {:>3} {:>6}  {}",
+            f.name, f.difficulty, f.hit_points, f.damage, f.notes
+        )?;
+    }
+    Ok(())
 }
 
 /// Storage errors of a file the user named are bad input (exit 2).

@@ -5,8 +5,8 @@ use std::io::Write;
 use serde_json::json;
 use solum_expanded::check::{DrawRule, Verdict};
 use solum_expanded::vehicle::{
-    Crewed, Handling, Scale, Speed, Vehicle, attack_odds, chase_odds, personal_weapon_vs_vehicle,
-    roll_chase, roll_vehicle_attack,
+    Crewed, Handling, Scale, Speed, Vehicle, VehicleCatalogue, VehicleEntry, attack_odds,
+    chase_odds, personal_weapon_vs_vehicle, roll_chase, roll_vehicle_attack,
 };
 
 use super::opposing_pool;
@@ -23,17 +23,33 @@ fn rating<T: serde::de::DeserializeOwned>(
         .map_err(|_| bad(format!("{flag} {value}: one of {options}")))
 }
 
-fn vehicle(speed: &str, handling: &str, prefix: &str) -> anyhow::Result<Vehicle> {
+/// A vehicle by catalogue name, or by speed and handling (average when not given).
+fn vehicle(
+    name: Option<&str>,
+    speed: Option<&str>,
+    handling: Option<&str>,
+    prefix: &str,
+) -> anyhow::Result<Vehicle> {
+    if let Some(name) = name {
+        let catalogue = VehicleCatalogue::shipped();
+        return catalogue.get(name).map(|v| v.vehicle()).ok_or_else(|| {
+            let names: Vec<&str> = catalogue.vehicles().map(|v| v.name.as_str()).collect();
+            bad(format!(
+                "--{prefix}vehicle {name}: not in the catalogue (one of: {})",
+                names.join(", ")
+            ))
+        });
+    }
     Ok(Vehicle {
         name: String::new(),
         hull: 1,
         speed: rating::<Speed>(
-            speed,
+            speed.unwrap_or("average"),
             &format!("--{prefix}speed"),
             "slow, average, fast, lightning-fast",
         )?,
         handling: rating::<Handling>(
-            handling,
+            handling.unwrap_or("average"),
             &format!("--{prefix}handling"),
             "clumsy, average, responsive, exceptional",
         )?,
@@ -42,10 +58,54 @@ fn vehicle(speed: &str, handling: &str, prefix: &str) -> anyhow::Result<Vehicle>
     })
 }
 
+/// `solum vehicle list`: the shipped catalogue.
+fn list(json: bool, out: &mut dyn Write) -> anyhow::Result<()> {
+    let catalogue = VehicleCatalogue::shipped();
+    if json {
+        let all: Vec<&VehicleEntry> = catalogue.vehicles().collect();
+        writeln!(out, "{}", json!({ "vehicles": all }))?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{}",
+        paint(
+            HEAD,
+            format!(
+                "{:<22} {:>4}  {:<15} {:<12} {:>6}  {:<13} notes",
+                "vehicle", "hull", "speed", "handling", "damage", "scale"
+            )
+        )
+    )?;
+    for v in catalogue.vehicles() {
+        writeln!(
+            out,
+            "{:<22} {:>4}  {:<15} {:<12} {:>6}  {:<13} {}",
+            v.name,
+            v.hull,
+            kebab(&v.speed),
+            kebab(&v.handling),
+            v.damage,
+            kebab(&v.scale),
+            v.notes
+        )?;
+    }
+    Ok(())
+}
+
+/// A rating as the catalogue spells it (`lightning-fast`).
+fn kebab<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
 pub fn run(command: &VehicleCommand, out: &mut dyn Write) -> anyhow::Result<()> {
     let (args, chase) = match command {
         VehicleCommand::Chase(a) => (a, true),
         VehicleCommand::Attack(a) => (a, false),
+        VehicleCommand::List { json } => return list(*json, out),
         VehicleCommand::Scale {
             weapon_damage,
             scale,
@@ -78,8 +138,18 @@ fn roll(args: &VehicleRollArgs, chase: bool, out: &mut dyn Write) -> anyhow::Res
     let pilot = opposing_pool(args.pilot).map_err(|e| bad(format!("--pilot: {e}")))?;
     let their_pilot =
         opposing_pool(args.against_pilot).map_err(|e| bad(format!("--against-pilot: {e}")))?;
-    let mine = vehicle(&args.speed, &args.handling, "")?;
-    let theirs = vehicle(&args.against_speed, &args.against_handling, "against-")?;
+    let mine = vehicle(
+        args.vehicle.as_deref(),
+        args.speed.as_deref(),
+        args.handling.as_deref(),
+        "",
+    )?;
+    let theirs = vehicle(
+        args.against_vehicle.as_deref(),
+        args.against_speed.as_deref(),
+        args.against_handling.as_deref(),
+        "against-",
+    )?;
     let draws = if args.roll_off {
         DrawRule::RollOff
     } else {
@@ -138,12 +208,24 @@ fn roll(args: &VehicleRollArgs, chase: bool, out: &mut dyn Write) -> anyhow::Res
                 "against_dice": outcome.second.dice, "against_chain": outcome.second.chain,
                 "against_result": outcome.second.result,
                 "draws": draws, "roll_off": outcome.roll_off,
+                "vehicle": (!mine.name.is_empty()).then_some(&mine.name),
+                "against_vehicle": (!theirs.name.is_empty()).then_some(&theirs.name),
                 "outcome": outcome.verdict,
                 "p_win": render::to_f64(&odds.win), "p_draw": render::to_f64(&odds.draw), "p_lose": render::to_f64(&odds.lose),
                 "seed": seed,
             })
         )?;
         return Ok(());
+    }
+    if !mine.name.is_empty() || !theirs.name.is_empty() {
+        let named = |v: &Vehicle| {
+            if v.name.is_empty() {
+                "your vehicle".to_owned()
+            } else {
+                v.name.clone()
+            }
+        };
+        writeln!(out, "{} against {}", named(&mine), named(&theirs))?;
     }
     writeln!(
         out,
