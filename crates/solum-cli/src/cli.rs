@@ -734,7 +734,8 @@ pub struct CharEditArgs {
     /// Remove a background.
     #[arg(long)]
     pub remove_background: Vec<String>,
-    /// Add a weapon: `NAME:light|medium|heavy[:ranged]`.
+    /// Add a weapon: `NAME:light|medium|heavy[:ranged[:anti-vehicle]]` (anti-vehicle: made to
+    /// fight vehicles, like a missile launcher).
     #[arg(long, value_name = "NAME:CLASS[:ranged]")]
     pub add_weapon: Vec<String>,
     /// Remove a weapon by name.
@@ -871,6 +872,12 @@ pub enum VehicleCommand {
         /// The vehicle's size: car (up to a car or truck) or large.
         #[arg(long)]
         scale: String,
+        /// The weapon is made to fight vehicles (like a shoulder-mounted missile launcher).
+        #[arg(long)]
+        anti_vehicle: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
     },
 }
 

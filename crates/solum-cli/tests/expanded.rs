@@ -150,3 +150,109 @@ fn catalogues_list_and_are_usable_by_name() {
     solum("vehicle chase --pilot 3 --vehicle car --speed fast --against-pilot 3")
         .bad_input("cannot be used with");
 }
+
+/// S10: a weapon made to fight vehicles (a sheet's `anti_vehicle`, a bestiary's
+/// `anti_vehicle = true`) harms even a starship; a shot with no effect says which rule.
+#[test]
+fn weapons_made_to_fight_vehicles() {
+    let dir = tempfile::tempdir().unwrap();
+    let sheet = dir.path().join("nick.toml");
+    let f = sheet.to_str().unwrap();
+    solum(&format!(
+        "char new Nick --body 3 --mind 2 --charm 1 -b Soldier --weapon dagger --rolled 1,1,1 -o {f}"
+    ))
+    .ok();
+    solum(&format!(
+        "char edit {f} --add-weapon launcher:heavy:ranged:anti-vehicle"
+    ))
+    .ok();
+    assert!(
+        std::fs::read_to_string(&sheet)
+            .unwrap()
+            .contains("anti_vehicle = true")
+    );
+    assert!(
+        solum(&format!("char show {f}"))
+            .ok()
+            .contains("made to fight vehicles")
+    );
+    solum(&format!(
+        "char edit {f} --add-weapon rifle:medium:anti-vehicle"
+    ))
+    .bad_input("--add-weapon rifle:medium:anti-vehicle");
+    // In combat: 3 dice (Body 3) against 4 (nearby) hit the freighter for 1.
+    let script = dir.path().join("fight.txt");
+    let ship = "vehicle freighter side=smugglers mind=2 hull=5 speed=average handling=average damage=2 scale=large";
+    std::fs::write(
+        &script,
+        format!("hero {f}\n{ship}\norder Nick freighter\nshoot freighter with 5,1,1\n"),
+    )
+    .unwrap();
+    let text = solum(&format!("combat {}", script.display()));
+    assert!(
+        text.ok().contains("4/5") || text.ok().contains("4 hit points"),
+        "{}",
+        text.ok()
+    );
+    // A heavy weapon that is not made for it: no effect, because of the ship's size.
+    std::fs::write(
+        &script,
+        format!("hero Gunner pool=3 hp=5 damage=1 ranged=3\n{ship}\norder Gunner freighter\nshoot freighter with 5,1,1\n"),
+    )
+    .unwrap();
+    let text = solum(&format!("combat {}", script.display()));
+    assert!(
+        text.ok().contains("larger than a car or truck"),
+        "{}",
+        text.ok()
+    );
+    // A light pistol against a car: no effect, because it is not heavy.
+    let car = "vehicle car side=b mind=1 hull=3 speed=average handling=average damage=0 scale=car";
+    std::fs::write(
+        &script,
+        format!("hero Gunner pool=3 hp=5 damage=1 ranged=1\n{car}\norder Gunner car\nshoot car with 5,1,1\n"),
+    )
+    .unwrap();
+    let text = solum(&format!("combat {}", script.display()));
+    assert!(
+        text.ok().contains("only a heavy personal weapon"),
+        "{}",
+        text.ok()
+    );
+    // A bestiary entry with the property.
+    let file = dir.path().join("more.toml");
+    std::fs::write(
+        &file,
+        "[[creature]]\nname = \"rocket trooper\"\npool = 2\nhit_points = 2\ndamage = 1\nranged_damage = 3\nanti_vehicle = true\n",
+    )
+    .unwrap();
+    let v = solum(&format!(
+        "char bestiary --bestiary {} --json",
+        file.display()
+    ))
+    .json();
+    let rt = v["creatures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "rocket trooper")
+        .unwrap();
+    assert_eq!(rt["anti_vehicle"], true);
+    std::fs::write(
+        &file,
+        "[[creature]]\nname = \"bad\"\npool = 2\nhit_points = 2\ndamage = 1\nanti_vehicle = true\n",
+    )
+    .unwrap();
+    solum(&format!("char bestiary --bestiary {}", file.display())).bad_input("anti_vehicle");
+    // The rule alone.
+    let v = solum("vehicle scale --weapon-damage 3 --scale large --anti-vehicle --json").json();
+    assert_eq!(
+        (v["damage"].as_u64(), v["rule"].as_str()),
+        (Some(1), Some("anti-vehicle"))
+    );
+    assert!(
+        solum("vehicle scale --weapon-damage 1 --scale car")
+            .ok()
+            .contains("only a heavy")
+    );
+}

@@ -15,7 +15,7 @@ use crate::check::{
 };
 use crate::creature::Creature;
 use crate::odds::{OpposedOdds, opposed_odds, p_pass};
-use crate::vehicle::{Vehicle, attack_pools, chase_pools, personal_weapon_vs_vehicle};
+use crate::vehicle::{Vehicle, attack_pools, chase_pools, scale_damage};
 use crate::{Difficulty, Pool, PoolSpec, RulesError};
 
 /// The distance between two combatants (S7).
@@ -91,6 +91,8 @@ pub struct RangedAttack {
     pub pool: Pool,
     /// Damage on a hit.
     pub damage: u32,
+    /// Made to fight vehicles: harms a vehicle of any size (S10).
+    pub anti_vehicle: bool,
 }
 
 /// A combatant's vehicle and pilot.
@@ -140,6 +142,7 @@ impl Fighter {
                 Ok(RangedAttack {
                     pool: hero.pool(Attribute::Body, background, Some(&w)).pool()?,
                     damage: w.damage(hero.body),
+                    anti_vehicle: w.anti_vehicle,
                 })
             })
             .transpose()?;
@@ -171,9 +174,11 @@ impl Fighter {
             initiative_background: false,
             melee_pool: pool,
             melee_damage: creature.damage,
-            ranged: creature
-                .ranged_damage
-                .map(|damage| RangedAttack { pool, damage }),
+            ranged: creature.ranged_damage.map(|damage| RangedAttack {
+                pool,
+                damage,
+                anti_vehicle: creature.anti_vehicle,
+            }),
             hit_points: creature.hit_points,
             max_hit_points: creature.hit_points,
             vehicle: None,
@@ -1110,6 +1115,7 @@ impl Combat {
         self.check_attack(actor, target)?;
         let band = self.band(actor, target);
         let ally_engaged = self.engaged_with_ally(actor, target);
+        let mut no_effect = "the weapon deals no damage";
         let (pool, damage_to_target) = match (
             &self.fighters[actor].vehicle,
             &self.fighters[target].vehicle,
@@ -1136,7 +1142,13 @@ impl Combat {
                     .ranged
                     .ok_or_else(|| CombatError::NoRangedWeapon(self.name(actor)))?;
                 let damage = match &self.fighters[target].vehicle {
-                    Some(crew) => personal_weapon_vs_vehicle(ranged.damage, crew.vehicle.scale),
+                    Some(crew) => {
+                        // The scale rule, with its reason when the weapon cannot harm (S10).
+                        let scaled =
+                            scale_damage(ranged.damage, ranged.anti_vehicle, crew.vehicle.scale);
+                        no_effect = scaled.rule.reason();
+                        scaled.damage
+                    }
                     None => ranged.damage,
                 };
                 (ranged.pool, damage)
@@ -1157,7 +1169,7 @@ impl Combat {
             if damage_to_target == 0 {
                 events.push(Event::NoEffect {
                     fighter: target,
-                    reason: "personal weapons cannot harm a vehicle of this size".into(),
+                    reason: no_effect.into(),
                 });
             } else {
                 self.damage(target, damage_to_target, actor, events);

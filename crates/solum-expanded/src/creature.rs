@@ -30,6 +30,9 @@ pub struct Creature {
     /// Damage of its ranged weapon, if it can shoot.
     #[serde(default)]
     pub ranged_damage: Option<u32>,
+    /// Its ranged weapon is made to fight vehicles (S10): it harms vehicles of any size.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub anti_vehicle: bool,
     /// Free notes.
     #[serde(default)]
     pub notes: String,
@@ -99,6 +102,12 @@ impl Creature {
         }
         if self.mind == 0 {
             return Err(err("mind", "mind is at least 1"));
+        }
+        if self.anti_vehicle && self.ranged_damage.is_none() {
+            return Err(err(
+                "anti_vehicle",
+                "only a ranged weapon (ranged_damage) can be made to fight vehicles",
+            ));
         }
         Ok(())
     }

@@ -98,10 +98,73 @@ pub fn attack_pools(
     )
 }
 
-/// Damage a personal weapon deals to a vehicle: a heavy weapon (3 damage) deals 1 to a
-/// vehicle up to a car or truck; anything else deals none.
+/// Why a personal weapon does or does not harm a vehicle (the scale rule, S10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ScaleRule {
+    /// A heavy personal weapon against a vehicle up to a car or truck: 1 damage.
+    HeavyAgainstSmall,
+    /// A weapon made to fight vehicles: it harms a vehicle of any size.
+    AntiVehicle,
+    /// Only heavy weapons (3 damage) harm a vehicle at all.
+    NotHeavy,
+    /// Vehicles larger than a car or truck are beyond any personal weapon not made to fight
+    /// vehicles, heavy ones included.
+    TooLarge,
+}
+
+impl ScaleRule {
+    /// The rule in words, for messages.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Self::HeavyAgainstSmall => {
+                "a heavy personal weapon deals 1 damage to a vehicle up to a car or truck"
+            }
+            Self::AntiVehicle => "a weapon made to fight vehicles harms a vehicle of any size",
+            Self::NotHeavy => {
+                "only a heavy personal weapon (or one made to fight vehicles) can harm a vehicle"
+            }
+            Self::TooLarge => {
+                "personal weapons cannot harm a vehicle larger than a car or truck, unless made to fight vehicles"
+            }
+        }
+    }
+}
+
+/// What a personal weapon does to a vehicle: the damage, and the rule that decided it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ScaleDamage {
+    /// Damage to the vehicle's hull.
+    pub damage: u32,
+    /// Why.
+    pub rule: ScaleRule,
+}
+
+/// The scale rule (S10). A personal weapon made to fight vehicles (`anti_vehicle`, the
+/// text's shoulder-mounted missile launcher) deals 1 damage to a vehicle of any size; the
+/// text exempts it from "larger vehicles can't be damaged" and gives no other amount, so it
+/// hits like a heavy weapon against a car (decision, docs/rules.md). Otherwise only a heavy
+/// weapon (3 damage) harms a vehicle, 1 damage, and only one up to a car or truck: a light
+/// or medium weapon fails for not being heavy, whatever the vehicle's size; a heavy one fails
+/// against a larger vehicle for its size.
+pub fn scale_damage(weapon_damage: u32, anti_vehicle: bool, scale: Scale) -> ScaleDamage {
+    let (damage, rule) = if anti_vehicle {
+        (1, ScaleRule::AntiVehicle)
+    } else if weapon_damage < 3 {
+        (0, ScaleRule::NotHeavy)
+    } else if scale == Scale::Large {
+        (0, ScaleRule::TooLarge)
+    } else {
+        (1, ScaleRule::HeavyAgainstSmall)
+    };
+    ScaleDamage { damage, rule }
+}
+
+/// Damage a personal weapon not made to fight vehicles deals to a vehicle: a heavy weapon
+/// (3 damage) deals 1 to a vehicle up to a car or truck; anything else deals none. See
+/// [`scale_damage`] for the reason and for weapons made to fight vehicles.
 pub fn personal_weapon_vs_vehicle(weapon_damage: u32, scale: Scale) -> u32 {
-    u32::from(weapon_damage >= 3 && scale == Scale::CarOrTruck)
+    scale_damage(weapon_damage, false, scale).damage
 }
 
 /// The vehicle catalogue shipped with solum: the text's example vehicles.
@@ -233,7 +296,7 @@ pub fn parse_vehicles(text: &str) -> Result<VehicleFile, toml::de::Error> {
 /// A piloted vehicle in a chase or a vehicle attack: the pilot's pool (Mind + background)
 /// and the vehicle.
 #[derive(Debug, Clone, Copy)]
-pub struct Crewed<'a> {
+pub struct Piloted<'a> {
     /// The pilot's Mind pool, before the vehicle's dice.
     pub pilot: Pool,
     /// The vehicle flown.
@@ -242,7 +305,7 @@ pub struct Crewed<'a> {
 
 /// The opposed roll of a chase (S10): the mover first, with the vehicles' speed and handling
 /// dice, draws settled by `draws`.
-pub fn chase_spec(mover: Crewed<'_>, other: Crewed<'_>, draws: DrawRule) -> OpposedSpec {
+pub fn chase_spec(mover: Piloted<'_>, other: Piloted<'_>, draws: DrawRule) -> OpposedSpec {
     let (a, b) = chase_pools(mover.pilot, mover.vehicle, other.pilot, other.vehicle);
     OpposedSpec {
         draws,
@@ -252,7 +315,7 @@ pub fn chase_spec(mover: Crewed<'_>, other: Crewed<'_>, draws: DrawRule) -> Oppo
 
 /// The opposed roll of a vehicle attack (S10): the attacker first, with the handling die,
 /// draws settled by `draws` (a roll-off can turn a draw into a hit or a miss).
-pub fn attack_spec(attacker: Crewed<'_>, target: Crewed<'_>, draws: DrawRule) -> OpposedSpec {
+pub fn attack_spec(attacker: Piloted<'_>, target: Piloted<'_>, draws: DrawRule) -> OpposedSpec {
     let (a, b) = attack_pools(
         attacker.pilot,
         attacker.vehicle,
@@ -268,8 +331,8 @@ pub fn attack_spec(attacker: Crewed<'_>, target: Crewed<'_>, draws: DrawRule) ->
 /// Rolls a chase: the mover gets what it wants only on a win. Dice as in
 /// [`roll_opposed`] (the Rule-of-6 chains only when both show a 6, then roll-off pairs).
 pub fn roll_chase(
-    mover: Crewed<'_>,
-    other: Crewed<'_>,
+    mover: Piloted<'_>,
+    other: Piloted<'_>,
     draws: DrawRule,
     mover_dice: &mut dyn DiceSource,
     other_dice: &mut dyn DiceSource,
@@ -279,8 +342,8 @@ pub fn roll_chase(
 
 /// Rolls a vehicle attack: a win is a hit; a loss (or a standing draw) is a miss, nothing more.
 pub fn roll_vehicle_attack(
-    attacker: Crewed<'_>,
-    target: Crewed<'_>,
+    attacker: Piloted<'_>,
+    target: Piloted<'_>,
     draws: DrawRule,
     attacker_dice: &mut dyn DiceSource,
     target_dice: &mut dyn DiceSource,
@@ -293,12 +356,12 @@ pub fn roll_vehicle_attack(
 }
 
 /// Exact win, draw and lose chances of a chase, for the mover.
-pub fn chase_odds(mover: Crewed<'_>, other: Crewed<'_>, draws: DrawRule) -> OpposedOdds {
+pub fn chase_odds(mover: Piloted<'_>, other: Piloted<'_>, draws: DrawRule) -> OpposedOdds {
     opposed_odds(&chase_spec(mover, other, draws))
 }
 
 /// Exact hit (win), draw and miss (lose) chances of a vehicle attack.
-pub fn attack_odds(attacker: Crewed<'_>, target: Crewed<'_>, draws: DrawRule) -> OpposedOdds {
+pub fn attack_odds(attacker: Piloted<'_>, target: Piloted<'_>, draws: DrawRule) -> OpposedOdds {
     opposed_odds(&attack_spec(attacker, target, draws))
 }
 
@@ -348,6 +411,33 @@ mod tests {
     }
 
     #[test]
+    fn the_scale_rule_gives_its_reason() {
+        // A light pistol fails for not being heavy, even against a car.
+        let pistol = scale_damage(1, false, Scale::CarOrTruck);
+        assert_eq!((pistol.damage, pistol.rule), (0, ScaleRule::NotHeavy));
+        assert_eq!(
+            scale_damage(2, false, Scale::Large).rule,
+            ScaleRule::NotHeavy
+        );
+        // A heavy weapon: 1 against a car or truck, nothing against a ship, for its size.
+        let mg = scale_damage(3, false, Scale::CarOrTruck);
+        assert_eq!((mg.damage, mg.rule), (1, ScaleRule::HeavyAgainstSmall));
+        let vs_ship = scale_damage(3, false, Scale::Large);
+        assert_eq!((vs_ship.damage, vs_ship.rule), (0, ScaleRule::TooLarge));
+        // The text's shoulder-mounted missile launcher harms even a ship.
+        for scale in [Scale::CarOrTruck, Scale::Large] {
+            let missile = scale_damage(3, true, scale);
+            assert_eq!((missile.damage, missile.rule), (1, ScaleRule::AntiVehicle));
+        }
+        assert!(
+            ScaleRule::TooLarge
+                .reason()
+                .contains("larger than a car or truck")
+        );
+        assert!(ScaleRule::NotHeavy.reason().contains("only a heavy"));
+    }
+
+    #[test]
     fn the_shipped_catalogue_holds_the_texts_vehicles() {
         let c = VehicleCatalogue::shipped();
         // The text's extended example.
@@ -365,8 +455,8 @@ mod tests {
         );
     }
 
-    fn crew(pilot: u64, vehicle: &Vehicle) -> Crewed<'_> {
-        Crewed {
+    fn crew(pilot: u64, vehicle: &Vehicle) -> Piloted<'_> {
+        Piloted {
             pilot: Pool::new(pilot).unwrap(),
             vehicle,
         }

@@ -44,6 +44,7 @@ fn gunner(name: &str, side: &str, body: u64, damage: u32) -> Fighter {
         ranged: Some(solum_expanded::combat::RangedAttack {
             pool: pool(body),
             damage,
+            anti_vehicle: false,
         }),
         ..fighter(name, side, true, 1, body, 4, 1)
     }

@@ -490,6 +490,7 @@ impl Session {
                 let ranged = stat::<u32>(stats, "ranged")?.map(|damage| RangedAttack {
                     pool: melee,
                     damage,
+                    anti_vehicle: false,
                 });
                 let mind: u32 = stat(stats, "mind")?.unwrap_or(1);
                 if mind == 0 || hp == 0 {

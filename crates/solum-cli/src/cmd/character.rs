@@ -106,7 +106,7 @@ fn list_bestiary(
         paint(
             HEAD,
             format!(
-                "{:<22} {:>4} {:>3} {:>6} {:>4} {:>6}  notes",
+                "{:<22} {:>4} {:>3} {:>6} {:>4} {:>8}  notes",
                 "creature", "pool", "hp", "damage", "mind", "ranged"
             )
         )
@@ -114,13 +114,19 @@ fn list_bestiary(
     for c in bestiary.creatures() {
         writeln!(
             out,
-            "{:<22} {:>4} {:>3} {:>6} {:>4} {:>6}  {}",
+            "{:<22} {:>4} {:>3} {:>6} {:>4} {:>8}  {}",
             c.name,
             c.pool,
             c.hit_points,
             c.damage,
             c.mind,
-            c.ranged_damage.map_or("-".to_owned(), |d| d.to_string()),
+            // "AV": made to fight vehicles (S10).
+            c.ranged_damage
+                .map_or("-".to_owned(), |d| if c.anti_vehicle {
+                    format!("{d} AV")
+                } else {
+                    d.to_string()
+                }),
             c.notes
         )?;
     }
@@ -253,6 +259,7 @@ fn new(args: &CharNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             name: weapon_name,
             class: Class::Light,
             ranged: args.ranged,
+            anti_vehicle: false,
         },
         armor_name: args.armor.clone(),
     };
@@ -372,10 +379,15 @@ fn write_sheet(out: &mut dyn Write, hero: &Character) -> std::io::Result<()> {
         };
         writeln!(
             out,
-            "  weapon: {} ({} {}, {} damage){warn}",
+            "  weapon: {} ({} {}{}, {} damage){warn}",
             w.name,
             w.class.name(),
             if w.ranged { "ranged" } else { "melee" },
+            if w.anti_vehicle {
+                ", made to fight vehicles"
+            } else {
+                ""
+            },
             w.damage(hero.body)
         )?;
     }
@@ -455,9 +467,13 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         let weapon = match parts.as_slice() {
             [name, c] => Weapon::melee(*name, class(c, "--add-weapon")?),
             [name, c, "ranged"] => Weapon::ranged(*name, class(c, "--add-weapon")?),
+            [name, c, "ranged", "anti-vehicle"] => Weapon {
+                anti_vehicle: true,
+                ..Weapon::ranged(*name, class(c, "--add-weapon")?)
+            },
             _ => {
                 return Err(bad(format!(
-                    "--add-weapon {w}: write NAME:CLASS or NAME:CLASS:ranged"
+                    "--add-weapon {w}: write NAME:CLASS, NAME:CLASS:ranged or NAME:CLASS:ranged:anti-vehicle"
                 )));
             }
         };

@@ -84,7 +84,11 @@ fn fighters(
             initiative_background: false,
             melee_pool: pool,
             melee_damage: damage,
-            ranged: ranged.map(|damage| RangedAttack { pool, damage }),
+            ranged: ranged.map(|damage| RangedAttack {
+                pool,
+                damage,
+                anti_vehicle: false,
+            }),
             hit_points: hp,
             max_hit_points: hp,
             vehicle: None,

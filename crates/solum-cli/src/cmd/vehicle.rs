@@ -5,8 +5,8 @@ use std::io::Write;
 use serde_json::json;
 use solum_expanded::check::{DrawRule, Verdict};
 use solum_expanded::vehicle::{
-    Crewed, Handling, Scale, Speed, Vehicle, VehicleCatalogue, VehicleEntry, attack_odds,
-    chase_odds, personal_weapon_vs_vehicle, roll_chase, roll_vehicle_attack,
+    Handling, Piloted, Scale, Speed, Vehicle, VehicleCatalogue, VehicleEntry, attack_odds,
+    chase_odds, roll_chase, roll_vehicle_attack, scale_damage,
 };
 
 use super::opposing_pool;
@@ -109,6 +109,8 @@ pub fn run(command: &VehicleCommand, out: &mut dyn Write) -> anyhow::Result<()> 
         VehicleCommand::Scale {
             weapon_damage,
             scale,
+            anti_vehicle,
+            json,
         } => {
             let scale = match scale.to_ascii_lowercase().as_str() {
                 "car" | "truck" | "car-or-truck" | "small" => Scale::CarOrTruck,
@@ -119,14 +121,29 @@ pub fn run(command: &VehicleCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                     )));
                 }
             };
-            let damage = personal_weapon_vs_vehicle(*weapon_damage, scale);
+            let scaled = scale_damage(*weapon_damage, *anti_vehicle, scale);
+            if *json {
+                writeln!(
+                    out,
+                    "{}",
+                    json!({"damage": scaled.damage, "rule": scaled.rule, "reason": scaled.rule.reason()})
+                )?;
+                return Ok(());
+            }
             writeln!(
                 out,
-                "A personal weapon of {weapon_damage} damage deals {damage} to a {} vehicle.",
+                "A personal weapon of {weapon_damage} damage{} deals {} to a {} vehicle: {}.",
+                if *anti_vehicle {
+                    ", made to fight vehicles,"
+                } else {
+                    ""
+                },
+                scaled.damage,
                 match scale {
                     Scale::CarOrTruck => "car- or truck-sized",
                     Scale::Large => "larger",
-                }
+                },
+                scaled.rule.reason()
             )?;
             return Ok(());
         }
@@ -156,11 +173,11 @@ fn roll(args: &VehicleRollArgs, chase: bool, out: &mut dyn Write) -> anyhow::Res
         DrawRule::Stand
     };
     let (me, them) = (
-        Crewed {
+        Piloted {
             pilot,
             vehicle: &mine,
         },
-        Crewed {
+        Piloted {
             pilot: their_pilot,
             vehicle: &theirs,
         },
