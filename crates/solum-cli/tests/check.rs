@@ -86,6 +86,7 @@ fn no_chain_die_where_it_cannot_matter() {
         (Some(6), Some(true))
     );
     assert_eq!(v["chain"], serde_json::json!([]));
+    assert_eq!(v["chain_not_needed"], true);
     solum("check 2 --vs 6 --rolled 6,1,4").bad_input("too many values in --rolled");
     // The text's customs pilot: 2, 3, 5 against 2, 3, 4, 4, 6 "doesn't need to" roll again.
     let run = solum("check 3 --against 5 --rolled 2,3,5 --against-rolled 2,3,4,4,6");

@@ -71,7 +71,9 @@ pub fn p_pass(spec: &CheckSpec) -> Prob {
     }
 }
 
-/// The exact distribution of a pool's result (highest die, or 6 + chain), truncated where
+/// The exact distribution of a pool's result (highest die, or 6 + chain) when the chain is
+/// rolled, as against a difficulty above 6 (ruling S2 skips the chain elsewhere, where it
+/// cannot change the outcome, so the pass and win chances are the same), truncated where
 /// the neglected mass of long chains falls below 1e-12 ([`Distribution::neglected`] says how
 /// much).
 pub fn result_distribution(pool: Pool) -> Distribution {
