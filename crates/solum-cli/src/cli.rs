@@ -998,7 +998,8 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub opposing: OpposingArgs,
     /// Dice rolled by hand, in the order the roll uses them: the pool, the gear reroll (if
-    /// used), the Rule-of-6 chain (then roll-off dice).
+    /// used), the Rule-of-6 chain (only when it can matter: above difficulty 6, or both sides
+    /// on a 6), then roll-off dice.
     #[arg(long, value_name = "V1,V2,...")]
     pub rolled: Option<String>,
     /// The opposing side's dice rolled by hand, in the same order.

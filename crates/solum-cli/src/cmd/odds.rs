@@ -398,7 +398,7 @@ pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result
     let (rounds, seed) = crate::dice::with_dice(
         args.dice.rolled.as_deref(),
         args.dice.seed,
-        "values go: each round's pool, then its Rule-of-6 chain",
+        "values go: each round's pool, then its Rule-of-6 chain (only above difficulty 6)",
         |dice| {
             let mut rounds = Vec::new();
             while !fight.is_over() {
