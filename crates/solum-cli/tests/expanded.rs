@@ -90,6 +90,10 @@ fn errors_give_the_rules_reason() {
         .bad_input("the draw stands: no roll-off without --roll-off");
     solum("vehicle chase --pilot 3 --against-pilot 3 --against-speed fast --against-handling responsive --rolled 2,3,5 --against-rolled 2,3,4,4,6,1")
         .bad_input("only one side shows a 6");
+    solum("static --pool 3 --hp 5 --damage 2 --vs 1 --foe-hp 2 --foe-damage 1 --rolled 4,4,4")
+        .bad_input("difficulty 1 is automatic");
+    solum("static --pool 3 --hp 5 --damage 2 --vs 4 --foe-hp 2 --foe-damage 1 --rolled 6,1,1,3")
+        .bad_input("the fight is over after round 1; a 6 already reaches 4");
 }
 
 /// The catalogues: the shipped bestiary (plus --bestiary files) and the text's vehicles,
