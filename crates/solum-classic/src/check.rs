@@ -4,6 +4,8 @@ use serde::Serialize;
 use solum_dice::{DiceError, DiceSource, Prob};
 use thiserror::Error;
 
+use crate::hero::{ClicheMissing, Hero, Stat};
+
 /// The largest pool rolled.
 pub const MAX_POOL: u32 = 1000;
 
@@ -16,6 +18,24 @@ pub enum CheckError {
     /// A pool outside 1..=MAX_POOL.
     #[error("{0} dice: a pool has 1 to {MAX_POOL} dice")]
     Pool(i64),
+    /// The named cliché is not the hero's.
+    #[error(transparent)]
+    Cliche(#[from] ClicheMissing),
+    /// A stat at 0: the dead make no checks.
+    #[error("{0} is dead (Body or hit points at 0): the dead make no checks")]
+    Dead(String),
+}
+
+/// A hero's check pool: dice equal to the stat, one more when the named cliché (one of
+/// the hero's own) applies. Only one die is added however many clichés would fit.
+pub fn hero_pool(hero: &Hero, stat: Stat, cliche: Option<&str>) -> Result<u32, CheckError> {
+    if hero.is_dead() {
+        return Err(CheckError::Dead(hero.name.clone()));
+    }
+    if let Some(named) = cliche {
+        hero.cliche(named)?;
+    }
+    Ok(hero.stat(stat) + u32::from(cliche.is_some()))
 }
 
 /// The text's difficulty names (also the random difficulty table).
@@ -152,8 +172,60 @@ mod tests {
     }
 
     #[test]
-    fn odds_match_enumeration() {
+    fn a_hero_rolls_a_stat_and_one_die_for_a_cliché() {
+        let al = crate::Book::shipped().find("alessandor").unwrap().clone();
+        // Alessandor: Body 2, Mind 1; "Master of the Duel" adds one die.
+        assert_eq!(hero_pool(&al, Stat::Body, None), Ok(2));
+        assert_eq!(
+            hero_pool(&al, Stat::Body, Some("master of the duel")),
+            Ok(3)
+        );
+        assert_eq!(hero_pool(&al, Stat::Mind, Some("Cleric")), Ok(2));
+        assert!(matches!(
+            hero_pool(&al, Stat::Mind, Some("Sticky fingers")),
+            Err(CheckError::Cliche(_))
+        ));
+        let mut dead = al.clone();
+        dead.set_wounds(0, 2);
+        assert!(matches!(
+            hero_pool(&dead, Stat::Mind, None),
+            Err(CheckError::Dead(_))
+        ));
+        // Three dice, tricky (5): one die at 5 passes.
+        let c = roll_check(3, 5, false, &mut ScriptedDice::new([1, 5, 2])).unwrap();
+        assert!(c.passed);
+    }
+
+    #[test]
+    fn reference_values() {
+        // By hand: fail only when every die is below the difficulty.
         assert_eq!(p_pass(1, 4, false), prob(1, 2));
+        assert_eq!(p_pass(2, 5, false), prob(5, 9));
+        assert_eq!(p_pass(3, 6, false), prob(91, 216));
+        assert_eq!(p_pass(1, 4, true), prob(3, 4));
+        assert_eq!(p_pass(2, 1, false), prob(1, 1));
+    }
+
+    #[test]
+    fn odds_match_seeded_simulation() {
+        let mut dice = solum_dice::SeededDice::new(7);
+        let n = 40_000u32;
+        for (pool, d, gear) in [(1, 4, false), (2, 6, true), (3, 5, false)] {
+            let exact = solum_dice::prob_to_f64(&p_pass(pool, d, gear));
+            let passes = (0..n)
+                .filter(|_| roll_check(pool, d, gear, &mut dice).unwrap().passed)
+                .count();
+            let se = (exact * (1.0 - exact) / f64::from(n)).sqrt();
+            let seen = passes as f64 / f64::from(n);
+            assert!(
+                (seen - exact).abs() < 4.0 * se,
+                "{pool} vs {d}: {seen} {exact}"
+            );
+        }
+    }
+
+    #[test]
+    fn odds_match_enumeration() {
         for pool in 1..=4 {
             for d in 1..=6 {
                 for gear in [false, true] {

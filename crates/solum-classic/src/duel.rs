@@ -1,10 +1,13 @@
 //! Combat of the original So1um and its exact odds (C2).
 //!
-//! Each exchange both sides roll their Body dice (one more for an applicable cliché); the
-//! high roll takes one hit point from the other, a tie does nothing. The side that takes the
-//! hit may lose a point of Body instead, which costs it a die from then on. Death comes at 0
-//! Body or 0 hit points. The choice is the player's at the table; for odds and simulation a
-//! fixed [`Policy`] makes it.
+//! Each exchange both sides roll the dice of their applicable stat (C3: Body by default, or
+//! Mind for a spell, Spirit for a mind duel; one more for an applicable cliché); the high
+//! roll takes one hit point from the other, a tie does nothing. The side that takes the hit
+//! may lose a point of Body instead, which costs it a die from then on when it fights with
+//! Body ("any subsequent Body contests use the current score"). Death comes at 0 Body or 0
+//! hit points. The choice is the player's at the table; for odds and simulation a fixed
+//! [`Policy`] makes it. The fight itself is [`crate::fight::ClassicFight`]; this module
+//! holds its exact odds.
 
 use std::collections::HashMap;
 
@@ -13,6 +16,8 @@ use num_traits::{One, Zero};
 use serde::Serialize;
 use solum_dice::{DiceError, DiceSource, Prob};
 use thiserror::Error;
+
+use crate::fight::{ClassicFight, FightError, Fighter};
 
 /// How a side takes a hit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -64,6 +69,23 @@ pub struct Side {
     pub cliche: bool,
     /// How it takes hits.
     pub policy: Policy,
+    /// The value of the applicable stat when it is not Body (Mind for a spell, Spirit for
+    /// a mind duel): Body lost then costs no dice. `None` fights with Body.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stat: Option<u32>,
+}
+
+impl Side {
+    /// The dice it rolls now: the applicable stat (current Body by default), one more for
+    /// a cliché.
+    pub fn dice(&self) -> u32 {
+        self.dice_at(self.body)
+    }
+
+    /// The dice it rolls at this Body.
+    fn dice_at(&self, body: u32) -> u32 {
+        self.stat.unwrap_or(body) + u32::from(self.cliche)
+    }
 }
 
 /// The largest Body or hit points a duel takes (the state space is their product squared).
@@ -75,7 +97,11 @@ pub const MAX_DUEL_STAT: u32 = 30;
 pub struct DuelError(pub &'static str, pub u32);
 
 fn check(side: &Side, who: &'static str) -> Result<(), DuelError> {
-    for (what, v) in [("body", side.body), ("hit points", side.hit_points)] {
+    for (what, v) in [
+        ("body", side.body),
+        ("hit points", side.hit_points),
+        ("stat", side.stat.unwrap_or(1)),
+    ] {
         if !(1..=MAX_DUEL_STAT).contains(&v) {
             return Err(DuelError(if who == "first" { what } else { "foe" }, v));
         }
@@ -145,7 +171,7 @@ fn solve(
     if let Some(p) = memo.get(&state) {
         return p.clone();
     }
-    let pools = (ab + u32::from(a.cliche), bb + u32::from(b.cliche));
+    let pools = (a.dice_at(ab), b.dice_at(bb));
     let (win, lose) = exchanges
         .entry(pools)
         .or_insert_with(|| exchange(pools.0, pools.1))
@@ -194,6 +220,54 @@ pub fn roll_exchange(
     })
 }
 
+/// Damage of a won exchange: always one hit point (or one Body) in the original So1um.
+pub const DAMAGE: u32 = 1;
+
+/// The most duels one simulation runs.
+pub const MAX_SIMULATED: u32 = 10_000_000;
+
+/// What many simulated duels gave.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Simulated {
+    /// Duels fought.
+    pub fights: u32,
+    /// Duels the first side won.
+    pub wins: u32,
+    /// The share won.
+    pub rate: f64,
+    /// Its standard error, from the exact chance when given, else from the rate.
+    pub standard_error: f64,
+    /// Exchanges rolled in all, ties included.
+    pub exchanges: u64,
+}
+
+/// Fights `fights` duels on the fight state machine. `exact`, when known, gives the
+/// standard error its expected size.
+pub fn simulate_many(
+    first: Side,
+    second: Side,
+    fights: u32,
+    exact: Option<f64>,
+    dice: &mut dyn DiceSource,
+) -> Result<Simulated, FightError> {
+    let (mut wins, mut exchanges) = (0u32, 0u64);
+    for _ in 0..fights {
+        let end = simulate(first, second, dice)?;
+        wins += u32::from(end.won);
+        exchanges += u64::from(end.exchanges);
+    }
+    let n = f64::from(fights.max(1));
+    let rate = f64::from(wins) / n;
+    let p = exact.unwrap_or(rate);
+    Ok(Simulated {
+        fights,
+        wins,
+        rate,
+        standard_error: (p * (1.0 - p) / n).sqrt(),
+        exchanges,
+    })
+}
+
 /// How a simulated duel ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct DuelEnd {
@@ -203,36 +277,20 @@ pub struct DuelEnd {
     pub exchanges: u32,
 }
 
-/// Simulates one duel exchange by exchange: the first side's dice, then the second's.
+/// Simulates one duel on the fight state machine, both sides following their policies.
 pub fn simulate(
     first: Side,
     second: Side,
     dice: &mut dyn DiceSource,
-) -> Result<DuelEnd, DiceError> {
-    let (mut ab, mut ah, mut bb, mut bh) =
-        (first.body, first.hit_points, second.body, second.hit_points);
-    let mut exchanges = 0;
-    while ab > 0 && ah > 0 && bb > 0 && bh > 0 {
-        exchanges += 1;
-        let roll = |n: u32, d: &mut dyn DiceSource| -> Result<u32, DiceError> {
-            let mut top = 0;
-            for _ in 0..n {
-                top = top.max(d.roll(6)?);
-            }
-            Ok(top)
-        };
-        let x = roll(ab + u32::from(first.cliche), dice)?;
-        let y = roll(bb + u32::from(second.cliche), dice)?;
-        match x.cmp(&y) {
-            std::cmp::Ordering::Greater => (bb, bh) = hit(second, bb, bh),
-            std::cmp::Ordering::Less => (ab, ah) = hit(first, ab, ah),
-            std::cmp::Ordering::Equal => {}
-        }
-    }
-    Ok(DuelEnd {
-        won: bb == 0 || bh == 0,
-        exchanges,
-    })
+) -> Result<DuelEnd, FightError> {
+    let fighter = |name: &str, side| Fighter {
+        name: name.to_owned(),
+        side,
+        asks: false,
+    };
+    let mut fight = ClassicFight::new(fighter("first", first), vec![fighter("second", second)])?;
+    let (won, exchanges) = fight.run(dice)?;
+    Ok(DuelEnd { won, exchanges })
 }
 
 #[cfg(test)]
@@ -246,6 +304,7 @@ mod tests {
             hit_points,
             cliche: false,
             policy,
+            stat: None,
         }
     }
 
@@ -293,20 +352,18 @@ mod tests {
                 hit_points: 3,
                 cliche: true,
                 policy: Policy::Survive,
+                stat: None,
             },
             side(4, 4, Policy::Body),
         );
         let exact = prob_to_f64(&duel_odds(a, b).unwrap());
-        let mut dice = SeededDice::new(12);
-        let n = 100_000;
-        let wins = (0..n)
-            .filter(|_| simulate(a, b, &mut dice).unwrap().won)
-            .count();
-        let se = (exact * (1.0 - exact) / f64::from(n)).sqrt();
+        let sim = simulate_many(a, b, 100_000, Some(exact), &mut SeededDice::new(12)).unwrap();
+        assert_eq!(sim.fights, 100_000);
+        assert!(sim.exchanges >= u64::from(sim.fights));
         assert!(
-            (wins as f64 / f64::from(n) - exact).abs() < 4.0 * se,
+            (sim.rate - exact).abs() < 4.0 * sim.standard_error,
             "{} vs {exact}",
-            wins as f64 / f64::from(n)
+            sim.rate
         );
     }
 }

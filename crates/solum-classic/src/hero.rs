@@ -8,7 +8,7 @@ use thiserror::Error;
 pub const SHIPPED: &str = include_str!("../data/classic.toml");
 
 /// A hero or monster of the original So1um.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Hero {
     /// Name.
@@ -36,7 +36,105 @@ pub struct Hero {
     /// Notes.
     #[serde(default)]
     pub notes: String,
+    /// The stat this entry fights with when none is named (C3): a monster's entry may
+    /// name its own; Body when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub combat_stat: Option<Stat>,
+    /// Hours of rest already taken toward the next hit point (C2: rest adds up across
+    /// calls; kept only while hit points are missing).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rest_toward_hit_point: f64,
+    /// Hours of rest already taken toward the next point of Body (kept only while Body is
+    /// missing).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rest_toward_body: f64,
 }
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
+/// Hours of rest for one hit point (C2).
+pub const HOURS_PER_HIT_POINT: u32 = 8;
+/// Hours of rest for one point of Body: a day (C2).
+pub const HOURS_PER_BODY: u32 = 24;
+/// The most hours one rest may last (a century), so that seconds fit any counter.
+pub const MAX_REST_HOURS: f64 = 876_000.0;
+/// The highest stat a hero can have: three even dice of 3d6 (C1).
+pub const MAX_HERO_STAT: u32 = 3;
+/// The most clichés a hero starts with: 1 + two even dice (C1).
+pub const MAX_HERO_CLICHES: usize = 3;
+/// The highest stat or hit points a monster file may give (the duel odds' limit too).
+pub const MAX_MONSTER_STAT: u32 = 30;
+
+/// A hero or monster entry that breaks a rule: the field at fault and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{field}: {problem}")]
+pub struct HeroError {
+    /// The field at fault, as written in the file.
+    pub field: String,
+    /// What is wrong.
+    pub problem: String,
+}
+
+fn invalid(field: &str, problem: impl Into<String>) -> HeroError {
+    HeroError {
+        field: field.to_owned(),
+        problem: problem.into(),
+    }
+}
+
+/// A hero file that does not parse or breaks a rule.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SheetError {
+    /// Not a hero file: the parser's message names the line and field (unknown fields
+    /// are refused).
+    #[error("{0}")]
+    Parse(String),
+    /// Parses, but breaks a rule.
+    #[error(transparent)]
+    Invalid(#[from] HeroError),
+}
+
+/// Which rules a file is held to: a hero's creation limits, or a monster's looser ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Stats 1 to 3 (Body 0 when dead), hit points Body + 0 to 2, at most 3 clichés.
+    Hero,
+    /// Stats and hit points 1 to [`MAX_MONSTER_STAT`] (the book's Squidhead has Mind 5).
+    Monster,
+}
+
+/// Parses a hero (or monster) file and checks it against the rules of `kind`.
+pub fn parse_hero(text: &str, kind: Kind) -> Result<Hero, SheetError> {
+    let hero: Hero = toml::from_str(text)
+        .map_err(|e| SheetError::Parse(e.to_string().trim_end().replace('\n', "\n  ")))?;
+    hero.validate(kind)?;
+    Ok(hero)
+}
+
+/// Hours as whole seconds (fractions of an hour are allowed; a second is the grain).
+fn seconds(hours: f64) -> u64 {
+    (hours * 3600.0).round() as u64
+}
+
+/// How a rest went.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct RestOutcome {
+    /// Hit points healed.
+    pub hit_points: u32,
+    /// Body healed.
+    pub body: u32,
+    /// Hours now banked toward the next hit point.
+    pub toward_hit_point: f64,
+    /// Hours now banked toward the next point of Body.
+    pub toward_body: f64,
+}
+
+/// Hours of rest that are not a number of hours.
+#[derive(Debug, Clone, Copy, PartialEq, Error)]
+#[error("{0} hours: rest lasts 0 to {MAX_REST_HOURS} hours")]
+pub struct RestError(pub f64);
 
 /// Which stat a check uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -72,6 +170,35 @@ impl Hero {
         }
     }
 
+    /// One of the hero's clichés, named in any case, or by part of its words when only one
+    /// cliché holds them.
+    pub fn cliche(&self, named: &str) -> Result<&str, ClicheMissing> {
+        let key = named.trim().to_lowercase();
+        let missing = || ClicheMissing {
+            named: named.trim().to_owned(),
+            hero: self.name.clone(),
+            known: if self.cliches.is_empty() {
+                "none".to_owned()
+            } else {
+                self.cliches.join(", ")
+            },
+        };
+        if key.is_empty() {
+            return Err(missing());
+        }
+        if let Some(c) = self.cliches.iter().find(|c| c.to_lowercase() == key) {
+            return Ok(c);
+        }
+        let mut starts = self
+            .cliches
+            .iter()
+            .filter(|c| c.to_lowercase().contains(&key));
+        match (starts.next(), starts.next()) {
+            (Some(c), None) => Ok(c),
+            _ => Err(missing()),
+        }
+    }
+
     /// Dead: Body or hit points at 0 (C2).
     pub fn is_dead(&self) -> bool {
         self.body == 0 || self.hit_points == 0
@@ -87,31 +214,183 @@ impl Hero {
         self.max_hit_points.unwrap_or(self.hit_points)
     }
 
-    /// Takes one hit: a hit point, or a point of Body if `lose_body`. Maxima are fixed
-    /// first so that healing knows where to stop.
-    pub fn take_hit(&mut self, lose_body: bool) {
-        self.max_body.get_or_insert(self.body);
-        self.max_hit_points.get_or_insert(self.hit_points);
-        if lose_body {
-            self.body = self.body.saturating_sub(1);
-        } else {
-            self.hit_points = self.hit_points.saturating_sub(1);
+    /// Rests `hours` (C2): one hit point per 8 hours and one Body per day, up to the
+    /// maxima. Hours add up across rests on the sheet until they make a whole point; what
+    /// is banked toward a point is dropped once nothing of that kind is missing (rest is
+    /// not stored ahead of a wound). The dead do not heal.
+    pub fn rest(&mut self, hours: f64) -> Result<RestOutcome, RestError> {
+        if !hours.is_finite() || !(0.0..=MAX_REST_HOURS).contains(&hours) {
+            return Err(RestError(hours));
         }
-    }
-
-    /// Rests `hours`: one hit point per 8 hours and one Body per day, up to the maxima. The
-    /// dead do not heal. Returns (hit points, Body) healed.
-    pub fn rest(&mut self, hours: u32) -> (u32, u32) {
         if self.is_dead() {
-            return (0, 0);
+            return Ok(RestOutcome {
+                hit_points: 0,
+                body: 0,
+                toward_hit_point: self.rest_toward_hit_point,
+                toward_body: self.rest_toward_body,
+            });
         }
-        let hp =
-            (hours / 8).min(self.full_hit_points() - self.hit_points.min(self.full_hit_points()));
-        let body = (hours / 24).min(self.full_body() - self.body.min(self.full_body()));
+        let add = seconds(hours);
+        // One kind of healing: returns points healed and hours left banked.
+        let heal = |banked: f64, current: u32, full: u32, per_hours: u32| -> (u32, f64) {
+            let missing = full.saturating_sub(current);
+            if missing == 0 {
+                return (0, 0.0);
+            }
+            let per = u64::from(per_hours) * 3600;
+            let total = seconds(banked) + add;
+            let healed = (total / per).min(u64::from(missing)) as u32;
+            if healed == missing {
+                (healed, 0.0)
+            } else {
+                (healed, (total - u64::from(healed) * per) as f64 / 3600.0)
+            }
+        };
+        let (hp, toward_hp) = heal(
+            self.rest_toward_hit_point,
+            self.hit_points,
+            self.full_hit_points(),
+            HOURS_PER_HIT_POINT,
+        );
+        let (body, toward_body) = heal(
+            self.rest_toward_body,
+            self.body,
+            self.full_body(),
+            HOURS_PER_BODY,
+        );
         self.hit_points += hp;
         self.body += body;
-        (hp, body)
+        self.rest_toward_hit_point = toward_hp;
+        self.rest_toward_body = toward_body;
+        Ok(RestOutcome {
+            hit_points: hp,
+            body,
+            toward_hit_point: toward_hp,
+            toward_body,
+        })
     }
+
+    /// Sets Body and hit points after a fight, fixing the maxima first so that healing
+    /// knows where to stop.
+    pub fn set_wounds(&mut self, body: u32, hit_points: u32) {
+        self.max_body.get_or_insert(self.body);
+        self.max_hit_points.get_or_insert(self.hit_points);
+        self.body = body;
+        self.hit_points = hit_points;
+    }
+
+    /// Checks the entry against the rules of `kind` (C1, C2): the first fault, naming its
+    /// field.
+    pub fn validate(&self, kind: Kind) -> Result<(), HeroError> {
+        if self.name.trim().is_empty() {
+            return Err(invalid("name", "an entry needs a name"));
+        }
+        let top = match kind {
+            Kind::Hero => MAX_HERO_STAT,
+            Kind::Monster => MAX_MONSTER_STAT,
+        };
+        let why = match kind {
+            Kind::Hero => "a stat is the even dice of 3d6, at least 1",
+            Kind::Monster => "a monster's stat",
+        };
+        let body_field = if self.max_body.is_some() {
+            "max_body"
+        } else {
+            "body"
+        };
+        for (field, value) in [
+            (body_field, self.full_body()),
+            ("mind", self.mind),
+            ("spirit", self.spirit),
+        ] {
+            if !(1..=top).contains(&value) {
+                return Err(invalid(
+                    field,
+                    format!("{value} is outside 1 to {top} ({why})"),
+                ));
+            }
+        }
+        if self.body > self.full_body() {
+            return Err(invalid(
+                "body",
+                format!(
+                    "{} is more than max_body {} (Body heals back to it, never above)",
+                    self.body,
+                    self.full_body()
+                ),
+            ));
+        }
+        let full_hp = self.full_hit_points();
+        let (low, high) = match kind {
+            // Hit points are Body plus the even dice of 2d6.
+            Kind::Hero => (self.full_body(), self.full_body() + 2),
+            Kind::Monster => (1, MAX_MONSTER_STAT),
+        };
+        if !(low..=high).contains(&full_hp) {
+            let field = if self.max_hit_points.is_some() {
+                "max_hit_points"
+            } else {
+                "hit_points"
+            };
+            return Err(invalid(
+                field,
+                format!(
+                    "{full_hp} is outside {low} to {high}{}",
+                    if kind == Kind::Hero {
+                        " (Body plus the even dice of 2d6)"
+                    } else {
+                        ""
+                    }
+                ),
+            ));
+        }
+        if self.hit_points > full_hp {
+            return Err(invalid(
+                "hit_points",
+                format!("{} is more than max_hit_points {full_hp}", self.hit_points),
+            ));
+        }
+        if kind == Kind::Hero && self.cliches.len() > MAX_HERO_CLICHES {
+            return Err(invalid(
+                "cliches",
+                format!(
+                    "{} clichés: a hero has 1 plus the even dice of 2d6, at most {MAX_HERO_CLICHES}",
+                    self.cliches.len()
+                ),
+            ));
+        }
+        if let Some(i) = self.cliches.iter().position(|c| c.trim().is_empty()) {
+            return Err(invalid(&format!("cliches[{i}]"), "a cliché needs words"));
+        }
+        for (field, value, limit) in [
+            (
+                "rest_toward_hit_point",
+                self.rest_toward_hit_point,
+                HOURS_PER_HIT_POINT,
+            ),
+            ("rest_toward_body", self.rest_toward_body, HOURS_PER_BODY),
+        ] {
+            if !value.is_finite() || !(0.0..f64::from(limit)).contains(&value) {
+                return Err(invalid(
+                    field,
+                    format!("{value} hours: banked rest runs from 0 to under {limit} hours"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A cliché the hero does not have.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{hero} has no cliché `{named}` (theirs: {known})")]
+pub struct ClicheMissing {
+    /// As named.
+    pub named: String,
+    /// The hero's name.
+    pub hero: String,
+    /// The hero's clichés, listed.
+    pub known: String,
 }
 
 /// The dice rolled to create a hero.
@@ -182,6 +461,9 @@ pub fn create(
         max_body: None,
         max_hit_points: None,
         gear: Vec::new(),
+        combat_stat: None,
+        rest_toward_hit_point: 0.0,
+        rest_toward_body: 0.0,
         notes: if (cliches.len() as u32) < allowed {
             format!(
                 "{} more cliché(s) to choose",
@@ -195,7 +477,7 @@ pub fn create(
 }
 
 /// The shipped book: example clichés, sample heroes, the bestiary.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Book {
     /// Example clichés.
@@ -271,16 +553,149 @@ mod tests {
     #[test]
     fn damage_death_and_healing() {
         let mut h = Book::shipped().find("Troll").unwrap().clone();
-        h.take_hit(true);
-        h.take_hit(false);
-        assert_eq!((h.body, h.hit_points), (3, 3));
-        assert_eq!(h.rest(16), (1, 0));
-        assert_eq!(h.rest(24), (0, 1));
+        // A fight cost it a Body and a hit point.
+        h.set_wounds(3, 3);
+        assert_eq!((h.full_body(), h.full_hit_points()), (4, 4));
+        let r = h.rest(16.0).unwrap();
+        assert_eq!((r.hit_points, r.body), (1, 0));
+        let r = h.rest(8.0).unwrap();
+        // 24 hours in all make the day that heals Body.
+        assert_eq!((r.hit_points, r.body), (0, 1));
         assert_eq!((h.body, h.hit_points), (4, 4));
-        for _ in 0..4 {
-            h.take_hit(false);
-        }
+        h.set_wounds(4, 0);
         assert!(h.is_dead());
-        assert_eq!(h.rest(100), (0, 0));
+        let r = h.rest(100.0).unwrap();
+        assert_eq!((r.hit_points, r.body), (0, 0));
+    }
+
+    fn hurt_troll() -> Hero {
+        let mut h = Book::shipped().find("Troll").unwrap().clone();
+        h.set_wounds(2, 1);
+        h
+    }
+
+    #[test]
+    fn rest_adds_up_across_calls() {
+        // C2: 8 hours make a hit point and 24 a point of Body, whatever the split.
+        let mut h = hurt_troll();
+        let r = h.rest(5.5).unwrap();
+        assert_eq!((r.hit_points, r.body), (0, 0));
+        assert_eq!((r.toward_hit_point, r.toward_body), (5.5, 5.5));
+        let r = h.rest(2.5).unwrap();
+        assert_eq!((r.hit_points, r.body, r.toward_hit_point), (1, 0, 0.0));
+        assert_eq!(h.hit_points, 2);
+        // Many small rests: 16 times 1.25 hours = 20 hours.
+        for _ in 0..16 {
+            h.rest(1.25).unwrap();
+        }
+        // 28 hours in all: 3 hit points (the 3rd makes 4, full: nothing banked), 1 Body.
+        assert_eq!((h.hit_points, h.body), (4, 3));
+        assert_eq!(h.rest_toward_hit_point, 0.0);
+        assert_eq!(h.rest_toward_body, 4.0);
+        // Fractions of an hour: 20 minutes three times make an hour.
+        for _ in 0..3 {
+            h.rest(1.0 / 3.0).unwrap();
+        }
+        assert_eq!(h.rest_toward_body, 5.0);
+        // Rest is not banked ahead of a wound.
+        h.rest(19.0).unwrap();
+        assert_eq!((h.body, h.rest_toward_body), (4, 0.0));
+        h.rest(7.0).unwrap();
+        assert_eq!(h.rest_toward_hit_point, 0.0);
+        assert!(h.rest(-1.0).is_err() && h.rest(f64::NAN).is_err());
+    }
+
+    #[test]
+    fn rest_banked_is_saved_on_the_sheet() {
+        let mut h = hurt_troll();
+        h.rest(3.25).unwrap();
+        let text = toml::to_string_pretty(&h).unwrap();
+        assert!(text.contains("rest_toward_hit_point = 3.25"), "{text}");
+        let mut back = parse_hero(&text, Kind::Monster).unwrap();
+        back.rest(4.75).unwrap();
+        assert_eq!(back.hit_points, 2);
+    }
+
+    fn grok() -> String {
+        "name = \"Grok\"\nbody = 3\nmind = 1\nspirit = 1\nhit_points = 5\n".to_owned()
+    }
+
+    #[test]
+    fn hero_files_are_held_to_the_rules() {
+        assert!(parse_hero(&grok(), Kind::Hero).is_ok());
+        let fault = |text: &str| match parse_hero(text, Kind::Hero) {
+            Err(SheetError::Invalid(e)) => (e.field, e.problem),
+            other => panic!("{other:?}"),
+        };
+        // Four even dice of 3d6 cannot be.
+        assert_eq!(fault(&grok().replace("mind = 1", "mind = 4")).0, "mind");
+        assert_eq!(
+            fault(&grok().replace("spirit = 1", "spirit = 0")).0,
+            "spirit"
+        );
+        // Hit points are Body plus 0 to 2.
+        let (field, problem) = fault(&grok().replace("hit_points = 5", "hit_points = 6"));
+        assert_eq!(field, "hit_points");
+        assert!(problem.contains("3 to 5"), "{problem}");
+        assert_eq!(
+            fault(&grok().replace("hit_points = 5", "hit_points = 2")).0,
+            "hit_points"
+        );
+        assert_eq!(fault(&format!("{}max_body = 2\n", grok())).0, "body");
+        assert_eq!(
+            fault(&format!(
+                "{}cliches = [\"a\", \"b\", \"c\", \"d\"]\n",
+                grok()
+            ))
+            .0,
+            "cliches"
+        );
+        assert_eq!(
+            fault(&format!("{}cliches = [\" \"]\n", grok())).0,
+            "cliches[0]"
+        );
+        assert_eq!(
+            fault(&format!("{}rest_toward_hit_point = 8.0\n", grok())).0,
+            "rest_toward_hit_point"
+        );
+        assert_eq!(fault(&grok().replace("Grok", " ")).0, "name");
+        // A wounded hero keeps the maxima; Body 0 is death, not a fault.
+        let dead = "name = \"A\"\nbody = 0\nmax_body = 2\nmind = 1\nspirit = 1\nhit_points = 3\n";
+        assert!(parse_hero(dead, Kind::Hero).unwrap().is_dead());
+        // Unknown fields are refused by name.
+        match parse_hero(&format!("{}bdoy = 2\n", grok()), Kind::Hero) {
+            Err(SheetError::Parse(m)) => assert!(m.contains("bdoy"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+        // Monsters go beyond heroes: the book's Squidhead has Mind 5 and 6 hit points.
+        for m in &Book::shipped().monster {
+            m.validate(Kind::Monster).unwrap();
+        }
+        assert!(
+            Book::shipped()
+                .find("squidhead")
+                .unwrap()
+                .validate(Kind::Hero)
+                .is_err()
+        );
+        for h in &Book::shipped().hero {
+            h.validate(Kind::Hero).unwrap();
+        }
+    }
+
+    #[test]
+    fn clichés_by_name() {
+        let al = Book::shipped().find("alessandor").unwrap().clone();
+        assert_eq!(
+            al.cliche("master of the duel").unwrap(),
+            "Master of the Duel"
+        );
+        assert_eq!(al.cliche("cleric").unwrap(), "Cleric of Pastorin");
+        assert_eq!(al.cliche("duel").unwrap(), "Master of the Duel");
+        // "of" is in both: not one cliché.
+        assert!(al.cliche("of").is_err());
+        let e = al.cliche("Sticky fingers").unwrap_err();
+        assert!(e.to_string().contains("Master of the Duel"));
+        assert!(al.cliche("").is_err());
     }
 }

@@ -12,6 +12,7 @@
 
 pub mod check;
 pub mod duel;
+pub mod fight;
 pub mod hero;
 pub mod oracle;
 

@@ -56,6 +56,16 @@ pub enum Command {
     /// Sol'una skirmishes across the ten phases of a turn.
     #[command(subcommand)]
     Soluna(SolunaCommand),
+    /// Ask the solo oracle a yes/no question (journaled in the campaign).
+    Ask(crate::cli_campaign::AskArgs),
+    /// Write a note in the campaign's journal.
+    Note(crate::cli_campaign::NoteArgs),
+    /// Scenes of the campaign: start one with its goal, end it, show the open one.
+    #[command(subcommand)]
+    Scene(crate::cli_campaign::SceneCommand),
+    /// The campaign's journal: show, export (Markdown or JSON), verify every roll, import.
+    #[command(subcommand)]
+    Journal(crate::cli_campaign::JournalCommand),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -92,18 +102,36 @@ pub struct DietypeArgs {
     /// Chances (1 unskilled to 4).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub chances: i64,
-    /// Difficulty, 2 to 12.
-    #[arg(long, default_value_t = 4, allow_negative_numbers = true)]
+    /// Difficulty, 2 to 12 (not in an opposed roll: the other side's roll is the target).
+    #[arg(
+        long,
+        default_value_t = 4,
+        allow_negative_numbers = true,
+        conflicts_with = "against"
+    )]
     pub vs: i64,
-    /// Die-type steps: +1 is one type better (+1DT), -1 one worse.
+    /// Die-type steps: +1 is one type better (+1DT), -1 one worse; d4 to d12 at most.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub step: i64,
     /// An opposed roll against this die type.
     #[arg(long)]
     pub against: Option<String>,
     /// The opposing side's chances.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        default_value_t = 1,
+        allow_negative_numbers = true,
+        requires = "against"
+    )]
     pub against_chances: i64,
+    /// The opposing side's die-type steps (+1DT, -1DT), clamped to d4..d12.
+    #[arg(
+        long,
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        requires = "against"
+    )]
+    pub against_step: i64,
 }
 
 #[derive(Debug, Args)]
@@ -113,7 +141,7 @@ pub struct DietypeOddsArgs {
     #[command(flatten)]
     pub roll: DietypeArgs,
     /// Print the text's probability tables, each printed number beside the exact one.
-    #[arg(long, conflicts_with_all = ["die", "against"])]
+    #[arg(long, conflicts_with_all = ["die", "against", "chances", "vs", "step"])]
     pub tables: bool,
     /// Print JSON.
     #[arg(long)]
@@ -142,20 +170,37 @@ pub struct SolOddsArgs {
     #[arg(long, default_value = "1")]
     pub threshold: String,
     /// Push the Limit: 3 to 6 are hits.
-    #[arg(long, conflicts_with_all = ["second_chance", "close_call"])]
+    #[arg(long, conflicts_with_all = ["second_chance", "close_call", "smackdown"])]
     pub push_the_limit: bool,
     /// Second Chance: reroll the dice that are not hits.
-    #[arg(long, conflicts_with = "close_call")]
+    #[arg(long, conflicts_with_all = ["close_call", "smackdown"])]
     pub second_chance: bool,
     /// Close Call: negate a glitch.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "smackdown")]
     pub close_call: bool,
+    /// Smackdown (burnt Edge): success with four net hits, no roll.
+    #[arg(long)]
+    pub smackdown: bool,
     /// An opposed test against a defender's pool (the attacker wins ties).
     #[arg(long, allow_negative_numbers = true)]
     pub against: Option<i64>,
+    /// Edge the defender uses in the opposed test.
+    #[arg(long, value_enum, requires = "against")]
+    pub against_edge: Option<EdgeUse>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Edge chosen after the dice are seen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Then {
+    /// Reroll every die that is not a hit (spent only if one is not).
+    SecondChance,
+    /// Negate a glitch or make a critical glitch a glitch (spent only on a glitch).
+    CloseCall,
+    /// Keep the roll.
+    None,
 }
 
 /// What a Sol'una test is aimed at: a target number, or armour for damage.
@@ -167,11 +212,11 @@ pub struct SolunaTarget {
     /// The target's Body (armour against every attack), for damage.
     #[arg(long)]
     pub body: Option<u32>,
-    /// The target's Shield (ignored in melee).
-    #[arg(long, default_value_t = 0)]
+    /// The target's Shield (ignored in melee); needs --body, as damage does.
+    #[arg(long, default_value_t = 0, requires = "body")]
     pub shield: u32,
-    /// A melee attack: the Shield does not count.
-    #[arg(long)]
+    /// A melee attack: the Shield does not count; needs --body, as damage does.
+    #[arg(long, requires = "body")]
     pub melee: bool,
 }
 
@@ -221,6 +266,10 @@ pub struct ClassicDuelArgs {
     /// A cliché applies: +1 die.
     #[arg(long)]
     pub cliche: bool,
+    /// Fight with another stat of this value (Mind for a spell, Spirit for a mind duel):
+    /// your dice no longer shrink with Body.
+    #[arg(long)]
+    pub stat_dice: Option<u32>,
     /// How you take hits: survive (default), hit-points, body.
     #[arg(long, default_value = "survive")]
     pub policy: String,
@@ -236,6 +285,13 @@ pub struct ClassicDuelArgs {
     /// A cliché helps the foe.
     #[arg(long)]
     pub foe_cliche: bool,
+    /// The monster's stat in this fight: body, mind or spirit (default: its entry's own,
+    /// else Body).
+    #[arg(long, requires = "monster")]
+    pub foe_stat: Option<String>,
+    /// The foe fights with another stat of this value (with --foe-body and --foe-hp).
+    #[arg(long, conflicts_with = "monster")]
+    pub foe_stat_dice: Option<u32>,
     /// How the foe takes hits.
     #[arg(long, default_value = "survive")]
     pub foe_policy: String,
@@ -246,6 +302,12 @@ pub struct ClassicDuelArgs {
     /// The foe's damage per won exchange: always 1.
     #[arg(long, default_value_t = 1)]
     pub foe_damage: u32,
+    /// Also fight this many duels on the fight state machine and show the rate won.
+    #[arg(long)]
+    pub simulate: Option<u32>,
+    /// Seed of the simulation, to replay exactly.
+    #[arg(long, requires = "simulate")]
+    pub seed: Option<u64>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -262,16 +324,31 @@ pub enum RollCommand {
 }
 
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("dice_source").args(["rolled", "seed"])))]
 pub struct DietypeRollArgs {
     /// The die type: d4, d6, d8, d10 or d12.
     pub die: String,
     #[command(flatten)]
     pub roll: DietypeArgs,
-    /// On a success, roll damage: one die of this type per point of quality.
+    /// On a success (or an opposed win), roll damage: one die of this type per point of
+    /// quality.
     #[arg(long)]
     pub damage: Option<String>,
+    /// Die-type steps on the damage die: -1 for armour (-1DT), clamped to d4..d12.
+    #[arg(
+        long,
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        requires = "damage"
+    )]
+    pub damage_step: i64,
     /// Flat damage modifier, -4 to +4.
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        requires = "damage"
+    )]
     pub modifier: i64,
     #[command(flatten)]
     pub dice: DiceArgs,
@@ -286,15 +363,16 @@ pub struct SolRollArgs {
     #[arg(
         long,
         allow_negative_numbers = true,
-        required_unless_present = "attribute"
+        required_unless_present = "attribute",
+        conflicts_with_all = ["attribute", "ranks", "modifiers", "untrained_penalty", "assist", "assist_dice"]
     )]
     pub dice: Option<i64>,
     /// The attribute.
     #[arg(long, allow_negative_numbers = true)]
     pub attribute: Option<i64>,
     /// Skill ranks (bonuses are capped by them).
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
-    pub ranks: i64,
+    #[arg(long, allow_negative_numbers = true)]
+    pub ranks: Option<i64>,
     /// A bonus or penalty; repeat for several (they combine, then the cap applies).
     #[arg(long = "modifier", allow_negative_numbers = true)]
     pub modifiers: Vec<i64>,
@@ -307,9 +385,16 @@ pub struct SolRollArgs {
     /// Edge used on the test.
     #[arg(long, value_enum)]
     pub edge: Option<EdgeUse>,
+    /// Edge chosen after seeing the dice (at a terminal, asked when not given).
+    #[arg(long, value_enum, conflicts_with_all = ["edge", "buy", "group", "try_again", "against_dice"])]
+    pub then: Option<Then>,
     /// An assistant's hits: bonus dice, capped with the other bonuses by the ranks.
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, conflicts_with = "assist_dice")]
     pub assist: Option<i64>,
+    /// An assistant rolls its own test of this many dice first; its hits are bonus dice,
+    /// capped with the other bonuses by the ranks.
+    #[arg(long, allow_negative_numbers = true, conflicts_with_all = ["group", "buy", "try_again", "against_dice"])]
+    pub assist_dice: Option<i64>,
     /// A group action: the other participants' pools (e.g. 4,3,5); the best hits stand, the
     /// leader takes a Level 1 wound for each participant with no hits.
     #[arg(long, value_name = "POOL,POOL,...")]
@@ -317,6 +402,19 @@ pub struct SolRollArgs {
     /// Buy hits instead of rolling: one per full four dice.
     #[arg(long, conflicts_with = "edge")]
     pub buy: bool,
+    /// Try Again: on a failure, roll again with 2 dice fewer (a penalty combined with the
+    /// modifiers), until a success or the pool would drop to 0.
+    #[arg(long, requires = "threshold", conflicts_with_all = ["edge", "group", "buy"])]
+    pub try_again: bool,
+    /// An opposed test against a defender's pool (the attacker wins ties).
+    #[arg(long, allow_negative_numbers = true, conflicts_with_all = ["threshold", "group", "buy", "try_again"])]
+    pub against_dice: Option<i64>,
+    /// Edge the defender uses in the opposed test.
+    #[arg(long, value_enum, requires = "against_dice")]
+    pub against_edge: Option<EdgeUse>,
+    /// The defender's dice rolled by hand: its pool, then its Second Chance rerolls.
+    #[arg(long, value_name = "V1,V2,...", requires = "against_dice")]
+    pub against_rolled: Option<String>,
     #[command(flatten)]
     pub roll: DiceArgs,
     /// Print JSON.
@@ -325,6 +423,7 @@ pub struct SolRollArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("dice_source").args(["rolled", "seed"])))]
 pub struct SolunaRollArgs {
     /// Dice in the pool.
     #[arg(long, allow_negative_numbers = true)]
@@ -375,8 +474,14 @@ pub enum ClassicCommand {
     Bestiary,
     /// Roll a check: stat dice (+1 for a cliché) against a difficulty.
     Check {
-        /// Dice.
-        pool: i64,
+        /// Dice, or a hero (a .toml file or a name from the book) who rolls a stat.
+        pool: String,
+        /// The hero's stat: body (default), mind or spirit.
+        #[arg(long)]
+        stat: Option<String>,
+        /// One of the hero's clichés that applies: one more die.
+        #[arg(long)]
+        cliche: Option<String>,
         /// Difficulty, 1 to 6 or a name.
         #[arg(long, required_unless_present = "random")]
         vs: Option<String>,
@@ -408,17 +513,25 @@ pub enum ClassicCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Fight to the death, exchange by exchange. The loser of an exchange loses a hit point
-    /// or, by choice, a point of Body (asked with --ask or at a terminal; otherwise by policy).
+    /// Fight to the death, exchange by exchange; with several foes each makes one attack on
+    /// its turn. The loser of an exchange loses a hit point or, by choice, a point of Body
+    /// (asked with --ask or at a terminal; otherwise by policy).
     Fight {
         /// The hero: a .toml file (updated after the fight) or a name from the book.
         hero: String,
-        /// The foe: a name from the book or a .toml file.
-        foe: String,
+        /// The foes: names from the book or .toml files, in turn order.
+        #[arg(required = true)]
+        foes: Vec<String>,
+        /// The hero's stat in this fight: body (default), mind (a spell), spirit (a mind duel).
+        #[arg(long)]
+        stat: Option<String>,
+        /// The foes' stat (default: each entry's own, else Body).
+        #[arg(long)]
+        foe_stat: Option<String>,
         /// A cliché helps the hero: +1 die.
         #[arg(long)]
         cliche: bool,
-        /// A cliché helps the foe.
+        /// A cliché helps the foes.
         #[arg(long)]
         foe_cliche: bool,
         /// How the hero takes hits when not asked: survive, hit-points, body.
@@ -436,13 +549,16 @@ pub enum ClassicCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Rest: 1 hit point per 8 hours, 1 Body per day.
+    /// Rest: 1 hit point per 8 hours, 1 Body per day; hours add up on the sheet across rests.
     Rest {
         /// The hero file.
         file: std::path::PathBuf,
-        /// Hours of rest.
+        /// Hours of rest (fractions allowed: 1.5).
+        #[arg(long, allow_negative_numbers = true)]
+        hours: f64,
+        /// Print JSON.
         #[arg(long)]
-        hours: u32,
+        json: bool,
     },
 }
 
@@ -502,10 +618,14 @@ pub enum SolCommand {
         #[command(flatten)]
         roll: DiceArgs,
     },
-    /// Burn Edge for Not Dead Yet (Smackdown is burnt with `sol test --edge smackdown`).
+    /// Burn Edge for Not Dead Yet: the highest physical attribute (BOD, AGI, REA, STR)
+    /// drops by 1 (Smackdown is burnt with `sol test --edge smackdown`).
     NotDeadYet {
         /// The sheet.
         file: std::path::PathBuf,
+        /// On a tie for highest, the attribute to lower (asked at a terminal otherwise).
+        #[arg(long = "attr")]
+        attribute: Option<String>,
     },
     /// Train the next rank of a skill (cost rating: the new rank × 2).
     Train {
@@ -550,6 +670,30 @@ pub struct SolTestArgs {
     /// Edge used (spent, or burnt for Smackdown).
     #[arg(long, value_enum)]
     pub edge: Option<EdgeUse>,
+    /// Edge spent after seeing the dice (at a terminal, asked when not given).
+    #[arg(long, value_enum, conflicts_with = "edge")]
+    pub then: Option<Then>,
+    /// Try Again: this test is retry number N of a failed test (2 dice fewer each, a penalty
+    /// combined with the modifiers).
+    #[arg(long, default_value_t = 0)]
+    pub retry: u32,
+    /// An assistant rolls its own test of this many dice first; its hits are bonus dice,
+    /// capped with the other bonuses by the ranks.
+    #[arg(long, conflicts_with = "assistant")]
+    pub assist_dice: Option<i64>,
+    /// An assistant's sheet: it rolls the same attribute + its ranks in the skill first, and
+    /// records its own progress.
+    #[arg(long)]
+    pub assistant: Option<std::path::PathBuf>,
+    /// An opposed test against a defender's pool, this character attacking.
+    #[arg(long, allow_negative_numbers = true, conflicts_with_all = ["threshold", "then", "assist_dice", "assistant"])]
+    pub against_dice: Option<i64>,
+    /// Edge the defender uses in the opposed test.
+    #[arg(long, value_enum, requires = "against_dice")]
+    pub against_edge: Option<EdgeUse>,
+    /// The defender's dice rolled by hand: its pool, then its Second Chance rerolls.
+    #[arg(long, value_name = "V1,V2,...", requires = "against_dice")]
+    pub against_rolled: Option<String>,
     #[command(flatten)]
     pub roll: DiceArgs,
     /// Print JSON.
@@ -563,8 +707,8 @@ pub enum SolunaCommand {
     Skirmish {
         /// The skirmish file (TOML).
         file: std::path::PathBuf,
-        /// Seed.
-        #[arg(long)]
+        /// Seed (not with --rolled: typed dice roll nothing from it).
+        #[arg(long, conflicts_with = "rolled")]
         seed: Option<u64>,
         /// Dice rolled by hand, in the order the skirmish rolls them.
         #[arg(long, value_name = "V1,V2,...")]
@@ -801,6 +945,11 @@ pub struct CombatArgs {
     /// Print events as JSON lines.
     #[arg(long)]
     pub json: bool,
+    /// Draws in melee, alternative combat, vehicle attacks and chases are rolled off (one
+    /// die each until one is higher) instead of standing; the line `draws roll-off` does the
+    /// same from a script.
+    #[arg(long)]
+    pub roll_off: bool,
     /// List the line language and stop.
     #[arg(long)]
     pub help_lines: bool,
@@ -938,6 +1087,9 @@ pub struct SimArgs {
     /// The foes ambush the heroes.
     #[arg(long)]
     pub ambushed: bool,
+    /// Draws in opposed rolls are rolled off instead of standing.
+    #[arg(long)]
+    pub roll_off: bool,
     /// Extra bestiary files.
     #[arg(long)]
     pub bestiary: Vec<std::path::PathBuf>,

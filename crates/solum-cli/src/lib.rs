@@ -13,6 +13,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 mod cli;
+mod cli_campaign;
 mod cmd;
 mod dice;
 mod render;
@@ -29,37 +30,64 @@ pub(crate) fn bad(msg: impl Into<String>) -> anyhow::Error {
     BadInput(msg.into()).into()
 }
 
+/// Writes to standard error, control characters escaped; a failure to write there is
+/// ignored, since there is nowhere left to report it (unlike `eprintln!`, which panics).
+pub(crate) fn to_stderr(args: std::fmt::Arguments<'_>) {
+    let mut err = render::Escaped::new(anstream::stderr().lock());
+    let _ = err.write_fmt(args);
+    let _ = err.finish();
+}
+
+/// `eprint!` through [`to_stderr`].
+macro_rules! say {
+    ($($arg:tt)*) => { $crate::to_stderr(format_args!($($arg)*)) };
+}
+pub(crate) use say;
+
 /// Runs the command line and returns the process's exit code.
+///
+/// All output goes through one writer ([`render::Escaped`]) that remembers a failed write:
+/// a reader that stopped reading (`solum … | head`) ends the command quietly with exit 0,
+/// as `head` asked for no more; any other failure to write (a full disk) is one line on
+/// standard error and exit 1. A failed write is never reported as success.
 pub fn main_with_args<I, T>(args: I) -> ExitCode
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
-        Ok(cli) => cli,
+    let mut out = render::Escaped::new(anstream::stdout().lock());
+    let result = match Cli::try_parse_from(args) {
+        Ok(cli) => cmd::run(cli, &mut out),
+        // Help and version go to standard output through the same writer (exit 0).
+        Err(err) if err.exit_code() == 0 => {
+            write!(out, "{}", err.render().ansi()).map_err(Into::into)
+        }
         Err(err) => {
-            // clap prints help and version to stdout (exit 0) and usage errors to stderr (2).
+            // Usage errors go to standard error (exit 2).
             let _ = err.print();
             return ExitCode::from(err.exit_code() as u8);
         }
     };
-    let mut out = anstream::stdout().lock();
-    match cmd::run(cli, &mut out) {
-        Ok(()) => ExitCode::SUCCESS,
-        // A reader that stopped reading (`solum … | head`) is not an error.
-        Err(err)
-            if err.chain().any(|e| {
-                e.downcast_ref::<std::io::Error>()
-                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-            }) =>
-        {
-            ExitCode::SUCCESS
+    let finished = out.finish();
+    match out.failed() {
+        Some((std::io::ErrorKind::BrokenPipe, _)) => return ExitCode::SUCCESS,
+        Some((_, text)) => {
+            say!(
+                "{}: cannot write to standard output: {text}\n",
+                render::error_label()
+            );
+            return ExitCode::from(1);
         }
+        None => {}
+    }
+    match result.and(finished.map_err(Into::into)) {
+        Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            let _ = out.flush();
-            let bad_input = err.downcast_ref::<BadInput>().is_some();
-            let mut stderr = anstream::stderr().lock();
-            let _ = writeln!(stderr, "{}: {err:#}", render::error_label());
+            let bad_input = err.downcast_ref::<BadInput>().is_some()
+                || err
+                    .downcast_ref::<solum_app::AppError>()
+                    .is_some_and(|e| e.kind() == solum_app::ErrorKind::BadInput);
+            say!("{}: {err:#}\n", render::error_label());
             ExitCode::from(if bad_input { 2 } else { 1 })
         }
     }

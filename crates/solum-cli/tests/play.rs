@@ -289,3 +289,69 @@ fn fast_static_combat_round_by_round() {
     solum("static --pool 3 --hp 5 --damage 2 --vs 4 --foe-hp 5 --foe-damage 2 --rolled 1,1,1")
         .bad_input("too few values");
 }
+
+/// S13 and S14 through `solum combat`: the weapon in hand in status and options, `switch`,
+/// `unarmed`, and draws rolled off with `--roll-off` (or the `draws roll-off` line).
+#[test]
+fn combat_weapons_in_hand_and_roll_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("weapons.txt");
+    let lines = "hero A pool=2 hp=5 damage=3 ranged=2 hold=ranged\nfoe orc pool=2 hp=9 damage=1\n\
+                 place A orc engaged\norder A orc\nstatus\nmelee orc with 5,4,5,3,4,1\nend\nend\n\
+                 switch weapon\nend\nend\nmelee orc with 5,4,3,2\nend\nend\nunarmed orc with 5,4,3,2\n";
+    std::fs::write(&script, lines).unwrap();
+    let path = script.to_str().unwrap();
+    let run = solum_args(&["combat", path, "--roll-off"]);
+    let out = run.ok();
+    for needle in [
+        "weapon",
+        "options: holding ranged; melee orc (engaged)",
+        "A (ranged 1) attacks orc (weapon 1) in melee",
+        "A (unarmed 1) attacks orc (weapon 1) in melee",
+        "roll-off 4:1",
+        "orc takes 1 damage from A (8 left)",
+        "A switches to weapon",
+        "orc takes 3 damage from A (5 left)",
+        "orc takes 1 damage from A (4 left)",
+    ] {
+        assert!(out.contains(needle), "`{needle}` missing in\n{out}");
+    }
+    // Without the option the draw stands: nobody is hurt, the roll-off dice are too many.
+    solum_args(&["combat", path]).bad_input("line 6: too many values after `with`");
+    // The same from the script line.
+    std::fs::write(&script, format!("draws roll-off\n{lines}")).unwrap();
+    assert!(
+        solum_args(&["combat", path])
+            .ok()
+            .contains("orc takes 1 damage from A (8 left)")
+    );
+    let help = solum("combat --help-lines");
+    for needle in [
+        "switch WEAPON",
+        "unarmed T",
+        "draws stand|roll-off",
+        "hold=",
+    ] {
+        assert!(help.ok().contains(needle), "{needle}");
+    }
+}
+
+/// `solum sim --roll-off`: draws are rolled off, so the same fights take fewer rounds; two
+/// equal sides win half the time.
+#[test]
+fn simulation_with_roll_off() {
+    let args =
+        "sim --alternative --hero pool=2,hp=3 --foe pool=2,hp=3 --fights 20000 --seed 3 --json";
+    let off = solum(&format!("{args} --roll-off")).json();
+    let stand = solum(args).json();
+    assert!(num(&off, "mean_rounds") < num(&stand, "mean_rounds"));
+    let rate = num(&off, "win_rate");
+    assert!(
+        (rate - 0.5).abs() < 4.0 * (0.25f64 / 20000.0).sqrt(),
+        "{rate}"
+    );
+    assert_eq!(
+        off["wins"].as_u64().unwrap() + off["losses"].as_u64().unwrap(),
+        20000
+    );
+}

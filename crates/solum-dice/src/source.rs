@@ -278,13 +278,20 @@ impl DiceSource for &SharedDice<'_> {
 /// Parses faces typed as `5,3,2,2` (commas and/or spaces). The message of an error names
 /// the offending item and its position.
 pub fn parse_faces(text: &str) -> Result<Vec<u32>, String> {
-    let items: Vec<&str> = text
-        .split([',', ' '])
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .collect();
-    if items.is_empty() {
+    if text.trim().is_empty() {
         return Err("no dice values given (expected e.g. 5,3,2)".to_owned());
+    }
+    let mut items: Vec<&str> = Vec::new();
+    // An empty item between commas (`1,,2`) is a typing mistake, not nothing: a value
+    // silently dropped would shift every later die.
+    for part in text.split(',') {
+        if part.trim().is_empty() {
+            return Err(format!(
+                "dice value number {} is empty (two commas in a row, or a comma at an end)",
+                items.len() + 1
+            ));
+        }
+        items.extend(part.split_whitespace());
     }
     items
         .iter()
@@ -344,6 +351,11 @@ mod tests {
         let err = parse_faces("5,x").unwrap_err();
         assert!(err.contains("number 2") && err.contains("`x`"), "{err}");
         assert!(parse_faces(" , ").is_err());
+        let err = parse_faces("1,,2").unwrap_err();
+        assert!(err.contains("number 2 is empty"), "{err}");
+        assert!(parse_faces("1, ,2").is_err() && parse_faces(",1").is_err());
+        assert!(parse_faces("1,2,").is_err());
+        assert_eq!(parse_faces(" 1 2\t3 , 4 "), Ok(vec![1, 2, 3, 4]));
         assert!(parse_faces("-1").is_err());
     }
 

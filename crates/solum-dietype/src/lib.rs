@@ -21,6 +21,6 @@ pub mod tables;
 
 pub use die::{DieType, DieTypeError, difficulty_name, quality_name};
 pub use roll::{
-    ChanceRoll, DamageRoll, OpposedRoll, RollSpec, SkillRoll, explode, roll_damage, roll_opposed,
-    roll_skill,
+    ChanceRoll, DamageRoll, OpposedRoll, RollSpec, SkillRoll, explode, opposed_side, roll_damage,
+    roll_opposed, roll_opposed_damage, roll_skill,
 };

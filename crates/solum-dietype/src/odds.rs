@@ -343,6 +343,194 @@ mod tests {
         }
     }
 
+    /// The opposed odds of `(a, b)` as (winner, quality) → probability: 1 for a win of the
+    /// first side, −1 for the second, 0 (quality 0) for a draw.
+    fn odds_of(o: &OpposedOdds, winner: i8, quality: u32) -> f64 {
+        match winner {
+            1 => o.win_quality.get(quality as usize).copied().unwrap_or(0.0),
+            -1 => o.lose_quality.get(quality as usize).copied().unwrap_or(0.0),
+            _ if quality == 0 => o.draw,
+            _ => 0.0,
+        }
+    }
+
+    /// Brute force: every sequence of dice `roll_opposed` itself can ask for, up to `depth`
+    /// dice, explosions cut where the depth runs out. The paths cut off (`truncated`) are the
+    /// only mass the enumeration does not place, so for every outcome
+    /// `counted ≤ exact ≤ counted + truncated`, and the odds lie within their own error bound
+    /// of the exact value.
+    #[test]
+    fn opposed_matches_enumeration_within_the_neglected_mass() {
+        let cases = [
+            ((DieType::D4, 1), (DieType::D4, 1), 11),
+            ((DieType::D6, 1), (DieType::D8, 1), 8),
+            ((DieType::D6, 2), (DieType::D8, 1), 9),
+            ((DieType::D10, 2), (DieType::D12, 1), 7),
+            ((DieType::D12, 1), (DieType::D6, 1), 8),
+            // The other side at -1DT (a d10 weakened by armour) rolls a d8.
+            ((DieType::D6, 1), (DieType::D10.step(-1), 2), 9),
+        ];
+        for (a, b, depth) in cases {
+            let e = enumerate(depth, |d| -> Result<(i8, u32), DiceError> {
+                let r = roll_opposed(a, b, d)?;
+                Ok((r.winner, r.quality))
+            })
+            .unwrap();
+            let cut = prob_to_f64(&e.truncated);
+            // A cut this small keeps the check sharp.
+            assert!(cut < 0.05, "{a:?} {b:?} at depth {depth}: {cut}");
+            let o = opposed_odds(a, b);
+            let mut outcomes = vec![(0i8, 0u32)];
+            outcomes.extend((1..=a.1).map(|q| (1, q)));
+            outcomes.extend((1..=b.1).map(|q| (-1, q)));
+            for (w, q) in outcomes {
+                let counted = prob_to_f64(&e.p(|&x| x == (w, q)));
+                let p = odds_of(&o, w, q);
+                assert!(
+                    counted - o.error_bound <= p && p <= counted + cut + o.error_bound,
+                    "{a:?} vs {b:?}: ({w}, {q}) odds {p}, counted {counted} + cut {cut}"
+                );
+            }
+            // No outcome the odds leave out.
+            assert!(e.outcomes.keys().all(|&(w, q)| odds_of(&o, w, q) > 0.0));
+        }
+    }
+
+    /// Reference values computed independently, in exact rational arithmetic (the explosion
+    /// recurrence to 260, tail below 1e-15; win by quality summed over the loser's best).
+    #[test]
+    fn opposed_reference_values() {
+        type Case = (
+            (DieType, u32),
+            (DieType, u32),
+            [f64; 3],
+            &'static [f64],
+            &'static [f64],
+        );
+        let cases: [Case; 6] = [
+            (
+                (DieType::D4, 1),
+                (DieType::D4, 1),
+                [
+                    0.39010395570852213,
+                    0.21979208858295574,
+                    0.39010395570852213,
+                ],
+                &[0.39010395570852213],
+                &[0.39010395570852213],
+            ),
+            (
+                (DieType::D6, 2),
+                (DieType::D8, 1),
+                [0.4719472979219276, 0.11531622935223133, 0.41273647272584124],
+                &[0.283194850235766, 0.18875244768616153],
+                &[0.41273647272584124],
+            ),
+            (
+                (DieType::D8, 2),
+                (DieType::D6, 3),
+                [0.5210608837884806, 0.1166049967339832, 0.36233411947753597],
+                &[0.36552779082693443, 0.15553309296154613],
+                &[
+                    0.23365244034078533,
+                    0.09260609026128018,
+                    0.03607558887547046,
+                ],
+            ),
+            (
+                (DieType::D12, 1),
+                (DieType::D4, 4),
+                [0.5596007444924127, 0.07976090689536955, 0.3606383486122173],
+                &[0.5596007444924127],
+                &[
+                    0.19093083686508286,
+                    0.08001316080837433,
+                    0.05851547851036088,
+                    0.03117887242839925,
+                ],
+            ),
+            (
+                (DieType::D4, 3),
+                (DieType::D10, 2),
+                [0.2018927425613379, 0.06932152981587575, 0.7287857276227862],
+                &[0.1620569687435858, 0.031317187579887, 0.008518586237865099],
+                &[0.37807125068267855, 0.3507144769401076],
+            ),
+            (
+                (DieType::D10, 4),
+                (DieType::D12, 4),
+                [0.27480902024005616, 0.08819636445203616, 0.6369946153079077],
+                &[
+                    0.19349346576880416,
+                    0.057172599801946326,
+                    0.01964752670933328,
+                    0.004495427959972384,
+                ],
+                &[
+                    0.312675943340107,
+                    0.2112445219794164,
+                    0.09132092909482901,
+                    0.0217532208935552,
+                ],
+            ),
+        ];
+        for (a, b, [win, draw, lose], wq, lq) in cases {
+            let o = opposed_odds(a, b);
+            // The stated bound covers the difference from the exact value (the reference is
+            // exact to 1e-15).
+            let bound = o.error_bound + 1e-15;
+            let near = |x: f64, y: f64, what: &str| {
+                assert!((x - y).abs() <= bound, "{a:?} vs {b:?} {what}: {x} vs {y}");
+            };
+            near(o.win, win, "win");
+            near(o.draw, draw, "draw");
+            near(o.lose, lose, "lose");
+            for (q, &p) in wq.iter().enumerate() {
+                near(o.win_quality[q + 1], p, "win quality");
+            }
+            for (q, &p) in lq.iter().enumerate() {
+                near(o.lose_quality[q + 1], p, "lose quality");
+            }
+            assert!(o.error_bound < 1e-10);
+        }
+        // The other side at -1DT is the lower die: a d10 at -1DT against a d8 is even.
+        let o = opposed_odds((DieType::D8, 1), (DieType::D10.step(-1), 1));
+        assert!((o.win - o.lose).abs() <= o.error_bound);
+    }
+
+    /// Seeded simulation of the real roll: every outcome within 4 standard errors.
+    #[test]
+    fn opposed_every_outcome_matches_simulation() {
+        let cases = [
+            ((DieType::D4, 1), (DieType::D4, 1), 11),
+            ((DieType::D6, 2), (DieType::D8, 1), 12),
+            ((DieType::D12, 1), (DieType::D4, 4), 13),
+            ((DieType::D10, 4), (DieType::D12.step(-1), 3), 14),
+        ];
+        let trials = 100_000u32;
+        for (a, b, seed) in cases {
+            let o = opposed_odds(a, b);
+            let mut dice = SeededDice::new(seed);
+            let mut tally = std::collections::BTreeMap::<(i8, u32), u32>::new();
+            for _ in 0..trials {
+                let r = roll_opposed(a, b, &mut dice).unwrap();
+                *tally.entry((r.winner, r.quality)).or_default() += 1;
+            }
+            let mut outcomes = vec![(0i8, 0u32)];
+            outcomes.extend((1..=a.1).map(|q| (1, q)));
+            outcomes.extend((1..=b.1).map(|q| (-1, q)));
+            for key in outcomes {
+                let p = odds_of(&o, key.0, key.1);
+                let seen = f64::from(tally.get(&key).copied().unwrap_or(0)) / f64::from(trials);
+                let se = (p * (1.0 - p) / f64::from(trials)).sqrt();
+                assert!(
+                    (seen - p).abs() < 4.0 * se,
+                    "{a:?} vs {b:?} {key:?}: seen {seen}, odds {p}, se {se}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn symmetric_opposed() {
         let o = opposed_odds((DieType::D6, 2), (DieType::D6, 2));

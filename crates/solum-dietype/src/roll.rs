@@ -110,6 +110,20 @@ pub struct OpposedRoll {
     pub quality: u32,
 }
 
+/// One side of an opposed roll: its die type after its own ±DT steps (clamped to d4..d12,
+/// D3) and its chances (1 to 4). Each side steps on its own: armour that weakens the other
+/// side's weapon is a −1DT on that side only.
+pub fn opposed_side(
+    die: DieType,
+    steps: i64,
+    chances: i64,
+) -> Result<(DieType, u32), DieTypeError> {
+    if !(1..=4).contains(&chances) {
+        return Err(DieTypeError::Chances(chances));
+    }
+    Ok((die.step(steps), chances as u32))
+}
+
 /// Rolls an opposed roll: the first side's chances, then the second's.
 pub fn roll_opposed(
     first: (DieType, u32),
@@ -149,7 +163,8 @@ pub struct DamageRoll {
     pub total: u32,
 }
 
-/// Rolls damage for a success of `quality`.
+/// Rolls damage for a success of `quality`. A ±DT step on the damage (armour: −1DT) is
+/// taken on `die` first, with [`DieType::step`], which clamps to d4..d12 (D3).
 pub fn roll_damage(
     die: DieType,
     quality: u32,
@@ -166,6 +181,24 @@ pub fn roll_damage(
         modifier: modifier as i32,
         total: sum.max(0) as u32,
     }))
+}
+
+/// Damage of the first side's weapon after an opposed roll: in combat the winner's quality
+/// is its dice of damage, so it is rolled on a win of the first side, with that quality
+/// (chances beating the loser's best, D2); a draw or a loss rolls nothing (`None`).
+pub fn roll_opposed_damage(
+    roll: &OpposedRoll,
+    die: DieType,
+    modifier: i64,
+    dice: &mut dyn DiceSource,
+) -> Result<Result<Option<DamageRoll>, DieTypeError>, DiceError> {
+    if !(-4..=4).contains(&modifier) {
+        return Ok(Err(DieTypeError::Modifier(modifier)));
+    }
+    if roll.winner != 1 {
+        return Ok(Ok(None));
+    }
+    Ok(roll_damage(die, roll.quality, modifier, dice)?.map(Some))
 }
 
 #[cfg(test)]
@@ -213,6 +246,95 @@ mod tests {
         )
         .unwrap();
         assert_eq!((r.winner, r.quality), (0, 0));
+    }
+
+    #[test]
+    fn the_other_side_steps_on_its_own() {
+        // -1DT: "one die type lower than normal, so from D6 to D4"; never below d4, above d12.
+        assert_eq!(opposed_side(DieType::D8, -1, 2), Ok((DieType::D6, 2)));
+        assert_eq!(opposed_side(DieType::D6, -1, 1), Ok((DieType::D4, 1)));
+        assert_eq!(opposed_side(DieType::D4, -1, 1), Ok((DieType::D4, 1)));
+        assert_eq!(opposed_side(DieType::D10, 3, 1), Ok((DieType::D12, 1)));
+        assert_eq!(
+            opposed_side(DieType::D6, 0, 5),
+            Err(DieTypeError::Chances(5))
+        );
+        // The stepped side rolls the lower die: a 7 typed for a d8 at -1DT is no face of it.
+        let second = opposed_side(DieType::D8, -1, 1).unwrap();
+        let err = roll_opposed(
+            (DieType::D8, 1),
+            second,
+            &mut solum_dice::TypedDice::new([3, 7]),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                DiceError::OutOfRange {
+                    value: 7,
+                    sides: 6,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        // ... and a 6 on it explodes (the d6's maximum), where a d8's 6 would not.
+        let r = roll_opposed(
+            (DieType::D8, 1),
+            second,
+            &mut ScriptedDice::new([3, 6, 1, 2]),
+        )
+        .unwrap();
+        assert_eq!((r.second[0].result, r.winner), (3, 0));
+    }
+
+    #[test]
+    fn armour_steps_the_damage_die_down() {
+        // A d8 weapon against armour (-1DT) rolls a d6: each of 1..6 once in six, no 7 or 8.
+        let die = DieType::D8.step(-1);
+        let e = solum_dice::enumerate(1, |d| -> Result<u32, DiceError> {
+            Ok(roll_damage(die, 1, 0, d)?.expect("modifier in range").total)
+        })
+        .unwrap();
+        assert_eq!(e.outcomes.len(), 6);
+        for k in 1..=6 {
+            assert_eq!(e.p(|&t| t == k), solum_dice::prob(1, 6), "damage {k}");
+        }
+        // A d4 weapon stays a d4 (D3): a 4 is a face of it, and damage dice do not explode.
+        let d = roll_damage(DieType::D4.step(-1), 2, 0, &mut ScriptedDice::new([4, 4]))
+            .unwrap()
+            .unwrap();
+        assert_eq!((d.faces, d.total), (vec![4, 4], 8));
+    }
+
+    #[test]
+    fn an_opposed_win_rolls_its_quality_in_damage() {
+        // d8 ×3 against d6 ×1: 7, 5, 2 against 4 is a win of quality 2: two damage dice.
+        let mut dice = ScriptedDice::new([7, 5, 2, 4, 3, 6]);
+        let r = roll_opposed((DieType::D8, 3), (DieType::D6, 1), &mut dice).unwrap();
+        let d = roll_opposed_damage(&r, DieType::D8.step(-1), 1, &mut dice)
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        assert_eq!((d.faces, d.total), (vec![3, 6], 10));
+        assert!(dice.is_exhausted());
+        // A loss or a draw rolls no damage die at all.
+        for script in [[2, 5], [4, 4]] {
+            let mut dice = ScriptedDice::new(script);
+            let r = roll_opposed((DieType::D8, 1), (DieType::D6, 1), &mut dice).unwrap();
+            let none = roll_opposed_damage(&r, DieType::D8, 0, &mut dice).unwrap();
+            assert_eq!(none, Ok(None));
+        }
+        let r = roll_opposed(
+            (DieType::D8, 1),
+            (DieType::D6, 1),
+            &mut ScriptedDice::new([5, 4]),
+        )
+        .unwrap();
+        assert_eq!(
+            roll_opposed_damage(&r, DieType::D8, -5, &mut ScriptedDice::new([])),
+            Ok(Err(DieTypeError::Modifier(-5)))
+        );
     }
 
     #[test]

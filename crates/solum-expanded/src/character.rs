@@ -378,6 +378,14 @@ impl Character {
         healed
     }
 
+    /// Heals up to `amount` hit points, never above the maximum (any amount, even
+    /// `u32::MAX`, heals fully). Returns the hit points gained.
+    pub fn heal(&mut self, amount: u32) -> u32 {
+        let healed = amount.min(self.max_hit_points().saturating_sub(self.hit_points));
+        self.hit_points += healed;
+        healed
+    }
+
     /// Takes damage; hit points never go below 0. Returns the damage actually taken.
     pub fn take_damage(&mut self, damage: u32) -> u32 {
         let taken = damage.min(self.hit_points);

@@ -1,4 +1,4 @@
-//! Combat as a state machine (rulings S4–S8, S10, S11): commands in, events out.
+//! Combat as a state machine (rulings S4–S8, S10, S11, S13–S15): commands in, events out.
 //!
 //! [`Combat::apply`] takes a [`Command`] and a dice source and returns the [`Event`]s it
 //! caused, or an error that leaves the combat unchanged (all dice of a command are rolled
@@ -11,11 +11,14 @@ use thiserror::Error;
 
 use crate::character::{Attribute, Character};
 use crate::check::{
-    CheckOutcome, CheckSpec, OpposedOutcome, OpposedSpec, Verdict, roll_check, roll_opposed,
+    CheckOutcome, CheckSpec, DrawRule, OpposedOutcome, OpposedSpec, Verdict, roll_check,
+    roll_opposed,
 };
 use crate::creature::Creature;
 use crate::odds::{OpposedOdds, opposed_odds, p_pass};
-use crate::vehicle::{Vehicle, attack_pools, chase_pools, scale_damage};
+use crate::vehicle::{
+    Piloted, Vehicle, attack_pools, chase_pools, roll_chase, roll_vehicle_attack, scale_damage,
+};
 use crate::{Difficulty, Pool, PoolSpec, RulesError};
 
 /// The distance between two combatants (S7).
@@ -73,7 +76,12 @@ impl std::str::FromStr for RangeBand {
 
 /// The difficulty of a ranged attack (S5): engaged with the shooter 6; nearby 4, or 6 when
 /// the target is engaged with one of the shooter's allies; far 5, or 7 with an ally engaged.
-pub fn ranged_difficulty(band: RangeBand, target_engaged_with_ally: bool) -> Difficulty {
+/// While the shooter is engaged with any hostile, every shot is against at least 6.
+pub fn ranged_difficulty(
+    band: RangeBand,
+    target_engaged_with_ally: bool,
+    shooter_engaged: bool,
+) -> Difficulty {
     let value = match (band, target_engaged_with_ally) {
         (RangeBand::Engaged, _) => 6,
         (RangeBand::Nearby, false) => 4,
@@ -81,6 +89,7 @@ pub fn ranged_difficulty(band: RangeBand, target_engaged_with_ally: bool) -> Dif
         (RangeBand::Far, false) => 5,
         (RangeBand::Far, true) => 7,
     };
+    let value = if shooter_engaged { value.max(6) } else { value };
     Difficulty::new(value).expect("4 to 7 are difficulties")
 }
 
@@ -104,6 +113,35 @@ pub struct Crewed {
     pub pilot_pool: Pool,
 }
 
+impl Crewed {
+    /// The pilot and vehicle as the vehicle rules take them.
+    pub fn piloted(&self) -> Piloted<'_> {
+        Piloted {
+            pilot: self.pilot_pool,
+            vehicle: &self.vehicle,
+        }
+    }
+}
+
+/// A weapon a combatant carries, as it fights with it (S13).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Armament {
+    /// What it is: "sword", "rifle".
+    pub name: String,
+    /// The pool to attack with it (Body + background − penalties).
+    pub pool: Pool,
+    /// Damage it deals (after the Body rule).
+    pub damage: u32,
+    /// A ranged weapon shoots; in melee it is an improvised weapon (1 damage).
+    pub ranged: bool,
+    /// Made to fight vehicles: harms a vehicle of any size (S10).
+    pub anti_vehicle: bool,
+}
+
+/// Damage of an unarmed strike, or of a ranged weapon used as an improvised melee weapon
+/// (S13: light).
+pub const IMPROVISED_DAMAGE: u32 = 1;
+
 /// Everything combat needs to know about one combatant.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Fighter {
@@ -117,12 +155,14 @@ pub struct Fighter {
     pub mind: u32,
     /// A background helps the initiative roll.
     pub initiative_background: bool,
-    /// Pool for opposed melee checks (Body + background − penalties).
-    pub melee_pool: Pool,
-    /// Damage of its melee weapon.
-    pub melee_damage: u32,
-    /// Its ranged weapon, if any.
-    pub ranged: Option<RangedAttack>,
+    /// Armor too heavy for its Body: one die less on any form of check, initiative included.
+    pub armor_too_heavy: bool,
+    /// Pool for unarmed strikes and improvised weapons (Body + background − armor).
+    pub unarmed_pool: Pool,
+    /// The weapons it carries, in listed order.
+    pub weapons: Vec<Armament>,
+    /// The weapon in hand: an index into `weapons`, `None` for bare hands (S13).
+    pub held: Option<usize>,
     /// Hit points now (a vehicle's hull).
     pub hit_points: u32,
     /// Hit points when unhurt.
@@ -131,32 +171,96 @@ pub struct Fighter {
     pub vehicle: Option<Crewed>,
 }
 
+/// The weapon that serves a fighter best (S13): the highest damage (after the Body rule),
+/// then the larger pool (so a medium weapon beats a heavy one that costs a die), then the
+/// first listed. `None` when it carries nothing.
+pub fn best_weapon(weapons: &[Armament]) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for (i, w) in weapons.iter().enumerate() {
+        let better = best.is_none_or(|b| {
+            let b = &weapons[b];
+            (w.damage, w.pool.dice()) > (b.damage, b.pool.dice())
+        });
+        if better {
+            best = Some(i);
+        }
+    }
+    best
+}
+
 impl Fighter {
+    /// A fighter from plain numbers (an NPC, or a hero typed in): `damage` for its melee
+    /// weapon, `ranged` for a ranged weapon's damage if it has one, both rolled with `pool`.
+    /// It holds the better of the two (S13). Mind 1, no background.
+    pub fn plain(
+        name: &str,
+        side: &str,
+        hero: bool,
+        pool: Pool,
+        damage: u32,
+        ranged: Option<u32>,
+        hit_points: u32,
+    ) -> Self {
+        let mut weapons = vec![Armament {
+            name: "weapon".to_owned(),
+            pool,
+            damage,
+            ranged: false,
+            anti_vehicle: false,
+        }];
+        if let Some(damage) = ranged {
+            weapons.push(Armament {
+                name: "ranged".to_owned(),
+                pool,
+                damage,
+                ranged: true,
+                anti_vehicle: false,
+            });
+        }
+        Self {
+            name: name.to_owned(),
+            side: side.to_owned(),
+            hero,
+            mind: 1,
+            initiative_background: false,
+            armor_too_heavy: false,
+            unarmed_pool: pool,
+            held: best_weapon(&weapons),
+            weapons,
+            hit_points,
+            max_hit_points: hit_points,
+            vehicle: None,
+        }
+    }
+
     /// A hero from a character sheet; `background` says whether a background helps in a
-    /// fight (Body checks) and in initiative (Mind checks).
+    /// fight (Body checks) and in initiative (Mind checks). It holds the weapon that serves
+    /// it best (S13); [`Fighter::hold`] names another.
     pub fn hero(hero: &Character, side: &str, background: bool) -> Result<Self, RulesError> {
-        let melee = hero.melee_weapon();
-        let ranged = hero
-            .ranged_weapon()
-            .map(|w| -> Result<RangedAttack, RulesError> {
-                Ok(RangedAttack {
-                    pool: hero.pool(Attribute::Body, background, Some(&w)).pool()?,
+        let weapons = hero
+            .weapons
+            .iter()
+            .map(|w| -> Result<Armament, RulesError> {
+                Ok(Armament {
+                    name: w.name.clone(),
+                    pool: hero.pool(Attribute::Body, background, Some(w)).pool()?,
                     damage: w.damage(hero.body),
                     anti_vehicle: w.anti_vehicle,
+                    ranged: w.ranged,
                 })
             })
-            .transpose()?;
+            .collect::<Result<Vec<_>, _>>()?;
+        let unarmed = hero.pool(Attribute::Body, background, None);
         Ok(Self {
             name: hero.name.clone(),
             side: side.to_owned(),
             hero: true,
             mind: hero.mind,
             initiative_background: background && !hero.backgrounds.is_empty(),
-            melee_pool: hero
-                .pool(Attribute::Body, background, Some(&melee))
-                .pool()?,
-            melee_damage: melee.damage(hero.body),
-            ranged,
+            armor_too_heavy: unarmed.armor_too_heavy,
+            unarmed_pool: unarmed.pool()?,
+            held: best_weapon(&weapons),
+            weapons,
             hit_points: hero.hit_points,
             max_hit_points: hero.max_hit_points(),
             vehicle: None,
@@ -166,23 +270,20 @@ impl Fighter {
     /// An NPC or monster from a bestiary entry.
     pub fn creature(creature: &Creature, name: &str, side: &str) -> Result<Self, RulesError> {
         let pool = Pool::new(u64::from(creature.pool))?;
-        Ok(Self {
-            name: name.to_owned(),
-            side: side.to_owned(),
-            hero: false,
-            mind: creature.mind,
-            initiative_background: false,
-            melee_pool: pool,
-            melee_damage: creature.damage,
-            ranged: creature.ranged_damage.map(|damage| RangedAttack {
-                pool,
-                damage,
-                anti_vehicle: creature.anti_vehicle,
-            }),
-            hit_points: creature.hit_points,
-            max_hit_points: creature.hit_points,
-            vehicle: None,
-        })
+        let mut f = Self::plain(
+            name,
+            side,
+            false,
+            pool,
+            creature.damage,
+            creature.ranged_damage,
+            creature.hit_points,
+        );
+        f.mind = creature.mind;
+        for w in f.weapons.iter_mut().filter(|w| w.ranged) {
+            w.anti_vehicle = creature.anti_vehicle;
+        }
+        Ok(f)
     }
 
     /// A piloted vehicle: its hull is its hit points, the pilot's Mind (+ background) its
@@ -207,9 +308,10 @@ impl Fighter {
             hero,
             mind: pilot_mind,
             initiative_background: background,
-            melee_pool: pilot_pool,
-            melee_damage: 0,
-            ranged: None,
+            armor_too_heavy: false,
+            unarmed_pool: pilot_pool,
+            weapons: Vec::new(),
+            held: None,
             hit_points: vehicle.hull,
             max_hit_points: vehicle.hull,
             vehicle: Some(Crewed {
@@ -222,6 +324,73 @@ impl Fighter {
     /// Out: 0 hit points, cannot act.
     pub fn is_out(&self) -> bool {
         self.hit_points == 0
+    }
+
+    /// The weapon in hand, if any.
+    pub fn held_weapon(&self) -> Option<&Armament> {
+        self.held.and_then(|i| self.weapons.get(i))
+    }
+
+    /// The name of the weapon in hand, or "unarmed".
+    pub fn held_name(&self) -> &str {
+        self.held_weapon().map_or("unarmed", |w| w.name.as_str())
+    }
+
+    /// The index of a carried weapon by name (exact, then case-insensitive); `Some(None)`
+    /// for "unarmed" when it carries no weapon of that name; `None` when there is none.
+    pub fn weapon_index(&self, name: &str) -> Option<Option<usize>> {
+        self.weapons
+            .iter()
+            .position(|w| w.name == name)
+            .or_else(|| {
+                self.weapons
+                    .iter()
+                    .position(|w| w.name.eq_ignore_ascii_case(name))
+            })
+            .map(Some)
+            .or_else(|| name.eq_ignore_ascii_case("unarmed").then_some(None))
+    }
+
+    /// Puts the named weapon in hand before the combat (S13: "the one named for it").
+    /// Returns false when it carries no such weapon.
+    pub fn hold(&mut self, name: &str) -> bool {
+        match self.weapon_index(name) {
+            Some(held) => {
+                self.held = held;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Pool and damage in melee with the weapon in hand: a melee weapon as it is; a ranged
+    /// weapon (improvised) or bare hands deal 1 with the unarmed pool (S13).
+    pub fn melee(&self) -> (Pool, u32) {
+        match self.held_weapon() {
+            Some(w) if !w.ranged => (w.pool, w.damage),
+            _ => (self.unarmed_pool, IMPROVISED_DAMAGE),
+        }
+    }
+
+    /// Pool and damage of an unarmed strike, whatever is in hand.
+    pub fn unarmed(&self) -> (Pool, u32) {
+        (self.unarmed_pool, IMPROVISED_DAMAGE)
+    }
+
+    /// The ranged weapon in hand, if the weapon in hand is one.
+    pub fn ranged(&self) -> Option<RangedAttack> {
+        self.held_weapon()
+            .filter(|w| w.ranged)
+            .map(|w| RangedAttack {
+                pool: w.pool,
+                damage: w.damage,
+                anti_vehicle: w.anti_vehicle,
+            })
+    }
+
+    /// Whether it carries a ranged weapon at all (in hand or not).
+    pub fn has_ranged(&self) -> bool {
+        self.weapons.iter().any(|w| w.ranged)
     }
 }
 
@@ -297,10 +466,21 @@ pub enum Command {
         /// The target.
         target: usize,
     },
+    /// An unarmed strike on an engaged hostile, whatever is in hand: a melee attack that
+    /// deals 1 damage if won (S13).
+    Unarmed {
+        /// The defender.
+        target: usize,
+    },
     /// A vehicle attack on an engaged vehicle (S10).
     VehicleAttack {
         /// The other vehicle.
         target: usize,
+    },
+    /// The acting fighter changes weapons: its action (S13).
+    Switch {
+        /// An index into the fighter's weapons, or `None` for bare hands.
+        weapon: Option<usize>,
     },
     /// Any other action: open a door, drink a potion, plot a jump.
     Act {
@@ -359,12 +539,13 @@ pub enum Event {
         /// The move used the action.
         as_action: bool,
     },
-    /// A disengage roll: even succeeds (and the move follows), odd loses the move.
+    /// A disengage roll (S7): one d6 for every hostile the mover is engaged with; even, it
+    /// is nearby each of them and that was the move; odd, the move is lost.
     Disengage {
-        /// Who tried to leave.
+        /// Who tried to move.
         fighter: usize,
-        /// The engaged hostile.
-        target: usize,
+        /// The engaged hostiles, in listed order.
+        targets: Vec<usize>,
         /// The d6.
         die: u32,
         /// Even.
@@ -395,6 +576,11 @@ pub enum Event {
         defender: usize,
         /// The opposed Body roll, attacker first.
         roll: OpposedOutcome,
+        /// The weapons struck with, attacker first: indices into each one's weapons,
+        /// `None` for bare hands (S13).
+        weapons: [Option<usize>; 2],
+        /// The damage each would deal on a win, attacker first.
+        damage: [u32; 2],
     },
     /// A ranged attack.
     Shot {
@@ -406,6 +592,8 @@ pub enum Event {
         band: RangeBand,
         /// The target was engaged with one of the shooter's allies.
         ally_engaged: bool,
+        /// The shooter was engaged with a hostile: at least 6 (S5).
+        shooter_engaged: bool,
         /// The check.
         check: CheckOutcome,
     },
@@ -417,6 +605,13 @@ pub enum Event {
         target: usize,
         /// The opposed Mind roll with the handling die, attacker first.
         roll: OpposedOutcome,
+    },
+    /// A fighter changed weapons (its action).
+    Switched {
+        /// Who.
+        fighter: usize,
+        /// The weapon now in hand, or "unarmed".
+        weapon: String,
     },
     /// Damage taken.
     Damaged {
@@ -490,6 +685,12 @@ pub enum CombatError {
     /// No ranged weapon.
     #[error("{0} has no ranged weapon")]
     NoRangedWeapon(String),
+    /// A ranged weapon carried but not in hand.
+    #[error("{0} holds {1}, not a ranged weapon: `switch` to it first (the action)")]
+    NotHoldingRanged(String, String),
+    /// No such weapon.
+    #[error("{0} carries no weapon number {1}")]
+    UnknownWeapon(String, usize),
     /// Both the move and the action of this turn are used.
     #[error("{0} has already used the move and the action this turn")]
     NothingLeft(String),
@@ -529,7 +730,8 @@ enum Phase {
 /// One option of the acting fighter, with its exact chance.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Choice {
-    /// "melee", "shoot", "vehicle attack", "chase closer", "chase away", "disengage".
+    /// "melee", "unarmed", "shoot", "vehicle attack", "chase closer", "chase away",
+    /// "disengage".
     pub action: &'static str,
     /// The target.
     pub target: usize,
@@ -552,7 +754,11 @@ pub struct Combat {
     start_hit_points: Vec<u32>,
     /// Range of each pair, row-major n×n, symmetric.
     bands: Vec<RangeBand>,
+    /// Weapons in hand at the start, for [`Combat::restart`].
+    start_held: Vec<Option<usize>>,
     mode: Mode,
+    /// What a draw means in every opposed roll of this combat (S14).
+    draws: DrawRule,
     phase: Phase,
     order: Vec<usize>,
     /// Ambushers act first every round (S6); kept to report it.
@@ -577,12 +783,15 @@ impl Combat {
             })
             .collect();
         let start_hit_points = fighters.iter().map(|f| f.hit_points).collect();
+        let start_held = fighters.iter().map(|f| f.held).collect();
         let mut combat = Self {
             fighters,
             sides,
             start_hit_points,
+            start_held,
             bands: vec![RangeBand::Nearby; n * n],
             mode,
+            draws: DrawRule::Stand,
             phase: Phase::Setup,
             order: Vec::new(),
             round: 0,
@@ -598,8 +807,14 @@ impl Combat {
     /// fighters can fight again without being built anew (what a simulation does).
     pub fn restart(&mut self) {
         let n = self.fighters.len();
-        for (f, &hp) in self.fighters.iter_mut().zip(&self.start_hit_points) {
+        for ((f, &hp), &held) in self
+            .fighters
+            .iter_mut()
+            .zip(&self.start_hit_points)
+            .zip(&self.start_held)
+        {
             f.hit_points = hp;
+            f.held = held;
         }
         self.bands.fill(RangeBand::Nearby);
         for i in 0..n {
@@ -671,6 +886,60 @@ impl Combat {
         self.mode
     }
 
+    /// What a draw means in melee, alternative combat, vehicle attacks and chases (S14).
+    pub fn draws(&self) -> DrawRule {
+        self.draws
+    }
+
+    /// Sets what a draw means (the roll-off option, S14); a table sets it before the fight.
+    pub fn set_draws(&mut self, draws: DrawRule) {
+        self.draws = draws;
+    }
+
+    /// The opposed roll of this combat between two pools.
+    fn opposed_spec(&self, first: Pool, second: Pool) -> OpposedSpec {
+        OpposedSpec {
+            draws: self.draws,
+            ..OpposedSpec::new(first, second)
+        }
+    }
+
+    /// Pool and damage of `fighter`'s blow with the weapon in hand. In alternative combat
+    /// every weapon deals its damage ("according to the weapon used by the winner", S11);
+    /// in standard combat a ranged weapon in melee is improvised (1, S13).
+    fn strike(&self, fighter: usize) -> (Pool, u32) {
+        let f = &self.fighters[fighter];
+        match (self.mode, f.held_weapon()) {
+            (Mode::Alternative, Some(w)) => (w.pool, w.damage),
+            _ => f.melee(),
+        }
+    }
+
+    /// Whether `fighter` is engaged with a hostile that is not out.
+    pub fn engaged_with_hostile(&self, fighter: usize) -> bool {
+        (0..self.fighters.len()).any(|i| self.holds_engaged(fighter, i))
+    }
+
+    /// `other` is a hostile, not out, engaged with `fighter`.
+    fn holds_engaged(&self, fighter: usize, other: usize) -> bool {
+        other != fighter
+            && self.hostile(fighter, other)
+            && !self.fighters[other].is_out()
+            && self.band(fighter, other) == RangeBand::Engaged
+    }
+
+    /// The difficulty of a shot by `shooter` at `target` now (S5), with whether the target
+    /// is engaged with an ally and whether the shooter is engaged with a hostile.
+    pub fn shot_difficulty(&self, shooter: usize, target: usize) -> (Difficulty, bool, bool) {
+        let ally = self.engaged_with_ally(shooter, target);
+        let engaged = self.engaged_with_hostile(shooter);
+        (
+            ranged_difficulty(self.band(shooter, target), ally, engaged),
+            ally,
+            engaged,
+        )
+    }
+
     fn hostile(&self, a: usize, b: usize) -> bool {
         self.sides[a] != self.sides[b]
     }
@@ -718,6 +987,8 @@ impl Combat {
                     return Err(CombatError::AlreadyStarted);
                 }
                 let order = match command {
+                    // Alternative combat needs no initiative (S15).
+                    Command::Initiative if self.mode == Mode::Alternative => self.listed_order(),
                     Command::Initiative => self.roll_initiative(dice, events)?,
                     Command::Ambush { side } => self.ambush_order(side)?,
                     Command::Order { order } => {
@@ -753,7 +1024,27 @@ impl Combat {
             Command::Chase { target, direction } => {
                 self.do_move(actor, *target, *direction, true, dice, events)?
             }
-            Command::Melee { target } => self.melee(actor, *target, dice, events)?,
+            Command::Melee { target } => self.melee(actor, *target, false, dice, events)?,
+            Command::Unarmed { target } => self.melee(actor, *target, true, dice, events)?,
+            Command::Switch { weapon } => {
+                if self.fighters[actor].vehicle.is_some() {
+                    return Err(CombatError::WrongAttack(format!(
+                        "{} is a vehicle: it has no weapons to change",
+                        self.name(actor)
+                    )));
+                }
+                if let Some(w) = weapon
+                    && *w >= self.fighters[actor].weapons.len()
+                {
+                    return Err(CombatError::UnknownWeapon(self.name(actor), *w));
+                }
+                self.use_action(actor)?;
+                self.fighters[actor].held = *weapon;
+                events.push(Event::Switched {
+                    fighter: actor,
+                    weapon: self.fighters[actor].held_name().to_owned(),
+                });
+            }
             Command::Shoot { target } => self.shoot(actor, *target, dice, events)?,
             Command::VehicleAttack { target } => {
                 self.vehicle_attack(actor, *target, dice, events)?
@@ -824,9 +1115,12 @@ impl Combat {
             if !f.hero {
                 continue;
             }
+            // Armor too heavy costs a die on any form of check (S1); a heavy weapon only on
+            // an attack with it, so not here.
             let pool = PoolSpec {
                 attribute: f.mind,
                 background: f.initiative_background,
+                armor_too_heavy: f.armor_too_heavy,
                 ..PoolSpec::default()
             }
             .pool()
@@ -849,12 +1143,26 @@ impl Combat {
         Ok(passed.into_iter().chain(opponents).chain(failed).collect())
     }
 
+    /// The order without initiative (S15): side by side, in the order the sides were first
+    /// listed (so NPC allies act in the heroes' segment), each side in listed order.
+    fn listed_order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.fighters.len()).collect();
+        // `sides[i]` is the index of the first fighter listed on i's side.
+        order.sort_by_key(|&i| self.sides[i]);
+        order
+    }
+
+    /// An ambush (S6, S15): the ambushing side first, by Mind high to low (ties keep the
+    /// listed order), then the others as [`Combat::listed_order`] puts them.
     fn ambush_order(&self, side: &str) -> Result<Vec<usize>, CombatError> {
-        let (first, rest): (Vec<usize>, Vec<usize>) =
-            (0..self.fighters.len()).partition(|&i| self.fighters[i].side == side);
+        let (mut first, rest): (Vec<usize>, Vec<usize>) = self
+            .listed_order()
+            .into_iter()
+            .partition(|&i| self.fighters[i].side == side);
         if first.is_empty() {
             return Err(CombatError::UnknownSide(side.to_owned()));
         }
+        first.sort_by_key(|&i| std::cmp::Reverse(self.fighters[i].mind));
         Ok(first.into_iter().chain(rest).collect())
     }
 
@@ -966,19 +1274,18 @@ impl Combat {
         })?;
         if contested {
             self.check_target(actor, target)?;
-            let (mine, theirs) = match (
+            let (mover, other) = match (
                 &self.fighters[actor].vehicle,
                 &self.fighters[target].vehicle,
             ) {
-                (Some(a), Some(b)) => {
-                    chase_pools(a.pilot_pool, &a.vehicle, b.pilot_pool, &b.vehicle)
-                }
+                (Some(a), Some(b)) => (a.piloted(), b.piloted()),
                 (None, _) => return Err(CombatError::NotAVehicle(self.name(actor))),
                 (_, None) => return Err(CombatError::NotAVehicle(self.name(target))),
             };
+            // The chase rule of the vehicle module, with this combat's draw rule (S10, S14).
             let roll = {
                 let shared = solum_dice::SharedDice::new(dice);
-                roll_opposed(&OpposedSpec::new(mine, theirs), &mut &shared, &mut &shared)?
+                roll_chase(mover, other, self.draws, &mut &shared, &mut &shared)?
             };
             let success = roll.verdict == Verdict::Win;
             self.mark_moved(as_action);
@@ -993,24 +1300,35 @@ impl Combat {
             if !success {
                 return Ok(());
             }
-        } else if from == RangeBand::Engaged
-            && self.hostile(actor, target)
-            && !self.fighters[target].is_out()
-        {
-            // Leaving an engagement with a hostile takes the disengage roll (S7).
+        } else if self.engaged_with_hostile(actor) {
+            // S7: engaged with any hostile, every move starts with one disengage roll for
+            // all of them; even, it is nearby each of them and that was the move.
+            let targets: Vec<usize> = (0..self.fighters.len())
+                .filter(|&i| self.holds_engaged(actor, i))
+                .collect();
             let die = dice.roll(6)?;
             let success = solum_dice::is_even(die);
             self.mark_moved(as_action);
             events.push(Event::Disengage {
                 fighter: actor,
-                target,
+                targets: targets.clone(),
                 die,
                 success,
                 as_action,
             });
-            if !success {
-                return Ok(());
+            if success {
+                for t in targets {
+                    self.set_band(actor, t, RangeBand::Nearby);
+                    events.push(Event::Moved {
+                        fighter: actor,
+                        target: t,
+                        from: RangeBand::Engaged,
+                        to: RangeBand::Nearby,
+                        as_action,
+                    });
+                }
             }
+            return Ok(());
         } else {
             self.mark_moved(as_action);
         }
@@ -1044,6 +1362,7 @@ impl Combat {
         &mut self,
         actor: usize,
         target: usize,
+        unarmed: bool,
         dice: &mut dyn DiceSource,
         events: &mut Vec<Event>,
     ) -> Result<(), CombatError> {
@@ -1064,10 +1383,14 @@ impl Combat {
                 self.name(target),
             ));
         }
-        let spec = OpposedSpec::new(
-            self.fighters[actor].melee_pool,
-            self.fighters[target].melee_pool,
-        );
+        // S13: each fights with the weapon in hand; bare hands and a ranged weapon deal 1.
+        let (pool, damage) = if unarmed {
+            self.fighters[actor].unarmed()
+        } else {
+            self.strike(actor)
+        };
+        let (their_pool, their_damage) = self.strike(target);
+        let spec = self.opposed_spec(pool, their_pool);
         let roll = {
             let shared = solum_dice::SharedDice::new(dice);
             roll_opposed(&spec, &mut &shared, &mut &shared)?
@@ -1078,17 +1401,20 @@ impl Combat {
             attacker: actor,
             defender: target,
             roll,
+            weapons: [
+                if unarmed {
+                    None
+                } else {
+                    self.fighters[actor].held
+                },
+                self.fighters[target].held,
+            ],
+            damage: [damage, their_damage],
         });
         // S4: the winner deals its weapon's damage to the loser, whoever's turn it is.
         match verdict {
-            Verdict::Win => {
-                let dmg = self.fighters[actor].melee_damage;
-                self.damage(target, dmg, actor, events);
-            }
-            Verdict::Lose => {
-                let dmg = self.fighters[target].melee_damage;
-                self.damage(actor, dmg, target, events);
-            }
+            Verdict::Win => self.damage(target, damage, actor, events),
+            Verdict::Lose => self.damage(actor, their_damage, target, events),
             Verdict::Draw => {}
         }
         Ok(())
@@ -1114,7 +1440,7 @@ impl Combat {
     ) -> Result<(), CombatError> {
         self.check_attack(actor, target)?;
         let band = self.band(actor, target);
-        let ally_engaged = self.engaged_with_ally(actor, target);
+        let (difficulty, ally_engaged, shooter_engaged) = self.shot_difficulty(actor, target);
         let mut no_effect = "the weapon deals no damage";
         let (pool, damage_to_target) = match (
             &self.fighters[actor].vehicle,
@@ -1138,9 +1464,14 @@ impl Combat {
                 (crew.pilot_pool, self.fighters[target].hit_points)
             }
             (None, _) => {
-                let ranged = self.fighters[actor]
-                    .ranged
-                    .ok_or_else(|| CombatError::NoRangedWeapon(self.name(actor)))?;
+                let me = &self.fighters[actor];
+                let ranged = me.ranged().ok_or_else(|| {
+                    if me.has_ranged() {
+                        CombatError::NotHoldingRanged(self.name(actor), me.held_name().to_owned())
+                    } else {
+                        CombatError::NoRangedWeapon(self.name(actor))
+                    }
+                })?;
                 let damage = match &self.fighters[target].vehicle {
                     Some(crew) => {
                         // The scale rule, with its reason when the weapon cannot harm (S10).
@@ -1154,7 +1485,6 @@ impl Combat {
                 (ranged.pool, damage)
             }
         };
-        let difficulty = ranged_difficulty(band, ally_engaged);
         let check = roll_check(&CheckSpec::new(pool, difficulty), dice)?;
         self.acted = true;
         let hit = check.passed;
@@ -1163,6 +1493,7 @@ impl Combat {
             target,
             band,
             ally_engaged,
+            shooter_engaged,
             check,
         });
         if hit {
@@ -1186,11 +1517,11 @@ impl Combat {
         events: &mut Vec<Event>,
     ) -> Result<(), CombatError> {
         self.check_attack(actor, target)?;
-        let (mine, theirs) = match (
+        let (attacker, defender) = match (
             &self.fighters[actor].vehicle,
             &self.fighters[target].vehicle,
         ) {
-            (Some(a), Some(b)) => attack_pools(a.pilot_pool, &a.vehicle, b.pilot_pool, &b.vehicle),
+            (Some(a), Some(b)) => (a.piloted(), b.piloted()),
             (None, _) => return Err(CombatError::NotAVehicle(self.name(actor))),
             (_, None) => return Err(CombatError::NotAVehicle(self.name(target))),
         };
@@ -1202,9 +1533,10 @@ impl Combat {
                 self.name(target),
             ));
         }
+        // The vehicle attack rule of the vehicle module, with this combat's draw rule.
         let roll = {
             let shared = solum_dice::SharedDice::new(dice);
-            roll_opposed(&OpposedSpec::new(mine, theirs), &mut &shared, &mut &shared)?
+            roll_vehicle_attack(attacker, defender, self.draws, &mut &shared, &mut &shared)?
         };
         self.acted = true;
         let hit = roll.verdict == Verdict::Win;
@@ -1224,12 +1556,14 @@ impl Combat {
         Ok(())
     }
 
-    /// The acting fighter's options against each hostile that is not out, with exact odds.
+    /// The acting fighter's options against each hostile that is not out, with exact odds
+    /// (draws split by a roll-off when the combat has that option, S14).
     pub fn choices(&self) -> Vec<Choice> {
         let Some(actor) = self.acting() else {
             return Vec::new();
         };
         let me = &self.fighters[actor];
+        let opposed = |p, q| Some(opposed_odds(&self.opposed_spec(p, q)));
         let mut out = Vec::new();
         for (t, them) in self.fighters.iter().enumerate() {
             if t == actor || them.is_out() || !self.hostile(actor, t) {
@@ -1249,24 +1583,19 @@ impl Combat {
                     if engaged {
                         let (p, q) =
                             attack_pools(a.pilot_pool, &a.vehicle, b.pilot_pool, &b.vehicle);
-                        out.push(choice(
-                            "vehicle attack",
-                            Some(opposed_odds(&OpposedSpec::new(p, q))),
-                            None,
-                        ));
+                        out.push(choice("vehicle attack", opposed(p, q), None));
                     }
                     let (p, q) = chase_pools(a.pilot_pool, &a.vehicle, b.pilot_pool, &b.vehicle);
-                    let odds = opposed_odds(&OpposedSpec::new(p, q));
                     if band != RangeBand::Engaged {
-                        out.push(choice("chase closer", Some(odds.clone()), None));
+                        out.push(choice("chase closer", opposed(p, q), None));
                     }
                     if band != RangeBand::Far {
-                        out.push(choice("chase away", Some(odds), None));
+                        out.push(choice("chase away", opposed(p, q), None));
                     }
                 }
                 (Some(a), None) => {
                     if band == RangeBand::Engaged {
-                        let d = ranged_difficulty(band, self.engaged_with_ally(actor, t));
+                        let (d, _, _) = self.shot_difficulty(actor, t);
                         out.push(choice(
                             "shoot",
                             None,
@@ -1276,13 +1605,17 @@ impl Combat {
                 }
                 (None, _) => {
                     if engaged && them.vehicle.is_none() {
-                        let odds = opposed_odds(&OpposedSpec::new(me.melee_pool, them.melee_pool));
-                        out.push(choice("melee", Some(odds), None));
+                        let theirs = self.strike(t).0;
+                        out.push(choice("melee", opposed(self.strike(actor).0, theirs), None));
+                        // Bare hands are an option only where they differ from the weapon.
+                        if me.held_weapon().is_some() && me.unarmed() != self.strike(actor) {
+                            out.push(choice("unarmed", opposed(me.unarmed().0, theirs), None));
+                        }
                     }
-                    if let Some(r) = me.ranged
+                    if let Some(r) = me.ranged()
                         && self.mode == Mode::Standard
                     {
-                        let d = ranged_difficulty(band, self.engaged_with_ally(actor, t));
+                        let (d, _, _) = self.shot_difficulty(actor, t);
                         out.push(choice(
                             "shoot",
                             None,

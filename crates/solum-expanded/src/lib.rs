@@ -26,6 +26,7 @@ pub mod combat;
 pub mod creature;
 pub mod fight;
 pub mod odds;
+pub mod oracle;
 mod pool;
 pub mod tactic;
 pub mod vehicle;

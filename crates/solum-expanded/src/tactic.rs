@@ -3,9 +3,10 @@
 //! On its turn a fighter picks a target: among hostiles that are not out, those engaged with
 //! it first, then the nearest; ties go to the fewest hit points left, then the first listed.
 //! Then:
-//! 1. if it can attack the target now, it does: melee when engaged (any range in
-//!    alternative combat), a shot when it has a ranged weapon (at any range), a vehicle
-//!    attack when both are vehicles and engaged;
+//! 1. if it can attack the target now, it does, with the weapon in hand (it never
+//!    switches): a shot when it holds a ranged weapon (at any range), melee when engaged
+//!    (any range in alternative combat, where a ranged weapon in hand is used as an
+//!    improvised weapon), a vehicle attack when both are vehicles and engaged;
 //! 2. otherwise it closes in: its move, then its action as a second move (a chase roll for
 //!    vehicles), attacking as soon as it can;
 //! 3. then it ends its turn.
@@ -42,7 +43,7 @@ pub fn next_command(combat: &Combat) -> Option<Command> {
             engaged.then_some(Command::VehicleAttack { target })
         } else if me.vehicle.is_some() {
             engaged.then_some(Command::Shoot { target })
-        } else if me.ranged.is_some() && combat.mode() == Mode::Standard {
+        } else if me.ranged().is_some() && combat.mode() == Mode::Standard {
             Some(Command::Shoot { target })
         } else if (engaged || combat.mode() == Mode::Alternative) && them.vehicle.is_none() {
             Some(Command::Melee { target })
@@ -78,19 +79,15 @@ mod tests {
     use solum_dice::SeededDice;
 
     fn fighter(name: &str, side: &str, pool: u64, hp: u32) -> Fighter {
-        Fighter {
-            name: name.into(),
-            side: side.into(),
-            hero: side == "heroes",
-            mind: 1,
-            initiative_background: false,
-            melee_pool: Pool::new(pool).unwrap(),
-            melee_damage: 1,
-            ranged: None,
-            hit_points: hp,
-            max_hit_points: hp,
-            vehicle: None,
-        }
+        Fighter::plain(
+            name,
+            side,
+            side == "heroes",
+            Pool::new(pool).unwrap(),
+            1,
+            None,
+            hp,
+        )
     }
 
     #[test]

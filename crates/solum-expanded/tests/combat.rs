@@ -24,30 +24,18 @@ fn fighter(
     hp: u32,
     damage: u32,
 ) -> Fighter {
-    Fighter {
-        name: name.into(),
-        side: side.into(),
-        hero,
-        mind,
-        initiative_background: hero,
-        melee_pool: pool(melee),
-        melee_damage: damage,
-        ranged: None,
-        hit_points: hp,
-        max_hit_points: hp,
-        vehicle: None,
-    }
+    let mut f = Fighter::plain(name, side, hero, pool(melee), damage, None, hp);
+    f.mind = mind;
+    f.initiative_background = hero;
+    f
 }
 
+/// A hero with a melee weapon (1 damage) and a ranged weapon in hand.
 fn gunner(name: &str, side: &str, body: u64, damage: u32) -> Fighter {
-    Fighter {
-        ranged: Some(solum_expanded::combat::RangedAttack {
-            pool: pool(body),
-            damage,
-            anti_vehicle: false,
-        }),
-        ..fighter(name, side, true, 1, body, 4, 1)
-    }
+    let mut f = Fighter::plain(name, side, true, pool(body), 1, Some(damage), 4);
+    f.initiative_background = true;
+    f.held = Some(1);
+    f
 }
 
 /// Applies a command with scripted dice that must all be used.
@@ -606,11 +594,11 @@ fn melee_needs_engagement_and_a_heavy_weapon_needs_body_3() {
     };
     let f = Fighter::hero(&osric, "heroes", true).unwrap();
     // Body 2 + background - 1 for the heavy weapon; it deals only 2.
-    assert_eq!((f.melee_pool.dice(), f.melee_damage), (2, 2));
+    assert_eq!((f.melee().0.dice(), f.melee().1), (2, 2));
     osric.body = 3;
     osric.hit_points = 4;
     let f = Fighter::hero(&osric, "heroes", true).unwrap();
-    assert_eq!((f.melee_pool.dice(), f.melee_damage), (4, 3));
+    assert_eq!((f.melee().0.dice(), f.melee().1), (4, 3));
     let mut combat = duel(f, fighter("orc", "b", false, 1, 2, 3, 2));
     let err = combat
         .apply(&Command::Melee { target: 1 }, &mut ScriptedDice::new([]))
@@ -768,4 +756,782 @@ fn choices_show_exact_odds() {
             .any(|c| c.action == "melee" && c.odds.is_some())
     );
     assert!(choices.iter().any(|c| c.action == "disengage"));
+}
+
+/// A hero sheet with the given Body and Mind, one background, these weapons and armor.
+fn sheet(
+    body: u32,
+    mind: u32,
+    weapons: Vec<solum_expanded::character::Weapon>,
+    armor: Option<solum_expanded::character::Class>,
+) -> solum_expanded::character::Character {
+    use solum_expanded::character::{Armor, Character};
+    Character {
+        schema: 1,
+        name: "Hero".into(),
+        body,
+        mind,
+        charm: 1,
+        backgrounds: vec!["Veteran".into()],
+        unnamed_backgrounds: 0,
+        hit_points: 4,
+        weapons,
+        armor: armor.map(|class| Armor {
+            name: "armor".into(),
+            class,
+        }),
+        gear: vec![],
+        money: 0,
+        notes: String::new(),
+    }
+}
+
+fn initiative_dice(events: &[Event]) -> Vec<u32> {
+    events
+        .iter()
+        .find_map(|e| match e {
+            Event::InitiativeRoll { check, .. } => check.roll.as_ref().map(|r| r.dice.clone()),
+            _ => None,
+        })
+        .expect("an initiative roll")
+}
+
+/// S1: armor too heavy costs a die on "any form of check", initiative included. Body 1,
+/// Mind 3 in medium armor (which needs Body 2), with a background: 3 + 1 - 1 = 3 dice.
+/// A heavy weapon costs a die only "for a check to attack with the weapon": not here.
+#[test]
+fn armor_too_heavy_costs_an_initiative_die_a_heavy_weapon_does_not() {
+    use solum_expanded::character::{Class, Weapon};
+    let hero = sheet(1, 3, vec![], Some(Class::Medium));
+    let orc = fighter("orc", "foes", false, 1, 2, 3, 1);
+    let mut combat = Combat::new(
+        vec![Fighter::hero(&hero, "heroes", true).unwrap(), orc.clone()],
+        Mode::Standard,
+    );
+    // Exactly three dice are drawn (the script must be used up, and a fourth would panic).
+    let events = apply(&mut combat, Command::Initiative, &[3, 2, 1]);
+    assert_eq!(initiative_dice(&events), [3, 2, 1]);
+    assert_eq!(order_names(&combat), ["orc", "Hero"], "3 < 4 fails");
+
+    // Body 2 with a heavy weapon and no armor: Mind 2 + background = 3 dice.
+    let hero = sheet(2, 2, vec![Weapon::melee("maul", Class::Heavy)], None);
+    let f = Fighter::hero(&hero, "heroes", true).unwrap();
+    assert_eq!(
+        f.melee().0.dice(),
+        2,
+        "the attack pays for the heavy weapon"
+    );
+    let mut combat = Combat::new(vec![f, orc], Mode::Standard);
+    let events = apply(&mut combat, Command::Initiative, &[4, 1, 1]);
+    assert_eq!(initiative_dice(&events), [4, 1, 1]);
+    assert_eq!(order_names(&combat), ["Hero", "orc"]);
+}
+
+/// S5: while the shooter is engaged with any hostile, every shot is against 6, or the
+/// target's own difficulty where it is higher (7).
+#[test]
+fn shooting_while_engaged_is_against_6_whoever_the_target_is() {
+    let setup = || {
+        let mut combat = Combat::new(
+            vec![
+                gunner("shooter", "a", 2, 2),
+                fighter("ally", "a", true, 1, 2, 3, 1),
+                fighter("orc 1", "b", false, 1, 2, 3, 1),
+                fighter("orc 2", "b", false, 1, 2, 3, 1),
+            ],
+            Mode::Standard,
+        );
+        let engaged = RangeBand::Engaged;
+        apply(
+            &mut combat,
+            Command::Place {
+                a: 0,
+                b: 2,
+                band: engaged,
+            },
+            &[],
+        );
+        apply(
+            &mut combat,
+            Command::Order {
+                order: vec![0, 1, 2, 3],
+            },
+            &[],
+        );
+        combat
+    };
+    // orc 2 is nearby: 4 when free; engaged with orc 1, 6. A 5 now misses.
+    let mut combat = setup();
+    let shoot = combat.choices();
+    let shoot = shoot
+        .iter()
+        .find(|c| c.action == "shoot" && c.target == 3)
+        .unwrap();
+    // Two dice against 6: at least one 6, 1 - (5/6)^2 = 11/36 (4 would be 3/4).
+    assert_eq!(shoot.p_success.clone().unwrap(), solum_dice::prob(11, 36));
+    let events = apply(&mut combat, Command::Shoot { target: 3 }, &[5, 4]);
+    assert_eq!(shot_difficulty(&events).value(), 6);
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::Shot { shooter_engaged: true, check, .. } if !check.passed
+    )));
+    assert_eq!(combat.fighters()[3].hit_points, 3);
+
+    // orc 2 far and engaged with the ally: its own difficulty, 7, stays.
+    let mut combat = setup();
+    combat
+        .apply(
+            &Command::Place {
+                a: 0,
+                b: 3,
+                band: RangeBand::Far,
+            },
+            &mut ScriptedDice::new([]),
+        )
+        .unwrap();
+    combat
+        .apply(
+            &Command::Place {
+                a: 1,
+                b: 3,
+                band: RangeBand::Engaged,
+            },
+            &mut ScriptedDice::new([]),
+        )
+        .unwrap();
+    let events = apply(&mut combat, Command::Shoot { target: 3 }, &[5, 4]);
+    assert_eq!(shot_difficulty(&events).value(), 7);
+
+    // An engaged foe who is out holds nobody: back to 4, and a 5 hits.
+    let mut combat = setup();
+    let mut fighters = combat.fighters().to_vec();
+    fighters[2].hit_points = 0;
+    combat = Combat::new(fighters, Mode::Standard);
+    apply(
+        &mut combat,
+        Command::Place {
+            a: 0,
+            b: 2,
+            band: RangeBand::Engaged,
+        },
+        &[],
+    );
+    apply(
+        &mut combat,
+        Command::Order {
+            order: vec![0, 1, 2, 3],
+        },
+        &[],
+    );
+    let events = apply(&mut combat, Command::Shoot { target: 3 }, &[5, 4]);
+    assert_eq!(shot_difficulty(&events).value(), 4);
+    assert_eq!(combat.fighters()[3].hit_points, 1);
+}
+
+fn disengage(events: &[Event]) -> (Vec<usize>, u32, bool) {
+    events
+        .iter()
+        .find_map(|e| match e {
+            Event::Disengage {
+                targets,
+                die,
+                success,
+                ..
+            } => Some((targets.clone(), *die, *success)),
+            _ => None,
+        })
+        .expect("a disengage roll")
+}
+
+/// S7: engaged with any hostile, every move starts with one disengage d6 for all of them:
+/// odd, the move is lost; even, it is nearby each of them and that was the move. Moves
+/// between allies need no roll.
+#[test]
+fn every_move_while_engaged_starts_with_one_disengage_roll() {
+    let mut combat = Combat::new(
+        vec![
+            fighter("hero", "a", true, 1, 2, 4, 1),
+            fighter("orc 1", "b", false, 1, 2, 3, 1),
+            fighter("orc 2", "b", false, 1, 2, 3, 1),
+            fighter("orc 3", "b", false, 1, 2, 3, 1),
+            fighter("friend", "a", true, 1, 2, 3, 1),
+        ],
+        Mode::Standard,
+    );
+    let engaged = RangeBand::Engaged;
+    apply(
+        &mut combat,
+        Command::Place {
+            a: 0,
+            b: 1,
+            band: engaged,
+        },
+        &[],
+    );
+    apply(
+        &mut combat,
+        Command::Place {
+            a: 0,
+            b: 2,
+            band: engaged,
+        },
+        &[],
+    );
+    apply(
+        &mut combat,
+        Command::Place {
+            a: 0,
+            b: 4,
+            band: engaged,
+        },
+        &[],
+    );
+    apply(
+        &mut combat,
+        Command::Order {
+            order: vec![0, 1, 2, 3, 4],
+        },
+        &[],
+    );
+    // Away from orc 3, who holds nobody: one roll for orc 1 and orc 2; a 3 loses the move.
+    let away = Command::Move {
+        target: 3,
+        direction: Direction::Away,
+    };
+    let events = apply(&mut combat, away, &[3]);
+    assert_eq!(disengage(&events), (vec![1, 2], 3, false));
+    assert_eq!(combat.band(0, 3), RangeBand::Nearby);
+    assert_eq!(combat.turn_used(), (true, false));
+    // Closer to orc 3 as the second move: a 4 frees it from both; orc 3 stays nearby.
+    let closer = Command::Move {
+        target: 3,
+        direction: Direction::Closer,
+    };
+    let events = apply(&mut combat, closer, &[4]);
+    assert_eq!(disengage(&events), (vec![1, 2], 4, true));
+    assert_eq!(
+        [1, 2, 3, 4].map(|i| combat.band(0, i)),
+        [
+            RangeBand::Nearby,
+            RangeBand::Nearby,
+            RangeBand::Nearby,
+            RangeBand::Engaged
+        ]
+    );
+    assert_eq!(combat.turn_used(), (true, true));
+    // Next round: engaged only with a friend, moving away needs no roll.
+    for _ in 0..5 {
+        apply(&mut combat, Command::EndTurn, &[]);
+    }
+    assert_eq!(combat.acting(), Some(0));
+    let events = apply(
+        &mut combat,
+        Command::Move {
+            target: 4,
+            direction: Direction::Away,
+        },
+        &[],
+    );
+    assert!(!events.iter().any(|e| matches!(e, Event::Disengage { .. })));
+    assert_eq!(combat.band(0, 4), RangeBand::Nearby);
+}
+
+/// S13: at the start a fighter holds the weapon that serves it best: highest damage after
+/// the Body rule, a medium weapon before a heavy one that costs a die, then the first
+/// listed; the order of the list decides nothing else.
+#[test]
+fn the_best_weapon_is_in_hand_whatever_the_list_order() {
+    use solum_expanded::character::{Class, Weapon};
+    let sword = Weapon::melee("sword", Class::Medium);
+    let axe = Weapon::melee("greataxe", Class::Heavy);
+    for weapons in [
+        vec![sword.clone(), axe.clone()],
+        vec![axe.clone(), sword.clone()],
+    ] {
+        // Body 2: the axe deals 2 and costs a die, the sword deals 2 with Body 2 + 1 dice.
+        let f = Fighter::hero(&sheet(2, 2, weapons.clone(), None), "heroes", true).unwrap();
+        assert_eq!(f.held_name(), "sword");
+        assert_eq!((f.melee().0.dice(), f.melee().1), (3, 2));
+        // Body 3: the axe deals 3 with no penalty.
+        let f = Fighter::hero(&sheet(3, 2, weapons, None), "heroes", true).unwrap();
+        assert_eq!(f.held_name(), "greataxe");
+        assert_eq!((f.melee().0.dice(), f.melee().1), (4, 3));
+    }
+    // Equal choices: the first listed.
+    let club = Weapon::melee("club", Class::Medium);
+    let f = Fighter::hero(&sheet(2, 2, vec![club, sword], None), "heroes", true).unwrap();
+    assert_eq!(f.held_name(), "club");
+    // A named weapon is held instead; bare hands have no weapon.
+    let mut f = Fighter::hero(&sheet(2, 2, vec![axe], None), "heroes", true).unwrap();
+    assert!(f.hold("unarmed"));
+    assert_eq!((f.held_name(), f.melee().1), ("unarmed", 1));
+    assert!(!f.hold("bow"));
+}
+
+/// S13: changing weapons is the action; a ranged weapon used in melee and an unarmed
+/// strike deal 1.
+#[test]
+fn switching_weapons_takes_the_action_and_improvised_blows_deal_1() {
+    // The hero carries a club (3 damage) and a rifle (2) and holds the rifle.
+    let mut hero = Fighter::plain("hero", "a", true, pool(2), 3, Some(2), 9);
+    hero.held = Some(1);
+    let mut combat = duel(hero, fighter("orc", "b", false, 1, 2, 9, 2));
+    apply(
+        &mut combat,
+        Command::Place {
+            a: 0,
+            b: 1,
+            band: RangeBand::Engaged,
+        },
+        &[],
+    );
+    // Melee with the rifle in hand: 5 4 against 3 2, a win for 1.
+    let events = apply(&mut combat, Command::Melee { target: 1 }, &[5, 4, 3, 2]);
+    assert!(events.contains(&Event::Damaged {
+        fighter: 1,
+        amount: 1,
+        hit_points: 8,
+        by: 0
+    }));
+    apply(&mut combat, Command::EndTurn, &[]);
+    apply(&mut combat, Command::EndTurn, &[]);
+    // Switching to the club is the action: no attack after it this turn.
+    let events = apply(&mut combat, Command::Switch { weapon: Some(0) }, &[]);
+    assert!(events.contains(&Event::Switched {
+        fighter: 0,
+        weapon: "weapon".into()
+    }));
+    let err = combat
+        .apply(&Command::Melee { target: 1 }, &mut ScriptedDice::new([]))
+        .unwrap_err();
+    assert!(matches!(err, CombatError::ActionUsed(_)));
+    assert_eq!(
+        combat
+            .apply(&Command::Shoot { target: 1 }, &mut ScriptedDice::new([]))
+            .unwrap_err()
+            .to_string(),
+        "hero has already used the action this turn"
+    );
+    apply(&mut combat, Command::EndTurn, &[]);
+    apply(&mut combat, Command::EndTurn, &[]);
+    // The club deals 3; it cannot shoot.
+    let err = combat
+        .apply(&Command::Shoot { target: 1 }, &mut ScriptedDice::new([]))
+        .unwrap_err();
+    assert!(matches!(err, CombatError::NotHoldingRanged(..)));
+    let events = apply(&mut combat, Command::Melee { target: 1 }, &[5, 4, 3, 2]);
+    assert!(events.contains(&Event::Damaged {
+        fighter: 1,
+        amount: 3,
+        hit_points: 5,
+        by: 0
+    }));
+    apply(&mut combat, Command::EndTurn, &[]);
+    apply(&mut combat, Command::EndTurn, &[]);
+    // An unarmed strike with the club in hand: 1.
+    let events = apply(&mut combat, Command::Unarmed { target: 1 }, &[5, 4, 3, 2]);
+    assert!(events.contains(&Event::Damaged {
+        fighter: 1,
+        amount: 1,
+        hit_points: 4,
+        by: 0
+    }));
+    // A weapon it does not carry.
+    apply(&mut combat, Command::EndTurn, &[]);
+    apply(&mut combat, Command::EndTurn, &[]);
+    let err = combat
+        .apply(
+            &Command::Switch { weapon: Some(5) },
+            &mut ScriptedDice::new([]),
+        )
+        .unwrap_err();
+    assert!(matches!(err, CombatError::UnknownWeapon(_, 5)));
+}
+
+/// A defender holding a ranged weapon who wins the exchange deals 1, not its gun's damage.
+#[test]
+fn a_defender_with_a_gun_in_hand_strikes_back_for_1() {
+    let mut shooter = Fighter::plain("shooter", "b", false, pool(2), 1, Some(3), 5);
+    shooter.held = Some(1);
+    let mut combat = duel(fighter("hero", "a", true, 1, 2, 5, 2), shooter);
+    apply(
+        &mut combat,
+        Command::Place {
+            a: 0,
+            b: 1,
+            band: RangeBand::Engaged,
+        },
+        &[],
+    );
+    let events = apply(&mut combat, Command::Melee { target: 1 }, &[2, 1, 4, 3]);
+    assert!(events.contains(&Event::Damaged {
+        fighter: 0,
+        amount: 1,
+        hit_points: 4,
+        by: 1
+    }));
+}
+
+fn truck_driver(name: &str, side: &str) -> Fighter {
+    Fighter::vehicle(name, side, side == "a", 2, false, truck()).unwrap()
+}
+
+/// S14: with the roll-off option a drawn melee exchange, vehicle attack or chase is rolled
+/// off, one die each (first side first) until one is higher; without it the draw stands.
+#[test]
+fn roll_off_settles_draws_in_melee_vehicle_attacks_and_chases() {
+    use solum_expanded::check::DrawRule;
+    let melee = |draws| {
+        let mut combat = duel(
+            fighter("hero", "a", true, 1, 2, 4, 2),
+            fighter("orc", "b", false, 1, 2, 3, 1),
+        );
+        combat.set_draws(draws);
+        apply(
+            &mut combat,
+            Command::Place {
+                a: 0,
+                b: 1,
+                band: RangeBand::Engaged,
+            },
+            &[],
+        );
+        combat
+    };
+    // 5 4 against 5 3: a draw that stands.
+    let mut combat = melee(DrawRule::Stand);
+    let events = apply(&mut combat, Command::Melee { target: 1 }, &[5, 4, 5, 3]);
+    assert!(!events.iter().any(|e| matches!(e, Event::Damaged { .. })));
+    // Rolled off: 2:2 again, then 4:1, the hero wins and deals 2.
+    let mut combat = melee(DrawRule::RollOff);
+    let events = apply(
+        &mut combat,
+        Command::Melee { target: 1 },
+        &[5, 4, 5, 3, 2, 2, 4, 1],
+    );
+    assert!(events.contains(&Event::Damaged {
+        fighter: 1,
+        amount: 2,
+        hit_points: 1,
+        by: 0
+    }));
+
+    // Vehicles: two trucks, 2 dice each. A drawn attack rolled off 1:3 is lost (a miss);
+    // a drawn chase away rolled off 3:1 is won.
+    let trucks = || {
+        let mut combat = duel(truck_driver("red", "a"), truck_driver("blue", "b"));
+        combat.set_draws(DrawRule::RollOff);
+        combat
+    };
+    let mut combat = trucks();
+    apply(
+        &mut combat,
+        Command::Place {
+            a: 0,
+            b: 1,
+            band: RangeBand::Engaged,
+        },
+        &[],
+    );
+    let events = apply(
+        &mut combat,
+        Command::VehicleAttack { target: 1 },
+        &[5, 4, 5, 3, 1, 3],
+    );
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::VehicleAttack { roll, .. } if roll.verdict == Verdict::Lose && roll.roll_off == [(1, 3)]
+    )));
+    assert_eq!(combat.fighters()[1].hit_points, 4);
+    let mut combat = trucks();
+    let chase = Command::Chase {
+        target: 1,
+        direction: Direction::Away,
+    };
+    let events = apply(&mut combat, chase, &[5, 4, 5, 3, 3, 1]);
+    assert!(chase_roll(&events).2);
+    assert_eq!(combat.band(0, 1), RangeBand::Far);
+}
+
+/// S14 in the odds: with the roll-off option a draw becomes a roll-off that each side wins
+/// with probability 1/2, so the options show no draw. Checked against exhaustive
+/// enumeration of the state machine's own melee exchange (2 dice against 1).
+#[test]
+fn choices_with_roll_off_match_the_enumerated_exchange() {
+    use num_traits::Zero;
+    use solum_dice::{Prob, enumerate, prob_to_f64};
+    use solum_expanded::check::DrawRule;
+    let engaged_duel = |draws| {
+        let mut combat = duel(
+            fighter("hero", "a", true, 1, 2, 9, 1),
+            fighter("orc", "b", false, 1, 1, 9, 1),
+        );
+        combat.set_draws(draws);
+        combat
+            .apply(
+                &Command::Place {
+                    a: 0,
+                    b: 1,
+                    band: RangeBand::Engaged,
+                },
+                &mut ScriptedDice::new([]),
+            )
+            .unwrap();
+        combat
+    };
+    let exchange = |combat: &Combat| {
+        enumerate(12, |dice| {
+            let mut c = combat.clone();
+            c.apply(&Command::Melee { target: 1 }, dice).map(|events| {
+                events.iter().find_map(|e| match e {
+                    Event::Melee { roll, .. } => Some(roll.verdict),
+                    _ => None,
+                })
+            })
+        })
+        .unwrap()
+    };
+    let rolled_off = engaged_duel(DrawRule::RollOff);
+    let odds = rolled_off.choices()[0].odds.clone().unwrap();
+    assert_eq!(rolled_off.choices()[0].action, "melee");
+    assert!(odds.draw.is_zero());
+    let e = exchange(&rolled_off);
+    assert!(
+        prob_to_f64(&e.truncated) < 1e-3,
+        "deep enough: {}",
+        prob_to_f64(&e.truncated)
+    );
+    let win = e.p(|v| *v == Some(Verdict::Win));
+    let lose = e.p(|v| *v == Some(Verdict::Lose));
+    assert!(e.p(|v| *v == Some(Verdict::Draw)).is_zero());
+    // The enumeration misses only the truncated paths.
+    for (exact, seen) in [(&odds.win, &win), (&odds.lose, &lose)] {
+        let gap: Prob = exact - seen;
+        assert!(
+            gap >= Prob::zero() && gap <= e.truncated,
+            "{exact} vs {seen}"
+        );
+    }
+    // And against the draw standing: the draws are shared half and half.
+    let standing = engaged_duel(DrawRule::Stand);
+    let s = exchange(&standing);
+    let draw = s.p(|v| *v == Some(Verdict::Draw));
+    let half: Prob = &draw / solum_dice::prob(2, 1);
+    let expected: Prob = s.p(|v| *v == Some(Verdict::Win)) + half;
+    let gap: Prob = &odds.win - &expected;
+    assert!(prob_to_f64(&gap).abs() <= prob_to_f64(&(&s.truncated + &e.truncated)));
+}
+
+/// S15: alternative combat needs no initiative: no die is rolled and combatants act side by
+/// side in the order listed, an NPC ally in the heroes' segment; the GM may set an order.
+#[test]
+fn alternative_combat_starts_in_listed_order_without_a_roll() {
+    let fighters = vec![
+        fighter("Nick", "heroes", true, 2, 3, 5, 1),
+        fighter("orc 1", "orcs", false, 3, 2, 3, 1),
+        fighter("Osric", "heroes", true, 1, 2, 5, 2),
+        fighter("guide", "heroes", false, 4, 2, 3, 1),
+        fighter("orc 2", "orcs", false, 1, 2, 3, 1),
+    ];
+    let mut combat = Combat::new(fighters.clone(), Mode::Alternative);
+    let events = apply(&mut combat, Command::Initiative, &[]);
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, Event::InitiativeRoll { .. }))
+    );
+    assert_eq!(
+        order_names(&combat),
+        ["Nick", "Osric", "guide", "orc 1", "orc 2"]
+    );
+    // The GM's order stands as given.
+    let mut combat = Combat::new(fighters.clone(), Mode::Alternative);
+    apply(
+        &mut combat,
+        Command::Order {
+            order: vec![4, 3, 2, 1, 0],
+        },
+        &[],
+    );
+    assert_eq!(
+        order_names(&combat),
+        ["orc 2", "guide", "Osric", "orc 1", "Nick"]
+    );
+    // An ambushing side acts first, by Mind high to low; then the others as listed.
+    for mode in [Mode::Alternative, Mode::Standard] {
+        let mut combat = Combat::new(fighters.clone(), mode);
+        apply(
+            &mut combat,
+            Command::Ambush {
+                side: "heroes".into(),
+            },
+            &[],
+        );
+        assert_eq!(
+            order_names(&combat),
+            ["guide", "Nick", "Osric", "orc 1", "orc 2"]
+        );
+        let mut combat = Combat::new(fighters.clone(), mode);
+        apply(
+            &mut combat,
+            Command::Ambush {
+                side: "orcs".into(),
+            },
+            &[],
+        );
+        assert_eq!(
+            order_names(&combat),
+            ["orc 1", "orc 2", "Nick", "Osric", "guide"]
+        );
+    }
+}
+
+/// The chance that `n` dice pass `d` (2..=7), counted by hand: below 7 at least one die
+/// reaches `d`; at 7 a 6 must show, and any chain die then makes 7 or more.
+fn p_round(n: u32, d: u32) -> solum_dice::Prob {
+    use solum_dice::prob;
+    let miss = |fail_faces: i64| -> solum_dice::Prob {
+        (0..n).fold(prob(1, 1), |acc, _| acc * prob(fail_faces, 6))
+    };
+    match d {
+        2..=6 => prob(1, 1) - miss(i64::from(d) - 1),
+        7 => prob(1, 1) - miss(5),
+        _ => unreachable!("cases stay at 7 or below"),
+    }
+}
+
+/// The hero's chance to win fast static combat, by recursion over both sides' hit points.
+fn static_win(
+    p: &solum_dice::Prob,
+    hp: u32,
+    dmg: u32,
+    foe_hp: u32,
+    foe_dmg: u32,
+) -> solum_dice::Prob {
+    use solum_dice::prob;
+    if foe_hp == 0 {
+        return prob(1, 1);
+    }
+    if hp == 0 {
+        return prob(0, 1);
+    }
+    let win = static_win(p, hp, dmg, foe_hp.saturating_sub(dmg), foe_dmg);
+    let lose = static_win(p, hp.saturating_sub(foe_dmg), dmg, foe_hp, foe_dmg);
+    p * win + (prob(1, 1) - p) * lose
+}
+
+/// S11: `StaticCombat::round`, played to the end, against `static_odds` and an independent
+/// recursion: exactly (recursion), by enumerating every die the rounds draw (small cases),
+/// and by seeded simulation within 4 standard errors.
+#[test]
+fn fast_static_combat_rounds_match_the_exact_odds() {
+    use solum_dice::{Prob, SeededDice, enumerate, prob_to_f64};
+    use solum_expanded::fight::{StaticSpec, static_odds};
+    // pool, difficulty, hit points, damage, foe hit points, foe damage
+    let cases = [
+        (1, 4, 2, 1, 2, 1),
+        (2, 7, 1, 2, 4, 2),
+        (2, 5, 2, 1, 2, 1),
+        (1, 2, 3, 1, 3, 2),
+    ];
+    for (n, d, hp, dmg, foe_hp, foe_dmg) in cases {
+        let fight = StaticCombat {
+            pool: pool(n),
+            difficulty: Difficulty::new(i64::from(d)).unwrap(),
+            hit_points: hp,
+            damage: dmg,
+            foe_hit_points: foe_hp,
+            foe_damage: foe_dmg,
+        };
+        let expected = static_win(&p_round(n as u32, d), hp, dmg, foe_hp, foe_dmg);
+        let exact = static_odds(&StaticSpec {
+            pool: fight.pool,
+            difficulty: fight.difficulty,
+            hit_points: hp,
+            damage: dmg,
+            foe_hit_points: foe_hp,
+            foe_damage: foe_dmg,
+        })
+        .unwrap()
+        .win;
+        assert_eq!(
+            exact, expected,
+            "static_odds, case {n} {d} {hp} {dmg} {foe_hp} {foe_dmg}"
+        );
+
+        let play = |dice: &mut dyn solum_dice::DiceSource| {
+            let mut f = fight.clone();
+            while !f.is_over() {
+                f.round(dice)?;
+            }
+            Ok::<bool, CombatError>(f.foe_hit_points == 0)
+        };
+        let e = enumerate(12, play).unwrap();
+        let won = e.p(|w| *w);
+        let gap: Prob = &expected - &won;
+        assert!(
+            prob_to_f64(&gap) >= 0.0 && gap <= e.truncated && prob_to_f64(&e.truncated) < 1e-3,
+            "enumerated {} vs {} (truncated {})",
+            prob_to_f64(&won),
+            prob_to_f64(&expected),
+            prob_to_f64(&e.truncated)
+        );
+
+        let mut dice = SeededDice::new(2026 + u64::from(d));
+        let fights = 40_000;
+        let wins = (0..fights).filter(|_| play(&mut dice).unwrap()).count();
+        let rate = wins as f64 / fights as f64;
+        let p = prob_to_f64(&expected);
+        let se = (p * (1.0 - p) / fights as f64).sqrt();
+        assert!((rate - p).abs() < 4.0 * se, "simulated {rate} vs {p}");
+    }
+}
+
+/// Alternative combat (S11): "the loser takes damage according to the weapon used by the
+/// winner", so a gun in hand deals its damage there; in standard melee it deals 1 (S13).
+#[test]
+fn a_gun_in_alternative_combat_deals_its_damage() {
+    let gunman = || {
+        let mut f = Fighter::plain("gunman", "a", true, pool(2), 1, Some(3), 5);
+        f.held = Some(1);
+        f
+    };
+    let mut combat = Combat::new(
+        vec![gunman(), fighter("orc", "b", false, 1, 2, 9, 1)],
+        Mode::Alternative,
+    );
+    apply(&mut combat, Command::Initiative, &[]);
+    let events = apply(&mut combat, Command::Melee { target: 1 }, &[5, 4, 3, 2]);
+    assert!(events.contains(&Event::Damaged {
+        fighter: 1,
+        amount: 3,
+        hit_points: 6,
+        by: 0
+    }));
+    let mut combat = duel(gunman(), fighter("orc", "b", false, 1, 2, 9, 1));
+    apply(
+        &mut combat,
+        Command::Place {
+            a: 0,
+            b: 1,
+            band: RangeBand::Engaged,
+        },
+        &[],
+    );
+    let events = apply(&mut combat, Command::Melee { target: 1 }, &[5, 4, 3, 2]);
+    assert!(events.contains(&Event::Damaged {
+        fighter: 1,
+        amount: 1,
+        hit_points: 8,
+        by: 0
+    }));
+    // A vehicle has no weapons to change.
+    let mut combat = duel(truck_driver("red", "a"), truck_driver("blue", "b"));
+    let err = combat
+        .apply(
+            &Command::Switch { weapon: None },
+            &mut ScriptedDice::new([]),
+        )
+        .unwrap_err();
+    assert!(matches!(err, CombatError::WrongAttack(_)));
 }

@@ -42,19 +42,15 @@ fn exact_duel(hp: u32) -> solum_dice::Prob {
 }
 
 fn fighter(name: &str, side: &str, pool: u64, hp: u32) -> Fighter {
-    Fighter {
-        name: name.into(),
-        side: side.into(),
-        hero: side == "heroes",
-        mind: 1,
-        initiative_background: false,
-        melee_pool: Pool::new(pool).unwrap(),
-        melee_damage: 2,
-        ranged: None,
-        hit_points: hp,
-        max_hit_points: hp,
-        vehicle: None,
-    }
+    Fighter::plain(
+        name,
+        side,
+        side == "heroes",
+        Pool::new(pool).unwrap(),
+        2,
+        None,
+        hp,
+    )
 }
 
 /// A whole encounter through the combat state machine: four heroes against six orcs.

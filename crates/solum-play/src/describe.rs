@@ -93,16 +93,16 @@ pub fn event(e: &Event, fighters: &[Fighter]) -> String {
         ),
         Event::Disengage {
             fighter,
-            target,
+            targets,
             die,
             success,
             ..
         } => format!(
             "{} tries to disengage from {}: d6 {die}, {}",
             n(fighter),
-            n(target),
+            targets.iter().map(n).collect::<Vec<_>>().join(" and "),
             if *success {
-                "free"
+                "free: that was the move"
             } else {
                 "held: the move is lost"
             }
@@ -130,27 +130,46 @@ pub fn event(e: &Event, fighters: &[Fighter]) -> String {
             attacker,
             defender,
             roll,
-        } => format!(
-            "{} attacks {} in melee: {} — {} {}",
-            n(attacker),
-            n(defender),
-            opposed(roll),
-            n(attacker),
-            verdict(roll.verdict)
-        ),
+            weapons,
+            damage,
+        } => {
+            // "sword 2", "unarmed 1": what each strikes with and would deal.
+            let with = |f: &usize, w: &Option<usize>, d: u32| {
+                let name = w
+                    .and_then(|w| fighters.get(*f)?.weapons.get(w))
+                    .map_or("unarmed", |w| w.name.as_str());
+                format!("{name} {d}")
+            };
+            format!(
+                "{} ({}) attacks {} ({}) in melee: {} — {} {}",
+                n(attacker),
+                with(attacker, &weapons[0], damage[0]),
+                n(defender),
+                with(defender, &weapons[1], damage[1]),
+                opposed(roll),
+                n(attacker),
+                verdict(roll.verdict)
+            )
+        }
         Event::Shot {
             shooter,
             target,
             band,
             ally_engaged,
+            shooter_engaged,
             check: c,
         } => format!(
-            "{} shoots at {} ({}{}): {} — {}",
+            "{} shoots at {} ({}{}{}): {} — {}",
             n(shooter),
             n(target),
             band.name(),
             if *ally_engaged {
                 ", engaged with an ally"
+            } else {
+                ""
+            },
+            if *shooter_engaged {
+                ", while engaged"
             } else {
                 ""
             },
@@ -183,6 +202,9 @@ pub fn event(e: &Event, fighters: &[Fighter]) -> String {
             n(by),
             hit_points
         ),
+        Event::Switched { fighter, weapon } => {
+            format!("{} switches to {weapon}", n(fighter))
+        }
         Event::NoEffect { fighter, reason } => format!("{} is hit, but {reason}", n(fighter)),
         Event::Out { fighter } => format!("{} is out!", n(fighter)),
         Event::Acted { fighter, what } => format!("{}: {what}", n(fighter)),

@@ -3,18 +3,20 @@
 //!
 //! ```text
 //! # setup: who fights, on which side, where
-//! hero nick.toml bg                  # a character sheet; bg: a background helps
+//! hero nick.toml bg hold=dagger      # a character sheet; bg: a background helps
 //! hero Osric pool=2 hp=5 damage=2 mind=1 bg
 //! foe orc*4                          # bestiary creatures: orc-1 … orc-4
 //! foe Champion pool=4 hp=6 damage=2 mind=3 ranged=1
 //! vehicle smuggler side=smugglers hero mind=2 bg hull=5 speed=average handling=average damage=2 scale=large
 //! mode alternative                   # or standard (the default)
+//! draws roll-off                     # draws are rolled off (or stand, the default)
 //! place Nick orc-1 engaged
 //! # the fight
 //! initiative with 4,3,3,3,3          # typed dice for this line; without `with`, the seed
 //! ambush heroes | order Nick orc-1 …
 //! move closer orc-1 | move away orc-1 | chase away customs
-//! melee orc-1 | shoot orc-2 | vattack customs
+//! melee orc-1 | unarmed orc-1 | shoot orc-2 | vattack customs
+//! switch sword | switch unarmed      # change weapons: the action
 //! act open the door
 //! end
 //! ```
@@ -25,8 +27,9 @@ use std::path::{Path, PathBuf};
 
 use solum_dice::{DiceSource, TypedDice, parse_faces};
 use solum_expanded::Pool;
+use solum_expanded::check::DrawRule;
 use solum_expanded::combat::{
-    Combat, CombatError, Command, Direction, Event, Fighter, Mode, RangeBand, RangedAttack,
+    Combat, CombatError, Command, Direction, Event, Fighter, Mode, RangeBand,
 };
 use solum_expanded::creature::Bestiary;
 use solum_expanded::vehicle::{Scale, Vehicle};
@@ -111,6 +114,8 @@ pub enum Line {
     Fighter(FighterLine),
     /// Switch to alternative or standard combat.
     Mode(Mode),
+    /// What a draw means in opposed rolls (S14).
+    Draws(DrawRule),
     /// Place two fighters.
     Place(String, String, RangeBand),
     /// A combat command with names, and typed dice if any.
@@ -138,6 +143,8 @@ pub enum FighterLine {
         side: Option<String>,
         /// Name override.
         name: Option<String>,
+        /// The weapon in hand at the start, if named (S13).
+        hold: Option<String>,
     },
     /// Inline stats.
     Inline {
@@ -183,6 +190,10 @@ pub enum NamedCommand {
     Chase(Direction, String),
     /// `melee T`
     Melee(String),
+    /// `unarmed T` (or `melee T unarmed`)
+    Unarmed(String),
+    /// `switch WEAPON`
+    Switch(String),
     /// `shoot T`
     Shoot(String),
     /// `vattack T`
@@ -240,7 +251,16 @@ pub fn parse_line(line: &str) -> Result<Line, LineError> {
     if dice.is_some()
         && matches!(
             verb.as_str(),
-            "hero" | "foe" | "vehicle" | "mode" | "place" | "status" | "options" | "help" | "quit"
+            "hero"
+                | "foe"
+                | "vehicle"
+                | "mode"
+                | "draws"
+                | "place"
+                | "status"
+                | "options"
+                | "help"
+                | "quit"
         )
     {
         return Err(syntax(format!("`{verb}` rolls no dice: drop `with …`")));
@@ -268,6 +288,7 @@ pub fn parse_line(line: &str) -> Result<Line, LineError> {
                     background: options.iter().any(|(k, _)| k == "bg"),
                     side: opt("side"),
                     name,
+                    hold: opt("hold"),
                 }));
             }
             let inline = options.iter().any(|(k, _)| k == "pool");
@@ -309,6 +330,11 @@ pub fn parse_line(line: &str) -> Result<Line, LineError> {
             Some("standard") => Ok(Line::Mode(Mode::Standard)),
             _ => Err(syntax("`mode standard` or `mode alternative`")),
         },
+        "draws" => match rest.first().map(|m| m.to_ascii_lowercase()).as_deref() {
+            Some("roll-off" | "rolloff") => Ok(Line::Draws(DrawRule::RollOff)),
+            Some("stand") => Ok(Line::Draws(DrawRule::Stand)),
+            _ => Err(syntax("`draws roll-off` or `draws stand`")),
+        },
         "place" => match rest {
             [a, b, band] => Ok(Line::Place(
                 a.clone(),
@@ -329,7 +355,15 @@ pub fn parse_line(line: &str) -> Result<Line, LineError> {
             direction(rest.first())?,
             one_target(&rest[1..], "chase")?,
         )),
-        "melee" | "attack" => command(NamedCommand::Melee(one_target(rest, &verb)?)),
+        "melee" | "attack" => match rest {
+            [t, how] if how.eq_ignore_ascii_case("unarmed") => {
+                command(NamedCommand::Unarmed(t.clone()))
+            }
+            _ => command(NamedCommand::Melee(one_target(rest, &verb)?)),
+        },
+        "unarmed" | "punch" => command(NamedCommand::Unarmed(one_target(rest, &verb)?)),
+        "switch" if !rest.is_empty() => command(NamedCommand::Switch(rest.join(" "))),
+        "switch" => Err(syntax("`switch` names a weapon carried, or `unarmed`")),
         "shoot" => command(NamedCommand::Shoot(one_target(rest, "shoot")?)),
         "vattack" | "vehicle-attack" => {
             command(NamedCommand::VehicleAttack(one_target(rest, &verb)?))
@@ -346,12 +380,14 @@ pub fn parse_line(line: &str) -> Result<Line, LineError> {
 
 /// The help text of the line language.
 pub const HELP: &str = "\
-setup:    hero FILE.toml [bg] [side=S] [as NAME] | hero NAME pool=N hp=N damage=N [mind=N] [ranged=N] [bg]
-          foe CREATURE[*N] [as NAME] | foe NAME pool=N hp=N damage=N [mind=N] [ranged=N]
+setup:    hero FILE.toml [bg] [side=S] [hold=WEAPON] [as NAME]
+          hero NAME pool=N hp=N damage=N [mind=N] [ranged=N] [hold=melee|ranged] [bg]
+          foe CREATURE[*N] [as NAME] | foe NAME pool=N hp=N damage=N [mind=N] [ranged=N] [hold=…]
           vehicle NAME [side=S] [hero] mind=N [bg] hull=N speed=S handling=H damage=N scale=car|large
-          mode standard|alternative | place A B engaged|nearby|far
-start:    initiative | ambush SIDE | order A B ...
-turn:     move closer|away T | chase closer|away T | melee T | shoot T | vattack T | act WHAT | end
+          mode standard|alternative | draws stand|roll-off | place A B engaged|nearby|far
+start:    initiative (alternative combat: listed order, no roll) | ambush SIDE | order A B ...
+turn:     move closer|away T | chase closer|away T | melee T | unarmed T | shoot T | vattack T
+          switch WEAPON|unarmed (the action) | act WHAT | end
 dice:     add `with 4,3,3` to a line to use dice rolled by hand
 other:    status | options | help | quit";
 
@@ -362,6 +398,7 @@ pub struct Session {
     base: PathBuf,
     setup: Vec<Fighter>,
     mode: Mode,
+    draws: DrawRule,
     places: Vec<(usize, usize, RangeBand)>,
     combat: Option<Combat>,
 }
@@ -409,9 +446,19 @@ impl Session {
             base: base.to_owned(),
             setup: Vec::new(),
             mode: Mode::Standard,
+            draws: DrawRule::Stand,
             places: Vec::new(),
             combat: None,
         }
+    }
+
+    /// Sets what a draw means (the roll-off option, S14); before the combat starts.
+    pub fn set_draws(&mut self, draws: DrawRule) -> Result<(), LineError> {
+        if self.combat.is_some() {
+            return Err(syntax("the combat has started: set the draws before"));
+        }
+        self.draws = draws;
+        Ok(())
     }
 
     /// The combat, once started.
@@ -474,6 +521,7 @@ impl Session {
                 background,
                 side,
                 name,
+                hold,
             } => {
                 let hero = load_character(&self.base.join(path))?;
                 let mut f = Fighter::hero(&hero, side.as_deref().unwrap_or("heroes"), *background)
@@ -481,35 +529,35 @@ impl Session {
                 if let Some(n) = name {
                     f.name = n.clone();
                 }
+                if let Some(w) = hold {
+                    hold_weapon(&mut f, w)?;
+                }
                 vec![f]
             }
             FighterLine::Inline { hero, name, stats } => {
                 let melee = pool(required(stats, "pool")?, "pool")?;
                 let hp: u32 = required(stats, "hp")?;
                 let damage: u32 = stat(stats, "damage")?.unwrap_or(1);
-                let ranged = stat::<u32>(stats, "ranged")?.map(|damage| RangedAttack {
-                    pool: melee,
-                    damage,
-                    anti_vehicle: false,
-                });
+                let ranged = stat::<u32>(stats, "ranged")?;
                 let mind: u32 = stat(stats, "mind")?.unwrap_or(1);
                 if mind == 0 || hp == 0 {
                     return Err(syntax("mind and hp are at least 1"));
                 }
                 let default_side = if *hero { "heroes" } else { "foes" };
-                vec![Fighter {
-                    name: name.clone(),
-                    side: stat(stats, "side")?.unwrap_or_else(|| default_side.to_owned()),
-                    hero: *hero,
-                    mind,
-                    initiative_background: flag(stats, "bg"),
-                    melee_pool: melee,
-                    melee_damage: damage,
-                    ranged,
-                    hit_points: hp,
-                    max_hit_points: hp,
-                    vehicle: None,
-                }]
+                let side: String = stat(stats, "side")?.unwrap_or_else(|| default_side.to_owned());
+                let mut f = Fighter::plain(name, &side, *hero, melee, damage, ranged, hp);
+                f.mind = mind;
+                f.initiative_background = flag(stats, "bg");
+                // Inline weapons are called "weapon" and "ranged"; `hold=melee` names the first.
+                if let Some(w) = stat::<String>(stats, "hold")? {
+                    let w = if w.eq_ignore_ascii_case("melee") {
+                        "weapon".to_owned()
+                    } else {
+                        w
+                    };
+                    hold_weapon(&mut f, &w)?;
+                }
+                vec![f]
             }
             FighterLine::Creature {
                 creature,
@@ -610,6 +658,16 @@ impl Session {
             NamedCommand::Melee(t) => Command::Melee {
                 target: self.index(t)?,
             },
+            NamedCommand::Unarmed(t) => Command::Unarmed {
+                target: self.index(t)?,
+            },
+            NamedCommand::Switch(w) => {
+                let combat = self.combat.as_ref().ok_or(CombatError::NotStarted)?;
+                let actor = combat.acting().ok_or(CombatError::Over)?;
+                let f = &combat.fighters()[actor];
+                let weapon = f.weapon_index(w).ok_or_else(|| no_weapon(f, w))?;
+                Command::Switch { weapon }
+            }
             NamedCommand::Shoot(t) => Command::Shoot {
                 target: self.index(t)?,
             },
@@ -629,6 +687,10 @@ impl Session {
                 for fighter in self.fighter_from(f)? {
                     self.add(fighter)?;
                 }
+                Ok(Vec::new())
+            }
+            Line::Draws(draws) => {
+                self.set_draws(*draws)?;
                 Ok(Vec::new())
             }
             Line::Mode(mode) => {
@@ -664,6 +726,7 @@ impl Session {
                         return Err(syntax("a combat needs at least two fighters"));
                     }
                     let mut combat = Combat::new(self.setup.clone(), self.mode);
+                    combat.set_draws(self.draws);
                     for &(a, b, band) in &self.places {
                         combat.apply(&Command::Place { a, b, band }, dice)?;
                     }
@@ -676,6 +739,27 @@ impl Session {
             }
             Line::Blank | Line::Status | Line::Options | Line::Help | Line::Quit => Ok(Vec::new()),
         }
+    }
+}
+
+fn no_weapon(f: &Fighter, w: &str) -> LineError {
+    let names: Vec<&str> = f.weapons.iter().map(|w| w.name.as_str()).collect();
+    syntax(format!(
+        "{} carries no weapon called `{w}` (carried: {}; or `unarmed`)",
+        f.name,
+        if names.is_empty() {
+            "none".to_owned()
+        } else {
+            names.join(", ")
+        }
+    ))
+}
+
+fn hold_weapon(f: &mut Fighter, w: &str) -> Result<(), LineError> {
+    if f.hold(w) {
+        Ok(())
+    } else {
+        Err(no_weapon(f, w))
     }
 }
 
@@ -718,7 +802,7 @@ mod tests {
         fn any_line_is_safe(lines in proptest::collection::vec(
             proptest::prop_oneof![
                 ".{0,40}",
-                "(hero|foe|move|melee|shoot|chase|place|order|initiative|end|act|vattack|mode|ambush) [a-z0-9=,*. -]{0,30}( with [0-9,]{0,12})?",
+                "(hero|foe|move|melee|unarmed|switch|draws|shoot|chase|place|order|initiative|end|act|vattack|mode|ambush) [a-z0-9=,*. -]{0,30}( with [0-9,]{0,12})?",
             ],
             0..25,
         )) {
@@ -767,6 +851,76 @@ mod tests {
             .collect();
         assert_eq!(names, ["Nick", "orc-1", "orc-2", "orc-3", "orc-4", "Osric"]);
         assert!(events.iter().any(|e| matches!(e, Event::OrderSet { .. })));
+    }
+
+    /// S13 and S14 as lines: `hold=`, `switch`, `unarmed`, `draws roll-off`.
+    #[test]
+    fn weapon_and_draw_lines() {
+        let mut s = Session::new(Bestiary::shipped(), Path::new("."));
+        let run = |s: &mut Session, line: &str| {
+            parse_line(line)
+                .and_then(|l| s.run(&l, &mut ScriptedDice::new([])))
+                .map_err(|e| e.to_string())
+        };
+        run(&mut s, "hero A pool=2 hp=5 damage=3 ranged=2 hold=ranged").unwrap();
+        run(&mut s, "foe orc pool=2 hp=9 damage=1").unwrap();
+        assert_eq!(s.fighters()[0].held_name(), "ranged");
+        assert!(
+            run(&mut s, "hero B pool=2 hp=5 hold=bow")
+                .unwrap_err()
+                .contains("carries no weapon called `bow`")
+        );
+        assert!(
+            run(&mut s, "draws sometimes")
+                .unwrap_err()
+                .contains("roll-off")
+        );
+        run(&mut s, "draws roll-off").unwrap();
+        run(&mut s, "place A orc engaged").unwrap();
+        assert!(
+            run(&mut s, "switch melee")
+                .unwrap_err()
+                .contains("has not started")
+        );
+        run(&mut s, "order A orc").unwrap();
+        assert_eq!(s.combat().unwrap().draws(), DrawRule::RollOff);
+        // 5 4 against 5 3 is a draw, rolled off 4:1; the rifle in melee deals 1.
+        let events = run(&mut s, "melee orc with 5,4,5,3,4,1").unwrap();
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, Event::Damaged { amount: 1, .. }))
+        );
+        run(&mut s, "end").unwrap();
+        run(&mut s, "end").unwrap();
+        assert!(
+            run(&mut s, "switch axe")
+                .unwrap_err()
+                .contains("carried: weapon, ranged")
+        );
+        let events = run(&mut s, "switch weapon").unwrap();
+        assert!(events.iter().any(|e| matches!(e, Event::Switched { .. })));
+        assert!(
+            run(&mut s, "draws stand")
+                .unwrap_err()
+                .contains("has started")
+        );
+        run(&mut s, "end").unwrap();
+        run(&mut s, "end").unwrap();
+        let events = run(&mut s, "melee orc unarmed with 5,4,3,2").unwrap();
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, Event::Damaged { amount: 1, .. }))
+        );
+        run(&mut s, "end").unwrap();
+        run(&mut s, "end").unwrap();
+        let events = run(&mut s, "melee orc with 5,4,3,2").unwrap();
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, Event::Damaged { amount: 3, .. }))
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 use serde::Serialize;
 use solum_dice::{DiceError, SeededDice};
+use solum_expanded::check::DrawRule;
 use solum_expanded::combat::{Combat, CombatError, Command, Fighter, Mode};
 use solum_expanded::fight::FightResult;
 use solum_expanded::tactic::next_command;
@@ -168,7 +169,8 @@ where
 
 /// One encounter fought with the documented tactic (see
 /// [`solum_expanded::tactic`]): the side of the first fighter is "the first side".
-/// Initiative is rolled, or `ambush` names the side that acts first.
+/// Initiative is rolled (alternative combat: the listed order, S15), or `ambush` names the
+/// side that acts first.
 pub fn encounter(
     fighters: &[Fighter],
     mode: Mode,
@@ -201,6 +203,12 @@ impl Encounter {
             side: fighters.first().map(|f| f.side.clone()).unwrap_or_default(),
             events: Vec::new(),
         }
+    }
+
+    /// The same encounter with draws settled as `draws` says (the roll-off option, S14).
+    pub fn with_draws(mut self, draws: DrawRule) -> Self {
+        self.combat.set_draws(draws);
+        self
     }
 
     /// Fights it once, from the start.
@@ -292,18 +300,16 @@ mod tests {
     #[test]
     fn encounters_through_the_state_machine_match_exact_odds() {
         let spec = duel();
-        let fighter = |name: &str, side: &str, d: &Duelist| Fighter {
-            name: name.into(),
-            side: side.into(),
-            hero: side == "heroes",
-            mind: 1,
-            initiative_background: false,
-            melee_pool: d.pool,
-            melee_damage: d.damage,
-            ranged: None,
-            hit_points: d.hit_points,
-            max_hit_points: d.hit_points,
-            vehicle: None,
+        let fighter = |name: &str, side: &str, d: &Duelist| {
+            Fighter::plain(
+                name,
+                side,
+                side == "heroes",
+                d.pool,
+                d.damage,
+                None,
+                d.hit_points,
+            )
         };
         let fighters = [
             fighter("a", "heroes", &spec.first),
@@ -319,6 +325,47 @@ mod tests {
             "{} vs {exact}",
             tally.win_rate()
         );
+    }
+
+    /// With the roll-off option (S14) every exchange of alternative combat hurts someone:
+    /// the hero wins an exchange with p = win + draw / 2, and the fight is a race to
+    /// ⌈8 / 2⌉ = 4 wins before ⌈5 / 2⌉ = 3 losses, summed here as a negative binomial.
+    #[test]
+    fn encounters_with_roll_off_match_the_race_of_exchanges() {
+        use solum_expanded::check::OpposedSpec;
+        use solum_expanded::odds::opposed_odds;
+        let spec = duel();
+        let stand = opposed_odds(&OpposedSpec::new(spec.first.pool, spec.second.pool));
+        let p = prob_to_f64(&stand.win) + prob_to_f64(&stand.draw) / 2.0;
+        let (wins, losses) = (4, 3);
+        let binomial =
+            |n: u64, k: u64| (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64);
+        let exact: f64 = (0..losses)
+            .map(|k| binomial(wins - 1 + k, k) * p.powi(wins as i32) * (1.0 - p).powi(k as i32))
+            .sum();
+        let fighters = [
+            Fighter::plain("a", "heroes", true, spec.first.pool, 2, None, 5),
+            Fighter::plain("b", "foes", false, spec.second.pool, 2, None, 8),
+        ];
+        let tally = run_with(
+            100_000,
+            5,
+            &|_| {},
+            || Encounter::new(&fighters, Mode::Alternative, None).with_draws(DrawRule::RollOff),
+            |e, d| e.fight(d),
+        )
+        .unwrap();
+        assert!(
+            (tally.win_rate() - exact).abs() < 4.0 * tally.standard_error(),
+            "{} vs {exact}",
+            tally.win_rate()
+        );
+        // Without the roll-off the draws stand and the same fight is not the same race.
+        let standing = run(100_000, 5, &|_| {}, |d| {
+            encounter(&fighters, Mode::Alternative, None, d)
+        })
+        .unwrap();
+        assert!(standing.mean_rounds() > tally.mean_rounds());
     }
 
     #[test]

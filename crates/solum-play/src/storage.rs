@@ -25,6 +25,30 @@ pub enum StorageError {
         /// What the parser said.
         message: String,
     },
+    /// Not a regular file: reading a device or a pipe may never end.
+    #[error("{path}: not a regular file ({kind})")]
+    NotAFile {
+        /// The file.
+        path: PathBuf,
+        /// What it is instead.
+        kind: &'static str,
+    },
+    /// Larger than [`MAX_FILE_BYTES`].
+    #[error("{path}: larger than the {limit} bytes solum reads")]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The cap.
+        limit: u64,
+    },
+    /// Not UTF-8 text.
+    #[error("{path}: not UTF-8 text (bad byte at offset {offset})")]
+    NotText {
+        /// The file.
+        path: PathBuf,
+        /// Where the first bad byte is.
+        offset: usize,
+    },
     /// The file parses but breaks a rule.
     #[error("{path}: {field}: {problem}")]
     Invalid {
@@ -37,11 +61,169 @@ pub enum StorageError {
     },
 }
 
-fn read(path: &Path) -> Result<String, StorageError> {
-    std::fs::read_to_string(path).map_err(|source| StorageError::Io {
+/// The largest file solum reads (sheets, bestiaries, heroes, skirmishes, combat scripts):
+/// 1 MiB, a thousand times the longest sheet; more is a mistake or an attack, and is refused
+/// before it is read.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// The longest line read one at a time from a stream (standard input).
+pub const MAX_LINE_BYTES: usize = 4096;
+
+/// The most read from one stream in all: as much as a script file may hold.
+pub const MAX_STREAM_BYTES: u64 = MAX_FILE_BYTES;
+
+/// Reads a text file for any load path: only a regular file (not a directory, FIFO or
+/// device, whose reads may never end), at most [`MAX_FILE_BYTES`], UTF-8, with a leading
+/// byte-order mark dropped.
+pub fn read_text(path: &Path) -> Result<String, StorageError> {
+    let io = |source| StorageError::Io {
         path: path.to_owned(),
         source,
+    };
+    // `metadata` does not open the file, so a FIFO cannot block here.
+    let kind = std::fs::metadata(path).map_err(io)?.file_type();
+    if !kind.is_file() {
+        return Err(StorageError::NotAFile {
+            path: path.to_owned(),
+            kind: if kind.is_dir() {
+                "a directory"
+            } else {
+                "a device, pipe or socket"
+            },
+        });
+    }
+    let file = std::fs::File::open(path).map_err(io)?;
+    // The file may have been replaced or may grow: the cap holds on what is read too.
+    if file.metadata().map_err(io)?.len() > MAX_FILE_BYTES {
+        return Err(StorageError::TooLarge {
+            path: path.to_owned(),
+            limit: MAX_FILE_BYTES,
+        });
+    }
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(file, MAX_FILE_BYTES + 1),
+        &mut bytes,
+    )
+    .map_err(io)?;
+    decode(path, bytes)
+}
+
+/// The text of a file's bytes: at most [`MAX_FILE_BYTES`], UTF-8, a leading byte-order
+/// mark dropped. `path` only names the file in errors.
+pub fn decode(path: &Path, mut bytes: Vec<u8>) -> Result<String, StorageError> {
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(StorageError::TooLarge {
+            path: path.to_owned(),
+            limit: MAX_FILE_BYTES,
+        });
+    }
+    if bytes.starts_with(BOM) {
+        bytes.drain(..BOM.len());
+    }
+    String::from_utf8(bytes).map_err(|e| StorageError::NotText {
+        path: path.to_owned(),
+        offset: e.utf8_error().valid_up_to(),
     })
+}
+
+const BOM: &[u8] = "\u{feff}".as_bytes();
+
+/// A line of a stream that could not be read.
+#[derive(Debug, Error)]
+pub enum LineError {
+    /// The stream said no.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// No newline within [`MAX_LINE_BYTES`].
+    #[error("line {line} is longer than {limit} bytes")]
+    TooLong {
+        /// The line's number, from 1.
+        line: u64,
+        /// The cap.
+        limit: usize,
+    },
+    /// More than [`MAX_STREAM_BYTES`] in all.
+    #[error("more than {limit} bytes in all")]
+    TooMuch {
+        /// The cap.
+        limit: u64,
+    },
+    /// Not UTF-8.
+    #[error("line {line} is not UTF-8 text")]
+    NotText {
+        /// The line's number, from 1.
+        line: u64,
+    },
+}
+
+/// Lines of a stream read one at a time (a player typing, or a piped script), each at most
+/// [`MAX_LINE_BYTES`] and [`MAX_STREAM_BYTES`] in all, so that `< /dev/zero` ends with an
+/// error at once instead of filling memory. A byte-order mark before the first line is
+/// dropped.
+pub struct Lines<R> {
+    input: R,
+    line: u64,
+    read: u64,
+}
+
+impl<R: std::io::BufRead> Lines<R> {
+    /// Lines of `input`.
+    pub fn new(input: R) -> Self {
+        Self {
+            input,
+            line: 0,
+            read: 0,
+        }
+    }
+
+    /// The next line with its newline, or `None` at the end of the stream.
+    pub fn next_line(&mut self) -> Result<Option<String>, LineError> {
+        self.line += 1;
+        let mut bytes = Vec::new();
+        loop {
+            let available = match self.input.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e.into()),
+            };
+            if available.is_empty() {
+                break;
+            }
+            let (take, done) = match available.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (available.len(), false),
+            };
+            let room = MAX_LINE_BYTES + 1 - bytes.len();
+            bytes.extend_from_slice(&available[..take.min(room)]);
+            self.input.consume(take.min(room));
+            self.read += take.min(room) as u64;
+            if self.read > MAX_STREAM_BYTES {
+                return Err(LineError::TooMuch {
+                    limit: MAX_STREAM_BYTES,
+                });
+            }
+            let newline = usize::from(bytes.last() == Some(&b'\n'));
+            if bytes.len() - newline > MAX_LINE_BYTES {
+                return Err(LineError::TooLong {
+                    line: self.line,
+                    limit: MAX_LINE_BYTES,
+                });
+            }
+            if done {
+                break;
+            }
+        }
+        if bytes.is_empty() {
+            return Ok(None);
+        }
+        if self.line == 1 && bytes.starts_with(BOM) {
+            bytes.drain(..BOM.len());
+        }
+        String::from_utf8(bytes)
+            .map(Some)
+            .map_err(|_| LineError::NotText { line: self.line })
+    }
 }
 
 /// Parses a character sheet (TOML) and checks it against the rules.
@@ -60,7 +242,7 @@ pub fn parse_character(path: &Path, text: &str) -> Result<Character, StorageErro
 
 /// Reads a character sheet.
 pub fn load_character(path: &Path) -> Result<Character, StorageError> {
-    parse_character(path, &read(path)?)
+    parse_character(path, &read_text(path)?)
 }
 
 /// Writes a character sheet. The text goes to a temporary file beside it that then replaces
@@ -104,7 +286,7 @@ pub fn write_atomically(path: &Path, text: &str) -> Result<(), StorageError> {
 pub fn load_bestiary(files: &[PathBuf]) -> Result<Bestiary, StorageError> {
     let mut bestiary = Bestiary::shipped();
     for path in files {
-        let file = parse_bestiary(&read(path)?).map_err(|e| StorageError::Parse {
+        let file = parse_bestiary(&read_text(path)?).map_err(|e| StorageError::Parse {
             path: path.clone(),
             message: e.to_string().trim_end().replace('\n', "\n  "),
         })?;
@@ -187,5 +369,82 @@ weapons = [{ name = "dagger", class = "light" }]
         .unwrap();
         let err = load_bestiary(&[path]).unwrap_err().to_string();
         assert!(err.contains("x.pool"), "{err}");
+    }
+
+    #[test]
+    fn only_regular_files_under_the_cap_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = read_text(dir.path()).unwrap_err();
+        assert!(matches!(err, StorageError::NotAFile { .. }), "{err}");
+        #[cfg(unix)]
+        {
+            let err = read_text(Path::new("/dev/zero")).unwrap_err();
+            assert!(err.to_string().contains("not a regular file"), "{err}");
+        }
+        let big = dir.path().join("big.toml");
+        let comment = "# a comment line of a sheet far too long to be a sheet\n";
+        let n = MAX_FILE_BYTES as usize / comment.len() + 1;
+        std::fs::write(&big, comment.repeat(n)).unwrap();
+        let err = load_character(&big).unwrap_err();
+        assert!(matches!(err, StorageError::TooLarge { .. }), "{err}");
+        // Exactly at the cap is still read.
+        let at_cap = dir.path().join("cap.toml");
+        std::fs::write(&at_cap, "#".repeat(MAX_FILE_BYTES as usize)).unwrap();
+        assert_eq!(read_text(&at_cap).unwrap().len(), MAX_FILE_BYTES as usize);
+        let err = decode(Path::new("x"), vec![b'a', 0xff]).unwrap_err();
+        assert_eq!(err.to_string(), "x: not UTF-8 text (bad byte at offset 1)");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nick.toml");
+        std::fs::write(&path, format!("\u{feff}{NICK}")).unwrap();
+        assert_eq!(load_character(&path).unwrap().name, "Nick");
+        let mut lines = Lines::new("\u{feff}start\n\u{feff}x\n".as_bytes());
+        assert_eq!(lines.next_line().unwrap().as_deref(), Some("start\n"));
+        // Only at the very start.
+        assert_eq!(lines.next_line().unwrap().as_deref(), Some("\u{feff}x\n"));
+        assert_eq!(lines.next_line().unwrap(), None);
+    }
+
+    #[test]
+    fn stream_lines_are_bounded() {
+        let text = format!("a\r\nb\n{}\nc", "x".repeat(MAX_LINE_BYTES));
+        let mut lines = Lines::new(text.as_bytes());
+        assert_eq!(lines.next_line().unwrap().as_deref(), Some("a\r\n"));
+        assert_eq!(lines.next_line().unwrap().as_deref(), Some("b\n"));
+        // A line of exactly the cap is read, without a newline at the end too.
+        assert_eq!(
+            lines.next_line().unwrap().unwrap().len(),
+            MAX_LINE_BYTES + 1
+        );
+        assert_eq!(lines.next_line().unwrap().as_deref(), Some("c"));
+        assert_eq!(lines.next_line().unwrap(), None);
+
+        let zeros = std::io::BufReader::new(std::io::repeat(0));
+        let err = Lines::new(zeros).next_line().unwrap_err();
+        assert_eq!(err.to_string(), "line 1 is longer than 4096 bytes");
+
+        let many = std::io::BufReader::new(std::io::Read::take(
+            std::io::repeat(b'\n'),
+            MAX_STREAM_BYTES + 10,
+        ));
+        let mut lines = Lines::new(many);
+        let mut count = 0u64;
+        let err = loop {
+            match lines.next_line() {
+                Ok(Some(_)) => count += 1,
+                Ok(None) => panic!("the cap was not enforced"),
+                Err(e) => break e,
+            }
+        };
+        assert_eq!(count, MAX_STREAM_BYTES);
+        assert!(matches!(err, LineError::TooMuch { .. }), "{err}");
+
+        let err = Lines::new(&b"ok\n\xff\n"[..])
+            .next_line()
+            .and_then(|_| Lines::new(&b"\xff\n"[..]).next_line());
+        assert!(matches!(err, Err(LineError::NotText { line: 1 })));
     }
 }

@@ -61,23 +61,36 @@ impl Skill {
         }
     }
 
+    /// Records a rolled test of this skill. Smackdown rolls no dice and earns no point (P2).
+    pub fn record_test(&mut self, test: &crate::test::TestOutcome) -> Progress {
+        if test.spec.edge == Some(crate::test::EdgeOnTest::Smackdown) {
+            return Progress {
+                point: false,
+                rank_up: false,
+            };
+        }
+        self.record(test.hits)
+    }
+
     /// A new encounter: a point may be earned again.
     pub fn new_encounter(&mut self) {
         self.earned_this_encounter = false;
     }
 
-    /// The cost rating of training the next rank: the new rank × 2.
-    pub fn training_cost(&self) -> u32 {
-        (self.ranks + 1) * 2
+    /// The cost rating of training the next rank: the new rank × 2 (in `u64`, so that it
+    /// holds for every rank a sheet can hold).
+    pub fn training_cost(&self) -> u64 {
+        (u64::from(self.ranks) + 1) * 2
     }
 
     /// Trains the next rank (one per session; the caller keeps the session count), clearing
-    /// unused progress points. Returns the cost rating paid.
-    pub fn train(&mut self) -> u32 {
+    /// unused progress points. Returns the cost rating paid, or `None` (and changes
+    /// nothing) at the highest rank a sheet can hold, `u32::MAX`.
+    pub fn train(&mut self) -> Option<u64> {
         let cost = self.training_cost();
-        self.ranks += 1;
+        self.ranks = self.ranks.checked_add(1)?;
         self.progress = 0;
-        cost
+        Some(cost)
     }
 }
 
@@ -102,6 +115,25 @@ mod tests {
     }
 
     #[test]
+    fn smackdown_earns_no_progress() {
+        use crate::test::{EdgeOnTest, TestSpec, roll_test};
+        let mut s = Skill::new("Sidearms", 1);
+        let spec = TestSpec {
+            dice: 3,
+            threshold: Some(2),
+            edge: Some(EdgeOnTest::Smackdown),
+        };
+        let t = roll_test(&spec, &mut solum_dice::ScriptedDice::new([])).unwrap();
+        // Six hits would be more than 1 rank, but no dice were rolled.
+        assert_eq!(t.hits, 6);
+        assert!(!s.record_test(&t).point);
+        assert_eq!(s.progress, 0);
+        let rolled = TestSpec { edge: None, ..spec };
+        let t = roll_test(&rolled, &mut solum_dice::ScriptedDice::new([5, 6, 1])).unwrap();
+        assert!(s.record_test(&t).point);
+    }
+
+    #[test]
     fn no_ranks_needs_two_hits() {
         let mut s = Skill::new("Longarms", 0);
         assert!(!s.record(1).point);
@@ -113,7 +145,7 @@ mod tests {
         let mut sidearms = Skill::new("Sidearms", 2);
         sidearms.progress = 3;
         assert_eq!(sidearms.training_cost(), 6);
-        assert_eq!(sidearms.train(), 6);
+        assert_eq!(sidearms.train(), Some(6));
         assert_eq!((sidearms.ranks, sidearms.progress), (3, 0));
     }
 }

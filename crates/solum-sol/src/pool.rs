@@ -13,12 +13,15 @@ pub enum PoolError {
     /// More dice than [`MAX_DICE`].
     #[error("{0} dice is more than the {MAX_DICE} a pool may roll")]
     TooMany(i64),
+    /// Modifiers that add up beyond what a number can hold.
+    #[error("the modifiers add up beyond {} either way", i64::MAX)]
+    Modifier,
     /// A negative attribute or rank.
     #[error("{0} cannot be negative")]
     Negative(&'static str),
     /// A retry would leave no dice.
     #[error(
-        "try again number {attempt}: the pool of {base} dice would drop to {left}; no more tries"
+        "try again number {attempt}: the pool of attribute + ranks {base} would drop to {left} dice; no more tries"
     )]
     NoMoreTries {
         /// The base pool.
@@ -84,56 +87,102 @@ pub struct Pool {
     pub defaulting: bool,
 }
 
-/// Builds a pool: attribute + ranks + the combined modifier. A positive modifier is capped
-/// at the skill's ranks (so none without ranks); defaulting on a skill with an untrained
-/// penalty costs 3 dice; the pool is at least 1 die (R2).
+/// What a pool is built from.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct PoolSpec {
+    /// The attribute.
+    pub attribute: i64,
+    /// The skill's ranks (0: defaulting).
+    pub ranks: i64,
+    /// Bonuses and penalties from every source (assists included).
+    pub modifiers: Vec<i64>,
+    /// The skill has an untrained penalty (3 dice when defaulting).
+    pub untrained_penalty: bool,
+    /// Try Again: which retry of a failed test this is (0 for the first try); each costs 2
+    /// dice, as a penalty combined with the other modifiers.
+    pub retry: u32,
+}
+
+impl PoolSpec {
+    /// Builds the pool: attribute + ranks + one combined modifier. With ranks, bonuses and
+    /// penalties combine first and a net bonus is capped at the ranks; at 0 ranks
+    /// (defaulting) no bonus applies at all and every penalty does (P4), the untrained
+    /// penalty of 3 included. The pool is at least 1 die (R2); a retry is refused once the
+    /// pool it would roll, before that minimum, drops to 0.
+    pub fn build(&self) -> Result<Pool, PoolError> {
+        let (attribute, ranks) = (self.attribute, self.ranks);
+        if attribute < 0 {
+            return Err(PoolError::Negative("the attribute"));
+        }
+        if ranks < 0 {
+            return Err(PoolError::Negative("the ranks"));
+        }
+        let defaulting = ranks == 0;
+        // Summed in i128, which no count of i64 modifiers can overflow; a total beyond i64
+        // is refused rather than wrapped.
+        let try_again = -2 * i128::from(self.retry);
+        let untrained: i128 = if defaulting && self.untrained_penalty {
+            -3
+        } else {
+            0
+        };
+        let total = |filter: fn(i64) -> bool| -> i128 {
+            self.modifiers
+                .iter()
+                .filter(|&&m| filter(m))
+                .map(|&m| i128::from(m))
+                .sum::<i128>()
+                + try_again
+                + untrained
+        };
+        let modifier = i64::try_from(total(|_| true)).map_err(|_| PoolError::Modifier)?;
+        let applied = if defaulting {
+            // No bonus without ranks, not even one that would offset a penalty.
+            i64::try_from(total(|m| m < 0)).map_err(|_| PoolError::Modifier)?
+        } else if modifier > 0 {
+            modifier.min(ranks)
+        } else {
+            modifier
+        };
+        let raw = i64::try_from(i128::from(attribute) + i128::from(ranks) + i128::from(applied))
+            .map_err(|_| PoolError::Modifier)?;
+        if self.retry > 0 && raw <= 0 {
+            return Err(PoolError::NoMoreTries {
+                base: attribute
+                    .saturating_add(ranks)
+                    .clamp(0, i64::from(u32::MAX)) as u32,
+                attempt: self.retry,
+                left: raw,
+            });
+        }
+        let dice = raw.max(1);
+        if dice > i64::from(MAX_DICE) {
+            return Err(PoolError::TooMany(dice));
+        }
+        Ok(Pool {
+            dice: dice as u32,
+            modifier,
+            applied,
+            defaulting,
+        })
+    }
+}
+
+/// Builds a first try's pool (see [`PoolSpec::build`]).
 pub fn build(
     attribute: i64,
     ranks: i64,
     modifiers: &[i64],
     untrained_penalty: bool,
 ) -> Result<Pool, PoolError> {
-    if attribute < 0 {
-        return Err(PoolError::Negative("the attribute"));
+    PoolSpec {
+        attribute,
+        ranks,
+        modifiers: modifiers.to_vec(),
+        untrained_penalty,
+        retry: 0,
     }
-    if ranks < 0 {
-        return Err(PoolError::Negative("the ranks"));
-    }
-    let defaulting = ranks == 0;
-    let mut modifier: i64 = modifiers.iter().sum();
-    if defaulting && untrained_penalty {
-        modifier -= 3;
-    }
-    let applied = if modifier > 0 {
-        modifier.min(ranks)
-    } else {
-        modifier
-    };
-    let dice = (attribute + ranks + applied).max(1);
-    if dice > i64::from(MAX_DICE) {
-        return Err(PoolError::TooMany(dice));
-    }
-    Ok(Pool {
-        dice: dice as u32,
-        modifier,
-        applied,
-        defaulting,
-    })
-}
-
-/// The pool for the `attempt`-th retry of a failed test (1 for the first retry): 2 dice
-/// fewer each time; no retry once the pool would drop to 0.
-pub fn try_again(base: u32, attempt: u32) -> Result<u32, PoolError> {
-    let left = i64::from(base) - 2 * i64::from(attempt);
-    if left <= 0 {
-        Err(PoolError::NoMoreTries {
-            base,
-            attempt,
-            left,
-        })
-    } else {
-        Ok(left as u32)
-    }
+    .build()
 }
 
 /// Hits bought without rolling: one per full four dice.
@@ -177,12 +226,55 @@ mod tests {
         assert!(build(-1, 0, &[], false).is_err());
     }
 
+    fn retry(attribute: i64, ranks: i64, modifiers: &[i64], retry: u32) -> Result<u32, PoolError> {
+        PoolSpec {
+            attribute,
+            ranks,
+            modifiers: modifiers.to_vec(),
+            untrained_penalty: false,
+            retry,
+        }
+        .build()
+        .map(|p| p.dice)
+    }
+
     #[test]
-    fn try_again_costs_two_dice_each_time() {
-        assert_eq!(try_again(5, 1), Ok(3));
-        assert_eq!(try_again(5, 2), Ok(1));
-        assert!(try_again(5, 3).is_err());
-        assert!(try_again(2, 1).is_err());
+    fn try_again_costs_two_dice_each_time_until_the_pool_would_be_0() {
+        // 3 + 2 ranks: 5, 3, 1, then 5 - 6 < 1: no more tries.
+        assert_eq!(retry(3, 2, &[], 0), Ok(5));
+        assert_eq!(retry(3, 2, &[], 1), Ok(3));
+        assert_eq!(retry(3, 2, &[], 2), Ok(1));
+        assert!(matches!(
+            retry(3, 2, &[], 3),
+            Err(PoolError::NoMoreTries { left: -1, .. })
+        ));
+        // 4 dice: 2, then exactly 0 is refused.
+        assert_eq!(retry(3, 1, &[], 1), Ok(2));
+        assert!(retry(3, 1, &[], 2).is_err());
+    }
+
+    #[test]
+    fn try_again_penalty_combines_with_bonuses() {
+        // Ranks 3, a bonus of 4 (capped to 3 on the first try): 2 + 3 + 3 = 8. Retry: the
+        // penalty of 2 and the bonus of 4 combine to +2, within the cap: 7.
+        assert_eq!(retry(2, 3, &[4], 0), Ok(8));
+        assert_eq!(retry(2, 3, &[4], 1), Ok(7));
+        // Defaulting: the bonus is ignored, the penalty is not: 4 - 2.
+        assert_eq!(retry(4, 0, &[2], 1), Ok(2));
+    }
+
+    #[test]
+    fn no_bonus_at_zero_ranks_penalties_always_apply() {
+        // P4: a bonus of 2 does not offset the untrained penalty: Logic 5 - 3.
+        assert_eq!(build(5, 0, &[2], true).unwrap().dice, 2);
+        assert_eq!(build(5, 0, &[2], true).unwrap().applied, -3);
+        // Without the untrained penalty: a penalty of 2 and a bonus of 4 at 0 ranks leave
+        // the penalty of 2 (the bonus never applies).
+        assert_eq!(build(4, 0, &[-2, 4], false).unwrap().dice, 2);
+        // With ranks, they combine first: +2, capped by 1 rank.
+        assert_eq!(build(4, 1, &[-2, 4], false).unwrap().dice, 6);
+        // Penalties alone always apply, to at least 1 die.
+        assert_eq!(build(2, 0, &[-1], true).unwrap().dice, 1);
     }
 
     #[test]

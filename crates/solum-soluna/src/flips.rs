@@ -119,20 +119,46 @@ fn flip(faces: &mut [u32], die: usize, to: u32, out: &mut Vec<Flip>) {
     faces[die] = to;
 }
 
+/// The fewest flips that reach the optimum of [`largest_after`] with `flips`: the play never
+/// uses more (twelve 6s against 20 negative flips need only 12 of them).
+pub fn flips_needed(c: &Counts, flips: i32) -> u32 {
+    let sign = flips.signum();
+    let goal = largest_after(c, flips);
+    // The optimum grows (or shrinks) monotonically with the flips: binary search.
+    let (mut lo, mut hi) = (0, flips.unsigned_abs());
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if largest_after(c, sign * mid as i32) == goal {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    lo
+}
+
 /// Plays flips on the dice, one at a time, changing `faces`: `flips` positive for the tester
-/// (grow the largest group), negative for the target (shrink it). Each flip is one that still
-/// lets the flips left reach the optimum of [`largest_after`], which is exact, so the play is
-/// optimal; it stops as soon as the optimum is reached.
+/// (grow the largest group), negative for the target (shrink it). It plays exactly
+/// [`flips_needed`] flips, each one that leaves the optimum of [`largest_after`] in reach of
+/// one flip fewer, so the sequence is optimal and no flip is wasted.
 pub fn play(faces: &mut [u32], flips: i32) -> Vec<Flip> {
     let sign = flips.signum();
-    let goal = largest_after(&counts(faces), flips);
-    let mut left = flips.unsigned_abs();
-    let mut out = Vec::new();
-    while largest(&counts(faces)).0 != goal && left > 0 {
+    let start = counts(faces);
+    let goal = largest_after(&start, flips);
+    let needed = flips_needed(&start, flips);
+    let mut out = Vec::with_capacity(needed as usize);
+    for left in (0..needed).rev() {
         let c = counts(faces);
-        let rest = sign * (left - 1) as i32;
-        // The first die, in the order rolled, whose flip keeps the optimum in reach.
-        let (die, to) = (0..faces.len())
+        let rest = sign * left as i32;
+        // The first die, in the order rolled, whose flip keeps the optimum in reach of the
+        // flips left. A flip of one die of a face is as good as the same flip of any other:
+        // try the first die of each face only.
+        let mut seen = [false; 6];
+        let firsts: Vec<usize> = (0..faces.len())
+            .filter(|&die| !std::mem::replace(&mut seen[faces[die] as usize - 1], true))
+            .collect();
+        let (die, to) = firsts
+            .into_iter()
             .flat_map(|die| (1..=6u32).map(move |to| (die, to)))
             .find(|&(die, to)| {
                 let from = faces[die];
@@ -146,15 +172,15 @@ pub fn play(faces: &mut [u32], flips: i32) -> Vec<Flip> {
             })
             .expect("an optimal flip exists while the optimum is not reached");
         flip(faces, die, to, &mut out);
-        left -= 1;
     }
+    debug_assert_eq!(largest(&counts(faces)).0, goal);
     out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::{BTreeSet, HashSet};
+    use std::collections::{BTreeSet, HashMap, HashSet};
 
     /// Brute force: every sequence of up to `k` single flips on the counts (a die moved
     /// twice is two moves), best or worst largest group reached.
@@ -247,6 +273,105 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Breadth-first search over face changes: the fewest single flips from `c` to every
+    /// state within `k` flips.
+    fn distances(c: &Counts, k: u32) -> HashMap<Counts, u32> {
+        let mut dist = HashMap::from([(*c, 0)]);
+        let mut frontier = vec![*c];
+        for d in 1..=k {
+            let mut next = Vec::new();
+            for s in &frontier {
+                for a in 0..6 {
+                    if s[a] == 0 {
+                        continue;
+                    }
+                    for b in 0..6 {
+                        if adjacent(a as u32 + 1, b as u32 + 1) {
+                            let mut t = *s;
+                            t[a] -= 1;
+                            t[b] += 1;
+                            if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(t) {
+                                e.insert(d);
+                                next.push(t);
+                            }
+                        }
+                    }
+                }
+            }
+            frontier = next;
+        }
+        dist
+    }
+
+    /// The fewest flips, found by search, that reach the best (or worst) largest group
+    /// within `k` flips; and that group.
+    fn fewest_by_search(c: &Counts, k: i32) -> (u32, u32) {
+        let dist = distances(c, k.unsigned_abs());
+        let sizes = dist.keys().map(|s| largest(s).0);
+        let best = if k >= 0 {
+            sizes.max().unwrap()
+        } else {
+            sizes.min().unwrap()
+        };
+        let fewest = dist
+            .iter()
+            .filter(|(s, _)| largest(s).0 == best)
+            .map(|(_, &d)| d)
+            .min()
+            .unwrap();
+        (fewest, best)
+    }
+
+    fn faces_of(c: &Counts) -> Vec<u32> {
+        (0..6)
+            .flat_map(|f| std::iter::repeat_n(f as u32 + 1, c[f] as usize))
+            .collect()
+    }
+
+    #[test]
+    fn shown_flips_are_the_fewest_that_reach_the_optimum() {
+        for n in 1..=7 {
+            let mut vectors = Vec::new();
+            all_counts(n, 0, &mut Vec::new(), &mut vectors);
+            for c in &vectors {
+                for k in -9..=9 {
+                    let (fewest, best) = fewest_by_search(c, k);
+                    let mut faces = faces_of(c);
+                    let flips = play(&mut faces, k);
+                    assert_eq!(
+                        flips.len() as u32,
+                        fewest,
+                        "{c:?} with {k} flips: {flips:?}"
+                    );
+                    assert_eq!(flips_needed(c, k), fewest, "{c:?} with {k} flips");
+                    assert_eq!(largest(&counts(&faces)).0, best, "{c:?} with {k} flips");
+                    // Each shown flip is one real flip of the die it names.
+                    let mut replay = faces_of(c);
+                    for f in &flips {
+                        assert_eq!(replay[f.die], f.from);
+                        assert!(adjacent(f.from, f.to));
+                        replay[f.die] = f.to;
+                    }
+                    assert_eq!(replay, faces);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn twelve_sixes_against_twenty_negative_flips_take_twelve() {
+        // Twelve 6s: at best two dice a face. The 6 keeps 2; the four adjacent faces take 2
+        // each (8 flips); the 1, opposite, takes 2 dice at two flips each (4): 12 flips.
+        let sixes = [0, 0, 0, 0, 0, 12];
+        assert_eq!(fewest_by_search(&sixes, -20), (12, 2));
+        let mut faces = vec![6; 12];
+        let flips = play(&mut faces, -20);
+        assert_eq!(flips.len(), 12, "{flips:?}");
+        assert_eq!(largest(&counts(&faces)).0, 2);
+        // With positive flips nothing can grow a group of all the dice: no flip shown.
+        assert!(play(&mut [6; 12], 20).is_empty());
     }
 
     #[test]

@@ -10,6 +10,10 @@
 //! * flips are an exhaustible supply: for each test the tester commits up to
 //!   `flips_per_test` positive flips and the target up to its `flips_per_test` negative flips
 //!   from its guard; committed flips are spent;
+//! * dice are a supply too (the text: tester and target modify "the number of dice or flips"
+//!   from their supply): the tester adds up to `dice_per_test` dice from its `extra_dice`,
+//!   the target takes up to its `dice_per_test` off from its `dice_guard`, never below one
+//!   die (R2), and spends only what comes off;
 //! * the tactic: attack an engaged foe in melee, else shoot if the character has a ranged
 //!   attack, else move to engage; the foe with the fewest hit points first (listed order on
 //!   ties), engaged foes before others.
@@ -26,12 +30,20 @@ pub const PHASES: u32 = 10;
 /// Turns after which a skirmish stops undecided.
 pub const MAX_TURNS: u32 = 100;
 
-/// The phases in which a character with this Mind acts (U4): `⌈10·i/m⌉`, `i = 1..m`; Mind
-/// is taken as 1 to 10.
-pub fn phases(mind: u32) -> Vec<u32> {
-    let m = mind.clamp(1, PHASES);
-    (1..=m).map(|i| (PHASES * i).div_ceil(m)).collect()
+/// The phases in which a character with this Mind acts (U4): `⌈10·i/m⌉`, `i = 1..m`. The
+/// table covers Mind 1 to 10 (one action a turn to one every phase); any other Mind is
+/// refused, not clamped: the text gives it no row.
+pub fn phases(mind: u32) -> Result<Vec<u32>, PhaseTableError> {
+    if !(1..=PHASES).contains(&mind) {
+        return Err(PhaseTableError(mind));
+    }
+    Ok((1..=mind).map(|i| (PHASES * i).div_ceil(mind)).collect())
 }
+
+/// A Mind that has no row in the phase table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[error("Mind {0} is outside the phase table, which has Mind 1 to {PHASES}")]
+pub struct PhaseTableError(pub u32);
 
 /// A character in a skirmish.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -41,7 +53,7 @@ pub struct Character {
     pub name: String,
     /// Side; different sides are foes.
     pub side: String,
-    /// Mind: how many actions a turn (1 to 10).
+    /// Mind: how many actions a turn (1 to 10; others are refused).
     pub mind: u32,
     /// Body: armour against every attack.
     pub body: u32,
@@ -65,6 +77,15 @@ pub struct Character {
     /// The most flips committed to one test, either way.
     #[serde(default = "one")]
     pub flips_per_test: u32,
+    /// Dice left to add to the character's own tests.
+    #[serde(default)]
+    pub extra_dice: u32,
+    /// Dice left to take off tests aimed at the character.
+    #[serde(default)]
+    pub dice_guard: u32,
+    /// The most dice added to, or taken off, one test.
+    #[serde(default = "one")]
+    pub dice_per_test: u32,
 }
 
 fn one() -> u32 {
@@ -88,6 +109,9 @@ pub enum SkirmishError {
     /// A character the rules cannot use.
     #[error("{0}: {1}")]
     Character(String, &'static str),
+    /// A character whose Mind has no row in the phase table.
+    #[error("{0}: {1}")]
+    Mind(String, PhaseTableError),
     /// Dice ran out.
     #[error(transparent)]
     Dice(#[from] DiceError),
@@ -116,6 +140,10 @@ pub enum Event {
         positive: u32,
         /// Negative flips committed by the target.
         negative: u32,
+        /// Dice the attacker added from its supply.
+        added: u32,
+        /// Dice the target took off from its supply.
+        removed: u32,
         /// The test.
         test: TestOutcome,
         /// Damage it deals.
@@ -173,7 +201,11 @@ pub fn fight(
                 "has no attack (melee or ranged dice)",
             ));
         }
-        if c.melee > crate::test::MAX_DICE || c.ranged > crate::test::MAX_DICE {
+        if c.melee
+            .max(c.ranged)
+            .saturating_add(c.dice_per_test.min(c.extra_dice))
+            > crate::test::MAX_DICE
+        {
             return Err(SkirmishError::Character(
                 c.name.clone(),
                 "rolls too many dice",
@@ -194,7 +226,10 @@ pub fn fight(
     if standing_sides(characters).len() < 2 {
         return Err(SkirmishError::OneSide);
     }
-    let schedule: Vec<Vec<u32>> = characters.iter().map(|c| phases(c.mind)).collect();
+    let schedule: Vec<Vec<u32>> = characters
+        .iter()
+        .map(|c| phases(c.mind).map_err(|e| SkirmishError::Mind(c.name.clone(), e)))
+        .collect::<Result<_, _>>()?;
     let mut engaged = vec![vec![false; n]; n];
     let mut events = Vec::new();
     for turn in 1..=MAX_TURNS {
@@ -224,13 +259,23 @@ pub fn fight(
                     .min(characters[target].flips_per_test);
                 characters[*i].flips -= positive;
                 characters[target].guard -= negative;
-                let dice_count = if melee {
+                let weapon_dice = if melee {
                     characters[*i].melee
                 } else {
                     characters[*i].ranged
                 };
+                let added = characters[*i].extra_dice.min(characters[*i].dice_per_test);
+                characters[*i].extra_dice -= added;
+                let before = weapon_dice + added;
+                // The target takes dice off only down to one (R2): it spends no die that
+                // would not come off.
+                let removed = characters[target]
+                    .dice_guard
+                    .min(characters[target].dice_per_test)
+                    .min(before.saturating_sub(1));
+                characters[target].dice_guard -= removed;
                 let spec = TestSpec {
-                    dice: dice_count.max(1),
+                    dice: (before - removed).max(1),
                     net_flips: positive as i32 - negative as i32,
                 };
                 let test = roll_test(&spec, dice)?;
@@ -246,6 +291,8 @@ pub fn fight(
                     melee,
                     positive,
                     negative,
+                    added,
+                    removed,
                     test,
                     damage: dealt,
                 });
@@ -328,17 +375,94 @@ mod tests {
             flips: 0,
             guard: 0,
             flips_per_test: 1,
+            extra_dice: 0,
+            dice_guard: 0,
+            dice_per_test: 1,
         }
     }
 
     #[test]
     fn the_phase_table() {
-        assert_eq!(phases(1), [10]);
-        assert_eq!(phases(2), [5, 10]);
-        assert_eq!(phases(3), [4, 7, 10]);
-        assert_eq!(phases(4), [3, 5, 8, 10]);
-        assert_eq!(phases(10), (1..=10).collect::<Vec<_>>());
-        assert_eq!(phases(0), [10]);
+        assert_eq!(phases(1).unwrap(), [10]);
+        assert_eq!(phases(2).unwrap(), [5, 10]);
+        assert_eq!(phases(3).unwrap(), [4, 7, 10]);
+        assert_eq!(phases(4).unwrap(), [3, 5, 8, 10]);
+        assert_eq!(phases(10).unwrap(), (1..=10).collect::<Vec<_>>());
+        // Mind m acts m times a turn, once per phase at most (U4).
+        for m in 1..=PHASES {
+            let p = phases(m).unwrap();
+            assert_eq!(p.len() as u32, m);
+            assert!(p.windows(2).all(|w| w[0] < w[1]) && p[p.len() - 1] == PHASES);
+        }
+    }
+
+    /// The first attack's dice rolled, and the dice added and taken off.
+    fn first_attack(events: &[Event]) -> (usize, u32, u32) {
+        events
+            .iter()
+            .find_map(|e| match e {
+                Event::Attack {
+                    test,
+                    added,
+                    removed,
+                    ..
+                } => Some((test.rolled.len(), *added, *removed)),
+                _ => None,
+            })
+            .unwrap()
+    }
+
+    #[test]
+    fn tester_and_target_change_the_dice_from_their_supplies() {
+        // A shoots with 2 dice, adds 2 from its supply of 3; B takes 1 off from its 1.
+        let mut a = ch("A", "a", 1, 1, 0, 2);
+        a.extra_dice = 3;
+        a.dice_per_test = 2;
+        let mut b = ch("B", "b", 1, 1, 0, 1);
+        b.dice_guard = 1;
+        b.dice_per_test = 2;
+        let mut cs = [a, b];
+        // A rolls 2 + 2 − 1 = 3 dice (4, 4, 1: a pair), B one die (a group of 1).
+        let events = fight(&mut cs, &mut ScriptedDice::new([4, 4, 1, 2])).unwrap();
+        assert_eq!(first_attack(&events), (3, 2, 1));
+        assert_eq!(
+            (cs[0].extra_dice, cs[1].dice_guard),
+            (1, 0),
+            "supplies are spent"
+        );
+        assert!(events.contains(&Event::Out { character: 1 }));
+    }
+
+    #[test]
+    fn no_die_is_taken_off_a_single_die_test() {
+        // B's one-die shot cannot lose a die (R2): A's guard is not spent on it.
+        let mut a = ch("A", "a", 1, 3, 0, 3);
+        a.dice_guard = 2;
+        let b = ch("B", "b", 1, 3, 0, 1);
+        let mut cs = [b, a];
+        // B: one die (5); A: three dice, 2, 2, 2, is 3 damage.
+        let events = fight(&mut cs, &mut ScriptedDice::new([5, 2, 2, 2])).unwrap();
+        assert_eq!(first_attack(&events), (1, 0, 0));
+        assert_eq!(cs[1].dice_guard, 2);
+        assert!(events.contains(&Event::Out { character: 0 }));
+    }
+
+    #[test]
+    fn a_mind_outside_the_phase_table_is_refused() {
+        assert_eq!(phases(0), Err(PhaseTableError(0)));
+        assert_eq!(phases(11), Err(PhaseTableError(11)));
+        let mut cs = [ch("A", "a", 11, 1, 0, 2), ch("B", "b", 1, 1, 0, 2)];
+        let err = fight(&mut cs, &mut ScriptedDice::new(Vec::new())).unwrap_err();
+        assert_eq!(err, SkirmishError::Mind("A".into(), PhaseTableError(11)));
+        assert_eq!(
+            err.to_string(),
+            "A: Mind 11 is outside the phase table, which has Mind 1 to 10"
+        );
+        let mut cs = [ch("A", "a", 1, 1, 0, 2), ch("B", "b", 0, 1, 0, 2)];
+        assert!(matches!(
+            fight(&mut cs, &mut ScriptedDice::new(Vec::new())),
+            Err(SkirmishError::Mind(name, PhaseTableError(0))) if name == "B"
+        ));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! `solum char …`: character sheets.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::Path;
 
 use serde_json::json;
@@ -166,19 +166,20 @@ fn save(path: &Path, hero: &Character) -> anyhow::Result<()> {
 
 /// Asks on standard input until the answer parses.
 fn ask<T>(question: &str, parse: impl Fn(&str) -> Result<T, String>) -> anyhow::Result<T> {
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock();
+    let mut lines = solum_play::storage::Lines::new(std::io::stdin().lock());
     loop {
-        eprint!("{question} ");
-        let mut line = String::new();
-        if lines.read_line(&mut line)? == 0 {
+        crate::say!("{question} ");
+        let Some(line) = lines
+            .next_line()
+            .map_err(|e| bad(format!("standard input: {e}")))?
+        else {
             return Err(bad(format!(
                 "no answer to \"{question}\" (standard input ended)"
             )));
-        }
+        };
         match parse(line.trim()) {
             Ok(v) => return Ok(v),
-            Err(e) => eprintln!("  {e}"),
+            Err(e) => crate::say!("  {e}\n"),
         }
     }
 }
@@ -204,7 +205,7 @@ fn new(args: &CharNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let (body, mind, charm) = match (args.body, args.mind, args.charm) {
         (Some(b), Some(m), Some(c)) => (b, m, c),
         _ => {
-            eprintln!("Body, Mind and Charm take 3, 2 and 1, one each.");
+            crate::say!("Body, Mind and Charm take 3, 2 and 1, one each.\n");
             let body = match args.body {
                 Some(v) => v,
                 None => ask("Body (3, 2 or 1):", attribute_value)?,
@@ -545,7 +546,7 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         hero.take_damage(d);
     }
     if let Some(h) = args.heal {
-        hero.hit_points = (hero.hit_points + h).min(hero.max_hit_points());
+        hero.heal(h);
     }
     hero.validate()
         .map_err(|e| bad(format!("{}: {e} (nothing was saved)", args.file.display())))?;

@@ -1,9 +1,10 @@
 //! `solum combat`: the combat tracker, from a script or interactively.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 
 use serde_json::json;
 use solum_dice::SeededDice;
+use solum_expanded::check::DrawRule;
 use solum_expanded::combat::{Choice, Combat, Event};
 use solum_play::describe;
 use solum_play::encounter::{HELP, Line, Session, parse_line};
@@ -25,8 +26,7 @@ pub fn run(args: &CombatArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     };
     let (text, base, interactive) = match &args.script {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| bad(format!("{}: {e}", path.display())))?;
+            let text = solum_play::storage::read_text(path).map_err(|e| bad(e.to_string()))?;
             let base = path.parent().map(ToOwned::to_owned).unwrap_or_default();
             (Some(text), base, false)
         }
@@ -37,6 +37,11 @@ pub fn run(args: &CombatArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         ),
     };
     let mut session = Session::new(bestiary, &base);
+    if args.roll_off {
+        session
+            .set_draws(DrawRule::RollOff)
+            .map_err(|e| bad(e.to_string()))?;
+    }
     if !args.json {
         writeln!(
             out,
@@ -48,27 +53,25 @@ pub fn run(args: &CombatArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         )?;
     }
     if interactive {
-        eprintln!("solum combat: type `help` for the lines, `quit` to leave.");
+        crate::say!("solum combat: type `help` for the lines, `quit` to leave.\n");
     }
     // Script lines, or standard input read one line at a time after the prompt.
     let mut script = text.map(|t| t.lines().map(str::to_owned).collect::<Vec<_>>().into_iter());
-    let stdin = std::io::stdin();
+    let mut stdin = solum_play::storage::Lines::new(std::io::stdin().lock());
     for number in 0.. {
         if interactive {
-            eprint!("{}", prompt(&session));
+            crate::say!("{}", prompt(&session));
         }
         let line = match &mut script {
             Some(lines) => match lines.next() {
                 Some(l) => l,
                 None => break,
             },
-            None => {
-                let mut l = String::new();
-                if stdin.lock().read_line(&mut l)? == 0 {
-                    break;
-                }
-                l
-            }
+            None => match stdin.next_line() {
+                Ok(Some(l)) => l,
+                Ok(None) => break,
+                Err(e) => return Err(bad(format!("standard input: {e}"))),
+            },
         };
         let result = parse_line(&line).and_then(|parsed| {
             let events = session.run(&parsed, &mut dice)?;
@@ -100,7 +103,7 @@ pub fn run(args: &CombatArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             Err(err) => {
                 let msg = format!("line {}: {err}", number + 1);
                 if interactive {
-                    eprintln!("{}: {msg}", render::error_label());
+                    crate::say!("{}: {msg}\n", render::error_label());
                 } else {
                     return Err(bad(format!("{msg}\n  {}", line.trim())));
                 }
@@ -195,10 +198,16 @@ fn write_choices(out: &mut dyn Write, combat: &Combat) -> std::io::Result<()> {
         )?;
     } else if !choices.is_empty() {
         let texts: Vec<String> = choices.iter().map(|c| choice_text(c, combat)).collect();
+        let holding = combat
+            .acting()
+            .map(|a| &combat.fighters()[a])
+            .filter(|f| f.vehicle.is_none())
+            .map(|f| format!("holding {}; ", f.held_name()))
+            .unwrap_or_default();
         writeln!(
             out,
             "  {}",
-            paint(DIM, format!("options: {}", texts.join("; ")))
+            paint(DIM, format!("options: {holding}{}", texts.join("; ")))
         )?;
     }
     Ok(())
@@ -214,6 +223,7 @@ fn write_status(out: &mut dyn Write, session: &Session) -> std::io::Result<()> {
             "hit points",
             "pool",
             "damage",
+            "weapon",
             "range to acting",
         ],
         &[2, 3, 4],
@@ -224,18 +234,20 @@ fn write_status(out: &mut dyn Write, session: &Session) -> std::io::Result<()> {
             (_, Some(a)) if a == i => "(acting)".to_owned(),
             _ => String::new(),
         };
-        let (pool, damage) = match &f.vehicle {
+        // The weapon in hand (S13): its pool and damage, melee or ranged.
+        let (pool, damage, weapon) = match &f.vehicle {
             Some(v) => (
                 format!("pilot {}", v.pilot_pool),
                 v.vehicle.damage.to_string(),
+                "vehicle".to_owned(),
             ),
-            None => (
-                f.melee_pool.to_string(),
-                match f.ranged {
-                    Some(r) => format!("{} / ranged {}", f.melee_damage, r.damage),
-                    None => f.melee_damage.to_string(),
-                },
-            ),
+            None => {
+                let (pool, damage) = match f.ranged() {
+                    Some(r) => (r.pool, format!("ranged {}", r.damage)),
+                    None => (f.melee().0, f.melee().1.to_string()),
+                };
+                (pool.to_string(), damage, f.held_name().to_owned())
+            }
         };
         table.add_row(vec![
             f.name.clone(),
@@ -247,6 +259,7 @@ fn write_status(out: &mut dyn Write, session: &Session) -> std::io::Result<()> {
             },
             pool,
             damage,
+            weapon,
             range,
         ]);
     }

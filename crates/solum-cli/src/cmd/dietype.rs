@@ -6,7 +6,8 @@ use serde_json::json;
 use solum_dietype::odds::{opposed_odds, skill_odds};
 use solum_dietype::tables::tables;
 use solum_dietype::{
-    DieType, RollSpec, difficulty_name, quality_name, roll_damage, roll_opposed, roll_skill,
+    DieType, RollSpec, difficulty_name, opposed_side, quality_name, roll_damage, roll_opposed,
+    roll_opposed_damage, roll_skill,
 };
 
 use crate::bad;
@@ -21,12 +22,26 @@ fn die(text: &str, step: i64) -> anyhow::Result<DieType> {
         .step(step))
 }
 
-fn chances(n: i64, flag: &str) -> anyhow::Result<u32> {
-    if (1..=4).contains(&n) {
-        Ok(n as u32)
-    } else {
-        Err(bad(format!("{flag} {n}: a roll has 1 to 4 chances")))
-    }
+/// The two sides of an opposed roll, each with its own steps.
+fn sides(
+    args: &crate::cli::DietypeArgs,
+    die_text: &str,
+    other: &str,
+) -> anyhow::Result<((DieType, u32), (DieType, u32))> {
+    let side = |text: &str, step: i64, chances: i64, flag: &str| {
+        let d = text.parse::<DieType>().map_err(|e| bad(e.to_string()))?;
+        opposed_side(d, step, chances)
+            .map_err(|_| bad(format!("{flag} {chances}: a roll has 1 to 4 chances")))
+    };
+    Ok((
+        side(die_text, args.step, args.chances, "--chances")?,
+        side(
+            other,
+            args.against_step,
+            args.against_chances,
+            "--against-chances",
+        )?,
+    ))
 }
 
 pub fn odds(args: &DietypeOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -38,11 +53,7 @@ pub fn odds(args: &DietypeOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     };
     let d = die(die_text, args.roll.step)?;
     if let Some(other) = &args.roll.against {
-        let a = (d, chances(args.roll.chances, "--chances")?);
-        let b = (
-            die(other, 0)?,
-            chances(args.roll.against_chances, "--against-chances")?,
-        );
+        let (a, b) = sides(&args.roll, die_text, other)?;
         let o = opposed_odds(a, b);
         if args.json {
             let q = |v: &[f64]| -> serde_json::Map<String, serde_json::Value> {
@@ -180,17 +191,35 @@ fn write_tables(json_out: bool, out: &mut dyn Write) -> anyhow::Result<()> {
 pub fn roll(args: &DietypeRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let d = die(&args.die, args.roll.step)?;
     let order = "values go: each chance's die, a maximum followed by its two new dice, then the other side's, then damage dice";
+    // Armour's -1DT on the weapon is a step of the damage die, clamped to d4..d12 (D3).
+    let damage_die = args
+        .damage
+        .as_deref()
+        .map(|t| die(t, args.damage_step))
+        .transpose()?;
+    if !(-4..=4).contains(&args.modifier) {
+        return Err(bad(format!(
+            "--modifier {}: modifiers run from -4 to +4",
+            args.modifier
+        )));
+    }
     if let Some(other) = &args.roll.against {
-        let a = (d, chances(args.roll.chances, "--chances")?);
-        let b = (
-            die(other, 0)?,
-            chances(args.roll.against_chances, "--against-chances")?,
-        );
-        let (r, seed) = with_dice(args.dice.rolled.as_deref(), args.dice.seed, order, |dice| {
-            roll_opposed(a, b, dice)
-        })?;
+        let (a, b) = sides(&args.roll, &args.die, other)?;
+        let ((r, damage), seed) =
+            with_dice(args.dice.rolled.as_deref(), args.dice.seed, order, |dice| {
+                let r = roll_opposed(a, b, dice)?;
+                let damage = match damage_die {
+                    Some(dd) => roll_opposed_damage(&r, dd, args.modifier, dice)?.expect("checked"),
+                    None => None,
+                };
+                Ok((r, damage))
+            })?;
         if args.json {
-            writeln!(out, "{}", json!({"roll": r, "seed": seed}))?;
+            writeln!(
+                out,
+                "{}",
+                json!({"roll": r, "against": b.0, "damage_die": damage_die, "damage": damage, "seed": seed})
+            )?;
             return Ok(());
         }
         let show = |v: &[solum_dietype::ChanceRoll]| {
@@ -215,17 +244,13 @@ pub fn roll(args: &DietypeRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             _ => "DRAW".to_owned(),
         };
         writeln!(out, "  {verdict}")?;
+        if let (Some(dmg), Some(dd)) = (damage, damage_die) {
+            write_damage(out, dd, &dmg)?;
+        }
         render::write_seed(out, seed)?;
         return Ok(());
     }
     let spec = RollSpec::new(d, args.roll.chances, args.roll.vs).map_err(|e| bad(e.to_string()))?;
-    let damage_die = args.damage.as_deref().map(|t| die(t, 0)).transpose()?;
-    if !(-4..=4).contains(&args.modifier) {
-        return Err(bad(format!(
-            "--modifier {}: modifiers run from -4 to +4",
-            args.modifier
-        )));
-    }
     let p = skill_odds(&spec).success;
     let ((r, damage), seed) =
         with_dice(args.dice.rolled.as_deref(), args.dice.seed, order, |dice| {
@@ -243,7 +268,7 @@ pub fn roll(args: &DietypeRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             out,
             "{}",
             json!({"roll": r, "success": r.success(), "quality": r.quality, "quality_name": quality_name(r.quality),
-                   "p_success": render::to_f64(&p), "damage": damage, "seed": seed})
+                   "p_success": render::to_f64(&p), "damage_die": damage_die, "damage": damage, "seed": seed})
         )?;
         return Ok(());
     }
@@ -283,13 +308,25 @@ pub fn roll(args: &DietypeRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         paint(BAD, "FAILURE")
     };
     writeln!(out, "  {verdict}")?;
-    if let Some(dmg) = damage {
-        writeln!(
-            out,
-            "  damage: {:?} {:+} = {}",
-            dmg.faces, dmg.modifier, dmg.total
-        )?;
+    if let (Some(dmg), Some(dd)) = (damage, damage_die) {
+        write_damage(out, dd, &dmg)?;
     }
     render::write_seed(out, seed)?;
+    Ok(())
+}
+
+fn write_damage(
+    out: &mut dyn Write,
+    die: DieType,
+    dmg: &solum_dietype::DamageRoll,
+) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "  damage ({}×{die}): {:?} {:+} = {}",
+        dmg.faces.len(),
+        dmg.faces,
+        dmg.modifier,
+        dmg.total
+    )?;
     Ok(())
 }

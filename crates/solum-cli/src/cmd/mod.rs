@@ -7,6 +7,7 @@ use clap::CommandFactory;
 use crate::bad;
 use crate::cli::{Cli, Command, OddsCommand, PoolArgs, RollCommand};
 
+mod campaign;
 mod character;
 mod check;
 mod classic;
@@ -40,8 +41,15 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Classic(c) => classic::run(&c, out),
         Command::Sol(c) => sol::run(&c, out),
         Command::Soluna(c) => soluna::run(&c, out),
+        Command::Ask(args) => campaign::ask(&args, out),
+        Command::Note(args) => campaign::note(&args, out),
+        Command::Scene(c) => campaign::scene(&c, out),
+        Command::Journal(c) => campaign::journal(&c, out),
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "solum", out);
+            // clap_complete panics on a failed write: generate into memory, then write.
+            let mut text = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "solum", &mut text);
+            out.write_all(&text)?;
             Ok(())
         }
         Command::Man => {

@@ -7,7 +7,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use solum_dice::SeededDice;
 use solum_expanded::Pool;
-use solum_expanded::combat::{Fighter, Mode, RangedAttack};
+use solum_expanded::check::DrawRule;
+use solum_expanded::combat::{Fighter, Mode};
 use solum_expanded::creature::Bestiary;
 use solum_play::sim::{Encounter, run_with};
 use solum_play::storage::{load_bestiary, load_character};
@@ -76,23 +77,9 @@ fn fighters(
         let hp = hp
             .filter(|h| (1..=10_000).contains(h))
             .ok_or_else(|| bad(format!("`{spec}`: hp= 1 to 10000 is needed")))?;
-        Fighter {
-            name: String::new(),
-            side: side.to_owned(),
-            hero,
-            mind,
-            initiative_background: false,
-            melee_pool: pool,
-            melee_damage: damage,
-            ranged: ranged.map(|damage| RangedAttack {
-                pool,
-                damage,
-                anti_vehicle: false,
-            }),
-            hit_points: hp,
-            max_hit_points: hp,
-            vehicle: None,
-        }
+        let mut f = Fighter::plain("", side, hero, pool, damage, ranged, hp);
+        f.mind = mind;
+        f
     } else {
         let creature = bestiary.creature(body).ok_or_else(|| {
             bad(format!(
@@ -155,7 +142,13 @@ pub fn run(args: &SimArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         args.fights,
         seed,
         &|done| bar.set_position(done),
-        || Encounter::new(&all, mode, ambush),
+        || {
+            Encounter::new(&all, mode, ambush).with_draws(if args.roll_off {
+                DrawRule::RollOff
+            } else {
+                DrawRule::Stand
+            })
+        },
         |encounter, dice| encounter.fight(dice),
     )?;
     bar.finish_and_clear();

@@ -13,8 +13,12 @@ use crate::dice::with_dice;
 use crate::render::{self, BAD, GOOD, HEAD, paint, percent};
 
 pub fn odds(args: &SolunaOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let spec = TestSpec::new(args.dice, args.flips.max(0), (-args.flips).max(0))
-        .map_err(|e| bad(e.to_string()))?;
+    let spec = TestSpec::new(
+        args.dice,
+        args.flips.max(0),
+        args.flips.saturating_neg().max(0),
+    )
+    .map_err(|e| bad(e.to_string()))?;
     let dist = largest_distribution(spec.dice, spec.net_flips).map_err(|e| bad(e.to_string()))?;
     let p_tn = args.target.tn.map(|tn| dist.p_at_least(i64::from(tn)));
     let armour = args.target.body.map(|body| Armour {
@@ -138,8 +142,7 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
         rolled,
         json: as_json,
     } = command;
-    let text =
-        std::fs::read_to_string(file).map_err(|e| bad(format!("{}: {e}", file.display())))?;
+    let text = solum_play::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
     let skirmish: SkirmishFile = toml::from_str(&text)
         .map_err(|e| bad(format!("{}: {}", file.display(), e.to_string().trim_end())))?;
     let mut characters = skirmish.character;
@@ -173,13 +176,20 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
                 melee,
                 positive,
                 negative,
+                added,
+                removed,
                 test,
                 damage,
             } => {
                 let faces: Vec<String> = test.rolled.iter().map(u32::to_string).collect();
+                let dice = if added + removed > 0 {
+                    format!("dice +{added} −{removed}, ")
+                } else {
+                    String::new()
+                };
                 writeln!(
                     out,
-                    "  {} {} {}: {} (flips +{positive} −{negative}) → {} × {} — {damage} damage",
+                    "  {} {} {}: {} ({dice}flips +{positive} −{negative}) → {} × {} — {damage} damage",
                     n(attacker),
                     if *melee { "strikes" } else { "shoots" },
                     n(target),

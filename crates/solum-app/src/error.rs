@@ -1,0 +1,116 @@
+//! One error type for every use case, with the kind a front end needs to answer: an exit
+//! code for the command line, a status for HTTP.
+
+use solum_dice::DiceError;
+use solum_store::StoreError;
+use thiserror::Error;
+
+/// What kind of failure an [`AppError`] is, independent of the front end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The request itself is wrong: fix the input and try again.
+    BadInput,
+    /// The campaign is busy or full right now: nothing changed, try again later.
+    Unavailable,
+    /// Something failed that the user cannot fix by changing the input.
+    Internal,
+}
+
+impl ErrorKind {
+    /// The command line's exit code: 2 for bad input, 1 for anything else.
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Self::BadInput => 2,
+            Self::Unavailable | Self::Internal => 1,
+        }
+    }
+
+    /// The HTTP status a server answers with.
+    pub fn http_status(self) -> u16 {
+        match self {
+            Self::BadInput => 422,
+            Self::Unavailable => 503,
+            Self::Internal => 500,
+        }
+    }
+}
+
+/// Why a use case did not happen. When it is returned, nothing was stored.
+#[derive(Debug, Error)]
+pub enum AppError {
+    /// A text field is empty.
+    #[error("the {0} is empty")]
+    Empty(&'static str),
+    /// A text field is longer than its limit.
+    #[error("the {what} is {len} characters long; the limit is {limit}")]
+    TooLong {
+        /// Which field.
+        what: &'static str,
+        /// Its length in characters.
+        len: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// A text field holds a control character.
+    #[error("the {0} holds a control character (only text, tabs and line breaks are kept)")]
+    ControlCharacter(&'static str),
+    /// Typed dice did not fit the roll.
+    #[error("the dice typed in do not fit: {0}")]
+    Dice(#[from] DiceError),
+    /// More dice were typed than the roll uses.
+    #[error("{given} dice values typed, but the roll uses only {used}")]
+    UnusedDice {
+        /// Values typed.
+        given: usize,
+        /// Values the roll used.
+        used: usize,
+    },
+    /// `scene end` without an open scene.
+    #[error("no scene is open (start one with `scene start TITLE`)")]
+    NoOpenScene,
+    /// An imported journal is not what `journal export --format json` writes.
+    #[error("the journal to import is not valid: {0}")]
+    BadImport(String),
+    /// An imported entry's dice do not give its recorded outcome.
+    #[error("entry {index} of the import does not re-derive from its dice: {reason}")]
+    ImportMismatch {
+        /// 1-based position in the import.
+        index: usize,
+        /// What differs.
+        reason: String,
+    },
+    /// A stored entry cannot be read by this solum.
+    #[error("journal entry {seq} cannot be read: {reason}")]
+    UnreadableEntry {
+        /// The entry.
+        seq: i64,
+        /// Why.
+        reason: String,
+    },
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl AppError {
+    /// The kind of failure, for exit codes and HTTP statuses.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Self::Empty(_)
+            | Self::TooLong { .. }
+            | Self::ControlCharacter(_)
+            | Self::Dice(_)
+            | Self::UnusedDice { .. }
+            | Self::NoOpenScene
+            | Self::BadImport(_)
+            | Self::ImportMismatch { .. } => ErrorKind::BadInput,
+            Self::UnreadableEntry { .. } => ErrorKind::Internal,
+            Self::Store(e) => match e {
+                StoreError::Busy { .. } | StoreError::Full { .. } => ErrorKind::Unavailable,
+                e if e.is_bad_input() => ErrorKind::BadInput,
+                StoreError::ReadOnly { .. } => ErrorKind::BadInput,
+                _ => ErrorKind::Internal,
+            },
+        }
+    }
+}

@@ -1,0 +1,446 @@
+//! The application layer: the use cases of a campaign, as functions over a
+//! [`CampaignStore`] and a choice of dice.
+//!
+//! Front ends (the command line, the solo companion, the web table) parse input, call a
+//! [`Campaign`] method and render the view it returns; none of them holds a rule, a state
+//! change or a load–change–save flow of its own. Every use case validates its input before it
+//! rolls, rolls before it stores, and stores in one transaction: when an [`AppError`] comes
+//! back, nothing was written.
+
+mod error;
+pub mod journal;
+mod markdown;
+
+use serde::{Deserialize, Serialize};
+use solum_expanded::oracle::{self, Answer, Disposition, Event, Leaning};
+use solum_store::{CampaignStore, NewEntry};
+
+pub use error::{AppError, ErrorKind};
+pub use journal::{JournalEntry, Record, Rolled};
+
+/// The longest question the oracle takes, in characters.
+pub const MAX_QUESTION: usize = 500;
+/// The longest note, in characters.
+pub const MAX_NOTE: usize = 10_000;
+/// The longest scene title, in characters.
+pub const MAX_TITLE: usize = 200;
+/// The longest scene goal or summary, in characters.
+pub const MAX_GOAL: usize = 1_000;
+/// The most entries one import may hold.
+pub const MAX_IMPORT_ENTRIES: usize = 100_000;
+
+/// The campaign used when none is named: `campaign.solum` in the user's data folder
+/// (`$XDG_DATA_HOME/solum` on Linux). `None` when the system has no home folder.
+pub fn default_campaign_path() -> Option<std::path::PathBuf> {
+    directories::ProjectDirs::from("", "", "solum").map(|d| d.data_dir().join("campaign.solum"))
+}
+
+/// Where the dice of a roll come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Dice {
+    /// The generator with a fresh seed, which is journaled.
+    Fresh,
+    /// The generator with this seed (a replay).
+    Seed(u64),
+    /// Faces a player rolled by hand, in the order the rule draws them.
+    Typed(Vec<u32>),
+}
+
+/// A campaign: its store and the clock that dates its entries.
+pub struct Campaign<S> {
+    store: S,
+    clock: Box<dyn Fn() -> jiff::Timestamp + Send>,
+}
+
+impl<S: CampaignStore> Campaign<S> {
+    /// A campaign over `store`, dated by the system clock.
+    pub fn new(store: S) -> Self {
+        Self {
+            store,
+            clock: Box::new(jiff::Timestamp::now),
+        }
+    }
+
+    /// The same campaign dated by another clock (tests, imports).
+    pub fn with_clock(mut self, clock: impl Fn() -> jiff::Timestamp + Send + 'static) -> Self {
+        self.clock = Box::new(clock);
+        self
+    }
+
+    /// The store underneath.
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    fn now(&self) -> String {
+        (self.clock)().to_string()
+    }
+
+    fn append(&mut self, records: Vec<(String, Record)>) -> Result<Vec<JournalEntry>, AppError> {
+        let new = records
+            .iter()
+            .map(|(at, record)| {
+                Ok(NewEntry {
+                    at: at.clone(),
+                    kind: record.kind().to_string(),
+                    schema: journal::RECORD_SCHEMA,
+                    body: serde_json::to_value(record)
+                        .map_err(|e| AppError::BadImport(e.to_string()))?,
+                })
+            })
+            .collect::<Result<Vec<_>, AppError>>()?;
+        let stored = self.store.append(&new)?;
+        Ok(stored
+            .into_iter()
+            .zip(records)
+            .map(|(entry, (at, record))| JournalEntry {
+                seq: entry.seq,
+                at,
+                record,
+            })
+            .collect())
+    }
+
+    fn append_one(&mut self, record: Record) -> Result<JournalEntry, AppError> {
+        let at = self.now();
+        let mut stored = self.append(vec![(at, record)])?;
+        stored
+            .pop()
+            .ok_or(AppError::BadImport("nothing stored".into()))
+    }
+
+    /// Asks the oracle a yes/no question and journals the answer with its dice.
+    pub fn ask(
+        &mut self,
+        question: &str,
+        leaning: Leaning,
+        dice: Dice,
+    ) -> Result<AskView, AppError> {
+        let question = text("question", question, MAX_QUESTION, false)?;
+        let (outcome, rolled) = journal::roll(dice, |d| oracle::ask(leaning, d))?;
+        let entry = self.append_one(Record::Oracle {
+            question,
+            leaning,
+            rolled,
+            outcome,
+        })?;
+        Ok(AskView::of(&entry))
+    }
+
+    /// Writes the player's own words into the journal.
+    pub fn note(&mut self, words: &str) -> Result<JournalEntry, AppError> {
+        let text = text("note", words, MAX_NOTE, true)?;
+        self.append_one(Record::Note { text })
+    }
+
+    /// Starts a scene (ending the open one first, if any, in the same transaction).
+    pub fn start_scene(
+        &mut self,
+        title: &str,
+        goal: Option<&str>,
+    ) -> Result<Vec<JournalEntry>, AppError> {
+        let title = text("scene title", title, MAX_TITLE, false)?;
+        let goal = goal
+            .map(|g| text("scene goal", g, MAX_GOAL, true))
+            .transpose()?;
+        let at = self.now();
+        let mut records = Vec::new();
+        if self.open_scene()?.is_some() {
+            records.push((at.clone(), Record::SceneEnd { summary: None }));
+        }
+        records.push((at, Record::SceneStart { title, goal }));
+        self.append(records)
+    }
+
+    /// Ends the open scene.
+    pub fn end_scene(&mut self, summary: Option<&str>) -> Result<JournalEntry, AppError> {
+        let summary = summary
+            .map(|s| text("scene summary", s, MAX_GOAL, true))
+            .transpose()?;
+        if self.open_scene()?.is_none() {
+            return Err(AppError::NoOpenScene);
+        }
+        self.append_one(Record::SceneEnd { summary })
+    }
+
+    /// The open scene: its start entry.
+    pub fn open_scene(&self) -> Result<Option<JournalEntry>, AppError> {
+        let mut open = None;
+        for entry in self.entries()? {
+            match entry.record {
+                Record::SceneStart { .. } => open = Some(entry),
+                Record::SceneEnd { .. } => open = None,
+                _ => {}
+            }
+        }
+        Ok(open)
+    }
+
+    /// Every entry, in order.
+    pub fn entries(&self) -> Result<Vec<JournalEntry>, AppError> {
+        const PAGE: usize = 1_000;
+        let mut out = Vec::new();
+        let mut after = 0;
+        loop {
+            let page = self.store.entries_after(after, PAGE)?;
+            let done = page.len() < PAGE;
+            for entry in page {
+                after = entry.seq;
+                let record: Record =
+                    serde_json::from_value(entry.body).map_err(|e| AppError::UnreadableEntry {
+                        seq: entry.seq,
+                        reason: e.to_string(),
+                    })?;
+                out.push(JournalEntry {
+                    seq: entry.seq,
+                    at: entry.at,
+                    record,
+                });
+            }
+            if done {
+                return Ok(out);
+            }
+        }
+    }
+
+    /// Re-derives every roll of the journal from its seed or typed faces.
+    pub fn verify(&self) -> Result<VerifyReport, AppError> {
+        let mut report = VerifyReport {
+            entries: 0,
+            rolls: 0,
+            mismatches: Vec::new(),
+        };
+        let mut after = 0;
+        loop {
+            let page = self.store.entries_after(after, 1_000)?;
+            if page.is_empty() {
+                break;
+            }
+            for entry in page {
+                after = entry.seq;
+                report.entries += 1;
+                match serde_json::from_value::<Record>(entry.body) {
+                    Err(e) => report.mismatches.push(Mismatch {
+                        seq: entry.seq,
+                        reason: format!("it cannot be read: {e}"),
+                    }),
+                    Ok(record) => {
+                        if matches!(record, Record::Oracle { .. }) {
+                            report.rolls += 1;
+                        }
+                        if let Some(reason) = journal::replay(&record)? {
+                            report.mismatches.push(Mismatch {
+                                seq: entry.seq,
+                                reason,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        Ok(report)
+    }
+
+    /// The journal as JSON data (what `import` reads back).
+    pub fn export(&self) -> Result<JournalExport, AppError> {
+        Ok(JournalExport {
+            format: JournalExport::FORMAT.into(),
+            schema: journal::RECORD_SCHEMA,
+            entries: self.entries()?,
+        })
+    }
+
+    /// The journal as a story in Markdown: scenes as headings, rolls compact.
+    pub fn export_markdown(&self, title: &str) -> Result<String, AppError> {
+        Ok(markdown::render(title, &self.entries()?))
+    }
+
+    /// Appends the entries of an exported journal, keeping their dates. Every entry is
+    /// checked (limits, and its rolls re-derived) before anything is stored; then all are
+    /// stored in one transaction.
+    pub fn import(&mut self, export: JournalExport) -> Result<usize, AppError> {
+        if export.format != JournalExport::FORMAT {
+            return Err(AppError::BadImport(format!(
+                "format is \"{}\", expected \"{}\"",
+                export.format,
+                JournalExport::FORMAT
+            )));
+        }
+        if export.schema > journal::RECORD_SCHEMA {
+            return Err(AppError::BadImport(format!(
+                "schema {} is newer than this solum knows ({})",
+                export.schema,
+                journal::RECORD_SCHEMA
+            )));
+        }
+        if export.entries.len() > MAX_IMPORT_ENTRIES {
+            return Err(AppError::BadImport(format!(
+                "{} entries; the limit is {MAX_IMPORT_ENTRIES}",
+                export.entries.len()
+            )));
+        }
+        let mut records = Vec::with_capacity(export.entries.len());
+        for (i, entry) in export.entries.into_iter().enumerate() {
+            let index = i + 1;
+            entry
+                .at
+                .parse::<jiff::Timestamp>()
+                .map_err(|e| AppError::ImportMismatch {
+                    index,
+                    reason: format!("date \"{}\": {e}", entry.at),
+                })?;
+            check_record(&entry.record)?;
+            if let Some(reason) = journal::replay(&entry.record)? {
+                return Err(AppError::ImportMismatch { index, reason });
+            }
+            records.push((entry.at, entry.record));
+        }
+        let n = records.len();
+        self.append(records)?;
+        Ok(n)
+    }
+}
+
+/// Applies the same limits to an imported record as to one typed at the table.
+fn check_record(record: &Record) -> Result<(), AppError> {
+    match record {
+        Record::Note { text: t } => text("note", t, MAX_NOTE, true).map(drop),
+        Record::SceneStart { title, goal } => {
+            text("scene title", title, MAX_TITLE, false)?;
+            goal.as_deref()
+                .map(|g| text("scene goal", g, MAX_GOAL, true))
+                .transpose()
+                .map(drop)
+        }
+        Record::SceneEnd { summary } => summary
+            .as_deref()
+            .map(|s| text("scene summary", s, MAX_GOAL, true))
+            .transpose()
+            .map(drop),
+        Record::Oracle { question, .. } => {
+            text("question", question, MAX_QUESTION, false).map(drop)
+        }
+    }
+}
+
+/// Trims a text field and checks it: not empty, within its limit, no control characters
+/// (line breaks and tabs are allowed where `multiline`).
+fn text(what: &'static str, raw: &str, limit: usize, multiline: bool) -> Result<String, AppError> {
+    let t = raw.trim();
+    if t.is_empty() {
+        return Err(AppError::Empty(what));
+    }
+    let len = t.chars().count();
+    if len > limit {
+        return Err(AppError::TooLong { what, len, limit });
+    }
+    let allowed = |c: char| multiline && (c == '\n' || c == '\t');
+    if t.chars().any(|c| c.is_control() && !allowed(c)) {
+        return Err(AppError::ControlCharacter(what));
+    }
+    Ok(t.to_string())
+}
+
+/// What the oracle said, for a front end to show.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AskView {
+    /// The journal entry.
+    pub seq: i64,
+    /// The question.
+    pub question: String,
+    /// Plain, advantage or disadvantage.
+    pub leaning: Leaning,
+    /// As the table writes it: "No, and", "No", "No, but", "Yes, but", "Yes", "Yes, and".
+    pub answer: &'static str,
+    /// The die that counts.
+    pub die: u32,
+    /// The answer dice as rolled.
+    pub dice: Vec<u32>,
+    /// The event, on an And or a But.
+    pub event: Option<String>,
+    /// The event die.
+    pub event_die: Option<u32>,
+    /// The disposition of an NPC or a monster met.
+    pub disposition: Option<&'static str>,
+    /// The disposition die.
+    pub disposition_die: Option<u32>,
+    /// The generator's seed (none for typed dice).
+    pub seed: Option<u64>,
+    /// True when the dice were typed in.
+    pub typed: bool,
+    /// The exact chance of the answer given, before the roll.
+    pub p_answer: f64,
+}
+
+impl AskView {
+    fn of(entry: &JournalEntry) -> Self {
+        let Record::Oracle {
+            question,
+            leaning,
+            rolled,
+            outcome,
+        } = &entry.record
+        else {
+            unreachable!("AskView is built from the oracle entry just stored")
+        };
+        let disposition = match outcome.event {
+            Some(Event::Npc { disposition } | Event::Monster { disposition }) => Some(disposition),
+            _ => None,
+        };
+        let index = Answer::ALL
+            .iter()
+            .position(|a| *a == outcome.answer)
+            .unwrap_or(0);
+        Self {
+            seq: entry.seq,
+            question: question.clone(),
+            leaning: *leaning,
+            answer: outcome.answer.text(),
+            die: outcome.die,
+            dice: outcome.dice.clone(),
+            event: outcome.event.map(Event::text),
+            event_die: outcome.event_die,
+            disposition: disposition.map(Disposition::text),
+            disposition_die: outcome.disposition_die,
+            seed: rolled.seed,
+            typed: rolled.typed,
+            p_answer: solum_dice::prob_to_f64(&oracle::answer_odds(*leaning)[index]),
+        }
+    }
+}
+
+/// The result of [`Campaign::verify`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VerifyReport {
+    /// Entries read.
+    pub entries: usize,
+    /// Entries with dice, re-derived.
+    pub rolls: usize,
+    /// Entries that do not re-derive.
+    pub mismatches: Vec<Mismatch>,
+}
+
+/// One entry that does not re-derive.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Mismatch {
+    /// The entry.
+    pub seq: i64,
+    /// What differs.
+    pub reason: String,
+}
+
+/// An exported journal: what `journal export --format json` writes and `import` reads.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JournalExport {
+    /// Always [`JournalExport::FORMAT`].
+    pub format: String,
+    /// The record schema version.
+    pub schema: i64,
+    /// The entries, in order.
+    pub entries: Vec<JournalEntry>,
+}
+
+impl JournalExport {
+    /// The format tag.
+    pub const FORMAT: &'static str = "solum-journal";
+}

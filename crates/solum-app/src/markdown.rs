@@ -1,0 +1,111 @@
+//! The journal as a story: one Markdown file a notes app can read, scenes as headings, rolls
+//! on one compact line each.
+
+use std::fmt::Write;
+
+use solum_expanded::oracle::Leaning;
+
+use crate::journal::{JournalEntry, Record, Rolled};
+
+/// Renders the whole journal.
+pub(crate) fn render(title: &str, entries: &[JournalEntry]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# {}\n", inline(title));
+    for entry in entries {
+        let date = entry.at.get(..10).unwrap_or(&entry.at);
+        match &entry.record {
+            Record::SceneStart { title, goal } => {
+                let _ = writeln!(out, "\n## {}\n", inline(title));
+                if let Some(goal) = goal {
+                    let _ = writeln!(out, "*Goal:* {}\n", inline(goal));
+                }
+                let _ = writeln!(out, "<small>{date}</small>\n");
+            }
+            Record::SceneEnd { summary } => match summary {
+                Some(s) => {
+                    let _ = writeln!(out, "\n*Scene ends:* {}\n", inline(s));
+                }
+                None => {
+                    let _ = writeln!(out, "\n*Scene ends.*\n");
+                }
+            },
+            Record::Note { text } => {
+                let _ = writeln!(out, "{}\n", block(text));
+            }
+            Record::Oracle {
+                question,
+                leaning,
+                rolled,
+                outcome,
+            } => {
+                let how = match leaning {
+                    Leaning::Even => "d6",
+                    Leaning::Advantage => "best of 2d6",
+                    Leaning::Disadvantage => "worst of 2d6",
+                };
+                let mut line = format!(
+                    "> **{}** — *{}* ({how}: {})",
+                    inline(question),
+                    outcome.answer.text(),
+                    faces(&outcome.dice)
+                );
+                if let Some(event) = outcome.event {
+                    let _ = write!(line, "; {}", event.text());
+                }
+                let _ = write!(line, " {}", provenance(rolled));
+                let _ = writeln!(out, "{line}\n");
+            }
+        }
+    }
+    out
+}
+
+fn faces(dice: &[u32]) -> String {
+    dice.iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn provenance(rolled: &Rolled) -> String {
+    match (rolled.typed, rolled.seed) {
+        (true, _) => "`typed`".into(),
+        (false, Some(seed)) => format!("`seed {seed}`"),
+        (false, None) => String::new(),
+    }
+}
+
+/// One line of the player's text, with Markdown's active characters escaped so that a name
+/// cannot turn into a heading, a link or HTML.
+fn inline(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\r' | '\t' => out.push(' '),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|' | '!' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A note: paragraphs kept, each line escaped like [`inline`].
+fn block(text: &str) -> String {
+    text.lines().map(inline).collect::<Vec<_>>().join("  \n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn player_text_cannot_become_markup() {
+        assert_eq!(inline("# <script>"), "\\# \\<script\\>");
+        assert_eq!(inline("a\nb"), "a b");
+        assert_eq!(inline("[x](javascript:)"), "\\[x\\](javascript:)");
+    }
+}

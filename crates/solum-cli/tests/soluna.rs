@@ -1,0 +1,91 @@
+//! Sol'una end to end: the fewest flips shown, the phase table's limits, the dice supplies.
+
+mod common;
+
+use common::{solum, solum_args};
+
+fn skirmish_file(dir: &tempfile::TempDir, text: &str) -> String {
+    let f = dir.path().join("sk.toml");
+    std::fs::write(&f, text).unwrap();
+    f.to_str().unwrap().to_owned()
+}
+
+#[test]
+fn twelve_sixes_against_twenty_negative_flips_show_twelve_flips() {
+    let v =
+        solum("roll soluna --dice 12 --against-flips 20 --rolled 6,6,6,6,6,6,6,6,6,6,6,6 --json")
+            .json();
+    // Two dice a face is the best the target can do, and it takes 12 flips, not 20.
+    assert_eq!(v["largest"], 2);
+    assert_eq!(v["test"]["flips"].as_array().unwrap().len(), 12);
+    let text = solum("roll soluna --dice 12 --against-flips 20 --rolled 6,6,6,6,6,6,6,6,6,6,6,6");
+    assert_eq!(text.ok().matches("  flip ").count(), 12, "{}", text.stdout);
+}
+
+#[test]
+fn a_mind_outside_the_phase_table_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let two = |mind: u32| {
+        format!(
+            "[[character]]\nname = \"A\"\nside = \"a\"\nmind = {mind}\nbody = 0\nhit_points = 1\nranged = 2\n\n\
+             [[character]]\nname = \"B\"\nside = \"b\"\nmind = 1\nbody = 0\nhit_points = 1\nranged = 2\n"
+        )
+    };
+    for mind in [0, 11] {
+        let f = skirmish_file(&dir, &two(mind));
+        solum_args(&["soluna", "skirmish", &f, "--seed", "1"]).bad_input(&format!(
+            "A: Mind {mind} is outside the phase table, which has Mind 1 to 10"
+        ));
+    }
+    let f = skirmish_file(&dir, &two(10));
+    solum_args(&["soluna", "skirmish", &f, "--seed", "1"]).ok();
+    let run = solum_args(&["soluna", "skirmish", &f, "--seed", "1", "--rolled", "1,1"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("cannot be used with"), "{}", run.stderr);
+}
+
+#[test]
+fn dice_supplies_change_the_pool() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = skirmish_file(
+        &dir,
+        "[[character]]\nname = \"A\"\nside = \"a\"\nmind = 1\nbody = 0\nhit_points = 1\nranged = 2\n\
+         extra_dice = 3\ndice_per_test = 2\n\n\
+         [[character]]\nname = \"B\"\nside = \"b\"\nmind = 1\nbody = 0\nhit_points = 1\nranged = 1\n\
+         dice_guard = 1\n",
+    );
+    // A rolls 2 + 2 − 1 = 3 dice, B one.
+    let run = solum_args(&["soluna", "skirmish", &f, "--rolled", "4,4,1,2"]);
+    assert!(
+        run.ok()
+            .contains("A shoots B: 4 4 1 (dice +2 −1, flips +0 −0) → 2 × 4 — 2 damage"),
+        "{}",
+        run.stdout
+    );
+    let v = solum_args(&["soluna", "skirmish", &f, "--rolled", "4,4,1,2", "--json"]).json();
+    let attack = &v["events"][1];
+    assert_eq!(
+        (attack["added"].as_u64(), attack["removed"].as_u64()),
+        (Some(2), Some(1))
+    );
+}
+
+#[test]
+fn armour_flags_without_a_body_are_refused() {
+    // Without --body no damage is worked out, so a Shield or a melee attack would be ignored.
+    for args in [
+        "roll soluna --dice 3 --shield 2",
+        "roll soluna --dice 3 --melee",
+        "odds soluna --dice 3 --shield 1",
+        "odds soluna --dice 3 --melee --tn 2",
+    ] {
+        let run = solum(args);
+        assert_eq!(run.code, 2, "{args}: {}", run.stderr);
+        assert!(run.stderr.contains("--body"), "{args}: {}", run.stderr);
+    }
+    solum("odds soluna --dice 3 --body 1 --shield 1 --melee").ok();
+    // Typed dice leave a seed unused.
+    let run = solum("roll soluna --dice 2 --rolled 3,3 --seed 1");
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("cannot be used with"), "{}", run.stderr);
+}

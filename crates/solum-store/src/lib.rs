@@ -1,0 +1,963 @@
+//! The campaign store: where a campaign's journal lives between sessions.
+//!
+//! [`CampaignStore`] is the interface the application layer writes to; [`SqliteStore`] is its
+//! embedded backend (one file, no server). A hosted backend (PostgreSQL) implements the same
+//! trait. The store knows nothing of the rules: it keeps records as JSON bodies tagged with a
+//! kind and a schema version, and the application layer owns their types.
+//!
+//! Guarantees of the SQLite backend, checked on every connection: WAL journal,
+//! `synchronous = FULL` (an acknowledged write survives a crash or power loss), foreign keys
+//! on, a busy timeout, and every write in a `BEGIN IMMEDIATE` transaction so that concurrent
+//! writers queue instead of failing half-way. Journal entries are append-only: triggers refuse
+//! any update or delete.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior, params};
+use thiserror::Error;
+
+/// The newest schema this build knows.
+pub const SCHEMA_VERSION: i64 = 2;
+
+/// Marks a SQLite file as a solum campaign (`PRAGMA application_id`): "SOLU".
+const APPLICATION_ID: i64 = 0x534F_4C55;
+
+/// How long a writer waits for another process's transaction before giving up.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The largest body one journal entry may have, in bytes of JSON.
+pub const MAX_ENTRY_BYTES: usize = 64 * 1024;
+
+/// The migrations, in order; migration `i` takes the schema from version `i` to `i + 1`.
+const MIGRATIONS: &[&str] = &[
+    // 0 → 1: the journal.
+    "CREATE TABLE journal (
+         seq    INTEGER PRIMARY KEY AUTOINCREMENT,
+         at     TEXT    NOT NULL,
+         kind   TEXT    NOT NULL,
+         schema INTEGER NOT NULL,
+         body   TEXT    NOT NULL CHECK (json_valid(body))
+     );
+     CREATE TRIGGER journal_no_update BEFORE UPDATE ON journal
+     BEGIN SELECT RAISE(ABORT, 'journal entries are append-only'); END;
+     CREATE TRIGGER journal_no_delete BEFORE DELETE ON journal
+     BEGIN SELECT RAISE(ABORT, 'journal entries are append-only'); END;
+     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
+    // 1 → 2: character sheets of every system, one row each, with a version that every
+    // change raises.
+    "CREATE TABLE sheets (
+         id       INTEGER PRIMARY KEY,
+         system   TEXT    NOT NULL,
+         name     TEXT    NOT NULL,
+         name_key TEXT    NOT NULL,
+         schema   INTEGER NOT NULL,
+         version  INTEGER NOT NULL,
+         body     TEXT    NOT NULL CHECK (json_valid(body)),
+         UNIQUE (system, name_key)
+     );",
+];
+
+/// Why the store could not do what was asked.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// The file exists but is not a solum campaign (not SQLite, or another program's).
+    #[error("{}: not a solum campaign ({reason})", path.display())]
+    NotACampaign {
+        /// The file.
+        path: PathBuf,
+        /// What was found instead.
+        reason: String,
+    },
+    /// The campaign was written by a newer solum.
+    #[error(
+        "{}: this campaign has schema version {found}, newer than this solum knows ({known}); update solum",
+        path.display()
+    )]
+    NewerSchema {
+        /// The file.
+        path: PathBuf,
+        /// The version in the file.
+        found: i64,
+        /// [`SCHEMA_VERSION`].
+        known: i64,
+    },
+    /// The file or its folder cannot be written.
+    #[error("{}: the campaign is read-only (check the file's and its folder's permissions)", path.display())]
+    ReadOnly {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Another process held the campaign longer than [`BUSY_TIMEOUT`].
+    #[error("{}: the campaign is busy (another solum is writing); nothing was changed, try again", path.display())]
+    Busy {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The disk (or the campaign's size limit) is full.
+    #[error("{}: the disk is full; nothing was changed, earlier entries are safe", path.display())]
+    Full {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The path cannot hold a campaign (a folder, a device, a pipe).
+    #[error("{}: {reason}", path.display())]
+    BadPath {
+        /// The file.
+        path: PathBuf,
+        /// Why not.
+        reason: String,
+    },
+    /// A record the caller gave cannot be stored.
+    #[error("entry refused: {0}")]
+    BadRecord(String),
+    /// Any other SQLite error.
+    #[error("{}: {source}", path.display())]
+    Sqlite {
+        /// The file.
+        path: PathBuf,
+        /// The driver's error.
+        source: rusqlite::Error,
+    },
+}
+
+impl StoreError {
+    /// True when the error is the caller's input, not the store's state.
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self,
+            Self::NotACampaign { .. }
+                | Self::NewerSchema { .. }
+                | Self::BadPath { .. }
+                | Self::BadRecord(_)
+        )
+    }
+}
+
+/// A journal entry before it is stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewEntry {
+    /// When it happened, RFC 3339.
+    pub at: String,
+    /// What kind of record the body is (the application layer's tag).
+    pub kind: String,
+    /// The schema version of the body.
+    pub schema: i64,
+    /// The record.
+    pub body: serde_json::Value,
+}
+
+/// A stored journal entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// Position in the journal: increasing, never reused.
+    pub seq: i64,
+    /// When it happened, RFC 3339.
+    pub at: String,
+    /// What kind of record the body is.
+    pub kind: String,
+    /// The schema version of the body.
+    pub schema: i64,
+    /// The record.
+    pub body: serde_json::Value,
+}
+
+/// A character sheet as stored: the system's own record, as JSON.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sheet {
+    /// Which rules the sheet follows (`expanded`, `classic`, `sol`, …).
+    pub system: String,
+    /// The character's name as written.
+    pub name: String,
+    /// The schema version of the body.
+    pub schema: i64,
+    /// Raised by one on every change.
+    pub version: i64,
+    /// The sheet.
+    pub body: serde_json::Value,
+}
+
+/// The key a name is found by: case and surrounding spaces do not make two characters.
+pub fn name_key(name: &str) -> String {
+    name.trim().to_lowercase()
+}
+
+/// The calls available inside one write transaction (see [`CampaignStore::write`]).
+pub trait WriteTx {
+    /// A sheet by system and name (case-insensitive).
+    fn sheet(&self, system: &str, name: &str) -> Result<Option<Sheet>, StoreError>;
+    /// Stores a new sheet; its name must be free in its system.
+    fn insert_sheet(&mut self, sheet: &Sheet) -> Result<(), StoreError>;
+    /// Replaces a sheet's body (and may rename it), raising its version.
+    fn update_sheet(
+        &mut self,
+        system: &str,
+        name: &str,
+        sheet: &Sheet,
+    ) -> Result<Sheet, StoreError>;
+    /// Appends journal entries.
+    fn append(&mut self, entries: &[NewEntry]) -> Result<Vec<Entry>, StoreError>;
+}
+
+/// Where a campaign's memory lives. Implemented by [`SqliteStore`]; a hosted backend
+/// implements the same calls.
+pub trait CampaignStore {
+    /// Appends entries in one transaction: all are stored, in order, or none.
+    fn append(&mut self, entries: &[NewEntry]) -> Result<Vec<Entry>, StoreError>;
+
+    /// Entries with `seq > after`, in order, at most `limit`.
+    fn entries_after(&self, after: i64, limit: usize) -> Result<Vec<Entry>, StoreError>;
+
+    /// How many entries the journal holds.
+    fn entry_count(&self) -> Result<u64, StoreError>;
+
+    /// A campaign setting.
+    fn meta(&self, key: &str) -> Result<Option<String>, StoreError>;
+
+    /// Sets a campaign setting.
+    fn set_meta(&mut self, key: &str, value: &str) -> Result<(), StoreError>;
+
+    /// A full consistency check of the backend (SQLite's `integrity_check`).
+    fn check_integrity(&self) -> Result<(), StoreError>;
+
+    /// A sheet by system and name (case-insensitive).
+    fn sheet(&self, system: &str, name: &str) -> Result<Option<Sheet>, StoreError>;
+
+    /// Every sheet of a system, by name.
+    fn sheets(&self, system: &str) -> Result<Vec<Sheet>, StoreError>;
+
+    /// Runs `work` in one write transaction that holds the campaign's write lock from its first
+    /// read: a read–change–write of a sheet by many processes at once serializes, and every
+    /// change lands. If `work` fails, nothing it did is kept.
+    fn write(
+        &mut self,
+        work: &mut dyn FnMut(&mut dyn WriteTx) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError>;
+}
+
+/// The embedded backend: one SQLite file.
+#[derive(Debug)]
+pub struct SqliteStore {
+    path: PathBuf,
+    conn: Connection,
+}
+
+impl SqliteStore {
+    /// Opens the campaign at `path`, creating it (and its migrations) on first use.
+    pub fn open(path: &Path) -> Result<Self, StoreError> {
+        let path = path.to_path_buf();
+        match std::fs::metadata(&path) {
+            Ok(meta) if !meta.is_file() => {
+                return Err(StoreError::BadPath {
+                    path,
+                    reason: "not a regular file".into(),
+                });
+            }
+            Ok(meta) if meta.permissions().readonly() => {
+                return Err(StoreError::ReadOnly { path });
+            }
+            _ => {}
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(&path, flags).map_err(|e| classify(&path, e))?;
+        let mut store = Self { path, conn };
+        store.configure()?;
+        store.migrate()?;
+        Ok(store)
+    }
+
+    /// The campaign file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The schema version of the open file.
+    pub fn schema_version(&self) -> Result<i64, StoreError> {
+        self.pragma_i64("user_version")
+    }
+
+    /// Lowers SQLite's page limit, to test what a full disk does.
+    #[doc(hidden)]
+    pub fn limit_pages(&self, pages: u64) -> Result<u64, StoreError> {
+        let sql = format!("PRAGMA max_page_count = {pages}");
+        self.conn
+            .query_row(&sql, [], |r| r.get::<_, i64>(0))
+            .map(|n| n.max(0) as u64)
+            .map_err(|e| self.err(e))
+    }
+
+    fn err(&self, e: rusqlite::Error) -> StoreError {
+        classify(&self.path, e)
+    }
+
+    fn pragma_i64(&self, name: &str) -> Result<i64, StoreError> {
+        self.conn
+            .query_row(&format!("PRAGMA {name}"), [], |r| r.get(0))
+            .map_err(|e| self.err(e))
+    }
+
+    /// Settings every connection needs, each read back: a pragma that silently did not take
+    /// (a read-only file stays in its old journal mode) must not go unnoticed.
+    fn configure(&mut self) -> Result<(), StoreError> {
+        self.conn
+            .busy_timeout(BUSY_TIMEOUT)
+            .map_err(|e| self.err(e))?;
+        // Reading the header first tells "not a database" apart from other failures.
+        let app_id = self.pragma_i64("application_id")?;
+        let tables: i64 = self
+            .conn
+            .query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))
+            .map_err(|e| self.err(e))?;
+        if tables > 0 && app_id != APPLICATION_ID {
+            return Err(StoreError::NotACampaign {
+                path: self.path.clone(),
+                reason: "a SQLite database of another program".into(),
+            });
+        }
+        let mode: String = self
+            .conn
+            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+            .map_err(|e| self.err(e))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(StoreError::ReadOnly {
+                path: self.path.clone(),
+            });
+        }
+        self.conn
+            .execute_batch("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
+            .map_err(|e| self.err(e))?;
+        let synchronous = self.pragma_i64("synchronous")?;
+        let foreign_keys = self.pragma_i64("foreign_keys")?;
+        if synchronous != 2 || foreign_keys != 1 {
+            return Err(StoreError::BadPath {
+                path: self.path.clone(),
+                reason: format!(
+                    "SQLite refused the settings a campaign needs (synchronous {synchronous}, foreign keys {foreign_keys})"
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Brings the schema up to [`SCHEMA_VERSION`], one migration per transaction: a migration
+    /// killed half-way leaves the old schema.
+    fn migrate(&mut self) -> Result<(), StoreError> {
+        loop {
+            let path = self.path.clone();
+            let tx = self
+                .conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(|e| classify(&path, e))?;
+            // Read inside the write lock: another process may have migrated meanwhile.
+            let version: i64 = tx
+                .query_row("PRAGMA user_version", [], |r| r.get(0))
+                .map_err(|e| classify(&path, e))?;
+            if version > SCHEMA_VERSION {
+                return Err(StoreError::NewerSchema {
+                    path,
+                    found: version,
+                    known: SCHEMA_VERSION,
+                });
+            }
+            let Some(step) = usize::try_from(version)
+                .ok()
+                .and_then(|v| MIGRATIONS.get(v))
+            else {
+                return Ok(());
+            };
+            if version == 0 {
+                tx.execute_batch(&format!("PRAGMA application_id = {APPLICATION_ID}"))
+                    .map_err(|e| classify(&path, e))?;
+            }
+            tx.execute_batch(step).map_err(|e| classify(&path, e))?;
+            tx.execute_batch(&format!("PRAGMA user_version = {}", version + 1))
+                .map_err(|e| classify(&path, e))?;
+            tx.commit().map_err(|e| classify(&path, e))?;
+        }
+    }
+}
+
+/// A write transaction of [`SqliteStore`].
+struct SqliteTx<'a> {
+    path: &'a Path,
+    tx: rusqlite::Transaction<'a>,
+}
+
+fn row_to_sheet(r: &rusqlite::Row<'_>) -> rusqlite::Result<(String, String, i64, i64, String)> {
+    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+}
+
+fn parse_sheet(row: (String, String, i64, i64, String)) -> Result<Sheet, StoreError> {
+    let (system, name, schema, version, body) = row;
+    let body = serde_json::from_str(&body).map_err(|e| {
+        StoreError::BadRecord(format!(
+            "the sheet of {name} holds JSON that does not parse: {e}"
+        ))
+    })?;
+    Ok(Sheet {
+        system,
+        name,
+        schema,
+        version,
+        body,
+    })
+}
+
+const SHEET_COLUMNS: &str = "system, name, schema, version, body";
+
+fn get_sheet(
+    conn: &Connection,
+    path: &Path,
+    system: &str,
+    name: &str,
+) -> Result<Option<Sheet>, StoreError> {
+    conn.query_row(
+        &format!("SELECT {SHEET_COLUMNS} FROM sheets WHERE system = ?1 AND name_key = ?2"),
+        params![system, name_key(name)],
+        row_to_sheet,
+    )
+    .optional()
+    .map_err(|e| classify(path, e))?
+    .map(parse_sheet)
+    .transpose()
+}
+
+fn sheet_body(sheet: &Sheet) -> Result<String, StoreError> {
+    let text = sheet.body.to_string();
+    if text.len() > MAX_ENTRY_BYTES {
+        return Err(StoreError::BadRecord(format!(
+            "a sheet of {} bytes is over the limit of {MAX_ENTRY_BYTES}",
+            text.len()
+        )));
+    }
+    Ok(text)
+}
+
+impl WriteTx for SqliteTx<'_> {
+    fn sheet(&self, system: &str, name: &str) -> Result<Option<Sheet>, StoreError> {
+        get_sheet(&self.tx, self.path, system, name)
+    }
+
+    fn insert_sheet(&mut self, sheet: &Sheet) -> Result<(), StoreError> {
+        let body = sheet_body(sheet)?;
+        if get_sheet(&self.tx, self.path, &sheet.system, &sheet.name)?.is_some() {
+            return Err(StoreError::BadRecord(format!(
+                "a character named {} already exists",
+                sheet.name
+            )));
+        }
+        self.tx
+            .execute(
+                "INSERT INTO sheets (system, name, name_key, schema, version, body)
+                 VALUES (?1, ?2, ?3, ?4, 1, ?5)",
+                params![
+                    sheet.system,
+                    sheet.name,
+                    name_key(&sheet.name),
+                    sheet.schema,
+                    body
+                ],
+            )
+            .map_err(|e| classify(self.path, e))?;
+        Ok(())
+    }
+
+    fn update_sheet(
+        &mut self,
+        system: &str,
+        name: &str,
+        sheet: &Sheet,
+    ) -> Result<Sheet, StoreError> {
+        let body = sheet_body(sheet)?;
+        let old = get_sheet(&self.tx, self.path, system, name)?
+            .ok_or_else(|| StoreError::BadRecord(format!("no character named {name}")))?;
+        if name_key(&sheet.name) != name_key(name)
+            && get_sheet(&self.tx, self.path, system, &sheet.name)?.is_some()
+        {
+            return Err(StoreError::BadRecord(format!(
+                "a character named {} already exists",
+                sheet.name
+            )));
+        }
+        let version = old.version.checked_add(1).ok_or_else(|| {
+            StoreError::BadRecord(format!("the sheet of {name} has changed too often"))
+        })?;
+        self.tx
+            .execute(
+                "UPDATE sheets SET name = ?1, name_key = ?2, schema = ?3, version = ?4, body = ?5
+                 WHERE system = ?6 AND name_key = ?7",
+                params![
+                    sheet.name,
+                    name_key(&sheet.name),
+                    sheet.schema,
+                    version,
+                    body,
+                    system,
+                    name_key(name)
+                ],
+            )
+            .map_err(|e| classify(self.path, e))?;
+        Ok(Sheet {
+            version,
+            system: system.to_string(),
+            ..sheet.clone()
+        })
+    }
+
+    fn append(&mut self, entries: &[NewEntry]) -> Result<Vec<Entry>, StoreError> {
+        append_in(&self.tx, self.path, entries)
+    }
+}
+
+fn append_in(
+    tx: &rusqlite::Transaction<'_>,
+    path: &Path,
+    entries: &[NewEntry],
+) -> Result<Vec<Entry>, StoreError> {
+    let bodies = entries
+        .iter()
+        .map(|e| {
+            let text = e.body.to_string();
+            if text.len() > MAX_ENTRY_BYTES {
+                Err(StoreError::BadRecord(format!(
+                    "an entry of {} bytes is over the limit of {MAX_ENTRY_BYTES}",
+                    text.len()
+                )))
+            } else {
+                Ok(text)
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut stored = Vec::with_capacity(entries.len());
+    let mut insert = tx
+        .prepare_cached("INSERT INTO journal (at, kind, schema, body) VALUES (?1, ?2, ?3, ?4)")
+        .map_err(|e| classify(path, e))?;
+    for (entry, body) in entries.iter().zip(&bodies) {
+        insert
+            .execute(params![entry.at, entry.kind, entry.schema, body])
+            .map_err(|e| classify(path, e))?;
+        stored.push(Entry {
+            seq: tx.last_insert_rowid(),
+            at: entry.at.clone(),
+            kind: entry.kind.clone(),
+            schema: entry.schema,
+            body: entry.body.clone(),
+        });
+    }
+    Ok(stored)
+}
+
+impl CampaignStore for SqliteStore {
+    fn append(&mut self, entries: &[NewEntry]) -> Result<Vec<Entry>, StoreError> {
+        let mut stored = Vec::new();
+        self.write(&mut |tx| {
+            stored = tx.append(entries)?;
+            Ok(())
+        })?;
+        Ok(stored)
+    }
+
+    fn sheet(&self, system: &str, name: &str) -> Result<Option<Sheet>, StoreError> {
+        get_sheet(&self.conn, &self.path, system, name)
+    }
+
+    fn sheets(&self, system: &str) -> Result<Vec<Sheet>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {SHEET_COLUMNS} FROM sheets WHERE system = ?1 ORDER BY name_key"
+            ))
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([system], row_to_sheet)
+            .map_err(|e| self.err(e))?;
+        let mut out = Vec::new();
+        for row in rows {
+            out.push(parse_sheet(row.map_err(|e| self.err(e))?)?);
+        }
+        Ok(out)
+    }
+
+    fn write(
+        &mut self,
+        work: &mut dyn FnMut(&mut dyn WriteTx) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| classify(&path, e))?;
+        let mut wtx = SqliteTx { path: &path, tx };
+        work(&mut wtx)?;
+        wtx.tx.commit().map_err(|e| classify(&path, e))
+    }
+
+    fn entries_after(&self, after: i64, limit: usize) -> Result<Vec<Entry>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT seq, at, kind, schema, body FROM journal WHERE seq > ?1 ORDER BY seq LIMIT ?2",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map(params![after, limit], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, String>(4)?,
+                ))
+            })
+            .map_err(|e| self.err(e))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (seq, at, kind, schema, body) = row.map_err(|e| self.err(e))?;
+            let body = serde_json::from_str(&body).map_err(|e| {
+                StoreError::BadRecord(format!("entry {seq} holds JSON that does not parse: {e}"))
+            })?;
+            out.push(Entry {
+                seq,
+                at,
+                kind,
+                schema,
+                body,
+            });
+        }
+        Ok(out)
+    }
+
+    fn entry_count(&self) -> Result<u64, StoreError> {
+        self.conn
+            .query_row("SELECT count(*) FROM journal", [], |r| r.get::<_, i64>(0))
+            .map(|n| n.max(0) as u64)
+            .map_err(|e| self.err(e))
+    }
+
+    fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
+        self.conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()
+            .map_err(|e| self.err(e))
+    }
+
+    fn set_meta(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| classify(&path, e))?;
+        tx.execute(
+            "INSERT INTO meta (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            params![key, value],
+        )
+        .map_err(|e| classify(&path, e))?;
+        tx.commit().map_err(|e| classify(&path, e))
+    }
+
+    fn check_integrity(&self) -> Result<(), StoreError> {
+        let result: String = self
+            .conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .map_err(|e| self.err(e))?;
+        if result == "ok" {
+            Ok(())
+        } else {
+            Err(StoreError::BadPath {
+                path: self.path.clone(),
+                reason: format!("the integrity check failed: {result}"),
+            })
+        }
+    }
+}
+
+/// Turns a driver error into what it means for the player.
+fn classify(path: &Path, e: rusqlite::Error) -> StoreError {
+    let path = path.to_path_buf();
+    match e.sqlite_error_code() {
+        Some(ErrorCode::NotADatabase) => StoreError::NotACampaign {
+            path,
+            reason: "the file is not a SQLite database".into(),
+        },
+        Some(ErrorCode::ReadOnly) => StoreError::ReadOnly { path },
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Busy { path },
+        Some(ErrorCode::DiskFull) => StoreError::Full { path },
+        Some(ErrorCode::CannotOpen) => StoreError::BadPath {
+            path,
+            reason: "cannot open or create the campaign file (does its folder exist?)".into(),
+        },
+        _ => StoreError::Sqlite { path, source: e },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(n: i64) -> NewEntry {
+        NewEntry {
+            at: "2026-11-30T12:00:00Z".into(),
+            kind: "note".into(),
+            schema: 1,
+            body: serde_json::json!({ "text": format!("entry {n}") }),
+        }
+    }
+
+    #[test]
+    fn entries_come_back_in_order_after_reopening() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        {
+            let mut s = SqliteStore::open(&path).unwrap();
+            assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
+            s.append(&[entry(1), entry(2)]).unwrap();
+            s.append(&[entry(3)]).unwrap();
+        }
+        let s = SqliteStore::open(&path).unwrap();
+        let got = s.entries_after(0, 100).unwrap();
+        let texts: Vec<_> = got.iter().map(|e| e.body["text"].clone()).collect();
+        assert_eq!(texts, ["entry 1", "entry 2", "entry 3"]);
+        assert_eq!(s.entries_after(got[1].seq, 100).unwrap().len(), 1);
+        assert_eq!(s.entry_count().unwrap(), 3);
+        s.check_integrity().unwrap();
+    }
+
+    #[test]
+    fn every_connection_has_the_settings_a_campaign_needs() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = SqliteStore::open(&dir.path().join("c.solum")).unwrap();
+        let mode: String = s
+            .conn
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        assert_eq!(s.pragma_i64("synchronous").unwrap(), 2);
+        assert_eq!(s.pragma_i64("foreign_keys").unwrap(), 1);
+        assert_eq!(s.pragma_i64("busy_timeout").unwrap(), 10_000);
+        assert_eq!(s.pragma_i64("application_id").unwrap(), APPLICATION_ID);
+    }
+
+    #[test]
+    fn journal_entries_cannot_be_changed_or_deleted() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = SqliteStore::open(&dir.path().join("c.solum")).unwrap();
+        s.append(&[entry(1)]).unwrap();
+        assert!(
+            s.conn
+                .execute("UPDATE journal SET body = '{}'", [])
+                .is_err()
+        );
+        assert!(s.conn.execute("DELETE FROM journal", []).is_err());
+        assert_eq!(s.entry_count().unwrap(), 1);
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_campaign_is_refused_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("notes.txt");
+        let text = "not a database, but a player's notes\n".repeat(200);
+        std::fs::write(&path, &text).unwrap();
+        let e = SqliteStore::open(&path).unwrap_err();
+        assert!(matches!(e, StoreError::NotACampaign { .. }), "{e}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+
+        let other = dir.path().join("other.db");
+        let c = Connection::open(&other).unwrap();
+        c.execute_batch("CREATE TABLE t (x); INSERT INTO t VALUES (1);")
+            .unwrap();
+        drop(c);
+        let e = SqliteStore::open(&other).unwrap_err();
+        assert!(e.to_string().contains("another program"), "{e}");
+    }
+
+    #[test]
+    fn a_newer_schema_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        let s = SqliteStore::open(&path).unwrap();
+        s.conn
+            .execute_batch(&format!("PRAGMA user_version = {}", SCHEMA_VERSION + 1))
+            .unwrap();
+        drop(s);
+        let e = SqliteStore::open(&path).unwrap_err();
+        assert!(
+            matches!(e, StoreError::NewerSchema { found, .. } if found == SCHEMA_VERSION + 1),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_folder_is_not_a_campaign() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = SqliteStore::open(dir.path()).unwrap_err();
+        assert!(matches!(e, StoreError::BadPath { .. }), "{e}");
+    }
+
+    #[test]
+    fn a_full_disk_changes_nothing_and_writing_resumes_with_room() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = SqliteStore::open(&dir.path().join("c.solum")).unwrap();
+        s.append(&[entry(0)]).unwrap();
+        let pages: i64 = s
+            .conn
+            .query_row("PRAGMA page_count", [], |r| r.get(0))
+            .unwrap();
+        s.limit_pages(pages as u64).unwrap();
+        let big = NewEntry {
+            body: serde_json::json!({ "text": "x".repeat(60_000) }),
+            ..entry(1)
+        };
+        let mut refused = false;
+        for _ in 0..10 {
+            match s.append(std::slice::from_ref(&big)) {
+                Ok(_) => {}
+                Err(StoreError::Full { .. }) => {
+                    refused = true;
+                    break;
+                }
+                Err(e) => panic!("unexpected error {e}"),
+            }
+        }
+        assert!(refused, "the page limit never filled");
+        let before = s.entry_count().unwrap();
+        assert!(before >= 1);
+        s.check_integrity().unwrap();
+        assert_eq!(s.entries_after(0, 1).unwrap()[0].body["text"], "entry 0");
+        s.limit_pages(1 << 30).unwrap();
+        s.append(&[big]).unwrap();
+        assert_eq!(s.entry_count().unwrap(), before + 1);
+    }
+
+    #[test]
+    fn an_oversized_entry_is_refused_before_writing() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = SqliteStore::open(&dir.path().join("c.solum")).unwrap();
+        let huge = NewEntry {
+            body: serde_json::json!({ "text": "x".repeat(MAX_ENTRY_BYTES) }),
+            ..entry(1)
+        };
+        assert!(matches!(s.append(&[huge]), Err(StoreError::BadRecord(_))));
+        assert_eq!(s.entry_count().unwrap(), 0);
+    }
+
+    fn sheet(name: &str, n: i64) -> Sheet {
+        Sheet {
+            system: "expanded".into(),
+            name: name.into(),
+            schema: 1,
+            version: 0,
+            body: serde_json::json!({ "n": n }),
+        }
+    }
+
+    #[test]
+    fn sheets_are_found_by_name_whatever_the_case_and_names_are_unique() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = SqliteStore::open(&dir.path().join("c.solum")).unwrap();
+        s.write(&mut |tx| tx.insert_sheet(&sheet("Nick", 1)))
+            .unwrap();
+        let got = s.sheet("expanded", "  nICK ").unwrap().unwrap();
+        assert_eq!((got.name.as_str(), got.version), ("Nick", 1));
+        assert!(s.sheet("classic", "Nick").unwrap().is_none());
+        let e = s
+            .write(&mut |tx| tx.insert_sheet(&sheet("NICK", 2)))
+            .unwrap_err();
+        assert!(e.to_string().contains("already exists"), "{e}");
+        s.write(&mut |tx| tx.insert_sheet(&sheet("Osric", 2)))
+            .unwrap();
+        let names: Vec<_> = s
+            .sheets("expanded")
+            .unwrap()
+            .into_iter()
+            .map(|x| x.name)
+            .collect();
+        assert_eq!(names, ["Nick", "Osric"]);
+        // A rename onto another character's name is refused; a failed write keeps nothing.
+        let e = s
+            .write(&mut |tx| {
+                tx.append(&[entry(1)])?;
+                tx.update_sheet("expanded", "nick", &sheet("osric", 5))
+                    .map(drop)
+            })
+            .unwrap_err();
+        assert!(e.to_string().contains("already exists"), "{e}");
+        assert_eq!(s.entry_count().unwrap(), 0);
+        assert_eq!(s.sheet("expanded", "Nick").unwrap().unwrap().body["n"], 1);
+    }
+
+    /// Many connections changing one sheet at once: every change lands.
+    #[test]
+    fn concurrent_read_change_writes_all_land() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        let mut s = SqliteStore::open(&path).unwrap();
+        s.write(&mut |tx| tx.insert_sheet(&sheet("Nick", 0)))
+            .unwrap();
+        drop(s);
+        let threads: Vec<_> = (0..8)
+            .map(|_| {
+                let path = path.clone();
+                std::thread::spawn(move || {
+                    let mut s = SqliteStore::open(&path).unwrap();
+                    for _ in 0..10 {
+                        s.write(&mut |tx| {
+                            let mut nick = tx.sheet("expanded", "Nick")?.unwrap();
+                            let n = nick.body["n"].as_i64().unwrap();
+                            nick.body = serde_json::json!({ "n": n + 1 });
+                            tx.update_sheet("expanded", "Nick", &nick).map(drop)
+                        })
+                        .unwrap();
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        let s = SqliteStore::open(&path).unwrap();
+        let nick = s.sheet("expanded", "Nick").unwrap().unwrap();
+        assert_eq!((nick.body["n"].as_i64(), nick.version), (Some(80), 81));
+    }
+
+    /// A campaign of schema 1 is brought to the current schema, its journal kept; a migration
+    /// that fails half-way leaves schema 1.
+    #[test]
+    fn migrations_run_in_order_and_a_failed_one_leaves_the_old_schema() {
+        let dir = tempfile::tempdir().unwrap();
+        let make_v1 = |path: &Path| {
+            let c = Connection::open(path).unwrap();
+            c.execute_batch(&format!(
+                "PRAGMA application_id = {APPLICATION_ID}; {} PRAGMA user_version = 1;
+                 INSERT INTO journal (at, kind, schema, body) VALUES ('2026-01-01T00:00:00Z', 'note', 1, '{{\"text\":\"old\"}}');",
+                MIGRATIONS[0]
+            ))
+            .unwrap();
+        };
+        let good = dir.path().join("v1.solum");
+        make_v1(&good);
+        let s = SqliteStore::open(&good).unwrap();
+        assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
+        assert_eq!(s.entries_after(0, 10).unwrap()[0].body["text"], "old");
+
+        // A table in the way makes migration 2 fail after its first statement could run.
+        let blocked = dir.path().join("blocked.solum");
+        make_v1(&blocked);
+        let c = Connection::open(&blocked).unwrap();
+        c.execute_batch("CREATE TABLE sheets (x);").unwrap();
+        drop(c);
+        assert!(SqliteStore::open(&blocked).is_err());
+        let c = Connection::open(&blocked).unwrap();
+        let v: i64 = c
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, 1);
+        let n: i64 = c
+            .query_row("SELECT count(*) FROM journal", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 1);
+    }
+}
