@@ -210,11 +210,12 @@ fn weapons_made_to_fight_vehicles() {
         "{}",
         text.ok()
     );
-    // A light pistol against a car: no effect, because it is not heavy.
+    // A light pistol against a car: no effect, because it is not heavy. Melee damage 0, so
+    // the pistol is the weapon in hand (S13: the highest damage).
     let car = "vehicle car side=b mind=1 hull=3 speed=average handling=average damage=0 scale=car";
     std::fs::write(
         &script,
-        format!("hero Gunner pool=3 hp=5 damage=1 ranged=1\n{car}\norder Gunner car\nshoot car with 5,1,1\n"),
+        format!("hero Gunner pool=3 hp=5 damage=0 ranged=1\n{car}\norder Gunner car\nshoot car with 5,1,1\n"),
     )
     .unwrap();
     let text = solum(&format!("combat {}", script.display()));
