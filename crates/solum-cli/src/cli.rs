@@ -1151,7 +1151,7 @@ pub struct CheckArgs {
     pub opposing: OpposingArgs,
     /// Dice rolled by hand, in the order the roll uses them: the pool, the gear reroll (if
     /// used), the Rule-of-6 chain (only when it can matter: above difficulty 6, or both sides
-    /// on a 6), then roll-off dice.
+    /// on a 6), then roll-off dice. With --seed only when the other side is rolled by it.
     #[arg(long, value_name = "V1,V2,...")]
     pub rolled: Option<String>,
     /// The opposing side's dice rolled by hand, in the same order.

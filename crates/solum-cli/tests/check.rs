@@ -184,3 +184,15 @@ fn completions_and_man_page() {
     assert!(man.ok().contains(".TH solum"));
     assert!(solum("--help").ok().contains("Exit codes"));
 }
+
+#[test]
+fn typed_dice_and_a_seed_are_refused_together() {
+    let run = solum("check 3 --vs 4 --rolled 5,3,2 --seed 7");
+    run.bad_input("--seed 7");
+    assert!(run.stderr.contains("--rolled"), "{}", run.stderr);
+    solum("check 3 --against 2 --rolled 5,3,2 --against-rolled 1,1 --seed 7")
+        .bad_input("--against-rolled");
+    // Each alone still rolls.
+    solum("check 3 --vs 4 --rolled 5,3,2").ok();
+    solum("check 3 --vs 4 --seed 7").ok();
+}

@@ -82,6 +82,19 @@ pub(crate) fn order_with_reasons(reasons: &[String], order: &str) -> String {
 }
 
 pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    // A seed beside typed dice is ignored unless it rolls the other side of an opposed check.
+    if let (Some(_), Some(seed)) = (&args.rolled, args.seed)
+        && (args.target.against.is_none() || args.against_rolled.is_some())
+    {
+        return Err(crate::bad(format!(
+            "--seed {seed}: every die is typed with --rolled{}, so a seed would roll nothing",
+            if args.against_rolled.is_some() {
+                " and --against-rolled"
+            } else {
+                ""
+            }
+        )));
+    }
     let pool = pool_of(&args.pool)?;
     let generator = RefCell::new(Generator::new(args.seed));
     let blame = Cell::new("--rolled");
