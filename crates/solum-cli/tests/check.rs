@@ -196,3 +196,12 @@ fn typed_dice_and_a_seed_are_refused_together() {
     solum("check 3 --vs 4 --rolled 5,3,2").ok();
     solum("check 3 --vs 4 --seed 7").ok();
 }
+
+#[test]
+fn negative_numbers_are_named_as_typed() {
+    let run = solum("check -1 --vs 4");
+    run.bad_input("attribute of -1");
+    assert!(!run.stderr.contains("of 1 "), "{}", run.stderr);
+    solum("odds check 3 --against -1").bad_input("--against -1");
+    solum("check 4294967296 --vs 4").bad_input("4294967296");
+}
