@@ -227,3 +227,11 @@ fn odds_check_at_the_limits_is_exact_and_fast() {
     solum("odds check 1001 --vs 4").bad_input("1001");
     solum("odds check 3 --against 0").bad_input("--against 0");
 }
+
+#[test]
+fn pilot_pools_name_their_flag_and_value() {
+    let run = solum("vehicle attack --pilot 0 --against-pilot 2");
+    run.bad_input("--pilot 0: a pool of 0 dice");
+    assert!(!run.stderr.contains("--against"), "{}", run.stderr);
+    solum("vehicle chase --pilot 2 --against-pilot 1001").bad_input("--against-pilot 1001");
+}

@@ -99,10 +99,15 @@ pub fn pool_of(args: &PoolArgs) -> anyhow::Result<solum_expanded::Pool> {
 
 /// An opposing pool from `--against`.
 pub fn opposing_pool(value: i64) -> anyhow::Result<solum_expanded::Pool> {
+    flag_pool("--against", value)
+}
+
+/// A pool of dice given by `flag`; the message repeats the flag and the value as typed.
+pub fn flag_pool(flag: &str, value: i64) -> anyhow::Result<solum_expanded::Pool> {
     let dice = u64::try_from(value).unwrap_or(0);
     solum_expanded::Pool::new(dice).map_err(|_| {
         bad(format!(
-            "--against {value}: a pool of {value} dice is not possible: a pool has 1 to {} dice",
+            "{flag} {value}: a pool of {value} dice is not possible: a pool has 1 to {} dice",
             solum_expanded::MAX_POOL
         ))
     })

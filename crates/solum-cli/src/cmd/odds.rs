@@ -178,12 +178,7 @@ fn count(value: i64, flag: &str) -> anyhow::Result<u32> {
 }
 
 fn fight_pool(value: i64, flag: &str) -> anyhow::Result<Pool> {
-    opposing_pool(value).map_err(|e| {
-        bad(format!(
-            "{flag}: {}",
-            e.to_string().trim_start_matches("--against: ")
-        ))
-    })
+    super::flag_pool(flag, value)
 }
 
 fn write_fight(

@@ -9,7 +9,7 @@ use solum_expanded::vehicle::{
     chase_odds, roll_chase, roll_vehicle_attack, scale_damage,
 };
 
-use super::opposing_pool;
+use super::flag_pool;
 use crate::bad;
 use crate::cli::{VehicleCommand, VehicleRollArgs};
 use crate::render::{self, BAD, EVEN, GOOD, HEAD, paint, percent};
@@ -152,9 +152,8 @@ pub fn run(command: &VehicleCommand, out: &mut dyn Write) -> anyhow::Result<()> 
 }
 
 fn roll(args: &VehicleRollArgs, chase: bool, out: &mut dyn Write) -> anyhow::Result<()> {
-    let pilot = opposing_pool(args.pilot).map_err(|e| bad(format!("--pilot: {e}")))?;
-    let their_pilot =
-        opposing_pool(args.against_pilot).map_err(|e| bad(format!("--against-pilot: {e}")))?;
+    let pilot = flag_pool("--pilot", args.pilot)?;
+    let their_pilot = flag_pool("--against-pilot", args.against_pilot)?;
     let mine = vehicle(
         args.vehicle.as_deref(),
         args.speed.as_deref(),
