@@ -235,3 +235,12 @@ fn pilot_pools_name_their_flag_and_value() {
     assert!(!run.stderr.contains("--against"), "{}", run.stderr);
     solum("vehicle chase --pilot 2 --against-pilot 1001").bad_input("--against-pilot 1001");
 }
+
+#[test]
+fn vehicle_attack_refuses_speed_it_would_ignore() {
+    solum("vehicle attack --pilot 2 --against-pilot 2 --speed fast")
+        .bad_input("--speed fast: speed counts only in a chase");
+    solum("vehicle attack --pilot 2 --against-pilot 2 --against-speed slow")
+        .bad_input("--against-speed slow");
+    solum("vehicle chase --pilot 2 --against-pilot 2 --speed fast --seed 1").ok();
+}

@@ -152,6 +152,19 @@ pub fn run(command: &VehicleCommand, out: &mut dyn Write) -> anyhow::Result<()> 
 }
 
 fn roll(args: &VehicleRollArgs, chase: bool, out: &mut dyn Write) -> anyhow::Result<()> {
+    // Speed counts only in a chase (S10); a vehicle attack would silently ignore it.
+    if !chase {
+        for (flag, value) in [
+            ("--speed", &args.speed),
+            ("--against-speed", &args.against_speed),
+        ] {
+            if let Some(v) = value {
+                return Err(bad(format!(
+                    "{flag} {v}: speed counts only in a chase, not in a vehicle attack"
+                )));
+            }
+        }
+    }
     let pilot = flag_pool("--pilot", args.pilot)?;
     let their_pilot = flag_pool("--against-pilot", args.against_pilot)?;
     let mine = vehicle(
