@@ -244,3 +244,20 @@ fn vehicle_attack_refuses_speed_it_would_ignore() {
         .bad_input("--against-speed slow");
     solum("vehicle chase --pilot 2 --against-pilot 2 --speed fast --seed 1").ok();
 }
+
+#[test]
+fn empty_or_duplicate_names_are_refused_on_a_sheet() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("nick.toml");
+    let f = f.to_str().unwrap();
+    solum(&format!(
+        "char new Nick --body 3 --mind 2 --charm 1 -b Soldier --weapon dagger --rolled 1,1,1 -o {f}"
+    ))
+    .ok();
+    solum(&format!("char edit {f} --add-weapon :light")).bad_input("needs a name");
+    solum(&format!("char edit {f} --add-weapon Dagger:light")).bad_input("already carries");
+    solum(&format!("char edit {f} --add-background soldier")).bad_input("already has it");
+    solum(&format!("char edit {f} --add-gear :reroll")).bad_input("needs a name");
+    solum(&format!("char edit {f} --add-gear rope:reroll")).ok();
+    solum(&format!("char edit {f} --add-gear Rope:enables")).bad_input("already has");
+}

@@ -450,6 +450,16 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         if b.trim().is_empty() {
             return Err(bad("--add-background: a background needs words"));
         }
+        if hero
+            .backgrounds
+            .iter()
+            .any(|x| x.eq_ignore_ascii_case(b.trim()))
+        {
+            return Err(bad(format!(
+                "--add-background {b}: {} already has it",
+                hero.name
+            )));
+        }
         hero.backgrounds.push(b.trim().to_owned());
         hero.unnamed_backgrounds = hero.unnamed_backgrounds.saturating_sub(1);
     }
@@ -478,6 +488,20 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 )));
             }
         };
+        // A weapon is named in commands (remove, hold), so the name must say which.
+        if weapon.name.trim().is_empty() {
+            return Err(bad(format!("--add-weapon {w}: the weapon needs a name")));
+        }
+        if hero
+            .weapons
+            .iter()
+            .any(|x| x.name.eq_ignore_ascii_case(&weapon.name))
+        {
+            return Err(bad(format!(
+                "--add-weapon {w}: {} already carries a `{}`",
+                hero.name, weapon.name
+            )));
+        }
         hero.weapons.push(weapon);
     }
     for w in &args.remove_weapon {
@@ -524,6 +548,15 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 )));
             }
         };
+        if name.trim().is_empty() {
+            return Err(bad(format!("--add-gear {g}: the gear needs a name")));
+        }
+        if hero.gear.iter().any(|x| x.name.eq_ignore_ascii_case(name)) {
+            return Err(bad(format!(
+                "--add-gear {g}: {} already has a `{name}`",
+                hero.name
+            )));
+        }
         hero.gear.push(Gear {
             name: name.to_owned(),
             effect,
