@@ -261,3 +261,24 @@ fn empty_or_duplicate_names_are_refused_on_a_sheet() {
     solum(&format!("char edit {f} --add-gear rope:reroll")).ok();
     solum(&format!("char edit {f} --add-gear Rope:enables")).bad_input("already has");
 }
+
+#[test]
+fn set_attribute_at_the_integer_edges_is_refused_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("nick.toml");
+    let f = f.to_str().unwrap();
+    solum(&format!(
+        "char new Nick --body 3 --mind 2 --charm 1 -b Soldier --weapon dagger --rolled 1,1,1 -o {f}"
+    ))
+    .ok();
+    for v in ["4294967296", "-1", "x"] {
+        solum(&format!("char edit {f} --set body={v}")).bad_input(&format!(
+            "--set body={v}: `{v}` is not an attribute: attributes are 1 to 4"
+        ));
+    }
+    for v in ["4294967295", "0", "5"] {
+        solum(&format!("char edit {f} --set body={v}"))
+            .bad_input(&format!("body: {v} is outside 1 to 4"));
+    }
+    solum(&format!("char edit {f} --set body=4")).ok();
+}

@@ -277,7 +277,10 @@ impl Character {
 
     /// Hit points when unhurt: Body + Mind + armor (S8).
     pub fn max_hit_points(&self) -> u32 {
-        self.body + self.mind + self.armor.as_ref().map_or(0, |a| a.class.points())
+        // Saturating: a sheet being edited may hold an attribute not yet validated.
+        self.body
+            .saturating_add(self.mind)
+            .saturating_add(self.armor.as_ref().map_or(0, |a| a.class.points()))
     }
 
     /// True at 0 hit points: out, cannot act.

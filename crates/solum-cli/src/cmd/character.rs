@@ -432,17 +432,22 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             .split_once('=')
             .ok_or_else(|| bad(format!("--set {set}: write ATTRIBUTE=N, e.g. body=3")))?;
         let attribute: Attribute = k.parse().map_err(|e: String| bad(format!("--set: {e}")))?;
-        let value: u32 = v
-            .trim()
-            .parse()
-            .map_err(|_| bad(format!("--set {set}: `{v}` is not a number")))?;
+        let value: u32 = v.trim().parse().map_err(|_| {
+            bad(format!(
+                "--set {set}: `{}` is not an attribute: attributes are 1 to {}",
+                v.trim(),
+                solum_expanded::character::MAX_ATTRIBUTE
+            ))
+        })?;
         let was_max = hero.max_hit_points();
         match attribute {
             Attribute::Body => hero.body = value,
             Attribute::Mind => hero.mind = value,
             Attribute::Charm => hero.charm = value,
         }
-        hero.hit_points = (hero.hit_points + hero.max_hit_points())
+        hero.hit_points = hero
+            .hit_points
+            .saturating_add(hero.max_hit_points())
             .saturating_sub(was_max)
             .min(hero.max_hit_points());
     }
