@@ -279,3 +279,10 @@ fn set_attribute_at_the_integer_edges_is_refused_not_a_panic() {
     }
     solum(&format!("char edit {f} --set body=4")).ok();
 }
+
+#[test]
+fn vehicle_rolls_refuse_a_seed_beside_all_dice_typed() {
+    solum("vehicle chase --pilot 1 --against-pilot 1 --rolled 3 --against-rolled 2 --seed 4")
+        .bad_input("--seed 4");
+    solum("vehicle chase --pilot 1 --against-pilot 1 --rolled 3 --seed 4").ok();
+}

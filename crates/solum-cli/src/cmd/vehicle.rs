@@ -152,6 +152,12 @@ pub fn run(command: &VehicleCommand, out: &mut dyn Write) -> anyhow::Result<()> 
 }
 
 fn roll(args: &VehicleRollArgs, chase: bool, out: &mut dyn Write) -> anyhow::Result<()> {
+    // With both pilots' dice typed, a seed would roll nothing.
+    if let (Some(_), Some(_), Some(seed)) = (&args.rolled, &args.against_rolled, args.seed) {
+        return Err(bad(format!(
+            "--seed {seed}: every die is typed with --rolled and --against-rolled, so a seed would roll nothing"
+        )));
+    }
     // Speed counts only in a chase (S10); a vehicle attack would silently ignore it.
     if !chase {
         for (flag, value) in [
