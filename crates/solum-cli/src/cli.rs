@@ -763,6 +763,9 @@ pub struct DuelArgs {
     /// Seed for --simulate.
     #[arg(long, requires = "simulate")]
     pub seed: Option<u64>,
+    /// A drawn exchange is settled by a roll-off of single dice instead of changing nothing.
+    #[arg(long)]
+    pub roll_off: bool,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -822,6 +825,16 @@ pub enum CharCommand {
     /// Advancement after an adventure: A, a new background (even d6), or B, raise an
     /// attribute (roll its dice, all even).
     Advance(CharAdvanceArgs),
+    /// The bestiary: the shipped NPCs and monsters (and static oppositions) with their stats,
+    /// plus the entries of any --bestiary files.
+    Bestiary {
+        /// Extra bestiary files (same shape as the shipped one); later entries replace earlier.
+        #[arg(long)]
+        bestiary: Vec<std::path::PathBuf>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Rest: 1 hit point per half hour, up to the maximum.
     Rest {
         /// The character file.
@@ -883,7 +896,8 @@ pub struct CharEditArgs {
     /// Remove a background.
     #[arg(long)]
     pub remove_background: Vec<String>,
-    /// Add a weapon: `NAME:light|medium|heavy[:ranged]`.
+    /// Add a weapon: `NAME:light|medium|heavy[:ranged[:anti-vehicle]]` (anti-vehicle: made to
+    /// fight vehicles, like a missile launcher).
     #[arg(long, value_name = "NAME:CLASS[:ranged]")]
     pub add_weapon: Vec<String>,
     /// Remove a weapon by name.
@@ -965,27 +979,38 @@ pub struct VehicleRollArgs {
     /// The pilot's pool (Mind + background).
     #[arg(long)]
     pub pilot: i64,
-    /// The vehicle's speed: slow, average, fast, lightning-fast.
-    #[arg(long, default_value = "average")]
-    pub speed: String,
-    /// The vehicle's handling: clumsy, average, responsive, exceptional.
-    #[arg(long, default_value = "average")]
-    pub handling: String,
+    /// A vehicle of the shipped catalogue (`solum vehicle list`), e.g. "tramp freighter";
+    /// its speed and handling are used.
+    #[arg(long, conflicts_with_all = ["speed", "handling"])]
+    pub vehicle: Option<String>,
+    /// The vehicle's speed: slow, average (the default), fast, lightning-fast.
+    #[arg(long)]
+    pub speed: Option<String>,
+    /// The vehicle's handling: clumsy, average (the default), responsive, exceptional.
+    #[arg(long)]
+    pub handling: Option<String>,
     /// The other pilot's pool.
     #[arg(long)]
     pub against_pilot: i64,
-    /// The other vehicle's speed.
-    #[arg(long, default_value = "average")]
-    pub against_speed: String,
-    /// The other vehicle's handling.
-    #[arg(long, default_value = "average")]
-    pub against_handling: String,
-    /// Dice rolled by hand for the first pilot: the pool, then the Rule-of-6 chain.
+    /// The other vehicle, from the shipped catalogue (e.g. starfighter).
+    #[arg(long, conflicts_with_all = ["against_speed", "against_handling"])]
+    pub against_vehicle: Option<String>,
+    /// The other vehicle's speed (default average).
+    #[arg(long)]
+    pub against_speed: Option<String>,
+    /// The other vehicle's handling (default average).
+    #[arg(long)]
+    pub against_handling: Option<String>,
+    /// Dice rolled by hand for the first pilot: the pool, then the Rule-of-6 chain (only when
+    /// both pilots show a 6), then roll-off dice.
     #[arg(long, value_name = "V1,V2,...")]
     pub rolled: Option<String>,
     /// Dice rolled by hand for the other pilot.
     #[arg(long, value_name = "V1,V2,...")]
     pub against_rolled: Option<String>,
+    /// Settle a draw with a roll-off of single dice instead of letting it stand.
+    #[arg(long)]
+    pub roll_off: bool,
     /// Seed of the generator.
     #[arg(long)]
     pub seed: Option<u64>,
@@ -1000,6 +1025,12 @@ pub enum VehicleCommand {
     Chase(VehicleRollArgs),
     /// A vehicle attack: +1 die for the better handling.
     Attack(VehicleRollArgs),
+    /// The shipped vehicle catalogue: the text's example vehicles with their stats.
+    List {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// The scale rule: what a personal weapon does to a vehicle.
     Scale {
         /// The personal weapon's damage (1 light, 2 medium, 3 heavy).
@@ -1008,6 +1039,12 @@ pub enum VehicleCommand {
         /// The vehicle's size: car (up to a car or truck) or large.
         #[arg(long)]
         scale: String,
+        /// The weapon is made to fight vehicles (like a shoulder-mounted missile launcher).
+        #[arg(long)]
+        anti_vehicle: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -1131,7 +1168,8 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub opposing: OpposingArgs,
     /// Dice rolled by hand, in the order the roll uses them: the pool, the gear reroll (if
-    /// used), the Rule-of-6 chain (then roll-off dice).
+    /// used), the Rule-of-6 chain (only when it can matter: above difficulty 6, or both sides
+    /// on a 6), then roll-off dice. With --seed only when the other side is rolled by it.
     #[arg(long, value_name = "V1,V2,...")]
     pub rolled: Option<String>,
     /// The opposing side's dice rolled by hand, in the same order.

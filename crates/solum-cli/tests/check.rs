@@ -64,9 +64,42 @@ fn seeded_opposed_replays_and_typed_side_mixes_with_seed() {
     let b = solum("check 3 --against 3 --gear --roll-off --seed 9 --json").json();
     assert_eq!(a, b);
     assert_ne!(a["outcome"], "draw", "a roll-off never ends in a draw");
-    let mixed = solum("check 2 --against 2 --rolled 6,1,4 --seed 5 --json").json();
+    // Seed 20 gives the other side a 6 as well, so both chain (S2).
+    let mixed = solum("check 2 --against 2 --rolled 6,1,4 --seed 20 --json").json();
     assert_eq!(mixed["dice"], serde_json::json!([6, 1]));
     assert_eq!(mixed["chain"], serde_json::json!([4]));
+    assert!(
+        mixed["against_dice"]
+            .as_array()
+            .unwrap()
+            .contains(&6.into())
+    );
+}
+
+/// S2: a chain die is typed only when it can matter. A 6 against a difficulty up to 6, or
+/// against a side without a 6, takes no chain die; one typed anyway is one too many.
+#[test]
+fn no_chain_die_where_it_cannot_matter() {
+    let v = solum("check 2 --vs 6 --rolled 6,1 --json").json();
+    assert_eq!(
+        (v["result"].as_u64(), v["passed"].as_bool()),
+        (Some(6), Some(true))
+    );
+    assert_eq!(v["chain"], serde_json::json!([]));
+    assert_eq!(v["chain_not_needed"], true);
+    solum("check 2 --vs 6 --rolled 6,1,4").bad_input("too many values in --rolled");
+    // The text's customs pilot: 2, 3, 5 against 2, 3, 4, 4, 6 "doesn't need to" roll again.
+    let run = solum("check 3 --against 5 --rolled 2,3,5 --against-rolled 2,3,4,4,6");
+    let text = run.ok();
+    assert!(text.contains("not rolled: a 6 already decides"), "{text}");
+    assert!(text.contains("5 vs 6"), "{text}");
+    // Both on a 6: each side types its chain.
+    let v = solum("check 1 --against 1 --rolled 6,2 --against-rolled 6,6,1 --json").json();
+    assert_eq!(
+        (v["result"].as_u64(), v["against_result"].as_u64()),
+        (Some(8), Some(13))
+    );
+    assert_eq!(v["outcome"], "lose");
 }
 
 #[test]
@@ -150,4 +183,106 @@ fn completions_and_man_page() {
     let man = solum("man");
     assert!(man.ok().contains(".TH solum"));
     assert!(solum("--help").ok().contains("Exit codes"));
+}
+
+#[test]
+fn typed_dice_and_a_seed_are_refused_together() {
+    let run = solum("check 3 --vs 4 --rolled 5,3,2 --seed 7");
+    run.bad_input("--seed 7");
+    assert!(run.stderr.contains("--rolled"), "{}", run.stderr);
+    solum("check 3 --against 2 --rolled 5,3,2 --against-rolled 1,1 --seed 7")
+        .bad_input("--against-rolled");
+    // Each alone still rolls.
+    solum("check 3 --vs 4 --rolled 5,3,2").ok();
+    solum("check 3 --vs 4 --seed 7").ok();
+}
+
+#[test]
+fn negative_numbers_are_named_as_typed() {
+    let run = solum("check -1 --vs 4");
+    run.bad_input("attribute of -1");
+    assert!(!run.stderr.contains("of 1 "), "{}", run.stderr);
+    solum("odds check 3 --against -1").bad_input("--against -1");
+    solum("check 4294967296 --vs 4").bad_input("4294967296");
+}
+
+#[test]
+fn odds_check_at_the_limits_is_exact() {
+    // Equal sides without gear and a fair roll-off: by symmetry win = lose = 1/2, no draw.
+    let v = solum("odds check 1000 --against 1000 --roll-off --json").json();
+    assert_eq!(v["p_win_exact"], "1/2");
+    assert_eq!(v["p_draw_exact"], "0");
+    // With gear on both sides the second decides its reroll after the first (docs/rules.md),
+    // so only the total is known independently.
+    let v = solum("odds check 1000 --gear --against 1000 --against-gear --json").json();
+    let total = num(&v, "p_win") + num(&v, "p_draw") + num(&v, "p_lose");
+    assert!((total - 1.0).abs() < 1e-9, "{total}");
+    let v = solum("odds check 1000 --gear --against 1000 --against-gear --roll-off --json").json();
+    assert_eq!(v["p_draw_exact"], "0");
+    solum("odds check 1000 --gear --vs 12 --json").json();
+    solum("odds check 1000 --gear").ok();
+    solum("odds check 1001 --vs 4").bad_input("1001");
+    solum("odds check 3 --against 0").bad_input("--against 0");
+}
+
+#[test]
+fn pilot_pools_name_their_flag_and_value() {
+    let run = solum("vehicle attack --pilot 0 --against-pilot 2");
+    run.bad_input("--pilot 0: a pool of 0 dice");
+    assert!(!run.stderr.contains("--against"), "{}", run.stderr);
+    solum("vehicle chase --pilot 2 --against-pilot 1001").bad_input("--against-pilot 1001");
+}
+
+#[test]
+fn vehicle_attack_refuses_speed_it_would_ignore() {
+    solum("vehicle attack --pilot 2 --against-pilot 2 --speed fast")
+        .bad_input("--speed fast: speed counts only in a chase");
+    solum("vehicle attack --pilot 2 --against-pilot 2 --against-speed slow")
+        .bad_input("--against-speed slow");
+    solum("vehicle chase --pilot 2 --against-pilot 2 --speed fast --seed 1").ok();
+}
+
+#[test]
+fn empty_or_duplicate_names_are_refused_on_a_sheet() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("nick.toml");
+    let f = f.to_str().unwrap();
+    solum(&format!(
+        "char new Nick --body 3 --mind 2 --charm 1 -b Soldier --weapon dagger --rolled 1,1,1 -o {f}"
+    ))
+    .ok();
+    solum(&format!("char edit {f} --add-weapon :light")).bad_input("needs a name");
+    solum(&format!("char edit {f} --add-weapon Dagger:light")).bad_input("already carries");
+    solum(&format!("char edit {f} --add-background soldier")).bad_input("already has it");
+    solum(&format!("char edit {f} --add-gear :reroll")).bad_input("needs a name");
+    solum(&format!("char edit {f} --add-gear rope:reroll")).ok();
+    solum(&format!("char edit {f} --add-gear Rope:enables")).bad_input("already has");
+}
+
+#[test]
+fn set_attribute_at_the_integer_edges_is_refused_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("nick.toml");
+    let f = f.to_str().unwrap();
+    solum(&format!(
+        "char new Nick --body 3 --mind 2 --charm 1 -b Soldier --weapon dagger --rolled 1,1,1 -o {f}"
+    ))
+    .ok();
+    for v in ["4294967296", "-1", "x"] {
+        solum(&format!("char edit {f} --set body={v}")).bad_input(&format!(
+            "--set body={v}: `{v}` is not an attribute: attributes are 1 to 4"
+        ));
+    }
+    for v in ["4294967295", "0", "5"] {
+        solum(&format!("char edit {f} --set body={v}"))
+            .bad_input(&format!("body: {v} is outside 1 to 4"));
+    }
+    solum(&format!("char edit {f} --set body=4")).ok();
+}
+
+#[test]
+fn vehicle_rolls_refuse_a_seed_beside_all_dice_typed() {
+    solum("vehicle chase --pilot 1 --against-pilot 1 --rolled 3 --against-rolled 2 --seed 4")
+        .bad_input("--seed 4");
+    solum("vehicle chase --pilot 1 --against-pilot 1 --rolled 3 --seed 4").ok();
 }

@@ -236,7 +236,7 @@ fn fight_odds() {
 
 #[test]
 fn vehicle_rolls() {
-    let v = solum("vehicle chase --pilot 3 --against-pilot 3 --against-speed fast --against-handling responsive --rolled 2,3,5 --against-rolled 2,3,4,4,6,1 --json").json();
+    let v = solum("vehicle chase --pilot 3 --against-pilot 3 --against-speed fast --against-handling responsive --rolled 2,3,5 --against-rolled 2,3,4,4,6 --json").json();
     assert_eq!(
         (v["pool"].as_u64(), v["against_pool"].as_u64()),
         (Some(3), Some(5))
@@ -278,7 +278,7 @@ fn simulation_is_reproducible() {
 #[test]
 fn fast_static_combat_round_by_round() {
     // The trooper squad: difficulty 4, 5 hit points, 2 damage. Hero: 3 dice, 5 hp, 2 damage.
-    let v = solum("static --pool 3 --hp 5 --damage 2 --foe trooper-squad --rolled 4,1,1,3,2,1,5,5,5,6,1,1,2 --json")
+    let v = solum("static --pool 3 --hp 5 --damage 2 --foe trooper-squad --rolled 4,1,1,3,2,1,5,5,5,6,1,1 --json")
         .json();
     assert_eq!(v["won"], true);
     let rounds = v["rounds"].as_array().unwrap();

@@ -108,6 +108,10 @@ pub struct Weapon {
     /// A ranged weapon shoots (S5); otherwise it is used in melee.
     #[serde(default)]
     pub ranged: bool,
+    /// A personal weapon made to fight vehicles, like the text's shoulder-mounted missile
+    /// launcher: it harms vehicles of any size (S10, see [`crate::vehicle::scale_damage`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub anti_vehicle: bool,
 }
 
 impl Weapon {
@@ -117,6 +121,7 @@ impl Weapon {
             name: name.into(),
             class,
             ranged: false,
+            anti_vehicle: false,
         }
     }
 
@@ -126,6 +131,7 @@ impl Weapon {
             name: name.into(),
             class,
             ranged: true,
+            anti_vehicle: false,
         }
     }
 
@@ -271,7 +277,10 @@ impl Character {
 
     /// Hit points when unhurt: Body + Mind + armor (S8).
     pub fn max_hit_points(&self) -> u32 {
-        self.body + self.mind + self.armor.as_ref().map_or(0, |a| a.class.points())
+        // Saturating: a sheet being edited may hold an attribute not yet validated.
+        self.body
+            .saturating_add(self.mind)
+            .saturating_add(self.armor.as_ref().map_or(0, |a| a.class.points()))
     }
 
     /// True at 0 hit points: out, cannot act.

@@ -26,10 +26,13 @@ pub struct PoolRoll {
     pub dice: Vec<u32>,
     /// The gear reroll, if one was used.
     pub reroll: Option<Reroll>,
-    /// The Rule-of-6 chain: the faces rolled again after a 6 (empty when no 6 showed). Every
-    /// face but the last is a 6.
+    /// The Rule-of-6 chain: the faces rolled again after a 6 (empty when no 6 showed, or when
+    /// the chain could not change the outcome). Every face but the last is a 6.
     pub chain: Vec<u32>,
-    /// The highest die, or 6 plus the chain when a 6 showed.
+    /// A 6 showed but no chain was rolled, because it could not change the outcome (ruling
+    /// S2: the difficulty is 6 or less, or the other side shows no 6). The result shows as 6.
+    pub chain_not_needed: bool,
+    /// The highest die, or 6 plus the chain when a 6 showed and the chain was rolled.
     pub result: u32,
 }
 
@@ -77,11 +80,19 @@ fn highest_after(faces: &[u32], reroll: Option<Reroll>) -> u32 {
     }
 }
 
-/// The Rule of 6 (ruling S2): if any die shows 6 (`top` is the highest face), one of them is
-/// rolled again and added, and again while it shows 6. Returns the chain and the result.
-fn rule_of_six(top: u32, dice: &mut dyn DiceSource) -> Result<(Vec<u32>, u32), DiceError> {
+/// The Rule of 6 (ruling S2): if any die shows 6 (`top` is the highest face) and the chain
+/// can change the outcome (`matters`), one of them is rolled again and added, and again while
+/// it shows 6. Returns the chain, whether a 6 went unchained, and the result.
+fn rule_of_six(
+    top: u32,
+    matters: bool,
+    dice: &mut dyn DiceSource,
+) -> Result<(Vec<u32>, bool, u32), DiceError> {
     if top < 6 {
-        return Ok((Vec::new(), top));
+        return Ok((Vec::new(), false, top));
+    }
+    if !matters {
+        return Ok((Vec::new(), true, 6));
     }
     let mut chain = Vec::new();
     let mut result = 6;
@@ -90,30 +101,67 @@ fn rule_of_six(top: u32, dice: &mut dyn DiceSource) -> Result<(Vec<u32>, u32), D
         chain.push(face);
         result += face;
         if face != 6 {
-            return Ok((chain, result));
+            return Ok((chain, false, result));
         }
     }
 }
 
-/// The result of a pool without gear: the highest die, or 6 + the Rule-of-6 chain. It draws
-/// the same dice in the same order as [`roll_check`] and allocates nothing: the inner loop of
-/// fight simulations.
-pub fn roll_result(pool: Pool, dice: &mut dyn DiceSource) -> Result<u32, DiceError> {
+/// Whether a Rule-of-6 chain can change an unopposed check (ruling S2): only above 6, since
+/// a 6 already passes any difficulty up to 6.
+pub fn chain_matters_in_check(difficulty: Difficulty) -> bool {
+    difficulty.value() > 6
+}
+
+/// Whether the Rule-of-6 chains can change an opposed check (ruling S2): only when both sides
+/// show a 6 (a lone 6 already wins).
+pub fn chains_matter_in_opposed(first_top: u32, second_top: u32) -> bool {
+    first_top >= 6 && second_top >= 6
+}
+
+/// The highest face of a pool, allocating nothing.
+fn roll_top(pool: Pool, dice: &mut dyn DiceSource) -> Result<u32, DiceError> {
     let mut top = 0;
     for _ in 0..pool.dice() {
         top = top.max(dice.roll(6)?);
     }
-    if top < 6 {
-        return Ok(top);
-    }
-    let mut result = 6;
+    Ok(top)
+}
+
+/// The sum of a Rule-of-6 chain, allocating nothing.
+fn roll_chain_sum(dice: &mut dyn DiceSource) -> Result<u32, DiceError> {
+    let mut sum = 0;
     loop {
         let face = dice.roll(6)?;
-        result += face;
+        sum += face;
         if face != 6 {
-            return Ok(result);
+            return Ok(sum);
         }
     }
+}
+
+/// The verdict of an opposed check without gear, for the first side. It draws the same dice
+/// in the same order as [`roll_opposed`] with one shared source (first pool, second pool,
+/// the chains only when both show a 6, then roll-off pairs) and allocates nothing: the inner
+/// loop of fight simulations.
+pub fn roll_verdict(
+    first: Pool,
+    second: Pool,
+    draws: DrawRule,
+    dice: &mut dyn DiceSource,
+) -> Result<Verdict, DiceError> {
+    let mut mine = roll_top(first, dice)?;
+    let mut theirs = roll_top(second, dice)?;
+    if chains_matter_in_opposed(mine, theirs) {
+        mine += roll_chain_sum(dice)?;
+        theirs += roll_chain_sum(dice)?;
+    }
+    let mut verdict = Verdict::compare(mine, theirs);
+    if draws == DrawRule::RollOff {
+        while verdict == Verdict::Draw {
+            verdict = Verdict::compare(dice.roll(6)?, dice.roll(6)?);
+        }
+    }
+    Ok(verdict)
 }
 
 /// Whether gear should reroll a die in an unopposed check: only when it can change the
@@ -172,7 +220,7 @@ pub struct CheckOutcome {
 }
 
 /// Rolls an unopposed check. Dice are drawn in the order: the pool, the gear reroll (if
-/// used), the Rule-of-6 chain.
+/// used), the Rule-of-6 chain (only above difficulty 6, see [`chain_matters_in_check`]).
 pub fn roll_check(spec: &CheckSpec, dice: &mut dyn DiceSource) -> Result<CheckOutcome, DiceError> {
     if spec.difficulty.is_automatic() {
         return Ok(CheckOutcome {
@@ -188,13 +236,18 @@ pub fn roll_check(spec: &CheckSpec, dice: &mut dyn DiceSource) -> Result<CheckOu
     } else {
         None
     };
-    let (chain, result) = rule_of_six(highest_after(&rolled, reroll), dice)?;
+    let (chain, chain_not_needed, result) = rule_of_six(
+        highest_after(&rolled, reroll),
+        chain_matters_in_check(spec.difficulty),
+        dice,
+    )?;
     Ok(CheckOutcome {
         spec: *spec,
         roll: Some(PoolRoll {
             dice: rolled,
             reroll,
             chain,
+            chain_not_needed,
             result,
         }),
         result,
@@ -299,8 +352,9 @@ pub struct OpposedOutcome {
 
 /// Rolls an opposed check. Each side draws from its own source (which may be one shared
 /// source, see [`solum_dice::SharedDice`]), in this order: first pool, second pool, first
-/// side's gear reroll, second side's gear reroll, first chain, second chain, then roll-off
-/// pairs. Within one side that is: the pool, the reroll, the chain, the roll-off dice.
+/// side's gear reroll, second side's gear reroll, first chain, second chain (the chains only
+/// when both sides show a 6, see [`chains_matter_in_opposed`]), then roll-off pairs. Within
+/// one side that is: the pool, the reroll, the chain, the roll-off dice.
 pub fn roll_opposed(
     spec: &OpposedSpec,
     first_dice: &mut dyn DiceSource,
@@ -327,8 +381,10 @@ pub fn roll_opposed(
         None
     };
     let second_top = highest_after(&second_rolled, second_reroll);
-    let (first_chain, first_result) = rule_of_six(first_top, first_dice)?;
-    let (second_chain, second_result) = rule_of_six(second_top, second_dice)?;
+    let matters = chains_matter_in_opposed(first_top, second_top);
+    let (first_chain, first_unchained, first_result) = rule_of_six(first_top, matters, first_dice)?;
+    let (second_chain, second_unchained, second_result) =
+        rule_of_six(second_top, matters, second_dice)?;
     let mut verdict = Verdict::compare(first_result, second_result);
     let mut roll_off = Vec::new();
     if verdict == Verdict::Draw && spec.draws == DrawRule::RollOff {
@@ -344,12 +400,14 @@ pub fn roll_opposed(
             dice: first_rolled,
             reroll: first_reroll,
             chain: first_chain,
+            chain_not_needed: first_unchained,
             result: first_result,
         },
         second: PoolRoll {
             dice: second_rolled,
             reroll: second_reroll,
             chain: second_chain,
+            chain_not_needed: second_unchained,
             result: second_result,
         },
         roll_off,
@@ -501,18 +559,73 @@ mod tests {
     }
 
     #[test]
-    fn roll_result_matches_roll_check() {
+    fn roll_verdict_matches_roll_opposed() {
+        // The same seed must give the same verdicts, dice for dice, with and without roll-off.
         let mut a = solum_dice::SeededDice::new(99);
         let mut b = solum_dice::SeededDice::new(99);
-        for n in 1..=8 {
-            let spec = CheckSpec::new(pool(n), Difficulty::new(30).unwrap());
-            for _ in 0..2000 {
-                assert_eq!(
-                    roll_result(spec.pool, &mut a).unwrap(),
-                    roll_check(&spec, &mut b).unwrap().result
-                );
+        for draws in [DrawRule::Stand, DrawRule::RollOff] {
+            for (x, y) in [(1, 1), (3, 2), (2, 5), (6, 6)] {
+                let spec = OpposedSpec {
+                    draws,
+                    ..OpposedSpec::new(pool(x), pool(y))
+                };
+                for _ in 0..2000 {
+                    let shared = solum_dice::SharedDice::new(&mut b);
+                    assert_eq!(
+                        roll_verdict(spec.first.pool, spec.second.pool, draws, &mut a).unwrap(),
+                        roll_opposed(&spec, &mut &shared, &mut &shared)
+                            .unwrap()
+                            .verdict
+                    );
+                }
             }
         }
+    }
+
+    #[test]
+    fn a_six_against_six_or_less_needs_no_chain() {
+        // S2: against 4 a 6 passes whatever a chain would add, so no chain die is drawn
+        // (the script holds exactly the pool; an unused die would fail `check`).
+        let outcome = check(3, 4, false, &[6, 2, 1]);
+        let roll = outcome.roll.as_ref().unwrap();
+        assert!(roll.chain.is_empty() && roll.chain_not_needed);
+        assert_eq!(outcome.result, 6);
+        assert!(outcome.passed);
+        // Against 6 too.
+        let outcome = check(1, 6, false, &[6]);
+        assert!(outcome.passed && outcome.roll.unwrap().chain_not_needed);
+        // Above 6 the chain decides and is drawn.
+        let outcome = check(1, 7, false, &[6, 1]);
+        let roll = outcome.roll.unwrap();
+        assert!(!roll.chain_not_needed && roll.chain == [1]);
+        assert!(outcome.passed);
+    }
+
+    #[test]
+    fn the_customs_pilot_does_not_need_to_roll_again() {
+        // The text's chase: the smuggler rolls 2, 3, 5, the customs pilot 2, 3, 4, 4, 6
+        // "(could roll again because of the Rule of Six, however he doesn't need to) and wins".
+        let outcome = opposed(3, 5, &[2, 3, 5], &[2, 3, 4, 4, 6]);
+        assert_eq!(outcome.verdict, Verdict::Lose);
+        assert!(outcome.second.chain.is_empty() && outcome.second.chain_not_needed);
+        assert!(!outcome.first.chain_not_needed);
+        assert_eq!((outcome.first.result, outcome.second.result), (5, 6));
+    }
+
+    #[test]
+    fn both_sides_on_a_six_chain_first_side_then_second() {
+        // One shared source: first pool, second pool, first chain, second chain.
+        let spec = OpposedSpec::new(pool(1), pool(2));
+        let mut script = ScriptedDice::new([6, 3, 6, 6, 2, 4]);
+        let outcome = {
+            let shared = solum_dice::SharedDice::new(&mut script);
+            roll_opposed(&spec, &mut &shared, &mut &shared).unwrap()
+        };
+        assert!(script.is_exhausted());
+        assert_eq!(outcome.first.chain, [6, 2]);
+        assert_eq!(outcome.second.chain, [4]);
+        assert_eq!((outcome.first.result, outcome.second.result), (14, 10));
+        assert_eq!(outcome.verdict, Verdict::Win);
     }
 
     #[test]

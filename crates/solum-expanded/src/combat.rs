@@ -16,7 +16,9 @@ use crate::check::{
 };
 use crate::creature::Creature;
 use crate::odds::{OpposedOdds, opposed_odds, p_pass};
-use crate::vehicle::{Vehicle, attack_pools, chase_pools, personal_weapon_vs_vehicle};
+use crate::vehicle::{
+    Piloted, Vehicle, attack_pools, chase_pools, roll_chase, roll_vehicle_attack, scale_damage,
+};
 use crate::{Difficulty, Pool, PoolSpec, RulesError};
 
 /// The distance between two combatants (S7).
@@ -98,6 +100,8 @@ pub struct RangedAttack {
     pub pool: Pool,
     /// Damage on a hit.
     pub damage: u32,
+    /// Made to fight vehicles: harms a vehicle of any size (S10).
+    pub anti_vehicle: bool,
 }
 
 /// A combatant's vehicle and pilot.
@@ -107,6 +111,16 @@ pub struct Crewed {
     pub vehicle: Vehicle,
     /// The pilot's pool: Mind + a background.
     pub pilot_pool: Pool,
+}
+
+impl Crewed {
+    /// The pilot and vehicle as the vehicle rules take them.
+    pub fn piloted(&self) -> Piloted<'_> {
+        Piloted {
+            pilot: self.pilot_pool,
+            vehicle: &self.vehicle,
+        }
+    }
 }
 
 /// A weapon a combatant carries, as it fights with it (S13).
@@ -120,6 +134,8 @@ pub struct Armament {
     pub damage: u32,
     /// A ranged weapon shoots; in melee it is an improvised weapon (1 damage).
     pub ranged: bool,
+    /// Made to fight vehicles: harms a vehicle of any size (S10).
+    pub anti_vehicle: bool,
 }
 
 /// Damage of an unarmed strike, or of a ranged weapon used as an improvised melee weapon
@@ -190,6 +206,7 @@ impl Fighter {
             pool,
             damage,
             ranged: false,
+            anti_vehicle: false,
         }];
         if let Some(damage) = ranged {
             weapons.push(Armament {
@@ -197,6 +214,7 @@ impl Fighter {
                 pool,
                 damage,
                 ranged: true,
+                anti_vehicle: false,
             });
         }
         Self {
@@ -227,6 +245,7 @@ impl Fighter {
                     name: w.name.clone(),
                     pool: hero.pool(Attribute::Body, background, Some(w)).pool()?,
                     damage: w.damage(hero.body),
+                    anti_vehicle: w.anti_vehicle,
                     ranged: w.ranged,
                 })
             })
@@ -261,6 +280,9 @@ impl Fighter {
             creature.hit_points,
         );
         f.mind = creature.mind;
+        for w in f.weapons.iter_mut().filter(|w| w.ranged) {
+            w.anti_vehicle = creature.anti_vehicle;
+        }
         Ok(f)
     }
 
@@ -362,6 +384,7 @@ impl Fighter {
             .map(|w| RangedAttack {
                 pool: w.pool,
                 damage: w.damage,
+                anti_vehicle: w.anti_vehicle,
             })
     }
 
@@ -1266,19 +1289,18 @@ impl Combat {
         })?;
         if contested {
             self.check_target(actor, target)?;
-            let (mine, theirs) = match (
+            let (mover, other) = match (
                 &self.fighters[actor].vehicle,
                 &self.fighters[target].vehicle,
             ) {
-                (Some(a), Some(b)) => {
-                    chase_pools(a.pilot_pool, &a.vehicle, b.pilot_pool, &b.vehicle)
-                }
+                (Some(a), Some(b)) => (a.piloted(), b.piloted()),
                 (None, _) => return Err(CombatError::NotAVehicle(self.name(actor))),
                 (_, None) => return Err(CombatError::NotAVehicle(self.name(target))),
             };
+            // The chase rule of the vehicle module, with this combat's draw rule (S10, S14).
             let roll = {
                 let shared = solum_dice::SharedDice::new(dice);
-                roll_opposed(&self.opposed_spec(mine, theirs), &mut &shared, &mut &shared)?
+                roll_chase(mover, other, self.draws, &mut &shared, &mut &shared)?
             };
             let success = roll.verdict == Verdict::Win;
             self.mark_moved(as_action);
@@ -1434,6 +1456,7 @@ impl Combat {
         self.check_attack(actor, target)?;
         let band = self.band(actor, target);
         let (difficulty, ally_engaged, shooter_engaged) = self.shot_difficulty(actor, target);
+        let mut no_effect = "the weapon deals no damage";
         let (pool, damage_to_target) = match (
             &self.fighters[actor].vehicle,
             &self.fighters[target].vehicle,
@@ -1465,7 +1488,13 @@ impl Combat {
                     }
                 })?;
                 let damage = match &self.fighters[target].vehicle {
-                    Some(crew) => personal_weapon_vs_vehicle(ranged.damage, crew.vehicle.scale),
+                    Some(crew) => {
+                        // The scale rule, with its reason when the weapon cannot harm (S10).
+                        let scaled =
+                            scale_damage(ranged.damage, ranged.anti_vehicle, crew.vehicle.scale);
+                        no_effect = scaled.rule.reason();
+                        scaled.damage
+                    }
                     None => ranged.damage,
                 };
                 (ranged.pool, damage)
@@ -1486,7 +1515,7 @@ impl Combat {
             if damage_to_target == 0 {
                 events.push(Event::NoEffect {
                     fighter: target,
-                    reason: "personal weapons cannot harm a vehicle of this size".into(),
+                    reason: no_effect.into(),
                 });
             } else {
                 self.damage(target, damage_to_target, actor, events);
@@ -1503,11 +1532,11 @@ impl Combat {
         events: &mut Vec<Event>,
     ) -> Result<(), CombatError> {
         self.check_attack(actor, target)?;
-        let (mine, theirs) = match (
+        let (attacker, defender) = match (
             &self.fighters[actor].vehicle,
             &self.fighters[target].vehicle,
         ) {
-            (Some(a), Some(b)) => attack_pools(a.pilot_pool, &a.vehicle, b.pilot_pool, &b.vehicle),
+            (Some(a), Some(b)) => (a.piloted(), b.piloted()),
             (None, _) => return Err(CombatError::NotAVehicle(self.name(actor))),
             (_, None) => return Err(CombatError::NotAVehicle(self.name(target))),
         };
@@ -1519,9 +1548,10 @@ impl Combat {
                 self.name(target),
             ));
         }
+        // The vehicle attack rule of the vehicle module, with this combat's draw rule.
         let roll = {
             let shared = solum_dice::SharedDice::new(dice);
-            roll_opposed(&self.opposed_spec(mine, theirs), &mut &shared, &mut &shared)?
+            roll_vehicle_attack(attacker, defender, self.draws, &mut &shared, &mut &shared)?
         };
         self.acted = true;
         let hit = roll.verdict == Verdict::Win;

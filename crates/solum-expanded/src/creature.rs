@@ -31,6 +31,9 @@ pub struct Creature {
     /// Damage of its ranged weapon, if it can shoot.
     #[serde(default)]
     pub ranged_damage: Option<u32>,
+    /// Its ranged weapon is made to fight vehicles (S10): it harms vehicles of any size.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub anti_vehicle: bool,
     /// Free notes.
     #[serde(default)]
     pub notes: String,
@@ -111,6 +114,12 @@ impl Creature {
             return Err(err(
                 "mind",
                 format!("{} is not possible: mind is 1 to {MAX_POOL}", self.mind),
+            ));
+        }
+        if self.anti_vehicle && self.ranged_damage.is_none() {
+            return Err(err(
+                "anti_vehicle",
+                "only a ranged weapon (ranged_damage) can be made to fight vehicles".to_string(),
             ));
         }
         Ok(())

@@ -19,7 +19,7 @@ use serde::Serialize;
 use solum_dice::{DiceError, DiceSource, Prob};
 use thiserror::Error;
 
-use crate::check::{CheckSpec, OpposedSpec, roll_check, roll_result};
+use crate::check::{CheckSpec, DrawRule, OpposedSpec, Verdict, roll_check, roll_verdict};
 use crate::odds::{opposed_odds, p_pass};
 use crate::{Difficulty, Pool};
 
@@ -63,6 +63,19 @@ pub struct DuelSpec {
     pub first: Duelist,
     /// The foe.
     pub second: Duelist,
+    /// What a drawn exchange means (S3, S14): nothing, or a roll-off that one side wins.
+    pub draws: DrawRule,
+}
+
+impl DuelSpec {
+    /// A duel in which drawn exchanges change nothing.
+    pub fn new(first: Duelist, second: Duelist) -> Self {
+        Self {
+            first,
+            second,
+            draws: DrawRule::Stand,
+        }
+    }
 }
 
 /// Fast static combat (S11): the hero's pool against a difficulty.
@@ -367,7 +380,10 @@ fn odds_in(
 pub fn duel_odds(spec: &DuelSpec) -> Result<FightOdds, FightError> {
     check_hp("hit points", spec.first.hit_points)?;
     check_hp("foe hit points", spec.second.hit_points)?;
-    let exchange = opposed_odds(&OpposedSpec::new(spec.first.pool, spec.second.pool));
+    let exchange = opposed_odds(&OpposedSpec {
+        draws: spec.draws,
+        ..OpposedSpec::new(spec.first.pool, spec.second.pool)
+    });
     // Win and lose over a common denominator (draws drop out).
     let a = exchange.win.numer() * exchange.lose.denom();
     let b = exchange.lose.numer() * exchange.win.denom();
@@ -415,19 +431,18 @@ pub struct FightResult {
 /// side cannot hurt the other, which the exact odds refuse up front.
 pub const MAX_EXCHANGES: u32 = 100_000;
 
-/// Simulates one duel, exchange by exchange, drawing dice like two opposed checks (the
-/// first pool and its chain, then the second's: the order of [`roll_result`]).
+/// Simulates one duel, exchange by exchange, drawing dice like an opposed check from one
+/// source (both pools, the chains only when both show a 6, then any roll-off: the order of
+/// [`roll_verdict`]).
 pub fn simulate_duel(spec: &DuelSpec, dice: &mut dyn DiceSource) -> Result<FightResult, DiceError> {
     let (mut hp, mut foe) = (spec.first.hit_points, spec.second.hit_points);
     let mut exchanges = 0;
     while hp > 0 && foe > 0 && exchanges < MAX_EXCHANGES {
         exchanges += 1;
-        let mine = roll_result(spec.first.pool, dice)?;
-        let theirs = roll_result(spec.second.pool, dice)?;
-        match mine.cmp(&theirs) {
-            std::cmp::Ordering::Greater => foe = foe.saturating_sub(spec.first.damage),
-            std::cmp::Ordering::Less => hp = hp.saturating_sub(spec.second.damage),
-            std::cmp::Ordering::Equal => {}
+        match roll_verdict(spec.first.pool, spec.second.pool, spec.draws, dice)? {
+            Verdict::Win => foe = foe.saturating_sub(spec.first.damage),
+            Verdict::Lose => hp = hp.saturating_sub(spec.second.damage),
+            Verdict::Draw => {}
         }
     }
     Ok(FightResult {
@@ -475,6 +490,29 @@ mod tests {
         }
     }
 
+    /// The chance an exchange goes the first side's way, draws excluded, from exhaustive
+    /// enumeration of the real roll function (not from `opposed_odds`). With the roll-off a
+    /// draw is no outcome at all; standing draws drop out of the race. The enumeration stops
+    /// after `pools + 4` dice; the exact chance must lie between the bounds left by what
+    /// it could not follow.
+    fn exchange_p(spec: &DuelSpec) -> Prob {
+        let depth = (spec.first.pool.dice() + spec.second.pool.dice()) as usize + 4;
+        let e = solum_dice::enumerate(depth, |dice| -> Result<Verdict, DiceError> {
+            roll_verdict(spec.first.pool, spec.second.pool, spec.draws, dice)
+        })
+        .unwrap();
+        let win = e.p(|v| *v == Verdict::Win);
+        let lose = e.p(|v| *v == Verdict::Lose);
+        let exact = duel_odds(spec).unwrap().p_exchange;
+        let low = &win / (&win + &lose + &e.truncated);
+        let high = (&win + &e.truncated) / (&win + &lose + &e.truncated);
+        assert!(
+            low <= exact && exact <= high,
+            "{spec:?}: {low} <= {exact} <= {high}"
+        );
+        exact
+    }
+
     /// The hit-point Markov chain solved state by state: f(h, g) = p f(h, g − W) +
     /// (1 − p) f(h − V, g), f(·, 0) = 1, f(0, ·) = 0.
     fn markov(p: &Prob, spec: &DuelSpec) -> Prob {
@@ -500,12 +538,19 @@ mod tests {
         for (a, b) in [(1, 1), (3, 2), (2, 4)] {
             for (hp, foe_hp) in [(1, 1), (5, 3), (4, 9), (7, 7)] {
                 for (dmg, foe_dmg) in [(1, 1), (2, 3), (3, 1)] {
-                    let spec = DuelSpec {
-                        first: duelist(a, hp, dmg),
-                        second: duelist(b, foe_hp, foe_dmg),
-                    };
-                    let odds = duel_odds(&spec).unwrap();
-                    assert_eq!(odds.win, markov(&odds.p_exchange, &spec), "{spec:?}");
+                    for draws in [DrawRule::Stand, DrawRule::RollOff] {
+                        // Enumerate each pair of pools once.
+                        let check_exchange = hp == 1 && foe_hp == 1 && dmg == 1;
+                        let spec = DuelSpec {
+                            draws,
+                            ..DuelSpec::new(duelist(a, hp, dmg), duelist(b, foe_hp, foe_dmg))
+                        };
+                        let odds = duel_odds(&spec).unwrap();
+                        if check_exchange {
+                            exchange_p(&spec);
+                        }
+                        assert_eq!(odds.win, markov(&odds.p_exchange, &spec), "{spec:?}");
+                    }
                 }
             }
         }
@@ -514,18 +559,34 @@ mod tests {
     #[test]
     fn reference_values() {
         // Equal pools, equal sides: an even fight.
-        let even = DuelSpec {
-            first: duelist(3, 5, 2),
-            second: duelist(3, 5, 2),
-        };
+        let even = DuelSpec::new(duelist(3, 5, 2), duelist(3, 5, 2));
         assert_eq!(duel_odds(&even).unwrap().win, prob(1, 2));
-        // One blow each: the chance to win one exchange.
-        let one = DuelSpec {
-            first: duelist(2, 1, 1),
-            second: duelist(1, 1, 1),
+        let even_off = DuelSpec {
+            draws: DrawRule::RollOff,
+            ..even
         };
+        assert_eq!(duel_odds(&even_off).unwrap().win, prob(1, 2));
+        // One blow each: the chance to win one exchange.
+        let one = DuelSpec::new(duelist(2, 1, 1), duelist(1, 1, 1));
         let odds = duel_odds(&one).unwrap();
         assert_eq!(odds.win, odds.p_exchange);
+        // 2 dice against 1, counted by hand over 6^3 = 216 (the first's top face a has
+        // weight 2a - 1, the second's b weight 1). Win: a > b below 6, 3+10+21+36 = 70;
+        // a = 6 over b < 6, 11 × 5 = 55; both 6 (11), the chains: 3/7. Lose: a < b < 6,
+        // 1+4+9+16 = 30; b = 6 over a < 6, 25; both 6: 3/7. Draw: a = b < 6, 25; both 6: 1/7.
+        let w = prob(70 + 55, 216) + prob(11 * 3, 216 * 7);
+        let l = prob(30 + 25, 216) + prob(11 * 3, 216 * 7);
+        let d = prob(25, 216) + prob(11, 216 * 7);
+        assert_eq!(&w + &l + &d, Prob::one());
+        assert_eq!(odds.p_exchange, &w / (&w + &l));
+        // With the roll-off a draw is won half the time: the same race chance.
+        let off = DuelSpec {
+            draws: DrawRule::RollOff,
+            ..one
+        };
+        let odds_off = duel_odds(&off).unwrap();
+        assert_eq!(odds_off.win, &w + &d / BigInt::from(2));
+        assert_eq!(odds_off.p_exchange, &w + &d / BigInt::from(2));
         // Static: 1 die against 4, one blow each: 1/2.
         let s = StaticSpec {
             pool: Pool::new(1).unwrap(),
@@ -547,37 +608,34 @@ mod tests {
 
     #[test]
     fn no_damage_edges() {
-        let spec = DuelSpec {
-            first: duelist(3, 5, 0),
-            second: duelist(3, 5, 0),
-        };
+        let spec = DuelSpec::new(duelist(3, 5, 0), duelist(3, 5, 0));
         assert_eq!(duel_odds(&spec).unwrap_err(), FightError::NoDamage);
-        let spec = DuelSpec {
-            first: duelist(3, 5, 1),
-            second: duelist(3, 5, 0),
-        };
+        let spec = DuelSpec::new(duelist(3, 5, 1), duelist(3, 5, 0));
         assert_eq!(duel_odds(&spec).unwrap().win, Prob::one());
-        let spec = DuelSpec {
-            first: duelist(3, 0, 1),
-            second: duelist(3, 5, 1),
-        };
+        let spec = DuelSpec::new(duelist(3, 0, 1), duelist(3, 5, 1));
         assert!(duel_odds(&spec).is_err());
     }
 
     #[test]
     fn duel_and_static_match_simulation() {
-        let duel = DuelSpec {
-            first: duelist(3, 6, 2),
-            second: duelist(4, 8, 1),
-        };
-        let exact = prob_to_f64(&duel_odds(&duel).unwrap().win);
         let mut dice = SeededDice::new(3);
         let n = 200_000;
-        let wins = (0..n)
-            .filter(|_| simulate_duel(&duel, &mut dice).unwrap().won)
-            .count();
-        let se = (exact * (1.0 - exact) / n as f64).sqrt();
-        assert!((wins as f64 / n as f64 - exact).abs() < 4.0 * se);
+        for draws in [DrawRule::Stand, DrawRule::RollOff] {
+            let duel = DuelSpec {
+                draws,
+                ..DuelSpec::new(duelist(3, 6, 2), duelist(4, 8, 1))
+            };
+            let exact = prob_to_f64(&duel_odds(&duel).unwrap().win);
+            let wins = (0..n)
+                .filter(|_| simulate_duel(&duel, &mut dice).unwrap().won)
+                .count();
+            let se = (exact * (1.0 - exact) / n as f64).sqrt();
+            let seen = wins as f64 / n as f64;
+            assert!(
+                (seen - exact).abs() < 4.0 * se,
+                "{draws:?}: seen {seen}, exact {exact}"
+            );
+        }
 
         let fast = StaticSpec {
             pool: Pool::new(3).unwrap(),

@@ -71,7 +71,9 @@ pub fn p_pass(spec: &CheckSpec) -> Prob {
     }
 }
 
-/// The exact distribution of a pool's result (highest die, or 6 + chain), truncated where
+/// The exact distribution of a pool's result (highest die, or 6 + chain) when the chain is
+/// rolled, as against a difficulty above 6 (ruling S2 skips the chain elsewhere, where it
+/// cannot change the outcome, so the pass and win chances are the same), truncated where
 /// the neglected mass of long chains falls below 1e-12 ([`Distribution::neglected`] says how
 /// much).
 pub fn result_distribution(pool: Pool) -> Distribution {
@@ -290,6 +292,45 @@ mod tests {
                         (Verdict::Draw, &odds.draw),
                         (Verdict::Lose, &odds.lose),
                     ] {
+                        let counted = e.p(|v| *v == verdict);
+                        assert!(
+                            &counted <= exact && *exact <= &counted + &e.truncated,
+                            "{a} vs {b} gear {ga}/{gb} {verdict:?}: exact {exact}, counted {counted} + {}",
+                            e.truncated
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// The roll-off option (S3, S14) against enumeration of `roll_opposed` itself: no draw
+    /// is left, and whatever the enumeration could not follow bounds the difference.
+    #[test]
+    fn roll_off_matches_enumeration() {
+        for a in 1..=2u32 {
+            for b in 1..=2u32 {
+                for (ga, gb) in [(false, false), (true, false), (false, true)] {
+                    let s = OpposedSpec {
+                        first: Side {
+                            pool: pool(a),
+                            gear: ga,
+                        },
+                        second: Side {
+                            pool: pool(b),
+                            gear: gb,
+                        },
+                        draws: DrawRule::RollOff,
+                    };
+                    let e = enumerate((a + b) as usize + 6, |dice| -> Result<Verdict, DiceError> {
+                        let shared = SharedDice::new(dice);
+                        Ok(roll_opposed(&s, &mut &shared, &mut &shared)?.verdict)
+                    })
+                    .unwrap();
+                    let odds = opposed_odds(&s);
+                    assert!(odds.draw.is_zero() && e.p(|v| *v == Verdict::Draw).is_zero());
+                    for (verdict, exact) in [(Verdict::Win, &odds.win), (Verdict::Lose, &odds.lose)]
+                    {
                         let counted = e.p(|v| *v == verdict);
                         assert!(
                             &counted <= exact && *exact <= &counted + &e.truncated,

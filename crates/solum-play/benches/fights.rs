@@ -26,6 +26,7 @@ fn duel(hp: u32) -> DuelSpec {
             hit_points: hp,
             damage: 1,
         },
+        draws: solum_expanded::check::DrawRule::Stand,
     }
 }
 

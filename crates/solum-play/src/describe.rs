@@ -33,7 +33,7 @@ pub fn check(c: &CheckOutcome) -> String {
     }
 }
 
-/// An opposed roll as `2 3 5 = 5 against 2 3 4 4 6 [6 +1] = 7`.
+/// An opposed roll as `2 3 5 = 5 against 2 3 4 4 6 = 6` (a chain shows as `6 6 1 [6 +4] = 10`).
 pub fn opposed(o: &OpposedOutcome) -> String {
     let mut text = format!("{} against {}", faces(&o.first), faces(&o.second));
     if !o.roll_off.is_empty() {

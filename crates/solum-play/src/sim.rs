@@ -265,6 +265,7 @@ mod tests {
                 hit_points: 8,
                 damage: 2,
             },
+            draws: solum_expanded::check::DrawRule::Stand,
         }
     }
 

@@ -12,7 +12,6 @@ use solum_play::storage::{load_character, save_character};
 
 use crate::bad;
 use crate::cli::{CharAdvanceArgs, CharCommand, CharEditArgs, CharNewArgs};
-use crate::dice::with_dice;
 use crate::render::{self, BAD, DIM, GOOD, HEAD, paint};
 
 pub fn run(command: &CharCommand, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -29,6 +28,7 @@ pub fn run(command: &CharCommand, out: &mut dyn Write) -> anyhow::Result<()> {
         }
         CharCommand::Edit(args) => edit(args, out),
         CharCommand::Advance(args) => advance(args, out),
+        CharCommand::Bestiary { bestiary, json } => list_bestiary(bestiary, *json, out),
         CharCommand::Rest { file, hours } => {
             if !hours.is_finite() || *hours < 0.0 || *hours > 10_000.0 {
                 return Err(bad(format!(
@@ -59,15 +59,97 @@ pub fn run(command: &CharCommand, out: &mut dyn Write) -> anyhow::Result<()> {
     }
 }
 
-/// Dice errors go to `with_dice` (which explains them in terms of `--rolled`); rule errors
-/// stay for the caller.
-fn split_dice_error<T>(
-    result: Result<T, CreationError>,
-) -> Result<Result<T, CreationError>, solum_dice::DiceError> {
-    match result {
-        Err(CreationError::Dice(e)) => Err(e),
-        other => Ok(other),
+/// Like `crate::dice::with_dice`, but a broken rule is reported before any complaint about the typed
+/// dice: a rule refused before rolling leaves every typed value unused, and the player must
+/// hear the rule ("assign 3, 2 and 1"), not "too many values in --rolled".
+fn with_dice_rules_first<T>(
+    rolled: Option<&str>,
+    seed: Option<u64>,
+    order: &str,
+    roll: impl FnOnce(&mut dyn solum_dice::DiceSource) -> Result<T, CreationError>,
+) -> anyhow::Result<(T, Option<u64>)> {
+    use crate::dice::{Generator, SideDice, Source, explain};
+    let generator = std::cell::RefCell::new(Generator::new(seed));
+    let blame = std::cell::Cell::new("--rolled");
+    let mut source = Source::from_flag("--rolled", rolled)?;
+    let value = match roll(&mut SideDice::new(&mut source, &generator, &blame)) {
+        Ok(v) => v,
+        Err(CreationError::Rules(e)) => return Err(bad(e.to_string())),
+        Err(CreationError::Dice(e)) => return Err(explain(e, blame.get(), order)),
+    };
+    source.finish(order)?;
+    let seed = generator.borrow().used_seed();
+    Ok((value, seed))
+}
+
+/// `solum char bestiary`: every creature and static opposition with its stats.
+fn list_bestiary(
+    files: &[std::path::PathBuf],
+    json: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let bestiary =
+        solum_play::storage::load_bestiary(files).map_err(|e| bad(format!("--bestiary: {e}")))?;
+    if json {
+        let creatures: Vec<_> = bestiary.creatures().collect();
+        let statics: Vec<_> = bestiary.static_foes().collect();
+        writeln!(
+            out,
+            "{}",
+            json!({"creatures": creatures, "static": statics})
+        )?;
+        return Ok(());
     }
+    writeln!(
+        out,
+        "{}",
+        paint(
+            HEAD,
+            format!(
+                "{:<22} {:>4} {:>3} {:>6} {:>4} {:>8}  notes",
+                "creature", "pool", "hp", "damage", "mind", "ranged"
+            )
+        )
+    )?;
+    for c in bestiary.creatures() {
+        writeln!(
+            out,
+            "{:<22} {:>4} {:>3} {:>6} {:>4} {:>8}  {}",
+            c.name,
+            c.pool,
+            c.hit_points,
+            c.damage,
+            c.mind,
+            // "AV": made to fight vehicles (S10).
+            c.ranged_damage
+                .map_or("-".to_owned(), |d| if c.anti_vehicle {
+                    format!("{d} AV")
+                } else {
+                    d.to_string()
+                }),
+            c.notes
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{}",
+        paint(
+            HEAD,
+            format!(
+                "{:<22} {:>10} {:>3} {:>6}  notes",
+                "static opposition", "difficulty", "hp", "damage"
+            )
+        )
+    )?;
+    for f in bestiary.static_foes() {
+        writeln!(
+            out,
+            "{:<22} {:>10} {:>3} {:>6}  {}",
+            f.name, f.difficulty, f.hit_points, f.damage, f.notes
+        )?;
+    }
+    Ok(())
 }
 
 /// Storage errors of a file the user named are bad input (exit 2).
@@ -178,20 +260,17 @@ fn new(args: &CharNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             name: weapon_name,
             class: Class::Light,
             ranged: args.ranged,
+            anti_vehicle: false,
         },
         armor_name: args.armor.clone(),
     };
     let path = super::new_sheet_path(args.output.as_deref(), &name, args.force)?;
-    let (result, seed) = with_dice(
+    let ((hero, rolls), seed) = with_dice_rules_first(
         args.dice.rolled.as_deref(),
         args.dice.seed,
         "values go: 2d6 for backgrounds, then 1d6 for armor",
-        |dice| split_dice_error(create(&choices, dice)),
+        |dice| create(&choices, dice),
     )?;
-    let (hero, rolls) = result.map_err(|e| match e {
-        CreationError::Rules(e) => bad(e.to_string()),
-        CreationError::Dice(e) => anyhow::Error::new(e),
-    })?;
     save(&path, &hero)?;
     if args.json {
         writeln!(
@@ -301,10 +380,15 @@ fn write_sheet(out: &mut dyn Write, hero: &Character) -> std::io::Result<()> {
         };
         writeln!(
             out,
-            "  weapon: {} ({} {}, {} damage){warn}",
+            "  weapon: {} ({} {}{}, {} damage){warn}",
             w.name,
             w.class.name(),
             if w.ranged { "ranged" } else { "melee" },
+            if w.anti_vehicle {
+                ", made to fight vehicles"
+            } else {
+                ""
+            },
             w.damage(hero.body)
         )?;
     }
@@ -348,23 +432,38 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             .split_once('=')
             .ok_or_else(|| bad(format!("--set {set}: write ATTRIBUTE=N, e.g. body=3")))?;
         let attribute: Attribute = k.parse().map_err(|e: String| bad(format!("--set: {e}")))?;
-        let value: u32 = v
-            .trim()
-            .parse()
-            .map_err(|_| bad(format!("--set {set}: `{v}` is not a number")))?;
+        let value: u32 = v.trim().parse().map_err(|_| {
+            bad(format!(
+                "--set {set}: `{}` is not an attribute: attributes are 1 to {}",
+                v.trim(),
+                solum_expanded::character::MAX_ATTRIBUTE
+            ))
+        })?;
         let was_max = hero.max_hit_points();
         match attribute {
             Attribute::Body => hero.body = value,
             Attribute::Mind => hero.mind = value,
             Attribute::Charm => hero.charm = value,
         }
-        hero.hit_points = (hero.hit_points + hero.max_hit_points())
+        hero.hit_points = hero
+            .hit_points
+            .saturating_add(hero.max_hit_points())
             .saturating_sub(was_max)
             .min(hero.max_hit_points());
     }
     for b in &args.add_background {
         if b.trim().is_empty() {
             return Err(bad("--add-background: a background needs words"));
+        }
+        if hero
+            .backgrounds
+            .iter()
+            .any(|x| x.eq_ignore_ascii_case(b.trim()))
+        {
+            return Err(bad(format!(
+                "--add-background {b}: {} already has it",
+                hero.name
+            )));
         }
         hero.backgrounds.push(b.trim().to_owned());
         hero.unnamed_backgrounds = hero.unnamed_backgrounds.saturating_sub(1);
@@ -384,12 +483,30 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         let weapon = match parts.as_slice() {
             [name, c] => Weapon::melee(*name, class(c, "--add-weapon")?),
             [name, c, "ranged"] => Weapon::ranged(*name, class(c, "--add-weapon")?),
+            [name, c, "ranged", "anti-vehicle"] => Weapon {
+                anti_vehicle: true,
+                ..Weapon::ranged(*name, class(c, "--add-weapon")?)
+            },
             _ => {
                 return Err(bad(format!(
-                    "--add-weapon {w}: write NAME:CLASS or NAME:CLASS:ranged"
+                    "--add-weapon {w}: write NAME:CLASS, NAME:CLASS:ranged or NAME:CLASS:ranged:anti-vehicle"
                 )));
             }
         };
+        // A weapon is named in commands (remove, hold), so the name must say which.
+        if weapon.name.trim().is_empty() {
+            return Err(bad(format!("--add-weapon {w}: the weapon needs a name")));
+        }
+        if hero
+            .weapons
+            .iter()
+            .any(|x| x.name.eq_ignore_ascii_case(&weapon.name))
+        {
+            return Err(bad(format!(
+                "--add-weapon {w}: {} already carries a `{}`",
+                hero.name, weapon.name
+            )));
+        }
         hero.weapons.push(weapon);
     }
     for w in &args.remove_weapon {
@@ -436,6 +553,15 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 )));
             }
         };
+        if name.trim().is_empty() {
+            return Err(bad(format!("--add-gear {g}: the gear needs a name")));
+        }
+        if hero.gear.iter().any(|x| x.name.eq_ignore_ascii_case(name)) {
+            return Err(bad(format!(
+                "--add-gear {g}: {} already has a `{name}`",
+                hero.name
+            )));
+        }
         hero.gear.push(Gear {
             name: name.to_owned(),
             effect,
@@ -469,31 +595,27 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 
 fn advance(args: &CharAdvanceArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let mut hero = load(&args.file)?;
-    let (result, seed) = match (&args.background, &args.attribute) {
-        (Some(b), _) => with_dice(
+    let (advancement, seed) = match (&args.background, &args.attribute) {
+        (Some(b), _) => with_dice_rules_first(
             args.dice.rolled.as_deref(),
             args.dice.seed,
             "values go: one d6",
-            |dice| Ok(advance_background(&mut hero, b, dice)),
+            |dice| advance_background(&mut hero, b, dice),
         )?,
         (None, Some(a)) => {
             let attribute: Attribute = a
                 .parse()
                 .map_err(|e: String| bad(format!("--attribute: {e}")))?;
             let n = hero.attribute(attribute);
-            with_dice(
+            with_dice_rules_first(
                 args.dice.rolled.as_deref(),
                 args.dice.seed,
                 &format!("values go: {} d6, one per point of {}", n, attribute.name()),
-                |dice| split_dice_error(advance_attribute(&mut hero, attribute, dice)),
+                |dice| advance_attribute(&mut hero, attribute, dice),
             )?
         }
         (None, None) => unreachable!("clap requires one"),
     };
-    let advancement = result.map_err(|e| match e {
-        CreationError::Rules(e) => bad(e.to_string()),
-        CreationError::Dice(e) => anyhow::Error::new(e),
-    })?;
     if advancement.success {
         save(&args.file, &hero)?;
     }

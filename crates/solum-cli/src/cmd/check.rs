@@ -17,13 +17,84 @@ use crate::render::{self, BAD, DIM, EVEN, GOOD, HEAD, paint, percent};
 /// How typed values are consumed, for error messages.
 fn order(pool: solum_expanded::Pool, opposed: bool) -> String {
     format!(
-        "values go: the {} of the pool, then the gear reroll if it is used, then one per die of the Rule-of-6 chain{}",
+        "values go: the {} of the pool, then the gear reroll if it is used, then one per die of the Rule-of-6 chain (only above 6, or when both sides show a 6){}",
         render::dice_count(pool.dice()),
         if opposed { ", then roll-off dice" } else { "" }
     )
 }
 
+/// Why a roll used fewer typed values than were given, in the rules' terms: a rule that
+/// left a die unrolled, not just "too many values".
+fn unused_reasons(roll: Option<&PoolRoll>, gear: bool, difficulty: Option<u32>) -> Vec<String> {
+    let mut why = Vec::new();
+    match roll {
+        None => why.push("difficulty 1 is automatic: nothing is rolled".to_owned()),
+        Some(roll) => {
+            if gear && roll.reroll.is_none() {
+                why.push(
+                    "the gear reroll is used only when it can change the outcome, and it could not"
+                        .to_owned(),
+                );
+            }
+            if roll.chain_not_needed {
+                why.push(match difficulty {
+                    Some(d) => format!(
+                        "a 6 already reaches {d}, so no Rule-of-6 chain die is rolled (only above 6)"
+                    ),
+                    None => "only one side shows a 6, so no Rule-of-6 chain die is rolled (only when both do)".to_owned(),
+                });
+            }
+        }
+    }
+    why
+}
+
+/// The reasons for one side of an opposed roll, roll-offs included.
+pub(crate) fn opposed_unused_reasons(
+    outcome: &solum_expanded::check::OpposedOutcome,
+    first: bool,
+) -> Vec<String> {
+    let (roll, gear) = if first {
+        (&outcome.first, outcome.spec.first.gear)
+    } else {
+        (&outcome.second, outcome.spec.second.gear)
+    };
+    let mut why = unused_reasons(Some(roll), gear, None);
+    match (outcome.spec.draws, outcome.verdict) {
+        (DrawRule::RollOff, _) if outcome.roll_off.is_empty() => {
+            why.push("the results differ, so there is no roll-off".to_owned());
+        }
+        (DrawRule::Stand, Verdict::Draw) => {
+            why.push("the draw stands: no roll-off without --roll-off".to_owned());
+        }
+        _ => {}
+    }
+    why
+}
+
+/// The order of typed values, after the rules' reasons for any die not rolled.
+pub(crate) fn order_with_reasons(reasons: &[String], order: &str) -> String {
+    if reasons.is_empty() {
+        order.to_owned()
+    } else {
+        format!("{}; {order}", reasons.join("; "))
+    }
+}
+
 pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    // A seed beside typed dice is ignored unless it rolls the other side of an opposed check.
+    if let (Some(_), Some(seed)) = (&args.rolled, args.seed)
+        && (args.target.against.is_none() || args.against_rolled.is_some())
+    {
+        return Err(crate::bad(format!(
+            "--seed {seed}: every die is typed with --rolled{}, so a seed would roll nothing",
+            if args.against_rolled.is_some() {
+                " and --against-rolled"
+            } else {
+                ""
+            }
+        )));
+    }
     let pool = pool_of(&args.pool)?;
     let generator = RefCell::new(Generator::new(args.seed));
     let blame = Cell::new("--rolled");
@@ -34,7 +105,14 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             let p = p_pass(&spec);
             let outcome = roll_check(&spec, &mut SideDice::new(&mut first, &generator, &blame))
                 .map_err(|e| explain(e, blame.get(), &order(pool, false)))?;
-            first.finish(&order(pool, false))?;
+            first.finish(&order_with_reasons(
+                &unused_reasons(
+                    outcome.roll.as_ref(),
+                    spec.gear,
+                    Some(spec.difficulty.value()),
+                ),
+                &order(pool, false),
+            ))?;
             let seed = generator.borrow().used_seed();
             if args.json {
                 let roll = outcome.roll.as_ref();
@@ -49,6 +127,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                     "reroll": roll.and_then(|r| r.reroll),
                     "final_dice": roll.map(PoolRoll::final_dice).unwrap_or_default(),
                     "chain": roll.map(|r| r.chain.clone()).unwrap_or_default(),
+                    "chain_not_needed": roll.is_some_and(|r| r.chain_not_needed),
                     "result": outcome.result,
                     "passed": outcome.passed,
                     "p_pass": render::to_f64(&p),
@@ -120,8 +199,14 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                     ),
                 )
             })?;
-            first.finish(&order(pool, true))?;
-            second.finish(&order(second_pool, true))?;
+            first.finish(&order_with_reasons(
+                &opposed_unused_reasons(&outcome, true),
+                &order(pool, true),
+            ))?;
+            second.finish(&order_with_reasons(
+                &opposed_unused_reasons(&outcome, false),
+                &order(second_pool, true),
+            ))?;
             let seed = generator.borrow().used_seed();
             let verdict = match outcome.verdict {
                 Verdict::Win => "win",
@@ -140,11 +225,13 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                     "reroll": outcome.first.reroll,
                     "final_dice": outcome.first.final_dice(),
                     "chain": outcome.first.chain,
+                    "chain_not_needed": outcome.first.chain_not_needed,
                     "result": outcome.first.result,
                     "against_dice": outcome.second.dice,
                     "against_reroll": outcome.second.reroll,
                     "against_final_dice": outcome.second.final_dice(),
                     "against_chain": outcome.second.chain,
+                    "against_chain_not_needed": outcome.second.chain_not_needed,
                     "against_result": outcome.second.result,
                     "roll_off": outcome.roll_off,
                     "outcome": verdict,
@@ -229,6 +316,13 @@ fn write_pool_roll(out: &mut dyn Write, label: &str, roll: &PoolRoll) -> std::io
             "Rule of 6",
             links.join(" "),
             roll.result
+        )?;
+    } else if roll.chain_not_needed {
+        writeln!(
+            out,
+            "  {:<10} {}",
+            "Rule of 6",
+            paint(DIM, "not rolled: a 6 already decides")
         )?;
     }
     Ok(())

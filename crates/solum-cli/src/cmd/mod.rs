@@ -85,8 +85,13 @@ pub fn new_sheet_path(
 
 /// The pool the arguments build (ruling S1).
 pub fn pool_of(args: &PoolArgs) -> anyhow::Result<solum_expanded::Pool> {
+    // The value as typed: a negative number must not be shown without its sign.
     let attribute = u32::try_from(args.attribute).map_err(|_| {
-        bad(solum_expanded::RulesError::Attribute(args.attribute.unsigned_abs()).to_string())
+        bad(format!(
+            "an attribute of {} is not possible: attributes start at 1 (at most {} here)",
+            args.attribute,
+            solum_expanded::MAX_POOL
+        ))
     })?;
     let spec = solum_expanded::PoolSpec {
         attribute,
@@ -99,11 +104,16 @@ pub fn pool_of(args: &PoolArgs) -> anyhow::Result<solum_expanded::Pool> {
 
 /// An opposing pool from `--against`.
 pub fn opposing_pool(value: i64) -> anyhow::Result<solum_expanded::Pool> {
+    flag_pool("--against", value)
+}
+
+/// A pool of dice given by `flag`; the message repeats the flag and the value as typed.
+pub fn flag_pool(flag: &str, value: i64) -> anyhow::Result<solum_expanded::Pool> {
     let dice = u64::try_from(value).unwrap_or(0);
     solum_expanded::Pool::new(dice).map_err(|_| {
         bad(format!(
-            "--against: {}",
-            solum_expanded::RulesError::Pool(value.unsigned_abs())
+            "{flag} {value}: a pool of {value} dice is not possible: a pool has 1 to {} dice",
+            solum_expanded::MAX_POOL
         ))
     })
 }

@@ -41,11 +41,7 @@ pub fn check(args: &OddsCheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    let draws = if args.opposing.roll_off {
-        DrawRule::RollOff
-    } else {
-        DrawRule::Stand
-    };
+    let draws = draw_rule(args.opposing.roll_off);
     let opposed = |against: Pool| {
         opposed_odds(&OpposedSpec {
             first: Side { pool, gear },
@@ -191,13 +187,17 @@ fn damage(value: i64, flag: &str) -> anyhow::Result<u32> {
     count_in(value, flag, 0, i64::from(solum_expanded::fight::MAX_DAMAGE))
 }
 
+/// `--roll-off` as the rule for draws (S3, S14).
+fn draw_rule(roll_off: bool) -> DrawRule {
+    if roll_off {
+        DrawRule::RollOff
+    } else {
+        DrawRule::Stand
+    }
+}
+
 fn fight_pool(value: i64, flag: &str) -> anyhow::Result<Pool> {
-    opposing_pool(value).map_err(|e| {
-        bad(format!(
-            "{flag}: {}",
-            e.to_string().trim_start_matches("--against: ")
-        ))
-    })
+    super::flag_pool(flag, value)
 }
 
 fn write_fight(
@@ -264,15 +264,21 @@ pub fn duel(args: &DuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             hit_points: hit_points(args.foe_hp, "--foe-hp")?,
             damage: damage(args.foe_damage, "--foe-damage")?,
         },
+        draws: draw_rule(args.roll_off),
     };
     let title = format!(
-        "Duel: {} with {} hp dealing {} against {} with {} hp dealing {}",
+        "Duel: {} with {} hp dealing {} against {} with {} hp dealing {}{}",
         render::dice_count(spec.first.pool.dice()),
         spec.first.hit_points,
         spec.first.damage,
         render::dice_count(spec.second.pool.dice()),
         spec.second.hit_points,
-        spec.second.damage
+        spec.second.damage,
+        if args.roll_off {
+            ", draws rolled off"
+        } else {
+            ""
+        }
     );
     let odds = duel_odds(&spec);
     let simulated = match (args.simulate, &odds) {
@@ -301,6 +307,7 @@ pub fn duel(args: &DuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             "p_lose": render::to_f64(&o.lose),
             "p_win_exact": o.is_exact().then(|| render::fraction(&o.win)),
             "error_bound": o.error_bound,
+            "roll_off": args.roll_off,
             "simulated": {"fights": t.fights, "win_rate": t.win_rate(), "standard_error": t.standard_error(),
                           "z": z, "mean_exchanges": t.mean_rounds(), "seed": seed},
         });
@@ -312,7 +319,11 @@ pub fn duel(args: &DuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         args.json,
         odds,
         title,
-        "an exchange (draws repeat) is won with",
+        if args.roll_off {
+            "an exchange (draws rolled off) is won with"
+        } else {
+            "an exchange (draws repeat) is won with"
+        },
     )?;
     if let Some((t, seed, z, secs)) = simulated {
         writeln!(
@@ -421,7 +432,7 @@ pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result
     let (play, seed) = crate::dice::with_dice(
         args.dice.rolled.as_deref(),
         args.dice.seed,
-        "values go: each round's pool, then its Rule-of-6 chain",
+        "values go: each round's pool, then its Rule-of-6 chain (only above difficulty 6)",
         |dice| fight.play_out(dice),
     )?;
     let rounds = play.rounds;
