@@ -811,10 +811,7 @@ mod tests {
     fn exact_odds_at_the_limits_stay_fast() {
         // 10,000 hit points a side, 1 damage: exact below EXACT_BITS or float, never minutes.
         let started = std::time::Instant::now();
-        let spec = DuelSpec {
-            first: duelist(3, MAX_FIGHT_HP, 1),
-            second: duelist(3, MAX_FIGHT_HP, 1),
-        };
+        let spec = DuelSpec::new(duelist(3, MAX_FIGHT_HP, 1), duelist(3, MAX_FIGHT_HP, 1));
         let odds = duel_odds(&spec).unwrap();
         assert!((prob_to_f64(&odds.win) - 0.5).abs() <= odds.error_bound + 1e-15);
         let spec = StaticSpec {
@@ -840,10 +837,7 @@ mod tests {
             foe_damage in proptest::prop_oneof![0u32..=2, u32::MAX - 1..=u32::MAX],
             pool in 1u64..=4,
         ) {
-            let spec = DuelSpec {
-                first: duelist(pool, hp, damage),
-                second: duelist(3, foe_hp, foe_damage),
-            };
+            let spec = DuelSpec::new(duelist(pool, hp, damage), duelist(3, foe_hp, foe_damage));
             match duel_odds(&spec) {
                 Ok(o) => {
                     proptest::prop_assert!(o.win >= Prob::zero() && o.win <= Prob::one());
@@ -861,10 +855,10 @@ mod tests {
                 Err(e) => proptest::prop_assert!(damage == 0 && foe_damage == 0, "{e}"),
             }
             // A simulated blow of any size only ever takes hit points to 0.
-            let small = DuelSpec {
-                first: duelist(pool, hp.clamp(1, 3), damage),
-                second: duelist(3, foe_hp.min(3), foe_damage),
-            };
+            let small = DuelSpec::new(
+                duelist(pool, hp.clamp(1, 3), damage),
+                duelist(3, foe_hp.min(3), foe_damage),
+            );
             let r = simulate_duel(&small, &mut SeededDice::new(u64::from(hp))).unwrap();
             proptest::prop_assert!(r.hit_points <= small.first.hit_points);
             proptest::prop_assert!(r.foe_hit_points <= small.second.hit_points);

@@ -80,12 +80,9 @@ fn duel_odds_at_max_hp(pool: u32) -> f64 {
         hit_points: MAX_FIGHT_HP,
         damage: 1,
     };
-    duel_odds(black_box(&DuelSpec {
-        first: side,
-        second: side,
-    }))
-    .unwrap()
-    .error_bound
+    duel_odds(black_box(&DuelSpec::new(side, side)))
+        .unwrap()
+        .error_bound
 }
 
 /// Static odds at the limits: `MAX_FIGHT_HP` each side, 1 damage, pools as given against 6.
@@ -112,10 +109,7 @@ fn exact_duel_large(hp: u32) -> solum_dice::Prob {
         hit_points: hp,
         damage: 1,
     };
-    duel_odds(black_box(&DuelSpec {
-        first: side,
-        second: side,
-    }))
-    .unwrap()
-    .win
+    duel_odds(black_box(&DuelSpec::new(side, side)))
+        .unwrap()
+        .win
 }
