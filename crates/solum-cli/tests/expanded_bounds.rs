@@ -112,7 +112,7 @@ fn numbers_out_of_range_repeat_the_flag_and_the_value() {
     quick("static --pool 3 --hp 5 --damage 1 --vs 4 --foe-hp 10001 --foe-damage 1")
         .bad_input("--foe-hp 10001: must be 1 to 10000");
     quick("odds duel --pool 0 --hp 5 --damage 1 --foe-pool 3 --foe-hp 5 --foe-damage 1")
-        .bad_input("--pool: a pool of 0 dice");
+        .bad_input("--pool 0: a pool of 0 dice");
     quick("odds duel --pool 3 --hp 5 --damage 1 --foe-pool -2 --foe-hp 5 --foe-damage 1")
         .bad_input("--foe-pool");
 }

@@ -429,13 +429,33 @@ pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result
         foe_hit_points: spec.foe_hit_points,
         foe_damage: spec.foe_damage,
     };
-    let (play, seed) = crate::dice::with_dice(
-        args.dice.rolled.as_deref(),
-        args.dice.seed,
-        "values go: each round's pool, then its Rule-of-6 chain (only above difficulty 6)",
-        |dice| fight.play_out(dice),
-    )?;
+    let order = "values go: each round's pool, then its Rule-of-6 chain (only above difficulty 6)";
+    let generator = std::cell::RefCell::new(crate::dice::Generator::new(args.dice.seed));
+    let blame = std::cell::Cell::new("--rolled");
+    let mut source = crate::dice::Source::from_flag("--rolled", args.dice.rolled.as_deref())?;
+    let play = fight
+        .play_out(&mut crate::dice::SideDice::new(
+            &mut source,
+            &generator,
+            &blame,
+        ))
+        .map_err(|e| crate::dice::explain(e, blame.get(), order))?;
     let rounds = play.rounds;
+    // Values left over: say which rule ended the rolling, not only that there were too many.
+    let mut why = vec![format!("the fight is over after round {}", rounds.len())];
+    if spec.difficulty.is_automatic() {
+        why.push("difficulty 1 is automatic: no round rolls dice".to_owned());
+    } else if rounds
+        .iter()
+        .any(|r| r.check.roll.as_ref().is_some_and(|p| p.chain_not_needed))
+    {
+        why.push(format!(
+            "a 6 already reaches {}, so no Rule-of-6 chain die is rolled",
+            spec.difficulty.value()
+        ));
+    }
+    source.finish(&super::check::order_with_reasons(&why, order))?;
+    let seed = generator.borrow().used_seed();
     let won = fight.foe_hit_points == 0;
     if args.json {
         writeln!(
