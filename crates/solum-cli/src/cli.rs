@@ -846,6 +846,8 @@ pub enum CharCommand {
 }
 
 #[derive(Debug, Args)]
+// Typed dice are all used, so a seed beside them would roll nothing: refused, not ignored.
+#[command(group(clap::ArgGroup::new("char_new_dice").args(["rolled", "seed"]).multiple(false)))]
 pub struct CharNewArgs {
     /// The hero's name.
     pub name: Option<String>,
@@ -930,6 +932,8 @@ pub struct CharEditArgs {
 }
 
 #[derive(Debug, Args)]
+// As for `char new`: a seed beside typed dice would roll nothing.
+#[command(group(clap::ArgGroup::new("char_advance_dice").args(["rolled", "seed"]).multiple(false)))]
 pub struct CharAdvanceArgs {
     /// The character file.
     pub file: std::path::PathBuf,
@@ -1151,11 +1155,13 @@ pub struct Against {
 /// Options of the opposing side.
 #[derive(Debug, Clone, Args)]
 pub struct OpposingArgs {
+    // `requires` alone lets these through beside --vs: clap drops a requirement that
+    // conflicts with a present flag, and --against conflicts with --vs. Hence both.
     /// The opposing side has useful gear (one reroll of its lowest die).
-    #[arg(long, requires = "against")]
+    #[arg(long, requires = "against", conflicts_with = "vs")]
     pub against_gear: bool,
     /// Settle draws with a roll-off of single dice instead of letting them stand.
-    #[arg(long, requires = "against")]
+    #[arg(long, requires = "against", conflicts_with = "vs")]
     pub roll_off: bool,
 }
 
@@ -1173,7 +1179,12 @@ pub struct CheckArgs {
     #[arg(long, value_name = "V1,V2,...")]
     pub rolled: Option<String>,
     /// The opposing side's dice rolled by hand, in the same order.
-    #[arg(long, value_name = "V1,V2,...", requires = "against")]
+    #[arg(
+        long,
+        value_name = "V1,V2,...",
+        requires = "against",
+        conflicts_with = "vs"
+    )]
     pub against_rolled: Option<String>,
     /// Seed of the generator, to replay a roll exactly (a fresh seed is chosen and shown
     /// otherwise).

@@ -286,3 +286,92 @@ fn vehicle_rolls_refuse_a_seed_beside_all_dice_typed() {
         .bad_input("--seed 4");
     solum("vehicle chase --pilot 1 --against-pilot 1 --rolled 3 --seed 4").ok();
 }
+
+/// Every flag combination a command would silently ignore is refused by the parser (exit 2,
+/// naming the flags), before any file is read or die rolled.
+#[test]
+fn combinations_that_would_be_ignored_are_refused() {
+    const WITH: &str = "cannot be used with";
+    let refused = [
+        // check: one target; the opposing side's options need an opposing side.
+        ("check 3 --vs 4 --against 2", WITH, "--against"),
+        ("check 3 --vs 4 --against-gear", WITH, "--against-gear"),
+        ("check 3 --vs 4 --roll-off", WITH, "--roll-off"),
+        (
+            "check 3 --vs 4 --against-rolled 2",
+            WITH,
+            "--against-rolled",
+        ),
+        // odds check: a difficulty or a pool, not both; opposing options need a pool.
+        ("odds check 3 --vs 4 --against 2", WITH, "--against"),
+        ("odds check 3 --vs 4 --against-gear", WITH, "--against-gear"),
+        ("odds check 3 --vs 4 --roll-off", WITH, "--roll-off"),
+        ("odds check 3 --against-gear", "required", "--against"),
+        ("odds check 3 --roll-off", "required", "--against"),
+        // char new / advance: typed dice are all used, a seed would roll nothing.
+        (
+            "char new Nick --body 3 --mind 2 --charm 1 -b Thief --weapon dagger --rolled 1,2,3 --seed 7",
+            WITH,
+            "--seed",
+        ),
+        (
+            "char advance hero.toml --attribute body --rolled 2,2,2 --seed 7",
+            WITH,
+            "--seed",
+        ),
+        // char advance: A or B, not both.
+        (
+            "char advance hero.toml --background Pilot --attribute body",
+            WITH,
+            "--attribute",
+        ),
+        // char edit: armor on and off at once.
+        (
+            "char edit hero.toml --armor coat:light --no-armor",
+            WITH,
+            "--no-armor",
+        ),
+        // vehicle chase/attack: a catalogue vehicle brings its own speed and handling.
+        (
+            "vehicle chase --pilot 3 --against-pilot 3 --vehicle starfighter --speed fast",
+            WITH,
+            "--speed",
+        ),
+        (
+            "vehicle chase --pilot 3 --against-pilot 3 --vehicle starfighter --handling clumsy",
+            WITH,
+            "--handling",
+        ),
+        (
+            "vehicle attack --pilot 3 --against-pilot 3 --against-vehicle starfighter --against-speed fast",
+            WITH,
+            "--against-speed",
+        ),
+        (
+            "vehicle attack --pilot 3 --against-pilot 3 --against-vehicle starfighter --against-handling clumsy",
+            WITH,
+            "--against-handling",
+        ),
+    ];
+    for (args, why, flag) in refused {
+        let run = solum(args);
+        run.bad_input(why);
+        assert!(run.stderr.contains(flag), "{args}: {}", run.stderr);
+    }
+    // Without the ignored flag the same commands run.
+    solum("check 3 --against 2 --against-gear --roll-off --json").json();
+    solum("odds check 3 --against 2 --against-gear --roll-off --json").json();
+    let dir = std::env::temp_dir().join(format!("solum-refused-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let hero = dir.join("nick.toml");
+    let hero = hero.to_str().unwrap();
+    solum(&format!(
+        "char new Nick --body 3 --mind 2 --charm 1 -b Thief --weapon dagger --rolled 1,2,3 -o {hero}"
+    ))
+    .ok();
+    solum(&format!(
+        "char advance {hero} --background Pilot --rolled 2"
+    ))
+    .ok();
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -376,9 +376,38 @@ impl Character {
         if self.is_out() {
             return 0;
         }
-        let healed = half_hours.min(self.max_hit_points() - self.hit_points);
+        // Saturating: a sheet being edited may hold more hit points than its maximum.
+        let healed = half_hours.min(self.max_hit_points().saturating_sub(self.hit_points));
         self.hit_points += healed;
         healed
+    }
+
+    /// Sets an attribute. A change of Body or Mind moves the maximum hit points (S8), and
+    /// the hit points move with it: a raise adds the new points, a fall takes them away
+    /// (never below 0), and they never end above the maximum.
+    pub fn set_attribute(&mut self, attribute: Attribute, value: u32) {
+        let was_max = self.max_hit_points();
+        *self.attribute_mut(attribute) = value;
+        self.follow_max_hit_points(was_max);
+    }
+
+    /// Puts on, changes or takes off armor; its points come and go with it, as with
+    /// [`Character::set_attribute`].
+    pub fn set_armor(&mut self, armor: Option<Armor>) {
+        let was_max = self.max_hit_points();
+        self.armor = armor;
+        self.follow_max_hit_points(was_max);
+    }
+
+    /// Moves the hit points by the change of the maximum since `was_max`, within 0..=max.
+    fn follow_max_hit_points(&mut self, was_max: u32) {
+        let max = self.max_hit_points();
+        self.hit_points = if max >= was_max {
+            self.hit_points.saturating_add(max - was_max)
+        } else {
+            self.hit_points.saturating_sub(was_max - max)
+        }
+        .min(max);
     }
 
     /// Heals up to `amount` hit points, never above the maximum (any amount, even
@@ -567,10 +596,8 @@ pub fn advance_attribute(
     let rolled = dice.roll_many(value as usize, 6)?;
     let success = rolled.iter().all(|&d| solum_dice::is_even(d));
     if success {
-        let was_max = hero.max_hit_points();
-        *hero.attribute_mut(attribute) += 1;
         // A higher Body or Mind raises the maximum; the new point is there to use.
-        hero.hit_points += hero.max_hit_points() - was_max;
+        hero.set_attribute(attribute, value + 1);
     }
     Ok(Advancement {
         dice: rolled,

@@ -439,17 +439,7 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 solum_expanded::character::MAX_ATTRIBUTE
             ))
         })?;
-        let was_max = hero.max_hit_points();
-        match attribute {
-            Attribute::Body => hero.body = value,
-            Attribute::Mind => hero.mind = value,
-            Attribute::Charm => hero.charm = value,
-        }
-        hero.hit_points = hero
-            .hit_points
-            .saturating_add(hero.max_hit_points())
-            .saturating_sub(was_max)
-            .min(hero.max_hit_points());
+        hero.set_attribute(attribute, value);
     }
     for b in &args.add_background {
         if b.trim().is_empty() {
@@ -519,27 +509,19 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             )));
         }
     }
-    let was_max = hero.max_hit_points();
+    // Armor points come and go with the armor.
     if let Some(a) = &args.armor {
         let (name, c) = a
             .rsplit_once(':')
             .ok_or_else(|| bad(format!("--armor {a}: write NAME:CLASS")))?;
-        hero.armor = Some(Armor {
+        hero.set_armor(Some(Armor {
             name: name.to_owned(),
             class: class(c, "--armor")?,
-        });
+        }));
     }
     if args.no_armor {
-        hero.armor = None;
+        hero.set_armor(None);
     }
-    // Armor points come and go with the armor.
-    let max = hero.max_hit_points();
-    hero.hit_points = if max >= was_max {
-        hero.hit_points + (max - was_max)
-    } else {
-        hero.hit_points.saturating_sub(was_max - max)
-    }
-    .min(max);
     for g in &args.add_gear {
         let (name, effect) = g
             .rsplit_once(':')
