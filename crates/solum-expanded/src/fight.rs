@@ -814,6 +814,7 @@ mod tests {
         let spec = DuelSpec {
             first: duelist(3, MAX_FIGHT_HP, 1),
             second: duelist(3, MAX_FIGHT_HP, 1),
+            draws: DrawRule::Stand,
         };
         let odds = duel_odds(&spec).unwrap();
         assert!((prob_to_f64(&odds.win) - 0.5).abs() <= odds.error_bound + 1e-15);
@@ -843,6 +844,7 @@ mod tests {
             let spec = DuelSpec {
                 first: duelist(pool, hp, damage),
                 second: duelist(3, foe_hp, foe_damage),
+                draws: DrawRule::Stand,
             };
             match duel_odds(&spec) {
                 Ok(o) => {
@@ -864,6 +866,7 @@ mod tests {
             let small = DuelSpec {
                 first: duelist(pool, hp.clamp(1, 3), damage),
                 second: duelist(3, foe_hp.min(3), foe_damage),
+                draws: DrawRule::Stand,
             };
             let r = simulate_duel(&small, &mut SeededDice::new(u64::from(hp))).unwrap();
             proptest::prop_assert!(r.hit_points <= small.first.hit_points);

@@ -83,6 +83,7 @@ fn duel_odds_at_max_hp(pool: u32) -> f64 {
     duel_odds(black_box(&DuelSpec {
         first: side,
         second: side,
+        draws: solum_expanded::check::DrawRule::Stand,
     }))
     .unwrap()
     .error_bound
@@ -115,6 +116,7 @@ fn exact_duel_large(hp: u32) -> solum_dice::Prob {
     duel_odds(black_box(&DuelSpec {
         first: side,
         second: side,
+        draws: solum_expanded::check::DrawRule::Stand,
     }))
     .unwrap()
     .win
