@@ -336,9 +336,18 @@ impl Fighter {
         self.held_weapon().map_or("unarmed", |w| w.name.as_str())
     }
 
-    /// The index of a carried weapon by name (exact, then case-insensitive); `Some(None)`
-    /// for "unarmed" when it carries no weapon of that name; `None` when there is none.
+    /// The index of a carried weapon by name (exact, then case-insensitive); failing that,
+    /// "melee" or "ranged" name the best carried weapon of that kind (S13's order), so the
+    /// words of `hold=` serve `switch` too; `Some(None)` for "unarmed" when it carries no
+    /// weapon of that name; `None` when there is none.
     pub fn weapon_index(&self, name: &str) -> Option<Option<usize>> {
+        let of_kind = |ranged: bool| {
+            let kind: Vec<usize> = (0..self.weapons.len())
+                .filter(|&i| self.weapons[i].ranged == ranged)
+                .collect();
+            let armaments: Vec<Armament> = kind.iter().map(|&i| self.weapons[i].clone()).collect();
+            best_weapon(&armaments).map(|b| kind[b])
+        };
         self.weapons
             .iter()
             .position(|w| w.name == name)
@@ -346,6 +355,11 @@ impl Fighter {
                 self.weapons
                     .iter()
                     .position(|w| w.name.eq_ignore_ascii_case(name))
+            })
+            .or_else(|| match name.to_ascii_lowercase().as_str() {
+                "melee" => of_kind(false),
+                "ranged" => of_kind(true),
+                _ => None,
             })
             .map(Some)
             .or_else(|| name.eq_ignore_ascii_case("unarmed").then_some(None))

@@ -1535,3 +1535,41 @@ fn a_gun_in_alternative_combat_deals_its_damage() {
         .unwrap_err();
     assert!(matches!(err, CombatError::WrongAttack(_)));
 }
+
+/// `switch` and `hold=` take the same words: "melee" and "ranged" name the best carried
+/// weapon of that kind (S13's order: damage, then dice, first listed on a tie); a weapon's
+/// own name comes first.
+#[test]
+fn melee_and_ranged_name_the_best_weapon_of_that_kind() {
+    use solum_expanded::combat::Armament;
+    let arm = |name: &str, dice: u64, damage: u32, ranged: bool| Armament {
+        name: name.into(),
+        pool: pool(dice),
+        damage,
+        ranged,
+        anti_vehicle: false,
+    };
+    let mut f = Fighter::plain("Osric", "heroes", true, pool(2), 1, None, 4);
+    f.weapons = vec![
+        arm("bow", 2, 2, true),
+        arm("dagger", 2, 1, false),
+        arm("sword", 2, 2, false),
+        arm("axe", 1, 2, false),
+        arm("rifle", 2, 3, true),
+    ];
+    assert_eq!(f.weapon_index("melee"), Some(Some(2)));
+    assert_eq!(f.weapon_index("MELEE"), Some(Some(2)));
+    assert_eq!(f.weapon_index("ranged"), Some(Some(4)));
+    assert_eq!(f.weapon_index("dagger"), Some(Some(1)));
+    assert_eq!(f.weapon_index("unarmed"), Some(None));
+    assert_eq!(f.weapon_index("spear"), None);
+    // A weapon called "ranged" (an inline fighter's) is named before the word.
+    let mut g = Fighter::plain("A", "heroes", true, pool(2), 3, Some(2), 4);
+    assert_eq!(g.weapon_index("ranged"), Some(Some(1)));
+    assert_eq!(g.weapon_index("melee"), Some(Some(0)));
+    // No weapon of that kind: nothing.
+    f.weapons.retain(|w| !w.ranged);
+    assert_eq!(f.weapon_index("ranged"), None);
+    assert!(g.hold("ranged") && g.held == Some(1));
+    assert!(g.hold("melee") && g.held == Some(0));
+}

@@ -16,7 +16,7 @@
 //! ambush heroes | order Nick orc-1 …
 //! move closer orc-1 | move away orc-1 | chase away customs
 //! melee orc-1 | unarmed orc-1 | shoot orc-2 | vattack customs
-//! switch sword | switch unarmed      # change weapons: the action
+//! switch sword | switch ranged      # change weapons (a name, melee, ranged, unarmed): the action
 //! act open the door
 //! end
 //! ```
@@ -363,7 +363,9 @@ pub fn parse_line(line: &str) -> Result<Line, LineError> {
         },
         "unarmed" | "punch" => command(NamedCommand::Unarmed(one_target(rest, &verb)?)),
         "switch" if !rest.is_empty() => command(NamedCommand::Switch(rest.join(" "))),
-        "switch" => Err(syntax("`switch` names a weapon carried, or `unarmed`")),
+        "switch" => Err(syntax(
+            "`switch` names a weapon carried, or `melee`, `ranged`, `unarmed`",
+        )),
         "shoot" => command(NamedCommand::Shoot(one_target(rest, "shoot")?)),
         "vattack" | "vehicle-attack" => {
             command(NamedCommand::VehicleAttack(one_target(rest, &verb)?))
@@ -387,7 +389,7 @@ setup:    hero FILE.toml [bg] [side=S] [hold=WEAPON] [as NAME]
           mode standard|alternative | draws stand|roll-off | place A B engaged|nearby|far
 start:    initiative (alternative combat: listed order, no roll) | ambush SIDE | order A B ...
 turn:     move closer|away T | chase closer|away T | melee T | unarmed T | shoot T | vattack T
-          switch WEAPON|unarmed (the action) | act WHAT | end
+          switch WEAPON|melee|ranged|unarmed (the action) | act WHAT | end
 dice:     add `with 4,3,3` to a line to use dice rolled by hand
 other:    status | options | help | quit";
 
@@ -560,11 +562,6 @@ impl Session {
                 f.initiative_background = flag(stats, "bg");
                 // Inline weapons are called "weapon" and "ranged"; `hold=melee` names the first.
                 if let Some(w) = stat::<String>(stats, "hold")? {
-                    let w = if w.eq_ignore_ascii_case("melee") {
-                        "weapon".to_owned()
-                    } else {
-                        w
-                    };
                     hold_weapon(&mut f, &w)?;
                 }
                 vec![f]
@@ -755,7 +752,7 @@ impl Session {
 fn no_weapon(f: &Fighter, w: &str) -> LineError {
     let names: Vec<&str> = f.weapons.iter().map(|w| w.name.as_str()).collect();
     syntax(format!(
-        "{} carries no weapon called `{w}` (carried: {}; or `unarmed`)",
+        "{} carries no weapon called `{w}` (carried: {}; or `melee`, `ranged`, `unarmed`)",
         f.name,
         if names.is_empty() {
             "none".to_owned()
@@ -908,8 +905,10 @@ mod tests {
                 .unwrap_err()
                 .contains("carried: weapon, ranged")
         );
-        let events = run(&mut s, "switch weapon").unwrap();
+        // The words of `hold=` serve `switch` too (it holds the rifle, so "melee" changes).
+        let events = run(&mut s, "switch melee").unwrap();
         assert!(events.iter().any(|e| matches!(e, Event::Switched { .. })));
+        assert_eq!(s.combat().unwrap().fighters()[0].held_name(), "weapon");
         assert!(
             run(&mut s, "draws stand")
                 .unwrap_err()
