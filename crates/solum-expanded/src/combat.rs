@@ -704,8 +704,17 @@ pub enum CombatError {
     #[error("{0} is out and cannot be attacked")]
     TargetOut(String),
     /// Melee or vehicle attack at a range other than engaged.
-    #[error("{0} is {1} from {2}: that attack needs them engaged")]
-    NotEngaged(String, &'static str, String),
+    #[error("{target} is {apart} {actor}, not engaged: {closer} closer first")]
+    NotEngaged {
+        /// Who attacks.
+        actor: String,
+        /// Who is attacked.
+        target: String,
+        /// How far apart, in words: "near" (nearby) or "far from".
+        apart: &'static str,
+        /// The way to close in: "move", or "chase" between two vehicles.
+        closer: &'static str,
+    },
     /// No ranged weapon.
     #[error("{0} has no ranged weapon")]
     NoRangedWeapon(String),
@@ -970,6 +979,27 @@ impl Combat {
 
     fn name(&self, i: usize) -> String {
         self.fighters[i].name.clone()
+    }
+
+    /// The refusal of an attack that needs the two engaged, in plain words.
+    fn not_engaged(&self, actor: usize, target: usize, band: RangeBand) -> CombatError {
+        CombatError::NotEngaged {
+            actor: self.name(actor),
+            target: self.name(target),
+            apart: if band == RangeBand::Far {
+                "far from"
+            } else {
+                "near"
+            },
+            // A chase is between two vehicles; anyone else just moves.
+            closer: if self.fighters[actor].vehicle.is_some()
+                && self.fighters[target].vehicle.is_some()
+            {
+                "chase"
+            } else {
+                "move"
+            },
+        }
     }
 
     /// Applies a command; on an error nothing changed.
@@ -1406,11 +1436,7 @@ impl Combat {
         }
         let band = self.band(actor, target);
         if self.mode == Mode::Standard && band != RangeBand::Engaged {
-            return Err(CombatError::NotEngaged(
-                self.name(actor),
-                band.name(),
-                self.name(target),
-            ));
+            return Err(self.not_engaged(actor, target, band));
         }
         // S13: each fights with the weapon in hand; bare hands and a ranged weapon deal 1.
         let (pool, damage) = if unarmed {
@@ -1484,11 +1510,7 @@ impl Combat {
             // takes them to 0 hit points (S10).
             (Some(crew), None) => {
                 if band != RangeBand::Engaged {
-                    return Err(CombatError::NotEngaged(
-                        self.name(actor),
-                        band.name(),
-                        self.name(target),
-                    ));
+                    return Err(self.not_engaged(actor, target, band));
                 }
                 (crew.pilot_pool, self.fighters[target].hit_points)
             }
@@ -1556,11 +1578,7 @@ impl Combat {
         };
         let band = self.band(actor, target);
         if band != RangeBand::Engaged {
-            return Err(CombatError::NotEngaged(
-                self.name(actor),
-                band.name(),
-                self.name(target),
-            ));
+            return Err(self.not_engaged(actor, target, band));
         }
         // The vehicle attack rule of the vehicle module, with this combat's draw rule.
         let roll = {

@@ -605,7 +605,23 @@ fn melee_needs_engagement_and_a_heavy_weapon_needs_body_3() {
         .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "Osric is nearby from orc: that attack needs them engaged"
+        "orc is near Osric, not engaged: move closer first"
+    );
+    apply(
+        &mut combat,
+        Command::Place {
+            a: 0,
+            b: 1,
+            band: RangeBand::Far,
+        },
+        &[],
+    );
+    let err = combat
+        .apply(&Command::Melee { target: 1 }, &mut ScriptedDice::new([]))
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "orc is far from Osric, not engaged: move closer first"
     );
 }
 
@@ -655,7 +671,11 @@ fn a_vehicle_weapon_takes_a_person_to_zero() {
     let err = combat
         .apply(&Command::Shoot { target: 1 }, &mut ScriptedDice::new([]))
         .unwrap_err();
-    assert!(matches!(err, CombatError::NotEngaged(..)));
+    assert!(matches!(err, CombatError::NotEngaged { .. }));
+    assert_eq!(
+        err.to_string(),
+        "soldier is near tank, not engaged: move closer first"
+    );
     apply(
         &mut combat,
         Command::Move {
@@ -1572,4 +1592,24 @@ fn melee_and_ranged_name_the_best_weapon_of_that_kind() {
     assert_eq!(f.weapon_index("ranged"), None);
     assert!(g.hold("ranged") && g.held == Some(1));
     assert!(g.hold("melee") && g.held == Some(0));
+}
+
+/// An attack out of reach is refused in plain words, naming the way to close in: two
+/// vehicles chase, anyone else moves.
+#[test]
+fn vehicles_out_of_reach_are_told_to_chase_closer() {
+    let mut combat = duel(
+        Fighter::vehicle("tank", "a", true, 2, false, truck()).unwrap(),
+        Fighter::vehicle("lorry", "b", false, 2, false, truck()).unwrap(),
+    );
+    let err = combat
+        .apply(
+            &Command::VehicleAttack { target: 1 },
+            &mut ScriptedDice::new([]),
+        )
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "lorry is near tank, not engaged: chase closer first"
+    );
 }

@@ -963,7 +963,9 @@ mod tests {
         run(&mut s, "foe orc");
         assert!(err(&mut s, "melee orc").contains("has not started"));
         run(&mut s, "order Nick orc");
-        assert!(err(&mut s, "melee orc").contains("needs them engaged"));
+        assert!(
+            err(&mut s, "melee orc").contains("orc is near Nick, not engaged: move closer first")
+        );
         assert!(err(&mut s, "melee troll").contains("no fighter is called `troll`"));
         run(&mut s, "move closer orc");
         assert!(err(&mut s, "melee orc with 9,1,1,1").contains("not a face of a d6"));
