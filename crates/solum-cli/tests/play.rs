@@ -355,3 +355,28 @@ fn simulation_with_roll_off() {
         20000
     );
 }
+
+/// S13 through `solum combat`: `switch` takes `hold=`'s words, and a fighter out of reach
+/// holding its melee weapon is offered the switch to its ranged one instead of only "move
+/// closer".
+#[test]
+fn combat_offers_the_switch_to_a_ranged_weapon() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("switch.txt");
+    std::fs::write(
+        &script,
+        "hero A pool=2 hp=5 damage=3 ranged=2 hold=melee\nfoe orc pool=2 hp=9 damage=1\n\
+         order A orc\nswitch ranged\nend\nend\nswitch melee\n",
+    )
+    .unwrap();
+    let run = solum_args(&["combat", script.to_str().unwrap()]);
+    let out = run.ok();
+    for needle in [
+        "options: no attack from here: move closer first, or `switch ranged` (the action) \
+         to shoot next turn",
+        "A switches to ranged",
+        "A switches to weapon",
+    ] {
+        assert!(out.contains(needle), "`{needle}` missing in\n{out}");
+    }
+}

@@ -341,13 +341,7 @@ impl Fighter {
     /// words of `hold=` serve `switch` too; `Some(None)` for "unarmed" when it carries no
     /// weapon of that name; `None` when there is none.
     pub fn weapon_index(&self, name: &str) -> Option<Option<usize>> {
-        let of_kind = |ranged: bool| {
-            let kind: Vec<usize> = (0..self.weapons.len())
-                .filter(|&i| self.weapons[i].ranged == ranged)
-                .collect();
-            let armaments: Vec<Armament> = kind.iter().map(|&i| self.weapons[i].clone()).collect();
-            best_weapon(&armaments).map(|b| kind[b])
-        };
+        let of_kind = |ranged: bool| self.best_of_kind(ranged);
         self.weapons
             .iter()
             .position(|w| w.name == name)
@@ -363,6 +357,15 @@ impl Fighter {
             })
             .map(Some)
             .or_else(|| name.eq_ignore_ascii_case("unarmed").then_some(None))
+    }
+
+    /// The index of the best carried weapon that is ranged (or not), by S13's order.
+    pub fn best_of_kind(&self, ranged: bool) -> Option<usize> {
+        let kind: Vec<usize> = (0..self.weapons.len())
+            .filter(|&i| self.weapons[i].ranged == ranged)
+            .collect();
+        let armaments: Vec<Armament> = kind.iter().map(|&i| self.weapons[i].clone()).collect();
+        best_weapon(&armaments).map(|b| kind[b])
     }
 
     /// Puts the named weapon in hand before the combat (S13: "the one named for it").
@@ -1601,6 +1604,27 @@ impl Combat {
             self.damage(target, damage, actor, events);
         }
         Ok(())
+    }
+
+    /// The ranged weapon the acting fighter carries but does not hold, when switching to it
+    /// (the action, S13) would let it shoot a hostile it cannot reach in melee: the best one
+    /// by S13's order. `None` in alternative combat, for a vehicle, or when it holds one.
+    pub fn switch_to_shoot(&self) -> Option<&str> {
+        let actor = self.acting()?;
+        let me = &self.fighters[actor];
+        if self.mode != Mode::Standard || me.vehicle.is_some() || me.ranged().is_some() {
+            return None;
+        }
+        let out_of_reach = (0..self.fighters.len()).any(|t| {
+            t != actor
+                && !self.fighters[t].is_out()
+                && self.hostile(actor, t)
+                && self.band(actor, t) != RangeBand::Engaged
+        });
+        if !out_of_reach {
+            return None;
+        }
+        me.best_of_kind(true).map(|i| me.weapons[i].name.as_str())
     }
 
     /// The acting fighter's options against each hostile that is not out, with exact odds

@@ -1613,3 +1613,38 @@ fn vehicles_out_of_reach_are_told_to_chase_closer() {
         "lorry is near tank, not engaged: chase closer first"
     );
 }
+
+/// A fighter out of reach holding its melee weapon but carrying a ranged one is told it may
+/// switch (the action, S13) to shoot; not once engaged, holding it, or in alternative combat.
+#[test]
+fn switching_to_shoot_is_offered_out_of_reach() {
+    let mut archer = Fighter::plain("A", "a", true, pool(2), 3, Some(2), 5);
+    assert!(archer.hold("melee"));
+    let orc = fighter("orc", "b", false, 1, 2, 9, 1);
+    let mut combat = duel(archer.clone(), orc.clone());
+    assert_eq!(combat.band(0, 1), RangeBand::Nearby);
+    assert!(combat.choices().is_empty(), "no melee, no shot from here");
+    assert_eq!(combat.switch_to_shoot(), Some("ranged"));
+    let events = apply(&mut combat, Command::Switch { weapon: Some(1) }, &[]);
+    assert!(events.iter().any(|e| matches!(e, Event::Switched { .. })));
+    assert_eq!(combat.switch_to_shoot(), None, "it holds it now");
+    // Engaged: no target out of reach.
+    let mut engaged = duel(archer.clone(), orc.clone());
+    apply(
+        &mut engaged,
+        Command::Place {
+            a: 0,
+            b: 1,
+            band: RangeBand::Engaged,
+        },
+        &[],
+    );
+    assert_eq!(engaged.switch_to_shoot(), None);
+    // Alternative combat has no shots.
+    let mut alt = Combat::new(vec![archer.clone(), orc.clone()], Mode::Alternative);
+    apply(&mut alt, Command::Order { order: vec![0, 1] }, &[]);
+    assert_eq!(alt.switch_to_shoot(), None);
+    // No ranged weapon carried: nothing to switch to.
+    archer.weapons.retain(|w| !w.ranged);
+    assert_eq!(duel(archer, orc).switch_to_shoot(), None);
+}
