@@ -316,6 +316,11 @@ fn combat_weapons_in_hand_and_roll_off() {
     ] {
         assert!(out.contains(needle), "`{needle}` missing in\n{out}");
     }
+    // Too few values for the roll-off: the message names the roll-off dice, as `check`'s does.
+    let short = dir.path().join("short.txt");
+    std::fs::write(&short, lines.replace("5,4,5,3,4,1", "5,4,5,3")).unwrap();
+    solum_args(&["combat", short.to_str().unwrap(), "--roll-off"])
+        .bad_input("then any Rule-of-6 chain, then roll-off dice)");
     // Without the option the draw stands: nobody is hurt, the roll-off dice are too many.
     solum_args(&["combat", path]).bad_input("line 6: too many values after `with`");
     // The same from the script line.

@@ -51,11 +51,14 @@ pub enum LineError {
     Combat(#[from] CombatError),
     /// Typed dice given with `with` ran out.
     #[error(
-        "too few values after `with`: {given} given, the command needs more (they go in the order the dice are rolled: each pool, then any Rule-of-6 chain)"
+        "too few values after `with`: {given} given, the command needs more (they go in the order the dice are rolled: each pool, then any Rule-of-6 chain{})",
+        roll_off_note(.roll_off)
     )]
     TooFewDice {
         /// Values typed.
         given: usize,
+        /// Whether draws are rolled off (S14), so roll-off dice may follow.
+        roll_off: bool,
     },
     /// Typed dice given with `with` were not all used.
     #[error("too many values after `with`: {given} given, the command used {used}")]
@@ -65,6 +68,15 @@ pub enum LineError {
         /// Values used.
         used: usize,
     },
+}
+
+/// The roll-off dice in the order of typed values, when draws are rolled off (S14).
+fn roll_off_note(roll_off: &bool) -> &'static str {
+    if *roll_off {
+        ", then roll-off dice"
+    } else {
+        ""
+    }
 }
 
 fn syntax(msg: impl Into<String>) -> LineError {
@@ -782,9 +794,10 @@ fn apply_with(
             // Roll on a copy: if the typed dice do not fit, nothing changes.
             let mut trial = combat.clone();
             let mut typed = TypedDice::new(values);
+            let roll_off = combat.draws() == DrawRule::RollOff;
             let events = trial.apply(command, &mut typed).map_err(|e| match e {
                 CombatError::Dice(solum_dice::DiceError::Exhausted { given }) => {
-                    LineError::TooFewDice { given }
+                    LineError::TooFewDice { given, roll_off }
                 }
                 other => LineError::Combat(other),
             })?;
@@ -891,6 +904,13 @@ mod tests {
         );
         run(&mut s, "order A orc").unwrap();
         assert_eq!(s.combat().unwrap().draws(), DrawRule::RollOff);
+        // The draw needs roll-off dice: the message lists them among what the values go to.
+        let few = run(&mut s, "melee orc with 5,4,5,3").unwrap_err();
+        assert!(
+            few.contains("too few values after `with`: 4 given")
+                && few.ends_with("each pool, then any Rule-of-6 chain, then roll-off dice)"),
+            "{few}"
+        );
         // 5 4 against 5 3 is a draw, rolled off 4:1; the rifle in melee deals 1.
         let events = run(&mut s, "melee orc with 5,4,5,3,4,1").unwrap();
         assert!(
@@ -970,7 +990,9 @@ mod tests {
         run(&mut s, "move closer orc");
         assert!(err(&mut s, "melee orc with 9,1,1,1").contains("not a face of a d6"));
         assert!(err(&mut s, "melee orc with 5,1,1,1,1,1").contains("too many values"));
-        assert!(err(&mut s, "melee orc with 5,1,1,1").contains("too few"));
+        let few = err(&mut s, "melee orc with 5,1,1,1");
+        assert!(few.contains("too few"), "{few}");
+        assert!(!few.contains("roll-off"), "draws stand here: {few}");
         // Failed lines changed nothing: the action is still there.
         run(&mut s, "melee orc with 5,1,1,1,1");
     }
