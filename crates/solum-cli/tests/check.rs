@@ -374,4 +374,54 @@ fn combinations_that_would_be_ignored_are_refused() {
     ))
     .ok();
     std::fs::remove_dir_all(&dir).unwrap();
+
+/// R3: a roll whose faces a person typed is always shown as typed. With typed dice on one
+/// side and seeded dice on the other, each side says where its dice came from, in the text
+/// and in the JSON.
+#[test]
+fn typed_and_seeded_sides_are_marked() {
+    let run = solum("check 3 --against 1 --rolled 3,2,2 --seed 5");
+    let text = run.ok();
+    assert!(text.contains("You        3 2 2   typed"), "{text}");
+    let against = text.lines().find(|l| l.contains("Against")).unwrap();
+    assert!(against.ends_with("from the seed"), "{text}");
+    assert!(text.contains("seed 5"), "{text}");
+    let v = solum("check 3 --against 1 --rolled 3,2,2 --seed 5 --json").json();
+    assert_eq!(
+        (&v["typed"], &v["against_typed"]),
+        (&true.into(), &false.into())
+    );
+    assert_eq!(v["seed"], 5);
+    // The other way round, both typed, and both seeded.
+    let v = solum("check 3 --against 1 --against-rolled 4 --seed 5 --json").json();
+    assert_eq!(
+        (&v["typed"], &v["against_typed"]),
+        (&false.into(), &true.into())
+    );
+    let v = solum("check 3 --against 1 --rolled 3,2,2 --against-rolled 4 --json").json();
+    assert_eq!(
+        (&v["typed"], &v["against_typed"]),
+        (&true.into(), &true.into())
+    );
+    assert!(v["seed"].is_null());
+    let v = solum("check 3 --against 1 --seed 5 --json").json();
+    assert_eq!(
+        (&v["typed"], &v["against_typed"]),
+        (&false.into(), &false.into())
+    );
+    // A plain check too.
+    assert_eq!(
+        solum("check 3 --vs 4 --rolled 3,2,2 --json").json()["typed"],
+        true
+    );
+    assert_eq!(
+        solum("check 3 --vs 4 --seed 5 --json").json()["typed"],
+        false
+    );
+    let text = solum("check 3 --vs 4 --seed 5").ok().to_owned();
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("  Dice") && l.ends_with("from the seed")),
+        "{text}"
+    );
 }

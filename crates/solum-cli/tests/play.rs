@@ -316,6 +316,11 @@ fn combat_weapons_in_hand_and_roll_off() {
     ] {
         assert!(out.contains(needle), "`{needle}` missing in\n{out}");
     }
+    // Too few values for the roll-off: the message names the roll-off dice, as `check`'s does.
+    let short = dir.path().join("short.txt");
+    std::fs::write(&short, lines.replace("5,4,5,3,4,1", "5,4,5,3")).unwrap();
+    solum_args(&["combat", short.to_str().unwrap(), "--roll-off"])
+        .bad_input("then any Rule-of-6 chain, then roll-off dice)");
     // Without the option the draw stands: nobody is hurt, the roll-off dice are too many.
     solum_args(&["combat", path]).bad_input("line 6: too many values after `with`");
     // The same from the script line.
@@ -354,4 +359,29 @@ fn simulation_with_roll_off() {
         off["wins"].as_u64().unwrap() + off["losses"].as_u64().unwrap(),
         20000
     );
+}
+
+/// S13 through `solum combat`: `switch` takes `hold=`'s words, and a fighter out of reach
+/// holding its melee weapon is offered the switch to its ranged one instead of only "move
+/// closer".
+#[test]
+fn combat_offers_the_switch_to_a_ranged_weapon() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("switch.txt");
+    std::fs::write(
+        &script,
+        "hero A pool=2 hp=5 damage=3 ranged=2 hold=melee\nfoe orc pool=2 hp=9 damage=1\n\
+         order A orc\nswitch ranged\nend\nend\nswitch melee\n",
+    )
+    .unwrap();
+    let run = solum_args(&["combat", script.to_str().unwrap()]);
+    let out = run.ok();
+    for needle in [
+        "options: no attack from here: move closer first, or `switch ranged` (the action) \
+         to shoot next turn",
+        "A switches to ranged",
+        "A switches to weapon",
+    ] {
+        assert!(out.contains(needle), "`{needle}` missing in\n{out}");
+    }
 }

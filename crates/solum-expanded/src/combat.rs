@@ -336,9 +336,12 @@ impl Fighter {
         self.held_weapon().map_or("unarmed", |w| w.name.as_str())
     }
 
-    /// The index of a carried weapon by name (exact, then case-insensitive); `Some(None)`
-    /// for "unarmed" when it carries no weapon of that name; `None` when there is none.
+    /// The index of a carried weapon by name (exact, then case-insensitive); failing that,
+    /// "melee" or "ranged" name the best carried weapon of that kind (S13's order), so the
+    /// words of `hold=` serve `switch` too; `Some(None)` for "unarmed" when it carries no
+    /// weapon of that name; `None` when there is none.
     pub fn weapon_index(&self, name: &str) -> Option<Option<usize>> {
+        let of_kind = |ranged: bool| self.best_of_kind(ranged);
         self.weapons
             .iter()
             .position(|w| w.name == name)
@@ -347,8 +350,22 @@ impl Fighter {
                     .iter()
                     .position(|w| w.name.eq_ignore_ascii_case(name))
             })
+            .or_else(|| match name.to_ascii_lowercase().as_str() {
+                "melee" => of_kind(false),
+                "ranged" => of_kind(true),
+                _ => None,
+            })
             .map(Some)
             .or_else(|| name.eq_ignore_ascii_case("unarmed").then_some(None))
+    }
+
+    /// The index of the best carried weapon that is ranged (or not), by S13's order.
+    pub fn best_of_kind(&self, ranged: bool) -> Option<usize> {
+        let kind: Vec<usize> = (0..self.weapons.len())
+            .filter(|&i| self.weapons[i].ranged == ranged)
+            .collect();
+        let armaments: Vec<Armament> = kind.iter().map(|&i| self.weapons[i].clone()).collect();
+        best_weapon(&armaments).map(|b| kind[b])
     }
 
     /// Puts the named weapon in hand before the combat (S13: "the one named for it").
@@ -690,8 +707,17 @@ pub enum CombatError {
     #[error("{0} is out and cannot be attacked")]
     TargetOut(String),
     /// Melee or vehicle attack at a range other than engaged.
-    #[error("{0} is {1} from {2}: that attack needs them engaged")]
-    NotEngaged(String, &'static str, String),
+    #[error("{target} is {apart} {actor}, not engaged: {closer} closer first")]
+    NotEngaged {
+        /// Who attacks.
+        actor: String,
+        /// Who is attacked.
+        target: String,
+        /// How far apart, in words: "near" (nearby) or "far from".
+        apart: &'static str,
+        /// The way to close in: "move", or "chase" between two vehicles.
+        closer: &'static str,
+    },
     /// No ranged weapon.
     #[error("{0} has no ranged weapon")]
     NoRangedWeapon(String),
@@ -956,6 +982,27 @@ impl Combat {
 
     fn name(&self, i: usize) -> String {
         self.fighters[i].name.clone()
+    }
+
+    /// The refusal of an attack that needs the two engaged, in plain words.
+    fn not_engaged(&self, actor: usize, target: usize, band: RangeBand) -> CombatError {
+        CombatError::NotEngaged {
+            actor: self.name(actor),
+            target: self.name(target),
+            apart: if band == RangeBand::Far {
+                "far from"
+            } else {
+                "near"
+            },
+            // A chase is between two vehicles; anyone else just moves.
+            closer: if self.fighters[actor].vehicle.is_some()
+                && self.fighters[target].vehicle.is_some()
+            {
+                "chase"
+            } else {
+                "move"
+            },
+        }
     }
 
     /// Applies a command; on an error nothing changed.
@@ -1392,11 +1439,7 @@ impl Combat {
         }
         let band = self.band(actor, target);
         if self.mode == Mode::Standard && band != RangeBand::Engaged {
-            return Err(CombatError::NotEngaged(
-                self.name(actor),
-                band.name(),
-                self.name(target),
-            ));
+            return Err(self.not_engaged(actor, target, band));
         }
         // S13: each fights with the weapon in hand; bare hands and a ranged weapon deal 1.
         let (pool, damage) = if unarmed {
@@ -1470,11 +1513,7 @@ impl Combat {
             // takes them to 0 hit points (S10).
             (Some(crew), None) => {
                 if band != RangeBand::Engaged {
-                    return Err(CombatError::NotEngaged(
-                        self.name(actor),
-                        band.name(),
-                        self.name(target),
-                    ));
+                    return Err(self.not_engaged(actor, target, band));
                 }
                 (crew.pilot_pool, self.fighters[target].hit_points)
             }
@@ -1542,11 +1581,7 @@ impl Combat {
         };
         let band = self.band(actor, target);
         if band != RangeBand::Engaged {
-            return Err(CombatError::NotEngaged(
-                self.name(actor),
-                band.name(),
-                self.name(target),
-            ));
+            return Err(self.not_engaged(actor, target, band));
         }
         // The vehicle attack rule of the vehicle module, with this combat's draw rule.
         let roll = {
@@ -1569,6 +1604,27 @@ impl Combat {
             self.damage(target, damage, actor, events);
         }
         Ok(())
+    }
+
+    /// The ranged weapon the acting fighter carries but does not hold, when switching to it
+    /// (the action, S13) would let it shoot a hostile it cannot reach in melee: the best one
+    /// by S13's order. `None` in alternative combat, for a vehicle, or when it holds one.
+    pub fn switch_to_shoot(&self) -> Option<&str> {
+        let actor = self.acting()?;
+        let me = &self.fighters[actor];
+        if self.mode != Mode::Standard || me.vehicle.is_some() || me.ranged().is_some() {
+            return None;
+        }
+        let out_of_reach = (0..self.fighters.len()).any(|t| {
+            t != actor
+                && !self.fighters[t].is_out()
+                && self.hostile(actor, t)
+                && self.band(actor, t) != RangeBand::Engaged
+        });
+        if !out_of_reach {
+            return None;
+        }
+        me.best_of_kind(true).map(|i| me.weapons[i].name.as_str())
     }
 
     /// The acting fighter's options against each hostile that is not out, with exact odds

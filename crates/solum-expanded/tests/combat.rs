@@ -605,7 +605,23 @@ fn melee_needs_engagement_and_a_heavy_weapon_needs_body_3() {
         .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "Osric is nearby from orc: that attack needs them engaged"
+        "orc is near Osric, not engaged: move closer first"
+    );
+    apply(
+        &mut combat,
+        Command::Place {
+            a: 0,
+            b: 1,
+            band: RangeBand::Far,
+        },
+        &[],
+    );
+    let err = combat
+        .apply(&Command::Melee { target: 1 }, &mut ScriptedDice::new([]))
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "orc is far from Osric, not engaged: move closer first"
     );
 }
 
@@ -655,7 +671,11 @@ fn a_vehicle_weapon_takes_a_person_to_zero() {
     let err = combat
         .apply(&Command::Shoot { target: 1 }, &mut ScriptedDice::new([]))
         .unwrap_err();
-    assert!(matches!(err, CombatError::NotEngaged(..)));
+    assert!(matches!(err, CombatError::NotEngaged { .. }));
+    assert_eq!(
+        err.to_string(),
+        "soldier is near tank, not engaged: move closer first"
+    );
     apply(
         &mut combat,
         Command::Move {
@@ -1534,4 +1554,97 @@ fn a_gun_in_alternative_combat_deals_its_damage() {
         )
         .unwrap_err();
     assert!(matches!(err, CombatError::WrongAttack(_)));
+}
+
+/// `switch` and `hold=` take the same words: "melee" and "ranged" name the best carried
+/// weapon of that kind (S13's order: damage, then dice, first listed on a tie); a weapon's
+/// own name comes first.
+#[test]
+fn melee_and_ranged_name_the_best_weapon_of_that_kind() {
+    use solum_expanded::combat::Armament;
+    let arm = |name: &str, dice: u64, damage: u32, ranged: bool| Armament {
+        name: name.into(),
+        pool: pool(dice),
+        damage,
+        ranged,
+        anti_vehicle: false,
+    };
+    let mut f = Fighter::plain("Osric", "heroes", true, pool(2), 1, None, 4);
+    f.weapons = vec![
+        arm("bow", 2, 2, true),
+        arm("dagger", 2, 1, false),
+        arm("sword", 2, 2, false),
+        arm("axe", 1, 2, false),
+        arm("rifle", 2, 3, true),
+    ];
+    assert_eq!(f.weapon_index("melee"), Some(Some(2)));
+    assert_eq!(f.weapon_index("MELEE"), Some(Some(2)));
+    assert_eq!(f.weapon_index("ranged"), Some(Some(4)));
+    assert_eq!(f.weapon_index("dagger"), Some(Some(1)));
+    assert_eq!(f.weapon_index("unarmed"), Some(None));
+    assert_eq!(f.weapon_index("spear"), None);
+    // A weapon called "ranged" (an inline fighter's) is named before the word.
+    let mut g = Fighter::plain("A", "heroes", true, pool(2), 3, Some(2), 4);
+    assert_eq!(g.weapon_index("ranged"), Some(Some(1)));
+    assert_eq!(g.weapon_index("melee"), Some(Some(0)));
+    // No weapon of that kind: nothing.
+    f.weapons.retain(|w| !w.ranged);
+    assert_eq!(f.weapon_index("ranged"), None);
+    assert!(g.hold("ranged") && g.held == Some(1));
+    assert!(g.hold("melee") && g.held == Some(0));
+}
+
+/// An attack out of reach is refused in plain words, naming the way to close in: two
+/// vehicles chase, anyone else moves.
+#[test]
+fn vehicles_out_of_reach_are_told_to_chase_closer() {
+    let mut combat = duel(
+        Fighter::vehicle("tank", "a", true, 2, false, truck()).unwrap(),
+        Fighter::vehicle("lorry", "b", false, 2, false, truck()).unwrap(),
+    );
+    let err = combat
+        .apply(
+            &Command::VehicleAttack { target: 1 },
+            &mut ScriptedDice::new([]),
+        )
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "lorry is near tank, not engaged: chase closer first"
+    );
+}
+
+/// A fighter out of reach holding its melee weapon but carrying a ranged one is told it may
+/// switch (the action, S13) to shoot; not once engaged, holding it, or in alternative combat.
+#[test]
+fn switching_to_shoot_is_offered_out_of_reach() {
+    let mut archer = Fighter::plain("A", "a", true, pool(2), 3, Some(2), 5);
+    assert!(archer.hold("melee"));
+    let orc = fighter("orc", "b", false, 1, 2, 9, 1);
+    let mut combat = duel(archer.clone(), orc.clone());
+    assert_eq!(combat.band(0, 1), RangeBand::Nearby);
+    assert!(combat.choices().is_empty(), "no melee, no shot from here");
+    assert_eq!(combat.switch_to_shoot(), Some("ranged"));
+    let events = apply(&mut combat, Command::Switch { weapon: Some(1) }, &[]);
+    assert!(events.iter().any(|e| matches!(e, Event::Switched { .. })));
+    assert_eq!(combat.switch_to_shoot(), None, "it holds it now");
+    // Engaged: no target out of reach.
+    let mut engaged = duel(archer.clone(), orc.clone());
+    apply(
+        &mut engaged,
+        Command::Place {
+            a: 0,
+            b: 1,
+            band: RangeBand::Engaged,
+        },
+        &[],
+    );
+    assert_eq!(engaged.switch_to_shoot(), None);
+    // Alternative combat has no shots.
+    let mut alt = Combat::new(vec![archer.clone(), orc.clone()], Mode::Alternative);
+    apply(&mut alt, Command::Order { order: vec![0, 1] }, &[]);
+    assert_eq!(alt.switch_to_shoot(), None);
+    // No ranged weapon carried: nothing to switch to.
+    archer.weapons.retain(|w| !w.ranged);
+    assert_eq!(duel(archer, orc).switch_to_shoot(), None);
 }

@@ -16,7 +16,7 @@
 //! ambush heroes | order Nick orc-1 …
 //! move closer orc-1 | move away orc-1 | chase away customs
 //! melee orc-1 | unarmed orc-1 | shoot orc-2 | vattack customs
-//! switch sword | switch unarmed      # change weapons: the action
+//! switch sword | switch ranged      # change weapons (a name, melee, ranged, unarmed): the action
 //! act open the door
 //! end
 //! ```
@@ -51,11 +51,14 @@ pub enum LineError {
     Combat(#[from] CombatError),
     /// Typed dice given with `with` ran out.
     #[error(
-        "too few values after `with`: {given} given, the command needs more (they go in the order the dice are rolled: each pool, then any Rule-of-6 chain)"
+        "too few values after `with`: {given} given, the command needs more (they go in the order the dice are rolled: each pool, then any Rule-of-6 chain{})",
+        roll_off_note(.roll_off)
     )]
     TooFewDice {
         /// Values typed.
         given: usize,
+        /// Whether draws are rolled off (S14), so roll-off dice may follow.
+        roll_off: bool,
     },
     /// Typed dice given with `with` were not all used.
     #[error("too many values after `with`: {given} given, the command used {used}")]
@@ -65,6 +68,15 @@ pub enum LineError {
         /// Values used.
         used: usize,
     },
+}
+
+/// The roll-off dice in the order of typed values, when draws are rolled off (S14).
+fn roll_off_note(roll_off: &bool) -> &'static str {
+    if *roll_off {
+        ", then roll-off dice"
+    } else {
+        ""
+    }
 }
 
 fn syntax(msg: impl Into<String>) -> LineError {
@@ -363,7 +375,9 @@ pub fn parse_line(line: &str) -> Result<Line, LineError> {
         },
         "unarmed" | "punch" => command(NamedCommand::Unarmed(one_target(rest, &verb)?)),
         "switch" if !rest.is_empty() => command(NamedCommand::Switch(rest.join(" "))),
-        "switch" => Err(syntax("`switch` names a weapon carried, or `unarmed`")),
+        "switch" => Err(syntax(
+            "`switch` names a weapon carried, or `melee`, `ranged`, `unarmed`",
+        )),
         "shoot" => command(NamedCommand::Shoot(one_target(rest, "shoot")?)),
         "vattack" | "vehicle-attack" => {
             command(NamedCommand::VehicleAttack(one_target(rest, &verb)?))
@@ -387,7 +401,7 @@ setup:    hero FILE.toml [bg] [side=S] [hold=WEAPON] [as NAME]
           mode standard|alternative | draws stand|roll-off | place A B engaged|nearby|far
 start:    initiative (alternative combat: listed order, no roll) | ambush SIDE | order A B ...
 turn:     move closer|away T | chase closer|away T | melee T | unarmed T | shoot T | vattack T
-          switch WEAPON|unarmed (the action) | act WHAT | end
+          switch WEAPON|melee|ranged|unarmed (the action) | act WHAT | end
 dice:     add `with 4,3,3` to a line to use dice rolled by hand
 other:    status | options | help | quit";
 
@@ -560,11 +574,6 @@ impl Session {
                 f.initiative_background = flag(stats, "bg");
                 // Inline weapons are called "weapon" and "ranged"; `hold=melee` names the first.
                 if let Some(w) = stat::<String>(stats, "hold")? {
-                    let w = if w.eq_ignore_ascii_case("melee") {
-                        "weapon".to_owned()
-                    } else {
-                        w
-                    };
                     hold_weapon(&mut f, &w)?;
                 }
                 vec![f]
@@ -755,7 +764,7 @@ impl Session {
 fn no_weapon(f: &Fighter, w: &str) -> LineError {
     let names: Vec<&str> = f.weapons.iter().map(|w| w.name.as_str()).collect();
     syntax(format!(
-        "{} carries no weapon called `{w}` (carried: {}; or `unarmed`)",
+        "{} carries no weapon called `{w}` (carried: {}; or `melee`, `ranged`, `unarmed`)",
         f.name,
         if names.is_empty() {
             "none".to_owned()
@@ -785,9 +794,10 @@ fn apply_with(
             // Roll on a copy: if the typed dice do not fit, nothing changes.
             let mut trial = combat.clone();
             let mut typed = TypedDice::new(values);
+            let roll_off = combat.draws() == DrawRule::RollOff;
             let events = trial.apply(command, &mut typed).map_err(|e| match e {
                 CombatError::Dice(solum_dice::DiceError::Exhausted { given }) => {
-                    LineError::TooFewDice { given }
+                    LineError::TooFewDice { given, roll_off }
                 }
                 other => LineError::Combat(other),
             })?;
@@ -894,6 +904,13 @@ mod tests {
         );
         run(&mut s, "order A orc").unwrap();
         assert_eq!(s.combat().unwrap().draws(), DrawRule::RollOff);
+        // The draw needs roll-off dice: the message lists them among what the values go to.
+        let few = run(&mut s, "melee orc with 5,4,5,3").unwrap_err();
+        assert!(
+            few.contains("too few values after `with`: 4 given")
+                && few.ends_with("each pool, then any Rule-of-6 chain, then roll-off dice)"),
+            "{few}"
+        );
         // 5 4 against 5 3 is a draw, rolled off 4:1; the rifle in melee deals 1.
         let events = run(&mut s, "melee orc with 5,4,5,3,4,1").unwrap();
         assert!(
@@ -908,8 +925,10 @@ mod tests {
                 .unwrap_err()
                 .contains("carried: weapon, ranged")
         );
-        let events = run(&mut s, "switch weapon").unwrap();
+        // The words of `hold=` serve `switch` too (it holds the rifle, so "melee" changes).
+        let events = run(&mut s, "switch melee").unwrap();
         assert!(events.iter().any(|e| matches!(e, Event::Switched { .. })));
+        assert_eq!(s.combat().unwrap().fighters()[0].held_name(), "weapon");
         assert!(
             run(&mut s, "draws stand")
                 .unwrap_err()
@@ -964,12 +983,16 @@ mod tests {
         run(&mut s, "foe orc");
         assert!(err(&mut s, "melee orc").contains("has not started"));
         run(&mut s, "order Nick orc");
-        assert!(err(&mut s, "melee orc").contains("needs them engaged"));
+        assert!(
+            err(&mut s, "melee orc").contains("orc is near Nick, not engaged: move closer first")
+        );
         assert!(err(&mut s, "melee troll").contains("no fighter is called `troll`"));
         run(&mut s, "move closer orc");
         assert!(err(&mut s, "melee orc with 9,1,1,1").contains("not a face of a d6"));
         assert!(err(&mut s, "melee orc with 5,1,1,1,1,1").contains("too many values"));
-        assert!(err(&mut s, "melee orc with 5,1,1,1").contains("too few"));
+        let few = err(&mut s, "melee orc with 5,1,1,1");
+        assert!(few.contains("too few"), "{few}");
+        assert!(!few.contains("roll-off"), "draws stand here: {few}");
         // Failed lines changed nothing: the action is still there.
         run(&mut s, "melee orc with 5,1,1,1,1");
     }

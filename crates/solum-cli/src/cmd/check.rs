@@ -123,6 +123,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                     "difficulty_name": spec.difficulty.name(),
                     "gear": spec.gear,
                     "automatic": roll.is_none(),
+                    "typed": first.is_typed(),
                     "dice": roll.map(|r| r.dice.clone()).unwrap_or_default(),
                     "reroll": roll.and_then(|r| r.reroll),
                     "final_dice": roll.map(PoolRoll::final_dice).unwrap_or_default(),
@@ -147,7 +148,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             )?;
             match &outcome.roll {
                 None => writeln!(out, "  automatic: no roll needed")?,
-                Some(roll) => write_pool_roll(out, "Dice", roll)?,
+                Some(roll) => write_pool_roll(out, "Dice", roll, &first)?,
             }
             let verdict = if outcome.passed {
                 paint(GOOD, "PASSED")
@@ -227,12 +228,14 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                     "chain": outcome.first.chain,
                     "chain_not_needed": outcome.first.chain_not_needed,
                     "result": outcome.first.result,
+                    "typed": first.is_typed(),
                     "against_dice": outcome.second.dice,
                     "against_reroll": outcome.second.reroll,
                     "against_final_dice": outcome.second.final_dice(),
                     "against_chain": outcome.second.chain,
                     "against_chain_not_needed": outcome.second.chain_not_needed,
                     "against_result": outcome.second.result,
+                    "against_typed": second.is_typed(),
                     "roll_off": outcome.roll_off,
                     "outcome": verdict,
                     "p_win": render::to_f64(&odds.win),
@@ -256,14 +259,14 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 percent(&odds.draw),
                 percent(&odds.lose),
             )?;
-            write_pool_roll(out, "You", &outcome.first)?;
+            write_pool_roll(out, "You", &outcome.first, &first)?;
             writeln!(
                 out,
                 "  {:<10} {}",
                 "",
                 paint(DIM, format!("result {}", outcome.first.result))
             )?;
-            write_pool_roll(out, "Against", &outcome.second)?;
+            write_pool_roll(out, "Against", &outcome.second, &second)?;
             writeln!(
                 out,
                 "  {:<10} {}",
@@ -296,8 +299,19 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 }
 
 /// The dice of one pool, the gear reroll and the Rule-of-6 chain.
-fn write_pool_roll(out: &mut dyn Write, label: &str, roll: &PoolRoll) -> std::io::Result<()> {
-    writeln!(out, "  {label:<10} {}", render::faces(&roll.dice))?;
+/// `source` says where the dice came from: typed dice are always marked as typed (R3).
+fn write_pool_roll(
+    out: &mut dyn Write,
+    label: &str,
+    roll: &PoolRoll,
+    source: &Source,
+) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "  {label:<10} {}   {}",
+        render::faces(&roll.dice),
+        paint(DIM, source.provenance())
+    )?;
     if let Some(r) = roll.reroll {
         writeln!(
             out,

@@ -190,12 +190,16 @@ fn choice_text(c: &Choice, combat: &Combat) -> String {
 
 fn write_choices(out: &mut dyn Write, combat: &Combat) -> std::io::Result<()> {
     let choices = combat.choices();
+    // Carrying a ranged weapon not in hand: switching to it (the action) is a way to reach.
+    let switch = combat
+        .switch_to_shoot()
+        .map(|w| format!("`switch {w}` (the action) to shoot next turn"));
     if choices.is_empty() && combat.acting().is_some() {
-        writeln!(
-            out,
-            "  {}",
-            paint(DIM, "options: no attack from here: move closer first")
-        )?;
+        let text = match &switch {
+            Some(s) => format!("options: no attack from here: move closer first, or {s}"),
+            None => "options: no attack from here: move closer first".to_owned(),
+        };
+        writeln!(out, "  {}", paint(DIM, text))?;
     } else if !choices.is_empty() {
         let texts: Vec<String> = choices.iter().map(|c| choice_text(c, combat)).collect();
         let holding = combat
@@ -207,7 +211,14 @@ fn write_choices(out: &mut dyn Write, combat: &Combat) -> std::io::Result<()> {
         writeln!(
             out,
             "  {}",
-            paint(DIM, format!("options: {holding}{}", texts.join("; ")))
+            paint(
+                DIM,
+                format!(
+                    "options: {holding}{}{}",
+                    texts.join("; "),
+                    switch.map(|s| format!("; or {s}")).unwrap_or_default()
+                )
+            )
         )?;
     }
     Ok(())
