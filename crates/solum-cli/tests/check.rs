@@ -374,6 +374,7 @@ fn combinations_that_would_be_ignored_are_refused() {
     ))
     .ok();
     std::fs::remove_dir_all(&dir).unwrap();
+}
 
 /// R3: a roll whose faces a person typed is always shown as typed. With typed dice on one
 /// side and seeded dice on the other, each side says where its dice came from, in the text
