@@ -180,6 +180,11 @@ fn hostile_corpus() {
         "huge.toml",
         NICK.replace("body = 3", "body = 4294967295"),
     );
+    let endless_backgrounds = write(
+        d,
+        "backgrounds.toml",
+        NICK.to_string() + "unnamed_backgrounds = 4294967295\n",
+    );
     let bom_script = write(d, "bom.txt", "\u{feff}help\n");
     let zeros_in_line = write(d, "zeros.txt", [0u8; 100]);
     let newlines = write(d, "newlines.txt", "\n".repeat(2 << 20));
@@ -337,6 +342,7 @@ fn hostile_corpus() {
         case(&["char", "show", &deep], Bad),
         case(&["char", "show", &long_name], Bad),
         case(&["char", "show", s(&huge_body)], Bad),
+        case(&["char", "show", s(&endless_backgrounds)], Bad),
         case(&["char", "edit", s(&nick), "--heal", "-1"], Bad),
         case(&["char", "rest", s(&nick), "--hours", "NaN"], Bad),
         case(&["char", "rest", s(&nick), "--hours", "1e308"], Bad),

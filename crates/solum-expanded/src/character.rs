@@ -13,6 +13,9 @@ pub const CHARACTER_SCHEMA: u32 = 1;
 /// The highest an attribute can go (S9).
 pub const MAX_ATTRIBUTE: u32 = 4;
 
+/// The most backgrounds, named and unnamed, one sheet holds.
+pub const MAX_BACKGROUNDS: usize = 100;
+
 /// The three attributes of So1um Expanded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -366,6 +369,22 @@ impl Character {
                     "a background needs words",
                 ));
             }
+        }
+        // Creation gives at most 3 backgrounds and each advancement one more: a sheet with
+        // more than MAX_BACKGROUNDS is a typing mistake, and rendering it would not end.
+        let total = self
+            .backgrounds
+            .len()
+            .saturating_add(self.unnamed_backgrounds as usize);
+        if total > MAX_BACKGROUNDS {
+            return Err(invalid(
+                "unnamed_backgrounds",
+                format!(
+                    "{} named and {} unnamed backgrounds are more than the {MAX_BACKGROUNDS} a sheet may hold",
+                    self.backgrounds.len(),
+                    self.unnamed_backgrounds
+                ),
+            ));
         }
         Ok(())
     }
