@@ -678,6 +678,24 @@ pub struct ClassicAskView {
     pub seed: Option<u64>,
     /// True when the dice were typed in.
     pub typed: bool,
+    /// The exact chance of the answer given, before the roll: the original reads its d6 (or
+    /// the best or worst of two) as the Expanded table does, so the odds are the same.
+    pub p_answer: f64,
+}
+
+/// The chance of the answer the dice show: the die that counts is the only one, the best
+/// or the worst of two.
+fn classic_p_answer(leaning: Leaning, dice: &[u32]) -> f64 {
+    let die = match leaning {
+        Leaning::Disadvantage => dice.iter().min(),
+        Leaning::Even | Leaning::Advantage => dice.iter().max(),
+    };
+    die.and_then(|&d| {
+        oracle::answer_odds(leaning)
+            .get((d as usize).checked_sub(1)?)
+            .cloned()
+    })
+    .map_or(0.0, |p| solum_dice::prob_to_f64(&p))
 }
 
 impl ClassicAskView {
@@ -696,6 +714,7 @@ impl ClassicAskView {
             question: question.clone(),
             leaning: *leaning,
             answer: outcome.answer.clone(),
+            p_answer: classic_p_answer(*leaning, &outcome.dice),
             dice: outcome.dice.clone(),
             event: outcome.event.clone(),
             event_die: outcome.event_die,

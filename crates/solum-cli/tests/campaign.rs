@@ -669,6 +669,8 @@ fn the_original_oracle_and_random_difficulty_are_journaled_and_verified() {
     .json();
     assert_eq!(v["answer"], "No, and…");
     assert_eq!(v["event"], "An obstacle");
+    // One d6: each answer 1/6.
+    assert!((v["p_answer"].as_f64().unwrap() - 1.0 / 6.0).abs() < 1e-12);
     // The second table: 6 is "Yes, and", event 5 a friendly NPC.
     let v = with(
         &c,
@@ -687,6 +689,8 @@ fn the_original_oracle_and_random_difficulty_are_journaled_and_verified() {
         (v["answer"].as_str(), v["event"].as_str()),
         (Some("Yes, and…"), Some("Friendly NPC"))
     );
+    // Best of two shows 6 in 11 of 36 throws.
+    assert!((v["p_answer"].as_f64().unwrap() - 11.0 / 36.0).abs() < 1e-12);
     let v = with(
         &c,
         &["difficulty", "pick the lock", "--rolled", "5", "--json"],

@@ -133,10 +133,11 @@ fn write_classic(out: &mut dyn Write, v: &ClassicAskView) -> anyhow::Result<()> 
     writeln!(out, "{}", v.question)?;
     writeln!(
         out,
-        "  Answer     {}   (original oracle, {}: {})",
+        "  Answer     {}   (original oracle, {}: {})   chance {:.2}%",
         paint(render::HEAD, &v.answer),
         how(v.leaning),
-        render::faces(&v.dice)
+        render::faces(&v.dice),
+        v.p_answer * 100.0
     )?;
     if let (Some(event), Some(die)) = (&v.event, v.event_die) {
         writeln!(out, "  Event      {event}   (event {die})")?;
