@@ -20,7 +20,7 @@ pub struct Skill {
 }
 
 /// What a test did for a skill.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Progress {
     /// A progress point was earned.
     pub point: bool,

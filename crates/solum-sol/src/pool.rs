@@ -1,7 +1,7 @@
 //! Building a dice pool: attribute, ranks, modifiers capped by ranks, defaulting, teamwork,
 //! trying again.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 /// The most dice a pool rolls.
@@ -82,7 +82,7 @@ pub fn parse_threshold(text: &str) -> Result<u32, String> {
 }
 
 /// How a pool was built, step by step.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pool {
     /// Dice to roll (at least 1).
     pub dice: u32,
@@ -95,7 +95,7 @@ pub struct Pool {
 }
 
 /// What a pool is built from.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PoolSpec {
     /// The attribute.
     pub attribute: i64,

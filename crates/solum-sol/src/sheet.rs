@@ -5,8 +5,10 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::advancement::Skill;
-use crate::edge::{Burn, Edge, EdgeError};
+use crate::advancement::{Progress, Skill};
+use crate::edge::{Burn, Edge, EdgeError, Spend};
+use crate::pool::{Pool, PoolError, build};
+use crate::test::{EdgeOnTest, TestOutcome, TestSpec};
 
 /// The physical attributes, one of which Not Dead Yet lowers.
 pub const PHYSICAL: [&str; 4] = ["BOD", "AGI", "REA", "STR"];
@@ -39,7 +41,7 @@ pub enum NotDeadYetError {
 }
 
 /// What Not Dead Yet did.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Lowered {
     /// The attribute lowered, as the sheet names it.
     pub attribute: String,
@@ -234,6 +236,170 @@ impl Sheet {
     }
 }
 
+/// The threshold of Dead Man's Trigger's BOD + WIL test.
+pub const DEAD_MANS_TRIGGER_THRESHOLD: u32 = 3;
+
+/// A use of a sheet the rules refuse; nothing changes when it is returned.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SheetRuleError {
+    /// Edge cannot be spent or burnt.
+    #[error(transparent)]
+    Edge(#[from] EdgeError),
+    /// A use needs an attribute the sheet does not list: a missing one is not a 0.
+    #[error("no attribute `{0}`")]
+    NoAttribute(String),
+    /// Training twice in one game session.
+    #[error("one training session per game session: already trained this session")]
+    AlreadyTrained,
+    /// The skill is at the highest rank a sheet holds.
+    #[error("{skill}: already at the highest rank, {MAX_SHEET_VALUE}")]
+    TopRank {
+        /// The skill.
+        skill: String,
+    },
+}
+
+/// What a training session did (P3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Trained {
+    /// The skill, as the sheet names it.
+    pub skill: String,
+    /// Its new ranks.
+    pub ranks: u32,
+    /// The cost rating paid: the new rank × 2.
+    pub cost: u64,
+}
+
+impl Sheet {
+    /// An attribute a use needs, by name (any case); a missing one is an error, not a 0.
+    pub fn needed(&self, name: &str) -> Result<u32, SheetRuleError> {
+        self.attribute(name)
+            .ok_or_else(|| SheetRuleError::NoAttribute(name.to_owned()))
+    }
+
+    /// The start of a play session: Edge refreshes to the attribute, training is allowed
+    /// again, and a new encounter begins.
+    pub fn new_session(&mut self) {
+        self.edge.refresh();
+        self.trained_this_session = false;
+        self.new_encounter();
+    }
+
+    /// A new encounter: every skill may earn a progress point again.
+    pub fn new_encounter(&mut self) {
+        self.skills.iter_mut().for_each(Skill::new_encounter);
+    }
+
+    /// The Edge declared before a test's dice: Smackdown burns a point, Push the Limit,
+    /// Second Chance and Close Call spend one. With none left, refused before any die.
+    pub fn use_edge_before(&mut self, edge: Option<EdgeOnTest>) -> Result<(), SheetRuleError> {
+        match edge {
+            Some(EdgeOnTest::Smackdown) => self.edge.burn(Burn::Smackdown),
+            Some(EdgeOnTest::PushTheLimit) => self.edge.spend(Spend::PushTheLimit),
+            Some(EdgeOnTest::SecondChance) => self.edge.spend(Spend::SecondChance),
+            Some(EdgeOnTest::CloseCall) => self.edge.spend(Spend::CloseCall),
+            None => Ok(()),
+        }
+        .map_err(Into::into)
+    }
+
+    /// The Edge chosen after the dice: a point is spent only when the test used it (a
+    /// Second Chance with a die to reroll, a Close Call on a glitch, see
+    /// [`crate::test::roll_test_then`]).
+    pub fn use_edge_after(&mut self, test: &TestOutcome) -> Result<(), SheetRuleError> {
+        match test.spec.edge {
+            Some(EdgeOnTest::SecondChance) => self.edge.spend(Spend::SecondChance),
+            Some(EdgeOnTest::CloseCall) => self.edge.spend(Spend::CloseCall),
+            _ => Ok(()),
+        }
+        .map_err(Into::into)
+    }
+
+    /// Records a test of `skill` (P3): more hits than max(ranks, 1) earns a point, once per
+    /// encounter. A skill the sheet does not list joins it when it earns its first point.
+    pub fn record_test(&mut self, skill: &str, test: &TestOutcome) -> Progress {
+        match self.skill_mut(skill) {
+            Some(sk) => sk.record_test(test),
+            None => {
+                let mut sk = Skill::new(skill.trim(), 0);
+                let p = sk.record_test(test);
+                if p.point {
+                    self.skills.push(sk);
+                }
+                p
+            }
+        }
+    }
+
+    /// Trains the next rank of `skill` (P3): one training per game session, cost rating the
+    /// new rank × 2, unused progress cleared. A skill not yet listed is trained from 0.
+    pub fn train(&mut self, skill: &str) -> Result<Trained, SheetRuleError> {
+        if self.trained_this_session {
+            return Err(SheetRuleError::AlreadyTrained);
+        }
+        let mut after = self.clone();
+        if after.skill_mut(skill).is_none() {
+            after.skills.push(Skill::new(skill.trim(), 0));
+        }
+        let sk = after.skill_mut(skill).expect("listed above");
+        if sk.ranks >= MAX_SHEET_VALUE {
+            return Err(SheetRuleError::TopRank {
+                skill: sk.name.clone(),
+            });
+        }
+        let cost = sk.train().expect("below the top rank");
+        let trained = Trained {
+            skill: sk.name.clone(),
+            ranks: sk.ranks,
+            cost,
+        };
+        after.trained_this_session = true;
+        *self = after;
+        Ok(trained)
+    }
+
+    /// Blitz: spends a point of Edge for REA + INT bonus dice to an initiative test.
+    pub fn blitz(&mut self) -> Result<u32, SheetRuleError> {
+        let bonus = self.needed("REA")? + self.needed("INT")?;
+        self.edge.spend(Spend::Blitz)?;
+        Ok(bonus)
+    }
+
+    /// Seize the Initiative: spends a point of Edge to act first for one round.
+    pub fn seize_the_initiative(&mut self) -> Result<(), SheetRuleError> {
+        Ok(self.edge.spend(Spend::SeizeTheInitiative)?)
+    }
+
+    /// Dead Man's Trigger: spends a point of Edge; the test to roll is BOD + WIL against
+    /// [`DEAD_MANS_TRIGGER_THRESHOLD`] (at least one die, R2).
+    pub fn dead_mans_trigger(&mut self) -> Result<TestSpec, SheetRuleError> {
+        let dice = (self.needed("BOD")? + self.needed("WIL")?).max(1);
+        self.edge.spend(Spend::DeadMansTrigger)?;
+        Ok(TestSpec {
+            dice,
+            threshold: Some(DEAD_MANS_TRIGGER_THRESHOLD),
+            edge: None,
+        })
+    }
+
+    /// The pool this sheet rolls when it assists a test of `attribute` + `skill`: the same
+    /// attribute + its own ranks, no modifier.
+    pub fn assist_pool(
+        &self,
+        attribute: &str,
+        skill: &str,
+        untrained_penalty: bool,
+    ) -> Result<Result<Pool, PoolError>, SheetRuleError> {
+        let attr = self.needed(attribute)?;
+        Ok(build(
+            i64::from(attr),
+            i64::from(self.ranks(skill)),
+            &[],
+            untrained_penalty,
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -329,6 +495,136 @@ mod tests {
         assert_eq!(
             sheet(&[("LOG", 3)], 1).not_dead_yet(None),
             Err(NotDeadYetError::NoPhysical)
+        );
+    }
+
+    #[test]
+    fn kyra_trains_once_per_session() {
+        // Kyra trains Sidearms from rank 2 to rank 3: cost rating 6, progress cleared.
+        let mut s = sheet(&[("AGI", 3)], 2);
+        s.skills.push(Skill::new("Sidearms", 2));
+        s.skills[0].progress = 3;
+        let t = s.train("sidearms").unwrap();
+        assert_eq!((t.skill.as_str(), t.ranks, t.cost), ("Sidearms", 3, 6));
+        assert_eq!(s.skills[0].progress, 0);
+        // Training sessions are limited to one per game session: refused, nothing changes.
+        let before = s.clone();
+        assert_eq!(s.train("Sidearms"), Err(SheetRuleError::AlreadyTrained));
+        assert_eq!(s.train("Etiquette"), Err(SheetRuleError::AlreadyTrained));
+        assert_eq!(s, before);
+        s.new_session();
+        // A skill not yet listed is trained from 0 to 1: cost rating 1 × 2.
+        let t = s.train("Etiquette").unwrap();
+        assert_eq!((t.ranks, t.cost), (1, 2));
+        // At the top rank a sheet holds: refused, and the session's training is not used.
+        let mut top = sheet(&[], 1);
+        top.skills.push(Skill::new("Hacking", MAX_SHEET_VALUE));
+        assert!(matches!(
+            top.train("Hacking"),
+            Err(SheetRuleError::TopRank { .. })
+        ));
+        assert!(!top.trained_this_session);
+    }
+
+    #[test]
+    fn a_session_refreshes_edge_and_starts_an_encounter() {
+        let mut s = sheet(&[("BOD", 3)], 3);
+        s.edge.points = 0;
+        s.trained_this_session = true;
+        s.skills.push(Skill::new("Etiquette", 4));
+        assert!(s.skills[0].record(5).point);
+        s.new_encounter();
+        assert!(!s.skills[0].earned_this_encounter);
+        assert!(s.skills[0].record(5).point);
+        s.new_session();
+        assert_eq!((s.edge.points, s.edge.attribute), (3, 3));
+        assert!(!s.trained_this_session && !s.skills[0].earned_this_encounter);
+        // Burnt Edge does not come back at a session.
+        s.edge.burn(Burn::Smackdown).unwrap();
+        s.new_session();
+        assert_eq!((s.edge.points, s.edge.attribute), (2, 2));
+    }
+
+    #[test]
+    fn blitz_and_dead_mans_trigger_need_their_attributes() {
+        // Blitz: REA 4 + INT 3 = 7 bonus dice, one point spent.
+        let mut s = sheet(&[("REA", 4), ("int", 3), ("BOD", 2), ("WIL", 0)], 2);
+        assert_eq!(s.blitz(), Ok(7));
+        assert_eq!(s.edge.points, 1);
+        // Dead Man's Trigger: BOD 2 + WIL 0 against 3.
+        let spec = s.dead_mans_trigger().unwrap();
+        assert_eq!((spec.dice, spec.threshold), (2, Some(3)));
+        assert_eq!(s.edge.points, 0);
+        // No point left: refused.
+        assert_eq!(
+            s.seize_the_initiative(),
+            Err(SheetRuleError::Edge(EdgeError::NoPoints(0, 2)))
+        );
+        // A missing attribute is no 0: refused before any point is spent.
+        let mut s = sheet(&[("REA", 4), ("BOD", 0), ("WIL", 0)], 1);
+        assert_eq!(s.blitz(), Err(SheetRuleError::NoAttribute("INT".into())));
+        assert_eq!(s.edge.points, 1);
+        // BOD 0 + WIL 0 still rolls one die (R2).
+        assert_eq!(s.dead_mans_trigger().unwrap().dice, 1);
+    }
+
+    #[test]
+    fn edge_before_and_after_the_dice() {
+        use crate::test::{EdgeOnTest, TestSpec, roll_test, roll_test_then};
+        use solum_dice::ScriptedDice;
+        let mut s = sheet(&[("AGI", 2)], 1);
+        s.use_edge_before(Some(EdgeOnTest::Smackdown)).unwrap();
+        assert_eq!((s.edge.attribute, s.edge.points), (0, 0));
+        assert!(s.use_edge_before(Some(EdgeOnTest::PushTheLimit)).is_err());
+        // Close Call chosen after 5, 6, 6: no glitch, so no point is spent.
+        let mut s = sheet(&[("AGI", 2)], 1);
+        let spec = TestSpec {
+            dice: 3,
+            threshold: Some(1),
+            edge: None,
+        };
+        let mut close_call = |_: &TestOutcome| Some(EdgeOnTest::CloseCall);
+        let t = roll_test_then(&spec, &mut ScriptedDice::new([5, 6, 6]), &mut close_call).unwrap();
+        s.use_edge_after(&t).unwrap();
+        assert_eq!(s.edge.points, 1);
+        // After 1, 1, 3 (a critical glitch), Close Call is used and spent.
+        let t = roll_test_then(&spec, &mut ScriptedDice::new([1, 1, 3]), &mut close_call).unwrap();
+        s.use_edge_after(&t).unwrap();
+        assert_eq!(s.edge.points, 0);
+        assert!(t.glitch && !t.critical_glitch);
+        // A progress point in a skill not on the sheet adds it; no point, no entry.
+        let one_hit = roll_test(&spec, &mut ScriptedDice::new([5, 1, 2])).unwrap();
+        assert!(!s.record_test("Sidearms", &one_hit).point);
+        assert!(s.skills.is_empty());
+        let two_hits = roll_test(&spec, &mut ScriptedDice::new([5, 6, 2])).unwrap();
+        assert!(s.record_test("Sidearms", &two_hits).point);
+        assert_eq!(s.skills[0].progress, 1);
+        // Once per encounter.
+        assert!(!s.record_test("sidearms", &two_hits).point);
+    }
+
+    #[test]
+    fn the_assistant_rolls_its_attribute_and_its_own_ranks() {
+        let mut kyra = sheet(&[("LOG", 1)], 1);
+        kyra.skills.push(Skill::new("Hacking", 1));
+        assert_eq!(
+            kyra.assist_pool("log", "Hacking", false)
+                .unwrap()
+                .unwrap()
+                .dice,
+            2
+        );
+        // Defaulting with an untrained penalty: 1 - 3, still one die.
+        assert_eq!(
+            kyra.assist_pool("LOG", "Electronics", true)
+                .unwrap()
+                .unwrap()
+                .dice,
+            1
+        );
+        assert_eq!(
+            kyra.assist_pool("CHA", "Hacking", false),
+            Err(SheetRuleError::NoAttribute("CHA".into()))
         );
     }
 }

@@ -1,6 +1,6 @@
 //! Rolling a test: hits, glitches, thresholds, opposed tests, Edge on the test, teamwork.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use solum_dice::{DiceError, DiceSource};
 use thiserror::Error;
 
@@ -25,7 +25,7 @@ pub enum TestError {
 
 /// The Edge used on one test (one per test, P2); effects that are not about dice (Blitz,
 /// Seize the Initiative, Dead Man's Trigger, Not Dead Yet) live in [`crate::edge`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum EdgeOnTest {
     /// Spent before rolling: 3 to 6 are hits.
@@ -39,7 +39,7 @@ pub enum EdgeOnTest {
 }
 
 /// A test, ready to roll.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TestSpec {
     /// Dice rolled (at least 1).
     pub dice: u32,
@@ -50,7 +50,7 @@ pub struct TestSpec {
 }
 
 /// A die rolled again by Second Chance.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reroll {
     /// 0-based position.
     pub index: usize,
@@ -61,7 +61,7 @@ pub struct Reroll {
 }
 
 /// Everything a test rolled and what it means.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TestOutcome {
     /// What was rolled.
     pub spec: TestSpec,
@@ -222,7 +222,7 @@ pub fn attacker_succeeds(attacker_hits: u32, defender_hits: u32) -> bool {
 
 /// An opposed test (P1): both sides roll, the attacker succeeds when its hits reach the
 /// defender's.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OpposedOutcome {
     /// The attacker's (or instigator's) test; `success` is whether it succeeded.
     pub attacker: TestOutcome,
@@ -286,7 +286,7 @@ pub fn roll_opposed(
 }
 
 /// An assist that was rolled: the assistant's own test, and the receiver's.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Assisted {
     /// The assistant's test; its hits are the bonus dice offered.
     pub assistant: TestOutcome,
@@ -336,7 +336,7 @@ pub fn roll_assisted(
 }
 
 /// One attempt of a test tried again.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Attempt {
     /// The pool, with the try-again penalty of this attempt.
     pub pool: Pool,
@@ -383,7 +383,7 @@ pub fn try_again(
 
 /// What a group action gave (P-teamwork): the best hits count for the group, and the leader
 /// takes an unresisted Level 1 wound for each participant who rolled no hits.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GroupAction {
     /// Position of the best test.
     pub best: usize,
