@@ -89,6 +89,8 @@ pub enum Record {
     },
     /// A So1um Expanded character was created, changed, advanced, rested or rolled a check.
     Character(Box<crate::characters::CharacterRecord>),
+    /// A Project Sol character was created, changed or rolled a test.
+    Sol(Box<crate::sol::SolRecord>),
 }
 
 /// The list an idea draw used.
@@ -188,6 +190,7 @@ impl Record {
             Self::Difficulty { .. } => "difficulty",
             Self::Idea { .. } => "idea",
             Self::Character(_) => "character",
+            Self::Sol(_) => "sol",
         }
     }
 
@@ -197,7 +200,8 @@ impl Record {
             Self::Note { .. }
             | Self::SceneStart { .. }
             | Self::SceneEnd { .. }
-            | Self::Character(_) => None,
+            | Self::Character(_)
+            | Self::Sol(_) => None,
             Self::Oracle { rolled, .. }
             | Self::ClassicOracle { rolled, .. }
             | Self::Difficulty { rolled, .. }
@@ -224,6 +228,7 @@ pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
     match record {
         Record::Note { .. } | Record::SceneStart { .. } | Record::SceneEnd { .. } => Ok(None),
         Record::Character(c) => Ok(c.replay()),
+        Record::Sol(s) => Ok(s.replay()),
         Record::Oracle {
             leaning,
             rolled,

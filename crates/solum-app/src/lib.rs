@@ -12,6 +12,7 @@ mod error;
 pub mod ideas;
 pub mod journal;
 mod markdown;
+pub mod sol;
 
 use serde::{Deserialize, Serialize};
 use solum_expanded::oracle::{self, Answer, Disposition, Event, Leaning};
@@ -22,6 +23,7 @@ pub use characters::{
 };
 pub use error::{AppError, ErrorKind};
 pub use journal::{ClassicOutcome, IdeaList, JournalEntry, Record, Rolled};
+pub use sol::{NewSol, SolRecord, SolTest};
 
 /// The longest question the oracle takes, in characters.
 pub const MAX_QUESTION: usize = 500;
@@ -347,8 +349,8 @@ impl<S: CampaignStore> Campaign<S> {
                         reason: format!("it cannot be read: {e}"),
                     }),
                     Ok(record) => {
-                        let character_roll =
-                            matches!(&record, Record::Character(c) if c.has_dice());
+                        let character_roll = matches!(&record, Record::Character(c) if c.has_dice())
+                            || matches!(&record, Record::Sol(s) if s.has_dice());
                         if record.rolled().is_some() || character_roll {
                             report.rolls += 1;
                         }
@@ -461,6 +463,7 @@ fn check_record(record: &Record) -> Result<(), AppError> {
             text("question", question, MAX_QUESTION, false).map(drop)
         }
         Record::Character(c) => c.check(),
+        Record::Sol(s) => s.check(),
         Record::Difficulty { task, .. } => task
             .as_deref()
             .map(|t| text("task", t, MAX_QUESTION, false))

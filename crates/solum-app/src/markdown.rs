@@ -73,6 +73,9 @@ pub(crate) fn render(title: &str, entries: &[JournalEntry]) -> String {
             Record::Character(c) => {
                 let _ = writeln!(out, "> {}\n", inline(&c.summary()));
             }
+            Record::Sol(s) => {
+                let _ = writeln!(out, "> {}\n", inline(&s.summary()));
+            }
             Record::Difficulty {
                 task,
                 rolled,

@@ -33,7 +33,7 @@ pub(crate) fn open(arg: &CampaignArg) -> anyhow::Result<Campaign<SqliteStore>> {
 
 /// Opens an existing campaign to read it (show, export, verify): a mistyped path is an
 /// error rather than a new empty campaign, and a read-only file can still be read.
-fn open_existing(arg: &CampaignArg) -> anyhow::Result<Campaign<SqliteStore>> {
+pub(crate) fn open_existing(arg: &CampaignArg) -> anyhow::Result<Campaign<SqliteStore>> {
     let path = campaign_path(arg)?;
     Ok(Campaign::new(
         SqliteStore::open_existing(&path).map_err(solum_app::AppError::from)?,
@@ -449,6 +449,7 @@ pub(crate) fn write_entries(
                 None => format!("Difficulty: {difficulty} ({name})"),
             },
             Record::Character(c) => c.summary(),
+            Record::Sol(s) => s.summary(),
             Record::Idea { list, words, .. } => {
                 format!("Idea ({}): {}", list.label(), words.join(" · "))
             }

@@ -1,0 +1,1500 @@
+//! Project Sol characters in the campaign: creation, import and export of the TOML sheet,
+//! tests rolled from a sheet (Edge spent or burnt, progress recorded, an assistant from the
+//! same campaign), sessions, encounters, the GM's reward, Edge spent outside a test, Not
+//! Dead Yet and training.
+//!
+//! Every change reads the sheet inside one [`CampaignStore::write`] transaction, applies the
+//! rule of `solum-sol`, checks the result, and stores the sheet (and the assistant's) with one
+//! journal entry: fifty processes rewarding one character at once all land, and two
+//! trainings started at once in one session cannot both pass. Each entry keeps the sheet
+//! before, the request, every die and the sheet after, so that `journal verify` re-derives it.
+//!
+//! Second Chance and Close Call chosen after the dice are taken up front (`then`): the
+//! choice is made before the roll and takes effect, and its point is spent, only where it
+//! changes something (a die that is not a hit; a glitch). A choice made while the dice lie on
+//! the table would hold the campaign's write lock while the player thinks.
+
+use std::cell::Cell;
+
+use serde::{Deserialize, Serialize};
+use solum_dice::{DiceError, DiceSource, RecordingDice, SeededDice, SharedDice, TypedDice};
+use solum_sol::advancement::{Progress, Skill};
+use solum_sol::edge::Edge;
+use solum_sol::pool::{MAX_DICE, Pool, PoolError, PoolSpec};
+use solum_sol::sheet::{Lowered, NotDeadYetError, SHEET_SCHEMA, Sheet, SheetRuleError, Trained};
+use solum_sol::test::{
+    EdgeOnTest, OpposedOutcome, TestError, TestOutcome, TestSpec, roll_assisted, roll_opposed,
+    roll_test, roll_test_then,
+};
+use solum_store::{CampaignStore, NewEntry, StoreError, WriteTx};
+
+use crate::journal::{RECORD_SCHEMA, Record, Rolled};
+use crate::{AppError, Campaign, Dice};
+
+/// The system name Project Sol sheets are stored under.
+pub const SYSTEM: &str = "sol";
+/// The schema version of the Project Sol records this build writes.
+pub const SOL_RECORD_SCHEMA: i64 = 1;
+/// The longest name (of a character, attribute or skill), in characters.
+pub const MAX_NAME: usize = 100;
+/// The most attributes, or skills, one sheet lists: a journal entry keeps the sheet before
+/// and after a change, and an entry holds at most 64 KiB.
+pub const MAX_LIST: usize = 50;
+/// The most modifiers one test takes.
+pub const MAX_MODIFIERS: usize = 50;
+
+fn bad(field: impl Into<String>, problem: impl Into<String>) -> AppError {
+    AppError::Character {
+        field: field.into(),
+        problem: problem.into(),
+    }
+}
+
+/// A name field: trimmed, not empty, at most [`MAX_NAME`] characters, no control characters.
+fn name_text(field: &str, raw: &str) -> Result<String, AppError> {
+    let t = raw.trim();
+    if t.is_empty() {
+        return Err(bad(field, "needs words"));
+    }
+    let len = t.chars().count();
+    if len > MAX_NAME {
+        return Err(bad(
+            field,
+            format!("{len} characters long; the limit is {MAX_NAME}"),
+        ));
+    }
+    if t.chars().any(char::is_control) {
+        return Err(bad(field, "holds a control character"));
+    }
+    Ok(t.to_owned())
+}
+
+/// The rules' checks ([`Sheet::check`]) and the campaign's limits on a sheet.
+pub fn check_sheet(sheet: &Sheet) -> Result<(), AppError> {
+    if sheet.schema != SHEET_SCHEMA {
+        return Err(bad(
+            "schema",
+            format!(
+                "version {} is not known (this solum reads {SHEET_SCHEMA})",
+                sheet.schema
+            ),
+        ));
+    }
+    sheet.check().map_err(|e| bad("sheet", e.to_string()))?;
+    name_text("name", &sheet.name)?;
+    if sheet.attributes.len() > MAX_LIST {
+        return Err(bad(
+            "attributes",
+            format!("{} listed; the limit is {MAX_LIST}", sheet.attributes.len()),
+        ));
+    }
+    if sheet.skills.len() > MAX_LIST {
+        return Err(bad(
+            "skills",
+            format!("{} listed; the limit is {MAX_LIST}", sheet.skills.len()),
+        ));
+    }
+    for k in sheet.attributes.keys() {
+        name_text("attributes", k)?;
+    }
+    for s in &sheet.skills {
+        name_text("skills", &s.name)?;
+    }
+    Ok(())
+}
+
+/// A new character: what `sol new` takes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewSol {
+    /// The name.
+    pub name: String,
+    /// The Edge attribute (points start full).
+    pub edge: u32,
+    /// Attributes by name and value.
+    pub attributes: Vec<(String, u32)>,
+    /// Skills by name and ranks.
+    pub skills: Vec<(String, u32)>,
+}
+
+impl NewSol {
+    fn sheet(&self) -> Result<Sheet, AppError> {
+        let name = name_text("name", &self.name)?;
+        // The same name twice would be kept once, silently: refused.
+        for (field, list) in [("attributes", &self.attributes), ("skills", &self.skills)] {
+            for (i, (n, _)) in list.iter().enumerate() {
+                if list[..i]
+                    .iter()
+                    .any(|(m, _)| m.trim().eq_ignore_ascii_case(n.trim()))
+                {
+                    return Err(bad(field, format!("`{}` given twice", n.trim())));
+                }
+            }
+        }
+        let sheet = Sheet {
+            schema: SHEET_SCHEMA,
+            name,
+            edge: Edge::new(self.edge),
+            attributes: self
+                .attributes
+                .iter()
+                .map(|(k, v)| (k.trim().to_owned(), *v))
+                .collect(),
+            skills: self
+                .skills
+                .iter()
+                .map(|(n, r)| Skill::new(n.trim(), *r))
+                .collect(),
+            trained_this_session: false,
+        };
+        check_sheet(&sheet)?;
+        Ok(sheet)
+    }
+}
+
+/// Who assists a test.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Assist {
+    /// An assistant with no sheet rolls this many dice.
+    Dice(u32),
+    /// A character of the campaign: the same attribute + its own ranks in the skill; its
+    /// progress is recorded on its sheet.
+    Character(String),
+}
+
+/// The other side of an opposed test, this character attacking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Opposition {
+    /// The defender's dice.
+    pub dice: u32,
+    /// The Edge the defender uses.
+    pub edge: Option<EdgeOnTest>,
+}
+
+/// A test from a sheet: what the player names; attribute and ranks come from the sheet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SolTest {
+    /// The skill tested (not listed, or 0 ranks: defaulting).
+    pub skill: String,
+    /// The attribute paired with it.
+    pub attribute: String,
+    /// The threshold, if any.
+    pub threshold: Option<u32>,
+    /// Bonuses and penalties.
+    #[serde(default)]
+    pub modifiers: Vec<i64>,
+    /// The skill has an untrained penalty.
+    #[serde(default)]
+    pub untrained_penalty: bool,
+    /// Try Again: which retry of a failed test this is (0: the first try).
+    #[serde(default)]
+    pub retry: u32,
+    /// Edge declared before the dice (spent, or burnt for Smackdown).
+    pub edge: Option<EdgeOnTest>,
+    /// Second Chance or Close Call, chosen up front, used only where it changes something.
+    pub then: Option<EdgeOnTest>,
+    /// An assistant, who rolls first.
+    pub assist: Option<Assist>,
+    /// An opposed test against a defender's pool.
+    pub against: Option<Opposition>,
+}
+
+impl SolTest {
+    /// A plain test of `skill` + `attribute`.
+    pub fn new(skill: &str, attribute: &str) -> Self {
+        Self {
+            skill: skill.to_owned(),
+            attribute: attribute.to_owned(),
+            threshold: None,
+            modifiers: Vec::new(),
+            untrained_penalty: false,
+            retry: 0,
+            edge: None,
+            then: None,
+            assist: None,
+            against: None,
+        }
+    }
+
+    /// Checks the request before any sheet is read or die rolled.
+    fn validate(&self) -> Result<(), AppError> {
+        name_text("skill", &self.skill)?;
+        name_text("attribute", &self.attribute)?;
+        if self.modifiers.len() > MAX_MODIFIERS {
+            return Err(bad(
+                "modifiers",
+                format!(
+                    "{} given; the limit is {MAX_MODIFIERS}",
+                    self.modifiers.len()
+                ),
+            ));
+        }
+        if let Some(t) = self.threshold
+            && t > MAX_DICE
+        {
+            return Err(bad(
+                "threshold",
+                format!("{t}: a threshold is 0 to {MAX_DICE}"),
+            ));
+        }
+        let dice = |field: &str, n: u32| {
+            if (1..=MAX_DICE).contains(&n) {
+                Ok(())
+            } else {
+                Err(bad(field, format!("{n}: a pool has 1 to {MAX_DICE} dice")))
+            }
+        };
+        match self.then {
+            None | Some(EdgeOnTest::SecondChance) | Some(EdgeOnTest::CloseCall) => {}
+            Some(_) => {
+                return Err(bad(
+                    "then",
+                    "only Second Chance or Close Call is chosen after the dice",
+                ));
+            }
+        }
+        if self.then.is_some() && self.edge.is_some() {
+            return Err(bad(
+                "then",
+                "one point of Edge per test: the test already uses Edge",
+            ));
+        }
+        if self.retry > 0 && self.threshold.is_none() {
+            return Err(bad(
+                "retry",
+                "only a failed test against a threshold is tried again",
+            ));
+        }
+        match &self.assist {
+            Some(Assist::Dice(n)) => dice("assist dice", *n)?,
+            Some(Assist::Character(name)) => {
+                name_text("assistant", name)?;
+            }
+            None => {}
+        }
+        if let Some(o) = &self.against {
+            dice("against dice", o.dice)?;
+            if self.threshold.is_some() || self.then.is_some() || self.assist.is_some() {
+                return Err(bad(
+                    "against",
+                    "an opposed test takes no threshold, no Edge after the dice and no assistant",
+                ));
+            }
+            if self.edge == Some(EdgeOnTest::Smackdown) && o.edge == Some(EdgeOnTest::Smackdown) {
+                return Err(bad("against", TestError::BothSmackdown.to_string()));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a test from a sheet gave.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SolTestResult {
+    /// The attribute's value on the sheet.
+    pub attribute_value: u32,
+    /// The skill's ranks on the sheet.
+    pub ranks: u32,
+    /// The pool rolled (the assistant's hits counted with the bonuses).
+    pub pool: Pool,
+    /// The assistant's test, rolled first.
+    pub assistant: Option<TestOutcome>,
+    /// The progress the assistant's test earned it (an assistant with a sheet).
+    pub assistant_progress: Option<Progress>,
+    /// The character's test.
+    pub test: TestOutcome,
+    /// Both sides of an opposed test.
+    pub opposed: Option<OpposedOutcome>,
+    /// The progress the test earned.
+    pub progress: Progress,
+}
+
+/// Edge spent outside a test's dice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SpendUse {
+    /// REA + INT bonus dice to an initiative test.
+    Blitz,
+    /// Top of the initiative order for one round.
+    SeizeTheInitiative,
+    /// About to fall: a BOD + WIL (3) test for one last action.
+    DeadMansTrigger,
+}
+
+/// What Edge spent outside a test gave.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpendOutcome {
+    /// What the point was spent on.
+    pub what: SpendUse,
+    /// Blitz: the bonus dice (REA + INT).
+    pub bonus_dice: Option<u32>,
+    /// Dead Man's Trigger: the BOD + WIL (3) test.
+    pub trigger: Option<TestOutcome>,
+}
+
+/// A test from a sheet, as journaled.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TestChange {
+    /// The sheet before.
+    pub before: Sheet,
+    /// The request.
+    pub request: SolTest,
+    /// The assistant's sheet before, for an assistant of the campaign.
+    pub assistant_before: Option<Sheet>,
+    /// The dice: the assistant's pool, the pool, the rerolls (and the defender's, unless
+    /// typed apart).
+    pub rolled: Rolled,
+    /// The defender's dice when typed apart.
+    pub against_rolled: Option<Rolled>,
+    /// What the test gave.
+    pub result: SolTestResult,
+    /// The sheet after.
+    pub after: Sheet,
+    /// The assistant's sheet after.
+    pub assistant_after: Option<Sheet>,
+}
+
+/// A change to a Project Sol character, with what re-derives it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SolChange {
+    /// Created from the player's numbers.
+    Created {
+        /// The sheet.
+        sheet: Sheet,
+    },
+    /// Imported from a TOML sheet.
+    Imported {
+        /// The sheet.
+        sheet: Sheet,
+    },
+    /// A new play session: Edge refreshed, training allowed, a new encounter.
+    Session {
+        /// The sheet before.
+        before: Sheet,
+        /// The sheet after.
+        after: Sheet,
+    },
+    /// A new encounter: progress can be earned again.
+    Encounter {
+        /// The sheet before.
+        before: Sheet,
+        /// The sheet after.
+        after: Sheet,
+    },
+    /// The GM's reward: one point of Edge back, never above the attribute.
+    Reward {
+        /// The sheet before.
+        before: Sheet,
+        /// The sheet after.
+        after: Sheet,
+    },
+    /// Edge spent outside a test: Blitz, Seize the Initiative, Dead Man's Trigger.
+    Spend {
+        /// The sheet before.
+        before: Sheet,
+        /// What it gave.
+        outcome: SpendOutcome,
+        /// The dice (Dead Man's Trigger only).
+        rolled: Option<Rolled>,
+        /// The sheet after.
+        after: Sheet,
+    },
+    /// Edge burnt for Not Dead Yet.
+    NotDeadYet {
+        /// The sheet before.
+        before: Sheet,
+        /// The attribute the player named on a tie.
+        choice: Option<String>,
+        /// What was lowered.
+        lowered: Lowered,
+        /// The sheet after.
+        after: Sheet,
+    },
+    /// A skill trained.
+    Train {
+        /// The sheet before.
+        before: Sheet,
+        /// The skill asked for.
+        skill: String,
+        /// What the training did.
+        trained: Trained,
+        /// The sheet after.
+        after: Sheet,
+    },
+    /// A test rolled from the sheet.
+    Test(Box<TestChange>),
+}
+
+/// A journal entry about a Project Sol character.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SolRecord {
+    /// [`SOL_RECORD_SCHEMA`] when written.
+    pub schema: i64,
+    /// The character.
+    pub name: String,
+    /// What happened.
+    pub change: SolChange,
+}
+
+fn faces(dice: &[u32]) -> String {
+    dice.iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl SolRecord {
+    fn new(name: &str, change: SolChange) -> Self {
+        Self {
+            schema: SOL_RECORD_SCHEMA,
+            name: name.to_owned(),
+            change,
+        }
+    }
+
+    /// True when the record holds dice.
+    pub fn has_dice(&self) -> bool {
+        match &self.change {
+            SolChange::Test(_) => true,
+            SolChange::Spend { rolled, .. } => rolled.is_some(),
+            _ => false,
+        }
+    }
+
+    /// The sheets a record holds, for the limits of an imported journal.
+    pub(crate) fn check(&self) -> Result<(), AppError> {
+        if self.schema > SOL_RECORD_SCHEMA {
+            return Err(AppError::BadImport(format!(
+                "a Project Sol record of schema {}, newer than this solum knows ({SOL_RECORD_SCHEMA})",
+                self.schema
+            )));
+        }
+        name_text("name", &self.name)?;
+        match &self.change {
+            SolChange::Created { sheet } | SolChange::Imported { sheet } => check_sheet(sheet),
+            SolChange::Session { before, after }
+            | SolChange::Encounter { before, after }
+            | SolChange::Reward { before, after }
+            | SolChange::Spend { before, after, .. }
+            | SolChange::NotDeadYet { before, after, .. }
+            | SolChange::Train { before, after, .. } => {
+                check_sheet(before)?;
+                check_sheet(after)
+            }
+            SolChange::Test(t) => {
+                check_sheet(&t.before)?;
+                check_sheet(&t.after)?;
+                for s in [&t.assistant_before, &t.assistant_after]
+                    .into_iter()
+                    .flatten()
+                {
+                    check_sheet(s)?;
+                }
+                t.request.validate()
+            }
+        }
+    }
+
+    /// One line for the story (journal list, Markdown export).
+    pub fn summary(&self) -> String {
+        let n = &self.name;
+        let edge = |s: &Sheet| format!("Edge {}/{}", s.edge.points, s.edge.attribute);
+        match &self.change {
+            SolChange::Created { sheet } => format!("{n} is created ({})", edge(sheet)),
+            SolChange::Imported { .. } => format!("{n} joins the campaign"),
+            SolChange::Session { after, .. } => {
+                format!("{n}: a new session, {}", edge(after))
+            }
+            SolChange::Encounter { .. } => format!("{n}: a new encounter"),
+            SolChange::Reward { after, .. } => {
+                format!("{n} is rewarded a point of Edge: {}", edge(after))
+            }
+            SolChange::Spend { outcome, after, .. } => match outcome.what {
+                SpendUse::Blitz => format!(
+                    "{n} spends Edge on Blitz: +{} dice ({})",
+                    outcome.bonus_dice.unwrap_or(0),
+                    edge(after)
+                ),
+                SpendUse::SeizeTheInitiative => {
+                    format!("{n} seizes the initiative ({})", edge(after))
+                }
+                SpendUse::DeadMansTrigger => {
+                    let t = outcome.trigger.as_ref();
+                    format!(
+                        "{n} pulls Dead Man's Trigger (dice {}): {}",
+                        t.map(|t| faces(&t.dice)).unwrap_or_default(),
+                        if t.and_then(|t| t.success) == Some(true) {
+                            "one last action"
+                        } else {
+                            "no last action"
+                        }
+                    )
+                }
+            },
+            SolChange::NotDeadYet { lowered, .. } => format!(
+                "{n} is not dead yet: {} {} → {}",
+                lowered.attribute, lowered.from, lowered.to
+            ),
+            SolChange::Train { trained, .. } => format!(
+                "{n} trains {} to rank {} (cost rating {})",
+                trained.skill, trained.ranks, trained.cost
+            ),
+            SolChange::Test(t) => {
+                let r = &t.result;
+                let verdict = match (&r.opposed, r.test.success) {
+                    (Some(o), _) if o.success => "succeeds",
+                    (Some(_), _) => "fails",
+                    (None, Some(true)) => "success",
+                    (None, Some(false)) => "failure",
+                    (None, None) => "rolled",
+                };
+                format!(
+                    "{n} tests {} + {} ({} dice: {}): {} hit(s), {verdict}",
+                    t.request.skill,
+                    t.request.attribute,
+                    r.pool.dice,
+                    faces(&r.test.dice),
+                    r.test.hits
+                )
+            }
+        }
+    }
+
+    /// Re-derives the record: `None` when it matches, else what differs.
+    pub(crate) fn replay(&self) -> Option<String> {
+        if self.schema > SOL_RECORD_SCHEMA {
+            return Some(format!(
+                "Project Sol record schema {} is newer than this solum knows",
+                self.schema
+            ));
+        }
+        let differs = |what: &str| {
+            Some(format!(
+                "the recorded {what} of {} differs from the one its inputs{} give",
+                self.name,
+                if self.has_dice() { " and dice" } else { "" }
+            ))
+        };
+        match &self.change {
+            SolChange::Created { sheet } | SolChange::Imported { sheet } => check_sheet(sheet)
+                .err()
+                .map(|e| format!("the recorded sheet is not valid: {e}")),
+            SolChange::Session { before, after } => {
+                let mut s = before.clone();
+                s.new_session();
+                (s != *after).then(|| differs("sheet")).flatten()
+            }
+            SolChange::Encounter { before, after } => {
+                let mut s = before.clone();
+                s.new_encounter();
+                (s != *after).then(|| differs("sheet")).flatten()
+            }
+            SolChange::Reward { before, after } => {
+                let mut s = before.clone();
+                s.edge.reward();
+                (s != *after).then(|| differs("sheet")).flatten()
+            }
+            SolChange::NotDeadYet {
+                before,
+                choice,
+                lowered,
+                after,
+            } => {
+                let mut s = before.clone();
+                match s.not_dead_yet(choice.as_deref()) {
+                    Err(e) => Some(format!("Not Dead Yet does not apply: {e}")),
+                    Ok(l) if l != *lowered => differs("lowered attribute"),
+                    Ok(_) if s != *after => differs("sheet"),
+                    Ok(_) => None,
+                }
+            }
+            SolChange::Train {
+                before,
+                skill,
+                trained,
+                after,
+            } => {
+                let mut s = before.clone();
+                match s.train(skill) {
+                    Err(e) => Some(format!("the training does not apply: {e}")),
+                    Ok(t) if t != *trained => differs("training"),
+                    Ok(_) if s != *after => differs("sheet"),
+                    Ok(_) => None,
+                }
+            }
+            SolChange::Spend {
+                before,
+                outcome,
+                rolled,
+                after,
+            } => {
+                let derived = match rolled {
+                    None => {
+                        let mut none = TypedDice::new(Vec::new());
+                        spend_rule(before, outcome.what, &mut none)
+                            .map_err(|e| format!("the spend does not apply: {e}"))
+                            .map(|r| (r, Vec::new()))
+                    }
+                    Some(r) => again(r, |d| spend_rule(before, outcome.what, d)),
+                };
+                match derived {
+                    Err(e) => Some(e),
+                    Ok(((s, o), f)) => {
+                        if rolled.as_ref().is_some_and(|r| r.faces != f) {
+                            Some(faces_differ(rolled.as_ref().expect("some"), &f))
+                        } else if o != *outcome {
+                            differs("outcome")
+                        } else if s != *after {
+                            differs("sheet")
+                        } else {
+                            None
+                        }
+                    }
+                }
+            }
+            SolChange::Test(t) => replay_test(t, &differs),
+        }
+    }
+}
+
+fn faces_differ(rolled: &Rolled, got: &[u32]) -> String {
+    format!(
+        "recorded faces {:?}, the {} gives {:?}",
+        rolled.faces,
+        if rolled.typed { "typed dice" } else { "seed" },
+        got
+    )
+}
+
+fn replay_test(t: &TestChange, differs: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+    let mut main = match Source::of_rolled(&t.rolled) {
+        Ok(s) => s,
+        Err(e) => return Some(e),
+    };
+    let mut other = match t.against_rolled.as_ref().map(Source::of_rolled).transpose() {
+        Ok(s) => s,
+        Err(e) => return Some(e),
+    };
+    let blame = Cell::new(false);
+    let got = test_rule(
+        &t.before,
+        t.assistant_before.as_ref(),
+        &t.request,
+        main.dice(),
+        other.as_mut().map(Source::dice),
+        &blame,
+    );
+    let (after, assistant_after, result) = match got {
+        Err(e) => return Some(format!("its dice cannot be replayed: {e}")),
+        Ok(v) => v,
+    };
+    let main = main.finish("dice");
+    let other = other.map(|o| o.finish("against dice")).transpose();
+    match (main, other) {
+        (Err(e), _) | (_, Err(e)) => Some(format!("its dice cannot be replayed: {e}")),
+        (Ok(m), _) if m.faces != t.rolled.faces => Some(faces_differ(&t.rolled, &m.faces)),
+        (_, Ok(Some(o))) if Some(&o.faces) != t.against_rolled.as_ref().map(|r| &r.faces) => Some(
+            faces_differ(t.against_rolled.as_ref().expect("typed apart"), &o.faces),
+        ),
+        _ if result != t.result => differs("test"),
+        _ if after != t.after || assistant_after != t.assistant_after => differs("sheet"),
+        _ => None,
+    }
+}
+
+/// A source of dice that remembers its faces, from a [`Dice`] choice or a journaled
+/// [`Rolled`].
+enum Source {
+    Typed(RecordingDice<TypedDice>),
+    Seeded(u64, Box<RecordingDice<SeededDice>>),
+}
+
+impl Source {
+    /// A source for a choice whose fresh seed was already drawn ([`fix`]).
+    fn of(dice: &Dice) -> Self {
+        match dice {
+            Dice::Typed(f) => Self::Typed(RecordingDice::new(TypedDice::new(f.clone()))),
+            Dice::Seed(s) => Self::Seeded(*s, Box::new(RecordingDice::new(SeededDice::new(*s)))),
+            Dice::Fresh => {
+                let s = SeededDice::from_entropy().seed();
+                Self::Seeded(s, Box::new(RecordingDice::new(SeededDice::new(s))))
+            }
+        }
+    }
+
+    fn of_rolled(r: &Rolled) -> Result<Self, String> {
+        if r.typed {
+            Ok(Self::of(&Dice::Typed(r.faces.clone())))
+        } else {
+            r.seed
+                .map(|s| Self::of(&Dice::Seed(s)))
+                .ok_or_else(|| "a generated roll without its seed".to_owned())
+        }
+    }
+
+    fn dice(&mut self) -> &mut dyn DiceSource {
+        match self {
+            Self::Typed(d) => d,
+            Self::Seeded(_, d) => &mut **d,
+        }
+    }
+
+    /// What the roll used; typed values left over are an error naming `field`.
+    fn finish(self, field: &str) -> Result<Rolled, AppError> {
+        match self {
+            Self::Typed(d) => {
+                let faces = d.faces().iter().map(|&(_, f)| f).collect();
+                d.into_inner().finish().map_err(|(used, given)| {
+                    bad(
+                        field,
+                        format!("too many values: {given} typed, the roll uses {used}"),
+                    )
+                })?;
+                Ok(Rolled {
+                    seed: None,
+                    typed: true,
+                    faces,
+                })
+            }
+            Self::Seeded(seed, d) => Ok(Rolled {
+                seed: Some(seed),
+                typed: false,
+                faces: d.faces().iter().map(|&(_, f)| f).collect(),
+            }),
+        }
+    }
+}
+
+/// A fresh roll gets its seed before the transaction: the seed journaled is the seed rolled.
+fn fix(dice: Dice) -> Dice {
+    match dice {
+        Dice::Fresh => Dice::Seed(SeededDice::from_entropy().seed()),
+        d => d,
+    }
+}
+
+/// A source that marks when it fails, so that the message names the right dice.
+struct Blamed<'a> {
+    inner: &'a mut dyn DiceSource,
+    failed: &'a Cell<bool>,
+}
+
+impl DiceSource for Blamed<'_> {
+    fn roll(&mut self, sides: u32) -> Result<u32, DiceError> {
+        self.inner
+            .roll(sides)
+            .inspect_err(|_| self.failed.set(true))
+    }
+}
+
+fn dice_error(e: DiceError, field: &str) -> AppError {
+    bad(field, e.to_string())
+}
+
+fn test_error(e: TestError, blame: &Cell<bool>) -> AppError {
+    match e {
+        TestError::Dice(d) => dice_error(d, if blame.get() { "against dice" } else { "dice" }),
+        TestError::Pool(p) => bad("pool", p.to_string()),
+        other => bad("test", other.to_string()),
+    }
+}
+
+fn rule_error(e: SheetRuleError, field: &str) -> AppError {
+    match e {
+        SheetRuleError::NoAttribute(_) => bad("attribute", e.to_string()),
+        other => bad(field, other.to_string()),
+    }
+}
+
+/// Runs a rule again on a journaled roll, returning its result and the faces drawn.
+fn again<T>(
+    rolled: &Rolled,
+    rule: impl FnOnce(&mut dyn DiceSource) -> Result<T, AppError>,
+) -> Result<(T, Vec<u32>), String> {
+    let mut src = Source::of_rolled(rolled)?;
+    let out = rule(src.dice()).map_err(|e| format!("its dice cannot be replayed: {e}"))?;
+    let r = src
+        .finish("dice")
+        .map_err(|e| format!("its dice cannot be replayed: {e}"))?;
+    Ok((out, r.faces))
+}
+
+/// Edge spent outside a test: the sheet after and what it gave. Dice only for Dead Man's
+/// Trigger.
+fn spend_rule(
+    before: &Sheet,
+    what: SpendUse,
+    dice: &mut dyn DiceSource,
+) -> Result<(Sheet, SpendOutcome), AppError> {
+    let mut s = before.clone();
+    let mut outcome = SpendOutcome {
+        what,
+        bonus_dice: None,
+        trigger: None,
+    };
+    match what {
+        SpendUse::Blitz => outcome.bonus_dice = Some(s.blitz().map_err(|e| rule_error(e, "edge"))?),
+        SpendUse::SeizeTheInitiative => s
+            .seize_the_initiative()
+            .map_err(|e| rule_error(e, "edge"))?,
+        SpendUse::DeadMansTrigger => {
+            let spec = s.dead_mans_trigger().map_err(|e| rule_error(e, "edge"))?;
+            outcome.trigger = Some(roll_test(&spec, dice).map_err(|e| dice_error(e, "dice"))?);
+        }
+    }
+    Ok((s, outcome))
+}
+
+/// A test from a sheet: every check before any die, then Edge declared, the assistant's
+/// test and the character's, Edge chosen after, progress. Returns the sheet after, the
+/// assistant's sheet after, and what the test gave. `against` is the defender's own source
+/// (typed apart); without it the defender draws from `dice` after the attacker.
+fn test_rule(
+    before: &Sheet,
+    assistant: Option<&Sheet>,
+    req: &SolTest,
+    dice: &mut dyn DiceSource,
+    against: Option<&mut dyn DiceSource>,
+    blame: &Cell<bool>,
+) -> Result<(Sheet, Option<Sheet>, SolTestResult), AppError> {
+    req.validate()?;
+    let mut s = before.clone();
+    let attribute_value = s
+        .needed(&req.attribute)
+        .map_err(|e| rule_error(e, "attribute"))?;
+    let ranks = s.ranks(&req.skill);
+    let spec = PoolSpec {
+        attribute: i64::from(attribute_value),
+        ranks: i64::from(ranks),
+        modifiers: req.modifiers.clone(),
+        untrained_penalty: req.untrained_penalty,
+        retry: req.retry,
+    };
+    let pool = spec.build().map_err(|e| match e {
+        PoolError::NoMoreTries { .. } => bad("retry", e.to_string()),
+        e => bad("pool", e.to_string()),
+    })?;
+    let assistant_dice = match (&req.assist, assistant) {
+        (Some(Assist::Dice(n)), _) => Some(*n),
+        (Some(Assist::Character(_)), Some(a)) => Some(
+            a.assist_pool(&req.attribute, &req.skill, req.untrained_penalty)
+                .map_err(|e| rule_error(e, "assistant"))?
+                .map_err(|e| bad("assistant", e.to_string()))?
+                .dice,
+        ),
+        (Some(Assist::Character(name)), None) => {
+            return Err(AppError::NoSuchCharacter(name.trim().to_owned()));
+        }
+        (None, _) => None,
+    };
+    // Edge declared before rolling: with no point left, nothing is rolled.
+    s.use_edge_before(req.edge)
+        .map_err(|e| rule_error(e, "edge"))?;
+    if let Some(o) = req.against {
+        let attacker = TestSpec {
+            dice: pool.dice,
+            threshold: None,
+            edge: req.edge,
+        };
+        let defender = TestSpec {
+            dice: o.dice,
+            threshold: None,
+            edge: o.edge,
+        };
+        let opposed = match against {
+            Some(d) => {
+                let mut d = Blamed {
+                    inner: d,
+                    failed: blame,
+                };
+                roll_opposed(&attacker, &defender, dice, &mut d)
+            }
+            None => {
+                let shared = SharedDice::new(dice);
+                let (mut a, mut d) = (&shared, &shared);
+                roll_opposed(&attacker, &defender, &mut a, &mut d)
+            }
+        }
+        .map_err(|e| test_error(e, blame))?;
+        let progress = s.record_test(&req.skill, &opposed.attacker);
+        check_sheet(&s)?;
+        return Ok((
+            s,
+            None,
+            SolTestResult {
+                attribute_value,
+                ranks,
+                pool,
+                assistant: None,
+                assistant_progress: None,
+                test: opposed.attacker.clone(),
+                opposed: Some(opposed),
+                progress,
+            },
+        ));
+    }
+    if against.is_some() {
+        return Err(bad("against dice", "typed for a test that is not opposed"));
+    }
+    if req.then.is_some() && s.edge.points == 0 {
+        return Err(bad(
+            "then",
+            format!("no Edge left to spend (0 of {})", s.edge.attribute),
+        ));
+    }
+    let then = req.then;
+    let mut choose = |_: &TestOutcome| then;
+    let (helper, pool, test) = match assistant_dice {
+        Some(n) => {
+            let a = roll_assisted(
+                &TestSpec {
+                    dice: n,
+                    threshold: None,
+                    edge: None,
+                },
+                &spec,
+                req.threshold,
+                req.edge,
+                dice,
+                &mut choose,
+            )
+            .map_err(|e| test_error(e, blame))?;
+            (Some(a.assistant), a.pool, a.test)
+        }
+        None => {
+            let t = roll_test_then(
+                &TestSpec {
+                    dice: pool.dice,
+                    threshold: req.threshold,
+                    edge: req.edge,
+                },
+                dice,
+                &mut choose,
+            )
+            .map_err(|e| dice_error(e, "dice"))?;
+            (None, pool, t)
+        }
+    };
+    // Edge chosen after the dice: spent only when it was used.
+    if req.edge.is_none() {
+        s.use_edge_after(&test).map_err(|e| rule_error(e, "then"))?;
+    }
+    let progress = s.record_test(&req.skill, &test);
+    check_sheet(&s)?;
+    let (assistant_after, assistant_progress) = match (assistant, &helper) {
+        (Some(a), Some(h)) => {
+            let mut a = a.clone();
+            let p = a.record_test(&req.skill, h);
+            check_sheet(&a)?;
+            (Some(a), Some(p))
+        }
+        _ => (None, None),
+    };
+    Ok((
+        s,
+        assistant_after,
+        SolTestResult {
+            attribute_value,
+            ranks,
+            pool,
+            assistant: helper,
+            assistant_progress,
+            test,
+            opposed: None,
+            progress,
+        },
+    ))
+}
+
+/// A sheet as a front end shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SolSheetView {
+    /// The sheet.
+    pub sheet: Sheet,
+    /// Raised by one on every change (0 for a sheet read from a file).
+    pub version: i64,
+}
+
+/// A change stored: its journal entry and the sheet after, with what the change gave.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SolChangeView {
+    /// The journal entry.
+    pub seq: i64,
+    /// The sheet after.
+    pub sheet: SolSheetView,
+    /// Edge after the change.
+    pub edge: Edge,
+    /// Edge spent outside a test: what it gave.
+    pub spend: Option<SpendOutcome>,
+    /// Not Dead Yet: what was lowered.
+    pub lowered: Option<Lowered>,
+    /// Training: what it did.
+    pub trained: Option<Trained>,
+    /// The dice, when the change rolled.
+    pub rolled: Option<Rolled>,
+}
+
+/// A test rolled from a sheet.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SolTestView {
+    /// The journal entry.
+    pub seq: i64,
+    /// The character.
+    pub name: String,
+    /// The request.
+    pub request: SolTest,
+    /// What the test gave.
+    #[serde(flatten)]
+    pub result: SolTestResult,
+    /// The chance of success before the roll, with the Edge declared (a threshold or an
+    /// opposed test).
+    pub p_success: Option<f64>,
+    /// The same chance as an exact fraction.
+    pub p_success_exact: Option<String>,
+    /// Edge after the test.
+    pub edge: Edge,
+    /// The assistant of the campaign, and its Edge and progress on its sheet.
+    pub assistant_name: Option<String>,
+    /// The dice.
+    pub rolled: Rolled,
+    /// The defender's dice, typed apart.
+    pub against_rolled: Option<Rolled>,
+    /// The generator's seed (none for typed dice).
+    pub seed: Option<u64>,
+}
+
+fn to_sheet(sheet: &Sheet) -> Result<solum_store::Sheet, AppError> {
+    Ok(solum_store::Sheet {
+        system: SYSTEM.into(),
+        name: sheet.name.clone(),
+        schema: i64::from(SHEET_SCHEMA),
+        version: 0,
+        body: serde_json::to_value(sheet).map_err(|e| bad("sheet", e.to_string()))?,
+    })
+}
+
+fn from_sheet(stored: &solum_store::Sheet) -> Result<Sheet, AppError> {
+    if stored.schema != i64::from(SHEET_SCHEMA) {
+        return Err(bad(
+            "schema",
+            format!(
+                "the stored sheet of {} has schema {}; this solum reads {SHEET_SCHEMA}",
+                stored.name, stored.schema
+            ),
+        ));
+    }
+    let sheet: Sheet = serde_json::from_value(stored.body.clone()).map_err(|e| {
+        bad(
+            "sheet",
+            format!("the stored sheet of {} cannot be read: {e}", stored.name),
+        )
+    })?;
+    check_sheet(&sheet)?;
+    Ok(sheet)
+}
+
+fn entry(at: &str, record: SolRecord) -> Result<NewEntry, AppError> {
+    let record = Record::Sol(Box::new(record));
+    Ok(NewEntry {
+        at: at.to_owned(),
+        kind: record.kind().to_owned(),
+        schema: RECORD_SCHEMA,
+        body: serde_json::to_value(&record).map_err(|e| bad("record", e.to_string()))?,
+    })
+}
+
+fn load(tx: &dyn WriteTx, name: &str) -> Result<Sheet, AppError> {
+    let stored = tx
+        .sheet(SYSTEM, name)?
+        .ok_or_else(|| AppError::NoSuchCharacter(name.trim().to_owned()))?;
+    from_sheet(&stored)
+}
+
+/// Reads a TOML sheet (the format of `sol new` files and [`Campaign::export_sol`]), checked
+/// by the rules and the campaign's limits.
+pub fn parse_sheet(toml_text: &str) -> Result<Sheet, AppError> {
+    let limit = solum_play::storage::MAX_FILE_BYTES;
+    if toml_text.len() as u64 > limit {
+        return Err(bad(
+            "sheet",
+            format!("{} bytes; the limit is {limit}", toml_text.len()),
+        ));
+    }
+    let sheet: Sheet =
+        toml::from_str(toml_text).map_err(|e| bad("sheet", e.to_string().trim_end()))?;
+    check_sheet(&sheet)?;
+    Ok(sheet)
+}
+
+impl<S: CampaignStore> Campaign<S> {
+    /// Runs `work` in one write transaction; an error from `work` rolls everything back and
+    /// comes back as it was.
+    fn sol_write<T>(
+        &mut self,
+        mut work: impl FnMut(&mut dyn WriteTx) -> Result<T, AppError>,
+    ) -> Result<T, AppError> {
+        let mut out: Option<Result<T, AppError>> = None;
+        let stored = self.store.write(&mut |tx| match work(tx) {
+            Ok(v) => {
+                out = Some(Ok(v));
+                Ok(())
+            }
+            Err(AppError::Store(e)) => Err(e),
+            Err(e) => {
+                out = Some(Err(e));
+                Err(StoreError::BadRecord("the change was refused".into()))
+            }
+        });
+        match (stored, out) {
+            (Ok(()), Some(Ok(v))) => Ok(v),
+            (Err(_), Some(Err(e))) => Err(e),
+            (Err(e), _) => Err(e.into()),
+            (Ok(()), _) => Err(bad("transaction", "the store did not run the change")),
+        }
+    }
+
+    /// Reads a sheet, changes it by `rule`, and stores it with its journal entry in one
+    /// transaction.
+    fn sol_change(
+        &mut self,
+        name: &str,
+        mut rule: impl FnMut(&Sheet) -> Result<(Sheet, SolChange), AppError>,
+    ) -> Result<(i64, SolChange, SolSheetView), AppError> {
+        let at = self.now();
+        self.sol_write(|tx| {
+            let before = load(tx, name)?;
+            let (after, change) = rule(&before)?;
+            check_sheet(&after)?;
+            let stored = tx.update_sheet(SYSTEM, &before.name, &to_sheet(&after)?)?;
+            let seq =
+                tx.append(&[entry(&at, SolRecord::new(&before.name, change.clone()))?])?[0].seq;
+            Ok((
+                seq,
+                change,
+                SolSheetView {
+                    sheet: after,
+                    version: stored.version,
+                },
+            ))
+        })
+    }
+
+    fn sol_insert(&mut self, sheet: Sheet, change: SolChange) -> Result<SolChangeView, AppError> {
+        let at = self.now();
+        let seq = self.sol_write(|tx| {
+            if tx.sheet(SYSTEM, &sheet.name)?.is_some() {
+                return Err(bad(
+                    "name",
+                    format!("the campaign already has a character named {}", sheet.name),
+                ));
+            }
+            tx.insert_sheet(&to_sheet(&sheet)?)?;
+            Ok(tx.append(&[entry(&at, SolRecord::new(&sheet.name, change.clone()))?])?[0].seq)
+        })?;
+        Ok(view(seq, SolSheetView { sheet, version: 1 }))
+    }
+
+    /// Creates a Project Sol character (Edge points start full).
+    pub fn create_sol(&mut self, new: &NewSol) -> Result<SolChangeView, AppError> {
+        let sheet = new.sheet()?;
+        self.sol_insert(
+            sheet.clone(),
+            SolChange::Created {
+                sheet: sheet.clone(),
+            },
+        )
+    }
+
+    /// Adds a character from its TOML sheet, progress, Edge points and training as written.
+    pub fn import_sol(&mut self, toml_text: &str) -> Result<SolChangeView, AppError> {
+        let sheet = parse_sheet(toml_text)?;
+        self.sol_insert(
+            sheet.clone(),
+            SolChange::Imported {
+                sheet: sheet.clone(),
+            },
+        )
+    }
+
+    /// A character's sheet as TOML, the format [`Campaign::import_sol`] reads.
+    pub fn export_sol(&self, name: &str) -> Result<String, AppError> {
+        let view = self.sol(name)?;
+        toml::to_string_pretty(&view.sheet).map_err(|e| bad("sheet", e.to_string()))
+    }
+
+    /// A character's sheet (the name in any case).
+    pub fn sol(&self, name: &str) -> Result<SolSheetView, AppError> {
+        let stored = self
+            .store
+            .sheet(SYSTEM, name)?
+            .ok_or_else(|| AppError::NoSuchCharacter(name.trim().to_owned()))?;
+        Ok(SolSheetView {
+            sheet: from_sheet(&stored)?,
+            version: stored.version,
+        })
+    }
+
+    /// Every Project Sol character of the campaign, by name.
+    pub fn sols(&self) -> Result<Vec<SolSheetView>, AppError> {
+        self.store
+            .sheets(SYSTEM)?
+            .iter()
+            .map(|s| {
+                Ok(SolSheetView {
+                    sheet: from_sheet(s)?,
+                    version: s.version,
+                })
+            })
+            .collect()
+    }
+
+    /// A new play session: Edge refreshes to the attribute, training is allowed again, and
+    /// a new encounter begins.
+    pub fn sol_session(&mut self, name: &str) -> Result<SolChangeView, AppError> {
+        self.simple(name, |before| {
+            let mut after = before.clone();
+            after.new_session();
+            let change = SolChange::Session {
+                before: before.clone(),
+                after: after.clone(),
+            };
+            Ok((after, change))
+        })
+    }
+
+    /// A new encounter: every skill may earn a progress point again.
+    pub fn sol_encounter(&mut self, name: &str) -> Result<SolChangeView, AppError> {
+        self.simple(name, |before| {
+            let mut after = before.clone();
+            after.new_encounter();
+            let change = SolChange::Encounter {
+                before: before.clone(),
+                after: after.clone(),
+            };
+            Ok((after, change))
+        })
+    }
+
+    /// The GM's reward: one point of Edge back, never above the attribute.
+    pub fn sol_reward(&mut self, name: &str) -> Result<SolChangeView, AppError> {
+        self.simple(name, |before| {
+            let mut after = before.clone();
+            after.edge.reward();
+            let change = SolChange::Reward {
+                before: before.clone(),
+                after: after.clone(),
+            };
+            Ok((after, change))
+        })
+    }
+
+    fn simple(
+        &mut self,
+        name: &str,
+        rule: impl FnMut(&Sheet) -> Result<(Sheet, SolChange), AppError>,
+    ) -> Result<SolChangeView, AppError> {
+        let (seq, _, sheet) = self.sol_change(name, rule)?;
+        Ok(view(seq, sheet))
+    }
+
+    /// Not Dead Yet: burns a point of Edge and lowers the highest physical attribute by 1;
+    /// on a tie `choice` names which.
+    pub fn sol_not_dead_yet(
+        &mut self,
+        name: &str,
+        choice: Option<&str>,
+    ) -> Result<SolChangeView, AppError> {
+        let (seq, change, sheet) = self.sol_change(name, |before| {
+            let mut after = before.clone();
+            let lowered = after.not_dead_yet(choice).map_err(|e| match e {
+                NotDeadYetError::Tie { .. } | NotDeadYetError::NotHighest { .. } => {
+                    bad("attribute", e.to_string())
+                }
+                other => bad("edge", other.to_string()),
+            })?;
+            let change = SolChange::NotDeadYet {
+                before: before.clone(),
+                choice: choice.map(str::to_owned),
+                lowered,
+                after: after.clone(),
+            };
+            Ok((after, change))
+        })?;
+        let SolChange::NotDeadYet { lowered, .. } = change else {
+            unreachable!("Not Dead Yet journals Not Dead Yet")
+        };
+        Ok(SolChangeView {
+            lowered: Some(lowered),
+            ..view(seq, sheet)
+        })
+    }
+
+    /// Trains the next rank of a skill: one training per game session (refused even when two
+    /// start at once), cost rating the new rank × 2, progress cleared.
+    pub fn sol_train(&mut self, name: &str, skill: &str) -> Result<SolChangeView, AppError> {
+        let skill = name_text("skill", skill)?;
+        let (seq, change, sheet) = self.sol_change(name, |before| {
+            let mut after = before.clone();
+            let trained = after.train(&skill).map_err(|e| rule_error(e, "skill"))?;
+            let change = SolChange::Train {
+                before: before.clone(),
+                skill: skill.clone(),
+                trained,
+                after: after.clone(),
+            };
+            Ok((after, change))
+        })?;
+        let SolChange::Train { trained, .. } = change else {
+            unreachable!("a training journals a training")
+        };
+        Ok(SolChangeView {
+            trained: Some(trained),
+            ..view(seq, sheet)
+        })
+    }
+
+    /// Spends a point of Edge outside a test: Blitz (REA + INT bonus dice), Seize the
+    /// Initiative, or Dead Man's Trigger, which rolls its BOD + WIL (3) test. Only Dead Man's
+    /// Trigger takes dice: typed values or a seed for another use are refused.
+    pub fn sol_spend(
+        &mut self,
+        name: &str,
+        what: SpendUse,
+        dice: Dice,
+    ) -> Result<SolChangeView, AppError> {
+        if what != SpendUse::DeadMansTrigger && dice != Dice::Fresh {
+            return Err(bad(
+                "dice",
+                "only Dead Man's Trigger rolls dice; this use rolls none",
+            ));
+        }
+        let dice = fix(dice);
+        let (seq, change, sheet) = self.sol_change(name, |before| {
+            let mut src = Source::of(&dice);
+            let (after, outcome) = spend_rule(before, what, src.dice())?;
+            let rolled = src.finish("dice")?;
+            let change = SolChange::Spend {
+                before: before.clone(),
+                outcome,
+                rolled: (what == SpendUse::DeadMansTrigger).then_some(rolled),
+                after: after.clone(),
+            };
+            Ok((after, change))
+        })?;
+        let SolChange::Spend {
+            outcome, rolled, ..
+        } = change
+        else {
+            unreachable!("a spend journals a spend")
+        };
+        Ok(SolChangeView {
+            spend: Some(outcome),
+            rolled,
+            ..view(seq, sheet)
+        })
+    }
+
+    /// Rolls a test from a sheet: attribute + ranks + modifiers (capped by the ranks), Edge
+    /// declared before (spent, or burnt for Smackdown) or chosen up front for after the dice
+    /// (`then`), an assistant's test first (a character of this campaign records its own
+    /// progress), or an opposed test; progress recorded. Typed dice go: the assistant's pool,
+    /// the pool, the Second Chance rerolls, then (opposed) the defender's unless
+    /// `against_typed` gives them apart.
+    pub fn sol_test(
+        &mut self,
+        name: &str,
+        req: &SolTest,
+        dice: Dice,
+        against_typed: Option<Vec<u32>>,
+    ) -> Result<SolTestView, AppError> {
+        req.validate()?;
+        if against_typed.is_some() && req.against.is_none() {
+            return Err(bad("against dice", "typed for a test that is not opposed"));
+        }
+        let dice = fix(dice);
+        let at = self.now();
+        let (seq, t) = self.sol_write(|tx| {
+            let before = load(tx, name)?;
+            let assistant_before = match &req.assist {
+                Some(Assist::Character(a)) => {
+                    let a = load(tx, a)?;
+                    if solum_store::name_key(&a.name) == solum_store::name_key(&before.name) {
+                        return Err(bad("assistant", "a character cannot assist itself"));
+                    }
+                    Some(a)
+                }
+                _ => None,
+            };
+            let mut main = Source::of(&dice);
+            let mut other = against_typed
+                .as_ref()
+                .map(|f| Source::of(&Dice::Typed(f.clone())));
+            let blame = Cell::new(false);
+            let (after, assistant_after, result) = test_rule(
+                &before,
+                assistant_before.as_ref(),
+                req,
+                main.dice(),
+                other.as_mut().map(Source::dice),
+                &blame,
+            )?;
+            let rolled = main.finish("dice")?;
+            let against_rolled = other.map(|o| o.finish("against dice")).transpose()?;
+            tx.update_sheet(SYSTEM, &before.name, &to_sheet(&after)?)?;
+            if let Some(a) = &assistant_after {
+                tx.update_sheet(SYSTEM, &a.name, &to_sheet(a)?)?;
+            }
+            let t = TestChange {
+                before: before.clone(),
+                request: req.clone(),
+                assistant_before,
+                rolled,
+                against_rolled,
+                result,
+                after,
+                assistant_after,
+            };
+            let seq = tx.append(&[entry(
+                &at,
+                SolRecord::new(&before.name, SolChange::Test(Box::new(t.clone()))),
+            )?])?[0]
+                .seq;
+            Ok((seq, t))
+        })?;
+        let r = &t.result;
+        let p = match req.against {
+            Some(o) => solum_sol::odds::opposed(r.pool.dice, req.edge, o.dice, o.edge)
+                .ok()
+                .map(|o| o.success),
+            None => req
+                .threshold
+                .map(|th| solum_sol::odds::test_odds(r.pool.dice, th, req.edge).success),
+        };
+        Ok(SolTestView {
+            seq,
+            name: t.after.name.clone(),
+            request: t.request.clone(),
+            p_success: p.as_ref().map(solum_dice::prob_to_f64),
+            p_success_exact: p.map(|p| p.to_string()),
+            edge: t.after.edge,
+            assistant_name: t.assistant_after.as_ref().map(|a| a.name.clone()),
+            seed: t.rolled.seed,
+            rolled: t.rolled,
+            against_rolled: t.against_rolled,
+            result: t.result,
+        })
+    }
+}
+
+fn view(seq: i64, sheet: SolSheetView) -> SolChangeView {
+    SolChangeView {
+        seq,
+        edge: sheet.sheet.edge,
+        sheet,
+        spend: None,
+        lowered: None,
+        trained: None,
+        rolled: None,
+    }
+}
