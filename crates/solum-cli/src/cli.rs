@@ -581,9 +581,9 @@ pub enum ClassicCommand {
 
 #[derive(Debug, Subcommand)]
 pub enum SolCommand {
-    /// Create a Project Sol character sheet.
+    /// Create a Project Sol character in the campaign.
     New {
-        /// Name.
+        /// Name (found later in any case).
         name: String,
         /// The Edge attribute (sheet values are 0 to 1000).
         #[arg(long, default_value_t = 2)]
@@ -594,63 +594,132 @@ pub enum SolCommand {
         /// A skill: NAME=RANKS (e.g. Etiquette=4); repeat.
         #[arg(long = "skill")]
         skills: Vec<String>,
-        /// Where to save (default: NAME.toml).
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show a character of the campaign, or a sheet file read one-off (--file).
+    Show {
+        /// The character's name.
+        #[arg(required_unless_present = "file")]
+        name: Option<String>,
+        /// A TOML sheet file to read instead (nothing is stored).
+        #[arg(long, conflicts_with = "name")]
+        file: Option<std::path::PathBuf>,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the campaign's Project Sol characters.
+    List {
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Add a character from a TOML sheet (the format `sol export` writes).
+    Import {
+        /// The sheet file.
+        file: std::path::PathBuf,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write a character's sheet as TOML (to standard output, or -o FILE).
+    Export {
+        /// The character's name.
+        name: String,
+        /// The file to write (an existing one only with --force).
         #[arg(long, short)]
         output: Option<std::path::PathBuf>,
         /// Replace an existing file.
-        #[arg(long)]
+        #[arg(long, requires = "output")]
         force: bool,
-    },
-    /// Show a sheet.
-    Show {
-        /// The sheet.
-        file: std::path::PathBuf,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
     },
     /// A test from the sheet: attribute + skill ranks + modifiers (capped by ranks), Edge
     /// spent or burnt, progress earned.
     Test(SolTestArgs),
-    /// A new session: Edge refreshes, a new encounter begins.
+    /// A new session: Edge refreshes, training is allowed again, a new encounter begins.
     Session {
-        /// The sheet.
-        file: std::path::PathBuf,
+        /// The character's name.
+        name: String,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// A new encounter: progress can be earned again.
     Encounter {
-        /// The sheet.
-        file: std::path::PathBuf,
+        /// The character's name.
+        name: String,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
     },
-    /// The GM rewards a point of Edge.
+    /// The GM rewards a point of Edge (never above the attribute).
     Reward {
-        /// The sheet.
-        file: std::path::PathBuf,
+        /// The character's name.
+        name: String,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Spend Edge outside a test: Blitz, Seize the Initiative, or Dead Man's Trigger (which
     /// rolls its BOD + WIL (3) test). Dice uses are spent with `sol test --edge`.
     Spend {
-        /// The sheet.
-        file: std::path::PathBuf,
+        /// The character's name.
+        name: String,
         /// What for.
         #[arg(value_enum)]
         what: SpendUse,
         #[command(flatten)]
         roll: DiceArgs,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Burn Edge for Not Dead Yet: the highest physical attribute (BOD, AGI, REA, STR)
     /// drops by 1 (Smackdown is burnt with `sol test --edge smackdown`).
     NotDeadYet {
-        /// The sheet.
-        file: std::path::PathBuf,
+        /// The character's name.
+        name: String,
         /// On a tie for highest, the attribute to lower (asked at a terminal otherwise).
         #[arg(long = "attr")]
         attribute: Option<String>,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
     },
-    /// Train the next rank of a skill (cost rating: the new rank × 2).
+    /// Train the next rank of a skill, once per session (cost rating: the new rank × 2).
     Train {
-        /// The sheet.
-        file: std::path::PathBuf,
+        /// The character's name.
+        name: String,
         /// The skill.
         #[arg(long)]
         skill: String,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -668,8 +737,8 @@ pub enum SpendUse {
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("dice_source").args(["rolled", "seed"])))]
 pub struct SolTestArgs {
-    /// The sheet.
-    pub file: std::path::PathBuf,
+    /// The character's name.
+    pub name: String,
     /// The skill tested (absent or 0 ranks: defaulting).
     #[arg(long)]
     pub skill: String,
@@ -688,7 +757,8 @@ pub struct SolTestArgs {
     /// Edge used (spent, or burnt for Smackdown).
     #[arg(long, value_enum)]
     pub edge: Option<EdgeUse>,
-    /// Edge spent after seeing the dice (at a terminal, asked when not given).
+    /// Second Chance or Close Call, chosen before the roll for after it: used, and spent,
+    /// only where it changes something (a die that is not a hit; a glitch).
     #[arg(long, value_enum, conflicts_with = "edge")]
     pub then: Option<Then>,
     /// Try Again: this test is retry number N of a failed test (2 dice fewer each, a penalty
@@ -699,10 +769,10 @@ pub struct SolTestArgs {
     /// capped with the other bonuses by the ranks.
     #[arg(long, conflicts_with = "assistant")]
     pub assist_dice: Option<i64>,
-    /// An assistant's sheet: it rolls the same attribute + its ranks in the skill first, and
-    /// records its own progress.
+    /// An assistant of the same campaign, by name: it rolls the same attribute + its ranks in
+    /// the skill first, and records its own progress.
     #[arg(long)]
-    pub assistant: Option<std::path::PathBuf>,
+    pub assistant: Option<String>,
     /// An opposed test against a defender's pool, this character attacking.
     #[arg(long, allow_negative_numbers = true, conflicts_with_all = ["threshold", "then", "assist_dice", "assistant"])]
     pub against_dice: Option<i64>,
@@ -712,6 +782,8 @@ pub struct SolTestArgs {
     /// The defender's dice rolled by hand: its pool, then its Second Chance rerolls.
     #[arg(long, value_name = "V1,V2,...", requires = "against_dice")]
     pub against_rolled: Option<String>,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
     #[command(flatten)]
     pub roll: DiceArgs,
     /// Print JSON.

@@ -384,9 +384,9 @@ fn hostile_corpus() {
         case(&["soluna", "skirmish", s(&fifo)], Bad),
         case(&["soluna", "skirmish", s(zero)], Bad),
         case(&["soluna", "skirmish", s(&big)], Bad),
-        case(&["sol", "show", s(&fifo)], Bad),
-        case(&["sol", "show", s(zero)], Bad),
-        case(&["sol", "train", "--skill", "Sidearms", s(&sol_top)], Bad),
+        case(&["sol", "show", "--file", s(&fifo)], Bad),
+        case(&["sol", "show", "--file", s(zero)], Bad),
+        case(&["sol", "show", "--file", s(&sol_top)], Bad),
         case(
             &["sim", "--hero", s(&fifo), "--foe", "orc", "--fights", "10"],
             Bad,

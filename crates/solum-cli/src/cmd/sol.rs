@@ -5,18 +5,22 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 
 use serde_json::json;
-use solum_sol::advancement::Skill;
-use solum_sol::edge::{Burn, Edge, Spend};
+use solum_app::sol::{Assist, Opposition, SolChangeView, SolSheetView};
+use solum_app::{AppError, Dice, NewSol, SolTest};
+use solum_dice::parse_faces;
 use solum_sol::odds::{opposed, test_odds};
-use solum_sol::pool::{PoolSpec, build, buy_hits, parse_threshold, threshold_name};
-use solum_sol::sheet::{NotDeadYetError, SHEET_SCHEMA, Sheet};
+use solum_sol::pool::{PoolSpec, buy_hits, parse_threshold, threshold_name};
+use solum_sol::sheet::Sheet;
 use solum_sol::test::{
     EdgeOnTest, OpposedOutcome, TestError, TestOutcome, TestSpec, roll_assisted, roll_opposed,
     roll_test, roll_test_then, try_again,
 };
 
+use super::campaign::{open, open_existing};
 use crate::bad;
-use crate::cli::{EdgeUse, SolCommand, SolOddsArgs, SolRollArgs, SolTestArgs, Then};
+use crate::cli::{
+    DiceArgs, EdgeUse, SolCommand, SolOddsArgs, SolRollArgs, SolTestArgs, SpendUse, Then,
+};
 use crate::dice::{Generator, SideDice, Source, explain, with_dice};
 use crate::render::{self, BAD, DIM, EVEN, GOOD, HEAD, paint, percent};
 
@@ -598,27 +602,10 @@ fn try_again_cmd(
     Ok(())
 }
 
-fn load(path: &Path) -> anyhow::Result<Sheet> {
+/// A sheet file read one-off (`sol show --file`): checked as an imported sheet would be.
+fn load_file(path: &Path) -> anyhow::Result<Sheet> {
     let text = solum_play::storage::read_text(path).map_err(|e| bad(e.to_string()))?;
-    let sheet: Sheet = toml::from_str(&text)
-        .map_err(|e| bad(format!("{}: {}", path.display(), e.to_string().trim_end())))?;
-    if sheet.schema != SHEET_SCHEMA {
-        return Err(bad(format!(
-            "{}: schema: version {} is not known (this solum reads {SHEET_SCHEMA})",
-            path.display(),
-            sheet.schema
-        )));
-    }
-    sheet
-        .check()
-        .map_err(|e| bad(format!("{}: {e}", path.display())))?;
-    Ok(sheet)
-}
-
-fn save(path: &Path, sheet: &Sheet) -> anyhow::Result<()> {
-    let text = toml::to_string_pretty(sheet)?;
-    solum_play::storage::write_atomically(path, &text)?;
-    Ok(())
+    solum_app::sol::parse_sheet(&text).map_err(|e| bad(format!("{}: {e}", path.display())))
 }
 
 fn pairs(items: &[String], what: &str) -> anyhow::Result<Vec<(String, u32)>> {
@@ -636,6 +623,43 @@ fn pairs(items: &[String], what: &str) -> anyhow::Result<Vec<(String, u32)>> {
         })
         .collect()
 }
+
+/// Dice for a campaign command: typed values, a seed, or a fresh seed the app journals.
+fn dice_of(roll: &DiceArgs) -> anyhow::Result<Dice> {
+    Ok(match (&roll.rolled, roll.seed) {
+        (Some(text), _) => {
+            Dice::Typed(parse_faces(text).map_err(|e| bad(format!("--rolled: {e}")))?)
+        }
+        (None, Some(seed)) => Dice::Seed(seed),
+        (None, None) => Dice::Fresh,
+    })
+}
+
+/// An application error with the flag that fed its field, so that bad input names the flag.
+fn flagged(e: AppError, flags: &[(&str, &str)]) -> anyhow::Error {
+    match &e {
+        AppError::Character { field, problem } => match flags.iter().find(|(f, _)| f == field) {
+            Some((_, flag)) => bad(format!("{flag}: {problem}")),
+            None => e.into(),
+        },
+        _ => e.into(),
+    }
+}
+
+/// The flags of `sol test`, by the fields the application names.
+const TEST_FLAGS: &[(&str, &str)] = &[
+    ("dice", "--rolled"),
+    ("against dice", "--against-rolled"),
+    ("then", "--then"),
+    ("edge", "--edge"),
+    ("retry", "--retry"),
+    ("threshold", "--threshold"),
+    ("assist dice", "--assist-dice"),
+    ("assistant", "--assistant"),
+    ("skill", "--skill"),
+    ("attribute", "--attr"),
+    ("modifiers", "--modifier"),
+];
 
 fn show(out: &mut dyn Write, s: &Sheet) -> std::io::Result<()> {
     writeln!(
@@ -665,6 +689,30 @@ fn show(out: &mut dyn Write, s: &Sheet) -> std::io::Result<()> {
             }
         )?;
     }
+    if s.trained_this_session {
+        writeln!(out, "  trained this session")?;
+    }
+    Ok(())
+}
+
+/// Writes a change's view: JSON, or `text` then the Edge line.
+fn done(out: &mut dyn Write, v: &SolChangeView, json: bool, text: &str) -> anyhow::Result<()> {
+    if json {
+        writeln!(out, "{}", serde_json::to_string(v)?)?;
+        return Ok(());
+    }
+    writeln!(out, "{text}")?;
+    writeln!(
+        out,
+        "  {}",
+        paint(
+            DIM,
+            format!(
+                "{}: Edge {}/{} (journal entry {})",
+                v.sheet.sheet.name, v.edge.points, v.edge.attribute, v.seq
+            )
+        )
+    )?;
     Ok(())
 }
 
@@ -675,72 +723,168 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             edge,
             attributes,
             skills,
-            output,
-            force,
+            campaign,
+            json,
         } => {
-            let path = super::new_sheet_path(output.as_deref(), name, *force)?;
             // The same name twice on the command line would be kept once, silently: refused.
             for (flag, list) in [("--attr", attributes), ("--skill", skills)] {
                 let names = pairs(list, &flag[2..])?;
-                if let Some((n, _)) = names.iter().enumerate().find_map(|(i, (n, _))| {
+                if let Some(n) = names.iter().enumerate().find_map(|(i, (n, _))| {
                     names[..i]
                         .iter()
                         .any(|(m, _)| m.eq_ignore_ascii_case(n))
-                        .then_some((n, ()))
+                        .then_some(n)
                 }) {
                     return Err(bad(format!("{flag} {n}: given twice")));
                 }
             }
-            let sheet = Sheet {
-                schema: SHEET_SCHEMA,
+            let new = NewSol {
                 name: name.clone(),
-                edge: Edge::new(*edge),
-                attributes: pairs(attributes, "attr")?.into_iter().collect(),
-                skills: pairs(skills, "skill")?
-                    .into_iter()
-                    .map(|(n, r)| Skill::new(&n, r))
-                    .collect(),
-                trained_this_session: false,
+                edge: *edge,
+                attributes: pairs(attributes, "attr")?,
+                skills: pairs(skills, "skill")?,
             };
-            sheet.check().map_err(|e| bad(e.to_string()))?;
-            save(&path, &sheet)?;
-            show(out, &sheet)?;
+            let v = open(campaign)?
+                .create_sol(&new)
+                .map_err(|e| flagged(e, &[("name", "NAME"), ("sheet", "--attr/--skill/--edge")]))?;
+            if *json {
+                return done(out, &v, true, "");
+            }
+            show(out, &v.sheet.sheet)?;
             writeln!(
                 out,
                 "{}",
-                paint(DIM, format!("saved to {}", path.display()))
+                paint(DIM, format!("in the campaign, journal entry {}", v.seq))
             )?;
         }
-        SolCommand::Show { file } => show(out, &load(file)?)?,
-        SolCommand::Test(args) => test(args, out)?,
-        SolCommand::Session { file } => {
-            let mut s = load(file)?;
-            s.edge.refresh();
-            s.trained_this_session = false;
-            s.skills.iter_mut().for_each(Skill::new_encounter);
-            save(file, &s)?;
-            writeln!(
+        SolCommand::Show {
+            name,
+            file,
+            campaign,
+            json,
+        } => {
+            let view = match (file, name) {
+                (Some(f), _) => SolSheetView {
+                    sheet: load_file(f)?,
+                    version: 0,
+                },
+                (None, Some(n)) => open_existing(campaign)?.sol(n)?,
+                (None, None) => return Err(bad("give a NAME, or --file SHEET")),
+            };
+            if *json {
+                writeln!(out, "{}", serde_json::to_string(&view)?)?;
+            } else {
+                show(out, &view.sheet)?;
+            }
+        }
+        SolCommand::List { campaign, json } => {
+            let all = open_existing(campaign)?.sols()?;
+            if *json {
+                writeln!(out, "{}", serde_json::to_string(&all)?)?;
+            } else if all.is_empty() {
+                writeln!(out, "No Project Sol characters yet (solum sol new NAME …).")?;
+            } else {
+                for v in &all {
+                    let s = &v.sheet;
+                    writeln!(
+                        out,
+                        "{}   Edge {}/{}   {} skill(s)",
+                        paint(HEAD, &s.name),
+                        s.edge.points,
+                        s.edge.attribute,
+                        s.skills.len()
+                    )?;
+                }
+            }
+        }
+        SolCommand::Import {
+            file,
+            campaign,
+            json,
+        } => {
+            let text = solum_play::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
+            let v = open(campaign)?.import_sol(&text).map_err(|e| match e {
+                AppError::Character { field, problem } => {
+                    bad(format!("{}: {field}: {problem}", file.display()))
+                }
+                e => e.into(),
+            })?;
+            done(
                 out,
-                "New session: Edge refreshed to {}/{}.",
-                s.edge.points, s.edge.attribute
+                &v,
+                *json,
+                &format!("{} joins the campaign.", v.sheet.sheet.name),
             )?;
         }
-        SolCommand::Encounter { file } => {
-            let mut s = load(file)?;
-            s.skills.iter_mut().for_each(Skill::new_encounter);
-            save(file, &s)?;
-            writeln!(out, "New encounter: progress can be earned again.")?;
+        SolCommand::Export {
+            name,
+            output,
+            force,
+            campaign,
+        } => {
+            let text = open_existing(campaign)?.export_sol(name)?;
+            match output {
+                None => write!(out, "{text}")?,
+                Some(path) => {
+                    if path.exists() && !force {
+                        return Err(bad(format!(
+                            "{}: already exists (use --force to replace it)",
+                            path.display()
+                        )));
+                    }
+                    solum_play::storage::write_atomically(path, &text)?;
+                    writeln!(
+                        out,
+                        "{}",
+                        paint(DIM, format!("saved to {}", path.display()))
+                    )?;
+                }
+            }
         }
-        SolCommand::Reward { file } => {
-            let mut s = load(file)?;
-            s.edge.reward();
-            save(file, &s)?;
-            writeln!(out, "Edge {}/{}.", s.edge.points, s.edge.attribute)?;
+        SolCommand::Test(args) => test(args, out)?,
+        SolCommand::Session {
+            name,
+            campaign,
+            json,
+        } => {
+            let v = open(campaign)?.sol_session(name)?;
+            let text = format!(
+                "New session: Edge refreshed to {}/{}; training allowed again.",
+                v.edge.points, v.edge.attribute
+            );
+            done(out, &v, *json, &text)?;
         }
-        SolCommand::Spend { file, what, roll } => {
+        SolCommand::Encounter {
+            name,
+            campaign,
+            json,
+        } => {
+            let v = open(campaign)?.sol_encounter(name)?;
+            done(
+                out,
+                &v,
+                *json,
+                "New encounter: progress can be earned again.",
+            )?;
+        }
+        SolCommand::Reward {
+            name,
+            campaign,
+            json,
+        } => {
+            let v = open(campaign)?.sol_reward(name)?;
+            let text = format!("Edge {}/{}.", v.edge.points, v.edge.attribute);
+            done(out, &v, *json, &text)?;
+        }
+        SolCommand::Spend {
+            name,
+            what,
+            roll,
+            campaign,
+            json,
+        } => {
             // Only Dead Man's Trigger rolls: dice flags on another use would be ignored.
-            if *what != crate::cli::SpendUse::DeadMansTrigger
-                && (roll.rolled.is_some() || roll.seed.is_some())
+            if *what != SpendUse::DeadMansTrigger && (roll.rolled.is_some() || roll.seed.is_some())
             {
                 return Err(bad(
                     "--rolled/--seed: only dead-mans-trigger rolls dice; this use rolls none",
@@ -751,343 +895,153 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
                     "--seed cannot be used with --rolled: typed dice roll nothing from it",
                 ));
             }
-            let mut sheet = load(file)?;
-            // The attributes a use needs must be on the sheet: a missing one is no 0.
-            let attr = |names: [&str; 2]| -> anyhow::Result<u32> {
-                names
-                    .iter()
-                    .map(|n| {
-                        sheet
-                            .attribute(n)
-                            .ok_or_else(|| bad(format!("{}: no attribute `{n}`", file.display())))
-                    })
-                    .sum()
+            let use_ = match what {
+                SpendUse::Blitz => solum_app::sol::SpendUse::Blitz,
+                SpendUse::SeizeTheInitiative => solum_app::sol::SpendUse::SeizeTheInitiative,
+                SpendUse::DeadMansTrigger => solum_app::sol::SpendUse::DeadMansTrigger,
             };
-            let (spend, text) = match what {
-                crate::cli::SpendUse::Blitz => (
-                    Spend::Blitz,
-                    format!(
-                        "Blitz: add REA + INT = {} dice to this initiative test",
-                        attr(["REA", "INT"])?
-                    ),
-                ),
-                crate::cli::SpendUse::SeizeTheInitiative => (
-                    Spend::SeizeTheInitiative,
-                    "Seize the Initiative: top of the order for this round".to_owned(),
-                ),
-                crate::cli::SpendUse::DeadMansTrigger => (Spend::DeadMansTrigger, String::new()),
-            };
-            let bod_wil = if spend == Spend::DeadMansTrigger {
-                attr(["BOD", "WIL"])?
-            } else {
-                0
-            };
-            sheet.edge.spend(spend).map_err(|e| bad(e.to_string()))?;
-            if spend == Spend::DeadMansTrigger {
-                let dice = bod_wil.max(1);
-                let spec = TestSpec {
-                    dice,
-                    threshold: Some(3),
-                    edge: None,
-                };
-                let (t, seed) = with_dice(
-                    roll.rolled.as_deref(),
-                    roll.seed,
-                    "values go: the BOD + WIL pool",
-                    |d| roll_test(&spec, d),
-                )?;
-                save(file, &sheet)?;
-                writeln!(out, "Dead Man's Trigger: BOD + WIL = {dice} dice against 3")?;
-                write_test(out, &t, seed)?;
-                writeln!(
-                    out,
-                    "  {}",
-                    if t.success == Some(true) {
-                        "one last action before blacking out"
-                    } else {
-                        "no last action"
-                    }
-                )?;
-            } else {
-                save(file, &sheet)?;
-                writeln!(out, "{text}")?;
+            let v = open(campaign)?
+                .sol_spend(name, use_, dice_of(roll)?)
+                .map_err(|e| flagged(e, &[("dice", "--rolled")]))?;
+            if *json {
+                return done(out, &v, true, "");
             }
-            writeln!(out, "  Edge {}/{}", sheet.edge.points, sheet.edge.attribute)?;
+            let spent = v.spend.as_ref().expect("a spend has its outcome");
+            match (&spent.bonus_dice, &spent.trigger) {
+                (Some(b), _) => writeln!(
+                    out,
+                    "Blitz: add REA + INT = {b} dice to this initiative test"
+                )?,
+                (None, Some(t)) => {
+                    writeln!(
+                        out,
+                        "Dead Man's Trigger: BOD + WIL = {} dice against {}",
+                        t.spec.dice,
+                        t.spec.threshold.unwrap_or(0)
+                    )?;
+                    write_test(out, t, v.rolled.as_ref().and_then(|r| r.seed))?;
+                    writeln!(
+                        out,
+                        "  {}",
+                        if t.success == Some(true) {
+                            "one last action before blacking out"
+                        } else {
+                            "no last action"
+                        }
+                    )?;
+                }
+                (None, None) => {
+                    writeln!(out, "Seize the Initiative: top of the order for this round")?
+                }
+            }
+            writeln!(out, "  Edge {}/{}", v.edge.points, v.edge.attribute)?;
         }
-        SolCommand::NotDeadYet { file, attribute } => {
-            let mut s = load(file)?;
-            let (tied, _) = s.highest_physical();
+        SolCommand::NotDeadYet {
+            name,
+            attribute,
+            campaign,
+            json,
+        } => {
+            let mut c = open(campaign)?;
             let choice = match attribute {
                 Some(a) => Some(a.clone()),
-                None if tied.len() > 1
-                    && s.edge.attribute > 0
-                    && std::io::stdin().is_terminal() =>
-                {
-                    Some(ask_attribute(&tied)?)
+                // A tie is the player's choice: asked at a terminal before the change, which
+                // checks the choice again against the sheet it reads.
+                None if std::io::stdin().is_terminal() && !json => {
+                    let s = c.sol(name)?.sheet;
+                    let (tied, _) = s.highest_physical();
+                    if tied.len() > 1 && s.edge.attribute > 0 {
+                        Some(ask_attribute(&tied)?)
+                    } else {
+                        None
+                    }
                 }
                 None => None,
             };
-            let lowered = s.not_dead_yet(choice.as_deref()).map_err(|e| match e {
-                NotDeadYetError::Tie { .. } => bad(format!("{e} with --attr")),
-                NotDeadYetError::NotHighest { .. } => bad(format!("--attr: {e}")),
-                other => bad(format!("{}: {other}", file.display())),
-            })?;
-            save(file, &s)?;
-            writeln!(
-                out,
+            let v = c
+                .sol_not_dead_yet(name, choice.as_deref())
+                .map_err(|e| match &e {
+                    AppError::Character { problem, .. } if problem.contains("tie for") => {
+                        bad(format!("{problem} with --attr"))
+                    }
+                    _ => flagged(e, &[("attribute", "--attr"), ("edge", "Edge")]),
+                })?;
+            let l = v.lowered.as_ref().expect("Not Dead Yet lowers one");
+            let text = format!(
                 "Not Dead Yet: {} survives; {} {} → {}. Edge {}/{}.",
-                s.name,
-                lowered.attribute,
-                lowered.from,
-                lowered.to,
-                s.edge.points,
-                s.edge.attribute
-            )?;
+                v.sheet.sheet.name, l.attribute, l.from, l.to, v.edge.points, v.edge.attribute
+            );
+            done(out, &v, *json, &text)?;
         }
-        SolCommand::Train { file, skill } => {
-            let mut s = load(file)?;
-            if s.trained_this_session {
-                return Err(bad(
-                    "one training session per game session: already trained this session",
-                ));
-            }
-            if s.skill_mut(skill).is_none() {
-                s.skills.push(Skill::new(skill, 0));
-            }
-            let sk = s.skill_mut(skill).expect("added");
-            let cost = sk.train().ok_or_else(|| {
-                bad(format!(
-                    "{skill}: already at the highest rank, {}",
-                    u32::MAX
-                ))
-            })?;
-            let ranks = sk.ranks;
-            s.trained_this_session = true;
-            save(file, &s)?;
-            writeln!(
-                out,
-                "{skill} trained to rank {ranks}: cost rating {cost}; progress points cleared."
-            )?;
+        SolCommand::Train {
+            name,
+            skill,
+            campaign,
+            json,
+        } => {
+            let v = open(campaign)?
+                .sol_train(name, skill)
+                .map_err(|e| flagged(e, &[("skill", "--skill")]))?;
+            let t = v.trained.as_ref().expect("a training trains");
+            let text = format!(
+                "{} trained to rank {}: cost rating {}; progress points cleared.",
+                t.skill, t.ranks, t.cost
+            );
+            done(out, &v, *json, &text)?;
         }
     }
     Ok(())
 }
 
-/// Records a test of `skill` on the sheet; a skill not yet listed joins it when it earns a
-/// point.
-fn record(s: &mut Sheet, skill: &str, t: &TestOutcome) -> solum_sol::advancement::Progress {
-    match s.skill_mut(skill) {
-        Some(sk) => sk.record_test(t),
-        None => {
-            let mut sk = Skill::new(skill, 0);
-            let p = sk.record_test(t);
-            if p.point {
-                s.skills.push(sk);
-            }
-            p
-        }
-    }
-}
-
 fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let mut s = load(&args.file)?;
-    let attribute = s.attribute(&args.attribute).ok_or_else(|| {
-        bad(format!(
-            "{}: no attribute `{}`",
-            args.file.display(),
-            args.attribute
-        ))
-    })?;
-    let ranks = s.ranks(&args.skill);
-    let spec = PoolSpec {
-        attribute: i64::from(attribute),
-        ranks: i64::from(ranks),
+    let t = args.threshold.as_deref().map(threshold).transpose()?;
+    let count = |flag: &str, n: i64| -> anyhow::Result<u32> { dice_in(flag, n) };
+    let req = SolTest {
+        skill: args.skill.clone(),
+        attribute: args.attribute.clone(),
+        threshold: t,
         modifiers: args.modifiers.clone(),
         untrained_penalty: args.untrained_penalty,
         retry: args.retry,
+        edge: edge_on_test(args.edge),
+        then: then_edge(args.then),
+        assist: match (args.assist_dice, &args.assistant) {
+            (Some(n), _) => Some(Assist::Dice(count("--assist-dice", n)?)),
+            (None, Some(name)) => Some(Assist::Character(name.clone())),
+            (None, None) => None,
+        },
+        against: args
+            .against_dice
+            .map(|d| {
+                Ok::<_, anyhow::Error>(Opposition {
+                    dice: count("--against-dice", d)?,
+                    edge: edge_on_test(args.against_edge),
+                })
+            })
+            .transpose()?,
     };
-    // Every check before any die or Edge: a command that fails changes nothing.
-    let pool = spec.build().map_err(|e| match e {
-        solum_sol::pool::PoolError::NoMoreTries { .. } => {
-            bad(format!("--retry {}: {e}", args.retry))
-        }
-        e => bad(format!("{}: {e}", args.file.display())),
-    })?;
-    let t = args.threshold.as_deref().map(threshold).transpose()?;
-    if args.retry > 0 && t.is_none() {
-        return Err(bad(
-            "--retry: only a failed test against a --threshold is tried again",
-        ));
-    }
-    let mut helper = match &args.assistant {
-        Some(path) => Some((path, load(path)?)),
-        None => None,
-    };
-    let assistant = match (args.assist_dice, &helper) {
-        (Some(n), _) => Some(dice_in("--assist-dice", n)?),
-        (None, Some((path, a))) => {
-            let attr = a.attribute(&args.attribute).ok_or_else(|| {
-                bad(format!(
-                    "{}: no attribute `{}`",
-                    path.display(),
-                    args.attribute
-                ))
-            })?;
-            let p = build(
-                i64::from(attr),
-                i64::from(a.ranks(&args.skill)),
-                &[],
-                args.untrained_penalty,
-            )
-            .map_err(|e| bad(format!("{}: {e}", path.display())))?;
-            Some(p.dice)
-        }
-        (None, None) => None,
-    };
-    let edge = edge_on_test(args.edge);
-    // Edge declared before rolling: with no point left, nothing is rolled.
-    match args.edge {
-        Some(EdgeUse::Smackdown) => s.edge.burn(Burn::Smackdown),
-        Some(EdgeUse::PushTheLimit) => s.edge.spend(Spend::PushTheLimit),
-        Some(EdgeUse::SecondChance) => s.edge.spend(Spend::SecondChance),
-        Some(EdgeUse::CloseCall) => s.edge.spend(Spend::CloseCall),
-        None => Ok(()),
-    }
-    .map_err(|e| bad(format!("--edge: {e}")))?;
-    if let Some(d) = args.against_dice {
-        let attacker = TestSpec {
-            dice: pool.dice,
-            threshold: None,
-            edge,
-        };
-        let defender = TestSpec {
-            dice: dice_in("--against-dice", d)?,
-            threshold: None,
-            edge: edge_on_test(args.against_edge),
-        };
-        let (o, seed) = opposed_with_dice(
-            &attacker,
-            &defender,
-            args.roll.rolled.as_deref(),
-            args.against_rolled.as_deref(),
-            args.roll.seed,
-        )?;
-        let progress = record(&mut s, &args.skill, &o.attacker);
-        save(&args.file, &s)?;
-        if args.json {
-            writeln!(
-                out,
-                "{}",
-                json!({"pool": pool, "opposed": o, "progress": progress, "edge": s.edge, "seed": seed})
-            )?;
-            return Ok(());
-        }
-        let odds = opposed(attacker.dice, attacker.edge, defender.dice, defender.edge)
-            .map_err(|e| bad(e.to_string()))?;
-        writeln!(
-            out,
-            "{} {} + {} = {} dice",
-            paint(HEAD, &s.name),
-            args.skill,
-            args.attribute,
-            pool.dice
-        )?;
-        write_opposed(out, &o, &odds.success)?;
-        render::write_seed(out, seed)?;
-        if progress.point {
-            writeln!(
-                out,
-                "  progress point in {}{}",
-                args.skill,
-                if progress.rank_up { ": RANK UP" } else { "" }
-            )?;
-        }
-        writeln!(out, "  Edge {}/{}", s.edge.points, s.edge.attribute)?;
-        return Ok(());
-    }
-    if then_edge(args.then).is_some() && s.edge.points == 0 {
-        return Err(bad(format!(
-            "--then: no Edge left to spend (0 of {})",
-            s.edge.attribute
-        )));
-    }
-    let ask = interactive(args.then, args.edge, args.roll.rolled.as_deref(), args.json)
-        && s.edge.points > 0;
-    let mut choose = |plain: &TestOutcome| match args.then {
-        Some(then) => then_edge(Some(then)),
-        None if ask => ask_then(plain).unwrap_or(None),
-        None => None,
-    };
-    let order = "values go: the assistant's pool if it rolls, then the pool, then one die for each die a second chance rerolls";
-    let (rolled, seed) =
-        with_dice(
-            args.roll.rolled.as_deref(),
-            args.roll.seed,
-            order,
-            |d| match assistant {
-                Some(n) => split(
-                    roll_assisted(
-                        &TestSpec {
-                            dice: n,
-                            threshold: None,
-                            edge: None,
-                        },
-                        &spec,
-                        t,
-                        edge,
-                        d,
-                        &mut choose,
-                    )
-                    .map(|a| (Some(a.assistant), a.pool, a.test)),
-                ),
-                None => roll_test_then(
-                    &TestSpec {
-                        dice: pool.dice,
-                        threshold: t,
-                        edge,
-                    },
-                    d,
-                    &mut choose,
-                )
-                .map(|o| Ok((None, pool.clone(), o))),
-            },
-        )?;
-    let (help, pool, outcome) = rolled.map_err(|e| test_error(e, "--rolled", order))?;
-    // Edge chosen after the dice: spent only when it was used.
-    if args.edge.is_none() {
-        match outcome.spec.edge {
-            Some(EdgeOnTest::SecondChance) => s.edge.spend(Spend::SecondChance),
-            Some(EdgeOnTest::CloseCall) => s.edge.spend(Spend::CloseCall),
-            _ => Ok(()),
-        }
-        .map_err(|e| bad(format!("--then: {e}")))?;
-    }
-    let progress = record(&mut s, &args.skill, &outcome);
-    let helper_progress = match (&mut helper, &help) {
-        (Some((_, a)), Some(h)) => Some(record(a, &args.skill, h)),
-        _ => None,
-    };
-    save(&args.file, &s)?;
-    if let Some((path, a)) = &helper {
-        save(path, a)?;
-    }
+    let against_typed = args
+        .against_rolled
+        .as_deref()
+        .map(|text| parse_faces(text).map_err(|e| bad(format!("--against-rolled: {e}"))))
+        .transpose()?;
+    let v = open(&args.campaign)?
+        .sol_test(&args.name, &req, dice_of(&args.roll)?, against_typed)
+        .map_err(|e| flagged(e, TEST_FLAGS))?;
     if args.json {
-        writeln!(
-            out,
-            "{}",
-            json!({"pool": pool, "assistant": help, "assistant_progress": helper_progress, "test": outcome, "progress": progress, "edge": s.edge, "seed": seed})
-        )?;
+        writeln!(out, "{}", serde_json::to_string(&v)?)?;
         return Ok(());
     }
-    if let Some(h) = &help {
+    let r = &v.result;
+    if let Some(h) = &r.assistant {
         let faces: Vec<String> = h.dice.iter().map(u32::to_string).collect();
         writeln!(
             out,
             "{} {}{} dice: {} → {} hit(s) offered",
             paint(HEAD, "Assistant"),
-            helper
+            v.assistant_name
                 .as_ref()
-                .map(|(_, a)| format!("{}, ", a.name))
+                .map(|n| format!("{n}, "))
                 .unwrap_or_default(),
             h.spec.dice,
             faces.join(" "),
@@ -1097,40 +1051,54 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     writeln!(
         out,
         "{} {} + {} ({} + {} ranks{}) = {} dice{}",
-        paint(HEAD, &s.name),
+        paint(HEAD, &v.name),
         args.skill,
         args.attribute,
-        attribute,
-        ranks,
-        if pool.applied != 0 {
-            format!(" {:+}", pool.applied)
+        r.attribute_value,
+        r.ranks,
+        if r.pool.applied != 0 {
+            format!(" {:+}", r.pool.applied)
         } else {
             String::new()
         },
-        pool.dice,
+        r.pool.dice,
         if args.retry > 0 {
             format!(", try again number {}", args.retry)
         } else {
             String::new()
         }
     )?;
-    if args.edge.is_none() && outcome.spec.edge.is_some() {
-        writeln!(
-            out,
-            "  {} after the roll",
-            edge_words(outcome.spec.edge).trim_start_matches(", ")
-        )?;
+    match &r.opposed {
+        Some(o) => {
+            // The chance the app worked out before the roll, as an exact fraction.
+            let p: solum_dice::Prob = v
+                .p_success_exact
+                .as_deref()
+                .and_then(|p| p.parse().ok())
+                .ok_or_else(|| anyhow::anyhow!("the opposed test came back without its odds"))?;
+            write_opposed(out, o, &p)?;
+            render::write_seed(out, v.seed)?;
+        }
+        None => {
+            if args.edge.is_none() && r.test.spec.edge.is_some() {
+                writeln!(
+                    out,
+                    "  {} after the roll",
+                    edge_words(r.test.spec.edge).trim_start_matches(", ")
+                )?;
+            }
+            write_test(out, &r.test, v.seed)?;
+        }
     }
-    write_test(out, &outcome, seed)?;
-    if progress.point {
+    if r.progress.point {
         writeln!(
             out,
             "  progress point in {}{}",
             args.skill,
-            if progress.rank_up { ": RANK UP" } else { "" }
+            if r.progress.rank_up { ": RANK UP" } else { "" }
         )?;
     }
-    if let Some(p) = helper_progress
+    if let Some(p) = r.assistant_progress
         && p.point
     {
         writeln!(
@@ -1139,7 +1107,7 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             args.skill
         )?;
     }
-    writeln!(out, "  Edge {}/{}", s.edge.points, s.edge.attribute)?;
+    writeln!(out, "  Edge {}/{}", v.edge.points, v.edge.attribute)?;
     Ok(())
 }
 
