@@ -301,8 +301,8 @@ pub struct SolTestResult {
     pub assistant: Option<TestOutcome>,
     /// The progress the assistant's test earned it (an assistant with a sheet).
     pub assistant_progress: Option<Progress>,
-    /// The character's test.
-    pub test: TestOutcome,
+    /// The character's test (in an opposed test, the attacker's side of `opposed`).
+    pub test: Option<TestOutcome>,
     /// Both sides of an opposed test.
     pub opposed: Option<OpposedOutcome>,
     /// The progress the test earned.
@@ -542,20 +542,25 @@ impl SolRecord {
             ),
             SolChange::Test(t) => {
                 let r = &t.result;
-                let verdict = match (&r.opposed, r.test.success) {
-                    (Some(o), _) if o.success => "succeeds",
-                    (Some(_), _) => "fails",
-                    (None, Some(true)) => "success",
-                    (None, Some(false)) => "failure",
-                    (None, None) => "rolled",
+                let (own, verdict) = match (&r.opposed, &r.test) {
+                    (Some(o), _) => (&o.attacker, if o.success { "succeeds" } else { "fails" }),
+                    (None, Some(t)) => (
+                        t,
+                        match t.success {
+                            Some(true) => "success",
+                            Some(false) => "failure",
+                            None => "rolled",
+                        },
+                    ),
+                    (None, None) => return format!("{n} tests {}", t.request.skill),
                 };
                 format!(
                     "{n} tests {} + {} ({} dice: {}): {} hit(s), {verdict}",
                     t.request.skill,
                     t.request.attribute,
                     r.pool.dice,
-                    faces(&r.test.dice),
-                    r.test.hits
+                    faces(&own.dice),
+                    own.hits
                 )
             }
         }
@@ -928,7 +933,7 @@ fn test_rule(
                 pool,
                 assistant: None,
                 assistant_progress: None,
-                test: opposed.attacker.clone(),
+                test: None,
                 opposed: Some(opposed),
                 progress,
             },
@@ -1000,7 +1005,7 @@ fn test_rule(
             pool,
             assistant: helper,
             assistant_progress,
-            test,
+            test: Some(test),
             opposed: None,
             progress,
         },

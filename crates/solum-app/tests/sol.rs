@@ -54,7 +54,10 @@ fn malcolm_earns_one_point_per_encounter_and_five_raise_the_rank() {
             None,
         )
         .unwrap();
-    assert_eq!((v.result.pool.dice, v.result.test.hits), (5, 4));
+    assert_eq!(
+        (v.result.pool.dice, v.result.test.as_ref().unwrap().hits),
+        (5, 4)
+    );
     assert!(!v.result.progress.point);
     // Five hits: a point, "including tests during which Malcolm uses Edge".
     let mut push = etiquette();
@@ -101,13 +104,18 @@ fn edge_before_and_after_the_dice() {
     let v = c
         .sol_test("Cole", &t, Dice::Typed(vec![5, 6, 6]), None)
         .unwrap();
-    assert_eq!((v.edge.points, v.result.test.spec.edge), (1, None));
+    assert_eq!(
+        (v.edge.points, v.result.test.as_ref().unwrap().spec.edge),
+        (1, None)
+    );
     // 1 1 3: no hit and two ones of three, a critical glitch on a failed test; Close Call
     // makes it a glitch and spends the point.
     let v = c
         .sol_test("Cole", &t, Dice::Typed(vec![1, 1, 3]), None)
         .unwrap();
-    assert!(v.result.test.glitch && !v.result.test.critical_glitch);
+    assert!(
+        v.result.test.as_ref().unwrap().glitch && !v.result.test.as_ref().unwrap().critical_glitch
+    );
     assert_eq!(v.edge.points, 0);
     // No point left: Second Chance up front is refused before any die, nothing stored.
     let before = len(&c);
@@ -123,8 +131,8 @@ fn edge_before_and_after_the_dice() {
     let v = c
         .sol_test("Cole", &t, Dice::Typed(vec![5, 1, 2, 6, 5]), None)
         .unwrap();
-    assert_eq!(v.result.test.hits, 3);
-    assert_eq!(v.result.test.rerolls.len(), 2);
+    assert_eq!(v.result.test.as_ref().unwrap().hits, 3);
+    assert_eq!(v.result.test.as_ref().unwrap().rerolls.len(), 2);
     assert_eq!(v.edge.points, 0);
     // Smackdown burns a point: Edge 0/0 after a refresh, and no progress for 5 hits.
     c.sol_session("Cole").unwrap();
@@ -134,7 +142,7 @@ fn edge_before_and_after_the_dice() {
     let v = c
         .sol_test("Cole", &smack, Dice::Typed(vec![]), None)
         .unwrap();
-    assert_eq!(v.result.test.net_hits, Some(4));
+    assert_eq!(v.result.test.as_ref().unwrap().net_hits, Some(4));
     assert!(!v.result.progress.point);
     assert_eq!((v.edge.attribute, v.edge.points), (0, 0));
     c.sol_session("Cole").unwrap();

@@ -1068,8 +1068,8 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             String::new()
         }
     )?;
-    match &r.opposed {
-        Some(o) => {
+    match (&r.opposed, &r.test) {
+        (Some(o), _) => {
             // The chance the app worked out before the roll, as an exact fraction.
             let p: solum_dice::Prob = v
                 .p_success_exact
@@ -1079,16 +1079,17 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             write_opposed(out, o, &p)?;
             render::write_seed(out, v.seed)?;
         }
-        None => {
-            if args.edge.is_none() && r.test.spec.edge.is_some() {
+        (None, Some(t)) => {
+            if args.edge.is_none() && t.spec.edge.is_some() {
                 writeln!(
                     out,
                     "  {} after the roll",
-                    edge_words(r.test.spec.edge).trim_start_matches(", ")
+                    edge_words(t.spec.edge).trim_start_matches(", ")
                 )?;
             }
-            write_test(out, &r.test, v.seed)?;
+            write_test(out, t, v.seed)?;
         }
+        (None, None) => return Err(anyhow::anyhow!("the test came back without its dice")),
     }
     if r.progress.point {
         writeln!(
