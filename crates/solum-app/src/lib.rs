@@ -8,6 +8,8 @@
 //! back, nothing was written.
 
 pub mod characters;
+pub mod combat;
+pub mod creatures;
 mod error;
 pub mod ideas;
 pub mod journal;
@@ -333,6 +335,7 @@ impl<S: CampaignStore> Campaign<S> {
             mismatches: Vec::new(),
         };
         let mut after = 0;
+        let mut replayer = journal::Replayer::default();
         loop {
             let page = self.store.entries_after(after, 1_000)?;
             if page.is_empty() {
@@ -349,10 +352,11 @@ impl<S: CampaignStore> Campaign<S> {
                     Ok(record) => {
                         let character_roll =
                             matches!(&record, Record::Character(c) if c.has_dice());
-                        if record.rolled().is_some() || character_roll {
+                        let combat_roll = matches!(&record, Record::Combat(c) if c.has_dice());
+                        if record.rolled().is_some() || character_roll || combat_roll {
                             report.rolls += 1;
                         }
-                        if let Some(reason) = journal::replay(&record)? {
+                        if let Some(reason) = replayer.check(&record)? {
                             report.mismatches.push(Mismatch {
                                 seq: entry.seq,
                                 reason,
@@ -416,6 +420,7 @@ impl<S: CampaignStore> Campaign<S> {
             present.insert(key(&entry.at, &entry.record)?);
         }
         let mut records = Vec::with_capacity(export.entries.len());
+        let mut replayer = journal::Replayer::default();
         for (i, entry) in export.entries.into_iter().enumerate() {
             let index = i + 1;
             entry
@@ -426,7 +431,7 @@ impl<S: CampaignStore> Campaign<S> {
                     reason: format!("date \"{}\": {e}", entry.at),
                 })?;
             check_record(&entry.record)?;
-            if let Some(reason) = journal::replay(&entry.record)? {
+            if let Some(reason) = replayer.check(&entry.record)? {
                 return Err(AppError::ImportMismatch { index, reason });
             }
             if present.insert(key(&entry.at, &entry.record)?) {
@@ -461,6 +466,8 @@ fn check_record(record: &Record) -> Result<(), AppError> {
             text("question", question, MAX_QUESTION, false).map(drop)
         }
         Record::Character(c) => c.check(),
+        Record::Combat(c) => c.check(),
+        Record::Creature(c) => c.check(),
         Record::Difficulty { task, .. } => task
             .as_deref()
             .map(|t| text("task", t, MAX_QUESTION, false))

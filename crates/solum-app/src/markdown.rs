@@ -73,6 +73,12 @@ pub(crate) fn render(title: &str, entries: &[JournalEntry]) -> String {
             Record::Character(c) => {
                 let _ = writeln!(out, "> {}\n", inline(&c.summary()));
             }
+            Record::Combat(c) => {
+                let _ = writeln!(out, "> {}\n", inline(&c.summary()));
+            }
+            Record::Creature(c) => {
+                let _ = writeln!(out, "> {}\n", inline(&c.summary()));
+            }
             Record::Difficulty {
                 task,
                 rolled,

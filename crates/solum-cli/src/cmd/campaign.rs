@@ -449,6 +449,8 @@ pub(crate) fn write_entries(
                 None => format!("Difficulty: {difficulty} ({name})"),
             },
             Record::Character(c) => c.summary(),
+            Record::Combat(c) => c.summary(),
+            Record::Creature(c) => c.summary(),
             Record::Idea { list, words, .. } => {
                 format!("Idea ({}): {}", list.label(), words.join(" · "))
             }
