@@ -211,9 +211,15 @@ fn a_refused_line_changes_nothing() {
         ("hero nick.toml", "not sheet files"),
         ("hero Nick", "fighters join before it starts"),
         ("status", "changes nothing"),
+        ("act \u{202E}open the door", "control"),
     ] {
         refused(c.combat_line(line, Some(1)).unwrap_err(), needle);
     }
+    refused(
+        c.combat_line(&format!("act {}", "x".repeat(600)), None)
+            .unwrap_err(),
+        "the limit is 500",
+    );
     assert_eq!(c.store().entry_count().unwrap(), entries);
     assert_eq!(
         c.store().sheet("combat", "open").unwrap().unwrap().version,

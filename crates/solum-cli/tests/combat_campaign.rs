@@ -189,3 +189,37 @@ fn attaching_needs_an_open_combat_and_takes_no_seed_or_bestiary() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("cave bear.pool"), "{}", run.stderr);
 }
+
+/// `$SOLUM_CAMPAIGN` does not attach a plain script: it runs as it always did and no
+/// campaign file appears.
+#[test]
+fn a_plain_script_ignores_the_campaign_in_the_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("env.solum");
+    let script = dir.path().join("s.txt");
+    std::fs::write(
+        &script,
+        "hero A pool=2 hp=5 damage=2\nfoe orc\norder A orc\nmove closer orc\nmelee orc with 5,4,3,2\n",
+    )
+    .unwrap();
+    let output = assert_cmd::Command::cargo_bin("solum")
+        .unwrap()
+        .args(["combat", script.to_str().unwrap(), "--json"])
+        .env("SOLUM_CAMPAIGN", &c)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    // A's 5 4 (5) against the orc's 3 2 (3): the orc takes 2 (S4).
+    let last: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert!(
+        last["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["event"] == "damaged" && e["amount"] == 2),
+        "{stdout}"
+    );
+    assert!(!c.exists());
+}
