@@ -91,6 +91,10 @@ pub enum Record {
     Character(Box<crate::characters::CharacterRecord>),
     /// A Project Sol character was created, changed or rolled a test.
     Sol(Box<crate::sol::SolRecord>),
+    /// A combat kept in the campaign was started, played a line, or ended.
+    Combat(Box<crate::combat::CombatRecord>),
+    /// A creature was added to the campaign's bestiary or removed from it.
+    Creature(Box<crate::creatures::CreatureRecord>),
 }
 
 /// The list an idea draw used.
@@ -191,6 +195,8 @@ impl Record {
             Self::Idea { .. } => "idea",
             Self::Character(_) => "character",
             Self::Sol(_) => "sol",
+            Self::Combat(_) => "combat",
+            Self::Creature(_) => "creature",
         }
     }
 
@@ -201,7 +207,9 @@ impl Record {
             | Self::SceneStart { .. }
             | Self::SceneEnd { .. }
             | Self::Character(_)
-            | Self::Sol(_) => None,
+            | Self::Sol(_)
+            | Self::Combat(_)
+            | Self::Creature(_) => None,
             Self::Oracle { rolled, .. }
             | Self::ClassicOracle { rolled, .. }
             | Self::Difficulty { rolled, .. }
@@ -229,6 +237,10 @@ pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
         Record::Note { .. } | Record::SceneStart { .. } | Record::SceneEnd { .. } => Ok(None),
         Record::Character(c) => Ok(c.replay()),
         Record::Sol(s) => Ok(s.replay()),
+        Record::Creature(c) => Ok(c.replay()),
+        // A combat line re-derives only on the combat its earlier lines built: see
+        // [`Replayer`], which `verify` and `import` run.
+        Record::Combat(_) => Ok(None),
         Record::Oracle {
             leaning,
             rolled,
@@ -284,6 +296,23 @@ pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
                 words,
                 |w| format!("{w:?}"),
             ))
+        }
+    }
+}
+
+/// Re-derives records in journal order, keeping what a record needs from the ones before it
+/// (the combat in progress).
+#[derive(Default)]
+pub struct Replayer {
+    combat: crate::combat::CombatReplay,
+}
+
+impl Replayer {
+    /// Re-derives the next record, as [`replay`] does, combats included.
+    pub fn check(&mut self, record: &Record) -> Result<Option<String>, AppError> {
+        match record {
+            Record::Combat(c) => Ok(self.combat.check(c)),
+            other => replay(other),
         }
     }
 }

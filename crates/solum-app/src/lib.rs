@@ -8,6 +8,8 @@
 //! back, nothing was written.
 
 pub mod characters;
+pub mod combat;
+pub mod creatures;
 mod error;
 pub mod ideas;
 pub mod journal;
@@ -335,6 +337,7 @@ impl<S: CampaignStore> Campaign<S> {
             mismatches: Vec::new(),
         };
         let mut after = 0;
+        let mut replayer = journal::Replayer::default();
         loop {
             let page = self.store.entries_after(after, 1_000)?;
             if page.is_empty() {
@@ -349,12 +352,16 @@ impl<S: CampaignStore> Campaign<S> {
                         reason: format!("it cannot be read: {e}"),
                     }),
                     Ok(record) => {
-                        let character_roll = matches!(&record, Record::Character(c) if c.has_dice())
-                            || matches!(&record, Record::Sol(s) if s.has_dice());
-                        if record.rolled().is_some() || character_roll {
+                        let sheet_roll = match &record {
+                            Record::Character(c) => c.has_dice(),
+                            Record::Sol(s) => s.has_dice(),
+                            Record::Combat(c) => c.has_dice(),
+                            _ => false,
+                        };
+                        if record.rolled().is_some() || sheet_roll {
                             report.rolls += 1;
                         }
-                        if let Some(reason) = journal::replay(&record)? {
+                        if let Some(reason) = replayer.check(&record)? {
                             report.mismatches.push(Mismatch {
                                 seq: entry.seq,
                                 reason,
@@ -418,6 +425,7 @@ impl<S: CampaignStore> Campaign<S> {
             present.insert(key(&entry.at, &entry.record)?);
         }
         let mut records = Vec::with_capacity(export.entries.len());
+        let mut replayer = journal::Replayer::default();
         for (i, entry) in export.entries.into_iter().enumerate() {
             let index = i + 1;
             entry
@@ -428,7 +436,7 @@ impl<S: CampaignStore> Campaign<S> {
                     reason: format!("date \"{}\": {e}", entry.at),
                 })?;
             check_record(&entry.record)?;
-            if let Some(reason) = journal::replay(&entry.record)? {
+            if let Some(reason) = replayer.check(&entry.record)? {
                 return Err(AppError::ImportMismatch { index, reason });
             }
             if present.insert(key(&entry.at, &entry.record)?) {
@@ -464,6 +472,8 @@ fn check_record(record: &Record) -> Result<(), AppError> {
         }
         Record::Character(c) => c.check(),
         Record::Sol(s) => s.check(),
+        Record::Combat(c) => c.check(),
+        Record::Creature(c) => c.check(),
         Record::Difficulty { task, .. } => task
             .as_deref()
             .map(|t| text("task", t, MAX_QUESTION, false))

@@ -76,6 +76,12 @@ pub(crate) fn render(title: &str, entries: &[JournalEntry]) -> String {
             Record::Sol(s) => {
                 let _ = writeln!(out, "> {}\n", inline(&s.summary()));
             }
+            Record::Combat(c) => {
+                let _ = writeln!(out, "> {}\n", inline(&c.summary()));
+            }
+            Record::Creature(c) => {
+                let _ = writeln!(out, "> {}\n", inline(&c.summary()));
+            }
             Record::Difficulty {
                 task,
                 rolled,

@@ -36,6 +36,9 @@ pub enum Command {
     /// Run a fight: a script of setup lines and commands, or interactively from standard
     /// input. `solum combat --help-lines` lists the line language.
     Combat(CombatArgs),
+    /// The campaign's own creatures for combat: add from a bestiary file, list, show, remove.
+    #[command(subcommand)]
+    Creature(CreatureCommand),
     /// Vehicle rolls: chase rolls, vehicle attacks and the scale rule.
     #[command(subcommand)]
     Vehicle(VehicleCommand),
@@ -1027,14 +1030,19 @@ pub struct CharAdvanceArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct CombatArgs {
+    /// A combat kept in the campaign: start it, play lines one at a time (from any process),
+    /// show it, end it. Without a subcommand, a script or standard input is run.
+    #[command(subcommand)]
+    pub action: Option<CombatAction>,
     /// A script of lines to run; without it, lines are read from standard input.
     pub script: Option<std::path::PathBuf>,
     /// Seed for every line without typed dice (`with …`).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "attach")]
     pub seed: Option<u64>,
     /// Extra bestiary files (TOML), added to the shipped one.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "attach")]
     pub bestiary: Vec<std::path::PathBuf>,
     /// Print events as JSON lines.
     #[arg(long)]
@@ -1042,11 +1050,109 @@ pub struct CombatArgs {
     /// Draws in melee, alternative combat, vehicle attacks and chases are rolled off (one
     /// die each until one is higher) instead of standing; the line `draws roll-off` does the
     /// same from a script.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "attach")]
     pub roll_off: bool,
+    /// Play the script or standard input on this campaign's open combat (`solum combat
+    /// start`): each line is stored and journaled as `solum combat do` does. Only this flag
+    /// attaches (not $SOLUM_CAMPAIGN), so a plain script runs as it always did.
+    #[arg(long = "campaign", id = "attach", value_name = "FILE")]
+    pub attach: Option<std::path::PathBuf>,
     /// List the line language and stop.
-    #[arg(long, conflicts_with_all = ["script", "seed", "json", "roll_off", "bestiary"])]
+    #[arg(long, conflicts_with_all = ["script", "seed", "json", "roll_off", "bestiary", "attach"])]
     pub help_lines: bool,
+}
+
+/// `solum combat start|do|status|end`: the campaign's combat in progress.
+#[derive(Debug, Subcommand)]
+pub enum CombatAction {
+    /// Start a combat in the campaign (one may be open at a time). Fighters join with lines:
+    /// `solum combat do "hero NAME [bg]"` for a campaign character, `"foe CREATURE[*N]"`.
+    Start {
+        /// The combat's name, for the journal.
+        #[arg(long)]
+        name: Option<String>,
+        /// Draws are rolled off (S14) instead of standing.
+        #[arg(long)]
+        roll_off: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Play one line of the line language (`solum combat --help-lines`) on the open combat;
+    /// dice typed with `… with 5,3,2`, else from the generator (seed journaled).
+    Do {
+        /// The line, e.g. "melee orc" or "melee orc with 5,4,3,2".
+        line: String,
+        /// Roll this line's dice from this seed.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Show the open combat: initiative order, whose turn, ranges, hit points, who is out.
+    Status {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// End the open combat: the characters' sheets lose the hit points they lost in it.
+    End {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+}
+
+/// `solum creature …`: the campaign's own creatures, beside the shipped bestiary.
+#[derive(Debug, Subcommand)]
+pub enum CreatureCommand {
+    /// Add the `[[creature]]` entries of a bestiary file (TOML) to the campaign.
+    Add {
+        /// The bestiary file.
+        file: std::path::PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Every creature a campaign combat can name: shipped and the campaign's.
+    List {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// One creature's stats.
+    Show {
+        /// The creature's name.
+        name: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Remove one of the campaign's creatures.
+    Remove {
+        /// The creature's name.
+        name: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
 }
 
 /// A pilot and vehicle in a vehicle roll.

@@ -25,13 +25,14 @@
 
 use std::path::{Path, PathBuf};
 
-use solum_dice::{DiceSource, TypedDice, parse_faces};
+use solum_dice::{DiceSource, RecordingDice, TypedDice, parse_faces};
 use solum_expanded::Pool;
+use solum_expanded::character::Character;
 use solum_expanded::check::DrawRule;
 use solum_expanded::combat::{
     Combat, CombatError, Command, Direction, Event, Fighter, Mode, RangeBand,
 };
-use solum_expanded::creature::Bestiary;
+use solum_expanded::creature::{Bestiary, BestiaryFile, Creature};
 use solum_expanded::vehicle::{Scale, Vehicle};
 use thiserror::Error;
 
@@ -167,9 +168,10 @@ pub enum FighterLine {
         /// key=value pairs and flags.
         stats: Vec<(String, String)>,
     },
-    /// Bestiary creatures, `count` of them.
+    /// Bestiary creatures, `count` of them; or, in a session that holds characters (see
+    /// [`Session::add_character`]), a character by name.
     Creature {
-        /// The bestiary name.
+        /// The bestiary name (or a character's name).
         creature: String,
         /// How many.
         count: u32,
@@ -177,6 +179,10 @@ pub enum FighterLine {
         name: Option<String>,
         /// Side (default foes).
         side: Option<String>,
+        /// `bg`: a background helps (a character only).
+        background: bool,
+        /// `hold=`: the weapon in hand at the start.
+        hold: Option<String>,
     },
     /// A piloted vehicle.
     Vehicle {
@@ -326,6 +332,8 @@ pub fn parse_line(line: &str) -> Result<Line, LineError> {
                 count,
                 name,
                 side: opt("side").or_else(|| hero.then(|| "heroes".to_owned())),
+                background: options.iter().any(|(k, _)| k == "bg"),
+                hold: opt("hold"),
             }))
         }
         "vehicle" => {
@@ -415,6 +423,8 @@ pub struct Session {
     draws: DrawRule,
     places: Vec<(usize, usize, RangeBand)>,
     combat: Option<Combat>,
+    /// Characters a `hero NAME` line may name (a campaign's), before the bestiary.
+    characters: Vec<Character>,
 }
 
 fn stat<T: std::str::FromStr>(
@@ -463,7 +473,55 @@ impl Session {
             draws: DrawRule::Stand,
             places: Vec::new(),
             combat: None,
+            characters: Vec::new(),
         }
+    }
+
+    /// Lets `hero NAME` (or `foe NAME`) name this character: it fights from its sheet, under
+    /// its own name, with the hit points the sheet has now. A character is found before a
+    /// bestiary creature of the same name.
+    pub fn add_character(&mut self, character: Character) {
+        self.characters
+            .retain(|c| !c.name.eq_ignore_ascii_case(&character.name));
+        self.characters.push(character);
+    }
+
+    /// The character a name finds (any case), if the session holds one.
+    pub fn character(&self, name: &str) -> Option<&Character> {
+        let name = name.trim();
+        self.characters
+            .iter()
+            .find(|c| c.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Adds creatures to the session's bestiary (validated as a bestiary file's).
+    pub fn add_creatures(&mut self, creatures: Vec<Creature>) -> Result<(), LineError> {
+        self.bestiary
+            .add(BestiaryFile {
+                creature: creatures,
+                static_foes: Vec::new(),
+            })
+            .map_err(|e| syntax(e.to_string()))
+    }
+
+    /// The bestiary `foe CREATURE` lines draw from.
+    pub fn bestiary(&self) -> &Bestiary {
+        &self.bestiary
+    }
+
+    /// Runs a line as [`Session::run`] does and also returns the faces it drew from `dice`,
+    /// in order (none for a line whose dice were typed with `with`: those are in the line).
+    /// Replaying the line on the same session state with these faces as a scripted source
+    /// gives the same events.
+    pub fn run_recorded(
+        &mut self,
+        line: &Line,
+        dice: &mut dyn DiceSource,
+    ) -> Result<(Vec<Event>, Vec<u32>), LineError> {
+        let mut recording = RecordingDice::new(dice);
+        let events = self.run(line, &mut recording)?;
+        let faces = recording.faces().iter().map(|&(_, f)| f).collect();
+        Ok((events, faces))
     }
 
     /// Sets what a draw means (the roll-off option, S14); before the combat starts.
@@ -580,9 +638,38 @@ impl Session {
             }
             FighterLine::Creature {
                 creature,
+                count: 1,
+                name,
+                side,
+                background,
+                hold,
+            } if self.character(creature).is_some() => {
+                let hero = self.character(creature).expect("checked");
+                if name.is_some() {
+                    return Err(syntax(format!(
+                        "{} fights under their own name: drop `as …`",
+                        hero.name
+                    )));
+                }
+                if hero.is_out() {
+                    return Err(syntax(format!(
+                        "{} is out (0 hit points) and cannot fight",
+                        hero.name
+                    )));
+                }
+                let mut f = Fighter::hero(hero, side.as_deref().unwrap_or("foes"), *background)
+                    .map_err(rules)?;
+                if let Some(w) = hold {
+                    hold_weapon(&mut f, w)?;
+                }
+                vec![f]
+            }
+            FighterLine::Creature {
+                creature,
                 count,
                 name,
                 side,
+                ..
             } => {
                 let entry = self.bestiary.creature(creature).ok_or_else(|| {
                     syntax(format!("`{creature}` is not in the bestiary (add it with --bestiary FILE, or give pool= hp= damage=)"))
@@ -836,6 +923,86 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A character held by the session joins by name from its sheet; `run_recorded` reports
+    /// the faces each line drew, and those faces as a scripted source give the same events.
+    #[test]
+    fn characters_join_by_name_and_recorded_faces_replay() {
+        let nick = crate::storage::parse_character(
+            Path::new("nick"),
+            "schema = 1\nname = \"Nick\"\nbody = 3\nmind = 2\ncharm = 1\nbackgrounds = [\"Acrobat Thief\"]\nhit_points = 4\nweapons = [{ name = \"dagger\", class = \"light\" }]\n",
+        )
+        .unwrap();
+        let lines = [
+            "hero nick bg",
+            "foe orc",
+            "place Nick orc engaged",
+            "order Nick orc",
+            "melee orc",
+            "end",
+            "melee Nick with 5,1,4,3,2,1",
+        ];
+        let mut s = Session::new(Bestiary::shipped(), Path::new("."));
+        s.add_character(nick.clone());
+        let mut dice = solum_dice::SeededDice::new(3);
+        let mut played = Vec::new();
+        for line in lines {
+            played.push(
+                s.run_recorded(&parse_line(line).unwrap(), &mut dice)
+                    .unwrap(),
+            );
+        }
+        let f = &s.fighters()[0];
+        // Body 3 + a background: 4 dice with the dagger; hit points from the sheet (4 of 5).
+        assert_eq!(f.name, "Nick");
+        assert_eq!(f.weapons[0].pool.dice(), 4);
+        assert_eq!((f.max_hit_points, played[0].1.len()), (5, 0));
+        // Nick's 4 dice and the orc's 2 at least; the typed line draws nothing from the seed.
+        assert!(played[4].1.len() >= 6, "{:?}", played[4].1);
+        assert!(played[6].1.is_empty());
+        // The orc's 5 1 against Nick's 4 3 2 1: Nick takes the orc's 2.
+        assert!(
+            played[6]
+                .0
+                .iter()
+                .any(|e| matches!(e, Event::Damaged { amount: 2, .. }))
+        );
+
+        let mut again = Session::new(Bestiary::shipped(), Path::new("."));
+        again.add_character(nick);
+        for (line, (events, faces)) in lines.iter().zip(&played) {
+            let mut script = ScriptedDice::new(faces.clone());
+            assert_eq!(
+                &again.run(&parse_line(line).unwrap(), &mut script).unwrap(),
+                events
+            );
+            assert!(script.is_exhausted());
+        }
+        // Under another name, or out, a character does not join.
+        let mut s = Session::new(Bestiary::shipped(), Path::new("."));
+        let mut out = again.character("NICK").unwrap().clone();
+        s.add_character(out.clone());
+        assert!(
+            s.run(
+                &parse_line("hero Nick as Nicky").unwrap(),
+                &mut ScriptedDice::new([])
+            )
+            .unwrap_err()
+            .to_string()
+            .contains("own name")
+        );
+        out.hit_points = 0;
+        s.add_character(out);
+        assert!(
+            s.run(
+                &parse_line("hero Nick").unwrap(),
+                &mut ScriptedDice::new([])
+            )
+            .unwrap_err()
+            .to_string()
+            .contains("is out")
+        );
     }
 
     #[test]

@@ -450,6 +450,8 @@ pub(crate) fn write_entries(
             },
             Record::Character(c) => c.summary(),
             Record::Sol(s) => s.summary(),
+            Record::Combat(c) => c.summary(),
+            Record::Creature(c) => c.summary(),
             Record::Idea { list, words, .. } => {
                 format!("Idea ({}): {}", list.label(), words.join(" · "))
             }

@@ -10,14 +10,24 @@ use solum_play::describe;
 use solum_play::encounter::{HELP, Line, Session, parse_line};
 use solum_play::storage::load_bestiary;
 
+use solum_app::combat::{CombatLineView, CombatStatus};
+use solum_app::creatures::{CreatureChangeView, CreatureSource, CreatureView};
+
 use crate::bad;
-use crate::cli::CombatArgs;
+use crate::cli::{CombatAction, CombatArgs, CreatureCommand};
+use crate::cli_campaign::CampaignArg;
 use crate::render::{self, DIM, HEAD, paint, percent};
 
 pub fn run(args: &CombatArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     if args.help_lines {
         writeln!(out, "{HELP}")?;
         return Ok(());
+    }
+    if let Some(action) = &args.action {
+        return campaign_action(action, out);
+    }
+    if let Some(path) = &args.attach {
+        return attached(args, path, out);
     }
     let bestiary = load_bestiary(&args.bestiary).map_err(|e| bad(e.to_string()))?;
     let mut dice = match args.seed {
@@ -275,4 +285,405 @@ fn write_status(out: &mut dyn Write, session: &Session) -> std::io::Result<()> {
         ]);
     }
     writeln!(out, "{table}")
+}
+
+/// `solum combat start|do|status|end`: one application call each, its view rendered.
+fn campaign_action(action: &CombatAction, out: &mut dyn Write) -> anyhow::Result<()> {
+    match action {
+        CombatAction::Start {
+            name,
+            roll_off,
+            json,
+            campaign,
+        } => {
+            let view = super::campaign::open(campaign)?.start_combat(name.as_deref(), *roll_off)?;
+            if *json {
+                writeln!(out, "{}", serde_json::to_string(&view)?)?;
+            } else {
+                writeln!(
+                    out,
+                    "combat {} started{} (journal entry {}); fighters join with `solum combat do \"hero NAME\"` and `\"foe CREATURE\"`",
+                    view.name,
+                    if view.roll_off {
+                        ", draws rolled off"
+                    } else {
+                        ""
+                    },
+                    view.seq
+                )?;
+            }
+        }
+        CombatAction::Do {
+            line,
+            seed,
+            json,
+            campaign,
+        } => {
+            let view = super::campaign::open(campaign)?.combat_line(line, *seed)?;
+            if *json {
+                writeln!(out, "{}", serde_json::to_string(&view)?)?;
+            } else {
+                write_line_view(out, &view)?;
+            }
+        }
+        CombatAction::Status { json, campaign } => {
+            let status = super::campaign::open(campaign)?.combat_status()?;
+            match (status, json) {
+                (status, true) => writeln!(out, "{}", serde_json::to_string(&status)?)?,
+                (Some(status), false) => write_combat_status(out, &status)?,
+                (None, false) => writeln!(
+                    out,
+                    "no combat is open (start one with `solum combat start`)"
+                )?,
+            }
+        }
+        CombatAction::End { json, campaign } => {
+            let view = super::campaign::open(campaign)?.end_combat()?;
+            if *json {
+                writeln!(out, "{}", serde_json::to_string(&view)?)?;
+            } else {
+                write_combat_status(out, &view.status)?;
+                writeln!(
+                    out,
+                    "combat {} ended (journal entry {})",
+                    view.status.name, view.seq
+                )?;
+                for w in &view.written {
+                    match (w.before, w.after) {
+                        (Some(before), Some(after)) => writeln!(
+                            out,
+                            "  {}: {} hit points in the fight → {}; sheet {before} → {after}",
+                            w.name, w.joined, w.left
+                        )?,
+                        _ => writeln!(
+                            out,
+                            "  {}: no longer in the campaign, nothing written",
+                            w.name
+                        )?,
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A script or standard input played on the campaign's open combat, one stored line at a
+/// time: a script stops at the first refused line (the lines before it stay played).
+fn attached(args: &CombatArgs, path: &std::path::Path, out: &mut dyn Write) -> anyhow::Result<()> {
+    let mut campaign = super::campaign::open(&CampaignArg {
+        campaign: Some(path.to_owned()),
+    })?;
+    let (text, interactive) = match &args.script {
+        Some(path) => (
+            Some(solum_play::storage::read_text(path).map_err(|e| bad(e.to_string()))?),
+            false,
+        ),
+        None => (None, std::io::stdin().is_terminal()),
+    };
+    if campaign.combat_status()?.is_none() {
+        return Err(bad(
+            "--campaign: no combat is open in this campaign (start one with `solum combat start`)",
+        ));
+    }
+    if interactive {
+        crate::say!(
+            "solum combat (campaign): type `help` for the lines, `quit` to leave; every line is kept.\n"
+        );
+    }
+    let mut script = text.map(|t| t.lines().map(str::to_owned).collect::<Vec<_>>().into_iter());
+    let mut stdin = solum_play::storage::Lines::new(std::io::stdin().lock());
+    for number in 1.. {
+        if interactive {
+            crate::say!("campaign> ");
+        }
+        let line = match &mut script {
+            Some(lines) => match lines.next() {
+                Some(l) => l,
+                None => break,
+            },
+            None => match stdin.next_line() {
+                Ok(Some(l)) => l,
+                Ok(None) => break,
+                Err(e) => return Err(bad(format!("standard input: {e}"))),
+            },
+        };
+        let result = match parse_line(&line) {
+            Err(e) => Err(bad(e.to_string())),
+            Ok(Line::Blank) => continue,
+            Ok(Line::Quit) => break,
+            Ok(Line::Help) => {
+                writeln!(out, "{HELP}")?;
+                continue;
+            }
+            Ok(Line::Status | Line::Options) => {
+                match campaign.combat_status()? {
+                    Some(s) if args.json => writeln!(out, "{}", serde_json::to_string(&s)?)?,
+                    Some(s) => write_combat_status(out, &s)?,
+                    None => writeln!(out, "no combat is open")?,
+                }
+                continue;
+            }
+            Ok(_) => campaign.combat_line(&line, None).map_err(Into::into),
+        };
+        match result {
+            Ok(view) if args.json => writeln!(out, "{}", serde_json::to_string(&view)?)?,
+            Ok(view) => write_line_view(out, &view)?,
+            Err(err) => {
+                let msg = format!("line {number}: {err:#}");
+                if interactive {
+                    crate::say!("{}: {msg}\n", render::error_label());
+                } else {
+                    // Refused input stays bad input (exit 2); a busy campaign stays exit 1.
+                    return Err(match err.downcast::<solum_app::AppError>() {
+                        Ok(app) if app.kind() != solum_app::ErrorKind::BadInput => app.into(),
+                        _ => bad(format!("{msg}\n  {}", line.trim())),
+                    });
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn write_line_view(out: &mut dyn Write, view: &CombatLineView) -> std::io::Result<()> {
+    if let Some(seed) = view.line.seed {
+        writeln!(
+            out,
+            "{}",
+            paint(
+                DIM,
+                format!("dice {} (seed {seed})", render::faces(&view.line.faces))
+            )
+        )?;
+    }
+    if let Some(c) = &view.line.character {
+        writeln!(
+            out,
+            "  {} joins from the campaign: {}/{} hit points",
+            c.name,
+            c.hit_points,
+            c.max_hit_points()
+        )?;
+    }
+    for text in view.text.iter().filter(|t| !t.is_empty()) {
+        writeln!(out, "  {text}")?;
+    }
+    let s = &view.status;
+    if !s.started {
+        let names: Vec<&str> = s.fighters.iter().map(|f| f.name.as_str()).collect();
+        writeln!(out, "  fighters: {}", names.join(", "))?;
+    } else if s.over {
+        writeln!(
+            out,
+            "{}",
+            paint(
+                HEAD,
+                "the fight is over: `solum combat end` writes the hit points back"
+            )
+        )?;
+    } else if let Some(a) = &s.acting {
+        writeln!(
+            out,
+            "{}",
+            paint(HEAD, format!("round {}: {a} acts", s.round))
+        )?;
+        write_status_choices(out, s)?;
+    }
+    Ok(())
+}
+
+fn write_status_choices(out: &mut dyn Write, s: &CombatStatus) -> std::io::Result<()> {
+    if s.choices.is_empty() {
+        return Ok(());
+    }
+    let pct = |p: f64| format!("{:.1}%", p * 100.0);
+    let texts: Vec<String> = s
+        .choices
+        .iter()
+        .map(|c| match (c.p_draw, c.p_lose) {
+            (Some(d), Some(l)) => format!(
+                "{} {} ({}): win {}, draw {}, lose {}",
+                c.action,
+                c.target,
+                c.band,
+                pct(c.p_success),
+                pct(d),
+                pct(l)
+            ),
+            _ => format!(
+                "{} {} ({}): {} {}",
+                c.action,
+                c.target,
+                c.band,
+                if c.action == "shoot" {
+                    "hit"
+                } else {
+                    "success"
+                },
+                pct(c.p_success)
+            ),
+        })
+        .collect();
+    writeln!(
+        out,
+        "  {}",
+        paint(DIM, format!("options: {}", texts.join("; ")))
+    )
+}
+
+fn write_combat_status(out: &mut dyn Write, s: &CombatStatus) -> std::io::Result<()> {
+    let state = if !s.started {
+        "setting up".to_owned()
+    } else if s.over {
+        format!("round {}, over", s.round)
+    } else {
+        format!(
+            "round {}, {} acts",
+            s.round,
+            s.acting.as_deref().unwrap_or("nobody")
+        )
+    };
+    writeln!(
+        out,
+        "{}",
+        paint(
+            HEAD,
+            format!("combat {} ({state}; {} lines)", s.name, s.lines)
+        )
+    )?;
+    if !s.order.is_empty() {
+        writeln!(out, "order: {}", s.order.join(", "))?;
+    }
+    let mut table = render::table(&["fighter", "side", "hit points", "weapon", "from"], &[2]);
+    for f in &s.fighters {
+        table.add_row(vec![
+            f.name.clone(),
+            f.side.clone(),
+            if f.out {
+                "OUT".to_owned()
+            } else {
+                format!("{}/{}", f.hit_points, f.max_hit_points)
+            },
+            f.weapon.clone(),
+            if f.character { "campaign" } else { "" }.to_owned(),
+        ]);
+    }
+    writeln!(out, "{table}")?;
+    if !s.ranges.is_empty() {
+        let ranges: Vec<String> = s
+            .ranges
+            .iter()
+            .map(|r| format!("{}–{} {}", r.a, r.b, r.band))
+            .collect();
+        writeln!(out, "ranges: {}", ranges.join("; "))?;
+    }
+    write_status_choices(out, s)
+}
+
+/// `solum creature …`.
+pub fn creature(command: &CreatureCommand, out: &mut dyn Write) -> anyhow::Result<()> {
+    match command {
+        CreatureCommand::Add {
+            file,
+            json,
+            campaign,
+        } => {
+            let text = solum_play::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
+            let views = super::campaign::open(campaign)?
+                .add_creatures(&text)
+                .map_err(|e| match e.kind() {
+                    solum_app::ErrorKind::BadInput => bad(format!("{}: {e}", file.display())),
+                    _ => e.into(),
+                })?;
+            write_changes(out, &views, *json, "added")
+        }
+        CreatureCommand::Remove {
+            name,
+            json,
+            campaign,
+        } => {
+            let view = super::campaign::open(campaign)?.remove_creature(name)?;
+            write_changes(out, &[view], *json, "removed")
+        }
+        CreatureCommand::List { json, campaign } => {
+            let views = super::campaign::open(campaign)?.creatures()?;
+            if *json {
+                writeln!(out, "{}", serde_json::to_string(&views)?)?;
+                return Ok(());
+            }
+            let mut table = render::table(
+                &["creature", "pool", "hp", "damage", "mind", "ranged", "from"],
+                &[1, 2, 3, 4],
+            );
+            for v in &views {
+                table.add_row(creature_row(v));
+            }
+            writeln!(out, "{table}")?;
+            Ok(())
+        }
+        CreatureCommand::Show {
+            name,
+            json,
+            campaign,
+        } => {
+            let view = super::campaign::open(campaign)?.creature(name)?;
+            if *json {
+                writeln!(out, "{}", serde_json::to_string(&view)?)?;
+                return Ok(());
+            }
+            let c = &view.creature;
+            let row = creature_row(&view);
+            writeln!(out, "{}", paint(HEAD, &c.name))?;
+            writeln!(
+                out,
+                "pool {}, {} hit points, damage {}, mind {}, ranged {} ({})",
+                row[1], row[2], row[3], row[4], row[5], row[6]
+            )?;
+            if !c.notes.is_empty() {
+                writeln!(out, "{}", c.notes)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+fn creature_row(v: &CreatureView) -> Vec<String> {
+    let c = &v.creature;
+    vec![
+        c.name.clone(),
+        c.pool.to_string(),
+        c.hit_points.to_string(),
+        c.damage.to_string(),
+        c.mind.to_string(),
+        // "AV": made to fight vehicles (S10).
+        c.ranged_damage.map_or("-".to_owned(), |d| {
+            if c.anti_vehicle {
+                format!("{d} AV")
+            } else {
+                d.to_string()
+            }
+        }),
+        match v.source {
+            CreatureSource::Shipped => "shipped",
+            CreatureSource::Campaign => "campaign",
+        }
+        .to_owned(),
+    ]
+}
+
+fn write_changes(
+    out: &mut dyn Write,
+    views: &[CreatureChangeView],
+    json: bool,
+    what: &str,
+) -> anyhow::Result<()> {
+    if json {
+        writeln!(out, "{}", serde_json::to_string(views)?)?;
+        return Ok(());
+    }
+    for v in views {
+        writeln!(out, "{what} {} (journal entry {})", v.creature.name, v.seq)?;
+    }
+    Ok(())
 }

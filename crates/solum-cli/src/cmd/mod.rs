@@ -29,6 +29,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Odds(OddsCommand::Static(args)) => odds::fast_static(&args, out),
         Command::Character(c) => character::run(&c, out),
         Command::Combat(args) => combat::run(&args, out),
+        Command::Creature(c) => combat::creature(&c, out),
         Command::Vehicle(c) => vehicle::run(&c, out),
         Command::Sim(args) => sim::run(&args, out),
         Command::Static(args) => odds::play_static(&args, out),

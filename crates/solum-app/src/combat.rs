@@ -1,0 +1,899 @@
+//! A So1um Expanded combat kept in the campaign: started in one process, played line by line
+//! in others, ended in another.
+//!
+//! The combat is stored as its inputs and its accepted lines, never as the state machine's
+//! internals: each line keeps its text (the line language of `solum combat`), the seed it
+//! rolled from and the faces it drew, and the copy of a character's sheet or of a campaign
+//! creature it brought in. Every use case rebuilds the [`Session`] by replaying those lines
+//! with their faces as a scripted source, inside the one write transaction that also stores
+//! the new line and its journal entry; two processes playing at once serialize.
+//!
+//! Hit points go back to the characters' sheets when the combat ends: each character's
+//! sheet loses what the character lost in the fight, in the transaction that journals the
+//! end.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use solum_dice::{DiceSource, SeededDice, TypedDice};
+use solum_expanded::character::{CHARACTER_SCHEMA, Character};
+use solum_expanded::check::DrawRule;
+use solum_expanded::combat::{Choice, Combat, Mode};
+use solum_expanded::creature::{Bestiary, Creature};
+use solum_play::describe;
+use solum_play::encounter::{FighterLine, Line, Session, parse_line};
+use solum_store::{CampaignStore, NewEntry, Sheet, StoreError, WriteTx};
+
+use crate::journal::{RECORD_SCHEMA, Record};
+use crate::{AppError, Campaign};
+
+/// The system the open combat is stored under (one row: a campaign has at most one combat
+/// in progress).
+pub const SYSTEM: &str = "combat";
+/// The row of the open combat.
+const OPEN: &str = "open";
+/// The schema version of the combat records this build writes.
+pub const COMBAT_RECORD_SCHEMA: i64 = 1;
+/// The most lines one combat keeps: the stored combat must fit one 64 KiB row.
+pub const MAX_COMBAT_LINES: usize = 400;
+/// The longest line, in characters.
+pub const MAX_LINE: usize = 500;
+/// The longest combat name, in characters.
+pub const MAX_COMBAT_NAME: usize = 100;
+/// The name of a combat started without one.
+pub const DEFAULT_NAME: &str = "combat";
+
+fn bad(field: impl Into<String>, problem: impl Into<String>) -> AppError {
+    AppError::Character {
+        field: field.into(),
+        problem: problem.into(),
+    }
+}
+
+fn no_open() -> AppError {
+    bad(
+        "combat",
+        "no combat is open in this campaign (start one with `solum combat start`)",
+    )
+}
+
+/// Runs `work` in one write transaction; an error from `work` rolls everything back and
+/// comes back as it was.
+pub(crate) fn transact<S: CampaignStore, T>(
+    store: &mut S,
+    mut work: impl FnMut(&mut dyn WriteTx) -> Result<T, AppError>,
+) -> Result<T, AppError> {
+    let mut out: Option<Result<T, AppError>> = None;
+    let stored = store.write(&mut |tx| match work(tx) {
+        Ok(v) => {
+            out = Some(Ok(v));
+            Ok(())
+        }
+        Err(AppError::Store(e)) => Err(e),
+        Err(e) => {
+            out = Some(Err(e));
+            Err(StoreError::BadRecord("the change was refused".into()))
+        }
+    });
+    match (stored, out) {
+        (Ok(()), Some(Ok(v))) => Ok(v),
+        (Err(_), Some(Err(e))) => Err(e),
+        (Err(e), _) => Err(e.into()),
+        (Ok(()), _) => Err(bad("transaction", "the store did not run the change")),
+    }
+}
+
+/// A journal entry for `record`, dated `at`.
+pub(crate) fn new_entry(at: &str, record: &Record) -> Result<NewEntry, AppError> {
+    Ok(NewEntry {
+        at: at.to_owned(),
+        kind: record.kind().to_owned(),
+        schema: RECORD_SCHEMA,
+        body: serde_json::to_value(record).map_err(|e| bad("record", e.to_string()))?,
+    })
+}
+
+/// One accepted line: what replays it exactly.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CombatLine {
+    /// The line as typed (typed dice stay in it, after `with`).
+    pub line: String,
+    /// The seed its dice came from, when it drew any from the generator.
+    pub seed: Option<u64>,
+    /// The faces it drew from the generator, in order.
+    pub faces: Vec<u32>,
+    /// The copy of a campaign character's sheet the line brought into the fight.
+    pub character: Option<Character>,
+    /// The campaign creature the line brought into the fight.
+    pub creature: Option<Creature>,
+}
+
+/// The combat in progress, as stored: its settings and its lines.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct StoredCombat {
+    name: String,
+    roll_off: bool,
+    lines: Vec<CombatLine>,
+}
+
+/// The open-combat row: `None` when no combat is open.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct OpenRow {
+    combat: Option<StoredCombat>,
+}
+
+/// A fighter's hit points at the end.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FighterHp {
+    /// The fighter.
+    pub name: String,
+    /// Hit points at the end.
+    pub hit_points: u32,
+}
+
+/// Hit points written back to a character's sheet at the end of a combat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HpWrite {
+    /// The character.
+    pub name: String,
+    /// Hit points when the character joined the fight.
+    pub joined: u32,
+    /// Hit points at the end of the fight.
+    pub left: u32,
+    /// The sheet's hit points before the write (`None`: the campaign no longer has the
+    /// character, and nothing was written).
+    pub before: Option<u32>,
+    /// The sheet's hit points after: `before` less what the fight cost.
+    pub after: Option<u32>,
+}
+
+/// What happened in a combat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CombatChange {
+    /// The combat was started.
+    Started {
+        /// Draws are rolled off (S14).
+        roll_off: bool,
+    },
+    /// A line was played.
+    Line {
+        /// The line and its dice.
+        line: Box<CombatLine>,
+        /// The events it caused (the engine's, as JSON).
+        events: serde_json::Value,
+        /// The events as text.
+        text: Vec<String>,
+    },
+    /// The combat ended.
+    Ended {
+        /// Every fighter's hit points at the end.
+        fighters: Vec<FighterHp>,
+        /// What went back to the characters' sheets.
+        written: Vec<HpWrite>,
+    },
+}
+
+/// A journal entry about a combat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CombatRecord {
+    /// [`COMBAT_RECORD_SCHEMA`] when written.
+    pub schema: i64,
+    /// The combat's name.
+    pub combat: String,
+    /// What happened.
+    pub change: CombatChange,
+}
+
+impl CombatRecord {
+    fn new(combat: &str, change: CombatChange) -> Self {
+        Self {
+            schema: COMBAT_RECORD_SCHEMA,
+            combat: combat.to_owned(),
+            change,
+        }
+    }
+
+    /// True when the record holds dice.
+    pub fn has_dice(&self) -> bool {
+        matches!(&self.change, CombatChange::Line { line, .. }
+            if !line.faces.is_empty()
+                || matches!(parse_line(&line.line), Ok(Line::Command(_, Some(_)))))
+    }
+
+    /// One line for the story.
+    pub fn summary(&self) -> String {
+        let n = &self.combat;
+        match &self.change {
+            CombatChange::Started { .. } => format!("combat {n} begins"),
+            CombatChange::Line { line, text, .. } => {
+                let mut s = format!("{n}: {}", line.line);
+                if !line.faces.is_empty() {
+                    let faces: Vec<String> = line.faces.iter().map(u32::to_string).collect();
+                    s.push_str(&format!(" (dice {})", faces.join(" ")));
+                }
+                let said: Vec<&str> = text
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|t| !t.is_empty())
+                    .collect();
+                if !said.is_empty() {
+                    s.push_str(&format!(": {}", said.join("; ")));
+                }
+                s
+            }
+            CombatChange::Ended { written, .. } => {
+                let hp: Vec<String> = written
+                    .iter()
+                    .map(|w| match w.after {
+                        Some(a) => format!("{} {a} hit points", w.name),
+                        None => format!("{} (no longer in the campaign)", w.name),
+                    })
+                    .collect();
+                if hp.is_empty() {
+                    format!("combat {n} ends")
+                } else {
+                    format!("combat {n} ends: {}", hp.join(", "))
+                }
+            }
+        }
+    }
+
+    /// The limits of a record made at the table, for an imported journal.
+    pub(crate) fn check(&self) -> Result<(), AppError> {
+        if self.schema > COMBAT_RECORD_SCHEMA {
+            return Err(AppError::BadImport(format!(
+                "a combat record of schema {}, newer than this solum knows ({COMBAT_RECORD_SCHEMA})",
+                self.schema
+            )));
+        }
+        combat_name(&self.combat)?;
+        if let CombatChange::Line { line, .. } = &self.change {
+            line_text(&line.line)?;
+            if let Some(c) = &line.character {
+                crate::characters::check_sheet(c)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn line_text(raw: &str) -> Result<String, AppError> {
+    crate::text("combat line", raw, MAX_LINE, false)
+}
+
+fn combat_name(raw: &str) -> Result<String, AppError> {
+    crate::text("combat name", raw, MAX_COMBAT_NAME, false)
+}
+
+/// A session with the shipped bestiary; sheet files are not read (a campaign combat's
+/// heroes are the campaign's characters).
+fn empty_session(roll_off: bool) -> Session {
+    let mut s = Session::new(Bestiary::shipped(), Path::new("."));
+    if roll_off {
+        s.set_draws(DrawRule::RollOff)
+            .expect("a new session has not started");
+    }
+    s
+}
+
+/// Brings a line's character or creature into the session, before the line runs.
+fn join(session: &mut Session, line: &CombatLine) -> Result<(), String> {
+    if let Some(c) = &line.character {
+        session.add_character(c.clone());
+    }
+    if let Some(c) = &line.creature {
+        session
+            .add_creatures(vec![c.clone()])
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// Runs one stored line on `session` with `dice`; returns the events as JSON, their text
+/// and the faces drawn.
+fn play(
+    session: &mut Session,
+    line: &CombatLine,
+    dice: &mut dyn DiceSource,
+) -> Result<(serde_json::Value, Vec<String>, Vec<u32>), String> {
+    join(session, line)?;
+    let parsed = parse_line(&line.line).map_err(|e| e.to_string())?;
+    let (events, faces) = session
+        .run_recorded(&parsed, dice)
+        .map_err(|e| e.to_string())?;
+    let text = events
+        .iter()
+        .map(|e| describe::event(e, session.fighters()))
+        .collect();
+    let json = serde_json::to_value(&events).map_err(|e| e.to_string())?;
+    Ok((json, text, faces))
+}
+
+/// Rebuilds the session of a stored combat: every line replayed with its faces as a
+/// scripted source, every face used.
+fn rebuild(stored: &StoredCombat) -> Result<Session, AppError> {
+    let mut session = empty_session(stored.roll_off);
+    for (i, line) in stored.lines.iter().enumerate() {
+        let mut dice = TypedDice::new(line.faces.clone());
+        let replayed = play(&mut session, line, &mut dice).and_then(|_| {
+            dice.finish()
+                .map_err(|(used, given)| format!("{given} faces stored, the line uses {used}"))
+        });
+        if let Err(e) = replayed {
+            return Err(bad(
+                "combat",
+                format!(
+                    "the stored combat {} does not replay at line {} (`{}`): {e}",
+                    stored.name,
+                    i + 1,
+                    line.line
+                ),
+            ));
+        }
+    }
+    Ok(session)
+}
+
+fn read_open(sheet: Option<Sheet>) -> Result<Option<StoredCombat>, AppError> {
+    match sheet {
+        None => Ok(None),
+        Some(s) => {
+            let row: OpenRow = serde_json::from_value(s.body)
+                .map_err(|e| bad("combat", format!("the stored combat cannot be read: {e}")))?;
+            Ok(row.combat)
+        }
+    }
+}
+
+fn write_open(tx: &mut dyn WriteTx, combat: Option<StoredCombat>) -> Result<(), AppError> {
+    let sheet = Sheet {
+        system: SYSTEM.into(),
+        name: OPEN.into(),
+        schema: COMBAT_RECORD_SCHEMA,
+        version: 0,
+        body: serde_json::to_value(OpenRow { combat }).map_err(|e| bad("combat", e.to_string()))?,
+    };
+    if tx.sheet(SYSTEM, OPEN)?.is_some() {
+        tx.update_sheet(SYSTEM, OPEN, &sheet)?;
+    } else {
+        tx.insert_sheet(&sheet)?;
+    }
+    Ok(())
+}
+
+/// A fighter as `combat status` shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FighterStatus {
+    /// The fighter's name.
+    pub name: String,
+    /// Its side.
+    pub side: String,
+    /// Hit points now.
+    pub hit_points: u32,
+    /// Hit points when unhurt.
+    pub max_hit_points: u32,
+    /// At 0 hit points.
+    pub out: bool,
+    /// A campaign character (its sheet gets the hit points back at the end).
+    pub character: bool,
+    /// The weapon in hand.
+    pub weapon: String,
+}
+
+/// The range between two fighters.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RangeStatus {
+    /// One fighter.
+    pub a: String,
+    /// The other.
+    pub b: String,
+    /// Engaged, nearby or far.
+    pub band: &'static str,
+}
+
+/// Where a combat stands.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CombatStatus {
+    /// The combat's name.
+    pub name: String,
+    /// Standard or alternative combat.
+    pub mode: Mode,
+    /// Draws rolled off (S14).
+    pub roll_off: bool,
+    /// Lines played.
+    pub lines: usize,
+    /// The combat has started (initiative, ambush or order).
+    pub started: bool,
+    /// The round (0 before the start).
+    pub round: u32,
+    /// One side is out.
+    pub over: bool,
+    /// The initiative order, first to act first.
+    pub order: Vec<String>,
+    /// Whose turn it is.
+    pub acting: Option<String>,
+    /// Every fighter.
+    pub fighters: Vec<FighterStatus>,
+    /// The range between every two fighters (once started).
+    pub ranges: Vec<RangeStatus>,
+    /// The acting fighter's options with their exact odds.
+    pub choices: Vec<ChoiceView>,
+}
+
+/// One option of the acting fighter, with its exact chance.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ChoiceView {
+    /// "melee", "unarmed", "shoot", "vehicle attack", "chase closer", "chase away",
+    /// "disengage".
+    pub action: &'static str,
+    /// The target.
+    pub target: String,
+    /// The range now.
+    pub band: &'static str,
+    /// For an opposed action, the chance to win; for an unopposed one, to succeed.
+    pub p_success: f64,
+    /// For an opposed action: the chance of a draw.
+    pub p_draw: Option<f64>,
+    /// For an opposed action: the chance to lose.
+    pub p_lose: Option<f64>,
+}
+
+impl ChoiceView {
+    fn of(c: &Choice, fighters: &[solum_expanded::combat::Fighter]) -> Self {
+        let f = solum_dice::prob_to_f64;
+        Self {
+            action: c.action,
+            target: fighters[c.target].name.clone(),
+            band: c.band.name(),
+            p_success: match (&c.odds, &c.p_success) {
+                (Some(o), _) => f(&o.win),
+                (None, Some(p)) => f(p),
+                (None, None) => 0.0,
+            },
+            p_draw: c.odds.as_ref().map(|o| f(&o.draw)),
+            p_lose: c.odds.as_ref().map(|o| f(&o.lose)),
+        }
+    }
+}
+
+impl CombatStatus {
+    fn of(stored: &StoredCombat, session: &Session) -> Self {
+        let combat: Option<&Combat> = session.combat();
+        let fighters = session.fighters();
+        let name_of = |i: usize| fighters[i].name.clone();
+        let characters: Vec<String> = stored
+            .lines
+            .iter()
+            .filter_map(|l| l.character.as_ref().map(|c| c.name.clone()))
+            .collect();
+        let mut ranges = Vec::new();
+        if let Some(c) = combat {
+            for a in 0..fighters.len() {
+                for b in a + 1..fighters.len() {
+                    ranges.push(RangeStatus {
+                        a: name_of(a),
+                        b: name_of(b),
+                        band: c.band(a, b).name(),
+                    });
+                }
+            }
+        }
+        Self {
+            name: stored.name.clone(),
+            mode: combat.map_or(Mode::Standard, Combat::mode),
+            roll_off: stored.roll_off,
+            lines: stored.lines.len(),
+            started: combat.is_some(),
+            round: combat.map_or(0, Combat::round),
+            over: combat.is_some_and(Combat::is_over),
+            order: combat
+                .map(|c| c.order().iter().map(|&i| name_of(i)).collect())
+                .unwrap_or_default(),
+            acting: combat.and_then(Combat::acting).map(name_of),
+            fighters: fighters
+                .iter()
+                .map(|f| FighterStatus {
+                    name: f.name.clone(),
+                    side: f.side.clone(),
+                    hit_points: f.hit_points,
+                    max_hit_points: f.max_hit_points,
+                    out: f.is_out(),
+                    character: characters.contains(&f.name),
+                    weapon: f.held_name().to_owned(),
+                })
+                .collect(),
+            ranges,
+            choices: combat
+                .map(|c| {
+                    c.choices()
+                        .iter()
+                        .map(|ch| ChoiceView::of(ch, fighters))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// A line played.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CombatLineView {
+    /// The journal entry.
+    pub seq: i64,
+    /// The line and its dice.
+    pub line: CombatLine,
+    /// The events (the engine's, as JSON).
+    pub events: serde_json::Value,
+    /// The events as text.
+    pub text: Vec<String>,
+    /// Where the combat stands after the line.
+    pub status: CombatStatus,
+}
+
+/// A combat ended.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CombatEndView {
+    /// The journal entry.
+    pub seq: i64,
+    /// Where the combat stood at the end.
+    pub status: CombatStatus,
+    /// What went back to the characters' sheets.
+    pub written: Vec<HpWrite>,
+}
+
+/// A combat started.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CombatStartView {
+    /// The journal entry.
+    pub seq: i64,
+    /// The combat's name.
+    pub name: String,
+    /// Draws are rolled off.
+    pub roll_off: bool,
+}
+
+/// What a line of a campaign combat may be: a line that changes the combat.
+fn accepted(parsed: &Line) -> Result<(), AppError> {
+    match parsed {
+        Line::Fighter(FighterLine::Sheet { .. }) => Err(bad(
+            "line",
+            "a campaign combat takes the campaign's characters by name (`hero NAME`), not sheet files",
+        )),
+        Line::Blank => Err(bad("line", "the line is empty")),
+        Line::Status | Line::Options | Line::Help | Line::Quit => Err(bad(
+            "line",
+            "this line changes nothing: use `solum combat status` (or `solum combat --help-lines`)",
+        )),
+        _ => Ok(()),
+    }
+}
+
+impl<S: CampaignStore> Campaign<S> {
+    /// Starts a combat (none may be open): fighters join with lines (`hero NAME` for a
+    /// campaign character, `foe CREATURE` for the shipped bestiary's or the campaign's).
+    pub fn start_combat(
+        &mut self,
+        name: Option<&str>,
+        roll_off: bool,
+    ) -> Result<CombatStartView, AppError> {
+        let name = match name {
+            Some(n) => combat_name(n)?,
+            None => DEFAULT_NAME.to_owned(),
+        };
+        let at = self.now();
+        transact(&mut self.store, |tx| {
+            if let Some(open) = read_open(tx.sheet(SYSTEM, OPEN)?)? {
+                return Err(bad(
+                    "combat",
+                    format!(
+                        "the combat {} is open: end it first (`solum combat end`)",
+                        open.name
+                    ),
+                ));
+            }
+            write_open(
+                tx,
+                Some(StoredCombat {
+                    name: name.clone(),
+                    roll_off,
+                    lines: Vec::new(),
+                }),
+            )?;
+            let record = Record::Combat(Box::new(CombatRecord::new(
+                &name,
+                CombatChange::Started { roll_off },
+            )));
+            let seq = tx.append(&[new_entry(&at, &record)?])?[0].seq;
+            Ok(CombatStartView {
+                seq,
+                name: name.clone(),
+                roll_off,
+            })
+        })
+    }
+
+    /// Plays one line of the line language on the open combat. Dice not typed with `with`
+    /// come from `seed` (a fresh one when `None`). The line is checked on the combat as
+    /// rebuilt inside the write transaction; a refused line changes nothing.
+    pub fn combat_line(
+        &mut self,
+        text: &str,
+        seed: Option<u64>,
+    ) -> Result<CombatLineView, AppError> {
+        let text = line_text(text)?;
+        let parsed = parse_line(&text).map_err(|e| bad("line", e.to_string()))?;
+        accepted(&parsed)?;
+        // The seed is fixed before the transaction: the seed journaled is the seed rolled.
+        let seed = seed.unwrap_or_else(|| SeededDice::from_entropy().seed());
+        let at = self.now();
+        transact(&mut self.store, |tx| {
+            let mut stored = read_open(tx.sheet(SYSTEM, OPEN)?)?.ok_or_else(no_open)?;
+            if stored.lines.len() >= MAX_COMBAT_LINES {
+                return Err(bad(
+                    "line",
+                    format!(
+                        "the combat {} has {MAX_COMBAT_LINES} lines, the most one combat keeps: end it and start another",
+                        stored.name
+                    ),
+                ));
+            }
+            let mut session = rebuild(&stored)?;
+            let mut line = CombatLine {
+                line: text.clone(),
+                seed: None,
+                faces: Vec::new(),
+                character: None,
+                creature: None,
+            };
+            // A fighter line may bring in a campaign character (before a creature of the
+            // same name) or a campaign creature; the line keeps its copy for the replays.
+            if let Line::Fighter(FighterLine::Creature {
+                creature, count, ..
+            }) = &parsed
+            {
+                if session.character(creature).is_none()
+                    && *count == 1
+                    && let Some(sheet) = tx.sheet(crate::characters::SYSTEM, creature)?
+                {
+                    let mut hero = character_of(&sheet)?;
+                    // Notes play no part in a fight; the copy stays small.
+                    hero.notes.clear();
+                    line.character = Some(hero);
+                } else if session.character(creature).is_none()
+                    && session.bestiary().creature(creature).is_none()
+                {
+                    line.creature = crate::creatures::campaign_creature(tx, creature)?;
+                }
+            }
+            let mut dice = SeededDice::new(seed);
+            let (events, text_lines, faces) =
+                play(&mut session, &line, &mut dice).map_err(|e| bad("line", e))?;
+            if !faces.is_empty() {
+                line.seed = Some(seed);
+                line.faces = faces;
+            }
+            stored.lines.push(line.clone());
+            let status = CombatStatus::of(&stored, &session);
+            let name = stored.name.clone();
+            write_open(tx, Some(stored.clone()))?;
+            let record = Record::Combat(Box::new(CombatRecord::new(
+                &name,
+                CombatChange::Line {
+                    line: Box::new(line.clone()),
+                    events: events.clone(),
+                    text: text_lines.clone(),
+                },
+            )));
+            let seq = tx.append(&[new_entry(&at, &record)?])?[0].seq;
+            Ok(CombatLineView {
+                seq,
+                line,
+                events,
+                text: text_lines,
+                status,
+            })
+        })
+    }
+
+    /// Where the open combat stands (`None` when no combat is open).
+    pub fn combat_status(&self) -> Result<Option<CombatStatus>, AppError> {
+        let Some(stored) = read_open(self.store.sheet(SYSTEM, OPEN)?)? else {
+            return Ok(None);
+        };
+        let session = rebuild(&stored)?;
+        Ok(Some(CombatStatus::of(&stored, &session)))
+    }
+
+    /// Ends the open combat: each campaign character's sheet loses the hit points the
+    /// character lost in the fight (never below 0), in the transaction that journals the end.
+    pub fn end_combat(&mut self) -> Result<CombatEndView, AppError> {
+        let at = self.now();
+        transact(&mut self.store, |tx| {
+            let stored = read_open(tx.sheet(SYSTEM, OPEN)?)?.ok_or_else(no_open)?;
+            let session = rebuild(&stored)?;
+            let status = CombatStatus::of(&stored, &session);
+            let fighters = fighter_hp(&session);
+            let mut written = Vec::new();
+            for joined in stored.lines.iter().filter_map(|l| l.character.as_ref()) {
+                let left = fighters
+                    .iter()
+                    .find(|f| f.name == joined.name)
+                    .map_or(joined.hit_points, |f| f.hit_points);
+                let lost = joined.hit_points.saturating_sub(left);
+                let mut write = HpWrite {
+                    name: joined.name.clone(),
+                    joined: joined.hit_points,
+                    left,
+                    before: None,
+                    after: None,
+                };
+                if let Some(sheet) = tx.sheet(crate::characters::SYSTEM, &joined.name)? {
+                    let mut hero = character_of(&sheet)?;
+                    write.before = Some(hero.hit_points);
+                    hero.take_damage(lost);
+                    write.after = Some(hero.hit_points);
+                    if lost > 0 {
+                        tx.update_sheet(
+                            crate::characters::SYSTEM,
+                            &sheet.name,
+                            &Sheet {
+                                body: serde_json::to_value(&hero)
+                                    .map_err(|e| bad("sheet", e.to_string()))?,
+                                ..sheet.clone()
+                            },
+                        )?;
+                    }
+                }
+                written.push(write);
+            }
+            write_open(tx, None)?;
+            let record = Record::Combat(Box::new(CombatRecord::new(
+                &stored.name,
+                CombatChange::Ended {
+                    fighters: fighters.clone(),
+                    written: written.clone(),
+                },
+            )));
+            let seq = tx.append(&[new_entry(&at, &record)?])?[0].seq;
+            Ok(CombatEndView {
+                seq,
+                status,
+                written,
+            })
+        })
+    }
+}
+
+fn fighter_hp(session: &Session) -> Vec<FighterHp> {
+    session
+        .fighters()
+        .iter()
+        .map(|f| FighterHp {
+            name: f.name.clone(),
+            hit_points: f.hit_points,
+        })
+        .collect()
+}
+
+/// A character's sheet as stored by the character use cases.
+fn character_of(sheet: &Sheet) -> Result<Character, AppError> {
+    if sheet.schema != i64::from(CHARACTER_SCHEMA) {
+        return Err(bad(
+            "schema",
+            format!(
+                "the stored sheet of {} has schema {}; this solum reads {CHARACTER_SCHEMA}",
+                sheet.name, sheet.schema
+            ),
+        ));
+    }
+    let hero: Character = serde_json::from_value(sheet.body.clone()).map_err(|e| {
+        bad(
+            "sheet",
+            format!("the stored sheet of {} cannot be read: {e}", sheet.name),
+        )
+    })?;
+    hero.validate()?;
+    Ok(hero)
+}
+
+/// Re-derives combat records in journal order: a line is played again on the combat its
+/// earlier lines built, from its seed (or its typed dice), and must draw the faces and
+/// cause the events recorded; the end must find the hit points recorded.
+#[derive(Default)]
+pub struct CombatReplay {
+    /// The combat's name, its session, and the characters who joined it.
+    open: Option<(String, Session, Vec<String>)>,
+}
+
+impl CombatReplay {
+    /// Checks the next combat record: `None` when it re-derives, else what differs.
+    pub fn check(&mut self, record: &CombatRecord) -> Option<String> {
+        if record.schema > COMBAT_RECORD_SCHEMA {
+            return Some(format!(
+                "combat record schema {} is newer than this solum knows",
+                record.schema
+            ));
+        }
+        match &record.change {
+            CombatChange::Started { roll_off } => {
+                self.open = Some((record.combat.clone(), empty_session(*roll_off), Vec::new()));
+                None
+            }
+            CombatChange::Line { line, events, text } => {
+                let Some((_, session, joined)) = &mut self.open else {
+                    return Some(format!(
+                        "a line of the combat {} with no start before it",
+                        record.combat
+                    ));
+                };
+                if let Some(c) = &line.character {
+                    joined.push(c.name.clone());
+                }
+                let replayed = match line.seed {
+                    Some(seed) => play(session, line, &mut SeededDice::new(seed)),
+                    None => play(session, line, &mut TypedDice::new(Vec::new())),
+                };
+                match replayed {
+                    Err(e) => Some(format!("the line `{}` does not replay: {e}", line.line)),
+                    Ok((_, _, faces)) if faces != line.faces => Some(format!(
+                        "the line `{}`: recorded faces {:?}, the seed gives {:?}",
+                        line.line, line.faces, faces
+                    )),
+                    Ok((again, _, _)) if again != *events => Some(format!(
+                        "the line `{}`: the recorded events differ from those its dice give",
+                        line.line
+                    )),
+                    Ok((_, again, _)) if again != *text => Some(format!(
+                        "the line `{}`: the recorded text differs from its events",
+                        line.line
+                    )),
+                    Ok(_) => None,
+                }
+            }
+            CombatChange::Ended { fighters, written } => {
+                let Some((_, session, joined)) = self.open.take() else {
+                    return Some(format!(
+                        "the end of the combat {} with no start before it",
+                        record.combat
+                    ));
+                };
+                if fighter_hp(&session) != *fighters {
+                    return Some(format!(
+                        "the combat {} ends with other hit points than its lines give",
+                        record.combat
+                    ));
+                }
+                let names: Vec<&String> = written.iter().map(|w| &w.name).collect();
+                if names != joined.iter().collect::<Vec<_>>() {
+                    return Some(format!(
+                        "the combat {} writes back hit points of {names:?}, but {joined:?} joined it",
+                        record.combat
+                    ));
+                }
+                for w in written {
+                    if session.character(&w.name).map(|c| c.hit_points) != Some(w.joined) {
+                        return Some(format!(
+                            "{} joined the combat {} with other hit points than recorded",
+                            w.name, record.combat
+                        ));
+                    }
+                    let left = fighters
+                        .iter()
+                        .find(|f| f.name == w.name)
+                        .map_or(w.joined, |f| f.hit_points);
+                    let expected = w
+                        .before
+                        .map(|b| b.saturating_sub(w.joined.saturating_sub(left)));
+                    if w.left != left || w.after != expected {
+                        return Some(format!(
+                            "the hit points written back to {} differ from what the fight cost",
+                            w.name
+                        ));
+                    }
+                }
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,381 @@
+//! Creatures added by the user to a campaign: NPCs and monsters of the bestiary's shape
+//! (`[[creature]]` entries of a bestiary TOML file), kept in the campaign so that its combats
+//! can name them like the shipped bestiary's.
+//!
+//! They are stored as sheets of the system [`SYSTEM`], one per creature, keyed by the
+//! bestiary's key (any case, `-` and `_` read as spaces). Adding and removing are journaled.
+
+use serde::{Deserialize, Serialize};
+use solum_expanded::creature::{Bestiary, Creature, parse_bestiary};
+use solum_store::{CampaignStore, Sheet, WriteTx};
+
+use crate::combat::{new_entry, transact};
+use crate::journal::Record;
+use crate::{AppError, Campaign};
+
+/// The system name campaign creatures are stored under.
+pub const SYSTEM: &str = "creature";
+/// The schema version of the creature records this build writes.
+pub const CREATURE_RECORD_SCHEMA: i64 = 1;
+/// The longest creature name, in characters.
+pub const MAX_CREATURE_NAME: usize = 100;
+/// The longest notes of a creature, in characters.
+pub const MAX_CREATURE_NOTES: usize = 1_000;
+/// The most creatures one `creature add` takes.
+pub const MAX_CREATURES_PER_ADD: usize = 100;
+
+fn bad(field: impl Into<String>, problem: impl Into<String>) -> AppError {
+    AppError::Character {
+        field: field.into(),
+        problem: problem.into(),
+    }
+}
+
+/// The key a creature is found by: the bestiary's (lower case, `-` and `_` as spaces).
+pub(crate) fn key(name: &str) -> String {
+    name.trim().to_lowercase().replace(['-', '_'], " ")
+}
+
+/// A creature's row: `None` once removed (the store keeps rows; a removed name can be
+/// added again).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Stored {
+    creature: Option<Creature>,
+}
+
+/// What happened to a campaign creature.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CreatureChange {
+    /// Added from a bestiary file.
+    Added {
+        /// The entry as added.
+        creature: Creature,
+    },
+    /// Removed.
+    Removed {
+        /// The entry as it was.
+        creature: Creature,
+    },
+}
+
+/// A journal entry about a campaign creature.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreatureRecord {
+    /// [`CREATURE_RECORD_SCHEMA`] when written.
+    pub schema: i64,
+    /// The creature's name.
+    pub name: String,
+    /// What happened.
+    pub change: CreatureChange,
+}
+
+impl CreatureRecord {
+    fn creature(&self) -> &Creature {
+        match &self.change {
+            CreatureChange::Added { creature } | CreatureChange::Removed { creature } => creature,
+        }
+    }
+
+    /// One line for the story.
+    pub fn summary(&self) -> String {
+        let c = self.creature();
+        match &self.change {
+            CreatureChange::Added { .. } => format!(
+                "creature {} joins the campaign's bestiary (pool {}, {} hit points, damage {})",
+                c.name, c.pool, c.hit_points, c.damage
+            ),
+            CreatureChange::Removed { .. } => {
+                format!("creature {} leaves the campaign's bestiary", c.name)
+            }
+        }
+    }
+
+    /// The limits of a record made at the table, for an imported journal.
+    pub(crate) fn check(&self) -> Result<(), AppError> {
+        if self.schema > CREATURE_RECORD_SCHEMA {
+            return Err(AppError::BadImport(format!(
+                "a creature record of schema {}, newer than this solum knows ({CREATURE_RECORD_SCHEMA})",
+                self.schema
+            )));
+        }
+        check_creature(self.creature())
+    }
+
+    /// Re-derives the record: the entry must still be one the rules accept, under its name.
+    pub(crate) fn replay(&self) -> Option<String> {
+        if self.schema > CREATURE_RECORD_SCHEMA {
+            return Some(format!(
+                "creature record schema {} is newer than this solum knows",
+                self.schema
+            ));
+        }
+        if key(&self.creature().name) != key(&self.name) {
+            return Some(format!(
+                "the record names {} but holds the entry {}",
+                self.name,
+                self.creature().name
+            ));
+        }
+        check_creature(self.creature())
+            .err()
+            .map(|e| format!("the entry breaks the rules: {e}"))
+    }
+}
+
+/// The rules (as a `--bestiary` file's entries) and the campaign's limits on a creature.
+fn check_creature(c: &Creature) -> Result<(), AppError> {
+    c.validate()
+        .map_err(|e| bad(format!("{}.{}", e.entry, e.field), e.problem))?;
+    let name = c.name.trim();
+    let len = name.chars().count();
+    if len > MAX_CREATURE_NAME {
+        return Err(bad(
+            "name",
+            format!("{len} characters long; the limit is {MAX_CREATURE_NAME}"),
+        ));
+    }
+    if name != c.name {
+        return Err(bad(format!("{name}.name"), "starts or ends with spaces"));
+    }
+    let notes = c.notes.chars().count();
+    if notes > MAX_CREATURE_NOTES {
+        return Err(bad(
+            format!("{name}.notes"),
+            format!("{notes} characters long; the limit is {MAX_CREATURE_NOTES}"),
+        ));
+    }
+    if c.name.chars().chain(c.notes.chars()).any(char::is_control) {
+        return Err(bad(format!("{name}.name"), "holds a control character"));
+    }
+    Ok(())
+}
+
+/// Where a creature listed comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CreatureSource {
+    /// The bestiary shipped with solum.
+    Shipped,
+    /// Added to this campaign.
+    Campaign,
+}
+
+/// A creature as a front end shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CreatureView {
+    /// Its stats.
+    pub creature: Creature,
+    /// Shipped or the campaign's.
+    pub source: CreatureSource,
+}
+
+/// A creature added or removed, with its journal entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CreatureChangeView {
+    /// The journal entry.
+    pub seq: i64,
+    /// The creature.
+    pub creature: Creature,
+}
+
+fn stored(sheet: &Sheet) -> Result<Option<Creature>, AppError> {
+    let s: Stored = serde_json::from_value(sheet.body.clone()).map_err(|e| {
+        bad(
+            "creature",
+            format!("the stored creature {} cannot be read: {e}", sheet.name),
+        )
+    })?;
+    Ok(s.creature)
+}
+
+fn row(name_key: &str, creature: Option<Creature>) -> Result<Sheet, AppError> {
+    Ok(Sheet {
+        system: SYSTEM.into(),
+        name: name_key.to_owned(),
+        schema: CREATURE_RECORD_SCHEMA,
+        version: 0,
+        body: serde_json::to_value(Stored { creature })
+            .map_err(|e| bad("creature", e.to_string()))?,
+    })
+}
+
+/// The campaign's creature of that name, read inside a write transaction.
+pub(crate) fn campaign_creature(
+    tx: &dyn WriteTx,
+    name: &str,
+) -> Result<Option<Creature>, AppError> {
+    match tx.sheet(SYSTEM, &key(name))? {
+        Some(sheet) => stored(&sheet),
+        None => Ok(None),
+    }
+}
+
+impl<S: CampaignStore> Campaign<S> {
+    /// Adds the `[[creature]]` entries of a bestiary file (TOML) to the campaign, checked as
+    /// a `--bestiary` file's are. A name of the shipped bestiary or one the campaign holds
+    /// already is refused; all entries are added, or none.
+    pub fn add_creatures(&mut self, toml_text: &str) -> Result<Vec<CreatureChangeView>, AppError> {
+        let limit = solum_play::storage::MAX_FILE_BYTES;
+        if toml_text.len() as u64 > limit {
+            return Err(bad(
+                "file",
+                format!("{} bytes; the limit is {limit}", toml_text.len()),
+            ));
+        }
+        let file = parse_bestiary(toml_text)
+            .map_err(|e| bad("file", e.to_string().trim_end().replace('\n', "\n  ")))?;
+        if !file.static_foes.is_empty() {
+            return Err(bad(
+                "static",
+                "the campaign keeps creatures for combat (`[[creature]]`); static oppositions stay in --bestiary files",
+            ));
+        }
+        if file.creature.is_empty() {
+            return Err(bad("creature", "the file has no `[[creature]]` entry"));
+        }
+        if file.creature.len() > MAX_CREATURES_PER_ADD {
+            return Err(bad(
+                "creature",
+                format!(
+                    "{} entries; one file adds at most {MAX_CREATURES_PER_ADD}",
+                    file.creature.len()
+                ),
+            ));
+        }
+        // The bestiary's own checks, duplicates in the file included.
+        Bestiary::default()
+            .add(file.clone())
+            .map_err(|e| bad(format!("{}.{}", e.entry, e.field), e.problem))?;
+        let shipped = Bestiary::shipped();
+        for c in &file.creature {
+            check_creature(c)?;
+            if shipped.creature(&c.name).is_some() {
+                return Err(bad(
+                    format!("{}.name", c.name),
+                    "the shipped bestiary has a creature of that name; choose another",
+                ));
+            }
+        }
+        let at = self.now();
+        transact(&mut self.store, |tx| {
+            let mut views = Vec::new();
+            let mut entries = Vec::new();
+            for c in &file.creature {
+                let k = key(&c.name);
+                let existing = tx.sheet(SYSTEM, &k)?;
+                match &existing {
+                    Some(sheet) if stored(sheet)?.is_some() => {
+                        return Err(bad(
+                            format!("{}.name", c.name),
+                            "the campaign has a creature of that name already (remove it first)",
+                        ));
+                    }
+                    Some(_) => {
+                        tx.update_sheet(SYSTEM, &k, &row(&k, Some(c.clone()))?)?;
+                    }
+                    None => tx.insert_sheet(&row(&k, Some(c.clone()))?)?,
+                }
+                entries.push(new_entry(
+                    &at,
+                    &Record::Creature(Box::new(CreatureRecord {
+                        schema: CREATURE_RECORD_SCHEMA,
+                        name: c.name.clone(),
+                        change: CreatureChange::Added {
+                            creature: c.clone(),
+                        },
+                    })),
+                )?);
+            }
+            for (entry, c) in tx.append(&entries)?.into_iter().zip(&file.creature) {
+                views.push(CreatureChangeView {
+                    seq: entry.seq,
+                    creature: c.clone(),
+                });
+            }
+            Ok(views)
+        })
+    }
+
+    /// Every creature a combat of this campaign can name: the shipped bestiary's and the
+    /// campaign's, by name.
+    pub fn creatures(&self) -> Result<Vec<CreatureView>, AppError> {
+        let mut out: Vec<CreatureView> = Bestiary::shipped()
+            .creatures()
+            .map(|c| CreatureView {
+                creature: c.clone(),
+                source: CreatureSource::Shipped,
+            })
+            .collect();
+        for sheet in self.store.sheets(SYSTEM)? {
+            if let Some(c) = stored(&sheet)? {
+                out.push(CreatureView {
+                    creature: c,
+                    source: CreatureSource::Campaign,
+                });
+            }
+        }
+        out.sort_by_key(|v| key(&v.creature.name));
+        Ok(out)
+    }
+
+    /// One creature, the campaign's or the shipped bestiary's (any case).
+    pub fn creature(&self, name: &str) -> Result<CreatureView, AppError> {
+        if let Some(sheet) = self.store.sheet(SYSTEM, &key(name))?
+            && let Some(c) = stored(&sheet)?
+        {
+            return Ok(CreatureView {
+                creature: c,
+                source: CreatureSource::Campaign,
+            });
+        }
+        Bestiary::shipped()
+            .creature(name)
+            .map(|c| CreatureView {
+                creature: c.clone(),
+                source: CreatureSource::Shipped,
+            })
+            .ok_or_else(|| no_creature(name))
+    }
+
+    /// Removes a campaign creature (combats it fought in keep their copy of it).
+    pub fn remove_creature(&mut self, name: &str) -> Result<CreatureChangeView, AppError> {
+        let at = self.now();
+        transact(&mut self.store, |tx| {
+            let k = key(name);
+            let Some(c) = campaign_creature(tx, name)? else {
+                return Err(if Bestiary::shipped().creature(name).is_some() {
+                    bad(
+                        "creature",
+                        format!(
+                            "{} is in the shipped bestiary and cannot be removed",
+                            name.trim()
+                        ),
+                    )
+                } else {
+                    no_creature(name)
+                });
+            };
+            tx.update_sheet(SYSTEM, &k, &row(&k, None)?)?;
+            let record = Record::Creature(Box::new(CreatureRecord {
+                schema: CREATURE_RECORD_SCHEMA,
+                name: c.name.clone(),
+                change: CreatureChange::Removed {
+                    creature: c.clone(),
+                },
+            }));
+            let seq = tx.append(&[new_entry(&at, &record)?])?[0].seq;
+            Ok(CreatureChangeView { seq, creature: c })
+        })
+    }
+}
+
+fn no_creature(name: &str) -> AppError {
+    bad(
+        "creature",
+        format!(
+            "no creature named {} in the campaign or the shipped bestiary (`solum creature list`)",
+            name.trim()
+        ),
+    )
+}
