@@ -511,13 +511,13 @@ fn fifty_edits_at_once_all_land() {
         .iter()
         .map(|b| b.as_str().unwrap().to_owned())
         .collect();
-    for k in 0..50 {
+    for (k, run) in runs.iter().enumerate() {
         let n = backgrounds
             .iter()
             .filter(|b| **b == format!("bg{k}"))
             .count();
         let want = usize::from(acknowledged.contains(&k));
-        assert_eq!(n, want, "bg{k}: {n} on the sheet, exit {}", runs[k].code);
+        assert_eq!(n, want, "bg{k}: {n} on the sheet, exit {}", run.code);
     }
     assert_eq!(backgrounds.len(), 2 + acknowledged.len());
     // One entry per acknowledged edit, after the import.
