@@ -552,3 +552,52 @@ fn fifty_rests_at_once_heal_exactly_what_they_report() {
     assert_eq!(t.sheet("Nick")["hit_points"], 5);
     assert_eq!(t.journal_entries(), 1 + acknowledged);
 }
+
+/// `solum play` takes `char list`, `char show NAME` and `check --char …` lines, parsed by the
+/// one-shot command's own definition and journaled in the session's campaign.
+#[test]
+fn play_lines_show_characters_and_roll_from_a_sheet() {
+    let t = Table::new();
+    t.import(NICK);
+    let out = Command::new(env!("CARGO_BIN_EXE_solum"))
+        .args(["play", "--campaign"])
+        .arg(&t.campaign)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(
+                b"char list\nchar show \"nick\"\ncheck --char Nick --attr body -b \"Acrobat Thief\" --vs 5 --rolled 4,3,2,1\ncheck --char Nick --attr body --vs 4 --campaign x.solum\ncheck 3 --vs 4\n",
+            )?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stdout.contains("Nick") && stdout.contains("hit points 5/5"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("backgrounds: Acrobat Thief; Quick-Witted Rogue"),
+        "{stdout}"
+    );
+    // 4 dice against 5: 65/81 = 80.25%.
+    assert!(
+        stdout.contains("4 dice vs 5   chance to pass 80.25%"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("FAILED"), "{stdout}");
+    assert!(
+        stderr.contains("the session's campaign is used"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("roll from a character"), "{stderr}");
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(!t.path("x.solum").exists());
+    // The import and the one check.
+    assert_eq!(t.journal_entries(), 2);
+}

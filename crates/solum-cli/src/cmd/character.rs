@@ -161,7 +161,7 @@ fn show(args: &CharShowArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn write_list(out: &mut dyn Write, views: &[CharacterView]) -> anyhow::Result<()> {
+pub(crate) fn write_list(out: &mut dyn Write, views: &[CharacterView]) -> anyhow::Result<()> {
     if views.is_empty() {
         writeln!(out, "No characters yet: `solum char new NAME` creates one.")?;
         return Ok(());
@@ -408,7 +408,7 @@ fn write_created(out: &mut dyn Write, view: &ChangeView) -> anyhow::Result<()> {
     write_entry(out, view.seq)
 }
 
-fn write_sheet(out: &mut dyn Write, hero: &Character) -> std::io::Result<()> {
+pub(crate) fn write_sheet(out: &mut dyn Write, hero: &Character) -> std::io::Result<()> {
     let status = if hero.is_out() {
         paint(BAD, " OUT")
     } else {

@@ -83,7 +83,7 @@ pub(crate) fn order_with_reasons(reasons: &[String], order: &str) -> String {
 
 pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     if args.pool.character.is_some() || args.pool.sheet.is_some() {
-        return from_sheet(args, out);
+        return from_sheet(args, None, out);
     }
     let pool_args = pool_args(&args.pool)?;
     // A seed beside typed dice is ignored unless it rolls the other side of an opposed check.
@@ -391,7 +391,12 @@ fn sheet_name(flag: &str, value: &Option<String>, example: &str) -> anyhow::Resu
 
 /// `solum check --char NAME` (journaled in the campaign) or `--sheet FILE` (read only): the
 /// pool, penalties and gear come from the sheet, through the application.
-fn from_sheet(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+/// `campaign`: the one `solum play` has open; `None` opens the one the arguments name.
+pub(crate) fn from_sheet(
+    args: &CheckArgs,
+    campaign: Option<&mut solum_app::Campaign<solum_store::SqliteStore>>,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
     use solum_app::characters::Against;
     let p = &args.pool;
     let attribute: solum_expanded::character::Attribute = p
@@ -436,7 +441,15 @@ fn from_sheet(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let dice = super::campaign::dice(args.seed, args.rolled.as_deref())?;
     let shown = match (&p.character, &p.sheet) {
         (Some(name), _) => {
-            let view = super::campaign::open(&args.campaign)?
+            let mut opened;
+            let campaign = match campaign {
+                Some(c) => c,
+                None => {
+                    opened = super::campaign::open(&args.campaign)?;
+                    &mut opened
+                }
+            };
+            let view = campaign
                 .check_from_character(name, &check, dice)
                 .map_err(|e| sheet_error(e, order))?;
             if args.json {
