@@ -601,3 +601,30 @@ fn play_lines_show_characters_and_roll_from_a_sheet() {
     // The import and the one check.
     assert_eq!(t.journal_entries(), 2);
 }
+
+/// `journal export --output` goes through the same safe write: a new file only, never a
+/// directory or a FIFO, and an existing file is kept.
+#[test]
+fn journal_export_writes_through_the_safe_write() {
+    let t = Table::new();
+    t.import(NICK);
+    let out = t.path("story.md");
+    let o = out.to_str().unwrap();
+    t.run(&["journal", "export", "--output", o]).ok();
+    let story = std::fs::read_to_string(&out).unwrap();
+    assert!(story.contains("Nick joins the campaign"), "{story}");
+    std::fs::write(&out, "mine").unwrap();
+    t.run(&["journal", "export", "--output", o])
+        .bad_input("already exists");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "mine");
+    let fifo = t.path("pipe");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    t.run(&["journal", "export", "--output", fifo.to_str().unwrap()])
+        .bad_input("already exists");
+}
