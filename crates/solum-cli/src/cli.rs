@@ -882,20 +882,24 @@ pub struct DiceArgs {
     pub seed: Option<u64>,
 }
 
+/// `solum char …`: So1um Expanded characters, kept in the campaign by name.
 #[derive(Debug, Subcommand)]
 pub enum CharCommand {
     /// Create a hero by the rules: 3/2/1 to Body, Mind and Charm, 2d6 for backgrounds, 1d6
     /// for light armor, one light weapon. Asks for what the flags do not give.
     New(CharNewArgs),
-    /// Show a character sheet with hit points and pools worked out.
-    Show {
-        /// The character file.
-        file: std::path::PathBuf,
+    /// Show a character's sheet with hit points and pools worked out.
+    Show(CharShowArgs),
+    /// List the campaign's characters.
+    List {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
     },
-    /// Change a character sheet; the result is checked against the rules before it is saved.
+    /// Change a character's sheet; the result is checked against the rules before it is
+    /// stored (nothing is stored otherwise), and the change is journaled.
     Edit(CharEditArgs),
     /// Advancement after an adventure: A, a new background (even d6), or B, raise an
     /// attribute (roll its dice, all even).
@@ -912,11 +916,43 @@ pub enum CharCommand {
     },
     /// Rest: 1 hit point per half hour, up to the maximum.
     Rest {
-        /// The character file.
-        file: std::path::PathBuf,
+        /// The character's name.
+        name: String,
         /// Hours of rest (1.5 is three half hours).
         #[arg(long, default_value_t = 0.5)]
         hours: f64,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Add a character to the campaign from a TOML sheet.
+    Import {
+        /// The sheet (TOML, at most 1 MiB).
+        file: std::path::PathBuf,
+        /// Replace a character of the same name instead of refusing.
+        #[arg(long)]
+        replace: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Write a character's sheet as TOML (what `char import` reads).
+    Export {
+        /// The character's name.
+        name: String,
+        /// Write to this file instead of standard output (written safely; an existing file
+        /// only with --force).
+        #[arg(long, short, value_name = "FILE")]
+        out: Option<std::path::PathBuf>,
+        /// Replace an existing file (a regular, writable one; its permissions are kept).
+        #[arg(long, requires = "out")]
+        force: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
     },
 }
 
@@ -924,7 +960,7 @@ pub enum CharCommand {
 // Typed dice are all used, so a seed beside them would roll nothing: refused, not ignored.
 #[command(group(clap::ArgGroup::new("char_new_dice").args(["rolled", "seed"]).multiple(false)))]
 pub struct CharNewArgs {
-    /// The hero's name.
+    /// The hero's name (only a name: no file is written).
     pub name: Option<String>,
     /// Body: 3, 2 or 1.
     #[arg(long)]
@@ -949,21 +985,33 @@ pub struct CharNewArgs {
     pub armor: String,
     #[command(flatten)]
     pub dice: DiceArgs,
-    /// Where to save the sheet (default: NAME.toml).
-    #[arg(long, short)]
-    pub output: Option<std::path::PathBuf>,
-    /// Replace an existing file.
-    #[arg(long)]
-    pub force: bool,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
+}
+
+/// `solum char show`.
+#[derive(Debug, Args)]
+pub struct CharShowArgs {
+    /// The character's name in the campaign.
+    #[arg(required_unless_present = "file", conflicts_with = "file")]
+    pub name: Option<String>,
+    /// Read a TOML sheet file instead, without a campaign (read only).
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<std::path::PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
 }
 
 #[derive(Debug, Args)]
 pub struct CharEditArgs {
-    /// The character file.
-    pub file: std::path::PathBuf,
+    /// The character's name.
+    pub name: String,
     /// Set Body, Mind or Charm: `body=3`.
     #[arg(long = "set", value_name = "ATTR=N")]
     pub set: Vec<String>,
@@ -1004,14 +1052,19 @@ pub struct CharEditArgs {
     /// Heal by other means (magic, medicine), up to the maximum.
     #[arg(long)]
     pub heal: Option<u32>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
 }
 
 #[derive(Debug, Args)]
 // As for `char new`: a seed beside typed dice would roll nothing.
 #[command(group(clap::ArgGroup::new("char_advance_dice").args(["rolled", "seed"]).multiple(false)))]
 pub struct CharAdvanceArgs {
-    /// The character file.
-    pub file: std::path::PathBuf,
+    /// The character's name.
+    pub name: String,
     /// A: try for this new background.
     #[arg(
         long,
@@ -1027,6 +1080,8 @@ pub struct CharAdvanceArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
 }
 
 #[derive(Debug, Args)]
@@ -1343,10 +1398,49 @@ pub struct OpposingArgs {
     pub roll_off: bool,
 }
 
+/// How `solum check` builds its pool: from numbers (ATTRIBUTE and the modifier flags, ruling
+/// S1), or from a character's sheet (`--char NAME --attr ATTR`, or `--sheet FILE`).
+#[derive(Debug, Clone, Args)]
+#[group(skip)]
+#[command(group(clap::ArgGroup::new("pool_source").args(["attribute", "character", "sheet"]).required(true).multiple(false)))]
+pub struct CheckPoolArgs {
+    /// The attribute rolled (Body, Mind or Charm): the number of dice before modifiers.
+    #[arg(value_name = "ATTRIBUTE", allow_negative_numbers = true)]
+    pub attribute: Option<i64>,
+    /// Roll from this character's sheet in the campaign (journaled): the pool, armor and
+    /// heavy-weapon penalties and gear come from the sheet.
+    #[arg(long = "char", value_name = "NAME", requires = "attr")]
+    pub character: Option<String>,
+    /// Roll from a TOML sheet file instead, without a campaign (read only, not journaled).
+    #[arg(long, value_name = "FILE", requires = "attr")]
+    pub sheet: Option<std::path::PathBuf>,
+    /// With --char or --sheet: the attribute rolled (body, mind or charm).
+    #[arg(long, value_name = "ATTR")]
+    pub attr: Option<String>,
+    /// One background applies: +1 die (never more than one). With --char or --sheet, name
+    /// the sheet's background: `--background "Acrobat Thief"`.
+    #[arg(short = 'b', long, value_name = "BG", num_args = 0..=1, default_missing_value = "")]
+    pub background: Option<String>,
+    /// With --char or --sheet: attacking with this weapon of the sheet (a heavy one at Body
+    /// below 3 costs a die).
+    #[arg(long, value_name = "WEAPON", requires = "attr")]
+    pub weapon: Option<String>,
+    /// Armor too heavy for the Body: -1 die (a sheet knows this itself).
+    #[arg(long, conflicts_with_all = ["character", "sheet"])]
+    pub armor_too_heavy: bool,
+    /// Attacking with a heavy weapon at Body below 3: -1 die (a sheet knows this itself).
+    #[arg(long, conflicts_with_all = ["character", "sheet"])]
+    pub heavy_weapon: bool,
+    /// Useful gear: reroll the lowest die once, when that can change the outcome. With
+    /// --char or --sheet, name the sheet's gear: `--gear "thieves' tools"`.
+    #[arg(short, long, value_name = "GEAR", num_args = 0..=1, default_missing_value = "")]
+    pub gear: Option<String>,
+}
+
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     #[command(flatten)]
-    pub pool: PoolArgs,
+    pub pool: CheckPoolArgs,
     #[command(flatten)]
     pub target: Against,
     #[command(flatten)]
@@ -1356,12 +1450,13 @@ pub struct CheckArgs {
     /// on a 6), then roll-off dice. With --seed only when the other side is rolled by it.
     #[arg(long, value_name = "V1,V2,...")]
     pub rolled: Option<String>,
-    /// The opposing side's dice rolled by hand, in the same order.
+    /// The opposing side's dice rolled by hand, in the same order. (From a sheet, --rolled
+    /// takes every die of both sides, in the order the roll draws them.)
     #[arg(
         long,
         value_name = "V1,V2,...",
         requires = "against",
-        conflicts_with = "vs"
+        conflicts_with_all = ["vs", "character", "sheet"]
     )]
     pub against_rolled: Option<String>,
     /// Seed of the generator, to replay a roll exactly (a fresh seed is chosen and shown
@@ -1371,6 +1466,8 @@ pub struct CheckArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
 }
 
 #[derive(Debug, Args)]

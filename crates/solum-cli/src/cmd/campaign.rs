@@ -56,7 +56,7 @@ fn campaign_path(arg: &CampaignArg) -> anyhow::Result<PathBuf> {
     })
 }
 
-fn dice(seed: Option<u64>, rolled: Option<&str>) -> anyhow::Result<Dice> {
+pub(crate) fn dice(seed: Option<u64>, rolled: Option<&str>) -> anyhow::Result<Dice> {
     Ok(match (seed, rolled) {
         (_, Some(text)) => {
             Dice::Typed(parse_faces(text).map_err(|e| bad(format!("--rolled: {e}")))?)
@@ -500,23 +500,24 @@ fn read_capped(path: &Path, cap: u64) -> anyhow::Result<String> {
     Ok(text)
 }
 
-/// Writes a new file safely: a temporary file beside it, flushed to disk, then renamed into
-/// place only if nothing exists there.
+/// Writes a new file through the one safe write of `solum_play::storage`; an existing file
+/// is never replaced.
 fn write_new_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("creating a file in {}", dir.display()))?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist_noclobber(path).map_err(|e| {
-        if e.error.kind() == std::io::ErrorKind::AlreadyExists {
-            bad(format!("{} exists: choose another name", path.display()))
-        } else {
-            anyhow::Error::from(e.error).context(format!("writing {}", path.display()))
-        }
-    })?;
-    Ok(())
+    write_file(path, bytes, solum_play::storage::Replace::Never)
+}
+
+/// A file written safely (`solum_play::storage::write_file`); the refusals (not a regular
+/// file, read-only, already there) are bad input.
+pub(crate) fn write_file(
+    path: &Path,
+    bytes: &[u8],
+    replace: solum_play::storage::Replace,
+) -> anyhow::Result<()> {
+    use solum_play::storage::StorageError;
+    solum_play::storage::write_file(path, bytes, replace).map_err(|e| match e {
+        StorageError::NotAFile { .. }
+        | StorageError::ReadOnly { .. }
+        | StorageError::Exists { .. } => bad(e.to_string()),
+        other => anyhow::Error::new(other),
+    })
 }

@@ -5,6 +5,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
+use clap::Parser;
 use rustyline::completion::{Completer, Pair};
 use rustyline::error::ReadlineError;
 use rustyline::highlight::Highlighter;
@@ -18,11 +19,11 @@ use solum_store::SqliteStore;
 
 use crate::bad;
 use crate::cli_campaign::PlayArgs;
-use crate::cmd::campaign;
+use crate::cmd::{campaign, character, check};
 use crate::render;
 
 /// The command words, for completion and `help`.
-const COMMANDS: [(&str, &str); 16] = [
+const COMMANDS: [(&str, &str); 18] = [
     (
         "ask",
         "ask QUESTION       ask the oracle (also `? QUESTION`)",
@@ -61,6 +62,14 @@ const COMMANDS: [(&str, &str); 16] = [
     (
         "verify",
         "verify             re-derive every roll of the journal",
+    ),
+    (
+        "char",
+        "char list | char show NAME   the campaign's characters, a sheet",
+    ),
+    (
+        "check",
+        "check --char NAME --attr ATTR [--background BG] (--vs D | --against N) …   a check from a sheet (as `solum check`)",
     ),
     ("help", "help               this list"),
     ("quit", "quit               leave (also `exit`, or Ctrl-D)"),
@@ -294,6 +303,45 @@ impl Session {
                 let report = campaign.verify()?;
                 campaign::write_verify(out, &report)?;
             }
+            "char" => match split_word(rest) {
+                ("list", "") => {
+                    character::write_list(out, &campaign.characters()?)?;
+                }
+                ("show", name) if !name.is_empty() => {
+                    let view = campaign.character(unquote(name))?;
+                    character::write_sheet(out, &view.character)?;
+                }
+                _ => return Err(bad("char: say `char list` or `char show NAME`")),
+            },
+            "check" => {
+                // The one-shot command's own definition parses the line: the same flags, the
+                // same refusals.
+                let typed = words(rest)?;
+                // The session's campaign is the one used ($SOLUM_CAMPAIGN fills the flag in
+                // any case, so only a typed one is refused).
+                if typed.iter().any(|w| w.starts_with("--campaign")) {
+                    return Err(bad("check: --campaign: the session's campaign is used"));
+                }
+                let mut argv = vec!["solum".to_owned(), "check".to_owned()];
+                argv.extend(typed);
+                let cli = crate::Cli::try_parse_from(argv).map_err(|e| {
+                    let text = e.render().to_string();
+                    bad(text
+                        .lines()
+                        .next()
+                        .unwrap_or("check: bad arguments")
+                        .to_owned())
+                })?;
+                let crate::cli::Command::Check(args) = cli.command else {
+                    unreachable!("parsed as `solum check`")
+                };
+                if args.pool.character.is_none() {
+                    return Err(bad(
+                        "check: in a session, roll from a character: check --char NAME --attr ATTR …",
+                    ));
+                }
+                check::from_sheet(&args, Some(campaign), out)?;
+            }
             "help" | "h" => {
                 for (_, text) in COMMANDS.iter().filter(|(_, t)| !t.is_empty()) {
                     writeln!(out, "  {text}")?;
@@ -340,6 +388,42 @@ impl Session {
     }
 }
 
+/// A name as typed, without the quotes around it if any.
+fn unquote(text: &str) -> &str {
+    let t = text.trim();
+    for q in ['"', '\''] {
+        if let Some(inner) = t.strip_prefix(q).and_then(|t| t.strip_suffix(q)) {
+            return inner;
+        }
+    }
+    t
+}
+
+/// The words of a line as a shell would split them for the simple cases: whitespace
+/// separates, and "double" or 'single' quotes keep spaces inside one word.
+fn words(line: &str) -> anyhow::Result<Vec<String>> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quote: Option<char> = None;
+    for ch in line.chars() {
+        match (quote, ch) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.get_or_insert_default().push(c),
+            (None, '"' | '\'') => {
+                quote = Some(ch);
+                word.get_or_insert_default();
+            }
+            (None, c) if c.is_whitespace() => words.extend(word.take()),
+            (None, c) => word.get_or_insert_default().push(c),
+        }
+    }
+    if quote.is_some() {
+        return Err(bad("a quote is not closed"));
+    }
+    words.extend(word);
+    Ok(words)
+}
+
 /// The first word of a line and the rest, trimmed. `?` needs no space: `?Is it dark?`.
 fn split_word(line: &str) -> (&str, &str) {
     for short in ["?+", "?-", "?"] {
@@ -366,6 +450,28 @@ mod tests {
         assert_eq!(split_word("?+ Is it dark?"), ("?+", "Is it dark?"));
         assert_eq!(split_word("?- x"), ("?-", "x"));
         assert_eq!(split_word("verify"), ("verify", ""));
+    }
+
+    #[test]
+    fn words_split_like_a_shell_keeping_quoted_spaces() {
+        assert_eq!(
+            words(r#"--char "Nick the Bold" --attr body -b 'Acrobat Thief' --vs 5"#).unwrap(),
+            [
+                "--char",
+                "Nick the Bold",
+                "--attr",
+                "body",
+                "-b",
+                "Acrobat Thief",
+                "--vs",
+                "5"
+            ]
+        );
+        assert_eq!(words("  a   b ").unwrap(), ["a", "b"]);
+        assert_eq!(words(r#"x """#).unwrap(), ["x", ""]);
+        assert!(words(r#"--char "Nick"#).is_err());
+        assert_eq!(unquote(" \"Nick the Bold\" "), "Nick the Bold");
+        assert_eq!(unquote("Nick"), "Nick");
     }
 
     #[test]
