@@ -89,6 +89,13 @@ pub enum Record {
     },
     /// A So1um Expanded character was created, changed, advanced, rested or rolled a check.
     Character(Box<crate::characters::CharacterRecord>),
+    /// One of the original So1um's heroes was created, imported, rested, rolled a check or
+    /// fought.
+    Classic(Box<crate::classic::ClassicRecord>),
+    /// Sol'una characters were created or imported, or fought a skirmish.
+    Soluna(Box<crate::soluna::SolunaRecord>),
+    /// A die-type character was created, imported, edited or rolled.
+    Dietype(Box<crate::dietype::DietypeRecord>),
 }
 
 /// The list an idea draw used.
@@ -188,6 +195,31 @@ impl Record {
             Self::Difficulty { .. } => "difficulty",
             Self::Idea { .. } => "idea",
             Self::Character(_) => "character",
+            Self::Classic(_) => "classic",
+            Self::Soluna(_) => "soluna",
+            Self::Dietype(_) => "dietype",
+        }
+    }
+
+    /// True when the record holds dice that `verify` rolls again.
+    pub fn has_dice(&self) -> bool {
+        match self {
+            Self::Character(c) => c.has_dice(),
+            Self::Classic(c) => c.has_dice(),
+            Self::Soluna(c) => c.has_dice(),
+            Self::Dietype(c) => c.has_dice(),
+            other => other.rolled().is_some(),
+        }
+    }
+
+    /// One line for the story, for the records of characters.
+    pub fn character_summary(&self) -> Option<String> {
+        match self {
+            Self::Character(c) => Some(c.summary()),
+            Self::Classic(c) => Some(c.summary()),
+            Self::Soluna(c) => Some(c.summary()),
+            Self::Dietype(c) => Some(c.summary()),
+            _ => None,
         }
     }
 
@@ -197,7 +229,10 @@ impl Record {
             Self::Note { .. }
             | Self::SceneStart { .. }
             | Self::SceneEnd { .. }
-            | Self::Character(_) => None,
+            | Self::Character(_)
+            | Self::Classic(_)
+            | Self::Soluna(_)
+            | Self::Dietype(_) => None,
             Self::Oracle { rolled, .. }
             | Self::ClassicOracle { rolled, .. }
             | Self::Difficulty { rolled, .. }
@@ -224,6 +259,9 @@ pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
     match record {
         Record::Note { .. } | Record::SceneStart { .. } | Record::SceneEnd { .. } => Ok(None),
         Record::Character(c) => Ok(c.replay()),
+        Record::Classic(c) => Ok(c.replay()),
+        Record::Soluna(c) => Ok(c.replay()),
+        Record::Dietype(c) => Ok(c.replay()),
         Record::Oracle {
             leaning,
             rolled,

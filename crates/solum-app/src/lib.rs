@@ -8,10 +8,13 @@
 //! back, nothing was written.
 
 pub mod characters;
+pub mod classic;
+pub mod dietype;
 mod error;
 pub mod ideas;
 pub mod journal;
 mod markdown;
+pub mod soluna;
 
 use serde::{Deserialize, Serialize};
 use solum_expanded::oracle::{self, Answer, Disposition, Event, Leaning};
@@ -347,9 +350,7 @@ impl<S: CampaignStore> Campaign<S> {
                         reason: format!("it cannot be read: {e}"),
                     }),
                     Ok(record) => {
-                        let character_roll =
-                            matches!(&record, Record::Character(c) if c.has_dice());
-                        if record.rolled().is_some() || character_roll {
+                        if record.has_dice() {
                             report.rolls += 1;
                         }
                         if let Some(reason) = journal::replay(&record)? {
@@ -461,6 +462,9 @@ fn check_record(record: &Record) -> Result<(), AppError> {
             text("question", question, MAX_QUESTION, false).map(drop)
         }
         Record::Character(c) => c.check(),
+        Record::Classic(c) => c.check(),
+        Record::Soluna(c) => c.check(),
+        Record::Dietype(c) => c.check(),
         Record::Difficulty { task, .. } => task
             .as_deref()
             .map(|t| text("task", t, MAX_QUESTION, false))

@@ -448,7 +448,9 @@ pub(crate) fn write_entries(
                 Some(t) => format!("Difficulty for {}: {difficulty} ({name})", t),
                 None => format!("Difficulty: {difficulty} ({name})"),
             },
-            Record::Character(c) => c.summary(),
+            Record::Character(_) | Record::Classic(_) | Record::Soluna(_) | Record::Dietype(_) => {
+                e.record.character_summary().unwrap_or_default()
+            }
             Record::Idea { list, words, .. } => {
                 format!("Idea ({}): {}", list.label(), words.join(" · "))
             }
