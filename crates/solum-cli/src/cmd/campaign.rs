@@ -40,7 +40,7 @@ fn open_existing(arg: &CampaignArg) -> anyhow::Result<Campaign<SqliteStore>> {
     ))
 }
 
-fn campaign_path(arg: &CampaignArg) -> anyhow::Result<PathBuf> {
+pub(crate) fn campaign_path(arg: &CampaignArg) -> anyhow::Result<PathBuf> {
     Ok(match &arg.campaign {
         Some(p) => p.clone(),
         None => {
@@ -56,7 +56,7 @@ fn campaign_path(arg: &CampaignArg) -> anyhow::Result<PathBuf> {
     })
 }
 
-fn dice(seed: Option<u64>, rolled: Option<&str>) -> anyhow::Result<Dice> {
+pub(crate) fn dice(seed: Option<u64>, rolled: Option<&str>) -> anyhow::Result<Dice> {
     Ok(match (seed, rolled) {
         (_, Some(text)) => {
             Dice::Typed(parse_faces(text).map_err(|e| bad(format!("--rolled: {e}")))?)
