@@ -339,3 +339,32 @@ fn verify_names_a_changed_classic_record() {
     let seqs: Vec<i64> = report.mismatches.iter().map(|m| m.seq).collect();
     assert_eq!(seqs, [2, 3]);
 }
+
+#[test]
+fn a_second_process_sees_the_fight_as_the_first_left_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.solum");
+    open(&path).import_classic_hero(ADA).unwrap();
+    open(&path)
+        .start_classic_fight("Ada", &setup(None), Dice::Typed(CALL_1.to_vec()))
+        .unwrap();
+    // Both processes are open before either answers; the first plays the fight to its end.
+    let (mut first, mut second) = (open(&path), open(&path));
+    first
+        .continue_classic_fight("Ada", Some(Loss::Body), Dice::Typed(CALL_2.to_vec()))
+        .unwrap();
+    first
+        .continue_classic_fight("Ada", Some(Loss::HitPoint), Dice::Typed(CALL_3.to_vec()))
+        .unwrap();
+    // The second reads the campaign, not what it saw when it opened: no fight is waiting,
+    // and its answer stores nothing.
+    let n = second.entries().unwrap().len();
+    let e = second
+        .continue_classic_fight("Ada", Some(Loss::HitPoint), Dice::Seed(1))
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::BadInput);
+    assert!(e.to_string().contains("not in a fight"), "{e}");
+    assert_eq!(second.entries().unwrap().len(), n);
+    let h = second.classic_hero("Ada").unwrap().hero;
+    assert_eq!((h.body, h.hit_points), (1, 2));
+}

@@ -228,6 +228,9 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             let view = open(&a.campaign)?
                 .create_soluna_character(&c)
                 .map_err(|e| match e {
+                    solum_app::AppError::Character { field, problem } if field == "name" => {
+                        bad(format!("the name: {problem}"))
+                    }
                     solum_app::AppError::Character { field, problem } => {
                         bad(format!("--{}: {problem}", field.replace('_', "-")))
                     }
