@@ -682,17 +682,21 @@ fn write_character_roll(out: &mut dyn Write, v: &DietypeRollView) -> anyhow::Res
             writeln!(out, "  against  {}", show(c))?;
         }
     }
-    let verdict = if v.result.success {
-        paint(
+    let verdict = match &v.result.opposed {
+        Some(r) => match r.winner {
+            1 => paint(GOOD, format!("WIN, {}", quality_name(r.quality))),
+            -1 => paint(BAD, format!("LOSE (they: {})", quality_name(r.quality))),
+            _ => "DRAW".to_owned(),
+        },
+        None if v.result.success => paint(
             GOOD,
             format!(
                 "{} (quality {})",
                 quality_name(v.result.quality).to_uppercase(),
                 v.result.quality
             ),
-        )
-    } else {
-        paint(BAD, "FAILURE")
+        ),
+        None => paint(BAD, "FAILURE"),
     };
     writeln!(out, "  {verdict}")?;
     if let (Some(dmg), Some(w)) = (&v.result.damage, &i.weapon) {
