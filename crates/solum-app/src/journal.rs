@@ -95,6 +95,13 @@ pub enum Record {
     Combat(Box<crate::combat::CombatRecord>),
     /// A creature was added to the campaign's bestiary or removed from it.
     Creature(Box<crate::creatures::CreatureRecord>),
+    /// One of the original So1um's heroes was created, imported, rested, rolled a check or
+    /// fought.
+    Classic(Box<crate::classic::ClassicRecord>),
+    /// Sol'una characters were created or imported, or fought a skirmish.
+    Soluna(Box<crate::soluna::SolunaRecord>),
+    /// A die-type character was created, imported, edited or rolled.
+    Dietype(Box<crate::dietype::DietypeRecord>),
 }
 
 /// The list an idea draw used.
@@ -197,6 +204,36 @@ impl Record {
             Self::Sol(_) => "sol",
             Self::Combat(_) => "combat",
             Self::Creature(_) => "creature",
+            Self::Classic(_) => "classic",
+            Self::Soluna(_) => "soluna",
+            Self::Dietype(_) => "dietype",
+        }
+    }
+
+    /// True when the record holds dice that `verify` rolls again.
+    pub fn has_dice(&self) -> bool {
+        match self {
+            Self::Character(c) => c.has_dice(),
+            Self::Classic(c) => c.has_dice(),
+            Self::Soluna(c) => c.has_dice(),
+            Self::Dietype(c) => c.has_dice(),
+            Self::Sol(s) => s.has_dice(),
+            Self::Combat(c) => c.has_dice(),
+            other => other.rolled().is_some(),
+        }
+    }
+
+    /// One line for the story, for the records of characters.
+    pub fn character_summary(&self) -> Option<String> {
+        match self {
+            Self::Character(c) => Some(c.summary()),
+            Self::Classic(c) => Some(c.summary()),
+            Self::Soluna(c) => Some(c.summary()),
+            Self::Dietype(c) => Some(c.summary()),
+            Self::Sol(s) => Some(s.summary()),
+            Self::Combat(c) => Some(c.summary()),
+            Self::Creature(c) => Some(c.summary()),
+            _ => None,
         }
     }
 
@@ -209,7 +246,10 @@ impl Record {
             | Self::Character(_)
             | Self::Sol(_)
             | Self::Combat(_)
-            | Self::Creature(_) => None,
+            | Self::Creature(_)
+            | Self::Classic(_)
+            | Self::Soluna(_)
+            | Self::Dietype(_) => None,
             Self::Oracle { rolled, .. }
             | Self::ClassicOracle { rolled, .. }
             | Self::Difficulty { rolled, .. }
@@ -241,6 +281,9 @@ pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
         // A combat line re-derives only on the combat its earlier lines built: see
         // [`Replayer`], which `verify` and `import` run.
         Record::Combat(_) => Ok(None),
+        Record::Classic(c) => Ok(c.replay()),
+        Record::Soluna(c) => Ok(c.replay()),
+        Record::Dietype(c) => Ok(c.replay()),
         Record::Oracle {
             leaning,
             rolled,

@@ -8,13 +8,16 @@
 //! back, nothing was written.
 
 pub mod characters;
+pub mod classic;
 pub mod combat;
 pub mod creatures;
+pub mod dietype;
 mod error;
 pub mod ideas;
 pub mod journal;
 mod markdown;
 pub mod sol;
+pub mod soluna;
 
 use serde::{Deserialize, Serialize};
 use solum_expanded::oracle::{self, Answer, Disposition, Event, Leaning};
@@ -352,13 +355,7 @@ impl<S: CampaignStore> Campaign<S> {
                         reason: format!("it cannot be read: {e}"),
                     }),
                     Ok(record) => {
-                        let sheet_roll = match &record {
-                            Record::Character(c) => c.has_dice(),
-                            Record::Sol(s) => s.has_dice(),
-                            Record::Combat(c) => c.has_dice(),
-                            _ => false,
-                        };
-                        if record.rolled().is_some() || sheet_roll {
+                        if record.has_dice() {
                             report.rolls += 1;
                         }
                         if let Some(reason) = replayer.check(&record)? {
@@ -474,6 +471,9 @@ fn check_record(record: &Record) -> Result<(), AppError> {
         Record::Sol(s) => s.check(),
         Record::Combat(c) => c.check(),
         Record::Creature(c) => c.check(),
+        Record::Classic(c) => c.check(),
+        Record::Soluna(c) => c.check(),
+        Record::Dietype(c) => c.check(),
         Record::Difficulty { task, .. } => task
             .as_deref()
             .map(|t| text("task", t, MAX_QUESTION, false))

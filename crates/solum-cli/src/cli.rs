@@ -56,9 +56,12 @@ pub enum Command {
     /// Project Sol characters: tests that spend Edge and earn progress, refresh, training.
     #[command(subcommand)]
     Sol(SolCommand),
-    /// Sol'una skirmishes across the ten phases of a turn.
+    /// Sol'una characters in the campaign, and skirmishes across the ten phases of a turn.
     #[command(subcommand)]
     Soluna(SolunaCommand),
+    /// Solum die-type characters in the campaign (roll them with `roll dietype --char`).
+    #[command(subcommand)]
+    Dietype(DietypeCommand),
     /// Ask the solo oracle a yes/no question (journaled in the campaign).
     Ask(crate::cli_campaign::AskArgs),
     /// Write a note in the campaign's journal.
@@ -338,21 +341,37 @@ pub enum RollCommand {
 
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("dice_source").args(["rolled", "seed"])))]
+#[command(group(clap::ArgGroup::new("damage_source").args(["damage", "weapon"])))]
 pub struct DietypeRollArgs {
-    /// The die type: d4, d6, d8, d10 or d12.
-    pub die: String,
+    /// The die type: d4, d6, d8, d10 or d12 (not with --char: the sheet gives it).
+    #[arg(required_unless_present = "character", conflicts_with = "character")]
+    pub die: Option<String>,
+    /// A campaign character: the die comes from --ability, the chances from --skill
+    /// (journaled).
+    #[arg(long = "char", value_name = "NAME", conflicts_with_all = ["chances", "damage"], requires = "ability")]
+    pub character: Option<String>,
+    /// The character's ability whose die type is rolled.
+    #[arg(long, requires = "character")]
+    pub ability: Option<String>,
+    /// The character's skill whose chances are used (none: one chance).
+    #[arg(long, requires = "character")]
+    pub skill: Option<String>,
+    /// On a success, the damage of the character's weapon (its die and modifier).
+    #[arg(long, requires = "character")]
+    pub weapon: Option<String>,
     #[command(flatten)]
     pub roll: DietypeArgs,
     /// On a success (or an opposed win), roll damage: one die of this type per point of
     /// quality.
     #[arg(long)]
     pub damage: Option<String>,
-    /// Die-type steps on the damage die, -8 to 8: -1 for armour (-1DT), clamped to d4..d12.
+    /// Die-type steps on the damage die (--damage or --weapon), -8 to 8: -1 for armour
+    /// (-1DT), clamped to d4..d12.
     #[arg(
         long,
         default_value_t = 0,
         allow_negative_numbers = true,
-        requires = "damage"
+        requires = "damage_source"
     )]
     pub damage_step: i64,
     /// Flat damage modifier, -4 to +4.
@@ -368,6 +387,8 @@ pub struct DietypeRollArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
 }
 
 #[derive(Debug, Args)]
@@ -460,8 +481,8 @@ pub struct SolunaRollArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum ClassicCommand {
-    /// Create a hero: 3d6 each for Body, Mind, Spirit (even dice), 2d6 for hit points, 2d6
-    /// for clichés.
+    /// Create a hero in the campaign (or a file with -o): 3d6 each for Body, Mind, Spirit
+    /// (even dice), 2d6 for hit points, 2d6 for clichés.
     #[command(group(clap::ArgGroup::new("classic_dice").args(["rolled", "seed"])))]
     New {
         /// The hero's name.
@@ -469,29 +490,62 @@ pub enum ClassicCommand {
         /// A cliché; repeat for the extra ones the 2d6 grant.
         #[arg(long = "cliche", short = 'c')]
         cliches: Vec<String>,
-        /// Where to save (default: NAME.toml).
+        /// Save a hero file here instead of adding the hero to the campaign.
         #[arg(long, short)]
         output: Option<std::path::PathBuf>,
-        /// Replace an existing file.
-        #[arg(long)]
+        /// Replace an existing file (with -o).
+        #[arg(long, requires = "output")]
         force: bool,
         #[command(flatten)]
         dice: DiceArgs,
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
     },
-    /// Show a hero, a sample hero or a monster of the book.
+    /// Show a hero of the campaign, a hero file, or a sample hero or monster of the book.
     Show {
-        /// A hero file, or a name from the book.
+        /// A campaign hero, a hero file (.toml), or a name from the book.
         who: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// List the campaign's heroes.
+    List {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Add a hero file (TOML) to the campaign.
+    Import {
+        /// The hero file.
+        file: std::path::PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Print a campaign hero as a hero file (TOML).
+    Export {
+        /// The hero's name.
+        name: String,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
     },
     /// List the book: sample heroes, monsters and clichés.
     Bestiary,
     /// Roll a check: stat dice (+1 for a cliché) against a difficulty.
     #[command(group(clap::ArgGroup::new("classic_dice").args(["rolled", "seed"])))]
     Check {
-        /// Dice, or a hero (a .toml file or a name from the book) who rolls a stat.
+        /// Dice, or a hero who rolls a stat: a campaign hero (journaled), a .toml file or a
+        /// name from the book.
         pool: String,
         /// The hero's stat: body (default), mind or spirit.
         #[arg(long)]
@@ -513,6 +567,8 @@ pub enum ClassicCommand {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
     },
     /// Ask the oracle a yes/no question.
     #[command(group(clap::ArgGroup::new("classic_dice").args(["rolled", "seed"])))]
@@ -533,14 +589,21 @@ pub enum ClassicCommand {
     },
     /// Fight to the death, exchange by exchange; with several foes each makes one attack on
     /// its turn. The loser of an exchange loses a hit point or, by choice, a point of Body
-    /// (asked with --ask or at a terminal; otherwise by policy).
+    /// (asked with --ask or at a terminal; otherwise by policy). A campaign hero's fight is
+    /// kept in the campaign: without --policy it stops at each hit the hero takes, and
+    /// `classic fight HERO --decide body|hp` answers it and goes on (any later process).
     #[command(group(clap::ArgGroup::new("classic_dice").args(["rolled", "seed"])))]
     Fight {
-        /// The hero: a .toml file (updated after the fight) or a name from the book.
+        /// The hero: a campaign hero, a .toml file (updated after the fight) or a name from
+        /// the book.
         hero: String,
-        /// The foes: names from the book or .toml files, in turn order.
-        #[arg(required = true)]
+        /// The foes: names from the book or .toml files, in turn order. None: go on with the
+        /// campaign hero's fight.
+        #[arg(required_unless_present = "decide")]
         foes: Vec<String>,
+        /// Answer the campaign hero's pending hit: lose Body or a hit point (hp), then go on.
+        #[arg(long, value_name = "body|hp", conflicts_with_all = ["foes", "ask"])]
+        decide: Option<String>,
         /// The hero's stat in this fight: body (default), mind (a spell), spirit (a mind duel).
         #[arg(long)]
         stat: Option<String>,
@@ -553,9 +616,10 @@ pub enum ClassicCommand {
         /// A cliché helps the foes.
         #[arg(long)]
         foe_cliche: bool,
-        /// How the hero takes hits when not asked: survive, hit-points, body.
-        #[arg(long, default_value = "survive")]
-        policy: String,
+        /// How the hero takes hits when not asked: survive (the default), hit-points, body.
+        /// A campaign hero with a policy fights to the end in one call.
+        #[arg(long)]
+        policy: Option<String>,
         /// How the foe takes hits.
         #[arg(long, default_value = "survive")]
         foe_policy: String,
@@ -568,17 +632,21 @@ pub enum ClassicCommand {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
     },
     /// Rest: 1 hit point per 8 hours, 1 Body per day; hours add up on the sheet across rests.
     Rest {
-        /// The hero file.
-        file: std::path::PathBuf,
+        /// A campaign hero, or a hero file (.toml).
+        file: String,
         /// Hours of rest (fractions allowed: 1.5).
         #[arg(long, allow_negative_numbers = true)]
         hours: f64,
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
     },
 }
 
@@ -796,10 +864,12 @@ pub struct SolTestArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum SolunaCommand {
-    /// Fight a skirmish from a file of `[[character]]` entries.
+    /// Fight a skirmish: campaign characters by name (journaled), or a file of
+    /// `[[character]]` entries.
     Skirmish {
-        /// The skirmish file (TOML): 2 to 20 characters, each with its own name.
-        file: std::path::PathBuf,
+        /// Campaign characters (2 to 20, in listed order), or one skirmish file (.toml).
+        #[arg(required = true)]
+        who: Vec<String>,
         /// Seed (not with --rolled: typed dice roll nothing from it).
         #[arg(long, conflicts_with = "rolled")]
         seed: Option<u64>,
@@ -809,7 +879,187 @@ pub enum SolunaCommand {
         /// Print the events as JSON.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
     },
+    /// Add a character to the campaign, with the fields of a skirmish character.
+    New(SolunaNewArgs),
+    /// Show a campaign character.
+    Show {
+        /// The name.
+        name: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// List the campaign's characters.
+    List {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Add every character of a skirmish file to the campaign.
+    Import {
+        /// The skirmish file (TOML, `[[character]]` entries).
+        file: std::path::PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Print campaign characters as a skirmish file (all without names).
+    Export {
+        /// The names.
+        names: Vec<String>,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+}
+
+/// `solum soluna new`: the fields of a skirmish character.
+#[derive(Debug, Args)]
+pub struct SolunaNewArgs {
+    /// The name.
+    pub name: String,
+    /// The side; different sides are foes.
+    #[arg(long)]
+    pub side: String,
+    /// Mind: actions a turn, 1 to 10.
+    #[arg(long)]
+    pub mind: u32,
+    /// Body: armour against every attack.
+    #[arg(long, default_value_t = 0)]
+    pub body: u32,
+    /// Shield: armour against every attack but melee.
+    #[arg(long, default_value_t = 0)]
+    pub shield: u32,
+    /// Hit points; out at 0.
+    #[arg(long)]
+    pub hit_points: u32,
+    /// Dice of a melee attack.
+    #[arg(long, default_value_t = 0)]
+    pub melee: u32,
+    /// Dice of a ranged attack.
+    #[arg(long, default_value_t = 0)]
+    pub ranged: u32,
+    /// Positive flips for the character's own tests.
+    #[arg(long, default_value_t = 0)]
+    pub flips: u32,
+    /// Negative flips against tests aimed at the character.
+    #[arg(long, default_value_t = 0)]
+    pub guard: u32,
+    /// The most flips committed to one test.
+    #[arg(long, default_value_t = 1)]
+    pub flips_per_test: u32,
+    /// Dice to add to the character's own tests.
+    #[arg(long, default_value_t = 0)]
+    pub extra_dice: u32,
+    /// Dice to take off tests aimed at the character.
+    #[arg(long, default_value_t = 0)]
+    pub dice_guard: u32,
+    /// The most dice added to, or taken off, one test.
+    #[arg(long, default_value_t = 1)]
+    pub dice_per_test: u32,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
+}
+
+/// `solum dietype …`: die-type characters in the campaign.
+#[derive(Debug, Subcommand)]
+pub enum DietypeCommand {
+    /// Add a character: abilities with their die type, skills with their chances, weapons.
+    New {
+        /// The name.
+        name: String,
+        #[command(flatten)]
+        sheet: DietypeSheetArgs,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Show a character.
+    Show {
+        /// The name.
+        name: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// List the campaign's die-type characters.
+    List {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Add a character from its TOML sheet.
+    Import {
+        /// The sheet file.
+        file: std::path::PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Print a character's TOML sheet.
+    Export {
+        /// The name.
+        name: String,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Change a sheet: set or remove abilities, skills and weapons, notes.
+    Edit {
+        /// The name.
+        name: String,
+        #[command(flatten)]
+        sheet: DietypeSheetArgs,
+        /// Remove an ability (repeat).
+        #[arg(long)]
+        remove_ability: Vec<String>,
+        /// Remove a skill (repeat).
+        #[arg(long)]
+        remove_skill: Vec<String>,
+        /// Remove a weapon (repeat).
+        #[arg(long)]
+        remove_weapon: Vec<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+}
+
+/// The parts of a die-type sheet a command sets.
+#[derive(Debug, Args)]
+pub struct DietypeSheetArgs {
+    /// An ability and its die type, e.g. `Agility=d8` (repeat).
+    #[arg(long, value_name = "NAME=DIE")]
+    pub ability: Vec<String>,
+    /// A skill and its chances, 1 to 4, e.g. `Swords=2` (repeat).
+    #[arg(long, value_name = "NAME=CHANCES")]
+    pub skill: Vec<String>,
+    /// A weapon, its damage die and modifier, e.g. `Dagger=d4+1` (repeat).
+    #[arg(long, value_name = "NAME=DIE[+M]")]
+    pub weapon: Vec<String>,
+    /// Notes.
+    #[arg(long)]
+    pub notes: Option<String>,
 }
 
 #[derive(Debug, Args)]

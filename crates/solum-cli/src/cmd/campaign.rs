@@ -40,7 +40,7 @@ pub(crate) fn open_existing(arg: &CampaignArg) -> anyhow::Result<Campaign<Sqlite
     ))
 }
 
-fn campaign_path(arg: &CampaignArg) -> anyhow::Result<PathBuf> {
+pub(crate) fn campaign_path(arg: &CampaignArg) -> anyhow::Result<PathBuf> {
     Ok(match &arg.campaign {
         Some(p) => p.clone(),
         None => {
@@ -448,10 +448,13 @@ pub(crate) fn write_entries(
                 Some(t) => format!("Difficulty for {}: {difficulty} ({name})", t),
                 None => format!("Difficulty: {difficulty} ({name})"),
             },
-            Record::Character(c) => c.summary(),
-            Record::Sol(s) => s.summary(),
-            Record::Combat(c) => c.summary(),
-            Record::Creature(c) => c.summary(),
+            Record::Character(_)
+            | Record::Classic(_)
+            | Record::Soluna(_)
+            | Record::Dietype(_)
+            | Record::Sol(_)
+            | Record::Combat(_)
+            | Record::Creature(_) => e.record.character_summary().unwrap_or_default(),
             Record::Idea { list, words, .. } => {
                 format!("Idea ({}): {}", list.label(), words.join(" · "))
             }

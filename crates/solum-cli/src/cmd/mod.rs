@@ -43,6 +43,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Classic(c) => classic::run(&c, out),
         Command::Sol(c) => sol::run(&c, out),
         Command::Soluna(c) => soluna::run(&c, out),
+        Command::Dietype(c) => dietype::run(&c, out),
         Command::Ask(args) => campaign::ask(&args, out),
         Command::Note(args) => campaign::note(&args, out),
         Command::Scene(c) => campaign::scene(&c, out),
