@@ -46,6 +46,28 @@ pub trait Weight: Clone + Debug + PartialEq + PartialOrd {
     fn to_f64(&self) -> f64;
     /// `self / other` as an exact fraction.
     fn ratio(&self, den: &Self) -> Prob;
+    /// Wraps weights of this type as a [`Weights`].
+    fn into_weights(d: Dense<Self>) -> Weights;
+    /// `base^exp`, `None` on overflow.
+    fn power(base: u64, exp: u32) -> Option<Self> {
+        let mut result = Self::from_u64(1);
+        let mut square = Self::from_u64(base);
+        let mut e = exp;
+        while e > 0 {
+            if e & 1 == 1 {
+                result = result.mul(&square)?;
+            }
+            e >>= 1;
+            if e > 0 {
+                square = square.mul(&square)?;
+            }
+        }
+        Some(result)
+    }
+    /// `self × k` for a small `k`.
+    fn times(&self, k: u64) -> Option<Self> {
+        self.mul(&Self::from_u64(k))
+    }
 }
 
 impl Weight for u128 {
@@ -78,6 +100,11 @@ impl Weight for u128 {
         let g = gcd(*self, *den);
         Prob::new_raw(BigInt::from(self / g), BigInt::from(den / g))
     }
+    fn into_weights(d: Dense<Self>) -> Weights {
+        Weights {
+            repr: Repr::Small(d.trimmed()),
+        }
+    }
 }
 
 impl Weight for BigUint {
@@ -107,6 +134,12 @@ impl Weight for BigUint {
     }
     fn ratio(&self, den: &Self) -> Prob {
         Prob::new(BigInt::from(self.clone()), BigInt::from(den.clone()))
+    }
+    fn into_weights(d: Dense<Self>) -> Weights {
+        Weights {
+            repr: Repr::Big(d.trimmed()),
+        }
+        .shrunk()
     }
 }
 
@@ -311,11 +344,19 @@ impl Weights {
 
     /// Weights from a [`Dense`] of either type, kept in `u128` if they fit.
     pub fn from_generic<W: Weight>(d: Dense<W>) -> Self {
-        let big = d.to_big();
-        Self {
-            repr: Repr::Big(big.trimmed()),
+        W::into_weights(d)
+    }
+
+    /// Runs a computation written once over any [`Weight`]: in `u128` first, and over big
+    /// integers only if `u128` overflowed (`small` returned `None`).
+    pub fn compute(
+        small: impl FnOnce() -> Option<Dense<u128>>,
+        big: impl FnOnce() -> Option<Dense<BigUint>>,
+    ) -> Self {
+        match small() {
+            Some(d) => Self::from_generic(d),
+            None => Self::from_generic(big().expect("big integers never overflow")),
         }
-        .shrunk()
     }
 
     /// Weights of `(outcome, weight)` pairs over their sum.
