@@ -64,6 +64,8 @@ pub trait Weight: Clone + Debug + PartialEq + PartialOrd {
         }
         Some(result)
     }
+    /// `self / k`, where `k` divides `self` exactly.
+    fn div_exact(&self, k: u64) -> Self;
     /// `self × k` for a small `k`.
     fn times(&self, k: u64) -> Option<Self> {
         self.mul(&Self::from_u64(k))
@@ -85,6 +87,9 @@ impl Weight for u128 {
     }
     fn sub(&self, other: &Self) -> Self {
         self - other
+    }
+    fn div_exact(&self, k: u64) -> Self {
+        self / u128::from(k)
     }
     fn is_zero(&self) -> bool {
         *self == 0
@@ -122,6 +127,9 @@ impl Weight for BigUint {
     }
     fn sub(&self, other: &Self) -> Self {
         self - other
+    }
+    fn div_exact(&self, k: u64) -> Self {
+        self / k
     }
     fn is_zero(&self) -> bool {
         Zero::is_zero(self)
