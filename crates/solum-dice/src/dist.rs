@@ -35,6 +35,15 @@ impl Distribution {
     /// and zero probabilities dropped. `neglected` is the mass left out (zero if none).
     pub fn from_pairs(pairs: impl IntoIterator<Item = (i64, Prob)>, neglected: Prob) -> Self {
         let mut outcomes: Vec<(i64, Prob)> = pairs.into_iter().collect();
+        // The engines hand over sorted, distinct, non-zero outcomes: keep them as they are.
+        if outcomes.windows(2).all(|w| w[0].0 < w[1].0)
+            && outcomes.iter().all(|(_, p)| !p.is_zero())
+        {
+            return Self {
+                outcomes,
+                neglected,
+            };
+        }
         outcomes.sort_by_key(|(v, _)| *v);
         let mut merged: Vec<(i64, Prob)> = Vec::with_capacity(outcomes.len());
         for (v, p) in outcomes {
