@@ -286,6 +286,37 @@ impl<W: Weight> Dense<W> {
         Self::from_pairs(&pairs, self.den.clone())
     }
 
+    /// Replaces `outcome` by an independent roll of `with` (or drops it as neglected mass).
+    fn substitute(&self, outcome: i64, with: Option<&Self>) -> Option<Self> {
+        let Some(with) = with else {
+            let mut d = self.clone();
+            if let Some(i) = usize::try_from(outcome - d.min)
+                .ok()
+                .filter(|&i| i < d.w.len())
+            {
+                d.w[i] = W::zero();
+            }
+            return Some(d.trimmed());
+        };
+        let den = self.den.mul(&with.den)?;
+        let mut pairs = Vec::with_capacity(self.w.len() + with.w.len());
+        let mut replaced = W::zero();
+        for (i, x) in self.w.iter().enumerate() {
+            let v = self.min + i as i64;
+            if v == outcome {
+                replaced = x.clone();
+            } else if !x.is_zero() {
+                pairs.push((v, x.mul(&with.den)?));
+            }
+        }
+        if !replaced.is_zero() {
+            for (j, y) in with.w.iter().enumerate() {
+                pairs.push((with.min + j as i64, replaced.mul(y)?));
+            }
+        }
+        Self::from_pairs(&pairs, den)
+    }
+
     /// Icepool's explode: on the highest outcome, roll again and add, at most `depth` more
     /// rolls (the last roll is kept as it shows, even on the highest outcome).
     fn explode(&self, depth: u32) -> Option<Self> {
@@ -499,6 +530,22 @@ impl Weights {
     /// result is exact for that depth (nothing is neglected).
     pub fn explode(&self, depth: u32) -> Self {
         self.unary(|a| a.explode(depth), |a| a.explode(depth))
+    }
+
+    /// `outcome` replaced by an independent roll of `with` (icepool's `Die.map` to a die), or,
+    /// with `None`, left out as neglected mass (the denominator stays).
+    pub fn substitute(&self, outcome: i64, with: Option<&Self>) -> Self {
+        match with {
+            None => self.unary(
+                |a| a.substitute(outcome, None),
+                |a| a.substitute(outcome, None),
+            ),
+            Some(w) => self.binary(
+                w,
+                |a, b| a.substitute(outcome, Some(b)),
+                |a, b| a.substitute(outcome, Some(b)),
+            ),
+        }
     }
 
     /// The smallest outcome with a non-zero weight (`None` if there is none).
@@ -875,6 +922,27 @@ mod tests {
         assert_eq!(x.to_distribution(), e);
         assert_eq!(x.p_eq(12), prob(1, 64));
         assert_eq!(x.into_big().explode(0).p_eq(1), prob(1, 4));
+    }
+
+    #[test]
+    fn substitute_matches_enumeration() {
+        // A d4 whose 4 becomes a d4 + d4 rolled after it.
+        let e = enumerated(3, |d| {
+            let f = d.roll(4)?;
+            Ok(if f == 4 {
+                i64::from(d.roll(4)? + d.roll(4)?)
+            } else {
+                i64::from(f)
+            })
+        });
+        let d4 = Weights::die(4);
+        let x = d4.substitute(4, Some(&d4.add(&d4)));
+        assert_eq!(x.to_distribution(), e);
+        // P(2) = 1/4 directly, or a 4 then 1 + 1: 1/4 · 1/16.
+        assert_eq!(x.into_big().substitute(2, None).neglected(), prob(17, 64));
+        let dropped = d4.substitute(4, None);
+        assert_eq!(dropped.p_eq(1), prob(1, 4));
+        assert_eq!(dropped.neglected(), prob(1, 4));
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, ToPrimitive, Zero};
 use serde::Serialize;
-use solum_dice::{Distribution, Prob};
+use solum_dice::{Distribution, Prob, Weights};
 
 use crate::die::DieType;
 use crate::roll::RollSpec;
@@ -169,6 +169,19 @@ pub fn distribution(die: DieType) -> Distribution {
     )
 }
 
+/// One exploding die cut after `depth` levels of explosions, as integer weights: a top face
+/// becomes two more dice, and a top face at the last level is left out (neglected mass).
+/// Exact for that depth; [`distribution`] cuts by outcome instead, at 1e-12.
+pub fn explosion_weights(die: DieType, depth: u32) -> Weights {
+    let n = i64::from(die.sides());
+    let plain = Weights::die(die.sides());
+    let mut x = plain.substitute(n, None);
+    for _ in 0..depth {
+        x = plain.substitute(n, Some(&x.add(&x)));
+    }
+    x
+}
+
 /// Exact odds of a skill roll.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SkillOdds {
@@ -305,6 +318,45 @@ mod tests {
                 );
                 let cheap = p_eq(die, k as u32);
                 assert_eq!((cheap.numer(), cheap.denom()), (full.numer(), full.denom()));
+            }
+        }
+    }
+
+    /// The explosion cut by depth against enumeration of `explode` itself: a roll that needs
+    /// no more than `depth` levels is counted exactly, and the rest is the neglected mass.
+    #[test]
+    fn explosion_by_depth_matches_enumeration() {
+        for die in [DieType::D4, DieType::D6] {
+            let n = die.sides();
+            for depth in 0..=2u32 {
+                let x = explosion_weights(die, depth);
+                // Levels of explosion a roll used: a top face's two dice are one level deeper.
+                fn levels(faces: &[u32], n: u32, at: &mut usize) -> u32 {
+                    let f = faces[*at];
+                    *at += 1;
+                    if f == n {
+                        1 + levels(faces, n, at).max(levels(faces, n, at))
+                    } else {
+                        0
+                    }
+                }
+                // A roll within `depth` levels uses at most 2^(depth+1) − 1 dice, so a path
+                // cut by the enumeration is past the depth too.
+                let e = enumerate(
+                    (1 << (depth + 1)) - 1,
+                    |d| -> Result<(u32, u32), DiceError> {
+                        let roll = explode(die, d)?;
+                        Ok((levels(&roll.faces, n, &mut 0), roll.result))
+                    },
+                )
+                .unwrap();
+                let mut neglected = e.p(|&(l, _)| l > depth);
+                neglected += &e.truncated;
+                for k in 1..=(n - 1) * 2u32.pow(depth) {
+                    let counted = e.p(|&(l, r)| l <= depth && r == k);
+                    assert_eq!(x.p_eq(i64::from(k)), counted, "{die} depth {depth} = {k}");
+                }
+                assert_eq!(x.neglected(), neglected, "{die} depth {depth}");
             }
         }
     }
