@@ -93,10 +93,22 @@ pub fn largest_weights(dice: u32, net_flips: i32) -> Result<Weights, SolunaError
         return Err(SolunaError::TooLargeForExact(dice));
     }
     let mut by_size = vec![0u128; dice as usize + 1];
-    orbits(dice, |c, orbit| {
-        by_size[largest_after(c, net_flips) as usize] += orbit * multinomial(c);
-    });
+    for (c, weight) in orbit_table(dice) {
+        by_size[largest_after(c, net_flips) as usize] += weight;
+    }
     Ok(Weights::from_dense(0, by_size, 6u128.pow(dice)))
+}
+
+/// Each orbit's representative with its weight (orbit size × multinomial), built once per
+/// pool size: every number of flips of that pool walks the same list.
+fn orbit_table(dice: u32) -> &'static [(Counts, u128)] {
+    static TABLES: [OnceLock<Vec<(Counts, u128)>>; MAX_EXACT_DICE as usize + 1] =
+        [const { OnceLock::new() }; MAX_EXACT_DICE as usize + 1];
+    TABLES[dice as usize].get_or_init(|| {
+        let mut table = Vec::new();
+        orbits(dice, |c, orbit| table.push((*c, orbit * multinomial(c))));
+        table
+    })
 }
 
 #[cfg(test)]
