@@ -342,6 +342,70 @@ impl<W: Weight> Dense<W> {
     }
 }
 
+/// Products of lengths from which a big-integer convolution is done as one multiplication.
+const KRONECKER_FROM: usize = 256;
+
+/// The convolution of big weights by Kronecker substitution: each sequence becomes one
+/// integer with a weight every `slot` bits, the two integers are multiplied (num-bigint's
+/// Karatsuba and Toom-3), and the product's slots are the convolution. Every weight of the
+/// product is at most `Σa · Σb`, so a slot one bit wider than that never carries.
+fn kronecker(a: &Dense<BigUint>, b: &Dense<BigUint>) -> Dense<BigUint> {
+    let sum = |d: &Dense<BigUint>| d.w.iter().sum::<BigUint>();
+    let slot = (sum(a) * sum(b)).bits() + 1;
+    let pack = |w: &[BigUint]| -> BigUint {
+        let mut limbs = vec![0u64; (w.len() as u64 * slot).div_ceil(64) as usize + 1];
+        for (i, x) in w.iter().enumerate() {
+            let at = i as u64 * slot;
+            let (word, shift) = ((at / 64) as usize, at % 64);
+            for (j, d) in x.iter_u64_digits().enumerate() {
+                limbs[word + j] |= d << shift;
+                if shift > 0 {
+                    limbs[word + j + 1] |= d >> (64 - shift);
+                }
+            }
+        }
+        BigUint::from_slice(
+            &limbs
+                .iter()
+                .flat_map(|l| [*l as u32, (*l >> 32) as u32])
+                .collect::<Vec<u32>>(),
+        )
+    };
+    let product = pack(&a.w) * pack(&b.w);
+    let digits: Vec<u64> = product.iter_u64_digits().collect();
+    let len = a.w.len() + b.w.len() - 1;
+    let words = slot.div_ceil(64) as usize + 1;
+    let w = (0..len)
+        .map(|i| {
+            let at = i as u64 * slot;
+            let (word, shift) = ((at / 64) as usize, at % 64);
+            // The slot's bits, shifted down to bit 0, then cut to `slot` bits.
+            let mut out = vec![0u64; words];
+            for (k, o) in out.iter_mut().enumerate() {
+                let lo = digits.get(word + k).copied().unwrap_or(0) >> shift;
+                let hi = if shift > 0 {
+                    digits.get(word + k + 1).copied().unwrap_or(0) << (64 - shift)
+                } else {
+                    0
+                };
+                *o = lo | hi;
+            }
+            let x = BigUint::from_slice(
+                &out.iter()
+                    .flat_map(|l| [*l as u32, (*l >> 32) as u32])
+                    .collect::<Vec<u32>>(),
+            );
+            x & ((BigUint::from(1u32) << slot) - 1u32)
+        })
+        .collect();
+    Dense {
+        min: a.min + b.min,
+        w,
+        den: &a.den * &b.den,
+    }
+    .trimmed()
+}
+
 /// An exact distribution over whole numbers as integer weights over a common denominator.
 ///
 /// Weights live in `u128` while they fit and in big integers past that; every operation is
@@ -493,9 +557,20 @@ impl Weights {
         }
     }
 
-    /// The distribution of the sum of two independent outcomes (a convolution).
+    /// The distribution of the sum of two independent outcomes (a convolution). Past
+    /// `u128`, long convolutions are one big multiplication (Kronecker substitution).
     pub fn add(&self, other: &Self) -> Self {
-        self.binary(other, |a, b| a.convolve(b), |a, b| a.convolve(b))
+        self.binary(
+            other,
+            |a, b| a.convolve(b),
+            |a, b| {
+                if a.w.len() * b.w.len() >= KRONECKER_FROM {
+                    Some(kronecker(a, b))
+                } else {
+                    a.convolve(b)
+                }
+            },
+        )
     }
 
     /// The sum of `n` independent copies (`n ≥ 1`; 0 is the certain 0), by doubling.
@@ -962,6 +1037,32 @@ mod tests {
             high.p_eq(1),
             Prob::new(1.into(), BigInt::from(6u32).pow(60u32))
         );
+    }
+
+    /// The one-multiplication convolution equals the schoolbook one, with gaps and zeros.
+    #[test]
+    fn kronecker_matches_schoolbook() {
+        let die = Weights::die(10).explode(3).into_big();
+        let gappy = Weights::from_pairs([(-3, 5), (0, 1), (7, 2), (40, 9)])
+            .sum_of(3)
+            .into_big();
+        for (a, b) in [(&die, &die), (&die, &gappy), (&gappy, &gappy)] {
+            let (Repr::Big(x), Repr::Big(y)) = (&a.repr, &b.repr) else {
+                unreachable!("made big")
+            };
+            assert_eq!(kronecker(x, y), x.convolve(y).unwrap());
+        }
+        let ten = Weights::die(10).explode(9).sum_of(10);
+        let reference = (1..10).fold(Weights::die(10).explode(9).into_big(), |acc, _| {
+            let (Repr::Big(x), Repr::Small(y)) = (&acc.repr, &Weights::die(10).explode(9).repr)
+            else {
+                unreachable!("big and small")
+            };
+            Weights {
+                repr: Repr::Big(x.convolve(&y.to_big()).unwrap()),
+            }
+        });
+        assert_eq!(ten, reference);
     }
 
     #[test]
