@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Exact engine against icepool: the same exact distributions computed by icepool 2.1.3
 # (bench/icepool_sweeps.py) and by solum (bench/src/main.rs, release build), each in three
-# fresh processes so every query is cold; prints one JSON object per sweep with the median
+# fresh processes per sweep so every query is cold; prints one JSON object per sweep with the median
 # times, their ratio and whether every probability agrees within 1e-9, then the rolling
 # throughput. Needs python3 (3.10+), network access to PyPI once, and cargo.
 #
@@ -27,11 +27,21 @@ fi
 cargo build --release -p solum-bench >&2
 bench="$root/target/release/solum-bench"
 
+sweeps=(
+    so1um_result_1_30 so1um_opposed_1_6 sol_hits_glitch_1_50
+    soluna_largest_1_20_flips_0_3 soluna_largest_1_20_flips_-1_3 dietype_explode_depth4
+    keep_highest_3_of_4d6 10d10_explode_depth9 10d10_explode_depth2 so1um_opposed_1_10
+    dietype_distribution_1e-12
+)
+# Each sweep in a process of its own, three times: every query is cold (no cache of another
+# sweep or of an earlier run helps), and the median of three is reported.
 for i in 1 2 3; do
     echo "run $i of 3" >&2
-    "$venv/bin/python" bench/icepool_sweeps.py >"$work/icepool-$i.json"
-    "$bench" sweeps >"$work/solum-$i.json"
-    "$bench" public >"$work/public-$i.json"
+    for s in "${sweeps[@]}"; do
+        "$venv/bin/python" bench/icepool_sweeps.py "$s" >"$work/icepool-$i-$s.json"
+        "$bench" sweeps "$s" >"$work/solum-$i-$s.json"
+        "$bench" public "$s" >"$work/public-$i-$s.json"
+    done
 done
 
 python3 bench/compare.py "$work"/icepool-*.json -- "$work"/solum-*.json -- "$work"/public-*.json

@@ -5,7 +5,8 @@
 //! `solum-bench sweeps` times the integer engine (`Weights`), `solum-bench public` the
 //! public functions that return exact fractions (`Prob`) for the same sweeps, and
 //! `solum-bench throughput` rolls So1um Expanded checks against the raw generator. Each
-//! run prints one JSON object; the script runs three processes so every query is cold.
+//! run prints one JSON object; `solum-bench sweeps NAME` runs one sweep only, and the script
+//! runs each sweep in three processes of its own so every query is cold.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -40,13 +41,21 @@ fn dist_floats(d: &Distribution) -> Value {
     )
 }
 
-/// Times `run` once and converts its results afterwards.
-fn sweep<T>(name: &str, run: impl FnOnce() -> Vec<T>, convert: impl Fn(&T) -> Value) -> Value {
+/// Times `run` once and converts its results afterwards; `None` when the command line names
+/// another sweep (each sweep runs in a process of its own, so every query is cold).
+fn sweep<T>(
+    name: &str,
+    run: impl FnOnce() -> Vec<T>,
+    convert: impl Fn(&T) -> Value,
+) -> Option<Value> {
+    if std::env::args().nth(2).is_some_and(|only| only != name) {
+        return None;
+    }
     let start = Instant::now();
     let out = black_box(run());
     let ms = start.elapsed().as_secs_f64() * 1000.0;
     eprintln!("solum {name}: {ms:.3} ms");
-    json!({"name": name, "ms": ms, "dists": out.iter().map(convert).collect::<Vec<_>>()})
+    Some(json!({"name": name, "ms": ms, "dists": out.iter().map(convert).collect::<Vec<_>>()}))
 }
 
 fn opposed_pairs(max: u32) -> impl Iterator<Item = (u32, u32)> {
@@ -61,7 +70,7 @@ fn largest_cases(flips: std::ops::RangeInclusive<i32>) -> Vec<(u32, i32)> {
 
 /// The integer engine on every sweep.
 fn sweeps() -> Vec<Value> {
-    vec![
+    [
         sweep(
             "so1um_result_1_30",
             || {
@@ -147,6 +156,9 @@ fn sweeps() -> Vec<Value> {
             floats,
         ),
     ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// The public functions, with exact fractions, on the sweeps the systems' odds answer.
@@ -233,6 +245,9 @@ fn public() -> Vec<Value> {
             verdicts,
         ),
     ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// Checks of 4 dice against Tough (5) rolled a second, against d6 drawn a second from the
@@ -291,7 +306,7 @@ fn main() {
         "public" => json!({"sweeps": public()}),
         "throughput" => throughput(),
         _ => {
-            eprintln!("usage: solum-bench sweeps|public|throughput");
+            eprintln!("usage: solum-bench sweeps|public [NAME] | throughput");
             std::process::exit(2);
         }
     };

@@ -845,6 +845,62 @@ fn pascal<W: Weight>(n: u32) -> Option<Vec<Vec<W>>> {
     Some(t)
 }
 
+/// Pools with at most this many multisets visit each multiset directly: no state merging.
+const DIRECT_MULTISETS: u128 = 4096;
+
+/// The number of multisets of `n` dice over `m` faces, `C(n + m − 1, m − 1)`, saturating.
+fn multisets(n: u32, m: usize) -> u128 {
+    let mut c: u128 = 1;
+    for i in 1..m as u128 {
+        c = c.saturating_mul(u128::from(n) + i) / i;
+    }
+    c
+}
+
+/// Visits every multiset once, folding the state face by face: `C(n + m − 1, m − 1)` leaves,
+/// each with its weight `Π C(left, c) · w^c`.
+#[allow(clippy::too_many_arguments)]
+fn direct<W: Weight, S: Clone>(
+    faces: &[(i64, &W)],
+    pows: &[Vec<W>],
+    binom: &[Vec<W>],
+    left: u32,
+    state: S,
+    weight: W,
+    step: &dyn Fn(&S, i64, u32) -> S,
+    outcome: &dyn Fn(&S) -> i64,
+    out: &mut Vec<(i64, W)>,
+) -> Option<()> {
+    let Some((&(face, _), rest)) = faces.split_first() else {
+        out.push((outcome(&state), weight));
+        return Some(());
+    };
+    // The last face takes every die left.
+    let counts = if rest.is_empty() {
+        left..=left
+    } else {
+        0..=left
+    };
+    let depth = pows.len() - faces.len();
+    for c in counts {
+        let w = weight
+            .mul(&binom[left as usize][c as usize])?
+            .mul(&pows[depth][c as usize])?;
+        direct(
+            rest,
+            pows,
+            binom,
+            left - c,
+            step(&state, face, c),
+            w,
+            step,
+            outcome,
+            out,
+        )?;
+    }
+    Some(())
+}
+
 fn evaluate<W: Weight, S: Ord + Clone>(
     die: &Dense<W>,
     n: u32,
@@ -854,6 +910,47 @@ fn evaluate<W: Weight, S: Ord + Clone>(
     outcome: &dyn Fn(&S) -> i64,
 ) -> Option<Dense<W>> {
     let binom = pascal::<W>(n)?;
+    let live = die.w.iter().filter(|x| !x.is_zero()).count();
+    if n > 0 && multisets(n, live) <= DIRECT_MULTISETS {
+        let mut faces: Vec<(i64, &W)> = die
+            .w
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| !x.is_zero())
+            .map(|(i, x)| (die.min + i as i64, x))
+            .collect();
+        if descending {
+            faces.reverse();
+        }
+        let pows = faces
+            .iter()
+            .map(|(_, w)| {
+                let mut p = vec![W::from_u64(1)];
+                for c in 1..=n as usize {
+                    let next = p[c - 1].mul(w)?;
+                    p.push(next);
+                }
+                Some(p)
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let mut den = W::from_u64(1);
+        for _ in 0..n {
+            den = den.mul(&die.den)?;
+        }
+        let mut pairs = Vec::new();
+        direct(
+            &faces,
+            &pows,
+            &binom,
+            n,
+            initial.clone(),
+            W::from_u64(1),
+            step,
+            outcome,
+            &mut pairs,
+        )?;
+        return Dense::from_pairs(&pairs, den);
+    }
     let mut den = W::from_u64(1);
     for _ in 0..n {
         den = den.mul(&die.den)?;
@@ -1063,6 +1160,50 @@ mod tests {
             }
         });
         assert_eq!(ten, reference);
+    }
+
+    /// Small pools visit multisets directly, large ones merge states: both ways agree.
+    #[test]
+    fn direct_multisets_agree_with_merged_states() {
+        assert_eq!(multisets(4, 6), 126);
+        for n in [3u32, 9, 12] {
+            let die = Weights::die(6);
+            let Repr::Small(d) = &die.repr else {
+                unreachable!("a die is small")
+            };
+            let binom = pascal::<u128>(n).unwrap();
+            let step = |&(t, s): &(u32, i64), f: i64, c: u32| {
+                let take = c.min(3 - t);
+                (t + take, s + f * i64::from(take))
+            };
+            let out = |&(_, s): &(u32, i64)| s;
+            let faces: Vec<(i64, &u128)> =
+                d.w.iter()
+                    .enumerate()
+                    .map(|(i, x)| (1 + i as i64, x))
+                    .rev()
+                    .collect();
+            let pows: Vec<Vec<u128>> = faces
+                .iter()
+                .map(|_| (0..=n).map(|_| 1u128).collect())
+                .collect();
+            let mut pairs = Vec::new();
+            direct(
+                &faces,
+                &pows,
+                &binom,
+                n,
+                (0u32, 0i64),
+                1u128,
+                &step,
+                &out,
+                &mut pairs,
+            )
+            .unwrap();
+            let direct_result = Dense::from_pairs(&pairs, 6u128.pow(n)).unwrap();
+            let pool = Pool::new(die.clone(), n).keep_highest(3);
+            assert_eq!(Weights::from_generic(direct_result), pool, "{n} dice");
+        }
     }
 
     #[test]
