@@ -10,6 +10,19 @@ import statistics
 import sys
 
 TOLERANCE = 1e-9
+# The order of the sweeps in the output (the rows first).
+ORDER = [
+    "so1um_result_1_30",
+    "so1um_opposed_1_6",
+    "sol_hits_glitch_1_50",
+    "soluna_largest_1_20_flips_0_3",
+    "soluna_largest_1_20_flips_-1_3",
+    "dietype_explode_depth4",
+    "keep_highest_3_of_4d6",
+    "10d10_explode_depth9",
+    "10d10_explode_depth2",
+    "so1um_opposed_1_10",
+]
 
 
 def load(paths):
@@ -43,7 +56,7 @@ def main():
     icepool = load(groups[0])
     solum = load(groups[1])
     public = load(groups[2]) if len(groups) > 2 else {}
-    for name, runs in solum.items():
+    for name, runs in sorted(solum.items(), key=lambda kv: ORDER.index(kv[0]) if kv[0] in ORDER else 99):
         solum_ms = statistics.median(r["ms"] for r in runs)
         row = {"name": name, "solum_ms": round(solum_ms, 4)}
         if name in icepool:
