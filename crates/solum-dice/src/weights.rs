@@ -411,6 +411,9 @@ fn kronecker(a: &Dense<BigUint>, b: &Dense<BigUint>) -> Dense<BigUint> {
 /// Weights live in `u128` while they fit and in big integers past that; every operation is
 /// exact either way. Where a mechanic was truncated, the weights sum to less than the
 /// denominator and [`Weights::neglected`] is the difference.
+///
+/// `==` compares the representation (the same weights over the same denominator); to compare
+/// probabilities, compare [`Weights::to_distribution`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Weights {
     repr: Repr,
