@@ -55,7 +55,12 @@ pub fn parse(text: &str) -> Result<Expr, NotationError> {
             .next()
             .map_or("the end".to_owned(), |c| format!("`{c}`"));
         let message = if expected.is_empty() {
-            if offset < text.len() {
+            if matches!(text[offset..].chars().next(), Some('>' | '<' | '=')) {
+                format!(
+                    "unexpected {found}: a success count is part of the dice term, with no \
+                     space (4d6>=5)"
+                )
+            } else if offset < text.len() {
                 format!(
                     "unexpected {found}: expected an operator (+ - * /), a label [..] or the end"
                 )

@@ -102,6 +102,16 @@ fn eval(
         ExprKind::Label(e, text) => {
             let from = terms.len();
             let v = eval(e, dice, terms)?;
+            if terms.len() == from {
+                // A labelled constant (`+ 3 [fire]`) shows in the breakdown too.
+                terms.push(TermRoll {
+                    term: e.to_string(),
+                    label: Some(text.clone()),
+                    span: e.span,
+                    dice: Vec::new(),
+                    value: v,
+                });
+            }
             for t in &mut terms[from..] {
                 t.label.get_or_insert_with(|| text.clone());
             }
