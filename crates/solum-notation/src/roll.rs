@@ -265,8 +265,20 @@ fn roll_game(
             let spec = solum_soluna::TestSpec::new(i64::from(n), pos, neg)
                 .map_err(|e| bad(e.to_string()))?;
             let t = solum_soluna::roll_test(&spec, dice)?;
-            let mut f = faces(&t.rolled, None);
-            f.extend(faces(&t.faces, Some("after flips")));
+            // Each flipped die: the face rolled, then the face it was turned to.
+            let mut f = Vec::new();
+            for (&rolled, &now) in t.rolled.iter().zip(&t.faces) {
+                f.push(Face {
+                    value: i64::from(rolled),
+                    note: (rolled != now).then_some("flipped"),
+                });
+                if rolled != now {
+                    f.push(Face {
+                        value: i64::from(now),
+                        note: Some("flip"),
+                    });
+                }
+            }
             let value = i64::from(t.largest);
             (value, one_die(f, value))
         }

@@ -278,6 +278,16 @@ fn plot_format(path: &Path) -> anyhow::Result<PlotFormat> {
     }
 }
 
+/// Distinct, dark enough to read on white.
+const COLOURS: [plotters::style::RGBColor; 6] = [
+    plotters::style::RGBColor(31, 119, 180),
+    plotters::style::RGBColor(214, 39, 40),
+    plotters::style::RGBColor(44, 160, 44),
+    plotters::style::RGBColor(255, 127, 14),
+    plotters::style::RGBColor(148, 103, 189),
+    plotters::style::RGBColor(140, 86, 75),
+];
+
 /// The font of the plots, shipped with solum (DejaVu Sans, its licence beside it), so no
 /// system font library is needed.
 static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
@@ -343,7 +353,7 @@ where
         .draw()
         .map_err(e)?;
     for (i, (name, points)) in series.iter().enumerate() {
-        let colour = Palette99::pick(i).to_rgba();
+        let colour = COLOURS[i % COLOURS.len()].to_rgba();
         chart
             .draw_series(LineSeries::new(
                 points.iter().copied(),
