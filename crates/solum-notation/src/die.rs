@@ -246,3 +246,80 @@ pub(crate) fn amounts(
 fn add(map: &mut BTreeMap<i64, Prob>, key: i64, p: &Prob) {
     *map.entry(key).or_insert_with(Prob::zero) += p;
 }
+
+#[cfg(test)]
+mod tests {
+    use solum_dice::ScriptedDice;
+
+    use super::*;
+    use crate::ast::ExprKind;
+
+    fn term(text: &str) -> DiceTerm {
+        match crate::parse(text).unwrap().kind {
+            ExprKind::Dice(t) => t,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn notes(d: &DieRoll) -> Vec<(i64, Option<&'static str>)> {
+        d.faces.iter().map(|f| (f.value, f.note)).collect()
+    }
+
+    #[test]
+    fn reroll_then_explode_in_the_order_rolled() {
+        // A 1 is rerolled (until), then 6 explodes, 6 explodes, 2 stops: 6 + 6 + 2.
+        let d = roll(&term("d6r1!"), &mut ScriptedDice::new([1, 1, 6, 6, 2])).unwrap();
+        assert_eq!(
+            notes(&d),
+            [
+                (1, Some("rerolled")),
+                (1, Some("rerolled")),
+                (6, None),
+                (6, Some("explosion")),
+                (2, Some("explosion")),
+            ]
+        );
+        assert_eq!(d.value, 14);
+        // Once only: the second 1 stays.
+        let d = roll(&term("d6ro1"), &mut ScriptedDice::new([1, 1])).unwrap();
+        assert_eq!(d.value, 1);
+        // Explosion faces are never rerolled.
+        let d = roll(&term("d6r1!"), &mut ScriptedDice::new([6, 1])).unwrap();
+        assert_eq!(d.value, 7);
+    }
+
+    #[test]
+    fn penetrating_and_counted_faces() {
+        // Penetrating: the explosion is judged on the 6 as rolled, then counts one less.
+        let d = roll(&term("d6!p"), &mut ScriptedDice::new([6, 6, 3])).unwrap();
+        assert_eq!(d.value, 6 + 5 + 2);
+        // `!` with successes: each face counts on its own (6, 6, 3: two successes). The
+        // comparison right after `!` is its point, so the point is written first.
+        let d = roll(&term("d6!6>=5"), &mut ScriptedDice::new([6, 6, 3])).unwrap();
+        assert_eq!(d.value, 2);
+        let d = roll(&term("d6!>=5"), &mut ScriptedDice::new([6, 5, 3])).unwrap();
+        assert_eq!(d.value, 14, "`!>=5` explodes on 5 and 6");
+        // `!!` with successes: the die's total (15) is one success.
+        let d = roll(&term("d6!!6>=5"), &mut ScriptedDice::new([6, 6, 3])).unwrap();
+        assert_eq!(d.value, 1);
+        // Failures take one away.
+        let d = roll(&term("d10>=7f1"), &mut ScriptedDice::new([1])).unwrap();
+        assert_eq!(d.value, -1);
+    }
+
+    #[test]
+    fn explosions_stop_after_the_limit() {
+        let script = vec![6; MAX_EXPLOSIONS as usize + 1];
+        let d = roll(&term("d6!"), &mut ScriptedDice::new(script)).unwrap();
+        assert_eq!(d.faces.len(), MAX_EXPLOSIONS as usize + 1);
+        assert_eq!(d.value, 6 * (i64::from(MAX_EXPLOSIONS) + 1));
+    }
+
+    #[test]
+    fn a_loop_shares_its_chance() {
+        let mut work = crate::exact::Work::default();
+        let a = amounts(&term("d4r<3"), &mut work).unwrap();
+        assert_eq!(a.keys().copied().collect::<Vec<_>>(), [3, 4]);
+        assert!(a.values().all(|p| *p == solum_dice::prob(1, 2)));
+    }
+}

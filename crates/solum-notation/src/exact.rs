@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
-use num_traits::{One, ToPrimitive, Zero};
+use num_traits::{One, Zero};
 use solum_dice::{Distribution, Prob};
 
 use crate::ast::{BinOp, DiceTerm, Expr, ExprKind, Func, Game, SolEdge, Span};
@@ -222,13 +222,56 @@ fn dice(term: &DiceTerm, work: &mut Work, span: Span) -> Result<Weights, Notatio
         }
         None => {
             let scored = one.map_values(|a| Ok(die::finish(term, a)))?;
-            let mut acc = Weights::certain(0);
-            for _ in 0..term.count {
-                acc = acc.combine(&scored, work, span, |x, y| Ok(x + y))?;
-            }
-            Ok(acc)
+            sum_of(&scored, term.count, work, span)
         }
     }
+}
+
+/// The sum of `n` independent values of `one`: dense convolution, one die at a time. A
+/// weight of 1 (every face of a plain die) is an addition, with no product at all.
+fn sum_of(one: &Weights, n: u32, work: &mut Work, span: Span) -> Result<Weights, NotationError> {
+    let (Some((&lo, _)), Some((&hi, _))) = (one.map.first_key_value(), one.map.last_key_value())
+    else {
+        return Ok(Weights::certain(0));
+    };
+    let width = (hi - lo + 1) as usize;
+    let mut w = vec![BigUint::zero(); width];
+    for (v, x) in &one.map {
+        w[(v - lo) as usize] = x.clone();
+    }
+    let faces: Vec<(usize, &BigUint)> =
+        w.iter().enumerate().filter(|(_, x)| !x.is_zero()).collect();
+    let unit = BigUint::one();
+    let mut acc: Vec<BigUint> = vec![BigUint::one()];
+    for _ in 0..n {
+        work.spend((acc.len() * faces.len()) as u64)
+            .map_err(|_| too_much_work(Some(span)))?;
+        let mut next = vec![BigUint::zero(); acc.len() + width - 1];
+        for &(j, x) in &faces {
+            for (i, a) in acc.iter().enumerate() {
+                if a.is_zero() {
+                    continue;
+                }
+                if *x == unit {
+                    next[i + j] += a;
+                } else {
+                    next[i + j] += a * x;
+                }
+            }
+        }
+        check_support(next.iter().filter(|x| !x.is_zero()).count(), span)?;
+        acc = next;
+    }
+    let base = lo * i64::from(n);
+    Ok(Weights {
+        map: acc
+            .into_iter()
+            .enumerate()
+            .filter(|(_, x)| !x.is_zero())
+            .map(|(i, x)| (base + i as i64, x))
+            .collect(),
+        den: one.den.pow(n),
+    })
 }
 
 /// The sum of the scores of the `k` highest (or lowest) of `n` dice, each with the amounts
@@ -346,12 +389,4 @@ pub(crate) fn sol_edge(edge: Option<SolEdge>) -> Option<solum_sol::test::EdgeOnT
         SolEdge::Push => solum_sol::test::EdgeOnTest::PushTheLimit,
         SolEdge::Second => solum_sol::test::EdgeOnTest::SecondChance,
     })
-}
-
-/// A float of a weight ratio, for quick estimates in tests.
-#[allow(dead_code)]
-fn ratio(w: &BigUint, den: &BigUint) -> f64 {
-    Prob::new(BigInt::from(w.clone()), BigInt::from(den.clone()))
-        .to_f64()
-        .unwrap_or(f64::NAN)
 }

@@ -284,3 +284,60 @@ fn roll_game(
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use solum_dice::ScriptedDice;
+
+    use super::*;
+
+    #[test]
+    fn dropped_dice_are_kept_and_marked() {
+        let e = crate::parse("4d6dl1 + 2 [bonus]").unwrap();
+        let r = roll(&e, &mut ScriptedDice::new([3, 1, 6, 3])).unwrap();
+        assert_eq!(r.total, 14);
+        assert_eq!(r.terms.len(), 2);
+        let kept: Vec<bool> = r.terms[0].dice.iter().map(|d| d.kept).collect();
+        assert_eq!(kept, [true, false, true, true]);
+        assert_eq!(r.terms[1].label.as_deref(), Some("bonus"));
+        // Of equal lowest dice, the later one is dropped.
+        let e = crate::parse("3d6kh2").unwrap();
+        let r = roll(&e, &mut ScriptedDice::new([2, 5, 2])).unwrap();
+        let kept: Vec<bool> = r.terms[0].dice.iter().map(|d| d.kept).collect();
+        assert_eq!(kept, [true, true, false]);
+    }
+
+    #[test]
+    fn so1um_terms_roll_through_their_rules() {
+        // Expanded, difficulty 8: 6 shows, the chain rolls 6 then 2 → 14, a pass.
+        let e = crate::parse("solum(2, vs 8)").unwrap();
+        let r = roll(&e, &mut ScriptedDice::new([3, 6, 6, 2])).unwrap();
+        assert_eq!(r.total, 1);
+        // Without a difficulty the value is the result: 6 + 6 + 2.
+        let e = crate::parse("solum(2)").unwrap();
+        let r = roll(&e, &mut ScriptedDice::new([3, 6, 6, 2])).unwrap();
+        assert_eq!(r.total, 14);
+        // Die types: a d4 maximum becomes two dice: 4 → 2, 3.
+        let e = crate::parse("dt(d4)").unwrap();
+        let r = roll(&e, &mut ScriptedDice::new([4, 2, 3])).unwrap();
+        assert_eq!(r.total, 5);
+        // Sol: 5 and 6 are hits.
+        let e = crate::parse("sol(4)").unwrap();
+        assert_eq!(
+            roll(&e, &mut ScriptedDice::new([5, 6, 1, 4]))
+                .unwrap()
+                .total,
+            2
+        );
+        // Sol'una: the largest group after the flips is the rules crate's own answer.
+        let e = crate::parse("una(3, +1)").unwrap();
+        let t = roll(&e, &mut ScriptedDice::new([2, 2, 5])).unwrap().total;
+        let direct = solum_soluna::roll_test(
+            &solum_soluna::TestSpec::new(3, 1, 0).unwrap(),
+            &mut ScriptedDice::new([2, 2, 5]),
+        )
+        .unwrap()
+        .largest;
+        assert_eq!(t, i64::from(direct));
+    }
+}
