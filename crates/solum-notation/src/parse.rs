@@ -240,6 +240,13 @@ fn atom(full: usize, i: &mut Input<'_>) -> ModalResult<Expr> {
         *i = after;
         return call(full, start, save, name, i);
     }
+    if matches!(name, "solum" | "so1um" | "sol" | "una")
+        && after.len() < i.len()
+        && after.starts_with(|c: char| c.is_ascii_digit())
+    {
+        *i = after;
+        return bare_game(full, start, name, i);
+    }
     // Not a call: read it again as dice or a number.
     *i = save;
     dice_or_number(full, start, i)
@@ -584,6 +591,80 @@ fn call<'a>(
     };
     Ok(Expr {
         kind,
+        span: span(start, full, i),
+    })
+}
+
+/// The So1um terms written as players say them, without parentheses: `so1um 3d6 vs 4`,
+/// `solum 3 vs 7 gear`, `sol 8`, `sol 8 push`, `una 5 +2` (the sign touching the number:
+/// `una 5 + 2` adds 2). They parse to the same terms as the call forms.
+fn bare_game(full: usize, start: usize, name: &str, i: &mut Input<'_>) -> ModalResult<Expr> {
+    let dice = pool(i)?;
+    // A word after spaces, or nothing (the input is left where it was).
+    fn word<'a>(i: &mut Input<'a>, w: &'static str) -> ModalResult<bool> {
+        let save = *i;
+        let _ = space0.parse_next(i)?;
+        let rest: &str = i;
+        // `starts_with` first, so the slice below is on a character boundary.
+        if rest.starts_with(w)
+            && rest[w.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !c.is_ascii_alphanumeric())
+        {
+            *i = &rest[w.len()..];
+            Ok(true)
+        } else {
+            *i = save;
+            Ok(false)
+        }
+    }
+    let game = match name {
+        "solum" | "so1um" => {
+            let vs = if word(i, "vs")? {
+                let _ = space0.parse_next(i)?;
+                Some(
+                    cut_err(count_u32)
+                        .context(expected("a difficulty after `vs`"))
+                        .parse_next(i)?,
+                )
+            } else {
+                None
+            };
+            let gear = word(i, "gear")?;
+            Game::Solum { dice, vs, gear }
+        }
+        "sol" => {
+            let edge = if word(i, "push")? {
+                Some(SolEdge::Push)
+            } else if word(i, "second")? {
+                Some(SolEdge::Second)
+            } else {
+                None
+            };
+            Game::Sol { dice, edge }
+        }
+        _ => {
+            let save = *i;
+            let _ = space0.parse_next(i)?;
+            let rest: &str = i;
+            let mut chars = rest.chars();
+            let signed = matches!(chars.next(), Some('+' | '-'))
+                && chars.next().is_some_and(|c| c.is_ascii_digit());
+            let flips = if signed {
+                signed_int(i)?
+            } else {
+                *i = save;
+                0
+            };
+            Game::Una {
+                dice,
+                flips: flips as i32,
+            }
+        }
+    };
+    Ok(Expr {
+        kind: ExprKind::Game(game),
         span: span(start, full, i),
     })
 }

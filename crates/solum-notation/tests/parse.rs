@@ -159,6 +159,19 @@ fn roll20_and_foundry_spellings() {
     same("d%", "1d100");
     same("d6!6", "d6!");
     same("so1um(3d6 vs 4)", "solum(3, vs 4)");
+    // The So1um terms as players say them.
+    same("so1um 3d6 vs 4", "solum(3, vs 4)");
+    same("solum 3 vs 7 gear + 1", "solum(3, vs 7, gear) + 1");
+    same("solum 2", "solum(2)");
+    same("sol 8", "sol(8)");
+    same("sol 8 second * 2", "sol(8, second) * 2");
+    same("una 5 +2", "una(5, +2)");
+    same("una 5 -1", "una(5, -1)");
+    same("una 5 + 2", "una(5) + 2");
+    same("2 * una 5", "2 * una(5)");
+    // Multi-byte text after a bare term is an error, never a panic.
+    assert!(parse("solum 3 \u{4e2d}").is_err());
+    assert!(parse("sol 3 \u{4e2d}\u{4e2d}").is_err());
     same("2d6[fire]", "2d6 [fire]");
     same("3d6r1!", "3d6!r1");
 }
@@ -303,7 +316,7 @@ fn parse_loose(text: &str) -> Result<Expr, NotationError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(ProptestConfig::with_cases(1000))]
 
     /// print → parse gives the same expression (for trees whose ranges are valid; others
     /// must fail with a range error, never a syntax error about the printer's output).
@@ -324,7 +337,7 @@ proptest! {
 
     /// Nothing typed makes the parser panic, and an error always points inside the text.
     #[test]
-    fn any_text_parses_or_errs(text in "[0-9dDkhlrofFp!<>=+*/() %,\\[\\]a-z-]{0,40}") {
+    fn any_text_parses_or_errs(text in "[0-9dDkhlrofFp!<>=+*/() %,\\[\\]a-z\u{e9}\u{4e2d}-]{0,40}") {
         if let Err(e) = parse(&text)
             && let Some(span) = e.span()
         {
