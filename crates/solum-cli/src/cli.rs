@@ -27,9 +27,9 @@ pub struct Cli {
 pub enum Command {
     /// Roll a So1um Expanded check: against a difficulty (--vs) or an opposing pool (--against).
     Check(CheckArgs),
-    /// Exact odds, without rolling.
-    #[command(subcommand)]
-    Odds(OddsCommand),
+    /// Exact odds, without rolling: of dice notation (`solum odds 4d6kh3 "3d6 + 2"`), or of a
+    /// rule with a subcommand.
+    Odds(OddsArgs),
     /// Characters: create by the rules, show, edit, advance, rest.
     #[command(subcommand, name = "char")]
     Character(CharCommand),
@@ -47,9 +47,9 @@ pub enum Command {
     Static(PlayStaticArgs),
     /// Simulate many fights (seeded, parallel, reproducible) and report the win rate.
     Sim(SimArgs),
-    /// Roll a test of a sibling system: Solum die types, Project Sol, Sol'una.
-    #[command(subcommand)]
-    Roll(RollCommand),
+    /// Roll dice notation (`solum roll 4d6kh3`, `solum roll "2d6 + 3 [fire]"`), or a test of
+    /// a sibling system with a subcommand: Solum die types, Project Sol, Sol'una.
+    Roll(RollArgs),
     /// The original So1um: heroes, checks, the oracle, fights, the bestiary.
     #[command(subcommand)]
     Classic(ClassicCommand),
@@ -88,6 +88,62 @@ pub enum Command {
     },
     /// Print the man page (roff) to standard output.
     Man,
+}
+
+/// `solum odds EXPR…` or `solum odds SUBCOMMAND`.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct OddsArgs {
+    #[command(subcommand)]
+    pub command: Option<OddsCommand>,
+    #[command(flatten)]
+    pub notation: NotationOddsArgs,
+}
+
+/// Exact odds of dice notation (see docs/notation.md).
+#[derive(Debug, Args)]
+pub struct NotationOddsArgs {
+    /// Dice notation, one expression per argument (quote one with spaces): `4d6kh3`,
+    /// `"3d6! + 2"`, `8d10>=7f1`, `solum(3, vs 7)`, `dt(d8)`, `sol(8)`, `una(5, +2)`.
+    #[arg(required = true, value_name = "EXPR")]
+    pub exprs: Vec<String>,
+    /// Print JSON: an object with `distribution` (value → probability), `mean`, `sd`; a list
+    /// of them for several expressions.
+    #[arg(long)]
+    pub json: bool,
+    /// Draw the distributions, overlaid, into FILE.svg or FILE.png.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<std::path::PathBuf>,
+}
+
+/// `solum roll EXPR` or `solum roll SUBCOMMAND`.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct RollArgs {
+    #[command(subcommand)]
+    pub command: Option<RollCommand>,
+    #[command(flatten)]
+    pub notation: NotationRollArgs,
+}
+
+/// Roll dice notation (see docs/notation.md).
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("notation_dice").args(["rolled", "seed"])))]
+pub struct NotationRollArgs {
+    /// Dice notation: `4d6kh3`, `"2d6 + 3 [fire]"`, `3d6!`, `solum(3, vs 7)`, … Several words
+    /// are joined with spaces.
+    #[arg(required = true, value_name = "EXPR")]
+    pub expr: Vec<String>,
+    /// Dice rolled by hand: each die's face, then its rerolls and explosions, left to right
+    /// (`--json` lists them as `dice`).
+    #[arg(long, value_name = "V1,V2,...")]
+    pub rolled: Option<String>,
+    /// Seed of the generator, to replay exactly.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Print JSON: `total`, `dice` as rolled, `seed`, and the breakdown per term.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Subcommand)]
