@@ -815,3 +815,70 @@ fn a_play_script_of_endless_input_is_refused_at_once() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("standard input"), "{stderr}");
 }
+
+/// `--campaign` works before the subcommand as after it, at every depth, and both name the
+/// same file; `$SOLUM_CAMPAIGN` fills it in when neither is typed, and an empty one is a
+/// plain message (exit 2), not clap's.
+#[test]
+fn the_campaign_flag_goes_before_or_after_the_subcommand() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    let cs = c.to_str().unwrap();
+    // 3 with an even d6 is "No, but" (the table: 1 No and, 2 No, 3 No but, 4 Yes but, 5 Yes,
+    // 6 Yes and); its event die 1.
+    let before = solum_args(&[
+        "--campaign",
+        cs,
+        "ask",
+        "Is the gate shut?",
+        "--rolled",
+        "3,1",
+        "--json",
+    ])
+    .json();
+    assert_eq!(before["answer"], "No, but");
+    let after = solum_args(&[
+        "ask",
+        "Is it raining?",
+        "--rolled",
+        "5",
+        "--json",
+        "--campaign",
+        cs,
+    ])
+    .json();
+    assert_eq!(after["answer"], "Yes");
+    // Before a two-level subcommand too.
+    let run = solum_args(&["--campaign", cs, "scene", "start", "At the gate"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = solum_args(&["--campaign", cs, "journal", "export", "--format", "json"]);
+    let entries = run.json()["entries"].as_array().unwrap().clone();
+    assert_eq!(entries.len(), 3, "both asks and the scene in the one file");
+    // The environment variable when no flag is typed; the flag wins over it.
+    let other = dir.path().join("other.solum");
+    let env_run = |args: &[&str], env: &std::ffi::OsStr| {
+        let out = Process::new(assert_cmd::cargo::cargo_bin("solum"))
+            .args(args)
+            .env("SOLUM_CAMPAIGN", env)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, _, err) = env_run(&["note", "from the environment"], other.as_os_str());
+    assert_eq!(code, Some(0), "{err}");
+    assert!(other.exists());
+    let (code, _, err) = env_run(&["--campaign", cs, "note", "typed"], other.as_os_str());
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(exported(&c).len(), 4);
+    assert_eq!(exported(&other).len(), 1);
+    // Empty: a message naming the variable, nothing created.
+    let (code, out, err) = env_run(&["ask", "Anyone?"], std::ffi::OsStr::new(""));
+    assert_eq!(code, Some(2), "{out}");
+    assert!(err.contains("$SOLUM_CAMPAIGN is set but empty"), "{err}");
+    assert!(!err.contains("a value is required"), "{err}");
+}
