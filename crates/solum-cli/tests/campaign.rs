@@ -882,3 +882,83 @@ fn the_campaign_flag_goes_before_or_after_the_subcommand() {
     assert!(err.contains("$SOLUM_CAMPAIGN is set but empty"), "{err}");
     assert!(!err.contains("a value is required"), "{err}");
 }
+
+/// A tampered export is refused naming the entry (its place in the file, its number and
+/// kind) and each field that differs from what its dice give; nothing is imported.
+#[test]
+fn a_tampered_import_names_the_entry_and_the_fields_that_differ() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.solum");
+    let b = dir.path().join("b.solum");
+    // Typed 4, 5, 4: "Yes, but" (4), event 5 an NPC, disposition 4 neutral (S12's tables).
+    assert_eq!(with(&a, &["ask", "Guards?", "--rolled", "4,5,4"]).code, 0);
+    assert_eq!(with(&a, &["note", "The gate creaks."]).code, 0);
+    // Typed 1 then event 2: "No, and", event die 2.
+    assert_eq!(with(&a, &["ask", "Open?", "--rolled", "1,2"]).code, 0);
+    let export = with(&a, &["journal", "export", "--format", "json"]).json();
+    let import = |edit: &dyn Fn(&mut Value)| {
+        let mut v = export.clone();
+        edit(&mut v);
+        let file = dir.path().join("t.json");
+        std::fs::write(&file, v.to_string()).unwrap();
+        with(&b, &["journal", "import", file.to_str().unwrap()])
+    };
+    // The answer changed by hand: entry 1, outcome.answer.
+    let run = import(&|v| v["entries"][0]["outcome"]["answer"] = "yes".into());
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(
+        run.stderr.contains("entry 1 of the import"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("oracle entry, numbered 1"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains(r#"outcome.answer: recorded "yes", the dice give "yes-but""#),
+        "{}",
+        run.stderr
+    );
+    // Two fields of the third entry: its event die and its answer die.
+    let run = import(&|v| {
+        v["entries"][2]["outcome"]["event_die"] = 6.into();
+        v["entries"][2]["outcome"]["die"] = 2.into();
+    });
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("entry 3 of the import"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("outcome.event_die: recorded 6, the dice give 2"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("outcome.die: recorded 2, the dice give 1"),
+        "{}",
+        run.stderr
+    );
+    // A value no record knows: the entry and the field serde refused.
+    let run = import(&|v| {
+        v["entries"][0]["outcome"]["event"]["disposition"] = "hostile".into();
+    });
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("entry 1 (kind \"oracle\", numbered 1"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("hostile"), "{}", run.stderr);
+    // Nothing was imported by any of them; the untouched export goes in whole.
+    assert!(!b.exists() || exported(&b).is_empty());
+    let run = import(&|_| {});
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(exported(&b).len(), 3);
+}

@@ -365,12 +365,8 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
             } else {
                 read_capped(file, MAX_IMPORT_BYTES)?
             };
-            let export: JournalExport = serde_json::from_str(&text).map_err(|e| {
-                bad(format!(
-                    "{}: not a solum journal export: {e}",
-                    file.display()
-                ))
-            })?;
+            let export = JournalExport::from_json(&text)
+                .map_err(|e| bad(format!("{}: {e}", file.display())))?;
             let total = export.entries.len();
             let n = open(campaign)?.import(export)?;
             if n == total {
