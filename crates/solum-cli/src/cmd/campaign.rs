@@ -42,7 +42,7 @@ pub(crate) fn open_existing(arg: &CampaignArg) -> anyhow::Result<Campaign<Sqlite
 
 /// The campaign file: `--campaign` (before or after the subcommand), else $SOLUM_CAMPAIGN,
 /// else the default one in the user's data folder.
-fn campaign_path(arg: &CampaignArg) -> anyhow::Result<PathBuf> {
+pub(crate) fn campaign_path(arg: &CampaignArg) -> anyhow::Result<PathBuf> {
     let from_env = std::env::var_os("SOLUM_CAMPAIGN");
     Ok(match (&arg.campaign, from_env) {
         (Some(p), _) if p.as_os_str().is_empty() => {
