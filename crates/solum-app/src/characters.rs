@@ -1264,7 +1264,15 @@ impl<S: CampaignStore> Campaign<S> {
         if !hours.is_finite() || !(0.0..=MAX_REST_HOURS).contains(&hours) {
             return Err(bad(
                 "hours",
-                format!("{hours}: give hours of rest from 0 to {MAX_REST_HOURS}"),
+                // `1e308` as written, not as 309 digits.
+                format!(
+                    "{}: give hours of rest from 0 to {MAX_REST_HOURS}",
+                    if hours.abs() >= 1e6 {
+                        format!("{hours:e}")
+                    } else {
+                        hours.to_string()
+                    }
+                ),
             ));
         }
         let half_hours = (hours * 2.0).floor() as u32;

@@ -306,3 +306,66 @@ fn help_lists_every_command() {
         assert!(out.contains(word), "{word}:\n{out}");
     }
 }
+
+/// A careless evening: the campaign held by another writer, a prompt left with Ctrl-D, an
+/// absurd number. Each is a clear message and nothing is changed.
+#[test]
+fn a_held_campaign_a_closed_prompt_and_huge_numbers_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    let cs = c.to_str().unwrap();
+    let (code, _, err) = play(&c, "note first\n");
+    assert_eq!(code, 0, "{err}");
+
+    // Another process holds the write lock past the busy timeout: the line fails as busy,
+    // the session says so, and the note is not stored.
+    let holder = rusqlite::Connection::open(&c).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let (code, _, err) = play(&c, "note while held\n");
+    holder.execute_batch("ROLLBACK").unwrap();
+    drop(holder);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("busy") && err.contains("nothing was changed"),
+        "{err}"
+    );
+    let (code, _, err) = play(&c, "note after\n");
+    assert_eq!(code, 0, "{err}");
+    let texts: Vec<String> =
+        solum_args(&["journal", "export", "--format", "json", "--campaign", cs]).json()["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["text"].as_str().unwrap().to_owned())
+            .collect();
+    assert_eq!(texts, ["first", "after"]);
+
+    // Ctrl-D at a one-shot prompt: the error on its own line, no character stored.
+    let output = assert_cmd::Command::cargo_bin("solum")
+        .unwrap()
+        .args(["char", "new", "--campaign", cs])
+        .env("NO_COLOR", "1")
+        .write_stdin("Ann\n")
+        .output()
+        .unwrap();
+    let err = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        err.contains("Body (3, 2 or 1): \nerror: no answer to \"Body (3, 2 or 1):\""),
+        "{err}"
+    );
+    assert_eq!(
+        solum_args(&["char", "show", "Ann", "--campaign", cs]).code,
+        2
+    );
+
+    // Hours of rest given as 1e308: the number as typed, not 309 digits.
+    let (_, _, err) = play(
+        &c,
+        "char new Nick --body 3 --mind 2 --charm 1 --background Sailor --weapon dagger --rolled 1,1,1\nchar rest Nick --hours 1e308\n",
+    );
+    assert!(
+        err.contains("--hours: 1e308: give hours of rest from 0 to"),
+        "{err}"
+    );
+}
