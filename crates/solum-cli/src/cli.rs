@@ -91,6 +91,22 @@ pub enum Command {
     Man,
 }
 
+impl Command {
+    /// Whether the command may use a campaign: the global `--campaign` is refused by the
+    /// others (odds, vehicle rolls, static combat, simulations, completions, the man page).
+    pub fn keeps_campaign(&self) -> bool {
+        !matches!(
+            self,
+            Self::Odds(_)
+                | Self::Vehicle(_)
+                | Self::Static(_)
+                | Self::Sim(_)
+                | Self::Completions { .. }
+                | Self::Man
+        )
+    }
+}
+
 #[derive(Debug, Subcommand)]
 pub enum OddsCommand {
     /// Odds of a So1um Expanded check: a table of difficulties 2-12 and opposed pools, or

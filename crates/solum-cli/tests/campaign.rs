@@ -854,6 +854,33 @@ fn the_campaign_flag_goes_before_or_after_the_subcommand() {
     let run = solum_args(&["--campaign", cs, "journal", "export", "--format", "json"]);
     let entries = run.json()["entries"].as_array().unwrap().clone();
     assert_eq!(entries.len(), 3, "both asks and the scene in the one file");
+    // Twice, before and after: refused, as clap refuses it twice in one place; nothing
+    // is written to either file.
+    let b = dir.path().join("b.solum");
+    let run = solum_args(&[
+        "--campaign",
+        b.to_str().unwrap(),
+        "note",
+        "which?",
+        "--campaign",
+        cs,
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("--campaign is given 2 times"),
+        "{}",
+        run.stderr
+    );
+    assert!(!b.exists());
+    // A command that keeps nothing refuses the flag rather than ignore it.
+    let run = solum_args(&["--campaign", cs, "odds", "check", "3", "--vs", "4"]);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(
+        run.stderr.contains("keeps nothing in a campaign"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(solum_args(&["odds", "check", "3", "--vs", "4"]).code, 0);
     // The environment variable when no flag is typed; the flag wins over it.
     let other = dir.path().join("other.solum");
     let env_run = |args: &[&str], env: &std::ffi::OsStr| {
