@@ -365,8 +365,21 @@ fn compare<T: PartialEq + Serialize>(
     (!found.is_empty()).then(|| found.join("; "))
 }
 
-/// Lists the paths where two JSON values differ: objects field by field, anything else
-/// whole.
+/// The fields where a recorded value and the re-derived one differ, as
+/// `path: recorded A, the dice give B`, joined with "; " (empty when they are equal).
+pub(crate) fn differing_fields<T: Serialize>(path: &str, recorded: &T, derived: &T) -> String {
+    let mut found = Vec::new();
+    differences(
+        path,
+        &serde_json::to_value(recorded).unwrap_or_default(),
+        &serde_json::to_value(derived).unwrap_or_default(),
+        &mut found,
+    );
+    found.join("; ")
+}
+
+/// Lists the paths where two JSON values differ: objects field by field, lists of the same
+/// length item by item (`events[2].amount`), anything else whole.
 fn differences(
     path: &str,
     recorded: &serde_json::Value,
@@ -394,6 +407,14 @@ fn differences(
                 b.get(key).unwrap_or(&none),
                 out,
             );
+        }
+        return;
+    }
+    if let (Value::Array(a), Value::Array(b)) = (recorded, derived)
+        && a.len() == b.len()
+    {
+        for (i, (x, y)) in a.iter().zip(b).enumerate() {
+            differences(&format!("{path}[{i}]"), x, y, out);
         }
         return;
     }

@@ -223,6 +223,55 @@ fn an_evening_of_play_through_stdin_reads_back_whole_and_verifies() {
         "{}",
         verify.stdout
     );
+
+    // The same export changed by hand is refused naming the entry and the field: the
+    // check's verdict (5 against 5 passed), then the orc's 2 damage to Nick (S4: its weapon).
+    let other = dir.path().join("other.solum");
+    let import = |edit: &dyn Fn(&mut Value), needles: &[&str]| {
+        let mut v = export.clone();
+        edit(&mut v);
+        let file = dir.path().join("tampered.json");
+        std::fs::write(&file, v.to_string()).unwrap();
+        let run = solum_args(&[
+            "journal",
+            "import",
+            file.to_str().unwrap(),
+            "--campaign",
+            other.to_str().unwrap(),
+        ]);
+        assert_eq!(run.code, 2, "{}", run.stdout);
+        for needle in needles {
+            assert!(run.stderr.contains(needle), "{needle}:\n{}", run.stderr);
+        }
+    };
+    import(
+        &|v| v["entries"][6]["change"]["check"]["result"]["passed"] = false.into(),
+        &[
+            "entry 7 of the import",
+            "character entry, numbered 7",
+            "result.passed: recorded false, the dice give true",
+        ],
+    );
+    let orc_hits = entries[14]["change"]["line"]["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|e| e["event"] == "damaged")
+        .unwrap();
+    import(
+        &|v| v["entries"][14]["change"]["line"]["events"][orc_hits]["amount"] = 1.into(),
+        &[
+            "entry 15 of the import",
+            "melee Nick with 5,1,4,3,2",
+            &format!("events[{orc_hits}].amount: recorded 1, the dice give 2"),
+        ],
+    );
+    assert!(
+        !other.exists()
+            || solum_args(&["journal", "show", "--campaign", other.to_str().unwrap()])
+                .stdout
+                .is_empty()
+    );
 }
 
 /// Typed dice in a session are validated as the one-shot `--rolled` is; bad lines are
