@@ -474,10 +474,14 @@ impl Session {
                 "{what}: --campaign: the session's campaign is used"
             )));
         }
-        let mut argv = vec!["solum".to_owned()];
-        argv.extend(typed);
-        argv.push("--campaign".to_owned());
-        argv.push(self.path.to_string_lossy().into_owned());
+        // The campaign goes before the command (the global flag), so a `--` typed in the
+        // line cannot turn it into a positional word.
+        let mut argv: Vec<std::ffi::OsString> = vec![
+            "solum".into(),
+            "--campaign".into(),
+            self.path.clone().into_os_string(),
+        ];
+        argv.extend(typed.into_iter().map(Into::into));
         let cli = match crate::Cli::try_parse_from(argv) {
             Ok(cli) => cli,
             // `--help` and a bare group (`char`) show clap's text in the session.
