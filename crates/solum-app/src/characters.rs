@@ -629,10 +629,11 @@ impl CharacterRecord {
                 return match again(rolled, |d| check_rule(inputs, d)) {
                     Err(e) => Some(e),
                     Ok(r) if r != *result => Some(format!(
-                        "recorded {}, the dice give {} ({:?})",
+                        "recorded {}, the dice give {} ({:?}): {}",
                         if result.passed { "success" } else { "failure" },
                         if r.passed { "success" } else { "failure" },
-                        r.own.map(|o| o.result)
+                        r.own.as_ref().map(|o| o.result),
+                        crate::journal::differing_fields("result", result, &r)
                     )),
                     Ok(_) => None,
                 };
@@ -641,8 +642,9 @@ impl CharacterRecord {
         match derived {
             Err(e) => Some(e),
             Ok((got, recorded)) if got != recorded => Some(format!(
-                "the recorded sheet of {} differs from the one its inputs and dice give",
-                self.name
+                "the recorded sheet of {} differs from the one its inputs and dice give: {}",
+                self.name,
+                crate::journal::differing_fields("sheet", &recorded, &got)
             )),
             Ok(_) => None,
         }
@@ -1264,7 +1266,15 @@ impl<S: CampaignStore> Campaign<S> {
         if !hours.is_finite() || !(0.0..=MAX_REST_HOURS).contains(&hours) {
             return Err(bad(
                 "hours",
-                format!("{hours}: give hours of rest from 0 to {MAX_REST_HOURS}"),
+                // `1e308` as written, not as 309 digits.
+                format!(
+                    "{}: give hours of rest from 0 to {MAX_REST_HOURS}",
+                    if hours.abs() >= 1e6 {
+                        format!("{hours:e}")
+                    } else {
+                        hours.to_string()
+                    }
+                ),
             ));
         }
         let half_hours = (hours * 2.0).floor() as u32;

@@ -293,7 +293,7 @@ pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
             rolled,
             derive(rolled, |d| oracle::ask(*leaning, d)),
             outcome,
-            |o| o.answer.text().to_string(),
+            "outcome",
         )),
         Record::ClassicOracle {
             leaning,
@@ -304,7 +304,7 @@ pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
             rolled,
             derive(rolled, |d| classic_ask(*leaning, d)),
             outcome,
-            |o| o.answer.clone(),
+            "outcome",
         )),
         Record::Difficulty {
             rolled,
@@ -313,9 +313,14 @@ pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
             ..
         } => Ok(compare(
             rolled,
-            derive(rolled, difficulty),
-            &(*d, name.clone()),
-            |(d, name)| format!("{d} ({name})"),
+            derive(rolled, |dice| {
+                difficulty(dice).map(|(difficulty, name)| DifficultyFields { difficulty, name })
+            }),
+            &DifficultyFields {
+                difficulty: *d,
+                name: name.clone(),
+            },
+            "",
         )),
         Record::Idea {
             list,
@@ -337,7 +342,7 @@ pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
                 rolled,
                 derive(rolled, |d| crate::ideas::draw(&list_words, *count, d)),
                 words,
-                |w| format!("{w:?}"),
+                "words",
             ))
         }
     }
@@ -360,28 +365,105 @@ impl Replayer {
     }
 }
 
-/// Compares a re-derived roll with the recorded one: faces first, then the outcome.
-fn compare<T: PartialEq>(
+/// The fields of a difficulty record, named as the record names them.
+#[derive(PartialEq, Serialize)]
+struct DifficultyFields {
+    difficulty: u32,
+    name: String,
+}
+
+/// Compares a re-derived roll with the recorded one, faces and outcome, and names every
+/// field that differs (`outcome.event_die: recorded 3, the dice give 1`), so a changed
+/// entry says what was changed, not only that something was.
+fn compare<T: PartialEq + Serialize>(
     rolled: &Rolled,
     derived: Result<(T, Vec<u32>), AppError>,
     recorded: &T,
-    show: impl Fn(&T) -> String,
+    field: &str,
 ) -> Option<String> {
-    match derived {
-        Err(e) => Some(format!("its dice cannot be replayed: {e}")),
-        Ok((_, faces)) if faces != rolled.faces => Some(format!(
-            "recorded faces {:?}, the {} gives {:?}",
+    let (again, faces) = match derived {
+        Err(e) => return Some(format!("its dice cannot be replayed: {e}")),
+        Ok(d) => d,
+    };
+    let mut found = Vec::new();
+    if faces != rolled.faces {
+        found.push(format!(
+            "rolled.faces: recorded {:?}, the {} gives {:?}",
             rolled.faces,
             if rolled.typed { "typed dice" } else { "seed" },
             faces
-        )),
-        Ok((again, _)) if again != *recorded => Some(format!(
-            "recorded {}, the dice give {}",
-            show(recorded),
-            show(&again)
-        )),
-        Ok(_) => None,
+        ));
     }
+    if again != *recorded {
+        let (a, b) = (
+            serde_json::to_value(recorded).unwrap_or_default(),
+            serde_json::to_value(&again).unwrap_or_default(),
+        );
+        let before = found.len();
+        differences(field, &a, &b, &mut found);
+        if found.len() == before {
+            found.push(format!("{field}: differs from what the dice give"));
+        }
+    }
+    (!found.is_empty()).then(|| found.join("; "))
+}
+
+/// The fields where a recorded value and the re-derived one differ, as
+/// `path: recorded A, the dice give B`, joined with "; " (empty when they are equal).
+pub(crate) fn differing_fields<T: Serialize>(path: &str, recorded: &T, derived: &T) -> String {
+    let mut found = Vec::new();
+    differences(
+        path,
+        &serde_json::to_value(recorded).unwrap_or_default(),
+        &serde_json::to_value(derived).unwrap_or_default(),
+        &mut found,
+    );
+    found.join("; ")
+}
+
+/// Lists the paths where two JSON values differ: objects field by field, lists of the same
+/// length item by item (`events[2].amount`), anything else whole.
+fn differences(
+    path: &str,
+    recorded: &serde_json::Value,
+    derived: &serde_json::Value,
+    out: &mut Vec<String>,
+) {
+    use serde_json::Value;
+    if recorded == derived {
+        return;
+    }
+    if let (Value::Object(a), Value::Object(b)) = (recorded, derived) {
+        let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+        keys.sort();
+        keys.dedup();
+        for key in keys {
+            let sub = if path.is_empty() {
+                key.clone()
+            } else {
+                format!("{path}.{key}")
+            };
+            let none = Value::Null;
+            differences(
+                &sub,
+                a.get(key).unwrap_or(&none),
+                b.get(key).unwrap_or(&none),
+                out,
+            );
+        }
+        return;
+    }
+    if let (Value::Array(a), Value::Array(b)) = (recorded, derived)
+        && a.len() == b.len()
+    {
+        for (i, (x, y)) in a.iter().zip(b).enumerate() {
+            differences(&format!("{path}[{i}]"), x, y, out);
+        }
+        return;
+    }
+    out.push(format!(
+        "{path}: recorded {recorded}, the dice give {derived}"
+    ));
 }
 
 /// Runs a rule on the source a [`Rolled`] names, returning its outcome and the faces drawn.

@@ -432,9 +432,20 @@ impl<S: CampaignStore> Campaign<S> {
                     index,
                     reason: format!("date \"{}\": {e}", entry.at),
                 })?;
-            check_record(&entry.record)?;
+            // The refusal names the entry both ways (its place in the file, its number
+            // in the campaign it came from) and each field the dice do not give.
+            let name = format!(
+                "{} entry, numbered {} in the export",
+                entry.record.kind(),
+                entry.seq
+            );
+            check_record(&entry.record)
+                .map_err(|e| AppError::BadImport(format!("entry {index} ({name}): {e}")))?;
             if let Some(reason) = replayer.check(&entry.record)? {
-                return Err(AppError::ImportMismatch { index, reason });
+                return Err(AppError::ImportMismatch {
+                    index,
+                    reason: format!("({name}) {reason}"),
+                });
             }
             if present.insert(key(&entry.at, &entry.record)?) {
                 records.push((entry.at, entry.record));
@@ -788,4 +799,32 @@ pub struct JournalExport {
 impl JournalExport {
     /// The format tag.
     pub const FORMAT: &'static str = "solum-journal";
+
+    /// Reads an export from its JSON text. An entry that is not a record this solum knows
+    /// is named by its place in the file, its number and kind, with serde's reason (the
+    /// field and the value refused), rather than a line and column of the whole file.
+    pub fn from_json(text: &str) -> Result<Self, AppError> {
+        let whole = serde_json::from_str::<Self>(text);
+        let Err(first) = whole else {
+            return whole.map_err(|e| AppError::BadImport(e.to_string()));
+        };
+        #[derive(Deserialize)]
+        struct Loose {
+            entries: Vec<serde_json::Value>,
+        }
+        let Ok(loose) = serde_json::from_str::<Loose>(text) else {
+            return Err(AppError::BadImport(first.to_string()));
+        };
+        for (i, entry) in loose.entries.into_iter().enumerate() {
+            let seq = entry.get("seq").cloned().unwrap_or_default();
+            let kind = entry.get("kind").cloned().unwrap_or_default();
+            if let Err(e) = serde_json::from_value::<JournalEntry>(entry) {
+                return Err(AppError::BadImport(format!(
+                    "entry {} (kind {kind}, numbered {seq} in the export): {e}",
+                    i + 1
+                )));
+            }
+        }
+        Err(AppError::BadImport(first.to_string()))
+    }
 }

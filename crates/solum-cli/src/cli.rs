@@ -21,6 +21,10 @@ use clap_complete::Shell;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// The campaign, typed before the subcommand; clap hands it to the command's own
+    /// `--campaign` (the same definition), so commands read only theirs.
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
 }
 
 #[derive(Debug, Subcommand)]
@@ -144,6 +148,22 @@ pub struct NotationRollArgs {
     /// Print JSON: `total`, `dice` as rolled, `seed`, and the breakdown per term.
     #[arg(long)]
     pub json: bool,
+}
+
+impl Command {
+    /// Whether the command may use a campaign: the global `--campaign` is refused by the
+    /// others (odds, vehicle rolls, static combat, simulations, completions, the man page).
+    pub fn keeps_campaign(&self) -> bool {
+        !matches!(
+            self,
+            Self::Odds(_)
+                | Self::Vehicle(_)
+                | Self::Static(_)
+                | Self::Sim(_)
+                | Self::Completions { .. }
+                | Self::Man
+        )
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -1400,10 +1420,10 @@ pub struct CombatArgs {
     /// A script of lines to run; without it, lines are read from standard input.
     pub script: Option<std::path::PathBuf>,
     /// Seed for every line without typed dice (`with …`).
-    #[arg(long, conflicts_with = "attach")]
+    #[arg(long, conflicts_with = "campaign")]
     pub seed: Option<u64>,
     /// Extra bestiary files (TOML), added to the shipped one.
-    #[arg(long, conflicts_with = "attach")]
+    #[arg(long, conflicts_with = "campaign")]
     pub bestiary: Vec<std::path::PathBuf>,
     /// Print events as JSON lines.
     #[arg(long)]
@@ -1411,15 +1431,17 @@ pub struct CombatArgs {
     /// Draws in melee, alternative combat, vehicle attacks and chases are rolled off (one
     /// die each until one is higher) instead of standing; the line `draws roll-off` does the
     /// same from a script.
-    #[arg(long, conflicts_with = "attach")]
+    #[arg(long, conflicts_with = "campaign")]
     pub roll_off: bool,
     /// Play the script or standard input on this campaign's open combat (`solum combat
     /// start`): each line is stored and journaled as `solum combat do` does. Only this flag
     /// attaches (not $SOLUM_CAMPAIGN), so a plain script runs as it always did.
-    #[arg(long = "campaign", id = "attach", value_name = "FILE")]
+    // The id is the global flag's, so `solum --campaign F combat SCRIPT` attaches too and
+    // the two never define `--campaign` twice in one command.
+    #[arg(long = "campaign", id = "campaign", value_name = "FILE")]
     pub attach: Option<std::path::PathBuf>,
     /// List the line language and stop.
-    #[arg(long, conflicts_with_all = ["script", "seed", "json", "roll_off", "bestiary", "attach"])]
+    #[arg(long, conflicts_with_all = ["script", "seed", "json", "roll_off", "bestiary", "campaign"])]
     pub help_lines: bool,
 }
 

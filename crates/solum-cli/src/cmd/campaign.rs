@@ -40,10 +40,22 @@ pub(crate) fn open_existing(arg: &CampaignArg) -> anyhow::Result<Campaign<Sqlite
     ))
 }
 
+/// The campaign file: `--campaign` (before or after the subcommand), else $SOLUM_CAMPAIGN,
+/// else the default one in the user's data folder.
 pub(crate) fn campaign_path(arg: &CampaignArg) -> anyhow::Result<PathBuf> {
-    Ok(match &arg.campaign {
-        Some(p) => p.clone(),
-        None => {
+    let from_env = std::env::var_os("SOLUM_CAMPAIGN");
+    Ok(match (&arg.campaign, from_env) {
+        (Some(p), _) if p.as_os_str().is_empty() => {
+            return Err(bad("--campaign: give a campaign file, not an empty name"));
+        }
+        (Some(p), _) => p.clone(),
+        (None, Some(p)) if p.is_empty() => {
+            return Err(bad(
+                "$SOLUM_CAMPAIGN is set but empty: set it to a campaign file, unset it to use the default campaign, or give --campaign FILE",
+            ));
+        }
+        (None, Some(p)) => PathBuf::from(p),
+        (None, None) => {
             let p = solum_app::default_campaign_path().ok_or_else(|| {
                 bad("no home folder to keep the default campaign in: use --campaign FILE")
             })?;
@@ -353,12 +365,8 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
             } else {
                 read_capped(file, MAX_IMPORT_BYTES)?
             };
-            let export: JournalExport = serde_json::from_str(&text).map_err(|e| {
-                bad(format!(
-                    "{}: not a solum journal export: {e}",
-                    file.display()
-                ))
-            })?;
+            let export = JournalExport::from_json(&text)
+                .map_err(|e| bad(format!("{}: {e}", file.display())))?;
             let total = export.entries.len();
             let n = open(campaign)?.import(export)?;
             if n == total {

@@ -266,6 +266,8 @@ fn ask<T>(question: &str, parse: impl Fn(&str) -> Result<T, String>) -> anyhow::
             .next_line()
             .map_err(|e| bad(format!("standard input: {e}")))?
         else {
+            // End the prompt's line, so the error starts on its own.
+            crate::say!("\n");
             return Err(bad(format!(
                 "no answer to \"{question}\" (standard input ended)"
             )));
