@@ -64,6 +64,9 @@ pub trait Weight: Clone + Debug + PartialEq + PartialOrd {
         }
         Some(result)
     }
+    /// `self × other` where the caller knows the product fits (it is part of a total
+    /// that fits): unchecked in `u128` (wrapping, hence exact when it fits).
+    fn mul_within(&self, other: &Self) -> Self;
     /// `self / k`, where `k` divides `self` exactly.
     fn div_exact(&self, k: u64) -> Self;
     /// `self × k` for a small `k`.
@@ -87,6 +90,9 @@ impl Weight for u128 {
     }
     fn sub(&self, other: &Self) -> Self {
         self - other
+    }
+    fn mul_within(&self, other: &Self) -> Self {
+        self.wrapping_mul(*other)
     }
     fn div_exact(&self, k: u64) -> Self {
         self / u128::from(k)
@@ -127,6 +133,9 @@ impl Weight for BigUint {
     }
     fn sub(&self, other: &Self) -> Self {
         self - other
+    }
+    fn mul_within(&self, other: &Self) -> Self {
+        self * other
     }
     fn div_exact(&self, k: u64) -> Self {
         self / k
@@ -957,9 +966,11 @@ fn direct<W: Weight, S: Clone>(
     };
     let depth = pows.len() - faces.len();
     for c in counts {
+        // Each partial product is part of one term of (Σ w)^n ≤ den^n, which the caller
+        // checked to fit: no per-step check.
         let w = weight
-            .mul(&binom[left as usize][c as usize])?
-            .mul(&pows[depth][c as usize])?;
+            .mul_within(&binom[left as usize][c as usize])
+            .mul_within(&pows[depth][c as usize]);
         direct(
             rest,
             pows,
@@ -985,7 +996,9 @@ fn evaluate<W: Weight, S: Ord + Clone>(
 ) -> Option<Dense<W>> {
     let binom = pascal::<W>(n)?;
     let live = die.w.iter().filter(|x| !x.is_zero()).count();
-    if n > 0 && multisets(n, live) <= DIRECT_MULTISETS {
+    // `direct` multiplies unchecked: sound when the weights sum to at most the denominator
+    // (true of every distribution; checked here, not assumed).
+    if n > 0 && multisets(n, live) <= DIRECT_MULTISETS && die.sum().is_some_and(|s| s <= die.den) {
         let mut faces: Vec<(i64, &W)> = die
             .w
             .iter()
@@ -1011,7 +1024,7 @@ fn evaluate<W: Weight, S: Ord + Clone>(
         for _ in 0..n {
             den = den.mul(&die.den)?;
         }
-        let mut pairs = Vec::new();
+        let mut pairs = Vec::with_capacity(multisets(n, live) as usize);
         direct(
             &faces,
             &pows,
