@@ -64,6 +64,9 @@ pub trait Weight: Clone + Debug + PartialEq + PartialOrd {
         }
         Some(result)
     }
+    /// `self × other` where the caller knows the product fits (it is part of a total
+    /// that fits): unchecked in `u128` (wrapping, hence exact when it fits).
+    fn mul_within(&self, other: &Self) -> Self;
     /// `self / k`, where `k` divides `self` exactly.
     fn div_exact(&self, k: u64) -> Self;
     /// `self × k` for a small `k`.
@@ -87,6 +90,9 @@ impl Weight for u128 {
     }
     fn sub(&self, other: &Self) -> Self {
         self - other
+    }
+    fn mul_within(&self, other: &Self) -> Self {
+        self.wrapping_mul(*other)
     }
     fn div_exact(&self, k: u64) -> Self {
         self / u128::from(k)
@@ -127,6 +133,9 @@ impl Weight for BigUint {
     }
     fn sub(&self, other: &Self) -> Self {
         self - other
+    }
+    fn mul_within(&self, other: &Self) -> Self {
+        self * other
     }
     fn div_exact(&self, k: u64) -> Self {
         self / k
@@ -342,6 +351,74 @@ impl<W: Weight> Dense<W> {
     }
 }
 
+/// The convolution of `u128` weights without per-step overflow checks. When the product of
+/// the denominators fits and each side's weights sum to at most its denominator, every
+/// weight of the result fits too; wrapping arithmetic is exact modulo 2^128 (or 2^64), so
+/// its intermediate values need no check. Within `u64` (the product of the denominators fits
+/// in 64 bits) the loop runs on `u64`; a square (`a` is `b`) counts each pair of positions
+/// once. Anything else takes the checked [`Dense::convolve`].
+fn convolve_small(a: &Dense<u128>, b: &Dense<u128>) -> Option<Dense<u128>> {
+    let den = a.den.checked_mul(b.den)?;
+    let within = |d: &Dense<u128>| d.sum().is_some_and(|s| s <= d.den);
+    if a.w.is_empty() || b.w.is_empty() || !within(a) || !within(b) {
+        return a.convolve(b);
+    }
+    let square = std::ptr::eq(a, b);
+    let w: Vec<u128> = if u64::try_from(den).is_ok() {
+        // Every weight is at most its denominator, hence below 2^64.
+        let narrow = |d: &Dense<u128>| d.w.iter().map(|&x| x as u64).collect::<Vec<u64>>();
+        let (x, y) = (narrow(a), narrow(b));
+        wrapping_convolution(&x, &y, square, u64::wrapping_mul, u64::wrapping_add)
+            .into_iter()
+            .map(u128::from)
+            .collect()
+    } else {
+        wrapping_convolution(&a.w, &b.w, square, u128::wrapping_mul, u128::wrapping_add)
+    };
+    Some(
+        Dense {
+            min: a.min + b.min,
+            w,
+            den,
+        }
+        .trimmed(),
+    )
+}
+
+/// The schoolbook convolution in wrapping arithmetic; for a square, the products of two
+/// different positions are taken once and doubled.
+fn wrapping_convolution<T: Copy + Default + PartialEq>(
+    a: &[T],
+    b: &[T],
+    square: bool,
+    mul: impl Fn(T, T) -> T,
+    add: impl Fn(T, T) -> T,
+) -> Vec<T> {
+    let mut w = vec![T::default(); a.len() + b.len() - 1];
+    if square {
+        for (i, &x) in a.iter().enumerate() {
+            if x == T::default() {
+                continue;
+            }
+            w[2 * i] = add(w[2 * i], mul(x, x));
+            let twice = add(x, x);
+            for (slot, &y) in w[2 * i + 1..].iter_mut().zip(&a[i + 1..]) {
+                *slot = add(*slot, mul(twice, y));
+            }
+        }
+    } else {
+        for (i, &x) in a.iter().enumerate() {
+            if x == T::default() {
+                continue;
+            }
+            for (slot, &y) in w[i..].iter_mut().zip(b) {
+                *slot = add(*slot, mul(x, y));
+            }
+        }
+    }
+    w
+}
+
 /// Products of lengths from which a big-integer convolution is done as one multiplication.
 const KRONECKER_FROM: usize = 256;
 
@@ -390,12 +467,20 @@ fn kronecker(a: &Dense<BigUint>, b: &Dense<BigUint>) -> Dense<BigUint> {
                 };
                 *o = lo | hi;
             }
-            let x = BigUint::from_slice(
+            // Cut to `slot` bits in place (no mask as a big integer per slot).
+            let (full, rest) = ((slot / 64) as usize, slot % 64);
+            for (k, o) in out.iter_mut().enumerate().skip(full) {
+                *o = if k == full && rest > 0 {
+                    *o & ((1u64 << rest) - 1)
+                } else {
+                    0
+                };
+            }
+            BigUint::from_slice(
                 &out.iter()
                     .flat_map(|l| [*l as u32, (*l >> 32) as u32])
                     .collect::<Vec<u32>>(),
-            );
-            x & ((BigUint::from(1u32) << slot) - 1u32)
+            )
         })
         .collect();
     Dense {
@@ -563,34 +648,29 @@ impl Weights {
     /// The distribution of the sum of two independent outcomes (a convolution). Past
     /// `u128`, long convolutions are one big multiplication (Kronecker substitution).
     pub fn add(&self, other: &Self) -> Self {
-        self.binary(
-            other,
-            |a, b| a.convolve(b),
-            |a, b| {
-                if a.w.len() * b.w.len() >= KRONECKER_FROM {
-                    Some(kronecker(a, b))
-                } else {
-                    a.convolve(b)
-                }
-            },
-        )
+        self.binary(other, convolve_small, |a, b| {
+            if a.w.len() * b.w.len() >= KRONECKER_FROM {
+                Some(kronecker(a, b))
+            } else {
+                a.convolve(b)
+            }
+        })
     }
 
-    /// The sum of `n` independent copies (`n ≥ 1`; 0 is the certain 0), by doubling.
+    /// The sum of `n` independent copies (`n ≥ 1`; 0 is the certain 0): the square of half
+    /// the sum when `n` is even, one more copy when it is odd. Adding one copy is cheap (the
+    /// copy is short) and a square counts each pair once, so 10 dice cost 1², 2², 4 + 1, 5²
+    /// instead of 1², 2², 4², 2 + 8.
     pub fn sum_of(&self, n: u32) -> Self {
-        let mut result = Self::certain(0);
-        let mut square = self.clone();
-        let mut k = n;
-        while k > 0 {
-            if k & 1 == 1 {
-                result = result.add(&square);
+        match n {
+            0 => Self::certain(0),
+            1 => self.clone(),
+            _ if n.is_multiple_of(2) => {
+                let half = self.sum_of(n / 2);
+                half.add(&half)
             }
-            k >>= 1;
-            if k > 0 {
-                square = square.add(&square);
-            }
+            _ => self.sum_of(n - 1).add(self),
         }
-        result
     }
 
     /// The distribution of `f(a, b)` for independent `a` from `self`, `b` from `other`.
@@ -886,9 +966,11 @@ fn direct<W: Weight, S: Clone>(
     };
     let depth = pows.len() - faces.len();
     for c in counts {
+        // Each partial product is part of one term of (Σ w)^n ≤ den^n, which the caller
+        // checked to fit: no per-step check.
         let w = weight
-            .mul(&binom[left as usize][c as usize])?
-            .mul(&pows[depth][c as usize])?;
+            .mul_within(&binom[left as usize][c as usize])
+            .mul_within(&pows[depth][c as usize]);
         direct(
             rest,
             pows,
@@ -914,7 +996,9 @@ fn evaluate<W: Weight, S: Ord + Clone>(
 ) -> Option<Dense<W>> {
     let binom = pascal::<W>(n)?;
     let live = die.w.iter().filter(|x| !x.is_zero()).count();
-    if n > 0 && multisets(n, live) <= DIRECT_MULTISETS {
+    // `direct` multiplies unchecked: sound when the weights sum to at most the denominator
+    // (true of every distribution; checked here, not assumed).
+    if n > 0 && multisets(n, live) <= DIRECT_MULTISETS && die.sum().is_some_and(|s| s <= die.den) {
         let mut faces: Vec<(i64, &W)> = die
             .w
             .iter()
@@ -940,7 +1024,7 @@ fn evaluate<W: Weight, S: Ord + Clone>(
         for _ in 0..n {
             den = den.mul(&die.den)?;
         }
-        let mut pairs = Vec::new();
+        let mut pairs = Vec::with_capacity(multisets(n, live) as usize);
         direct(
             &faces,
             &pows,
@@ -1163,6 +1247,62 @@ mod tests {
             }
         });
         assert_eq!(ten, reference);
+    }
+
+    /// The unchecked `u64`/`u128` convolution (squares included) equals the checked one,
+    /// and sums of many copies equal copies added one at a time with the checked
+    /// convolution, in `u64` (d6), across into `u128` (d10 exploding twice, 10^30) and past
+    /// it into big integers (d10 exploding 9 times).
+    #[test]
+    fn unchecked_convolution_matches_checked() {
+        let small = |w: &Weights| match &w.repr {
+            Repr::Small(d) => d.clone(),
+            Repr::Big(_) => unreachable!("small"),
+        };
+        let gappy = Weights::from_pairs([(-3, 5), (0, 1), (7, 2), (40, 9)]);
+        let dice = [
+            Weights::die(6),
+            Weights::die(10).explode(2),
+            Weights::die(10).explode(2).sum_of(4),
+            gappy.clone(),
+            gappy.sum_of(5),
+        ];
+        for a in &dice {
+            let x = small(a);
+            assert_eq!(convolve_small(&x, &x), x.convolve(&x));
+            for b in &dice {
+                let y = small(b);
+                assert_eq!(convolve_small(&x, &y), x.convolve(&y));
+            }
+        }
+        for die in [
+            Weights::die(6),
+            Weights::die(10).explode(2),
+            Weights::die(10).explode(9),
+            gappy,
+        ] {
+            let mut one_by_one = Weights::certain(0);
+            for n in 1..=12 {
+                one_by_one = Weights {
+                    repr: match (&one_by_one.repr, &die.repr) {
+                        (Repr::Small(x), Repr::Small(y)) => match x.convolve(y) {
+                            Some(d) => Repr::Small(d),
+                            None => Repr::Big(x.to_big().convolve(&y.to_big()).unwrap()),
+                        },
+                        _ => Repr::Big(one_by_one.big().convolve(&die.big()).unwrap()),
+                    },
+                };
+                assert_eq!(
+                    die.sum_of(n).to_distribution(),
+                    one_by_one.to_distribution(),
+                    "{n} dice"
+                );
+            }
+        }
+        // The u64 path's bound: 24 d6 are 6^24 > 2^64, and still exact.
+        let d6 = Weights::die(6).sum_of(24);
+        assert_eq!(d6.weight(24), BigUint::from(1u32));
+        assert_eq!(d6.denominator_big(), BigUint::from(6u32).pow(24));
     }
 
     /// Small pools visit multisets directly, large ones merge states: both ways agree.

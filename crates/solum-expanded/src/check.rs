@@ -47,9 +47,15 @@ impl PoolRoll {
     }
 }
 
-/// Roll the pool's dice.
+/// Roll the pool's dice into one vector of the pool's exact size: one allocation, no
+/// regrowth (collecting `Result`s would start small and grow).
 fn roll_faces(pool: Pool, dice: &mut dyn DiceSource) -> Result<Vec<u32>, DiceError> {
-    dice.roll_many(pool.dice() as usize, 6)
+    let n = pool.dice() as usize;
+    let mut faces = Vec::with_capacity(n);
+    for _ in 0..n {
+        faces.push(dice.roll(6)?);
+    }
+    Ok(faces)
 }
 
 fn highest(faces: &[u32]) -> u32 {

@@ -1,0 +1,40 @@
+//! What the first call of a fresh process pays: 4d6 keep highest 3 timed three times in a
+//! row (`cold`), after a different pool (`cold warm`), and warm on average (`cold spin`).
+//! Run with `cargo run --release -p solum-bench --example cold [warm|spin]`.
+
+use solum_dice::{Pool, Weights};
+use std::hint::black_box;
+use std::time::Instant;
+fn t(label: &str, f: impl FnOnce() -> Weights) {
+    let s = Instant::now();
+    let w = black_box(f());
+    let e = s.elapsed().as_secs_f64() * 1e6;
+    println!("{label}: {e:.2} us ({})", w.is_small());
+}
+fn main() {
+    if std::env::args().nth(1).as_deref() == Some("spin") {
+        let s = Instant::now();
+        spin();
+        println!(
+            "warm each: {:.2} us",
+            s.elapsed().as_secs_f64() * 1e6 / 200_000.0
+        );
+        return;
+    }
+    let s = Instant::now();
+    let _ = black_box(Instant::now());
+    println!("instant: {:.2} us", s.elapsed().as_secs_f64() * 1e6);
+    if std::env::args().nth(1).as_deref() == Some("warm") {
+        t("other (d8 pool)", || {
+            Pool::new(Weights::die(8), 3).keep_highest(2)
+        });
+    }
+    t("first", || Pool::new(Weights::die(6), 4).keep_highest(3));
+    t("second", || Pool::new(Weights::die(6), 4).keep_highest(3));
+    t("third", || Pool::new(Weights::die(6), 4).keep_highest(3));
+}
+fn spin() {
+    for _ in 0..200_000 {
+        black_box(Pool::new(Weights::die(6), 4).keep_highest(3));
+    }
+}

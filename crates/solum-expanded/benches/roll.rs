@@ -1,0 +1,59 @@
+//! Rolling speed: raw d6 from the seeded generator against a whole check that keeps every
+//! die. Run with `cargo bench -p solum-expanded --bench roll`.
+//!
+//! divan reports time per iteration and, with the item counts, dice per second: a check of
+//! 4 dice counts 4 items, so its "items/s" is dice per second, comparable per die with the
+//! raw d6 rows (a fair comparison per die); per check it is the time of one iteration.
+
+use divan::counter::ItemsCount;
+use divan::{Bencher, black_box};
+use solum_dice::{DiceSource, SeededDice};
+use solum_expanded::check::{CheckSpec, roll_check};
+use solum_expanded::{Difficulty, Pool};
+
+fn main() {
+    divan::main();
+}
+
+/// One d6 straight from the generator (monomorphic call).
+#[divan::bench]
+fn raw_d6(bencher: Bencher) {
+    let mut dice = SeededDice::new(1);
+    bencher
+        .counter(ItemsCount::new(1usize))
+        .bench_local(|| dice.roll(black_box(6)).unwrap());
+}
+
+/// One d6 through `&mut dyn DiceSource`, as a rule sees the generator.
+#[divan::bench]
+fn raw_d6_dyn(bencher: Bencher) {
+    let mut seeded = SeededDice::new(1);
+    let dice: &mut dyn DiceSource = black_box(&mut seeded);
+    bencher
+        .counter(ItemsCount::new(1usize))
+        .bench_local(|| dice.roll(black_box(6)).unwrap());
+}
+
+/// The bare rule of a check: n dice, the highest against 5, nothing kept.
+#[divan::bench(args = [4, 16])]
+fn bare_check(bencher: Bencher, n: usize) {
+    let mut seeded = SeededDice::new(1);
+    let dice: &mut dyn DiceSource = black_box(&mut seeded);
+    bencher.counter(ItemsCount::new(n)).bench_local(|| {
+        let mut top = 0;
+        for _ in 0..n {
+            top = top.max(dice.roll(black_box(6)).unwrap());
+        }
+        top >= 5
+    });
+}
+
+/// A whole check of n dice against Tough (5), its outcome keeping every die.
+#[divan::bench(args = [4, 16])]
+fn check(bencher: Bencher, n: usize) {
+    let spec = CheckSpec::new(Pool::new(n as u64).unwrap(), Difficulty::TOUGH);
+    let mut dice = SeededDice::new(1);
+    bencher
+        .counter(ItemsCount::new(n))
+        .bench_local(|| roll_check(black_box(&spec), &mut dice).unwrap());
+}
