@@ -365,7 +365,11 @@ fn write_open(tx: &mut dyn WriteTx, combat: Option<StoredCombat>) -> Result<(), 
 /// A fighter as `combat status` shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FighterStatus {
-    /// The fighter's name.
+    /// The fighter's id in this combat: its place in the order of joining, from 0. Fighters
+    /// never leave a combat (an out fighter stays, at 0), so an id never changes or moves to
+    /// another fighter.
+    pub id: u32,
+    /// The fighter's name, unique in the combat.
     pub name: String,
     /// Its side.
     pub side: String,
@@ -493,7 +497,10 @@ impl CombatStatus {
             acting: combat.and_then(Combat::acting).map(name_of),
             fighters: fighters
                 .iter()
-                .map(|f| FighterStatus {
+                .enumerate()
+                .map(|(id, f)| FighterStatus {
+                    // A combat holds far fewer fighters than u32 counts.
+                    id: u32::try_from(id).unwrap_or(u32::MAX),
                     name: f.name.clone(),
                     side: f.side.clone(),
                     hit_points: f.hit_points,

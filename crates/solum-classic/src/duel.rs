@@ -45,15 +45,13 @@ impl Policy {
 }
 
 impl std::str::FromStr for Policy {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = solum_dice::UnknownWord;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.trim().to_ascii_lowercase().as_str() {
             "survive" => Ok(Self::Survive),
             "hit-points" | "hp" => Ok(Self::HitPoints),
             "body" => Ok(Self::Body),
-            other => Err(format!(
-                "`{other}` is not a policy: survive, hit-points or body"
-            )),
+            other => Err(solum_dice::UnknownWord::new(other, "a policy", "survive, hit-points or body")),
         }
     }
 }

@@ -149,13 +149,13 @@ pub enum Stat {
 }
 
 impl std::str::FromStr for Stat {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = solum_dice::UnknownWord;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.trim().to_ascii_lowercase().as_str() {
             "body" => Ok(Self::Body),
             "mind" => Ok(Self::Mind),
             "spirit" => Ok(Self::Spirit),
-            other => Err(format!("`{other}` is not a stat: body, mind or spirit")),
+            other => Err(solum_dice::UnknownWord::new(other, "a stat", "body, mind or spirit")),
         }
     }
 }

@@ -1245,7 +1245,7 @@ pub enum CharCommand {
         /// The character's name.
         name: String,
         /// Hours of rest (1.5 is three half hours).
-        #[arg(long, default_value_t = 0.5)]
+        #[arg(long, default_value_t = 0.5, allow_negative_numbers = true)]
         hours: f64,
         /// Print JSON.
         #[arg(long)]

@@ -31,6 +31,7 @@ mod dist;
 mod enumerate;
 mod source;
 mod weights;
+mod word;
 
 /// True for an even face: the So1um games read even dice for creation, advancement and
 /// disengage rolls.
@@ -45,3 +46,4 @@ pub use source::{
     TypedDice, parse_faces,
 };
 pub use weights::{Dense, Pool, Weight, Weights};
+pub use word::{FacesError, UnknownWord};

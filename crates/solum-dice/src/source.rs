@@ -277,19 +277,19 @@ impl DiceSource for &SharedDice<'_> {
 
 /// Parses faces typed as `5,3,2,2` (commas and/or spaces). The message of an error names
 /// the offending item and its position.
-pub fn parse_faces(text: &str) -> Result<Vec<u32>, String> {
+pub fn parse_faces(text: &str) -> Result<Vec<u32>, crate::FacesError> {
+    use crate::FacesError;
     if text.trim().is_empty() {
-        return Err("no dice values given (expected e.g. 5,3,2)".to_owned());
+        return Err(FacesError::NoValues);
     }
     let mut items: Vec<&str> = Vec::new();
     // An empty item between commas (`1,,2`) is a typing mistake, not nothing: a value
     // silently dropped would shift every later die.
     for part in text.split(',') {
         if part.trim().is_empty() {
-            return Err(format!(
-                "dice value number {} is empty (two commas in a row, or a comma at an end)",
-                items.len() + 1
-            ));
+            return Err(FacesError::EmptyValue {
+                position: items.len() + 1,
+            });
         }
         items.extend(part.split_whitespace());
     }
@@ -297,11 +297,9 @@ pub fn parse_faces(text: &str) -> Result<Vec<u32>, String> {
         .iter()
         .enumerate()
         .map(|(i, item)| {
-            item.parse::<u32>().map_err(|_| {
-                format!(
-                    "dice value number {} is `{item}`, not a whole number from 1 up",
-                    i + 1
-                )
+            item.parse::<u32>().map_err(|_| FacesError::NotANumber {
+                position: i + 1,
+                item: (*item).to_owned(),
             })
         })
         .collect()

@@ -43,15 +43,13 @@ impl Attribute {
 }
 
 impl std::str::FromStr for Attribute {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = solum_dice::UnknownWord;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.trim().to_ascii_lowercase().as_str() {
             "body" => Ok(Self::Body),
             "mind" => Ok(Self::Mind),
             "charm" => Ok(Self::Charm),
-            other => Err(format!(
-                "`{other}` is not an attribute: body, mind or charm"
-            )),
+            other => Err(solum_dice::UnknownWord::new(other, "an attribute", "body, mind or charm")),
         }
     }
 }
@@ -89,13 +87,13 @@ impl Class {
 }
 
 impl std::str::FromStr for Class {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = solum_dice::UnknownWord;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.trim().to_ascii_lowercase().as_str() {
             "light" => Ok(Self::Light),
             "medium" => Ok(Self::Medium),
             "heavy" => Ok(Self::Heavy),
-            other => Err(format!("`{other}` is not a class: light, medium or heavy")),
+            other => Err(solum_dice::UnknownWord::new(other, "a class", "light, medium or heavy")),
         }
     }
 }

@@ -63,13 +63,13 @@ impl RangeBand {
 }
 
 impl std::str::FromStr for RangeBand {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = solum_dice::UnknownWord;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.trim().to_ascii_lowercase().as_str() {
             "engaged" => Ok(Self::Engaged),
             "nearby" => Ok(Self::Nearby),
             "far" | "far away" | "far-away" => Ok(Self::Far),
-            other => Err(format!("`{other}` is not a range: engaged, nearby or far")),
+            other => Err(solum_dice::UnknownWord::new(other, "a range", "engaged, nearby or far")),
         }
     }
 }

@@ -80,6 +80,10 @@ fn roll_off_note(roll_off: &bool) -> &'static str {
     }
 }
 
+/// The most fighters one combat holds (S6 sets no number; a table's largest battles stay far
+/// below it).
+pub const MAX_FIGHTERS: usize = 200;
+
 fn syntax(msg: impl Into<String>) -> LineError {
     LineError::Syntax(msg.into())
 }
@@ -566,6 +570,14 @@ impl Session {
     }
 
     fn add(&mut self, fighter: Fighter) -> Result<(), LineError> {
+        // A combat keeps a range band for every pair of fighters and finds fighters by name:
+        // both grow with the square of the count, so the count is bounded before they do.
+        if self.setup.len() >= MAX_FIGHTERS {
+            return Err(syntax(format!(
+                "a combat holds at most {MAX_FIGHTERS} fighters; `{}` would be one more",
+                fighter.name
+            )));
+        }
         if self.combat.is_some() {
             return Err(syntax(
                 "the combat has started: fighters join before it starts",
@@ -790,8 +802,22 @@ impl Session {
     pub fn run(&mut self, line: &Line, dice: &mut dyn DiceSource) -> Result<Vec<Event>, LineError> {
         match line {
             Line::Fighter(f) => {
-                for fighter in self.fighter_from(f)? {
-                    self.add(fighter)?;
+                let fighters = self.fighter_from(f)?;
+                // A line joins all its fighters or none: checked before the first joins.
+                if self.setup.len() + fighters.len() > MAX_FIGHTERS {
+                    return Err(syntax(format!(
+                        "a combat holds at most {MAX_FIGHTERS} fighters: {} and {} more would be {}",
+                        self.setup.len(),
+                        fighters.len(),
+                        self.setup.len() + fighters.len()
+                    )));
+                }
+                let before = self.setup.len();
+                for fighter in fighters {
+                    if let Err(e) = self.add(fighter) {
+                        self.setup.truncate(before);
+                        return Err(e);
+                    }
                 }
                 Ok(Vec::new())
             }
@@ -1192,5 +1218,43 @@ mod tests {
             &mut dice,
         )
         .unwrap();
+    }
+
+    /// 400 lines of `foe orc*100` once built 40,000 fighters and a range table of 1.6
+    /// billion pairs: the count is bounded at the line that would pass it.
+    #[test]
+    fn a_combat_holds_at_most_max_fighters() {
+        let mut s = Session::new(Bestiary::shipped(), Path::new("."));
+        let mut dice = solum_dice::SeededDice::new(1);
+        let mut run = |line: &str| {
+            s.run(&parse_line(line).unwrap(), &mut dice)
+                .map_err(|e| e.to_string())
+        };
+        run("hero A pool=2 hp=5").unwrap();
+        run("foe orc*100").unwrap();
+        run("foe wolf*99").unwrap();
+        let err = run("foe orc*1").unwrap_err();
+        assert!(err.contains("at most 200 fighters"), "{err}");
+        let err = run("foe troll*50").unwrap_err();
+        assert!(err.contains("at most 200 fighters"), "{err}");
+        drop(run);
+        assert_eq!(s.fighters().len(), 200, "a refused line adds no one");
+    }
+
+    /// A line that would pass the bound joins none of its fighters, not the ones that fit.
+    #[test]
+    fn a_line_joins_all_its_fighters_or_none() {
+        let mut s = Session::new(Bestiary::shipped(), Path::new("."));
+        let mut dice = solum_dice::SeededDice::new(1);
+        let mut run = |line: &str| {
+            s.run(&parse_line(line).unwrap(), &mut dice)
+                .map_err(|e| e.to_string())
+        };
+        run("foe wolf*99").unwrap();
+        run("foe orc*100").unwrap();
+        let err = run("foe troll*5").unwrap_err();
+        assert!(err.contains("199 and 5 more would be 204"), "{err}");
+        drop(run);
+        assert_eq!(s.fighters().len(), 199);
     }
 }

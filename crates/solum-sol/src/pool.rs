@@ -49,18 +49,27 @@ pub fn threshold_name(threshold: u32) -> &'static str {
     }
 }
 
+/// Why a threshold could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ThresholdError {
+    /// A number outside what a pool can reach.
+    #[error("threshold {0} is out of range: 0 to {MAX_DICE} hits (a pool rolls at most {MAX_DICE} dice)")]
+    OutOfRange(String),
+    /// A word that names no threshold.
+    #[error(transparent)]
+    Unknown(solum_dice::UnknownWord),
+}
+
 /// Parses a threshold: a number, or a name (simple 1, average 2, difficult 3,
 /// very-difficult 4, formidable 6, absurd 8).
-pub fn parse_threshold(text: &str) -> Result<u32, String> {
+pub fn parse_threshold(text: &str) -> Result<u32, ThresholdError> {
     // Any whole number, however large or negative, is read as one, to name its range.
     let t = text.trim();
     let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
         return match t.parse::<u32>() {
             Ok(n) if n <= MAX_DICE => Ok(n),
-            _ => Err(format!(
-                "threshold {t} is out of range: 0 to {MAX_DICE} hits (a pool rolls at most {MAX_DICE} dice)"
-            )),
+            _ => Err(ThresholdError::OutOfRange(t.to_owned())),
         };
     }
     match text
@@ -75,9 +84,11 @@ pub fn parse_threshold(text: &str) -> Result<u32, String> {
         "very difficult" => Ok(4),
         "formidable" => Ok(6),
         "absurd" => Ok(8),
-        other => Err(format!(
-            "`{other}` is not a threshold: a number or simple, average, difficult, very-difficult, formidable, absurd"
-        )),
+        other => Err(ThresholdError::Unknown(solum_dice::UnknownWord::new(
+            other,
+            "a threshold",
+            "a number or simple, average, difficult, very-difficult, formidable, absurd",
+        ))),
     }
 }
 
@@ -377,7 +388,7 @@ mod tests {
         assert!(parse_threshold("hard").is_err());
         assert_eq!(parse_threshold("1000"), Ok(1000));
         for t in ["1001", "4294967296", "-1", "99999999999999999999999"] {
-            assert!(parse_threshold(t).unwrap_err().contains("0 to 1000"), "{t}");
+            assert!(parse_threshold(t).unwrap_err().to_string().contains("0 to 1000"), "{t}");
         }
         assert_eq!(threshold_name(6), "formidable");
         assert_eq!(threshold_name(9), "absurd");
