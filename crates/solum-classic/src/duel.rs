@@ -51,7 +51,11 @@ impl std::str::FromStr for Policy {
             "survive" => Ok(Self::Survive),
             "hit-points" | "hp" => Ok(Self::HitPoints),
             "body" => Ok(Self::Body),
-            other => Err(solum_dice::UnknownWord::new(other, "a policy", "survive, hit-points or body")),
+            other => Err(solum_dice::UnknownWord::new(
+                other,
+                "a policy",
+                "survive, hit-points or body",
+            )),
         }
     }
 }

@@ -155,7 +155,11 @@ impl std::str::FromStr for Stat {
             "body" => Ok(Self::Body),
             "mind" => Ok(Self::Mind),
             "spirit" => Ok(Self::Spirit),
-            other => Err(solum_dice::UnknownWord::new(other, "a stat", "body, mind or spirit")),
+            other => Err(solum_dice::UnknownWord::new(
+                other,
+                "a stat",
+                "body, mind or spirit",
+            )),
         }
     }
 }

@@ -347,10 +347,19 @@ mod tests {
     fn parse_faces_names_the_bad_item() {
         assert_eq!(parse_faces("5,3, 2 2"), Ok(vec![5, 3, 2, 2]));
         let err = parse_faces("5,x").unwrap_err();
+        assert_eq!(
+            err,
+            crate::FacesError::NotANumber {
+                position: 2,
+                item: "x".to_owned()
+            }
+        );
+        let err = err.to_string();
         assert!(err.contains("number 2") && err.contains("`x`"), "{err}");
         assert!(parse_faces(" , ").is_err());
         let err = parse_faces("1,,2").unwrap_err();
-        assert!(err.contains("number 2 is empty"), "{err}");
+        assert_eq!(err, crate::FacesError::EmptyValue { position: 2 });
+        assert!(err.to_string().contains("number 2 is empty"), "{err}");
         assert!(parse_faces("1, ,2").is_err() && parse_faces(",1").is_err());
         assert!(parse_faces("1,2,").is_err());
         assert_eq!(parse_faces(" 1 2\t3 , 4 "), Ok(vec![1, 2, 3, 4]));

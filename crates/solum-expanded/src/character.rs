@@ -49,7 +49,11 @@ impl std::str::FromStr for Attribute {
             "body" => Ok(Self::Body),
             "mind" => Ok(Self::Mind),
             "charm" => Ok(Self::Charm),
-            other => Err(solum_dice::UnknownWord::new(other, "an attribute", "body, mind or charm")),
+            other => Err(solum_dice::UnknownWord::new(
+                other,
+                "an attribute",
+                "body, mind or charm",
+            )),
         }
     }
 }
@@ -93,7 +97,11 @@ impl std::str::FromStr for Class {
             "light" => Ok(Self::Light),
             "medium" => Ok(Self::Medium),
             "heavy" => Ok(Self::Heavy),
-            other => Err(solum_dice::UnknownWord::new(other, "a class", "light, medium or heavy")),
+            other => Err(solum_dice::UnknownWord::new(
+                other,
+                "a class",
+                "light, medium or heavy",
+            )),
         }
     }
 }

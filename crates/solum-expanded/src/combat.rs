@@ -69,7 +69,11 @@ impl std::str::FromStr for RangeBand {
             "engaged" => Ok(Self::Engaged),
             "nearby" => Ok(Self::Nearby),
             "far" | "far away" | "far-away" => Ok(Self::Far),
-            other => Err(solum_dice::UnknownWord::new(other, "a range", "engaged, nearby or far")),
+            other => Err(solum_dice::UnknownWord::new(
+                other,
+                "a range",
+                "engaged, nearby or far",
+            )),
         }
     }
 }

@@ -363,7 +363,8 @@ pub fn parse_line(line: &str) -> Result<Line, LineError> {
             [a, b, band] => Ok(Line::Place(
                 a.clone(),
                 b.clone(),
-                band.parse().map_err(syntax)?,
+                band.parse()
+                    .map_err(|e: solum_dice::UnknownWord| syntax(e.to_string()))?,
             )),
             _ => Err(syntax("`place A B engaged|nearby|far`")),
         },
@@ -1237,7 +1238,6 @@ mod tests {
         assert!(err.contains("at most 200 fighters"), "{err}");
         let err = run("foe troll*50").unwrap_err();
         assert!(err.contains("at most 200 fighters"), "{err}");
-        drop(run);
         assert_eq!(s.fighters().len(), 200, "a refused line adds no one");
     }
 
@@ -1254,7 +1254,6 @@ mod tests {
         run("foe orc*100").unwrap();
         let err = run("foe troll*5").unwrap_err();
         assert!(err.contains("199 and 5 more would be 204"), "{err}");
-        drop(run);
         assert_eq!(s.fighters().len(), 199);
     }
 }

@@ -53,7 +53,9 @@ pub fn threshold_name(threshold: u32) -> &'static str {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ThresholdError {
     /// A number outside what a pool can reach.
-    #[error("threshold {0} is out of range: 0 to {MAX_DICE} hits (a pool rolls at most {MAX_DICE} dice)")]
+    #[error(
+        "threshold {0} is out of range: 0 to {MAX_DICE} hits (a pool rolls at most {MAX_DICE} dice)"
+    )]
     OutOfRange(String),
     /// A word that names no threshold.
     #[error(transparent)]
@@ -388,7 +390,13 @@ mod tests {
         assert!(parse_threshold("hard").is_err());
         assert_eq!(parse_threshold("1000"), Ok(1000));
         for t in ["1001", "4294967296", "-1", "99999999999999999999999"] {
-            assert!(parse_threshold(t).unwrap_err().to_string().contains("0 to 1000"), "{t}");
+            assert!(
+                parse_threshold(t)
+                    .unwrap_err()
+                    .to_string()
+                    .contains("0 to 1000"),
+                "{t}"
+            );
         }
         assert_eq!(threshold_name(6), "formidable");
         assert_eq!(threshold_name(9), "absurd");

@@ -505,7 +505,8 @@ pub(crate) fn write_sheet(out: &mut dyn Write, hero: &Character) -> std::io::Res
 }
 
 fn class(s: &str, what: &str) -> anyhow::Result<Class> {
-    s.parse().map_err(|e: String| bad(format!("{what}: {e}")))
+    s.parse()
+        .map_err(|e: solum_dice::UnknownWord| bad(format!("{what}: {e}")))
 }
 
 fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -514,7 +515,9 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         let (k, v) = set
             .split_once('=')
             .ok_or_else(|| bad(format!("--set {set}: write ATTRIBUTE=N, e.g. body=3")))?;
-        let attribute: Attribute = k.parse().map_err(|e: String| bad(format!("--set: {e}")))?;
+        let attribute: Attribute = k
+            .parse()
+            .map_err(|e: solum_dice::UnknownWord| bad(format!("--set: {e}")))?;
         let value: u32 = v.trim().parse().map_err(|_| {
             bad(format!(
                 "--set {set}: `{}` is not an attribute: attributes are 1 to {}",
@@ -623,7 +626,7 @@ fn advance(args: &CharAdvanceArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         (None, Some(a)) => {
             let attribute: Attribute = a
                 .parse()
-                .map_err(|e: String| bad(format!("--attribute: {e}")))?;
+                .map_err(|e: solum_dice::UnknownWord| bad(format!("--attribute: {e}")))?;
             (
                 AdvanceGoal::Attribute(attribute),
                 format!("values go: one d6 per point of {}", attribute.name()),

@@ -404,7 +404,7 @@ pub(crate) fn from_sheet(
         .as_deref()
         .unwrap_or_default()
         .parse()
-        .map_err(|e: String| crate::bad(format!("--attr: {e}")))?;
+        .map_err(|e: solum_dice::UnknownWord| crate::bad(format!("--attr: {e}")))?;
     if args.opposing.roll_off {
         return Err(crate::bad(
             "--roll-off: a check from a sheet lets draws stand (S3); leave --roll-off out",

@@ -603,7 +603,7 @@ fn dice_text(n: u32) -> String {
 
 fn stat(text: &str, flag: &str) -> anyhow::Result<Stat> {
     text.parse()
-        .map_err(|e: String| bad(format!("{flag}: {e}")))
+        .map_err(|e: solum_dice::UnknownWord| bad(format!("{flag}: {e}")))
 }
 
 /// The pool of `solum classic check`: a number of dice, or a hero's stat and cliché. Returns
@@ -655,7 +655,7 @@ fn check_pool(
 
 fn policy(text: &str, flag: &str) -> anyhow::Result<Policy> {
     text.parse()
-        .map_err(|e: String| bad(format!("{flag}: {e}")))
+        .map_err(|e: solum_dice::UnknownWord| bad(format!("{flag}: {e}")))
 }
 
 fn duel(args: &ClassicDuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
