@@ -63,6 +63,15 @@ pub fn distribution(expr: &Expr) -> Result<Distribution, NotationError> {
     distribution_with(expr, &mut work)
 }
 
+/// The exact distribution of `expr`'s value as the engine's integer weights over one
+/// denominator, before any fraction is made: what front ends read when they show
+/// thousands of values (exact fractions of a `1000d6` cost more than computing it).
+pub fn weights(expr: &Expr) -> Result<Weights, NotationError> {
+    crate::validate::validate(expr)?;
+    crate::estimate::check(expr)?;
+    eval(expr, &mut Work::default())
+}
+
 /// [`distribution`] that reports the work it spent.
 pub fn distribution_with(expr: &Expr, work: &mut Work) -> Result<Distribution, NotationError> {
     crate::validate::validate(expr)?;
