@@ -276,7 +276,8 @@ fn dice(term: &DiceTerm, work: &mut Work, span: Span) -> Result<Weights, Notatio
                     .values
                     .saturating_mul(u64::from(n) + 1)
                     .saturating_mul(u64::from(n) + 1)
-                    .saturating_mul(u64::from(k) * (shape.width() - 1) + 1),
+                    .saturating_mul(u64::from(k) * (shape.width() - 1) + 1)
+                    / 2,
                 span,
             )?;
             Pool::new(one, n).evaluate(
