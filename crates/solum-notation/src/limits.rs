@@ -20,7 +20,7 @@ pub const MAX_REROLLS: u32 = 100;
 pub const MAX_SUPPORT: u64 = 100_000;
 /// The widest range of numbers an exact distribution may spread over (the engine holds a
 /// weight for every number between its lowest and highest value).
-pub const MAX_RANGE: u64 = 1_000_000;
+pub const MAX_RANGE: u64 = 2_000_000;
 /// The most elementary steps exact odds may take, estimated before the work starts (a sum
 /// of dice costs its values times the bits of its denominator, a kept pool its states):
 /// set so that what is allowed takes well under a second in a release build.

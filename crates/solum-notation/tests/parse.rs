@@ -103,6 +103,7 @@ fn limits_are_refused_quickly() {
         ("1000d1000".into(), "different values"),
         ("1000d20".into(), "steps"),
         ("100d20kh50".into(), "steps"),
+        ("d6 * 1000000".into(), "numbers apart"),
         ("500d100kh250".into(), "steps"),
         ("d1000 * d1000 * d1000 * d1000".into(), "different values"),
         ("una(41)".into(), "exact odds of una go up to 40 dice"),
