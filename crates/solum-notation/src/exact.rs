@@ -13,7 +13,7 @@ use num_traits::{One, Zero};
 use solum_dice::{Dense, Pool, Weights};
 use solum_dice::{Distribution, Prob};
 
-use crate::ast::{BinOp, DiceTerm, Expr, ExprKind, Func, Game, SolEdge, Span};
+use crate::ast::{BinOp, DiceTerm, Expr, ExprKind, Game, SolEdge, Span};
 use crate::die;
 use crate::error::NotationError;
 use crate::limits::{MAX_RANGE, MAX_SUPPORT, MAX_UNA_EXACT, MAX_WORK};
@@ -122,12 +122,7 @@ fn eval(expr: &Expr, work: &mut Work) -> Result<Weights, NotationError> {
             let mut acc = eval(&args[0], work)?;
             for a in &args[1..] {
                 let b = eval(a, work)?;
-                acc = combine(&acc, &b, work, span, |x, y| {
-                    Ok(match func {
-                        Func::Min => x.min(y),
-                        Func::Max => x.max(y),
-                    })
-                })?;
+                acc = combine(&acc, &b, work, span, |x, y| Ok(func.apply(x, y)))?;
             }
             Ok(acc)
         }
