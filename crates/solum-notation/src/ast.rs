@@ -105,6 +105,16 @@ pub enum Func {
     Max,
 }
 
+impl Func {
+    /// The one definition of `min` and `max` of two values, for rolls and odds alike.
+    pub fn apply(self, a: i64, b: i64) -> i64 {
+        match self {
+            Self::Min => a.min(b),
+            Self::Max => a.max(b),
+        }
+    }
+}
+
 /// The kind of die.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -7,11 +7,13 @@
 
 use std::collections::BTreeMap;
 
+use num_bigint::BigUint;
+use num_integer::Integer;
 use num_traits::{One, Zero};
 use serde::Serialize;
-use solum_dice::{DiceSource, Prob};
+use solum_dice::{DiceSource, Weights};
 
-use crate::ast::{DiceTerm, ExplodeKind};
+use crate::ast::{DiceTerm, Die, ExplodeKind};
 use crate::error::NotationError;
 use crate::limits::{MAX_EXPLOSIONS, MAX_REROLLS};
 use crate::validate::explodes_on;
@@ -175,23 +177,36 @@ pub(crate) fn roll(term: &DiceTerm, dice: &mut dyn DiceSource) -> Result<DieRoll
     }
 }
 
-/// The exact distribution of one die's amount (before scoring; see [`finish`]), found by
-/// running [`step`] on every face. A face that leads back to the same state (a reroll
-/// `r` while it matches) is a loop: the other faces share its chance.
+/// The exact distribution of one die's amount (before scoring; see [`finish`]), as the
+/// engine's integer weights. A die that explodes on its highest face and counts its total
+/// is the engine's own [`Weights::explode`]; any other die runs [`step`] on every face. A
+/// face that leads back to the same state (a reroll `r` while it matches) is a loop: the
+/// other faces share its chance.
 pub(crate) fn amounts(
     term: &DiceTerm,
     work: &mut crate::exact::Work,
-) -> Result<BTreeMap<i64, Prob>, NotationError> {
+) -> Result<Weights, NotationError> {
     let n = term.die.faces();
-    let mut out: BTreeMap<i64, Prob> = BTreeMap::new();
-    // States in the order they are reached: every step raises (rerolled, explosions),
-    // except a loop.
-    let mut frontier: BTreeMap<(u32, bool), BTreeMap<i64, Prob>> = BTreeMap::new();
-    frontier
-        .entry((0, false))
-        .or_default()
-        .insert(0, Prob::one());
-    while let Some(((explosions, rerolled), accs)) = frontier.pop_first() {
+    if let Some(kind) = term.explode.map(|e| e.kind)
+        && kind != ExplodeKind::Penetrate
+        && term.reroll.is_none()
+        && !scores_each_face(term)
+        && matches!(term.die, Die::Sides(_))
+        && (1..=n).all(|f| explodes_on(term, i64::from(f)) == (f == n))
+    {
+        work.spend(u64::from(n) * u64::from(MAX_EXPLOSIONS + 1))?;
+        return Ok(Weights::die(n).explode(MAX_EXPLOSIONS));
+    }
+    // Every state is reached by one path only (a reroll, then explosions), so the weights
+    // of a state share one denominator: the product of its path's shares.
+    let mut frontier: BTreeMap<(u32, bool), (BigUint, BTreeMap<i64, BigUint>)> = BTreeMap::new();
+    frontier.insert(
+        (0, false),
+        (BigUint::one(), BTreeMap::from([(0, BigUint::one())])),
+    );
+    // Stopped amounts, by denominator.
+    let mut out: BTreeMap<BigUint, BTreeMap<i64, BigUint>> = BTreeMap::new();
+    while let Some(((explosions, rerolled), (den, accs))) = frontier.pop_first() {
         let st = State {
             rerolled,
             explosions,
@@ -206,45 +221,41 @@ pub(crate) fn amounts(
         let loops = moves
             .iter()
             .filter(|(_, s, next)| *s == Step::Reroll && *next == st)
-            .count() as i64;
-        let share = Prob::new(1.into(), (i64::from(n) - loops).into());
-        for (acc, p) in accs {
-            let p = &p * &share;
+            .count() as u32;
+        let den = den * (n - loops);
+        for (acc, w) in accs {
             for &(v, s, next) in &moves {
                 work.spend(1)?;
-                match s {
-                    Step::Reroll if next == st => {}
-                    Step::Reroll => {
-                        add(
-                            frontier
-                                .entry((next.explosions, next.rerolled))
-                                .or_default(),
-                            acc,
-                            &p,
-                        );
+                let (key, a) = match s {
+                    Step::Reroll if next == st => continue,
+                    Step::Reroll => (Some(next), acc),
+                    Step::Explode => (Some(next), accumulate(term, st, acc, v)),
+                    Step::Stop => (None, accumulate(term, st, acc, v)),
+                };
+                let map = match key {
+                    Some(next) => {
+                        let entry = frontier
+                            .entry((next.explosions, next.rerolled))
+                            .or_insert_with(|| (den.clone(), BTreeMap::new()));
+                        debug_assert_eq!(entry.0, den, "one path to each state");
+                        &mut entry.1
                     }
-                    Step::Explode => {
-                        let a = accumulate(term, st, acc, v);
-                        add(
-                            frontier
-                                .entry((next.explosions, next.rerolled))
-                                .or_default(),
-                            a,
-                            &p,
-                        );
-                    }
-                    Step::Stop => add(&mut out, accumulate(term, st, acc, v), &p),
-                }
+                    None => out.entry(den.clone()).or_default(),
+                };
+                *map.entry(a).or_insert_with(BigUint::zero) += &w;
             }
         }
     }
-    debug_assert_eq!(out.values().sum::<Prob>(), Prob::one());
-    out.retain(|_, p| !p.is_zero());
-    Ok(out)
-}
-
-fn add(map: &mut BTreeMap<i64, Prob>, key: i64, p: &Prob) {
-    *map.entry(key).or_insert_with(Prob::zero) += p;
+    let den = out.keys().fold(BigUint::one(), |l, d| l.lcm(d));
+    let mut total: BTreeMap<i64, BigUint> = BTreeMap::new();
+    for (d, map) in out {
+        let factor = &den / d;
+        for (a, w) in map {
+            *total.entry(a).or_insert_with(BigUint::zero) += w * &factor;
+        }
+    }
+    let pairs: Vec<(i64, BigUint)> = total.into_iter().filter(|(_, w)| !w.is_zero()).collect();
+    Ok(crate::exact::from_big_pairs(&pairs, den))
 }
 
 #[cfg(test)]
@@ -318,8 +329,12 @@ mod tests {
     #[test]
     fn a_loop_shares_its_chance() {
         let mut work = crate::exact::Work::default();
-        let a = amounts(&term("d4r<3"), &mut work).unwrap();
-        assert_eq!(a.keys().copied().collect::<Vec<_>>(), [3, 4]);
-        assert!(a.values().all(|p| *p == solum_dice::prob(1, 2)));
+        let a = amounts(&term("d4r<3"), &mut work)
+            .unwrap()
+            .to_distribution();
+        assert_eq!(
+            a.outcomes(),
+            [(3, solum_dice::prob(1, 2)), (4, solum_dice::prob(1, 2))]
+        );
     }
 }

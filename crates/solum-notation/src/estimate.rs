@@ -72,13 +72,22 @@ fn bound(expr: &Expr) -> Result<Bound, NotationError> {
             let s1 = (hi - lo + 1) as u128;
             let n = u128::from(term.count);
             let die_work = faces * (chain as u128) * s1;
+            // Bits of one die's denominator: its faces once per roll it can take.
+            let den_bits = (chain as u128) * u128::from(32 - (faces as u32).leading_zeros());
             let (sum_lo, sum_hi, support, work) = match term.keep {
-                None => (
-                    lo * n as i128,
-                    hi * n as i128,
-                    n * (s1 - 1) + 1,
-                    n * n / 2 * s1 * s1 + s1 * s1,
-                ),
+                // The engine's sums end in one big multiplication: the cost grows with the
+                // result's size, its values times the bits of each weight.
+                None => {
+                    let support = n * (s1 - 1) + 1;
+                    (
+                        lo * n as i128,
+                        hi * n as i128,
+                        support,
+                        support * n * den_bits,
+                    )
+                }
+                // The pool visits (dice used, sum kept) states face by face, each taking
+                // every count of the dice left: about half of (n + 1) on average.
                 Some(k) => {
                     let (kept, _) = k.kept(term.count);
                     let kept = u128::from(kept);
@@ -87,7 +96,7 @@ fn bound(expr: &Expr) -> Result<Bound, NotationError> {
                         lo * kept as i128,
                         hi * kept as i128,
                         support,
-                        s1 * (n + 1) * (n + 1) * support,
+                        s1 * (n + 1) * (n + 1) * support / 2,
                     )
                 }
             };

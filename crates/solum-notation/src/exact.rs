@@ -1,21 +1,22 @@
 //! Exact distributions of expressions.
 //!
-//! Inside, a distribution is integer weights over one common denominator (no fraction is
-//! reduced until the end): sums of many dice stay fast. Each dice term takes its die's
-//! distribution from [`crate::die::amounts`], the same state machine the roll runs; the So1um
-//! terms take theirs from the rules crates' own odds.
-
-use std::collections::BTreeMap;
+//! Inside, everything runs on the dice core's exact engine, [`solum_dice::Weights`]: integer
+//! weights over one common denominator, `u128` while they fit, big integers past that, and
+//! exact fractions only at the edge ([`distribution`]). Each dice term takes its die's
+//! weights from [`crate::die::amounts`], the same state machine the roll runs; sums are the
+//! engine's convolutions (`sum_of`, by doubling), keep and drop its [`Pool`] over sorted
+//! multisets. The So1um terms take theirs from the rules crates' own odds.
 
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{One, Zero};
+use solum_dice::{Dense, Pool, Weights};
 use solum_dice::{Distribution, Prob};
 
-use crate::ast::{BinOp, DiceTerm, Expr, ExprKind, Func, Game, SolEdge, Span};
+use crate::ast::{BinOp, DiceTerm, Expr, ExprKind, Game, SolEdge, Span};
 use crate::die;
 use crate::error::NotationError;
-use crate::limits::{MAX_SUPPORT, MAX_UNA_EXACT, MAX_WORK};
+use crate::limits::{MAX_RANGE, MAX_SUPPORT, MAX_UNA_EXACT, MAX_WORK};
 
 /// Counts elementary steps against [`MAX_WORK`]: no expression can run for long.
 #[derive(Debug, Default)]
@@ -30,6 +31,11 @@ impl Work {
             return Err(too_much_work(None));
         }
         Ok(())
+    }
+
+    /// [`Work::spend`] that names the term that went over.
+    pub(crate) fn spend_at(&mut self, units: u64, span: Span) -> Result<(), NotationError> {
+        self.spend(units).map_err(|_| too_much_work(Some(span)))
     }
 
     /// Steps spent so far.
@@ -48,104 +54,6 @@ fn too_much_work(span: Option<Span>) -> NotationError {
     )
 }
 
-/// Weights over a common denominator; the weights may sum to less than the denominator
-/// when a So1um term's odds leave out a negligible tail.
-#[derive(Debug, Clone)]
-struct Weights {
-    map: BTreeMap<i64, BigUint>,
-    den: BigUint,
-}
-
-impl Weights {
-    fn certain(v: i64) -> Self {
-        Self {
-            map: BTreeMap::from([(v, BigUint::one())]),
-            den: BigUint::one(),
-        }
-    }
-
-    fn from_probs(pairs: impl IntoIterator<Item = (i64, Prob)>) -> Self {
-        let pairs: Vec<(i64, Prob)> = pairs.into_iter().collect();
-        let den = pairs
-            .iter()
-            .fold(BigInt::one(), |d, (_, p)| d.lcm(p.denom()));
-        let map = pairs
-            .into_iter()
-            .filter(|(_, p)| !p.is_zero())
-            .map(|(v, p)| {
-                let w = p.numer() * (&den / p.denom());
-                (v, w.to_biguint().expect("probabilities are not negative"))
-            })
-            .collect();
-        Self {
-            map,
-            den: den.to_biguint().expect("denominators are positive"),
-        }
-    }
-
-    fn from_distribution(d: &Distribution) -> Self {
-        Self::from_probs(d.outcomes().iter().cloned())
-    }
-
-    fn into_distribution(self) -> Distribution {
-        let den = BigInt::from(self.den);
-        let kept: BigUint = self.map.values().sum();
-        let neglected = Prob::new(&den - BigInt::from(kept), den.clone());
-        Distribution::from_pairs(
-            self.map
-                .into_iter()
-                .map(|(v, w)| (v, Prob::new(BigInt::from(w), den.clone()))),
-            neglected,
-        )
-    }
-
-    fn map_values(
-        &self,
-        mut f: impl FnMut(i64) -> Result<i64, NotationError>,
-    ) -> Result<Self, NotationError> {
-        let mut map: BTreeMap<i64, BigUint> = BTreeMap::new();
-        for (v, w) in &self.map {
-            *map.entry(f(*v)?).or_default() += w;
-        }
-        Ok(Self {
-            map,
-            den: self.den.clone(),
-        })
-    }
-
-    fn combine(
-        &self,
-        other: &Self,
-        work: &mut Work,
-        span: Span,
-        f: impl Fn(i64, i64) -> Result<i64, NotationError>,
-    ) -> Result<Self, NotationError> {
-        let pairs = (self.map.len() as u64).saturating_mul(other.map.len() as u64);
-        work.spend(pairs).map_err(|_| too_much_work(Some(span)))?;
-        let mut map: BTreeMap<i64, BigUint> = BTreeMap::new();
-        for (a, wa) in &self.map {
-            for (b, wb) in &other.map {
-                *map.entry(f(*a, *b)?).or_default() += wa * wb;
-            }
-            check_support(map.len(), span)?;
-        }
-        Ok(Self {
-            map,
-            den: &self.den * &other.den,
-        })
-    }
-}
-
-fn check_support(len: usize, span: Span) -> Result<(), NotationError> {
-    if len as u64 > MAX_SUPPORT {
-        return Err(NotationError::limit(
-            format!("exact odds of this expression have more than {MAX_SUPPORT} different values"),
-            Some(span),
-        ));
-    }
-    Ok(())
-}
-
 /// The exact distribution of `expr`'s value. Dice terms are exact (explosions stop after
 /// [`crate::limits::MAX_EXPLOSIONS`] by rule); the So1um terms whose chains are unbounded
 /// (`solum(N)`, `dt(dX)`) carry the rules crates' neglected tail below 1e-12, reported by
@@ -155,11 +63,20 @@ pub fn distribution(expr: &Expr) -> Result<Distribution, NotationError> {
     distribution_with(expr, &mut work)
 }
 
+/// The exact distribution of `expr`'s value as the engine's integer weights over one
+/// denominator, before any fraction is made: what front ends read when they show
+/// thousands of values (exact fractions of a `1000d6` cost more than computing it).
+pub fn weights(expr: &Expr) -> Result<Weights, NotationError> {
+    crate::validate::validate(expr)?;
+    crate::estimate::check(expr)?;
+    eval(expr, &mut Work::default())
+}
+
 /// [`distribution`] that reports the work it spent.
 pub fn distribution_with(expr: &Expr, work: &mut Work) -> Result<Distribution, NotationError> {
     crate::validate::validate(expr)?;
     crate::estimate::check(expr)?;
-    Ok(eval(expr, work)?.into_distribution())
+    Ok(eval(expr, work)?.to_distribution())
 }
 
 fn eval(expr: &Expr, work: &mut Work) -> Result<Weights, NotationError> {
@@ -167,28 +84,156 @@ fn eval(expr: &Expr, work: &mut Work) -> Result<Weights, NotationError> {
     match &expr.kind {
         ExprKind::Num(n) => Ok(Weights::certain(*n)),
         ExprKind::Dice(term) => dice(term, work, span),
-        ExprKind::Neg(e) => eval(e, work)?.map_values(|v| negate(v, span)),
+        ExprKind::Neg(e) => {
+            let w = eval(e, work)?;
+            // -i64::MIN is the one value that cannot be negated.
+            if w.min_outcome() == Some(i64::MIN) {
+                return Err(negate(i64::MIN, span).unwrap_err());
+            }
+            Ok(w.map(|v| -v))
+        }
         ExprKind::Label(e, _) => eval(e, work),
         ExprKind::Bin(op, a, b) => {
             let (a, b) = (eval(a, work)?, eval(b, work)?);
             let op = *op;
-            a.combine(&b, work, span, |x, y| arith(op, x, y, span))
+            match op {
+                // Sums are convolutions (one big multiplication past u128) when both sides
+                // are dense; a sparse side (`d2 * 1000`) is cheaper pair by pair.
+                BinOp::Add | BinOp::Sub => {
+                    let b = if op == BinOp::Sub {
+                        checked(&b, work, span, |y| negate(y, span))?;
+                        b.map(|y| -y)
+                    } else {
+                        b
+                    };
+                    let (sa, sb) = (Shape::of(&a), Shape::of(&b));
+                    if sa.dense() && sb.dense() {
+                        sa.fits_sum(&sb, span)?;
+                        work.spend_at(sa.width().saturating_mul(sb.width()), span)?;
+                        Ok(a.add(&b))
+                    } else {
+                        combine(&a, &b, work, span, |x, y| arith(BinOp::Add, x, y, span))
+                    }
+                }
+                _ => combine(&a, &b, work, span, |x, y| arith(op, x, y, span)),
+            }
         }
         ExprKind::Call(func, args) => {
             let mut acc = eval(&args[0], work)?;
             for a in &args[1..] {
                 let b = eval(a, work)?;
-                acc = acc.combine(&b, work, span, |x, y| {
-                    Ok(match func {
-                        Func::Min => x.min(y),
-                        Func::Max => x.max(y),
-                    })
-                })?;
+                acc = combine(&acc, &b, work, span, |x, y| Ok(func.apply(x, y)))?;
             }
             Ok(acc)
         }
         ExprKind::Game(g) => game(g, work, span),
     }
+}
+
+/// Where a distribution's values lie: how many there are and the range they span (the
+/// engine holds every value of the range, so a sparse range costs its width).
+struct Shape {
+    values: u64,
+    lo: i64,
+    hi: i64,
+}
+
+impl Shape {
+    fn of(w: &Weights) -> Self {
+        let pairs = w.weights_big();
+        Self {
+            values: pairs.len() as u64,
+            lo: pairs.first().map_or(0, |p| p.0),
+            hi: pairs.last().map_or(0, |p| p.0),
+        }
+    }
+
+    fn width(&self) -> u64 {
+        (i128::from(self.hi) - i128::from(self.lo) + 1) as u64
+    }
+
+    /// At least half the range holds a value.
+    fn dense(&self) -> bool {
+        self.width() <= self.values.saturating_mul(2)
+    }
+
+    fn fits_sum(&self, other: &Self, span: Span) -> Result<(), NotationError> {
+        check_range(
+            i128::from(self.lo) + i128::from(other.lo),
+            i128::from(self.hi) + i128::from(other.hi),
+            span,
+        )
+    }
+}
+
+/// Refuses a result whose values spread over more than [`MAX_RANGE`] numbers.
+fn check_range(lo: i128, hi: i128, span: Span) -> Result<(), NotationError> {
+    let width = hi - lo + 1;
+    if width > i128::from(MAX_RANGE) {
+        return Err(NotationError::limit(
+            format!(
+                "exact odds of this expression spread from {lo} to {hi}: at most {MAX_RANGE} \
+                 numbers apart (roll it instead, or make it smaller)"
+            ),
+            Some(span),
+        ));
+    }
+    Ok(())
+}
+
+/// Runs the fallible `f` on every value first (an error, or a value no `i64` holds, is
+/// reported before the engine runs).
+fn checked(
+    w: &Weights,
+    work: &mut Work,
+    span: Span,
+    f: impl Fn(i64) -> Result<i64, NotationError>,
+) -> Result<(), NotationError> {
+    let pairs = w.weights_big();
+    work.spend_at(pairs.len() as u64, span)?;
+    for (v, _) in pairs {
+        f(v)?;
+    }
+    Ok(())
+}
+
+/// `f(a, b)` over every pair of values, by the engine's `combine`, after the one definition
+/// of the arithmetic has been run on each pair (errors, range) so the engine's closure
+/// cannot fail.
+fn combine(
+    a: &Weights,
+    b: &Weights,
+    work: &mut Work,
+    span: Span,
+    f: impl Fn(i64, i64) -> Result<i64, NotationError>,
+) -> Result<Weights, NotationError> {
+    let (va, vb) = (a.weights_big(), b.weights_big());
+    let pairs = (va.len() as u64).saturating_mul(vb.len() as u64);
+    work.spend_at(pairs, span)?;
+    let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+    for (x, _) in &va {
+        for (y, _) in &vb {
+            let r = f(*x, *y)?;
+            lo = lo.min(r);
+            hi = hi.max(r);
+        }
+    }
+    if lo <= hi {
+        check_range(i128::from(lo), i128::from(hi), span)?;
+    }
+    let out = a.combine(b, |x, y| f(x, y).expect("checked above"));
+    check_support(Shape::of(&out).values, span)?;
+    Ok(out)
+}
+
+fn check_support(values: u64, span: Span) -> Result<(), NotationError> {
+    if values > MAX_SUPPORT {
+        return Err(NotationError::limit(
+            format!("exact odds of this expression have more than {MAX_SUPPORT} different values"),
+            Some(span),
+        ));
+    }
+    Ok(())
 }
 
 pub(crate) fn negate(v: i64, span: Span) -> Result<i64, NotationError> {
@@ -213,130 +258,54 @@ pub(crate) fn arith(op: BinOp, a: i64, b: i64, span: Span) -> Result<i64, Notati
 }
 
 fn dice(term: &DiceTerm, work: &mut Work, span: Span) -> Result<Weights, NotationError> {
-    let amounts = die::amounts(term, work)?;
-    let one = Weights::from_probs(amounts);
-    match term.keep {
+    let one = die::amounts(term, work)?;
+    let shape = Shape::of(&one);
+    let n = term.count;
+    let out = match term.keep {
         Some(keep) => {
-            let (k, highest) = keep.kept(term.count);
-            kept_sum(&one, term, term.count, k, highest, work, span)
+            // Keep and drop compare the dice's amounts and sum the kept dice's scores: the
+            // engine's pool walks the sorted multisets, best first, taking the first `k`.
+            let (k, highest) = keep.kept(n);
+            work.spend_at(
+                shape
+                    .values
+                    .saturating_mul(u64::from(n) + 1)
+                    .saturating_mul(u64::from(n) + 1)
+                    .saturating_mul(u64::from(k) * (shape.width() - 1) + 1)
+                    / 2,
+                span,
+            )?;
+            Pool::new(one, n).evaluate(
+                highest,
+                (0u32, 0i64),
+                |&(taken, sum), amount, c| {
+                    let take = c.min(k - taken);
+                    (
+                        taken + take,
+                        sum + die::finish(term, amount) * i64::from(take),
+                    )
+                },
+                |&(_, sum)| sum,
+            )
         }
         None => {
-            let scored = one.map_values(|a| Ok(die::finish(term, a)))?;
-            sum_of(&scored, term.count, work, span)
+            let scored = one.map(|a| die::finish(term, a));
+            let s = Shape::of(&scored);
+            check_range(
+                i128::from(s.lo) * i128::from(n),
+                i128::from(s.hi) * i128::from(n),
+                span,
+            )?;
+            work.spend_at(
+                s.width()
+                    .saturating_mul(s.width().saturating_mul(u64::from(n))),
+                span,
+            )?;
+            scored.sum_of(n)
         }
-    }
-}
-
-/// The sum of `n` independent values of `one`: dense convolution, one die at a time. A
-/// weight of 1 (every face of a plain die) is an addition, with no product at all.
-fn sum_of(one: &Weights, n: u32, work: &mut Work, span: Span) -> Result<Weights, NotationError> {
-    let (Some((&lo, _)), Some((&hi, _))) = (one.map.first_key_value(), one.map.last_key_value())
-    else {
-        return Ok(Weights::certain(0));
     };
-    let width = (hi - lo + 1) as usize;
-    let mut w = vec![BigUint::zero(); width];
-    for (v, x) in &one.map {
-        w[(v - lo) as usize] = x.clone();
-    }
-    let faces: Vec<(usize, &BigUint)> =
-        w.iter().enumerate().filter(|(_, x)| !x.is_zero()).collect();
-    let unit = BigUint::one();
-    let mut acc: Vec<BigUint> = vec![BigUint::one()];
-    for _ in 0..n {
-        work.spend((acc.len() * faces.len()) as u64)
-            .map_err(|_| too_much_work(Some(span)))?;
-        let mut next = vec![BigUint::zero(); acc.len() + width - 1];
-        for &(j, x) in &faces {
-            for (i, a) in acc.iter().enumerate() {
-                if a.is_zero() {
-                    continue;
-                }
-                if *x == unit {
-                    next[i + j] += a;
-                } else {
-                    next[i + j] += a * x;
-                }
-            }
-        }
-        check_support(next.iter().filter(|x| !x.is_zero()).count(), span)?;
-        acc = next;
-    }
-    let base = lo * i64::from(n);
-    Ok(Weights {
-        map: acc
-            .into_iter()
-            .enumerate()
-            .filter(|(_, x)| !x.is_zero())
-            .map(|(i, x)| (base + i as i64, x))
-            .collect(),
-        den: one.den.pow(n),
-    })
-}
-
-/// The sum of the scores of the `k` highest (or lowest) of `n` dice, each with the amounts
-/// of `one`. Values are visited from the best down; the state is how many dice have been
-/// placed and the sum so far (the first `k` placed are the kept ones), so the cost is
-/// values × n² × sums rather than every combination.
-fn kept_sum(
-    one: &Weights,
-    term: &DiceTerm,
-    n: u32,
-    k: u32,
-    highest: bool,
-    work: &mut Work,
-    span: Span,
-) -> Result<Weights, NotationError> {
-    let n = n as usize;
-    let k = k as usize;
-    let mut values: Vec<(i64, &BigUint)> = one.map.iter().map(|(v, w)| (*v, w)).collect();
-    if highest {
-        values.reverse();
-    }
-    let binom = binomials(n);
-    // states[placed] = sum → weight
-    let mut states: Vec<BTreeMap<i64, BigUint>> = vec![BTreeMap::new(); n + 1];
-    states[0].insert(0, BigUint::one());
-    for (v, w) in values {
-        let s = die::finish(term, v);
-        let mut next: Vec<BTreeMap<i64, BigUint>> = vec![BTreeMap::new(); n + 1];
-        for placed in 0..=n {
-            let entries = std::mem::take(&mut states[placed]);
-            if entries.is_empty() {
-                continue;
-            }
-            let mut power = BigUint::one();
-            for c in 0..=(n - placed) {
-                work.spend(entries.len() as u64)
-                    .map_err(|_| too_much_work(Some(span)))?;
-                let newly_kept = (placed + c).min(k) - placed.min(k);
-                let factor = &binom[n - placed][c] * &power;
-                let target = &mut next[placed + c];
-                for (sum, weight) in &entries {
-                    *target.entry(sum + newly_kept as i64 * s).or_default() += weight * &factor;
-                }
-                check_support(target.len(), span)?;
-                power *= w;
-            }
-        }
-        states = next;
-    }
-    Ok(Weights {
-        map: std::mem::take(&mut states[n]),
-        den: one.den.pow(n as u32),
-    })
-}
-
-fn binomials(n: usize) -> Vec<Vec<BigUint>> {
-    let mut rows: Vec<Vec<BigUint>> = Vec::with_capacity(n + 1);
-    for i in 0..=n {
-        let mut row = vec![BigUint::one(); i + 1];
-        for j in 1..i {
-            row[j] = &rows[i - 1][j - 1] + &rows[i - 1][j];
-        }
-        rows.push(row);
-    }
-    rows
+    check_support(Shape::of(&out).values, span)?;
+    Ok(out)
 }
 
 /// The So1um terms' exact odds, from the rules crates.
@@ -371,7 +340,44 @@ fn game(g: &Game, work: &mut Work, span: Span) -> Result<Weights, NotationError>
             solum_soluna::odds::largest_distribution(dice, flips).map_err(|e| bad(e.to_string()))?
         }
     };
-    Ok(Weights::from_distribution(&d))
+    Ok(from_distribution(&d))
+}
+
+/// A rules crate's exact fractions as integer weights over their common denominator (what
+/// the fractions leave out stays out: the denominator is the whole).
+pub(crate) fn from_distribution(d: &Distribution) -> Weights {
+    let den = d
+        .outcomes()
+        .iter()
+        .fold(BigInt::one(), |l, (_, p)| l.lcm(p.denom()));
+    let pairs: Vec<(i64, BigUint)> = d
+        .outcomes()
+        .iter()
+        .filter(|(_, p)| !p.is_zero())
+        .map(|(v, p)| {
+            let w = p.numer() * (&den / p.denom());
+            (*v, w.to_biguint().expect("probabilities are not negative"))
+        })
+        .collect();
+    from_big_pairs(&pairs, den.to_biguint().expect("denominators are positive"))
+}
+
+/// Sparse big weights (ascending values, no repeats) over `den` as the engine's weights,
+/// kept in `u128` when they fit.
+pub(crate) fn from_big_pairs(pairs: &[(i64, BigUint)], den: BigUint) -> Weights {
+    let Some(&(lo, _)) = pairs.first() else {
+        return Weights::from_generic(Dense {
+            min: 0,
+            w: Vec::new(),
+            den,
+        });
+    };
+    let hi = pairs.last().map_or(lo, |p| p.0);
+    let mut w = vec![BigUint::zero(); (hi - lo) as usize + 1];
+    for (v, x) in pairs {
+        w[(v - lo) as usize] += x;
+    }
+    Weights::from_generic(Dense { min: lo, w, den })
 }
 
 pub(crate) fn die_type(sides: u32) -> solum_dietype::DieType {

@@ -18,8 +18,13 @@ pub const MAX_EXPLOSIONS: u32 = 20;
 pub const MAX_REROLLS: u32 = 100;
 /// The most distinct values an exact distribution may have at any step.
 pub const MAX_SUPPORT: u64 = 100_000;
-/// The most elementary steps (one product of two weights) exact odds may take.
-pub const MAX_WORK: u64 = 30_000_000;
+/// The widest range of numbers an exact distribution may spread over (the engine holds a
+/// weight for every number between its lowest and highest value).
+pub const MAX_RANGE: u64 = 2_000_000;
+/// The most elementary steps exact odds may take, estimated before the work starts (a sum
+/// of dice costs its values times the bits of its denominator, a kept pool its states):
+/// set so that what is allowed takes well under a second in a release build.
+pub const MAX_WORK: u64 = 20_000_000;
 /// The largest number that may be written.
 pub const MAX_NUMBER: i64 = 1_000_000;
 /// The longest label.

@@ -4,7 +4,7 @@
 use serde::Serialize;
 use solum_dice::{DiceError, DiceSource};
 
-use crate::ast::{DiceTerm, Expr, ExprKind, Func, Game, Span};
+use crate::ast::{DiceTerm, Expr, ExprKind, Game, Span};
 use crate::die::{self, DieRoll, Face};
 use crate::error::NotationError;
 use crate::exact::{arith, die_type, negate, sol_edge};
@@ -126,10 +126,7 @@ fn eval(
             let mut acc = eval(&args[0], dice, terms)?;
             for a in &args[1..] {
                 let b = eval(a, dice, terms)?;
-                acc = match func {
-                    Func::Min => acc.min(b),
-                    Func::Max => acc.max(b),
-                };
+                acc = func.apply(acc, b);
             }
             Ok(acc)
         }

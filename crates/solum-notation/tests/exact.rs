@@ -211,3 +211,25 @@ fn seeded_simulation_within_four_standard_errors() {
         assert!((rational - exact.mean()).abs() < 1e-9);
     }
 }
+
+/// P(A > B) is P(A − B ≥ 1): the difference's "at least 1" (ties are its 0). Against a
+/// count of every pair of rolls.
+#[test]
+fn one_roll_beats_another_by_the_difference() {
+    let (mut wins, mut ties, mut all) = (0i64, 0i64, 0i64);
+    for a in 0..6 * 6 * 6 {
+        let sa = a % 6 + a / 6 % 6 + a / 36 + 3;
+        for b in 0..8 * 8 {
+            let sb = b % 8 + b / 8 + 2;
+            all += 1;
+            wins += i64::from(sa > sb);
+            ties += i64::from(sa == sb);
+        }
+    }
+    let o = solum_notation::odds(&parse("3d6 - 2d8").unwrap()).unwrap();
+    let rows = o.rows();
+    let at = |v: i64| rows.iter().find(|r| r.value == v).unwrap();
+    assert_eq!(at(1).at_least, prob(wins, all));
+    assert_eq!(at(0).eq, prob(ties, all));
+    assert_eq!(prob(wins, all), prob(451, 768));
+}

@@ -101,7 +101,9 @@ fn limits_are_refused_quickly() {
         ("1000d6!".into(), "different values"),
         ("200d6!".into(), "steps"),
         ("1000d1000".into(), "different values"),
-        ("100d100".into(), "steps"),
+        ("1000d20".into(), "steps"),
+        ("100d20kh50".into(), "steps"),
+        ("d6 * 1000000".into(), "numbers apart"),
         ("500d100kh250".into(), "steps"),
         ("d1000 * d1000 * d1000 * d1000".into(), "different values"),
         ("una(41)".into(), "exact odds of una go up to 40 dice"),
@@ -138,6 +140,19 @@ fn big_but_allowed_odds_finish() {
     assert_eq!(d.outcomes().len(), 1501);
     assert!((d.mean() - 1050.0).abs() < 1e-6);
     assert!(start.elapsed() < Duration::from_secs(20));
+    // The largest the engine allows, read as front ends read them (no fraction reduced):
+    // mean and spread of n dice are n times one die's (3.5 and 35/12 for a d6).
+    for (text, values, mean, var) in [
+        ("1000d6", 5001, 3500.0, 1000.0 * 35.0 / 12.0),
+        ("100d100", 9901, 5050.0, 100.0 * 9999.0 / 12.0),
+    ] {
+        let start = Instant::now();
+        let o = solum_notation::odds(&parse(text).unwrap()).unwrap();
+        assert_eq!(o.len(), values, "{text}");
+        assert!((o.mean() - mean).abs() < 1e-6, "{text}: {}", o.mean());
+        assert!((o.sd() - f64::sqrt(var)).abs() < 1e-6, "{text}: {}", o.sd());
+        assert!(start.elapsed() < Duration::from_secs(20), "{text}");
+    }
 }
 
 #[test]

@@ -5,8 +5,8 @@ use std::io::Write;
 use std::path::Path;
 
 use serde_json::{Map, Value, json};
-use solum_dice::{DiceError, DiceSource, Distribution, Prob, RecordingDice, prob_to_f64};
-use solum_notation::{DieRoll, Expr, NotationError, Rolled};
+use solum_dice::{DiceError, DiceSource, RecordingDice, prob_to_f64};
+use solum_notation::{DieRoll, Expr, NotationError, Odds, Rolled};
 
 use crate::bad;
 use crate::cli::{NotationOddsArgs, NotationRollArgs};
@@ -115,19 +115,6 @@ fn die_text(d: &DieRoll) -> String {
     }
 }
 
-/// The smallest value whose cumulative chance reaches `q` of the kept mass.
-fn percentile(d: &Distribution, q: f64) -> i64 {
-    let total = prob_to_f64(&d.total());
-    let mut acc = 0.0;
-    for (v, p) in d.outcomes() {
-        acc += prob_to_f64(p) / total;
-        if acc + 1e-12 >= q {
-            return *v;
-        }
-    }
-    d.outcomes().last().map_or(0, |(v, _)| *v)
-}
-
 const PERCENTILES: [(f64, &str); 5] = [
     (0.05, "5"),
     (0.25, "25"),
@@ -147,7 +134,7 @@ pub fn odds(args: &NotationOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> 
     let mut all = Vec::new();
     for text in &args.exprs {
         let expr = parse(text)?;
-        let d = solum_notation::distribution(&expr).map_err(|e| explain_error(e, text, ""))?;
+        let d = solum_notation::odds(&expr).map_err(|e| explain_error(e, text, ""))?;
         all.push((expr, d));
     }
     if let Some(path) = &args.plot {
@@ -175,64 +162,56 @@ pub fn odds(args: &NotationOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> 
     Ok(())
 }
 
-fn odds_json(expr: &Expr, d: &Distribution) -> Value {
+fn odds_json(expr: &Expr, d: &Odds) -> Value {
     let mut dist = Map::new();
-    for (v, p) in d.outcomes() {
-        dist.insert(v.to_string(), json!(prob_to_f64(p)));
+    for (v, p) in d.points() {
+        dist.insert(v.to_string(), json!(p));
     }
     let mut exact = Map::new();
-    for (v, p) in d.outcomes() {
-        exact.insert(v.to_string(), json!(render::fraction(p)));
+    // The one place fractions are reduced: JSON prints them exactly.
+    for (v, p) in d.exact() {
+        exact.insert(v.to_string(), json!(render::fraction(&p)));
     }
     let percentiles: Map<String, Value> = PERCENTILES
         .iter()
-        .map(|(q, name)| ((*name).to_owned(), json!(percentile(d, *q))))
+        .map(|(q, name)| ((*name).to_owned(), json!(d.percentile(*q))))
         .collect();
     json!({
         "expression": expr.to_string(),
         "distribution": dist,
         "distribution_exact": exact,
         "mean": d.mean(),
-        "sd": d.std_dev(),
-        "neglected": prob_to_f64(d.neglected()),
+        "sd": d.sd(),
+        "neglected": prob_to_f64(&d.neglected()),
         "percentiles": percentiles,
     })
 }
 
-fn write_odds(expr: &Expr, d: &Distribution, out: &mut dyn Write) -> anyhow::Result<()> {
+fn write_odds(expr: &Expr, d: &Odds, out: &mut dyn Write) -> anyhow::Result<()> {
     writeln!(
         out,
         "{}  mean {:.4}  sd {:.4}",
         paint(HEAD, expr),
         d.mean(),
-        d.std_dev()
+        d.sd()
     )?;
-    let max = d
-        .outcomes()
-        .iter()
-        .map(|(_, p)| prob_to_f64(p))
-        .fold(0.0, f64::max);
+    let max = d.points().map(|(_, p)| p).fold(0.0, f64::max);
     let mut table = render::table(&["value", "=", "≥", "≤", ""], &[0, 1, 2, 3]);
     let mut hidden = 0usize;
-    let mut at_least: Prob = d.total();
-    let mut at_most = Prob::from_integer(0.into());
-    let few = d.outcomes().len() <= 60;
-    for (v, p) in d.outcomes() {
-        at_most += p;
-        let x = prob_to_f64(p);
-        if few || x >= SHOWN {
-            let bar = "█".repeat(((x / max) * 30.0).round() as usize);
+    let few = d.len() <= 60;
+    for row in d.rows() {
+        if few || row.p >= SHOWN {
+            let bar = "█".repeat(((row.p / max) * 30.0).round() as usize);
             table.add_row(vec![
-                v.to_string(),
-                percent(p),
-                percent(&at_least),
-                percent(&at_most),
+                row.value.to_string(),
+                percent(&row.eq),
+                percent(&row.at_least),
+                percent(&row.at_most),
                 bar,
             ]);
         } else {
             hidden += 1;
         }
-        at_least -= p;
     }
     writeln!(out, "{table}")?;
     if hidden > 0 {
@@ -244,14 +223,14 @@ fn write_odds(expr: &Expr, d: &Distribution, out: &mut dyn Write) -> anyhow::Res
     }
     let ps: Vec<String> = PERCENTILES
         .iter()
-        .map(|(q, name)| format!("{name}%: {}", percentile(d, *q)))
+        .map(|(q, name)| format!("{name}%: {}", d.percentile(*q)))
         .collect();
     writeln!(out, "percentiles  {}", ps.join("  "))?;
-    if *d.neglected() != Prob::from_integer(0.into()) {
+    if d.has_tail() {
         writeln!(
             out,
             "(a tail of {:.1e} is left out: the chains of the Rule of 6 or die types never end)",
-            prob_to_f64(d.neglected())
+            prob_to_f64(&d.neglected())
         )?;
     }
     Ok(())
@@ -292,7 +271,7 @@ const COLOURS: [plotters::style::RGBColor; 6] = [
 /// system font library is needed.
 static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 
-fn plot(path: &Path, all: &[(Expr, Distribution)]) -> anyhow::Result<()> {
+fn plot(path: &Path, all: &[(Expr, Odds)]) -> anyhow::Result<()> {
     use plotters::prelude::*;
     use plotters::style::{FontStyle, register_font};
     // Registering twice is harmless: the same font replaces itself.
@@ -308,7 +287,7 @@ fn plot(path: &Path, all: &[(Expr, Distribution)]) -> anyhow::Result<()> {
 
 fn draw<DB: plotters::prelude::DrawingBackend>(
     root: plotters::prelude::DrawingArea<DB, plotters::coord::Shift>,
-    all: &[(Expr, Distribution)],
+    all: &[(Expr, Odds)],
 ) -> Result<(), String>
 where
     DB::ErrorType: 'static,
@@ -319,9 +298,8 @@ where
         .map(|(e, d)| {
             (
                 e.to_string(),
-                d.outcomes()
-                    .iter()
-                    .map(|(v, p)| (*v, prob_to_f64(p) * 100.0))
+                d.points()
+                    .map(|(v, p)| (v, p * 100.0))
                     .filter(|&(_, p)| p >= SHOWN * 100.0)
                     .collect(),
             )

@@ -1,0 +1,191 @@
+//! Exact odds as front ends show them: the engine's integer weights read once, with every
+//! value's chance, running sums and summary figures, and exact fractions made only where
+//! they are printed.
+
+use num_bigint::{BigInt, BigUint};
+use solum_dice::{Prob, Weights, prob_to_f64};
+
+use crate::ast::Expr;
+use crate::error::NotationError;
+
+/// One value's chances. The fractions are exact but not reduced (a `1000d6` has 5,001
+/// values over 6^1000, and reducing each costs more than computing them): compare them or
+/// turn them into `f64`; [`Odds::exact`] gives a reduced one.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// The value.
+    pub value: i64,
+    /// P(exactly this value), as the nearest `f64`.
+    pub p: f64,
+    /// P(exactly this value).
+    pub eq: Prob,
+    /// P(at least this value), among the kept outcomes.
+    pub at_least: Prob,
+    /// P(at most this value).
+    pub at_most: Prob,
+}
+
+/// The exact odds of one expression, ready to show.
+#[derive(Debug, Clone)]
+pub struct Odds {
+    weights: Vec<(i64, BigUint)>,
+    den: BigUint,
+    probs: Vec<f64>,
+    kept: BigUint,
+    mean: f64,
+    sd: f64,
+}
+
+/// The exact odds of `expr` (see [`crate::weights`]), ready to show.
+pub fn odds(expr: &Expr) -> Result<Odds, NotationError> {
+    Ok(Odds::new(&crate::weights(expr)?))
+}
+
+impl Odds {
+    /// Reads the engine's weights once.
+    pub fn new(w: &Weights) -> Self {
+        let weights = w.weights_big();
+        let den = w.denominator_big();
+        let probs: Vec<f64> = weights.iter().map(|(_, x)| ratio_f64(x, &den)).collect();
+        let kept: BigUint = weights.iter().map(|(_, x)| x).sum();
+        let total = ratio_f64(&kept, &den);
+        let mean = weights
+            .iter()
+            .zip(&probs)
+            .map(|((v, _), p)| *v as f64 * p)
+            .sum::<f64>()
+            / total;
+        let var = weights
+            .iter()
+            .zip(&probs)
+            .map(|((v, _), p)| (*v as f64 - mean).powi(2) * p)
+            .sum::<f64>()
+            / total;
+        Self {
+            weights,
+            den,
+            probs,
+            kept,
+            mean,
+            sd: var.sqrt(),
+        }
+    }
+
+    /// The mean of the kept outcomes, renormalised.
+    pub fn mean(&self) -> f64 {
+        self.mean
+    }
+
+    /// The standard deviation of the kept outcomes, renormalised.
+    pub fn sd(&self) -> f64 {
+        self.sd
+    }
+
+    /// How many values have a chance.
+    pub fn len(&self) -> usize {
+        self.weights.len()
+    }
+
+    /// Whether no value has a chance.
+    pub fn is_empty(&self) -> bool {
+        self.weights.is_empty()
+    }
+
+    /// Each value with its chance as the nearest `f64`, ascending.
+    pub fn points(&self) -> impl Iterator<Item = (i64, f64)> + '_ {
+        self.weights
+            .iter()
+            .zip(&self.probs)
+            .map(|((v, _), p)| (*v, *p))
+    }
+
+    /// Every value's chances, ascending (running sums of integer weights: exact).
+    pub fn rows(&self) -> Vec<Row> {
+        let mut at_least = self.kept.clone();
+        let mut at_most = BigUint::default();
+        let mut rows = Vec::with_capacity(self.weights.len());
+        for ((v, w), &p) in self.weights.iter().zip(&self.probs) {
+            at_most += w;
+            rows.push(Row {
+                value: *v,
+                p,
+                eq: self.raw(w),
+                at_least: self.raw(&at_least),
+                at_most: self.raw(&at_most),
+            });
+            at_least -= w;
+        }
+        rows
+    }
+
+    /// Each value with its exact chance as a reduced fraction, ascending.
+    pub fn exact(&self) -> impl Iterator<Item = (i64, Prob)> + '_ {
+        let den = BigInt::from(self.den.clone());
+        self.weights
+            .iter()
+            .map(move |(v, x)| (*v, Prob::new(BigInt::from(x.clone()), den.clone())))
+    }
+
+    /// The mass left out (the Rule of 6 and die-type chains never end).
+    pub fn neglected(&self) -> Prob {
+        self.raw(&(&self.den - &self.kept))
+    }
+
+    /// Whether some mass is left out.
+    pub fn has_tail(&self) -> bool {
+        self.kept != self.den
+    }
+
+    /// The smallest value whose cumulative chance reaches `q` of the kept mass.
+    pub fn percentile(&self, q: f64) -> i64 {
+        let total = ratio_f64(&self.kept, &self.den);
+        let mut acc = 0.0;
+        for ((v, _), p) in self.weights.iter().zip(&self.probs) {
+            acc += p / total;
+            if acc + 1e-12 >= q {
+                return *v;
+            }
+        }
+        self.weights.last().map_or(0, |(v, _)| *v)
+    }
+
+    fn raw(&self, x: &BigUint) -> Prob {
+        Prob::new_raw(BigInt::from(x.clone()), BigInt::from(self.den.clone()))
+    }
+}
+
+fn ratio_f64(x: &BigUint, den: &BigUint) -> f64 {
+    prob_to_f64(&Prob::new_raw(
+        BigInt::from(x.clone()),
+        BigInt::from(den.clone()),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use solum_dice::prob;
+
+    use super::*;
+
+    #[test]
+    fn rows_of_two_dice_by_hand() {
+        // 2d4: 2..8 with 1, 2, 3, 4, 3, 2, 1 ways of 16.
+        let o = odds(&crate::parse("2d4").unwrap()).unwrap();
+        let rows = o.rows();
+        assert_eq!(rows.len(), 7);
+        assert_eq!(rows[2].value, 4);
+        assert_eq!(rows[2].eq, prob(3, 16));
+        assert_eq!(rows[2].at_least, prob(13, 16));
+        assert_eq!(rows[2].at_most, prob(6, 16));
+        assert_eq!(rows[6].at_least, prob(1, 16));
+        assert_eq!(rows[6].at_most, prob(1, 1));
+        assert!((o.mean() - 5.0).abs() < 1e-12);
+        // Var of one d4 is 15/12; two: 2.5.
+        assert!((o.sd() - 2.5f64.sqrt()).abs() < 1e-12);
+        assert_eq!(o.percentile(0.5), 5);
+        assert!(!o.has_tail());
+        let exact: Vec<(i64, Prob)> = o.exact().collect();
+        assert_eq!(exact[3], (5, prob(1, 4)));
+        assert_eq!(exact[3].1.denom(), &BigInt::from(4), "reduced");
+    }
+}
