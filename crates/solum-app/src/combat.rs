@@ -205,7 +205,7 @@ impl CombatRecord {
     pub fn summary(&self) -> String {
         let n = &self.combat;
         match &self.change {
-            CombatChange::Started { .. } => format!("combat {n} begins"),
+            CombatChange::Started { .. } => format!("combat \"{n}\" begins"),
             CombatChange::Line { line, text, .. } => {
                 let mut s = format!("{n}: {}", line.line);
                 if !line.faces.is_empty() {
@@ -231,9 +231,9 @@ impl CombatRecord {
                     })
                     .collect();
                 if hp.is_empty() {
-                    format!("combat {n} ends")
+                    format!("combat \"{n}\" ends")
                 } else {
-                    format!("combat {n} ends: {}", hp.join(", "))
+                    format!("combat \"{n}\" ends: {}", hp.join(", "))
                 }
             }
         }

@@ -59,6 +59,14 @@ pub enum AppError {
     /// Typed dice did not fit the roll.
     #[error("the dice typed in do not fit")]
     Dice(#[from] DiceError),
+    /// Typed dice ran out, and the rule knows what the missing die was for.
+    #[error("{given} dice values typed, too few: {why}")]
+    DiceShort {
+        /// Values typed.
+        given: usize,
+        /// What the next die would have been rolled for.
+        why: String,
+    },
     /// More dice were typed than the roll uses.
     #[error("{given} dice values typed, but the roll uses only {used}")]
     UnusedDice {
@@ -143,6 +151,7 @@ impl AppError {
             | Self::TooLong { .. }
             | Self::ControlCharacter(_)
             | Self::Dice(_)
+            | Self::DiceShort { .. }
             | Self::UnusedDice { .. }
             | Self::NoOpenScene
             | Self::UnknownGenre { .. }

@@ -20,6 +20,7 @@ pub mod sol;
 pub mod soluna;
 
 use serde::{Deserialize, Serialize};
+use solum_dice::DiceError;
 use solum_expanded::oracle::{self, Answer, Disposition, Event, Leaning};
 use solum_store::{CampaignStore, NewEntry};
 
@@ -129,7 +130,21 @@ impl<S: CampaignStore> Campaign<S> {
         dice: Dice,
     ) -> Result<AskView, AppError> {
         let question = text("question", question, MAX_QUESTION, false)?;
-        let (outcome, rolled) = journal::roll(dice, |d| oracle::ask(leaning, d))?;
+        let (outcome, rolled) =
+            journal::roll(dice, |d| oracle::ask(leaning, d)).map_err(|e| match e {
+                // The answer's dice were all there: what ran out is the event table's die.
+                AppError::Dice(DiceError::Exhausted { given }) if given >= leaning.dice() => {
+                    AppError::DiceShort {
+                        given,
+                        why:
+                            "an answer with And or But (a 1, 3, 4 or 6) also rolls the event die, \
+                              and an NPC or monster event the disposition die: type them after \
+                              the answer's (e.g. --rolled 6,3)"
+                                .to_owned(),
+                    }
+                }
+                e => e,
+            })?;
         let entry = self.append_one(Record::Oracle {
             question,
             leaning,

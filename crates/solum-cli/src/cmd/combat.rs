@@ -302,7 +302,7 @@ fn campaign_action(action: &CombatAction, out: &mut dyn Write) -> anyhow::Result
             } else {
                 writeln!(
                     out,
-                    "combat {} started{} (journal entry {}); fighters join with `solum combat do \"hero NAME\"` and `\"foe CREATURE\"`",
+                    "combat \"{}\" started{} (journal entry {}); fighters join with `solum combat do \"hero NAME\"` and `\"foe CREATURE\"`",
                     view.name,
                     if view.roll_off {
                         ", draws rolled off"
@@ -345,7 +345,7 @@ fn campaign_action(action: &CombatAction, out: &mut dyn Write) -> anyhow::Result
                 write_combat_status(out, &view.status)?;
                 writeln!(
                     out,
-                    "combat {} ended (journal entry {})",
+                    "combat \"{}\" ended (journal entry {})",
                     view.status.name, view.seq
                 )?;
                 for w in &view.written {
@@ -549,7 +549,7 @@ fn write_combat_status(out: &mut dyn Write, s: &CombatStatus) -> std::io::Result
         "{}",
         paint(
             HEAD,
-            format!("combat {} ({state}; {} lines)", s.name, s.lines)
+            format!("combat \"{}\" ({state}; {} lines)", s.name, s.lines)
         )
     )?;
     if !s.order.is_empty() {
