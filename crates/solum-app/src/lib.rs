@@ -15,6 +15,7 @@ pub mod ideas;
 pub mod journal;
 mod markdown;
 pub mod sol;
+pub mod tables;
 
 use serde::{Deserialize, Serialize};
 use solum_expanded::oracle::{self, Answer, Disposition, Event, Leaning};
