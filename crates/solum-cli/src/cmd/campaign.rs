@@ -40,7 +40,7 @@ pub(crate) fn open_existing(arg: &CampaignArg) -> anyhow::Result<Campaign<Sqlite
     ))
 }
 
-fn campaign_path(arg: &CampaignArg) -> anyhow::Result<PathBuf> {
+pub(crate) fn campaign_path(arg: &CampaignArg) -> anyhow::Result<PathBuf> {
     Ok(match &arg.campaign {
         Some(p) => p.clone(),
         None => {

@@ -15,6 +15,7 @@ mod combat;
 mod dietype;
 mod odds;
 mod play;
+mod serve;
 mod sim;
 mod sol;
 mod soluna;
@@ -51,6 +52,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Difficulty(args) => campaign::difficulty(&args, out),
         Command::Oracle(args) => campaign::oracle(&args, out),
         Command::Play(args) => play::run(&args, out),
+        Command::Serve(args) => serve::run(&args, out),
         Command::Completions { shell } => {
             // clap_complete panics on a failed write: generate into memory, then write.
             let mut text = Vec::new();
