@@ -64,6 +64,26 @@ fn serve_starts_answers_on_loopback_and_stops_on_sigint() {
     assert!(joined.starts_with("HTTP/1.1 201"), "{joined}");
     assert!(joined.contains(r#""table":0"#) && joined.contains(r#""role":"gm""#));
 
+    // A live stream is open when the server is told to stop: it must not hold the stop.
+    let session = joined
+        .split(r#""token":""#)
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_string();
+    let mut live = TcpStream::connect(&addr).unwrap();
+    live.write_all(
+        format!("GET /api/events?token={session} HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes(),
+    )
+    .unwrap();
+    live.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut head = [0u8; 64];
+    let n = live.read(&mut head).unwrap();
+    assert!(String::from_utf8_lossy(&head[..n]).starts_with("HTTP/1.1 200"));
+
     let pid = child.id().to_string();
     assert!(
         Command::new("kill")
