@@ -531,6 +531,11 @@ impl SqliteStore {
     /// Brings the schema up to [`SCHEMA_VERSION`], one migration per transaction: a migration
     /// killed half-way leaves the old schema.
     fn migrate(&mut self) -> Result<(), StoreError> {
+        // Opening a current campaign takes no write lock: readers (the web table's many
+        // requests) do not queue behind writers just to learn there is nothing to migrate.
+        if self.schema_version()? == SCHEMA_VERSION {
+            return Ok(());
+        }
         loop {
             let path = self.path.clone();
             let tx = self

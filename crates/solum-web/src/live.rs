@@ -71,6 +71,8 @@ const PAGE: usize = 200;
 
 struct Live {
     after: i64,
+    /// The stream's own connection, opened on its first read and kept.
+    store: Option<SqliteStore>,
     path: PathBuf,
     scope: Scope,
     rx: mpsc::Receiver<()>,
@@ -96,6 +98,7 @@ pub(crate) async fn events(
     let config = &state.inner.config;
     let live = Live {
         after,
+        store: None,
         path: config.campaign.clone(),
         scope,
         rx: state.hub().subscribe(scope.table, config.live_buffer),
@@ -122,12 +125,24 @@ async fn next_event(mut live: Live) -> Option<(Result<Event, Infallible>, Live)>
             return Some((Ok(event), live));
         }
         let (path, scope, after) = (live.path.clone(), live.scope, live.after);
-        match blocking(move || read_after(&path, scope, after)).await {
-            Ok(entries) if !entries.is_empty() => {
-                live.pending.extend(entries);
-                continue;
+        let store = live.store.take();
+        match blocking(move || {
+            let store = match store {
+                Some(s) => s,
+                None => SqliteStore::open_scoped(&path, scope)?,
+            };
+            let entries = read_after(&store, after)?;
+            Ok((store, entries))
+        })
+        .await
+        {
+            Ok((store, entries)) => {
+                live.store = Some(store);
+                if !entries.is_empty() {
+                    live.pending.extend(entries);
+                    continue;
+                }
             }
-            Ok(_) => {}
             Err(_) => return None,
         }
         tokio::select! {
@@ -137,12 +152,7 @@ async fn next_event(mut live: Live) -> Option<(Result<Event, Infallible>, Live)>
     }
 }
 
-fn read_after(
-    path: &std::path::Path,
-    scope: Scope,
-    after: i64,
-) -> Result<Vec<JournalEntry>, AppError> {
-    let store = SqliteStore::open_scoped(path, scope)?;
+fn read_after(store: &SqliteStore, after: i64) -> Result<Vec<JournalEntry>, AppError> {
     store
         .entries_after(after, PAGE)?
         .into_iter()
