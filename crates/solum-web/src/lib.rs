@@ -155,8 +155,16 @@ pub fn serve(
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let local = listener.local_addr()?;
         let mut config = config;
-        let hosts = vec![local.to_string(), format!("localhost:{}", local.port())];
-        config.allowed_hosts.get_or_insert(hosts);
+        // Bound to one address, the server answers only to it (and `localhost` for a loopback
+        // one): a page of another site that re-points its name here is refused. Bound to
+        // every address, the host is whatever the network calls this machine.
+        if config.allowed_hosts.is_none() && !local.ip().is_unspecified() {
+            let mut hosts = vec![local.to_string()];
+            if local.ip().is_loopback() {
+                hosts.push(format!("localhost:{}", local.port()));
+            }
+            config.allowed_hosts = Some(hosts);
+        }
         let path = config.campaign.clone();
         let invite = tokio::task::spawn_blocking(move || {
             let mut store = SqliteStore::open(&path)?;
