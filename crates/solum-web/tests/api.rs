@@ -834,3 +834,76 @@ async fn live_streams_are_in_order_catch_up_and_drop_a_client_that_never_reads()
     assert!(got.windows(2).all(|w| w[0] < w[1]));
     drop(stalled);
 }
+
+#[tokio::test]
+async fn scenes_ideas_and_the_exports_of_a_solo_table() {
+    let s = server();
+    let (gm, _) = s.table("Solo", "Sol").await;
+    let started = s
+        .post(
+            "/api/scenes",
+            &gm,
+            json!({ "title": "The chapel", "goal": "Find the bell" }),
+        )
+        .await;
+    assert_eq!(started.status, StatusCode::CREATED, "{}", started.text());
+    // A second start ends the open scene first, in the same request.
+    let next = s
+        .post("/api/scenes", &gm, json!({ "title": "The tower" }))
+        .await
+        .json();
+    let kinds: Vec<_> = next
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].clone())
+        .collect();
+    assert_eq!(kinds, [json!("scene-end"), json!("scene-start")]);
+    assert_eq!(
+        s.post("/api/scenes/end", &gm, json!({ "summary": "Rung" }))
+            .await
+            .status,
+        StatusCode::OK
+    );
+    let again = s.post("/api/scenes/end", &gm, json!({})).await;
+    assert_eq!(again.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        again.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("no scene is open")
+    );
+
+    let idea = s
+        .post("/api/idea", &gm, json!({ "genre": "horror", "count": 2 }))
+        .await;
+    assert_eq!(idea.status, StatusCode::OK, "{}", idea.text());
+    assert_eq!(idea.json()["words"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        s.post("/api/idea", &gm, json!({ "genre": "nope" }))
+            .await
+            .status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+
+    let md = s.get("/api/journal/export?format=markdown", &gm).await;
+    assert_eq!(md.status, StatusCode::OK);
+    assert_eq!(md.headers["content-type"], "text/markdown; charset=utf-8");
+    assert!(md.text().contains("The chapel"));
+    let export = s.get("/api/journal/export", &gm).await.json();
+    assert_eq!(export["format"], "solum-journal");
+    assert_eq!(export["entries"].as_array().unwrap().len(), 5);
+    assert_eq!(
+        s.get("/api/journal/export?format=pdf", &gm).await.status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    // The latest entries when a limit is given; only later ones after a sequence number.
+    let last = s.get("/api/journal?limit=1", &gm).await.json();
+    assert_eq!(last["entries"][0]["kind"], "idea");
+    let seq = export["entries"][2]["seq"].as_i64().unwrap();
+    let after = s
+        .get(&format!("/api/journal?after={seq}"), &gm)
+        .await
+        .json();
+    assert_eq!(after["entries"].as_array().unwrap().len(), 2);
+}
