@@ -29,8 +29,12 @@ pub const MAX_NAME: usize = 100;
 /// The longest notes on a sheet, in characters: a journal entry keeps the sheet before and
 /// after a change, and an entry holds at most 64 KiB.
 pub const MAX_SHEET_NOTES: usize = 4_000;
-/// The most backgrounds, weapons or pieces of gear one sheet lists.
+/// The most weapons or pieces of gear one sheet lists (backgrounds: the rules crate's
+/// `MAX_BACKGROUNDS`, named and unnamed).
 pub const MAX_LIST: usize = 20;
+/// The largest sheet, as stored (JSON bytes): an edit's journal entry keeps the sheet
+/// before and after within the store's 64 KiB, so a sheet at the limit can still change.
+pub const MAX_SHEET_BYTES: usize = 16 * 1024;
 /// The longest rest, in hours (as the command line takes it).
 pub const MAX_REST_HOURS: f64 = 10_000.0;
 
@@ -128,19 +132,19 @@ pub struct CharacterEdit {
 impl CharacterEdit {
     /// Applies the edit to `hero`, then checks the result against the rules and the limits.
     pub fn apply(&self, hero: &mut Character) -> Result<(), AppError> {
+        // Hit points follow the maximum: the rule is the rules crate's (`set_attribute`,
+        // `set_armor`), not repeated here.
         for &(attribute, value) in &self.set {
-            let was_max = hero.max_hit_points();
-            match attribute {
-                Attribute::Body => hero.body = value,
-                Attribute::Mind => hero.mind = value,
-                Attribute::Charm => hero.charm = value,
-            }
-            hero.hit_points = (hero.hit_points + hero.max_hit_points())
-                .saturating_sub(was_max)
-                .min(hero.max_hit_points());
+            hero.set_attribute(attribute, value);
         }
         for b in &self.add_backgrounds {
             let b = name_text("add_backgrounds", b)?;
+            if hero.backgrounds.iter().any(|x| x.eq_ignore_ascii_case(&b)) {
+                return Err(bad(
+                    "add_backgrounds",
+                    format!("{} already has the background `{b}`", hero.name),
+                ));
+            }
             hero.backgrounds.push(b);
             hero.unnamed_backgrounds = hero.unnamed_backgrounds.saturating_sub(1);
         }
@@ -155,7 +159,21 @@ impl CharacterEdit {
                 ));
             }
         }
-        hero.weapons.extend(self.add_weapons.iter().cloned());
+        for w in &self.add_weapons {
+            // A weapon is named in commands (remove, attack with), so its name must say which.
+            let name = name_text("add_weapons", &w.name)?;
+            if hero
+                .weapons
+                .iter()
+                .any(|x| x.name.eq_ignore_ascii_case(&name))
+            {
+                return Err(bad(
+                    "add_weapons",
+                    format!("{} already carries a `{name}`", hero.name),
+                ));
+            }
+            hero.weapons.push(Weapon { name, ..w.clone() });
+        }
         for w in &self.remove_weapons {
             let before = hero.weapons.len();
             hero.weapons
@@ -167,21 +185,22 @@ impl CharacterEdit {
                 ));
             }
         }
-        let was_max = hero.max_hit_points();
+        // Armor points come and go with the armor.
         match &self.armor {
-            Some(ArmorChange::Wear(a)) => hero.armor = Some(a.clone()),
-            Some(ArmorChange::TakeOff) => hero.armor = None,
+            Some(ArmorChange::Wear(a)) => hero.set_armor(Some(a.clone())),
+            Some(ArmorChange::TakeOff) => hero.set_armor(None),
             None => {}
         }
-        // Armor points come and go with the armor.
-        let max = hero.max_hit_points();
-        hero.hit_points = if max >= was_max {
-            hero.hit_points + (max - was_max)
-        } else {
-            hero.hit_points.saturating_sub(was_max - max)
+        for g in &self.add_gear {
+            let name = name_text("add_gear", &g.name)?;
+            if hero.gear.iter().any(|x| x.name.eq_ignore_ascii_case(&name)) {
+                return Err(bad(
+                    "add_gear",
+                    format!("{} already has a `{name}`", hero.name),
+                ));
+            }
+            hero.gear.push(Gear { name, ..g.clone() });
         }
-        .min(max);
-        hero.gear.extend(self.add_gear.iter().cloned());
         for g in &self.remove_gear {
             let before = hero.gear.len();
             hero.gear.retain(|x| !x.name.eq_ignore_ascii_case(g.trim()));
@@ -234,11 +253,7 @@ fn name_text(field: &str, raw: &str) -> Result<String, AppError> {
 pub fn check_sheet(hero: &Character) -> Result<(), AppError> {
     hero.validate()?;
     name_text("name", &hero.name)?;
-    for (field, len) in [
-        ("backgrounds", hero.backgrounds.len()),
-        ("weapons", hero.weapons.len()),
-        ("gear", hero.gear.len()),
-    ] {
+    for (field, len) in [("weapons", hero.weapons.len()), ("gear", hero.gear.len())] {
         if len > MAX_LIST {
             return Err(bad(field, format!("{len} listed; the limit is {MAX_LIST}")));
         }
@@ -274,6 +289,15 @@ pub fn check_sheet(hero: &Character) -> Result<(), AppError> {
         .any(|c| c.is_control() && c != '\n' && c != '\t')
     {
         return Err(bad("notes", "holds a control character"));
+    }
+    let bytes = serde_json::to_vec(hero)
+        .map_err(|e| bad("sheet", e.to_string()))?
+        .len();
+    if bytes > MAX_SHEET_BYTES {
+        return Err(bad(
+            "sheet",
+            format!("{bytes} bytes as stored; the limit is {MAX_SHEET_BYTES}"),
+        ));
     }
     Ok(())
 }
@@ -605,10 +629,11 @@ impl CharacterRecord {
                 return match again(rolled, |d| check_rule(inputs, d)) {
                     Err(e) => Some(e),
                     Ok(r) if r != *result => Some(format!(
-                        "recorded {}, the dice give {} ({:?})",
+                        "recorded {}, the dice give {} ({:?}): {}",
                         if result.passed { "success" } else { "failure" },
                         if r.passed { "success" } else { "failure" },
-                        r.own.map(|o| o.result)
+                        r.own.as_ref().map(|o| o.result),
+                        crate::journal::differing_fields("result", result, &r)
                     )),
                     Ok(_) => None,
                 };
@@ -617,8 +642,9 @@ impl CharacterRecord {
         match derived {
             Err(e) => Some(e),
             Ok((got, recorded)) if got != recorded => Some(format!(
-                "the recorded sheet of {} differs from the one its inputs and dice give",
-                self.name
+                "the recorded sheet of {} differs from the one its inputs and dice give: {}",
+                self.name,
+                crate::journal::differing_fields("sheet", &recorded, &got)
             )),
             Ok(_) => None,
         }
@@ -909,6 +935,43 @@ fn check_rule(
     }))
 }
 
+/// A check rolled from a sheet outside any campaign (a sheet file read for one roll):
+/// nothing is stored and nothing is journaled.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SheetCheckView {
+    /// The character.
+    pub name: String,
+    /// What the check was built from.
+    pub inputs: CheckInputs,
+    /// The exact odds before the roll.
+    pub odds: CheckOdds,
+    /// The dice.
+    pub rolled: Rolled,
+    /// What they gave.
+    pub result: CheckResult,
+}
+
+/// Rolls a check from a sheet that is not in a campaign, by the same rules as
+/// [`Campaign::check_from_character`]; the sheet is checked against the campaign's limits
+/// first.
+pub fn check_from_sheet(
+    hero: &Character,
+    check: &CharacterCheck,
+    dice: Dice,
+) -> Result<SheetCheckView, AppError> {
+    check_sheet(hero)?;
+    let inputs = check_inputs(hero, check)?;
+    let odds = odds_of(&inputs)?;
+    let (result, rolled) = roll_rule(dice, |d| check_rule(&inputs, d))?;
+    Ok(SheetCheckView {
+        name: hero.name.clone(),
+        inputs,
+        odds,
+        rolled,
+        result,
+    })
+}
+
 /// A sheet as a front end shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CharacterView {
@@ -1003,6 +1066,27 @@ fn entry(at: &str, record: CharacterRecord) -> Result<NewEntry, AppError> {
         schema: RECORD_SCHEMA,
         body: serde_json::to_value(&record).map_err(|e| bad("record", e.to_string()))?,
     })
+}
+
+/// A TOML sheet to import, checked by the rules and the campaign's limits.
+fn parse_import(toml_text: &str) -> Result<Character, AppError> {
+    let limit = solum_play::storage::MAX_FILE_BYTES;
+    if toml_text.len() as u64 > limit {
+        return Err(bad(
+            "sheet",
+            format!("{} bytes; the limit is {limit}", toml_text.len()),
+        ));
+    }
+    let hero = solum_play::storage::parse_character(std::path::Path::new("sheet"), toml_text)
+        .map_err(|e| match e {
+            solum_play::storage::StorageError::Invalid { field, problem, .. } => {
+                bad(field, problem)
+            }
+            solum_play::storage::StorageError::Parse { message, .. } => bad("sheet", message),
+            other => bad("sheet", other.to_string()),
+        })?;
+    check_sheet(&hero)?;
+    Ok(hero)
 }
 
 fn load(tx: &dyn WriteTx, name: &str) -> Result<(Character, i64), AppError> {
@@ -1185,7 +1269,15 @@ impl<S: CampaignStore> Campaign<S> {
         if !hours.is_finite() || !(0.0..=MAX_REST_HOURS).contains(&hours) {
             return Err(bad(
                 "hours",
-                format!("{hours}: give hours of rest from 0 to {MAX_REST_HOURS}"),
+                // `1e308` as written, not as 309 digits.
+                format!(
+                    "{}: give hours of rest from 0 to {MAX_REST_HOURS}",
+                    if hours.abs() >= 1e6 {
+                        format!("{hours:e}")
+                    } else {
+                        hours.to_string()
+                    }
+                ),
             ));
         }
         let half_hours = (hours * 2.0).floor() as u32;
@@ -1216,22 +1308,7 @@ impl<S: CampaignStore> Campaign<S> {
     /// by the rules and the campaign's limits. The name is only a name: nothing is written
     /// to a file.
     pub fn import_character(&mut self, toml_text: &str) -> Result<ChangeView, AppError> {
-        let limit = solum_play::storage::MAX_FILE_BYTES;
-        if toml_text.len() as u64 > limit {
-            return Err(bad(
-                "sheet",
-                format!("{} bytes; the limit is {limit}", toml_text.len()),
-            ));
-        }
-        let hero = solum_play::storage::parse_character(std::path::Path::new("sheet"), toml_text)
-            .map_err(|e| match e {
-            solum_play::storage::StorageError::Invalid { field, problem, .. } => {
-                bad(field, problem)
-            }
-            solum_play::storage::StorageError::Parse { message, .. } => bad("sheet", message),
-            other => bad("sheet", other.to_string()),
-        })?;
-        check_sheet(&hero)?;
+        let hero = parse_import(toml_text)?;
         let at = self.now();
         let record = CharacterRecord::new(
             &hero.name,
@@ -1249,6 +1326,40 @@ impl<S: CampaignStore> Campaign<S> {
             success: None,
             healed: None,
             sheet: CharacterView::of(hero, 1),
+        })
+    }
+
+    /// Like [`Campaign::import_character`], but a character of the same name (any case) is
+    /// replaced by the sheet, raising its version; the entry journals the sheet imported.
+    /// Without one of that name it imports.
+    pub fn replace_character(&mut self, toml_text: &str) -> Result<ChangeView, AppError> {
+        let hero = parse_import(toml_text)?;
+        let at = self.now();
+        let record = CharacterRecord::new(
+            &hero.name,
+            CharacterChange::Imported {
+                sheet: hero.clone(),
+            },
+        );
+        let (seq, version) = self.transact(|tx| {
+            let version = match tx.sheet(SYSTEM, &hero.name)? {
+                Some(old) => {
+                    tx.update_sheet(SYSTEM, &old.name, &to_sheet(&hero)?)?
+                        .version
+                }
+                None => {
+                    tx.insert_sheet(&to_sheet(&hero)?)?;
+                    1
+                }
+            };
+            Ok((tx.append(&[entry(&at, record.clone())?])?[0].seq, version))
+        })?;
+        Ok(ChangeView {
+            seq,
+            rolled: None,
+            success: None,
+            healed: None,
+            sheet: CharacterView::of(hero, version),
         })
     }
 

@@ -841,8 +841,9 @@ impl CombatReplay {
                         line.line, line.faces, faces
                     )),
                     Ok((again, _, _)) if again != *events => Some(format!(
-                        "the line `{}`: the recorded events differ from those its dice give",
-                        line.line
+                        "the line `{}`: the recorded events differ from those its dice give: {}",
+                        line.line,
+                        crate::journal::differing_fields("events", events, &again)
                     )),
                     Ok((_, again, _)) if again != *text => Some(format!(
                         "the line `{}`: the recorded text differs from its events",
@@ -858,10 +859,12 @@ impl CombatReplay {
                         record.combat
                     ));
                 };
-                if fighter_hp(&session) != *fighters {
+                let hp = fighter_hp(&session);
+                if hp != *fighters {
                     return Some(format!(
-                        "the combat {} ends with other hit points than its lines give",
-                        record.combat
+                        "the combat {} ends with other hit points than its lines give: {}",
+                        record.combat,
+                        crate::journal::differing_fields("fighters", fighters, &hp)
                     ));
                 }
                 let names: Vec<&String> = written.iter().map(|w| &w.name).collect();

@@ -95,6 +95,13 @@ pub enum Record {
     Combat(Box<crate::combat::CombatRecord>),
     /// A creature was added to the campaign's bestiary or removed from it.
     Creature(Box<crate::creatures::CreatureRecord>),
+    /// One of the original So1um's heroes was created, imported, rested, rolled a check or
+    /// fought.
+    Classic(Box<crate::classic::ClassicRecord>),
+    /// Sol'una characters were created or imported, or fought a skirmish.
+    Soluna(Box<crate::soluna::SolunaRecord>),
+    /// A die-type character was created, imported, edited or rolled.
+    Dietype(Box<crate::dietype::DietypeRecord>),
 }
 
 /// The list an idea draw used.
@@ -197,6 +204,36 @@ impl Record {
             Self::Sol(_) => "sol",
             Self::Combat(_) => "combat",
             Self::Creature(_) => "creature",
+            Self::Classic(_) => "classic",
+            Self::Soluna(_) => "soluna",
+            Self::Dietype(_) => "dietype",
+        }
+    }
+
+    /// True when the record holds dice that `verify` rolls again.
+    pub fn has_dice(&self) -> bool {
+        match self {
+            Self::Character(c) => c.has_dice(),
+            Self::Classic(c) => c.has_dice(),
+            Self::Soluna(c) => c.has_dice(),
+            Self::Dietype(c) => c.has_dice(),
+            Self::Sol(s) => s.has_dice(),
+            Self::Combat(c) => c.has_dice(),
+            other => other.rolled().is_some(),
+        }
+    }
+
+    /// One line for the story, for the records of characters.
+    pub fn character_summary(&self) -> Option<String> {
+        match self {
+            Self::Character(c) => Some(c.summary()),
+            Self::Classic(c) => Some(c.summary()),
+            Self::Soluna(c) => Some(c.summary()),
+            Self::Dietype(c) => Some(c.summary()),
+            Self::Sol(s) => Some(s.summary()),
+            Self::Combat(c) => Some(c.summary()),
+            Self::Creature(c) => Some(c.summary()),
+            _ => None,
         }
     }
 
@@ -209,7 +246,10 @@ impl Record {
             | Self::Character(_)
             | Self::Sol(_)
             | Self::Combat(_)
-            | Self::Creature(_) => None,
+            | Self::Creature(_)
+            | Self::Classic(_)
+            | Self::Soluna(_)
+            | Self::Dietype(_) => None,
             Self::Oracle { rolled, .. }
             | Self::ClassicOracle { rolled, .. }
             | Self::Difficulty { rolled, .. }
@@ -241,6 +281,9 @@ pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
         // A combat line re-derives only on the combat its earlier lines built: see
         // [`Replayer`], which `verify` and `import` run.
         Record::Combat(_) => Ok(None),
+        Record::Classic(c) => Ok(c.replay()),
+        Record::Soluna(c) => Ok(c.replay()),
+        Record::Dietype(c) => Ok(c.replay()),
         Record::Oracle {
             leaning,
             rolled,
@@ -250,7 +293,7 @@ pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
             rolled,
             derive(rolled, |d| oracle::ask(*leaning, d)),
             outcome,
-            |o| o.answer.text().to_string(),
+            "outcome",
         )),
         Record::ClassicOracle {
             leaning,
@@ -261,7 +304,7 @@ pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
             rolled,
             derive(rolled, |d| classic_ask(*leaning, d)),
             outcome,
-            |o| o.answer.clone(),
+            "outcome",
         )),
         Record::Difficulty {
             rolled,
@@ -270,9 +313,14 @@ pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
             ..
         } => Ok(compare(
             rolled,
-            derive(rolled, difficulty),
-            &(*d, name.clone()),
-            |(d, name)| format!("{d} ({name})"),
+            derive(rolled, |dice| {
+                difficulty(dice).map(|(difficulty, name)| DifficultyFields { difficulty, name })
+            }),
+            &DifficultyFields {
+                difficulty: *d,
+                name: name.clone(),
+            },
+            "",
         )),
         Record::Idea {
             list,
@@ -294,7 +342,7 @@ pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
                 rolled,
                 derive(rolled, |d| crate::ideas::draw(&list_words, *count, d)),
                 words,
-                |w| format!("{w:?}"),
+                "words",
             ))
         }
     }
@@ -317,28 +365,105 @@ impl Replayer {
     }
 }
 
-/// Compares a re-derived roll with the recorded one: faces first, then the outcome.
-fn compare<T: PartialEq>(
+/// The fields of a difficulty record, named as the record names them.
+#[derive(PartialEq, Serialize)]
+struct DifficultyFields {
+    difficulty: u32,
+    name: String,
+}
+
+/// Compares a re-derived roll with the recorded one, faces and outcome, and names every
+/// field that differs (`outcome.event_die: recorded 3, the dice give 1`), so a changed
+/// entry says what was changed, not only that something was.
+fn compare<T: PartialEq + Serialize>(
     rolled: &Rolled,
     derived: Result<(T, Vec<u32>), AppError>,
     recorded: &T,
-    show: impl Fn(&T) -> String,
+    field: &str,
 ) -> Option<String> {
-    match derived {
-        Err(e) => Some(format!("its dice cannot be replayed: {e}")),
-        Ok((_, faces)) if faces != rolled.faces => Some(format!(
-            "recorded faces {:?}, the {} gives {:?}",
+    let (again, faces) = match derived {
+        Err(e) => return Some(format!("its dice cannot be replayed: {e}")),
+        Ok(d) => d,
+    };
+    let mut found = Vec::new();
+    if faces != rolled.faces {
+        found.push(format!(
+            "rolled.faces: recorded {:?}, the {} gives {:?}",
             rolled.faces,
             if rolled.typed { "typed dice" } else { "seed" },
             faces
-        )),
-        Ok((again, _)) if again != *recorded => Some(format!(
-            "recorded {}, the dice give {}",
-            show(recorded),
-            show(&again)
-        )),
-        Ok(_) => None,
+        ));
     }
+    if again != *recorded {
+        let (a, b) = (
+            serde_json::to_value(recorded).unwrap_or_default(),
+            serde_json::to_value(&again).unwrap_or_default(),
+        );
+        let before = found.len();
+        differences(field, &a, &b, &mut found);
+        if found.len() == before {
+            found.push(format!("{field}: differs from what the dice give"));
+        }
+    }
+    (!found.is_empty()).then(|| found.join("; "))
+}
+
+/// The fields where a recorded value and the re-derived one differ, as
+/// `path: recorded A, the dice give B`, joined with "; " (empty when they are equal).
+pub(crate) fn differing_fields<T: Serialize>(path: &str, recorded: &T, derived: &T) -> String {
+    let mut found = Vec::new();
+    differences(
+        path,
+        &serde_json::to_value(recorded).unwrap_or_default(),
+        &serde_json::to_value(derived).unwrap_or_default(),
+        &mut found,
+    );
+    found.join("; ")
+}
+
+/// Lists the paths where two JSON values differ: objects field by field, lists of the same
+/// length item by item (`events[2].amount`), anything else whole.
+fn differences(
+    path: &str,
+    recorded: &serde_json::Value,
+    derived: &serde_json::Value,
+    out: &mut Vec<String>,
+) {
+    use serde_json::Value;
+    if recorded == derived {
+        return;
+    }
+    if let (Value::Object(a), Value::Object(b)) = (recorded, derived) {
+        let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+        keys.sort();
+        keys.dedup();
+        for key in keys {
+            let sub = if path.is_empty() {
+                key.clone()
+            } else {
+                format!("{path}.{key}")
+            };
+            let none = Value::Null;
+            differences(
+                &sub,
+                a.get(key).unwrap_or(&none),
+                b.get(key).unwrap_or(&none),
+                out,
+            );
+        }
+        return;
+    }
+    if let (Value::Array(a), Value::Array(b)) = (recorded, derived)
+        && a.len() == b.len()
+    {
+        for (i, (x, y)) in a.iter().zip(b).enumerate() {
+            differences(&format!("{path}[{i}]"), x, y, out);
+        }
+        return;
+    }
+    out.push(format!(
+        "{path}: recorded {recorded}, the dice give {derived}"
+    ));
 }
 
 /// Runs a rule on the source a [`Rolled`] names, returning its outcome and the faces drawn.

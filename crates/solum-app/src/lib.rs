@@ -8,13 +8,16 @@
 //! back, nothing was written.
 
 pub mod characters;
+pub mod classic;
 pub mod combat;
 pub mod creatures;
+pub mod dietype;
 mod error;
 pub mod ideas;
 pub mod journal;
 mod markdown;
 pub mod sol;
+pub mod soluna;
 pub mod tables;
 
 use serde::{Deserialize, Serialize};
@@ -353,13 +356,7 @@ impl<S: CampaignStore> Campaign<S> {
                         reason: format!("it cannot be read: {e}"),
                     }),
                     Ok(record) => {
-                        let sheet_roll = match &record {
-                            Record::Character(c) => c.has_dice(),
-                            Record::Sol(s) => s.has_dice(),
-                            Record::Combat(c) => c.has_dice(),
-                            _ => false,
-                        };
-                        if record.rolled().is_some() || sheet_roll {
+                        if record.has_dice() {
                             report.rolls += 1;
                         }
                         if let Some(reason) = replayer.check(&record)? {
@@ -436,9 +433,20 @@ impl<S: CampaignStore> Campaign<S> {
                     index,
                     reason: format!("date \"{}\": {e}", entry.at),
                 })?;
-            check_record(&entry.record)?;
+            // The refusal names the entry both ways (its place in the file, its number
+            // in the campaign it came from) and each field the dice do not give.
+            let name = format!(
+                "{} entry, numbered {} in the export",
+                entry.record.kind(),
+                entry.seq
+            );
+            check_record(&entry.record)
+                .map_err(|e| AppError::BadImport(format!("entry {index} ({name}): {e}")))?;
             if let Some(reason) = replayer.check(&entry.record)? {
-                return Err(AppError::ImportMismatch { index, reason });
+                return Err(AppError::ImportMismatch {
+                    index,
+                    reason: format!("({name}) {reason}"),
+                });
             }
             if present.insert(key(&entry.at, &entry.record)?) {
                 records.push((entry.at, entry.record));
@@ -475,6 +483,9 @@ fn check_record(record: &Record) -> Result<(), AppError> {
         Record::Sol(s) => s.check(),
         Record::Combat(c) => c.check(),
         Record::Creature(c) => c.check(),
+        Record::Classic(c) => c.check(),
+        Record::Soluna(c) => c.check(),
+        Record::Dietype(c) => c.check(),
         Record::Difficulty { task, .. } => task
             .as_deref()
             .map(|t| text("task", t, MAX_QUESTION, false))
@@ -789,4 +800,32 @@ pub struct JournalExport {
 impl JournalExport {
     /// The format tag.
     pub const FORMAT: &'static str = "solum-journal";
+
+    /// Reads an export from its JSON text. An entry that is not a record this solum knows
+    /// is named by its place in the file, its number and kind, with serde's reason (the
+    /// field and the value refused), rather than a line and column of the whole file.
+    pub fn from_json(text: &str) -> Result<Self, AppError> {
+        let whole = serde_json::from_str::<Self>(text);
+        let Err(first) = whole else {
+            return whole.map_err(|e| AppError::BadImport(e.to_string()));
+        };
+        #[derive(Deserialize)]
+        struct Loose {
+            entries: Vec<serde_json::Value>,
+        }
+        let Ok(loose) = serde_json::from_str::<Loose>(text) else {
+            return Err(AppError::BadImport(first.to_string()));
+        };
+        for (i, entry) in loose.entries.into_iter().enumerate() {
+            let seq = entry.get("seq").cloned().unwrap_or_default();
+            let kind = entry.get("kind").cloned().unwrap_or_default();
+            if let Err(e) = serde_json::from_value::<JournalEntry>(entry) {
+                return Err(AppError::BadImport(format!(
+                    "entry {} (kind {kind}, numbered {seq} in the export): {e}",
+                    i + 1
+                )));
+            }
+        }
+        Err(AppError::BadImport(first.to_string()))
+    }
 }

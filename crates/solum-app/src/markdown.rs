@@ -70,8 +70,9 @@ pub(crate) fn render(title: &str, entries: &[JournalEntry]) -> String {
                 let _ = write!(line, " {}", provenance(rolled));
                 let _ = writeln!(out, "{line}\n");
             }
-            Record::Character(c) => {
-                let _ = writeln!(out, "> {}\n", inline(&c.summary()));
+            Record::Character(_) | Record::Classic(_) | Record::Soluna(_) | Record::Dietype(_) => {
+                let summary = entry.record.character_summary().unwrap_or_default();
+                let _ = writeln!(out, "> {}\n", inline(&summary));
             }
             Record::Sol(s) => {
                 let _ = writeln!(out, "> {}\n", inline(&s.summary()));

@@ -769,3 +769,150 @@ fn opposed_odds_from_a_sheet_match_a_hand_count() {
     assert_eq!(v.result.verdict.as_deref(), Some("draw"));
     assert!(!v.result.passed);
 }
+
+/// What the command line used to refuse itself is refused by the use case: a background,
+/// weapon or piece of gear the sheet already has (any case), and a weapon without a name.
+#[test]
+fn an_edit_that_would_double_an_entry_is_refused_and_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = open(&dir.path().join("c.solum"));
+    c.import_character(NICK_SHEET).unwrap();
+    let before = c.character("Nick").unwrap();
+    let cases = [
+        (
+            CharacterEdit {
+                add_backgrounds: vec!["acrobat THIEF".into()],
+                ..CharacterEdit::default()
+            },
+            "add_backgrounds",
+        ),
+        (
+            CharacterEdit {
+                add_backgrounds: vec!["Tower Climber".into(), "tower climber".into()],
+                ..CharacterEdit::default()
+            },
+            "add_backgrounds",
+        ),
+        (
+            CharacterEdit {
+                add_weapons: vec![Weapon::melee("Dagger", Class::Medium)],
+                ..CharacterEdit::default()
+            },
+            "add_weapons",
+        ),
+        (
+            CharacterEdit {
+                add_weapons: vec![Weapon::melee("  ", Class::Light)],
+                ..CharacterEdit::default()
+            },
+            "add_weapons",
+        ),
+        (
+            CharacterEdit {
+                add_gear: vec![Gear {
+                    name: "ROPE".into(),
+                    effect: GearEffect::Reroll,
+                }],
+                ..CharacterEdit::default()
+            },
+            "add_gear",
+        ),
+    ];
+    for (edit, want) in cases {
+        let e = c.edit_character("Nick", &edit).unwrap_err();
+        assert!(
+            matches!(&e, AppError::Character { field, .. } if field == want),
+            "{e}"
+        );
+    }
+    assert_eq!(c.character("Nick").unwrap(), before);
+    assert_eq!(journal_len(&c), 1);
+}
+
+/// A sheet may hold the rules' 100 backgrounds (S9 gives one per advancement), not only 20;
+/// a sheet too large for a journal entry to keep before and after is refused by its size.
+#[test]
+fn backgrounds_up_to_the_rules_limit_and_a_sheet_of_bounded_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = open(&dir.path().join("c.solum"));
+    c.import_character(NICK_SHEET).unwrap();
+    // 45 backgrounds of 2 + 98 four-byte characters: 17,730 bytes of names alone, over
+    // 16 KiB.
+    let long: Vec<String> = (0..45)
+        .map(|k| format!("{k:02}{}", "𝔅".repeat(98)))
+        .collect();
+    let e = c
+        .edit_character(
+            "Nick",
+            &CharacterEdit {
+                add_backgrounds: long,
+                ..CharacterEdit::default()
+            },
+        )
+        .unwrap_err();
+    assert!(
+        matches!(&e, AppError::Character { field, .. } if field == "sheet"),
+        "{e}"
+    );
+    assert_eq!(c.character("Nick").unwrap().character.backgrounds.len(), 2);
+    let edit = CharacterEdit {
+        add_backgrounds: (0..60).map(|k| format!("background {k}")).collect(),
+        ..CharacterEdit::default()
+    };
+    let v = c.edit_character("Nick", &edit).unwrap();
+    assert_eq!(v.sheet.character.backgrounds.len(), 62);
+}
+
+#[test]
+fn replace_character_replaces_by_name_and_journals_the_sheet() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = open(&dir.path().join("c.solum"));
+    // Without a character of that name it imports.
+    let v = c.replace_character(NICK_SHEET).unwrap();
+    assert_eq!(v.sheet.version, 1);
+    let wounded = NICK_SHEET
+        .replace("hit_points = 5", "hit_points = 1")
+        .replace("\"Nick\"", "\"NICK\"");
+    let v = c.replace_character(&wounded).unwrap();
+    assert_eq!(v.sheet.version, 2);
+    let now = c.character("nick").unwrap();
+    assert_eq!((now.character.hit_points, now.version), (1, 2));
+    assert_eq!(c.characters().unwrap().len(), 1);
+    assert_eq!(journal_len(&c), 2);
+    // A broken sheet replaces nothing.
+    let e = c
+        .replace_character(&NICK_SHEET.replace("body = 3", "body = 9"))
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::BadInput);
+    assert_eq!(c.character("nick").unwrap(), now);
+}
+
+/// A check from a sheet outside any campaign follows the same rules (S1) and stores nothing.
+#[test]
+fn a_check_from_a_sheet_file_needs_no_campaign() {
+    let hero = solum_play::storage::parse_character(std::path::Path::new("x"), NICK_SHEET).unwrap();
+    let v = solum_app::characters::check_from_sheet(
+        &hero,
+        &check(
+            Attribute::Body,
+            Some("acrobat thief"),
+            Against::Difficulty(5),
+        ),
+        Dice::Typed(vec![4, 3, 2, 1]),
+    )
+    .unwrap();
+    // Body 3 + 1 = 4 dice against 5: 1 − (4/6)^4.
+    assert_eq!(v.inputs.pool, 4);
+    assert_eq!(v.odds.pass_exact, "65/81");
+    assert!(!v.result.passed);
+    let e = solum_app::characters::check_from_sheet(
+        &hero,
+        &check(Attribute::Body, Some("Pilot"), Against::Difficulty(5)),
+        Dice::Fresh,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&e, AppError::Character { field, .. } if field == "background"),
+        "{e}"
+    );
+}

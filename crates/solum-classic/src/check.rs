@@ -1,6 +1,6 @@
 //! Checks of the original So1um: the highest die against a difficulty, no Rule of 6.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use solum_dice::{DiceError, DiceSource, Prob};
 use thiserror::Error;
 
@@ -83,7 +83,7 @@ pub fn random_difficulty(dice: &mut dyn DiceSource) -> Result<u32, DiceError> {
 }
 
 /// A check's outcome.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Check {
     /// Dice rolled.
     pub pool: u32,

@@ -13,14 +13,14 @@ use std::collections::HashMap;
 
 use num_bigint::BigInt;
 use num_traits::{One, ToPrimitive, Zero};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use solum_dice::{DiceError, DiceSource, Prob};
 use thiserror::Error;
 
 use crate::fight::{ClassicFight, FightError, Fighter};
 
 /// How a side takes a hit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Policy {
     /// Lose hit points, keeping the dice; give up Body only when the last hit point is at
@@ -367,7 +367,7 @@ fn solve(
 }
 
 /// One exchange of blows: both sides' dice and who won.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Exchange {
     /// The first side's dice.
     pub first: Vec<u32>,

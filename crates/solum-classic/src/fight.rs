@@ -9,7 +9,7 @@
 //! [`Decision`] the fight waits for ([`Command::Take`]) unless the fighter follows a fixed
 //! [`Policy`]. When every opponent has had its turn, a new round begins.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use solum_dice::{DiceError, DiceSource};
 use thiserror::Error;
 
@@ -59,7 +59,7 @@ impl Fighter {
 }
 
 /// Who is meant: the hero, or an opponent by its place in the list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Who {
     /// The hero.
@@ -69,7 +69,7 @@ pub enum Who {
 }
 
 /// What a hit costs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Loss {
     /// A hit point.
@@ -79,7 +79,7 @@ pub enum Loss {
 }
 
 /// A choice the fight waits for: how `who` takes the hit just won against it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Decision {
     /// Who was hit.
     pub who: Who,

@@ -21,15 +21,19 @@ use clap_complete::Shell;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// The campaign, typed before the subcommand; clap hands it to the command's own
+    /// `--campaign` (the same definition), so commands read only theirs.
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Roll a So1um Expanded check: against a difficulty (--vs) or an opposing pool (--against).
     Check(CheckArgs),
-    /// Exact odds, without rolling.
-    #[command(subcommand)]
-    Odds(OddsCommand),
+    /// Exact odds, without rolling: of dice notation (`solum odds 4d6kh3 "3d6 + 2"`), or of a
+    /// rule with a subcommand.
+    Odds(OddsArgs),
     /// Characters: create by the rules, show, edit, advance, rest.
     #[command(subcommand, name = "char")]
     Character(CharCommand),
@@ -47,18 +51,21 @@ pub enum Command {
     Static(PlayStaticArgs),
     /// Simulate many fights (seeded, parallel, reproducible) and report the win rate.
     Sim(SimArgs),
-    /// Roll a test of a sibling system: Solum die types, Project Sol, Sol'una.
-    #[command(subcommand)]
-    Roll(RollCommand),
+    /// Roll dice notation (`solum roll 4d6kh3`, `solum roll "2d6 + 3 [fire]"`), or a test of
+    /// a sibling system with a subcommand: Solum die types, Project Sol, Sol'una.
+    Roll(RollArgs),
     /// The original So1um: heroes, checks, the oracle, fights, the bestiary.
     #[command(subcommand)]
     Classic(ClassicCommand),
     /// Project Sol characters: tests that spend Edge and earn progress, refresh, training.
     #[command(subcommand)]
     Sol(SolCommand),
-    /// Sol'una skirmishes across the ten phases of a turn.
+    /// Sol'una characters in the campaign, and skirmishes across the ten phases of a turn.
     #[command(subcommand)]
     Soluna(SolunaCommand),
+    /// Solum die-type characters in the campaign (roll them with `roll dietype --char`).
+    #[command(subcommand)]
+    Dietype(DietypeCommand),
     /// Ask the solo oracle a yes/no question (journaled in the campaign).
     Ask(crate::cli_campaign::AskArgs),
     /// Write a note in the campaign's journal.
@@ -88,6 +95,78 @@ pub enum Command {
     },
     /// Print the man page (roff) to standard output.
     Man,
+}
+
+/// `solum odds EXPR…` or `solum odds SUBCOMMAND`.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct OddsArgs {
+    #[command(subcommand)]
+    pub command: Option<OddsCommand>,
+    #[command(flatten)]
+    pub notation: NotationOddsArgs,
+}
+
+/// Exact odds of dice notation (see docs/notation.md).
+#[derive(Debug, Args)]
+pub struct NotationOddsArgs {
+    /// Dice notation, one expression per argument (quote one with spaces): `4d6kh3`,
+    /// `"3d6! + 2"`, `8d10>=7f1`, `solum(3, vs 7)`, `dt(d8)`, `sol(8)`, `una(5, +2)`.
+    #[arg(required = true, value_name = "EXPR")]
+    pub exprs: Vec<String>,
+    /// Print JSON: an object with `distribution` (value → probability), `mean`, `sd`; a list
+    /// of them for several expressions.
+    #[arg(long)]
+    pub json: bool,
+    /// Draw the distributions, overlaid, into FILE.svg or FILE.png.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<std::path::PathBuf>,
+}
+
+/// `solum roll EXPR` or `solum roll SUBCOMMAND`.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct RollArgs {
+    #[command(subcommand)]
+    pub command: Option<RollCommand>,
+    #[command(flatten)]
+    pub notation: NotationRollArgs,
+}
+
+/// Roll dice notation (see docs/notation.md).
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("notation_dice").args(["rolled", "seed"])))]
+pub struct NotationRollArgs {
+    /// Dice notation: `4d6kh3`, `"2d6 + 3 [fire]"`, `3d6!`, `solum(3, vs 7)`, … Several words
+    /// are joined with spaces.
+    #[arg(required = true, value_name = "EXPR")]
+    pub expr: Vec<String>,
+    /// Dice rolled by hand: each die's face, then its rerolls and explosions, left to right
+    /// (`--json` lists them as `dice`).
+    #[arg(long, value_name = "V1,V2,...")]
+    pub rolled: Option<String>,
+    /// Seed of the generator, to replay exactly.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Print JSON: `total`, `dice` as rolled, `seed`, and the breakdown per term.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl Command {
+    /// Whether the command may use a campaign: the global `--campaign` is refused by the
+    /// others (odds, vehicle rolls, static combat, simulations, completions, the man page).
+    pub fn keeps_campaign(&self) -> bool {
+        !matches!(
+            self,
+            Self::Odds(_)
+                | Self::Vehicle(_)
+                | Self::Static(_)
+                | Self::Sim(_)
+                | Self::Completions { .. }
+                | Self::Man
+        )
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -341,21 +420,37 @@ pub enum RollCommand {
 
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("dice_source").args(["rolled", "seed"])))]
+#[command(group(clap::ArgGroup::new("damage_source").args(["damage", "weapon"])))]
 pub struct DietypeRollArgs {
-    /// The die type: d4, d6, d8, d10 or d12.
-    pub die: String,
+    /// The die type: d4, d6, d8, d10 or d12 (not with --char: the sheet gives it).
+    #[arg(required_unless_present = "character", conflicts_with = "character")]
+    pub die: Option<String>,
+    /// A campaign character: the die comes from --ability, the chances from --skill
+    /// (journaled).
+    #[arg(long = "char", value_name = "NAME", conflicts_with_all = ["chances", "damage"], requires = "ability")]
+    pub character: Option<String>,
+    /// The character's ability whose die type is rolled.
+    #[arg(long, requires = "character")]
+    pub ability: Option<String>,
+    /// The character's skill whose chances are used (none: one chance).
+    #[arg(long, requires = "character")]
+    pub skill: Option<String>,
+    /// On a success, the damage of the character's weapon (its die and modifier).
+    #[arg(long, requires = "character")]
+    pub weapon: Option<String>,
     #[command(flatten)]
     pub roll: DietypeArgs,
     /// On a success (or an opposed win), roll damage: one die of this type per point of
     /// quality.
     #[arg(long)]
     pub damage: Option<String>,
-    /// Die-type steps on the damage die, -8 to 8: -1 for armour (-1DT), clamped to d4..d12.
+    /// Die-type steps on the damage die (--damage or --weapon), -8 to 8: -1 for armour
+    /// (-1DT), clamped to d4..d12.
     #[arg(
         long,
         default_value_t = 0,
         allow_negative_numbers = true,
-        requires = "damage"
+        requires = "damage_source"
     )]
     pub damage_step: i64,
     /// Flat damage modifier, -4 to +4.
@@ -371,6 +466,8 @@ pub struct DietypeRollArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
 }
 
 #[derive(Debug, Args)]
@@ -463,8 +560,8 @@ pub struct SolunaRollArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum ClassicCommand {
-    /// Create a hero: 3d6 each for Body, Mind, Spirit (even dice), 2d6 for hit points, 2d6
-    /// for clichés.
+    /// Create a hero in the campaign (or a file with -o): 3d6 each for Body, Mind, Spirit
+    /// (even dice), 2d6 for hit points, 2d6 for clichés.
     #[command(group(clap::ArgGroup::new("classic_dice").args(["rolled", "seed"])))]
     New {
         /// The hero's name.
@@ -472,29 +569,62 @@ pub enum ClassicCommand {
         /// A cliché; repeat for the extra ones the 2d6 grant.
         #[arg(long = "cliche", short = 'c')]
         cliches: Vec<String>,
-        /// Where to save (default: NAME.toml).
+        /// Save a hero file here instead of adding the hero to the campaign.
         #[arg(long, short)]
         output: Option<std::path::PathBuf>,
-        /// Replace an existing file.
-        #[arg(long)]
+        /// Replace an existing file (with -o).
+        #[arg(long, requires = "output")]
         force: bool,
         #[command(flatten)]
         dice: DiceArgs,
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
     },
-    /// Show a hero, a sample hero or a monster of the book.
+    /// Show a hero of the campaign, a hero file, or a sample hero or monster of the book.
     Show {
-        /// A hero file, or a name from the book.
+        /// A campaign hero, a hero file (.toml), or a name from the book.
         who: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// List the campaign's heroes.
+    List {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Add a hero file (TOML) to the campaign.
+    Import {
+        /// The hero file.
+        file: std::path::PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Print a campaign hero as a hero file (TOML).
+    Export {
+        /// The hero's name.
+        name: String,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
     },
     /// List the book: sample heroes, monsters and clichés.
     Bestiary,
     /// Roll a check: stat dice (+1 for a cliché) against a difficulty.
     #[command(group(clap::ArgGroup::new("classic_dice").args(["rolled", "seed"])))]
     Check {
-        /// Dice, or a hero (a .toml file or a name from the book) who rolls a stat.
+        /// Dice, or a hero who rolls a stat: a campaign hero (journaled), a .toml file or a
+        /// name from the book.
         pool: String,
         /// The hero's stat: body (default), mind or spirit.
         #[arg(long)]
@@ -516,6 +646,8 @@ pub enum ClassicCommand {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
     },
     /// Ask the oracle a yes/no question.
     #[command(group(clap::ArgGroup::new("classic_dice").args(["rolled", "seed"])))]
@@ -536,14 +668,21 @@ pub enum ClassicCommand {
     },
     /// Fight to the death, exchange by exchange; with several foes each makes one attack on
     /// its turn. The loser of an exchange loses a hit point or, by choice, a point of Body
-    /// (asked with --ask or at a terminal; otherwise by policy).
+    /// (asked with --ask or at a terminal; otherwise by policy). A campaign hero's fight is
+    /// kept in the campaign: without --policy it stops at each hit the hero takes, and
+    /// `classic fight HERO --decide body|hp` answers it and goes on (any later process).
     #[command(group(clap::ArgGroup::new("classic_dice").args(["rolled", "seed"])))]
     Fight {
-        /// The hero: a .toml file (updated after the fight) or a name from the book.
+        /// The hero: a campaign hero, a .toml file (updated after the fight) or a name from
+        /// the book.
         hero: String,
-        /// The foes: names from the book or .toml files, in turn order.
-        #[arg(required = true)]
+        /// The foes: names from the book or .toml files, in turn order. None: go on with the
+        /// campaign hero's fight.
+        #[arg(required_unless_present = "decide")]
         foes: Vec<String>,
+        /// Answer the campaign hero's pending hit: lose Body or a hit point (hp), then go on.
+        #[arg(long, value_name = "body|hp", conflicts_with_all = ["foes", "ask"])]
+        decide: Option<String>,
         /// The hero's stat in this fight: body (default), mind (a spell), spirit (a mind duel).
         #[arg(long)]
         stat: Option<String>,
@@ -556,9 +695,10 @@ pub enum ClassicCommand {
         /// A cliché helps the foes.
         #[arg(long)]
         foe_cliche: bool,
-        /// How the hero takes hits when not asked: survive, hit-points, body.
-        #[arg(long, default_value = "survive")]
-        policy: String,
+        /// How the hero takes hits when not asked: survive (the default), hit-points, body.
+        /// A campaign hero with a policy fights to the end in one call.
+        #[arg(long)]
+        policy: Option<String>,
         /// How the foe takes hits.
         #[arg(long, default_value = "survive")]
         foe_policy: String,
@@ -571,17 +711,21 @@ pub enum ClassicCommand {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
     },
     /// Rest: 1 hit point per 8 hours, 1 Body per day; hours add up on the sheet across rests.
     Rest {
-        /// The hero file.
-        file: std::path::PathBuf,
+        /// A campaign hero, or a hero file (.toml).
+        file: String,
         /// Hours of rest (fractions allowed: 1.5).
         #[arg(long, allow_negative_numbers = true)]
         hours: f64,
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
     },
 }
 
@@ -799,10 +943,12 @@ pub struct SolTestArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum SolunaCommand {
-    /// Fight a skirmish from a file of `[[character]]` entries.
+    /// Fight a skirmish: campaign characters by name (journaled), or a file of
+    /// `[[character]]` entries.
     Skirmish {
-        /// The skirmish file (TOML): 2 to 20 characters, each with its own name.
-        file: std::path::PathBuf,
+        /// Campaign characters (2 to 20, in listed order), or one skirmish file (.toml).
+        #[arg(required = true)]
+        who: Vec<String>,
         /// Seed (not with --rolled: typed dice roll nothing from it).
         #[arg(long, conflicts_with = "rolled")]
         seed: Option<u64>,
@@ -812,7 +958,187 @@ pub enum SolunaCommand {
         /// Print the events as JSON.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
     },
+    /// Add a character to the campaign, with the fields of a skirmish character.
+    New(SolunaNewArgs),
+    /// Show a campaign character.
+    Show {
+        /// The name.
+        name: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// List the campaign's characters.
+    List {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Add every character of a skirmish file to the campaign.
+    Import {
+        /// The skirmish file (TOML, `[[character]]` entries).
+        file: std::path::PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Print campaign characters as a skirmish file (all without names).
+    Export {
+        /// The names.
+        names: Vec<String>,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+}
+
+/// `solum soluna new`: the fields of a skirmish character.
+#[derive(Debug, Args)]
+pub struct SolunaNewArgs {
+    /// The name.
+    pub name: String,
+    /// The side; different sides are foes.
+    #[arg(long)]
+    pub side: String,
+    /// Mind: actions a turn, 1 to 10.
+    #[arg(long)]
+    pub mind: u32,
+    /// Body: armour against every attack.
+    #[arg(long, default_value_t = 0)]
+    pub body: u32,
+    /// Shield: armour against every attack but melee.
+    #[arg(long, default_value_t = 0)]
+    pub shield: u32,
+    /// Hit points; out at 0.
+    #[arg(long)]
+    pub hit_points: u32,
+    /// Dice of a melee attack.
+    #[arg(long, default_value_t = 0)]
+    pub melee: u32,
+    /// Dice of a ranged attack.
+    #[arg(long, default_value_t = 0)]
+    pub ranged: u32,
+    /// Positive flips for the character's own tests.
+    #[arg(long, default_value_t = 0)]
+    pub flips: u32,
+    /// Negative flips against tests aimed at the character.
+    #[arg(long, default_value_t = 0)]
+    pub guard: u32,
+    /// The most flips committed to one test.
+    #[arg(long, default_value_t = 1)]
+    pub flips_per_test: u32,
+    /// Dice to add to the character's own tests.
+    #[arg(long, default_value_t = 0)]
+    pub extra_dice: u32,
+    /// Dice to take off tests aimed at the character.
+    #[arg(long, default_value_t = 0)]
+    pub dice_guard: u32,
+    /// The most dice added to, or taken off, one test.
+    #[arg(long, default_value_t = 1)]
+    pub dice_per_test: u32,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
+}
+
+/// `solum dietype …`: die-type characters in the campaign.
+#[derive(Debug, Subcommand)]
+pub enum DietypeCommand {
+    /// Add a character: abilities with their die type, skills with their chances, weapons.
+    New {
+        /// The name.
+        name: String,
+        #[command(flatten)]
+        sheet: DietypeSheetArgs,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Show a character.
+    Show {
+        /// The name.
+        name: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// List the campaign's die-type characters.
+    List {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Add a character from its TOML sheet.
+    Import {
+        /// The sheet file.
+        file: std::path::PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Print a character's TOML sheet.
+    Export {
+        /// The name.
+        name: String,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Change a sheet: set or remove abilities, skills and weapons, notes.
+    Edit {
+        /// The name.
+        name: String,
+        #[command(flatten)]
+        sheet: DietypeSheetArgs,
+        /// Remove an ability (repeat).
+        #[arg(long)]
+        remove_ability: Vec<String>,
+        /// Remove a skill (repeat).
+        #[arg(long)]
+        remove_skill: Vec<String>,
+        /// Remove a weapon (repeat).
+        #[arg(long)]
+        remove_weapon: Vec<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+}
+
+/// The parts of a die-type sheet a command sets.
+#[derive(Debug, Args)]
+pub struct DietypeSheetArgs {
+    /// An ability and its die type, e.g. `Agility=d8` (repeat).
+    #[arg(long, value_name = "NAME=DIE")]
+    pub ability: Vec<String>,
+    /// A skill and its chances, 1 to 4, e.g. `Swords=2` (repeat).
+    #[arg(long, value_name = "NAME=CHANCES")]
+    pub skill: Vec<String>,
+    /// A weapon, its damage die and modifier, e.g. `Dagger=d4+1` (repeat).
+    #[arg(long, value_name = "NAME=DIE[+M]")]
+    pub weapon: Vec<String>,
+    /// Notes.
+    #[arg(long)]
+    pub notes: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -885,20 +1211,24 @@ pub struct DiceArgs {
     pub seed: Option<u64>,
 }
 
+/// `solum char …`: So1um Expanded characters, kept in the campaign by name.
 #[derive(Debug, Subcommand)]
 pub enum CharCommand {
     /// Create a hero by the rules: 3/2/1 to Body, Mind and Charm, 2d6 for backgrounds, 1d6
     /// for light armor, one light weapon. Asks for what the flags do not give.
     New(CharNewArgs),
-    /// Show a character sheet with hit points and pools worked out.
-    Show {
-        /// The character file.
-        file: std::path::PathBuf,
+    /// Show a character's sheet with hit points and pools worked out.
+    Show(CharShowArgs),
+    /// List the campaign's characters.
+    List {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
     },
-    /// Change a character sheet; the result is checked against the rules before it is saved.
+    /// Change a character's sheet; the result is checked against the rules before it is
+    /// stored (nothing is stored otherwise), and the change is journaled.
     Edit(CharEditArgs),
     /// Advancement after an adventure: A, a new background (even d6), or B, raise an
     /// attribute (roll its dice, all even).
@@ -915,11 +1245,43 @@ pub enum CharCommand {
     },
     /// Rest: 1 hit point per half hour, up to the maximum.
     Rest {
-        /// The character file.
-        file: std::path::PathBuf,
+        /// The character's name.
+        name: String,
         /// Hours of rest (1.5 is three half hours).
         #[arg(long, default_value_t = 0.5)]
         hours: f64,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Add a character to the campaign from a TOML sheet.
+    Import {
+        /// The sheet (TOML, at most 1 MiB).
+        file: std::path::PathBuf,
+        /// Replace a character of the same name instead of refusing.
+        #[arg(long)]
+        replace: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Write a character's sheet as TOML (what `char import` reads).
+    Export {
+        /// The character's name.
+        name: String,
+        /// Write to this file instead of standard output (written safely; an existing file
+        /// only with --force).
+        #[arg(long, short, value_name = "FILE")]
+        out: Option<std::path::PathBuf>,
+        /// Replace an existing file (a regular, writable one; its permissions are kept).
+        #[arg(long, requires = "out")]
+        force: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
     },
 }
 
@@ -927,7 +1289,7 @@ pub enum CharCommand {
 // Typed dice are all used, so a seed beside them would roll nothing: refused, not ignored.
 #[command(group(clap::ArgGroup::new("char_new_dice").args(["rolled", "seed"]).multiple(false)))]
 pub struct CharNewArgs {
-    /// The hero's name.
+    /// The hero's name (only a name: no file is written).
     pub name: Option<String>,
     /// Body: 3, 2 or 1.
     #[arg(long)]
@@ -952,21 +1314,33 @@ pub struct CharNewArgs {
     pub armor: String,
     #[command(flatten)]
     pub dice: DiceArgs,
-    /// Where to save the sheet (default: NAME.toml).
-    #[arg(long, short)]
-    pub output: Option<std::path::PathBuf>,
-    /// Replace an existing file.
-    #[arg(long)]
-    pub force: bool,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
+}
+
+/// `solum char show`.
+#[derive(Debug, Args)]
+pub struct CharShowArgs {
+    /// The character's name in the campaign.
+    #[arg(required_unless_present = "file", conflicts_with = "file")]
+    pub name: Option<String>,
+    /// Read a TOML sheet file instead, without a campaign (read only).
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<std::path::PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
 }
 
 #[derive(Debug, Args)]
 pub struct CharEditArgs {
-    /// The character file.
-    pub file: std::path::PathBuf,
+    /// The character's name.
+    pub name: String,
     /// Set Body, Mind or Charm: `body=3`.
     #[arg(long = "set", value_name = "ATTR=N")]
     pub set: Vec<String>,
@@ -1007,14 +1381,19 @@ pub struct CharEditArgs {
     /// Heal by other means (magic, medicine), up to the maximum.
     #[arg(long)]
     pub heal: Option<u32>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
 }
 
 #[derive(Debug, Args)]
 // As for `char new`: a seed beside typed dice would roll nothing.
 #[command(group(clap::ArgGroup::new("char_advance_dice").args(["rolled", "seed"]).multiple(false)))]
 pub struct CharAdvanceArgs {
-    /// The character file.
-    pub file: std::path::PathBuf,
+    /// The character's name.
+    pub name: String,
     /// A: try for this new background.
     #[arg(
         long,
@@ -1030,6 +1409,8 @@ pub struct CharAdvanceArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
 }
 
 #[derive(Debug, Args)]
@@ -1042,10 +1423,10 @@ pub struct CombatArgs {
     /// A script of lines to run; without it, lines are read from standard input.
     pub script: Option<std::path::PathBuf>,
     /// Seed for every line without typed dice (`with …`).
-    #[arg(long, conflicts_with = "attach")]
+    #[arg(long, conflicts_with = "campaign")]
     pub seed: Option<u64>,
     /// Extra bestiary files (TOML), added to the shipped one.
-    #[arg(long, conflicts_with = "attach")]
+    #[arg(long, conflicts_with = "campaign")]
     pub bestiary: Vec<std::path::PathBuf>,
     /// Print events as JSON lines.
     #[arg(long)]
@@ -1053,15 +1434,17 @@ pub struct CombatArgs {
     /// Draws in melee, alternative combat, vehicle attacks and chases are rolled off (one
     /// die each until one is higher) instead of standing; the line `draws roll-off` does the
     /// same from a script.
-    #[arg(long, conflicts_with = "attach")]
+    #[arg(long, conflicts_with = "campaign")]
     pub roll_off: bool,
     /// Play the script or standard input on this campaign's open combat (`solum combat
     /// start`): each line is stored and journaled as `solum combat do` does. Only this flag
     /// attaches (not $SOLUM_CAMPAIGN), so a plain script runs as it always did.
-    #[arg(long = "campaign", id = "attach", value_name = "FILE")]
+    // The id is the global flag's, so `solum --campaign F combat SCRIPT` attaches too and
+    // the two never define `--campaign` twice in one command.
+    #[arg(long = "campaign", id = "campaign", value_name = "FILE")]
     pub attach: Option<std::path::PathBuf>,
     /// List the line language and stop.
-    #[arg(long, conflicts_with_all = ["script", "seed", "json", "roll_off", "bestiary", "attach"])]
+    #[arg(long, conflicts_with_all = ["script", "seed", "json", "roll_off", "bestiary", "campaign"])]
     pub help_lines: bool,
 }
 
@@ -1346,10 +1729,49 @@ pub struct OpposingArgs {
     pub roll_off: bool,
 }
 
+/// How `solum check` builds its pool: from numbers (ATTRIBUTE and the modifier flags, ruling
+/// S1), or from a character's sheet (`--char NAME --attr ATTR`, or `--sheet FILE`).
+#[derive(Debug, Clone, Args)]
+#[group(skip)]
+#[command(group(clap::ArgGroup::new("pool_source").args(["attribute", "character", "sheet"]).required(true).multiple(false)))]
+pub struct CheckPoolArgs {
+    /// The attribute rolled (Body, Mind or Charm): the number of dice before modifiers.
+    #[arg(value_name = "ATTRIBUTE", allow_negative_numbers = true)]
+    pub attribute: Option<i64>,
+    /// Roll from this character's sheet in the campaign (journaled): the pool, armor and
+    /// heavy-weapon penalties and gear come from the sheet.
+    #[arg(long = "char", value_name = "NAME", requires = "attr")]
+    pub character: Option<String>,
+    /// Roll from a TOML sheet file instead, without a campaign (read only, not journaled).
+    #[arg(long, value_name = "FILE", requires = "attr")]
+    pub sheet: Option<std::path::PathBuf>,
+    /// With --char or --sheet: the attribute rolled (body, mind or charm).
+    #[arg(long, value_name = "ATTR")]
+    pub attr: Option<String>,
+    /// One background applies: +1 die (never more than one). With --char or --sheet, name
+    /// the sheet's background: `--background "Acrobat Thief"`.
+    #[arg(short = 'b', long, value_name = "BG", num_args = 0..=1, default_missing_value = "")]
+    pub background: Option<String>,
+    /// With --char or --sheet: attacking with this weapon of the sheet (a heavy one at Body
+    /// below 3 costs a die).
+    #[arg(long, value_name = "WEAPON", requires = "attr")]
+    pub weapon: Option<String>,
+    /// Armor too heavy for the Body: -1 die (a sheet knows this itself).
+    #[arg(long, conflicts_with_all = ["character", "sheet"])]
+    pub armor_too_heavy: bool,
+    /// Attacking with a heavy weapon at Body below 3: -1 die (a sheet knows this itself).
+    #[arg(long, conflicts_with_all = ["character", "sheet"])]
+    pub heavy_weapon: bool,
+    /// Useful gear: reroll the lowest die once, when that can change the outcome. With
+    /// --char or --sheet, name the sheet's gear: `--gear "thieves' tools"`.
+    #[arg(short, long, value_name = "GEAR", num_args = 0..=1, default_missing_value = "")]
+    pub gear: Option<String>,
+}
+
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     #[command(flatten)]
-    pub pool: PoolArgs,
+    pub pool: CheckPoolArgs,
     #[command(flatten)]
     pub target: Against,
     #[command(flatten)]
@@ -1359,12 +1781,13 @@ pub struct CheckArgs {
     /// on a 6), then roll-off dice. With --seed only when the other side is rolled by it.
     #[arg(long, value_name = "V1,V2,...")]
     pub rolled: Option<String>,
-    /// The opposing side's dice rolled by hand, in the same order.
+    /// The opposing side's dice rolled by hand, in the same order. (From a sheet, --rolled
+    /// takes every die of both sides, in the order the roll draws them.)
     #[arg(
         long,
         value_name = "V1,V2,...",
         requires = "against",
-        conflicts_with = "vs"
+        conflicts_with_all = ["vs", "character", "sheet"]
     )]
     pub against_rolled: Option<String>,
     /// Seed of the generator, to replay a roll exactly (a fresh seed is chosen and shown
@@ -1374,6 +1797,8 @@ pub struct CheckArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
 }
 
 #[derive(Debug, Args)]

@@ -4,12 +4,16 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
 
-/// Which campaign a command works on.
+/// Which campaign a command works on. Declared once: flattened into `Cli` (so it may come
+/// before the subcommand, `solum --campaign F ask …`) and into each campaign command;
+/// `global` hands a value typed at either place to the command.
 #[derive(Debug, Args)]
 pub struct CampaignArg {
-    /// The campaign file (SQLite). Default: `campaign.solum` in the user's data folder
-    /// (`$XDG_DATA_HOME/solum` on Linux), or $SOLUM_CAMPAIGN. Created on first use.
-    #[arg(long, value_name = "FILE", env = "SOLUM_CAMPAIGN", global = true)]
+    /// The campaign file (SQLite). Default: $SOLUM_CAMPAIGN, else `campaign.solum` in the
+    /// user's data folder (`$XDG_DATA_HOME/solum` on Linux). Created on first use.
+    // $SOLUM_CAMPAIGN is read where the campaign is opened, not by clap: a global `env`
+    // would hand it to `solum combat SCRIPT` too, which attaches only on the typed flag.
+    #[arg(long, value_name = "FILE", global = true)]
     pub campaign: Option<PathBuf>,
 }
 

@@ -55,8 +55,31 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    // clap refuses the flag twice at one level but lets a value after the subcommand
+    // replace one before it: refused alike, so no campaign is chosen silently.
+    let campaigns = args
+        .iter()
+        .skip(1)
+        .take_while(|a| *a != "--")
+        .filter(|a| *a == "--campaign" || a.to_string_lossy().starts_with("--campaign="))
+        .count();
+    if campaigns > 1 {
+        say!(
+            "{}: --campaign is given {campaigns} times: give it once, before or after the command's name\n",
+            render::error_label()
+        );
+        return ExitCode::from(2);
+    }
     let mut out = render::Escaped::new(anstream::stdout().lock());
     let result = match Cli::try_parse_from(args) {
+        Ok(cli) if cli.campaign.campaign.is_some() && !cli.command.keeps_campaign() => {
+            // The global flag reaches every command; one that keeps nothing says so rather
+            // than ignore it.
+            Err(bad(
+                "--campaign: this command keeps nothing in a campaign (odds, vehicle rolls, static combat and simulations are not journaled)",
+            ))
+        }
         Ok(cli) => cmd::run(cli, &mut out),
         // Help and version go to standard output through the same writer (exit 0).
         Err(err) if err.exit_code() == 0 => {

@@ -815,3 +815,177 @@ fn a_play_script_of_endless_input_is_refused_at_once() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("standard input"), "{stderr}");
 }
+
+/// `--campaign` works before the subcommand as after it, at every depth, and both name the
+/// same file; `$SOLUM_CAMPAIGN` fills it in when neither is typed, and an empty one is a
+/// plain message (exit 2), not clap's.
+#[test]
+fn the_campaign_flag_goes_before_or_after_the_subcommand() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    let cs = c.to_str().unwrap();
+    // 3 with an even d6 is "No, but" (the table: 1 No and, 2 No, 3 No but, 4 Yes but, 5 Yes,
+    // 6 Yes and); its event die 1.
+    let before = solum_args(&[
+        "--campaign",
+        cs,
+        "ask",
+        "Is the gate shut?",
+        "--rolled",
+        "3,1",
+        "--json",
+    ])
+    .json();
+    assert_eq!(before["answer"], "No, but");
+    let after = solum_args(&[
+        "ask",
+        "Is it raining?",
+        "--rolled",
+        "5",
+        "--json",
+        "--campaign",
+        cs,
+    ])
+    .json();
+    assert_eq!(after["answer"], "Yes");
+    // Before a two-level subcommand too.
+    let run = solum_args(&["--campaign", cs, "scene", "start", "At the gate"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = solum_args(&["--campaign", cs, "journal", "export", "--format", "json"]);
+    let entries = run.json()["entries"].as_array().unwrap().clone();
+    assert_eq!(entries.len(), 3, "both asks and the scene in the one file");
+    // Twice, before and after: refused, as clap refuses it twice in one place; nothing
+    // is written to either file.
+    let b = dir.path().join("b.solum");
+    let run = solum_args(&[
+        "--campaign",
+        b.to_str().unwrap(),
+        "note",
+        "which?",
+        "--campaign",
+        cs,
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("--campaign is given 2 times"),
+        "{}",
+        run.stderr
+    );
+    assert!(!b.exists());
+    // A command that keeps nothing refuses the flag rather than ignore it.
+    let run = solum_args(&["--campaign", cs, "odds", "check", "3", "--vs", "4"]);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(
+        run.stderr.contains("keeps nothing in a campaign"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(solum_args(&["odds", "check", "3", "--vs", "4"]).code, 0);
+    // The environment variable when no flag is typed; the flag wins over it.
+    let other = dir.path().join("other.solum");
+    let env_run = |args: &[&str], env: &std::ffi::OsStr| {
+        let out = Process::new(assert_cmd::cargo::cargo_bin("solum"))
+            .args(args)
+            .env("SOLUM_CAMPAIGN", env)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, _, err) = env_run(&["note", "from the environment"], other.as_os_str());
+    assert_eq!(code, Some(0), "{err}");
+    assert!(other.exists());
+    let (code, _, err) = env_run(&["--campaign", cs, "note", "typed"], other.as_os_str());
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(exported(&c).len(), 4);
+    assert_eq!(exported(&other).len(), 1);
+    // Empty: a message naming the variable, nothing created.
+    let (code, out, err) = env_run(&["ask", "Anyone?"], std::ffi::OsStr::new(""));
+    assert_eq!(code, Some(2), "{out}");
+    assert!(err.contains("$SOLUM_CAMPAIGN is set but empty"), "{err}");
+    assert!(!err.contains("a value is required"), "{err}");
+}
+
+/// A tampered export is refused naming the entry (its place in the file, its number and
+/// kind) and each field that differs from what its dice give; nothing is imported.
+#[test]
+fn a_tampered_import_names_the_entry_and_the_fields_that_differ() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.solum");
+    let b = dir.path().join("b.solum");
+    // Typed 4, 5, 4: "Yes, but" (4), event 5 an NPC, disposition 4 neutral (S12's tables).
+    assert_eq!(with(&a, &["ask", "Guards?", "--rolled", "4,5,4"]).code, 0);
+    assert_eq!(with(&a, &["note", "The gate creaks."]).code, 0);
+    // Typed 1 then event 2: "No, and", event die 2.
+    assert_eq!(with(&a, &["ask", "Open?", "--rolled", "1,2"]).code, 0);
+    let export = with(&a, &["journal", "export", "--format", "json"]).json();
+    let import = |edit: &dyn Fn(&mut Value)| {
+        let mut v = export.clone();
+        edit(&mut v);
+        let file = dir.path().join("t.json");
+        std::fs::write(&file, v.to_string()).unwrap();
+        with(&b, &["journal", "import", file.to_str().unwrap()])
+    };
+    // The answer changed by hand: entry 1, outcome.answer.
+    let run = import(&|v| v["entries"][0]["outcome"]["answer"] = "yes".into());
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(
+        run.stderr.contains("entry 1 of the import"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("oracle entry, numbered 1"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains(r#"outcome.answer: recorded "yes", the dice give "yes-but""#),
+        "{}",
+        run.stderr
+    );
+    // Two fields of the third entry: its event die and its answer die.
+    let run = import(&|v| {
+        v["entries"][2]["outcome"]["event_die"] = 6.into();
+        v["entries"][2]["outcome"]["die"] = 2.into();
+    });
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("entry 3 of the import"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("outcome.event_die: recorded 6, the dice give 2"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("outcome.die: recorded 2, the dice give 1"),
+        "{}",
+        run.stderr
+    );
+    // A value no record knows: the entry and the field serde refused.
+    let run = import(&|v| {
+        v["entries"][0]["outcome"]["event"]["disposition"] = "hostile".into();
+    });
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("entry 1 (kind \"oracle\", numbered 1"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("hostile"), "{}", run.stderr);
+    // Nothing was imported by any of them; the untouched export goes in whole.
+    assert!(!b.exists() || exported(&b).is_empty());
+    let run = import(&|_| {});
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(exported(&b).len(), 3);
+}

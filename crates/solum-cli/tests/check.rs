@@ -245,39 +245,40 @@ fn vehicle_attack_refuses_speed_it_would_ignore() {
 #[test]
 fn empty_or_duplicate_names_are_refused_on_a_sheet() {
     let dir = tempfile::tempdir().unwrap();
-    let f = dir.path().join("nick.toml");
-    let f = f.to_str().unwrap();
+    let c = dir.path().join("c.solum");
+    let c = c.to_str().unwrap();
     solum(&format!(
-        "char new Nick --body 3 --mind 2 --charm 1 -b Soldier --weapon dagger --rolled 1,1,1 -o {f}"
+        "char new Nick --body 3 --mind 2 --charm 1 -b Soldier --weapon dagger --rolled 1,1,1 --campaign {c}"
     ))
     .ok();
-    solum(&format!("char edit {f} --add-weapon :light")).bad_input("needs a name");
-    solum(&format!("char edit {f} --add-weapon Dagger:light")).bad_input("already carries");
-    solum(&format!("char edit {f} --add-background soldier")).bad_input("already has it");
-    solum(&format!("char edit {f} --add-gear :reroll")).bad_input("needs a name");
-    solum(&format!("char edit {f} --add-gear rope:reroll")).ok();
-    solum(&format!("char edit {f} --add-gear Rope:enables")).bad_input("already has");
+    let edit = |flags: &str| solum(&format!("char edit Nick {flags} --campaign {c}"));
+    edit("--add-weapon :light").bad_input("--add-weapon: needs words");
+    edit("--add-weapon Dagger:light").bad_input("already carries");
+    edit("--add-background soldier").bad_input("already has the background");
+    edit("--add-gear :reroll").bad_input("--add-gear: needs words");
+    edit("--add-gear rope:reroll").ok();
+    edit("--add-gear Rope:enables").bad_input("already has");
 }
 
 #[test]
 fn set_attribute_at_the_integer_edges_is_refused_not_a_panic() {
     let dir = tempfile::tempdir().unwrap();
-    let f = dir.path().join("nick.toml");
-    let f = f.to_str().unwrap();
+    let c = dir.path().join("c.solum");
+    let c = c.to_str().unwrap();
     solum(&format!(
-        "char new Nick --body 3 --mind 2 --charm 1 -b Soldier --weapon dagger --rolled 1,1,1 -o {f}"
+        "char new Nick --body 3 --mind 2 --charm 1 -b Soldier --weapon dagger --rolled 1,1,1 --campaign {c}"
     ))
     .ok();
     for v in ["4294967296", "-1", "x"] {
-        solum(&format!("char edit {f} --set body={v}")).bad_input(&format!(
+        solum(&format!("char edit Nick --set body={v} --campaign {c}")).bad_input(&format!(
             "--set body={v}: `{v}` is not an attribute: attributes are 1 to 4"
         ));
     }
     for v in ["4294967295", "0", "5"] {
-        solum(&format!("char edit {f} --set body={v}"))
+        solum(&format!("char edit Nick --set body={v} --campaign {c}"))
             .bad_input(&format!("body: {v} is outside 1 to 4"));
     }
-    solum(&format!("char edit {f} --set body=4")).ok();
+    solum(&format!("char edit Nick --set body=4 --campaign {c}")).ok();
 }
 
 #[test]
@@ -361,19 +362,17 @@ fn combinations_that_would_be_ignored_are_refused() {
     // Without the ignored flag the same commands run.
     solum("check 3 --against 2 --against-gear --roll-off --json").json();
     solum("odds check 3 --against 2 --against-gear --roll-off --json").json();
-    let dir = std::env::temp_dir().join(format!("solum-refused-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let hero = dir.join("nick.toml");
-    let hero = hero.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    let c = c.to_str().unwrap();
     solum(&format!(
-        "char new Nick --body 3 --mind 2 --charm 1 -b Thief --weapon dagger --rolled 1,2,3 -o {hero}"
+        "char new Nick --body 3 --mind 2 --charm 1 -b Thief --weapon dagger --rolled 1,2,3 --campaign {c}"
     ))
     .ok();
     solum(&format!(
-        "char advance {hero} --background Pilot --rolled 2"
+        "char advance Nick --background Pilot --rolled 2 --campaign {c}"
     ))
     .ok();
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// R3: a roll whose faces a person typed is always shown as typed. With typed dice on one

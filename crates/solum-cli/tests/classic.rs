@@ -514,3 +514,183 @@ fn classic_empty_and_repeated_names_are_refused() {
     // The book's entries may repeat: two goblins are two goblins.
     solum_args(&["classic", "fight", &grok, "goblin", "goblin", "--seed", "1"]).ok();
 }
+
+/// `solum` with `--campaign FILE` after the arguments.
+fn in_campaign(campaign: &std::path::Path, args: &[&str]) -> common::Run {
+    let mut all = args.to_vec();
+    all.push("--campaign");
+    all.push(campaign.to_str().unwrap());
+    solum_args(&all)
+}
+
+#[test]
+fn campaign_heroes_are_created_shown_exported_rested_and_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    // C1 by hand: Body 2,4,5 → 2; Mind 1,3,5 → 1; Spirit 6,6,6 → 3; hit points 2 + one
+    // even die of 2,3 = 3.
+    let v = in_campaign(
+        &c,
+        &[
+            "classic",
+            "new",
+            "Ada",
+            "-c",
+            "Brave",
+            "--rolled",
+            "2,4,5,1,3,5,6,6,6,2,3,4,4",
+            "--json",
+        ],
+    )
+    .json();
+    assert_eq!(v["sheet"]["hero"]["body"], 2);
+    assert_eq!(v["sheet"]["hero"]["hit_points"], 3);
+    assert!(!dir.path().join("ada.toml").exists(), "no file without -o");
+    let listed = in_campaign(&c, &["classic", "list", "--json"]).json();
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+    assert!(
+        in_campaign(&c, &["classic", "show", "ada"])
+            .ok()
+            .contains("B:2 M:1 S:3 HP:3")
+    );
+    // Export, change, import as another hero.
+    let text = in_campaign(&c, &["classic", "export", "Ada"])
+        .ok()
+        .to_owned();
+    let file = dir.path().join("bo.toml");
+    std::fs::write(
+        &file,
+        text.replace("name = \"Ada\"", "name = \"Bo\"")
+            .replace("hit_points = 3", "hit_points = 1\nmax_hit_points = 3"),
+    )
+    .unwrap();
+    in_campaign(&c, &["classic", "import", file.to_str().unwrap()]).ok();
+    in_campaign(&c, &["classic", "import", file.to_str().unwrap()]).bad_input("already exists");
+    // C2: 8 hours a hit point; the hours add up on the sheet between calls.
+    let v = in_campaign(&c, &["classic", "rest", "Bo", "--hours", "6", "--json"]).json();
+    assert_eq!(v["healed"][0], 0);
+    let v = in_campaign(&c, &["classic", "rest", "Bo", "--hours", "2.5", "--json"]).json();
+    assert_eq!(v["healed"][0], 1);
+    assert_eq!(v["sheet"]["hero"]["hit_points"], 2);
+    assert_eq!(v["sheet"]["hero"]["rest_toward_hit_point"], 0.5);
+    in_campaign(&c, &["classic", "rest", "Bo", "--hours", "-1"]).bad_input("--hours");
+    // Body 2 + Brave: 1, 4, 2 against 4 passes; journaled.
+    let v = in_campaign(
+        &c,
+        &[
+            "classic", "check", "ada", "--cliche", "brave", "--vs", "4", "--rolled", "1,4,2",
+            "--json",
+        ],
+    )
+    .json();
+    assert_eq!(v["inputs"]["pool"], 3);
+    assert_eq!(v["check"]["passed"], true);
+    in_campaign(
+        &c,
+        &["classic", "check", "Ada", "--cliche", "sly", "--vs", "4"],
+    )
+    .bad_input("sly");
+    // Book heroes still check by name, read-only, outside the campaign.
+    in_campaign(
+        &c,
+        &["classic", "check", "alessandor", "--vs", "3", "--seed", "1"],
+    )
+    .ok();
+    let report = in_campaign(&c, &["journal", "verify"]).ok().to_owned();
+    assert!(
+        report.contains("5 entries, 2 rolls re-derived, 0 do not match"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_campaign_fight_stops_at_each_hit_and_goes_on_in_later_processes() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    let hero = dir.path().join("ada.toml");
+    std::fs::write(
+        &hero,
+        "name = \"Ada\"\nbody = 2\nmind = 1\nspirit = 3\nhit_points = 3\n",
+    )
+    .unwrap();
+    let rat = dir.path().join("rat.toml");
+    std::fs::write(
+        &rat,
+        "name = \"Rat\"\nbody = 1\nmind = 1\nspirit = 1\nhit_points = 2\n",
+    )
+    .unwrap();
+    in_campaign(&c, &["classic", "import", hero.to_str().unwrap()]).ok();
+    // By hand (C2): Ada 1 2 against the rat's 5: Ada is hit and the fight waits.
+    let v = in_campaign(
+        &c,
+        &[
+            "classic",
+            "fight",
+            "Ada",
+            rat.to_str().unwrap(),
+            "--rolled",
+            "1,2,5",
+            "--json",
+        ],
+    )
+    .json();
+    assert_eq!(v["status"]["pending"]["who"], "hero");
+    assert_eq!(v["status"]["over"], false);
+    in_campaign(&c, &["classic", "fight", "Ada", "goblin"]).bad_input("already in a fight");
+    in_campaign(&c, &["classic", "fight", "Ada", "--decide", "maybe"]).bad_input("--decide");
+    in_campaign(
+        &c,
+        &[
+            "classic", "fight", "Ada", "--decide", "body", "--policy", "body",
+        ],
+    )
+    .bad_input("--policy");
+    // Body lost: one die. 6 against 3, the rat is down to 1; 4 against 4, a tie; 2 against 3,
+    // Ada is hit again.
+    let v = in_campaign(
+        &c,
+        &[
+            "classic",
+            "fight",
+            "Ada",
+            "--decide",
+            "body",
+            "--rolled",
+            "6,3,4,4,2,3",
+            "--json",
+        ],
+    )
+    .json();
+    assert_eq!(v["status"]["hero"], serde_json::json!([1, 3]));
+    assert_eq!(v["status"]["foes"], serde_json::json!([[1, 1]]));
+    // 5 against 1: the rat dies; Ada keeps Body 1 and 2 hit points, written to her sheet.
+    let text = in_campaign(
+        &c,
+        &[
+            "classic", "fight", "Ada", "--decide", "hp", "--rolled", "5,1",
+        ],
+    )
+    .ok()
+    .to_owned();
+    assert!(text.contains("Ada wins"), "{text}");
+    let v = in_campaign(&c, &["classic", "show", "Ada", "--json"]).json();
+    assert_eq!(
+        (v["hero"]["body"].as_u64(), v["hero"]["hit_points"].as_u64()),
+        (Some(1), Some(2))
+    );
+    assert_eq!(v["in_fight"], false);
+    in_campaign(&c, &["classic", "fight", "Ada", "--decide", "hp"]).bad_input("not in a fight");
+    // With a policy, no questions: one call to the end.
+    let v = in_campaign(
+        &c,
+        &[
+            "classic", "fight", "Ada", "goblin", "--policy", "survive", "--seed", "9", "--json",
+        ],
+    )
+    .json();
+    assert_eq!(v["status"]["over"], true);
+    let report = in_campaign(&c, &["journal", "verify"]).ok().to_owned();
+    assert!(report.contains("0 do not match"), "{report}");
+    // The hero file stays as it was: the campaign hero is a copy.
+    assert!(std::fs::read_to_string(&hero).unwrap().contains("body = 2"));
+}

@@ -88,3 +88,119 @@ fn flags_that_would_be_ignored_are_refused() {
     solum("roll dietype d6 --seed 1").ok();
     solum("odds dietype --tables").ok();
 }
+
+fn in_campaign(campaign: &std::path::Path, args: &[&str]) -> common::Run {
+    let mut all = args.to_vec();
+    all.push("--campaign");
+    all.push(campaign.to_str().unwrap());
+    common::solum_args(&all)
+}
+
+#[test]
+fn die_type_characters_roll_from_their_sheet() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    let v = in_campaign(
+        &c,
+        &[
+            "dietype",
+            "new",
+            "Aria",
+            "--ability",
+            "Agility=d8",
+            "--skill",
+            "Swords=2",
+            "--weapon",
+            "Dagger=d4+1",
+            "--json",
+        ],
+    )
+    .json();
+    assert_eq!(v["sheet"]["sheet"]["abilities"]["Agility"], "d8");
+    in_campaign(&c, &["dietype", "new", "Bad", "--skill", "Swords=5"]).bad_input("--skill");
+    in_campaign(&c, &["dietype", "new", "Bad", "--ability", "Agility=d7"]).bad_input("d7");
+    // D1, D2 by hand: chance 1, 8 explodes into 3 and 2 = 5 ≥ 4; chance 2, 1. Quality 1:
+    // one d4 of the dagger, 3 + 1 = 4.
+    let v = in_campaign(
+        &c,
+        &[
+            "roll",
+            "dietype",
+            "--char",
+            "aria",
+            "--ability",
+            "agility",
+            "--skill",
+            "swords",
+            "--weapon",
+            "dagger",
+            "--rolled",
+            "8,3,2,1,3",
+            "--json",
+        ],
+    )
+    .json();
+    assert_eq!(v["inputs"]["chances"], 2);
+    assert_eq!(v["result"]["quality"], 1);
+    assert_eq!(v["result"]["damage"]["total"], 4);
+    in_campaign(
+        &c,
+        &["roll", "dietype", "--char", "Aria", "--ability", "Luck"],
+    )
+    .bad_input("Luck");
+    in_campaign(
+        &c,
+        &[
+            "roll",
+            "dietype",
+            "d6",
+            "--char",
+            "Aria",
+            "--ability",
+            "Agility",
+        ],
+    )
+    .bad_input("cannot be used with");
+    in_campaign(
+        &c,
+        &[
+            "roll",
+            "dietype",
+            "--char",
+            "Aria",
+            "--ability",
+            "Agility",
+            "--chances",
+            "3",
+        ],
+    )
+    .bad_input("cannot be used with");
+    let v = in_campaign(
+        &c,
+        &[
+            "dietype",
+            "edit",
+            "Aria",
+            "--skill",
+            "swords=3",
+            "--remove-weapon",
+            "dagger",
+            "--json",
+        ],
+    )
+    .json();
+    assert_eq!(v["sheet"]["sheet"]["skills"]["Swords"], 3);
+    in_campaign(&c, &["dietype", "edit", "Aria", "--remove-skill", "bows"]).bad_input("bows");
+    let sheet = in_campaign(&c, &["dietype", "export", "Aria"])
+        .ok()
+        .to_owned();
+    let file = dir.path().join("aria.toml");
+    std::fs::write(&file, sheet.replace("Aria", "Bria")).unwrap();
+    in_campaign(&c, &["dietype", "import", file.to_str().unwrap()]).ok();
+    assert!(in_campaign(&c, &["dietype", "list"]).ok().contains("Bria"));
+    let report = in_campaign(&c, &["journal", "verify"]).ok().to_owned();
+    assert!(
+        report.contains("4 entries, 1 rolls re-derived, 0 do not match"),
+        "{report}"
+    );
+}

@@ -63,21 +63,22 @@ fn duel_odds_with_roll_off() {
 /// about typed dice the refused roll never used.
 #[test]
 fn errors_give_the_rules_reason() {
-    let run =
-        solum("char new Nick --body 3 --mind 3 --charm 1 -b Thief --weapon dagger --rolled 2,5,4");
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    let c = c.to_str().unwrap();
+    let run = solum(&format!(
+        "char new Nick --body 3 --mind 3 --charm 1 -b Thief --weapon dagger --rolled 2,5,4 --campaign {c}"
+    ));
     run.bad_input("assign 3, 2 and 1");
     assert!(!run.stderr.contains("too many values"), "{}", run.stderr);
     // Advancement B on an attribute at 4 is refused before any roll.
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("nick.toml");
-    let f = file.to_str().unwrap();
     solum(&format!(
-        "char new Nick --body 3 --mind 2 --charm 1 -b Thief --weapon dagger --rolled 1,1,1 -o {f}"
+        "char new Nick --body 3 --mind 2 --charm 1 -b Thief --weapon dagger --rolled 1,1,1 --campaign {c}"
     ))
     .ok();
-    solum(&format!("char edit {f} --set body=4")).ok();
+    solum(&format!("char edit Nick --set body=4 --campaign {c}")).ok();
     let run = solum(&format!(
-        "char advance {f} --attribute body --rolled 2,2,2,2"
+        "char advance Nick --attribute body --rolled 2,2,2,2 --campaign {c}"
     ));
     run.bad_input("no attribute goes above 4");
     assert!(!run.stderr.contains("too many values"), "{}", run.stderr);
@@ -162,26 +163,30 @@ fn weapons_made_to_fight_vehicles() {
     let dir = tempfile::tempdir().unwrap();
     let sheet = dir.path().join("nick.toml");
     let f = sheet.to_str().unwrap();
+    let c = dir.path().join("c.solum");
+    let c = c.to_str().unwrap();
     solum(&format!(
-        "char new Nick --body 3 --mind 2 --charm 1 -b Soldier --weapon dagger --rolled 1,1,1 -o {f}"
+        "char new Nick --body 3 --mind 2 --charm 1 -b Soldier --weapon dagger --rolled 1,1,1 --campaign {c}"
     ))
     .ok();
     solum(&format!(
-        "char edit {f} --add-weapon launcher:heavy:ranged:anti-vehicle"
+        "char edit Nick --add-weapon launcher:heavy:ranged:anti-vehicle --campaign {c}"
     ))
     .ok();
+    // Combat reads sheet files: the campaign's sheet is exported to one.
+    solum(&format!("char export Nick --out {f} --campaign {c}")).ok();
     assert!(
         std::fs::read_to_string(&sheet)
             .unwrap()
             .contains("anti_vehicle = true")
     );
     assert!(
-        solum(&format!("char show {f}"))
+        solum(&format!("char show --file {f}"))
             .ok()
             .contains("made to fight vehicles")
     );
     solum(&format!(
-        "char edit {f} --add-weapon rifle:medium:anti-vehicle"
+        "char edit Nick --add-weapon rifle:medium:anti-vehicle --campaign {c}"
     ))
     .bad_input("--add-weapon rifle:medium:anti-vehicle");
     // In combat: 3 dice (Body 3) against 4 (nearby) hit the freighter for 1.

@@ -175,6 +175,14 @@ fn hostile_corpus() {
             + "notes = \"x\\u001b]0;pwned\\u0007\"\n",
     );
     let nick = write(d, "nick.toml", NICK);
+    // Characters live in a campaign: Nick is imported from his sheet once.
+    let camp = d.join("c.solum");
+    let imported = run(
+        &["char", "import", s(&nick), "--campaign", s(&camp)].map(String::from),
+        &Input::Null,
+        Stdio::piped(),
+    );
+    assert_eq!(imported.code, Some(0), "{}", imported.stderr);
     let huge_body = write(
         d,
         "huge.toml",
@@ -333,39 +341,86 @@ fn hostile_corpus() {
             Bad,
         ),
         // Character sheets: devices, pipes, directories, huge, garbage, bad paths.
-        case(&["char", "show", s(zero)], Bad),
-        case(&["char", "show", s(&fifo)], Bad),
-        case(&["char", "show", s(d)], Bad),
-        case(&["char", "show", s(&big)], Bad),
-        case(&["char", "show", s(&garbage)], Bad),
-        case(&["char", "show", ""], Bad),
-        case(&["char", "show", &deep], Bad),
-        case(&["char", "show", &long_name], Bad),
-        case(&["char", "show", s(&huge_body)], Bad),
-        case(&["char", "show", s(&endless_backgrounds)], Bad),
-        case(&["char", "edit", s(&nick), "--heal", "-1"], Bad),
-        case(&["char", "rest", s(&nick), "--hours", "NaN"], Bad),
-        case(&["char", "rest", s(&nick), "--hours", "1e308"], Bad),
+        case(&["char", "show", "--file", s(zero)], Bad),
+        case(&["char", "show", "--file", s(&fifo)], Bad),
+        case(&["char", "show", "--file", s(d)], Bad),
+        case(&["char", "show", "--file", s(&big)], Bad),
+        case(&["char", "show", "--file", s(&garbage)], Bad),
+        case(&["char", "show", "--file", ""], Bad),
+        case(&["char", "show", "--file", &deep], Bad),
+        case(&["char", "show", "--file", &long_name], Bad),
+        case(&["char", "show", "--file", s(&huge_body)], Bad),
+        case(&["char", "show", "--file", s(&endless_backgrounds)], Bad),
+        case(
+            &[
+                "char",
+                "edit",
+                "Nick",
+                "--heal",
+                "-1",
+                "--campaign",
+                s(&camp),
+            ],
+            Bad,
+        ),
+        case(
+            &[
+                "char",
+                "rest",
+                "Nick",
+                "--hours",
+                "NaN",
+                "--campaign",
+                s(&camp),
+            ],
+            Bad,
+        ),
+        case(
+            &[
+                "char",
+                "rest",
+                "Nick",
+                "--hours",
+                "1e308",
+                "--campaign",
+                s(&camp),
+            ],
+            Bad,
+        ),
         checked(
-            case(&["char", "edit", s(&nick), "--heal", "4294967295"], Ran),
+            case(
+                &[
+                    "char",
+                    "edit",
+                    "Nick",
+                    "--heal",
+                    "4294967295",
+                    "--campaign",
+                    s(&camp),
+                ],
+                Ran,
+            ),
             expect_in("stdout", "5/5"),
         ),
         // A name that would clear the screen and set the title is shown escaped.
-        checked(case(&["char", "show", s(&evil)], Ran), |out, _| {
-            if out.contains("\x1b[2J")
-                || out.contains("\x1b]")
-                || out.contains('\u{9b}')
-                || out.contains('\x07')
-            {
-                Err("a raw control sequence reached the terminal".into())
-            } else if !out.contains("Evil\\x1b[2J") {
-                Err("the escaped name is missing".into())
-            } else {
-                Ok(())
-            }
-        }),
         checked(
-            case(&["char", "show", s(&garbage)], Bad),
+            case(&["char", "show", "--file", s(&evil)], Ran),
+            |out, _| {
+                if out.contains("\x1b[2J")
+                    || out.contains("\x1b]")
+                    || out.contains('\u{9b}')
+                    || out.contains('\x07')
+                {
+                    Err("a raw control sequence reached the terminal".into())
+                } else if !out.contains("Evil\\x1b[2J") {
+                    Err("the escaped name is missing".into())
+                } else {
+                    Ok(())
+                }
+            },
+        ),
+        checked(
+            case(&["char", "show", "--file", s(&garbage)], Bad),
             |_, err| match err
                 .chars()
                 .find(|c| c.is_control() && !matches!(c, '\n' | '\t' | '\x1b'))
@@ -422,7 +477,10 @@ fn hostile_corpus() {
         ),
         with_stdin(case(&["combat", "--seed", "1"], Bad), Input::File(newlines)),
         with_stdin(case(&["combat", "--seed", "1"], Bad), Input::File(not_utf8)),
-        with_stdin(case(&["char", "new"], Bad), Input::File(zero.into())),
+        with_stdin(
+            case(&["char", "new", "--campaign", s(&camp)], Bad),
+            Input::File(zero.into()),
+        ),
         // A line of zeros is refused at once with a message, instead of reading /dev/zero
         // forever or silently taking a default answer.
         with_stdin(
@@ -487,8 +545,8 @@ fn endless_inputs_are_refused_at_once() {
     let fifo = dir.path().join("sheet.toml");
     mkfifo(&fifo);
     for (args, stdin) in [
-        (vec!["char", "show", "/dev/zero"], Input::Null),
-        (vec!["char", "show", s(&fifo)], Input::Null),
+        (vec!["char", "show", "--file", "/dev/zero"], Input::Null),
+        (vec!["char", "show", "--file", s(&fifo)], Input::Null),
         (
             vec!["combat", "--seed", "1"],
             Input::File("/dev/zero".into()),

@@ -8,131 +8,187 @@ fn data(name: &str) -> String {
     format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// `solum …` with `--campaign FILE` added.
+fn in_campaign(campaign: &std::path::Path, args: &[&str]) -> common::Run {
+    let mut all = args.to_vec();
+    all.extend(["--campaign", campaign.to_str().unwrap()]);
+    solum_args(&all)
+}
+
 #[test]
 fn character_lifecycle() {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("nick.toml");
-    let f = file.to_str().unwrap();
-    // 2d6: 2, 5 (one more background); d6: 4 (light armor).
-    let v = solum_args(&[
-        "char",
-        "new",
-        "Nick",
-        "--body",
-        "3",
-        "--mind",
-        "2",
-        "--charm",
-        "1",
-        "-b",
-        "Acrobat Thief",
-        "--weapon",
-        "dagger",
-        "--rolled",
-        "2,5,4",
-        "-o",
-        f,
-        "--json",
-    ])
+    let c = dir.path().join("c.solum");
+    // 2d6: 2, 5 (one more background); d6: 4 (light armor). S9: Body 3 + Mind 2 + light
+    // armor 1 = 6 hit points.
+    let v = in_campaign(
+        &c,
+        &[
+            "char",
+            "new",
+            "Nick",
+            "--body",
+            "3",
+            "--mind",
+            "2",
+            "--charm",
+            "1",
+            "-b",
+            "Acrobat Thief",
+            "--weapon",
+            "dagger",
+            "--rolled",
+            "2,5,4",
+            "--json",
+        ],
+    )
     .json();
-    assert_eq!(v["character"]["hit_points"], 6);
-    assert_eq!(v["character"]["unnamed_backgrounds"], 1);
-    assert_eq!(v["rolls"]["armor_die"], 4);
-    // Never overwrite a sheet by accident.
-    solum_args(&[
-        "char", "new", "Nick", "--body", "3", "--mind", "2", "--charm", "1", "-b", "x", "--weapon",
-        "y", "--seed", "1", "-o", f,
-    ])
+    assert_eq!(v["sheet"]["character"]["hit_points"], 6);
+    assert_eq!(v["sheet"]["max_hit_points"], 6);
+    assert_eq!(v["sheet"]["character"]["unnamed_backgrounds"], 1);
+    assert_eq!(v["rolled"]["faces"], serde_json::json!([2, 5, 4]));
+    assert_eq!(v["seq"], 1);
+    // A name is taken once: never replaced by accident.
+    in_campaign(
+        &c,
+        &[
+            "char", "new", "nick", "--body", "3", "--mind", "2", "--charm", "1", "-b", "x",
+            "--weapon", "y", "--seed", "1",
+        ],
+    )
     .bad_input("already exists");
-    solum_args(&[
-        "char",
-        "edit",
-        f,
-        "--add-background",
-        "Quick-Witted Rogue",
-        "--damage",
-        "4",
-    ])
+    in_campaign(
+        &c,
+        &[
+            "char",
+            "edit",
+            "Nick",
+            "--add-background",
+            "Quick-Witted Rogue",
+            "--damage",
+            "4",
+        ],
+    )
     .ok();
-    let v = solum_args(&["char", "show", f, "--json"]).json();
-    assert_eq!(v["hit_points"], 2);
-    assert_eq!(v["backgrounds"].as_array().unwrap().len(), 2);
-    let rest = solum_args(&["char", "rest", f, "--hours", "1.5"]);
+    let v = in_campaign(&c, &["char", "show", "nick", "--json"]).json();
+    assert_eq!(v["character"]["hit_points"], 2);
+    assert_eq!(v["character"]["backgrounds"].as_array().unwrap().len(), 2);
+    assert_eq!(v["character"]["unnamed_backgrounds"], 0);
+    assert_eq!(v["version"], 2);
+    // S8: 1.5 hours are three half hours, +3.
+    let rest = in_campaign(&c, &["char", "rest", "Nick", "--hours", "1.5"]);
     assert!(
         rest.ok().contains("+3 hit point(s), now 5/6"),
         "{}",
         rest.stdout
     );
-    // B: Mind 2, two dice, both even.
-    let v = solum_args(&[
-        "char",
-        "advance",
-        f,
-        "--attribute",
-        "mind",
-        "--rolled",
-        "2,6",
-        "--json",
-    ])
+    // B: Mind 2, two dice, both even: Mind 3, and the maximum and hit points one higher.
+    let v = in_campaign(
+        &c,
+        &[
+            "char",
+            "advance",
+            "Nick",
+            "--attribute",
+            "mind",
+            "--rolled",
+            "2,6",
+            "--json",
+        ],
+    )
     .json();
-    assert_eq!(v["advancement"]["success"], true);
-    assert_eq!(v["character"]["mind"], 3);
-    // A: odd, no new background; the file is unchanged.
-    let v = solum_args(&[
-        "char",
-        "advance",
-        f,
-        "--background",
-        "Tower Climber",
-        "--rolled",
-        "5",
-        "--json",
-    ])
+    assert_eq!(v["success"], true);
+    assert_eq!(v["sheet"]["character"]["mind"], 3);
+    assert_eq!(v["sheet"]["character"]["hit_points"], 6);
+    assert_eq!(v["sheet"]["max_hit_points"], 7);
+    // A: odd, no new background; the sheet is unchanged but the try is journaled.
+    let v = in_campaign(
+        &c,
+        &[
+            "char",
+            "advance",
+            "Nick",
+            "--background",
+            "Tower Climber",
+            "--rolled",
+            "5",
+            "--json",
+        ],
+    )
     .json();
-    assert_eq!(v["advancement"]["success"], false);
-    solum_args(&[
-        "char",
-        "advance",
-        f,
-        "--attribute",
-        "mind",
-        "--rolled",
-        "2,6",
-    ])
+    assert_eq!(v["success"], false);
+    assert_eq!(
+        v["sheet"]["character"]["backgrounds"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    // Mind is 3 now: three dice.
+    in_campaign(
+        &c,
+        &[
+            "char",
+            "advance",
+            "Nick",
+            "--attribute",
+            "mind",
+            "--rolled",
+            "2,6",
+        ],
+    )
     .bad_input("too few values");
-    solum_args(&["char", "edit", f, "--set", "body=5"]).bad_input("body: 5 is outside 1 to 4");
-    solum_args(&[
-        "char",
-        "edit",
-        f,
-        "--armor",
-        "plate:heavy",
-        "--set",
-        "body=1",
-    ])
+    in_campaign(&c, &["char", "edit", "Nick", "--set", "body=5"])
+        .bad_input("body: 5 is outside 1 to 4");
+    in_campaign(&c, &["char", "edit", "Nick"]).bad_input("nothing to change");
+    in_campaign(
+        &c,
+        &["char", "edit", "Nick", "--add-background", "acrobat thief"],
+    )
+    .bad_input("--add-background: Nick already has the background `acrobat thief`");
+    in_campaign(&c, &["char", "edit", "Nobody", "--damage", "1"]).bad_input("Nobody");
+    in_campaign(
+        &c,
+        &[
+            "char",
+            "edit",
+            "Nick",
+            "--armor",
+            "plate:heavy",
+            "--set",
+            "body=1",
+        ],
+    )
     .ok();
-    let sheet = solum_args(&["char", "show", f]);
+    let sheet = in_campaign(&c, &["char", "show", "Nick"]);
     assert!(
         sheet.ok().contains("too heavy for Body 1"),
         "{}",
         sheet.stdout
     );
+    let list = in_campaign(&c, &["char", "list", "--json"]).json();
+    assert_eq!(list.as_array().unwrap().len(), 1);
+    // Journaled: creation, edit, rest, two advancements, the armor edit; refusals are not.
+    let v = in_campaign(&c, &["journal", "verify", "--json"]).json();
+    assert_eq!(v["entries"], 6);
+    assert_eq!(v["mismatches"].as_array().unwrap().len(), 0);
+    // No file was written beside the campaign.
+    let files: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| !n.starts_with("c.solum"))
+        .collect();
+    assert!(files.is_empty(), "{files:?}");
 }
 
 #[test]
 fn interactive_creation_reads_answers() {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("osric.toml");
+    let c = dir.path().join("c.solum");
     let out = assert_cmd::Command::cargo_bin("solum")
         .unwrap()
-        .args([
-            "char",
-            "new",
-            "--rolled",
-            "1,3,5",
-            "-o",
-            file.to_str().unwrap(),
-        ])
+        .args(["char", "new", "--rolled", "1,3,5", "--campaign"])
+        .arg(&c)
         .write_stdin("Osric\n7\n2\n1\nSeasoned Veteran\nclub\n")
         .env("NO_COLOR", "1")
         .output()
@@ -144,9 +200,10 @@ fn interactive_creation_reads_answers() {
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("`7`: give 3, 2 or 1"), "{stderr}");
-    let v = solum_args(&["char", "show", file.to_str().unwrap(), "--json"]).json();
+    let v = in_campaign(&c, &["char", "show", "Osric", "--json"]).json();
+    let h = &v["character"];
     assert_eq!(
-        (v["body"].as_u64(), v["mind"].as_u64(), v["charm"].as_u64()),
+        (h["body"].as_u64(), h["mind"].as_u64(), h["charm"].as_u64()),
         (Some(2), Some(1), Some(3))
     );
 }
@@ -160,12 +217,20 @@ fn bad_character_files() {
         "schema = 1\nname = \"X\"\nbdy = 3\nmind = 2\ncharm = 1\nhit_points = 3\n",
     )
     .unwrap();
-    let run = solum_args(&["char", "show", file.to_str().unwrap()]);
+    let run = solum_args(&["char", "show", "--file", file.to_str().unwrap()]);
     run.bad_input("bad.toml");
     run.bad_input("bdy");
-    solum("char show no-such-file.toml").bad_input("no-such-file.toml");
-    solum("char new X --body 3 --mind 3 --charm 1 -b x --weapon y --seed 1 -o /nonexistent/x.toml")
-        .bad_input("assign 3, 2 and 1");
+    solum("char show --file no-such-file.toml").bad_input("no-such-file.toml");
+    let c = dir.path().join("c.solum");
+    in_campaign(
+        &c,
+        &[
+            "char", "new", "X", "--body", "3", "--mind", "3", "--charm", "1", "-b", "x",
+            "--weapon", "y", "--seed", "1",
+        ],
+    )
+    .bad_input("assign 3, 2 and 1");
+    in_campaign(&c, &["char", "import", file.to_str().unwrap()]).bad_input("bdy");
 }
 
 #[test]

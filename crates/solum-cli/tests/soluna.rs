@@ -89,3 +89,91 @@ fn armour_flags_without_a_body_are_refused() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("cannot be used with"), "{}", run.stderr);
 }
+
+fn in_campaign(campaign: &std::path::Path, args: &[&str]) -> common::Run {
+    let mut all = args.to_vec();
+    all.push("--campaign");
+    all.push(campaign.to_str().unwrap());
+    solum_args(&all)
+}
+
+#[test]
+fn campaign_characters_fight_skirmishes_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    in_campaign(
+        &c,
+        &[
+            "soluna",
+            "new",
+            "Vex",
+            "--side",
+            "red",
+            "--mind",
+            "1",
+            "--hit-points",
+            "2",
+            "--ranged",
+            "2",
+        ],
+    )
+    .ok();
+    let file = dir.path().join("blue.toml");
+    std::fs::write(
+        &file,
+        "[[character]]\nname = \"Oro\"\nside = \"blue\"\nmind = 1\nbody = 0\nhit_points = 2\nranged = 1\n",
+    )
+    .unwrap();
+    in_campaign(&c, &["soluna", "import", file.to_str().unwrap()]).ok();
+    in_campaign(
+        &c,
+        &[
+            "soluna",
+            "new",
+            "Nul",
+            "--side",
+            "red",
+            "--mind",
+            "11",
+            "--hit-points",
+            "1",
+            "--melee",
+            "1",
+        ],
+    )
+    .bad_input("--mind");
+    let all = in_campaign(&c, &["soluna", "list", "--json"]).json();
+    assert_eq!(all.as_array().unwrap().len(), 2);
+    // U4 by hand: Mind 1 acts in phase 10. Both shoot at once: Vex's 3 3 is a pair, 2
+    // damage, Oro is out; Oro's 5 is 1 damage, Vex keeps 1 hit point. Red wins.
+    let v = in_campaign(
+        &c,
+        &[
+            "soluna", "skirmish", "vex", "oro", "--rolled", "3,3,5", "--json",
+        ],
+    )
+    .json();
+    assert_eq!(v["end"]["winner"], "red");
+    assert_eq!(v["end"]["hit_points"], serde_json::json!([1, 0]));
+    in_campaign(&c, &["soluna", "skirmish", "Vex", "Nobody"]).bad_input("Nobody");
+    // Export is a skirmish file the file form fights.
+    let exported = in_campaign(&c, &["soluna", "export"]).ok().to_owned();
+    let back = dir.path().join("both.toml");
+    std::fs::write(&back, exported).unwrap();
+    let v = solum_args(&[
+        "soluna",
+        "skirmish",
+        back.to_str().unwrap(),
+        "--rolled",
+        "5,3,3",
+        "--json",
+    ])
+    .json();
+    // Listed by name: Oro first now. Oro's 5: 1 damage to Vex; Vex's pair: 2 to Oro.
+    assert_eq!(v["names"], serde_json::json!(["Oro", "Vex"]));
+    let report = in_campaign(&c, &["journal", "verify"]).ok().to_owned();
+    assert!(
+        report.contains("3 entries, 1 rolls re-derived, 0 do not match"),
+        "{report}"
+    );
+}

@@ -35,6 +35,15 @@ impl Distribution {
     /// and zero probabilities dropped. `neglected` is the mass left out (zero if none).
     pub fn from_pairs(pairs: impl IntoIterator<Item = (i64, Prob)>, neglected: Prob) -> Self {
         let mut outcomes: Vec<(i64, Prob)> = pairs.into_iter().collect();
+        // The engines hand over sorted, distinct, non-zero outcomes: keep them as they are.
+        if outcomes.windows(2).all(|w| w[0].0 < w[1].0)
+            && outcomes.iter().all(|(_, p)| !p.is_zero())
+        {
+            return Self {
+                outcomes,
+                neglected,
+            };
+        }
         outcomes.sort_by_key(|(v, _)| *v);
         let mut merged: Vec<(i64, Prob)> = Vec::with_capacity(outcomes.len());
         for (v, p) in outcomes {
@@ -48,6 +57,41 @@ impl Distribution {
             outcomes: merged,
             neglected,
         }
+    }
+
+    /// Builds a distribution from outcomes already sorted, distinct and non-zero (the
+    /// exact engine's output), without sorting or merging again.
+    pub(crate) fn from_sorted(outcomes: Vec<(i64, Prob)>, neglected: Prob) -> Self {
+        debug_assert!(outcomes.windows(2).all(|w| w[0].0 < w[1].0));
+        Self {
+            outcomes,
+            neglected,
+        }
+    }
+
+    /// The same distribution as integer weights over the least common denominator of its
+    /// probabilities (the exact engine's form; the neglected mass stays the missing weight).
+    pub fn to_weights(&self) -> crate::Weights {
+        use num_integer::Integer;
+        let den = self
+            .outcomes
+            .iter()
+            .map(|(_, p)| p.denom().clone())
+            .chain(std::iter::once(self.neglected.denom().clone()))
+            .fold(BigInt::one(), |acc, d| acc.lcm(&d));
+        let (Some(min), Some(max)) = (self.outcomes.first(), self.outcomes.last()) else {
+            return crate::Weights::from_dense(0, Vec::new(), 1);
+        };
+        let mut w = vec![num_bigint::BigUint::zero(); (max.0 - min.0) as usize + 1];
+        for (v, p) in &self.outcomes {
+            let x = p.numer() * (&den / p.denom());
+            w[(v - min.0) as usize] = x.to_biguint().expect("probabilities are non-negative");
+        }
+        crate::Weights::from_generic(crate::weights::Dense {
+            min: min.0,
+            w,
+            den: den.to_biguint().expect("denominators are positive"),
+        })
     }
 
     /// Builds a distribution from integer weights (like a die's faces).

@@ -30,6 +30,7 @@
 mod dist;
 mod enumerate;
 mod source;
+mod weights;
 
 /// True for an even face: the So1um games read even dice for creation, advancement and
 /// disengage rolls.
@@ -43,3 +44,4 @@ pub use source::{
     DiceError, DiceSource, MAX_SIDES, RecordingDice, ScriptedDice, SeededDice, SharedDice,
     TypedDice, parse_faces,
 };
+pub use weights::{Dense, Pool, Weight, Weights};

@@ -3,12 +3,12 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 /// A die type: d4 to d12.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(into = "String")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
 pub enum DieType {
     /// Four sides, the worst.
     D4,
@@ -75,6 +75,13 @@ impl fmt::Display for DieType {
 impl From<DieType> for String {
     fn from(d: DieType) -> Self {
         d.to_string()
+    }
+}
+
+impl TryFrom<String> for DieType {
+    type Error = DieTypeError;
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        s.parse()
     }
 }
 

@@ -17,6 +17,7 @@
 mod die;
 pub mod odds;
 mod roll;
+pub mod sheet;
 pub mod tables;
 
 pub use die::{DieType, DieTypeError, difficulty_name, quality_name};

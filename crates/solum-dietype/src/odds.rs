@@ -2,10 +2,10 @@
 
 use std::sync::OnceLock;
 
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint};
 use num_traits::{One, ToPrimitive, Zero};
 use serde::Serialize;
-use solum_dice::{Distribution, Prob};
+use solum_dice::{Distribution, Prob, Weights};
 
 use crate::die::DieType;
 use crate::roll::RollSpec;
@@ -16,63 +16,86 @@ pub const NEGLECT: f64 = 1e-12;
 /// One die type's exact distribution, `P(X=k) = weights[k] / N^(2k−1)`, kept until the
 /// neglected mass is below [`NEGLECT`].
 struct DieTable {
-    weights: Vec<BigInt>,
+    weights: Vec<BigUint>,
     neglected: Prob,
-    /// The same probabilities as f64, for opposed rolls.
-    floats: Vec<f64>,
 }
 
-fn denominator(n: u32, k: usize) -> BigInt {
-    BigInt::from(n).pow(2 * k as u32 - 1)
+fn denominator(n: u32, k: usize) -> BigUint {
+    BigUint::from(n).pow(2 * k as u32 - 1)
+}
+
+/// `w / N^m` in lowest terms. The denominator's only primes are those of `N` (2, 3, 5 for
+/// d4 to d12), so the common factor is found by dividing them out, not by a big gcd.
+fn reduced(w: &BigUint, n: u32, m: u32) -> Prob {
+    if w.is_zero() {
+        return Prob::zero();
+    }
+    let mut num = w.clone();
+    let mut den = BigUint::from(n).pow(m);
+    // Powers of two: shifts.
+    let twos = num
+        .trailing_zeros()
+        .unwrap_or(0)
+        .min(den.trailing_zeros().unwrap_or(0));
+    num >>= twos;
+    den >>= twos;
+    for p in [3u32, 5] {
+        if !n.is_multiple_of(p) {
+            continue;
+        }
+        let p = BigUint::from(p);
+        while (&den % &p).is_zero() && (&num % &p).is_zero() {
+            num /= &p;
+            den /= &p;
+        }
+    }
+    Prob::new_raw(BigInt::from(num), BigInt::from(den))
+}
+
+/// The recurrence `W_k = N^(2k−2)·[k < N] + Σ_{i<k} W_i·W_{k−i}`: a face below `N` directly,
+/// or a top face (0) and two dice summing to `k`. The sum is symmetric, so each product is
+/// taken once and doubled.
+fn next_weight(n: u32, weights: &[BigUint], k: usize) -> BigUint {
+    let mut w = if (k as u32) < n {
+        BigUint::from(n).pow(2 * k as u32 - 2)
+    } else {
+        BigUint::zero()
+    };
+    let mut pairs = BigUint::zero();
+    for i in 1..k.div_ceil(2) {
+        pairs += &weights[i] * &weights[k - i];
+    }
+    w += pairs << 1u32;
+    if k.is_multiple_of(2) && k >= 2 {
+        w += &weights[k / 2] * &weights[k / 2];
+    }
+    w
 }
 
 fn build(die: DieType) -> DieTable {
     let n = die.sides();
-    let n2 = BigInt::from(n) * n;
-    let mut weights = vec![BigInt::zero()];
+    let n2 = n * n;
+    let mut weights = vec![BigUint::zero()];
     // Kept mass over the running denominator N^(2k-1), set at k = 1.
-    let mut kept = BigInt::zero();
-    let mut den = BigInt::one();
+    let mut kept = BigUint::zero();
+    let mut den = BigUint::one();
     let mut k = 0usize;
     loop {
         k += 1;
-        let base = if (k as u32) < n {
-            BigInt::from(n).pow(2 * k as u32 - 2)
-        } else {
-            BigInt::zero()
-        };
-        let mut w = base;
-        for i in 1..k {
-            w += &weights[i] * &weights[k - i];
-        }
+        let w = next_weight(n, &weights, k);
         weights.push(w);
         if k == 1 {
-            den = BigInt::from(n);
+            den = BigUint::from(n);
             kept = weights[1].clone();
         } else {
-            den *= &n2;
-            kept = kept * &n2 + &weights[k];
+            den *= n2;
+            kept = kept * n2 + &weights[k];
         }
         // Stop when (den - kept) / den < 1e-12, past the die's own faces.
         let missing = &den - &kept;
-        if k as u32 >= n && missing * BigInt::from(1_000_000_000_000u64) < den {
-            let neglected = Prob::new(&den - &kept, den.clone());
-            let floats = (0..weights.len())
-                .map(|k| {
-                    if k == 0 {
-                        0.0
-                    } else {
-                        Prob::new(weights[k].clone(), denominator(n, k))
-                            .to_f64()
-                            .unwrap_or(0.0)
-                    }
-                })
-                .collect();
-            return DieTable {
-                weights,
-                neglected,
-                floats,
-            };
+        if k as u32 >= n && missing * 1_000_000_000_000u64 < den {
+            let neglected = Prob::new(BigInt::from(&den - &kept), BigInt::from(den));
+            return DieTable { weights, neglected };
         }
     }
 }
@@ -83,12 +106,32 @@ fn table(die: DieType) -> &'static DieTable {
     TABLES[i].get_or_init(|| build(die))
 }
 
+/// The same probabilities as f64, for opposed rolls: built on the first opposed query only.
+fn floats(die: DieType) -> &'static Vec<f64> {
+    static FLOATS: [OnceLock<Vec<f64>>; 5] = [const { OnceLock::new() }; 5];
+    let i = DieType::ALL.iter().position(|&d| d == die).expect("listed");
+    FLOATS[i].get_or_init(|| {
+        let t = table(die);
+        (0..t.weights.len())
+            .map(|k| {
+                if k == 0 {
+                    0.0
+                } else {
+                    reduced(&t.weights[k], die.sides(), 2 * k as u32 - 1)
+                        .to_f64()
+                        .unwrap_or(0.0)
+                }
+            })
+            .collect()
+    })
+}
+
 /// `P(X = k)` for one exploding die, exactly (0 beyond the kept outcomes, see
 /// [`distribution`]).
 pub fn p_eq(die: DieType, k: u32) -> Prob {
     let t = table(die);
     match t.weights.get(k as usize) {
-        Some(w) if k > 0 => Prob::new(w.clone(), denominator(die.sides(), k as usize)),
+        Some(w) if k > 0 => reduced(w, die.sides(), 2 * k - 1),
         _ => Prob::zero(),
     }
 }
@@ -102,25 +145,18 @@ pub fn p_at_least(die: DieType, d: u32) -> Prob {
     }
     let n = die.sides();
     let top = d as usize - 1;
-    let mut w = vec![BigInt::zero(); top + 1];
+    let mut w = vec![BigUint::zero()];
     for k in 1..=top {
-        let mut x = if (k as u32) < n {
-            BigInt::from(n).pow(2 * k as u32 - 2)
-        } else {
-            BigInt::zero()
-        };
-        for i in 1..k {
-            x += &w[i] * &w[k - i];
-        }
-        w[k] = x;
+        let x = next_weight(n, &w, k);
+        w.push(x);
     }
     // Σ_{k<d} W_k / N^(2k−1), over the common denominator N^(2·top−1).
-    let n2 = BigInt::from(n) * n;
-    let mut below = BigInt::zero();
+    let n2 = n * n;
+    let mut below = BigUint::zero();
     for wk in &w[1..] {
-        below = below * &n2 + wk;
+        below = below * n2 + wk;
     }
-    Prob::one() - Prob::new(below, denominator(n, top))
+    Prob::one() - Prob::new(BigInt::from(below), BigInt::from(denominator(n, top)))
 }
 
 /// The distribution of one exploding die, truncated where the neglected mass falls below
@@ -131,6 +167,19 @@ pub fn distribution(die: DieType) -> Distribution {
         (1..t.weights.len()).map(|k| (k as i64, p_eq(die, k as u32))),
         t.neglected.clone(),
     )
+}
+
+/// One exploding die cut after `depth` levels of explosions, as integer weights: a top face
+/// becomes two more dice, and a top face at the last level is left out (neglected mass).
+/// Exact for that depth; [`distribution`] cuts by outcome instead, at 1e-12.
+pub fn explosion_weights(die: DieType, depth: u32) -> Weights {
+    let n = i64::from(die.sides());
+    let plain = Weights::die(die.sides());
+    let mut x = plain.substitute(n, None);
+    for _ in 0..depth {
+        x = plain.substitute(n, Some(&x.add(&x)));
+    }
+    x
 }
 
 /// Exact odds of a skill roll.
@@ -183,7 +232,7 @@ pub struct OpposedOdds {
 }
 
 fn cdf(die: DieType, len: usize) -> Vec<f64> {
-    let p = &table(die).floats;
+    let p = floats(die);
     let mut out = Vec::with_capacity(len);
     let mut acc = 0.0;
     for k in 0..len {
@@ -216,10 +265,7 @@ fn wins_by_quality(mine: &[f64], chances: u32, theirs_best: &[f64]) -> Vec<f64> 
 
 /// Odds of an opposed roll of `first` against `second` (die type, chances).
 pub fn opposed_odds(first: (DieType, u32), second: (DieType, u32)) -> OpposedOdds {
-    let len = table(first.0)
-        .floats
-        .len()
-        .max(table(second.0).floats.len());
+    let len = floats(first.0).len().max(floats(second.0).len());
     let (fa, fb) = (cdf(first.0, len), cdf(second.0, len));
     let best = |f: &[f64], c: u32| -> Vec<f64> {
         (0..len)
@@ -255,6 +301,62 @@ mod tests {
             for d in 1..=20 {
                 let from_table: Prob = Prob::one() - (1..d).map(|k| p_eq(die, k)).sum::<Prob>();
                 assert_eq!(p_at_least(die, d), from_table, "{die} at least {d}");
+            }
+        }
+    }
+
+    /// The cheap reduction by the die's primes gives the fraction in lowest terms, the same
+    /// numerator and denominator as a full gcd.
+    #[test]
+    fn reduction_is_lowest_terms() {
+        for die in DieType::ALL {
+            let t = table(die);
+            for k in 1..t.weights.len() {
+                let full = Prob::new(
+                    BigInt::from(t.weights[k].clone()),
+                    BigInt::from(denominator(die.sides(), k)),
+                );
+                let cheap = p_eq(die, k as u32);
+                assert_eq!((cheap.numer(), cheap.denom()), (full.numer(), full.denom()));
+            }
+        }
+    }
+
+    /// The explosion cut by depth against enumeration of `explode` itself: a roll that needs
+    /// no more than `depth` levels is counted exactly, and the rest is the neglected mass.
+    #[test]
+    fn explosion_by_depth_matches_enumeration() {
+        for die in [DieType::D4, DieType::D6] {
+            let n = die.sides();
+            for depth in 0..=2u32 {
+                let x = explosion_weights(die, depth);
+                // Levels of explosion a roll used: a top face's two dice are one level deeper.
+                fn levels(faces: &[u32], n: u32, at: &mut usize) -> u32 {
+                    let f = faces[*at];
+                    *at += 1;
+                    if f == n {
+                        1 + levels(faces, n, at).max(levels(faces, n, at))
+                    } else {
+                        0
+                    }
+                }
+                // A roll within `depth` levels uses at most 2^(depth+1) − 1 dice, so a path
+                // cut by the enumeration is past the depth too.
+                let e = enumerate(
+                    (1 << (depth + 1)) - 1,
+                    |d| -> Result<(u32, u32), DiceError> {
+                        let roll = explode(die, d)?;
+                        Ok((levels(&roll.faces, n, &mut 0), roll.result))
+                    },
+                )
+                .unwrap();
+                let mut neglected = e.p(|&(l, _)| l > depth);
+                neglected += &e.truncated;
+                for k in 1..=(n - 1) * 2u32.pow(depth) {
+                    let counted = e.p(|&(l, r)| l <= depth && r == k);
+                    assert_eq!(x.p_eq(i64::from(k)), counted, "{die} depth {depth} = {k}");
+                }
+                assert_eq!(x.neglected(), neglected, "{die} depth {depth}");
             }
         }
     }

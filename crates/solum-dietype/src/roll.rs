@@ -1,12 +1,12 @@
 //! Rolling: one exploding die, a skill roll of several chances, opposed rolls, damage.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use solum_dice::{DiceError, DiceSource};
 
 use crate::die::{DieType, DieTypeError};
 
 /// One exploding die (D1): every face rolled, in order, and the result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChanceRoll {
     /// Every face rolled: maxima became two new dice.
     pub faces: Vec<u32>,
@@ -35,7 +35,7 @@ pub fn explode(die: DieType, dice: &mut dyn DiceSource) -> Result<ChanceRoll, Di
 }
 
 /// A skill roll, ready to roll.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RollSpec {
     /// The die type (after any ±DT steps).
     pub die: DieType,
@@ -63,7 +63,7 @@ impl RollSpec {
 }
 
 /// A skill roll against a difficulty.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SkillRoll {
     /// What was rolled.
     pub spec: RollSpec,
@@ -98,7 +98,7 @@ pub fn roll_skill(spec: &RollSpec, dice: &mut dyn DiceSource) -> Result<SkillRol
 
 /// An opposed roll (D2): the higher best result wins; equal bests draw; the winner's
 /// quality is the number of its chances that beat the loser's best.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OpposedRoll {
     /// The first side's chances.
     pub first: Vec<ChanceRoll>,
@@ -153,7 +153,7 @@ pub fn roll_opposed(
 
 /// Damage: one die of the weapon's type per point of quality, plus a flat modifier (−4 to
 /// +4, D3), never below 0. Damage dice do not explode: the text explodes skill rolls only.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DamageRoll {
     /// The damage dice.
     pub faces: Vec<u32>,

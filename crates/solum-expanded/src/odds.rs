@@ -11,8 +11,8 @@
 //! The gear decisions are the very functions [`crate::check`] uses when it rolls.
 
 use num_bigint::BigInt;
-use num_traits::{One, Pow, Zero};
-use solum_dice::{Distribution, Prob};
+use num_traits::{One, Pow};
+use solum_dice::{Dense, Distribution, Prob, Weight, Weights};
 
 use crate::Pool;
 use crate::check::{CheckSpec, DrawRule, OpposedSpec, Side, gear_helps_check, gear_helps_opposed};
@@ -27,15 +27,6 @@ fn ratio(num: BigInt, den: BigInt) -> Prob {
 
 fn pow6(n: u32) -> BigInt {
     BigInt::from(6u32).pow(n)
-}
-
-/// Integer weights of the highest face of `dice` d6 (faces 1..=6, index 0 is face 1); they
-/// sum to `6^dice`.
-fn highest_face_weights(dice: u32) -> [BigInt; 6] {
-    std::array::from_fn(|i| {
-        let v = i as u32 + 1;
-        BigInt::from(v).pow(dice) - BigInt::from(v - 1).pow(dice)
-    })
 }
 
 /// `P(chain ≥ m)`: the chain of the Rule of 6 (the sum of the dice rolled after the first
@@ -77,20 +68,36 @@ pub fn p_pass(spec: &CheckSpec) -> Prob {
 /// the neglected mass of long chains falls below 1e-12 ([`Distribution::neglected`] says how
 /// much).
 pub fn result_distribution(pool: Pool) -> Distribution {
-    let weights = highest_face_weights(pool.dice());
-    let denominator = pow6(pool.dice());
-    let mut pairs: Vec<(i64, Prob)> = (0..5)
-        .map(|i| (i as i64 + 1, ratio(weights[i].clone(), denominator.clone())))
-        .collect();
-    let p_six = ratio(weights[5].clone(), denominator);
-    for k in 0..CHAIN_LEVELS {
-        let level = &p_six * ratio(BigInt::one(), pow6(k + 1));
-        for j in 1..=5 {
-            pairs.push((6 + 6 * i64::from(k) + j, level.clone()));
-        }
+    result_weights(pool).to_distribution()
+}
+
+/// [`result_distribution`] as integer weights over `6^(dice + 16)`: the weight left out is
+/// that of chains longer than 16 levels. Weights stay in `u128` up to 33 dice.
+pub fn result_weights(pool: Pool) -> Weights {
+    let n = pool.dice();
+    Weights::compute(|| result_dense(n), || result_dense(n))
+}
+
+/// Faces 1 to 5 weigh `v^n − (v−1)^n` (times `6^16`); a 6 (weight `W6 = 6^n − 5^n`) is
+/// followed by `k` more sixes and a face `j` of 1 to 5 with weight `W6 · 6^(15−k)`.
+fn result_dense<W: Weight>(n: u32) -> Option<Dense<W>> {
+    let scale = W::power(6, CHAIN_LEVELS)?;
+    let mut w = Vec::with_capacity(5 + 6 * CHAIN_LEVELS as usize);
+    for v in 1..=5u64 {
+        w.push(W::power(v, n)?.sub(&W::power(v - 1, n)?).mul(&scale)?);
     }
-    let neglected = &p_six * ratio(BigInt::one(), pow6(CHAIN_LEVELS));
-    Distribution::from_pairs(pairs, neglected)
+    let six = W::power(6, n)?.sub(&W::power(5, n)?);
+    for k in 0..CHAIN_LEVELS {
+        // Outcome 6 + 6k (a chain never stops on a 6) weighs nothing.
+        w.push(W::zero());
+        let level = six.mul(&W::power(6, CHAIN_LEVELS - k - 1)?)?;
+        w.extend(std::iter::repeat_n(level, 5));
+    }
+    Some(Dense {
+        min: 1,
+        w,
+        den: W::power(6, n + CHAIN_LEVELS)?,
+    })
 }
 
 /// Win, draw and lose chances of an opposed check, for the first side.
@@ -104,12 +111,22 @@ pub struct OpposedOdds {
     pub lose: Prob,
 }
 
+/// Highest-face weights of `dice` d6 (index 0 is face 1): `v^n − (v−1)^n` of `6^n`.
+fn highest_face<W: Weight>(dice: u32) -> Option<[W; 6]> {
+    let mut out: [W; 6] = std::array::from_fn(|_| W::zero());
+    for (i, slot) in out.iter_mut().enumerate() {
+        let v = i as u64 + 1;
+        *slot = W::power(v, dice)?.sub(&W::power(v - 1, dice)?);
+    }
+    Some(out)
+}
+
 /// Applies one side's gear to the joint weights of the highest faces `w[own][other]`: the
 /// decision is the one [`crate::check`] makes, the new die replaces the lowest, so with two
 /// or more dice the new highest face is `max(old, new die)`, with one die it is the new die.
 /// The weights' denominator grows by 6.
-fn apply_gear(w: &[[BigInt; 6]; 6], side: Side) -> [[BigInt; 6]; 6] {
-    let mut out: [[BigInt; 6]; 6] = Default::default();
+fn apply_gear<W: Weight>(w: &[[W; 6]; 6], side: Side) -> Option<[[W; 6]; 6]> {
+    let mut out: [[W; 6]; 6] = std::array::from_fn(|_| std::array::from_fn(|_| W::zero()));
     for (own, row) in w.iter().enumerate() {
         for (other, weight) in row.iter().enumerate() {
             if weight.is_zero() {
@@ -123,69 +140,88 @@ fn apply_gear(w: &[[BigInt; 6]; 6], side: Side) -> [[BigInt; 6]; 6] {
                     } else {
                         new
                     };
-                    out[face as usize - 1][other] += weight;
+                    let slot = &mut out[face as usize - 1][other];
+                    *slot = slot.add(weight)?;
                 }
             } else {
-                out[own][other] += weight * 6;
+                out[own][other] = out[own][other].add(&weight.times(6)?)?;
             }
         }
     }
-    out
+    Some(out)
 }
 
-fn transpose(w: &[[BigInt; 6]; 6]) -> [[BigInt; 6]; 6] {
+fn transpose<W: Weight>(w: &[[W; 6]; 6]) -> [[W; 6]; 6] {
     std::array::from_fn(|i| std::array::from_fn(|j| w[j][i].clone()))
 }
 
 /// The exact win, draw and lose chances of an opposed check.
 pub fn opposed_odds(spec: &OpposedSpec) -> OpposedOdds {
+    let w = opposed_weights(spec);
+    OpposedOdds {
+        win: w.p_eq(1),
+        draw: w.p_eq(0),
+        lose: w.p_eq(-1),
+    }
+}
+
+/// [`opposed_odds`] as integer weights of the first side's verdict: 1 win, 0 draw, −1 lose.
+pub fn opposed_weights(spec: &OpposedSpec) -> Weights {
+    Weights::compute(|| opposed_dense(spec), || opposed_dense(spec))
+}
+
+fn opposed_dense<W: Weight>(spec: &OpposedSpec) -> Option<Dense<W>> {
     let (a, b) = (spec.first, spec.second);
     let (wa, wb) = (
-        highest_face_weights(a.pool.dice()),
-        highest_face_weights(b.pool.dice()),
+        highest_face::<W>(a.pool.dice())?,
+        highest_face::<W>(b.pool.dice())?,
     );
     // Joint weights of the highest faces before the Rule of 6, first side's face first.
-    let mut w: [[BigInt; 6]; 6] = std::array::from_fn(|i| std::array::from_fn(|j| &wa[i] * &wb[j]));
+    let mut w: [[W; 6]; 6] = std::array::from_fn(|_| std::array::from_fn(|_| W::zero()));
+    for (i, row) in w.iter_mut().enumerate() {
+        for (j, slot) in row.iter_mut().enumerate() {
+            *slot = wa[i].mul(&wb[j])?;
+        }
+    }
     let mut rerolls = 0u32;
     if a.gear {
-        w = apply_gear(&w, a);
+        w = apply_gear(&w, a)?;
         rerolls += 1;
     }
     if b.gear {
-        w = transpose(&apply_gear(&transpose(&w), b));
+        w = transpose(&apply_gear(&transpose(&w), b)?);
         rerolls += 1;
     }
     // Both on a 6: the chains decide, equal with 1/7, each side ahead with 3/7; weights are
     // scaled by 7 so that every count stays an integer.
-    let (mut win, mut draw, mut lose) = (BigInt::zero(), BigInt::zero(), BigInt::zero());
+    let (mut win, mut draw, mut lose) = (W::zero(), W::zero(), W::zero());
     for (i, row) in w.iter().enumerate() {
         for (j, weight) in row.iter().enumerate() {
             match (i == 5, j == 5) {
                 (true, true) => {
-                    win += weight * 3;
-                    draw += weight;
-                    lose += weight * 3;
+                    win = win.add(&weight.times(3)?)?;
+                    draw = draw.add(weight)?;
+                    lose = lose.add(&weight.times(3)?)?;
                 }
-                _ if i > j => win += weight * 7,
-                _ if i < j => lose += weight * 7,
-                _ => draw += weight * 7,
+                _ if i > j => win = win.add(&weight.times(7)?)?,
+                _ if i < j => lose = lose.add(&weight.times(7)?)?,
+                _ => draw = draw.add(&weight.times(7)?)?,
             }
         }
     }
-    let denominator: BigInt = pow6(a.pool.dice() + b.pool.dice() + rerolls) * 7;
-    let (mut win, mut draw, mut lose) = (
-        ratio(win, denominator.clone()),
-        ratio(draw, denominator.clone()),
-        ratio(lose, denominator),
-    );
+    let mut den = W::power(6, a.pool.dice() + b.pool.dice() + rerolls)?.times(7)?;
     if spec.draws == DrawRule::RollOff {
         // A roll-off of single dice is fair: each side takes half of the draws.
-        let half = &draw / BigInt::from(2);
-        win += &half;
-        lose += half;
-        draw = Prob::zero();
+        den = den.times(2)?;
+        win = win.times(2)?.add(&draw)?;
+        lose = lose.times(2)?.add(&draw)?;
+        draw = W::zero();
     }
-    OpposedOdds { win, draw, lose }
+    Some(Dense {
+        min: -1,
+        w: vec![lose, draw, win],
+        den,
+    })
 }
 
 #[cfg(test)]
@@ -193,6 +229,7 @@ mod tests {
     use super::*;
     use crate::Difficulty;
     use crate::check::{OpposedSpec, Verdict, roll_check, roll_opposed};
+    use num_traits::Zero;
     use proptest::prelude::*;
     use solum_dice::{DiceError, SeededDice, SharedDice, enumerate, prob, prob_to_f64};
 
@@ -403,6 +440,67 @@ mod tests {
         }
         let one = result_distribution(pool(1));
         assert!((one.mean() - (15.0 + 6.0 + 4.2) / 6.0).abs() < 1e-9);
+    }
+
+    /// The integer path against rationals built from the dice core's multiset pool (highest
+    /// of n d6), on both sides of the `u128` limit (6^(n+16) overflows past 33 dice).
+    #[test]
+    fn result_weights_match_pool_of_highest_faces() {
+        for n in [1u32, 3, 20, 33, 34, 45] {
+            let highest = solum_dice::Pool::new(Weights::die(6), n)
+                .keep_highest(1)
+                .to_distribution();
+            let dist = result_distribution(pool(n));
+            assert_eq!(result_weights(pool(n)).is_small(), n <= 33, "{n}");
+            for v in 1..=5 {
+                assert_eq!(dist.p_eq(v), highest.p_eq(v), "{n} dice, face {v}");
+            }
+            let six = highest.p_eq(6);
+            for k in 0..CHAIN_LEVELS {
+                let level = &six * prob(1, 6i64.pow(k + 1));
+                assert!(dist.p_eq(6 + 6 * i64::from(k)).is_zero());
+                for j in 1..=5 {
+                    assert_eq!(dist.p_eq(6 + 6 * i64::from(k) + j), level);
+                }
+            }
+            assert_eq!(dist.neglected(), &(&six * prob(1, 6i64.pow(CHAIN_LEVELS))));
+        }
+    }
+
+    /// Opposed odds of large pools (big integers past `u128`) against rationals summed over
+    /// the two sides' highest faces.
+    #[test]
+    fn large_opposed_match_rationals() {
+        for (a, b) in [(5u32, 7u32), (30, 30), (60, 45)] {
+            let (ha, hb) = [a, b]
+                .map(|n| {
+                    solum_dice::Pool::new(Weights::die(6), n)
+                        .keep_highest(1)
+                        .to_distribution()
+                })
+                .into();
+            let (mut win, mut draw) = (Prob::zero(), Prob::zero());
+            for i in 1..=6 {
+                for j in 1..=6 {
+                    let p = ha.p_eq(i) * hb.p_eq(j);
+                    if i == 6 && j == 6 {
+                        win += &p * prob(3, 7);
+                        draw += p * prob(1, 7);
+                    } else if i > j {
+                        win += p;
+                    } else if i == j {
+                        draw += p;
+                    }
+                }
+            }
+            let odds = opposed_odds(&OpposedSpec::new(pool(a), pool(b)));
+            assert_eq!(odds.win, win, "{a} vs {b}");
+            assert_eq!(odds.draw, draw, "{a} vs {b}");
+            assert_eq!(
+                opposed_weights(&OpposedSpec::new(pool(a), pool(b))).is_small(),
+                a + b <= 46
+            );
+        }
     }
 
     #[test]

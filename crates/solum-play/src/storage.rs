@@ -49,6 +49,19 @@ pub enum StorageError {
         /// Where the first bad byte is.
         offset: usize,
     },
+    /// The target may not be written: its permissions say read-only (solum never changes
+    /// them).
+    #[error("{path}: read-only; solum does not make it writable")]
+    ReadOnly {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A file is already there and may not be replaced.
+    #[error("{path}: already exists; choose another name")]
+    Exists {
+        /// The file.
+        path: PathBuf,
+    },
     /// The file parses but breaks a rule.
     #[error("{path}: {field}: {problem}")]
     Invalid {
@@ -260,25 +273,169 @@ pub fn save_character(path: &Path, hero: &Character) -> Result<(), StorageError>
     write_atomically(path, &text)
 }
 
-/// Writes `text` to `path` through a temporary file and a rename.
+/// Writes `text` to `path` safely, replacing an existing regular file (see [`write_file`]).
 pub fn write_atomically(path: &Path, text: &str) -> Result<(), StorageError> {
+    write_file(path, text.as_bytes(), Replace::Allowed)
+}
+
+/// Whether [`write_file`] may replace a file already at the target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replace {
+    /// An existing file is kept and the write refused ([`StorageError::Exists`]).
+    Never,
+    /// An existing, writable regular file is replaced; its permissions are kept.
+    Allowed,
+}
+
+/// The one way solum writes a file the user named. Everything that could refuse is checked
+/// before a byte is written: a target that is not a regular file (a directory, FIFO,
+/// device or socket, or a symlink to one) is refused, as is a read-only one (never made
+/// writable). The bytes then go to a temporary file with an unpredictable name, created
+/// exclusively beside the target (so a symlink planted at a guessable name is never
+/// followed), flushed to disk, renamed over the target, and the directory is flushed
+/// too: a crash leaves the old file or the new one, never half of one. A symlink to a
+/// regular file is followed: the file it points to is replaced and the link kept.
+pub fn write_file(path: &Path, bytes: &[u8], replace: Replace) -> Result<(), StorageError> {
     let io = |source| StorageError::Io {
         path: path.to_owned(),
         source,
     };
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, text).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io(e)
+    let target = writable_target(path, replace)?;
+    let (dir, name) = match (target.path.parent(), target.path.file_name()) {
+        (Some(d), Some(n)) => (
+            if d.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                d
+            },
+            n.to_string_lossy().into_owned(),
+        ),
+        _ => {
+            return Err(StorageError::NotAFile {
+                path: path.to_owned(),
+                kind: "a directory",
+            });
+        }
+    };
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    #[cfg(unix)]
+    if target.permissions.is_none() {
+        // A new file gets what any new file gets (0666 less the umask), not 0600.
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(dir).map_err(io)?;
+    if let Some(permissions) = target.permissions {
+        // fchmod on the open file: the umask does not narrow what the old file allowed.
+        tmp.as_file().set_permissions(permissions).map_err(io)?;
+    }
+    std::io::Write::write_all(tmp.as_file_mut(), bytes).map_err(io)?;
+    tmp.as_file().sync_all().map_err(io)?;
+    match replace {
+        Replace::Allowed => tmp
+            .persist(&target.path)
+            .map(drop)
+            .map_err(|e| io(e.error))?,
+        Replace::Never => tmp.persist_noclobber(&target.path).map(drop).map_err(|e| {
+            if e.error.kind() == std::io::ErrorKind::AlreadyExists {
+                StorageError::Exists {
+                    path: path.to_owned(),
+                }
+            } else {
+                io(e.error)
+            }
+        })?,
+    }
+    // The rename is only durable once the directory is on disk too.
+    sync_dir(dir).map_err(io)
+}
+
+#[cfg(unix)]
+fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    std::fs::File::open(dir)?.sync_all()
+}
+
+#[cfg(not(unix))]
+fn sync_dir(_dir: &Path) -> std::io::Result<()> {
+    Ok(())
+}
+
+/// Where [`write_file`] writes, and the permissions to keep.
+struct Target {
+    path: PathBuf,
+    permissions: Option<std::fs::Permissions>,
+}
+
+/// Checks the target before anything is written.
+fn writable_target(path: &Path, replace: Replace) -> Result<Target, StorageError> {
+    let io = |source| StorageError::Io {
+        path: path.to_owned(),
+        source,
+    };
+    let link = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Target {
+                path: path.to_owned(),
+                permissions: None,
+            });
+        }
+        Err(e) => return Err(io(e)),
+    };
+    if replace == Replace::Never {
+        return Err(StorageError::Exists {
+            path: path.to_owned(),
+        });
+    }
+    // `metadata` follows a symlink without opening anything, so a FIFO cannot block here.
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        // A dangling symlink: writing through it would create a file wherever it points.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(StorageError::NotAFile {
+                path: path.to_owned(),
+                kind: "a symlink to nothing",
+            });
+        }
+        Err(e) => return Err(io(e)),
+    };
+    let kind = meta.file_type();
+    if !kind.is_file() {
+        return Err(StorageError::NotAFile {
+            path: path.to_owned(),
+            kind: if kind.is_dir() {
+                "a directory"
+            } else {
+                "a device, pipe or socket"
+            },
+        });
+    }
+    if meta.permissions().readonly() {
+        return Err(StorageError::ReadOnly {
+            path: path.to_owned(),
+        });
+    }
+    // Write permission bits are not the whole story (another user's file): ask the system.
+    // Opening for writing truncates nothing.
+    if let Err(e) = std::fs::OpenOptions::new().write(true).open(path) {
+        return Err(if e.kind() == std::io::ErrorKind::PermissionDenied {
+            StorageError::ReadOnly {
+                path: path.to_owned(),
+            }
+        } else {
+            io(e)
+        });
+    }
+    let path = if link.file_type().is_symlink() {
+        std::fs::canonicalize(path).map_err(io)?
+    } else {
+        path.to_owned()
+    };
+    Ok(Target {
+        path,
+        permissions: Some(meta.permissions()),
     })
 }
 
@@ -446,5 +603,203 @@ weapons = [{ name = "dagger", class = "light" }]
             .next_line()
             .and_then(|_| Lines::new(&b"\xff\n"[..]).next_line());
         assert!(matches!(err, Err(LineError::NotText { line: 1 })));
+    }
+
+    /// The files of a folder, sorted.
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_safe_write_replaces_a_file_and_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nick.toml");
+        write_file(&path, b"one", Replace::Allowed).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"one");
+        write_file(&path, b"two", Replace::Allowed).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"two");
+        assert_eq!(names(dir.path()), ["nick.toml"]);
+        // A new file only: an existing one is kept.
+        let err = write_file(&path, b"three", Replace::Never).unwrap_err();
+        assert!(matches!(err, StorageError::Exists { .. }), "{err}");
+        assert_eq!(std::fs::read(&path).unwrap(), b"two");
+        let fresh = dir.path().join("fresh.md");
+        write_file(&fresh, b"new", Replace::Never).unwrap();
+        assert_eq!(std::fs::read(&fresh).unwrap(), b"new");
+        assert_eq!(names(dir.path()), ["fresh.md", "nick.toml"]);
+    }
+
+    #[test]
+    fn a_directory_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let sub = dir.path().join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        let err = write_file(&sub, b"x", Replace::Allowed).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                StorageError::NotAFile {
+                    kind: "a directory",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert!(sub.is_dir());
+        assert_eq!(names(dir.path()), ["sub"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn fifos_devices_and_symlinks_to_them_are_refused_before_anything_is_written() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("pipe");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let err = write_file(&fifo, b"x", Replace::Allowed).unwrap_err();
+        assert!(matches!(err, StorageError::NotAFile { .. }), "{err}");
+        // A device: refused by its kind, before its folder's permissions matter.
+        let err = write_file(Path::new("/dev/null"), b"x", Replace::Allowed).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                StorageError::NotAFile {
+                    kind: "a device, pipe or socket",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        let to_fifo = dir.path().join("to-pipe");
+        symlink(&fifo, &to_fifo).unwrap();
+        let err = write_file(&to_fifo, b"x", Replace::Allowed).unwrap_err();
+        assert!(matches!(err, StorageError::NotAFile { .. }), "{err}");
+        let to_dir = dir.path().join("to-dir");
+        symlink(dir.path(), &to_dir).unwrap();
+        let err = write_file(&to_dir, b"x", Replace::Allowed).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                StorageError::NotAFile {
+                    kind: "a directory",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        let dangling = dir.path().join("dangling");
+        symlink(dir.path().join("nowhere"), &dangling).unwrap();
+        let err = write_file(&dangling, b"x", Replace::Allowed).unwrap_err();
+        assert!(matches!(err, StorageError::NotAFile { .. }), "{err}");
+        // Nothing was written: the links are still links, no file appeared.
+        assert!(
+            std::fs::symlink_metadata(&to_fifo)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert!(!dir.path().join("nowhere").exists());
+        assert_eq!(names(dir.path()), ["dangling", "pipe", "to-dir", "to-pipe"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_to_a_regular_file_replaces_that_file_and_stays_a_link() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.toml");
+        std::fs::write(&real, "old").unwrap();
+        let link = dir.path().join("link.toml");
+        symlink(&real, &link).unwrap();
+        write_file(&link, b"new", Replace::Allowed).unwrap();
+        assert_eq!(std::fs::read(&real).unwrap(), b"new");
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(names(dir.path()), ["link.toml", "real.toml"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_read_only_target_is_refused_and_stays_read_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("locked.toml");
+        std::fs::write(&path, "kept").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+        let err = write_file(&path, b"lost", Replace::Allowed).unwrap_err();
+        assert!(matches!(err, StorageError::ReadOnly { .. }), "{err}");
+        assert_eq!(std::fs::read(&path).unwrap(), b"kept");
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(mode, 0o444);
+        assert_eq!(names(dir.path()), ["locked.toml"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_existing_files_permissions_are_kept() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        // 0o666 would be narrowed by a usual umask (022) if the mode were set at creation.
+        for mode in [0o600, 0o640, 0o666, 0o604] {
+            let path = dir.path().join(format!("m{mode:o}.toml"));
+            std::fs::write(&path, "old").unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+            write_file(&path, b"new", Replace::Allowed).unwrap();
+            let got = std::fs::metadata(&path).unwrap().permissions().mode() & 0o7777;
+            assert_eq!(got, mode, "{}", path.display());
+            assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_new_file_gets_the_usual_permissions_not_the_temporary_files() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        // The umask as a plain file shows it: 0666 less the umask.
+        let plain = dir.path().join("plain");
+        std::fs::write(&plain, "x").unwrap();
+        let usual = std::fs::metadata(&plain).unwrap().permissions().mode() & 0o7777;
+        let path = dir.path().join("new.toml");
+        write_file(&path, b"x", Replace::Never).unwrap();
+        let got = std::fs::metadata(&path).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(got, usual);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_planted_at_a_guessable_temporary_name_is_not_followed() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "precious").unwrap();
+        let path = dir.path().join("nick.toml");
+        // The names an attacker can guess: the old scheme (`.NAME.PID.tmp`), and the
+        // prefix and suffix of the new one with every short random part.
+        let pid = std::process::id();
+        symlink(&victim, dir.path().join(format!(".nick.toml.{pid}.tmp"))).unwrap();
+        symlink(&victim, dir.path().join(".nick.toml..tmp")).unwrap();
+        for c in ["a", "b", "0", "1"] {
+            symlink(&victim, dir.path().join(format!(".nick.toml.{c}.tmp"))).unwrap();
+        }
+        write_file(&path, b"sheet", Replace::Allowed).unwrap();
+        write_file(&path, b"sheet again", Replace::Allowed).unwrap();
+        assert_eq!(std::fs::read(&victim).unwrap(), b"precious");
+        assert_eq!(std::fs::read(&path).unwrap(), b"sheet again");
+        // The planted links are untouched, and no temporary file is left.
+        assert_eq!(names(dir.path()).len(), 1 + 6 + 1);
     }
 }

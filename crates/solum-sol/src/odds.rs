@@ -1,8 +1,8 @@
 //! Exact odds of hits, glitches and critical results.
 
-use num_bigint::BigInt;
+use num_bigint::BigUint;
 use num_traits::{One, Zero};
-use solum_dice::{Distribution, Prob};
+use solum_dice::{Dense, Distribution, Prob, Weight, Weights};
 
 use crate::test::{EdgeOnTest, TestError};
 
@@ -31,63 +31,104 @@ pub struct TestOdds {
     pub critical_success: Prob,
 }
 
-fn binomial_row(n: u32) -> Vec<BigInt> {
+/// `C(n, k)` for every `k`, checked.
+fn binomial_row<W: Weight>(n: u32) -> Option<Vec<W>> {
     let mut row = Vec::with_capacity(n as usize + 1);
-    let mut c = BigInt::one();
+    let mut c = W::from_u64(1);
     row.push(c.clone());
     for k in 1..=n {
-        c = c * BigInt::from(n - k + 1) / BigInt::from(k);
+        c = c.times(u64::from(n - k + 1))?.div_exact(u64::from(k));
         row.push(c.clone());
     }
-    row
+    Some(row)
 }
 
-fn powers(base: u64, n: u32) -> Vec<BigInt> {
+fn powers<W: Weight>(base: u64, n: u32) -> Option<Vec<W>> {
     let mut out = Vec::with_capacity(n as usize + 1);
-    let mut p = BigInt::one();
-    for _ in 0..=n {
+    let mut p = W::from_u64(1);
+    for k in 0..=n {
         out.push(p.clone());
-        p *= base;
+        if k < n {
+            p = p.times(base)?;
+        }
     }
-    out
+    Some(out)
+}
+
+fn sum<'a, W: Weight + 'a>(xs: impl IntoIterator<Item = &'a W>) -> Option<W> {
+    xs.into_iter().try_fold(W::zero(), |acc, x| acc.add(x))
 }
 
 /// One side's dice as integer weights over `total`: the weight of each number of hits, of a
-/// glitch, and of a glitch with no hits (a critical glitch if the test fails).
-struct SideWeights {
-    hits: Vec<BigInt>,
-    glitch: BigInt,
-    no_hit_glitch: BigInt,
-    total: BigInt,
+/// glitch, and of a glitch with no hits (a critical glitch if the test fails). Weights are
+/// `u128` until they overflow, big integers past that.
+struct SideWeights<W> {
+    hits: Vec<W>,
+    glitch: W,
+    no_hit_glitch: W,
+    total: W,
 }
 
-fn side(dice: u32, edge: Option<EdgeOnTest>) -> SideWeights {
+fn side<W: Weight>(dice: u32, edge: Option<EdgeOnTest>) -> Option<SideWeights<W>> {
     let n = dice.max(1);
     let (h, o, r, d) = weights(edge);
-    let c = binomial_row(n);
-    let total = BigInt::from(d).pow(n);
+    let c = binomial_row::<W>(n)?;
+    let total = W::power(d, n)?;
+    let term = |k: usize, x: &[W], y: &[W]| c[k].mul(&x[k])?.mul(&y[n as usize - k]);
     // Hits: C(n,k) h^k (d-h)^(n-k).
-    let (hp, mp) = (powers(h, n), powers(d - h, n));
+    let (hp, mp) = (powers::<W>(h, n)?, powers::<W>(d - h, n)?);
     let hits = (0..=n as usize)
-        .map(|k| &c[k] * &hp[k] * &mp[n as usize - k])
-        .collect();
+        .map(|k| term(k, &hp, &mp))
+        .collect::<Option<Vec<W>>>()?;
     // Ones: C(n,k) o^k (d-o)^(n-k), for 2k >= n.
     let need = n.div_ceil(2) as usize;
-    let (op, np) = (powers(o, n), powers(d - o, n));
-    let glitch = (need..=n as usize)
-        .map(|k| &c[k] * &op[k] * &np[n as usize - k])
-        .sum();
+    let (op, np) = (powers::<W>(o, n)?, powers::<W>(d - o, n)?);
+    let glitch = sum(&(need..=n as usize)
+        .map(|k| term(k, &op, &np))
+        .collect::<Option<Vec<W>>>()?)?;
     // No hits and a glitch: every die a one or an other.
-    let rp = powers(r, n);
-    let no_hit_glitch = (need..=n as usize)
-        .map(|k| &c[k] * &op[k] * &rp[n as usize - k])
-        .sum();
-    SideWeights {
+    let rp = powers::<W>(r, n)?;
+    let no_hit_glitch = sum(&(need..=n as usize)
+        .map(|k| term(k, &op, &rp))
+        .collect::<Option<Vec<W>>>()?)?;
+    Some(SideWeights {
         hits,
         glitch,
         no_hit_glitch,
         total,
+    })
+}
+
+/// A test's dice as integer weights: the hits, and whether the dice glitch (1) or not (0),
+/// before any Close Call. Smackdown rolls nothing: see [`test_odds`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct TestWeights {
+    /// The number of hits.
+    pub hits: Weights,
+    /// 1 for half or more ones, 0 otherwise.
+    pub glitch: Weights,
+}
+
+/// The hits and glitch of `dice` dice with the Edge on them, as exact integer weights.
+pub fn test_weights(dice: u32, edge: Option<EdgeOnTest>) -> TestWeights {
+    fn go<W: Weight>(dice: u32, edge: Option<EdgeOnTest>) -> Option<TestWeights> {
+        let w = side::<W>(dice, edge)?;
+        Some(TestWeights {
+            glitch: W::into_weights(Dense {
+                min: 0,
+                w: vec![w.total.sub(&w.glitch), w.glitch],
+                den: w.total.clone(),
+            }),
+            hits: W::into_weights(Dense {
+                min: 0,
+                w: w.hits,
+                den: w.total,
+            }),
+        })
     }
+    go::<u128>(dice, edge)
+        .or_else(|| go::<BigUint>(dice, edge))
+        .expect("big integers never overflow")
 }
 
 /// The chances of a glitch and of a critical glitch, given the chance of the critical shape
@@ -114,30 +155,39 @@ pub fn test_odds(dice: u32, threshold: u32, edge: Option<EdgeOnTest>) -> TestOdd
             critical_success: Prob::one(),
         };
     }
+    test_odds_in::<u128>(dice, threshold, edge)
+        .or_else(|| test_odds_in::<BigUint>(dice, threshold, edge))
+        .expect("big integers never overflow")
+}
+
+fn test_odds_in<W: Weight>(
+    dice: u32,
+    threshold: u32,
+    edge: Option<EdgeOnTest>,
+) -> Option<TestOdds> {
     let n = dice.max(1);
-    let w = side(n, edge);
-    let tail = |from: u32| -> BigInt { w.hits.iter().skip(from as usize).sum() };
-    let p = |x: BigInt| Prob::new(x, w.total.clone());
+    let w = side::<W>(n, edge)?;
+    let tail = |from: u32| sum(w.hits.iter().skip(from as usize));
+    let p = |x: &W| x.ratio(&w.total);
     // A critical glitch needs a failed test (P1): none when the threshold is 0.
     let critical = if threshold == 0 {
         Prob::zero()
     } else {
-        p(w.no_hit_glitch.clone())
+        p(&w.no_hit_glitch)
     };
-    let (glitch, critical_glitch) = glitches(edge, p(w.glitch.clone()), critical);
-    TestOdds {
-        hits: Distribution::from_pairs(
-            w.hits
-                .iter()
-                .enumerate()
-                .map(|(k, x)| (k as i64, p(x.clone()))),
-            Prob::zero(),
-        ),
-        success: p(tail(threshold)),
+    let (glitch, critical_glitch) = glitches(edge, p(&w.glitch), critical);
+    Some(TestOdds {
+        success: p(&tail(threshold)?),
+        critical_success: p(&tail(threshold + 3)?),
+        hits: W::into_weights(Dense {
+            min: 0,
+            w: w.hits.clone(),
+            den: w.total.clone(),
+        })
+        .to_distribution(),
         glitch,
         critical_glitch,
-        critical_success: p(tail(threshold + 3)),
-    }
+    })
 }
 
 /// Exact odds of an opposed test.
@@ -173,52 +223,70 @@ pub fn opposed(
     if a_smack && d_smack {
         return Err(TestError::BothSmackdown);
     }
-    let a = side(attacker, attacker_edge);
-    let d = side(defender, defender_edge);
-    let total = &a.total * &d.total;
-    let p = |x: BigInt| Prob::new(x, total.clone());
+    Ok(
+        opposed_in::<u128>(attacker, attacker_edge, defender, defender_edge)
+            .or_else(|| opposed_in::<BigUint>(attacker, attacker_edge, defender, defender_edge))
+            .expect("big integers never overflow"),
+    )
+}
+
+fn opposed_in<W: Weight>(
+    attacker: u32,
+    attacker_edge: Option<EdgeOnTest>,
+    defender: u32,
+    defender_edge: Option<EdgeOnTest>,
+) -> Option<OpposedOdds> {
+    let smack = |e: Option<EdgeOnTest>| e == Some(EdgeOnTest::Smackdown);
+    let (a_smack, d_smack) = (smack(attacker_edge), smack(defender_edge));
+    let a = side::<W>(attacker, attacker_edge)?;
+    let d = side::<W>(defender, defender_edge)?;
+    let total = a.total.mul(&d.total)?;
+    let p = |x: &W| x.ratio(&total);
     // Cumulative weights: at_most[k] = weight of at most k hits.
-    let at_most = |w: &SideWeights| -> Vec<BigInt> {
+    let at_most = |w: &SideWeights<W>| -> Option<Vec<W>> {
+        let mut acc = W::zero();
         w.hits
             .iter()
-            .scan(BigInt::zero(), |acc, x| {
-                *acc += x;
+            .map(|x| {
+                acc = acc.add(x)?;
                 Some(acc.clone())
             })
             .collect()
     };
-    let (a_cum, d_cum) = (at_most(&a), at_most(&d));
-    let upto = |cum: &Vec<BigInt>, k: i64| -> BigInt {
+    let (a_cum, d_cum) = (at_most(&a)?, at_most(&d)?);
+    let upto = |cum: &Vec<W>, k: i64| -> W {
         if k < 0 {
-            BigInt::zero()
+            W::zero()
         } else {
             cum[(k as usize).min(cum.len() - 1)].clone()
         }
     };
     // The attacker wins with `net` or more net hits.
-    let attacker_wins = |net: i64| -> BigInt {
+    let attacker_wins = |net: i64| -> Option<W> {
         a.hits
             .iter()
             .enumerate()
-            .map(|(k, x)| x * upto(&d_cum, k as i64 - net))
-            .sum()
+            .try_fold(W::zero(), |acc, (k, x)| {
+                acc.add(&x.mul(&upto(&d_cum, k as i64 - net))?)
+            })
     };
-    let defender_wins_by_3: BigInt = d
+    let defender_wins_by_3 = d
         .hits
         .iter()
         .enumerate()
-        .map(|(k, x)| x * upto(&a_cum, k as i64 - 3))
-        .sum();
-    let d_any_hit = &d.total - &d.hits[0];
+        .try_fold(W::zero(), |acc, (k, x)| {
+            acc.add(&x.mul(&upto(&a_cum, k as i64 - 3))?)
+        })?;
+    let d_any_hit = d.total.sub(&d.hits[0]);
     let (success, critical_success, defender_critical_success) = if a_smack {
         (Prob::one(), Prob::one(), Prob::zero())
     } else if d_smack {
         (Prob::zero(), Prob::zero(), Prob::one())
     } else {
         (
-            p(attacker_wins(0)),
-            p(attacker_wins(3)),
-            p(defender_wins_by_3),
+            p(&attacker_wins(0)?),
+            p(&attacker_wins(3)?),
+            p(&defender_wins_by_3),
         )
     };
     // The attacker with no hits fails unless the defender has none either (or Smackdown).
@@ -226,11 +294,11 @@ pub fn opposed(
         (Prob::zero(), Prob::zero())
     } else {
         let crit = if d_smack {
-            &a.no_hit_glitch * &d.total
+            a.no_hit_glitch.mul(&d.total)?
         } else {
-            &a.no_hit_glitch * &d_any_hit
+            a.no_hit_glitch.mul(&d_any_hit)?
         };
-        glitches(attacker_edge, p(&a.glitch * &d.total), p(crit))
+        glitches(attacker_edge, p(&a.glitch.mul(&d.total)?), p(&crit))
     };
     // The defender with no hits always fails: the attacker's hits reach 0.
     let (defender_glitch, defender_critical_glitch) = if d_smack {
@@ -238,11 +306,11 @@ pub fn opposed(
     } else {
         glitches(
             defender_edge,
-            p(&d.glitch * &a.total),
-            p(&d.no_hit_glitch * &a.total),
+            p(&d.glitch.mul(&a.total)?),
+            p(&d.no_hit_glitch.mul(&a.total)?),
         )
     };
-    Ok(OpposedOdds {
+    Some(OpposedOdds {
         success,
         critical_success,
         defender_critical_success,
@@ -533,6 +601,61 @@ mod tests {
                     "{a} vs {d}, figure {i}: {seen} vs {p}"
                 );
             }
+        }
+    }
+
+    /// The integer path against the dice core's multiset pool (count of 5s and 6s, count of
+    /// 1s) in rationals, both in `u128` and past it (6^50 overflows).
+    #[test]
+    fn test_weights_match_pool_counts() {
+        for n in [1u32, 7, 49, 50, 80] {
+            let pool = solum_dice::Pool::new(Weights::die(6), n);
+            let w = test_weights(n, None);
+            assert_eq!(w.hits.is_small(), n <= 49);
+            assert_eq!(
+                w.hits.to_distribution(),
+                pool.count(|f| f >= 5).to_distribution()
+            );
+            let ones = pool.count(|f| f == 1).to_distribution();
+            let glitch = ones.p_at_least(i64::from(n.div_ceil(2)));
+            assert_eq!(w.glitch.p_eq(1), glitch);
+            assert_eq!(test_odds(n, 2, None).glitch, glitch);
+            assert_eq!(test_odds(n, 0, None).hits, w.hits.to_distribution());
+        }
+        // Second Chance: each die a d36 of 20 hits, 4 ones and 12 others.
+        for n in [3u32, 30] {
+            let die = Weights::from_pairs([(2, 20), (1, 4), (0, 12)]);
+            let pool = solum_dice::Pool::new(die, n);
+            let w = test_weights(n, SECOND);
+            assert_eq!(
+                w.hits.to_distribution(),
+                pool.count(|f| f == 2).to_distribution()
+            );
+        }
+    }
+
+    /// Opposed odds past `u128` (6^90) against rationals summed over both sides' hits.
+    #[test]
+    fn large_opposed_match_rationals() {
+        for (a, d) in [(4u32, 5u32), (50, 40)] {
+            let hits = |n| {
+                solum_dice::Pool::new(Weights::die(6), n)
+                    .count(|f| f >= 5)
+                    .to_distribution()
+            };
+            let (ha, hd) = (hits(a), hits(d));
+            let mut success = Prob::zero();
+            let mut critical = Prob::zero();
+            for (x, p) in ha.outcomes() {
+                success += p * hd.p_at_most(*x);
+                critical += p * hd.p_at_most(x - 3);
+            }
+            let o = opposed(a, None, d, None).unwrap();
+            assert_eq!(
+                (o.success, o.critical_success),
+                (success, critical),
+                "{a} vs {d}"
+            );
         }
     }
 

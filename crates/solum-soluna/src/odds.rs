@@ -2,8 +2,7 @@
 
 use std::sync::OnceLock;
 
-use num_bigint::BigInt;
-use solum_dice::{Distribution, Prob};
+use solum_dice::{Distribution, Weights};
 
 use crate::SolunaError;
 use crate::flips::{Counts, largest_after};
@@ -82,6 +81,11 @@ fn orbits(n: u32, mut visit: impl FnMut(&Counts, u128)) {
 /// The exact distribution of the largest group of `dice` d6 after `net_flips` optimal
 /// flips (U2: positive for the tester, negative against it).
 pub fn largest_distribution(dice: u32, net_flips: i32) -> Result<Distribution, SolunaError> {
+    Ok(largest_weights(dice, net_flips)?.to_distribution())
+}
+
+/// [`largest_distribution`] as integer weights over `6^dice`, counted in `u128` (6^40 fits).
+pub fn largest_weights(dice: u32, net_flips: i32) -> Result<Weights, SolunaError> {
     if dice == 0 {
         return Err(SolunaError::Dice(0));
     }
@@ -89,17 +93,22 @@ pub fn largest_distribution(dice: u32, net_flips: i32) -> Result<Distribution, S
         return Err(SolunaError::TooLargeForExact(dice));
     }
     let mut by_size = vec![0u128; dice as usize + 1];
-    orbits(dice, |c, orbit| {
-        by_size[largest_after(c, net_flips) as usize] += orbit * multinomial(c);
-    });
-    let total = BigInt::from(6u32).pow(dice);
-    Ok(Distribution::from_pairs(
-        by_size
-            .into_iter()
-            .enumerate()
-            .map(|(size, w)| (size as i64, Prob::new(BigInt::from(w), total.clone()))),
-        Prob::from_integer(0.into()),
-    ))
+    for (c, weight) in orbit_table(dice) {
+        by_size[largest_after(c, net_flips) as usize] += weight;
+    }
+    Ok(Weights::from_dense(0, by_size, 6u128.pow(dice)))
+}
+
+/// Each orbit's representative with its weight (orbit size × multinomial), built once per
+/// pool size: every number of flips of that pool walks the same list.
+fn orbit_table(dice: u32) -> &'static [(Counts, u128)] {
+    static TABLES: [OnceLock<Vec<(Counts, u128)>>; MAX_EXACT_DICE as usize + 1] =
+        [const { OnceLock::new() }; MAX_EXACT_DICE as usize + 1];
+    TABLES[dice as usize].get_or_init(|| {
+        let mut table = Vec::new();
+        orbits(dice, |c, orbit| table.push((*c, orbit * multinomial(c))));
+        table
+    })
 }
 
 #[cfg(test)]
@@ -108,7 +117,7 @@ mod tests {
     use crate::TestSpec;
     use crate::test::roll_test;
     use num_traits::One;
-    use solum_dice::{DiceError, SeededDice, enumerate, prob, prob_to_f64};
+    use solum_dice::{DiceError, Prob, SeededDice, enumerate, prob, prob_to_f64};
 
     #[test]
     fn orbits_cover_every_roll() {
@@ -183,6 +192,20 @@ mod tests {
                     "{n} dice {k} flips size {size}: {f} vs {p}"
                 );
             }
+        }
+    }
+
+    /// Without flips the largest group is the dice core's largest matching set, evaluated over
+    /// the multisets of the pool rather than the die's symmetries.
+    #[test]
+    fn no_flips_match_the_pool_largest_match() {
+        for n in [1u32, 6, 13, 25, 40] {
+            let pool = solum_dice::Pool::new(Weights::die(6), n);
+            assert_eq!(
+                largest_distribution(n, 0).unwrap(),
+                pool.largest_match().to_distribution(),
+                "{n} dice"
+            );
         }
     }
 

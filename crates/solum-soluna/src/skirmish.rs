@@ -97,6 +97,68 @@ fn one() -> u32 {
     1
 }
 
+/// The largest number a character's sheet holds (armour, hit points, supplies): far past
+/// any character of the text, and small enough that sums never overflow.
+pub const MAX_SHEET_VALUE: u32 = 1000;
+
+/// A character that breaks a rule or a limit: the field and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{field}: {problem}")]
+pub struct CharacterError {
+    /// The field, as a skirmish file names it.
+    pub field: &'static str,
+    /// What is wrong.
+    pub problem: String,
+}
+
+impl Character {
+    /// Checks the character as a skirmish would take it, before any die: a name and a side,
+    /// a Mind in the phase table, hit points, an attack, and every number within
+    /// [`MAX_SHEET_VALUE`] (dice within a test's 1000).
+    pub fn validate(&self) -> Result<(), CharacterError> {
+        let fail = |field, problem: String| Err(CharacterError { field, problem });
+        if self.name.trim().is_empty() {
+            return fail("name", "a character needs a name".into());
+        }
+        if self.side.trim().is_empty() {
+            return fail("side", "a character needs a side".into());
+        }
+        if let Err(e) = phases(self.mind) {
+            return fail("mind", e.to_string());
+        }
+        if self.hit_points == 0 {
+            return fail(
+                "hit_points",
+                "a character needs hit points (1 or more)".into(),
+            );
+        }
+        if self.melee == 0 && self.ranged == 0 {
+            return fail(
+                "melee",
+                "a character needs an attack: melee or ranged dice".into(),
+            );
+        }
+        for (field, value) in [
+            ("body", self.body),
+            ("shield", self.shield),
+            ("hit_points", self.hit_points),
+            ("melee", self.melee),
+            ("ranged", self.ranged),
+            ("flips", self.flips),
+            ("guard", self.guard),
+            ("flips_per_test", self.flips_per_test),
+            ("extra_dice", self.extra_dice),
+            ("dice_guard", self.dice_guard),
+            ("dice_per_test", self.dice_per_test),
+        ] {
+            if value > MAX_SHEET_VALUE {
+                return fail(field, format!("{value} is more than {MAX_SHEET_VALUE}"));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// A skirmish file: `[[character]]` entries.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -40,10 +40,22 @@ pub(crate) fn open_existing(arg: &CampaignArg) -> anyhow::Result<Campaign<Sqlite
     ))
 }
 
+/// The campaign file: `--campaign` (before or after the subcommand), else $SOLUM_CAMPAIGN,
+/// else the default one in the user's data folder.
 pub(crate) fn campaign_path(arg: &CampaignArg) -> anyhow::Result<PathBuf> {
-    Ok(match &arg.campaign {
-        Some(p) => p.clone(),
-        None => {
+    let from_env = std::env::var_os("SOLUM_CAMPAIGN");
+    Ok(match (&arg.campaign, from_env) {
+        (Some(p), _) if p.as_os_str().is_empty() => {
+            return Err(bad("--campaign: give a campaign file, not an empty name"));
+        }
+        (Some(p), _) => p.clone(),
+        (None, Some(p)) if p.is_empty() => {
+            return Err(bad(
+                "$SOLUM_CAMPAIGN is set but empty: set it to a campaign file, unset it to use the default campaign, or give --campaign FILE",
+            ));
+        }
+        (None, Some(p)) => PathBuf::from(p),
+        (None, None) => {
             let p = solum_app::default_campaign_path().ok_or_else(|| {
                 bad("no home folder to keep the default campaign in: use --campaign FILE")
             })?;
@@ -56,7 +68,7 @@ pub(crate) fn campaign_path(arg: &CampaignArg) -> anyhow::Result<PathBuf> {
     })
 }
 
-fn dice(seed: Option<u64>, rolled: Option<&str>) -> anyhow::Result<Dice> {
+pub(crate) fn dice(seed: Option<u64>, rolled: Option<&str>) -> anyhow::Result<Dice> {
     Ok(match (seed, rolled) {
         (_, Some(text)) => {
             Dice::Typed(parse_faces(text).map_err(|e| bad(format!("--rolled: {e}")))?)
@@ -353,12 +365,8 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
             } else {
                 read_capped(file, MAX_IMPORT_BYTES)?
             };
-            let export: JournalExport = serde_json::from_str(&text).map_err(|e| {
-                bad(format!(
-                    "{}: not a solum journal export: {e}",
-                    file.display()
-                ))
-            })?;
+            let export = JournalExport::from_json(&text)
+                .map_err(|e| bad(format!("{}: {e}", file.display())))?;
             let total = export.entries.len();
             let n = open(campaign)?.import(export)?;
             if n == total {
@@ -448,10 +456,13 @@ pub(crate) fn write_entries(
                 Some(t) => format!("Difficulty for {}: {difficulty} ({name})", t),
                 None => format!("Difficulty: {difficulty} ({name})"),
             },
-            Record::Character(c) => c.summary(),
-            Record::Sol(s) => s.summary(),
-            Record::Combat(c) => c.summary(),
-            Record::Creature(c) => c.summary(),
+            Record::Character(_)
+            | Record::Classic(_)
+            | Record::Soluna(_)
+            | Record::Dietype(_)
+            | Record::Sol(_)
+            | Record::Combat(_)
+            | Record::Creature(_) => e.record.character_summary().unwrap_or_default(),
             Record::Idea { list, words, .. } => {
                 format!("Idea ({}): {}", list.label(), words.join(" · "))
             }
@@ -500,23 +511,24 @@ fn read_capped(path: &Path, cap: u64) -> anyhow::Result<String> {
     Ok(text)
 }
 
-/// Writes a new file safely: a temporary file beside it, flushed to disk, then renamed into
-/// place only if nothing exists there.
+/// Writes a new file through the one safe write of `solum_play::storage`; an existing file
+/// is never replaced.
 fn write_new_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("creating a file in {}", dir.display()))?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist_noclobber(path).map_err(|e| {
-        if e.error.kind() == std::io::ErrorKind::AlreadyExists {
-            bad(format!("{} exists: choose another name", path.display()))
-        } else {
-            anyhow::Error::from(e.error).context(format!("writing {}", path.display()))
-        }
-    })?;
-    Ok(())
+    write_file(path, bytes, solum_play::storage::Replace::Never)
+}
+
+/// A file written safely (`solum_play::storage::write_file`); the refusals (not a regular
+/// file, read-only, already there) are bad input.
+pub(crate) fn write_file(
+    path: &Path,
+    bytes: &[u8],
+    replace: solum_play::storage::Replace,
+) -> anyhow::Result<()> {
+    use solum_play::storage::StorageError;
+    solum_play::storage::write_file(path, bytes, replace).map_err(|e| match e {
+        StorageError::NotAFile { .. }
+        | StorageError::ReadOnly { .. }
+        | StorageError::Exists { .. } => bad(e.to_string()),
+        other => anyhow::Error::new(other),
+    })
 }

@@ -1,45 +1,49 @@
-//! `solum char …`: character sheets.
+//! `solum char …`: So1um Expanded characters in the campaign. Each command opens the
+//! campaign, makes one application call (which reads, changes and stores the sheet with its
+//! journal entry in one transaction) and renders the view it returns. A character's name
+//! is only a key in the campaign: no command turns it into a file path.
 
 use std::io::Write;
-use std::path::Path;
 
 use serde_json::json;
-use solum_expanded::character::{
-    Armor, Attribute, Character, Class, CreationChoices, CreationError, Gear, GearEffect, Weapon,
-    advance_attribute, advance_background, create,
-};
-use solum_play::storage::{load_character, save_character};
+use solum_app::characters::{ChangeView, CharacterView};
+use solum_app::{AdvanceGoal, AppError, ArmorChange, CharacterEdit, NewCharacter};
+use solum_expanded::character::{Armor, Attribute, Character, Class, Gear, GearEffect, Weapon};
+use solum_play::storage::{Replace, load_character, read_text};
 
+use super::campaign::{self as camp, write_json};
 use crate::bad;
-use crate::cli::{CharAdvanceArgs, CharCommand, CharEditArgs, CharNewArgs};
+use crate::cli::{CharAdvanceArgs, CharCommand, CharEditArgs, CharNewArgs, CharShowArgs};
 use crate::render::{self, BAD, DIM, GOOD, HEAD, paint};
 
 pub fn run(command: &CharCommand, out: &mut dyn Write) -> anyhow::Result<()> {
     match command {
         CharCommand::New(args) => new(args, out),
-        CharCommand::Show { file, json } => {
-            let hero = load(file)?;
+        CharCommand::Show(args) => show(args, out),
+        CharCommand::List { json, campaign } => {
+            let views = camp::open_existing(campaign)?.characters()?;
             if *json {
-                writeln!(out, "{}", sheet_json(&hero))?;
-            } else {
-                write_sheet(out, &hero)?;
+                return write_json(out, &views);
             }
-            Ok(())
+            write_list(out, &views)
         }
         CharCommand::Edit(args) => edit(args, out),
         CharCommand::Advance(args) => advance(args, out),
         CharCommand::Bestiary { bestiary, json } => list_bestiary(bestiary, *json, out),
-        CharCommand::Rest { file, hours } => {
-            if !hours.is_finite() || *hours < 0.0 || *hours > 10_000.0 {
-                return Err(bad(format!(
-                    "--hours {hours}: give hours of rest from 0 to 10000"
-                )));
+        CharCommand::Rest {
+            name,
+            hours,
+            json,
+            campaign,
+        } => {
+            let view = camp::open(campaign)?
+                .rest_character(name, *hours)
+                .map_err(|e| flag_error(e, "hours", "--hours"))?;
+            if *json {
+                return write_json(out, &view);
             }
-            let mut hero = load(file)?;
-            let half_hours = (hours * 2.0).floor() as u32;
-            let healed = hero.rest(half_hours);
-            save(file, &hero)?;
-            if hero.is_out() {
+            let hero = &view.sheet.character;
+            if view.sheet.out {
                 writeln!(
                     out,
                     "{} is out (0 hit points): being incapacitated is not resting.",
@@ -48,38 +52,139 @@ pub fn run(command: &CharCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             } else {
                 writeln!(
                     out,
-                    "{} rests {half_hours} half hour(s): +{healed} hit point(s), now {}/{}",
+                    "{} rests {hours} hour(s): +{} hit point(s), now {}/{}",
                     hero.name,
+                    view.healed.unwrap_or(0),
                     hero.hit_points,
-                    hero.max_hit_points()
+                    view.sheet.max_hit_points
                 )?;
             }
-            Ok(())
+            write_entry(out, view.seq)
+        }
+        CharCommand::Import {
+            file,
+            replace,
+            json,
+            campaign,
+        } => {
+            let text = read_text(file).map_err(|e| bad(e.to_string()))?;
+            let mut c = camp::open(campaign)?;
+            let view = if *replace {
+                c.replace_character(&text)
+            } else {
+                c.import_character(&text)
+            }
+            .map_err(|e| match e {
+                AppError::Store(s) if s.to_string().contains("already exists") => {
+                    bad(format!("{}: {s} (--replace replaces it)", file.display()))
+                }
+                e => anyhow::Error::new(e).context(file.display().to_string()),
+            })?;
+            if *json {
+                return write_json(out, &view);
+            }
+            write_sheet(out, &view.sheet.character)?;
+            write_entry(out, view.seq)
+        }
+        CharCommand::Export {
+            name,
+            out: file,
+            force,
+            campaign,
+        } => {
+            let text = camp::open_existing(campaign)?.export_character(name)?;
+            match file {
+                None => Ok(out.write_all(text.as_bytes())?),
+                Some(path) => {
+                    let replace = if *force {
+                        Replace::Allowed
+                    } else {
+                        Replace::Never
+                    };
+                    camp::write_file(path, text.as_bytes(), replace)
+                }
+            }
         }
     }
 }
 
-/// Like `crate::dice::with_dice`, but a broken rule is reported before any complaint about the typed
-/// dice: a rule refused before rolling leaves every typed value unused, and the player must
-/// hear the rule ("assign 3, 2 and 1"), not "too many values in --rolled".
-fn with_dice_rules_first<T>(
-    rolled: Option<&str>,
-    seed: Option<u64>,
-    order: &str,
-    roll: impl FnOnce(&mut dyn solum_dice::DiceSource) -> Result<T, CreationError>,
-) -> anyhow::Result<(T, Option<u64>)> {
-    use crate::dice::{Generator, SideDice, Source, explain};
-    let generator = std::cell::RefCell::new(Generator::new(seed));
-    let blame = std::cell::Cell::new("--rolled");
-    let mut source = Source::from_flag("--rolled", rolled)?;
-    let value = match roll(&mut SideDice::new(&mut source, &generator, &blame)) {
-        Ok(v) => v,
-        Err(CreationError::Rules(e)) => return Err(bad(e.to_string())),
-        Err(CreationError::Dice(e)) => return Err(explain(e, blame.get(), order)),
+/// An error of the application, with a field of the command's own named as its flag.
+fn flag_error(e: AppError, field: &str, flag: &str) -> anyhow::Error {
+    match e {
+        AppError::Character { field: f, problem } if f == field => {
+            bad(format!("{flag}: {problem}"))
+        }
+        e => e.into(),
+    }
+}
+
+/// Typed dice that do not fit, explained with the order the roll takes them in.
+pub(crate) fn typed_dice_error(e: AppError, order: &str) -> anyhow::Error {
+    match e {
+        AppError::Dice(d) => crate::dice::explain(d, "--rolled", order),
+        AppError::UnusedDice { given, used } => bad(format!(
+            "too many values in --rolled: {given} given, the roll used {used} ({order})"
+        )),
+        e => e.into(),
+    }
+}
+
+fn write_entry(out: &mut dyn Write, seq: i64) -> anyhow::Result<()> {
+    writeln!(out, "  {}", paint(DIM, format!("journal entry {seq}")))?;
+    Ok(())
+}
+
+/// `solum char show`: from the campaign, or from a sheet file (read only).
+fn show(args: &CharShowArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let (hero, view) = match (&args.file, &args.name) {
+        (Some(file), _) => {
+            let hero = load_character(file).map_err(|e| bad(e.to_string()))?;
+            let view = json!({
+                "character": hero,
+                "version": null,
+                "max_hit_points": hero.max_hit_points(),
+                "out": hero.is_out(),
+            });
+            (hero, view)
+        }
+        (None, Some(name)) => {
+            let v = camp::open_existing(&args.campaign)?.character(name)?;
+            let view = serde_json::to_value(&v)?;
+            (v.character, view)
+        }
+        (None, None) => unreachable!("clap requires a name or --file"),
     };
-    source.finish(order)?;
-    let seed = generator.borrow().used_seed();
-    Ok((value, seed))
+    if args.json {
+        return write_json(out, &view);
+    }
+    write_sheet(out, &hero)?;
+    Ok(())
+}
+
+pub(crate) fn write_list(out: &mut dyn Write, views: &[CharacterView]) -> anyhow::Result<()> {
+    if views.is_empty() {
+        writeln!(out, "No characters yet: `solum char new NAME` creates one.")?;
+        return Ok(());
+    }
+    for v in views {
+        let h = &v.character;
+        writeln!(
+            out,
+            "{:<24} body {} mind {} charm {}   hit points {}/{}{}",
+            h.name,
+            h.body,
+            h.mind,
+            h.charm,
+            h.hit_points,
+            v.max_hit_points,
+            if v.out {
+                paint(BAD, " OUT")
+            } else {
+                String::new()
+            }
+        )?;
+    }
+    Ok(())
 }
 
 /// `solum char bestiary`: every creature and static opposition with its stats.
@@ -152,18 +257,6 @@ fn list_bestiary(
     Ok(())
 }
 
-/// Storage errors of a file the user named are bad input (exit 2).
-fn load(path: &Path) -> anyhow::Result<Character> {
-    load_character(path).map_err(|e| bad(e.to_string()))
-}
-
-fn save(path: &Path, hero: &Character) -> anyhow::Result<()> {
-    save_character(path, hero).map_err(|e| match e {
-        solum_play::storage::StorageError::Invalid { .. } => bad(e.to_string()),
-        other => anyhow::Error::new(other),
-    })
-}
-
 /// Asks on standard input until the answer parses.
 fn ask<T>(question: &str, parse: impl Fn(&str) -> Result<T, String>) -> anyhow::Result<T> {
     let mut lines = solum_play::storage::Lines::new(std::io::stdin().lock());
@@ -173,6 +266,8 @@ fn ask<T>(question: &str, parse: impl Fn(&str) -> Result<T, String>) -> anyhow::
             .next_line()
             .map_err(|e| bad(format!("standard input: {e}")))?
         else {
+            // End the prompt's line, so the error starts on its own.
+            crate::say!("\n");
             return Err(bad(format!(
                 "no answer to \"{question}\" (standard input ended)"
             )));
@@ -224,7 +319,7 @@ fn new(args: &CharNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             };
             let charm = match args.charm {
                 Some(v) => v,
-                // The one value left; create() refuses a spread that is not 3, 2, 1.
+                // The one value left; the rules refuse a spread that is not 3, 2, 1.
                 None => 6u32.saturating_sub(body + mind),
             };
             (body, mind, charm)
@@ -250,8 +345,8 @@ fn new(args: &CharNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             }
         })?,
     };
-    let choices = CreationChoices {
-        name: name.clone(),
+    let choices = NewCharacter {
+        name,
         body,
         mind,
         charm,
@@ -264,70 +359,58 @@ fn new(args: &CharNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         },
         armor_name: args.armor.clone(),
     };
-    let path = super::new_sheet_path(args.output.as_deref(), &name, args.force)?;
-    let ((hero, rolls), seed) = with_dice_rules_first(
-        args.dice.rolled.as_deref(),
-        args.dice.seed,
-        "values go: 2d6 for backgrounds, then 1d6 for armor",
-        |dice| create(&choices, dice),
-    )?;
-    save(&path, &hero)?;
+    let dice = camp::dice(args.dice.seed, args.dice.rolled.as_deref())?;
+    let view = camp::open(&args.campaign)?
+        .create_character(&choices, dice)
+        .map_err(|e| typed_dice_error(e, "values go: 2d6 for backgrounds, then 1d6 for armor"))?;
     if args.json {
+        return write_json(out, &view);
+    }
+    write_created(out, &view)
+}
+
+fn write_created(out: &mut dyn Write, view: &ChangeView) -> anyhow::Result<()> {
+    let hero = &view.sheet.character;
+    let faces = view
+        .rolled
+        .as_ref()
+        .map(|r| r.faces.clone())
+        .unwrap_or_default();
+    if let [a, b, armor] = faces[..] {
+        let total = hero.backgrounds.len() + hero.unnamed_backgrounds as usize;
         writeln!(
             out,
-            "{}",
-            json!({"file": path, "character": sheet_json(&hero), "rolls": rolls, "seed": seed})
+            "Backgrounds: 2d6 {a} {b} → {total} background(s){}",
+            if hero.unnamed_backgrounds > 0 {
+                format!(
+                    " ({} to name: solum char edit \"{}\" --add-background …)",
+                    hero.unnamed_backgrounds, hero.name
+                )
+            } else {
+                String::new()
+            }
         )?;
-        return Ok(());
+        writeln!(
+            out,
+            "Armor: d6 {armor} → {}",
+            if hero.armor.is_some() {
+                "light armor"
+            } else {
+                "none"
+            }
+        )?;
     }
-    writeln!(
-        out,
-        "Backgrounds: 2d6 {} {} → {} background(s){}",
-        rolls.backgrounds_dice[0],
-        rolls.backgrounds_dice[1],
-        rolls.backgrounds_allowed(),
-        if hero.unnamed_backgrounds > 0 {
-            format!(
-                " ({} to name: solum char edit {} --add-background …)",
-                hero.unnamed_backgrounds,
-                path.display()
-            )
-        } else {
-            String::new()
+    write_sheet(out, hero)?;
+    if let Some(r) = &view.rolled {
+        if r.typed {
+            writeln!(out, "  {}", paint(DIM, "dice typed in"))?;
         }
-    )?;
-    writeln!(
-        out,
-        "Armor: d6 {} → {}",
-        rolls.armor_die,
-        if rolls.has_armor() {
-            "light armor"
-        } else {
-            "none"
-        }
-    )?;
-    write_sheet(out, &hero)?;
-    writeln!(
-        out,
-        "{}",
-        paint(DIM, format!("saved to {}", path.display()))
-    )?;
-    render::write_seed(out, seed)?;
-    Ok(())
+        render::write_seed(out, r.seed)?;
+    }
+    write_entry(out, view.seq)
 }
 
-fn sheet_json(hero: &Character) -> serde_json::Value {
-    let mut v = serde_json::to_value(hero).expect("a character serialises");
-    v["max_hit_points"] = json!(hero.max_hit_points());
-    v["pools"] = json!({
-        "body": hero.pool(Attribute::Body, false, None).pool().map(|p| p.dice()).ok(),
-        "mind": hero.pool(Attribute::Mind, false, None).pool().map(|p| p.dice()).ok(),
-        "charm": hero.pool(Attribute::Charm, false, None).pool().map(|p| p.dice()).ok(),
-    });
-    v
-}
-
-fn write_sheet(out: &mut dyn Write, hero: &Character) -> std::io::Result<()> {
+pub(crate) fn write_sheet(out: &mut dyn Write, hero: &Character) -> std::io::Result<()> {
     let status = if hero.is_out() {
         paint(BAD, " OUT")
     } else {
@@ -426,7 +509,7 @@ fn class(s: &str, what: &str) -> anyhow::Result<Class> {
 }
 
 fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let mut hero = load(&args.file)?;
+    let mut edit = CharacterEdit::default();
     for set in &args.set {
         let (k, v) = set
             .split_once('=')
@@ -439,35 +522,10 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 solum_expanded::character::MAX_ATTRIBUTE
             ))
         })?;
-        hero.set_attribute(attribute, value);
+        edit.set.push((attribute, value));
     }
-    for b in &args.add_background {
-        if b.trim().is_empty() {
-            return Err(bad("--add-background: a background needs words"));
-        }
-        if hero
-            .backgrounds
-            .iter()
-            .any(|x| x.eq_ignore_ascii_case(b.trim()))
-        {
-            return Err(bad(format!(
-                "--add-background {b}: {} already has it",
-                hero.name
-            )));
-        }
-        hero.backgrounds.push(b.trim().to_owned());
-        hero.unnamed_backgrounds = hero.unnamed_backgrounds.saturating_sub(1);
-    }
-    for b in &args.remove_background {
-        let before = hero.backgrounds.len();
-        hero.backgrounds.retain(|x| !x.eq_ignore_ascii_case(b));
-        if hero.backgrounds.len() == before {
-            return Err(bad(format!(
-                "--remove-background: {} has no background `{b}`",
-                hero.name
-            )));
-        }
-    }
+    edit.add_backgrounds = args.add_background.clone();
+    edit.remove_backgrounds = args.remove_background.clone();
     for w in &args.add_weapon {
         let parts: Vec<&str> = w.split(':').collect();
         let weapon = match parts.as_slice() {
@@ -483,44 +541,20 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 )));
             }
         };
-        // A weapon is named in commands (remove, hold), so the name must say which.
-        if weapon.name.trim().is_empty() {
-            return Err(bad(format!("--add-weapon {w}: the weapon needs a name")));
-        }
-        if hero
-            .weapons
-            .iter()
-            .any(|x| x.name.eq_ignore_ascii_case(&weapon.name))
-        {
-            return Err(bad(format!(
-                "--add-weapon {w}: {} already carries a `{}`",
-                hero.name, weapon.name
-            )));
-        }
-        hero.weapons.push(weapon);
+        edit.add_weapons.push(weapon);
     }
-    for w in &args.remove_weapon {
-        let before = hero.weapons.len();
-        hero.weapons.retain(|x| !x.name.eq_ignore_ascii_case(w));
-        if hero.weapons.len() == before {
-            return Err(bad(format!(
-                "--remove-weapon: {} carries no `{w}`",
-                hero.name
-            )));
-        }
-    }
-    // Armor points come and go with the armor.
+    edit.remove_weapons = args.remove_weapon.clone();
     if let Some(a) = &args.armor {
         let (name, c) = a
             .rsplit_once(':')
             .ok_or_else(|| bad(format!("--armor {a}: write NAME:CLASS")))?;
-        hero.set_armor(Some(Armor {
+        edit.armor = Some(ArmorChange::Wear(Armor {
             name: name.to_owned(),
             class: class(c, "--armor")?,
         }));
     }
     if args.no_armor {
-        hero.set_armor(None);
+        edit.armor = Some(ArmorChange::TakeOff);
     }
     for g in &args.add_gear {
         let (name, effect) = g
@@ -535,87 +569,89 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 )));
             }
         };
-        if name.trim().is_empty() {
-            return Err(bad(format!("--add-gear {g}: the gear needs a name")));
-        }
-        if hero.gear.iter().any(|x| x.name.eq_ignore_ascii_case(name)) {
-            return Err(bad(format!(
-                "--add-gear {g}: {} already has a `{name}`",
-                hero.name
-            )));
-        }
-        hero.gear.push(Gear {
+        edit.add_gear.push(Gear {
             name: name.to_owned(),
             effect,
         });
     }
-    for g in &args.remove_gear {
-        let before = hero.gear.len();
-        hero.gear.retain(|x| !x.name.eq_ignore_ascii_case(g));
-        if hero.gear.len() == before {
-            return Err(bad(format!("--remove-gear: {} has no `{g}`", hero.name)));
-        }
+    edit.remove_gear = args.remove_gear.clone();
+    edit.money = args.money;
+    edit.notes = args.notes.clone();
+    edit.damage = args.damage;
+    edit.heal = args.heal;
+    if edit == CharacterEdit::default() {
+        return Err(bad(
+            "nothing to change: give --set, --add-background, --damage, … (see --help)",
+        ));
     }
-    if let Some(m) = args.money {
-        hero.money = m;
+    let view = camp::open(&args.campaign)?
+        .edit_character(&args.name, &edit)
+        .map_err(|e| match e {
+            AppError::Character { field, problem } => bad(format!(
+                "{}: {problem} (nothing was changed)",
+                edit_flag(&field)
+            )),
+            e => e.into(),
+        })?;
+    if args.json {
+        return write_json(out, &view);
     }
-    if let Some(n) = &args.notes {
-        hero.notes = n.clone();
+    write_sheet(out, &view.sheet.character)?;
+    write_entry(out, view.seq)
+}
+
+/// The flag behind a field of an edit, for messages; a field of the sheet stays as named.
+fn edit_flag(field: &str) -> String {
+    match field {
+        "add_backgrounds" => "--add-background".into(),
+        "remove_backgrounds" => "--remove-background".into(),
+        "add_weapons" => "--add-weapon".into(),
+        "remove_weapons" => "--remove-weapon".into(),
+        "add_gear" => "--add-gear".into(),
+        "remove_gear" => "--remove-gear".into(),
+        other => other.into(),
     }
-    if let Some(d) = args.damage {
-        hero.take_damage(d);
-    }
-    if let Some(h) = args.heal {
-        hero.heal(h);
-    }
-    hero.validate()
-        .map_err(|e| bad(format!("{}: {e} (nothing was saved)", args.file.display())))?;
-    save(&args.file, &hero)?;
-    write_sheet(out, &hero)?;
-    Ok(())
 }
 
 fn advance(args: &CharAdvanceArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let mut hero = load(&args.file)?;
-    let (advancement, seed) = match (&args.background, &args.attribute) {
-        (Some(b), _) => with_dice_rules_first(
-            args.dice.rolled.as_deref(),
-            args.dice.seed,
-            "values go: one d6",
-            |dice| advance_background(&mut hero, b, dice),
-        )?,
+    let mut campaign = camp::open(&args.campaign)?;
+    let (goal, order) = match (&args.background, &args.attribute) {
+        (Some(b), _) => (
+            AdvanceGoal::Background(b.clone()),
+            "values go: one d6".to_owned(),
+        ),
         (None, Some(a)) => {
             let attribute: Attribute = a
                 .parse()
                 .map_err(|e: String| bad(format!("--attribute: {e}")))?;
-            let n = hero.attribute(attribute);
-            with_dice_rules_first(
-                args.dice.rolled.as_deref(),
-                args.dice.seed,
-                &format!("values go: {} d6, one per point of {}", n, attribute.name()),
-                |dice| advance_attribute(&mut hero, attribute, dice),
-            )?
+            (
+                AdvanceGoal::Attribute(attribute),
+                format!("values go: one d6 per point of {}", attribute.name()),
+            )
         }
         (None, None) => unreachable!("clap requires one"),
     };
-    if advancement.success {
-        save(&args.file, &hero)?;
-    }
+    let dice = camp::dice(args.dice.seed, args.dice.rolled.as_deref())?;
+    let view = campaign
+        .advance_character(&args.name, &goal, dice)
+        .map_err(|e| typed_dice_error(e, &order))?;
     if args.json {
-        writeln!(
-            out,
-            "{}",
-            json!({"advancement": advancement, "character": sheet_json(&hero), "seed": seed})
-        )?;
-        return Ok(());
+        return write_json(out, &view);
     }
-    let dice: Vec<String> = advancement.dice.iter().map(u32::to_string).collect();
+    let success = view.success.unwrap_or(false);
+    let rolled = view.rolled.as_ref();
+    let faces: Vec<String> = rolled
+        .map(|r| r.faces.iter().map(u32::to_string).collect())
+        .unwrap_or_default();
+    let what = match &goal {
+        AdvanceGoal::Background(b) => format!("A: new background \"{b}\""),
+        AdvanceGoal::Attribute(a) => format!("B: raise {}", a.name()),
+    };
     writeln!(
         out,
-        "{}: rolled {} — {}",
-        advancement.what,
-        dice.join(" "),
-        if advancement.success {
+        "{what}: rolled {} — {}",
+        faces.join(" "),
+        if success {
             paint(GOOD, "success")
         } else {
             paint(
@@ -624,9 +660,11 @@ fn advance(args: &CharAdvanceArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             )
         }
     )?;
-    if advancement.success {
-        write_sheet(out, &hero)?;
+    if success {
+        write_sheet(out, &view.sheet.character)?;
     }
-    render::write_seed(out, seed)?;
-    Ok(())
+    if let Some(r) = rolled {
+        render::write_seed(out, r.seed)?;
+    }
+    write_entry(out, view.seq)
 }

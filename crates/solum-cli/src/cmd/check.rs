@@ -10,7 +10,7 @@ use solum_expanded::check::{
 use solum_expanded::odds::{opposed_odds, p_pass};
 
 use super::{difficulty, opposing_pool, pool_of};
-use crate::cli::CheckArgs;
+use crate::cli::{CheckArgs, CheckPoolArgs, PoolArgs};
 use crate::dice::{Generator, SideDice, Source, explain};
 use crate::render::{self, BAD, DIM, EVEN, GOOD, HEAD, paint, percent};
 
@@ -82,6 +82,10 @@ pub(crate) fn order_with_reasons(reasons: &[String], order: &str) -> String {
 }
 
 pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    if args.pool.character.is_some() || args.pool.sheet.is_some() {
+        return from_sheet(args, None, out);
+    }
+    let pool_args = pool_args(&args.pool)?;
     // A seed beside typed dice is ignored unless it rolls the other side of an opposed check.
     if let (Some(_), Some(seed)) = (&args.rolled, args.seed)
         && (args.target.against.is_none() || args.against_rolled.is_some())
@@ -95,13 +99,13 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             }
         )));
     }
-    let pool = pool_of(&args.pool)?;
+    let pool = pool_of(&pool_args)?;
     let generator = RefCell::new(Generator::new(args.seed));
     let blame = Cell::new("--rolled");
     let mut first = Source::from_flag("--rolled", args.rolled.as_deref())?;
     match (&args.target.vs, args.target.against) {
         (Some(vs), _) => {
-            let spec = CheckSpec::new(pool, difficulty(vs)?).with_gear(args.pool.gear);
+            let spec = CheckSpec::new(pool, difficulty(vs)?).with_gear(pool_args.gear);
             let p = p_pass(&spec);
             let outcome = roll_check(&spec, &mut SideDice::new(&mut first, &generator, &blame))
                 .map_err(|e| explain(e, blame.get(), &order(pool, false)))?;
@@ -167,7 +171,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             let spec = OpposedSpec {
                 first: Side {
                     pool,
-                    gear: args.pool.gear,
+                    gear: pool_args.gear,
                 },
                 second: Side {
                     pool: second_pool,
@@ -338,6 +342,295 @@ fn write_pool_roll(
             "Rule of 6",
             paint(DIM, "not rolled: a 6 already decides")
         )?;
+    }
+    Ok(())
+}
+
+/// The pool of a check made from numbers; the flags that name something of a sheet are
+/// refused here, naming the flag.
+fn pool_args(p: &CheckPoolArgs) -> anyhow::Result<PoolArgs> {
+    if let Some(attr) = &p.attr {
+        return Err(crate::bad(format!(
+            "--attr {attr}: with --char or --sheet only; a pool's attribute is the number ATTRIBUTE"
+        )));
+    }
+    if let Some(w) = &p.weapon {
+        return Err(crate::bad(format!(
+            "--weapon {w}: with --char or --sheet only (a pool takes --heavy-weapon)"
+        )));
+    }
+    for (flag, value) in [("--background", &p.background), ("--gear", &p.gear)] {
+        if let Some(v) = value
+            && !v.is_empty()
+        {
+            return Err(crate::bad(format!(
+                "{flag} {v}: a name is given only with --char or --sheet; for a pool, {flag} takes no value"
+            )));
+        }
+    }
+    Ok(PoolArgs {
+        attribute: p
+            .attribute
+            .ok_or_else(|| crate::bad("give ATTRIBUTE, --char NAME or --sheet FILE"))?,
+        background: p.background.is_some(),
+        armor_too_heavy: p.armor_too_heavy,
+        heavy_weapon: p.heavy_weapon,
+        gear: p.gear.is_some(),
+    })
+}
+
+/// A name given to a flag that names something of the sheet; the flag alone is refused.
+fn sheet_name(flag: &str, value: &Option<String>, example: &str) -> anyhow::Result<Option<String>> {
+    match value {
+        Some(v) if v.trim().is_empty() => Err(crate::bad(format!(
+            "{flag}: name the sheet's one, e.g. {flag} \"{example}\""
+        ))),
+        v => Ok(v.clone()),
+    }
+}
+
+/// `solum check --char NAME` (journaled in the campaign) or `--sheet FILE` (read only): the
+/// pool, penalties and gear come from the sheet, through the application.
+/// `campaign`: the one `solum play` has open; `None` opens the one the arguments name.
+pub(crate) fn from_sheet(
+    args: &CheckArgs,
+    campaign: Option<&mut solum_app::Campaign<solum_store::SqliteStore>>,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    use solum_app::characters::Against;
+    let p = &args.pool;
+    let attribute: solum_expanded::character::Attribute = p
+        .attr
+        .as_deref()
+        .unwrap_or_default()
+        .parse()
+        .map_err(|e: String| crate::bad(format!("--attr: {e}")))?;
+    if args.opposing.roll_off {
+        return Err(crate::bad(
+            "--roll-off: a check from a sheet lets draws stand (S3); leave --roll-off out",
+        ));
+    }
+    if let (Some(_), Some(seed)) = (&args.rolled, args.seed) {
+        return Err(crate::bad(format!(
+            "--seed {seed}: every die is typed with --rolled, so a seed would roll nothing"
+        )));
+    }
+    let against = match (&args.target.vs, args.target.against) {
+        (Some(vs), _) => Against::Difficulty(difficulty(vs)?.value()),
+        (None, Some(n)) => Against::Opposed {
+            dice: opposing_pool(n)?.dice(),
+            gear: args.opposing.against_gear,
+        },
+        (None, None) => unreachable!("clap requires --vs or --against"),
+    };
+    let check = solum_app::CharacterCheck {
+        attribute,
+        background: sheet_name("--background", &p.background, "Acrobat Thief")?,
+        weapon: p.weapon.clone(),
+        gear: sheet_name("--gear", &p.gear, "thieves' tools")?,
+        against,
+    };
+    let order = match against {
+        Against::Difficulty(_) => {
+            "values go: the pool, then the gear reroll if it is used, then one per die of the Rule-of-6 chain (only above 6)"
+        }
+        Against::Opposed { .. } => {
+            "values go: every die of both sides in the order the roll draws them: your pool, then the opposition's, then gear rerolls and Rule-of-6 chain dice when they can matter"
+        }
+    };
+    let dice = super::campaign::dice(args.seed, args.rolled.as_deref())?;
+    let shown = match (&p.character, &p.sheet) {
+        (Some(name), _) => {
+            let mut opened;
+            let campaign = match campaign {
+                Some(c) => c,
+                None => {
+                    opened = super::campaign::open(&args.campaign)?;
+                    &mut opened
+                }
+            };
+            let view = campaign
+                .check_from_character(name, &check, dice)
+                .map_err(|e| sheet_error(e, order))?;
+            if args.json {
+                return super::campaign::write_json(out, &view);
+            }
+            (
+                view.name,
+                view.inputs,
+                view.odds,
+                view.rolled,
+                view.result,
+                Some(view.seq),
+            )
+        }
+        (None, Some(file)) => {
+            let hero =
+                solum_play::storage::load_character(file).map_err(|e| crate::bad(e.to_string()))?;
+            let view = solum_app::characters::check_from_sheet(&hero, &check, dice)
+                .map_err(|e| sheet_error(e, order))?;
+            if args.json {
+                return super::campaign::write_json(out, &view);
+            }
+            (
+                view.name,
+                view.inputs,
+                view.odds,
+                view.rolled,
+                view.result,
+                None,
+            )
+        }
+        (None, None) => unreachable!("only called with --char or --sheet"),
+    };
+    let (name, inputs, odds, rolled, result, seq) = shown;
+    write_sheet_check(out, &name, &inputs, &odds, &rolled, &result)?;
+    if rolled.typed {
+        writeln!(out, "  {}", paint(DIM, "dice typed in"))?;
+    }
+    render::write_seed(out, rolled.seed)?;
+    if let Some(seq) = seq {
+        writeln!(out, "  {}", paint(DIM, format!("journal entry {seq}")))?;
+    }
+    Ok(())
+}
+
+/// An application error of a check from a sheet, with its flag named.
+fn sheet_error(e: solum_app::AppError, order: &str) -> anyhow::Error {
+    use solum_app::AppError;
+    match e {
+        AppError::Character { field, problem } => {
+            let flag = match field.as_str() {
+                "background" => "--background",
+                "weapon" => "--weapon",
+                "gear" => "--gear",
+                "difficulty" => "--vs",
+                "opposition" => "--against",
+                other => return crate::bad(format!("{other}: {problem}")),
+            };
+            crate::bad(format!("{flag}: {problem}"))
+        }
+        e => super::character::typed_dice_error(e, order),
+    }
+}
+
+/// A percentage from a chance the application gives as a float (draw and lose).
+fn percent_f64(x: f64) -> String {
+    if x == 0.0 {
+        "0%".to_owned()
+    } else if x == 1.0 {
+        "100%".to_owned()
+    } else {
+        format!("{:.2}%", x * 100.0)
+    }
+}
+
+fn write_sheet_check(
+    out: &mut dyn Write,
+    name: &str,
+    inputs: &solum_app::characters::CheckInputs,
+    odds: &solum_app::characters::CheckOdds,
+    rolled: &solum_app::Rolled,
+    result: &solum_app::characters::CheckResult,
+) -> anyhow::Result<()> {
+    use solum_app::characters::{Against, PoolFaces};
+    let c = &inputs.check;
+    let pass = odds
+        .pass_exact
+        .parse::<solum_dice::Prob>()
+        .map(|p| percent(&p))
+        .unwrap_or_else(|_| percent_f64(odds.pass));
+    let mut built = format!("{} {}", c.attribute.name(), inputs.attribute_value);
+    if let Some(b) = &c.background {
+        built.push_str(&format!(", +1 {b}"));
+    }
+    if inputs.armor_too_heavy {
+        built.push_str(", −1 armor too heavy");
+    }
+    if inputs.heavy_weapon_weak {
+        built.push_str(", −1 heavy weapon at Body below 3");
+    }
+    let pool = render::dice_count(inputs.pool);
+    match c.against {
+        Against::Difficulty(d) => writeln!(
+            out,
+            "{} {name}: {built} → {pool} vs {d}   chance to pass {}",
+            paint(HEAD, "Check"),
+            paint(HEAD, pass)
+        )?,
+        Against::Opposed { dice, gear } => writeln!(
+            out,
+            "{} {name}: {built} → {pool} against {}{}   win {}  draw {}  lose {}",
+            paint(HEAD, "Opposed"),
+            render::dice_count(dice),
+            if gear { " with gear" } else { "" },
+            paint(HEAD, pass),
+            percent_f64(odds.draw.unwrap_or(0.0)),
+            percent_f64(odds.lose.unwrap_or(0.0)),
+        )?,
+    }
+    if let Some(g) = &c.gear {
+        writeln!(
+            out,
+            "  {:<10} {g}{}",
+            "Gear",
+            if inputs.gear_reroll {
+                " (reroll one die once)"
+            } else {
+                " (enables, no reroll)"
+            }
+        )?;
+    }
+    let provenance = if rolled.typed {
+        "typed"
+    } else {
+        "from the seed"
+    };
+    let side = |out: &mut dyn Write, label: &str, f: &PoolFaces| -> std::io::Result<()> {
+        writeln!(
+            out,
+            "  {label:<10} {}   {}",
+            render::faces(&f.dice),
+            paint(DIM, provenance)
+        )?;
+        if let Some([_, from, to]) = f.reroll {
+            writeln!(out, "  {:<10} rerolled a {from} → {to}", "Reroll")?;
+        }
+        if !f.chain.is_empty() {
+            let links: Vec<String> = f.chain.iter().map(|x| format!("+{x}")).collect();
+            writeln!(
+                out,
+                "  {:<10} 6 {} = {}",
+                "Rule of 6",
+                links.join(" "),
+                f.result
+            )?;
+        }
+        Ok(())
+    };
+    match (&result.own, &result.opposition) {
+        (None, _) => writeln!(out, "  automatic: no roll needed")?,
+        (Some(own), None) => side(out, "Dice", own)?,
+        (Some(own), Some(other)) => {
+            side(out, "You", own)?;
+            side(out, "Against", other)?;
+        }
+    }
+    let verdict = match result.verdict.as_deref() {
+        Some("win") => paint(GOOD, "WIN"),
+        Some("draw") => paint(EVEN, "DRAW (nothing happens)"),
+        Some(_) => paint(BAD, "LOSE"),
+        None if result.passed => paint(GOOD, "PASSED"),
+        None => paint(BAD, "FAILED"),
+    };
+    match (&result.own, &result.opposition) {
+        (Some(own), Some(other)) => writeln!(
+            out,
+            "  {:<10} {} vs {}  {verdict}",
+            "Result", own.result, other.result
+        )?,
+        (Some(own), None) => writeln!(out, "  {:<10} {}  {verdict}", "Result", own.result)?,
+        (None, _) => writeln!(out, "  {verdict}")?,
     }
     Ok(())
 }

@@ -16,8 +16,13 @@ use solum_classic::hero::{Kind, Stat, create, parse_hero};
 use solum_classic::oracle::{Odds, ask};
 use solum_classic::{Book, Hero};
 
+use solum_app::classic::{FightSetup, FightView, StoredHero};
+use solum_app::{Campaign, Dice};
+use solum_store::SqliteStore;
+
 use crate::bad;
-use crate::cli::{ClassicCommand, ClassicDuelArgs, ClassicOddsCommand};
+use crate::cli::{ClassicCommand, ClassicDuelArgs, ClassicOddsCommand, DiceArgs};
+use crate::cli_campaign::CampaignArg;
 use crate::dice::with_dice;
 use crate::render::{self, BAD, DIM, GOOD, HEAD, paint, percent};
 
@@ -94,11 +99,54 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
         ClassicCommand::New {
             name,
             cliches,
-            output,
+            output: None,
+            dice,
+            json: as_json,
+            campaign,
+            ..
+        } => {
+            let view = super::campaign::open(campaign)?.create_classic_hero(
+                name,
+                cliches,
+                super::campaign::dice(dice.seed, dice.rolled.as_deref())?,
+            )?;
+            if *as_json {
+                return super::campaign::write_json(out, &view);
+            }
+            let f = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
+            if let Some(r) = &view.rolled {
+                let d = &r.faces;
+                writeln!(
+                    out,
+                    "Body {} · Mind {} · Spirit {} · hit points {} · clichés {}",
+                    f(&d[0..3]),
+                    f(&d[3..6]),
+                    f(&d[6..9]),
+                    f(&d[9..11]),
+                    f(&d[11..13])
+                )?;
+            }
+            show(out, &view.sheet.hero)?;
+            writeln!(
+                out,
+                "{}",
+                paint(
+                    DIM,
+                    format!("added to the campaign (journal entry {})", view.seq)
+                )
+            )?;
+            render::write_seed(out, view.rolled.and_then(|r| r.seed))?;
+        }
+        ClassicCommand::New {
+            name,
+            cliches,
+            output: Some(output),
             force,
             dice,
             json: as_json,
+            ..
         } => {
+            let output = Some(output.as_path());
             // Before the file and the dice: a bad name or cliché wastes neither.
             solum_classic::hero::check_names(name, cliches).map_err(|e| {
                 if e.field == "name" {
@@ -107,7 +155,7 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                     bad(format!("--cliche ({}): {}", e.field, e.problem))
                 }
             })?;
-            let path = super::new_sheet_path(output.as_deref(), name, *force)?;
+            let path = super::new_sheet_path(output, name, *force)?;
             let (made, seed) = with_dice(
                 dice.rolled.as_deref(),
                 dice.seed,
@@ -142,7 +190,69 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             )?;
             render::write_seed(out, seed)?;
         }
-        ClassicCommand::Show { who } => show(out, &load(who, Kind::Hero)?)?,
+        ClassicCommand::Show {
+            who,
+            json: as_json,
+            campaign,
+        } => {
+            if let Some(c) = campaign_hero(campaign, who)? {
+                let view = c.classic_hero(who)?;
+                if *as_json {
+                    return super::campaign::write_json(out, &view);
+                }
+                show(out, &view.hero)?;
+                if view.in_fight {
+                    writeln!(
+                        out,
+                        "  in a fight: go on with `solum classic fight {} --decide body|hp` (or more dice)",
+                        view.hero.name
+                    )?;
+                }
+            } else {
+                let hero = load(who, Kind::Hero)?;
+                if *as_json {
+                    return super::campaign::write_json(out, &hero);
+                }
+                show(out, &hero)?;
+            }
+        }
+        ClassicCommand::List {
+            json: as_json,
+            campaign,
+        } => {
+            let heroes = super::campaign::open(campaign)?.classic_heroes()?;
+            if *as_json {
+                return super::campaign::write_json(out, &heroes);
+            }
+            if heroes.is_empty() {
+                writeln!(
+                    out,
+                    "No heroes yet: `solum classic new NAME` or `solum classic import FILE`."
+                )?;
+            }
+            for v in &heroes {
+                show(out, &v.hero)?;
+            }
+        }
+        ClassicCommand::Import {
+            file,
+            json: as_json,
+            campaign,
+        } => {
+            let text = solum_play::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
+            let view = super::campaign::open(campaign)?
+                .import_classic_hero(&text)
+                .map_err(|e| bad(format!("{}: {e}", file.display())))?;
+            if *as_json {
+                return super::campaign::write_json(out, &view);
+            }
+            show(out, &view.sheet.hero)?;
+            writeln!(out, "{}", paint(DIM, "added to the campaign"))?;
+        }
+        ClassicCommand::Export { name, campaign } => {
+            let text = super::campaign::open(campaign)?.export_classic_hero(name)?;
+            write!(out, "{text}")?;
+        }
         ClassicCommand::Bestiary => {
             let book = Book::shipped();
             writeln!(out, "{}", paint(HEAD, "Sample heroes"))?;
@@ -169,7 +279,69 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             gear,
             dice,
             json: as_json,
+            campaign,
         } => {
+            if let Some(mut c) = campaign_hero(campaign, who)? {
+                let s = named_stat
+                    .as_deref()
+                    .map(|t| stat(t, "--stat"))
+                    .transpose()?
+                    .unwrap_or(Stat::Body);
+                let fixed = if *random {
+                    None
+                } else {
+                    vs.as_deref().map(difficulty).transpose()?
+                };
+                let v = c.check_classic_hero(
+                    who,
+                    s,
+                    cliche.as_deref(),
+                    fixed,
+                    *gear,
+                    super::campaign::dice(dice.seed, dice.rolled.as_deref())?,
+                )?;
+                if *as_json {
+                    return super::campaign::write_json(out, &v);
+                }
+                writeln!(
+                    out,
+                    "{} rolls {:?}{}",
+                    v.name,
+                    v.inputs.stat,
+                    v.inputs
+                        .cliche
+                        .as_deref()
+                        .map(|c| format!(" + 1 die for “{c}”"))
+                        .unwrap_or_default()
+                )?;
+                writeln!(
+                    out,
+                    "{} {} dice vs {} ({})   chance {:.2}%",
+                    paint(HEAD, "Check"),
+                    v.inputs.pool,
+                    v.check.difficulty,
+                    v.difficulty_name,
+                    100.0 * v.p_pass
+                )?;
+                if !v.check.dice.is_empty() {
+                    let faces: Vec<String> = v.check.dice.iter().map(u32::to_string).collect();
+                    writeln!(out, "  dice  {}", faces.join(" "))?;
+                }
+                if let Some((i, from, to)) = v.check.reroll {
+                    writeln!(out, "  gear  die {}: {from} → {to}", i + 1)?;
+                }
+                writeln!(
+                    out,
+                    "  {}",
+                    if v.check.passed {
+                        paint(GOOD, "SUCCESS")
+                    } else {
+                        paint(BAD, "FAILURE")
+                    }
+                )?;
+                render::write_seed(out, v.rolled.seed)?;
+                return Ok(());
+            }
             let (n, hero) = check_pool(who, named_stat.as_deref(), cliche.as_deref())?;
             let fixed = vs.as_deref().map(difficulty).transpose()?;
             let ((d, check), seed) = with_dice(
@@ -277,6 +449,7 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
         ClassicCommand::Fight {
             hero,
             foes,
+            decide,
             stat: hero_stat,
             foe_stat,
             cliche,
@@ -286,7 +459,51 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             ask,
             dice,
             json: as_json,
+            campaign,
         } => {
+            let campaign_fight = decide.is_some() || foes.is_empty();
+            if campaign_fight
+                || (!hero.ends_with(".toml") && campaign_hero(campaign, hero)?.is_some())
+            {
+                let setup = if campaign_fight {
+                    for (flag, given) in [
+                        ("--stat", hero_stat.is_some()),
+                        ("--foe-stat", foe_stat.is_some()),
+                        ("--cliche", *cliche),
+                        ("--foe-cliche", *foe_cliche),
+                        ("--policy", p.is_some()),
+                        ("--foe-policy", foe_policy != "survive"),
+                    ] {
+                        if given {
+                            return Err(bad(format!(
+                                "{flag}: a fight under way keeps the setup it began with"
+                            )));
+                        }
+                    }
+                    None
+                } else {
+                    Some(FightSetup {
+                        foes: foes
+                            .iter()
+                            .map(|f| load(f, Kind::Monster).map(StoredHero))
+                            .collect::<anyhow::Result<_>>()?,
+                        stat: hero_stat
+                            .as_deref()
+                            .map(|t| stat(t, "--stat"))
+                            .transpose()?,
+                        foe_stat: foe_stat
+                            .as_deref()
+                            .map(|t| stat(t, "--foe-stat"))
+                            .transpose()?,
+                        cliche: *cliche,
+                        foe_cliche: *foe_cliche,
+                        policy: p.as_deref().map(|t| policy(t, "--policy")).transpose()?,
+                        foe_policy: policy(foe_policy, "--foe-policy")?,
+                    })
+                };
+                let decision = decide.as_deref().map(loss).transpose()?;
+                return campaign_fight_run(hero, setup, decision, dice, *as_json, campaign, out);
+            }
             fight(
                 (hero, foes),
                 (
@@ -300,7 +517,10 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                         .transpose()?,
                 ),
                 (*cliche, *foe_cliche),
-                (policy(p, "--policy")?, policy(foe_policy, "--foe-policy")?),
+                (
+                    policy(p.as_deref().unwrap_or("survive"), "--policy")?,
+                    policy(foe_policy, "--foe-policy")?,
+                ),
                 *ask || (std::io::IsTerminal::is_terminal(&std::io::stdin())
                     && dice.rolled.is_none()),
                 dice,
@@ -312,7 +532,30 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             file,
             hours,
             json: as_json,
+            campaign,
         } => {
+            if !file.ends_with(".toml") {
+                let v = super::campaign::open(campaign)?
+                    .rest_classic_hero(file, *hours)
+                    .map_err(|e| match e {
+                        solum_app::AppError::Character { field, problem } if field == "hours" => {
+                            bad(format!("--hours: {problem}"))
+                        }
+                        e => e.into(),
+                    })?;
+                if *as_json {
+                    return super::campaign::write_json(out, &v);
+                }
+                let [hp, body] = v.healed.unwrap_or_default();
+                writeln!(
+                    out,
+                    "{} rests {hours} hours: +{hp} hit point(s), +{body} Body.",
+                    v.sheet.hero.name
+                )?;
+                show(out, &v.sheet.hero)?;
+                return Ok(());
+            }
+            let file = std::path::Path::new(file);
             let who = file.to_string_lossy().into_owned();
             if !who.ends_with(".toml") {
                 return Err(bad(format!("{who}: rest needs a hero file (.toml)")));
@@ -755,5 +998,154 @@ fn fight(
     };
     writeln!(out, "  {end}")?;
     render::write_seed(out, seed)?;
+    Ok(())
+}
+
+/// The campaign, when it exists and holds a hero of that name: only then is a name a
+/// campaign hero (a missing campaign is not created to look a book name up).
+fn campaign_hero(arg: &CampaignArg, who: &str) -> anyhow::Result<Option<Campaign<SqliteStore>>> {
+    if who.ends_with(".toml") || who.trim().is_empty() {
+        return Ok(None);
+    }
+    let path = super::campaign::campaign_path(arg)?;
+    if !path.exists() {
+        return Ok(None);
+    }
+    let c = super::campaign::open(arg)?;
+    Ok(c.has_classic_hero(who)?.then_some(c))
+}
+
+fn loss(text: &str) -> anyhow::Result<Loss> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "body" | "b" => Ok(Loss::Body),
+        "hp" | "h" | "hit-point" | "hit-points" => Ok(Loss::HitPoint),
+        other => Err(bad(format!("--decide {other}: say body or hp"))),
+    }
+}
+
+/// A campaign hero's fight: starts it (with a setup) or goes on with it, then, at a terminal
+/// and unless the dice are typed, asks each pending hit and goes on until the end.
+fn campaign_fight_run(
+    hero: &str,
+    setup: Option<FightSetup>,
+    decision: Option<Loss>,
+    dice: &DiceArgs,
+    as_json: bool,
+    campaign: &CampaignArg,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let mut c = super::campaign::open(campaign)?;
+    let d = super::campaign::dice(dice.seed, dice.rolled.as_deref())?;
+    let mut view = match &setup {
+        Some(s) => c.start_classic_fight(hero, s, d)?,
+        None => c.continue_classic_fight(hero, decision, d)?,
+    };
+    let interactive =
+        !as_json && dice.rolled.is_none() && std::io::IsTerminal::is_terminal(&std::io::stdin());
+    loop {
+        if as_json {
+            super::campaign::write_json(out, &view)?;
+        } else {
+            write_fight_view(out, &view)?;
+        }
+        match view.status.pending {
+            Some(p) if interactive => {
+                let l = ask_loss(&view.hero, p.body, p.hit_points)?;
+                view = c.continue_classic_fight(hero, Some(l), Dice::Fresh)?;
+            }
+            _ => return Ok(()),
+        }
+    }
+}
+
+fn write_fight_view(out: &mut dyn Write, v: &FightView) -> anyhow::Result<()> {
+    let f = |x: &[u32]| x.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
+    let name = |who: Who| match who {
+        Who::Hero => v.hero.as_str(),
+        Who::Foe(i) => v.foes.get(i).map_or("?", String::as_str),
+    };
+    writeln!(
+        out,
+        "{} {} against {}{}",
+        paint(HEAD, "Fight"),
+        v.hero,
+        v.foes.join(", "),
+        v.p_win
+            .map(|p| format!("   win {:.2}% (when it began)", 100.0 * p))
+            .unwrap_or_default()
+    )?;
+    for e in &v.events {
+        match e {
+            Event::Exchange {
+                round,
+                foe,
+                roll,
+                winner,
+            } => writeln!(
+                out,
+                "  round {round}: {} {} against {} {} — {}",
+                v.hero,
+                f(&roll.first),
+                name(Who::Foe(*foe)),
+                f(&roll.second),
+                match winner {
+                    None => "tie: no damage".to_owned(),
+                    Some(w) => format!("{} wins", name(*w)),
+                }
+            )?,
+            Event::Hit {
+                who,
+                loss,
+                body,
+                hit_points,
+            } => writeln!(
+                out,
+                "    {} loses {} (Body {body}, hit points {hit_points})",
+                name(*who),
+                match loss {
+                    Loss::Body => "Body",
+                    Loss::HitPoint => "a hit point",
+                }
+            )?,
+            Event::Death { who } => writeln!(out, "    {} dies", name(*who))?,
+            Event::Decide(_) | Event::End { .. } => {}
+        }
+    }
+    let s = &v.status;
+    if s.over {
+        writeln!(
+            out,
+            "  {}",
+            if s.hero_won {
+                paint(GOOD, format!("{} wins", v.hero))
+            } else {
+                paint(BAD, format!("{} dies", v.hero))
+            }
+        )?;
+        writeln!(
+            out,
+            "  {}",
+            paint(
+                DIM,
+                format!(
+                    "{}'s sheet: Body {}, hit points {}",
+                    v.hero, s.hero[0], s.hero[1]
+                )
+            )
+        )?;
+    } else if let Some(p) = s.pending {
+        writeln!(
+            out,
+            "  {} is hit (Body {}, hit points {}): answer with `solum classic fight {} --decide body` or `--decide hp`",
+            v.hero, p.body, p.hit_points, v.hero
+        )?;
+    } else {
+        writeln!(
+            out,
+            "  the fight waits for more dice: `solum classic fight {} --rolled …` (or --seed)",
+            v.hero
+        )?;
+    }
+    render::write_seed(out, v.rolled.seed)?;
     Ok(())
 }

@@ -10,8 +10,11 @@ use solum_dietype::{
     roll_opposed_damage, roll_skill,
 };
 
+use solum_app::dietype::{Against, DietypeEdit, DietypeRoll, DietypeRollView, DietypeView};
+use solum_dietype::sheet::Weapon;
+
 use crate::bad;
-use crate::cli::{DietypeOddsArgs, DietypeRollArgs};
+use crate::cli::{DietypeCommand, DietypeOddsArgs, DietypeRollArgs, DietypeSheetArgs};
 use crate::dice::with_dice;
 use crate::render::{self, BAD, DIM, GOOD, HEAD, paint, percent};
 
@@ -209,7 +212,11 @@ fn write_tables(json_out: bool, out: &mut dyn Write) -> anyhow::Result<()> {
 }
 
 pub fn roll(args: &DietypeRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let d = die(&args.die, "--step", args.roll.step)?;
+    if let Some(name) = &args.character {
+        return roll_character(name, args, out);
+    }
+    let die_text = args.die.as_deref().unwrap_or_default();
+    let d = die(die_text, "--step", args.roll.step)?;
     let order = "values go: each chance's die, a maximum followed by its two new dice, then the other side's, then damage dice";
     // Armour's -1DT on the weapon is a step of the damage die, clamped to d4..d12 (D3).
     let damage_die = args
@@ -224,7 +231,7 @@ pub fn roll(args: &DietypeRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         )));
     }
     if let Some(other) = &args.roll.against {
-        let (a, b) = sides(&args.roll, &args.die, other)?;
+        let (a, b) = sides(&args.roll, die_text, other)?;
         let ((r, damage), seed) =
             with_dice(args.dice.rolled.as_deref(), args.dice.seed, order, |dice| {
                 let r = roll_opposed(a, b, dice)?;
@@ -348,5 +355,353 @@ fn write_damage(
         dmg.modifier,
         dmg.total
     )?;
+    Ok(())
+}
+
+/// `NAME=VALUE`, split at the last `=`.
+fn pair<'a>(flag: &str, text: &'a str) -> anyhow::Result<(&'a str, &'a str)> {
+    text.rsplit_once('=')
+        .map(|(n, v)| (n.trim(), v.trim()))
+        .filter(|(n, v)| !n.is_empty() && !v.is_empty())
+        .ok_or_else(|| bad(format!("{flag} {text}: write NAME=VALUE")))
+}
+
+/// `d4`, `d4+1`, `d8-2`: a weapon's damage die and modifier.
+fn weapon(text: &str) -> anyhow::Result<Weapon> {
+    let t = text.trim().to_ascii_lowercase();
+    let (die_text, modifier) = match t.find(['+', '-']) {
+        Some(i) => (
+            &t[..i],
+            t[i..].parse::<i32>().map_err(|_| {
+                bad(format!(
+                    "--weapon {text}: the modifier is a number, -4 to +4"
+                ))
+            })?,
+        ),
+        None => (t.as_str(), 0),
+    };
+    let die = die_text
+        .parse::<DieType>()
+        .map_err(|e| bad(format!("--weapon {text}: {e}")))?;
+    Ok(Weapon { die, modifier })
+}
+
+fn edit_of(sheet: &DietypeSheetArgs) -> anyhow::Result<DietypeEdit> {
+    let mut edit = DietypeEdit {
+        notes: sheet.notes.clone(),
+        ..Default::default()
+    };
+    for a in &sheet.ability {
+        let (n, d) = pair("--ability", a)?;
+        let d = d
+            .parse::<DieType>()
+            .map_err(|e| bad(format!("--ability {a}: {e}")))?;
+        edit.abilities.push((n.to_owned(), d));
+    }
+    for s in &sheet.skill {
+        let (n, c) = pair("--skill", s)?;
+        let c = c
+            .parse::<u32>()
+            .map_err(|_| bad(format!("--skill {s}: chances are a number, 1 to 4")))?;
+        edit.skills.push((n.to_owned(), c));
+    }
+    for w in &sheet.weapon {
+        let (n, spec) = pair("--weapon", w)?;
+        edit.weapons.push((n.to_owned(), weapon(spec)?));
+    }
+    Ok(edit)
+}
+
+/// A sheet's rule broken, named by the flag that set it.
+fn flagged(e: solum_app::AppError) -> anyhow::Error {
+    match e {
+        solum_app::AppError::Character { field, problem } => {
+            let flag = match field.split('.').next().unwrap_or_default() {
+                "abilities" => "--ability",
+                "skills" => "--skill",
+                "weapons" => "--weapon",
+                "remove_abilities" => "--remove-ability",
+                "remove_skills" => "--remove-skill",
+                "remove_weapons" => "--remove-weapon",
+                "notes" => "--notes",
+                "name" => "the name",
+                _ => "",
+            };
+            if flag.is_empty() {
+                bad(format!("{field}: {problem}"))
+            } else {
+                bad(format!("{flag} ({field}): {problem}"))
+            }
+        }
+        e => e.into(),
+    }
+}
+
+fn write_sheet(out: &mut dyn Write, v: &DietypeView) -> anyhow::Result<()> {
+    let s = &v.sheet;
+    writeln!(out, "{}", paint(HEAD, &s.name))?;
+    let list = |parts: Vec<String>| {
+        if parts.is_empty() {
+            "none".to_owned()
+        } else {
+            parts.join(", ")
+        }
+    };
+    writeln!(
+        out,
+        "  abilities  {}",
+        list(
+            s.abilities
+                .iter()
+                .map(|(k, d)| format!("{k} {d}"))
+                .collect()
+        )
+    )?;
+    writeln!(
+        out,
+        "  skills     {}",
+        list(s.skills.iter().map(|(k, c)| format!("{k} ×{c}")).collect())
+    )?;
+    writeln!(
+        out,
+        "  weapons    {}",
+        list(
+            s.weapons
+                .iter()
+                .map(|(k, w)| if w.modifier == 0 {
+                    format!("{k} {}", w.die)
+                } else {
+                    format!("{k} {}{:+}", w.die, w.modifier)
+                })
+                .collect()
+        )
+    )?;
+    if !s.notes.is_empty() {
+        writeln!(out, "  {}", s.notes)?;
+    }
+    Ok(())
+}
+
+/// `solum dietype …`: die-type characters in the campaign.
+pub fn run(command: &DietypeCommand, out: &mut dyn Write) -> anyhow::Result<()> {
+    use super::campaign::{open, write_json};
+    match command {
+        DietypeCommand::New {
+            name,
+            sheet,
+            json: as_json,
+            campaign,
+        } => {
+            let view = open(campaign)?
+                .create_dietype_character(name, &edit_of(sheet)?)
+                .map_err(flagged)?;
+            if *as_json {
+                return write_json(out, &view);
+            }
+            write_sheet(out, &view.sheet)
+        }
+        DietypeCommand::Show {
+            name,
+            json: as_json,
+            campaign,
+        } => {
+            let v = open(campaign)?.dietype_character(name)?;
+            if *as_json {
+                return write_json(out, &v);
+            }
+            write_sheet(out, &v)
+        }
+        DietypeCommand::List {
+            json: as_json,
+            campaign,
+        } => {
+            let all = open(campaign)?.dietype_characters()?;
+            if *as_json {
+                return write_json(out, &all);
+            }
+            if all.is_empty() {
+                writeln!(
+                    out,
+                    "No die-type characters yet: `solum dietype new NAME --ability Agility=d8 …`."
+                )?;
+            }
+            for v in &all {
+                write_sheet(out, v)?;
+            }
+            Ok(())
+        }
+        DietypeCommand::Import {
+            file,
+            json: as_json,
+            campaign,
+        } => {
+            let text = solum_play::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
+            let view = open(campaign)?
+                .import_dietype_character(&text)
+                .map_err(|e| bad(format!("{}: {e}", file.display())))?;
+            if *as_json {
+                return write_json(out, &view);
+            }
+            write_sheet(out, &view.sheet)
+        }
+        DietypeCommand::Export { name, campaign } => {
+            write!(out, "{}", open(campaign)?.export_dietype_character(name)?)?;
+            Ok(())
+        }
+        DietypeCommand::Edit {
+            name,
+            sheet,
+            remove_ability,
+            remove_skill,
+            remove_weapon,
+            json: as_json,
+            campaign,
+        } => {
+            let mut edit = edit_of(sheet)?;
+            edit.remove_abilities = remove_ability.clone();
+            edit.remove_skills = remove_skill.clone();
+            edit.remove_weapons = remove_weapon.clone();
+            if edit == DietypeEdit::default() {
+                return Err(bad(
+                    "nothing to change: give --ability, --skill, --weapon, a --remove-… or --notes",
+                ));
+            }
+            let view = open(campaign)?
+                .edit_dietype_character(name, &edit)
+                .map_err(flagged)?;
+            if *as_json {
+                return write_json(out, &view);
+            }
+            write_sheet(out, &view.sheet)
+        }
+    }
+}
+
+/// `solum roll dietype --char NAME --ability A [--skill S]`: the die and the chances from
+/// the sheet, journaled in the campaign.
+fn roll_character(name: &str, args: &DietypeRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    if args.modifier != 0 {
+        return Err(bad(
+            "--modifier: with --char the weapon's modifier comes from the sheet",
+        ));
+    }
+    let against = match &args.roll.against {
+        Some(other) => {
+            let d = other
+                .parse::<DieType>()
+                .map_err(|e| bad(format!("--against {other}: {e}")))?;
+            if !(1..=4).contains(&args.roll.against_chances) {
+                return Err(bad(format!(
+                    "--against-chances {}: a roll has 1 to 4 chances",
+                    args.roll.against_chances
+                )));
+            }
+            Against::Opposed {
+                die: d,
+                chances: args.roll.against_chances as u32,
+                step: steps("--against-step", args.roll.against_step)?,
+            }
+        }
+        None => {
+            if !(2..=12).contains(&args.roll.vs) {
+                return Err(bad(format!(
+                    "--vs {}: difficulties run from 2 (trivial) to 12 (divine)",
+                    args.roll.vs
+                )));
+            }
+            Against::Difficulty(args.roll.vs as u32)
+        }
+    };
+    let request = DietypeRoll {
+        ability: args.ability.clone().unwrap_or_default(),
+        skill: args.skill.clone(),
+        step: steps("--step", args.roll.step)?,
+        against,
+        weapon: args.weapon.clone(),
+        damage_step: steps("--damage-step", args.damage_step)?,
+    };
+    let v = super::campaign::open(&args.campaign)?
+        .roll_dietype_character(
+            name,
+            &request,
+            super::campaign::dice(args.dice.seed, args.dice.rolled.as_deref())?,
+        )
+        .map_err(|e| match e {
+            solum_app::AppError::Character { field, problem } => {
+                bad(format!("--{}: {problem}", field.replace('_', "-")))
+            }
+            e => e.into(),
+        })?;
+    if args.json {
+        return super::campaign::write_json(out, &v);
+    }
+    write_character_roll(out, &v)
+}
+
+fn write_character_roll(out: &mut dyn Write, v: &DietypeRollView) -> anyhow::Result<()> {
+    let i = &v.inputs;
+    writeln!(
+        out,
+        "{} {} rolls {} ({}{}) with {} chance(s){}   success {:.2}%",
+        paint(HEAD, "Roll"),
+        v.name,
+        i.roll.ability,
+        i.die,
+        if i.die != i.ability_die {
+            format!(", {} on the sheet", i.ability_die)
+        } else {
+            String::new()
+        },
+        i.chances,
+        i.roll
+            .skill
+            .as_deref()
+            .map(|s| format!(" for {s}"))
+            .unwrap_or_default(),
+        100.0 * v.p_success
+    )?;
+    let show = |c: &solum_dietype::ChanceRoll| {
+        let faces: Vec<String> = c.faces.iter().map(u32::to_string).collect();
+        format!("{} = {}", faces.join(" "), c.result)
+    };
+    if let Some(r) = &v.result.skill {
+        for (n, c) in r.chances.iter().enumerate() {
+            let mark = if c.result >= r.spec.difficulty {
+                paint(GOOD, "✓")
+            } else {
+                paint(BAD, "✗")
+            };
+            writeln!(out, "  chance {}: {} {mark}", n + 1, show(c))?;
+        }
+    }
+    if let Some(r) = &v.result.opposed {
+        for c in &r.first {
+            writeln!(out, "  you      {}", show(c))?;
+        }
+        for c in &r.second {
+            writeln!(out, "  against  {}", show(c))?;
+        }
+    }
+    let verdict = match &v.result.opposed {
+        Some(r) => match r.winner {
+            1 => paint(GOOD, format!("WIN, {}", quality_name(r.quality))),
+            -1 => paint(BAD, format!("LOSE (they: {})", quality_name(r.quality))),
+            _ => "DRAW".to_owned(),
+        },
+        None if v.result.success => paint(
+            GOOD,
+            format!(
+                "{} (quality {})",
+                quality_name(v.result.quality).to_uppercase(),
+                v.result.quality
+            ),
+        ),
+        None => paint(BAD, "FAILURE"),
+    };
+    writeln!(out, "  {verdict}")?;
+    if let (Some(dmg), Some(w)) = (&v.result.damage, &i.weapon) {
+        write_damage(out, w.die.step(i.roll.damage_step), dmg)?;
+    }
+    render::write_seed(out, v.rolled.seed)?;
     Ok(())
 }

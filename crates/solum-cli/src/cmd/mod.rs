@@ -5,7 +5,7 @@ use std::io::Write;
 use clap::CommandFactory;
 
 use crate::bad;
-use crate::cli::{Cli, Command, OddsCommand, PoolArgs, RollCommand};
+use crate::cli::{Cli, Command, OddsArgs, OddsCommand, PoolArgs, RollArgs, RollCommand};
 
 mod campaign;
 mod character;
@@ -13,6 +13,7 @@ mod check;
 mod classic;
 mod combat;
 mod dietype;
+mod notation;
 mod odds;
 mod play;
 mod serve;
@@ -25,25 +26,64 @@ mod vehicle;
 pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
     match cli.command {
         Command::Check(args) => check::run(&args, out),
-        Command::Odds(OddsCommand::Check(args)) => odds::check(&args, out),
-        Command::Odds(OddsCommand::Duel(args)) => odds::duel(&args, out),
-        Command::Odds(OddsCommand::Static(args)) => odds::fast_static(&args, out),
+        Command::Odds(OddsArgs {
+            command: Some(OddsCommand::Check(args)),
+            ..
+        }) => odds::check(&args, out),
+        Command::Odds(OddsArgs {
+            command: Some(OddsCommand::Duel(args)),
+            ..
+        }) => odds::duel(&args, out),
+        Command::Odds(OddsArgs {
+            command: Some(OddsCommand::Static(args)),
+            ..
+        }) => odds::fast_static(&args, out),
         Command::Character(c) => character::run(&c, out),
         Command::Combat(args) => combat::run(&args, out),
         Command::Creature(c) => combat::creature(&c, out),
         Command::Vehicle(c) => vehicle::run(&c, out),
         Command::Sim(args) => sim::run(&args, out),
         Command::Static(args) => odds::play_static(&args, out),
-        Command::Odds(OddsCommand::Dietype(args)) => dietype::odds(&args, out),
-        Command::Odds(OddsCommand::Sol(args)) => sol::odds(&args, out),
-        Command::Odds(OddsCommand::Soluna(args)) => soluna::odds(&args, out),
-        Command::Odds(OddsCommand::Classic(c)) => classic::odds(&c, out),
-        Command::Roll(RollCommand::Dietype(args)) => dietype::roll(&args, out),
-        Command::Roll(RollCommand::Sol(args)) => sol::roll(&args, out),
-        Command::Roll(RollCommand::Soluna(args)) => soluna::roll(&args, out),
+        Command::Odds(OddsArgs {
+            command: Some(OddsCommand::Dietype(args)),
+            ..
+        }) => dietype::odds(&args, out),
+        Command::Odds(OddsArgs {
+            command: Some(OddsCommand::Sol(args)),
+            ..
+        }) => sol::odds(&args, out),
+        Command::Odds(OddsArgs {
+            command: Some(OddsCommand::Soluna(args)),
+            ..
+        }) => soluna::odds(&args, out),
+        Command::Odds(OddsArgs {
+            command: Some(OddsCommand::Classic(c)),
+            ..
+        }) => classic::odds(&c, out),
+        Command::Roll(RollArgs {
+            command: Some(RollCommand::Dietype(args)),
+            ..
+        }) => dietype::roll(&args, out),
+        Command::Roll(RollArgs {
+            command: Some(RollCommand::Sol(args)),
+            ..
+        }) => sol::roll(&args, out),
+        Command::Roll(RollArgs {
+            command: Some(RollCommand::Soluna(args)),
+            ..
+        }) => soluna::roll(&args, out),
+        Command::Roll(RollArgs {
+            command: None,
+            notation,
+        }) => notation::roll(&notation, out),
+        Command::Odds(OddsArgs {
+            command: None,
+            notation,
+        }) => notation::odds(&notation, out),
         Command::Classic(c) => classic::run(&c, out),
         Command::Sol(c) => sol::run(&c, out),
         Command::Soluna(c) => soluna::run(&c, out),
+        Command::Dietype(c) => dietype::run(&c, out),
         Command::Ask(args) => campaign::ask(&args, out),
         Command::Note(args) => campaign::note(&args, out),
         Command::Scene(c) => campaign::scene(&c, out),

@@ -5,6 +5,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
+use clap::Parser;
 use rustyline::completion::{Completer, Pair};
 use rustyline::error::ReadlineError;
 use rustyline::highlight::Highlighter;
@@ -17,12 +18,12 @@ use solum_expanded::oracle::Leaning;
 use solum_store::SqliteStore;
 
 use crate::bad;
-use crate::cli_campaign::PlayArgs;
-use crate::cmd::campaign;
+use crate::cli_campaign::{CampaignArg, PlayArgs};
+use crate::cmd::{campaign, check};
 use crate::render;
 
 /// The command words, for completion and `help`.
-const COMMANDS: [(&str, &str); 16] = [
+const COMMANDS: [(&str, &str); 24] = [
     (
         "ask",
         "ask QUESTION       ask the oracle (also `? QUESTION`)",
@@ -62,10 +63,70 @@ const COMMANDS: [(&str, &str); 16] = [
         "verify",
         "verify             re-derive every roll of the journal",
     ),
+    (
+        "char",
+        "char new|show|list|edit|advance|rest|import|export …   as `solum char …` (show: char show NAME)",
+    ),
+    (
+        "check",
+        "check --char NAME --attr ATTR [--background BG] (--vs D | --against N) …   a check from a sheet (as `solum check`)",
+    ),
+    (
+        "combat",
+        "combat start [--name N] [--roll-off] | combat status | combat end   the campaign's fight (as `solum combat …`)",
+    ),
+    (
+        "do",
+        "do LINE            one line of the fight: `do hero Nick`, `do foe orc`, `do melee orc with 5,4,3,2` (also `fight LINE`)",
+    ),
+    ("fight", ""),
+    (
+        "status",
+        "status             the open fight: order, whose turn, hit points",
+    ),
+    (
+        "creature",
+        "creature list | show NAME | add FILE | remove NAME   the campaign's creatures",
+    ),
+    (
+        "sol",
+        "sol new|show|list|test|session|encounter|reward|spend|train …   Project Sol (as `solum sol …`)",
+    ),
     ("help", "help               this list"),
     ("quit", "quit               leave (also `exit`, or Ctrl-D)"),
     ("exit", ""),
     ("?", ""),
+];
+
+/// How dice rolled by hand are typed, after the list of commands.
+const DICE_HELP: &str = "Dice rolled by hand: end an ask, idea or difficulty line with `--rolled 4,5,4` (or `--seed S` to replay a roll); char, check and sol lines take the same flags as their one-shot commands; a fight line types its dice with `with 5,4,3,2`. `char new --help` (any such command) shows its flags.";
+
+/// The subcommands completed after a command word.
+const SUBCOMMANDS: [(&str, &[&str]); 4] = [
+    (
+        "char",
+        &[
+            "new", "show", "list", "edit", "advance", "rest", "import", "export",
+        ],
+    ),
+    ("combat", &["start", "status", "end", "do"]),
+    ("creature", &["list", "show", "add", "remove"]),
+    (
+        "sol",
+        &[
+            "new",
+            "show",
+            "list",
+            "test",
+            "session",
+            "encounter",
+            "reward",
+            "spend",
+            "train",
+            "import",
+            "export",
+        ],
+    ),
 ];
 
 /// Completes the command word at the start of a line.
@@ -81,8 +142,22 @@ impl Completer for PlayHelper {
         _ctx: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<Pair>)> {
         let head = &line[..pos];
-        if head.contains(char::is_whitespace) {
-            return Ok((pos, Vec::new()));
+        if let Some((first, second)) = head.split_once(' ') {
+            if !SUBCOMMANDS.iter().any(|(word, _)| *word == first) {
+                return Ok((pos, Vec::new()));
+            }
+            // The second word of `char`, `combat`, `creature` and `sol`.
+            let found = SUBCOMMANDS
+                .iter()
+                .filter(|(word, _)| *word == first)
+                .flat_map(|(_, subs)| subs.iter())
+                .filter(|sub| !second.contains(' ') && sub.starts_with(second))
+                .map(|sub| Pair {
+                    display: (*sub).to_string(),
+                    replacement: format!("{sub} "),
+                })
+                .collect();
+            return Ok((first.len() + 1, found));
         }
         let found = COMMANDS
             .iter()
@@ -108,6 +183,11 @@ struct Session {
     /// The oracle `--classic` chose for this session; `None`: the campaign's.
     oracle: Option<OracleSystem>,
     genre: String,
+    /// The campaign file, for the lines run by the one-shot commands' own code.
+    path: PathBuf,
+    /// A person at a terminal: a command may ask for what its flags leave out. A piped
+    /// script's standard input is the script itself, so nothing may read from it.
+    interactive: bool,
 }
 
 /// Whether the session goes on.
@@ -119,14 +199,19 @@ enum Flow {
 
 /// `solum play`.
 pub fn run(args: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let mut campaign = campaign::open(&args.campaign)?;
+    let path = campaign::campaign_path(&args.campaign)?;
+    let mut campaign = campaign::open(&CampaignArg {
+        campaign: Some(path.clone()),
+    })?;
     // Check the default genre now rather than at the first `idea`.
     ideas::genre_name(&args.genre).map_err(|e| bad(format!("--genre: {e}")))?;
+    let interactive = std::io::stdin().is_terminal();
     let mut session = Session {
         oracle: args.classic.then_some(OracleSystem::Classic),
         genre: args.genre.clone(),
+        path,
+        interactive,
     };
-    let interactive = std::io::stdin().is_terminal();
     if !interactive {
         return run_piped(&mut session, &mut campaign, out);
     }
@@ -237,6 +322,34 @@ impl Session {
             "ask" | "?" => self.ask(campaign, rest, Leaning::Even, out)?,
             "ask+" | "?+" => self.ask(campaign, rest, Leaning::Advantage, out)?,
             "ask-" | "?-" => self.ask(campaign, rest, Leaning::Disadvantage, out)?,
+            "char" | "combat" | "creature" | "sol" => {
+                let mut argv = vec![word.to_owned()];
+                match split_word(rest) {
+                    // `char show Nick the Bold`: a name of several words needs no quotes.
+                    ("show", name) if !name.is_empty() && !name.contains("--") => {
+                        argv.extend(["show".to_owned(), unquote(name).to_owned()]);
+                    }
+                    _ => argv.extend(words(rest)?),
+                }
+                self.one_shot(argv, out)?;
+            }
+            "do" | "fight" => {
+                // The rest is one line of the fight's language, kept whole; `--seed S` at
+                // its end is the one-shot command's flag.
+                let (line, dice) = take_dice(rest)?;
+                let mut argv = vec!["combat".to_owned(), "do".to_owned(), line.to_owned()];
+                match dice {
+                    Dice::Fresh => {}
+                    Dice::Seed(seed) => argv.extend(["--seed".to_owned(), seed.to_string()]),
+                    Dice::Typed(_) => {
+                        return Err(bad(format!(
+                            "{word}: type a fight line's dice with `with 5,4,3,2`, not --rolled"
+                        )));
+                    }
+                }
+                self.one_shot(argv, out)?;
+            }
+            "status" => self.one_shot(vec!["combat".into(), "status".into()], out)?,
             "oracle" => {
                 // Setting it changes the campaign's setting, as `solum oracle` does.
                 if !rest.is_empty() {
@@ -267,16 +380,18 @@ impl Session {
                 campaign::write_entries(out, &[entry], false)?;
             }
             "idea" => {
+                let (rest, dice) = take_dice(rest)?;
                 let (source, count) = self.idea_args(rest)?;
-                let view = campaign.idea(source, count, Dice::Fresh)?;
+                let view = campaign.idea(source, count, dice)?;
                 campaign::write_idea(out, &view)?;
             }
             "genres" => {
                 writeln!(out, "{}", ideas::genres().join(", "))?;
             }
             "difficulty" | "diff" => {
+                let (rest, dice) = take_dice(rest)?;
                 let task = (!rest.is_empty()).then_some(rest);
-                let view = campaign.random_difficulty(task, Dice::Fresh)?;
+                let view = campaign.random_difficulty(task, dice)?;
                 campaign::write_difficulty(out, &view)?;
             }
             "journal" => {
@@ -294,10 +409,40 @@ impl Session {
                 let report = campaign.verify()?;
                 campaign::write_verify(out, &report)?;
             }
+            "check" => {
+                // The one-shot command's own definition parses the line: the same flags, the
+                // same refusals.
+                let typed = words(rest)?;
+                // The session's campaign is the one used ($SOLUM_CAMPAIGN fills the flag in
+                // any case, so only a typed one is refused).
+                if typed.iter().any(|w| w.starts_with("--campaign")) {
+                    return Err(bad("check: --campaign: the session's campaign is used"));
+                }
+                let mut argv = vec!["solum".to_owned(), "check".to_owned()];
+                argv.extend(typed);
+                let cli = crate::Cli::try_parse_from(argv).map_err(|e| {
+                    let text = e.render().to_string();
+                    bad(text
+                        .lines()
+                        .next()
+                        .unwrap_or("check: bad arguments")
+                        .to_owned())
+                })?;
+                let crate::cli::Command::Check(args) = cli.command else {
+                    unreachable!("parsed as `solum check`")
+                };
+                if args.pool.character.is_none() {
+                    return Err(bad(
+                        "check: in a session, roll from a character: check --char NAME --attr ATTR …",
+                    ));
+                }
+                check::from_sheet(&args, Some(campaign), out)?;
+            }
             "help" | "h" => {
                 for (_, text) in COMMANDS.iter().filter(|(_, t)| !t.is_empty()) {
                     writeln!(out, "  {text}")?;
                 }
+                writeln!(out, "{DICE_HELP}")?;
             }
             "quit" | "exit" | "q" => return Ok(Flow::Quit),
             other => {
@@ -310,12 +455,71 @@ impl Session {
     fn ask(
         &self,
         campaign: &mut Campaign<SqliteStore>,
-        question: &str,
+        rest: &str,
         leaning: Leaning,
         out: &mut dyn Write,
     ) -> anyhow::Result<()> {
-        let view = campaign.ask_oracle(question, leaning, Dice::Fresh, self.oracle)?;
+        let (question, dice) = take_dice(rest)?;
+        let view = campaign.ask_oracle(question, leaning, dice, self.oracle)?;
         campaign::write_oracle(out, &view)
+    }
+
+    /// Runs a line as its one-shot command: parsed by the same clap definition (the same
+    /// flags, the same refusals, `--help`), run by the same code on the session's campaign,
+    /// so it journals exactly as `solum char …`, `solum combat …` or `solum sol …` does.
+    fn one_shot(&self, typed: Vec<String>, out: &mut dyn Write) -> anyhow::Result<()> {
+        let what = typed[0].clone();
+        if typed.iter().any(|w| w.starts_with("--campaign")) {
+            return Err(bad(format!(
+                "{what}: --campaign: the session's campaign is used"
+            )));
+        }
+        // The campaign goes before the command (the global flag), so a `--` typed in the
+        // line cannot turn it into a positional word.
+        let mut argv: Vec<std::ffi::OsString> = vec![
+            "solum".into(),
+            "--campaign".into(),
+            self.path.clone().into_os_string(),
+        ];
+        argv.extend(typed.into_iter().map(Into::into));
+        let cli = match crate::Cli::try_parse_from(argv) {
+            Ok(cli) => cli,
+            // `--help` and a bare group (`char`) show clap's text in the session.
+            Err(e)
+                if e.exit_code() == 0
+                    || e.kind()
+                        == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+            {
+                write!(out, "{}", e.render())?;
+                return Ok(());
+            }
+            Err(e) => return Err(clap_error(&e, &what)),
+        };
+        use crate::cli::{CharCommand, Command};
+        match &cli.command {
+            // A script is the session's standard input: nothing may prompt on it.
+            Command::Character(CharCommand::New(a))
+                if !self.interactive
+                    && (a.name.is_none()
+                        || a.body.is_none()
+                        || a.mind.is_none()
+                        || a.charm.is_none()
+                        || a.backgrounds.is_empty()
+                        || a.weapon.is_none()) =>
+            {
+                return Err(bad(
+                    "char new: in a script, give every choice: char new NAME --body B --mind M --charm C --background BG --weapon W",
+                ));
+            }
+            // Without a subcommand `solum combat` reads a script from standard input.
+            Command::Combat(a) if a.action.is_none() => {
+                return Err(bad(
+                    "combat: say `combat start`, `combat status`, `combat end`, or `do LINE`",
+                ));
+            }
+            _ => {}
+        }
+        crate::cmd::run(cli, out)
     }
 
     /// `idea [GENRE | @FILE] [N]`.
@@ -338,6 +542,104 @@ impl Session {
         };
         Ok((source, count))
     }
+}
+
+/// A clap error as one line naming the command (clap's own first line, without its
+/// `error:` label, which the session's report adds).
+fn clap_error(e: &clap::Error, what: &str) -> anyhow::Error {
+    let text = e.render().to_string();
+    let first = text.lines().next().unwrap_or("bad arguments");
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    bad(format!("{what}: {first}"))
+}
+
+/// Dice typed at the end of an `ask`, `idea`, `difficulty` or `do` line: `--rolled FACES`
+/// (faces joined by commas) or `--seed S`, the one-shot commands' flags, with their
+/// validation. Returns the line without them.
+fn take_dice(rest: &str) -> anyhow::Result<(&str, Dice)> {
+    let mut text = rest.trim();
+    let (mut seed, mut rolled): (Option<&str>, Option<&str>) = (None, None);
+    loop {
+        let (head, last) = match text.rsplit_once(char::is_whitespace) {
+            Some((h, l)) => (h.trim_end(), l),
+            None => ("", text),
+        };
+        if let Some(v) = last.strip_prefix("--rolled=") {
+            (rolled, text) = (Some(v), head);
+            continue;
+        }
+        if let Some(v) = last.strip_prefix("--seed=") {
+            (seed, text) = (Some(v), head);
+            continue;
+        }
+        let (before, flag) = match head.rsplit_once(char::is_whitespace) {
+            Some((b, f)) => (b.trim_end(), f),
+            None => ("", head),
+        };
+        match flag {
+            "--rolled" if rolled.is_none() && !last.is_empty() => {
+                (rolled, text) = (Some(last), before)
+            }
+            "--seed" if seed.is_none() && !last.is_empty() => (seed, text) = (Some(last), before),
+            _ => break,
+        }
+    }
+    // A flag left in the middle (`--rolled 4 5`, a flag twice) would become part of the
+    // question: refused rather than journaled.
+    if text
+        .split_whitespace()
+        .any(|w| w.starts_with("--rolled") || w.starts_with("--seed"))
+    {
+        return Err(bad(
+            "--rolled FACES and --seed S go once each at the end of the line, faces joined by commas: `ask Is it dark? --rolled 4,5,4`",
+        ));
+    }
+    if seed.is_some() && rolled.is_some() {
+        return Err(bad("--seed and --rolled: give one or the other"));
+    }
+    let seed = seed
+        .map(|s| {
+            s.parse::<u64>()
+                .map_err(|_| bad(format!("--seed {s}: a whole number from 0 to {}", u64::MAX)))
+        })
+        .transpose()?;
+    Ok((text, campaign::dice(seed, rolled)?))
+}
+
+/// A name as typed, without the quotes around it if any.
+fn unquote(text: &str) -> &str {
+    let t = text.trim();
+    for q in ['"', '\''] {
+        if let Some(inner) = t.strip_prefix(q).and_then(|t| t.strip_suffix(q)) {
+            return inner;
+        }
+    }
+    t
+}
+
+/// The words of a line as a shell would split them for the simple cases: whitespace
+/// separates, and "double" or 'single' quotes keep spaces inside one word.
+fn words(line: &str) -> anyhow::Result<Vec<String>> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quote: Option<char> = None;
+    for ch in line.chars() {
+        match (quote, ch) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.get_or_insert_default().push(c),
+            (None, '"' | '\'') => {
+                quote = Some(ch);
+                word.get_or_insert_default();
+            }
+            (None, c) if c.is_whitespace() => words.extend(word.take()),
+            (None, c) => word.get_or_insert_default().push(c),
+        }
+    }
+    if quote.is_some() {
+        return Err(bad("a quote is not closed"));
+    }
+    words.extend(word);
+    Ok(words)
 }
 
 /// The first word of a line and the rest, trimmed. `?` needs no space: `?Is it dark?`.
@@ -369,6 +671,28 @@ mod tests {
     }
 
     #[test]
+    fn words_split_like_a_shell_keeping_quoted_spaces() {
+        assert_eq!(
+            words(r#"--char "Nick the Bold" --attr body -b 'Acrobat Thief' --vs 5"#).unwrap(),
+            [
+                "--char",
+                "Nick the Bold",
+                "--attr",
+                "body",
+                "-b",
+                "Acrobat Thief",
+                "--vs",
+                "5"
+            ]
+        );
+        assert_eq!(words("  a   b ").unwrap(), ["a", "b"]);
+        assert_eq!(words(r#"x """#).unwrap(), ["x", ""]);
+        assert!(words(r#"--char "Nick"#).is_err());
+        assert_eq!(unquote(" \"Nick the Bold\" "), "Nick the Bold");
+        assert_eq!(unquote("Nick"), "Nick");
+    }
+
+    #[test]
     fn tab_completes_command_words_at_the_start_only() {
         let history = rustyline::history::DefaultHistory::new();
         let ctx = Context::new(&history);
@@ -384,8 +708,54 @@ mod tests {
             words("as"),
             (0, ["ask ", "ask+ ", "ask- "].map(String::from).to_vec())
         );
-        assert_eq!(words("d"), (0, vec!["difficulty ".to_string()]));
+        assert_eq!(
+            words("d"),
+            (0, ["difficulty ", "do "].map(String::from).to_vec())
+        );
         assert_eq!(words("note ve"), (7, vec![]));
+        // The second word of a command with subcommands.
+        assert_eq!(words("char ad"), (5, vec!["advance ".to_string()]));
+        assert_eq!(
+            words("combat s"),
+            (7, ["start ", "status "].map(String::from).to_vec())
+        );
+        assert_eq!(words("char advance Ni"), (5, vec![]));
+    }
+
+    #[test]
+    fn dice_typed_at_the_end_of_a_line_are_taken_off_it() {
+        let typed = |line: &str| match take_dice(line) {
+            Ok((rest, Dice::Typed(f))) => (rest.to_owned(), format!("typed {f:?}")),
+            Ok((rest, Dice::Seed(s))) => (rest.to_owned(), format!("seed {s}")),
+            Ok((rest, Dice::Fresh)) => (rest.to_owned(), "fresh".to_owned()),
+            Err(e) => ("".to_owned(), format!("error {e}")),
+        };
+        assert_eq!(
+            typed("Are guards present? --rolled 4,5,4"),
+            ("Are guards present?".into(), "typed [4, 5, 4]".into())
+        );
+        assert_eq!(
+            typed("Are guards present? --seed 7"),
+            ("Are guards present?".into(), "seed 7".into())
+        );
+        assert_eq!(
+            typed("horror 2 --rolled=3,9"),
+            ("horror 2".into(), "typed [3, 9]".into())
+        );
+        assert_eq!(typed("Is it dark?"), ("Is it dark?".into(), "fresh".into()));
+        assert_eq!(typed("--rolled 4"), ("".into(), "typed [4]".into()));
+        assert!(
+            typed("Q? --rolled 4 5")
+                .1
+                .starts_with("error --rolled FACES")
+        );
+        assert!(
+            typed("Q? --seed 1 --rolled 4")
+                .1
+                .contains("one or the other")
+        );
+        assert!(typed("Q? --seed x").1.contains("--seed x"));
+        assert!(typed("Q? --rolled x").1.starts_with("error --rolled:"));
     }
 
     #[test]
@@ -393,6 +763,8 @@ mod tests {
         let s = Session {
             oracle: None,
             genre: "horror".into(),
+            path: PathBuf::new(),
+            interactive: false,
         };
         let (src, n) = s.idea_args("").unwrap();
         assert_eq!((src, n), (IdeaSource::Genre("horror".into()), 3));

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use serde_json::json;
 use solum_soluna::odds::largest_distribution;
-use solum_soluna::skirmish::{Event, SkirmishFile, fight};
+use solum_soluna::skirmish::{Character, Event, SkirmishFile, fight};
 use solum_soluna::{Armour, TestSpec, damage, roll_test, target_number};
 
 use crate::bad;
@@ -180,25 +180,166 @@ pub fn roll(args: &SolunaRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 }
 
 pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
-    let SolunaCommand::Skirmish {
-        file,
-        seed,
-        rolled,
-        json: as_json,
-    } = command;
+    use super::campaign::{open, write_json};
+    match command {
+        SolunaCommand::Skirmish {
+            who,
+            seed,
+            rolled,
+            json: as_json,
+            campaign,
+        } => {
+            if let [file] = who.as_slice()
+                && file.ends_with(".toml")
+            {
+                return skirmish_file(
+                    std::path::Path::new(file),
+                    *seed,
+                    rolled.as_deref(),
+                    *as_json,
+                    out,
+                );
+            }
+            let view = open(campaign)?
+                .soluna_skirmish(who, super::campaign::dice(*seed, rolled.as_deref())?)?;
+            if *as_json {
+                return write_json(out, &view);
+            }
+            write_events(out, &view.names, &view.events)?;
+            render::write_seed(out, view.rolled.seed).map_err(Into::into)
+        }
+        SolunaCommand::New(a) => {
+            let c = Character {
+                name: a.name.clone(),
+                side: a.side.clone(),
+                mind: a.mind,
+                body: a.body,
+                shield: a.shield,
+                hit_points: a.hit_points,
+                melee: a.melee,
+                ranged: a.ranged,
+                flips: a.flips,
+                guard: a.guard,
+                flips_per_test: a.flips_per_test,
+                extra_dice: a.extra_dice,
+                dice_guard: a.dice_guard,
+                dice_per_test: a.dice_per_test,
+            };
+            let view = open(&a.campaign)?
+                .create_soluna_character(&c)
+                .map_err(|e| match e {
+                    solum_app::AppError::Character { field, problem } if field == "name" => {
+                        bad(format!("the name: {problem}"))
+                    }
+                    solum_app::AppError::Character { field, problem } => {
+                        bad(format!("--{}: {problem}", field.replace('_', "-")))
+                    }
+                    e => e.into(),
+                })?;
+            if a.json {
+                return write_json(out, &view);
+            }
+            for v in &view.characters {
+                write_character(out, v)?;
+            }
+            Ok(())
+        }
+        SolunaCommand::Show {
+            name,
+            json: as_json,
+            campaign,
+        } => {
+            let v = open(campaign)?.soluna_character(name)?;
+            if *as_json {
+                return write_json(out, &v);
+            }
+            write_character(out, &v)
+        }
+        SolunaCommand::List {
+            json: as_json,
+            campaign,
+        } => {
+            let all = open(campaign)?.soluna_characters()?;
+            if *as_json {
+                return write_json(out, &all);
+            }
+            if all.is_empty() {
+                writeln!(
+                    out,
+                    "No Sol'una characters yet: `solum soluna new NAME …` or `solum soluna import FILE`."
+                )?;
+            }
+            for v in &all {
+                write_character(out, v)?;
+            }
+            Ok(())
+        }
+        SolunaCommand::Import {
+            file,
+            json: as_json,
+            campaign,
+        } => {
+            let text = solum_play::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
+            let view = open(campaign)?
+                .import_soluna_characters(&text)
+                .map_err(|e| bad(format!("{}: {e}", file.display())))?;
+            if *as_json {
+                return write_json(out, &view);
+            }
+            for v in &view.characters {
+                write_character(out, v)?;
+            }
+            Ok(())
+        }
+        SolunaCommand::Export { names, campaign } => {
+            write!(out, "{}", open(campaign)?.export_soluna_characters(names)?)?;
+            Ok(())
+        }
+    }
+}
+
+fn write_character(out: &mut dyn Write, v: &solum_app::soluna::SolunaView) -> anyhow::Result<()> {
+    let c = &v.character;
+    writeln!(
+        out,
+        "{} ({})   Mind {} · Body {} · Shield {} · HP {} · melee {} · ranged {}",
+        paint(HEAD, &c.name),
+        c.side,
+        c.mind,
+        c.body,
+        c.shield,
+        c.hit_points,
+        c.melee,
+        c.ranged
+    )?;
+    writeln!(
+        out,
+        "  flips {} (guard {}, {} a test) · extra dice {} (guard {}, {} a test) · acts in phases {:?}",
+        c.flips, c.guard, c.flips_per_test, c.extra_dice, c.dice_guard, c.dice_per_test, v.phases
+    )?;
+    Ok(())
+}
+
+fn skirmish_file(
+    file: &std::path::Path,
+    seed: Option<u64>,
+    rolled: Option<&str>,
+    as_json: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
     let text = solum_play::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
     let skirmish: SkirmishFile = toml::from_str(&text)
         .map_err(|e| bad(format!("{}: {}", file.display(), e.to_string().trim_end())))?;
     let mut characters = skirmish.character;
     let names: Vec<String> = characters.iter().map(|c| c.name.clone()).collect();
     let (events, used_seed) = with_dice(
-        rolled.as_deref(),
-        *seed,
+        rolled,
+        seed,
         "values go: each attack's dice, in the order of the events",
         |d| Ok(fight(&mut characters, d)),
     )?;
     let events = events.map_err(|e| bad(format!("{}: {e}", file.display())))?;
-    if *as_json {
+    if as_json {
         writeln!(
             out,
             "{}",
@@ -206,8 +347,14 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
         )?;
         return Ok(());
     }
+    write_events(out, &names, &events)?;
+    render::write_seed(out, used_seed)?;
+    Ok(())
+}
+
+fn write_events(out: &mut dyn Write, names: &[String], events: &[Event]) -> anyhow::Result<()> {
     let n = |i: &usize| names[*i].as_str();
-    for e in &events {
+    for e in events {
         match e {
             Event::Phase { turn, phase } => writeln!(
                 out,
@@ -264,6 +411,5 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             )?,
         }
     }
-    render::write_seed(out, used_seed)?;
     Ok(())
 }

@@ -1,0 +1,332 @@
+//! The Rust side of `bench/compare.sh`: the same exact distributions as
+//! `bench/icepool_sweeps.py`, each sweep timed in-process (the computation only; the
+//! conversion to floats for the comparison comes after the clock stops).
+//!
+//! `solum-bench sweeps` times the integer engine (`Weights`), `solum-bench public` the
+//! public functions that return exact fractions (`Prob`) for the same sweeps, and
+//! `solum-bench throughput` rolls So1um Expanded checks against the raw generator. Each
+//! run prints one JSON object; `solum-bench sweeps NAME` runs one sweep only, and the script
+//! runs each sweep in three processes of its own so every query is cold.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use num_traits::{One, Zero};
+use serde_json::{Value, json};
+use solum_dice::{DiceSource, Distribution, Pool, Prob, SeededDice, Weights, prob_to_f64};
+use solum_dietype::DieType;
+use solum_expanded::check::{CheckSpec, OpposedSpec, roll_check};
+use solum_expanded::{Difficulty, odds as expanded};
+use solum_sol::odds as sol;
+use solum_soluna::odds as soluna;
+
+/// A pool of So1um Expanded dice.
+fn pool(n: u32) -> solum_expanded::Pool {
+    solum_expanded::Pool::new(u64::from(n)).expect("a valid pool")
+}
+
+/// Explosion depth of the die-type sweep (as in the Python script).
+const DIETYPE_DEPTH: u32 = 4;
+
+fn floats(w: &Weights) -> Value {
+    json!(w.probabilities_f64())
+}
+
+fn dist_floats(d: &Distribution) -> Value {
+    json!(
+        d.outcomes()
+            .iter()
+            .map(|(v, p)| (*v, prob_to_f64(p)))
+            .collect::<Vec<_>>()
+    )
+}
+
+/// Times `run` once and converts its results afterwards; `None` when the command line names
+/// another sweep (each sweep runs in a process of its own, so every query is cold).
+fn sweep<T>(
+    name: &str,
+    run: impl FnOnce() -> Vec<T>,
+    convert: impl Fn(&T) -> Value,
+) -> Option<Value> {
+    if std::env::args().nth(2).is_some_and(|only| only != name) {
+        return None;
+    }
+    let start = Instant::now();
+    let out = black_box(run());
+    let ms = start.elapsed().as_secs_f64() * 1000.0;
+    eprintln!("solum {name}: {ms:.3} ms");
+    Some(json!({"name": name, "ms": ms, "dists": out.iter().map(convert).collect::<Vec<_>>()}))
+}
+
+fn opposed_pairs(max: u32) -> impl Iterator<Item = (u32, u32)> {
+    (1..=max).flat_map(move |a| (1..=max).map(move |b| (a, b)))
+}
+
+fn largest_cases(flips: std::ops::RangeInclusive<i32>) -> Vec<(u32, i32)> {
+    (1..=20u32)
+        .flat_map(|n| flips.clone().map(move |k| (n, k)))
+        .collect()
+}
+
+/// The integer engine on every sweep.
+fn sweeps() -> Vec<Value> {
+    [
+        sweep(
+            "so1um_result_1_30",
+            || {
+                (1..=30)
+                    .map(|n| expanded::result_weights(pool(n)))
+                    .collect()
+            },
+            floats,
+        ),
+        sweep(
+            "so1um_opposed_1_6",
+            || {
+                opposed_pairs(6)
+                    .map(|(a, b)| expanded::opposed_weights(&OpposedSpec::new(pool(a), pool(b))))
+                    .collect()
+            },
+            floats,
+        ),
+        sweep(
+            "sol_hits_glitch_1_50",
+            || {
+                (1..=50)
+                    .flat_map(|n| {
+                        let t = sol::test_weights(n, None);
+                        [t.hits, t.glitch]
+                    })
+                    .collect()
+            },
+            floats,
+        ),
+        sweep(
+            "soluna_largest_1_20_flips_0_3",
+            || {
+                largest_cases(0..=3)
+                    .into_iter()
+                    .map(|(n, k)| soluna::largest_weights(n, k).expect("within the limits"))
+                    .collect()
+            },
+            floats,
+        ),
+        sweep(
+            "soluna_largest_1_20_flips_-1_3",
+            || {
+                largest_cases(-1..=3)
+                    .into_iter()
+                    .map(|(n, k)| soluna::largest_weights(n, k).expect("within the limits"))
+                    .collect()
+            },
+            floats,
+        ),
+        sweep(
+            "dietype_explode_depth4",
+            || {
+                DieType::ALL
+                    .iter()
+                    .map(|&d| solum_dietype::odds::explosion_weights(d, DIETYPE_DEPTH))
+                    .collect()
+            },
+            floats,
+        ),
+        sweep(
+            "keep_highest_3_of_4d6",
+            || vec![Pool::new(Weights::die(6), 4).keep_highest(3)],
+            floats,
+        ),
+        sweep(
+            "10d10_explode_depth9",
+            || vec![Weights::die(10).explode(9).sum_of(10)],
+            floats,
+        ),
+        sweep(
+            "10d10_explode_depth2",
+            || vec![Weights::die(10).explode(2).sum_of(10)],
+            floats,
+        ),
+        sweep(
+            "so1um_opposed_1_10",
+            || {
+                opposed_pairs(10)
+                    .map(|(a, b)| expanded::opposed_weights(&OpposedSpec::new(pool(a), pool(b))))
+                    .collect()
+            },
+            floats,
+        ),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// The public functions, with exact fractions, on the sweeps the systems' odds answer.
+fn public() -> Vec<Value> {
+    let verdicts = |o: &expanded::OpposedOdds| {
+        json!([
+            [-1, prob_to_f64(&o.lose)],
+            [0, prob_to_f64(&o.draw)],
+            [1, prob_to_f64(&o.win)]
+        ])
+    };
+    vec![
+        sweep(
+            "so1um_result_1_30",
+            || {
+                (1..=30)
+                    .map(|n| expanded::result_distribution(pool(n)))
+                    .collect()
+            },
+            dist_floats,
+        ),
+        sweep(
+            "so1um_opposed_1_6",
+            || {
+                opposed_pairs(6)
+                    .map(|(a, b)| expanded::opposed_odds(&OpposedSpec::new(pool(a), pool(b))))
+                    .collect()
+            },
+            verdicts,
+        ),
+        sweep(
+            "sol_hits_glitch_1_50",
+            || {
+                (1..=50)
+                    .flat_map(|n| {
+                        let t = sol::test_odds(n, 1, None);
+                        let glitch = Distribution::from_pairs(
+                            [(0, Prob::one() - &t.glitch), (1, t.glitch)],
+                            Prob::zero(),
+                        );
+                        [t.hits, glitch]
+                    })
+                    .collect()
+            },
+            dist_floats,
+        ),
+        sweep(
+            "soluna_largest_1_20_flips_0_3",
+            || {
+                largest_cases(0..=3)
+                    .into_iter()
+                    .map(|(n, k)| soluna::largest_distribution(n, k).expect("within the limits"))
+                    .collect()
+            },
+            dist_floats,
+        ),
+        sweep(
+            "soluna_largest_1_20_flips_-1_3",
+            || {
+                largest_cases(-1..=3)
+                    .into_iter()
+                    .map(|(n, k)| soluna::largest_distribution(n, k).expect("within the limits"))
+                    .collect()
+            },
+            dist_floats,
+        ),
+        sweep(
+            "dietype_distribution_1e-12",
+            || {
+                DieType::ALL
+                    .iter()
+                    .map(|&d| solum_dietype::odds::distribution(d))
+                    .collect()
+            },
+            dist_floats,
+        ),
+        sweep(
+            "so1um_opposed_1_10",
+            || {
+                opposed_pairs(10)
+                    .map(|(a, b)| expanded::opposed_odds(&OpposedSpec::new(pool(a), pool(b))))
+                    .collect()
+            },
+            verdicts,
+        ),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// Checks of 4 dice against Tough (5) rolled a second, against d6 drawn a second from the
+/// same seeded generator. A check against 5 never needs the Rule of 6 chain, so it rolls
+/// exactly 4 dice and the fair comparison per die is checks × 4.
+fn throughput() -> Value {
+    const CHECKS: u32 = 5_000_000;
+    let spec = CheckSpec::new(pool(4), Difficulty::TOUGH);
+    let mut dice = SeededDice::new(1);
+    let start = Instant::now();
+    let mut passed = 0u32;
+    for _ in 0..CHECKS {
+        passed += u32::from(
+            roll_check(black_box(&spec), &mut dice)
+                .expect("seeded")
+                .passed,
+        );
+    }
+    let checks_s = f64::from(CHECKS) / start.elapsed().as_secs_f64();
+    black_box(passed);
+    const ROLLS: u32 = 20_000_000;
+    let mut dice = SeededDice::new(1);
+    let start = Instant::now();
+    let mut sum = 0u32;
+    for _ in 0..ROLLS {
+        sum = sum.wrapping_add(dice.roll(black_box(6)).expect("seeded"));
+    }
+    let raw_s = f64::from(ROLLS) / start.elapsed().as_secs_f64();
+    black_box(sum);
+    // The same through `&mut dyn DiceSource`, as a rule sees the generator.
+    let mut seeded = SeededDice::new(1);
+    let dyn_dice: &mut dyn DiceSource = black_box(&mut seeded);
+    let start = Instant::now();
+    let mut sum = 0u32;
+    for _ in 0..ROLLS {
+        sum = sum.wrapping_add(dyn_dice.roll(black_box(6)).expect("seeded"));
+    }
+    let raw_dyn_s = f64::from(ROLLS) / start.elapsed().as_secs_f64();
+    black_box(sum);
+    // The same rule without an outcome: 4 dice through `&mut dyn DiceSource`, the highest
+    // against 5, nothing kept. What `roll_check` adds beyond this is the outcome that keeps
+    // every die (its vectors are allocated per check).
+    let mut seeded = SeededDice::new(1);
+    let dyn_dice: &mut dyn DiceSource = black_box(&mut seeded);
+    let start = Instant::now();
+    let mut passed = 0u32;
+    for _ in 0..CHECKS {
+        let mut top = 0;
+        for _ in 0..4 {
+            top = top.max(dyn_dice.roll(black_box(6)).expect("seeded"));
+        }
+        passed += u32::from(top >= 5);
+    }
+    let bare_s = f64::from(CHECKS) / start.elapsed().as_secs_f64();
+    black_box(passed);
+    let dice_s = checks_s * 4.0;
+    json!({
+        "name": "rolling_throughput",
+        "checks_per_s": checks_s,
+        "dice_per_s_in_checks": dice_s,
+        "raw_d6_per_s": raw_s,
+        "raw_d6_per_s_dyn": raw_dyn_s,
+        "raw_over_check_dice": raw_s / dice_s,
+        "raw_over_checks": raw_s / checks_s,
+        "bare_checks_per_s": bare_s,
+        "checks_over_bare": bare_s / checks_s,
+    })
+}
+
+fn main() {
+    let mode = std::env::args().nth(1).unwrap_or_default();
+    let out = match mode.as_str() {
+        "sweeps" => json!({"sweeps": sweeps()}),
+        "public" => json!({"sweeps": public()}),
+        "throughput" => throughput(),
+        _ => {
+            eprintln!("usage: solum-bench sweeps|public [NAME] | throughput");
+            std::process::exit(2);
+        }
+    };
+    println!("{out}");
+}

@@ -1,0 +1,1148 @@
+//! The original So1um's heroes in the campaign (system `classic`): creation by the rules,
+//! import and export of today's TOML hero, checks, rest, and fights the campaign keeps.
+//!
+//! Every change reads the sheet, applies the rule and stores the sheet with its
+//! [`ClassicRecord`] in one [`CampaignStore::write`] transaction. A fight is a row of its own
+//! system ([`FIGHT_SYSTEM`], named after the hero) that keeps the fight's inputs and, per
+//! call, the decision taken and the dice rolled: the state is rebuilt by replaying them, so a
+//! fight left at a pending decision resumes in another process exactly as it would have gone
+//! on. When it ends, the hero's Body and hit points go back to the sheet.
+
+use serde::{Deserialize, Serialize};
+use solum_classic::check::{
+    Check, difficulty_name, hero_pool, p_pass, random_difficulty, roll_check,
+};
+use solum_classic::duel::{Policy, duel_chance};
+use solum_classic::fight::{ClassicFight, Command, Decision, Event, FightError, Fighter, Loss};
+use solum_classic::hero::{self, Hero, Kind, Stat};
+use solum_dice::{DiceError, DiceSource, SeededDice};
+use solum_store::{CampaignStore, NewEntry, Sheet, StoreError, WriteTx};
+
+use crate::journal::{RECORD_SCHEMA, Record, Rolled};
+use crate::{AppError, Campaign, Dice};
+
+/// The system name the original's heroes are stored under.
+pub const SYSTEM: &str = "classic";
+/// The system name of a fight in progress (one row per hero).
+pub const FIGHT_SYSTEM: &str = "classic-fight";
+/// The schema of a stored hero and of a stored fight.
+pub const SHEET_SCHEMA: i64 = 1;
+/// The schema of the records this build writes.
+pub const CLASSIC_RECORD_SCHEMA: i64 = 1;
+/// The longest name, cliché or piece of gear, in characters.
+pub const MAX_NAME: usize = 100;
+/// The most pieces of gear on a sheet.
+pub const MAX_GEAR: usize = 20;
+/// The longest notes on a sheet, in characters.
+pub const MAX_NOTES: usize = 4_000;
+
+pub(crate) fn bad(field: impl Into<String>, problem: impl Into<String>) -> AppError {
+    AppError::Character {
+        field: field.into(),
+        problem: problem.into(),
+    }
+}
+
+/// A name: not empty, at most [`MAX_NAME`] characters, no control characters.
+pub(crate) fn name_text(field: &str, raw: &str) -> Result<String, AppError> {
+    let t = raw.trim();
+    if t.is_empty() {
+        return Err(bad(field, "needs words"));
+    }
+    let len = t.chars().count();
+    if len > MAX_NAME {
+        return Err(bad(
+            field,
+            format!("{len} characters long; the limit is {MAX_NAME}"),
+        ));
+    }
+    if t.chars().any(char::is_control) {
+        return Err(bad(field, "holds a control character"));
+    }
+    Ok(t.to_owned())
+}
+
+/// Notes: at most `limit` characters, line breaks and tabs allowed.
+pub(crate) fn notes_text(field: &str, notes: &str, limit: usize) -> Result<(), AppError> {
+    let n = notes.chars().count();
+    if n > limit {
+        return Err(bad(
+            field,
+            format!("{n} characters long; the limit is {limit}"),
+        ));
+    }
+    if notes
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
+    {
+        return Err(bad(field, "holds a control character"));
+    }
+    Ok(())
+}
+
+/// A fresh roll gets its seed before the transaction, so the seed journaled is the one
+/// rolled.
+pub(crate) fn fix_seed(dice: Dice) -> Dice {
+    match dice {
+        Dice::Fresh => Dice::Seed(SeededDice::from_entropy().seed()),
+        d => d,
+    }
+}
+
+/// The dice a record names, to roll them again.
+pub(crate) fn dice_of(rolled: &Rolled) -> Result<Dice, String> {
+    if rolled.typed {
+        Ok(Dice::Typed(rolled.faces.clone()))
+    } else {
+        rolled
+            .seed
+            .map(Dice::Seed)
+            .ok_or_else(|| "a generated roll without its seed".to_owned())
+    }
+}
+
+/// Rolls a rule again on a record's dice; the faces drawn must be the faces recorded.
+pub(crate) fn again<T>(
+    rolled: &Rolled,
+    rule: impl FnOnce(&mut dyn DiceSource) -> Result<T, DiceError>,
+) -> Result<T, String> {
+    let dice = dice_of(rolled)?;
+    match crate::journal::roll(dice, rule) {
+        Err(e) => Err(format!("its dice cannot be replayed: {e}")),
+        Ok((_, again)) if again.faces != rolled.faces => Err(format!(
+            "recorded faces {:?}, the {} gives {:?}",
+            rolled.faces,
+            if rolled.typed { "typed dice" } else { "seed" },
+            again.faces
+        )),
+        Ok((out, _)) => Ok(out),
+    }
+}
+
+/// A journal entry for a record.
+pub(crate) fn entry(at: &str, record: Record) -> Result<NewEntry, AppError> {
+    Ok(NewEntry {
+        at: at.to_owned(),
+        kind: record.kind().to_owned(),
+        schema: RECORD_SCHEMA,
+        body: serde_json::to_value(&record).map_err(|e| bad("record", e.to_string()))?,
+    })
+}
+
+/// A sheet row of `system` holding `body`.
+pub(crate) fn sheet_row<T: Serialize>(
+    system: &str,
+    name: &str,
+    body: &T,
+) -> Result<Sheet, AppError> {
+    Ok(Sheet {
+        system: system.into(),
+        name: name.to_owned(),
+        schema: SHEET_SCHEMA,
+        version: 0,
+        body: serde_json::to_value(body).map_err(|e| bad("sheet", e.to_string()))?,
+    })
+}
+
+/// A stored row's body, of the schema this build reads.
+pub(crate) fn read_row<T: for<'de> Deserialize<'de>>(sheet: &Sheet) -> Result<T, AppError> {
+    if sheet.schema != SHEET_SCHEMA {
+        return Err(bad(
+            "schema",
+            format!(
+                "the stored {} sheet of {} has schema {}; this solum reads {SHEET_SCHEMA}",
+                sheet.system, sheet.name, sheet.schema
+            ),
+        ));
+    }
+    serde_json::from_value(sheet.body.clone()).map_err(|e| {
+        bad(
+            "sheet",
+            format!(
+                "the stored {} sheet of {} cannot be read: {e}",
+                sheet.system, sheet.name
+            ),
+        )
+    })
+}
+
+impl<S: CampaignStore> Campaign<S> {
+    /// Runs `work` in one write transaction; an error from `work` rolls everything back and
+    /// comes back as it was.
+    pub(crate) fn in_write<T>(
+        &mut self,
+        mut work: impl FnMut(&mut dyn WriteTx) -> Result<T, AppError>,
+    ) -> Result<T, AppError> {
+        let mut out: Option<Result<T, AppError>> = None;
+        let stored = self.store.write(&mut |tx| match work(tx) {
+            Ok(v) => {
+                out = Some(Ok(v));
+                Ok(())
+            }
+            Err(AppError::Store(e)) => Err(e),
+            Err(e) => {
+                out = Some(Err(e));
+                Err(StoreError::BadRecord("the change was refused".into()))
+            }
+        });
+        match (stored, out) {
+            (Ok(()), Some(Ok(v))) => Ok(v),
+            (Err(_), Some(Err(e))) => Err(e),
+            (Err(e), _) => Err(e.into()),
+            (Ok(()), _) => Err(bad("transaction", "the store did not run the change")),
+        }
+    }
+}
+
+/// The rules (C1, C2) and the campaign's limits on a hero's sheet.
+pub fn check_hero(hero: &Hero) -> Result<(), AppError> {
+    hero.validate(Kind::Hero)
+        .map_err(|e| bad(e.field, e.problem))?;
+    name_text("name", &hero.name)?;
+    for (i, c) in hero.cliches.iter().enumerate() {
+        name_text(&format!("cliches[{i}]"), c)?;
+    }
+    if hero.gear.len() > MAX_GEAR {
+        return Err(bad(
+            "gear",
+            format!("{} listed; the limit is {MAX_GEAR}", hero.gear.len()),
+        ));
+    }
+    for (i, g) in hero.gear.iter().enumerate() {
+        name_text(&format!("gear[{i}]"), g)?;
+    }
+    notes_text("notes", &hero.notes, MAX_NOTES)
+}
+
+/// A foe of a fight: a monster's looser limits (C3: the book's Squidhead has Mind 5).
+fn check_foe(foe: &Hero) -> Result<(), AppError> {
+    foe.validate(Kind::Monster)
+        .map_err(|e| bad(format!("foe {}: {}", foe.name, e.field), e.problem))?;
+    name_text("foe name", &foe.name)?;
+    notes_text("foe notes", &foe.notes, MAX_NOTES)
+}
+
+/// What a check from a sheet was built from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckInputs {
+    /// The stat rolled.
+    pub stat: Stat,
+    /// Its value on the sheet.
+    pub stat_value: u32,
+    /// The cliché that applies (+1 die), as written on the sheet.
+    pub cliche: Option<String>,
+    /// The pool rolled.
+    pub pool: u32,
+    /// The difficulty, 1 to 6; `None`: rolled on a d6 first.
+    pub difficulty: Option<u32>,
+    /// Gear rerolls the lowest die once when failing.
+    pub gear: bool,
+}
+
+fn check_rule(inputs: &CheckInputs, dice: &mut dyn DiceSource) -> Result<Check, DiceError> {
+    let d = match inputs.difficulty {
+        Some(d) => d,
+        None => random_difficulty(dice)?,
+    };
+    roll_check(inputs.pool, d, inputs.gear, dice)
+}
+
+/// A fight's inputs besides the hero: the foes and how everyone fights.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FightSetup {
+    /// The foes, in turn order (entries of the book or of files, as they were).
+    pub foes: Vec<StoredHero>,
+    /// The hero's stat (C3); else Body.
+    pub stat: Option<Stat>,
+    /// The foes' stat; else each entry's own, else Body.
+    pub foe_stat: Option<Stat>,
+    /// A cliché helps the hero: +1 die.
+    pub cliche: bool,
+    /// A cliché helps the foes.
+    pub foe_cliche: bool,
+    /// How the hero takes hits; `None`: the player decides each one (a pending decision).
+    pub policy: Option<Policy>,
+    /// How the foes take hits.
+    pub foe_policy: Policy,
+}
+
+/// A foe as the fight keeps it: the entry, as TOML-equal data.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct StoredHero(pub Hero);
+
+// A hero's only floats are banked rest hours, which `Hero::validate` keeps finite: equality
+// is reflexive on every value the campaign stores.
+impl Eq for StoredHero {}
+
+/// One call of a fight: the decision it answered first, then the dice it rolled.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Segment {
+    /// The answer to the pending decision, if the call gave one.
+    pub decision: Option<Loss>,
+    /// The dice rolled in this call.
+    pub rolled: Rolled,
+}
+
+/// A fight as the campaign keeps it: the inputs and every call's decision and dice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredFight {
+    /// The hero's sheet when the fight began.
+    pub hero: StoredHero,
+    /// The foes and how everyone fights.
+    pub setup: FightSetup,
+    /// Every call so far.
+    pub segments: Vec<Segment>,
+}
+
+/// Where a fight stands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FightStatus {
+    /// The hero's Body and hit points.
+    pub hero: [u32; 2],
+    /// Each foe's Body and hit points.
+    pub foes: Vec<[u32; 2]>,
+    /// The round, from 1.
+    pub round: u32,
+    /// The hit that waits for the player's answer.
+    pub pending: Option<Decision>,
+    /// The fight is over.
+    pub over: bool,
+    /// The hero lives and every foe is dead.
+    pub hero_won: bool,
+}
+
+impl FightStatus {
+    fn of(fight: &ClassicFight) -> Self {
+        let bh = |f: &Fighter| [f.side.body, f.side.hit_points];
+        Self {
+            hero: bh(fight.hero()),
+            foes: fight.foes().iter().map(bh).collect(),
+            round: fight.round(),
+            pending: fight.pending(),
+            over: fight.is_over(),
+            hero_won: fight.hero_won(),
+        }
+    }
+}
+
+/// A fight call, as journaled: the whole fight so far, where it stands, and at its end the
+/// hero's sheet before and after its wounds were written back.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FightRecord {
+    /// The inputs and every call's decision and dice.
+    pub fight: StoredFight,
+    /// Where it stands after this call.
+    pub status: FightStatus,
+    /// At the end: the sheet before the wounds were written back.
+    pub sheet_before: Option<StoredHero>,
+    /// At the end: the sheet after.
+    pub sheet_after: Option<StoredHero>,
+}
+
+/// A change to one of the original's heroes, with what re-derives it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClassicChange {
+    /// Created by the rules (C1).
+    Created {
+        /// The clichés named.
+        cliches: Vec<String>,
+        /// 3d6 Body, 3d6 Mind, 3d6 Spirit, 2d6 hit points, 2d6 clichés.
+        rolled: Rolled,
+        /// The hero made.
+        hero: Hero,
+    },
+    /// Imported from today's TOML hero.
+    Imported {
+        /// The hero.
+        hero: Hero,
+    },
+    /// Rested (C2).
+    Rested {
+        /// The sheet before.
+        before: Hero,
+        /// Hours of rest.
+        hours: f64,
+        /// Hit points healed.
+        hit_points: u32,
+        /// Body healed.
+        body: u32,
+        /// The sheet after.
+        after: Hero,
+    },
+    /// A check rolled from the sheet.
+    Check {
+        /// What it was built from.
+        inputs: CheckInputs,
+        /// The dice.
+        rolled: Rolled,
+        /// What they gave.
+        check: Check,
+    },
+    /// A fight call.
+    Fight(Box<FightRecord>),
+}
+
+/// A journal entry about one of the original's heroes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClassicRecord {
+    /// [`CLASSIC_RECORD_SCHEMA`] when written.
+    pub schema: i64,
+    /// The hero.
+    pub name: String,
+    /// What happened.
+    pub change: ClassicChange,
+}
+
+// As for [`StoredHero`]: the only floats are finite rest hours.
+impl Eq for ClassicRecord {}
+
+fn faces(dice: &[u32]) -> String {
+    dice.iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl ClassicRecord {
+    fn new(name: &str, change: ClassicChange) -> Self {
+        Self {
+            schema: CLASSIC_RECORD_SCHEMA,
+            name: name.to_owned(),
+            change,
+        }
+    }
+
+    /// True when the record holds dice.
+    pub fn has_dice(&self) -> bool {
+        !matches!(
+            self.change,
+            ClassicChange::Imported { .. } | ClassicChange::Rested { .. }
+        )
+    }
+
+    /// The limits of a record made at the table, for an imported journal.
+    pub(crate) fn check(&self) -> Result<(), AppError> {
+        if self.schema > CLASSIC_RECORD_SCHEMA {
+            return Err(AppError::BadImport(format!(
+                "a classic record of schema {}, newer than this solum knows",
+                self.schema
+            )));
+        }
+        name_text("name", &self.name)?;
+        match &self.change {
+            ClassicChange::Created { hero, .. } | ClassicChange::Imported { hero } => {
+                check_hero(hero)
+            }
+            ClassicChange::Rested { before, after, .. } => {
+                check_hero(before)?;
+                check_hero(after)
+            }
+            ClassicChange::Check { .. } => Ok(()),
+            ClassicChange::Fight(f) => {
+                check_hero(&f.fight.hero.0)?;
+                f.fight.setup.foes.iter().try_for_each(|x| check_foe(&x.0))
+            }
+        }
+    }
+
+    /// One line for the story.
+    pub fn summary(&self) -> String {
+        let n = &self.name;
+        match &self.change {
+            ClassicChange::Created { hero, rolled, .. } => format!(
+                "{n} is created: Body {}, Mind {}, Spirit {}, {} hit points (dice {})",
+                hero.body,
+                hero.mind,
+                hero.spirit,
+                hero.hit_points,
+                faces(&rolled.faces)
+            ),
+            ClassicChange::Imported { .. } => format!("{n} joins the campaign"),
+            ClassicChange::Rested {
+                hours,
+                hit_points,
+                body,
+                ..
+            } => format!("{n} rests {hours} hours: +{hit_points} hit point(s), +{body} Body"),
+            ClassicChange::Check { inputs, check, .. } => format!(
+                "{n} rolls {} dice against {} ({}): {} — {}",
+                inputs.pool,
+                check.difficulty,
+                difficulty_name(check.difficulty),
+                faces(&check.dice),
+                if check.passed { "success" } else { "failure" }
+            ),
+            ClassicChange::Fight(f) => {
+                let foes: Vec<&str> = f
+                    .fight
+                    .setup
+                    .foes
+                    .iter()
+                    .map(|x| x.0.name.as_str())
+                    .collect();
+                let s = &f.status;
+                let state = if s.over {
+                    if s.hero_won {
+                        "wins".to_owned()
+                    } else {
+                        "dies".to_owned()
+                    }
+                } else if s.pending.is_some() {
+                    "is hit and must choose: Body or a hit point".to_owned()
+                } else {
+                    "waits for more dice".to_owned()
+                };
+                format!(
+                    "{n} fights {} (round {}): {state}; Body {}, hit points {}",
+                    foes.join(", "),
+                    s.round,
+                    s.hero[0],
+                    s.hero[1]
+                )
+            }
+        }
+    }
+
+    /// Re-derives the record: `None` when it matches, else what differs.
+    pub(crate) fn replay(&self) -> Option<String> {
+        if self.schema > CLASSIC_RECORD_SCHEMA {
+            return Some(format!(
+                "classic record schema {} is newer than this solum knows",
+                self.schema
+            ));
+        }
+        let differs = |what: &str| {
+            Some(format!(
+                "the recorded {what} of {} differs from the one its inputs and dice give",
+                self.name
+            ))
+        };
+        match &self.change {
+            ClassicChange::Created {
+                cliches,
+                rolled,
+                hero,
+            } => match again(rolled, |d| hero::create(&self.name, cliches, d)) {
+                Err(e) => Some(e),
+                Ok(Err(e)) => Some(format!("the creation does not hold: {e}")),
+                Ok(Ok((h, _))) if h != *hero => differs("hero"),
+                Ok(Ok(_)) => None,
+            },
+            ClassicChange::Imported { hero } => check_hero(hero).err().map(|e| e.to_string()),
+            ClassicChange::Rested {
+                before,
+                hours,
+                hit_points,
+                body,
+                after,
+            } => {
+                let mut h = before.clone();
+                match h.rest(*hours) {
+                    Err(e) => Some(e.to_string()),
+                    Ok(r) if (r.hit_points, r.body) != (*hit_points, *body) || h != *after => {
+                        differs("rest")
+                    }
+                    Ok(_) => None,
+                }
+            }
+            ClassicChange::Check {
+                inputs,
+                rolled,
+                check,
+            } => match again(rolled, |d| check_rule(inputs, d)) {
+                Err(e) => Some(e),
+                Ok(c) if c != *check => Some(format!(
+                    "recorded {}, the dice give {}",
+                    if check.passed { "success" } else { "failure" },
+                    if c.passed { "success" } else { "failure" }
+                )),
+                Ok(_) => None,
+            },
+            ClassicChange::Fight(f) => match replay_fight(&f.fight) {
+                Err(e) => Some(e.to_string()),
+                Ok((fight, _)) if FightStatus::of(&fight) != f.status => differs("fight"),
+                Ok((fight, _)) => match (&f.sheet_before, &f.sheet_after) {
+                    (Some(before), Some(after)) if fight.is_over() => {
+                        let mut h = before.0.clone();
+                        h.set_wounds(fight.hero().side.body, fight.hero().side.hit_points);
+                        (h != after.0)
+                            .then(|| differs("sheet after the fight"))
+                            .flatten()
+                    }
+                    (None, None) if !fight.is_over() => None,
+                    _ => differs("sheet after the fight"),
+                },
+            },
+        }
+    }
+}
+
+/// A source that counts the faces it hands out.
+struct Counted<'a> {
+    inner: &'a mut dyn DiceSource,
+    used: usize,
+}
+
+impl DiceSource for Counted<'_> {
+    fn roll(&mut self, sides: u32) -> Result<u32, DiceError> {
+        let f = self.inner.roll(sides)?;
+        self.used += 1;
+        Ok(f)
+    }
+}
+
+/// One call of a fight: answers the pending decision if given, then rolls exchanges until
+/// the fight ends, a hit waits for the player, or (typed dice) the `limit` faces are used.
+fn run_segment(
+    fight: &mut ClassicFight,
+    decision: Option<Loss>,
+    limit: Option<usize>,
+    dice: &mut dyn DiceSource,
+) -> Result<Result<Vec<Event>, AppError>, DiceError> {
+    let mut counted = Counted {
+        inner: dice,
+        used: 0,
+    };
+    let mut events = Vec::new();
+    let mut step = |fight: &mut ClassicFight, c: Command, counted: &mut Counted<'_>| match fight
+        .apply(c, counted)
+    {
+        Ok(e) => {
+            events.extend(e);
+            Ok(Ok(()))
+        }
+        Err(FightError::Dice(e)) => Err(e),
+        Err(FightError::NoDecision) => Ok(Err(bad(
+            "decide",
+            "no hit waits for an answer: the fight goes on with more dice",
+        ))),
+        Err(e) => Ok(Err(bad("fight", e.to_string()))),
+    };
+    if let Some(loss) = decision
+        && let Err(e) = step(fight, Command::Take(loss), &mut counted)?
+    {
+        return Ok(Err(e));
+    }
+    while !fight.is_over() && fight.pending().is_none() && limit.is_none_or(|l| counted.used < l) {
+        if let Err(e) = step(fight, Command::Exchange, &mut counted)? {
+            return Ok(Err(e));
+        }
+    }
+    Ok(Ok(events))
+}
+
+fn build_fight(f: &StoredFight) -> Result<ClassicFight, AppError> {
+    let s = &f.setup;
+    let me = Fighter::from_hero(
+        &f.hero.0,
+        s.stat,
+        s.cliche,
+        s.policy.unwrap_or_default(),
+        s.policy.is_none(),
+    );
+    let them = s
+        .foes
+        .iter()
+        .map(|x| Fighter::from_hero(&x.0, s.foe_stat, s.foe_cliche, s.foe_policy, false))
+        .collect();
+    ClassicFight::new(me, them).map_err(|e| bad("fight", e.to_string()))
+}
+
+/// Rebuilds a fight by replaying its calls; every call's faces must be the ones recorded.
+/// Returns the fight and the events of its last call.
+fn replay_fight(f: &StoredFight) -> Result<(ClassicFight, Vec<Event>), AppError> {
+    let mut fight = build_fight(f)?;
+    let mut last = Vec::new();
+    for (i, seg) in f.segments.iter().enumerate() {
+        let limit = seg.rolled.typed.then_some(seg.rolled.faces.len());
+        let dice = dice_of(&seg.rolled).map_err(|e| bad("fight", e))?;
+        let (events, rolled) =
+            crate::journal::roll(dice, |d| run_segment(&mut fight, seg.decision, limit, d))?;
+        last = events?;
+        if rolled.faces != seg.rolled.faces {
+            return Err(bad(
+                "fight",
+                format!(
+                    "call {} recorded faces {:?}, its dice give {:?}",
+                    i + 1,
+                    seg.rolled.faces,
+                    rolled.faces
+                ),
+            ));
+        }
+    }
+    Ok((fight, last))
+}
+
+/// A hero's sheet as a front end shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HeroView {
+    /// The sheet.
+    pub hero: Hero,
+    /// Raised by one on every change.
+    pub version: i64,
+    /// Body or hit points at 0.
+    pub dead: bool,
+    /// A fight of this hero waits in the campaign.
+    pub in_fight: bool,
+}
+
+/// A change stored: its journal entry and the sheet after.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HeroChangeView {
+    /// The journal entry.
+    pub seq: i64,
+    /// The dice, when the change rolled.
+    pub rolled: Option<Rolled>,
+    /// For a rest: hit points and Body healed.
+    pub healed: Option<[u32; 2]>,
+    /// The sheet after.
+    pub sheet: HeroView,
+}
+
+/// A check rolled from a sheet.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HeroCheckView {
+    /// The journal entry.
+    pub seq: i64,
+    /// The hero.
+    pub name: String,
+    /// What the check was built from.
+    pub inputs: CheckInputs,
+    /// The dice.
+    pub rolled: Rolled,
+    /// What they gave.
+    pub check: Check,
+    /// The difficulty's name.
+    pub difficulty_name: &'static str,
+    /// The exact chance to pass, once the difficulty is known.
+    pub p_pass: f64,
+}
+
+/// A fight call, for a front end to show.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FightView {
+    /// The journal entry.
+    pub seq: i64,
+    /// The hero.
+    pub hero: String,
+    /// The foes' names, in turn order.
+    pub foes: Vec<String>,
+    /// The dice each fighter rolls now: the hero first.
+    pub dice: Vec<u32>,
+    /// The hero's exact chance to win a duel, worked out when the fight began (one foe).
+    pub p_win: Option<f64>,
+    /// What happened in this call.
+    pub events: Vec<Event>,
+    /// The dice of this call.
+    pub rolled: Rolled,
+    /// Where the fight stands.
+    pub status: FightStatus,
+    /// At the end: the hero's sheet with its wounds.
+    pub sheet: Option<Hero>,
+}
+
+fn hero_view(hero: Hero, version: i64, in_fight: bool) -> HeroView {
+    HeroView {
+        dead: hero.is_dead(),
+        hero,
+        version,
+        in_fight,
+    }
+}
+
+fn load_hero(tx: &dyn WriteTx, name: &str) -> Result<(Hero, i64), AppError> {
+    let sheet = tx
+        .sheet(SYSTEM, name)?
+        .ok_or_else(|| AppError::NoSuchCharacter(name.trim().to_owned()))?;
+    let hero: Hero = read_row(&sheet)?;
+    check_hero(&hero)?;
+    Ok((hero, sheet.version))
+}
+
+fn open_fight(tx: &dyn WriteTx, name: &str) -> Result<Option<StoredFight>, AppError> {
+    match tx.sheet(FIGHT_SYSTEM, name)? {
+        None => Ok(None),
+        Some(row) => {
+            let state: FightRow = read_row(&row)?;
+            Ok(state.fight)
+        }
+    }
+}
+
+/// The fight row: the open fight, or none once it has ended (the store keeps rows).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct FightRow {
+    fight: Option<StoredFight>,
+}
+
+fn p_win(fight: &ClassicFight) -> Option<f64> {
+    match fight.foes() {
+        [one] => duel_chance(fight.hero().side, one.side).ok().map(|o| o.p),
+        _ => None,
+    }
+}
+
+impl<S: CampaignStore> Campaign<S> {
+    fn classic_record(
+        tx: &mut dyn WriteTx,
+        at: &str,
+        name: &str,
+        change: ClassicChange,
+    ) -> Result<i64, AppError> {
+        let record = Record::Classic(Box::new(ClassicRecord::new(name, change)));
+        Ok(tx.append(&[entry(at, record)?])?[0].seq)
+    }
+
+    /// Creates a hero by the rules (C1): 3d6 each for Body, Mind and Spirit, 2d6 for hit
+    /// points, 2d6 for clichés, in that order (typed dice: those thirteen faces).
+    pub fn create_classic_hero(
+        &mut self,
+        name: &str,
+        cliches: &[String],
+        dice: Dice,
+    ) -> Result<HeroChangeView, AppError> {
+        let name = name_text("name", name)?;
+        let cliches = cliches
+            .iter()
+            .enumerate()
+            .map(|(i, c)| name_text(&format!("cliches[{i}]"), c))
+            .collect::<Result<Vec<_>, _>>()?;
+        hero::check_names(&name, &cliches).map_err(|e| bad(e.field, e.problem))?;
+        let (made, rolled) = crate::journal::roll(dice, |d| hero::create(&name, &cliches, d))?;
+        let (hero, _) = made.map_err(|e| bad("cliches", e.to_string()))?;
+        check_hero(&hero)?;
+        let at = self.now();
+        let seq = self.in_write(|tx| {
+            tx.insert_sheet(&sheet_row(SYSTEM, &hero.name, &hero)?)?;
+            Self::classic_record(
+                tx,
+                &at,
+                &hero.name,
+                ClassicChange::Created {
+                    cliches: cliches.clone(),
+                    rolled: rolled.clone(),
+                    hero: hero.clone(),
+                },
+            )
+        })?;
+        Ok(HeroChangeView {
+            seq,
+            rolled: Some(rolled),
+            healed: None,
+            sheet: hero_view(hero, 1, false),
+        })
+    }
+
+    /// A hero of the campaign (the name in any case).
+    pub fn classic_hero(&self, name: &str) -> Result<HeroView, AppError> {
+        let sheet = self
+            .store
+            .sheet(SYSTEM, name)?
+            .ok_or_else(|| AppError::NoSuchCharacter(name.trim().to_owned()))?;
+        let hero: Hero = read_row(&sheet)?;
+        let in_fight = match self.store.sheet(FIGHT_SYSTEM, name)? {
+            Some(row) => read_row::<FightRow>(&row)?.fight.is_some(),
+            None => false,
+        };
+        Ok(hero_view(hero, sheet.version, in_fight))
+    }
+
+    /// True when the campaign has a hero of that name.
+    pub fn has_classic_hero(&self, name: &str) -> Result<bool, AppError> {
+        Ok(self.store.sheet(SYSTEM, name)?.is_some())
+    }
+
+    /// Every hero of the campaign, by name.
+    pub fn classic_heroes(&self) -> Result<Vec<HeroView>, AppError> {
+        self.store
+            .sheets(SYSTEM)?
+            .iter()
+            .map(|s| self.classic_hero(&s.name))
+            .collect()
+    }
+
+    /// Adds a hero from today's TOML hero file, held to a hero's rules (C1).
+    pub fn import_classic_hero(&mut self, toml_text: &str) -> Result<HeroChangeView, AppError> {
+        let limit = solum_play::storage::MAX_FILE_BYTES;
+        if toml_text.len() as u64 > limit {
+            return Err(bad(
+                "sheet",
+                format!("{} bytes; the limit is {limit}", toml_text.len()),
+            ));
+        }
+        let mut hero = hero::parse_hero(toml_text, Kind::Hero).map_err(|e| match e {
+            hero::SheetError::Invalid(e) => bad(e.field, e.problem),
+            hero::SheetError::Parse(m) => bad("sheet", m),
+        })?;
+        hero.name = name_text("name", &hero.name)?;
+        check_hero(&hero)?;
+        let at = self.now();
+        let seq = self.in_write(|tx| {
+            tx.insert_sheet(&sheet_row(SYSTEM, &hero.name, &hero)?)?;
+            Self::classic_record(
+                tx,
+                &at,
+                &hero.name,
+                ClassicChange::Imported { hero: hero.clone() },
+            )
+        })?;
+        Ok(HeroChangeView {
+            seq,
+            rolled: None,
+            healed: None,
+            sheet: hero_view(hero, 1, false),
+        })
+    }
+
+    /// A hero as today's TOML hero file, the format [`Campaign::import_classic_hero`] reads.
+    pub fn export_classic_hero(&self, name: &str) -> Result<String, AppError> {
+        let view = self.classic_hero(name)?;
+        toml::to_string_pretty(&view.hero).map_err(|e| bad("sheet", e.to_string()))
+    }
+
+    /// Rests `hours` (C2): 1 hit point per 8 hours and 1 Body per day, the hours banked on
+    /// the sheet until they make a point. A hero in a fight does not rest.
+    pub fn rest_classic_hero(
+        &mut self,
+        name: &str,
+        hours: f64,
+    ) -> Result<HeroChangeView, AppError> {
+        let at = self.now();
+        self.in_write(|tx| {
+            let (before, _) = load_hero(tx, name)?;
+            if open_fight(tx, &before.name)?.is_some() {
+                return Err(bad(
+                    "hours",
+                    format!("{} is in a fight: finish it before resting", before.name),
+                ));
+            }
+            let mut after = before.clone();
+            let r = after.rest(hours).map_err(|e| bad("hours", e.to_string()))?;
+            let stored = tx.update_sheet(
+                SYSTEM,
+                &before.name,
+                &sheet_row(SYSTEM, &after.name, &after)?,
+            )?;
+            let seq = Self::classic_record(
+                tx,
+                &at,
+                &before.name,
+                ClassicChange::Rested {
+                    before: before.clone(),
+                    hours,
+                    hit_points: r.hit_points,
+                    body: r.body,
+                    after: after.clone(),
+                },
+            )?;
+            Ok(HeroChangeView {
+                seq,
+                rolled: None,
+                healed: Some([r.hit_points, r.body]),
+                sheet: hero_view(after, stored.version, false),
+            })
+        })
+    }
+
+    /// Rolls a check from a hero's sheet (C1): the stat's dice, one more for a cliché of the
+    /// sheet, against a difficulty (or one rolled on a d6 first); gear rerolls the lowest die
+    /// once when failing.
+    pub fn check_classic_hero(
+        &mut self,
+        name: &str,
+        stat: Stat,
+        cliche: Option<&str>,
+        difficulty: Option<u32>,
+        gear: bool,
+        dice: Dice,
+    ) -> Result<HeroCheckView, AppError> {
+        if let Some(d) = difficulty
+            && !(1..=6).contains(&d)
+        {
+            return Err(bad(
+                "difficulty",
+                format!("{d}: difficulties run from 1 to 6"),
+            ));
+        }
+        let dice = fix_seed(dice);
+        let at = self.now();
+        self.in_write(|tx| {
+            let (hero, _) = load_hero(tx, name)?;
+            let pool = hero_pool(&hero, stat, cliche).map_err(|e| bad("cliche", e.to_string()))?;
+            let inputs = CheckInputs {
+                stat,
+                stat_value: hero.stat(stat),
+                cliche: cliche.and_then(|c| hero.cliche(c).ok()).map(str::to_owned),
+                pool,
+                difficulty,
+                gear,
+            };
+            let (check, rolled) = crate::journal::roll(dice.clone(), |d| check_rule(&inputs, d))?;
+            let seq = Self::classic_record(
+                tx,
+                &at,
+                &hero.name,
+                ClassicChange::Check {
+                    inputs: inputs.clone(),
+                    rolled: rolled.clone(),
+                    check: check.clone(),
+                },
+            )?;
+            Ok(HeroCheckView {
+                seq,
+                name: hero.name.clone(),
+                difficulty_name: difficulty_name(check.difficulty),
+                p_pass: solum_dice::prob_to_f64(&p_pass(pool, check.difficulty, gear)),
+                inputs,
+                rolled,
+                check,
+            })
+        })
+    }
+
+    /// Starts a fight of a campaign hero against `setup.foes` and runs it until it ends or
+    /// a hit waits for the player's answer (when `setup.policy` is `None`); with typed dice,
+    /// until those faces are used at the end of an exchange. The fight is kept in the
+    /// campaign; at its end the hero's Body and hit points are written to the sheet.
+    pub fn start_classic_fight(
+        &mut self,
+        name: &str,
+        setup: &FightSetup,
+        dice: Dice,
+    ) -> Result<FightView, AppError> {
+        for f in &setup.foes {
+            check_foe(&f.0)?;
+        }
+        let dice = fix_seed(dice);
+        let at = self.now();
+        self.in_write(|tx| {
+            let (hero, _) = load_hero(tx, name)?;
+            if open_fight(tx, &hero.name)?.is_some() {
+                return Err(bad(
+                    "fight",
+                    format!(
+                        "{} is already in a fight: go on with `classic fight {} --decide body|hp` (or more dice)",
+                        hero.name, hero.name
+                    ),
+                ));
+            }
+            let stored = StoredFight {
+                hero: StoredHero(hero.clone()),
+                setup: setup.clone(),
+                segments: Vec::new(),
+            };
+            let fight = build_fight(&stored)?;
+            let p = p_win(&fight);
+            Self::fight_call(tx, &at, stored, fight, None, dice.clone(), p)
+        })
+    }
+
+    /// Goes on with a hero's fight: answers the pending hit with `decision`, then rolls on
+    /// as [`Campaign::start_classic_fight`] does. Any process may take this call.
+    pub fn continue_classic_fight(
+        &mut self,
+        name: &str,
+        decision: Option<Loss>,
+        dice: Dice,
+    ) -> Result<FightView, AppError> {
+        let dice = fix_seed(dice);
+        let at = self.now();
+        self.in_write(|tx| {
+            let (hero, _) = load_hero(tx, name)?;
+            let stored = open_fight(tx, &hero.name)?.ok_or_else(|| {
+                bad("fight", format!("{} is not in a fight", hero.name))
+            })?;
+            let (fight, _) = replay_fight(&stored)?;
+            match (fight.pending(), decision) {
+                (Some(d), None) => {
+                    return Err(bad(
+                        "decide",
+                        format!(
+                            "{} is hit (Body {}, hit points {}): answer with --decide body or --decide hp",
+                            hero.name, d.body, d.hit_points
+                        ),
+                    ));
+                }
+                (None, Some(_)) => {
+                    return Err(bad(
+                        "decide",
+                        "no hit waits for an answer: the fight goes on with more dice",
+                    ));
+                }
+                _ => {}
+            }
+            let p = {
+                let first = build_fight(&stored)?;
+                p_win(&first)
+            };
+            Self::fight_call(tx, &at, stored, fight, decision, dice.clone(), p)
+        })
+    }
+
+    /// One call of a fight inside a transaction: rolls it, keeps it, writes the wounds back
+    /// at the end, and journals the fight so far.
+    fn fight_call(
+        tx: &mut dyn WriteTx,
+        at: &str,
+        mut stored: StoredFight,
+        mut fight: ClassicFight,
+        decision: Option<Loss>,
+        dice: Dice,
+        p_win: Option<f64>,
+    ) -> Result<FightView, AppError> {
+        let name = stored.hero.0.name.clone();
+        let limit = match &dice {
+            Dice::Typed(f) => Some(f.len()),
+            _ => None,
+        };
+        let (events, rolled) =
+            crate::journal::roll(dice, |d| run_segment(&mut fight, decision, limit, d))?;
+        let events = events?;
+        stored.segments.push(Segment {
+            decision,
+            rolled: rolled.clone(),
+        });
+        let status = FightStatus::of(&fight);
+        let (mut sheet_before, mut sheet_after) = (None, None);
+        if status.over {
+            let (before, _) = load_hero(tx, &name)?;
+            let mut after = before.clone();
+            after.set_wounds(status.hero[0], status.hero[1]);
+            tx.update_sheet(SYSTEM, &name, &sheet_row(SYSTEM, &after.name, &after)?)?;
+            sheet_before = Some(StoredHero(before));
+            sheet_after = Some(StoredHero(after));
+        }
+        let row = FightRow {
+            fight: (!status.over).then(|| stored.clone()),
+        };
+        let row_sheet = sheet_row(FIGHT_SYSTEM, &name, &row)?;
+        if tx.sheet(FIGHT_SYSTEM, &name)?.is_some() {
+            tx.update_sheet(FIGHT_SYSTEM, &name, &row_sheet)?;
+        } else {
+            tx.insert_sheet(&row_sheet)?;
+        }
+        let record = FightRecord {
+            fight: stored.clone(),
+            status: status.clone(),
+            sheet_before,
+            sheet_after: sheet_after.clone(),
+        };
+        let seq = Self::classic_record(tx, at, &name, ClassicChange::Fight(Box::new(record)))?;
+        let mut dice_now = vec![fight.hero().side.dice()];
+        dice_now.extend(fight.foes().iter().map(|f| f.side.dice()));
+        Ok(FightView {
+            seq,
+            hero: name,
+            foes: stored.setup.foes.iter().map(|f| f.0.name.clone()).collect(),
+            dice: dice_now,
+            p_win,
+            events,
+            rolled,
+            status,
+            sheet: sheet_after.map(|s| s.0),
+        })
+    }
+}

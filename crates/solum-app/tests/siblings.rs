@@ -1,0 +1,259 @@
+//! Sol'una and die-type characters in a campaign, against a real SQLite file. Expected
+//! values are worked by hand from the dice given and the texts (U4, D1, D2), or the text's
+//! printed tables.
+
+use solum_app::dietype::{Against, DietypeEdit, DietypeRoll};
+use solum_app::{Campaign, Dice, ErrorKind};
+use solum_dietype::DieType;
+use solum_dietype::sheet::Weapon;
+use solum_soluna::skirmish::Character;
+use solum_store::SqliteStore;
+
+fn open(path: &std::path::Path) -> Campaign<SqliteStore> {
+    Campaign::new(SqliteStore::open(path).unwrap())
+        .with_clock(|| "2026-11-30T20:00:00Z".parse().unwrap())
+}
+
+fn shooter(name: &str, side: &str, ranged: u32, hit_points: u32) -> Character {
+    Character {
+        name: name.into(),
+        side: side.into(),
+        mind: 1,
+        body: 0,
+        shield: 0,
+        hit_points,
+        melee: 0,
+        ranged,
+        flips: 0,
+        guard: 0,
+        flips_per_test: 1,
+        extra_dice: 0,
+        dice_guard: 0,
+        dice_per_test: 1,
+    }
+}
+
+#[test]
+fn soluna_characters_are_kept_and_fight_skirmishes_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.solum");
+    let mut c = open(&path);
+    let v = c
+        .create_soluna_character(&shooter("Vex", "red", 2, 2))
+        .unwrap();
+    // U4: Mind 1 acts once a turn, in phase ⌈10·1/1⌉ = 10.
+    assert_eq!(v.characters[0].phases, vec![10]);
+    c.import_soluna_characters(
+        "[[character]]\nname = \"Oro\"\nside = \"blue\"\nmind = 1\nbody = 0\nhit_points = 2\nranged = 1\n",
+    )
+    .unwrap();
+    // A character without an attack is refused, naming the field; nothing stored.
+    let mut bad = shooter("Nul", "red", 0, 1);
+    bad.melee = 0;
+    let e = c.create_soluna_character(&bad).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::BadInput);
+    assert!(e.to_string().contains("melee"), "{e}");
+    let names: Vec<String> = c
+        .soluna_characters()
+        .unwrap()
+        .into_iter()
+        .map(|v| v.character.name)
+        .collect();
+    assert_eq!(names, ["Oro", "Vex"]);
+    // Turn 1, phase 10: both shoot at once. Vex's 3 3 is a pair: 2 damage, Oro (2 hit
+    // points, no armour) is out; Oro's 5 alone: 1 damage, Vex keeps 1. Red wins.
+    let s = open(&path)
+        .soluna_skirmish(&["vex".into(), "oro".into()], Dice::Typed(vec![3, 3, 5]))
+        .unwrap();
+    assert_eq!(s.end.winner.as_deref(), Some("red"));
+    assert_eq!((s.end.turns, s.end.hit_points.clone()), (1, vec![1, 0]));
+    // The sheets are what each brings to the next skirmish: unchanged.
+    assert_eq!(c.soluna_character("Oro").unwrap().character.hit_points, 2);
+    // Export is a skirmish file that imports again elsewhere.
+    let text = c.export_soluna_characters(&[]).unwrap();
+    let other = dir.path().join("d.solum");
+    assert_eq!(
+        open(&other)
+            .import_soluna_characters(&text)
+            .unwrap()
+            .characters
+            .len(),
+        2
+    );
+    assert!(
+        c.soluna_skirmish(&["Vex".into(), "Vex".into()], Dice::Seed(1))
+            .is_err()
+    );
+    let report = c.verify().unwrap();
+    assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
+    assert_eq!((report.entries, report.rolls), (3, 1));
+}
+
+fn aria_fill() -> DietypeEdit {
+    DietypeEdit {
+        abilities: vec![("Agility".into(), DieType::D8)],
+        skills: vec![("Swords".into(), 2)],
+        weapons: vec![(
+            "Dagger".into(),
+            Weapon {
+                die: DieType::D4,
+                modifier: 1,
+            },
+        )],
+        ..Default::default()
+    }
+}
+
+fn roll(ability: &str, skill: Option<&str>, against: Against, weapon: Option<&str>) -> DietypeRoll {
+    DietypeRoll {
+        ability: ability.into(),
+        skill: skill.map(Into::into),
+        step: 0,
+        against,
+        weapon: weapon.map(Into::into),
+        damage_step: 0,
+    }
+}
+
+#[test]
+fn dietype_rolls_take_die_and_chances_from_the_sheet() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.solum");
+    let mut c = open(&path);
+    c.create_dietype_character("Aria", &aria_fill()).unwrap();
+    // Agility d8, Swords two chances, against 4. Chance 1: 8 explodes into 3 and 2 = 5 ✓;
+    // chance 2: 1 ✗. Quality 1: one d4 of the dagger, 3 + 1 = 4 damage.
+    let v = open(&path)
+        .roll_dietype_character(
+            "aria",
+            &roll(
+                "agility",
+                Some("swords"),
+                Against::Difficulty(4),
+                Some("dagger"),
+            ),
+            Dice::Typed(vec![8, 3, 2, 1, 3]),
+        )
+        .unwrap();
+    assert_eq!((v.inputs.die, v.inputs.chances), (DieType::D8, 2));
+    assert_eq!(v.inputs.roll.skill.as_deref(), Some("Swords"));
+    assert!(v.result.success);
+    assert_eq!(v.result.quality, 1);
+    assert_eq!(v.result.damage.as_ref().unwrap().total, 4);
+    // D1 by hand: an exploding d8 ends at 1, 2 or 3 directly (1/8 each) or by an 8 whose
+    // two new dice sum to it: P(1) = 1/8, P(2) = 1/8 + P(1)²/8, P(3) = 1/8 + 2·P(1)·P(2)/8.
+    // Two chances fail only when both end below 4. (The text prints 86%.)
+    let p1 = 1.0 / 8.0;
+    let p2 = 1.0 / 8.0 + p1 * p1 / 8.0;
+    let p3 = 1.0 / 8.0 + 2.0 * p1 * p2 / 8.0;
+    let below = p1 + p2 + p3;
+    assert!(
+        (v.p_success - (1.0 - below * below)).abs() < 1e-12,
+        "{}",
+        v.p_success
+    );
+    // Opposed, unskilled, one step down (d6) against a d6: 5 against 3, a win of quality 1.
+    let mut r = roll(
+        "Agility",
+        None,
+        Against::Opposed {
+            die: DieType::D6,
+            chances: 1,
+            step: 0,
+        },
+        None,
+    );
+    r.step = -1;
+    let v = c
+        .roll_dietype_character("Aria", &r, Dice::Typed(vec![5, 3]))
+        .unwrap();
+    assert_eq!(v.inputs.die, DieType::D6);
+    assert!(v.result.success && v.result.quality == 1);
+    // What the sheet does not have is refused, naming it.
+    let e = c
+        .roll_dietype_character(
+            "Aria",
+            &roll("Agility", Some("Bows"), Against::Difficulty(4), None),
+            Dice::Seed(1),
+        )
+        .unwrap_err();
+    assert!(e.to_string().contains("Bows"), "{e}");
+    assert!(
+        c.roll_dietype_character(
+            "Aria",
+            &roll("Agility", None, Against::Difficulty(13), None),
+            Dice::Seed(1)
+        )
+        .is_err()
+    );
+    // Edits: a new ability, the skill up to three chances, the dagger gone; 5 chances refused.
+    let v = c
+        .edit_dietype_character(
+            "Aria",
+            &DietypeEdit {
+                abilities: vec![("Strength".into(), DieType::D6)],
+                skills: vec![("swords".into(), 3)],
+                remove_weapons: vec!["DAGGER".into()],
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    assert_eq!(v.sheet.sheet.skills["Swords"], 3);
+    assert!(v.sheet.sheet.weapons.is_empty());
+    assert_eq!(v.sheet.version, 2);
+    let e = c
+        .edit_dietype_character(
+            "Aria",
+            &DietypeEdit {
+                skills: vec![("Swords".into(), 5)],
+                ..Default::default()
+            },
+        )
+        .unwrap_err();
+    assert!(e.to_string().contains("skills.Swords"), "{e}");
+    // Export and import elsewhere.
+    let text = c.export_dietype_character("aria").unwrap();
+    let other = dir.path().join("d.solum");
+    let back = open(&other).import_dietype_character(&text).unwrap();
+    assert_eq!(back.sheet.sheet, c.dietype_character("Aria").unwrap().sheet);
+    let report = c.verify().unwrap();
+    assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
+    assert_eq!((report.entries, report.rolls), (4, 2));
+}
+
+#[test]
+fn verify_names_changed_soluna_and_dietype_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.solum");
+    let mut c = open(&path);
+    c.create_soluna_character(&shooter("Vex", "red", 2, 2))
+        .unwrap();
+    c.create_soluna_character(&shooter("Oro", "blue", 1, 2))
+        .unwrap();
+    c.soluna_skirmish(&["Vex".into(), "Oro".into()], Dice::Typed(vec![3, 3, 5]))
+        .unwrap();
+    c.create_dietype_character("Aria", &aria_fill()).unwrap();
+    c.roll_dietype_character(
+        "Aria",
+        &roll("Agility", None, Against::Difficulty(4), None),
+        Dice::Typed(vec![5]),
+    )
+    .unwrap();
+    drop(c);
+    let raw = rusqlite::Connection::open(&path).unwrap();
+    raw.execute_batch(
+        "DROP TRIGGER journal_no_update;
+         UPDATE journal SET body = json_set(body, '$.change.skirmish.end.winner', 'blue') WHERE seq = 3;
+         UPDATE journal SET body = json_set(body, '$.change.roll.result.success', json('false')) WHERE seq = 5;",
+    )
+    .unwrap();
+    drop(raw);
+    let seqs: Vec<i64> = open(&path)
+        .verify()
+        .unwrap()
+        .mismatches
+        .iter()
+        .map(|m| m.seq)
+        .collect();
+    assert_eq!(seqs, [3, 5]);
+}

@@ -1,0 +1,384 @@
+//! `solum roll EXPR` and `solum odds EXPR…`: dice notation (the `solum-notation` crate).
+
+use std::cell::{Cell, RefCell};
+use std::io::Write;
+use std::path::Path;
+
+use serde_json::{Map, Value, json};
+use solum_dice::{DiceError, DiceSource, Distribution, Prob, RecordingDice, prob_to_f64};
+use solum_notation::{DieRoll, Expr, NotationError, Rolled};
+
+use crate::bad;
+use crate::cli::{NotationOddsArgs, NotationRollArgs};
+use crate::dice::{Generator, SideDice, Source, explain};
+use crate::render::{self, HEAD, paint, percent};
+
+/// How typed dice are read, for messages.
+const ORDER: &str = "each die, then its rerolls and explosions, left to right";
+
+/// Parses an expression; a mistake is shown under the expression with a caret.
+fn parse(text: &str) -> anyhow::Result<Expr> {
+    solum_notation::parse(text).map_err(|e| bad(e.render(text)))
+}
+
+/// A notation error as a message: dice errors name the flag, others point into the text.
+fn explain_error(err: NotationError, text: &str, flag: &str) -> anyhow::Error {
+    match err {
+        NotationError::Dice(e @ (DiceError::Exhausted { .. } | DiceError::OutOfRange { .. })) => {
+            explain(e, flag, ORDER)
+        }
+        e => bad(e.render(text)),
+    }
+}
+
+pub fn roll(args: &NotationRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let text = args.expr.join(" ");
+    let expr = parse(&text)?;
+    let generator = RefCell::new(Generator::new(args.seed));
+    let blame = Cell::new("--rolled");
+    let mut source = Source::from_flag("--rolled", args.rolled.as_deref())?;
+    let typed = source.is_typed();
+    let (rolled, faces) = {
+        let mut recording = RecordingDice::new(SideDice::new(&mut source, &generator, &blame));
+        let rolled = solum_notation::roll(&expr, &mut recording as &mut dyn DiceSource)
+            .map_err(|e| explain_error(e, &text, blame.get()))?;
+        (rolled, recording.faces().to_vec())
+    };
+    source.finish(ORDER)?;
+    let seed = generator.borrow().used_seed();
+    if args.json {
+        let value = json!({
+            "expression": expr.to_string(),
+            "total": rolled.total,
+            "dice": faces.iter().map(|&(_, face)| face).collect::<Vec<_>>(),
+            "sides": faces.iter().map(|&(sides, _)| sides).collect::<Vec<_>>(),
+            "seed": seed,
+            "typed": typed,
+            "terms": rolled.terms,
+        });
+        writeln!(out, "{value}")?;
+        return Ok(());
+    }
+    writeln!(out, "{} = {}", expr, paint(HEAD, rolled.total))?;
+    write_breakdown(&rolled, out)?;
+    match seed {
+        Some(seed) => writeln!(out, "seed {seed} (replay with --seed {seed})")?,
+        None if typed => writeln!(out, "dice typed")?,
+        None => {}
+    }
+    Ok(())
+}
+
+fn write_breakdown(rolled: &Rolled, out: &mut dyn Write) -> anyhow::Result<()> {
+    for t in &rolled.terms {
+        let dice: Vec<String> = t.dice.iter().map(die_text).collect();
+        let label = t
+            .label
+            .as_ref()
+            .map_or(String::new(), |l| format!(" [{l}]"));
+        if t.dice.is_empty() {
+            writeln!(out, "  {}{label} → {}", t.term, t.value)?;
+            continue;
+        }
+        writeln!(
+            out,
+            "  {}{label}: {} → {}",
+            t.term,
+            dice.join(", "),
+            t.value
+        )?;
+    }
+    Ok(())
+}
+
+/// One die: its faces, rerolled ones marked, explosions joined with `+`, dropped dice in
+/// brackets.
+fn die_text(d: &DieRoll) -> String {
+    let mut text = String::new();
+    for (i, f) in d.faces.iter().enumerate() {
+        if i > 0 {
+            text.push_str(match f.note {
+                Some("explosion") => " + ",
+                _ => " ",
+            });
+        }
+        let face = f.value.to_string();
+        text.push_str(&match f.note {
+            None | Some("explosion") => face,
+            Some(note) => format!("{face} ({note})"),
+        });
+    }
+    if d.kept {
+        text
+    } else {
+        format!("[{text} dropped]")
+    }
+}
+
+/// The smallest value whose cumulative chance reaches `q` of the kept mass.
+fn percentile(d: &Distribution, q: f64) -> i64 {
+    let total = prob_to_f64(&d.total());
+    let mut acc = 0.0;
+    for (v, p) in d.outcomes() {
+        acc += prob_to_f64(p) / total;
+        if acc + 1e-12 >= q {
+            return *v;
+        }
+    }
+    d.outcomes().last().map_or(0, |(v, _)| *v)
+}
+
+const PERCENTILES: [(f64, &str); 5] = [
+    (0.05, "5"),
+    (0.25, "25"),
+    (0.5, "50"),
+    (0.75, "75"),
+    (0.95, "95"),
+];
+
+/// Values shown in the text table: those with at least this chance (all, if fewer than
+/// 60 values).
+const SHOWN: f64 = 5e-5;
+
+pub fn odds(args: &NotationOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    if let Some(path) = &args.plot {
+        plot_format(path)?;
+    }
+    let mut all = Vec::new();
+    for text in &args.exprs {
+        let expr = parse(text)?;
+        let d = solum_notation::distribution(&expr).map_err(|e| explain_error(e, text, ""))?;
+        all.push((expr, d));
+    }
+    if let Some(path) = &args.plot {
+        plot(path, &all)?;
+    }
+    if args.json {
+        let list: Vec<Value> = all.iter().map(|(e, d)| odds_json(e, d)).collect();
+        let value = if list.len() == 1 {
+            list.into_iter().next().expect("one")
+        } else {
+            Value::Array(list)
+        };
+        writeln!(out, "{value}")?;
+        return Ok(());
+    }
+    for (i, (expr, d)) in all.iter().enumerate() {
+        if i > 0 {
+            writeln!(out)?;
+        }
+        write_odds(expr, d, out)?;
+    }
+    if let Some(path) = &args.plot {
+        writeln!(out, "\nplot written to {}", path.display())?;
+    }
+    Ok(())
+}
+
+fn odds_json(expr: &Expr, d: &Distribution) -> Value {
+    let mut dist = Map::new();
+    for (v, p) in d.outcomes() {
+        dist.insert(v.to_string(), json!(prob_to_f64(p)));
+    }
+    let mut exact = Map::new();
+    for (v, p) in d.outcomes() {
+        exact.insert(v.to_string(), json!(render::fraction(p)));
+    }
+    let percentiles: Map<String, Value> = PERCENTILES
+        .iter()
+        .map(|(q, name)| ((*name).to_owned(), json!(percentile(d, *q))))
+        .collect();
+    json!({
+        "expression": expr.to_string(),
+        "distribution": dist,
+        "distribution_exact": exact,
+        "mean": d.mean(),
+        "sd": d.std_dev(),
+        "neglected": prob_to_f64(d.neglected()),
+        "percentiles": percentiles,
+    })
+}
+
+fn write_odds(expr: &Expr, d: &Distribution, out: &mut dyn Write) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "{}  mean {:.4}  sd {:.4}",
+        paint(HEAD, expr),
+        d.mean(),
+        d.std_dev()
+    )?;
+    let max = d
+        .outcomes()
+        .iter()
+        .map(|(_, p)| prob_to_f64(p))
+        .fold(0.0, f64::max);
+    let mut table = render::table(&["value", "=", "≥", "≤", ""], &[0, 1, 2, 3]);
+    let mut hidden = 0usize;
+    let mut at_least: Prob = d.total();
+    let mut at_most = Prob::from_integer(0.into());
+    let few = d.outcomes().len() <= 60;
+    for (v, p) in d.outcomes() {
+        at_most += p;
+        let x = prob_to_f64(p);
+        if few || x >= SHOWN {
+            let bar = "█".repeat(((x / max) * 30.0).round() as usize);
+            table.add_row(vec![
+                v.to_string(),
+                percent(p),
+                percent(&at_least),
+                percent(&at_most),
+                bar,
+            ]);
+        } else {
+            hidden += 1;
+        }
+        at_least -= p;
+    }
+    writeln!(out, "{table}")?;
+    if hidden > 0 {
+        writeln!(
+            out,
+            "({hidden} values with a chance below {:.3}% not shown; --json lists all)",
+            SHOWN * 100.0
+        )?;
+    }
+    let ps: Vec<String> = PERCENTILES
+        .iter()
+        .map(|(q, name)| format!("{name}%: {}", percentile(d, *q)))
+        .collect();
+    writeln!(out, "percentiles  {}", ps.join("  "))?;
+    if *d.neglected() != Prob::from_integer(0.into()) {
+        writeln!(
+            out,
+            "(a tail of {:.1e} is left out: the chains of the Rule of 6 or die types never end)",
+            prob_to_f64(d.neglected())
+        )?;
+    }
+    Ok(())
+}
+
+enum PlotFormat {
+    Svg,
+    Png,
+}
+
+fn plot_format(path: &Path) -> anyhow::Result<PlotFormat> {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("svg") => Ok(PlotFormat::Svg),
+        Some("png") => Ok(PlotFormat::Png),
+        _ => Err(bad(format!(
+            "--plot {}: the file must end in .svg or .png",
+            path.display()
+        ))),
+    }
+}
+
+/// Distinct, dark enough to read on white.
+const COLOURS: [plotters::style::RGBColor; 6] = [
+    plotters::style::RGBColor(31, 119, 180),
+    plotters::style::RGBColor(214, 39, 40),
+    plotters::style::RGBColor(44, 160, 44),
+    plotters::style::RGBColor(255, 127, 14),
+    plotters::style::RGBColor(148, 103, 189),
+    plotters::style::RGBColor(140, 86, 75),
+];
+
+/// The font of the plots, shipped with solum (DejaVu Sans, its licence beside it), so no
+/// system font library is needed.
+static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+
+fn plot(path: &Path, all: &[(Expr, Distribution)]) -> anyhow::Result<()> {
+    use plotters::prelude::*;
+    use plotters::style::{FontStyle, register_font};
+    // Registering twice is harmless: the same font replaces itself.
+    register_font("sans-serif", FontStyle::Normal, FONT)
+        .map_err(|_| anyhow::anyhow!("the shipped font cannot be read"))?;
+    let (w, h) = (960u32, 600u32);
+    match plot_format(path)? {
+        PlotFormat::Svg => draw(SVGBackend::new(path, (w, h)).into_drawing_area(), all),
+        PlotFormat::Png => draw(BitMapBackend::new(path, (w, h)).into_drawing_area(), all),
+    }
+    .map_err(|e| anyhow::anyhow!("--plot {}: {e}", path.display()))
+}
+
+fn draw<DB: plotters::prelude::DrawingBackend>(
+    root: plotters::prelude::DrawingArea<DB, plotters::coord::Shift>,
+    all: &[(Expr, Distribution)],
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    use plotters::prelude::*;
+    let series: Vec<(String, Vec<(i64, f64)>)> = all
+        .iter()
+        .map(|(e, d)| {
+            (
+                e.to_string(),
+                d.outcomes()
+                    .iter()
+                    .map(|(v, p)| (*v, prob_to_f64(p) * 100.0))
+                    .filter(|&(_, p)| p >= SHOWN * 100.0)
+                    .collect(),
+            )
+        })
+        .collect();
+    let xs = series.iter().flat_map(|(_, s)| s.iter().map(|(v, _)| *v));
+    let (lo, hi) = xs.fold((i64::MAX, i64::MIN), |(a, b), v| (a.min(v), b.max(v)));
+    let (lo, hi) = if lo > hi { (0, 1) } else { (lo - 1, hi + 1) };
+    let top = series
+        .iter()
+        .flat_map(|(_, s)| s.iter().map(|(_, p)| *p))
+        .fold(0.0f64, f64::max)
+        * 1.1;
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(e)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Exact odds", ("sans-serif", 28))
+        .margin(20)
+        .x_label_area_size(50)
+        .y_label_area_size(70)
+        .build_cartesian_2d(lo..hi, 0.0..top.max(1e-9))
+        .map_err(e)?;
+    chart
+        .configure_mesh()
+        .x_desc("value")
+        .y_desc("probability (%)")
+        .axis_desc_style(("sans-serif", 20))
+        .label_style(("sans-serif", 16))
+        .draw()
+        .map_err(e)?;
+    for (i, (name, points)) in series.iter().enumerate() {
+        let colour = COLOURS[i % COLOURS.len()].to_rgba();
+        chart
+            .draw_series(LineSeries::new(
+                points.iter().copied(),
+                colour.stroke_width(2),
+            ))
+            .map_err(e)?
+            .label(name.clone())
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(3))
+            });
+        chart
+            .draw_series(
+                points
+                    .iter()
+                    .map(|&(x, y)| Circle::new((x, y), 3, colour.filled())),
+            )
+            .map_err(e)?;
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 18))
+        .draw()
+        .map_err(e)?;
+    root.present().map_err(e)?;
+    Ok(())
+}

@@ -1,0 +1,28 @@
+//! The limits that keep every expression quick, checked before any work starts (the work
+//! budget is also counted as the work goes, so nothing can run for ever).
+
+/// The most bytes an expression may have.
+pub const MAX_LEN: usize = 1000;
+/// The deepest nesting of parentheses and function calls.
+pub const MAX_DEPTH: usize = 32;
+/// The most dice one expression rolls (summed over its terms, the So1um pools included;
+/// explosions and rerolls come on top, bounded by the next two limits).
+pub const MAX_DICE: u32 = 1000;
+/// The most sides a die may have (the dice core's limit).
+pub const MAX_SIDES: u32 = solum_dice::MAX_SIDES;
+/// A die explodes at most this many times; a face that would explode once more is kept as
+/// it is. This is part of the rule, so rolls and exact odds agree and the odds are exact.
+pub const MAX_EXPLOSIONS: u32 = 20;
+/// A die rerolled with `r` (until) this many times stops the roll with an error (only typed
+/// dice or astronomically bad luck get there; the exact odds need no limit).
+pub const MAX_REROLLS: u32 = 100;
+/// The most distinct values an exact distribution may have at any step.
+pub const MAX_SUPPORT: u64 = 100_000;
+/// The most elementary steps (one product of two weights) exact odds may take.
+pub const MAX_WORK: u64 = 30_000_000;
+/// The largest number that may be written.
+pub const MAX_NUMBER: i64 = 1_000_000;
+/// The longest label.
+pub const MAX_LABEL: usize = 60;
+/// The most dice a Sol'una term may have for exact odds (the rules crate's limit).
+pub const MAX_UNA_EXACT: u32 = solum_soluna::odds::MAX_EXACT_DICE;
