@@ -4,22 +4,66 @@
 
 const $ = (id) => document.getElementById(id);
 let token = localStorage.getItem("solum.token");
+let me = null;
+let characters = [];
+// The seqs of the secret rolls this game master made: the journal shows them marked.
+const secrets = new Set(JSON.parse(sessionStorage.getItem("solum.secrets") || "[]"));
 
-async function api(method, path, body) {
-  const headers = { "Content-Type": "application/json" };
+async function request(method, path, body) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["Authorization"] = "Bearer " + token;
   const resp = await fetch("/api" + path, {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const data = await resp.json().catch(() => ({}));
-  if (!resp.ok) throw new Error(data.error || resp.statusText);
-  return data;
+  if (!resp.ok) {
+    const data = await resp.json().catch(() => ({}));
+    throw new Error(data.error || resp.statusText);
+  }
+  return resp;
+}
+
+async function api(method, path, body) {
+  return (await request(method, path, body)).json();
 }
 
 function say(error) {
   $("error").textContent = error ? String(error.message || error) : "";
+}
+
+function el(tag, text, cls) {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  if (cls) node.className = cls;
+  return node;
+}
+
+// Dice as dice: one square per face, the chosen one marked.
+function diceRow(faces, opts = {}) {
+  const row = el("span", undefined, "dice");
+  faces.forEach((face, i) => {
+    const die = el("span", String(face), "die");
+    if (opts.best !== undefined && face === opts.best) die.classList.add("best");
+    if (opts.label) die.setAttribute("aria-label", opts.label + " die " + (i + 1) + ": " + face);
+    row.appendChild(die);
+  });
+  return row;
+}
+
+function pct(p) {
+  return (100 * p).toFixed(p > 0.999 || p < 0.001 ? 2 : 1) + "%";
+}
+
+function checkText(name, c) {
+  const against = c.inputs.check.against;
+  const vs = against.difficulty !== undefined
+    ? "difficulty " + against.difficulty
+    : "an opposing pool of " + against.opposed.dice;
+  const own = c.result.own ? c.result.own.result : "auto";
+  const verdict = c.result.verdict ? c.result.verdict : c.result.passed ? "passed" : "failed";
+  return name + " checks " + c.inputs.check.attribute + " against " + vs + ": " + own + " — " + verdict;
 }
 
 function describe(entry) {
@@ -27,8 +71,19 @@ function describe(entry) {
     case "note": return "Note: " + entry.text;
     case "scene-start": return "Scene: " + entry.title + (entry.goal ? " — " + entry.goal : "");
     case "scene-end": return "Scene ends" + (entry.summary ? ": " + entry.summary : "");
-    case "oracle":
-      return "Oracle: " + entry.question + " → " + JSON.stringify(entry.outcome.answer);
+    case "oracle": {
+      // "yes-but" is said "Yes, but".
+      const words = String((entry.outcome || {}).answer || "").split("-");
+      const answer = words.map((w, i) => (i === 0 ? w.charAt(0).toUpperCase() + w.slice(1) : w)).join(", ");
+      return "Oracle (" + entry.leaning + "): " + entry.question + " → " + answer;
+    }
+    case "idea": return "Idea: " + (entry.words || []).join(", ");
+    case "character": {
+      const ch = entry.change || {};
+      if (ch.check) return checkText(entry.name, ch.check);
+      const what = Object.keys(ch)[0] || "changed";
+      return entry.name + ": " + what;
+    }
     default: {
       const text = JSON.stringify(entry);
       return entry.kind + ": " + (text.length > 300 ? text.slice(0, 300) + "…" : text);
@@ -36,11 +91,28 @@ function describe(entry) {
   }
 }
 
-function show(entry) {
-  const li = document.createElement("li");
+function line(entry) {
+  const li = el("li");
   li.dataset.seq = String(entry.seq);
-  li.textContent = "#" + entry.seq + " " + describe(entry);
-  $("journal").appendChild(li);
+  li.appendChild(el("span", "#" + entry.seq + " ", "seq"));
+  li.appendChild(el("span", describe(entry), "text"));
+  const check = entry.kind === "character" && entry.change && entry.change.check;
+  if (check && check.result.own) li.appendChild(diceRow(check.result.own.dice, { best: check.result.own.result }));
+  if (entry.kind === "oracle" && entry.outcome && Array.isArray(entry.outcome.dice)) {
+    li.appendChild(diceRow(entry.outcome.dice, { best: entry.outcome.die }));
+  }
+  if (secrets.has(entry.seq)) {
+    li.classList.add("secret");
+    li.prepend(el("span", "secret ", "tag"));
+  }
+  return li;
+}
+
+function show(entry) {
+  const journal = $("journal");
+  if (journal.querySelector('li[data-seq="' + entry.seq + '"]')) return;
+  journal.appendChild(line(entry));
+  if (entry.kind === "character") loadCharacters().catch(say);
 }
 
 function listen() {
@@ -49,13 +121,73 @@ function listen() {
   source.addEventListener("entry", (e) => show(JSON.parse(e.data)));
 }
 
+function fillSelect(select, names, keep) {
+  const old = select.value;
+  select.replaceChildren();
+  if (keep) select.appendChild(el("option", keep.label)).value = keep.value;
+  for (const n of names) select.appendChild(el("option", n)).value = n;
+  if ([...select.options].some((o) => o.value === old)) select.value = old;
+}
+
+async function loadCharacters() {
+  characters = await api("GET", "/characters");
+  const list = $("characters");
+  list.replaceChildren();
+  for (const c of characters) {
+    const h = c.character;
+    const li = el("li");
+    li.appendChild(el("strong", h.name));
+    li.appendChild(el("span", " Body " + h.body + ", Mind " + h.mind + ", Charm " + h.charm
+      + " · HP " + h.hit_points + "/" + c.max_hit_points + (c.out ? " (out)" : "")
+      + " · " + (h.backgrounds.join(", ") || "no backgrounds")
+      + " · " + h.weapons.map((w) => w.name).join(", ")));
+    if (h.notes) li.appendChild(el("em", " " + h.notes));
+    list.appendChild(li);
+  }
+  const mine = characters.filter((c) => me.member.role === "gm" || c.owner === me.member.id);
+  fillSelect($("check").elements.character, mine.map((c) => c.character.name));
+  fillSelect($("edit-character").elements.character, mine.map((c) => c.character.name));
+  backgrounds();
+  showOdds().catch(() => {});
+}
+
+function backgrounds() {
+  const f = $("check").elements;
+  const c = characters.find((x) => x.character.name === f.character.value);
+  fillSelect(f.background, c ? c.character.backgrounds : [], { label: "none", value: "" });
+}
+
+function checkBody() {
+  const f = $("check").elements;
+  const n = Number(f.number.value);
+  const body = {
+    attribute: f.attribute.value,
+    against: f.against.value === "difficulty" ? { difficulty: n } : { opposed: { dice: n, gear: false } },
+  };
+  if (f.background.value) body.background = f.background.value;
+  return body;
+}
+
+// The exact odds, shown before the roll and again whenever the check changes.
+async function showOdds() {
+  const name = $("check").elements.character.value;
+  if (!name) {
+    $("odds").textContent = "Create a character to roll a check.";
+    return;
+  }
+  const odds = await api("POST", "/characters/" + encodeURIComponent(name) + "/odds", checkBody());
+  let text = "Chance to " + (odds.draw == null ? "pass" : "win") + ": " + pct(odds.pass) + " (" + odds.pass_exact + ")";
+  if (odds.draw != null) text += ", draw " + pct(odds.draw) + ", lose " + pct(odds.lose);
+  $("odds").textContent = text;
+}
+
 async function enter() {
-  const me = await api("GET", "/me");
-  $("who").textContent = me.table_name + " — " + me.member.name + " (" + me.member.role + ")";
+  me = await api("GET", "/me");
+  $("who").textContent = me.table_name + " — " + me.member.name + " (" + (me.member.role === "gm" ? "game master" : "player") + ")";
   $("signin").hidden = true;
   $("table").hidden = false;
-  $("invite").hidden = me.member.role !== "gm";
-  $("secret-label").hidden = me.member.role !== "gm";
+  for (const node of document.querySelectorAll(".gm-only")) node.hidden = me.member.role !== "gm";
+  await loadCharacters();
   listen();
 }
 
@@ -70,32 +202,159 @@ function form(id, handler) {
   $(id).addEventListener("submit", async (e) => {
     e.preventDefault();
     say(null);
+    const button = e.target.querySelector("button:not([type=button])");
+    if (button) button.disabled = true;
     try {
-      await handler(new FormData(e.target));
+      await handler(e.target.elements, e.target);
+    } catch (err) {
+      say(err);
+    } finally {
+      if (button) button.disabled = false;
+    }
+  });
+}
+
+form("create", (f) => api("POST", "/tables", { table: f.table.value, name: f.name.value }).then(signedIn));
+form("join", (f) => {
+  const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
+  return api("POST", "/join", { invite, name: f.name.value }).then(signedIn);
+});
+form("check", async (f) => {
+  const body = checkBody();
+  body.secret = f.secret.checked;
+  const name = f.character.value;
+  const view = await api("POST", "/characters/" + encodeURIComponent(name) + "/check", body);
+  if (body.secret) remember(view.seq);
+  const dice = $("dice");
+  dice.replaceChildren();
+  if (view.result.own) {
+    dice.appendChild(el("span", name + ": "));
+    dice.appendChild(diceRow(view.result.own.dice, { best: view.result.own.result, label: name }));
+    if (view.result.own.chain.length) {
+      dice.appendChild(el("span", " Rule of 6: "));
+      dice.appendChild(diceRow(view.result.own.chain));
+    }
+  }
+  if (view.result.opposition) {
+    dice.appendChild(el("span", " against: "));
+    dice.appendChild(diceRow(view.result.opposition.dice, { best: view.result.opposition.result, label: "opposition" }));
+  }
+  $("verdict").textContent = (body.secret ? "Secret: " : "") + checkText(name, view);
+  $("verdict").className = view.result.passed ? "pass" : "fail";
+});
+for (const name of ["character", "attribute", "background", "against", "number"]) {
+  $("check").elements[name].addEventListener("change", () => {
+    if (name === "character") backgrounds();
+    showOdds().catch(say);
+  });
+}
+form("ask", async (f) => {
+  const secret = f.secret.checked;
+  const view = await api("POST", "/oracle", { question: f.question.value, leaning: f.leaning.value, secret });
+  if (secret) remember(view.seq);
+  let text = (secret ? "Secret: " : "") + view.answer + " (" + pct(view.p_answer) + ")";
+  if (view.event) text += " — event: " + view.event;
+  if (view.disposition) text += " — disposition: " + view.disposition;
+  $("answer").textContent = text;
+  $("oracle-dice").replaceChildren(diceRow(view.dice, { best: view.die, label: "oracle" }));
+  f.question.value = "";
+});
+form("idea", async (f) => {
+  const view = await api("POST", "/idea", { genre: f.genre.value, count: Number(f.count.value) });
+  $("words").textContent = view.words.join(", ");
+});
+form("scene", async (f, node) => {
+  const body = { title: f.title.value };
+  if (f.goal.value) body.goal = f.goal.value;
+  await api("POST", "/scenes", body);
+  node.reset();
+});
+form("scene-end", async (f, node) => {
+  await api("POST", "/scenes/end", f.summary.value ? { summary: f.summary.value } : {});
+  node.reset();
+});
+form("note", async (f, node) => {
+  await api("POST", "/notes", { text: f.text.value });
+  node.reset();
+});
+form("new-character", async (f, node) => {
+  const named = f.backgrounds.value.split(",").map((s) => s.trim()).filter((s) => s);
+  await api("POST", "/characters", {
+    name: f.name.value,
+    body: Number(f.body.value),
+    mind: Number(f.mind.value),
+    charm: Number(f.charm.value),
+    backgrounds: named,
+    weapon: { name: f.weapon.value, class: f.class.value },
+    armor_name: f.armor.value,
+  });
+  const name = f.name.value;
+  node.reset();
+  await loadCharacters();
+  $("check").elements.character.value = name;
+  backgrounds();
+  await showOdds();
+});
+form("edit-character", async (f) => {
+  const edit = {};
+  if (Number(f.damage.value) > 0) edit.damage = Number(f.damage.value);
+  if (Number(f.heal.value) > 0) edit.heal = Number(f.heal.value);
+  if (f.notes.value) edit.notes = f.notes.value;
+  await api("PATCH", "/characters/" + encodeURIComponent(f.character.value), edit);
+  f.damage.value = "0";
+  f.heal.value = "0";
+  await loadCharacters();
+});
+form("invite", async (f) => {
+  const invite = await api("POST", "/invites", { role: f.role.value });
+  $("invite-link").value = location.origin + "/#invite=" + invite.token;
+  $("invite-link").select();
+});
+$("copy-invite").addEventListener("click", () => {
+  const link = $("invite-link");
+  link.select();
+  if (navigator.clipboard) navigator.clipboard.writeText(link.value).catch(() => document.execCommand("copy"));
+  else document.execCommand("copy");
+});
+form("search", async (f) => {
+  const found = $("found");
+  found.replaceChildren();
+  if (!f.q.value) {
+    found.hidden = true;
+    return;
+  }
+  const page = await api("GET", "/journal?q=" + encodeURIComponent(f.q.value));
+  for (const entry of page.entries) found.appendChild(line(entry));
+  if (!page.entries.length) found.appendChild(el("li", "Nothing found."));
+  found.hidden = false;
+});
+// The exports need the session: fetched with it, then saved as a file.
+for (const [id, file] of [["export-md", "journal.md"], ["export-json", "journal.json"]]) {
+  $(id).addEventListener("click", async (e) => {
+    e.preventDefault();
+    try {
+      const resp = await request("GET", $(id).getAttribute("href").slice(4));
+      const url = URL.createObjectURL(await resp.blob());
+      const a = el("a");
+      a.href = url;
+      a.download = file;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
     } catch (err) {
       say(err);
     }
   });
 }
 
-form("create", (f) => api("POST", "/tables", { table: f.get("table"), name: f.get("name") }).then(signedIn));
-form("join", (f) => {
-  const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
-  return api("POST", "/join", { invite, name: f.get("name") }).then(signedIn);
-});
-form("ask", async (f) => {
-  const view = await api("POST", "/oracle", {
-    question: f.get("question"),
-    leaning: f.get("leaning"),
-    secret: f.get("secret") === "on",
-  });
-  $("answer").textContent = view.answer + (view.event ? " — " + view.event : "");
-});
-form("note", (f) => api("POST", "/notes", { text: f.get("text") }));
-form("invite", async () => {
-  const invite = await api("POST", "/invites", { role: "player" });
-  $("invite-link").value = location.origin + "/#invite=" + invite.token;
-});
+function remember(seq) {
+  secrets.add(seq);
+  sessionStorage.setItem("solum.secrets", JSON.stringify([...secrets]));
+  const li = $("journal").querySelector('li[data-seq="' + seq + '"]');
+  if (li && !li.classList.contains("secret")) {
+    li.classList.add("secret");
+    li.prepend(el("span", "secret ", "tag"));
+  }
+}
 
 window.addEventListener("DOMContentLoaded", () => {
   const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
