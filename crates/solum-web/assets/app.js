@@ -101,6 +101,8 @@ function line(entry) {
   if (entry.kind === "oracle" && entry.outcome && Array.isArray(entry.outcome.dice)) {
     li.appendChild(diceRow(entry.outcome.dice, { best: entry.outcome.die }));
   }
+  const rolled = check ? check.rolled : entry.rolled;
+  if (rolled && rolled.typed) li.appendChild(el("span", "real dice", "tag typed"));
   if (secrets.has(entry.seq)) {
     li.classList.add("secret");
     li.prepend(el("span", "secret ", "tag"));
@@ -187,6 +189,8 @@ async function enter() {
   $("signin").hidden = true;
   $("table").hidden = false;
   for (const node of document.querySelectorAll(".gm-only")) node.hidden = me.member.role !== "gm";
+  // A game master alone at the table may roll real dice and type the faces in.
+  for (const node of document.querySelectorAll(".typed-only")) node.hidden = !me.may_type_dice;
   await loadCharacters();
   listen();
 }
@@ -219,9 +223,20 @@ form("join", (f) => {
   const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
   return api("POST", "/join", { invite, name: f.name.value }).then(signedIn);
 });
+// Faces typed in from real dice, in the order the rule draws them; none: the server rolls.
+function typedFaces(input) {
+  const words = input.value.split(/[\s,]+/).filter((w) => w);
+  if (!words.length) return undefined;
+  const faces = words.map(Number);
+  if (faces.some((n) => !Number.isInteger(n) || n < 1)) throw new Error("Real dice: type the faces as whole numbers, like 3 5 6");
+  return faces;
+}
+
 form("check", async (f) => {
   const body = checkBody();
   body.secret = f.secret.checked;
+  const typed = typedFaces(f.typed);
+  if (typed) body.typed = typed;
   const name = f.character.value;
   const view = await api("POST", "/characters/" + encodeURIComponent(name) + "/check", body);
   if (body.secret) remember(view.seq);
@@ -239,7 +254,8 @@ form("check", async (f) => {
     dice.appendChild(el("span", " against: "));
     dice.appendChild(diceRow(view.result.opposition.dice, { best: view.result.opposition.result, label: "opposition" }));
   }
-  $("verdict").textContent = (body.secret ? "Secret: " : "") + checkText(name, view);
+  f.typed.value = "";
+  $("verdict").textContent = (body.secret ? "Secret: " : "") + (typed ? "Real dice: " : "") + checkText(name, view);
   $("verdict").className = view.result.passed ? "pass" : "fail";
 });
 for (const name of ["character", "attribute", "background", "against", "number"]) {
@@ -250,7 +266,11 @@ for (const name of ["character", "attribute", "background", "against", "number"]
 }
 form("ask", async (f) => {
   const secret = f.secret.checked;
-  const view = await api("POST", "/oracle", { question: f.question.value, leaning: f.leaning.value, secret });
+  const body = { question: f.question.value, leaning: f.leaning.value, secret };
+  const typed = typedFaces(f.typed);
+  if (typed) body.typed = typed;
+  const view = await api("POST", "/oracle", body);
+  f.typed.value = "";
   if (secret) remember(view.seq);
   let text = (secret ? "Secret: " : "") + view.answer + " (" + pct(view.p_answer) + ")";
   if (view.event) text += " — event: " + view.event;

@@ -155,6 +155,22 @@ fn a_table_in_two_browsers() {
         "{faces:?} {verdict}"
     );
 
+    // Alone at the table, the game master may roll real dice and type the faces in:
+    // 1, 2 and 3 against difficulty 4 fail (the best, 3, is under 4; no 6, no chain).
+    fill(&gm, "#check input[name=typed]", &format!("1 2 3{ENTER}"));
+    gm.wait_for(
+        "the typed check",
+        "return document.getElementById('verdict').textContent === 'Real dice: Nick checks body against difficulty 4: 3 — failed'",
+    );
+    let faces = gm.eval(
+        "return [...document.querySelectorAll('#dice .die')].map(d => Number(d.textContent))",
+    );
+    assert_eq!(faces, serde_json::json!([1, 2, 3]));
+    gm.wait_for(
+        "the typed check in the journal, marked",
+        "return [...document.querySelectorAll('#journal li')].some(li => li.textContent.includes('difficulty 4: 3 — failed') && li.querySelector('.typed'))",
+    );
+
     // An invite link for a player, who opens it in a browser of their own: a phone.
     gm.click(&gm.find("#invite button"));
     gm.wait_for(
@@ -222,6 +238,21 @@ fn a_table_in_two_browsers() {
         "the GM's question on Pia's page",
         &journal_has("Is the harbour watched?"),
     );
+
+    // Markup in a player's words stays text on every screen.
+    let payload =
+        "<img src=x onerror=\"document.title='pwned'\"><script>document.title='pwned'</script>";
+    fill(&pia, "#note textarea", payload);
+    pia.click(&pia.find("#note button"));
+    gm.wait_for("the note with markup", &journal_has(payload));
+    for b in [&gm, &pia] {
+        b.wait_for("the note with markup", &journal_has(payload));
+        assert_eq!(
+            b.eval("return document.querySelectorAll('#journal img, #journal script').length"),
+            0
+        );
+        assert_eq!(b.eval("return document.title"), "solum — web table");
+    }
 
     // A secret roll: the game master sees it marked; the player's browser never gets it.
     gm.click(&gm.find("#ask input[name=secret]"));
