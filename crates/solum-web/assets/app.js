@@ -279,6 +279,30 @@ form("ask", async (f) => {
   $("oracle-dice").replaceChildren(diceRow(view.dice, { best: view.die, label: "oracle" }));
   f.question.value = "";
 });
+// The exact distribution of any dice expression, as bars (heights set through the CSSOM,
+// which the page's policy allows; no markup, no inline style).
+form("odds-form", async (f) => {
+  const view = await api("POST", "/odds", { expression: f.expression.value });
+  const chart = $("chart");
+  chart.replaceChildren();
+  const top = Math.max(...view.outcomes.map((o) => o.p));
+  const shown = view.outcomes.length > 80 ? view.outcomes.filter((o) => o.p >= top / 200) : view.outcomes;
+  for (const o of shown) {
+    const bar = el("div", undefined, "bar");
+    bar.title = o.value + ": " + pct(o.p) + " (" + o.exact + ")";
+    bar.setAttribute("aria-label", bar.title);
+    const fill = el("span", undefined, "fill");
+    fill.style.height = (100 * o.p / top).toFixed(1) + "%";
+    bar.appendChild(fill);
+    bar.appendChild(el("span", String(o.value), "value"));
+    chart.appendChild(bar);
+  }
+  let text = view.expression + ": mean " + view.mean.toFixed(2) + ", sd " + view.sd.toFixed(2);
+  const best = view.outcomes.reduce((a, b) => (b.p > a.p ? b : a));
+  text += "; most likely " + best.value + " at " + pct(best.p) + " (" + best.exact + ")";
+  if (view.neglected > 0) text += "; left out by the explosion's cut: " + view.neglected.toExponential(2);
+  $("odds-summary").textContent = text;
+});
 form("idea", async (f) => {
   const view = await api("POST", "/idea", { genre: f.genre.value, count: Number(f.count.value) });
   $("words").textContent = view.words.join(", ");

@@ -131,6 +131,7 @@ pub fn app(state: AppState) -> Router {
         .route("/characters/{name}", get(character).patch(edit_character))
         .route("/characters/{name}/odds", post(check_odds))
         .route("/characters/{name}/check", post(check))
+        .route("/odds", post(notation_odds))
         .route("/events", get(live::events))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such endpoint") })
         .layer(DefaultBodyLimit::max(BODY_LIMIT));
@@ -1024,4 +1025,77 @@ async fn check(
     })
     .await
     .map(Json)
+}
+
+// ---------------------------------------------------------------------------------------
+// Odds of any dice expression (the notation of `solum odds`): nothing rolled, nothing kept.
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OddsRequest {
+    expression: String,
+}
+
+/// One value of an expression's exact distribution.
+#[derive(Serialize)]
+struct OddsPoint {
+    value: i64,
+    p: f64,
+    exact: String,
+}
+
+/// The exact distribution of a dice expression, as `solum odds EXPR --json` computes it.
+#[derive(Serialize)]
+struct OddsView {
+    expression: String,
+    outcomes: Vec<OddsPoint>,
+    mean: f64,
+    sd: f64,
+    /// The mass an explosion's truncation leaves out.
+    neglected: f64,
+}
+
+/// Longest expression taken.
+const MAX_EXPRESSION: usize = 200;
+
+async fn notation_odds(
+    _auth: Auth,
+    Body_(req): Body_<OddsRequest>,
+) -> Result<Json<OddsView>, ApiError> {
+    let text = req.expression;
+    if text.trim().is_empty() || text.chars().count() > MAX_EXPRESSION {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "expression: between 1 and 200 characters, like 3d6 or 4d6kh3",
+        ));
+    }
+    // The notation checks its limits before any work; the work runs off the async threads.
+    let view = tokio::task::spawn_blocking(move || {
+        let expr = solum_notation::parse(&text).map_err(|e| e.render(&text))?;
+        let d = solum_notation::distribution(&expr).map_err(|e| e.render(&text))?;
+        Ok::<_, String>(OddsView {
+            expression: expr.to_string(),
+            outcomes: d
+                .outcomes()
+                .iter()
+                .map(|(value, p)| OddsPoint {
+                    value: *value,
+                    p: solum_dice::prob_to_f64(p),
+                    exact: p.to_string(),
+                })
+                .collect(),
+            mean: d.mean(),
+            sd: d.std_dev(),
+            neglected: solum_dice::prob_to_f64(d.neglected()),
+        })
+    })
+    .await
+    .map_err(|_| ApiError::internal())?
+    .map_err(|message| {
+        ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("expression: {message}"),
+        )
+    })?;
+    Ok(Json(view))
 }

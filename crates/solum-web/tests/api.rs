@@ -907,3 +907,61 @@ async fn scenes_ideas_and_the_exports_of_a_solo_table() {
         .json();
     assert_eq!(after["entries"].as_array().unwrap().len(), 2);
 }
+
+#[tokio::test]
+async fn the_odds_of_any_dice_expression_are_exact_and_roll_nothing() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    let a = s
+        .post("/api/odds", &gm, json!({ "expression": "2d6" }))
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let view = a.json();
+    let outcomes = view["outcomes"].as_array().unwrap();
+    // Two six-sided dice by hand: the sums 2..=12, ways min(s - 1, 13 - s) out of 36.
+    assert_eq!(outcomes.len(), 11);
+    for o in outcomes {
+        let sum = o["value"].as_i64().unwrap();
+        let ways = (sum - 1).min(13 - sum);
+        assert!(
+            (o["p"].as_f64().unwrap() - ways as f64 / 36.0).abs() < 1e-12,
+            "{o}"
+        );
+    }
+    assert_eq!(outcomes[5]["value"], 7);
+    assert_eq!(outcomes[5]["exact"], "1/6");
+    assert!(
+        (view["mean"].as_f64().unwrap() - 7.0).abs() < 1e-9,
+        "{view}"
+    );
+    assert_eq!(view["neglected"], 0.0);
+    // Nothing journaled.
+    assert_eq!(
+        s.get("/api/journal", &gm).await.json()["entries"],
+        json!([])
+    );
+    // A wrong expression names the field; no session, no answer.
+    let bad = s
+        .post("/api/odds", &gm, json!({ "expression": "2d" }))
+        .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        bad.json()["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("expression: ")
+    );
+    let long = s
+        .post("/api/odds", &gm, json!({ "expression": "1".repeat(201) }))
+        .await;
+    assert_eq!(long.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let anonymous = s
+        .call(
+            "POST",
+            "/api/odds",
+            None,
+            Some(json!({ "expression": "d6" })),
+        )
+        .await;
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
+}

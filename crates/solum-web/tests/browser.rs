@@ -171,6 +171,25 @@ fn a_table_in_two_browsers() {
         "return [...document.querySelectorAll('#journal li')].some(li => li.textContent.includes('difficulty 4: 3 — failed') && li.querySelector('.typed'))",
     );
 
+    // The odds of any dice, as a chart: 2d6 has eleven sums, 7 the likeliest at 6/36.
+    fill(
+        &gm,
+        "#odds-form input[name=expression]",
+        &format!("2d6{ENTER}"),
+    );
+    gm.wait_for(
+        "the chart",
+        "return document.querySelectorAll('#chart .bar').length === 11",
+    );
+    let summary = gm.eval("return document.getElementById('odds-summary').textContent");
+    assert!(
+        summary
+            .as_str()
+            .unwrap()
+            .contains("most likely 7 at 16.7% (1/6)"),
+        "{summary}"
+    );
+
     // An invite link for a player, who opens it in a browser of their own: a phone.
     gm.click(&gm.find("#invite button"));
     gm.wait_for(
