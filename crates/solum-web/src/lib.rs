@@ -132,6 +132,9 @@ pub fn app(state: AppState) -> Router {
         .route("/characters/{name}/odds", post(check_odds))
         .route("/characters/{name}/check", post(check))
         .route("/odds", post(notation_odds))
+        .route("/combat", get(combat_status).post(combat_start))
+        .route("/combat/line", post(combat_line))
+        .route("/combat/end", post(combat_end))
         .route("/events", get(live::events))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such endpoint") })
         .layer(DefaultBodyLimit::max(BODY_LIMIT));
@@ -1098,4 +1101,98 @@ async fn notation_odds(
         )
     })?;
     Ok(Json(view))
+}
+
+// ---------------------------------------------------------------------------------------
+// The combat tracker: the table's one open combat, run by a game master in the line
+// language of `solum combat`; every member reads where it stands.
+
+fn gm_only(member: &Member, what: &str) -> Result<(), ApiError> {
+    if member.gm {
+        Ok(())
+    } else {
+        Err(ApiError::forbidden(&format!(
+            "not allowed: only the game master {what}"
+        )))
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CombatStartRequest {
+    name: Option<String>,
+    #[serde(default)]
+    roll_off: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CombatLineRequest {
+    line: String,
+}
+
+/// The open combat with its fighters, order, ranges and the acting fighter's options with
+/// their odds; `{"combat": null}` when none is open.
+#[derive(Serialize)]
+struct CombatAnswer {
+    combat: Option<solum_app::combat::CombatStatus>,
+}
+
+async fn combat_status(
+    State(state): State<AppState>,
+    auth: Auth,
+) -> Result<Json<CombatAnswer>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, |c| c.combat_status())
+        .await
+        .map(|combat| Json(CombatAnswer { combat }))
+}
+
+async fn combat_start(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<CombatStartRequest>,
+) -> Result<(StatusCode, Json<solum_app::combat::CombatStartView>), ApiError> {
+    gm_only(&auth.member, "runs a combat")?;
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| {
+        c.start_combat(req.name.as_deref(), req.roll_off)
+    })
+    .await
+    .map(|v| (StatusCode::CREATED, Json(v)))
+}
+
+async fn combat_line(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<CombatLineRequest>,
+) -> Result<Json<solum_app::combat::CombatLineView>, ApiError> {
+    let member = auth.member;
+    gm_only(&member, "runs a combat")?;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        // Faces typed with `with` are real dice: only for a game master alone at the table.
+        // (A line that does not parse is refused by the use case, naming the line.)
+        if let Ok(solum_play::encounter::Line::Command(_, Some(_))) =
+            solum_play::encounter::parse_line(&req.line)
+            && !tables::may_type_dice(c.store(), &member)?
+        {
+            return Err(AppError::Forbidden(
+                "dice typed in by hand are for a game master playing alone at the table".into(),
+            ));
+        }
+        // The server picks the seed; the use case journals it.
+        c.combat_line(&req.line, None)
+    })
+    .await
+    .map(Json)
+}
+
+async fn combat_end(
+    State(state): State<AppState>,
+    auth: Auth,
+) -> Result<Json<solum_app::combat::CombatEndView>, ApiError> {
+    gm_only(&auth.member, "runs a combat")?;
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, |c| c.end_combat()).await.map(Json)
 }

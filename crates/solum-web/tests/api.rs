@@ -965,3 +965,93 @@ async fn the_odds_of_any_dice_expression_are_exact_and_roll_nothing() {
         .await;
     assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
 }
+
+#[tokio::test]
+async fn the_game_master_runs_the_tables_combat_and_everyone_reads_it() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    assert_eq!(
+        s.post("/api/characters", &gm, hero("Nick")).await.status,
+        StatusCode::CREATED
+    );
+    assert_eq!(
+        s.get("/api/combat", &gm).await.json(),
+        json!({ "combat": null })
+    );
+    let started = s
+        .post("/api/combat", &gm, json!({ "name": "cellar" }))
+        .await;
+    assert_eq!(started.status, StatusCode::CREATED, "{}", started.text());
+    for line in ["hero Nick", "foe orc", "place Nick orc engaged", "order Nick orc"] {
+        let a = s
+            .post("/api/combat/line", &gm, json!({ "line": line }))
+            .await;
+        assert_eq!(a.status, StatusCode::OK, "{line}: {}", a.text());
+    }
+    let pia = s.player(&gm, "Pia").await;
+    // Every member reads where it stands; only a game master plays lines.
+    let status = s.get("/api/combat", &pia).await.json()["combat"].clone();
+    assert_eq!(status["name"], "cellar");
+    assert_eq!(status["order"], json!(["Nick", "orc"]));
+    assert_eq!(status["acting"], "Nick");
+    assert_eq!(status["fighters"].as_array().unwrap().len(), 2);
+    let choices = status["choices"].as_array().unwrap();
+    assert!(!choices.is_empty());
+    for c in choices {
+        let p = c["p_success"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&p), "{c}");
+    }
+    let refused = s
+        .post(
+            "/api/combat/line",
+            &pia,
+            json!({ "line": "move closer orc" }),
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        s.post("/api/combat/end", &pia, json!({})).await.status,
+        StatusCode::FORBIDDEN
+    );
+    // With a player at the table, the game master types no faces either.
+    let typed = s
+        .post(
+            "/api/combat/line",
+            &gm,
+            json!({ "line": "melee orc with 6,6,6,6,6" }),
+        )
+        .await;
+    assert_eq!(typed.status, StatusCode::FORBIDDEN, "{}", typed.text());
+    // A line the language does not know is bad input naming the line.
+    let bad = s
+        .post("/api/combat/line", &gm, json!({ "line": "dance wildly" }))
+        .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        bad.json()["error"].as_str().unwrap().contains("line"),
+        "{}",
+        bad.text()
+    );
+    let before = s.get("/api/journal", &gm).await.json()["entries"]
+        .as_array()
+        .unwrap()
+        .len();
+    let ended = s.post("/api/combat/end", &gm, json!({})).await;
+    assert_eq!(ended.status, StatusCode::OK, "{}", ended.text());
+    assert_eq!(
+        s.get("/api/combat", &gm).await.json(),
+        json!({ "combat": null })
+    );
+    // Start, four lines and the end are journaled; the refused lines are not.
+    let entries = s.get("/api/journal", &pia).await.json()["entries"].clone();
+    let combat: Vec<&Value> = entries
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "combat")
+        .collect();
+    assert_eq!(combat.len(), 6, "{entries}");
+    assert_eq!(entries.as_array().unwrap().len(), before + 1);
+    let report = s.get("/api/journal/verify", &gm).await.json();
+    assert_eq!(report["mismatches"], json!([]));
+}
