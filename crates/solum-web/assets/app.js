@@ -78,6 +78,11 @@ function describe(entry) {
       return "Oracle (" + entry.leaning + "): " + entry.question + " → " + answer;
     }
     case "idea": return "Idea: " + (entry.words || []).join(", ");
+    case "combat": {
+      const ch = entry.change || {};
+      if (ch.line) return "Combat " + entry.combat + ": " + ch.line.line.line + ((ch.line.text || []).length ? " — " + ch.line.text.join(" ") : "");
+      return "Combat " + entry.combat + ": " + (Object.keys(ch)[0] || "changed");
+    }
     case "character": {
       const ch = entry.change || {};
       if (ch.check) return checkText(entry.name, ch.check);
@@ -115,6 +120,7 @@ function show(entry) {
   if (journal.querySelector('li[data-seq="' + entry.seq + '"]')) return;
   journal.appendChild(line(entry));
   if (entry.kind === "character") loadCharacters().catch(say);
+  if (entry.kind === "combat") loadCombat().catch(say);
 }
 
 function listen() {
@@ -192,6 +198,7 @@ async function enter() {
   // A game master alone at the table may roll real dice and type the faces in.
   for (const node of document.querySelectorAll(".typed-only")) node.hidden = !me.may_type_dice;
   await loadCharacters();
+  await loadCombat();
   listen();
 }
 
@@ -303,6 +310,61 @@ form("odds-form", async (f) => {
   if (view.neglected > 0) text += "; left out by the explosion's cut: " + view.neglected.toExponential(2);
   $("odds-summary").textContent = text;
 });
+// The combat tracker: the game master plays lines of `solum combat`; everyone sees where
+// it stands (reloaded whenever a combat entry arrives).
+function showCombat(status) {
+  $("combat-none").hidden = !!status;
+  $("combat-view").hidden = !status;
+  // A game master starts a combat when none is open, and plays or ends the open one.
+  const gm = me && me.member.role === "gm";
+  $("combat-start").hidden = !gm || !!status;
+  $("combat-line").hidden = !gm || !status;
+  $("combat-end").hidden = !gm || !status;
+  if (!status) {
+    $("combat-log").replaceChildren();
+    return;
+  }
+  let head = status.name + " — " + (status.started ? "round " + status.round : "not started");
+  if (status.acting) head += ", " + status.acting + " to act";
+  if (status.over) head += " — over";
+  $("combat-head").textContent = head;
+  const body = $("combat-fighters");
+  body.replaceChildren();
+  const order = status.order.length ? status.order : status.fighters.map((f) => f.name);
+  const byName = new Map(status.fighters.map((f) => [f.name, f]));
+  for (const name of order) {
+    const f = byName.get(name);
+    if (!f) continue;
+    const tr = el("tr");
+    if (f.name === status.acting) tr.className = "acting";
+    if (f.out) tr.classList.add("out");
+    tr.appendChild(el("td", f.name + (f.out ? " (out)" : "")));
+    tr.appendChild(el("td", f.side));
+    tr.appendChild(el("td", f.hit_points + "/" + f.max_hit_points));
+    tr.appendChild(el("td", f.weapon));
+    body.appendChild(tr);
+  }
+  $("combat-ranges").replaceChildren(...status.ranges.map((r) => el("li", r.a + " – " + r.b + ": " + r.band)));
+  $("combat-choices").replaceChildren(...status.choices.map((c) => {
+    let text = c.action + " " + c.target + " (" + c.band + "): " + pct(c.p_success);
+    if (c.p_draw != null) text += ", draw " + pct(c.p_draw) + ", lose " + pct(c.p_lose);
+    return el("li", text);
+  }));
+}
+
+async function loadCombat() {
+  showCombat((await api("GET", "/combat")).combat);
+}
+
+form("combat-start", (f) => api("POST", "/combat", { name: f.name.value || undefined, roll_off: f.roll_off.checked }).then(loadCombat));
+form("combat-line", async (f) => {
+  const view = await api("POST", "/combat/line", { line: f.line.value });
+  $("combat-log").replaceChildren(...view.text.map((t) => el("li", t)));
+  showCombat(view.status);
+  f.line.value = "";
+});
+form("combat-end", () => api("POST", "/combat/end", {}).then(loadCombat));
+
 form("idea", async (f) => {
   const view = await api("POST", "/idea", { genre: f.genre.value, count: Number(f.count.value) });
   $("words").textContent = view.words.join(", ");

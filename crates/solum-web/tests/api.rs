@@ -982,7 +982,12 @@ async fn the_game_master_runs_the_tables_combat_and_everyone_reads_it() {
         .post("/api/combat", &gm, json!({ "name": "cellar" }))
         .await;
     assert_eq!(started.status, StatusCode::CREATED, "{}", started.text());
-    for line in ["hero Nick", "foe orc", "place Nick orc engaged", "order Nick orc"] {
+    for line in [
+        "hero Nick",
+        "foe orc",
+        "place Nick orc engaged",
+        "order Nick orc",
+    ] {
         let a = s
             .post("/api/combat/line", &gm, json!({ "line": line }))
             .await;

@@ -258,6 +258,40 @@ fn a_table_in_two_browsers() {
         &journal_has("Is the harbour watched?"),
     );
 
+    // The game master runs a combat; the player's tracker follows it live.
+    gm.click(&gm.find("#combat-start button"));
+    gm.wait_for(
+        "the open combat",
+        "return !document.getElementById('combat-view').hidden",
+    );
+    for line in [
+        "hero Nick",
+        "foe orc",
+        "place Nick orc engaged",
+        "order Nick orc",
+    ] {
+        fill(
+            &gm,
+            "#combat-line input[name=line]",
+            &format!("{line}{ENTER}"),
+        );
+        gm.wait_for(
+            line,
+            &format!(
+                "return document.querySelector('#combat-line input[name=line]').value === '' && document.getElementById('journal').textContent.includes({})",
+                serde_json::to_string(line).unwrap()
+            ),
+        );
+    }
+    pia.wait_for(
+        "Nick to act on Pia's tracker",
+        "return document.getElementById('combat-head').textContent.includes('Nick to act') && document.querySelectorAll('#combat-choices li').length > 0 && document.querySelectorAll('#combat-fighters tr').length === 2",
+    );
+    assert_eq!(
+        pia.eval("return document.querySelector('#combat-fighters tr.acting td').textContent"),
+        "Nick"
+    );
+
     // Markup in a player's words stays text on every screen.
     let payload =
         "<img src=x onerror=\"document.title='pwned'\"><script>document.title='pwned'</script>";
@@ -317,6 +351,8 @@ fn a_table_in_two_browsers() {
     for (who, b) in [("2-game-master", &gm), ("3-player-phone", &pia)] {
         b.eval("window.scrollTo(0, 0); return true");
         b.screenshot(&shots.join(format!("{who}-top.png")));
+        b.eval("document.getElementById('combat-panel').scrollIntoView(); return true");
+        b.screenshot(&shots.join(format!("{who}-combat.png")));
         b.eval("document.getElementById('journal').scrollIntoView(); return true");
         b.screenshot(&shots.join(format!("{who}-journal.png")));
     }
