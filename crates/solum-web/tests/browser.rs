@@ -91,6 +91,12 @@ fn a_table_in_two_browsers() {
         gm.text()
     );
 
+    // Every field has a label a screen reader reads; none is left unnamed.
+    let unlabelled = gm.eval(
+        "return [...document.querySelectorAll('input, select, textarea')].filter(e => !e.labels.length && !e.getAttribute('aria-label')).map(e => e.name || e.id)",
+    );
+    assert_eq!(unlabelled, serde_json::json!([]));
+
     // A character made by the rules; a rule broken is the API's message on the page.
     fill(&gm, "#new-character input[name=name]", "Nick");
     fill(&gm, "#new-character input[name=body]", "9");
