@@ -767,7 +767,10 @@ fn advance_rule(
 
 /// The check a request makes of a sheet, before any die: the pool from the attribute,
 /// background, armor and weapon, and the gear's reroll.
-fn check_inputs(hero: &Character, check: &CharacterCheck) -> Result<CheckInputs, AppError> {
+pub(crate) fn check_inputs(
+    hero: &Character,
+    check: &CharacterCheck,
+) -> Result<CheckInputs, AppError> {
     if hero.is_out() {
         return Err(bad(
             "hit_points",
@@ -869,7 +872,7 @@ fn spec_of(inputs: &CheckInputs) -> Result<Spec, AppError> {
     })
 }
 
-fn odds_of(inputs: &CheckInputs) -> Result<CheckOdds, AppError> {
+pub(crate) fn odds_of(inputs: &CheckInputs) -> Result<CheckOdds, AppError> {
     Ok(match spec_of(inputs)? {
         Spec::Check(spec) => {
             let p = odds::p_pass(&spec);
@@ -1035,7 +1038,7 @@ fn to_sheet(hero: &Character) -> Result<Sheet, AppError> {
     })
 }
 
-fn from_sheet(sheet: &Sheet) -> Result<Character, AppError> {
+pub(crate) fn from_sheet(sheet: &Sheet) -> Result<Character, AppError> {
     if sheet.schema != i64::from(CHARACTER_SCHEMA) {
         return Err(bad(
             "schema",

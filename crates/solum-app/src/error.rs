@@ -12,6 +12,9 @@ pub enum ErrorKind {
     BadInput,
     /// The campaign is busy or full right now: nothing changed, try again later.
     Unavailable,
+    /// The request is understood but not allowed to whoever made it (a player changing
+    /// another's character, an unknown invite).
+    Forbidden,
     /// Something failed that the user cannot fix by changing the input.
     Internal,
 }
@@ -20,7 +23,7 @@ impl ErrorKind {
     /// The command line's exit code: 2 for bad input, 1 for anything else.
     pub fn exit_code(self) -> u8 {
         match self {
-            Self::BadInput => 2,
+            Self::BadInput | Self::Forbidden => 2,
             Self::Unavailable | Self::Internal => 1,
         }
     }
@@ -29,6 +32,7 @@ impl ErrorKind {
     pub fn http_status(self) -> u16 {
         match self {
             Self::BadInput => 422,
+            Self::Forbidden => 403,
             Self::Unavailable => 503,
             Self::Internal => 500,
         }
@@ -141,6 +145,9 @@ pub enum AppError {
     /// No character of that name in the campaign.
     #[error("the campaign has no character named {0}")]
     NoSuchCharacter(String),
+    /// Not allowed to whoever asked (see [`ErrorKind::Forbidden`]).
+    #[error("not allowed: {0}")]
+    Forbidden(String),
 }
 
 impl AppError {
@@ -164,7 +171,9 @@ impl AppError {
             | Self::Character { .. }
             | Self::NoSuchCharacter(_) => ErrorKind::BadInput,
             Self::UnreadableEntry { .. } => ErrorKind::Internal,
+            Self::Forbidden(_) => ErrorKind::Forbidden,
             Self::Store(e) => match e {
+                StoreError::Forbidden(_) => ErrorKind::Forbidden,
                 StoreError::Busy { .. } | StoreError::Full { .. } => ErrorKind::Unavailable,
                 e if e.is_bad_input() => ErrorKind::BadInput,
                 StoreError::ReadOnly { .. } => ErrorKind::BadInput,

@@ -18,6 +18,7 @@ pub mod journal;
 mod markdown;
 pub mod sol;
 pub mod soluna;
+pub mod tables;
 
 use serde::{Deserialize, Serialize};
 use solum_dice::DiceError;

@@ -85,6 +85,9 @@ pub enum Command {
     /// The solo companion: an interactive session over the campaign (`help` lists the
     /// commands). Reads piped standard input line by line too.
     Play(crate::cli_campaign::PlayArgs),
+    /// Serve the web table: the page and its JSON API over the campaign, on
+    /// 127.0.0.1:7373 unless --addr says otherwise. Stop with Ctrl-C.
+    Serve(ServeArgs),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -1818,6 +1821,17 @@ pub struct OddsCheckArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `solum serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The address to listen on. Anything but a loopback address opens the table to the
+    /// network (there is no TLS: put a proxy in front for that).
+    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:7373")]
+    pub addr: std::net::SocketAddr,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionB
 use thiserror::Error;
 
 /// The newest schema this build knows.
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 
 /// Marks a SQLite file as a solum campaign (`PRAGMA application_id`): "SOLU".
 const APPLICATION_ID: i64 = 0x534F_4C55;
@@ -56,7 +56,108 @@ const MIGRATIONS: &[&str] = &[
          body     TEXT    NOT NULL CHECK (json_valid(body)),
          UNIQUE (system, name_key)
      );",
+    // 2 → 3: tables of the web table. Table 0 is the campaign's own (the command line's);
+    // every journal entry and sheet belongs to one table, and a journal entry may be a game
+    // master's secret. Sheets are rebuilt so that a name is unique within its table and a
+    // sheet has an owner (the member who created it).
+    "CREATE TABLE tables (
+         id      INTEGER PRIMARY KEY,
+         name    TEXT    NOT NULL,
+         created TEXT    NOT NULL
+     );
+     INSERT INTO tables (id, name, created) VALUES (0, 'home', '');
+     CREATE TABLE members (
+         id       INTEGER PRIMARY KEY,
+         table_id INTEGER NOT NULL REFERENCES tables (id),
+         name     TEXT    NOT NULL,
+         role     TEXT    NOT NULL CHECK (role IN ('gm', 'player')),
+         joined   TEXT    NOT NULL
+     );
+     CREATE TABLE invites (
+         token_hash TEXT    PRIMARY KEY,
+         table_id   INTEGER NOT NULL REFERENCES tables (id),
+         role       TEXT    NOT NULL CHECK (role IN ('gm', 'player')),
+         created    TEXT    NOT NULL,
+         used_by    INTEGER REFERENCES members (id)
+     );
+     CREATE TABLE sessions (
+         token_hash TEXT    PRIMARY KEY,
+         member_id  INTEGER NOT NULL REFERENCES members (id),
+         created    TEXT    NOT NULL
+     );
+     ALTER TABLE journal ADD COLUMN table_id INTEGER NOT NULL DEFAULT 0;
+     ALTER TABLE journal ADD COLUMN secret INTEGER NOT NULL DEFAULT 0 CHECK (secret IN (0, 1));
+     CREATE INDEX journal_by_table ON journal (table_id, seq);
+     CREATE TABLE sheets3 (
+         id       INTEGER PRIMARY KEY,
+         table_id INTEGER NOT NULL REFERENCES tables (id),
+         owner    INTEGER REFERENCES members (id),
+         system   TEXT    NOT NULL,
+         name     TEXT    NOT NULL,
+         name_key TEXT    NOT NULL,
+         schema   INTEGER NOT NULL,
+         version  INTEGER NOT NULL,
+         body     TEXT    NOT NULL CHECK (json_valid(body)),
+         UNIQUE (table_id, system, name_key)
+     );
+     INSERT INTO sheets3 (id, table_id, owner, system, name, name_key, schema, version, body)
+         SELECT id, 0, NULL, system, name, name_key, schema, version, body FROM sheets;
+     DROP TABLE sheets;
+     ALTER TABLE sheets3 RENAME TO sheets;",
 ];
+
+/// Whose view of the campaign a connection has: which table, which member, and whether the
+/// game master's secrets are visible. Every query of [`SqliteStore`] is filtered by it, so a
+/// request scoped to one table cannot read or change another table's entries or sheets, a
+/// player's scope never reads a secret entry, and a player can change only the sheets they
+/// created.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scope {
+    /// The table (0: the campaign's own, which the command line plays).
+    pub table: i64,
+    /// The member acting (none: the campaign's owner at the command line).
+    pub member: Option<i64>,
+    /// The game master's scope: reads secret entries and may change every sheet.
+    pub gm: bool,
+    /// Entries appended are secret (only a game master's scope may).
+    pub secret_writes: bool,
+}
+
+impl Scope {
+    /// The command line's scope: table 0, everything visible.
+    pub const HOME: Self = Self {
+        table: 0,
+        member: None,
+        gm: true,
+        secret_writes: false,
+    };
+
+    /// A member's scope at a table.
+    pub fn member(table: i64, member: i64, gm: bool) -> Self {
+        Self {
+            table,
+            member: Some(member),
+            gm,
+            secret_writes: false,
+        }
+    }
+
+    /// The same scope, appending secret entries.
+    pub fn secret(self) -> Self {
+        Self {
+            secret_writes: true,
+            ..self
+        }
+    }
+
+    fn meta_key(&self, key: &str) -> String {
+        if self.table == 0 {
+            key.to_string()
+        } else {
+            format!("table/{}/{key}", self.table)
+        }
+    }
+}
 
 /// Why the store could not do what was asked.
 #[derive(Debug, Error)]
@@ -117,6 +218,10 @@ pub enum StoreError {
     /// A record the caller gave cannot be stored.
     #[error("entry refused: {0}")]
     BadRecord(String),
+    /// The scope does not allow the change (a player's change to another's sheet, a secret
+    /// entry from a player's scope).
+    #[error("not allowed: {0}")]
+    Forbidden(String),
     /// Any other SQLite error.
     #[error("{}: {source}", path.display())]
     Sqlite {
@@ -137,6 +242,7 @@ impl StoreError {
                 | Self::NewerSchema { .. }
                 | Self::BadPath { .. }
                 | Self::BadRecord(_)
+                | Self::Forbidden(_)
         )
     }
 }
@@ -247,6 +353,7 @@ pub trait CampaignStore {
 pub struct SqliteStore {
     path: PathBuf,
     conn: Connection,
+    scope: Scope,
 }
 
 impl SqliteStore {
@@ -269,7 +376,11 @@ impl SqliteStore {
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(&path, flags).map_err(|e| classify(&path, e))?;
-        let mut store = Self { path, conn };
+        let mut store = Self {
+            path,
+            conn,
+            scope: Scope::HOME,
+        };
         store.configure()?;
         store.migrate()?;
         Ok(store)
@@ -304,7 +415,11 @@ impl SqliteStore {
         }
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(path, flags).map_err(|e| classify(path, e))?;
-        let store = Self { path: owned, conn };
+        let store = Self {
+            path: owned,
+            conn,
+            scope: Scope::HOME,
+        };
         store
             .conn
             .busy_timeout(BUSY_TIMEOUT)
@@ -326,6 +441,18 @@ impl SqliteStore {
             }),
             _ => Ok(store),
         }
+    }
+
+    /// Opens the campaign at `path` (as [`SqliteStore::open`]) seen through `scope`.
+    pub fn open_scoped(path: &Path, scope: Scope) -> Result<Self, StoreError> {
+        let mut store = Self::open(path)?;
+        store.scope = scope;
+        Ok(store)
+    }
+
+    /// The scope every query is filtered by.
+    pub fn scope(&self) -> Scope {
+        self.scope
     }
 
     /// The campaign file.
@@ -404,6 +531,11 @@ impl SqliteStore {
     /// Brings the schema up to [`SCHEMA_VERSION`], one migration per transaction: a migration
     /// killed half-way leaves the old schema.
     fn migrate(&mut self) -> Result<(), StoreError> {
+        // Opening a current campaign takes no write lock: readers (the web table's many
+        // requests) do not queue behind writers just to learn there is nothing to migrate.
+        if self.schema_version()? == SCHEMA_VERSION {
+            return Ok(());
+        }
         loop {
             let path = self.path.clone();
             let tx = self
@@ -442,6 +574,7 @@ impl SqliteStore {
 /// A write transaction of [`SqliteStore`].
 struct SqliteTx<'a> {
     path: &'a Path,
+    scope: Scope,
     tx: rusqlite::Transaction<'a>,
 }
 
@@ -470,12 +603,15 @@ const SHEET_COLUMNS: &str = "system, name, schema, version, body";
 fn get_sheet(
     conn: &Connection,
     path: &Path,
+    scope: Scope,
     system: &str,
     name: &str,
 ) -> Result<Option<Sheet>, StoreError> {
     conn.query_row(
-        &format!("SELECT {SHEET_COLUMNS} FROM sheets WHERE system = ?1 AND name_key = ?2"),
-        params![system, name_key(name)],
+        &format!(
+            "SELECT {SHEET_COLUMNS} FROM sheets WHERE table_id = ?3 AND system = ?1 AND name_key = ?2"
+        ),
+        params![system, name_key(name), scope.table],
         row_to_sheet,
     )
     .optional()
@@ -497,12 +633,12 @@ fn sheet_body(sheet: &Sheet) -> Result<String, StoreError> {
 
 impl WriteTx for SqliteTx<'_> {
     fn sheet(&self, system: &str, name: &str) -> Result<Option<Sheet>, StoreError> {
-        get_sheet(&self.tx, self.path, system, name)
+        get_sheet(&self.tx, self.path, self.scope, system, name)
     }
 
     fn insert_sheet(&mut self, sheet: &Sheet) -> Result<(), StoreError> {
         let body = sheet_body(sheet)?;
-        if get_sheet(&self.tx, self.path, &sheet.system, &sheet.name)?.is_some() {
+        if get_sheet(&self.tx, self.path, self.scope, &sheet.system, &sheet.name)?.is_some() {
             return Err(StoreError::BadRecord(format!(
                 "a character named {} already exists",
                 sheet.name
@@ -510,14 +646,16 @@ impl WriteTx for SqliteTx<'_> {
         }
         self.tx
             .execute(
-                "INSERT INTO sheets (system, name, name_key, schema, version, body)
-                 VALUES (?1, ?2, ?3, ?4, 1, ?5)",
+                "INSERT INTO sheets (system, name, name_key, schema, version, body, table_id, owner)
+                 VALUES (?1, ?2, ?3, ?4, 1, ?5, ?6, ?7)",
                 params![
                     sheet.system,
                     sheet.name,
                     name_key(&sheet.name),
                     sheet.schema,
-                    body
+                    body,
+                    self.scope.table,
+                    self.scope.member
                 ],
             )
             .map_err(|e| classify(self.path, e))?;
@@ -531,10 +669,26 @@ impl WriteTx for SqliteTx<'_> {
         sheet: &Sheet,
     ) -> Result<Sheet, StoreError> {
         let body = sheet_body(sheet)?;
-        let old = get_sheet(&self.tx, self.path, system, name)?
+        let old = get_sheet(&self.tx, self.path, self.scope, system, name)?
             .ok_or_else(|| StoreError::BadRecord(format!("no character named {name}")))?;
+        if !self.scope.gm {
+            let owner: Option<i64> = self
+                .tx
+                .query_row(
+                    "SELECT owner FROM sheets WHERE table_id = ?1 AND system = ?2 AND name_key = ?3",
+                    params![self.scope.table, system, name_key(name)],
+                    |r| r.get(0),
+                )
+                .map_err(|e| classify(self.path, e))?;
+            if owner.is_none() || owner != self.scope.member {
+                return Err(StoreError::Forbidden(format!(
+                    "{} is not your character",
+                    old.name
+                )));
+            }
+        }
         if name_key(&sheet.name) != name_key(name)
-            && get_sheet(&self.tx, self.path, system, &sheet.name)?.is_some()
+            && get_sheet(&self.tx, self.path, self.scope, system, &sheet.name)?.is_some()
         {
             return Err(StoreError::BadRecord(format!(
                 "a character named {} already exists",
@@ -547,7 +701,7 @@ impl WriteTx for SqliteTx<'_> {
         self.tx
             .execute(
                 "UPDATE sheets SET name = ?1, name_key = ?2, schema = ?3, version = ?4, body = ?5
-                 WHERE system = ?6 AND name_key = ?7",
+                 WHERE system = ?6 AND name_key = ?7 AND table_id = ?8",
                 params![
                     sheet.name,
                     name_key(&sheet.name),
@@ -555,7 +709,8 @@ impl WriteTx for SqliteTx<'_> {
                     version,
                     body,
                     system,
-                    name_key(name)
+                    name_key(name),
+                    self.scope.table
                 ],
             )
             .map_err(|e| classify(self.path, e))?;
@@ -567,15 +722,21 @@ impl WriteTx for SqliteTx<'_> {
     }
 
     fn append(&mut self, entries: &[NewEntry]) -> Result<Vec<Entry>, StoreError> {
-        append_in(&self.tx, self.path, entries)
+        append_in(&self.tx, self.path, self.scope, entries)
     }
 }
 
 fn append_in(
     tx: &rusqlite::Transaction<'_>,
     path: &Path,
+    scope: Scope,
     entries: &[NewEntry],
 ) -> Result<Vec<Entry>, StoreError> {
+    if scope.secret_writes && !scope.gm {
+        return Err(StoreError::Forbidden(
+            "only the game master rolls in secret".into(),
+        ));
+    }
     let bodies = entries
         .iter()
         .map(|e| {
@@ -592,11 +753,21 @@ fn append_in(
         .collect::<Result<Vec<_>, _>>()?;
     let mut stored = Vec::with_capacity(entries.len());
     let mut insert = tx
-        .prepare_cached("INSERT INTO journal (at, kind, schema, body) VALUES (?1, ?2, ?3, ?4)")
+        .prepare_cached(
+            "INSERT INTO journal (at, kind, schema, body, table_id, secret)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )
         .map_err(|e| classify(path, e))?;
     for (entry, body) in entries.iter().zip(&bodies) {
         insert
-            .execute(params![entry.at, entry.kind, entry.schema, body])
+            .execute(params![
+                entry.at,
+                entry.kind,
+                entry.schema,
+                body,
+                scope.table,
+                scope.secret_writes
+            ])
             .map_err(|e| classify(path, e))?;
         stored.push(Entry {
             seq: tx.last_insert_rowid(),
@@ -620,18 +791,19 @@ impl CampaignStore for SqliteStore {
     }
 
     fn sheet(&self, system: &str, name: &str) -> Result<Option<Sheet>, StoreError> {
-        get_sheet(&self.conn, &self.path, system, name)
+        get_sheet(&self.conn, &self.path, self.scope, system, name)
     }
 
     fn sheets(&self, system: &str) -> Result<Vec<Sheet>, StoreError> {
         let mut stmt = self
             .conn
             .prepare_cached(&format!(
-                "SELECT {SHEET_COLUMNS} FROM sheets WHERE system = ?1 ORDER BY name_key"
+                "SELECT {SHEET_COLUMNS} FROM sheets WHERE system = ?1 AND table_id = ?2
+                 ORDER BY name_key"
             ))
             .map_err(|e| self.err(e))?;
         let rows = stmt
-            .query_map([system], row_to_sheet)
+            .query_map(params![system, self.scope.table], row_to_sheet)
             .map_err(|e| self.err(e))?;
         let mut out = Vec::new();
         for row in rows {
@@ -649,7 +821,11 @@ impl CampaignStore for SqliteStore {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| classify(&path, e))?;
-        let mut wtx = SqliteTx { path: &path, tx };
+        let mut wtx = SqliteTx {
+            path: &path,
+            scope: self.scope,
+            tx,
+        };
         work(&mut wtx)?;
         wtx.tx.commit().map_err(|e| classify(&path, e))
     }
@@ -659,19 +835,24 @@ impl CampaignStore for SqliteStore {
         let mut stmt = self
             .conn
             .prepare_cached(
-                "SELECT seq, at, kind, schema, body FROM journal WHERE seq > ?1 ORDER BY seq LIMIT ?2",
+                "SELECT seq, at, kind, schema, body FROM journal
+                 WHERE table_id = ?3 AND seq > ?1 AND (secret = 0 OR ?4)
+                 ORDER BY seq LIMIT ?2",
             )
             .map_err(|e| self.err(e))?;
         let rows = stmt
-            .query_map(params![after, limit], |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, i64>(3)?,
-                    r.get::<_, String>(4)?,
-                ))
-            })
+            .query_map(
+                params![after, limit, self.scope.table, self.scope.gm],
+                |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, i64>(3)?,
+                        r.get::<_, String>(4)?,
+                    ))
+                },
+            )
             .map_err(|e| self.err(e))?;
         let mut out = Vec::new();
         for row in rows {
@@ -692,20 +873,34 @@ impl CampaignStore for SqliteStore {
 
     fn entry_count(&self) -> Result<u64, StoreError> {
         self.conn
-            .query_row("SELECT count(*) FROM journal", [], |r| r.get::<_, i64>(0))
+            .query_row(
+                "SELECT count(*) FROM journal WHERE table_id = ?1 AND (secret = 0 OR ?2)",
+                params![self.scope.table, self.scope.gm],
+                |r| r.get::<_, i64>(0),
+            )
             .map(|n| n.max(0) as u64)
             .map_err(|e| self.err(e))
     }
 
     fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
         self.conn
-            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .query_row(
+                "SELECT value FROM meta WHERE key = ?1",
+                [self.scope.meta_key(key)],
+                |r| r.get(0),
+            )
             .optional()
             .map_err(|e| self.err(e))
     }
 
     fn set_meta(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
         let path = self.path.clone();
+        if !self.scope.gm {
+            return Err(StoreError::Forbidden(
+                "only the game master changes the table's settings".into(),
+            ));
+        }
+        let key = self.scope.meta_key(key);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -732,6 +927,235 @@ impl CampaignStore for SqliteStore {
                 reason: format!("the integrity check failed: {result}"),
             })
         }
+    }
+}
+
+/// A member of a table, as a session knows them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    /// The member's id.
+    pub id: i64,
+    /// Their table.
+    pub table: i64,
+    /// The table's name.
+    pub table_name: String,
+    /// The member's name at the table.
+    pub name: String,
+    /// True for the game master.
+    pub gm: bool,
+}
+
+/// Tables, members, invites and sessions of the web table. Tokens arrive hashed: the store
+/// never sees one it could hand back.
+pub trait TableStore {
+    /// Creates a table with its game master, who holds the session `session_hash`.
+    fn create_table(
+        &mut self,
+        name: &str,
+        gm_name: &str,
+        session_hash: &str,
+        at: &str,
+    ) -> Result<Member, StoreError>;
+
+    /// Stores an unused invite to `table` (as game master when `gm`).
+    fn add_invite(
+        &mut self,
+        table: i64,
+        gm: bool,
+        token_hash: &str,
+        at: &str,
+    ) -> Result<(), StoreError>;
+
+    /// Uses an invite once: a new member named `name` with the session `session_hash`.
+    /// `None` when no unused invite has this hash.
+    fn redeem_invite(
+        &mut self,
+        token_hash: &str,
+        name: &str,
+        session_hash: &str,
+        at: &str,
+    ) -> Result<Option<Member>, StoreError>;
+
+    /// The member holding a session.
+    fn session_member(&self, session_hash: &str) -> Result<Option<Member>, StoreError>;
+
+    /// The members of the scope's table, in the order they joined.
+    fn members(&self) -> Result<Vec<Member>, StoreError>;
+
+    /// Who created a sheet of the scope's table (none: the command line, or no such sheet).
+    fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError>;
+}
+
+const MEMBER_COLUMNS: &str = "m.id, m.table_id, t.name, m.name, m.role = 'gm' FROM members m JOIN tables t ON t.id = m.table_id";
+
+fn row_to_member(r: &rusqlite::Row<'_>) -> rusqlite::Result<Member> {
+    Ok(Member {
+        id: r.get(0)?,
+        table: r.get(1)?,
+        table_name: r.get(2)?,
+        name: r.get(3)?,
+        gm: r.get(4)?,
+    })
+}
+
+fn role(gm: bool) -> &'static str {
+    if gm { "gm" } else { "player" }
+}
+
+impl SqliteStore {
+    fn member_by_id(
+        tx: &rusqlite::Transaction<'_>,
+        path: &Path,
+        id: i64,
+    ) -> Result<Member, StoreError> {
+        tx.query_row(
+            &format!("SELECT {MEMBER_COLUMNS} WHERE m.id = ?1"),
+            [id],
+            row_to_member,
+        )
+        .map_err(|e| classify(path, e))
+    }
+}
+
+impl TableStore for SqliteStore {
+    fn create_table(
+        &mut self,
+        name: &str,
+        gm_name: &str,
+        session_hash: &str,
+        at: &str,
+    ) -> Result<Member, StoreError> {
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| classify(&path, e))?;
+        let run = |tx: &rusqlite::Transaction<'_>| -> rusqlite::Result<i64> {
+            tx.execute(
+                "INSERT INTO tables (name, created) VALUES (?1, ?2)",
+                params![name, at],
+            )?;
+            let table = tx.last_insert_rowid();
+            tx.execute(
+                "INSERT INTO members (table_id, name, role, joined) VALUES (?1, ?2, 'gm', ?3)",
+                params![table, gm_name, at],
+            )?;
+            let member = tx.last_insert_rowid();
+            tx.execute(
+                "INSERT INTO sessions (token_hash, member_id, created) VALUES (?1, ?2, ?3)",
+                params![session_hash, member, at],
+            )?;
+            Ok(member)
+        };
+        let member = run(&tx).map_err(|e| classify(&path, e))?;
+        let member = Self::member_by_id(&tx, &path, member)?;
+        tx.commit().map_err(|e| classify(&path, e))?;
+        Ok(member)
+    }
+
+    fn add_invite(
+        &mut self,
+        table: i64,
+        gm: bool,
+        token_hash: &str,
+        at: &str,
+    ) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| classify(&path, e))?;
+        tx.execute(
+            "INSERT INTO invites (token_hash, table_id, role, created) VALUES (?1, ?2, ?3, ?4)",
+            params![token_hash, table, role(gm), at],
+        )
+        .map_err(|e| classify(&path, e))?;
+        tx.commit().map_err(|e| classify(&path, e))
+    }
+
+    fn redeem_invite(
+        &mut self,
+        token_hash: &str,
+        name: &str,
+        session_hash: &str,
+        at: &str,
+    ) -> Result<Option<Member>, StoreError> {
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| classify(&path, e))?;
+        let invite: Option<(i64, String)> = tx
+            .query_row(
+                "SELECT table_id, role FROM invites WHERE token_hash = ?1 AND used_by IS NULL",
+                [token_hash],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+            .map_err(|e| classify(&path, e))?;
+        let Some((table, role)) = invite else {
+            return Ok(None);
+        };
+        let run = |tx: &rusqlite::Transaction<'_>| -> rusqlite::Result<i64> {
+            tx.execute(
+                "INSERT INTO members (table_id, name, role, joined) VALUES (?1, ?2, ?3, ?4)",
+                params![table, name, role, at],
+            )?;
+            let member = tx.last_insert_rowid();
+            tx.execute(
+                "UPDATE invites SET used_by = ?1 WHERE token_hash = ?2",
+                params![member, token_hash],
+            )?;
+            tx.execute(
+                "INSERT INTO sessions (token_hash, member_id, created) VALUES (?1, ?2, ?3)",
+                params![session_hash, member, at],
+            )?;
+            Ok(member)
+        };
+        let member = run(&tx).map_err(|e| classify(&path, e))?;
+        let member = Self::member_by_id(&tx, &path, member)?;
+        tx.commit().map_err(|e| classify(&path, e))?;
+        Ok(Some(member))
+    }
+
+    fn session_member(&self, session_hash: &str) -> Result<Option<Member>, StoreError> {
+        self.conn
+            .query_row(
+                &format!(
+                    "SELECT {MEMBER_COLUMNS} JOIN sessions s ON s.member_id = m.id
+                     WHERE s.token_hash = ?1"
+                ),
+                [session_hash],
+                row_to_member,
+            )
+            .optional()
+            .map_err(|e| self.err(e))
+    }
+
+    fn members(&self) -> Result<Vec<Member>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {MEMBER_COLUMNS} WHERE m.table_id = ?1 ORDER BY m.id"
+            ))
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([self.scope.table], row_to_member)
+            .map_err(|e| self.err(e))?;
+        rows.collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(|e| self.err(e))
+    }
+
+    fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError> {
+        self.conn
+            .query_row(
+                "SELECT owner FROM sheets WHERE table_id = ?1 AND system = ?2 AND name_key = ?3",
+                params![self.scope.table, system, name_key(name)],
+                |r| r.get::<_, Option<i64>>(0),
+            )
+            .optional()
+            .map(Option::flatten)
+            .map_err(|e| self.err(e))
     }
 }
 
@@ -1019,5 +1443,183 @@ mod tests {
             .query_row("SELECT count(*) FROM journal", [], |r| r.get(0))
             .unwrap();
         assert_eq!(n, 1);
+    }
+
+    /// A campaign of schema 2 gains tables: its journal and sheets become table 0's, kept
+    /// whole; a migration 3 that fails half-way leaves schema 2 and its data.
+    #[test]
+    fn migration_3_keeps_the_campaign_as_table_0_and_a_failed_one_leaves_schema_2() {
+        let dir = tempfile::tempdir().unwrap();
+        let make_v2 = |path: &Path| {
+            let c = Connection::open(path).unwrap();
+            c.execute_batch(&format!(
+                "PRAGMA application_id = {APPLICATION_ID}; {} {} PRAGMA user_version = 2;
+                 INSERT INTO journal (at, kind, schema, body) VALUES ('2026-01-01T00:00:00Z', 'note', 1, '{{\"text\":\"old\"}}');
+                 INSERT INTO sheets (system, name, name_key, schema, version, body) VALUES ('expanded', 'Nick', 'nick', 1, 3, '{{\"n\":7}}');",
+                MIGRATIONS[0], MIGRATIONS[1]
+            ))
+            .unwrap();
+        };
+        let good = dir.path().join("v2.solum");
+        make_v2(&good);
+        let s = SqliteStore::open(&good).unwrap();
+        assert_eq!(s.schema_version().unwrap(), 3);
+        assert_eq!(s.entries_after(0, 10).unwrap()[0].body["text"], "old");
+        let nick = s.sheet("expanded", "nick").unwrap().unwrap();
+        assert_eq!((nick.version, nick.body["n"].as_i64()), (3, Some(7)));
+        // Table 0's data is not another table's.
+        let other = SqliteStore::open_scoped(&good, Scope::member(5, 1, true)).unwrap();
+        assert!(other.entries_after(0, 10).unwrap().is_empty());
+        assert!(other.sheet("expanded", "nick").unwrap().is_none());
+
+        let blocked = dir.path().join("blocked.solum");
+        make_v2(&blocked);
+        let c = Connection::open(&blocked).unwrap();
+        c.execute_batch("CREATE TABLE sessions (x);").unwrap();
+        drop(c);
+        assert!(SqliteStore::open(&blocked).is_err());
+        let c = Connection::open(&blocked).unwrap();
+        let v: i64 = c
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, 2);
+        // Nothing of the migration's first statements stayed.
+        let tables: i64 = c
+            .query_row(
+                "SELECT count(*) FROM sqlite_schema WHERE name IN ('tables', 'members', 'sheets3')",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(tables, 0);
+        let cols: i64 = c
+            .query_row(
+                "SELECT count(*) FROM pragma_table_info('journal') WHERE name = 'table_id'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(cols, 0);
+        let n: i64 = c
+            .query_row("SELECT count(*) FROM sheets", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 1);
+    }
+
+    /// Two tables in one file: each scope sees only its own entries, sheets and settings; a
+    /// player's scope never reads a secret entry and changes only the sheets it created.
+    #[test]
+    fn scopes_keep_tables_apart_secrets_from_players_and_sheets_to_their_owners() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        let mut home = SqliteStore::open(&path).unwrap();
+        let a = home.create_table("A", "Gm A", "sa", "t").unwrap();
+        let b = home.create_table("B", "Gm B", "sb", "t").unwrap();
+        assert_ne!(a.table, b.table);
+        home.add_invite(a.table, false, "ia", "t").unwrap();
+        let p = home.redeem_invite("ia", "Pia", "sp", "t").unwrap().unwrap();
+        assert!(!p.gm);
+        assert_eq!(p.table, a.table);
+        assert!(
+            home.redeem_invite("ia", "Again", "sq", "t")
+                .unwrap()
+                .is_none()
+        );
+        assert_eq!(home.session_member("sp").unwrap(), Some(p.clone()));
+        assert!(home.session_member("nope").unwrap().is_none());
+
+        let gm_a = Scope::member(a.table, a.id, true);
+        let mut gm = SqliteStore::open_scoped(&path, gm_a).unwrap();
+        gm.append(&[entry(1)]).unwrap();
+        let mut secret = SqliteStore::open_scoped(&path, gm_a.secret()).unwrap();
+        secret.append(&[entry(2)]).unwrap();
+        let mut player =
+            SqliteStore::open_scoped(&path, Scope::member(a.table, p.id, false)).unwrap();
+        player.append(&[entry(3)]).unwrap();
+        let mut other =
+            SqliteStore::open_scoped(&path, Scope::member(b.table, b.id, true)).unwrap();
+        other.append(&[entry(4)]).unwrap();
+
+        let texts = |s: &SqliteStore| -> Vec<String> {
+            s.entries_after(0, 100)
+                .unwrap()
+                .into_iter()
+                .map(|e| e.body["text"].as_str().unwrap().to_string())
+                .collect()
+        };
+        assert_eq!(texts(&gm), ["entry 1", "entry 2", "entry 3"]);
+        assert_eq!(texts(&player), ["entry 1", "entry 3"]);
+        assert_eq!(player.entry_count().unwrap(), 2);
+        assert_eq!(texts(&other), ["entry 4"]);
+        assert!(texts(&home).is_empty());
+        assert_eq!(members_names(&player), ["Gm A", "Pia"]);
+
+        // A player cannot write in secret, nor change settings.
+        let mut sneaky = SqliteStore::open_scoped(
+            &path,
+            Scope {
+                secret_writes: true,
+                ..Scope::member(a.table, p.id, false)
+            },
+        )
+        .unwrap();
+        assert!(matches!(
+            sneaky.append(&[entry(5)]),
+            Err(StoreError::Forbidden(_))
+        ));
+        assert!(matches!(
+            player.set_meta("oracle", "classic"),
+            Err(StoreError::Forbidden(_))
+        ));
+        gm.set_meta("oracle", "classic").unwrap();
+        assert_eq!(gm.meta("oracle").unwrap().as_deref(), Some("classic"));
+        assert!(other.meta("oracle").unwrap().is_none());
+        assert!(home.meta("oracle").unwrap().is_none());
+
+        // Sheets: the same name at two tables is two characters; a player changes only theirs.
+        player
+            .write(&mut |tx| tx.insert_sheet(&sheet("Mine", 1)))
+            .unwrap();
+        gm.write(&mut |tx| tx.insert_sheet(&sheet("Theirs", 1)))
+            .unwrap();
+        other
+            .write(&mut |tx| tx.insert_sheet(&sheet("Mine", 9)))
+            .unwrap();
+        assert_eq!(player.sheet_owner("expanded", "mine").unwrap(), Some(p.id));
+        player
+            .write(&mut |tx| {
+                tx.update_sheet("expanded", "Mine", &sheet("Mine", 2))
+                    .map(drop)
+            })
+            .unwrap();
+        let e = player
+            .write(&mut |tx| {
+                tx.update_sheet("expanded", "Theirs", &sheet("Theirs", 2))
+                    .map(drop)
+            })
+            .unwrap_err();
+        assert!(matches!(e, StoreError::Forbidden(_)), "{e}");
+        gm.write(&mut |tx| {
+            tx.update_sheet("expanded", "Mine", &sheet("Mine", 3))
+                .map(drop)
+        })
+        .unwrap();
+        assert_eq!(
+            player.sheet("expanded", "Mine").unwrap().unwrap().body["n"],
+            3
+        );
+        assert_eq!(
+            other.sheet("expanded", "Mine").unwrap().unwrap().body["n"],
+            9
+        );
+        assert_eq!(
+            player.sheet("expanded", "Theirs").unwrap().unwrap().body["n"],
+            1
+        );
+        assert_eq!(other.sheets("expanded").unwrap().len(), 1);
+    }
+
+    fn members_names(s: &SqliteStore) -> Vec<String> {
+        s.members().unwrap().into_iter().map(|m| m.name).collect()
     }
 }

@@ -16,6 +16,7 @@ mod dietype;
 mod notation;
 mod odds;
 mod play;
+mod serve;
 mod sim;
 mod sol;
 mod soluna;
@@ -91,6 +92,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Difficulty(args) => campaign::difficulty(&args, out),
         Command::Oracle(args) => campaign::oracle(&args, out),
         Command::Play(args) => play::run(&args, out),
+        Command::Serve(args) => serve::run(&args, out),
         Command::Completions { shell } => {
             // clap_complete panics on a failed write: generate into memory, then write.
             let mut text = Vec::new();

@@ -1,0 +1,232 @@
+//! Tables of the web table: a game master, players, invites and sessions, and what a
+//! member may do.
+//!
+//! A table is a group inside one campaign file: its own journal, sheets and settings (see
+//! [`solum_store::Scope`]); table 0 is the campaign's own, the one the command line plays.
+//! A member acts through a session token; an invite token makes one member, once. Both are
+//! 256 random bits from the operating system, handed out once and stored only as their
+//! SHA-256, so a copy of the campaign file lets no one in.
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use solum_store::{CampaignStore, Member, Scope, TableStore};
+
+use crate::characters::{self, CharacterCheck, CheckOdds};
+use crate::{AppError, Campaign, MAX_TITLE, text};
+
+/// The longest name of a table or a member, in characters.
+pub const MAX_NAME: usize = 60;
+
+/// Bytes of randomness in a token (256 bits).
+const TOKEN_BYTES: usize = 32;
+
+/// A fresh token: 256 random bits from the operating system, as 64 hexadecimal digits.
+pub fn new_token() -> Result<String, AppError> {
+    let mut bytes = [0u8; TOKEN_BYTES];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| AppError::Forbidden(format!("no randomness for a token: {e}")))?;
+    Ok(hex(&bytes))
+}
+
+/// What the store keeps of a token: its SHA-256, hexadecimal.
+pub fn token_hash(token: &str) -> String {
+    hex(&Sha256::digest(token.as_bytes()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes.iter().fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+/// A token as received: 64 hexadecimal digits, or it is no token of ours.
+fn well_formed(token: &str) -> bool {
+    token.len() == TOKEN_BYTES * 2 && token.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+fn now() -> String {
+    jiff::Timestamp::now().to_string()
+}
+
+/// A member as a front end shows them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MemberView {
+    /// The member's id at the table.
+    pub id: i64,
+    /// Their name.
+    pub name: String,
+    /// `gm` or `player`.
+    pub role: &'static str,
+}
+
+impl MemberView {
+    /// The view of a member.
+    pub fn of(member: &Member) -> Self {
+        Self {
+            id: member.id,
+            name: member.name.clone(),
+            role: if member.gm { "gm" } else { "player" },
+        }
+    }
+}
+
+/// A session just opened: the token to keep (shown once) and who it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Joined {
+    /// The session token (sent back as a bearer token).
+    pub token: String,
+    /// The table.
+    pub table: i64,
+    /// The table's name.
+    pub table_name: String,
+    /// The member.
+    pub member: MemberView,
+}
+
+impl Joined {
+    fn of(token: String, member: &Member) -> Self {
+        Self {
+            token,
+            table: member.table,
+            table_name: member.table_name.clone(),
+            member: MemberView::of(member),
+        }
+    }
+}
+
+/// An invite just made: the token to send (shown once).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Invite {
+    /// The invite token.
+    pub token: String,
+    /// `gm` or `player`: the role of whoever uses it.
+    pub role: &'static str,
+}
+
+/// Creates a table with its game master, named `gm_name`, and opens their session.
+pub fn create_table<S: TableStore>(
+    store: &mut S,
+    name: &str,
+    gm_name: &str,
+) -> Result<Joined, AppError> {
+    let name = text("table name", name, MAX_TITLE.min(MAX_NAME), false)?;
+    let gm_name = text("member name", gm_name, MAX_NAME, false)?;
+    let token = new_token()?;
+    let member = store.create_table(&name, &gm_name, &token_hash(&token), &now())?;
+    Ok(Joined::of(token, &member))
+}
+
+/// An invite to the member's table; only its game master invites.
+pub fn invite<S: TableStore>(store: &mut S, by: &Member, gm: bool) -> Result<Invite, AppError> {
+    if !by.gm {
+        return Err(AppError::Forbidden(
+            "only the game master invites to the table".into(),
+        ));
+    }
+    invite_to(store, by.table, gm)
+}
+
+/// An invite to `table` (the server's own, for the campaign's table 0 at start).
+pub fn invite_to<S: TableStore>(store: &mut S, table: i64, gm: bool) -> Result<Invite, AppError> {
+    let token = new_token()?;
+    store.add_invite(table, gm, &token_hash(&token), &now())?;
+    Ok(Invite {
+        token,
+        role: if gm { "gm" } else { "player" },
+    })
+}
+
+/// Uses an invite: a new member named `name`, with a fresh session.
+pub fn join<S: TableStore>(store: &mut S, invite: &str, name: &str) -> Result<Joined, AppError> {
+    let name = text("member name", name, MAX_NAME, false)?;
+    let unknown = || AppError::Forbidden("this invite is unknown or already used".into());
+    if !well_formed(invite) {
+        return Err(unknown());
+    }
+    let token = new_token()?;
+    let member = store
+        .redeem_invite(&token_hash(invite), &name, &token_hash(&token), &now())?
+        .ok_or_else(unknown)?;
+    Ok(Joined::of(token, &member))
+}
+
+/// The member a session token belongs to; `None` for a token that is not a session.
+pub fn session<S: TableStore>(store: &S, token: &str) -> Result<Option<Member>, AppError> {
+    if !well_formed(token) {
+        return Ok(None);
+    }
+    Ok(store.session_member(&token_hash(token))?)
+}
+
+/// The scope a member's requests run in: their table, their role.
+pub fn scope_of(member: &Member) -> Scope {
+    Scope::member(member.table, member.id, member.gm)
+}
+
+/// Whether a member may roll with faces typed in by hand: only a game master playing alone
+/// at their table (a solo player with real dice). At a table with players, every live roll
+/// comes from the server's generator, so no one chooses a face.
+pub fn may_type_dice<S: TableStore>(store: &S, member: &Member) -> Result<bool, AppError> {
+    Ok(member.gm && store.members()?.len() == 1)
+}
+
+/// A character of the table with who created it, for a front end to show.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OwnedCharacter {
+    /// The sheet.
+    #[serde(flatten)]
+    pub view: characters::CharacterView,
+    /// The member who created it (none: made at the command line).
+    pub owner: Option<i64>,
+}
+
+impl<S: CampaignStore + TableStore> Campaign<S> {
+    /// Every So1um Expanded character of the table with its owner.
+    pub fn owned_characters(&self) -> Result<Vec<OwnedCharacter>, AppError> {
+        self.characters()?
+            .into_iter()
+            .map(|view| {
+                let owner = self
+                    .store()
+                    .sheet_owner(characters::SYSTEM, &view.character.name)?;
+                Ok(OwnedCharacter { view, owner })
+            })
+            .collect()
+    }
+}
+
+impl<S: CampaignStore> Campaign<S> {
+    /// The exact odds of a check from a sheet, before any roll: what
+    /// [`Campaign::check_from_character`] would roll, and nothing is journaled.
+    pub fn check_odds(&self, name: &str, check: &CharacterCheck) -> Result<CheckOdds, AppError> {
+        let sheet = self
+            .store()
+            .sheet(characters::SYSTEM, name)?
+            .ok_or_else(|| AppError::NoSuchCharacter(name.trim().to_owned()))?;
+        let hero = characters::from_sheet(&sheet)?;
+        characters::odds_of(&characters::check_inputs(&hero, check)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_256_bits_of_hex_and_differ() {
+        let a = new_token().unwrap();
+        let b = new_token().unwrap();
+        assert_eq!(a.len(), 64);
+        assert!(well_formed(&a));
+        assert_ne!(a, b);
+        // SHA-256 of "abc" (FIPS 180-2, appendix B.1).
+        assert_eq!(
+            token_hash("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert!(!well_formed("abc"));
+        assert!(!well_formed(&"g".repeat(64)));
+    }
+}

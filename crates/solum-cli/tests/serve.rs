@@ -1,0 +1,131 @@
+//! `solum serve` end to end: it starts, answers on loopback and stops on SIGINT.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn http(addr: &str, request: &str) -> String {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    answer
+}
+
+#[test]
+fn serve_starts_answers_on_loopback_and_stops_on_sigint() {
+    let dir = tempfile::tempdir().unwrap();
+    let campaign = dir.path().join("c.solum");
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("solum"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--campaign"])
+        .arg(&campaign)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    let url = first.split(" at ").nth(1).unwrap().trim().to_string();
+    let addr = url
+        .strip_prefix("http://")
+        .unwrap()
+        .trim_end_matches('/')
+        .to_string();
+    assert!(addr.starts_with("127.0.0.1:"), "{first}");
+    let invite = lines.next().unwrap().unwrap();
+    let token = invite.split("#invite=").nth(1).unwrap().to_string();
+    assert_eq!(token.len(), 64);
+
+    let page = http(
+        &addr,
+        &format!("GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"),
+    );
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    assert!(
+        page.to_lowercase()
+            .contains("content-security-policy: default-src 'none'")
+    );
+    assert!(page.contains("<script src=\"/app.js\""));
+
+    // The printed invite makes its holder the game master of the campaign's own table,
+    // which the command line sees.
+    let body = format!(r#"{{"invite":"{token}","name":"Ada"}}"#);
+    let joined = http(
+        &addr,
+        &format!(
+            "POST /api/join HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        ),
+    );
+    assert!(joined.starts_with("HTTP/1.1 201"), "{joined}");
+    assert!(joined.contains(r#""table":0"#) && joined.contains(r#""role":"gm""#));
+
+    // A live stream is open when the server is told to stop: it must not hold the stop.
+    let session = joined
+        .split(r#""token":""#)
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_string();
+    let mut live = TcpStream::connect(&addr).unwrap();
+    live.write_all(
+        format!("GET /api/events?token={session} HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes(),
+    )
+    .unwrap();
+    live.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut head = [0u8; 64];
+    let n = live.read(&mut head).unwrap();
+    assert!(String::from_utf8_lossy(&head[..n]).starts_with("HTTP/1.1 200"));
+
+    let pid = child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "serve did not stop"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status:?}");
+    let rest: Vec<String> = lines.map(Result::unwrap).collect();
+    assert!(rest.iter().any(|l| l == "solum serve: stopped"), "{rest:?}");
+    assert!(TcpStream::connect(&addr).is_err(), "still listening");
+}
+
+#[test]
+fn serve_refuses_a_bad_address_and_a_file_that_is_not_a_campaign() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(assert_cmd::cargo::cargo_bin("solum"))
+        .args(["serve", "--addr", "localhost", "--campaign"])
+        .arg(dir.path().join("c.solum"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--addr"));
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "not a database\n".repeat(200)).unwrap();
+    let out = Command::new(assert_cmd::cargo::cargo_bin("solum"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--campaign"])
+        .arg(&notes)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a solum campaign"));
+}

@@ -1,0 +1,482 @@
+// The web table's page. Every piece of user text goes into the page with textContent or a
+// form value, never as markup: a name or a note that looks like HTML stays text.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let token = localStorage.getItem("solum.token");
+let me = null;
+let characters = [];
+// The seqs of the secret rolls this game master made: the journal shows them marked.
+const secrets = new Set(JSON.parse(sessionStorage.getItem("solum.secrets") || "[]"));
+
+async function request(method, path, body) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["Authorization"] = "Bearer " + token;
+  const resp = await fetch("/api" + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!resp.ok) {
+    const data = await resp.json().catch(() => ({}));
+    throw new Error(data.error || resp.statusText);
+  }
+  return resp;
+}
+
+async function api(method, path, body) {
+  return (await request(method, path, body)).json();
+}
+
+function say(error) {
+  $("error").textContent = error ? String(error.message || error) : "";
+}
+
+function el(tag, text, cls) {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  if (cls) node.className = cls;
+  return node;
+}
+
+// Dice as dice: one square per face, the chosen one marked.
+function diceRow(faces, opts = {}) {
+  const row = el("span", undefined, "dice");
+  faces.forEach((face, i) => {
+    const die = el("span", String(face), "die");
+    if (opts.best !== undefined && face === opts.best) die.classList.add("best");
+    if (opts.label) die.setAttribute("aria-label", opts.label + " die " + (i + 1) + ": " + face);
+    row.appendChild(die);
+  });
+  return row;
+}
+
+function pct(p) {
+  return (100 * p).toFixed(p > 0.999 || p < 0.001 ? 2 : 1) + "%";
+}
+
+function checkText(name, c) {
+  const against = c.inputs.check.against;
+  const vs = against.difficulty !== undefined
+    ? "difficulty " + against.difficulty
+    : "an opposing pool of " + against.opposed.dice;
+  const own = c.result.own ? c.result.own.result : "auto";
+  const verdict = c.result.verdict ? c.result.verdict : c.result.passed ? "passed" : "failed";
+  return name + " checks " + c.inputs.check.attribute + " against " + vs + ": " + own + " — " + verdict;
+}
+
+function describe(entry) {
+  switch (entry.kind) {
+    case "note": return "Note: " + entry.text;
+    case "scene-start": return "Scene: " + entry.title + (entry.goal ? " — " + entry.goal : "");
+    case "scene-end": return "Scene ends" + (entry.summary ? ": " + entry.summary : "");
+    case "oracle": {
+      // "yes-but" is said "Yes, but".
+      const words = String((entry.outcome || {}).answer || "").split("-");
+      const answer = words.map((w, i) => (i === 0 ? w.charAt(0).toUpperCase() + w.slice(1) : w)).join(", ");
+      return "Oracle (" + entry.leaning + "): " + entry.question + " → " + answer;
+    }
+    case "idea": return "Idea: " + (entry.words || []).join(", ");
+    case "combat": {
+      const ch = entry.change || {};
+      if (ch.line) return "Combat " + entry.combat + ": " + ch.line.line.line + ((ch.line.text || []).length ? " — " + ch.line.text.join(" ") : "");
+      return "Combat " + entry.combat + ": " + (Object.keys(ch)[0] || "changed");
+    }
+    case "character": {
+      const ch = entry.change || {};
+      if (ch.check) return checkText(entry.name, ch.check);
+      const what = Object.keys(ch)[0] || "changed";
+      return entry.name + ": " + what;
+    }
+    default: {
+      const text = JSON.stringify(entry);
+      return entry.kind + ": " + (text.length > 300 ? text.slice(0, 300) + "…" : text);
+    }
+  }
+}
+
+function line(entry) {
+  const li = el("li");
+  li.dataset.seq = String(entry.seq);
+  li.appendChild(el("span", "#" + entry.seq + " ", "seq"));
+  li.appendChild(el("span", describe(entry), "text"));
+  const check = entry.kind === "character" && entry.change && entry.change.check;
+  if (check && check.result.own) li.appendChild(diceRow(check.result.own.dice, { best: check.result.own.result }));
+  if (entry.kind === "oracle" && entry.outcome && Array.isArray(entry.outcome.dice)) {
+    li.appendChild(diceRow(entry.outcome.dice, { best: entry.outcome.die }));
+  }
+  const rolled = check ? check.rolled : entry.rolled;
+  if (rolled && rolled.typed) li.appendChild(el("span", "real dice", "tag typed"));
+  if (secrets.has(entry.seq)) {
+    li.classList.add("secret");
+    li.prepend(el("span", "secret ", "tag"));
+  }
+  return li;
+}
+
+function show(entry) {
+  const journal = $("journal");
+  if (journal.querySelector('li[data-seq="' + entry.seq + '"]')) return;
+  journal.appendChild(line(entry));
+  if (entry.kind === "character") loadCharacters().catch(say);
+  if (entry.kind === "combat") loadCombat().catch(say);
+}
+
+function listen() {
+  // EventSource reconnects by itself and sends Last-Event-ID: the server catches up.
+  const source = new EventSource("/api/events?token=" + encodeURIComponent(token));
+  source.addEventListener("entry", (e) => show(JSON.parse(e.data)));
+}
+
+function fillSelect(select, names, keep) {
+  const old = select.value;
+  select.replaceChildren();
+  if (keep) select.appendChild(el("option", keep.label)).value = keep.value;
+  for (const n of names) select.appendChild(el("option", n)).value = n;
+  if ([...select.options].some((o) => o.value === old)) select.value = old;
+}
+
+async function loadCharacters() {
+  characters = await api("GET", "/characters");
+  const list = $("characters");
+  list.replaceChildren();
+  for (const c of characters) {
+    const h = c.character;
+    const li = el("li");
+    li.appendChild(el("strong", h.name));
+    li.appendChild(el("span", " Body " + h.body + ", Mind " + h.mind + ", Charm " + h.charm
+      + " · HP " + h.hit_points + "/" + c.max_hit_points + (c.out ? " (out)" : "")
+      + " · " + (h.backgrounds.join(", ") || "no backgrounds")
+      + " · " + h.weapons.map((w) => w.name).join(", ")));
+    if (h.notes) li.appendChild(el("em", " " + h.notes));
+    list.appendChild(li);
+  }
+  const mine = characters.filter((c) => me.member.role === "gm" || c.owner === me.member.id);
+  fillSelect($("check").elements.character, mine.map((c) => c.character.name));
+  fillSelect($("edit-character").elements.character, mine.map((c) => c.character.name));
+  backgrounds();
+  showOdds().catch(() => {});
+}
+
+function backgrounds() {
+  const f = $("check").elements;
+  const c = characters.find((x) => x.character.name === f.character.value);
+  fillSelect(f.background, c ? c.character.backgrounds : [], { label: "none", value: "" });
+}
+
+function checkBody() {
+  const f = $("check").elements;
+  const n = Number(f.number.value);
+  const body = {
+    attribute: f.attribute.value,
+    against: f.against.value === "difficulty" ? { difficulty: n } : { opposed: { dice: n, gear: false } },
+  };
+  if (f.background.value) body.background = f.background.value;
+  return body;
+}
+
+// The exact odds, shown before the roll and again whenever the check changes.
+async function showOdds() {
+  const name = $("check").elements.character.value;
+  if (!name) {
+    $("odds").textContent = "Create a character to roll a check.";
+    return;
+  }
+  const odds = await api("POST", "/characters/" + encodeURIComponent(name) + "/odds", checkBody());
+  let text = "Chance to " + (odds.draw == null ? "pass" : "win") + ": " + pct(odds.pass) + " (" + odds.pass_exact + ")";
+  if (odds.draw != null) text += ", draw " + pct(odds.draw) + ", lose " + pct(odds.lose);
+  $("odds").textContent = text;
+}
+
+async function enter() {
+  me = await api("GET", "/me");
+  $("who").textContent = me.table_name + " — " + me.member.name + " (" + (me.member.role === "gm" ? "game master" : "player") + ")";
+  $("signin").hidden = true;
+  $("table").hidden = false;
+  for (const node of document.querySelectorAll(".gm-only")) node.hidden = me.member.role !== "gm";
+  // A game master alone at the table may roll real dice and type the faces in.
+  for (const node of document.querySelectorAll(".typed-only")) node.hidden = !me.may_type_dice;
+  await loadCharacters();
+  await loadCombat();
+  listen();
+}
+
+function signedIn(joined) {
+  token = joined.token;
+  localStorage.setItem("solum.token", token);
+  history.replaceState(null, "", "/");
+  return enter();
+}
+
+function form(id, handler) {
+  $(id).addEventListener("submit", async (e) => {
+    e.preventDefault();
+    say(null);
+    const button = e.target.querySelector("button:not([type=button])");
+    if (button) button.disabled = true;
+    try {
+      await handler(e.target.elements, e.target);
+    } catch (err) {
+      say(err);
+    } finally {
+      if (button) button.disabled = false;
+    }
+  });
+}
+
+form("create", (f) => api("POST", "/tables", { table: f.table.value, name: f.name.value }).then(signedIn));
+form("join", (f) => {
+  const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
+  return api("POST", "/join", { invite, name: f.name.value }).then(signedIn);
+});
+// Faces typed in from real dice, in the order the rule draws them; none: the server rolls.
+function typedFaces(input) {
+  const words = input.value.split(/[\s,]+/).filter((w) => w);
+  if (!words.length) return undefined;
+  const faces = words.map(Number);
+  if (faces.some((n) => !Number.isInteger(n) || n < 1)) throw new Error("Real dice: type the faces as whole numbers, like 3 5 6");
+  return faces;
+}
+
+form("check", async (f) => {
+  const body = checkBody();
+  body.secret = f.secret.checked;
+  const typed = typedFaces(f.typed);
+  if (typed) body.typed = typed;
+  const name = f.character.value;
+  const view = await api("POST", "/characters/" + encodeURIComponent(name) + "/check", body);
+  if (body.secret) remember(view.seq);
+  const dice = $("dice");
+  dice.replaceChildren();
+  if (view.result.own) {
+    dice.appendChild(el("span", name + ": "));
+    dice.appendChild(diceRow(view.result.own.dice, { best: view.result.own.result, label: name }));
+    if (view.result.own.chain.length) {
+      dice.appendChild(el("span", " Rule of 6: "));
+      dice.appendChild(diceRow(view.result.own.chain));
+    }
+  }
+  if (view.result.opposition) {
+    dice.appendChild(el("span", " against: "));
+    dice.appendChild(diceRow(view.result.opposition.dice, { best: view.result.opposition.result, label: "opposition" }));
+  }
+  f.typed.value = "";
+  $("verdict").textContent = (body.secret ? "Secret: " : "") + (typed ? "Real dice: " : "") + checkText(name, view);
+  $("verdict").className = view.result.passed ? "pass" : "fail";
+});
+for (const name of ["character", "attribute", "background", "against", "number"]) {
+  $("check").elements[name].addEventListener("change", () => {
+    if (name === "character") backgrounds();
+    showOdds().catch(say);
+  });
+}
+form("ask", async (f) => {
+  const secret = f.secret.checked;
+  const body = { question: f.question.value, leaning: f.leaning.value, secret };
+  const typed = typedFaces(f.typed);
+  if (typed) body.typed = typed;
+  const view = await api("POST", "/oracle", body);
+  f.typed.value = "";
+  if (secret) remember(view.seq);
+  let text = (secret ? "Secret: " : "") + view.answer + " (" + pct(view.p_answer) + ")";
+  if (view.event) text += " — event: " + view.event;
+  if (view.disposition) text += " — disposition: " + view.disposition;
+  $("answer").textContent = text;
+  $("oracle-dice").replaceChildren(diceRow(view.dice, { best: view.die, label: "oracle" }));
+  f.question.value = "";
+});
+// The exact distribution of any dice expression, as bars (heights set through the CSSOM,
+// which the page's policy allows; no markup, no inline style).
+form("odds-form", async (f) => {
+  const view = await api("POST", "/odds", { expression: f.expression.value });
+  const chart = $("chart");
+  chart.replaceChildren();
+  const top = Math.max(...view.outcomes.map((o) => o.p));
+  const shown = view.outcomes.length > 80 ? view.outcomes.filter((o) => o.p >= top / 200) : view.outcomes;
+  for (const o of shown) {
+    const bar = el("div", undefined, "bar");
+    bar.title = o.value + ": " + pct(o.p) + " (" + o.exact + ")";
+    bar.setAttribute("aria-label", bar.title);
+    const fill = el("span", undefined, "fill");
+    fill.style.height = (100 * o.p / top).toFixed(1) + "%";
+    bar.appendChild(fill);
+    bar.appendChild(el("span", String(o.value), "value"));
+    chart.appendChild(bar);
+  }
+  let text = view.expression + ": mean " + view.mean.toFixed(2) + ", sd " + view.sd.toFixed(2);
+  const best = view.outcomes.reduce((a, b) => (b.p > a.p ? b : a));
+  text += "; most likely " + best.value + " at " + pct(best.p) + " (" + best.exact + ")";
+  if (view.neglected > 0) text += "; left out by the explosion's cut: " + view.neglected.toExponential(2);
+  $("odds-summary").textContent = text;
+});
+// The combat tracker: the game master plays lines of `solum combat`; everyone sees where
+// it stands (reloaded whenever a combat entry arrives).
+function showCombat(status) {
+  $("combat-none").hidden = !!status;
+  $("combat-view").hidden = !status;
+  // A game master starts a combat when none is open, and plays or ends the open one.
+  const gm = me && me.member.role === "gm";
+  $("combat-start").hidden = !gm || !!status;
+  $("combat-line").hidden = !gm || !status;
+  $("combat-end").hidden = !gm || !status;
+  if (!status) {
+    $("combat-log").replaceChildren();
+    return;
+  }
+  let head = status.name + " — " + (status.started ? "round " + status.round : "not started");
+  if (status.acting) head += ", " + status.acting + " to act";
+  if (status.over) head += " — over";
+  $("combat-head").textContent = head;
+  const body = $("combat-fighters");
+  body.replaceChildren();
+  const order = status.order.length ? status.order : status.fighters.map((f) => f.name);
+  const byName = new Map(status.fighters.map((f) => [f.name, f]));
+  for (const name of order) {
+    const f = byName.get(name);
+    if (!f) continue;
+    const tr = el("tr");
+    if (f.name === status.acting) tr.className = "acting";
+    if (f.out) tr.classList.add("out");
+    tr.appendChild(el("td", f.name + (f.out ? " (out)" : "")));
+    tr.appendChild(el("td", f.side));
+    tr.appendChild(el("td", f.hit_points + "/" + f.max_hit_points));
+    tr.appendChild(el("td", f.weapon));
+    body.appendChild(tr);
+  }
+  $("combat-ranges").replaceChildren(...status.ranges.map((r) => el("li", r.a + " – " + r.b + ": " + r.band)));
+  $("combat-choices").replaceChildren(...status.choices.map((c) => {
+    let text = c.action + " " + c.target + " (" + c.band + "): " + pct(c.p_success);
+    if (c.p_draw != null) text += ", draw " + pct(c.p_draw) + ", lose " + pct(c.p_lose);
+    return el("li", text);
+  }));
+}
+
+async function loadCombat() {
+  showCombat((await api("GET", "/combat")).combat);
+}
+
+form("combat-start", (f) => api("POST", "/combat", { name: f.name.value || undefined, roll_off: f.roll_off.checked }).then(loadCombat));
+form("combat-line", async (f) => {
+  const view = await api("POST", "/combat/line", { line: f.line.value });
+  $("combat-log").replaceChildren(...view.text.map((t) => el("li", t)));
+  showCombat(view.status);
+  f.line.value = "";
+});
+form("combat-end", () => api("POST", "/combat/end", {}).then(loadCombat));
+
+form("idea", async (f) => {
+  const view = await api("POST", "/idea", { genre: f.genre.value, count: Number(f.count.value) });
+  $("words").textContent = view.words.join(", ");
+});
+form("scene", async (f, node) => {
+  const body = { title: f.title.value };
+  if (f.goal.value) body.goal = f.goal.value;
+  await api("POST", "/scenes", body);
+  node.reset();
+});
+form("scene-end", async (f, node) => {
+  await api("POST", "/scenes/end", f.summary.value ? { summary: f.summary.value } : {});
+  node.reset();
+});
+form("note", async (f, node) => {
+  await api("POST", "/notes", { text: f.text.value });
+  node.reset();
+});
+form("new-character", async (f, node) => {
+  const named = f.backgrounds.value.split(",").map((s) => s.trim()).filter((s) => s);
+  await api("POST", "/characters", {
+    name: f.name.value,
+    body: Number(f.body.value),
+    mind: Number(f.mind.value),
+    charm: Number(f.charm.value),
+    backgrounds: named,
+    weapon: { name: f.weapon.value, class: f.class.value },
+    armor_name: f.armor.value,
+  });
+  const name = f.name.value;
+  node.reset();
+  await loadCharacters();
+  $("check").elements.character.value = name;
+  backgrounds();
+  await showOdds();
+});
+form("edit-character", async (f) => {
+  const edit = {};
+  if (Number(f.damage.value) > 0) edit.damage = Number(f.damage.value);
+  if (Number(f.heal.value) > 0) edit.heal = Number(f.heal.value);
+  if (f.notes.value) edit.notes = f.notes.value;
+  await api("PATCH", "/characters/" + encodeURIComponent(f.character.value), edit);
+  f.damage.value = "0";
+  f.heal.value = "0";
+  await loadCharacters();
+});
+form("invite", async (f) => {
+  const invite = await api("POST", "/invites", { role: f.role.value });
+  $("invite-link").value = location.origin + "/#invite=" + invite.token;
+  $("invite-link").select();
+});
+$("copy-invite").addEventListener("click", () => {
+  const link = $("invite-link");
+  link.select();
+  if (navigator.clipboard) navigator.clipboard.writeText(link.value).catch(() => document.execCommand("copy"));
+  else document.execCommand("copy");
+});
+form("search", async (f) => {
+  const found = $("found");
+  found.replaceChildren();
+  if (!f.q.value) {
+    found.hidden = true;
+    return;
+  }
+  const page = await api("GET", "/journal?q=" + encodeURIComponent(f.q.value));
+  for (const entry of page.entries) found.appendChild(line(entry));
+  if (!page.entries.length) found.appendChild(el("li", "Nothing found."));
+  found.hidden = false;
+});
+// The exports need the session: fetched with it, then saved as a file.
+for (const [id, file] of [["export-md", "journal.md"], ["export-json", "journal.json"]]) {
+  $(id).addEventListener("click", async (e) => {
+    e.preventDefault();
+    try {
+      const resp = await request("GET", $(id).getAttribute("href").slice(4));
+      const url = URL.createObjectURL(await resp.blob());
+      const a = el("a");
+      a.href = url;
+      a.download = file;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } catch (err) {
+      say(err);
+    }
+  });
+}
+
+function remember(seq) {
+  secrets.add(seq);
+  sessionStorage.setItem("solum.secrets", JSON.stringify([...secrets]));
+  const li = $("journal").querySelector('li[data-seq="' + seq + '"]');
+  if (li && !li.classList.contains("secret")) {
+    li.classList.add("secret");
+    li.prepend(el("span", "secret ", "tag"));
+  }
+}
+
+window.addEventListener("DOMContentLoaded", () => {
+  const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
+  if (invite) {
+    token = null;
+    $("signin").hidden = false;
+    $("create").hidden = true;
+    $("join").hidden = false;
+  } else if (token) {
+    enter().catch((err) => {
+      token = null;
+      localStorage.removeItem("solum.token");
+      $("signin").hidden = false;
+      say(err);
+    });
+  } else {
+    $("signin").hidden = false;
+  }
+});

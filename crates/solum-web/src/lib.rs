@@ -1,0 +1,1198 @@
+//! The web table: an HTTP server over the application layer and the campaign store.
+//!
+//! [`app`] builds the router (a JSON API under `/api`, live updates as server-sent events,
+//! and the embedded page at `/`); [`serve`] binds it and runs until Ctrl-C. The server holds
+//! no rule, no SQL and no load–change–save flow: every request finds its member by session
+//! token, opens the campaign file in that member's [`Scope`] (their table, their role) and
+//! makes one `solum-app` call on a blocking thread. A table's data is reachable only through
+//! a session of that table, because the store filters every query by the scope.
+
+mod live;
+mod page;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Query, Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header, request::Parts};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::{Deserialize, Serialize};
+use solum_app::characters::{CharacterCheck, CharacterEdit, NewCharacter};
+use solum_app::tables::{self, Joined};
+use solum_app::{AppError, Campaign, Dice, ErrorKind, IdeaSource, JournalEntry};
+use solum_expanded::oracle::Leaning;
+use solum_store::{Member, Scope, SqliteStore};
+
+pub use live::Hub;
+
+/// The port `solum serve` listens on unless `--addr` says otherwise.
+pub const DEFAULT_PORT: u16 = 7373;
+
+/// The largest request body of a roll, a scene, a join or an edit, in bytes.
+pub const BODY_LIMIT: usize = 4 * 1024;
+/// The largest request body of a note (a note holds up to [`solum_app::MAX_NOTE`]
+/// characters of mostly plain text).
+pub const NOTE_BODY_LIMIT: usize = 16 * 1024;
+
+/// How the server behaves; [`Config::new`] gives the defaults of `solum serve`.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The campaign file.
+    pub campaign: PathBuf,
+    /// `Host` values the server answers to (`None`: any). `serve` sets the address it is
+    /// bound to and its `localhost` spelling, which defeats DNS rebinding.
+    pub allowed_hosts: Option<Vec<String>>,
+    /// Requests a session may make at once before the rate limit bites.
+    pub rate_burst: u32,
+    /// Requests per second a session regains.
+    pub rate_per_sec: f64,
+    /// Notifications a live client may leave unread before it is dropped.
+    pub live_buffer: usize,
+    /// How often a live stream looks for entries written by another process (the CLI).
+    pub live_poll: Duration,
+}
+
+impl Config {
+    /// The defaults for the campaign at `campaign`.
+    pub fn new(campaign: impl Into<PathBuf>) -> Self {
+        Self {
+            campaign: campaign.into(),
+            allowed_hosts: None,
+            rate_burst: 60,
+            rate_per_sec: 20.0,
+            live_buffer: 64,
+            live_poll: Duration::from_secs(2),
+        }
+    }
+}
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    config: Config,
+    hub: Hub,
+    limiter: Limiter,
+}
+
+impl AppState {
+    /// The state of a server with `config`.
+    pub fn new(config: Config) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                limiter: Limiter::new(config.rate_burst, config.rate_per_sec),
+                hub: Hub::default(),
+                config,
+            }),
+        }
+    }
+
+    /// The live clients' hub.
+    pub fn hub(&self) -> &Hub {
+        &self.inner.hub
+    }
+
+    fn path(&self) -> PathBuf {
+        self.inner.config.campaign.clone()
+    }
+}
+
+/// The router: the page, the API and the live stream, with the security layer on every
+/// response.
+pub fn app(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/tables", post(create_table))
+        .route("/join", post(join))
+        .route("/me", get(me))
+        .route("/invites", post(invite))
+        .route("/journal", get(journal))
+        .route("/journal/export", get(export))
+        .route("/journal/verify", get(verify))
+        .route("/oracle", post(oracle))
+        .route("/idea", post(idea))
+        .route(
+            "/notes",
+            post(note).layer(DefaultBodyLimit::max(NOTE_BODY_LIMIT)),
+        )
+        .route("/scenes", post(scene_start))
+        .route("/scenes/end", post(scene_end))
+        .route("/characters", get(characters).post(create_character))
+        .route("/characters/{name}", get(character).patch(edit_character))
+        .route("/characters/{name}/odds", post(check_odds))
+        .route("/characters/{name}/check", post(check))
+        .route("/odds", post(notation_odds))
+        .route("/combat", get(combat_status).post(combat_start))
+        .route("/combat/line", post(combat_line))
+        .route("/combat/end", post(combat_end))
+        .route("/events", get(live::events))
+        .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such endpoint") })
+        .layer(DefaultBodyLimit::max(BODY_LIMIT));
+    Router::new()
+        .merge(page::routes())
+        .nest("/api", api)
+        .layer(middleware::from_fn_with_state(state.clone(), guard))
+        .with_state(state)
+}
+
+/// Binds `addr` and serves the campaign until Ctrl-C; `ready` learns the address bound and
+/// an invite link for the game master of the campaign's own table before the first request.
+pub fn serve(
+    config: Config,
+    addr: SocketAddr,
+    ready: impl FnOnce(&Ready),
+) -> Result<(), std::io::Error> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        let local = listener.local_addr()?;
+        let mut config = config;
+        // Bound to one address, the server answers only to it (and `localhost` for a loopback
+        // one): a page of another site that re-points its name here is refused. Bound to
+        // every address, the host is whatever the network calls this machine.
+        if config.allowed_hosts.is_none() && !local.ip().is_unspecified() {
+            let mut hosts = vec![local.to_string()];
+            if local.ip().is_loopback() {
+                hosts.push(format!("localhost:{}", local.port()));
+            }
+            config.allowed_hosts = Some(hosts);
+        }
+        let path = config.campaign.clone();
+        let invite = tokio::task::spawn_blocking(move || {
+            let mut store = SqliteStore::open(&path)?;
+            tables::invite_to(&mut store, 0, true)
+        })
+        .await
+        .map_err(std::io::Error::other)?
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
+        ready(&Ready {
+            addr: local,
+            home_invite: invite.token,
+        });
+        let state = AppState::new(config);
+        let hub = state.clone();
+        axum::serve(listener, app(state))
+            .with_graceful_shutdown(async move {
+                let _ = tokio::signal::ctrl_c().await;
+                // Live streams never end by themselves: closing them lets the server stop.
+                hub.hub().close_all();
+            })
+            .await
+    })
+}
+
+/// What [`serve`] tells its caller once it listens.
+#[derive(Debug, Clone)]
+pub struct Ready {
+    /// The address bound.
+    pub addr: SocketAddr,
+    /// An invite (game master) to the campaign's own table, the one the command line plays.
+    pub home_invite: String,
+}
+
+impl Ready {
+    /// The page's address.
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.addr)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Security: hosts, origins, headers.
+
+/// The Content-Security-Policy of every response: scripts, styles and connections only from
+/// the page's own origin, no inline script, no frames either way, no plugins.
+pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+connect-src 'self'; form-action 'self'; base-uri 'none'; frame-src 'none'; frame-ancestors 'none'; object-src 'none'";
+
+async fn guard(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    let host = req
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .map(str::to_owned);
+    if let Some(allowed) = &state.inner.config.allowed_hosts
+        && !host.as_ref().is_some_and(|h| allowed.contains(h))
+    {
+        return secured(
+            ApiError::new(StatusCode::MISDIRECTED_REQUEST, "unknown host").into_response(),
+        );
+    }
+    let changes = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS)
+        || req.headers().contains_key(header::UPGRADE);
+    if changes {
+        let origin = req
+            .headers()
+            .get(header::ORIGIN)
+            .and_then(|o| o.to_str().ok());
+        let own = host.as_ref().map(|h| format!("http://{h}"));
+        if origin.is_none() || origin != own.as_deref() {
+            return secured(
+                ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "cross-origin request refused: changes come only from the table's own page",
+                )
+                .into_response(),
+            );
+        }
+    }
+    secured(next.run(req).await)
+}
+
+fn secured(mut resp: Response) -> Response {
+    let h = resp.headers_mut();
+    let set = |h: &mut HeaderMap, name: &'static str, value: &'static str| {
+        h.insert(name, HeaderValue::from_static(value));
+    };
+    set(h, "content-security-policy", CSP);
+    set(h, "x-content-type-options", "nosniff");
+    set(h, "x-frame-options", "DENY");
+    set(h, "referrer-policy", "no-referrer");
+    set(h, "cross-origin-opener-policy", "same-origin");
+    set(h, "cross-origin-resource-policy", "same-origin");
+    set(
+        h,
+        "permissions-policy",
+        "camera=(), microphone=(), geolocation=()",
+    );
+    if !h.contains_key(header::CACHE_CONTROL) {
+        set(h, "cache-control", "no-store");
+    }
+    resp
+}
+
+// ---------------------------------------------------------------------------------------
+// JSON out: safe in any HTML context.
+
+/// JSON whose strings escape `<`, `>`, `&` and the two JavaScript line separators as
+/// `\uXXXX`: what a player typed can be dropped into HTML, an attribute or a script block
+/// and stay text. Every JSON answer and every live event is written this way.
+pub fn to_json<T: Serialize>(value: &T) -> Result<Vec<u8>, serde_json::Error> {
+    let mut out = Vec::new();
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, HtmlSafe);
+    value.serialize(&mut ser)?;
+    Ok(out)
+}
+
+struct HtmlSafe;
+
+impl serde_json::ser::Formatter for HtmlSafe {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut start = 0;
+        for (i, c) in fragment.char_indices() {
+            let escaped = match c {
+                '<' => "\\u003c",
+                '>' => "\\u003e",
+                '&' => "\\u0026",
+                '\u{2028}' => "\\u2028",
+                '\u{2029}' => "\\u2029",
+                _ => continue,
+            };
+            writer.write_all(&fragment.as_bytes()[start..i])?;
+            writer.write_all(escaped.as_bytes())?;
+            start = i + c.len_utf8();
+        }
+        writer.write_all(&fragment.as_bytes()[start..])
+    }
+}
+
+/// A JSON answer written by [`to_json`].
+struct Json<T>(T);
+
+impl<T: Serialize> IntoResponse for Json<T> {
+    fn into_response(self) -> Response {
+        match to_json(&self.0) {
+            Ok(bytes) => (
+                [(header::CONTENT_TYPE, "application/json")],
+                Body::from(bytes),
+            )
+                .into_response(),
+            Err(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Errors.
+
+/// An error answer: a status and a message meant for the player, never internals.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    message: String,
+}
+
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    error: &'a str,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        Self {
+            status,
+            message: message.into(),
+        }
+    }
+
+    fn internal() -> Self {
+        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
+    }
+
+    fn forbidden(message: &str) -> Self {
+        Self::new(StatusCode::FORBIDDEN, message)
+    }
+}
+
+impl From<AppError> for ApiError {
+    fn from(e: AppError) -> Self {
+        let kind = e.kind();
+        let status =
+            StatusCode::from_u16(kind.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        // A store error's text names the file; only the kind goes out, or the store's own
+        // words about the request (a duplicate name, a forbidden change).
+        let message = match (&e, kind) {
+            (_, ErrorKind::Internal) | (AppError::UnreadableEntry { .. }, _) => {
+                tracing::error!("request failed: {e}");
+                "internal error".to_string()
+            }
+            (AppError::Store(s), _) => match s {
+                solum_store::StoreError::BadRecord(_) | solum_store::StoreError::Forbidden(_) => {
+                    s.to_string()
+                }
+                _ if kind == ErrorKind::Unavailable => {
+                    "the campaign is busy or full; nothing was changed, try again".to_string()
+                }
+                _ => {
+                    tracing::error!("request failed: {e}");
+                    "the campaign cannot be used".to_string()
+                }
+            },
+            _ => e.to_string(),
+        };
+        Self::new(status, message)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut resp = (
+            self.status,
+            Json(ErrorBody {
+                error: &self.message,
+            }),
+        )
+            .into_response();
+        if self.status == StatusCode::TOO_MANY_REQUESTS {
+            resp.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        }
+        resp
+    }
+}
+
+/// A JSON body whose rejections answer as [`ApiError`]s (an oversized body stays 413).
+struct Body_<T>(T);
+
+impl<T, S> FromRequest<S> for Body_<T>
+where
+    T: serde::de::DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        match axum::Json::<T>::from_request(req, state).await {
+            Ok(axum::Json(v)) => Ok(Self(v)),
+            Err(r) => Err(rejection(r)),
+        }
+    }
+}
+
+fn rejection(r: JsonRejection) -> ApiError {
+    let status = r.status();
+    let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
+        "the request body is too large".to_string()
+    } else {
+        r.body_text()
+    };
+    ApiError::new(status, message)
+}
+
+// ---------------------------------------------------------------------------------------
+// Sessions and rate limits.
+
+/// The member a request acts as, found by its bearer token (or, for the live stream only,
+/// its `token` query parameter: an `EventSource` cannot send headers).
+pub struct Auth {
+    member: Member,
+}
+
+impl FromRequestParts<AppState> for Auth {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let token = bearer(&parts.headers).or_else(|| {
+            matches!(parts.uri.path(), "/events" | "/api/events")
+                .then(|| query_token(parts.uri.query()))
+                .flatten()
+        });
+        let Some(token) = token else {
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "sign in: join a table or create one",
+            ));
+        };
+        // The rate limit is keyed by the session token itself: no header can move a request
+        // into another bucket, and a made-up token only spends its own.
+        if !state.inner.limiter.allow(&tables::token_hash(&token)) {
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too many requests; slow down",
+            ));
+        }
+        let path = state.path();
+        let member = blocking(move || {
+            let store = SqliteStore::open(&path)?;
+            tables::session(&store, &token)
+        })
+        .await?;
+        match member {
+            Some(member) => Ok(Self { member }),
+            None => Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "this session is unknown: join the table again",
+            )),
+        }
+    }
+}
+
+fn bearer(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let token = value.strip_prefix("Bearer ")?.trim();
+    Some(token.to_string())
+}
+
+fn query_token(query: Option<&str>) -> Option<String> {
+    query?
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("token="))
+        .map(str::to_owned)
+}
+
+/// Token buckets, one per session.
+struct Limiter {
+    burst: f64,
+    per_sec: f64,
+    buckets: Mutex<HashMap<String, (f64, Instant)>>,
+}
+
+impl Limiter {
+    fn new(burst: u32, per_sec: f64) -> Self {
+        Self {
+            burst: f64::from(burst.max(1)),
+            per_sec: per_sec.max(0.0),
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn allow(&self, key: &str) -> bool {
+        let now = Instant::now();
+        let Ok(mut buckets) = self.buckets.lock() else {
+            return false;
+        };
+        if buckets.len() > 10_000 {
+            // Buckets refilled to the brim say nothing: forget them.
+            let (burst, per_sec) = (self.burst, self.per_sec);
+            buckets.retain(|_, (tokens, at)| {
+                *tokens + now.duration_since(*at).as_secs_f64() * per_sec < burst
+            });
+        }
+        let (tokens, at) = buckets.entry(key.to_string()).or_insert((self.burst, now));
+        *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * self.per_sec).min(self.burst);
+        *at = now;
+        if *tokens >= 1.0 {
+            *tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Running use cases off the async runtime.
+
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, AppError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|_| ApiError::internal())?
+        .map_err(ApiError::from)
+}
+
+/// Runs `work` on the member's campaign view, on a blocking thread.
+async fn with_campaign<T: Send + 'static>(
+    state: &AppState,
+    scope: Scope,
+    work: impl FnOnce(&mut Campaign<SqliteStore>) -> Result<T, AppError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let path = state.path();
+    blocking(move || work(&mut open(&path, scope)?)).await
+}
+
+/// The same, for a change: the table's live clients hear of it.
+async fn change<T: Send + 'static>(
+    state: &AppState,
+    scope: Scope,
+    work: impl FnOnce(&mut Campaign<SqliteStore>) -> Result<T, AppError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let out = with_campaign(state, scope, work).await;
+    if out.is_ok() {
+        state.hub().notify(scope.table);
+    }
+    out
+}
+
+fn open(path: &Path, scope: Scope) -> Result<Campaign<SqliteStore>, AppError> {
+    Ok(Campaign::new(SqliteStore::open_scoped(path, scope)?))
+}
+
+/// The dice of a live roll: the server's generator with a fresh seed, or faces typed in by
+/// hand where [`tables::may_type_dice`] allows them (they are journaled as typed).
+fn dice_for(
+    campaign: &Campaign<SqliteStore>,
+    member: &Member,
+    typed: Option<Vec<u32>>,
+) -> Result<Dice, AppError> {
+    match typed {
+        None => Ok(Dice::Fresh),
+        Some(faces) => {
+            if tables::may_type_dice(campaign.store(), member)? {
+                Ok(Dice::Typed(faces))
+            } else {
+                Err(AppError::Forbidden(
+                    "dice typed in by hand are for a game master playing alone at the table".into(),
+                ))
+            }
+        }
+    }
+}
+
+/// The scope of a roll: secret ones only for the game master.
+fn roll_scope(member: &Member, secret: bool) -> Result<Scope, ApiError> {
+    let scope = tables::scope_of(member);
+    match (secret, member.gm) {
+        (false, _) => Ok(scope),
+        (true, true) => Ok(scope.secret()),
+        (true, false) => Err(ApiError::forbidden(
+            "not allowed: only the game master rolls in secret",
+        )),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Tables.
+
+#[derive(Deserialize)]
+struct NewTable {
+    table: String,
+    name: String,
+}
+
+async fn create_table(
+    State(state): State<AppState>,
+    Body_(req): Body_<NewTable>,
+) -> Result<(StatusCode, Json<Joined>), ApiError> {
+    anonymous_limit(&state)?;
+    let path = state.path();
+    let joined = blocking(move || {
+        let mut store = SqliteStore::open(&path)?;
+        tables::create_table(&mut store, &req.table, &req.name)
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(joined)))
+}
+
+/// Requests without a session (creating a table, joining one) share one bucket.
+fn anonymous_limit(state: &AppState) -> Result<(), ApiError> {
+    if state.inner.limiter.allow("") {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many requests; slow down",
+        ))
+    }
+}
+
+#[derive(Deserialize)]
+struct JoinRequest {
+    invite: String,
+    name: String,
+}
+
+async fn join(
+    State(state): State<AppState>,
+    Body_(req): Body_<JoinRequest>,
+) -> Result<(StatusCode, Json<Joined>), ApiError> {
+    anonymous_limit(&state)?;
+    let path = state.path();
+    let joined = blocking(move || {
+        let mut store = SqliteStore::open(&path)?;
+        tables::join(&mut store, &req.invite, &req.name)
+    })
+    .await?;
+    state.hub().notify(joined.table);
+    Ok((StatusCode::CREATED, Json(joined)))
+}
+
+#[derive(Serialize)]
+struct Me {
+    table: i64,
+    table_name: String,
+    member: tables::MemberView,
+    members: Vec<tables::MemberView>,
+    may_type_dice: bool,
+}
+
+async fn me(State(state): State<AppState>, auth: Auth) -> Result<Json<Me>, ApiError> {
+    let member = auth.member;
+    with_campaign(&state, tables::scope_of(&member), move |c| {
+        use solum_store::TableStore;
+        let members = c.store().members()?;
+        Ok(Me {
+            table: member.table,
+            table_name: member.table_name.clone(),
+            member: tables::MemberView::of(&member),
+            members: members.iter().map(tables::MemberView::of).collect(),
+            may_type_dice: tables::may_type_dice(c.store(), &member)?,
+        })
+    })
+    .await
+    .map(Json)
+}
+
+#[derive(Deserialize, Default)]
+struct InviteRequest {
+    #[serde(default)]
+    role: Option<String>,
+}
+
+async fn invite(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<InviteRequest>,
+) -> Result<(StatusCode, Json<tables::Invite>), ApiError> {
+    let gm = match req.role.as_deref() {
+        None | Some("player") => false,
+        Some("gm") => true,
+        Some(_) => {
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "role: say player or gm",
+            ));
+        }
+    };
+    let member = auth.member;
+    let path = state.path();
+    let invite = blocking(move || {
+        let mut store = SqliteStore::open(&path)?;
+        tables::invite(&mut store, &member, gm)
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(invite)))
+}
+
+// ---------------------------------------------------------------------------------------
+// The journal.
+
+#[derive(Deserialize)]
+struct JournalQuery {
+    /// Entries after this sequence number.
+    after: Option<i64>,
+    /// Text to search for (case-insensitive, in every field of an entry).
+    q: Option<String>,
+    /// At most this many (the latest ones when more match).
+    limit: Option<usize>,
+}
+
+#[derive(Serialize)]
+struct JournalPage {
+    entries: Vec<JournalEntry>,
+}
+
+/// The most entries one journal read returns.
+const MAX_PAGE: usize = 1_000;
+
+async fn journal(
+    State(state): State<AppState>,
+    auth: Auth,
+    Query(query): Query<JournalQuery>,
+) -> Result<Json<JournalPage>, ApiError> {
+    if query.q.as_ref().is_some_and(|q| q.chars().count() > 200) {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "q: the search text is longer than 200 characters",
+        ));
+    }
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, move |c| {
+        let after = query.after.unwrap_or(0);
+        let needle = query.q.as_deref().map(str::to_lowercase);
+        let mut entries: Vec<JournalEntry> = c
+            .entries()?
+            .into_iter()
+            .filter(|e| e.seq > after)
+            .filter(|e| {
+                needle.as_ref().is_none_or(|n| {
+                    serde_json::to_string(&e.record)
+                        .is_ok_and(|text| text.to_lowercase().contains(n))
+                })
+            })
+            .collect();
+        let limit = query.limit.unwrap_or(MAX_PAGE).min(MAX_PAGE);
+        if entries.len() > limit {
+            entries.drain(..entries.len() - limit);
+        }
+        Ok(JournalPage { entries })
+    })
+    .await
+    .map(Json)
+}
+
+#[derive(Deserialize)]
+struct ExportQuery {
+    format: Option<String>,
+}
+
+async fn export(
+    State(state): State<AppState>,
+    auth: Auth,
+    Query(query): Query<ExportQuery>,
+) -> Result<Response, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    let title = auth.member.table_name.clone();
+    match query.format.as_deref() {
+        None | Some("json") => with_campaign(&state, scope, |c| c.export())
+            .await
+            .map(|e| Json(e).into_response()),
+        Some("markdown") => {
+            let text = with_campaign(&state, scope, move |c| c.export_markdown(&title)).await?;
+            Ok((
+                [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
+                Body::from(text),
+            )
+                .into_response())
+        }
+        Some(_) => Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "format: say json or markdown",
+        )),
+    }
+}
+
+async fn verify(
+    State(state): State<AppState>,
+    auth: Auth,
+) -> Result<Json<solum_app::VerifyReport>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, |c| c.verify()).await.map(Json)
+}
+
+// ---------------------------------------------------------------------------------------
+// Solo tools: the oracle, ideas, notes, scenes.
+
+#[derive(Deserialize)]
+struct AskRequest {
+    question: String,
+    #[serde(default)]
+    leaning: Leaning,
+    #[serde(default)]
+    secret: bool,
+    #[serde(default)]
+    typed: Option<Vec<u32>>,
+}
+
+async fn oracle(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<AskRequest>,
+) -> Result<Json<solum_app::OracleView>, ApiError> {
+    let member = auth.member;
+    let scope = roll_scope(&member, req.secret)?;
+    change(&state, scope, move |c| {
+        let dice = dice_for(c, &member, req.typed)?;
+        c.ask_oracle(&req.question, req.leaning, dice, None)
+    })
+    .await
+    .map(Json)
+}
+
+#[derive(Deserialize)]
+struct IdeaRequest {
+    genre: String,
+    #[serde(default = "one")]
+    count: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+async fn idea(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<IdeaRequest>,
+) -> Result<Json<solum_app::IdeaView>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| {
+        c.idea(IdeaSource::Genre(req.genre), req.count, Dice::Fresh)
+    })
+    .await
+    .map(Json)
+}
+
+#[derive(Deserialize)]
+struct NoteRequest {
+    text: String,
+}
+
+async fn note(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<NoteRequest>,
+) -> Result<(StatusCode, Json<JournalEntry>), ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| c.note(&req.text))
+        .await
+        .map(|e| (StatusCode::CREATED, Json(e)))
+}
+
+#[derive(Deserialize)]
+struct SceneRequest {
+    title: String,
+    goal: Option<String>,
+}
+
+async fn scene_start(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<SceneRequest>,
+) -> Result<(StatusCode, Json<Vec<JournalEntry>>), ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| {
+        c.start_scene(&req.title, req.goal.as_deref())
+    })
+    .await
+    .map(|e| (StatusCode::CREATED, Json(e)))
+}
+
+#[derive(Deserialize)]
+struct SceneEnd {
+    summary: Option<String>,
+}
+
+async fn scene_end(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<SceneEnd>,
+) -> Result<Json<JournalEntry>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| c.end_scene(req.summary.as_deref()))
+        .await
+        .map(Json)
+}
+
+// ---------------------------------------------------------------------------------------
+// Characters and checks.
+
+async fn characters(
+    State(state): State<AppState>,
+    auth: Auth,
+) -> Result<Json<Vec<tables::OwnedCharacter>>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, |c| c.owned_characters())
+        .await
+        .map(Json)
+}
+
+async fn character(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+) -> Result<Json<solum_app::characters::CharacterView>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, move |c| c.character(&name))
+        .await
+        .map(Json)
+}
+
+#[derive(Deserialize)]
+struct CreateRequest {
+    #[serde(flatten)]
+    character: NewCharacter,
+    #[serde(default)]
+    typed: Option<Vec<u32>>,
+}
+
+async fn create_character(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<CreateRequest>,
+) -> Result<(StatusCode, Json<solum_app::characters::ChangeView>), ApiError> {
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        let dice = dice_for(c, &member, req.typed)?;
+        c.create_character(&req.character, dice)
+    })
+    .await
+    .map(|v| (StatusCode::CREATED, Json(v)))
+}
+
+async fn edit_character(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(edit): Body_<CharacterEdit>,
+) -> Result<Json<solum_app::characters::ChangeView>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| c.edit_character(&name, &edit))
+        .await
+        .map(Json)
+}
+
+async fn check_odds(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(check): Body_<CharacterCheck>,
+) -> Result<Json<solum_app::characters::CheckOdds>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, move |c| c.check_odds(&name, &check))
+        .await
+        .map(Json)
+}
+
+#[derive(Deserialize)]
+struct CheckRequest {
+    #[serde(flatten)]
+    check: CharacterCheck,
+    #[serde(default)]
+    secret: bool,
+    #[serde(default)]
+    typed: Option<Vec<u32>>,
+}
+
+async fn check(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<CheckRequest>,
+) -> Result<Json<solum_app::characters::CheckView>, ApiError> {
+    let member = auth.member;
+    let scope = roll_scope(&member, req.secret)?;
+    change(&state, scope, move |c| {
+        use solum_store::TableStore;
+        // A player rolls from their own characters only.
+        if !member.gm
+            && c.store()
+                .sheet_owner(solum_app::characters::SYSTEM, &name)?
+                != Some(member.id)
+        {
+            return Err(AppError::Forbidden(format!(
+                "{} is not your character",
+                name.trim()
+            )));
+        }
+        let dice = dice_for(c, &member, req.typed)?;
+        c.check_from_character(&name, &req.check, dice)
+    })
+    .await
+    .map(Json)
+}
+
+// ---------------------------------------------------------------------------------------
+// Odds of any dice expression (the notation of `solum odds`): nothing rolled, nothing kept.
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OddsRequest {
+    expression: String,
+}
+
+/// One value of an expression's exact distribution.
+#[derive(Serialize)]
+struct OddsPoint {
+    value: i64,
+    p: f64,
+    exact: String,
+}
+
+/// The exact distribution of a dice expression, as `solum odds EXPR --json` computes it.
+#[derive(Serialize)]
+struct OddsView {
+    expression: String,
+    outcomes: Vec<OddsPoint>,
+    mean: f64,
+    sd: f64,
+    /// The mass an explosion's truncation leaves out.
+    neglected: f64,
+}
+
+/// Longest expression taken.
+const MAX_EXPRESSION: usize = 200;
+
+async fn notation_odds(
+    _auth: Auth,
+    Body_(req): Body_<OddsRequest>,
+) -> Result<Json<OddsView>, ApiError> {
+    let text = req.expression;
+    if text.trim().is_empty() || text.chars().count() > MAX_EXPRESSION {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "expression: between 1 and 200 characters, like 3d6 or 4d6kh3",
+        ));
+    }
+    // The notation checks its limits before any work; the work runs off the async threads.
+    let view = tokio::task::spawn_blocking(move || {
+        let expr = solum_notation::parse(&text).map_err(|e| e.render(&text))?;
+        let d = solum_notation::distribution(&expr).map_err(|e| e.render(&text))?;
+        Ok::<_, String>(OddsView {
+            expression: expr.to_string(),
+            outcomes: d
+                .outcomes()
+                .iter()
+                .map(|(value, p)| OddsPoint {
+                    value: *value,
+                    p: solum_dice::prob_to_f64(p),
+                    exact: p.to_string(),
+                })
+                .collect(),
+            mean: d.mean(),
+            sd: d.std_dev(),
+            neglected: solum_dice::prob_to_f64(d.neglected()),
+        })
+    })
+    .await
+    .map_err(|_| ApiError::internal())?
+    .map_err(|message| {
+        ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("expression: {message}"),
+        )
+    })?;
+    Ok(Json(view))
+}
+
+// ---------------------------------------------------------------------------------------
+// The combat tracker: the table's one open combat, run by a game master in the line
+// language of `solum combat`; every member reads where it stands.
+
+fn gm_only(member: &Member, what: &str) -> Result<(), ApiError> {
+    if member.gm {
+        Ok(())
+    } else {
+        Err(ApiError::forbidden(&format!(
+            "not allowed: only the game master {what}"
+        )))
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CombatStartRequest {
+    name: Option<String>,
+    #[serde(default)]
+    roll_off: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CombatLineRequest {
+    line: String,
+}
+
+/// The open combat with its fighters, order, ranges and the acting fighter's options with
+/// their odds; `{"combat": null}` when none is open.
+#[derive(Serialize)]
+struct CombatAnswer {
+    combat: Option<solum_app::combat::CombatStatus>,
+}
+
+async fn combat_status(
+    State(state): State<AppState>,
+    auth: Auth,
+) -> Result<Json<CombatAnswer>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, |c| c.combat_status())
+        .await
+        .map(|combat| Json(CombatAnswer { combat }))
+}
+
+async fn combat_start(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<CombatStartRequest>,
+) -> Result<(StatusCode, Json<solum_app::combat::CombatStartView>), ApiError> {
+    gm_only(&auth.member, "runs a combat")?;
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| {
+        c.start_combat(req.name.as_deref(), req.roll_off)
+    })
+    .await
+    .map(|v| (StatusCode::CREATED, Json(v)))
+}
+
+async fn combat_line(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<CombatLineRequest>,
+) -> Result<Json<solum_app::combat::CombatLineView>, ApiError> {
+    let member = auth.member;
+    gm_only(&member, "runs a combat")?;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        // Faces typed with `with` are real dice: only for a game master alone at the table.
+        // (A line that does not parse is refused by the use case, naming the line.)
+        if let Ok(solum_play::encounter::Line::Command(_, Some(_))) =
+            solum_play::encounter::parse_line(&req.line)
+            && !tables::may_type_dice(c.store(), &member)?
+        {
+            return Err(AppError::Forbidden(
+                "dice typed in by hand are for a game master playing alone at the table".into(),
+            ));
+        }
+        // The server picks the seed; the use case journals it.
+        c.combat_line(&req.line, None)
+    })
+    .await
+    .map(Json)
+}
+
+async fn combat_end(
+    State(state): State<AppState>,
+    auth: Auth,
+) -> Result<Json<solum_app::combat::CombatEndView>, ApiError> {
+    gm_only(&auth.member, "runs a combat")?;
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, |c| c.end_combat()).await.map(Json)
+}

@@ -1,0 +1,1062 @@
+//! The API against the real router and a real SQLite campaign in a tempdir.
+
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use futures_util::StreamExt;
+use serde_json::{Value, json};
+use solum_web::{AppState, Config, app};
+use tower::ServiceExt;
+
+const HOST: &str = "table.test:7373";
+const ORIGIN: &str = "http://table.test:7373";
+
+struct Server {
+    _dir: tempfile::TempDir,
+    state: AppState,
+    router: Router,
+}
+
+struct Answer {
+    status: StatusCode,
+    headers: axum::http::HeaderMap,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
+    }
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+fn server_with(tune: impl FnOnce(&mut Config)) -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = Config::new(dir.path().join("campaign.solum"));
+    config.allowed_hosts = Some(vec![HOST.to_string()]);
+    config.live_poll = Duration::from_millis(200);
+    tune(&mut config);
+    let state = AppState::new(config);
+    Server {
+        _dir: dir,
+        router: app(state.clone()),
+        state,
+    }
+}
+
+fn server() -> Server {
+    server_with(|_| {})
+}
+
+impl Server {
+    async fn send(&self, req: Request<Body>) -> Answer {
+        let resp = self.router.clone().oneshot(req).await.unwrap();
+        let status = resp.status();
+        let headers = resp.headers().clone();
+        let body = axum::body::to_bytes(resp.into_body(), 1 << 24)
+            .await
+            .unwrap()
+            .to_vec();
+        Answer {
+            status,
+            headers,
+            body,
+        }
+    }
+
+    /// A request as the table's own page makes it.
+    async fn call(
+        &self,
+        method: &str,
+        uri: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> Answer {
+        let mut req = Request::builder()
+            .method(method)
+            .uri(uri)
+            .header("host", HOST)
+            .header("origin", ORIGIN);
+        if let Some(t) = token {
+            req = req.header("authorization", format!("Bearer {t}"));
+        }
+        let req = match body {
+            Some(b) => req
+                .header("content-type", "application/json")
+                .body(Body::from(b.to_string())),
+            None => req.body(Body::empty()),
+        };
+        self.send(req.unwrap()).await
+    }
+
+    async fn get(&self, uri: &str, token: &str) -> Answer {
+        self.call("GET", uri, Some(token), None).await
+    }
+
+    async fn post(&self, uri: &str, token: &str, body: Value) -> Answer {
+        self.call("POST", uri, Some(token), Some(body)).await
+    }
+
+    /// Creates a table; returns (token, table id).
+    async fn table(&self, table: &str, gm: &str) -> (String, i64) {
+        let a = self
+            .call(
+                "POST",
+                "/api/tables",
+                None,
+                Some(json!({ "table": table, "name": gm })),
+            )
+            .await;
+        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+        let v = a.json();
+        (
+            v["token"].as_str().unwrap().to_string(),
+            v["table"].as_i64().unwrap(),
+        )
+    }
+
+    /// The GM invites, a player joins; returns the player's token.
+    async fn player(&self, gm: &str, name: &str) -> String {
+        let inv = self
+            .post("/api/invites", gm, json!({ "role": "player" }))
+            .await;
+        assert_eq!(inv.status, StatusCode::CREATED, "{}", inv.text());
+        let invite = inv.json()["token"].as_str().unwrap().to_string();
+        let j = self
+            .call(
+                "POST",
+                "/api/join",
+                None,
+                Some(json!({ "invite": invite, "name": name })),
+            )
+            .await;
+        assert_eq!(j.status, StatusCode::CREATED, "{}", j.text());
+        assert_eq!(j.json()["member"]["role"], "player");
+        j.json()["token"].as_str().unwrap().to_string()
+    }
+
+    /// Reads a live stream for a while: every byte it sent.
+    async fn live(&self, token: &str, last_event_id: Option<i64>, wait: Duration) -> String {
+        let mut req = Request::builder()
+            .uri(format!("/api/events?token={token}"))
+            .header("host", HOST);
+        if let Some(id) = last_event_id {
+            req = req.header("last-event-id", id.to_string());
+        }
+        let resp = self
+            .router
+            .clone()
+            .oneshot(req.body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), StatusCode::OK);
+        let mut stream = resp.into_body().into_data_stream();
+        let mut out = Vec::new();
+        let deadline = tokio::time::Instant::now() + wait;
+        while let Ok(Some(Ok(chunk))) = tokio::time::timeout_at(deadline, stream.next()).await {
+            out.extend_from_slice(&chunk);
+        }
+        String::from_utf8(out).unwrap()
+    }
+}
+
+fn hero(name: &str) -> Value {
+    json!({
+        "name": name,
+        "body": 3, "mind": 2, "charm": 1,
+        "backgrounds": ["Sailor"],
+        "weapon": { "name": "dagger", "class": "light" },
+        "armor_name": "leather"
+    })
+}
+
+fn event_ids(stream: &str) -> Vec<i64> {
+    stream
+        .lines()
+        .filter_map(|l| l.strip_prefix("id: ").or_else(|| l.strip_prefix("id:")))
+        .map(|n| n.trim().parse().unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn create_a_table_invite_join_make_a_check_and_read_it_in_the_journal() {
+    let s = server();
+    let (gm, table) = s.table("The Reach", "Ada").await;
+    let pia = s.player(&gm, "Pia").await;
+
+    let me = s.get("/api/me", &pia).await.json();
+    assert_eq!(me["table"], table);
+    assert_eq!(me["member"]["name"], "Pia");
+    let names: Vec<_> = me["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["name"].clone())
+        .collect();
+    assert_eq!(names, [json!("Ada"), json!("Pia")]);
+    // A player does not invite.
+    assert_eq!(
+        s.post("/api/invites", &pia, json!({})).await.status,
+        StatusCode::FORBIDDEN
+    );
+    // An invite is used once.
+    let inv = s.post("/api/invites", &gm, json!({})).await.json()["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let first = s
+        .call(
+            "POST",
+            "/api/join",
+            None,
+            Some(json!({ "invite": inv, "name": "Bo" })),
+        )
+        .await;
+    assert_eq!(first.status, StatusCode::CREATED);
+    let again = s
+        .call(
+            "POST",
+            "/api/join",
+            None,
+            Some(json!({ "invite": inv, "name": "Cy" })),
+        )
+        .await;
+    assert_eq!(again.status, StatusCode::FORBIDDEN, "{}", again.text());
+
+    let made = s.post("/api/characters", &pia, hero("Nick")).await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text());
+    let check = json!({ "attribute": "body", "against": { "difficulty": 4 } });
+    // Body 3, no background: three dice, the best must reach 4: 1 - (3/6)^3 = 7/8.
+    let odds = s
+        .post("/api/characters/Nick/odds", &pia, check.clone())
+        .await;
+    assert_eq!(odds.status, StatusCode::OK, "{}", odds.text());
+    assert_eq!(odds.json()["pass_exact"], "7/8");
+    assert_eq!(odds.json()["pass"], 0.875);
+    let rolled = s.post("/api/characters/Nick/check", &pia, check).await;
+    assert_eq!(rolled.status, StatusCode::OK, "{}", rolled.text());
+    let view = rolled.json();
+    assert_eq!(view["odds"]["pass_exact"], "7/8");
+    assert_eq!(view["inputs"]["pool"], 3);
+    let seq = view["seq"].as_i64().unwrap();
+
+    let journal = s.get("/api/journal", &gm).await.json();
+    let entry = journal["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["seq"] == seq)
+        .unwrap()
+        .clone();
+    assert_eq!(entry["kind"], "character");
+    assert_eq!(entry["name"], "Nick");
+    // The journal re-derives every roll, for both members.
+    for who in [&gm, &pia] {
+        let report = s.get("/api/journal/verify", who).await.json();
+        assert_eq!(report["mismatches"], json!([]));
+        assert_eq!(report["rolls"], 2, "{report}");
+    }
+    // Search finds the check by the character's name and nothing for a word never written.
+    let found = s.get("/api/journal?q=nick", &pia).await.json();
+    assert!(
+        found["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["seq"] == seq)
+    );
+    let none = s.get("/api/journal?q=zyzzyva", &pia).await.json();
+    assert_eq!(none["entries"], json!([]));
+}
+
+#[tokio::test]
+async fn players_change_only_their_own_characters_and_type_no_dice() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    let pia = s.player(&gm, "Pia").await;
+    let bo = s.player(&gm, "Bo").await;
+    assert_eq!(
+        s.post("/api/characters", &pia, hero("Nick")).await.status,
+        StatusCode::CREATED
+    );
+    let edit = json!({ "money": 7 });
+    let theirs = s
+        .call(
+            "PATCH",
+            "/api/characters/Nick",
+            Some(&bo),
+            Some(edit.clone()),
+        )
+        .await;
+    assert_eq!(theirs.status, StatusCode::FORBIDDEN, "{}", theirs.text());
+    let roll = s
+        .post(
+            "/api/characters/Nick/check",
+            &bo,
+            json!({ "attribute": "body", "against": { "difficulty": 2 } }),
+        )
+        .await;
+    assert_eq!(roll.status, StatusCode::FORBIDDEN);
+    let mine = s
+        .call(
+            "PATCH",
+            "/api/characters/Nick",
+            Some(&pia),
+            Some(edit.clone()),
+        )
+        .await;
+    assert_eq!(mine.status, StatusCode::OK, "{}", mine.text());
+    let gm_edit = s
+        .call(
+            "PATCH",
+            "/api/characters/Nick",
+            Some(&gm),
+            Some(json!({ "money": 9 })),
+        )
+        .await;
+    assert_eq!(gm_edit.status, StatusCode::OK);
+    assert_eq!(
+        s.get("/api/characters/Nick", &bo).await.json()["character"]["money"],
+        9
+    );
+    // Faces typed by hand: not for players, not at a table with players.
+    // The text's table: a 2 on the die is a plain "No", with no event die.
+    let typed = json!({ "question": "Rain?", "typed": [2] });
+    assert_eq!(
+        s.post("/api/oracle", &pia, typed.clone()).await.status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        s.post("/api/oracle", &gm, typed.clone()).await.status,
+        StatusCode::FORBIDDEN
+    );
+    // A game master alone at the table types real dice; the entry says so.
+    let (solo, _) = s.table("Solo", "Sol").await;
+    let a = s.post("/api/oracle", &solo, typed).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    assert_eq!(
+        (
+            a.json()["typed"].clone(),
+            a.json()["die"].clone(),
+            a.json()["answer"].clone()
+        ),
+        (json!(true), json!(2), json!("No"))
+    );
+    // No one picks a seed: the field is not read, the roll is fresh.
+    let seeded = s
+        .post(
+            "/api/oracle",
+            &pia,
+            json!({ "question": "Wind?", "seed": 1 }),
+        )
+        .await;
+    assert_eq!(seeded.status, StatusCode::OK);
+    assert_ne!(seeded.json()["seed"], 1);
+}
+
+#[tokio::test]
+async fn a_players_session_never_receives_the_gms_secret_rolls() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    let pia = s.player(&gm, "Pia").await;
+    assert_eq!(
+        s.post("/api/characters", &gm, hero("Vex")).await.status,
+        StatusCode::CREATED
+    );
+    assert_eq!(
+        s.post("/api/notes", &pia, json!({ "text": "public before" }))
+            .await
+            .status,
+        StatusCode::CREATED
+    );
+
+    // A player cannot roll in secret.
+    let sneaky = s
+        .post(
+            "/api/oracle",
+            &pia,
+            json!({ "question": "x?", "secret": true }),
+        )
+        .await;
+    assert_eq!(sneaky.status, StatusCode::FORBIDDEN);
+
+    // The player listens live while the GM rolls in secret.
+    let listening = {
+        let router = s.router.clone();
+        let pia = pia.clone();
+        tokio::spawn(async move {
+            let req = Request::builder()
+                .uri(format!("/api/events?token={pia}"))
+                .header("host", HOST)
+                .body(Body::empty())
+                .unwrap();
+            let resp = router.oneshot(req).await.unwrap();
+            let mut stream = resp.into_body().into_data_stream();
+            let mut out = Vec::new();
+            let deadline = tokio::time::Instant::now() + Duration::from_millis(1500);
+            while let Ok(Some(Ok(c))) = tokio::time::timeout_at(deadline, stream.next()).await {
+                out.extend_from_slice(&c);
+            }
+            String::from_utf8(out).unwrap()
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let marker = "Is the duke the traitor QX7";
+    let secret_ask = s
+        .post(
+            "/api/oracle",
+            &gm,
+            json!({ "question": marker, "secret": true }),
+        )
+        .await;
+    assert_eq!(secret_ask.status, StatusCode::OK, "{}", secret_ask.text());
+    let secret_check = s
+        .post("/api/characters/Vex/check", &gm, json!({ "attribute": "mind", "against": { "opposed": { "dice": 7, "gear": true } }, "secret": true }))
+        .await;
+    assert_eq!(
+        secret_check.status,
+        StatusCode::OK,
+        "{}",
+        secret_check.text()
+    );
+    let secret_seqs = [
+        secret_ask.json()["seq"].as_i64().unwrap(),
+        secret_check.json()["seq"].as_i64().unwrap(),
+    ];
+    let secret_seed = secret_check.json()["rolled"]["seed"].to_string();
+    let public = s
+        .post("/api/notes", &gm, json!({ "text": "public after" }))
+        .await;
+    assert_eq!(public.status, StatusCode::CREATED);
+    let public_seq = public.json()["seq"].as_i64().unwrap();
+
+    // Everything the player's session receives.
+    let mut captured = String::new();
+    for uri in [
+        "/api/journal",
+        "/api/journal?q=duke",
+        "/api/journal?q=mind",
+        "/api/journal/export",
+        "/api/journal/export?format=markdown",
+        "/api/journal/verify",
+        "/api/me",
+        "/api/characters",
+    ] {
+        let a = s.get(uri, &pia).await;
+        assert_eq!(a.status, StatusCode::OK, "{uri}: {}", a.text());
+        captured.push_str(&a.text());
+    }
+    let streamed = listening.await.unwrap();
+    let caught_up = s.live(&pia, Some(0), Duration::from_millis(600)).await;
+    captured.push_str(&streamed);
+    captured.push_str(&caught_up);
+
+    assert!(event_ids(&streamed).contains(&public_seq), "{streamed}");
+    assert!(event_ids(&caught_up).contains(&public_seq));
+    for seq in secret_seqs {
+        assert!(!event_ids(&streamed).contains(&seq));
+        assert!(!event_ids(&caught_up).contains(&seq));
+        assert!(
+            !captured.contains(&format!("\"seq\":{seq},")),
+            "secret entry {seq} leaked"
+        );
+    }
+    assert!(!captured.contains("duke"), "the secret question leaked");
+    assert!(!captured.contains(&secret_seed), "the secret seed leaked");
+    assert!(!captured.contains("opposed"), "the secret check leaked");
+
+    // The GM's own view has them (so the capture above could have failed).
+    let gm_journal = s.get("/api/journal", &gm).await.text();
+    assert!(gm_journal.contains("duke") && gm_journal.contains(&secret_seed));
+    assert!(gm_journal.contains("opposed"));
+    let gm_stream = s.live(&gm, Some(0), Duration::from_millis(600)).await;
+    for seq in secret_seqs {
+        assert!(event_ids(&gm_stream).contains(&seq));
+    }
+}
+
+#[tokio::test]
+async fn another_tables_data_is_unreachable_with_a_valid_token_of_another_table() {
+    let s = server();
+    let (a, _) = s.table("A", "Ada").await;
+    let (b, table_b) = s.table("B", "Bea").await;
+    assert_eq!(
+        s.post("/api/notes", &a, json!({ "text": "A's secret plan" }))
+            .await
+            .status,
+        StatusCode::CREATED
+    );
+    assert_eq!(
+        s.post("/api/characters", &a, hero("Nick")).await.status,
+        StatusCode::CREATED
+    );
+
+    let journal = s.get("/api/journal", &b).await;
+    assert_eq!(journal.json()["entries"], json!([]));
+    assert!(
+        !s.get("/api/journal/export", &b)
+            .await
+            .text()
+            .contains("plan")
+    );
+    assert_eq!(s.get("/api/characters", &b).await.json(), json!([]));
+    assert_eq!(
+        s.get("/api/characters/Nick", &b).await.status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    let edit = s
+        .call(
+            "PATCH",
+            "/api/characters/Nick",
+            Some(&b),
+            Some(json!({ "money": 1 })),
+        )
+        .await;
+    assert_eq!(edit.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        !s.live(&b, Some(0), Duration::from_millis(400))
+            .await
+            .contains("plan")
+    );
+    // The same name at B is B's own character; A's is unchanged.
+    assert_eq!(
+        s.post("/api/characters", &b, hero("Nick")).await.status,
+        StatusCode::CREATED
+    );
+    assert_eq!(
+        s.call(
+            "PATCH",
+            "/api/characters/Nick",
+            Some(&b),
+            Some(json!({ "money": 1 }))
+        )
+        .await
+        .status,
+        StatusCode::OK
+    );
+    assert_ne!(
+        s.get("/api/characters/Nick", &a).await.json()["character"]["money"],
+        1
+    );
+    assert_eq!(s.get("/api/me", &b).await.json()["table"], table_b);
+    // No token, or a made-up one: nothing.
+    assert_eq!(
+        s.call("GET", "/api/journal", None, None).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        s.get("/api/journal", &"0".repeat(64)).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+}
+
+#[tokio::test]
+async fn state_changes_from_a_foreign_origin_are_refused() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    for origin in [Some("http://evil.example"), Some("null"), None] {
+        let mut req = Request::post("/api/notes")
+            .header("host", HOST)
+            .header("authorization", format!("Bearer {gm}"))
+            .header("content-type", "application/json");
+        if let Some(o) = origin {
+            req = req.header("origin", o);
+        }
+        let a = s
+            .send(req.body(Body::from(r#"{"text":"forged"}"#)).unwrap())
+            .await;
+        assert_eq!(a.status, StatusCode::FORBIDDEN, "{origin:?}");
+    }
+    // A WebSocket upgrade from elsewhere is refused too.
+    let ws = Request::get("/api/events")
+        .header("host", HOST)
+        .header("origin", "http://evil.example")
+        .header("upgrade", "websocket")
+        .header("connection", "upgrade")
+        .body(Body::empty())
+        .unwrap();
+    assert_eq!(s.send(ws).await.status, StatusCode::FORBIDDEN);
+    // A host the server does not answer to (DNS rebinding) is refused.
+    let rebound = Request::get("/")
+        .header("host", "evil.example:7373")
+        .body(Body::empty())
+        .unwrap();
+    assert_eq!(
+        s.send(rebound).await.status,
+        StatusCode::MISDIRECTED_REQUEST
+    );
+    assert_eq!(
+        s.get("/api/journal", &gm).await.json()["entries"],
+        json!([])
+    );
+}
+
+#[tokio::test]
+async fn oversized_bodies_are_refused_and_nothing_is_written() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    let big_question = "why ".repeat(1_200);
+    let a = s
+        .post("/api/oracle", &gm, json!({ "question": big_question }))
+        .await;
+    assert_eq!(a.status, StatusCode::PAYLOAD_TOO_LARGE, "{}", a.text());
+    let big_note = "x".repeat(20 * 1024);
+    let a = s.post("/api/notes", &gm, json!({ "text": big_note })).await;
+    assert_eq!(a.status, StatusCode::PAYLOAD_TOO_LARGE);
+    // A note within the limit is taken.
+    let ok = s
+        .post("/api/notes", &gm, json!({ "text": "y".repeat(9_000) }))
+        .await;
+    assert_eq!(ok.status, StatusCode::CREATED);
+    assert_eq!(
+        s.get("/api/journal", &gm).await.json()["entries"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
+#[tokio::test]
+async fn the_rate_limit_bites_per_session_whatever_the_headers_say() {
+    let s = server_with(|c| {
+        c.rate_burst = 5;
+        c.rate_per_sec = 0.001;
+    });
+    let (a, _) = s.table("A", "Ada").await;
+    let (b, _) = s.table("B", "Bea").await;
+    for _ in 0..5 {
+        assert_eq!(s.get("/api/me", &a).await.status, StatusCode::OK);
+    }
+    let spoofed = Request::get("/api/me")
+        .header("host", HOST)
+        .header("authorization", format!("Bearer {a}"))
+        .header("x-forwarded-for", "203.0.113.9")
+        .header("x-real-ip", "203.0.113.9")
+        .body(Body::empty())
+        .unwrap();
+    let limited = s.send(spoofed).await;
+    assert_eq!(limited.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(limited.headers.contains_key("retry-after"));
+    assert_eq!(
+        s.post("/api/notes", &a, json!({ "text": "x" }))
+            .await
+            .status,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    // Another session goes on.
+    assert_eq!(s.get("/api/me", &b).await.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn script_payloads_come_back_as_escaped_text() {
+    let s = server();
+    let payloads = [
+        "<script>alert(1)</script>",
+        "\"><img src=x onerror=alert(2)>",
+        "</script><script>alert(3)</script>",
+        "' onmouseover='alert(4)",
+    ];
+    let (gm, _) = s.table(payloads[0], payloads[1]).await;
+    for p in payloads {
+        assert_eq!(
+            s.post("/api/notes", &gm, json!({ "text": p })).await.status,
+            StatusCode::CREATED
+        );
+        assert_eq!(
+            s.post("/api/oracle", &gm, json!({ "question": p }))
+                .await
+                .status,
+            StatusCode::OK
+        );
+    }
+    let mut hero = hero("Nick");
+    hero["backgrounds"] = json!([payloads[2]]);
+    let made = s.post("/api/characters", &gm, hero).await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text());
+    let mut bodies = Vec::new();
+    for uri in [
+        "/api/journal",
+        "/api/me",
+        "/api/characters",
+        "/api/journal/export",
+    ] {
+        let a = s.get(uri, &gm).await;
+        assert_eq!(a.headers["content-type"], "application/json");
+        bodies.push(a);
+    }
+    let streamed = s.live(&gm, Some(0), Duration::from_millis(500)).await;
+    for raw in bodies.iter().map(Answer::text).chain([streamed.clone()]) {
+        assert!(
+            !raw.contains('<') && !raw.contains('>'),
+            "unescaped markup: {raw}"
+        );
+    }
+    // Escaped, not lost: the JSON reads back to exactly what was typed.
+    let journal = bodies[0].json();
+    let texts: Vec<_> = journal["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["text"].as_str())
+        .collect();
+    assert_eq!(texts, payloads);
+    assert_eq!(bodies[1].json()["table_name"], payloads[0]);
+    assert_eq!(bodies[1].json()["member"]["name"], payloads[1]);
+    assert!(streamed.contains("\\u003cscript\\u003e"));
+}
+
+#[tokio::test]
+async fn the_page_has_a_strict_policy_and_writes_user_text_as_text() {
+    let s = server();
+    let page = s
+        .send(
+            Request::get("/")
+                .header("host", HOST)
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::OK);
+    let csp = page.headers["content-security-policy"].to_str().unwrap();
+    for part in [
+        "script-src 'self'",
+        "frame-ancestors 'none'",
+        "frame-src 'none'",
+        "object-src 'none'",
+    ] {
+        assert!(csp.contains(part), "{csp}");
+    }
+    assert!(!csp.contains("unsafe-inline") && !csp.contains("unsafe-eval"));
+    assert_eq!(page.headers["x-frame-options"], "DENY");
+    assert_eq!(page.headers["x-content-type-options"], "nosniff");
+    let html = page.text();
+    // Every script is a file of the same origin; no inline handlers.
+    for tag in html.split("<script").skip(1) {
+        assert!(
+            tag.trim_start().starts_with("src=\"/"),
+            "inline script: {tag}"
+        );
+    }
+    assert!(
+        !html.contains(" on")
+            || !html
+                .split_whitespace()
+                .any(|w| w.starts_with("on") && w.contains('='))
+    );
+    let js = s
+        .send(
+            Request::get("/app.js")
+                .header("host", HOST)
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .text();
+    for sink in [
+        "innerHTML",
+        "outerHTML",
+        "insertAdjacentHTML",
+        "document.write",
+        "eval(",
+    ] {
+        assert!(!js.contains(sink), "the script uses {sink}");
+    }
+    assert!(js.contains("textContent"));
+    // Errors never leak internals: an unknown endpoint and a bad body answer plainly.
+    let a = s.call("GET", "/api/nothing", None, None).await;
+    assert_eq!(a.status, StatusCode::NOT_FOUND);
+    let (gm, _) = s.table("T", "Ada").await;
+    let bad = s.post("/api/characters", &gm, json!({ "name": "Nick", "body": 9, "mind": 2, "charm": 1, "backgrounds": ["x"], "weapon": { "name": "d", "class": "light" }, "armor_name": "l" })).await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let msg = bad.json()["error"].as_str().unwrap().to_string();
+    assert!(
+        !msg.contains(".solum") && !msg.contains("/tmp") && !msg.contains("Sqlite"),
+        "{msg}"
+    );
+}
+
+#[tokio::test]
+async fn live_streams_are_in_order_catch_up_and_drop_a_client_that_never_reads() {
+    let s = server_with(|c| c.live_buffer = 2);
+    let (gm, table) = s.table("T", "Ada").await;
+    for i in 1..=3 {
+        s.post("/api/notes", &gm, json!({ "text": format!("n{i}") }))
+            .await;
+    }
+    let all = s.live(&gm, None, Duration::from_millis(400)).await;
+    let ids = event_ids(&all);
+    assert_eq!(ids.len(), 3);
+    assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    // Reconnecting after the first entry sends only what was missed.
+    assert_eq!(
+        event_ids(&s.live(&gm, Some(ids[0]), Duration::from_millis(400)).await),
+        ids[1..]
+    );
+
+    // One client never reads its stream; another reads.
+    let req = |token: &str| {
+        Request::get(format!("/api/events?token={token}"))
+            .header("host", HOST)
+            .body(Body::empty())
+            .unwrap()
+    };
+    let stalled = s.router.clone().oneshot(req(&gm)).await.unwrap();
+    let reader = s.router.clone().oneshot(req(&gm)).await.unwrap();
+    let mut reading = reader.into_body().into_data_stream();
+    let collect = tokio::spawn(async move {
+        let mut out = Vec::new();
+        let deadline = tokio::time::Instant::now() + Duration::from_millis(2500);
+        while let Ok(Some(Ok(c))) = tokio::time::timeout_at(deadline, reading.next()).await {
+            out.extend_from_slice(&c);
+        }
+        String::from_utf8(out).unwrap()
+    });
+    // The stalled one is subscribed as soon as its response exists.
+    assert_eq!(s.state.hub().clients(table), 2);
+    for i in 4..=9 {
+        s.post("/api/notes", &gm, json!({ "text": format!("n{i}") }))
+            .await;
+        tokio::time::sleep(Duration::from_millis(60)).await;
+    }
+    assert_eq!(
+        s.state.hub().clients(table),
+        1,
+        "the client that never reads is dropped"
+    );
+    let got = event_ids(&collect.await.unwrap());
+    assert_eq!(got.len(), 9, "the reading client got every entry");
+    assert!(got.windows(2).all(|w| w[0] < w[1]));
+    drop(stalled);
+}
+
+#[tokio::test]
+async fn scenes_ideas_and_the_exports_of_a_solo_table() {
+    let s = server();
+    let (gm, _) = s.table("Solo", "Sol").await;
+    let started = s
+        .post(
+            "/api/scenes",
+            &gm,
+            json!({ "title": "The chapel", "goal": "Find the bell" }),
+        )
+        .await;
+    assert_eq!(started.status, StatusCode::CREATED, "{}", started.text());
+    // A second start ends the open scene first, in the same request.
+    let next = s
+        .post("/api/scenes", &gm, json!({ "title": "The tower" }))
+        .await
+        .json();
+    let kinds: Vec<_> = next
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].clone())
+        .collect();
+    assert_eq!(kinds, [json!("scene-end"), json!("scene-start")]);
+    assert_eq!(
+        s.post("/api/scenes/end", &gm, json!({ "summary": "Rung" }))
+            .await
+            .status,
+        StatusCode::OK
+    );
+    let again = s.post("/api/scenes/end", &gm, json!({})).await;
+    assert_eq!(again.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        again.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("no scene is open")
+    );
+
+    let idea = s
+        .post("/api/idea", &gm, json!({ "genre": "horror", "count": 2 }))
+        .await;
+    assert_eq!(idea.status, StatusCode::OK, "{}", idea.text());
+    assert_eq!(idea.json()["words"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        s.post("/api/idea", &gm, json!({ "genre": "nope" }))
+            .await
+            .status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+
+    let md = s.get("/api/journal/export?format=markdown", &gm).await;
+    assert_eq!(md.status, StatusCode::OK);
+    assert_eq!(md.headers["content-type"], "text/markdown; charset=utf-8");
+    assert!(md.text().contains("The chapel"));
+    let export = s.get("/api/journal/export", &gm).await.json();
+    assert_eq!(export["format"], "solum-journal");
+    assert_eq!(export["entries"].as_array().unwrap().len(), 5);
+    assert_eq!(
+        s.get("/api/journal/export?format=pdf", &gm).await.status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    // The latest entries when a limit is given; only later ones after a sequence number.
+    let last = s.get("/api/journal?limit=1", &gm).await.json();
+    assert_eq!(last["entries"][0]["kind"], "idea");
+    let seq = export["entries"][2]["seq"].as_i64().unwrap();
+    let after = s
+        .get(&format!("/api/journal?after={seq}"), &gm)
+        .await
+        .json();
+    assert_eq!(after["entries"].as_array().unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn the_odds_of_any_dice_expression_are_exact_and_roll_nothing() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    let a = s
+        .post("/api/odds", &gm, json!({ "expression": "2d6" }))
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let view = a.json();
+    let outcomes = view["outcomes"].as_array().unwrap();
+    // Two six-sided dice by hand: the sums 2..=12, ways min(s - 1, 13 - s) out of 36.
+    assert_eq!(outcomes.len(), 11);
+    for o in outcomes {
+        let sum = o["value"].as_i64().unwrap();
+        let ways = (sum - 1).min(13 - sum);
+        assert!(
+            (o["p"].as_f64().unwrap() - ways as f64 / 36.0).abs() < 1e-12,
+            "{o}"
+        );
+    }
+    assert_eq!(outcomes[5]["value"], 7);
+    assert_eq!(outcomes[5]["exact"], "1/6");
+    assert!(
+        (view["mean"].as_f64().unwrap() - 7.0).abs() < 1e-9,
+        "{view}"
+    );
+    assert_eq!(view["neglected"], 0.0);
+    // Nothing journaled.
+    assert_eq!(
+        s.get("/api/journal", &gm).await.json()["entries"],
+        json!([])
+    );
+    // A wrong expression names the field; no session, no answer.
+    let bad = s
+        .post("/api/odds", &gm, json!({ "expression": "2d" }))
+        .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        bad.json()["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("expression: ")
+    );
+    let long = s
+        .post("/api/odds", &gm, json!({ "expression": "1".repeat(201) }))
+        .await;
+    assert_eq!(long.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let anonymous = s
+        .call(
+            "POST",
+            "/api/odds",
+            None,
+            Some(json!({ "expression": "d6" })),
+        )
+        .await;
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn the_game_master_runs_the_tables_combat_and_everyone_reads_it() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    assert_eq!(
+        s.post("/api/characters", &gm, hero("Nick")).await.status,
+        StatusCode::CREATED
+    );
+    assert_eq!(
+        s.get("/api/combat", &gm).await.json(),
+        json!({ "combat": null })
+    );
+    let started = s
+        .post("/api/combat", &gm, json!({ "name": "cellar" }))
+        .await;
+    assert_eq!(started.status, StatusCode::CREATED, "{}", started.text());
+    for line in [
+        "hero Nick",
+        "foe orc",
+        "place Nick orc engaged",
+        "order Nick orc",
+    ] {
+        let a = s
+            .post("/api/combat/line", &gm, json!({ "line": line }))
+            .await;
+        assert_eq!(a.status, StatusCode::OK, "{line}: {}", a.text());
+    }
+    let pia = s.player(&gm, "Pia").await;
+    // Every member reads where it stands; only a game master plays lines.
+    let status = s.get("/api/combat", &pia).await.json()["combat"].clone();
+    assert_eq!(status["name"], "cellar");
+    assert_eq!(status["order"], json!(["Nick", "orc"]));
+    assert_eq!(status["acting"], "Nick");
+    assert_eq!(status["fighters"].as_array().unwrap().len(), 2);
+    let choices = status["choices"].as_array().unwrap();
+    assert!(!choices.is_empty());
+    for c in choices {
+        let p = c["p_success"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&p), "{c}");
+    }
+    let refused = s
+        .post(
+            "/api/combat/line",
+            &pia,
+            json!({ "line": "move closer orc" }),
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        s.post("/api/combat/end", &pia, json!({})).await.status,
+        StatusCode::FORBIDDEN
+    );
+    // With a player at the table, the game master types no faces either.
+    let typed = s
+        .post(
+            "/api/combat/line",
+            &gm,
+            json!({ "line": "melee orc with 6,6,6,6,6" }),
+        )
+        .await;
+    assert_eq!(typed.status, StatusCode::FORBIDDEN, "{}", typed.text());
+    // A line the language does not know is bad input naming the line.
+    let bad = s
+        .post("/api/combat/line", &gm, json!({ "line": "dance wildly" }))
+        .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        bad.json()["error"].as_str().unwrap().contains("line"),
+        "{}",
+        bad.text()
+    );
+    let before = s.get("/api/journal", &gm).await.json()["entries"]
+        .as_array()
+        .unwrap()
+        .len();
+    let ended = s.post("/api/combat/end", &gm, json!({})).await;
+    assert_eq!(ended.status, StatusCode::OK, "{}", ended.text());
+    assert_eq!(
+        s.get("/api/combat", &gm).await.json(),
+        json!({ "combat": null })
+    );
+    // Start, four lines and the end are journaled; the refused lines are not.
+    let entries = s.get("/api/journal", &pia).await.json()["entries"].clone();
+    let combat: Vec<&Value> = entries
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "combat")
+        .collect();
+    assert_eq!(combat.len(), 6, "{entries}");
+    assert_eq!(entries.as_array().unwrap().len(), before + 1);
+    let report = s.get("/api/journal/verify", &gm).await.json();
+    assert_eq!(report["mismatches"], json!([]));
+}
