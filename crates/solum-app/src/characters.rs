@@ -15,7 +15,7 @@ use solum_expanded::character::{
 };
 use solum_expanded::check::{CheckSpec, OpposedSpec, PoolRoll, Side, Verdict};
 use solum_expanded::{Difficulty, Pool, odds};
-use solum_store::{CampaignStore, NewEntry, Sheet, StoreError, WriteTx};
+use solum_store::{CampaignStore, NewEntry, Sheet, WriteTx};
 
 use crate::journal::{RECORD_SCHEMA, Record, Rolled};
 use crate::{AppError, Campaign, Dice};
@@ -1097,30 +1097,12 @@ fn load(tx: &dyn WriteTx, name: &str) -> Result<(Character, i64), AppError> {
 }
 
 impl<S: CampaignStore> Campaign<S> {
-    /// Runs `work` in one write transaction; an error from `work` rolls everything back and
-    /// comes back as it was.
-    fn transact<T>(
+    /// Runs `work` in one write transaction (see [`crate::transact`]).
+    pub(crate) fn transact<T>(
         &mut self,
-        mut work: impl FnMut(&mut dyn WriteTx) -> Result<T, AppError>,
+        work: impl FnMut(&mut dyn WriteTx) -> Result<T, AppError>,
     ) -> Result<T, AppError> {
-        let mut out: Option<Result<T, AppError>> = None;
-        let stored = self.store.write(&mut |tx| match work(tx) {
-            Ok(v) => {
-                out = Some(Ok(v));
-                Ok(())
-            }
-            Err(AppError::Store(e)) => Err(e),
-            Err(e) => {
-                out = Some(Err(e));
-                Err(StoreError::BadRecord("the change was refused".into()))
-            }
-        });
-        match (stored, out) {
-            (Ok(()), Some(Ok(v))) => Ok(v),
-            (Err(_), Some(Err(e))) => Err(e),
-            (Err(e), _) => Err(e.into()),
-            (Ok(()), _) => Err(bad("transaction", "the store did not run the change")),
-        }
+        crate::transact(&mut self.store, work)
     }
 
     /// Reads a sheet, changes it, and stores it with its journal entry in one transaction.

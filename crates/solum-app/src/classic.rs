@@ -16,7 +16,7 @@ use solum_classic::duel::{Policy, duel_chance};
 use solum_classic::fight::{ClassicFight, Command, Decision, Event, FightError, Fighter, Loss};
 use solum_classic::hero::{self, Hero, Kind, Stat};
 use solum_dice::{DiceError, DiceSource, SeededDice};
-use solum_store::{CampaignStore, NewEntry, Sheet, StoreError, WriteTx};
+use solum_store::{CampaignStore, NewEntry, Sheet, WriteTx};
 
 use crate::journal::{RECORD_SCHEMA, Record, Rolled};
 use crate::{AppError, Campaign, Dice};
@@ -164,34 +164,6 @@ pub(crate) fn read_row<T: for<'de> Deserialize<'de>>(sheet: &Sheet) -> Result<T,
             ),
         )
     })
-}
-
-impl<S: CampaignStore> Campaign<S> {
-    /// Runs `work` in one write transaction; an error from `work` rolls everything back and
-    /// comes back as it was.
-    pub(crate) fn in_write<T>(
-        &mut self,
-        mut work: impl FnMut(&mut dyn WriteTx) -> Result<T, AppError>,
-    ) -> Result<T, AppError> {
-        let mut out: Option<Result<T, AppError>> = None;
-        let stored = self.store.write(&mut |tx| match work(tx) {
-            Ok(v) => {
-                out = Some(Ok(v));
-                Ok(())
-            }
-            Err(AppError::Store(e)) => Err(e),
-            Err(e) => {
-                out = Some(Err(e));
-                Err(StoreError::BadRecord("the change was refused".into()))
-            }
-        });
-        match (stored, out) {
-            (Ok(()), Some(Ok(v))) => Ok(v),
-            (Err(_), Some(Err(e))) => Err(e),
-            (Err(e), _) => Err(e.into()),
-            (Ok(()), _) => Err(bad("transaction", "the store did not run the change")),
-        }
-    }
 }
 
 /// The rules (C1, C2) and the campaign's limits on a hero's sheet.
@@ -815,7 +787,7 @@ impl<S: CampaignStore> Campaign<S> {
         let (hero, _) = made.map_err(|e| bad("cliches", e.to_string()))?;
         check_hero(&hero)?;
         let at = self.now();
-        let seq = self.in_write(|tx| {
+        let seq = self.transact(|tx| {
             tx.insert_sheet(&sheet_row(SYSTEM, &hero.name, &hero)?)?;
             Self::classic_record(
                 tx,
@@ -880,7 +852,7 @@ impl<S: CampaignStore> Campaign<S> {
         hero.name = name_text("name", &hero.name)?;
         check_hero(&hero)?;
         let at = self.now();
-        let seq = self.in_write(|tx| {
+        let seq = self.transact(|tx| {
             tx.insert_sheet(&sheet_row(SYSTEM, &hero.name, &hero)?)?;
             Self::classic_record(
                 tx,
@@ -911,7 +883,7 @@ impl<S: CampaignStore> Campaign<S> {
         hours: f64,
     ) -> Result<HeroChangeView, AppError> {
         let at = self.now();
-        self.in_write(|tx| {
+        self.transact(|tx| {
             let (before, _) = load_hero(tx, name)?;
             if open_fight(tx, &before.name)?.is_some() {
                 return Err(bad(
@@ -969,7 +941,7 @@ impl<S: CampaignStore> Campaign<S> {
         }
         let dice = fix_seed(dice);
         let at = self.now();
-        self.in_write(|tx| {
+        self.transact(|tx| {
             let (hero, _) = load_hero(tx, name)?;
             let pool = hero_pool(&hero, stat, cliche).map_err(|e| bad("cliche", e.to_string()))?;
             let inputs = CheckInputs {
@@ -1018,7 +990,7 @@ impl<S: CampaignStore> Campaign<S> {
         }
         let dice = fix_seed(dice);
         let at = self.now();
-        self.in_write(|tx| {
+        self.transact(|tx| {
             let (hero, _) = load_hero(tx, name)?;
             if open_fight(tx, &hero.name)?.is_some() {
                 return Err(bad(
@@ -1050,7 +1022,7 @@ impl<S: CampaignStore> Campaign<S> {
     ) -> Result<FightView, AppError> {
         let dice = fix_seed(dice);
         let at = self.now();
-        self.in_write(|tx| {
+        self.transact(|tx| {
             let (hero, _) = load_hero(tx, name)?;
             let stored = open_fight(tx, &hero.name)?.ok_or_else(|| {
                 bad("fight", format!("{} is not in a fight", hero.name))

@@ -22,7 +22,7 @@ use solum_expanded::combat::{Choice, Combat, Mode};
 use solum_expanded::creature::{Bestiary, Creature};
 use solum_play::describe;
 use solum_play::encounter::{FighterLine, Line, Session, parse_line};
-use solum_store::{CampaignStore, NewEntry, Sheet, StoreError, WriteTx};
+use solum_store::{CampaignStore, NewEntry, Sheet, WriteTx};
 
 use crate::journal::{RECORD_SCHEMA, Record};
 use crate::{AppError, Campaign};
@@ -55,32 +55,6 @@ fn no_open() -> AppError {
         "combat",
         "no combat is open in this campaign (start one with `solum combat start`)",
     )
-}
-
-/// Runs `work` in one write transaction; an error from `work` rolls everything back and
-/// comes back as it was.
-pub(crate) fn transact<S: CampaignStore, T>(
-    store: &mut S,
-    mut work: impl FnMut(&mut dyn WriteTx) -> Result<T, AppError>,
-) -> Result<T, AppError> {
-    let mut out: Option<Result<T, AppError>> = None;
-    let stored = store.write(&mut |tx| match work(tx) {
-        Ok(v) => {
-            out = Some(Ok(v));
-            Ok(())
-        }
-        Err(AppError::Store(e)) => Err(e),
-        Err(e) => {
-            out = Some(Err(e));
-            Err(StoreError::BadRecord("the change was refused".into()))
-        }
-    });
-    match (stored, out) {
-        (Ok(()), Some(Ok(v))) => Ok(v),
-        (Err(_), Some(Err(e))) => Err(e),
-        (Err(e), _) => Err(e.into()),
-        (Ok(()), _) => Err(bad("transaction", "the store did not run the change")),
-    }
 }
 
 /// A journal entry for `record`, dated `at`.
@@ -589,7 +563,7 @@ impl<S: CampaignStore> Campaign<S> {
             None => DEFAULT_NAME.to_owned(),
         };
         let at = self.now();
-        transact(&mut self.store, |tx| {
+        crate::transact(&mut self.store, |tx| {
             if let Some(open) = read_open(tx.sheet(SYSTEM, OPEN)?)? {
                 return Err(bad(
                     "combat",
@@ -634,7 +608,7 @@ impl<S: CampaignStore> Campaign<S> {
         // The seed is fixed before the transaction: the seed journaled is the seed rolled.
         let seed = seed.unwrap_or_else(|| SeededDice::from_entropy().seed());
         let at = self.now();
-        transact(&mut self.store, |tx| {
+        crate::transact(&mut self.store, |tx| {
             let mut stored = read_open(tx.sheet(SYSTEM, OPEN)?)?.ok_or_else(no_open)?;
             if stored.lines.len() >= MAX_COMBAT_LINES {
                 return Err(bad(
@@ -716,7 +690,7 @@ impl<S: CampaignStore> Campaign<S> {
     /// character lost in the fight (never below 0), in the transaction that journals the end.
     pub fn end_combat(&mut self) -> Result<CombatEndView, AppError> {
         let at = self.now();
-        transact(&mut self.store, |tx| {
+        crate::transact(&mut self.store, |tx| {
             let stored = read_open(tx.sheet(SYSTEM, OPEN)?)?.ok_or_else(no_open)?;
             let session = rebuild(&stored)?;
             let status = CombatStatus::of(&stored, &session);

@@ -9,8 +9,9 @@ use serde::{Deserialize, Serialize};
 use solum_expanded::creature::{Bestiary, Creature, parse_bestiary};
 use solum_store::{CampaignStore, Sheet, WriteTx};
 
-use crate::combat::{new_entry, transact};
+use crate::combat::new_entry;
 use crate::journal::Record;
+use crate::transact;
 use crate::{AppError, Campaign};
 
 /// The system name campaign creatures are stored under.

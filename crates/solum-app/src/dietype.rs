@@ -506,7 +506,7 @@ impl<S: CampaignStore> Campaign<S> {
     ) -> Result<DietypeChangeView, AppError> {
         check_sheet(&sheet)?;
         let at = self.now();
-        let seq = self.in_write(|tx| {
+        let seq = self.transact(|tx| {
             tx.insert_sheet(&sheet_row(SYSTEM, &sheet.name, &sheet)?)?;
             let change = if imported {
                 DietypeChange::Imported {
@@ -598,7 +598,7 @@ impl<S: CampaignStore> Campaign<S> {
         edit: &DietypeEdit,
     ) -> Result<DietypeChangeView, AppError> {
         let at = self.now();
-        self.in_write(|tx| {
+        self.transact(|tx| {
             let before = load(tx, name)?;
             let mut after = before.clone();
             edit.apply(&mut after)?;
@@ -638,7 +638,7 @@ impl<S: CampaignStore> Campaign<S> {
     ) -> Result<DietypeRollView, AppError> {
         let dice = fix_seed(dice);
         let at = self.now();
-        self.in_write(|tx| {
+        self.transact(|tx| {
             let sheet = load(tx, name)?;
             let inputs = inputs_of(&sheet, roll)?;
             let p = p_success(&inputs);

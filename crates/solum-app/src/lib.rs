@@ -844,3 +844,34 @@ impl JournalExport {
         Err(AppError::BadImport(first.to_string()))
     }
 }
+
+/// Runs `work` in one write transaction; an error from `work` rolls everything back and
+/// comes back as it was.
+pub(crate) fn transact<S: CampaignStore, T>(
+    store: &mut S,
+    mut work: impl FnMut(&mut dyn solum_store::WriteTx) -> Result<T, AppError>,
+) -> Result<T, AppError> {
+    let mut out: Option<Result<T, AppError>> = None;
+    let stored = store.write(&mut |tx| match work(tx) {
+        Ok(v) => {
+            out = Some(Ok(v));
+            Ok(())
+        }
+        Err(AppError::Store(e)) => Err(e),
+        Err(e) => {
+            out = Some(Err(e));
+            Err(solum_store::StoreError::BadRecord(
+                "the change was refused".into(),
+            ))
+        }
+    });
+    match (stored, out) {
+        (Ok(()), Some(Ok(v))) => Ok(v),
+        (Err(_), Some(Err(e))) => Err(e),
+        (Err(e), _) => Err(e.into()),
+        (Ok(()), _) => Err(AppError::Character {
+            field: "transaction".to_owned(),
+            problem: "the store did not run the change".to_owned(),
+        }),
+    }
+}

@@ -26,7 +26,7 @@ use solum_sol::test::{
     EdgeOnTest, OpposedOutcome, TestError, TestOutcome, TestSpec, roll_assisted, roll_opposed,
     roll_test, roll_test_then,
 };
-use solum_store::{CampaignStore, NewEntry, StoreError, WriteTx};
+use solum_store::{CampaignStore, NewEntry, WriteTx};
 
 use crate::journal::{RECORD_SCHEMA, Record, Rolled};
 use crate::{AppError, Campaign, Dice};
@@ -1133,32 +1133,6 @@ pub fn parse_sheet(toml_text: &str) -> Result<Sheet, AppError> {
 }
 
 impl<S: CampaignStore> Campaign<S> {
-    /// Runs `work` in one write transaction; an error from `work` rolls everything back and
-    /// comes back as it was.
-    fn sol_write<T>(
-        &mut self,
-        mut work: impl FnMut(&mut dyn WriteTx) -> Result<T, AppError>,
-    ) -> Result<T, AppError> {
-        let mut out: Option<Result<T, AppError>> = None;
-        let stored = self.store.write(&mut |tx| match work(tx) {
-            Ok(v) => {
-                out = Some(Ok(v));
-                Ok(())
-            }
-            Err(AppError::Store(e)) => Err(e),
-            Err(e) => {
-                out = Some(Err(e));
-                Err(StoreError::BadRecord("the change was refused".into()))
-            }
-        });
-        match (stored, out) {
-            (Ok(()), Some(Ok(v))) => Ok(v),
-            (Err(_), Some(Err(e))) => Err(e),
-            (Err(e), _) => Err(e.into()),
-            (Ok(()), _) => Err(bad("transaction", "the store did not run the change")),
-        }
-    }
-
     /// Reads a sheet, changes it by `rule`, and stores it with its journal entry in one
     /// transaction.
     fn sol_change(
@@ -1167,7 +1141,7 @@ impl<S: CampaignStore> Campaign<S> {
         mut rule: impl FnMut(&Sheet) -> Result<(Sheet, SolChange), AppError>,
     ) -> Result<(i64, SolChange, SolSheetView), AppError> {
         let at = self.now();
-        self.sol_write(|tx| {
+        self.transact(|tx| {
             let before = load(tx, name)?;
             let (after, change) = rule(&before)?;
             check_sheet(&after)?;
@@ -1187,7 +1161,7 @@ impl<S: CampaignStore> Campaign<S> {
 
     fn sol_insert(&mut self, sheet: Sheet, change: SolChange) -> Result<SolChangeView, AppError> {
         let at = self.now();
-        let seq = self.sol_write(|tx| {
+        let seq = self.transact(|tx| {
             if tx.sheet(SYSTEM, &sheet.name)?.is_some() {
                 return Err(bad(
                     "name",
@@ -1419,7 +1393,7 @@ impl<S: CampaignStore> Campaign<S> {
         }
         let dice = fix(dice);
         let at = self.now();
-        let (seq, t) = self.sol_write(|tx| {
+        let (seq, t) = self.transact(|tx| {
             let before = load(tx, name)?;
             let assistant_before = match &req.assist {
                 Some(Assist::Character(a)) => {

@@ -256,7 +256,7 @@ impl<S: CampaignStore> Campaign<S> {
         c.side = name_text("side", &c.side)?;
         check_character(&c)?;
         let at = self.now();
-        let seq = self.in_write(|tx| {
+        let seq = self.transact(|tx| {
             tx.insert_sheet(&sheet_row(SYSTEM, &c.name, &c)?)?;
             append(
                 tx,
@@ -314,7 +314,7 @@ impl<S: CampaignStore> Campaign<S> {
             check_character(c).map_err(|e| bad(format!("character[{i}]"), e.to_string()))?;
         }
         let at = self.now();
-        let seq = self.in_write(|tx| {
+        let seq = self.transact(|tx| {
             for c in &characters {
                 tx.insert_sheet(&sheet_row(SYSTEM, &c.name, c)?)?;
             }
@@ -367,7 +367,7 @@ impl<S: CampaignStore> Campaign<S> {
         }
         let dice = fix_seed(dice);
         let at = self.now();
-        self.in_write(|tx| {
+        self.transact(|tx| {
             let mut characters: Vec<Character> = Vec::with_capacity(names.len());
             for n in names {
                 let sheet = tx
