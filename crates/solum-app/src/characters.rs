@@ -38,7 +38,8 @@ pub const MAX_SHEET_BYTES: usize = 16 * 1024;
 /// The longest rest, in hours (as the command line takes it).
 pub const MAX_REST_HOURS: f64 = 10_000.0;
 
-fn bad(field: impl Into<String>, problem: impl Into<String>) -> AppError {
+/// The error of a field that breaks a rule (shared by every system's use cases).
+pub(crate) fn bad(field: impl Into<String>, problem: impl Into<String>) -> AppError {
     AppError::Character {
         field: field.into(),
         problem: problem.into(),
@@ -227,8 +228,9 @@ impl CharacterEdit {
     }
 }
 
-/// A name field: trimmed, not empty, at most [`MAX_NAME`] characters, no control characters.
-fn name_text(field: &str, raw: &str) -> Result<String, AppError> {
+/// A name field: trimmed, not empty, at most [`MAX_NAME`] characters, no control characters
+/// (shared by every system's use cases).
+pub(crate) fn name_text(field: &str, raw: &str) -> Result<String, AppError> {
     let t = raw.trim();
     if t.is_empty() {
         return Err(bad(field, "needs words"));

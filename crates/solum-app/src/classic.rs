@@ -8,6 +8,7 @@
 //! fight left at a pending decision resumes in another process exactly as it would have gone
 //! on. When it ends, the hero's Body and hit points go back to the sheet.
 
+pub(crate) use crate::characters::{bad, name_text};
 use serde::{Deserialize, Serialize};
 use solum_classic::check::{
     Check, difficulty_name, hero_pool, p_pass, random_difficulty, roll_check,
@@ -35,32 +36,6 @@ pub const MAX_NAME: usize = 100;
 pub const MAX_GEAR: usize = 20;
 /// The longest notes on a sheet, in characters.
 pub const MAX_NOTES: usize = 4_000;
-
-pub(crate) fn bad(field: impl Into<String>, problem: impl Into<String>) -> AppError {
-    AppError::Character {
-        field: field.into(),
-        problem: problem.into(),
-    }
-}
-
-/// A name: not empty, at most [`MAX_NAME`] characters, no control characters.
-pub(crate) fn name_text(field: &str, raw: &str) -> Result<String, AppError> {
-    let t = raw.trim();
-    if t.is_empty() {
-        return Err(bad(field, "needs words"));
-    }
-    let len = t.chars().count();
-    if len > MAX_NAME {
-        return Err(bad(
-            field,
-            format!("{len} characters long; the limit is {MAX_NAME}"),
-        ));
-    }
-    if t.chars().any(char::is_control) {
-        return Err(bad(field, "holds a control character"));
-    }
-    Ok(t.to_owned())
-}
 
 /// Notes: at most `limit` characters, line breaks and tabs allowed.
 pub(crate) fn notes_text(field: &str, notes: &str, limit: usize) -> Result<(), AppError> {

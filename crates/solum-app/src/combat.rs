@@ -12,6 +12,7 @@
 //! sheet loses what the character lost in the fight, in the transaction that journals the
 //! end.
 
+use crate::characters::bad;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -42,13 +43,6 @@ pub const MAX_LINE: usize = 500;
 pub const MAX_COMBAT_NAME: usize = 100;
 /// The name of a combat started without one.
 pub const DEFAULT_NAME: &str = "combat";
-
-fn bad(field: impl Into<String>, problem: impl Into<String>) -> AppError {
-    AppError::Character {
-        field: field.into(),
-        problem: problem.into(),
-    }
-}
 
 fn no_open() -> AppError {
     bad(

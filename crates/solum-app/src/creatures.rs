@@ -5,6 +5,7 @@
 //! They are stored as sheets of the system [`SYSTEM`], one per creature, keyed by the
 //! bestiary's key (any case, `-` and `_` read as spaces). Adding and removing are journaled.
 
+use crate::characters::bad;
 use serde::{Deserialize, Serialize};
 use solum_expanded::creature::{Bestiary, Creature, parse_bestiary};
 use solum_store::{CampaignStore, Sheet, WriteTx};
@@ -24,13 +25,6 @@ pub const MAX_CREATURE_NAME: usize = 100;
 pub const MAX_CREATURE_NOTES: usize = 1_000;
 /// The most creatures one `creature add` takes.
 pub const MAX_CREATURES_PER_ADD: usize = 100;
-
-fn bad(field: impl Into<String>, problem: impl Into<String>) -> AppError {
-    AppError::Character {
-        field: field.into(),
-        problem: problem.into(),
-    }
-}
 
 /// The key a creature is found by: the bestiary's (lower case, `-` and `_` as spaces).
 pub(crate) fn key(name: &str) -> String {

@@ -14,6 +14,7 @@
 //! changes something (a die that is not a hit; a glitch). A choice made while the dice lie on
 //! the table would hold the campaign's write lock while the player thinks.
 
+use crate::characters::{bad, name_text};
 use std::cell::Cell;
 
 use serde::{Deserialize, Serialize};
@@ -42,32 +43,6 @@ pub const MAX_NAME: usize = 100;
 pub const MAX_LIST: usize = 50;
 /// The most modifiers one test takes.
 pub const MAX_MODIFIERS: usize = 50;
-
-fn bad(field: impl Into<String>, problem: impl Into<String>) -> AppError {
-    AppError::Character {
-        field: field.into(),
-        problem: problem.into(),
-    }
-}
-
-/// A name field: trimmed, not empty, at most [`MAX_NAME`] characters, no control characters.
-fn name_text(field: &str, raw: &str) -> Result<String, AppError> {
-    let t = raw.trim();
-    if t.is_empty() {
-        return Err(bad(field, "needs words"));
-    }
-    let len = t.chars().count();
-    if len > MAX_NAME {
-        return Err(bad(
-            field,
-            format!("{len} characters long; the limit is {MAX_NAME}"),
-        ));
-    }
-    if t.chars().any(char::is_control) {
-        return Err(bad(field, "holds a control character"));
-    }
-    Ok(t.to_owned())
-}
 
 /// The rules' checks ([`Sheet::check`]) and the campaign's limits on a sheet.
 pub fn check_sheet(sheet: &Sheet) -> Result<(), AppError> {
