@@ -268,6 +268,11 @@ pub struct JournalEntry {
     /// What happened.
     #[serde(flatten)]
     pub record: Record,
+    /// A game master's secret roll: only a game master's view ever holds one, so a player
+    /// never sees the flag set. Written only when set (an export of public entries is as
+    /// before); an import stores entries in the importer's scope, whatever this says.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub secret: bool,
 }
 
 /// Re-derives a record's rolls from its seed or typed faces. `Ok(None)`: it matches (or has

@@ -111,6 +111,7 @@ impl<S: CampaignStore> Campaign<S> {
                 seq: entry.seq,
                 at,
                 record,
+                secret: entry.secret,
             })
             .collect())
     }
@@ -340,6 +341,7 @@ impl<S: CampaignStore> Campaign<S> {
                     seq: entry.seq,
                     at: entry.at,
                     record,
+                    secret: entry.secret,
                 });
             }
             if done {

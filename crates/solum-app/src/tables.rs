@@ -152,12 +152,35 @@ pub fn join<S: TableStore>(store: &mut S, invite: &str, name: &str) -> Result<Jo
     Ok(Joined::of(token, &member))
 }
 
-/// The member a session token belongs to; `None` for a token that is not a session.
+/// How long a session lives unused: 30 days. Each use starts the count again; past it the
+/// member joins again through a new invite.
+pub const SESSION_IDLE_DAYS: i64 = 30;
+
+/// The member a session token belongs to; `None` for a token that is not a session, or one
+/// idle for more than [`SESSION_IDLE_DAYS`].
 pub fn session<S: TableStore>(store: &S, token: &str) -> Result<Option<Member>, AppError> {
+    session_at(store, token, jiff::Timestamp::now().as_second())
+}
+
+/// [`session`] at `now` (Unix seconds).
+pub fn session_at<S: TableStore>(
+    store: &S,
+    token: &str,
+    now: i64,
+) -> Result<Option<Member>, AppError> {
     if !well_formed(token) {
         return Ok(None);
     }
-    Ok(store.session_member(&token_hash(token))?)
+    Ok(store.session_member(&token_hash(token), now, SESSION_IDLE_DAYS * 86_400)?)
+}
+
+/// Ends the session of `token` (logging out): its row is deleted, so the token opens
+/// nothing any more. False when it was no session.
+pub fn logout<S: TableStore>(store: &mut S, token: &str) -> Result<bool, AppError> {
+    if !well_formed(token) {
+        return Ok(false);
+    }
+    Ok(store.end_session(&token_hash(token))?)
 }
 
 /// The scope a member's requests run in: their table, their role.

@@ -18,7 +18,7 @@ use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionB
 use thiserror::Error;
 
 /// The newest schema this build knows.
-pub const SCHEMA_VERSION: i64 = 3;
+pub const SCHEMA_VERSION: i64 = 4;
 
 /// Marks a SQLite file as a solum campaign (`PRAGMA application_id`): "SOLU".
 const APPLICATION_ID: i64 = 0x534F_4C55;
@@ -104,6 +104,10 @@ const MIGRATIONS: &[&str] = &[
          SELECT id, 0, NULL, system, name, name_key, schema, version, body FROM sheets;
      DROP TABLE sheets;
      ALTER TABLE sheets3 RENAME TO sheets;",
+    // 3 → 4: a session expires when idle; `last_used` (Unix seconds) is when it was last
+    // seen, starting at its creation.
+    "ALTER TABLE sessions ADD COLUMN last_used INTEGER NOT NULL DEFAULT 0;
+     UPDATE sessions SET last_used = COALESCE(CAST(strftime('%s', created) AS INTEGER), 0);",
 ];
 
 /// Whose view of the campaign a connection has: which table, which member, and whether the
@@ -273,6 +277,8 @@ pub struct Entry {
     pub schema: i64,
     /// The record.
     pub body: serde_json::Value,
+    /// A game master's secret entry (only a game master's scope ever reads one).
+    pub secret: bool,
 }
 
 /// A character sheet as stored: the system's own record, as JSON.
@@ -775,6 +781,7 @@ fn append_in(
             kind: entry.kind.clone(),
             schema: entry.schema,
             body: entry.body.clone(),
+            secret: scope.secret_writes,
         });
     }
     Ok(stored)
@@ -835,7 +842,7 @@ impl CampaignStore for SqliteStore {
         let mut stmt = self
             .conn
             .prepare_cached(
-                "SELECT seq, at, kind, schema, body FROM journal
+                "SELECT seq, at, kind, schema, body, secret FROM journal
                  WHERE table_id = ?3 AND seq > ?1 AND (secret = 0 OR ?4)
                  ORDER BY seq LIMIT ?2",
             )
@@ -850,13 +857,14 @@ impl CampaignStore for SqliteStore {
                         r.get::<_, String>(2)?,
                         r.get::<_, i64>(3)?,
                         r.get::<_, String>(4)?,
+                        r.get::<_, bool>(5)?,
                     ))
                 },
             )
             .map_err(|e| self.err(e))?;
         let mut out = Vec::new();
         for row in rows {
-            let (seq, at, kind, schema, body) = row.map_err(|e| self.err(e))?;
+            let (seq, at, kind, schema, body, secret) = row.map_err(|e| self.err(e))?;
             let body = serde_json::from_str(&body).map_err(|e| {
                 StoreError::BadRecord(format!("entry {seq} holds JSON that does not parse: {e}"))
             })?;
@@ -866,6 +874,7 @@ impl CampaignStore for SqliteStore {
                 kind,
                 schema,
                 body,
+                secret,
             });
         }
         Ok(out)
@@ -976,8 +985,18 @@ pub trait TableStore {
         at: &str,
     ) -> Result<Option<Member>, StoreError>;
 
-    /// The member holding a session.
-    fn session_member(&self, session_hash: &str) -> Result<Option<Member>, StoreError>;
+    /// The member holding a session that was used within `idle` seconds before `now` (Unix
+    /// seconds); a session found is marked as used at `now` (at most once per
+    /// [`SESSION_TOUCH`] seconds, so reads stay reads).
+    fn session_member(
+        &self,
+        session_hash: &str,
+        now: i64,
+        idle: i64,
+    ) -> Result<Option<Member>, StoreError>;
+
+    /// Ends a session (logging out). True when there was one.
+    fn end_session(&mut self, session_hash: &str) -> Result<bool, StoreError>;
 
     /// The members of the scope's table, in the order they joined.
     fn members(&self) -> Result<Vec<Member>, StoreError>;
@@ -985,6 +1004,10 @@ pub trait TableStore {
     /// Who created a sheet of the scope's table (none: the command line, or no such sheet).
     fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError>;
 }
+
+/// How often a session's last use is written, in seconds: the idle limit is counted in
+/// days, so an hour's precision is plenty and most requests write nothing.
+pub const SESSION_TOUCH: i64 = 3_600;
 
 const MEMBER_COLUMNS: &str = "m.id, m.table_id, t.name, m.name, m.role = 'gm' FROM members m JOIN tables t ON t.id = m.table_id";
 
@@ -1042,7 +1065,8 @@ impl TableStore for SqliteStore {
             )?;
             let member = tx.last_insert_rowid();
             tx.execute(
-                "INSERT INTO sessions (token_hash, member_id, created) VALUES (?1, ?2, ?3)",
+                "INSERT INTO sessions (token_hash, member_id, created, last_used)
+                 VALUES (?1, ?2, ?3, COALESCE(CAST(strftime('%s', ?3) AS INTEGER), 0))",
                 params![session_hash, member, at],
             )?;
             Ok(member)
@@ -1107,7 +1131,8 @@ impl TableStore for SqliteStore {
                 params![member, token_hash],
             )?;
             tx.execute(
-                "INSERT INTO sessions (token_hash, member_id, created) VALUES (?1, ?2, ?3)",
+                "INSERT INTO sessions (token_hash, member_id, created, last_used)
+                 VALUES (?1, ?2, ?3, COALESCE(CAST(strftime('%s', ?3) AS INTEGER), 0))",
                 params![session_hash, member, at],
             )?;
             Ok(member)
@@ -1118,17 +1143,42 @@ impl TableStore for SqliteStore {
         Ok(Some(member))
     }
 
-    fn session_member(&self, session_hash: &str) -> Result<Option<Member>, StoreError> {
-        self.conn
+    fn session_member(
+        &self,
+        session_hash: &str,
+        now: i64,
+        idle: i64,
+    ) -> Result<Option<Member>, StoreError> {
+        let found = self
+            .conn
             .query_row(
-                &format!(
-                    "SELECT {MEMBER_COLUMNS} JOIN sessions s ON s.member_id = m.id
-                     WHERE s.token_hash = ?1"
-                ),
-                [session_hash],
-                row_to_member,
+                "SELECT m.id, m.table_id, t.name, m.name, m.role = 'gm', s.last_used
+                 FROM sessions s JOIN members m ON m.id = s.member_id
+                 JOIN tables t ON t.id = m.table_id
+                 WHERE s.token_hash = ?1 AND s.last_used >= ?2",
+                params![session_hash, now.saturating_sub(idle)],
+                |r| Ok((row_to_member(r)?, r.get::<_, i64>(5)?)),
             )
             .optional()
+            .map_err(|e| self.err(e))?;
+        let Some((member, last_used)) = found else {
+            return Ok(None);
+        };
+        if last_used < now.saturating_sub(SESSION_TOUCH) {
+            // A busy campaign only delays the mark to a later request: the session is
+            // valid either way, so a failed mark does not fail the request.
+            let _ = self.conn.execute(
+                "UPDATE sessions SET last_used = ?2 WHERE token_hash = ?1",
+                params![session_hash, now],
+            );
+        }
+        Ok(Some(member))
+    }
+
+    fn end_session(&mut self, session_hash: &str) -> Result<bool, StoreError> {
+        self.conn
+            .execute("DELETE FROM sessions WHERE token_hash = ?1", [session_hash])
+            .map(|n| n > 0)
             .map_err(|e| self.err(e))
     }
 
@@ -1463,7 +1513,7 @@ mod tests {
         let good = dir.path().join("v2.solum");
         make_v2(&good);
         let s = SqliteStore::open(&good).unwrap();
-        assert_eq!(s.schema_version().unwrap(), 3);
+        assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
         assert_eq!(s.entries_after(0, 10).unwrap()[0].body["text"], "old");
         let nick = s.sheet("expanded", "nick").unwrap().unwrap();
         assert_eq!((nick.version, nick.body["n"].as_i64()), (3, Some(7)));
@@ -1525,8 +1575,8 @@ mod tests {
                 .unwrap()
                 .is_none()
         );
-        assert_eq!(home.session_member("sp").unwrap(), Some(p.clone()));
-        assert!(home.session_member("nope").unwrap().is_none());
+        assert_eq!(home.session_member("sp", 0, 10).unwrap(), Some(p.clone()));
+        assert!(home.session_member("nope", 0, 10).unwrap().is_none());
 
         let gm_a = Scope::member(a.table, a.id, true);
         let mut gm = SqliteStore::open_scoped(&path, gm_a).unwrap();
@@ -1617,6 +1667,72 @@ mod tests {
             1
         );
         assert_eq!(other.sheets("expanded").unwrap().len(), 1);
+    }
+
+    /// A session lives while it is used: found within the idle limit (and marked used, at
+    /// most once an hour), gone past it, and gone once ended.
+    #[test]
+    fn sessions_expire_when_idle_and_end_on_logout() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        let mut s = SqliteStore::open(&path).unwrap();
+        // 2026-01-01T00:00:00Z is 1767225600 (Unix seconds).
+        let gm = s
+            .create_table("A", "Gm", "sa", "2026-01-01T00:00:00Z")
+            .unwrap();
+        let t0 = 1_767_225_600;
+        let day = 86_400;
+        let last_used = |s: &SqliteStore| -> i64 {
+            s.conn
+                .query_row(
+                    "SELECT last_used FROM sessions WHERE token_hash = 'sa'",
+                    [],
+                    |r| r.get(0),
+                )
+                .unwrap()
+        };
+        assert_eq!(last_used(&s), t0);
+        // Within 30 days: found; a use within the hour writes nothing.
+        assert_eq!(
+            s.session_member("sa", t0 + 1_000, 30 * day).unwrap(),
+            Some(gm.clone())
+        );
+        assert_eq!(last_used(&s), t0);
+        // Twenty days on: found, and marked used then.
+        assert!(
+            s.session_member("sa", t0 + 20 * day, 30 * day)
+                .unwrap()
+                .is_some()
+        );
+        assert_eq!(last_used(&s), t0 + 20 * day);
+        // Forty days after creation but twenty after the last use: still alive.
+        assert!(
+            s.session_member("sa", t0 + 40 * day, 30 * day)
+                .unwrap()
+                .is_some()
+        );
+        // Thirty days and a second idle: gone, and not revived by asking.
+        let idle_end = t0 + 40 * day + 30 * day + 1;
+        assert!(
+            s.session_member("sa", idle_end, 30 * day)
+                .unwrap()
+                .is_none()
+        );
+        assert!(
+            s.session_member("sa", idle_end, 30 * day)
+                .unwrap()
+                .is_none()
+        );
+        // Logout deletes the row.
+        s.add_invite(gm.table, false, "ib", "2026-01-01T00:00:00Z")
+            .unwrap();
+        s.redeem_invite("ib", "Pia", "sb", "2026-01-01T00:00:00Z")
+            .unwrap()
+            .unwrap();
+        assert!(s.session_member("sb", t0, 30 * day).unwrap().is_some());
+        assert!(s.end_session("sb").unwrap());
+        assert!(!s.end_session("sb").unwrap());
+        assert!(s.session_member("sb", t0, 30 * day).unwrap().is_none());
     }
 
     fn members_names(s: &SqliteStore) -> Vec<String> {

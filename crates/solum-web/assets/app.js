@@ -6,8 +6,6 @@ const $ = (id) => document.getElementById(id);
 let token = localStorage.getItem("solum.token");
 let me = null;
 let characters = [];
-// The seqs of the secret rolls this game master made: the journal shows them marked.
-const secrets = new Set(JSON.parse(sessionStorage.getItem("solum.secrets") || "[]"));
 
 async function request(method, path, body) {
   const headers = {};
@@ -108,7 +106,8 @@ function line(entry) {
   }
   const rolled = check ? check.rolled : entry.rolled;
   if (rolled && rolled.typed) li.appendChild(el("span", "real dice", "tag typed"));
-  if (secrets.has(entry.seq)) {
+  // The server marks a game master's secret entries (a player never receives one).
+  if (entry.secret) {
     li.classList.add("secret");
     li.prepend(el("span", "secret ", "tag"));
   }
@@ -194,6 +193,7 @@ async function enter() {
   $("who").textContent = me.table_name + " — " + me.member.name + " (" + (me.member.role === "gm" ? "game master" : "player") + ")";
   $("signin").hidden = true;
   $("table").hidden = false;
+  $("logout").hidden = false;
   for (const node of document.querySelectorAll(".gm-only")) node.hidden = me.member.role !== "gm";
   // A game master alone at the table may roll real dice and type the faces in.
   for (const node of document.querySelectorAll(".typed-only")) node.hidden = !me.may_type_dice;
@@ -453,14 +453,25 @@ for (const [id, file] of [["export-md", "journal.md"], ["export-json", "journal.
 }
 
 function remember(seq) {
-  secrets.add(seq);
-  sessionStorage.setItem("solum.secrets", JSON.stringify([...secrets]));
   const li = $("journal").querySelector('li[data-seq="' + seq + '"]');
   if (li && !li.classList.contains("secret")) {
     li.classList.add("secret");
     li.prepend(el("span", "secret ", "tag"));
   }
 }
+
+// Logging out ends the session on the server (its token opens nothing any more) and
+// forgets the token here.
+$("logout").addEventListener("click", async () => {
+  try {
+    await request("POST", "/logout");
+  } catch (err) {
+    // An expired session is logged out already.
+  }
+  token = null;
+  localStorage.removeItem("solum.token");
+  location.replace("/");
+});
 
 window.addEventListener("DOMContentLoaded", () => {
   const invite = new URLSearchParams(location.hash.slice(1)).get("invite");

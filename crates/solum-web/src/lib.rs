@@ -115,6 +115,7 @@ pub fn app(state: AppState) -> Router {
         .route("/tables", post(create_table))
         .route("/join", post(join))
         .route("/me", get(me))
+        .route("/logout", post(logout))
         .route("/invites", post(invite))
         .route("/journal", get(journal))
         .route("/journal/export", get(export))
@@ -477,7 +478,7 @@ impl FromRequestParts<AppState> for Auth {
             Some(member) => Ok(Self { member }),
             None => Err(ApiError::new(
                 StatusCode::UNAUTHORIZED,
-                "this session is unknown: join the table again",
+                "this session is unknown or expired (unused for 30 days, or logged out): join the table again",
             )),
         }
     }
@@ -688,6 +689,34 @@ async fn me(State(state): State<AppState>, auth: Auth) -> Result<Json<Me>, ApiEr
     })
     .await
     .map(Json)
+}
+
+/// `POST /api/logout`: the session's row is deleted (its token opens nothing any more) and
+/// the browser is told to forget what the page stored (the token lives in its storage; the
+/// server sets no cookie).
+async fn logout(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    _auth: Auth,
+) -> Result<Response, ApiError> {
+    let token = bearer(&headers).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "sign in: join a table or create one",
+        )
+    })?;
+    let path = state.path();
+    blocking(move || {
+        let mut store = SqliteStore::open(&path)?;
+        tables::logout(&mut store, &token)
+    })
+    .await?;
+    let mut resp = StatusCode::NO_CONTENT.into_response();
+    resp.headers_mut().insert(
+        "clear-site-data",
+        HeaderValue::from_static("\"cookies\", \"storage\""),
+    );
+    Ok(resp)
 }
 
 #[derive(Deserialize, Default)]

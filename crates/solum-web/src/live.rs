@@ -166,6 +166,7 @@ fn read_after(store: &SqliteStore, after: i64) -> Result<Vec<JournalEntry>, AppE
                 seq: e.seq,
                 at: e.at,
                 record,
+                secret: e.secret,
             })
         })
         .collect()

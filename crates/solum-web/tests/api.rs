@@ -1060,3 +1060,145 @@ async fn the_game_master_runs_the_tables_combat_and_everyone_reads_it() {
     let report = s.get("/api/journal/verify", &gm).await.json();
     assert_eq!(report["mismatches"], json!([]));
 }
+
+/// The campaign file of a test server, for a test to age a session as time would.
+fn campaign_file(s: &Server) -> std::path::PathBuf {
+    s._dir.path().join("campaign.solum")
+}
+
+#[tokio::test]
+async fn secret_entries_carry_their_mark_for_the_gm_and_never_reach_a_player() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    let pia = s.player(&gm, "Pia").await;
+    let public = s
+        .post("/api/oracle", &gm, json!({ "question": "Open door?" }))
+        .await;
+    let secret = s
+        .post(
+            "/api/oracle",
+            &gm,
+            json!({ "question": "Ambush QZ9?", "secret": true }),
+        )
+        .await;
+    assert_eq!(secret.status, StatusCode::OK, "{}", secret.text());
+    let (public_seq, secret_seq) = (
+        public.json()["seq"].as_i64().unwrap(),
+        secret.json()["seq"].as_i64().unwrap(),
+    );
+    // After a reload the GM's journal (and stream) still says which entry was secret.
+    let gm_journal = s.get("/api/journal", &gm).await.json();
+    let by_seq = |seq: i64| {
+        gm_journal["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["seq"] == seq)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(by_seq(secret_seq)["secret"], true);
+    assert!(by_seq(public_seq).get("secret").is_none());
+    let stream = s.live(&gm, Some(0), Duration::from_millis(500)).await;
+    let secret_line = stream
+        .lines()
+        .find(|l| l.contains("QZ9"))
+        .expect("the GM's stream has the secret entry");
+    assert!(secret_line.contains("\"secret\":true"), "{secret_line}");
+    // The player gets neither the entry nor the mark.
+    let mut captured = s.get("/api/journal", &pia).await.text();
+    captured.push_str(&s.live(&pia, Some(0), Duration::from_millis(500)).await);
+    assert!(captured.contains("Open door"), "{captured}");
+    assert!(!captured.contains("QZ9") && !captured.contains("\"secret\""));
+}
+
+#[tokio::test]
+async fn logout_deletes_the_session_and_tells_the_browser_to_forget_it() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    let pia = s.player(&gm, "Pia").await;
+    // From a foreign page, logout is refused like any change.
+    let foreign = s
+        .send(
+            Request::builder()
+                .method("POST")
+                .uri("/api/logout")
+                .header("host", HOST)
+                .header("origin", "http://evil.test")
+                .header("authorization", format!("Bearer {pia}"))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(foreign.status, StatusCode::FORBIDDEN);
+    assert_eq!(s.get("/api/me", &pia).await.status, StatusCode::OK);
+
+    let out = s.call("POST", "/api/logout", Some(&pia), None).await;
+    assert_eq!(out.status, StatusCode::NO_CONTENT, "{}", out.text());
+    let clear = out.headers["clear-site-data"].to_str().unwrap();
+    assert!(clear.contains("\"storage\"") && clear.contains("\"cookies\""));
+    // The token opens nothing any more, the live stream included; the row is gone.
+    assert_eq!(
+        s.get("/api/me", &pia).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    let req = Request::builder()
+        .uri(format!("/api/events?token={pia}"))
+        .header("host", HOST)
+        .body(Body::empty())
+        .unwrap();
+    assert_eq!(s.send(req).await.status, StatusCode::UNAUTHORIZED);
+    let again = s.call("POST", "/api/logout", Some(&pia), None).await;
+    assert_eq!(again.status, StatusCode::UNAUTHORIZED);
+    let db = rusqlite::Connection::open(campaign_file(&s)).unwrap();
+    let sessions: i64 = db
+        .query_row("SELECT count(*) FROM sessions", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(sessions, 1, "only the GM's session is left");
+    // The GM is still signed in.
+    assert_eq!(s.get("/api/me", &gm).await.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_session_idle_for_thirty_days_is_refused() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    let pia = s.player(&gm, "Pia").await;
+    let db = rusqlite::Connection::open(campaign_file(&s)).unwrap();
+    let age = |member: &str, days: i64| {
+        db.execute(
+            "UPDATE sessions SET last_used = CAST(strftime('%s', 'now') AS INTEGER) - ?1
+             WHERE member_id = (SELECT id FROM members WHERE name = ?2)",
+            rusqlite::params![days * 86_400, member],
+        )
+        .unwrap();
+    };
+    // Twenty-nine days idle: still in, and the use starts the count again.
+    age("Pia", 29);
+    assert_eq!(s.get("/api/me", &pia).await.status, StatusCode::OK);
+    let fresh: i64 = db
+        .query_row(
+            "SELECT CAST(strftime('%s', 'now') AS INTEGER) - last_used FROM sessions
+             WHERE member_id = (SELECT id FROM members WHERE name = 'Pia')",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(fresh < 60, "the use was not recorded: idle {fresh} s");
+    // Thirty days and a minute: out, with a message that says what to do.
+    age("Pia", 30);
+    db.execute(
+        "UPDATE sessions SET last_used = last_used - 60
+         WHERE member_id = (SELECT id FROM members WHERE name = 'Pia')",
+        [],
+    )
+    .unwrap();
+    let refused = s.get("/api/me", &pia).await;
+    assert_eq!(refused.status, StatusCode::UNAUTHORIZED);
+    assert!(
+        refused.text().contains("join the table again"),
+        "{}",
+        refused.text()
+    );
+    assert_eq!(s.get("/api/me", &gm).await.status, StatusCode::OK);
+}
