@@ -102,6 +102,8 @@ pub enum Record {
     Soluna(Box<crate::soluna::SolunaRecord>),
     /// A die-type character was created, imported, edited or rolled.
     Dietype(Box<crate::dietype::DietypeRecord>),
+    /// Dice notation rolled at the table (`4d6kh3`, `2d10 + 3`).
+    Notation(Box<crate::notation::NotationRecord>),
 }
 
 /// The list an idea draw used.
@@ -207,6 +209,7 @@ impl Record {
             Self::Classic(_) => "classic",
             Self::Soluna(_) => "soluna",
             Self::Dietype(_) => "dietype",
+            Self::Notation(_) => "notation",
         }
     }
 
@@ -219,6 +222,7 @@ impl Record {
             Self::Dietype(c) => c.has_dice(),
             Self::Sol(s) => s.has_dice(),
             Self::Combat(c) => c.has_dice(),
+            Self::Notation(n) => n.has_dice(),
             other => other.rolled().is_some(),
         }
     }
@@ -233,6 +237,7 @@ impl Record {
             Self::Sol(s) => Some(s.summary()),
             Self::Combat(c) => Some(c.summary()),
             Self::Creature(c) => Some(c.summary()),
+            Self::Notation(n) => Some(n.summary()),
             _ => None,
         }
     }
@@ -250,6 +255,7 @@ impl Record {
             | Self::Classic(_)
             | Self::Soluna(_)
             | Self::Dietype(_) => None,
+            Self::Notation(n) => Some(&n.rolled),
             Self::Oracle { rolled, .. }
             | Self::ClassicOracle { rolled, .. }
             | Self::Difficulty { rolled, .. }
@@ -289,6 +295,7 @@ pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
         Record::Classic(c) => Ok(c.replay()),
         Record::Soluna(c) => Ok(c.replay()),
         Record::Dietype(c) => Ok(c.replay()),
+        Record::Notation(n) => Ok(n.replay()),
         Record::Oracle {
             leaning,
             rolled,
@@ -494,6 +501,14 @@ fn derive<T>(
         let faces = dice.faces().iter().map(|&(_, f)| f).collect();
         Ok((out, faces))
     }
+}
+
+/// [`derive`] for the other modules of the crate.
+pub(crate) fn derive_public<T>(
+    rolled: &Rolled,
+    rule: impl FnOnce(&mut dyn DiceSource) -> Result<T, solum_dice::DiceError>,
+) -> Result<(T, Vec<u32>), AppError> {
+    derive(rolled, rule)
 }
 
 /// Rolls a rule from a fresh source and keeps what a [`Rolled`] needs.

@@ -16,6 +16,7 @@ mod error;
 pub mod ideas;
 pub mod journal;
 mod markdown;
+pub mod notation;
 pub mod sol;
 pub mod soluna;
 pub mod tables;
@@ -503,6 +504,7 @@ fn check_record(record: &Record) -> Result<(), AppError> {
         Record::Classic(c) => c.check(),
         Record::Soluna(c) => c.check(),
         Record::Dietype(c) => c.check(),
+        Record::Notation(n) => n.check(),
         Record::Difficulty { task, .. } => task
             .as_deref()
             .map(|t| text("task", t, MAX_QUESTION, false))

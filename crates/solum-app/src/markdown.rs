@@ -70,7 +70,11 @@ pub(crate) fn render(title: &str, entries: &[JournalEntry]) -> String {
                 let _ = write!(line, " {}", provenance(rolled));
                 let _ = writeln!(out, "{line}\n");
             }
-            Record::Character(_) | Record::Classic(_) | Record::Soluna(_) | Record::Dietype(_) => {
+            Record::Character(_)
+            | Record::Classic(_)
+            | Record::Soluna(_)
+            | Record::Dietype(_)
+            | Record::Notation(_) => {
                 let summary = entry.record.character_summary().unwrap_or_default();
                 let _ = writeln!(out, "> {}\n", inline(&summary));
             }

@@ -151,6 +151,12 @@ pub struct NotationRollArgs {
     /// Print JSON: `total`, `dice` as rolled, `seed`, and the breakdown per term.
     #[arg(long)]
     pub json: bool,
+    /// Keep the roll in the campaign's journal (`journal verify` re-derives it); implied by
+    /// `--campaign FILE`.
+    #[arg(long)]
+    pub journal: bool,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
 }
 
 impl Command {

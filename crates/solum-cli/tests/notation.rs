@@ -154,3 +154,53 @@ fn plots_are_written_as_svg_and_png() {
     );
     solum_args(&["odds", "2d6", "--plot", "odds.jpg"]).bad_input("must end in .svg or .png");
 }
+
+#[test]
+fn roll_with_a_campaign_journals_and_verify_re_derives_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("c.solum");
+    let f = file.to_str().unwrap();
+    // 4d6kh3 with 6, 2, 5, 1: 6 + 5 + 2 = 13.
+    let run = solum_args(&["roll", "4d6kh3", "--rolled", "6,2,5,1", "--campaign", f]);
+    let text = run.ok();
+    assert!(text.starts_with("4d6kh3 = 13"), "{text}");
+    assert!(text.contains("[1 dropped]"), "{text}");
+    assert!(text.contains("journal entry 1"), "{text}");
+    let j = solum_args(&[
+        "roll",
+        "3d6",
+        "--seed",
+        "9",
+        "--journal",
+        "--json",
+        "--campaign",
+        f,
+    ])
+    .json();
+    assert_eq!((j["seq"].as_i64(), j["seed"].as_u64()), (Some(2), Some(9)));
+    let faces: Vec<i64> = j["rolled"]["faces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    assert_eq!(j["total"].as_i64(), Some(faces.iter().sum()));
+    // The same seed without a campaign rolls the same dice and keeps nothing.
+    let once = solum_args(&["roll", "3d6", "--seed", "9", "--json"]).json();
+    assert_eq!(once["total"], j["total"]);
+    let run = solum_args(&["journal", "show", "--campaign", f]);
+    let shown = run.ok();
+    assert!(shown.contains("roll 4d6kh3 = 13"), "{shown}");
+    let run = solum_args(&["journal", "verify", "--campaign", f]);
+    let verify = run.ok();
+    assert!(
+        verify.contains("2 entries, 2 rolls re-derived, 0 do not match"),
+        "{verify}"
+    );
+    // Typed faces that do not fit name the flag, and nothing is written.
+    let bad = solum_args(&["roll", "2d6", "--rolled", "7,1", "--campaign", f]);
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(bad.stderr.contains("--rolled"), "{}", bad.stderr);
+    let run = solum_args(&["journal", "verify", "--campaign", f]);
+    assert!(run.ok().contains("2 entries"), "{}", run.stdout);
+}

@@ -76,6 +76,7 @@ function describe(entry) {
       return "Oracle (" + entry.leaning + "): " + entry.question + " → " + answer;
     }
     case "idea": return "Idea: " + (entry.words || []).join(", ");
+    case "notation": return "Roll " + entry.canonical + " = " + entry.total;
     case "combat": {
       const ch = entry.change || {};
       if (ch.line) return "Combat " + entry.combat + ": " + ch.line.line.line + ((ch.line.text || []).length ? " — " + ch.line.text.join(" ") : "");
@@ -104,6 +105,7 @@ function line(entry) {
   if (entry.kind === "oracle" && entry.outcome && Array.isArray(entry.outcome.dice)) {
     li.appendChild(diceRow(entry.outcome.dice, { best: entry.outcome.die }));
   }
+  if (entry.kind === "notation") li.appendChild(notationDice(entry.terms));
   const rolled = check ? check.rolled : entry.rolled;
   if (rolled && rolled.typed) li.appendChild(el("span", "real dice", "tag typed"));
   // The server marks a game master's secret entries (a player never receives one).
@@ -288,7 +290,62 @@ form("ask", async (f) => {
 });
 // The exact distribution of any dice expression, as bars (heights set through the CSSOM,
 // which the page's policy allows; no markup, no inline style).
-form("odds-form", async (f) => {
+// The odds are drawn before any roll: on the form's button, and a moment after the
+// expression changes.
+let oddsTimer = null;
+$("odds-form").elements.expression.addEventListener("input", () => {
+  clearTimeout(oddsTimer);
+  oddsTimer = setTimeout(() => { if ($("odds-form").elements.expression.value.trim()) drawOdds($("odds-form").elements).catch(say); }, 400);
+});
+form("odds-form", (f) => drawOdds(f));
+// One die of a rolled expression: every face, a rerolled face struck, an explosion joined,
+// a dropped die faded.
+function notationDice(terms) {
+  const row = el("div", undefined, "terms");
+  for (const t of terms || []) {
+    const part = el("span", undefined, "term");
+    part.appendChild(el("span", t.term + (t.label ? " [" + t.label + "]" : "") + ": ", "term-name"));
+    const dice = el("span", undefined, "dice");
+    for (const d of t.dice || []) {
+      for (const f of d.faces || []) {
+        const die = el("span", String(f.value), "die");
+        if (!d.kept) die.classList.add("dropped");
+        if (f.note) die.classList.add(f.note);
+        die.title = f.note ? f.note : d.kept ? "kept" : "dropped";
+        dice.appendChild(die);
+      }
+    }
+    part.appendChild(dice);
+    if (!(t.dice || []).length) part.appendChild(el("span", String(t.value)));
+    row.appendChild(part);
+  }
+  return row;
+}
+$("roll-expression").addEventListener("click", async () => {
+  const f = $("odds-form").elements;
+  say(null);
+  const button = $("roll-expression");
+  button.disabled = true;
+  try {
+    if (!f.expression.value.trim()) throw new Error("Dice: type an expression, like 3d6 or 4d6kh3");
+    const body = { expression: f.expression.value, secret: f.secret.checked };
+    const typed = typedFaces(f.typed);
+    if (typed) body.typed = typed;
+    // The odds first: a player sees the chances of what they roll before the dice fall.
+    if (oddsOf !== f.expression.value) await drawOdds(f);
+    const view = await api("POST", "/roll", body);
+    f.typed.value = "";
+    if (body.secret) remember(view.seq);
+    $("expression-dice").replaceChildren(notationDice(view.terms));
+    markTotal(view.total);
+    $("expression-total").textContent = (body.secret ? "Secret: " : "") + (typed ? "Real dice: " : "") + view.canonical + " = " + view.total;
+  } catch (err) {
+    say(err);
+  } finally {
+    button.disabled = false;
+  }
+});
+async function drawOdds(f) {
   const view = await api("POST", "/odds", { expression: f.expression.value });
   const chart = $("chart");
   chart.replaceChildren();
@@ -297,6 +354,7 @@ form("odds-form", async (f) => {
   for (const o of shown) {
     const bar = el("div", undefined, "bar");
     bar.title = o.value + ": " + pct(o.p) + " (" + o.exact + ")";
+    bar.dataset.value = String(o.value);
     bar.setAttribute("aria-label", bar.title);
     const fill = el("span", undefined, "fill");
     fill.style.height = (100 * o.p / top).toFixed(1) + "%";
@@ -309,7 +367,14 @@ form("odds-form", async (f) => {
   text += "; most likely " + best.value + " at " + pct(best.p) + " (" + best.exact + ")";
   if (view.neglected > 0) text += "; left out by the explosion's cut: " + view.neglected.toExponential(2);
   $("odds-summary").textContent = text;
-});
+  oddsOf = f.expression.value;
+}
+// The expression whose odds the chart shows.
+let oddsOf = null;
+// Marks the rolled total on the chart.
+function markTotal(total) {
+  for (const bar of $("chart").children) bar.classList.toggle("hit", bar.dataset.value === String(total));
+}
 // The combat tracker: the game master plays lines of `solum combat`; everyone sees where
 // it stands (reloaded whenever a combat entry arrives).
 function showCombat(status) {

@@ -133,6 +133,7 @@ pub fn app(state: AppState) -> Router {
         .route("/characters/{name}/odds", post(check_odds))
         .route("/characters/{name}/check", post(check))
         .route("/odds", post(notation_odds))
+        .route("/roll", post(notation_roll))
         .route("/combat", get(combat_status).post(combat_start))
         .route("/combat/line", post(combat_line))
         .route("/combat/end", post(combat_end))
@@ -1130,6 +1131,33 @@ async fn notation_odds(
         )
     })?;
     Ok(Json(view))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RollRequest {
+    expression: String,
+    #[serde(default)]
+    secret: bool,
+    #[serde(default)]
+    typed: Option<Vec<u32>>,
+}
+
+/// `POST /api/roll`: rolls a dice expression with the server's seed (or a solo game
+/// master's typed faces), journaled like every roll; secret for a game master.
+async fn notation_roll(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<RollRequest>,
+) -> Result<Json<solum_app::notation::NotationView>, ApiError> {
+    let member = auth.member;
+    let scope = roll_scope(&member, req.secret)?;
+    change(&state, scope, move |c| {
+        let dice = dice_for(c, &member, req.typed)?;
+        c.roll_notation(&req.expression, dice)
+    })
+    .await
+    .map(Json)
 }
 
 // ---------------------------------------------------------------------------------------

@@ -424,9 +424,19 @@ async fn a_players_session_never_receives_the_gms_secret_rolls() {
         "{}",
         secret_check.text()
     );
+    let secret_roll = s
+        .post(
+            "/api/roll",
+            &gm,
+            json!({ "expression": "7d13 + 2 [vaultcode]", "secret": true }),
+        )
+        .await;
+    assert_eq!(secret_roll.status, StatusCode::OK, "{}", secret_roll.text());
+    let secret_roll_seed = secret_roll.json()["rolled"]["seed"].to_string();
     let secret_seqs = [
         secret_ask.json()["seq"].as_i64().unwrap(),
         secret_check.json()["seq"].as_i64().unwrap(),
+        secret_roll.json()["seq"].as_i64().unwrap(),
     ];
     let secret_seed = secret_check.json()["rolled"]["seed"].to_string();
     let public = s
@@ -469,11 +479,17 @@ async fn a_players_session_never_receives_the_gms_secret_rolls() {
     assert!(!captured.contains("duke"), "the secret question leaked");
     assert!(!captured.contains(&secret_seed), "the secret seed leaked");
     assert!(!captured.contains("opposed"), "the secret check leaked");
+    assert!(!captured.contains("vaultcode") && !captured.contains("7d13"));
+    assert!(
+        !captured.contains(&secret_roll_seed),
+        "the secret roll's seed leaked"
+    );
 
     // The GM's own view has them (so the capture above could have failed).
     let gm_journal = s.get("/api/journal", &gm).await.text();
     assert!(gm_journal.contains("duke") && gm_journal.contains(&secret_seed));
     assert!(gm_journal.contains("opposed"));
+    assert!(gm_journal.contains("vaultcode") && gm_journal.contains(&secret_roll_seed));
     let gm_stream = s.live(&gm, Some(0), Duration::from_millis(600)).await;
     for seq in secret_seqs {
         assert!(event_ids(&gm_stream).contains(&seq));
@@ -1201,4 +1217,97 @@ async fn a_session_idle_for_thirty_days_is_refused() {
         refused.text()
     );
     assert_eq!(s.get("/api/me", &gm).await.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn any_dice_expression_is_rolled_by_the_server_journaled_and_verified() {
+    let s = server();
+    let (gm, _) = s.table("Solo", "Ada").await;
+    // A game master alone types real dice: 4d6kh3 with 6 2 5 1 keeps 6 + 5 + 2 = 13.
+    let typed = s
+        .post(
+            "/api/roll",
+            &gm,
+            json!({ "expression": "4d6kh3", "typed": [6, 2, 5, 1] }),
+        )
+        .await;
+    assert_eq!(typed.status, StatusCode::OK, "{}", typed.text());
+    let v = typed.json();
+    assert_eq!(
+        (v["total"].as_i64(), v["typed"].as_bool()),
+        (Some(13), Some(true))
+    );
+    let dice = v["terms"][0]["dice"].as_array().unwrap();
+    assert_eq!(dice.len(), 4);
+    assert_eq!(dice.iter().filter(|d| d["kept"] == false).count(), 1);
+    // The server rolls otherwise; a seed in the body is refused, not used.
+    let seeded = s
+        .post("/api/roll", &gm, json!({ "expression": "2d6", "seed": 1 }))
+        .await;
+    assert_eq!(
+        seeded.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        seeded.text()
+    );
+    let rolled = s
+        .post("/api/roll", &gm, json!({ "expression": "3d6 + 1" }))
+        .await;
+    assert_eq!(rolled.status, StatusCode::OK, "{}", rolled.text());
+    let r = rolled.json();
+    let faces: i64 = r["rolled"]["faces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_i64().unwrap())
+        .sum();
+    assert_eq!(r["total"].as_i64(), Some(faces + 1));
+    assert!(r["seed"].as_u64().is_some());
+    // A wrong expression names the field and points at the place.
+    let wrong = s
+        .post("/api/roll", &gm, json!({ "expression": "3d" }))
+        .await;
+    assert_eq!(wrong.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        wrong.json()["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("expression:")
+    );
+    // Journaled and re-derived.
+    let journal = s.get("/api/journal", &gm).await.json();
+    let kinds: Vec<&str> = journal["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["notation", "notation"]);
+    let verify = s.get("/api/journal/verify", &gm).await.json();
+    assert_eq!(verify["rolls"], 2);
+    assert_eq!(verify["mismatches"].as_array().unwrap().len(), 0);
+    // With a player at the table, nobody types faces, and a player rolls no secret.
+    let pia = s.player(&gm, "Pia").await;
+    let no_typing = s
+        .post(
+            "/api/roll",
+            &gm,
+            json!({ "expression": "1d6", "typed": [6] }),
+        )
+        .await;
+    assert_eq!(no_typing.status, StatusCode::FORBIDDEN);
+    let no_secret = s
+        .post(
+            "/api/roll",
+            &pia,
+            json!({ "expression": "1d6", "secret": true }),
+        )
+        .await;
+    assert_eq!(no_secret.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        s.post("/api/roll", &pia, json!({ "expression": "1d6" }))
+            .await
+            .status,
+        StatusCode::OK
+    );
 }

@@ -462,7 +462,8 @@ pub(crate) fn write_entries(
             | Record::Dietype(_)
             | Record::Sol(_)
             | Record::Combat(_)
-            | Record::Creature(_) => e.record.character_summary().unwrap_or_default(),
+            | Record::Creature(_)
+            | Record::Notation(_) => e.record.character_summary().unwrap_or_default(),
             Record::Idea { list, words, .. } => {
                 format!("Idea ({}): {}", list.label(), words.join(" · "))
             }

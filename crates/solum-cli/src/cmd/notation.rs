@@ -33,6 +33,9 @@ fn explain_error(err: NotationError, text: &str, flag: &str) -> anyhow::Error {
 
 pub fn roll(args: &NotationRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let text = args.expr.join(" ");
+    if args.journal || args.campaign.campaign.is_some() {
+        return roll_journaled(args, &text, out);
+    }
     let expr = parse(&text)?;
     let generator = RefCell::new(Generator::new(args.seed));
     let blame = Cell::new("--rolled");
@@ -67,6 +70,78 @@ pub fn roll(args: &NotationRollArgs, out: &mut dyn Write) -> anyhow::Result<()> 
         None => {}
     }
     Ok(())
+}
+
+/// `solum roll EXPR --journal` (or `--campaign FILE`): the campaign's use case rolls and
+/// journals; this renders its view as the one-shot roll does, with the entry's number.
+fn roll_journaled(args: &NotationRollArgs, text: &str, out: &mut dyn Write) -> anyhow::Result<()> {
+    let dice = super::campaign::dice(args.seed, args.rolled.as_deref())?;
+    let typed = matches!(dice, solum_app::Dice::Typed(_));
+    let view = super::campaign::open(&args.campaign)?
+        .roll_notation(text, dice)
+        .map_err(|e| match e {
+            // Typed faces that do not fit name the flag, as the one-shot roll does.
+            solum_app::AppError::Dice(d) if typed => explain(d, "--rolled", ORDER),
+            e => e.into(),
+        })?;
+    if args.json {
+        return super::campaign::write_json(out, &view);
+    }
+    writeln!(
+        out,
+        "{} = {}",
+        view.outcome.canonical,
+        paint(HEAD, view.outcome.total)
+    )?;
+    if let Some(list) = view.outcome.terms.as_array() {
+        for t in list {
+            let term = t["term"].as_str().unwrap_or_default();
+            let label = t["label"]
+                .as_str()
+                .map_or(String::new(), |l| format!(" [{l}]"));
+            let dice: Vec<String> = t["dice"]
+                .as_array()
+                .map(|ds| ds.iter().map(die_json_text).collect())
+                .unwrap_or_default();
+            if dice.is_empty() {
+                writeln!(out, "  {term}{label} → {}", t["value"])?;
+            } else {
+                writeln!(out, "  {term}{label}: {} → {}", dice.join(", "), t["value"])?;
+            }
+        }
+    }
+    match view.seed {
+        Some(seed) => writeln!(out, "seed {seed} (replay with --seed {seed})")?,
+        None => writeln!(out, "dice typed")?,
+    }
+    writeln!(out, "journal entry {}", view.seq)?;
+    Ok(())
+}
+
+/// One die of a journaled roll, written as [`die_text`] writes a die just rolled.
+fn die_json_text(d: &Value) -> String {
+    let mut text = String::new();
+    let faces = d["faces"].as_array().cloned().unwrap_or_default();
+    for (i, f) in faces.iter().enumerate() {
+        let note = f["note"].as_str();
+        if i > 0 {
+            text.push_str(if note == Some("explosion") {
+                " + "
+            } else {
+                " "
+            });
+        }
+        let face = f["value"].to_string();
+        text.push_str(&match note {
+            None | Some("explosion") => face,
+            Some(note) => format!("{face} ({note})"),
+        });
+    }
+    if d["kept"].as_bool().unwrap_or(true) {
+        text
+    } else {
+        format!("[{text} dropped]")
+    }
 }
 
 fn write_breakdown(rolled: &Rolled, out: &mut dyn Write) -> anyhow::Result<()> {

@@ -1,0 +1,141 @@
+//! Dice notation rolled at the table: journaled with its seed or typed faces, re-derived by
+//! `verify`, refused before any die when the expression is wrong.
+
+use solum_app::{AppError, Campaign, Dice, ErrorKind, JournalExport, Record};
+use solum_dice::{DiceSource, SeededDice};
+use solum_store::{Scope, SqliteStore};
+
+fn campaign(dir: &tempfile::TempDir) -> Campaign<SqliteStore> {
+    let store = SqliteStore::open(&dir.path().join("c.solum")).unwrap();
+    Campaign::new(store).with_clock(|| "2026-11-30T20:00:00Z".parse().unwrap())
+}
+
+#[test]
+fn typed_faces_give_the_total_a_player_reads_off_the_dice() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = campaign(&dir);
+    // 4d6kh3 with 6, 2, 5, 1: the three highest, 6 + 5 + 2 = 13.
+    let v = c
+        .roll_notation("4d6kh3", Dice::Typed(vec![6, 2, 5, 1]))
+        .unwrap();
+    assert_eq!(v.outcome.total, 13);
+    assert!(v.typed && v.seed.is_none());
+    assert_eq!(v.rolled.faces, [6, 2, 5, 1]);
+    let dice = v.outcome.terms[0]["dice"].as_array().unwrap();
+    assert_eq!(dice.len(), 4, "the dropped die is kept in the record");
+    assert_eq!(dice.iter().filter(|d| d["kept"] == false).count(), 1);
+    // 2d6 + 3 with 4 and 4: 11.
+    let v = c
+        .roll_notation(" 2d6 + 3 [fire] ", Dice::Typed(vec![4, 4]))
+        .unwrap();
+    assert_eq!(
+        (v.outcome.total, v.expression.as_str()),
+        (11, "2d6 + 3 [fire]")
+    );
+    let entries = c.entries().unwrap();
+    assert_eq!(entries.len(), 2);
+    assert_eq!(entries[1].record.kind(), "notation");
+}
+
+#[test]
+fn a_seeded_roll_is_the_seeds_faces_and_verify_re_derives_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = campaign(&dir);
+    for seed in [1u64, 7, 2026] {
+        let v = c.roll_notation("3d6", Dice::Seed(seed)).unwrap();
+        // The same seed through the dice core alone: three d6 in order.
+        let mut d = SeededDice::new(seed);
+        let faces: Vec<u32> = (0..3).map(|_| d.roll(6).unwrap()).collect();
+        assert_eq!(v.rolled.faces, faces);
+        assert_eq!(
+            v.outcome.total,
+            faces.iter().map(|&f| i64::from(f)).sum::<i64>()
+        );
+        assert_eq!(v.seed, Some(seed));
+    }
+    // A fresh roll journals the seed the program chose.
+    let fresh = c.roll_notation("1d20 + 1d4", Dice::Fresh).unwrap();
+    assert!(fresh.seed.is_some());
+    let report = c.verify().unwrap();
+    assert_eq!((report.entries, report.rolls), (4, 4));
+    assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
+
+    // A changed total in an export does not re-derive: the import is refused, naming it.
+    let mut export = c.export().unwrap();
+    if let Record::Notation(n) = &mut export.entries[0].record {
+        n.outcome.total += 1;
+    } else {
+        panic!("not a notation entry");
+    }
+    let text = serde_json::to_string(&export).unwrap();
+    let dir2 = tempfile::tempdir().unwrap();
+    let err = campaign(&dir2)
+        .import(JournalExport::from_json(&text).unwrap())
+        .unwrap_err();
+    assert!(err.to_string().contains("total"), "{err}");
+    // The untouched export imports and verifies.
+    let dir3 = tempfile::tempdir().unwrap();
+    let mut c3 = campaign(&dir3);
+    assert_eq!(c3.import(c.export().unwrap()).unwrap(), 4);
+    assert!(c3.verify().unwrap().mismatches.is_empty());
+}
+
+#[test]
+fn wrong_expressions_and_dice_are_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = campaign(&dir);
+    let e = c.roll_notation("3d", Dice::Fresh).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::BadInput);
+    assert!(e.to_string().starts_with("expression:"), "{e}");
+    assert_eq!(
+        c.roll_notation("   ", Dice::Fresh).unwrap_err().kind(),
+        ErrorKind::BadInput
+    );
+    let long = "1d6+".repeat(60) + "1";
+    assert!(matches!(
+        c.roll_notation(&long, Dice::Fresh),
+        Err(AppError::TooLong { .. })
+    ));
+    assert!(matches!(
+        c.roll_notation("2d6\u{7}", Dice::Fresh),
+        Err(AppError::ControlCharacter(_))
+    ));
+    // A 7 on a d6, too few faces, too many.
+    for faces in [vec![7, 1], vec![3], vec![1, 2, 3]] {
+        let e = c.roll_notation("2d6", Dice::Typed(faces)).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::BadInput, "{e}");
+    }
+    // Past the notation's limits: refused before any die.
+    assert_eq!(
+        c.roll_notation("100000d6", Dice::Fresh).unwrap_err().kind(),
+        ErrorKind::BadInput
+    );
+    assert!(c.entries().unwrap().is_empty());
+}
+
+#[test]
+fn a_game_masters_secret_roll_is_marked_and_hidden_from_players() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.solum");
+    let mut home = SqliteStore::open(&path).unwrap();
+    use solum_store::TableStore;
+    let gm = home
+        .create_table("T", "Ada", "s1", "2026-11-30T20:00:00Z")
+        .unwrap();
+    let scope = Scope::member(gm.table, gm.id, true);
+    let mut secret = Campaign::new(SqliteStore::open_scoped(&path, scope.secret()).unwrap());
+    let v = secret.roll_notation("1d100", Dice::Seed(5)).unwrap();
+    let mut public = Campaign::new(SqliteStore::open_scoped(&path, scope).unwrap());
+    public.roll_notation("1d4", Dice::Seed(5)).unwrap();
+    let seen = public.entries().unwrap();
+    assert_eq!(
+        seen.iter().map(|e| (e.seq, e.secret)).collect::<Vec<_>>(),
+        [(v.seq, true), (v.seq + 1, false)]
+    );
+    let player = Campaign::new(
+        SqliteStore::open_scoped(&path, Scope::member(gm.table, gm.id + 1, false)).unwrap(),
+    );
+    let theirs = player.entries().unwrap();
+    assert_eq!(theirs.len(), 1);
+    assert!(!theirs[0].secret);
+}
