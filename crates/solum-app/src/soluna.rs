@@ -53,6 +53,20 @@ pub enum SolunaChange {
         /// The characters, in the file's order.
         characters: Vec<Character>,
     },
+    /// A test rolled from a character's attack dice, outside a skirmish (the sheet does not
+    /// change).
+    Test {
+        /// The character, as it was.
+        character: Character,
+        /// What was asked.
+        request: SolunaTest,
+        /// The pool rolled (the attack's dice on the sheet).
+        dice: u32,
+        /// The dice.
+        rolled: Rolled,
+        /// What they gave.
+        result: SolunaTestResult,
+    },
     /// A skirmish fought by stored characters.
     Skirmish {
         /// The characters as they went in, in the order named.
@@ -62,6 +76,136 @@ pub enum SolunaChange {
         /// How it ended.
         end: SkirmishEnd,
     },
+}
+
+/// Which of a character's attacks a test rolls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SolunaAttack {
+    /// The melee dice (Body is the target's armour).
+    Melee,
+    /// The ranged dice (Body and Shield are the target's armour).
+    Ranged,
+}
+
+/// A test from a character's sheet (U2): its attack dice, the flips it commits and the
+/// flips against it, and a target number if there is one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SolunaTest {
+    /// The attack whose dice are rolled.
+    pub attack: SolunaAttack,
+    /// Positive flips the character commits: at most its flips left and its flips per test.
+    #[serde(default)]
+    pub flips: u32,
+    /// Negative flips against the test (the other side's; 0 to 1000).
+    #[serde(default)]
+    pub against: u32,
+    /// The target number the largest group must reach, if any.
+    pub target: Option<u32>,
+}
+
+/// What a Sol'una test gave.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SolunaTestResult {
+    /// The dice after the flips (the faces rolled are the record's `rolled.faces`).
+    pub faces: Vec<u32>,
+    /// The flips played, each `[die, from, to]` (die counted from 0).
+    pub flips: Vec<[u32; 3]>,
+    /// The largest group after the flips.
+    pub largest: u32,
+    /// Its face.
+    pub face: u32,
+    /// Against a target number: reached or not.
+    pub passed: Option<bool>,
+}
+
+fn test_rule(
+    dice: u32,
+    request: &SolunaTest,
+    source: &mut dyn DiceSource,
+) -> Result<SolunaTestResult, solum_dice::DiceError> {
+    let spec = solum_soluna::TestSpec {
+        dice,
+        net_flips: request.flips as i32 - request.against as i32,
+    };
+    let o = solum_soluna::roll_test(&spec, source)?;
+    Ok(SolunaTestResult {
+        flips: o
+            .flips
+            .iter()
+            .map(|f| [f.die as u32, f.from, f.to])
+            .collect(),
+        faces: o.faces,
+        largest: o.largest,
+        face: o.face,
+        passed: request
+            .target
+            .map(|t| solum_soluna::target_number(o.largest, t)),
+    })
+}
+
+/// The pool of a test from a sheet, checked against the sheet and the text's limits.
+fn test_dice(c: &Character, request: &SolunaTest) -> Result<u32, AppError> {
+    let (dice, what) = match request.attack {
+        SolunaAttack::Melee => (c.melee, "melee"),
+        SolunaAttack::Ranged => (c.ranged, "ranged"),
+    };
+    if dice == 0 {
+        return Err(bad("attack", format!("{} has no {what} dice", c.name)));
+    }
+    let most = c.flips.min(c.flips_per_test);
+    if request.flips > most {
+        return Err(bad(
+            "flips",
+            format!(
+                "{}: {} commits at most {most} flips to a test (flips left {}, per test {})",
+                request.flips, c.name, c.flips, c.flips_per_test
+            ),
+        ));
+    }
+    solum_soluna::TestSpec::new(
+        i64::from(dice),
+        i64::from(request.flips),
+        i64::from(request.against),
+    )
+    .map_err(|e| bad("against", e.to_string()))?;
+    if let Some(t) = request.target
+        && !(1..=solum_soluna::test_limits::MAX_DICE).contains(&t)
+    {
+        return Err(bad("target", format!("{t}: a target number is 1 or more")));
+    }
+    Ok(dice)
+}
+
+/// The exact chance that the largest group reaches `target`, before the roll (none past the
+/// exact odds' pool limit, or without a target).
+fn p_target(dice: u32, request: &SolunaTest) -> Option<f64> {
+    let target = request.target?;
+    let d = solum_soluna::odds::largest_distribution(
+        dice,
+        request.flips as i32 - request.against as i32,
+    )
+    .ok()?;
+    Some(solum_dice::prob_to_f64(&d.p_at_least(i64::from(target))))
+}
+
+/// A Sol'una test rolled from a sheet.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SolunaTestView {
+    /// The journal entry.
+    pub seq: i64,
+    /// The character.
+    pub name: String,
+    /// What was asked.
+    pub request: SolunaTest,
+    /// The pool rolled.
+    pub dice: u32,
+    /// The dice.
+    pub rolled: Rolled,
+    /// What they gave.
+    pub result: SolunaTestResult,
+    /// The exact chance to reach the target, before the roll.
+    pub p_target: Option<f64>,
 }
 
 /// A journal entry about Sol'una characters.
@@ -112,7 +256,10 @@ impl SolunaRecord {
 
     /// True when the record holds dice.
     pub fn has_dice(&self) -> bool {
-        matches!(self.change, SolunaChange::Skirmish { .. })
+        matches!(
+            self.change,
+            SolunaChange::Skirmish { .. } | SolunaChange::Test { .. }
+        )
     }
 
     /// The limits of a record made at the table, for an imported journal.
@@ -127,6 +274,18 @@ impl SolunaRecord {
             SolunaChange::Created { character } => check_character(character),
             SolunaChange::Imported { characters } | SolunaChange::Skirmish { characters, .. } => {
                 characters.iter().try_for_each(check_character)
+            }
+            SolunaChange::Test {
+                character,
+                request,
+                dice,
+                ..
+            } => {
+                check_character(character)?;
+                if test_dice(character, request)? != *dice {
+                    return Err(bad("dice", "not the attack's dice on the sheet"));
+                }
+                Ok(())
             }
         }
     }
@@ -149,6 +308,26 @@ impl SolunaRecord {
             SolunaChange::Imported { characters } => {
                 format!("{} join the campaign", names(characters))
             }
+            SolunaChange::Test {
+                character,
+                request,
+                result,
+                ..
+            } => format!(
+                "{} tests {} dice: largest group {} of {}s{}",
+                character.name,
+                match request.attack {
+                    SolunaAttack::Melee => "melee",
+                    SolunaAttack::Ranged => "ranged",
+                },
+                result.largest,
+                result.face,
+                match (request.target, result.passed) {
+                    (Some(t), Some(true)) => format!(", reaches {t}"),
+                    (Some(t), _) => format!(", short of {t}"),
+                    _ => String::new(),
+                }
+            ),
             SolunaChange::Skirmish {
                 characters, end, ..
             } => format!(
@@ -180,6 +359,19 @@ impl SolunaRecord {
                 .try_for_each(check_character)
                 .err()
                 .map(|e| e.to_string()),
+            SolunaChange::Test {
+                request,
+                dice,
+                rolled,
+                result,
+                ..
+            } => match again(rolled, |d| test_rule(*dice, request, d)) {
+                Err(e) => Some(e),
+                Ok(got) if got != *result => {
+                    Some(crate::journal::differing_fields("result", result, &got))
+                }
+                Ok(_) => None,
+            },
             SolunaChange::Skirmish {
                 characters,
                 rolled,
@@ -347,6 +539,50 @@ impl<S: CampaignStore> Campaign<S> {
                 .collect::<Result<Vec<_>, AppError>>()?
         };
         toml::to_string_pretty(&SkirmishFile { character }).map_err(|e| bad("file", e.to_string()))
+    }
+
+    /// Rolls a test from a character's attack dice (U2): the flips it commits (at most its
+    /// flips left and per test) and those against it played optimally, the largest group
+    /// read against a target number if given. Journaled with every die; the sheet does not
+    /// change (as in a skirmish, flips left are what a character brings to each one).
+    pub fn soluna_test(
+        &mut self,
+        name: &str,
+        request: &SolunaTest,
+        dice: Dice,
+    ) -> Result<SolunaTestView, AppError> {
+        let dice = fix_seed(dice);
+        let at = self.now();
+        self.transact(|tx| {
+            let sheet = tx
+                .sheet(SYSTEM, name)?
+                .ok_or_else(|| AppError::NoSuchCharacter(name.trim().to_owned()))?;
+            let c: Character = read_row(&sheet)?;
+            let pool = test_dice(&c, request)?;
+            let p = p_target(pool, request);
+            let (result, rolled) =
+                crate::journal::roll(dice.clone(), |d| test_rule(pool, request, d))?;
+            let seq = append(
+                tx,
+                &at,
+                SolunaChange::Test {
+                    character: c.clone(),
+                    request: request.clone(),
+                    dice: pool,
+                    rolled: rolled.clone(),
+                    result: result.clone(),
+                },
+            )?;
+            Ok(SolunaTestView {
+                seq,
+                name: c.name.clone(),
+                request: request.clone(),
+                dice: pool,
+                rolled,
+                result,
+                p_target: p,
+            })
+        })
     }
 
     /// Fights a skirmish of stored characters, named in the order they are listed (the

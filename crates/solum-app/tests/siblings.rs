@@ -257,3 +257,50 @@ fn verify_names_changed_soluna_and_dietype_records() {
         .collect();
     assert_eq!(seqs, [3, 5]);
 }
+
+/// A Sol'una test from a sheet (U2): the text's Corona example, 4 2 6 3 6 with one net flip
+/// (three positive against two negative): the 4 turns to a 6, three 6s.
+#[test]
+fn a_soluna_test_rolls_the_attack_dice_with_the_flips_and_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.solum");
+    let mut c = open(&path);
+    let mut csen = shooter("Csen", "sun", 0, 3);
+    csen.melee = 5;
+    csen.flips = 3;
+    csen.flips_per_test = 3;
+    c.create_soluna_character(&csen).unwrap();
+    let req = solum_app::soluna::SolunaTest {
+        attack: solum_app::soluna::SolunaAttack::Melee,
+        flips: 3,
+        against: 2,
+        target: Some(3),
+    };
+    let v = c
+        .soluna_test("csen", &req, Dice::Typed(vec![4, 2, 6, 3, 6]))
+        .unwrap();
+    assert_eq!((v.result.largest, v.result.face), (3, 6));
+    assert_eq!(v.result.flips, vec![[0, 4, 6]]);
+    assert_eq!(v.result.passed, Some(true));
+    // The sheet is as it was; the roll verifies; a seeded one too.
+    assert_eq!(c.soluna_character("Csen").unwrap().character.flips, 3);
+    c.soluna_test("Csen", &req, Dice::Seed(11)).unwrap();
+    let report = c.verify().unwrap();
+    assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
+    assert_eq!(report.rolls, 2);
+    // More flips than the sheet has: refused, nothing journaled.
+    let before = c.entries().unwrap().len();
+    let greedy = solum_app::soluna::SolunaTest {
+        flips: 4,
+        ..req.clone()
+    };
+    let e = c.soluna_test("Csen", &greedy, Dice::Fresh).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::BadInput);
+    assert!(e.to_string().contains("flips"), "{e}");
+    let ranged = solum_app::soluna::SolunaTest {
+        attack: solum_app::soluna::SolunaAttack::Ranged,
+        ..req
+    };
+    assert!(c.soluna_test("Csen", &ranged, Dice::Fresh).is_err());
+    assert_eq!(c.entries().unwrap().len(), before);
+}

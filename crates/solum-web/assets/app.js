@@ -88,11 +88,27 @@ function describe(entry) {
       const what = Object.keys(ch)[0] || "changed";
       return entry.name + ": " + what;
     }
+    case "sol": case "classic": case "soluna": case "dietype": {
+      // The sibling systems: who, and what happened (a test, a check, a roll, a creation).
+      const ch = entry.change || {};
+      const what = typeof ch === "string" ? ch : Object.keys(ch)[0] || "changed";
+      const who = entry.name || (ch[what] && ch[what].character && ch[what].character.name) || "";
+      return systemNames[entry.kind] + ": " + (who ? who + " — " : "") + what;
+    }
     default: {
       const text = JSON.stringify(entry);
       return entry.kind + ": " + (text.length > 300 ? text.slice(0, 300) + "…" : text);
     }
   }
+}
+
+const systemNames = { sol: "Project Sol", classic: "So1um (original)", soluna: "Sol'una", dietype: "Die types" };
+// The dice of a sibling system's entry, wherever its change keeps them.
+function siblingFaces(entry) {
+  const ch = entry.change;
+  if (!ch || typeof ch !== "object") return null;
+  const inner = Object.values(ch)[0];
+  return inner && inner.rolled && Array.isArray(inner.rolled.faces) ? inner.rolled : null;
 }
 
 function line(entry) {
@@ -106,7 +122,9 @@ function line(entry) {
     li.appendChild(diceRow(entry.outcome.dice, { best: entry.outcome.die }));
   }
   if (entry.kind === "notation") li.appendChild(notationDice(entry.terms));
-  const rolled = check ? check.rolled : entry.rolled;
+  const sibling = systemNames[entry.kind] ? siblingFaces(entry) : null;
+  if (sibling && sibling.faces.length) li.appendChild(diceRow(sibling.faces));
+  const rolled = check ? check.rolled : sibling || entry.rolled;
   if (rolled && rolled.typed) li.appendChild(el("span", "real dice", "tag typed"));
   // The server marks a game master's secret entries (a player never receives one).
   if (entry.secret) {
@@ -122,6 +140,7 @@ function show(entry) {
   journal.appendChild(line(entry));
   if (entry.kind === "character") loadCharacters().catch(say);
   if (entry.kind === "combat") loadCombat().catch(say);
+  if (["sol", "classic", "soluna", "dietype"].includes(entry.kind)) loadSiblings().catch(say);
 }
 
 function listen() {
@@ -201,6 +220,7 @@ async function enter() {
   for (const node of document.querySelectorAll(".typed-only")) node.hidden = !me.may_type_dice;
   await loadCharacters();
   await loadCombat();
+  await loadSiblings();
   listen();
 }
 
@@ -375,6 +395,132 @@ let oddsOf = null;
 function markTotal(total) {
   for (const bar of $("chart").children) bar.classList.toggle("hit", bar.dataset.value === String(total));
 }
+// The sibling systems: each system's characters of the table, created and rolled through
+// its own use cases; every die drawn is shown, with the chance the rules gave before the roll.
+let siblings = { sol: [], classic: [], soluna: [], dietype: [] };
+const siblingName = {
+  sol: (c) => c.sheet.name,
+  classic: (c) => c.hero.name,
+  soluna: (c) => c.character.name,
+  dietype: (c) => c.sheet.name,
+};
+const siblingLine = {
+  sol: (c) => "Edge " + c.sheet.edge.points + "/" + c.sheet.edge.attribute + " · " + Object.entries(c.sheet.attributes).map(([k, v]) => k + " " + v).join(", ")
+    + " · " + c.sheet.skills.map((k) => k.name + " " + k.ranks).join(", "),
+  classic: (c) => "Body " + c.hero.body + ", Mind " + c.hero.mind + ", Spirit " + c.hero.spirit + " · HP " + c.hero.hit_points
+    + " · " + (c.hero.cliches.join(", ") || "no clichés") + (c.dead ? " (dead)" : ""),
+  soluna: (c) => "side " + c.character.side + " · Mind " + c.character.mind + ", Body " + c.character.body + ", HP " + c.character.hit_points
+    + " · melee " + c.character.melee + ", ranged " + c.character.ranged + " · flips " + c.character.flips,
+  dietype: (c) => Object.entries(c.sheet.abilities).map(([k, v]) => k + " " + v).join(", ")
+    + " · " + (Object.entries(c.sheet.skills).map(([k, v]) => k + " " + v).join(", ") || "no skills"),
+};
+function showSiblings() {
+  const system = $("sibling-system").elements.system.value;
+  for (const node of document.querySelectorAll("#sibling-panel .sys")) node.hidden = !node.classList.contains("sys-" + system);
+  const list = $("sibling-characters");
+  list.replaceChildren();
+  for (const c of siblings[system]) {
+    const li = el("li");
+    li.appendChild(el("strong", siblingName[system](c)));
+    li.appendChild(el("span", " " + siblingLine[system](c)));
+    list.appendChild(li);
+  }
+  if (!siblings[system].length) list.appendChild(el("li", "No character of this system at the table yet."));
+  const mine = siblings[system].filter((c) => me.member.role === "gm" || c.owner === me.member.id).map(siblingName[system]);
+  const roll = { sol: "sol-test", classic: "classic-check", soluna: "soluna-test", dietype: "dietype-roll" }[system];
+  fillSelect($(roll).elements.character, mine);
+}
+async function loadSiblings() {
+  siblings = await api("GET", "/systems/characters");
+  showSiblings();
+}
+$("sibling-system").elements.system.addEventListener("change", showSiblings);
+// "CHA 3, AGI 2" as [["CHA", 3], ["AGI", 2]]; the value is a number or a die type.
+function pairs(text, number) {
+  return text.split(",").map((s) => s.trim()).filter((s) => s).map((s) => {
+    const at = s.lastIndexOf(" ");
+    if (at < 1) throw new Error("Write each as a name and a value, like: " + (number ? "CHA 3" : "Strength d8"));
+    const value = s.slice(at + 1);
+    return [s.slice(0, at).trim(), number ? Number(value) : value];
+  });
+}
+function siblingResult(dice, text, passed) {
+  $("sibling-dice").replaceChildren(diceRow(dice, { label: "roll" }));
+  $("sibling-verdict").textContent = text;
+  $("sibling-verdict").className = passed === undefined || passed === null ? "" : passed ? "pass" : "fail";
+}
+const num = (input) => (input.value === "" ? null : Number(input.value));
+function rolledBy(f, path, body) {
+  body.secret = f.secret.checked;
+  return api("POST", path.replace("NAME", encodeURIComponent(f.character.value)), body).then((v) => {
+    if (body.secret) remember(v.seq);
+    return v;
+  });
+}
+const chance = (p) => (p == null ? "" : " (chance before the roll " + pct(p) + ")");
+form("sol-test", async (f) => {
+  const v = await rolledBy(f, "/sol/characters/NAME/test", {
+    skill: f.skill.value, attribute: f.attribute.value, threshold: num(f.threshold),
+    edge: null, then: null, assist: null, against: null,
+  });
+  const t = v.test || {};
+  let text = v.name + ": " + v.pool.dice + " dice, " + t.hits + " hits";
+  if (t.success != null) text += t.success ? ", success" : ", failure";
+  if (t.critical_glitch) text += ", critical glitch"; else if (t.glitch) text += ", glitch";
+  siblingResult(v.rolled.faces, text + chance(v.p_success), t.success);
+  await loadSiblings();
+});
+form("sol-new", async (f, node) => {
+  await api("POST", "/sol/characters", { name: f.name.value, edge: Number(f.edge.value), attributes: pairs(f.attributes.value, true), skills: pairs(f.skills.value, true) });
+  node.reset();
+  await loadSiblings();
+});
+form("classic-check", async (f) => {
+  const v = await rolledBy(f, "/classic/characters/NAME/check", {
+    stat: f.stat.value, cliche: f.cliche.value || null, difficulty: num(f.difficulty), gear: f.gear.checked,
+  });
+  const text = v.name + ": highest " + v.check.highest + " against " + v.check.difficulty + " (" + v.difficulty_name + "), " + (v.check.passed ? "passed" : "failed");
+  siblingResult(v.rolled.faces, text + chance(v.p_pass), v.check.passed);
+});
+form("classic-new", async (f, node) => {
+  const cliches = f.cliches.value.split(",").map((s) => s.trim()).filter((s) => s);
+  const v = await api("POST", "/classic/characters", { name: f.name.value, cliches });
+  node.reset();
+  siblingResult(v.rolled ? v.rolled.faces : [], v.sheet.hero.name + " is rolled up: " + siblingLine.classic(v.sheet));
+  await loadSiblings();
+});
+form("soluna-test", async (f) => {
+  const v = await rolledBy(f, "/soluna/characters/NAME/test", {
+    attack: f.attack.value, flips: Number(f.flips.value || 0), against: Number(f.against.value || 0), target: num(f.target),
+  });
+  let text = v.name + ": largest group " + v.result.largest + " of " + v.result.face + "s";
+  if (v.result.flips.length) text += " after " + v.result.flips.length + " flip(s): " + v.result.faces.join(" ");
+  if (v.result.passed != null) text += v.result.passed ? ", reaches " + v.request.target : ", short of " + v.request.target;
+  siblingResult(v.rolled.faces, text + chance(v.p_target), v.result.passed);
+});
+form("soluna-new", async (f, node) => {
+  const n = (name) => Number(f[name].value || 0);
+  await api("POST", "/soluna/characters", {
+    name: f.name.value, side: f.side.value, mind: n("mind"), body: n("body"), shield: n("shield"),
+    hit_points: n("hit_points"), melee: n("melee"), ranged: n("ranged"), flips: n("flips"),
+  });
+  node.reset();
+  await loadSiblings();
+});
+form("dietype-roll", async (f) => {
+  const v = await rolledBy(f, "/dietype/characters/NAME/roll", {
+    ability: f.ability.value, skill: f.skill.value || null, step: Number(f.step.value || 0),
+    against: { difficulty: Number(f.difficulty.value) }, weapon: null, damage_step: 0,
+  });
+  const sk = v.result.skill || {};
+  const text = v.name + ": " + v.inputs.die + " × " + v.inputs.chances + ", quality " + sk.quality + (sk.quality > 0 ? ", success" : ", failure");
+  siblingResult(v.rolled.faces, text + chance(v.p_success), sk.quality > 0);
+});
+form("dietype-new", async (f, node) => {
+  await api("POST", "/dietype/characters", { name: f.name.value, abilities: pairs(f.abilities.value, false), skills: pairs(f.skills.value, true) });
+  node.reset();
+  await loadSiblings();
+});
 // The combat tracker: the game master plays lines of `solum combat`; everyone sees where
 // it stands (reloaded whenever a combat entry arrives).
 function showCombat(status) {

@@ -134,6 +134,15 @@ pub fn app(state: AppState) -> Router {
         .route("/characters/{name}/check", post(check))
         .route("/odds", post(notation_odds))
         .route("/roll", post(notation_roll))
+        .route("/systems/characters", get(sibling_characters))
+        .route("/sol/characters", post(create_sol))
+        .route("/sol/characters/{name}/test", post(sol_test))
+        .route("/classic/characters", post(create_classic))
+        .route("/classic/characters/{name}/check", post(classic_check))
+        .route("/soluna/characters", post(create_soluna))
+        .route("/soluna/characters/{name}/test", post(soluna_test))
+        .route("/dietype/characters", post(create_dietype))
+        .route("/dietype/characters/{name}/roll", post(dietype_roll))
         .route("/combat", get(combat_status).post(combat_start))
         .route("/combat/line", post(combat_line))
         .route("/combat/end", post(combat_end))
@@ -1252,4 +1261,251 @@ async fn combat_end(
     gm_only(&auth.member, "runs a combat")?;
     let scope = tables::scope_of(&auth.member);
     change(&state, scope, |c| c.end_combat()).await.map(Json)
+}
+
+// ---------------------------------------------------------------------------------------
+// The sibling systems: Project Sol tests, the original's checks, Sol'una tests and die-type
+// rolls from the table's characters, through their own use cases in `solum-app`.
+
+/// A sheet of any system with who created it.
+#[derive(Serialize)]
+struct Owned<T> {
+    #[serde(flatten)]
+    view: T,
+    /// The member who created it (none: made at the command line).
+    owner: Option<i64>,
+}
+
+/// The table's characters of the four sibling systems.
+#[derive(Serialize)]
+struct SiblingCharacters {
+    sol: Vec<Owned<solum_app::sol::SolSheetView>>,
+    classic: Vec<Owned<solum_app::classic::HeroView>>,
+    soluna: Vec<Owned<solum_app::soluna::SolunaView>>,
+    dietype: Vec<Owned<solum_app::dietype::DietypeView>>,
+}
+
+async fn sibling_characters(
+    State(state): State<AppState>,
+    auth: Auth,
+) -> Result<Json<SiblingCharacters>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, |c| {
+        use solum_store::TableStore;
+        fn owned<T>(
+            c: &Campaign<SqliteStore>,
+            system: &str,
+            views: Vec<T>,
+            name: impl Fn(&T) -> &str,
+        ) -> Result<Vec<Owned<T>>, AppError> {
+            views
+                .into_iter()
+                .map(|view| {
+                    let owner = c.store().sheet_owner(system, name(&view))?;
+                    Ok(Owned { view, owner })
+                })
+                .collect()
+        }
+        Ok(SiblingCharacters {
+            sol: owned(c, solum_app::sol::SYSTEM, c.sols()?, |v| &v.sheet.name)?,
+            classic: owned(c, solum_app::classic::SYSTEM, c.classic_heroes()?, |v| {
+                &v.hero.name
+            })?,
+            soluna: owned(c, solum_app::soluna::SYSTEM, c.soluna_characters()?, |v| {
+                &v.character.name
+            })?,
+            dietype: owned(
+                c,
+                solum_app::dietype::SYSTEM,
+                c.dietype_characters()?,
+                |v| &v.sheet.name,
+            )?,
+        })
+    })
+    .await
+    .map(Json)
+}
+
+/// A player rolls from their own characters only; a game master from any of the table's.
+fn own_character(
+    c: &Campaign<SqliteStore>,
+    member: &Member,
+    system: &str,
+    name: &str,
+) -> Result<(), AppError> {
+    use solum_store::TableStore;
+    if !member.gm && c.store().sheet_owner(system, name)? != Some(member.id) {
+        return Err(AppError::Forbidden(format!(
+            "{} is not your character",
+            name.trim()
+        )));
+    }
+    Ok(())
+}
+
+/// A roll's dice and secrecy, beside the system's own request.
+#[derive(Deserialize)]
+struct SiblingRoll<T> {
+    #[serde(flatten)]
+    request: T,
+    #[serde(default)]
+    secret: bool,
+    #[serde(default)]
+    typed: Option<Vec<u32>>,
+}
+
+async fn create_sol(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(new): Body_<solum_app::NewSol>,
+) -> Result<(StatusCode, Json<solum_app::sol::SolChangeView>), ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| c.create_sol(&new))
+        .await
+        .map(|v| (StatusCode::CREATED, Json(v)))
+}
+
+async fn sol_test(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<SiblingRoll<solum_app::SolTest>>,
+) -> Result<Json<solum_app::sol::SolTestView>, ApiError> {
+    let member = auth.member;
+    let scope = roll_scope(&member, req.secret)?;
+    change(&state, scope, move |c| {
+        own_character(c, &member, solum_app::sol::SYSTEM, &name)?;
+        let dice = dice_for(c, &member, req.typed)?;
+        c.sol_test(&name, &req.request, dice, None)
+    })
+    .await
+    .map(Json)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewHero {
+    name: String,
+    #[serde(default)]
+    cliches: Vec<String>,
+    #[serde(default)]
+    typed: Option<Vec<u32>>,
+}
+
+async fn create_classic(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<NewHero>,
+) -> Result<(StatusCode, Json<solum_app::classic::HeroChangeView>), ApiError> {
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        // Created by the rules: Body, Mind, Spirit, hit points and clichés are rolled.
+        let dice = dice_for(c, &member, req.typed)?;
+        c.create_classic_hero(&req.name, &req.cliches, dice)
+    })
+    .await
+    .map(|v| (StatusCode::CREATED, Json(v)))
+}
+
+#[derive(Deserialize)]
+struct ClassicCheck {
+    stat: solum_classic::hero::Stat,
+    cliche: Option<String>,
+    /// 1 to 6; none: rolled on a d6 first.
+    difficulty: Option<u32>,
+    #[serde(default)]
+    gear: bool,
+}
+
+async fn classic_check(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<SiblingRoll<ClassicCheck>>,
+) -> Result<Json<solum_app::classic::HeroCheckView>, ApiError> {
+    let member = auth.member;
+    let scope = roll_scope(&member, req.secret)?;
+    change(&state, scope, move |c| {
+        own_character(c, &member, solum_app::classic::SYSTEM, &name)?;
+        let dice = dice_for(c, &member, req.typed)?;
+        let r = req.request;
+        c.check_classic_hero(
+            &name,
+            r.stat,
+            r.cliche.as_deref().filter(|s| !s.trim().is_empty()),
+            r.difficulty,
+            r.gear,
+            dice,
+        )
+    })
+    .await
+    .map(Json)
+}
+
+async fn create_soluna(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(character): Body_<solum_soluna::skirmish::Character>,
+) -> Result<(StatusCode, Json<solum_app::soluna::SolunaChangeView>), ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| {
+        c.create_soluna_character(&character)
+    })
+    .await
+    .map(|v| (StatusCode::CREATED, Json(v)))
+}
+
+async fn soluna_test(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<SiblingRoll<solum_app::soluna::SolunaTest>>,
+) -> Result<Json<solum_app::soluna::SolunaTestView>, ApiError> {
+    let member = auth.member;
+    let scope = roll_scope(&member, req.secret)?;
+    change(&state, scope, move |c| {
+        own_character(c, &member, solum_app::soluna::SYSTEM, &name)?;
+        let dice = dice_for(c, &member, req.typed)?;
+        c.soluna_test(&name, &req.request, dice)
+    })
+    .await
+    .map(Json)
+}
+
+#[derive(Deserialize)]
+struct NewDietype {
+    name: String,
+    #[serde(flatten)]
+    fill: solum_app::dietype::DietypeEdit,
+}
+
+async fn create_dietype(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<NewDietype>,
+) -> Result<(StatusCode, Json<solum_app::dietype::DietypeChangeView>), ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| {
+        c.create_dietype_character(&req.name, &req.fill)
+    })
+    .await
+    .map(|v| (StatusCode::CREATED, Json(v)))
+}
+
+async fn dietype_roll(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<SiblingRoll<solum_app::dietype::DietypeRoll>>,
+) -> Result<Json<solum_app::dietype::DietypeRollView>, ApiError> {
+    let member = auth.member;
+    let scope = roll_scope(&member, req.secret)?;
+    change(&state, scope, move |c| {
+        own_character(c, &member, solum_app::dietype::SYSTEM, &name)?;
+        let dice = dice_for(c, &member, req.typed)?;
+        c.roll_dietype_character(&name, &req.request, dice)
+    })
+    .await
+    .map(Json)
 }

@@ -1311,3 +1311,258 @@ async fn any_dice_expression_is_rolled_by_the_server_journaled_and_verified() {
         StatusCode::OK
     );
 }
+
+#[tokio::test]
+async fn the_sibling_systems_roll_from_the_tables_characters() {
+    let s = server();
+    let (gm, _) = s.table("Kin", "Ada").await;
+    let created = |a: Answer| {
+        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+        a.json()
+    };
+    // Project Sol: CHA 1 + Etiquette 4 = 5 dice; 5s and 6s are hits: 5 5 6 6 1 is 4 hits.
+    created(
+        s.post(
+            "/api/sol/characters",
+            &gm,
+            json!({ "name": "Malcolm", "edge": 2, "attributes": [["CHA", 1]], "skills": [["Etiquette", 4]] }),
+        )
+        .await,
+    );
+    let sol = s
+        .post(
+            "/api/sol/characters/Malcolm/test",
+            &gm,
+            json!({ "skill": "Etiquette", "attribute": "CHA", "threshold": 2,
+                    "edge": null, "then": null, "assist": null, "against": null,
+                    "typed": [5, 5, 6, 6, 1] }),
+        )
+        .await;
+    assert_eq!(sol.status, StatusCode::OK, "{}", sol.text());
+    let sol = sol.json();
+    assert_eq!(sol["pool"]["dice"], 5);
+    assert_eq!(sol["test"]["hits"], 4);
+
+    // The original: a hero made by the rules (the server rolls), then a Body check against
+    // 5: the highest die counts. One 5 among 2s passes; all 2s fail.
+    let hero = created(
+        s.post(
+            "/api/classic/characters",
+            &gm,
+            json!({ "name": "Nick", "cliches": ["Thief"] }),
+        )
+        .await,
+    );
+    let body = hero["sheet"]["hero"]["body"].as_u64().unwrap() as usize;
+    assert!(body >= 1);
+    let mut faces = vec![2u32; body];
+    faces[0] = 5;
+    let pass = s
+        .post(
+            "/api/classic/characters/Nick/check",
+            &gm,
+            json!({ "stat": "body", "difficulty": 5, "typed": faces }),
+        )
+        .await;
+    assert_eq!(pass.status, StatusCode::OK, "{}", pass.text());
+    let pass = pass.json();
+    assert_eq!(pass["check"]["passed"], true);
+    // P(pass) = 1 - (4/6)^Body.
+    let p = 1.0 - (4.0f64 / 6.0).powi(body as i32);
+    assert!((pass["p_pass"].as_f64().unwrap() - p).abs() < 1e-12);
+    let fail = s
+        .post(
+            "/api/classic/characters/Nick/check",
+            &gm,
+            json!({ "stat": "body", "difficulty": 5, "typed": vec![2u32; body] }),
+        )
+        .await
+        .json();
+    assert_eq!(fail["check"]["passed"], false);
+
+    // Sol'una: 5 melee dice 4 2 6 3 6 with one flip: the 4 turns to a 6, three 6s reach 3.
+    created(
+        s.post(
+            "/api/soluna/characters",
+            &gm,
+            json!({ "name": "Csen", "side": "sun", "mind": 2, "body": 1, "hit_points": 3,
+                    "melee": 5, "ranged": 2, "flips": 3 }),
+        )
+        .await,
+    );
+    let test = s
+        .post(
+            "/api/soluna/characters/Csen/test",
+            &gm,
+            json!({ "attack": "melee", "flips": 1, "target": 3, "typed": [4, 2, 6, 3, 6] }),
+        )
+        .await;
+    assert_eq!(test.status, StatusCode::OK, "{}", test.text());
+    let test = test.json();
+    assert_eq!(
+        (
+            test["result"]["largest"].as_u64(),
+            test["result"]["face"].as_u64()
+        ),
+        (Some(3), Some(6))
+    );
+    assert_eq!(test["result"]["passed"], true);
+    // Two ranged dice, no flips, a pair needed: 6 pairs in 36 rolls.
+    let pair = s
+        .post(
+            "/api/soluna/characters/Csen/test",
+            &gm,
+            json!({ "attack": "ranged", "target": 2, "typed": [1, 2] }),
+        )
+        .await
+        .json();
+    assert!((pair["p_target"].as_f64().unwrap() - 1.0 / 6.0).abs() < 1e-12);
+    assert_eq!(pair["result"]["passed"], false);
+    // More flips than the sheet allows per test: refused, naming the field.
+    let greedy = s
+        .post(
+            "/api/soluna/characters/Csen/test",
+            &gm,
+            json!({ "attack": "melee", "flips": 2 }),
+        )
+        .await;
+    assert_eq!(greedy.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(greedy.text().contains("flips"), "{}", greedy.text());
+
+    // Die types: Strength d8, Fight 2 chances, against 6: 7 and 2 (no maximum) is one
+    // chance through.
+    created(
+        s.post(
+            "/api/dietype/characters",
+            &gm,
+            json!({ "name": "Rook", "abilities": [["Strength", "d8"]], "skills": [["Fight", 2]] }),
+        )
+        .await,
+    );
+    let roll = s
+        .post(
+            "/api/dietype/characters/Rook/roll",
+            &gm,
+            json!({ "ability": "Strength", "skill": "Fight", "step": 0,
+                    "against": { "difficulty": 6 }, "weapon": null, "damage_step": 0,
+                    "typed": [7, 2] }),
+        )
+        .await;
+    assert_eq!(roll.status, StatusCode::OK, "{}", roll.text());
+    let roll = roll.json();
+    assert_eq!(roll["result"]["skill"]["quality"], 1);
+
+    // Every system's characters are listed; the journal re-derives every roll.
+    let list = s.get("/api/systems/characters", &gm).await.json();
+    for (system, name) in [
+        ("sol", "Malcolm"),
+        ("classic", "Nick"),
+        ("soluna", "Csen"),
+        ("dietype", "Rook"),
+    ] {
+        assert!(list[system].to_string().contains(name), "{system}: {list}");
+    }
+    let verify = s.get("/api/journal/verify", &gm).await.json();
+    assert_eq!(
+        verify["mismatches"].as_array().unwrap().len(),
+        0,
+        "{verify}"
+    );
+    assert!(verify["rolls"].as_u64().unwrap() >= 6);
+
+    // A player: no typed faces, no secret, not the GM's characters; their own, yes.
+    let pia = s.player(&gm, "Pia").await;
+    let theirs = s
+        .post(
+            "/api/soluna/characters/Csen/test",
+            &pia,
+            json!({ "attack": "melee" }),
+        )
+        .await;
+    assert_eq!(theirs.status, StatusCode::FORBIDDEN);
+    created(
+        s.post(
+            "/api/soluna/characters",
+            &pia,
+            json!({ "name": "Oro", "side": "moon", "mind": 1, "body": 0, "hit_points": 2, "ranged": 3 }),
+        )
+        .await,
+    );
+    let secret = s
+        .post(
+            "/api/soluna/characters/Oro/test",
+            &pia,
+            json!({ "attack": "ranged", "secret": true }),
+        )
+        .await;
+    assert_eq!(secret.status, StatusCode::FORBIDDEN);
+    let own = s
+        .post(
+            "/api/soluna/characters/Oro/test",
+            &pia,
+            json!({ "attack": "ranged" }),
+        )
+        .await;
+    assert_eq!(own.status, StatusCode::OK, "{}", own.text());
+    assert_eq!(own.json()["rolled"]["faces"].as_array().unwrap().len(), 3);
+    let listed = s.get("/api/systems/characters", &pia).await.json();
+    let oro = listed["soluna"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["character"]["name"] == "Oro")
+        .unwrap()
+        .clone();
+    let me = s.get("/api/me", &pia).await.json();
+    assert_eq!(oro["owner"], me["member"]["id"]);
+
+    // The GM's secret rolls of every sibling system reach no byte of the player's.
+    let mut secrets = Vec::new();
+    for (uri, body) in [
+        (
+            "/api/sol/characters/Malcolm/test",
+            json!({ "skill": "Etiquette", "attribute": "CHA", "edge": null, "then": null, "assist": null, "against": null, "secret": true }),
+        ),
+        (
+            "/api/classic/characters/Nick/check",
+            json!({ "stat": "mind", "difficulty": 6, "secret": true }),
+        ),
+        (
+            "/api/soluna/characters/Csen/test",
+            json!({ "attack": "ranged", "target": 2, "secret": true }),
+        ),
+        (
+            "/api/dietype/characters/Rook/roll",
+            json!({ "ability": "Strength", "skill": null, "step": 0, "against": { "difficulty": 9 }, "weapon": null, "damage_step": 0, "secret": true }),
+        ),
+    ] {
+        let a = s.post(uri, &gm, body).await;
+        assert_eq!(a.status, StatusCode::OK, "{uri}: {}", a.text());
+        let v = a.json();
+        secrets.push((v["seq"].as_i64().unwrap(), v["rolled"]["seed"].to_string()));
+    }
+    let mut captured = String::new();
+    for uri in [
+        "/api/journal",
+        "/api/journal/export",
+        "/api/journal/export?format=markdown",
+        "/api/systems/characters",
+    ] {
+        captured.push_str(&s.get(uri, &pia).await.text());
+    }
+    let streamed = s.live(&pia, Some(0), Duration::from_millis(500)).await;
+    captured.push_str(&streamed);
+    let gm_journal = s.get("/api/journal", &gm).await.text();
+    for (seq, seed) in &secrets {
+        assert!(!event_ids(&streamed).contains(seq));
+        assert!(
+            !captured.contains(&format!("\"seq\":{seq},")),
+            "secret entry {seq} leaked"
+        );
+        assert!(
+            !captured.contains(seed.as_str()),
+            "secret seed {seed} leaked"
+        );
+        assert!(gm_journal.contains(seed.as_str()));
+    }
+}
