@@ -147,6 +147,7 @@ pub fn app(state: AppState) -> Router {
         .route("/combat/line", post(combat_line))
         .route("/combat/end", post(combat_end))
         .route("/events", get(live::events))
+        .route("/openapi.json", get(page::openapi))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such endpoint") })
         .layer(DefaultBodyLimit::max(BODY_LIMIT));
     Router::new()

@@ -16,6 +16,15 @@ pub const APP_JS: &str = include_str!("../assets/app.js");
 /// Its style.
 pub const STYLE_CSS: &str = include_str!("../assets/style.css");
 
+/// The API's OpenAPI 3 description, written by hand beside docs/api.md (a test checks that
+/// it names every route of the router and no other).
+pub const OPENAPI_JSON: &str = include_str!("../assets/openapi.json");
+
+/// `GET /api/openapi.json`.
+pub(crate) async fn openapi() -> impl IntoResponse {
+    asset("application/json", OPENAPI_JSON).await
+}
+
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/", get(|| asset("text/html; charset=utf-8", INDEX_HTML)))

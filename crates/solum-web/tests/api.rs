@@ -1566,3 +1566,105 @@ async fn the_sibling_systems_roll_from_the_tables_characters() {
         assert!(gm_journal.contains(seed.as_str()));
     }
 }
+
+/// The routes the router declares, read from its source: `(METHOD, /path)`, the API's under
+/// `/api`. (axum cannot list a router's routes; the source is where they are declared.)
+fn declared_routes() -> std::collections::BTreeSet<(String, String)> {
+    let mut out = std::collections::BTreeSet::new();
+    for (source, prefix) in [
+        (include_str!("../src/lib.rs"), "/api"),
+        (include_str!("../src/page.rs"), ""),
+    ] {
+        for chunk in source.split(".route(").skip(1) {
+            let chunk = chunk.trim_start();
+            let Some(rest) = chunk.strip_prefix('"') else {
+                continue;
+            };
+            let path = &rest[..rest.find('"').unwrap()];
+            // The handlers of this route: up to the next route, the fallback or the layer.
+            let end = [
+                ".route(",
+                ".fallback(",
+                ".layer(DefaultBodyLimit::max(BODY",
+                "\n}",
+            ]
+            .iter()
+            .filter_map(|m| chunk.find(m))
+            .min()
+            .unwrap_or(chunk.len());
+            let calls = &chunk[..end];
+            for method in ["get", "post", "patch", "put", "delete"] {
+                let bare = format!("{method}(");
+                let found = calls.match_indices(&bare).any(|(i, _)| {
+                    i == 0
+                        || !calls.as_bytes()[i - 1].is_ascii_alphanumeric()
+                            && calls.as_bytes()[i - 1] != b'_'
+                });
+                if found {
+                    out.insert((method.to_uppercase(), format!("{prefix}{path}")));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn the_openapi_description_names_every_route_and_no_other() {
+    let s = server();
+    // Served without a session, as JSON.
+    let a = s
+        .send(
+            Request::builder()
+                .uri("/api/openapi.json")
+                .header("host", HOST)
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::OK);
+    assert_eq!(a.headers["content-type"], "application/json");
+    let doc = a.json();
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
+    let mut described = std::collections::BTreeSet::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for method in item.as_object().unwrap().keys() {
+            described.insert((method.to_uppercase(), path.clone()));
+        }
+    }
+    let declared = declared_routes();
+    assert!(
+        declared.len() >= 39,
+        "the source reader lost routes: {declared:?}"
+    );
+    assert!(declared.contains(&("GET".into(), "/api/characters".into())));
+    assert!(declared.contains(&("PATCH".into(), "/api/characters/{name}".into())));
+    let missing: Vec<_> = declared.difference(&described).collect();
+    let extra: Vec<_> = described.difference(&declared).collect();
+    assert!(
+        missing.is_empty(),
+        "routes missing from openapi.json: {missing:?}"
+    );
+    assert!(
+        extra.is_empty(),
+        "openapi.json describes routes the router lacks: {extra:?}"
+    );
+    // And each described route is live in the router: never the fallback's 404 nor a 405.
+    let (gm, _) = s.table("T", "Ada").await;
+    for (method, path) in &described {
+        // The live stream never ends by itself (it is read with a deadline elsewhere), and
+        // logging out would sign the loop out: both are checked by their own tests.
+        if path == "/api/events" || path == "/api/logout" {
+            continue;
+        }
+        let uri = path.replace("{name}", "Nobody");
+        let body = (method != "GET").then(|| json!({}));
+        let a = s.call(method, &uri, Some(&gm), body).await;
+        assert!(
+            a.status != StatusCode::NOT_FOUND || !a.text().contains("no such endpoint"),
+            "{method} {path}: {}",
+            a.text()
+        );
+        assert_ne!(a.status, StatusCode::METHOD_NOT_ALLOWED, "{method} {path}");
+    }
+}
