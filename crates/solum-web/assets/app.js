@@ -221,6 +221,8 @@ async function enter() {
   await loadCharacters();
   await loadCombat();
   await loadSiblings();
+  // The roll box's odds are there before its first roll.
+  drawOdds($("odds-form").elements).catch(() => {});
   listen();
 }
 
@@ -434,7 +436,12 @@ async function loadSiblings() {
   siblings = await api("GET", "/systems/characters");
   showSiblings();
 }
-$("sibling-system").elements.system.addEventListener("change", showSiblings);
+$("sibling-system").elements.system.addEventListener("change", () => {
+  // A result belongs to the system it was rolled in.
+  $("sibling-dice").replaceChildren();
+  $("sibling-verdict").textContent = "";
+  showSiblings();
+});
 // "CHA 3, AGI 2" as [["CHA", 3], ["AGI", 2]]; the value is a number or a die type.
 function pairs(text, number) {
   return text.split(",").map((s) => s.trim()).filter((s) => s).map((s) => {

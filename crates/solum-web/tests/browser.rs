@@ -196,6 +196,78 @@ fn a_table_in_two_browsers() {
         "{summary}"
     );
 
+    // Any dice, rolled: the odds show as the expression is typed, before any roll; then
+    // Roll draws every die. 4d6kh3 has sixteen sums, 3 to 18.
+    fill(&gm, "#odds-form input[name=expression]", "4d6kh3");
+    gm.wait_for(
+        "the odds of 4d6kh3 before the roll",
+        "return document.getElementById('odds-summary').textContent.startsWith('4d6kh3') && document.querySelectorAll('#chart .bar').length === 16",
+    );
+    assert_eq!(
+        gm.eval("return document.querySelectorAll('#expression-dice .die').length"),
+        0,
+        "no dice before the roll"
+    );
+    gm.click(&gm.find("#roll-expression"));
+    gm.wait_for(
+        "the four dice",
+        "return document.querySelectorAll('#expression-dice .die').length === 4",
+    );
+    let faces: Vec<i64> = serde_json::from_value(gm.eval(
+        "return [...document.querySelectorAll('#expression-dice .die')].map(d => Number(d.textContent))",
+    ))
+    .unwrap();
+    let mut sorted = faces.clone();
+    sorted.sort_unstable();
+    let total = sorted[1] + sorted[2] + sorted[3];
+    let shown = gm.eval("return document.getElementById('expression-total').textContent");
+    assert_eq!(shown, format!("4d6kh3 = {total}"), "{faces:?}");
+    assert_eq!(
+        gm.eval("return document.querySelectorAll('#expression-dice .die.dropped').length"),
+        1
+    );
+    assert_eq!(
+        gm.eval("return document.querySelector('#chart .bar.hit').dataset.value"),
+        total.to_string()
+    );
+    gm.wait_for(
+        "the roll in the journal",
+        &journal_has(&format!("Roll 4d6kh3 = {total}")),
+    );
+    // Real dice typed in: 6 2 5 1 keep 6 + 5 + 2 = 13.
+    fill(&gm, "#odds-form input[name=typed]", "6 2 5 1");
+    gm.click(&gm.find("#roll-expression"));
+    gm.wait_for(
+        "the typed roll",
+        "return document.getElementById('expression-total').textContent === 'Real dice: 4d6kh3 = 13'",
+    );
+    gm.eval("document.getElementById('dice-panel').scrollIntoView(); return true");
+    gm.screenshot(&shots.join("4-roll-panel.png"));
+
+    // Another system: a Sol'una character, then a test of its two ranged dice against 2
+    // (a pair): 6 pairs in 36 rolls, 16.7% before the roll.
+    gm.eval("const s = document.querySelector('#sibling-system select'); s.value = 'soluna'; s.dispatchEvent(new Event('change')); return true");
+    fill(&gm, "#soluna-new input[name=name]", "Csen");
+    fill(&gm, "#soluna-new input[name=ranged]", "2");
+    fill(&gm, "#soluna-new input[name=flips]", &format!("0{ENTER}"));
+    gm.wait_for(
+        "Csen in the list",
+        "return document.getElementById('sibling-characters').textContent.includes('Csen')",
+    );
+    gm.eval("const s = document.querySelector('#soluna-test select[name=attack]'); s.value = 'ranged'; return true");
+    fill(&gm, "#soluna-test input[name=target]", &format!("2{ENTER}"));
+    gm.wait_for(
+        "the Sol'una test",
+        "return document.getElementById('sibling-verdict').textContent.includes('chance before the roll 16.7%')",
+    );
+    assert_eq!(
+        gm.eval("return document.querySelectorAll('#sibling-dice .die').length"),
+        2
+    );
+    gm.wait_for("the test in the journal", &journal_has("Sol'una: Csen"));
+    gm.eval("document.getElementById('sibling-panel').scrollIntoView(); return true");
+    gm.screenshot(&shots.join("5-other-systems.png"));
+
     // An invite link for a player, who opens it in a browser of their own: a phone.
     gm.click(&gm.find("#invite button"));
     gm.wait_for(
@@ -329,6 +401,15 @@ fn a_table_in_two_browsers() {
         "return [...document.querySelectorAll('#journal li.secret')].some(li => li.textContent.includes('Is Pia the traitor?'))",
     );
     gm.click(&gm.find("#ask input[name=secret]"));
+    // A secret roll of any dice, too.
+    gm.click(&gm.find("#odds-form input[name=secret]"));
+    fill(&gm, "#odds-form input[name=expression]", "3d6 [vault]");
+    gm.click(&gm.find("#roll-expression"));
+    gm.wait_for(
+        "the secret dice",
+        "return document.getElementById('expression-total').textContent.startsWith('Secret: 3d6 [vault] = ')",
+    );
+    gm.click(&gm.find("#odds-form input[name=secret]"));
     fill(&gm, "#note textarea", "The tide turns.");
     gm.click(&gm.find("#note button"));
     // The note comes after the secret roll: once Pia has it, the roll had its chance to leak.
@@ -342,6 +423,10 @@ fn a_table_in_two_browsers() {
         .unwrap()
         .to_string();
     assert!(!html.contains("traitor"), "the secret reached the player");
+    assert!(
+        !html.contains("vault"),
+        "the secret roll reached the player"
+    );
     fill(&pia, "#search input[name=q]", &format!("traitor{ENTER}"));
     pia.wait_for(
         "the search",
@@ -354,12 +439,20 @@ fn a_table_in_two_browsers() {
         "return document.getElementById('found').textContent.includes('Is Pia the traitor?')",
     );
 
+    // After a reload the game master's journal still marks the secret entries (the server
+    // says which they are).
+    gm.go(&url);
+    gm.wait_for(
+        "the secret marks after a reload",
+        "return [...document.querySelectorAll('#journal li.secret')].filter(li => li.textContent.includes('Is Pia the traitor?') || li.textContent.includes('[vault]')).length === 2 && document.getElementById('journal').textContent.includes('The tide turns.')",
+    );
     for (who, b) in [("2-game-master", &gm), ("3-player-phone", &pia)] {
         b.eval("window.scrollTo(0, 0); return true");
         b.screenshot(&shots.join(format!("{who}-top.png")));
         b.eval("document.getElementById('combat-panel').scrollIntoView(); return true");
         b.screenshot(&shots.join(format!("{who}-combat.png")));
-        b.eval("document.getElementById('journal').scrollIntoView(); return true");
+        // The journal's latest entries: the secret ones, marked, on the game master's.
+        b.eval("const j = document.getElementById('journal'); j.scrollIntoView(); j.scrollTop = j.scrollHeight; return true");
         b.screenshot(&shots.join(format!("{who}-journal.png")));
     }
     // The player's seqs skip the secret entry: a gap, nothing else.
@@ -371,10 +464,22 @@ fn a_table_in_two_browsers() {
         "return [...document.querySelectorAll('#journal li')].map(li => Number(li.dataset.seq))",
     );
     let gm_seqs: Vec<i64> = serde_json::from_value(gm_seqs).unwrap();
-    assert_eq!(gm_seqs.len(), seqs.len() + 1, "{gm_seqs:?} {seqs:?}");
+    assert_eq!(gm_seqs.len(), seqs.len() + 2, "{gm_seqs:?} {seqs:?}");
     assert!(seqs.windows(2).all(|w| w[0] < w[1]), "in order: {seqs:?}");
     assert!(
         gm_seqs.windows(2).all(|w| w[0] < w[1]),
         "in order: {gm_seqs:?}"
     );
+
+    // Logging out: the page forgets the session and the server refuses its token.
+    let token = pia.eval("return localStorage.getItem('solum.token')");
+    pia.click(&pia.find("#logout"));
+    pia.wait_for(
+        "the sign-in form after logging out",
+        "return !document.getElementById('signin').hidden && localStorage.getItem('solum.token') === null",
+    );
+    let status = pia.eval(&format!(
+        "const r = new XMLHttpRequest(); r.open('GET', '/api/me', false); r.setRequestHeader('Authorization', 'Bearer ' + {token}); r.send(); return r.status"
+    ));
+    assert_eq!(status, 401);
 }
