@@ -1452,6 +1452,22 @@ async fn the_sibling_systems_roll_from_the_tables_characters() {
     let roll = roll.json();
     assert_eq!(roll["result"]["skill"]["quality"], 1);
 
+    // A name with markup comes back as text in JSON that is safe in any HTML context.
+    let marked = s
+        .post(
+            "/api/soluna/characters",
+            &gm,
+            json!({ "name": "<b>Vex</b>", "side": "x&y", "mind": 1, "body": 0, "hit_points": 1, "melee": 1 }),
+        )
+        .await;
+    assert_eq!(marked.status, StatusCode::CREATED, "{}", marked.text());
+    let listed = s.get("/api/systems/characters", &gm).await.text();
+    assert!(
+        listed.contains("\\u003cb\\u003eVex\\u003c/b\\u003e"),
+        "{listed}"
+    );
+    assert!(listed.contains("x\\u0026y") && !listed.contains("<b>"));
+
     // Every system's characters are listed; the journal re-derives every roll.
     let list = s.get("/api/systems/characters", &gm).await.json();
     for (system, name) in [
