@@ -432,8 +432,16 @@ function showSiblings() {
   const roll = { sol: "sol-test", classic: "classic-check", soluna: "soluna-test", dietype: "dietype-roll" }[system];
   fillSelect($(roll).elements.character, mine);
 }
+let siblingsShown = false;
 async function loadSiblings() {
   siblings = await api("GET", "/systems/characters");
+  // At first, the panel opens on a system the table plays (one with characters), if any.
+  const select = $("sibling-system").elements.system;
+  if (!siblingsShown && !siblings[select.value].length) {
+    const played = Object.keys(siblingName).find((k) => siblings[k].length);
+    if (played) select.value = played;
+  }
+  siblingsShown = true;
   showSiblings();
 }
 $("sibling-system").elements.system.addEventListener("change", () => {
