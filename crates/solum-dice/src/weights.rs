@@ -571,6 +571,15 @@ impl Weights {
         Self::from_dense(value, vec![1], 1)
     }
 
+    /// The `u128` weights, if they are held in `u128`.
+    #[cfg(test)]
+    pub(crate) fn small_dense(&self) -> Option<&Dense<u128>> {
+        match &self.repr {
+            Repr::Small(d) => Some(d),
+            Repr::Big(_) => None,
+        }
+    }
+
     /// Whether the weights are still held in `u128`.
     pub fn is_small(&self) -> bool {
         matches!(self.repr, Repr::Small(_))
@@ -661,15 +670,30 @@ impl Weights {
     /// the sum when `n` is even, one more copy when it is odd. Adding one copy is cheap (the
     /// copy is short) and a square counts each pair once, so 10 dice cost 1², 2², 4 + 1, 5²
     /// instead of 1², 2², 4², 2 + 8.
+    ///
+    /// A die that explodes on its highest face ([`Weights::explode`], recognised from its
+    /// weights) is summed from its structure instead (see `exploding.rs`): its weights are
+    /// powers of the denominator times small numbers, and so are the sum's.
     pub fn sum_of(&self, n: u32) -> Self {
+        if let Repr::Small(d) = &self.repr
+            && let Some(sum) = crate::exploding::sum_of(d, n)
+        {
+            return sum;
+        }
+        self.sum_by_squares(n)
+    }
+
+    /// [`Weights::sum_of`] by convolutions only: the general path, without the shortcut for
+    /// exploding dice (the reference it is tested and timed against).
+    pub fn sum_by_squares(&self, n: u32) -> Self {
         match n {
             0 => Self::certain(0),
             1 => self.clone(),
             _ if n.is_multiple_of(2) => {
-                let half = self.sum_of(n / 2);
+                let half = self.sum_by_squares(n / 2);
                 half.add(&half)
             }
-            _ => self.sum_of(n - 1).add(self),
+            _ => self.sum_by_squares(n - 1).add(self),
         }
     }
 
