@@ -738,6 +738,38 @@ impl Weights {
         }
     }
 
+    /// The largest outcome with a non-zero weight (`None` if there is none).
+    pub fn max_outcome(&self) -> Option<i64> {
+        match &self.repr {
+            Repr::Small(d) => (!d.w.is_empty()).then(|| d.min + d.w.len() as i64 - 1),
+            Repr::Big(d) => (!d.w.is_empty()).then(|| d.min + d.w.len() as i64 - 1),
+        }
+    }
+
+    /// How many outcomes have a non-zero weight (the size of the support): a count over
+    /// the weights held, nothing copied.
+    pub fn support_size(&self) -> usize {
+        match &self.repr {
+            Repr::Small(d) => d.w.iter().filter(|x| **x != 0).count(),
+            Repr::Big(d) => d.w.iter().filter(|x| !Zero::is_zero(*x)).count(),
+        }
+    }
+
+    /// The outcomes with non-zero weight, ascending (no weight copied).
+    pub fn values(&self) -> Vec<i64> {
+        fn go<W: Weight>(d: &Dense<W>) -> Vec<i64> {
+            d.w.iter()
+                .enumerate()
+                .filter(|(_, x)| !x.is_zero())
+                .map(|(i, _)| d.min + i as i64)
+                .collect()
+        }
+        match &self.repr {
+            Repr::Small(d) => go(d),
+            Repr::Big(d) => go(d),
+        }
+    }
+
     /// The outcomes with non-zero weight and their weights, as big integers.
     pub fn weights_big(&self) -> Vec<(i64, BigUint)> {
         let d = self.big();
@@ -846,7 +878,19 @@ impl Weights {
         }
         match &self.repr {
             Repr::Small(d) => go(d),
-            Repr::Big(d) => go(d),
+            Repr::Big(d) => {
+                // Dice denominators are products of small primes: each weight reduced by
+                // stripping those, not by a big gcd.
+                let den = crate::Fractions::new(&d.den);
+                let outcomes: Vec<(i64, Prob)> =
+                    d.w.iter()
+                        .enumerate()
+                        .filter(|(_, x)| !Zero::is_zero(*x))
+                        .map(|(i, x)| (d.min + i as i64, den.ratio(x)))
+                        .collect();
+                let sum: BigUint = d.w.iter().sum();
+                Distribution::from_sorted(outcomes, den.ratio(&(&d.den - sum)))
+            }
         }
     }
 }
