@@ -180,10 +180,33 @@ pub(crate) fn sum_of(g: &Dense<u128>, n: u32) -> Option<Weights> {
     }
     let x = recognise(g)?;
     let plan = Plan::new(&x, n)?;
-    match (plan.factors_u64, plan.row_sum_u64) {
-        (true, true) => plan.run::<u64, u64>(),
-        (true, false) => plan.run::<u64, u128>(),
-        _ => plan.run::<u128, u128>(),
+    // The narrowest types that hold every factor and every row's sum: u32 factors with
+    // u64 sums multiply two lanes at a time.
+    match (plan.factors, plan.row_sum_u64) {
+        (Width::U32, true) => plan.run::<u32, u64>(),
+        (Width::U64, true) => plan.run::<u64, u64>(),
+        (Width::U32 | Width::U64, false) => plan.run::<u64, u128>(),
+        (Width::U128, _) => plan.run::<u128, u128>(),
+    }
+}
+
+/// The narrowest unsigned type that holds some numbers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Width {
+    U32,
+    U64,
+    U128,
+}
+
+impl Width {
+    fn of(most: u128) -> Self {
+        if most <= u128::from(u32::MAX) {
+            Self::U32
+        } else if most <= u128::from(u64::MAX) {
+            Self::U64
+        } else {
+            Self::U128
+        }
     }
 }
 
@@ -197,8 +220,14 @@ struct Plan<'a> {
     width: usize,
     /// A bound on every coefficient: `G(1)^n` with `s = 1`.
     total: u128,
-    /// Every factor (the powers of A, the row scalars) fits in `u64`.
-    factors_u64: bool,
+    /// `A^m` for `m = 0..=n`, one after the other (`A^m` from `a_at[m]`).
+    a_powers: Vec<u128>,
+    a_at: Vec<usize>,
+    /// `C(n, m) · Q_m[K] · u^((d+1)(n−m) + K)` (from `alpha_at[m]`).
+    alpha: Vec<u128>,
+    alpha_at: Vec<usize>,
+    /// The type that holds every factor (the powers of A, the scalars).
+    factors: Width,
     /// Every row's coefficients sum to at most `u64::MAX`.
     row_sum_u64: bool,
 }
@@ -223,28 +252,28 @@ impl<'a> Plan<'a> {
         if (u128::from(top_power) + 1) * width as u128 > MAX_CELLS {
             return None;
         }
-        // The factors: A^m ≤ (ΣA)^n; C(n, m) · Q_m[K] · u^q ≤ 2^n (d+1)^n u^((d+1)n).
-        let most_a = sum_lower.checked_pow(n)?;
-        let most_alpha = (2 * (u128::from(d) + 1))
-            .checked_pow(n)?
-            .checked_mul(u.checked_pow((d + 1) * n)?);
-        let factors_u64 = most_alpha.is_some_and(|m| m.max(most_a) <= u128::from(u64::MAX));
+        // The factors, in u128: A^m ≤ (ΣA)^n and each scalar times some entry of A^m is
+        // one term of G(1)^n, so all are at most `total`.
+        let (nn, dd) = (n as usize, d as usize);
+        let lower: Vec<u128> = x.lower.iter().map(|&w| u128::from(w)).collect();
+        let (a_powers, a_at) = powers_of_a(&lower, nn);
+        let (alpha, alpha_at) = scalars::<u128>(nn, dd, x.u);
+        let most = a_powers.iter().chain(&alpha).copied().max().unwrap_or(0);
+        let factors = Width::of(most);
         // Row p's coefficients sum to Σ_m alpha[m][dm − p] (ΣA)^m: u64 rows when the
         // largest of these fits.
         let mut row_sum_u64 = total <= u128::from(u64::MAX);
-        if !row_sum_u64 && factors_u64 {
-            let (n, d) = (n as usize, d as usize);
-            let (alpha, at) = scalars::<u128>(n, d, x.u);
+        if !row_sum_u64 {
             let fits = |p: usize| -> Option<bool> {
                 let mut sum = 0u128;
-                for m in p.div_ceil(d)..=n {
-                    let term =
-                        alpha[at[m] + d * m - p].checked_mul(sum_lower.checked_pow(m as u32)?)?;
+                for m in p.div_ceil(dd)..=nn {
+                    let term = alpha[alpha_at[m] + dd * m - p]
+                        .checked_mul(sum_lower.checked_pow(m as u32)?)?;
                     sum = sum.checked_add(term)?;
                 }
                 Some(sum <= u128::from(u64::MAX))
             };
-            row_sum_u64 = (0..=d * n).all(|p| fits(p) == Some(true));
+            row_sum_u64 = (0..=dd * nn).all(|p| fits(p) == Some(true));
         }
         Some(Self {
             x,
@@ -252,7 +281,11 @@ impl<'a> Plan<'a> {
             top_power,
             width,
             total,
-            factors_u64,
+            a_powers,
+            a_at,
+            alpha,
+            alpha_at,
+            factors,
             row_sum_u64,
         })
     }
@@ -261,15 +294,9 @@ impl<'a> Plan<'a> {
     fn run<O: Operand, T: Accumulator<O>>(&self) -> Option<Weights> {
         let x = self.x;
         let (n, d) = (self.n as usize, self.x.depth as usize);
-        let lower: Vec<O> = x
-            .lower
-            .iter()
-            .map(|&w| O::from_u128(u128::from(w)))
-            .collect();
-        // A^m for m = 0..=n, one after the other; A^m starts at `a_at[m]`.
-        let (a_powers, a_at) = powers_of_a(&lower, n);
-        // alpha[m][K] = C(n, m) · Q_m[K] · u^((d+1)(n−m) + K), from `alpha_at[m]`.
-        let (alpha, alpha_at) = scalars::<O>(n, d, x.u);
+        let cast = |v: &[u128]| -> Vec<O> { v.iter().map(|&y| O::from_u128(y)).collect() };
+        let (a_powers, a_at) = (cast(&self.a_powers), &self.a_at);
+        let (alpha, alpha_at) = (cast(&self.alpha), &self.alpha_at);
         let len_a = |m: usize| a_at[m + 1] - a_at[m];
         let step = (x.t - x.a) as usize;
         let row = |p: usize, row: &mut [T]| {
@@ -342,13 +369,17 @@ impl<'a> Plan<'a> {
             let mut ring = vec![0u128; width];
             // The next outcome to finish, its ring slot and its lowest power of s.
             let (mut slot, mut low, mut in_level) = (0, top, 0);
+            // Each power's limbs without its leading zeros.
+            let pow_len: Vec<usize> = (0..=top)
+                .map(|p| {
+                    let pow = &pows[p * limbs..(p + 1) * limbs];
+                    pow.iter().rposition(|&l| l != 0).map_or(0, |i| i + 1)
+                })
+                .collect();
             let mut finish = |ring: &mut [u128]| {
                 let sum = std::mem::take(&mut ring[slot]);
-                let number = [sum as u64, (sum >> 64) as u64];
-                let used = if sum >> 64 == 0 { 1 } else { 2 };
-                let pow = &pows[low * limbs..(low + 1) * limbs];
-                let pow = &pow[..pow.iter().rposition(|&l| l != 0).map_or(0, |i| i + 1)];
-                let k = times(&number[..used], pow, &mut wide, &mut digits);
+                let pow = &pows[low * limbs..low * limbs + pow_len[low]];
+                let k = times_u128(sum, pow, &mut wide, &mut digits);
                 out.push(BigUint::from_slice(&digits[..k]));
                 slot = if slot + 1 == width { 0 } else { slot + 1 };
                 in_level += 1;
@@ -536,6 +567,36 @@ fn mul_add(number: &mut [u64], used: u32, s: u64, c: u128) -> u32 {
     len as u32
 }
 
+/// `a · b` for `a` below 2^128, as 32-bit digits (for `BigUint::from_slice`) in `out`,
+/// `wide` as scratch (both long enough); returns the digits written.
+fn times_u128(a: u128, b: &[u64], wide: &mut [u64], out: &mut [u32]) -> usize {
+    let (lo, hi) = (a as u64, (a >> 64) as u64);
+    let mut carry = 0u64;
+    for (slot, &y) in wide.iter_mut().zip(b) {
+        let v = u128::from(lo) * u128::from(y) + u128::from(carry);
+        *slot = v as u64;
+        carry = (v >> 64) as u64;
+    }
+    wide[b.len()] = carry;
+    let mut len = b.len() + 1;
+    if hi != 0 {
+        // The high limb's row, one limb up (each step at most 2^128 − 1).
+        let mut carry = 0u64;
+        for (slot, &y) in wide[1..].iter_mut().zip(b) {
+            let v = u128::from(hi) * u128::from(y) + u128::from(*slot) + u128::from(carry);
+            *slot = v as u64;
+            carry = (v >> 64) as u64;
+        }
+        wide[b.len() + 1] = carry;
+        len += 1;
+    }
+    for (pair, &l) in out.chunks_exact_mut(2).zip(&wide[..len]) {
+        pair[0] = l as u32;
+        pair[1] = (l >> 32) as u32;
+    }
+    2 * len
+}
+
 /// `a · b` as 32-bit digits (for `BigUint::from_slice`) in `out`, `wide` as scratch (both
 /// long enough); returns the digits written.
 fn times(a: &[u64], b: &[u64], wide: &mut [u64], out: &mut [u32]) -> usize {
@@ -566,6 +627,24 @@ trait Operand: Copy + Default + PartialEq {
     fn wadd(self, other: Self) -> Self;
     fn wsub(self, other: Self) -> Self;
     fn wmul(self, other: Self) -> Self;
+}
+
+impl Operand for u32 {
+    fn from_u128(x: u128) -> Self {
+        x as u32
+    }
+    fn to_u128(self) -> u128 {
+        u128::from(self)
+    }
+    fn wadd(self, other: Self) -> Self {
+        self.wrapping_add(other)
+    }
+    fn wsub(self, other: Self) -> Self {
+        self.wrapping_sub(other)
+    }
+    fn wmul(self, other: Self) -> Self {
+        self.wrapping_mul(other)
+    }
 }
 
 impl Operand for u64 {
@@ -610,6 +689,16 @@ trait Accumulator<O>: Copy + Default {
     /// `self + a · b`.
     fn mac(self, a: O, b: O) -> Self;
     fn to_u128(self) -> u128;
+}
+
+impl Accumulator<u32> for u64 {
+    fn mac(self, a: u32, b: u32) -> Self {
+        // 32 × 32 → 64 bits: a multiplication the vector unit does two at a time.
+        self.wrapping_add(u64::from(a) * u64::from(b))
+    }
+    fn to_u128(self) -> u128 {
+        u128::from(self)
+    }
 }
 
 impl Accumulator<u64> for u64 {
@@ -718,8 +807,8 @@ mod tests {
         assert_eq!(sum.to_distribution().total(), crate::prob(1, 1));
     }
 
-    /// Past u128 even per outcome (d100 exploding 3 times, 10 dice: 10^80, with factors
-    /// past u64): the Horner sums in limbs.
+    /// Past u128 even per outcome (d100 exploding 3 times, 10 dice: 10^80): the Horner
+    /// sums in limbs.
     #[test]
     fn limb_sums_match_convolutions() {
         let die = Weights::die(100).explode(3);
@@ -727,14 +816,34 @@ mod tests {
             let x = recognise(dense(&die)).expect("recognised");
             let plan = Plan::new(&x, 10).expect("planned");
             let rows = plan.width.div_ceil(100) as u32;
-            !plan.factors_u64
-                && 100u128
-                    .checked_pow(rows - 1)
-                    .and_then(|p| p.checked_mul(plan.total))
-                    .is_none()
+            100u128
+                .checked_pow(rows - 1)
+                .and_then(|p| p.checked_mul(plan.total))
+                .is_none()
         };
         assert!(plan_needs_limbs);
         check(&die, 10);
+    }
+
+    /// Each choice of types for the factors and the rows is taken by some sum, and agrees.
+    #[test]
+    fn every_width_agrees() {
+        for (sides, depth, n, factors, row_sum_u64) in [
+            (10, 2, 10, Width::U32, true),
+            (20, 2, 10, Width::U64, true),
+            (100, 3, 10, Width::U64, false),
+            (100, 2, 12, Width::U128, false),
+        ] {
+            let die = Weights::die(sides).explode(depth);
+            let x = recognise(dense(&die)).expect("recognised");
+            let plan = Plan::new(&x, n).expect("planned");
+            assert_eq!(
+                (plan.factors, plan.row_sum_u64),
+                (factors, row_sum_u64),
+                "d{sides}"
+            );
+            check(&die, n);
+        }
     }
 
     /// Dice that are not fair, with gaps, a face 0 or a heavy top face explode the same way.
