@@ -179,7 +179,23 @@ pub(crate) fn sum_of(g: &Dense<u128>, n: u32) -> Option<Weights> {
         return None;
     }
     let x = recognise(g)?;
-    let plan = Plan::new(&x, n)?;
+    // Measured (`examples/explode_sum.rs`): while the sum's denominator fits in u64 the
+    // convolutions run unchecked in u64 and are faster (4d6 exploding 3 times: 1.3 µs
+    // against 2.5 µs); past it the structure wins (10d10 exploding twice, 10^30: 7 µs
+    // against 17 µs; 9 times, 10^100: 80 µs against 1.2 ms).
+    let levels = (x.depth + 1).checked_mul(n)?;
+    if u128::from(x.s)
+        .checked_pow(levels)
+        .is_some_and(|den| den <= u128::from(u64::MAX))
+    {
+        return None;
+    }
+    structured_sum(&x, n)
+}
+
+/// The sum of `n` copies of the exploding die `x` from its structure, whatever its size.
+fn structured_sum(x: &Exploding, n: u32) -> Option<Weights> {
+    let plan = Plan::new(x, n)?;
     // The narrowest types that hold every factor and every row's sum: u32 factors with
     // u64 sums multiply two lanes at a time.
     match (plan.factors, plan.row_sum_u64) {
@@ -762,12 +778,10 @@ mod tests {
     /// The structured sum takes the shortcut (it is recognised and planned) and equals the
     /// convolutions.
     fn check(die: &Weights, n: u32) {
-        let fast = die.sum_of(n);
-        assert!(
-            sum_of(dense(die), n).is_some(),
-            "{die:?} × {n} takes the shortcut"
-        );
+        let x = recognise(dense(die)).expect("recognised");
+        let fast = structured_sum(&x, n).expect("takes the shortcut");
         assert_eq!(fast, die.sum_by_squares(n), "{die:?} × {n}");
+        assert_eq!(die.sum_of(n), fast);
     }
 
     #[test]
@@ -779,8 +793,9 @@ mod tests {
                     check(&die, n);
                     // Every sequence of rolls: (depth · sides + 1)^n of them at most.
                     if u64::from(depth * sides + 1).pow(n) <= 40_000 {
+                        let x = recognise(dense(&die)).expect("recognised");
                         assert_eq!(
-                            die.sum_of(n).to_distribution(),
+                            structured_sum(&x, n).expect("summed").to_distribution(),
                             enumerated(n, sides, depth),
                             "{n}d{sides} exploding {depth} times"
                         );
@@ -900,8 +915,8 @@ mod tests {
         #[test]
         fn fair_dice(sides in 2u32..=12, depth in 1u32..=4, n in 2u32..=6) {
             let die = Weights::die(sides).explode(depth);
-            prop_assert!(sum_of(dense(&die), n).is_some());
-            prop_assert_eq!(die.sum_of(n), die.sum_by_squares(n));
+            let x = recognise(dense(&die)).expect("recognised");
+            prop_assert_eq!(structured_sum(&x, n), Some(die.sum_by_squares(n)));
         }
 
         /// Any die: the shortcut (when it applies) equals the convolutions.
@@ -922,8 +937,11 @@ mod tests {
             let faces = pairs.len();
             let die = Weights::from_pairs(pairs).explode(depth);
             // A die of two faces or more is recognised.
-            prop_assert_eq!(sum_of(dense(&die), n).is_some(), faces >= 2);
-            prop_assert_eq!(die.sum_of(n), die.sum_by_squares(n));
+            let x = recognise(dense(&die));
+            prop_assert_eq!(x.is_some(), faces >= 2);
+            if let Some(x) = x {
+                prop_assert_eq!(structured_sum(&x, n), Some(die.sum_by_squares(n)));
+            }
         }
     }
 }
