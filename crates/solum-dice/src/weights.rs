@@ -327,27 +327,42 @@ impl<W: Weight> Dense<W> {
     }
 
     /// Icepool's explode: on the highest outcome, roll again and add, at most `depth` more
-    /// rolls (the last roll is kept as it shows, even on the highest outcome).
+    /// rolls (the last roll is kept as it shows, even on the highest outcome). Built in one
+    /// pass over `s^(depth+1)`: after `k` top faces (`u` each) a face `f` below the top keeps
+    /// `w_f · u^k · s^(depth−k)`; the last roll keeps every face with `w_f · u^depth`.
     fn explode(&self, depth: u32) -> Option<Self> {
-        if self.w.is_empty() {
+        if self.w.is_empty() || depth == 0 {
             return Some(self.clone());
         }
         let top = self.w.len() - 1;
-        let top_value = self.min + top as i64;
-        let mut r = self.clone();
-        for _ in 0..depth {
-            let den = self.den.mul(&r.den)?;
-            let mut pairs = Vec::with_capacity(top + r.w.len());
-            for (i, x) in self.w[..top].iter().enumerate() {
-                pairs.push((self.min + i as i64, x.mul(&r.den)?));
-            }
-            // The highest outcome plus the rest of the chain.
-            for (j, x) in r.w.iter().enumerate() {
-                pairs.push((top_value + r.min + j as i64, self.w[top].mul(x)?));
-            }
-            r = Self::from_pairs(&pairs, den)?;
+        let t = self.min + top as i64;
+        let depth = depth as usize;
+        // s^0 … s^depth, then the denominator s^(depth+1).
+        let mut s_pow = Vec::with_capacity(depth + 1);
+        s_pow.push(W::from_u64(1));
+        for k in 1..=depth {
+            let next = s_pow[k - 1].mul(&self.den)?;
+            s_pow.push(next);
         }
-        Some(r)
+        let den = s_pow[depth].mul(&self.den)?;
+        let mut pairs = Vec::with_capacity((depth + 1) * self.w.len());
+        let mut u_k = W::from_u64(1);
+        for k in 0..=depth {
+            let scale = u_k.mul(&s_pow[depth - k])?;
+            let faces = if k == depth {
+                &self.w[..]
+            } else {
+                &self.w[..top]
+            };
+            let shift = t.checked_mul(k as i64)?;
+            for (i, x) in faces.iter().enumerate() {
+                pairs.push((self.min + i as i64 + shift, x.mul(&scale)?));
+            }
+            if k < depth {
+                u_k = u_k.mul(&self.w[top])?;
+            }
+        }
+        Self::from_pairs(&pairs, den)
     }
 }
 
