@@ -280,11 +280,12 @@ impl<'a> Plan<'a> {
         // largest of these fits.
         let mut row_sum_u64 = total <= u128::from(u64::MAX);
         if !row_sum_u64 {
+            // (ΣA)^m ≤ total for m ≤ n.
+            let sum_powers: Vec<u128> = (0..=n).map(|m| sum_lower.pow(m)).collect();
             let fits = |p: usize| -> Option<bool> {
                 let mut sum = 0u128;
                 for m in p.div_ceil(dd)..=nn {
-                    let term = alpha[alpha_at[m] + dd * m - p]
-                        .checked_mul(sum_lower.checked_pow(m as u32)?)?;
+                    let term = alpha[alpha_at[m] + dd * m - p].checked_mul(sum_powers[m])?;
                     sum = sum.checked_add(term)?;
                 }
                 Some(sum <= u128::from(u64::MAX))
