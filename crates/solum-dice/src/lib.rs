@@ -29,6 +29,8 @@
 
 mod dist;
 mod enumerate;
+mod exploding;
+mod fractions;
 mod source;
 mod weights;
 mod word;
@@ -41,6 +43,7 @@ pub fn is_even(face: u32) -> bool {
 
 pub use dist::{Distribution, Prob, prob, prob_to_f64};
 pub use enumerate::{Enumeration, enumerate};
+pub use fractions::Fractions;
 pub use source::{
     DiceError, DiceSource, MAX_SIDES, RecordingDice, ScriptedDice, SeededDice, SharedDice,
     TypedDice, parse_faces,

@@ -327,27 +327,42 @@ impl<W: Weight> Dense<W> {
     }
 
     /// Icepool's explode: on the highest outcome, roll again and add, at most `depth` more
-    /// rolls (the last roll is kept as it shows, even on the highest outcome).
+    /// rolls (the last roll is kept as it shows, even on the highest outcome). Built in one
+    /// pass over `s^(depth+1)`: after `k` top faces (`u` each) a face `f` below the top keeps
+    /// `w_f · u^k · s^(depth−k)`; the last roll keeps every face with `w_f · u^depth`.
     fn explode(&self, depth: u32) -> Option<Self> {
-        if self.w.is_empty() {
+        if self.w.is_empty() || depth == 0 {
             return Some(self.clone());
         }
         let top = self.w.len() - 1;
-        let top_value = self.min + top as i64;
-        let mut r = self.clone();
-        for _ in 0..depth {
-            let den = self.den.mul(&r.den)?;
-            let mut pairs = Vec::with_capacity(top + r.w.len());
-            for (i, x) in self.w[..top].iter().enumerate() {
-                pairs.push((self.min + i as i64, x.mul(&r.den)?));
-            }
-            // The highest outcome plus the rest of the chain.
-            for (j, x) in r.w.iter().enumerate() {
-                pairs.push((top_value + r.min + j as i64, self.w[top].mul(x)?));
-            }
-            r = Self::from_pairs(&pairs, den)?;
+        let t = self.min + top as i64;
+        let depth = depth as usize;
+        // s^0 … s^depth, then the denominator s^(depth+1).
+        let mut s_pow = Vec::with_capacity(depth + 1);
+        s_pow.push(W::from_u64(1));
+        for k in 1..=depth {
+            let next = s_pow[k - 1].mul(&self.den)?;
+            s_pow.push(next);
         }
-        Some(r)
+        let den = s_pow[depth].mul(&self.den)?;
+        let mut pairs = Vec::with_capacity((depth + 1) * self.w.len());
+        let mut u_k = W::from_u64(1);
+        for k in 0..=depth {
+            let scale = u_k.mul(&s_pow[depth - k])?;
+            let faces = if k == depth {
+                &self.w[..]
+            } else {
+                &self.w[..top]
+            };
+            let shift = t.checked_mul(k as i64)?;
+            for (i, x) in faces.iter().enumerate() {
+                pairs.push((self.min + i as i64 + shift, x.mul(&scale)?));
+            }
+            if k < depth {
+                u_k = u_k.mul(&self.w[top])?;
+            }
+        }
+        Self::from_pairs(&pairs, den)
     }
 }
 
@@ -571,6 +586,15 @@ impl Weights {
         Self::from_dense(value, vec![1], 1)
     }
 
+    /// The `u128` weights, if they are held in `u128`.
+    #[cfg(test)]
+    pub(crate) fn small_dense(&self) -> Option<&Dense<u128>> {
+        match &self.repr {
+            Repr::Small(d) => Some(d),
+            Repr::Big(_) => None,
+        }
+    }
+
     /// Whether the weights are still held in `u128`.
     pub fn is_small(&self) -> bool {
         matches!(self.repr, Repr::Small(_))
@@ -661,15 +685,30 @@ impl Weights {
     /// the sum when `n` is even, one more copy when it is odd. Adding one copy is cheap (the
     /// copy is short) and a square counts each pair once, so 10 dice cost 1², 2², 4 + 1, 5²
     /// instead of 1², 2², 4², 2 + 8.
+    ///
+    /// A die that explodes on its highest face ([`Weights::explode`], recognised from its
+    /// weights) is summed from its structure instead (see `exploding.rs`): its weights are
+    /// powers of the denominator times small numbers, and so are the sum's.
     pub fn sum_of(&self, n: u32) -> Self {
+        if let Repr::Small(d) = &self.repr
+            && let Some(sum) = crate::exploding::sum_of(d, n)
+        {
+            return sum;
+        }
+        self.sum_by_squares(n)
+    }
+
+    /// [`Weights::sum_of`] by convolutions only: the general path, without the shortcut for
+    /// exploding dice (the reference it is tested and timed against).
+    pub fn sum_by_squares(&self, n: u32) -> Self {
         match n {
             0 => Self::certain(0),
             1 => self.clone(),
             _ if n.is_multiple_of(2) => {
-                let half = self.sum_of(n / 2);
+                let half = self.sum_by_squares(n / 2);
                 half.add(&half)
             }
-            _ => self.sum_of(n - 1).add(self),
+            _ => self.sum_by_squares(n - 1).add(self),
         }
     }
 
@@ -711,6 +750,38 @@ impl Weights {
         match &self.repr {
             Repr::Small(d) => (!d.w.is_empty()).then_some(d.min),
             Repr::Big(d) => (!d.w.is_empty()).then_some(d.min),
+        }
+    }
+
+    /// The largest outcome with a non-zero weight (`None` if there is none).
+    pub fn max_outcome(&self) -> Option<i64> {
+        match &self.repr {
+            Repr::Small(d) => (!d.w.is_empty()).then(|| d.min + d.w.len() as i64 - 1),
+            Repr::Big(d) => (!d.w.is_empty()).then(|| d.min + d.w.len() as i64 - 1),
+        }
+    }
+
+    /// How many outcomes have a non-zero weight (the size of the support): a count over
+    /// the weights held, nothing copied.
+    pub fn support_size(&self) -> usize {
+        match &self.repr {
+            Repr::Small(d) => d.w.iter().filter(|x| **x != 0).count(),
+            Repr::Big(d) => d.w.iter().filter(|x| !Zero::is_zero(*x)).count(),
+        }
+    }
+
+    /// The outcomes with non-zero weight, ascending (no weight copied).
+    pub fn values(&self) -> Vec<i64> {
+        fn go<W: Weight>(d: &Dense<W>) -> Vec<i64> {
+            d.w.iter()
+                .enumerate()
+                .filter(|(_, x)| !x.is_zero())
+                .map(|(i, _)| d.min + i as i64)
+                .collect()
+        }
+        match &self.repr {
+            Repr::Small(d) => go(d),
+            Repr::Big(d) => go(d),
         }
     }
 
@@ -822,7 +893,19 @@ impl Weights {
         }
         match &self.repr {
             Repr::Small(d) => go(d),
-            Repr::Big(d) => go(d),
+            Repr::Big(d) => {
+                // Dice denominators are products of small primes: each weight reduced by
+                // stripping those, not by a big gcd.
+                let den = crate::Fractions::new(&d.den);
+                let outcomes: Vec<(i64, Prob)> =
+                    d.w.iter()
+                        .enumerate()
+                        .filter(|(_, x)| !Zero::is_zero(*x))
+                        .map(|(i, x)| (d.min + i as i64, den.ratio(x)))
+                        .collect();
+                let sum: BigUint = d.w.iter().sum();
+                Distribution::from_sorted(outcomes, den.ratio(&(&d.den - sum)))
+            }
         }
     }
 }

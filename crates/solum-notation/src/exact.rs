@@ -140,11 +140,10 @@ struct Shape {
 
 impl Shape {
     fn of(w: &Weights) -> Self {
-        let pairs = w.weights_big();
         Self {
-            values: pairs.len() as u64,
-            lo: pairs.first().map_or(0, |p| p.0),
-            hi: pairs.last().map_or(0, |p| p.0),
+            values: w.support_size() as u64,
+            lo: w.min_outcome().unwrap_or(0),
+            hi: w.max_outcome().unwrap_or(0),
         }
     }
 
@@ -189,9 +188,9 @@ fn checked(
     span: Span,
     f: impl Fn(i64) -> Result<i64, NotationError>,
 ) -> Result<(), NotationError> {
-    let pairs = w.weights_big();
-    work.spend_at(pairs.len() as u64, span)?;
-    for (v, _) in pairs {
+    let values = w.values();
+    work.spend_at(values.len() as u64, span)?;
+    for v in values {
         f(v)?;
     }
     Ok(())
@@ -207,12 +206,12 @@ fn combine(
     span: Span,
     f: impl Fn(i64, i64) -> Result<i64, NotationError>,
 ) -> Result<Weights, NotationError> {
-    let (va, vb) = (a.weights_big(), b.weights_big());
+    let (va, vb) = (a.values(), b.values());
     let pairs = (va.len() as u64).saturating_mul(vb.len() as u64);
     work.spend_at(pairs, span)?;
     let (mut lo, mut hi) = (i64::MAX, i64::MIN);
-    for (x, _) in &va {
-        for (y, _) in &vb {
+    for x in &va {
+        for y in &vb {
             let r = f(*x, *y)?;
             lo = lo.min(r);
             hi = hi.max(r);

@@ -3,7 +3,7 @@
 //! they are printed.
 
 use num_bigint::{BigInt, BigUint};
-use solum_dice::{Prob, Weights, prob_to_f64};
+use solum_dice::{Fractions, Prob, Weights, prob_to_f64};
 
 use crate::ast::Expr;
 use crate::error::NotationError;
@@ -120,10 +120,9 @@ impl Odds {
 
     /// Each value with its exact chance as a reduced fraction, ascending.
     pub fn exact(&self) -> impl Iterator<Item = (i64, Prob)> + '_ {
-        let den = BigInt::from(self.den.clone());
-        self.weights
-            .iter()
-            .map(move |(v, x)| (*v, Prob::new(BigInt::from(x.clone()), den.clone())))
+        // One factoring of the denominator, then each weight stripped of its primes.
+        let den = Fractions::new(&self.den);
+        self.weights.iter().map(move |(v, x)| (*v, den.ratio(x)))
     }
 
     /// The mass left out (the Rule of 6 and die-type chains never end).

@@ -2,7 +2,7 @@
 //! simulation, and against values known from elsewhere.
 
 use num_traits::{One, ToPrimitive, Zero};
-use solum_dice::{Distribution, Prob, SeededDice, enumerate, prob};
+use solum_dice::{Distribution, Prob, SeededDice, Weights, enumerate, prob};
 use solum_notation::{distribution, parse, roll};
 
 /// Every path of dice the roll can ask for, up to `depth` faces: the reference.
@@ -94,6 +94,22 @@ fn explosions_with_their_bounded_depth_equal_enumeration() {
         assert!(truncated.is_zero(), "{text}: depth {depth} too small");
         let brute = Distribution::from_pairs(outcomes, Prob::zero());
         assert_eq!(exact, brute, "{text}");
+    }
+}
+
+#[test]
+fn exploding_sums_past_u64_equal_the_convolutions() {
+    // `NdM!` is N dice exploding at most 20 times; past u64 the engine sums them from the
+    // exploding die's structure. The odds are those of adding the dice one convolution at a
+    // time (the engine's general path), value by value and fraction by fraction.
+    for (text, n, sides) in [("10d10!", 10, 10), ("3d6!", 3, 6), ("4d20!", 4, 20)] {
+        let exact = distribution(&parse(text).unwrap()).unwrap();
+        let reference = Weights::die(sides)
+            .explode(20)
+            .sum_by_squares(n)
+            .to_distribution();
+        assert_eq!(exact, reference, "{text}");
+        assert!(exact.neglected().is_zero(), "{text}");
     }
 }
 
