@@ -29,6 +29,7 @@
 
 mod dist;
 mod enumerate;
+mod keep;
 mod source;
 mod weights;
 mod word;
