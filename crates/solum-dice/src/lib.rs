@@ -29,6 +29,7 @@
 
 mod dist;
 mod enumerate;
+mod faces;
 mod keep;
 mod source;
 mod weights;
@@ -42,6 +43,7 @@ pub fn is_even(face: u32) -> bool {
 
 pub use dist::{Distribution, Prob, prob, prob_to_f64};
 pub use enumerate::{Enumeration, enumerate};
+pub use faces::Faces;
 pub use source::{
     DiceError, DiceSource, MAX_SIDES, RecordingDice, ScriptedDice, SeededDice, SharedDice,
     TypedDice, parse_faces,
