@@ -182,6 +182,10 @@ fn walk_in<L: Lane>(
                 *d = d.add(v.mul(f));
             }
         }
+        if i + 1 == w.len() {
+            // The last face (always live: `w` is trimmed) settles every state: nothing moves on.
+            break;
+        }
         for to_row in (1..k).rev() {
             let (lower, upper) = state.split_at_mut(to_row * sums);
             let target = &mut upper[..sums];
