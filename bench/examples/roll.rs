@@ -1,6 +1,7 @@
 //! CPU time of rolling, for `perf stat -e task-clock` or a profile: `raw` d6 from the seeded
 //! generator, or whole So1um Expanded `check`s of 4 dice against Tough (5), 50 million dice
-//! either way. Run with `cargo run --release -p solum-bench --example roll -- raw|check`.
+//! either way. Run with `cargo run --release -p solum-bench --example roll -- raw|check|outcome`
+//! (`outcome` hands every outcome on whole, as divan does with a benchmark's return value).
 
 use solum_dice::{DiceSource, SeededDice};
 use solum_expanded::check::{CheckSpec, roll_check};
@@ -28,8 +29,15 @@ fn main() {
                 sum = sum.wrapping_add(outcome.result);
             }
         }
+        "outcome" => {
+            // The whole outcome handed on (as divan does with a benchmark's return value).
+            let spec = CheckSpec::new(Pool::new(4).expect("a pool"), Difficulty::TOUGH);
+            for _ in 0..DICE / 4 {
+                black_box(roll_check(black_box(&spec), &mut dice).expect("seeded"));
+            }
+        }
         _ => {
-            eprintln!("usage: roll raw|check");
+            eprintln!("usage: roll raw|check|outcome");
             std::process::exit(2);
         }
     }
