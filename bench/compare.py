@@ -1,6 +1,9 @@
-"""Merges three icepool runs and three solum runs (JSON files named on the command line) into
-one JSON object per sweep: name, icepool_ms, solum_ms (medians of 3), ratio, agree (every
-probability within 1e-9; an outcome missing on one side counts as 0 there), and max_diff.
+"""Merges the icepool runs and the solum runs (JSON files named on the command line, one
+process each) into one JSON object per sweep: name, icepool_ms, solum_ms (medians over the
+processes of the cold time, after the shared warm-up), ratio, agree (every probability within
+1e-9; an outcome missing on one side counts as 0 there), max_diff, and the warm times
+(icepool_warm_ms, solum_warm_ms: medians of each process's warm median) and their ratio
+(ratio_warm) where both sides measured them.
 
 usage: compare.py ICEPOOL_JSON... -- SOLUM_JSON... [-- SOLUM_PUBLIC_JSON...]
 """
@@ -32,6 +35,14 @@ def load(paths):
         for s in run["sweeps"]:
             by_name.setdefault(s["name"], []).append(s)
     return by_name
+
+
+def warm(runs):
+    """The median of the processes' warm times, or None if a process took none."""
+    times = [r.get("warm_ms") for r in runs]
+    if not times or any(t is None for t in times):
+        return None
+    return statistics.median(times)
 
 
 def max_diff(a, b):
@@ -70,9 +81,17 @@ def main():
                 "agree": diff <= TOLERANCE,
                 "max_diff": diff,
             }
+            ice_warm, solum_warm = warm(icepool[name]), warm(runs)
+            if ice_warm is not None and solum_warm is not None:
+                row["icepool_warm_ms"] = round(ice_warm, 4)
+                row["solum_warm_ms"] = round(solum_warm, 5)
+                row["ratio_warm"] = round(ice_warm / solum_warm, 1)
         if name in public:
             pub_ms = statistics.median(r["ms"] for r in public[name])
             row["solum_exact_fractions_ms"] = round(pub_ms, 4)
+            pub_warm = warm(public[name])
+            if pub_warm is not None:
+                row["solum_exact_fractions_warm_ms"] = round(pub_warm, 5)
             if name in icepool:
                 row["ratio_exact_fractions"] = round(
                     statistics.median(r["ms"] for r in icepool[name]) / pub_ms, 1

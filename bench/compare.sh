@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Exact engine against icepool: the same exact distributions computed by icepool 2.1.3
-# (bench/icepool_sweeps.py) and by solum (bench/src/main.rs, release build), each in three
-# fresh processes per sweep so every query is cold; prints one JSON object per sweep with the median
+# (bench/icepool_sweeps.py) and by solum (bench/src/main.rs, release build), each sweep in
+# fresh processes of its own (RUNS of them, 3 unless set) so every query is cold. Before the
+# clock both sides run the same warm-up query (the 2 highest of 3d7, a die no sweep uses), so
+# the first touch of code and heap is not counted on either side and no cache helps a sweep;
+# then the sweep is timed again warm. Prints one JSON object per sweep with the median
 # times, their ratio and whether every probability agrees within 1e-9, then the rolling
 # throughput. Needs python3 (3.10+), network access to PyPI once, and cargo.
 #
 # usage: bench/compare.sh            (from the repository root or anywhere inside it)
+#        RUNS=5 bench/compare.sh
 #
 # The virtual environment lives in target/icepool-venv (never committed; `cargo clean`
 # removes it). No test runs this script.
@@ -33,10 +37,11 @@ sweeps=(
     keep_highest_3_of_4d6 10d10_explode_depth9 10d10_explode_depth2 so1um_opposed_1_10
     dietype_distribution_1e-12
 )
-# Each sweep in a process of its own, three times: every query is cold (no cache of another
-# sweep or of an earlier run helps), and the median of three is reported.
-for i in 1 2 3; do
-    echo "run $i of 3" >&2
+# Each sweep in a process of its own, RUNS times: every query is cold (no cache of another
+# sweep or of an earlier run helps), and the median is reported.
+runs="${RUNS:-3}"
+for i in $(seq 1 "$runs"); do
+    echo "run $i of $runs" >&2
     for s in "${sweeps[@]}"; do
         "$venv/bin/python" bench/icepool_sweeps.py "$s" >"$work/icepool-$i-$s.json"
         "$bench" sweeps "$s" >"$work/solum-$i-$s.json"

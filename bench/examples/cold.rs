@@ -1,5 +1,5 @@
 //! What the first call of a fresh process pays: 4d6 keep highest 3 timed three times in a
-//! row (`cold`), after a different pool (`cold warm`), and warm on average (`cold spin`).
+//! row (`cold`), after the harness's warm-up, 3d7 keep highest 2 (`cold warm`), and warm on average (`cold spin`).
 //! Run with `cargo run --release -p solum-bench --example cold [warm|spin]`.
 
 use solum_dice::{Pool, Weights};
@@ -25,8 +25,8 @@ fn main() {
     let _ = black_box(Instant::now());
     println!("instant: {:.2} us", s.elapsed().as_secs_f64() * 1e6);
     if std::env::args().nth(1).as_deref() == Some("warm") {
-        t("other (d8 pool)", || {
-            Pool::new(Weights::die(8), 3).keep_highest(2)
+        t("warm-up (3d7 keep highest 2)", || {
+            Pool::new(Weights::die(7), 3).keep_highest(2)
         });
     }
     t("first", || Pool::new(Weights::die(6), 4).keep_highest(3));

@@ -377,7 +377,7 @@ pub struct PoolFaces {
 impl PoolFaces {
     fn of(roll: &PoolRoll) -> Self {
         Self {
-            dice: roll.dice.clone(),
+            dice: roll.dice.to_vec(),
             reroll: roll.reroll.map(|r| [r.index as u32, r.from, r.to]),
             chain: roll.chain.clone(),
             result: roll.result,

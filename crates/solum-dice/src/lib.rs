@@ -30,7 +30,9 @@
 mod dist;
 mod enumerate;
 mod exploding;
+mod faces;
 mod fractions;
+mod keep;
 mod source;
 mod weights;
 mod word;
@@ -43,6 +45,7 @@ pub fn is_even(face: u32) -> bool {
 
 pub use dist::{Distribution, Prob, prob, prob_to_f64};
 pub use enumerate::{Enumeration, enumerate};
+pub use faces::Faces;
 pub use fractions::Fractions;
 pub use source::{
     DiceError, DiceSource, MAX_SIDES, RecordingDice, ScriptedDice, SeededDice, SharedDice,

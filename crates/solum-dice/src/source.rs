@@ -52,11 +52,26 @@ pub trait DiceSource {
     fn roll_many(&mut self, count: usize, sides: u32) -> Result<Vec<u32>, DiceError> {
         (0..count).map(|_| self.roll(sides)).collect()
     }
+
+    /// Roll one die with `sides` faces into each slot of `out`, in order: the same faces as
+    /// that many calls of [`roll`](Self::roll) (a source may draw them in one go, as the
+    /// seeded generator does, saving a call per die). On an error the slots after the
+    /// failing die are left as they were.
+    fn roll_into(&mut self, sides: u32, out: &mut [u32]) -> Result<(), DiceError> {
+        for slot in out {
+            *slot = self.roll(sides)?;
+        }
+        Ok(())
+    }
 }
 
 impl<D: DiceSource + ?Sized> DiceSource for &mut D {
     fn roll(&mut self, sides: u32) -> Result<u32, DiceError> {
         (**self).roll(sides)
+    }
+
+    fn roll_into(&mut self, sides: u32, out: &mut [u32]) -> Result<(), DiceError> {
+        (**self).roll_into(sides, out)
     }
 }
 
@@ -117,6 +132,16 @@ impl DiceSource for SeededDice {
     fn roll(&mut self, sides: u32) -> Result<u32, DiceError> {
         check_sides(sides)?;
         Ok(self.rng.random_range(1..=sides))
+    }
+
+    /// The same draws as `roll` once per slot (one `random_range(1..=sides)` each, in
+    /// order), with the die checked once.
+    fn roll_into(&mut self, sides: u32, out: &mut [u32]) -> Result<(), DiceError> {
+        check_sides(sides)?;
+        for slot in out {
+            *slot = self.rng.random_range(1..=sides);
+        }
+        Ok(())
     }
 }
 
@@ -273,6 +298,10 @@ impl DiceSource for &SharedDice<'_> {
     fn roll(&mut self, sides: u32) -> Result<u32, DiceError> {
         self.inner.borrow_mut().roll(sides)
     }
+
+    fn roll_into(&mut self, sides: u32, out: &mut [u32]) -> Result<(), DiceError> {
+        self.inner.borrow_mut().roll_into(sides, out)
+    }
 }
 
 /// Parses faces typed as `5,3,2,2` (commas and/or spaces). The message of an error names
@@ -316,6 +345,46 @@ mod tests {
         let mut dice = SeededDice::new(42);
         let faces = dice.roll_many(10, 6).unwrap();
         assert_eq!(faces, [2, 5, 1, 6, 5, 3, 3, 4, 5, 2]);
+    }
+
+    /// Drawing a pool in one go gives the faces of one roll per die, from every source.
+    #[test]
+    fn roll_into_draws_what_roll_draws() {
+        for seed in [0u64, 42, 2026] {
+            for (n, sides) in [(1usize, 6u32), (4, 6), (9, 6), (50, 20)] {
+                let one_by_one = SeededDice::new(seed).roll_many(n + 3, sides).unwrap();
+                let mut dice = SeededDice::new(seed);
+                let mut pool = vec![0; n];
+                dice.roll_into(sides, &mut pool).unwrap();
+                let after = dice.roll_many(3, sides).unwrap();
+                assert_eq!(
+                    [pool, after].concat(),
+                    one_by_one,
+                    "seed {seed}, {n}d{sides}"
+                );
+                // Through `&mut dyn` and a shared source too.
+                let mut seeded = SeededDice::new(seed);
+                let shared = SharedDice::new(&mut seeded);
+                let mut pool = vec![0; n];
+                (&shared).roll_into(sides, &mut pool).unwrap();
+                assert_eq!(pool[..], one_by_one[..n]);
+            }
+        }
+        let mut pool = [0; 3];
+        assert_eq!(
+            SeededDice::new(1).roll_into(0, &mut pool),
+            Err(DiceError::BadDie { sides: 0 })
+        );
+        let mut typed = TypedDice::new([2, 5]);
+        assert_eq!(
+            typed.roll_into(6, &mut pool),
+            Err(DiceError::Exhausted { given: 2 })
+        );
+        assert_eq!(pool, [2, 5, 0]);
+        // The golden faces, drawn as one pool.
+        let mut pool = [0; 10];
+        SeededDice::new(42).roll_into(6, &mut pool).unwrap();
+        assert_eq!(pool, [2, 5, 1, 6, 5, 3, 3, 4, 5, 2]);
     }
 
     #[test]

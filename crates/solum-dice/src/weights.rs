@@ -195,7 +195,7 @@ pub struct Dense<W> {
 
 impl<W: Weight> Dense<W> {
     /// Drops zero weights at both ends (an empty support keeps `min`).
-    fn trimmed(mut self) -> Self {
+    pub(crate) fn trimmed(mut self) -> Self {
         while self.w.last().is_some_and(W::is_zero) {
             self.w.pop();
         }
@@ -944,6 +944,16 @@ impl Pool {
     }
 
     fn keep(&self, k: u32, highest: bool) -> Weights {
+        // Keeping at least every die keeps them all.
+        let k = k.min(self.dice);
+        if k > 0
+            && let Repr::Small(d) = &self.die.repr
+            && let Some(r) = crate::keep::keep_sum(d, self.dice, k, highest)
+        {
+            return Weights {
+                repr: Repr::Small(r),
+            };
+        }
         self.evaluate(
             highest,
             (0u32, 0i64),
@@ -957,12 +967,20 @@ impl Pool {
 
     /// How many dice show an outcome for which `matches` holds.
     pub fn count(&self, matches: impl Fn(i64) -> bool) -> Weights {
-        self.evaluate(
-            false,
-            0u32,
-            |&n, face, c| if matches(face) { n + c } else { n },
-            |&n| i64::from(n),
-        )
+        // Binomial: each die matches with weight P (the matching faces) or not with Q.
+        if let Repr::Small(d) = &self.die.repr
+            && let Some(r) = count_dense(d, self.dice, &matches)
+        {
+            return Weights {
+                repr: Repr::Small(r),
+            };
+        }
+        Weights {
+            repr: Repr::Big(
+                count_dense(&self.die.big(), self.dice, &matches)
+                    .expect("big integers never overflow"),
+            ),
+        }
     }
 
     /// The size of the largest set of dice showing the same outcome.
@@ -995,6 +1013,39 @@ impl Pool {
             ),
         }
     }
+}
+
+/// How many of `n` dice match: `C(n, j) · P^j · Q^(n−j)` over `den^n`, with `P` the weight
+/// of the matching faces and `Q` that of the others; `None` on overflow.
+fn count_dense<W: Weight>(d: &Dense<W>, n: u32, matches: &dyn Fn(i64) -> bool) -> Option<Dense<W>> {
+    let (mut p, mut q) = (W::zero(), W::zero());
+    for (i, x) in d.w.iter().enumerate() {
+        if matches(d.min + i as i64) {
+            p = p.add(x)?;
+        } else {
+            q = q.add(x)?;
+        }
+    }
+    let n = n as usize;
+    // Q^(n−j), from j = n down.
+    let mut q_pow = vec![W::from_u64(1); n + 1];
+    for j in (0..n).rev() {
+        q_pow[j] = q_pow[j + 1].mul(&q)?;
+    }
+    let mut w = Vec::with_capacity(n + 1);
+    let (mut binom, mut p_pow) = (W::from_u64(1), W::from_u64(1));
+    for (j, q_j) in q_pow.iter().enumerate() {
+        if j > 0 {
+            binom = binom.times((n - j + 1) as u64)?.div_exact(j as u64);
+            p_pow = p_pow.mul(&p)?;
+        }
+        w.push(binom.mul(&p_pow)?.mul(q_j)?);
+    }
+    let mut den = W::from_u64(1);
+    for _ in 0..n {
+        den = den.mul(&d.den)?;
+    }
+    Some(Dense { min: 0, w, den }.trimmed())
 }
 
 /// Binomial coefficients `C(m, c)` for `m ≤ n`, checked.

@@ -4,7 +4,7 @@
 //! if it can change the outcome, then apply the Rule of 6 to the final dice, then compare.
 
 use serde::Serialize;
-use solum_dice::{DiceError, DiceSource};
+use solum_dice::{DiceError, DiceSource, Faces};
 
 use crate::{Difficulty, Pool};
 
@@ -22,8 +22,8 @@ pub struct Reroll {
 /// Every die of one pool: as rolled, the gear reroll, and the Rule-of-6 chain.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PoolRoll {
-    /// The pool as rolled, before any reroll.
-    pub dice: Vec<u32>,
+    /// The pool as rolled, before any reroll (a list of faces; inline for small pools).
+    pub dice: Faces,
     /// The gear reroll, if one was used.
     pub reroll: Option<Reroll>,
     /// The Rule-of-6 chain: the faces rolled again after a 6 (empty when no 6 showed, or when
@@ -39,7 +39,7 @@ pub struct PoolRoll {
 impl PoolRoll {
     /// The dice after the gear reroll.
     pub fn final_dice(&self) -> Vec<u32> {
-        let mut dice = self.dice.clone();
+        let mut dice = self.dice.to_vec();
         if let Some(r) = self.reroll {
             dice[r.index] = r.to;
         }
@@ -47,14 +47,12 @@ impl PoolRoll {
     }
 }
 
-/// Roll the pool's dice into one vector of the pool's exact size: one allocation, no
-/// regrowth (collecting `Result`s would start small and grow).
-fn roll_faces(pool: Pool, dice: &mut dyn DiceSource) -> Result<Vec<u32>, DiceError> {
-    let n = pool.dice() as usize;
-    let mut faces = Vec::with_capacity(n);
-    for _ in 0..n {
-        faces.push(dice.roll(6)?);
-    }
+/// Rolls the pool's dice in one call to the source into `faces` (inline, no allocation, up
+/// to 8 dice): the same faces as one `roll(6)` per die. The caller owns the faces, so they
+/// are drawn where they stay instead of being copied out of a returned `Result`.
+fn roll_faces(pool: Pool, dice: &mut dyn DiceSource) -> Result<Faces, DiceError> {
+    let mut faces = Faces::zeroed(pool.dice() as usize);
+    dice.roll_into(6, &mut faces)?;
     Ok(faces)
 }
 
@@ -88,7 +86,9 @@ fn highest_after(faces: &[u32], reroll: Option<Reroll>) -> u32 {
 
 /// The Rule of 6 (ruling S2): if any die shows 6 (`top` is the highest face) and the chain
 /// can change the outcome (`matters`), one of them is rolled again and added, and again while
-/// it shows 6. Returns the chain, whether a 6 went unchained, and the result.
+/// it shows 6. Returns the chain, whether a 6 went unchained, and the result. Inlined: a
+/// returned tuple read back at once stalls the check on its own stores.
+#[inline(always)]
 fn rule_of_six(
     top: u32,
     matters: bool,
@@ -236,7 +236,8 @@ pub fn roll_check(spec: &CheckSpec, dice: &mut dyn DiceSource) -> Result<CheckOu
             passed: true,
         });
     }
-    let rolled = roll_faces(spec.pool, dice)?;
+    let mut rolled = Faces::zeroed(spec.pool.dice() as usize);
+    dice.roll_into(6, &mut rolled)?;
     let reroll = if spec.gear && gear_helps_check(highest(&rolled), spec.difficulty) {
         Some(reroll_lowest(&rolled, dice)?)
     } else {
@@ -428,6 +429,38 @@ mod tests {
 
     fn pool(n: u64) -> Pool {
         Pool::new(n).unwrap()
+    }
+
+    /// A seeded check keeps the generator's faces, one `roll(6)` per die in order, and its
+    /// JSON lists them as a plain array, for pools held inline and on the heap alike.
+    #[test]
+    fn seeded_checks_keep_the_generator_faces_in_json() {
+        for (n, seed) in [(1u64, 3u64), (4, 42), (8, 7), (9, 2026), (30, 1)] {
+            let spec = CheckSpec::new(pool(n), Difficulty::TOUGH);
+            let outcome = roll_check(&spec, &mut solum_dice::SeededDice::new(seed)).unwrap();
+            let faces = solum_dice::SeededDice::new(seed)
+                .roll_many(n as usize, 6)
+                .unwrap();
+            let roll = outcome.roll.as_ref().unwrap();
+            assert_eq!(roll.dice, faces);
+            let top = *faces.iter().max().unwrap();
+            let json = serde_json::to_value(&outcome).unwrap();
+            assert_eq!(
+                json,
+                serde_json::json!({
+                    "spec": {"pool": n, "difficulty": 5, "gear": false},
+                    "roll": {
+                        "dice": faces,
+                        "reroll": null,
+                        "chain": [],
+                        "chain_not_needed": top == 6,
+                        "result": top,
+                    },
+                    "result": top,
+                    "passed": top >= 5,
+                })
+            );
+        }
     }
 
     fn check(pool_size: u64, difficulty: i64, gear: bool, faces: &[u32]) -> CheckOutcome {

@@ -137,9 +137,11 @@ fn chase_roll(events: &[Event]) -> (Vec<u32>, Vec<u32>, bool) {
     events
         .iter()
         .find_map(|e| match e {
-            Event::ChaseRoll { roll, success, .. } => {
-                Some((roll.first.dice.clone(), roll.second.dice.clone(), *success))
-            }
+            Event::ChaseRoll { roll, success, .. } => Some((
+                roll.first.dice.to_vec(),
+                roll.second.dice.to_vec(),
+                *success,
+            )),
             _ => None,
         })
         .expect("a chase roll")
@@ -810,7 +812,7 @@ fn initiative_dice(events: &[Event]) -> Vec<u32> {
     events
         .iter()
         .find_map(|e| match e {
-            Event::InitiativeRoll { check, .. } => check.roll.as_ref().map(|r| r.dice.clone()),
+            Event::InitiativeRoll { check, .. } => check.roll.as_ref().map(|r| r.dice.to_vec()),
             _ => None,
         })
         .expect("an initiative roll")
