@@ -84,6 +84,8 @@ struct Inner {
     config: Config,
     hub: Hub,
     limiter: Limiter,
+    /// This server's writers take turns here, first come first served (see [`write`]).
+    writes: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl AppState {
@@ -93,6 +95,7 @@ impl AppState {
             inner: Arc::new(Inner {
                 limiter: Limiter::new(config.rate_burst, config.rate_per_sec),
                 hub: Hub::default(),
+                writes: Arc::default(),
                 config,
             }),
         }
@@ -548,6 +551,25 @@ async fn blocking<T: Send + 'static>(
         .map_err(ApiError::from)
 }
 
+/// Runs `work`, which writes to the campaign, on a blocking thread once this server's earlier
+/// writers are done. SQLite lets one writer in at a time and makes the others sleep and retry
+/// (its busy handler), which is not first come first served: under a crowd of writers a
+/// request could wait out the whole busy timeout behind later ones and fail as "busy". Queued
+/// here in order, this server's writers meet the busy handler only over another process's
+/// writes (the command line's). The turn moves into the work, so it is held until the work
+/// ends even if the request is abandoned.
+async fn write<T: Send + 'static>(
+    state: &AppState,
+    work: impl FnOnce() -> Result<T, AppError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let turn = state.inner.writes.clone().lock_owned().await;
+    blocking(move || {
+        let _turn = turn;
+        work()
+    })
+    .await
+}
+
 /// Runs `work` on the member's campaign view, on a blocking thread.
 async fn with_campaign<T: Send + 'static>(
     state: &AppState,
@@ -558,13 +580,14 @@ async fn with_campaign<T: Send + 'static>(
     blocking(move || work(&mut open(&path, scope)?)).await
 }
 
-/// The same, for a change: the table's live clients hear of it.
+/// The same for a change, in its turn (see [`write`]): the table's live clients hear of it.
 async fn change<T: Send + 'static>(
     state: &AppState,
     scope: Scope,
     work: impl FnOnce(&mut Campaign<SqliteStore>) -> Result<T, AppError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let out = with_campaign(state, scope, work).await;
+    let path = state.path();
+    let out = write(state, move || work(&mut open(&path, scope)?)).await;
     if out.is_ok() {
         state.hub().notify(scope.table);
     }
@@ -623,7 +646,7 @@ async fn create_table(
 ) -> Result<(StatusCode, Json<Joined>), ApiError> {
     anonymous_limit(&state)?;
     let path = state.path();
-    let joined = blocking(move || {
+    let joined = write(&state, move || {
         let mut store = SqliteStore::open(&path)?;
         tables::create_table(&mut store, &req.table, &req.name)
     })
@@ -655,7 +678,7 @@ async fn join(
 ) -> Result<(StatusCode, Json<Joined>), ApiError> {
     anonymous_limit(&state)?;
     let path = state.path();
-    let joined = blocking(move || {
+    let joined = write(&state, move || {
         let mut store = SqliteStore::open(&path)?;
         tables::join(&mut store, &req.invite, &req.name)
     })
@@ -713,7 +736,7 @@ async fn invite(
     };
     let member = auth.member;
     let path = state.path();
-    let invite = blocking(move || {
+    let invite = write(&state, move || {
         let mut store = SqliteStore::open(&path)?;
         tables::invite(&mut store, &member, gm)
     })
