@@ -10,6 +10,7 @@
 mod live;
 mod page;
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -472,8 +473,10 @@ impl FromRequestParts<AppState> for Auth {
         }
         let path = state.path();
         let member = blocking(move || {
-            let store = SqliteStore::open(&path)?;
-            tables::session(&store, &token)
+            let store = connection(&path, Scope::HOME)?;
+            let member = tables::session(&store, &token);
+            keep(store);
+            member
         })
         .await?;
         match member {
@@ -577,7 +580,7 @@ async fn with_campaign<T: Send + 'static>(
     work: impl FnOnce(&mut Campaign<SqliteStore>) -> Result<T, AppError> + Send + 'static,
 ) -> Result<T, ApiError> {
     let path = state.path();
-    blocking(move || work(&mut open(&path, scope)?)).await
+    blocking(move || in_campaign(&path, scope, work)).await
 }
 
 /// The same for a change, in its turn (see [`write`]): the table's live clients hear of it.
@@ -587,15 +590,49 @@ async fn change<T: Send + 'static>(
     work: impl FnOnce(&mut Campaign<SqliteStore>) -> Result<T, AppError> + Send + 'static,
 ) -> Result<T, ApiError> {
     let path = state.path();
-    let out = write(state, move || work(&mut open(&path, scope)?)).await;
+    let out = write(state, move || in_campaign(&path, scope, work)).await;
     if out.is_ok() {
         state.hub().notify(scope.table);
     }
     out
 }
 
-fn open(path: &Path, scope: Scope) -> Result<Campaign<SqliteStore>, AppError> {
-    Ok(Campaign::new(SqliteStore::open_scoped(path, scope)?))
+thread_local! {
+    /// This blocking thread's connection to the campaign, kept between requests: opening one
+    /// (checking its settings and schema) costs some twenty short queries.
+    static CONNECTION: RefCell<Option<SqliteStore>> = const { RefCell::new(None) };
+}
+
+/// The campaign at `path` seen through `scope`: this thread's kept connection, given the
+/// request's scope (never the last one's), or a new one.
+fn connection(path: &Path, scope: Scope) -> Result<SqliteStore, AppError> {
+    match CONNECTION.with(|c| c.borrow_mut().take()) {
+        Some(mut store) if store.path() == path => {
+            store.set_scope(scope);
+            Ok(store)
+        }
+        _ => Ok(SqliteStore::open_scoped(path, scope)?),
+    }
+}
+
+/// Keeps a connection for this thread's next request, if no transaction was left open on it
+/// (a failed one is rolled back when dropped; one that could not be is closed here).
+fn keep(store: SqliteStore) {
+    if store.is_idle() {
+        CONNECTION.with(|c| *c.borrow_mut() = Some(store));
+    }
+}
+
+/// Runs `work` on the campaign at `path` seen through `scope`.
+fn in_campaign<T>(
+    path: &Path,
+    scope: Scope,
+    work: impl FnOnce(&mut Campaign<SqliteStore>) -> Result<T, AppError>,
+) -> Result<T, AppError> {
+    let mut campaign = Campaign::new(connection(path, scope)?);
+    let out = work(&mut campaign);
+    keep(campaign.into_store());
+    out
 }
 
 /// The dice of a live roll: the server's generator with a fresh seed, or faces typed in by
@@ -1218,4 +1255,47 @@ async fn combat_end(
     gm_only(&auth.member, "runs a combat")?;
     let scope = tables::scope_of(&auth.member);
     change(&state, scope, |c| c.end_combat()).await.map(Json)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use solum_store::CampaignStore;
+
+    #[test]
+    fn a_kept_connection_serves_the_next_request_in_that_requests_scope_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("campaign.solum");
+        let gm = Scope::member(1, 1, true).secret();
+        let player = Scope::member(2, 5, false);
+        let mut store = connection(&path, gm).unwrap();
+        assert_eq!(store.scope(), gm);
+        // A secret entry written through the game master's scope…
+        store
+            .append(&[solum_store::NewEntry {
+                at: "2026-01-01T00:00:00Z".into(),
+                kind: "note".into(),
+                schema: 1,
+                body: serde_json::json!({"kind": "note", "text": "the traitor is Ida"}),
+            }])
+            .unwrap();
+        keep(store);
+        // …and the same connection, kept, answers the next request as that request's member.
+        let store = connection(&path, player).unwrap();
+        assert_eq!(store.scope(), player);
+        assert!(store.entries_after(0, 10).unwrap().is_empty());
+        assert!(
+            CONNECTION.with(|c| c.borrow().is_none()),
+            "taken, not shared"
+        );
+        keep(store);
+        let store = connection(&path, Scope::member(1, 2, false)).unwrap();
+        assert!(
+            store.entries_after(0, 10).unwrap().is_empty(),
+            "a player of table 1 does not read its secret"
+        );
+        keep(store);
+        let store = connection(&path, Scope::member(1, 1, true)).unwrap();
+        assert_eq!(store.entries_after(0, 10).unwrap().len(), 1);
+    }
 }

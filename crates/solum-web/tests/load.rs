@@ -11,7 +11,8 @@
 //! `journal verify` re-derives every roll. It prints requests per second and latency
 //! percentiles; `docs/performance.md` records a release run.
 //!
-//! `cargo test --release -p solum-web --test load -- --nocapture` shows the figures.
+//! `cargo test --release -p solum-web --test load -- --nocapture` shows the figures;
+//! `SOLUM_LOAD_DIR` names the folder of the campaign's tempdir (the system's by default).
 
 use std::collections::{HashMap, HashSet};
 use std::net::SocketAddr;
@@ -84,7 +85,12 @@ struct Server {
 /// Starts the server on its own runtime and threads (as `solum serve` has), so that the
 /// clients' work and the server's are scheduled apart.
 fn start_server() -> Server {
-    let dir = tempfile::tempdir().unwrap();
+    // `SOLUM_LOAD_DIR` puts the campaign elsewhere, e.g. on a RAM disk to see what the
+    // server does when a commit costs no disk flush.
+    let dir = match std::env::var_os("SOLUM_LOAD_DIR") {
+        Some(d) => tempfile::tempdir_in(d).unwrap(),
+        None => tempfile::tempdir().unwrap(),
+    };
     let path = dir.path().join("campaign.solum");
     // `solum serve` opens the campaign (and migrates it) before it listens.
     drop(SqliteStore::open(&path).unwrap());
