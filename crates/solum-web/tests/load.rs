@@ -13,6 +13,9 @@
 //!
 //! `cargo test --release -p solum-web --test load -- --nocapture` shows the figures;
 //! `SOLUM_LOAD_DIR` names the folder of the campaign's tempdir (the system's by default).
+//! A second, smaller run gives each live client a buffer of one wake-up, so that the server
+//! drops streams all the time: every entry must still arrive once and in order through the
+//! reconnections with `Last-Event-ID`.
 
 use std::collections::{HashMap, HashSet};
 use std::net::SocketAddr;
@@ -36,6 +39,15 @@ use tokio::sync::watch;
 const TABLES: usize = 10;
 /// Clients per table: a game master and 19 players.
 const PER_TABLE: usize = 20;
+
+/// The shape of a run.
+struct Load {
+    tables: usize,
+    per_table: usize,
+    secs: f64,
+    /// The live clients' buffer (`Config::live_buffer`).
+    live_buffer: usize,
+}
 /// Seconds of rolling when `SOLUM_LOAD_SECS` is not set (what `cargo test --workspace` runs).
 const DEFAULT_SECS: f64 = 10.0;
 /// How long the streams may take, after the last roll, to deliver the last entries.
@@ -84,7 +96,7 @@ struct Server {
 
 /// Starts the server on its own runtime and threads (as `solum serve` has), so that the
 /// clients' work and the server's are scheduled apart.
-fn start_server() -> Server {
+fn start_server(live_buffer: usize) -> Server {
     // `SOLUM_LOAD_DIR` puts the campaign elsewhere, e.g. on a RAM disk to see what the
     // server does when a commit costs no disk flush.
     let dir = match std::env::var_os("SOLUM_LOAD_DIR") {
@@ -98,6 +110,7 @@ fn start_server() -> Server {
     listener.set_nonblocking(true).unwrap();
     let addr = listener.local_addr().unwrap();
     let mut config = Config::new(&path);
+    config.live_buffer = live_buffer;
     // What `serve` allows on a loopback address.
     config.allowed_hosts = Some(vec![addr.to_string(), format!("localhost:{}", addr.port())]);
     let state = AppState::new(config);
@@ -262,7 +275,7 @@ struct Table {
     tokens: Vec<String>,
 }
 
-async fn make_table(addr: SocketAddr, t: usize) -> (Table, u64) {
+async fn make_table(addr: SocketAddr, t: usize, per_table: usize) -> (Table, u64) {
     let mut conn = Conn::new(addr);
     let (created, mut throttled) = conn
         .anonymous(
@@ -273,7 +286,7 @@ async fn make_table(addr: SocketAddr, t: usize) -> (Table, u64) {
     let id = created["table"].as_i64().unwrap();
     let gm = created["token"].as_str().unwrap().to_string();
     let mut tokens = vec![gm.clone()];
-    for p in 1..PER_TABLE {
+    for p in 1..per_table {
         let (status, invite) = conn
             .call(
                 Method::POST,
@@ -557,19 +570,57 @@ fn ms(us: u64) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_hundred_clients_at_ten_tables_roll_and_hear_every_roll_once_in_order() {
+    run(Load {
+        tables: TABLES,
+        per_table: PER_TABLE,
+        secs: roll_secs(),
+        live_buffer: Config::new("").live_buffer,
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streams_the_server_drops_catch_up_with_last_event_id_and_miss_nothing() {
+    let dropped = run(Load {
+        tables: 2,
+        per_table: PER_TABLE,
+        secs: 3.0,
+        live_buffer: 1,
+    })
+    .await;
+    // A buffer of one wake-up fills whenever two rolls come while a stream reads.
+    assert!(
+        dropped > 0,
+        "no stream was dropped: the reconnections went untested"
+    );
+}
+
+static RUNS: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// Runs the load, checks everything, prints the figures; returns how often the server
+/// dropped a live client.
+async fn run(load: Load) -> u32 {
+    let Load {
+        tables: n_tables,
+        per_table,
+        secs,
+        live_buffer,
+    } = load;
+    // One run at a time: the figures of one must not carry the other's work.
+    let _alone = RUNS.lock().await;
     raise_descriptor_limit();
-    let secs = roll_secs();
-    let mut server = start_server();
+    let mut server = start_server(live_buffer);
     let addr = server.addr;
 
     // Ten tables, each a game master and 19 players joined by invite.
     let setup_start = Instant::now();
-    let made = futures_util::future::join_all((0..TABLES).map(|t| make_table(addr, t))).await;
+    let made =
+        futures_util::future::join_all((0..n_tables).map(|t| make_table(addr, t, per_table))).await;
     let setup_throttled: u64 = made.iter().map(|(_, w)| w).sum();
     let tables: Vec<Table> = made.into_iter().map(|(t, _)| t).collect();
     let setup_time = setup_start.elapsed();
     let ids: HashSet<i64> = tables.iter().map(|t| t.id).collect();
-    assert_eq!(ids.len(), TABLES, "every table has its own number");
+    assert_eq!(ids.len(), n_tables, "every table has its own number");
 
     // Every client opens its table's live stream before anyone rolls.
     let (targets_tx, targets_rx) = watch::channel(None);
@@ -592,7 +643,7 @@ async fn two_hundred_clients_at_ten_tables_roll_and_hear_every_roll_once_in_orde
     let wait = Instant::now();
     while tables
         .iter()
-        .any(|t| server.state.hub().clients(t.id) < PER_TABLE)
+        .any(|t| server.state.hub().clients(t.id) < per_table)
     {
         assert!(
             wait.elapsed() < Duration::from_secs(60),
@@ -673,8 +724,8 @@ async fn two_hundred_clients_at_ten_tables_roll_and_hear_every_roll_once_in_orde
     let entries: usize = journals.values().map(|s| s.entries.len()).sum();
     println!("web table under load:");
     println!(
-        "  {TABLES} tables x {PER_TABLE} clients ({} sessions), setup {:.1} s ({setup_throttled} joins waited out the anonymous rate limit)",
-        TABLES * PER_TABLE,
+        "  {n_tables} tables x {per_table} clients ({} sessions), live buffer {live_buffer}, setup {:.1} s ({setup_throttled} joins waited out the anonymous rate limit)",
+        n_tables * per_table,
         setup_time.as_secs_f64()
     );
     println!(
@@ -775,7 +826,7 @@ async fn two_hundred_clients_at_ten_tables_roll_and_hear_every_roll_once_in_orde
             .map(|(seq, _, q)| (*seq, q.clone()))
             .collect();
         let streams = &heard[&table.id];
-        assert_eq!(streams.len(), PER_TABLE);
+        assert_eq!(streams.len(), per_table);
         for (c, s) in streams.iter().enumerate() {
             assert!(
                 s.received == expected,
@@ -789,9 +840,10 @@ async fn two_hundred_clients_at_ten_tables_roll_and_hear_every_roll_once_in_orde
             );
         }
     }
-    assert_eq!(deliveries, entries * PER_TABLE);
+    assert_eq!(deliveries, entries * per_table);
     assert!(
         stopped,
         "the server did not stop ({live_after} live clients left)"
     );
+    reconnects
 }
