@@ -87,6 +87,11 @@ impl<S: CampaignStore> Campaign<S> {
         &self.store
     }
 
+    /// Gives the store back (a server keeps its connection for the next request).
+    pub fn into_store(self) -> S {
+        self.store
+    }
+
     fn now(&self) -> String {
         (self.clock)().to_string()
     }

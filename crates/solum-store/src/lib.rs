@@ -461,6 +461,17 @@ impl SqliteStore {
         self.scope
     }
 
+    /// Sees the same connection through another scope (a server reusing a connection for
+    /// another member's request).
+    pub fn set_scope(&mut self, scope: Scope) {
+        self.scope = scope;
+    }
+
+    /// No transaction is open on the connection (it may be kept for later work).
+    pub fn is_idle(&self) -> bool {
+        self.conn.is_autocommit()
+    }
+
     /// The campaign file.
     pub fn path(&self) -> &Path {
         &self.path

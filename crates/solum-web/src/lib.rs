@@ -10,6 +10,7 @@
 mod live;
 mod page;
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -84,6 +85,8 @@ struct Inner {
     config: Config,
     hub: Hub,
     limiter: Limiter,
+    /// This server's writers take turns here, first come first served (see [`write`]).
+    writes: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl AppState {
@@ -93,6 +96,7 @@ impl AppState {
             inner: Arc::new(Inner {
                 limiter: Limiter::new(config.rate_burst, config.rate_per_sec),
                 hub: Hub::default(),
+                writes: Arc::default(),
                 config,
             }),
         }
@@ -481,8 +485,10 @@ impl FromRequestParts<AppState> for Auth {
         }
         let path = state.path();
         let member = blocking(move || {
-            let store = SqliteStore::open(&path)?;
-            tables::session(&store, &token)
+            let store = connection(&path, Scope::HOME)?;
+            let member = tables::session(&store, &token);
+            keep(store);
+            member
         })
         .await?;
         match member {
@@ -560,6 +566,25 @@ async fn blocking<T: Send + 'static>(
         .map_err(ApiError::from)
 }
 
+/// Runs `work`, which writes to the campaign, on a blocking thread once this server's earlier
+/// writers are done. SQLite lets one writer in at a time and makes the others sleep and retry
+/// (its busy handler), which is not first come first served: under a crowd of writers a
+/// request could wait out the whole busy timeout behind later ones and fail as "busy". Queued
+/// here in order, this server's writers meet the busy handler only over another process's
+/// writes (the command line's). The turn moves into the work, so it is held until the work
+/// ends even if the request is abandoned.
+async fn write<T: Send + 'static>(
+    state: &AppState,
+    work: impl FnOnce() -> Result<T, AppError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let turn = state.inner.writes.clone().lock_owned().await;
+    blocking(move || {
+        let _turn = turn;
+        work()
+    })
+    .await
+}
+
 /// Runs `work` on the member's campaign view, on a blocking thread.
 async fn with_campaign<T: Send + 'static>(
     state: &AppState,
@@ -567,24 +592,59 @@ async fn with_campaign<T: Send + 'static>(
     work: impl FnOnce(&mut Campaign<SqliteStore>) -> Result<T, AppError> + Send + 'static,
 ) -> Result<T, ApiError> {
     let path = state.path();
-    blocking(move || work(&mut open(&path, scope)?)).await
+    blocking(move || in_campaign(&path, scope, work)).await
 }
 
-/// The same, for a change: the table's live clients hear of it.
+/// The same for a change, in its turn (see [`write`]): the table's live clients hear of it.
 async fn change<T: Send + 'static>(
     state: &AppState,
     scope: Scope,
     work: impl FnOnce(&mut Campaign<SqliteStore>) -> Result<T, AppError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let out = with_campaign(state, scope, work).await;
+    let path = state.path();
+    let out = write(state, move || in_campaign(&path, scope, work)).await;
     if out.is_ok() {
         state.hub().notify(scope.table);
     }
     out
 }
 
-fn open(path: &Path, scope: Scope) -> Result<Campaign<SqliteStore>, AppError> {
-    Ok(Campaign::new(SqliteStore::open_scoped(path, scope)?))
+thread_local! {
+    /// This blocking thread's connection to the campaign, kept between requests: opening one
+    /// (checking its settings and schema) costs some twenty short queries.
+    static CONNECTION: RefCell<Option<SqliteStore>> = const { RefCell::new(None) };
+}
+
+/// The campaign at `path` seen through `scope`: this thread's kept connection, given the
+/// request's scope (never the last one's), or a new one.
+fn connection(path: &Path, scope: Scope) -> Result<SqliteStore, AppError> {
+    match CONNECTION.with(|c| c.borrow_mut().take()) {
+        Some(mut store) if store.path() == path => {
+            store.set_scope(scope);
+            Ok(store)
+        }
+        _ => Ok(SqliteStore::open_scoped(path, scope)?),
+    }
+}
+
+/// Keeps a connection for this thread's next request, if no transaction was left open on it
+/// (a failed one is rolled back when dropped; one that could not be is closed here).
+fn keep(store: SqliteStore) {
+    if store.is_idle() {
+        CONNECTION.with(|c| *c.borrow_mut() = Some(store));
+    }
+}
+
+/// Runs `work` on the campaign at `path` seen through `scope`.
+fn in_campaign<T>(
+    path: &Path,
+    scope: Scope,
+    work: impl FnOnce(&mut Campaign<SqliteStore>) -> Result<T, AppError>,
+) -> Result<T, AppError> {
+    let mut campaign = Campaign::new(connection(path, scope)?);
+    let out = work(&mut campaign);
+    keep(campaign.into_store());
+    out
 }
 
 /// The dice of a live roll: the server's generator with a fresh seed, or faces typed in by
@@ -635,7 +695,7 @@ async fn create_table(
 ) -> Result<(StatusCode, Json<Joined>), ApiError> {
     anonymous_limit(&state)?;
     let path = state.path();
-    let joined = blocking(move || {
+    let joined = write(&state, move || {
         let mut store = SqliteStore::open(&path)?;
         tables::create_table(&mut store, &req.table, &req.name)
     })
@@ -667,7 +727,7 @@ async fn join(
 ) -> Result<(StatusCode, Json<Joined>), ApiError> {
     anonymous_limit(&state)?;
     let path = state.path();
-    let joined = blocking(move || {
+    let joined = write(&state, move || {
         let mut store = SqliteStore::open(&path)?;
         tables::join(&mut store, &req.invite, &req.name)
     })
@@ -753,7 +813,7 @@ async fn invite(
     };
     let member = auth.member;
     let path = state.path();
-    let invite = blocking(move || {
+    let invite = write(&state, move || {
         let mut store = SqliteStore::open(&path)?;
         tables::invite(&mut store, &member, gm)
     })
@@ -1509,4 +1569,47 @@ async fn dietype_roll(
     })
     .await
     .map(Json)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use solum_store::CampaignStore;
+
+    #[test]
+    fn a_kept_connection_serves_the_next_request_in_that_requests_scope_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("campaign.solum");
+        let gm = Scope::member(1, 1, true).secret();
+        let player = Scope::member(2, 5, false);
+        let mut store = connection(&path, gm).unwrap();
+        assert_eq!(store.scope(), gm);
+        // A secret entry written through the game master's scope…
+        store
+            .append(&[solum_store::NewEntry {
+                at: "2026-01-01T00:00:00Z".into(),
+                kind: "note".into(),
+                schema: 1,
+                body: serde_json::json!({"kind": "note", "text": "the traitor is Ida"}),
+            }])
+            .unwrap();
+        keep(store);
+        // …and the same connection, kept, answers the next request as that request's member.
+        let store = connection(&path, player).unwrap();
+        assert_eq!(store.scope(), player);
+        assert!(store.entries_after(0, 10).unwrap().is_empty());
+        assert!(
+            CONNECTION.with(|c| c.borrow().is_none()),
+            "taken, not shared"
+        );
+        keep(store);
+        let store = connection(&path, Scope::member(1, 2, false)).unwrap();
+        assert!(
+            store.entries_after(0, 10).unwrap().is_empty(),
+            "a player of table 1 does not read its secret"
+        );
+        keep(store);
+        let store = connection(&path, Scope::member(1, 1, true)).unwrap();
+        assert_eq!(store.entries_after(0, 10).unwrap().len(), 1);
+    }
 }
