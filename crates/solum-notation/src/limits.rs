@@ -13,9 +13,13 @@ pub const MAX_SIDES: u32 = solum_dice::MAX_SIDES;
 /// A die explodes at most this many times; a face that would explode once more is kept as
 /// it is. This is part of the rule, so rolls and exact odds agree and the odds are exact.
 pub const MAX_EXPLOSIONS: u32 = 20;
-/// A die rerolled with `r` (until) this many times stops the roll with an error (only typed
-/// dice or astronomically bad luck get there; the exact odds need no limit).
-pub const MAX_REROLLS: u32 = 100;
+/// A die rerolled with `r` (until) this many times stops the roll with an error. Only typed
+/// dice or astronomically bad luck get there: a reroll whose chance of reaching it is over
+/// [`MAX_REROLL_FAILURE`] is refused before any work, for the roll and the odds alike.
+pub const MAX_REROLLS: u32 = 1000;
+/// The largest chance, allowed for an `r` (reroll until), that one die needs more than
+/// [`MAX_REROLLS`] rerolls: one in 10^12.
+pub const MAX_REROLL_FAILURE: f64 = 1e-12;
 /// The most distinct values an exact distribution may have at any step.
 pub const MAX_SUPPORT: u64 = 100_000;
 /// The widest range of numbers an exact distribution may spread over (the engine holds a

@@ -4,7 +4,7 @@
 
 use crate::ast::{Cmp, DiceTerm, Die, ExplodeKind, Expr, ExprKind, Game};
 use crate::error::NotationError;
-use crate::limits::{MAX_DICE, MAX_SIDES};
+use crate::limits::{MAX_DICE, MAX_REROLL_FAILURE, MAX_REROLLS, MAX_SIDES};
 
 /// Checks every term of `expr` and the dice of the whole expression.
 pub fn validate(expr: &Expr) -> Result<(), NotationError> {
@@ -88,6 +88,22 @@ fn check_dice(term: &DiceTerm) -> Result<(), String> {
             "`r{}` rerolls every face of a {name}: it would never stop (use `ro` to reroll once)",
             r.when
         ));
+    }
+    if let Some(r) = term.reroll
+        && !r.once
+    {
+        // A roll must stop where its odds say it stops: refuse what could exhaust the reroll
+        // limit with a chance that is not negligible (e.g. `d1000r<1000`).
+        let matching = faces_matching(die, r.when);
+        let share = f64::from(matching) / f64::from(die.faces());
+        if share.powf(f64::from(MAX_REROLLS + 1)) > MAX_REROLL_FAILURE {
+            return Err(format!(
+                "`r{}` rerolls {matching} of a {name}'s {} faces: a die could need more than \
+                 {MAX_REROLLS} rerolls (a chance over 1 in 10^12); reroll fewer faces",
+                r.when,
+                die.faces()
+            ));
+        }
     }
     if let Some(e) = term.explode {
         let exploding = (1..=die.faces())
