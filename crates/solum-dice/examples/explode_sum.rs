@@ -6,7 +6,9 @@
 //! `cargo run --release -p solum-dice --example explode_sum [DEPTH [DICE [SIDES]]]`
 //! (default: depth 9, 10 dice, d10). With `COLD_ONLY=1` it prints the cold time of
 //! `sum_of` alone (microseconds), for a median over fresh processes; with `PRE=1` as well,
-//! after the same sum of d8s first (the code warm, nothing of the d10s computed).
+//! after the same sum of d8s first (the code warm, nothing of the d10s computed). With
+//! `PHASES=1` it times the die, its explosion and the sum apart, cold; with `FAST_ONLY=1`
+//! it stops after the warm `sum_of` (for a profile of it alone).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -46,6 +48,11 @@ fn main() {
         return;
     }
     let warm = mean(|| black_box(run()));
+    if std::env::var_os("FAST_ONLY").is_some() {
+        // For a profile of `sum_of` alone.
+        println!("sum_of {warm:.1} us warm");
+        return;
+    }
     let general_run = || Weights::die(sides).explode(depth).sum_by_squares(dice);
     let start = Instant::now();
     let general = black_box(general_run());
