@@ -12,14 +12,17 @@
 //! Exactness without checks: the states with `u` dice weigh `C(n, u) · P^u` in all (`P` the
 //! weight of the faces seen), at most `(1 + den)^n`, and every partial product is part of
 //! one of them or of a term of `(Σ w)^n ≤ den^n`. So when `(den + 1)^n` fits the integer
-//! type, wrapping arithmetic is exact, and nothing is checked inside the loops.
+//! type, wrapping arithmetic is exact, and nothing is checked inside the loops. Past `u128`
+//! (50d20: 21^50 is about 2^220) the same walk runs in 256-bit integers of four limbs
+//! ([`Wide`]), still without checks, and only the kept sums become big integers.
+
+use num_bigint::BigUint;
 
 use crate::weights::Dense;
 
 /// A machine integer for the walk: `u64` when the bound fits it, `u128` otherwise.
 trait Lane: Copy + Default + PartialEq {
     fn from_u128(x: u128) -> Self;
-    fn to_u128(self) -> u128;
     fn add(self, other: Self) -> Self;
     fn mul(self, other: Self) -> Self;
 }
@@ -27,9 +30,6 @@ trait Lane: Copy + Default + PartialEq {
 impl Lane for u64 {
     fn from_u128(x: u128) -> Self {
         x as u64
-    }
-    fn to_u128(self) -> u128 {
-        u128::from(self)
     }
     fn add(self, other: Self) -> Self {
         self.wrapping_add(other)
@@ -43,15 +43,69 @@ impl Lane for u128 {
     fn from_u128(x: u128) -> Self {
         x
     }
-    fn to_u128(self) -> u128 {
-        self
-    }
     fn add(self, other: Self) -> Self {
         self.wrapping_add(other)
     }
     fn mul(self, other: Self) -> Self {
         self.wrapping_mul(other)
     }
+}
+
+/// A 256-bit unsigned integer in four 64-bit limbs (least significant first), wrapping
+/// modulo 2^256: a `Copy` lane for walks whose bound passes `u128`.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Wide([u64; 4]);
+
+impl Wide {
+    fn to_big(self) -> BigUint {
+        let digits: Vec<u32> = self
+            .0
+            .iter()
+            .flat_map(|&l| [l as u32, (l >> 32) as u32])
+            .collect();
+        BigUint::from_slice(&digits)
+    }
+}
+
+impl Lane for Wide {
+    fn from_u128(x: u128) -> Self {
+        Self([x as u64, (x >> 64) as u64, 0, 0])
+    }
+    fn add(self, other: Self) -> Self {
+        let mut r = [0u64; 4];
+        let mut carry = false;
+        for (slot, (&a, &b)) in r.iter_mut().zip(self.0.iter().zip(&other.0)) {
+            let (x, c1) = a.overflowing_add(b);
+            let (y, c2) = x.overflowing_add(u64::from(carry));
+            *slot = y;
+            carry = c1 || c2;
+        }
+        Self(r)
+    }
+    fn mul(self, other: Self) -> Self {
+        // Schoolbook, the limbs past the fourth dropped (wrapping); zero limbs skipped.
+        let mut r = [0u64; 4];
+        for i in 0..4 {
+            let a = self.0[i];
+            if a == 0 {
+                continue;
+            }
+            let mut carry = 0u128;
+            for j in 0..4 - i {
+                let v = u128::from(a) * u128::from(other.0[j]) + u128::from(r[i + j]) + carry;
+                r[i + j] = v as u64;
+                carry = v >> 64;
+            }
+        }
+        Self(r)
+    }
+}
+
+/// What the walk returns: weights in `u128` when the denominator `den^n` fits it, else
+/// big integers.
+pub(crate) enum Kept {
+    Small(Dense<u128>),
+    Big(Dense<BigUint>),
 }
 
 /// Pools whose walk would take more multiply-adds than this go the general way (the sums of
@@ -61,15 +115,13 @@ const MAX_WORK: u128 = 1 << 24;
 /// The sum of the `k` highest (`highest`) or lowest of `n` dice with the weights `die`, in
 /// machine integers; `None` when the pool does not fit them (or is too wide for the table),
 /// and the caller takes the general path. `1 ≤ k ≤ n`.
-pub(crate) fn keep_sum(die: &Dense<u128>, n: u32, k: u32, highest: bool) -> Option<Dense<u128>> {
+pub(crate) fn keep_sum(die: &Dense<u128>, n: u32, k: u32, highest: bool) -> Option<Kept> {
     debug_assert!(1 <= k && k <= n);
     // Every weight summing to at most the denominator is what makes wrapping exact.
     let total = die.w.iter().try_fold(0u128, |acc, &x| acc.checked_add(x))?;
     if total > die.den || total == 0 {
         return None;
     }
-    let bound = (die.den.checked_add(1)?).checked_pow(n)?;
-    let den = die.den.checked_pow(n)?;
     let live = die.w.iter().filter(|&&x| x != 0).count() as u128;
     // The table of sums spans the live faces only.
     let first = die.w.iter().position(|&x| x != 0)?;
@@ -84,24 +136,38 @@ pub(crate) fn keep_sum(die: &Dense<u128>, n: u32, k: u32, highest: bool) -> Opti
         return None;
     }
     let low = die.min + first as i64;
-    let w = if bound <= u128::from(u64::MAX) {
-        walk::<u64>(&die.w[first..=last], n, k, highest, sums as usize)
-    } else {
-        walk::<u128>(&die.w[first..=last], n, k, highest, sums as usize)
-    };
-    Some(
-        Dense {
-            min: low.checked_mul(i64::from(k))?,
-            w,
-            den,
+    let min = low.checked_mul(i64::from(k))?;
+    let faces = &die.w[first..=last];
+    let sums = sums as usize;
+    let small = |w: Vec<u128>, den: u128| Kept::Small(Dense { min, w, den }.trimmed());
+    match die.den.checked_add(1)?.checked_pow(n) {
+        Some(bound) if bound <= u128::from(u64::MAX) => {
+            let w = walk::<u64>(faces, n, k, highest, sums);
+            Some(small(
+                w.iter().map(|&x| u128::from(x)).collect(),
+                die.den.pow(n),
+            ))
         }
-        .trimmed(),
-    )
+        Some(_) => {
+            let w = walk::<u128>(faces, n, k, highest, sums);
+            Some(small(w, die.den.pow(n)))
+        }
+        None => {
+            // Past u128: four limbs while (den + 1)^n fits 256 bits.
+            let den = BigUint::from(die.den).pow(n);
+            if (BigUint::from(die.den) + 1u32).pow(n).bits() > 256 {
+                return None;
+            }
+            let w = walk::<Wide>(faces, n, k, highest, sums);
+            let w = w.into_iter().map(Wide::to_big).collect();
+            Some(Kept::Big(Dense { min, w, den }.trimmed()))
+        }
+    }
 }
 
 /// The walk itself over the faces `w` (offsets `0..w.len()` from the lowest live face):
 /// returns the weight of each kept sum of offsets, `0..sums`.
-fn walk<L: Lane>(w: &[u128], n: u32, k: u32, highest: bool, sums: usize) -> Vec<u128> {
+fn walk<L: Lane>(w: &[u128], n: u32, k: u32, highest: bool, sums: usize) -> Vec<L> {
     let stride = n as usize + 1;
     let need = stride * stride + k as usize * sums + sums + 2 * stride + k as usize;
     // Small tables live on the stack: no allocation, and memory the process has touched.
@@ -123,7 +189,7 @@ fn walk_in<L: Lane>(
     k: u32,
     highest: bool,
     sums: usize,
-) -> Vec<u128> {
+) -> Vec<L> {
     let n = n as usize;
     let k = k as usize;
     let one = L::from_u128(1);
@@ -202,7 +268,7 @@ fn walk_in<L: Lane>(
             }
         }
     }
-    out.iter().map(|x| x.to_u128()).collect()
+    out.to_vec()
 }
 
 #[cfg(test)]
@@ -312,10 +378,10 @@ mod tests {
         assert!(21u128.pow(15) > u128::from(u64::MAX));
     }
 
-    /// Where the walk's bound `(den + 1)^n` passes `u128` (46 d6: 7^46) the general path
-    /// answers: all ones is 1 in 6^46, six, six, six the rest of the mass.
+    /// Where the walk's bound `(den + 1)^n` passes `u128` (46 d6: 7^46) the walk runs in
+    /// four limbs: all ones is 1 in 6^46, six, six, six the rest of the mass.
     #[test]
-    fn past_the_bound_takes_the_general_path() {
+    fn past_u128_the_walk_takes_four_limbs() {
         assert!(7u128.checked_pow(46).is_none());
         let w = Pool::new(Weights::die(6), 46).keep_highest(3);
         let all = num_bigint::BigInt::from(6u32).pow(46);
@@ -346,5 +412,81 @@ mod tests {
             }
         }
         assert!(!Pool::new(die, 40).count(|f| f > 0).is_small());
+    }
+
+    /// Past 256 bits (100 d6: 7^100 is about 2^281) the general path answers: the same
+    /// hand counts as above.
+    #[test]
+    fn past_four_limbs_takes_the_general_path() {
+        assert!(num_bigint::BigUint::from(7u32).pow(100).bits() > 256);
+        let w = Pool::new(Weights::die(6), 100).keep_highest(3);
+        let all = num_bigint::BigInt::from(6u32).pow(100);
+        assert_eq!(w.p_eq(3), Prob::new(1.into(), all.clone()));
+        let no_six = num_bigint::BigInt::from(5u32).pow(100);
+        let at_most_two_sixes = &no_six
+            + 100 * num_bigint::BigInt::from(5u32).pow(99)
+            + 100 * 99 / 2 * num_bigint::BigInt::from(5u32).pow(98);
+        assert_eq!(w.p_eq(18), Prob::new(&all - at_most_two_sixes, all));
+    }
+
+    /// The four-limb walk against the general evaluation, past `u128` and short of 256
+    /// bits: fair, uneven and truncated dice, keep highest and lowest, every `k` of a few.
+    #[test]
+    fn four_limb_walk_matches_the_general_evaluation() {
+        let uneven = Weights::from_pairs([(-2, 3), (0, 1), (1, 2), (5, 4), (6, 1)]);
+        let truncated = Weights::from_dense(2, vec![2, 0, 3, 4], 12);
+        for (die, n, ks) in [
+            (Weights::die(20), 30u32, vec![1u32, 10, 29, 30]),
+            (Weights::die(6), 60, vec![1, 3, 30]),
+            (uneven, 40, vec![1, 7, 39]),
+            (truncated, 36, vec![2, 18]),
+        ] {
+            let den = die.denominator_big();
+            assert!((den + 1u32).pow(n).bits() > 128, "{n}");
+            let dense = die.small_dense().expect("u128 weights");
+            for k in ks {
+                // The walk itself answers (in four limbs), not the general path.
+                assert!(matches!(
+                    super::keep_sum(dense, n, k, true),
+                    Some(super::Kept::Big(_))
+                ));
+                for highest in [true, false] {
+                    let pool = Pool::new(die.clone(), n);
+                    let fast = if highest {
+                        pool.keep_highest(k)
+                    } else {
+                        pool.keep_lowest(k)
+                    };
+                    assert_eq!(
+                        fast,
+                        general(&die, n, k, highest),
+                        "{die:?} {n} {k} {highest}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// The 256-bit lane's wrapping sum and product against big integers modulo 2^256.
+    #[test]
+    fn wide_lane_wraps_like_big_integers() {
+        use super::{Lane, Wide};
+        let m = num_bigint::BigUint::from(1u32) << 256;
+        let vals = [
+            Wide([0, 0, 0, 0]),
+            Wide([1, 0, 0, 0]),
+            Wide([u64::MAX, u64::MAX, 0, 0]),
+            Wide([u64::MAX; 4]),
+            Wide([0x0123_4567_89ab_cdef, 42, 0, 1 << 63]),
+            Wide([7, 0, u64::MAX, 3]),
+        ];
+        for &a in &vals {
+            for &b in &vals {
+                let (ba, bb) = (a.to_big(), b.to_big());
+                assert_eq!(a.add(b).to_big(), (&ba + &bb) % &m);
+                assert_eq!(a.mul(b).to_big(), (&ba * &bb) % &m);
+            }
+        }
+        assert_eq!(Wide::from_u128(u128::MAX).to_big(), u128::MAX.into());
     }
 }

@@ -950,8 +950,12 @@ impl Pool {
             && let Repr::Small(d) = &self.die.repr
             && let Some(r) = crate::keep::keep_sum(d, self.dice, k, highest)
         {
-            return Weights {
-                repr: Repr::Small(r),
+            return match r {
+                crate::keep::Kept::Small(d) => Weights {
+                    repr: Repr::Small(d),
+                },
+                // Back to u128 where the weights fit after all (as the general path).
+                crate::keep::Kept::Big(d) => Weights { repr: Repr::Big(d) }.shrunk(),
             };
         }
         self.evaluate(

@@ -274,18 +274,7 @@ fn dice(term: &DiceTerm, work: &mut Work, span: Span) -> Result<Weights, Notatio
                     / 2,
                 span,
             )?;
-            Pool::new(one, n).evaluate(
-                highest,
-                (0u32, 0i64),
-                |&(taken, sum), amount, c| {
-                    let take = c.min(k - taken);
-                    (
-                        taken + take,
-                        sum + die::finish(term, amount) * i64::from(take),
-                    )
-                },
-                |&(_, sum)| sum,
-            )
+            kept_sum(term, one, n, k, highest)
         }
         None => {
             let scored = one.map(|a| die::finish(term, a));
@@ -305,6 +294,42 @@ fn dice(term: &DiceTerm, work: &mut Work, span: Span) -> Result<Weights, Notatio
     };
     check_support(Shape::of(&out).values, span)?;
     Ok(out)
+}
+
+/// The sum of the scores of the `k` dice of `n` with the highest (`highest`) or lowest
+/// amounts. When a die's score never decreases as its amount grows (no success count, or one
+/// whose successes are high faces and failures low ones), the `k` best amounts carry the `k`
+/// best scores, so the pool of scored dice keeps the same sum: the engine's keep walk
+/// (`Pool::keep_highest`). Otherwise the general evaluation over the sorted multisets of
+/// amounts.
+fn kept_sum(term: &DiceTerm, one: Weights, n: u32, k: u32, highest: bool) -> Weights {
+    let values = one.values();
+    let scores: Vec<i64> = values.iter().map(|&a| die::finish(term, a)).collect();
+    if scores.windows(2).all(|p| p[0] <= p[1]) {
+        let scored = if scores == values {
+            one
+        } else {
+            one.map(|a| die::finish(term, a))
+        };
+        let pool = Pool::new(scored, n);
+        return if highest {
+            pool.keep_highest(k)
+        } else {
+            pool.keep_lowest(k)
+        };
+    }
+    Pool::new(one, n).evaluate(
+        highest,
+        (0u32, 0i64),
+        |&(taken, sum), amount, c| {
+            let take = c.min(k - taken);
+            (
+                taken + take,
+                sum + die::finish(term, amount) * i64::from(take),
+            )
+        },
+        |&(_, sum)| sum,
+    )
 }
 
 /// The So1um terms' exact odds, from the rules crates.

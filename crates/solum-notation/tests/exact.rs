@@ -249,3 +249,50 @@ fn one_roll_beats_another_by_the_difference() {
     assert_eq!(at(0).eq, prob(ties, all));
     assert_eq!(prob(wins, all), prob(451, 768));
 }
+
+#[test]
+fn keep_with_scores_in_either_order_equals_enumeration() {
+    // A success count whose score rises with the face takes the keep walk over the scored
+    // dice; one whose score falls (`<=2`, `=3`) keeps the general evaluation of the amounts.
+    for (text, depth) in [
+        ("4d6kh2<=2", 4),
+        ("4d6kl2<=2", 4),
+        ("4d6dh1=3", 4),
+        ("4d6kl3>=4f1", 4),
+        ("5d4dl2>2", 5),
+        ("3d6kh2>=5f2", 3),
+    ] {
+        agrees(text, depth);
+    }
+}
+
+#[test]
+fn large_keeps_equal_the_general_evaluation() {
+    // The pool's general evaluation over sorted multisets, written here with no knowledge of
+    // the keep walk the notation now takes: the same probabilities, value by value.
+    fn general(die: Weights, n: u32, k: u32, highest: bool) -> Distribution {
+        solum_dice::Pool::new(die, n)
+            .evaluate(
+                highest,
+                (0u32, 0i64),
+                |&(taken, sum), face, c| {
+                    let take = c.min(k - taken);
+                    (taken + take, sum + face * i64::from(take))
+                },
+                |&(_, sum)| sum,
+            )
+            .to_distribution()
+    }
+    let d = |t: &str| distribution(&parse(t).unwrap()).unwrap();
+    assert_eq!(d("50d20kh25"), general(Weights::die(20), 50, 25, true));
+    assert_eq!(d("12d10dh4"), general(Weights::die(10), 12, 8, false));
+    assert_eq!(d("9d6kl3"), general(Weights::die(6), 9, 3, false));
+    // Compounding amounts (at most 20 explosions, as the rule), kept by amount.
+    assert_eq!(
+        d("6d6!!kh3"),
+        general(Weights::die(6).explode(20), 6, 3, true)
+    );
+    // Successes (5 and 6) kept by amount: the same as keeping the scored dice by score.
+    let hits = Weights::from_pairs([(0, 4), (1, 2)]);
+    assert_eq!(d("10d6kh4>=5"), general(hits, 10, 4, true));
+}
