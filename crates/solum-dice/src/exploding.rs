@@ -32,6 +32,7 @@
 use num_bigint::BigUint;
 
 use crate::Weights;
+use crate::lane::Operand;
 use crate::weights::Dense;
 
 /// Rows of coefficients larger than this (powers of `s` × outcomes of a row) are left to
@@ -638,70 +639,6 @@ fn times(a: &[u64], b: &[u64], wide: &mut [u64], out: &mut [u32]) -> usize {
         pair[1] = (l >> 32) as u32;
     }
     2 * len
-}
-
-/// The factors of a row (the scalars and the powers of `A`): `u64` when every one fits,
-/// else `u128`. Arithmetic wraps, exact below the bounds checked in [`Plan::new`].
-trait Operand: Copy + Default + PartialEq {
-    fn from_u128(x: u128) -> Self;
-    fn to_u128(self) -> u128;
-    fn wadd(self, other: Self) -> Self;
-    fn wsub(self, other: Self) -> Self;
-    fn wmul(self, other: Self) -> Self;
-}
-
-impl Operand for u32 {
-    fn from_u128(x: u128) -> Self {
-        x as u32
-    }
-    fn to_u128(self) -> u128 {
-        u128::from(self)
-    }
-    fn wadd(self, other: Self) -> Self {
-        self.wrapping_add(other)
-    }
-    fn wsub(self, other: Self) -> Self {
-        self.wrapping_sub(other)
-    }
-    fn wmul(self, other: Self) -> Self {
-        self.wrapping_mul(other)
-    }
-}
-
-impl Operand for u64 {
-    fn from_u128(x: u128) -> Self {
-        x as u64
-    }
-    fn to_u128(self) -> u128 {
-        u128::from(self)
-    }
-    fn wadd(self, other: Self) -> Self {
-        self.wrapping_add(other)
-    }
-    fn wsub(self, other: Self) -> Self {
-        self.wrapping_sub(other)
-    }
-    fn wmul(self, other: Self) -> Self {
-        self.wrapping_mul(other)
-    }
-}
-
-impl Operand for u128 {
-    fn from_u128(x: u128) -> Self {
-        x
-    }
-    fn to_u128(self) -> u128 {
-        self
-    }
-    fn wadd(self, other: Self) -> Self {
-        self.wrapping_add(other)
-    }
-    fn wsub(self, other: Self) -> Self {
-        self.wrapping_sub(other)
-    }
-    fn wmul(self, other: Self) -> Self {
-        self.wrapping_mul(other)
-    }
 }
 
 /// A row's coefficients: `u64` when every row sums to at most `u64::MAX`, else `u128`.

@@ -18,38 +18,8 @@
 
 use num_bigint::BigUint;
 
+use crate::lane::Lane;
 use crate::weights::Dense;
-
-/// A machine integer for the walk: `u64` when the bound fits it, `u128` otherwise.
-trait Lane: Copy + Default + PartialEq {
-    fn from_u128(x: u128) -> Self;
-    fn add(self, other: Self) -> Self;
-    fn mul(self, other: Self) -> Self;
-}
-
-impl Lane for u64 {
-    fn from_u128(x: u128) -> Self {
-        x as u64
-    }
-    fn add(self, other: Self) -> Self {
-        self.wrapping_add(other)
-    }
-    fn mul(self, other: Self) -> Self {
-        self.wrapping_mul(other)
-    }
-}
-
-impl Lane for u128 {
-    fn from_u128(x: u128) -> Self {
-        x
-    }
-    fn add(self, other: Self) -> Self {
-        self.wrapping_add(other)
-    }
-    fn mul(self, other: Self) -> Self {
-        self.wrapping_mul(other)
-    }
-}
 
 /// A 256-bit unsigned integer in four 64-bit limbs (least significant first), wrapping
 /// modulo 2^256: a `Copy` lane for walks whose bound passes `u128`.
@@ -71,7 +41,7 @@ impl Lane for Wide {
     fn from_u128(x: u128) -> Self {
         Self([x as u64, (x >> 64) as u64, 0, 0])
     }
-    fn add(self, other: Self) -> Self {
+    fn wadd(self, other: Self) -> Self {
         let mut r = [0u64; 4];
         let mut carry = false;
         for (slot, (&a, &b)) in r.iter_mut().zip(self.0.iter().zip(&other.0)) {
@@ -82,7 +52,7 @@ impl Lane for Wide {
         }
         Self(r)
     }
-    fn mul(self, other: Self) -> Self {
+    fn wmul(self, other: Self) -> Self {
         // Schoolbook, the limbs past the fourth dropped (wrapping); zero limbs skipped.
         let mut r = [0u64; 4];
         for i in 0..4 {
@@ -207,7 +177,7 @@ fn walk_in<L: Lane>(
         binom[a * stride] = one;
         for b in 1..=a {
             binom[a * stride + b] =
-                binom[(a - 1) * stride + b - 1].add(binom[(a - 1) * stride + b]);
+                binom[(a - 1) * stride + b - 1].wadd(binom[(a - 1) * stride + b]);
         }
     }
     state[0] = one;
@@ -227,14 +197,14 @@ fn walk_in<L: Lane>(
         hi_face = hi_face.max(face);
         let (xl, rl) = (L::from_u128(x), L::from_u128(rest));
         for c in 1..=n {
-            xp[c] = xp[c - 1].mul(xl);
-            rp[c] = rp[c - 1].mul(rl);
+            xp[c] = xp[c - 1].wmul(xl);
+            rp[c] = rp[c - 1].wmul(rl);
         }
         for (u, slot) in settle.iter_mut().enumerate() {
             let left = n - u;
             let row = &binom[left * stride..][..=left];
             *slot = (k - u..=left).fold(L::default(), |acc, c| {
-                acc.add(row[c].mul(xp[c]).mul(rp[left - c]))
+                acc.wadd(row[c].wmul(xp[c]).wmul(rp[left - c]))
             });
         }
         // Settle first (from the states before this face), then move the states on in
@@ -245,7 +215,7 @@ fn walk_in<L: Lane>(
             let src = &state[u * sums..][from..=to];
             let dst = &mut out[from + shift..=to + shift];
             for (d, &v) in dst.iter_mut().zip(src) {
-                *d = d.add(v.mul(f));
+                *d = d.wadd(v.wmul(f));
             }
         }
         if i + 1 == w.len() {
@@ -258,12 +228,12 @@ fn walk_in<L: Lane>(
             for u in 0..to_row {
                 let c = to_row - u;
                 let (from, to) = (u * lo_face, (u * hi_face).min(sums - 1));
-                let m = binom[(n - u) * stride + c].mul(xp[c]);
+                let m = binom[(n - u) * stride + c].wmul(xp[c]);
                 let shift = c * face;
                 let src = &lower[u * sums..][from..=to];
                 let dst = &mut target[from + shift..=to + shift];
                 for (d, &v) in dst.iter_mut().zip(src) {
-                    *d = d.add(v.mul(m));
+                    *d = d.wadd(v.wmul(m));
                 }
             }
         }
@@ -470,7 +440,8 @@ mod tests {
     /// The 256-bit lane's wrapping sum and product against big integers modulo 2^256.
     #[test]
     fn wide_lane_wraps_like_big_integers() {
-        use super::{Lane, Wide};
+        use super::Wide;
+        use crate::lane::Lane;
         let m = num_bigint::BigUint::from(1u32) << 256;
         let vals = [
             Wide([0, 0, 0, 0]),
@@ -483,8 +454,8 @@ mod tests {
         for &a in &vals {
             for &b in &vals {
                 let (ba, bb) = (a.to_big(), b.to_big());
-                assert_eq!(a.add(b).to_big(), (&ba + &bb) % &m);
-                assert_eq!(a.mul(b).to_big(), (&ba * &bb) % &m);
+                assert_eq!(a.wadd(b).to_big(), (&ba + &bb) % &m);
+                assert_eq!(a.wmul(b).to_big(), (&ba * &bb) % &m);
             }
         }
         assert_eq!(Wide::from_u128(u128::MAX).to_big(), u128::MAX.into());

@@ -33,6 +33,7 @@ mod exploding;
 mod faces;
 mod fractions;
 mod keep;
+mod lane;
 mod source;
 mod weights;
 mod word;
