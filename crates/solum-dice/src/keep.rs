@@ -248,15 +248,7 @@ mod tests {
     /// The general evaluation over multisets (or merged states), which knows nothing of
     /// this walk: the reference for pools too large to enumerate.
     fn general(die: &Weights, n: u32, k: u32, highest: bool) -> Weights {
-        Pool::new(die.clone(), n).evaluate(
-            highest,
-            (0u32, 0i64),
-            |&(taken, sum), face, c| {
-                let take = c.min(k - taken);
-                (taken + take, sum + face * i64::from(take))
-            },
-            |&(_, sum)| sum,
-        )
+        Pool::new(die.clone(), n).keep_by_multisets(k, highest)
     }
 
     /// Every ordered roll of `n` dice of `sides` faces, sorted, the `k` best summed.
@@ -348,19 +340,30 @@ mod tests {
         assert!(21u128.pow(15) > u128::from(u64::MAX));
     }
 
+    /// The three highest of `n` d6 by hand: all ones is 1 in 6^n; 18 needs three sixes, so it
+    /// is all the mass but the rolls with at most two sixes.
+    fn three_highest_by_hand(n: u32) {
+        let w = Pool::new(Weights::die(6), n).keep_highest(3);
+        let big = |b: u32, e: u32| num_bigint::BigInt::from(b).pow(e);
+        let all = big(6, n);
+        assert_eq!(w.p_eq(3), Prob::new(1.into(), all.clone()));
+        let at_most_two_sixes = big(5, n) + n * big(5, n - 1) + n * (n - 1) / 2 * big(5, n - 2);
+        assert_eq!(w.p_eq(18), Prob::new(&all - at_most_two_sixes, all));
+    }
+
     /// Where the walk's bound `(den + 1)^n` passes `u128` (46 d6: 7^46) the walk runs in
-    /// four limbs: all ones is 1 in 6^46, six, six, six the rest of the mass.
+    /// four limbs.
     #[test]
     fn past_u128_the_walk_takes_four_limbs() {
         assert!(7u128.checked_pow(46).is_none());
-        let w = Pool::new(Weights::die(6), 46).keep_highest(3);
-        let all = num_bigint::BigInt::from(6u32).pow(46);
-        assert_eq!(w.p_eq(3), Prob::new(1.into(), all.clone()));
-        let no_six = num_bigint::BigInt::from(5u32).pow(46);
-        let at_most_two_sixes = &no_six
-            + 46 * num_bigint::BigInt::from(5u32).pow(45)
-            + 46 * 45 / 2 * num_bigint::BigInt::from(5u32).pow(44);
-        assert_eq!(w.p_eq(18), Prob::new(&all - at_most_two_sixes, all));
+        three_highest_by_hand(46);
+    }
+
+    /// Past 256 bits (100 d6: 7^100 is about 2^281) the general path answers.
+    #[test]
+    fn past_four_limbs_takes_the_general_path() {
+        assert!(num_bigint::BigUint::from(7u32).pow(100).bits() > 256);
+        three_highest_by_hand(100);
     }
 
     /// Counting matches in closed form (binomial) against the general evaluation, on a
@@ -382,21 +385,6 @@ mod tests {
             }
         }
         assert!(!Pool::new(die, 40).count(|f| f > 0).is_small());
-    }
-
-    /// Past 256 bits (100 d6: 7^100 is about 2^281) the general path answers: the same
-    /// hand counts as above.
-    #[test]
-    fn past_four_limbs_takes_the_general_path() {
-        assert!(num_bigint::BigUint::from(7u32).pow(100).bits() > 256);
-        let w = Pool::new(Weights::die(6), 100).keep_highest(3);
-        let all = num_bigint::BigInt::from(6u32).pow(100);
-        assert_eq!(w.p_eq(3), Prob::new(1.into(), all.clone()));
-        let no_six = num_bigint::BigInt::from(5u32).pow(100);
-        let at_most_two_sixes = &no_six
-            + 100 * num_bigint::BigInt::from(5u32).pow(99)
-            + 100 * 99 / 2 * num_bigint::BigInt::from(5u32).pow(98);
-        assert_eq!(w.p_eq(18), Prob::new(&all - at_most_two_sixes, all));
     }
 
     /// The four-limb walk against the general evaluation, past `u128` and short of 256

@@ -958,6 +958,14 @@ impl Pool {
                 crate::keep::Kept::Big(d) => Weights { repr: Repr::Big(d) }.shrunk(),
             };
         }
+        self.keep_by_multisets(k, highest)
+    }
+
+    /// The sum of the `k` highest (or lowest) dice by the general evaluation over sorted
+    /// multisets, which knows nothing of the keep walk: where the walk's bound does not hold,
+    /// and the reference the walk is tested against.
+    pub fn keep_by_multisets(&self, k: u32, highest: bool) -> Weights {
+        let k = k.min(self.dice);
         self.evaluate(
             highest,
             (0u32, 0i64),

@@ -268,19 +268,11 @@ fn keep_with_scores_in_either_order_equals_enumeration() {
 
 #[test]
 fn large_keeps_equal_the_general_evaluation() {
-    // The pool's general evaluation over sorted multisets, written here with no knowledge of
-    // the keep walk the notation now takes: the same probabilities, value by value.
+    // The pool's general evaluation over sorted multisets (`keep_by_multisets`, which knows
+    // nothing of the keep walk the notation now takes): the same probabilities, value by value.
     fn general(die: Weights, n: u32, k: u32, highest: bool) -> Distribution {
         solum_dice::Pool::new(die, n)
-            .evaluate(
-                highest,
-                (0u32, 0i64),
-                |&(taken, sum), face, c| {
-                    let take = c.min(k - taken);
-                    (taken + take, sum + face * i64::from(take))
-                },
-                |&(_, sum)| sum,
-            )
+            .keep_by_multisets(k, highest)
             .to_distribution()
     }
     let d = |t: &str| distribution(&parse(t).unwrap()).unwrap();
