@@ -546,6 +546,7 @@ function showCombat(status) {
   $("combat-start").hidden = !gm || !!status;
   $("combat-line").hidden = !gm || !status;
   $("combat-end").hidden = !gm || !status;
+  $("combat-end-turn").hidden = !gm || !status || !status.started || status.over;
   if (!status) {
     $("combat-log").replaceChildren();
     return;
@@ -574,8 +575,40 @@ function showCombat(status) {
   $("combat-choices").replaceChildren(...status.choices.map((c) => {
     let text = c.action + " " + c.target + " (" + c.band + "): " + pct(c.p_success);
     if (c.p_draw != null) text += ", draw " + pct(c.p_draw) + ", lose " + pct(c.p_lose);
-    return el("li", text);
+    const li = el("li", text);
+    // A game master plays an option with one click: the same line the Line box takes.
+    const line = choiceLine(c);
+    if (gm && line && !status.over) {
+      const play = el("button", "Play", "inline");
+      play.type = "button";
+      play.title = line;
+      play.addEventListener("click", () => playCombatLine(line).catch(say));
+      li.append(" ", play);
+    }
+    return li;
   }));
+}
+
+// The line of the combat language that plays an option (see `solum combat`'s help).
+function choiceLine(c) {
+  const verbs = {
+    melee: "melee",
+    unarmed: "unarmed",
+    shoot: "shoot",
+    "vehicle attack": "vattack",
+    "chase closer": "chase closer",
+    "chase away": "chase away",
+    // Every move while engaged starts with the disengage roll.
+    disengage: "move away",
+  };
+  const verb = verbs[c.action];
+  return verb ? verb + " " + c.target : null;
+}
+
+async function playCombatLine(line) {
+  const view = await api("POST", "/combat/line", { line });
+  $("combat-log").replaceChildren(...view.text.map((t) => el("li", t)));
+  showCombat(view.status);
 }
 
 async function loadCombat() {
@@ -584,11 +617,10 @@ async function loadCombat() {
 
 form("combat-start", (f) => api("POST", "/combat", { name: f.name.value || undefined, roll_off: f.roll_off.checked }).then(loadCombat));
 form("combat-line", async (f) => {
-  const view = await api("POST", "/combat/line", { line: f.line.value });
-  $("combat-log").replaceChildren(...view.text.map((t) => el("li", t)));
-  showCombat(view.status);
+  await playCombatLine(f.line.value);
   f.line.value = "";
 });
+$("combat-end-turn").addEventListener("click", () => playCombatLine("end").catch(say));
 form("combat-end", () => api("POST", "/combat/end", {}).then(loadCombat));
 
 form("idea", async (f) => {

@@ -369,6 +369,26 @@ fn a_table_in_two_browsers() {
         pia.eval("return document.querySelector('#combat-fighters tr.acting td').textContent"),
         "Nick"
     );
+    // Only the game master has the options' Play buttons; one click plays the option's line.
+    assert_eq!(
+        pia.eval("return String(document.querySelectorAll('#combat-choices button').length)"),
+        "0"
+    );
+    gm.wait_for(
+        "the melee option's button",
+        "return [...document.querySelectorAll('#combat-choices button')].some((b) => b.title === 'melee orc')",
+    );
+    gm.eval(
+        "[...document.querySelectorAll('#combat-choices button')].find((b) => b.title === 'melee orc').click(); return true",
+    );
+    gm.wait_for(
+        "the melee in the journal",
+        &journal_has("Combat fight: melee orc"),
+    );
+    pia.wait_for(
+        "the melee in Pia's journal",
+        &journal_has("Combat fight: melee orc"),
+    );
 
     // Markup in a player's words stays text on every screen.
     let payload =
