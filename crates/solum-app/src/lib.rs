@@ -15,7 +15,7 @@ pub mod dietype;
 mod error;
 pub mod ideas;
 pub mod journal;
-mod markdown;
+pub mod markdown;
 pub mod notation;
 pub mod sol;
 pub mod soluna;
@@ -910,6 +910,15 @@ pub struct JournalExport {
 impl JournalExport {
     /// The format tag.
     pub const FORMAT: &'static str = "solum-journal";
+
+    /// An export of no entry yet, for a writer that adds the entries a page at a time.
+    pub fn empty() -> Self {
+        Self {
+            format: Self::FORMAT.into(),
+            schema: journal::RECORD_SCHEMA,
+            entries: Vec::new(),
+        }
+    }
 
     /// Reads an export from its JSON text. An entry that is not a record this solum knows
     /// is named by its place in the file, its number and kind, with serde's reason (the

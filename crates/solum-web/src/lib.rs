@@ -1011,24 +1011,98 @@ async fn export(
 ) -> Result<Response, ApiError> {
     let scope = tables::scope_of(&auth.member);
     let title = auth.member.table_name.clone();
-    match query.format.as_deref() {
-        None | Some("json") => with_campaign(&state, scope, |c| c.export())
-            .await
-            .map(|e| Json(e).into_response()),
-        Some("markdown") => {
-            let text = with_campaign(&state, scope, move |c| c.export_markdown(&title)).await?;
-            Ok((
-                [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
-                Body::from(text),
-            )
-                .into_response())
+    let markdown = match query.format.as_deref() {
+        None | Some("json") => false,
+        Some("markdown") => true,
+        Some(_) => {
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "format: say json or markdown",
+            ));
         }
-        Some(_) => Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "format: say json or markdown",
-        )),
-    }
+    };
+    // Written a page of entries at a time into a small channel: the whole journal is never
+    // in memory, and a client that stops reading stops the writer (after a while).
+    let (tx, rx) = tokio::sync::mpsc::channel::<Result<Vec<u8>, std::io::Error>>(4);
+    let path = state.path();
+    let handle = tokio::runtime::Handle::current();
+    // The first page is read before answering, so that an unreadable campaign is an error
+    // answer rather than a cut stream.
+    let first = with_campaign(&state, scope, |c| {
+        c.journal_page(Some(0), EXPORT_PAGE, |_| true)
+    })
+    .await?;
+    tokio::task::spawn_blocking(move || {
+        let send = |chunk: Result<Vec<u8>, std::io::Error>| {
+            handle
+                .block_on(tx.send_timeout(chunk, Duration::from_secs(30)))
+                .is_ok()
+        };
+        let out = in_campaign(&path, scope, |c| {
+            let mut page = first;
+            let mut buf = if markdown {
+                solum_app::markdown::header(&title).into_bytes()
+            } else {
+                let head = to_json(&solum_app::JournalExport::empty()).unwrap_or_default();
+                // `{…,"entries":[]}` without its closing `]}`.
+                head[..head.len().saturating_sub(2)].to_vec()
+            };
+            let mut first_entry = true;
+            loop {
+                let (entries, next) = page;
+                for entry in &entries {
+                    if markdown {
+                        buf.extend_from_slice(solum_app::markdown::render_entry(entry).as_bytes());
+                    } else {
+                        if !first_entry {
+                            buf.push(b',');
+                        }
+                        first_entry = false;
+                        buf.extend_from_slice(&to_json(entry).map_err(|_| {
+                            AppError::UnreadableEntry {
+                                seq: entry.seq,
+                                reason: "it cannot be written".into(),
+                            }
+                        })?);
+                    }
+                }
+                if !send(Ok(std::mem::take(&mut buf))) {
+                    return Ok(());
+                }
+                match next {
+                    Some(after) => page = c.journal_page(Some(after), EXPORT_PAGE, |_| true)?,
+                    None => break,
+                }
+            }
+            if !markdown {
+                send(Ok(b"]}".to_vec()));
+            }
+            Ok(())
+        });
+        if let Err(e) = out {
+            tracing::error!("export failed: {e}");
+            send(Err(std::io::Error::other(
+                "the export could not be finished",
+            )));
+        }
+    });
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|chunk| (chunk, rx))
+    });
+    let content_type = if markdown {
+        "text/markdown; charset=utf-8"
+    } else {
+        "application/json"
+    };
+    Ok((
+        [(header::CONTENT_TYPE, content_type)],
+        Body::from_stream(stream),
+    )
+        .into_response())
 }
+
+/// Entries an export reads and writes at a time.
+const EXPORT_PAGE: usize = 100;
 
 async fn verify(
     State(state): State<AppState>,

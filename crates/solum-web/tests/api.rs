@@ -1750,6 +1750,26 @@ async fn journal_reads_come_in_pages_with_a_default_and_a_maximum() {
         texts,
         ["note 125", "note 126", "note 127", "note 128", "note 129"]
     );
+    // The exports are written a page at a time and hold every entry, in order.
+    let export = s.get("/api/journal/export", &gm).await;
+    assert_eq!(export.headers["content-type"], "application/json");
+    let export = export.json();
+    assert_eq!(export["format"], "solum-journal");
+    let texts: Vec<_> = export["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["text"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(texts, expected);
+    let md = s
+        .get("/api/journal/export?format=markdown", &gm)
+        .await
+        .text();
+    assert!(md.starts_with("# T\n\n"), "{md}");
+    let at = |t: &str| md.find(&format!("{t}\n")).unwrap();
+    assert!(at("note 0") < at("note 99") && at("note 99") < at("note 100"));
+    assert!(md.contains("note 129\n"));
 }
 
 #[tokio::test]
