@@ -1849,6 +1849,27 @@ mod tests {
     use super::*;
     use solum_store::CampaignStore;
 
+    #[tokio::test]
+    async fn heavy_work_is_one_at_a_time_per_session_and_waits_for_a_turn() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = Config::new(dir.path().join("campaign.solum"));
+        config.heavy_at_once = 1;
+        config.heavy_wait = Duration::from_millis(20);
+        let state = AppState::new(config);
+        let first = heavy_turn(&state, 1).await.unwrap();
+        // The same session again: refused at once, whatever turns are free.
+        let again = heavy_turn(&state, 1).await.err().unwrap();
+        assert_eq!(again.status, StatusCode::TOO_MANY_REQUESTS);
+        // Another session: no turn free within the wait.
+        let other = heavy_turn(&state, 2).await.err().unwrap();
+        assert_eq!(other.status, StatusCode::SERVICE_UNAVAILABLE);
+        // The refused session left no mark: once the turn is back, both go on.
+        drop(first);
+        let second = heavy_turn(&state, 2).await.unwrap();
+        drop(second);
+        assert!(heavy_turn(&state, 1).await.is_ok());
+    }
+
     #[test]
     fn a_kept_connection_serves_the_next_request_in_that_requests_scope_only() {
         let dir = tempfile::tempdir().unwrap();
