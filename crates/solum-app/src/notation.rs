@@ -17,6 +17,10 @@ use crate::{AppError, Campaign, Dice, text};
 /// 2: the per-term view is no longer journaled (re-derived from the faces for display).
 pub const NOTATION_RECORD_SCHEMA: i64 = 2;
 
+/// The most faces of a journaled roll whose per-term view is re-derived for display
+/// ([`NotationRecord::with_terms`]).
+pub const MAX_DISPLAY_FACES: usize = 100;
+
 /// The longest expression taken, in characters (as `POST /api/odds`).
 pub const MAX_EXPRESSION: usize = 200;
 
@@ -137,9 +141,12 @@ impl NotationRecord {
 impl NotationRecord {
     /// The record with its per-term view (each die, its rerolls and explosions) re-derived
     /// from the faces when the journal keeps none: what a front end shows. Unchanged when
-    /// the faces do not replay (`journal verify` reports that).
+    /// the faces do not replay (`journal verify` reports that), and for a roll of more than
+    /// [`MAX_DISPLAY_FACES`] faces, whose view would weigh a hundred times its entry: a page
+    /// of such entries shows their total and faces.
     pub fn with_terms(mut self) -> Self {
         if self.outcome.terms.is_null()
+            && self.rolled.faces.len() <= MAX_DISPLAY_FACES
             && let Ok(expr) = parse(&self.expression)
         {
             let typed = Rolled {

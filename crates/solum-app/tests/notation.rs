@@ -154,12 +154,17 @@ fn the_journal_keeps_the_faces_not_the_terms_and_a_roll_too_big_to_keep_is_refus
     };
     assert!(n.outcome.terms.is_null(), "the terms are not journaled");
     assert_eq!(n.outcome.total, v.outcome.total);
-    // Shown again with the same terms the roll gave.
-    let shown = entries[0].clone().for_display();
-    let Record::Notation(shown) = shown.record else {
-        panic!("not a notation entry");
+    // A small roll is shown again with the same terms the roll gave; a big one with its
+    // total and faces only.
+    let small = c.roll_notation("4d6kh3 + 2", Dice::Seed(4)).unwrap();
+    let entries = c.entries().unwrap();
+    let shown = |i: usize| match entries[i].clone().for_display().record {
+        Record::Notation(n) => n,
+        _ => panic!("not a notation entry"),
     };
-    assert_eq!(shown.outcome.terms, v.outcome.terms);
+    assert!(shown(0).outcome.terms.is_null());
+    assert_eq!(shown(1).outcome.terms, small.outcome.terms);
+    assert!(small.outcome.terms.is_array());
     assert!(c.verify().unwrap().mismatches.is_empty());
     // A roll whose worst case cannot be journaled is refused before any die: whatever the
     // seed, the same answer, naming the field, and nothing journaled.
@@ -170,5 +175,5 @@ fn the_journal_keeps_the_faces_not_the_terms_and_a_roll_too_big_to_keep_is_refus
         assert_eq!(e.kind(), ErrorKind::BadInput);
         assert!(e.to_string().contains("expression"), "{e}");
     }
-    assert_eq!(c.entries().unwrap().len(), 1);
+    assert_eq!(c.entries().unwrap().len(), 2);
 }
