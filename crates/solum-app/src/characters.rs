@@ -102,7 +102,7 @@ pub enum ArmorChange {
 /// The changes the command line's `character edit` offers, applied in this order: attributes,
 /// backgrounds, weapons, armor, gear, money, notes, damage, heal.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct CharacterEdit {
     /// Set attributes; hit points follow the change of the maximum.
     pub set: Vec<(Attribute, u32)>,
@@ -247,6 +247,12 @@ pub(crate) fn name_text(field: &str, raw: &str) -> Result<String, AppError> {
     }
     if t.chars().any(char::is_control) {
         return Err(bad(field, "holds a control character"));
+    }
+    if t.chars().any(crate::invisible) {
+        return Err(bad(
+            field,
+            "holds an invisible or direction-changing character (like U+200B or U+202E)",
+        ));
     }
     Ok(t.to_owned())
 }
@@ -1190,6 +1196,10 @@ impl<S: CampaignStore> Campaign<S> {
         let (seq, _, sheet) = self.change(name, |before| {
             let mut after = before.clone();
             edit.apply(&mut after)?;
+            // An edit that changes nothing would only journal a no-op.
+            if after == before {
+                return Err(bad("edit", "it changes nothing on the sheet"));
+            }
             let change = CharacterChange::Edited {
                 before,
                 edit: edit.clone(),

@@ -47,7 +47,7 @@ pub const DEFAULT_NAME: &str = "combat";
 fn no_open() -> AppError {
     bad(
         "combat",
-        "no combat is open in this campaign (start one with `solum combat start`)",
+        "no combat is open in this campaign: start one first",
     )
 }
 
@@ -538,7 +538,7 @@ fn accepted(parsed: &Line) -> Result<(), AppError> {
         Line::Blank => Err(bad("line", "the line is empty")),
         Line::Status | Line::Options | Line::Help | Line::Quit => Err(bad(
             "line",
-            "this line changes nothing: use `solum combat status` (or `solum combat --help-lines`)",
+            "this line changes nothing: read the combat's status for what the acting fighter may do",
         )),
         _ => Ok(()),
     }
@@ -561,10 +561,7 @@ impl<S: CampaignStore> Campaign<S> {
             if let Some(open) = read_open(tx.sheet(SYSTEM, OPEN)?)? {
                 return Err(bad(
                     "combat",
-                    format!(
-                        "the combat {} is open: end it first (`solum combat end`)",
-                        open.name
-                    ),
+                    format!("the combat {} is open: end it first", open.name),
                 ));
             }
             write_open(

@@ -369,7 +369,7 @@ fn no_creature(name: &str) -> AppError {
     bad(
         "creature",
         format!(
-            "no creature named {} in the campaign or the shipped bestiary (`solum creature list`)",
+            "no creature named {} in the campaign or the shipped bestiary",
             name.trim()
         ),
     )

@@ -110,7 +110,7 @@ pub enum AppError {
     #[error("no oracle \"{0}\" (say expanded or classic)")]
     UnknownOracle(String),
     /// `scene end` without an open scene.
-    #[error("no scene is open (start one with `scene start TITLE`)")]
+    #[error("no scene is open: start one first")]
     NoOpenScene,
     /// An imported journal is not what `journal export --format json` writes.
     #[error("the journal to import is not valid: {0}")]

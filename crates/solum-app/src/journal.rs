@@ -281,6 +281,17 @@ pub struct JournalEntry {
     pub secret: bool,
 }
 
+impl JournalEntry {
+    /// The entry as a front end shows it: a roll of dice notation gets its per-term view
+    /// back (the journal keeps only its flat faces).
+    pub fn for_display(mut self) -> Self {
+        if let Record::Notation(n) = self.record {
+            self.record = Record::Notation(Box::new(n.with_terms()));
+        }
+        self
+    }
+}
+
 /// Re-derives a record's rolls from its seed or typed faces. `Ok(None)`: it matches (or has
 /// no dice); `Ok(Some(reason))`: it does not, and why.
 pub fn replay(record: &Record) -> Result<Option<String>, AppError> {

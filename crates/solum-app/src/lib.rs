@@ -15,7 +15,7 @@ pub mod dietype;
 mod error;
 pub mod ideas;
 pub mod journal;
-mod markdown;
+pub mod markdown;
 pub mod notation;
 pub mod sol;
 pub mod soluna;
@@ -356,6 +356,52 @@ impl<S: CampaignStore> Campaign<S> {
         }
     }
 
+    /// One page of the journal, read a store page at a time so that no more than a page
+    /// and the answer are ever in memory: with `after`, the first `limit` entries past that
+    /// sequence number that `keep` accepts, and the sequence number to read on from when
+    /// more may follow; without it, the latest `limit` such entries.
+    pub fn journal_page(
+        &self,
+        after: Option<i64>,
+        limit: usize,
+        keep: impl Fn(&Record) -> bool,
+    ) -> Result<(Vec<JournalEntry>, Option<i64>), AppError> {
+        const PAGE: usize = 100;
+        let limit = limit.max(1);
+        let mut out = std::collections::VecDeque::new();
+        let mut cursor = after.unwrap_or(0);
+        loop {
+            let page = self.store.entries_after(cursor, PAGE)?;
+            let done = page.len() < PAGE;
+            for entry in page {
+                cursor = entry.seq;
+                let record: Record =
+                    serde_json::from_value(entry.body).map_err(|e| AppError::UnreadableEntry {
+                        seq: entry.seq,
+                        reason: e.to_string(),
+                    })?;
+                if !keep(&record) {
+                    continue;
+                }
+                out.push_back(JournalEntry {
+                    seq: entry.seq,
+                    at: entry.at,
+                    record,
+                    secret: entry.secret,
+                });
+                if out.len() > limit {
+                    out.pop_front();
+                }
+                if after.is_some() && out.len() == limit {
+                    return Ok((out.into(), Some(cursor)));
+                }
+            }
+            if done {
+                return Ok((out.into(), None));
+            }
+        }
+    }
+
     /// Re-derives every roll of the journal from its seed or typed faces.
     pub fn verify(&self) -> Result<VerifyReport, AppError> {
         let mut report = VerifyReport {
@@ -560,6 +606,46 @@ fn text(what: &'static str, raw: &str, limit: usize, multiline: bool) -> Result<
         return Err(AppError::ControlCharacter(what));
     }
     Ok(t.to_string())
+}
+
+/// A name (of a member, a table, a character of any system): [`text`] on one line, and no
+/// invisible character either, so that `"\u{feff}Hero"` is not a second `Hero`.
+pub(crate) fn name(what: &'static str, raw: &str, limit: usize) -> Result<String, AppError> {
+    let t = text(what, raw, limit, false)?;
+    if t.chars().any(invisible) {
+        return Err(AppError::ControlCharacter(what));
+    }
+    Ok(t)
+}
+
+/// Unicode format characters (category Cf: zero-width spaces and joiners, the byte order
+/// mark, soft hyphen, bidirectional marks, overrides and isolates): nothing a reader sees,
+/// so nothing a name may hold.
+pub(crate) fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{0600}'..='\u{0605}'
+            | '\u{061C}'
+            | '\u{06DD}'
+            | '\u{070F}'
+            | '\u{0890}'..='\u{0891}'
+            | '\u{08E2}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206F}'
+            | '\u{FEFF}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{110BD}'
+            | '\u{110CD}'
+            | '\u{13430}'..='\u{1343F}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0001}'
+            | '\u{E0020}'..='\u{E007F}'
+    )
 }
 
 /// What the oracle said, for a front end to show.
@@ -824,6 +910,15 @@ pub struct JournalExport {
 impl JournalExport {
     /// The format tag.
     pub const FORMAT: &'static str = "solum-journal";
+
+    /// An export of no entry yet, for a writer that adds the entries a page at a time.
+    pub fn empty() -> Self {
+        Self {
+            format: Self::FORMAT.into(),
+            schema: journal::RECORD_SCHEMA,
+            entries: Vec::new(),
+        }
+    }
 
     /// Reads an export from its JSON text. An entry that is not a record this solum knows
     /// is named by its place in the file, its number and kind, with serde's reason (the

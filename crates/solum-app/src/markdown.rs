@@ -9,9 +9,23 @@ use crate::journal::{JournalEntry, Record, Rolled};
 
 /// Renders the whole journal.
 pub(crate) fn render(title: &str, entries: &[JournalEntry]) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "# {}\n", inline(title));
+    let mut out = header(title);
     for entry in entries {
+        out.push_str(&render_entry(entry));
+    }
+    out
+}
+
+/// The story's heading.
+pub fn header(title: &str) -> String {
+    format!("# {}\n\n", inline(title))
+}
+
+/// One entry of the story: what [`render`] writes for it, so that a long journal can be
+/// written a page of entries at a time.
+pub fn render_entry(entry: &JournalEntry) -> String {
+    let mut out = String::new();
+    {
         let date = entry.at.get(..10).unwrap_or(&entry.at);
         match &entry.record {
             Record::SceneStart { title, goal } => {

@@ -13,7 +13,13 @@ use crate::journal::{Record, Rolled};
 use crate::{AppError, Campaign, Dice, text};
 
 /// The schema of the records this build writes.
-pub const NOTATION_RECORD_SCHEMA: i64 = 1;
+///
+/// 2: the per-term view is no longer journaled (re-derived from the faces for display).
+pub const NOTATION_RECORD_SCHEMA: i64 = 2;
+
+/// The most faces of a journaled roll whose per-term view is re-derived for display
+/// ([`NotationRecord::with_terms`]).
+pub const MAX_DISPLAY_FACES: usize = 100;
 
 /// The longest expression taken, in characters (as `POST /api/odds`).
 pub const MAX_EXPRESSION: usize = 200;
@@ -40,7 +46,10 @@ pub struct NotationOutcome {
     /// The value of the whole expression.
     pub total: i64,
     /// Each term with every die (faces, rerolls, explosions, dropped dice), as
-    /// `solum roll --json` writes them.
+    /// `solum roll --json` writes them. Not journaled since schema 2 (`null` there: the
+    /// flat faces hold the dice, and [`NotationRecord::with_terms`] re-derives this view);
+    /// a schema 1 record keeps the terms it was written with.
+    #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
     pub terms: serde_json::Value,
 }
 
@@ -107,6 +116,15 @@ impl NotationRecord {
                         faces
                     ));
                 }
+                // A compact record (schema 2) keeps no terms: only what it keeps is compared.
+                let outcome = if self.outcome.terms.is_null() {
+                    NotationOutcome {
+                        terms: serde_json::Value::Null,
+                        ..outcome
+                    }
+                } else {
+                    outcome
+                };
                 if outcome != self.outcome {
                     found.push(crate::journal::differing_fields(
                         "",
@@ -118,6 +136,99 @@ impl NotationRecord {
             }
         }
     }
+}
+
+impl NotationRecord {
+    /// The record with its per-term view (each die, its rerolls and explosions) re-derived
+    /// from the faces when the journal keeps none: what a front end shows. Unchanged when
+    /// the faces do not replay (`journal verify` reports that), and for a roll of more than
+    /// [`MAX_DISPLAY_FACES`] faces, whose view would weigh a hundred times its entry: a page
+    /// of such entries shows their total and faces.
+    pub fn with_terms(mut self) -> Self {
+        if self.outcome.terms.is_null()
+            && self.rolled.faces.len() <= MAX_DISPLAY_FACES
+            && let Ok(expr) = parse(&self.expression)
+        {
+            let typed = Rolled {
+                seed: None,
+                typed: true,
+                faces: self.rolled.faces.clone(),
+            };
+            if let Ok((Ok(outcome), _)) = crate::journal::derive_public(&typed, |d| rule(&expr, d))
+                && outcome.total == self.outcome.total
+            {
+                self.outcome.terms = outcome.terms;
+            }
+        }
+        self
+    }
+}
+
+/// The most faces a roll of `expr` can draw, from the tree alone (before any die), and the
+/// most bytes one face can take in the journal's JSON list (its digits and a comma).
+/// Generous: a term's rerolls and explosions are counted as if each could follow the other.
+fn worst_faces(expr: &solum_notation::Expr) -> (u128, u128) {
+    use solum_notation::ast::{ExprKind, Game};
+    use solum_notation::limits::{MAX_EXPLOSIONS, MAX_REROLLS};
+    match &expr.kind {
+        ExprKind::Num(_) => (0, 0),
+        ExprKind::Neg(e) | ExprKind::Label(e, _) => worst_faces(e),
+        ExprKind::Bin(_, a, b) => add(worst_faces(a), worst_faces(b)),
+        ExprKind::Call(_, args) => args.iter().map(worst_faces).fold((0, 0), add),
+        ExprKind::Dice(t) => {
+            let rerolls = t.reroll.map_or(0, |r| if r.once { 1 } else { MAX_REROLLS });
+            let explosions = if t.explode.is_some() {
+                MAX_EXPLOSIONS
+            } else {
+                0
+            };
+            let per_die = u128::from(1 + rerolls) * u128::from(1 + explosions);
+            let width = t.die.faces().to_string().len() as u128 + 1;
+            (u128::from(t.count) * per_die, width)
+        }
+        // The So1um games roll six- to twenty-sided dice: a pool, its gear reroll and a
+        // Rule-of-6 chain; one exploding die type; a pool and its Second Chance; a pool.
+        ExprKind::Game(g) => {
+            let faces = match *g {
+                Game::Solum { dice, .. } => 2 * u128::from(dice) + 64,
+                Game::DieType { .. } => 400,
+                Game::Sol { dice, .. } => 2 * u128::from(dice),
+                Game::Una { dice, .. } => u128::from(dice),
+            };
+            (faces, 3)
+        }
+    }
+}
+
+fn add(a: (u128, u128), b: (u128, u128)) -> (u128, u128) {
+    (a.0 + b.0, a.1.max(b.1))
+}
+
+/// Refuses, before any die is rolled, an expression whose journal entry could pass the
+/// store's limit on an entry: refusing after the dice are seen would let a player roll
+/// again until a small result.
+fn check_entry_size(
+    expr: &solum_notation::Expr,
+    expression: &str,
+    canonical: &str,
+) -> Result<(), AppError> {
+    let (faces, width) = worst_faces(expr);
+    let faces = faces.min(solum_notation::MAX_FACES as u128);
+    // The record's fixed fields, the two texts (escaped, at worst 6 bytes a character) and
+    // every face.
+    let worst =
+        400 + 6 * (expression.chars().count() + canonical.chars().count()) as u128 + faces * width;
+    let limit = solum_store::MAX_ENTRY_BYTES as u128;
+    if worst > limit {
+        return Err(bad(
+            "expression",
+            format!(
+                "this roll could draw up to {faces} dice, too many to journal (an entry holds \
+                 at most {limit} bytes): roll fewer dice, or fewer rerolls and explosions"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Reads an expression: trimmed, within [`MAX_EXPRESSION`], no control characters, and
@@ -173,13 +284,18 @@ impl<S: CampaignStore> Campaign<S> {
         let expression = text("expression", expression, MAX_EXPRESSION, false)?;
         // The notation checks its limits before any die is drawn.
         let expr = parse(&expression)?;
+        check_entry_size(&expr, &expression, &expr.to_string())?;
         let (outcome, rolled) = crate::journal::roll(dice, |d| rule(&expr, d))?;
         let outcome = outcome.map_err(|e| bad("expression", e))?;
+        // The journal keeps the flat faces; the per-term view goes only to the caller.
         let entry = self.append_one(Record::Notation(Box::new(NotationRecord {
             schema: NOTATION_RECORD_SCHEMA,
             expression: expression.clone(),
             rolled: rolled.clone(),
-            outcome: outcome.clone(),
+            outcome: NotationOutcome {
+                terms: serde_json::Value::Null,
+                ..outcome.clone()
+            },
         })))?;
         Ok(NotationView {
             seq: entry.seq,

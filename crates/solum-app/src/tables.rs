@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 use solum_store::{CampaignStore, Member, Scope, TableStore};
 
 use crate::characters::{self, CharacterCheck, CheckOdds};
-use crate::{AppError, Campaign, MAX_TITLE, text};
+use crate::{AppError, Campaign, MAX_TITLE};
 
 /// The longest name of a table or a member, in characters.
 pub const MAX_NAME: usize = 60;
@@ -111,8 +111,8 @@ pub fn create_table<S: TableStore>(
     name: &str,
     gm_name: &str,
 ) -> Result<Joined, AppError> {
-    let name = text("table name", name, MAX_TITLE.min(MAX_NAME), false)?;
-    let gm_name = text("member name", gm_name, MAX_NAME, false)?;
+    let name = crate::name("table name", name, MAX_TITLE.min(MAX_NAME))?;
+    let gm_name = crate::name("member name", gm_name, MAX_NAME)?;
     let token = new_token()?;
     let member = store.create_table(&name, &gm_name, &token_hash(&token), &now())?;
     Ok(Joined::of(token, &member))
@@ -140,7 +140,7 @@ pub fn invite_to<S: TableStore>(store: &mut S, table: i64, gm: bool) -> Result<I
 
 /// Uses an invite: a new member named `name`, with a fresh session.
 pub fn join<S: TableStore>(store: &mut S, invite: &str, name: &str) -> Result<Joined, AppError> {
-    let name = text("member name", name, MAX_NAME, false)?;
+    let name = crate::name("member name", name, MAX_NAME)?;
     let unknown = || AppError::Forbidden("this invite is unknown or already used".into());
     if !well_formed(invite) {
         return Err(unknown());

@@ -139,3 +139,41 @@ fn a_game_masters_secret_roll_is_marked_and_hidden_from_players() {
     assert_eq!(theirs.len(), 1);
     assert!(!theirs[0].secret);
 }
+
+#[test]
+fn the_journal_keeps_the_faces_not_the_terms_and_a_roll_too_big_to_keep_is_refused_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = campaign(&dir);
+    // Over the entry limit when the per-term view was journaled (80168 bytes): kept now.
+    let v = c.roll_notation("1000d2!", Dice::Seed(11)).unwrap();
+    assert!(v.rolled.faces.len() >= 1000);
+    assert!(v.outcome.terms.is_array());
+    let entries = c.entries().unwrap();
+    let Record::Notation(n) = &entries[0].record else {
+        panic!("not a notation entry");
+    };
+    assert!(n.outcome.terms.is_null(), "the terms are not journaled");
+    assert_eq!(n.outcome.total, v.outcome.total);
+    // A small roll is shown again with the same terms the roll gave; a big one with its
+    // total and faces only.
+    let small = c.roll_notation("4d6kh3 + 2", Dice::Seed(4)).unwrap();
+    let entries = c.entries().unwrap();
+    let shown = |i: usize| match entries[i].clone().for_display().record {
+        Record::Notation(n) => n,
+        _ => panic!("not a notation entry"),
+    };
+    assert!(shown(0).outcome.terms.is_null());
+    assert_eq!(shown(1).outcome.terms, small.outcome.terms);
+    assert!(small.outcome.terms.is_array());
+    assert!(c.verify().unwrap().mismatches.is_empty());
+    // A roll whose worst case cannot be journaled is refused before any die: whatever the
+    // seed, the same answer, naming the field, and nothing journaled.
+    for seed in [1u64, 2, 3] {
+        let e = c
+            .roll_notation("1000d1000r<500!", Dice::Seed(seed))
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::BadInput);
+        assert!(e.to_string().contains("expression"), "{e}");
+    }
+    assert_eq!(c.entries().unwrap().len(), 2);
+}

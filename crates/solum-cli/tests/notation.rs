@@ -204,3 +204,25 @@ fn roll_with_a_campaign_journals_and_verify_re_derives_it() {
     let run = solum_args(&["journal", "verify", "--campaign", f]);
     assert!(run.ok().contains("2 entries"), "{}", run.stdout);
 }
+
+#[test]
+fn roll_journal_keeps_a_big_roll_and_refuses_one_too_big_to_keep_before_rolling() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("c.solum");
+    let f = file.to_str().unwrap();
+    // Over the journal's entry limit when its per-term view was kept: journaled now.
+    let j = solum_args(&["roll", "1000d2!", "--journal", "--json", "--campaign", f]).json();
+    assert_eq!(j["seq"].as_i64(), Some(1));
+    // Too many dice at worst to journal: refused before any die, naming the expression.
+    let bad = solum_args(&["roll", "1000d1000r<500!", "--journal", "--campaign", f]);
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(bad.stderr.contains("expression"), "{}", bad.stderr);
+    assert!(bad.stderr.contains("too many to journal"), "{}", bad.stderr);
+    let run = solum_args(&["journal", "verify", "--campaign", f]);
+    let verify = run.ok();
+    assert!(
+        verify.contains("1 entries, 1 rolls re-derived, 0 do not match")
+            || verify.contains("1 entry, 1 roll re-derived, 0 do not match"),
+        "{verify}"
+    );
+}

@@ -19,8 +19,10 @@ use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Query, Request, State};
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{
+    ConnectInfo, DefaultBodyLimit, FromRequest, FromRequestParts, Query, Request, State,
+};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header, request::Parts};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -59,6 +61,11 @@ pub struct Config {
     pub live_buffer: usize,
     /// How often a live stream looks for entries written by another process (the CLI).
     pub live_poll: Duration,
+    /// Rolls and odds of dice expressions computed at once (the heavy work of the server);
+    /// [`Config::new`] takes the machine's cores.
+    pub heavy_at_once: usize,
+    /// How long a roll or odds request waits for its turn before the server answers 503.
+    pub heavy_wait: Duration,
 }
 
 impl Config {
@@ -71,6 +78,8 @@ impl Config {
             rate_per_sec: 20.0,
             live_buffer: 64,
             live_poll: Duration::from_secs(2),
+            heavy_at_once: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            heavy_wait: Duration::from_secs(2),
         }
     }
 }
@@ -87,6 +96,10 @@ struct Inner {
     limiter: Limiter,
     /// This server's writers take turns here, first come first served (see [`write`]).
     writes: Arc<tokio::sync::Mutex<()>>,
+    /// Turns for heavy work (rolls and odds of dice expressions), one per core.
+    heavy: Arc<tokio::sync::Semaphore>,
+    /// Sessions (by member) with a heavy request running: one at a time each.
+    heavy_members: Mutex<std::collections::HashSet<i64>>,
 }
 
 impl AppState {
@@ -97,6 +110,8 @@ impl AppState {
                 limiter: Limiter::new(config.rate_burst, config.rate_per_sec),
                 hub: Hub::default(),
                 writes: Arc::default(),
+                heavy: Arc::new(tokio::sync::Semaphore::new(config.heavy_at_once)),
+                heavy_members: Mutex::default(),
                 config,
             }),
         }
@@ -153,7 +168,14 @@ pub fn app(state: AppState) -> Router {
         .route("/events", get(live::events))
         .route("/openapi.json", get(page::openapi))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such endpoint") })
-        .layer(DefaultBodyLimit::max(BODY_LIMIT));
+        .method_not_allowed_fallback(|| async {
+            ApiError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "this endpoint does not take that method",
+            )
+        })
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(middleware::from_fn(json_errors));
     Router::new()
         .merge(page::routes())
         .nest("/api", api)
@@ -199,13 +221,17 @@ pub fn serve(
         });
         let state = AppState::new(config);
         let hub = state.clone();
-        axum::serve(listener, app(state))
-            .with_graceful_shutdown(async move {
-                let _ = tokio::signal::ctrl_c().await;
-                // Live streams never end by themselves: closing them lets the server stop.
-                hub.hub().close_all();
-            })
-            .await
+        // Each connection's peer address keys the rate limit of requests without a session.
+        axum::serve(
+            listener,
+            app(state).into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(async move {
+            let _ = tokio::signal::ctrl_c().await;
+            // Live streams never end by themselves: closing them lets the server stop.
+            hub.hub().close_all();
+        })
+        .await
     })
 }
 
@@ -439,6 +465,69 @@ where
             Err(r) => Err(rejection(r)),
         }
     }
+}
+
+/// A query string whose rejections answer as [`ApiError`]s naming the parameter.
+struct Query_<T>(T);
+
+impl<T, S> FromRequestParts<S> for Query_<T>
+where
+    T: serde::de::DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match Query::<T>::from_request_parts(parts, state).await {
+            Ok(Query(v)) => Ok(Self(v)),
+            Err(r) => Err(query_rejection(&r)),
+        }
+    }
+}
+
+fn query_rejection(r: &QueryRejection) -> ApiError {
+    let text = r.body_text();
+    // "Failed to deserialize query string: limit: invalid digit found in string"
+    let detail = text.split_once(": ").map_or(text.as_str(), |(_, d)| d);
+    ApiError::new(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        format!("query string: {detail}"),
+    )
+}
+
+/// Every error of the API answers `{"error": …}`: a rejection of the framework (a path it
+/// cannot read, an empty 404 or 405) that is not JSON already gets its text, or its
+/// status's reason, wrapped.
+async fn json_errors(req: Request, next: Next) -> Response {
+    let resp = next.run(req).await;
+    let status = resp.status();
+    let json = resp
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|t| t.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || json {
+        return resp;
+    }
+    let (parts, body) = resp.into_parts();
+    let text = axum::body::to_bytes(body, 4096)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let message = if text.is_empty() {
+        status
+            .canonical_reason()
+            .unwrap_or("request refused")
+            .to_lowercase()
+    } else {
+        text
+    };
+    let mut out = ApiError::new(status, message).into_response();
+    for (name, value) in &parts.headers {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            out.headers_mut().insert(name.clone(), value.clone());
+        }
+    }
+    out
 }
 
 fn rejection(r: JsonRejection) -> ApiError {
@@ -691,9 +780,10 @@ struct NewTable {
 
 async fn create_table(
     State(state): State<AppState>,
+    peer: Peer,
     Body_(req): Body_<NewTable>,
 ) -> Result<(StatusCode, Json<Joined>), ApiError> {
-    anonymous_limit(&state)?;
+    anonymous_limit(&state, &peer)?;
     let path = state.path();
     let joined = write(&state, move || {
         let mut store = SqliteStore::open(&path)?;
@@ -703,9 +793,30 @@ async fn create_table(
     Ok((StatusCode::CREATED, Json(joined)))
 }
 
-/// Requests without a session (creating a table, joining one) share one bucket.
-fn anonymous_limit(state: &AppState) -> Result<(), ApiError> {
-    if state.inner.limiter.allow("") {
+/// The address a request came from, as the connection says (never a header): what keys the
+/// rate limit of requests without a session. `None` where the router runs without a
+/// listener (tests), where such requests share one bucket.
+struct Peer(Option<std::net::IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Peer {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        Ok(Self(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|c| c.0.ip()),
+        ))
+    }
+}
+
+/// Requests without a session (creating a table, joining one) are limited per peer address
+/// (by its IP: a new connection from the same machine is the same bucket), so one client's
+/// bad joins never block another's.
+fn anonymous_limit(state: &AppState, peer: &Peer) -> Result<(), ApiError> {
+    let key = peer.0.map_or_else(String::new, |ip| format!("peer {ip}"));
+    if state.inner.limiter.allow(&key) {
         Ok(())
     } else {
         Err(ApiError::new(
@@ -723,9 +834,10 @@ struct JoinRequest {
 
 async fn join(
     State(state): State<AppState>,
+    peer: Peer,
     Body_(req): Body_<JoinRequest>,
 ) -> Result<(StatusCode, Json<Joined>), ApiError> {
-    anonymous_limit(&state)?;
+    anonymous_limit(&state, &peer)?;
     let path = state.path();
     let joined = write(&state, move || {
         let mut store = SqliteStore::open(&path)?;
@@ -825,27 +937,33 @@ async fn invite(
 // The journal.
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct JournalQuery {
-    /// Entries after this sequence number.
+    /// Entries after this sequence number, oldest first.
     after: Option<i64>,
     /// Text to search for (case-insensitive, in every field of an entry).
     q: Option<String>,
-    /// At most this many (the latest ones when more match).
+    /// At most this many: [`PAGE`] unless said, never more than [`MAX_PAGE`]. Without
+    /// `after`, the latest ones.
     limit: Option<usize>,
 }
 
 #[derive(Serialize)]
 struct JournalPage {
     entries: Vec<JournalEntry>,
+    /// With `after`: the `after` of the next page when more may follow, else `null`.
+    next: Option<i64>,
 }
 
+/// The entries one journal read returns unless `limit` says otherwise.
+pub const PAGE: usize = 100;
 /// The most entries one journal read returns.
-const MAX_PAGE: usize = 1_000;
+pub const MAX_PAGE: usize = 500;
 
 async fn journal(
     State(state): State<AppState>,
     auth: Auth,
-    Query(query): Query<JournalQuery>,
+    Query_(query): Query_<JournalQuery>,
 ) -> Result<Json<JournalPage>, ApiError> {
     if query.q.as_ref().is_some_and(|q| q.chars().count() > 200) {
         return Err(ApiError::new(
@@ -853,32 +971,35 @@ async fn journal(
             "q: the search text is longer than 200 characters",
         ));
     }
+    let limit = match query.limit {
+        None => PAGE,
+        Some(n @ 1..=MAX_PAGE) => n,
+        Some(_) => {
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("limit: between 1 and {MAX_PAGE} entries a page"),
+            ));
+        }
+    };
     let scope = tables::scope_of(&auth.member);
     with_campaign(&state, scope, move |c| {
-        let after = query.after.unwrap_or(0);
         let needle = query.q.as_deref().map(str::to_lowercase);
-        let mut entries: Vec<JournalEntry> = c
-            .entries()?
-            .into_iter()
-            .filter(|e| e.seq > after)
-            .filter(|e| {
-                needle.as_ref().is_none_or(|n| {
-                    serde_json::to_string(&e.record)
-                        .is_ok_and(|text| text.to_lowercase().contains(n))
-                })
+        let (entries, next) = c.journal_page(query.after, limit, |record| {
+            needle.as_ref().is_none_or(|n| {
+                serde_json::to_string(record).is_ok_and(|text| text.to_lowercase().contains(n))
             })
-            .collect();
-        let limit = query.limit.unwrap_or(MAX_PAGE).min(MAX_PAGE);
-        if entries.len() > limit {
-            entries.drain(..entries.len() - limit);
-        }
-        Ok(JournalPage { entries })
+        })?;
+        Ok(JournalPage {
+            entries: entries.into_iter().map(JournalEntry::for_display).collect(),
+            next,
+        })
     })
     .await
     .map(Json)
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct ExportQuery {
     format: Option<String>,
 }
@@ -886,28 +1007,102 @@ struct ExportQuery {
 async fn export(
     State(state): State<AppState>,
     auth: Auth,
-    Query(query): Query<ExportQuery>,
+    Query_(query): Query_<ExportQuery>,
 ) -> Result<Response, ApiError> {
     let scope = tables::scope_of(&auth.member);
     let title = auth.member.table_name.clone();
-    match query.format.as_deref() {
-        None | Some("json") => with_campaign(&state, scope, |c| c.export())
-            .await
-            .map(|e| Json(e).into_response()),
-        Some("markdown") => {
-            let text = with_campaign(&state, scope, move |c| c.export_markdown(&title)).await?;
-            Ok((
-                [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
-                Body::from(text),
-            )
-                .into_response())
+    let markdown = match query.format.as_deref() {
+        None | Some("json") => false,
+        Some("markdown") => true,
+        Some(_) => {
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "format: say json or markdown",
+            ));
         }
-        Some(_) => Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "format: say json or markdown",
-        )),
-    }
+    };
+    // Written a page of entries at a time into a small channel: the whole journal is never
+    // in memory, and a client that stops reading stops the writer (after a while).
+    let (tx, rx) = tokio::sync::mpsc::channel::<Result<Vec<u8>, std::io::Error>>(4);
+    let path = state.path();
+    let handle = tokio::runtime::Handle::current();
+    // The first page is read before answering, so that an unreadable campaign is an error
+    // answer rather than a cut stream.
+    let first = with_campaign(&state, scope, |c| {
+        c.journal_page(Some(0), EXPORT_PAGE, |_| true)
+    })
+    .await?;
+    tokio::task::spawn_blocking(move || {
+        let send = |chunk: Result<Vec<u8>, std::io::Error>| {
+            handle
+                .block_on(tx.send_timeout(chunk, Duration::from_secs(30)))
+                .is_ok()
+        };
+        let out = in_campaign(&path, scope, |c| {
+            let mut page = first;
+            let mut buf = if markdown {
+                solum_app::markdown::header(&title).into_bytes()
+            } else {
+                let head = to_json(&solum_app::JournalExport::empty()).unwrap_or_default();
+                // `{…,"entries":[]}` without its closing `]}`.
+                head[..head.len().saturating_sub(2)].to_vec()
+            };
+            let mut first_entry = true;
+            loop {
+                let (entries, next) = page;
+                for entry in &entries {
+                    if markdown {
+                        buf.extend_from_slice(solum_app::markdown::render_entry(entry).as_bytes());
+                    } else {
+                        if !first_entry {
+                            buf.push(b',');
+                        }
+                        first_entry = false;
+                        buf.extend_from_slice(&to_json(entry).map_err(|_| {
+                            AppError::UnreadableEntry {
+                                seq: entry.seq,
+                                reason: "it cannot be written".into(),
+                            }
+                        })?);
+                    }
+                }
+                if !send(Ok(std::mem::take(&mut buf))) {
+                    return Ok(());
+                }
+                match next {
+                    Some(after) => page = c.journal_page(Some(after), EXPORT_PAGE, |_| true)?,
+                    None => break,
+                }
+            }
+            if !markdown {
+                send(Ok(b"]}".to_vec()));
+            }
+            Ok(())
+        });
+        if let Err(e) = out {
+            tracing::error!("export failed: {e}");
+            send(Err(std::io::Error::other(
+                "the export could not be finished",
+            )));
+        }
+    });
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|chunk| (chunk, rx))
+    });
+    let content_type = if markdown {
+        "text/markdown; charset=utf-8"
+    } else {
+        "application/json"
+    };
+    Ok((
+        [(header::CONTENT_TYPE, content_type)],
+        Body::from_stream(stream),
+    )
+        .into_response())
 }
+
+/// Entries an export reads and writes at a time.
+const EXPORT_PAGE: usize = 100;
 
 async fn verify(
     State(state): State<AppState>,
@@ -1151,18 +1346,78 @@ struct OddsPoint {
 #[derive(Serialize)]
 struct OddsView {
     expression: String,
+    /// Every value with its chance, by value; past [`MAX_ODDS_VALUES`] values only that
+    /// many, the likeliest (`truncated`).
     outcomes: Vec<OddsPoint>,
+    /// How many different values the expression can take.
+    values: usize,
+    /// True when `outcomes` leaves values out.
+    truncated: bool,
+    /// The chance of the values shown.
+    shown: f64,
     mean: f64,
     sd: f64,
     /// The mass an explosion's truncation leaves out.
     neglected: f64,
 }
 
+/// The most values an odds answer lists: past it, the likeliest ones and a summary.
+pub const MAX_ODDS_VALUES: usize = 2_000;
+
+/// A turn for heavy work (a roll or the odds of a dice expression): one of the server's
+/// [`Config::heavy_at_once`], and the session's only one. Given back when dropped, which
+/// is when the work ends even if the request was abandoned.
+struct HeavyTurn {
+    _permit: tokio::sync::OwnedSemaphorePermit,
+    state: AppState,
+    member: i64,
+}
+
+impl Drop for HeavyTurn {
+    fn drop(&mut self) {
+        if let Ok(mut m) = self.state.inner.heavy_members.lock() {
+            m.remove(&self.member);
+        }
+    }
+}
+
+async fn heavy_turn(state: &AppState, member: i64) -> Result<HeavyTurn, ApiError> {
+    {
+        let Ok(mut m) = state.inner.heavy_members.lock() else {
+            return Err(ApiError::internal());
+        };
+        if !m.insert(member) {
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "one roll or odds at a time per session: wait for the last one to finish",
+            ));
+        }
+    }
+    let sem = state.inner.heavy.clone();
+    match tokio::time::timeout(state.inner.config.heavy_wait, sem.acquire_owned()).await {
+        Ok(Ok(permit)) => Ok(HeavyTurn {
+            _permit: permit,
+            state: state.clone(),
+            member,
+        }),
+        _ => {
+            if let Ok(mut m) = state.inner.heavy_members.lock() {
+                m.remove(&member);
+            }
+            Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the server is busy with other rolls and odds; nothing was rolled, try again in a moment",
+            ))
+        }
+    }
+}
+
 /// Longest expression taken.
 const MAX_EXPRESSION: usize = 200;
 
 async fn notation_odds(
-    _auth: Auth,
+    State(state): State<AppState>,
+    auth: Auth,
     Body_(req): Body_<OddsRequest>,
 ) -> Result<Json<OddsView>, ApiError> {
     let text = req.expression;
@@ -1172,18 +1427,34 @@ async fn notation_odds(
             "expression: between 1 and 200 characters, like 3d6 or 4d6kh3",
         ));
     }
+    let turn = heavy_turn(&state, auth.member.id).await?;
     // The notation checks its limits before any work; the work runs off the async threads.
     let view = tokio::task::spawn_blocking(move || {
+        let _turn = turn;
         let expr = solum_notation::parse(&text).map_err(|e| e.render(&text))?;
         let d = solum_notation::distribution(&expr).map_err(|e| e.render(&text))?;
+        let all = d.outcomes();
+        let values = all.len();
+        let mut shown: Vec<_> = all
+            .iter()
+            .map(|(value, p)| (*value, p, solum_dice::prob_to_f64(p)))
+            .collect();
+        if values > MAX_ODDS_VALUES {
+            // The likeliest values, then back in order of value.
+            shown.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+            shown.truncate(MAX_ODDS_VALUES);
+            shown.sort_by_key(|o| o.0);
+        }
         Ok::<_, String>(OddsView {
             expression: expr.to_string(),
-            outcomes: d
-                .outcomes()
-                .iter()
-                .map(|(value, p)| OddsPoint {
-                    value: *value,
-                    p: solum_dice::prob_to_f64(p),
+            values,
+            truncated: values > shown.len(),
+            shown: shown.iter().map(|o| o.2).sum(),
+            outcomes: shown
+                .into_iter()
+                .map(|(value, p, f)| OddsPoint {
+                    value,
+                    p: f,
                     exact: p.to_string(),
                 })
                 .collect(),
@@ -1222,7 +1493,9 @@ async fn notation_roll(
 ) -> Result<Json<solum_app::notation::NotationView>, ApiError> {
     let member = auth.member;
     let scope = roll_scope(&member, req.secret)?;
+    let turn = heavy_turn(&state, member.id).await?;
     change(&state, scope, move |c| {
+        let _turn = turn;
         let dice = dice_for(c, &member, req.typed)?;
         c.roll_notation(&req.expression, dice)
     })
@@ -1575,6 +1848,27 @@ async fn dietype_roll(
 mod tests {
     use super::*;
     use solum_store::CampaignStore;
+
+    #[tokio::test]
+    async fn heavy_work_is_one_at_a_time_per_session_and_waits_for_a_turn() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = Config::new(dir.path().join("campaign.solum"));
+        config.heavy_at_once = 1;
+        config.heavy_wait = Duration::from_millis(20);
+        let state = AppState::new(config);
+        let first = heavy_turn(&state, 1).await.unwrap();
+        // The same session again: refused at once, whatever turns are free.
+        let again = heavy_turn(&state, 1).await.err().unwrap();
+        assert_eq!(again.status, StatusCode::TOO_MANY_REQUESTS);
+        // Another session: no turn free within the wait.
+        let other = heavy_turn(&state, 2).await.err().unwrap();
+        assert_eq!(other.status, StatusCode::SERVICE_UNAVAILABLE);
+        // The refused session left no mark: once the turn is back, both go on.
+        drop(first);
+        let second = heavy_turn(&state, 2).await.unwrap();
+        drop(second);
+        assert!(heavy_turn(&state, 1).await.is_ok());
+    }
 
     #[test]
     fn a_kept_connection_serves_the_next_request_in_that_requests_scope_only() {

@@ -167,7 +167,8 @@ fn read_after(store: &SqliteStore, after: i64) -> Result<Vec<JournalEntry>, AppE
                 at: e.at,
                 record,
                 secret: e.secret,
-            })
+            }
+            .for_display())
         })
         .collect()
 }

@@ -1684,3 +1684,432 @@ async fn the_openapi_description_names_every_route_and_no_other() {
         assert_ne!(a.status, StatusCode::METHOD_NOT_ALLOWED, "{method} {path}");
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// What a hostile tester found (issue 11): each test fails on the build before its fix.
+
+/// The bytes of every journal body in the campaign file, by sequence number.
+fn stored_bodies(s: &Server) -> Vec<(i64, usize)> {
+    let conn = rusqlite::Connection::open(campaign_file(s)).unwrap();
+    let mut stmt = conn
+        .prepare("SELECT seq, length(body) FROM journal ORDER BY seq")
+        .unwrap();
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as usize)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+#[tokio::test]
+async fn journal_reads_come_in_pages_with_a_default_and_a_maximum() {
+    let s = server_with(|c| c.rate_burst = 1_000);
+    let (gm, _) = s.table("T", "Ada").await;
+    for i in 0..130 {
+        let a = s
+            .post("/api/notes", &gm, json!({ "text": format!("note {i}") }))
+            .await;
+        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    }
+    // The default page is 100 entries, the latest ones.
+    let page = s.get("/api/journal", &gm).await.json();
+    let entries = page["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 100);
+    assert_eq!(entries[99]["text"], "note 129");
+    assert_eq!(entries[0]["text"], "note 30");
+    // Past the maximum is refused, not silently served.
+    let big = s.get("/api/journal?limit=501", &gm).await;
+    assert_eq!(big.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(big.json()["error"].as_str().unwrap().contains("limit"));
+    // Forward pages: `next` leads through the whole journal, each entry once.
+    let mut after = 0;
+    let mut seen = Vec::new();
+    loop {
+        let p = s
+            .get(&format!("/api/journal?after={after}&limit=50"), &gm)
+            .await
+            .json();
+        for e in p["entries"].as_array().unwrap() {
+            seen.push(e["text"].as_str().unwrap().to_string());
+        }
+        match p["next"].as_i64() {
+            Some(n) => after = n,
+            None => break,
+        }
+    }
+    let expected: Vec<String> = (0..130).map(|i| format!("note {i}")).collect();
+    assert_eq!(seen, expected);
+    // A search is paged the same way.
+    let found = s.get("/api/journal?q=note%201&limit=5", &gm).await.json();
+    let texts: Vec<_> = found["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["text"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        texts,
+        ["note 125", "note 126", "note 127", "note 128", "note 129"]
+    );
+    // The exports are written a page at a time and hold every entry, in order.
+    let export = s.get("/api/journal/export", &gm).await;
+    assert_eq!(export.headers["content-type"], "application/json");
+    let export = export.json();
+    assert_eq!(export["format"], "solum-journal");
+    let texts: Vec<_> = export["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["text"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(texts, expected);
+    let md = s
+        .get("/api/journal/export?format=markdown", &gm)
+        .await
+        .text();
+    assert!(md.starts_with("# T\n\n"), "{md}");
+    let at = |t: &str| md.find(&format!("{t}\n")).unwrap();
+    assert!(at("note 0") < at("note 99") && at("note 99") < at("note 100"));
+    assert!(md.contains("note 129\n"));
+}
+
+#[tokio::test]
+async fn a_big_roll_is_journaled_compactly_and_shown_in_full() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    let a = s
+        .post("/api/roll", &gm, json!({ "expression": "1000d6kh500" }))
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let v = a.json();
+    let terms = v["terms"].as_array().unwrap();
+    assert_eq!(terms.len(), 1);
+    // The journal keeps the faces (a digit and a comma each) and the total, not the
+    // per-term view: some 49 KB before.
+    let bodies = stored_bodies(&s);
+    assert_eq!(bodies.len(), 1);
+    assert!(bodies[0].1 < 2_000 + 600, "stored {} bytes", bodies[0].1);
+    // The journal page re-derives the per-term view of a small roll, the same as the roll
+    // showed; a big one shows its total and faces (its view would weigh some 48 KB).
+    let small = s
+        .post("/api/roll", &gm, json!({ "expression": "4d6kh3 + 1d4" }))
+        .await
+        .json();
+    let page = s.get("/api/journal", &gm).await.json();
+    assert_eq!(page["entries"][0]["total"], v["total"]);
+    assert_eq!(page["entries"][0]["rolled"]["faces"], v["rolled"]["faces"]);
+    assert!(page["entries"][0].get("terms").is_none());
+    assert_eq!(page["entries"][1]["terms"], small["terms"]);
+    assert_eq!(page["entries"][1]["terms"].as_array().unwrap().len(), 2);
+    let report = s.get("/api/journal/verify", &gm).await.json();
+    assert_eq!(report["mismatches"], json!([]));
+    assert_eq!(report["rolls"], 2);
+}
+
+#[tokio::test]
+async fn a_roll_that_could_pass_the_entry_limit_is_refused_before_any_die() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    // Refused after rolling before (an entry of 80168 bytes): now journaled, compactly.
+    let a = s
+        .post("/api/roll", &gm, json!({ "expression": "1000d2!" }))
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    // 1000 dice, each with up to 100 rerolls and 20 explosions, of up to 4 digits: far past
+    // 64 KiB at worst, so refused whatever the dice would show, naming the field.
+    for expression in ["1000d1000r<500!", "500d100r1 + 500d100r1"] {
+        let a = s
+            .post("/api/roll", &gm, json!({ "expression": expression }))
+            .await;
+        assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{expression}");
+        let e = a.json()["error"].as_str().unwrap().to_string();
+        assert!(e.contains("expression"), "{e}");
+        assert!(e.contains("too many to journal"), "{e}");
+    }
+    assert_eq!(stored_bodies(&s).len(), 1);
+}
+
+#[tokio::test]
+async fn heavy_work_takes_turns_and_a_huge_distribution_is_summarised() {
+    // No turn free: odds and rolls wait briefly, then answer 503, rolling nothing.
+    let s = server_with(|c| {
+        c.heavy_at_once = 0;
+        c.heavy_wait = Duration::from_millis(50);
+    });
+    let (gm, _) = s.table("T", "Ada").await;
+    for (path, expr) in [("/api/odds", "3d6"), ("/api/roll", "3d6")] {
+        let a = s.post(path, &gm, json!({ "expression": expr })).await;
+        assert_eq!(a.status, StatusCode::SERVICE_UNAVAILABLE, "{path}");
+        assert!(a.json()["error"].as_str().unwrap().contains("busy"));
+    }
+    assert!(stored_bodies(&s).is_empty());
+    // The turn is given back: a server with turns answers, and a distribution over 2998
+    // values lists the 2000 likeliest, with a summary.
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    let a = s
+        .post("/api/odds", &gm, json!({ "expression": "3d1000" }))
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let v = a.json();
+    assert_eq!(v["values"], 2998);
+    assert_eq!(v["truncated"], true);
+    let outcomes = v["outcomes"].as_array().unwrap();
+    assert_eq!(outcomes.len(), 2000);
+    // The likeliest values of 3d1000 are the middle ones: 1502 (the mode, one of two) is
+    // there, 3 and 3000 (one way each in 10^9) are not.
+    let values: Vec<i64> = outcomes
+        .iter()
+        .map(|o| o["value"].as_i64().unwrap())
+        .collect();
+    assert!(values.windows(2).all(|w| w[0] < w[1]));
+    assert!(values.contains(&1502));
+    assert!(!values.contains(&3) && !values.contains(&3000));
+    let shown = v["shown"].as_f64().unwrap();
+    assert!(shown > 0.9 && shown < 1.0, "{shown}");
+    assert!((v["mean"].as_f64().unwrap() - 1501.5).abs() < 1e-9);
+    // A small one is whole.
+    let small = s
+        .post("/api/odds", &gm, json!({ "expression": "2d6" }))
+        .await
+        .json();
+    assert_eq!(small["truncated"], false);
+    assert_eq!(small["values"], 11);
+    assert_eq!(small["outcomes"].as_array().unwrap().len(), 11);
+}
+
+/// A request from `peer`, with a header that claims another address.
+fn from_peer(mut req: Request<Body>, peer: &str) -> Request<Body> {
+    let addr: std::net::SocketAddr = peer.parse().unwrap();
+    req.extensions_mut()
+        .insert(axum::extract::ConnectInfo(addr));
+    req.headers_mut()
+        .insert("x-forwarded-for", "198.51.100.7".parse().unwrap());
+    req
+}
+
+fn join_request(invite: &str, name: &str) -> Request<Body> {
+    Request::post("/api/join")
+        .header("host", HOST)
+        .header("origin", ORIGIN)
+        .header("content-type", "application/json")
+        .body(Body::from(
+            json!({ "invite": invite, "name": name }).to_string(),
+        ))
+        .unwrap()
+}
+
+#[tokio::test]
+async fn bad_joins_from_one_address_never_block_another() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    let invite = s
+        .post("/api/invites", &gm, json!({ "role": "player" }))
+        .await
+        .json()["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut limited = 0;
+    for i in 0..200 {
+        let a = s
+            .send(from_peer(
+                join_request("not-an-invite", &format!("X{i}")),
+                "192.0.2.1:40000",
+            ))
+            .await;
+        if a.status == StatusCode::TOO_MANY_REQUESTS {
+            limited += 1;
+        }
+    }
+    assert!(limited > 100, "{limited}");
+    // The attacker's address stays limited, from another port and whatever its headers say.
+    let a = s
+        .send(from_peer(join_request(&invite, "Eve"), "192.0.2.1:40001"))
+        .await;
+    assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS);
+    // A player at another address joins.
+    let a = s
+        .send(from_peer(join_request(&invite, "Bo"), "192.0.2.2:50000"))
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+}
+
+#[tokio::test]
+async fn every_api_error_is_json() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    for uri in [
+        "/api/journal?limit=-1",
+        "/api/journal?after=abc",
+        "/api/journal?limit=0",
+        "/api/journal/export?format=json&x=1",
+    ] {
+        let a = s.get(uri, &gm).await;
+        assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{uri}");
+        assert_eq!(a.headers["content-type"], "application/json", "{uri}");
+        assert!(a.json()["error"].is_string(), "{uri}");
+    }
+    let a = s.get("/api/journal?after=abc", &gm).await;
+    assert!(a.json()["error"].as_str().unwrap().contains("after"));
+    for (method, uri, status) in [
+        ("GET", "/api/nothing", StatusCode::NOT_FOUND),
+        ("DELETE", "/api/journal", StatusCode::METHOD_NOT_ALLOWED),
+        ("PUT", "/api/roll", StatusCode::METHOD_NOT_ALLOWED),
+        ("GET", "/api/roll", StatusCode::METHOD_NOT_ALLOWED),
+    ] {
+        let a = s.call(method, uri, Some(&gm), None).await;
+        assert_eq!(a.status, status, "{method} {uri}");
+        assert_eq!(
+            a.headers["content-type"], "application/json",
+            "{method} {uri}"
+        );
+        assert!(
+            a.json()["error"].is_string(),
+            "{method} {uri}: {}",
+            a.text()
+        );
+    }
+    // A body that is not JSON at all.
+    let req = Request::post("/api/notes")
+        .header("host", HOST)
+        .header("origin", ORIGIN)
+        .header("authorization", format!("Bearer {gm}"))
+        .body(Body::from("text"))
+        .unwrap();
+    let a = s.send(req).await;
+    assert!(a.status.is_client_error());
+    assert!(a.json()["error"].is_string());
+}
+
+#[tokio::test]
+async fn an_edit_that_changes_nothing_or_names_unknown_fields_is_refused() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    let a = s.post("/api/characters", &gm, hero("Nick")).await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    let before = stored_bodies(&s).len();
+    for body in [
+        json!({}),
+        json!({ "bogus": 1 }),
+        json!({ "set": [["body", 3]] }),
+        json!({ "set": [["body", 2]], "colour": "red" }),
+    ] {
+        let a = s
+            .call(
+                "PATCH",
+                "/api/characters/Nick",
+                Some(&gm),
+                Some(body.clone()),
+            )
+            .await;
+        assert_eq!(
+            a.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{body}: {}",
+            a.text()
+        );
+        assert!(a.json()["error"].is_string());
+    }
+    assert_eq!(stored_bodies(&s).len(), before);
+    // A real change goes through, in the shape openapi.json describes.
+    let a = s
+        .call(
+            "PATCH",
+            "/api/characters/Nick",
+            Some(&gm),
+            Some(json!({ "set": [["body", 2]] })),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let sheet = a.json()["sheet"].clone();
+    assert!(sheet.to_string().contains("\"body\":2"), "{sheet}");
+    let doc: Value = serde_json::from_str(include_str!("../assets/openapi.json")).unwrap();
+    let schema = &doc["paths"]["/api/characters/{name}"]["patch"]["requestBody"]["content"]["application/json"]
+        ["schema"];
+    assert_eq!(schema["properties"]["set"]["type"], "array");
+    assert_eq!(schema["additionalProperties"], false);
+}
+
+#[tokio::test]
+async fn names_with_invisible_characters_are_refused() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    assert_eq!(
+        s.post("/api/characters", &gm, hero("P1Hero")).await.status,
+        StatusCode::CREATED
+    );
+    for name in [
+        "\u{feff}P1Hero",
+        "P1\u{200b}Hero",
+        "\u{202e}oreH",
+        "Hero\u{2060}",
+    ] {
+        let a = s.post("/api/characters", &gm, hero(name)).await;
+        assert_eq!(
+            a.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{name:?}: {}",
+            a.text()
+        );
+        assert!(a.json()["error"].as_str().unwrap().contains("name"));
+        let a = s
+            .post("/api/sol/characters", &gm, json!({ "name": name }))
+            .await;
+        assert_ne!(a.status, StatusCode::CREATED, "sol {name:?}");
+    }
+    let invite = s
+        .post("/api/invites", &gm, json!({ "role": "player" }))
+        .await
+        .json()["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for name in ["\u{feff}Bo", "B\u{200d}o"] {
+        let a = s
+            .call(
+                "POST",
+                "/api/join",
+                None,
+                Some(json!({ "invite": invite, "name": name })),
+            )
+            .await;
+        assert_eq!(
+            a.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{name:?}: {}",
+            a.text()
+        );
+        assert!(a.json()["error"].as_str().unwrap().contains("member name"));
+    }
+    let a = s
+        .call(
+            "POST",
+            "/api/tables",
+            None,
+            Some(json!({ "table": "T\u{200b}", "name": "Al" })),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+#[tokio::test]
+async fn messages_do_not_point_a_page_user_to_the_command_line() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    let a = s.post("/api/scenes/end", &gm, json!({})).await;
+    assert!(a.status.is_client_error());
+    let e = a.json()["error"].as_str().unwrap().to_string();
+    assert!(
+        e.contains("no scene is open") && !e.contains("scene start"),
+        "{e}"
+    );
+    let a = s
+        .post("/api/combat/line", &gm, json!({ "line": "next" }))
+        .await;
+    assert!(a.status.is_client_error());
+    let e = a.json()["error"].as_str().unwrap().to_string();
+    assert!(
+        e.contains("no combat is open") && !e.contains("solum"),
+        "{e}"
+    );
+}
