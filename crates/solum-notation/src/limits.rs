@@ -16,7 +16,7 @@ pub const MAX_EXPLOSIONS: u32 = 20;
 /// A die rerolled with `r` (until) this many times stops the roll with an error. Only typed
 /// dice or astronomically bad luck get there: a reroll whose chance of reaching it is over
 /// [`MAX_REROLL_FAILURE`] is refused before any work, for the roll and the odds alike.
-pub const MAX_REROLLS: u32 = 1000;
+pub const MAX_REROLLS: u32 = 200;
 /// The largest chance, allowed for an `r` (reroll until), that one die needs more than
 /// [`MAX_REROLLS`] rerolls: one in 10^12.
 pub const MAX_REROLL_FAILURE: f64 = 1e-12;

@@ -95,9 +95,9 @@ fn limits_are_refused_quickly() {
         ("1000000d1000000".into(), "a term rolls 1 to 1000 dice"),
         ("d1!".into(), "explode for ever"),
         ("d6r<7".into(), "never stop"),
-        // (999/1000)^1001 is about 0.37 and (98/100)^1001 about 1.6e-9: both over 1e-12.
-        ("d1000r<1000".into(), "could need more than 1000 rerolls"),
-        ("d100r<99".into(), "could need more than 1000 rerolls"),
+        // (999/1000)^201 is about 0.82 and (9/10)^201 about 6e-10: both over 1e-12.
+        ("d1000r<1000".into(), "could need more than 200 rerolls"),
+        ("d10r<10".into(), "could need more than 200 rerolls"),
         (deep, "nested more than 32 deep"),
         (long, "at most 1000"),
         ("d1000 * d1000".into(), "different values"),
@@ -124,14 +124,14 @@ fn limits_are_refused_quickly() {
             start.elapsed()
         );
     }
-    // A reroll that stops in time is allowed, and its roll and odds agree: (97/100)^1001 is
-    // about 6e-14. d100r<98 keeps 98 to 100, each with a third of the chance.
-    let e = parse("d100r<98").unwrap();
+    // A reroll that stops in time is allowed, and its roll and odds agree: (16/20)^201 is
+    // about 3e-20. d20r<17 keeps 17 to 20, each with a quarter of the chance.
+    let e = parse("d20r<17").unwrap();
     let d = distribution(&e).unwrap();
-    assert_eq!(d.outcomes().len(), 3);
+    assert_eq!(d.outcomes().len(), 4);
     for seed in 0..200 {
         let total = roll(&e, &mut SeededDice::new(seed)).unwrap().total;
-        assert!((98..=100).contains(&total), "seed {seed}: {total}");
+        assert!((17..=20).contains(&total), "seed {seed}: {total}");
     }
     // A long chain of minus signs parses without recursion and evaluates.
     let e = parse(&minus).unwrap();
