@@ -467,8 +467,12 @@ function siblingResult(dice, text, passed) {
 const num = (input) => (input.value === "" ? null : Number(input.value));
 function rolledBy(f, path, body) {
   body.secret = f.secret.checked;
+  // Real dice, where the table lets this member type them (a game master alone at it).
+  const typed = typedFaces(f.typed);
+  if (typed) body.typed = typed;
   return api("POST", path.replace("NAME", encodeURIComponent(f.character.value)), body).then((v) => {
     if (body.secret) remember(v.seq);
+    f.typed.value = "";
     return v;
   });
 }
@@ -476,7 +480,7 @@ const chance = (p) => (p == null ? "" : " (chance before the roll " + pct(p) + "
 form("sol-test", async (f) => {
   const v = await rolledBy(f, "/sol/characters/NAME/test", {
     skill: f.skill.value, attribute: f.attribute.value, threshold: num(f.threshold),
-    edge: null, then: null, assist: null, against: null,
+    edge: f.edge.value || null, then: f.then.value || null, assist: null, against: null,
   });
   const t = v.test || {};
   let text = v.name + ": " + v.pool.dice + " dice, " + t.hits + " hits";
