@@ -251,6 +251,24 @@ mod tests {
         Pool::new(die.clone(), n).keep_by_multisets(k, highest)
     }
 
+    /// Keep highest and lowest `k` of `n` through the pool (the walk where it applies)
+    /// against the general evaluation.
+    fn walk_matches_general(die: &Weights, n: u32, k: u32) {
+        for highest in [true, false] {
+            let pool = Pool::new(die.clone(), n);
+            let fast = if highest {
+                pool.keep_highest(k)
+            } else {
+                pool.keep_lowest(k)
+            };
+            assert_eq!(
+                fast,
+                general(die, n, k, highest),
+                "{die:?} {n} {k} {highest}"
+            );
+        }
+    }
+
     /// Every ordered roll of `n` dice of `sides` faces, sorted, the `k` best summed.
     fn enumerated(sides: u32, n: u32, k: u32, highest: bool) -> Distribution {
         let e = enumerate(n as usize, |d| -> Result<i64, DiceError> {
@@ -318,19 +336,7 @@ mod tests {
         ];
         for (die, n) in cases {
             for k in 1..=n {
-                for highest in [true, false] {
-                    let pool = Pool::new(die.clone(), n);
-                    let fast = if highest {
-                        pool.keep_highest(k)
-                    } else {
-                        pool.keep_lowest(k)
-                    };
-                    assert_eq!(
-                        fast,
-                        general(&die, n, k, highest),
-                        "{die:?} {n} {k} {highest}"
-                    );
-                }
+                walk_matches_general(&die, n, k);
             }
             // The neglected mass of a truncated die carries through.
             let all = Pool::new(die.clone(), n).keep_highest(n);
@@ -408,19 +414,7 @@ mod tests {
                     super::keep_sum(dense, n, k, true),
                     Some(super::Kept::Big(_))
                 ));
-                for highest in [true, false] {
-                    let pool = Pool::new(die.clone(), n);
-                    let fast = if highest {
-                        pool.keep_highest(k)
-                    } else {
-                        pool.keep_lowest(k)
-                    };
-                    assert_eq!(
-                        fast,
-                        general(&die, n, k, highest),
-                        "{die:?} {n} {k} {highest}"
-                    );
-                }
+                walk_matches_general(&die, n, k);
             }
         }
     }
