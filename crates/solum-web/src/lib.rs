@@ -1688,6 +1688,32 @@ struct SiblingRoll<T> {
     typed: Option<Vec<u32>>,
 }
 
+/// A roll from one of the table's characters of a sibling system, in its turn: secret for a
+/// game master only, a player's own character only, typed dice for a game master alone at
+/// the table; then `roll` (the system's use case) with the character's name, the request and
+/// the dice.
+async fn sibling_roll<T, V>(
+    state: &AppState,
+    member: Member,
+    system: &'static str,
+    name: String,
+    req: SiblingRoll<T>,
+    roll: impl FnOnce(&mut Campaign<SqliteStore>, &str, T, Dice) -> Result<V, AppError> + Send + 'static,
+) -> Result<Json<V>, ApiError>
+where
+    T: Send + 'static,
+    V: Send + 'static,
+{
+    let scope = roll_scope(&member, req.secret)?;
+    change(state, scope, move |c| {
+        own_character(c, &member, system, &name)?;
+        let dice = dice_for(c, &member, req.typed)?;
+        roll(c, &name, req.request, dice)
+    })
+    .await
+    .map(Json)
+}
+
 async fn create_sol(
     State(state): State<AppState>,
     auth: Auth,
@@ -1705,15 +1731,15 @@ async fn sol_test(
     axum::extract::Path(name): axum::extract::Path<String>,
     Body_(req): Body_<SiblingRoll<solum_app::SolTest>>,
 ) -> Result<Json<solum_app::sol::SolTestView>, ApiError> {
-    let member = auth.member;
-    let scope = roll_scope(&member, req.secret)?;
-    change(&state, scope, move |c| {
-        own_character(c, &member, solum_app::sol::SYSTEM, &name)?;
-        let dice = dice_for(c, &member, req.typed)?;
-        c.sol_test(&name, &req.request, dice, None)
-    })
+    sibling_roll(
+        &state,
+        auth.member,
+        solum_app::sol::SYSTEM,
+        name,
+        req,
+        |c, name, r, dice| c.sol_test(name, &r, dice, None),
+    )
     .await
-    .map(Json)
 }
 
 #[derive(Deserialize)]
@@ -1758,23 +1784,24 @@ async fn classic_check(
     axum::extract::Path(name): axum::extract::Path<String>,
     Body_(req): Body_<SiblingRoll<ClassicCheck>>,
 ) -> Result<Json<solum_app::classic::HeroCheckView>, ApiError> {
-    let member = auth.member;
-    let scope = roll_scope(&member, req.secret)?;
-    change(&state, scope, move |c| {
-        own_character(c, &member, solum_app::classic::SYSTEM, &name)?;
-        let dice = dice_for(c, &member, req.typed)?;
-        let r = req.request;
-        c.check_classic_hero(
-            &name,
-            r.stat,
-            r.cliche.as_deref().filter(|s| !s.trim().is_empty()),
-            r.difficulty,
-            r.gear,
-            dice,
-        )
-    })
+    sibling_roll(
+        &state,
+        auth.member,
+        solum_app::classic::SYSTEM,
+        name,
+        req,
+        |c, name, r, dice| {
+            c.check_classic_hero(
+                name,
+                r.stat,
+                r.cliche.as_deref().filter(|s| !s.trim().is_empty()),
+                r.difficulty,
+                r.gear,
+                dice,
+            )
+        },
+    )
     .await
-    .map(Json)
 }
 
 async fn create_soluna(
@@ -1796,15 +1823,15 @@ async fn soluna_test(
     axum::extract::Path(name): axum::extract::Path<String>,
     Body_(req): Body_<SiblingRoll<solum_app::soluna::SolunaTest>>,
 ) -> Result<Json<solum_app::soluna::SolunaTestView>, ApiError> {
-    let member = auth.member;
-    let scope = roll_scope(&member, req.secret)?;
-    change(&state, scope, move |c| {
-        own_character(c, &member, solum_app::soluna::SYSTEM, &name)?;
-        let dice = dice_for(c, &member, req.typed)?;
-        c.soluna_test(&name, &req.request, dice)
-    })
+    sibling_roll(
+        &state,
+        auth.member,
+        solum_app::soluna::SYSTEM,
+        name,
+        req,
+        |c, name, r, dice| c.soluna_test(name, &r, dice),
+    )
     .await
-    .map(Json)
 }
 
 #[derive(Deserialize)]
@@ -1833,15 +1860,15 @@ async fn dietype_roll(
     axum::extract::Path(name): axum::extract::Path<String>,
     Body_(req): Body_<SiblingRoll<solum_app::dietype::DietypeRoll>>,
 ) -> Result<Json<solum_app::dietype::DietypeRollView>, ApiError> {
-    let member = auth.member;
-    let scope = roll_scope(&member, req.secret)?;
-    change(&state, scope, move |c| {
-        own_character(c, &member, solum_app::dietype::SYSTEM, &name)?;
-        let dice = dice_for(c, &member, req.typed)?;
-        c.roll_dietype_character(&name, &req.request, dice)
-    })
+    sibling_roll(
+        &state,
+        auth.member,
+        solum_app::dietype::SYSTEM,
+        name,
+        req,
+        |c, name, r, dice| c.roll_dietype_character(name, &r, dice),
+    )
     .await
-    .map(Json)
 }
 
 #[cfg(test)]
