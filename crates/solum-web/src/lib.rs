@@ -175,6 +175,11 @@ pub fn app(state: AppState) -> Router {
             )
         })
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        // A body announced past the largest limit is refused on its `Content-Length` at once,
+        // before anyone waits for it (the per-route limits above count what arrives).
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(
+            NOTE_BODY_LIMIT,
+        ))
         .layer(middleware::from_fn(json_errors));
     Router::new()
         .merge(page::routes())

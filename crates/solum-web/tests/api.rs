@@ -624,6 +624,25 @@ async fn oversized_bodies_are_refused_and_nothing_is_written() {
     let big_note = "x".repeat(20 * 1024);
     let a = s.post("/api/notes", &gm, json!({ "text": big_note })).await;
     assert_eq!(a.status, StatusCode::PAYLOAD_TOO_LARGE);
+    // A body announced far past the limit is refused on its header at once, never waited
+    // for: this one would never send a byte.
+    let never = Request::builder()
+        .method("POST")
+        .uri("/api/oracle")
+        .header("host", HOST)
+        .header("origin", ORIGIN)
+        .header("authorization", format!("Bearer {gm}"))
+        .header("content-type", "application/json")
+        .header("content-length", "100000000")
+        .body(Body::from_stream(futures_util::stream::pending::<
+            Result<Vec<u8>, std::io::Error>,
+        >()))
+        .unwrap();
+    let a = tokio::time::timeout(std::time::Duration::from_secs(5), s.send(never))
+        .await
+        .expect("refused at once, not waited for");
+    assert_eq!(a.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(a.json()["error"].is_string(), "{}", a.text());
     // A note within the limit is taken.
     let ok = s
         .post("/api/notes", &gm, json!({ "text": "y".repeat(9_000) }))
