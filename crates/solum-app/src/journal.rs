@@ -282,6 +282,23 @@ pub struct JournalEntry {
 }
 
 impl JournalEntry {
+    /// A stored entry read as its record; a body that is no record is an unreadable entry.
+    pub(crate) fn read(entry: solum_store::Entry) -> Result<Self, crate::AppError> {
+        let record: Record =
+            serde_json::from_value(entry.body).map_err(|e| crate::AppError::UnreadableEntry {
+                seq: entry.seq,
+                reason: e.to_string(),
+            })?;
+        Ok(Self {
+            seq: entry.seq,
+            at: entry.at,
+            record,
+            secret: entry.secret,
+        })
+    }
+}
+
+impl JournalEntry {
     /// The entry as a front end shows it: a roll of dice notation gets its per-term view
     /// back (the journal keeps only its flat faces).
     pub fn for_display(mut self) -> Self {

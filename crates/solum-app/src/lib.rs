@@ -338,17 +338,7 @@ impl<S: CampaignStore> Campaign<S> {
             let done = page.len() < PAGE;
             for entry in page {
                 after = entry.seq;
-                let record: Record =
-                    serde_json::from_value(entry.body).map_err(|e| AppError::UnreadableEntry {
-                        seq: entry.seq,
-                        reason: e.to_string(),
-                    })?;
-                out.push(JournalEntry {
-                    seq: entry.seq,
-                    at: entry.at,
-                    record,
-                    secret: entry.secret,
-                });
+                out.push(JournalEntry::read(entry)?);
             }
             if done {
                 return Ok(out);
@@ -375,20 +365,11 @@ impl<S: CampaignStore> Campaign<S> {
             let done = page.len() < PAGE;
             for entry in page {
                 cursor = entry.seq;
-                let record: Record =
-                    serde_json::from_value(entry.body).map_err(|e| AppError::UnreadableEntry {
-                        seq: entry.seq,
-                        reason: e.to_string(),
-                    })?;
-                if !keep(&record) {
+                let entry = JournalEntry::read(entry)?;
+                if !keep(&entry.record) {
                     continue;
                 }
-                out.push_back(JournalEntry {
-                    seq: entry.seq,
-                    at: entry.at,
-                    record,
-                    secret: entry.secret,
-                });
+                out.push_back(entry);
                 if out.len() > limit {
                     out.pop_front();
                 }
