@@ -188,37 +188,30 @@ const PLAIN_OPPOSED_DICE: u32 = 46;
 /// `Σ_v P(its highest is v) · (v−1)^b`, and the same for the other side; equal faces below
 /// 6 draw, and both on 6 split 3 : 1 : 3 as in [`opposed_dense`]. The same weights over the
 /// same denominator, with about 20 multiplications instead of 36 products and a table.
+///
+/// Nothing here can overflow, so the arithmetic wraps rather than checks (release builds
+/// check every `+` and `*`): every product is part of one of the three sums, and the
+/// largest of them is at most `2 · 7 · 6^(a+b) ≤ 2 · 7 · 6^46 < 2^128`.
 fn opposed_without_gear(spec: &OpposedSpec) -> Option<Dense<u128>> {
     let (a, b) = (spec.first.pool.dice(), spec.second.pool.dice());
     if spec.first.gear || spec.second.gear || a + b > PLAIN_OPPOSED_DICE {
         return None;
     }
-    // at_most[v] = v^n: the weight of "every die shows v or less" (in u64 while 6^n fits).
-    let at_most = |n: u32| -> [u128; 7] {
-        if n <= 24 {
-            std::array::from_fn(|v| u128::from((v as u64).pow(n)))
-        } else {
-            std::array::from_fn(|v| (v as u128).pow(n))
-        }
-    };
-    let (pa, pb) = (at_most(a), at_most(b));
+    let (pa, pb) = (face_powers(a), face_powers(b));
     let (mut win, mut draw, mut lose) = (0u128, 0u128, 0u128);
     for v in 1..=5 {
         let (ha, hb) = (pa[v] - pa[v - 1], pb[v] - pb[v - 1]);
-        win += ha * pb[v - 1];
-        lose += hb * pa[v - 1];
-        draw += ha * hb;
+        win = win.wrapping_add(ha.wrapping_mul(pb[v - 1]));
+        lose = lose.wrapping_add(hb.wrapping_mul(pa[v - 1]));
+        draw = draw.wrapping_add(ha.wrapping_mul(hb));
     }
     let (ha6, hb6) = (pa[6] - pa[5], pb[6] - pb[5]);
-    win += ha6 * pb[5];
-    lose += hb6 * pa[5];
-    let both_six = ha6 * hb6;
-    let mut den = 7 * 6u128.pow(a + b);
-    let (mut win, mut draw, mut lose) = (
-        7 * win + 3 * both_six,
-        7 * draw + both_six,
-        7 * lose + 3 * both_six,
-    );
+    win = win.wrapping_add(ha6.wrapping_mul(pb[5]));
+    lose = lose.wrapping_add(hb6.wrapping_mul(pa[5]));
+    let both_six = ha6.wrapping_mul(hb6);
+    let mut den = 7 * (pa[6].wrapping_mul(pb[6]));
+    let split = 3 * both_six;
+    let (mut win, mut draw, mut lose) = (7 * win + split, 7 * draw + both_six, 7 * lose + split);
     if spec.draws == DrawRule::RollOff {
         den *= 2;
         win = 2 * win + draw;
@@ -230,6 +223,18 @@ fn opposed_without_gear(spec: &OpposedSpec) -> Option<Dense<u128>> {
         w: vec![lose, draw, win],
         den,
     })
+}
+
+/// `v^n` for the faces `v = 0..=6` of a pool of `1 ≤ n ≤ 45` dice (the weight of "every
+/// die shows `v` or less"; `6^45` fits `u128`). Only `3^n` and `5^n` are powers to compute:
+/// `2^n` and `4^n` are shifts and `6^n = 3^n · 2^n`; in `u64` while `6^n` fits it.
+fn face_powers(n: u32) -> [u128; 7] {
+    let (three, five) = if n <= 24 {
+        (u128::from(3u64.pow(n)), u128::from(5u64.pow(n)))
+    } else {
+        (3u128.pow(n), 5u128.pow(n))
+    };
+    [0, 1, 1 << n, three, 1 << (2 * n), five, three << n]
 }
 
 fn opposed_dense<W: Weight>(spec: &OpposedSpec) -> Option<Dense<W>> {
