@@ -371,7 +371,9 @@ impl<'a> Plan<'a> {
         // Big weights. Each outcome's Horner sum over its rows lives in a ring of `width`
         // slots (an outcome leaves the rows for good once they move past it), in u128 when
         // total · s^(rows − 1) bounds it, else in `limbs` 64-bit limbs; then one product
-        // with s^lowest makes its big integer.
+        // with s^lowest makes its weight, written straight into one flat buffer of
+        // `limbs` limbs an outcome (every weight is at most the denominator, which has as
+        // many): one allocation for all the weights instead of a big integer each.
         let den = BigUint::from(x.s).pow(levels);
         let limbs = den.iter_u64_digits().len();
         let rows = width.div_ceil(t) as u32;
@@ -384,13 +386,21 @@ impl<'a> Plan<'a> {
             let pow = &pows[lowest(z) * limbs..(lowest(z) + 1) * limbs];
             &pow[..pow.iter().rposition(|&l| l != 0).map_or(0, |i| i + 1)]
         };
-        let mut out: Vec<BigUint> = Vec::with_capacity(out_len);
-        let (mut wide, mut digits) = (vec![0u64; 2 * limbs + 2], vec![0u32; 4 * limbs + 4]);
+        let mut flat = vec![0u64; out_len * limbs];
+        let mut wide = vec![0u64; 2 * limbs + 2];
+        let mut store = |z: usize, product: &[u64]| {
+            let (kept, rest) = product.split_at(limbs.min(product.len()));
+            debug_assert!(
+                rest.iter().all(|&l| l == 0),
+                "a weight above the denominator"
+            );
+            flat[z * limbs..][..kept.len()].copy_from_slice(kept);
+        };
         let mut done = 0;
         if narrow {
             let mut ring = vec![0u128; width];
             // The next outcome to finish, its ring slot and its lowest power of s.
-            let (mut slot, mut low, mut in_level) = (0, top, 0);
+            let (mut slot, mut low, mut in_level, mut finished) = (0, top, 0, 0);
             // Each power's limbs without its leading zeros.
             let pow_len: Vec<usize> = (0..=top)
                 .map(|p| {
@@ -401,8 +411,9 @@ impl<'a> Plan<'a> {
             let mut finish = |ring: &mut [u128]| {
                 let sum = std::mem::take(&mut ring[slot]);
                 let pow = &pows[low * limbs..low * limbs + pow_len[low]];
-                let k = times_u128(sum, pow, &mut wide, &mut digits);
-                out.push(BigUint::from_slice(&digits[..k]));
+                let k = times_u128(sum, pow, &mut wide);
+                store(finished, &wide[..k]);
+                finished += 1;
                 slot = if slot + 1 == width { 0 } else { slot + 1 };
                 in_level += 1;
                 if in_level == t {
@@ -440,13 +451,8 @@ impl<'a> Plan<'a> {
             let mut finish = |z: usize, ring: &mut [u64], used: &mut [u32]| {
                 let slot = z % width;
                 let number = &mut ring[slot * limbs..(slot + 1) * limbs];
-                let k = times(
-                    &number[..used[slot] as usize],
-                    pow_of(z),
-                    &mut wide,
-                    &mut digits,
-                );
-                out.push(BigUint::from_slice(&digits[..k]));
+                let k = times(&number[..used[slot] as usize], pow_of(z), &mut wide);
+                store(z, &wide[..k]);
                 number.fill(0);
                 used[slot] = 0;
             };
@@ -468,7 +474,7 @@ impl<'a> Plan<'a> {
                 done += 1;
             }
         }
-        Some(Weights::from_dense_big(min, out, den))
+        Some(Weights::from_flat(min, limbs, flat, den))
     }
 }
 
@@ -589,9 +595,9 @@ fn mul_add(number: &mut [u64], used: u32, s: u64, c: u128) -> u32 {
     len as u32
 }
 
-/// `a · b` for `a` below 2^128, as 32-bit digits (for `BigUint::from_slice`) in `out`,
-/// `wide` as scratch (both long enough); returns the digits written.
-fn times_u128(a: u128, b: &[u64], wide: &mut [u64], out: &mut [u32]) -> usize {
+/// `a · b` for `a` below 2^128, in 64-bit limbs in `wide` (long enough); returns the limbs
+/// written.
+fn times_u128(a: u128, b: &[u64], wide: &mut [u64]) -> usize {
     let (lo, hi) = (a as u64, (a >> 64) as u64);
     let mut carry = 0u64;
     for (slot, &y) in wide.iter_mut().zip(b) {
@@ -612,16 +618,11 @@ fn times_u128(a: u128, b: &[u64], wide: &mut [u64], out: &mut [u32]) -> usize {
         wide[b.len() + 1] = carry;
         len += 1;
     }
-    for (pair, &l) in out.chunks_exact_mut(2).zip(&wide[..len]) {
-        pair[0] = l as u32;
-        pair[1] = (l >> 32) as u32;
-    }
-    2 * len
+    len
 }
 
-/// `a · b` as 32-bit digits (for `BigUint::from_slice`) in `out`, `wide` as scratch (both
-/// long enough); returns the digits written.
-fn times(a: &[u64], b: &[u64], wide: &mut [u64], out: &mut [u32]) -> usize {
+/// `a · b` in 64-bit limbs in `wide` (long enough); returns the limbs written.
+fn times(a: &[u64], b: &[u64], wide: &mut [u64]) -> usize {
     let len = a.len() + b.len();
     let wide = &mut wide[..len];
     wide.fill(0);
@@ -634,11 +635,7 @@ fn times(a: &[u64], b: &[u64], wide: &mut [u64], out: &mut [u32]) -> usize {
         }
         wide[i + b.len()] = carry as u64;
     }
-    for (pair, &l) in out.chunks_exact_mut(2).zip(wide.iter()) {
-        pair[0] = l as u32;
-        pair[1] = (l >> 32) as u32;
-    }
-    2 * len
+    len
 }
 
 /// A row's coefficients: `u64` when every row sums to at most `u64::MAX`, else `u128`.

@@ -18,6 +18,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Debug;
+use std::sync::OnceLock;
 
 use num_bigint::{BigInt, BigUint};
 use num_traits::{ToPrimitive, Zero};
@@ -512,17 +513,78 @@ fn kronecker(a: &Dense<BigUint>, b: &Dense<BigUint>) -> Dense<BigUint> {
 /// exact either way. Where a mechanic was truncated, the weights sum to less than the
 /// denominator and [`Weights::neglected`] is the difference.
 ///
-/// `==` compares the representation (the same weights over the same denominator); to compare
-/// probabilities, compare [`Weights::to_distribution`].
-#[derive(Debug, Clone, PartialEq)]
+/// `==` compares the representation (the same weights over the same denominator, in `u128`
+/// on both sides or in big integers on both); to compare probabilities, compare
+/// [`Weights::to_distribution`].
+#[derive(Debug, Clone)]
 pub struct Weights {
     repr: Repr,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 enum Repr {
     Small(Dense<u128>),
     Big(Dense<BigUint>),
+    /// Big weights in one buffer ([`Flat`]), as the structured sums of exploding dice write
+    /// them; read through [`Weights::view`], which widens them to `Big`.
+    Flat(Flat),
+}
+
+/// Big weights laid flat: outcome `min + i` weighs the `limbs` 64-bit limbs
+/// `data[i · limbs..(i + 1) · limbs]`, least significant first. One allocation for a
+/// thousand weights where `Dense<BigUint>` makes a thousand (the allocations were half
+/// the time of 10d10 exploding 9 times); widened to big integers once, when first read.
+#[derive(Debug, Clone)]
+struct Flat {
+    min: i64,
+    limbs: usize,
+    data: Vec<u64>,
+    den: BigUint,
+    wide: OnceLock<Dense<BigUint>>,
+}
+
+impl Flat {
+    /// The weights as big integers, made on the first call and kept.
+    fn wide(&self) -> &Dense<BigUint> {
+        self.wide.get_or_init(|| self.to_dense())
+    }
+
+    fn to_dense(&self) -> Dense<BigUint> {
+        let w = self
+            .data
+            .chunks_exact(self.limbs)
+            .map(|limbs| {
+                let digits: Vec<u32> = limbs
+                    .iter()
+                    .flat_map(|&l| [l as u32, (l >> 32) as u32])
+                    .collect();
+                BigUint::from_slice(&digits)
+            })
+            .collect();
+        Dense {
+            min: self.min,
+            w,
+            den: self.den.clone(),
+        }
+        .trimmed()
+    }
+}
+
+/// The weights as the read-only methods see them: flat big weights widened.
+enum View<'a> {
+    Small(&'a Dense<u128>),
+    Big(&'a Dense<BigUint>),
+}
+
+impl PartialEq for Weights {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.repr, &other.repr) {
+            (Repr::Small(a), Repr::Small(b)) => a == b,
+            (Repr::Big(a), Repr::Big(b)) => a == b,
+            (Repr::Small(_), _) | (_, Repr::Small(_)) => false,
+            _ => self.big() == other.big(),
+        }
+    }
 }
 
 impl Weights {
@@ -545,6 +607,30 @@ impl Weights {
         );
         Self {
             repr: Repr::Big(Dense { min, w, den }.trimmed()),
+        }
+    }
+
+    /// Big weights of outcomes `min, min + 1, …` laid flat in `limbs` limbs each (every
+    /// weight at most `den`, which fits as many limbs).
+    pub(crate) fn from_flat(min: i64, limbs: usize, data: Vec<u64>, den: BigUint) -> Self {
+        debug_assert!(limbs > 0 && data.len().is_multiple_of(limbs));
+        Self {
+            repr: Repr::Flat(Flat {
+                min,
+                limbs,
+                data,
+                den,
+                wide: OnceLock::new(),
+            }),
+        }
+    }
+
+    /// The weights for reading: flat big weights widened to big integers.
+    fn view(&self) -> View<'_> {
+        match &self.repr {
+            Repr::Small(d) => View::Small(d),
+            Repr::Big(d) => View::Big(d),
+            Repr::Flat(f) => View::Big(f.wide()),
         }
     }
 
@@ -591,7 +677,7 @@ impl Weights {
     pub(crate) fn small_dense(&self) -> Option<&Dense<u128>> {
         match &self.repr {
             Repr::Small(d) => Some(d),
-            Repr::Big(_) => None,
+            Repr::Big(_) | Repr::Flat(_) => None,
         }
     }
 
@@ -606,6 +692,9 @@ impl Weights {
         match self.repr {
             Repr::Small(d) => Self {
                 repr: Repr::Big(d.to_big()),
+            },
+            Repr::Flat(f) => Self {
+                repr: Repr::Big(f.wide().clone()),
             },
             big => Self { repr: big },
         }
@@ -629,6 +718,7 @@ impl Weights {
         match &self.repr {
             Repr::Small(d) => d.to_big(),
             Repr::Big(d) => d.clone(),
+            Repr::Flat(f) => f.wide().clone(),
         }
     }
 
@@ -747,26 +837,26 @@ impl Weights {
 
     /// The smallest outcome with a non-zero weight (`None` if there is none).
     pub fn min_outcome(&self) -> Option<i64> {
-        match &self.repr {
-            Repr::Small(d) => (!d.w.is_empty()).then_some(d.min),
-            Repr::Big(d) => (!d.w.is_empty()).then_some(d.min),
+        match self.view() {
+            View::Small(d) => (!d.w.is_empty()).then_some(d.min),
+            View::Big(d) => (!d.w.is_empty()).then_some(d.min),
         }
     }
 
     /// The largest outcome with a non-zero weight (`None` if there is none).
     pub fn max_outcome(&self) -> Option<i64> {
-        match &self.repr {
-            Repr::Small(d) => (!d.w.is_empty()).then(|| d.min + d.w.len() as i64 - 1),
-            Repr::Big(d) => (!d.w.is_empty()).then(|| d.min + d.w.len() as i64 - 1),
+        match self.view() {
+            View::Small(d) => (!d.w.is_empty()).then(|| d.min + d.w.len() as i64 - 1),
+            View::Big(d) => (!d.w.is_empty()).then(|| d.min + d.w.len() as i64 - 1),
         }
     }
 
     /// How many outcomes have a non-zero weight (the size of the support): a count over
     /// the weights held, nothing copied.
     pub fn support_size(&self) -> usize {
-        match &self.repr {
-            Repr::Small(d) => d.w.iter().filter(|x| **x != 0).count(),
-            Repr::Big(d) => d.w.iter().filter(|x| !Zero::is_zero(*x)).count(),
+        match self.view() {
+            View::Small(d) => d.w.iter().filter(|x| **x != 0).count(),
+            View::Big(d) => d.w.iter().filter(|x| !Zero::is_zero(*x)).count(),
         }
     }
 
@@ -779,9 +869,9 @@ impl Weights {
                 .map(|(i, _)| d.min + i as i64)
                 .collect()
         }
-        match &self.repr {
-            Repr::Small(d) => go(d),
-            Repr::Big(d) => go(d),
+        match self.view() {
+            View::Small(d) => go(d),
+            View::Big(d) => go(d),
         }
     }
 
@@ -797,25 +887,25 @@ impl Weights {
 
     /// The common denominator, as a big integer.
     pub fn denominator_big(&self) -> BigUint {
-        match &self.repr {
-            Repr::Small(d) => BigUint::from(d.den),
-            Repr::Big(d) => d.den.clone(),
+        match self.view() {
+            View::Small(d) => BigUint::from(d.den),
+            View::Big(d) => d.den.clone(),
         }
     }
 
     /// The weight of exactly `value`.
     pub fn weight(&self, value: i64) -> BigUint {
-        match &self.repr {
-            Repr::Small(d) => BigUint::from(at(d, value).unwrap_or(0)),
-            Repr::Big(d) => at(d, value).unwrap_or_default(),
+        match self.view() {
+            View::Small(d) => BigUint::from(at(d, value).unwrap_or(0)),
+            View::Big(d) => at(d, value).unwrap_or_default(),
         }
     }
 
     /// Probability of exactly `value`, exactly.
     pub fn p_eq(&self, value: i64) -> Prob {
-        match &self.repr {
-            Repr::Small(d) => at(d, value).unwrap_or(0).ratio(&d.den),
-            Repr::Big(d) => at(d, value).unwrap_or_default().ratio(&d.den),
+        match self.view() {
+            View::Small(d) => at(d, value).unwrap_or(0).ratio(&d.den),
+            View::Big(d) => at(d, value).unwrap_or_default().ratio(&d.den),
         }
     }
 
@@ -827,14 +917,14 @@ impl Weights {
                 .skip(from)
                 .try_fold(W::zero(), |acc, x| acc.add(x))
         }
-        match &self.repr {
-            Repr::Small(d) => match tail(d, value) {
+        match self.view() {
+            View::Small(d) => match tail(d, value) {
                 Some(t) => t.ratio(&d.den),
                 None => tail(&d.to_big(), value)
                     .unwrap_or_default()
                     .ratio(&BigUint::from(d.den)),
             },
-            Repr::Big(d) => tail(d, value).unwrap_or_default().ratio(&d.den),
+            View::Big(d) => tail(d, value).unwrap_or_default().ratio(&d.den),
         }
     }
 
@@ -865,9 +955,9 @@ impl Weights {
                     .collect()
             }
         }
-        match &self.repr {
-            Repr::Small(d) => go(d),
-            Repr::Big(d) => go(d),
+        match self.view() {
+            View::Small(d) => go(d),
+            View::Big(d) => go(d),
         }
     }
 
@@ -891,9 +981,9 @@ impl Weights {
             };
             Distribution::from_sorted(outcomes, neglected)
         }
-        match &self.repr {
-            Repr::Small(d) => go(d),
-            Repr::Big(d) => {
+        match self.view() {
+            View::Small(d) => go(d),
+            View::Big(d) => {
                 // Dice denominators are products of small primes: each weight reduced by
                 // stripping those, not by a big gcd.
                 let den = crate::Fractions::new(&d.den);
@@ -1369,6 +1459,44 @@ mod tests {
         );
     }
 
+    /// A structured sum past `u128` comes back in flat limbs, and every way of reading it,
+    /// or of computing on it, gives what the same sum by convolutions (big integers) gives.
+    #[test]
+    fn flat_weights_read_like_the_convolutions() {
+        let die = Weights::die(10).explode(9);
+        let flat = die.sum_of(4);
+        let reference = die.sum_by_squares(4);
+        assert!(matches!(flat.repr, Repr::Flat(_)), "10^40 passes u128");
+        assert!(matches!(reference.repr, Repr::Big(_)));
+        assert_eq!(flat, reference);
+        assert_eq!(reference, flat);
+        assert!(!flat.is_small());
+        assert_eq!(flat.min_outcome(), Some(4));
+        assert_eq!(flat.max_outcome(), Some(400));
+        assert_eq!(flat.support_size(), reference.support_size());
+        assert_eq!(flat.values(), reference.values());
+        assert_eq!(flat.weights_big(), reference.weights_big());
+        assert_eq!(flat.denominator_big(), BigUint::from(10u32).pow(40));
+        for v in [3, 4, 10, 11, 57, 399, 400, 401] {
+            assert_eq!(flat.weight(v), reference.weight(v), "{v}");
+            assert_eq!(flat.p_eq(v), reference.p_eq(v), "{v}");
+            assert_eq!(flat.p_at_least(v), reference.p_at_least(v), "{v}");
+        }
+        // All four tens and then ten more times each: 1 in 10^40.
+        assert_eq!(flat.weight(400), BigUint::from(1u32));
+        assert_eq!(flat.neglected(), reference.neglected());
+        assert_eq!(flat.probabilities_f64(), reference.probabilities_f64());
+        assert_eq!(flat.to_distribution(), reference.to_distribution());
+        assert_eq!(flat.clone().into_big(), reference);
+        assert_eq!(flat.add(&Weights::die(6)), reference.add(&Weights::die(6)));
+        assert_eq!(
+            Pool::new(flat.clone(), 2).keep_highest(1),
+            Pool::new(reference.clone(), 2).keep_highest(1)
+        );
+        // Small and big weights are never equal, even for the same numbers.
+        assert_ne!(Weights::die(6), Weights::die(6).into_big());
+    }
+
     /// The one-multiplication convolution equals the schoolbook one, with gaps and zeros.
     #[test]
     fn kronecker_matches_schoolbook() {
@@ -1403,7 +1531,7 @@ mod tests {
     fn unchecked_convolution_matches_checked() {
         let small = |w: &Weights| match &w.repr {
             Repr::Small(d) => d.clone(),
-            Repr::Big(_) => unreachable!("small"),
+            Repr::Big(_) | Repr::Flat(_) => unreachable!("small"),
         };
         let gappy = Weights::from_pairs([(-3, 5), (0, 1), (7, 2), (40, 9)]);
         let dice = [
