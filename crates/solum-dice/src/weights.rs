@@ -526,8 +526,9 @@ enum Repr {
     Small(Dense<u128>),
     Big(Dense<BigUint>),
     /// Big weights in one buffer ([`Flat`]), as the structured sums of exploding dice write
-    /// them; read through [`Weights::view`], which widens them to `Big`.
-    Flat(Flat),
+    /// them; read through [`Weights::view`], which widens them to `Big`. Boxed: the other
+    /// two keep `Weights` small.
+    Flat(Box<Flat>),
 }
 
 /// Big weights laid flat: outcome `min + i` weighs the `limbs` 64-bit limbs
@@ -615,13 +616,13 @@ impl Weights {
     pub(crate) fn from_flat(min: i64, limbs: usize, data: Vec<u64>, den: BigUint) -> Self {
         debug_assert!(limbs > 0 && data.len().is_multiple_of(limbs));
         Self {
-            repr: Repr::Flat(Flat {
+            repr: Repr::Flat(Box::new(Flat {
                 min,
                 limbs,
                 data,
                 den,
                 wide: OnceLock::new(),
-            }),
+            })),
         }
     }
 
@@ -1492,6 +1493,10 @@ mod tests {
         assert_eq!(
             Pool::new(flat.clone(), 2).keep_highest(1),
             Pool::new(reference.clone(), 2).keep_highest(1)
+        );
+        assert!(
+            std::mem::size_of::<Weights>() <= 64,
+            "flat weights are boxed"
         );
         // Small and big weights are never equal, even for the same numbers.
         assert_ne!(Weights::die(6), Weights::die(6).into_big());
