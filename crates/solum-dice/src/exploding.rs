@@ -400,7 +400,7 @@ impl<'a> Plan<'a> {
         if narrow {
             let mut ring = vec![0u128; width];
             // The next outcome to finish, its ring slot and its lowest power of s.
-            let (mut slot, mut low, mut in_level, mut finished) = (0, top, 0, 0);
+            let (mut slot, mut low, mut in_level) = (0, top, 0);
             // Each power's limbs without its leading zeros.
             let pow_len: Vec<usize> = (0..=top)
                 .map(|p| {
@@ -408,12 +408,11 @@ impl<'a> Plan<'a> {
                     pow.iter().rposition(|&l| l != 0).map_or(0, |i| i + 1)
                 })
                 .collect();
-            let mut finish = |ring: &mut [u128]| {
+            let mut finish = |z: usize, ring: &mut [u128]| {
                 let sum = std::mem::take(&mut ring[slot]);
                 let pow = &pows[low * limbs..low * limbs + pow_len[low]];
                 let k = times_u128(sum, pow, &mut wide);
-                store(finished, &wide[..k]);
-                finished += 1;
+                store(z, &wide[..k]);
                 slot = if slot + 1 == width { 0 } else { slot + 1 };
                 in_level += 1;
                 if in_level == t {
@@ -424,7 +423,7 @@ impl<'a> Plan<'a> {
             for p in (0..=top).rev() {
                 let at = t * (top - p);
                 while done < at {
-                    finish(&mut ring);
+                    finish(done, &mut ring);
                     done += 1;
                 }
                 row(p, &mut buf);
@@ -442,7 +441,7 @@ impl<'a> Plan<'a> {
                 }
             }
             while done < out_len {
-                finish(&mut ring);
+                finish(done, &mut ring);
                 done += 1;
             }
         } else {

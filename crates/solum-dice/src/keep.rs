@@ -19,23 +19,12 @@
 use num_bigint::BigUint;
 
 use crate::lane::Lane;
-use crate::weights::Dense;
+use crate::weights::{Dense, big_from_limbs};
 
 /// A 256-bit unsigned integer in four 64-bit limbs (least significant first), wrapping
 /// modulo 2^256: a `Copy` lane for walks whose bound passes `u128`.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 struct Wide([u64; 4]);
-
-impl Wide {
-    fn to_big(self) -> BigUint {
-        let digits: Vec<u32> = self
-            .0
-            .iter()
-            .flat_map(|&l| [l as u32, (l >> 32) as u32])
-            .collect();
-        BigUint::from_slice(&digits)
-    }
-}
 
 impl Lane for Wide {
     fn from_u128(x: u128) -> Self {
@@ -129,7 +118,11 @@ pub(crate) fn keep_sum(die: &Dense<u128>, n: u32, k: u32, highest: bool) -> Opti
                 return None;
             }
             let w = walk::<Wide>(faces, n, k, highest, sums);
-            let w = w.into_iter().map(Wide::to_big).collect();
+            let mut digits = Vec::new();
+            let w = w
+                .into_iter()
+                .map(|x| big_from_limbs(&x.0, &mut digits))
+                .collect();
             Some(Kept::Big(Dense { min, w, den }.trimmed()))
         }
     }
@@ -425,6 +418,7 @@ mod tests {
         use super::Wide;
         use crate::lane::Lane;
         let m = num_bigint::BigUint::from(1u32) << 256;
+        let big = |x: Wide| crate::weights::big_from_limbs(&x.0, &mut Vec::new());
         let vals = [
             Wide([0, 0, 0, 0]),
             Wide([1, 0, 0, 0]),
@@ -435,11 +429,11 @@ mod tests {
         ];
         for &a in &vals {
             for &b in &vals {
-                let (ba, bb) = (a.to_big(), b.to_big());
-                assert_eq!(a.wadd(b).to_big(), (&ba + &bb) % &m);
-                assert_eq!(a.wmul(b).to_big(), (&ba * &bb) % &m);
+                let (ba, bb) = (big(a), big(b));
+                assert_eq!(big(a.wadd(b)), (&ba + &bb) % &m);
+                assert_eq!(big(a.wmul(b)), (&ba * &bb) % &m);
             }
         }
-        assert_eq!(Wide::from_u128(u128::MAX).to_big(), u128::MAX.into());
+        assert_eq!(big(Wide::from_u128(u128::MAX)), u128::MAX.into());
     }
 }

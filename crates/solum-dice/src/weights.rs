@@ -547,20 +547,24 @@ struct Flat {
 impl Flat {
     /// The weights as big integers, made on the first call and kept.
     fn wide(&self) -> &Dense<BigUint> {
-        self.wide.get_or_init(|| self.to_dense())
+        self.wide.get_or_init(|| self.widen())
     }
 
+    /// The weights as big integers: the kept ones if they were read before, else made
+    /// without keeping them (the caller owns its copy either way).
     fn to_dense(&self) -> Dense<BigUint> {
+        if let Some(d) = self.wide.get() {
+            return d.clone();
+        }
+        self.widen()
+    }
+
+    fn widen(&self) -> Dense<BigUint> {
+        let mut digits = Vec::with_capacity(2 * self.limbs);
         let w = self
             .data
             .chunks_exact(self.limbs)
-            .map(|limbs| {
-                let digits: Vec<u32> = limbs
-                    .iter()
-                    .flat_map(|&l| [l as u32, (l >> 32) as u32])
-                    .collect();
-                BigUint::from_slice(&digits)
-            })
+            .map(|limbs| big_from_limbs(limbs, &mut digits))
             .collect();
         Dense {
             min: self.min,
@@ -577,13 +581,20 @@ enum View<'a> {
     Big(&'a Dense<BigUint>),
 }
 
+/// A big integer from 64-bit limbs, least significant first (`digits`: scratch, reused).
+pub(crate) fn big_from_limbs(limbs: &[u64], digits: &mut Vec<u32>) -> BigUint {
+    // num-bigint takes 32-bit digits only.
+    digits.clear();
+    digits.extend(limbs.iter().flat_map(|&l| [l as u32, (l >> 32) as u32]));
+    BigUint::from_slice(digits)
+}
+
 impl PartialEq for Weights {
     fn eq(&self, other: &Self) -> bool {
-        match (&self.repr, &other.repr) {
-            (Repr::Small(a), Repr::Small(b)) => a == b,
-            (Repr::Big(a), Repr::Big(b)) => a == b,
-            (Repr::Small(_), _) | (_, Repr::Small(_)) => false,
-            _ => self.big() == other.big(),
+        match (self.view(), other.view()) {
+            (View::Small(a), View::Small(b)) => a == b,
+            (View::Big(a), View::Big(b)) => a == b,
+            _ => false,
         }
     }
 }
@@ -695,7 +706,7 @@ impl Weights {
                 repr: Repr::Big(d.to_big()),
             },
             Repr::Flat(f) => Self {
-                repr: Repr::Big(f.wide().clone()),
+                repr: Repr::Big(f.to_dense()),
             },
             big => Self { repr: big },
         }
@@ -719,7 +730,7 @@ impl Weights {
         match &self.repr {
             Repr::Small(d) => d.to_big(),
             Repr::Big(d) => d.clone(),
-            Repr::Flat(f) => f.wide().clone(),
+            Repr::Flat(f) => f.to_dense(),
         }
     }
 
