@@ -257,17 +257,7 @@ fn uniform_sum(x: &Exploding, n: u32) -> Option<Weights> {
     table[0] = 1;
     for j in 1..=n {
         let (done, rest) = table.split_at_mut(q_at(j));
-        let prev = &done[q_at(j - 1)..];
-        let mut run = 0u128;
-        for (k, slot) in rest[..d * j + 1].iter_mut().enumerate() {
-            if k < prev.len() {
-                run = run.wrapping_add(prev[k]);
-            }
-            if k > d {
-                run = run.wrapping_sub(prev[k - d - 1]);
-            }
-            *slot = run;
-        }
+        window_sums(&done[q_at(j - 1)..], d + 1, &mut rest[..=d * j]);
     }
     let (mut up, mut sp) = (1u128, 1u128);
     for i in 0..=(d + 1) * n {
@@ -286,7 +276,9 @@ fn uniform_sum(x: &Exploding, n: u32) -> Option<Weights> {
     let mut next = vec![0u128; out_len];
     // Per j: C(n, j) w^j u^((d+1)(n−j)), from j = n down (C(n, j) and w^j divide exactly:
     // both are below the denominator, nothing wrapped).
-    let (mut binom, mut w_j, mut u_j) = (1u128, w.pow(n as u32), 1u128);
+    // (w^n ≤ s^n fits for weights that sum to at most the denominator; anything else
+    // goes the general way rather than overflow.)
+    let (mut binom, mut w_j, mut u_j) = (1u128, w.checked_pow(n as u32)?, 1u128);
     let u_step = u_pow[d + 1];
     // The highest index with a weight so far.
     let mut hi = 0;
@@ -294,20 +286,7 @@ fn uniform_sum(x: &Exploding, n: u32) -> Option<Weights> {
         if j < n {
             // acc ← acc · U: next[z] = acc[z] + … + acc[z − L + 1].
             hi = (hi + l - 1).min(out_len - 1);
-            let mut run = 0u128;
-            let first = l.min(hi + 1);
-            for (slot, &v) in next[..first].iter_mut().zip(&acc[..first]) {
-                run = run.wrapping_add(v);
-                *slot = run;
-            }
-            if hi >= l {
-                // Past the first window: one face enters and one leaves.
-                let (entering, leaving) = (&acc[l..=hi], &acc[..=hi - l]);
-                for ((slot, &v), &old) in next[l..=hi].iter_mut().zip(entering).zip(leaving) {
-                    run = run.wrapping_add(v.wrapping_sub(old));
-                    *slot = run;
-                }
-            }
+            window_sums(&acc[..=hi], l, &mut next[..=hi]);
             std::mem::swap(&mut acc, &mut next);
             binom = binom * (j as u128 + 1) / (n - j) as u128;
             w_j /= w;
@@ -599,6 +578,37 @@ impl<'a> Plan<'a> {
     }
 }
 
+/// `dst[z] = src[z + 1 − width] + … + src[z]` (entries of `src` before 0 or past its end
+/// count as 0), in wrapping arithmetic: the product by `1 + x + … + x^(width − 1)`, as a
+/// running sum that one entry enters and one leaves. The counts of `j` parts (`Q_j`), the
+/// powers of a fair die's faces and each step of Horner's rule in `U` are such products.
+/// No bounds checks inside the loops: they are the hot part of a sum by Horner's rule.
+fn window_sums<O: Operand>(src: &[O], width: usize, dst: &mut [O]) {
+    let zero = O::default();
+    let at = |z: usize| src.get(z).copied().unwrap_or(zero);
+    let (len, full) = (dst.len(), src.len().min(dst.len()));
+    let first = width.min(len);
+    let mut run = zero;
+    // Until the window is full, nothing leaves it.
+    for (z, slot) in dst[..first].iter_mut().enumerate() {
+        run = run.wadd(at(z));
+        *slot = run;
+    }
+    if width < full {
+        // Both the entering and the leaving entry are in `src`.
+        let (entering, leaving) = (&src[width..full], &src[..full - width]);
+        for ((slot, &v), &old) in dst[width..full].iter_mut().zip(entering).zip(leaving) {
+            run = run.wadd(v.wsub(old));
+            *slot = run;
+        }
+    }
+    // Past the end of `src` only leaving entries remain.
+    for (z, slot) in dst.iter_mut().enumerate().skip(first.max(full)) {
+        run = run.wsub(at(z - width));
+        *slot = run;
+    }
+}
+
 /// `A^m` for `m = 0..=n`, laid one after the other (`A^m` from index `at[m]` to
 /// `at[m + 1]`). Each entry is at most `(ΣA)^n`, checked to fit `O`.
 fn powers_of_a<O: Operand>(lower: &[O], n: usize) -> (Vec<O>, Vec<usize>) {
@@ -617,15 +627,9 @@ fn powers_of_a<O: Operand>(lower: &[O], n: usize) -> (Vec<O>, Vec<usize>) {
         let next = &mut rest[..at[m + 1] - at[m]];
         if uniform {
             // Equal weights: a running sum over a window of `k`.
-            let mut run = O::default();
-            for (i, slot) in next.iter_mut().enumerate() {
-                if i < prev.len() {
-                    run = run.wadd(prev[i]);
-                }
-                if i >= k {
-                    run = run.wsub(prev[i - k]);
-                }
-                *slot = run.wmul(lower[0]);
+            window_sums(prev, k, next);
+            for slot in next.iter_mut() {
+                *slot = slot.wmul(lower[0]);
             }
         } else {
             for (i, &p) in prev.iter().enumerate() {
@@ -661,18 +665,9 @@ fn scalars<O: Operand>(n: usize, d: usize, u: u64) -> (Vec<O>, Vec<usize>) {
     q[0] = O::from_u128(1);
     for m in 0..=n {
         if m > 0 {
-            let mut run = O::default();
             prev.clear();
             prev.extend_from_slice(&q[..d * (m - 1) + 1]);
-            for i in 0..=d * m {
-                if i < prev.len() {
-                    run = run.wadd(prev[i]);
-                }
-                if i > d {
-                    run = run.wsub(prev[i - d - 1]);
-                }
-                q[i] = run;
-            }
+            window_sums(&prev, d + 1, &mut q[..=d * m]);
             // C(n, m) from C(n, m − 1), exact at each step.
             binom = O::from_u128(binom.to_u128() * (n - m + 1) as u128 / m as u128);
         }
@@ -949,6 +944,30 @@ mod tests {
         let big = Weights::die(100).explode(20);
         assert!(!big.is_small());
         assert_eq!(big, by_levels(&Weights::die(100), 20));
+    }
+
+    /// The running window sums equal their definition, for sources shorter, as long as
+    /// and longer than the result, and windows narrower and wider than both.
+    #[test]
+    fn window_sums_are_sums_over_the_window() {
+        let src: Vec<u64> = (1..=9).map(|i| i * i + 3).collect();
+        for src_len in 0..=src.len() {
+            let src = &src[..src_len];
+            for len in 0..=12 {
+                for width in 1..=14 {
+                    let mut got = vec![0u64; len];
+                    window_sums(src, width, &mut got);
+                    let want: Vec<u64> = (0..len)
+                        .map(|z| {
+                            (z.saturating_sub(width - 1)..=z)
+                                .filter_map(|i| src.get(i))
+                                .sum()
+                        })
+                        .collect();
+                    assert_eq!(got, want, "{src:?} {len} {width}");
+                }
+            }
+        }
     }
 
     /// Dice whose faces below the top weigh the same take Horner's rule in `U` whenever the
