@@ -3,8 +3,9 @@
 # (bench/icepool_sweeps.py) and by solum (bench/src/main.rs, release build), each sweep in
 # fresh processes of its own (RUNS of them, 3 unless set) so every query is cold. Before the
 # clock both sides run the same warm-up query (the 2 highest of 3d7, a die no sweep uses), so
-# the first touch of code and heap is not counted on either side and no cache helps a sweep;
-# then the sweep is timed again warm. Prints one JSON object per sweep with the median
+# the first touch of code and heap is not counted on either side and no cache helps a sweep
+# (solum also maps all of its code first, as Python's import loads all of icepool's; see
+# map_code in bench/src/main.rs); then the sweep is timed again warm. Prints one JSON object per sweep with the median
 # times, their ratio and whether every probability agrees within 1e-9, then the rolling
 # throughput. Needs python3 (3.10+), network access to PyPI once, and cargo.
 #

@@ -34,6 +34,7 @@
 //! path.
 
 use num_bigint::BigUint;
+use num_traits::{CheckedMul, PrimInt, checked_pow};
 
 use crate::Weights;
 use crate::lane::Operand;
@@ -63,13 +64,17 @@ struct Exploding {
 impl Exploding {
     /// Whether `g` holds exactly the weights of this die exploded `depth` times, over
     /// `s^(depth+1)`: level `k` keeps face `f < t` with weight `w_f · u^k · s^(depth−k)`, the
-    /// last level keeps the top face with `u^(depth+1)`.
-    fn matches(&self, g: &Dense<u128>) -> bool {
-        let (s, u, d) = (u128::from(self.s), u128::from(self.u), self.depth);
+    /// last level keeps the top face with `u^(depth+1)`. Computed in `W`, which holds the
+    /// denominator (and so every weight).
+    fn matches<W: Word>(&self, g: &Dense<u128>) -> bool {
+        let (Some(s), Some(u)) = (W::from(self.s), W::from(self.u)) else {
+            return false;
+        };
+        let d = self.depth;
         let check = || -> Option<bool> {
             // Level by level: u^k and s^(d−k) carried along (s^(d+1) fits, so both do).
-            let mut scale = s.checked_pow(d)?;
-            let mut up = 1u128;
+            let mut scale = checked_pow(s, d as usize)?;
+            let mut up = W::one();
             let t = self.t;
             for k in 0..=i64::from(d) + 1 {
                 for f in 0..t {
@@ -83,54 +88,80 @@ impl Exploding {
                         }
                         up
                     } else if f < self.a {
-                        0
+                        W::zero()
                     } else {
-                        u128::from(self.lower[(f - self.a) as usize])
-                            .checked_mul(up)?
-                            .checked_mul(scale)?
+                        W::from(self.lower[(f - self.a) as usize])?
+                            .checked_mul(&up)?
+                            .checked_mul(&scale)?
                     };
-                    if g.w.get((o - g.min) as usize) != Some(&expected) {
+                    if g.w.get((o - g.min) as usize) != expected.to_u128().as_ref() {
                         return Some(false);
                     }
                 }
-                up = up.checked_mul(u)?;
-                scale /= s;
+                up = up.checked_mul(&u)?;
+                scale = scale / s;
             }
             Some(true)
         };
-        s.checked_pow(d + 1) == Some(g.den)
+        checked_pow(s, d as usize + 1).and_then(|den| den.to_u128()) == Some(g.den)
             && i64::try_from(g.w.len()).ok() == Some((i64::from(d) + 1) * self.t - g.min + 1)
             && check() == Some(true)
     }
 }
 
+/// The unsigned word the recognition computes in: `u64` when the die's denominator fits
+/// it (hardware products and quotients), `u128` otherwise.
+trait Word: PrimInt + CheckedMul {}
+
+impl<W: PrimInt + CheckedMul> Word for W {}
+
 /// The exact `k`-th root of `x` (`k ≥ 2`), if `x` is a `k`-th power: a bisection in
 /// integers (no floating point: nothing to load or round on a cold call).
-fn exact_root(x: u128, k: u32) -> Option<u64> {
-    if x < 2 {
-        return Some(x as u64);
+fn exact_root<W: Word>(x: W, k: u32) -> Option<W> {
+    let two = W::one() + W::one();
+    if x < two {
+        return Some(x);
     }
-    let bits = 128 - x.leading_zeros();
-    // r^k = x with r < 2^ceil(bits/k).
-    let (mut lo, mut hi) = (1u128, 1u128 << bits.div_ceil(k).min(64));
-    while lo + 1 < hi {
-        let mid = (lo + hi) / 2;
-        match mid.checked_pow(k) {
+    let width = W::zero().count_zeros();
+    let bits = width - x.leading_zeros();
+    // r^k = x with r < 2^ceil(bits/k), and k ≥ 2 keeps that shift inside the word.
+    let (mut lo, mut hi) = (
+        W::one(),
+        W::one() << bits.div_ceil(k).min(width / 2) as usize,
+    );
+    while lo + W::one() < hi {
+        let mid = (lo + hi) / two;
+        match checked_pow(mid, k as usize) {
             Some(p) if p <= x => lo = mid,
             _ => hi = mid,
         }
     }
-    (lo.checked_pow(k) == Some(x)).then_some(lo as u64)
+    (checked_pow(lo, k as usize) == Some(x)).then_some(lo)
 }
 
 /// Recognises `g` as `base.explode(depth)` for a base die with faces `a..=t`, `0 ≤ a < t`,
-/// weights and denominator in `u64`, `depth ≥ 1`; `None` if it is not one.
+/// the base die's weights and denominator in `u64`, `depth ≥ 1`; `None` if it is not one.
+///
+/// In `u64` whenever the denominator fits it (every weight is at most the denominator):
+/// `u128` products, quotients and remainders are library calls (10d10 exploding twice,
+/// warm: 3.24 µs with the recognition in `u128`, 3.01 µs in `u64`).
 fn recognise(g: &Dense<u128>) -> Option<Exploding> {
+    if u64::try_from(g.den).is_ok() {
+        recognise_in::<u64>(g)
+    } else {
+        recognise_in::<u128>(g)
+    }
+}
+
+/// [`recognise`] in the word `W`, which holds the denominator.
+fn recognise_in<W: Word>(g: &Dense<u128>) -> Option<Exploding> {
     let len = i64::try_from(g.w.len()).ok()?;
     let (a, hi) = (g.min, g.min.checked_add(len - 1)?);
     if len < 3 || a < 0 || g.w.first() == Some(&0) {
         return None;
     }
+    let word = |x: u128| <W as num_traits::NumCast>::from(x);
+    let (den, top) = (word(g.den)?, word(*g.w.last()?)?);
     // The highest outcome is (depth + 1) · t: try every depth that divides it, the deepest
     // first. A chain is self-similar (a d10 exploding 9 times is also a 50-sided die of five
     // levels exploding once), and the deepest reading has the smallest coefficients.
@@ -142,18 +173,22 @@ fn recognise(g: &Dense<u128>) -> Option<Exploding> {
             continue;
         };
         let depth = levels - 1;
-        let Some(s) = exact_root(g.den, levels) else {
+        let Some(s) = exact_root(den, levels) else {
             continue;
         };
-        let Some(u) = exact_root(g.w[(hi - a) as usize], levels) else {
+        let Some(u) = exact_root(top, levels) else {
             continue;
         };
-        let scale = u128::from(s).checked_pow(depth)?;
+        let (Some(base_s), Some(base_u)) = (s.to_u64(), u.to_u64()) else {
+            continue;
+        };
+        let scale = checked_pow(s, depth as usize)?;
         let lower: Option<Vec<u64>> = g.w[..(t - a) as usize]
             .iter()
             .map(|&x| {
-                (x % scale == 0)
-                    .then(|| u64::try_from(x / scale).ok())
+                let x = word(x)?;
+                (x % scale == W::zero())
+                    .then(|| (x / scale).to_u64())
                     .flatten()
             })
             .collect();
@@ -165,11 +200,11 @@ fn recognise(g: &Dense<u128>) -> Option<Exploding> {
             a,
             t,
             lower,
-            u,
-            s,
+            u: base_u,
+            s: base_s,
             depth,
         };
-        if u > 0 && x.matches(g) {
+        if base_u > 0 && x.matches::<W>(g) {
             return Some(x);
         }
     }
@@ -1067,14 +1102,54 @@ mod tests {
         assert_eq!(cut.sum_of(3), cut.sum_by_squares(3));
     }
 
+    /// The recognition in `u64` (denominators that fit it) and in `u128` read a die alike,
+    /// and a die is recognised on both sides of the `u64` boundary.
+    #[test]
+    fn recognition_is_the_same_in_either_word() {
+        for sides in 2..=12u32 {
+            for depth in 1..=4u32 {
+                let die = Weights::die(sides).explode(depth);
+                let g = dense(&die);
+                let narrow = recognise_in::<u64>(g).expect("recognised in u64");
+                assert_eq!(recognise_in::<u128>(g), Some(narrow.clone()));
+                assert_eq!((narrow.s, narrow.depth), (u64::from(sides), depth));
+            }
+        }
+        assert!(recognise_in::<u64>(dense(&Weights::die(6))).is_none());
+        // 10^19 fits u64 and 10^20 does not; 2^63 fits and 2^64 does not.
+        for (sides, depth, fits) in [
+            (10, 18, true),
+            (10, 19, false),
+            (2, 62, true),
+            (2, 63, false),
+        ] {
+            let die = Weights::die(sides).explode(depth);
+            let g = dense(&die);
+            assert_eq!(u64::try_from(g.den).is_ok(), fits);
+            let x = recognise(g).expect("recognised");
+            assert_eq!((x.s, x.u, x.depth), (u64::from(sides), 1, depth));
+            assert_eq!(recognise_in::<u64>(g).is_some(), fits);
+        }
+    }
+
     #[test]
     fn roots_are_exact() {
-        assert_eq!(exact_root(1000, 3), Some(10));
-        assert_eq!(exact_root(999, 3), None);
+        assert_eq!(exact_root(1000u64, 3), Some(10));
+        assert_eq!(exact_root(1000u128, 3), Some(10));
+        assert_eq!(exact_root(999u64, 3), None);
         assert_eq!(exact_root(10u128.pow(38), 38), Some(10));
         assert_eq!(exact_root(u128::MAX, 2), None);
-        assert_eq!(exact_root((u64::MAX as u128).pow(2), 2), Some(u64::MAX));
-        assert_eq!(exact_root(1, 7), Some(1));
+        assert_eq!(exact_root(u64::MAX, 2), None);
+        assert_eq!(
+            exact_root(u128::from(u64::MAX).pow(2), 2),
+            Some(u128::from(u64::MAX))
+        );
+        assert_eq!(
+            exact_root(u64::from(u32::MAX).pow(2), 2),
+            Some(u64::from(u32::MAX))
+        );
+        assert_eq!(exact_root(3u64.pow(40), 40), Some(3));
+        assert_eq!(exact_root(1u64, 7), Some(1));
     }
 
     proptest! {
