@@ -98,9 +98,9 @@ def main():
                 )
                 d = max_diff(icepool[name][0]["dists"], public[name][0]["dists"])
                 row["agree_exact_fractions"] = d <= TOLERANCE
-        # Whether every solum run had its code mapped before the clock (solum-bench's
-        # map_code; false where /proc could not be read).
-        row["solum_code_mapped"] = all(r.get("code_mapped", False) for r in runs)
+        # Whether every solum run read its code before the clock (solum-bench's
+        # preload_code; false where /proc could not be read).
+        row["solum_code_preloaded"] = all(r.get("code_preloaded", False) for r in runs)
         print(json.dumps(row))
     for name, runs in public.items():
         if name not in solum:

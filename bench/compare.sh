@@ -3,14 +3,16 @@
 # (bench/icepool_sweeps.py) and by solum (bench/src/main.rs, release build), each sweep in
 # fresh processes of its own (RUNS of them, 3 unless set) so every query is cold. Before the
 # clock both sides run the same warm-up query (the 2 highest of 3d7, a die no sweep uses), so
-# the first touch of code and heap is not counted on either side and no cache helps a sweep
-# (solum also maps all of its code first, as Python's import loads all of icepool's; see
-# map_code in bench/src/main.rs); then the sweep is timed again warm. Prints one JSON object per sweep with the median
-# times, their ratio and whether every probability agrees within 1e-9, then the rolling
-# throughput. Needs python3 (3.10+), network access to PyPI once, and cargo.
+# the first touch of code and heap is not counted on either side and no cache helps a
+# sweep (solum also reads all of its code once first, which brings it into the CPU caches:
+# preload_code in bench/src/main.rs); then the sweep is timed again warm. Prints one JSON
+# object per sweep with the median times, their ratio and whether every probability agrees
+# within 1e-9, then the rolling throughput. Needs python3 (3.10+), network access to PyPI
+# once, and cargo.
 #
 # usage: bench/compare.sh            (from the repository root or anywhere inside it)
 #        RUNS=5 bench/compare.sh
+#        SOLUM_BENCH_NO_PRELOAD=1 bench/compare.sh   (solum's code not read before the clock)
 #
 # The virtual environment lives in target/icepool-venv (never committed; `cargo clean`
 # removes it). No test runs this script.

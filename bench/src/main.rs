@@ -53,26 +53,26 @@ fn dist_floats(d: &Distribution) -> Value {
 /// nothing: a fresh Rust process has touched almost no heap, while Python's import leaves
 /// megabytes of it touched. Each page touched for the first time is a page fault (about
 /// 1.5 µs here: 13 of them were 25 of the 30 µs of a cold `so1um_result_1_30`), which is
-/// the process's cost, not the engine's. Then it maps the program's code ([`map_code`]).
-/// Returns the warm-up's time and whether the code was mapped.
+/// the process's cost, not the engine's. Then it reads the program's code
+/// ([`preload_code`]) unless `SOLUM_BENCH_NO_PRELOAD` is set. Returns the warm-up's time and
+/// whether the code was read.
 fn warm_up() -> (f64, bool) {
     black_box(vec![1u8; HEAP_TOUCH]);
     // After the heap's touch: reading the code first made 4d6 keep 3 0.06 µs slower.
-    let mapped = map_code();
+    let preloaded = std::env::var_os("SOLUM_BENCH_NO_PRELOAD").is_none() && preload_code();
     let start = Instant::now();
     black_box(vec![Pool::new(Weights::die(7), 3).keep_highest(2)]);
-    (start.elapsed().as_secs_f64() * 1000.0, mapped)
+    (start.elapsed().as_secs_f64() * 1000.0, preloaded)
 }
 
-/// Loads all of this program's code before any clock starts, as Python's import has loaded
-/// all of icepool's code before its first query: reads the executable's code through
-/// `/proc/self/mem`, which maps each of its pages into this process and brings it into the
-/// caches. Without it, a sweep's first call into code the warm-up did not run pays to
-/// fetch it, page by page and line by line (10d10 exploding twice: 9.4 µs cold without,
-/// 9.2 µs when one byte of each page is read, which maps the pages and no more, and 6.0
-/// µs with all of the code read). Best effort: `false` (and nothing loaded ahead) where
-/// `/proc` cannot be read.
-fn map_code() -> bool {
+/// Reads all of this program's code once before any clock starts, through
+/// `/proc/self/mem`: that maps each of its pages into the process and brings the code into
+/// the caches, so a sweep's first call into code the warm-up did not run no longer pays
+/// to fetch it. It warms the caches, not only the page tables (10d10 exploding twice: 9.4
+/// µs cold without it, 9.2 µs when one byte of each page is read, which maps the pages and
+/// no more, 6.0 µs with all of the code read); docs/performance.md gives the figures with
+/// and without it. Best effort: `false` where `/proc` cannot be read or a read fails.
+fn preload_code() -> bool {
     use std::os::unix::fs::FileExt;
     let (Ok(maps), Ok(exe), Ok(mem)) = (
         std::fs::read_to_string("/proc/self/maps"),
@@ -81,17 +81,22 @@ fn map_code() -> bool {
     ) else {
         return false;
     };
-    let mut mapped = false;
-    // A page at a time, on the stack.
-    let mut page = [0u8; 4096];
+    let (mut found, mut read) = (false, true);
+    let mut chunk = [0u8; 4096];
     for line in maps.lines() {
-        // start-end perms offset device inode path
-        let mut fields = line.split_whitespace();
-        let (Some(range), Some(perms), Some(path)) = (fields.next(), fields.next(), fields.nth(3))
-        else {
-            continue;
+        // start-end perms offset device inode path (the path may hold spaces).
+        let mut rest = line;
+        let mut field = || {
+            let (f, r) = rest
+                .trim_start()
+                .split_once(char::is_whitespace)
+                .unwrap_or((rest.trim_start(), ""));
+            rest = r;
+            f
         };
-        if !perms.contains('x') || std::path::Path::new(path) != exe {
+        let (range, perms) = (field(), field());
+        let _ = (field(), field(), field());
+        if !perms.contains('x') || std::path::Path::new(rest.trim()) != exe {
             continue;
         }
         let Some((Ok(start), Ok(end))) = range
@@ -100,11 +105,12 @@ fn map_code() -> bool {
         else {
             continue;
         };
-        mapped = (start..end)
-            .step_by(page.len())
-            .all(|at| mem.read_at(&mut page, at).is_ok_and(|n| n > 0));
+        found = true;
+        read &= (start..end)
+            .step_by(chunk.len())
+            .all(|at| mem.read_at(&mut chunk, at).is_ok_and(|n| n > 0));
     }
-    mapped
+    found && read
 }
 
 /// Heap written and freed before the warm-up: under glibc's mmap and trim thresholds
@@ -131,7 +137,7 @@ fn sweep<T>(name: &str, run: impl Fn() -> Vec<T>, convert: impl Fn(&T) -> Value)
     if std::env::args().nth(2).is_some_and(|only| only != name) {
         return None;
     }
-    let (warm_up_ms, code_mapped) = warm_up();
+    let (warm_up_ms, code_preloaded) = warm_up();
     let start = Instant::now();
     let out = black_box(run());
     let ms = start.elapsed().as_secs_f64() * 1000.0;
@@ -150,7 +156,7 @@ fn sweep<T>(name: &str, run: impl Fn() -> Vec<T>, convert: impl Fn(&T) -> Value)
         "ms": ms,
         "warm_ms": warm_ms,
         "warm_up_ms": warm_up_ms,
-        "code_mapped": code_mapped,
+        "code_preloaded": code_preloaded,
         "dists": out.iter().map(convert).collect::<Vec<_>>(),
     }))
 }
