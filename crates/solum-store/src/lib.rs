@@ -18,7 +18,7 @@ use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionB
 use thiserror::Error;
 
 /// The newest schema this build knows.
-pub const SCHEMA_VERSION: i64 = 4;
+pub const SCHEMA_VERSION: i64 = 5;
 
 /// Marks a SQLite file as a solum campaign (`PRAGMA application_id`): "SOLU".
 const APPLICATION_ID: i64 = 0x534F_4C55;
@@ -108,6 +108,21 @@ const MIGRATIONS: &[&str] = &[
     // seen, starting at its creation.
     "ALTER TABLE sessions ADD COLUMN last_used INTEGER NOT NULL DEFAULT 0;
      UPDATE sessions SET last_used = COALESCE(CAST(strftime('%s', created) AS INTEGER), 0);",
+    // 4 → 5: an invite expires (`expires`, Unix seconds) and can be revoked; invites made
+    // before expire seven days after their creation, and the unused game master invites of
+    // the home table (one more printed at every start of `solum serve`) are revoked. A
+    // member's `name_key` (the application's comparison form of the name) keeps two members
+    // of a table from looking alike. `reveals` lists the secret entries a game master has
+    // shown the table, each at most once.
+    "ALTER TABLE invites ADD COLUMN expires INTEGER NOT NULL DEFAULT 0;
+     ALTER TABLE invites ADD COLUMN revoked INTEGER NOT NULL DEFAULT 0 CHECK (revoked IN (0, 1));
+     UPDATE invites SET expires = COALESCE(CAST(strftime('%s', created) AS INTEGER), 0) + 604800;
+     UPDATE invites SET revoked = 1 WHERE used_by IS NULL AND table_id = 0 AND role = 'gm';
+     ALTER TABLE members ADD COLUMN name_key TEXT NOT NULL DEFAULT '';
+     UPDATE members SET name_key = lower(trim(name));
+     CREATE TABLE reveals (
+         seq INTEGER PRIMARY KEY REFERENCES journal (seq)
+     );",
 ];
 
 /// Whose view of the campaign a connection has: which table, which member, and whether the
@@ -316,6 +331,10 @@ pub trait WriteTx {
     ) -> Result<Sheet, StoreError>;
     /// Appends journal entries.
     fn append(&mut self, entries: &[NewEntry]) -> Result<Vec<Entry>, StoreError>;
+    /// Marks the secret entry `seq` of the scope's table as revealed (only a game master's
+    /// scope, not writing in secret, may) and returns it. Refused when the entry is not a
+    /// secret entry of the table, or was revealed already: an entry is revealed once.
+    fn reveal(&mut self, seq: i64) -> Result<Entry, StoreError>;
 }
 
 /// Where a campaign's memory lives. Implemented by [`SqliteStore`]; a hosted backend
@@ -741,6 +760,57 @@ impl WriteTx for SqliteTx<'_> {
     fn append(&mut self, entries: &[NewEntry]) -> Result<Vec<Entry>, StoreError> {
         append_in(&self.tx, self.path, self.scope, entries)
     }
+
+    fn reveal(&mut self, seq: i64) -> Result<Entry, StoreError> {
+        if !self.scope.gm || self.scope.secret_writes {
+            return Err(StoreError::Forbidden(
+                "only the game master reveals a secret entry, and not in secret".into(),
+            ));
+        }
+        let found = self
+            .tx
+            .query_row(
+                "SELECT seq, at, kind, schema, body FROM journal
+                 WHERE seq = ?1 AND table_id = ?2 AND secret = 1",
+                params![seq, self.scope.table],
+                |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, i64>(3)?,
+                        r.get::<_, String>(4)?,
+                    ))
+                },
+            )
+            .optional()
+            .map_err(|e| classify(self.path, e))?;
+        let Some((seq, at, kind, schema, body)) = found else {
+            return Err(StoreError::BadRecord(format!(
+                "entry {seq} is no secret entry of this table"
+            )));
+        };
+        let added = self
+            .tx
+            .execute("INSERT OR IGNORE INTO reveals (seq) VALUES (?1)", [seq])
+            .map_err(|e| classify(self.path, e))?;
+        if added == 0 {
+            return Err(StoreError::BadRecord(format!(
+                "entry {seq} is revealed already"
+            )));
+        }
+        let body = serde_json::from_str(&body).map_err(|e| {
+            StoreError::BadRecord(format!("entry {seq} holds JSON that does not parse: {e}"))
+        })?;
+        Ok(Entry {
+            seq,
+            at,
+            kind,
+            schema,
+            body,
+            secret: true,
+        })
+    }
 }
 
 fn append_in(
@@ -968,33 +1038,51 @@ pub struct Member {
 /// Tables, members, invites and sessions of the web table. Tokens arrive hashed: the store
 /// never sees one it could hand back.
 pub trait TableStore {
-    /// Creates a table with its game master, who holds the session `session_hash`.
+    /// Creates a table with its game master, who holds the session `session_hash`;
+    /// `gm_key` is the comparison form of their name (see [`TableStore::redeem_invite`]).
     fn create_table(
         &mut self,
         name: &str,
         gm_name: &str,
+        gm_key: &str,
         session_hash: &str,
         at: &str,
     ) -> Result<Member, StoreError>;
 
-    /// Stores an unused invite to `table` (as game master when `gm`).
+    /// Stores an unused invite to `table` (as game master when `gm`), good until `expires`
+    /// (Unix seconds); its id comes back.
     fn add_invite(
         &mut self,
         table: i64,
         gm: bool,
         token_hash: &str,
         at: &str,
-    ) -> Result<(), StoreError>;
+        expires: i64,
+    ) -> Result<i64, StoreError>;
 
-    /// Uses an invite once: a new member named `name` with the session `session_hash`.
-    /// `None` when no unused invite has this hash.
+    /// Uses an invite once, at `now` (Unix seconds): a new member named `name` with the
+    /// session `session_hash`. Refused (and nothing changes) when no invite has this hash,
+    /// or it is used, revoked or past its expiry, or a member of its table already has a
+    /// name whose comparison form is `name_key`.
     fn redeem_invite(
         &mut self,
         token_hash: &str,
         name: &str,
+        name_key: &str,
         session_hash: &str,
         at: &str,
-    ) -> Result<Option<Member>, StoreError>;
+        now: i64,
+    ) -> Result<Redeemed, StoreError>;
+
+    /// Every invite of `table`, oldest first.
+    fn invites(&self, table: i64) -> Result<Vec<InviteRow>, StoreError>;
+
+    /// Revokes the invite `id` of `table`; false when the table has no such invite that is
+    /// still unused and not revoked.
+    fn revoke_invite(&mut self, table: i64, id: i64) -> Result<bool, StoreError>;
+
+    /// Revokes every unused invite of `table` with this role; how many were revoked.
+    fn revoke_unused_invites(&mut self, table: i64, gm: bool) -> Result<usize, StoreError>;
 
     /// The member holding a session that was used within `idle` seconds before `now` (Unix
     /// seconds); a session found is marked as used at `now` (at most once per
@@ -1014,6 +1102,40 @@ pub trait TableStore {
 
     /// Who created a sheet of the scope's table (none: the command line, or no such sheet).
     fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError>;
+}
+
+/// An invite as its table's game master lists it (its token is never kept, only its hash).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InviteRow {
+    /// The invite's id at its table.
+    pub id: i64,
+    /// True for an invite as game master.
+    pub gm: bool,
+    /// When it was made, RFC 3339.
+    pub created: String,
+    /// When it expires, Unix seconds.
+    pub expires: i64,
+    /// The member who used it, if used.
+    pub used_by: Option<i64>,
+    /// True once revoked.
+    pub revoked: bool,
+}
+
+/// What using an invite came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Redeemed {
+    /// A new member, with their session.
+    Joined(Member),
+    /// No invite has this token.
+    Unknown,
+    /// The invite was used already.
+    Used,
+    /// The table's game master revoked it.
+    Revoked,
+    /// It expired (Unix seconds).
+    Expired(i64),
+    /// A member of the table already has a name that compares equal: theirs.
+    NameTaken(String),
 }
 
 /// How often a session's last use is written, in seconds: the idle limit is counted in
@@ -1056,6 +1178,7 @@ impl TableStore for SqliteStore {
         &mut self,
         name: &str,
         gm_name: &str,
+        gm_key: &str,
         session_hash: &str,
         at: &str,
     ) -> Result<Member, StoreError> {
@@ -1071,8 +1194,9 @@ impl TableStore for SqliteStore {
             )?;
             let table = tx.last_insert_rowid();
             tx.execute(
-                "INSERT INTO members (table_id, name, role, joined) VALUES (?1, ?2, 'gm', ?3)",
-                params![table, gm_name, at],
+                "INSERT INTO members (table_id, name, role, joined, name_key)
+                 VALUES (?1, ?2, 'gm', ?3, ?4)",
+                params![table, gm_name, at, gm_key],
             )?;
             let member = tx.last_insert_rowid();
             tx.execute(
@@ -1094,47 +1218,73 @@ impl TableStore for SqliteStore {
         gm: bool,
         token_hash: &str,
         at: &str,
-    ) -> Result<(), StoreError> {
+        expires: i64,
+    ) -> Result<i64, StoreError> {
         let path = self.path.clone();
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| classify(&path, e))?;
         tx.execute(
-            "INSERT INTO invites (token_hash, table_id, role, created) VALUES (?1, ?2, ?3, ?4)",
-            params![token_hash, table, role(gm), at],
+            "INSERT INTO invites (token_hash, table_id, role, created, expires)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![token_hash, table, role(gm), at, expires],
         )
         .map_err(|e| classify(&path, e))?;
-        tx.commit().map_err(|e| classify(&path, e))
+        let id = tx.last_insert_rowid();
+        tx.commit().map_err(|e| classify(&path, e))?;
+        Ok(id)
     }
 
     fn redeem_invite(
         &mut self,
         token_hash: &str,
         name: &str,
+        name_key: &str,
         session_hash: &str,
         at: &str,
-    ) -> Result<Option<Member>, StoreError> {
+        now: i64,
+    ) -> Result<Redeemed, StoreError> {
+        type Found = (i64, String, Option<i64>, bool, i64);
         let path = self.path.clone();
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| classify(&path, e))?;
-        let invite: Option<(i64, String)> = tx
+        let invite: Option<Found> = tx
             .query_row(
-                "SELECT table_id, role FROM invites WHERE token_hash = ?1 AND used_by IS NULL",
+                "SELECT table_id, role, used_by, revoked, expires FROM invites
+                 WHERE token_hash = ?1",
                 [token_hash],
-                |r| Ok((r.get(0)?, r.get(1)?)),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
             )
             .optional()
             .map_err(|e| classify(&path, e))?;
-        let Some((table, role)) = invite else {
-            return Ok(None);
+        let (table, role) = match invite {
+            None => return Ok(Redeemed::Unknown),
+            Some((_, _, Some(_), _, _)) => return Ok(Redeemed::Used),
+            Some((_, _, None, true, _)) => return Ok(Redeemed::Revoked),
+            Some((_, _, None, false, expires)) if now >= expires => {
+                return Ok(Redeemed::Expired(expires));
+            }
+            Some((table, role, None, false, _)) => (table, role),
         };
+        let taken: Option<String> = tx
+            .query_row(
+                "SELECT name FROM members WHERE table_id = ?1 AND name_key = ?2",
+                params![table, name_key],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|e| classify(&path, e))?;
+        if let Some(taken) = taken {
+            return Ok(Redeemed::NameTaken(taken));
+        }
         let run = |tx: &rusqlite::Transaction<'_>| -> rusqlite::Result<i64> {
             tx.execute(
-                "INSERT INTO members (table_id, name, role, joined) VALUES (?1, ?2, ?3, ?4)",
-                params![table, name, role, at],
+                "INSERT INTO members (table_id, name, role, joined, name_key)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![table, name, role, at, name_key],
             )?;
             let member = tx.last_insert_rowid();
             tx.execute(
@@ -1151,7 +1301,52 @@ impl TableStore for SqliteStore {
         let member = run(&tx).map_err(|e| classify(&path, e))?;
         let member = Self::member_by_id(&tx, &path, member)?;
         tx.commit().map_err(|e| classify(&path, e))?;
-        Ok(Some(member))
+        Ok(Redeemed::Joined(member))
+    }
+
+    fn invites(&self, table: i64) -> Result<Vec<InviteRow>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT rowid, role = 'gm', created, expires, used_by, revoked FROM invites
+                 WHERE table_id = ?1 ORDER BY rowid",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([table], |r| {
+                Ok(InviteRow {
+                    id: r.get(0)?,
+                    gm: r.get(1)?,
+                    created: r.get(2)?,
+                    expires: r.get(3)?,
+                    used_by: r.get(4)?,
+                    revoked: r.get(5)?,
+                })
+            })
+            .map_err(|e| self.err(e))?;
+        rows.collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(|e| self.err(e))
+    }
+
+    fn revoke_invite(&mut self, table: i64, id: i64) -> Result<bool, StoreError> {
+        self.conn
+            .execute(
+                "UPDATE invites SET revoked = 1
+                 WHERE rowid = ?1 AND table_id = ?2 AND used_by IS NULL AND revoked = 0",
+                params![id, table],
+            )
+            .map(|n| n > 0)
+            .map_err(|e| self.err(e))
+    }
+
+    fn revoke_unused_invites(&mut self, table: i64, gm: bool) -> Result<usize, StoreError> {
+        self.conn
+            .execute(
+                "UPDATE invites SET revoked = 1
+                 WHERE table_id = ?1 AND role = ?2 AND used_by IS NULL AND revoked = 0",
+                params![table, role(gm)],
+            )
+            .map_err(|e| self.err(e))
     }
 
     fn session_member(
@@ -1574,17 +1769,23 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("c.solum");
         let mut home = SqliteStore::open(&path).unwrap();
-        let a = home.create_table("A", "Gm A", "sa", "t").unwrap();
-        let b = home.create_table("B", "Gm B", "sb", "t").unwrap();
+        let a = home.create_table("A", "Gm A", "gm a", "sa", "t").unwrap();
+        let b = home.create_table("B", "Gm B", "gm b", "sb", "t").unwrap();
         assert_ne!(a.table, b.table);
-        home.add_invite(a.table, false, "ia", "t").unwrap();
-        let p = home.redeem_invite("ia", "Pia", "sp", "t").unwrap().unwrap();
+        home.add_invite(a.table, false, "ia", "t", i64::MAX)
+            .unwrap();
+        let Redeemed::Joined(p) = home
+            .redeem_invite("ia", "Pia", "pia", "sp", "t", 0)
+            .unwrap()
+        else {
+            panic!("the invite is unused")
+        };
         assert!(!p.gm);
         assert_eq!(p.table, a.table);
-        assert!(
-            home.redeem_invite("ia", "Again", "sq", "t")
-                .unwrap()
-                .is_none()
+        assert_eq!(
+            home.redeem_invite("ia", "Again", "again", "sq", "t", 0)
+                .unwrap(),
+            Redeemed::Used
         );
         assert_eq!(home.session_member("sp", 0, 10).unwrap(), Some(p.clone()));
         assert!(home.session_member("nope", 0, 10).unwrap().is_none());
@@ -1689,7 +1890,7 @@ mod tests {
         let mut s = SqliteStore::open(&path).unwrap();
         // 2026-01-01T00:00:00Z is 1767225600 (Unix seconds).
         let gm = s
-            .create_table("A", "Gm", "sa", "2026-01-01T00:00:00Z")
+            .create_table("A", "Gm", "gm", "sa", "2026-01-01T00:00:00Z")
             .unwrap();
         let t0 = 1_767_225_600;
         let day = 86_400;
@@ -1735,15 +1936,123 @@ mod tests {
                 .is_none()
         );
         // Logout deletes the row.
-        s.add_invite(gm.table, false, "ib", "2026-01-01T00:00:00Z")
+        s.add_invite(gm.table, false, "ib", "2026-01-01T00:00:00Z", t0 + day)
             .unwrap();
-        s.redeem_invite("ib", "Pia", "sb", "2026-01-01T00:00:00Z")
-            .unwrap()
-            .unwrap();
+        assert!(matches!(
+            s.redeem_invite("ib", "Pia", "pia", "sb", "2026-01-01T00:00:00Z", t0)
+                .unwrap(),
+            Redeemed::Joined(_)
+        ));
         assert!(s.session_member("sb", t0, 30 * day).unwrap().is_some());
         assert!(s.end_session("sb").unwrap());
         assert!(!s.end_session("sb").unwrap());
         assert!(s.session_member("sb", t0, 30 * day).unwrap().is_none());
+    }
+
+    /// An invite is refused past its expiry, once revoked, once used, and for a name that
+    /// compares equal to a member's; revoking the unused ones of a role leaves the others.
+    #[test]
+    fn invites_expire_are_revoked_and_keep_names_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        let mut s = SqliteStore::open(&path).unwrap();
+        let gm = s.create_table("A", "Gm", "gm", "sa", "t").unwrap();
+        let t = gm.table;
+        let a = s.add_invite(t, false, "ia", "t", 100).unwrap();
+        s.add_invite(t, false, "ib", "t", 100).unwrap();
+        s.add_invite(t, true, "ic", "t", 100).unwrap();
+        s.add_invite(t, true, "id", "t", 100).unwrap();
+        assert_eq!(
+            s.redeem_invite("ia", "X", "x", "s1", "t", 100).unwrap(),
+            Redeemed::Expired(100)
+        );
+        assert_eq!(
+            s.redeem_invite("ia", "GM", "gm", "s1", "t", 99).unwrap(),
+            Redeemed::NameTaken("Gm".into())
+        );
+        assert!(s.revoke_invite(t, a).unwrap());
+        assert!(!s.revoke_invite(t, a).unwrap(), "revoked once");
+        assert!(
+            !s.revoke_invite(t + 1, a + 1).unwrap(),
+            "another table's id"
+        );
+        assert_eq!(
+            s.redeem_invite("ia", "X", "x", "s1", "t", 0).unwrap(),
+            Redeemed::Revoked
+        );
+        assert_eq!(
+            s.redeem_invite("nope", "X", "x", "s1", "t", 0).unwrap(),
+            Redeemed::Unknown
+        );
+        assert!(matches!(
+            s.redeem_invite("ic", "Co", "co", "s2", "t", 0).unwrap(),
+            Redeemed::Joined(m) if m.gm
+        ));
+        assert_eq!(
+            s.revoke_unused_invites(t, true).unwrap(),
+            1,
+            "id, not the used ic"
+        );
+        let rows = s.invites(t).unwrap();
+        assert_eq!(rows.len(), 4);
+        let states: Vec<(bool, bool, bool)> = rows
+            .iter()
+            .map(|r| (r.gm, r.revoked, r.used_by.is_some()))
+            .collect();
+        assert_eq!(
+            states,
+            [
+                (false, true, false),
+                (false, false, false),
+                (true, false, true),
+                (true, true, false)
+            ]
+        );
+    }
+
+    /// Only a game master's scope reveals, a secret entry of its own table, once.
+    #[test]
+    fn a_secret_entry_is_revealed_once_by_its_game_master() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        let mut home = SqliteStore::open(&path).unwrap();
+        let a = home.create_table("A", "Gm", "gm", "sa", "t").unwrap();
+        let gm = Scope::member(a.table, a.id, true);
+        let mut secret = SqliteStore::open_scoped(&path, gm.secret()).unwrap();
+        let hidden = secret.append(&[entry(1)]).unwrap()[0].seq;
+        let mut open = SqliteStore::open_scoped(&path, gm).unwrap();
+        let public = open.append(&[entry(2)]).unwrap()[0].seq;
+        let reveal = |s: &mut SqliteStore, seq: i64| {
+            let mut out = None;
+            let r = s.write(&mut |tx| {
+                out = Some(tx.reveal(seq)?);
+                Ok(())
+            });
+            r.map(|()| out.unwrap())
+        };
+        let mut player =
+            SqliteStore::open_scoped(&path, Scope::member(a.table, 99, false)).unwrap();
+        assert!(matches!(
+            reveal(&mut player, hidden),
+            Err(StoreError::Forbidden(_))
+        ));
+        assert!(matches!(
+            reveal(&mut secret, hidden),
+            Err(StoreError::Forbidden(_))
+        ));
+        assert!(matches!(
+            reveal(&mut open, public),
+            Err(StoreError::BadRecord(_))
+        ));
+        assert!(
+            matches!(reveal(&mut home, hidden), Err(StoreError::BadRecord(_))),
+            "table 0"
+        );
+        let e = reveal(&mut open, hidden).unwrap();
+        assert_eq!((e.seq, e.secret), (hidden, true));
+        assert!(
+            matches!(reveal(&mut open, hidden), Err(StoreError::BadRecord(m)) if m.contains("already"))
+        );
     }
 
     fn members_names(s: &SqliteStore) -> Vec<String> {
