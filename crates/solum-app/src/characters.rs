@@ -228,8 +228,8 @@ impl CharacterEdit {
     }
 }
 
-/// A name field: trimmed, not empty, at most [`MAX_NAME`] characters, no control characters
-/// (shared by every system's use cases).
+/// A name field: trimmed, not empty, at most [`MAX_NAME`] characters, and the one name rule
+/// ([`crate::name_problem`]), shared by every system's use cases.
 pub(crate) fn name_text(field: &str, raw: &str) -> Result<String, AppError> {
     let t = raw.trim();
     if t.is_empty() {
@@ -245,14 +245,8 @@ pub(crate) fn name_text(field: &str, raw: &str) -> Result<String, AppError> {
             ),
         ));
     }
-    if t.chars().any(char::is_control) {
-        return Err(bad(field, "holds a control character"));
-    }
-    if t.chars().any(crate::invisible) {
-        return Err(bad(
-            field,
-            "holds an invisible or direction-changing character (like U+200B or U+202E)",
-        ));
+    if let Some(problem) = crate::name_problem(t) {
+        return Err(bad(field, problem));
     }
     Ok(t.to_owned())
 }

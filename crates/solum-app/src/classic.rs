@@ -46,11 +46,8 @@ pub(crate) fn notes_text(field: &str, notes: &str, limit: usize) -> Result<(), A
             format!("{n} characters long; the limit is {limit}"),
         ));
     }
-    if notes
-        .chars()
-        .any(|c| c.is_control() && c != '\n' && c != '\t')
-    {
-        return Err(bad(field, "holds a control character"));
+    if let Some(problem) = crate::text_problem(notes, true) {
+        return Err(bad(field, problem));
     }
     Ok(())
 }

@@ -140,8 +140,11 @@ fn check_creature(c: &Creature) -> Result<(), AppError> {
             format!("{notes} characters long; the limit is {MAX_CREATURE_NOTES}"),
         ));
     }
-    if c.name.chars().chain(c.notes.chars()).any(char::is_control) {
-        return Err(bad(format!("{name}.name"), "holds a control character"));
+    if let Some(problem) = crate::name_problem(&c.name) {
+        return Err(bad(format!("{name}.name"), problem));
+    }
+    if let Some(problem) = crate::text_problem(&c.notes, true) {
+        return Err(bad(format!("{name}.notes"), problem));
     }
     Ok(())
 }

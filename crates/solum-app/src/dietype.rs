@@ -25,7 +25,23 @@ pub const MAX_STEPS: i64 = 8;
 
 /// The rules and the campaign's limits on a sheet.
 pub fn check_sheet(sheet: &Sheet) -> Result<(), AppError> {
-    sheet.validate().map_err(|e| bad(e.field, e.problem))
+    sheet.validate().map_err(|e| bad(e.field, e.problem))?;
+    // The campaign's one name rule for every name on the sheet, and its text rule for the
+    // notes.
+    crate::classic::name_text("name", &sheet.name)?;
+    for k in sheet.abilities.keys() {
+        crate::classic::name_text("abilities", k)?;
+    }
+    for k in sheet.skills.keys() {
+        crate::classic::name_text("skills", k)?;
+    }
+    for k in sheet.weapons.keys() {
+        crate::classic::name_text("weapons", k)?;
+    }
+    if let Some(problem) = crate::text_problem(&sheet.notes, true) {
+        return Err(bad("notes", problem));
+    }
+    Ok(())
 }
 
 /// The changes `dietype edit` offers, applied in this order: abilities, skills, weapons

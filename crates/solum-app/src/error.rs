@@ -15,6 +15,9 @@ pub enum ErrorKind {
     /// The request is understood but not allowed to whoever made it (a player changing
     /// another's character, an unknown invite).
     Forbidden,
+    /// The request meets a state it would end without saying so (joining a table while
+    /// signed in): ask again saying so.
+    Conflict,
     /// Something failed that the user cannot fix by changing the input.
     Internal,
 }
@@ -23,7 +26,7 @@ impl ErrorKind {
     /// The command line's exit code: 2 for bad input, 1 for anything else.
     pub fn exit_code(self) -> u8 {
         match self {
-            Self::BadInput | Self::Forbidden => 2,
+            Self::BadInput | Self::Forbidden | Self::Conflict => 2,
             Self::Unavailable | Self::Internal => 1,
         }
     }
@@ -33,6 +36,7 @@ impl ErrorKind {
         match self {
             Self::BadInput => 422,
             Self::Forbidden => 403,
+            Self::Conflict => 409,
             Self::Unavailable => 503,
             Self::Internal => 500,
         }
@@ -148,9 +152,51 @@ pub enum AppError {
     /// Not allowed to whoever asked (see [`ErrorKind::Forbidden`]).
     #[error("not allowed: {0}")]
     Forbidden(String),
+    /// A name breaks the name rule ([`crate::name_problem`]).
+    #[error("the {what} {problem}")]
+    BadName {
+        /// Which name.
+        what: &'static str,
+        /// What is wrong with it.
+        problem: &'static str,
+    },
+    /// A member of the table already goes by a name that compares equal.
+    #[error(
+        "the name {name} is taken at this table by {taken} (names compare without case and extra spaces); choose another"
+    )]
+    NameTaken {
+        /// The name asked for.
+        name: String,
+        /// The member's.
+        taken: String,
+    },
+    /// An invite that cannot be used (unknown, used, revoked or expired): why.
+    #[error("this invite {0}")]
+    Invite(String),
+    /// No such invite at the table.
+    #[error("the table has no invite {0} that is still open")]
+    NoSuchInvite(i64),
+    /// Joining a table while signed in replaces the session: the front end must say so.
+    #[error(
+        "you are signed in at the table {table_name}; joining another table ends that session here: ask again with \"replace\": true to switch"
+    )]
+    SessionHeld {
+        /// The table of the session held.
+        table_name: String,
+    },
 }
 
 impl AppError {
+    /// A stable code for a front end to act on, for the errors that need one:
+    /// `session-held` (joining while signed in).
+    pub fn code(&self) -> Option<&'static str> {
+        match self {
+            Self::SessionHeld { .. } => Some("session-held"),
+            _ => None,
+        }
+    }
+
+
     /// The kind of failure, for exit codes and HTTP statuses.
     pub fn kind(&self) -> ErrorKind {
         match self {
@@ -169,7 +215,12 @@ impl AppError {
             | Self::BadImport(_)
             | Self::ImportMismatch { .. }
             | Self::Character { .. }
-            | Self::NoSuchCharacter(_) => ErrorKind::BadInput,
+            | Self::NoSuchCharacter(_)
+            | Self::BadName { .. }
+            | Self::NameTaken { .. }
+            | Self::NoSuchInvite(_) => ErrorKind::BadInput,
+            Self::Invite(_) => ErrorKind::Forbidden,
+            Self::SessionHeld { .. } => ErrorKind::Conflict,
             Self::UnreadableEntry { .. } => ErrorKind::Internal,
             Self::Forbidden(_) => ErrorKind::Forbidden,
             Self::Store(e) => match e {

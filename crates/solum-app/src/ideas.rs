@@ -77,8 +77,8 @@ pub fn parse_list(text: &str) -> Result<Vec<String>, AppError> {
             line: i + 1,
             reason,
         };
-        if word.chars().any(char::is_control) {
-            return Err(bad("it holds a control character".into()));
+        if let Some(problem) = crate::text_problem(word, false) {
+            return Err(bad(format!("it {problem}")));
         }
         let len = word.chars().count();
         if len > MAX_WORD {

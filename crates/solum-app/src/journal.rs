@@ -104,6 +104,18 @@ pub enum Record {
     Dietype(Box<crate::dietype::DietypeRecord>),
     /// Dice notation rolled at the table (`4d6kh3`, `2d10 + 3`).
     Notation(Box<crate::notation::NotationRecord>),
+    /// The game master showed the table one of their secret entries: its record, as
+    /// journaled. A secret roll changes nothing a player can see until then; what it does
+    /// to a sheet (a Project Sol test's Edge and progress) is applied at the reveal, to the
+    /// sheet as it is then.
+    Reveal {
+        /// The secret entry's number.
+        of: i64,
+        /// When the secret entry was made (RFC 3339).
+        secret_at: String,
+        /// The secret entry's record.
+        record: Box<Record>,
+    },
 }
 
 /// The list an idea draw used.
@@ -210,6 +222,7 @@ impl Record {
             Self::Soluna(_) => "soluna",
             Self::Dietype(_) => "dietype",
             Self::Notation(_) => "notation",
+            Self::Reveal { .. } => "reveal",
         }
     }
 
@@ -223,6 +236,7 @@ impl Record {
             Self::Sol(s) => s.has_dice(),
             Self::Combat(c) => c.has_dice(),
             Self::Notation(n) => n.has_dice(),
+            Self::Reveal { record, .. } => record.has_dice(),
             other => other.rolled().is_some(),
         }
     }
@@ -238,6 +252,7 @@ impl Record {
             Self::Combat(c) => Some(c.summary()),
             Self::Creature(c) => Some(c.summary()),
             Self::Notation(n) => Some(n.summary()),
+            Self::Reveal { record, .. } => record.character_summary(),
             _ => None,
         }
     }
@@ -256,6 +271,7 @@ impl Record {
             | Self::Soluna(_)
             | Self::Dietype(_) => None,
             Self::Notation(n) => Some(&n.rolled),
+            Self::Reveal { record, .. } => record.rolled(),
             Self::Oracle { rolled, .. }
             | Self::ClassicOracle { rolled, .. }
             | Self::Difficulty { rolled, .. }
@@ -302,10 +318,26 @@ impl JournalEntry {
     /// The entry as a front end shows it: a roll of dice notation gets its per-term view
     /// back (the journal keeps only its flat faces).
     pub fn for_display(mut self) -> Self {
-        if let Record::Notation(n) = self.record {
-            self.record = Record::Notation(Box::new(n.with_terms()));
-        }
+        self.record = self.record.for_display();
         self
+    }
+}
+
+impl Record {
+    fn for_display(self) -> Self {
+        match self {
+            Record::Notation(n) => Record::Notation(Box::new(n.with_terms())),
+            Record::Reveal {
+                of,
+                secret_at,
+                record,
+            } => Record::Reveal {
+                of,
+                secret_at,
+                record: Box::new(record.for_display()),
+            },
+            other => other,
+        }
     }
 }
 
@@ -324,6 +356,8 @@ pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
         Record::Soluna(c) => Ok(c.replay()),
         Record::Dietype(c) => Ok(c.replay()),
         Record::Notation(n) => Ok(n.replay()),
+        // A revealed record re-derives as it did when secret.
+        Record::Reveal { record, .. } => replay(record),
         Record::Oracle {
             leaning,
             rolled,

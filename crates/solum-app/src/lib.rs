@@ -422,6 +422,44 @@ impl<S: CampaignStore> Campaign<S> {
         Ok(report)
     }
 
+    /// Reveals the game master's secret entry `seq` to the table: a new public entry holds its
+    /// record, and what the secret roll does to a sheet (a Project Sol test's Edge and
+    /// progress) is applied now, to the sheet as it is. Only a game master's scope (not
+    /// writing in secret) reveals, each secret entry of its table once; all of it in one
+    /// transaction.
+    pub fn reveal(&mut self, seq: i64) -> Result<JournalEntry, AppError> {
+        let at = self.now();
+        transact(&mut self.store, |tx| {
+            let secret = tx.reveal(seq)?;
+            let record: Record =
+                serde_json::from_value(secret.body).map_err(|e| AppError::UnreadableEntry {
+                    seq,
+                    reason: e.to_string(),
+                })?;
+            if let Record::Sol(s) = &record {
+                sol::apply_revealed(tx, s)?;
+            }
+            let reveal = Record::Reveal {
+                of: seq,
+                secret_at: secret.at,
+                record: Box::new(record),
+            };
+            let stored = tx.append(&[NewEntry {
+                at: at.clone(),
+                kind: reveal.kind().to_string(),
+                schema: journal::RECORD_SCHEMA,
+                body: serde_json::to_value(&reveal)
+                    .map_err(|e| AppError::BadImport(e.to_string()))?,
+            }])?;
+            Ok(JournalEntry {
+                seq: stored[0].seq,
+                at: at.clone(),
+                record: reveal,
+                secret: stored[0].secret,
+            })
+        })
+    }
+
     /// The journal as JSON data (what `import` reads back).
     pub fn export(&self) -> Result<JournalExport, AppError> {
         Ok(JournalExport {
@@ -537,6 +575,12 @@ fn check_record(record: &Record) -> Result<(), AppError> {
         Record::Soluna(c) => c.check(),
         Record::Dietype(c) => c.check(),
         Record::Notation(n) => n.check(),
+        Record::Reveal { record, .. } => match **record {
+            Record::Reveal { .. } => Err(AppError::BadImport(
+                "a reveal holds another reveal".into(),
+            )),
+            ref inner => check_record(inner),
+        },
         Record::Difficulty { task, .. } => task
             .as_deref()
             .map(|t| text("task", t, MAX_QUESTION, false))
@@ -565,7 +609,8 @@ fn check_record(record: &Record) -> Result<(), AppError> {
 }
 
 /// Trims a text field and checks it: not empty, within its limit, no control characters
-/// (line breaks and tabs are allowed where `multiline`).
+/// (line breaks and tabs are allowed where `multiline`) and no text-direction override or
+/// isolate (see [`text_problem`]).
 fn text(what: &'static str, raw: &str, limit: usize, multiline: bool) -> Result<String, AppError> {
     // Line ends typed on another system are kept as plain line breaks.
     let unified = raw.replace("\r\n", "\n");
@@ -577,26 +622,116 @@ fn text(what: &'static str, raw: &str, limit: usize, multiline: bool) -> Result<
     if len > limit {
         return Err(AppError::TooLong { what, len, limit });
     }
-    let allowed = |c: char| multiline && (c == '\n' || c == '\t');
-    // Bidirectional overrides and isolates reorder what a reader sees; they are refused
-    // like control characters.
-    let bidi = |c: char| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
-    if t.chars()
-        .any(|c| (c.is_control() && !allowed(c)) || bidi(c))
-    {
+    if text_problem(t, multiline).is_some() {
         return Err(AppError::ControlCharacter(what));
     }
     Ok(t.to_string())
 }
 
-/// A name (of a member, a table, a character of any system): [`text`] on one line, and no
-/// invisible character either, so that `"\u{feff}Hero"` is not a second `Hero`.
+/// The one rule for free text that reaches the story (notes, descriptions, idea words):
+/// no control character (line breaks and tabs where `multiline`), and no bidirectional
+/// override, embedding or isolate (U+202A–U+202E, U+2066–U+2069), which reorder what a
+/// reader sees. `None` when the text passes.
+pub(crate) fn text_problem(t: &str, multiline: bool) -> Option<&'static str> {
+    let allowed = |c: char| multiline && (c == '\n' || c == '\t');
+    if t.chars().any(|c| c.is_control() && !allowed(c)) {
+        return Some("holds a control character");
+    }
+    if t.chars().any(bidi_override) {
+        return Some("holds a text-direction override or isolate (U+202A–U+202E, U+2066–U+2069)");
+    }
+    None
+}
+
+/// Bidirectional overrides, embeddings and isolates.
+fn bidi_override(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// A name (of a member, a table, a character or creature of any system): [`text`] on one
+/// line, and [`name_problem`]'s rule, so that `"\u{feff}Hero"` or `"Hero\u{3164}"` is not a
+/// second `Hero`.
 pub(crate) fn name(what: &'static str, raw: &str, limit: usize) -> Result<String, AppError> {
     let t = text(what, raw, limit, false)?;
-    if t.chars().any(invisible) {
-        return Err(AppError::ControlCharacter(what));
+    if let Some(problem) = name_problem(&t) {
+        return Err(AppError::BadName { what, problem });
     }
     Ok(t)
+}
+
+/// The one rule for every name of every system, trimmed: no control character; no
+/// invisible or direction-changing character ([`invisible`]: zero-width characters, the
+/// byte order mark, bidirectional marks, overrides and isolates); no blank-looking one
+/// ([`blank_looking`]: Hangul fillers, the blank Braille pattern, variation selectors, a
+/// space other than the plain U+0020); and at least one character a reader sees. `None`
+/// when the name passes.
+pub fn name_problem(t: &str) -> Option<&'static str> {
+    if t.chars().any(char::is_control) {
+        return Some("holds a control character");
+    }
+    if t.chars().any(invisible) {
+        return Some("holds an invisible or direction-changing character (like U+200B or U+202E)");
+    }
+    if t.chars().any(blank_looking) {
+        return Some(
+            "holds a blank-looking character (like U+3164, U+2800 or a no-break space); \
+             only the plain space separates words",
+        );
+    }
+    if !t.chars().any(|c| c != ' ' && !combining(c)) {
+        return Some("has nothing visible in it");
+    }
+    None
+}
+
+/// Characters that show as blank space: every space but U+0020, the Hangul fillers, the
+/// blank Braille pattern, Khmer's invisible vowels, the combining grapheme joiner, and
+/// variation selectors.
+pub(crate) fn blank_looking(c: char) -> bool {
+    (c.is_whitespace() && c != ' ')
+        || matches!(
+            c,
+            '\u{115F}'
+                | '\u{1160}'
+                | '\u{3164}'
+                | '\u{FFA0}'
+                | '\u{2800}'
+                | '\u{17B4}'
+                | '\u{17B5}'
+                | '\u{034F}'
+                | '\u{FE00}'..='\u{FE0F}'
+                | '\u{E0100}'..='\u{E01EF}'
+                | '\u{180B}'..='\u{180D}'
+                | '\u{180F}'
+        )
+}
+
+/// Combining marks of the main blocks: they show only on a character before them.
+fn combining(c: char) -> bool {
+    matches!(
+        c,
+        '\u{0300}'..='\u{036F}'
+            | '\u{1AB0}'..='\u{1AFF}'
+            | '\u{1DC0}'..='\u{1DFF}'
+            | '\u{20D0}'..='\u{20FF}'
+            | '\u{FE20}'..='\u{FE2F}'
+    )
+}
+
+/// The form two names are compared in (members of a table): lower case, runs of spaces
+/// as one, full-width Latin letters and digits as their ASCII forms; so `Ada`, `ADA`,
+/// `ａｄａ` and ` Ada ` are one name.
+pub fn name_key(name: &str) -> String {
+    let folded: String = name
+        .trim()
+        .chars()
+        .map(|c| match c {
+            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFF01 + 0x21).unwrap_or(c),
+            c => c,
+        })
+        .collect::<String>()
+        .to_lowercase();
+    folded.split(' ').filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ")
 }
 
 /// Unicode format characters (category Cf: zero-width spaces and joiners, the byte order

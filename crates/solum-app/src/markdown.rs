@@ -1,5 +1,10 @@
 //! The journal as a story: one Markdown file a notes app can read, scenes as headings, rolls
 //! on one compact line each.
+//!
+//! Every string that comes from a user (a note, a question, a name, a title) goes through
+//! [`escape`] (or [`block`], which escapes each line): it can never become a heading, a
+//! list, a quote, a link, code or HTML. A game master's secret entry is marked
+//! `*(secret)*`; a revealed one is marked `*(revealed)*` with the date it was rolled.
 
 use std::fmt::Write;
 
@@ -24,6 +29,25 @@ pub fn header(title: &str) -> String {
 /// One entry of the story: what [`render`] writes for it, so that a long journal can be
 /// written a page of entries at a time.
 pub fn render_entry(entry: &JournalEntry) -> String {
+    let out = render_record(entry);
+    if entry.secret {
+        mark(&out, "*(secret)*")
+    } else {
+        out
+    }
+}
+
+/// Puts `marker` at the start of the entry's first line of text (after a quote's `> `).
+fn mark(out: &str, marker: &str) -> String {
+    let lead = out.len() - out.trim_start_matches('\n').len();
+    let (head, rest) = out.split_at(lead);
+    match rest.strip_prefix("> ") {
+        Some(line) => format!("{head}> {marker} {line}"),
+        None => format!("{head}{marker} {rest}"),
+    }
+}
+
+fn render_record(entry: &JournalEntry) -> String {
     let mut out = String::new();
     {
         let date = entry.at.get(..10).unwrap_or(&entry.at);
@@ -118,6 +142,23 @@ pub fn render_entry(entry: &JournalEntry) -> String {
                     provenance(rolled)
                 );
             }
+            Record::Reveal {
+                of,
+                secret_at,
+                record,
+            } => {
+                let secret = JournalEntry {
+                    seq: *of,
+                    at: secret_at.clone(),
+                    record: (**record).clone(),
+                    secret: false,
+                };
+                let when = secret_at.get(..10).unwrap_or(secret_at);
+                out.push_str(&mark(
+                    &render_record(&secret),
+                    &format!("*(revealed; rolled in secret on {})*", escape(when)),
+                ));
+            }
             Record::Idea {
                 list,
                 rolled,
@@ -163,27 +204,60 @@ fn provenance(rolled: &Rolled) -> String {
     }
 }
 
-/// One line of the player's text, with Markdown's active characters escaped so that a name
-/// cannot turn into a heading, a link or HTML.
-fn inline(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+/// The one escaping of a user's text for Markdown, on one line: line breaks and tabs become
+/// spaces, other control characters go, every character Markdown (with its common
+/// extensions: tables, strikethrough) reads as markup is escaped with a backslash, and so
+/// is a line's first character where it would start a block (a list's `-`, `+` or `1.`, a
+/// setext heading's `=` or `-`, a fence's `~`), so that no text turns into a heading, a
+/// list, a quote, code, a link or HTML.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut start = true;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
         match c {
             '\n' | '\r' | '\t' => out.push(' '),
-            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|' | '!' | '{' | '}' => {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|' | '!' | '{' | '}' | '~'
+            | '&' => {
                 out.push('\\');
                 out.push(c);
             }
+            '-' | '+' | '=' if start => {
+                out.push('\\');
+                out.push(c);
+            }
+            '0'..='9' if start => {
+                // An ordered list's marker: digits, then `.` or `)`.
+                out.push(c);
+                while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                    out.push(d);
+                    chars.next();
+                }
+                if let Some(&m @ ('.' | ')')) = chars.peek() {
+                    out.push('\\');
+                    out.push(m);
+                    chars.next();
+                }
+            }
             c if c.is_control() => {}
             c => out.push(c),
+        }
+        if !(out.is_empty() || out.ends_with(' ')) {
+            start = false;
         }
     }
     out
 }
 
-/// A note: paragraphs kept, each line escaped like [`inline`].
+/// A note: paragraphs kept, each line escaped by [`escape`] (so no line starts a block)
+/// and ended with a hard break.
 fn block(text: &str) -> String {
-    text.lines().map(inline).collect::<Vec<_>>().join("  \n")
+    text.lines().map(escape).collect::<Vec<_>>().join("  \n")
+}
+
+/// One line of a user's text: [`escape`].
+fn inline(text: &str) -> String {
+    escape(text)
 }
 
 #[cfg(test)]
@@ -195,5 +269,77 @@ mod tests {
         assert_eq!(inline("# <script>"), "\\# \\<script\\>");
         assert_eq!(inline("a\nb"), "a b");
         assert_eq!(inline("[x](javascript:)"), "\\[x\\](javascript:)");
+    }
+
+    /// Line starts that would open a block are escaped; the same characters inside a line
+    /// are left as they are (a well-known 2-for-1 = a 10+ deal).
+    #[test]
+    fn no_line_of_a_note_starts_a_block() {
+        assert_eq!(escape("- a"), "\\- a");
+        assert_eq!(escape("+ a"), "\\+ a");
+        assert_eq!(escape("==="), "\\===");
+        assert_eq!(escape("---"), "\\---");
+        assert_eq!(escape("12. a"), "12\\. a");
+        assert_eq!(escape("3) a"), "3\\) a");
+        assert_eq!(escape("  - a"), "  \\- a");
+        assert_eq!(escape("~~~"), "\\~\\~\\~");
+        assert_eq!(escape("> q"), "\\> q");
+        assert_eq!(escape("a &amp; b"), "a \\&amp; b");
+        assert_eq!(
+            escape("a well-known 2-for-1 = a 10+ deal"),
+            "a well-known 2-for-1 = a 10+ deal"
+        );
+        assert_eq!(escape("1999 was"), "1999 was");
+        assert_eq!(
+            block("A calm day\n===\n- one\n1. two\n# three\n> four"),
+            "A calm day  \n\\===  \n\\- one  \n1\\. two  \n\\# three  \n\\> four"
+        );
+    }
+
+    fn at(seq: i64, record: Record, secret: bool) -> JournalEntry {
+        JournalEntry {
+            seq,
+            at: "2026-12-01T10:00:00Z".into(),
+            record,
+            secret,
+        }
+    }
+
+    /// A secret roll is marked in the game master's story, and so is a revealed one.
+    #[test]
+    fn secret_and_revealed_rolls_are_marked() {
+        let oracle = Record::Difficulty {
+            task: Some("- pick the lock".into()),
+            rolled: Rolled {
+                seed: None,
+                typed: true,
+                faces: vec![4],
+            },
+            difficulty: 4,
+            name: "Hard".into(),
+        };
+        let story = render(
+            "T",
+            &[
+                at(1, oracle.clone(), true),
+                at(
+                    2,
+                    Record::Reveal {
+                        of: 1,
+                        secret_at: "2026-11-30T09:00:00Z".into(),
+                        record: Box::new(oracle),
+                    },
+                    false,
+                ),
+                at(3, Record::Note { text: "Quiet.\n===".into() }, false),
+            ],
+        );
+        assert_eq!(
+            story,
+            "# T\n\n\
+             > *(secret)* *Difficulty for \\- pick the lock:* **4 (Hard)** `typed`\n\n\
+             > *(revealed; rolled in secret on 2026-11-30)* *Difficulty for \\- pick the lock:* **4 (Hard)** `typed`\n\n\
+             Quiet.  \n\\===\n\n"
+        );
     }
 }

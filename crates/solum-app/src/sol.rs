@@ -897,22 +897,22 @@ fn test_rule(
             }
         }
         .map_err(|e| test_error(e, blame))?;
-        let progress = s.record_test(&req.skill, &opposed.attacker);
-        check_sheet(&s)?;
-        return Ok((
-            s,
-            None,
-            SolTestResult {
-                attribute_value,
-                ranks,
-                pool,
-                assistant: None,
-                assistant_progress: None,
-                test: None,
-                opposed: Some(opposed),
-                progress,
-            },
-        ));
+        let mut result = SolTestResult {
+            attribute_value,
+            ranks,
+            pool,
+            assistant: None,
+            assistant_progress: None,
+            test: None,
+            opposed: Some(opposed),
+            progress: Progress {
+            point: false,
+            rank_up: false,
+        },
+        };
+        let mut after = before.clone();
+        (result.progress, _) = apply_test(&mut after, None, req, &result)?;
+        return Ok((after, None, result));
     }
     if against.is_some() {
         return Err(bad("against dice", "typed for a test that is not opposed"));
@@ -956,35 +956,87 @@ fn test_rule(
             (None, pool, t)
         }
     };
+    let mut result = SolTestResult {
+        attribute_value,
+        ranks,
+        pool,
+        assistant: helper,
+        assistant_progress: None,
+        test: Some(test),
+        opposed: None,
+        progress: Progress {
+            point: false,
+            rank_up: false,
+        },
+    };
+    let mut after = before.clone();
+    let mut assistant_after = assistant.filter(|_| result.assistant.is_some()).cloned();
+    (result.progress, result.assistant_progress) =
+        apply_test(&mut after, assistant_after.as_mut(), req, &result)?;
+    Ok((after, assistant_after, result))
+}
+
+/// What a test does to the sheets, from its request and its dice, on the sheets as they are:
+/// Edge declared before the roll is spent (or burnt), Edge chosen after the dice is spent
+/// when it was used, the test's progress is recorded, and an assistant with a sheet records
+/// its own. [`test_rule`] applies it to the sheets it rolled from; revealing a game
+/// master's secret test applies it to the sheets as they are at the reveal (a secret test
+/// changes no sheet until then). Returns the progress of each.
+pub(crate) fn apply_test(
+    sheet: &mut Sheet,
+    assistant: Option<&mut Sheet>,
+    req: &SolTest,
+    result: &SolTestResult,
+) -> Result<(Progress, Option<Progress>), AppError> {
+    sheet
+        .use_edge_before(req.edge)
+        .map_err(|e| rule_error(e, "edge"))?;
+    if let Some(opposed) = &result.opposed {
+        let progress = sheet.record_test(&req.skill, &opposed.attacker);
+        check_sheet(sheet)?;
+        return Ok((progress, None));
+    }
+    let test = result
+        .test
+        .as_ref()
+        .ok_or_else(|| bad("result", "holds neither a test nor an opposed test"))?;
     // Edge chosen after the dice: spent only when it was used.
     if req.edge.is_none() {
-        s.use_edge_after(&test).map_err(|e| rule_error(e, "then"))?;
+        sheet
+            .use_edge_after(test)
+            .map_err(|e| rule_error(e, "then"))?;
     }
-    let progress = s.record_test(&req.skill, &test);
-    check_sheet(&s)?;
-    let (assistant_after, assistant_progress) = match (assistant, &helper) {
+    let progress = sheet.record_test(&req.skill, test);
+    check_sheet(sheet)?;
+    let assistant_progress = match (assistant, &result.assistant) {
         (Some(a), Some(h)) => {
-            let mut a = a.clone();
             let p = a.record_test(&req.skill, h);
-            check_sheet(&a)?;
-            (Some(a), Some(p))
+            check_sheet(a)?;
+            Some(p)
         }
-        _ => (None, None),
+        _ => None,
     };
-    Ok((
-        s,
-        assistant_after,
-        SolTestResult {
-            attribute_value,
-            ranks,
-            pool,
-            assistant: helper,
-            assistant_progress,
-            test: Some(test),
-            opposed: None,
-            progress,
-        },
-    ))
+    Ok((progress, assistant_progress))
+}
+
+/// Applies a revealed secret test's effects to the sheets as they are now (see
+/// [`apply_test`]); other records of Project Sol change nothing at a reveal.
+pub(crate) fn apply_revealed(tx: &mut dyn WriteTx, record: &SolRecord) -> Result<(), AppError> {
+    let SolChange::Test(t) = &record.change else {
+        return Ok(());
+    };
+    let mut sheet = load(tx, &t.before.name)?;
+    let mut assistant = t
+        .assistant_before
+        .as_ref()
+        .map(|a| load(tx, &a.name))
+        .transpose()?;
+    apply_test(&mut sheet, assistant.as_mut(), &t.request, &t.result)?;
+    tx.update_sheet(SYSTEM, &t.before.name, &to_sheet(&sheet)?)?;
+    if let Some(a) = &assistant {
+        tx.update_sheet(SYSTEM, &a.name, &to_sheet(a)?)?;
+    }
+    Ok(())
 }
 
 /// A sheet as a front end shows it.
@@ -1395,10 +1447,6 @@ impl<S: CampaignStore> Campaign<S> {
             )?;
             let rolled = main.finish("dice")?;
             let against_rolled = other.map(|o| o.finish("against dice")).transpose()?;
-            tx.update_sheet(SYSTEM, &before.name, &to_sheet(&after)?)?;
-            if let Some(a) = &assistant_after {
-                tx.update_sheet(SYSTEM, &a.name, &to_sheet(a)?)?;
-            }
             let t = TestChange {
                 before: before.clone(),
                 request: req.clone(),
@@ -1409,12 +1457,19 @@ impl<S: CampaignStore> Campaign<S> {
                 after,
                 assistant_after,
             };
-            let seq = tx.append(&[entry(
+            let stored = tx.append(&[entry(
                 &at,
                 SolRecord::new(&before.name, SolChange::Test(Box::new(t.clone()))),
-            )?])?[0]
-                .seq;
-            Ok((seq, t))
+            )?])?;
+            // A game master's secret test changes no sheet (nor its version) until it is
+            // revealed: a player would read it there.
+            if !stored[0].secret {
+                tx.update_sheet(SYSTEM, &before.name, &to_sheet(&t.after)?)?;
+                if let Some(a) = &t.assistant_after {
+                    tx.update_sheet(SYSTEM, &a.name, &to_sheet(a)?)?;
+                }
+            }
+            Ok((stored[0].seq, t))
         })?;
         let r = &t.result;
         let p = match req.against {

@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};
-use solum_store::{CampaignStore, Member, Scope, TableStore};
+use solum_store::{CampaignStore, Member, Redeemed, Scope, TableStore};
 
 use crate::characters::{self, CharacterCheck, CheckOdds};
 use crate::{AppError, Campaign, MAX_TITLE};
@@ -103,7 +103,19 @@ pub struct Invite {
     pub token: String,
     /// `gm` or `player`: the role of whoever uses it.
     pub role: &'static str,
+    /// Its id at the table (to revoke it).
+    pub id: i64,
+    /// When it stops working (RFC 3339, UTC).
+    pub expires: String,
 }
+
+/// How long an invite as player works: 7 days.
+pub const PLAYER_INVITE_SECONDS: i64 = 7 * 86_400;
+/// How long an invite as game master made at a table works: 1 day.
+pub const GM_INVITE_SECONDS: i64 = 86_400;
+/// How long the game master invite to the campaign's own table that `solum serve` prints
+/// at its start works: 15 minutes (and once, like every invite).
+pub const HOME_GM_INVITE_SECONDS: i64 = 15 * 60;
 
 /// Creates a table with its game master, named `gm_name`, and opens their session.
 pub fn create_table<S: TableStore>(
@@ -114,42 +126,179 @@ pub fn create_table<S: TableStore>(
     let name = crate::name("table name", name, MAX_TITLE.min(MAX_NAME))?;
     let gm_name = crate::name("member name", gm_name, MAX_NAME)?;
     let token = new_token()?;
-    let member = store.create_table(&name, &gm_name, &token_hash(&token), &now())?;
+    let member = store.create_table(
+        &name,
+        &gm_name,
+        &crate::name_key(&gm_name),
+        &token_hash(&token),
+        &now(),
+    )?;
     Ok(Joined::of(token, &member))
 }
 
-/// An invite to the member's table; only its game master invites.
-pub fn invite<S: TableStore>(store: &mut S, by: &Member, gm: bool) -> Result<Invite, AppError> {
-    if !by.gm {
-        return Err(AppError::Forbidden(
-            "only the game master invites to the table".into(),
-        ));
+fn game_master_only(by: &Member, what: &str) -> Result<(), AppError> {
+    if by.gm {
+        Ok(())
+    } else {
+        Err(AppError::Forbidden(format!(
+            "only the game master {what} the table's invites"
+        )))
     }
-    invite_to(store, by.table, gm)
 }
 
-/// An invite to `table` (the server's own, for the campaign's table 0 at start).
-pub fn invite_to<S: TableStore>(store: &mut S, table: i64, gm: bool) -> Result<Invite, AppError> {
+/// An invite to the member's table; only its game master invites. A player's invite works
+/// for [`PLAYER_INVITE_SECONDS`], a game master's for [`GM_INVITE_SECONDS`].
+pub fn invite<S: TableStore>(store: &mut S, by: &Member, gm: bool) -> Result<Invite, AppError> {
+    game_master_only(by, "makes")?;
+    let life = if gm {
+        GM_INVITE_SECONDS
+    } else {
+        PLAYER_INVITE_SECONDS
+    };
+    invite_to(store, by.table, gm, life, jiff::Timestamp::now())
+}
+
+/// The game master invite to the campaign's own table (table 0) that `solum serve` prints:
+/// it works once, for [`HOME_GM_INVITE_SECONDS`], and every unused one made before is
+/// revoked, so invites do not pile up with every start.
+pub fn home_gm_invite<S: TableStore>(store: &mut S) -> Result<Invite, AppError> {
+    store.revoke_unused_invites(0, true)?;
+    invite_to(store, 0, true, HOME_GM_INVITE_SECONDS, jiff::Timestamp::now())
+}
+
+fn invite_to<S: TableStore>(
+    store: &mut S,
+    table: i64,
+    gm: bool,
+    life: i64,
+    at: jiff::Timestamp,
+) -> Result<Invite, AppError> {
     let token = new_token()?;
-    store.add_invite(table, gm, &token_hash(&token), &now())?;
+    let expires = at.as_second().saturating_add(life);
+    let id = store.add_invite(table, gm, &token_hash(&token), &at.to_string(), expires)?;
     Ok(Invite {
         token,
         role: if gm { "gm" } else { "player" },
+        id,
+        expires: unix_text(expires),
     })
 }
 
+fn unix_text(seconds: i64) -> String {
+    jiff::Timestamp::from_second(seconds).map_or_else(|_| seconds.to_string(), |t| t.to_string())
+}
+
+/// An invite of the table as its game master lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct InviteView {
+    /// Its id (to revoke it).
+    pub id: i64,
+    /// `gm` or `player`.
+    pub role: &'static str,
+    /// When it was made (RFC 3339).
+    pub created: String,
+    /// When it stops working (RFC 3339).
+    pub expires: String,
+    /// `open`, `used`, `revoked` or `expired`.
+    pub state: &'static str,
+    /// The member who used it.
+    pub used_by: Option<i64>,
+}
+
+/// Every invite of the game master's table, oldest first, with its state now.
+pub fn invites<S: TableStore>(store: &S, by: &Member) -> Result<Vec<InviteView>, AppError> {
+    game_master_only(by, "lists")?;
+    let now = jiff::Timestamp::now().as_second();
+    Ok(store
+        .invites(by.table)?
+        .into_iter()
+        .map(|r| InviteView {
+            id: r.id,
+            role: if r.gm { "gm" } else { "player" },
+            created: r.created,
+            expires: unix_text(r.expires),
+            state: match (r.used_by, r.revoked) {
+                (Some(_), _) => "used",
+                (None, true) => "revoked",
+                (None, false) if now >= r.expires => "expired",
+                (None, false) => "open",
+            },
+            used_by: r.used_by,
+        })
+        .collect())
+}
+
+/// Revokes an unused invite of the game master's table: it opens nothing any more.
+pub fn revoke_invite<S: TableStore>(store: &mut S, by: &Member, id: i64) -> Result<(), AppError> {
+    game_master_only(by, "revokes")?;
+    if store.revoke_invite(by.table, id)? {
+        Ok(())
+    } else {
+        Err(AppError::NoSuchInvite(id))
+    }
+}
+
 /// Uses an invite: a new member named `name`, with a fresh session.
-pub fn join<S: TableStore>(store: &mut S, invite: &str, name: &str) -> Result<Joined, AppError> {
+///
+/// `current` is the session the request already holds, if any: joining replaces it in the
+/// browser, so while it is a live session the join is refused ([`AppError::SessionHeld`])
+/// unless `replace` says the member chose to switch tables.
+pub fn join<S: TableStore>(
+    store: &mut S,
+    invite: &str,
+    name: &str,
+    current: Option<&str>,
+    replace: bool,
+) -> Result<Joined, AppError> {
+    join_at(store, invite, name, current, replace, jiff::Timestamp::now())
+}
+
+/// [`join`] at `at`.
+pub fn join_at<S: TableStore>(
+    store: &mut S,
+    invite: &str,
+    name: &str,
+    current: Option<&str>,
+    replace: bool,
+    at: jiff::Timestamp,
+) -> Result<Joined, AppError> {
     let name = crate::name("member name", name, MAX_NAME)?;
-    let unknown = || AppError::Forbidden("this invite is unknown or already used".into());
+    if !replace
+        && let Some(token) = current
+        && let Some(held) = session_at(store, token, at.as_second())?
+    {
+        return Err(AppError::SessionHeld {
+            table_name: held.table_name,
+        });
+    }
+    let unknown = || AppError::Invite("is unknown".into());
     if !well_formed(invite) {
         return Err(unknown());
     }
     let token = new_token()?;
-    let member = store
-        .redeem_invite(&token_hash(invite), &name, &token_hash(&token), &now())?
-        .ok_or_else(unknown)?;
-    Ok(Joined::of(token, &member))
+    let key = crate::name_key(&name);
+    match store.redeem_invite(
+        &token_hash(invite),
+        &name,
+        &key,
+        &token_hash(&token),
+        &at.to_string(),
+        at.as_second(),
+    )? {
+        Redeemed::Joined(member) => Ok(Joined::of(token, &member)),
+        Redeemed::Unknown => Err(unknown()),
+        Redeemed::Used => Err(AppError::Invite(
+            "was used already: ask the game master for a new one".into(),
+        )),
+        Redeemed::Revoked => Err(AppError::Invite(
+            "was revoked by the game master: ask them for a new one".into(),
+        )),
+        Redeemed::Expired(t) => Err(AppError::Invite(format!(
+            "expired at {}: ask the game master for a new one",
+            unix_text(t)
+        ))),
+        Redeemed::NameTaken(taken) => Err(AppError::NameTaken { name, taken }),
+    }
 }
 
 /// How long a session lives unused: 30 days. Each use starts the count again; past it the
