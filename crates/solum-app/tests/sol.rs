@@ -540,3 +540,108 @@ fn a_changed_sol_record_is_named_by_verify() {
     assert_eq!(seqs, [3, 4], "{:?}", report.mismatches);
     assert!(report.mismatches[0].reason.contains("Zed"));
 }
+
+/// A game master's secret test changes no sheet, nor its version, until it is revealed: a
+/// player reading the sheet learns nothing. The reveal applies the Edge spent and the
+/// progress earned to the sheet as it is then, once; a player cannot reveal, and reads
+/// the revealed entry.
+#[test]
+fn a_secret_test_changes_no_sheet_until_the_game_master_reveals_it() {
+    use solum_app::tables;
+    use solum_store::Scope;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.solum");
+    let mut home = SqliteStore::open(&path).unwrap();
+    let gm = tables::create_table(&mut home, "Table", "Gia").unwrap();
+    let gm_member = tables::session(&home, &gm.token).unwrap().unwrap();
+    let invite = tables::invite(&mut home, &gm_member, false).unwrap();
+    let pia = tables::join(&mut home, &invite.token, "Pia", None, false).unwrap();
+    let at = |scope: Scope| {
+        Campaign::new(SqliteStore::open_scoped(&path, scope).unwrap())
+            .with_clock(|| "2026-11-30T20:00:00Z".parse().unwrap())
+    };
+    let gm_scope = Scope::member(gm.table, gm.member.id, true);
+    let player_scope = Scope::member(pia.table, pia.member.id, false);
+    let mut gm_c = at(gm_scope);
+    gm_c.create_sol(&new("Cole", 1, &[("AGI", 2)], &[("Sidearms", 1)]))
+        .unwrap();
+    let before = at(player_scope).sol("Cole").unwrap();
+    assert_eq!((before.sheet.edge.points, before.version), (1, 1));
+
+    // AGI 2 + 1 rank = 3 dice; Second Chance declared (1 Edge) rerolls the misses of
+    // 5 1 2 into 6 5: three hits, more than the one rank, so a progress point.
+    let mut t = SolTest::new("Sidearms", "AGI");
+    t.threshold = Some(1);
+    t.edge = Some(EdgeOnTest::SecondChance);
+    let mut secret = at(gm_scope.secret());
+    let v = secret
+        .sol_test("Cole", &t, Dice::Typed(vec![5, 1, 2, 6, 5]), None)
+        .unwrap();
+    assert_eq!(v.result.test.as_ref().unwrap().hits, 3);
+    assert!(v.result.progress.point);
+    let progress = |s: &solum_app::sol::SolSheetView| {
+        s.sheet
+            .skills
+            .iter()
+            .find(|k| k.name == "Sidearms")
+            .map(|k| k.progress)
+    };
+    for scope in [player_scope, gm_scope] {
+        let seen = at(scope).sol("Cole").unwrap();
+        assert_eq!(seen, before, "the sheet as {scope:?} reads it");
+        assert_eq!(progress(&seen), Some(0));
+    }
+    assert_eq!(len(&at(player_scope)), 1, "the player reads only the creation");
+
+    // A player cannot reveal (the entry is not theirs to see); the game master can, once.
+    assert!(at(player_scope).reveal(v.seq).is_err());
+    assert!(secret.reveal(v.seq).is_err(), "not from a secret scope");
+    let shown = gm_c.reveal(v.seq).unwrap();
+    assert!(!shown.secret);
+    assert!(matches!(&shown.record, Record::Reveal { of, .. } if *of == v.seq));
+    let e = gm_c.reveal(v.seq).unwrap_err();
+    assert!(e.to_string().contains("already"), "{e}");
+    let after = at(player_scope).sol("Cole").unwrap();
+    assert_eq!(
+        (after.sheet.edge.points, after.version, progress(&after)),
+        (0, 2, Some(1))
+    );
+    let seen = at(player_scope).entries().unwrap();
+    assert_eq!(seen.len(), 2);
+    assert!(matches!(&seen[1].record, Record::Reveal { record, .. } if matches!(**record, Record::Sol(_))));
+    assert!(at(gm_scope).verify().unwrap().mismatches.is_empty());
+    assert!(at(player_scope).verify().unwrap().mismatches.is_empty());
+}
+
+/// A revealed test whose Edge the sheet no longer has is refused with the reason, and
+/// nothing changes.
+#[test]
+fn a_reveal_the_sheet_cannot_pay_for_changes_nothing() {
+    use solum_app::tables;
+    use solum_store::Scope;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.solum");
+    let mut home = SqliteStore::open(&path).unwrap();
+    let gm = tables::create_table(&mut home, "Table", "Gia").unwrap();
+    let gm_scope = Scope::member(gm.table, gm.member.id, true);
+    let at = |scope: Scope| {
+        Campaign::new(SqliteStore::open_scoped(&path, scope).unwrap())
+            .with_clock(|| "2026-11-30T20:00:00Z".parse().unwrap())
+    };
+    let mut gm_c = at(gm_scope);
+    gm_c.create_sol(&new("Cole", 1, &[("AGI", 2)], &[("Sidearms", 1)]))
+        .unwrap();
+    let mut t = SolTest::new("Sidearms", "AGI");
+    t.threshold = Some(1);
+    t.edge = Some(EdgeOnTest::PushTheLimit);
+    let v = at(gm_scope.secret())
+        .sol_test("Cole", &t, Dice::Fresh, None)
+        .unwrap();
+    // The same point spent in public meanwhile.
+    gm_c.sol_test("Cole", &t, Dice::Fresh, None).unwrap();
+    let entries = len(&gm_c);
+    let e = gm_c.reveal(v.seq).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::BadInput, "{e}");
+    assert!(e.to_string().contains("edge"), "{e}");
+    assert_eq!(len(&gm_c), entries);
+}
