@@ -245,7 +245,9 @@ pub(crate) fn name_text(field: &str, raw: &str) -> Result<String, AppError> {
             ),
         ));
     }
-    if let Some(problem) = crate::name_problem(t) {
+    // Judged before Unicode's trim, which would drop a no-break space at an edge silently.
+    if let Some(problem) = crate::name_problem(raw.trim_matches(|c: char| c.is_ascii_whitespace()))
+    {
         return Err(bad(field, problem));
     }
     Ok(t.to_owned())

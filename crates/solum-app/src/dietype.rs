@@ -547,8 +547,9 @@ impl<S: CampaignStore> Campaign<S> {
         name: &str,
         fill: &DietypeEdit,
     ) -> Result<DietypeChangeView, AppError> {
+        let name = crate::classic::name_text("name", name)?;
         let mut sheet = Sheet {
-            name: name.trim().to_owned(),
+            name,
             abilities: Default::default(),
             skills: Default::default(),
             weapons: Default::default(),

@@ -653,7 +653,8 @@ fn bidi_override(c: char) -> bool {
 /// second `Hero`.
 pub(crate) fn name(what: &'static str, raw: &str, limit: usize) -> Result<String, AppError> {
     let t = text(what, raw, limit, false)?;
-    if let Some(problem) = name_problem(&t) {
+    // Judged before Unicode's trim, which would drop a no-break space at an edge silently.
+    if let Some(problem) = name_problem(raw.trim_matches(|c: char| c.is_ascii_whitespace())) {
         return Err(AppError::BadName { what, problem });
     }
     Ok(t)

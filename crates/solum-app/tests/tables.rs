@@ -1,0 +1,178 @@
+//! Tables of the web table at the application layer, against a real SQLite file: the one
+//! name rule, members that cannot look alike, invites that expire and can be revoked, and a
+//! join that does not silently replace a session. Expected values come from the issue's
+//! cases and the Unicode code charts, never from the program's output.
+
+use solum_app::tables::{self, HOME_GM_INVITE_SECONDS, PLAYER_INVITE_SECONDS};
+use solum_app::{AppError, Campaign, ErrorKind, NewSol};
+use solum_store::{SqliteStore, TableStore};
+
+fn store() -> (tempfile::TempDir, SqliteStore) {
+    let dir = tempfile::tempdir().unwrap();
+    let s = SqliteStore::open(&dir.path().join("c.solum")).unwrap();
+    (dir, s)
+}
+
+/// Names that look blank, look like another, or reorder text: refused for tables, members
+/// and the characters of every system alike.
+const LOOK_ALIKES: &[&str] = &[
+    "Hero\u{3164}",   // Hangul filler
+    "Hero\u{115F}",   // Hangul choseong filler
+    "Hero\u{FFA0}",   // half-width Hangul filler
+    "Hero\u{00A0}",   // no-break space at the edge (not trimmed as a space)
+    "Jean\u{00A0}Luc", // no-break space inside
+    "\u{2800}",        // blank Braille pattern alone
+    "Hero\u{2800}",
+    "\u{3000}",        // ideographic space alone
+    "Hero\u{200B}",    // zero-width space
+    "Hero\u{200E}",    // left-to-right mark
+    "\u{202E}oreH",    // right-to-left override
+    "Hero\u{2066}",    // isolate
+    "Hero\u{061C}",    // Arabic letter mark
+    "Hero\u{FE0F}",    // variation selector
+    "\u{0301}",        // a combining mark with nothing under it
+    "   ",
+    "",
+];
+
+#[test]
+fn look_alike_and_blank_names_are_refused_everywhere() {
+    let (dir, mut s) = store();
+    for name in LOOK_ALIKES {
+        let e = tables::create_table(&mut s, "T", name).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::BadInput, "{name:?}: {e}");
+        let e = tables::create_table(&mut s, name, "Gia").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::BadInput, "{name:?}: {e}");
+    }
+    let mut c = Campaign::new(SqliteStore::open(&dir.path().join("c.solum")).unwrap());
+    for name in LOOK_ALIKES {
+        let sol = NewSol {
+            name: (*name).into(),
+            edge: 1,
+            attributes: [("AGI".to_string(), 2)].into(),
+            skills: Default::default(),
+        };
+        assert!(c.create_sol(&sol).is_err(), "sol {name:?}");
+        assert!(
+            c.create_classic_hero(name, &[], solum_app::Dice::Fresh)
+                .is_err(),
+            "classic {name:?}"
+        );
+        assert!(
+            c.create_dietype_character(name, &Default::default())
+                .is_err(),
+            "dietype {name:?}"
+        );
+    }
+    // Plain names with accents, apostrophes and one space between words pass.
+    for name in ["Zoë", "O'Brien", "Jean Luc", "李小龍", "Ⅻ"] {
+        tables::create_table(&mut s, "T", name).unwrap();
+    }
+}
+
+#[test]
+fn a_player_cannot_take_a_name_that_compares_equal_to_a_members() {
+    let (_dir, mut s) = store();
+    let gm = tables::create_table(&mut s, "T", "Gia Rossi").unwrap();
+    let gm_member = tables::session(&s, &gm.token).unwrap().unwrap();
+    for (i, name) in ["Gia Rossi", "gia rossi", " GIA  ROSSI ", "ｇｉａ ｒｏｓｓｉ"]
+        .into_iter()
+        .enumerate()
+    {
+        let invite = tables::invite(&mut s, &gm_member, false).unwrap();
+        let e = tables::join(&mut s, &invite.token, name, None, false).unwrap_err();
+        assert!(matches!(e, AppError::NameTaken { .. }), "{name:?}: {e}");
+        // The invite is still good for another name.
+        tables::join(&mut s, &invite.token, &format!("Pia {i}"), None, false)
+            .unwrap();
+    }
+}
+
+#[test]
+fn invites_expire_can_be_revoked_and_say_why_they_are_refused() {
+    let (_dir, mut s) = store();
+    let gm = tables::create_table(&mut s, "T", "Gia").unwrap();
+    let gm_member = tables::session(&s, &gm.token).unwrap().unwrap();
+    let now = jiff::Timestamp::now();
+    let invite = tables::invite(&mut s, &gm_member, false).unwrap();
+    let expires: jiff::Timestamp = invite.expires.parse().unwrap();
+    let life = expires.as_second() - now.as_second();
+    assert!((PLAYER_INVITE_SECONDS - 5..=PLAYER_INVITE_SECONDS).contains(&life), "{life}");
+    // A week and a second on, refused as expired.
+    let later = jiff::Timestamp::from_second(expires.as_second() + 1).unwrap();
+    let e = tables::join_at(&mut s, &invite.token, "Pia", None, false, later).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Forbidden);
+    assert!(e.to_string().contains("expired"), "{e}");
+    // Revoked: refused as revoked; its id is gone from what can be revoked.
+    tables::revoke_invite(&mut s, &gm_member, invite.id).unwrap();
+    let e = tables::join(&mut s, &invite.token, "Pia", None, false).unwrap_err();
+    assert!(e.to_string().contains("revoked"), "{e}");
+    assert!(matches!(
+        tables::revoke_invite(&mut s, &gm_member, invite.id),
+        Err(AppError::NoSuchInvite(_))
+    ));
+    // Used: refused as used.
+    let invite = tables::invite(&mut s, &gm_member, false).unwrap();
+    let pia = tables::join(&mut s, &invite.token, "Pia", None, false).unwrap();
+    let e = tables::join(&mut s, &invite.token, "Pio", None, false).unwrap_err();
+    assert!(e.to_string().contains("used"), "{e}");
+    // A player neither lists nor revokes nor invites.
+    let pia_member = tables::session(&s, &pia.token).unwrap().unwrap();
+    for e in [
+        tables::invites(&s, &pia_member).map(drop).unwrap_err(),
+        tables::revoke_invite(&mut s, &pia_member, 1).unwrap_err(),
+        tables::invite(&mut s, &pia_member, false).map(drop).unwrap_err(),
+    ] {
+        assert_eq!(e.kind(), ErrorKind::Forbidden, "{e}");
+    }
+    let states: Vec<&str> = tables::invites(&s, &gm_member)
+        .unwrap()
+        .iter()
+        .map(|i| i.state)
+        .collect();
+    assert_eq!(states, ["revoked", "used"]);
+}
+
+/// Each start of `solum serve` makes a home game master invite that works once, for 15
+/// minutes, and revokes the one before, so they do not pile up.
+#[test]
+fn the_home_game_master_invite_is_short_single_and_replaces_the_last() {
+    let (_dir, mut s) = store();
+    let first = tables::home_gm_invite(&mut s).unwrap();
+    let second = tables::home_gm_invite(&mut s).unwrap();
+    let e = tables::join(&mut s, &first.token, "Gia", None, false).unwrap_err();
+    assert!(e.to_string().contains("revoked"), "{e}");
+    let made = jiff::Timestamp::now().as_second();
+    let expires: jiff::Timestamp = second.expires.parse().unwrap();
+    assert!((HOME_GM_INVITE_SECONDS - 5..=HOME_GM_INVITE_SECONDS).contains(&(expires.as_second() - made)));
+    let late = jiff::Timestamp::from_second(expires.as_second()).unwrap();
+    assert!(tables::join_at(&mut s, &second.token, "Gia", None, false, late).is_err());
+    let gia = tables::join(&mut s, &second.token, "Gia", None, false).unwrap();
+    assert_eq!((gia.table, gia.member.role), (0, "gm"));
+    let again = tables::join(&mut s, &second.token, "Gio", None, false).unwrap_err();
+    assert!(again.to_string().contains("used"), "{again}");
+    assert_eq!(s.invites(0).unwrap().len(), 2);
+}
+
+/// Joining while holding a live session is refused (409, `session-held`) unless the
+/// request says it replaces the session; a dead session does not hold.
+#[test]
+fn joining_while_signed_in_asks_first() {
+    let (_dir, mut s) = store();
+    let a = tables::create_table(&mut s, "Mine", "Gia").unwrap();
+    let b = tables::create_table(&mut s, "Theirs", "Bo").unwrap();
+    let bo = tables::session(&s, &b.token).unwrap().unwrap();
+    let invite = tables::invite(&mut s, &bo, false).unwrap();
+    let e = tables::join(&mut s, &invite.token, "Gia", Some(&a.token), false).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Conflict);
+    assert_eq!(e.kind().http_status(), 409);
+    assert_eq!(e.code(), Some("session-held"));
+    assert!(e.to_string().contains("Mine"), "{e}");
+    // Nothing was used: the invite still works, with replace.
+    let joined = tables::join(&mut s, &invite.token, "Gia", Some(&a.token), true).unwrap();
+    assert_eq!(joined.table_name, "Theirs");
+    // A logged-out token holds nothing.
+    tables::logout(&mut s, &a.token).unwrap();
+    let invite = tables::invite(&mut s, &bo, false).unwrap();
+    tables::join(&mut s, &invite.token, "Gio", Some(&a.token), false).unwrap();
+}
