@@ -54,6 +54,7 @@ impl From<CharacterError> for AppError {
 
 /// What a player chooses at creation (S9).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NewCharacter {
     /// The hero's name.
     pub name: String,
@@ -333,6 +334,7 @@ pub enum Against {
 
 /// A check rolled from a sheet: what the player names; the rest comes from the sheet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CharacterCheck {
     /// The attribute rolled.
     pub attribute: Attribute,

@@ -47,7 +47,7 @@ pub fn check_sheet(sheet: &Sheet) -> Result<(), AppError> {
 /// The changes `dietype edit` offers, applied in this order: abilities, skills, weapons
 /// (set, then removed), notes.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct DietypeEdit {
     /// Abilities to add or change (an existing one is found in any case).
     pub abilities: Vec<(String, DieType)>,
@@ -135,6 +135,7 @@ pub enum Against {
 
 /// A roll as a player asks for it: the rest comes from the sheet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DietypeRoll {
     /// The ability whose die type is rolled.
     pub ability: String,

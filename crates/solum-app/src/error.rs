@@ -196,7 +196,6 @@ impl AppError {
         }
     }
 
-
     /// The kind of failure, for exit codes and HTTP statuses.
     pub fn kind(&self) -> ErrorKind {
         match self {

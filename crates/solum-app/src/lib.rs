@@ -576,9 +576,9 @@ fn check_record(record: &Record) -> Result<(), AppError> {
         Record::Dietype(c) => c.check(),
         Record::Notation(n) => n.check(),
         Record::Reveal { record, .. } => match **record {
-            Record::Reveal { .. } => Err(AppError::BadImport(
-                "a reveal holds another reveal".into(),
-            )),
+            Record::Reveal { .. } => {
+                Err(AppError::BadImport("a reveal holds another reveal".into()))
+            }
             ref inner => check_record(inner),
         },
         Record::Difficulty { task, .. } => task
@@ -732,7 +732,11 @@ pub fn name_key(name: &str) -> String {
         })
         .collect::<String>()
         .to_lowercase();
-    folded.split(' ').filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ")
+    folded
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Unicode format characters (category Cf: zero-width spaces and joiners, the byte order

@@ -331,7 +331,13 @@ mod tests {
                     },
                     false,
                 ),
-                at(3, Record::Note { text: "Quiet.\n===".into() }, false),
+                at(
+                    3,
+                    Record::Note {
+                        text: "Quiet.\n===".into(),
+                    },
+                    false,
+                ),
             ],
         );
         assert_eq!(

@@ -80,6 +80,7 @@ pub fn check_sheet(sheet: &Sheet) -> Result<(), AppError> {
 
 /// A new character: what `sol new` takes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NewSol {
     /// The name.
     pub name: String,
@@ -139,6 +140,7 @@ pub enum Assist {
 
 /// The other side of an opposed test, this character attacking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Opposition {
     /// The defender's dice.
     pub dice: u32,
@@ -148,6 +150,7 @@ pub struct Opposition {
 
 /// A test from a sheet: what the player names; attribute and ranks come from the sheet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SolTest {
     /// The skill tested (not listed, or 0 ranks: defaulting).
     pub skill: String,
@@ -906,9 +909,9 @@ fn test_rule(
             test: None,
             opposed: Some(opposed),
             progress: Progress {
-            point: false,
-            rank_up: false,
-        },
+                point: false,
+                rank_up: false,
+            },
         };
         let mut after = before.clone();
         (result.progress, _) = apply_test(&mut after, None, req, &result)?;

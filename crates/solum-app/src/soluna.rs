@@ -91,6 +91,7 @@ pub enum SolunaAttack {
 /// A test from a character's sheet (U2): its attack dice, the flips it commits and the
 /// flips against it, and a target number if there is one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SolunaTest {
     /// The attack whose dice are rolled.
     pub attack: SolunaAttack,

@@ -163,7 +163,13 @@ pub fn invite<S: TableStore>(store: &mut S, by: &Member, gm: bool) -> Result<Inv
 /// revoked, so invites do not pile up with every start.
 pub fn home_gm_invite<S: TableStore>(store: &mut S) -> Result<Invite, AppError> {
     store.revoke_unused_invites(0, true)?;
-    invite_to(store, 0, true, HOME_GM_INVITE_SECONDS, jiff::Timestamp::now())
+    invite_to(
+        store,
+        0,
+        true,
+        HOME_GM_INVITE_SECONDS,
+        jiff::Timestamp::now(),
+    )
 }
 
 fn invite_to<S: TableStore>(
@@ -250,7 +256,14 @@ pub fn join<S: TableStore>(
     current: Option<&str>,
     replace: bool,
 ) -> Result<Joined, AppError> {
-    join_at(store, invite, name, current, replace, jiff::Timestamp::now())
+    join_at(
+        store,
+        invite,
+        name,
+        current,
+        replace,
+        jiff::Timestamp::now(),
+    )
 }
 
 /// [`join`] at `at`.

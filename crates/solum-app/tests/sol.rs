@@ -591,7 +591,11 @@ fn a_secret_test_changes_no_sheet_until_the_game_master_reveals_it() {
         assert_eq!(seen, before, "the sheet as {scope:?} reads it");
         assert_eq!(progress(&seen), Some(0));
     }
-    assert_eq!(len(&at(player_scope)), 1, "the player reads only the creation");
+    assert_eq!(
+        len(&at(player_scope)),
+        1,
+        "the player reads only the creation"
+    );
 
     // A player cannot reveal (the entry is not theirs to see); the game master can, once.
     assert!(at(player_scope).reveal(v.seq).is_err());
@@ -608,7 +612,9 @@ fn a_secret_test_changes_no_sheet_until_the_game_master_reveals_it() {
     );
     let seen = at(player_scope).entries().unwrap();
     assert_eq!(seen.len(), 2);
-    assert!(matches!(&seen[1].record, Record::Reveal { record, .. } if matches!(**record, Record::Sol(_))));
+    assert!(
+        matches!(&seen[1].record, Record::Reveal { record, .. } if matches!(**record, Record::Sol(_)))
+    );
     assert!(at(gm_scope).verify().unwrap().mismatches.is_empty());
     assert!(at(player_scope).verify().unwrap().mismatches.is_empty());
 }

@@ -16,21 +16,21 @@ fn store() -> (tempfile::TempDir, SqliteStore) {
 /// Names that look blank, look like another, or reorder text: refused for tables, members
 /// and the characters of every system alike.
 const LOOK_ALIKES: &[&str] = &[
-    "Hero\u{3164}",   // Hangul filler
-    "Hero\u{115F}",   // Hangul choseong filler
-    "Hero\u{FFA0}",   // half-width Hangul filler
-    "Hero\u{00A0}",   // no-break space at the edge (not trimmed as a space)
+    "Hero\u{3164}",    // Hangul filler
+    "Hero\u{115F}",    // Hangul choseong filler
+    "Hero\u{FFA0}",    // half-width Hangul filler
+    "Hero\u{00A0}",    // no-break space at the edge (not trimmed as a space)
     "Jean\u{00A0}Luc", // no-break space inside
     "\u{2800}",        // blank Braille pattern alone
     "Hero\u{2800}",
-    "\u{3000}",        // ideographic space alone
-    "Hero\u{200B}",    // zero-width space
-    "Hero\u{200E}",    // left-to-right mark
-    "\u{202E}oreH",    // right-to-left override
-    "Hero\u{2066}",    // isolate
-    "Hero\u{061C}",    // Arabic letter mark
-    "Hero\u{FE0F}",    // variation selector
-    "\u{0301}",        // a combining mark with nothing under it
+    "\u{3000}",     // ideographic space alone
+    "Hero\u{200B}", // zero-width space
+    "Hero\u{200E}", // left-to-right mark
+    "\u{202E}oreH", // right-to-left override
+    "Hero\u{2066}", // isolate
+    "Hero\u{061C}", // Arabic letter mark
+    "Hero\u{FE0F}", // variation selector
+    "\u{0301}",     // a combining mark with nothing under it
     "   ",
     "",
 ];
@@ -75,16 +75,20 @@ fn a_player_cannot_take_a_name_that_compares_equal_to_a_members() {
     let (_dir, mut s) = store();
     let gm = tables::create_table(&mut s, "T", "Gia Rossi").unwrap();
     let gm_member = tables::session(&s, &gm.token).unwrap().unwrap();
-    for (i, name) in ["Gia Rossi", "gia rossi", " GIA  ROSSI ", "ｇｉａ ｒｏｓｓｉ"]
-        .into_iter()
-        .enumerate()
+    for (i, name) in [
+        "Gia Rossi",
+        "gia rossi",
+        " GIA  ROSSI ",
+        "ｇｉａ ｒｏｓｓｉ",
+    ]
+    .into_iter()
+    .enumerate()
     {
         let invite = tables::invite(&mut s, &gm_member, false).unwrap();
         let e = tables::join(&mut s, &invite.token, name, None, false).unwrap_err();
         assert!(matches!(e, AppError::NameTaken { .. }), "{name:?}: {e}");
         // The invite is still good for another name.
-        tables::join(&mut s, &invite.token, &format!("Pia {i}"), None, false)
-            .unwrap();
+        tables::join(&mut s, &invite.token, &format!("Pia {i}"), None, false).unwrap();
     }
 }
 
@@ -97,7 +101,10 @@ fn invites_expire_can_be_revoked_and_say_why_they_are_refused() {
     let invite = tables::invite(&mut s, &gm_member, false).unwrap();
     let expires: jiff::Timestamp = invite.expires.parse().unwrap();
     let life = expires.as_second() - now.as_second();
-    assert!((PLAYER_INVITE_SECONDS - 5..=PLAYER_INVITE_SECONDS).contains(&life), "{life}");
+    assert!(
+        (PLAYER_INVITE_SECONDS - 5..=PLAYER_INVITE_SECONDS).contains(&life),
+        "{life}"
+    );
     // A week and a second on, refused as expired.
     let later = jiff::Timestamp::from_second(expires.as_second() + 1).unwrap();
     let e = tables::join_at(&mut s, &invite.token, "Pia", None, false, later).unwrap_err();
@@ -121,7 +128,9 @@ fn invites_expire_can_be_revoked_and_say_why_they_are_refused() {
     for e in [
         tables::invites(&s, &pia_member).map(drop).unwrap_err(),
         tables::revoke_invite(&mut s, &pia_member, 1).unwrap_err(),
-        tables::invite(&mut s, &pia_member, false).map(drop).unwrap_err(),
+        tables::invite(&mut s, &pia_member, false)
+            .map(drop)
+            .unwrap_err(),
     ] {
         assert_eq!(e.kind(), ErrorKind::Forbidden, "{e}");
     }
@@ -144,7 +153,10 @@ fn the_home_game_master_invite_is_short_single_and_replaces_the_last() {
     assert!(e.to_string().contains("revoked"), "{e}");
     let made = jiff::Timestamp::now().as_second();
     let expires: jiff::Timestamp = second.expires.parse().unwrap();
-    assert!((HOME_GM_INVITE_SECONDS - 5..=HOME_GM_INVITE_SECONDS).contains(&(expires.as_second() - made)));
+    assert!(
+        (HOME_GM_INVITE_SECONDS - 5..=HOME_GM_INVITE_SECONDS)
+            .contains(&(expires.as_second() - made))
+    );
     let late = jiff::Timestamp::from_second(expires.as_second()).unwrap();
     assert!(tables::join_at(&mut s, &second.token, "Gia", None, false, late).is_err());
     let gia = tables::join(&mut s, &second.token, "Gia", None, false).unwrap();

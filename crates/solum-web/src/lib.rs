@@ -135,10 +135,12 @@ pub fn app(state: AppState) -> Router {
         .route("/join", post(join))
         .route("/me", get(me))
         .route("/logout", post(logout))
-        .route("/invites", post(invite))
+        .route("/invites", get(invites).post(invite))
+        .route("/invites/{id}", axum::routing::delete(revoke_invite))
         .route("/journal", get(journal))
         .route("/journal/export", get(export))
         .route("/journal/verify", get(verify))
+        .route("/journal/{seq}/reveal", post(reveal))
         .route("/oracle", post(oracle))
         .route("/idea", post(idea))
         .route(
@@ -215,7 +217,7 @@ pub fn serve(
         let path = config.campaign.clone();
         let invite = tokio::task::spawn_blocking(move || {
             let mut store = SqliteStore::open(&path)?;
-            tables::invite_to(&mut store, 0, true)
+            tables::home_gm_invite(&mut store)
         })
         .await
         .map_err(std::io::Error::other)?
@@ -223,6 +225,7 @@ pub fn serve(
         ready(&Ready {
             addr: local,
             home_invite: invite.token,
+            home_invite_expires: invite.expires,
         });
         let state = AppState::new(config);
         let hub = state.clone();
@@ -245,8 +248,12 @@ pub fn serve(
 pub struct Ready {
     /// The address bound.
     pub addr: SocketAddr,
-    /// An invite (game master) to the campaign's own table, the one the command line plays.
+    /// An invite (game master) to the campaign's own table, the one the command line plays:
+    /// it works once, until [`Ready::home_invite_expires`] (see
+    /// [`tables::HOME_GM_INVITE_SECONDS`]), and the one the last start printed is revoked.
     pub home_invite: String,
+    /// When the home invite stops working (RFC 3339).
+    pub home_invite_expires: String,
 }
 
 impl Ready {
@@ -383,11 +390,15 @@ impl<T: Serialize> IntoResponse for Json<T> {
 pub struct ApiError {
     status: StatusCode,
     message: String,
+    /// A stable code for the page to act on (`session-held`), where there is one.
+    code: Option<&'static str>,
 }
 
 #[derive(Serialize)]
 struct ErrorBody<'a> {
     error: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    code: Option<&'static str>,
 }
 
 impl ApiError {
@@ -395,6 +406,7 @@ impl ApiError {
         Self {
             status,
             message: message.into(),
+            code: None,
         }
     }
 
@@ -433,7 +445,10 @@ impl From<AppError> for ApiError {
             },
             _ => e.to_string(),
         };
-        Self::new(status, message)
+        Self {
+            code: e.code(),
+            ..Self::new(status, message)
+        }
     }
 }
 
@@ -443,6 +458,7 @@ impl IntoResponse for ApiError {
             self.status,
             Json(ErrorBody {
                 error: &self.message,
+                code: self.code,
             }),
         )
             .into_response();
@@ -778,6 +794,7 @@ fn roll_scope(member: &Member, secret: bool) -> Result<Scope, ApiError> {
 // Tables.
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct NewTable {
     table: String,
     name: String,
@@ -832,21 +849,37 @@ fn anonymous_limit(state: &AppState, peer: &Peer) -> Result<(), ApiError> {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct JoinRequest {
     invite: String,
     name: String,
+    /// The request holds a session (a bearer token) and means to give it up for this
+    /// table: without it, such a join is refused with 409 `session-held`.
+    #[serde(default)]
+    replace: bool,
 }
 
+/// `POST /api/join`: uses an invite. A request that holds a live session (its bearer
+/// token) is refused with 409 and the code `session-held` unless it says `"replace": true`:
+/// the page asks the member before switching tables.
 async fn join(
     State(state): State<AppState>,
     peer: Peer,
+    headers: HeaderMap,
     Body_(req): Body_<JoinRequest>,
 ) -> Result<(StatusCode, Json<Joined>), ApiError> {
     anonymous_limit(&state, &peer)?;
     let path = state.path();
+    let current = bearer(&headers);
     let joined = write(&state, move || {
         let mut store = SqliteStore::open(&path)?;
-        tables::join(&mut store, &req.invite, &req.name)
+        tables::join(
+            &mut store,
+            &req.invite,
+            &req.name,
+            current.as_deref(),
+            req.replace,
+        )
     })
     .await?;
     state.hub().notify(joined.table);
@@ -908,6 +941,7 @@ async fn logout(
 }
 
 #[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
 struct InviteRequest {
     #[serde(default)]
     role: Option<String>,
@@ -938,8 +972,57 @@ async fn invite(
     Ok((StatusCode::CREATED, Json(invite)))
 }
 
+/// `GET /api/invites`: the table's invites with their state (game master only).
+async fn invites(
+    State(state): State<AppState>,
+    auth: Auth,
+) -> Result<Json<Vec<tables::InviteView>>, ApiError> {
+    let member = auth.member;
+    let path = state.path();
+    blocking(move || {
+        let store = SqliteStore::open(&path)?;
+        tables::invites(&store, &member)
+    })
+    .await
+    .map(Json)
+}
+
+/// `DELETE /api/invites/{id}`: revokes an unused invite of the table (game master only).
+async fn revoke_invite(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(id): axum::extract::Path<i64>,
+) -> Result<StatusCode, ApiError> {
+    let member = auth.member;
+    let path = state.path();
+    write(&state, move || {
+        let mut store = SqliteStore::open(&path)?;
+        tables::revoke_invite(&mut store, &member, id)
+    })
+    .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
 // ---------------------------------------------------------------------------------------
 // The journal.
+
+/// `POST /api/journal/{seq}/reveal`: the game master shows the table a secret entry; what
+/// it does to a sheet is applied now (see [`Campaign::reveal`]).
+async fn reveal(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(seq): axum::extract::Path<i64>,
+) -> Result<(StatusCode, Json<JournalEntry>), ApiError> {
+    if !auth.member.gm {
+        return Err(ApiError::forbidden(
+            "not allowed: only the game master reveals a secret entry",
+        ));
+    }
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| c.reveal(seq))
+        .await
+        .map(|e| (StatusCode::CREATED, Json(e.for_display())))
+}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -1121,6 +1204,7 @@ async fn verify(
 // Solo tools: the oracle, ideas, notes, scenes.
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct AskRequest {
     question: String,
     #[serde(default)]
@@ -1147,6 +1231,7 @@ async fn oracle(
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct IdeaRequest {
     genre: String,
     #[serde(default = "one")]
@@ -1171,6 +1256,7 @@ async fn idea(
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct NoteRequest {
     text: String,
 }
@@ -1187,6 +1273,7 @@ async fn note(
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct SceneRequest {
     title: String,
     goal: Option<String>,
@@ -1206,6 +1293,7 @@ async fn scene_start(
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct SceneEnd {
     summary: Option<String>,
 }
@@ -1245,12 +1333,52 @@ async fn character(
         .map(Json)
 }
 
-#[derive(Deserialize)]
+/// A character's choices and the request's own `typed` (unknown fields refused).
 struct CreateRequest {
-    #[serde(flatten)]
     character: NewCharacter,
+    typed: Option<Vec<u32>>,
+}
+
+impl<'de> Deserialize<'de> for CreateRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let (character, env): (_, DiceEnvelope) = split(d, &["typed"])?;
+        Ok(Self {
+            character,
+            typed: env.typed,
+        })
+    }
+}
+
+/// The fields a request carries beside the system's own: whether it is secret, typed dice.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct DiceEnvelope {
+    #[serde(default)]
+    secret: bool,
     #[serde(default)]
     typed: Option<Vec<u32>>,
+}
+
+/// Reads a JSON object as the request's own fields `envelope` (read as `E`) and the rest
+/// (read as `T`). Both refuse unknown fields, which `#[serde(flatten)]` cannot: a misspelt
+/// `secret` must not pass as a public roll.
+fn split<'de, D, T, E>(d: D, envelope: &[&str]) -> Result<(T, E), D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::de::DeserializeOwned,
+    E: serde::de::DeserializeOwned,
+{
+    use serde::de::Error;
+    let mut rest = serde_json::Map::<String, serde_json::Value>::deserialize(d)?;
+    let mut env = serde_json::Map::new();
+    for k in envelope {
+        if let Some(v) = rest.remove(*k) {
+            env.insert((*k).to_string(), v);
+        }
+    }
+    let t = T::deserialize(serde_json::Value::Object(rest)).map_err(D::Error::custom)?;
+    let e = E::deserialize(serde_json::Value::Object(env)).map_err(D::Error::custom)?;
+    Ok((t, e))
 }
 
 async fn create_character(
@@ -1292,14 +1420,21 @@ async fn check_odds(
         .map(Json)
 }
 
-#[derive(Deserialize)]
 struct CheckRequest {
-    #[serde(flatten)]
     check: CharacterCheck,
-    #[serde(default)]
     secret: bool,
-    #[serde(default)]
     typed: Option<Vec<u32>>,
+}
+
+impl<'de> Deserialize<'de> for CheckRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let (check, env): (_, DiceEnvelope) = split(d, &["secret", "typed"])?;
+        Ok(Self {
+            check,
+            secret: env.secret,
+            typed: env.typed,
+        })
+    }
 }
 
 async fn check(
@@ -1683,14 +1818,21 @@ fn own_character(
 }
 
 /// A roll's dice and secrecy, beside the system's own request.
-#[derive(Deserialize)]
 struct SiblingRoll<T> {
-    #[serde(flatten)]
     request: T,
-    #[serde(default)]
     secret: bool,
-    #[serde(default)]
     typed: Option<Vec<u32>>,
+}
+
+impl<'de, T: serde::de::DeserializeOwned> Deserialize<'de> for SiblingRoll<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let (request, env): (_, DiceEnvelope) = split(d, &["secret", "typed"])?;
+        Ok(Self {
+            request,
+            secret: env.secret,
+            typed: env.typed,
+        })
+    }
 }
 
 /// A roll from one of the table's characters of a sibling system, in its turn: secret for a
@@ -1774,6 +1916,7 @@ async fn create_classic(
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct ClassicCheck {
     stat: solum_classic::hero::Stat,
     cliche: Option<String>,
@@ -1839,11 +1982,25 @@ async fn soluna_test(
     .await
 }
 
-#[derive(Deserialize)]
 struct NewDietype {
     name: String,
-    #[serde(flatten)]
     fill: solum_app::dietype::DietypeEdit,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NameEnvelope {
+    name: String,
+}
+
+impl<'de> Deserialize<'de> for NewDietype {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let (fill, env): (_, NameEnvelope) = split(d, &["name"])?;
+        Ok(Self {
+            name: env.name,
+            fill,
+        })
+    }
 }
 
 async fn create_dietype(
