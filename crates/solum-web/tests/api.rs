@@ -2132,3 +2132,293 @@ async fn messages_do_not_point_a_page_user_to_the_command_line() {
         "{e}"
     );
 }
+
+/// Every JSON body of the API refuses a field it does not know, naming it: a misspelt
+/// `secret` must not pass as a public roll.
+#[tokio::test]
+async fn every_json_body_refuses_an_unknown_field_and_names_it() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    let sol = s
+        .post(
+            "/api/sol/characters",
+            &gm,
+            json!({ "name": "Cole", "edge": 1, "attributes": [["AGI", 2]], "skills": [["Sidearms", 1]] }),
+        )
+        .await;
+    assert_eq!(sol.status, StatusCode::CREATED, "{}", sol.text());
+    let misspelt = json!({ "secert": true });
+    let routes: &[(&str, &str, Option<&str>)] = &[
+        ("POST", "/api/tables", None),
+        ("POST", "/api/join", None),
+        ("POST", "/api/invites", Some(&gm)),
+        ("POST", "/api/oracle", Some(&gm)),
+        ("POST", "/api/idea", Some(&gm)),
+        ("POST", "/api/notes", Some(&gm)),
+        ("POST", "/api/scenes", Some(&gm)),
+        ("POST", "/api/scenes/end", Some(&gm)),
+        ("POST", "/api/characters", Some(&gm)),
+        ("PATCH", "/api/characters/Hero", Some(&gm)),
+        ("POST", "/api/characters/Hero/odds", Some(&gm)),
+        ("POST", "/api/characters/Hero/check", Some(&gm)),
+        ("POST", "/api/odds", Some(&gm)),
+        ("POST", "/api/roll", Some(&gm)),
+        ("POST", "/api/sol/characters", Some(&gm)),
+        ("POST", "/api/sol/characters/Cole/test", Some(&gm)),
+        ("POST", "/api/classic/characters", Some(&gm)),
+        ("POST", "/api/classic/characters/Nick/check", Some(&gm)),
+        ("POST", "/api/soluna/characters", Some(&gm)),
+        ("POST", "/api/soluna/characters/Csen/test", Some(&gm)),
+        ("POST", "/api/dietype/characters", Some(&gm)),
+        ("POST", "/api/dietype/characters/Rook/roll", Some(&gm)),
+        ("POST", "/api/combat", Some(&gm)),
+        ("POST", "/api/combat/line", Some(&gm)),
+    ];
+    for (method, uri, token) in routes {
+        let a = s.call(method, uri, *token, Some(misspelt.clone())).await;
+        assert_eq!(
+            a.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{method} {uri}: {}",
+            a.text()
+        );
+        assert!(a.text().contains("secert"), "{method} {uri}: {}", a.text());
+    }
+    // The case of the issue: a full, valid test with `secret` misspelt is refused, and
+    // nothing is journaled.
+    let before = s.get("/api/journal", &gm).await.json()["entries"]
+        .as_array()
+        .unwrap()
+        .len();
+    let a = s
+        .post(
+            "/api/sol/characters/Cole/test",
+            &gm,
+            json!({ "skill": "Sidearms", "attribute": "AGI", "threshold": 1, "secert": true }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
+    let a = s
+        .post(
+            "/api/roll",
+            &gm,
+            json!({ "expression": "1d6", "secrte": true }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
+    let after = s.get("/api/journal", &gm).await.json()["entries"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(before, after);
+}
+
+/// A game master's secret Project Sol test changes nothing a player can see (Edge,
+/// progress, version) until the game master reveals it; then the player reads the entry
+/// and the sheet has changed.
+#[tokio::test]
+async fn a_secret_sol_test_is_invisible_to_players_until_revealed() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    let pia = s.player(&gm, "Pia").await;
+    let sol = s
+        .post(
+            "/api/sol/characters",
+            &gm,
+            json!({ "name": "Cole", "edge": 1, "attributes": [["AGI", 2]], "skills": [["Sidearms", 1]] }),
+        )
+        .await;
+    assert_eq!(sol.status, StatusCode::CREATED, "{}", sol.text());
+    let sheet = |v: &Value| {
+        let c = &v["sol"][0];
+        (
+            c["sheet"]["edge"]["points"].as_u64(),
+            c["version"].as_i64(),
+            c["sheet"]["skills"][0]["progress"].as_u64(),
+        )
+    };
+    let seen = s.get("/api/systems/characters", &pia).await.json();
+    assert_eq!(sheet(&seen), (Some(1), Some(1), Some(0)), "{seen}");
+    // A game master alone types dice; with a player at the table the server rolls. Push
+    // the Limit (1 Edge) with a threshold of 1: the Edge is spent whatever the dice.
+    let secret = s
+        .post(
+            "/api/sol/characters/Cole/test",
+            &gm,
+            json!({ "skill": "Sidearms", "attribute": "AGI", "threshold": 1,
+                    "edge": "push-the-limit", "secret": true }),
+        )
+        .await;
+    assert_eq!(secret.status, StatusCode::OK, "{}", secret.text());
+    let seq = secret.json()["seq"].as_i64().unwrap();
+    for who in [&pia, &gm] {
+        let seen = s.get("/api/systems/characters", who).await.json();
+        assert_eq!(sheet(&seen), (Some(1), Some(1), Some(0)), "{seen}");
+    }
+    let journal = s.get("/api/journal", &pia).await.json();
+    assert_eq!(journal["entries"].as_array().unwrap().len(), 1, "{journal}");
+    // A player cannot reveal; the game master can, once.
+    let a = s
+        .post(&format!("/api/journal/{seq}/reveal"), &pia, json!({}))
+        .await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text());
+    let a = s
+        .call(
+            "POST",
+            &format!("/api/journal/{seq}/reveal"),
+            Some(&gm),
+            None,
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    assert_eq!(a.json()["kind"], "reveal");
+    assert_eq!(a.json()["of"], seq);
+    let again = s
+        .call(
+            "POST",
+            &format!("/api/journal/{seq}/reveal"),
+            Some(&gm),
+            None,
+        )
+        .await;
+    assert_eq!(
+        again.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        again.text()
+    );
+    let seen = s.get("/api/systems/characters", &pia).await.json();
+    assert_eq!(sheet(&seen).0, Some(0), "{seen}");
+    assert_eq!(sheet(&seen).1, Some(2), "{seen}");
+    let journal = s.get("/api/journal", &pia).await.json();
+    let last = journal["entries"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(last["kind"], "reveal", "{journal}");
+    assert_eq!(last["record"]["kind"], "sol", "{journal}");
+    let verify = s.get("/api/journal/verify", &pia).await.json();
+    assert_eq!(verify["mismatches"], json!([]), "{verify}");
+}
+
+/// Invites expire and can be listed and revoked by the game master; a revoked one is
+/// refused saying so. Joining while signed in is a 409 with a code unless it says
+/// `replace`. Look-alike names and a player named as the game master are refused.
+#[tokio::test]
+async fn invites_are_listed_revoked_and_a_join_does_not_silently_replace_a_session() {
+    let s = server();
+    let (gm, _) = s.table("Mine", "Ada").await;
+    let (other_gm, _) = s.table("Theirs", "Bo").await;
+    let inv = s.post("/api/invites", &other_gm, json!({})).await.json();
+    let (token, id) = (
+        inv["token"].as_str().unwrap().to_string(),
+        inv["id"].as_i64().unwrap(),
+    );
+    let expires: jiff::Timestamp = inv["expires"].as_str().unwrap().parse().unwrap();
+    let life = expires.as_second() - jiff::Timestamp::now().as_second();
+    assert!(
+        (7 * 86_400 - 60..=7 * 86_400).contains(&life),
+        "a player's invite works 7 days: {inv}"
+    );
+
+    // Signed in at Mine, the invite to Theirs is refused until the member says replace.
+    let join = |replace: Option<bool>| {
+        let mut body = json!({ "invite": token, "name": "Ada" });
+        if let Some(r) = replace {
+            body["replace"] = json!(r);
+        }
+        body
+    };
+    let a = s
+        .call("POST", "/api/join", Some(&gm), Some(join(None)))
+        .await;
+    assert_eq!(a.status, StatusCode::CONFLICT, "{}", a.text());
+    assert_eq!(a.json()["code"], "session-held");
+    assert!(a.text().contains("Mine"), "{}", a.text());
+    // The note still lands in Mine.
+    let note = s.post("/api/notes", &gm, json!({ "text": "mine" })).await;
+    assert_eq!(note.status, StatusCode::CREATED);
+
+    // A player lists nothing; the game master lists and revokes.
+    let pia = s.player(&other_gm, "Pia").await;
+    assert_eq!(
+        s.get("/api/invites", &pia).await.status,
+        StatusCode::FORBIDDEN
+    );
+    let list = s.get("/api/invites", &other_gm).await.json();
+    let states: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["state"].as_str().unwrap())
+        .collect();
+    assert_eq!(states, ["open", "used"], "{list}");
+    let del = s
+        .call("DELETE", &format!("/api/invites/{id}"), Some(&pia), None)
+        .await;
+    assert_eq!(del.status, StatusCode::FORBIDDEN, "{}", del.text());
+    let del = s
+        .call(
+            "DELETE",
+            &format!("/api/invites/{id}"),
+            Some(&other_gm),
+            None,
+        )
+        .await;
+    assert_eq!(del.status, StatusCode::NO_CONTENT, "{}", del.text());
+    let a = s
+        .call("POST", "/api/join", Some(&gm), Some(join(Some(true))))
+        .await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text());
+    assert!(a.text().contains("revoked"), "{}", a.text());
+
+    // With replace, a fresh invite switches tables.
+    let token = s.post("/api/invites", &other_gm, json!({})).await.json()["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let body = json!({ "invite": token, "name": "Ada", "replace": true });
+    let a = s.call("POST", "/api/join", Some(&gm), Some(body)).await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    assert_eq!(a.json()["table_name"], "Theirs");
+
+    // Names: a player named as the game master (any case) and look-alikes are refused.
+    for name in [
+        "bo",
+        " BO ",
+        "Bo\u{3164}",
+        "\u{2800}",
+        "Bo\u{00A0}",
+        "\u{202E}oB",
+    ] {
+        let token = s.post("/api/invites", &other_gm, json!({})).await.json()["token"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let a = s
+            .call(
+                "POST",
+                "/api/join",
+                None,
+                Some(json!({ "invite": token, "name": name })),
+            )
+            .await;
+        assert_eq!(
+            a.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{name:?}: {}",
+            a.text()
+        );
+    }
+    let a = s
+        .call(
+            "POST",
+            "/api/tables",
+            None,
+            Some(json!({ "table": "T", "name": "Hero\u{3164}" })),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
+}

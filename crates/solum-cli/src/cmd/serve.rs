@@ -18,9 +18,15 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             .and_then(|()| {
                 writeln!(
                     out,
-                    "Game master of the campaign's own table: {url}#invite={} (works once, until {}; \
-                     the link of an earlier start no longer works)",
-                    ready.home_invite, ready.home_invite_expires
+                    "Game master of the campaign's own table: {url}#invite={}",
+                    ready.home_invite
+                )
+            })
+            .and_then(|()| {
+                writeln!(
+                    out,
+                    "  (works once, until {}; the link an earlier start printed no longer works)",
+                    ready.home_invite_expires
                 )
             })
             .and_then(|()| writeln!(out, "Stop with Ctrl-C."))
