@@ -347,7 +347,7 @@ async fn players_change_only_their_own_characters_and_type_no_dice() {
         ),
         (json!(true), json!(2), json!("No"))
     );
-    // No one picks a seed: the field is not read, the roll is fresh.
+    // No one picks a seed: the field is refused as unknown, naming it, and nothing rolls.
     let seeded = s
         .post(
             "/api/oracle",
@@ -355,8 +355,8 @@ async fn players_change_only_their_own_characters_and_type_no_dice() {
             json!({ "question": "Wind?", "seed": 1 }),
         )
         .await;
-    assert_eq!(seeded.status, StatusCode::OK);
-    assert_ne!(seeded.json()["seed"], 1);
+    assert_eq!(seeded.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(seeded.text().contains("seed"), "{}", seeded.text());
 }
 
 #[tokio::test]
