@@ -4,6 +4,9 @@
 
 const $ = (id) => document.getElementById(id);
 let token = localStorage.getItem("solum.token");
+// The session held when an invite link was opened: a join sends it, and the server asks
+// (409 session-held) before the member switches tables.
+let held = null;
 let me = null;
 let characters = [];
 
@@ -18,7 +21,9 @@ async function request(method, path, body) {
   });
   if (!resp.ok) {
     const data = await resp.json().catch(() => ({}));
-    throw new Error(data.error || resp.statusText);
+    const error = new Error(data.error || resp.statusText);
+    error.code = data.code;
+    throw error;
   }
   return resp;
 }
@@ -250,9 +255,27 @@ function form(id, handler) {
 }
 
 form("create", (f) => api("POST", "/tables", { table: f.table.value, name: f.name.value }).then(signedIn));
-form("join", (f) => {
+form("join", async (f) => {
   const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
-  return api("POST", "/join", { invite, name: f.name.value }).then(signedIn);
+  const body = { invite, name: f.name.value };
+  // Sent with the session held, if any: joining another table while signed in is asked
+  // first, never done silently.
+  token = held;
+  try {
+    return await signedIn(await api("POST", "/join", body));
+  } catch (err) {
+    if (err.code !== "session-held") throw err;
+    if (!confirm(err.message + "\n\nSwitch to the invited table? Your session at the other table ends in this browser.")) {
+      // Stay where you were: the invite is left unused.
+      history.replaceState(null, "", "/");
+      $("join").hidden = true;
+      $("signin").hidden = true;
+      return await enter();
+    }
+    return await signedIn(await api("POST", "/join", { ...body, replace: true }));
+  } finally {
+    if (!me) token = null;
+  }
 });
 // Faces typed in from real dice, in the order the rule draws them; none: the server rolls.
 function typedFaces(input) {
@@ -738,6 +761,7 @@ $("logout").addEventListener("click", async () => {
 window.addEventListener("DOMContentLoaded", () => {
   const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
   if (invite) {
+    held = token;
     token = null;
     $("signin").hidden = false;
     $("create").hidden = true;
