@@ -129,3 +129,72 @@ fn serve_refuses_a_bad_address_and_a_file_that_is_not_a_campaign() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a solum campaign"));
 }
+
+/// Starts `solum serve` on the campaign; returns the child, its address and the printed
+/// home invite's token and its second line (the expiry).
+fn start(campaign: &std::path::Path) -> (std::process::Child, String, String, String) {
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("solum"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--campaign"])
+        .arg(campaign)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    let addr = first
+        .split(" at http://")
+        .nth(1)
+        .unwrap()
+        .trim_end_matches('/')
+        .to_string();
+    let invite = lines.next().unwrap().unwrap();
+    let token = invite.split("#invite=").nth(1).unwrap().to_string();
+    let expiry = lines.next().unwrap().unwrap();
+    (child, addr, token, expiry)
+}
+
+fn stop(mut child: std::process::Child) {
+    let pid = child.id().to_string();
+    let _ = Command::new("kill").args(["-INT", &pid]).status();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("serve did not stop");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn join(addr: &str, token: &str, name: &str) -> String {
+    let body = format!(r#"{{"invite":"{token}","name":"{name}"}}"#);
+    http(
+        addr,
+        &format!(
+            "POST /api/join HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        ),
+    )
+}
+
+/// Each start prints a home game master invite that works once and for 15 minutes, and
+/// revokes the unused one of the start before: invites no longer pile up.
+#[test]
+fn each_start_revokes_the_last_home_invite_and_the_new_one_works_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let campaign = dir.path().join("c.solum");
+    let (child, _, first, _) = start(&campaign);
+    stop(child);
+    let (child, addr, second, expiry) = start(&campaign);
+    assert!(expiry.contains("works once, until 20"), "{expiry}");
+    let old = join(&addr, &first, "Ada");
+    assert!(old.starts_with("HTTP/1.1 403"), "{old}");
+    assert!(old.contains("revoked"), "{old}");
+    let new = join(&addr, &second, "Ada");
+    assert!(new.starts_with("HTTP/1.1 201"), "{new}");
+    let again = join(&addr, &second, "Bo");
+    assert!(again.starts_with("HTTP/1.1 403"), "{again}");
+    assert!(again.contains("used"), "{again}");
+    stop(child);
+}
