@@ -81,6 +81,7 @@ function describe(entry) {
       return "Oracle (" + entry.leaning + "): " + entry.question + " → " + answer;
     }
     case "idea": return "Idea: " + (entry.words || []).join(", ");
+    case "reveal": return "Revealed (secret entry #" + entry.of + "): " + describe(entry.record || {});
     case "notation": return "Roll " + entry.canonical + " = " + entry.total;
     case "combat": {
       const ch = entry.change || {};
@@ -135,8 +136,28 @@ function line(entry) {
   if (entry.secret) {
     li.classList.add("secret");
     li.prepend(el("span", "secret ", "tag"));
+    li.appendChild(revealButton(entry.seq));
   }
   return li;
+}
+
+// A game master shows the table a secret entry: what it does to a sheet happens now.
+function revealButton(seq) {
+  const button = el("button", "Reveal", "reveal");
+  button.type = "button";
+  button.addEventListener("click", async () => {
+    say(null);
+    button.disabled = true;
+    try {
+      show(await api("POST", "/journal/" + seq + "/reveal"));
+      button.remove();
+      await loadSiblings();
+    } catch (err) {
+      button.disabled = false;
+      say(err);
+    }
+  });
+  return button;
 }
 
 function show(entry) {
@@ -742,6 +763,7 @@ function remember(seq) {
   if (li && !li.classList.contains("secret")) {
     li.classList.add("secret");
     li.prepend(el("span", "secret ", "tag"));
+    li.appendChild(revealButton(seq));
   }
 }
 
