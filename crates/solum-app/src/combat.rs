@@ -231,7 +231,7 @@ fn line_text(raw: &str) -> Result<String, AppError> {
 }
 
 fn combat_name(raw: &str) -> Result<String, AppError> {
-    crate::text("combat name", raw, MAX_COMBAT_NAME, false)
+    crate::name("combat name", raw, MAX_COMBAT_NAME)
 }
 
 /// A session with the shipped bestiary; sheet files are not read (a campaign combat's

@@ -291,7 +291,7 @@ impl<S: CampaignStore> Campaign<S> {
         title: &str,
         goal: Option<&str>,
     ) -> Result<Vec<JournalEntry>, AppError> {
-        let title = text("scene title", title, MAX_TITLE, false)?;
+        let title = name("scene title", title, MAX_TITLE)?;
         let goal = goal
             .map(|g| text("scene goal", g, MAX_GOAL, true))
             .transpose()?;
@@ -553,7 +553,7 @@ fn check_record(record: &Record) -> Result<(), AppError> {
     match record {
         Record::Note { text: t } => text("note", t, MAX_NOTE, true).map(drop),
         Record::SceneStart { title, goal } => {
-            text("scene title", title, MAX_TITLE, false)?;
+            name("scene title", title, MAX_TITLE)?;
             goal.as_deref()
                 .map(|g| text("scene goal", g, MAX_GOAL, true))
                 .transpose()

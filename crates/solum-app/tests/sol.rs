@@ -617,6 +617,25 @@ fn a_secret_test_changes_no_sheet_until_the_game_master_reveals_it() {
     );
     assert!(at(gm_scope).verify().unwrap().mismatches.is_empty());
     assert!(at(player_scope).verify().unwrap().mismatches.is_empty());
+    // The game master's story marks the secret test and its reveal.
+    let story = at(gm_scope).export_markdown("T").unwrap();
+    assert_eq!(story.matches("*(secret)*").count(), 1, "{story}");
+    assert_eq!(
+        story
+            .matches("*(revealed; rolled in secret on 2026-11-30)*")
+            .count(),
+        1,
+        "{story}"
+    );
+    // A player's export, reveal and all, imports into another campaign: its test
+    // re-derives from its dice.
+    let export = at(player_scope).export().unwrap();
+    let text = serde_json::to_string(&export).unwrap();
+    let mut other = open(&dir.path().join("other.solum"));
+    let n = other
+        .import(solum_app::JournalExport::from_json(&text).unwrap())
+        .unwrap();
+    assert_eq!(n, 2);
 }
 
 /// A revealed test whose Edge the sheet no longer has is refused with the reason, and

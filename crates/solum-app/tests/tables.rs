@@ -188,3 +188,15 @@ fn joining_while_signed_in_asks_first() {
     let invite = tables::invite(&mut s, &bo, false).unwrap();
     tables::join(&mut s, &invite.token, "Gio", Some(&a.token), false).unwrap();
 }
+
+/// Scenes and kept combats are named by the same rule.
+#[test]
+fn scene_titles_and_combat_names_follow_the_name_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = Campaign::new(SqliteStore::open(&dir.path().join("c.solum")).unwrap());
+    for name in ["The bridge\u{3164}", "\u{2800}", "Bridge\u{200B}"] {
+        let e = c.start_scene(name, None).unwrap_err();
+        assert!(matches!(e, AppError::BadName { .. }), "{name:?}: {e}");
+    }
+    c.start_scene("The bridge", None).unwrap();
+}
