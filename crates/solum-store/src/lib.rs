@@ -2010,6 +2010,53 @@ mod tests {
         );
     }
 
+    /// Upgrading a schema-4 campaign revokes the home table's unused game master invites
+    /// (one more piled up at every start of `solum serve`), dates every other invite's
+    /// expiry seven days after its creation, and keys the members' names.
+    #[test]
+    fn migration_5_revokes_piled_up_home_invites_and_dates_the_others() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v4.solum");
+        let c = Connection::open(&path).unwrap();
+        c.execute_batch(&format!(
+            "PRAGMA application_id = {APPLICATION_ID}; {} {} {} {} PRAGMA user_version = 4;
+             INSERT INTO tables (id, name, created) VALUES (1, 'A', '2026-01-01T00:00:00Z');
+             INSERT INTO members (id, table_id, name, role, joined) VALUES (1, 1, ' Gia ', 'gm', 't');
+             INSERT INTO invites (token_hash, table_id, role, created) VALUES
+                 ('h1', 0, 'gm', '2026-01-01T00:00:00Z'),
+                 ('h2', 0, 'gm', '2026-01-02T00:00:00Z'),
+                 ('h3', 0, 'player', '2026-01-01T00:00:00Z'),
+                 ('h4', 1, 'gm', '2026-01-01T00:00:00Z');",
+            MIGRATIONS[0], MIGRATIONS[1], MIGRATIONS[2], MIGRATIONS[3]
+        ))
+        .unwrap();
+        drop(c);
+        let mut s = SqliteStore::open(&path).unwrap();
+        assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
+        // 2026-01-01T00:00:00Z is 1767225600; seven days are 604800 seconds.
+        let rows: Vec<(bool, i64, bool)> = s
+            .invites(0)
+            .unwrap()
+            .into_iter()
+            .map(|r| (r.gm, r.expires, r.revoked))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                (true, 1_767_225_600 + 604_800, true),
+                (true, 1_767_312_000 + 604_800, true),
+                (false, 1_767_225_600 + 604_800, false)
+            ]
+        );
+        let other: Vec<bool> = s.invites(1).unwrap().iter().map(|r| r.revoked).collect();
+        assert_eq!(other, [false], "another table's game master invite is kept");
+        assert_eq!(
+            s.redeem_invite("h4", "GIA", "gia", "s", "t", 1_767_225_600)
+                .unwrap(),
+            Redeemed::NameTaken(" Gia ".into())
+        );
+    }
+
     /// Only a game master's scope reveals, a secret entry of its own table, once.
     #[test]
     fn a_secret_entry_is_revealed_once_by_its_game_master() {
