@@ -858,8 +858,9 @@ impl Weights {
     /// The largest outcome with a non-zero weight (`None` if there is none).
     pub fn max_outcome(&self) -> Option<i64> {
         match self.view() {
-            View::Small(d) => (!d.w.is_empty()).then(|| d.min + d.w.len() as i64 - 1),
-            View::Big(d) => (!d.w.is_empty()).then(|| d.min + d.w.len() as i64 - 1),
+            // The last index first: `min + len` overflows for an outcome at `i64::MAX`.
+            View::Small(d) => (!d.w.is_empty()).then(|| d.min + (d.w.len() as i64 - 1)),
+            View::Big(d) => (!d.w.is_empty()).then(|| d.min + (d.w.len() as i64 - 1)),
         }
     }
 
