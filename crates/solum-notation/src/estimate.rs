@@ -77,17 +77,6 @@ pub(crate) fn admit(
     work_limit: u128,
     bytes_limit: u128,
 ) -> Result<(), NotationError> {
-    if b.bytes > bytes_limit {
-        return Err(NotationError::limit(
-            format!(
-                "exact odds of this expression would hold about {} MB: at most {} MB (roll it \
-                 instead, or make it smaller)",
-                b.bytes.div_ceil(1_000_000),
-                bytes_limit / 1_000_000
-            ),
-            Some(expr.span),
-        ));
-    }
     if used.saturating_add(b.work) > work_limit {
         let message = if used == 0 {
             format!(
@@ -104,6 +93,17 @@ pub(crate) fn admit(
             )
         };
         return Err(NotationError::limit(message, Some(expr.span)));
+    }
+    if b.bytes > bytes_limit {
+        return Err(NotationError::limit(
+            format!(
+                "exact odds of this expression would hold about {} MB: at most {} MB (roll it \
+                 instead, or make it smaller)",
+                b.bytes.div_ceil(1_000_000),
+                bytes_limit / 1_000_000
+            ),
+            Some(expr.span),
+        ));
     }
     Ok(())
 }
@@ -335,7 +335,7 @@ pub fn bound(expr: &Expr) -> Result<Bound, NotationError> {
                     )
                 } else {
                     (
-                        cost::combine(pairs, a.bits, b.bits),
+                        cost::combine(pairs, a.bits, b.bits).saturating_add(wa + wb),
                         cost::combine_bytes(pairs, a.bits, b.bits),
                     )
                 };
@@ -358,10 +358,12 @@ pub fn bound(expr: &Expr) -> Result<Bound, NotationError> {
                     bytes: 0,
                 };
                 out.support = acc.support.saturating_add(b.support).min(out.width());
+                let range = u128::from(MAX_RANGE);
                 out.work = acc
                     .work
                     .saturating_add(b.work)
-                    .saturating_add(cost::combine(pairs, acc.bits, b.bits));
+                    .saturating_add(cost::combine(pairs, acc.bits, b.bits))
+                    .saturating_add(acc.width().min(range) + b.width().min(range));
                 out.bytes =
                     Bound::peak(&acc, &b, cost::combine_bytes(pairs, acc.bits, b.bits), &out);
                 acc = out;
