@@ -154,12 +154,13 @@ pub(crate) mod cost {
     }
 
     /// Bytes of a distribution: a slot for every number of its range, the weights of its
-    /// values.
+    /// values, the list of its values a step reads, and 16 KiB for the rest.
     pub fn held(width: u128, support: u128, bits: u128) -> u128 {
         let slot = if small(bits) { 16 } else { 24 };
         width
             .saturating_mul(slot)
-            .saturating_add(support.saturating_mul(weight_bytes(bits)))
+            .saturating_add(support.saturating_mul(weight_bytes(bits).saturating_add(8)))
+            .saturating_add(16_384)
     }
 
     /// `f(a, b)` over every pair of values: each pair's product is made and kept until the
@@ -168,20 +169,36 @@ pub(crate) mod cost {
         pairs.saturating_mul(1u128.saturating_add(mul(a_bits, b_bits)))
     }
 
-    /// Bytes of the pairs [`combine`] holds at once.
+    /// Bytes of the pairs [`combine`] holds at once: each its value and the product of two
+    /// weights, whose digits the big-integer library may hold at twice their length (a
+    /// product by one word grows the other's digits by one, and its vector doubles).
     pub fn combine_bytes(pairs: u128, a_bits: u128, b_bits: u128) -> u128 {
-        pairs.saturating_mul(8u128.saturating_add(weight_bytes(a_bits.saturating_add(b_bits))))
+        let product = if small(a_bits.saturating_add(b_bits)) {
+            16
+        } else {
+            40u128.saturating_add(
+                words(a_bits)
+                    .saturating_add(words(b_bits))
+                    .saturating_mul(16),
+            )
+        };
+        pairs.saturating_mul(8u128.saturating_add(product))
     }
 
     /// A convolution (the sum of two dense distributions of `a` and `b` numbers): pair by
     /// pair, or, for big weights, one product of two numbers holding every weight (Kronecker
     /// substitution), whose cost grows as its words to the power 1.5 (Karatsuba, Toom-3).
+    /// Never less than a step a pair, so the cost grows with the bits (an estimate with more
+    /// bits than the weights turn out to have is never the cheaper).
     pub fn convolve(a: u128, b: u128, a_bits: u128, b_bits: u128) -> u128 {
-        let pairs = a.saturating_mul(b).saturating_mul(mul(a_bits, b_bits));
+        let slots = a.saturating_mul(b);
         if small(a_bits.saturating_add(b_bits)) {
-            return pairs;
+            return slots;
         }
-        pairs.min(kronecker(a, b, a_bits, b_bits))
+        slots
+            .saturating_mul(mul(a_bits, b_bits))
+            .min(kronecker(a, b, a_bits, b_bits))
+            .max(slots)
     }
 
     /// Words of the numbers a Kronecker product packs.
@@ -287,7 +304,11 @@ pub fn bound(expr: &Expr) -> Result<Bound, NotationError> {
                 support,
                 work: die_work + work,
                 bits,
-                bytes: held,
+                // The die's state machine (maps of big weights, about 128 bytes a step) and
+                // the walk's tables, 64 KiB at most for a small pool.
+                bytes: held
+                    .saturating_add(die_work.saturating_mul(128))
+                    .saturating_add(65_536),
             }
         }
         ExprKind::Neg(e) => {
@@ -339,8 +360,15 @@ pub fn bound(expr: &Expr) -> Result<Bound, NotationError> {
                         cost::combine_bytes(pairs, a.bits, b.bits),
                     )
                 };
-            out.work = a.work.saturating_add(b.work).saturating_add(step);
-            out.bytes = Bound::peak(&a, &b, step_bytes, &out);
+            // And a pass over the values of both sides (`-` negates the right one's first).
+            out.work = a
+                .work
+                .saturating_add(b.work)
+                .saturating_add(step)
+                .saturating_add(a.support + b.support);
+            // `-` holds the right side negated beside it.
+            let negated = if *op == BinOp::Sub { b.held() } else { 0 };
+            out.bytes = Bound::peak(&a, &b, step_bytes.saturating_add(negated), &out);
             out
         }
         ExprKind::Call(_, args) => {
