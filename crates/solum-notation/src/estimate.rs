@@ -259,7 +259,8 @@ pub fn bound(expr: &Expr) -> Result<Bound, NotationError> {
             let n = u128::from(term.count);
             // One die's state machine, and the count of the sum's steps as the evaluation
             // makes it (its width squared, once a die).
-            let die_work = faces * (chain as u128) * s1 + s1 * s1 * u128::from(term.count);
+            let machine = faces * (chain as u128) * s1;
+            let die_work = machine + s1 * s1 * u128::from(term.count);
             // Bits of one die's denominator: its faces once per roll it can take (twice with
             // a reroll: the roll and its reroll at each step of the chain).
             let rolls = (chain as u128) * if term.reroll.is_some() { 2 } else { 1 };
@@ -307,7 +308,7 @@ pub fn bound(expr: &Expr) -> Result<Bound, NotationError> {
                 // The die's state machine (maps of big weights, about 128 bytes a step) and
                 // the walk's tables, 64 KiB at most for a small pool.
                 bytes: held
-                    .saturating_add(die_work.saturating_mul(128))
+                    .saturating_add(machine.saturating_mul(128))
                     .saturating_add(65_536),
             }
         }
@@ -411,9 +412,9 @@ pub fn bound(expr: &Expr) -> Result<Bound, NotationError> {
                         None => (1, 6 + 6 * 16, 85, bits),
                     }
                 }
-                // The die-type tables stop below 1e-12: at most 160 values between 1 and 400
-                // (measured: 155 for a d4).
-                Game::DieType { .. } => (1, 400, 160, 1024),
+                // The die-type tables stop below 1e-12: every number from 1 to at most 160
+                // (measured: 155 for a d4, 136 for a d12).
+                Game::DieType { .. } => (1, 160, 160, 1024),
                 Game::Sol { dice, .. } => (
                     0,
                     i128::from(dice),

@@ -85,3 +85,53 @@ fn the_queries_of_the_docs_are_allowed() {
         assert!(admitted(text).is_some(), "{text} is refused");
     }
 }
+
+/// The bounds the estimate takes for the So1um terms hold their exact odds: values within
+/// the range, no more of them, no more bits in the denominator.
+#[test]
+fn the_family_terms_stay_within_their_bounds() {
+    let mut terms: Vec<String> = [4, 6, 8, 10, 12]
+        .iter()
+        .map(|d| format!("dt(d{d})"))
+        .collect();
+    for n in [1, 5, 30, 100, 1000] {
+        terms.push(format!("solum({n})"));
+        terms.push(format!("solum({n}, vs 12, gear)"));
+    }
+    for n in [1, 8, 40, 100] {
+        terms.push(format!("sol({n})"));
+        terms.push(format!("sol({n}, second)"));
+        terms.push(format!("sol({n}, push)"));
+    }
+    for (n, f) in [(1, 0), (5, 2), (40, -20), (40, 2), (40, 40)] {
+        terms.push(format!("una({n}, {f:+})"));
+    }
+    for text in &terms {
+        let expr = parse(text).unwrap();
+        let b = estimate::bound(&expr).unwrap();
+        let w = solum_notation::weights(&expr).unwrap();
+        let values = w.values();
+        assert!(
+            i128::from(values[0]) >= b.lo,
+            "{text}: {} < {}",
+            values[0],
+            b.lo
+        );
+        assert!(
+            i128::from(*values.last().unwrap()) <= b.hi,
+            "{text}: {values:?} > {}",
+            b.hi
+        );
+        assert!(
+            values.len() as u128 <= b.support,
+            "{text}: {} values",
+            values.len()
+        );
+        let bits = w.denominator_big().bits();
+        assert!(
+            u128::from(bits) <= b.bits,
+            "{text}: {bits} bits, bound {}",
+            b.bits
+        );
+    }
+}
