@@ -274,12 +274,20 @@ impl<W: Weight> Dense<W> {
     /// `f(a, b)` of independent outcomes.
     fn combine(&self, other: &Self, f: &dyn Fn(i64, i64) -> i64) -> Option<Self> {
         let den = self.den.mul(&other.den)?;
-        let mut pairs = Vec::with_capacity(self.w.len() * other.w.len());
-        for (i, a) in self.w.iter().enumerate() {
-            for (j, b) in other.w.iter().enumerate() {
-                if !a.is_zero() && !b.is_zero() {
-                    pairs.push((f(self.min + i as i64, other.min + j as i64), a.mul(b)?));
-                }
+        // The non-zero weights only: a sparse range (`d2 * 1000000`) holds a million slots
+        // for two values, and the pairs of slots would be a million million.
+        let nonzero = |d: &Self| -> Vec<(i64, W)> {
+            d.w.iter()
+                .enumerate()
+                .filter(|(_, x)| !x.is_zero())
+                .map(|(i, x)| (d.min + i as i64, x.clone()))
+                .collect()
+        };
+        let (xs, ys) = (nonzero(self), nonzero(other));
+        let mut pairs = Vec::with_capacity(xs.len() * ys.len());
+        for (x, a) in &xs {
+            for (y, b) in &ys {
+                pairs.push((f(*x, *y), a.mul(b)?));
             }
         }
         Self::from_pairs(&pairs, den)
@@ -858,8 +866,9 @@ impl Weights {
     /// The largest outcome with a non-zero weight (`None` if there is none).
     pub fn max_outcome(&self) -> Option<i64> {
         match self.view() {
-            View::Small(d) => (!d.w.is_empty()).then(|| d.min + d.w.len() as i64 - 1),
-            View::Big(d) => (!d.w.is_empty()).then(|| d.min + d.w.len() as i64 - 1),
+            // The last index first: `min + len` overflows for an outcome at `i64::MAX`.
+            View::Small(d) => (!d.w.is_empty()).then(|| d.min + (d.w.len() as i64 - 1)),
+            View::Big(d) => (!d.w.is_empty()).then(|| d.min + (d.w.len() as i64 - 1)),
         }
     }
 
@@ -1514,6 +1523,22 @@ mod tests {
     }
 
     /// The one-multiplication convolution equals the schoolbook one, with gaps and zeros.
+    /// Two values a million apart are two values: `combine` pairs the values, not the slots
+    /// of their range (a million million of them), and the largest outcome may be i64::MAX.
+    #[test]
+    fn sparse_ranges_combine_by_their_values() {
+        let far = Weights::from_pairs([(0, 1), (1_000_000, 3)]);
+        let max = far.combine(&far, i64::max);
+        // P(max = 0) = 1/4 · 1/4; the rest is 10^6.
+        assert_eq!(max.p_eq(0), crate::prob(1, 16));
+        assert_eq!(max.p_eq(1_000_000), crate::prob(15, 16));
+        let top = Weights::certain(i64::MAX);
+        assert_eq!(top.max_outcome(), Some(i64::MAX));
+        let near = Weights::from_pairs([(i64::MAX - 1, 1), (i64::MAX, 1)]);
+        assert_eq!(near.max_outcome(), Some(i64::MAX));
+        assert_eq!(near.values(), [i64::MAX - 1, i64::MAX]);
+    }
+
     #[test]
     fn kronecker_matches_schoolbook() {
         let die = Weights::die(10).explode(3).into_big();

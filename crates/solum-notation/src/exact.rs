@@ -16,38 +16,110 @@ use solum_dice::{Distribution, Prob};
 use crate::ast::{BinOp, DiceTerm, Expr, ExprKind, Game, SolEdge, Span};
 use crate::die;
 use crate::error::NotationError;
-use crate::limits::{MAX_RANGE, MAX_SUPPORT, MAX_UNA_EXACT, MAX_WORK};
+use crate::estimate::{Bound, cost};
+use crate::limits::{MAX_BYTES, MAX_RANGE, MAX_SUPPORT, MAX_UNA_EXACT, MAX_WORK};
 
-/// Counts elementary steps against [`MAX_WORK`]: no expression can run for long.
-#[derive(Debug, Default)]
+/// Counts elementary steps against a budget ([`MAX_WORK`] by default): no expression can
+/// run for long. One `Work` passed to [`weights_with`] for several expressions makes them
+/// share the budget: their estimates and the steps they take add up.
+#[derive(Debug)]
 pub struct Work {
     spent: u64,
+    admitted: u128,
+    limit: u64,
+    bytes: u64,
+}
+
+impl Default for Work {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl Work {
+    /// A budget of [`MAX_WORK`] steps and [`MAX_BYTES`] bytes.
+    pub fn new() -> Self {
+        Self::with_limits(MAX_WORK, MAX_BYTES)
+    }
+
+    /// A budget of `steps` steps (estimated and counted) and `bytes` bytes held at once
+    /// (estimated), e.g. a share of the usual one.
+    pub fn with_limits(steps: u64, bytes: u64) -> Self {
+        Self {
+            spent: 0,
+            admitted: 0,
+            limit: steps,
+            bytes,
+        }
+    }
+
     pub(crate) fn spend(&mut self, units: u64) -> Result<(), NotationError> {
         self.spent = self.spent.saturating_add(units);
-        if self.spent > MAX_WORK {
-            return Err(too_much_work(None));
+        if self.spent > self.limit {
+            return Err(too_much_work(None, self.limit));
         }
         Ok(())
     }
 
     /// [`Work::spend`] that names the term that went over.
     pub(crate) fn spend_at(&mut self, units: u64, span: Span) -> Result<(), NotationError> {
-        self.spend(units).map_err(|_| too_much_work(Some(span)))
+        let limit = self.limit;
+        self.spend(units)
+            .map_err(|_| too_much_work(Some(span), limit))
+    }
+
+    /// [`Work::spend_at`] of a cost computed in `u128`.
+    fn spend_wide(&mut self, units: u128, span: Span) -> Result<(), NotationError> {
+        self.spend_at(u64::try_from(units).unwrap_or(u64::MAX), span)
+    }
+
+    /// Refuses a step that would hold more than the budget's bytes at once (the estimate
+    /// said so before; this guards the count as the work goes).
+    fn hold(&self, bytes: u128, span: Span) -> Result<(), NotationError> {
+        if bytes > u128::from(self.bytes) {
+            return Err(NotationError::limit(
+                format!(
+                    "exact odds of this expression would hold about {} MB at once: at most {} \
+                     MB (roll it instead, or make it smaller)",
+                    bytes.div_ceil(1_000_000),
+                    self.bytes / 1_000_000
+                ),
+                Some(span),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Refuses `expr` when its estimate, with the estimates admitted before it, passes the
+    /// budget; admits it otherwise.
+    fn admit(&mut self, expr: &Expr) -> Result<Bound, NotationError> {
+        let b = crate::estimate::bound(expr)?;
+        crate::estimate::admit(
+            expr,
+            &b,
+            self.admitted,
+            u128::from(self.limit),
+            u128::from(self.bytes),
+        )?;
+        self.admitted = self.admitted.saturating_add(b.work);
+        Ok(b)
     }
 
     /// Steps spent so far.
     pub fn spent(&self) -> u64 {
         self.spent
     }
+
+    /// Steps estimated for the expressions admitted so far.
+    pub fn estimated(&self) -> u128 {
+        self.admitted
+    }
 }
 
-fn too_much_work(span: Option<Span>) -> NotationError {
+fn too_much_work(span: Option<Span>, limit: u64) -> NotationError {
     NotationError::limit(
         format!(
-            "exact odds of this expression need more than {MAX_WORK} steps: too many dice or \
+            "exact odds of this expression need more than {limit} steps: too many dice or \
              values (roll it instead, or make it smaller)"
         ),
         span,
@@ -67,16 +139,21 @@ pub fn distribution(expr: &Expr) -> Result<Distribution, NotationError> {
 /// denominator, before any fraction is made: what front ends read when they show
 /// thousands of values (exact fractions of a `1000d6` cost more than computing it).
 pub fn weights(expr: &Expr) -> Result<Weights, NotationError> {
-    crate::validate::validate(expr)?;
-    crate::estimate::check(expr)?;
-    eval(expr, &mut Work::default())
+    weights_with(expr, &mut Work::default())
 }
 
-/// [`distribution`] that reports the work it spent.
-pub fn distribution_with(expr: &Expr, work: &mut Work) -> Result<Distribution, NotationError> {
+/// [`weights`] within the budget `work`, which the expression's estimate and its steps are
+/// taken from: the expressions of one command pass the same `Work` and share one budget.
+pub fn weights_with(expr: &Expr, work: &mut Work) -> Result<Weights, NotationError> {
     crate::validate::validate(expr)?;
-    crate::estimate::check(expr)?;
-    Ok(eval(expr, work)?.to_distribution())
+    work.admit(expr)?;
+    eval(expr, work)
+}
+
+/// [`distribution`] within the budget `work` (see [`weights_with`]), which reports the work
+/// spent.
+pub fn distribution_with(expr: &Expr, work: &mut Work) -> Result<Distribution, NotationError> {
+    Ok(weights_with(expr, work)?.to_distribution())
 }
 
 fn eval(expr: &Expr, work: &mut Work) -> Result<Weights, NotationError> {
@@ -109,7 +186,9 @@ fn eval(expr: &Expr, work: &mut Work) -> Result<Weights, NotationError> {
                     let (sa, sb) = (Shape::of(&a), Shape::of(&b));
                     if sa.dense() && sb.dense() {
                         sa.fits_sum(&sb, span)?;
-                        work.spend_at(sa.width().saturating_mul(sb.width()), span)?;
+                        let (wa, wb) = (u128::from(sa.width()), u128::from(sb.width()));
+                        work.hold(cost::convolve_bytes(wa, wb, bits(&a), bits(&b)), span)?;
+                        work.spend_wide(cost::convolve(wa, wb, bits(&a), bits(&b)), span)?;
                         Ok(a.add(&b))
                     } else {
                         combine(&a, &b, work, span, |x, y| arith(BinOp::Add, x, y, span))
@@ -165,8 +244,17 @@ impl Shape {
     }
 }
 
-/// Refuses a result whose values spread over more than [`MAX_RANGE`] numbers.
+/// Bits of the common denominator of `w`'s weights.
+fn bits(w: &Weights) -> u128 {
+    u128::from(w.denominator_big().bits())
+}
+
+/// Refuses a result with a value no `i64` holds (as the roll refuses it), or whose values
+/// spread over more than [`MAX_RANGE`] numbers.
 fn check_range(lo: i128, hi: i128, span: Span) -> Result<(), NotationError> {
+    if lo < i128::from(i64::MIN) || hi > i128::from(i64::MAX) {
+        return Err(too_large(span));
+    }
     let width = hi - lo + 1;
     if width > i128::from(MAX_RANGE) {
         return Err(NotationError::limit(
@@ -207,8 +295,10 @@ fn combine(
     f: impl Fn(i64, i64) -> Result<i64, NotationError>,
 ) -> Result<Weights, NotationError> {
     let (va, vb) = (a.values(), b.values());
-    let pairs = (va.len() as u64).saturating_mul(vb.len() as u64);
-    work.spend_at(pairs, span)?;
+    let pairs = (va.len() as u128).saturating_mul(vb.len() as u128);
+    let (ba, bb) = (bits(a), bits(b));
+    work.hold(cost::combine_bytes(pairs, ba, bb), span)?;
+    work.spend_wide(cost::combine(pairs, ba, bb), span)?;
     let (mut lo, mut hi) = (i64::MAX, i64::MIN);
     for x in &va {
         for y in &vb {
@@ -253,7 +343,12 @@ pub(crate) fn arith(op: BinOp, a: i64, b: i64, span: Span) -> Result<i64, Notati
             a.checked_div(b)
         }
     };
-    r.ok_or_else(|| NotationError::eval("a number too large", span))
+    r.ok_or_else(|| too_large(span))
+}
+
+/// A value no `i64` holds: the one message of the roll and the odds.
+fn too_large(span: Span) -> NotationError {
+    NotationError::eval("a number too large", span)
 }
 
 fn dice(term: &DiceTerm, work: &mut Work, span: Span) -> Result<Weights, NotationError> {

@@ -25,10 +25,15 @@ pub const MAX_SUPPORT: u64 = 100_000;
 /// The widest range of numbers an exact distribution may spread over (the engine holds a
 /// weight for every number between its lowest and highest value).
 pub const MAX_RANGE: u64 = 2_000_000;
-/// The most elementary steps exact odds may take, estimated before the work starts (a sum
-/// of dice costs its values times the bits of its denominator, a kept pool its states):
-/// set so that what is allowed takes well under a second in a release build.
+/// The most elementary steps exact odds may take, estimated before the work starts from the
+/// count of the values and the bits of their weights (a sum of dice costs its values times
+/// the bits of its denominator, a kept pool its states, a pair of values the product of
+/// their weights' words): set so that what is allowed takes well under a second in a release
+/// build. One budget for a whole command: the expressions of one `solum odds` share it.
 pub const MAX_WORK: u64 = 20_000_000;
+/// The most bytes exact odds may hold at once, estimated before the work starts (the
+/// weights of every distribution held, the pairs of a `*` or `max` before they are summed).
+pub const MAX_BYTES: u64 = 200_000_000;
 /// The largest number that may be written.
 pub const MAX_NUMBER: i64 = 1_000_000;
 /// The longest label.

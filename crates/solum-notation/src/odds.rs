@@ -41,6 +41,12 @@ pub fn odds(expr: &Expr) -> Result<Odds, NotationError> {
     Ok(Odds::new(&crate::weights(expr)?))
 }
 
+/// [`odds`] within the budget `work` (see [`crate::weights_with`]): the expressions of one
+/// command share it.
+pub fn odds_with(expr: &Expr, work: &mut crate::Work) -> Result<Odds, NotationError> {
+    Ok(Odds::new(&crate::weights_with(expr, work)?))
+}
+
 impl Odds {
     /// Reads the engine's weights once.
     pub fn new(w: &Weights) -> Self {

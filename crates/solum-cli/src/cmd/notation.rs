@@ -206,10 +206,18 @@ pub fn odds(args: &NotationOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> 
     if let Some(path) = &args.plot {
         plot_format(path)?;
     }
+    // Every expression parsed before any is computed, and one budget for them all: the
+    // command as a whole is bounded, not each expression.
+    let exprs = args
+        .exprs
+        .iter()
+        .map(|text| parse(text))
+        .collect::<anyhow::Result<Vec<Expr>>>()?;
+    let mut work = solum_notation::Work::new();
     let mut all = Vec::new();
-    for text in &args.exprs {
-        let expr = parse(text)?;
-        let d = solum_notation::odds(&expr).map_err(|e| explain_error(e, text, ""))?;
+    for (text, expr) in args.exprs.iter().zip(exprs) {
+        let d =
+            solum_notation::odds_with(&expr, &mut work).map_err(|e| explain_error(e, text, ""))?;
         all.push((expr, d));
     }
     if let Some(path) = &args.plot {
@@ -360,6 +368,30 @@ fn plot(path: &Path, all: &[(Expr, Odds)]) -> anyhow::Result<()> {
     .map_err(|e| anyhow::anyhow!("--plot {}: {e}", path.display()))
 }
 
+/// The x axis from the lowest value to the highest, with a margin of one value, or a
+/// twentieth of the range where one value is lost in the size of the numbers (past 2^53).
+fn axis(lo: f64, hi: f64) -> (f64, f64) {
+    if lo > hi {
+        return (0.0, 1.0);
+    }
+    let margin = ((hi - lo) / 20.0)
+        .max(1.0)
+        .max(lo.abs().max(hi.abs()) * 1e-12);
+    (lo - margin, hi + margin)
+}
+
+/// A tick of the x axis: a whole number as one (`4`, not `4.0`), as `as` reads it (saturating
+/// at the ends of i64).
+fn value_label(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else if x.abs() >= 1e15 {
+        format!("{x:.3e}")
+    } else {
+        format!("{x:.2}")
+    }
+}
+
 fn draw<DB: plotters::prelude::DrawingBackend>(
     root: plotters::prelude::DrawingArea<DB, plotters::coord::Shift>,
     all: &[(Expr, Odds)],
@@ -380,9 +412,17 @@ where
             )
         })
         .collect();
+    // The axis runs in f64: values reach the ends of i64, where a margin of one, or the
+    // plotting library's own `hi - lo`, would overflow.
+    let series: Vec<(String, Vec<(f64, f64)>)> = series
+        .into_iter()
+        .map(|(name, s)| (name, s.into_iter().map(|(v, p)| (v as f64, p)).collect()))
+        .collect();
     let xs = series.iter().flat_map(|(_, s)| s.iter().map(|(v, _)| *v));
-    let (lo, hi) = xs.fold((i64::MAX, i64::MIN), |(a, b), v| (a.min(v), b.max(v)));
-    let (lo, hi) = if lo > hi { (0, 1) } else { (lo - 1, hi + 1) };
+    let (lo, hi) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+        (a.min(v), b.max(v))
+    });
+    let (lo, hi) = axis(lo, hi);
     let top = series
         .iter()
         .flat_map(|(_, s)| s.iter().map(|(_, p)| *p))
@@ -400,6 +440,7 @@ where
     chart
         .configure_mesh()
         .x_desc("value")
+        .x_label_formatter(&|x| value_label(*x))
         .y_desc("probability (%)")
         .axis_desc_style(("sans-serif", 20))
         .label_style(("sans-serif", 16))
