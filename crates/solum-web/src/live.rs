@@ -379,3 +379,73 @@ fn read_after(store: &SqliteStore, after: i64) -> Result<Vec<JournalEntry>, AppE
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CAPS: Caps = Caps {
+        total: 5,
+        per_session: 2,
+        per_peer: 3,
+    };
+
+    #[test]
+    fn a_tables_live_state_goes_with_its_last_stream() {
+        let hub = Hub::default();
+        let a = hub.subscribe(7, "s1", None, 4, CAPS).unwrap();
+        let b = hub.subscribe(7, "s2", None, 4, CAPS).unwrap();
+        let c = hub.subscribe(8, "s3", None, 4, CAPS).unwrap();
+        assert_eq!((hub.live_tables(), hub.clients(7)), (2, 2));
+        drop(c);
+        // A quiet table (never notified) keeps nothing once its stream is gone.
+        assert_eq!(hub.live_tables(), 1);
+        drop(a);
+        hub.notify(7);
+        drop(b);
+        assert_eq!((hub.live_tables(), hub.clients(7)), (0, 0));
+        let cl = lock(&hub.clients);
+        assert_eq!(cl.total, 0);
+        assert!(cl.per_session.is_empty() && cl.per_peer.is_empty());
+    }
+
+    #[test]
+    fn streams_are_capped_per_session_per_peer_and_overall() {
+        let hub = Hub::default();
+        let ip: IpAddr = [10, 0, 0, 1].into();
+        let other: IpAddr = [10, 0, 0, 2].into();
+        let s1 = hub.subscribe(1, "s", Some(ip), 4, CAPS).unwrap();
+        let _s2 = hub.subscribe(1, "s", Some(ip), 4, CAPS).unwrap();
+        assert_eq!(
+            hub.subscribe(1, "s", Some(other), 4, CAPS).err(),
+            Some(Over::Session)
+        );
+        let _t1 = hub.subscribe(1, "t", Some(ip), 4, CAPS).unwrap();
+        assert_eq!(
+            hub.subscribe(1, "t", Some(ip), 4, CAPS).err(),
+            Some(Over::Peer)
+        );
+        let _t2 = hub.subscribe(1, "t", Some(other), 4, CAPS).unwrap();
+        let _u1 = hub.subscribe(2, "u", Some(other), 4, CAPS).unwrap();
+        assert_eq!(
+            hub.subscribe(2, "v", Some(other), 4, CAPS).err(),
+            Some(Over::Total)
+        );
+        drop(s1);
+        assert!(hub.subscribe(2, "v", Some(other), 4, CAPS).is_ok());
+    }
+
+    #[tokio::test]
+    async fn ending_a_session_ends_its_streams_only() {
+        let hub = Hub::default();
+        let mut mine = hub.subscribe(1, "s", None, 4, CAPS).unwrap();
+        let mut theirs = hub.subscribe(1, "t", None, 4, CAPS).unwrap();
+        hub.end_session("s");
+        assert!(mine.ended.load(Ordering::Relaxed));
+        assert_eq!(mine.rx.recv().await, None, "its wake-ups are gone");
+        assert!(!theirs.ended.load(Ordering::Relaxed));
+        hub.notify(1);
+        assert_eq!(theirs.rx.recv().await, Some(()));
+        assert_eq!(hub.clients(1), 1);
+    }
+}

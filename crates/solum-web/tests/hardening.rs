@@ -37,6 +37,16 @@ fn solum_bin() -> PathBuf {
         .clone()
 }
 
+/// One test at a time: the starvation test keeps the cores busy, and the others must not
+/// be timed against it.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// A running `solum serve`; killed (by its own process id) when dropped.
 struct Serve {
     child: Child,
@@ -244,15 +254,22 @@ fn open_stream(
     Ok((s, String::from_utf8_lossy(&head).into_owned()))
 }
 
-/// Reads the stream until the server ends it: true if it did within `within`.
+/// Reads the stream until the server ends it (the last chunk of its body, or the
+/// connection closed): true if it did within `within`.
 fn ends_within(s: &mut TcpStream, within: Duration) -> bool {
     let start = Instant::now();
     s.set_read_timeout(Some(Duration::from_millis(250))).unwrap();
     let mut buf = [0u8; 4096];
+    let mut seen = Vec::new();
     while start.elapsed() < within {
         match s.read(&mut buf) {
             Ok(0) => return true,
-            Ok(_) => {}
+            Ok(n) => {
+                seen.extend_from_slice(&buf[..n]);
+                if seen.ends_with(b"\r\n0\r\n\r\n") || seen.starts_with(b"0\r\n\r\n") {
+                    return true;
+                }
+            }
             Err(e)
                 if matches!(
                     e.kind(),
@@ -267,6 +284,7 @@ fn ends_within(s: &mut TcpStream, within: Duration) -> bool {
 
 #[test]
 fn a_slowloris_at_a_low_descriptor_limit_does_not_lock_out_a_fresh_client() {
+    let _alone = one_at_a_time();
     let srv = serve(Some(256));
     // 600 requests that never finish their headers: more than the server's descriptors.
     let mut held = Vec::new();
@@ -279,6 +297,7 @@ fn a_slowloris_at_a_low_descriptor_limit_does_not_lock_out_a_fresh_client() {
             Err(_) => continue,
         }
     }
+    eprintln!("{} attacking connections held", held.len());
     // Another machine is served at once: the page and a new table.
     let page = request(&srv, FRESH, "GET", "/", None, None, T)
         .expect("a fresh client must be served during a slowloris");
@@ -289,6 +308,7 @@ fn a_slowloris_at_a_low_descriptor_limit_does_not_lock_out_a_fresh_client() {
 
 #[test]
 fn a_stream_flood_from_one_session_is_refused_and_the_table_stays_open() {
+    let _alone = one_at_a_time();
     let srv = serve(Some(256));
     let token = new_table(&srv, ATTACKER, "Flood");
     let mut held = Vec::new();
@@ -326,6 +346,7 @@ const EXPENSIVE: &str = "450d20";
 
 #[test]
 fn expensive_odds_at_four_tables_do_not_starve_another_tables_rolls() {
+    let _alone = one_at_a_time();
     let srv = serve(None);
     // Four tables, two sessions each, loop the expensive odds.
     let mut loopers = Vec::new();
@@ -396,6 +417,7 @@ fn expensive_odds_at_four_tables_do_not_starve_another_tables_rolls() {
 
 #[test]
 fn logging_out_ends_the_sessions_live_stream() {
+    let _alone = one_at_a_time();
     let srv = serve(None);
     let token = new_table(&srv, ATTACKER, "Out");
     let (mut stream, head) = open_stream(&srv, ATTACKER, &token, T).unwrap();
@@ -415,6 +437,7 @@ fn logging_out_ends_the_sessions_live_stream() {
 
 #[test]
 fn an_expired_sessions_live_stream_ends() {
+    let _alone = one_at_a_time();
     let srv = serve(None);
     let token = new_table(&srv, ATTACKER, "Idle");
     let (mut stream, head) = open_stream(&srv, ATTACKER, &token, T).unwrap();
@@ -442,4 +465,113 @@ fn jiff_now() -> i64 {
         .as_secs()
         .try_into()
         .unwrap()
+}
+
+/// The accept loop of `solum serve` ([`solum_web::serve_on`]) in this process, with short
+/// timeouts, on 127.0.0.1; stopped when the returned sender is dropped.
+fn serve_in_process(
+    tune: impl FnOnce(&mut solum_web::Config),
+) -> (
+    SocketAddr,
+    tempfile::TempDir,
+    tokio::sync::oneshot::Sender<()>,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.solum");
+    drop(solum_store::SqliteStore::open(&path).unwrap());
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let addr = listener.local_addr().unwrap();
+    let mut config = solum_web::Config::new(&path);
+    config.allowed_hosts = Some(vec![addr.to_string()]);
+    tune(&mut config);
+    let state = solum_web::AppState::new(config);
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            solum_web::serve_on(listener, state, async move {
+                let _ = stopped.await;
+            })
+            .await
+            .unwrap();
+        });
+    });
+    (addr, dir, stop)
+}
+
+/// Reads until the server closes the connection: what it sent, or `None` if it did not
+/// close within `within`.
+fn read_until_closed(s: &mut TcpStream, within: Duration) -> Option<String> {
+    let start = Instant::now();
+    s.set_read_timeout(Some(Duration::from_millis(100))).unwrap();
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 4096];
+    while start.elapsed() < within {
+        match s.read(&mut buf) {
+            Ok(0) => return Some(String::from_utf8_lossy(&seen).into_owned()),
+            Ok(n) => seen.extend_from_slice(&buf[..n]),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
+            Err(_) => return Some(String::from_utf8_lossy(&seen).into_owned()),
+        }
+    }
+    None
+}
+
+#[test]
+fn slow_headers_slow_bodies_idle_connections_and_a_crowd_from_one_address_are_cut_off() {
+    let _alone = one_at_a_time();
+    let (addr, _dir, _stop) = serve_in_process(|c| {
+        c.header_read_timeout = Duration::from_millis(300);
+        c.body_read_timeout = Duration::from_millis(300);
+        c.idle_timeout = Duration::from_millis(800);
+        c.max_connections_per_peer = 4;
+    });
+    // Headers that never end: closed after the header-read timeout.
+    let mut slow = TcpStream::connect(addr).unwrap();
+    slow.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").unwrap();
+    assert!(
+        read_until_closed(&mut slow, Duration::from_secs(5)).is_some(),
+        "half-sent headers kept the connection"
+    );
+    // A body that never comes: 408.
+    let mut trickle = TcpStream::connect(addr).unwrap();
+    write!(
+        trickle,
+        "POST /api/tables HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\n\
+         Content-Type: application/json\r\nContent-Length: 40\r\n\r\n{{\"ta"
+    )
+    .unwrap();
+    let answer = read_until_closed(&mut trickle, Duration::from_secs(5)).expect("closed");
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains(r#"{"error":"#), "{answer}");
+    // A kept-alive connection left idle: answered, then closed.
+    let mut idle = TcpStream::connect(addr).unwrap();
+    write!(idle, "GET / HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+    let answer = read_until_closed(&mut idle, Duration::from_secs(5)).expect("closed when idle");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // Five at once from one address: the fifth is closed without an answer, the first
+    // four are served.
+    let mut four: Vec<TcpStream> = (0..4).map(|_| TcpStream::connect(addr).unwrap()).collect();
+    std::thread::sleep(Duration::from_millis(100));
+    let mut fifth = TcpStream::connect(addr).unwrap();
+    assert_eq!(
+        read_until_closed(&mut fifth, Duration::from_secs(2)).as_deref(),
+        Some(""),
+        "a connection over the cap is closed at once"
+    );
+    for s in &mut four {
+        write!(s, "GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+        let answer = read_until_closed(s, Duration::from_secs(5)).expect("answered");
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    }
 }
