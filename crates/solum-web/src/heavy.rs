@@ -73,8 +73,7 @@ impl Heavy {
     }
 
     fn may_run(&self, st: &State, table: i64) -> bool {
-        st.running < self.capacity
-            && st.by_table.get(&table).copied().unwrap_or(0) < self.per_table
+        st.running < self.capacity && st.by_table.get(&table).copied().unwrap_or(0) < self.per_table
     }
 
     fn grant(st: &mut State, table: i64) {
@@ -247,6 +246,9 @@ mod tests {
         let _ = waiting.await;
         drop(t);
         assert_eq!(heavy.held(1), (0, 0));
-        assert!(heavy.turn(2, 21, W).await.is_ok(), "the abandoned wait left its member");
+        assert!(
+            heavy.turn(2, 21, W).await.is_ok(),
+            "the abandoned wait left its member"
+        );
     }
 }

@@ -600,15 +600,21 @@ async fn body_deadline(State(state): State<AppState>, req: Request, next: Next) 
     let bytes = match tokio::time::timeout(state.inner.config.body_read_timeout, read).await {
         Ok(Ok(bytes)) => bytes,
         Ok(Err(e)) => {
-            let too_large = std::iter::successors(
-                Some(&e as &(dyn std::error::Error + 'static)),
-                |e| e.source(),
-            )
-            .any(|e| e.is::<http_body_util::LengthLimitError>());
+            let too_large =
+                std::iter::successors(Some(&e as &(dyn std::error::Error + 'static)), |e| {
+                    e.source()
+                })
+                .any(|e| e.is::<http_body_util::LengthLimitError>());
             return if too_large {
-                ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "the request body is too large")
+                ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "the request body is too large",
+                )
             } else {
-                ApiError::new(StatusCode::BAD_REQUEST, "the request body could not be read")
+                ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    "the request body could not be read",
+                )
             }
             .into_response();
         }
@@ -620,7 +626,8 @@ async fn body_deadline(State(state): State<AppState>, req: Request, next: Next) 
             .into_response();
         }
     };
-    next.run(Request::from_parts(parts, Body::from(bytes))).await
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
 }
 
 fn rejection(r: JsonRejection) -> ApiError {
@@ -2023,7 +2030,12 @@ mod tests {
         let other = heavy_turn(&state, &member(2, 2), dear).await.err().unwrap();
         assert_eq!(other.status, StatusCode::SERVICE_UNAVAILABLE);
         // A 1d6 needs no turn, whoever holds them.
-        assert!(heavy_turn(&state, &member(2, 2), "1d6").await.unwrap().is_none());
+        assert!(
+            heavy_turn(&state, &member(2, 2), "1d6")
+                .await
+                .unwrap()
+                .is_none()
+        );
         // The refused session left no mark: once the turn is back, both go on.
         drop(first);
         let second = heavy_turn(&state, &member(2, 2), dear).await.unwrap();
@@ -2038,7 +2050,10 @@ mod tests {
         assert!(limiter.take("t").is_ok());
         let wait = limiter.take("t").unwrap_err();
         // A quarter of a second for a token at four a second, less what has passed.
-        assert!(wait <= Duration::from_millis(250) && wait > Duration::ZERO, "{wait:?}");
+        assert!(
+            wait <= Duration::from_millis(250) && wait > Duration::ZERO,
+            "{wait:?}"
+        );
         assert!(limiter.take("u").is_ok(), "another key has its own bucket");
         let e = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "x")
             .retry_after(Duration::from_millis(2_100))

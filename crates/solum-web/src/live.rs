@@ -186,7 +186,10 @@ impl Hub {
 
     /// How many live clients `table` has.
     pub fn clients(&self, table: i64) -> usize {
-        lock(&self.clients).tables.get(&table).map_or(0, HashMap::len)
+        lock(&self.clients)
+            .tables
+            .get(&table)
+            .map_or(0, HashMap::len)
     }
 
     /// How many tables have live state (a client) at all: a table whose last stream closed

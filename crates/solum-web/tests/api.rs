@@ -2143,3 +2143,53 @@ async fn messages_do_not_point_a_page_user_to_the_command_line() {
         "{e}"
     );
 }
+
+#[tokio::test]
+async fn a_tables_journal_grows_within_its_write_budget() {
+    // A budget of 4 writes a session and 6 a table, regained slowly.
+    let s = server_with(|c| {
+        c.session_write_burst = 4;
+        c.session_writes_per_sec = 0.5;
+        c.table_write_burst = 6;
+        c.table_writes_per_sec = 0.5;
+    });
+    let (gm, _) = s.table("T", "Ada").await;
+    let pia = s.player(&gm, "Pia").await;
+    let note = |i: usize| json!({ "text": format!("note {i}") });
+    for i in 0..4 {
+        assert_eq!(
+            s.post("/api/notes", &gm, note(i)).await.status,
+            StatusCode::CREATED
+        );
+    }
+    // The session's fifth: refused, with the wait (2 s for a token at 0.5 a second).
+    let a = s.post("/api/notes", &gm, note(4)).await;
+    assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.text());
+    assert_eq!(a.headers[axum::http::header::RETRY_AFTER], "2");
+    assert!(a.json()["error"].as_str().unwrap().contains("this session"));
+    // Another session of the table has its own four, but the table only two more.
+    for i in 0..2 {
+        assert_eq!(
+            s.post("/api/notes", &pia, note(i)).await.status,
+            StatusCode::CREATED
+        );
+    }
+    let a = s.post("/api/notes", &pia, note(2)).await;
+    assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.text());
+    assert!(a.json()["error"].as_str().unwrap().contains("this table"));
+    // Another table writes on.
+    let (other, _) = s.table("U", "Uma").await;
+    assert_eq!(
+        s.post("/api/notes", &other, note(0)).await.status,
+        StatusCode::CREATED
+    );
+    // Nothing refused was written: the table's journal holds the six.
+    let journal = s.get("/api/journal", &gm).await.json();
+    let notes = journal["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "note")
+        .count();
+    assert_eq!(notes, 6);
+}

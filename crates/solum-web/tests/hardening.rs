@@ -69,7 +69,9 @@ fn serve(nofile: Option<u64>) -> Serve {
     let mut cmd = match nofile {
         Some(n) => {
             let mut c = Command::new("prlimit");
-            c.arg(format!("--nofile={n}:{n}")).arg("--").arg(solum_bin());
+            c.arg(format!("--nofile={n}:{n}"))
+                .arg("--")
+                .arg(solum_bin());
             c
         }
         None => Command::new(solum_bin()),
@@ -258,7 +260,8 @@ fn open_stream(
 /// connection closed): true if it did within `within`.
 fn ends_within(s: &mut TcpStream, within: Duration) -> bool {
     let start = Instant::now();
-    s.set_read_timeout(Some(Duration::from_millis(250))).unwrap();
+    s.set_read_timeout(Some(Duration::from_millis(250)))
+        .unwrap();
     let mut buf = [0u8; 4096];
     let mut seen = Vec::new();
     while start.elapsed() < within {
@@ -509,7 +512,8 @@ fn serve_in_process(
 /// close within `within`.
 fn read_until_closed(s: &mut TcpStream, within: Duration) -> Option<String> {
     let start = Instant::now();
-    s.set_read_timeout(Some(Duration::from_millis(100))).unwrap();
+    s.set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
     let mut seen = Vec::new();
     let mut buf = [0u8; 4096];
     while start.elapsed() < within {
@@ -570,7 +574,11 @@ fn slow_headers_slow_bodies_idle_connections_and_a_crowd_from_one_address_are_cu
         "a connection over the cap is closed at once"
     );
     for s in &mut four {
-        write!(s, "GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+        write!(
+            s,
+            "GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
         let answer = read_until_closed(s, Duration::from_secs(5)).expect("answered");
         assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     }
