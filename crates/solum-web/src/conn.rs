@@ -30,12 +30,14 @@ use tower_service::Service;
 use crate::{AppState, app};
 
 /// Blocking threads of `solum serve` at most; each keeps one connection to the campaign
-/// (three descriptors: the file, its WAL and its shared memory).
-pub const MAX_BLOCKING_THREADS: usize = 32;
+/// (three descriptors: the file, its WAL and its shared memory) and may open one more for a
+/// request (joining, logging out).
+pub const MAX_BLOCKING_THREADS: usize = 16;
 
 /// Descriptors kept for everything but client connections: the blocking threads' campaign
-/// files, the listener, the runtime's own, standard streams and a margin.
-pub const DESCRIPTOR_RESERVE: u64 = 3 * MAX_BLOCKING_THREADS as u64 + 64;
+/// files (two connections each at most), the listener, the runtime's own, standard streams
+/// and a margin.
+pub const DESCRIPTOR_RESERVE: u64 = 2 * 3 * MAX_BLOCKING_THREADS as u64 + 64;
 
 /// How long a stopping server lets its connections finish.
 const STOP_GRACE: Duration = Duration::from_secs(5);
@@ -197,7 +199,8 @@ pub async fn serve_on(
 ) -> io::Result<()> {
     let config = state.inner.config.clone();
     let cap = connection_cap(config.max_connections);
-    let per_peer = config.max_connections_per_peer.max(1);
+    // One address never holds more than half of what there is.
+    let per_peer = config.max_connections_per_peer.min(cap / 2).max(1);
     let router = app(state.clone());
     let open = Arc::new(Mutex::new(Open::default()));
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);

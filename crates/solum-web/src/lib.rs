@@ -78,7 +78,8 @@ pub struct Config {
     /// Connections open at once ([`serve_on`] lowers it to what the open-files limit
     /// allows: see [`connection_cap`]).
     pub max_connections: usize,
-    /// Connections open at once from one peer address.
+    /// Connections open at once from one peer address (never more than half of the cap of
+    /// [`Config::max_connections`] as lowered).
     pub max_connections_per_peer: usize,
     /// Live streams open at once, overall.
     pub live_max: usize,
