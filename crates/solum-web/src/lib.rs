@@ -7,6 +7,8 @@
 //! makes one `solum-app` call on a blocking thread. A table's data is reachable only through
 //! a session of that table, because the store filters every query by the scope.
 
+mod conn;
+mod heavy;
 mod live;
 mod page;
 
@@ -34,6 +36,7 @@ use solum_app::{AppError, Campaign, Dice, ErrorKind, IdeaSource, JournalEntry};
 use solum_expanded::oracle::Leaning;
 use solum_store::{Member, Scope, SqliteStore};
 
+pub use conn::{DESCRIPTOR_RESERVE, MAX_BLOCKING_THREADS, connection_cap, serve_on};
 pub use live::Hub;
 
 /// The port `solum serve` listens on unless `--addr` says otherwise.
@@ -66,6 +69,32 @@ pub struct Config {
     pub heavy_at_once: usize,
     /// How long a roll or odds request waits for its turn before the server answers 503.
     pub heavy_wait: Duration,
+    /// How long a client may take to send a request's headers ([`serve_on`]).
+    pub header_read_timeout: Duration,
+    /// How long a client may take to send a request's body once its headers are in.
+    pub body_read_timeout: Duration,
+    /// A connection on which nothing was read or written for this long is closed.
+    pub idle_timeout: Duration,
+    /// Connections open at once ([`serve_on`] lowers it to what the open-files limit
+    /// allows: see [`connection_cap`]).
+    pub max_connections: usize,
+    /// Connections open at once from one peer address (never more than half of the cap of
+    /// [`Config::max_connections`] as lowered).
+    pub max_connections_per_peer: usize,
+    /// Live streams open at once, overall.
+    pub live_max: usize,
+    /// Live streams open at once per session.
+    pub live_per_session: usize,
+    /// Live streams open at once per peer address.
+    pub live_per_peer: usize,
+    /// Journaled writes a table may make at once, then [`Config::table_writes_per_sec`].
+    pub table_write_burst: u32,
+    /// Journaled writes per second a table regains.
+    pub table_writes_per_sec: f64,
+    /// Journaled writes a session may make at once, then [`Config::session_writes_per_sec`].
+    pub session_write_burst: u32,
+    /// Journaled writes per second a session regains.
+    pub session_writes_per_sec: f64,
 }
 
 impl Config {
@@ -80,6 +109,18 @@ impl Config {
             live_poll: Duration::from_secs(2),
             heavy_at_once: std::thread::available_parallelism().map_or(1, |n| n.get()),
             heavy_wait: Duration::from_secs(2),
+            header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            max_connections: 1_024,
+            max_connections_per_peer: 64,
+            live_max: 256,
+            live_per_session: 4,
+            live_per_peer: 32,
+            table_write_burst: 120,
+            table_writes_per_sec: 10.0,
+            session_write_burst: 60,
+            session_writes_per_sec: 5.0,
         }
     }
 }
@@ -96,10 +137,11 @@ struct Inner {
     limiter: Limiter,
     /// This server's writers take turns here, first come first served (see [`write`]).
     writes: Arc<tokio::sync::Mutex<()>>,
-    /// Turns for heavy work (rolls and odds of dice expressions), one per core.
-    heavy: Arc<tokio::sync::Semaphore>,
-    /// Sessions (by member) with a heavy request running: one at a time each.
-    heavy_members: Mutex<std::collections::HashSet<i64>>,
+    /// Turns for heavy work (rolls and odds of dice expressions), shared fairly by tables.
+    heavy: Arc<heavy::Heavy>,
+    /// Journaled writes per table and per session.
+    table_writes: Limiter,
+    session_writes: Limiter,
 }
 
 impl AppState {
@@ -110,8 +152,12 @@ impl AppState {
                 limiter: Limiter::new(config.rate_burst, config.rate_per_sec),
                 hub: Hub::default(),
                 writes: Arc::default(),
-                heavy: Arc::new(tokio::sync::Semaphore::new(config.heavy_at_once)),
-                heavy_members: Mutex::default(),
+                heavy: Arc::new(heavy::Heavy::new(config.heavy_at_once)),
+                table_writes: Limiter::new(config.table_write_burst, config.table_writes_per_sec),
+                session_writes: Limiter::new(
+                    config.session_write_burst,
+                    config.session_writes_per_sec,
+                ),
                 config,
             }),
         }
@@ -177,6 +223,7 @@ pub fn app(state: AppState) -> Router {
             )
         })
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(middleware::from_fn_with_state(state.clone(), body_deadline))
         // A body announced past the largest limit is refused on its `Content-Length` at once,
         // before anyone waits for it (the per-route limits above count what arrives).
         .layer(tower_http::limit::RequestBodyLimitLayer::new(
@@ -199,6 +246,9 @@ pub fn serve(
 ) -> Result<(), std::io::Error> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        // Each blocking thread keeps a connection to the campaign: a bounded pool keeps the
+        // descriptors within the reserve of `conn::DESCRIPTOR_RESERVE`.
+        .max_blocking_threads(MAX_BLOCKING_THREADS)
         .build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr).await?;
@@ -228,16 +278,10 @@ pub fn serve(
             home_invite_expires: invite.expires,
         });
         let state = AppState::new(config);
-        let hub = state.clone();
-        // Each connection's peer address keys the rate limit of requests without a session.
-        axum::serve(
-            listener,
-            app(state).into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(async move {
+        // Each connection's peer address keys the rate limit of requests without a session
+        // and the caps of connections and streams.
+        serve_on(listener, state, async {
             let _ = tokio::signal::ctrl_c().await;
-            // Live streams never end by themselves: closing them lets the server stop.
-            hub.hub().close_all();
         })
         .await
     })
@@ -392,6 +436,8 @@ pub struct ApiError {
     message: String,
     /// A stable code for the page to act on (`session-held`), where there is one.
     code: Option<&'static str>,
+    /// Seconds a refused client should wait (`Retry-After` of a 429; 1 unless said).
+    retry_after: Option<u64>,
 }
 
 #[derive(Serialize)]
@@ -407,7 +453,13 @@ impl ApiError {
             status,
             message: message.into(),
             code: None,
+            retry_after: None,
         }
+    }
+
+    fn retry_after(mut self, wait: Duration) -> Self {
+        self.retry_after = Some(wait.as_secs_f64().ceil().max(1.0) as u64);
+        self
     }
 
     fn internal() -> Self {
@@ -463,8 +515,10 @@ impl IntoResponse for ApiError {
         )
             .into_response();
         if self.status == StatusCode::TOO_MANY_REQUESTS {
-            resp.headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            resp.headers_mut().insert(
+                header::RETRY_AFTER,
+                HeaderValue::from(self.retry_after.unwrap_or(1)),
+            );
         }
         resp
     }
@@ -551,6 +605,48 @@ async fn json_errors(req: Request, next: Next) -> Response {
     out
 }
 
+/// A request's body is read whole (it is small: [`NOTE_BODY_LIMIT`] at most) within
+/// [`Config::body_read_timeout`], before any handler sees it: a client that trickles its
+/// body gets 408 instead of holding a request open.
+async fn body_deadline(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    if matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
+        return next.run(req).await;
+    }
+    let (parts, body) = req.into_parts();
+    let read = axum::body::to_bytes(body, NOTE_BODY_LIMIT);
+    let bytes = match tokio::time::timeout(state.inner.config.body_read_timeout, read).await {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(e)) => {
+            let too_large =
+                std::iter::successors(Some(&e as &(dyn std::error::Error + 'static)), |e| {
+                    e.source()
+                })
+                .any(|e| e.is::<http_body_util::LengthLimitError>());
+            return if too_large {
+                ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "the request body is too large",
+                )
+            } else {
+                ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    "the request body could not be read",
+                )
+            }
+            .into_response();
+        }
+        Err(_) => {
+            return ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "the request body did not arrive in time",
+            )
+            .into_response();
+        }
+    };
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
+}
+
 fn rejection(r: JsonRejection) -> ApiError {
     let status = r.status();
     let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
@@ -568,6 +664,8 @@ fn rejection(r: JsonRejection) -> ApiError {
 /// its `token` query parameter: an `EventSource` cannot send headers).
 pub struct Auth {
     member: Member,
+    /// The session token the request came with.
+    token: String,
 }
 
 impl FromRequestParts<AppState> for Auth {
@@ -594,15 +692,16 @@ impl FromRequestParts<AppState> for Auth {
             ));
         }
         let path = state.path();
+        let asked = token.clone();
         let member = blocking(move || {
             let store = connection(&path, Scope::HOME)?;
-            let member = tables::session(&store, &token);
+            let member = tables::session(&store, &asked);
             keep(store);
             member
         })
         .await?;
         match member {
-            Some(member) => Ok(Self { member }),
+            Some(member) => Ok(Self { member, token }),
             None => Err(ApiError::new(
                 StatusCode::UNAUTHORIZED,
                 "this session is unknown or expired (unused for 30 days, or logged out): join the table again",
@@ -641,9 +740,14 @@ impl Limiter {
     }
 
     fn allow(&self, key: &str) -> bool {
+        self.take(key).is_ok()
+    }
+
+    /// Takes a token of `key`'s bucket, or says how long until one is there.
+    fn take(&self, key: &str) -> Result<(), Duration> {
         let now = Instant::now();
         let Ok(mut buckets) = self.buckets.lock() else {
-            return false;
+            return Err(Duration::from_secs(1));
         };
         if buckets.len() > 10_000 {
             // Buckets refilled to the brim say nothing: forget them.
@@ -657,9 +761,13 @@ impl Limiter {
         *at = now;
         if *tokens >= 1.0 {
             *tokens -= 1.0;
-            true
+            Ok(())
+        } else if self.per_sec > 0.0 {
+            Err(Duration::from_secs_f64(
+                ((1.0 - *tokens) / self.per_sec).min(3_600.0),
+            ))
         } else {
-            false
+            Err(Duration::from_secs(3_600))
         }
     }
 }
@@ -711,12 +819,38 @@ async fn change<T: Send + 'static>(
     scope: Scope,
     work: impl FnOnce(&mut Campaign<SqliteStore>) -> Result<T, AppError> + Send + 'static,
 ) -> Result<T, ApiError> {
+    write_budget(state, scope)?;
     let path = state.path();
     let out = write(state, move || in_campaign(&path, scope, work)).await;
     if out.is_ok() {
         state.hub().notify(scope.table);
     }
     out
+}
+
+/// The write budget: every change a session makes (each journaled) spends a token of its
+/// table's bucket and of its own ([`Config::table_write_burst`] and following); an empty
+/// bucket answers 429 with the seconds to wait in `Retry-After`.
+fn write_budget(state: &AppState, scope: Scope) -> Result<(), ApiError> {
+    let refused = |wait: Duration, whose: &str| {
+        ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("too many changes from {whose}; nothing was written, slow down"),
+        )
+        .retry_after(wait)
+    };
+    if let Some(member) = scope.member {
+        state
+            .inner
+            .session_writes
+            .take(&format!("member {member}"))
+            .map_err(|w| refused(w, "this session"))?;
+    }
+    state
+        .inner
+        .table_writes
+        .take(&format!("table {}", scope.table))
+        .map_err(|w| refused(w, "this table"))
 }
 
 thread_local! {
@@ -927,11 +1061,14 @@ async fn logout(
         )
     })?;
     let path = state.path();
+    let hash = tables::token_hash(&token);
     blocking(move || {
         let mut store = SqliteStore::open(&path)?;
         tables::logout(&mut store, &token)
     })
     .await?;
+    // The session's live streams end now, not at their next look at the session.
+    state.hub().end_session(&hash);
     let mut resp = StatusCode::NO_CONTENT.into_response();
     resp.headers_mut().insert(
         "clear-site-data",
@@ -1504,51 +1641,37 @@ struct OddsView {
 /// The most values an odds answer lists: past it, the likeliest ones and a summary.
 pub const MAX_ODDS_VALUES: usize = 2_000;
 
-/// A turn for heavy work (a roll or the odds of a dice expression): one of the server's
-/// [`Config::heavy_at_once`], and the session's only one. Given back when dropped, which
-/// is when the work ends even if the request was abandoned.
-struct HeavyTurn {
-    _permit: tokio::sync::OwnedSemaphorePermit,
-    state: AppState,
-    member: i64,
-}
-
-impl Drop for HeavyTurn {
-    fn drop(&mut self) {
-        if let Ok(mut m) = self.state.inner.heavy_members.lock() {
-            m.remove(&self.member);
-        }
+/// A turn for heavy work (a roll or the odds of a dice expression) as `heavy.rs` gives them,
+/// or none for cheap work (its estimated cost at most [`heavy::CHEAP_WORK`] steps). Given back
+/// when dropped, which is when the work ends even if the request was abandoned.
+async fn heavy_turn(
+    state: &AppState,
+    member: &Member,
+    expression: &str,
+) -> Result<Option<heavy::Turn>, ApiError> {
+    // The estimate reads the expression only (its parse and bound are checked before any
+    // work); one it refuses fails as fast in the work itself.
+    let cheap = solum_notation::parse(expression)
+        .ok()
+        .and_then(|e| solum_notation::estimate::check(&e).ok())
+        .is_some_and(|b| b.work <= heavy::CHEAP_WORK);
+    if cheap {
+        return Ok(None);
     }
-}
-
-async fn heavy_turn(state: &AppState, member: i64) -> Result<HeavyTurn, ApiError> {
+    let heavy = &state.inner.heavy;
+    match heavy
+        .turn(member.table, member.id, state.inner.config.heavy_wait)
+        .await
     {
-        let Ok(mut m) = state.inner.heavy_members.lock() else {
-            return Err(ApiError::internal());
-        };
-        if !m.insert(member) {
-            return Err(ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "one roll or odds at a time per session: wait for the last one to finish",
-            ));
-        }
-    }
-    let sem = state.inner.heavy.clone();
-    match tokio::time::timeout(state.inner.config.heavy_wait, sem.acquire_owned()).await {
-        Ok(Ok(permit)) => Ok(HeavyTurn {
-            _permit: permit,
-            state: state.clone(),
-            member,
-        }),
-        _ => {
-            if let Ok(mut m) = state.inner.heavy_members.lock() {
-                m.remove(&member);
-            }
-            Err(ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "the server is busy with other rolls and odds; nothing was rolled, try again in a moment",
-            ))
-        }
+        Ok(turn) => Ok(Some(turn)),
+        Err(heavy::Refused::Busy) => Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "one roll or odds at a time per session: wait for the last one to finish",
+        )),
+        Err(heavy::Refused::Full) => Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server is busy with other rolls and odds; nothing was rolled, try again in a moment",
+        )),
     }
 }
 
@@ -1567,7 +1690,7 @@ async fn notation_odds(
             "expression: between 1 and 200 characters, like 3d6 or 4d6kh3",
         ));
     }
-    let turn = heavy_turn(&state, auth.member.id).await?;
+    let turn = heavy_turn(&state, &auth.member, &text).await?;
     // The notation checks its limits before any work; the work runs off the async threads.
     let view = tokio::task::spawn_blocking(move || {
         let _turn = turn;
@@ -1633,7 +1756,7 @@ async fn notation_roll(
 ) -> Result<Json<solum_app::notation::NotationView>, ApiError> {
     let member = auth.member;
     let scope = roll_scope(&member, req.secret)?;
-    let turn = heavy_turn(&state, member.id).await?;
+    let turn = heavy_turn(&state, &member, &req.expression).await?;
     change(&state, scope, move |c| {
         let _turn = turn;
         let dice = dice_for(c, &member, req.typed)?;
@@ -2038,25 +2161,62 @@ mod tests {
     use super::*;
     use solum_store::CampaignStore;
 
+    fn member(table: i64, id: i64) -> Member {
+        Member {
+            id,
+            table,
+            table_name: "T".into(),
+            name: "M".into(),
+            gm: true,
+        }
+    }
+
     #[tokio::test]
-    async fn heavy_work_is_one_at_a_time_per_session_and_waits_for_a_turn() {
+    async fn heavy_work_is_one_at_a_time_per_session_and_cheap_work_takes_no_turn() {
         let dir = tempfile::tempdir().unwrap();
         let mut config = Config::new(dir.path().join("campaign.solum"));
         config.heavy_at_once = 1;
         config.heavy_wait = Duration::from_millis(20);
         let state = AppState::new(config);
-        let first = heavy_turn(&state, 1).await.unwrap();
+        let dear = "450d20";
+        let first = heavy_turn(&state, &member(1, 1), dear).await.unwrap();
+        assert!(first.is_some(), "450d20 is heavy");
         // The same session again: refused at once, whatever turns are free.
-        let again = heavy_turn(&state, 1).await.err().unwrap();
+        let again = heavy_turn(&state, &member(1, 1), dear).await.err().unwrap();
         assert_eq!(again.status, StatusCode::TOO_MANY_REQUESTS);
-        // Another session: no turn free within the wait.
-        let other = heavy_turn(&state, 2).await.err().unwrap();
+        // Another table: no turn free within the wait.
+        let other = heavy_turn(&state, &member(2, 2), dear).await.err().unwrap();
         assert_eq!(other.status, StatusCode::SERVICE_UNAVAILABLE);
+        // A 1d6 needs no turn, whoever holds them.
+        assert!(
+            heavy_turn(&state, &member(2, 2), "1d6")
+                .await
+                .unwrap()
+                .is_none()
+        );
         // The refused session left no mark: once the turn is back, both go on.
         drop(first);
-        let second = heavy_turn(&state, 2).await.unwrap();
+        let second = heavy_turn(&state, &member(2, 2), dear).await.unwrap();
         drop(second);
-        assert!(heavy_turn(&state, 1).await.is_ok());
+        assert!(heavy_turn(&state, &member(1, 1), dear).await.is_ok());
+    }
+
+    #[test]
+    fn the_write_budget_refuses_with_the_wait() {
+        let limiter = Limiter::new(2, 4.0);
+        assert!(limiter.take("t").is_ok());
+        assert!(limiter.take("t").is_ok());
+        let wait = limiter.take("t").unwrap_err();
+        // A quarter of a second for a token at four a second, less what has passed.
+        assert!(
+            wait <= Duration::from_millis(250) && wait > Duration::ZERO,
+            "{wait:?}"
+        );
+        assert!(limiter.take("u").is_ok(), "another key has its own bucket");
+        let e = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "x")
+            .retry_after(Duration::from_millis(2_100))
+            .into_response();
+        assert_eq!(e.headers()[header::RETRY_AFTER], "3");
     }
 
     #[test]

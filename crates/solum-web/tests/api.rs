@@ -1721,7 +1721,12 @@ fn stored_bodies(s: &Server) -> Vec<(i64, usize)> {
 
 #[tokio::test]
 async fn journal_reads_come_in_pages_with_a_default_and_a_maximum() {
-    let s = server_with(|c| c.rate_burst = 1_000);
+    // 130 notes at once: past the write budget of normal play.
+    let s = server_with(|c| {
+        c.rate_burst = 1_000;
+        c.session_write_burst = 1_000;
+        c.table_write_burst = 1_000;
+    });
     let (gm, _) = s.table("T", "Ada").await;
     for i in 0..130 {
         let a = s
@@ -1849,18 +1854,24 @@ async fn a_roll_that_could_pass_the_entry_limit_is_refused_before_any_die() {
 
 #[tokio::test]
 async fn heavy_work_takes_turns_and_a_huge_distribution_is_summarised() {
-    // No turn free: odds and rolls wait briefly, then answer 503, rolling nothing.
+    // No turn free: dear odds and rolls wait briefly, then answer 503, rolling nothing.
     let s = server_with(|c| {
         c.heavy_at_once = 0;
         c.heavy_wait = Duration::from_millis(50);
     });
     let (gm, _) = s.table("T", "Ada").await;
-    for (path, expr) in [("/api/odds", "3d6"), ("/api/roll", "3d6")] {
+    for (path, expr) in [("/api/odds", "450d20"), ("/api/roll", "450d20")] {
         let a = s.post(path, &gm, json!({ "expression": expr })).await;
         assert_eq!(a.status, StatusCode::SERVICE_UNAVAILABLE, "{path}");
         assert!(a.json()["error"].as_str().unwrap().contains("busy"));
     }
     assert!(stored_bodies(&s).is_empty());
+    // Cheap ones (a small estimated cost) need no turn at all.
+    for (path, expr) in [("/api/odds", "3d6"), ("/api/roll", "3d6")] {
+        let a = s.post(path, &gm, json!({ "expression": expr })).await;
+        assert_eq!(a.status, StatusCode::OK, "{path}: {}", a.text());
+    }
+    assert_eq!(stored_bodies(&s).len(), 1);
     // The turn is given back: a server with turns answers, and a distribution over 2998
     // values lists the 2000 likeliest, with a summary.
     let s = server();
@@ -2421,4 +2432,52 @@ async fn invites_are_listed_revoked_and_a_join_does_not_silently_replace_a_sessi
         )
         .await;
     assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
+#[tokio::test]
+async fn a_tables_journal_grows_within_its_write_budget() {
+    // A budget of 4 writes a session and 6 a table, regained slowly.
+    let s = server_with(|c| {
+        c.session_write_burst = 4;
+        c.session_writes_per_sec = 0.5;
+        c.table_write_burst = 6;
+        c.table_writes_per_sec = 0.5;
+    });
+    let (gm, _) = s.table("T", "Ada").await;
+    let pia = s.player(&gm, "Pia").await;
+    let note = |i: usize| json!({ "text": format!("note {i}") });
+    for i in 0..4 {
+        assert_eq!(
+            s.post("/api/notes", &gm, note(i)).await.status,
+            StatusCode::CREATED
+        );
+    }
+    // The session's fifth: refused, with the wait (2 s for a token at 0.5 a second).
+    let a = s.post("/api/notes", &gm, note(4)).await;
+    assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.text());
+    assert_eq!(a.headers[axum::http::header::RETRY_AFTER], "2");
+    assert!(a.json()["error"].as_str().unwrap().contains("this session"));
+    // Another session of the table has its own four, but the table only two more.
+    for i in 0..2 {
+        assert_eq!(
+            s.post("/api/notes", &pia, note(i)).await.status,
+            StatusCode::CREATED
+        );
+    }
+    let a = s.post("/api/notes", &pia, note(2)).await;
+    assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.text());
+    assert!(a.json()["error"].as_str().unwrap().contains("this table"));
+    // Another table writes on.
+    let (other, _) = s.table("U", "Uma").await;
+    assert_eq!(
+        s.post("/api/notes", &other, note(0)).await.status,
+        StatusCode::CREATED
+    );
+    // Nothing refused was written: the table's journal holds the six.
+    let journal = s.get("/api/journal", &gm).await.json();
+    let notes = journal["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "note")
+        .count();
+    assert_eq!(notes, 6);
 }
