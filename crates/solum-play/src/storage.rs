@@ -419,15 +419,15 @@ fn writable_target(path: &Path, replace: Replace) -> Result<Target, StorageError
             },
         });
     }
-    if replace == Replace::Never {
-        return Err(StorageError::Exists {
-            path: path.to_owned(),
-        });
-    }
     // The mode bits, not only what the system allows: root may write anything, but a file
     // its owner made read-only stays so.
     if meta.permissions().readonly() {
         return Err(StorageError::ReadOnly {
+            path: path.to_owned(),
+        });
+    }
+    if replace == Replace::Never {
+        return Err(StorageError::Exists {
             path: path.to_owned(),
         });
     }

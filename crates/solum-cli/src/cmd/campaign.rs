@@ -518,8 +518,9 @@ fn write_new_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     write_file(path, bytes, solum_play::storage::Replace::Never)
 }
 
-/// A file written safely (`solum_play::storage::write_file`); the refusals (not a regular
-/// file, read-only, already there) are bad input.
+/// A file written safely (`solum_play::storage::write_file`), the one way the command line
+/// writes a file; the refusals (a symbolic link, not a regular file, read-only, already
+/// there) are bad input.
 pub(crate) fn write_file(
     path: &Path,
     bytes: &[u8],
@@ -528,6 +529,7 @@ pub(crate) fn write_file(
     use solum_play::storage::StorageError;
     solum_play::storage::write_file(path, bytes, replace).map_err(|e| match e {
         StorageError::NotAFile { .. }
+        | StorageError::Symlink { .. }
         | StorageError::ReadOnly { .. }
         | StorageError::Exists { .. } => bad(e.to_string()),
         other => anyhow::Error::new(other),

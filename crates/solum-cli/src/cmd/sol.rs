@@ -832,7 +832,11 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
                             path.display()
                         )));
                     }
-                    solum_play::storage::write_atomically(path, &text)?;
+                    super::campaign::write_file(
+                        path,
+                        text.as_bytes(),
+                        solum_play::storage::Replace::Allowed,
+                    )?;
                     writeln!(
                         out,
                         "{}",
