@@ -129,8 +129,8 @@ impl Traps {
 fn odds_plots_refuse_links_pipes_and_read_only_files() {
     for ext in ["png", "svg"] {
         let traps = Traps::new(ext);
-        traps.refused(ext, &["odds", "2d6", "--plot", "{}", "--force"]);
         traps.refused(ext, &["odds", "2d6", "--plot", "{}"]);
+        traps.refused(ext, &["odds", "2d6", "--plot", "{}", "--force"]);
         // A new file is written, and an existing one replaced only with --force.
         let file = format!("plot.{ext}");
         bounded(traps.path(), &["odds", "2d6", "--plot", &file]).ok();
