@@ -339,6 +339,11 @@ pub trait CampaignStore {
     /// A full consistency check of the backend (SQLite's `integrity_check`).
     fn check_integrity(&self) -> Result<(), StoreError>;
 
+    /// Every problem a full consistency check of the backend finds (SQLite's
+    /// `integrity_check` and `foreign_key_check`), at most [`MAX_INTEGRITY_PROBLEMS`];
+    /// empty when the file is sound.
+    fn integrity_problems(&self) -> Result<Vec<String>, StoreError>;
+
     /// A sheet by system and name (case-insensitive).
     fn sheet(&self, system: &str, name: &str) -> Result<Option<Sheet>, StoreError>;
 
@@ -353,6 +358,10 @@ pub trait CampaignStore {
         work: &mut dyn FnMut(&mut dyn WriteTx) -> Result<(), StoreError>,
     ) -> Result<(), StoreError>;
 }
+
+/// The most problems [`CampaignStore::integrity_problems`] lists: past this the file is
+/// beyond a list, and reading on would only take time.
+pub const MAX_INTEGRITY_PROBLEMS: usize = 100;
 
 /// The embedded backend: one SQLite file.
 #[derive(Debug)]
@@ -932,6 +941,44 @@ impl CampaignStore for SqliteStore {
         )
         .map_err(|e| classify(&path, e))?;
         tx.commit().map_err(|e| classify(&path, e))
+    }
+
+    fn integrity_problems(&self) -> Result<Vec<String>, StoreError> {
+        let limit = MAX_INTEGRITY_PROBLEMS;
+        let mut problems = Vec::new();
+        let mut check = self
+            .conn
+            .prepare(&format!("PRAGMA integrity_check({limit})"))
+            .map_err(|e| self.err(e))?;
+        let rows = check
+            .query_map([], |r| r.get::<_, String>(0))
+            .map_err(|e| self.err(e))?;
+        for row in rows {
+            let row = row.map_err(|e| self.err(e))?;
+            if row != "ok" {
+                problems.push(format!("integrity check: {row}"));
+            }
+        }
+        let mut keys = self
+            .conn
+            .prepare("PRAGMA foreign_key_check")
+            .map_err(|e| self.err(e))?;
+        let rows = keys
+            .query_map([], |r| {
+                Ok(format!(
+                    "foreign key check: a row of {} (rowid {}) points to a missing row of {}",
+                    r.get::<_, String>(0)?,
+                    r.get::<_, Option<i64>>(1)?
+                        .map_or_else(|| "?".to_owned(), |id| id.to_string()),
+                    r.get::<_, String>(2)?,
+                ))
+            })
+            .map_err(|e| self.err(e))?;
+        for row in rows.take(limit) {
+            problems.push(row.map_err(|e| self.err(e))?);
+        }
+        problems.truncate(limit);
+        Ok(problems)
     }
 
     fn check_integrity(&self) -> Result<(), StoreError> {
