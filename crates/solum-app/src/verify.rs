@@ -137,6 +137,19 @@ impl SheetReplay {
                 let row = creatures::stored_body(present.then(|| creature.clone()));
                 self.put(creatures::SYSTEM, k, &row);
             }
+            Record::Combat(c) => {
+                // The end of a campaign combat writes hit points back to the sheets.
+                if let crate::combat::CombatChange::Ended { written, .. } = &c.change {
+                    for w in written {
+                        let k = (characters::SYSTEM, name_key(&w.name));
+                        if let (Some(hp), Some(Value::Object(body))) =
+                            (w.after, self.sheets.get_mut(&k))
+                        {
+                            body.insert("hit_points".into(), hp.into());
+                        }
+                    }
+                }
+            }
             _ => {}
         }
     }
