@@ -391,6 +391,7 @@ impl<S: CampaignStore> Campaign<S> {
     /// faces, and every stored sheet (So1um Expanded, Project Sol, classic, die types,
     /// Sol'una, creatures) compared with the one its journal re-derives. A damaged file
     /// that cannot even be read is a [`VerifyReport::integrity`] problem, not an error.
+    /// A player's scope (which does not read secret entries) re-derives its rolls only.
     pub fn verify(&self) -> Result<VerifyReport, AppError> {
         let mut report = VerifyReport {
             entries: 0,
@@ -400,9 +401,14 @@ impl<S: CampaignStore> Campaign<S> {
             sheets: 0,
             sheet_mismatches: Vec::new(),
         };
-        match self.store.integrity_problems() {
-            Ok(problems) => report.integrity = problems,
-            Err(e) => report.integrity.push(e.to_string()),
+        // A player's scope hides secret entries, which may have changed a sheet: only a
+        // scope that reads every entry compares sheets and checks the whole file.
+        let full = self.store.sees_every_entry();
+        if full {
+            match self.store.integrity_problems() {
+                Ok(problems) => report.integrity = problems,
+                Err(e) => report.integrity.push(e.to_string()),
+            }
         }
         if let Err(e) = self.verify_journal(&mut report) {
             if report.integrity.is_empty() {
@@ -447,6 +453,9 @@ impl<S: CampaignStore> Campaign<S> {
                     }
                 }
             }
+        }
+        if !self.store.sees_every_entry() {
+            return Ok(());
         }
         for system in verify::SYSTEMS {
             for stored in self.store.sheets(system)? {

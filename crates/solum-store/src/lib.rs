@@ -344,6 +344,13 @@ pub trait CampaignStore {
     /// empty when the file is sound.
     fn integrity_problems(&self) -> Result<Vec<String>, StoreError>;
 
+    /// True when this store reads every entry of its journal (a game master's or the command
+    /// line's scope): only then can the sheets be re-derived from it, and only then is the
+    /// whole file's check worth running for the caller.
+    fn sees_every_entry(&self) -> bool {
+        true
+    }
+
     /// A sheet by system and name (case-insensitive).
     fn sheet(&self, system: &str, name: &str) -> Result<Option<Sheet>, StoreError>;
 
@@ -943,6 +950,10 @@ impl CampaignStore for SqliteStore {
         tx.commit().map_err(|e| classify(&path, e))
     }
 
+    fn sees_every_entry(&self) -> bool {
+        self.scope.gm
+    }
+
     fn integrity_problems(&self) -> Result<Vec<String>, StoreError> {
         let limit = MAX_INTEGRITY_PROBLEMS;
         let mut problems = Vec::new();
@@ -1297,6 +1308,34 @@ mod tests {
             schema: 1,
             body: serde_json::json!({ "text": format!("entry {n}") }),
         }
+    }
+
+    #[test]
+    fn integrity_problems_name_a_dangling_reference() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        {
+            let mut s = SqliteStore::open(&path).unwrap();
+            s.append(&[entry(1)]).unwrap();
+            assert_eq!(s.integrity_problems().unwrap(), Vec::<String>::new());
+        }
+        {
+            // Another program, with foreign keys off, stores a sheet of a table that is not.
+            let raw = rusqlite::Connection::open(&path).unwrap();
+            raw.execute_batch(
+                "PRAGMA foreign_keys = OFF;
+                 INSERT INTO sheets (table_id, system, name, name_key, schema, version, body)
+                 VALUES (999, 'expanded', 'Ghost', 'ghost', 1, 1, '{}');",
+            )
+            .unwrap();
+        }
+        let s = SqliteStore::open(&path).unwrap();
+        let problems = s.integrity_problems().unwrap();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].contains("foreign key check") && problems[0].contains("sheets"),
+            "{problems:?}"
+        );
     }
 
     #[test]
