@@ -107,9 +107,11 @@ pub fn write_seed(out: &mut dyn std::io::Write, seed: Option<u64>) -> std::io::R
 /// themselves, `ESC [ P m` with every parameter `P` one of [`SGR_ALLOWED`] (reset, bold,
 /// dim, underline and the four colours used); anstream drops them off a terminal. Every
 /// other escape sequence shows its ESC as `\x1b`. Shown as `\x..`: every other character
-/// below space, DEL, and a byte that is not UTF-8; shown as `\u{..}`: the C1 controls
-/// U+0080 to U+009F, the bidirectional controls (U+061C, U+200E, U+200F, U+202A to U+202E,
-/// U+2066 to U+2069) and the line and paragraph separators U+2028 and U+2029.
+/// below space and a byte that is not UTF-8; shown as `\u....` (JSON's escape, so `--json`
+/// output stays valid JSON and reads back as the same text): DEL, the C1 controls U+0080 to
+/// U+009F, the bidirectional controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to
+/// U+2069) and the line and paragraph separators U+2028 and U+2029. (serde_json escapes
+/// the characters below space itself, so JSON never meets `\x..`.)
 ///
 /// The first write error is remembered, so a failed write can never end as success.
 pub struct Escaped<W: std::io::Write> {
@@ -245,7 +247,7 @@ impl<W: std::io::Write> Escaped<W> {
             .and_then(|s| s.chars().next())
         {
             Some(c) if is_hidden_control(c) => {
-                out.extend_from_slice(format!("\\u{{{:x}}}", u32::from(c)).as_bytes());
+                out.extend_from_slice(format!("\\u{:04x}", u32::from(c)).as_bytes());
             }
             Some(_) => out.extend_from_slice(&bytes),
             None => {
@@ -268,6 +270,8 @@ fn sgr_allowed(params: &[u8]) -> bool {
 fn escape_byte(b: u8, out: &mut Vec<u8>) {
     match b {
         0x20..=0x7e | b'\n' | b'\t' => out.push(b),
+        // JSON's own escape: a raw DEL is valid in a JSON string, and so is this.
+        0x7f => out.extend_from_slice(b"\\u007f"),
         _ => out.extend_from_slice(format!("\\x{b:02x}").as_bytes()),
     }
 }
@@ -309,14 +313,14 @@ mod tests {
     #[test]
     fn control_characters_are_escaped_colours_pass() {
         assert_eq!(escape("Nick\x1b[2J"), "Nick\\x1b[2J");
-        assert_eq!(escape("a\0b\x07c\rd\x7f"), "a\\x00b\\x07c\\x0dd\\x7f");
+        assert_eq!(escape("a\0b\x07c\rd\x7f"), "a\\x00b\\x07c\\x0dd\\u007f");
         assert_eq!(escape("line\n\tnext"), "line\n\tnext");
         assert_eq!(escape("\x1b[1;31mred\x1b[0m"), "\x1b[1;31mred\x1b[0m");
         assert_eq!(escape("\x1b]0;title\x07"), "\\x1b]0;title\\x07");
         assert_eq!(escape("\x1b[\x1b[2m"), "\\x1b[\x1b[2m");
         assert_eq!(escape("\x1b"), "\\x1b");
         // C1 controls (U+009B is an 8-bit CSI), while other accented text passes.
-        assert_eq!(escape("x\u{9b}2Jy"), "x\\u{9b}2Jy");
+        assert_eq!(escape("x\u{9b}2Jy"), "x\\u009b2Jy");
         assert_eq!(escape("Ångström é ©"), "Ångström é ©");
         let long = format!("\x1b[{}m", "1;".repeat(40));
         assert!(escape(&long).starts_with("\\x1b["));
@@ -358,16 +362,16 @@ mod tests {
     #[test]
     fn bidirectional_controls_and_separators_are_shown_by_their_code() {
         for (c, shown) in [
-            ('\u{202e}', "\\u{202e}"),
-            ('\u{202a}', "\\u{202a}"),
-            ('\u{2066}', "\\u{2066}"),
-            ('\u{2069}', "\\u{2069}"),
-            ('\u{200e}', "\\u{200e}"),
-            ('\u{200f}', "\\u{200f}"),
-            ('\u{61c}', "\\u{61c}"),
-            ('\u{2028}', "\\u{2028}"),
-            ('\u{2029}', "\\u{2029}"),
-            ('\u{85}', "\\u{85}"),
+            ('\u{202e}', "\\u202e"),
+            ('\u{202a}', "\\u202a"),
+            ('\u{2066}', "\\u2066"),
+            ('\u{2069}', "\\u2069"),
+            ('\u{200e}', "\\u200e"),
+            ('\u{200f}', "\\u200f"),
+            ('\u{61c}', "\\u061c"),
+            ('\u{2028}', "\\u2028"),
+            ('\u{2029}', "\\u2029"),
+            ('\u{85}', "\\u0085"),
         ] {
             assert_eq!(escape(&format!("x{c}y")), format!("x{shown}y"), "{c:?}");
         }
@@ -411,7 +415,7 @@ mod tests {
         w.write_all(b"2m\xe2\x80").unwrap();
         w.write_all(b"\xaez").unwrap();
         w.finish().unwrap();
-        assert_eq!(w.inner, b"a\\x1b[2J\\u{9b}b\x1b[32m\\u{202e}z");
+        assert_eq!(w.inner, b"a\\x1b[2J\\u009bb\x1b[32m\\u202ez");
     }
 
     #[test]
