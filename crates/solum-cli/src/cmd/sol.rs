@@ -832,11 +832,12 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
                             path.display()
                         )));
                     }
-                    super::campaign::write_file(
-                        path,
-                        text.as_bytes(),
-                        solum_play::storage::Replace::Allowed,
-                    )?;
+                    let replace = if *force {
+                        solum_play::storage::Replace::Allowed
+                    } else {
+                        solum_play::storage::Replace::Never
+                    };
+                    super::campaign::write_file(path, text.as_bytes(), replace)?;
                     writeln!(
                         out,
                         "{}",
