@@ -38,6 +38,11 @@ struct Stored {
     creature: Option<Creature>,
 }
 
+/// A creature's row body as stored (for `journal verify`'s comparison).
+pub(crate) fn stored_body(creature: Option<Creature>) -> impl Serialize {
+    Stored { creature }
+}
+
 /// What happened to a campaign creature.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

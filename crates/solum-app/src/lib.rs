@@ -20,6 +20,9 @@ pub mod notation;
 pub mod sol;
 pub mod soluna;
 pub mod tables;
+mod verify;
+
+pub use verify::SheetMismatch;
 
 use serde::{Deserialize, Serialize};
 use solum_dice::DiceError;
@@ -383,15 +386,46 @@ impl<S: CampaignStore> Campaign<S> {
         }
     }
 
-    /// Re-derives every roll of the journal from its seed or typed faces.
+    /// Checks the whole campaign: the database's own integrity (SQLite's `integrity_check`
+    /// and `foreign_key_check`), every roll of the journal re-derived from its seed or typed
+    /// faces, and every stored sheet (So1um Expanded, Project Sol, classic, die types,
+    /// Sol'una, creatures) compared with the one its journal re-derives. A damaged file
+    /// that cannot even be read is a [`VerifyReport::integrity`] problem, not an error.
+    /// A player's scope (which does not read secret entries) re-derives its rolls only.
     pub fn verify(&self) -> Result<VerifyReport, AppError> {
         let mut report = VerifyReport {
             entries: 0,
             rolls: 0,
             mismatches: Vec::new(),
+            integrity: Vec::new(),
+            sheets: 0,
+            sheet_mismatches: Vec::new(),
         };
+        // A player's scope hides secret entries, which may have changed a sheet: only a
+        // scope that reads every entry compares sheets and checks the whole file.
+        let full = self.store.sees_every_entry();
+        if full {
+            match self.store.integrity_problems() {
+                Ok(problems) => report.integrity = problems,
+                Err(e) => report.integrity.push(e.to_string()),
+            }
+        }
+        if let Err(e) = self.verify_journal(&mut report) {
+            if report.integrity.is_empty() {
+                return Err(e);
+            }
+            // A damaged file may fail any read: what was found is the answer.
+            report
+                .integrity
+                .push(format!("the journal cannot be read: {e}"));
+        }
+        Ok(report)
+    }
+
+    fn verify_journal(&self, report: &mut VerifyReport) -> Result<(), AppError> {
         let mut after = 0;
         let mut replayer = journal::Replayer::default();
+        let mut sheets = verify::SheetReplay::default();
         loop {
             let page = self.store.entries_after(after, 1_000)?;
             if page.is_empty() {
@@ -415,11 +449,23 @@ impl<S: CampaignStore> Campaign<S> {
                                 reason,
                             });
                         }
+                        sheets.read(&record);
                     }
                 }
             }
         }
-        Ok(report)
+        if !self.store.sees_every_entry() {
+            return Ok(());
+        }
+        for system in verify::SYSTEMS {
+            for stored in self.store.sheets(system)? {
+                report.sheets += 1;
+                if let Some(m) = sheets.compare(system, &stored) {
+                    report.sheet_mismatches.push(m);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Reveals the game master's secret entry `seq` to the table: a new public entry holds its
@@ -1006,6 +1052,19 @@ pub struct VerifyReport {
     pub rolls: usize,
     /// Entries that do not re-derive.
     pub mismatches: Vec<Mismatch>,
+    /// What the database's own checks found (empty when the file is sound).
+    pub integrity: Vec<String>,
+    /// Stored sheets compared with their journal.
+    pub sheets: usize,
+    /// Stored sheets that differ from what their journal gives.
+    pub sheet_mismatches: Vec<SheetMismatch>,
+}
+
+impl VerifyReport {
+    /// True when nothing is wrong: a sound file, every roll and every sheet re-derived.
+    pub fn is_clean(&self) -> bool {
+        self.integrity.is_empty() && self.mismatches.is_empty() && self.sheet_mismatches.is_empty()
+    }
 }
 
 /// One entry that does not re-derive.

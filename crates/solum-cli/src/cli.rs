@@ -118,9 +118,13 @@ pub struct NotationOddsArgs {
     /// of them for several expressions.
     #[arg(long)]
     pub json: bool,
-    /// Draw the distributions, overlaid, into FILE.svg or FILE.png.
+    /// Draw the distributions, overlaid, into FILE.svg or FILE.png (a new file; written
+    /// safely: never through a symbolic link, never into a pipe or device).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<std::path::PathBuf>,
+    /// Replace the --plot file if it exists (a read-only file is still refused).
+    #[arg(long, requires = "plot")]
+    pub force: bool,
 }
 
 /// `solum roll EXPR` or `solum roll SUBCOMMAND`.

@@ -86,8 +86,9 @@ where
             write!(out, "{}", err.render().ansi()).map_err(Into::into)
         }
         Err(err) => {
-            // Usage errors go to standard error (exit 2).
-            let _ = err.print();
+            // Usage errors go to standard error (exit 2), through the same escaping as
+            // everything else: clap echoes the argument it refuses, escape sequences and all.
+            say!("{}", err.render().ansi());
             return ExitCode::from(err.exit_code() as u8);
         }
     };

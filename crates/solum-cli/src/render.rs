@@ -98,22 +98,54 @@ pub fn write_seed(out: &mut dyn std::io::Write, seed: Option<u64>) -> std::io::R
 }
 
 /// Text written to a terminal with its control characters escaped: a name, a note or an
-/// error message read from a file can hold any byte, and `ESC [2J` in a name must not clear
-/// the screen. Newlines and tabs pass; so do colour (SGR) sequences `ESC [ digits m`, which
-/// are the only escapes solum itself writes (and which anstream drops off a terminal).
-/// Everything else below space, DEL and the C1 controls U+0080 to U+009F are written as
-/// `\x1b` or `\u{9b}`.
+/// error message read from a file, an argument or the journal can hold any character, and
+/// `ESC [2J` in a name must not clear the screen, `ESC [8m` must not hide what follows, and a
+/// right-to-left override must not reorder a line. Everything solum writes to a terminal
+/// passes through here (standard output, standard error, clap's messages).
+///
+/// Newlines and tabs pass, and so do the colour (SGR) sequences solum and clap write
+/// themselves, `ESC [ P m` with every parameter `P` one of [`SGR_ALLOWED`] (reset, bold,
+/// dim, underline and the four colours used); anstream drops them off a terminal. Every
+/// other escape sequence shows its ESC as `\x1b`. Shown as `\x..`: every other character
+/// below space and a byte that is not UTF-8; shown as `\u....` (JSON's escape, so `--json`
+/// output stays valid JSON and reads back as the same text): DEL, the C1 controls U+0080 to
+/// U+009F, the bidirectional controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to
+/// U+2069) and the line and paragraph separators U+2028 and U+2029. (serde_json escapes
+/// the characters below space itself, so JSON never meets `\x..`.)
 ///
 /// The first write error is remembered, so a failed write can never end as success.
 pub struct Escaped<W: std::io::Write> {
     inner: W,
-    /// An escape sequence (or a UTF-8 lead byte 0xC2) not yet known to be harmless.
+    /// An escape sequence not yet known to be harmless.
     pending: Vec<u8>,
+    /// A UTF-8 character not yet complete.
+    utf8: Vec<u8>,
     failed: Option<(std::io::ErrorKind, String)>,
 }
 
 /// An SGR sequence longer than this is not one solum writes.
 const MAX_SGR: usize = 32;
+
+/// The SGR parameters that pass: reset, bold, dim, underline, their resets, red, green,
+/// yellow, cyan and the default colour. Nothing that hides text (8 conceal, 7 reverse,
+/// black or white text, backgrounds) or blinks.
+pub const SGR_ALLOWED: [&str; 12] = [
+    "", "0", "1", "2", "4", "22", "24", "31", "32", "33", "36", "39",
+];
+
+/// Characters that are shown by their code, never written: C1 controls, bidirectional
+/// controls and the line and paragraph separators.
+pub fn is_hidden_control(c: char) -> bool {
+    matches!(c,
+        '\u{80}'..='\u{9f}'
+        | '\u{61c}'
+        | '\u{200e}'
+        | '\u{200f}'
+        | '\u{202a}'..='\u{202e}'
+        | '\u{2066}'..='\u{2069}'
+        | '\u{2028}'
+        | '\u{2029}')
+}
 
 impl<W: std::io::Write> Escaped<W> {
     /// Wraps a writer.
@@ -121,6 +153,7 @@ impl<W: std::io::Write> Escaped<W> {
         Self {
             inner,
             pending: Vec::new(),
+            utf8: Vec::new(),
             failed: None,
         }
     }
@@ -133,8 +166,10 @@ impl<W: std::io::Write> Escaped<W> {
     /// Writes what is still held back (escaped) and flushes.
     pub fn finish(&mut self) -> std::io::Result<()> {
         let mut text = Vec::new();
-        let pending = std::mem::take(&mut self.pending);
-        for b in pending {
+        for b in std::mem::take(&mut self.pending) {
+            escape_byte(b, &mut text);
+        }
+        for b in std::mem::take(&mut self.utf8) {
             escape_byte(b, &mut text);
         }
         self.put(&text)?;
@@ -155,47 +190,89 @@ impl<W: std::io::Write> Escaped<W> {
 
     /// Adds one byte to `out`, escaping what must not reach a terminal.
     fn feed(&mut self, b: u8, out: &mut Vec<u8>) {
-        match self.pending.first() {
-            None => match b {
-                0x1b | 0xc2 => self.pending.push(b),
-                b'\n' | b'\t' => out.push(b),
-                0..=0x1f | 0x7f => escape_byte(b, out),
-                _ => out.push(b),
-            },
-            Some(0xc2) => {
-                self.pending.clear();
-                if (0x80..=0x9f).contains(&b) {
-                    out.extend_from_slice(format!("\\u{{{b:x}}}").as_bytes());
-                } else {
-                    out.push(0xc2);
-                    self.feed(b, out);
-                }
+        if !self.pending.is_empty() {
+            return self.feed_escape(b, out);
+        }
+        if !self.utf8.is_empty() {
+            return self.feed_utf8(b, out);
+        }
+        match b {
+            0x1b => self.pending.push(b),
+            b'\n' | b'\t' | 0x20..=0x7e => out.push(b),
+            0xc2..=0xf4 => self.utf8.push(b),
+            _ => escape_byte(b, out),
+        }
+    }
+
+    /// The next byte of an escape sequence: a colour passes whole, anything else shows
+    /// its ESC and the rest is read again as text.
+    fn feed_escape(&mut self, b: u8, out: &mut Vec<u8>) {
+        self.pending.push(b);
+        let n = self.pending.len();
+        let harmless_so_far =
+            (n == 2 && b == b'[') || (n > 2 && n < MAX_SGR && (b.is_ascii_digit() || b == b';'));
+        if n > 2 && b == b'm' && sgr_allowed(&self.pending[2..n - 1]) {
+            out.append(&mut self.pending);
+        } else if !harmless_so_far {
+            let rest = self.pending.split_off(1);
+            self.pending.clear();
+            escape_byte(0x1b, out);
+            for b in rest {
+                self.feed(b, out);
             }
-            Some(_) => {
-                self.pending.push(b);
-                let n = self.pending.len();
-                let harmless_so_far = (n == 2 && b == b'[')
-                    || (n > 2 && n < MAX_SGR && (b.is_ascii_digit() || b == b';' || b == b':'));
-                if n > 2 && b == b'm' {
-                    out.append(&mut self.pending);
-                } else if !harmless_so_far {
-                    // Not a colour: the ESC is shown, the rest is read again as text.
-                    let rest = self.pending.split_off(1);
-                    self.pending.clear();
-                    escape_byte(0x1b, out);
-                    for b in rest {
-                        self.feed(b, out);
-                    }
+        }
+    }
+
+    /// The next byte of a UTF-8 character: a complete one is written, or shown by its code
+    /// when it is a hidden control; a broken one shows its bytes.
+    fn feed_utf8(&mut self, b: u8, out: &mut Vec<u8>) {
+        if !(0x80..=0xbf).contains(&b) {
+            for held in std::mem::take(&mut self.utf8) {
+                escape_byte(held, out);
+            }
+            return self.feed(b, out);
+        }
+        self.utf8.push(b);
+        let want = match self.utf8[0] {
+            0xc2..=0xdf => 2,
+            0xe0..=0xef => 3,
+            _ => 4,
+        };
+        if self.utf8.len() < want {
+            return;
+        }
+        let bytes = std::mem::take(&mut self.utf8);
+        match std::str::from_utf8(&bytes)
+            .ok()
+            .and_then(|s| s.chars().next())
+        {
+            Some(c) if is_hidden_control(c) => {
+                out.extend_from_slice(format!("\\u{:04x}", u32::from(c)).as_bytes());
+            }
+            Some(_) => out.extend_from_slice(&bytes),
+            None => {
+                for b in bytes {
+                    escape_byte(b, out);
                 }
             }
         }
     }
 }
 
+/// True when every parameter of an SGR sequence (the bytes between `ESC [` and `m`) is one
+/// solum writes.
+fn sgr_allowed(params: &[u8]) -> bool {
+    params
+        .split(|&b| b == b';')
+        .all(|p| SGR_ALLOWED.iter().any(|a| a.as_bytes() == p))
+}
+
 fn escape_byte(b: u8, out: &mut Vec<u8>) {
     match b {
-        0..=0x1f | 0x7f => out.extend_from_slice(format!("\\x{b:02x}").as_bytes()),
-        _ => out.push(b),
+        0x20..=0x7e | b'\n' | b'\t' => out.push(b),
+        // JSON's own escape: a raw DEL is valid in a JSON string, and so is this.
+        0x7f => out.extend_from_slice(b"\\u007f"),
+        _ => out.extend_from_slice(format!("\\x{b:02x}").as_bytes()),
     }
 }
 
@@ -236,17 +313,95 @@ mod tests {
     #[test]
     fn control_characters_are_escaped_colours_pass() {
         assert_eq!(escape("Nick\x1b[2J"), "Nick\\x1b[2J");
-        assert_eq!(escape("a\0b\x07c\rd\x7f"), "a\\x00b\\x07c\\x0dd\\x7f");
+        assert_eq!(escape("a\0b\x07c\rd\x7f"), "a\\x00b\\x07c\\x0dd\\u007f");
         assert_eq!(escape("line\n\tnext"), "line\n\tnext");
         assert_eq!(escape("\x1b[1;31mred\x1b[0m"), "\x1b[1;31mred\x1b[0m");
         assert_eq!(escape("\x1b]0;title\x07"), "\\x1b]0;title\\x07");
         assert_eq!(escape("\x1b[\x1b[2m"), "\\x1b[\x1b[2m");
         assert_eq!(escape("\x1b"), "\\x1b");
         // C1 controls (U+009B is an 8-bit CSI), while other accented text passes.
-        assert_eq!(escape("x\u{9b}2Jy"), "x\\u{9b}2Jy");
+        assert_eq!(escape("x\u{9b}2Jy"), "x\\u009b2Jy");
         assert_eq!(escape("Ångström é ©"), "Ångström é ©");
         let long = format!("\x1b[{}m", "1;".repeat(40));
         assert!(escape(&long).starts_with("\\x1b["));
+    }
+
+    #[test]
+    fn only_solums_own_colours_pass_and_nothing_that_hides_text() {
+        // Conceal, reverse, blink, black text, a background, 256 colours, colon forms.
+        for seq in [
+            "\x1b[8m",
+            "\x1b[7m",
+            "\x1b[5m",
+            "\x1b[30m",
+            "\x1b[1;8m",
+            "\x1b[41m",
+            "\x1b[38;5;16m",
+            "\x1b[38:2:0:0:0m",
+            "\x1b[0;8m",
+        ] {
+            let shown = escape(&format!("a{seq}b"));
+            assert_eq!(shown, format!("a\\x1b{}b", &seq[1..]), "{seq:?}");
+        }
+        for seq in [
+            "\x1b[m",
+            "\x1b[0m",
+            "\x1b[1m",
+            "\x1b[2m",
+            "\x1b[4m",
+            "\x1b[1;4m",
+        ] {
+            assert_eq!(escape(&format!("a{seq}b")), format!("a{seq}b"));
+        }
+        for colour in [31, 32, 33, 36, 39] {
+            let seq = format!("\x1b[{colour}m");
+            assert_eq!(escape(&seq), seq);
+        }
+    }
+
+    #[test]
+    fn bidirectional_controls_and_separators_are_shown_by_their_code() {
+        for (c, shown) in [
+            ('\u{202e}', "\\u202e"),
+            ('\u{202a}', "\\u202a"),
+            ('\u{2066}', "\\u2066"),
+            ('\u{2069}', "\\u2069"),
+            ('\u{200e}', "\\u200e"),
+            ('\u{200f}', "\\u200f"),
+            ('\u{61c}', "\\u061c"),
+            ('\u{2028}', "\\u2028"),
+            ('\u{2029}', "\\u2029"),
+            ('\u{85}', "\\u0085"),
+        ] {
+            assert_eq!(escape(&format!("x{c}y")), format!("x{shown}y"), "{c:?}");
+        }
+        // Their neighbours, and text of every script, pass.
+        for text in [
+            "\u{202f}",
+            "\u{2065}",
+            "\u{206a}",
+            "\u{200d}",
+            "\u{61b}",
+            "עברית",
+            "日本語",
+            "🎲",
+        ] {
+            assert_eq!(escape(text), text);
+        }
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_shown_as_bytes() {
+        use std::io::Write;
+        let mut w = Escaped::new(Vec::new());
+        // A lone 8-bit CSI, a cut character before ESC, an overlong form, a cut end.
+        w.write_all(b"a\x9b2Jb\xe2\x80\x1b[2Jc\xe0\x80\xafd\xe2\x80")
+            .unwrap();
+        w.finish().unwrap();
+        assert_eq!(
+            String::from_utf8(w.inner).unwrap(),
+            "a\\x9b2Jb\\xe2\\x80\\x1b[2Jc\\xe0\\x80\\xafd\\xe2\\x80"
+        );
     }
 
     #[test]
@@ -257,9 +412,10 @@ mod tests {
         w.write_all(b"[2").unwrap();
         w.write_all(b"J\xc2").unwrap();
         w.write_all(b"\x9bb\x1b[3").unwrap();
-        w.write_all(b"2m").unwrap();
+        w.write_all(b"2m\xe2\x80").unwrap();
+        w.write_all(b"\xaez").unwrap();
         w.finish().unwrap();
-        assert_eq!(w.inner, b"a\\x1b[2J\\u{9b}b\x1b[32m");
+        assert_eq!(w.inner, b"a\\x1b[2J\\u009bb\x1b[32m\\u202ez");
     }
 
     #[test]

@@ -626,5 +626,5 @@ fn journal_export_writes_through_the_safe_write() {
             .success()
     );
     t.run(&["journal", "export", "--output", fifo.to_str().unwrap()])
-        .bad_input("already exists");
+        .bad_input("not a regular file");
 }

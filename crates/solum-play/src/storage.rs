@@ -56,8 +56,15 @@ pub enum StorageError {
         /// The file.
         path: PathBuf,
     },
+    /// The target is a symbolic link: solum never writes through one (the link could have
+    /// been planted to aim the write at another file).
+    #[error("{path}: a symbolic link; solum does not write through one (name the file itself)")]
+    Symlink {
+        /// The file.
+        path: PathBuf,
+    },
     /// A file is already there and may not be replaced.
-    #[error("{path}: already exists; choose another name")]
+    #[error("{path}: already exists; choose another name (or --force to replace it)")]
     Exists {
         /// The file.
         path: PathBuf,
@@ -287,14 +294,18 @@ pub enum Replace {
     Allowed,
 }
 
-/// The one way solum writes a file the user named. Everything that could refuse is checked
-/// before a byte is written: a target that is not a regular file (a directory, FIFO,
-/// device or socket, or a symlink to one) is refused, as is a read-only one (never made
-/// writable). The bytes then go to a temporary file with an unpredictable name, created
-/// exclusively beside the target (so a symlink planted at a guessable name is never
-/// followed), flushed to disk, renamed over the target, and the directory is flushed
-/// too: a crash leaves the old file or the new one, never half of one. A symlink to a
-/// regular file is followed: the file it points to is replaced and the link kept.
+/// The one way solum writes a file (sheets, exports, the story, plots). Everything that
+/// could refuse is checked before a byte is written ([`check_target`]): a symbolic link at
+/// the target is refused whatever it points to (never followed), as is anything but a
+/// regular file (a directory, FIFO, device or socket, which is never opened, so a pipe
+/// cannot hang the write) and a read-only file (never made writable, even for root); an
+/// existing file is replaced only with [`Replace::Allowed`]. The bytes then go to a
+/// temporary file with an unpredictable name, created exclusively beside the target (so a
+/// symlink planted at a guessable name is never followed), flushed to disk, renamed over
+/// the target, and the directory is flushed too: a crash leaves the old file or the new
+/// one, never half of one. The rename replaces the name itself, so a link or pipe planted
+/// between the check and the rename is replaced, never written through. An existing
+/// file's permissions are kept.
 pub fn write_file(path: &Path, bytes: &[u8], replace: Replace) -> Result<(), StorageError> {
     let io = |source| StorageError::Io {
         path: path.to_owned(),
@@ -368,13 +379,21 @@ struct Target {
     permissions: Option<std::fs::Permissions>,
 }
 
+/// Checks a target as [`write_file`] will, without writing anything: a command that
+/// computes before it writes (a plot) can refuse a bad target before the work.
+pub fn check_target(path: &Path, replace: Replace) -> Result<(), StorageError> {
+    writable_target(path, replace).map(drop)
+}
+
 /// Checks the target before anything is written.
 fn writable_target(path: &Path, replace: Replace) -> Result<Target, StorageError> {
     let io = |source| StorageError::Io {
         path: path.to_owned(),
         source,
     };
-    let link = match std::fs::symlink_metadata(path) {
+    // `symlink_metadata` opens nothing and follows nothing: a FIFO cannot block here, and
+    // a link is seen as a link.
+    let meta = match std::fs::symlink_metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Ok(Target {
@@ -384,24 +403,12 @@ fn writable_target(path: &Path, replace: Replace) -> Result<Target, StorageError
         }
         Err(e) => return Err(io(e)),
     };
-    if replace == Replace::Never {
-        return Err(StorageError::Exists {
+    let kind = meta.file_type();
+    if kind.is_symlink() {
+        return Err(StorageError::Symlink {
             path: path.to_owned(),
         });
     }
-    // `metadata` follows a symlink without opening anything, so a FIFO cannot block here.
-    let meta = match std::fs::metadata(path) {
-        Ok(m) => m,
-        // A dangling symlink: writing through it would create a file wherever it points.
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(StorageError::NotAFile {
-                path: path.to_owned(),
-                kind: "a symlink to nothing",
-            });
-        }
-        Err(e) => return Err(io(e)),
-    };
-    let kind = meta.file_type();
     if !kind.is_file() {
         return Err(StorageError::NotAFile {
             path: path.to_owned(),
@@ -412,29 +419,48 @@ fn writable_target(path: &Path, replace: Replace) -> Result<Target, StorageError
             },
         });
     }
+    // The mode bits, not only what the system allows: root may write anything, but a file
+    // its owner made read-only stays so.
     if meta.permissions().readonly() {
         return Err(StorageError::ReadOnly {
             path: path.to_owned(),
         });
     }
-    // Write permission bits are not the whole story (another user's file): ask the system.
-    // Opening for writing truncates nothing.
-    if let Err(e) = std::fs::OpenOptions::new().write(true).open(path) {
-        return Err(if e.kind() == std::io::ErrorKind::PermissionDenied {
-            StorageError::ReadOnly {
-                path: path.to_owned(),
-            }
-        } else {
-            io(e)
+    if replace == Replace::Never {
+        return Err(StorageError::Exists {
+            path: path.to_owned(),
         });
     }
-    let path = if link.file_type().is_symlink() {
-        std::fs::canonicalize(path).map_err(io)?
-    } else {
-        path.to_owned()
-    };
+    // Write permission bits are not the whole story (another user's file): ask the system.
+    // Opening for writing truncates nothing; it follows no link and does not wait on a
+    // pipe swapped in since the check.
+    let mut open = std::fs::OpenOptions::new();
+    open.write(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        open.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    match open.open(path) {
+        Ok(file) => {
+            // What was opened must still be a regular file.
+            let opened = file.metadata().map_err(io)?;
+            if !opened.file_type().is_file() {
+                return Err(StorageError::NotAFile {
+                    path: path.to_owned(),
+                    kind: "a device, pipe or socket",
+                });
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+            return Err(StorageError::ReadOnly {
+                path: path.to_owned(),
+            });
+        }
+        Err(e) => return Err(io(e)),
+    }
     Ok(Target {
-        path,
+        path: path.to_owned(),
         permissions: Some(meta.permissions()),
     })
 }
@@ -679,27 +705,21 @@ weapons = [{ name = "dagger", class = "light" }]
             ),
             "{err}"
         );
+        // A link is refused as a link, whatever it points to (a pipe, a folder, nothing).
         let to_fifo = dir.path().join("to-pipe");
         symlink(&fifo, &to_fifo).unwrap();
         let err = write_file(&to_fifo, b"x", Replace::Allowed).unwrap_err();
-        assert!(matches!(err, StorageError::NotAFile { .. }), "{err}");
+        assert!(matches!(err, StorageError::Symlink { .. }), "{err}");
         let to_dir = dir.path().join("to-dir");
         symlink(dir.path(), &to_dir).unwrap();
         let err = write_file(&to_dir, b"x", Replace::Allowed).unwrap_err();
-        assert!(
-            matches!(
-                err,
-                StorageError::NotAFile {
-                    kind: "a directory",
-                    ..
-                }
-            ),
-            "{err}"
-        );
+        assert!(matches!(err, StorageError::Symlink { .. }), "{err}");
         let dangling = dir.path().join("dangling");
         symlink(dir.path().join("nowhere"), &dangling).unwrap();
         let err = write_file(&dangling, b"x", Replace::Allowed).unwrap_err();
-        assert!(matches!(err, StorageError::NotAFile { .. }), "{err}");
+        assert!(matches!(err, StorageError::Symlink { .. }), "{err}");
+        let err = write_file(&dangling, b"x", Replace::Never).unwrap_err();
+        assert!(matches!(err, StorageError::Symlink { .. }), "{err}");
         // Nothing was written: the links are still links, no file appeared.
         assert!(
             std::fs::symlink_metadata(&to_fifo)
@@ -713,15 +733,20 @@ weapons = [{ name = "dagger", class = "light" }]
 
     #[cfg(unix)]
     #[test]
-    fn a_symlink_to_a_regular_file_replaces_that_file_and_stays_a_link() {
+    fn a_symlink_at_the_target_is_refused_and_its_file_untouched() {
         use std::os::unix::fs::symlink;
         let dir = tempfile::tempdir().unwrap();
         let real = dir.path().join("real.toml");
         std::fs::write(&real, "old").unwrap();
         let link = dir.path().join("link.toml");
         symlink(&real, &link).unwrap();
-        write_file(&link, b"new", Replace::Allowed).unwrap();
-        assert_eq!(std::fs::read(&real).unwrap(), b"new");
+        for replace in [Replace::Allowed, Replace::Never] {
+            let err = write_file(&link, b"new", replace).unwrap_err();
+            assert!(matches!(err, StorageError::Symlink { .. }), "{err}");
+            assert!(err.to_string().contains("link.toml"), "{err}");
+            assert!(check_target(&link, replace).is_err());
+        }
+        assert_eq!(std::fs::read(&real).unwrap(), b"old");
         assert!(
             std::fs::symlink_metadata(&link)
                 .unwrap()

@@ -358,6 +358,18 @@ pub trait CampaignStore {
     /// A full consistency check of the backend (SQLite's `integrity_check`).
     fn check_integrity(&self) -> Result<(), StoreError>;
 
+    /// Every problem a full consistency check of the backend finds (SQLite's
+    /// `integrity_check` and `foreign_key_check`), at most [`MAX_INTEGRITY_PROBLEMS`];
+    /// empty when the file is sound.
+    fn integrity_problems(&self) -> Result<Vec<String>, StoreError>;
+
+    /// True when this store reads every entry of its journal (a game master's or the command
+    /// line's scope): only then can the sheets be re-derived from it, and only then is the
+    /// whole file's check worth running for the caller.
+    fn sees_every_entry(&self) -> bool {
+        true
+    }
+
     /// A sheet by system and name (case-insensitive).
     fn sheet(&self, system: &str, name: &str) -> Result<Option<Sheet>, StoreError>;
 
@@ -372,6 +384,10 @@ pub trait CampaignStore {
         work: &mut dyn FnMut(&mut dyn WriteTx) -> Result<(), StoreError>,
     ) -> Result<(), StoreError>;
 }
+
+/// The most problems [`CampaignStore::integrity_problems`] lists: past this the file is
+/// beyond a list, and reading on would only take time.
+pub const MAX_INTEGRITY_PROBLEMS: usize = 100;
 
 /// The embedded backend: one SQLite file.
 #[derive(Debug)]
@@ -1004,6 +1020,48 @@ impl CampaignStore for SqliteStore {
         tx.commit().map_err(|e| classify(&path, e))
     }
 
+    fn sees_every_entry(&self) -> bool {
+        self.scope.gm
+    }
+
+    fn integrity_problems(&self) -> Result<Vec<String>, StoreError> {
+        let limit = MAX_INTEGRITY_PROBLEMS;
+        let mut problems = Vec::new();
+        let mut check = self
+            .conn
+            .prepare(&format!("PRAGMA integrity_check({limit})"))
+            .map_err(|e| self.err(e))?;
+        let rows = check
+            .query_map([], |r| r.get::<_, String>(0))
+            .map_err(|e| self.err(e))?;
+        for row in rows {
+            let row = row.map_err(|e| self.err(e))?;
+            if row != "ok" {
+                problems.push(format!("integrity check: {row}"));
+            }
+        }
+        let mut keys = self
+            .conn
+            .prepare("PRAGMA foreign_key_check")
+            .map_err(|e| self.err(e))?;
+        let rows = keys
+            .query_map([], |r| {
+                Ok(format!(
+                    "foreign key check: a row of {} (rowid {}) points to a missing row of {}",
+                    r.get::<_, String>(0)?,
+                    r.get::<_, Option<i64>>(1)?
+                        .map_or_else(|| "?".to_owned(), |id| id.to_string()),
+                    r.get::<_, String>(2)?,
+                ))
+            })
+            .map_err(|e| self.err(e))?;
+        for row in rows.take(limit) {
+            problems.push(row.map_err(|e| self.err(e))?);
+        }
+        problems.truncate(limit);
+        Ok(problems)
+    }
+
     fn check_integrity(&self) -> Result<(), StoreError> {
         let result: String = self
             .conn
@@ -1445,6 +1503,34 @@ mod tests {
             schema: 1,
             body: serde_json::json!({ "text": format!("entry {n}") }),
         }
+    }
+
+    #[test]
+    fn integrity_problems_name_a_dangling_reference() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        {
+            let mut s = SqliteStore::open(&path).unwrap();
+            s.append(&[entry(1)]).unwrap();
+            assert_eq!(s.integrity_problems().unwrap(), Vec::<String>::new());
+        }
+        {
+            // Another program, with foreign keys off, stores a sheet of a table that is not.
+            let raw = rusqlite::Connection::open(&path).unwrap();
+            raw.execute_batch(
+                "PRAGMA foreign_keys = OFF;
+                 INSERT INTO sheets (table_id, system, name, name_key, schema, version, body)
+                 VALUES (999, 'expanded', 'Ghost', 'ghost', 1, 1, '{}');",
+            )
+            .unwrap();
+        }
+        let s = SqliteStore::open(&path).unwrap();
+        let problems = s.integrity_problems().unwrap();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].contains("foreign key check") && problems[0].contains("sheets"),
+            "{problems:?}"
+        );
     }
 
     #[test]

@@ -344,18 +344,36 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
             } else {
                 write_verify(out, &report)?;
             }
-            if report.mismatches.is_empty() {
+            if report.is_clean() {
                 Ok(())
             } else {
                 out.flush()?;
-                let seqs: Vec<String> = report
-                    .mismatches
-                    .iter()
-                    .map(|m| m.seq.to_string())
-                    .collect();
+                let mut wrong = Vec::new();
+                if !report.integrity.is_empty() {
+                    wrong.push("the database is damaged".to_owned());
+                }
+                if !report.mismatches.is_empty() {
+                    let seqs: Vec<String> = report
+                        .mismatches
+                        .iter()
+                        .map(|m| m.seq.to_string())
+                        .collect();
+                    wrong.push(format!("entries {} do not re-derive", seqs.join(", ")));
+                }
+                if !report.sheet_mismatches.is_empty() {
+                    let names: Vec<String> = report
+                        .sheet_mismatches
+                        .iter()
+                        .map(|m| format!("{} {}", m.system, m.name))
+                        .collect();
+                    wrong.push(format!(
+                        "sheets {} differ from their journal",
+                        names.join(", ")
+                    ));
+                }
                 Err(anyhow::anyhow!(
-                    "the journal does not verify: entries {}",
-                    seqs.join(", ")
+                    "the campaign does not verify: {}",
+                    wrong.join("; ")
                 ))
             }
         }
@@ -384,8 +402,14 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
 }
 
 pub(crate) fn write_verify(out: &mut dyn Write, report: &VerifyReport) -> anyhow::Result<()> {
+    for problem in &report.integrity {
+        writeln!(out, "database: {problem}")?;
+    }
     for m in &report.mismatches {
         writeln!(out, "entry {}: {}", m.seq, m.reason)?;
+    }
+    for m in &report.sheet_mismatches {
+        writeln!(out, "sheet {} {}: {}", m.system, m.name, m.reason)?;
     }
     writeln!(
         out,
@@ -393,6 +417,17 @@ pub(crate) fn write_verify(out: &mut dyn Write, report: &VerifyReport) -> anyhow
         report.entries,
         report.rolls,
         report.mismatches.len()
+    )?;
+    writeln!(
+        out,
+        "{} sheets compared with their journal, {} differ; database integrity {}",
+        report.sheets,
+        report.sheet_mismatches.len(),
+        if report.integrity.is_empty() {
+            "ok"
+        } else {
+            "FAILED"
+        }
     )?;
     Ok(())
 }
@@ -529,8 +564,9 @@ fn write_new_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     write_file(path, bytes, solum_play::storage::Replace::Never)
 }
 
-/// A file written safely (`solum_play::storage::write_file`); the refusals (not a regular
-/// file, read-only, already there) are bad input.
+/// A file written safely (`solum_play::storage::write_file`), the one way the command line
+/// writes a file; the refusals (a symbolic link, not a regular file, read-only, already
+/// there) are bad input.
 pub(crate) fn write_file(
     path: &Path,
     bytes: &[u8],
@@ -539,6 +575,7 @@ pub(crate) fn write_file(
     use solum_play::storage::StorageError;
     solum_play::storage::write_file(path, bytes, replace).map_err(|e| match e {
         StorageError::NotAFile { .. }
+        | StorageError::Symlink { .. }
         | StorageError::ReadOnly { .. }
         | StorageError::Exists { .. } => bad(e.to_string()),
         other => anyhow::Error::new(other),

@@ -15,6 +15,7 @@ use solum_classic::fight::{ClassicFight, Command, Event, FightError, Fighter, Lo
 use solum_classic::hero::{Kind, Stat, create, parse_hero};
 use solum_classic::oracle::{Odds, ask};
 use solum_classic::{Book, Hero};
+use solum_play::storage::Replace;
 
 use solum_app::classic::{FightSetup, FightView, StoredHero};
 use solum_app::{Campaign, Dice};
@@ -163,7 +164,12 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                 |d| create(name, cliches, d),
             )?;
             let (hero, rolls) = made.map_err(|e| bad(e.to_string()))?;
-            solum_play::storage::write_atomically(&path, &toml::to_string_pretty(&hero)?)?;
+            let replace = if *force {
+                Replace::Allowed
+            } else {
+                Replace::Never
+            };
+            super::campaign::write_file(&path, toml::to_string_pretty(&hero)?.as_bytes(), replace)?;
             if *as_json {
                 writeln!(
                     out,
@@ -564,7 +570,11 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             let rest = hero
                 .rest(*hours)
                 .map_err(|e| bad(format!("--hours: {e}")))?;
-            solum_play::storage::write_atomically(file, &toml::to_string_pretty(&hero)?)?;
+            super::campaign::write_file(
+                file,
+                toml::to_string_pretty(&hero)?.as_bytes(),
+                Replace::Allowed,
+            )?;
             if *as_json {
                 writeln!(out, "{}", json!({"rest": rest, "hero": hero}))?;
                 return Ok(());
@@ -894,7 +904,11 @@ fn fight(
     let mut lines = Vec::new();
     if hero_id.ends_with(".toml") {
         hero.set_wounds(fight.hero().side.body, fight.hero().side.hit_points);
-        solum_play::storage::write_atomically(Path::new(hero_id), &toml::to_string_pretty(&hero)?)?;
+        super::campaign::write_file(
+            Path::new(hero_id),
+            toml::to_string_pretty(&hero)?.as_bytes(),
+            Replace::Allowed,
+        )?;
     }
     let slot = |who: Who| match who {
         Who::Hero => 0,

@@ -7,6 +7,7 @@ use std::path::Path;
 use serde_json::{Map, Value, json};
 use solum_dice::{DiceError, DiceSource, RecordingDice, prob_to_f64};
 use solum_notation::{DieRoll, Expr, NotationError, Odds, Rolled};
+use solum_play::storage::Replace;
 
 use crate::bad;
 use crate::cli::{NotationOddsArgs, NotationRollArgs};
@@ -203,8 +204,15 @@ const PERCENTILES: [(f64, &str); 5] = [
 const SHOWN: f64 = 5e-5;
 
 pub fn odds(args: &NotationOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let replace = if args.force {
+        Replace::Allowed
+    } else {
+        Replace::Never
+    };
     if let Some(path) = &args.plot {
         plot_format(path)?;
+        // A target that will be refused is refused before the work.
+        solum_play::storage::check_target(path, replace).map_err(|e| bad(e.to_string()))?;
     }
     // Every expression parsed before any is computed, and one budget for them all: the
     // command as a whole is bounded, not each expression.
@@ -221,7 +229,8 @@ pub fn odds(args: &NotationOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> 
         all.push((expr, d));
     }
     if let Some(path) = &args.plot {
-        plot(path, &all)?;
+        let bytes = plot(path, &all)?;
+        super::campaign::write_file(path, &bytes, replace)?;
     }
     if args.json {
         let list: Vec<Value> = all.iter().map(|(e, d)| odds_json(e, d)).collect();
@@ -354,18 +363,45 @@ const COLOURS: [plotters::style::RGBColor; 6] = [
 /// system font library is needed.
 static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 
-fn plot(path: &Path, all: &[(Expr, Odds)]) -> anyhow::Result<()> {
+/// The plot's bytes, drawn in memory: plotters would write to the path itself, so the file
+/// is written by the one safe writer instead.
+fn plot(path: &Path, all: &[(Expr, Odds)]) -> anyhow::Result<Vec<u8>> {
     use plotters::prelude::*;
     use plotters::style::{FontStyle, register_font};
     // Registering twice is harmless: the same font replaces itself.
     register_font("sans-serif", FontStyle::Normal, FONT)
         .map_err(|_| anyhow::anyhow!("the shipped font cannot be read"))?;
     let (w, h) = (960u32, 600u32);
+    let failed = |e: String| anyhow::anyhow!("--plot {}: {e}", path.display());
     match plot_format(path)? {
-        PlotFormat::Svg => draw(SVGBackend::new(path, (w, h)).into_drawing_area(), all),
-        PlotFormat::Png => draw(BitMapBackend::new(path, (w, h)).into_drawing_area(), all),
+        PlotFormat::Svg => {
+            let mut svg = String::new();
+            draw(
+                SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area(),
+                all,
+            )
+            .map_err(failed)?;
+            Ok(svg.into_bytes())
+        }
+        PlotFormat::Png => {
+            // RGB, three bytes a pixel: 960 x 600 x 3, about 1.7 MB.
+            let mut rgb = vec![0u8; (w as usize) * (h as usize) * 3];
+            draw(
+                BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area(),
+                all,
+            )
+            .map_err(failed)?;
+            let mut png = Vec::new();
+            let mut encoder = png::Encoder::new(&mut png, w, h);
+            encoder.set_color(png::ColorType::Rgb);
+            encoder.set_depth(png::BitDepth::Eight);
+            encoder
+                .write_header()
+                .and_then(|mut writer| writer.write_image_data(&rgb))
+                .map_err(|e| failed(e.to_string()))?;
+            Ok(png)
+        }
     }
-    .map_err(|e| anyhow::anyhow!("--plot {}: {e}", path.display()))
 }
 
 /// The x axis from the lowest value to the highest, with a margin of one value, or a

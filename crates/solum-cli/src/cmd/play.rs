@@ -218,7 +218,11 @@ pub fn run(args: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let mut editor: Editor<PlayHelper, FileHistory> = Editor::new()?;
     editor.set_helper(Some(PlayHelper));
     // History only for a person at a terminal: a piped script is not something to recall.
-    let history = history_path();
+    // rustyline reads and writes the file itself: only a regular, writable file (or none
+    // yet) is used, never a link or a pipe, as the safe writer would refuse them.
+    let history = history_path().filter(|p| {
+        solum_play::storage::check_target(p, solum_play::storage::Replace::Allowed).is_ok()
+    });
     if let Some(path) = &history {
         let _ = editor.load_history(path);
     }

@@ -67,7 +67,7 @@ fn ask_then(t: &TestOutcome) -> std::io::Result<Option<EdgeOnTest>> {
     let faces: Vec<String> = t.dice.iter().map(u32::to_string).collect();
     let stdin = std::io::stdin();
     loop {
-        eprint!(
+        crate::say!(
             "rolled {} = {} hit(s){}{}. Spend Edge? s = Second Chance, c = Close Call, Enter = keep: ",
             faces.join(" "),
             t.hits,
@@ -92,7 +92,7 @@ fn ask_then(t: &TestOutcome) -> std::io::Result<Option<EdgeOnTest>> {
             "" | "k" | "keep" | "n" | "no" => return Ok(None),
             "s" | "second chance" => return Ok(Some(EdgeOnTest::SecondChance)),
             "c" | "close call" => return Ok(Some(EdgeOnTest::CloseCall)),
-            other => eprintln!("  `{other}`: s, c or Enter"),
+            other => crate::say!("  `{other}`: s, c or Enter\n"),
         }
     }
 }
@@ -832,7 +832,12 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
                             path.display()
                         )));
                     }
-                    solum_play::storage::write_atomically(path, &text)?;
+                    let replace = if *force {
+                        solum_play::storage::Replace::Allowed
+                    } else {
+                        solum_play::storage::Replace::Never
+                    };
+                    super::campaign::write_file(path, text.as_bytes(), replace)?;
                     writeln!(
                         out,
                         "{}",
@@ -1116,7 +1121,7 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 fn ask_attribute(tied: &[String]) -> anyhow::Result<String> {
     let stdin = std::io::stdin();
     loop {
-        eprint!(
+        crate::say!(
             "{} tie for highest: which one drops by 1? ",
             tied.join(", ")
         );
@@ -1128,7 +1133,7 @@ fn ask_attribute(tied: &[String]) -> anyhow::Result<String> {
         if tied.iter().any(|t| t.eq_ignore_ascii_case(answer)) {
             return Ok(answer.to_owned());
         }
-        eprintln!("  `{answer}`: one of {}", tied.join(", "));
+        crate::say!("  `{answer}`: one of {}\n", tied.join(", "));
     }
 }
 

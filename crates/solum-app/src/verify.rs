@@ -1,0 +1,182 @@
+//! The sheets a journal re-derives: every record that changes a stored sheet keeps the sheet
+//! after the change, so reading the journal in order gives what each stored sheet must be.
+//! `journal verify` compares every stored sheet with it, so a sheet edited behind the
+//! journal's back (directly in the database) is found.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+use serde_json::Value;
+use solum_store::{Sheet, name_key};
+
+use crate::classic::ClassicChange;
+use crate::dietype::DietypeChange;
+use crate::journal::Record;
+use crate::sol::SolChange;
+use crate::soluna::SolunaChange;
+use crate::{characters, classic, creatures, dietype, sol, soluna};
+
+/// The systems whose stored sheets the journal re-derives (combats and classic fights in
+/// progress are replay state, checked by replaying their own records).
+pub(crate) const SYSTEMS: [&str; 6] = [
+    characters::SYSTEM,
+    sol::SYSTEM,
+    classic::SYSTEM,
+    dietype::SYSTEM,
+    soluna::SYSTEM,
+    creatures::SYSTEM,
+];
+
+/// One stored sheet that differs from what its journal gives.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SheetMismatch {
+    /// Its system (`expanded`, `sol`, `classic`, …).
+    pub system: String,
+    /// Its name as stored.
+    pub name: String,
+    /// What differs, field by field.
+    pub reason: String,
+}
+
+/// The sheet bodies the journal gives, by system and name key.
+#[derive(Default)]
+pub(crate) struct SheetReplay {
+    sheets: HashMap<(&'static str, String), Value>,
+}
+
+impl SheetReplay {
+    fn put<T: Serialize>(&mut self, system: &'static str, key: String, body: &T) {
+        // Serializing a value that was just deserialized cannot fail; a failure would show
+        // as a mismatch against `null`.
+        let body = serde_json::to_value(body).unwrap_or(Value::Null);
+        self.sheets.insert((system, name_key(&key)), body);
+    }
+
+    /// Reads the next record of the journal.
+    pub(crate) fn read(&mut self, record: &Record) {
+        match record {
+            Record::Character(c) => {
+                use characters::CharacterChange as C;
+                match &c.change {
+                    C::Created { sheet, .. } | C::Imported { sheet } => {
+                        self.put(characters::SYSTEM, sheet.name.clone(), sheet);
+                    }
+                    C::Edited { after, .. }
+                    | C::Advanced { after, .. }
+                    | C::Rested { after, .. } => {
+                        if name_key(&after.name) != name_key(&c.name) {
+                            self.sheets.remove(&(characters::SYSTEM, name_key(&c.name)));
+                        }
+                        self.put(characters::SYSTEM, after.name.clone(), after);
+                    }
+                    _ => {}
+                }
+            }
+            Record::Sol(s) => match &s.change {
+                SolChange::Created { sheet } | SolChange::Imported { sheet } => {
+                    self.put(sol::SYSTEM, sheet.name.clone(), sheet);
+                }
+                SolChange::Session { after, .. }
+                | SolChange::Encounter { after, .. }
+                | SolChange::Reward { after, .. }
+                | SolChange::Spend { after, .. }
+                | SolChange::NotDeadYet { after, .. }
+                | SolChange::Train { after, .. } => {
+                    self.put(sol::SYSTEM, after.name.clone(), after);
+                }
+                SolChange::Test(t) => {
+                    self.put(sol::SYSTEM, t.after.name.clone(), &t.after);
+                    if let Some(a) = &t.assistant_after {
+                        self.put(sol::SYSTEM, a.name.clone(), a);
+                    }
+                }
+            },
+            Record::Classic(c) => match &c.change {
+                ClassicChange::Created { hero, .. } | ClassicChange::Imported { hero } => {
+                    self.put(classic::SYSTEM, hero.name.clone(), hero);
+                }
+                ClassicChange::Rested { after, .. } => {
+                    self.put(classic::SYSTEM, after.name.clone(), after);
+                }
+                ClassicChange::Fight(f) => {
+                    if let Some(after) = &f.sheet_after {
+                        self.put(classic::SYSTEM, after.0.name.clone(), &after.0);
+                    }
+                }
+                ClassicChange::Check { .. } => {}
+            },
+            Record::Dietype(d) => match &d.change {
+                DietypeChange::Created { sheet } | DietypeChange::Imported { sheet } => {
+                    self.put(dietype::SYSTEM, sheet.name.clone(), sheet);
+                }
+                DietypeChange::Edited { after, .. } => {
+                    if name_key(&after.name) != name_key(&d.name) {
+                        self.sheets.remove(&(dietype::SYSTEM, name_key(&d.name)));
+                    }
+                    self.put(dietype::SYSTEM, after.name.clone(), after);
+                }
+                DietypeChange::Roll { .. } => {}
+            },
+            Record::Soluna(s) => match &s.change {
+                SolunaChange::Created { character } => {
+                    self.put(soluna::SYSTEM, character.name.clone(), character);
+                }
+                SolunaChange::Imported { characters } => {
+                    for c in characters {
+                        self.put(soluna::SYSTEM, c.name.clone(), c);
+                    }
+                }
+                SolunaChange::Test { .. } | SolunaChange::Skirmish { .. } => {}
+            },
+            Record::Creature(c) => {
+                let (creature, present) = match &c.change {
+                    creatures::CreatureChange::Added { creature } => (creature, true),
+                    creatures::CreatureChange::Removed { creature } => (creature, false),
+                };
+                let k = creatures::key(&creature.name);
+                let row = creatures::stored_body(present.then(|| creature.clone()));
+                self.put(creatures::SYSTEM, k, &row);
+            }
+            Record::Combat(c) => {
+                // The end of a campaign combat writes hit points back to the sheets.
+                if let crate::combat::CombatChange::Ended { written, .. } = &c.change {
+                    for w in written {
+                        let k = (characters::SYSTEM, name_key(&w.name));
+                        if let (Some(hp), Some(Value::Object(body))) =
+                            (w.after, self.sheets.get_mut(&k))
+                        {
+                            body.insert("hit_points".into(), hp.into());
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Compares a stored sheet with what the journal gives; `None` when they agree, or when
+    /// the journal holds no record of it and the sheet is an empty creature row.
+    pub(crate) fn compare(&self, system: &'static str, stored: &Sheet) -> Option<SheetMismatch> {
+        let mismatch = |reason: String| SheetMismatch {
+            system: system.to_owned(),
+            name: stored.name.clone(),
+            reason,
+        };
+        match self.sheets.get(&(system, name_key(&stored.name))) {
+            None => Some(mismatch(
+                "stored, but no journal entry made it (changed behind the journal's back)".into(),
+            )),
+            Some(derived) if *derived == stored.body => None,
+            Some(derived) => {
+                let fields = crate::journal::differing_fields("", &stored.body, derived)
+                    .replace(": recorded ", ": stored ")
+                    .replace("the dice give", "the journal gives");
+                Some(mismatch(if fields.is_empty() {
+                    "differs from what its journal gives".into()
+                } else {
+                    fields
+                }))
+            }
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! `solum journal verify` on a damaged campaign: a file cut by one byte, an index page
+//! zeroed, a sheet edited directly in the database. Each must fail (exit 1) with a message
+//! naming the problem; the sound campaign verifies. Each run is under a memory limit, a CPU
+//! limit and a wall-clock timeout.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use common::Run;
+
+/// Runs the real `solum` under `prlimit` (2 GiB of address space, 30 s of CPU) and a 60 s
+/// wall-clock timeout, colour off.
+fn bounded(dir: &Path, args: &[&str]) -> Run {
+    let output = assert_cmd::Command::new("prlimit")
+        .arg("--as=2147483648")
+        .arg("--cpu=30")
+        .arg("--")
+        .arg(env!("CARGO_BIN_EXE_solum"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("SOLUM_CAMPAIGN")
+        .timeout(Duration::from_secs(60))
+        .output()
+        .expect("solum runs");
+    let run = Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    };
+    assert!(
+        run.code >= 0,
+        "killed by a limit or the timeout: {}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    run
+}
+
+/// A campaign with a sheet of four systems and enough notes to fill several pages.
+fn campaign(dir: &Path) -> PathBuf {
+    let c = dir.join("c.solum");
+    let cs = c.to_str().unwrap();
+    let ok = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--campaign", cs]);
+        bounded(dir, &all).ok().to_owned()
+    };
+    ok(&[
+        "char",
+        "new",
+        "Nick",
+        "--body",
+        "3",
+        "--mind",
+        "2",
+        "--charm",
+        "1",
+        "-b",
+        "Acrobat Thief",
+        "--weapon",
+        "dagger",
+        "--seed",
+        "1",
+    ]);
+    ok(&["sol", "new", "Kyra", "--edge", "2"]);
+    ok(&["dietype", "new", "Ada"]);
+    bounded(
+        dir,
+        &["classic", "new", "Nim", "-o", "nim.toml", "--seed", "1"],
+    )
+    .ok();
+    ok(&["classic", "import", "nim.toml"]);
+    let padding = "x".repeat(300);
+    for i in 0..40 {
+        ok(&["note", &format!("note {i} {padding}")]);
+    }
+    c
+}
+
+fn verify(dir: &Path, c: &Path) -> Run {
+    bounded(
+        dir,
+        &["journal", "verify", "--campaign", c.to_str().unwrap()],
+    )
+}
+
+/// A copy of the campaign to damage.
+fn copy(c: &Path, name: &str) -> PathBuf {
+    let to = c.with_file_name(name);
+    std::fs::copy(c, &to).unwrap();
+    to
+}
+
+fn fails(run: &Run, needle: &str) {
+    assert_eq!(run.code, 1, "stdout: {} stderr: {}", run.stdout, run.stderr);
+    let all = format!("{}{}", run.stdout, run.stderr);
+    assert!(all.contains(needle), "expected {needle:?} in: {all}");
+    assert!(run.stderr.contains("does not verify"), "{}", run.stderr);
+}
+
+#[test]
+fn a_sound_campaign_verifies_with_every_sheet_compared() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = campaign(dir.path());
+    let run = verify(dir.path(), &c);
+    assert_eq!(run.code, 0, "{} {}", run.stdout, run.stderr);
+    assert!(run.stdout.contains(", 0 do not match"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("4 sheets compared with their journal, 0 differ; database integrity ok"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_file_cut_by_one_byte_does_not_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = campaign(dir.path());
+    let cut = copy(&c, "cut.solum");
+    let len = std::fs::metadata(&cut).unwrap().len();
+    let f = std::fs::OpenOptions::new().write(true).open(&cut).unwrap();
+    f.set_len(len - 1).unwrap();
+    drop(f);
+    let run = verify(dir.path(), &cut);
+    fails(&run, "database");
+    assert!(
+        run.stdout.contains("database integrity FAILED"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_zeroed_index_page_does_not_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = campaign(dir.path());
+    let zeroed = copy(&c, "zeroed.solum");
+    // The page of the journal's own index, found by its root page; the file's page size
+    // is in its header (bytes 16–17, big-endian).
+    let (root, page_size): (i64, i64) = {
+        let db = rusqlite::Connection::open(&zeroed).unwrap();
+        let root = db
+            .query_row(
+                "SELECT rootpage FROM sqlite_schema WHERE type = 'index' AND name = 'journal_by_table'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        let size = db.query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap();
+        (root, size)
+    };
+    let mut bytes = std::fs::read(&zeroed).unwrap();
+    assert_eq!(
+        i64::from(u16::from_be_bytes([bytes[16], bytes[17]])),
+        page_size
+    );
+    let start = usize::try_from((root - 1) * page_size).unwrap();
+    let end = start + usize::try_from(page_size).unwrap();
+    bytes[start..end].fill(0);
+    std::fs::write(&zeroed, bytes).unwrap();
+    let run = verify(dir.path(), &zeroed);
+    fails(&run, "malformed");
+    assert!(
+        run.stdout.contains("database integrity FAILED"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_sheet_edited_in_the_database_does_not_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = campaign(dir.path());
+    // One edit per system, each found by name and field.
+    for (system, name, field, value) in [
+        ("expanded", "Nick", "hit_points", "60"),
+        ("sol", "Kyra", "name", "'Kyra'"),
+        ("classic", "Nim", "body", "30"),
+        ("dietype", "Ada", "name", "'Ada'"),
+    ] {
+        let edited = copy(&c, &format!("{system}.solum"));
+        let db = rusqlite::Connection::open(&edited).unwrap();
+        let (path, value) = if field == "name" {
+            // A field the sheet does not have.
+            ("$.smuggled".to_owned(), "7")
+        } else {
+            (format!("$.{field}"), value)
+        };
+        let changed = db
+            .execute(
+                &format!(
+                    "UPDATE sheets SET body = json_set(body, '{path}', {value}) WHERE system = ?1 AND name = ?2"
+                ),
+                [system, name],
+            )
+            .unwrap();
+        assert_eq!(changed, 1, "{system} {name}");
+        drop(db);
+        let run = verify(dir.path(), &edited);
+        fails(&run, &format!("sheet {system} {name}: "));
+        let field = path.trim_start_matches("$.");
+        assert!(
+            run.stdout.contains(&format!("{field}: stored ")),
+            "{system}: {}",
+            run.stdout
+        );
+    }
+    // A sheet no journal entry made.
+    let planted = copy(&c, "planted.solum");
+    let db = rusqlite::Connection::open(&planted).unwrap();
+    db.execute(
+        "INSERT INTO sheets (table_id, owner, system, name, name_key, schema, version, body)
+         SELECT table_id, owner, system, 'Ghost', 'ghost', schema, version,
+                json_set(body, '$.name', 'Ghost')
+         FROM sheets WHERE name = 'Kyra'",
+        [],
+    )
+    .unwrap();
+    drop(db);
+    let run = verify(dir.path(), &planted);
+    fails(
+        &run,
+        "sheet sol Ghost: stored, but no journal entry made it",
+    );
+}
