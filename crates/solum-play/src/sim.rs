@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 use serde::Serialize;
-use solum_dice::{DiceError, SeededDice};
+use solum_dice::{DiceError, DiceSource, SeededDice};
 use solum_expanded::check::DrawRule;
 use solum_expanded::combat::{Combat, CombatError, Command, Fighter, Mode};
 use solum_expanded::fight::FightResult;
@@ -111,6 +111,101 @@ impl Tally {
     }
 }
 
+/// The most dice one simulation may roll, estimated before it starts: a few seconds of a
+/// release build on one core (about 5·10⁷ dice a second there), whatever the fighters.
+pub const MAX_SIM_DICE: u64 = 100_000_000;
+
+/// The pilot that estimates a simulation's work: at most this many fights…
+pub const PILOT_FIGHTS: u64 = 256;
+
+/// …and at most this many dice (one fight alone past it is refused).
+pub const PILOT_DICE: u64 = MAX_SIM_DICE / 20;
+
+/// What a simulation would cost, from its pilot.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WorkEstimate {
+    /// Fights the pilot played.
+    pub pilot_fights: u64,
+    /// Dice the pilot rolled.
+    pub pilot_dice: u64,
+    /// Dice one fight rolls on average (from the pilot).
+    pub dice_per_fight: f64,
+    /// The most fights that fit in [`MAX_SIM_DICE`].
+    pub most_fights: u64,
+}
+
+/// A source that counts its dice and fails past a cap, so that a pilot stops in time.
+struct Counting<'a> {
+    inner: &'a mut SeededDice,
+    rolled: u64,
+    cap: u64,
+}
+
+impl DiceSource for Counting<'_> {
+    fn roll(&mut self, sides: u32) -> Result<u32, DiceError> {
+        if self.rolled >= self.cap {
+            return Err(DiceError::Exhausted {
+                given: usize::try_from(self.cap).unwrap_or(usize::MAX),
+            });
+        }
+        self.rolled += 1;
+        self.inner.roll(sides)
+    }
+}
+
+/// Estimates the dice of `fights` fights by a seeded pilot of a few fights (at most
+/// [`PILOT_FIGHTS`] and [`PILOT_DICE`] dice), and refuses before any real work when the
+/// whole run would roll more than [`MAX_SIM_DICE`], saying how many fights would fit.
+pub fn check_work<S, I, F>(
+    fights: u64,
+    seed: u64,
+    init: I,
+    fight: F,
+) -> Result<WorkEstimate, SimError>
+where
+    I: Fn() -> S,
+    F: Fn(&mut S, &mut dyn DiceSource) -> Result<FightResult, SimError>,
+{
+    let mut generator = SeededDice::new(chunk_seed(seed, u64::MAX));
+    let mut dice = Counting {
+        inner: &mut generator,
+        rolled: 0,
+        cap: PILOT_DICE,
+    };
+    let mut state = init();
+    let mut played = 0;
+    while played < PILOT_FIGHTS.min(fights) && dice.rolled < PILOT_DICE {
+        match fight(&mut state, &mut dice) {
+            Ok(_) => played += 1,
+            Err(_) if dice.rolled >= PILOT_DICE && played == 0 => {
+                return Err(SimError::TooMuchWork {
+                    fights,
+                    dice_each: PILOT_DICE as f64,
+                    most: 0,
+                });
+            }
+            Err(_) if dice.rolled >= PILOT_DICE => break,
+            Err(e) => return Err(e),
+        }
+    }
+    let dice_per_fight = (dice.rolled as f64 / played.max(1) as f64).max(1.0);
+    let most = (MAX_SIM_DICE as f64 / dice_per_fight).floor() as u64;
+    let estimate = WorkEstimate {
+        pilot_fights: played,
+        pilot_dice: dice.rolled,
+        dice_per_fight,
+        most_fights: most,
+    };
+    if fights > most {
+        return Err(SimError::TooMuchWork {
+            fights,
+            dice_each: dice_per_fight,
+            most,
+        });
+    }
+    Ok(estimate)
+}
+
 /// Why a simulation stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum SimError {
@@ -120,6 +215,26 @@ pub enum SimError {
     /// The tactic asked for something the rules refuse: a bug worth reporting.
     #[error("the simulated tactic broke a rule: {0}")]
     Combat(#[from] CombatError),
+    /// The simulation would roll more than [`MAX_SIM_DICE`] dice (refused before it starts).
+    #[error(
+        "{fights} fights: these fights roll about {dice_each:.0} dice each (from a seeded pilot), and one simulation rolls at most {MAX_SIM_DICE} dice{}",
+        if *most == 0 { format!(": one fight alone rolls more than {PILOT_DICE}") } else { format!(": simulate at most {most} fights") }
+    )]
+    TooMuchWork {
+        /// Fights asked for.
+        fights: u64,
+        /// Dice one fight rolls on average.
+        dice_each: f64,
+        /// The most fights that fit.
+        most: u64,
+    },
+}
+
+impl SimError {
+    /// Whether the input asked too much (a refusal, not a failure).
+    pub fn is_too_much(&self) -> bool {
+        matches!(self, Self::TooMuchWork { .. })
+    }
 }
 
 /// Runs `fights` fights of `fight` in parallel. `progress` is told how many fights are done
@@ -212,7 +327,7 @@ impl Encounter {
     }
 
     /// Fights it once, from the start.
-    pub fn fight(&mut self, dice: &mut SeededDice) -> Result<FightResult, SimError> {
+    pub fn fight(&mut self, dice: &mut dyn DiceSource) -> Result<FightResult, SimError> {
         let combat = &mut self.combat;
         combat.restart();
         self.events.clear();
