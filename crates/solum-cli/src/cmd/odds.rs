@@ -294,6 +294,7 @@ pub fn duel(args: &DuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 seed,
                 || (),
                 |(), d| Ok(solum_expanded::fight::simulate_duel(&spec, d)?),
+                |()| 0,
             )
             .map_err(|e| {
                 if e.is_too_much() {

@@ -150,11 +150,15 @@ pub fn run(args: &SimArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         DrawRule::Stand
     };
     let make = || Encounter::new(&all, mode, ambush).with_draws(draws);
-    // The work is estimated (fights × the dice a fight rolls, from a seeded pilot) and
+    // The work is estimated (fights × the steps of a fight, from a seeded pilot) and
     // refused past the budget before anything long starts.
-    check_work(args.fights, seed, make, |encounter, dice| {
-        encounter.fight(dice)
-    })
+    check_work(
+        args.fights,
+        seed,
+        make,
+        |encounter, dice| encounter.fight(dice),
+        Encounter::considered,
+    )
     .map_err(|e| {
         if e.is_too_much() {
             bad(format!("--fights {e}"))
