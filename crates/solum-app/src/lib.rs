@@ -13,7 +13,9 @@ pub mod combat;
 pub mod creatures;
 pub mod dietype;
 mod error;
+pub mod groups;
 pub mod ideas;
+pub mod import;
 pub mod journal;
 pub mod markdown;
 pub mod notation;
@@ -33,6 +35,7 @@ pub use characters::{
     AdvanceGoal, Against, ArmorChange, CharacterCheck, CharacterEdit, CharacterRecord, NewCharacter,
 };
 pub use error::{AppError, ErrorKind};
+pub use import::ImportCount;
 pub use journal::{ClassicOutcome, IdeaList, JournalEntry, Record, Rolled};
 pub use sol::{NewSol, SolRecord, SolTest};
 
@@ -318,17 +321,37 @@ impl<S: CampaignStore> Campaign<S> {
         self.append_one(Record::SceneEnd { summary })
     }
 
-    /// The open scene: its start entry.
+    /// The open scene: its start entry. Read from the end of the journal by index (the
+    /// latest start and the latest end), not by a scan.
     pub fn open_scene(&self) -> Result<Option<JournalEntry>, AppError> {
-        let mut open = None;
-        for entry in self.entries()? {
-            match entry.record {
-                Record::SceneStart { .. } => open = Some(entry),
-                Record::SceneEnd { .. } => open = None,
-                _ => {}
+        let start = self.store.last_of_kind("scene-start")?;
+        let end = self.store.last_of_kind("scene-end")?;
+        match (start, end) {
+            (Some(start), end) if end.as_ref().is_none_or(|e| e.seq < start.seq) => {
+                Ok(Some(JournalEntry::read(start)?))
             }
+            _ => Ok(None),
         }
-        Ok(open)
+    }
+
+    /// The latest `limit` entries, in order, read from the end of the journal.
+    pub fn last_entries(&self, limit: usize) -> Result<Vec<JournalEntry>, AppError> {
+        self.store
+            .last_entries(limit)?
+            .into_iter()
+            .map(JournalEntry::read)
+            .collect()
+    }
+
+    /// Starts committing writes in groups (a piped script): each use case stays all or
+    /// nothing, and the group becomes durable at [`Campaign::end_group`] with one sync.
+    pub fn begin_group(&mut self) -> Result<(), AppError> {
+        Ok(self.store.begin_group()?)
+    }
+
+    /// Commits the open group (nothing when none is open).
+    pub fn end_group(&mut self) -> Result<(), AppError> {
+        Ok(self.store.end_group()?)
     }
 
     /// Every entry, in order.
@@ -534,13 +557,7 @@ impl<S: CampaignStore> Campaign<S> {
                 JournalExport::FORMAT
             )));
         }
-        if export.schema > journal::RECORD_SCHEMA {
-            return Err(AppError::BadImport(format!(
-                "schema {} is newer than this solum knows ({})",
-                export.schema,
-                journal::RECORD_SCHEMA
-            )));
-        }
+        journal::check_export_schema(export.schema)?;
         if export.entries.len() > MAX_IMPORT_ENTRIES {
             return Err(AppError::BadImport(format!(
                 "{} entries; the limit is {MAX_IMPORT_ENTRIES}",

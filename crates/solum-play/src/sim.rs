@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 use serde::Serialize;
-use solum_dice::{DiceError, SeededDice};
+use solum_dice::{DiceError, DiceSource, SeededDice};
 use solum_expanded::check::DrawRule;
 use solum_expanded::combat::{Combat, CombatError, Command, Fighter, Mode};
 use solum_expanded::fight::FightResult;
@@ -111,6 +111,107 @@ impl Tally {
     }
 }
 
+/// The most work one simulation may do, estimated before it starts, in steps: a die rolled
+/// is a step, and so is each fighter the tactic considers for a command (the cost of a
+/// large encounter is its fighters, not its dice). About two seconds of a release build on
+/// two cores, whatever the fighters.
+pub const MAX_SIM_WORK: u64 = 100_000_000;
+
+/// The pilot that estimates a simulation's work: at most this many fights…
+pub const PILOT_FIGHTS: u64 = 256;
+
+/// …and at most this many dice (one fight alone past it is refused).
+pub const PILOT_DICE: u64 = MAX_SIM_WORK / 20;
+
+/// What a simulation would cost, from its pilot.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WorkEstimate {
+    /// Fights the pilot played.
+    pub pilot_fights: u64,
+    /// Steps the pilot took (dice and fighters considered).
+    pub pilot_steps: u64,
+    /// Steps one fight takes on average (from the pilot).
+    pub steps_per_fight: f64,
+    /// The most fights that fit in [`MAX_SIM_WORK`].
+    pub most_fights: u64,
+}
+
+/// A source that counts its dice and fails past a cap, so that a pilot stops in time.
+struct Counting<'a> {
+    inner: &'a mut SeededDice,
+    rolled: u64,
+    cap: u64,
+}
+
+impl DiceSource for Counting<'_> {
+    fn roll(&mut self, sides: u32) -> Result<u32, DiceError> {
+        if self.rolled >= self.cap {
+            return Err(DiceError::Exhausted {
+                given: usize::try_from(self.cap).unwrap_or(usize::MAX),
+            });
+        }
+        self.rolled += 1;
+        self.inner.roll(sides)
+    }
+}
+
+/// Estimates the work of `fights` fights by a seeded pilot of a few fights (at most
+/// [`PILOT_FIGHTS`] fights and [`PILOT_DICE`] dice), and refuses before any real work when
+/// the whole run would take more than [`MAX_SIM_WORK`] steps, saying how many fights
+/// would fit. `steps` tells the steps a state has taken besides its dice (0 for a duel).
+pub fn check_work<S, I, F, W>(
+    fights: u64,
+    seed: u64,
+    init: I,
+    fight: F,
+    steps: W,
+) -> Result<WorkEstimate, SimError>
+where
+    I: Fn() -> S,
+    F: Fn(&mut S, &mut dyn DiceSource) -> Result<FightResult, SimError>,
+    W: Fn(&S) -> u64,
+{
+    let mut generator = SeededDice::new(chunk_seed(seed, u64::MAX));
+    let mut dice = Counting {
+        inner: &mut generator,
+        rolled: 0,
+        cap: PILOT_DICE,
+    };
+    let mut state = init();
+    let mut played = 0;
+    while played < PILOT_FIGHTS.min(fights) && dice.rolled + steps(&state) < PILOT_DICE {
+        match fight(&mut state, &mut dice) {
+            Ok(_) => played += 1,
+            Err(_) if dice.rolled >= PILOT_DICE && played == 0 => {
+                return Err(SimError::TooMuchWork {
+                    fights,
+                    steps_each: PILOT_DICE as f64,
+                    most: 0,
+                });
+            }
+            Err(_) if dice.rolled >= PILOT_DICE => break,
+            Err(e) => return Err(e),
+        }
+    }
+    let taken = dice.rolled.saturating_add(steps(&state));
+    let steps_per_fight = (taken as f64 / played.max(1) as f64).max(1.0);
+    let most = (MAX_SIM_WORK as f64 / steps_per_fight).floor() as u64;
+    let estimate = WorkEstimate {
+        pilot_fights: played,
+        pilot_steps: taken,
+        steps_per_fight,
+        most_fights: most,
+    };
+    if fights > most {
+        return Err(SimError::TooMuchWork {
+            fights,
+            steps_each: steps_per_fight,
+            most,
+        });
+    }
+    Ok(estimate)
+}
+
 /// Why a simulation stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum SimError {
@@ -120,6 +221,27 @@ pub enum SimError {
     /// The tactic asked for something the rules refuse: a bug worth reporting.
     #[error("the simulated tactic broke a rule: {0}")]
     Combat(#[from] CombatError),
+    /// The simulation would take more than [`MAX_SIM_WORK`] steps (refused before it
+    /// starts).
+    #[error(
+        "{fights} fights: each takes about {steps_each:.0} steps (dice rolled and fighters considered, from a seeded pilot), and one simulation takes at most {MAX_SIM_WORK}{}",
+        if *most == 0 { format!(": one fight alone rolls more than {PILOT_DICE} dice") } else { format!(": simulate at most {most} fights") }
+    )]
+    TooMuchWork {
+        /// Fights asked for.
+        fights: u64,
+        /// Steps one fight takes on average.
+        steps_each: f64,
+        /// The most fights that fit.
+        most: u64,
+    },
+}
+
+impl SimError {
+    /// Whether the input asked too much (a refusal, not a failure).
+    pub fn is_too_much(&self) -> bool {
+        matches!(self, Self::TooMuchWork { .. })
+    }
 }
 
 /// Runs `fights` fights of `fight` in parallel. `progress` is told how many fights are done
@@ -187,6 +309,8 @@ pub struct Encounter {
     start: Command,
     side: String,
     events: Vec<solum_expanded::combat::Event>,
+    /// Fighters considered, summed over every command played (see [`MAX_SIM_WORK`]).
+    considered: u64,
 }
 
 impl Encounter {
@@ -202,6 +326,7 @@ impl Encounter {
             },
             side: fighters.first().map(|f| f.side.clone()).unwrap_or_default(),
             events: Vec::new(),
+            considered: 0,
         }
     }
 
@@ -211,8 +336,14 @@ impl Encounter {
         self
     }
 
+    /// Fighters considered so far, a step for each fighter at each command: the work of
+    /// the tactic and the state machine besides the dice.
+    pub fn considered(&self) -> u64 {
+        self.considered
+    }
+
     /// Fights it once, from the start.
-    pub fn fight(&mut self, dice: &mut SeededDice) -> Result<FightResult, SimError> {
+    pub fn fight(&mut self, dice: &mut dyn DiceSource) -> Result<FightResult, SimError> {
         let combat = &mut self.combat;
         combat.restart();
         self.events.clear();
@@ -220,6 +351,7 @@ impl Encounter {
         while combat.round() <= MAX_ROUNDS {
             match next_command(combat) {
                 Some(cmd) => {
+                    self.considered += combat.fighters().len() as u64;
                     self.events.clear();
                     combat.apply_into(&cmd, dice, &mut self.events)?;
                 }

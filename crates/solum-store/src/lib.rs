@@ -18,7 +18,7 @@ use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionB
 use thiserror::Error;
 
 /// The newest schema this build knows.
-pub const SCHEMA_VERSION: i64 = 5;
+pub const SCHEMA_VERSION: i64 = 6;
 
 /// Marks a SQLite file as a solum campaign (`PRAGMA application_id`): "SOLU".
 const APPLICATION_ID: i64 = 0x534F_4C55;
@@ -123,6 +123,8 @@ const MIGRATIONS: &[&str] = &[
      CREATE TABLE reveals (
          seq INTEGER PRIMARY KEY REFERENCES journal (seq)
      );",
+    // 5 → 6: entries of one kind found from the end (the open scene) without a scan.
+    "CREATE INDEX journal_by_kind ON journal (table_id, kind, seq);",
 ];
 
 /// Whose view of the campaign a connection has: which table, which member, and whether the
@@ -349,6 +351,12 @@ pub trait CampaignStore {
     /// How many entries the journal holds.
     fn entry_count(&self) -> Result<u64, StoreError>;
 
+    /// The latest `limit` entries, in order: read from the end by index, not a scan.
+    fn last_entries(&self, limit: usize) -> Result<Vec<Entry>, StoreError>;
+
+    /// The latest entry of one kind, read from the end by index.
+    fn last_of_kind(&self, kind: &str) -> Result<Option<Entry>, StoreError>;
+
     /// A campaign setting.
     fn meta(&self, key: &str) -> Result<Option<String>, StoreError>;
 
@@ -383,6 +391,20 @@ pub trait CampaignStore {
         &mut self,
         work: &mut dyn FnMut(&mut dyn WriteTx) -> Result<(), StoreError>,
     ) -> Result<(), StoreError>;
+
+    /// Opens a group of writes (a piped script's lines): each [`CampaignStore::write`] that
+    /// follows is still all or nothing on its own, and the group's writes become durable
+    /// together at [`CampaignStore::end_group`], with one sync instead of one each. Nothing
+    /// of a group is kept if the process dies before its end. A backend without groups
+    /// commits each write on its own.
+    fn begin_group(&mut self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    /// Commits the open group (nothing when none is open).
+    fn end_group(&mut self) -> Result<(), StoreError> {
+        Ok(())
+    }
 }
 
 /// The most problems [`CampaignStore::integrity_problems`] lists: past this the file is
@@ -500,6 +522,27 @@ impl SqliteStore {
     /// another member's request).
     pub fn set_scope(&mut self, scope: Scope) {
         self.scope = scope;
+    }
+
+    /// Runs `work` in a `BEGIN IMMEDIATE` transaction, or, inside a group
+    /// ([`CampaignStore::begin_group`]), in a savepoint that the group's commit keeps: all
+    /// or nothing on its own either way.
+    fn in_write(
+        &mut self,
+        work: &mut dyn FnMut(&Connection) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        if !self.conn.is_autocommit() {
+            let sp = self.conn.savepoint().map_err(|e| classify(&path, e))?;
+            work(&sp)?;
+            return sp.commit().map_err(|e| classify(&path, e));
+        }
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| classify(&path, e))?;
+        work(&tx)?;
+        tx.commit().map_err(|e| classify(&path, e))
     }
 
     /// No transaction is open on the connection (it may be kept for later work).
@@ -627,7 +670,8 @@ impl SqliteStore {
 struct SqliteTx<'a> {
     path: &'a Path,
     scope: Scope,
-    tx: rusqlite::Transaction<'a>,
+    /// The connection inside its transaction (or a group's savepoint).
+    tx: &'a Connection,
 }
 
 fn row_to_sheet(r: &rusqlite::Row<'_>) -> rusqlite::Result<(String, String, i64, i64, String)> {
@@ -685,12 +729,12 @@ fn sheet_body(sheet: &Sheet) -> Result<String, StoreError> {
 
 impl WriteTx for SqliteTx<'_> {
     fn sheet(&self, system: &str, name: &str) -> Result<Option<Sheet>, StoreError> {
-        get_sheet(&self.tx, self.path, self.scope, system, name)
+        get_sheet(self.tx, self.path, self.scope, system, name)
     }
 
     fn insert_sheet(&mut self, sheet: &Sheet) -> Result<(), StoreError> {
         let body = sheet_body(sheet)?;
-        if get_sheet(&self.tx, self.path, self.scope, &sheet.system, &sheet.name)?.is_some() {
+        if get_sheet(self.tx, self.path, self.scope, &sheet.system, &sheet.name)?.is_some() {
             return Err(StoreError::BadRecord(format!(
                 "a character named {} already exists",
                 sheet.name
@@ -721,7 +765,7 @@ impl WriteTx for SqliteTx<'_> {
         sheet: &Sheet,
     ) -> Result<Sheet, StoreError> {
         let body = sheet_body(sheet)?;
-        let old = get_sheet(&self.tx, self.path, self.scope, system, name)?
+        let old = get_sheet(self.tx, self.path, self.scope, system, name)?
             .ok_or_else(|| StoreError::BadRecord(format!("no character named {name}")))?;
         if !self.scope.gm {
             let owner: Option<i64> = self
@@ -740,7 +784,7 @@ impl WriteTx for SqliteTx<'_> {
             }
         }
         if name_key(&sheet.name) != name_key(name)
-            && get_sheet(&self.tx, self.path, self.scope, system, &sheet.name)?.is_some()
+            && get_sheet(self.tx, self.path, self.scope, system, &sheet.name)?.is_some()
         {
             return Err(StoreError::BadRecord(format!(
                 "a character named {} already exists",
@@ -774,7 +818,7 @@ impl WriteTx for SqliteTx<'_> {
     }
 
     fn append(&mut self, entries: &[NewEntry]) -> Result<Vec<Entry>, StoreError> {
-        append_in(&self.tx, self.path, self.scope, entries)
+        append_in(self.tx, self.path, self.scope, entries)
     }
 
     fn reveal(&mut self, seq: i64) -> Result<Entry, StoreError> {
@@ -830,7 +874,7 @@ impl WriteTx for SqliteTx<'_> {
 }
 
 fn append_in(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &Connection,
     path: &Path,
     scope: Scope,
     entries: &[NewEntry],
@@ -884,6 +928,53 @@ fn append_in(
     Ok(stored)
 }
 
+/// The latest entries, newest first (by `journal_by_table`, read backwards).
+const LAST_ENTRIES: &str = "SELECT seq, at, kind, schema, body, secret FROM journal
+     WHERE table_id = ?2 AND (secret = 0 OR ?3) ORDER BY seq DESC LIMIT ?1";
+
+/// The latest entry of a kind (by `journal_by_kind`, read backwards).
+const LAST_OF_KIND: &str = "SELECT seq, at, kind, schema, body, secret FROM journal
+     WHERE table_id = ?2 AND kind = ?1 AND (secret = 0 OR ?3) ORDER BY seq DESC LIMIT 1";
+
+impl SqliteStore {
+    /// Journal rows of `sql` (columns seq, at, kind, schema, body, secret), as entries.
+    fn read_entries(
+        &self,
+        sql: &str,
+        params: impl rusqlite::Params,
+    ) -> Result<Vec<Entry>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(sql).map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map(params, |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, String>(4)?,
+                    r.get::<_, bool>(5)?,
+                ))
+            })
+            .map_err(|e| self.err(e))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (seq, at, kind, schema, body, secret) = row.map_err(|e| self.err(e))?;
+            let body = serde_json::from_str(&body).map_err(|e| {
+                StoreError::BadRecord(format!("entry {seq} holds JSON that does not parse: {e}"))
+            })?;
+            out.push(Entry {
+                seq,
+                at,
+                kind,
+                schema,
+                body,
+                secret,
+            });
+        }
+        Ok(out)
+    }
+}
+
 impl CampaignStore for SqliteStore {
     fn append(&mut self, entries: &[NewEntry]) -> Result<Vec<Entry>, StoreError> {
         let mut stored = Vec::new();
@@ -921,60 +1012,56 @@ impl CampaignStore for SqliteStore {
         work: &mut dyn FnMut(&mut dyn WriteTx) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
         let path = self.path.clone();
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| classify(&path, e))?;
-        let mut wtx = SqliteTx {
-            path: &path,
-            scope: self.scope,
-            tx,
-        };
-        work(&mut wtx)?;
-        wtx.tx.commit().map_err(|e| classify(&path, e))
+        let scope = self.scope;
+        self.in_write(&mut |tx| {
+            work(&mut SqliteTx {
+                path: &path,
+                scope,
+                tx,
+            })
+        })
+    }
+
+    fn begin_group(&mut self) -> Result<(), StoreError> {
+        if self.conn.is_autocommit() {
+            self.conn
+                .execute_batch("BEGIN IMMEDIATE")
+                .map_err(|e| self.err(e))?;
+        }
+        Ok(())
+    }
+
+    fn end_group(&mut self) -> Result<(), StoreError> {
+        if !self.conn.is_autocommit() {
+            self.conn.execute_batch("COMMIT").map_err(|e| self.err(e))?;
+        }
+        Ok(())
     }
 
     fn entries_after(&self, after: i64, limit: usize) -> Result<Vec<Entry>, StoreError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let mut stmt = self
-            .conn
-            .prepare_cached(
-                "SELECT seq, at, kind, schema, body, secret FROM journal
-                 WHERE table_id = ?3 AND seq > ?1 AND (secret = 0 OR ?4)
-                 ORDER BY seq LIMIT ?2",
-            )
-            .map_err(|e| self.err(e))?;
-        let rows = stmt
-            .query_map(
-                params![after, limit, self.scope.table, self.scope.gm],
-                |r| {
-                    Ok((
-                        r.get::<_, i64>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, String>(2)?,
-                        r.get::<_, i64>(3)?,
-                        r.get::<_, String>(4)?,
-                        r.get::<_, bool>(5)?,
-                    ))
-                },
-            )
-            .map_err(|e| self.err(e))?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (seq, at, kind, schema, body, secret) = row.map_err(|e| self.err(e))?;
-            let body = serde_json::from_str(&body).map_err(|e| {
-                StoreError::BadRecord(format!("entry {seq} holds JSON that does not parse: {e}"))
-            })?;
-            out.push(Entry {
-                seq,
-                at,
-                kind,
-                schema,
-                body,
-                secret,
-            });
-        }
+        self.read_entries(
+            "SELECT seq, at, kind, schema, body, secret FROM journal
+             WHERE table_id = ?3 AND seq > ?1 AND (secret = 0 OR ?4)
+             ORDER BY seq LIMIT ?2",
+            params![after, limit, self.scope.table, self.scope.gm],
+        )
+    }
+
+    fn last_entries(&self, limit: usize) -> Result<Vec<Entry>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let mut out = self.read_entries(
+            LAST_ENTRIES,
+            params![limit, self.scope.table, self.scope.gm],
+        )?;
+        out.reverse();
         Ok(out)
+    }
+
+    fn last_of_kind(&self, kind: &str) -> Result<Option<Entry>, StoreError> {
+        Ok(self
+            .read_entries(LAST_OF_KIND, params![kind, self.scope.table, self.scope.gm])?
+            .pop())
     }
 
     fn entry_count(&self) -> Result<u64, StoreError> {
@@ -1007,17 +1094,15 @@ impl CampaignStore for SqliteStore {
             ));
         }
         let key = self.scope.meta_key(key);
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| classify(&path, e))?;
-        tx.execute(
-            "INSERT INTO meta (key, value) VALUES (?1, ?2)
-             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            params![key, value],
-        )
-        .map_err(|e| classify(&path, e))?;
-        tx.commit().map_err(|e| classify(&path, e))
+        self.in_write(&mut |tx| {
+            tx.execute(
+                "INSERT INTO meta (key, value) VALUES (?1, ?2)
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                params![key, value],
+            )
+            .map(drop)
+            .map_err(|e| classify(&path, e))
+        })
     }
 
     fn sees_every_entry(&self) -> bool {
@@ -1503,6 +1588,75 @@ mod tests {
             schema: 1,
             body: serde_json::json!({ "text": format!("entry {n}") }),
         }
+    }
+
+    /// The plan SQLite picks for `sql`, one detail a line.
+    fn plan(s: &SqliteStore, sql: &str, params: impl rusqlite::Params) -> String {
+        let mut stmt = s
+            .conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .unwrap();
+        let rows = stmt.query_map(params, |r| r.get::<_, String>(3)).unwrap();
+        rows.map(Result::unwrap).collect::<Vec<_>>().join("\n")
+    }
+
+    /// The open scene and the last entries are read from the end by an index: no scan of
+    /// the journal and no sort, whatever its length.
+    #[test]
+    fn the_last_entries_and_the_last_of_a_kind_are_read_by_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = SqliteStore::open(&dir.path().join("c.solum")).unwrap();
+        let mut entries: Vec<NewEntry> = (1..=50).map(entry).collect();
+        entries[9].kind = "scene-start".into();
+        entries[19].kind = "scene-end".into();
+        s.append(&entries).unwrap();
+        let last = plan(&s, LAST_ENTRIES, params![3, 0, true]);
+        assert!(last.contains("USING INDEX journal_by_table"), "{last}");
+        assert!(!last.contains("TEMP B-TREE"), "{last}");
+        let kind = plan(&s, LAST_OF_KIND, params!["scene-start", 0, true]);
+        assert!(kind.contains("USING INDEX journal_by_kind"), "{kind}");
+        assert!(!kind.contains("TEMP B-TREE"), "{kind}");
+        let seqs: Vec<i64> = s.last_entries(3).unwrap().iter().map(|e| e.seq).collect();
+        assert_eq!(seqs, [48, 49, 50]);
+        assert_eq!(s.last_of_kind("scene-start").unwrap().unwrap().seq, 10);
+        assert_eq!(s.last_of_kind("scene-end").unwrap().unwrap().seq, 20);
+        assert!(s.last_of_kind("roll").unwrap().is_none());
+        assert_eq!(s.last_entries(1000).unwrap().len(), 50);
+    }
+
+    /// Writes in a group are each all or nothing, and durable together at its end; nothing
+    /// of an unfinished group survives the connection.
+    #[test]
+    fn a_group_keeps_its_good_writes_drops_a_failed_one_and_commits_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        let mut s = SqliteStore::open(&path).unwrap();
+        s.begin_group().unwrap();
+        s.append(&[entry(1)]).unwrap();
+        let failed = s.write(&mut |tx| {
+            tx.append(&[entry(2)])?;
+            Err(StoreError::BadRecord("refused".into()))
+        });
+        assert!(failed.is_err());
+        s.set_meta("oracle", "classic").unwrap();
+        s.append(&[entry(3)]).unwrap();
+        // Another connection sees nothing of the group yet.
+        let other = SqliteStore::open_existing(&path).unwrap();
+        assert_eq!(other.entry_count().unwrap(), 0);
+        s.end_group().unwrap();
+        let texts: Vec<String> = other
+            .entries_after(0, 10)
+            .unwrap()
+            .iter()
+            .map(|e| e.body["text"].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(texts, ["entry 1", "entry 3"]);
+        assert_eq!(other.meta("oracle").unwrap().as_deref(), Some("classic"));
+        // A group never ended is lost with its connection.
+        s.begin_group().unwrap();
+        s.append(&[entry(4)]).unwrap();
+        drop(s);
+        assert_eq!(other.entry_count().unwrap(), 2);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use solum_app::{
     AskView, Campaign, ClassicAskView, Dice, DifficultyView, IdeaSource, IdeaView, JournalEntry,
-    JournalExport, OracleSystem, OracleView, Record, VerifyReport, ideas,
+    OracleSystem, OracleView, Record, VerifyReport, ideas,
 };
 use solum_dice::parse_faces;
 use solum_expanded::oracle::Leaning;
@@ -312,9 +312,12 @@ pub fn scene(command: &SceneCommand, out: &mut dyn Write) -> anyhow::Result<()> 
 pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<()> {
     match command {
         JournalCommand::Show { last, campaign } => {
-            let entries = open_existing(campaign)?.entries()?;
-            let skip = last.map_or(0, |n| entries.len().saturating_sub(n));
-            write_entries(out, &entries[skip..], false)
+            let campaign = open_existing(campaign)?;
+            let entries = match last {
+                Some(n) => campaign.last_entries(*n)?,
+                None => campaign.entries()?,
+            };
+            write_entries(out, &entries, false)
         }
         JournalCommand::Export {
             format,
@@ -383,10 +386,13 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
             } else {
                 read_capped(file, MAX_IMPORT_BYTES)?
             };
-            let export = JournalExport::from_json(&text)
-                .map_err(|e| bad(format!("{}: {e}", file.display())))?;
-            let total = export.entries.len();
-            let n = open(campaign)?.import(export)?;
+            let count = open(campaign)?.import_json(&text).map_err(|e| match e {
+                solum_app::AppError::BadImport(reason) => {
+                    bad(format!("{}: {reason}", file.display()))
+                }
+                e => e.into(),
+            })?;
+            let (n, total) = (count.added, count.total);
             if n == total {
                 writeln!(out, "imported {n} entries")?;
             } else {

@@ -289,6 +289,20 @@ pub fn duel(args: &DuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             let seed = args
                 .seed
                 .unwrap_or_else(|| solum_dice::SeededDice::from_entropy().seed());
+            solum_play::sim::check_work(
+                n,
+                seed,
+                || (),
+                |(), d| Ok(solum_expanded::fight::simulate_duel(&spec, d)?),
+                |()| 0,
+            )
+            .map_err(|e| {
+                if e.is_too_much() {
+                    bad(format!("--simulate {e}"))
+                } else {
+                    e.into()
+                }
+            })?;
             let started = std::time::Instant::now();
             let tally = solum_play::sim::run(n, seed, &|_| {}, |d| {
                 Ok(solum_expanded::fight::simulate_duel(&spec, d)?)

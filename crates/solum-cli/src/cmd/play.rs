@@ -13,6 +13,7 @@ use rustyline::hint::Hinter;
 use rustyline::history::FileHistory;
 use rustyline::validate::Validator;
 use rustyline::{Context, Editor, Helper};
+use solum_app::groups::Groups;
 use solum_app::{Campaign, Dice, IdeaSource, OracleSystem, ideas};
 use solum_expanded::oracle::Leaning;
 use solum_store::SqliteStore;
@@ -273,18 +274,35 @@ fn run_piped(
     let stdin = std::io::stdin();
     let mut lines = solum_play::storage::Lines::new(stdin.lock());
     let (mut ran, mut failed) = (0_usize, Vec::new());
+    // Lines are committed in groups (solum_app::groups): one disk sync per group, not per
+    // line; a line that writes through the one-shot commands' own connection commits the
+    // group first and is committed on its own.
+    let mut groups = Groups::new();
     loop {
         let line = match lines.next_line() {
             Ok(Some(line)) => line,
             Ok(None) => break,
-            Err(e) => return Err(bad(format!("standard input: {e}"))),
+            Err(e) => {
+                groups.commit(campaign)?;
+                return Err(bad(format!("standard input: {e}")));
+            }
         };
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
         ran += 1;
-        match session.run_line(campaign, line, out) {
+        let own = !uses_another_connection(split_word(line).0);
+        if own {
+            groups.before_line(campaign)?;
+        } else {
+            groups.commit(campaign)?;
+        }
+        let flow = session.run_line(campaign, line, out);
+        if own {
+            groups.after_line(campaign)?;
+        }
+        match flow {
             Ok(Flow::Go) => {}
             Ok(Flow::Quit) => break,
             Err(e) => {
@@ -294,6 +312,7 @@ fn run_piped(
         }
         out.flush()?;
     }
+    groups.commit(campaign)?;
     if failed.is_empty() {
         Ok(())
     } else {
@@ -304,6 +323,15 @@ fn run_piped(
             which.join(", ")
         )))
     }
+}
+
+/// Lines run by the one-shot commands' code, which opens the campaign on its own
+/// connection.
+fn uses_another_connection(word: &str) -> bool {
+    matches!(
+        word,
+        "char" | "combat" | "creature" | "sol" | "do" | "fight" | "status"
+    )
 }
 
 /// `history.txt` beside the default campaign, in the user's data folder.
@@ -405,9 +433,8 @@ impl Session {
                         .parse::<usize>()
                         .map_err(|_| bad(format!("journal \"{n}\": give a number of entries")))?,
                 };
-                let entries = campaign.entries()?;
-                let skip = entries.len().saturating_sub(n);
-                campaign::write_entries(out, &entries[skip..], false)?;
+                let entries = campaign.last_entries(n)?;
+                campaign::write_entries(out, &entries, false)?;
             }
             "verify" => {
                 let report = campaign.verify()?;

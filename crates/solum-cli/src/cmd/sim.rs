@@ -10,7 +10,7 @@ use solum_expanded::Pool;
 use solum_expanded::check::DrawRule;
 use solum_expanded::combat::{Fighter, Mode};
 use solum_expanded::creature::Bestiary;
-use solum_play::sim::{Encounter, run_with};
+use solum_play::sim::{Encounter, check_work, run_with};
 use solum_play::storage::{load_bestiary, load_character};
 
 use crate::bad;
@@ -144,6 +144,28 @@ pub fn run(args: &SimArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     } else {
         None
     };
+    let draws = if args.roll_off {
+        DrawRule::RollOff
+    } else {
+        DrawRule::Stand
+    };
+    let make = || Encounter::new(&all, mode, ambush).with_draws(draws);
+    // The work is estimated (fights × the steps of a fight, from a seeded pilot) and
+    // refused past the budget before anything long starts.
+    check_work(
+        args.fights,
+        seed,
+        make,
+        |encounter, dice| encounter.fight(dice),
+        Encounter::considered,
+    )
+    .map_err(|e| {
+        if e.is_too_much() {
+            bad(format!("--fights {e}"))
+        } else {
+            e.into()
+        }
+    })?;
     let bar = ProgressBar::new(args.fights);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} fights  {per_sec}  eta {eta}")
@@ -154,13 +176,7 @@ pub fn run(args: &SimArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         args.fights,
         seed,
         &|done| bar.set_position(done),
-        || {
-            Encounter::new(&all, mode, ambush).with_draws(if args.roll_off {
-                DrawRule::RollOff
-            } else {
-                DrawRule::Stand
-            })
-        },
+        make,
         |encounter, dice| encounter.fight(dice),
     )?;
     bar.finish_and_clear();

@@ -1,0 +1,291 @@
+//! `journal import`, streamed: the export's text is read entry by entry, and entries are
+//! checked, re-derived and stored in batches of [`IMPORT_BATCH`], all in one transaction.
+//! So memory holds the text, one batch and a 16-byte digest per entry already in the
+//! journal, never every entry of the file at once.
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use sha2::{Digest, Sha256};
+use solum_store::{CampaignStore, NewEntry, WriteTx};
+
+use crate::{
+    AppError, Campaign, JournalEntry, JournalExport, MAX_IMPORT_ENTRIES, Record, check_record,
+    journal, transact,
+};
+
+/// Entries checked and stored at a time.
+pub const IMPORT_BATCH: usize = 1_000;
+
+/// What an import did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImportCount {
+    /// Entries in the file.
+    pub total: usize,
+    /// Entries added (the others were already in the journal).
+    pub added: usize,
+}
+
+/// The digest that says an entry is already in the journal: its date and record.
+fn digest(at: &str, record: &Record) -> Result<[u8; 16], AppError> {
+    let body = serde_json::to_string(record).map_err(|e| AppError::BadImport(e.to_string()))?;
+    let mut h = Sha256::new();
+    h.update(at.as_bytes());
+    h.update(b"\n");
+    h.update(body.as_bytes());
+    let mut out = [0; 16];
+    out.copy_from_slice(&h.finalize()[..16]);
+    Ok(out)
+}
+
+/// The export's head: its format, schema and number of entries (entries skipped unread).
+#[derive(Default)]
+struct Head {
+    format: Option<String>,
+    schema: Option<i64>,
+    entries: Option<usize>,
+}
+
+struct Count;
+
+impl<'de> DeserializeSeed<'de> for Count {
+    type Value = usize;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Count {
+    type Value = usize;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of entries")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<usize, A::Error> {
+        let mut n = 0;
+        while seq.next_element::<IgnoredAny>()?.is_some() {
+            n += 1;
+        }
+        Ok(n)
+    }
+}
+
+fn read_head(text: &str) -> Result<Head, AppError> {
+    struct HeadVisitor;
+    impl<'de> Visitor<'de> for HeadVisitor {
+        type Value = Head;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a solum journal export (an object with format, schema and entries)")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Head, A::Error> {
+            let mut head = Head::default();
+            while let Some(key) = map.next_key::<String>()? {
+                match key.as_str() {
+                    "format" => head.format = Some(map.next_value()?),
+                    "schema" => head.schema = Some(map.next_value()?),
+                    "entries" => head.entries = Some(map.next_value_seed(Count)?),
+                    other => {
+                        return Err(de::Error::unknown_field(
+                            other,
+                            &["format", "schema", "entries"],
+                        ));
+                    }
+                }
+            }
+            Ok(head)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let head = de::Deserializer::deserialize_map(&mut de, HeadVisitor)
+        .and_then(|h| de.end().map(|()| h))
+        .map_err(|e| AppError::BadImport(e.to_string()))?;
+    Ok(head)
+}
+
+/// Calls `each` with every entry of the export's `entries`, as JSON, in order; stops at
+/// the first error `each` returns.
+fn each_entry(
+    text: &str,
+    each: &mut dyn FnMut(usize, serde_json::Value) -> Result<(), AppError>,
+) -> Result<(), AppError> {
+    struct Entries<'a, 'b> {
+        each: &'a mut dyn FnMut(usize, serde_json::Value) -> Result<(), AppError>,
+        failed: &'b RefCell<Option<AppError>>,
+    }
+    impl<'de> DeserializeSeed<'de> for Entries<'_, '_> {
+        type Value = ();
+        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_seq(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Entries<'_, '_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a list of entries")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            let mut index = 0;
+            while let Some(value) = seq.next_element::<serde_json::Value>()? {
+                index += 1;
+                if let Err(e) = (self.each)(index, value) {
+                    *self.failed.borrow_mut() = Some(e);
+                    return Err(de::Error::custom("stopped"));
+                }
+            }
+            Ok(())
+        }
+    }
+    struct Object<'a, 'b>(Entries<'a, 'b>);
+    impl<'de> Visitor<'de> for Object<'_, '_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a solum journal export")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            let mut entries = Some(self.0);
+            while let Some(key) = map.next_key::<String>()? {
+                match (key.as_str(), entries.take()) {
+                    ("entries", Some(seed)) => map.next_value_seed(seed)?,
+                    (_, seed) => {
+                        entries = entries.or(seed);
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+    let failed = RefCell::new(None);
+    let mut de = serde_json::Deserializer::from_str(text);
+    let read = de::Deserializer::deserialize_map(
+        &mut de,
+        Object(Entries {
+            each,
+            failed: &failed,
+        }),
+    );
+    if let Some(e) = failed.into_inner() {
+        return Err(e);
+    }
+    read.map_err(|e| AppError::BadImport(e.to_string()))
+}
+
+impl<S: CampaignStore> Campaign<S> {
+    /// Imports an export from its JSON text, streamed (see the module): the same checks
+    /// and the same result as [`Campaign::import`] of the whole export, all stored or none,
+    /// with memory bounded by the text and one batch.
+    pub fn import_json(&mut self, text: &str) -> Result<ImportCount, AppError> {
+        let head = read_head(text)?;
+        let format = head
+            .format
+            .ok_or_else(|| AppError::BadImport("missing field `format`".into()))?;
+        if format != JournalExport::FORMAT {
+            return Err(AppError::BadImport(format!(
+                "format is \"{format}\", expected \"{}\"",
+                JournalExport::FORMAT
+            )));
+        }
+        let schema = head
+            .schema
+            .ok_or_else(|| AppError::BadImport("missing field `schema`".into()))?;
+        journal::check_export_schema(schema)?;
+        let total = head
+            .entries
+            .ok_or_else(|| AppError::BadImport("missing field `entries`".into()))?;
+        if total > MAX_IMPORT_ENTRIES {
+            return Err(AppError::BadImport(format!(
+                "{total} entries; the limit is {MAX_IMPORT_ENTRIES}"
+            )));
+        }
+        // What the journal holds already, as digests, read a page at a time.
+        let mut present = HashSet::new();
+        let mut after = 0;
+        loop {
+            let page = self.store.entries_after(after, IMPORT_BATCH)?;
+            let done = page.len() < IMPORT_BATCH;
+            for entry in page {
+                after = entry.seq;
+                let entry = JournalEntry::read(entry)?;
+                present.insert(digest(&entry.at, &entry.record)?);
+            }
+            if done {
+                break;
+            }
+        }
+        let mut added = 0;
+        transact(&mut self.store, |tx| {
+            let mut replayer = journal::Replayer::default();
+            let mut batch: Vec<NewEntry> = Vec::with_capacity(IMPORT_BATCH);
+            added = 0;
+            each_entry(text, &mut |index, value| {
+                let seq = value.get("seq").cloned().unwrap_or_default();
+                let kind = value.get("kind").cloned().unwrap_or_default();
+                let entry: JournalEntry = serde_json::from_value(value).map_err(|e| {
+                    AppError::BadImport(format!(
+                        "entry {index} (kind {kind}, numbered {seq} in the export): {e}"
+                    ))
+                })?;
+                let new = checked(index, entry, &mut replayer, &mut present)?;
+                if let Some(new) = new {
+                    batch.push(new);
+                }
+                if batch.len() == IMPORT_BATCH {
+                    added += store(tx, &mut batch)?;
+                }
+                Ok(())
+            })?;
+            added += store(tx, &mut batch)?;
+            Ok(())
+        })?;
+        Ok(ImportCount { total, added })
+    }
+}
+
+fn store(tx: &mut dyn WriteTx, batch: &mut Vec<NewEntry>) -> Result<usize, AppError> {
+    if batch.is_empty() {
+        return Ok(0);
+    }
+    let n = tx.append(batch)?.len();
+    batch.clear();
+    Ok(n)
+}
+
+/// One entry checked as [`Campaign::import`] checks it; `None` when already present.
+fn checked(
+    index: usize,
+    entry: JournalEntry,
+    replayer: &mut journal::Replayer,
+    present: &mut HashSet<[u8; 16]>,
+) -> Result<Option<NewEntry>, AppError> {
+    entry
+        .at
+        .parse::<jiff::Timestamp>()
+        .map_err(|e| AppError::ImportMismatch {
+            index,
+            reason: format!("date \"{}\": {e}", entry.at),
+        })?;
+    let name = format!(
+        "{} entry, numbered {} in the export",
+        entry.record.kind(),
+        entry.seq
+    );
+    check_record(&entry.record)
+        .map_err(|e| AppError::BadImport(format!("entry {index} ({name}): {e}")))?;
+    if let Some(reason) = replayer.check(&entry.record)? {
+        return Err(AppError::ImportMismatch {
+            index,
+            reason: format!("({name}) {reason}"),
+        });
+    }
+    if !present.insert(digest(&entry.at, &entry.record)?) {
+        return Ok(None);
+    }
+    Ok(Some(NewEntry {
+        at: entry.at,
+        kind: entry.record.kind().to_string(),
+        schema: journal::RECORD_SCHEMA,
+        body: serde_json::to_value(&entry.record)
+            .map_err(|e| AppError::BadImport(e.to_string()))?,
+    }))
+}
