@@ -2432,6 +2432,8 @@ async fn invites_are_listed_revoked_and_a_join_does_not_silently_replace_a_sessi
         )
         .await;
     assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
+}
+
 #[tokio::test]
 async fn a_tables_journal_grows_within_its_write_budget() {
     // A budget of 4 writes a session and 6 a table, regained slowly.
