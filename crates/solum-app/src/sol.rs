@@ -1087,8 +1087,11 @@ pub struct SolTestView {
     pub p_success: Option<f64>,
     /// The same chance as an exact fraction.
     pub p_success_exact: Option<String>,
-    /// Edge after the test.
+    /// Edge after the test (for a secret test: once it is revealed, if nothing else
+    /// changes it first).
     pub edge: Edge,
+    /// False for a game master's secret test: its Edge and progress wait for the reveal.
+    pub applied: bool,
     /// The assistant of the campaign, and its Edge and progress on its sheet.
     pub assistant_name: Option<String>,
     /// The dice.
@@ -1423,7 +1426,7 @@ impl<S: CampaignStore> Campaign<S> {
         }
         let dice = fix(dice);
         let at = self.now();
-        let (seq, t) = self.transact(|tx| {
+        let (seq, t, applied) = self.transact(|tx| {
             let before = load(tx, name)?;
             let assistant_before = match &req.assist {
                 Some(Assist::Character(a)) => {
@@ -1472,7 +1475,7 @@ impl<S: CampaignStore> Campaign<S> {
                     tx.update_sheet(SYSTEM, &a.name, &to_sheet(a)?)?;
                 }
             }
-            Ok((stored[0].seq, t))
+            Ok((stored[0].seq, t, !stored[0].secret))
         })?;
         let r = &t.result;
         let p = match req.against {
@@ -1490,6 +1493,7 @@ impl<S: CampaignStore> Campaign<S> {
             p_success: p.as_ref().map(solum_dice::prob_to_f64),
             p_success_exact: p.map(|p| p.to_string()),
             edge: t.after.edge,
+            applied,
             assistant_name: t.assistant_after.as_ref().map(|a| a.name.clone()),
             seed: t.rolled.seed,
             rolled: t.rolled,

@@ -579,6 +579,7 @@ fn a_secret_test_changes_no_sheet_until_the_game_master_reveals_it() {
         .unwrap();
     assert_eq!(v.result.test.as_ref().unwrap().hits, 3);
     assert!(v.result.progress.point);
+    assert!(!v.applied, "a secret test waits for its reveal");
     let progress = |s: &solum_app::sol::SolSheetView| {
         s.sheet
             .skills

@@ -1513,7 +1513,8 @@ where
             env.insert((*k).to_string(), v);
         }
     }
-    let t = T::deserialize(serde_json::Value::Object(rest)).map_err(D::Error::custom)?;
+    let t = T::deserialize(serde_json::Value::Object(rest))
+        .map_err(|e| D::Error::custom(format!("{e} (or {})", envelope.join(", "))))?;
     let e = E::deserialize(serde_json::Value::Object(env)).map_err(D::Error::custom)?;
     Ok((t, e))
 }
