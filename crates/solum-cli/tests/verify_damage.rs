@@ -40,7 +40,7 @@ fn bounded(dir: &Path, args: &[&str]) -> Run {
     run
 }
 
-/// A campaign with a sheet of four systems and enough notes to fill several pages.
+/// A campaign with a sheet of each of six systems and enough notes to fill several pages.
 fn campaign(dir: &Path) -> PathBuf {
     let c = dir.join("c.solum");
     let cs = c.to_str().unwrap();
@@ -74,6 +74,28 @@ fn campaign(dir: &Path) -> PathBuf {
     )
     .ok();
     ok(&["classic", "import", "nim.toml"]);
+    ok(&[
+        "soluna",
+        "new",
+        "Lua",
+        "--side",
+        "a",
+        "--mind",
+        "2",
+        "--hit-points",
+        "3",
+        "--melee",
+        "2",
+    ]);
+    std::fs::write(
+        dir.join("bear.toml"),
+        "[[creature]]\nname = \"cave bear\"\npool = 2\nhit_points = 4\ndamage = 2\n",
+    )
+    .unwrap();
+    // Added, removed and added again: the row the journal gives is the last one.
+    ok(&["creature", "add", "bear.toml"]);
+    ok(&["creature", "remove", "cave bear"]);
+    ok(&["creature", "add", "bear.toml"]);
     let padding = "x".repeat(300);
     for i in 0..40 {
         ok(&["note", &format!("note {i} {padding}")]);
@@ -111,7 +133,7 @@ fn a_sound_campaign_verifies_with_every_sheet_compared() {
     assert!(run.stdout.contains(", 0 do not match"), "{}", run.stdout);
     assert!(
         run.stdout
-            .contains("4 sheets compared with their journal, 0 differ; database integrity ok"),
+            .contains("6 sheets compared with their journal, 0 differ; database integrity ok"),
         "{}",
         run.stdout
     );
@@ -182,6 +204,8 @@ fn a_sheet_edited_in_the_database_does_not_verify() {
         ("sol", "Kyra", "name", "'Kyra'"),
         ("classic", "Nim", "body", "30"),
         ("dietype", "Ada", "name", "'Ada'"),
+        ("soluna", "Lua", "hit_points", "9"),
+        ("creature", "cave bear", "creature.damage", "9"),
     ] {
         let edited = copy(&c, &format!("{system}.solum"));
         let db = rusqlite::Connection::open(&edited).unwrap();
