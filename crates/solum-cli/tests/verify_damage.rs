@@ -161,37 +161,40 @@ fn a_file_cut_by_one_byte_does_not_verify() {
 fn a_zeroed_index_page_does_not_verify() {
     let dir = tempfile::tempdir().unwrap();
     let c = campaign(dir.path());
-    let zeroed = copy(&c, "zeroed.solum");
-    // The page of the journal's own index, found by its root page; the file's page size
-    // is in its header (bytes 16–17, big-endian).
-    let (root, page_size): (i64, i64) = {
-        let db = rusqlite::Connection::open(&zeroed).unwrap();
-        let root = db
-            .query_row(
-                "SELECT rootpage FROM sqlite_schema WHERE type = 'index' AND name = 'journal_by_table'",
-                [],
-                |r| r.get(0),
-            )
-            .unwrap();
-        let size = db.query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap();
-        (root, size)
-    };
-    let mut bytes = std::fs::read(&zeroed).unwrap();
-    assert_eq!(
-        i64::from(u16::from_be_bytes([bytes[16], bytes[17]])),
-        page_size
-    );
-    let start = usize::try_from((root - 1) * page_size).unwrap();
-    let end = start + usize::try_from(page_size).unwrap();
-    bytes[start..end].fill(0);
-    std::fs::write(&zeroed, bytes).unwrap();
-    let run = verify(dir.path(), &zeroed);
-    fails(&run, "malformed");
-    assert!(
-        run.stdout.contains("database integrity FAILED"),
-        "{}",
-        run.stdout
-    );
+    // The journal's own index, and the sheets' (which a journal-only check never reads).
+    for index in ["journal_by_table", "sqlite_autoindex_sheets_1"] {
+        let zeroed = copy(&c, &format!("{index}.solum"));
+        // The index's page, found by its root page; the file's page size is in its header
+        // (bytes 16–17, big-endian).
+        let (root, page_size): (i64, i64) = {
+            let db = rusqlite::Connection::open(&zeroed).unwrap();
+            let root = db
+                .query_row(
+                    "SELECT rootpage FROM sqlite_schema WHERE type = 'index' AND name = ?1",
+                    [index],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            let size = db.query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap();
+            (root, size)
+        };
+        let mut bytes = std::fs::read(&zeroed).unwrap();
+        assert_eq!(
+            i64::from(u16::from_be_bytes([bytes[16], bytes[17]])),
+            page_size
+        );
+        let start = usize::try_from((root - 1) * page_size).unwrap();
+        let end = start + usize::try_from(page_size).unwrap();
+        bytes[start..end].fill(0);
+        std::fs::write(&zeroed, bytes).unwrap();
+        let run = verify(dir.path(), &zeroed);
+        fails(&run, "malformed");
+        assert!(
+            run.stdout.contains("database integrity FAILED"),
+            "{index}: {}",
+            run.stdout
+        );
+    }
 }
 
 #[test]
