@@ -440,7 +440,7 @@ impl<S: CampaignStore> Campaign<S> {
             // A damaged file may fail any read: what was found is the answer.
             report
                 .integrity
-                .push(format!("the journal cannot be read: {e}"));
+                .push(format!("the campaign cannot be read: {e}"));
         }
         Ok(report)
     }

@@ -40,7 +40,7 @@ fn bounded(dir: &Path, args: &[&str]) -> Run {
     run
 }
 
-/// A campaign with a sheet of four systems and enough notes to fill several pages.
+/// A campaign with a sheet of each of six systems and enough notes to fill several pages.
 fn campaign(dir: &Path) -> PathBuf {
     let c = dir.join("c.solum");
     let cs = c.to_str().unwrap();
@@ -74,6 +74,28 @@ fn campaign(dir: &Path) -> PathBuf {
     )
     .ok();
     ok(&["classic", "import", "nim.toml"]);
+    ok(&[
+        "soluna",
+        "new",
+        "Lua",
+        "--side",
+        "a",
+        "--mind",
+        "2",
+        "--hit-points",
+        "3",
+        "--melee",
+        "2",
+    ]);
+    std::fs::write(
+        dir.join("bear.toml"),
+        "[[creature]]\nname = \"cave bear\"\npool = 2\nhit_points = 4\ndamage = 2\n",
+    )
+    .unwrap();
+    // Added, removed and added again: the row the journal gives is the last one.
+    ok(&["creature", "add", "bear.toml"]);
+    ok(&["creature", "remove", "cave bear"]);
+    ok(&["creature", "add", "bear.toml"]);
     let padding = "x".repeat(300);
     for i in 0..40 {
         ok(&["note", &format!("note {i} {padding}")]);
@@ -111,7 +133,7 @@ fn a_sound_campaign_verifies_with_every_sheet_compared() {
     assert!(run.stdout.contains(", 0 do not match"), "{}", run.stdout);
     assert!(
         run.stdout
-            .contains("4 sheets compared with their journal, 0 differ; database integrity ok"),
+            .contains("6 sheets compared with their journal, 0 differ; database integrity ok"),
         "{}",
         run.stdout
     );
@@ -139,37 +161,40 @@ fn a_file_cut_by_one_byte_does_not_verify() {
 fn a_zeroed_index_page_does_not_verify() {
     let dir = tempfile::tempdir().unwrap();
     let c = campaign(dir.path());
-    let zeroed = copy(&c, "zeroed.solum");
-    // The page of the journal's own index, found by its root page; the file's page size
-    // is in its header (bytes 16–17, big-endian).
-    let (root, page_size): (i64, i64) = {
-        let db = rusqlite::Connection::open(&zeroed).unwrap();
-        let root = db
-            .query_row(
-                "SELECT rootpage FROM sqlite_schema WHERE type = 'index' AND name = 'journal_by_table'",
-                [],
-                |r| r.get(0),
-            )
-            .unwrap();
-        let size = db.query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap();
-        (root, size)
-    };
-    let mut bytes = std::fs::read(&zeroed).unwrap();
-    assert_eq!(
-        i64::from(u16::from_be_bytes([bytes[16], bytes[17]])),
-        page_size
-    );
-    let start = usize::try_from((root - 1) * page_size).unwrap();
-    let end = start + usize::try_from(page_size).unwrap();
-    bytes[start..end].fill(0);
-    std::fs::write(&zeroed, bytes).unwrap();
-    let run = verify(dir.path(), &zeroed);
-    fails(&run, "malformed");
-    assert!(
-        run.stdout.contains("database integrity FAILED"),
-        "{}",
-        run.stdout
-    );
+    // The journal's own index, and the sheets' (which a journal-only check never reads).
+    for index in ["journal_by_table", "sqlite_autoindex_sheets_1"] {
+        let zeroed = copy(&c, &format!("{index}.solum"));
+        // The index's page, found by its root page; the file's page size is in its header
+        // (bytes 16–17, big-endian).
+        let (root, page_size): (i64, i64) = {
+            let db = rusqlite::Connection::open(&zeroed).unwrap();
+            let root = db
+                .query_row(
+                    "SELECT rootpage FROM sqlite_schema WHERE type = 'index' AND name = ?1",
+                    [index],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            let size = db.query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap();
+            (root, size)
+        };
+        let mut bytes = std::fs::read(&zeroed).unwrap();
+        assert_eq!(
+            i64::from(u16::from_be_bytes([bytes[16], bytes[17]])),
+            page_size
+        );
+        let start = usize::try_from((root - 1) * page_size).unwrap();
+        let end = start + usize::try_from(page_size).unwrap();
+        bytes[start..end].fill(0);
+        std::fs::write(&zeroed, bytes).unwrap();
+        let run = verify(dir.path(), &zeroed);
+        fails(&run, "malformed");
+        assert!(
+            run.stdout.contains("database integrity FAILED"),
+            "{index}: {}",
+            run.stdout
+        );
+    }
 }
 
 #[test]
@@ -182,6 +207,8 @@ fn a_sheet_edited_in_the_database_does_not_verify() {
         ("sol", "Kyra", "name", "'Kyra'"),
         ("classic", "Nim", "body", "30"),
         ("dietype", "Ada", "name", "'Ada'"),
+        ("soluna", "Lua", "hit_points", "9"),
+        ("creature", "cave bear", "creature.damage", "9"),
     ] {
         let edited = copy(&c, &format!("{system}.solum"));
         let db = rusqlite::Connection::open(&edited).unwrap();
