@@ -149,6 +149,18 @@ pub enum JournalCommand {
         #[command(flatten)]
         campaign: CampaignArg,
     },
+    /// Show the table a game master's secret entry of the campaign's own table (a roll made
+    /// in secret at `solum serve`): a public entry records it, and what it does to a sheet
+    /// (a Project Sol test's Edge and progress) happens now. Each entry once.
+    Reveal {
+        /// The secret entry's number (as `journal show` lists it).
+        seq: i64,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: CampaignArg,
+    },
 }
 
 /// `solum idea`.

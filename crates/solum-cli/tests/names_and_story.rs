@@ -124,3 +124,57 @@ fn a_note_stays_a_paragraph_in_the_story() {
         );
     }
 }
+
+/// A secret Project Sol test of the campaign's own table (rolled at `solum serve`) changes
+/// the sheet only when `solum journal reveal` shows it; a second reveal is refused.
+#[test]
+fn journal_reveal_applies_a_secret_test_once() {
+    use solum_app::{Campaign, Dice, SolTest};
+    use solum_store::{Scope, SqliteStore};
+    let (_dir, c) = campaign();
+    let r = solum_args(&[
+        "sol",
+        "new",
+        "Cole",
+        "--edge",
+        "1",
+        "--attr",
+        "AGI=2",
+        "--skill",
+        "Sidearms=1",
+        "--campaign",
+        &c,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // The game master of table 0 rolls in secret: Push the Limit costs the one Edge point.
+    let mut t = SolTest::new("Sidearms", "AGI");
+    t.threshold = Some(1);
+    t.edge = Some(solum_sol::test::EdgeOnTest::PushTheLimit);
+    let secret = SqliteStore::open_scoped(std::path::Path::new(&c), Scope::HOME.secret()).unwrap();
+    let v = Campaign::new(secret)
+        .sol_test("Cole", &t, Dice::Seed(7), None)
+        .unwrap();
+    let edge = |c: &str| {
+        let r = solum_args(&["sol", "show", "Cole", "--json", "--campaign", c]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        v["sheet"]["edge"]["points"].as_u64().unwrap()
+    };
+    assert_eq!(edge(&c), 1, "a secret test spends nothing yet");
+    let shown = solum_args(&["journal", "show", "--campaign", &c]);
+    assert!(shown.stdout.contains("(secret)"), "{}", shown.stdout);
+    let seq = v.seq.to_string();
+    let r = solum_args(&["journal", "reveal", &seq, "--campaign", &c]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(&format!("Revealed (secret entry {seq})")),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(edge(&c), 0);
+    let r = solum_args(&["journal", "reveal", &seq, "--campaign", &c]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("already"), "{}", r.stderr);
+    let r = solum_args(&["journal", "verify", "--campaign", &c]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+}

@@ -404,6 +404,14 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
             }
             Ok(())
         }
+        JournalCommand::Reveal {
+            seq,
+            json,
+            campaign,
+        } => {
+            let entry = open_existing(campaign)?.reveal(*seq)?;
+            write_entries(out, &[entry], *json)
+        }
     }
 }
 
