@@ -5,7 +5,7 @@
 //! The cost of exact odds grows with the size of the numbers as much as with their count: a
 //! `500d6` has 2,501 values, but each weight is a number of 1,300 bits, so a product of two
 //! weights is hundreds of machine multiplications and a pair of them holds hundreds of
-//! bytes. Every operation is therefore costed from the bits of its weights ([`cost`]), the
+//! bytes. Every operation is therefore costed from the bits of its weights (`cost`), the
 //! same formulas the evaluation counts as it goes (`Work` in `exact.rs`).
 
 use crate::ast::{BinOp, Expr, ExprKind, Game};
@@ -22,8 +22,8 @@ pub struct Bound {
     pub hi: i128,
     /// At most this many distinct values.
     pub support: u128,
-    /// Estimated cost: steps to compute it, at most about this many (one step is about one
-    /// machine multiplication; [`MAX_WORK`] of them take well under a second).
+    /// Estimated cost: steps to compute it, at most about this many (a step is about 25 ns
+    /// of a release build; [`MAX_WORK`] of them take well under a second).
     pub work: u128,
     /// Bits of the common denominator of its weights, at most (every weight is below it).
     pub bits: u128,
