@@ -457,6 +457,7 @@ impl<S: CampaignStore> Campaign<S> {
             for entry in page {
                 after = entry.seq;
                 report.entries += 1;
+                let secret = entry.secret;
                 match serde_json::from_value::<Record>(entry.body) {
                     Err(e) => report.mismatches.push(Mismatch {
                         seq: entry.seq,
@@ -472,7 +473,7 @@ impl<S: CampaignStore> Campaign<S> {
                                 reason,
                             });
                         }
-                        sheets.read(&record);
+                        sheets.read(&record, secret);
                     }
                 }
             }

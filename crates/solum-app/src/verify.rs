@@ -52,9 +52,19 @@ impl SheetReplay {
         self.sheets.insert((system, name_key(&key)), body);
     }
 
-    /// Reads the next record of the journal.
-    pub(crate) fn read(&mut self, record: &Record) {
+    /// Reads the next record of the journal; `secret` when it is a game master's secret
+    /// entry, which changes no sheet until it is revealed.
+    pub(crate) fn read(&mut self, record: &Record, secret: bool) {
         match record {
+            // A secret Project Sol test changes no sheet until its reveal.
+            Record::Sol(s) if secret && matches!(s.change, SolChange::Test(_)) => {}
+            Record::Reveal { record, .. } => {
+                if let Record::Sol(s) = record.as_ref()
+                    && let SolChange::Test(t) = &s.change
+                {
+                    self.reveal_sol_test(t);
+                }
+            }
             Record::Character(c) => {
                 use characters::CharacterChange as C;
                 match &c.change {
@@ -151,6 +161,30 @@ impl SheetReplay {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// A revealed secret Project Sol test: its Edge and progress applied to the sheets as
+    /// the journal gives them at the reveal, as the reveal itself applied them. A sheet
+    /// that cannot be read or cannot pay is left as it is: the comparison then names it.
+    fn reveal_sol_test(&mut self, t: &sol::TestChange) {
+        let sheet_of = |this: &Self, name: &str| {
+            this.sheets
+                .get(&(sol::SYSTEM, name_key(name)))
+                .and_then(|v| serde_json::from_value::<solum_sol::sheet::Sheet>(v.clone()).ok())
+        };
+        let Some(mut sheet) = sheet_of(self, &t.before.name) else {
+            return;
+        };
+        let mut assistant = t
+            .assistant_before
+            .as_ref()
+            .and_then(|a| sheet_of(self, &a.name));
+        if sol::apply_test(&mut sheet, assistant.as_mut(), &t.request, &t.result).is_ok() {
+            self.put(sol::SYSTEM, sheet.name.clone(), &sheet);
+            if let Some(a) = &assistant {
+                self.put(sol::SYSTEM, a.name.clone(), a);
+            }
         }
     }
 

@@ -598,6 +598,9 @@ fn a_secret_test_changes_no_sheet_until_the_game_master_reveals_it() {
         "the player reads only the creation"
     );
 
+    // The journal re-derives the unchanged sheet: a secret test changes none.
+    let report = at(gm_scope).verify().unwrap();
+    assert!(report.is_clean(), "{report:?}");
     // A player cannot reveal (the entry is not theirs to see); the game master can, once.
     assert!(at(player_scope).reveal(v.seq).is_err());
     assert!(secret.reveal(v.seq).is_err(), "not from a secret scope");
@@ -616,8 +619,11 @@ fn a_secret_test_changes_no_sheet_until_the_game_master_reveals_it() {
     assert!(
         matches!(&seen[1].record, Record::Reveal { record, .. } if matches!(**record, Record::Sol(_)))
     );
-    assert!(at(gm_scope).verify().unwrap().mismatches.is_empty());
-    assert!(at(player_scope).verify().unwrap().mismatches.is_empty());
+    // The journal re-derives the sheet the reveal changed (Edge 0, progress 1).
+    let report = at(gm_scope).verify().unwrap();
+    assert!(report.is_clean(), "{report:?}");
+    assert_eq!(report.sheets, 1);
+    assert!(at(player_scope).verify().unwrap().is_clean());
     // The game master's story marks the secret test and its reveal.
     let story = at(gm_scope).export_markdown("T").unwrap();
     assert_eq!(story.matches("*(secret)*").count(), 1, "{story}");
