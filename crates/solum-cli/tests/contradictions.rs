@@ -146,18 +146,6 @@ const ROWS: &[(&[&str], &str)] = &[
         &["classic", "rest", "Grok", "--hours", "0"],
         "more than 0 hours",
     ),
-    // Numbers past any game.
-    (
-        &[
-            "vehicle",
-            "scale",
-            "--weapon-damage",
-            "4294967295",
-            "--scale",
-            "large",
-        ],
-        "4294967295",
-    ),
     (&["journal", "show", "--last", "0"], "--last"),
 ];
 
@@ -212,4 +200,31 @@ fn contradictions_are_refused_and_change_nothing() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     let after = solum(&c, &["journal", "export", "--format", "json"]).stdout;
     assert_eq!(before, after, "a refused command journaled something");
+}
+
+/// A weapon's damage past every damage limit (10⁶) is refused, not shown as a result.
+#[test]
+fn a_weapon_damage_past_any_game_is_refused() {
+    let out = Command::new("prlimit")
+        .args(["--as=2147483648", "--cpu=60", "--"])
+        .arg(assert_cmd::cargo::cargo_bin("solum"))
+        .args([
+            "vehicle",
+            "scale",
+            "--weapon-damage",
+            "4294967295",
+            "--scale",
+            "large",
+        ])
+        .env("NO_COLOR", "1")
+        .env_remove("SOLUM_CAMPAIGN")
+        .timeout(Duration::from_secs(120))
+        .output()
+        .expect("solum runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("4294967295") && stderr.contains("--weapon-damage"),
+        "{stderr}"
+    );
 }
