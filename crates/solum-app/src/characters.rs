@@ -136,19 +136,19 @@ impl CharacterEdit {
         let attributes: Vec<String> = self.set.iter().map(|(a, _)| format!("{a:?}")).collect();
         crate::refuse_contradictions("set", true, attributes.iter().map(String::as_str), [])?;
         crate::refuse_contradictions(
-            "backgrounds",
+            "add_backgrounds",
             true,
             self.add_backgrounds.iter().map(String::as_str),
             self.remove_backgrounds.iter().map(String::as_str),
         )?;
         crate::refuse_contradictions(
-            "weapons",
+            "add_weapons",
             false,
             self.add_weapons.iter().map(|w| w.name.as_str()),
             self.remove_weapons.iter().map(String::as_str),
         )?;
         crate::refuse_contradictions(
-            "gear",
+            "add_gear",
             false,
             self.add_gear.iter().map(|g| g.name.as_str()),
             self.remove_gear.iter().map(String::as_str),
