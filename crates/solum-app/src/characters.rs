@@ -134,6 +134,26 @@ pub struct CharacterEdit {
 impl CharacterEdit {
     /// Applies the edit to `hero`, then checks the result against the rules and the limits.
     pub fn apply(&self, hero: &mut Character) -> Result<(), AppError> {
+        let attributes: Vec<String> = self.set.iter().map(|(a, _)| format!("{a:?}")).collect();
+        crate::refuse_contradictions("set", true, attributes.iter().map(String::as_str), [])?;
+        crate::refuse_contradictions(
+            "add_backgrounds",
+            true,
+            self.add_backgrounds.iter().map(String::as_str),
+            self.remove_backgrounds.iter().map(String::as_str),
+        )?;
+        crate::refuse_contradictions(
+            "add_weapons",
+            false,
+            self.add_weapons.iter().map(|w| w.name.as_str()),
+            self.remove_weapons.iter().map(String::as_str),
+        )?;
+        crate::refuse_contradictions(
+            "add_gear",
+            false,
+            self.add_gear.iter().map(|g| g.name.as_str()),
+            self.remove_gear.iter().map(String::as_str),
+        )?;
         // Hit points follow the maximum: the rule is the rules crate's (`set_attribute`,
         // `set_armor`), not repeated here.
         for &(attribute, value) in &self.set {
@@ -1273,6 +1293,13 @@ impl<S: CampaignStore> Campaign<S> {
             ));
         }
         let half_hours = (hours * 2.0).floor() as u32;
+        if half_hours == 0 {
+            // Nothing would change but the journal: a rest is at least a half hour.
+            return Err(bad(
+                "hours",
+                format!("{hours}: a rest is at least half an hour (0.5)"),
+            ));
+        }
         let (seq, change, sheet) = self.change(name, |before| {
             let mut after = before.clone();
             let healed = after.rest(half_hours);

@@ -854,6 +854,10 @@ impl<S: CampaignStore> Campaign<S> {
         name: &str,
         hours: f64,
     ) -> Result<HeroChangeView, AppError> {
+        if hours == 0.0 {
+            // Nothing would change but the journal.
+            return Err(bad("hours", "0: a rest is more than 0 hours"));
+        }
         let at = self.now();
         self.transact(|tx| {
             let (before, _) = load_hero(tx, name)?;

@@ -90,6 +90,24 @@ fn remove<V>(
 impl DietypeEdit {
     /// Applies the edit, then checks the sheet.
     pub fn apply(&self, sheet: &mut Sheet) -> Result<(), AppError> {
+        crate::refuse_contradictions(
+            "abilities",
+            true,
+            self.abilities.iter().map(|(n, _)| n.as_str()),
+            self.remove_abilities.iter().map(String::as_str),
+        )?;
+        crate::refuse_contradictions(
+            "skills",
+            true,
+            self.skills.iter().map(|(n, _)| n.as_str()),
+            self.remove_skills.iter().map(String::as_str),
+        )?;
+        crate::refuse_contradictions(
+            "weapons",
+            true,
+            self.weapons.iter().map(|(n, _)| n.as_str()),
+            self.remove_weapons.iter().map(String::as_str),
+        )?;
         let who = sheet.name.clone();
         for (n, d) in &self.abilities {
             set(&mut sheet.abilities, n, *d);

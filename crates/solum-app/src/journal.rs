@@ -599,6 +599,22 @@ pub(crate) fn roll<T>(
     Ok((out, Rolled { faces, ..rolled }))
 }
 
+/// Refuses an export's schema that is not one this solum reads: below 1 (no solum wrote
+/// it) or newer than [`RECORD_SCHEMA`].
+pub(crate) fn check_export_schema(schema: i64) -> Result<(), crate::AppError> {
+    if schema < 1 {
+        return Err(crate::AppError::BadImport(format!(
+            "schema {schema}: export schemas start at 1"
+        )));
+    }
+    if schema > RECORD_SCHEMA {
+        return Err(crate::AppError::BadImport(format!(
+            "schema {schema} is newer than this solum knows ({RECORD_SCHEMA})"
+        )));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -630,20 +646,4 @@ mod tests {
         assert_eq!(e.p(|(d, n)| *d == 5 && n == "tricky"), prob(1, 6));
         assert_eq!(e.p(|(d, n)| *d == 1 && n == "automatic"), prob(1, 6));
     }
-}
-
-/// Refuses an export's schema that is not one this solum reads: below 1 (no solum wrote
-/// it) or newer than [`RECORD_SCHEMA`].
-pub(crate) fn check_export_schema(schema: i64) -> Result<(), crate::AppError> {
-    if schema < 1 {
-        return Err(crate::AppError::BadImport(format!(
-            "schema {schema}: export schemas start at 1"
-        )));
-    }
-    if schema > RECORD_SCHEMA {
-        return Err(crate::AppError::BadImport(format!(
-            "schema {schema} is newer than this solum knows ({RECORD_SCHEMA})"
-        )));
-    }
-    Ok(())
 }

@@ -612,6 +612,42 @@ impl<S: CampaignStore> Campaign<S> {
     }
 }
 
+/// Refuses an edit that contradicts itself: a name given twice in `given` (field
+/// `field`) when `once`, or a name both in `given` and `removed` (any case).
+pub(crate) fn refuse_contradictions<'a>(
+    field: &str,
+    once: bool,
+    given: impl IntoIterator<Item = &'a str>,
+    removed: impl IntoIterator<Item = &'a str>,
+) -> Result<(), AppError> {
+    let key = |n: &str| n.trim().to_lowercase();
+    let mut seen = std::collections::HashSet::new();
+    for n in given {
+        if !seen.insert(key(n)) && once {
+            return Err(characters::bad(
+                field,
+                format!("`{}` is given twice in one edit", n.trim()),
+            ));
+        }
+    }
+    let mut gone = std::collections::HashSet::new();
+    for n in removed {
+        if seen.contains(&key(n)) {
+            return Err(characters::bad(
+                field,
+                format!("`{}` is both added and removed in one edit", n.trim()),
+            ));
+        }
+        if !gone.insert(key(n)) {
+            return Err(characters::bad(
+                field,
+                format!("`{}` is removed twice in one edit", n.trim()),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Applies the same limits to an imported record as to one typed at the table.
 fn check_record(record: &Record) -> Result<(), AppError> {
     match record {

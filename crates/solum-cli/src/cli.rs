@@ -167,15 +167,28 @@ impl Command {
     /// Whether the command may use a campaign: the global `--campaign` is refused by the
     /// others (odds, vehicle rolls, static combat, simulations, completions, the man page).
     pub fn keeps_campaign(&self) -> bool {
-        !matches!(
-            self,
+        match self {
             Self::Odds(_)
-                | Self::Vehicle(_)
-                | Self::Static(_)
-                | Self::Sim(_)
-                | Self::Completions { .. }
-                | Self::Man
-        )
+            | Self::Vehicle(_)
+            | Self::Static(_)
+            | Self::Sim(_)
+            | Self::Completions { .. }
+            | Self::Man => false,
+            // A check uses the campaign only from a campaign character's sheet.
+            Self::Check(a) => a.pool.character.is_some(),
+            // Sol and Sol'una rolls keep nothing; a die-type roll only from a character.
+            Self::Roll(RollArgs {
+                command: Some(RollCommand::Sol(_) | RollCommand::Soluna(_)),
+                ..
+            }) => false,
+            Self::Roll(RollArgs {
+                command: Some(RollCommand::Dietype(a)),
+                ..
+            }) => a.character.is_some(),
+            // The original's oracle and book are not journaled (`ask --classic` is).
+            Self::Classic(ClassicCommand::Oracle { .. } | ClassicCommand::Bestiary) => false,
+            _ => true,
+        }
     }
 }
 
@@ -1611,8 +1624,9 @@ pub enum VehicleCommand {
     },
     /// The scale rule: what a personal weapon does to a vehicle.
     Scale {
-        /// The personal weapon's damage (1 light, 2 medium, 3 heavy).
-        #[arg(long)]
+        /// The personal weapon's damage (1 light, 2 medium, 3 heavy; at most 1000000, the
+        /// limit of every damage).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
         weapon_damage: u32,
         /// The vehicle's size: car (up to a car or truck) or large.
         #[arg(long)]

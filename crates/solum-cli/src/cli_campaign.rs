@@ -112,9 +112,9 @@ pub enum JournalFormat {
 pub enum JournalCommand {
     /// Print the journal, one line per entry.
     Show {
-        /// Only the last N entries.
-        #[arg(long, value_name = "N")]
-        last: Option<usize>,
+        /// Only the last N entries (1 or more).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        last: Option<u64>,
         #[command(flatten)]
         campaign: CampaignArg,
     },

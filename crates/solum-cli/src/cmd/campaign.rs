@@ -314,7 +314,7 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
         JournalCommand::Show { last, campaign } => {
             let campaign = open_existing(campaign)?;
             let entries = match last {
-                Some(n) => campaign.last_entries(*n)?,
+                Some(n) => campaign.last_entries(usize::try_from(*n).unwrap_or(usize::MAX))?,
                 None => campaign.entries()?,
             };
             write_entries(out, &entries, false)

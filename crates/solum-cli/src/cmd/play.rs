@@ -429,9 +429,11 @@ impl Session {
             "journal" => {
                 let n = match rest {
                     "" => 10,
-                    n => n
-                        .parse::<usize>()
-                        .map_err(|_| bad(format!("journal \"{n}\": give a number of entries")))?,
+                    n => n.parse::<usize>().ok().filter(|&n| n > 0).ok_or_else(|| {
+                        bad(format!(
+                            "journal \"{n}\": give a number of entries, 1 or more"
+                        ))
+                    })?,
                 };
                 let entries = campaign.last_entries(n)?;
                 campaign::write_entries(out, &entries, false)?;

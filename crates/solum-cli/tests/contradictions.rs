@@ -1,0 +1,230 @@
+//! Inputs that contradict themselves are refused (exit 2, saying what), not accepted
+//! silently; each was accepted (exit 0) before. Table-driven over one campaign with a
+//! character of each kind the rows need.
+
+use std::time::Duration;
+
+use assert_cmd::Command;
+
+struct Out {
+    code: i32,
+    stderr: String,
+    stdout: String,
+}
+
+/// `solum --campaign FILE ARGS`, under a 60 s CPU limit, 2 GiB of address space and a
+/// 120 s wall-clock guard.
+fn solum(campaign: &std::path::Path, args: &[&str]) -> Out {
+    let out = Command::new("prlimit")
+        .args(["--as=2147483648", "--cpu=60", "--"])
+        .arg(assert_cmd::cargo::cargo_bin("solum"))
+        .arg("--campaign")
+        .arg(campaign)
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env_remove("SOLUM_CAMPAIGN")
+        .timeout(Duration::from_secs(120))
+        .output()
+        .expect("solum runs");
+    Out {
+        code: out.status.code().unwrap_or(-1),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+    }
+}
+
+/// Each row: the command that showed the contradiction, and what the refusal says.
+const ROWS: &[(&[&str], &str)] = &[
+    // --campaign on commands that keep nothing.
+    (&["check", "3", "--vs", "4"], "keeps nothing"),
+    (&["roll", "sol", "--dice", "3"], "keeps nothing"),
+    (&["roll", "soluna", "--dice", "3"], "keeps nothing"),
+    (&["roll", "dietype", "d8"], "keeps nothing"),
+    (&["classic", "oracle", "Is it?"], "keeps nothing"),
+    (&["classic", "bestiary"], "keeps nothing"),
+    // One item added and removed in one edit, or given twice.
+    (
+        &[
+            "char",
+            "edit",
+            "Nick",
+            "--add-background",
+            "Soldier",
+            "--remove-background",
+            "soldier",
+        ],
+        "both added and removed",
+    ),
+    (
+        &[
+            "char",
+            "edit",
+            "Nick",
+            "--add-weapon",
+            "sword:light",
+            "--remove-weapon",
+            "Sword",
+        ],
+        "both added and removed",
+    ),
+    (
+        &[
+            "char",
+            "edit",
+            "Nick",
+            "--add-gear",
+            "rope:reroll",
+            "--remove-gear",
+            "rope",
+        ],
+        "both added and removed",
+    ),
+    (
+        &["char", "edit", "Nick", "--set", "body=3", "--set", "body=4"],
+        "given twice",
+    ),
+    (
+        &[
+            "dietype",
+            "edit",
+            "Aria",
+            "--skill",
+            "Swords=3",
+            "--remove-skill",
+            "Swords",
+        ],
+        "both added and removed",
+    ),
+    (
+        &[
+            "dietype",
+            "edit",
+            "Aria",
+            "--ability",
+            "Wits=d6",
+            "--remove-ability",
+            "wits",
+        ],
+        "both added and removed",
+    ),
+    (
+        &[
+            "dietype",
+            "new",
+            "Bob",
+            "--ability",
+            "Agility=d8",
+            "--ability",
+            "agility=d6",
+        ],
+        "given twice",
+    ),
+    (
+        &[
+            "dietype",
+            "new",
+            "Cid",
+            "--ability",
+            "Agility=d8",
+            "--skill",
+            "Swords=2",
+            "--skill",
+            "swords=3",
+        ],
+        "given twice",
+    ),
+    // Rests of no time, journaled as if something happened.
+    (
+        &["char", "rest", "Nick", "--hours", "0"],
+        "at least half an hour",
+    ),
+    (
+        &["char", "rest", "Nick", "--hours", "0.4"],
+        "at least half an hour",
+    ),
+    (
+        &["classic", "rest", "Grok", "--hours", "0"],
+        "more than 0 hours",
+    ),
+    (&["journal", "show", "--last", "0"], "--last"),
+];
+
+#[test]
+fn contradictions_are_refused_and_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    let setup: &[&[&str]] = &[
+        &[
+            "char",
+            "new",
+            "Nick",
+            "--body",
+            "3",
+            "--mind",
+            "2",
+            "--charm",
+            "1",
+            "--background",
+            "Acrobat Thief",
+            "--weapon",
+            "dagger",
+            "--seed",
+            "1",
+        ],
+        &[
+            "dietype",
+            "new",
+            "Aria",
+            "--ability",
+            "Agility=d8",
+            "--skill",
+            "Swords=2",
+        ],
+        &["classic", "new", "Grok", "--seed", "1"],
+    ];
+    for args in setup {
+        let out = solum(&c, args);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+    }
+    let before = solum(&c, &["journal", "export", "--format", "json"]).stdout;
+    let mut failures = Vec::new();
+    for (args, needle) in ROWS {
+        let out = solum(&c, args);
+        if out.code != 2 || !out.stderr.contains(needle) || out.stderr.contains("panicked") {
+            failures.push(format!(
+                "{args:?}: exit {} (expected 2 with {needle:?}): {}{}",
+                out.code, out.stderr, out.stdout
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let after = solum(&c, &["journal", "export", "--format", "json"]).stdout;
+    assert_eq!(before, after, "a refused command journaled something");
+}
+
+/// A weapon's damage past every damage limit (10⁶) is refused, not shown as a result.
+#[test]
+fn a_weapon_damage_past_any_game_is_refused() {
+    let out = Command::new("prlimit")
+        .args(["--as=2147483648", "--cpu=60", "--"])
+        .arg(assert_cmd::cargo::cargo_bin("solum"))
+        .args([
+            "vehicle",
+            "scale",
+            "--weapon-damage",
+            "4294967295",
+            "--scale",
+            "large",
+        ])
+        .env("NO_COLOR", "1")
+        .env_remove("SOLUM_CAMPAIGN")
+        .timeout(Duration::from_secs(120))
+        .output()
+        .expect("solum runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("4294967295") && stderr.contains("--weapon-damage"),
+        "{stderr}"
+    );
+}
