@@ -174,9 +174,16 @@ fn a_streamed_import_is_still_all_or_nothing() {
     assert_eq!(out.ok().trim(), "", "nothing was imported");
 }
 
-/// The number of `fsync` calls of `solum args` (with `stdin`), counted by strace; `None`
-/// when strace cannot run here.
-fn syncs(args: &[&str], stdin: &Path) -> Option<u64> {
+/// The number of `fsync` calls of `solum args` (with `stdin`), counted by strace (Debian's
+/// `strace`, which `.ci/run` installs): a machine without it fails the test, saying why.
+fn syncs(args: &[&str], stdin: &Path) -> u64 {
+    try_syncs(args, stdin).expect(
+        "strace must run here to count the disk syncs of a piped script \
+         (apt-get install strace; .ci/run installs it)",
+    )
+}
+
+fn try_syncs(args: &[&str], stdin: &Path) -> Option<u64> {
     let dir = tempfile::tempdir().unwrap();
     let report = dir.path().join("strace.txt");
     let bin = assert_cmd::cargo::cargo_bin("solum");
@@ -209,10 +216,7 @@ fn a_piped_script_is_committed_in_groups() {
     std::fs::write(&script, text).unwrap();
     let campaign = dir.path().join("c.solum");
     let c = campaign.to_str().unwrap();
-    let Some(n) = syncs(&["--campaign", c, "play"], &script) else {
-        eprintln!("strace cannot run here: the count of syncs is not checked");
-        return;
-    };
+    let n = syncs(&["--campaign", c, "play"], &script);
     // 600 lines are three groups of at most 256 (or more if the machine is slow: a group
     // also ends after 250 ms), each a commit of a few syncs.
     assert!(n < 100, "{n} syncs for 600 lines");
