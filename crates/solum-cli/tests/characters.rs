@@ -408,7 +408,8 @@ fn penalties_come_from_the_sheet() {
         "check", "--char", "Ripper", "--attr", "body", "--vs", "4", "--rolled", "3,3",
     ])
     .bad_input("too many values in --rolled");
-    t.run(&["check", "3", "--vs", "4", "--background", "Brawler"])
+    // A check that keeps nothing is run without the campaign (it refuses --campaign).
+    solum_args(&["check", "3", "--vs", "4", "--background", "Brawler"])
         .bad_input("only with --char or --sheet");
     // Refusals journal nothing: the import and the two checks.
     assert_eq!(t.journal_entries(), 3);
@@ -423,22 +424,22 @@ fn a_sheet_file_is_only_read() {
     std::fs::write(&file, NICK).unwrap();
     set_mode(&file, 0o444);
     let f = file.to_str().unwrap();
-    let v = t
-        .run(&[
-            "check",
-            "--sheet",
-            f,
-            "--attr",
-            "body",
-            "-b",
-            "Acrobat Thief",
-            "--vs",
-            "5",
-            "--rolled",
-            "4,3,2,1",
-            "--json",
-        ])
-        .json();
+    // Without a campaign: a check from a sheet file keeps nothing (it refuses --campaign).
+    let v = solum_args(&[
+        "check",
+        "--sheet",
+        f,
+        "--attr",
+        "body",
+        "-b",
+        "Acrobat Thief",
+        "--vs",
+        "5",
+        "--rolled",
+        "4,3,2,1",
+        "--json",
+    ])
+    .json();
     assert_eq!(v["odds"]["pass_exact"], "65/81");
     assert!(v.get("seq").is_none(), "{v}");
     let v = t.run(&["char", "show", "--file", f, "--json"]).json();
