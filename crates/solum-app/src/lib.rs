@@ -551,64 +551,10 @@ impl<S: CampaignStore> Campaign<S> {
     /// An entry already in the journal (same date and same record) is skipped, so importing
     /// the same export twice changes nothing; the count returned is of entries added.
     pub fn import(&mut self, export: JournalExport) -> Result<usize, AppError> {
-        if export.format != JournalExport::FORMAT {
-            return Err(AppError::BadImport(format!(
-                "format is \"{}\", expected \"{}\"",
-                export.format,
-                JournalExport::FORMAT
-            )));
-        }
-        journal::check_export_schema(export.schema)?;
-        if export.entries.len() > MAX_IMPORT_ENTRIES {
-            return Err(AppError::BadImport(format!(
-                "{} entries; the limit is {MAX_IMPORT_ENTRIES}",
-                export.entries.len()
-            )));
-        }
-        let key = |at: &str, record: &Record| -> Result<String, AppError> {
-            let body =
-                serde_json::to_string(record).map_err(|e| AppError::BadImport(e.to_string()))?;
-            Ok(format!("{at}\n{body}"))
-        };
-        let mut present = std::collections::HashSet::new();
-        for entry in self.entries()? {
-            present.insert(key(&entry.at, &entry.record)?);
-        }
-        let mut records = Vec::with_capacity(export.entries.len());
-        let mut replayer = journal::Replayer::default();
-        for (i, entry) in export.entries.into_iter().enumerate() {
-            let index = i + 1;
-            entry
-                .at
-                .parse::<jiff::Timestamp>()
-                .map_err(|e| AppError::ImportMismatch {
-                    index,
-                    reason: format!("date \"{}\": {e}", entry.at),
-                })?;
-            // The refusal names the entry both ways (its place in the file, its number
-            // in the campaign it came from) and each field the dice do not give.
-            let name = format!(
-                "{} entry, numbered {} in the export",
-                entry.record.kind(),
-                entry.seq
-            );
-            check_record(&entry.record)
-                .map_err(|e| AppError::BadImport(format!("entry {index} ({name}): {e}")))?;
-            if let Some(reason) = replayer.check(&entry.record)? {
-                return Err(AppError::ImportMismatch {
-                    index,
-                    reason: format!("({name}) {reason}"),
-                });
-            }
-            if present.insert(key(&entry.at, &entry.record)?) {
-                records.push((entry.at, entry.record));
-            }
-        }
-        let n = records.len();
-        if n > 0 {
-            self.append(records)?;
-        }
-        Ok(n)
+        // One path for every import: the export as the text `journal import` reads.
+        let text =
+            serde_json::to_string(&export).map_err(|e| AppError::BadImport(e.to_string()))?;
+        Ok(self.import_json(&text)?.added)
     }
 }
 
