@@ -68,3 +68,45 @@ pub fn num(v: &Value, key: &str) -> f64 {
         .as_f64()
         .unwrap_or_else(|| panic!("{key} is not a number in {v}"))
 }
+
+/// Runs the real `solum` in `dir` under `prlimit` (2 GiB of address space, 30 s of CPU) and
+/// a 60 s wall-clock timeout, colour off: a hostile input that hangs, eats memory or
+/// panics fails the test instead of the machine.
+pub fn bounded(dir: &std::path::Path, args: &[&str]) -> Run {
+    bounded_with(dir, args, false)
+}
+
+/// [`bounded`] with colour forced on (`CLICOLOR_FORCE=1`), to see what reaches a terminal.
+pub fn bounded_in_colour(dir: &std::path::Path, args: &[&str]) -> Run {
+    bounded_with(dir, args, true)
+}
+
+fn bounded_with(dir: &std::path::Path, args: &[&str], colour: bool) -> Run {
+    let mut cmd = Command::new("prlimit");
+    cmd.arg("--as=2147483648")
+        .arg("--cpu=30")
+        .arg("--")
+        .arg(env!("CARGO_BIN_EXE_solum"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("SOLUM_CAMPAIGN")
+        .timeout(std::time::Duration::from_secs(60));
+    if colour {
+        cmd.env("CLICOLOR_FORCE", "1").env_remove("NO_COLOR");
+    } else {
+        cmd.env("NO_COLOR", "1").env_remove("CLICOLOR_FORCE");
+    }
+    let output = cmd.output().expect("prlimit runs solum");
+    let run = Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    };
+    assert!(
+        run.code >= 0,
+        "killed (a hang past the timeout, or a limit): {}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    run
+}

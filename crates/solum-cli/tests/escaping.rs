@@ -11,34 +11,7 @@ use std::time::Duration;
 
 use common::Run;
 
-/// Runs the real `solum` in `dir` under `prlimit` and a timeout, colour forced on.
-fn bounded(dir: &Path, args: &[&str]) -> Run {
-    let output = assert_cmd::Command::new("prlimit")
-        .arg("--as=2147483648")
-        .arg("--cpu=30")
-        .arg("--")
-        .arg(env!("CARGO_BIN_EXE_solum"))
-        .args(args)
-        .current_dir(dir)
-        .env("CLICOLOR_FORCE", "1")
-        .env_remove("NO_COLOR")
-        .env_remove("SOLUM_CAMPAIGN")
-        .timeout(Duration::from_secs(60))
-        .output()
-        .expect("solum runs");
-    let run = Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    };
-    assert!(
-        run.code >= 0,
-        "killed by a limit or the timeout: {}",
-        run.stderr
-    );
-    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
-    run
-}
+use common::bounded_in_colour as bounded;
 
 /// The SGR parameters solum and clap write (reset, bold, dim, underline, four colours).
 const OWN: [&str; 12] = [

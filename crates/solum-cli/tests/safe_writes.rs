@@ -10,36 +10,7 @@ use std::time::Duration;
 
 use common::Run;
 
-/// Runs the real `solum` in `dir` under `prlimit` (2 GiB of address space, 30 s of CPU)
-/// and a 60 s wall-clock timeout, colour off.
-fn bounded(dir: &Path, args: &[&str]) -> Run {
-    let bin = env!("CARGO_BIN_EXE_solum");
-    let output = assert_cmd::Command::new("prlimit")
-        .arg("--as=2147483648")
-        .arg("--cpu=30")
-        .arg("--")
-        .arg(bin)
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("SOLUM_CAMPAIGN")
-        .timeout(Duration::from_secs(60))
-        .output()
-        .expect("solum runs");
-    let code = output.status.code().unwrap_or(-1);
-    let run = Run {
-        code,
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    };
-    assert!(
-        code >= 0,
-        "killed (a hang past the timeout, or a limit): {}",
-        run.stderr
-    );
-    run
-}
+use common::bounded;
 
 /// A folder with a victim file, a link to it, a FIFO and a read-only file, each named with
 /// `ext`.

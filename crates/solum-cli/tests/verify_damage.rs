@@ -10,35 +10,7 @@ use std::time::Duration;
 
 use common::Run;
 
-/// Runs the real `solum` under `prlimit` (2 GiB of address space, 30 s of CPU) and a 60 s
-/// wall-clock timeout, colour off.
-fn bounded(dir: &Path, args: &[&str]) -> Run {
-    let output = assert_cmd::Command::new("prlimit")
-        .arg("--as=2147483648")
-        .arg("--cpu=30")
-        .arg("--")
-        .arg(env!("CARGO_BIN_EXE_solum"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("SOLUM_CAMPAIGN")
-        .timeout(Duration::from_secs(60))
-        .output()
-        .expect("solum runs");
-    let run = Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    };
-    assert!(
-        run.code >= 0,
-        "killed by a limit or the timeout: {}",
-        run.stderr
-    );
-    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
-    run
-}
+use common::bounded;
 
 /// A campaign with a sheet of each of six systems and enough notes to fill several pages.
 fn campaign(dir: &Path) -> PathBuf {
