@@ -7,9 +7,6 @@
 mod common;
 
 use std::path::Path;
-use std::time::Duration;
-
-use common::Run;
 
 use common::bounded_in_colour as bounded;
 
