@@ -189,6 +189,38 @@ struct Session {
     /// A person at a terminal: a command may ask for what its flags leave out. A piped
     /// script's standard input is the script itself, so nothing may read from it.
     interactive: bool,
+    /// What this session's `verify` lines have read.
+    verified: VerifyBudget,
+}
+
+/// The journal entries the `verify` lines of one session may read together. Each reads the
+/// whole journal, so a script of `verify` lines (150,000 fit in a 1 MiB script) over a large
+/// campaign would run for a day; this bounds it at a few seconds of work, whatever the
+/// script's length.
+const MAX_VERIFY_READS: usize = 2_000_000;
+
+/// What the `verify` lines of a session have read, against [`MAX_VERIFY_READS`].
+#[derive(Debug, Default)]
+struct VerifyBudget {
+    read: usize,
+}
+
+impl VerifyBudget {
+    /// Refuses one more `verify` once the session's have read [`MAX_VERIFY_READS`] entries.
+    fn admit(&self) -> anyhow::Result<()> {
+        if self.read >= MAX_VERIFY_READS {
+            return Err(bad(format!(
+                "verify: this session's verify lines have read {} journal entries, at most \
+                 {MAX_VERIFY_READS}; run `solum journal verify` on its own",
+                self.read
+            )));
+        }
+        Ok(())
+    }
+
+    fn spend(&mut self, entries: usize) {
+        self.read = self.read.saturating_add(entries);
+    }
 }
 
 /// Whether the session goes on.
@@ -212,6 +244,7 @@ pub fn run(args: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         genre: args.genre.clone(),
         path,
         interactive,
+        verified: VerifyBudget::default(),
     };
     if !interactive {
         return run_piped(&mut session, &mut campaign, out);
@@ -439,7 +472,9 @@ impl Session {
                 campaign::write_entries(out, &entries, false)?;
             }
             "verify" => {
+                self.verified.admit()?;
                 let report = campaign.verify()?;
+                self.verified.spend(report.entries);
                 campaign::write_verify(out, &report)?;
             }
             "check" => {
@@ -792,12 +827,26 @@ mod tests {
     }
 
     #[test]
+    fn verify_lines_of_a_session_read_a_bounded_journal_in_all() {
+        let mut b = VerifyBudget::default();
+        b.admit().unwrap();
+        b.spend(MAX_VERIFY_READS - 1);
+        b.admit().unwrap();
+        b.spend(1);
+        let e = b.admit().unwrap_err().to_string();
+        assert!(e.contains("have read 2000000 journal entries"), "{e}");
+        b.spend(usize::MAX);
+        assert!(b.admit().is_err());
+    }
+
+    #[test]
     fn idea_takes_a_genre_a_file_and_a_count() {
         let s = Session {
             oracle: None,
             genre: "horror".into(),
             path: PathBuf::new(),
             interactive: false,
+            verified: VerifyBudget::default(),
         };
         let (src, n) = s.idea_args("").unwrap();
         assert_eq!((src, n), (IdeaSource::Genre("horror".into()), 3));
