@@ -2573,3 +2573,47 @@ async fn tables_created_and_writes_made_from_one_address_share_its_budget() {
         .await;
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
 }
+
+/// One table's sessions cannot take every live stream of the server: past its cap per table
+/// (`live_per_table`) a stream is 429, and another table's stream is still served.
+#[tokio::test]
+async fn one_tables_sessions_cannot_take_every_live_stream() {
+    let s = server_with(|c| {
+        c.live_per_table = 2;
+        c.live_max = 4;
+    });
+    let (gm, _) = s.table("T", "Ada").await;
+    let pia = s.player(&gm, "Pia").await;
+    let bo = s.player(&gm, "Bo").await;
+    let open = |token: &str| {
+        Request::builder()
+            .uri(format!("/api/events?token={token}"))
+            .header("host", HOST)
+            .body(Body::empty())
+            .unwrap()
+    };
+    // Held open (their bodies not dropped) for the whole test.
+    let mut held = Vec::new();
+    for t in [&gm, &pia] {
+        let resp = s.router.clone().oneshot(open(t)).await.unwrap();
+        assert_eq!(resp.status(), StatusCode::OK);
+        held.push(resp);
+    }
+    let third = s.send(open(&bo)).await;
+    assert_eq!(
+        third.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        third.text()
+    );
+    assert!(
+        third.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("this table")
+    );
+    let (other, _) = s.table("U", "Uma").await;
+    let resp = s.router.clone().oneshot(open(&other)).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::OK, "another table's stream");
+    drop(held);
+}
