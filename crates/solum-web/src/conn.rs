@@ -10,12 +10,12 @@
 //! stream writes a comment every 15 seconds, so only a stalled one is idle). The body-read
 //! timeout is the router's (see `body_deadline` in the crate root).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::io;
 use std::net::IpAddr;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
@@ -25,6 +25,7 @@ use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Notify;
 use tower_service::Service;
 
 use crate::{AppState, app};
@@ -67,31 +68,89 @@ pub fn connection_cap(configured: usize) -> usize {
     .max(1)
 }
 
-/// Open connections, overall and per peer address.
+/// Open connections, overall and per peer address, and the ones that have not yet sent a
+/// whole request head (oldest first), which a new connection may push out at the cap.
 #[derive(Default)]
 struct Open {
     total: usize,
     by_peer: HashMap<IpAddr, usize>,
+    next: u64,
+    /// Every open connection by its number (in the order accepted).
+    conns: BTreeMap<u64, Conn>,
+}
+
+/// What the accept loop keeps of an open connection.
+struct Conn {
+    ip: IpAddr,
+    /// Set once a request's head has been read whole.
+    started: Arc<AtomicBool>,
+    /// Told to close the connection when it is pushed out.
+    evict: Arc<Notify>,
+}
+
+impl Open {
+    /// Forgets connection `id` (closed, or pushed out) and gives back its place.
+    fn release(&mut self, id: u64) -> Option<Conn> {
+        let conn = self.conns.remove(&id)?;
+        self.total = self.total.saturating_sub(1);
+        if let Some(n) = self.by_peer.get_mut(&conn.ip) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                self.by_peer.remove(&conn.ip);
+            }
+        }
+        Some(conn)
+    }
 }
 
 /// A connection's place under the caps, given back when it closes.
 struct Slot {
     open: Arc<Mutex<Open>>,
-    ip: IpAddr,
+    id: u64,
+    started: Arc<AtomicBool>,
+    evict: Arc<Notify>,
 }
 
 impl Slot {
+    /// A place for a connection from `ip`: refused over the cap per peer; at the cap
+    /// overall, the oldest connection that has not yet sent a whole request head is pushed
+    /// out to make room (refused if every open one has).
     fn take(open: &Arc<Mutex<Open>>, ip: IpAddr, cap: usize, per_peer: usize) -> Option<Self> {
         let mut o = open.lock().ok()?;
         let mine = o.by_peer.get(&ip).copied().unwrap_or(0);
-        if o.total >= cap || mine >= per_peer {
+        if mine >= per_peer {
             return None;
         }
+        if o.total >= cap {
+            let oldest = o
+                .conns
+                .iter()
+                .find(|(_, c)| !c.started.load(Ordering::Relaxed))
+                .map(|(id, _)| *id)?;
+            if let Some(pushed) = o.release(oldest) {
+                // `notify_one` keeps the wake-up should the task not be waiting yet.
+                pushed.evict.notify_one();
+            }
+        }
+        let id = o.next;
+        o.next = o.next.wrapping_add(1);
+        let started = Arc::new(AtomicBool::new(false));
+        let evict = Arc::new(Notify::new());
         o.total += 1;
         *o.by_peer.entry(ip).or_insert(0) += 1;
+        o.conns.insert(
+            id,
+            Conn {
+                ip,
+                started: started.clone(),
+                evict: evict.clone(),
+            },
+        );
         Some(Self {
             open: open.clone(),
-            ip,
+            id,
+            started,
+            evict,
         })
     }
 }
@@ -99,13 +158,8 @@ impl Slot {
 impl Drop for Slot {
     fn drop(&mut self) {
         if let Ok(mut o) = self.open.lock() {
-            o.total = o.total.saturating_sub(1);
-            if let Some(n) = o.by_peer.get_mut(&self.ip) {
-                *n = n.saturating_sub(1);
-                if *n == 0 {
-                    o.by_peer.remove(&self.ip);
-                }
-            }
+            // Already released if it was pushed out.
+            o.release(self.id);
         }
     }
 }
@@ -241,7 +295,11 @@ pub async fn serve_on(
             last: last.clone(),
         });
         let router = router.clone();
+        let started = slot.started.clone();
+        let evict = slot.evict.clone();
         let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
+            // The head is read whole: no longer one to push out at the cap.
+            started.store(true, Ordering::Relaxed);
             req.extensions_mut().insert(ConnectInfo(peer));
             router.clone().call(req)
         });
@@ -257,6 +315,7 @@ pub async fn serve_on(
             tokio::select! {
                 _ = conn.as_mut() => return,
                 () = idle_for(base, &last, idle) => return,
+                () = evict.notified() => return,
                 _ = stop.wait_for(|s| *s) => {}
             }
             conn.as_mut().graceful_shutdown();
@@ -285,6 +344,10 @@ mod tests {
         let a2 = Slot::take(&open, a, 3, 2).unwrap();
         assert!(Slot::take(&open, a, 3, 2).is_none(), "per peer");
         let b1 = Slot::take(&open, b, 3, 2).unwrap();
+        // Each has sent a request: none to push out.
+        for s in [&a1, &a2, &b1] {
+            s.started.store(true, Ordering::Relaxed);
+        }
         assert!(Slot::take(&open, b, 3, 2).is_none(), "overall");
         drop(a1);
         assert!(Slot::take(&open, b, 3, 2).is_some());
@@ -292,6 +355,50 @@ mod tests {
         let o = open.lock().unwrap();
         assert_eq!(o.total, 0);
         assert!(o.by_peer.is_empty(), "no empty entries kept");
+        assert!(o.conns.is_empty());
+    }
+
+    #[test]
+    fn at_the_cap_the_oldest_connection_without_a_request_is_pushed_out() {
+        let open = Arc::new(Mutex::new(Open::default()));
+        let ip = |n: u8| IpAddr::from([10, 0, 0, n]);
+        let a = Slot::take(&open, ip(1), 3, 2).unwrap();
+        let b = Slot::take(&open, ip(2), 3, 2).unwrap();
+        let c = Slot::take(&open, ip(3), 3, 2).unwrap();
+        a.started.store(true, Ordering::Relaxed);
+        // Full: the oldest without a request is b (a has sent one).
+        let d = Slot::take(&open, ip(4), 3, 2).unwrap();
+        {
+            let o = open.lock().unwrap();
+            assert_eq!(o.total, 3);
+            assert!(!o.by_peer.contains_key(&ip(2)), "b's place given back");
+            assert_eq!(
+                o.conns.keys().copied().collect::<Vec<_>>(),
+                [a.id, c.id, d.id]
+            );
+        }
+        // b was told to close (the permit is kept until it waits).
+        {
+            let mut told = std::pin::pin!(b.evict.notified());
+            assert!(told.as_mut().enable(), "b told to close");
+        }
+        drop(b);
+        assert_eq!(
+            open.lock().unwrap().total,
+            3,
+            "b's place not given back twice"
+        );
+        for s in [&c, &d] {
+            s.started.store(true, Ordering::Relaxed);
+        }
+        assert!(
+            Slot::take(&open, ip(5), 3, 2).is_none(),
+            "all have a request"
+        );
+        drop((a, c, d));
+        let o = open.lock().unwrap();
+        assert_eq!(o.total, 0);
+        assert!(o.by_peer.is_empty() && o.conns.is_empty());
     }
 
     #[test]

@@ -87,6 +87,9 @@ pub struct Config {
     pub live_per_session: usize,
     /// Live streams open at once per peer address.
     pub live_per_peer: usize,
+    /// Live streams open at once per table (so one table cannot take all of
+    /// [`Config::live_max`]).
+    pub live_per_table: usize,
     /// Journaled writes a table may make at once, then [`Config::table_writes_per_sec`].
     pub table_write_burst: u32,
     /// Journaled writes per second a table regains.
@@ -95,6 +98,15 @@ pub struct Config {
     pub session_write_burst: u32,
     /// Journaled writes per second a session regains.
     pub session_writes_per_sec: f64,
+    /// Journaled writes one peer address may make at once, whatever its sessions and
+    /// tables, then [`Config::peer_writes_per_sec`].
+    pub peer_write_burst: u32,
+    /// Journaled writes per second a peer address regains.
+    pub peer_writes_per_sec: f64,
+    /// Tables one peer address may create at once, then [`Config::table_creates_per_sec`].
+    pub table_create_burst: u32,
+    /// Tables per second a peer address regains the right to create.
+    pub table_creates_per_sec: f64,
 }
 
 impl Config {
@@ -117,10 +129,15 @@ impl Config {
             live_max: 256,
             live_per_session: 4,
             live_per_peer: 32,
+            live_per_table: 64,
             table_write_burst: 120,
             table_writes_per_sec: 10.0,
             session_write_burst: 60,
             session_writes_per_sec: 5.0,
+            peer_write_burst: 120,
+            peer_writes_per_sec: 10.0,
+            table_create_burst: 5,
+            table_creates_per_sec: 1.0 / 60.0,
         }
     }
 }
@@ -142,6 +159,9 @@ struct Inner {
     /// Journaled writes per table and per session.
     table_writes: Limiter,
     session_writes: Limiter,
+    /// Journaled writes per peer address, and tables created per peer address.
+    peer_writes: Limiter,
+    table_creates: Limiter,
 }
 
 impl AppState {
@@ -157,6 +177,11 @@ impl AppState {
                 session_writes: Limiter::new(
                     config.session_write_burst,
                     config.session_writes_per_sec,
+                ),
+                peer_writes: Limiter::new(config.peer_write_burst, config.peer_writes_per_sec),
+                table_creates: Limiter::new(
+                    config.table_create_burst,
+                    config.table_creates_per_sec,
                 ),
                 config,
             }),
@@ -229,7 +254,8 @@ pub fn app(state: AppState) -> Router {
         .layer(tower_http::limit::RequestBodyLimitLayer::new(
             NOTE_BODY_LIMIT,
         ))
-        .layer(middleware::from_fn(json_errors));
+        .layer(middleware::from_fn(json_errors))
+        .layer(middleware::from_fn(with_peer));
     Router::new()
         .merge(page::routes())
         .nest("/api", api)
@@ -828,8 +854,20 @@ async fn change<T: Send + 'static>(
     out
 }
 
+tokio::task_local! {
+    /// The peer address of the request being handled (set by [`with_peer`]), for the write
+    /// budget per address.
+    static PEER: Option<std::net::IpAddr>;
+}
+
+/// Runs the rest of the request with its peer address in [`PEER`].
+async fn with_peer(peer: Peer, req: axum::extract::Request, next: Next) -> Response {
+    PEER.scope(peer.0, next.run(req)).await
+}
+
 /// The write budget: every change a session makes (each journaled) spends a token of its
-/// table's bucket and of its own ([`Config::table_write_burst`] and following); an empty
+/// table's bucket, of its own and of its peer address's ([`Config::table_write_burst`] and
+/// following), so many sessions or tables from one address share one budget; an empty
 /// bucket answers 429 with the seconds to wait in `Retry-After`.
 fn write_budget(state: &AppState, scope: Scope) -> Result<(), ApiError> {
     let refused = |wait: Duration, whose: &str| {
@@ -845,6 +883,15 @@ fn write_budget(state: &AppState, scope: Scope) -> Result<(), ApiError> {
             .session_writes
             .take(&format!("member {member}"))
             .map_err(|w| refused(w, "this session"))?;
+    }
+    // Where no peer address exists (the router driven without a listener) there is no
+    // bucket per address.
+    if let Ok(Some(ip)) = PEER.try_with(|p| *p) {
+        state
+            .inner
+            .peer_writes
+            .take(&format!("peer {ip}"))
+            .map_err(|w| refused(w, "this address"))?;
     }
     state
         .inner
@@ -940,6 +987,21 @@ async fn create_table(
     Body_(req): Body_<NewTable>,
 ) -> Result<(StatusCode, Json<Joined>), ApiError> {
     anonymous_limit(&state, &peer)?;
+    // Tables made per address: each table has a write budget of its own, so many tables
+    // would multiply one client's.
+    if let Some(ip) = peer.0 {
+        state
+            .inner
+            .table_creates
+            .take(&format!("peer {ip}"))
+            .map_err(|wait| {
+                ApiError::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "this address has created as many tables as it may for now; nothing was created, try again later",
+                )
+                .retry_after(wait)
+            })?;
+    }
     let path = state.path();
     let joined = write(&state, move || {
         let mut store = SqliteStore::open(&path)?;

@@ -7,7 +7,8 @@
 //! secret entry, since its store cannot. Each client has a bounded buffer of wake-ups: a
 //! client that leaves it full (it does not read) is dropped, and the others go on.
 //!
-//! Streams are capped overall, per session and per peer address (429 past a cap). A stream
+//! Streams are capped overall, per table, per session and per peer address (429 past a
+//! cap). A stream
 //! lives as long as its session: every read of the journal (each wake-up, each poll) checks
 //! the session first, logout ends the session's streams at once, and every event delivered
 //! checks the stream was not ended. A table's live state goes when its last stream closes.
@@ -60,6 +61,7 @@ pub(crate) struct Caps {
     pub total: usize,
     pub per_session: usize,
     pub per_peer: usize,
+    pub per_table: usize,
 }
 
 /// Which cap a refused stream met.
@@ -68,6 +70,7 @@ pub(crate) enum Over {
     Total,
     Session,
     Peer,
+    Table,
 }
 
 fn lock(m: &Mutex<Clients>) -> MutexGuard<'_, Clients> {
@@ -137,6 +140,9 @@ impl Hub {
             && c.per_peer.get(&ip).copied().unwrap_or(0) >= caps.per_peer
         {
             return Err(Over::Peer);
+        }
+        if c.tables.get(&table).map_or(0, HashMap::len) >= caps.per_table {
+            return Err(Over::Table);
         }
         let (tx, rx) = mpsc::channel(buffer.max(1));
         let ended = Arc::new(AtomicBool::new(false));
@@ -268,6 +274,7 @@ pub(crate) async fn events(
         total: config.live_max,
         per_session: config.live_per_session,
         per_peer: config.live_per_peer,
+        per_table: config.live_per_table,
     };
     let sub = state
         .hub()
@@ -283,6 +290,7 @@ pub(crate) async fn events(
                 Over::Total => "the server has as many live streams open as it takes",
                 Over::Session => "this session has as many live streams open as it may",
                 Over::Peer => "this address has as many live streams open as it may",
+                Over::Table => "this table has as many live streams open as it may",
             };
             ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
@@ -391,6 +399,7 @@ mod tests {
         total: 5,
         per_session: 2,
         per_peer: 3,
+        per_table: 4,
     };
 
     #[test]
@@ -436,6 +445,30 @@ mod tests {
         );
         drop(s1);
         assert!(hub.subscribe(2, "v", Some(other), 4, CAPS).is_ok());
+    }
+
+    #[test]
+    fn one_table_cannot_take_every_stream() {
+        let hub = Hub::default();
+        let caps = Caps {
+            total: 10,
+            per_session: 10,
+            per_peer: 10,
+            per_table: 3,
+        };
+        let mine: Vec<_> = (0..3)
+            .map(|n| hub.subscribe(1, &format!("s{n}"), None, 4, caps).unwrap())
+            .collect();
+        assert_eq!(
+            hub.subscribe(1, "s9", None, 4, caps).err(),
+            Some(Over::Table)
+        );
+        assert!(
+            hub.subscribe(2, "t", None, 4, caps).is_ok(),
+            "another table"
+        );
+        drop(mine);
+        assert!(hub.subscribe(1, "s9", None, 4, caps).is_ok());
     }
 
     #[tokio::test]

@@ -2483,3 +2483,137 @@ async fn a_tables_journal_grows_within_its_write_budget() {
         .count();
     assert_eq!(notes, 6);
 }
+
+/// `request` as the page makes it, from `peer` (as the connection gives it).
+fn page_request_from(peer: &str, uri: &str, token: Option<&str>, body: &Value) -> Request<Body> {
+    let mut req = Request::post(uri)
+        .header("host", HOST)
+        .header("origin", ORIGIN)
+        .header("content-type", "application/json");
+    if let Some(t) = token {
+        req = req.header("authorization", format!("Bearer {t}"));
+    }
+    from_peer(req.body(Body::from(body.to_string())).unwrap(), peer)
+}
+
+/// Table creation has a budget per peer address (a burst, then one a minute by default):
+/// many tables from one address no longer multiply its write budget, and journaled writes
+/// spend from the address's bucket whatever the session and table.
+#[tokio::test]
+async fn tables_created_and_writes_made_from_one_address_share_its_budget() {
+    let s = server_with(|c| {
+        c.table_create_burst = 3;
+        c.table_creates_per_sec = 0.001;
+        c.peer_write_burst = 5;
+        c.peer_writes_per_sec = 0.001;
+    });
+    const A: &str = "192.0.2.1:4000";
+    const B: &str = "192.0.2.2:4000";
+    let mut tokens = Vec::new();
+    for i in 0..3 {
+        let a = s
+            .send(page_request_from(
+                A,
+                "/api/tables",
+                None,
+                &json!({ "table": format!("T{i}"), "name": "Ada" }),
+            ))
+            .await;
+        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+        tokens.push(a.json()["token"].as_str().unwrap().to_string());
+    }
+    // The fourth from the same address: refused, with the wait (1,000 s for a token at
+    // 0.001 a second), nothing created.
+    let a = s
+        .send(page_request_from(
+            A,
+            "/api/tables",
+            None,
+            &json!({ "table": "T3", "name": "Ada" }),
+        ))
+        .await;
+    assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.text());
+    assert_eq!(a.headers[axum::http::header::RETRY_AFTER], "1000");
+    assert!(a.json()["error"].as_str().unwrap().contains("tables"));
+    // Another address creates its own.
+    let b = s
+        .send(page_request_from(
+            B,
+            "/api/tables",
+            None,
+            &json!({ "table": "U", "name": "Uma" }),
+        ))
+        .await;
+    assert_eq!(b.status, StatusCode::CREATED, "{}", b.text());
+    let uma = b.json()["token"].as_str().unwrap().to_string();
+    // Five notes from address A across its three tables (each table and session far below
+    // its own budget), then the address's bucket is empty whatever the table.
+    let note = |i: usize| json!({ "text": format!("note {i}") });
+    for i in 0..5 {
+        let a = s
+            .send(page_request_from(
+                A,
+                "/api/notes",
+                Some(&tokens[i % 3]),
+                &note(i),
+            ))
+            .await;
+        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    }
+    for t in &tokens {
+        let a = s
+            .send(page_request_from(A, "/api/notes", Some(t), &note(9)))
+            .await;
+        assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.text());
+        assert!(a.json()["error"].as_str().unwrap().contains("this address"));
+    }
+    // Another address writes on.
+    let a = s
+        .send(page_request_from(B, "/api/notes", Some(&uma), &note(0)))
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+}
+
+/// One table's sessions cannot take every live stream of the server: past its cap per table
+/// (`live_per_table`) a stream is 429, and another table's stream is still served.
+#[tokio::test]
+async fn one_tables_sessions_cannot_take_every_live_stream() {
+    let s = server_with(|c| {
+        c.live_per_table = 2;
+        c.live_max = 4;
+    });
+    let (gm, _) = s.table("T", "Ada").await;
+    let pia = s.player(&gm, "Pia").await;
+    let bo = s.player(&gm, "Bo").await;
+    let open = |token: &str| {
+        Request::builder()
+            .uri(format!("/api/events?token={token}"))
+            .header("host", HOST)
+            .body(Body::empty())
+            .unwrap()
+    };
+    // Held open (their bodies not dropped) for the whole test.
+    let mut held = Vec::new();
+    for t in [&gm, &pia] {
+        let resp = s.router.clone().oneshot(open(t)).await.unwrap();
+        assert_eq!(resp.status(), StatusCode::OK);
+        held.push(resp);
+    }
+    let third = s.send(open(&bo)).await;
+    assert_eq!(
+        third.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        third.text()
+    );
+    assert!(
+        third.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("this table")
+    );
+    let (other, _) = s.table("U", "Uma").await;
+    let resp = s.router.clone().oneshot(open(&other)).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::OK, "another table's stream");
+    drop(held);
+}

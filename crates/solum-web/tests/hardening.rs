@@ -583,3 +583,44 @@ fn slow_headers_slow_bodies_idle_connections_and_a_crowd_from_one_address_are_cu
         assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     }
 }
+
+/// At the cap overall, a new connection pushes out the oldest one that has not sent a whole
+/// request head: half-open requests spread over several addresses (each under the cap per
+/// address) no longer lock out a client that sends its request at once.
+#[test]
+fn half_open_requests_filling_the_cap_give_way_to_a_whole_request() {
+    let _alone = one_at_a_time();
+    let (addr, _dir, _stop) = serve_in_process(|c| {
+        // Long enough that none of the half-open ones times out during the test.
+        c.header_read_timeout = Duration::from_secs(30);
+        c.idle_timeout = Duration::from_secs(30);
+        c.max_connections = 24;
+        c.max_connections_per_peer = 12;
+    });
+    // 24 half-open requests from 127.0.0.3 and 127.0.0.4: the cap overall is full.
+    let mut held = Vec::new();
+    for n in 0..24u8 {
+        let from = Ipv4Addr::new(127, 0, 0, 3 + n % 2);
+        let mut s = connect_from(from, addr, Duration::from_secs(5)).unwrap();
+        s.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").unwrap();
+        held.push(s);
+        // In order, so the first is the oldest.
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let mut fresh =
+        connect_from(Ipv4Addr::new(127, 0, 0, 5), addr, Duration::from_secs(5)).unwrap();
+    write!(
+        fresh,
+        "GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let answer = read_until_closed(&mut fresh, Duration::from_secs(10)).expect("answered");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer:.200}");
+    // The oldest half-open one made the room: closed without an answer.
+    assert_eq!(
+        read_until_closed(&mut held[0], Duration::from_secs(5)).as_deref(),
+        Some(""),
+        "the oldest half-open connection was pushed out"
+    );
+}

@@ -117,11 +117,17 @@ fn start_server(live_buffer: usize) -> Server {
     // address, which are meant for strangers on a network.
     config.max_connections_per_peer = usize::MAX;
     config.live_per_peer = usize::MAX;
+    config.live_per_table = usize::MAX;
     config.live_max = 4 * TABLES * PER_TABLE;
     config.table_write_burst = u32::MAX;
     config.table_writes_per_sec = 1e9;
     config.session_write_burst = u32::MAX;
     config.session_writes_per_sec = 1e9;
+    // Every simulated client comes from one loopback address.
+    config.peer_write_burst = u32::MAX;
+    config.peer_writes_per_sec = 1e9;
+    config.table_create_burst = u32::MAX;
+    config.table_creates_per_sec = 1e9;
     // What `serve` allows on a loopback address.
     config.allowed_hosts = Some(vec![addr.to_string(), format!("localhost:{}", addr.port())]);
     let state = AppState::new(config);
