@@ -413,3 +413,24 @@ fn contradictions_are_refused_at_their_term() {
         parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
     }
 }
+
+/// A range refused in a part of the expression names that part's own range and underlines
+/// exactly it: `1d6*1000000` is 1000000 to 6000000 (by hand: 1·10^6 to 6·10^6, 5000001
+/// numbers), refused before the next `*1000000` is reached.
+#[test]
+fn a_refused_range_is_the_underlined_parts_own() {
+    let text = "1d6*1000000*1000000*1000000";
+    let e = distribution(&parse(text).unwrap()).unwrap_err();
+    let span = e.span().expect("a span");
+    assert_eq!(&text[span.start..span.end], "1d6*1000000", "{e}");
+    let message = e.to_string();
+    assert!(
+        message.contains("the underlined part spread from 1000000 to 6000000, 5000001 numbers"),
+        "{message}"
+    );
+    // The whole expression, refused as a whole, is underlined whole.
+    let text = "1d6*1000000";
+    let e = distribution(&parse(text).unwrap()).unwrap_err();
+    let span = e.span().expect("a span");
+    assert_eq!((span.start, span.end), (0, text.len()), "{e}");
+}
