@@ -658,8 +658,9 @@ fn check_record(record: &Record) -> Result<(), AppError> {
 /// (line breaks and tabs are allowed where `multiline`) and no text-direction override or
 /// isolate (see [`text_problem`]).
 fn text(what: &'static str, raw: &str, limit: usize, multiline: bool) -> Result<String, AppError> {
-    // Line ends typed on another system are kept as plain line breaks.
-    let unified = raw.replace("\r\n", "\n");
+    // Line ends typed on another system (CRLF from Windows, a lone CR from old Macs) are
+    // kept as plain line breaks, before the control-character rule sees them.
+    let unified = raw.replace("\r\n", "\n").replace('\r', "\n");
     let t = unified.trim();
     if t.is_empty() {
         return Err(AppError::Empty(what));
@@ -766,23 +767,93 @@ fn combining(c: char) -> bool {
 }
 
 /// The form two names are compared in (members of a table): lower case, runs of spaces
-/// as one, full-width Latin letters and digits as their ASCII forms; so `Ada`, `ADA`,
-/// `ａｄａ` and ` Ada ` are one name.
+/// as one, full-width Latin letters and digits as their ASCII forms, and the Cyrillic and
+/// Greek letters that look like a Latin one as that letter (a small skeleton in the manner
+/// of Unicode TR39, see [`look_alike`]); so `Ada`, `ADA`, `ａｄａ`, ` Ada `, `Аda`
+/// (Cyrillic А) and `Αda` (Greek Α) are one name.
 pub fn name_key(name: &str) -> String {
     let folded: String = name
         .trim()
         .chars()
         .map(|c| match c {
             '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFF01 + 0x21).unwrap_or(c),
-            c => c,
+            c => look_alike(c),
         })
         .collect::<String>()
-        .to_lowercase();
+        .to_lowercase()
+        .chars()
+        .map(look_alike)
+        .collect();
     folded
         .split(' ')
         .filter(|w| !w.is_empty())
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The Latin letter a Cyrillic or Greek letter looks like (from Unicode TR39's
+/// confusables, the letters that look alike in common fonts), or the letter itself. Capitals
+/// map to capitals (a Greek `Η` looks like `H`, its small `η` does not look like `h`), small
+/// letters to small letters.
+fn look_alike(c: char) -> char {
+    match c {
+        // Cyrillic capitals
+        'А' => 'A',
+        'В' => 'B',
+        'Е' | 'Ѐ' => 'E',
+        'К' => 'K',
+        'М' => 'M',
+        'Н' => 'H',
+        'О' => 'O',
+        'Р' => 'P',
+        'С' => 'C',
+        'Т' => 'T',
+        'Х' => 'X',
+        'У' | 'Ү' => 'Y',
+        'Ѕ' => 'S',
+        'І' | 'Ӏ' => 'I',
+        'Ј' => 'J',
+        'Ԛ' => 'Q',
+        'Ԝ' => 'W',
+        // Greek capitals
+        'Α' => 'A',
+        'Β' => 'B',
+        'Ε' => 'E',
+        'Ζ' => 'Z',
+        'Η' => 'H',
+        'Ι' => 'I',
+        'Κ' => 'K',
+        'Μ' => 'M',
+        'Ν' => 'N',
+        'Ο' => 'O',
+        'Ρ' => 'P',
+        'Τ' => 'T',
+        'Υ' => 'Y',
+        'Χ' => 'X',
+        // Cyrillic small letters
+        'а' => 'a',
+        'е' => 'e',
+        'о' => 'o',
+        'р' => 'p',
+        'с' => 'c',
+        'у' | 'ү' => 'y',
+        'х' => 'x',
+        'ѕ' => 's',
+        'і' => 'i',
+        'ј' => 'j',
+        'һ' => 'h',
+        'ԛ' => 'q',
+        'ԝ' => 'w',
+        'ӏ' => 'l',
+        // Greek small letters
+        'α' => 'a',
+        'ο' => 'o',
+        'ρ' => 'p',
+        'ν' => 'v',
+        'ι' => 'i',
+        'υ' => 'u',
+        c => c,
+    }
 }
 
 /// Unicode format characters (category Cf: zero-width spaces and joiners, the byte order

@@ -82,6 +82,30 @@ fn empty_long_and_control_text_is_refused() {
 }
 
 #[test]
+fn windows_and_old_mac_line_ends_are_plain_line_breaks() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = campaign(&dir);
+    // Pasted from Windows (CRLF) and from an old Mac (a lone CR): three lines each.
+    c.note("one\r\ntwo\r\nthree\r\n").unwrap();
+    c.note("one\rtwo\rthree").unwrap();
+    let notes: Vec<String> = c
+        .entries()
+        .unwrap()
+        .into_iter()
+        .filter_map(|e| match e.record {
+            Record::Note { text } => Some(text),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(notes, ["one\ntwo\nthree", "one\ntwo\nthree"]);
+    // A carriage return is still no way into a one-line field.
+    assert!(matches!(
+        c.ask("who\r\nis there?", Leaning::Even, Dice::Seed(1)),
+        Err(AppError::ControlCharacter("question"))
+    ));
+}
+
+#[test]
 fn scenes_open_and_close() {
     let dir = tempfile::tempdir().unwrap();
     let mut c = campaign(&dir);

@@ -80,6 +80,8 @@ fn a_player_cannot_take_a_name_that_compares_equal_to_a_members() {
         "gia rossi",
         " GIA  ROSSI ",
         "ｇｉａ ｒｏｓｓｉ",
+        "Gi\u{0430} R\u{043E}ssi", // Cyrillic а and о
+        "Gi\u{03B1} Ross\u{0456}", // Greek α, Cyrillic і
     ]
     .into_iter()
     .enumerate()
@@ -90,6 +92,31 @@ fn a_player_cannot_take_a_name_that_compares_equal_to_a_members() {
         // The invite is still good for another name.
         tables::join(&mut s, &invite.token, &format!("Pia {i}"), None, false).unwrap();
     }
+}
+
+#[test]
+fn cyrillic_and_greek_look_alikes_of_a_members_name_are_taken() {
+    let (_dir, mut s) = store();
+    let gm = tables::create_table(&mut s, "T", "Ada").unwrap();
+    let gm_member = tables::session(&s, &gm.token).unwrap().unwrap();
+    // U+0410 Cyrillic capital A, U+0391 Greek capital Alpha, U+0430 Cyrillic small a.
+    for name in [
+        "\u{0410}da",
+        "\u{0391}da",
+        "Ad\u{0430}",
+        "\u{0410}D\u{0410}",
+    ] {
+        let invite = tables::invite(&mut s, &gm_member, false).unwrap();
+        let e = tables::join(&mut s, &invite.token, name, None, false).unwrap_err();
+        assert!(matches!(e, AppError::NameTaken { .. }), "{name:?}: {e}");
+    }
+    // Letters that do not look like a Latin one stay names of their own: Cyrillic Д (De).
+    let invite = tables::invite(&mut s, &gm_member, false).unwrap();
+    tables::join(&mut s, &invite.token, "A\u{0434}a", None, false).unwrap();
+    assert_eq!(
+        solum_app::name_key("\u{0391}DA"),
+        solum_app::name_key("ada")
+    );
 }
 
 #[test]

@@ -160,24 +160,41 @@ impl Distribution {
         self.outcomes.iter().map(|(_, p)| p).sum()
     }
 
-    /// The mean of the kept outcomes, renormalised.
+    /// The mean of the kept outcomes, renormalised. Computed from the lowest value up (the
+    /// distances to it are exact in `f64` up to 2^53 apart), so a narrow distribution far
+    /// from zero (`9000000000000000000 + 1d6`) keeps its spread; the mean itself is the
+    /// nearest `f64`.
     pub fn mean(&self) -> f64 {
+        let Some(&(lo, _)) = self.outcomes.first() else {
+            return 0.0;
+        };
+        lo as f64 + self.mean_above(lo)
+    }
+
+    /// The mean distance of the kept outcomes above `lo`, renormalised.
+    fn mean_above(&self, lo: i64) -> f64 {
         let total = prob_to_f64(&self.total());
         self.outcomes
             .iter()
-            .map(|(v, p)| *v as f64 * prob_to_f64(p))
+            .map(|(v, p)| (i128::from(*v) - i128::from(lo)) as f64 * prob_to_f64(p))
             .sum::<f64>()
             / total
     }
 
-    /// The standard deviation of the kept outcomes, renormalised.
+    /// The standard deviation of the kept outcomes, renormalised: computed on the distances
+    /// to the lowest value, so it is right however far from zero the values are.
     pub fn std_dev(&self) -> f64 {
+        let Some(&(lo, _)) = self.outcomes.first() else {
+            return 0.0;
+        };
         let total = prob_to_f64(&self.total());
-        let mean = self.mean();
+        let mean = self.mean_above(lo);
         let var = self
             .outcomes
             .iter()
-            .map(|(v, p)| (*v as f64 - mean).powi(2) * prob_to_f64(p))
+            .map(|(v, p)| {
+                ((i128::from(*v) - i128::from(lo)) as f64 - mean).powi(2) * prob_to_f64(p)
+            })
             .sum::<f64>()
             / total;
         var.sqrt()
@@ -228,6 +245,16 @@ mod tests {
         assert_eq!(d6.p_at_most(2), prob(1, 3));
         assert!((d6.mean() - 3.5).abs() < 1e-12);
         assert!((d6.std_dev() - (35.0f64 / 12.0).sqrt()).abs() < 1e-12);
+        // Far from zero: 9e18 + 1d6 still has the d6's spread, sqrt(35/12) = 1.7078…
+        let far = d6.map(|v| v + 9_000_000_000_000_000_000 - 1);
+        assert!((far.std_dev() - (35.0f64 / 12.0).sqrt()).abs() < 1e-12);
+        assert_eq!(far.mean(), 9_000_000_000_000_000_002.5f64);
+        // At the bottom edge: i64::MIN + {0, 1}, each half: sd 1/2.
+        let low = Distribution::from_pairs(
+            [(i64::MIN, prob(1, 2)), (i64::MIN + 1, prob(1, 2))],
+            prob(0, 1),
+        );
+        assert!((low.std_dev() - 0.5).abs() < 1e-12);
     }
 
     #[test]

@@ -258,9 +258,11 @@ fn check_range(lo: i128, hi: i128, span: Span) -> Result<(), NotationError> {
     let width = hi - lo + 1;
     if width > i128::from(MAX_RANGE) {
         return Err(NotationError::limit(
+            // The refused part may be a part of the expression (`1d6*1000000` of
+            // `1d6*1000000*1000000`): the span underlines it, the numbers are its own.
             format!(
-                "exact odds of this expression spread from {lo} to {hi}: at most {MAX_RANGE} \
-                 numbers apart (roll it instead, or make it smaller)"
+                "exact odds of the underlined part spread from {lo} to {hi}, {width} numbers: \
+                 at most {MAX_RANGE} numbers apart (roll it instead, or make it smaller)"
             ),
             Some(span),
         ));

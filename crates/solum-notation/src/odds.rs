@@ -33,6 +33,8 @@ pub struct Odds {
     probs: Vec<f64>,
     kept: BigUint,
     mean: f64,
+    /// The mean times `kept`, exactly.
+    mean_num: BigInt,
     sd: f64,
 }
 
@@ -54,32 +56,67 @@ impl Odds {
         let den = w.denominator_big();
         let probs: Vec<f64> = weights.iter().map(|(_, x)| ratio_f64(x, &den)).collect();
         let kept: BigUint = weights.iter().map(|(_, x)| x).sum();
-        let total = ratio_f64(&kept, &den);
-        let mean = weights
+        // Figures from the lowest value up: the distances to it are small where the
+        // values are huge (`1000000*1000000*1000000*9+1d6`), so the spread survives `f64`.
+        let lo = weights.first().map_or(0, |(v, _)| *v);
+        let above = |v: i64| i128::from(v) - i128::from(lo);
+        let sum_above: BigUint = weights
             .iter()
-            .zip(&probs)
-            .map(|((v, _), p)| *v as f64 * p)
-            .sum::<f64>()
-            / total;
+            .map(|(v, w)| BigUint::from(above(*v).unsigned_abs()) * w)
+            .sum();
+        let mean_above = if kept == BigUint::default() {
+            0.0
+        } else {
+            ratio_f64(&sum_above, &kept)
+        };
+        let total = ratio_f64(&kept, &den);
         let var = weights
             .iter()
             .zip(&probs)
-            .map(|((v, _), p)| (*v as f64 - mean).powi(2) * p)
+            .map(|((v, _), p)| (above(*v) as f64 - mean_above).powi(2) * p)
             .sum::<f64>()
             / total;
+        let mean_num = BigInt::from(lo) * BigInt::from(kept.clone()) + BigInt::from(sum_above);
         Self {
             weights,
             den,
             probs,
+            mean: lo as f64 + mean_above,
+            mean_num,
             kept,
-            mean,
             sd: var.sqrt(),
         }
     }
 
-    /// The mean of the kept outcomes, renormalised.
+    /// The mean of the kept outcomes, renormalised, as the nearest `f64` (which cannot
+    /// hold `9000000000000000003.5`: [`Odds::mean_text`] prints it exactly).
     pub fn mean(&self) -> f64 {
         self.mean
+    }
+
+    /// The exact mean of the kept outcomes in decimal, rounded half away from zero to
+    /// `places` digits after the point: `"9000000000000000003.5000"` where [`Odds::mean`]
+    /// gives `9e18`.
+    pub fn mean_text(&self, places: u32) -> String {
+        if self.kept == BigUint::default() {
+            return format!("{:.*}", places as usize, 0.0);
+        }
+        let negative = self.mean_num < BigInt::default();
+        let scale = BigUint::from(10u32).pow(places);
+        let two = BigUint::from(2u32);
+        let q = (self.mean_num.magnitude() * &scale * &two + &self.kept) / (&self.kept * &two);
+        let whole = &q / &scale;
+        let frac = (&q % &scale).to_string();
+        let sign = if negative && q != BigUint::default() {
+            "-"
+        } else {
+            ""
+        };
+        if places == 0 {
+            format!("{sign}{whole}")
+        } else {
+            format!("{sign}{whole}.{frac:0>width$}", width = places as usize)
+        }
     }
 
     /// The standard deviation of the kept outcomes, renormalised.
@@ -192,5 +229,28 @@ mod tests {
         let exact: Vec<(i64, Prob)> = o.exact().collect();
         assert_eq!(exact[3], (5, prob(1, 4)));
         assert_eq!(exact[3].1.denom(), &BigInt::from(4), "reduced");
+        assert_eq!(o.mean_text(4), "5.0000");
+    }
+
+    #[test]
+    fn figures_far_from_zero_keep_their_spread_and_fraction() {
+        // 9 * 10^18 + 1d6: mean 9 * 10^18 + 3.5, variance of one d6 35/12 (sd 1.70783).
+        let o = odds(&crate::parse("1000000*1000000*1000000*9+1d6").unwrap()).unwrap();
+        assert!(
+            (o.sd() - (35.0f64 / 12.0).sqrt()).abs() < 1e-9,
+            "{}",
+            o.sd()
+        );
+        assert_eq!(o.mean_text(4), "9000000000000000003.5000");
+        // -2^63 + 1d2 - 1: i64::MIN or one above, each half: mean -2^63 + 1/2, sd 1/2.
+        let o = odds(&crate::parse("-524288*524288*524288*64+1d2-1").unwrap()).unwrap();
+        assert!((o.sd() - 0.5).abs() < 1e-12, "{}", o.sd());
+        assert_eq!(o.mean_text(1), "-9223372036854775807.5");
+        // Rounding half away from zero, on both sides: 1d2 has mean 1.5, 1d2-3 has -1.5.
+        let o = odds(&crate::parse("1d2").unwrap()).unwrap();
+        assert_eq!(o.mean_text(0), "2");
+        let o = odds(&crate::parse("1d2-3").unwrap()).unwrap();
+        assert_eq!(o.mean_text(0), "-2");
+        assert_eq!(o.mean_text(2), "-1.50");
     }
 }

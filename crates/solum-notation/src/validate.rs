@@ -81,6 +81,17 @@ fn check_dice(term: &DiceTerm) -> Result<(), String> {
         Die::Fudge => "dF".to_owned(),
     };
     if let Some(r) = term.reroll
+        && faces_matching(die, r.when) == 0
+    {
+        return Err(format!(
+            "`r{}{}` never rerolls: no face of a {name} ({} to {}) matches",
+            if r.once { "o" } else { "" },
+            r.when,
+            die.range().0,
+            die.range().1
+        ));
+    }
+    if let Some(r) = term.reroll
         && !r.once
         && faces_matching(die, r.when) == die.faces()
     {
@@ -109,6 +120,13 @@ fn check_dice(term: &DiceTerm) -> Result<(), String> {
         let exploding = (1..=die.faces())
             .filter(|&f| explodes_on(term, die.value(f)))
             .count() as u32;
+        if exploding == 0 {
+            return Err(format!(
+                "the explosion never happens: no face of a {name} ({} to {}) matches",
+                die.range().0,
+                die.range().1
+            ));
+        }
         if exploding == die.faces() {
             return Err(format!(
                 "a {name} that explodes on every face would explode for ever"
@@ -129,6 +147,31 @@ fn check_dice(term: &DiceTerm) -> Result<(), String> {
             "cannot keep or drop {} of {} dice",
             k.n, term.count
         ));
+    }
+    if let Some(k) = term.keep
+        && k.kept(term.count).0 == 0
+    {
+        return Err(format!(
+            "keeps none of the {} dice: the result would always be 0",
+            term.count
+        ));
+    }
+    // A die's value is one of its faces unless explosions add into it (`!!`, `!p`).
+    let one_face = term.explode.is_none_or(|e| e.kind == ExplodeKind::Explode);
+    for (what, prefix, cmp) in [
+        ("success", "", term.success),
+        ("failure", "f", term.failure),
+    ] {
+        if let Some(c) = cmp
+            && one_face
+            && faces_matching(die, c) == 0
+        {
+            return Err(format!(
+                "the {what} count `{prefix}{c}` never counts: no face of a {name} ({} to {}) matches",
+                die.range().0,
+                die.range().1
+            ));
+        }
     }
     if term.failure.is_some() && term.success.is_none() {
         return Err(

@@ -373,3 +373,64 @@ proptest! {
         }
     }
 }
+
+/// Modifiers that contradict the dice they modify (issue 19): a keep that keeps nothing, a
+/// reroll, explosion or count that no face can match. Each is refused at its dice term,
+/// saying what is wrong; the faces come from the dice (a d6 is 1 to 6, a dF −1 to 1).
+#[test]
+fn contradictions_are_refused_at_their_term() {
+    let cases = [
+        ("1d6kh0", 0, 6, "keeps none of the 1 dice"),
+        ("1 + 3d6kl0", 4, 10, "keeps none of the 3 dice"),
+        ("3d6dh3", 0, 6, "keeps none of the 3 dice"),
+        ("3d6d3", 0, 5, "keeps none of the 3 dice"),
+        ("d6r>6", 0, 5, "never rerolls"),
+        ("d6ro>6", 0, 6, "never rerolls"),
+        ("2 * d6r<1", 4, 9, "never rerolls"),
+        ("4dFr>1", 0, 6, "never rerolls"),
+        ("3d6!>6", 0, 6, "explosion never happens"),
+        ("3d6>6", 0, 5, "success count `>6` never counts"),
+        ("3d6!>=6>6", 0, 9, "success count `>6` never counts"),
+        ("8d10>=7f0", 0, 9, "failure count `f=0` never counts"),
+    ];
+    for (text, start, end, words) in cases {
+        let e = parse(text).unwrap_err();
+        let span = e.span().unwrap_or_else(|| panic!("{text}: no span"));
+        assert_eq!((span.start, span.end), (start, end), "{text}: {e}");
+        assert!(e.to_string().contains(words), "{text}: {e}");
+    }
+    // Their sound neighbours still parse: keeping every die, a reroll or explosion on a
+    // face that exists, a compounding die whose total can pass its faces.
+    for text in [
+        "3d6kh3",
+        "3d6dl0",
+        "d6r6",
+        "d6ro<2",
+        "3d6!>5",
+        "3d6!!>=6>6",
+        "8d10>=7f1",
+    ] {
+        parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    }
+}
+
+/// A range refused in a part of the expression names that part's own range and underlines
+/// exactly it: `1d6*1000000` is 1000000 to 6000000 (by hand: 1·10^6 to 6·10^6, 5000001
+/// numbers), refused before the next `*1000000` is reached.
+#[test]
+fn a_refused_range_is_the_underlined_parts_own() {
+    let text = "1d6*1000000*1000000*1000000";
+    let e = distribution(&parse(text).unwrap()).unwrap_err();
+    let span = e.span().expect("a span");
+    assert_eq!(&text[span.start..span.end], "1d6*1000000", "{e}");
+    let message = e.to_string();
+    assert!(
+        message.contains("the underlined part spread from 1000000 to 6000000, 5000001 numbers"),
+        "{message}"
+    );
+    // The whole expression, refused as a whole, is underlined whole.
+    let text = "1d6*1000000";
+    let e = distribution(&parse(text).unwrap()).unwrap_err();
+    let span = e.span().expect("a span");
+    assert_eq!((span.start, span.end), (0, text.len()), "{e}");
+}

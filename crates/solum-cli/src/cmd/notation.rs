@@ -282,9 +282,9 @@ fn odds_json(expr: &Expr, d: &Odds) -> Value {
 fn write_odds(expr: &Expr, d: &Odds, out: &mut dyn Write) -> anyhow::Result<()> {
     writeln!(
         out,
-        "{}  mean {:.4}  sd {:.4}",
+        "{}  mean {}  sd {:.4}",
         paint(HEAD, expr),
-        d.mean(),
+        d.mean_text(4),
         d.sd()
     )?;
     let max = d.points().map(|(_, p)| p).fold(0.0, f64::max);
