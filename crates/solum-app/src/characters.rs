@@ -1283,7 +1283,7 @@ impl<S: CampaignStore> Campaign<S> {
                 "hours",
                 // `1e308` as written, not as 309 digits.
                 format!(
-                    "{}: give hours of rest from 0 to {MAX_REST_HOURS}",
+                    "{}: give hours of rest from 0.5 to {MAX_REST_HOURS}",
                     if hours.abs() >= 1e6 {
                         format!("{hours:e}")
                     } else {

@@ -541,6 +541,10 @@ impl<S: CampaignStore> Campaign<S> {
 
     /// The journal as a story in Markdown: scenes as headings, rolls compact.
     pub fn export_markdown(&self, title: &str) -> Result<String, AppError> {
+        // An empty or blank title would write an empty `# ` heading.
+        if title.trim().is_empty() {
+            return Err(AppError::Empty("title"));
+        }
         Ok(markdown::render(title, &self.entries()?))
     }
 

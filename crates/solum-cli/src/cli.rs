@@ -187,6 +187,12 @@ impl Command {
             }) => a.character.is_some(),
             // The original's oracle and book are not journaled (`ask --classic` is).
             Self::Classic(ClassicCommand::Oracle { .. } | ClassicCommand::Bestiary) => false,
+            // A hero saved to a file (-o) is not added to the campaign.
+            Self::Classic(ClassicCommand::New {
+                output: Some(_), ..
+            }) => false,
+            // Listing the genres draws nothing.
+            Self::Idea(a) => !a.genres,
             _ => true,
         }
     }
@@ -1624,9 +1630,9 @@ pub enum VehicleCommand {
     },
     /// The scale rule: what a personal weapon does to a vehicle.
     Scale {
-        /// The personal weapon's damage (1 light, 2 medium, 3 heavy; at most 1000000, the
+        /// The personal weapon's damage (1 light, 2 medium, 3 heavy; 1 to 1000000, the
         /// limit of every damage).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
         weapon_damage: u32,
         /// The vehicle's size: car (up to a car or truck) or large.
         #[arg(long)]

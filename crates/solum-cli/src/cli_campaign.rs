@@ -126,9 +126,9 @@ pub enum JournalCommand {
         /// Write to this file instead of standard output (refused if it exists).
         #[arg(long, short, value_name = "FILE")]
         output: Option<PathBuf>,
-        /// The story's title (Markdown).
-        #[arg(long, default_value = "Journal")]
-        title: String,
+        /// The story's title (Markdown only; not empty), "Journal" if not given.
+        #[arg(long)]
+        title: Option<String>,
         #[command(flatten)]
         campaign: CampaignArg,
     },

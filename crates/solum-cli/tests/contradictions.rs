@@ -21,6 +21,8 @@ fn solum(campaign: &std::path::Path, args: &[&str]) -> Out {
         .arg("--campaign")
         .arg(campaign)
         .args(args)
+        // A row that wrongly writes a file writes it beside the campaign, not in the crate.
+        .current_dir(campaign.parent().expect("the campaign is in a folder"))
         .env("NO_COLOR", "1")
         .env_remove("SOLUM_CAMPAIGN")
         .timeout(Duration::from_secs(120))
@@ -147,6 +149,28 @@ const ROWS: &[(&[&str], &str)] = &[
         "more than 0 hours",
     ),
     (&["journal", "show", "--last", "0"], "--last"),
+    // Issue 19, hostile re-test.
+    (&["idea", "--genres"], "keeps nothing"),
+    (
+        &["classic", "new", "Hob", "-o", "hob.toml"],
+        "keeps nothing",
+    ),
+    (
+        &["journal", "export", "--format", "json", "--title", "T"],
+        "--title",
+    ),
+    (
+        &["journal", "export", "--title", ""],
+        "--title: the title is empty",
+    ),
+    (
+        &["journal", "export", "--format", "markdown", "--title", "  "],
+        "--title: the title is empty",
+    ),
+    (
+        &["char", "rest", "Nick", "--hours", "-1"],
+        "from 0.5 to 10000",
+    ),
 ];
 
 #[test]
@@ -227,4 +251,55 @@ fn a_weapon_damage_past_any_game_is_refused() {
         stderr.contains("4294967295") && stderr.contains("--weapon-damage"),
         "{stderr}"
     );
+}
+
+/// `solum ARGS` without a campaign, in `dir`, bounded like [`solum`].
+fn solum_in(dir: &std::path::Path, args: &[&str]) -> Out {
+    let out = Command::new("prlimit")
+        .args(["--as=2147483648", "--cpu=60", "--"])
+        .arg(assert_cmd::cargo::cargo_bin("solum"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env_remove("SOLUM_CAMPAIGN")
+        .timeout(Duration::from_secs(120))
+        .output()
+        .expect("solum runs");
+    Out {
+        code: out.status.code().unwrap_or(-1),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+    }
+}
+
+/// Bad values without a campaign: refused with exit 2 naming the flag, and no file written.
+#[test]
+fn bad_values_without_a_campaign_are_refused() {
+    let rows: &[(&[&str], &str)] = &[
+        // A hero file is TOML: `classic check hero.json` would refuse what `-o` wrote.
+        (
+            &["classic", "new", "Grok", "-o", "hero.json"],
+            "-o hero.json",
+        ),
+        (&["classic", "new", "Grok", "-o", "hero"], ".toml"),
+        // A weapon of 0 damage is no weapon (the scale rule would say it "deals 0").
+        (
+            &["vehicle", "scale", "--weapon-damage", "0", "--scale", "car"],
+            "--weapon-damage",
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    for (args, needle) in rows {
+        let out = solum_in(dir.path(), args);
+        if out.code != 2 || !out.stderr.contains(needle) || out.stderr.contains("panicked") {
+            failures.push(format!(
+                "{args:?}: exit {} (expected 2 with {needle:?}): {}{}",
+                out.code, out.stderr, out.stdout
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(left.is_empty(), "a refused command wrote {left:?}");
 }

@@ -325,6 +325,11 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
             title,
             campaign,
         } => {
+            if matches!(format, JournalFormat::Json) && title.is_some() {
+                return Err(bad(
+                    "--title: a JSON export has no title (give --format markdown, or no --title)",
+                ));
+            }
             let campaign = open_existing(campaign)?;
             let text = match format {
                 JournalFormat::Json => {
@@ -332,7 +337,9 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
                     s.push('\n');
                     s
                 }
-                JournalFormat::Markdown => campaign.export_markdown(title)?,
+                JournalFormat::Markdown => campaign
+                    .export_markdown(title.as_deref().unwrap_or("Journal"))
+                    .context("--title")?,
             };
             match output {
                 Some(path) => write_new_file(path, text.as_bytes()),

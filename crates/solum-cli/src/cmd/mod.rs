@@ -117,6 +117,16 @@ pub fn new_sheet_path(
     let path = output
         .map(ToOwned::to_owned)
         .unwrap_or_else(|| format!("{}.toml", name.to_lowercase().replace(' ', "-")).into());
+    // A hero file is TOML, and `classic check`/`show` know it by its extension.
+    if !path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("toml"))
+    {
+        return Err(bad(format!(
+            "-o {}: a hero file is TOML; give a name ending in .toml",
+            path.display()
+        )));
+    }
     if path.exists() && !force {
         return Err(bad(format!(
             "{}: already exists (use --force to replace it, or -o FILE)",
