@@ -473,7 +473,7 @@ impl<S: CampaignStore> Campaign<S> {
                                 reason,
                             });
                         }
-                        sheets.read(&record, secret);
+                        sheets.read(entry.seq, &record, secret);
                     }
                 }
             }
@@ -481,14 +481,25 @@ impl<S: CampaignStore> Campaign<S> {
         if !self.store.sees_every_entry() {
             return Ok(());
         }
+        let mut present = std::collections::HashSet::new();
         for system in verify::SYSTEMS {
             for stored in self.store.sheets(system)? {
                 report.sheets += 1;
                 if let Some(m) = sheets.compare(system, &stored) {
                     report.sheet_mismatches.push(m);
                 }
+                present.insert((system, solum_store::name_key(&stored.name)));
             }
         }
+        // A sheet the journal gives but the store lacks, where the journal can tell it.
+        let imported_through = self
+            .store
+            .meta(IMPORTED_THROUGH_KEY)?
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        report
+            .sheet_mismatches
+            .extend(sheets.missing(&present, imported_through));
         Ok(())
     }
 
@@ -960,6 +971,9 @@ impl AskView {
 
 /// The campaign setting that keeps its oracle.
 const ORACLE_KEY: &str = "oracle";
+/// The last journal entry a `journal import` appended (`journal verify` cannot tell the
+/// sheets of imported entries, which import does not store, from deleted ones up to it).
+pub(crate) const IMPORTED_THROUGH_KEY: &str = "journal.imported_through";
 
 /// Which rules' oracle a campaign asks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]

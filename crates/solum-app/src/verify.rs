@@ -42,6 +42,10 @@ pub struct SheetMismatch {
 #[derive(Default)]
 pub(crate) struct SheetReplay {
     sheets: HashMap<(&'static str, String), Value>,
+    /// The entry that last gave each sheet.
+    given_at: HashMap<(&'static str, String), i64>,
+    /// The entry being read.
+    seq: i64,
 }
 
 impl SheetReplay {
@@ -49,12 +53,56 @@ impl SheetReplay {
         // Serializing a value that was just deserialized cannot fail; a failure would show
         // as a mismatch against `null`.
         let body = serde_json::to_value(body).unwrap_or(Value::Null);
+        self.given_at.insert((system, name_key(&key)), self.seq);
         self.sheets.insert((system, name_key(&key)), body);
+    }
+
+    /// The sheets the journal gives that are not among `stored` (system and name key), as
+    /// mismatches: a sheet deleted behind the journal's back. Only a sheet last given by an
+    /// entry after `imported_through` can be told: `journal import` appends entries without
+    /// storing their sheets, and an imported entry cannot be told from one written here.
+    /// A removed creature's empty row is nothing lost, so it is not reported either.
+    pub(crate) fn missing(
+        &self,
+        stored: &std::collections::HashSet<(&'static str, String)>,
+        imported_through: i64,
+    ) -> Vec<SheetMismatch> {
+        let removed_creature =
+            serde_json::to_value(creatures::stored_body(None)).unwrap_or(Value::Null);
+        let mut missing: Vec<(i64, SheetMismatch)> = self
+            .sheets
+            .iter()
+            .filter(|(key, _)| !stored.contains(*key))
+            .filter(|(key, body)| !(key.0 == creatures::SYSTEM && **body == removed_creature))
+            .filter_map(|(key, body)| {
+                let seq = *self.given_at.get(key)?;
+                (seq > imported_through).then(|| {
+                    let name = body
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .map_or_else(|| key.1.clone(), str::to_owned);
+                    (
+                        seq,
+                        SheetMismatch {
+                            system: key.0.to_owned(),
+                            name,
+                            reason: format!(
+                                "the journal gives it (last by entry {seq}), but it is not stored \
+                                 (deleted behind the journal's back)"
+                            ),
+                        },
+                    )
+                })
+            })
+            .collect();
+        missing.sort_by_key(|m| m.0);
+        missing.into_iter().map(|(_, m)| m).collect()
     }
 
     /// Reads the next record of the journal; `secret` when it is a game master's secret
     /// entry, which changes no sheet until it is revealed.
-    pub(crate) fn read(&mut self, record: &Record, secret: bool) {
+    pub(crate) fn read(&mut self, seq: i64, record: &Record, secret: bool) {
+        self.seq = seq;
         match record {
             // A secret Project Sol test changes no sheet until its reveal.
             Record::Sol(s) if secret && matches!(s.change, SolChange::Test(_)) => {}

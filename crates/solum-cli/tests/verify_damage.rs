@@ -226,3 +226,64 @@ fn a_sheet_edited_in_the_database_does_not_verify() {
         "sheet sol Ghost: stored, but no journal entry made it",
     );
 }
+
+#[test]
+fn a_sheet_deleted_from_the_database_does_not_verify_but_imported_entries_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = campaign(dir.path());
+    // One deleted row per system: the journal gives the sheet, the store lacks it.
+    for (system, name) in [
+        ("expanded", "Nick"),
+        ("sol", "Kyra"),
+        ("classic", "Nim"),
+        ("dietype", "Ada"),
+        ("soluna", "Lua"),
+        ("creature", "cave bear"),
+    ] {
+        let deleted = copy(&c, &format!("deleted-{system}.solum"));
+        let db = rusqlite::Connection::open(&deleted).unwrap();
+        let rows = db
+            .execute(
+                "DELETE FROM sheets WHERE system = ?1 AND name = ?2",
+                [system, name],
+            )
+            .unwrap();
+        assert_eq!(rows, 1, "{system} {name}");
+        drop(db);
+        let run = verify(dir.path(), &deleted);
+        fails(
+            &run,
+            &format!("sheet {system} {name}: the journal gives it (last by entry "),
+        );
+        assert!(run.stdout.contains("5 sheets compared"), "{}", run.stdout);
+    }
+    // `journal import` appends entries but stores no sheet (README): a campaign made by
+    // importing the whole journal verifies, its sheets not reported as deleted.
+    let export = bounded(
+        dir.path(),
+        &[
+            "journal",
+            "export",
+            "--format",
+            "json",
+            "--campaign",
+            c.to_str().unwrap(),
+        ],
+    );
+    let file = dir.path().join("export.json");
+    std::fs::write(&file, export.ok()).unwrap();
+    let fresh = dir.path().join("fresh.solum");
+    bounded(
+        dir.path(),
+        &[
+            "journal",
+            "import",
+            file.to_str().unwrap(),
+            "--campaign",
+            fresh.to_str().unwrap(),
+        ],
+    )
+    .ok();
+    let run = verify(dir.path(), &fresh);
+    assert_eq!(run.code, 0, "{} {}", run.stdout, run.stderr);
+}
