@@ -303,3 +303,87 @@ fn bad_values_without_a_campaign_are_refused() {
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert!(left.is_empty(), "a refused command wrote {left:?}");
 }
+
+/// An export with these entries (each a JSON object), as `journal export --format json`
+/// writes it.
+fn export_of(entries: &[&str]) -> String {
+    format!(
+        r#"{{"format":"solum-journal","schema":1,"entries":[{}]}}"#,
+        entries.join(",")
+    )
+}
+
+/// A journal to import whose entries contradict a journal (dates going back, a number
+/// twice, a date past any clock) or carry a field no entry has is refused, saying which
+/// entry and why; nothing is imported.
+#[test]
+fn a_journal_that_no_journal_could_be_is_not_imported() {
+    let note = |seq: u32, at: &str| {
+        format!(r#"{{"seq":{seq},"at":"{at}","kind":"note","text":"n{seq}"}}"#)
+    };
+    let rows: Vec<(String, &str)> = vec![
+        (
+            export_of(&[
+                &note(1, "2026-01-02T00:00:00Z"),
+                &note(2, "2026-01-01T00:00:00Z"),
+            ]),
+            "entry 2 (numbered 2 in the export): date \"2026-01-01T00:00:00Z\" goes back",
+        ),
+        (
+            export_of(&[
+                &note(1, "2999-01-01T00:00:00Z"),
+                &note(2, "1970-01-01T00:00:00Z"),
+            ]),
+            "entry 1 (numbered 1 in the export): date \"2999-01-01T00:00:00Z\" is in the future",
+        ),
+        (
+            export_of(&[&note(1, "9999-01-01T00:00:00Z")]),
+            "is in the future",
+        ),
+        (
+            export_of(&[
+                &note(1, "2026-01-01T00:00:00Z"),
+                &note(1, "2026-01-01T00:00:01Z"),
+            ]),
+            "entry 2 (numbered 1 in the export): number 1 is given to an earlier entry",
+        ),
+        (
+            export_of(&[
+                r#"{"seq":1,"at":"2026-01-01T00:00:00Z","kind":"note","text":"hi","colour":"red"}"#,
+            ]),
+            "unknown field `colour`",
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    let file = dir.path().join("in.json");
+    let mut failures = Vec::new();
+    for (text, needle) in &rows {
+        std::fs::write(&file, text).unwrap();
+        let out = solum(&c, &["journal", "import", file.to_str().unwrap()]);
+        if out.code != 2
+            || !out.stderr.contains(needle)
+            || out.stderr.contains("re-derive")
+            || out.stderr.contains("panicked")
+        {
+            failures.push(format!(
+                "{text}: exit {} (expected 2 with {needle:?}): {}{}",
+                out.code, out.stderr, out.stdout
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let shown = solum(&c, &["journal", "show"]);
+    assert_eq!(shown.stdout.trim(), "", "nothing was imported");
+    // The same entries in order, numbered once each, are imported.
+    std::fs::write(
+        &file,
+        export_of(&[
+            &note(1, "2026-01-01T00:00:00Z"),
+            &note(2, "2026-01-01T00:00:00Z"),
+        ]),
+    )
+    .unwrap();
+    let out = solum(&c, &["journal", "import", file.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}
