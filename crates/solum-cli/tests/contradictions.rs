@@ -387,3 +387,61 @@ fn a_journal_that_no_journal_could_be_is_not_imported() {
     let out = solum(&c, &["journal", "import", file.to_str().unwrap()]);
     assert_eq!(out.code, 0, "{}", out.stderr);
 }
+
+/// `char edit --damage`/`--heal` past the hit points say what was applied (S8: hit points
+/// never go below 0 nor above Body + Mind + armor) rather than clamp silently.
+#[test]
+fn damage_and_healing_past_the_limits_say_what_was_applied() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    let made = solum(
+        &c,
+        &[
+            "char",
+            "new",
+            "Nick",
+            "--body",
+            "3",
+            "--mind",
+            "2",
+            "--charm",
+            "1",
+            "--background",
+            "Acrobat Thief",
+            "--weapon",
+            "dagger",
+            "--seed",
+            "1",
+            "--json",
+        ],
+    );
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    let sheet: serde_json::Value = serde_json::from_str(&made.stdout).unwrap();
+    let sheet = &sheet["sheet"]["character"];
+    // S8: Body + Mind + armor, light armor (what the seed gave) adding 1.
+    assert_eq!(sheet["armor"]["class"], "light", "{sheet}");
+    let max = 3 + 2 + 1;
+    let out = solum(&c, &["char", "edit", "Nick", "--damage", "100"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains(&format!(
+            "damage 100: hit points {max} → 0 (hit points stay from 0 to {max})"
+        )),
+        "{}",
+        out.stdout
+    );
+    let out = solum(&c, &["char", "edit", "Nick", "--heal", "2"]);
+    assert!(
+        out.stdout.contains("heal 2: hit points 0 → 2\n"),
+        "{}",
+        out.stdout
+    );
+    let out = solum(&c, &["char", "edit", "Nick", "--heal", "100"]);
+    assert!(
+        out.stdout.contains(&format!(
+            "heal 100: hit points 2 → {max} (hit points stay from 0 to {max})"
+        )),
+        "{}",
+        out.stdout
+    );
+}
