@@ -508,3 +508,23 @@ fn damage_and_healing_past_the_limits_say_what_was_applied() {
         out.stdout
     );
 }
+
+/// `--gear` at difficulty 1 (automatic: nothing is rolled, ruling S1 and the original's
+/// table) is reported as unused, the same by the Expanded and the original check.
+#[test]
+fn gear_at_an_automatic_difficulty_is_reported_unused() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["check", "3", "--vs", "1", "--gear"][..],
+        &["classic", "check", "3", "--vs", "1", "--gear"][..],
+    ] {
+        let out = solum_in(dir.path(), args);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        assert!(
+            out.stdout
+                .contains("automatic: no roll needed (--gear unused: nothing is rolled)"),
+            "{args:?}: {}",
+            out.stdout
+        );
+    }
+}
