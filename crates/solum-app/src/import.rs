@@ -215,18 +215,29 @@ impl<S: CampaignStore> Campaign<S> {
         }
         let mut added = 0;
         let mut last = 0;
+        let latest = (self.clock)()
+            .checked_add(jiff::SignedDuration::from_hours(MAX_IMPORT_FUTURE_HOURS))
+            .unwrap_or(jiff::Timestamp::MAX);
         transact(&mut self.store, |tx| {
+            let mut order = Order {
+                seqs: HashSet::new(),
+                last: None,
+                latest,
+            };
             let mut replayer = journal::Replayer::default();
             let mut batch: Vec<NewEntry> = Vec::with_capacity(IMPORT_BATCH);
             added = 0;
             each_entry(text, &mut |index, value| {
                 let seq = value.get("seq").cloned().unwrap_or_default();
                 let kind = value.get("kind").cloned().unwrap_or_default();
+                let given = value.clone();
                 let entry: JournalEntry = serde_json::from_value(value).map_err(|e| {
                     AppError::BadImport(format!(
                         "entry {index} (kind {kind}, numbered {seq} in the export): {e}"
                     ))
                 })?;
+                refuse_unknown_fields(index, &given, &entry)?;
+                order.check(index, &entry)?;
                 let new = checked(index, entry, &mut replayer, &mut present)?;
                 if let Some(new) = new {
                     batch.push(new);
@@ -247,6 +258,89 @@ impl<S: CampaignStore> Campaign<S> {
         }
         Ok(ImportCount { total, added })
     }
+}
+
+/// How far past the importer's clock an entry may be dated: a day, for clocks that differ.
+pub const MAX_IMPORT_FUTURE_HOURS: i64 = 24;
+
+/// What the entries before one said: their numbers, the last date, and the latest allowed.
+struct Order {
+    seqs: HashSet<i64>,
+    last: Option<jiff::Timestamp>,
+    latest: jiff::Timestamp,
+}
+
+impl Order {
+    /// Refuses a date that is no date, lies in the future past a day, or goes back before
+    /// the entry before it, and a number given to an earlier entry of the file.
+    fn check(&mut self, index: usize, entry: &JournalEntry) -> Result<(), AppError> {
+        let name = format!("entry {index} (numbered {} in the export)", entry.seq);
+        let at = entry.at.parse::<jiff::Timestamp>().map_err(|e| {
+            AppError::BadImport(format!(
+                "{name}: date \"{}\" is not an RFC 3339 date: {e}",
+                entry.at
+            ))
+        })?;
+        if at > self.latest {
+            return Err(AppError::BadImport(format!(
+                "{name}: date \"{}\" is in the future (at most {MAX_IMPORT_FUTURE_HOURS} hours past now)",
+                entry.at
+            )));
+        }
+        if let Some(last) = self.last
+            && at < last
+        {
+            return Err(AppError::BadImport(format!(
+                "{name}: date \"{}\" goes back before the entry before it ({last}): a journal's dates only go forward",
+                entry.at
+            )));
+        }
+        self.last = Some(at);
+        if !self.seqs.insert(entry.seq) {
+            return Err(AppError::BadImport(format!(
+                "{name}: number {} is given to an earlier entry of the file too",
+                entry.seq
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Refuses a field of an entry that the entry does not have (a misspelt `secrett`, a field
+/// of another kind): it would be dropped silently. The entry as read is written back, and
+/// a field given but not written back is unknown, unless its value is one an export leaves
+/// out (null, false, 0, "" or empty).
+fn refuse_unknown_fields(
+    index: usize,
+    given: &serde_json::Value,
+    entry: &JournalEntry,
+) -> Result<(), AppError> {
+    use serde_json::Value;
+    let Value::Object(given) = given else {
+        return Ok(());
+    };
+    let read = serde_json::to_value(entry).map_err(|e| AppError::BadImport(e.to_string()))?;
+    let Value::Object(read) = read else {
+        return Ok(());
+    };
+    for (key, value) in given {
+        let omitted_default = match value {
+            Value::Null | Value::Bool(false) => true,
+            Value::Number(n) => n.as_f64() == Some(0.0),
+            Value::String(s) => s.is_empty(),
+            Value::Array(a) => a.is_empty(),
+            Value::Object(o) => o.is_empty(),
+            Value::Bool(true) => false,
+        };
+        if !read.contains_key(key) && !omitted_default {
+            return Err(AppError::BadImport(format!(
+                "entry {index} (kind {}, numbered {} in the export): unknown field `{key}`",
+                entry.record.kind(),
+                entry.seq
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn store(

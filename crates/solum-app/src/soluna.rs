@@ -28,6 +28,50 @@ pub fn check_character(c: &Character) -> Result<(), AppError> {
     Ok(())
 }
 
+/// A new character's supplies and their caps agree: a cap per test past both supplies it
+/// caps (and past the default of 1), or a cap of 0 over a supply that could then never be
+/// spent, contradicts itself. Checked on creation only: characters already journaled stay
+/// readable.
+pub fn check_supplies(c: &Character) -> Result<(), AppError> {
+    for (cap_field, cap, (a_field, a), (b_field, b)) in [
+        (
+            "flips_per_test",
+            c.flips_per_test,
+            ("flips", c.flips),
+            ("guard", c.guard),
+        ),
+        (
+            "dice_per_test",
+            c.dice_per_test,
+            ("extra_dice", c.extra_dice),
+            ("dice_guard", c.dice_guard),
+        ),
+    ] {
+        let dash = |f: &str| f.replace('_', "-");
+        if cap > 1 && cap > a.max(b) {
+            return Err(bad(
+                cap_field,
+                format!(
+                    "{cap} per test is more than the supplies it caps (--{} {a}, --{} {b})",
+                    dash(a_field),
+                    dash(b_field)
+                ),
+            ));
+        }
+        if cap == 0 && a.max(b) > 0 {
+            return Err(bad(
+                cap_field,
+                format!(
+                    "0 per test: the supplies (--{} {a}, --{} {b}) could never be spent",
+                    dash(a_field),
+                    dash(b_field)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// How a skirmish ended, as journaled.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SkirmishEnd {
@@ -448,6 +492,7 @@ impl<S: CampaignStore> Campaign<S> {
         c.name = name_text("name", &c.name)?;
         c.side = name_text("side", &c.side)?;
         check_character(&c)?;
+        check_supplies(&c)?;
         let at = self.now();
         let seq = self.transact(|tx| {
             tx.insert_sheet(&sheet_row(SYSTEM, &c.name, &c)?)?;

@@ -553,7 +553,9 @@ fn idea_draws_replay_from_their_seed_golden_words() {
     with(&c, &["idea", "--genre", "western"]).bad_input("western");
     with(&c, &["idea", "-n", "0"]).bad_input("count 0");
     assert_eq!(exported(&c).len(), 3);
-    let out = with(&c, &["idea", "--genres"]);
+    // Listing the genres keeps nothing: it takes no campaign.
+    with(&c, &["idea", "--genres"]).bad_input("keeps nothing");
+    let out = common::solum_args(&["idea", "--genres"]);
     for g in [
         "fantasy",
         "science-fiction",

@@ -167,6 +167,69 @@ const ROWS: &[(&[&str], &str)] = &[
         &["journal", "export", "--format", "markdown", "--title", "  "],
         "--title: the title is empty",
     ),
+    // Sol'una supplies capped per test past what they hold.
+    (
+        &[
+            "soluna",
+            "new",
+            "Ann",
+            "--side",
+            "a",
+            "--mind",
+            "2",
+            "--hit-points",
+            "3",
+            "--melee",
+            "2",
+            "--flips",
+            "0",
+            "--flips-per-test",
+            "5",
+        ],
+        "--flips-per-test: 5 per test is more than the supplies",
+    ),
+    (
+        &[
+            "soluna",
+            "new",
+            "Bea",
+            "--side",
+            "a",
+            "--mind",
+            "2",
+            "--hit-points",
+            "3",
+            "--melee",
+            "2",
+            "--extra-dice",
+            "0",
+            "--dice-guard",
+            "3",
+            "--dice-per-test",
+            "9",
+        ],
+        "--dice-per-test: 9 per test is more than the supplies",
+    ),
+    (
+        &[
+            "soluna",
+            "new",
+            "Cid",
+            "--side",
+            "a",
+            "--mind",
+            "2",
+            "--hit-points",
+            "3",
+            "--melee",
+            "2",
+            "--guard",
+            "4",
+            "--flips-per-test",
+            "0",
+        ],
+        "--flips-per-test: 0 per test",
+    ),
     (
         &["char", "rest", "Nick", "--hours", "-1"],
         "from 0.5 to 10000",
@@ -302,4 +365,166 @@ fn bad_values_without_a_campaign_are_refused() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert!(left.is_empty(), "a refused command wrote {left:?}");
+}
+
+/// An export with these entries (each a JSON object), as `journal export --format json`
+/// writes it.
+fn export_of(entries: &[&str]) -> String {
+    format!(
+        r#"{{"format":"solum-journal","schema":1,"entries":[{}]}}"#,
+        entries.join(",")
+    )
+}
+
+/// A journal to import whose entries contradict a journal (dates going back, a number
+/// twice, a date past any clock) or carry a field no entry has is refused, saying which
+/// entry and why; nothing is imported.
+#[test]
+fn a_journal_that_no_journal_could_be_is_not_imported() {
+    let note = |seq: u32, at: &str| {
+        format!(r#"{{"seq":{seq},"at":"{at}","kind":"note","text":"n{seq}"}}"#)
+    };
+    let rows: Vec<(String, &str)> = vec![
+        (
+            export_of(&[
+                &note(1, "2026-01-02T00:00:00Z"),
+                &note(2, "2026-01-01T00:00:00Z"),
+            ]),
+            "entry 2 (numbered 2 in the export): date \"2026-01-01T00:00:00Z\" goes back",
+        ),
+        (
+            export_of(&[
+                &note(1, "2999-01-01T00:00:00Z"),
+                &note(2, "1970-01-01T00:00:00Z"),
+            ]),
+            "entry 1 (numbered 1 in the export): date \"2999-01-01T00:00:00Z\" is in the future",
+        ),
+        (
+            export_of(&[&note(1, "9999-01-01T00:00:00Z")]),
+            "is in the future",
+        ),
+        (
+            export_of(&[
+                &note(1, "2026-01-01T00:00:00Z"),
+                &note(1, "2026-01-01T00:00:01Z"),
+            ]),
+            "entry 2 (numbered 1 in the export): number 1 is given to an earlier entry",
+        ),
+        (
+            export_of(&[
+                r#"{"seq":1,"at":"2026-01-01T00:00:00Z","kind":"note","text":"hi","colour":"red"}"#,
+            ]),
+            "unknown field `colour`",
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    let file = dir.path().join("in.json");
+    let mut failures = Vec::new();
+    for (text, needle) in &rows {
+        std::fs::write(&file, text).unwrap();
+        let out = solum(&c, &["journal", "import", file.to_str().unwrap()]);
+        if out.code != 2
+            || !out.stderr.contains(needle)
+            || out.stderr.contains("re-derive")
+            || out.stderr.contains("panicked")
+        {
+            failures.push(format!(
+                "{text}: exit {} (expected 2 with {needle:?}): {}{}",
+                out.code, out.stderr, out.stdout
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let shown = solum(&c, &["journal", "show"]);
+    assert_eq!(shown.stdout.trim(), "", "nothing was imported");
+    // The same entries in order, numbered once each, are imported.
+    std::fs::write(
+        &file,
+        export_of(&[
+            &note(1, "2026-01-01T00:00:00Z"),
+            &note(2, "2026-01-01T00:00:00Z"),
+        ]),
+    )
+    .unwrap();
+    let out = solum(&c, &["journal", "import", file.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}
+
+/// `char edit --damage`/`--heal` past the hit points say what was applied (S8: hit points
+/// never go below 0 nor above Body + Mind + armor) rather than clamp silently.
+#[test]
+fn damage_and_healing_past_the_limits_say_what_was_applied() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    let made = solum(
+        &c,
+        &[
+            "char",
+            "new",
+            "Nick",
+            "--body",
+            "3",
+            "--mind",
+            "2",
+            "--charm",
+            "1",
+            "--background",
+            "Acrobat Thief",
+            "--weapon",
+            "dagger",
+            "--seed",
+            "1",
+            "--json",
+        ],
+    );
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    let sheet: serde_json::Value = serde_json::from_str(&made.stdout).unwrap();
+    let sheet = &sheet["sheet"]["character"];
+    // S8: Body + Mind + armor, light armor (what the seed gave) adding 1.
+    assert_eq!(sheet["armor"]["class"], "light", "{sheet}");
+    let max = 3 + 2 + 1;
+    let out = solum(&c, &["char", "edit", "Nick", "--damage", "100"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains(&format!(
+            "damage 100: hit points {max} → 0 (hit points stay from 0 to {max})"
+        )),
+        "{}",
+        out.stdout
+    );
+    let out = solum(&c, &["char", "edit", "Nick", "--heal", "2"]);
+    assert!(
+        out.stdout.contains("heal 2: hit points 0 → 2\n"),
+        "{}",
+        out.stdout
+    );
+    let out = solum(&c, &["char", "edit", "Nick", "--heal", "100"]);
+    assert!(
+        out.stdout.contains(&format!(
+            "heal 100: hit points 2 → {max} (hit points stay from 0 to {max})"
+        )),
+        "{}",
+        out.stdout
+    );
+}
+
+/// `--gear` at difficulty 1 (automatic: nothing is rolled, ruling S1 and the original's
+/// table) is reported as unused, the same by the Expanded and the original check.
+#[test]
+fn gear_at_an_automatic_difficulty_is_reported_unused() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["check", "3", "--vs", "1", "--gear"][..],
+        &["classic", "check", "3", "--vs", "1", "--gear"][..],
+    ] {
+        let out = solum_in(dir.path(), args);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        assert!(
+            out.stdout
+                .contains("automatic: no roll needed (--gear unused: nothing is rolled)"),
+            "{args:?}: {}",
+            out.stdout
+        );
+    }
 }

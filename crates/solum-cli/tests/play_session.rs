@@ -414,7 +414,7 @@ fn a_held_campaign_a_closed_prompt_and_huge_numbers_change_nothing() {
         "char new Nick --body 3 --mind 2 --charm 1 --background Sailor --weapon dagger --rolled 1,1,1\nchar rest Nick --hours 1e308\n",
     );
     assert!(
-        err.contains("--hours: 1e308: give hours of rest from 0 to"),
+        err.contains("--hours: 1e308: give hours of rest from 0.5 to"),
         "{err}"
     );
 }

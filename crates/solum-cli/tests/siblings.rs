@@ -184,7 +184,8 @@ fn classic_heroes_checks_oracle_and_duels() {
         "--rolled",
         "1,1,1,1,1,1,1,1,1,1,1,1,1",
         "-o",
-        &format!("{f}.2"),
+        // A hero file's name ends in .toml.
+        &f.replace("grok.toml", "grok-2.toml"),
     ])
     .bad_input("allow 1");
     let v = solum("classic check 2 --vs tricky --gear --rolled 3,1,5 --json").json();

@@ -587,7 +587,14 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             "nothing to change: give --set, --add-background, --damage, … (see --help)",
         ));
     }
-    let view = camp::open(&args.campaign)?
+    let mut campaign = camp::open(&args.campaign)?;
+    // Hit points before, to say what --damage and --heal did (S8: never below 0, never
+    // above the maximum).
+    let before = campaign
+        .character(&args.name)
+        .ok()
+        .map(|v| v.character.hit_points);
+    let view = campaign
         .edit_character(&args.name, &edit)
         .map_err(|e| match e {
             AppError::Character { field, problem } => bad(format!(
@@ -600,6 +607,28 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         return write_json(out, &view);
     }
     write_sheet(out, &view.sheet.character)?;
+    if let (Some(before), true) = (before, args.damage.is_some() || args.heal.is_some()) {
+        let after = view.sheet.character.hit_points;
+        let given: Vec<String> = [("damage", args.damage), ("heal", args.heal)]
+            .into_iter()
+            .filter_map(|(what, n)| n.map(|n| format!("{what} {n}")))
+            .collect();
+        let plain = i64::from(before) - i64::from(args.damage.unwrap_or(0))
+            + i64::from(args.heal.unwrap_or(0));
+        writeln!(
+            out,
+            "  {}: hit points {before} → {after}{}",
+            given.join(", "),
+            if plain == i64::from(after) {
+                String::new()
+            } else {
+                format!(
+                    " (hit points stay from 0 to {})",
+                    view.sheet.character.max_hit_points()
+                )
+            }
+        )?;
+    }
     write_entry(out, view.seq)
 }
 

@@ -23,6 +23,16 @@ fn order(pool: solum_expanded::Pool, opposed: bool) -> String {
     )
 }
 
+/// Said after "automatic: no roll needed" when --gear was given: nothing is rolled, so
+/// the gear reroll has nothing to change (the Expanded and the original check alike).
+pub(crate) fn gear_unused(gear: bool) -> &'static str {
+    if gear {
+        " (--gear unused: nothing is rolled)"
+    } else {
+        ""
+    }
+}
+
 /// Why a roll used fewer typed values than were given, in the rules' terms: a rule that
 /// left a die unrolled, not just "too many values".
 fn unused_reasons(roll: Option<&PoolRoll>, gear: bool, difficulty: Option<u32>) -> Vec<String> {
@@ -151,7 +161,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 paint(HEAD, percent(&p))
             )?;
             match &outcome.roll {
-                None => writeln!(out, "  automatic: no roll needed")?,
+                None => writeln!(out, "  automatic: no roll needed{}", gear_unused(spec.gear))?,
                 Some(roll) => write_pool_roll(out, "Dice", roll, &first)?,
             }
             let verdict = if outcome.passed {

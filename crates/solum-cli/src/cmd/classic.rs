@@ -329,6 +329,13 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                     v.difficulty_name,
                     100.0 * v.p_pass
                 )?;
+                if v.check.difficulty == 1 {
+                    writeln!(
+                        out,
+                        "  automatic: no roll needed{}",
+                        super::check::gear_unused(*gear)
+                    )?;
+                }
                 if !v.check.dice.is_empty() {
                     let faces: Vec<String> = v.check.dice.iter().map(u32::to_string).collect();
                     writeln!(out, "  dice  {}", faces.join(" "))?;
@@ -390,6 +397,13 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                 difficulty_name(d),
                 percent(&p)
             )?;
+            if d == 1 {
+                writeln!(
+                    out,
+                    "  automatic: no roll needed{}",
+                    super::check::gear_unused(*gear)
+                )?;
+            }
             if !check.dice.is_empty() {
                 let faces: Vec<String> = check.dice.iter().map(u32::to_string).collect();
                 writeln!(out, "  dice  {}", faces.join(" "))?;
