@@ -303,7 +303,12 @@ pub fn join_at<S: TableStore>(
         Redeemed::Used => Err(AppError::Invite(
             "was used already: ask the game master for a new one".into(),
         )),
-        Redeemed::Revoked => Err(AppError::Invite(
+        // `solum serve` revokes the unused game master invites of the campaign's own table
+        // at every start (see `home_gm_invite`).
+        Redeemed::Revoked { table: 0, gm: true } => Err(AppError::Invite(
+            "was replaced by a newer start of `solum serve`: use the link it printed last".into(),
+        )),
+        Redeemed::Revoked { .. } => Err(AppError::Invite(
             "was revoked by the game master: ask them for a new one".into(),
         )),
         Redeemed::Expired(t) => Err(AppError::Invite(format!(

@@ -1857,8 +1857,10 @@ pub struct OddsCheckArgs {
 #[derive(Debug, Args)]
 pub struct ServeArgs {
     /// The address to listen on. Anything but a loopback address opens the table to the
-    /// network (there is no TLS: put a proxy in front for that).
-    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:7373")]
+    /// network (there is no TLS: put a proxy in front for that). HOST may be a name
+    /// (`localhost:7373`): it listens on the first address the name resolves to.
+    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:7373",
+          value_parser = crate::cmd::serve::parse_addr)]
     pub addr: std::net::SocketAddr,
     #[command(flatten)]
     pub campaign: crate::cli_campaign::CampaignArg,

@@ -133,8 +133,12 @@ fn serve_refuses_a_bad_address_and_a_file_that_is_not_a_campaign() {
 /// Starts `solum serve` on the campaign; returns the child, its address and the printed
 /// home invite's token and its second line (the expiry).
 fn start(campaign: &std::path::Path) -> (std::process::Child, String, String, String) {
+    start_at(campaign, "127.0.0.1:0")
+}
+
+fn start_at(campaign: &std::path::Path, at: &str) -> (std::process::Child, String, String, String) {
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("solum"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--campaign"])
+        .args(["serve", "--addr", at, "--campaign"])
         .arg(campaign)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -190,11 +194,41 @@ fn each_start_revokes_the_last_home_invite_and_the_new_one_works_once() {
     assert!(expiry.contains("works once, until 20"), "{expiry}");
     let old = join(&addr, &first, "Ada");
     assert!(old.starts_with("HTTP/1.1 403"), "{old}");
-    assert!(old.contains("revoked"), "{old}");
+    assert!(old.contains("replaced by a newer start"), "{old}");
+    assert!(!old.contains("revoked by the game master"), "{old}");
     let new = join(&addr, &second, "Ada");
     assert!(new.starts_with("HTTP/1.1 201"), "{new}");
     let again = join(&addr, &second, "Bo");
     assert!(again.starts_with("HTTP/1.1 403"), "{again}");
     assert!(again.contains("used"), "{again}");
     stop(child);
+}
+
+/// `--addr` takes a host name (resolved by the system) and refuses one that resolves to
+/// nothing, saying which.
+#[test]
+fn serve_resolves_a_host_name_and_refuses_one_that_does_not_resolve() {
+    let dir = tempfile::tempdir().unwrap();
+    let campaign = dir.path().join("c.solum");
+    let (child, addr, _, _) = start_at(&campaign, "localhost:0");
+    let port = addr.rsplit_once(':').unwrap().1;
+    assert_ne!(port, "0", "{addr}");
+    let page = http(
+        &addr,
+        &format!("GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"),
+    );
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    stop(child);
+    // `.invalid` never resolves (RFC 6761).
+    let out = Command::new(assert_cmd::cargo::cargo_bin("solum"))
+        .args(["serve", "--addr", "no-such-host.invalid:7373", "--campaign"])
+        .arg(&campaign)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--addr") && err.contains("no-such-host.invalid"),
+        "{err}"
+    );
 }

@@ -1273,8 +1273,10 @@ pub enum Redeemed {
     Unknown,
     /// The invite was used already.
     Used,
-    /// The table's game master revoked it.
-    Revoked,
+    /// It was revoked (by the table's game master, or, for the game master invite of the
+    /// campaign's own table, by a newer start of the server): its table and whether it was a
+    /// game master's.
+    Revoked { table: i64, gm: bool },
     /// It expired (Unix seconds).
     Expired(i64),
     /// A member of the table already has a name that compares equal: theirs.
@@ -1406,7 +1408,12 @@ impl TableStore for SqliteStore {
         let (table, role) = match invite {
             None => return Ok(Redeemed::Unknown),
             Some((_, _, Some(_), _, _)) => return Ok(Redeemed::Used),
-            Some((_, _, None, true, _)) => return Ok(Redeemed::Revoked),
+            Some((table, role, None, true, _)) => {
+                return Ok(Redeemed::Revoked {
+                    table,
+                    gm: role == "gm",
+                });
+            }
             Some((_, _, None, false, expires)) if now >= expires => {
                 return Ok(Redeemed::Expired(expires));
             }
@@ -2218,7 +2225,10 @@ mod tests {
         );
         assert_eq!(
             s.redeem_invite("ia", "X", "x", "s1", "t", 0).unwrap(),
-            Redeemed::Revoked
+            Redeemed::Revoked {
+                table: t,
+                gm: false
+            }
         );
         assert_eq!(
             s.redeem_invite("nope", "X", "x", "s1", "t", 0).unwrap(),

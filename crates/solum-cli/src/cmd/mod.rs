@@ -16,7 +16,7 @@ mod dietype;
 mod notation;
 mod odds;
 mod play;
-mod serve;
+pub(crate) mod serve;
 mod sim;
 mod sol;
 mod soluna;

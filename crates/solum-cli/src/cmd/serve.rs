@@ -2,6 +2,7 @@
 //! before anything listens), then hands over to `solum-web` until Ctrl-C.
 
 use std::io::Write;
+use std::net::{SocketAddr, ToSocketAddrs};
 
 use solum_store::SqliteStore;
 
@@ -35,4 +36,67 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     printed?;
     writeln!(out, "solum serve: stopped")?;
     Ok(())
+}
+
+/// The longest `--addr` taken: a host name of 253 bytes, a colon and a port, with room for
+/// an IPv6 address in brackets.
+pub const MAX_ADDR_LEN: usize = 300;
+
+/// Parses `--addr`: `IP:PORT`, `[IPv6]:PORT` or `NAME:PORT`, a name resolved by the system
+/// (its first address). A name that resolves to nothing is refused, saying so.
+pub fn parse_addr(text: &str) -> Result<SocketAddr, String> {
+    if text.len() > MAX_ADDR_LEN {
+        return Err(format!(
+            "is {} bytes long; at most {MAX_ADDR_LEN} are taken",
+            text.len()
+        ));
+    }
+    if let Ok(addr) = text.parse::<SocketAddr>() {
+        return Ok(addr);
+    }
+    let Some((host, port)) = text.rsplit_once(':') else {
+        return Err(format!("`{text}` is not HOST:PORT (e.g. 127.0.0.1:7373)"));
+    };
+    if host.is_empty() || port.parse::<u16>().is_err() {
+        return Err(format!(
+            "`{text}` is not HOST:PORT with a port from 0 to 65535 (e.g. localhost:7373)"
+        ));
+    }
+    let mut found = text
+        .to_socket_addrs()
+        .map_err(|e| format!("the host `{host}` could not be resolved: {e}"))?;
+    found
+        .next()
+        .ok_or_else(|| format!("the host `{host}` resolves to no address"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_and_names_are_taken_and_bad_ones_refused() {
+        assert_eq!(
+            parse_addr("127.0.0.1:7373").unwrap(),
+            SocketAddr::from(([127, 0, 0, 1], 7373))
+        );
+        assert_eq!(
+            parse_addr("[::1]:80").unwrap(),
+            SocketAddr::from(([0, 0, 0, 0, 0, 0, 0, 1], 80))
+        );
+        let local = parse_addr("localhost:17380").unwrap();
+        assert!(local.ip().is_loopback(), "{local}");
+        assert_eq!(local.port(), 17380);
+        for bad in ["localhost", ":80", "localhost:65536", "localhost:x"] {
+            assert!(parse_addr(bad).is_err(), "{bad}");
+        }
+        assert!(
+            parse_addr(&"a".repeat(400))
+                .unwrap_err()
+                .contains("at most")
+        );
+        // `.invalid` never resolves (RFC 6761).
+        let e = parse_addr("no-such-host.invalid:80").unwrap_err();
+        assert!(e.contains("no-such-host.invalid"), "{e}");
+    }
 }
