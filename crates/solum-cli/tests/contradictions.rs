@@ -2,37 +2,20 @@
 //! silently; each was accepted (exit 0) before. Table-driven over one campaign with a
 //! character of each kind the rows need.
 
-use std::time::Duration;
+mod common;
 
-use assert_cmd::Command;
+use common::{Run, bounded};
 
-struct Out {
-    code: i32,
-    stderr: String,
-    stdout: String,
-}
-
-/// `solum --campaign FILE ARGS`, under a 60 s CPU limit, 2 GiB of address space and a
-/// 120 s wall-clock guard.
-fn solum(campaign: &std::path::Path, args: &[&str]) -> Out {
-    let out = Command::new("prlimit")
-        .args(["--as=2147483648", "--cpu=60", "--"])
-        .arg(assert_cmd::cargo::cargo_bin("solum"))
-        .arg("--campaign")
-        .arg(campaign)
-        .args(args)
-        // A row that wrongly writes a file writes it beside the campaign, not in the crate.
-        .current_dir(campaign.parent().expect("the campaign is in a folder"))
-        .env("NO_COLOR", "1")
-        .env_remove("SOLUM_CAMPAIGN")
-        .timeout(Duration::from_secs(120))
-        .output()
-        .expect("solum runs");
-    Out {
-        code: out.status.code().unwrap_or(-1),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-    }
+/// `solum --campaign FILE ARGS`, bounded (tests/common.rs), run beside the campaign: a row
+/// that wrongly writes a file writes it there, not in the crate.
+fn solum(campaign: &std::path::Path, args: &[&str]) -> Run {
+    let c = campaign.to_str().expect("a UTF-8 path");
+    let mut all = vec!["--campaign", c];
+    all.extend_from_slice(args);
+    bounded(
+        campaign.parent().expect("the campaign is in a folder"),
+        &all,
+    )
 }
 
 /// Each row: the command that showed the contradiction, and what the refusal says.
@@ -292,47 +275,29 @@ fn contradictions_are_refused_and_change_nothing() {
 /// A weapon's damage past every damage limit (10⁶) is refused, not shown as a result.
 #[test]
 fn a_weapon_damage_past_any_game_is_refused() {
-    let out = Command::new("prlimit")
-        .args(["--as=2147483648", "--cpu=60", "--"])
-        .arg(assert_cmd::cargo::cargo_bin("solum"))
-        .args([
+    let dir = tempfile::tempdir().unwrap();
+    let out = solum_in(
+        dir.path(),
+        &[
             "vehicle",
             "scale",
             "--weapon-damage",
             "4294967295",
             "--scale",
             "large",
-        ])
-        .env("NO_COLOR", "1")
-        .env_remove("SOLUM_CAMPAIGN")
-        .timeout(Duration::from_secs(120))
-        .output()
-        .expect("solum runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+        ],
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(
-        stderr.contains("4294967295") && stderr.contains("--weapon-damage"),
-        "{stderr}"
+        out.stderr.contains("4294967295") && out.stderr.contains("--weapon-damage"),
+        "{}",
+        out.stderr
     );
 }
 
 /// `solum ARGS` without a campaign, in `dir`, bounded like [`solum`].
-fn solum_in(dir: &std::path::Path, args: &[&str]) -> Out {
-    let out = Command::new("prlimit")
-        .args(["--as=2147483648", "--cpu=60", "--"])
-        .arg(assert_cmd::cargo::cargo_bin("solum"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .env_remove("SOLUM_CAMPAIGN")
-        .timeout(Duration::from_secs(120))
-        .output()
-        .expect("solum runs");
-    Out {
-        code: out.status.code().unwrap_or(-1),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-    }
+fn solum_in(dir: &std::path::Path, args: &[&str]) -> Run {
+    bounded(dir, args)
 }
 
 /// Bad values without a campaign: refused with exit 2 naming the flag, and no file written.
