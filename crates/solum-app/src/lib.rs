@@ -375,7 +375,9 @@ impl<S: CampaignStore> Campaign<S> {
     /// One page of the journal, read a store page at a time so that no more than a page
     /// and the answer are ever in memory: with `after`, the first `limit` entries past that
     /// sequence number that `keep` accepts, and the sequence number to read on from when
-    /// more may follow; without it, the latest `limit` such entries.
+    /// more may follow; without it, the latest `limit` such entries, read backwards from the
+    /// end of the journal (by index: the latest page costs the same whatever the journal's
+    /// length).
     pub fn journal_page(
         &self,
         after: Option<i64>,
@@ -384,8 +386,32 @@ impl<S: CampaignStore> Campaign<S> {
     ) -> Result<(Vec<JournalEntry>, Option<i64>), AppError> {
         const PAGE: usize = 100;
         let limit = limit.max(1);
-        let mut out = std::collections::VecDeque::new();
-        let mut cursor = after.unwrap_or(0);
+        let Some(after) = after else {
+            let mut out = Vec::new();
+            let mut before = i64::MAX;
+            loop {
+                let want = PAGE.min(limit.saturating_mul(2));
+                let page = self.store.entries_before(before, want)?;
+                let done = page.len() < want;
+                for entry in page {
+                    before = entry.seq;
+                    let entry = JournalEntry::read(entry)?;
+                    if keep(&entry.record) {
+                        out.push(entry);
+                        if out.len() == limit {
+                            out.reverse();
+                            return Ok((out, None));
+                        }
+                    }
+                }
+                if done {
+                    out.reverse();
+                    return Ok((out, None));
+                }
+            }
+        };
+        let mut out = Vec::new();
+        let mut cursor = after;
         loop {
             let page = self.store.entries_after(cursor, PAGE)?;
             let done = page.len() < PAGE;
@@ -395,16 +421,13 @@ impl<S: CampaignStore> Campaign<S> {
                 if !keep(&entry.record) {
                     continue;
                 }
-                out.push_back(entry);
-                if out.len() > limit {
-                    out.pop_front();
-                }
-                if after.is_some() && out.len() == limit {
-                    return Ok((out.into(), Some(cursor)));
+                out.push(entry);
+                if out.len() == limit {
+                    return Ok((out, Some(cursor)));
                 }
             }
             if done {
-                return Ok((out.into(), None));
+                return Ok((out, None));
             }
         }
     }

@@ -354,6 +354,10 @@ pub trait CampaignStore {
     /// The latest `limit` entries, in order: read from the end by index, not a scan.
     fn last_entries(&self, limit: usize) -> Result<Vec<Entry>, StoreError>;
 
+    /// Entries with `seq < before`, newest first, at most `limit`: the journal read
+    /// backwards from a point by index, not a scan.
+    fn entries_before(&self, before: i64, limit: usize) -> Result<Vec<Entry>, StoreError>;
+
     /// The latest entry of one kind, read from the end by index.
     fn last_of_kind(&self, kind: &str) -> Result<Option<Entry>, StoreError>;
 
@@ -932,6 +936,10 @@ fn append_in(
 const LAST_ENTRIES: &str = "SELECT seq, at, kind, schema, body, secret FROM journal
      WHERE table_id = ?2 AND (secret = 0 OR ?3) ORDER BY seq DESC LIMIT ?1";
 
+/// Entries before a point, newest first (by `journal_by_table`, read backwards).
+const ENTRIES_BEFORE: &str = "SELECT seq, at, kind, schema, body, secret FROM journal
+     WHERE table_id = ?3 AND seq < ?1 AND (secret = 0 OR ?4) ORDER BY seq DESC LIMIT ?2";
+
 /// The latest entry of a kind (by `journal_by_kind`, read backwards).
 const LAST_OF_KIND: &str = "SELECT seq, at, kind, schema, body, secret FROM journal
      WHERE table_id = ?2 AND kind = ?1 AND (secret = 0 OR ?3) ORDER BY seq DESC LIMIT 1";
@@ -1056,6 +1064,14 @@ impl CampaignStore for SqliteStore {
         )?;
         out.reverse();
         Ok(out)
+    }
+
+    fn entries_before(&self, before: i64, limit: usize) -> Result<Vec<Entry>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.read_entries(
+            ENTRIES_BEFORE,
+            params![before, limit, self.scope.table, self.scope.gm],
+        )
     }
 
     fn last_of_kind(&self, kind: &str) -> Result<Option<Entry>, StoreError> {
@@ -1620,6 +1636,16 @@ mod tests {
         let last = plan(&s, LAST_ENTRIES, params![3, 0, true]);
         assert!(last.contains("USING INDEX journal_by_table"), "{last}");
         assert!(!last.contains("TEMP B-TREE"), "{last}");
+        let before = plan(&s, ENTRIES_BEFORE, params![40, 3, 0, true]);
+        assert!(before.contains("USING INDEX journal_by_table"), "{before}");
+        assert!(!before.contains("TEMP B-TREE"), "{before}");
+        let seqs: Vec<i64> = s
+            .entries_before(40, 3)
+            .unwrap()
+            .iter()
+            .map(|e| e.seq)
+            .collect();
+        assert_eq!(seqs, [39, 38, 37]);
         let kind = plan(&s, LAST_OF_KIND, params!["scene-start", 0, true]);
         assert!(kind.contains("USING INDEX journal_by_kind"), "{kind}");
         assert!(!kind.contains("TEMP B-TREE"), "{kind}");
