@@ -18,7 +18,7 @@ use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionB
 use thiserror::Error;
 
 /// The newest schema this build knows.
-pub const SCHEMA_VERSION: i64 = 6;
+pub const SCHEMA_VERSION: i64 = 7;
 
 /// Marks a SQLite file as a solum campaign (`PRAGMA application_id`): "SOLU".
 const APPLICATION_ID: i64 = 0x534F_4C55;
@@ -125,6 +125,24 @@ const MIGRATIONS: &[&str] = &[
      );",
     // 5 → 6: entries of one kind found from the end (the open scene) without a scan.
     "CREATE INDEX journal_by_kind ON journal (table_id, kind, seq);",
+    // 6 → 7: each table's journal numbered on its own (`table_seq`: 1, 2, 3, … with no gap,
+    // assigned in the append's write transaction), so that no number a member sees tells how
+    // busy another table is. Existing entries are numbered in their order; the imported-through
+    // marker of every table (a global number) becomes its table's number. `seq` stays the
+    // file's own order (and what `reveals` refers to).
+    "ALTER TABLE journal ADD COLUMN table_seq INTEGER NOT NULL DEFAULT 0;
+     CREATE TEMP TABLE numbering (seq INTEGER PRIMARY KEY, n INTEGER NOT NULL);
+     INSERT INTO numbering (seq, n)
+         SELECT seq, row_number() OVER (PARTITION BY table_id ORDER BY seq) FROM journal;
+     DROP TRIGGER journal_no_update;
+     UPDATE journal SET table_seq = (SELECT n FROM numbering WHERE numbering.seq = journal.seq);
+     CREATE TRIGGER journal_no_update BEFORE UPDATE ON journal
+     BEGIN SELECT RAISE(ABORT, 'journal entries are append-only'); END;
+     UPDATE meta SET value = COALESCE(
+             (SELECT n FROM numbering WHERE numbering.seq = CAST(meta.value AS INTEGER)), value)
+         WHERE key = 'journal.imported_through' OR key GLOB 'table/*/journal.imported_through';
+     DROP TABLE temp.numbering;
+     CREATE UNIQUE INDEX journal_by_table_seq ON journal (table_id, table_seq);",
 ];
 
 /// Whose view of the campaign a connection has: which table, which member, and whether the
@@ -284,7 +302,9 @@ pub struct NewEntry {
 /// A stored journal entry.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
-    /// Position in the journal: increasing, never reused.
+    /// Position in its table's journal: 1, 2, 3, … in commit order, with no gap (a player's
+    /// scope sees gaps only where the game master's secret entries are), never reused.
+    /// Each table has its own numbers.
     pub seq: i64,
     /// When it happened, RFC 3339.
     pub at: String,
@@ -345,7 +365,7 @@ pub trait CampaignStore {
     /// Appends entries in one transaction: all are stored, in order, or none.
     fn append(&mut self, entries: &[NewEntry]) -> Result<Vec<Entry>, StoreError>;
 
-    /// Entries with `seq > after`, in order, at most `limit`.
+    /// Entries with `seq > after` (the table's own numbers), in order, at most `limit`.
     fn entries_after(&self, after: i64, limit: usize) -> Result<Vec<Entry>, StoreError>;
 
     /// How many entries the journal holds.
@@ -835,7 +855,7 @@ impl WriteTx for SqliteTx<'_> {
             .tx
             .query_row(
                 "SELECT seq, at, kind, schema, body FROM journal
-                 WHERE seq = ?1 AND table_id = ?2 AND secret = 1",
+                 WHERE table_seq = ?1 AND table_id = ?2 AND secret = 1",
                 params![seq, self.scope.table],
                 |r| {
                     Ok((
@@ -849,14 +869,14 @@ impl WriteTx for SqliteTx<'_> {
             )
             .optional()
             .map_err(|e| classify(self.path, e))?;
-        let Some((seq, at, kind, schema, body)) = found else {
+        let Some((global, at, kind, schema, body)) = found else {
             return Err(StoreError::BadRecord(format!(
                 "entry {seq} is no secret entry of this table"
             )));
         };
         let added = self
             .tx
-            .execute("INSERT OR IGNORE INTO reveals (seq) VALUES (?1)", [seq])
+            .execute("INSERT OR IGNORE INTO reveals (seq) VALUES (?1)", [global])
             .map_err(|e| classify(self.path, e))?;
         if added == 0 {
             return Err(StoreError::BadRecord(format!(
@@ -903,13 +923,22 @@ fn append_in(
         })
         .collect::<Result<Vec<_>, _>>()?;
     let mut stored = Vec::with_capacity(entries.len());
+    // The table's next number, read inside the write transaction that holds the file's write
+    // lock: numbers are assigned in commit order, with no gap.
+    let mut last: i64 = tx
+        .prepare_cached("SELECT COALESCE(MAX(table_seq), 0) FROM journal WHERE table_id = ?1")
+        .and_then(|mut s| s.query_row([scope.table], |r| r.get(0)))
+        .map_err(|e| classify(path, e))?;
     let mut insert = tx
         .prepare_cached(
-            "INSERT INTO journal (at, kind, schema, body, table_id, secret)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            "INSERT INTO journal (at, kind, schema, body, table_id, secret, table_seq)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         )
         .map_err(|e| classify(path, e))?;
     for (entry, body) in entries.iter().zip(&bodies) {
+        last = last.checked_add(1).ok_or_else(|| {
+            StoreError::BadRecord("the table's journal has no number left".into())
+        })?;
         insert
             .execute(params![
                 entry.at,
@@ -917,11 +946,12 @@ fn append_in(
                 entry.schema,
                 body,
                 scope.table,
-                scope.secret_writes
+                scope.secret_writes,
+                last
             ])
             .map_err(|e| classify(path, e))?;
         stored.push(Entry {
-            seq: tx.last_insert_rowid(),
+            seq: last,
             at: entry.at.clone(),
             kind: entry.kind.clone(),
             schema: entry.schema,
@@ -933,15 +963,21 @@ fn append_in(
 }
 
 /// The latest entries, newest first (by `journal_by_table`, read backwards).
-const LAST_ENTRIES: &str = "SELECT seq, at, kind, schema, body, secret FROM journal
-     WHERE table_id = ?2 AND (secret = 0 OR ?3) ORDER BY seq DESC LIMIT ?1";
+const LAST_ENTRIES: &str = "SELECT table_seq, at, kind, schema, body, secret FROM journal
+     WHERE table_id = ?2 AND (secret = 0 OR ?3) ORDER BY table_seq DESC LIMIT ?1";
 
-/// Entries before a point, newest first (by `journal_by_table`, read backwards).
-const ENTRIES_BEFORE: &str = "SELECT seq, at, kind, schema, body, secret FROM journal
-     WHERE table_id = ?3 AND seq < ?1 AND (secret = 0 OR ?4) ORDER BY seq DESC LIMIT ?2";
+/// Entries before a point, newest first (by `journal_by_table_seq`, read backwards).
+const ENTRIES_BEFORE: &str = "SELECT table_seq, at, kind, schema, body, secret FROM journal
+     WHERE table_id = ?3 AND table_seq < ?1 AND (secret = 0 OR ?4)
+     ORDER BY table_seq DESC LIMIT ?2";
+
+/// Entries after a point, in order (by `journal_by_table_seq`).
+const ENTRIES_AFTER: &str = "SELECT table_seq, at, kind, schema, body, secret FROM journal
+     WHERE table_id = ?3 AND table_seq > ?1 AND (secret = 0 OR ?4)
+     ORDER BY table_seq LIMIT ?2";
 
 /// The latest entry of a kind (by `journal_by_kind`, read backwards).
-const LAST_OF_KIND: &str = "SELECT seq, at, kind, schema, body, secret FROM journal
+const LAST_OF_KIND: &str = "SELECT table_seq, at, kind, schema, body, secret FROM journal
      WHERE table_id = ?2 AND kind = ?1 AND (secret = 0 OR ?3) ORDER BY seq DESC LIMIT 1";
 
 impl SqliteStore {
@@ -1049,9 +1085,7 @@ impl CampaignStore for SqliteStore {
     fn entries_after(&self, after: i64, limit: usize) -> Result<Vec<Entry>, StoreError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         self.read_entries(
-            "SELECT seq, at, kind, schema, body, secret FROM journal
-             WHERE table_id = ?3 AND seq > ?1 AND (secret = 0 OR ?4)
-             ORDER BY seq LIMIT ?2",
+            ENTRIES_AFTER,
             params![after, limit, self.scope.table, self.scope.gm],
         )
     }
@@ -1634,10 +1668,13 @@ mod tests {
         entries[19].kind = "scene-end".into();
         s.append(&entries).unwrap();
         let last = plan(&s, LAST_ENTRIES, params![3, 0, true]);
-        assert!(last.contains("USING INDEX journal_by_table"), "{last}");
+        assert!(last.contains("USING INDEX journal_by_table_seq"), "{last}");
         assert!(!last.contains("TEMP B-TREE"), "{last}");
         let before = plan(&s, ENTRIES_BEFORE, params![40, 3, 0, true]);
-        assert!(before.contains("USING INDEX journal_by_table"), "{before}");
+        assert!(
+            before.contains("USING INDEX journal_by_table_seq"),
+            "{before}"
+        );
         assert!(!before.contains("TEMP B-TREE"), "{before}");
         let seqs: Vec<i64> = s
             .entries_before(40, 3)
@@ -1972,6 +2009,185 @@ mod tests {
             .query_row("SELECT count(*) FROM journal", [], |r| r.get(0))
             .unwrap();
         assert_eq!(n, 1);
+    }
+
+    /// A campaign of schema 6 (one numbering for the whole file) gains each table's own
+    /// numbering: existing entries numbered 1, 2, 3, … per table in their order, the
+    /// imported-through markers turned into their table's numbers, and entries appended after
+    /// the upgrade going on from each table's last number. The journal stays append-only.
+    #[test]
+    fn migration_7_numbers_each_tables_journal_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v6.solum");
+        let c = Connection::open(&path).unwrap();
+        let mut sql = format!("PRAGMA application_id = {APPLICATION_ID};");
+        for m in &MIGRATIONS[..6] {
+            sql.push_str(m);
+        }
+        // Global order: t0, t1, t1, t0, t1(secret), t0 — seq 1 … 6.
+        sql.push_str(
+            "PRAGMA user_version = 6;
+             INSERT INTO tables (id, name, created) VALUES (1, 'club', '');
+             INSERT INTO journal (at, kind, schema, body, table_id, secret) VALUES
+                 ('2026-01-01T00:00:00Z', 'note', 1, '{\"text\":\"a\"}', 0, 0),
+                 ('2026-01-01T00:00:01Z', 'note', 1, '{\"text\":\"b\"}', 1, 0),
+                 ('2026-01-01T00:00:02Z', 'note', 1, '{\"text\":\"c\"}', 1, 0),
+                 ('2026-01-01T00:00:03Z', 'note', 1, '{\"text\":\"d\"}', 0, 0),
+                 ('2026-01-01T00:00:04Z', 'note', 1, '{\"text\":\"e\"}', 1, 1),
+                 ('2026-01-01T00:00:05Z', 'note', 1, '{\"text\":\"f\"}', 0, 0);
+             INSERT INTO meta (key, value) VALUES
+                 ('journal.imported_through', '4'),
+                 ('table/1/journal.imported_through', '3'),
+                 ('oracle', 'expanded');",
+        );
+        c.execute_batch(&sql).unwrap();
+        drop(c);
+        let mut home = SqliteStore::open(&path).unwrap();
+        assert_eq!(home.schema_version().unwrap(), 7);
+        let seqs = |s: &SqliteStore| -> Vec<(i64, String)> {
+            s.entries_after(0, 10)
+                .unwrap()
+                .into_iter()
+                .map(|e| (e.seq, e.body["text"].as_str().unwrap().to_string()))
+                .collect()
+        };
+        let own = |v: &[(i64, &str)]| -> Vec<(i64, String)> {
+            v.iter().map(|(n, t)| (*n, t.to_string())).collect()
+        };
+        assert_eq!(seqs(&home), own(&[(1, "a"), (2, "d"), (3, "f")]));
+        let gm = SqliteStore::open_scoped(&path, Scope::member(1, 1, true)).unwrap();
+        assert_eq!(seqs(&gm), own(&[(1, "b"), (2, "c"), (3, "e")]));
+        // A player does not read the secret entry: its number is the gap.
+        let player = SqliteStore::open_scoped(&path, Scope::member(1, 2, false)).unwrap();
+        assert_eq!(seqs(&player), own(&[(1, "b"), (2, "c")]));
+        // Global 4 was table 0's second entry; global 3 table 1's second.
+        assert_eq!(
+            home.meta("journal.imported_through").unwrap().as_deref(),
+            Some("2")
+        );
+        assert_eq!(
+            gm.meta("journal.imported_through").unwrap().as_deref(),
+            Some("2")
+        );
+        assert_eq!(home.meta("oracle").unwrap().as_deref(), Some("expanded"));
+        // Numbers go on per table.
+        assert_eq!(home.append(&[entry(7)]).unwrap()[0].seq, 4);
+        let mut gm = gm;
+        assert_eq!(gm.append(&[entry(8), entry(9)]).unwrap()[1].seq, 5);
+        assert!(
+            home.conn
+                .execute("UPDATE journal SET body = '{}' WHERE seq = 1", [])
+                .is_err()
+        );
+        // The unique index refuses a second entry with a table's number.
+        assert!(
+            home.conn
+                .execute(
+                    "INSERT INTO journal (at, kind, schema, body, table_id, table_seq)
+                     VALUES ('x', 'note', 1, '{}', 1, 5)",
+                    [],
+                )
+                .is_err()
+        );
+    }
+
+    /// Tables are numbered apart: appends to two tables, interleaved, each count 1, 2, 3.
+    #[test]
+    fn each_table_numbers_its_journal_on_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        let mut home = SqliteStore::open(&path).unwrap();
+        home.conn
+            .execute_batch("INSERT INTO tables (id, name, created) VALUES (1, 'club', '')")
+            .unwrap();
+        let mut club = SqliteStore::open_scoped(&path, Scope::member(1, 1, true)).unwrap();
+        let mut secret =
+            SqliteStore::open_scoped(&path, Scope::member(1, 1, true).secret()).unwrap();
+        assert_eq!(home.append(&[entry(1)]).unwrap()[0].seq, 1);
+        assert_eq!(club.append(&[entry(2)]).unwrap()[0].seq, 1);
+        assert_eq!(home.append(&[entry(3)]).unwrap()[0].seq, 2);
+        assert_eq!(secret.append(&[entry(4)]).unwrap()[0].seq, 2);
+        let both: Vec<i64> = club
+            .append(&[entry(5), entry(6)])
+            .unwrap()
+            .iter()
+            .map(|e| e.seq)
+            .collect();
+        assert_eq!(both, [3, 4]);
+        assert_eq!(home.append(&[entry(7)]).unwrap()[0].seq, 3);
+        let seqs: Vec<i64> = club
+            .entries_after(1, 10)
+            .unwrap()
+            .iter()
+            .map(|e| e.seq)
+            .collect();
+        assert_eq!(seqs, [2, 3, 4]);
+        // The secret entry is revealed by its table's number.
+        let mut gm = SqliteStore::open_scoped(&path, Scope::member(1, 1, true)).unwrap();
+        let mut shown = None;
+        gm.write(&mut |tx| {
+            shown = Some(tx.reveal(2)?);
+            Ok(())
+        })
+        .unwrap();
+        let shown = shown.unwrap();
+        assert_eq!(
+            (shown.seq, shown.body["text"].as_str()),
+            (2, Some("entry 4"))
+        );
+        let plan_after = plan(&home, ENTRIES_AFTER, params![1, 10, 1, true]);
+        assert!(
+            plan_after.contains("USING INDEX journal_by_table_seq"),
+            "{plan_after}"
+        );
+        assert!(!plan_after.contains("TEMP B-TREE"), "{plan_after}");
+    }
+
+    /// A reader that pages with `after` while two writers append to its table never passes
+    /// an entry it has not read: everything is read once, in order. (Guard: SQLite's single
+    /// writer assigns numbers in commit order, so a reader's snapshot is always a prefix.)
+    #[test]
+    fn a_reader_paging_by_number_never_skips_an_entry_of_concurrent_writers() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        SqliteStore::open(&path).unwrap();
+        const EACH: usize = 150;
+        let writers: Vec<_> = (0..2)
+            .map(|w| {
+                let path = path.clone();
+                std::thread::spawn(move || {
+                    let mut s = SqliteStore::open(&path).unwrap();
+                    for n in 0..EACH {
+                        let n = i64::try_from(w * EACH + n).unwrap();
+                        s.append(&[entry(n)]).unwrap();
+                    }
+                })
+            })
+            .collect();
+        let reader = SqliteStore::open(&path).unwrap();
+        let mut seen = Vec::new();
+        let mut after = 0;
+        loop {
+            let done = writers.iter().all(std::thread::JoinHandle::is_finished);
+            for e in reader.entries_after(after, 7).unwrap() {
+                after = e.seq;
+                seen.push(e.seq);
+            }
+            if done && reader.entries_after(after, 1).unwrap().is_empty() {
+                break;
+            }
+        }
+        for w in writers {
+            w.join().unwrap();
+        }
+        let all: Vec<i64> = reader
+            .entries_after(0, 10_000)
+            .unwrap()
+            .iter()
+            .map(|e| e.seq)
+            .collect();
+        assert_eq!(all.len(), 2 * EACH);
+        assert_eq!(seen, all, "the reader skipped or repeated an entry");
     }
 
     /// A campaign of schema 2 gains tables: its journal and sheets become table 0's, kept
