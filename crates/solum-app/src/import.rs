@@ -198,27 +198,28 @@ impl<S: CampaignStore> Campaign<S> {
                 "{total} entries; the limit is {MAX_IMPORT_ENTRIES}"
             )));
         }
-        // What the journal holds already, as digests, read a page at a time.
-        let mut present = HashSet::new();
-        let mut after = 0;
-        loop {
-            let page = self.store.entries_after(after, IMPORT_BATCH)?;
-            let done = page.len() < IMPORT_BATCH;
-            for entry in page {
-                after = entry.seq;
-                let entry = JournalEntry::read(entry)?;
-                present.insert(digest(&entry.at, &entry.record)?);
-            }
-            if done {
-                break;
-            }
-        }
         let mut added = 0;
         let mut last = 0;
         let latest = (self.clock)()
             .checked_add(jiff::SignedDuration::from_hours(MAX_IMPORT_FUTURE_HOURS))
             .unwrap_or(jiff::Timestamp::MAX);
         transact(&mut self.store, |tx| {
+            // What the journal holds already, as digests, read a page at a time inside the
+            // write: an entry another writer stores meanwhile cannot be imported twice.
+            let mut present = HashSet::new();
+            let mut after = 0;
+            loop {
+                let page = tx.entries_after(after, IMPORT_BATCH)?;
+                let done = page.len() < IMPORT_BATCH;
+                for entry in page {
+                    after = entry.seq;
+                    let entry = JournalEntry::read(entry)?;
+                    present.insert(digest(&entry.at, &entry.record)?);
+                }
+                if done {
+                    break;
+                }
+            }
             let mut order = Order {
                 seqs: HashSet::new(),
                 last: None,

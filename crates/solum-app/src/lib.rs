@@ -302,12 +302,22 @@ impl<S: CampaignStore> Campaign<S> {
             .map(|g| text("scene goal", g, MAX_GOAL, true))
             .transpose()?;
         let at = self.now();
-        let mut records = Vec::new();
-        if self.open_scene()?.is_some() {
-            records.push((at.clone(), Record::SceneEnd { summary: None }));
-        }
-        records.push((at, Record::SceneStart { title, goal }));
-        self.append(records)
+        // The check (is a scene open?) and the write are one transaction: two starts at once
+        // (the command line and the page) still leave one scene open.
+        transact(&mut self.store, |tx| {
+            let mut records = Vec::new();
+            if open_scene_in(|kind| tx.last_of_kind(kind))?.is_some() {
+                records.push((at.clone(), Record::SceneEnd { summary: None }));
+            }
+            records.push((
+                at.clone(),
+                Record::SceneStart {
+                    title: title.clone(),
+                    goal: goal.clone(),
+                },
+            ));
+            append_records(tx, records)
+        })
     }
 
     /// Ends the open scene.
@@ -315,23 +325,31 @@ impl<S: CampaignStore> Campaign<S> {
         let summary = summary
             .map(|s| text("scene summary", s, MAX_GOAL, true))
             .transpose()?;
-        if self.open_scene()?.is_none() {
-            return Err(AppError::NoOpenScene);
-        }
-        self.append_one(Record::SceneEnd { summary })
+        let at = self.now();
+        // Checked inside the write: two ends at once end the scene once.
+        let mut stored = transact(&mut self.store, |tx| {
+            if open_scene_in(|kind| tx.last_of_kind(kind))?.is_none() {
+                return Err(AppError::NoOpenScene);
+            }
+            append_records(
+                tx,
+                vec![(
+                    at.clone(),
+                    Record::SceneEnd {
+                        summary: summary.clone(),
+                    },
+                )],
+            )
+        })?;
+        stored
+            .pop()
+            .ok_or(AppError::BadImport("nothing stored".into()))
     }
 
     /// The open scene: its start entry. Read from the end of the journal by index (the
     /// latest start and the latest end), not by a scan.
     pub fn open_scene(&self) -> Result<Option<JournalEntry>, AppError> {
-        let start = self.store.last_of_kind("scene-start")?;
-        let end = self.store.last_of_kind("scene-end")?;
-        match (start, end) {
-            (Some(start), end) if end.as_ref().is_none_or(|e| e.seq < start.seq) => {
-                Ok(Some(JournalEntry::read(start)?))
-            }
-            _ => Ok(None),
-        }
+        open_scene_in(|kind| self.store.last_of_kind(kind))
     }
 
     /// The latest `limit` entries, in order, read from the end of the journal.
@@ -1243,6 +1261,51 @@ impl JournalExport {
 
 /// Runs `work` in one write transaction; an error from `work` rolls everything back and
 /// comes back as it was.
+/// The open scene as `last_of_kind` (of a store, or inside a write) finds it: the latest
+/// start, unless an end follows it.
+fn open_scene_in(
+    last_of_kind: impl Fn(&str) -> Result<Option<solum_store::Entry>, solum_store::StoreError>,
+) -> Result<Option<JournalEntry>, AppError> {
+    let start = last_of_kind("scene-start")?;
+    let end = last_of_kind("scene-end")?;
+    match (start, end) {
+        (Some(start), end) if end.as_ref().is_none_or(|e| e.seq < start.seq) => {
+            Ok(Some(JournalEntry::read(start)?))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Appends `records` inside a write transaction, as journal entries.
+fn append_records(
+    tx: &mut dyn solum_store::WriteTx,
+    records: Vec<(String, Record)>,
+) -> Result<Vec<JournalEntry>, AppError> {
+    let new = records
+        .iter()
+        .map(|(at, record)| {
+            Ok(NewEntry {
+                at: at.clone(),
+                kind: record.kind().to_string(),
+                schema: journal::RECORD_SCHEMA,
+                body: serde_json::to_value(record)
+                    .map_err(|e| AppError::BadImport(e.to_string()))?,
+            })
+        })
+        .collect::<Result<Vec<_>, AppError>>()?;
+    let stored = tx.append(&new)?;
+    Ok(stored
+        .into_iter()
+        .zip(records)
+        .map(|(entry, (at, record))| JournalEntry {
+            seq: entry.seq,
+            at,
+            record,
+            secret: entry.secret,
+        })
+        .collect())
+}
+
 pub(crate) fn transact<S: CampaignStore, T>(
     store: &mut S,
     mut work: impl FnMut(&mut dyn solum_store::WriteTx) -> Result<T, AppError>,

@@ -357,6 +357,12 @@ pub trait WriteTx {
     /// scope, not writing in secret, may) and returns it. Refused when the entry is not a
     /// secret entry of the table, or was revealed already: an entry is revealed once.
     fn reveal(&mut self, seq: i64) -> Result<Entry, StoreError>;
+    /// The latest entry of one kind that the scope sees, read inside the transaction (a
+    /// read-check-write, such as "is a scene open?", that no other writer can slip into).
+    fn last_of_kind(&self, kind: &str) -> Result<Option<Entry>, StoreError>;
+    /// Entries with `seq > after` that the scope sees, in order, at most `limit`, read inside
+    /// the transaction.
+    fn entries_after(&self, after: i64, limit: usize) -> Result<Vec<Entry>, StoreError>;
 }
 
 /// Where a campaign's memory lives. Implemented by [`SqliteStore`]; a hosted backend
@@ -845,6 +851,26 @@ impl WriteTx for SqliteTx<'_> {
         append_in(self.tx, self.path, self.scope, entries)
     }
 
+    fn last_of_kind(&self, kind: &str) -> Result<Option<Entry>, StoreError> {
+        Ok(read_entries(
+            self.tx,
+            self.path,
+            LAST_OF_KIND,
+            params![kind, self.scope.table, self.scope.gm],
+        )?
+        .pop())
+    }
+
+    fn entries_after(&self, after: i64, limit: usize) -> Result<Vec<Entry>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        read_entries(
+            self.tx,
+            self.path,
+            ENTRIES_AFTER,
+            params![after, limit, self.scope.table, self.scope.gm],
+        )
+    }
+
     fn reveal(&mut self, seq: i64) -> Result<Entry, StoreError> {
         if !self.scope.gm || self.scope.secret_writes {
             return Err(StoreError::Forbidden(
@@ -987,36 +1013,46 @@ impl SqliteStore {
         sql: &str,
         params: impl rusqlite::Params,
     ) -> Result<Vec<Entry>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(sql).map_err(|e| self.err(e))?;
-        let rows = stmt
-            .query_map(params, |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, i64>(3)?,
-                    r.get::<_, String>(4)?,
-                    r.get::<_, bool>(5)?,
-                ))
-            })
-            .map_err(|e| self.err(e))?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (seq, at, kind, schema, body, secret) = row.map_err(|e| self.err(e))?;
-            let body = serde_json::from_str(&body).map_err(|e| {
-                StoreError::BadRecord(format!("entry {seq} holds JSON that does not parse: {e}"))
-            })?;
-            out.push(Entry {
-                seq,
-                at,
-                kind,
-                schema,
-                body,
-                secret,
-            });
-        }
-        Ok(out)
+        read_entries(&self.conn, &self.path, sql, params)
     }
+}
+
+/// Journal rows of `sql` (columns seq, at, kind, schema, body, secret) read on `conn`.
+fn read_entries(
+    conn: &Connection,
+    path: &Path,
+    sql: &str,
+    params: impl rusqlite::Params,
+) -> Result<Vec<Entry>, StoreError> {
+    let mut stmt = conn.prepare_cached(sql).map_err(|e| classify(path, e))?;
+    let rows = stmt
+        .query_map(params, |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, i64>(3)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, bool>(5)?,
+            ))
+        })
+        .map_err(|e| classify(path, e))?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (seq, at, kind, schema, body, secret) = row.map_err(|e| classify(path, e))?;
+        let body = serde_json::from_str(&body).map_err(|e| {
+            StoreError::BadRecord(format!("entry {seq} holds JSON that does not parse: {e}"))
+        })?;
+        out.push(Entry {
+            seq,
+            at,
+            kind,
+            schema,
+            body,
+            secret,
+        });
+    }
+    Ok(out)
 }
 
 impl CampaignStore for SqliteStore {
