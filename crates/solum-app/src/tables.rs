@@ -373,6 +373,40 @@ pub struct OwnedCharacter {
 }
 
 impl<S: CampaignStore + TableStore> Campaign<S> {
+    /// Runs `roll`, a use case rolling from the character `name` of `system`, only when
+    /// `member` may roll from it (a game master from any of the table's characters, a player
+    /// from the ones they created), the check and the roll in one write transaction: a
+    /// rename by another writer cannot slip between them and hand a player someone else's
+    /// character. Refused with [`AppError::Forbidden`], nothing written.
+    pub fn as_roller_of<T>(
+        &mut self,
+        member: &Member,
+        system: &str,
+        name: &str,
+        roll: impl FnOnce(&mut Self) -> Result<T, AppError>,
+    ) -> Result<T, AppError> {
+        self.begin_group()?;
+        let check = if member.gm {
+            Ok(())
+        } else {
+            match self.store().sheet_owner(system, name) {
+                Ok(owner) if owner == Some(member.id) => Ok(()),
+                Ok(_) => Err(AppError::Forbidden(format!(
+                    "{} is not your character",
+                    name.trim()
+                ))),
+                Err(e) => Err(e.into()),
+            }
+        };
+        let out = check.and_then(|()| roll(self));
+        // A refused roll wrote nothing (its own savepoint was rolled back): ending the group
+        // commits what succeeded, or nothing.
+        let ended = self.end_group();
+        let out = out?;
+        ended?;
+        Ok(out)
+    }
+
     /// Every So1um Expanded character of the table with its owner.
     pub fn owned_characters(&self) -> Result<Vec<OwnedCharacter>, AppError> {
         self.characters()?

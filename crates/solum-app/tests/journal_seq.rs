@@ -143,3 +143,62 @@ fn racing_imports_of_one_export_store_each_entry_once() {
         assert_eq!(added, 40, "round {round}");
     }
 }
+
+/// A player rolls from their own character only, and the check is made in the roll's write
+/// transaction. Here another writer holds the file while it renames the player's Nick away
+/// and the game master's Bob to Nick; the player's roll of "Nick" waits for it, then sees
+/// the new Nick — the game master's — and is refused. Checked before the wait (as the web
+/// table did), it passed on the old Nick and then rolled from the game master's character.
+#[test]
+fn a_rename_racing_a_players_roll_cannot_hand_them_another_character() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.solum");
+    drop(SqliteStore::open(&path).unwrap());
+    let raw = rusqlite::Connection::open(&path).unwrap();
+    raw.busy_timeout(std::time::Duration::from_secs(10))
+        .unwrap();
+    raw.execute_batch(
+        "INSERT INTO tables (id, name, created) VALUES (1, 'club', '');
+         INSERT INTO members (id, table_id, name, role, joined, name_key) VALUES
+             (10, 1, 'Pia', 'player', '', 'pia'), (11, 1, 'Gia', 'gm', '', 'gia');
+         INSERT INTO sheets (table_id, owner, system, name, name_key, schema, version, body) VALUES
+             (1, 10, 'sol', 'Nick', 'nick', 1, 1, '{\"who\":\"pia\"}'),
+             (1, 11, 'sol', 'Bob', 'bob', 1, 1, '{\"who\":\"gia\"}');
+         BEGIN IMMEDIATE;
+         UPDATE sheets SET name = 'Nicholas', name_key = 'nicholas' WHERE name_key = 'nick';
+         UPDATE sheets SET name = 'Nick', name_key = 'nick' WHERE name_key = 'bob';",
+    )
+    .unwrap();
+    let pia = solum_store::Member {
+        id: 10,
+        table: 1,
+        table_name: "club".into(),
+        name: "Pia".into(),
+        gm: false,
+    };
+    let player = {
+        let path = path.clone();
+        std::thread::spawn(move || {
+            let store =
+                SqliteStore::open_scoped(&path, solum_store::Scope::member(1, 10, false)).unwrap();
+            let mut c = Campaign::new(store);
+            c.as_roller_of(&pia, "sol", "Nick", |c| {
+                // The roll: a journaled write that reads the sheet it rolls from.
+                c.note("Pia rolls")?;
+                Ok(c.store().sheet("sol", "Nick")?.unwrap().body["who"].clone())
+            })
+        })
+    };
+    // Long enough for the player's request to reach the file; the answer does not depend on
+    // it (with the check inside the transaction, any order gives the same refusal).
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    raw.execute_batch("COMMIT").unwrap();
+    let rolled = player.join().unwrap();
+    assert!(
+        matches!(rolled, Err(solum_app::AppError::Forbidden(_))),
+        "{rolled:?}"
+    );
+    // Nothing of the refused roll was kept.
+    let gm = SqliteStore::open_scoped(&path, solum_store::Scope::member(1, 11, true)).unwrap();
+    assert!(Campaign::new(gm).entries().unwrap().is_empty());
+}

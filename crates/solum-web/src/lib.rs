@@ -1646,20 +1646,11 @@ async fn check(
     let member = auth.member;
     let scope = roll_scope(&member, req.secret)?;
     change(&state, scope, move |c| {
-        use solum_store::TableStore;
-        // A player rolls from their own characters only.
-        if !member.gm
-            && c.store()
-                .sheet_owner(solum_app::characters::SYSTEM, &name)?
-                != Some(member.id)
-        {
-            return Err(AppError::Forbidden(format!(
-                "{} is not your character",
-                name.trim()
-            )));
-        }
-        let dice = dice_for(c, &member, req.typed)?;
-        c.check_from_character(&name, &req.check, dice)
+        // A player rolls from their own characters only (checked in the roll's transaction).
+        c.as_roller_of(&member, solum_app::characters::SYSTEM, &name, |c| {
+            let dice = dice_for(c, &member, req.typed)?;
+            c.check_from_character(&name, &req.check, dice)
+        })
     })
     .await
     .map(Json)
@@ -1986,23 +1977,6 @@ async fn sibling_characters(
     .map(Json)
 }
 
-/// A player rolls from their own characters only; a game master from any of the table's.
-fn own_character(
-    c: &Campaign<SqliteStore>,
-    member: &Member,
-    system: &str,
-    name: &str,
-) -> Result<(), AppError> {
-    use solum_store::TableStore;
-    if !member.gm && c.store().sheet_owner(system, name)? != Some(member.id) {
-        return Err(AppError::Forbidden(format!(
-            "{} is not your character",
-            name.trim()
-        )));
-    }
-    Ok(())
-}
-
 /// A roll's dice and secrecy, beside the system's own request.
 struct SiblingRoll<T> {
     request: T,
@@ -2039,9 +2013,10 @@ where
 {
     let scope = roll_scope(&member, req.secret)?;
     change(state, scope, move |c| {
-        own_character(c, &member, system, &name)?;
-        let dice = dice_for(c, &member, req.typed)?;
-        roll(c, &name, req.request, dice)
+        c.as_roller_of(&member, system, &name, |c| {
+            let dice = dice_for(c, &member, req.typed)?;
+            roll(c, &name, req.request, dice)
+        })
     })
     .await
     .map(Json)
