@@ -14,7 +14,9 @@ use solum_classic::check::{
     Check, difficulty_name, hero_pool, p_pass, random_difficulty, roll_check,
 };
 use solum_classic::duel::{Policy, duel_chance};
-use solum_classic::fight::{ClassicFight, Command, Decision, Event, FightError, Fighter, Loss};
+use solum_classic::fight::{
+    ClassicFight, Command, Decision, Event, FightError, Fighter, Loss, NextExchange,
+};
 use solum_classic::hero::{self, Hero, Kind, Stat};
 use solum_dice::{DiceError, DiceSource, SeededDice};
 use solum_store::{CampaignStore, NewEntry, Sheet, WriteTx};
@@ -32,6 +34,9 @@ pub const SHEET_SCHEMA: i64 = 1;
 pub const CLASSIC_RECORD_SCHEMA: i64 = 1;
 /// The longest name, cliché or piece of gear, in characters.
 pub const MAX_NAME: usize = 100;
+/// The most calls one fight keeps (each call is replayed to resume it): past this, the
+/// fight can only be abandoned.
+pub const MAX_FIGHT_CALLS: usize = 1_000;
 /// The most pieces of gear on a sheet.
 pub const MAX_GEAR: usize = 20;
 /// The longest notes on a sheet, in characters.
@@ -224,6 +229,9 @@ impl Eq for StoredHero {}
 pub struct Segment {
     /// The answer to the pending decision, if the call gave one.
     pub decision: Option<Loss>,
+    /// The hero fled in this call (no dice: the fight ends where it stands).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub abandon: bool,
     /// The dice rolled in this call.
     pub rolled: Rolled,
 }
@@ -254,6 +262,9 @@ pub struct FightStatus {
     pub over: bool,
     /// The hero lives and every foe is dead.
     pub hero_won: bool,
+    /// The hero fled: the fight ended with everyone as they stood.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub abandoned: bool,
 }
 
 impl FightStatus {
@@ -266,6 +277,7 @@ impl FightStatus {
             pending: fight.pending(),
             over: fight.is_over(),
             hero_won: fight.hero_won(),
+            abandoned: fight.is_abandoned(),
         }
     }
 }
@@ -427,7 +439,9 @@ impl ClassicRecord {
                     .map(|x| x.0.name.as_str())
                     .collect();
                 let s = &f.status;
-                let state = if s.over {
+                let state = if s.abandoned {
+                    "flees".to_owned()
+                } else if s.over {
                     if s.hero_won {
                         "wins".to_owned()
                     } else {
@@ -537,11 +551,13 @@ impl DiceSource for Counted<'_> {
     }
 }
 
-/// One call of a fight: answers the pending decision if given, then rolls exchanges until
-/// the fight ends, a hit waits for the player, or (typed dice) the `limit` faces are used.
+/// One call of a fight: answers the pending decision if given, then the hero flees
+/// (`abandon`) or exchanges are rolled until the fight ends, a hit waits for the player, or
+/// (typed dice) the `limit` faces are used.
 fn run_segment(
     fight: &mut ClassicFight,
     decision: Option<Loss>,
+    abandon: bool,
     limit: Option<usize>,
     dice: &mut dyn DiceSource,
 ) -> Result<Result<Vec<Event>, AppError>, DiceError> {
@@ -568,6 +584,12 @@ fn run_segment(
         && let Err(e) = step(fight, Command::Take(loss), &mut counted)?
     {
         return Ok(Err(e));
+    }
+    if abandon {
+        return match step(fight, Command::Abandon, &mut counted)? {
+            Err(e) => Ok(Err(e)),
+            Ok(()) => Ok(Ok(events)),
+        };
     }
     while !fight.is_over() && fight.pending().is_none() && limit.is_none_or(|l| counted.used < l) {
         if let Err(e) = step(fight, Command::Exchange, &mut counted)? {
@@ -602,8 +624,9 @@ fn replay_fight(f: &StoredFight) -> Result<(ClassicFight, Vec<Event>), AppError>
     for (i, seg) in f.segments.iter().enumerate() {
         let limit = seg.rolled.typed.then_some(seg.rolled.faces.len());
         let dice = dice_of(&seg.rolled).map_err(|e| bad("fight", e))?;
-        let (events, rolled) =
-            crate::journal::roll(dice, |d| run_segment(&mut fight, seg.decision, limit, d))?;
+        let (events, rolled) = crate::journal::roll(dice, |d| {
+            run_segment(&mut fight, seg.decision, seg.abandon, limit, d)
+        })?;
         last = events?;
         if rolled.faces != seg.rolled.faces {
             return Err(bad(
@@ -665,6 +688,25 @@ pub struct HeroCheckView {
     pub p_pass: f64,
 }
 
+/// A fight under way, as it stands.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FightStateView {
+    /// The hero.
+    pub hero: String,
+    /// The foes' names, in turn order.
+    pub foes: Vec<String>,
+    /// The dice each fighter rolls now: the hero first.
+    pub dice: Vec<u32>,
+    /// The hero's exact chance to win a duel, worked out when the fight began (one foe).
+    pub p_win: Option<f64>,
+    /// The exact odds of the next exchange and of the fight from here.
+    pub next: Option<NextExchange>,
+    /// The calls the fight has had.
+    pub calls: usize,
+    /// Where it stands.
+    pub status: FightStatus,
+}
+
 /// A fight call, for a front end to show.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FightView {
@@ -678,6 +720,9 @@ pub struct FightView {
     pub dice: Vec<u32>,
     /// The hero's exact chance to win a duel, worked out when the fight began (one foe).
     pub p_win: Option<f64>,
+    /// The exact odds of the next exchange and of the fight from here (none when it is
+    /// over or a hit waits for its answer).
+    pub next: Option<NextExchange>,
     /// What happened in this call.
     pub events: Vec<Event>,
     /// The dice of this call.
@@ -864,7 +909,10 @@ impl<S: CampaignStore> Campaign<S> {
             if open_fight(tx, &before.name)?.is_some() {
                 return Err(bad(
                     "hours",
-                    format!("{} is in a fight: finish it before resting", before.name),
+                    format!(
+                        "{} is in a fight: finish it or abandon it (`classic fight {} --abandon`) before resting",
+                        before.name, before.name
+                    ),
                 ));
             }
             let mut after = before.clone();
@@ -972,8 +1020,8 @@ impl<S: CampaignStore> Campaign<S> {
                 return Err(bad(
                     "fight",
                     format!(
-                        "{} is already in a fight: go on with `classic fight {} --decide body|hp` (or more dice)",
-                        hero.name, hero.name
+                        "{} is already in a fight: name no foes to go on with it (`classic fight {} --rolled …` or `--seed N`, `--decide body|hp` for a pending hit), or end it with `classic fight {} --abandon`",
+                        hero.name, hero.name, hero.name
                     ),
                 ));
             }
@@ -984,7 +1032,7 @@ impl<S: CampaignStore> Campaign<S> {
             };
             let fight = build_fight(&stored)?;
             let p = p_win(&fight);
-            Self::fight_call(tx, &at, stored, fight, None, dice.clone(), p)
+            Self::fight_call(tx, &at, stored, fight, (None, false), dice.clone(), p)
         })
     }
 
@@ -1001,7 +1049,10 @@ impl<S: CampaignStore> Campaign<S> {
         self.transact(|tx| {
             let (hero, _) = load_hero(tx, name)?;
             let stored = open_fight(tx, &hero.name)?.ok_or_else(|| {
-                bad("fight", format!("{} is not in a fight", hero.name))
+                bad(
+                    "fight",
+                    format!("{} is not in a fight: name the foes to start one", hero.name),
+                )
             })?;
             let (fight, _) = replay_fight(&stored)?;
             match (fight.pending(), decision) {
@@ -1026,8 +1077,77 @@ impl<S: CampaignStore> Campaign<S> {
                 let first = build_fight(&stored)?;
                 p_win(&first)
             };
-            Self::fight_call(tx, &at, stored, fight, decision, dice.clone(), p)
+            Self::fight_call(tx, &at, stored, fight, (decision, false), dice.clone(), p)
         })
+    }
+
+    /// Abandons a hero's fight: the hero flees where the fight stands (no further damage,
+    /// the foes live on), the wounds taken so far go to the sheet, and the hero may rest and
+    /// fight again. A hit waiting for its answer is answered first (`decision`).
+    pub fn abandon_classic_fight(
+        &mut self,
+        name: &str,
+        decision: Option<Loss>,
+    ) -> Result<FightView, AppError> {
+        let at = self.now();
+        self.transact(|tx| {
+            let (hero, _) = load_hero(tx, name)?;
+            let stored = open_fight(tx, &hero.name)?
+                .ok_or_else(|| bad("fight", format!("{} is not in a fight", hero.name)))?;
+            let (fight, _) = replay_fight(&stored)?;
+            match (fight.pending(), decision) {
+                (Some(d), None) => {
+                    return Err(bad(
+                        "decide",
+                        format!(
+                            "{} is hit (Body {}, hit points {}): the blow has landed; answer it with --decide body or --decide hp, then flee",
+                            hero.name, d.body, d.hit_points
+                        ),
+                    ));
+                }
+                (None, Some(_)) => {
+                    return Err(bad("decide", "no hit waits for an answer"));
+                }
+                _ => {}
+            }
+            let p = p_win(&build_fight(&stored)?);
+            Self::fight_call(
+                tx,
+                &at,
+                stored,
+                fight,
+                (decision, true),
+                Dice::Typed(Vec::new()),
+                p,
+            )
+        })
+    }
+
+    /// A hero's fight under way, as it stands (nothing is journaled); `None` when the hero
+    /// is not in a fight.
+    pub fn classic_fight(&self, name: &str) -> Result<Option<FightStateView>, AppError> {
+        let sheet = self
+            .store
+            .sheet(SYSTEM, name)?
+            .ok_or_else(|| AppError::NoSuchCharacter(name.trim().to_owned()))?;
+        let Some(row) = self.store.sheet(FIGHT_SYSTEM, &sheet.name)? else {
+            return Ok(None);
+        };
+        let Some(stored) = read_row::<FightRow>(&row)?.fight else {
+            return Ok(None);
+        };
+        let (fight, _) = replay_fight(&stored)?;
+        let mut dice = vec![fight.hero().side.dice()];
+        dice.extend(fight.foes().iter().map(|f| f.side.dice()));
+        Ok(Some(FightStateView {
+            hero: stored.hero.0.name.clone(),
+            foes: stored.setup.foes.iter().map(|f| f.0.name.clone()).collect(),
+            dice,
+            p_win: p_win(&build_fight(&stored)?),
+            next: fight.next_exchange(),
+            calls: stored.segments.len(),
+            status: FightStatus::of(&fight),
+        }))
     }
 
     /// One call of a fight inside a transaction: rolls it, keeps it, writes the wounds back
@@ -1037,20 +1157,31 @@ impl<S: CampaignStore> Campaign<S> {
         at: &str,
         mut stored: StoredFight,
         mut fight: ClassicFight,
-        decision: Option<Loss>,
+        (decision, abandon): (Option<Loss>, bool),
         dice: Dice,
         p_win: Option<f64>,
     ) -> Result<FightView, AppError> {
         let name = stored.hero.0.name.clone();
+        if !abandon && stored.segments.len() >= MAX_FIGHT_CALLS {
+            return Err(bad(
+                "fight",
+                format!(
+                    "{name}'s fight has had {} calls, the most one fight keeps: abandon it (`--abandon`)",
+                    stored.segments.len()
+                ),
+            ));
+        }
         let limit = match &dice {
             Dice::Typed(f) => Some(f.len()),
             _ => None,
         };
-        let (events, rolled) =
-            crate::journal::roll(dice, |d| run_segment(&mut fight, decision, limit, d))?;
+        let (events, rolled) = crate::journal::roll(dice, |d| {
+            run_segment(&mut fight, decision, abandon, limit, d)
+        })?;
         let events = events?;
         stored.segments.push(Segment {
             decision,
+            abandon,
             rolled: rolled.clone(),
         });
         let status = FightStatus::of(&fight);
@@ -1087,6 +1218,7 @@ impl<S: CampaignStore> Campaign<S> {
             foes: stored.setup.foes.iter().map(|f| f.0.name.clone()).collect(),
             dice: dice_now,
             p_win,
+            next: fight.next_exchange(),
             events,
             rolled,
             status,

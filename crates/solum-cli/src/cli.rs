@@ -699,16 +699,26 @@ pub enum ClassicCommand {
     /// its turn. The loser of an exchange loses a hit point or, by choice, a point of Body
     /// (asked with --ask or at a terminal; otherwise by policy). A campaign hero's fight is
     /// kept in the campaign: without --policy it stops at each hit the hero takes, and
-    /// `classic fight HERO --decide body|hp` answers it and goes on (any later process).
+    /// `classic fight HERO --decide body|hp` answers it and goes on (any later process);
+    /// typed dice that run out leave it waiting for `classic fight HERO --rolled …` (or
+    /// `--seed N`); `--abandon` ends it (the hero flees), `--status` shows it.
     #[command(group(clap::ArgGroup::new("classic_dice").args(["rolled", "seed"])))]
     Fight {
         /// The hero: a campaign hero, a .toml file (updated after the fight) or a name from
         /// the book.
         hero: String,
         /// The foes: names from the book or .toml files, in turn order. None: go on with the
-        /// campaign hero's fight.
-        #[arg(required_unless_present = "decide")]
+        /// campaign hero's fight under way.
         foes: Vec<String>,
+        /// End the campaign hero's fight under way: the hero flees where it stands (no
+        /// further damage, the foes live on); the wounds taken go to the sheet (journaled).
+        /// A pending hit is answered first: give --decide with it.
+        #[arg(long, conflicts_with_all = ["foes", "ask", "rolled", "seed", "status"])]
+        abandon: bool,
+        /// Show the campaign hero's fight under way and the exact odds of its next exchange
+        /// (nothing is rolled or journaled).
+        #[arg(long, conflicts_with_all = ["foes", "ask", "rolled", "seed", "decide"])]
+        status: bool,
         /// Answer the campaign hero's pending hit: lose Body or a hit point (hp), then go on.
         #[arg(long, value_name = "body|hp", conflicts_with_all = ["foes", "ask"])]
         decide: Option<String>,
