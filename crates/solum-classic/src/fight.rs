@@ -680,7 +680,10 @@ mod tests {
         let troll = auto("Troll", side(4, 4, Policy::Survive, None));
         let mut fight = ClassicFight::new(al, vec![troll]).unwrap();
         fight
-            .apply(Command::Exchange, &mut ScriptedDice::new([6, 6, 1, 2, 3, 4]))
+            .apply(
+                Command::Exchange,
+                &mut ScriptedDice::new([6, 6, 1, 2, 3, 4]),
+            )
             .unwrap();
         let e = fight
             .apply(Command::Abandon, &mut ScriptedDice::new([]))
@@ -688,12 +691,18 @@ mod tests {
         assert_eq!(e, [Event::Abandoned]);
         assert!(fight.is_over() && fight.is_abandoned() && !fight.hero_won());
         assert_eq!(
-            (fight.hero().side.hit_points, fight.foes()[0].side.hit_points),
+            (
+                fight.hero().side.hit_points,
+                fight.foes()[0].side.hit_points
+            ),
             (4, 3)
         );
         assert_eq!(fight.next_exchange(), None);
         assert_eq!(
-            fight.apply(Command::Exchange, &mut ScriptedDice::new([6, 6, 1, 1, 1, 1])),
+            fight.apply(
+                Command::Exchange,
+                &mut ScriptedDice::new([6, 6, 1, 1, 1, 1])
+            ),
             Err(FightError::Over)
         );
         // A hit that waits for its answer is answered before anyone flees.
@@ -701,8 +710,8 @@ mod tests {
             asks: true,
             ..auto("Al", side(2, 4, Policy::Survive, None))
         };
-        let mut fight = ClassicFight::new(hero, vec![auto("Z", side(1, 1, Policy::Survive, None))])
-            .unwrap();
+        let mut fight =
+            ClassicFight::new(hero, vec![auto("Z", side(1, 1, Policy::Survive, None))]).unwrap();
         fight
             .apply(Command::Exchange, &mut ScriptedDice::new([1, 1, 6]))
             .unwrap();

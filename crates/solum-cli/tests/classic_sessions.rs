@@ -44,8 +44,15 @@ fn a_fight_whose_typed_dice_run_out_goes_on_with_rolled_or_seed_in_later_process
     let v = in_campaign(
         &c,
         &[
-            "classic", "fight", "Al", "troll", "--policy", "survive", "--rolled",
-            "6,6,1,2,3,4", "--json",
+            "classic",
+            "fight",
+            "Al",
+            "troll",
+            "--policy",
+            "survive",
+            "--rolled",
+            "6,6,1,2,3,4",
+            "--json",
         ],
     )
     .json();
@@ -74,7 +81,14 @@ fn a_fight_whose_typed_dice_run_out_goes_on_with_rolled_or_seed_in_later_process
     // wins; Al (survive: a hit point while he has more than one) is at 3.
     let v = in_campaign(
         &c,
-        &["classic", "fight", "Al", "--rolled", "1,1,6,1,1,1", "--json"],
+        &[
+            "classic",
+            "fight",
+            "Al",
+            "--rolled",
+            "1,1,6,1,1,1",
+            "--json",
+        ],
     )
     .json();
     assert_eq!(v["status"]["hero"], json!([2, 3]));
@@ -98,12 +112,21 @@ fn foes_named_while_a_fight_waits_are_refused_with_the_way_on() {
     in_campaign(
         &c,
         &[
-            "classic", "fight", "Al", "troll", "--policy", "survive", "--rolled",
+            "classic",
+            "fight",
+            "Al",
+            "troll",
+            "--policy",
+            "survive",
+            "--rolled",
             "6,6,1,2,3,4",
         ],
     )
     .ok();
-    let r = in_campaign(&c, &["classic", "fight", "Al", "goblin", "--rolled", "6,6,1"]);
+    let r = in_campaign(
+        &c,
+        &["classic", "fight", "Al", "goblin", "--rolled", "6,6,1"],
+    );
     r.bad_input("already in a fight");
     r.bad_input("name no foes to go on");
     r.bad_input("--abandon");
@@ -111,8 +134,7 @@ fn foes_named_while_a_fight_waits_are_refused_with_the_way_on() {
     in_campaign(&c, &["classic", "fight", "goblin", "--seed", "3"])
         .bad_input("not a hero of the campaign");
     // --abandon and dice, --abandon and foes: contradictory.
-    in_campaign(&c, &["classic", "fight", "Al", "--abandon", "--seed", "3"])
-        .bad_input("--seed");
+    in_campaign(&c, &["classic", "fight", "Al", "--abandon", "--seed", "3"]).bad_input("--seed");
     in_campaign(&c, &["classic", "fight", "Al", "troll", "--abandon"]).bad_input("--abandon");
 }
 
@@ -125,7 +147,13 @@ fn an_abandoned_fight_is_journaled_and_frees_the_hero_to_rest_and_fight_again() 
     in_campaign(
         &c,
         &[
-            "classic", "fight", "Al", "troll", "--policy", "survive", "--rolled",
+            "classic",
+            "fight",
+            "Al",
+            "troll",
+            "--policy",
+            "survive",
+            "--rolled",
             "1,1,6,1,1,1",
         ],
     )
@@ -150,7 +178,9 @@ fn an_abandoned_fight_is_journaled_and_frees_the_hero_to_rest_and_fight_again() 
     // And he fights again: 6 6 against a goblin's 1, the goblin (1 hit point) dies.
     let text = in_campaign(
         &c,
-        &["classic", "fight", "Al", "goblin", "--policy", "survive", "--rolled", "6,6,1"],
+        &[
+            "classic", "fight", "Al", "goblin", "--policy", "survive", "--rolled", "6,6,1",
+        ],
     )
     .ok()
     .to_owned();
@@ -165,7 +195,15 @@ fn an_abandoned_fight_is_journaled_and_frees_the_hero_to_rest_and_fight_again() 
     in_campaign(&c, &["classic", "fight", "Al", "--abandon"]).bad_input("--decide");
     let v = in_campaign(
         &c,
-        &["classic", "fight", "Al", "--abandon", "--decide", "body", "--json"],
+        &[
+            "classic",
+            "fight",
+            "Al",
+            "--abandon",
+            "--decide",
+            "body",
+            "--json",
+        ],
     )
     .json();
     assert_eq!(v["status"]["hero"], json!([1, 4]));

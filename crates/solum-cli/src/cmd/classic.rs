@@ -495,7 +495,8 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             }
             if *abandon {
                 let decision = decide.as_deref().map(loss).transpose()?;
-                let view = super::campaign::open(campaign)?.abandon_classic_fight(hero, decision)?;
+                let view =
+                    super::campaign::open(campaign)?.abandon_classic_fight(hero, decision)?;
                 if *as_json {
                     return super::campaign::write_json(out, &view);
                 }
@@ -1133,7 +1134,11 @@ fn fight_status(
             .map(|p| format!("   win {:.2}% (when it began)", 100.0 * p))
             .unwrap_or_default()
     )?;
-    writeln!(out, "  {}: Body {}, hit points {}", v.hero, s.hero[0], s.hero[1])?;
+    writeln!(
+        out,
+        "  {}: Body {}, hit points {}",
+        v.hero, s.hero[0], s.hero[1]
+    )?;
     for (name, [b, hp]) in v.foes.iter().zip(&s.foes) {
         let dead = if *b == 0 || *hp == 0 { " (dead)" } else { "" };
         writeln!(out, "  {name}: Body {b}, hit points {hp}{dead}")?;
