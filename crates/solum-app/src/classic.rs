@@ -163,6 +163,23 @@ pub fn check_hero(hero: &Hero) -> Result<(), AppError> {
     notes_text("notes", &hero.notes, MAX_NOTES)
 }
 
+/// A foe from the book (a sample hero or a monster of the text), by name, for a fight.
+pub fn book_foe(name: &str) -> Result<StoredHero, AppError> {
+    solum_classic::Book::shipped()
+        .find(name)
+        .cloned()
+        .map(StoredHero)
+        .ok_or_else(|| {
+            bad(
+                "foes",
+                format!(
+                    "`{}` is not in the book (its sample heroes and monsters: goblin, troll, …)",
+                    name.trim().chars().take(MAX_NAME).collect::<String>()
+                ),
+            )
+        })
+}
+
 /// A foe of a fight: a monster's looser limits (C3: the book's Squidhead has Mind 5).
 fn check_foe(foe: &Hero) -> Result<(), AppError> {
     foe.validate(Kind::Monster)
