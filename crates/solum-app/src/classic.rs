@@ -203,6 +203,9 @@ pub struct CheckInputs {
     pub difficulty: Option<u32>,
     /// Gear rerolls the lowest die once when failing.
     pub gear: bool,
+    /// The piece of gear used, as the sheet names it (checked against the sheet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gear_name: Option<String>,
 }
 
 fn check_rule(inputs: &CheckInputs, dice: &mut dyn DiceSource) -> Result<Check, DiceError> {
@@ -355,6 +358,17 @@ pub enum ClassicChange {
     },
     /// A fight call.
     Fight(Box<FightRecord>),
+    /// Gear given and taken away.
+    Gear {
+        /// The sheet before.
+        before: Hero,
+        /// Pieces given, as named.
+        added: Vec<String>,
+        /// Pieces taken away, as named.
+        removed: Vec<String>,
+        /// The sheet after.
+        after: Hero,
+    },
 }
 
 /// A journal entry about one of the original's heroes.
@@ -391,7 +405,9 @@ impl ClassicRecord {
     pub fn has_dice(&self) -> bool {
         !matches!(
             self.change,
-            ClassicChange::Imported { .. } | ClassicChange::Rested { .. }
+            ClassicChange::Imported { .. }
+                | ClassicChange::Rested { .. }
+                | ClassicChange::Gear { .. }
         )
     }
 
@@ -408,7 +424,8 @@ impl ClassicRecord {
             ClassicChange::Created { hero, .. } | ClassicChange::Imported { hero } => {
                 check_hero(hero)
             }
-            ClassicChange::Rested { before, after, .. } => {
+            ClassicChange::Rested { before, after, .. }
+            | ClassicChange::Gear { before, after, .. } => {
                 check_hero(before)?;
                 check_hero(after)
             }
@@ -433,6 +450,16 @@ impl ClassicRecord {
                 faces(&rolled.faces)
             ),
             ClassicChange::Imported { .. } => format!("{n} joins the campaign"),
+            ClassicChange::Gear { added, removed, .. } => {
+                let mut parts = Vec::new();
+                if !added.is_empty() {
+                    parts.push(format!("takes up {}", added.join(", ")));
+                }
+                if !removed.is_empty() {
+                    parts.push(format!("leaves {}", removed.join(", ")));
+                }
+                format!("{n} {}", parts.join(" and "))
+            }
             ClassicChange::Rested {
                 hours,
                 hit_points,
@@ -440,11 +467,15 @@ impl ClassicRecord {
                 ..
             } => format!("{n} rests {hours} hours: +{hit_points} hit point(s), +{body} Body"),
             ClassicChange::Check { inputs, check, .. } => format!(
-                "{n} rolls {} dice against {} ({}): {} — {}",
+                "{n} rolls {} dice against {} ({}): {}{} — {}",
                 inputs.pool,
                 check.difficulty,
                 difficulty_name(check.difficulty),
                 faces(&check.dice),
+                match (check.reroll, &inputs.gear_name) {
+                    (Some((_, from, to)), Some(g)) => format!(" ({g}: {from} rerolled, {to})"),
+                    _ => String::new(),
+                },
                 if check.passed { "success" } else { "failure" }
             ),
             ClassicChange::Fight(f) => {
@@ -506,6 +537,19 @@ impl ClassicRecord {
                 Ok(Ok(_)) => None,
             },
             ClassicChange::Imported { hero } => check_hero(hero).err().map(|e| e.to_string()),
+            ClassicChange::Gear {
+                before,
+                added,
+                removed,
+                after,
+            } => {
+                let mut h = before.clone();
+                match h.change_gear(added, removed) {
+                    Err(e) => Some(format!("the gear change does not hold: {e}")),
+                    Ok(()) if h != *after => differs("gear"),
+                    Ok(()) => None,
+                }
+            }
             ClassicChange::Rested {
                 before,
                 hours,
@@ -960,16 +1004,83 @@ impl<S: CampaignStore> Campaign<S> {
         })
     }
 
+    /// Gives a hero pieces of gear and takes others away, journaled. At most [`MAX_GEAR`]
+    /// pieces on the sheet, each name at most [`MAX_NAME`] characters.
+    pub fn edit_classic_gear(
+        &mut self,
+        name: &str,
+        add: &[String],
+        remove: &[String],
+    ) -> Result<HeroChangeView, AppError> {
+        if add.is_empty() && remove.is_empty() {
+            return Err(bad("gear", "nothing to change: add or remove a piece"));
+        }
+        for (field, list) in [("add gear", add), ("remove gear", remove)] {
+            if list.len() > MAX_GEAR {
+                return Err(bad(
+                    field,
+                    format!("{} named; the limit is {MAX_GEAR}", list.len()),
+                ));
+            }
+        }
+        let add = add
+            .iter()
+            .map(|g| name_text("gear", g))
+            .collect::<Result<Vec<_>, _>>()?;
+        let remove = remove
+            .iter()
+            .map(|g| name_text("gear", g))
+            .collect::<Result<Vec<_>, _>>()?;
+        let at = self.now();
+        self.transact(|tx| {
+            let (before, _) = load_hero(tx, name)?;
+            // Journaled as the sheet names them.
+            let remove = remove
+                .iter()
+                .map(|r| before.gear_piece(r).map(str::to_owned))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| bad("gear", e.to_string()))?;
+            let mut after = before.clone();
+            after
+                .change_gear(&add, &remove)
+                .map_err(|e| bad("gear", e.to_string()))?;
+            check_hero(&after)?;
+            let stored = tx.update_sheet(
+                SYSTEM,
+                &before.name,
+                &sheet_row(SYSTEM, &after.name, &after)?,
+            )?;
+            let seq = Self::classic_record(
+                tx,
+                &at,
+                &before.name,
+                ClassicChange::Gear {
+                    before: before.clone(),
+                    added: add.clone(),
+                    removed: remove.clone(),
+                    after: after.clone(),
+                },
+            )?;
+            let in_fight = open_fight(tx, &after.name)?.is_some();
+            Ok(HeroChangeView {
+                seq,
+                rolled: None,
+                healed: None,
+                sheet: hero_view(after, stored.version, in_fight),
+            })
+        })
+    }
+
     /// Rolls a check from a hero's sheet (C1): the stat's dice, one more for a cliché of the
-    /// sheet, against a difficulty (or one rolled on a d6 first); gear rerolls the lowest die
-    /// once when failing.
+    /// sheet, against a difficulty (or one rolled on a d6 first). `gear`: a piece the hero
+    /// carries (named; `""`: the only one carried) rerolls the lowest die once when failing.
     pub fn check_classic_hero(
         &mut self,
         name: &str,
         stat: Stat,
         cliche: Option<&str>,
         difficulty: Option<u32>,
-        gear: bool,
+        gear: Option<&str>,
         dice: Dice,
     ) -> Result<HeroCheckView, AppError> {
         if let Some(d) = difficulty
@@ -985,6 +1096,11 @@ impl<S: CampaignStore> Campaign<S> {
         self.transact(|tx| {
             let (hero, _) = load_hero(tx, name)?;
             let pool = hero_pool(&hero, stat, cliche).map_err(|e| bad("cliche", e.to_string()))?;
+            let gear_name = gear
+                .map(|g| hero.gear_piece(g).map(str::to_owned))
+                .transpose()
+                .map_err(|e| bad("gear", e.to_string()))?;
+            let gear = gear_name.is_some();
             let inputs = CheckInputs {
                 stat,
                 stat_value: hero.stat(stat),
@@ -992,6 +1108,7 @@ impl<S: CampaignStore> Campaign<S> {
                 pool,
                 difficulty,
                 gear,
+                gear_name,
             };
             let (check, rolled) = crate::journal::roll(dice.clone(), |d| check_rule(&inputs, d))?;
             let seq = Self::classic_record(

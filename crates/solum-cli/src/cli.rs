@@ -667,11 +667,29 @@ pub enum ClassicCommand {
         /// Roll the difficulty on a d6 first.
         #[arg(long)]
         random: bool,
-        /// Gear: reroll the lowest die once when failing.
-        #[arg(long)]
-        gear: bool,
+        /// Gear: reroll the lowest die once when failing. A campaign hero must carry it:
+        /// name the piece (`--gear rope`), or give `--gear` alone when the hero carries one.
+        #[arg(long, value_name = "PIECE", num_args = 0..=1, default_missing_value = "")]
+        gear: Option<String>,
         #[command(flatten)]
         dice: DiceArgs,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Give a campaign hero gear, or take it away (journaled): gear lets a check reroll one
+    /// die once (`classic check HERO --gear PIECE`).
+    Edit {
+        /// The campaign hero.
+        name: String,
+        /// A piece of gear to give (repeat; at most 20 on a sheet, 100 characters a name).
+        #[arg(long = "add-gear", value_name = "PIECE")]
+        add_gear: Vec<String>,
+        /// A piece of gear to take away (repeat).
+        #[arg(long = "remove-gear", value_name = "PIECE")]
+        remove_gear: Vec<String>,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -745,6 +763,10 @@ pub enum ClassicCommand {
         /// --policy then has nothing to decide.
         #[arg(long, conflicts_with = "policy")]
         ask: bool,
+        /// Refused: gear rerolls only in checks ("in combat it is assumed all are properly
+        /// armed/armored").
+        #[arg(long, value_name = "PIECE", num_args = 0..=1, default_missing_value = "", hide = true)]
+        gear: Option<String>,
         #[command(flatten)]
         dice: DiceArgs,
         /// Print JSON.

@@ -212,3 +212,101 @@ fn an_abandoned_fight_is_journaled_and_frees_the_hero_to_rest_and_fight_again() 
     assert!(story.contains("flees"), "{story}");
     verify_clean(&c);
 }
+
+#[test]
+fn heroes_carry_gear_and_a_checks_gear_must_be_on_the_sheet() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = campaign_with_al(&dir);
+    in_campaign(
+        &c,
+        &[
+            "classic", "check", "Al", "--vs", "5", "--gear", "--rolled", "2,2",
+        ],
+    )
+    .bad_input("carries no gear");
+    let v = in_campaign(
+        &c,
+        &[
+            "classic",
+            "edit",
+            "Al",
+            "--add-gear",
+            "Rope",
+            "--add-gear",
+            "Lockpicks",
+            "--json",
+        ],
+    )
+    .json();
+    assert_eq!(v["sheet"]["hero"]["gear"], json!(["Rope", "Lockpicks"]));
+    assert!(
+        in_campaign(&c, &["classic", "show", "Al"])
+            .ok()
+            .contains("gear: Rope, Lockpicks")
+    );
+    in_campaign(&c, &["classic", "edit", "Al", "--add-gear", "rope"]).bad_input("already carries");
+    in_campaign(&c, &["classic", "edit", "Al", "--remove-gear", "sword"])
+        .bad_input("does not carry `sword`");
+    in_campaign(&c, &["classic", "edit", "Al"]).bad_input("nothing to change");
+    in_campaign(
+        &c,
+        &[
+            "classic", "check", "Al", "--vs", "5", "--gear", "sword", "--rolled", "2,2",
+        ],
+    )
+    .bad_input("does not carry `sword` (carries: Rope, Lockpicks)");
+    in_campaign(
+        &c,
+        &[
+            "classic", "check", "Al", "--vs", "5", "--gear", "--rolled", "2,2",
+        ],
+    )
+    .bad_input("name the one that serves");
+    // Mind 1: one die against tricky (5). The 2 fails; the lockpicks reroll it: 5 passes.
+    // With one reroll a die fails only if both rolls miss: 1 - (4/6)^2 = 5/9.
+    let v = in_campaign(
+        &c,
+        &[
+            "classic",
+            "check",
+            "Al",
+            "--stat",
+            "mind",
+            "--vs",
+            "5",
+            "--gear",
+            "lockpicks",
+            "--rolled",
+            "2,5",
+            "--json",
+        ],
+    )
+    .json();
+    assert_eq!(v["inputs"]["gear_name"], "Lockpicks");
+    assert_eq!(v["check"]["passed"], true);
+    assert!(
+        (v["p_pass"].as_f64().unwrap() - 5.0 / 9.0).abs() < 1e-12,
+        "{v}"
+    );
+    // One piece left: `--gear` alone takes it.
+    in_campaign(&c, &["classic", "edit", "Al", "--remove-gear", "ROPE"]).ok();
+    let v = in_campaign(
+        &c,
+        &[
+            "classic", "check", "Al", "--stat", "mind", "--vs", "5", "--gear", "--rolled", "6",
+            "--json",
+        ],
+    )
+    .json();
+    assert_eq!(v["inputs"]["gear_name"], "Lockpicks");
+    // The text: in combat all are assumed armed; gear does nothing there.
+    in_campaign(
+        &c,
+        &["classic", "fight", "Al", "goblin", "--gear", "lockpicks"],
+    )
+    .bad_input("in combat");
+    let story = in_campaign(&c, &["journal", "show"]).ok().to_owned();
+    assert!(story.contains("Al takes up Rope, Lockpicks"), "{story}");
+    assert!(story.contains("Al leaves Rope"), "{story}");
+    verify_clean(&c);
+}

@@ -239,6 +239,7 @@ pub fn app(state: AppState) -> Router {
             "/classic/characters/{name}/fight/abandon",
             post(classic_fight_abandon),
         )
+        .route("/classic/characters/{name}/gear", post(classic_gear))
         .route("/soluna/characters", post(create_soluna))
         .route("/soluna/characters/{name}/test", post(soluna_test))
         .route("/dietype/characters", post(create_dietype))
@@ -2118,6 +2119,8 @@ struct ClassicCheck {
     difficulty: Option<u32>,
     #[serde(default)]
     gear: bool,
+    /// The piece of gear the hero carries that serves (implies `gear`).
+    gear_name: Option<String>,
 }
 
 async fn classic_check(
@@ -2138,7 +2141,8 @@ async fn classic_check(
                 r.stat,
                 r.cliche.as_deref().filter(|s| !s.trim().is_empty()),
                 r.difficulty,
-                r.gear,
+                // Gear the hero carries: the one piece on the sheet, or the one named.
+                r.gear_name.as_deref().or(r.gear.then_some("")),
                 dice,
             )
         },
@@ -2246,6 +2250,33 @@ async fn classic_fight_abandon(
     change(&state, scope, move |c| {
         own_character(c, &member, solum_app::classic::SYSTEM, &name)?;
         c.abandon_classic_fight(&name, req.decide)
+    })
+    .await
+    .map(Json)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClassicGear {
+    /// Pieces to give (at most 20).
+    #[serde(default)]
+    add: Vec<String>,
+    /// Pieces to take away (at most 20).
+    #[serde(default)]
+    remove: Vec<String>,
+}
+
+async fn classic_gear(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<ClassicGear>,
+) -> Result<Json<solum_app::classic::HeroChangeView>, ApiError> {
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        own_character(c, &member, solum_app::classic::SYSTEM, &name)?;
+        c.edit_classic_gear(&name, &req.add, &req.remove)
     })
     .await
     .map(Json)

@@ -2685,3 +2685,67 @@ async fn a_classic_fight_goes_on_over_requests_and_can_be_abandoned() {
     assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
     assert!(a.text().contains("not in the book"), "{}", a.text());
 }
+
+/// Issue 22: a hero of the original is given gear, and a check's gear must be carried.
+#[tokio::test]
+async fn a_classic_heros_gear_is_given_and_checked_against_the_sheet() {
+    let s = server();
+    let (gm, _) = s.table("Barrow", "Ada").await;
+    // C1: Body 2, Mind 1 (1 3 5: no even die), Spirit 1, 4 hit points.
+    let a = s
+        .post(
+            "/api/classic/characters",
+            &gm,
+            json!({ "name": "Al", "typed": [2, 4, 1, 1, 3, 5, 6, 1, 1, 2, 2, 1, 1] }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    let check = "/api/classic/characters/Al/check";
+    let a = s
+        .post(
+            check,
+            &gm,
+            json!({ "stat": "mind", "difficulty": 5, "gear": true, "typed": [2, 5] }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
+    assert!(a.text().contains("carries no gear"), "{}", a.text());
+    let a = s
+        .post(
+            "/api/classic/characters/Al/gear",
+            &gm,
+            json!({ "add": ["Lockpicks"] }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    assert_eq!(a.json()["sheet"]["hero"]["gear"], json!(["Lockpicks"]));
+    let a = s
+        .post(
+            check,
+            &gm,
+            json!({ "stat": "mind", "difficulty": 5, "gear_name": "sword", "typed": [2, 5] }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
+    // One die against 5: the 2 fails, the lockpicks reroll it to 5; 1 - (4/6)^2 = 5/9.
+    let a = s
+        .post(
+            check,
+            &gm,
+            json!({ "stat": "mind", "difficulty": 5, "gear": true, "typed": [2, 5] }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let v = a.json();
+    assert_eq!(v["check"]["passed"], true);
+    assert_eq!(v["inputs"]["gear_name"], "Lockpicks");
+    assert!((v["p_pass"].as_f64().unwrap() - 5.0 / 9.0).abs() < 1e-12);
+    let a = s
+        .post(
+            "/api/classic/characters/Al/gear",
+            &gm,
+            json!({ "remove": ["sword"] }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
+}

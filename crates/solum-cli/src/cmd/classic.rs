@@ -79,6 +79,9 @@ fn show(out: &mut dyn Write, h: &Hero) -> std::io::Result<()> {
     if !h.cliches.is_empty() {
         writeln!(out, "  clichés: {}", h.cliches.join(", "))?;
     }
+    if !h.gear.is_empty() {
+        writeln!(out, "  gear: {}", h.gear.join(", "))?;
+    }
     if let Some(s) = h.combat_stat {
         writeln!(out, "  fights with {s:?}")?;
     }
@@ -303,7 +306,7 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                     s,
                     cliche.as_deref(),
                     fixed,
-                    *gear,
+                    gear.as_deref(),
                     super::campaign::dice(dice.seed, dice.rolled.as_deref())?,
                 )?;
                 if *as_json {
@@ -311,13 +314,18 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                 }
                 writeln!(
                     out,
-                    "{} rolls {:?}{}",
+                    "{} rolls {:?}{}{}",
                     v.name,
                     v.inputs.stat,
                     v.inputs
                         .cliche
                         .as_deref()
                         .map(|c| format!(" + 1 die for “{c}”"))
+                        .unwrap_or_default(),
+                    v.inputs
+                        .gear_name
+                        .as_deref()
+                        .map(|g| format!(", with the {g} (one reroll)"))
                         .unwrap_or_default()
                 )?;
                 writeln!(
@@ -333,7 +341,7 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                     writeln!(
                         out,
                         "  automatic: no roll needed{}",
-                        super::check::gear_unused(*gear)
+                        super::check::gear_unused(v.inputs.gear)
                     )?;
                 }
                 if !v.check.dice.is_empty() {
@@ -366,10 +374,10 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                         Some(d) if !*random => d,
                         _ => random_difficulty(dd)?,
                     };
-                    Ok((d, roll_check(n, d, *gear, dd)?))
+                    Ok((d, roll_check(n, d, gear.is_some(), dd)?))
                 },
             )?;
-            let p = p_pass(n, d, *gear);
+            let p = p_pass(n, d, gear.is_some());
             if *as_json {
                 writeln!(
                     out,
@@ -401,7 +409,7 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                 writeln!(
                     out,
                     "  automatic: no roll needed{}",
-                    super::check::gear_unused(*gear)
+                    super::check::gear_unused(gear.is_some())
                 )?;
             }
             if !check.dice.is_empty() {
@@ -466,7 +474,33 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             }
             render::write_seed(out, seed)?;
         }
+        ClassicCommand::Edit {
+            name,
+            add_gear,
+            remove_gear,
+            json: as_json,
+            campaign,
+        } => {
+            if campaign_hero(campaign, name)?.is_none() {
+                return Err(bad(format!(
+                    "`{name}` is not a hero of the campaign (`solum classic list`)"
+                )));
+            }
+            let v =
+                super::campaign::open(campaign)?.edit_classic_gear(name, add_gear, remove_gear)?;
+            if *as_json {
+                return super::campaign::write_json(out, &v);
+            }
+            show(out, &v.sheet.hero)?;
+            writeln!(out, "{}", paint(DIM, format!("journal entry {}", v.seq)))?;
+        }
+        ClassicCommand::Fight { gear: Some(_), .. } => {
+            return Err(bad(
+                "--gear: gear rerolls a die in a check only; in combat all are assumed properly armed and armoured (the text)",
+            ));
+        }
         ClassicCommand::Fight {
+            gear: None,
             hero,
             foes,
             abandon,

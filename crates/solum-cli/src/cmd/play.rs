@@ -95,7 +95,7 @@ const COMMANDS: [(&str, &str); 27] = [
     ),
     (
         "classic",
-        "classic new|show|list|check|fight|rest|oracle|bestiary …   the original So1um (as `solum classic …`; a fight under way: `classic fight NAME --rolled 6,6,1` or `--seed S`, `--decide body|hp`, `--abandon`, `--status`)",
+        "classic new|show|list|edit|check|fight|rest|oracle|bestiary …   the original So1um (as `solum classic …`; a fight under way: `classic fight NAME --rolled 6,6,1` or `--seed S`, `--decide body|hp`, `--abandon`, `--status`)",
     ),
     (
         "dietype",
@@ -144,7 +144,7 @@ const SUBCOMMANDS: [(&str, &[&str]); 7] = [
         "classic",
         &[
             "new", "show", "list", "import", "export", "bestiary", "check", "oracle", "fight",
-            "rest",
+            "rest", "edit",
         ],
     ),
     (
