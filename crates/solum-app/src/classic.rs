@@ -14,7 +14,9 @@ use solum_classic::check::{
     Check, difficulty_name, hero_pool, p_pass, random_difficulty, roll_check,
 };
 use solum_classic::duel::{Policy, duel_chance};
-use solum_classic::fight::{ClassicFight, Command, Decision, Event, FightError, Fighter, Loss};
+use solum_classic::fight::{
+    ClassicFight, Command, Decision, Event, FightError, Fighter, Loss, NextExchange,
+};
 use solum_classic::hero::{self, Hero, Kind, Stat};
 use solum_dice::{DiceError, DiceSource, SeededDice};
 use solum_store::{CampaignStore, NewEntry, Sheet, WriteTx};
@@ -32,6 +34,9 @@ pub const SHEET_SCHEMA: i64 = 1;
 pub const CLASSIC_RECORD_SCHEMA: i64 = 1;
 /// The longest name, cliché or piece of gear, in characters.
 pub const MAX_NAME: usize = 100;
+/// The most calls one fight keeps (each call is replayed to resume it): past this, the
+/// fight can only be abandoned.
+pub const MAX_FIGHT_CALLS: usize = 1_000;
 /// The most pieces of gear on a sheet.
 pub const MAX_GEAR: usize = 20;
 /// The longest notes on a sheet, in characters.
@@ -158,6 +163,23 @@ pub fn check_hero(hero: &Hero) -> Result<(), AppError> {
     notes_text("notes", &hero.notes, MAX_NOTES)
 }
 
+/// A foe from the book (a sample hero or a monster of the text), by name, for a fight.
+pub fn book_foe(name: &str) -> Result<StoredHero, AppError> {
+    solum_classic::Book::shipped()
+        .find(name)
+        .cloned()
+        .map(StoredHero)
+        .ok_or_else(|| {
+            bad(
+                "foes",
+                format!(
+                    "`{}` is not in the book (its sample heroes and monsters: goblin, troll, …)",
+                    name.trim().chars().take(MAX_NAME).collect::<String>()
+                ),
+            )
+        })
+}
+
 /// A foe of a fight: a monster's looser limits (C3: the book's Squidhead has Mind 5).
 fn check_foe(foe: &Hero) -> Result<(), AppError> {
     foe.validate(Kind::Monster)
@@ -181,6 +203,9 @@ pub struct CheckInputs {
     pub difficulty: Option<u32>,
     /// Gear rerolls the lowest die once when failing.
     pub gear: bool,
+    /// The piece of gear used, as the sheet names it (checked against the sheet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gear_name: Option<String>,
 }
 
 fn check_rule(inputs: &CheckInputs, dice: &mut dyn DiceSource) -> Result<Check, DiceError> {
@@ -224,6 +249,9 @@ impl Eq for StoredHero {}
 pub struct Segment {
     /// The answer to the pending decision, if the call gave one.
     pub decision: Option<Loss>,
+    /// The hero fled in this call (no dice: the fight ends where it stands).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub abandon: bool,
     /// The dice rolled in this call.
     pub rolled: Rolled,
 }
@@ -254,6 +282,9 @@ pub struct FightStatus {
     pub over: bool,
     /// The hero lives and every foe is dead.
     pub hero_won: bool,
+    /// The hero fled: the fight ended with everyone as they stood.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub abandoned: bool,
 }
 
 impl FightStatus {
@@ -266,6 +297,7 @@ impl FightStatus {
             pending: fight.pending(),
             over: fight.is_over(),
             hero_won: fight.hero_won(),
+            abandoned: fight.is_abandoned(),
         }
     }
 }
@@ -326,6 +358,17 @@ pub enum ClassicChange {
     },
     /// A fight call.
     Fight(Box<FightRecord>),
+    /// Gear given and taken away.
+    Gear {
+        /// The sheet before.
+        before: Hero,
+        /// Pieces given, as named.
+        added: Vec<String>,
+        /// Pieces taken away, as named.
+        removed: Vec<String>,
+        /// The sheet after.
+        after: Hero,
+    },
 }
 
 /// A journal entry about one of the original's heroes.
@@ -362,7 +405,9 @@ impl ClassicRecord {
     pub fn has_dice(&self) -> bool {
         !matches!(
             self.change,
-            ClassicChange::Imported { .. } | ClassicChange::Rested { .. }
+            ClassicChange::Imported { .. }
+                | ClassicChange::Rested { .. }
+                | ClassicChange::Gear { .. }
         )
     }
 
@@ -379,7 +424,8 @@ impl ClassicRecord {
             ClassicChange::Created { hero, .. } | ClassicChange::Imported { hero } => {
                 check_hero(hero)
             }
-            ClassicChange::Rested { before, after, .. } => {
+            ClassicChange::Rested { before, after, .. }
+            | ClassicChange::Gear { before, after, .. } => {
                 check_hero(before)?;
                 check_hero(after)
             }
@@ -404,6 +450,16 @@ impl ClassicRecord {
                 faces(&rolled.faces)
             ),
             ClassicChange::Imported { .. } => format!("{n} joins the campaign"),
+            ClassicChange::Gear { added, removed, .. } => {
+                let mut parts = Vec::new();
+                if !added.is_empty() {
+                    parts.push(format!("takes up {}", added.join(", ")));
+                }
+                if !removed.is_empty() {
+                    parts.push(format!("leaves {}", removed.join(", ")));
+                }
+                format!("{n} {}", parts.join(" and "))
+            }
             ClassicChange::Rested {
                 hours,
                 hit_points,
@@ -411,11 +467,15 @@ impl ClassicRecord {
                 ..
             } => format!("{n} rests {hours} hours: +{hit_points} hit point(s), +{body} Body"),
             ClassicChange::Check { inputs, check, .. } => format!(
-                "{n} rolls {} dice against {} ({}): {} — {}",
+                "{n} rolls {} dice against {} ({}): {}{} — {}",
                 inputs.pool,
                 check.difficulty,
                 difficulty_name(check.difficulty),
                 faces(&check.dice),
+                match (check.reroll, &inputs.gear_name) {
+                    (Some((_, from, to)), Some(g)) => format!(" ({g}: {from} rerolled, {to})"),
+                    _ => String::new(),
+                },
                 if check.passed { "success" } else { "failure" }
             ),
             ClassicChange::Fight(f) => {
@@ -427,7 +487,9 @@ impl ClassicRecord {
                     .map(|x| x.0.name.as_str())
                     .collect();
                 let s = &f.status;
-                let state = if s.over {
+                let state = if s.abandoned {
+                    "flees".to_owned()
+                } else if s.over {
                     if s.hero_won {
                         "wins".to_owned()
                     } else {
@@ -475,6 +537,19 @@ impl ClassicRecord {
                 Ok(Ok(_)) => None,
             },
             ClassicChange::Imported { hero } => check_hero(hero).err().map(|e| e.to_string()),
+            ClassicChange::Gear {
+                before,
+                added,
+                removed,
+                after,
+            } => {
+                let mut h = before.clone();
+                match h.change_gear(added, removed) {
+                    Err(e) => Some(format!("the gear change does not hold: {e}")),
+                    Ok(()) if h != *after => differs("gear"),
+                    Ok(()) => None,
+                }
+            }
             ClassicChange::Rested {
                 before,
                 hours,
@@ -537,11 +612,13 @@ impl DiceSource for Counted<'_> {
     }
 }
 
-/// One call of a fight: answers the pending decision if given, then rolls exchanges until
-/// the fight ends, a hit waits for the player, or (typed dice) the `limit` faces are used.
+/// One call of a fight: answers the pending decision if given, then the hero flees
+/// (`abandon`) or exchanges are rolled until the fight ends, a hit waits for the player, or
+/// (typed dice) the `limit` faces are used.
 fn run_segment(
     fight: &mut ClassicFight,
     decision: Option<Loss>,
+    abandon: bool,
     limit: Option<usize>,
     dice: &mut dyn DiceSource,
 ) -> Result<Result<Vec<Event>, AppError>, DiceError> {
@@ -568,6 +645,12 @@ fn run_segment(
         && let Err(e) = step(fight, Command::Take(loss), &mut counted)?
     {
         return Ok(Err(e));
+    }
+    if abandon {
+        return match step(fight, Command::Abandon, &mut counted)? {
+            Err(e) => Ok(Err(e)),
+            Ok(()) => Ok(Ok(events)),
+        };
     }
     while !fight.is_over() && fight.pending().is_none() && limit.is_none_or(|l| counted.used < l) {
         if let Err(e) = step(fight, Command::Exchange, &mut counted)? {
@@ -602,8 +685,9 @@ fn replay_fight(f: &StoredFight) -> Result<(ClassicFight, Vec<Event>), AppError>
     for (i, seg) in f.segments.iter().enumerate() {
         let limit = seg.rolled.typed.then_some(seg.rolled.faces.len());
         let dice = dice_of(&seg.rolled).map_err(|e| bad("fight", e))?;
-        let (events, rolled) =
-            crate::journal::roll(dice, |d| run_segment(&mut fight, seg.decision, limit, d))?;
+        let (events, rolled) = crate::journal::roll(dice, |d| {
+            run_segment(&mut fight, seg.decision, seg.abandon, limit, d)
+        })?;
         last = events?;
         if rolled.faces != seg.rolled.faces {
             return Err(bad(
@@ -665,6 +749,25 @@ pub struct HeroCheckView {
     pub p_pass: f64,
 }
 
+/// A fight under way, as it stands.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FightStateView {
+    /// The hero.
+    pub hero: String,
+    /// The foes' names, in turn order.
+    pub foes: Vec<String>,
+    /// The dice each fighter rolls now: the hero first.
+    pub dice: Vec<u32>,
+    /// The hero's exact chance to win a duel, worked out when the fight began (one foe).
+    pub p_win: Option<f64>,
+    /// The exact odds of the next exchange and of the fight from here.
+    pub next: Option<NextExchange>,
+    /// The calls the fight has had.
+    pub calls: usize,
+    /// Where it stands.
+    pub status: FightStatus,
+}
+
 /// A fight call, for a front end to show.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FightView {
@@ -678,6 +781,9 @@ pub struct FightView {
     pub dice: Vec<u32>,
     /// The hero's exact chance to win a duel, worked out when the fight began (one foe).
     pub p_win: Option<f64>,
+    /// The exact odds of the next exchange and of the fight from here (none when it is
+    /// over or a hit waits for its answer).
+    pub next: Option<NextExchange>,
     /// What happened in this call.
     pub events: Vec<Event>,
     /// The dice of this call.
@@ -864,7 +970,10 @@ impl<S: CampaignStore> Campaign<S> {
             if open_fight(tx, &before.name)?.is_some() {
                 return Err(bad(
                     "hours",
-                    format!("{} is in a fight: finish it before resting", before.name),
+                    format!(
+                        "{} is in a fight: finish it or abandon it (`classic fight {} --abandon`) before resting",
+                        before.name, before.name
+                    ),
                 ));
             }
             let mut after = before.clone();
@@ -895,16 +1004,83 @@ impl<S: CampaignStore> Campaign<S> {
         })
     }
 
+    /// Gives a hero pieces of gear and takes others away, journaled. At most [`MAX_GEAR`]
+    /// pieces on the sheet, each name at most [`MAX_NAME`] characters.
+    pub fn edit_classic_gear(
+        &mut self,
+        name: &str,
+        add: &[String],
+        remove: &[String],
+    ) -> Result<HeroChangeView, AppError> {
+        if add.is_empty() && remove.is_empty() {
+            return Err(bad("gear", "nothing to change: add or remove a piece"));
+        }
+        for (field, list) in [("add gear", add), ("remove gear", remove)] {
+            if list.len() > MAX_GEAR {
+                return Err(bad(
+                    field,
+                    format!("{} named; the limit is {MAX_GEAR}", list.len()),
+                ));
+            }
+        }
+        let add = add
+            .iter()
+            .map(|g| name_text("gear", g))
+            .collect::<Result<Vec<_>, _>>()?;
+        let remove = remove
+            .iter()
+            .map(|g| name_text("gear", g))
+            .collect::<Result<Vec<_>, _>>()?;
+        let at = self.now();
+        self.transact(|tx| {
+            let (before, _) = load_hero(tx, name)?;
+            // Journaled as the sheet names them.
+            let remove = remove
+                .iter()
+                .map(|r| before.gear_piece(r).map(str::to_owned))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| bad("gear", e.to_string()))?;
+            let mut after = before.clone();
+            after
+                .change_gear(&add, &remove)
+                .map_err(|e| bad("gear", e.to_string()))?;
+            check_hero(&after)?;
+            let stored = tx.update_sheet(
+                SYSTEM,
+                &before.name,
+                &sheet_row(SYSTEM, &after.name, &after)?,
+            )?;
+            let seq = Self::classic_record(
+                tx,
+                &at,
+                &before.name,
+                ClassicChange::Gear {
+                    before: before.clone(),
+                    added: add.clone(),
+                    removed: remove.clone(),
+                    after: after.clone(),
+                },
+            )?;
+            let in_fight = open_fight(tx, &after.name)?.is_some();
+            Ok(HeroChangeView {
+                seq,
+                rolled: None,
+                healed: None,
+                sheet: hero_view(after, stored.version, in_fight),
+            })
+        })
+    }
+
     /// Rolls a check from a hero's sheet (C1): the stat's dice, one more for a cliché of the
-    /// sheet, against a difficulty (or one rolled on a d6 first); gear rerolls the lowest die
-    /// once when failing.
+    /// sheet, against a difficulty (or one rolled on a d6 first). `gear`: a piece the hero
+    /// carries (named; `""`: the only one carried) rerolls the lowest die once when failing.
     pub fn check_classic_hero(
         &mut self,
         name: &str,
         stat: Stat,
         cliche: Option<&str>,
         difficulty: Option<u32>,
-        gear: bool,
+        gear: Option<&str>,
         dice: Dice,
     ) -> Result<HeroCheckView, AppError> {
         if let Some(d) = difficulty
@@ -920,6 +1096,11 @@ impl<S: CampaignStore> Campaign<S> {
         self.transact(|tx| {
             let (hero, _) = load_hero(tx, name)?;
             let pool = hero_pool(&hero, stat, cliche).map_err(|e| bad("cliche", e.to_string()))?;
+            let gear_name = gear
+                .map(|g| hero.gear_piece(g).map(str::to_owned))
+                .transpose()
+                .map_err(|e| bad("gear", e.to_string()))?;
+            let gear = gear_name.is_some();
             let inputs = CheckInputs {
                 stat,
                 stat_value: hero.stat(stat),
@@ -927,6 +1108,7 @@ impl<S: CampaignStore> Campaign<S> {
                 pool,
                 difficulty,
                 gear,
+                gear_name,
             };
             let (check, rolled) = crate::journal::roll(dice.clone(), |d| check_rule(&inputs, d))?;
             let seq = Self::classic_record(
@@ -972,8 +1154,8 @@ impl<S: CampaignStore> Campaign<S> {
                 return Err(bad(
                     "fight",
                     format!(
-                        "{} is already in a fight: go on with `classic fight {} --decide body|hp` (or more dice)",
-                        hero.name, hero.name
+                        "{} is already in a fight: name no foes to go on with it (`classic fight {} --rolled …` or `--seed N`, `--decide body|hp` for a pending hit), or end it with `classic fight {} --abandon`",
+                        hero.name, hero.name, hero.name
                     ),
                 ));
             }
@@ -984,7 +1166,7 @@ impl<S: CampaignStore> Campaign<S> {
             };
             let fight = build_fight(&stored)?;
             let p = p_win(&fight);
-            Self::fight_call(tx, &at, stored, fight, None, dice.clone(), p)
+            Self::fight_call(tx, &at, stored, fight, (None, false), dice.clone(), p)
         })
     }
 
@@ -1001,7 +1183,10 @@ impl<S: CampaignStore> Campaign<S> {
         self.transact(|tx| {
             let (hero, _) = load_hero(tx, name)?;
             let stored = open_fight(tx, &hero.name)?.ok_or_else(|| {
-                bad("fight", format!("{} is not in a fight", hero.name))
+                bad(
+                    "fight",
+                    format!("{} is not in a fight: name the foes to start one", hero.name),
+                )
             })?;
             let (fight, _) = replay_fight(&stored)?;
             match (fight.pending(), decision) {
@@ -1026,8 +1211,77 @@ impl<S: CampaignStore> Campaign<S> {
                 let first = build_fight(&stored)?;
                 p_win(&first)
             };
-            Self::fight_call(tx, &at, stored, fight, decision, dice.clone(), p)
+            Self::fight_call(tx, &at, stored, fight, (decision, false), dice.clone(), p)
         })
+    }
+
+    /// Abandons a hero's fight: the hero flees where the fight stands (no further damage,
+    /// the foes live on), the wounds taken so far go to the sheet, and the hero may rest and
+    /// fight again. A hit waiting for its answer is answered first (`decision`).
+    pub fn abandon_classic_fight(
+        &mut self,
+        name: &str,
+        decision: Option<Loss>,
+    ) -> Result<FightView, AppError> {
+        let at = self.now();
+        self.transact(|tx| {
+            let (hero, _) = load_hero(tx, name)?;
+            let stored = open_fight(tx, &hero.name)?
+                .ok_or_else(|| bad("fight", format!("{} is not in a fight", hero.name)))?;
+            let (fight, _) = replay_fight(&stored)?;
+            match (fight.pending(), decision) {
+                (Some(d), None) => {
+                    return Err(bad(
+                        "decide",
+                        format!(
+                            "{} is hit (Body {}, hit points {}): the blow has landed; answer it with --decide body or --decide hp, then flee",
+                            hero.name, d.body, d.hit_points
+                        ),
+                    ));
+                }
+                (None, Some(_)) => {
+                    return Err(bad("decide", "no hit waits for an answer"));
+                }
+                _ => {}
+            }
+            let p = p_win(&build_fight(&stored)?);
+            Self::fight_call(
+                tx,
+                &at,
+                stored,
+                fight,
+                (decision, true),
+                Dice::Typed(Vec::new()),
+                p,
+            )
+        })
+    }
+
+    /// A hero's fight under way, as it stands (nothing is journaled); `None` when the hero
+    /// is not in a fight.
+    pub fn classic_fight(&self, name: &str) -> Result<Option<FightStateView>, AppError> {
+        let sheet = self
+            .store
+            .sheet(SYSTEM, name)?
+            .ok_or_else(|| AppError::NoSuchCharacter(name.trim().to_owned()))?;
+        let Some(row) = self.store.sheet(FIGHT_SYSTEM, &sheet.name)? else {
+            return Ok(None);
+        };
+        let Some(stored) = read_row::<FightRow>(&row)?.fight else {
+            return Ok(None);
+        };
+        let (fight, _) = replay_fight(&stored)?;
+        let mut dice = vec![fight.hero().side.dice()];
+        dice.extend(fight.foes().iter().map(|f| f.side.dice()));
+        Ok(Some(FightStateView {
+            hero: stored.hero.0.name.clone(),
+            foes: stored.setup.foes.iter().map(|f| f.0.name.clone()).collect(),
+            dice,
+            p_win: p_win(&build_fight(&stored)?),
+            next: fight.next_exchange(),
+            calls: stored.segments.len(),
+            status: FightStatus::of(&fight),
+        }))
     }
 
     /// One call of a fight inside a transaction: rolls it, keeps it, writes the wounds back
@@ -1037,20 +1291,31 @@ impl<S: CampaignStore> Campaign<S> {
         at: &str,
         mut stored: StoredFight,
         mut fight: ClassicFight,
-        decision: Option<Loss>,
+        (decision, abandon): (Option<Loss>, bool),
         dice: Dice,
         p_win: Option<f64>,
     ) -> Result<FightView, AppError> {
         let name = stored.hero.0.name.clone();
+        if !abandon && stored.segments.len() >= MAX_FIGHT_CALLS {
+            return Err(bad(
+                "fight",
+                format!(
+                    "{name}'s fight has had {} calls, the most one fight keeps: abandon it (`--abandon`)",
+                    stored.segments.len()
+                ),
+            ));
+        }
         let limit = match &dice {
             Dice::Typed(f) => Some(f.len()),
             _ => None,
         };
-        let (events, rolled) =
-            crate::journal::roll(dice, |d| run_segment(&mut fight, decision, limit, d))?;
+        let (events, rolled) = crate::journal::roll(dice, |d| {
+            run_segment(&mut fight, decision, abandon, limit, d)
+        })?;
         let events = events?;
         stored.segments.push(Segment {
             decision,
+            abandon,
             rolled: rolled.clone(),
         });
         let status = FightStatus::of(&fight);
@@ -1087,6 +1352,7 @@ impl<S: CampaignStore> Campaign<S> {
             foes: stored.setup.foes.iter().map(|f| f.0.name.clone()).collect(),
             dice: dice_now,
             p_win,
+            next: fight.next_exchange(),
             events,
             rolled,
             status,

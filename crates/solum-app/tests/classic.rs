@@ -147,7 +147,7 @@ fn a_check_from_the_sheet_uses_stat_and_cliche() {
             Stat::Body,
             Some("brave"),
             Some(4),
-            false,
+            None,
             Dice::Typed(vec![1, 4, 2]),
         )
         .unwrap();
@@ -163,7 +163,7 @@ fn a_check_from_the_sheet_uses_stat_and_cliche() {
             Stat::Spirit,
             None,
             None,
-            false,
+            None,
             Dice::Typed(vec![5, 4, 4, 3]),
         )
         .unwrap();
@@ -175,7 +175,7 @@ fn a_check_from_the_sheet_uses_stat_and_cliche() {
             Stat::Body,
             Some("sneaky"),
             Some(4),
-            false,
+            None,
             Dice::Seed(1),
         )
         .unwrap_err();
@@ -318,7 +318,7 @@ fn verify_names_a_changed_classic_record() {
             Stat::Body,
             None,
             Some(4),
-            false,
+            None,
             Dice::Typed(vec![1, 4]),
         )
         .unwrap();

@@ -169,6 +169,38 @@ pub fn duel_states(first: &Side, second: &Side) -> u64 {
         .product()
 }
 
+/// The exact chances of one exchange of `a` dice against `b` dice: `a` wins (its best die
+/// is higher), a tie (no damage), `b` wins. A pool under one die rolls one, as
+/// [`roll_exchange`] does.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExchangeOdds {
+    /// The first side's best die is higher.
+    pub win: f64,
+    /// Both best dice are equal.
+    pub tie: f64,
+    /// The second side's best die is higher.
+    pub lose: f64,
+    /// The same, exactly: win, tie, lose as fractions.
+    pub exact: [String; 3],
+}
+
+/// [`ExchangeOdds`] of `a` dice against `b` dice (each pool at most [`MAX_DUEL_STAT`] + 1
+/// dice in a fight; larger pools are still exact, only slower).
+pub fn exchange_odds(a: u32, b: u32) -> ExchangeOdds {
+    let (a, b) = (a.max(1), b.max(1));
+    let (win, lose) = exchange(a, b);
+    let all = BigInt::from(6).pow(a + b);
+    let tie = &all - &win - &lose;
+    let p = |x: BigInt| Prob::new(x, all.clone());
+    let (w, t, l) = (p(win), p(tie), p(lose));
+    ExchangeOdds {
+        win: solum_dice::prob_to_f64(&w),
+        tie: solum_dice::prob_to_f64(&t),
+        lose: solum_dice::prob_to_f64(&l),
+        exact: [&w, &t, &l].map(|x| format!("{}/{}", x.numer(), x.denom())),
+    }
+}
+
 /// Win and lose weights of one exchange of `a` dice against `b` dice, over 6^(a+b).
 fn exchange(a: u32, b: u32) -> (BigInt, BigInt) {
     let w = |n: u32| -> Vec<BigInt> {

@@ -13,7 +13,9 @@ use serde::{Deserialize, Serialize};
 use solum_dice::{DiceError, DiceSource};
 use thiserror::Error;
 
-use crate::duel::{Exchange, MAX_DUEL_STAT, Policy, Side, roll_exchange};
+use crate::duel::{
+    Exchange, ExchangeOdds, MAX_DUEL_STAT, Policy, Side, duel_chance, exchange_odds, roll_exchange,
+};
 use crate::hero::{Hero, Stat};
 
 /// One fighter: a name, the [`Side`] (Body, hit points, applicable stat, cliché, policy),
@@ -96,6 +98,10 @@ pub enum Command {
     Exchange,
     /// The answer to the pending decision.
     Take(Loss),
+    /// The hero breaks off and flees: the fight ends where it stands, nobody takes further
+    /// damage, the foes live on. Refused while a hit waits for its answer (the blow has
+    /// landed: answer it first).
+    Abandon,
 }
 
 /// What happened, in order.
@@ -136,6 +142,8 @@ pub enum Event {
         /// The hero lives and every opponent is dead.
         hero_won: bool,
     },
+    /// The hero fled: the fight ended before anyone died.
+    Abandoned,
 }
 
 /// A command the fight cannot take.
@@ -179,6 +187,21 @@ pub struct ClassicFight {
     turn: usize,
     round: u32,
     pending: Option<Decision>,
+    /// The hero fled ([`Command::Abandon`]).
+    abandoned: bool,
+}
+
+/// The exact chances of the next exchange, and of the fight from where it stands.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NextExchange {
+    /// The opponent whose attack comes next.
+    pub foe: usize,
+    /// The hero's dice and that opponent's.
+    pub dice: [u32; 2],
+    /// The hero wins it, it ties, the opponent wins it.
+    pub odds: ExchangeOdds,
+    /// The hero's chance to win the fight from here: a duel (one opponent left) only.
+    pub p_win_fight: Option<f64>,
 }
 
 impl ClassicFight {
@@ -211,6 +234,7 @@ impl ClassicFight {
             turn: 0,
             round: 1,
             pending: None,
+            abandoned: false,
         })
     }
 
@@ -254,9 +278,35 @@ impl ClassicFight {
         self.round
     }
 
-    /// Over: the hero is dead, or every opponent is.
+    /// Over: the hero is dead, or every opponent is, or the hero fled.
     pub fn is_over(&self) -> bool {
-        self.hero.is_dead() || self.foes.iter().all(Fighter::is_dead)
+        self.abandoned || self.hero.is_dead() || self.foes.iter().all(Fighter::is_dead)
+    }
+
+    /// The hero fled ([`Command::Abandon`]).
+    pub fn is_abandoned(&self) -> bool {
+        self.abandoned
+    }
+
+    /// The exact odds of the exchange that comes next; `None` when the fight is over or a
+    /// hit waits for its answer.
+    pub fn next_exchange(&self) -> Option<NextExchange> {
+        if self.is_over() || self.pending.is_some() {
+            return None;
+        }
+        let foe = &self.foes[self.turn];
+        let dice = [self.hero.side.dice(), foe.side.dice()];
+        let alive: Vec<&Fighter> = self.foes.iter().filter(|f| !f.is_dead()).collect();
+        let p_win_fight = match alive.as_slice() {
+            [one] => duel_chance(self.hero.side, one.side).ok().map(|o| o.p),
+            _ => None,
+        };
+        Some(NextExchange {
+            foe: self.turn,
+            dice,
+            odds: exchange_odds(dice[0], dice[1]),
+            p_win_fight,
+        })
     }
 
     /// The hero won: alive, with every opponent dead.
@@ -302,6 +352,13 @@ impl ClassicFight {
             Command::Take(loss) => {
                 let decision = self.pending.take().ok_or(FightError::NoDecision)?;
                 self.take(decision.who, loss, &mut events);
+            }
+            Command::Abandon => {
+                if self.pending.is_some() {
+                    return Err(FightError::Pending);
+                }
+                self.abandoned = true;
+                events.push(Event::Abandoned);
             }
         }
         Ok(events)
@@ -613,6 +670,83 @@ mod tests {
             ClassicFight::new(dead, vec![before.hero().clone()]),
             Err(FightError::Dead("d".into()))
         );
+    }
+
+    #[test]
+    fn the_hero_may_flee_and_nobody_is_hurt_further() {
+        // Al (Body 2, 4 hit points) against a troll (Body 4, 4 hit points): 6 6 against
+        // 1 2 3 4, the troll loses a hit point; then Al flees.
+        let al = auto("Al", side(2, 4, Policy::Survive, None));
+        let troll = auto("Troll", side(4, 4, Policy::Survive, None));
+        let mut fight = ClassicFight::new(al, vec![troll]).unwrap();
+        fight
+            .apply(
+                Command::Exchange,
+                &mut ScriptedDice::new([6, 6, 1, 2, 3, 4]),
+            )
+            .unwrap();
+        let e = fight
+            .apply(Command::Abandon, &mut ScriptedDice::new([]))
+            .unwrap();
+        assert_eq!(e, [Event::Abandoned]);
+        assert!(fight.is_over() && fight.is_abandoned() && !fight.hero_won());
+        assert_eq!(
+            (
+                fight.hero().side.hit_points,
+                fight.foes()[0].side.hit_points
+            ),
+            (4, 3)
+        );
+        assert_eq!(fight.next_exchange(), None);
+        assert_eq!(
+            fight.apply(
+                Command::Exchange,
+                &mut ScriptedDice::new([6, 6, 1, 1, 1, 1])
+            ),
+            Err(FightError::Over)
+        );
+        // A hit that waits for its answer is answered before anyone flees.
+        let hero = Fighter {
+            asks: true,
+            ..auto("Al", side(2, 4, Policy::Survive, None))
+        };
+        let mut fight =
+            ClassicFight::new(hero, vec![auto("Z", side(1, 1, Policy::Survive, None))]).unwrap();
+        fight
+            .apply(Command::Exchange, &mut ScriptedDice::new([1, 1, 6]))
+            .unwrap();
+        assert_eq!(
+            fight.apply(Command::Abandon, &mut ScriptedDice::new([])),
+            Err(FightError::Pending)
+        );
+    }
+
+    #[test]
+    fn the_next_exchange_has_exact_odds() {
+        // Two dice against one: the best of two beats one die in 125 of 216 rolls, ties in
+        // 36 (best v, 2v-1 ways, times the one matching face, summed), loses in 55.
+        let al = auto("Al", side(2, 4, Policy::Survive, None));
+        let gob = auto("Gob", side(1, 1, Policy::Survive, None));
+        let fight = ClassicFight::new(al, vec![gob.clone(), gob]).unwrap();
+        let next = fight.next_exchange().unwrap();
+        assert_eq!((next.foe, next.dice), (0, [2, 1]));
+        assert_eq!(
+            next.odds.exact,
+            ["125/216", "1/6", "55/216"].map(String::from)
+        );
+        assert!((next.odds.win - 125.0 / 216.0).abs() < 1e-15);
+        // Two foes alive: no single duel's chance.
+        assert_eq!(next.p_win_fight, None);
+        // One die against one: 15/36 each way, 1/6 a tie.
+        let one = ClassicFight::new(
+            auto("a", side(1, 1, Policy::Survive, None)),
+            vec![auto("b", side(1, 1, Policy::Survive, None))],
+        )
+        .unwrap();
+        let n = one.next_exchange().unwrap();
+        assert_eq!(n.odds.exact, ["5/12", "1/6", "5/12"].map(String::from));
+        // One hit point each: whoever wins the first exchange that is not a tie wins.
+        assert_eq!(n.p_win_fight, Some(0.5));
     }
 
     /// Both sides' Body and hit points in a fight not yet over.

@@ -203,6 +203,81 @@ impl Hero {
         }
     }
 
+    /// The piece of gear a check uses: the one named (in any case), or, unnamed (`""`), the
+    /// hero's only piece. "Useful gear allows you to reroll one die once when performing a
+    /// task for which the piece of gear was intended": the hero must carry it.
+    pub fn gear_piece(&self, named: &str) -> Result<&str, GearError> {
+        let key = named.trim().to_lowercase();
+        let hero = self.name.clone();
+        if key.is_empty() {
+            return match self.gear.as_slice() {
+                [one] => Ok(one),
+                [] => Err(GearError::NoneCarried { hero }),
+                _ => Err(GearError::Which {
+                    hero,
+                    carried: self.gear.join(", "),
+                }),
+            };
+        }
+        self.gear
+            .iter()
+            .find(|g| g.trim().to_lowercase() == key)
+            .map(String::as_str)
+            .ok_or_else(|| GearError::NotCarried {
+                named: named.trim().to_owned(),
+                hero,
+                carried: if self.gear.is_empty() {
+                    "none".to_owned()
+                } else {
+                    self.gear.join(", ")
+                },
+            })
+    }
+
+    /// Gives the hero pieces of gear and takes others away (names compared in any case):
+    /// a piece added must not be carried already, a piece removed must be carried. On an
+    /// error the gear is left as it was.
+    pub fn change_gear(&mut self, add: &[String], remove: &[String]) -> Result<(), GearError> {
+        let before = self.gear.clone();
+        let done = self.change_gear_steps(add, remove);
+        if done.is_err() {
+            self.gear = before;
+        }
+        done
+    }
+
+    fn change_gear_steps(&mut self, add: &[String], remove: &[String]) -> Result<(), GearError> {
+        for r in remove {
+            let found = self.gear_piece(r).map(str::to_owned);
+            let found = match (r.trim().is_empty(), found) {
+                (true, _) => {
+                    return Err(GearError::NotCarried {
+                        named: String::new(),
+                        hero: self.name.clone(),
+                        carried: self.gear.join(", "),
+                    });
+                }
+                (false, f) => f?,
+            };
+            self.gear.retain(|g| *g != found);
+        }
+        for a in add {
+            let name = a.trim();
+            if self
+                .gear
+                .iter()
+                .any(|g| g.trim().to_lowercase() == name.to_lowercase())
+            {
+                return Err(GearError::Already {
+                    named: name.to_owned(),
+                    hero: self.name.clone(),
+                });
+            }
+            self.gear.push(name.to_owned());
+        }
+        Ok(())
+    }
+
     /// Dead: Body or hit points at 0 (C2).
     pub fn is_dead(&self) -> bool {
         self.body == 0 || self.hit_points == 0
@@ -381,6 +456,43 @@ impl Hero {
         }
         Ok(())
     }
+}
+
+/// Gear a hero does not carry, or carries already.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GearError {
+    /// Named, not carried.
+    #[error("{hero} does not carry `{named}` (carries: {carried})")]
+    NotCarried {
+        /// As named.
+        named: String,
+        /// The hero's name.
+        hero: String,
+        /// The hero's gear, listed.
+        carried: String,
+    },
+    /// Unnamed, and the hero carries none.
+    #[error("{hero} carries no gear: give it first (`classic edit {hero} --add-gear NAME`)")]
+    NoneCarried {
+        /// The hero's name.
+        hero: String,
+    },
+    /// Unnamed, and the hero carries several pieces.
+    #[error("{hero} carries several pieces of gear ({carried}): name the one that serves")]
+    Which {
+        /// The hero's name.
+        hero: String,
+        /// The hero's gear, listed.
+        carried: String,
+    },
+    /// Added twice.
+    #[error("{hero} already carries `{named}`")]
+    Already {
+        /// As named.
+        named: String,
+        /// The hero's name.
+        hero: String,
+    },
 }
 
 /// A cliché the hero does not have.
@@ -596,6 +708,32 @@ mod tests {
                 "{err}"
             );
         }
+    }
+
+    #[test]
+    fn gear_is_given_taken_and_named_from_the_sheet() {
+        let mut h = Book::shipped().find("alessandor").unwrap().clone();
+        h.gear.clear();
+        assert!(matches!(
+            h.gear_piece(""),
+            Err(GearError::NoneCarried { .. })
+        ));
+        h.change_gear(&["Rope".into(), "Lockpicks".into()], &[])
+            .unwrap();
+        assert_eq!(h.gear, ["Rope", "Lockpicks"]);
+        assert_eq!(h.gear_piece("lockpicks"), Ok("Lockpicks"));
+        assert!(matches!(h.gear_piece(""), Err(GearError::Which { .. })));
+        assert!(matches!(
+            h.gear_piece("sword"),
+            Err(GearError::NotCarried { .. })
+        ));
+        assert!(matches!(
+            h.change_gear(&["rope".into()], &[]),
+            Err(GearError::Already { .. })
+        ));
+        h.change_gear(&[], &["ROPE".into()]).unwrap();
+        assert_eq!(h.gear_piece(""), Ok("Lockpicks"));
+        assert!(h.change_gear(&[], &["rope".into()]).is_err());
     }
 
     #[test]

@@ -667,11 +667,29 @@ pub enum ClassicCommand {
         /// Roll the difficulty on a d6 first.
         #[arg(long)]
         random: bool,
-        /// Gear: reroll the lowest die once when failing.
-        #[arg(long)]
-        gear: bool,
+        /// Gear: reroll the lowest die once when failing. A campaign hero must carry it:
+        /// name the piece (`--gear rope`), or give `--gear` alone when the hero carries one.
+        #[arg(long, value_name = "PIECE", num_args = 0..=1, default_missing_value = "")]
+        gear: Option<String>,
         #[command(flatten)]
         dice: DiceArgs,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Give a campaign hero gear, or take it away (journaled): gear lets a check reroll one
+    /// die once (`classic check HERO --gear PIECE`).
+    Edit {
+        /// The campaign hero.
+        name: String,
+        /// A piece of gear to give (repeat; at most 20 on a sheet, 100 characters a name).
+        #[arg(long = "add-gear", value_name = "PIECE")]
+        add_gear: Vec<String>,
+        /// A piece of gear to take away (repeat).
+        #[arg(long = "remove-gear", value_name = "PIECE")]
+        remove_gear: Vec<String>,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -699,16 +717,26 @@ pub enum ClassicCommand {
     /// its turn. The loser of an exchange loses a hit point or, by choice, a point of Body
     /// (asked with --ask or at a terminal; otherwise by policy). A campaign hero's fight is
     /// kept in the campaign: without --policy it stops at each hit the hero takes, and
-    /// `classic fight HERO --decide body|hp` answers it and goes on (any later process).
+    /// `classic fight HERO --decide body|hp` answers it and goes on (any later process);
+    /// typed dice that run out leave it waiting for `classic fight HERO --rolled …` (or
+    /// `--seed N`); `--abandon` ends it (the hero flees), `--status` shows it.
     #[command(group(clap::ArgGroup::new("classic_dice").args(["rolled", "seed"])))]
     Fight {
         /// The hero: a campaign hero, a .toml file (updated after the fight) or a name from
         /// the book.
         hero: String,
         /// The foes: names from the book or .toml files, in turn order. None: go on with the
-        /// campaign hero's fight.
-        #[arg(required_unless_present = "decide")]
+        /// campaign hero's fight under way.
         foes: Vec<String>,
+        /// End the campaign hero's fight under way: the hero flees where it stands (no
+        /// further damage, the foes live on); the wounds taken go to the sheet (journaled).
+        /// A pending hit is answered first: give --decide with it.
+        #[arg(long, conflicts_with_all = ["foes", "ask", "rolled", "seed", "status"])]
+        abandon: bool,
+        /// Show the campaign hero's fight under way and the exact odds of its next exchange
+        /// (nothing is rolled or journaled).
+        #[arg(long, conflicts_with_all = ["foes", "ask", "rolled", "seed", "decide"])]
+        status: bool,
         /// Answer the campaign hero's pending hit: lose Body or a hit point (hp), then go on.
         #[arg(long, value_name = "body|hp", conflicts_with_all = ["foes", "ask"])]
         decide: Option<String>,
@@ -735,6 +763,10 @@ pub enum ClassicCommand {
         /// --policy then has nothing to decide.
         #[arg(long, conflicts_with = "policy")]
         ask: bool,
+        /// Refused: gear rerolls only in checks ("in combat it is assumed all are properly
+        /// armed/armored").
+        #[arg(long, value_name = "PIECE", num_args = 0..=1, default_missing_value = "", hide = true)]
+        gear: Option<String>,
         #[command(flatten)]
         dice: DiceArgs,
         /// Print JSON.

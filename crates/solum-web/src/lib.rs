@@ -231,6 +231,15 @@ pub fn app(state: AppState) -> Router {
         .route("/sol/characters/{name}/test", post(sol_test))
         .route("/classic/characters", post(create_classic))
         .route("/classic/characters/{name}/check", post(classic_check))
+        .route(
+            "/classic/characters/{name}/fight",
+            get(classic_fight_status).post(classic_fight),
+        )
+        .route(
+            "/classic/characters/{name}/fight/abandon",
+            post(classic_fight_abandon),
+        )
+        .route("/classic/characters/{name}/gear", post(classic_gear))
         .route("/soluna/characters", post(create_soluna))
         .route("/soluna/characters/{name}/test", post(soluna_test))
         .route("/dietype/characters", post(create_dietype))
@@ -2085,6 +2094,8 @@ struct ClassicCheck {
     difficulty: Option<u32>,
     #[serde(default)]
     gear: bool,
+    /// The piece of gear the hero carries that serves (implies `gear`).
+    gear_name: Option<String>,
 }
 
 async fn classic_check(
@@ -2105,12 +2116,162 @@ async fn classic_check(
                 r.stat,
                 r.cliche.as_deref().filter(|s| !s.trim().is_empty()),
                 r.difficulty,
-                r.gear,
+                // Gear the hero carries: the one piece on the sheet, or the one named.
+                r.gear_name.as_deref().or(r.gear.then_some("")),
                 dice,
             )
         },
     )
     .await
+}
+
+/// A fight of a hero of the original: foes start one; none goes on with the one under way.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClassicFightRequest {
+    /// Foes of the book, by name, in turn order (1 to 100); none: go on.
+    #[serde(default)]
+    foes: Vec<String>,
+    stat: Option<solum_classic::hero::Stat>,
+    foe_stat: Option<solum_classic::hero::Stat>,
+    #[serde(default)]
+    cliche: bool,
+    #[serde(default)]
+    foe_cliche: bool,
+    /// How the hero takes hits; none: each hit waits for `decide`.
+    policy: Option<solum_classic::duel::Policy>,
+    foe_policy: Option<solum_classic::duel::Policy>,
+    /// The answer to the hit that waits: "body" or "hit-point".
+    decide: Option<solum_classic::fight::Loss>,
+}
+
+async fn classic_fight(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<SiblingRoll<ClassicFightRequest>>,
+) -> Result<Json<solum_app::classic::FightView>, ApiError> {
+    sibling_roll(
+        &state,
+        auth.member,
+        solum_app::classic::SYSTEM,
+        name,
+        req,
+        |c, name, r, dice| {
+            if r.foes.is_empty() {
+                if r.stat.is_some()
+                    || r.foe_stat.is_some()
+                    || r.cliche
+                    || r.foe_cliche
+                    || r.policy.is_some()
+                    || r.foe_policy.is_some()
+                {
+                    return Err(AppError::Character {
+                        field: "foes".into(),
+                        problem:
+                            "none named: the fight under way goes on with the setup it began with"
+                                .into(),
+                    });
+                }
+                return c.continue_classic_fight(name, r.decide, dice);
+            }
+            if r.decide.is_some() {
+                return Err(AppError::Character {
+                    field: "decide".into(),
+                    problem: "a new fight has no hit to answer".into(),
+                });
+            }
+            let limit = solum_classic::fight::MAX_FOES;
+            if r.foes.len() > limit {
+                return Err(AppError::Character {
+                    field: "foes".into(),
+                    problem: format!("{} named; a fight takes 1 to {limit}", r.foes.len()),
+                });
+            }
+            let setup = solum_app::classic::FightSetup {
+                foes: r
+                    .foes
+                    .iter()
+                    .map(|f| solum_app::classic::book_foe(f))
+                    .collect::<Result<_, _>>()?,
+                stat: r.stat,
+                foe_stat: r.foe_stat,
+                cliche: r.cliche,
+                foe_cliche: r.foe_cliche,
+                policy: r.policy,
+                foe_policy: r.foe_policy.unwrap_or_default(),
+            };
+            c.start_classic_fight(name, &setup, dice)
+        },
+    )
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClassicAbandon {
+    /// The answer to a hit that waits, taken before the hero flees.
+    decide: Option<solum_classic::fight::Loss>,
+}
+
+async fn classic_fight_abandon(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<ClassicAbandon>,
+) -> Result<Json<solum_app::classic::FightView>, ApiError> {
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        own_character(c, &member, solum_app::classic::SYSTEM, &name)?;
+        c.abandon_classic_fight(&name, req.decide)
+    })
+    .await
+    .map(Json)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClassicGear {
+    /// Pieces to give (at most 20).
+    #[serde(default)]
+    add: Vec<String>,
+    /// Pieces to take away (at most 20).
+    #[serde(default)]
+    remove: Vec<String>,
+}
+
+async fn classic_gear(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<ClassicGear>,
+) -> Result<Json<solum_app::classic::HeroChangeView>, ApiError> {
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        own_character(c, &member, solum_app::classic::SYSTEM, &name)?;
+        c.edit_classic_gear(&name, &req.add, &req.remove)
+    })
+    .await
+    .map(Json)
+}
+
+/// The hero's fight under way: `{"fight": null}` when none.
+#[derive(Serialize)]
+struct ClassicFightAnswer {
+    fight: Option<solum_app::classic::FightStateView>,
+}
+
+async fn classic_fight_status(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+) -> Result<Json<ClassicFightAnswer>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, move |c| c.classic_fight(&name))
+        .await
+        .map(|fight| Json(ClassicFightAnswer { fight }))
 }
 
 async fn create_soluna(

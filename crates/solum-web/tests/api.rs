@@ -2611,3 +2611,141 @@ async fn one_tables_sessions_cannot_take_every_live_stream() {
     assert_eq!(resp.status(), StatusCode::OK, "another table's stream");
     drop(held);
 }
+
+/// Issue 22: a hero's fight of the original goes on over later requests, shows the exact
+/// odds of its next exchange, and can be abandoned. Values worked by hand (C1, C2, C3).
+#[tokio::test]
+async fn a_classic_fight_goes_on_over_requests_and_can_be_abandoned() {
+    let s = server();
+    let (gm, _) = s.table("Barrow", "Ada").await;
+    // C1: Body 2 4 1 → 2, Mind 1 3 5 → 1, Spirit 6 1 1 → 1, hit points 2 + (2 2) = 4.
+    let a = s
+        .post(
+            "/api/classic/characters",
+            &gm,
+            json!({ "name": "Al", "cliches": ["The veteran warrior"],
+                    "typed": [2, 4, 1, 1, 3, 5, 6, 1, 1, 2, 2, 1, 1] }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    let uri = "/api/classic/characters/Al/fight";
+    let none = s.get(uri, &gm).await;
+    assert_eq!(none.status, StatusCode::OK, "{}", none.text());
+    assert_eq!(none.json()["fight"], Value::Null);
+    // The troll (Body 4, 4 hit points, always a hit point): Al 6 6 against 1 2 3 4 wins,
+    // the troll 4 → 3; the typed dice end there.
+    let a = s
+        .post(
+            uri,
+            &gm,
+            json!({ "foes": ["troll"], "policy": "survive", "foe_policy": "hit-points",
+                    "typed": [6, 6, 1, 2, 3, 4] }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let v = a.json();
+    assert_eq!(v["status"]["foes"], json!([[4, 3]]));
+    assert_eq!(v["status"]["over"], false);
+    // Two dice against four: win sum (2v-1)(v-1)^4 = 9829, tie sum (2v-1)(v^4-(v-1)^4) =
+    // 12298, lose 24529, of 6^6 = 46656.
+    assert_eq!(
+        v["next"]["odds"]["exact"],
+        json!(["9829/46656", "6149/23328", "24529/46656"])
+    );
+    // Another request reads it as it stands.
+    let g = s.get(uri, &gm).await.json();
+    assert_eq!(g["fight"]["status"]["foes"], json!([[4, 3]]));
+    assert_eq!(g["fight"]["calls"], 1);
+    // Foes while it waits: refused, with the way on.
+    let a = s.post(uri, &gm, json!({ "foes": ["goblin"] })).await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
+    assert!(a.text().contains("already in a fight"), "{}", a.text());
+    // A setup without foes, a foe outside the book, an unknown field: refused.
+    let a = s.post(uri, &gm, json!({ "policy": "body" })).await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
+    let a = s.post(uri, &gm, json!({ "hp": 3 })).await;
+    assert!(a.status.is_client_error(), "{}", a.text());
+    // Go on with no foes: 1 1 against 6 1 1 1, Al 4 → 3 hit points.
+    let a = s
+        .post(uri, &gm, json!({ "typed": [1, 1, 6, 1, 1, 1] }))
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    assert_eq!(a.json()["status"]["hero"], json!([2, 3]));
+    // Abandoned: Al flees with his wound, the troll lives on.
+    let a = s.post(&format!("{uri}/abandon"), &gm, json!({})).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let v = a.json();
+    assert_eq!(v["status"]["abandoned"], true);
+    assert_eq!(v["status"]["foes"], json!([[4, 3]]));
+    assert_eq!(v["sheet"]["hit_points"], 3);
+    assert_eq!(s.get(uri, &gm).await.json()["fight"], Value::Null);
+    let a = s.post(&format!("{uri}/abandon"), &gm, json!({})).await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
+    let a = s.post(uri, &gm, json!({ "foes": ["dragon"] })).await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
+    assert!(a.text().contains("not in the book"), "{}", a.text());
+}
+
+/// Issue 22: a hero of the original is given gear, and a check's gear must be carried.
+#[tokio::test]
+async fn a_classic_heros_gear_is_given_and_checked_against_the_sheet() {
+    let s = server();
+    let (gm, _) = s.table("Barrow", "Ada").await;
+    // C1: Body 2, Mind 1 (1 3 5: no even die), Spirit 1, 4 hit points.
+    let a = s
+        .post(
+            "/api/classic/characters",
+            &gm,
+            json!({ "name": "Al", "typed": [2, 4, 1, 1, 3, 5, 6, 1, 1, 2, 2, 1, 1] }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    let check = "/api/classic/characters/Al/check";
+    let a = s
+        .post(
+            check,
+            &gm,
+            json!({ "stat": "mind", "difficulty": 5, "gear": true, "typed": [2, 5] }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
+    assert!(a.text().contains("carries no gear"), "{}", a.text());
+    let a = s
+        .post(
+            "/api/classic/characters/Al/gear",
+            &gm,
+            json!({ "add": ["Lockpicks"] }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    assert_eq!(a.json()["sheet"]["hero"]["gear"], json!(["Lockpicks"]));
+    let a = s
+        .post(
+            check,
+            &gm,
+            json!({ "stat": "mind", "difficulty": 5, "gear_name": "sword", "typed": [2, 5] }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
+    // One die against 5: the 2 fails, the lockpicks reroll it to 5; 1 - (4/6)^2 = 5/9.
+    let a = s
+        .post(
+            check,
+            &gm,
+            json!({ "stat": "mind", "difficulty": 5, "gear": true, "typed": [2, 5] }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let v = a.json();
+    assert_eq!(v["check"]["passed"], true);
+    assert_eq!(v["inputs"]["gear_name"], "Lockpicks");
+    assert!((v["p_pass"].as_f64().unwrap() - 5.0 / 9.0).abs() < 1e-12);
+    let a = s
+        .post(
+            "/api/classic/characters/Al/gear",
+            &gm,
+            json!({ "remove": ["sword"] }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
+}

@@ -79,6 +79,9 @@ fn show(out: &mut dyn Write, h: &Hero) -> std::io::Result<()> {
     if !h.cliches.is_empty() {
         writeln!(out, "  clichés: {}", h.cliches.join(", "))?;
     }
+    if !h.gear.is_empty() {
+        writeln!(out, "  gear: {}", h.gear.join(", "))?;
+    }
     if let Some(s) = h.combat_stat {
         writeln!(out, "  fights with {s:?}")?;
     }
@@ -210,7 +213,7 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                 if view.in_fight {
                     writeln!(
                         out,
-                        "  in a fight: go on with `solum classic fight {} --decide body|hp` (or more dice)",
+                        "  in a fight: `solum classic fight {} --status` shows it",
                         view.hero.name
                     )?;
                 }
@@ -303,7 +306,7 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                     s,
                     cliche.as_deref(),
                     fixed,
-                    *gear,
+                    gear.as_deref(),
                     super::campaign::dice(dice.seed, dice.rolled.as_deref())?,
                 )?;
                 if *as_json {
@@ -311,13 +314,18 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                 }
                 writeln!(
                     out,
-                    "{} rolls {:?}{}",
+                    "{} rolls {:?}{}{}",
                     v.name,
                     v.inputs.stat,
                     v.inputs
                         .cliche
                         .as_deref()
                         .map(|c| format!(" + 1 die for “{c}”"))
+                        .unwrap_or_default(),
+                    v.inputs
+                        .gear_name
+                        .as_deref()
+                        .map(|g| format!(", with the {g} (one reroll)"))
                         .unwrap_or_default()
                 )?;
                 writeln!(
@@ -333,7 +341,7 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                     writeln!(
                         out,
                         "  automatic: no roll needed{}",
-                        super::check::gear_unused(*gear)
+                        super::check::gear_unused(v.inputs.gear)
                     )?;
                 }
                 if !v.check.dice.is_empty() {
@@ -366,10 +374,10 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                         Some(d) if !*random => d,
                         _ => random_difficulty(dd)?,
                     };
-                    Ok((d, roll_check(n, d, *gear, dd)?))
+                    Ok((d, roll_check(n, d, gear.is_some(), dd)?))
                 },
             )?;
-            let p = p_pass(n, d, *gear);
+            let p = p_pass(n, d, gear.is_some());
             if *as_json {
                 writeln!(
                     out,
@@ -401,7 +409,7 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                 writeln!(
                     out,
                     "  automatic: no roll needed{}",
-                    super::check::gear_unused(*gear)
+                    super::check::gear_unused(gear.is_some())
                 )?;
             }
             if !check.dice.is_empty() {
@@ -466,9 +474,37 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             }
             render::write_seed(out, seed)?;
         }
+        ClassicCommand::Edit {
+            name,
+            add_gear,
+            remove_gear,
+            json: as_json,
+            campaign,
+        } => {
+            if campaign_hero(campaign, name)?.is_none() {
+                return Err(bad(format!(
+                    "`{name}` is not a hero of the campaign (`solum classic list`)"
+                )));
+            }
+            let v =
+                super::campaign::open(campaign)?.edit_classic_gear(name, add_gear, remove_gear)?;
+            if *as_json {
+                return super::campaign::write_json(out, &v);
+            }
+            show(out, &v.sheet.hero)?;
+            writeln!(out, "{}", paint(DIM, format!("journal entry {}", v.seq)))?;
+        }
+        ClassicCommand::Fight { gear: Some(_), .. } => {
+            return Err(bad(
+                "--gear: gear rerolls a die in a check only; in combat all are assumed properly armed and armoured (the text)",
+            ));
+        }
         ClassicCommand::Fight {
+            gear: None,
             hero,
             foes,
+            abandon,
+            status: show_status,
             decide,
             stat: hero_stat,
             foe_stat,
@@ -481,7 +517,25 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             json: as_json,
             campaign,
         } => {
-            let campaign_fight = decide.is_some() || foes.is_empty();
+            let campaign_fight = decide.is_some() || foes.is_empty() || *abandon || *show_status;
+            if campaign_fight && campaign_hero(campaign, hero)?.is_none() {
+                return Err(bad(format!(
+                    "`{hero}` is not a hero of the campaign: only a campaign hero's fight goes on \
+                     (or is abandoned) without foes; name the foes to fight"
+                )));
+            }
+            if *show_status {
+                return fight_status(hero, *as_json, campaign, out);
+            }
+            if *abandon {
+                let decision = decide.as_deref().map(loss).transpose()?;
+                let view =
+                    super::campaign::open(campaign)?.abandon_classic_fight(hero, decision)?;
+                if *as_json {
+                    return super::campaign::write_json(out, &view);
+                }
+                return write_fight_view(out, &view);
+            }
             if campaign_fight
                 || (!hero.ends_with(".toml") && campaign_hero(campaign, hero)?.is_some())
             {
@@ -1086,6 +1140,87 @@ fn campaign_fight_run(
     }
 }
 
+/// `classic fight HERO --status`: the fight under way and the odds of its next exchange.
+fn fight_status(
+    hero: &str,
+    as_json: bool,
+    campaign: &CampaignArg,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let view = super::campaign::open(campaign)?.classic_fight(hero)?;
+    if as_json {
+        return super::campaign::write_json(out, &json!({ "fight": view }));
+    }
+    let Some(v) = view else {
+        writeln!(out, "{hero} is not in a fight.")?;
+        return Ok(());
+    };
+    let s = &v.status;
+    writeln!(
+        out,
+        "{} {} against {} (round {}, {} call(s) so far){}",
+        paint(HEAD, "Fight"),
+        v.hero,
+        v.foes.join(", "),
+        s.round,
+        v.calls,
+        v.p_win
+            .map(|p| format!("   win {:.2}% (when it began)", 100.0 * p))
+            .unwrap_or_default()
+    )?;
+    writeln!(
+        out,
+        "  {}: Body {}, hit points {}",
+        v.hero, s.hero[0], s.hero[1]
+    )?;
+    for (name, [b, hp]) in v.foes.iter().zip(&s.foes) {
+        let dead = if *b == 0 || *hp == 0 { " (dead)" } else { "" };
+        writeln!(out, "  {name}: Body {b}, hit points {hp}{dead}")?;
+    }
+    write_fight_next(out, &v.hero, &v.foes, v.next.as_ref(), s)
+}
+
+/// What the fight waits for, with the exact odds of its next exchange.
+fn write_fight_next(
+    out: &mut dyn Write,
+    hero: &str,
+    foes: &[String],
+    next: Option<&solum_classic::fight::NextExchange>,
+    s: &solum_app::classic::FightStatus,
+) -> anyhow::Result<()> {
+    if s.over {
+        return Ok(());
+    }
+    if let Some(p) = s.pending {
+        writeln!(
+            out,
+            "  {hero} is hit (Body {}, hit points {}): answer with `solum classic fight {hero} --decide body` or `--decide hp`",
+            p.body, p.hit_points
+        )?;
+        return Ok(());
+    }
+    if let Some(n) = next {
+        writeln!(
+            out,
+            "  next exchange: {hero} ({}) against {} ({}): win {:.2}% · tie {:.2}% · lose {:.2}%{}",
+            dice_text(n.dice[0]),
+            foes.get(n.foe).map_or("?", String::as_str),
+            dice_text(n.dice[1]),
+            100.0 * n.odds.win,
+            100.0 * n.odds.tie,
+            100.0 * n.odds.lose,
+            n.p_win_fight
+                .map(|p| format!("; the fight from here: win {:.2}%", 100.0 * p))
+                .unwrap_or_default()
+        )?;
+    }
+    writeln!(
+        out,
+        "  the fight waits for more dice: `solum classic fight {hero} --rolled …` (or `--seed N`); `solum classic fight {hero} --abandon` ends it"
+    )?;
+    Ok(())
+}
+
 fn write_fight_view(out: &mut dyn Write, v: &FightView) -> anyhow::Result<()> {
     let f = |x: &[u32]| x.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
     let name = |who: Who| match who {
@@ -1136,11 +1271,28 @@ fn write_fight_view(out: &mut dyn Write, v: &FightView) -> anyhow::Result<()> {
                 }
             )?,
             Event::Death { who } => writeln!(out, "    {} dies", name(*who))?,
+            Event::Abandoned => writeln!(
+                out,
+                "    {} breaks off and flees: no further damage",
+                v.hero
+            )?,
             Event::Decide(_) | Event::End { .. } => {}
         }
     }
     let s = &v.status;
-    if s.over {
+    if s.abandoned {
+        writeln!(
+            out,
+            "  {}",
+            paint(
+                DIM,
+                format!(
+                    "{}'s fight is abandoned; the sheet: Body {}, hit points {}",
+                    v.hero, s.hero[0], s.hero[1]
+                )
+            )
+        )?;
+    } else if s.over {
         writeln!(
             out,
             "  {}",
@@ -1161,18 +1313,8 @@ fn write_fight_view(out: &mut dyn Write, v: &FightView) -> anyhow::Result<()> {
                 )
             )
         )?;
-    } else if let Some(p) = s.pending {
-        writeln!(
-            out,
-            "  {} is hit (Body {}, hit points {}): answer with `solum classic fight {} --decide body` or `--decide hp`",
-            v.hero, p.body, p.hit_points, v.hero
-        )?;
     } else {
-        writeln!(
-            out,
-            "  the fight waits for more dice: `solum classic fight {} --rolled …` (or --seed)",
-            v.hero
-        )?;
+        write_fight_next(out, &v.hero, &v.foes, v.next.as_ref(), s)?;
     }
     render::write_seed(out, v.rolled.seed)?;
     Ok(())

@@ -24,7 +24,7 @@ use crate::cmd::{campaign, check};
 use crate::render;
 
 /// The command words, for completion and `help`.
-const COMMANDS: [(&str, &str); 24] = [
+const COMMANDS: [(&str, &str); 27] = [
     (
         "ask",
         "ask QUESTION       ask the oracle (also `? QUESTION`)",
@@ -93,6 +93,18 @@ const COMMANDS: [(&str, &str); 24] = [
         "sol",
         "sol new|show|list|test|session|encounter|reward|spend|train …   Project Sol (as `solum sol …`)",
     ),
+    (
+        "classic",
+        "classic new|show|list|edit|check|fight|rest|oracle|bestiary …   the original So1um (as `solum classic …`; a fight under way: `classic fight NAME --rolled 6,6,1` or `--seed S`, `--decide body|hp`, `--abandon`, `--status`)",
+    ),
+    (
+        "dietype",
+        "dietype new|show|list|edit|import|export …   Solum die types (as `solum dietype …`)",
+    ),
+    (
+        "soluna",
+        "soluna new|show|list|skirmish|import|export …   Sol'una (as `solum soluna …`)",
+    ),
     ("help", "help               this list"),
     ("quit", "quit               leave (also `exit`, or Ctrl-D)"),
     ("exit", ""),
@@ -100,10 +112,10 @@ const COMMANDS: [(&str, &str); 24] = [
 ];
 
 /// How dice rolled by hand are typed, after the list of commands.
-const DICE_HELP: &str = "Dice rolled by hand: end an ask, idea or difficulty line with `--rolled 4,5,4` (or `--seed S` to replay a roll); char, check and sol lines take the same flags as their one-shot commands; a fight line types its dice with `with 5,4,3,2`. `char new --help` (any such command) shows its flags.";
+const DICE_HELP: &str = "Dice rolled by hand: end an ask, idea or difficulty line with `--rolled 4,5,4` (or `--seed S` to replay a roll); char, check, sol, classic, dietype and soluna lines take the same flags as their one-shot commands (`classic check Al --vs 4 --rolled 5,2`, `classic fight Al troll --seed 7`); a fight line types its dice with `with 5,4,3,2`. `char new --help` (any such command) shows its flags.";
 
 /// The subcommands completed after a command word.
-const SUBCOMMANDS: [(&str, &[&str]); 4] = [
+const SUBCOMMANDS: [(&str, &[&str]); 7] = [
     (
         "char",
         &[
@@ -127,6 +139,21 @@ const SUBCOMMANDS: [(&str, &[&str]); 4] = [
             "import",
             "export",
         ],
+    ),
+    (
+        "classic",
+        &[
+            "new", "show", "list", "import", "export", "bestiary", "check", "oracle", "fight",
+            "rest", "edit",
+        ],
+    ),
+    (
+        "dietype",
+        &["new", "show", "list", "import", "export", "edit"],
+    ),
+    (
+        "soluna",
+        &["new", "show", "list", "import", "export", "skirmish"],
     ),
 ];
 
@@ -363,7 +390,16 @@ fn run_piped(
 fn uses_another_connection(word: &str) -> bool {
     matches!(
         word,
-        "char" | "combat" | "creature" | "sol" | "do" | "fight" | "status"
+        "char"
+            | "combat"
+            | "creature"
+            | "sol"
+            | "do"
+            | "fight"
+            | "status"
+            | "classic"
+            | "dietype"
+            | "soluna"
     )
 }
 
@@ -387,7 +423,7 @@ impl Session {
             "ask" | "?" => self.ask(campaign, rest, Leaning::Even, out)?,
             "ask+" | "?+" => self.ask(campaign, rest, Leaning::Advantage, out)?,
             "ask-" | "?-" => self.ask(campaign, rest, Leaning::Disadvantage, out)?,
-            "char" | "combat" | "creature" | "sol" => {
+            "char" | "combat" | "creature" | "sol" | "classic" | "dietype" | "soluna" => {
                 let mut argv = vec![word.to_owned()];
                 match split_word(rest) {
                     // `char show Nick the Bold`: a name of several words needs no quotes.
@@ -577,6 +613,14 @@ impl Session {
             {
                 return Err(bad(
                     "char new: in a script, give every choice: char new NAME --body B --mind M --charm C --background BG --weapon W",
+                ));
+            }
+            // A script cannot answer the fight's questions: hits are answered with --decide.
+            Command::Classic(crate::cli::ClassicCommand::Fight { ask: true, .. })
+                if !self.interactive =>
+            {
+                return Err(bad(
+                    "classic fight --ask: in a script, answer a hit with `classic fight NAME --decide body|hp`, or give a --policy",
                 ));
             }
             // Without a subcommand `solum combat` reads a script from standard input.
