@@ -1405,19 +1405,20 @@ impl<S: CampaignStore> Campaign<S> {
             ));
         }
         let (seq, _, sheet) = self.change(name, |before| {
+            let mut after = before.clone();
+            edit.apply(&mut after)?;
             // S17: attributes and backgrounds change by creation and advancement only; naming
-            // a background won at creation is not a change of them.
+            // a background won at creation is not a change of them. (Judged after the edit's
+            // own checks, so a contradiction or a value out of range is named first.)
             if !edit.correction
                 && let Some(field) =
                     edit.changes_what_only_advancement_changes(before.unnamed_backgrounds)
             {
                 return Err(bad(
                     field,
-                    "attributes and backgrounds change only by creation and advancement (S17): spend an advancement point (`char advance`); the game master may correct a sheet as a correction",
+                    "attributes and backgrounds change only by creation and advancement (S17): spend an advancement point on an attempt; the game master may make the change as a correction",
                 ));
             }
-            let mut after = before.clone();
-            edit.apply(&mut after)?;
             // An edit that changes nothing would only journal a no-op.
             if after == before {
                 return Err(bad("edit", "it changes nothing on the sheet"));

@@ -639,8 +639,13 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         .edit_character(&args.name, &edit)
         .map_err(|e| match e {
             AppError::Character { field, problem } => bad(format!(
-                "{}: {problem} (nothing was changed)",
-                edit_flag(&field)
+                "{}: {problem}{} (nothing was changed)",
+                edit_flag(&field),
+                if problem.contains("as a correction") {
+                    " (--correction)"
+                } else {
+                    ""
+                }
             )),
             e => e.into(),
         })?;
