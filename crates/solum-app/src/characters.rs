@@ -10,10 +10,12 @@
 use serde::{Deserialize, Serialize};
 use solum_dice::{DiceError, DiceSource, RecordingDice, SeededDice, SharedDice, TypedDice};
 use solum_expanded::character::{
-    self, Armor, Attribute, CHARACTER_SCHEMA, Character, CharacterError, CreationChoices,
-    CreationError, Gear, GearEffect, Weapon,
+    self, AdvanceError, Armor, Attribute, CHARACTER_SCHEMA, Character, CharacterError,
+    CreationChoices, CreationError, Gear, GearEffect, Weapon,
 };
-use solum_expanded::check::{CheckSpec, OpposedSpec, PoolRoll, Side, Verdict};
+pub use solum_expanded::character::AdvanceGoal;
+pub use solum_expanded::check::GearDie;
+use solum_expanded::check::{CheckSpec, DrawRule, OpposedSpec, PoolRoll, Side, Verdict};
 use solum_expanded::{Difficulty, Pool, odds};
 use solum_store::{CampaignStore, NewEntry, Sheet, WriteTx};
 
@@ -129,9 +131,29 @@ pub struct CharacterEdit {
     pub damage: Option<u32>,
     /// Healing by other means (never above the maximum).
     pub heal: Option<u32>,
+    /// A GM correction (S17): attributes and backgrounds change only by creation and
+    /// advancement, so an edit of them outside those must say it is a correction, and only
+    /// the game master (the command line's owner, or the GM at a table) may make one. The
+    /// journal and the story mark it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub correction: bool,
 }
 
 impl CharacterEdit {
+    /// Whether the edit changes attributes or backgrounds beyond naming the backgrounds won
+    /// at creation (`unnamed`): what only creation, advancement or a GM correction may do.
+    pub fn changes_what_only_advancement_changes(&self, unnamed: u32) -> Option<&'static str> {
+        if !self.set.is_empty() {
+            Some("set")
+        } else if !self.remove_backgrounds.is_empty() {
+            Some("remove_backgrounds")
+        } else if self.add_backgrounds.len() > unnamed as usize {
+            Some("add_backgrounds")
+        } else {
+            None
+        }
+    }
+
     /// Applies the edit to `hero`, then checks the result against the rules and the limits.
     pub fn apply(&self, hero: &mut Character) -> Result<(), AppError> {
         let attributes: Vec<String> = self.set.iter().map(|(a, _)| format!("{a:?}")).collect();
@@ -327,16 +349,6 @@ pub fn check_sheet(hero: &Character) -> Result<(), AppError> {
     Ok(())
 }
 
-/// The advancement tried (S9): A, a new background, or B, one more point of an attribute.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum AdvanceGoal {
-    /// A new background, on an even d6.
-    Background(String),
-    /// An attribute one higher, when its dice all show even.
-    Attribute(Attribute),
-}
-
 /// What a check is rolled against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -364,8 +376,20 @@ pub struct CharacterCheck {
     pub weapon: Option<String>,
     /// A piece of gear of the sheet that helps (a reroll piece rerolls one die once).
     pub gear: Option<String>,
+    /// Which die the gear rerolls (S1): the best choice (the default), none, or the die at a
+    /// position of the pool as rolled (1 is the first).
+    #[serde(default, skip_serializing_if = "is_best")]
+    pub gear_die: GearDie,
     /// The difficulty, or the opposing pool.
     pub against: Against,
+    /// Roll off draws of this opposed check (S3, S14) even where the campaign's setting lets
+    /// them stand (only the game master may ask; the setting applies to every check anyway).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub roll_off: bool,
+}
+
+fn is_best(g: &GearDie) -> bool {
+    *g == GearDie::Best
 }
 
 /// Everything a check was built from, as journaled.
@@ -383,6 +407,10 @@ pub struct CheckInputs {
     pub gear_reroll: bool,
     /// The pool rolled.
     pub pool: u32,
+    /// Draws of an opposed check are rolled off (S3, S14): the campaign's setting, or the
+    /// check's own request.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub roll_off: bool,
 }
 
 /// The dice of one side of a check.
@@ -420,6 +448,9 @@ pub struct CheckResult {
     pub verdict: Option<String>,
     /// Passed (unopposed) or won (opposed).
     pub passed: bool,
+    /// Roll-off dice `[own, opposition]` after a draw, when draws are rolled off.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roll_off: Vec<[u32; 2]>,
 }
 
 /// A change to a character, with what re-derives it.
@@ -456,12 +487,27 @@ pub enum CharacterChange {
         success: bool,
         /// The sheet after.
         after: Character,
+        /// The attempt spent an advancement point (S17; false only in entries written
+        /// before points existed).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        spent_point: bool,
+    },
+    /// An advancement point granted (S17), by the GM or the solo player.
+    PointGranted {
+        /// The sheet before.
+        before: Character,
+        /// The sheet after: one more unspent point.
+        after: Character,
     },
     /// Rested.
     Rested {
         /// The sheet before.
         before: Character,
-        /// Half hours of rest.
+        /// Minutes of rest (S16: banked on the sheet toward the next half hour); absent in
+        /// entries written before rest was banked, which rested whole half hours.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        minutes: Option<u32>,
+        /// Whole half hours of rest (with `minutes`: only informative).
         half_hours: u32,
         /// Hit points healed.
         healed: u32,
@@ -529,6 +575,7 @@ impl CharacterRecord {
             }
             CharacterChange::Edited { before, after, .. }
             | CharacterChange::Advanced { before, after, .. }
+            | CharacterChange::PointGranted { before, after }
             | CharacterChange::Rested { before, after, .. } => {
                 check_sheet(before)?;
                 check_sheet(after)
@@ -549,24 +596,68 @@ impl CharacterRecord {
                 sheet.hit_points,
                 faces(&rolled.faces)
             ),
+            CharacterChange::Edited {
+                before,
+                edit,
+                after,
+            } if edit.correction => format!(
+                "GM correction of {n}'s sheet: body {}→{}, mind {}→{}, charm {}→{}, backgrounds [{}] → [{}]",
+                before.body,
+                after.body,
+                before.mind,
+                after.mind,
+                before.charm,
+                after.charm,
+                before.backgrounds.join(", "),
+                after.backgrounds.join(", ")
+            ),
             CharacterChange::Edited { after, .. } => format!(
                 "{n}'s sheet changes: {}/{} hit points",
                 after.hit_points,
                 after.max_hit_points()
             ),
+            CharacterChange::PointGranted { after, .. } => format!(
+                "{n} is granted an advancement point ({} unspent)",
+                after.advancement_points
+            ),
             CharacterChange::Advanced {
                 goal,
                 rolled,
                 success,
+                spent_point,
+                after,
                 ..
             } => format!(
-                "{n} tries to {} (dice {}): {}",
+                "{n} tries to {} (dice {}): {}{}",
                 match goal {
                     AdvanceGoal::Background(b) => format!("learn \"{b}\""),
                     AdvanceGoal::Attribute(a) => format!("raise {}", a.name()),
                 },
                 faces(&rolled.faces),
-                if *success { "success" } else { "not this time" }
+                if *success { "success" } else { "not this time" },
+                if *spent_point {
+                    format!(
+                        ", an advancement point spent ({} left)",
+                        after.advancement_points
+                    )
+                } else {
+                    String::new()
+                }
+            ),
+            CharacterChange::Rested {
+                minutes: Some(minutes),
+                healed,
+                after,
+                ..
+            } => format!(
+                "{n} rests {minutes} minute(s): +{healed}, {}/{} hit points{}",
+                after.hit_points,
+                after.max_hit_points(),
+                if after.rest_minutes > 0 {
+                    format!(", {} minute(s) toward the next", after.rest_minutes)
+                } else {
+                    String::new()
+                }
             ),
             CharacterChange::Rested {
                 half_hours,
@@ -613,7 +704,8 @@ impl CharacterRecord {
                 rolled,
                 success,
                 after,
-            } => match again(rolled, |d| advance_rule(before, goal, d)) {
+                spent_point,
+            } => match again(rolled, |d| advance_rule(before, goal, *spent_point, d)) {
                 Ok((_, ok)) if ok != *success => Err(format!(
                     "recorded {}, the dice give {}",
                     if *success { "success" } else { "failure" },
@@ -632,14 +724,24 @@ impl CharacterRecord {
                     .map(|()| (hero, after.clone()))
                     .map_err(|e| format!("the edit does not apply: {e}"))
             }
+            CharacterChange::PointGranted { before, after } => {
+                let mut hero = before.clone();
+                character::grant_advancement_point(&mut hero)
+                    .map(|()| (hero, after.clone()))
+                    .map_err(|e| format!("the point cannot be granted: {e}"))
+            }
             CharacterChange::Rested {
                 before,
+                minutes,
                 half_hours,
                 healed,
                 after,
             } => {
                 let mut hero = before.clone();
-                let h = hero.rest(*half_hours);
+                let h = match minutes {
+                    Some(m) => hero.rest_minutes(*m),
+                    None => hero.rest(*half_hours),
+                };
                 if h != *healed {
                     Err(format!("recorded {healed} healed, the rest gives {h}"))
                 } else {
@@ -770,20 +872,31 @@ fn create_rule(
     }
 }
 
+/// An advancement attempt: with `spend_point` the rule of S17 (a point needed and spent);
+/// without, the rule of entries written before points existed.
 fn advance_rule(
     before: &Character,
     goal: &AdvanceGoal,
+    spend_point: bool,
     dice: &mut dyn DiceSource,
 ) -> Result<Result<(Character, bool), AppError>, DiceError> {
     let mut hero = before.clone();
-    let done = match goal {
-        AdvanceGoal::Background(b) => {
-            if let Err(e) = name_text("background", b) {
-                return Ok(Err(e));
-            }
-            character::advance_background(&mut hero, b, dice)
+    if let AdvanceGoal::Background(b) = goal
+        && let Err(e) = name_text("background", b)
+    {
+        return Ok(Err(e));
+    }
+    let done = if spend_point {
+        match character::attempt_advancement(&mut hero, goal, dice) {
+            Ok(a) => Ok(a),
+            Err(AdvanceError::Rules(e)) => return Ok(Err(e.into())),
+            Err(AdvanceError::Dice(e)) => return Err(e),
         }
-        AdvanceGoal::Attribute(a) => character::advance_attribute(&mut hero, *a, dice),
+    } else {
+        match goal {
+            AdvanceGoal::Background(b) => character::advance_background(&mut hero, b, dice),
+            AdvanceGoal::Attribute(a) => character::advance_attribute(&mut hero, *a, dice),
+        }
     };
     match done {
         Ok(a) => Ok(check_sheet(&hero).map(|()| (hero, a.success))),
@@ -841,6 +954,30 @@ pub(crate) fn check_inputs(
     check.gear = gear.as_ref().map(|g| g.name.clone());
     let spec = hero.pool(check.attribute, check.background.is_some(), weapon.as_ref());
     let pool = spec.pool().map_err(|e| bad("pool", e.to_string()))?;
+    if !check.gear_die.fits(pool) {
+        let GearDie::Die(n) = check.gear_die else {
+            unreachable!("only a named die can miss the pool")
+        };
+        return Err(bad(
+            "gear_die",
+            format!(
+                "die {n}: the pool has {} dice, counted from 1 in the order rolled",
+                pool.dice()
+            ),
+        ));
+    }
+    if check.gear_die != GearDie::Best && !gear.as_ref().is_some_and(|g| g.effect == GearEffect::Reroll) {
+        return Err(bad(
+            "gear_die",
+            "a gear reroll needs a piece of gear of the sheet that rerolls (name it with gear)",
+        ));
+    }
+    if check.roll_off && matches!(check.against, Against::Difficulty(_)) {
+        return Err(bad(
+            "roll_off",
+            "a roll-off settles the draws of opposed checks; this check has a difficulty",
+        ));
+    }
     match check.against {
         Against::Difficulty(d) => {
             Difficulty::new(i64::from(d)).map_err(|e| bad("difficulty", e.to_string()))?;
@@ -855,8 +992,30 @@ pub(crate) fn check_inputs(
         heavy_weapon_weak: spec.heavy_weapon_weak,
         gear_reroll: gear.is_some_and(|g| g.effect == GearEffect::Reroll),
         pool: pool.dice(),
+        roll_off: check.roll_off,
         check,
     })
+}
+
+/// The inputs of a check at a table: [`check_inputs`], with draws rolled off when the
+/// campaign's setting says so (S3, S14). A check's own `roll_off` beyond the setting is the
+/// game master's to ask.
+pub(crate) fn table_inputs(
+    hero: &Character,
+    check: &CharacterCheck,
+    setting: bool,
+    gm: bool,
+) -> Result<CheckInputs, AppError> {
+    if check.roll_off && !setting && !gm {
+        return Err(AppError::Forbidden(
+            "draws stand at this table: only the game master turns the roll-off on (the table's roll-off setting)".into(),
+        ));
+    }
+    let mut inputs = check_inputs(hero, check)?;
+    if setting && matches!(inputs.check.against, Against::Opposed { .. }) {
+        inputs.roll_off = true;
+    }
+    Ok(inputs)
 }
 
 /// The exact odds of a check before the roll: pass (or win), and for an opposed check draw
@@ -883,7 +1042,12 @@ fn spec_of(inputs: &CheckInputs) -> Result<Spec, AppError> {
     Ok(match inputs.check.against {
         Against::Difficulty(d) => {
             let d = Difficulty::new(i64::from(d)).map_err(|e| bad("difficulty", e.to_string()))?;
-            Spec::Check(CheckSpec::new(pool, d).with_gear(inputs.gear_reroll))
+            // Declining the reroll, or naming a die before seeing the dice, is distributed as
+            // a roll without gear (a die at a fixed position rerolled whatever it shows is
+            // one more fair die in its place).
+            Spec::Check(CheckSpec::new(pool, d).with_gear(
+                inputs.gear_reroll && inputs.check.gear_die == GearDie::Best,
+            ))
         }
         Against::Opposed { dice, gear } => {
             let other = Pool::new(u64::from(dice)).map_err(|e| bad("opposition", e.to_string()))?;
@@ -893,13 +1057,21 @@ fn spec_of(inputs: &CheckInputs) -> Result<Spec, AppError> {
                 gear: inputs.gear_reroll,
             };
             spec.second = Side { pool: other, gear };
+            if inputs.roll_off {
+                spec.draws = DrawRule::RollOff;
+            }
             Spec::Opposed(spec)
         }
     })
 }
 
 pub(crate) fn odds_of(inputs: &CheckInputs) -> Result<CheckOdds, AppError> {
-    Ok(match spec_of(inputs)? {
+    let mut spec = spec_of(inputs)?;
+    // The odds follow the gear choice: the best one, or none (see `spec_of`).
+    if let Spec::Opposed(s) = &mut spec {
+        s.first.gear = inputs.gear_reroll && inputs.check.gear_die == GearDie::Best;
+    }
+    Ok(match spec {
         Spec::Check(spec) => {
             let p = odds::p_pass(&spec);
             CheckOdds {
@@ -931,19 +1103,27 @@ fn check_rule(
     };
     Ok(Ok(match spec {
         Spec::Check(spec) => {
-            let out = solum_expanded::check::roll_check(&spec, dice)?;
+            // The roll itself uses the gear whatever the choice; the choice says which die.
+            let spec = spec.with_gear(inputs.gear_reroll);
+            let out = solum_expanded::check::roll_check_choosing(&spec, inputs.check.gear_die, dice)?;
             CheckResult {
                 own: out.roll.as_ref().map(PoolFaces::of),
                 opposition: None,
                 verdict: None,
                 passed: out.passed,
+                roll_off: Vec::new(),
             }
         }
         Spec::Opposed(spec) => {
             // One source serves both sides, in the order the rule draws.
             let shared = SharedDice::new(dice);
             let (mut first, mut second) = (&shared, &shared);
-            let out = solum_expanded::check::roll_opposed(&spec, &mut first, &mut second)?;
+            let out = solum_expanded::check::roll_opposed_choosing(
+                &spec,
+                inputs.check.gear_die,
+                &mut first,
+                &mut second,
+            )?;
             CheckResult {
                 own: Some(PoolFaces::of(&out.first)),
                 opposition: Some(PoolFaces::of(&out.second)),
@@ -956,6 +1136,7 @@ fn check_rule(
                     .into(),
                 ),
                 passed: out.verdict == Verdict::Win,
+                roll_off: out.roll_off.iter().map(|&(a, b)| [a, b]).collect(),
             }
         }
     }))
@@ -1009,11 +1190,17 @@ pub struct CharacterView {
     pub max_hit_points: u32,
     /// At 0 hit points: out, cannot act.
     pub out: bool,
+    /// Advancement points granted and not yet spent (S17).
+    pub advancement_points: u32,
+    /// Minutes of rest banked toward the next hit point (S16).
+    pub rest_minutes: u32,
 }
 
 impl CharacterView {
     fn of(character: Character, version: i64) -> Self {
         Self {
+            advancement_points: character.advancement_points,
+            rest_minutes: character.rest_minutes,
             max_hit_points: character.max_hit_points(),
             out: character.is_out(),
             character,
@@ -1211,9 +1398,27 @@ impl<S: CampaignStore> Campaign<S> {
         name: &str,
         edit: &CharacterEdit,
     ) -> Result<ChangeView, AppError> {
+        let gm = self.store.sees_every_entry();
+        if edit.correction && !gm {
+            return Err(AppError::Forbidden(
+                "only the game master corrects attributes and backgrounds (S17)".into(),
+            ));
+        }
         let (seq, _, sheet) = self.change(name, |before| {
             let mut after = before.clone();
             edit.apply(&mut after)?;
+            // S17: attributes and backgrounds change by creation and advancement only; naming
+            // a background won at creation is not a change of them. (Judged after the edit's
+            // own checks, so a contradiction or a value out of range is named first.)
+            if !edit.correction
+                && let Some(field) =
+                    edit.changes_what_only_advancement_changes(before.unnamed_backgrounds)
+            {
+                return Err(bad(
+                    field,
+                    "attributes and backgrounds change only by creation and advancement (S17): spend an advancement point on an attempt; the game master may make the change as a correction",
+                ));
+            }
             // An edit that changes nothing would only journal a no-op.
             if after == before {
                 return Err(bad("edit", "it changes nothing on the sheet"));
@@ -1250,13 +1455,14 @@ impl<S: CampaignStore> Campaign<S> {
         };
         let (seq, change, sheet) = self.change(name, |before| {
             let ((after, success), rolled) =
-                roll_rule(dice.clone(), |d| advance_rule(&before, goal, d))?;
+                roll_rule(dice.clone(), |d| advance_rule(&before, goal, true, d))?;
             let change = CharacterChange::Advanced {
                 before,
                 goal: goal.clone(),
                 rolled,
                 success,
                 after: after.clone(),
+                spent_point: true,
             };
             Ok((after, change))
         })?;
@@ -1275,15 +1481,43 @@ impl<S: CampaignStore> Campaign<S> {
         })
     }
 
-    /// Rests for `hours` (S8): 1 hit point per whole half hour, up to the maximum; a hero at
-    /// 0 hit points does not rest.
+    /// Grants a hero one advancement point (S17: at the end of an adventure), journaled.
+    /// Only the game master grants (at the command line, the campaign's owner: the GM or the
+    /// solo player).
+    pub fn grant_advancement_point(&mut self, name: &str) -> Result<ChangeView, AppError> {
+        if !self.store.sees_every_entry() {
+            return Err(AppError::Forbidden(
+                "only the game master grants advancement points (S17)".into(),
+            ));
+        }
+        let (seq, _, sheet) = self.change(name, |before| {
+            let mut after = before.clone();
+            character::grant_advancement_point(&mut after)?;
+            let change = CharacterChange::PointGranted {
+                before,
+                after: after.clone(),
+            };
+            Ok((after, change))
+        })?;
+        Ok(ChangeView {
+            seq,
+            rolled: None,
+            success: None,
+            healed: None,
+            sheet,
+        })
+    }
+
+    /// Rests for `hours` (S8, S16): the minutes (hours × 60, to the nearest minute) add to
+    /// those banked on the sheet, each whole half hour heals 1 hit point up to the maximum,
+    /// the rest of a half hour stays banked; a hero at 0 hit points does not rest.
     pub fn rest_character(&mut self, name: &str, hours: f64) -> Result<ChangeView, AppError> {
         if !hours.is_finite() || !(0.0..=MAX_REST_HOURS).contains(&hours) {
             return Err(bad(
                 "hours",
                 // `1e308` as written, not as 309 digits.
                 format!(
-                    "{}: give hours of rest from 0.5 to {MAX_REST_HOURS}",
+                    "{}: give hours of rest above 0, up to {MAX_REST_HOURS}",
                     if hours.abs() >= 1e6 {
                         format!("{hours:e}")
                     } else {
@@ -1292,20 +1526,22 @@ impl<S: CampaignStore> Campaign<S> {
                 ),
             ));
         }
-        let half_hours = (hours * 2.0).floor() as u32;
-        if half_hours == 0 {
-            // Nothing would change but the journal: a rest is at least a half hour.
+        // Within MAX_REST_HOURS: at most 600,000 minutes.
+        let minutes = (hours * 60.0).round() as u32;
+        if minutes == 0 {
+            // Nothing would change but the journal: a rest is at least a minute.
             return Err(bad(
                 "hours",
-                format!("{hours}: a rest is at least half an hour (0.5)"),
+                format!("{hours}: a rest is at least a minute (0.02 hours)"),
             ));
         }
         let (seq, change, sheet) = self.change(name, |before| {
             let mut after = before.clone();
-            let healed = after.rest(half_hours);
+            let healed = after.rest_minutes(minutes);
             let change = CharacterChange::Rested {
                 before,
-                half_hours,
+                minutes: Some(minutes),
+                half_hours: minutes / character::REST_MINUTES_PER_HIT_POINT,
                 healed,
                 after: after.clone(),
             };
@@ -1405,9 +1641,11 @@ impl<S: CampaignStore> Campaign<S> {
             d => d,
         };
         let at = self.now();
+        let setting = self.roll_off()?;
+        let gm = self.store.sees_every_entry();
         self.transact(|tx| {
             let (hero, _) = load(tx, name)?;
-            let inputs = check_inputs(&hero, check)?;
+            let inputs = table_inputs(&hero, check, setting, gm)?;
             let odds = odds_of(&inputs)?;
             let (result, rolled) = roll_rule(dice.clone(), |d| check_rule(&inputs, d))?;
             let record = CharacterRecord::new(

@@ -556,6 +556,8 @@ impl<S: CampaignStore> Campaign<S> {
             Some(n) => combat_name(n)?,
             None => DEFAULT_NAME.to_owned(),
         };
+        // The campaign's roll-off setting (S14) holds for the fight's opposed rolls too.
+        let roll_off = roll_off || self.roll_off()?;
         let at = self.now();
         crate::transact(&mut self.store, |tx| {
             if let Some(open) = read_open(tx.sheet(SYSTEM, OPEN)?)? {

@@ -201,6 +201,20 @@ impl<S: CampaignStore> Campaign<S> {
         Ok(self.store.set_meta(ORACLE_KEY, system.name())?)
     }
 
+    /// Whether draws of opposed rolls are rolled off at this table or campaign (S3, S14; a
+    /// campaign setting, draws stand when never set). Checks from sheets, their odds and the
+    /// combat tracker's opposed rolls follow it.
+    pub fn roll_off(&self) -> Result<bool, AppError> {
+        Ok(self.store.meta(ROLL_OFF_KEY)?.as_deref() == Some("on"))
+    }
+
+    /// Turns the roll-off option on or off (the game master's: the store refuses a player).
+    pub fn set_roll_off(&mut self, on: bool) -> Result<(), AppError> {
+        Ok(self
+            .store
+            .set_meta(ROLL_OFF_KEY, if on { "on" } else { "off" })?)
+    }
+
     /// Asks the oracle `system` names, or the campaign's own when `None`.
     pub fn ask_oracle(
         &mut self,
@@ -1012,6 +1026,8 @@ impl AskView {
 
 /// The campaign setting that keeps its oracle.
 const ORACLE_KEY: &str = "oracle";
+/// The campaign setting of the roll-off option (S3, S14): `on` or `off`.
+const ROLL_OFF_KEY: &str = "roll_off";
 /// The last journal entry a `journal import` appended (`journal verify` cannot tell the
 /// sheets of imported entries, which import does not store, from deleted ones up to it).
 pub(crate) const IMPORTED_THROUGH_KEY: &str = "journal.imported_through";

@@ -430,7 +430,12 @@ impl<S: CampaignStore> Campaign<S> {
             .sheet(characters::SYSTEM, name)?
             .ok_or_else(|| AppError::NoSuchCharacter(name.trim().to_owned()))?;
         let hero = characters::from_sheet(&sheet)?;
-        characters::odds_of(&characters::check_inputs(&hero, check)?)
+        characters::odds_of(&characters::table_inputs(
+            &hero,
+            check,
+            self.roll_off()?,
+            self.store().sees_every_entry(),
+        )?)
     }
 }
 

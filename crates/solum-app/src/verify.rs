@@ -121,6 +121,7 @@ impl SheetReplay {
                     }
                     C::Edited { after, .. }
                     | C::Advanced { after, .. }
+                    | C::PointGranted { after, .. }
                     | C::Rested { after, .. } => {
                         if name_key(&after.name) != name_key(&c.name) {
                             self.sheets.remove(&(characters::SYSTEM, name_key(&c.name)));

@@ -172,6 +172,8 @@ fn edits_follow_the_rules_and_a_failed_edit_changes_nothing() {
                     effect: GearEffect::Enables,
                 }],
                 damage: Some(3),
+                // A third background is a GM correction (S17).
+                correction: true,
                 ..CharacterEdit::default()
             },
         )
@@ -191,6 +193,7 @@ fn edits_follow_the_rules_and_a_failed_edit_changes_nothing() {
                 remove_weapons: vec!["GREAT AXE".into()],
                 armor: Some(ArmorChange::TakeOff),
                 heal: Some(100),
+                correction: true,
                 ..CharacterEdit::default()
             },
         )
@@ -215,6 +218,7 @@ fn edits_follow_the_rules_and_a_failed_edit_changes_nothing() {
         (
             CharacterEdit {
                 set: vec![(Attribute::Body, 5)],
+                correction: true,
                 ..CharacterEdit::default()
             },
             "body",
@@ -222,6 +226,7 @@ fn edits_follow_the_rules_and_a_failed_edit_changes_nothing() {
         (
             CharacterEdit {
                 add_backgrounds: vec!["  ".into()],
+                correction: true,
                 ..CharacterEdit::default()
             },
             "add_backgrounds",
@@ -247,11 +252,13 @@ fn advancement_and_rest_are_journaled_and_re_derive() {
         .unwrap();
     // A: a new background on an even d6 (S9).
     let goal = AdvanceGoal::Background("Tower Climber".into());
+    c.grant_advancement_point("Nick").unwrap();
     let v = c
         .advance_character("Nick", &goal, Dice::Typed(vec![3]))
         .unwrap();
     assert_eq!(v.success, Some(false));
     assert_eq!(v.sheet.character.backgrounds, ["Acrobat Thief"]);
+    c.grant_advancement_point("Nick").unwrap();
     let v = c
         .advance_character("Nick", &goal, Dice::Typed(vec![6]))
         .unwrap();
@@ -262,20 +269,24 @@ fn advancement_and_rest_are_journaled_and_re_derive() {
     );
     // B: Mind 2 rolls two dice, all even to rise; the hit points rise with the maximum.
     let mind = AdvanceGoal::Attribute(Attribute::Mind);
+    c.grant_advancement_point("Nick").unwrap();
     let v = c
         .advance_character("Nick", &mind, Dice::Typed(vec![2, 5]))
         .unwrap();
     assert_eq!((v.success, v.sheet.character.mind), (Some(false), 2));
+    c.grant_advancement_point("Nick").unwrap();
     let e = c
         .advance_character("Nick", &mind, Dice::Typed(vec![2]))
         .unwrap_err();
     assert!(matches!(e, AppError::Dice(_)), "{e}");
+    c.grant_advancement_point("Nick").unwrap();
     let v = c
         .advance_character("Nick", &mind, Dice::Typed(vec![2, 4]))
         .unwrap();
     assert_eq!((v.success, v.sheet.character.mind), (Some(true), 3));
     assert_eq!(v.sheet.character.hit_points, 6);
     // A seeded try rolls Mind 3: three dice from the seed, all even or not.
+    c.grant_advancement_point("Nick").unwrap();
     let v = c.advance_character("Nick", &mind, Dice::Seed(11)).unwrap();
     let mut d = SeededDice::new(11);
     let f: Vec<u32> = (0..3).map(|_| d.roll(6).unwrap()).collect();
@@ -302,8 +313,9 @@ fn advancement_and_rest_are_journaled_and_re_derive() {
     );
 
     let report = c.verify().unwrap();
-    // Creation, four advancements tried with dice, one refused (not journaled), an edit, a rest.
-    assert_eq!((report.entries, report.rolls), (8, 6));
+    // Creation, six points granted, four advancements tried with dice, one refused (not
+    // journaled), an edit, a rest.
+    assert_eq!((report.entries, report.rolls), (14, 6));
     assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
 }
 
@@ -352,7 +364,9 @@ fn check(attribute: Attribute, background: Option<&str>, against: Against) -> Ch
         background: background.map(Into::into),
         weapon: None,
         gear: None,
+        gear_die: Default::default(),
         against,
+        roll_off: false,
     }
 }
 
@@ -526,6 +540,7 @@ weapons = [{ name = "great axe", class = "heavy" }]
         heavy_weapon_weak: true,
         gear_reroll: false,
         pool: 2,
+        roll_off: false,
     };
     assert_eq!(v.inputs, want);
     // 1 - (3/6)^2 = 3/4.
@@ -535,6 +550,7 @@ weapons = [{ name = "great axe", class = "heavy" }]
         "Bruno",
         &CharacterEdit {
             set: vec![(Attribute::Body, 1)],
+            correction: true,
             ..CharacterEdit::default()
         },
     )
@@ -667,6 +683,7 @@ fn character_records_round_trip_through_a_journal_export_and_a_newer_schema_is_n
     let path = dir.path().join("c.solum");
     let mut c = open(&path);
     c.create_character(&nick(), Dice::Seed(3)).unwrap();
+    c.grant_advancement_point("Nick").unwrap();
     c.advance_character(
         "Nick",
         &AdvanceGoal::Attribute(Attribute::Charm),
@@ -684,14 +701,14 @@ fn character_records_round_trip_through_a_journal_export_and_a_newer_schema_is_n
     let back: solum_app::JournalExport = serde_json::from_str(&text).unwrap();
     assert_eq!(back, export);
     let mut other = open(&dir.path().join("other.solum"));
-    assert_eq!(other.import(back).unwrap(), 3);
+    assert_eq!(other.import(back).unwrap(), 4);
     assert_eq!(other.verify().unwrap().rolls, 3);
     // A record of a newer schema is not silently taken for this one.
     drop(c);
     let raw = rusqlite::Connection::open(&path).unwrap();
     raw.execute_batch(
         "DROP TRIGGER journal_no_update;
-         UPDATE journal SET body = json_set(body, '$.schema', 2) WHERE seq = 3;",
+         UPDATE journal SET body = json_set(body, '$.schema', 2) WHERE seq = 4;",
     )
     .unwrap();
     drop(raw);
@@ -719,6 +736,7 @@ fn verify_names_a_changed_edit_and_a_changed_advancement() {
     )
     .unwrap();
     // A background on a 3: not this time.
+    c.grant_advancement_point("Nick").unwrap();
     c.advance_character(
         "Nick",
         &AdvanceGoal::Background("Tower Climber".into()),
@@ -733,13 +751,13 @@ fn verify_names_a_changed_edit_and_a_changed_advancement() {
          UPDATE journal SET body = json_set(body, '$.change.edited.after.hit_points', 5)
          WHERE seq = 2;
          UPDATE journal SET body = json_set(body, '$.change.advanced.success', json('true'))
-         WHERE seq = 3;",
+         WHERE seq = 4;",
     )
     .unwrap();
     drop(raw);
     let report = open(&path).verify().unwrap();
     let seqs: Vec<_> = report.mismatches.iter().map(|m| m.seq).collect();
-    assert_eq!(seqs, [2, 3], "{:?}", report.mismatches);
+    assert_eq!(seqs, [2, 4], "{:?}", report.mismatches);
     assert!(report.mismatches[1].reason.contains("recorded success"));
 }
 
@@ -782,6 +800,7 @@ fn an_edit_that_would_double_an_entry_is_refused_and_changes_nothing() {
         (
             CharacterEdit {
                 add_backgrounds: vec!["acrobat THIEF".into()],
+                correction: true,
                 ..CharacterEdit::default()
             },
             "add_backgrounds",
@@ -789,6 +808,7 @@ fn an_edit_that_would_double_an_entry_is_refused_and_changes_nothing() {
         (
             CharacterEdit {
                 add_backgrounds: vec!["Tower Climber".into(), "tower climber".into()],
+                correction: true,
                 ..CharacterEdit::default()
             },
             "add_backgrounds",
@@ -846,6 +866,7 @@ fn backgrounds_up_to_the_rules_limit_and_a_sheet_of_bounded_size() {
             "Nick",
             &CharacterEdit {
                 add_backgrounds: long,
+                correction: true,
                 ..CharacterEdit::default()
             },
         )
@@ -857,6 +878,7 @@ fn backgrounds_up_to_the_rules_limit_and_a_sheet_of_bounded_size() {
     assert_eq!(c.character("Nick").unwrap().character.backgrounds.len(), 2);
     let edit = CharacterEdit {
         add_backgrounds: (0..60).map(|k| format!("background {k}")).collect(),
+        correction: true,
         ..CharacterEdit::default()
     };
     let v = c.edit_character("Nick", &edit).unwrap();

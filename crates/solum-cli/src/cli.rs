@@ -80,6 +80,9 @@ pub enum Command {
     Idea(crate::cli_campaign::IdeaArgs),
     /// Show or set which oracle the campaign's `ask` uses: expanded or classic.
     Oracle(crate::cli_campaign::OracleArgs),
+    /// Show or set the campaign's roll-off option (S3, S14): `on` rolls off the draws of every
+    /// opposed roll (checks from sheets, their odds, the combat tracker), `off` lets them stand.
+    RollOff(crate::cli_campaign::RollOffArgs),
     /// Roll the original So1um's random difficulty for a task (journaled in the campaign).
     Difficulty(crate::cli_campaign::DifficultyArgs),
     /// The solo companion: an interactive session over the campaign (`help` lists the
@@ -1292,8 +1295,21 @@ pub enum CharCommand {
     /// stored (nothing is stored otherwise), and the change is journaled.
     Edit(CharEditArgs),
     /// Advancement after an adventure: A, a new background (even d6), or B, raise an
-    /// attribute (roll its dice, all even).
+    /// attribute (roll its dice, all even). Spends one advancement point, success or not
+    /// (S17); without a point it is refused and nothing is rolled.
     Advance(CharAdvanceArgs),
+    /// Grant an advancement point (S17: at the end of an adventure; the GM's, or the solo
+    /// player's), journaled. Alias: advance-point.
+    #[command(visible_alias = "advance-point")]
+    Grant {
+        /// The character's name.
+        name: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
     /// The bestiary: the shipped NPCs and monsters (and static oppositions) with their stats,
     /// plus the entries of any --bestiary files.
     Bestiary {
@@ -1304,11 +1320,13 @@ pub enum CharCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Rest: 1 hit point per half hour, up to the maximum.
+    /// Rest: 1 hit point per half hour, up to the maximum; rest adds up on the sheet across
+    /// rests (two quarter hours heal 1).
     Rest {
         /// The character's name.
         name: String,
-        /// Hours of rest (1.5 is three half hours).
+        /// Hours of rest, to the nearest minute (1.5 is three half hours, 0.25 a quarter hour;
+        /// at most 10,000).
         #[arg(long, default_value_t = 0.5, allow_negative_numbers = true)]
         hours: f64,
         /// Print JSON.
@@ -1442,6 +1460,11 @@ pub struct CharEditArgs {
     /// Heal by other means (magic, medicine), up to the maximum.
     #[arg(long)]
     pub heal: Option<u32>,
+    /// A GM correction (S17): attributes and backgrounds change only by creation and
+    /// advancement; --set, --remove-background and --add-background beyond the backgrounds
+    /// still to be named need it, and the journal marks the edit as a correction.
+    #[arg(long)]
+    pub correction: bool,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -1814,6 +1837,11 @@ pub struct CheckPoolArgs {
     /// the sheet's background: `--background "Acrobat Thief"`.
     #[arg(short = 'b', long, value_name = "BG", num_args = 0..=1, default_missing_value = "")]
     pub background: Option<String>,
+    /// With --char or --sheet and reroll gear: which die the gear rerolls (S1): `best` (the
+    /// default: the lowest, only when that can help), `none`, or the position of the die you
+    /// rerolled in the pool as rolled, counted from 1 (`--gear-die 2`).
+    #[arg(long, value_name = "N|best|none", requires = "attr")]
+    pub gear_die: Option<String>,
     /// With --char or --sheet: attacking with this weapon of the sheet (a heavy one at Body
     /// below 3 costs a die).
     #[arg(long, value_name = "WEAPON", requires = "attr")]

@@ -220,6 +220,15 @@ pub struct OracleArgs {
     pub campaign: CampaignArg,
 }
 
+/// `solum roll-off`.
+#[derive(Debug, Args)]
+pub struct RollOffArgs {
+    /// `on` or `off`. Without it, shows the campaign's setting.
+    pub setting: Option<String>,
+    #[command(flatten)]
+    pub campaign: CampaignArg,
+}
+
 /// `solum play`.
 #[derive(Debug, Args)]
 pub struct PlayArgs {

@@ -395,8 +395,8 @@ fn penalties_come_from_the_sheet() {
         "Ripper",
         "--attr",
         "body",
-        "--against",
-        "2",
+        "--vs",
+        "4",
         "--roll-off",
     ])
     .bad_input("--roll-off");
@@ -500,6 +500,7 @@ fn fifty_edits_at_once_all_land() {
             "Nick",
             "--add-background",
             &format!("bg{k}"),
+            "--correction",
         ]
         .map(String::from)
         .to_vec()

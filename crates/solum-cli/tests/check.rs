@@ -254,7 +254,7 @@ fn empty_or_duplicate_names_are_refused_on_a_sheet() {
     let edit = |flags: &str| solum(&format!("char edit Nick {flags} --campaign {c}"));
     edit("--add-weapon :light").bad_input("--add-weapon: needs words");
     edit("--add-weapon Dagger:light").bad_input("already carries");
-    edit("--add-background soldier").bad_input("already has the background");
+    edit("--add-background soldier --correction").bad_input("already has the background");
     edit("--add-gear :reroll").bad_input("--add-gear: needs words");
     edit("--add-gear rope:reroll").ok();
     edit("--add-gear Rope:enables").bad_input("already has");
@@ -278,7 +278,7 @@ fn set_attribute_at_the_integer_edges_is_refused_not_a_panic() {
         solum(&format!("char edit Nick --set body={v} --campaign {c}"))
             .bad_input(&format!("body: {v} is outside 1 to 4"));
     }
-    solum(&format!("char edit Nick --set body=4 --campaign {c}")).ok();
+    solum(&format!("char edit Nick --set body=4 --correction --campaign {c}")).ok();
 }
 
 #[test]
@@ -369,6 +369,7 @@ fn combinations_that_would_be_ignored_are_refused() {
         "char new Nick --body 3 --mind 2 --charm 1 -b Thief --weapon dagger --rolled 1,2,3 --campaign {c}"
     ))
     .ok();
+    solum(&format!("char grant Nick --campaign {c}")).ok();
     solum(&format!(
         "char advance Nick --background Pilot --rolled 2 --campaign {c}"
     ))

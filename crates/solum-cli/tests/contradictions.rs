@@ -121,11 +121,11 @@ const ROWS: &[(&[&str], &str)] = &[
     // Rests of no time, journaled as if something happened.
     (
         &["char", "rest", "Nick", "--hours", "0"],
-        "at least half an hour",
+        "at least a minute",
     ),
     (
-        &["char", "rest", "Nick", "--hours", "0.4"],
-        "at least half an hour",
+        &["char", "rest", "Nick", "--hours", "0.004"],
+        "at least a minute",
     ),
     (
         &["classic", "rest", "Grok", "--hours", "0"],
@@ -215,7 +215,7 @@ const ROWS: &[(&[&str], &str)] = &[
     ),
     (
         &["char", "rest", "Nick", "--hours", "-1"],
-        "from 0.5 to 10000",
+        "above 0, up to 10000",
     ),
 ];
 

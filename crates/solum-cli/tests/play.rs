@@ -83,6 +83,7 @@ fn character_lifecycle() {
         rest.stdout
     );
     // B: Mind 2, two dice, both even: Mind 3, and the maximum and hit points one higher.
+    in_campaign(&c, &["char", "grant", "Nick"]).ok();
     let v = in_campaign(
         &c,
         &[
@@ -102,6 +103,7 @@ fn character_lifecycle() {
     assert_eq!(v["sheet"]["character"]["hit_points"], 6);
     assert_eq!(v["sheet"]["max_hit_points"], 7);
     // A: odd, no new background; the sheet is unchanged but the try is journaled.
+    in_campaign(&c, &["char", "grant", "Nick"]).ok();
     let v = in_campaign(
         &c,
         &[
@@ -125,6 +127,7 @@ fn character_lifecycle() {
         2
     );
     // Mind is 3 now: three dice.
+    in_campaign(&c, &["char", "grant", "Nick"]).ok();
     in_campaign(
         &c,
         &[
@@ -157,6 +160,7 @@ fn character_lifecycle() {
             "plate:heavy",
             "--set",
             "body=1",
+            "--correction",
         ],
     )
     .ok();
@@ -168,9 +172,10 @@ fn character_lifecycle() {
     );
     let list = in_campaign(&c, &["char", "list", "--json"]).json();
     assert_eq!(list.as_array().unwrap().len(), 1);
-    // Journaled: creation, edit, rest, two advancements, the armor edit; refusals are not.
+    // Journaled: creation, edit, rest, three points granted, two advancements, the armor
+    // edit; refusals are not.
     let v = in_campaign(&c, &["journal", "verify", "--json"]).json();
-    assert_eq!(v["entries"], 6);
+    assert_eq!(v["entries"], 9);
     assert_eq!(v["mismatches"].as_array().unwrap().len(), 0);
     // No file was written beside the campaign.
     let files: Vec<_> = std::fs::read_dir(dir.path())

@@ -69,6 +69,7 @@ status
 combat end
 # Advancement B (S9): Mind 2 rolls 2 dice, 2 and 4 all even: Mind 3, and the new point of
 # Mind adds a hit point: 4 -> 5 of 7.
+char grant Nick
 char advance Nick --attribute mind --rolled 2,4
 char show Nick
 end We found the wine.
@@ -115,7 +116,8 @@ fn an_evening_of_play_through_stdin_reads_back_whole_and_verifies() {
         "character",
     ];
     want.extend(std::iter::repeat_n("combat", 13));
-    want.extend(["character", "scene-end"]);
+    // A point granted (S17), then the advancement that spends it.
+    want.extend(["character", "character", "scene-end"]);
     assert_eq!(kinds, want);
     let seqs: Vec<i64> = entries.iter().map(|e| e["seq"].as_i64().unwrap()).collect();
     assert_eq!(seqs, (1..=want.len() as i64).collect::<Vec<_>>());
@@ -194,13 +196,14 @@ fn an_evening_of_play_through_stdin_reads_back_whole_and_verifies() {
     assert_eq!(damage, [(1, 1), (0, 2), (1, 1), (1, 1)]);
 
     // Advancement: Mind 2 -> 3, hit points 4 -> 5.
-    let adv = &entries[20]["change"]["advanced"];
+    assert_eq!(entries[20]["change"]["point-granted"]["after"]["advancement_points"], 1);
+    let adv = &entries[21]["change"]["advanced"];
     assert_eq!(adv["rolled"]["faces"], serde_json::json!([2, 4]));
     assert_eq!(adv["success"], true);
     assert_eq!(adv["before"]["hit_points"], 4);
     assert_eq!(adv["after"]["mind"], 3);
     assert_eq!(adv["after"]["hit_points"], 5);
-    assert_eq!(entries[21]["summary"], "We found the wine.");
+    assert_eq!(entries[22]["summary"], "We found the wine.");
 
     // The story in Markdown: the scene as a heading, the rolls compact.
     let md = solum_args(&["journal", "export", "--campaign", c.to_str().unwrap()]);
@@ -219,7 +222,7 @@ fn an_evening_of_play_through_stdin_reads_back_whole_and_verifies() {
     let verify = solum_args(&["journal", "verify", "--campaign", c.to_str().unwrap()]);
     assert_eq!(verify.code, 0, "{}", verify.stderr);
     assert!(
-        verify.stdout.contains("22 entries") && verify.stdout.contains("0 do not match"),
+        verify.stdout.contains("23 entries") && verify.stdout.contains("0 do not match"),
         "{}",
         verify.stdout
     );
@@ -414,7 +417,7 @@ fn a_held_campaign_a_closed_prompt_and_huge_numbers_change_nothing() {
         "char new Nick --body 3 --mind 2 --charm 1 --background Sailor --weapon dagger --rolled 1,1,1\nchar rest Nick --hours 1e308\n",
     );
     assert!(
-        err.contains("--hours: 1e308: give hours of rest from 0.5 to"),
+        err.contains("--hours: 1e308: give hours of rest above 0, up to"),
         "{err}"
     );
 }

@@ -247,7 +247,24 @@ pub struct Character {
     /// Free notes.
     #[serde(default)]
     pub notes: String,
+    /// Advancement points granted and not yet spent (S17): each buys one attempt.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub advancement_points: u32,
+    /// Minutes of rest banked toward the next hit point (S16: rest adds up across rests;
+    /// always below [`REST_MINUTES_PER_HIT_POINT`], dropped once nothing is missing).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rest_minutes: u32,
 }
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// Minutes of rest that heal one hit point (S8, S16).
+pub const REST_MINUTES_PER_HIT_POINT: u32 = 30;
+
+/// The most unspent advancement points one sheet holds.
+pub const MAX_ADVANCEMENT_POINTS: u32 = 100;
 
 /// A character that breaks the rules: the field and the problem.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -392,7 +409,47 @@ impl Character {
                 ),
             ));
         }
+        if self.advancement_points > MAX_ADVANCEMENT_POINTS {
+            return Err(invalid(
+                "advancement_points",
+                format!(
+                    "{} is more than the {MAX_ADVANCEMENT_POINTS} unspent points a sheet may hold",
+                    self.advancement_points
+                ),
+            ));
+        }
+        if self.rest_minutes >= REST_MINUTES_PER_HIT_POINT {
+            return Err(invalid(
+                "rest_minutes",
+                format!(
+                    "{} minutes banked; a whole half hour ({REST_MINUTES_PER_HIT_POINT}) would have healed",
+                    self.rest_minutes
+                ),
+            ));
+        }
         Ok(())
+    }
+
+    /// Rests for `minutes` (S16): the minutes add to those banked on the sheet, each whole
+    /// half hour heals 1 hit point (armor points included) up to the maximum, and what is
+    /// left of a half hour stays banked for the next rest. Once nothing is missing the bank
+    /// is dropped (rest toward nothing). An incapacitated hero (0 hit points) does not rest:
+    /// nothing changes. Returns the points healed.
+    pub fn rest_minutes(&mut self, minutes: u32) -> u32 {
+        if self.is_out() {
+            return 0;
+        }
+        let total = u64::from(self.rest_minutes) + u64::from(minutes);
+        let half_hours = total / u64::from(REST_MINUTES_PER_HIT_POINT);
+        let missing = self.max_hit_points().saturating_sub(self.hit_points);
+        let healed = half_hours.min(u64::from(missing)) as u32;
+        self.hit_points += healed;
+        self.rest_minutes = if self.hit_points >= self.max_hit_points() {
+            0
+        } else {
+            (total % u64::from(REST_MINUTES_PER_HIT_POINT)) as u32
+        };
+        healed
     }
 
     /// Rests for `half_hours` half hours: 1 hit point each, armor points included, up to the
@@ -565,6 +622,8 @@ pub fn create(
         gear: Vec::new(),
         money: 0,
         notes: String::new(),
+        advancement_points: 0,
+        rest_minutes: 0,
     };
     hero.hit_points = hero.max_hit_points();
     hero.validate()?;
@@ -601,6 +660,101 @@ pub fn advance_background(
         success,
         what: format!("new background \"{}\"", background.trim()),
     })
+}
+
+/// What an advancement point is spent on (S9, S17).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AdvanceGoal {
+    /// A: a new background the player names, gained on an even d6.
+    Background(String),
+    /// B: an attribute one higher, when as many dice as its value all show even.
+    Attribute(Attribute),
+}
+
+/// Why an advancement attempt was refused (before any die) or could not be rolled.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum AdvanceError {
+    /// The attempt breaks a rule: no point, an attribute at 4, a background already held.
+    #[error(transparent)]
+    Rules(#[from] CharacterError),
+    /// The dice could not be rolled.
+    #[error(transparent)]
+    Dice(#[from] DiceError),
+}
+
+/// Grants one advancement point (S17: at the end of an adventure, by the GM or the solo
+/// player). Refused past [`MAX_ADVANCEMENT_POINTS`] unspent points.
+pub fn grant_advancement_point(hero: &mut Character) -> Result<(), CharacterError> {
+    if hero.advancement_points >= MAX_ADVANCEMENT_POINTS {
+        return Err(invalid(
+            "advancement_points",
+            format!(
+                "{} already holds {} unspent points, the most a sheet may hold",
+                hero.name, hero.advancement_points
+            ),
+        ));
+    }
+    hero.advancement_points += 1;
+    Ok(())
+}
+
+/// One advancement attempt (S17), the whole rule: it needs an unspent point (none: refused,
+/// nothing rolled), checks the goal before any die (an attribute at 4, a background already
+/// held), rolls (A: 1d6, B: one die per point of the attribute), and spends the point
+/// whether the attempt succeeds or fails. Nothing changes when it is refused.
+pub fn attempt_advancement(
+    hero: &mut Character,
+    goal: &AdvanceGoal,
+    dice: &mut dyn DiceSource,
+) -> Result<Advancement, AdvanceError> {
+    if hero.advancement_points == 0 {
+        return Err(invalid(
+            "advancement_points",
+            format!(
+                "{} has no advancement point to spend: the GM (or the solo player) grants one at the end of an adventure",
+                hero.name
+            ),
+        )
+        .into());
+    }
+    match goal {
+        AdvanceGoal::Background(b) => {
+            if hero
+                .backgrounds
+                .iter()
+                .any(|x| x.eq_ignore_ascii_case(b.trim()))
+            {
+                return Err(invalid(
+                    "background",
+                    format!("{} already has the background `{}`", hero.name, b.trim()),
+                )
+                .into());
+            }
+        }
+        AdvanceGoal::Attribute(a) => {
+            let value = hero.attribute(*a);
+            if value >= MAX_ATTRIBUTE {
+                return Err(invalid(
+                    a.name(),
+                    format!("already {value}: no attribute goes above {MAX_ATTRIBUTE}"),
+                )
+                .into());
+            }
+        }
+    }
+    let mut after = hero.clone();
+    let done = match goal {
+        AdvanceGoal::Background(b) => advance_background(&mut after, b, dice),
+        AdvanceGoal::Attribute(a) => advance_attribute(&mut after, *a, dice),
+    }
+    .map_err(|e| match e {
+        CreationError::Rules(r) => AdvanceError::Rules(r),
+        CreationError::Dice(d) => AdvanceError::Dice(d),
+    })?;
+    after.advancement_points -= 1;
+    *hero = after;
+    Ok(done)
 }
 
 /// Advancement B: roll as many dice as the attribute; all even raises it by 1 (never above
@@ -767,6 +921,85 @@ mod tests {
         assert_eq!(hero.hit_points, hero.max_hit_points());
         hero.body = 4;
         assert!(advance_attribute(&mut hero, Attribute::Body, &mut ScriptedDice::new([])).is_err());
+    }
+
+    /// S17: no point, no attempt (nothing rolled); an attempt spends its point whether it
+    /// fails or succeeds, so a failure cannot be retried at once.
+    #[test]
+    fn advancement_points_buy_one_attempt_each() {
+        let mut hero = create(&choices(), &mut ScriptedDice::new([1, 1, 1]))
+            .unwrap()
+            .0;
+        assert_eq!(hero.advancement_points, 0);
+        let mind = AdvanceGoal::Attribute(Attribute::Mind);
+        // No point: refused before any die (an empty script would fail on a roll).
+        let e = attempt_advancement(&mut hero, &mind, &mut ScriptedDice::new([])).unwrap_err();
+        assert!(
+            matches!(&e, AdvanceError::Rules(c) if c.field == "advancement_points"),
+            "{e}"
+        );
+        grant_advancement_point(&mut hero).unwrap();
+        assert_eq!(hero.advancement_points, 1);
+        // Mind 2: two dice, 2 and 5 are not all even: a failure, and the point is gone.
+        let a = attempt_advancement(&mut hero, &mind, &mut ScriptedDice::new([2, 5])).unwrap();
+        assert!(!a.success);
+        assert_eq!((hero.mind, hero.advancement_points), (2, 0));
+        // Retrying at once is refused.
+        assert!(attempt_advancement(&mut hero, &mind, &mut ScriptedDice::new([])).is_err());
+        // At the next point: 4 and 6 are all even: Mind 3, max hit points 3 + 3 = 6.
+        grant_advancement_point(&mut hero).unwrap();
+        let a = attempt_advancement(&mut hero, &mind, &mut ScriptedDice::new([4, 6])).unwrap();
+        assert!(a.success);
+        assert_eq!((hero.mind, hero.advancement_points), (3, 0));
+        assert_eq!((hero.hit_points, hero.max_hit_points()), (6, 6));
+        // A: a background on an even d6; a background already held is refused, point kept.
+        grant_advancement_point(&mut hero).unwrap();
+        let known = AdvanceGoal::Background("acrobat thief".into());
+        assert!(attempt_advancement(&mut hero, &known, &mut ScriptedDice::new([])).is_err());
+        assert_eq!(hero.advancement_points, 1);
+        let new = AdvanceGoal::Background("Tower Climber".into());
+        let a = attempt_advancement(&mut hero, &new, &mut ScriptedDice::new([2])).unwrap();
+        assert!(a.success);
+        assert_eq!(hero.backgrounds, ["Acrobat Thief", "Tower Climber"]);
+        assert_eq!(hero.advancement_points, 0);
+        // An attribute at 4 is refused before any die, and the point stays.
+        grant_advancement_point(&mut hero).unwrap();
+        hero.body = 4;
+        let body = AdvanceGoal::Attribute(Attribute::Body);
+        assert!(attempt_advancement(&mut hero, &body, &mut ScriptedDice::new([])).is_err());
+        assert_eq!(hero.advancement_points, 1);
+        // Bounded: at most MAX_ADVANCEMENT_POINTS unspent.
+        hero.advancement_points = MAX_ADVANCEMENT_POINTS;
+        assert!(grant_advancement_point(&mut hero).is_err());
+        assert!(hero.validate().is_ok());
+        hero.advancement_points = MAX_ADVANCEMENT_POINTS + 1;
+        assert_eq!(hero.validate().unwrap_err().field, "advancement_points");
+    }
+
+    /// S16: rest adds up across rests; two quarter hours make the half hour that heals 1.
+    #[test]
+    fn quarter_hour_rests_add_up() {
+        let mut hero = create(&choices(), &mut ScriptedDice::new([1, 1, 2]))
+            .unwrap()
+            .0;
+        // Body 3 + Mind 2 + light armor 1 = 6.
+        hero.take_damage(3);
+        assert_eq!(hero.rest_minutes(15), 0);
+        assert_eq!((hero.hit_points, hero.rest_minutes), (3, 15));
+        assert_eq!(hero.rest_minutes(15), 1);
+        assert_eq!((hero.hit_points, hero.rest_minutes), (4, 0));
+        // 50 minutes: one half hour heals, 20 minutes stay banked; 40 more: 60 = 2 points,
+        // but only 1 is missing after the first: full, and the bank is dropped.
+        assert_eq!(hero.rest_minutes(50), 1);
+        assert_eq!((hero.hit_points, hero.rest_minutes), (5, 20));
+        assert_eq!(hero.rest_minutes(40), 1);
+        assert_eq!((hero.hit_points, hero.rest_minutes), (6, 0));
+        // Out: no rest, nothing banked.
+        hero.take_damage(6);
+        assert_eq!(hero.rest_minutes(45), 0);
+        assert_eq!((hero.hit_points, hero.rest_minutes), (0, 0));
+        hero.rest_minutes = 30;
+        assert_eq!(hero.validate().unwrap_err().field, "rest_minutes");
     }
 
     #[test]

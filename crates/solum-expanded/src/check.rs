@@ -3,7 +3,7 @@
 //! Order of a check (ruling S1): build the pool, roll it, use a gear reroll of one die once
 //! if it can change the outcome, then apply the Rule of 6 to the final dice, then compare.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use solum_dice::{DiceError, DiceSource, Faces};
 
 use crate::{Difficulty, Pool};
@@ -69,6 +69,53 @@ fn reroll_lowest(faces: &[u32], dice: &mut dyn DiceSource) -> Result<Reroll, Dic
         .expect("a pool has at least one die");
     let to = dice.roll(6)?;
     Ok(Reroll { index, from, to })
+}
+
+/// Which die a gear reroll takes: the player's choice (ruling S1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GearDie {
+    /// The choice with the best chance (the default, and the one the exact odds assume):
+    /// the lowest die, and only when a reroll can change the outcome.
+    #[default]
+    Best,
+    /// No reroll: the player keeps the dice as rolled.
+    Skip,
+    /// The die at this position (1 is the first die of the pool as rolled), rerolled
+    /// whatever it shows: what a player typing real dice rerolled.
+    Die(u32),
+}
+
+impl GearDie {
+    /// Whether the choice names a die the pool has (a position from 1 to the pool's dice).
+    pub fn fits(self, pool: Pool) -> bool {
+        match self {
+            Self::Die(n) => (1..=pool.dice()).contains(&n),
+            _ => true,
+        }
+    }
+}
+
+/// The reroll a choice makes of `faces`, or `None`; `helps` is the best choice's judgement.
+/// A named position outside the pool rerolls nothing (callers check [`GearDie::fits`]).
+fn choose_reroll(
+    choice: GearDie,
+    faces: &[u32],
+    helps: bool,
+    dice: &mut dyn DiceSource,
+) -> Result<Option<Reroll>, DiceError> {
+    match choice {
+        GearDie::Best if helps => Ok(Some(reroll_lowest(faces, dice)?)),
+        GearDie::Best | GearDie::Skip => Ok(None),
+        GearDie::Die(n) => match faces.get((n as usize).wrapping_sub(1)) {
+            Some(&from) => Ok(Some(Reroll {
+                index: n as usize - 1,
+                from,
+                to: dice.roll(6)?,
+            })),
+            None => Ok(None),
+        },
+    }
 }
 
 /// The highest face after an optional reroll, without copying the dice.
@@ -228,6 +275,15 @@ pub struct CheckOutcome {
 /// Rolls an unopposed check. Dice are drawn in the order: the pool, the gear reroll (if
 /// used), the Rule-of-6 chain (only above difficulty 6, see [`chain_matters_in_check`]).
 pub fn roll_check(spec: &CheckSpec, dice: &mut dyn DiceSource) -> Result<CheckOutcome, DiceError> {
+    roll_check_choosing(spec, GearDie::Best, dice)
+}
+
+/// [`roll_check`] with the player's gear choice (S1): the best one, none, or a named die.
+pub fn roll_check_choosing(
+    spec: &CheckSpec,
+    choice: GearDie,
+    dice: &mut dyn DiceSource,
+) -> Result<CheckOutcome, DiceError> {
     if spec.difficulty.is_automatic() {
         return Ok(CheckOutcome {
             spec: *spec,
@@ -238,8 +294,13 @@ pub fn roll_check(spec: &CheckSpec, dice: &mut dyn DiceSource) -> Result<CheckOu
     }
     let mut rolled = Faces::zeroed(spec.pool.dice() as usize);
     dice.roll_into(6, &mut rolled)?;
-    let reroll = if spec.gear && gear_helps_check(highest(&rolled), spec.difficulty) {
-        Some(reroll_lowest(&rolled, dice)?)
+    let reroll = if spec.gear {
+        choose_reroll(
+            choice,
+            &rolled,
+            gear_helps_check(highest(&rolled), spec.difficulty),
+            dice,
+        )?
     } else {
         None
     };
@@ -367,15 +428,29 @@ pub fn roll_opposed(
     first_dice: &mut dyn DiceSource,
     second_dice: &mut dyn DiceSource,
 ) -> Result<OpposedOutcome, DiceError> {
+    roll_opposed_choosing(spec, GearDie::Best, first_dice, second_dice)
+}
+
+/// [`roll_opposed`] with the first side's gear choice (S1); the second side takes the best.
+pub fn roll_opposed_choosing(
+    spec: &OpposedSpec,
+    first_choice: GearDie,
+    first_dice: &mut dyn DiceSource,
+    second_dice: &mut dyn DiceSource,
+) -> Result<OpposedOutcome, DiceError> {
     let first_rolled = roll_faces(spec.first.pool, first_dice)?;
     let second_rolled = roll_faces(spec.second.pool, second_dice)?;
-    let first_reroll = if spec.first.gear
-        && gear_helps_opposed(
-            highest(&first_rolled),
-            highest(&second_rolled),
-            spec.first.pool.dice(),
-        ) {
-        Some(reroll_lowest(&first_rolled, first_dice)?)
+    let first_reroll = if spec.first.gear {
+        choose_reroll(
+            first_choice,
+            &first_rolled,
+            gear_helps_opposed(
+                highest(&first_rolled),
+                highest(&second_rolled),
+                spec.first.pool.dice(),
+            ),
+            first_dice,
+        )?
     } else {
         None
     };
@@ -461,6 +536,47 @@ mod tests {
                 })
             );
         }
+    }
+
+    /// S1: the gear reroll is the player's choice. Nick's lock (difficulty 5, dice 4, 4, 3):
+    /// the best choice rerolls the 3; a player who rerolled the first 4 and got a 5 passes;
+    /// one who declines keeps 4 and fails.
+    #[test]
+    fn the_player_chooses_the_rerolled_die() {
+        let spec = CheckSpec::new(pool(3), Difficulty::new(5).unwrap()).with_gear(true);
+        let best = roll_check(&spec, &mut ScriptedDice::new([4, 4, 3, 4])).unwrap();
+        let r = best.roll.unwrap().reroll.unwrap();
+        assert_eq!((r.index, r.from, r.to), (2, 3, 4));
+        assert!(!best.passed);
+        let named =
+            roll_check_choosing(&spec, GearDie::Die(1), &mut ScriptedDice::new([4, 4, 3, 5]))
+                .unwrap();
+        let roll = named.roll.unwrap();
+        let r = roll.reroll.unwrap();
+        assert_eq!((r.index, r.from, r.to), (0, 4, 5));
+        assert_eq!(roll.final_dice(), [5, 4, 3]);
+        assert!(named.passed);
+        let kept =
+            roll_check_choosing(&spec, GearDie::Skip, &mut ScriptedDice::new([4, 4, 3])).unwrap();
+        assert_eq!(kept.roll.unwrap().reroll, None);
+        assert!(!kept.passed);
+        // A named die is rerolled even where the best choice would not reroll at all.
+        let named =
+            roll_check_choosing(&spec, GearDie::Die(3), &mut ScriptedDice::new([5, 1, 2, 6]))
+                .unwrap();
+        assert_eq!(named.roll.unwrap().final_dice(), [5, 1, 6]);
+        assert!(GearDie::Die(3).fits(pool(3)));
+        assert!(!GearDie::Die(4).fits(pool(3)));
+        assert!(!GearDie::Die(0).fits(pool(3)));
+        // Opposed: the first side names its die; 2, 3 against 4: rerolling the 3 → 6 wins.
+        let mut spec = OpposedSpec::new(pool(2), pool(1));
+        spec.first.gear = true;
+        let mut script = ScriptedDice::new([2, 3, 4, 6]);
+        let shared = solum_dice::SharedDice::new(&mut script);
+        let out =
+            roll_opposed_choosing(&spec, GearDie::Die(2), &mut &shared, &mut &shared).unwrap();
+        assert_eq!(out.first.final_dice(), [2, 6]);
+        assert_eq!(out.verdict, Verdict::Win);
     }
 
     fn check(pool_size: u64, difficulty: i64, gear: bool, faces: &[u32]) -> CheckOutcome {

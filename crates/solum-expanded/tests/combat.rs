@@ -593,6 +593,8 @@ fn melee_needs_engagement_and_a_heavy_weapon_needs_body_3() {
         gear: vec![],
         money: 0,
         notes: String::new(),
+        advancement_points: 0,
+        rest_minutes: 0,
     };
     let f = Fighter::hero(&osric, "heroes", true).unwrap();
     // Body 2 + background - 1 for the heavy weapon; it deals only 2.
@@ -805,6 +807,8 @@ fn sheet(
         gear: vec![],
         money: 0,
         notes: String::new(),
+        advancement_points: 0,
+        rest_minutes: 0,
     }
 }
 

@@ -34,6 +34,8 @@ fn hero_with(weapon: Weapon) -> Fighter {
         gear: vec![],
         money: 0,
         notes: String::new(),
+        advancement_points: 0,
+        rest_minutes: 0,
     };
     Fighter::hero(&hero, "a", false).unwrap()
 }

@@ -25,6 +25,8 @@ fn sheet(body: u32, mind: u32, charm: u32, armor: Option<Class>, hit_points: u32
         gear: Vec::new(),
         money: 0,
         notes: String::new(),
+        advancement_points: 0,
+        rest_minutes: 0,
     }
 }
 

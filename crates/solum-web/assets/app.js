@@ -66,7 +66,10 @@ function checkText(name, c) {
     : "an opposing pool of " + against.opposed.dice;
   const own = c.result.own ? c.result.own.result : "auto";
   const verdict = c.result.verdict ? c.result.verdict : c.result.passed ? "passed" : "failed";
-  return name + " checks " + c.inputs.check.attribute + " against " + vs + ": " + own + " — " + verdict;
+  const rollOff = c.result.roll_off && c.result.roll_off.length
+    ? " (rolled off: " + c.result.roll_off.map((p) => p[0] + " vs " + p[1]).join(", ") + ")"
+    : "";
+  return name + " checks " + c.inputs.check.attribute + " against " + vs + ": " + own + " — " + verdict + rollOff;
 }
 
 function describe(entry) {
@@ -219,6 +222,7 @@ function checkBody() {
     against: f.against.value === "difficulty" ? { difficulty: n } : { opposed: { dice: n, gear: false } },
   };
   if (f.background.value) body.background = f.background.value;
+  if (f.roll_off.checked && f.against.value === "opposed") body.roll_off = true;
   return body;
 }
 
@@ -333,7 +337,7 @@ form("check", async (f) => {
   $("verdict").textContent = (body.secret ? "Secret: " : "") + (typed ? "Real dice: " : "") + checkText(name, view);
   $("verdict").className = view.result.passed ? "pass" : "fail";
 });
-for (const name of ["character", "attribute", "background", "against", "number"]) {
+for (const name of ["character", "attribute", "background", "against", "number", "roll_off"]) {
   $("check").elements[name].addEventListener("change", () => {
     if (name === "character") backgrounds();
     showOdds().catch(say);

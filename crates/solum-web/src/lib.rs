@@ -224,6 +224,10 @@ pub fn app(state: AppState) -> Router {
         .route("/characters/{name}", get(character).patch(edit_character))
         .route("/characters/{name}/odds", post(check_odds))
         .route("/characters/{name}/check", post(check))
+        .route("/characters/{name}/grant", post(grant_point))
+        .route("/characters/{name}/advance", post(advance_character))
+        .route("/characters/{name}/rest", post(rest_character))
+        .route("/settings/roll-off", get(roll_off).put(set_roll_off))
         .route("/odds", post(notation_odds))
         .route("/roll", post(notation_roll))
         .route("/systems/characters", get(sibling_characters))
@@ -1615,6 +1619,108 @@ async fn edit_character(
     change(&state, scope, move |c| c.edit_character(&name, &edit))
         .await
         .map(Json)
+}
+
+/// Grants an advancement point (S17): the game master's (the use case refuses a player).
+async fn grant_point(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+) -> Result<Json<solum_app::characters::ChangeView>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| c.grant_advancement_point(&name))
+        .await
+        .map(Json)
+}
+
+/// An advancement attempt: the goal, and the request's own `typed`.
+struct AdvanceRequest {
+    goal: solum_app::AdvanceGoal,
+    typed: Option<Vec<u32>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AdvanceGoalBody {
+    goal: solum_app::AdvanceGoal,
+}
+
+impl<'de> Deserialize<'de> for AdvanceRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let (body, env): (AdvanceGoalBody, DiceEnvelope) = split(d, &["typed"])?;
+        Ok(Self {
+            goal: body.goal,
+            typed: env.typed,
+        })
+    }
+}
+
+/// Spends an advancement point on an attempt (S17); the sheet's owner or the game master.
+async fn advance_character(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<AdvanceRequest>,
+) -> Result<Json<solum_app::characters::ChangeView>, ApiError> {
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        let dice = dice_for(c, &member, req.typed)?;
+        c.advance_character(&name, &req.goal, dice)
+    })
+    .await
+    .map(Json)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RestRequest {
+    hours: f64,
+}
+
+/// Rests (S16): the minutes bank on the sheet; each whole half hour heals 1.
+async fn rest_character(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<RestRequest>,
+) -> Result<Json<solum_app::characters::ChangeView>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| c.rest_character(&name, req.hours))
+        .await
+        .map(Json)
+}
+
+/// The table's roll-off option (S3, S14).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RollOffSetting {
+    on: bool,
+}
+
+async fn roll_off(
+    State(state): State<AppState>,
+    auth: Auth,
+) -> Result<Json<RollOffSetting>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, move |c| c.roll_off())
+        .await
+        .map(|on| Json(RollOffSetting { on }))
+}
+
+async fn set_roll_off(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<RollOffSetting>,
+) -> Result<Json<RollOffSetting>, ApiError> {
+    gm_only(&auth.member, "sets the table's roll-off option")?;
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| {
+        c.set_roll_off(req.on)?;
+        c.roll_off()
+    })
+    .await
+    .map(|on| Json(RollOffSetting { on }))
 }
 
 async fn check_odds(

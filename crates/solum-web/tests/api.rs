@@ -2041,13 +2041,14 @@ async fn an_edit_that_changes_nothing_or_names_unknown_fields_is_refused() {
         assert!(a.json()["error"].is_string());
     }
     assert_eq!(stored_bodies(&s).len(), before);
-    // A real change goes through, in the shape openapi.json describes.
+    // A real change goes through, in the shape openapi.json describes (an attribute: a GM
+    // correction, S17).
     let a = s
         .call(
             "PATCH",
             "/api/characters/Nick",
             Some(&gm),
-            Some(json!({ "set": [["body", 2]] })),
+            Some(json!({ "set": [["body", 2]], "correction": true })),
         )
         .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text());

@@ -118,6 +118,42 @@ pub fn oracle(args: &OracleArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     write_oracle_system(out, campaign.oracle_system()?)
 }
 
+/// `solum roll-off [on|off]`.
+pub fn roll_off(args: &crate::cli_campaign::RollOffArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let mut campaign = open(&args.campaign)?;
+    roll_off_in(&mut campaign, args.setting.as_deref(), out)
+}
+
+/// Sets (with a word) and shows the roll-off option of a campaign (also `solum play`).
+pub(crate) fn roll_off_in(
+    campaign: &mut solum_app::Campaign<solum_store::SqliteStore>,
+    setting: Option<&str>,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    if let Some(word) = setting {
+        let on = match word.trim().to_ascii_lowercase().as_str() {
+            "on" => true,
+            "off" => false,
+            other => {
+                return Err(crate::bad(format!(
+                    "roll-off `{other}`: write on or off"
+                )));
+            }
+        };
+        campaign.set_roll_off(on)?;
+    }
+    writeln!(
+        out,
+        "roll-off {}",
+        if campaign.roll_off()? {
+            "on: draws of opposed rolls are rolled off with one die each until one is higher (S3, S14)"
+        } else {
+            "off: draws of opposed rolls stand, nothing happens (S3)"
+        }
+    )?;
+    Ok(())
+}
+
 pub(crate) fn write_oracle_system(out: &mut dyn Write, system: OracleSystem) -> anyhow::Result<()> {
     let which = match system {
         OracleSystem::Expanded => "So1um Expanded's oracle (expanded)",

@@ -29,6 +29,22 @@ pub fn run(command: &CharCommand, out: &mut dyn Write) -> anyhow::Result<()> {
         }
         CharCommand::Edit(args) => edit(args, out),
         CharCommand::Advance(args) => advance(args, out),
+        CharCommand::Grant {
+            name,
+            json,
+            campaign,
+        } => {
+            let view = camp::open(campaign)?.grant_advancement_point(name)?;
+            if *json {
+                return write_json(out, &view);
+            }
+            writeln!(
+                out,
+                "{} is granted an advancement point: {} unspent",
+                view.sheet.character.name, view.sheet.advancement_points
+            )?;
+            write_entry(out, view.seq)
+        }
         CharCommand::Bestiary { bestiary, json } => list_bestiary(bestiary, *json, out),
         CharCommand::Rest {
             name,
@@ -52,11 +68,19 @@ pub fn run(command: &CharCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             } else {
                 writeln!(
                     out,
-                    "{} rests {hours} hour(s): +{} hit point(s), now {}/{}",
+                    "{} rests {hours} hour(s): +{} hit point(s), now {}/{}{}",
                     hero.name,
                     view.healed.unwrap_or(0),
                     hero.hit_points,
-                    view.sheet.max_hit_points
+                    view.sheet.max_hit_points,
+                    if view.sheet.rest_minutes > 0 {
+                        format!(
+                            ", {} minute(s) of rest toward the next",
+                            view.sheet.rest_minutes
+                        )
+                    } else {
+                        String::new()
+                    }
                 )?;
             }
             write_entry(out, view.seq)
@@ -498,6 +522,18 @@ pub(crate) fn write_sheet(out: &mut dyn Write, hero: &Character) -> std::io::Res
         writeln!(out, "  gear: {} ({effect})", g.name)?;
     }
     writeln!(out, "  money: {}", hero.money)?;
+    writeln!(
+        out,
+        "  advancement points: {} (each buys one attempt: `char advance`)",
+        hero.advancement_points
+    )?;
+    if hero.rest_minutes > 0 {
+        writeln!(
+            out,
+            "  rest: {} minute(s) toward the next hit point",
+            hero.rest_minutes
+        )?;
+    }
     if !hero.notes.is_empty() {
         writeln!(out, "  notes: {}", hero.notes)?;
     }
@@ -582,7 +618,12 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     edit.notes = args.notes.clone();
     edit.damage = args.damage;
     edit.heal = args.heal;
-    if edit == CharacterEdit::default() {
+    edit.correction = args.correction;
+    let changes = CharacterEdit {
+        correction: false,
+        ..edit.clone()
+    };
+    if changes == CharacterEdit::default() {
         return Err(bad(
             "nothing to change: give --set, --add-background, --damage, … (see --help)",
         ));
@@ -598,8 +639,13 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         .edit_character(&args.name, &edit)
         .map_err(|e| match e {
             AppError::Character { field, problem } => bad(format!(
-                "{}: {problem} (nothing was changed)",
-                edit_flag(&field)
+                "{}: {problem}{} (nothing was changed)",
+                edit_flag(&field),
+                if problem.contains("as a correction") {
+                    " (--correction)"
+                } else {
+                    ""
+                }
             )),
             e => e.into(),
         })?;
@@ -641,6 +687,7 @@ fn edit_flag(field: &str) -> String {
         "remove_weapons" => "--remove-weapon".into(),
         "add_gear" => "--add-gear".into(),
         "remove_gear" => "--remove-gear".into(),
+        "set" => "--set".into(),
         other => other.into(),
     }
 }
@@ -666,7 +713,12 @@ fn advance(args: &CharAdvanceArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let dice = camp::dice(args.dice.seed, args.dice.rolled.as_deref())?;
     let view = campaign
         .advance_character(&args.name, &goal, dice)
-        .map_err(|e| typed_dice_error(e, &order))?;
+        .map_err(|e| match e {
+            AppError::Character { field, problem } if field == "advancement_points" => bad(
+                format!("{problem} (`solum char grant {}`)", args.name.trim()),
+            ),
+            e => typed_dice_error(e, &order),
+        })?;
     if args.json {
         return write_json(out, &view);
     }
@@ -691,6 +743,11 @@ fn advance(args: &CharAdvanceArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 "not this time (try again at the next advancement point)",
             )
         }
+    )?;
+    writeln!(
+        out,
+        "  an advancement point spent: {} left",
+        view.sheet.advancement_points
     )?;
     if success {
         write_sheet(out, &view.sheet.character)?;

@@ -415,11 +415,6 @@ pub(crate) fn from_sheet(
         .unwrap_or_default()
         .parse()
         .map_err(|e: solum_dice::UnknownWord| crate::bad(format!("--attr: {e}")))?;
-    if args.opposing.roll_off {
-        return Err(crate::bad(
-            "--roll-off: a check from a sheet lets draws stand (S3); leave --roll-off out",
-        ));
-    }
     if let (Some(_), Some(seed)) = (&args.rolled, args.seed) {
         return Err(crate::bad(format!(
             "--seed {seed}: every die is typed with --rolled, so a seed would roll nothing"
@@ -438,14 +433,25 @@ pub(crate) fn from_sheet(
         background: sheet_name("--background", &p.background, "Acrobat Thief")?,
         weapon: p.weapon.clone(),
         gear: sheet_name("--gear", &p.gear, "thieves' tools")?,
+        gear_die: match p.gear_die.as_deref().map(|g| g.trim().to_ascii_lowercase()) {
+            None => solum_app::characters::GearDie::Best,
+            Some(g) if g == "best" => solum_app::characters::GearDie::Best,
+            Some(g) if g == "none" => solum_app::characters::GearDie::Skip,
+            Some(g) => solum_app::characters::GearDie::Die(g.parse().map_err(|_| {
+                crate::bad(format!(
+                    "--gear-die {g}: write best, none, or the position of the rerolled die from 1"
+                ))
+            })?),
+        },
         against,
+        roll_off: args.opposing.roll_off,
     };
     let order = match against {
         Against::Difficulty(_) => {
             "values go: the pool, then the gear reroll if it is used, then one per die of the Rule-of-6 chain (only above 6)"
         }
         Against::Opposed { .. } => {
-            "values go: every die of both sides in the order the roll draws them: your pool, then the opposition's, then gear rerolls and Rule-of-6 chain dice when they can matter"
+            "values go: every die of both sides in the order the roll draws them: your pool, then the opposition's, then gear rerolls and Rule-of-6 chain dice when they can matter, then roll-off pairs (yours, theirs) while a draw is rolled off"
         }
     };
     let dice = super::campaign::dice(args.seed, args.rolled.as_deref())?;
@@ -514,6 +520,8 @@ fn sheet_error(e: solum_app::AppError, order: &str) -> anyhow::Error {
                 "background" => "--background",
                 "weapon" => "--weapon",
                 "gear" => "--gear",
+                "gear_die" => "--gear-die",
+                "roll_off" => "--roll-off",
                 "difficulty" => "--vs",
                 "opposition" => "--against",
                 other => return crate::bad(format!("{other}: {problem}")),
@@ -603,8 +611,13 @@ fn write_sheet_check(
             render::faces(&f.dice),
             paint(DIM, provenance)
         )?;
-        if let Some([_, from, to]) = f.reroll {
-            writeln!(out, "  {:<10} rerolled a {from} → {to}", "Reroll")?;
+        if let Some([at, from, to]) = f.reroll {
+            writeln!(
+                out,
+                "  {:<10} die {} rerolled: a {from} → {to}",
+                "Reroll",
+                at + 1
+            )?;
         }
         if !f.chain.is_empty() {
             let links: Vec<String> = f.chain.iter().map(|x| format!("+{x}")).collect();
@@ -625,6 +638,14 @@ fn write_sheet_check(
             side(out, "You", own)?;
             side(out, "Against", other)?;
         }
+    }
+    if !result.roll_off.is_empty() {
+        let pairs: Vec<String> = result
+            .roll_off
+            .iter()
+            .map(|[a, b]| format!("{a} vs {b}"))
+            .collect();
+        writeln!(out, "  {:<10} {}", "Roll-off", pairs.join(", "))?;
     }
     let verdict = match result.verdict.as_deref() {
         Some("win") => paint(GOOD, "WIN"),

@@ -91,6 +91,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Idea(args) => campaign::idea(&args, out),
         Command::Difficulty(args) => campaign::difficulty(&args, out),
         Command::Oracle(args) => campaign::oracle(&args, out),
+        Command::RollOff(args) => campaign::roll_off(&args, out),
         Command::Play(args) => play::run(&args, out),
         Command::Serve(args) => serve::run(&args, out),
         Command::Completions { shell } => {

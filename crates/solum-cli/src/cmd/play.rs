@@ -24,7 +24,7 @@ use crate::cmd::{campaign, check};
 use crate::render;
 
 /// The command words, for completion and `help`.
-const COMMANDS: [(&str, &str); 27] = [
+const COMMANDS: [(&str, &str); 28] = [
     (
         "ask",
         "ask QUESTION       ask the oracle (also `? QUESTION`)",
@@ -40,6 +40,10 @@ const COMMANDS: [(&str, &str); 27] = [
     (
         "oracle",
         "oracle [expanded|classic]   the campaign's oracle for `ask` (shows it without a word)",
+    ),
+    (
+        "roll-off",
+        "roll-off [on|off]  the campaign's roll-off option for opposed rolls (shows it without a word)",
     ),
     ("note", "note TEXT          write in the journal"),
     (
@@ -66,7 +70,7 @@ const COMMANDS: [(&str, &str); 27] = [
     ),
     (
         "char",
-        "char new|show|list|edit|advance|rest|import|export …   as `solum char …` (show: char show NAME)",
+        "char new|show|list|edit|advance|grant|rest|import|export …   as `solum char …` (show: char show NAME)",
     ),
     (
         "check",
@@ -119,7 +123,7 @@ const SUBCOMMANDS: [(&str, &[&str]); 7] = [
     (
         "char",
         &[
-            "new", "show", "list", "edit", "advance", "rest", "import", "export",
+            "new", "show", "list", "edit", "advance", "grant", "rest", "import", "export",
         ],
     ),
     ("combat", &["start", "status", "end", "do"]),
@@ -451,6 +455,10 @@ impl Session {
                 self.one_shot(argv, out)?;
             }
             "status" => self.one_shot(vec!["combat".into(), "status".into()], out)?,
+            "roll-off" => {
+                let setting = (!rest.is_empty()).then_some(rest);
+                campaign::roll_off_in(campaign, setting, out)?;
+            }
             "oracle" => {
                 // Setting it changes the campaign's setting, as `solum oracle` does.
                 if !rest.is_empty() {
