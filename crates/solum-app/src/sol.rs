@@ -121,6 +121,7 @@ impl NewSol {
                 .map(|(n, r)| Skill::new(n.trim(), *r))
                 .collect(),
             trained_this_session: false,
+            progress_this_encounter: false,
         };
         check_sheet(&sheet)?;
         Ok(sheet)
