@@ -24,8 +24,8 @@ use solum_sol::edge::Edge;
 use solum_sol::pool::{MAX_DICE, Pool, PoolError, PoolSpec};
 use solum_sol::sheet::{Lowered, NotDeadYetError, SHEET_SCHEMA, Sheet, SheetRuleError, Trained};
 use solum_sol::test::{
-    EdgeOnTest, MAX_GROUP, OpposedOutcome, TestError, TestOutcome, TestSpec, roll_assisted, roll_opposed,
-    roll_test, roll_test_then,
+    EdgeOnTest, MAX_GROUP, OpposedOutcome, TestError, TestOutcome, TestSpec, roll_assisted,
+    roll_opposed, roll_test, roll_test_then,
 };
 use solum_store::{CampaignStore, NewEntry, WriteTx};
 
@@ -1004,7 +1004,10 @@ fn test_rule(
 ) -> Result<TestSheets, AppError> {
     req.validate()?;
     if group.len() != req.group.len() {
-        return Err(bad("group", "the participants' sheets do not match the request"));
+        return Err(bad(
+            "group",
+            "the participants' sheets do not match the request",
+        ));
     }
     let mut s = before.clone();
     let attribute_value = s
@@ -1240,7 +1243,6 @@ fn test_rule(
     Ok((after, assistant_after, group_after, result))
 }
 
-
 /// What a test does to the sheets, from its request and its dice, on the sheets as they are:
 /// Edge declared before the roll is spent (or burnt), Edge chosen after the dice is spent
 /// when it was used, the test's progress is recorded, and an assistant with a sheet records
@@ -1285,7 +1287,10 @@ pub(crate) fn apply_test(
     let mut members_progress = Vec::new();
     if let Some(g) = &result.group {
         if g.members.len() != group.len() {
-            return Err(bad("group", "the participants' sheets do not match the result"));
+            return Err(bad(
+                "group",
+                "the participants' sheets do not match the result",
+            ));
         }
         for (s, m) in group.iter_mut().zip(&g.members) {
             members_progress.push(s.record_test(&req.skill, &m.test));

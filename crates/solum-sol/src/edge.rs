@@ -156,7 +156,10 @@ mod tests {
         assert_eq!((e.points, e.attribute), (1, 2));
         // With every point spent, Edge cannot be burnt, and nothing changes.
         e.spend(Spend::Blitz).unwrap();
-        assert_eq!(e.burn(Burn::NotDeadYet), Err(EdgeError::NoPointToBurn(0, 2)));
+        assert_eq!(
+            e.burn(Burn::NotDeadYet),
+            Err(EdgeError::NoPointToBurn(0, 2))
+        );
         assert_eq!((e.points, e.attribute), (0, 2));
     }
 
