@@ -742,6 +742,12 @@ fn show(out: &mut dyn Write, s: &Sheet) -> std::io::Result<()> {
     if s.trained_this_session {
         writeln!(out, "  trained this session")?;
     }
+    if s.progress_this_encounter {
+        writeln!(
+            out,
+            "  progress point earned this encounter (one per encounter in all)"
+        )?;
+    }
     Ok(())
 }
 
@@ -1182,15 +1188,25 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         (None, None) => return Err(anyhow::anyhow!("the test came back without its dice")),
     }
     if let (Some(g), Some(lead)) = (&r.group, &r.test) {
-        write_group(out, &v.name, lead, g, &args.skill)?;
+        write_group(out, &v.name, (lead, r.progress), g, &args.skill)?;
         render::write_seed(out, v.seed)?;
     }
-    if r.progress.point {
+    if r.group.is_some() {
+        // Every participant's progress is on its line.
+    } else if r.progress.point {
         writeln!(
             out,
             "  progress point in {}{}",
             args.skill,
             if r.progress.rank_up { ": RANK UP" } else { "" }
+        )?;
+    } else if let Some(t) = r.opposed.as_ref().map(|o| &o.attacker).or(r.test.as_ref())
+        && t.spec.edge != Some(EdgeOnTest::Smackdown)
+        && t.hits > r.ranks.max(1)
+    {
+        writeln!(
+            out,
+            "  no progress point: one per encounter, already earned in this one"
         )?;
     }
     if let Some(p) = r.assistant_progress
@@ -1211,7 +1227,7 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 fn write_group(
     out: &mut dyn Write,
     leader: &str,
-    lead: &TestOutcome,
+    (lead, lead_progress): (&TestOutcome, solum_sol::advancement::Progress),
     g: &solum_app::sol::GroupResult,
     skill: &str,
 ) -> std::io::Result<()> {
@@ -1221,11 +1237,11 @@ fn write_group(
         paint(HEAD, "Group action"),
         g.members.len() + 1
     )?;
-    let rows = std::iter::once((leader, lead.spec.dice, lead, None))
+    let rows = std::iter::once((leader, lead.spec.dice, lead, lead_progress))
         .chain(
             g.members
                 .iter()
-                .map(|m| (m.name.as_str(), m.pool.dice, &m.test, Some(m.progress))),
+                .map(|m| (m.name.as_str(), m.pool.dice, &m.test, m.progress)),
         )
         .enumerate();
     for (i, (name, dice, t, progress)) in rows {
@@ -1244,8 +1260,11 @@ fn write_group(
         if i == g.best {
             line.push_str("  (best)");
         }
-        if progress.is_some_and(|p| p.point) {
-            line.push_str(&format!("  progress point in {skill}"));
+        if progress.point {
+            line.push_str(&format!(
+                "  progress point in {skill}{}",
+                if progress.rank_up { ": RANK UP" } else { "" }
+            ));
         }
         writeln!(out, "{line}")?;
     }
