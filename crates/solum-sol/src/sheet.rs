@@ -322,7 +322,8 @@ impl Sheet {
     /// one per encounter for the character in all, whatever the skill. A skill the sheet does
     /// not list joins it when it earns its first point.
     pub fn record_test(&mut self, skill: &str, test: &TestOutcome) -> Progress {
-        if self.progress_this_encounter {
+        // A sheet written before the flag existed keeps the mark on the skill that earned.
+        if self.progress_this_encounter || self.skills.iter().any(|s| s.earned_this_encounter) {
             return Progress {
                 point: false,
                 rank_up: false,
@@ -560,6 +561,10 @@ mod tests {
         // The same encounter: three hits in Hacking earn nothing (one point in all).
         assert!(!s.record_test("Hacking", &t).point);
         assert_eq!((s.skills[0].progress, s.skills[1].progress), (1, 0));
+        // A sheet of an older solum (no sheet-wide mark, the skill's own): still one point.
+        let mut old = s.clone();
+        old.progress_this_encounter = false;
+        assert!(!old.record_test("Hacking", &t).point);
         // A new encounter: Hacking earns its point.
         s.new_encounter();
         assert!(s.record_test("Hacking", &t).point);

@@ -2671,5 +2671,9 @@ async fn a_sol_group_action_and_bought_hits_from_the_tables_sheets() {
         assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
     }
     let report = s.get("/api/journal/verify", &gm).await.json();
-    assert_eq!(report["mismatches"].as_array().unwrap().len(), 0, "{report}");
+    assert_eq!(
+        report["mismatches"].as_array().unwrap().len(),
+        0,
+        "{report}"
+    );
 }
