@@ -24,8 +24,8 @@ use solum_sol::edge::Edge;
 use solum_sol::pool::{MAX_DICE, Pool, PoolError, PoolSpec};
 use solum_sol::sheet::{Lowered, NotDeadYetError, SHEET_SCHEMA, Sheet, SheetRuleError, Trained};
 use solum_sol::test::{
-    EdgeOnTest, OpposedOutcome, TestError, TestOutcome, TestSpec, roll_assisted, roll_opposed,
-    roll_test, roll_test_then,
+    EdgeOnTest, MAX_GROUP, OpposedOutcome, TestError, TestOutcome, TestSpec, roll_assisted,
+    roll_opposed, roll_test, roll_test_then,
 };
 use solum_store::{CampaignStore, NewEntry, WriteTx};
 
@@ -121,6 +121,7 @@ impl NewSol {
                 .map(|(n, r)| Skill::new(n.trim(), *r))
                 .collect(),
             trained_this_session: false,
+            progress_this_encounter: false,
         };
         check_sheet(&sheet)?;
         Ok(sheet)
@@ -175,6 +176,15 @@ pub struct SolTest {
     pub assist: Option<Assist>,
     /// An opposed test against a defender's pool.
     pub against: Option<Opposition>,
+    /// A group action led by this character: the other participants, characters of the
+    /// same campaign (or table), each rolling the same attribute + its own ranks in the
+    /// skill with the same modifiers; the best hits count for the group.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub group: Vec<String>,
+    /// Buy hits instead of rolling (time on the character's side): one hit per full four
+    /// dice of the pool; no die rolled, no Edge, no progress.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub buy: bool,
 }
 
 impl SolTest {
@@ -191,6 +201,8 @@ impl SolTest {
             then: None,
             assist: None,
             against: None,
+            group: Vec::new(),
+            buy: false,
         }
     }
 
@@ -250,6 +262,48 @@ impl SolTest {
             }
             None => {}
         }
+        if !self.group.is_empty() {
+            if self.group.len() >= MAX_GROUP {
+                return Err(bad(
+                    "group",
+                    format!(
+                        "{} participants and the leader are more than the {MAX_GROUP} a group action takes",
+                        self.group.len()
+                    ),
+                ));
+            }
+            for (i, n) in self.group.iter().enumerate() {
+                name_text("group", n)?;
+                if self.group[..i]
+                    .iter()
+                    .any(|m| solum_store::name_key(m) == solum_store::name_key(n))
+                {
+                    return Err(bad("group", format!("`{}` named twice", n.trim())));
+                }
+            }
+            if self.against.is_some()
+                || self.assist.is_some()
+                || self.then.is_some()
+                || self.retry > 0
+                || self.buy
+            {
+                return Err(bad(
+                    "group",
+                    "a group action takes no opposition, assistant, Edge after the dice, retry or bought hits",
+                ));
+            }
+        }
+        if self.buy
+            && (self.edge.is_some()
+                || self.then.is_some()
+                || self.assist.is_some()
+                || self.against.is_some())
+        {
+            return Err(bad(
+                "buy",
+                "bought hits roll no dice: no Edge, assistant or opposed test with them",
+            ));
+        }
         if let Some(o) = &self.against {
             dice("against dice", o.dice)?;
             if self.threshold.is_some() || self.then.is_some() || self.assist.is_some() {
@@ -285,6 +339,59 @@ pub struct SolTestResult {
     pub opposed: Option<OpposedOutcome>,
     /// The progress the test earned.
     pub progress: Progress,
+    /// Hits bought instead of rolled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bought: Option<Bought>,
+    /// A group action: every participant's test after the leader's (`test`), and the
+    /// group's result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<GroupResult>,
+}
+
+/// Hits bought without a roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bought {
+    /// One per full four dice of the pool.
+    pub hits: u32,
+    /// Against the threshold, if any.
+    pub success: Option<bool>,
+    /// Hits over the threshold.
+    pub net_hits: Option<u32>,
+}
+
+/// A participant of a group action other than the leader.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GroupMember {
+    /// The character, as its sheet names it.
+    pub name: String,
+    /// Its attribute's value on its sheet.
+    pub attribute_value: u32,
+    /// Its ranks in the skill.
+    pub ranks: u32,
+    /// Its pool.
+    pub pool: Pool,
+    /// Its test.
+    pub test: TestOutcome,
+    /// The progress it earned.
+    pub progress: Progress,
+}
+
+/// What a group action gave.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GroupResult {
+    /// The participants after the leader, in the order named.
+    pub members: Vec<GroupMember>,
+    /// Whose test counts: 0 the leader, i the i-th member.
+    pub best: usize,
+    /// The group's hits: the best test's.
+    pub hits: u32,
+    /// Against the threshold, if any.
+    pub success: Option<bool>,
+    /// Hits over the threshold.
+    pub net_hits: Option<u32>,
+    /// Unresisted Level 1 wounds the leader takes: one per participant (the leader
+    /// included) who rolled no hits.
+    pub leader_wounds: u32,
 }
 
 /// Edge spent outside a test's dice.
@@ -330,6 +437,12 @@ pub struct TestChange {
     pub after: Sheet,
     /// The assistant's sheet after.
     pub assistant_after: Option<Sheet>,
+    /// A group action's other participants' sheets before, in the order named.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub group_before: Vec<Sheet>,
+    /// Their sheets after.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub group_after: Vec<Sheet>,
 }
 
 /// A change to a Project Sol character, with what re-derives it.
@@ -434,7 +547,7 @@ impl SolRecord {
     /// True when the record holds dice.
     pub fn has_dice(&self) -> bool {
         match &self.change {
-            SolChange::Test(_) => true,
+            SolChange::Test(t) => !t.request.buy,
             SolChange::Spend { rolled, .. } => rolled.is_some(),
             _ => false,
         }
@@ -463,6 +576,12 @@ impl SolRecord {
             SolChange::Test(t) => {
                 check_sheet(&t.before)?;
                 check_sheet(&t.after)?;
+                if t.group_before.len() > MAX_GROUP || t.group_after.len() > MAX_GROUP {
+                    return Err(bad("group", "more participants than a group action takes"));
+                }
+                for s in t.group_before.iter().chain(&t.group_after) {
+                    check_sheet(s)?;
+                }
                 for s in [&t.assistant_before, &t.assistant_after]
                     .into_iter()
                     .flatten()
@@ -518,6 +637,37 @@ impl SolRecord {
                 "{n} trains {} to rank {} (cost rating {})",
                 trained.skill, trained.ranks, trained.cost
             ),
+            SolChange::Test(t) if t.result.bought.is_some() => {
+                let b = t.result.bought.expect("checked");
+                format!(
+                    "{n} buys {} hit(s) in {} + {} ({} dice){}",
+                    b.hits,
+                    t.request.skill,
+                    t.request.attribute,
+                    t.result.pool.dice,
+                    match b.success {
+                        Some(true) => ", success",
+                        Some(false) => ", failure",
+                        None => "",
+                    }
+                )
+            }
+            SolChange::Test(t) if t.result.group.is_some() => {
+                let g = t.result.group.as_ref().expect("checked");
+                format!(
+                    "{n} leads a group action of {} in {} + {}: {} hit(s){}, {} Level 1 wound(s) for the leader",
+                    g.members.len() + 1,
+                    t.request.skill,
+                    t.request.attribute,
+                    g.hits,
+                    match g.success {
+                        Some(true) => ", success",
+                        Some(false) => ", failure",
+                        None => "",
+                    },
+                    g.leader_wounds
+                )
+            }
             SolChange::Test(t) => {
                 let r = &t.result;
                 let (own, verdict) = match (&r.opposed, &r.test) {
@@ -663,12 +813,13 @@ fn replay_test(t: &TestChange, differs: &dyn Fn(&str) -> Option<String>) -> Opti
     let got = test_rule(
         &t.before,
         t.assistant_before.as_ref(),
+        &t.group_before,
         &t.request,
         main.dice(),
         other.as_mut().map(Source::dice),
         &blame,
     );
-    let (after, assistant_after, result) = match got {
+    let (after, assistant_after, group_after, result) = match got {
         Err(e) => return Some(format!("its dice cannot be replayed: {e}")),
         Ok(v) => v,
     };
@@ -681,7 +832,12 @@ fn replay_test(t: &TestChange, differs: &dyn Fn(&str) -> Option<String>) -> Opti
             faces_differ(t.against_rolled.as_ref().expect("typed apart"), &o.faces),
         ),
         _ if result != t.result => differs("test"),
-        _ if after != t.after || assistant_after != t.assistant_after => differs("sheet"),
+        _ if after != t.after
+            || assistant_after != t.assistant_after
+            || group_after != t.group_after =>
+        {
+            differs("sheet")
+        }
         _ => None,
     }
 }
@@ -833,15 +989,26 @@ fn spend_rule(
 /// test and the character's, Edge chosen after, progress. Returns the sheet after, the
 /// assistant's sheet after, and what the test gave. `against` is the defender's own source
 /// (typed apart); without it the defender draws from `dice` after the attacker.
+/// A test's sheets after: the character's, the assistant's, a group's other participants'.
+type TestSheets = (Sheet, Option<Sheet>, Vec<Sheet>, SolTestResult);
+
+#[allow(clippy::too_many_arguments)]
 fn test_rule(
     before: &Sheet,
     assistant: Option<&Sheet>,
+    group: &[Sheet],
     req: &SolTest,
     dice: &mut dyn DiceSource,
     against: Option<&mut dyn DiceSource>,
     blame: &Cell<bool>,
-) -> Result<(Sheet, Option<Sheet>, SolTestResult), AppError> {
+) -> Result<TestSheets, AppError> {
     req.validate()?;
+    if group.len() != req.group.len() {
+        return Err(bad(
+            "group",
+            "the participants' sheets do not match the request",
+        ));
+    }
     let mut s = before.clone();
     let attribute_value = s
         .needed(&req.attribute)
@@ -912,10 +1079,38 @@ fn test_rule(
                 point: false,
                 rank_up: false,
             },
+            bought: None,
+            group: None,
         };
         let mut after = before.clone();
-        (result.progress, _) = apply_test(&mut after, None, req, &result)?;
-        return Ok((after, None, result));
+        (result.progress, _, _) = apply_test(&mut after, None, &mut [], req, &result)?;
+        return Ok((after, None, Vec::new(), result));
+    }
+    if req.buy {
+        if against.is_some() {
+            return Err(bad("against dice", "typed for a test that is not opposed"));
+        }
+        let hits = solum_sol::pool::buy_hits(pool.dice);
+        let result = SolTestResult {
+            attribute_value,
+            ranks,
+            pool,
+            assistant: None,
+            assistant_progress: None,
+            test: None,
+            opposed: None,
+            progress: Progress {
+                point: false,
+                rank_up: false,
+            },
+            bought: Some(Bought {
+                hits,
+                success: req.threshold.map(|t| hits >= t),
+                net_hits: req.threshold.map(|t| hits.saturating_sub(t)),
+            }),
+            group: None,
+        };
+        return Ok((before.clone(), None, Vec::new(), result));
     }
     if against.is_some() {
         return Err(bad("against dice", "typed for a test that is not opposed"));
@@ -959,6 +1154,61 @@ fn test_rule(
             (None, pool, t)
         }
     };
+    // A group action: each other participant rolls the same attribute + its own ranks with
+    // the same modifiers (its bonus capped by its own ranks), in the order named.
+    let mut members = Vec::with_capacity(group.len());
+    for m in group {
+        let attribute_value = m.needed(&req.attribute).map_err(|_| {
+            bad(
+                "group",
+                format!("{} has no attribute `{}`", m.name, req.attribute),
+            )
+        })?;
+        let ranks = m.ranks(&req.skill);
+        let pool = PoolSpec {
+            attribute: i64::from(attribute_value),
+            ranks: i64::from(ranks),
+            modifiers: req.modifiers.clone(),
+            untrained_penalty: req.untrained_penalty,
+            retry: 0,
+        }
+        .build()
+        .map_err(|e| bad("group", format!("{}: {e}", m.name)))?;
+        let test = roll_test(
+            &TestSpec {
+                dice: pool.dice,
+                threshold: req.threshold,
+                edge: None,
+            },
+            dice,
+        )
+        .map_err(|e| dice_error(e, "dice"))?;
+        members.push(GroupMember {
+            name: m.name.clone(),
+            attribute_value,
+            ranks,
+            pool,
+            test,
+            progress: Progress {
+                point: false,
+                rank_up: false,
+            },
+        });
+    }
+    let group_result = (!group.is_empty()).then(|| {
+        let tests: Vec<TestOutcome> = std::iter::once(test.clone())
+            .chain(members.iter().map(|m| m.test.clone()))
+            .collect();
+        let g = solum_sol::test::group_action(&tests).expect("the leader is there");
+        GroupResult {
+            members,
+            best: g.best,
+            hits: g.hits,
+            success: req.threshold.map(|t| g.hits >= t),
+            net_hits: req.threshold.map(|t| g.hits.saturating_sub(t)),
+            leader_wounds: g.leader_wounds,
+        }
+    });
     let mut result = SolTestResult {
         attribute_value,
         ranks,
@@ -971,12 +1221,26 @@ fn test_rule(
             point: false,
             rank_up: false,
         },
+        bought: None,
+        group: group_result,
     };
     let mut after = before.clone();
     let mut assistant_after = assistant.filter(|_| result.assistant.is_some()).cloned();
-    (result.progress, result.assistant_progress) =
-        apply_test(&mut after, assistant_after.as_mut(), req, &result)?;
-    Ok((after, assistant_after, result))
+    let mut group_after = group.to_vec();
+    let members_progress;
+    (result.progress, result.assistant_progress, members_progress) = apply_test(
+        &mut after,
+        assistant_after.as_mut(),
+        &mut group_after,
+        req,
+        &result,
+    )?;
+    if let Some(g) = result.group.as_mut() {
+        for (m, p) in g.members.iter_mut().zip(members_progress) {
+            m.progress = p;
+        }
+    }
+    Ok((after, assistant_after, group_after, result))
 }
 
 /// What a test does to the sheets, from its request and its dice, on the sheets as they are:
@@ -988,16 +1252,25 @@ fn test_rule(
 pub(crate) fn apply_test(
     sheet: &mut Sheet,
     assistant: Option<&mut Sheet>,
+    group: &mut [Sheet],
     req: &SolTest,
     result: &SolTestResult,
-) -> Result<(Progress, Option<Progress>), AppError> {
+) -> Result<(Progress, Option<Progress>, Vec<Progress>), AppError> {
+    let none = Progress {
+        point: false,
+        rank_up: false,
+    };
+    if result.bought.is_some() {
+        // Bought hits: no die rolled, no Edge, no progress (a point needs rolled hits).
+        return Ok((none, None, Vec::new()));
+    }
     sheet
         .use_edge_before(req.edge)
         .map_err(|e| rule_error(e, "edge"))?;
     if let Some(opposed) = &result.opposed {
         let progress = sheet.record_test(&req.skill, &opposed.attacker);
         check_sheet(sheet)?;
-        return Ok((progress, None));
+        return Ok((progress, None, Vec::new()));
     }
     let test = result
         .test
@@ -1011,6 +1284,19 @@ pub(crate) fn apply_test(
     }
     let progress = sheet.record_test(&req.skill, test);
     check_sheet(sheet)?;
+    let mut members_progress = Vec::new();
+    if let Some(g) = &result.group {
+        if g.members.len() != group.len() {
+            return Err(bad(
+                "group",
+                "the participants' sheets do not match the result",
+            ));
+        }
+        for (s, m) in group.iter_mut().zip(&g.members) {
+            members_progress.push(s.record_test(&req.skill, &m.test));
+            check_sheet(s)?;
+        }
+    }
     let assistant_progress = match (assistant, &result.assistant) {
         (Some(a), Some(h)) => {
             let p = a.record_test(&req.skill, h);
@@ -1019,7 +1305,7 @@ pub(crate) fn apply_test(
         }
         _ => None,
     };
-    Ok((progress, assistant_progress))
+    Ok((progress, assistant_progress, members_progress))
 }
 
 /// Applies a revealed secret test's effects to the sheets as they are now (see
@@ -1034,10 +1320,24 @@ pub(crate) fn apply_revealed(tx: &mut dyn WriteTx, record: &SolRecord) -> Result
         .as_ref()
         .map(|a| load(tx, &a.name))
         .transpose()?;
-    apply_test(&mut sheet, assistant.as_mut(), &t.request, &t.result)?;
+    let mut group = t
+        .group_before
+        .iter()
+        .map(|g| load(tx, &g.name))
+        .collect::<Result<Vec<_>, _>>()?;
+    apply_test(
+        &mut sheet,
+        assistant.as_mut(),
+        &mut group,
+        &t.request,
+        &t.result,
+    )?;
     tx.update_sheet(SYSTEM, &t.before.name, &to_sheet(&sheet)?)?;
     if let Some(a) = &assistant {
         tx.update_sheet(SYSTEM, &a.name, &to_sheet(a)?)?;
+    }
+    for g in &group {
+        tx.update_sheet(SYSTEM, &g.name, &to_sheet(g)?)?;
     }
     Ok(())
 }
@@ -1438,14 +1738,26 @@ impl<S: CampaignStore> Campaign<S> {
                 }
                 _ => None,
             };
+            let mut group_before = Vec::with_capacity(req.group.len());
+            for g in &req.group {
+                let m = load(tx, g)?;
+                if solum_store::name_key(&m.name) == solum_store::name_key(&before.name) {
+                    return Err(bad(
+                        "group",
+                        "the leader is in the group already: name the other participants",
+                    ));
+                }
+                group_before.push(m);
+            }
             let mut main = Source::of(&dice);
             let mut other = against_typed
                 .as_ref()
                 .map(|f| Source::of(&Dice::Typed(f.clone())));
             let blame = Cell::new(false);
-            let (after, assistant_after, result) = test_rule(
+            let (after, assistant_after, group_after, result) = test_rule(
                 &before,
                 assistant_before.as_ref(),
+                &group_before,
                 req,
                 main.dice(),
                 other.as_mut().map(Source::dice),
@@ -1462,6 +1774,8 @@ impl<S: CampaignStore> Campaign<S> {
                 result,
                 after,
                 assistant_after,
+                group_before,
+                group_after,
             };
             let stored = tx.append(&[entry(
                 &at,
@@ -1474,11 +1788,15 @@ impl<S: CampaignStore> Campaign<S> {
                 if let Some(a) = &t.assistant_after {
                     tx.update_sheet(SYSTEM, &a.name, &to_sheet(a)?)?;
                 }
+                for g in &t.group_after {
+                    tx.update_sheet(SYSTEM, &g.name, &to_sheet(g)?)?;
+                }
             }
             Ok((stored[0].seq, t, !stored[0].secret))
         })?;
         let r = &t.result;
         let p = match req.against {
+            _ if req.buy || !req.group.is_empty() => None,
             Some(o) => solum_sol::odds::opposed(r.pool.dice, req.edge, o.dice, o.edge)
                 .ok()
                 .map(|o| o.success),

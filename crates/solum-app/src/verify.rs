@@ -148,6 +148,9 @@ impl SheetReplay {
                     if let Some(a) = &t.assistant_after {
                         self.put(sol::SYSTEM, a.name.clone(), a);
                     }
+                    for g in &t.group_after {
+                        self.put(sol::SYSTEM, g.name.clone(), g);
+                    }
                 }
             },
             Record::Classic(c) => match &c.change {
@@ -229,10 +232,29 @@ impl SheetReplay {
             .assistant_before
             .as_ref()
             .and_then(|a| sheet_of(self, &a.name));
-        if sol::apply_test(&mut sheet, assistant.as_mut(), &t.request, &t.result).is_ok() {
+        let mut group: Vec<_> = t
+            .group_before
+            .iter()
+            .filter_map(|g| sheet_of(self, &g.name))
+            .collect();
+        if group.len() != t.group_before.len() {
+            return;
+        }
+        if sol::apply_test(
+            &mut sheet,
+            assistant.as_mut(),
+            &mut group,
+            &t.request,
+            &t.result,
+        )
+        .is_ok()
+        {
             self.put(sol::SYSTEM, sheet.name.clone(), &sheet);
             if let Some(a) = &assistant {
                 self.put(sol::SYSTEM, a.name.clone(), a);
+            }
+            for g in &group {
+                self.put(sol::SYSTEM, g.name.clone(), g);
             }
         }
     }

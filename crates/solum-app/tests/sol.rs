@@ -320,7 +320,13 @@ fn edge_spent_outside_a_test_and_not_dead_yet() {
             .unwrap_err(),
         "no Edge left",
     );
-    // Not Dead Yet burns a point even with none to spend: BOD and STR tie at 4.
+    // P5: with no point available, Edge cannot be burnt (Not Dead Yet refused).
+    bad(
+        c.sol_not_dead_yet("Kyra", Some("str")).unwrap_err(),
+        "no Edge point available to burn (0 of 3)",
+    );
+    // A new session: 3 of 3. BOD and STR tie at 4: the player names one.
+    c.sol_session("Kyra").unwrap();
     bad(
         c.sol_not_dead_yet("Kyra", None).unwrap_err(),
         "BOD, STR tie",
@@ -332,11 +338,12 @@ fn edge_spent_outside_a_test_and_not_dead_yet() {
     let v = c.sol_not_dead_yet("Kyra", Some("str")).unwrap();
     let l = v.lowered.unwrap();
     assert_eq!((l.attribute.as_str(), l.from, l.to), ("STR", 4, 3));
-    assert_eq!((v.edge.attribute, v.edge.points), (2, 0));
+    // The burn takes an available point and the attribute: 3 of 3 -> 2 of 2.
+    assert_eq!((v.edge.attribute, v.edge.points), (2, 2));
     let v = c.sol_not_dead_yet("Kyra", None).unwrap();
     assert_eq!(v.lowered.unwrap().attribute, "BOD");
-    // Created, 4 spends, 2 Not Dead Yet.
-    assert_eq!(len(&c), 6);
+    // Created, 4 spends, a session, 2 Not Dead Yet.
+    assert_eq!(len(&c), 7);
     let report = c.verify().unwrap();
     assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
     assert_eq!(report.rolls, 1);

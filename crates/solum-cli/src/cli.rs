@@ -996,6 +996,14 @@ pub struct SolTestArgs {
     /// The defender's dice rolled by hand: its pool, then its Second Chance rerolls.
     #[arg(long, value_name = "V1,V2,...", requires = "against_dice")]
     pub against_rolled: Option<String>,
+    /// A group action led by this character: another participant of the campaign, by name;
+    /// repeat (at most 99). Each rolls the same attribute + its own ranks; the best hits count.
+    #[arg(long = "group", value_name = "NAME", conflicts_with_all = ["against_dice", "assist_dice", "assistant", "then", "buy"])]
+    pub group: Vec<String>,
+    /// Buy hits instead of rolling: one hit per full four dice of the pool; no Edge, no
+    /// progress.
+    #[arg(long, conflicts_with_all = ["against_dice", "assist_dice", "assistant", "then", "edge", "rolled", "seed"])]
+    pub buy: bool,
     #[command(flatten)]
     pub campaign: crate::cli_campaign::CampaignArg,
     #[command(flatten)]

@@ -43,6 +43,9 @@ pub enum EdgeError {
     /// No attribute left to burn.
     #[error("no Edge attribute left to burn")]
     NothingToBurn,
+    /// Every point of Edge is spent: a burn takes an available point (P5).
+    #[error("no Edge point available to burn ({0} of {1}): a burn takes an unspent point")]
+    NoPointToBurn(u32, u32),
 }
 
 /// A character's Edge.
@@ -72,14 +75,24 @@ impl Edge {
         Ok(())
     }
 
-    /// Burns one point: the attribute drops by one for good, and the points with it if they
-    /// would exceed it. A point may be burnt even when none is left to spend.
+    /// Burns one point (P5): it takes one available (unspent) point and lowers the
+    /// attribute by one for good, so Edge 3 with 2 of 3 available is 1 of 2 after a burn.
+    /// With no point available nothing is burnt.
     pub fn burn(&mut self, _use: Burn) -> Result<(), EdgeError> {
+        Self::can_burn(self)?;
+        self.attribute -= 1;
+        self.points -= 1;
+        Ok(())
+    }
+
+    /// Whether a point can be burnt now (P5), without burning it.
+    pub fn can_burn(&self) -> Result<(), EdgeError> {
         if self.attribute == 0 {
             return Err(EdgeError::NothingToBurn);
         }
-        self.attribute -= 1;
-        self.points = self.points.min(self.attribute);
+        if self.points == 0 {
+            return Err(EdgeError::NoPointToBurn(self.points, self.attribute));
+        }
         Ok(())
     }
 
@@ -132,6 +145,22 @@ mod tests {
         assert_eq!(e.points, 1, "burnt Edge does not come back");
         e.burn(Burn::NotDeadYet).unwrap();
         assert_eq!(e.burn(Burn::Smackdown), Err(EdgeError::NothingToBurn));
+    }
+
+    #[test]
+    fn a_burn_takes_an_available_point_p5() {
+        // P5: Edge 3 with one point spent (2 of 3) is 1 of 2 after a burn.
+        let mut e = Edge::new(3);
+        e.spend(Spend::Blitz).unwrap();
+        e.burn(Burn::Smackdown).unwrap();
+        assert_eq!((e.points, e.attribute), (1, 2));
+        // With every point spent, Edge cannot be burnt, and nothing changes.
+        e.spend(Spend::Blitz).unwrap();
+        assert_eq!(
+            e.burn(Burn::NotDeadYet),
+            Err(EdgeError::NoPointToBurn(0, 2))
+        );
+        assert_eq!((e.points, e.attribute), (0, 2));
     }
 
     #[test]

@@ -107,6 +107,10 @@ pub struct Sheet {
     /// Training sessions used this game session (one allowed).
     #[serde(default)]
     pub trained_this_session: bool,
+    /// A progress point was already earned in the current encounter, in any skill: a
+    /// character earns at most one per encounter in all (P3).
+    #[serde(default)]
+    pub progress_this_encounter: bool,
 }
 
 impl Sheet {
@@ -140,9 +144,7 @@ impl Sheet {
     /// (BOD, AGI, REA, STR) by 1; on a tie the player names which (`choice`, any case).
     /// Nothing changes when it fails.
     pub fn not_dead_yet(&mut self, choice: Option<&str>) -> Result<Lowered, NotDeadYetError> {
-        if self.edge.attribute == 0 {
-            return Err(EdgeError::NothingToBurn.into());
-        }
+        self.edge.can_burn()?;
         let (highest, value) = self.highest_physical();
         if value == 0 {
             return Err(NotDeadYetError::NoPhysical);
@@ -285,8 +287,9 @@ impl Sheet {
         self.new_encounter();
     }
 
-    /// A new encounter: every skill may earn a progress point again.
+    /// A new encounter: the character may earn a progress point again.
     pub fn new_encounter(&mut self) {
+        self.progress_this_encounter = false;
         self.skills.iter_mut().for_each(Skill::new_encounter);
     }
 
@@ -315,9 +318,23 @@ impl Sheet {
         .map_err(Into::into)
     }
 
-    /// Records a test of `skill` (P3): more hits than max(ranks, 1) earns a point, once per
-    /// encounter. A skill the sheet does not list joins it when it earns its first point.
+    /// Records a test of `skill` (P3): more hits than max(ranks, 1) earns a point, at most
+    /// one per encounter for the character in all, whatever the skill. A skill the sheet does
+    /// not list joins it when it earns its first point.
     pub fn record_test(&mut self, skill: &str, test: &TestOutcome) -> Progress {
+        // A sheet written before the flag existed keeps the mark on the skill that earned.
+        if self.progress_this_encounter || self.skills.iter().any(|s| s.earned_this_encounter) {
+            return Progress {
+                point: false,
+                rank_up: false,
+            };
+        }
+        let p = self.record_skill(skill, test);
+        self.progress_this_encounter = p.point;
+        p
+    }
+
+    fn record_skill(&mut self, skill: &str, test: &TestOutcome) -> Progress {
         match self.skill_mut(skill) {
             Some(sk) => sk.record_test(test),
             None => {
@@ -412,6 +429,7 @@ mod tests {
             attributes: attrs.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect(),
             skills: Vec::new(),
             trained_this_session: false,
+            progress_this_encounter: false,
         }
     }
 
@@ -524,6 +542,50 @@ mod tests {
             Err(SheetRuleError::TopRank { .. })
         ));
         assert!(!top.trained_this_session);
+    }
+
+    #[test]
+    fn one_progress_point_per_encounter_in_all_p3() {
+        use crate::test::{TestSpec, roll_test};
+        let mut s = sheet(&[("AGI", 3), ("LOG", 3)], 1);
+        s.skills.push(Skill::new("Sidearms", 1));
+        s.skills.push(Skill::new("Hacking", 1));
+        let spec = TestSpec {
+            dice: 4,
+            threshold: Some(1),
+            edge: None,
+        };
+        // 5 5 6 1: three hits, more than 1 rank: a point in Sidearms.
+        let t = roll_test(&spec, &mut solum_dice::ScriptedDice::new([5, 5, 6, 1])).unwrap();
+        assert!(s.record_test("Sidearms", &t).point);
+        // The same encounter: three hits in Hacking earn nothing (one point in all).
+        assert!(!s.record_test("Hacking", &t).point);
+        assert_eq!((s.skills[0].progress, s.skills[1].progress), (1, 0));
+        // A sheet of an older solum (no sheet-wide mark, the skill's own): still one point.
+        let mut old = s.clone();
+        old.progress_this_encounter = false;
+        assert!(!old.record_test("Hacking", &t).point);
+        // A new encounter: Hacking earns its point.
+        s.new_encounter();
+        assert!(s.record_test("Hacking", &t).point);
+        assert_eq!(s.skills[1].progress, 1);
+    }
+
+    #[test]
+    fn five_points_raise_the_rank_and_clear_them_p3() {
+        use crate::test::{TestSpec, roll_test};
+        let mut s = sheet(&[("AGI", 3)], 1);
+        s.skills.push(Skill::new("Sidearms", 1));
+        s.skills[0].progress = 4;
+        let spec = TestSpec {
+            dice: 2,
+            threshold: None,
+            edge: None,
+        };
+        let t = roll_test(&spec, &mut solum_dice::ScriptedDice::new([5, 6])).unwrap();
+        let p = s.record_test("Sidearms", &t);
+        assert!(p.point && p.rank_up);
+        assert_eq!((s.skills[0].ranks, s.skills[0].progress), (2, 0));
     }
 
     #[test]

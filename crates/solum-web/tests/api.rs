@@ -2641,6 +2641,30 @@ async fn a_classic_fight_goes_on_over_requests_and_can_be_abandoned() {
             &gm,
             json!({ "foes": ["troll"], "policy": "survive", "foe_policy": "hit-points",
                     "typed": [6, 6, 1, 2, 3, 4] }),
+/// Project Sol from the page's API (issue 22): a group action led by one of the table's
+/// characters with two others, and hits bought without a roll; journaled, verified.
+#[tokio::test]
+async fn a_sol_group_action_and_bought_hits_from_the_tables_sheets() {
+    let s = server();
+    let (gm, _) = s.table("Crew", "Ada").await;
+    for body in [
+        json!({ "name": "Kai", "edge": 2, "attributes": [["AGI", 3]], "skills": [["Sidearms", 1]] }),
+        json!({ "name": "Bea", "edge": 2, "attributes": [["AGI", 2]], "skills": [["Sidearms", 2]] }),
+        json!({ "name": "Rho", "edge": 1, "attributes": [["AGI", 1]], "skills": [] }),
+        json!({ "name": "Lena", "edge": 2, "attributes": [["LOG", 6]], "skills": [["Hacking", 4]] }),
+    ] {
+        let a = s.post("/api/sol/characters", &gm, body).await;
+        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    }
+    // Kai 4 dice (5 1 2 1: 1 hit, a glitch), Bea 4 dice (6 5 6 1: 3 hits, a point above her
+    // 2 ranks), Rho 1 die (1: a critical glitch). Best 3 against 2; one wound for Kai.
+    let a = s
+        .post(
+            "/api/sol/characters/Kai/test",
+            &gm,
+            json!({ "skill": "Sidearms", "attribute": "AGI", "threshold": 2,
+                    "edge": null, "then": null, "assist": null, "against": null,
+                    "group": ["Bea", "Rho"], "typed": [5, 1, 2, 1, 6, 5, 6, 1, 1] }),
         )
         .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text());
@@ -2749,4 +2773,40 @@ async fn a_classic_heros_gear_is_given_and_checked_against_the_sheet() {
         )
         .await;
     assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
+    assert_eq!(v["group"]["hits"], 3);
+    assert_eq!(v["group"]["success"], true);
+    assert_eq!(v["group"]["leader_wounds"], 1);
+    assert_eq!(v["test"]["glitch"], true);
+    assert_eq!(v["group"]["members"][0]["progress"]["point"], true);
+    assert_eq!(v["group"]["members"][1]["test"]["critical_glitch"], true);
+    // LOG 6 + 4 = 10 dice buy 2 hits; nothing typed, nothing rolled.
+    let a = s
+        .post(
+            "/api/sol/characters/Lena/test",
+            &gm,
+            json!({ "skill": "Hacking", "attribute": "LOG", "threshold": 2,
+                    "edge": null, "then": null, "assist": null, "against": null, "buy": true }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let v = a.json();
+    assert_eq!(v["bought"]["hits"], 2);
+    assert_eq!(v["bought"]["success"], true);
+    assert_eq!(v["rolled"]["faces"].as_array().unwrap().len(), 0);
+    // Bought hits take no Edge; the leader is not a participant of its own group.
+    for body in [
+        json!({ "skill": "Hacking", "attribute": "LOG", "edge": "push-the-limit", "then": null,
+                "assist": null, "against": null, "buy": true }),
+        json!({ "skill": "Hacking", "attribute": "LOG", "edge": null, "then": null,
+                "assist": null, "against": null, "group": ["lena"] }),
+    ] {
+        let a = s.post("/api/sol/characters/Lena/test", &gm, body).await;
+        assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
+    }
+    let report = s.get("/api/journal/verify", &gm).await.json();
+    assert_eq!(
+        report["mismatches"].as_array().unwrap().len(),
+        0,
+        "{report}"
+    );
 }

@@ -51,6 +51,53 @@ fn edge_words(e: Option<EdgeOnTest>) -> &'static str {
     }
 }
 
+/// A glitch or critical glitch as words after a test's hits (empty without one).
+fn glitch_words(t: &TestOutcome) -> String {
+    if t.critical_glitch {
+        format!("  {}", paint(BAD, "CRITICAL GLITCH"))
+    } else if t.glitch {
+        format!("  {}", paint(EVEN, "GLITCH"))
+    } else {
+        String::new()
+    }
+}
+
+/// Where the modifier asked for and the one applied differ, both, and why: `asked` is the
+/// bonuses and penalties as given (an assistant's hits among them), `ranks` the skill's.
+fn modifier_note(
+    asked: &[i64],
+    pool: &solum_sol::pool::Pool,
+    ranks: i64,
+    untrained: bool,
+    retry: u32,
+) -> Option<String> {
+    let sum: i64 = asked.iter().fold(0i64, |a, &m| a.saturating_add(m));
+    if sum == pool.applied {
+        return None;
+    }
+    let mut why = Vec::new();
+    if pool.defaulting && asked.iter().any(|&m| m > 0) {
+        why.push("no bonus at 0 ranks".to_owned());
+    }
+    if pool.defaulting && untrained {
+        why.push("-3 untrained".to_owned());
+    }
+    if retry > 0 {
+        why.push(format!(
+            "{:+} for try again number {retry}",
+            -2 * i64::from(retry)
+        ));
+    }
+    if !pool.defaulting && pool.modifier > ranks {
+        why.push(format!("a bonus is capped at the {ranks} rank(s)"));
+    }
+    Some(format!(
+        "asked {sum:+}; {:+} applied ({})",
+        pool.applied,
+        why.join(", ")
+    ))
+}
+
 /// Whether to ask at the terminal for Edge after the dice: no choice given, no typed dice
 /// (their rerolls would have been typed already), text output, a terminal on stdin.
 fn interactive(
@@ -415,18 +462,19 @@ pub fn roll(args: &SolRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         p.map(|p| format!("   success {}", percent(&p)))
             .unwrap_or_default()
     )?;
-    if pool.modifier != pool.applied {
-        writeln!(
-            out,
-            "  {}",
-            paint(
-                DIM,
-                format!(
-                    "modifier {:+} applied as {:+}: bonuses are capped by the skill's ranks",
-                    pool.modifier, pool.applied
-                )
-            )
-        )?;
+    if args.dice.is_none() {
+        let mut asked = args.modifiers.clone();
+        asked.extend(assistant.as_ref().map(|a| i64::from(a.hits)));
+        asked.extend(args.assist);
+        if let Some(note) = modifier_note(
+            &asked,
+            &pool,
+            args.ranks.unwrap_or(0),
+            args.untrained_penalty,
+            0,
+        ) {
+            writeln!(out, "  {}", paint(DIM, note))?;
+        }
     }
     if args.edge.is_none() && outcome.spec.edge.is_some() {
         writeln!(
@@ -659,6 +707,8 @@ const TEST_FLAGS: &[(&str, &str)] = &[
     ("skill", "--skill"),
     ("attribute", "--attr"),
     ("modifiers", "--modifier"),
+    ("group", "--group"),
+    ("buy", "--buy"),
 ];
 
 fn show(out: &mut dyn Write, s: &Sheet) -> std::io::Result<()> {
@@ -691,6 +741,12 @@ fn show(out: &mut dyn Write, s: &Sheet) -> std::io::Result<()> {
     }
     if s.trained_this_session {
         writeln!(out, "  trained this session")?;
+    }
+    if s.progress_this_encounter {
+        writeln!(
+            out,
+            "  progress point earned this encounter (one per encounter in all)"
+        )?;
     }
     Ok(())
 }
@@ -1024,6 +1080,8 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 })
             })
             .transpose()?,
+        group: args.group.clone(),
+        buy: args.buy,
     };
     let against_typed = args
         .against_rolled
@@ -1073,6 +1131,37 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             String::new()
         }
     )?;
+    let mut asked = args.modifiers.clone();
+    asked.extend(r.assistant.as_ref().map(|a| i64::from(a.hits)));
+    if let Some(note) = modifier_note(
+        &asked,
+        &r.pool,
+        i64::from(r.ranks),
+        args.untrained_penalty,
+        args.retry,
+    ) {
+        writeln!(out, "  {}", paint(DIM, note))?;
+    }
+    if let Some(b) = &r.bought {
+        writeln!(
+            out,
+            "  {} dice buy {} hit(s), no roll{}",
+            r.pool.dice,
+            b.hits,
+            match (b.success, t) {
+                (Some(true), _) => format!(
+                    "  {}",
+                    paint(GOOD, format!("SUCCESS, {} net", b.net_hits.unwrap_or(0)))
+                ),
+                (Some(false), Some(t)) => {
+                    format!("  {}", paint(BAD, format!("FAILURE: {t} needed")))
+                }
+                _ => String::new(),
+            }
+        )?;
+        writeln!(out, "  Edge {}/{}", v.edge.points, v.edge.attribute)?;
+        return Ok(());
+    }
     match (&r.opposed, &r.test) {
         (Some(o), _) => {
             // The chance the app worked out before the roll, as an exact fraction.
@@ -1092,16 +1181,32 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                     edge_words(t.spec.edge).trim_start_matches(", ")
                 )?;
             }
-            write_test(out, t, v.seed)?;
+            if r.group.is_none() {
+                write_test(out, t, v.seed)?;
+            }
         }
         (None, None) => return Err(anyhow::anyhow!("the test came back without its dice")),
     }
-    if r.progress.point {
+    if let (Some(g), Some(lead)) = (&r.group, &r.test) {
+        write_group(out, &v.name, (lead, r.progress), g, &args.skill)?;
+        render::write_seed(out, v.seed)?;
+    }
+    if r.group.is_some() {
+        // Every participant's progress is on its line.
+    } else if r.progress.point {
         writeln!(
             out,
             "  progress point in {}{}",
             args.skill,
             if r.progress.rank_up { ": RANK UP" } else { "" }
+        )?;
+    } else if let Some(t) = r.opposed.as_ref().map(|o| &o.attacker).or(r.test.as_ref())
+        && t.spec.edge != Some(EdgeOnTest::Smackdown)
+        && t.hits > r.ranks.max(1)
+    {
+        writeln!(
+            out,
+            "  no progress point: one per encounter, already earned in this one"
         )?;
     }
     if let Some(p) = r.assistant_progress
@@ -1115,6 +1220,75 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     }
     writeln!(out, "  Edge {}/{}", v.edge.points, v.edge.attribute)?;
     Ok(())
+}
+
+/// A group action from sheets: every participant's dice, hits and glitches, the best, the
+/// group's result and the leader's wounds.
+fn write_group(
+    out: &mut dyn Write,
+    leader: &str,
+    (lead, lead_progress): (&TestOutcome, solum_sol::advancement::Progress),
+    g: &solum_app::sol::GroupResult,
+    skill: &str,
+) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "  {} of {}, led by {leader}",
+        paint(HEAD, "Group action"),
+        g.members.len() + 1
+    )?;
+    let rows = std::iter::once((leader, lead.spec.dice, lead, lead_progress))
+        .chain(
+            g.members
+                .iter()
+                .map(|m| (m.name.as_str(), m.pool.dice, &m.test, m.progress)),
+        )
+        .enumerate();
+    for (i, (name, dice, t, progress)) in rows {
+        let mut line = format!(
+            "  {name} ({dice} dice): {}",
+            if t.dice.is_empty() {
+                "Smackdown: no roll".to_owned()
+            } else {
+                faces_of(&t.dice)
+            }
+        );
+        for r in &t.rerolls {
+            line.push_str(&format!("  [die {} {} → {}]", r.index + 1, r.from, r.to));
+        }
+        line.push_str(&format!(" → {} hit(s){}", t.hits, glitch_words(t)));
+        if i == g.best {
+            line.push_str("  (best)");
+        }
+        if progress.point {
+            line.push_str(&format!(
+                "  progress point in {skill}{}",
+                if progress.rank_up { ": RANK UP" } else { "" }
+            ));
+        }
+        writeln!(out, "{line}")?;
+    }
+    writeln!(
+        out,
+        "  the group has {} hit(s){}; {leader} takes {} Level 1 wound(s)",
+        g.hits,
+        match g.success {
+            Some(true) => format!(
+                "  {}",
+                paint(GOOD, format!("SUCCESS, {} net", g.net_hits.unwrap_or(0)))
+            ),
+            Some(false) => format!("  {}", paint(BAD, "FAILURE")),
+            None => String::new(),
+        },
+        g.leader_wounds
+    )
+}
+
+fn faces_of(dice: &[u32]) -> String {
+    dice.iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Asks at the terminal which of the tied attributes Not Dead Yet lowers.
@@ -1192,11 +1366,12 @@ fn group_action(
         let faces: Vec<String> = t.dice.iter().map(u32::to_string).collect();
         writeln!(
             out,
-            "  {} {}: {} → {} hit(s){}",
+            "  {} {}: {} → {} hit(s){}{}",
             if i == 0 { "leader" } else { "member" },
             i + 1,
             faces.join(" "),
             t.hits,
+            glitch_words(t),
             if i == g.best { "  (best)" } else { "" }
         )?;
     }
@@ -1209,9 +1384,11 @@ fn group_action(
     if !hidden.is_empty() {
         writeln!(
             out,
-            "  … {} more member(s), {} with no hits (--json lists every one)",
+            "  … {} more member(s), {} with no hits, {} glitch(es), {} critical (--json lists every one)",
             hidden.len(),
-            hidden.iter().filter(|t| t.hits == 0).count()
+            hidden.iter().filter(|t| t.hits == 0).count(),
+            hidden.iter().filter(|t| t.glitch).count(),
+            hidden.iter().filter(|t| t.critical_glitch).count()
         )?;
     }
     writeln!(
