@@ -8,6 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 use solum_dice::DiceSource;
+use solum_soluna::played::{Order, Skirmish};
 use solum_soluna::skirmish::{self, Character, Event, MAX_CHARACTERS, SkirmishFile};
 use solum_store::{CampaignStore, WriteTx};
 
@@ -110,6 +111,16 @@ pub enum SolunaChange {
         rolled: Rolled,
         /// What they gave.
         result: SolunaTestResult,
+    },
+    /// A call of a played skirmish (U5): its step, the dice, the skirmish after, and at its
+    /// end the sheets before and after.
+    Played(Box<PlayRecord>),
+    /// A played skirmish abandoned: the skirmish as it stood and the sheets written back.
+    Abandoned {
+        /// The skirmish as it stood.
+        skirmish: Box<Skirmish>,
+        /// The sheets before and after.
+        sheets: SheetsChange,
     },
     /// A skirmish fought by stored characters.
     Skirmish {
@@ -303,7 +314,7 @@ impl SolunaRecord {
     pub fn has_dice(&self) -> bool {
         matches!(
             self.change,
-            SolunaChange::Skirmish { .. } | SolunaChange::Test { .. }
+            SolunaChange::Skirmish { .. } | SolunaChange::Test { .. } | SolunaChange::Played(_)
         )
     }
 
@@ -319,6 +330,11 @@ impl SolunaRecord {
             SolunaChange::Created { character } => check_character(character),
             SolunaChange::Imported { characters } | SolunaChange::Skirmish { characters, .. } => {
                 characters.iter().try_for_each(check_character)
+            }
+            SolunaChange::Played(p) => p.check(),
+            SolunaChange::Abandoned { skirmish, sheets } => {
+                check_state(skirmish)?;
+                sheets.check()
             }
             SolunaChange::Test {
                 character,
@@ -373,6 +389,13 @@ impl SolunaRecord {
                     _ => String::new(),
                 }
             ),
+            SolunaChange::Played(p) => p.summary(),
+            SolunaChange::Abandoned { skirmish, .. } => format!(
+                "skirmish of {} abandoned in turn {}, phase {}",
+                names(&skirmish.characters),
+                skirmish.turn,
+                skirmish.phase
+            ),
             SolunaChange::Skirmish {
                 characters, end, ..
             } => format!(
@@ -417,6 +440,13 @@ impl SolunaRecord {
                 }
                 Ok(_) => None,
             },
+            SolunaChange::Played(p) => p.replay(),
+            SolunaChange::Abandoned { skirmish, sheets } => {
+                if let Err(e) = check_state(skirmish) {
+                    return Some(e.to_string());
+                }
+                sheets.replay(skirmish)
+            }
             SolunaChange::Skirmish {
                 characters,
                 rolled,
@@ -604,6 +634,12 @@ impl<S: CampaignStore> Campaign<S> {
                 .sheet(SYSTEM, name)?
                 .ok_or_else(|| AppError::NoSuchCharacter(name.trim().to_owned()))?;
             let c: Character = read_row(&sheet)?;
+            if c.hit_points == 0 {
+                return Err(bad(
+                    "name",
+                    format!("{} is out (0 hit points) and tests nothing", c.name),
+                ));
+            }
             let pool = test_dice(&c, request)?;
             let p = p_target(pool, request);
             let (result, rolled) =
@@ -683,6 +719,749 @@ impl<S: CampaignStore> Campaign<S> {
                 end,
                 rolled,
             })
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Skirmishes played, not watched (ruling U5).
+
+/// The system of the campaign's open skirmish row (one skirmish at a time per table).
+pub const SKIRMISH_SYSTEM: &str = "soluna-skirmish";
+/// The name of that row.
+const SKIRMISH_ROW: &str = "skirmish";
+
+/// The skirmish row: the open skirmish, or none (the store keeps rows).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SkirmishRow {
+    skirmish: Option<Box<Skirmish>>,
+}
+
+/// What a call of a played skirmish did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "step", deny_unknown_fields)]
+pub enum PlayStep {
+    /// Started with these characters (in the order named) and auto marks.
+    Start {
+        /// The sheets as they went in.
+        characters: Vec<Character>,
+        /// Played by the tactic.
+        auto: Vec<bool>,
+    },
+    /// A character's decision.
+    Act {
+        /// The skirmish before.
+        before: Box<Skirmish>,
+        /// Who (index in the skirmish's list).
+        who: usize,
+        /// What.
+        order: Order,
+    },
+    /// More dice for phases nobody decides.
+    Go {
+        /// The skirmish before.
+        before: Box<Skirmish>,
+    },
+}
+
+/// The sheets of a skirmish's characters before it and after (hit points and supplies as
+/// the skirmish left them).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SheetsChange {
+    /// As stored before the end.
+    pub before: Vec<Character>,
+    /// As written at the end.
+    pub after: Vec<Character>,
+}
+
+impl SheetsChange {
+    fn check(&self) -> Result<(), AppError> {
+        if self.before.len() != self.after.len() || self.before.len() > MAX_CHARACTERS {
+            return Err(bad("sheets", "one sheet before and after per character"));
+        }
+        for c in self.before.iter().chain(&self.after) {
+            check_sheet(c)?;
+        }
+        Ok(())
+    }
+
+    fn replay(&self, s: &Skirmish) -> Option<String> {
+        let again = worn_sheets(&self.before, s);
+        (again.as_ref() != Some(&self.after))
+            .then(|| "the sheets after the skirmish are not those its end gives".to_owned())
+    }
+}
+
+/// A call of a played skirmish, journaled.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayRecord {
+    /// What the call did.
+    pub step: PlayStep,
+    /// The dice it rolled (none when no phase was ready).
+    pub rolled: Rolled,
+    /// The skirmish after.
+    pub after: Box<Skirmish>,
+    /// At the end: the sheets before and after.
+    pub sheets: Option<SheetsChange>,
+}
+
+/// A stored sheet: a character as a skirmish takes it, but possibly out (0 hit points).
+fn check_sheet(c: &Character) -> Result<(), AppError> {
+    let mut alive = c.clone();
+    alive.hit_points = alive.hit_points.max(1);
+    check_character(&alive)
+}
+
+/// A stored skirmish as the rules would have made it.
+fn check_state(s: &Skirmish) -> Result<(), AppError> {
+    s.validate().map_err(|e| bad("skirmish", e.to_string()))?;
+    s.characters.iter().try_for_each(check_sheet)
+}
+
+/// The sheets after a skirmish: hit points and what is left of each supply (flips, guard,
+/// extra dice, dice guard) from the skirmish, the rest of the sheet as stored. `None` when
+/// the sheets are not the skirmish's characters.
+fn worn_sheets(before: &[Character], s: &Skirmish) -> Option<Vec<Character>> {
+    if before.len() != s.characters.len() {
+        return None;
+    }
+    before
+        .iter()
+        .zip(&s.characters)
+        .map(|(b, now)| {
+            (b.name == now.name).then(|| Character {
+                hit_points: now.hit_points,
+                flips: now.flips,
+                guard: now.guard,
+                extra_dice: now.extra_dice,
+                dice_guard: now.dice_guard,
+                ..b.clone()
+            })
+        })
+        .collect()
+}
+
+/// Rolls the phases that are ready, until one waits for a decision, the skirmish ends, or
+/// (typed dice) the `limit` faces are used at the end of a phase.
+fn run_phases(
+    s: &mut Skirmish,
+    limit: Option<usize>,
+    dice: &mut dyn DiceSource,
+) -> Result<Result<Vec<Event>, AppError>, solum_dice::DiceError> {
+    let mut counted = Counted {
+        inner: dice,
+        used: 0,
+    };
+    let mut events = Vec::new();
+    while s.ready() && limit.is_none_or(|l| counted.used < l) {
+        match s.resolve_phase(&mut counted) {
+            Ok(e) => events.extend(e),
+            Err(skirmish::SkirmishError::Dice(e)) => return Err(e),
+            Err(e) => return Ok(Err(bad("skirmish", e.to_string()))),
+        }
+    }
+    Ok(Ok(events))
+}
+
+/// A source that counts the faces it hands out.
+struct Counted<'a> {
+    inner: &'a mut dyn DiceSource,
+    used: usize,
+}
+
+impl DiceSource for Counted<'_> {
+    fn roll(&mut self, sides: u32) -> Result<u32, solum_dice::DiceError> {
+        let f = self.inner.roll(sides)?;
+        self.used += 1;
+        Ok(f)
+    }
+}
+
+fn limit_of(rolled: &Rolled) -> Option<usize> {
+    rolled.typed.then_some(rolled.faces.len())
+}
+
+impl PlayRecord {
+    fn start_state(&self) -> Result<Skirmish, AppError> {
+        match &self.step {
+            PlayStep::Start { characters, auto } => {
+                characters.iter().try_for_each(check_character)?;
+                Skirmish::new(characters.clone(), auto.clone())
+                    .map_err(|e| bad("skirmish", e.to_string()))
+            }
+            PlayStep::Act { before, who, order } => {
+                check_state(before)?;
+                let mut s = (**before).clone();
+                s.declare(*who, *order)
+                    .map_err(|e| bad("order", e.to_string()))?;
+                Ok(s)
+            }
+            PlayStep::Go { before } => {
+                check_state(before)?;
+                Ok((**before).clone())
+            }
+        }
+    }
+
+    fn check(&self) -> Result<(), AppError> {
+        self.start_state()?;
+        check_state(&self.after)?;
+        if let Some(sheets) = &self.sheets {
+            sheets.check()?;
+        }
+        Ok(())
+    }
+
+    fn summary(&self) -> String {
+        let s = &self.after;
+        let name = |i: usize| s.characters.get(i).map_or("?", |c| c.name.as_str());
+        let head = match &self.step {
+            PlayStep::Start { characters, .. } => format!(
+                "skirmish of {} begins",
+                characters
+                    .iter()
+                    .map(|c| c.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            PlayStep::Act { who, order, .. } => match *order {
+                Order::Attack { target, flips, .. } => {
+                    format!("{} attacks {} ({flips} flip(s))", name(*who), name(target))
+                }
+                Order::Move { target } => format!("{} moves on {}", name(*who), name(target)),
+            },
+            PlayStep::Go { .. } => "the skirmish goes on".to_owned(),
+        };
+        match &s.over {
+            Some(e) => format!(
+                "{head}; {} after {} turn(s)",
+                match &e.winner {
+                    Some(w) => format!("{w} win"),
+                    None => "nobody stands".to_owned(),
+                },
+                e.turns
+            ),
+            None => format!("{head}; turn {}, phase {}", s.turn, s.phase),
+        }
+    }
+
+    fn replay(&self) -> Option<String> {
+        let mut s = match self.start_state() {
+            Ok(s) => s,
+            Err(e) => return Some(e.to_string()),
+        };
+        let limit = limit_of(&self.rolled);
+        match again(&self.rolled, |d| run_phases(&mut s, limit, d)) {
+            Err(e) => return Some(e),
+            Ok(Err(e)) => return Some(format!("the skirmish cannot go on: {e}")),
+            Ok(Ok(_)) => {}
+        }
+        if s != *self.after {
+            return Some(format!(
+                "the dice leave the skirmish in turn {}, phase {}; recorded turn {}, phase {}",
+                s.turn, s.phase, self.after.turn, self.after.phase
+            ));
+        }
+        match (&self.sheets, s.over.is_some()) {
+            (Some(sheets), true) => sheets.replay(&s),
+            (None, false) => None,
+            _ => Some("the sheets are written at the end, and only then".to_owned()),
+        }
+    }
+}
+
+/// The exact odds of an attack, before its roll (U2: both sides flip optimally).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AttackOdds {
+    /// Melee (Body is the armour) or ranged (Body and Shield).
+    pub melee: bool,
+    /// Dice rolled, after dice added and taken off.
+    pub dice: u32,
+    /// Net flips.
+    pub net_flips: i32,
+    /// The target's armour against it.
+    pub armour: u32,
+    /// The chance of at least 1 damage.
+    pub p_damage: f64,
+    /// The chance that the damage takes the target out (at least its hit points).
+    pub p_out: f64,
+    /// Each damage and its chance.
+    pub damage: Vec<(u32, f64)>,
+}
+
+fn attack_odds(s: &Skirmish, who: usize, order: &Order) -> Option<AttackOdds> {
+    let (melee, spec) = s.attack_spec(who, order).ok()?;
+    let target = match *order {
+        Order::Attack { target, .. } => target,
+        Order::Move { .. } => return None,
+    };
+    let t = &s.characters[target];
+    let armour = solum_soluna::Armour {
+        body: t.body,
+        shield: t.shield,
+    };
+    let dist = solum_soluna::odds::largest_distribution(spec.dice, spec.net_flips).ok()?;
+    let dmg = dist.map(|g| i64::from(solum_soluna::damage(g as u32, armour, melee)));
+    Some(AttackOdds {
+        melee,
+        dice: spec.dice,
+        net_flips: spec.net_flips,
+        armour: if melee {
+            t.body
+        } else {
+            t.body.saturating_add(t.shield)
+        },
+        p_damage: solum_dice::prob_to_f64(&dmg.p_at_least(1)),
+        p_out: solum_dice::prob_to_f64(&dmg.p_at_least(i64::from(t.hit_points))),
+        damage: dmg
+            .outcomes()
+            .iter()
+            .map(|(k, p)| (*k as u32, solum_dice::prob_to_f64(p)))
+            .collect(),
+    })
+}
+
+/// One choice a waiting character has, with its exact odds at the most flips and extra dice
+/// it may spend.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SkirmishOption {
+    /// Who.
+    pub name: String,
+    /// `attack` or `move`.
+    pub action: &'static str,
+    /// The foe.
+    pub target: String,
+    /// A ranged attack.
+    pub ranged: bool,
+    /// The most flips it may spend.
+    pub most_flips: u32,
+    /// The most extra dice it may spend.
+    pub most_dice: u32,
+    /// The odds spending them all (none for a move, or past the exact odds' 40 dice).
+    pub odds: Option<AttackOdds>,
+}
+
+/// Where a played skirmish stands.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SkirmishState {
+    /// The skirmish.
+    pub skirmish: Skirmish,
+    /// The characters' names, in the order the events index them.
+    pub names: Vec<String>,
+    /// The played characters whose decision the phase waits for.
+    pub waiting: Vec<String>,
+    /// Nobody's decision is missing: the phase waits for dice (`go`).
+    pub ready: bool,
+    /// What each waiting character may do.
+    pub options: Vec<SkirmishOption>,
+}
+
+fn state_view(s: &Skirmish) -> SkirmishState {
+    let names: Vec<String> = s.characters.iter().map(|c| c.name.clone()).collect();
+    let mut options = Vec::new();
+    for who in s.waiting() {
+        let (most_flips, most_dice) = s.most(who);
+        for target in 0..s.characters.len() {
+            let me = &s.characters[who];
+            let t = &s.characters[target];
+            if target == who || t.side == me.side || t.hit_points == 0 {
+                continue;
+            }
+            let engaged = s.is_engaged(who, target);
+            let mut add = |action, ranged| {
+                let order = if action == "move" {
+                    Order::Move { target }
+                } else {
+                    Order::Attack {
+                        target,
+                        ranged,
+                        flips: most_flips,
+                        dice: most_dice,
+                    }
+                };
+                options.push(SkirmishOption {
+                    name: names[who].clone(),
+                    action,
+                    target: names[target].clone(),
+                    ranged,
+                    most_flips,
+                    most_dice,
+                    odds: attack_odds(s, who, &order),
+                });
+            };
+            if engaged && me.melee > 0 {
+                add("attack", false);
+            }
+            if me.ranged > 0 {
+                add("attack", true);
+            }
+            if !engaged {
+                add("move", false);
+            }
+        }
+    }
+    SkirmishState {
+        waiting: s.waiting().iter().map(|&i| names[i].clone()).collect(),
+        ready: s.ready(),
+        names,
+        options,
+        skirmish: s.clone(),
+    }
+}
+
+/// A call of a played skirmish, for a front end.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlayView {
+    /// The journal entry.
+    pub seq: i64,
+    /// The odds of the attack decided in this call, worked out before its roll.
+    pub odds: Option<AttackOdds>,
+    /// What happened in this call.
+    pub events: Vec<Event>,
+    /// The dice of this call.
+    pub rolled: Rolled,
+    /// Where the skirmish stands now.
+    pub state: SkirmishState,
+    /// At the end: the sheets as written.
+    pub sheets: Option<Vec<Character>>,
+}
+
+/// A decision, as a front end sends it: `attack` or `move`, the foe by name, and for an
+/// attack the flips and extra dice spent and whether it shoots.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkirmishAct {
+    /// `attack` or `move`.
+    pub action: SkirmishAction,
+    /// The foe, by name.
+    pub target: String,
+    /// Shoot even when engaged.
+    #[serde(default)]
+    pub ranged: bool,
+    /// Positive flips spent (at most the flips left and per test).
+    #[serde(default)]
+    pub flips: u32,
+    /// Extra dice spent (at most the extra dice left and per test).
+    #[serde(default)]
+    pub dice: u32,
+}
+
+/// The two actions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SkirmishAction {
+    /// Attack the target.
+    Attack,
+    /// Move to engage the target.
+    Move,
+}
+
+fn open_skirmish(tx: &dyn WriteTx) -> Result<Option<Skirmish>, AppError> {
+    match tx.sheet(SKIRMISH_SYSTEM, SKIRMISH_ROW)? {
+        None => Ok(None),
+        Some(row) => {
+            let r: SkirmishRow = read_row(&row)?;
+            match r.skirmish {
+                None => Ok(None),
+                Some(s) => {
+                    check_state(&s)?;
+                    Ok(Some(*s))
+                }
+            }
+        }
+    }
+}
+
+fn store_skirmish(tx: &mut dyn WriteTx, s: Option<&Skirmish>) -> Result<(), AppError> {
+    let row = sheet_row(
+        SKIRMISH_SYSTEM,
+        SKIRMISH_ROW,
+        &SkirmishRow {
+            skirmish: s.map(|s| Box::new(s.clone())),
+        },
+    )?;
+    if tx.sheet(SKIRMISH_SYSTEM, SKIRMISH_ROW)?.is_some() {
+        tx.update_sheet(SKIRMISH_SYSTEM, SKIRMISH_ROW, &row)?;
+    } else {
+        tx.insert_sheet(&row)?;
+    }
+    Ok(())
+}
+
+fn no_skirmish() -> AppError {
+    bad(
+        "skirmish",
+        "no skirmish is being played: `soluna skirmish start NAME NAME …` starts one",
+    )
+}
+
+/// Writes the sheets as the skirmish leaves them.
+fn write_sheets(tx: &mut dyn WriteTx, s: &Skirmish) -> Result<SheetsChange, AppError> {
+    let mut before = Vec::with_capacity(s.characters.len());
+    for c in &s.characters {
+        let sheet = tx
+            .sheet(SYSTEM, &c.name)?
+            .ok_or_else(|| AppError::NoSuchCharacter(c.name.clone()))?;
+        before.push(read_row::<Character>(&sheet)?);
+    }
+    let after = worn_sheets(&before, s)
+        .ok_or_else(|| bad("skirmish", "the sheets are not the skirmish's characters"))?;
+    for c in &after {
+        tx.update_sheet(SYSTEM, &c.name, &sheet_row(SYSTEM, &c.name, c)?)?;
+    }
+    Ok(SheetsChange { before, after })
+}
+
+impl<S: CampaignStore> Campaign<S> {
+    /// Starts a played skirmish (U5) of stored characters, named in listed order; `auto`
+    /// names characters or sides the tactic plays. Rolls the phases nobody decides (none,
+    /// usually) and waits for the first decision. One skirmish at a time per table.
+    pub fn start_soluna_skirmish(
+        &mut self,
+        names: &[String],
+        auto: &[String],
+        dice: Dice,
+    ) -> Result<PlayView, AppError> {
+        if names.len() > MAX_CHARACTERS {
+            return Err(bad(
+                "names",
+                format!(
+                    "{} characters: a skirmish takes at most {MAX_CHARACTERS}",
+                    names.len()
+                ),
+            ));
+        }
+        if auto.len() > MAX_CHARACTERS {
+            return Err(bad(
+                "auto",
+                format!("{} names: at most {MAX_CHARACTERS}", auto.len()),
+            ));
+        }
+        let dice = fix_seed(dice);
+        let at = self.now();
+        self.transact(|tx| {
+            if open_skirmish(tx)?.is_some() {
+                return Err(bad(
+                    "skirmish",
+                    "a skirmish is being played: finish it, or `soluna skirmish abandon`",
+                ));
+            }
+            let mut characters: Vec<Character> = Vec::with_capacity(names.len());
+            for n in names {
+                let sheet = tx
+                    .sheet(SYSTEM, n)?
+                    .ok_or_else(|| AppError::NoSuchCharacter(n.trim().to_owned()))?;
+                let c: Character = read_row(&sheet)?;
+                if characters.iter().any(|x| x.name == c.name) {
+                    return Err(bad(
+                        "names",
+                        format!("{} is named twice: a character fights once", c.name),
+                    ));
+                }
+                if c.hit_points == 0 {
+                    return Err(bad(
+                        "names",
+                        format!("{} is out (0 hit points) and cannot fight", c.name),
+                    ));
+                }
+                characters.push(c);
+            }
+            let key = |x: &str| x.trim().to_lowercase();
+            let mut marks = vec![false; characters.len()];
+            for a in auto {
+                let mut found = false;
+                for (i, c) in characters.iter().enumerate() {
+                    if key(&c.name) == key(a) || key(&c.side) == key(a) {
+                        marks[i] = true;
+                        found = true;
+                    }
+                }
+                if !found {
+                    return Err(bad(
+                        "auto",
+                        format!(
+                            "{}: neither a character nor a side of this skirmish",
+                            a.trim()
+                        ),
+                    ));
+                }
+            }
+            let step = PlayStep::Start {
+                characters: characters.clone(),
+                auto: marks.clone(),
+            };
+            let s = Skirmish::new(characters.clone(), marks)
+                .map_err(|e| bad("skirmish", e.to_string()))?;
+            Self::play_call(tx, &at, step, s, None, dice.clone())
+        })
+    }
+
+    /// A character's decision in the played skirmish: attack or move, the foe, the flips and
+    /// extra dice spent. When it completes the phase, the phase is rolled (and the next ones
+    /// nobody decides), with the exact odds of the attack worked out before the roll.
+    pub fn act_soluna_skirmish(
+        &mut self,
+        name: &str,
+        act: &SkirmishAct,
+        dice: Dice,
+    ) -> Result<PlayView, AppError> {
+        let dice = fix_seed(dice);
+        let at = self.now();
+        self.transact(|tx| {
+            let before = open_skirmish(tx)?.ok_or_else(no_skirmish)?;
+            let who = before
+                .index_of(name)
+                .ok_or_else(|| bad("name", format!("{} is not in the skirmish", name.trim())))?;
+            let target = before.index_of(&act.target).ok_or_else(|| {
+                bad(
+                    "target",
+                    format!("{} is not in the skirmish", act.target.trim()),
+                )
+            })?;
+            let order = match act.action {
+                SkirmishAction::Attack => Order::Attack {
+                    target,
+                    ranged: act.ranged,
+                    flips: act.flips,
+                    dice: act.dice,
+                },
+                SkirmishAction::Move => {
+                    if act.flips > 0 || act.dice > 0 || act.ranged {
+                        return Err(bad(
+                            "action",
+                            "a move spends no flips or dice and does not shoot",
+                        ));
+                    }
+                    Order::Move { target }
+                }
+            };
+            let odds = attack_odds(&before, who, &order);
+            let mut s = before.clone();
+            s.declare(who, order)
+                .map_err(|e| bad("action", e.to_string()))?;
+            let step = PlayStep::Act {
+                before: Box::new(before),
+                who,
+                order,
+            };
+            Self::play_call(tx, &at, step, s, odds, dice.clone())
+        })
+    }
+
+    /// Rolls the phases of the played skirmish that wait only for dice (after typed dice
+    /// ran out at the end of a phase, or phases only auto characters act in).
+    pub fn go_soluna_skirmish(&mut self, dice: Dice) -> Result<PlayView, AppError> {
+        let dice = fix_seed(dice);
+        let at = self.now();
+        self.transact(|tx| {
+            let before = open_skirmish(tx)?.ok_or_else(no_skirmish)?;
+            if !before.ready() {
+                let waiting: Vec<String> = before
+                    .waiting()
+                    .iter()
+                    .map(|&i| before.characters[i].name.clone())
+                    .collect();
+                return Err(bad(
+                    "skirmish",
+                    format!(
+                        "turn {}, phase {} waits for a decision of {}",
+                        before.turn,
+                        before.phase,
+                        waiting.join(", ")
+                    ),
+                ));
+            }
+            let s = before.clone();
+            let step = PlayStep::Go {
+                before: Box::new(before),
+            };
+            Self::play_call(tx, &at, step, s, None, dice.clone())
+        })
+    }
+
+    /// Where the played skirmish stands, with each waiting character's options and odds.
+    pub fn soluna_skirmish_state(&self) -> Result<SkirmishState, AppError> {
+        let row = self
+            .store
+            .sheet(SKIRMISH_SYSTEM, SKIRMISH_ROW)?
+            .ok_or_else(no_skirmish)?;
+        let r: SkirmishRow = read_row(&row)?;
+        let s = r.skirmish.ok_or_else(no_skirmish)?;
+        check_state(&s)?;
+        Ok(state_view(&s))
+    }
+
+    /// Abandons the played skirmish: journaled, and the sheets keep the damage taken and the
+    /// supplies spent so far.
+    pub fn abandon_soluna_skirmish(&mut self) -> Result<PlayView, AppError> {
+        let at = self.now();
+        self.transact(|tx| {
+            let s = open_skirmish(tx)?.ok_or_else(no_skirmish)?;
+            let sheets = write_sheets(tx, &s)?;
+            store_skirmish(tx, None)?;
+            let seq = append(
+                tx,
+                &at,
+                SolunaChange::Abandoned {
+                    skirmish: Box::new(s.clone()),
+                    sheets: sheets.clone(),
+                },
+            )?;
+            Ok(PlayView {
+                seq,
+                odds: None,
+                events: Vec::new(),
+                rolled: Rolled {
+                    seed: None,
+                    typed: false,
+                    faces: Vec::new(),
+                },
+                state: state_view(&s),
+                sheets: Some(sheets.after),
+            })
+        })
+    }
+
+    fn play_call(
+        tx: &mut dyn WriteTx,
+        at: &str,
+        step: PlayStep,
+        mut s: Skirmish,
+        odds: Option<AttackOdds>,
+        dice: Dice,
+    ) -> Result<PlayView, AppError> {
+        let limit = match &dice {
+            Dice::Typed(f) => Some(f.len()),
+            _ => None,
+        };
+        let (events, rolled) = crate::journal::roll(dice, |d| run_phases(&mut s, limit, d))?;
+        let events = events?;
+        let sheets = if s.over.is_some() {
+            Some(write_sheets(tx, &s)?)
+        } else {
+            None
+        };
+        store_skirmish(tx, s.over.is_none().then_some(&s))?;
+        let seq = append(
+            tx,
+            at,
+            SolunaChange::Played(Box::new(PlayRecord {
+                step,
+                rolled: rolled.clone(),
+                after: Box::new(s.clone()),
+                sheets: sheets.clone(),
+            })),
+        )?;
+        Ok(PlayView {
+            seq,
+            odds,
+            events,
+            rolled,
+            state: state_view(&s),
+            sheets: sheets.map(|x| x.after),
         })
     }
 }

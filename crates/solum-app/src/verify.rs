@@ -188,6 +188,16 @@ impl SheetReplay {
                         self.put(soluna::SYSTEM, c.name.clone(), c);
                     }
                 }
+                SolunaChange::Played(p) => {
+                    for c in p.sheets.iter().flat_map(|x| &x.after) {
+                        self.put(soluna::SYSTEM, c.name.clone(), c);
+                    }
+                }
+                SolunaChange::Abandoned { sheets, .. } => {
+                    for c in &sheets.after {
+                        self.put(soluna::SYSTEM, c.name.clone(), c);
+                    }
+                }
                 SolunaChange::Test { .. } | SolunaChange::Skirmish { .. } => {}
             },
             Record::Creature(c) => {

@@ -1015,24 +1015,11 @@ pub struct SolTestArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum SolunaCommand {
-    /// Fight a skirmish: campaign characters by name (journaled), or a file of
-    /// `[[character]]` entries.
-    Skirmish {
-        /// Campaign characters (2 to 20, in listed order), or one skirmish file (.toml).
-        #[arg(required = true)]
-        who: Vec<String>,
-        /// Seed (not with --rolled: typed dice roll nothing from it).
-        #[arg(long, conflicts_with = "rolled")]
-        seed: Option<u64>,
-        /// Dice rolled by hand, in the order the skirmish rolls them.
-        #[arg(long, value_name = "V1,V2,...")]
-        rolled: Option<String>,
-        /// Print the events as JSON.
-        #[arg(long)]
-        json: bool,
-        #[command(flatten)]
-        campaign: crate::cli_campaign::CampaignArg,
-    },
+    /// A skirmish: played (`start`, `act`, `move`, `status`, `go`, `abandon`), or fought
+    /// whole by the tactic (campaign characters with `--auto`, or a skirmish file).
+    Skirmish(SkirmishArgs),
+    /// A test from a campaign character's attack dice (journaled; the sheet does not change).
+    Test(SolunaTestArgs),
     /// Add a character to the campaign, with the fields of a skirmish character.
     New(SolunaNewArgs),
     /// Show a campaign character.
@@ -1070,6 +1057,155 @@ pub enum SolunaCommand {
         #[command(flatten)]
         campaign: crate::cli_campaign::CampaignArg,
     },
+}
+
+/// `solum soluna skirmish …`.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct SkirmishArgs {
+    #[command(subcommand)]
+    pub play: Option<SkirmishPlay>,
+    /// With --auto: campaign characters (2 to 20, in listed order); or one skirmish file
+    /// (.toml), a simulation.
+    #[arg(required = true)]
+    pub who: Vec<String>,
+    /// Let the tactic fight the whole skirmish of campaign characters (journaled; the sheets
+    /// do not change), as a simulation.
+    #[arg(long)]
+    pub auto: bool,
+    /// Seed (not with --rolled: typed dice roll nothing from it).
+    #[arg(long, conflicts_with = "rolled")]
+    pub seed: Option<u64>,
+    /// Dice rolled by hand, in the order the skirmish rolls them.
+    #[arg(long, value_name = "V1,V2,...")]
+    pub rolled: Option<String>,
+    /// Print the events as JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
+}
+
+/// The dice of a skirmish call: a seed or typed faces (neither: a fresh seed, journaled).
+#[derive(Debug, Args)]
+pub struct SkirmishDice {
+    /// Seed (not with --rolled).
+    #[arg(long, conflicts_with = "rolled")]
+    pub seed: Option<u64>,
+    /// Dice rolled by hand: each attack's dice of the phases this call rolls, attackers in
+    /// listed order; they must end at the end of a phase.
+    #[arg(long, value_name = "V1,V2,...")]
+    pub rolled: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
+}
+
+/// A played skirmish of campaign characters (ruling U5): one at a time per campaign.
+#[derive(Debug, Subcommand)]
+pub enum SkirmishPlay {
+    /// Start a skirmish of campaign characters; it waits for the first decision.
+    Start {
+        /// The characters (2 to 20), in listed order.
+        #[arg(required = true)]
+        names: Vec<String>,
+        /// A character or a side the tactic plays (repeatable).
+        #[arg(long, value_name = "NAME|SIDE")]
+        auto: Vec<String>,
+        #[command(flatten)]
+        dice: SkirmishDice,
+    },
+    /// A character's action in the waiting phase: `attack TARGET` or `move TARGET`.
+    Act {
+        /// The character acting.
+        name: String,
+        /// attack or move.
+        action: SkirmishActionArg,
+        /// The foe.
+        target: String,
+        /// Positive flips spent on the attack (at most the flips left and per test).
+        #[arg(long, default_value_t = 0)]
+        flips: u32,
+        /// Extra dice spent on the attack (at most the extra dice left and per test).
+        #[arg(long, default_value_t = 0)]
+        extra_dice: u32,
+        /// Shoot even when engaged.
+        #[arg(long)]
+        ranged: bool,
+        #[command(flatten)]
+        dice: SkirmishDice,
+    },
+    /// The same as `act NAME move TARGET`.
+    Move {
+        /// The character moving.
+        name: String,
+        /// The foe it engages.
+        target: String,
+        #[command(flatten)]
+        dice: SkirmishDice,
+    },
+    /// Where the skirmish stands: the phase, who it waits for, each option with its odds.
+    Status {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+    /// Roll the phases that wait only for dice.
+    Go {
+        #[command(flatten)]
+        dice: SkirmishDice,
+    },
+    /// Abandon the skirmish (journaled; damage and supplies spent stay on the sheets).
+    Abandon {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
+}
+
+/// The two actions of a played skirmish.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum SkirmishActionArg {
+    /// Attack the target.
+    Attack,
+    /// Move to engage the target.
+    Move,
+}
+
+/// `solum soluna test NAME`: a test from a campaign character's attack dice.
+#[derive(Debug, Args)]
+pub struct SolunaTestArgs {
+    /// The character.
+    pub name: String,
+    /// The attack whose dice are rolled.
+    #[arg(long, value_enum, default_value = "melee")]
+    pub attack: SolunaAttackArg,
+    /// Positive flips committed (at most the flips left and per test).
+    #[arg(long, default_value_t = 0)]
+    pub flips: u32,
+    /// Negative flips against the test (0 to 1000).
+    #[arg(long, default_value_t = 0)]
+    pub against: u32,
+    /// A target number the largest group must reach.
+    #[arg(long)]
+    pub tn: Option<u32>,
+    #[command(flatten)]
+    pub dice: SkirmishDice,
+}
+
+/// Melee or ranged dice.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum SolunaAttackArg {
+    /// The melee dice.
+    Melee,
+    /// The ranged dice.
+    Ranged,
 }
 
 /// `solum soluna new`: the fields of a skirmish character.

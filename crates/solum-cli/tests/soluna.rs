@@ -149,13 +149,13 @@ fn campaign_characters_fight_skirmishes_by_name() {
     let v = in_campaign(
         &c,
         &[
-            "soluna", "skirmish", "vex", "oro", "--rolled", "3,3,5", "--json",
+            "soluna", "skirmish", "vex", "oro", "--auto", "--rolled", "3,3,5", "--json",
         ],
     )
     .json();
     assert_eq!(v["end"]["winner"], "red");
     assert_eq!(v["end"]["hit_points"], serde_json::json!([1, 0]));
-    in_campaign(&c, &["soluna", "skirmish", "Vex", "Nobody"]).bad_input("Nobody");
+    in_campaign(&c, &["soluna", "skirmish", "Vex", "Nobody", "--auto"]).bad_input("Nobody");
     // Export is a skirmish file the file form fights.
     let exported = in_campaign(&c, &["soluna", "export"]).ok().to_owned();
     let back = dir.path().join("both.toml");

@@ -15,6 +15,7 @@
 
 pub mod flips;
 pub mod odds;
+pub mod played;
 pub mod skirmish;
 mod test;
 

@@ -255,7 +255,7 @@ pub enum Event {
     },
 }
 
-enum Action {
+pub(crate) enum Action {
     Melee(usize),
     Ranged(usize),
     Engage(usize),
@@ -267,6 +267,14 @@ pub fn fight(
     characters: &mut [Character],
     dice: &mut dyn DiceSource,
 ) -> Result<Vec<Event>, SkirmishError> {
+    let schedule = check_characters(characters)?;
+    fight_checked(characters, &schedule, dice)
+}
+
+/// The checks a skirmish makes before any die, shared by [`fight`] and the played skirmish
+/// ([`crate::played::Skirmish`]): at most [`MAX_CHARACTERS`], names, hit points, an attack,
+/// pools within a test's limit, two sides standing, and each Mind's phases.
+pub(crate) fn check_characters(characters: &[Character]) -> Result<Vec<Vec<u32>>, SkirmishError> {
     if characters.len() > MAX_CHARACTERS {
         return Err(SkirmishError::TooMany(characters.len()));
     }
@@ -306,24 +314,33 @@ pub fn fight(
             ));
         }
     }
-    let n = characters.len();
-    let standing_sides = |cs: &[Character]| {
-        let mut sides: Vec<&str> = cs
-            .iter()
-            .filter(|c| c.hit_points > 0)
-            .map(|c| c.side.as_str())
-            .collect();
-        sides.sort_unstable();
-        sides.dedup();
-        sides.into_iter().map(str::to_owned).collect::<Vec<_>>()
-    };
     if standing_sides(characters).len() < 2 {
         return Err(SkirmishError::OneSide);
     }
-    let schedule: Vec<Vec<u32>> = characters
+    characters
         .iter()
         .map(|c| phases(c.mind).map_err(|e| SkirmishError::Mind(c.name.clone(), e)))
-        .collect::<Result<_, _>>()?;
+        .collect()
+}
+
+/// The characters with at least one hit point, their sides sorted and deduplicated.
+pub(crate) fn standing_sides(cs: &[Character]) -> Vec<String> {
+    let mut sides: Vec<&str> = cs
+        .iter()
+        .filter(|c| c.hit_points > 0)
+        .map(|c| c.side.as_str())
+        .collect();
+    sides.sort_unstable();
+    sides.dedup();
+    sides.into_iter().map(str::to_owned).collect()
+}
+
+fn fight_checked(
+    characters: &mut [Character],
+    schedule: &[Vec<u32>],
+    dice: &mut dyn DiceSource,
+) -> Result<Vec<Event>, SkirmishError> {
+    let n = characters.len();
     let mut engaged = vec![vec![false; n]; n];
     let mut events = Vec::new();
     for turn in 1..=MAX_TURNS {
@@ -437,7 +454,7 @@ pub fn fight(
     Ok(events)
 }
 
-fn choose(cs: &[Character], engaged: &[Vec<bool>], i: usize) -> Option<Action> {
+pub(crate) fn choose(cs: &[Character], engaged: &[Vec<bool>], i: usize) -> Option<Action> {
     let me = &cs[i];
     let target = (0..cs.len())
         .filter(|&t| t != i && cs[t].side != me.side && cs[t].hit_points > 0)

@@ -246,6 +246,13 @@ pub fn app(state: AppState) -> Router {
         .route("/classic/characters/{name}/gear", post(classic_gear))
         .route("/soluna/characters", post(create_soluna))
         .route("/soluna/characters/{name}/test", post(soluna_test))
+        .route(
+            "/soluna/skirmish",
+            get(soluna_skirmish_state).post(soluna_skirmish_start),
+        )
+        .route("/soluna/skirmish/act", post(soluna_skirmish_act))
+        .route("/soluna/skirmish/go", post(soluna_skirmish_go))
+        .route("/soluna/skirmish/abandon", post(soluna_skirmish_abandon))
         .route("/dietype/characters", post(create_dietype))
         .route("/dietype/characters/{name}/roll", post(dietype_roll))
         .route("/combat", get(combat_status).post(combat_start))
@@ -2408,6 +2415,132 @@ async fn soluna_test(
         |c, name, r, dice| c.soluna_test(name, &r, dice),
     )
     .await
+}
+
+/// A played Sol'una skirmish (U5): the table's one open skirmish, or none.
+#[derive(Serialize)]
+struct SkirmishAnswer {
+    skirmish: Option<solum_app::soluna::SkirmishState>,
+}
+
+async fn soluna_skirmish_state(
+    State(state): State<AppState>,
+    auth: Auth,
+) -> Result<Json<SkirmishAnswer>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, |c| match c.soluna_skirmish_state() {
+        Ok(s) => Ok(Some(s)),
+        Err(AppError::Character { field, .. }) if field == "skirmish" => Ok(None),
+        Err(e) => Err(e),
+    })
+    .await
+    .map(|skirmish| Json(SkirmishAnswer { skirmish }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SkirmishStart {
+    names: Vec<String>,
+    #[serde(default)]
+    auto: Vec<String>,
+    #[serde(default)]
+    typed: Option<Vec<u32>>,
+}
+
+async fn soluna_skirmish_start(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<SkirmishStart>,
+) -> Result<(StatusCode, Json<solum_app::soluna::PlayView>), ApiError> {
+    let member = auth.member;
+    gm_only(&member, "starts a skirmish")?;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        let dice = dice_for(c, &member, req.typed)?;
+        c.start_soluna_skirmish(&req.names, &req.auto, dice)
+    })
+    .await
+    .map(|v| (StatusCode::CREATED, Json(v)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SkirmishActRequest {
+    name: String,
+    action: solum_app::soluna::SkirmishAction,
+    target: String,
+    #[serde(default)]
+    ranged: bool,
+    #[serde(default)]
+    flips: u32,
+    #[serde(default)]
+    dice: u32,
+    #[serde(default)]
+    typed: Option<Vec<u32>>,
+}
+
+/// A decision: the game master's for any character, a player's for their own. The skirmish
+/// and its characters' sheets are the table's: once the member may decide, the use case
+/// runs in the game master's scope (it changes only the skirmish, and at its end the sheets
+/// as the rules leave them).
+async fn soluna_skirmish_act(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<SkirmishActRequest>,
+) -> Result<Json<solum_app::soluna::PlayView>, ApiError> {
+    let member = auth.member;
+    let scope = Scope {
+        gm: true,
+        ..tables::scope_of(&member)
+    };
+    change(&state, scope, move |c| {
+        own_character(c, &member, solum_app::soluna::SYSTEM, &req.name)?;
+        let dice = dice_for(c, &member, req.typed)?;
+        let act = solum_app::soluna::SkirmishAct {
+            action: req.action,
+            target: req.target,
+            ranged: req.ranged,
+            flips: req.flips,
+            dice: req.dice,
+        };
+        c.act_soluna_skirmish(&req.name, &act, dice)
+    })
+    .await
+    .map(Json)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SkirmishGo {
+    #[serde(default)]
+    typed: Option<Vec<u32>>,
+}
+
+async fn soluna_skirmish_go(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<SkirmishGo>,
+) -> Result<Json<solum_app::soluna::PlayView>, ApiError> {
+    let member = auth.member;
+    gm_only(&member, "runs a skirmish")?;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        let dice = dice_for(c, &member, req.typed)?;
+        c.go_soluna_skirmish(dice)
+    })
+    .await
+    .map(Json)
+}
+
+async fn soluna_skirmish_abandon(
+    State(state): State<AppState>,
+    auth: Auth,
+) -> Result<Json<solum_app::soluna::PlayView>, ApiError> {
+    gm_only(&auth.member, "abandons a skirmish")?;
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, |c| c.abandon_soluna_skirmish())
+        .await
+        .map(Json)
 }
 
 struct NewDietype {

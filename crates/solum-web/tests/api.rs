@@ -2181,6 +2181,9 @@ async fn every_json_body_refuses_an_unknown_field_and_names_it() {
         ("POST", "/api/classic/characters/Nick/check", Some(&gm)),
         ("POST", "/api/soluna/characters", Some(&gm)),
         ("POST", "/api/soluna/characters/Csen/test", Some(&gm)),
+        ("POST", "/api/soluna/skirmish", Some(&gm)),
+        ("POST", "/api/soluna/skirmish/act", Some(&gm)),
+        ("POST", "/api/soluna/skirmish/go", Some(&gm)),
         ("POST", "/api/dietype/characters", Some(&gm)),
         ("POST", "/api/dietype/characters/Rook/roll", Some(&gm)),
         ("POST", "/api/combat", Some(&gm)),
@@ -2758,6 +2761,63 @@ async fn a_classic_heros_gear_is_given_and_checked_against_the_sheet() {
             check,
             &gm,
             json!({ "stat": "mind", "difficulty": 5, "gear": true, "typed": [2, 5] }),
+/// Ruling U5 at the table: a Sol'una skirmish is played through the API, one decision per
+/// request, each request a fresh read of the campaign; the text's example gives the values.
+#[tokio::test]
+async fn a_soluna_skirmish_is_played_one_decision_per_request() {
+    let s = server();
+    let (gm, _) = s.table("Sol", "Ada").await;
+    for body in [
+        json!({ "name": "Csen", "side": "sol", "mind": 1, "body": 0, "hit_points": 3, "melee": 5,
+                "flips": 5, "flips_per_test": 3 }),
+        json!({ "name": "Viled", "side": "smugglers", "mind": 1, "hit_points": 2, "melee": 1,
+                "body": 2, "shield": 2, "guard": 2, "flips_per_test": 2 }),
+    ] {
+        let a = s.post("/api/soluna/characters", &gm, body).await;
+        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    }
+    assert_eq!(
+        s.get("/api/soluna/skirmish", &gm).await.json(),
+        json!({ "skirmish": null })
+    );
+    let a = s
+        .post(
+            "/api/soluna/skirmish",
+            &gm,
+            json!({ "names": ["Csen", "Viled"], "auto": ["smugglers"] }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    assert_eq!(a.json()["state"]["waiting"], json!(["Csen"]));
+    // Turn 1, phase 10: Csen moves in (Viled, auto, melee only, moves in too).
+    let a = s
+        .post(
+            "/api/soluna/skirmish/act",
+            &gm,
+            json!({ "name": "Csen", "action": "move", "target": "Viled" }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let st = s.get("/api/soluna/skirmish", &gm).await.json();
+    assert_eq!(st["skirmish"]["skirmish"]["turn"], 2);
+    assert_eq!(st["skirmish"]["skirmish"]["engaged"], json!([[0, 1]]));
+    // More flips than Csen may spend on a test (3): 422, nothing changes.
+    let a = s
+        .post(
+            "/api/soluna/skirmish/act",
+            &gm,
+            json!({ "name": "Csen", "action": "attack", "target": "Viled", "flips": 4 }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
+    // The text: 4 2 6 3 6, 3 flips less De'Viled's 2: the 4 becomes a 6, three 6s less
+    // Body 2 (melee ignores Shield) is 1 damage. Viled's one die, a 2: 1 damage to Csen.
+    let a = s
+        .post(
+            "/api/soluna/skirmish/act",
+            &gm,
+            json!({ "name": "Csen", "action": "attack", "target": "Viled", "flips": 3,
+                    "typed": [4, 2, 6, 3, 6, 2] }),
         )
         .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text());
@@ -2809,4 +2869,83 @@ async fn a_classic_heros_gear_is_given_and_checked_against_the_sheet() {
         0,
         "{report}"
     );
+    assert_eq!(v["odds"]["net_flips"], 1);
+    assert_eq!(v["odds"]["dice"], 5);
+    let sear = v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["event"] == "attack" && e["attacker"] == 0)
+        .unwrap()
+        .clone();
+    assert_eq!(sear["test"]["largest"], 3);
+    assert_eq!(sear["damage"], 1);
+    let cs = &v["state"]["skirmish"]["characters"];
+    assert_eq!(
+        (cs[0]["hit_points"].clone(), cs[0]["flips"].clone()),
+        (json!(2), json!(2))
+    );
+    assert_eq!(cs[1]["hit_points"], 1);
+    // Abandoned: the sheets keep the wounds and the flips spent.
+    let a = s.post("/api/soluna/skirmish/abandon", &gm, json!({})).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let listed = s.get("/api/systems/characters", &gm).await.json();
+    let csen = listed["soluna"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["character"]["name"] == "Csen")
+        .unwrap()
+        .clone();
+    assert_eq!(csen["character"]["hit_points"], 2);
+    assert_eq!(csen["character"]["flips"], 2);
+    let verify = s.get("/api/journal/verify", &gm).await;
+    assert_eq!(verify.status, StatusCode::OK, "{}", verify.text());
+}
+
+#[tokio::test]
+async fn players_decide_for_their_own_characters_only() {
+    let s = server();
+    let (gm, _) = s.table("Sol", "Ada").await;
+    let pia = s.player(&gm, "Pia").await;
+    let bo = s.player(&gm, "Bo").await;
+    let a = s
+        .post(
+            "/api/soluna/characters",
+            &pia,
+            json!({ "name": "Csen", "side": "sol", "mind": 1, "body": 0, "hit_points": 3, "melee": 5 }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    let a = s
+        .post(
+            "/api/soluna/characters",
+            &gm,
+            json!({ "name": "Viled", "side": "smugglers", "mind": 1, "body": 0, "hit_points": 2, "melee": 1 }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    let start = json!({ "names": ["Csen", "Viled"], "auto": ["Viled"] });
+    let a = s.post("/api/soluna/skirmish", &pia, start.clone()).await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text());
+    let a = s.post("/api/soluna/skirmish", &gm, start).await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    let mv = json!({ "name": "Csen", "action": "move", "target": "Viled" });
+    let a = s.post("/api/soluna/skirmish/act", &bo, mv.clone()).await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text());
+    // Pia's move rolls no die; the phase resolves (Viled, auto, moves in too).
+    let a = s.post("/api/soluna/skirmish/act", &pia, mv).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let st = s.get("/api/soluna/skirmish", &bo).await.json();
+    assert_eq!(st["skirmish"]["skirmish"]["turn"], 2);
+    assert_eq!(st["skirmish"]["waiting"], json!(["Csen"]));
+    // Players type no dice.
+    let a = s
+        .post(
+            "/api/soluna/skirmish/act",
+            &pia,
+            json!({ "name": "Csen", "action": "attack", "target": "Viled", "typed": [1, 1, 1, 1, 1, 1] }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text());
 }

@@ -8,9 +8,12 @@ use solum_soluna::skirmish::{Character, Event, SkirmishFile, fight};
 use solum_soluna::{Armour, TestSpec, damage, roll_test, target_number};
 
 use crate::bad;
-use crate::cli::{SolunaCommand, SolunaOddsArgs, SolunaRollArgs};
+use crate::cli::{
+    SkirmishActionArg, SkirmishPlay, SolunaAttackArg, SolunaCommand, SolunaOddsArgs, SolunaRollArgs,
+};
 use crate::dice::with_dice;
 use crate::render::{self, BAD, GOOD, HEAD, paint, percent};
+use solum_app::soluna::{AttackOdds, PlayView, SkirmishState};
 
 /// The pool and flips as typed, each refused by its flag.
 fn spec(dice: i64, positive: (&str, i64), negative: (&str, i64)) -> anyhow::Result<TestSpec> {
@@ -182,31 +185,56 @@ pub fn roll(args: &SolunaRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
     use super::campaign::{open, write_json};
     match command {
-        SolunaCommand::Skirmish {
-            who,
-            seed,
-            rolled,
-            json: as_json,
-            campaign,
-        } => {
-            if let [file] = who.as_slice()
-                && file.ends_with(".toml")
-            {
-                return skirmish_file(
-                    std::path::Path::new(file),
-                    *seed,
-                    rolled.as_deref(),
-                    *as_json,
-                    out,
-                );
+        SolunaCommand::Skirmish(a) => match &a.play {
+            Some(play) => skirmish_play(play, out),
+            None => {
+                if let [file] = a.who.as_slice()
+                    && file.ends_with(".toml")
+                {
+                    return skirmish_file(
+                        std::path::Path::new(file),
+                        a.seed,
+                        a.rolled.as_deref(),
+                        a.json,
+                        out,
+                    );
+                }
+                if !a.auto {
+                    return Err(bad(format!(
+                        "a skirmish of campaign characters is played: `solum soluna skirmish start {}` \
+                         (then `act NAME attack|move TARGET`); `--auto` lets the tactic fight it whole",
+                        a.who.join(" ")
+                    )));
+                }
+                let view = open(&a.campaign)?
+                    .soluna_skirmish(&a.who, super::campaign::dice(a.seed, a.rolled.as_deref())?)?;
+                if a.json {
+                    return write_json(out, &view);
+                }
+                write_events(out, &view.names, &view.events)?;
+                render::write_seed(out, view.rolled.seed).map_err(Into::into)
             }
-            let view = open(campaign)?
-                .soluna_skirmish(who, super::campaign::dice(*seed, rolled.as_deref())?)?;
-            if *as_json {
+        },
+        SolunaCommand::Test(a) => {
+            let request = solum_app::soluna::SolunaTest {
+                attack: match a.attack {
+                    SolunaAttackArg::Melee => solum_app::soluna::SolunaAttack::Melee,
+                    SolunaAttackArg::Ranged => solum_app::soluna::SolunaAttack::Ranged,
+                },
+                flips: a.flips,
+                against: a.against,
+                target: a.tn,
+            };
+            let d = &a.dice;
+            let view = open(&d.campaign)?.soluna_test(
+                &a.name,
+                &request,
+                super::campaign::dice(d.seed, d.rolled.as_deref())?,
+            )?;
+            if d.json {
                 return write_json(out, &view);
             }
-            write_events(out, &view.names, &view.events)?;
-            render::write_seed(out, view.rolled.seed).map_err(Into::into)
+            write_test(out, &view)
         }
         SolunaCommand::New(a) => {
             let c = Character {
@@ -409,6 +437,271 @@ fn write_events(out: &mut dyn Write, names: &[String], events: &[Event]) -> anyh
                     }
                 )
             )?,
+        }
+    }
+    Ok(())
+}
+
+fn write_test(out: &mut dyn Write, v: &solum_app::soluna::SolunaTestView) -> anyhow::Result<()> {
+    let r = &v.request;
+    writeln!(
+        out,
+        "{} {} dice of {}, flips +{} −{}",
+        paint(HEAD, format!("{} tests", v.name)),
+        v.dice,
+        match r.attack {
+            solum_app::soluna::SolunaAttack::Melee => "melee",
+            solum_app::soluna::SolunaAttack::Ranged => "ranged",
+        },
+        r.flips,
+        r.against
+    )?;
+    if let (Some(tn), Some(p)) = (r.target, v.p_target) {
+        writeln!(out, "  chance to reach {tn}: {}", pct(p))?;
+    }
+    writeln!(out, "  rolled   {}", render::faces(&v.rolled.faces))?;
+    for f in v.result.flips.iter().take(FLIP_LINES) {
+        writeln!(out, "  flip     die {}: {} → {}", f[0] + 1, f[1], f[2])?;
+    }
+    if !v.result.flips.is_empty() {
+        writeln!(out, "  now      {}", render::faces(&v.result.faces))?;
+    }
+    writeln!(out, "  largest  {} × {}", v.result.largest, v.result.face)?;
+    if let (Some(tn), Some(ok)) = (r.target, v.result.passed) {
+        writeln!(
+            out,
+            "  target {tn}: {}",
+            if ok {
+                paint(GOOD, "PASSED")
+            } else {
+                paint(BAD, "FAILED")
+            }
+        )?;
+    }
+    render::write_seed(out, v.rolled.seed)?;
+    Ok(())
+}
+
+fn pct(p: f64) -> String {
+    format!("{:.1}%", p * 100.0)
+}
+
+fn odds_line(o: &AttackOdds) -> String {
+    format!(
+        "{} dice, net flips {:+}, armour {}: damage ≥ 1 {}, takes out {}",
+        o.dice,
+        o.net_flips,
+        o.armour,
+        pct(o.p_damage),
+        pct(o.p_out)
+    )
+}
+
+fn skirmish_play(play: &SkirmishPlay, out: &mut dyn Write) -> anyhow::Result<()> {
+    use super::campaign::{dice, open, write_json};
+    use solum_app::soluna::{SkirmishAct, SkirmishAction};
+    let (view, as_json) = match play {
+        SkirmishPlay::Start {
+            names,
+            auto,
+            dice: d,
+        } => (
+            open(&d.campaign)?.start_soluna_skirmish(
+                names,
+                auto,
+                dice(d.seed, d.rolled.as_deref())?,
+            )?,
+            d.json,
+        ),
+        SkirmishPlay::Act {
+            name,
+            action,
+            target,
+            flips,
+            extra_dice,
+            ranged,
+            dice: d,
+        } => {
+            let act = SkirmishAct {
+                action: match action {
+                    SkirmishActionArg::Attack => SkirmishAction::Attack,
+                    SkirmishActionArg::Move => SkirmishAction::Move,
+                },
+                target: target.clone(),
+                ranged: *ranged,
+                flips: *flips,
+                dice: *extra_dice,
+            };
+            (
+                open(&d.campaign)?.act_soluna_skirmish(
+                    name,
+                    &act,
+                    dice(d.seed, d.rolled.as_deref())?,
+                )?,
+                d.json,
+            )
+        }
+        SkirmishPlay::Move {
+            name,
+            target,
+            dice: d,
+        } => {
+            let act = SkirmishAct {
+                action: SkirmishAction::Move,
+                target: target.clone(),
+                ranged: false,
+                flips: 0,
+                dice: 0,
+            };
+            (
+                open(&d.campaign)?.act_soluna_skirmish(
+                    name,
+                    &act,
+                    dice(d.seed, d.rolled.as_deref())?,
+                )?,
+                d.json,
+            )
+        }
+        SkirmishPlay::Go { dice: d } => (
+            open(&d.campaign)?.go_soluna_skirmish(dice(d.seed, d.rolled.as_deref())?)?,
+            d.json,
+        ),
+        SkirmishPlay::Abandon { json, campaign } => {
+            let view = open(campaign)?.abandon_soluna_skirmish()?;
+            if *json {
+                return write_json(out, &view);
+            }
+            writeln!(out, "{}", paint(HEAD, "skirmish abandoned"))?;
+            for c in view.sheets.iter().flatten() {
+                writeln!(
+                    out,
+                    "  {}: {} hit point(s), flips {}, guard {}",
+                    c.name, c.hit_points, c.flips, c.guard
+                )?;
+            }
+            return Ok(());
+        }
+        SkirmishPlay::Status { json, campaign } => {
+            let state = open(campaign)?.soluna_skirmish_state()?;
+            if *json {
+                return write_json(out, &state);
+            }
+            return write_state(out, &state);
+        }
+    };
+    if as_json {
+        return write_json(out, &view);
+    }
+    write_play(out, &view)
+}
+
+fn write_play(out: &mut dyn Write, v: &PlayView) -> anyhow::Result<()> {
+    if let Some(o) = &v.odds {
+        writeln!(out, "odds before the roll: {}", odds_line(o))?;
+    }
+    write_events(out, &v.state.names, &v.events)?;
+    if v.state.skirmish.over.is_none() {
+        write_state(out, &v.state)?;
+    } else {
+        for c in v.sheets.iter().flatten() {
+            writeln!(
+                out,
+                "  sheet {}: {} hit point(s), flips {}, guard {}, extra dice {}, dice guard {}",
+                c.name, c.hit_points, c.flips, c.guard, c.extra_dice, c.dice_guard
+            )?;
+        }
+    }
+    if !v.rolled.faces.is_empty() || v.rolled.seed.is_some() && !v.events.is_empty() {
+        render::write_seed(out, v.rolled.seed)?;
+    }
+    Ok(())
+}
+
+fn write_state(out: &mut dyn Write, st: &SkirmishState) -> anyhow::Result<()> {
+    let s = &st.skirmish;
+    if let Some(e) = &s.over {
+        writeln!(
+            out,
+            "{}",
+            paint(
+                HEAD,
+                match &e.winner {
+                    Some(w) => format!("over: {w} win after {} turn(s)", e.turns),
+                    None => format!("over: nobody stands after {} turn(s)", e.turns),
+                }
+            )
+        )?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{}",
+        paint(HEAD, format!("turn {}, phase {} waits", s.turn, s.phase))
+    )?;
+    for (i, c) in s.characters.iter().enumerate() {
+        let foes: Vec<&str> = s
+            .engaged
+            .iter()
+            .filter_map(|&[a, b]| {
+                if a == i {
+                    Some(st.names[b].as_str())
+                } else if b == i {
+                    Some(st.names[a].as_str())
+                } else {
+                    None
+                }
+            })
+            .collect();
+        writeln!(
+            out,
+            "  {} ({}{}): HP {} · flips {} · guard {} · extra dice {}{}{}",
+            c.name,
+            c.side,
+            if s.auto[i] { ", auto" } else { "" },
+            c.hit_points,
+            c.flips,
+            c.guard,
+            c.extra_dice,
+            if foes.is_empty() {
+                String::new()
+            } else {
+                format!(" · engaged with {}", foes.join(", "))
+            },
+            if s.declared[i].is_some() {
+                " · decided"
+            } else {
+                ""
+            }
+        )?;
+    }
+    if st.waiting.is_empty() {
+        writeln!(
+            out,
+            "  no decision missing: `solum soluna skirmish go` rolls (--rolled or --seed)"
+        )?;
+    } else {
+        writeln!(out, "  waiting for {}", st.waiting.join(", "))?;
+    }
+    for o in &st.options {
+        let line = if o.action == "move" {
+            format!("act {} move {}", o.name, o.target)
+        } else {
+            format!(
+                "act {} attack {}{} --flips {}{}",
+                o.name,
+                o.target,
+                if o.ranged { " --ranged" } else { "" },
+                o.most_flips,
+                if o.most_dice > 0 {
+                    format!(" --extra-dice {}", o.most_dice)
+                } else {
+                    String::new()
+                }
+            )
+        };
+        match &o.odds {
+            Some(odds) => writeln!(out, "    {line}   {}", odds_line(odds))?,
+            None => writeln!(out, "    {line}")?,
         }
     }
     Ok(())
