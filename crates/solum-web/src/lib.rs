@@ -1899,7 +1899,7 @@ async fn combat_line(
     change(&state, scope, move |c| {
         // Faces typed with `with` are real dice: only for a game master alone at the table.
         // (A line that does not parse is refused by the use case, naming the line.)
-        if let Ok(solum_play::encounter::Line::Command(_, Some(_))) =
+        if let Ok(solum_play::encounter::Line::Command(_, Some(_), _)) =
             solum_play::encounter::parse_line(&req.line)
             && !tables::may_type_dice(c.store(), &member)?
         {
