@@ -802,7 +802,7 @@ fn fighter_hp(session: &Session) -> Vec<FighterHp> {
 }
 
 /// A character's sheet as stored by the character use cases.
-fn character_of(sheet: &Sheet) -> Result<Character, AppError> {
+pub(crate) fn character_of(sheet: &Sheet) -> Result<Character, AppError> {
     if sheet.schema != i64::from(CHARACTER_SCHEMA) {
         return Err(bad(
             "schema",

@@ -12,6 +12,7 @@ pub mod classic;
 pub mod combat;
 pub mod creatures;
 pub mod dietype;
+pub mod fast_static;
 mod error;
 pub mod groups;
 pub mod ideas;
@@ -631,6 +632,7 @@ fn check_record(record: &Record) -> Result<(), AppError> {
         Record::Character(c) => c.check(),
         Record::Sol(s) => s.check(),
         Record::Combat(c) => c.check(),
+        Record::FastStatic(c) => c.check(),
         Record::Creature(c) => c.check(),
         Record::Classic(c) => c.check(),
         Record::Soluna(c) => c.check(),
