@@ -24,7 +24,7 @@ use crate::cmd::{campaign, check};
 use crate::render;
 
 /// The command words, for completion and `help`.
-const COMMANDS: [(&str, &str); 24] = [
+const COMMANDS: [(&str, &str); 25] = [
     (
         "ask",
         "ask QUESTION       ask the oracle (also `? QUESTION`)",
@@ -84,6 +84,10 @@ const COMMANDS: [(&str, &str); 24] = [
     (
         "status",
         "status             the open fight: order, whose turn, hit points",
+    ),
+    (
+        "static",
+        "static --char NAME (--foe F | --vs D --foe-hp N --foe-damage N) [--background BG] [--rolled …]   fast static combat from a sheet; `static --char NAME` goes on, `--abandon` leaves",
     ),
     (
         "creature",
@@ -415,6 +419,18 @@ impl Session {
                 self.one_shot(argv, out)?;
             }
             "status" => self.one_shot(vec!["combat".into(), "status".into()], out)?,
+            "static" => {
+                // Fast static combat (S11) in a session is a campaign character's: the
+                // one-shot command's flags, the session's campaign.
+                let mut argv = vec!["static".to_owned()];
+                argv.extend(words(rest)?);
+                if !argv.iter().any(|w| w == "--char" || w.starts_with("--char=")) {
+                    return Err(bad(
+                        "static: in a session, fight with a character: static --char NAME --foe F …",
+                    ));
+                }
+                self.one_shot(argv, out)?;
+            }
             "oracle" => {
                 // Setting it changes the campaign's setting, as `solum oracle` does.
                 if !rest.is_empty() {
