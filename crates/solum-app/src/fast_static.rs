@@ -204,10 +204,7 @@ impl StaticRecord {
                 setup.opposition.damage
             ),
             StaticChange::Rounds {
-                setup,
-                call,
-                after,
-                ..
+                setup, call, after, ..
             } => {
                 let bg = call
                     .background
@@ -597,10 +594,7 @@ impl<S: CampaignStore> Campaign<S> {
                     ));
                 }
                 (Some(_), None) if request.weapon.is_some() => {
-                    return Err(bad(
-                        "weapon",
-                        "the weapon is chosen when the fight starts",
-                    ));
+                    return Err(bad("weapon", "the weapon is chosen when the fight starts"));
                 }
                 (Some(s), None) => s,
                 (None, Some(o)) => {
@@ -627,7 +621,9 @@ impl<S: CampaignStore> Campaign<S> {
             if stored.calls.len() >= MAX_STATIC_CALLS {
                 return Err(bad(
                     "static combat",
-                    format!("the fight has {MAX_STATIC_CALLS} calls, the most one keeps: abandon it"),
+                    format!(
+                        "the fight has {MAX_STATIC_CALLS} calls, the most one keeps: abandon it"
+                    ),
                 ));
             }
             let background = match &request.background {

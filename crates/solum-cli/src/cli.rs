@@ -170,12 +170,13 @@ impl Command {
         match self {
             Self::Odds(_)
             | Self::Vehicle(_)
-            | Self::Static(_)
             | Self::Sim(_)
             | Self::Completions { .. }
             | Self::Man => false,
             // A check uses the campaign only from a campaign character's sheet.
             Self::Check(a) => a.pool.character.is_some(),
+            // Fast static combat keeps a campaign character's fight (S11), and only that.
+            Self::Static(a) => a.character.is_some(),
             // Sol and Sol'una rolls keep nothing; a die-type roll only from a character.
             Self::Roll(RollArgs {
                 command: Some(RollCommand::Sol(_) | RollCommand::Soluna(_)),
@@ -1664,13 +1665,25 @@ pub struct PlayStaticArgs {
     #[arg(long, requires = "character", conflicts_with_all = ["foe", "vs", "weapon", "background", "rolled", "seed"])]
     pub abandon: bool,
     /// The hero's combat pool.
-    #[arg(long, allow_negative_numbers = true, required_unless_present = "character")]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        required_unless_present = "character"
+    )]
     pub pool: Option<i64>,
     /// The hero's hit points.
-    #[arg(long, allow_negative_numbers = true, required_unless_present = "character")]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        required_unless_present = "character"
+    )]
     pub hp: Option<i64>,
     /// The hero's weapon damage.
-    #[arg(long, allow_negative_numbers = true, required_unless_present = "character")]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        required_unless_present = "character"
+    )]
     pub damage: Option<i64>,
     /// An opposition from the bestiary's static entries (e.g. "trooper squad").
     #[arg(long, conflicts_with_all = ["vs", "foe_hp", "foe_damage"])]

@@ -260,7 +260,11 @@ fn write_choices(out: &mut dyn Write, combat: &Combat) -> std::io::Result<()> {
             Some(s) => format!("options: no attack from here: move closer first, or {s}"),
             None => "options: no attack from here: move closer first".to_owned(),
         };
-        writeln!(out, "  {}", paint(DIM, format!("{text}; {}", texts.join("; "))))?;
+        writeln!(
+            out,
+            "  {}",
+            paint(DIM, format!("{text}; {}", texts.join("; ")))
+        )?;
     } else {
         let holding = combat
             .acting()

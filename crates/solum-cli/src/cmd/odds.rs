@@ -397,7 +397,7 @@ pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result
         )));
     }
     if let Some(name) = &args.character {
-        return static_from_sheet(args, name, out);
+        return static_from_sheet(args, name, None, out);
     }
     use solum_expanded::combat::StaticCombat;
     use solum_expanded::fight::{StaticSpec, static_odds};
@@ -526,9 +526,21 @@ pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result
 /// `solum static --char NAME …`: fast static combat with a campaign character (S11), kept
 /// in the campaign: started with the opposition, resumed with `--char` alone, abandoned
 /// with `--abandon`.
-fn static_from_sheet(args: &PlayStaticArgs, name: &str, out: &mut dyn Write) -> anyhow::Result<()> {
+pub(crate) fn static_from_sheet(
+    args: &PlayStaticArgs,
+    name: &str,
+    campaign: Option<&mut solum_app::Campaign<solum_store::SqliteStore>>,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
     use solum_app::fast_static::{Opposition, StaticRequest};
-    let mut campaign = super::campaign::open(&args.campaign)?;
+    let mut opened;
+    let campaign = match campaign {
+        Some(c) => c,
+        None => {
+            opened = super::campaign::open(&args.campaign)?;
+            &mut opened
+        }
+    };
     let view = if args.abandon {
         campaign.abandon_static(name)?
     } else {
@@ -538,7 +550,8 @@ fn static_from_sheet(args: &PlayStaticArgs, name: &str, out: &mut dyn Write) -> 
                 name: "the opposition".to_owned(),
                 difficulty: difficulty(vs)?.value(),
                 hit_points: hit_points(
-                    args.foe_hp.ok_or_else(|| bad("--vs needs --foe-hp and --foe-damage"))?,
+                    args.foe_hp
+                        .ok_or_else(|| bad("--vs needs --foe-hp and --foe-damage"))?,
                     "--foe-hp",
                 )?,
                 damage: damage(

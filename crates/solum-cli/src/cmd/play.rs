@@ -421,15 +421,23 @@ impl Session {
             "status" => self.one_shot(vec!["combat".into(), "status".into()], out)?,
             "static" => {
                 // Fast static combat (S11) in a session is a campaign character's: the
-                // one-shot command's flags, the session's campaign.
-                let mut argv = vec!["static".to_owned()];
-                argv.extend(words(rest)?);
-                if !argv.iter().any(|w| w == "--char" || w.starts_with("--char=")) {
+                // one-shot command's flags, run on the session's campaign.
+                let typed = words(rest)?;
+                if typed.iter().any(|w| w.starts_with("--campaign")) {
+                    return Err(bad("static: --campaign: the session's campaign is used"));
+                }
+                let mut argv = vec!["solum".to_owned(), "static".to_owned()];
+                argv.extend(typed);
+                let cli = crate::Cli::try_parse_from(argv).map_err(|e| clap_error(&e, "static"))?;
+                let crate::cli::Command::Static(args) = cli.command else {
+                    unreachable!("parsed as `solum static`")
+                };
+                let Some(name) = args.character.clone() else {
                     return Err(bad(
                         "static: in a session, fight with a character: static --char NAME --foe F …",
                     ));
-                }
-                self.one_shot(argv, out)?;
+                };
+                super::odds::static_from_sheet(&args, &name, Some(campaign), out)?;
             }
             "oracle" => {
                 // Setting it changes the campaign's setting, as `solum oracle` does.
