@@ -166,7 +166,7 @@ impl CombatRecord {
     pub fn has_dice(&self) -> bool {
         matches!(&self.change, CombatChange::Line { line, .. }
             if !line.faces.is_empty()
-                || matches!(parse_line(&line.line), Ok(Line::Command(_, Some(_)))))
+                || matches!(parse_line(&line.line), Ok(Line::Command(_, Some(_), _))))
     }
 
     /// One line for the story.
@@ -282,6 +282,9 @@ fn play(
 /// scripted source, every face used.
 fn rebuild(stored: &StoredCombat) -> Result<Session, AppError> {
     let mut session = empty_session(stored.roll_off);
+    // Stored lines replay as they were accepted, `bg` on a fighter line of an older combat
+    // included; a new line is checked without it (see `combat_line`).
+    session.set_legacy_background_flag(true);
     for (i, line) in stored.lines.iter().enumerate() {
         let mut dice = TypedDice::new(line.faces.clone());
         let replayed = play(&mut session, line, &mut dice).and_then(|_| {
@@ -393,16 +396,26 @@ pub struct CombatStatus {
     pub choices: Vec<ChoiceView>,
 }
 
-/// One option of the acting fighter, with its exact chance.
+/// One option of the acting fighter, legal now, with its exact chance.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ChoiceView {
     /// "melee", "unarmed", "shoot", "vehicle attack", "chase closer", "chase away",
-    /// "disengage".
+    /// "disengage", "move closer", "move away", "switch", "end turn".
     pub action: &'static str,
-    /// The target.
-    pub target: String,
-    /// The range now.
-    pub band: &'static str,
+    /// The target, for an option that has one.
+    pub target: Option<String>,
+    /// The range to the target now.
+    pub band: Option<&'static str>,
+    /// For `switch`: the weapon taken in hand.
+    pub weapon: Option<String>,
+    /// The option takes the fighter's action.
+    pub uses_action: bool,
+    /// The background the acting fighter names for the roll (S18).
+    pub background: Option<String>,
+    /// The background the defender names for its defence roll (S18).
+    pub defender_background: Option<String>,
+    /// The line of the combat language that plays this option.
+    pub line: String,
     /// For an opposed action, the chance to win; for an unopposed one, to succeed.
     pub p_success: f64,
     /// For an opposed action: the chance of a draw.
@@ -414,10 +427,16 @@ pub struct ChoiceView {
 impl ChoiceView {
     fn of(c: &Choice, fighters: &[solum_expanded::combat::Fighter]) -> Self {
         let f = solum_dice::prob_to_f64;
+        let target = c.target.map(|t| fighters[t].name.clone());
         Self {
             action: c.action,
-            target: fighters[c.target].name.clone(),
-            band: c.band.name(),
+            line: choice_line(c, target.as_deref()),
+            target,
+            band: c.band.map(|b| b.name()),
+            weapon: c.weapon.clone(),
+            uses_action: c.uses_action,
+            background: c.background.clone(),
+            defender_background: c.defender_background.clone(),
             p_success: match (&c.odds, &c.p_success) {
                 (Some(o), _) => f(&o.win),
                 (None, Some(p)) => f(p),
@@ -427,6 +446,38 @@ impl ChoiceView {
             p_lose: c.odds.as_ref().map(|o| f(&o.lose)),
         }
     }
+}
+
+/// A word of the line language, quoted when it holds a space or a `#`.
+fn word(w: &str) -> String {
+    if w.contains(char::is_whitespace) || w.contains('#') {
+        format!("\"{w}\"")
+    } else {
+        w.to_owned()
+    }
+}
+
+/// The line of the combat language that plays an option.
+pub fn choice_line(c: &Choice, target: Option<&str>) -> String {
+    let verb = match c.action {
+        "vehicle attack" => "vattack",
+        // Every move while engaged starts with the disengage roll (S7).
+        "disengage" => "move away",
+        "end turn" => "end",
+        other => other,
+    };
+    let mut line = verb.to_owned();
+    for w in [target, c.weapon.as_deref()].into_iter().flatten() {
+        line.push(' ');
+        line.push_str(&word(w));
+    }
+    if let Some(b) = &c.background {
+        line.push_str(&format!(" bg {}", word(b)));
+    }
+    if let Some(b) = &c.defender_background {
+        line.push_str(&format!(" defend-bg {}", word(b)));
+    }
+    line
 }
 
 impl CombatStatus {
@@ -613,6 +664,8 @@ impl<S: CampaignStore> Campaign<S> {
                 ));
             }
             let mut session = rebuild(&stored)?;
+            // S18: a new line names backgrounds per roll; `bg` on a fighter line is refused.
+            session.set_legacy_background_flag(false);
             let mut line = CombatLine {
                 line: text.clone(),
                 seed: None,
@@ -751,7 +804,7 @@ fn fighter_hp(session: &Session) -> Vec<FighterHp> {
 }
 
 /// A character's sheet as stored by the character use cases.
-fn character_of(sheet: &Sheet) -> Result<Character, AppError> {
+pub(crate) fn character_of(sheet: &Sheet) -> Result<Character, AppError> {
     if sheet.schema != i64::from(CHARACTER_SCHEMA) {
         return Err(bad(
             "schema",
@@ -791,7 +844,9 @@ impl CombatReplay {
         }
         match &record.change {
             CombatChange::Started { roll_off } => {
-                self.open = Some((record.combat.clone(), empty_session(*roll_off), Vec::new()));
+                let mut session = empty_session(*roll_off);
+                session.set_legacy_background_flag(true);
+                self.open = Some((record.combat.clone(), session, Vec::new()));
                 None
             }
             CombatChange::Line { line, events, text } => {

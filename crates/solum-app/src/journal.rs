@@ -93,6 +93,9 @@ pub enum Record {
     Sol(Box<crate::sol::SolRecord>),
     /// A combat kept in the campaign was started, played a line, or ended.
     Combat(Box<crate::combat::CombatRecord>),
+    /// A character's fast static combat (S11) started, played rounds, or was abandoned.
+    #[serde(rename = "static")]
+    FastStatic(Box<crate::fast_static::StaticRecord>),
     /// A creature was added to the campaign's bestiary or removed from it.
     Creature(Box<crate::creatures::CreatureRecord>),
     /// One of the original So1um's heroes was created, imported, rested, rolled a check or
@@ -217,6 +220,7 @@ impl Record {
             Self::Character(_) => "character",
             Self::Sol(_) => "sol",
             Self::Combat(_) => "combat",
+            Self::FastStatic(_) => "static",
             Self::Creature(_) => "creature",
             Self::Classic(_) => "classic",
             Self::Soluna(_) => "soluna",
@@ -235,6 +239,7 @@ impl Record {
             Self::Dietype(c) => c.has_dice(),
             Self::Sol(s) => s.has_dice(),
             Self::Combat(c) => c.has_dice(),
+            Self::FastStatic(c) => c.has_dice(),
             Self::Notation(n) => n.has_dice(),
             Self::Reveal { record, .. } => record.has_dice(),
             other => other.rolled().is_some(),
@@ -250,6 +255,7 @@ impl Record {
             Self::Dietype(c) => Some(c.summary()),
             Self::Sol(s) => Some(s.summary()),
             Self::Combat(c) => Some(c.summary()),
+            Self::FastStatic(c) => Some(c.summary()),
             Self::Creature(c) => Some(c.summary()),
             Self::Notation(n) => Some(n.summary()),
             Self::Reveal { record, .. } => record.character_summary(),
@@ -266,6 +272,7 @@ impl Record {
             | Self::Character(_)
             | Self::Sol(_)
             | Self::Combat(_)
+            | Self::FastStatic(_)
             | Self::Creature(_)
             | Self::Classic(_)
             | Self::Soluna(_)
@@ -352,6 +359,8 @@ pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
         // A combat line re-derives only on the combat its earlier lines built: see
         // [`Replayer`], which `verify` and `import` run.
         Record::Combat(_) => Ok(None),
+        // A call of a fast static combat holds its inputs: it re-derives on its own.
+        Record::FastStatic(c) => Ok(c.replay()),
         Record::Classic(c) => Ok(c.replay()),
         Record::Soluna(c) => Ok(c.replay()),
         Record::Dietype(c) => Ok(c.replay()),

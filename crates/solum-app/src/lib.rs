@@ -13,6 +13,7 @@ pub mod combat;
 pub mod creatures;
 pub mod dietype;
 mod error;
+pub mod fast_static;
 pub mod groups;
 pub mod ideas;
 pub mod import;
@@ -686,6 +687,7 @@ fn check_record(record: &Record) -> Result<(), AppError> {
         Record::Character(c) => c.check(),
         Record::Sol(s) => s.check(),
         Record::Combat(c) => c.check(),
+        Record::FastStatic(c) => c.check(),
         Record::Creature(c) => c.check(),
         Record::Classic(c) => c.check(),
         Record::Soluna(c) => c.check(),

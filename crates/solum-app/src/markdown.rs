@@ -122,6 +122,9 @@ fn render_record(entry: &JournalEntry) -> String {
             Record::Combat(c) => {
                 let _ = writeln!(out, "> {}\n", inline(&c.summary()));
             }
+            Record::FastStatic(c) => {
+                let _ = writeln!(out, "> {}\n", inline(&c.summary()));
+            }
             Record::Creature(c) => {
                 let _ = writeln!(out, "> {}\n", inline(&c.summary()));
             }

@@ -209,6 +209,19 @@ impl SheetReplay {
                 let row = creatures::stored_body(present.then(|| creature.clone()));
                 self.put(creatures::SYSTEM, k, &row);
             }
+            Record::FastStatic(c) => {
+                // Each call of a fast static combat writes the hero's hit points.
+                if let crate::fast_static::StaticChange::Rounds {
+                    sheet: Some((_, hp)),
+                    ..
+                } = &c.change
+                {
+                    let k = (characters::SYSTEM, name_key(&c.hero));
+                    if let Some(Value::Object(body)) = self.sheets.get_mut(&k) {
+                        body.insert("hit_points".into(), (*hp).into());
+                    }
+                }
+            }
             Record::Combat(c) => {
                 // The end of a campaign combat writes hit points back to the sheets.
                 if let crate::combat::CombatChange::Ended { written, .. } = &c.change {

@@ -173,12 +173,13 @@ impl Command {
         match self {
             Self::Odds(_)
             | Self::Vehicle(_)
-            | Self::Static(_)
             | Self::Sim(_)
             | Self::Completions { .. }
             | Self::Man => false,
             // A check uses the campaign only from a campaign character's sheet.
             Self::Check(a) => a.pool.character.is_some(),
+            // Fast static combat keeps a campaign character's fight (S11), and only that.
+            Self::Static(a) => a.character.is_some(),
             // Sol and Sol'una rolls keep nothing; a die-type roll only from a character.
             Self::Roll(RollArgs {
                 command: Some(RollCommand::Sol(_) | RollCommand::Soluna(_)),
@@ -1847,26 +1848,53 @@ pub enum VehicleCommand {
 
 #[derive(Debug, Args)]
 pub struct PlayStaticArgs {
+    /// A campaign character fights (S11): pool, weapon and hit points from the sheet; the
+    /// rounds are journaled and the sheet loses the hit points. Typed dice that run out at the
+    /// end of a round leave the fight waiting: run again with `--char` alone to go on.
+    #[arg(long = "char", value_name = "NAME", conflicts_with_all = ["pool", "hp", "damage", "bestiary"])]
+    pub character: Option<String>,
+    /// With --char: the weapon of the sheet to fight with (when the fight starts; default the
+    /// one that serves best).
+    #[arg(long, requires = "character")]
+    pub weapon: Option<String>,
+    /// With --char: a background of the sheet named for this call's rounds (S18; default none).
+    #[arg(long, requires = "character")]
+    pub background: Option<String>,
+    /// With --char: leave the open fight (journaled; the sheet keeps what it cost).
+    #[arg(long, requires = "character", conflicts_with_all = ["foe", "vs", "weapon", "background", "rolled", "seed"])]
+    pub abandon: bool,
     /// The hero's combat pool.
-    #[arg(long, allow_negative_numbers = true)]
-    pub pool: i64,
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        required_unless_present = "character"
+    )]
+    pub pool: Option<i64>,
     /// The hero's hit points.
-    #[arg(long, allow_negative_numbers = true)]
-    pub hp: i64,
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        required_unless_present = "character"
+    )]
+    pub hp: Option<i64>,
     /// The hero's weapon damage.
-    #[arg(long, allow_negative_numbers = true)]
-    pub damage: i64,
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        required_unless_present = "character"
+    )]
+    pub damage: Option<i64>,
     /// An opposition from the bestiary's static entries (e.g. "trooper squad").
     #[arg(long, conflicts_with_all = ["vs", "foe_hp", "foe_damage"])]
     pub foe: Option<String>,
     /// The opposition's difficulty (without --foe).
-    #[arg(long, allow_hyphen_values = true, required_unless_present = "foe")]
+    #[arg(long, allow_hyphen_values = true, required_unless_present_any = ["foe", "character"])]
     pub vs: Option<String>,
     /// The opposition's hit points (without --foe).
-    #[arg(long, allow_negative_numbers = true, required_unless_present = "foe")]
+    #[arg(long, allow_negative_numbers = true, required_unless_present_any = ["foe", "character"])]
     pub foe_hp: Option<i64>,
     /// The opposition's damage (without --foe).
-    #[arg(long, allow_negative_numbers = true, required_unless_present = "foe")]
+    #[arg(long, allow_negative_numbers = true, required_unless_present_any = ["foe", "character"])]
     pub foe_damage: Option<i64>,
     /// Extra bestiary files.
     #[arg(long)]
@@ -1876,6 +1904,8 @@ pub struct PlayStaticArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
 }
 
 #[derive(Debug, Args)]

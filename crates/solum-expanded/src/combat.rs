@@ -132,8 +132,12 @@ impl Crewed {
 pub struct Armament {
     /// What it is: "sword", "rifle".
     pub name: String,
-    /// The pool to attack with it (Body + background − penalties).
+    /// The pool to attack with it (Body − penalties; + a background when the fighter was
+    /// built with one on every roll).
     pub pool: Pool,
+    /// The pool when the roll names one of the fighter's backgrounds (S18): one die more,
+    /// before the penalties and the minimum of one die (S1).
+    pub bg_pool: Pool,
     /// Damage it deals (after the Body rule).
     pub damage: u32,
     /// A ranged weapon shoots; in melee it is an improvised weapon (1 damage).
@@ -163,6 +167,11 @@ pub struct Fighter {
     pub armor_too_heavy: bool,
     /// Pool for unarmed strikes and improvised weapons (Body + background − armor).
     pub unarmed_pool: Pool,
+    /// The unarmed pool when the roll names a background (S18).
+    pub unarmed_bg_pool: Pool,
+    /// The backgrounds of its sheet, which a roll of the fight may name (S18); empty for a
+    /// fighter typed in or from the bestiary.
+    pub backgrounds: Vec<String>,
     /// The weapons it carries, in listed order.
     pub weapons: Vec<Armament>,
     /// The weapon in hand: an index into `weapons`, `None` for bare hands (S13).
@@ -208,6 +217,7 @@ impl Fighter {
         let mut weapons = vec![Armament {
             name: "weapon".to_owned(),
             pool,
+            bg_pool: pool,
             damage,
             ranged: false,
             anti_vehicle: false,
@@ -216,6 +226,7 @@ impl Fighter {
             weapons.push(Armament {
                 name: "ranged".to_owned(),
                 pool,
+                bg_pool: pool,
                 damage,
                 ranged: true,
                 anti_vehicle: false,
@@ -229,6 +240,8 @@ impl Fighter {
             initiative_background: false,
             armor_too_heavy: false,
             unarmed_pool: pool,
+            unarmed_bg_pool: pool,
+            backgrounds: Vec::new(),
             held: best_weapon(&weapons),
             weapons,
             hit_points,
@@ -248,6 +261,7 @@ impl Fighter {
                 Ok(Armament {
                     name: w.name.clone(),
                     pool: hero.pool(Attribute::Body, background, Some(w)).pool()?,
+                    bg_pool: hero.pool(Attribute::Body, true, Some(w)).pool()?,
                     damage: w.damage(hero.body),
                     anti_vehicle: w.anti_vehicle,
                     ranged: w.ranged,
@@ -263,6 +277,8 @@ impl Fighter {
             initiative_background: background && !hero.backgrounds.is_empty(),
             armor_too_heavy: unarmed.armor_too_heavy,
             unarmed_pool: unarmed.pool()?,
+            unarmed_bg_pool: hero.pool(Attribute::Body, true, None).pool()?,
+            backgrounds: hero.backgrounds.clone(),
             held: best_weapon(&weapons),
             weapons,
             hit_points: hero.hit_points,
@@ -314,6 +330,8 @@ impl Fighter {
             initiative_background: background,
             armor_too_heavy: false,
             unarmed_pool: pilot_pool,
+            unarmed_bg_pool: pilot_pool,
+            backgrounds: Vec::new(),
             weapons: Vec::new(),
             held: None,
             hit_points: vehicle.hull,
@@ -398,12 +416,50 @@ impl Fighter {
         (self.unarmed_pool, IMPROVISED_DAMAGE)
     }
 
+    /// [`Fighter::melee`], with one of its backgrounds named for the roll or not (S18).
+    pub fn melee_with(&self, background: bool) -> (Pool, u32) {
+        match self.held_weapon() {
+            Some(w) if !w.ranged => (if background { w.bg_pool } else { w.pool }, w.damage),
+            _ => self.unarmed_with(background),
+        }
+    }
+
+    /// [`Fighter::unarmed`], with a background named for the roll or not (S18).
+    pub fn unarmed_with(&self, background: bool) -> (Pool, u32) {
+        let pool = if background {
+            self.unarmed_bg_pool
+        } else {
+            self.unarmed_pool
+        };
+        (pool, IMPROVISED_DAMAGE)
+    }
+
+    /// The name of one of its sheet's backgrounds as the sheet spells it (exact, then any
+    /// case), if it has it.
+    pub fn background(&self, name: &str) -> Option<&str> {
+        let name = name.trim();
+        self.backgrounds
+            .iter()
+            .find(|b| *b == name)
+            .or_else(|| {
+                self.backgrounds
+                    .iter()
+                    .find(|b| b.eq_ignore_ascii_case(name))
+            })
+            .map(String::as_str)
+    }
+
     /// The ranged weapon in hand, if the weapon in hand is one.
     pub fn ranged(&self) -> Option<RangedAttack> {
+        self.ranged_with(false)
+    }
+
+    /// [`Fighter::ranged`], with a background named for the shot or not (S18).
+    pub fn ranged_with(&self, background: bool) -> Option<RangedAttack> {
         self.held_weapon()
             .filter(|w| w.ranged)
             .map(|w| RangedAttack {
-                pool: w.pool,
+                pool: if background { w.bg_pool } else { w.pool },
                 damage: w.damage,
                 anti_vehicle: w.anti_vehicle,
             })
@@ -435,6 +491,32 @@ pub enum Direction {
     Closer,
     /// One band away.
     Away,
+}
+
+/// The backgrounds named for the rolls of one command (S18): each entry is a fighter that
+/// rolls in the command and one background of its sheet that fits the task. A fighter not
+/// named rolls without a background (the default). [`Combat::apply_chosen`] refuses a
+/// background the fighter's sheet lacks, a fighter that does not roll in the command, and a
+/// fighter named twice, before any die is rolled.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct RollBackgrounds(pub Vec<(usize, String)>);
+
+impl RollBackgrounds {
+    /// No background on any roll.
+    pub const NONE: Self = Self(Vec::new());
+
+    /// The background named for `fighter`, if any.
+    pub fn of(&self, fighter: usize) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(f, _)| *f == fighter)
+            .map(|(_, b)| b.as_str())
+    }
+
+    /// True when no background is named.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 /// What a combatant, or the GM, does. Targets are fighter indices.
@@ -522,6 +604,9 @@ pub enum Event {
         fighter: usize,
         /// Mind (+ background) against 4.
         check: CheckOutcome,
+        /// The background the hero named for the roll (S18).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        background: Option<String>,
     },
     /// The initiative order, for the whole combat.
     OrderSet {
@@ -569,10 +654,16 @@ pub enum Event {
         targets: Vec<usize>,
         /// The d6.
         die: u32,
-        /// Even.
+        /// Even (either die, with a background).
         success: bool,
         /// The move used the action.
         as_action: bool,
+        /// The background named for the roll (S18): one d6 more, either even frees.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        background: Option<String>,
+        /// The background's d6, rolled after `die`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        background_die: Option<u32>,
     },
     /// A chase roll.
     ChaseRoll {
@@ -602,6 +693,12 @@ pub enum Event {
         weapons: [Option<usize>; 2],
         /// The damage each would deal on a win, attacker first.
         damage: [u32; 2],
+        /// The background the attacker named for the roll (S18).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        attacker_background: Option<String>,
+        /// The background the defender named for the defence roll (S18).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        defender_background: Option<String>,
     },
     /// A ranged attack.
     Shot {
@@ -617,6 +714,9 @@ pub enum Event {
         shooter_engaged: bool,
         /// The check.
         check: CheckOutcome,
+        /// The background the shooter named for the shot (S18).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        background: Option<String>,
     },
     /// A vehicle attack.
     VehicleAttack {
@@ -755,6 +855,9 @@ pub enum CombatError {
     /// An unknown side.
     #[error("no fighter is on side `{0}`")]
     UnknownSide(String),
+    /// A background named for a roll that cannot take it (S18).
+    #[error("{0}")]
+    Background(String),
     /// The dice could not be rolled.
     #[error(transparent)]
     Dice(#[from] DiceError),
@@ -767,19 +870,27 @@ enum Phase {
     Over,
 }
 
-/// One option of the acting fighter, with its exact chance.
+/// One option of the acting fighter, legal now, with its exact chance.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Choice {
     /// "melee", "unarmed", "shoot", "vehicle attack", "chase closer", "chase away",
-    /// "disengage".
+    /// "disengage", "move closer", "move away", "switch", "end turn".
     pub action: &'static str,
-    /// The target.
-    pub target: usize,
-    /// The range now.
-    pub band: RangeBand,
+    /// The target, for an option that has one.
+    pub target: Option<usize>,
+    /// The range to the target now.
+    pub band: Option<RangeBand>,
+    /// For `switch`: the weapon to take in hand ("unarmed" for bare hands).
+    pub weapon: Option<String>,
+    /// The option takes the action (an attack, a switch, a second move).
+    pub uses_action: bool,
+    /// The background the acting fighter names for the roll (S18), if any.
+    pub background: Option<String>,
+    /// The background the defender names for its defence roll (melee, S18), if any.
+    pub defender_background: Option<String>,
     /// For an opposed action: win, draw, lose.
     pub odds: Option<OpposedOdds>,
-    /// For an unopposed action: the chance it succeeds.
+    /// For an unopposed action: the chance it succeeds (1 for an option without a roll).
     pub p_success: Option<solum_dice::Prob>,
 }
 
@@ -947,11 +1058,12 @@ impl Combat {
     /// Pool and damage of `fighter`'s blow with the weapon in hand. In alternative combat
     /// every weapon deals its damage ("according to the weapon used by the winner", S11);
     /// in standard combat a ranged weapon in melee is improvised (1, S13).
-    fn strike(&self, fighter: usize) -> (Pool, u32) {
+    /// `background`: one of its backgrounds is named for the roll (S18).
+    fn strike_with(&self, fighter: usize, background: bool) -> (Pool, u32) {
         let f = &self.fighters[fighter];
         match (self.mode, f.held_weapon()) {
-            (Mode::Alternative, Some(w)) => (w.pool, w.damage),
-            _ => f.melee(),
+            (Mode::Alternative, Some(w)) => (if background { w.bg_pool } else { w.pool }, w.damage),
+            _ => f.melee_with(background),
         }
     }
 
@@ -1028,6 +1140,105 @@ impl Combat {
         dice: &mut dyn DiceSource,
         events: &mut Vec<Event>,
     ) -> Result<(), CombatError> {
+        self.apply_chosen_into(command, &RollBackgrounds::NONE, dice, events)
+    }
+
+    /// [`Combat::apply`] with backgrounds named for the command's rolls (S18).
+    pub fn apply_chosen(
+        &mut self,
+        command: &Command,
+        backgrounds: &RollBackgrounds,
+        dice: &mut dyn DiceSource,
+    ) -> Result<Vec<Event>, CombatError> {
+        let mut events = Vec::new();
+        self.apply_chosen_into(command, backgrounds, dice, &mut events)?;
+        Ok(events)
+    }
+
+    /// Which fighters roll in `command` now, for the backgrounds they may name (S18):
+    /// initiative, each hero; melee, the attacker and the defender; a shot, the shooter; a
+    /// move while engaged with a hostile, the mover (the disengage roll). Chases and vehicle
+    /// attacks are rolled by pilots typed in, who have no sheet.
+    fn rollers(&self, command: &Command) -> Vec<usize> {
+        let actor = self.acting();
+        match command {
+            Command::Initiative if self.phase == Phase::Setup && self.mode == Mode::Standard => (0
+                ..self.fighters.len())
+                .filter(|&i| self.fighters[i].hero)
+                .collect(),
+            Command::Melee { target } | Command::Unarmed { target } => {
+                actor.into_iter().chain([*target]).collect()
+            }
+            Command::Shoot { .. } => actor.into_iter().collect(),
+            Command::Move { .. } => actor
+                .filter(|&a| self.engaged_with_hostile(a))
+                .into_iter()
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Checks the backgrounds named for `command` and returns them as the sheets spell them.
+    fn check_backgrounds(
+        &self,
+        command: &Command,
+        backgrounds: &RollBackgrounds,
+    ) -> Result<RollBackgrounds, CombatError> {
+        if backgrounds.is_empty() {
+            return Ok(RollBackgrounds::NONE);
+        }
+        let rollers = self.rollers(command);
+        let mut out = Vec::with_capacity(backgrounds.0.len());
+        for (i, (f, name)) in backgrounds.0.iter().enumerate() {
+            self.check_fighter(*f)?;
+            let fighter = &self.fighters[*f];
+            if backgrounds.0[..i].iter().any(|(g, _)| g == f) {
+                return Err(CombatError::Background(format!(
+                    "{} names two backgrounds for one roll: at most one applies (S1)",
+                    fighter.name
+                )));
+            }
+            if !rollers.contains(f) {
+                return Err(CombatError::Background(format!(
+                    "{} rolls no dice in this command: there is no roll for the background `{name}`",
+                    fighter.name
+                )));
+            }
+            let Some(own) = fighter.background(name) else {
+                let has = if fighter.backgrounds.is_empty() {
+                    "none on a sheet".to_owned()
+                } else {
+                    fighter.backgrounds.join(", ")
+                };
+                return Err(CombatError::Background(format!(
+                    "`{name}` is not a background of {} (backgrounds: {has})",
+                    fighter.name
+                )));
+            };
+            out.push((*f, own.to_owned()));
+        }
+        Ok(RollBackgrounds(out))
+    }
+
+    /// [`Combat::apply_into`] with backgrounds named for the command's rolls (S18).
+    pub fn apply_chosen_into(
+        &mut self,
+        command: &Command,
+        backgrounds: &RollBackgrounds,
+        dice: &mut dyn DiceSource,
+        events: &mut Vec<Event>,
+    ) -> Result<(), CombatError> {
+        if !backgrounds.is_empty() {
+            match self.phase {
+                Phase::Over => return Err(CombatError::Over),
+                Phase::Setup if !matches!(command, Command::Initiative) => {
+                    return Err(CombatError::NotStarted);
+                }
+                _ => {}
+            }
+        }
+        let bgs = self.check_backgrounds(command, backgrounds)?;
+        let bgs = &bgs;
         match command {
             Command::Place { a, b, band } => {
                 self.check_fighter(*a)?;
@@ -1050,7 +1261,7 @@ impl Combat {
                 let order = match command {
                     // Alternative combat needs no initiative (S15).
                     Command::Initiative if self.mode == Mode::Alternative => self.listed_order(),
-                    Command::Initiative => self.roll_initiative(dice, events)?,
+                    Command::Initiative => self.roll_initiative(bgs, dice, events)?,
                     Command::Ambush { side } => self.ambush_order(side)?,
                     Command::Order { order } => {
                         let mut sorted = order.clone();
@@ -1080,13 +1291,13 @@ impl Combat {
         };
         match command {
             Command::Move { target, direction } => {
-                self.do_move(actor, *target, *direction, false, dice, events)?
+                self.do_move(actor, *target, *direction, false, bgs, dice, events)?
             }
             Command::Chase { target, direction } => {
-                self.do_move(actor, *target, *direction, true, dice, events)?
+                self.do_move(actor, *target, *direction, true, bgs, dice, events)?
             }
-            Command::Melee { target } => self.melee(actor, *target, false, dice, events)?,
-            Command::Unarmed { target } => self.melee(actor, *target, true, dice, events)?,
+            Command::Melee { target } => self.melee(actor, *target, false, bgs, dice, events)?,
+            Command::Unarmed { target } => self.melee(actor, *target, true, bgs, dice, events)?,
             Command::Switch { weapon } => {
                 if self.fighters[actor].vehicle.is_some() {
                     return Err(CombatError::WrongAttack(format!(
@@ -1106,7 +1317,7 @@ impl Combat {
                     weapon: self.fighters[actor].held_name().to_owned(),
                 });
             }
-            Command::Shoot { target } => self.shoot(actor, *target, dice, events)?,
+            Command::Shoot { target } => self.shoot(actor, *target, bgs, dice, events)?,
             Command::VehicleAttack { target } => {
                 self.vehicle_attack(actor, *target, dice, events)?
             }
@@ -1166,6 +1377,7 @@ impl Combat {
     /// opponents by Mind, then the heroes who failed by Mind; ties keep the listed order.
     fn roll_initiative(
         &self,
+        bgs: &RollBackgrounds,
         dice: &mut dyn DiceSource,
         events: &mut Vec<Event>,
     ) -> Result<Vec<usize>, CombatError> {
@@ -1178,9 +1390,10 @@ impl Combat {
             }
             // Armor too heavy costs a die on any form of check (S1); a heavy weapon only on
             // an attack with it, so not here.
+            let background = bgs.of(i).map(str::to_owned);
             let pool = PoolSpec {
                 attribute: f.mind,
-                background: f.initiative_background,
+                background: f.initiative_background || background.is_some(),
                 armor_too_heavy: f.armor_too_heavy,
                 ..PoolSpec::default()
             }
@@ -1192,7 +1405,11 @@ impl Combat {
             } else {
                 failed.push(i);
             }
-            rolls.push(Event::InitiativeRoll { fighter: i, check });
+            rolls.push(Event::InitiativeRoll {
+                fighter: i,
+                check,
+                background,
+            });
         }
         let mut opponents: Vec<usize> = (0..self.fighters.len())
             .filter(|&i| !self.fighters[i].hero)
@@ -1311,6 +1528,7 @@ impl Combat {
         target: usize,
         direction: Direction,
         contested: bool,
+        bgs: &RollBackgrounds,
         dice: &mut dyn DiceSource,
         events: &mut Vec<Event>,
     ) -> Result<(), CombatError> {
@@ -1372,8 +1590,15 @@ impl Combat {
             let targets: Vec<usize> = (0..self.fighters.len())
                 .filter(|&i| self.holds_engaged(actor, i))
                 .collect();
+            // S18: a background named for the roll adds a d6; either even frees.
+            let background = bgs.of(actor).map(str::to_owned);
             let die = dice.roll(6)?;
-            let success = solum_dice::is_even(die);
+            let background_die = match background {
+                Some(_) => Some(dice.roll(6)?),
+                None => None,
+            };
+            let success =
+                solum_dice::is_even(die) || background_die.is_some_and(solum_dice::is_even);
             self.mark_moved(as_action);
             events.push(Event::Disengage {
                 fighter: actor,
@@ -1381,6 +1606,8 @@ impl Combat {
                 die,
                 success,
                 as_action,
+                background,
+                background_die,
             });
             if success {
                 for t in targets {
@@ -1429,6 +1656,7 @@ impl Combat {
         actor: usize,
         target: usize,
         unarmed: bool,
+        bgs: &RollBackgrounds,
         dice: &mut dyn DiceSource,
         events: &mut Vec<Event>,
     ) -> Result<(), CombatError> {
@@ -1446,12 +1674,14 @@ impl Combat {
             return Err(self.not_engaged(actor, target, band));
         }
         // S13: each fights with the weapon in hand; bare hands and a ranged weapon deal 1.
+        // S18: each side's pool with the background it named for this roll, if any.
+        let (mine, theirs) = (bgs.of(actor), bgs.of(target));
         let (pool, damage) = if unarmed {
-            self.fighters[actor].unarmed()
+            self.fighters[actor].unarmed_with(mine.is_some())
         } else {
-            self.strike(actor)
+            self.strike_with(actor, mine.is_some())
         };
-        let (their_pool, their_damage) = self.strike(target);
+        let (their_pool, their_damage) = self.strike_with(target, theirs.is_some());
         let spec = self.opposed_spec(pool, their_pool);
         let roll = {
             let shared = solum_dice::SharedDice::new(dice);
@@ -1472,6 +1702,8 @@ impl Combat {
                 self.fighters[target].held,
             ],
             damage: [damage, their_damage],
+            attacker_background: mine.map(str::to_owned),
+            defender_background: theirs.map(str::to_owned),
         });
         // S4: the winner deals its weapon's damage to the loser, whoever's turn it is.
         match verdict {
@@ -1497,6 +1729,7 @@ impl Combat {
         &mut self,
         actor: usize,
         target: usize,
+        bgs: &RollBackgrounds,
         dice: &mut dyn DiceSource,
         events: &mut Vec<Event>,
     ) -> Result<(), CombatError> {
@@ -1523,7 +1756,7 @@ impl Combat {
             }
             (None, _) => {
                 let me = &self.fighters[actor];
-                let ranged = me.ranged().ok_or_else(|| {
+                let ranged = me.ranged_with(bgs.of(actor).is_some()).ok_or_else(|| {
                     if me.has_ranged() {
                         CombatError::NotHoldingRanged(self.name(actor), me.held_name().to_owned())
                     } else {
@@ -1553,6 +1786,7 @@ impl Combat {
             ally_engaged,
             shooter_engaged,
             check,
+            background: bgs.of(actor).map(str::to_owned),
         });
         if hit {
             if damage_to_target == 0 {
@@ -1631,14 +1865,33 @@ impl Combat {
         me.best_of_kind(true).map(|i| me.weapons[i].name.as_str())
     }
 
-    /// The acting fighter's options against each hostile that is not out, with exact odds
-    /// (draws split by a roll-off when the combat has that option, S14).
+    /// The acting fighter's options, each legal now, with exact odds (draws split by a
+    /// roll-off when the combat has that option, S14): attacks only while the action is
+    /// left; moves (a disengage while engaged with a hostile, S7) while the move or the
+    /// action is left; `switch` only with the action (S13); `end turn` always. A roll that
+    /// may name a background (S18) is listed once without one and once with each of the
+    /// roller's backgrounds (melee: each choice of the attacker with each of the
+    /// defender's), so the odds follow the choice.
     pub fn choices(&self) -> Vec<Choice> {
         let Some(actor) = self.acting() else {
             return Vec::new();
         };
         let me = &self.fighters[actor];
+        let action_left = !self.acted;
+        let move_left = !self.moved || !self.acted;
+        // A move uses the move if free, else the action (S7).
+        let move_uses_action = self.moved;
+        let standard = self.mode == Mode::Standard;
         let opposed = |p, q| Some(opposed_odds(&self.opposed_spec(p, q)));
+        let one = || Some(solum_dice::prob(1, 1));
+        // No background, then each of the fighter's, as the sheet lists them.
+        let bg_choices = |f: &Fighter| -> Vec<Option<String>> {
+            std::iter::once(None)
+                .chain(f.backgrounds.iter().cloned().map(Some))
+                .collect()
+        };
+        let mine = bg_choices(me);
+        let engaged_any = self.engaged_with_hostile(actor);
         let mut out = Vec::new();
         for (t, them) in self.fighters.iter().enumerate() {
             if t == actor || them.is_out() || !self.hostile(actor, t) {
@@ -1646,63 +1899,135 @@ impl Combat {
             }
             let band = self.band(actor, t);
             let engaged = band == RangeBand::Engaged || self.mode == Mode::Alternative;
-            let choice = |action, odds, p_success| Choice {
+            let choice = |action, uses_action, odds, p_success| Choice {
                 action,
-                target: t,
-                band,
+                target: Some(t),
+                band: Some(band),
+                weapon: None,
+                uses_action,
+                background: None,
+                defender_background: None,
                 odds,
                 p_success,
             };
             match (&me.vehicle, &them.vehicle) {
                 (Some(a), Some(b)) => {
-                    if engaged {
+                    if engaged && action_left {
                         let (p, q) =
                             attack_pools(a.pilot_pool, &a.vehicle, b.pilot_pool, &b.vehicle);
-                        out.push(choice("vehicle attack", opposed(p, q), None));
+                        out.push(choice("vehicle attack", true, opposed(p, q), None));
                     }
                     let (p, q) = chase_pools(a.pilot_pool, &a.vehicle, b.pilot_pool, &b.vehicle);
-                    if band != RangeBand::Engaged {
-                        out.push(choice("chase closer", opposed(p, q), None));
+                    if band != RangeBand::Engaged && move_left && standard {
+                        out.push(choice(
+                            "chase closer",
+                            move_uses_action,
+                            opposed(p, q),
+                            None,
+                        ));
                     }
-                    if band != RangeBand::Far {
-                        out.push(choice("chase away", opposed(p, q), None));
+                    if band != RangeBand::Far && move_left && standard {
+                        out.push(choice("chase away", move_uses_action, opposed(p, q), None));
                     }
                 }
                 (Some(a), None) => {
-                    if band == RangeBand::Engaged {
+                    if band == RangeBand::Engaged && action_left {
                         let (d, _, _) = self.shot_difficulty(actor, t);
                         out.push(choice(
                             "shoot",
+                            true,
                             None,
                             Some(p_pass(&CheckSpec::new(a.pilot_pool, d))),
                         ));
                     }
                 }
                 (None, _) => {
-                    if engaged && them.vehicle.is_none() {
-                        let theirs = self.strike(t).0;
-                        out.push(choice("melee", opposed(self.strike(actor).0, theirs), None));
-                        // Bare hands are an option only where they differ from the weapon.
-                        if me.held_weapon().is_some() && me.unarmed() != self.strike(actor) {
-                            out.push(choice("unarmed", opposed(me.unarmed().0, theirs), None));
+                    if engaged && them.vehicle.is_none() && action_left {
+                        let held = me.held_weapon().is_some();
+                        for theirs_bg in bg_choices(them) {
+                            let theirs = self.strike_with(t, theirs_bg.is_some()).0;
+                            for mine_bg in &mine {
+                                let strike = self.strike_with(actor, mine_bg.is_some());
+                                let unarmed = me.unarmed_with(mine_bg.is_some());
+                                let mut c = choice("melee", true, opposed(strike.0, theirs), None);
+                                c.background = mine_bg.clone();
+                                c.defender_background = theirs_bg.clone();
+                                out.push(c);
+                                // Bare hands are an option only where they differ from the
+                                // weapon.
+                                if held && unarmed != strike {
+                                    let mut c =
+                                        choice("unarmed", true, opposed(unarmed.0, theirs), None);
+                                    c.background = mine_bg.clone();
+                                    c.defender_background = theirs_bg.clone();
+                                    out.push(c);
+                                }
+                            }
                         }
                     }
-                    if let Some(r) = me.ranged()
-                        && self.mode == Mode::Standard
-                    {
+                    if me.ranged().is_some() && standard && action_left {
                         let (d, _, _) = self.shot_difficulty(actor, t);
-                        out.push(choice(
-                            "shoot",
-                            None,
-                            Some(p_pass(&CheckSpec::new(r.pool, d))),
-                        ));
+                        for mine_bg in &mine {
+                            let r = me.ranged_with(mine_bg.is_some()).expect("holds one");
+                            let mut c = choice(
+                                "shoot",
+                                true,
+                                None,
+                                Some(p_pass(&CheckSpec::new(r.pool, d))),
+                            );
+                            c.background = mine_bg.clone();
+                            out.push(c);
+                        }
                     }
-                    if band == RangeBand::Engaged && self.mode == Mode::Standard {
-                        out.push(choice("disengage", None, Some(solum_dice::prob(1, 2))));
+                    if band == RangeBand::Engaged && standard && move_left {
+                        // S7: even on a d6; S18: a background adds a d6, either even frees.
+                        for mine_bg in &mine {
+                            let p = if mine_bg.is_some() {
+                                solum_dice::prob(3, 4)
+                            } else {
+                                solum_dice::prob(1, 2)
+                            };
+                            let mut c = choice("disengage", move_uses_action, None, Some(p));
+                            c.background = mine_bg.clone();
+                            out.push(c);
+                        }
                     }
                 }
             }
+            // Plain moves, with no roll, while not engaged with any hostile (a move while
+            // engaged is the disengage above).
+            if standard && move_left && !engaged_any && me.vehicle.is_none() {
+                if band != RangeBand::Engaged {
+                    out.push(choice("move closer", move_uses_action, None, one()));
+                }
+                if band != RangeBand::Far {
+                    out.push(choice("move away", move_uses_action, None, one()));
+                }
+            }
         }
+        let untargeted = |action, weapon, uses_action| Choice {
+            action,
+            target: None,
+            band: None,
+            weapon,
+            uses_action,
+            background: None,
+            defender_background: None,
+            odds: None,
+            p_success: one(),
+        };
+        // S13: changing weapons takes the action; every weapon not in hand, then bare hands.
+        if action_left && me.vehicle.is_none() {
+            for (i, w) in me.weapons.iter().enumerate() {
+                if me.held != Some(i) {
+                    out.push(untargeted("switch", Some(w.name.clone()), true));
+                }
+            }
+            if me.held.is_some() {
+                out.push(untargeted("switch", Some("unarmed".to_owned()), true));
+            }
+        }
+        out.push(untargeted("end turn", None, false));
         out
     }
 }

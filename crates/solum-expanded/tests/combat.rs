@@ -4,7 +4,8 @@
 use solum_dice::{ScriptedDice, TypedDice};
 use solum_expanded::check::Verdict;
 use solum_expanded::combat::{
-    Combat, CombatError, Command, Direction, Event, Fighter, Mode, RangeBand, StaticCombat,
+    Combat, CombatError, Command, Direction, Event, Fighter, Mode, RangeBand, RollBackgrounds,
+    StaticCombat,
 };
 use solum_expanded::creature::Bestiary;
 use solum_expanded::vehicle::{Handling, Scale, Speed, Vehicle};
@@ -75,7 +76,7 @@ fn initiative_example_nick_orcs_osric() {
     let passed: Vec<(usize, bool)> = events
         .iter()
         .filter_map(|e| match e {
-            Event::InitiativeRoll { fighter, check } => Some((*fighter, check.passed)),
+            Event::InitiativeRoll { fighter, check, .. } => Some((*fighter, check.passed)),
             _ => None,
         })
         .collect();
@@ -891,7 +892,7 @@ fn shooting_while_engaged_is_against_6_whoever_the_target_is() {
     let shoot = combat.choices();
     let shoot = shoot
         .iter()
-        .find(|c| c.action == "shoot" && c.target == 3)
+        .find(|c| c.action == "shoot" && c.target == Some(3))
         .unwrap();
     // Two dice against 6: at least one 6, 1 - (5/6)^2 = 11/36 (4 would be 3/4).
     assert_eq!(shoot.p_success.clone().unwrap(), solum_dice::prob(11, 36));
@@ -1571,6 +1572,7 @@ fn melee_and_ranged_name_the_best_weapon_of_that_kind() {
     let arm = |name: &str, dice: u64, damage: u32, ranged: bool| Armament {
         name: name.into(),
         pool: pool(dice),
+        bg_pool: pool(dice),
         damage,
         ranged,
         anti_vehicle: false,
@@ -1629,7 +1631,13 @@ fn switching_to_shoot_is_offered_out_of_reach() {
     let orc = fighter("orc", "b", false, 1, 2, 9, 1);
     let mut combat = duel(archer.clone(), orc.clone());
     assert_eq!(combat.band(0, 1), RangeBand::Nearby);
-    assert!(combat.choices().is_empty(), "no melee, no shot from here");
+    assert!(
+        !combat
+            .choices()
+            .iter()
+            .any(|c| matches!(c.action, "melee" | "unarmed" | "shoot")),
+        "no melee, no shot from here"
+    );
     assert_eq!(combat.switch_to_shoot(), Some("ranged"));
     let events = apply(&mut combat, Command::Switch { weapon: Some(1) }, &[]);
     assert!(events.iter().any(|e| matches!(e, Event::Switched { .. })));
@@ -1653,4 +1661,366 @@ fn switching_to_shoot_is_offered_out_of_reach() {
     // No ranged weapon carried: nothing to switch to.
     archer.weapons.retain(|w| !w.ranged);
     assert_eq!(duel(archer, orc).switch_to_shoot(), None);
+}
+
+/// Issue 22: the options list only what is legal now. Engaged with an orc, A may attack,
+/// disengage or end the turn; once the melee has spent the action, no attack is offered
+/// (only the move: a disengage); once the disengage has spent the move, nothing but the end
+/// of the turn.
+#[test]
+fn no_attack_is_offered_once_the_action_is_spent() {
+    let mut combat = duel(
+        fighter("A", "a", true, 1, 2, 5, 2),
+        fighter("orc", "b", false, 1, 1, 5, 1),
+    );
+    apply(
+        &mut combat,
+        Command::Place {
+            a: 0,
+            b: 1,
+            band: RangeBand::Engaged,
+        },
+        &[],
+    );
+    let actions =
+        |c: &Combat| -> Vec<&'static str> { c.choices().iter().map(|c| c.action).collect() };
+    assert!(actions(&combat).contains(&"melee"));
+    assert!(actions(&combat).contains(&"disengage"));
+    // A rolls 5, 3 against the orc's 2: the orc takes 2. The action is spent.
+    apply(&mut combat, Command::Melee { target: 1 }, &[5, 3, 2]);
+    let after_melee = actions(&combat);
+    for attack in ["melee", "unarmed", "shoot"] {
+        assert!(
+            !after_melee.contains(&attack),
+            "{attack} offered after the action is spent: {after_melee:?}"
+        );
+    }
+    assert!(after_melee.contains(&"disengage"), "{after_melee:?}");
+    // The disengage roll, 4: free, and that was the move. Nothing is left to roll.
+    apply(
+        &mut combat,
+        Command::Move {
+            target: 1,
+            direction: Direction::Away,
+        },
+        &[4],
+    );
+    let after_move = actions(&combat);
+    for spent in [
+        "melee",
+        "unarmed",
+        "shoot",
+        "disengage",
+        "move closer",
+        "move away",
+    ] {
+        assert!(!after_move.contains(&spent), "{spent}: {after_move:?}");
+    }
+}
+
+/// The whole turn, option by option, with the exact odds written by hand. A: 2 dice, a
+/// 2-damage weapon in hand; the orc: 1 die. 2d6 against 1d6 (S2: a 6 on both sides chains,
+/// the chains draw with 1/7, else each side wins 3/7): win 125/216 + 11/216·3/7 = 227/378,
+/// draw 25/216 + 11/216·1/7 = 31/252, lose 55/216 + 11/216·3/7 = 209/756.
+#[test]
+fn options_are_enumerated_turn_by_turn_with_exact_odds() {
+    use solum_dice::prob;
+    let mut combat = duel(
+        fighter("A", "a", true, 1, 2, 5, 2),
+        fighter("orc", "b", false, 1, 1, 5, 1),
+    );
+    apply(
+        &mut combat,
+        Command::Place {
+            a: 0,
+            b: 1,
+            band: RangeBand::Engaged,
+        },
+        &[],
+    );
+    let listed = |c: &Combat| -> Vec<(&'static str, Option<usize>, Option<String>, bool)> {
+        c.choices()
+            .iter()
+            .map(|c| (c.action, c.target, c.weapon.clone(), c.uses_action))
+            .collect()
+    };
+    assert_eq!(
+        listed(&combat),
+        vec![
+            ("melee", Some(1), None, true),
+            // Bare hands: the same 2 dice, 1 damage.
+            ("unarmed", Some(1), None, true),
+            ("disengage", Some(1), None, false),
+            ("switch", None, Some("unarmed".to_owned()), true),
+            ("end turn", None, None, false),
+        ]
+    );
+    let melee = combat.choices()[0].odds.clone().unwrap();
+    assert_eq!(
+        (melee.win, melee.draw, melee.lose),
+        (prob(227, 378), prob(31, 252), prob(209, 756))
+    );
+    assert_eq!(combat.choices()[2].p_success, Some(prob(1, 2)));
+    // The disengage fails (3): the move is spent; the action is left, so a second
+    // disengage uses it (S7), and so would an attack.
+    apply(
+        &mut combat,
+        Command::Move {
+            target: 1,
+            direction: Direction::Away,
+        },
+        &[3],
+    );
+    assert_eq!(
+        listed(&combat),
+        vec![
+            ("melee", Some(1), None, true),
+            ("unarmed", Some(1), None, true),
+            ("disengage", Some(1), None, true),
+            ("switch", None, Some("unarmed".to_owned()), true),
+            ("end turn", None, None, false),
+        ]
+    );
+    // The melee spends the action: only the end of the turn is left.
+    apply(&mut combat, Command::Melee { target: 1 }, &[5, 3, 2]);
+    assert_eq!(listed(&combat), vec![("end turn", None, None, false)]);
+    // Nearby and not engaged, on a fresh turn: plain moves, no roll, certain.
+    apply(&mut combat, Command::EndTurn, &[]);
+    apply(&mut combat, Command::EndTurn, &[]);
+    apply(
+        &mut combat,
+        Command::Place {
+            a: 0,
+            b: 1,
+            band: RangeBand::Nearby,
+        },
+        &[],
+    );
+    assert_eq!(
+        listed(&combat),
+        vec![
+            ("move closer", Some(1), None, false),
+            ("move away", Some(1), None, false),
+            ("switch", None, Some("unarmed".to_owned()), true),
+            ("end turn", None, None, false),
+        ]
+    );
+    assert!(
+        combat
+            .choices()
+            .iter()
+            .all(|c| c.p_success == Some(prob(1, 1)))
+    );
+}
+
+/// A hero of Body 2 and Mind 2 with the background "Veteran", a bow, and no armor.
+fn veteran_archer() -> Fighter {
+    use solum_expanded::character::{Class, Weapon};
+    let bow = Weapon {
+        name: "bow".into(),
+        class: Class::Light,
+        ranged: true,
+        anti_vehicle: false,
+    };
+    Fighter::hero(&sheet(2, 2, vec![bow], None), "heroes", false).unwrap()
+}
+
+fn scripted(
+    combat: &mut Combat,
+    command: Command,
+    bgs: &[(usize, &str)],
+    dice: &[u32],
+) -> Vec<Event> {
+    let bgs = RollBackgrounds(bgs.iter().map(|(f, b)| (*f, (*b).to_owned())).collect());
+    let mut script = ScriptedDice::new(dice);
+    let events = combat.apply_chosen(&command, &bgs, &mut script).unwrap();
+    assert!(script.is_exhausted(), "{command:?} left dice unused");
+    events
+}
+
+/// S18: each roll names one of the roller's backgrounds, or none (the default), and the
+/// pool follows: Body 2 + a background = 3 dice, without = 2; Mind 2 for initiative.
+#[test]
+fn a_background_is_named_per_roll_not_per_fight() {
+    use solum_dice::prob;
+    let orc = || fighter("orc", "b", false, 1, 1, 9, 1);
+    // Initiative: Mind 2 + Veteran = 3 dice against 4: 1, 2, 4 passes.
+    let mut combat = Combat::new(vec![veteran_archer(), orc()], Mode::Standard);
+    let events = scripted(
+        &mut combat,
+        Command::Initiative,
+        &[(0, "veteran")],
+        &[1, 2, 4],
+    );
+    assert!(events.iter().any(|e| matches!(e,
+        Event::InitiativeRoll { check, background: Some(b), .. } if check.passed && b == "Veteran")));
+    // Without: 2 dice, 1, 2 fails.
+    let mut combat = Combat::new(vec![veteran_archer(), orc()], Mode::Standard);
+    let events = apply(&mut combat, Command::Initiative, &[1, 2]);
+    assert!(events.iter().any(|e| matches!(e,
+        Event::InitiativeRoll { check, background: None, .. } if !check.passed)));
+
+    // A shot at the nearby orc, against 4 (S5): 3 dice with the background (7/8), 2 without
+    // (3/4); the options list both.
+    let mut combat = duel(veteran_archer(), orc());
+    let shots: Vec<(Option<String>, Option<solum_dice::Prob>)> = combat
+        .choices()
+        .iter()
+        .filter(|c| c.action == "shoot")
+        .map(|c| (c.background.clone(), c.p_success.clone()))
+        .collect();
+    assert_eq!(
+        shots,
+        vec![
+            (None, Some(prob(3, 4))),
+            (Some("Veteran".into()), Some(prob(7, 8)))
+        ]
+    );
+    let events = scripted(
+        &mut combat,
+        Command::Shoot { target: 1 },
+        &[(0, "Veteran")],
+        &[1, 2, 4],
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Shot { check, .. } if check.passed))
+    );
+    // The next roll of the same fight names none: 2 dice, 1, 2 misses.
+    apply(&mut combat, Command::EndTurn, &[]);
+    apply(&mut combat, Command::EndTurn, &[]);
+    let events = apply(&mut combat, Command::Shoot { target: 1 }, &[1, 2]);
+    assert!(events.iter().any(|e| matches!(e,
+        Event::Shot { check, background: None, .. } if !check.passed)));
+
+    // Melee, bare hands (the bow is improvised: 1 damage, S13). With the background, 3 dice
+    // against the orc's 1: win 149/216 (125/1296 ties below 6, 91/1296 both 6s).
+    let mut combat = duel(veteran_archer(), orc());
+    apply(
+        &mut combat,
+        Command::Place {
+            a: 0,
+            b: 1,
+            band: RangeBand::Engaged,
+        },
+        &[],
+    );
+    let with_bg = combat
+        .choices()
+        .into_iter()
+        .find(|c| c.action == "melee" && c.background.as_deref() == Some("Veteran"))
+        .unwrap();
+    let odds = with_bg.odds.unwrap();
+    assert_eq!(
+        (odds.win, odds.draw, odds.lose),
+        (prob(149, 216), prob(23, 216), prob(11, 54))
+    );
+    // 1, 1, 4 against 3: the third die is the background's, and it wins.
+    let events = scripted(
+        &mut combat,
+        Command::Melee { target: 1 },
+        &[(0, "Veteran")],
+        &[1, 1, 4, 3],
+    );
+    assert!(events.iter().any(|e| matches!(e,
+        Event::Melee { roll, attacker_background: Some(b), defender_background: None, .. }
+            if roll.verdict == Verdict::Win && b == "Veteran")));
+
+    // The disengage (S7) with a background: two d6, either even frees: 3 then 4.
+    let events = scripted(
+        &mut combat,
+        Command::Move {
+            target: 1,
+            direction: Direction::Away,
+        },
+        &[(0, "Veteran")],
+        &[3, 4],
+    );
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::Disengage {
+            die: 3,
+            background_die: Some(4),
+            success: true,
+            ..
+        }
+    )));
+}
+
+/// S18 for the defence roll: the orc attacks the hero, who names Veteran for the defence: 3
+/// dice (1, 1, 6) against the orc's 5: the hero wins and deals 1.
+#[test]
+fn a_defender_names_a_background_for_the_defence_roll() {
+    let mut combat = Combat::new(
+        vec![fighter("orc", "b", false, 1, 1, 9, 1), veteran_archer()],
+        Mode::Standard,
+    );
+    apply(&mut combat, Command::Order { order: vec![0, 1] }, &[]);
+    apply(
+        &mut combat,
+        Command::Place {
+            a: 0,
+            b: 1,
+            band: RangeBand::Engaged,
+        },
+        &[],
+    );
+    let events = scripted(
+        &mut combat,
+        Command::Melee { target: 1 },
+        &[(1, "Veteran")],
+        &[5, 1, 1, 6],
+    );
+    assert!(events.iter().any(|e| matches!(e,
+        Event::Melee { roll, defender_background: Some(_), .. } if roll.verdict == Verdict::Lose)));
+    assert_eq!(combat.fighters()[0].hit_points, 8);
+}
+
+/// S18: a background the roller's sheet lacks, a background for a fighter that does not roll
+/// in the command, or for a fighter without a sheet, is refused before any die is rolled.
+#[test]
+fn a_background_not_on_the_rollers_sheet_is_refused() {
+    let mut combat = duel(veteran_archer(), fighter("orc", "b", false, 1, 1, 9, 1));
+    apply(
+        &mut combat,
+        Command::Place {
+            a: 0,
+            b: 1,
+            band: RangeBand::Engaged,
+        },
+        &[],
+    );
+    let refuse = |combat: &mut Combat, command: Command, bgs: Vec<(usize, String)>| {
+        let before = combat.clone().fighters().to_vec();
+        let err = combat
+            .apply_chosen(&command, &RollBackgrounds(bgs), &mut ScriptedDice::new([]))
+            .unwrap_err();
+        assert!(matches!(err, CombatError::Background(_)), "{err}");
+        assert_eq!(combat.fighters(), &before[..]);
+        err.to_string()
+    };
+    let msg = refuse(
+        &mut combat,
+        Command::Melee { target: 1 },
+        vec![(0, "Sailor".into())],
+    );
+    assert!(
+        msg.contains("`Sailor` is not a background of Hero (backgrounds: Veteran)"),
+        "{msg}"
+    );
+    let msg = refuse(
+        &mut combat,
+        Command::Melee { target: 1 },
+        vec![(1, "Veteran".into())],
+    );
+    assert!(msg.contains("not a background of orc"), "{msg}");
+    let msg = refuse(&mut combat, Command::EndTurn, vec![(0, "Veteran".into())]);
+    assert!(msg.contains("rolls no dice"), "{msg}");
+    let msg = refuse(
+        &mut combat,
+        Command::Melee { target: 1 },
+        vec![(0, "Veteran".into()), (0, "Veteran".into())],
+    );
+    assert!(msg.contains("at most one"), "{msg}");
 }

@@ -58,9 +58,20 @@ pub fn event(e: &Event, fighters: &[Fighter]) -> String {
         Direction::Closer => "closer to",
         Direction::Away => "away from",
     };
+    // S18: the background named for a roll, after the roller's name; nothing without one.
+    let bg = |b: &Option<String>| b.as_ref().map_or(String::new(), |b| format!(" [{b}]"));
     match e {
-        Event::InitiativeRoll { fighter, check: c } => {
-            format!("{} rolls initiative: {}", n(fighter), check(c))
+        Event::InitiativeRoll {
+            fighter,
+            check: c,
+            background,
+        } => {
+            format!(
+                "{}{} rolls initiative: {}",
+                n(fighter),
+                bg(background),
+                check(c)
+            )
         }
         Event::OrderSet { order } => {
             let names: Vec<&str> = order.iter().map(n).collect();
@@ -96,11 +107,15 @@ pub fn event(e: &Event, fighters: &[Fighter]) -> String {
             targets,
             die,
             success,
+            background,
+            background_die,
             ..
         } => format!(
-            "{} tries to disengage from {}: d6 {die}, {}",
+            "{}{} tries to disengage from {}: d6 {die}{}, {}",
             n(fighter),
+            bg(background),
             targets.iter().map(n).collect::<Vec<_>>().join(" and "),
+            background_die.map_or(String::new(), |d| format!(" and {d}")),
             if *success {
                 "free: that was the move"
             } else {
@@ -132,6 +147,8 @@ pub fn event(e: &Event, fighters: &[Fighter]) -> String {
             roll,
             weapons,
             damage,
+            attacker_background,
+            defender_background,
         } => {
             // "sword 2", "unarmed 1": what each strikes with and would deal.
             let with = |f: &usize, w: &Option<usize>, d: u32| {
@@ -141,10 +158,12 @@ pub fn event(e: &Event, fighters: &[Fighter]) -> String {
                 format!("{name} {d}")
             };
             format!(
-                "{} ({}) attacks {} ({}) in melee: {} — {} {}",
+                "{}{} ({}) attacks {}{} ({}) in melee: {} — {} {}",
                 n(attacker),
+                bg(attacker_background),
                 with(attacker, &weapons[0], damage[0]),
                 n(defender),
+                bg(defender_background),
                 with(defender, &weapons[1], damage[1]),
                 opposed(roll),
                 n(attacker),
@@ -158,9 +177,11 @@ pub fn event(e: &Event, fighters: &[Fighter]) -> String {
             ally_engaged,
             shooter_engaged,
             check: c,
+            background,
         } => format!(
-            "{} shoots at {} ({}{}{}): {} — {}",
+            "{}{} shoots at {} ({}{}{}): {} — {}",
             n(shooter),
+            bg(background),
             n(target),
             band.name(),
             if *ally_engaged {

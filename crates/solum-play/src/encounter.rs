@@ -3,8 +3,8 @@
 //!
 //! ```text
 //! # setup: who fights, on which side, where
-//! hero nick.toml bg hold=dagger      # a character sheet; bg: a background helps
-//! hero Osric pool=2 hp=5 damage=2 mind=1 bg
+//! hero nick.toml hold=dagger         # a character sheet (its backgrounds named per roll)
+//! hero Osric pool=2 hp=5 damage=2 mind=1 bg   # typed in: bg, a background for initiative
 //! foe orc*4                          # bestiary creatures: orc-1 … orc-4
 //! foe Champion pool=4 hp=6 damage=2 mind=3 ranged=1
 //! vehicle smuggler side=smugglers hero mind=2 bg hull=5 speed=average handling=average damage=2 scale=large
@@ -13,9 +13,11 @@
 //! place Nick orc-1 engaged
 //! # the fight
 //! initiative with 4,3,3,3,3          # typed dice for this line; without `with`, the seed
+//! initiative bg Nick="Acrobat Thief"  # S18: a background for one hero's roll
 //! ambush heroes | order Nick orc-1 …
 //! move closer orc-1 | move away orc-1 | chase away customs
 //! melee orc-1 | unarmed orc-1 | shoot orc-2 | vattack customs
+//! melee orc-1 bg Sailor defend-bg Brute   # S18: the roller's background for this roll only
 //! switch sword | switch ranged      # change weapons (a name, melee, ranged, unarmed): the action
 //! act open the door
 //! end
@@ -30,7 +32,7 @@ use solum_expanded::Pool;
 use solum_expanded::character::Character;
 use solum_expanded::check::DrawRule;
 use solum_expanded::combat::{
-    Combat, CombatError, Command, Direction, Event, Fighter, Mode, RangeBand,
+    Combat, CombatError, Command, Direction, Event, Fighter, Mode, RangeBand, RollBackgrounds,
 };
 use solum_expanded::creature::{Bestiary, BestiaryFile, Creature};
 use solum_expanded::vehicle::{Scale, Vehicle};
@@ -135,8 +137,9 @@ pub enum Line {
     Draws(DrawRule),
     /// Place two fighters.
     Place(String, String, RangeBand),
-    /// A combat command with names, and typed dice if any.
-    Command(NamedCommand, Option<Vec<u32>>),
+    /// A combat command with names, typed dice if any, and the backgrounds named for its
+    /// rolls (S18).
+    Command(NamedCommand, Option<Vec<u32>>, Vec<NamedBackground>),
     /// Show the fighters.
     Status,
     /// Show the acting fighter's options with odds.
@@ -195,6 +198,78 @@ pub enum FighterLine {
         /// key=value pairs and flags.
         stats: Vec<(String, String)>,
     },
+}
+
+/// Who names a background for a roll of a command (S18).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BackgroundFor {
+    /// `bg NAME`: the acting fighter.
+    Actor,
+    /// `defend-bg NAME`: the defender of a melee attack.
+    Defender,
+    /// `bg FIGHTER=NAME`: a fighter by name (each hero's initiative roll).
+    Fighter(String),
+}
+
+/// A background named on a command line for one roller's roll (S18).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamedBackground {
+    /// Whose roll.
+    pub who: BackgroundFor,
+    /// The background, as the roller's sheet has it (any case).
+    pub background: String,
+}
+
+/// The most backgrounds one line names: one per roller, and an initiative line has one
+/// roller per hero.
+pub const MAX_LINE_BACKGROUNDS: usize = MAX_FIGHTERS;
+
+/// Takes `bg NAME`, `bg FIGHTER=NAME` and `defend-bg NAME` out of a command's words.
+fn take_backgrounds(words: &mut Vec<String>) -> Result<Vec<NamedBackground>, LineError> {
+    let mut out = Vec::new();
+    let mut i = 1;
+    while i < words.len() {
+        let key = words[i].to_ascii_lowercase();
+        let defend = matches!(key.as_str(), "defend-bg" | "defence-bg" | "defense-bg");
+        if key != "bg" && !defend {
+            i += 1;
+            continue;
+        }
+        let Some(value) = words.get(i + 1).cloned() else {
+            return Err(syntax(format!(
+                "`{key}` needs a background (quote one with spaces: {key} \"Street Urchin\")"
+            )));
+        };
+        let who = match value.split_once('=') {
+            Some((f, b)) if !defend => {
+                let named = NamedBackground {
+                    who: BackgroundFor::Fighter(f.trim().to_owned()),
+                    background: b.trim().to_owned(),
+                };
+                out.push(named);
+                words.drain(i..i + 2);
+                continue;
+            }
+            _ if defend => BackgroundFor::Defender,
+            _ => BackgroundFor::Actor,
+        };
+        out.push(NamedBackground {
+            who,
+            background: value.trim().to_owned(),
+        });
+        words.drain(i..i + 2);
+    }
+    if let Some(b) = out.iter().find(|b| b.background.is_empty()) {
+        let _ = b;
+        return Err(syntax("an empty background: name one of the sheet's"));
+    }
+    if out.len() > MAX_LINE_BACKGROUNDS {
+        return Err(syntax(format!(
+            "{} backgrounds on one line: at most {MAX_LINE_BACKGROUNDS}, one per roller",
+            out.len()
+        )));
+    }
+    Ok(out)
 }
 
 /// A combat command naming fighters instead of indices.
@@ -268,8 +343,32 @@ pub fn parse_line(line: &str) -> Result<Line, LineError> {
         w.truncate(pos);
     }
     let verb = w[0].to_ascii_lowercase();
+    // S18: the backgrounds named for the command's rolls (not on setup lines, where `bg` is
+    // a typed-in fighter's flag, nor in `act` and `order`, whose words are free).
+    let backgrounds = if matches!(
+        verb.as_str(),
+        "hero"
+            | "foe"
+            | "vehicle"
+            | "mode"
+            | "draws"
+            | "place"
+            | "status"
+            | "options"
+            | "odds"
+            | "help"
+            | "?"
+            | "quit"
+            | "exit"
+            | "act"
+            | "order"
+    ) {
+        Vec::new()
+    } else {
+        take_backgrounds(&mut w)?
+    };
     let rest = &w[1..];
-    let command = |c| Ok(Line::Command(c, dice.clone()));
+    let command = |c| Ok(Line::Command(c, dice.clone(), backgrounds.clone()));
     if dice.is_some()
         && matches!(
             verb.as_str(),
@@ -415,7 +514,9 @@ setup:    hero FILE.toml [bg] [side=S] [hold=WEAPON] [as NAME]
 start:    initiative (alternative combat: listed order, no roll) | ambush SIDE | order A B ...
 turn:     move closer|away T | chase closer|away T | melee T | unarmed T | shoot T | vattack T
           switch WEAPON|melee|ranged|unarmed (the action) | act WHAT | end
-dice:     add `with 4,3,3` to a line to use dice rolled by hand
+          bg NAME: the roller's background for this roll (melee, unarmed, shoot, a disengage)
+          defend-bg NAME: the melee defender's | initiative bg HERO=NAME (one per hero)
+dice:     add `with 4,3,3` to a line (last) to use dice rolled by hand
 other:    status | options | help | quit";
 
 /// A combat being set up or fought, driven line by line.
@@ -430,6 +531,9 @@ pub struct Session {
     combat: Option<Combat>,
     /// Characters a `hero NAME` line may name (a campaign's), before the bestiary.
     characters: Vec<Character>,
+    /// Whether `bg` on a sheet's or a character's fighter line is taken as written before
+    /// S18 (a background on every roll of the fight): only to replay such stored lines.
+    legacy_background_flag: bool,
 }
 
 fn stat<T: std::str::FromStr>(
@@ -479,7 +583,24 @@ impl Session {
             places: Vec::new(),
             combat: None,
             characters: Vec::new(),
+            legacy_background_flag: false,
         }
+    }
+
+    /// Takes `bg` on a sheet's or a character's fighter line as lines stored before S18
+    /// meant it (a background on every roll), to replay them; new lines name a background
+    /// per roll instead, and `bg` there is refused.
+    pub fn set_legacy_background_flag(&mut self, legacy: bool) {
+        self.legacy_background_flag = legacy;
+    }
+
+    fn refuse_standing_background(&self, background: bool, who: &str) -> Result<(), LineError> {
+        if background && !self.legacy_background_flag {
+            return Err(syntax(format!(
+                "`bg` on {who}'s line would add a background to every roll: a background is named per roll instead (S18), e.g. `melee orc bg Sailor`, `defend-bg Sailor` on the attacker's line, `initiative bg {who}=Sailor`"
+            )));
+        }
+        Ok(())
     }
 
     /// Lets `hero NAME` (or `foe NAME`) name this character: it fights from its sheet, under
@@ -609,6 +730,7 @@ impl Session {
                 hold,
             } => {
                 let hero = load_character(&self.base.join(path))?;
+                self.refuse_standing_background(*background, &hero.name)?;
                 let mut f = Fighter::hero(&hero, side.as_deref().unwrap_or("heroes"), *background)
                     .map_err(rules)?;
                 if let Some(n) = name {
@@ -658,6 +780,7 @@ impl Session {
                 hold,
             } if self.character(creature).is_some() => {
                 let hero = self.character(creature).expect("checked");
+                self.refuse_standing_background(*background, &hero.name)?;
                 if name.is_some() {
                     return Err(syntax(format!(
                         "{} fights under their own name: drop `as …`",
@@ -756,6 +879,40 @@ impl Session {
             + 1
     }
 
+    /// The backgrounds a line names, as fighter indices (S18); the combat checks them.
+    fn backgrounds(
+        &self,
+        command: &Command,
+        named: &[NamedBackground],
+    ) -> Result<RollBackgrounds, LineError> {
+        let mut out = Vec::with_capacity(named.len());
+        for n in named {
+            let fighter = match &n.who {
+                BackgroundFor::Fighter(name) => self.index(name)?,
+                BackgroundFor::Actor => self
+                    .combat
+                    .as_ref()
+                    .and_then(Combat::acting)
+                    .ok_or_else(|| {
+                        syntax(format!(
+                            "no fighter is acting yet: name whose roll takes `{}` (bg FIGHTER=BACKGROUND)",
+                            n.background
+                        ))
+                    })?,
+                BackgroundFor::Defender => match command {
+                    Command::Melee { target } | Command::Unarmed { target } => *target,
+                    _ => {
+                        return Err(syntax(
+                            "`defend-bg` names the defender's background for a melee attack: only on `melee` and `unarmed` lines",
+                        ));
+                    }
+                },
+            };
+            out.push((fighter, n.background.clone()));
+        }
+        Ok(RollBackgrounds(out))
+    }
+
     fn command(&self, named: &NamedCommand) -> Result<Command, LineError> {
         Ok(match named {
             NamedCommand::Initiative => Command::Initiative,
@@ -846,8 +1003,9 @@ impl Session {
                     }
                 }
             }
-            Line::Command(named, typed) => {
+            Line::Command(named, typed, named_bgs) => {
                 let command = self.command(named)?;
+                let bgs = self.backgrounds(&command, named_bgs)?;
                 if self.combat.is_none() {
                     if !matches!(
                         command,
@@ -863,12 +1021,12 @@ impl Session {
                     for &(a, b, band) in &self.places {
                         combat.apply(&Command::Place { a, b, band }, dice)?;
                     }
-                    let events = apply_with(&mut combat, &command, typed.as_deref(), dice)?;
+                    let events = apply_with(&mut combat, &command, &bgs, typed.as_deref(), dice)?;
                     self.combat = Some(combat);
                     return Ok(events);
                 }
                 let combat = self.combat.as_mut().expect("checked");
-                apply_with(combat, &command, typed.as_deref(), dice)
+                apply_with(combat, &command, &bgs, typed.as_deref(), dice)
             }
             Line::Blank | Line::Status | Line::Options | Line::Help | Line::Quit => Ok(Vec::new()),
         }
@@ -899,22 +1057,25 @@ fn hold_weapon(f: &mut Fighter, w: &str) -> Result<(), LineError> {
 fn apply_with(
     combat: &mut Combat,
     command: &Command,
+    bgs: &RollBackgrounds,
     typed: Option<&[u32]>,
     dice: &mut dyn DiceSource,
 ) -> Result<Vec<Event>, LineError> {
     match typed {
-        None => Ok(combat.apply(command, dice)?),
+        None => Ok(combat.apply_chosen(command, bgs, dice)?),
         Some(values) => {
             // Roll on a copy: if the typed dice do not fit, nothing changes.
             let mut trial = combat.clone();
             let mut typed = TypedDice::new(values);
             let roll_off = combat.draws() == DrawRule::RollOff;
-            let events = trial.apply(command, &mut typed).map_err(|e| match e {
-                CombatError::Dice(solum_dice::DiceError::Exhausted { given }) => {
-                    LineError::TooFewDice { given, roll_off }
-                }
-                other => LineError::Combat(other),
-            })?;
+            let events = trial
+                .apply_chosen(command, bgs, &mut typed)
+                .map_err(|e| match e {
+                    CombatError::Dice(solum_dice::DiceError::Exhausted { given }) => {
+                        LineError::TooFewDice { given, roll_off }
+                    }
+                    other => LineError::Combat(other),
+                })?;
             if let Err((used, given)) = typed.finish() {
                 return Err(LineError::UnusedDice { given, used });
             }
@@ -962,13 +1123,13 @@ mod tests {
         )
         .unwrap();
         let lines = [
-            "hero nick bg",
+            "hero nick",
             "foe orc",
             "place Nick orc engaged",
             "order Nick orc",
-            "melee orc",
+            "melee orc bg \"Acrobat Thief\"",
             "end",
-            "melee Nick with 5,1,4,3,2,1",
+            "melee Nick defend-bg \"acrobat thief\" with 5,1,4,3,2,1",
         ];
         let mut s = Session::new(Bestiary::shipped(), Path::new("."));
         s.add_character(nick.clone());
@@ -981,14 +1142,17 @@ mod tests {
             );
         }
         let f = &s.fighters()[0];
-        // Body 3 + a background: 4 dice with the dagger; hit points from the sheet (4 of 5).
+        // Body 3: 3 dice with the dagger, 4 when a roll names the background (S18); hit
+        // points from the sheet (4 of 5).
         assert_eq!(f.name, "Nick");
-        assert_eq!(f.weapons[0].pool.dice(), 4);
+        assert_eq!(f.weapons[0].pool.dice(), 3);
+        assert_eq!(f.weapons[0].bg_pool.dice(), 4);
         assert_eq!((f.max_hit_points, played[0].1.len()), (5, 0));
         // Nick's 4 dice and the orc's 2 at least; the typed line draws nothing from the seed.
         assert!(played[4].1.len() >= 6, "{:?}", played[4].1);
         assert!(played[6].1.is_empty());
-        // The orc's 5 1 against Nick's 4 3 2 1: Nick takes the orc's 2.
+        // The orc's 5 1 against Nick's 4 3 2 1 (the defence names his background): Nick
+        // takes the orc's 2.
         assert!(
             played[6]
                 .0
@@ -1255,5 +1419,81 @@ mod tests {
         let err = run("foe troll*5").unwrap_err();
         assert!(err.contains("199 and 5 more would be 204"), "{err}");
         assert_eq!(s.fighters().len(), 199);
+    }
+
+    /// S18 in the line language: `bg NAME` (the roller), `bg FIGHTER=NAME` (initiative),
+    /// `defend-bg NAME` (the melee defender); `with` last. `bg` on a sheet's fighter line is
+    /// refused (it meant every roll), except when replaying lines stored before S18.
+    #[test]
+    fn backgrounds_are_named_per_roll_on_the_line() {
+        let parsed =
+            parse_line("melee orc bg Sailor defend-bg \"Street Urchin\" with 1,2").unwrap();
+        assert_eq!(
+            parsed,
+            Line::Command(
+                NamedCommand::Melee("orc".into()),
+                Some(vec![1, 2]),
+                vec![
+                    NamedBackground {
+                        who: BackgroundFor::Actor,
+                        background: "Sailor".into()
+                    },
+                    NamedBackground {
+                        who: BackgroundFor::Defender,
+                        background: "Street Urchin".into()
+                    },
+                ]
+            )
+        );
+        assert_eq!(
+            parse_line("initiative bg Nick=Sailor").unwrap(),
+            Line::Command(
+                NamedCommand::Initiative,
+                None,
+                vec![NamedBackground {
+                    who: BackgroundFor::Fighter("Nick".into()),
+                    background: "Sailor".into()
+                }]
+            )
+        );
+        assert!(parse_line("melee orc bg").is_err());
+        let nick = crate::storage::parse_character(
+            Path::new("nick"),
+            "schema = 1\nname = \"Nick\"\nbody = 2\nmind = 2\ncharm = 1\nbackgrounds = [\"Sailor\"]\nhit_points = 4\n",
+        )
+        .unwrap();
+        let mut s = Session::new(Bestiary::shipped(), Path::new("."));
+        s.add_character(nick.clone());
+        let err = s
+            .run(
+                &parse_line("hero Nick bg").unwrap(),
+                &mut ScriptedDice::new([]),
+            )
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("named per roll"), "{err}");
+        // Initiative: Mind 2 + Sailor = 3 dice against 4 (1, 1, 4 passes).
+        for line in ["hero Nick", "foe orc"] {
+            s.run(&parse_line(line).unwrap(), &mut ScriptedDice::new([]))
+                .unwrap();
+        }
+        let events = s
+            .run(
+                &parse_line("initiative bg nick=sailor with 1,1,4").unwrap(),
+                &mut ScriptedDice::new([]),
+            )
+            .unwrap();
+        assert!(events.iter().any(|e| matches!(e,
+            Event::InitiativeRoll { check, background: Some(b), .. } if check.passed && b == "Sailor")));
+        // A replayed stored line keeps its old meaning: every roll with the background.
+        let mut old = Session::new(Bestiary::shipped(), Path::new("."));
+        old.add_character(nick);
+        old.set_legacy_background_flag(true);
+        old.run(
+            &parse_line("hero Nick bg").unwrap(),
+            &mut ScriptedDice::new([]),
+        )
+        .unwrap();
+        assert_eq!(old.fighters()[0].unarmed_pool.dice(), 3);
     }
 }

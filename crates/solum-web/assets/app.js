@@ -625,8 +625,12 @@ function showCombat(status) {
   }
   $("combat-ranges").replaceChildren(...status.ranges.map((r) => el("li", r.a + " – " + r.b + ": " + r.band)));
   $("combat-choices").replaceChildren(...status.choices.map((c) => {
-    let text = c.action + " " + c.target + " (" + c.band + "): " + pct(c.p_success);
-    if (c.p_draw != null) text += ", draw " + pct(c.p_draw) + ", lose " + pct(c.p_lose);
+    // The option as the line that plays it, then its exact odds (S18: a background named
+    // for the roll is in the line, and the odds follow it).
+    let text = c.line + (c.band ? " (" + c.band + ")" : "");
+    if (c.p_draw != null) text += ": win " + pct(c.p_success) + ", draw " + pct(c.p_draw) + ", lose " + pct(c.p_lose);
+    else if (c.action === "shoot" || c.action === "disengage") text += ": " + pct(c.p_success);
+    else if (c.uses_action) text += " (the action)";
     const li = el("li", text);
     // A game master plays an option with one click: the same line the Line box takes.
     const line = choiceLine(c);
@@ -641,20 +645,10 @@ function showCombat(status) {
   }));
 }
 
-// The line of the combat language that plays an option (see `solum combat`'s help).
+// The line of the combat language that plays an option: the server gives it with each
+// option, which is legal now (see `solum combat`'s help).
 function choiceLine(c) {
-  const verbs = {
-    melee: "melee",
-    unarmed: "unarmed",
-    shoot: "shoot",
-    "vehicle attack": "vattack",
-    "chase closer": "chase closer",
-    "chase away": "chase away",
-    // Every move while engaged starts with the disengage roll.
-    disengage: "move away",
-  };
-  const verb = verbs[c.action];
-  return verb ? verb + " " + c.target : null;
+  return c.line || null;
 }
 
 async function playCombatLine(line) {

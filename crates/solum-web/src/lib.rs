@@ -228,6 +228,11 @@ pub fn app(state: AppState) -> Router {
         .route("/characters/{name}/advance", post(advance_character))
         .route("/characters/{name}/rest", post(rest_character))
         .route("/settings/roll-off", get(roll_off).put(set_roll_off))
+        .route(
+            "/characters/{name}/static",
+            get(static_status).post(static_fight),
+        )
+        .route("/characters/{name}/static/abandon", post(static_abandon))
         .route("/odds", post(notation_odds))
         .route("/roll", post(notation_roll))
         .route("/systems/characters", get(sibling_characters))
@@ -1779,6 +1784,93 @@ async fn check(
 }
 
 // ---------------------------------------------------------------------------------------
+// Fast static combat (S11) from a character of the table: `solum static --char NAME`.
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StaticFightRequest {
+    /// A static opposition of the shipped bestiary, to start a fight.
+    foe: Option<String>,
+    /// Or the opposition's numbers, to start a fight.
+    opposition: Option<solum_app::fast_static::Opposition>,
+    /// The sheet's weapon to fight with (when it starts).
+    weapon: Option<String>,
+    /// A background of the sheet named for this call's rounds (S18).
+    background: Option<String>,
+    /// Dice rolled by hand (a game master alone at the table).
+    typed: Option<Vec<u32>>,
+}
+
+/// `{"fight": null}` when the character is in no fast static combat.
+#[derive(Serialize)]
+struct StaticStatus {
+    fight: Option<solum_app::fast_static::StaticView>,
+}
+
+async fn static_status(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+) -> Result<Json<StaticStatus>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, move |c| {
+        Ok(StaticStatus {
+            fight: c.static_status(&name)?,
+        })
+    })
+    .await
+    .map(Json)
+}
+
+async fn static_fight(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<StaticFightRequest>,
+) -> Result<Json<solum_app::fast_static::StaticView>, ApiError> {
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        own_character(c, &member, solum_app::characters::SYSTEM, &name)?;
+        let start = match (&req.foe, &req.opposition) {
+            (Some(_), Some(_)) => {
+                return Err(AppError::Character {
+                    field: "foe".into(),
+                    problem: "give `foe` or `opposition`, not both".into(),
+                });
+            }
+            (Some(f), None) => Some(solum_app::fast_static::Opposition::shipped(f)?),
+            (None, o) => o.clone(),
+        };
+        let dice = dice_for(c, &member, req.typed.clone())?;
+        let request = solum_app::fast_static::StaticRequest {
+            hero: name.clone(),
+            start,
+            weapon: req.weapon.clone(),
+            background: req.background.clone(),
+        };
+        c.static_fight(&request, dice)
+    })
+    .await
+    .map(Json)
+}
+
+async fn static_abandon(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+) -> Result<Json<solum_app::fast_static::StaticView>, ApiError> {
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        own_character(c, &member, solum_app::characters::SYSTEM, &name)?;
+        c.abandon_static(&name)
+    })
+    .await
+    .map(Json)
+}
+
+// ---------------------------------------------------------------------------------------
 // Odds of any dice expression (the notation of `solum odds`): nothing rolled, nothing kept.
 
 #[derive(Deserialize)]
@@ -2012,7 +2104,7 @@ async fn combat_line(
     change(&state, scope, move |c| {
         // Faces typed with `with` are real dice: only for a game master alone at the table.
         // (A line that does not parse is refused by the use case, naming the line.)
-        if let Ok(solum_play::encounter::Line::Command(_, Some(_))) =
+        if let Ok(solum_play::encounter::Line::Command(_, Some(_), _)) =
             solum_play::encounter::parse_line(&req.line)
             && !tables::may_type_dice(c.store(), &member)?
         {

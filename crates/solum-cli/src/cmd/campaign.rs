@@ -565,6 +565,7 @@ fn describe(record: &Record) -> String {
         | Record::Dietype(_)
         | Record::Sol(_)
         | Record::Combat(_)
+        | Record::FastStatic(_)
         | Record::Creature(_)
         | Record::Notation(_) => record.character_summary().unwrap_or_default(),
         Record::Idea { list, words, .. } => {

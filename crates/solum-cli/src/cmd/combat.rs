@@ -175,17 +175,61 @@ fn write_events(out: &mut dyn Write, session: &Session, events: &[Event]) -> std
     Ok(())
 }
 
+/// The words of an option before its odds: "melee orc bg Sailor (engaged)".
+fn choice_label(
+    action: &str,
+    target: Option<&str>,
+    weapon: Option<&str>,
+    background: Option<&str>,
+    defender_background: Option<&str>,
+    band: Option<&str>,
+) -> String {
+    let mut label = action.to_owned();
+    for w in [target, weapon].into_iter().flatten() {
+        label.push(' ');
+        label.push_str(w);
+    }
+    if let Some(b) = background {
+        label.push_str(&format!(" bg {b}"));
+    }
+    if let Some(b) = defender_background {
+        label.push_str(&format!(" defend-bg {b}"));
+    }
+    if let Some(band) = band {
+        label.push_str(&format!(" ({band})"));
+    }
+    label
+}
+
+/// Whether an option rolls dice (the others are certain: moves, `switch`, `end turn`).
+fn rolls(action: &str, opposed: bool) -> bool {
+    opposed || matches!(action, "shoot" | "disengage")
+}
+
+/// The attacks among the options: what "no attack from here" looks for.
+fn is_attack(action: &str) -> bool {
+    matches!(action, "melee" | "unarmed" | "shoot" | "vehicle attack")
+}
+
 fn choice_text(c: &Choice, combat: &Combat) -> String {
-    let target = &combat.fighters()[c.target].name;
+    let target = c.target.map(|t| combat.fighters()[t].name.as_str());
+    let label = choice_label(
+        c.action,
+        target,
+        c.weapon.as_deref(),
+        c.background.as_deref(),
+        c.defender_background.as_deref(),
+        c.band.map(|b| b.name()),
+    );
     let odds = match (&c.odds, &c.p_success) {
         (Some(o), _) => format!(
-            "win {}, draw {}, lose {}",
+            ": win {}, draw {}, lose {}",
             percent(&o.win),
             percent(&o.draw),
             percent(&o.lose)
         ),
-        (None, Some(p)) => format!(
-            "{} {}",
+        (None, Some(p)) if rolls(c.action, false) => format!(
+            ": {} {}",
             if c.action == "shoot" {
                 "hit"
             } else {
@@ -193,25 +237,35 @@ fn choice_text(c: &Choice, combat: &Combat) -> String {
             },
             percent(p)
         ),
-        (None, None) => String::new(),
+        _ if c.uses_action => " (the action)".to_owned(),
+        _ => String::new(),
     };
-    format!("{} {target} ({}): {odds}", c.action, c.band.name())
+    format!("{label}{odds}")
 }
 
 fn write_choices(out: &mut dyn Write, combat: &Combat) -> std::io::Result<()> {
     let choices = combat.choices();
     // Carrying a ranged weapon not in hand: switching to it (the action) is a way to reach.
+    let action_left = !combat.turn_used().1;
     let switch = combat
         .switch_to_shoot()
+        .filter(|_| action_left)
         .map(|w| format!("`switch {w}` (the action) to shoot next turn"));
-    if choices.is_empty() && combat.acting().is_some() {
+    if combat.acting().is_none() {
+        return Ok(());
+    }
+    let texts: Vec<String> = choices.iter().map(|c| choice_text(c, combat)).collect();
+    if action_left && !choices.iter().any(|c| is_attack(c.action)) {
         let text = match &switch {
             Some(s) => format!("options: no attack from here: move closer first, or {s}"),
             None => "options: no attack from here: move closer first".to_owned(),
         };
-        writeln!(out, "  {}", paint(DIM, text))?;
-    } else if !choices.is_empty() {
-        let texts: Vec<String> = choices.iter().map(|c| choice_text(c, combat)).collect();
+        writeln!(
+            out,
+            "  {}",
+            paint(DIM, format!("{text}; {}", texts.join("; ")))
+        )?;
+    } else {
         let holding = combat
             .acting()
             .map(|a| &combat.fighters()[a])
@@ -501,28 +555,34 @@ fn write_status_choices(out: &mut dyn Write, s: &CombatStatus) -> std::io::Resul
     let texts: Vec<String> = s
         .choices
         .iter()
-        .map(|c| match (c.p_draw, c.p_lose) {
-            (Some(d), Some(l)) => format!(
-                "{} {} ({}): win {}, draw {}, lose {}",
+        .map(|c| {
+            let label = choice_label(
                 c.action,
-                c.target,
+                c.target.as_deref(),
+                c.weapon.as_deref(),
+                c.background.as_deref(),
+                c.defender_background.as_deref(),
                 c.band,
-                pct(c.p_success),
-                pct(d),
-                pct(l)
-            ),
-            _ => format!(
-                "{} {} ({}): {} {}",
-                c.action,
-                c.target,
-                c.band,
-                if c.action == "shoot" {
-                    "hit"
-                } else {
-                    "success"
-                },
-                pct(c.p_success)
-            ),
+            );
+            match (c.p_draw, c.p_lose) {
+                (Some(d), Some(l)) => format!(
+                    "{label}: win {}, draw {}, lose {}",
+                    pct(c.p_success),
+                    pct(d),
+                    pct(l)
+                ),
+                _ if rolls(c.action, false) => format!(
+                    "{label}: {} {}",
+                    if c.action == "shoot" {
+                        "hit"
+                    } else {
+                        "success"
+                    },
+                    pct(c.p_success)
+                ),
+                _ if c.uses_action => format!("{label} (the action)"),
+                _ => label,
+            }
         })
         .collect();
     writeln!(

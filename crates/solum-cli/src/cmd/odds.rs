@@ -396,6 +396,9 @@ pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result
             "--seed {seed} cannot be used with --rolled: typed dice roll nothing from a seed"
         )));
     }
+    if let Some(name) = &args.character {
+        return static_from_sheet(args, name, None, out);
+    }
     use solum_expanded::combat::StaticCombat;
     use solum_expanded::fight::{StaticSpec, static_odds};
     let (name, difficulty, foe_hp, foe_damage) = match &args.foe {
@@ -427,10 +430,10 @@ pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result
         ),
     };
     let spec = StaticSpec {
-        pool: fight_pool(args.pool, "--pool")?,
+        pool: fight_pool(args.pool.expect("clap requires --pool"), "--pool")?,
         difficulty,
-        hit_points: hit_points(args.hp, "--hp")?,
-        damage: damage(args.damage, "--damage")?,
+        hit_points: hit_points(args.hp.expect("clap requires --hp"), "--hp")?,
+        damage: damage(args.damage.expect("clap requires --damage"), "--damage")?,
         foe_hit_points: foe_hp,
         foe_damage,
     };
@@ -517,5 +520,135 @@ pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result
         }
     )?;
     render::write_seed(out, seed)?;
+    Ok(())
+}
+
+/// `solum static --char NAME …`: fast static combat with a campaign character (S11), kept
+/// in the campaign: started with the opposition, resumed with `--char` alone, abandoned
+/// with `--abandon`.
+pub(crate) fn static_from_sheet(
+    args: &PlayStaticArgs,
+    name: &str,
+    campaign: Option<&mut solum_app::Campaign<solum_store::SqliteStore>>,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    use solum_app::fast_static::{Opposition, StaticRequest};
+    let mut opened;
+    let campaign = match campaign {
+        Some(c) => c,
+        None => {
+            opened = super::campaign::open(&args.campaign)?;
+            &mut opened
+        }
+    };
+    let view = if args.abandon {
+        campaign.abandon_static(name)?
+    } else {
+        let start = match (&args.foe, &args.vs) {
+            (Some(foe), _) => Some(Opposition::shipped(foe)?),
+            (None, Some(vs)) => Some(Opposition {
+                name: "the opposition".to_owned(),
+                difficulty: difficulty(vs)?.value(),
+                hit_points: hit_points(
+                    args.foe_hp
+                        .ok_or_else(|| bad("--vs needs --foe-hp and --foe-damage"))?,
+                    "--foe-hp",
+                )?,
+                damage: damage(
+                    args.foe_damage
+                        .ok_or_else(|| bad("--vs needs --foe-hp and --foe-damage"))?,
+                    "--foe-damage",
+                )?,
+            }),
+            (None, None) => None,
+        };
+        let request = StaticRequest {
+            hero: name.to_owned(),
+            start,
+            weapon: args.weapon.clone(),
+            background: args.background.clone(),
+        };
+        let dice = super::campaign::dice(args.dice.seed, args.dice.rolled.as_deref())?;
+        campaign.static_fight(&request, dice)?
+    };
+    if args.json {
+        writeln!(out, "{}", serde_json::to_value(&view)?)?;
+        return Ok(());
+    }
+    let setup = &view.setup;
+    let o = &setup.opposition;
+    writeln!(
+        out,
+        "{} {} ({} dice, {} {} damage) against {} ({}, {} hp, {} damage)",
+        paint(HEAD, "Fast static combat:"),
+        setup.hero,
+        setup.pool,
+        setup.weapon,
+        setup.damage,
+        o.name,
+        o.difficulty,
+        o.hit_points,
+        o.damage
+    )?;
+    let bg = view
+        .call
+        .as_ref()
+        .and_then(|c| c.background.as_ref())
+        .map_or(String::new(), |b| format!(" [{b}]"));
+    for (i, r) in view.rounds.as_array().into_iter().flatten().enumerate() {
+        let passed = r["check"]["passed"].as_bool().unwrap_or(false);
+        let dice: Vec<String> = r["check"]["roll"]["dice"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|d| d.to_string())
+            .collect();
+        writeln!(
+            out,
+            "  round {:>2}{bg}: {} against {}: {}   {} {} hp, {} {} hp",
+            i + 1,
+            dice.join(" "),
+            o.difficulty,
+            if passed { "pass" } else { "fail" },
+            setup.hero,
+            r["hit_points"],
+            o.name,
+            r["foe_hit_points"]
+        )?;
+    }
+    let state = format!(
+        "{} {} hp, {} {} hp",
+        setup.hero, view.state.hit_points, o.name, view.state.foe_hit_points
+    );
+    let line = match view.outcome {
+        "won" => paint(render::GOOD, format!("{} is defeated ({state})", o.name)),
+        "lost" => paint(render::BAD, format!("{} is defeated ({state})", setup.hero)),
+        "abandoned" => format!("{} leaves the fight ({state}); journaled", setup.hero),
+        "stopped" => paint(render::BAD, format!("stopped: both stand ({state})")),
+        _ => format!(
+            "the fight waits ({state}): `solum static --char {}` goes on (typed dice with --rolled)",
+            setup.hero
+        ),
+    };
+    writeln!(out, "  {line}")?;
+    for odds in &view.odds {
+        let p = odds
+            .p_win
+            .map_or("cannot end".to_owned(), |p| format!("{:.1}%", p * 100.0));
+        let exact = odds
+            .p_win_exact
+            .as_ref()
+            .map_or(String::new(), |e| format!(" ({e})"));
+        match &odds.background {
+            None => writeln!(out, "  win from here: {p}{exact}")?,
+            Some(b) => writeln!(out, "  win from here with --background \"{b}\": {p}{exact}")?,
+        }
+    }
+    if let Some(hp) = view.sheet_hit_points.filter(|_| view.call.is_some()) {
+        writeln!(out, "  {}'s sheet: {hp} hit points", setup.hero)?;
+    }
+    if let Some(seed) = view.call.as_ref().and_then(|c| c.seed) {
+        render::write_seed(out, Some(seed))?;
+    }
     Ok(())
 }

@@ -24,7 +24,7 @@ use crate::cmd::{campaign, check};
 use crate::render;
 
 /// The command words, for completion and `help`.
-const COMMANDS: [(&str, &str); 28] = [
+const COMMANDS: &[(&str, &str)] = &[
     (
         "ask",
         "ask QUESTION       ask the oracle (also `? QUESTION`)",
@@ -88,6 +88,10 @@ const COMMANDS: [(&str, &str); 28] = [
     (
         "status",
         "status             the open fight: order, whose turn, hit points",
+    ),
+    (
+        "static",
+        "static --char NAME (--foe F | --vs D --foe-hp N --foe-damage N) [--background BG] [--rolled …]   fast static combat from a sheet; `static --char NAME` goes on, `--abandon` leaves",
     ),
     (
         "creature",
@@ -458,6 +462,26 @@ impl Session {
             "roll-off" => {
                 let setting = (!rest.is_empty()).then_some(rest);
                 campaign::roll_off_in(campaign, setting, out)?;
+            }
+            "static" => {
+                // Fast static combat (S11) in a session is a campaign character's: the
+                // one-shot command's flags, run on the session's campaign.
+                let typed = words(rest)?;
+                if typed.iter().any(|w| w.starts_with("--campaign")) {
+                    return Err(bad("static: --campaign: the session's campaign is used"));
+                }
+                let mut argv = vec!["solum".to_owned(), "static".to_owned()];
+                argv.extend(typed);
+                let cli = crate::Cli::try_parse_from(argv).map_err(|e| clap_error(&e, "static"))?;
+                let crate::cli::Command::Static(args) = cli.command else {
+                    unreachable!("parsed as `solum static`")
+                };
+                let Some(name) = args.character.clone() else {
+                    return Err(bad(
+                        "static: in a session, fight with a character: static --char NAME --foe F …",
+                    ));
+                };
+                super::odds::static_from_sheet(&args, &name, Some(campaign), out)?;
             }
             "oracle" => {
                 // Setting it changes the campaign's setting, as `solum oracle` does.
