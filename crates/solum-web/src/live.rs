@@ -84,6 +84,8 @@ struct Clients {
     feeds: HashMap<i64, Feed>,
     /// The watcher runs (it stops when the last stream closes).
     watching: bool,
+    /// Journal reads the feeds made.
+    feed_reads: u64,
 }
 
 /// How often the watcher re-checks the open streams' sessions even when nothing was
@@ -215,6 +217,7 @@ async fn read_feed(clients: Arc<Mutex<Clients>>, path: PathBuf, table: i64) {
         })
         .await;
         let mut c = lock(&clients);
+        c.feed_reads = c.feed_reads.saturating_add(1);
         let Ok(items) = read else {
             // The campaign failed: the table's streams end (their browsers reconnect).
             let ids: Vec<u64> = c
@@ -466,6 +469,12 @@ impl Hub {
         notify(&self.clients, &self.path, table);
     }
 
+    /// How many journal reads the tables' feeds have made: one per batch of new entries of a
+    /// table, whatever the number of its streams.
+    pub fn feed_reads(&self) -> u64 {
+        lock(&self.clients).feed_reads
+    }
+
     /// How many live clients `table` has.
     pub fn clients(&self, table: i64) -> usize {
         lock(&self.clients)
@@ -496,6 +505,7 @@ impl Hub {
         *c = Clients {
             next: c.next,
             watching: c.watching,
+            feed_reads: c.feed_reads,
             ..Clients::default()
         };
     }

@@ -2647,6 +2647,7 @@ async fn every_stream_of_a_table_receives_each_entry_it_may_see_once_in_order() 
         .map(|t| collect_live(&s.router, t, wait))
         .collect();
     tokio::time::sleep(Duration::from_millis(300)).await;
+    let reads = s.state.hub().feed_reads();
     s.post("/api/notes", &gm, json!({ "text": "n1" })).await;
     let secret = s
         .post(
@@ -2662,6 +2663,10 @@ async fn every_stream_of_a_table_receives_each_entry_it_may_see_once_in_order() 
     for stream in streams {
         got.push(event_ids(&stream.await.unwrap()));
     }
+    // The table's feed read the journal once per write (or fewer, writes read together; a
+    // look of the watcher may add one), never once per stream and write: 24 here.
+    let feed = s.state.hub().feed_reads() - reads;
+    assert!((1..24).contains(&feed), "{feed} feed reads");
     assert_eq!(got[0], [1, 2, 3, 4]);
     assert_eq!(got[1], [1, 2, 3, 4]);
     for player in &got[2..] {
