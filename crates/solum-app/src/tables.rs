@@ -341,6 +341,16 @@ pub fn session_at<S: TableStore>(
     Ok(store.session_member(&token_hash(token), now, SESSION_IDLE_DAYS * 86_400)?)
 }
 
+/// The member of the session whose token hashes to `hash` (as a server keeps it for its open
+/// live streams), or none when it ended or expired: the rule of [`session`].
+pub fn session_by_hash<S: TableStore>(store: &S, hash: &str) -> Result<Option<Member>, AppError> {
+    Ok(store.session_member(
+        hash,
+        jiff::Timestamp::now().as_second(),
+        SESSION_IDLE_DAYS * 86_400,
+    )?)
+}
+
 /// Ends the session of `token` (logging out): its row is deleted, so the token opens
 /// nothing any more. False when it was no session.
 pub fn logout<S: TableStore>(store: &mut S, token: &str) -> Result<bool, AppError> {

@@ -84,6 +84,33 @@ fn serve_starts_answers_on_loopback_and_stops_on_sigint() {
     let n = live.read(&mut head).unwrap();
     assert!(String::from_utf8_lossy(&head[..n]).starts_with("HTTP/1.1 200"));
 
+    // A note written by the command line (another process on the same file) reaches the
+    // open stream: the server's watcher sees the file change.
+    let out = Command::new(assert_cmd::cargo::cargo_bin("solum"))
+        .args(["note", "written at the command line", "--campaign"])
+        .arg(&campaign)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !String::from_utf8_lossy(&seen).contains("written at the command line") {
+        let n = live
+            .read(&mut buf)
+            .expect("the note reached the stream within 10 s");
+        assert!(
+            n > 0,
+            "the stream ended: {}",
+            String::from_utf8_lossy(&seen)
+        );
+        seen.extend_from_slice(&buf[..n]);
+    }
+    assert!(
+        String::from_utf8_lossy(&seen).contains("id: 1"),
+        "{}",
+        String::from_utf8_lossy(&seen)
+    );
+
     let pid = child.id().to_string();
     assert!(
         Command::new("kill")

@@ -575,6 +575,22 @@ impl SqliteStore {
         tx.commit().map_err(|e| classify(&path, e))
     }
 
+    /// A number that changes when another connection (another process, or another
+    /// connection of this one) has committed a change to the file since this connection last
+    /// looked (`PRAGMA data_version`): one cheap look tells a watcher whether to read on.
+    pub fn data_version(&self) -> Result<i64, StoreError> {
+        self.pragma_i64("data_version")
+    }
+
+    /// The last number of `table`'s journal (0 when empty), every entry counted (secret ones
+    /// too): read from the end of the index `journal_by_table_seq`.
+    pub fn last_seq(&self, table: i64) -> Result<i64, StoreError> {
+        self.conn
+            .prepare_cached("SELECT COALESCE(MAX(table_seq), 0) FROM journal WHERE table_id = ?1")
+            .and_then(|mut s| s.query_row([table], |r| r.get(0)))
+            .map_err(|e| self.err(e))
+    }
+
     /// No transaction is open on the connection (it may be kept for later work).
     pub fn is_idle(&self) -> bool {
         self.conn.is_autocommit()

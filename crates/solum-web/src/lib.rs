@@ -62,7 +62,8 @@ pub struct Config {
     pub rate_per_sec: f64,
     /// Notifications a live client may leave unread before it is dropped.
     pub live_buffer: usize,
-    /// How often a live stream looks for entries written by another process (the CLI).
+    /// How often the server's one watcher looks for entries written by another process
+    /// (the CLI) and re-checks the open streams' sessions when something was written.
     pub live_poll: Duration,
     /// Rolls and odds of dice expressions computed at once (the heavy work of the server);
     /// [`Config::new`] takes the machine's cores.
@@ -118,7 +119,7 @@ impl Config {
             rate_burst: 60,
             rate_per_sec: 20.0,
             live_buffer: 64,
-            live_poll: Duration::from_secs(2),
+            live_poll: Duration::from_millis(500),
             heavy_at_once: std::thread::available_parallelism().map_or(1, |n| n.get()),
             heavy_wait: Duration::from_secs(2),
             header_read_timeout: Duration::from_secs(10),
@@ -170,7 +171,7 @@ impl AppState {
         Self {
             inner: Arc::new(Inner {
                 limiter: Limiter::new(config.rate_burst, config.rate_per_sec),
-                hub: Hub::default(),
+                hub: Hub::new(config.campaign.clone(), config.live_poll),
                 writes: Arc::default(),
                 heavy: Arc::new(heavy::Heavy::new(config.heavy_at_once)),
                 table_writes: Limiter::new(config.table_write_burst, config.table_writes_per_sec),

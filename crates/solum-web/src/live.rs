@@ -1,17 +1,27 @@
 //! Live updates: server-sent events per table, in journal order.
 //!
-//! A stream does not carry what the hub sends: the hub only wakes it ("the table has new
-//! entries"), and the stream reads the journal itself, through its member's scope, from the
-//! last sequence number it sent. So entries arrive in journal order, a reconnection with
-//! `Last-Event-ID` catches up on what was missed, and a player's stream can never read a
-//! secret entry, since its store cannot. Each client has a bounded buffer of wake-ups: a
-//! client that leaves it full (it does not read) is dropped, and the others go on.
+//! One change feed per server: when a table has new entries, its feed reads them once (in
+//! the game master's view) and renders each once; the same rendered entries are handed to
+//! every stream of the table that may see them (a player's streams get the public ones only:
+//! a secret entry is never handed to a player's stream). A stream reads the journal itself,
+//! through its member's scope, only to catch up when it opens (from `Last-Event-ID`), then
+//! takes what the feed hands it, skipping what it sent already: entries arrive in journal
+//! order, once. Each client has a bounded buffer of handed batches: a client that leaves it
+//! full (it does not read) is dropped, and the others go on; it catches up when it
+//! reconnects.
+//!
+//! Writes of other processes (the command line on the same file) are found by one watcher
+//! per server, not by the streams: every [`crate::Config::live_poll`] it asks SQLite whether
+//! another connection committed (`PRAGMA data_version`), and if so reads each live table's
+//! last number and wakes the feeds that are behind. The same look re-checks the sessions of
+//! the open streams (an expired or deleted session's streams end), as does a look every
+//! [`SESSION_RECHECK`] whatever happened.
 //!
 //! Streams are capped overall, per table, per session and per peer address (429 past a
-//! cap). A stream
-//! lives as long as its session: every read of the journal (each wake-up, each poll) checks
-//! the session first, logout ends the session's streams at once, and every event delivered
-//! checks the stream was not ended. A table's live state goes when its last stream closes.
+//! cap). A stream lives as long as its session: its session is checked when it opens, logout
+//! ends the session's streams at once, the watcher ends those of a session that expired or
+//! was deleted, and every event delivered checks the stream was not ended. A table's live
+//! state (its clients and its feed) goes when its last stream closes.
 
 use std::collections::{HashMap, VecDeque};
 use std::convert::Infallible;
@@ -31,12 +41,35 @@ use tokio::sync::mpsc;
 
 use crate::{ApiError, AppState, Auth, Peer, blocking, connection, keep};
 
-/// One live client: its wake-ups, and the flag that ends it.
+/// One journal entry as a live stream sends it, rendered once for every stream.
+#[derive(Clone)]
+pub(crate) struct Item {
+    seq: i64,
+    secret: bool,
+    json: Arc<str>,
+}
+
+/// Entries handed to a stream at once, shared by every stream of the same view.
+type Batch = Arc<Vec<Item>>;
+
+/// One live client: its handed batches, and the flag that ends it.
 struct Client {
-    tx: mpsc::Sender<()>,
+    tx: mpsc::Sender<Batch>,
     ended: Arc<AtomicBool>,
     session: String,
     peer: Option<IpAddr>,
+    /// A game master's stream (sees secret entries).
+    gm: bool,
+}
+
+/// A table's change feed: the last number it read (none until a stream of the table has
+/// read the table's last number), whether a read runs, and whether another was asked for
+/// meanwhile.
+#[derive(Default)]
+struct Feed {
+    after: Option<i64>,
+    reading: bool,
+    dirty: bool,
 }
 
 #[derive(Default)]
@@ -47,12 +80,29 @@ struct Clients {
     total: usize,
     per_session: HashMap<String, usize>,
     per_peer: HashMap<IpAddr, usize>,
+    /// Per table with clients, its feed.
+    feeds: HashMap<i64, Feed>,
+    /// The watcher runs (it stops when the last stream closes).
+    watching: bool,
+    /// Journal reads the feeds made.
+    feed_reads: u64,
 }
 
-/// The live clients of every table.
-#[derive(Default)]
+/// How often the watcher re-checks the open streams' sessions even when nothing was
+/// written (a session also expires by time alone).
+pub const SESSION_RECHECK: Duration = Duration::from_secs(30);
+
+/// The live clients of every table, and the campaign their feeds read.
 pub struct Hub {
     clients: Arc<Mutex<Clients>>,
+    path: PathBuf,
+    poll: Duration,
+}
+
+impl Default for Hub {
+    fn default() -> Self {
+        Self::new(PathBuf::new(), Duration::from_secs(2))
+    }
 }
 
 /// The caps of live streams ([`crate::Config::live_max`] and following).
@@ -90,10 +140,230 @@ fn decrement<K: std::hash::Hash + Eq>(map: &mut HashMap<K, usize>, key: &K) {
 /// the stream ends.
 pub(crate) struct Subscription {
     clients: Arc<Mutex<Clients>>,
+    path: PathBuf,
     table: i64,
     id: u64,
-    rx: mpsc::Receiver<()>,
+    rx: mpsc::Receiver<Batch>,
     ended: Arc<AtomicBool>,
+}
+
+impl Subscription {
+    /// The table's feed starts after `last` (the table's last number, read before the
+    /// stream's catch-up), unless it started already; a read asked for meanwhile runs now.
+    fn start_feed(&self, last: i64) {
+        let run = {
+            let mut c = lock(&self.clients);
+            match c.feeds.get_mut(&self.table) {
+                Some(feed) if feed.after.is_none() => {
+                    feed.after = Some(last);
+                    std::mem::take(&mut feed.dirty)
+                }
+                _ => false,
+            }
+        };
+        if run {
+            notify(&self.clients, &self.path, self.table);
+        }
+    }
+}
+
+/// Starts `table`'s feed read unless one runs (then it reads again when done).
+fn notify(clients: &Arc<Mutex<Clients>>, path: &std::path::Path, table: i64) {
+    let start = {
+        let mut c = lock(clients);
+        let Some(feed) = c.feeds.get_mut(&table) else {
+            return;
+        };
+        if feed.reading || feed.after.is_none() {
+            feed.dirty = true;
+            false
+        } else {
+            feed.reading = true;
+            feed.dirty = false;
+            true
+        }
+    };
+    if !start {
+        return;
+    }
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        if let Some(feed) = lock(clients).feeds.get_mut(&table) {
+            feed.reading = false;
+        }
+        return;
+    };
+    runtime.spawn(read_feed(clients.clone(), path.to_path_buf(), table));
+}
+
+/// Reads `table`'s new entries, a page at a time, and hands them to its streams, until the
+/// feed has read everything it was asked for.
+async fn read_feed(clients: Arc<Mutex<Clients>>, path: PathBuf, table: i64) {
+    loop {
+        let Some(after) = lock(&clients).feeds.get(&table).and_then(|f| f.after) else {
+            return;
+        };
+        let p = path.clone();
+        let read = blocking(move || {
+            let scope = Scope {
+                table,
+                member: None,
+                gm: true,
+                secret_writes: false,
+            };
+            let store = connection(&p, scope)?;
+            let items = read_items(&store, after);
+            keep(store);
+            items
+        })
+        .await;
+        let mut c = lock(&clients);
+        c.feed_reads = c.feed_reads.saturating_add(1);
+        let Ok(items) = read else {
+            // The campaign failed: the table's streams end (their browsers reconnect).
+            let ids: Vec<u64> = c
+                .tables
+                .get(&table)
+                .map(|t| t.keys().copied().collect())
+                .unwrap_or_default();
+            for id in ids {
+                remove(&mut c, table, id);
+            }
+            return;
+        };
+        let more = items.len() >= PAGE;
+        let Some(feed) = c.feeds.get_mut(&table) else {
+            return;
+        };
+        if let Some(last) = items.last() {
+            feed.after = Some(last.seq);
+        }
+        let again = more || std::mem::take(&mut feed.dirty);
+        if !again {
+            feed.reading = false;
+        }
+        if !items.is_empty() {
+            hand_out(&mut c, table, items);
+        }
+        if !again {
+            return;
+        }
+    }
+}
+
+/// Hands `items` to every stream of `table` that may see them: the same batch to every game
+/// master's stream, the same public batch to every player's. A stream whose buffer is full
+/// is dropped.
+fn hand_out(c: &mut Clients, table: i64, items: Vec<Item>) {
+    let public: Batch = Arc::new(items.iter().filter(|i| !i.secret).cloned().collect());
+    let all: Batch = Arc::new(items);
+    let full: Vec<u64> = c
+        .tables
+        .get(&table)
+        .map(|clients| {
+            clients
+                .iter()
+                .filter(|(_, cl)| {
+                    let batch = if cl.gm { &all } else { &public };
+                    !batch.is_empty() && cl.tx.try_send(batch.clone()).is_err()
+                })
+                .map(|(id, _)| *id)
+                .collect()
+        })
+        .unwrap_or_default();
+    for id in full {
+        remove(c, table, id);
+    }
+}
+
+/// The server's one watcher: every `poll`, whether another connection wrote; if so, each
+/// live table's last number (feeds behind it are woken) and the open streams' sessions
+/// (also every [`SESSION_RECHECK`]). Stops when the last stream closes.
+async fn watch(clients: Arc<Mutex<Clients>>, path: PathBuf, poll: Duration) {
+    let mut store: Option<SqliteStore> = None;
+    let mut version: Option<i64> = None;
+    let mut checked = tokio::time::Instant::now();
+    loop {
+        tokio::time::sleep(poll).await;
+        let (live, sessions) = {
+            let mut c = lock(&clients);
+            if c.total == 0 {
+                c.watching = false;
+                return;
+            }
+            let live: Vec<i64> = c.tables.keys().copied().collect();
+            let sessions: Vec<String> = c.per_session.keys().cloned().collect();
+            (live, sessions)
+        };
+        let recheck = checked.elapsed() >= SESSION_RECHECK;
+        let p = path.clone();
+        let kept = store.take();
+        let looked = blocking(move || {
+            let s = match kept {
+                Some(s) => s,
+                None => SqliteStore::open_existing(&p)?,
+            };
+            let now = s.data_version()?;
+            if version == Some(now) && !recheck {
+                return Ok((s, now, None));
+            }
+            let mut last = Vec::with_capacity(live.len());
+            for t in live {
+                last.push((t, s.last_seq(t)?));
+            }
+            let mut gone = Vec::new();
+            for session in sessions {
+                if tables::session_by_hash(&s, &session)?.is_none() {
+                    gone.push(session);
+                }
+            }
+            Ok((s, now, Some((last, gone))))
+        })
+        .await;
+        let Ok((s, now, found)) = looked else {
+            // Looked again at the next turn, with a new connection.
+            continue;
+        };
+        store = Some(s);
+        version = Some(now);
+        let Some((last, gone)) = found else {
+            continue;
+        };
+        checked = tokio::time::Instant::now();
+        let behind: Vec<i64> = {
+            let mut c = lock(&clients);
+            for session in &gone {
+                end_session(&mut c, session);
+            }
+            last.into_iter()
+                .filter(|(t, n)| {
+                    c.feeds
+                        .get(t)
+                        .and_then(|f| f.after)
+                        .is_some_and(|after| *n > after)
+                })
+                .map(|(t, _)| t)
+                .collect()
+        };
+        for t in behind {
+            notify(&clients, &path, t);
+        }
+    }
+}
+
+fn end_session(c: &mut Clients, session: &str) {
+    let theirs: Vec<(i64, u64)> = c
+        .tables
+        .iter()
+        .flat_map(|(t, clients)| {
+            clients
+                .iter()
+                .filter(|(_, cl)| cl.session == session)
+                .map(move |(id, _)| (*t, *id))
+        })
+        .collect();
+    for (table, id) in theirs {
+        remove(c, table, id);
+    }
 }
 
 impl Drop for Subscription {
@@ -108,6 +378,7 @@ fn remove(c: &mut Clients, table: i64, id: u64) -> Option<Client> {
     let client = clients.remove(&id)?;
     if clients.is_empty() {
         c.tables.remove(&table);
+        c.feeds.remove(&table);
     }
     c.total = c.total.saturating_sub(1);
     decrement(&mut c.per_session, &client.session);
@@ -119,13 +390,24 @@ fn remove(c: &mut Clients, table: i64, id: u64) -> Option<Client> {
 }
 
 impl Hub {
+    /// The hub of a server whose campaign is `path`; its watcher looks every `poll`.
+    pub fn new(path: PathBuf, poll: Duration) -> Self {
+        Self {
+            clients: Arc::default(),
+            path,
+            poll,
+        }
+    }
+
     /// A new client of `table` for the session `session` (its token's hash) from `peer`,
     /// unless a cap is met.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn subscribe(
         &self,
         table: i64,
         session: &str,
         peer: Option<IpAddr>,
+        gm: bool,
         buffer: usize,
         caps: Caps,
     ) -> Result<Subscription, Over> {
@@ -160,10 +442,20 @@ impl Hub {
                 ended: ended.clone(),
                 session: session.to_string(),
                 peer,
+                gm,
             },
         );
+        c.feeds.entry(table).or_default();
+        if !c.watching
+            && !self.path.as_os_str().is_empty()
+            && let Ok(runtime) = tokio::runtime::Handle::try_current()
+        {
+            c.watching = true;
+            runtime.spawn(watch(self.clients.clone(), self.path.clone(), self.poll));
+        }
         Ok(Subscription {
             clients: self.clients.clone(),
+            path: self.path.clone(),
             table,
             id,
             rx,
@@ -171,23 +463,16 @@ impl Hub {
         })
     }
 
-    /// Wakes every live client of `table`; one whose buffer is full is dropped.
+    /// The table has new entries: its feed reads them (once, whatever the number of its
+    /// streams) and hands them to its streams; a client whose buffer is full is dropped.
     pub fn notify(&self, table: i64) {
-        let mut c = lock(&self.clients);
-        let full: Vec<u64> = c
-            .tables
-            .get(&table)
-            .map(|clients| {
-                clients
-                    .iter()
-                    .filter(|(_, cl)| cl.tx.try_send(()).is_err())
-                    .map(|(id, _)| *id)
-                    .collect()
-            })
-            .unwrap_or_default();
-        for id in full {
-            remove(&mut c, table, id);
-        }
+        notify(&self.clients, &self.path, table);
+    }
+
+    /// How many journal reads the tables' feeds have made: one per batch of new entries of a
+    /// table, whatever the number of its streams.
+    pub fn feed_reads(&self) -> u64 {
+        lock(&self.clients).feed_reads
     }
 
     /// How many live clients `table` has.
@@ -206,20 +491,7 @@ impl Hub {
 
     /// Ends every stream of the session whose token hashes to `session` (it logged out).
     pub fn end_session(&self, session: &str) {
-        let mut c = lock(&self.clients);
-        let theirs: Vec<(i64, u64)> = c
-            .tables
-            .iter()
-            .flat_map(|(t, clients)| {
-                clients
-                    .iter()
-                    .filter(|(_, cl)| cl.session == session)
-                    .map(move |(id, _)| (*t, *id))
-            })
-            .collect();
-        for (table, id) in theirs {
-            remove(&mut c, table, id);
-        }
+        end_session(&mut lock(&self.clients), session);
     }
 
     /// Ends every stream (the server is stopping).
@@ -232,6 +504,8 @@ impl Hub {
         }
         *c = Clients {
             next: c.next,
+            watching: c.watching,
+            feed_reads: c.feed_reads,
             ..Clients::default()
         };
     }
@@ -244,13 +518,17 @@ struct Live {
     after: i64,
     path: PathBuf,
     scope: Scope,
-    /// The session's token (in memory only) and member: every read of the journal first
-    /// checks that the session still exists, is not expired and is still this member's.
+    /// The session's token (in memory only) and member: the catch-up read first checks that
+    /// the session still exists, is not expired and is still this member's.
     token: String,
     member: i64,
     sub: Subscription,
-    pending: VecDeque<JournalEntry>,
-    poll: Duration,
+    pending: VecDeque<Item>,
+    /// Read up to the feed: from now on the stream takes what the feed hands it.
+    caught_up: bool,
+    /// The table's last number was read (before the first catch-up read) and given to the
+    /// feed.
+    fed: bool,
 }
 
 /// `GET /api/events`: the table's journal entries after `Last-Event-ID` (or `?after=`),
@@ -282,6 +560,7 @@ pub(crate) async fn events(
             scope.table,
             &tables::token_hash(&auth.token),
             peer.0,
+            scope.gm,
             config.live_buffer,
             caps,
         )
@@ -306,7 +585,8 @@ pub(crate) async fn events(
         member: auth.member.id,
         sub,
         pending: VecDeque::new(),
-        poll: config.live_poll,
+        caught_up: false,
+        fed: false,
     };
     let stream = futures_util::stream::unfold(live, next_event);
     let mut resp = Sse::new(stream)
@@ -325,52 +605,71 @@ pub(crate) struct AfterQuery {
 
 async fn next_event(mut live: Live) -> Option<(Result<Event, Infallible>, Live)> {
     loop {
-        // Every event delivered checks the session first: logout ends it at once.
+        // Every event delivered checks the stream first: logout or an expired session
+        // ends it at once.
         if live.sub.ended.load(Ordering::Relaxed) {
             return None;
         }
-        if let Some(entry) = live.pending.pop_front() {
-            live.after = entry.seq;
+        if let Some(item) = live.pending.pop_front() {
+            if item.seq <= live.after || (item.secret && !live.scope.gm) {
+                continue;
+            }
+            live.after = item.seq;
             let event = Event::default()
-                .id(entry.seq.to_string())
+                .id(item.seq.to_string())
                 .event("entry")
-                .data(String::from_utf8(crate::to_json(&entry).ok()?).ok()?);
+                .data(&*item.json);
             return Some((Ok(event), live));
         }
-        let (path, scope, after) = (live.path.clone(), live.scope, live.after);
+        if live.caught_up {
+            let batch = live.sub.rx.recv().await?;
+            live.pending.extend(batch.iter().cloned());
+            continue;
+        }
+        let (path, scope, after, fed) = (live.path.clone(), live.scope, live.after, live.fed);
         let (token, member) = (live.token.clone(), live.member);
         let read = blocking(move || {
             // This thread's kept connection: a stream holds no descriptor of its own.
             let mut store = connection(&path, Scope::HOME)?;
             let valid = tables::session(&store, &token)?.is_some_and(|m| m.id == member);
-            let entries = if valid {
+            let read = if valid {
+                // The table's last number before the catch-up: the feed hands on from there,
+                // so nothing written between the two is missed.
+                let last = if fed {
+                    None
+                } else {
+                    Some(store.last_seq(scope.table))
+                };
                 store.set_scope(scope);
-                Some(read_after(&store, after))
+                Some((last, read_items(&store, after)))
             } else {
                 None
             };
             keep(store);
-            entries.transpose()
+            match read {
+                Some((last, items)) => Ok(Some((last.transpose()?, items?))),
+                None => Ok(None),
+            }
         })
         .await;
         match read {
-            Ok(Some(entries)) => {
-                if !entries.is_empty() {
-                    live.pending.extend(entries);
-                    continue;
+            Ok(Some((last, items))) => {
+                if let Some(last) = last {
+                    live.fed = true;
+                    live.sub.start_feed(last);
                 }
+                live.caught_up = items.len() < PAGE;
+                live.pending.extend(items);
             }
             // The session ended (logged out, expired) or the campaign failed: the stream ends.
             Ok(None) | Err(_) => return None,
         }
-        tokio::select! {
-            woken = live.sub.rx.recv() => woken?,
-            () = tokio::time::sleep(live.poll) => {}
-        }
     }
 }
 
-fn read_after(store: &SqliteStore, after: i64) -> Result<Vec<JournalEntry>, AppError> {
+/// The entries after `after` that `store`'s scope sees, at most [`PAGE`], each rendered
+/// once as a stream sends it.
+fn read_items(store: &SqliteStore, after: i64) -> Result<Vec<Item>, AppError> {
     store
         .entries_after(after, PAGE)?
         .into_iter()
@@ -380,13 +679,25 @@ fn read_after(store: &SqliteStore, after: i64) -> Result<Vec<JournalEntry>, AppE
                     seq: e.seq,
                     reason: err.to_string(),
                 })?;
-            Ok(JournalEntry {
+            let entry = JournalEntry {
                 seq: e.seq,
                 at: e.at,
                 record,
                 secret: e.secret,
             }
-            .for_display())
+            .for_display();
+            let json = crate::to_json(&entry)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok())
+                .ok_or_else(|| AppError::UnreadableEntry {
+                    seq: e.seq,
+                    reason: "it cannot be written as JSON".into(),
+                })?;
+            Ok(Item {
+                seq: e.seq,
+                secret: e.secret,
+                json: Arc::from(json),
+            })
         })
         .collect()
 }
@@ -405,9 +716,9 @@ mod tests {
     #[test]
     fn a_tables_live_state_goes_with_its_last_stream() {
         let hub = Hub::default();
-        let a = hub.subscribe(7, "s1", None, 4, CAPS).unwrap();
-        let b = hub.subscribe(7, "s2", None, 4, CAPS).unwrap();
-        let c = hub.subscribe(8, "s3", None, 4, CAPS).unwrap();
+        let a = hub.subscribe(7, "s1", None, true, 4, CAPS).unwrap();
+        let b = hub.subscribe(7, "s2", None, true, 4, CAPS).unwrap();
+        let c = hub.subscribe(8, "s3", None, true, 4, CAPS).unwrap();
         assert_eq!((hub.live_tables(), hub.clients(7)), (2, 2));
         drop(c);
         // A quiet table (never notified) keeps nothing once its stream is gone.
@@ -426,25 +737,25 @@ mod tests {
         let hub = Hub::default();
         let ip: IpAddr = [10, 0, 0, 1].into();
         let other: IpAddr = [10, 0, 0, 2].into();
-        let s1 = hub.subscribe(1, "s", Some(ip), 4, CAPS).unwrap();
-        let _s2 = hub.subscribe(1, "s", Some(ip), 4, CAPS).unwrap();
+        let s1 = hub.subscribe(1, "s", Some(ip), true, 4, CAPS).unwrap();
+        let _s2 = hub.subscribe(1, "s", Some(ip), true, 4, CAPS).unwrap();
         assert_eq!(
-            hub.subscribe(1, "s", Some(other), 4, CAPS).err(),
+            hub.subscribe(1, "s", Some(other), true, 4, CAPS).err(),
             Some(Over::Session)
         );
-        let _t1 = hub.subscribe(1, "t", Some(ip), 4, CAPS).unwrap();
+        let _t1 = hub.subscribe(1, "t", Some(ip), true, 4, CAPS).unwrap();
         assert_eq!(
-            hub.subscribe(1, "t", Some(ip), 4, CAPS).err(),
+            hub.subscribe(1, "t", Some(ip), true, 4, CAPS).err(),
             Some(Over::Peer)
         );
-        let _t2 = hub.subscribe(1, "t", Some(other), 4, CAPS).unwrap();
-        let _u1 = hub.subscribe(2, "u", Some(other), 4, CAPS).unwrap();
+        let _t2 = hub.subscribe(1, "t", Some(other), true, 4, CAPS).unwrap();
+        let _u1 = hub.subscribe(2, "u", Some(other), true, 4, CAPS).unwrap();
         assert_eq!(
-            hub.subscribe(2, "v", Some(other), 4, CAPS).err(),
+            hub.subscribe(2, "v", Some(other), true, 4, CAPS).err(),
             Some(Over::Total)
         );
         drop(s1);
-        assert!(hub.subscribe(2, "v", Some(other), 4, CAPS).is_ok());
+        assert!(hub.subscribe(2, "v", Some(other), true, 4, CAPS).is_ok());
     }
 
     #[test]
@@ -457,31 +768,39 @@ mod tests {
             per_table: 3,
         };
         let mine: Vec<_> = (0..3)
-            .map(|n| hub.subscribe(1, &format!("s{n}"), None, 4, caps).unwrap())
+            .map(|n| {
+                hub.subscribe(1, &format!("s{n}"), None, true, 4, caps)
+                    .unwrap()
+            })
             .collect();
         assert_eq!(
-            hub.subscribe(1, "s9", None, 4, caps).err(),
+            hub.subscribe(1, "s9", None, true, 4, caps).err(),
             Some(Over::Table)
         );
         assert!(
-            hub.subscribe(2, "t", None, 4, caps).is_ok(),
+            hub.subscribe(2, "t", None, true, 4, caps).is_ok(),
             "another table"
         );
         drop(mine);
-        assert!(hub.subscribe(1, "s9", None, 4, caps).is_ok());
+        assert!(hub.subscribe(1, "s9", None, true, 4, caps).is_ok());
     }
 
     #[tokio::test]
     async fn ending_a_session_ends_its_streams_only() {
         let hub = Hub::default();
-        let mut mine = hub.subscribe(1, "s", None, 4, CAPS).unwrap();
-        let mut theirs = hub.subscribe(1, "t", None, 4, CAPS).unwrap();
+        let mut mine = hub.subscribe(1, "s", None, true, 4, CAPS).unwrap();
+        let mut theirs = hub.subscribe(1, "t", None, true, 4, CAPS).unwrap();
         hub.end_session("s");
         assert!(mine.ended.load(Ordering::Relaxed));
-        assert_eq!(mine.rx.recv().await, None, "its wake-ups are gone");
+        assert!(mine.rx.recv().await.is_none(), "its batches are gone");
         assert!(!theirs.ended.load(Ordering::Relaxed));
-        hub.notify(1);
-        assert_eq!(theirs.rx.recv().await, Some(()));
+        let item = Item {
+            seq: 1,
+            secret: false,
+            json: Arc::from("{}"),
+        };
+        hand_out(&mut lock(&hub.clients), 1, vec![item]);
+        assert_eq!(theirs.rx.recv().await.map(|b| b[0].seq), Some(1));
         assert_eq!(hub.clients(1), 1);
     }
 }

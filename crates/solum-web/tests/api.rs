@@ -2948,4 +2948,93 @@ async fn players_decide_for_their_own_characters_only() {
         )
         .await;
     assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text());
+/// Reads the live stream of `token` on `router` for `wait`, in a task of its own.
+fn collect_live(router: &Router, token: &str, wait: Duration) -> tokio::task::JoinHandle<String> {
+    let router = router.clone();
+    let req = Request::get(format!("/api/events?token={token}"))
+        .header("host", HOST)
+        .body(Body::empty())
+        .unwrap();
+    tokio::spawn(async move {
+        let resp = router.oneshot(req).await.unwrap();
+        assert_eq!(resp.status(), StatusCode::OK);
+        let mut body = resp.into_body().into_data_stream();
+        let mut out = Vec::new();
+        let deadline = tokio::time::Instant::now() + wait;
+        while let Ok(Some(Ok(c))) = tokio::time::timeout_at(deadline, body.next()).await {
+            out.extend_from_slice(&c);
+        }
+        String::from_utf8(out).unwrap()
+    })
+}
+
+/// Six streams at one table (two each of the game master and two players) take the table's
+/// feed: every stream receives every entry it may see once, in table order, numbered 1, 2,
+/// 3, … by the table; the players' streams never receive the secret roll (number 2).
+#[tokio::test]
+async fn every_stream_of_a_table_receives_each_entry_it_may_see_once_in_order() {
+    let s = server();
+    let (gm, _) = s.table("Feed", "Ada").await;
+    let pia = s.player(&gm, "Pia").await;
+    let pol = s.player(&gm, "Pol").await;
+    let wait = Duration::from_millis(2500);
+    let streams: Vec<_> = [&gm, &gm, &pia, &pia, &pol, &pol]
+        .iter()
+        .map(|t| collect_live(&s.router, t, wait))
+        .collect();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let reads = s.state.hub().feed_reads();
+    s.post("/api/notes", &gm, json!({ "text": "n1" })).await;
+    let secret = s
+        .post(
+            "/api/roll",
+            &gm,
+            json!({ "expression": "1d6", "secret": true }),
+        )
+        .await;
+    assert_eq!(secret.status, StatusCode::OK, "{}", secret.text());
+    s.post("/api/notes", &pia, json!({ "text": "n2" })).await;
+    s.post("/api/notes", &pol, json!({ "text": "n3" })).await;
+    let mut got = Vec::new();
+    for stream in streams {
+        got.push(event_ids(&stream.await.unwrap()));
+    }
+    // The table's feed read the journal once per write (or fewer, writes read together; a
+    // look of the watcher may add one), never once per stream and write: 24 here.
+    let feed = s.state.hub().feed_reads() - reads;
+    assert!((1..24).contains(&feed), "{feed} feed reads");
+    assert_eq!(got[0], [1, 2, 3, 4]);
+    assert_eq!(got[1], [1, 2, 3, 4]);
+    for player in &got[2..] {
+        assert_eq!(player, &[1, 3, 4]);
+    }
+}
+
+/// An entry written by another connection to the campaign file (as the command line does)
+/// reaches an open stream: the server's one watcher sees the file changed and wakes the
+/// table's feed.
+#[tokio::test]
+async fn an_entry_written_by_another_connection_reaches_a_live_stream() {
+    let s = server();
+    let (gm, table) = s.table("Outside", "Ada").await;
+    let stream = collect_live(&s.router, &gm, Duration::from_millis(2000));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let path = s._dir.path().join("campaign.solum");
+    tokio::task::spawn_blocking(move || {
+        let scope = solum_store::Scope {
+            table,
+            member: None,
+            gm: true,
+            secret_writes: false,
+        };
+        let store = solum_store::SqliteStore::open_scoped(&path, scope).unwrap();
+        solum_app::Campaign::new(store)
+            .note("from outside")
+            .unwrap();
+    })
+    .await
+    .unwrap();
+    let text = stream.await.unwrap();
+    assert_eq!(event_ids(&text), [1], "{text}");
+    assert!(text.contains("from outside"), "{text}");
 }
