@@ -443,3 +443,19 @@ fn a_group_roll_shows_every_participants_glitch() {
     );
     assert!(out.contains("member 3: 1 5 → 1 hit(s)  GLITCH"), "{out}");
 }
+
+#[test]
+fn a_group_from_sheets_is_bounded_before_any_sheet_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = campaign(&dir);
+    sheet(&c, "Kai", 2, &["AGI=3"], &["Sidearms=1"]);
+    // 100 participants besides the leader: past the 100 a group action takes, refused
+    // before any sheet is read (none of these names exists) or die rolled.
+    let names: Vec<String> = (0..100).map(|i| format!("P{i}")).collect();
+    let mut args = vec!["sol", "test", "Kai", "--skill", "Sidearms", "--attr", "AGI"];
+    for n in &names {
+        args.extend(["--group", n.as_str()]);
+    }
+    with(&c, &args).bad_input("more than the 100 a group action takes");
+    verify_clean(&c);
+}
