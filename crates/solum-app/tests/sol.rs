@@ -684,3 +684,80 @@ fn a_reveal_the_sheet_cannot_pay_for_changes_nothing() {
     assert!(e.to_string().contains("edge"), "{e}");
     assert_eq!(len(&gm_c), entries);
 }
+
+/// A group action from sheets (issue 22): every participant's progress lands on its own
+/// sheet, a secret one waits for its reveal (the participants' sheets too), and `journal
+/// verify` re-derives the participants' sheets and names a changed one.
+#[test]
+fn a_group_action_records_every_participant_and_verify_names_a_changed_one() {
+    use solum_app::tables;
+    use solum_store::Scope;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.solum");
+    let mut home = SqliteStore::open(&path).unwrap();
+    let gm = tables::create_table(&mut home, "Table", "Gia").unwrap();
+    let at = |scope: Scope| {
+        Campaign::new(SqliteStore::open_scoped(&path, scope).unwrap())
+            .with_clock(|| "2026-12-01T20:00:00Z".parse().unwrap())
+    };
+    let gm_scope = Scope::member(gm.table, gm.member.id, true);
+    let mut c = at(gm_scope);
+    c.create_sol(&new("Kai", 2, &[("AGI", 3)], &[("Sidearms", 1)]))
+        .unwrap();
+    c.create_sol(&new("Bea", 2, &[("AGI", 2)], &[("Sidearms", 2)]))
+        .unwrap();
+    let ranks_progress = |c: &Campaign<SqliteStore>, n: &str| {
+        let s = c.sol(n).unwrap().sheet;
+        let k = s.skills.iter().find(|k| k.name == "Sidearms").unwrap();
+        (k.ranks, k.progress)
+    };
+    // Kai leads: 4 dice, 5 5 6 1: 3 hits (a point above 1 rank). Bea: 4 dice, 6 6 6 2: 3
+    // hits (a point above 2 ranks). Ties keep the first: the leader's test is the best.
+    let mut t = SolTest::new("Sidearms", "AGI");
+    t.threshold = Some(3);
+    t.group = vec!["bea".into()];
+    let mut secret = at(gm_scope.secret());
+    let v = secret
+        .sol_test("Kai", &t, Dice::Typed(vec![5, 5, 6, 1, 6, 6, 6, 2]), None)
+        .unwrap();
+    let g = v.result.group.as_ref().unwrap();
+    assert_eq!(
+        (g.best, g.hits, g.success, g.leader_wounds),
+        (0, 3, Some(true), 0)
+    );
+    assert_eq!(g.members[0].name, "Bea");
+    assert!(g.members[0].progress.point && v.result.progress.point);
+    // Secret: no sheet changes until the reveal, the participant's neither.
+    assert_eq!(ranks_progress(&c, "Kai"), (1, 0));
+    assert_eq!(ranks_progress(&c, "Bea"), (2, 0));
+    assert!(c.verify().unwrap().is_clean());
+    c.reveal(v.seq).unwrap();
+    assert_eq!(ranks_progress(&c, "Kai"), (1, 1));
+    assert_eq!(ranks_progress(&c, "Bea"), (2, 1));
+    assert!(c.verify().unwrap().is_clean());
+    // In the open, a new encounter for both: the same dice, applied at once.
+    c.sol_encounter("Kai").unwrap();
+    c.sol_encounter("Bea").unwrap();
+    let v = c
+        .sol_test("Kai", &t, Dice::Typed(vec![5, 5, 6, 1, 6, 6, 6, 2]), None)
+        .unwrap();
+    assert!(v.applied);
+    assert_eq!(ranks_progress(&c, "Bea"), (2, 2));
+    let report = c.verify().unwrap();
+    assert!(report.is_clean(), "{report:?}");
+    drop(c);
+    drop(secret);
+    // The record claims Bea's sheet after holds 4 points: verify names the entry.
+    let raw = rusqlite::Connection::open(&path).unwrap();
+    raw.execute_batch(&format!(
+        "DROP TRIGGER journal_no_update;
+         UPDATE journal SET body = json_set(body, '$.change.test.group_after[0].skills[0].progress', 4)
+           WHERE seq = {};",
+        v.seq
+    ))
+    .unwrap();
+    drop(raw);
+    let report = at(gm_scope).verify().unwrap();
+    let seqs: Vec<i64> = report.mismatches.iter().map(|m| m.seq).collect();
+    assert_eq!(seqs, [v.seq], "{:?}", report.mismatches);
+}

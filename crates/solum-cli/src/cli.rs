@@ -862,7 +862,7 @@ pub enum SolCommand {
     },
     /// A test from the sheet: attribute + skill ranks + modifiers (capped by ranks), Edge
     /// spent or burnt, progress earned.
-    Test(SolTestArgs),
+    Test(Box<SolTestArgs>),
     /// A new session: Edge refreshes, training is allowed again, a new encounter begins.
     Session {
         /// The character's name.

@@ -443,3 +443,53 @@ fn a_group_roll_shows_every_participants_glitch() {
     );
     assert!(out.contains("member 3: 1 5 → 1 hit(s)  GLITCH"), "{out}");
 }
+
+#[test]
+fn a_group_from_sheets_is_bounded_before_any_sheet_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = campaign(&dir);
+    sheet(&c, "Kai", 2, &["AGI=3"], &["Sidearms=1"]);
+    // 100 participants besides the leader: past the 100 a group action takes, refused
+    // before any sheet is read (none of these names exists) or die rolled.
+    let names: Vec<String> = (0..100).map(|i| format!("P{i}")).collect();
+    let mut args = vec!["sol", "test", "Kai", "--skill", "Sidearms", "--attr", "AGI"];
+    for n in &names {
+        args.extend(["--group", n.as_str()]);
+    }
+    with(&c, &args).bad_input("more than the 100 a group action takes");
+    verify_clean(&c);
+}
+
+#[test]
+fn an_assistants_glitch_is_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = campaign(&dir);
+    sheet(&c, "Kyra", 2, &["AGI=3"], &["Sidearms=2"]);
+    sheet(&c, "Cole", 1, &["AGI=1"], &["Sidearms=1"]);
+    // Cole assists: AGI 1 + 1 rank = 2 dice, 1 1: no hit, all ones: a glitch on a test that
+    // offers nothing (judged as a failure at 0 hits: critical). Kyra: 3 + 2 = 5 dice.
+    let out = with(
+        &c,
+        &[
+            "sol",
+            "test",
+            "Kyra",
+            "--skill",
+            "Sidearms",
+            "--attr",
+            "AGI",
+            "--threshold",
+            "1",
+            "--assistant",
+            "Cole",
+            "--rolled",
+            "1,1,5,2,3,4,6",
+        ],
+    )
+    .ok()
+    .to_owned();
+    assert!(
+        out.contains("Assistant Cole, 2 dice: 1 1 → 0 hit(s) offered  CRITICAL GLITCH"),
+        "{out}"
+    );
+}

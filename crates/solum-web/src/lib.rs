@@ -239,6 +239,8 @@ pub fn app(state: AppState) -> Router {
         .route("/systems/characters", get(sibling_characters))
         .route("/sol/characters", post(create_sol))
         .route("/sol/characters/{name}/test", post(sol_test))
+        .route("/sol/characters/{name}/encounter", post(sol_encounter))
+        .route("/sol/characters/{name}/session", post(sol_session))
         .route("/classic/characters", post(create_classic))
         .route("/classic/characters/{name}/check", post(classic_check))
         .route(
@@ -2263,6 +2265,34 @@ async fn sol_test(
         |c, name, r, dice| c.sol_test(name, &r, dice, None),
     )
     .await
+}
+
+/// `POST /api/sol/characters/{name}/encounter`: the game master starts a new encounter for
+/// a character (P3: one progress point per encounter in all); journaled.
+async fn sol_encounter(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+) -> Result<Json<solum_app::sol::SolChangeView>, ApiError> {
+    gm_only(&auth.member, "starts an encounter")?;
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| c.sol_encounter(&name))
+        .await
+        .map(Json)
+}
+
+/// `POST /api/sol/characters/{name}/session`: the game master starts a new play session for
+/// a character: Edge refreshed, training allowed, a new encounter; journaled.
+async fn sol_session(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+) -> Result<Json<solum_app::sol::SolChangeView>, ApiError> {
+    gm_only(&auth.member, "starts a session")?;
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| c.sol_session(&name))
+        .await
+        .map(Json)
 }
 
 #[derive(Deserialize)]

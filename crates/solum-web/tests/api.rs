@@ -2863,6 +2863,34 @@ async fn a_soluna_skirmish_is_played_one_decision_per_request() {
         let a = s.post("/api/sol/characters/Lena/test", &gm, body).await;
         assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
     }
+    // A new encounter from the page (the game master's call): Bea may earn again; a second
+    // good roll in the same encounter earns nothing (P3). Bea alone: 4 dice, 6 6 5 1.
+    let bea = |typed: Vec<u32>| {
+        json!({ "skill": "Sidearms", "attribute": "AGI", "edge": null, "then": null,
+                "assist": null, "against": null, "typed": typed })
+    };
+    let a = s
+        .post("/api/sol/characters/Bea/test", &gm, bea(vec![6, 6, 5, 1]))
+        .await;
+    assert_eq!(
+        a.json()["progress"]["point"],
+        false,
+        "the encounter's point is taken"
+    );
+    let a = s
+        .post("/api/sol/characters/Bea/encounter", &gm, json!({}))
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let a = s
+        .post("/api/sol/characters/Bea/test", &gm, bea(vec![6, 6, 5, 1]))
+        .await;
+    assert_eq!(a.json()["progress"]["point"], true);
+    // A session refreshes Edge: Kai 2 of 2 still; the journal has both.
+    let a = s
+        .post("/api/sol/characters/Kai/session", &gm, json!({}))
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    assert_eq!(a.json()["edge"]["points"], 2);
     let report = s.get("/api/journal/verify", &gm).await.json();
     assert_eq!(
         report["mismatches"].as_array().unwrap().len(),

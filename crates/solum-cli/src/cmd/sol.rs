@@ -1100,7 +1100,7 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         let faces: Vec<String> = h.dice.iter().map(u32::to_string).collect();
         writeln!(
             out,
-            "{} {}{} dice: {} → {} hit(s) offered",
+            "{} {}{} dice: {} → {} hit(s) offered{}",
             paint(HEAD, "Assistant"),
             v.assistant_name
                 .as_ref()
@@ -1108,7 +1108,8 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 .unwrap_or_default(),
             h.spec.dice,
             faces.join(" "),
-            h.hits
+            h.hits,
+            glitch_words(h)
         )?;
     }
     writeln!(
