@@ -2611,3 +2611,101 @@ async fn one_tables_sessions_cannot_take_every_live_stream() {
     assert_eq!(resp.status(), StatusCode::OK, "another table's stream");
     drop(held);
 }
+
+/// Issue 22 on the web table: fast static combat (S11) from a character's sheet, kept and
+/// resumed across requests, with a background named per call (S18); and the combat's
+/// options, each with the line that plays it, list no attack once the action is spent.
+/// Nick: Body 3, Mind 2, 5 hit points (creation dice 1, 1, 1: one background, no armor).
+/// Against the trooper squad (4, 5 hp, 2 damage): 1, 2, 3 fails (Nick 3), 4, 4, 4 passes
+/// (squad 4). From there 4 passes before 2 failures: 3 dice (p = 7/8) p⁴(1 + 4q) =
+/// 7203/8192; with Sailor, 4 dice (15/16): 253125/262144.
+#[tokio::test]
+async fn fast_static_combat_from_a_sheet_and_options_legal_now() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    let mut nick = hero("Nick");
+    nick["typed"] = json!([1, 1, 1]);
+    let made = s.post("/api/characters", &gm, nick).await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text());
+    let path = "/api/characters/Nick/static";
+    assert_eq!(s.get(path, &gm).await.json(), json!({ "fight": null }));
+    let first = s
+        .post(
+            path,
+            &gm,
+            json!({ "foe": "trooper squad", "typed": [1, 2, 3, 4, 4, 4] }),
+        )
+        .await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text());
+    let v = first.json();
+    assert_eq!(v["outcome"], "waiting");
+    assert_eq!(v["state"], json!({ "hit_points": 3, "foe_hit_points": 4 }));
+    assert_eq!(v["odds"][0]["p_win_exact"], "7203/8192");
+    assert_eq!(v["odds"][1]["background"], "Sailor");
+    assert_eq!(v["odds"][1]["p_win_exact"], "253125/262144");
+    assert_eq!(
+        s.get("/api/characters/Nick", &gm).await.json()["hit_points"],
+        3
+    );
+    let status = s.get(path, &gm).await.json();
+    assert_eq!(status["fight"]["state"]["foe_hit_points"], 4);
+    // Unknown fields and a background not on the sheet are refused; nothing changes.
+    let bad = s.post(path, &gm, json!({ "seed": 1 })).await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text());
+    let bad = s
+        .post(path, &gm, json!({ "background": "Pilot", "typed": [4, 4, 4] }))
+        .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text());
+    // A later request goes on, naming the background: 4 dice, 1, 1, 1, 4 passes.
+    let second = s
+        .post(path, &gm, json!({ "background": "sailor", "typed": [1, 1, 1, 4] }))
+        .await;
+    assert_eq!(second.status, StatusCode::OK, "{}", second.text());
+    assert_eq!(second.json()["state"]["foe_hit_points"], 3);
+    let left = s.post(&format!("{path}/abandon"), &gm, json!({})).await;
+    assert_eq!(left.status, StatusCode::OK, "{}", left.text());
+    assert_eq!(left.json()["outcome"], "abandoned");
+    assert_eq!(s.get(path, &gm).await.json(), json!({ "fight": null }));
+    let verify = s.get("/api/journal/verify", &gm).await.json();
+    assert_eq!(verify["mismatches"], json!([]), "{verify}");
+    assert_eq!(verify["sheet_mismatches"], json!([]), "{verify}");
+
+    // The table's combat: after the melee the options offer no attack.
+    assert_eq!(
+        s.post("/api/combat", &gm, json!({})).await.status,
+        StatusCode::CREATED
+    );
+    for line in [
+        "hero Nick",
+        "foe orc",
+        "place Nick orc engaged",
+        "order Nick orc",
+    ] {
+        let a = s.post("/api/combat/line", &gm, json!({ "line": line })).await;
+        assert_eq!(a.status, StatusCode::OK, "{line}: {}", a.text());
+    }
+    let combat = s.get("/api/combat", &gm).await.json()["combat"].clone();
+    let lines: Vec<&str> = combat["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["line"].as_str().unwrap())
+        .collect();
+    assert!(lines.contains(&"melee orc"), "{lines:?}");
+    assert!(lines.contains(&"melee orc bg Sailor"), "{lines:?}");
+    assert!(lines.contains(&"end"), "{lines:?}");
+    let hit = s
+        .post("/api/combat/line", &gm, json!({ "line": "melee orc bg Sailor" }))
+        .await;
+    assert_eq!(hit.status, StatusCode::OK, "{}", hit.text());
+    let actions: Vec<String> = hit.json()["status"]["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["action"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(
+        !actions.iter().any(|a| a == "melee" || a == "unarmed"),
+        "{actions:?}"
+    );
+}
