@@ -2644,21 +2644,39 @@ async fn fast_static_combat_from_a_sheet_and_options_legal_now() {
     assert_eq!(v["odds"][1]["background"], "Sailor");
     assert_eq!(v["odds"][1]["p_win_exact"], "253125/262144");
     assert_eq!(
-        s.get("/api/characters/Nick", &gm).await.json()["hit_points"],
+        s.get("/api/characters/Nick", &gm).await.json()["character"]["hit_points"],
         3
     );
     let status = s.get(path, &gm).await.json();
     assert_eq!(status["fight"]["state"]["foe_hit_points"], 4);
     // Unknown fields and a background not on the sheet are refused; nothing changes.
     let bad = s.post(path, &gm, json!({ "seed": 1 })).await;
-    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text());
+    assert_eq!(
+        bad.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        bad.text()
+    );
     let bad = s
-        .post(path, &gm, json!({ "background": "Pilot", "typed": [4, 4, 4] }))
+        .post(
+            path,
+            &gm,
+            json!({ "background": "Pilot", "typed": [4, 4, 4] }),
+        )
         .await;
-    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text());
+    assert_eq!(
+        bad.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        bad.text()
+    );
     // A later request goes on, naming the background: 4 dice, 1, 1, 1, 4 passes.
     let second = s
-        .post(path, &gm, json!({ "background": "sailor", "typed": [1, 1, 1, 4] }))
+        .post(
+            path,
+            &gm,
+            json!({ "background": "sailor", "typed": [1, 1, 1, 4] }),
+        )
         .await;
     assert_eq!(second.status, StatusCode::OK, "{}", second.text());
     assert_eq!(second.json()["state"]["foe_hit_points"], 3);
@@ -2681,7 +2699,9 @@ async fn fast_static_combat_from_a_sheet_and_options_legal_now() {
         "place Nick orc engaged",
         "order Nick orc",
     ] {
-        let a = s.post("/api/combat/line", &gm, json!({ "line": line })).await;
+        let a = s
+            .post("/api/combat/line", &gm, json!({ "line": line }))
+            .await;
         assert_eq!(a.status, StatusCode::OK, "{line}: {}", a.text());
     }
     let combat = s.get("/api/combat", &gm).await.json()["combat"].clone();
@@ -2695,7 +2715,11 @@ async fn fast_static_combat_from_a_sheet_and_options_legal_now() {
     assert!(lines.contains(&"melee orc bg Sailor"), "{lines:?}");
     assert!(lines.contains(&"end"), "{lines:?}");
     let hit = s
-        .post("/api/combat/line", &gm, json!({ "line": "melee orc bg Sailor" }))
+        .post(
+            "/api/combat/line",
+            &gm,
+            json!({ "line": "melee orc bg Sailor" }),
+        )
         .await;
     assert_eq!(hit.status, StatusCode::OK, "{}", hit.text());
     let actions: Vec<String> = hit.json()["status"]["choices"]
