@@ -827,3 +827,80 @@ impl<S: CampaignStore> Campaign<S> {
 fn faces_rounds(rounds: &serde_json::Value) -> usize {
     rounds.as_array().map_or(0, Vec::len)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup() -> StaticSetup {
+        StaticSetup {
+            hero: "Nick".into(),
+            weapon: "dagger".into(),
+            pool: 3,
+            bg_pool: 4,
+            backgrounds: vec!["Acrobat Thief".into()],
+            damage: 1,
+            hit_points: 5,
+            opposition: Opposition {
+                name: "trooper squad".into(),
+                difficulty: 4,
+                hit_points: 5,
+                damage: 2,
+            },
+        }
+    }
+
+    /// A call's record re-derives from its typed faces alone, and a changed face or hit point
+    /// is named. Typed 1, 2, 3 (fail: Nick 5 − 2 = 3) then 4, 4, 4 (pass: the squad 5 − 1 = 4),
+    /// then 4 alone, which stops inside the third round: two rounds, the 4 not used.
+    #[test]
+    fn a_call_re_derives_from_its_faces_and_a_change_is_named() {
+        let before = StaticState {
+            hit_points: 5,
+            foe_hit_points: 5,
+        };
+        let mut fight = combat_of(&setup(), before, false).unwrap();
+        let (rounds, faces, partial) =
+            play(&mut fight, &mut TypedDice::new(vec![1, 2, 3, 4, 4, 4, 4])).unwrap();
+        assert!(partial, "the last value stops inside a round");
+        assert_eq!(faces, vec![1, 2, 3, 4, 4, 4]);
+        let after = state_of(&fight);
+        assert_eq!(
+            after,
+            StaticState {
+                hit_points: 3,
+                foe_hit_points: 4
+            }
+        );
+        let record = |faces: Vec<u32>, after: StaticState| StaticRecord {
+            schema: STATIC_RECORD_SCHEMA,
+            hero: "Nick".into(),
+            change: StaticChange::Rounds {
+                setup: setup(),
+                before,
+                call: StaticCall {
+                    background: None,
+                    seed: None,
+                    typed: true,
+                    faces,
+                },
+                rounds: rounds.clone(),
+                after,
+                sheet: Some((5, 3)),
+            },
+        };
+        assert_eq!(record(faces.clone(), after).replay(), None);
+        assert!(record(vec![1, 2, 3, 4, 4, 5], after).replay().is_some());
+        let wrong = StaticState {
+            hit_points: 4,
+            ..after
+        };
+        assert!(record(faces, wrong).replay().is_some());
+        // From 3 against 4 hit points: 7203/8192 without the background (3 dice, p = 7/8:
+        // p⁴(1 + 4q)), 253125/262144 with it (4 dice, p = 15/16).
+        let odds = odds_of(&setup(), after);
+        assert_eq!(odds[0].p_win_exact.as_deref(), Some("7203/8192"));
+        assert_eq!(odds[1].background.as_deref(), Some("Acrobat Thief"));
+        assert_eq!(odds[1].p_win_exact.as_deref(), Some("253125/262144"));
+    }
+}
