@@ -14,7 +14,7 @@
 use serde::{Deserialize, Serialize};
 use solum_dice::{DiceError, DiceSource, RecordingDice, SeededDice, TypedDice};
 use solum_expanded::character::Character;
-use solum_expanded::combat::{Fighter, MAX_STATIC_ROUNDS, StaticCombat};
+use solum_expanded::combat::{Fighter, StaticCombat};
 use solum_expanded::creature::Bestiary;
 use solum_expanded::fight::{MAX_DAMAGE, MAX_FIGHT_HP, StaticSpec, static_odds};
 use solum_expanded::{Difficulty, Pool};
@@ -33,8 +33,14 @@ pub const STATIC_RECORD_SCHEMA: i64 = 1;
 pub const MAX_STATIC_CALLS: usize = 400;
 /// The longest opposition name, in characters.
 pub const MAX_OPPOSITION_NAME: usize = 100;
-/// The most typed values one call takes: every round of the longest fight, with chains.
-pub const MAX_STATIC_TYPED: usize = 100_000;
+/// The most rounds one call plays: a seeded call that reaches it leaves the fight waiting,
+/// so each journal entry stays within the store's 64 KiB.
+pub const MAX_CALL_ROUNDS: usize = 100;
+/// The most typed values one call takes (100 rounds of the largest pool, with chains).
+pub const MAX_STATIC_TYPED: usize = 2_000;
+/// The most faces a stored fight keeps over all its calls (the row stays within 64 KiB):
+/// past it the fight is refused another call and can only be abandoned.
+pub const MAX_STORED_FACES: usize = 8_000;
 
 /// The opposition of a fast static combat (S11).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -320,7 +326,7 @@ fn combat_of(
     })
 }
 
-/// Plays rounds until one side is at 0, [`MAX_STATIC_ROUNDS`], or the dice run out at the
+/// Plays rounds until one side is at 0, [`MAX_CALL_ROUNDS`], or the dice run out at the
 /// end of a round. Returns the rounds as JSON, the faces of the complete rounds, and whether
 /// the dice ran out inside a round (typed values that do not finish it).
 fn play(
@@ -331,7 +337,7 @@ fn play(
     let mut rounds = Vec::new();
     let mut used = 0;
     let mut partial = false;
-    while !fight.is_over() && rounds.len() < MAX_STATIC_ROUNDS as usize {
+    while !fight.is_over() && rounds.len() < MAX_CALL_ROUNDS {
         match fight.round(&mut recording) {
             Ok(r) => {
                 rounds.push(r);
@@ -375,8 +381,8 @@ pub struct StaticView {
     pub call: Option<StaticCall>,
     /// The sheet's hit points after this call.
     pub sheet_hit_points: Option<u32>,
-    /// "waiting" (typed dice ran out: call again), "won", "lost", "stopped" (the round cap),
-    /// "abandoned".
+    /// "waiting" (typed dice ran out, or the call played [`MAX_CALL_ROUNDS`]: call again),
+    /// "won", "lost", "abandoned".
     pub outcome: &'static str,
     /// The exact odds of winning from here, per choice of background.
     pub odds: Vec<StaticOdds>,
@@ -671,7 +677,7 @@ impl<S: CampaignStore> Campaign<S> {
                         return Err(bad(
                             "rolled",
                             format!(
-                                "{given} values given, the fight used {}: it is over",
+                                "{given} values given, the call used {}: the fight is over, or the call played its {MAX_CALL_ROUNDS} rounds",
                                 faces.len()
                             ),
                         ));
@@ -725,8 +731,16 @@ impl<S: CampaignStore> Campaign<S> {
                 stored.calls.push(call.clone());
             }
             let over = after.hit_points == 0 || after.foe_hit_points == 0;
-            let stopped = played && !over && typed.is_none();
-            if over || stopped {
+            let stored_faces: usize = stored.calls.iter().map(|c| c.faces.len()).sum();
+            if !over && stored_faces > MAX_STORED_FACES {
+                return Err(bad(
+                    "static combat",
+                    format!(
+                        "the fight would keep {stored_faces} faces, more than {MAX_STORED_FACES}: abandon it (both sides barely hurt each other)"
+                    ),
+                ));
+            }
+            if over {
                 write_open(tx, &hero.name, None)?;
             } else {
                 write_open(tx, &hero.name, Some(&stored))?;
@@ -752,8 +766,6 @@ impl<S: CampaignStore> Campaign<S> {
                     "won"
                 } else if after.hit_points == 0 {
                     "lost"
-                } else if stopped {
-                    "stopped"
                 } else {
                     "waiting"
                 },
@@ -814,4 +826,81 @@ impl<S: CampaignStore> Campaign<S> {
 
 fn faces_rounds(rounds: &serde_json::Value) -> usize {
     rounds.as_array().map_or(0, Vec::len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup() -> StaticSetup {
+        StaticSetup {
+            hero: "Nick".into(),
+            weapon: "dagger".into(),
+            pool: 3,
+            bg_pool: 4,
+            backgrounds: vec!["Acrobat Thief".into()],
+            damage: 1,
+            hit_points: 5,
+            opposition: Opposition {
+                name: "trooper squad".into(),
+                difficulty: 4,
+                hit_points: 5,
+                damage: 2,
+            },
+        }
+    }
+
+    /// A call's record re-derives from its typed faces alone, and a changed face or hit point
+    /// is named. Typed 1, 2, 3 (fail: Nick 5 − 2 = 3) then 4, 4, 4 (pass: the squad 5 − 1 = 4),
+    /// then 4 alone, which stops inside the third round: two rounds, the 4 not used.
+    #[test]
+    fn a_call_re_derives_from_its_faces_and_a_change_is_named() {
+        let before = StaticState {
+            hit_points: 5,
+            foe_hit_points: 5,
+        };
+        let mut fight = combat_of(&setup(), before, false).unwrap();
+        let (rounds, faces, partial) =
+            play(&mut fight, &mut TypedDice::new(vec![1, 2, 3, 4, 4, 4, 4])).unwrap();
+        assert!(partial, "the last value stops inside a round");
+        assert_eq!(faces, vec![1, 2, 3, 4, 4, 4]);
+        let after = state_of(&fight);
+        assert_eq!(
+            after,
+            StaticState {
+                hit_points: 3,
+                foe_hit_points: 4
+            }
+        );
+        let record = |faces: Vec<u32>, after: StaticState| StaticRecord {
+            schema: STATIC_RECORD_SCHEMA,
+            hero: "Nick".into(),
+            change: StaticChange::Rounds {
+                setup: setup(),
+                before,
+                call: StaticCall {
+                    background: None,
+                    seed: None,
+                    typed: true,
+                    faces,
+                },
+                rounds: rounds.clone(),
+                after,
+                sheet: Some((5, 3)),
+            },
+        };
+        assert_eq!(record(faces.clone(), after).replay(), None);
+        assert!(record(vec![1, 2, 3, 4, 4, 5], after).replay().is_some());
+        let wrong = StaticState {
+            hit_points: 4,
+            ..after
+        };
+        assert!(record(faces, wrong).replay().is_some());
+        // From 3 against 4 hit points: 7203/8192 without the background (3 dice, p = 7/8:
+        // p⁴(1 + 4q)), 253125/262144 with it (4 dice, p = 15/16).
+        let odds = odds_of(&setup(), after);
+        assert_eq!(odds[0].p_win_exact.as_deref(), Some("7203/8192"));
+        assert_eq!(odds[1].background.as_deref(), Some("Acrobat Thief"));
+        assert_eq!(odds[1].p_win_exact.as_deref(), Some("253125/262144"));
+    }
 }

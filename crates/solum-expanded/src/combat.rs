@@ -1291,10 +1291,10 @@ impl Combat {
         };
         match command {
             Command::Move { target, direction } => {
-                self.do_move(actor, *target, *direction, false, bgs, dice, events)?
+                self.do_move(*target, *direction, false, bgs, dice, events)?
             }
             Command::Chase { target, direction } => {
-                self.do_move(actor, *target, *direction, true, bgs, dice, events)?
+                self.do_move(*target, *direction, true, bgs, dice, events)?
             }
             Command::Melee { target } => self.melee(actor, *target, false, bgs, dice, events)?,
             Command::Unarmed { target } => self.melee(actor, *target, true, bgs, dice, events)?,
@@ -1522,9 +1522,9 @@ impl Combat {
         }
     }
 
+    /// The acting fighter's move (or chase) toward or away from `target`.
     fn do_move(
         &mut self,
-        actor: usize,
         target: usize,
         direction: Direction,
         contested: bool,
@@ -1532,6 +1532,7 @@ impl Combat {
         dice: &mut dyn DiceSource,
         events: &mut Vec<Event>,
     ) -> Result<(), CombatError> {
+        let actor = self.order[self.turn];
         if self.mode == Mode::Alternative {
             return Err(CombatError::NoMovement);
         }

@@ -2644,30 +2644,6 @@ async fn a_classic_fight_goes_on_over_requests_and_can_be_abandoned() {
             &gm,
             json!({ "foes": ["troll"], "policy": "survive", "foe_policy": "hit-points",
                     "typed": [6, 6, 1, 2, 3, 4] }),
-/// Project Sol from the page's API (issue 22): a group action led by one of the table's
-/// characters with two others, and hits bought without a roll; journaled, verified.
-#[tokio::test]
-async fn a_sol_group_action_and_bought_hits_from_the_tables_sheets() {
-    let s = server();
-    let (gm, _) = s.table("Crew", "Ada").await;
-    for body in [
-        json!({ "name": "Kai", "edge": 2, "attributes": [["AGI", 3]], "skills": [["Sidearms", 1]] }),
-        json!({ "name": "Bea", "edge": 2, "attributes": [["AGI", 2]], "skills": [["Sidearms", 2]] }),
-        json!({ "name": "Rho", "edge": 1, "attributes": [["AGI", 1]], "skills": [] }),
-        json!({ "name": "Lena", "edge": 2, "attributes": [["LOG", 6]], "skills": [["Hacking", 4]] }),
-    ] {
-        let a = s.post("/api/sol/characters", &gm, body).await;
-        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
-    }
-    // Kai 4 dice (5 1 2 1: 1 hit, a glitch), Bea 4 dice (6 5 6 1: 3 hits, a point above her
-    // 2 ranks), Rho 1 die (1: a critical glitch). Best 3 against 2; one wound for Kai.
-    let a = s
-        .post(
-            "/api/sol/characters/Kai/test",
-            &gm,
-            json!({ "skill": "Sidearms", "attribute": "AGI", "threshold": 2,
-                    "edge": null, "then": null, "assist": null, "against": null,
-                    "group": ["Bea", "Rho"], "typed": [5, 1, 2, 1, 6, 5, 6, 1, 1] }),
         )
         .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text());
@@ -2761,63 +2737,6 @@ async fn a_classic_heros_gear_is_given_and_checked_against_the_sheet() {
             check,
             &gm,
             json!({ "stat": "mind", "difficulty": 5, "gear": true, "typed": [2, 5] }),
-/// Ruling U5 at the table: a Sol'una skirmish is played through the API, one decision per
-/// request, each request a fresh read of the campaign; the text's example gives the values.
-#[tokio::test]
-async fn a_soluna_skirmish_is_played_one_decision_per_request() {
-    let s = server();
-    let (gm, _) = s.table("Sol", "Ada").await;
-    for body in [
-        json!({ "name": "Csen", "side": "sol", "mind": 1, "body": 0, "hit_points": 3, "melee": 5,
-                "flips": 5, "flips_per_test": 3 }),
-        json!({ "name": "Viled", "side": "smugglers", "mind": 1, "hit_points": 2, "melee": 1,
-                "body": 2, "shield": 2, "guard": 2, "flips_per_test": 2 }),
-    ] {
-        let a = s.post("/api/soluna/characters", &gm, body).await;
-        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
-    }
-    assert_eq!(
-        s.get("/api/soluna/skirmish", &gm).await.json(),
-        json!({ "skirmish": null })
-    );
-    let a = s
-        .post(
-            "/api/soluna/skirmish",
-            &gm,
-            json!({ "names": ["Csen", "Viled"], "auto": ["smugglers"] }),
-        )
-        .await;
-    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
-    assert_eq!(a.json()["state"]["waiting"], json!(["Csen"]));
-    // Turn 1, phase 10: Csen moves in (Viled, auto, melee only, moves in too).
-    let a = s
-        .post(
-            "/api/soluna/skirmish/act",
-            &gm,
-            json!({ "name": "Csen", "action": "move", "target": "Viled" }),
-        )
-        .await;
-    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
-    let st = s.get("/api/soluna/skirmish", &gm).await.json();
-    assert_eq!(st["skirmish"]["skirmish"]["turn"], 2);
-    assert_eq!(st["skirmish"]["skirmish"]["engaged"], json!([[0, 1]]));
-    // More flips than Csen may spend on a test (3): 422, nothing changes.
-    let a = s
-        .post(
-            "/api/soluna/skirmish/act",
-            &gm,
-            json!({ "name": "Csen", "action": "attack", "target": "Viled", "flips": 4 }),
-        )
-        .await;
-    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
-    // The text: 4 2 6 3 6, 3 flips less De'Viled's 2: the 4 becomes a 6, three 6s less
-    // Body 2 (melee ignores Shield) is 1 damage. Viled's one die, a 2: 1 damage to Csen.
-    let a = s
-        .post(
-            "/api/soluna/skirmish/act",
-            &gm,
-            json!({ "name": "Csen", "action": "attack", "target": "Viled", "flips": 3,
-                    "typed": [4, 2, 6, 3, 6, 2] }),
         )
         .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text());
@@ -2833,6 +2752,158 @@ async fn a_soluna_skirmish_is_played_one_decision_per_request() {
         )
         .await;
     assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
+}
+
+/// Issue 22 on the web table: fast static combat (S11) from a character's sheet, kept and
+/// resumed across requests, with a background named per call (S18); and the combat's
+/// options, each with the line that plays it, list no attack once the action is spent.
+/// Nick: Body 3, Mind 2, 5 hit points (creation dice 1, 1, 1: one background, no armor).
+/// Against the trooper squad (4, 5 hp, 2 damage): 1, 2, 3 fails (Nick 3), 4, 4, 4 passes
+/// (squad 4). From there 4 passes before 2 failures: 3 dice (p = 7/8) p⁴(1 + 4q) =
+/// 7203/8192; with Sailor, 4 dice (15/16): 253125/262144.
+#[tokio::test]
+async fn fast_static_combat_from_a_sheet_and_options_legal_now() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    let mut nick = hero("Nick");
+    nick["typed"] = json!([1, 1, 1]);
+    let made = s.post("/api/characters", &gm, nick).await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text());
+    let path = "/api/characters/Nick/static";
+    assert_eq!(s.get(path, &gm).await.json(), json!({ "fight": null }));
+    let first = s
+        .post(
+            path,
+            &gm,
+            json!({ "foe": "trooper squad", "typed": [1, 2, 3, 4, 4, 4] }),
+        )
+        .await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text());
+    let v = first.json();
+    assert_eq!(v["outcome"], "waiting");
+    assert_eq!(v["state"], json!({ "hit_points": 3, "foe_hit_points": 4 }));
+    assert_eq!(v["odds"][0]["p_win_exact"], "7203/8192");
+    assert_eq!(v["odds"][1]["background"], "Sailor");
+    assert_eq!(v["odds"][1]["p_win_exact"], "253125/262144");
+    assert_eq!(
+        s.get("/api/characters/Nick", &gm).await.json()["character"]["hit_points"],
+        3
+    );
+    let status = s.get(path, &gm).await.json();
+    assert_eq!(status["fight"]["state"]["foe_hit_points"], 4);
+    // Unknown fields and a background not on the sheet are refused; nothing changes.
+    let bad = s.post(path, &gm, json!({ "seed": 1 })).await;
+    assert_eq!(
+        bad.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        bad.text()
+    );
+    let bad = s
+        .post(
+            path,
+            &gm,
+            json!({ "background": "Pilot", "typed": [4, 4, 4] }),
+        )
+        .await;
+    assert_eq!(
+        bad.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        bad.text()
+    );
+    // A later request goes on, naming the background: 4 dice, 1, 1, 1, 4 passes.
+    let second = s
+        .post(
+            path,
+            &gm,
+            json!({ "background": "sailor", "typed": [1, 1, 1, 4] }),
+        )
+        .await;
+    assert_eq!(second.status, StatusCode::OK, "{}", second.text());
+    assert_eq!(second.json()["state"]["foe_hit_points"], 3);
+    let left = s.post(&format!("{path}/abandon"), &gm, json!({})).await;
+    assert_eq!(left.status, StatusCode::OK, "{}", left.text());
+    assert_eq!(left.json()["outcome"], "abandoned");
+    assert_eq!(s.get(path, &gm).await.json(), json!({ "fight": null }));
+    let verify = s.get("/api/journal/verify", &gm).await.json();
+    assert_eq!(verify["mismatches"], json!([]), "{verify}");
+    assert_eq!(verify["sheet_mismatches"], json!([]), "{verify}");
+
+    // The table's combat: after the melee the options offer no attack.
+    assert_eq!(
+        s.post("/api/combat", &gm, json!({})).await.status,
+        StatusCode::CREATED
+    );
+    for line in [
+        "hero Nick",
+        "foe orc",
+        "place Nick orc engaged",
+        "order Nick orc",
+    ] {
+        let a = s
+            .post("/api/combat/line", &gm, json!({ "line": line }))
+            .await;
+        assert_eq!(a.status, StatusCode::OK, "{line}: {}", a.text());
+    }
+    let combat = s.get("/api/combat", &gm).await.json()["combat"].clone();
+    let lines: Vec<&str> = combat["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["line"].as_str().unwrap())
+        .collect();
+    assert!(lines.contains(&"melee orc"), "{lines:?}");
+    assert!(lines.contains(&"melee orc bg Sailor"), "{lines:?}");
+    assert!(lines.contains(&"end"), "{lines:?}");
+    let hit = s
+        .post(
+            "/api/combat/line",
+            &gm,
+            json!({ "line": "melee orc bg Sailor" }),
+        )
+        .await;
+    assert_eq!(hit.status, StatusCode::OK, "{}", hit.text());
+    let actions: Vec<String> = hit.json()["status"]["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["action"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(
+        !actions.iter().any(|a| a == "melee" || a == "unarmed"),
+        "{actions:?}"
+    );
+}
+
+/// Project Sol from the page's API (issue 22): a group action led by one of the table's
+/// characters with two others, and hits bought without a roll; journaled, verified.
+#[tokio::test]
+async fn a_sol_group_action_and_bought_hits_from_the_tables_sheets() {
+    let s = server();
+    let (gm, _) = s.table("Crew", "Ada").await;
+    for body in [
+        json!({ "name": "Kai", "edge": 2, "attributes": [["AGI", 3]], "skills": [["Sidearms", 1]] }),
+        json!({ "name": "Bea", "edge": 2, "attributes": [["AGI", 2]], "skills": [["Sidearms", 2]] }),
+        json!({ "name": "Rho", "edge": 1, "attributes": [["AGI", 1]], "skills": [] }),
+        json!({ "name": "Lena", "edge": 2, "attributes": [["LOG", 6]], "skills": [["Hacking", 4]] }),
+    ] {
+        let a = s.post("/api/sol/characters", &gm, body).await;
+        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    }
+    // Kai 4 dice (5 1 2 1: 1 hit, a glitch), Bea 4 dice (6 5 6 1: 3 hits, a point above her
+    // 2 ranks), Rho 1 die (1: a critical glitch). Best 3 against 2; one wound for Kai.
+    let a = s
+        .post(
+            "/api/sol/characters/Kai/test",
+            &gm,
+            json!({ "skill": "Sidearms", "attribute": "AGI", "threshold": 2,
+                    "edge": null, "then": null, "assist": null, "against": null,
+                    "group": ["Bea", "Rho"], "typed": [5, 1, 2, 1, 6, 5, 6, 1, 1] }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let v = a.json();
     assert_eq!(v["group"]["hits"], 3);
     assert_eq!(v["group"]["success"], true);
     assert_eq!(v["group"]["leader_wounds"], 1);
@@ -2897,6 +2968,69 @@ async fn a_soluna_skirmish_is_played_one_decision_per_request() {
         0,
         "{report}"
     );
+}
+
+/// Ruling U5 at the table: a Sol'una skirmish is played through the API, one decision per
+/// request, each request a fresh read of the campaign; the text's example gives the values.
+#[tokio::test]
+async fn a_soluna_skirmish_is_played_one_decision_per_request() {
+    let s = server();
+    let (gm, _) = s.table("Sol", "Ada").await;
+    for body in [
+        json!({ "name": "Csen", "side": "sol", "mind": 1, "body": 0, "hit_points": 3, "melee": 5,
+                "flips": 5, "flips_per_test": 3 }),
+        json!({ "name": "Viled", "side": "smugglers", "mind": 1, "hit_points": 2, "melee": 1,
+                "body": 2, "shield": 2, "guard": 2, "flips_per_test": 2 }),
+    ] {
+        let a = s.post("/api/soluna/characters", &gm, body).await;
+        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    }
+    assert_eq!(
+        s.get("/api/soluna/skirmish", &gm).await.json(),
+        json!({ "skirmish": null })
+    );
+    let a = s
+        .post(
+            "/api/soluna/skirmish",
+            &gm,
+            json!({ "names": ["Csen", "Viled"], "auto": ["smugglers"] }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    assert_eq!(a.json()["state"]["waiting"], json!(["Csen"]));
+    // Turn 1, phase 10: Csen moves in (Viled, auto, melee only, moves in too).
+    let a = s
+        .post(
+            "/api/soluna/skirmish/act",
+            &gm,
+            json!({ "name": "Csen", "action": "move", "target": "Viled" }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let st = s.get("/api/soluna/skirmish", &gm).await.json();
+    assert_eq!(st["skirmish"]["skirmish"]["turn"], 2);
+    assert_eq!(st["skirmish"]["skirmish"]["engaged"], json!([[0, 1]]));
+    // More flips than Csen may spend on a test (3): 422, nothing changes.
+    let a = s
+        .post(
+            "/api/soluna/skirmish/act",
+            &gm,
+            json!({ "name": "Csen", "action": "attack", "target": "Viled", "flips": 4 }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
+    // The text: 4 2 6 3 6, 3 flips less De'Viled's 2: the 4 becomes a 6, three 6s less
+    // Body 2 (melee ignores Shield) is 1 damage. Viled's one die, a 2: 1 damage to Csen.
+    let a = s
+        .post(
+            "/api/soluna/skirmish/act",
+            &gm,
+            json!({ "name": "Csen", "action": "attack", "target": "Viled", "flips": 3,
+                    "typed": [4, 2, 6, 3, 6, 2] }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let v = a.json();
     assert_eq!(v["odds"]["net_flips"], 1);
     assert_eq!(v["odds"]["dice"], 5);
     let sear = v["events"]
@@ -2976,6 +3110,8 @@ async fn players_decide_for_their_own_characters_only() {
         )
         .await;
     assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text());
+}
+
 /// Reads the live stream of `token` on `router` for `wait`, in a task of its own.
 fn collect_live(router: &Router, token: &str, wait: Duration) -> tokio::task::JoinHandle<String> {
     let router = router.clone();

@@ -255,7 +255,10 @@ fn write_choices(out: &mut dyn Write, combat: &Combat) -> std::io::Result<()> {
         return Ok(());
     }
     let texts: Vec<String> = choices.iter().map(|c| choice_text(c, combat)).collect();
-    if action_left && !choices.iter().any(|c| is_attack(c.action)) {
+    let vehicle = combat
+        .acting()
+        .is_some_and(|a| combat.fighters()[a].vehicle.is_some());
+    if action_left && !vehicle && !choices.iter().any(|c| is_attack(c.action)) {
         let text = match &switch {
             Some(s) => format!("options: no attack from here: move closer first, or {s}"),
             None => "options: no attack from here: move closer first".to_owned(),

@@ -624,9 +624,8 @@ pub(crate) fn static_from_sheet(
         "won" => paint(render::GOOD, format!("{} is defeated ({state})", o.name)),
         "lost" => paint(render::BAD, format!("{} is defeated ({state})", setup.hero)),
         "abandoned" => format!("{} leaves the fight ({state}); journaled", setup.hero),
-        "stopped" => paint(render::BAD, format!("stopped: both stand ({state})")),
         _ => format!(
-            "the fight waits ({state}): `solum static --char {}` goes on (typed dice with --rolled)",
+            "the fight waits ({state}): `solum static --char {}` goes on (typed dice with --rolled; a call plays at most 100 rounds)",
             setup.hero
         ),
     };
