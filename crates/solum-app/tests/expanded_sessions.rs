@@ -274,3 +274,16 @@ fn the_campaigns_roll_off_setting_settles_draws_of_checks_and_their_odds() {
     let report = c.verify().unwrap();
     assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
 }
+
+#[test]
+fn a_combat_started_with_the_roll_off_setting_on_rolls_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = open(&dir.path().join("c.solum"));
+    let v = c.start_combat(Some("before"), false).unwrap();
+    assert!(!v.roll_off);
+    c.end_combat().unwrap();
+    // S14: the table's option holds for the tracker's opposed rolls too.
+    c.set_roll_off(true).unwrap();
+    let v = c.start_combat(Some("after"), false).unwrap();
+    assert!(v.roll_off);
+}
