@@ -973,7 +973,7 @@ pub(crate) fn check_inputs(
     {
         return Err(bad(
             "gear_die",
-            "a gear reroll needs a piece of gear of the sheet that rerolls (name it with gear)",
+            "a gear reroll needs a piece of gear of the sheet that rerolls: name the piece of gear too",
         ));
     }
     if check.roll_off && matches!(check.against, Against::Difficulty(_)) {
