@@ -9,11 +9,11 @@
 
 use serde::{Deserialize, Serialize};
 use solum_dice::{DiceError, DiceSource, RecordingDice, SeededDice, SharedDice, TypedDice};
+pub use solum_expanded::character::AdvanceGoal;
 use solum_expanded::character::{
     self, AdvanceError, Armor, Attribute, CHARACTER_SCHEMA, Character, CharacterError,
     CreationChoices, CreationError, Gear, GearEffect, Weapon,
 };
-pub use solum_expanded::character::AdvanceGoal;
 pub use solum_expanded::check::GearDie;
 use solum_expanded::check::{CheckSpec, DrawRule, OpposedSpec, PoolRoll, Side, Verdict};
 use solum_expanded::{Difficulty, Pool, odds};
@@ -966,10 +966,14 @@ pub(crate) fn check_inputs(
             ),
         ));
     }
-    if check.gear_die != GearDie::Best && !gear.as_ref().is_some_and(|g| g.effect == GearEffect::Reroll) {
+    if check.gear_die != GearDie::Best
+        && !gear
+            .as_ref()
+            .is_some_and(|g| g.effect == GearEffect::Reroll)
+    {
         return Err(bad(
             "gear_die",
-            "a gear reroll needs a piece of gear of the sheet that rerolls (name it with gear)",
+            "a gear reroll needs a piece of gear of the sheet that rerolls: name the piece of gear too",
         ));
     }
     if check.roll_off && matches!(check.against, Against::Difficulty(_)) {
@@ -1045,9 +1049,10 @@ fn spec_of(inputs: &CheckInputs) -> Result<Spec, AppError> {
             // Declining the reroll, or naming a die before seeing the dice, is distributed as
             // a roll without gear (a die at a fixed position rerolled whatever it shows is
             // one more fair die in its place).
-            Spec::Check(CheckSpec::new(pool, d).with_gear(
-                inputs.gear_reroll && inputs.check.gear_die == GearDie::Best,
-            ))
+            Spec::Check(
+                CheckSpec::new(pool, d)
+                    .with_gear(inputs.gear_reroll && inputs.check.gear_die == GearDie::Best),
+            )
         }
         Against::Opposed { dice, gear } => {
             let other = Pool::new(u64::from(dice)).map_err(|e| bad("opposition", e.to_string()))?;
@@ -1105,7 +1110,8 @@ fn check_rule(
         Spec::Check(spec) => {
             // The roll itself uses the gear whatever the choice; the choice says which die.
             let spec = spec.with_gear(inputs.gear_reroll);
-            let out = solum_expanded::check::roll_check_choosing(&spec, inputs.check.gear_die, dice)?;
+            let out =
+                solum_expanded::check::roll_check_choosing(&spec, inputs.check.gear_die, dice)?;
             CheckResult {
                 own: out.roll.as_ref().map(PoolFaces::of),
                 opposition: None,

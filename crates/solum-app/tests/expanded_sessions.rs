@@ -75,7 +75,10 @@ fn an_advancement_needs_a_point_and_spends_it_whether_it_works_or_not() {
         .unwrap();
     assert_eq!(v.success, Some(true));
     assert_eq!((v.sheet.character.mind, v.sheet.advancement_points), (3, 0));
-    assert_eq!((v.sheet.character.hit_points, v.sheet.max_hit_points), (6, 6));
+    assert_eq!(
+        (v.sheet.character.hit_points, v.sheet.max_hit_points),
+        (6, 6)
+    );
     // A seeded attempt at a new point replays from its seed.
     c.grant_advancement_point("Nick").unwrap();
     c.advance_character(
@@ -151,7 +154,10 @@ fn attributes_and_backgrounds_change_only_by_advancement_or_a_gm_correction() {
         .unwrap();
     assert_eq!(v.sheet.character.body, 4);
     let story = c.export_markdown("Nick").unwrap();
-    assert!(story.contains("GM correction of Nick's sheet: body 3→4"), "{story}");
+    assert!(
+        story.contains("GM correction of Nick's sheet: body 3→4"),
+        "{story}"
+    );
     assert!(c.verify().unwrap().mismatches.is_empty());
 }
 
@@ -163,7 +169,10 @@ fn two_quarter_hour_rests_heal_one_hit_point() {
         .unwrap();
     let v = c.rest_character("Nick", 0.25).unwrap();
     assert_eq!(v.healed, Some(0));
-    assert_eq!((v.sheet.character.hit_points, v.sheet.rest_minutes), (2, 15));
+    assert_eq!(
+        (v.sheet.character.hit_points, v.sheet.rest_minutes),
+        (2, 15)
+    );
     let v = c.rest_character("Nick", 0.25).unwrap();
     assert_eq!(v.healed, Some(1));
     assert_eq!((v.sheet.character.hit_points, v.sheet.rest_minutes), (3, 0));
@@ -264,4 +273,17 @@ fn the_campaigns_roll_off_setting_settles_draws_of_checks_and_their_odds() {
     assert_eq!(v.odds.draw, Some(0.0));
     let report = c.verify().unwrap();
     assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
+}
+
+#[test]
+fn a_combat_started_with_the_roll_off_setting_on_rolls_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = open(&dir.path().join("c.solum"));
+    let v = c.start_combat(Some("before"), false).unwrap();
+    assert!(!v.roll_off);
+    c.end_combat().unwrap();
+    // S14: the table's option holds for the tracker's opposed rolls too.
+    c.set_roll_off(true).unwrap();
+    let v = c.start_combat(Some("after"), false).unwrap();
+    assert!(v.roll_off);
 }

@@ -278,7 +278,10 @@ fn set_attribute_at_the_integer_edges_is_refused_not_a_panic() {
         solum(&format!("char edit Nick --set body={v} --campaign {c}"))
             .bad_input(&format!("body: {v} is outside 1 to 4"));
     }
-    solum(&format!("char edit Nick --set body=4 --correction --campaign {c}")).ok();
+    solum(&format!(
+        "char edit Nick --set body=4 --correction --campaign {c}"
+    ))
+    .ok();
 }
 
 #[test]

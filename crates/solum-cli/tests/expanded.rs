@@ -76,7 +76,10 @@ fn errors_give_the_rules_reason() {
         "char new Nick --body 3 --mind 2 --charm 1 -b Thief --weapon dagger --rolled 1,1,1 --campaign {c}"
     ))
     .ok();
-    solum(&format!("char edit Nick --set body=4 --correction --campaign {c}")).ok();
+    solum(&format!(
+        "char edit Nick --set body=4 --correction --campaign {c}"
+    ))
+    .ok();
     solum(&format!("char grant Nick --campaign {c}")).ok();
     let run = solum(&format!(
         "char advance Nick --attribute body --rolled 2,2,2,2 --campaign {c}"

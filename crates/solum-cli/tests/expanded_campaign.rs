@@ -102,16 +102,36 @@ fn a_campaign_across_three_processes_from_creation_to_advancement() {
     let (code, out, err) = play(&c, SESSION_TWO);
     assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
     assert!(out.contains("orc is out"), "{out}");
-    assert!(out.contains("rests 0.25 hour(s): +0 hit point(s), now 4/6"), "{out}");
-    assert!(out.contains("15 minute(s) of rest toward the next"), "{out}");
+    assert!(
+        out.contains("rests 0.25 hour(s): +0 hit point(s), now 4/6"),
+        "{out}"
+    );
+    assert!(
+        out.contains("15 minute(s) of rest toward the next"),
+        "{out}"
+    );
 
     // Between sessions: no point left after... none granted yet, so no attempt.
-    in_campaign(&c, &["char", "advance", "Nick", "--attribute", "mind", "--rolled", "2,4"])
-        .bad_input("no advancement point");
+    in_campaign(
+        &c,
+        &[
+            "char",
+            "advance",
+            "Nick",
+            "--attribute",
+            "mind",
+            "--rolled",
+            "2,4",
+        ],
+    )
+    .bad_input("no advancement point");
 
     let (code, out, err) = play(&c, SESSION_THREE);
     assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
-    assert!(out.contains("rests 0.25 hour(s): +1 hit point(s), now 5/6"), "{out}");
+    assert!(
+        out.contains("rests 0.25 hour(s): +1 hit point(s), now 5/6"),
+        "{out}"
+    );
     assert!(out.contains("not this time"), "{out}");
     assert!(out.contains("hit points 6/7"), "{out}");
     assert!(out.contains("advancement points: 0"), "{out}");
@@ -123,7 +143,11 @@ fn a_campaign_across_three_processes_from_creation_to_advancement() {
     assert_eq!(v["rest_minutes"], 0);
     let verify = in_campaign(&c, &["journal", "verify"]);
     assert_eq!(verify.code, 0, "{}", verify.stderr);
-    assert!(verify.stdout.contains("0 do not match"), "{}", verify.stdout);
+    assert!(
+        verify.stdout.contains("0 do not match"),
+        "{}",
+        verify.stdout
+    );
 }
 
 #[test]
@@ -134,23 +158,46 @@ fn a_player_edit_of_attributes_or_backgrounds_is_refused_a_correction_is_marked(
     in_campaign(
         &c,
         &[
-            "char", "new", "Nick", "--body", "3", "--mind", "2", "--charm", "1", "-b",
-            "Acrobat Thief", "--weapon", "dagger", "--rolled", "2,5,1",
+            "char",
+            "new",
+            "Nick",
+            "--body",
+            "3",
+            "--mind",
+            "2",
+            "--charm",
+            "1",
+            "-b",
+            "Acrobat Thief",
+            "--weapon",
+            "dagger",
+            "--rolled",
+            "2,5,1",
         ],
     )
     .ok();
     in_campaign(&c, &["char", "edit", "Nick", "--set", "body=4"])
         .bad_input("--set: attributes and backgrounds change only by creation and advancement");
     // Naming the background won at creation is no change of backgrounds.
-    in_campaign(&c, &["char", "edit", "Nick", "--add-background", "Tower Climber"]).ok();
+    in_campaign(
+        &c,
+        &["char", "edit", "Nick", "--add-background", "Tower Climber"],
+    )
+    .ok();
     in_campaign(&c, &["char", "edit", "Nick", "--add-background", "Sailor"])
         .bad_input("--add-background: attributes and backgrounds change only");
     let v = in_campaign(&c, &["char", "show", "Nick", "--json"]).json();
     assert_eq!(v["character"]["body"], 3);
-    in_campaign(&c, &["char", "edit", "Nick", "--set", "body=4", "--correction"]).ok();
+    in_campaign(
+        &c,
+        &["char", "edit", "Nick", "--set", "body=4", "--correction"],
+    )
+    .ok();
     let story = in_campaign(&c, &["journal", "export", "--format", "markdown"]);
     assert!(
-        story.ok().contains("GM correction of Nick's sheet: body 3→4"),
+        story
+            .ok()
+            .contains("GM correction of Nick's sheet: body 3→4"),
         "{}",
         story.stdout
     );
@@ -165,8 +212,21 @@ fn the_roll_off_is_taken_on_campaign_checks_and_their_odds() {
     in_campaign(
         &c,
         &[
-            "char", "new", "Nick", "--body", "3", "--mind", "2", "--charm", "1", "-b",
-            "Acrobat Thief", "--weapon", "dagger", "--rolled", "1,1,1",
+            "char",
+            "new",
+            "Nick",
+            "--body",
+            "3",
+            "--mind",
+            "2",
+            "--charm",
+            "1",
+            "-b",
+            "Acrobat Thief",
+            "--weapon",
+            "dagger",
+            "--rolled",
+            "1,1,1",
         ],
     )
     .ok();
@@ -174,8 +234,17 @@ fn the_roll_off_is_taken_on_campaign_checks_and_their_odds() {
     let v = in_campaign(
         &c,
         &[
-            "check", "--char", "Nick", "--attr", "charm", "--against", "1", "--roll-off",
-            "--rolled", "3,3,6,1", "--json",
+            "check",
+            "--char",
+            "Nick",
+            "--attr",
+            "charm",
+            "--against",
+            "1",
+            "--roll-off",
+            "--rolled",
+            "3,3,6,1",
+            "--json",
         ],
     )
     .json();
@@ -189,8 +258,16 @@ fn the_roll_off_is_taken_on_campaign_checks_and_their_odds() {
     let v = in_campaign(
         &c,
         &[
-            "check", "--char", "Nick", "--attr", "charm", "--against", "1", "--rolled",
-            "5,5,1,4", "--json",
+            "check",
+            "--char",
+            "Nick",
+            "--attr",
+            "charm",
+            "--against",
+            "1",
+            "--rolled",
+            "5,5,1,4",
+            "--json",
         ],
     )
     .json();

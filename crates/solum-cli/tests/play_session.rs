@@ -196,7 +196,10 @@ fn an_evening_of_play_through_stdin_reads_back_whole_and_verifies() {
     assert_eq!(damage, [(1, 1), (0, 2), (1, 1), (1, 1)]);
 
     // Advancement: Mind 2 -> 3, hit points 4 -> 5.
-    assert_eq!(entries[20]["change"]["point-granted"]["after"]["advancement_points"], 1);
+    assert_eq!(
+        entries[20]["change"]["point-granted"]["after"]["advancement_points"],
+        1
+    );
     let adv = &entries[21]["change"]["advanced"];
     assert_eq!(adv["rolled"]["faces"], serde_json::json!([2, 4]));
     assert_eq!(adv["success"], true);

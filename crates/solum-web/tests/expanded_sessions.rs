@@ -29,7 +29,13 @@ fn server() -> Server {
 }
 
 impl Server {
-    async fn call(&self, method: &str, uri: &str, token: Option<&str>, body: Option<Value>) -> (StatusCode, Value) {
+    async fn call(
+        &self,
+        method: &str,
+        uri: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
         let mut req = Request::builder()
             .method(method)
             .uri(uri)
@@ -46,13 +52,23 @@ impl Server {
         };
         let resp = self.router.clone().oneshot(req.unwrap()).await.unwrap();
         let status = resp.status();
-        let bytes = axum::body::to_bytes(resp.into_body(), 1 << 24).await.unwrap();
-        (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+        let bytes = axum::body::to_bytes(resp.into_body(), 1 << 24)
+            .await
+            .unwrap();
+        (
+            status,
+            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        )
     }
 
     async fn table(&self) -> String {
         let (status, v) = self
-            .call("POST", "/api/tables", None, Some(json!({ "table": "t", "name": "Gina" })))
+            .call(
+                "POST",
+                "/api/tables",
+                None,
+                Some(json!({ "table": "t", "name": "Gina" })),
+            )
             .await;
         assert_eq!(status, StatusCode::CREATED, "{v}");
         v["token"].as_str().unwrap().to_string()
@@ -60,12 +76,22 @@ impl Server {
 
     async fn player(&self, gm: &str, name: &str) -> String {
         let (status, v) = self
-            .call("POST", "/api/invites", Some(gm), Some(json!({ "role": "player" })))
+            .call(
+                "POST",
+                "/api/invites",
+                Some(gm),
+                Some(json!({ "role": "player" })),
+            )
             .await;
         assert_eq!(status, StatusCode::CREATED, "{v}");
         let invite = v["token"].as_str().unwrap().to_string();
         let (status, v) = self
-            .call("POST", "/api/join", None, Some(json!({ "invite": invite, "name": name })))
+            .call(
+                "POST",
+                "/api/join",
+                None,
+                Some(json!({ "invite": invite, "name": name })),
+            )
             .await;
         assert_eq!(status, StatusCode::CREATED, "{v}");
         v["token"].as_str().unwrap().to_string()
@@ -87,18 +113,30 @@ async fn points_are_the_gms_to_grant_and_a_players_to_spend_and_edits_keep_to_s1
     let s = server();
     let gm = s.table().await;
     let pia = s.player(&gm, "Pia").await;
-    let (status, v) = s.call("POST", "/api/characters", Some(&pia), Some(hero("Nick"))).await;
+    let (status, v) = s
+        .call("POST", "/api/characters", Some(&pia), Some(hero("Nick")))
+        .await;
     assert_eq!(status, StatusCode::CREATED, "{v}");
     let body = v["sheet"]["character"]["body"].clone();
     // A player cannot grant herself a point, nor raise Body by an edit, nor call it a
     // correction.
-    let (status, _) = s.call("POST", "/api/characters/Nick/grant", Some(&pia), None).await;
+    let (status, _) = s
+        .call("POST", "/api/characters/Nick/grant", Some(&pia), None)
+        .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     let (status, v) = s
-        .call("PATCH", "/api/characters/Nick", Some(&pia), Some(json!({ "set": [["body", 4]] })))
+        .call(
+            "PATCH",
+            "/api/characters/Nick",
+            Some(&pia),
+            Some(json!({ "set": [["body", 4]] })),
+        )
         .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
-    assert!(v.to_string().contains("only by creation and advancement"), "{v}");
+    assert!(
+        v.to_string().contains("only by creation and advancement"),
+        "{v}"
+    );
     let (status, _) = s
         .call(
             "PATCH",
@@ -119,7 +157,9 @@ async fn points_are_the_gms_to_grant_and_a_players_to_spend_and_edits_keep_to_s1
         .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
     // The GM grants one; the player spends it (seeded: success or not, it is spent).
-    let (status, v) = s.call("POST", "/api/characters/Nick/grant", Some(&gm), None).await;
+    let (status, v) = s
+        .call("POST", "/api/characters/Nick/grant", Some(&gm), None)
+        .await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["sheet"]["advancement_points"], 1);
     let (status, v) = s
@@ -153,22 +193,47 @@ async fn points_are_the_gms_to_grant_and_a_players_to_spend_and_edits_keep_to_s1
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_ne!(v["sheet"]["character"]["body"], body);
     let (_, journal) = s.call("GET", "/api/journal", Some(&pia), None).await;
-    let last = journal["entries"].as_array().unwrap().last().unwrap().clone();
-    assert_eq!(last["change"]["edited"]["edit"]["correction"], true, "{last}");
+    let last = journal["entries"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(
+        last["change"]["edited"]["edit"]["correction"], true,
+        "{last}"
+    );
     // The roll-off option is the GM's to set.
     let (status, _) = s
-        .call("PUT", "/api/settings/roll-off", Some(&pia), Some(json!({ "on": true })))
+        .call(
+            "PUT",
+            "/api/settings/roll-off",
+            Some(&pia),
+            Some(json!({ "on": true })),
+        )
         .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
-    let (status, v) = s.call("GET", "/api/settings/roll-off", Some(&pia), None).await;
+    let (status, v) = s
+        .call("GET", "/api/settings/roll-off", Some(&pia), None)
+        .await;
     assert_eq!((status, v), (StatusCode::OK, json!({ "on": false })));
     let (status, v) = s
-        .call("PUT", "/api/settings/roll-off", Some(&gm), Some(json!({ "on": true })))
+        .call(
+            "PUT",
+            "/api/settings/roll-off",
+            Some(&gm),
+            Some(json!({ "on": true })),
+        )
         .await;
     assert_eq!((status, v), (StatusCode::OK, json!({ "on": true })));
     // Unknown fields are refused.
     let (status, _) = s
-        .call("PUT", "/api/settings/roll-off", Some(&gm), Some(json!({ "on": true, "x": 1 })))
+        .call(
+            "PUT",
+            "/api/settings/roll-off",
+            Some(&gm),
+            Some(json!({ "on": true, "x": 1 })),
+        )
         .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     let (_, report) = s.call("GET", "/api/journal/verify", Some(&gm), None).await;
@@ -186,22 +251,45 @@ async fn rest_banks_and_the_tables_roll_off_settles_a_check() {
     let (status, v) = s.call("POST", "/api/characters", Some(&gm), Some(h)).await;
     assert_eq!(status, StatusCode::CREATED, "{v}");
     let (status, v) = s
-        .call("PATCH", "/api/characters/Nick", Some(&gm), Some(json!({ "damage": 2 })))
+        .call(
+            "PATCH",
+            "/api/characters/Nick",
+            Some(&gm),
+            Some(json!({ "damage": 2 })),
+        )
         .await;
     assert_eq!(status, StatusCode::OK, "{v}");
     // Two quarter hours make the half hour that heals 1: 4 -> 5 (S16).
     let (_, v) = s
-        .call("POST", "/api/characters/Nick/rest", Some(&gm), Some(json!({ "hours": 0.25 })))
+        .call(
+            "POST",
+            "/api/characters/Nick/rest",
+            Some(&gm),
+            Some(json!({ "hours": 0.25 })),
+        )
         .await;
-    assert_eq!((v["healed"].clone(), v["sheet"]["rest_minutes"].clone()), (json!(0), json!(15)));
+    assert_eq!(
+        (v["healed"].clone(), v["sheet"]["rest_minutes"].clone()),
+        (json!(0), json!(15))
+    );
     let (_, v) = s
-        .call("POST", "/api/characters/Nick/rest", Some(&gm), Some(json!({ "hours": 0.25 })))
+        .call(
+            "POST",
+            "/api/characters/Nick/rest",
+            Some(&gm),
+            Some(json!({ "hours": 0.25 })),
+        )
         .await;
     assert_eq!(v["healed"], 1);
     assert_eq!(v["sheet"]["character"]["hit_points"], 5);
     // Roll-off on: Charm 1 against one die, 4 against 4, rolled off 2 against 5: a loss.
-    s.call("PUT", "/api/settings/roll-off", Some(&gm), Some(json!({ "on": true })))
-        .await;
+    s.call(
+        "PUT",
+        "/api/settings/roll-off",
+        Some(&gm),
+        Some(json!({ "on": true })),
+    )
+    .await;
     let (status, v) = s
         .call(
             "POST",

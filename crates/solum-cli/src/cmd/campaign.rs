@@ -119,7 +119,10 @@ pub fn oracle(args: &OracleArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 }
 
 /// `solum roll-off [on|off]`.
-pub fn roll_off(args: &crate::cli_campaign::RollOffArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+pub fn roll_off(
+    args: &crate::cli_campaign::RollOffArgs,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
     let mut campaign = open(&args.campaign)?;
     roll_off_in(&mut campaign, args.setting.as_deref(), out)
 }
@@ -135,9 +138,7 @@ pub(crate) fn roll_off_in(
             "on" => true,
             "off" => false,
             other => {
-                return Err(crate::bad(format!(
-                    "roll-off `{other}`: write on or off"
-                )));
+                return Err(crate::bad(format!("roll-off `{other}`: write on or off")));
             }
         };
         campaign.set_roll_off(on)?;
