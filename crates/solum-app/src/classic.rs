@@ -37,6 +37,15 @@ pub const MAX_NAME: usize = 100;
 /// The most calls one fight keeps (each call is replayed to resume it): past this, the
 /// fight can only be abandoned.
 pub const MAX_FIGHT_CALLS: usize = 1_000;
+/// Bytes kept free in a fight's record for the call that abandons it (its segment, its
+/// status and the journal entry's own fields).
+const ABANDON_ROOM: usize = 1024;
+
+/// The length of a value as JSON.
+fn json_len<T: Serialize>(value: &T) -> usize {
+    serde_json::to_vec(value).map_or(usize::MAX, |v| v.len())
+}
+
 /// The most pieces of gear on a sheet.
 pub const MAX_GEAR: usize = 20;
 /// The longest notes on a sheet, in characters.
@@ -1343,6 +1352,23 @@ impl<S: CampaignStore> Campaign<S> {
             sheet_before,
             sheet_after: sheet_after.clone(),
         };
+        // A fight is kept whole in its row and in each record, within the store's entry
+        // limit. A call that would leave no room for the record of abandoning it (the fight,
+        // one more call, the sheet before and after) is refused: a fight never gets stuck.
+        if !abandon {
+            let need = json_len(&record)
+                .saturating_add(json_len(&stored.hero).saturating_mul(2))
+                .saturating_add(ABANDON_ROOM);
+            if need > solum_store::MAX_ENTRY_BYTES {
+                return Err(bad(
+                    "fight",
+                    format!(
+                        "{name}'s fight has grown to the most one fight keeps ({} calls): end it with `classic fight {name} --abandon`",
+                        stored.segments.len() - 1
+                    ),
+                ));
+            }
+        }
         let seq = Self::classic_record(tx, at, &name, ClassicChange::Fight(Box::new(record)))?;
         let mut dice_now = vec![fight.hero().side.dice()];
         dice_now.extend(fight.foes().iter().map(|f| f.side.dice()));

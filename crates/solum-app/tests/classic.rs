@@ -368,3 +368,46 @@ fn a_second_process_sees_the_fight_as_the_first_left_it() {
     let h = second.classic_hero("Ada").unwrap().hero;
     assert_eq!((h.body, h.hit_points), (1, 2));
 }
+
+/// A fight kept whole within the store's entry limit: a call that would leave no room to
+/// abandon it is refused, and abandoning still works (the fight is never stuck).
+#[test]
+fn a_fight_too_long_to_keep_is_refused_and_can_still_be_abandoned() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.solum");
+    let mut c = open(&path);
+    // Long notes make the sheet, kept twice in an ending record, weigh.
+    let notes = "é".repeat(3_900);
+    c.import_classic_hero(&format!(
+        "name = \"Al\"\nbody = 2\nmind = 1\nspirit = 1\nhit_points = 4\nnotes = \"{notes}\"\n"
+    ))
+    .unwrap();
+    let setup = FightSetup {
+        foes: vec![solum_app::classic::book_foe("troll").unwrap()],
+        stat: None,
+        foe_stat: None,
+        cliche: false,
+        foe_cliche: false,
+        policy: Some(Policy::Survive),
+        foe_policy: Policy::Survive,
+    };
+    // Ties only (every die a 1): nobody is hurt, the fight goes on call after call.
+    c.start_classic_fight("Al", &setup, Dice::Typed(vec![1; 6]))
+        .unwrap();
+    let mut refused = None;
+    for _ in 0..2_000 {
+        match c.continue_classic_fight("Al", None, Dice::Typed(vec![1; 6])) {
+            Ok(_) => {}
+            Err(e) => {
+                refused = Some(e.to_string());
+                break;
+            }
+        }
+    }
+    let refused = refused.expect("a limit is reached");
+    assert!(refused.contains("--abandon"), "{refused}");
+    let v = c.abandon_classic_fight("Al", None).unwrap();
+    assert!(v.status.abandoned && v.status.over);
+    assert_eq!(v.status.hero, [2, 4]);
+    assert_eq!(c.verify().unwrap().mismatches.len(), 0);
+}

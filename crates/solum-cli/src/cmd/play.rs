@@ -854,8 +854,17 @@ mod tests {
         );
         assert_eq!(
             words("d"),
-            (0, ["difficulty ", "do "].map(String::from).to_vec())
+            (
+                0,
+                ["difficulty ", "do ", "dietype "]
+                    .map(String::from)
+                    .to_vec()
+            )
         );
+        // The sibling systems' words and their subcommands.
+        assert_eq!(words("cla"), (0, vec!["classic ".to_string()]));
+        assert_eq!(words("classic f"), (8, vec!["fight ".to_string()]));
+        assert_eq!(words("soluna sk"), (7, vec!["skirmish ".to_string()]));
         assert_eq!(words("note ve"), (7, vec![]));
         // The second word of a command with subcommands.
         assert_eq!(words("char ad"), (5, vec!["advance ".to_string()]));
