@@ -1834,25 +1834,26 @@ async fn static_fight(
     let member = auth.member;
     let scope = tables::scope_of(&member);
     change(&state, scope, move |c| {
-        own_character(c, &member, solum_app::characters::SYSTEM, &name)?;
-        let start = match (&req.foe, &req.opposition) {
-            (Some(_), Some(_)) => {
-                return Err(AppError::Character {
-                    field: "foe".into(),
-                    problem: "give `foe` or `opposition`, not both".into(),
-                });
-            }
-            (Some(f), None) => Some(solum_app::fast_static::Opposition::shipped(f)?),
-            (None, o) => o.clone(),
-        };
-        let dice = dice_for(c, &member, req.typed.clone())?;
-        let request = solum_app::fast_static::StaticRequest {
-            hero: name.clone(),
-            start,
-            weapon: req.weapon.clone(),
-            background: req.background.clone(),
-        };
-        c.static_fight(&request, dice)
+        c.as_roller_of(&member, solum_app::characters::SYSTEM, &name, |c| {
+            let start = match (&req.foe, &req.opposition) {
+                (Some(_), Some(_)) => {
+                    return Err(AppError::Character {
+                        field: "foe".into(),
+                        problem: "give `foe` or `opposition`, not both".into(),
+                    });
+                }
+                (Some(f), None) => Some(solum_app::fast_static::Opposition::shipped(f)?),
+                (None, o) => o.clone(),
+            };
+            let dice = dice_for(c, &member, req.typed.clone())?;
+            let request = solum_app::fast_static::StaticRequest {
+                hero: name.clone(),
+                start,
+                weapon: req.weapon.clone(),
+                background: req.background.clone(),
+            };
+            c.static_fight(&request, dice)
+        })
     })
     .await
     .map(Json)
@@ -1866,8 +1867,9 @@ async fn static_abandon(
     let member = auth.member;
     let scope = tables::scope_of(&member);
     change(&state, scope, move |c| {
-        own_character(c, &member, solum_app::characters::SYSTEM, &name)?;
-        c.abandon_static(&name)
+        c.as_roller_of(&member, solum_app::characters::SYSTEM, &name, |c| {
+            c.abandon_static(&name)
+        })
     })
     .await
     .map(Json)
@@ -2459,8 +2461,9 @@ async fn classic_fight_abandon(
     let member = auth.member;
     let scope = tables::scope_of(&member);
     change(&state, scope, move |c| {
-        own_character(c, &member, solum_app::classic::SYSTEM, &name)?;
-        c.abandon_classic_fight(&name, req.decide)
+        c.as_roller_of(&member, solum_app::classic::SYSTEM, &name, |c| {
+            c.abandon_classic_fight(&name, req.decide)
+        })
     })
     .await
     .map(Json)
@@ -2486,8 +2489,9 @@ async fn classic_gear(
     let member = auth.member;
     let scope = tables::scope_of(&member);
     change(&state, scope, move |c| {
-        own_character(c, &member, solum_app::classic::SYSTEM, &name)?;
-        c.edit_classic_gear(&name, &req.add, &req.remove)
+        c.as_roller_of(&member, solum_app::classic::SYSTEM, &name, |c| {
+            c.edit_classic_gear(&name, &req.add, &req.remove)
+        })
     })
     .await
     .map(Json)
@@ -2617,16 +2621,17 @@ async fn soluna_skirmish_act(
         ..tables::scope_of(&member)
     };
     change(&state, scope, move |c| {
-        own_character(c, &member, solum_app::soluna::SYSTEM, &req.name)?;
-        let dice = dice_for(c, &member, req.typed)?;
-        let act = solum_app::soluna::SkirmishAct {
-            action: req.action,
-            target: req.target,
-            ranged: req.ranged,
-            flips: req.flips,
-            dice: req.dice,
-        };
-        c.act_soluna_skirmish(&req.name, &act, dice)
+        c.as_roller_of(&member, solum_app::soluna::SYSTEM, &req.name, |c| {
+            let dice = dice_for(c, &member, req.typed)?;
+            let act = solum_app::soluna::SkirmishAct {
+                action: req.action,
+                target: req.target,
+                ranged: req.ranged,
+                flips: req.flips,
+                dice: req.dice,
+            };
+            c.act_soluna_skirmish(&req.name, &act, dice)
+        })
     })
     .await
     .map(Json)
