@@ -806,7 +806,15 @@ pub struct PlayRecord {
     pub after: Box<Skirmish>,
     /// At the end: the sheets before and after.
     pub sheets: Option<SheetsChange>,
+    /// Generated dice: the call rolls no further phase once this many faces are rolled
+    /// ([`MAX_CALL_FACES`] when written; kept so a replay stops where the call stopped).
+    pub budget: usize,
 }
+
+/// Generated dice: a call rolls phases until one waits for a decision, the skirmish ends,
+/// or this many faces are rolled at the end of a phase (the rest waits for `go`), so that a
+/// skirmish nobody decides still journals in entries of bounded size.
+pub const MAX_CALL_FACES: usize = 2_000;
 
 /// A stored sheet: a character as a skirmish takes it, but possibly out (0 hit points).
 fn check_sheet(c: &Character) -> Result<(), AppError> {
@@ -880,8 +888,12 @@ impl DiceSource for Counted<'_> {
     }
 }
 
-fn limit_of(rolled: &Rolled) -> Option<usize> {
-    rolled.typed.then_some(rolled.faces.len())
+fn limit_of(rolled: &Rolled, budget: usize) -> Option<usize> {
+    Some(if rolled.typed {
+        rolled.faces.len()
+    } else {
+        budget
+    })
 }
 
 impl PlayRecord {
@@ -907,6 +919,12 @@ impl PlayRecord {
     }
 
     fn check(&self) -> Result<(), AppError> {
+        if self.budget > MAX_CALL_FACES {
+            return Err(bad(
+                "budget",
+                format!("{}: at most {MAX_CALL_FACES} faces a call", self.budget),
+            ));
+        }
         self.start_state()?;
         check_state(&self.after)?;
         if let Some(sheets) = &self.sheets {
@@ -953,7 +971,7 @@ impl PlayRecord {
             Ok(s) => s,
             Err(e) => return Some(e.to_string()),
         };
-        let limit = limit_of(&self.rolled);
+        let limit = limit_of(&self.rolled, self.budget);
         match again(&self.rolled, |d| run_phases(&mut s, limit, d)) {
             Err(e) => return Some(e),
             Ok(Err(e)) => return Some(format!("the skirmish cannot go on: {e}")),
@@ -1435,7 +1453,7 @@ impl<S: CampaignStore> Campaign<S> {
     ) -> Result<PlayView, AppError> {
         let limit = match &dice {
             Dice::Typed(f) => Some(f.len()),
-            _ => None,
+            _ => Some(MAX_CALL_FACES),
         };
         let (events, rolled) = crate::journal::roll(dice, |d| run_phases(&mut s, limit, d))?;
         let events = events?;
@@ -1453,6 +1471,7 @@ impl<S: CampaignStore> Campaign<S> {
                 rolled: rolled.clone(),
                 after: Box::new(s.clone()),
                 sheets: sheets.clone(),
+                budget: MAX_CALL_FACES,
             })),
         )?;
         Ok(PlayView {

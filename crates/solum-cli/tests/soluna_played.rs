@@ -281,3 +281,26 @@ fn a_long_soluna_campaign() {
     let report = c.verify_clean();
     assert!(report.contains("4 sheets compared"), "{report}");
 }
+
+/// A skirmish nobody decides, with pools of 1000 dice: each call rolls phases only until
+/// 2,000 faces are rolled (one phase of two 1000-dice shots here), so every journal entry
+/// stays within the store's limit; `go` rolls on, and the journal verifies.
+#[test]
+fn a_skirmish_nobody_decides_rolls_in_bounded_calls() {
+    let c = Campaign::new();
+    for n in ["A", "B"] {
+        c.run(&format!(
+            "soluna new {n} --side {n} --mind 10 --hit-points 1000 --ranged 1000 --body 1000"
+        ))
+        .ok();
+    }
+    let v = c.json("soluna skirmish start A B --auto A --auto B --seed 1");
+    // Mind 10 acts in every phase (U4): phase 1 rolled, phase 2 waits for dice only.
+    assert_eq!(v["rolled"]["faces"].as_array().unwrap().len(), 2000);
+    assert_eq!(v["state"]["skirmish"]["phase"], 2);
+    assert_eq!(v["state"]["ready"], true);
+    let v = c.json("soluna skirmish go --seed 2");
+    assert_eq!(v["state"]["skirmish"]["phase"], 3);
+    c.run("soluna skirmish go --rolled 1").bad_input("");
+    c.verify_clean();
+}
