@@ -89,7 +89,7 @@ fn each_decision_is_the_players_and_the_skirmish_resumes_in_later_processes() {
         .bad_input("at most 1");
     // Too few typed dice: refused, nothing changes.
     c.run("soluna skirmish act Vex attack Oro --flips 1 --rolled 2")
-        .bad_input("");
+        .bad_input("too few dice values");
     assert_eq!(c.json("soluna skirmish status")["waiting"], json!(["Vex"]));
     // Vex shoots with 2 dice, 1 flip; Oro's guard takes 1 back: net 0. 2 and 5 are groups
     // of 1: 1 damage against armour 0 (Body 0 + Shield 0). Before the roll: with 2 dice the
@@ -301,6 +301,7 @@ fn a_skirmish_nobody_decides_rolls_in_bounded_calls() {
     assert_eq!(v["state"]["ready"], true);
     let v = c.json("soluna skirmish go --seed 2");
     assert_eq!(v["state"]["skirmish"]["phase"], 3);
-    c.run("soluna skirmish go --rolled 1").bad_input("");
+    c.run("soluna skirmish go --rolled 1")
+        .bad_input("too few dice values");
     c.verify_clean();
 }
