@@ -1,10 +1,14 @@
 //! Sol'una characters in the campaign (system `soluna`): the fields of a skirmish
-//! character, import of a skirmish file's characters, export as one, and skirmishes fought
-//! by stored characters, journaled with their dice.
+//! character, import of a skirmish file's characters, export as one, tests from a sheet, and
+//! skirmishes of stored characters, journaled with their dice.
 //!
-//! A skirmish is fought from the sheets as they are and does not change them: the text keeps
-//! no wounds or spent supplies between skirmishes, so flips, dice and hit points on a sheet
-//! are what a character brings to each skirmish (docs/rules.md, Sol'una).
+//! A skirmish is played, not watched (U5): [`Campaign::start_soluna_skirmish`] keeps the
+//! state machine of `solum_soluna::played` in a row of its own ([`SKIRMISH_SYSTEM`], one per
+//! table), each decision ([`Campaign::act_soluna_skirmish`]) is one journal entry holding the
+//! state before, the decision, the dice and the state after, and at its end (or when
+//! abandoned) each sheet keeps its hit points and what is left of its supplies, which the
+//! text calls exhaustible (docs/rules.md, Sol'una). The whole-auto skirmish
+//! ([`Campaign::soluna_skirmish`]) is a simulation on copies: the sheets do not change.
 
 use serde::{Deserialize, Serialize};
 use solum_dice::DiceSource;
