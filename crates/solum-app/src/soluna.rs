@@ -1488,3 +1488,39 @@ impl<S: CampaignStore> Campaign<S> {
         })
     }
 }
+
+/// The played skirmish as the journal leaves it, for `verify`: each call must start from the
+/// state the call before it left (a start only when none is open, an abandon of the open one).
+#[derive(Debug, Default)]
+pub(crate) struct SkirmishChain {
+    open: Option<Box<Skirmish>>,
+}
+
+impl SkirmishChain {
+    pub(crate) fn check(&mut self, r: &SolunaRecord) -> Option<String> {
+        let (before, after): (Option<&Skirmish>, Option<Box<Skirmish>>) = match &r.change {
+            SolunaChange::Played(p) => {
+                let next = p.after.over.is_none().then(|| p.after.clone());
+                match &p.step {
+                    PlayStep::Start { .. } => {
+                        if self.open.is_some() {
+                            self.open = next;
+                            return Some("a skirmish starts while another is open".into());
+                        }
+                        self.open = next;
+                        return None;
+                    }
+                    PlayStep::Act { before, .. } | PlayStep::Go { before } => {
+                        (Some(before.as_ref()), next)
+                    }
+                }
+            }
+            SolunaChange::Abandoned { skirmish, .. } => (Some(skirmish.as_ref()), None),
+            _ => return None,
+        };
+        let problem = (self.open.as_deref() != before)
+            .then(|| "the skirmish before this call is not the one the journal left".to_owned());
+        self.open = after;
+        problem
+    }
+}

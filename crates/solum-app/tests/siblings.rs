@@ -364,3 +364,53 @@ fn a_played_skirmish_resumes_writes_the_sheets_and_verifies() {
         .collect();
     assert_eq!(seqs, [last]);
 }
+
+/// `verify` follows a played skirmish from call to call: a call whose skirmish before is not
+/// the one the call before left is named, even when the call itself re-derives.
+#[test]
+fn verify_follows_a_played_skirmish_from_call_to_call() {
+    use solum_app::soluna::{SkirmishAct, SkirmishAction};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.solum");
+    let mut c = open(&path);
+    c.create_soluna_character(&shooter("Vex", "red", 2, 3))
+        .unwrap();
+    c.create_soluna_character(&shooter("Oro", "blue", 1, 3))
+        .unwrap();
+    c.start_soluna_skirmish(&["Vex".into(), "Oro".into()], &[], Dice::Seed(1))
+        .unwrap();
+    let act = |target: &str| SkirmishAct {
+        action: SkirmishAction::Move,
+        target: target.into(),
+        ranged: false,
+        flips: 0,
+        dice: 0,
+    };
+    c.act_soluna_skirmish("Oro", &act("Vex"), Dice::Seed(1))
+        .unwrap();
+    let v = c
+        .act_soluna_skirmish("Vex", &act("Oro"), Dice::Seed(1))
+        .unwrap();
+    assert_eq!(v.state.skirmish.turn, 2);
+    assert!(c.verify().unwrap().mismatches.is_empty());
+    drop(c);
+    // Entry 4 (Oro's move) now claims a skirmish before it in which Oro has 9 hit points,
+    // and after it the same: it re-derives alone, but entry 3 left Oro with 3.
+    let raw = rusqlite::Connection::open(&path).unwrap();
+    raw.execute_batch(
+        "DROP TRIGGER journal_no_update;
+         UPDATE journal SET body = json_set(body,
+             '$.change.played.step.before.characters[1].hit_points', 9,
+             '$.change.played.after.characters[1].hit_points', 9) WHERE seq = 4;",
+    )
+    .unwrap();
+    drop(raw);
+    let seqs: Vec<i64> = open(&path)
+        .verify()
+        .unwrap()
+        .mismatches
+        .iter()
+        .map(|m| m.seq)
+        .collect();
+    assert_eq!(seqs, [4, 5]);
+}
