@@ -259,8 +259,16 @@ fn a_long_soluna_campaign() {
     // Session 3: Vex against Kai (auto), abandoned after one exchange.
     c.run("soluna skirmish start Vex Kai --auto Kai --seed 4")
         .ok();
-    c.run("soluna skirmish act Vex attack Kai --rolled 1,6")
-        .ok();
+    let text = c
+        .run("soluna skirmish act Vex attack Kai --rolled 1,6")
+        .ok()
+        .to_owned();
+    // The odds come first, worked out before the roll: 2 dice, no flips either way, armour
+    // 0: at least a group of 1, so damage is certain; at most 2, short of Kai's 5.
+    let odds = text
+        .find("odds before the roll: 2 dice, net flips +0, armour 0: damage ≥ 1 100.0%, takes out 0.0%")
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(odds < text.find("Vex shoots Kai: 1 6").unwrap(), "{text}");
     // 1 6: a group of 1, 1 damage to Kai (5 → 4).
     c.run("soluna skirmish abandon").ok();
     assert_eq!(c.sheet("Kai")["hit_points"], 4);
