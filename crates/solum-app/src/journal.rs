@@ -436,6 +436,7 @@ pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
 #[derive(Default)]
 pub struct Replayer {
     combat: crate::combat::CombatReplay,
+    soluna: crate::soluna::SkirmishChain,
 }
 
 impl Replayer {
@@ -443,6 +444,7 @@ impl Replayer {
     pub fn check(&mut self, record: &Record) -> Result<Option<String>, AppError> {
         match record {
             Record::Combat(c) => Ok(self.combat.check(c)),
+            Record::Soluna(s) => Ok(replay(record)?.or_else(|| self.soluna.check(s))),
             other => replay(other),
         }
     }

@@ -1,10 +1,14 @@
 //! Sol'una characters in the campaign (system `soluna`): the fields of a skirmish
-//! character, import of a skirmish file's characters, export as one, and skirmishes fought
-//! by stored characters, journaled with their dice.
+//! character, import of a skirmish file's characters, export as one, tests from a sheet, and
+//! skirmishes of stored characters, journaled with their dice.
 //!
-//! A skirmish is fought from the sheets as they are and does not change them: the text keeps
-//! no wounds or spent supplies between skirmishes, so flips, dice and hit points on a sheet
-//! are what a character brings to each skirmish (docs/rules.md, Sol'una).
+//! A skirmish is played, not watched (U5): [`Campaign::start_soluna_skirmish`] keeps the
+//! state machine of `solum_soluna::played` in a row of its own ([`SKIRMISH_SYSTEM`], one per
+//! table), each decision ([`Campaign::act_soluna_skirmish`]) is one journal entry holding the
+//! state before, the decision, the dice and the state after, and at its end (or when
+//! abandoned) each sheet keeps its hit points and what is left of its supplies, which the
+//! text calls exhaustible (docs/rules.md, Sol'una). The whole-auto skirmish
+//! ([`Campaign::soluna_skirmish`]) is a simulation on copies: the sheets do not change.
 
 use serde::{Deserialize, Serialize};
 use solum_dice::DiceSource;
@@ -806,7 +810,15 @@ pub struct PlayRecord {
     pub after: Box<Skirmish>,
     /// At the end: the sheets before and after.
     pub sheets: Option<SheetsChange>,
+    /// Generated dice: the call rolls no further phase once this many faces are rolled
+    /// ([`MAX_CALL_FACES`] when written; kept so a replay stops where the call stopped).
+    pub budget: usize,
 }
+
+/// Generated dice: a call rolls phases until one waits for a decision, the skirmish ends,
+/// or this many faces are rolled at the end of a phase (the rest waits for `go`), so that a
+/// skirmish nobody decides still journals in entries of bounded size.
+pub const MAX_CALL_FACES: usize = 2_000;
 
 /// A stored sheet: a character as a skirmish takes it, but possibly out (0 hit points).
 fn check_sheet(c: &Character) -> Result<(), AppError> {
@@ -880,8 +892,12 @@ impl DiceSource for Counted<'_> {
     }
 }
 
-fn limit_of(rolled: &Rolled) -> Option<usize> {
-    rolled.typed.then_some(rolled.faces.len())
+fn limit_of(rolled: &Rolled, budget: usize) -> Option<usize> {
+    Some(if rolled.typed {
+        rolled.faces.len()
+    } else {
+        budget
+    })
 }
 
 impl PlayRecord {
@@ -907,6 +923,12 @@ impl PlayRecord {
     }
 
     fn check(&self) -> Result<(), AppError> {
+        if self.budget > MAX_CALL_FACES {
+            return Err(bad(
+                "budget",
+                format!("{}: at most {MAX_CALL_FACES} faces a call", self.budget),
+            ));
+        }
         self.start_state()?;
         check_state(&self.after)?;
         if let Some(sheets) = &self.sheets {
@@ -953,7 +975,7 @@ impl PlayRecord {
             Ok(s) => s,
             Err(e) => return Some(e.to_string()),
         };
-        let limit = limit_of(&self.rolled);
+        let limit = limit_of(&self.rolled, self.budget);
         match again(&self.rolled, |d| run_phases(&mut s, limit, d)) {
             Err(e) => return Some(e),
             Ok(Err(e)) => return Some(format!("the skirmish cannot go on: {e}")),
@@ -1435,7 +1457,7 @@ impl<S: CampaignStore> Campaign<S> {
     ) -> Result<PlayView, AppError> {
         let limit = match &dice {
             Dice::Typed(f) => Some(f.len()),
-            _ => None,
+            _ => Some(MAX_CALL_FACES),
         };
         let (events, rolled) = crate::journal::roll(dice, |d| run_phases(&mut s, limit, d))?;
         let events = events?;
@@ -1453,6 +1475,7 @@ impl<S: CampaignStore> Campaign<S> {
                 rolled: rolled.clone(),
                 after: Box::new(s.clone()),
                 sheets: sheets.clone(),
+                budget: MAX_CALL_FACES,
             })),
         )?;
         Ok(PlayView {
@@ -1463,5 +1486,41 @@ impl<S: CampaignStore> Campaign<S> {
             state: state_view(&s),
             sheets: sheets.map(|x| x.after),
         })
+    }
+}
+
+/// The played skirmish as the journal leaves it, for `verify`: each call must start from the
+/// state the call before it left (a start only when none is open, an abandon of the open one).
+#[derive(Debug, Default)]
+pub(crate) struct SkirmishChain {
+    open: Option<Box<Skirmish>>,
+}
+
+impl SkirmishChain {
+    pub(crate) fn check(&mut self, r: &SolunaRecord) -> Option<String> {
+        let (before, after): (Option<&Skirmish>, Option<Box<Skirmish>>) = match &r.change {
+            SolunaChange::Played(p) => {
+                let next = p.after.over.is_none().then(|| p.after.clone());
+                match &p.step {
+                    PlayStep::Start { .. } => {
+                        if self.open.is_some() {
+                            self.open = next;
+                            return Some("a skirmish starts while another is open".into());
+                        }
+                        self.open = next;
+                        return None;
+                    }
+                    PlayStep::Act { before, .. } | PlayStep::Go { before } => {
+                        (Some(before.as_ref()), next)
+                    }
+                }
+            }
+            SolunaChange::Abandoned { skirmish, .. } => (Some(skirmish.as_ref()), None),
+            _ => return None,
+        };
+        let problem = (self.open.as_deref() != before)
+            .then(|| "the skirmish before this call is not the one the journal left".to_owned());
+        self.open = after;
+        problem
     }
 }

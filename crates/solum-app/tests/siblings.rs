@@ -304,3 +304,113 @@ fn a_soluna_test_rolls_the_attack_dice_with_the_flips_and_verifies() {
     assert!(c.soluna_test("Csen", &ranged, Dice::Fresh).is_err());
     assert_eq!(c.entries().unwrap().len(), before);
 }
+
+/// A played skirmish (U5) resumes in a campaign opened again, writes the sheets at its end,
+/// and `verify` re-derives each call: a changed skirmish after a call is named.
+#[test]
+fn a_played_skirmish_resumes_writes_the_sheets_and_verifies() {
+    use solum_app::soluna::{SkirmishAct, SkirmishAction};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.solum");
+    let mut c = open(&path);
+    c.create_soluna_character(&shooter("Vex", "red", 2, 2))
+        .unwrap();
+    c.create_soluna_character(&shooter("Oro", "blue", 1, 2))
+        .unwrap();
+    let v = c
+        .start_soluna_skirmish(&["Vex".into(), "Oro".into()], &[], Dice::Seed(1))
+        .unwrap();
+    // Both Mind 1: phase 10 of turn 1 waits for both (U4).
+    assert_eq!((v.state.skirmish.turn, v.state.skirmish.phase), (1, 10));
+    assert_eq!(v.state.waiting, ["Vex", "Oro"]);
+    let shoot = |target: &str| SkirmishAct {
+        action: SkirmishAction::Attack,
+        target: target.into(),
+        ranged: false,
+        flips: 0,
+        dice: 0,
+    };
+    let v = c
+        .act_soluna_skirmish("Oro", &shoot("Vex"), Dice::Seed(1))
+        .unwrap();
+    assert!(v.events.is_empty(), "nothing rolls before Vex decides");
+    drop(c);
+    let mut c = open(&path);
+    // Vex's 3 3: a pair, 2 damage, Oro (2) is out; Oro's 5: 1 damage, Vex keeps 1.
+    let v = c
+        .act_soluna_skirmish("vex", &shoot("oro"), Dice::Typed(vec![3, 3, 5]))
+        .unwrap();
+    let over = v.state.skirmish.over.clone().unwrap();
+    assert_eq!(over.winner.as_deref(), Some("red"));
+    assert_eq!(c.soluna_character("Vex").unwrap().character.hit_points, 1);
+    assert_eq!(c.soluna_character("Oro").unwrap().character.hit_points, 0);
+    let report = c.verify().unwrap();
+    assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
+    let last = v.seq;
+    drop(c);
+    let raw = rusqlite::Connection::open(&path).unwrap();
+    raw.execute_batch(&format!(
+        "DROP TRIGGER journal_no_update;
+         UPDATE journal SET body = json_set(body, '$.change.played.after.characters[0].hit_points', 2) WHERE seq = {last};"
+    ))
+    .unwrap();
+    drop(raw);
+    let seqs: Vec<i64> = open(&path)
+        .verify()
+        .unwrap()
+        .mismatches
+        .iter()
+        .map(|m| m.seq)
+        .collect();
+    assert_eq!(seqs, [last]);
+}
+
+/// `verify` follows a played skirmish from call to call: a call whose skirmish before is not
+/// the one the call before left is named, even when the call itself re-derives.
+#[test]
+fn verify_follows_a_played_skirmish_from_call_to_call() {
+    use solum_app::soluna::{SkirmishAct, SkirmishAction};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.solum");
+    let mut c = open(&path);
+    c.create_soluna_character(&shooter("Vex", "red", 2, 3))
+        .unwrap();
+    c.create_soluna_character(&shooter("Oro", "blue", 1, 3))
+        .unwrap();
+    c.start_soluna_skirmish(&["Vex".into(), "Oro".into()], &[], Dice::Seed(1))
+        .unwrap();
+    let act = |target: &str| SkirmishAct {
+        action: SkirmishAction::Move,
+        target: target.into(),
+        ranged: false,
+        flips: 0,
+        dice: 0,
+    };
+    c.act_soluna_skirmish("Oro", &act("Vex"), Dice::Seed(1))
+        .unwrap();
+    let v = c
+        .act_soluna_skirmish("Vex", &act("Oro"), Dice::Seed(1))
+        .unwrap();
+    assert_eq!(v.state.skirmish.turn, 2);
+    assert!(c.verify().unwrap().mismatches.is_empty());
+    drop(c);
+    // Entry 4 (Oro's move) now claims a skirmish before it in which Oro has 9 hit points,
+    // and after it the same: it re-derives alone, but entry 3 left Oro with 3.
+    let raw = rusqlite::Connection::open(&path).unwrap();
+    raw.execute_batch(
+        "DROP TRIGGER journal_no_update;
+         UPDATE journal SET body = json_set(body,
+             '$.change.played.step.before.characters[1].hit_points', 9,
+             '$.change.played.after.characters[1].hit_points', 9) WHERE seq = 4;",
+    )
+    .unwrap();
+    drop(raw);
+    let seqs: Vec<i64> = open(&path)
+        .verify()
+        .unwrap()
+        .mismatches
+        .iter()
+        .map(|m| m.seq)
+        .collect();
+    assert_eq!(seqs, [4, 5]);
+}

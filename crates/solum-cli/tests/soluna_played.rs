@@ -89,7 +89,7 @@ fn each_decision_is_the_players_and_the_skirmish_resumes_in_later_processes() {
         .bad_input("at most 1");
     // Too few typed dice: refused, nothing changes.
     c.run("soluna skirmish act Vex attack Oro --flips 1 --rolled 2")
-        .bad_input("");
+        .bad_input("too few dice values");
     assert_eq!(c.json("soluna skirmish status")["waiting"], json!(["Vex"]));
     // Vex shoots with 2 dice, 1 flip; Oro's guard takes 1 back: net 0. 2 and 5 are groups
     // of 1: 1 damage against armour 0 (Body 0 + Shield 0). Before the roll: with 2 dice the
@@ -259,8 +259,16 @@ fn a_long_soluna_campaign() {
     // Session 3: Vex against Kai (auto), abandoned after one exchange.
     c.run("soluna skirmish start Vex Kai --auto Kai --seed 4")
         .ok();
-    c.run("soluna skirmish act Vex attack Kai --rolled 1,6")
-        .ok();
+    let text = c
+        .run("soluna skirmish act Vex attack Kai --rolled 1,6")
+        .ok()
+        .to_owned();
+    // The odds come first, worked out before the roll: 2 dice, no flips either way, armour
+    // 0: at least a group of 1, so damage is certain; at most 2, short of Kai's 5.
+    let odds = text
+        .find("odds before the roll: 2 dice, net flips +0, armour 0: damage ≥ 1 100.0%, takes out 0.0%")
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(odds < text.find("Vex shoots Kai: 1 6").unwrap(), "{text}");
     // 1 6: a group of 1, 1 damage to Kai (5 → 4).
     c.run("soluna skirmish abandon").ok();
     assert_eq!(c.sheet("Kai")["hit_points"], 4);
@@ -280,4 +288,28 @@ fn a_long_soluna_campaign() {
     assert_eq!(c.sheet("Zel")["hit_points"], 0);
     let report = c.verify_clean();
     assert!(report.contains("4 sheets compared"), "{report}");
+}
+
+/// A skirmish nobody decides, with pools of 1000 dice: each call rolls phases only until
+/// 2,000 faces are rolled (one phase of two 1000-dice shots here), so every journal entry
+/// stays within the store's limit; `go` rolls on, and the journal verifies.
+#[test]
+fn a_skirmish_nobody_decides_rolls_in_bounded_calls() {
+    let c = Campaign::new();
+    for n in ["A", "B"] {
+        c.run(&format!(
+            "soluna new {n} --side {n} --mind 10 --hit-points 1000 --ranged 1000 --body 1000"
+        ))
+        .ok();
+    }
+    let v = c.json("soluna skirmish start A B --auto A --auto B --seed 1");
+    // Mind 10 acts in every phase (U4): phase 1 rolled, phase 2 waits for dice only.
+    assert_eq!(v["rolled"]["faces"].as_array().unwrap().len(), 2000);
+    assert_eq!(v["state"]["skirmish"]["phase"], 2);
+    assert_eq!(v["state"]["ready"], true);
+    let v = c.json("soluna skirmish go --seed 2");
+    assert_eq!(v["state"]["skirmish"]["phase"], 3);
+    c.run("soluna skirmish go --rolled 1")
+        .bad_input("too few dice values");
+    c.verify_clean();
 }
