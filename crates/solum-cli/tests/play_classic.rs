@@ -74,7 +74,9 @@ fn play_takes_dietype_and_soluna_lines() {
          soluna new Ra --side sun --mind 2 --hit-points 3 --melee 2\n\
          soluna new Ze --side moon --mind 1 --hit-points 1 --melee 1\n\
          soluna list\n\
-         soluna skirmish Ra Ze --seed 3\n\
+         soluna skirmish start Ra Ze --auto Ze\n\
+         soluna skirmish status\n\
+         soluna skirmish abandon\n\
          help\n",
     );
     assert_eq!(code, 0, "{err}");
