@@ -29,6 +29,9 @@ pub struct Bound {
     pub bits: u128,
     /// Bytes held at once while computing it, at most about this many.
     pub bytes: u128,
+    /// At least this many distinct values: with `support`, whether a sum is surely dense
+    /// (the evaluation then convolves) or may go pair by pair, which the estimate must cover.
+    least: u128,
 }
 
 impl Bound {
@@ -243,6 +246,7 @@ pub fn bound(expr: &Expr) -> Result<Bound, NotationError> {
             work: 0,
             bits: 0,
             bytes: 16,
+            least: 1,
         },
         ExprKind::Dice(term) => {
             let (flo, fhi) = term.die.range();
@@ -315,6 +319,16 @@ pub fn bound(expr: &Expr) -> Result<Bound, NotationError> {
                 bytes: held
                     .saturating_add(machine.saturating_mul(128))
                     .saturating_add(65_536),
+                // Plain dice (kept or not) reach every sum of their range; exploding,
+                // rerolled or counted dice may leave gaps.
+                least: if term.explode.is_none()
+                    && term.reroll.is_none()
+                    && term.success.is_none()
+                {
+                    support
+                } else {
+                    1
+                },
             }
         }
         ExprKind::Neg(e) => {
@@ -346,6 +360,11 @@ pub fn bound(expr: &Expr) -> Result<Bound, NotationError> {
                 work: 0,
                 bits,
                 bytes: 0,
+                // A sum of integer sets holds at least |A| + |B| - 1 values.
+                least: match op {
+                    BinOp::Add | BinOp::Sub => (a.least + b.least).saturating_sub(1).max(1),
+                    BinOp::Mul | BinOp::Div => 1,
+                },
             };
             out.support = pairs.min(out.width());
             // Sums of two dense sides (half their range or more holds a value, as the
@@ -353,19 +372,27 @@ pub fn bound(expr: &Expr) -> Result<Bound, NotationError> {
             // the evaluation counts both again as it goes, bytes included).
             let range = u128::from(MAX_RANGE);
             let (wa, wb) = (a.width().min(range), b.width().min(range));
-            let dense = |x: &Bound, w: u128| w <= x.support.saturating_mul(2);
-            let (step, step_bytes) =
-                if matches!(op, BinOp::Add | BinOp::Sub) && dense(&a, wa) && dense(&b, wb) {
-                    (
-                        cost::convolve(wa, wb, a.bits, b.bits),
-                        cost::convolve_bytes(wa, wb, a.bits, b.bits),
-                    )
-                } else {
-                    (
-                        cost::combine(pairs, a.bits, b.bits).saturating_add(wa + wb),
-                        cost::combine_bytes(pairs, a.bits, b.bits),
-                    )
-                };
+            // The evaluation decides by the values it meets: a sum is surely dense only when
+            // the fewest values it can have fill half the widest range it can span; else it
+            // may go either way, and the estimate covers the dearer.
+            let surely_dense = |x: &Bound, w: u128| w <= x.least.saturating_mul(2);
+            let convolve = (
+                cost::convolve(wa, wb, a.bits, b.bits),
+                cost::convolve_bytes(wa, wb, a.bits, b.bits),
+            );
+            let pairwise = (
+                cost::combine(pairs, a.bits, b.bits).saturating_add(wa + wb),
+                cost::combine_bytes(pairs, a.bits, b.bits),
+            );
+            let (step, step_bytes) = match op {
+                BinOp::Add | BinOp::Sub if surely_dense(&a, wa) && surely_dense(&b, wb) => {
+                    convolve
+                }
+                BinOp::Add | BinOp::Sub => {
+                    (convolve.0.max(pairwise.0), convolve.1.max(pairwise.1))
+                }
+                BinOp::Mul | BinOp::Div => pairwise,
+            };
             // And a pass over the values of both sides (`-` negates the right one's first).
             out.work = a
                 .work
@@ -390,6 +417,7 @@ pub fn bound(expr: &Expr) -> Result<Bound, NotationError> {
                     work: 0,
                     bits,
                     bytes: 0,
+                    least: 1,
                 };
                 out.support = acc.support.saturating_add(b.support).min(out.width());
                 let range = u128::from(MAX_RANGE);
@@ -440,6 +468,7 @@ pub fn bound(expr: &Expr) -> Result<Bound, NotationError> {
                 work: 1000 + support,
                 bits,
                 bytes: cost::held(support, support, bits).saturating_add(1_000_000),
+                least: 1,
             }
         }
     };
