@@ -156,8 +156,9 @@ fn journal_text_planted_in_the_database_is_shown_escaped() {
     // A note that bypassed the campaign's own checks (written by another program).
     let db = rusqlite::Connection::open(&c).unwrap();
     db.execute(
-        "INSERT INTO journal (at, kind, schema, body) VALUES
-         ('2026-01-01T00:00:00Z', 'note', 1, json_object('kind', 'note', 'text', ?1))",
+        "INSERT INTO journal (at, kind, schema, body, table_seq) VALUES
+         ('2026-01-01T00:00:00Z', 'note', 1, json_object('kind', 'note', 'text', ?1),
+          (SELECT MAX(table_seq) + 1 FROM journal))",
         ["sly\u{1b}[8mhidden\u{202e}\u{1b}]0;t\u{7}"],
     )
     .unwrap();
@@ -176,8 +177,9 @@ fn json_output_stays_valid_json_with_the_same_text() {
     let text = "rtl\u{202e}del\u{7f}c1\u{85}sep\u{2028}esc\u{1b}[8m";
     let db = rusqlite::Connection::open(&c).unwrap();
     db.execute(
-        "INSERT INTO journal (at, kind, schema, body) VALUES
-         ('2026-01-01T00:00:00Z', 'note', 1, json_object('kind', 'note', 'text', ?1))",
+        "INSERT INTO journal (at, kind, schema, body, table_seq) VALUES
+         ('2026-01-01T00:00:00Z', 'note', 1, json_object('kind', 'note', 'text', ?1),
+          (SELECT MAX(table_seq) + 1 FROM journal))",
         [text],
     )
     .unwrap();
