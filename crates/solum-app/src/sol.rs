@@ -20,7 +20,7 @@ use std::cell::Cell;
 use serde::{Deserialize, Serialize};
 use solum_dice::{DiceError, DiceSource, RecordingDice, SeededDice, SharedDice, TypedDice};
 use solum_sol::advancement::{Progress, Skill};
-use solum_sol::edge::Edge;
+use solum_sol::edge::{Edge, Rules};
 use solum_sol::pool::{MAX_DICE, Pool, PoolError, PoolSpec};
 use solum_sol::sheet::{Lowered, NotDeadYetError, SHEET_SCHEMA, Sheet, SheetRuleError, Trained};
 use solum_sol::test::{
@@ -36,6 +36,10 @@ use crate::{AppError, Campaign, Dice};
 pub const SYSTEM: &str = "sol";
 /// The schema version of the Project Sol records this build writes.
 pub const SOL_RECORD_SCHEMA: i64 = 1;
+/// The rules version of the Project Sol records this build writes: 1 is P5's burn (an
+/// available point taken) and P3's one progress point per encounter in all. A record without
+/// it (0, written by an older solum) replays by the rules before them.
+pub const SOL_RULES: u8 = 1;
 /// The longest name (of a character, attribute or skill), in characters.
 pub const MAX_NAME: usize = 100;
 /// The most attributes, or skills, one sheet lists: a journal entry keeps the sheet before
@@ -526,6 +530,10 @@ pub struct SolRecord {
     pub name: String,
     /// What happened.
     pub change: SolChange,
+    /// The rules it was applied by ([`SOL_RULES`] when written); absent (0) in records of an
+    /// older solum, which replay by the rules before P3 and P5.
+    #[serde(default)]
+    pub rules: u8,
 }
 
 fn faces(dice: &[u32]) -> String {
@@ -541,6 +549,16 @@ impl SolRecord {
             schema: SOL_RECORD_SCHEMA,
             name: name.to_owned(),
             change,
+            rules: SOL_RULES,
+        }
+    }
+
+    /// The rules the record was applied by, and replays by.
+    pub fn rules(&self) -> Rules {
+        if self.rules == 0 {
+            Rules::BeforeP3P5
+        } else {
+            Rules::Current
         }
     }
 
@@ -559,6 +577,12 @@ impl SolRecord {
             return Err(AppError::BadImport(format!(
                 "a Project Sol record of schema {}, newer than this solum knows ({SOL_RECORD_SCHEMA})",
                 self.schema
+            )));
+        }
+        if self.rules > SOL_RULES {
+            return Err(AppError::BadImport(format!(
+                "a Project Sol record of rules {}, newer than this solum knows ({SOL_RULES})",
+                self.rules
             )));
         }
         name_text("name", &self.name)?;
@@ -702,6 +726,13 @@ impl SolRecord {
                 self.schema
             ));
         }
+        if self.rules > SOL_RULES {
+            return Some(format!(
+                "Project Sol record rules {} are newer than this solum knows",
+                self.rules
+            ));
+        }
+        let rules = self.rules();
         let differs = |what: &str| {
             Some(format!(
                 "the recorded {what} of {} differs from the one its inputs{} give",
@@ -735,7 +766,7 @@ impl SolRecord {
                 after,
             } => {
                 let mut s = before.clone();
-                match s.not_dead_yet(choice.as_deref()) {
+                match s.not_dead_yet_by(rules, choice.as_deref()) {
                     Err(e) => Some(format!("Not Dead Yet does not apply: {e}")),
                     Ok(l) if l != *lowered => differs("lowered attribute"),
                     Ok(_) if s != *after => differs("sheet"),
@@ -786,7 +817,7 @@ impl SolRecord {
                     }
                 }
             }
-            SolChange::Test(t) => replay_test(t, &differs),
+            SolChange::Test(t) => replay_test(t, rules, &differs),
         }
     }
 }
@@ -800,7 +831,11 @@ fn faces_differ(rolled: &Rolled, got: &[u32]) -> String {
     )
 }
 
-fn replay_test(t: &TestChange, differs: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+fn replay_test(
+    t: &TestChange,
+    rules: Rules,
+    differs: &dyn Fn(&str) -> Option<String>,
+) -> Option<String> {
     let mut main = match Source::of_rolled(&t.rolled) {
         Ok(s) => s,
         Err(e) => return Some(e),
@@ -811,6 +846,7 @@ fn replay_test(t: &TestChange, differs: &dyn Fn(&str) -> Option<String>) -> Opti
     };
     let blame = Cell::new(false);
     let got = test_rule(
+        rules,
         &t.before,
         t.assistant_before.as_ref(),
         &t.group_before,
@@ -994,6 +1030,7 @@ type TestSheets = (Sheet, Option<Sheet>, Vec<Sheet>, SolTestResult);
 
 #[allow(clippy::too_many_arguments)]
 fn test_rule(
+    rules: Rules,
     before: &Sheet,
     assistant: Option<&Sheet>,
     group: &[Sheet],
@@ -1039,7 +1076,7 @@ fn test_rule(
         (None, _) => None,
     };
     // Edge declared before rolling: with no point left, nothing is rolled.
-    s.use_edge_before(req.edge)
+    s.use_edge_before_by(rules, req.edge)
         .map_err(|e| rule_error(e, "edge"))?;
     if let Some(o) = req.against {
         let attacker = TestSpec {
@@ -1083,7 +1120,7 @@ fn test_rule(
             group: None,
         };
         let mut after = before.clone();
-        (result.progress, _, _) = apply_test(&mut after, None, &mut [], req, &result)?;
+        (result.progress, _, _) = apply_test(rules, &mut after, None, &mut [], req, &result)?;
         return Ok((after, None, Vec::new(), result));
     }
     if req.buy {
@@ -1229,6 +1266,7 @@ fn test_rule(
     let mut group_after = group.to_vec();
     let members_progress;
     (result.progress, result.assistant_progress, members_progress) = apply_test(
+        rules,
         &mut after,
         assistant_after.as_mut(),
         &mut group_after,
@@ -1250,6 +1288,7 @@ fn test_rule(
 /// master's secret test applies it to the sheets as they are at the reveal (a secret test
 /// changes no sheet until then). Returns the progress of each.
 pub(crate) fn apply_test(
+    rules: Rules,
     sheet: &mut Sheet,
     assistant: Option<&mut Sheet>,
     group: &mut [Sheet],
@@ -1265,10 +1304,10 @@ pub(crate) fn apply_test(
         return Ok((none, None, Vec::new()));
     }
     sheet
-        .use_edge_before(req.edge)
+        .use_edge_before_by(rules, req.edge)
         .map_err(|e| rule_error(e, "edge"))?;
     if let Some(opposed) = &result.opposed {
-        let progress = sheet.record_test(&req.skill, &opposed.attacker);
+        let progress = sheet.record_test_by(rules, &req.skill, &opposed.attacker);
         check_sheet(sheet)?;
         return Ok((progress, None, Vec::new()));
     }
@@ -1282,7 +1321,7 @@ pub(crate) fn apply_test(
             .use_edge_after(test)
             .map_err(|e| rule_error(e, "then"))?;
     }
-    let progress = sheet.record_test(&req.skill, test);
+    let progress = sheet.record_test_by(rules, &req.skill, test);
     check_sheet(sheet)?;
     let mut members_progress = Vec::new();
     if let Some(g) = &result.group {
@@ -1293,13 +1332,13 @@ pub(crate) fn apply_test(
             ));
         }
         for (s, m) in group.iter_mut().zip(&g.members) {
-            members_progress.push(s.record_test(&req.skill, &m.test));
+            members_progress.push(s.record_test_by(rules, &req.skill, &m.test));
             check_sheet(s)?;
         }
     }
     let assistant_progress = match (assistant, &result.assistant) {
         (Some(a), Some(h)) => {
-            let p = a.record_test(&req.skill, h);
+            let p = a.record_test_by(rules, &req.skill, h);
             check_sheet(a)?;
             Some(p)
         }
@@ -1326,6 +1365,7 @@ pub(crate) fn apply_revealed(tx: &mut dyn WriteTx, record: &SolRecord) -> Result
         .map(|g| load(tx, &g.name))
         .collect::<Result<Vec<_>, _>>()?;
     apply_test(
+        record.rules(),
         &mut sheet,
         assistant.as_mut(),
         &mut group,
@@ -1755,6 +1795,7 @@ impl<S: CampaignStore> Campaign<S> {
                 .map(|f| Source::of(&Dice::Typed(f.clone())));
             let blame = Cell::new(false);
             let (after, assistant_after, group_after, result) = test_rule(
+                Rules::Current,
                 &before,
                 assistant_before.as_ref(),
                 &group_before,

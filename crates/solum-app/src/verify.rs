@@ -110,7 +110,7 @@ impl SheetReplay {
                 if let Record::Sol(s) = record.as_ref()
                     && let SolChange::Test(t) = &s.change
                 {
-                    self.reveal_sol_test(t);
+                    self.reveal_sol_test(s.rules(), t);
                 }
             }
             Record::Character(c) => {
@@ -242,7 +242,7 @@ impl SheetReplay {
     /// A revealed secret Project Sol test: its Edge and progress applied to the sheets as
     /// the journal gives them at the reveal, as the reveal itself applied them. A sheet
     /// that cannot be read or cannot pay is left as it is: the comparison then names it.
-    fn reveal_sol_test(&mut self, t: &sol::TestChange) {
+    fn reveal_sol_test(&mut self, rules: solum_sol::edge::Rules, t: &sol::TestChange) {
         let sheet_of = |this: &Self, name: &str| {
             this.sheets
                 .get(&(sol::SYSTEM, name_key(name)))
@@ -264,6 +264,7 @@ impl SheetReplay {
             return;
         }
         if sol::apply_test(
+            rules,
             &mut sheet,
             assistant.as_mut(),
             &mut group,
@@ -290,13 +291,14 @@ impl SheetReplay {
             name: stored.name.clone(),
             reason,
         };
+        let body = stored_as_now(system, &stored.body);
         match self.sheets.get(&(system, name_key(&stored.name))) {
             None => Some(mismatch(
                 "stored, but no journal entry made it (changed behind the journal's back)".into(),
             )),
-            Some(derived) if *derived == stored.body => None,
+            Some(derived) if *derived == *body => None,
             Some(derived) => {
-                let fields = crate::journal::differing_fields("", &stored.body, derived)
+                let fields = crate::journal::differing_fields("", body.as_ref(), derived)
                     .replace(": recorded ", ": stored ")
                     .replace("the dice give", "the journal gives");
                 Some(mismatch(if fields.is_empty() {
@@ -306,5 +308,35 @@ impl SheetReplay {
                 }))
             }
         }
+    }
+}
+
+/// A stored sheet body as this build writes it: a Project Sol sheet stored by an older solum
+/// has no `progress_this_encounter` (P3's mark, false when absent), which the journal's
+/// sheets, read by this build, always show.
+fn stored_as_now<'a>(system: &str, body: &'a Value) -> std::borrow::Cow<'a, Value> {
+    match body {
+        Value::Object(o) if system == sol::SYSTEM && !o.contains_key("progress_this_encounter") => {
+            let mut o = o.clone();
+            o.insert("progress_this_encounter".into(), Value::Bool(false));
+            std::borrow::Cow::Owned(Value::Object(o))
+        }
+        _ => std::borrow::Cow::Borrowed(body),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sol_sheet_stored_by_an_older_solum_has_no_p3_mark() {
+        let old = serde_json::json!({"name": "Kai", "trained_this_session": false});
+        let now = stored_as_now(sol::SYSTEM, &old);
+        assert_eq!(now["progress_this_encounter"], false);
+        // A mark that is there is compared as stored; other systems are left alone.
+        let marked = serde_json::json!({"name": "Kai", "progress_this_encounter": true});
+        assert_eq!(*stored_as_now(sol::SYSTEM, &marked), marked);
+        assert_eq!(*stored_as_now(characters::SYSTEM, &old), old);
     }
 }

@@ -31,6 +31,19 @@ pub enum Burn {
     Smackdown,
 }
 
+/// The rulings a change is applied by. Journal records written before P3's one point per
+/// encounter in all and P5's burn replay by the rules they were applied by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Rules {
+    /// P5: a burn takes an available point and lowers the attribute, refused with none
+    /// available; P3: at most one progress point per character per encounter in all.
+    #[default]
+    Current,
+    /// The rules before them: a burn lowers the attribute only, even with no point available;
+    /// each skill earns at most one progress point per encounter (its own mark).
+    BeforeP3P5,
+}
+
 /// Edge cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum EdgeError {
@@ -78,19 +91,34 @@ impl Edge {
     /// Burns one point (P5): it takes one available (unspent) point and lowers the
     /// attribute by one for good, so Edge 3 with 2 of 3 available is 1 of 2 after a burn.
     /// With no point available nothing is burnt.
-    pub fn burn(&mut self, _use: Burn) -> Result<(), EdgeError> {
-        Self::can_burn(self)?;
+    pub fn burn(&mut self, use_: Burn) -> Result<(), EdgeError> {
+        self.burn_by(Rules::Current, use_)
+    }
+
+    /// Burns one point by `rules`: [`Rules::Current`] as [`Edge::burn`];
+    /// [`Rules::BeforeP3P5`] lowers the attribute only (the points drop with it only when they
+    /// would exceed it), and a point may be burnt with none left to spend.
+    pub fn burn_by(&mut self, rules: Rules, _use: Burn) -> Result<(), EdgeError> {
+        self.can_burn_by(rules)?;
         self.attribute -= 1;
-        self.points -= 1;
+        match rules {
+            Rules::Current => self.points -= 1,
+            Rules::BeforeP3P5 => self.points = self.points.min(self.attribute),
+        }
         Ok(())
     }
 
     /// Whether a point can be burnt now (P5), without burning it.
     pub fn can_burn(&self) -> Result<(), EdgeError> {
+        self.can_burn_by(Rules::Current)
+    }
+
+    /// Whether a point can be burnt now by `rules`, without burning it.
+    pub fn can_burn_by(&self, rules: Rules) -> Result<(), EdgeError> {
         if self.attribute == 0 {
             return Err(EdgeError::NothingToBurn);
         }
-        if self.points == 0 {
+        if self.points == 0 && rules == Rules::Current {
             return Err(EdgeError::NoPointToBurn(self.points, self.attribute));
         }
         Ok(())
@@ -161,6 +189,23 @@ mod tests {
             Err(EdgeError::NoPointToBurn(0, 2))
         );
         assert_eq!((e.points, e.attribute), (0, 2));
+    }
+
+    #[test]
+    fn a_burn_by_the_rules_before_p5_costs_no_point() {
+        let mut e = Edge::new(3);
+        e.spend(Spend::Blitz).unwrap();
+        e.burn_by(Rules::BeforeP3P5, Burn::Smackdown).unwrap();
+        assert_eq!((e.points, e.attribute), (2, 2));
+        e.spend(Spend::Blitz).unwrap();
+        e.spend(Spend::Blitz).unwrap();
+        e.burn_by(Rules::BeforeP3P5, Burn::NotDeadYet).unwrap();
+        assert_eq!((e.points, e.attribute), (0, 1));
+        e.burn_by(Rules::BeforeP3P5, Burn::NotDeadYet).unwrap();
+        assert_eq!(
+            e.burn_by(Rules::BeforeP3P5, Burn::NotDeadYet),
+            Err(EdgeError::NothingToBurn)
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::advancement::{Progress, Skill};
-use crate::edge::{Burn, Edge, EdgeError, Spend};
+use crate::edge::{Burn, Edge, EdgeError, Rules, Spend};
 use crate::pool::{Pool, PoolError, build};
 use crate::test::{EdgeOnTest, TestOutcome, TestSpec};
 
@@ -144,7 +144,16 @@ impl Sheet {
     /// (BOD, AGI, REA, STR) by 1; on a tie the player names which (`choice`, any case).
     /// Nothing changes when it fails.
     pub fn not_dead_yet(&mut self, choice: Option<&str>) -> Result<Lowered, NotDeadYetError> {
-        self.edge.can_burn()?;
+        self.not_dead_yet_by(Rules::Current, choice)
+    }
+
+    /// [`Sheet::not_dead_yet`] by `rules` (see [`Edge::burn_by`]).
+    pub fn not_dead_yet_by(
+        &mut self,
+        rules: Rules,
+        choice: Option<&str>,
+    ) -> Result<Lowered, NotDeadYetError> {
+        self.edge.can_burn_by(rules)?;
         let (highest, value) = self.highest_physical();
         if value == 0 {
             return Err(NotDeadYetError::NoPhysical);
@@ -166,7 +175,7 @@ impl Sheet {
                 });
             }
         };
-        self.edge.burn(Burn::NotDeadYet)?;
+        self.edge.burn_by(rules, Burn::NotDeadYet)?;
         let v = self.attributes.get_mut(&name).expect("found above");
         *v -= 1;
         Ok(Lowered {
@@ -296,8 +305,17 @@ impl Sheet {
     /// The Edge declared before a test's dice: Smackdown burns a point, Push the Limit,
     /// Second Chance and Close Call spend one. With none left, refused before any die.
     pub fn use_edge_before(&mut self, edge: Option<EdgeOnTest>) -> Result<(), SheetRuleError> {
+        self.use_edge_before_by(Rules::Current, edge)
+    }
+
+    /// [`Sheet::use_edge_before`] by `rules` (see [`Edge::burn_by`]).
+    pub fn use_edge_before_by(
+        &mut self,
+        rules: Rules,
+        edge: Option<EdgeOnTest>,
+    ) -> Result<(), SheetRuleError> {
         match edge {
-            Some(EdgeOnTest::Smackdown) => self.edge.burn(Burn::Smackdown),
+            Some(EdgeOnTest::Smackdown) => self.edge.burn_by(rules, Burn::Smackdown),
             Some(EdgeOnTest::PushTheLimit) => self.edge.spend(Spend::PushTheLimit),
             Some(EdgeOnTest::SecondChance) => self.edge.spend(Spend::SecondChance),
             Some(EdgeOnTest::CloseCall) => self.edge.spend(Spend::CloseCall),
@@ -322,6 +340,15 @@ impl Sheet {
     /// one per encounter for the character in all, whatever the skill. A skill the sheet does
     /// not list joins it when it earns its first point.
     pub fn record_test(&mut self, skill: &str, test: &TestOutcome) -> Progress {
+        self.record_test_by(Rules::Current, skill, test)
+    }
+
+    /// [`Sheet::record_test`] by `rules`: by [`Rules::BeforeP3P5`] each skill earns at most
+    /// one point per encounter (its own mark), and the character-wide mark is left alone.
+    pub fn record_test_by(&mut self, rules: Rules, skill: &str, test: &TestOutcome) -> Progress {
+        if rules == Rules::BeforeP3P5 {
+            return self.record_skill(skill, test);
+        }
         // A sheet written before the flag existed keeps the mark on the skill that earned.
         if self.progress_this_encounter || self.skills.iter().any(|s| s.earned_this_encounter) {
             return Progress {
