@@ -392,6 +392,20 @@ fn is_best(g: &GearDie) -> bool {
     *g == GearDie::Best
 }
 
+/// One side's dice for the story: the pool, the gear's reroll, the Rule-of-6 chain, and the
+/// result when they do not show it plainly.
+fn pool_text(pool: u32, f: &PoolFaces) -> String {
+    let mut text = format!("{pool} dice: {}", faces(&f.dice));
+    if let Some([at, from, to]) = f.reroll {
+        text.push_str(&format!(", die {at} rerolled {from}→{to}"));
+    }
+    if !f.chain.is_empty() {
+        text.push_str(&format!(", Rule of 6: {}", faces(&f.chain)));
+    }
+    text.push_str(&format!("; result {}", f.result));
+    text
+}
+
 /// Everything a check was built from, as journaled.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CheckInputs {
@@ -600,17 +614,34 @@ impl CharacterRecord {
                 before,
                 edit,
                 after,
-            } if edit.correction => format!(
-                "GM correction of {n}'s sheet: body {}→{}, mind {}→{}, charm {}→{}, backgrounds [{}] → [{}]",
-                before.body,
-                after.body,
-                before.mind,
-                after.mind,
-                before.charm,
-                after.charm,
-                before.backgrounds.join(", "),
-                after.backgrounds.join(", ")
-            ),
+            } if edit.correction => {
+                // Only what the correction changed, so the story says what the GM did.
+                let mut changes = Vec::new();
+                for (name, was, now) in [
+                    ("body", before.body, after.body),
+                    ("mind", before.mind, after.mind),
+                    ("charm", before.charm, after.charm),
+                ] {
+                    if was != now {
+                        changes.push(format!("{name} {was}→{now}"));
+                    }
+                }
+                if before.backgrounds != after.backgrounds {
+                    changes.push(format!(
+                        "backgrounds [{}] → [{}]",
+                        before.backgrounds.join(", "),
+                        after.backgrounds.join(", ")
+                    ));
+                }
+                if changes.is_empty() {
+                    changes.push(format!(
+                        "{}/{} hit points",
+                        after.hit_points,
+                        after.max_hit_points()
+                    ));
+                }
+                format!("GM correction of {n}'s sheet: {}", changes.join(", "))
+            }
             CharacterChange::Edited { after, .. } => format!(
                 "{n}'s sheet changes: {}/{} hit points",
                 after.hit_points,
@@ -670,17 +701,40 @@ impl CharacterRecord {
                 after.max_hit_points()
             ),
             CharacterChange::Imported { .. } => format!("{n} joins the campaign"),
-            CharacterChange::Check {
-                inputs,
-                rolled,
-                result,
-            } => format!(
-                "{n} rolls {} ({} dice: {}): {}",
-                inputs.check.attribute.name(),
-                inputs.pool,
-                faces(&rolled.faces),
-                if result.passed { "success" } else { "failure" }
-            ),
+            CharacterChange::Check { inputs, result, .. } => {
+                let attribute = inputs.check.attribute.name();
+                let Some(own) = &result.own else {
+                    return format!(
+                        "{n}'s {attribute} check succeeds automatically (difficulty 1)"
+                    );
+                };
+                let own = pool_text(inputs.pool, own);
+                match (&inputs.check.against, &result.opposition) {
+                    (Against::Opposed { dice, .. }, Some(theirs)) => {
+                        let mut line = format!(
+                            "{n} rolls {attribute} ({own}) against {} — {}",
+                            pool_text(*dice, theirs),
+                            result.verdict.as_deref().unwrap_or(if result.passed {
+                                "win"
+                            } else {
+                                "lose"
+                            })
+                        );
+                        for [a, b] in &result.roll_off {
+                            line.push_str(&format!(", roll-off {a} vs {b}"));
+                        }
+                        line
+                    }
+                    (against, _) => {
+                        let vs = match against {
+                            Against::Difficulty(d) => format!(" vs {d}"),
+                            Against::Opposed { .. } => String::new(),
+                        };
+                        let verdict = if result.passed { "success" } else { "failure" };
+                        format!("{n} rolls {attribute}{vs} ({own}): {verdict}")
+                    }
+                }
+            }
         }
     }
 

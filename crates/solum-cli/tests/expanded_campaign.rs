@@ -274,3 +274,73 @@ fn the_roll_off_is_taken_on_campaign_checks_and_their_odds() {
     assert_eq!(v["result"]["verdict"], "lose");
     in_campaign(&c, &["roll-off", "maybe"]).bad_input("write on or off");
 }
+
+/// The story tells each side's dice apart: an opposed check's own pool, the opposition's,
+/// the verdict and the roll-off (before, both pools ran together as one list of faces).
+#[test]
+fn the_story_shows_each_side_of_an_opposed_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    let made = in_campaign(
+        &c,
+        &[
+            "char",
+            "new",
+            "Nick",
+            "--body",
+            "3",
+            "--mind",
+            "2",
+            "--charm",
+            "1",
+            "-b",
+            "Acrobat Thief",
+            "--weapon",
+            "dagger",
+            "--seed",
+            "1",
+        ],
+    );
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    // Body 3 → 3 dice: 1 1 2 (result 2) against 3 dice: 2 2 5 (result 5): a loss.
+    let check = in_campaign(
+        &c,
+        &[
+            "check",
+            "--char",
+            "Nick",
+            "--attr",
+            "body",
+            "--against",
+            "3",
+            "--rolled",
+            "1,1,2,2,2,5",
+        ],
+    );
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    // A draw rolled off: 4 4 1 against 4 3 2 (4 vs 4), then 2 vs 6.
+    assert_eq!(in_campaign(&c, &["roll-off", "on"]).code, 0);
+    let check = in_campaign(
+        &c,
+        &[
+            "check",
+            "--char",
+            "Nick",
+            "--attr",
+            "body",
+            "--against",
+            "3",
+            "--rolled",
+            "4,4,1,4,3,2,2,6",
+        ],
+    );
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    let md = in_campaign(&c, &["journal", "export"]);
+    assert_eq!(md.code, 0, "{}", md.stderr);
+    for needle in [
+        "Nick rolls body (3 dice: 1 1 2; result 2) against 3 dice: 2 2 5; result 5 — lose",
+        "Nick rolls body (3 dice: 4 4 1; result 4) against 3 dice: 4 3 2; result 4 — lose, roll-off 2 vs 6",
+    ] {
+        assert!(md.stdout.contains(needle), "{needle}\n{}", md.stdout);
+    }
+}

@@ -215,7 +215,7 @@ fn an_evening_of_play_through_stdin_reads_back_whole_and_verifies() {
         "## The cellar of the inn",
         "**Are guards present?** — *Yes, and* (d6: 6); An NPC (friendly) `typed`",
         "*No* (worst of 2d6: 5 2)",
-        "Nick rolls body (4 dice: 5 3 2 2): success",
+        "Nick rolls body vs 5 (4 dice: 5 3 2 2; result 5): success",
         "Nick tries to raise mind (dice 2 4): success",
         "*Scene ends:* We found the wine.",
     ] {

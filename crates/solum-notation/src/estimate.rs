@@ -321,9 +321,7 @@ pub fn bound(expr: &Expr) -> Result<Bound, NotationError> {
                     .saturating_add(65_536),
                 // Plain dice (kept or not) reach every sum of their range; exploding,
                 // rerolled or counted dice may leave gaps.
-                least: if term.explode.is_none()
-                    && term.reroll.is_none()
-                    && term.success.is_none()
+                least: if term.explode.is_none() && term.reroll.is_none() && term.success.is_none()
                 {
                     support
                 } else {
@@ -385,12 +383,8 @@ pub fn bound(expr: &Expr) -> Result<Bound, NotationError> {
                 cost::combine_bytes(pairs, a.bits, b.bits),
             );
             let (step, step_bytes) = match op {
-                BinOp::Add | BinOp::Sub if surely_dense(&a, wa) && surely_dense(&b, wb) => {
-                    convolve
-                }
-                BinOp::Add | BinOp::Sub => {
-                    (convolve.0.max(pairwise.0), convolve.1.max(pairwise.1))
-                }
+                BinOp::Add | BinOp::Sub if surely_dense(&a, wa) && surely_dense(&b, wb) => convolve,
+                BinOp::Add | BinOp::Sub => (convolve.0.max(pairwise.0), convolve.1.max(pairwise.1)),
                 BinOp::Mul | BinOp::Div => pairwise,
             };
             // And a pass over the values of both sides (`-` negates the right one's first).
