@@ -39,6 +39,22 @@ pub fn percent(p: &Prob) -> String {
     }
 }
 
+/// A chance the application gives as a float, by the rules of [`percent`]: "0%" and "100%"
+/// only when it is exactly so.
+pub fn percent_f64(x: f64) -> String {
+    if x <= 0.0 {
+        "0%".to_owned()
+    } else if x >= 1.0 {
+        "100%".to_owned()
+    } else if x < 0.0001 {
+        format!("{:.1e}%", x * 100.0)
+    } else if x > 0.9999 {
+        format!("{:.4}%", x * 100.0)
+    } else {
+        format!("{:.2}%", x * 100.0)
+    }
+}
+
 /// A probability as the nearest `f64`, for JSON.
 pub fn to_f64(p: &Prob) -> f64 {
     prob_to_f64(p)
@@ -437,5 +453,21 @@ mod tests {
             w.failed().map(|f| f.0),
             Some(std::io::ErrorKind::StorageFull)
         );
+    }
+}
+
+#[cfg(test)]
+mod percent_f64_tests {
+    use super::percent_f64;
+
+    /// A chance near certainty is never written as certain (static combat showed
+    /// 3486779608/3486784401 as "100.0%").
+    #[test]
+    fn only_certainty_reads_as_100_percent() {
+        assert_eq!(percent_f64(3_486_779_608.0 / 3_486_784_401.0), "99.9999%");
+        assert_eq!(percent_f64(1.0), "100%");
+        assert_eq!(percent_f64(0.0), "0%");
+        assert_eq!(percent_f64(0.5), "50.00%");
+        assert_eq!(percent_f64(5.0 / 6.0), "83.33%");
     }
 }

@@ -266,7 +266,7 @@ fn a_long_soluna_campaign() {
     // The odds come first, worked out before the roll: 2 dice, no flips either way, armour
     // 0: at least a group of 1, so damage is certain; at most 2, short of Kai's 5.
     let odds = text
-        .find("odds before the roll: 2 dice, net flips +0, armour 0: damage ≥ 1 100.0%, takes out 0.0%")
+        .find("odds before the roll: 2 dice, net flips +0, armour 0: damage ≥ 1 100%, takes out 0%")
         .unwrap_or_else(|| panic!("{text}"));
     assert!(odds < text.find("Vex shoots Kai: 1 6").unwrap(), "{text}");
     // 1 6: a group of 1, 1 damage to Kai (5 → 4).

@@ -532,17 +532,6 @@ fn sheet_error(e: solum_app::AppError, order: &str) -> anyhow::Error {
     }
 }
 
-/// A percentage from a chance the application gives as a float (draw and lose).
-fn percent_f64(x: f64) -> String {
-    if x == 0.0 {
-        "0%".to_owned()
-    } else if x == 1.0 {
-        "100%".to_owned()
-    } else {
-        format!("{:.2}%", x * 100.0)
-    }
-}
-
 fn write_sheet_check(
     out: &mut dyn Write,
     name: &str,
@@ -557,7 +546,7 @@ fn write_sheet_check(
         .pass_exact
         .parse::<solum_dice::Prob>()
         .map(|p| percent(&p))
-        .unwrap_or_else(|_| percent_f64(odds.pass));
+        .unwrap_or_else(|_| render::percent_f64(odds.pass));
     let mut built = format!("{} {}", c.attribute.name(), inputs.attribute_value);
     if let Some(b) = &c.background {
         built.push_str(&format!(", +1 {b}"));
@@ -583,8 +572,8 @@ fn write_sheet_check(
             render::dice_count(dice),
             if gear { " with gear" } else { "" },
             paint(HEAD, pass),
-            percent_f64(odds.draw.unwrap_or(0.0)),
-            percent_f64(odds.lose.unwrap_or(0.0)),
+            render::percent_f64(odds.draw.unwrap_or(0.0)),
+            render::percent_f64(odds.lose.unwrap_or(0.0)),
         )?,
     }
     if let Some(g) = &c.gear {

@@ -633,7 +633,7 @@ pub(crate) fn static_from_sheet(
     for odds in &view.odds {
         let p = odds
             .p_win
-            .map_or("cannot end".to_owned(), |p| format!("{:.1}%", p * 100.0));
+            .map_or("cannot end".to_owned(), render::percent_f64);
         let exact = odds
             .p_win_exact
             .as_ref()

@@ -457,7 +457,7 @@ fn write_test(out: &mut dyn Write, v: &solum_app::soluna::SolunaTestView) -> any
         r.against
     )?;
     if let (Some(tn), Some(p)) = (r.target, v.p_target) {
-        writeln!(out, "  chance to reach {tn}: {}", pct(p))?;
+        writeln!(out, "  chance to reach {tn}: {}", render::percent_f64(p))?;
     }
     writeln!(out, "  rolled   {}", render::faces(&v.rolled.faces))?;
     for f in v.result.flips.iter().take(FLIP_LINES) {
@@ -482,18 +482,14 @@ fn write_test(out: &mut dyn Write, v: &solum_app::soluna::SolunaTestView) -> any
     Ok(())
 }
 
-fn pct(p: f64) -> String {
-    format!("{:.1}%", p * 100.0)
-}
-
 fn odds_line(o: &AttackOdds) -> String {
     format!(
         "{} dice, net flips {:+}, armour {}: damage ≥ 1 {}, takes out {}",
         o.dice,
         o.net_flips,
         o.armour,
-        pct(o.p_damage),
-        pct(o.p_out)
+        render::percent_f64(o.p_damage),
+        render::percent_f64(o.p_out)
     )
 }
 
