@@ -851,8 +851,22 @@ impl<S: CampaignStore> Campaign<S> {
         name: &str,
         change: ClassicChange,
     ) -> Result<i64, AppError> {
+        // A secret entry (a game master's secret roll) must change nothing a player can see:
+        // a check of the original changes no sheet, but a fight changes the hero's hit points
+        // and the fight every member reads, so only a check may be secret.
+        let may_be_secret = matches!(change, ClassicChange::Check { .. });
         let record = Record::Classic(Box::new(ClassicRecord::new(name, change)));
-        Ok(tx.append(&[entry(at, record)?])?[0].seq)
+        let stored = tx.append(&[entry(at, record)?])?;
+        if stored[0].secret && !may_be_secret {
+            return Err(AppError::Character {
+                field: "secret".into(),
+                problem: "only a check of the original can be secret: a fight changes the \
+                          hero's sheet and the fight every member of the table sees (roll it \
+                          openly); nothing was written"
+                    .into(),
+            });
+        }
+        Ok(stored[0].seq)
     }
 
     /// Creates a hero by the rules (C1): 3d6 each for Body, Mind and Spirit, 2d6 for hit

@@ -33,6 +33,8 @@ pub const STATIC_RECORD_SCHEMA: i64 = 1;
 pub const MAX_STATIC_CALLS: usize = 400;
 /// The longest opposition name, in characters.
 pub const MAX_OPPOSITION_NAME: usize = 100;
+/// The highest difficulty of a static opposition.
+pub const MAX_STATIC_DIFFICULTY: u32 = 12;
 /// The most rounds one call plays: a seeded call that reaches it leaves the fight waiting,
 /// so each journal entry stays within the store's 64 KiB.
 pub const MAX_CALL_ROUNDS: usize = 100;
@@ -80,6 +82,14 @@ impl Opposition {
 
     fn check(&self) -> Result<(), AppError> {
         crate::name("opposition", &self.name, MAX_OPPOSITION_NAME)?;
+        // The documented range (docs/api.md, the OpenAPI description): the rules' own
+        // difficulties allow more, a static opposition does not need them.
+        if !(1..=MAX_STATIC_DIFFICULTY).contains(&self.difficulty) {
+            return Err(bad(
+                "difficulty",
+                format!("{}: 1 to {MAX_STATIC_DIFFICULTY}", self.difficulty),
+            ));
+        }
         Difficulty::new(i64::from(self.difficulty))
             .map_err(|e| bad("difficulty", e.to_string()))?;
         if !(1..=MAX_FIGHT_HP).contains(&self.hit_points) {
@@ -902,5 +912,29 @@ mod tests {
         assert_eq!(odds[0].p_win_exact.as_deref(), Some("7203/8192"));
         assert_eq!(odds[1].background.as_deref(), Some("Acrobat Thief"));
         assert_eq!(odds[1].p_win_exact.as_deref(), Some("253125/262144"));
+    }
+}
+
+#[cfg(test)]
+mod opposition_bounds {
+    use super::*;
+
+    fn foe(difficulty: u32) -> Opposition {
+        Opposition {
+            name: "x".into(),
+            difficulty,
+            hit_points: 1,
+            damage: 1,
+        }
+    }
+
+    /// The documented 1–12 is what is enforced (the web took 13 before).
+    #[test]
+    fn a_static_oppositions_difficulty_is_1_to_12() {
+        assert!(foe(1).check().is_ok());
+        assert!(foe(12).check().is_ok());
+        assert!(foe(0).check().is_err());
+        let e = foe(13).check().unwrap_err().to_string();
+        assert!(e.contains("1 to 12"), "{e}");
     }
 }

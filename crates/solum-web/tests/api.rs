@@ -3202,3 +3202,59 @@ async fn an_entry_written_by_another_connection_reaches_a_live_stream() {
     assert_eq!(event_ids(&text), [1], "{text}");
     assert!(text.contains("from outside"), "{text}");
 }
+
+/// A game master's secret roll changes nothing a player can see: a fight of the original
+/// changes the hero's hit points and the fight every member reads, so it cannot be secret
+/// (before: the player read the secret fight, its odds and the hero's lost hit points).
+#[tokio::test]
+async fn a_secret_fight_of_the_original_is_refused_and_leaves_nothing() {
+    let s = server();
+    let (gm, _) = s.table("Barrow", "Ada").await;
+    // C1: Body 2 4 1 → 2, Mind 1 3 5 → 1, Spirit 6 1 1 → 1, hit points 2 + (2 2) = 4.
+    let a = s
+        .post(
+            "/api/classic/characters",
+            &gm,
+            json!({ "name": "Tor", "cliches": ["The veteran warrior"],
+                    "typed": [2, 4, 1, 1, 3, 5, 6, 1, 1, 2, 2, 1, 1] }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    // Typed dice are for a game master alone at the table: the player joins after creation.
+    let pia = s.player(&gm, "Pia").await;
+    let uri = "/api/classic/characters/Tor/fight";
+    let before = s.get("/api/journal", &pia).await.json();
+    let a = s
+        .post(
+            uri,
+            &gm,
+            json!({ "foes": ["troll"], "policy": "survive", "secret": true }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
+    assert!(a.text().contains("secret"), "{}", a.text());
+    // Nothing a player (or the GM) can read changed: no fight, 4 hit points, no entry.
+    for who in [&pia, &gm] {
+        let f = s.get(uri, who).await;
+        assert_eq!(f.status, StatusCode::OK, "{}", f.text());
+        assert_eq!(f.json()["fight"], Value::Null, "{}", f.text());
+    }
+    let sheets = s.get("/api/systems/characters", &pia).await;
+    assert!(
+        sheets.text().contains("\"hit_points\":4"),
+        "{}",
+        sheets.text()
+    );
+    assert!(
+        !sheets.text().contains("\"in_fight\":true"),
+        "{}",
+        sheets.text()
+    );
+    let after = s.get("/api/journal", &pia).await.json();
+    assert_eq!(after, before);
+    // The same fight rolled openly goes through.
+    let a = s
+        .post(uri, &gm, json!({ "foes": ["troll"], "policy": "survive" }))
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+}
