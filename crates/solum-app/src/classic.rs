@@ -1355,11 +1355,15 @@ impl<S: CampaignStore> Campaign<S> {
             fight: (!status.over).then(|| stored.clone()),
         };
         let row_sheet = sheet_row(FIGHT_SYSTEM, &name, &row)?;
+        // The fight belongs to whoever plays the hero, whoever started it (a game master
+        // starts a fight a player goes on with).
         if tx.sheet(FIGHT_SYSTEM, &name)?.is_some() {
+            tx.share_owner(FIGHT_SYSTEM, &name, SYSTEM)?;
             tx.update_sheet(FIGHT_SYSTEM, &name, &row_sheet)?;
         } else {
             tx.insert_sheet(&row_sheet)?;
         }
+        tx.share_owner(FIGHT_SYSTEM, &name, SYSTEM)?;
         let record = FightRecord {
             fight: stored.clone(),
             status: status.clone(),

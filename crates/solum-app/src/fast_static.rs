@@ -458,11 +458,14 @@ fn write_open(
         version: 0,
         body: serde_json::to_value(fight).map_err(|e| bad("static combat", e.to_string()))?,
     };
+    // The fight belongs to whoever plays the hero, whoever started it.
     if tx.sheet(SYSTEM, hero)?.is_some() {
+        tx.share_owner(SYSTEM, hero, crate::characters::SYSTEM)?;
         tx.update_sheet(SYSTEM, hero, &sheet)?;
     } else {
         tx.insert_sheet(&sheet)?;
     }
+    tx.share_owner(SYSTEM, hero, crate::characters::SYSTEM)?;
     Ok(())
 }
 

@@ -353,6 +353,15 @@ pub trait WriteTx {
     ) -> Result<Sheet, StoreError>;
     /// Appends journal entries.
     fn append(&mut self, entries: &[NewEntry]) -> Result<Vec<Entry>, StoreError>;
+    /// Gives the sheet `system`/`name` (a companion row, such as a hero's open fight) the
+    /// owner of the character `name` of `owner_system`: whoever may play the character may
+    /// go on with what belongs to it, whoever started it. Nothing when either is missing.
+    fn share_owner(
+        &mut self,
+        system: &str,
+        name: &str,
+        owner_system: &str,
+    ) -> Result<(), StoreError>;
     /// Marks the secret entry `seq` of the scope's table as revealed (only a game master's
     /// scope, not writing in secret, may) and returns it. Refused when the entry is not a
     /// secret entry of the table, or was revealed already: an entry is revealed once.
@@ -799,6 +808,25 @@ impl WriteTx for SqliteTx<'_> {
                     self.scope.table,
                     self.scope.member
                 ],
+            )
+            .map_err(|e| classify(self.path, e))?;
+        Ok(())
+    }
+
+    fn share_owner(
+        &mut self,
+        system: &str,
+        name: &str,
+        owner_system: &str,
+    ) -> Result<(), StoreError> {
+        self.tx
+            .execute(
+                "UPDATE sheets SET owner = (SELECT owner FROM sheets
+                     WHERE table_id = ?1 AND system = ?4 AND name_key = ?3)
+                 WHERE table_id = ?1 AND system = ?2 AND name_key = ?3
+                   AND EXISTS (SELECT 1 FROM sheets
+                     WHERE table_id = ?1 AND system = ?4 AND name_key = ?3)",
+                params![self.scope.table, system, name_key(name), owner_system],
             )
             .map_err(|e| classify(self.path, e))?;
         Ok(())

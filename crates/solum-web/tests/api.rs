@@ -3258,3 +3258,35 @@ async fn a_secret_fight_of_the_original_is_refused_and_leaves_nothing() {
         .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text());
 }
+
+/// A fight the game master starts on a player's hero is the player's to go on with: the
+/// fight's row took the starter as its owner, so the player's answer was "not your
+/// character" (403) on their own hero.
+#[tokio::test]
+async fn a_player_goes_on_with_a_fight_the_game_master_started_on_their_hero() {
+    let s = server();
+    let (gm, _) = s.table("Barrow", "Ada").await;
+    let pia = s.player(&gm, "Pia").await;
+    let a = s
+        .post(
+            "/api/classic/characters",
+            &pia,
+            json!({ "name": "Lia", "cliches": ["The veteran warrior"] }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    let uri = "/api/classic/characters/Lia/fight";
+    // Three trolls (Body 4, 4 hit points each): without a policy, the first hit on Lia waits
+    // for her player's answer (Lia would have to win twelve exchanges in a row, at about 1
+    // in 5 each, to be spared every hit).
+    let a = s
+        .post(uri, &gm, json!({ "foes": ["troll", "troll", "troll"] }))
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    assert!(!a.json()["status"]["pending"].is_null(), "{}", a.text());
+    let a = s.post(uri, &pia, json!({ "decide": "hit-point" })).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let bo = s.player(&gm, "Bo").await;
+    let a = s.post(uri, &bo, json!({ "decide": "hit-point" })).await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text());
+}
