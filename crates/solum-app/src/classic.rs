@@ -244,6 +244,32 @@ pub struct FightSetup {
     pub foe_policy: Policy,
 }
 
+/// A fight of a hero as a front end asks for it (the web's JSON body): foes start one; none
+/// go on with the one under way.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FightRequest {
+    /// Foes of the book, by name, in turn order (1 to 100); none: go on.
+    #[serde(default)]
+    pub foes: Vec<String>,
+    /// The hero's stat (C3); else Body.
+    pub stat: Option<Stat>,
+    /// The foes' stat; else each entry's own, else Body.
+    pub foe_stat: Option<Stat>,
+    /// A cliché helps the hero: +1 die.
+    #[serde(default)]
+    pub cliche: bool,
+    /// A cliché helps the foes.
+    #[serde(default)]
+    pub foe_cliche: bool,
+    /// How the hero takes hits; none: each hit waits for `decide`.
+    pub policy: Option<Policy>,
+    /// How the foes take hits; none: the default policy.
+    pub foe_policy: Option<Policy>,
+    /// The answer to the hit that waits: "body" or "hit-point".
+    pub decide: Option<Loss>,
+}
+
 /// A foe as the fight keeps it: the entry, as TOML-equal data.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
@@ -1160,6 +1186,57 @@ impl<S: CampaignStore> Campaign<S> {
     /// a hit waits for the player's answer (when `setup.policy` is `None`); with typed dice,
     /// until those faces are used at the end of an exchange. The fight is kept in the
     /// campaign; at its end the hero's Body and hit points are written to the sheet.
+    /// A fight as a front end asks for it: foes named start one (book entries, 1 to
+    /// [`solum_classic::fight::MAX_FOES`]); none go on with the fight under way, with the
+    /// answer to a hit that waits. A setup without foes, or an answer with them, is refused.
+    pub fn play_classic_fight(
+        &mut self,
+        name: &str,
+        request: &FightRequest,
+        dice: Dice,
+    ) -> Result<FightView, AppError> {
+        let r = request;
+        if r.foes.is_empty() {
+            if r.stat.is_some()
+                || r.foe_stat.is_some()
+                || r.cliche
+                || r.foe_cliche
+                || r.policy.is_some()
+                || r.foe_policy.is_some()
+            {
+                return Err(bad(
+                    "foes",
+                    "none named: the fight under way goes on with the setup it began with",
+                ));
+            }
+            return self.continue_classic_fight(name, r.decide, dice);
+        }
+        if r.decide.is_some() {
+            return Err(bad("decide", "a new fight has no hit to answer"));
+        }
+        let limit = solum_classic::fight::MAX_FOES;
+        if r.foes.len() > limit {
+            return Err(bad(
+                "foes",
+                format!("{} named; a fight takes 1 to {limit}", r.foes.len()),
+            ));
+        }
+        let setup = FightSetup {
+            foes: r
+                .foes
+                .iter()
+                .map(|f| book_foe(f))
+                .collect::<Result<_, _>>()?,
+            stat: r.stat,
+            foe_stat: r.foe_stat,
+            cliche: r.cliche,
+            foe_cliche: r.foe_cliche,
+            policy: r.policy,
+            foe_policy: r.foe_policy.unwrap_or_default(),
+        };
+        self.start_classic_fight(name, &setup, dice)
+    }
+
     pub fn start_classic_fight(
         &mut self,
         name: &str,

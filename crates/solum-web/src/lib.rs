@@ -2363,31 +2363,11 @@ async fn classic_check(
     .await
 }
 
-/// A fight of a hero of the original: foes start one; none goes on with the one under way.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ClassicFightRequest {
-    /// Foes of the book, by name, in turn order (1 to 100); none: go on.
-    #[serde(default)]
-    foes: Vec<String>,
-    stat: Option<solum_classic::hero::Stat>,
-    foe_stat: Option<solum_classic::hero::Stat>,
-    #[serde(default)]
-    cliche: bool,
-    #[serde(default)]
-    foe_cliche: bool,
-    /// How the hero takes hits; none: each hit waits for `decide`.
-    policy: Option<solum_classic::duel::Policy>,
-    foe_policy: Option<solum_classic::duel::Policy>,
-    /// The answer to the hit that waits: "body" or "hit-point".
-    decide: Option<solum_classic::fight::Loss>,
-}
-
 async fn classic_fight(
     State(state): State<AppState>,
     auth: Auth,
     axum::extract::Path(name): axum::extract::Path<String>,
-    Body_(req): Body_<SiblingRoll<ClassicFightRequest>>,
+    Body_(req): Body_<SiblingRoll<solum_app::classic::FightRequest>>,
 ) -> Result<Json<solum_app::classic::FightView>, ApiError> {
     sibling_roll(
         &state,
@@ -2395,52 +2375,7 @@ async fn classic_fight(
         solum_app::classic::SYSTEM,
         name,
         req,
-        |c, name, r, dice| {
-            if r.foes.is_empty() {
-                if r.stat.is_some()
-                    || r.foe_stat.is_some()
-                    || r.cliche
-                    || r.foe_cliche
-                    || r.policy.is_some()
-                    || r.foe_policy.is_some()
-                {
-                    return Err(AppError::Character {
-                        field: "foes".into(),
-                        problem:
-                            "none named: the fight under way goes on with the setup it began with"
-                                .into(),
-                    });
-                }
-                return c.continue_classic_fight(name, r.decide, dice);
-            }
-            if r.decide.is_some() {
-                return Err(AppError::Character {
-                    field: "decide".into(),
-                    problem: "a new fight has no hit to answer".into(),
-                });
-            }
-            let limit = solum_classic::fight::MAX_FOES;
-            if r.foes.len() > limit {
-                return Err(AppError::Character {
-                    field: "foes".into(),
-                    problem: format!("{} named; a fight takes 1 to {limit}", r.foes.len()),
-                });
-            }
-            let setup = solum_app::classic::FightSetup {
-                foes: r
-                    .foes
-                    .iter()
-                    .map(|f| solum_app::classic::book_foe(f))
-                    .collect::<Result<_, _>>()?,
-                stat: r.stat,
-                foe_stat: r.foe_stat,
-                cliche: r.cliche,
-                foe_cliche: r.foe_cliche,
-                policy: r.policy,
-                foe_policy: r.foe_policy.unwrap_or_default(),
-            };
-            c.start_classic_fight(name, &setup, dice)
-        },
+        |c, name, r, dice| c.play_classic_fight(name, &r, dice),
     )
     .await
 }
