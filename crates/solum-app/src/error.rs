@@ -224,7 +224,9 @@ impl AppError {
             Self::Forbidden(_) => ErrorKind::Forbidden,
             Self::Store(e) => match e {
                 StoreError::Forbidden(_) => ErrorKind::Forbidden,
-                StoreError::Busy { .. } | StoreError::Full { .. } => ErrorKind::Unavailable,
+                StoreError::Busy { .. } | StoreError::Conflict { .. } | StoreError::Full { .. } => {
+                    ErrorKind::Unavailable
+                }
                 e if e.is_bad_input() => ErrorKind::BadInput,
                 StoreError::ReadOnly { .. } => ErrorKind::BadInput,
                 _ => ErrorKind::Internal,

@@ -3,10 +3,10 @@
 use solum_app::{AppError, Campaign, Dice, ErrorKind, JournalExport, Record};
 use solum_dice::{DiceSource, SeededDice};
 use solum_expanded::oracle::Leaning;
-use solum_store::SqliteStore;
+use solum_store_sqlite::SqliteStore;
 
 fn campaign(dir: &tempfile::TempDir) -> Campaign<SqliteStore> {
-    let store = SqliteStore::open(&dir.path().join("c.solum")).unwrap();
+    let store = SqliteStore::open(&dir.path().join("c.solum"), solum_store::Scope::HOME).unwrap();
     Campaign::new(store).with_clock(|| "2026-11-30T20:00:00Z".parse().unwrap())
 }
 
@@ -132,7 +132,7 @@ fn scenes_open_and_close() {
 fn a_thousand_entries_verify_and_a_changed_one_is_named() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("c.solum");
-    let mut c = Campaign::new(SqliteStore::open(&path).unwrap());
+    let mut c = Campaign::new(SqliteStore::open(&path, solum_store::Scope::HOME).unwrap());
     for i in 0..1000_u64 {
         let leaning = [Leaning::Even, Leaning::Advantage, Leaning::Disadvantage][(i % 3) as usize];
         c.ask(&format!("Question {i}?"), leaning, Dice::Seed(i))
@@ -154,7 +154,7 @@ fn a_thousand_entries_verify_and_a_changed_one_is_named() {
     )
     .unwrap();
     drop(raw);
-    let c = Campaign::new(SqliteStore::open(&path).unwrap());
+    let c = Campaign::new(SqliteStore::open(&path, solum_store::Scope::HOME).unwrap());
     let report = c.verify().unwrap();
     let seqs: Vec<_> = report.mismatches.iter().map(|m| m.seq).collect();
     assert_eq!(seqs, [500], "{:?}", report.mismatches);

@@ -8,10 +8,12 @@ use solum_app::{
 };
 use solum_dice::{DiceSource, SeededDice};
 use solum_expanded::character::{Armor, Attribute, Class, Gear, GearEffect, Weapon};
-use solum_store::{CampaignStore, SqliteStore};
+use solum_store::CampaignStore;
+
+use solum_store_sqlite::SqliteStore;
 
 fn open(path: &std::path::Path) -> Campaign<SqliteStore> {
-    Campaign::new(SqliteStore::open(path).unwrap())
+    Campaign::new(SqliteStore::open(path, solum_store::Scope::HOME).unwrap())
         .with_clock(|| "2026-11-30T20:00:00Z".parse().unwrap())
 }
 
@@ -122,6 +124,13 @@ fn creation_that_breaks_a_rule_stores_nothing() {
     let e = c
         .create_character(&again, Dice::Typed(vec![2, 2, 2]))
         .unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            AppError::Store(solum_store::StoreError::NameTaken { .. })
+        ),
+        "{e:?}"
+    );
     assert!(e.to_string().contains("already exists"), "{e}");
     assert_eq!(e.kind(), ErrorKind::BadInput);
     assert_eq!(journal_len(&c), 1);
@@ -329,6 +338,13 @@ fn sheets_import_and_export_as_toml_and_a_name_is_never_a_path() {
     let back = solum_play::storage::parse_character(std::path::Path::new("x"), &text).unwrap();
     assert_eq!(back, c.character("Nick").unwrap().character);
     let e = c.import_character(NICK_SHEET).unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            AppError::Store(solum_store::StoreError::NameTaken { .. })
+        ),
+        "{e:?}"
+    );
     assert!(e.to_string().contains("already exists"), "{e}");
     // Broken sheets name the field.
     let e = c

@@ -8,10 +8,10 @@ use solum_classic::Hero;
 use solum_classic::duel::Policy;
 use solum_classic::fight::{Loss, Who};
 use solum_classic::hero::Stat;
-use solum_store::SqliteStore;
+use solum_store_sqlite::SqliteStore;
 
 fn open(path: &std::path::Path) -> Campaign<SqliteStore> {
-    Campaign::new(SqliteStore::open(path).unwrap())
+    Campaign::new(SqliteStore::open(path, solum_store::Scope::HOME).unwrap())
         .with_clock(|| "2026-11-30T20:00:00Z".parse().unwrap())
 }
 

@@ -11,10 +11,12 @@ use solum_app::{AppError, Campaign, ErrorKind, Record};
 use solum_dice::SeededDice;
 use solum_expanded::creature::{Bestiary, Creature};
 use solum_play::encounter::{Session, parse_line};
-use solum_store::{CampaignStore, SqliteStore};
+use solum_store::CampaignStore;
+
+use solum_store_sqlite::SqliteStore;
 
 fn open(path: &Path) -> Campaign<SqliteStore> {
-    Campaign::new(SqliteStore::open(path).unwrap())
+    Campaign::new(SqliteStore::open(path, solum_store::Scope::HOME).unwrap())
         .with_clock(|| "2026-11-30T20:00:00Z".parse().unwrap())
 }
 

@@ -5,10 +5,12 @@
 use solum_app::characters::{Against, GearDie};
 use solum_app::{AdvanceGoal, AppError, Campaign, CharacterCheck, CharacterEdit, Dice};
 use solum_expanded::character::Attribute;
-use solum_store::{CampaignStore, SqliteStore};
+use solum_store::CampaignStore;
+
+use solum_store_sqlite::SqliteStore;
 
 fn open(path: &std::path::Path) -> Campaign<SqliteStore> {
-    Campaign::new(SqliteStore::open(path).unwrap())
+    Campaign::new(SqliteStore::open(path, solum_store::Scope::HOME).unwrap())
         .with_clock(|| "2026-12-01T20:00:00Z".parse().unwrap())
 }
 

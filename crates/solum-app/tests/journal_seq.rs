@@ -2,10 +2,12 @@
 //! the end, each table numbered on its own, read-check-writes that hold under races.
 
 use solum_app::{Campaign, Record};
-use solum_store::{CampaignStore, NewEntry, SqliteStore};
+use solum_store::{CampaignStore, NewEntry};
+
+use solum_store_sqlite::SqliteStore;
 
 fn campaign(path: &std::path::Path) -> Campaign<SqliteStore> {
-    let store = SqliteStore::open(path).unwrap();
+    let store = SqliteStore::open(path, solum_store::Scope::HOME).unwrap();
     Campaign::new(store).with_clock(|| "2026-11-30T20:00:00Z".parse().unwrap())
 }
 
@@ -23,7 +25,7 @@ fn note_text(record: &Record) -> String {
 fn the_latest_page_is_read_from_the_end_of_the_journal() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("c.solum");
-    let mut store = SqliteStore::open(&path).unwrap();
+    let mut store = SqliteStore::open(&path, solum_store::Scope::HOME).unwrap();
     store
         .append(&[NewEntry {
             at: "2026-11-30T19:00:00Z".into(),
@@ -153,7 +155,7 @@ fn racing_imports_of_one_export_store_each_entry_once() {
 fn a_rename_racing_a_players_roll_cannot_hand_them_another_character() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("c.solum");
-    drop(SqliteStore::open(&path).unwrap());
+    drop(SqliteStore::open(&path, solum_store::Scope::HOME).unwrap());
     let raw = rusqlite::Connection::open(&path).unwrap();
     raw.busy_timeout(std::time::Duration::from_secs(10))
         .unwrap();
@@ -179,8 +181,7 @@ fn a_rename_racing_a_players_roll_cannot_hand_them_another_character() {
     let player = {
         let path = path.clone();
         std::thread::spawn(move || {
-            let store =
-                SqliteStore::open_scoped(&path, solum_store::Scope::member(1, 10, false)).unwrap();
+            let store = SqliteStore::open(&path, solum_store::Scope::member(1, 10, false)).unwrap();
             let mut c = Campaign::new(store);
             c.as_roller_of(&pia, "sol", "Nick", |c| {
                 // The roll: a journaled write that reads the sheet it rolls from.
@@ -199,6 +200,6 @@ fn a_rename_racing_a_players_roll_cannot_hand_them_another_character() {
         "{rolled:?}"
     );
     // Nothing of the refused roll was kept.
-    let gm = SqliteStore::open_scoped(&path, solum_store::Scope::member(1, 11, true)).unwrap();
+    let gm = SqliteStore::open(&path, solum_store::Scope::member(1, 11, true)).unwrap();
     assert!(Campaign::new(gm).entries().unwrap().is_empty());
 }

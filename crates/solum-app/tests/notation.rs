@@ -3,10 +3,12 @@
 
 use solum_app::{AppError, Campaign, Dice, ErrorKind, JournalExport, Record};
 use solum_dice::{DiceSource, SeededDice};
-use solum_store::{Scope, SqliteStore};
+use solum_store::Scope;
+
+use solum_store_sqlite::SqliteStore;
 
 fn campaign(dir: &tempfile::TempDir) -> Campaign<SqliteStore> {
-    let store = SqliteStore::open(&dir.path().join("c.solum")).unwrap();
+    let store = SqliteStore::open(&dir.path().join("c.solum"), solum_store::Scope::HOME).unwrap();
     Campaign::new(store).with_clock(|| "2026-11-30T20:00:00Z".parse().unwrap())
 }
 
@@ -117,24 +119,23 @@ fn wrong_expressions_and_dice_are_refused_and_nothing_is_written() {
 fn a_game_masters_secret_roll_is_marked_and_hidden_from_players() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("c.solum");
-    let mut home = SqliteStore::open(&path).unwrap();
+    let mut home = SqliteStore::open(&path, solum_store::Scope::HOME).unwrap();
     use solum_store::TableStore;
     let gm = home
         .create_table("T", "Ada", "ada", "s1", "2026-11-30T20:00:00Z")
         .unwrap();
     let scope = Scope::member(gm.table, gm.id, true);
-    let mut secret = Campaign::new(SqliteStore::open_scoped(&path, scope.secret()).unwrap());
+    let mut secret = Campaign::new(SqliteStore::open(&path, scope.secret()).unwrap());
     let v = secret.roll_notation("1d100", Dice::Seed(5)).unwrap();
-    let mut public = Campaign::new(SqliteStore::open_scoped(&path, scope).unwrap());
+    let mut public = Campaign::new(SqliteStore::open(&path, scope).unwrap());
     public.roll_notation("1d4", Dice::Seed(5)).unwrap();
     let seen = public.entries().unwrap();
     assert_eq!(
         seen.iter().map(|e| (e.seq, e.secret)).collect::<Vec<_>>(),
         [(v.seq, true), (v.seq + 1, false)]
     );
-    let player = Campaign::new(
-        SqliteStore::open_scoped(&path, Scope::member(gm.table, gm.id + 1, false)).unwrap(),
-    );
+    let player =
+        Campaign::new(SqliteStore::open(&path, Scope::member(gm.table, gm.id + 1, false)).unwrap());
     let theirs = player.entries().unwrap();
     assert_eq!(theirs.len(), 1);
     assert!(!theirs[0].secret);

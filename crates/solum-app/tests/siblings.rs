@@ -7,10 +7,10 @@ use solum_app::{Campaign, Dice, ErrorKind};
 use solum_dietype::DieType;
 use solum_dietype::sheet::Weapon;
 use solum_soluna::skirmish::Character;
-use solum_store::SqliteStore;
+use solum_store_sqlite::SqliteStore;
 
 fn open(path: &std::path::Path) -> Campaign<SqliteStore> {
-    Campaign::new(SqliteStore::open(path).unwrap())
+    Campaign::new(SqliteStore::open(path, solum_store::Scope::HOME).unwrap())
         .with_clock(|| "2026-11-30T20:00:00Z".parse().unwrap())
 }
 

@@ -7,10 +7,12 @@ use std::sync::{Arc, Barrier};
 use solum_app::sol::{Assist, Opposition, SolChange, SpendUse};
 use solum_app::{AppError, Campaign, Dice, ErrorKind, NewSol, Record, SolTest};
 use solum_sol::test::EdgeOnTest;
-use solum_store::{CampaignStore, SqliteStore};
+use solum_store::CampaignStore;
+
+use solum_store_sqlite::SqliteStore;
 
 fn open(path: &std::path::Path) -> Campaign<SqliteStore> {
-    Campaign::new(SqliteStore::open(path).unwrap())
+    Campaign::new(SqliteStore::open(path, solum_store::Scope::HOME).unwrap())
         .with_clock(|| "2026-11-30T20:00:00Z".parse().unwrap())
 }
 
@@ -558,13 +560,13 @@ fn a_secret_test_changes_no_sheet_until_the_game_master_reveals_it() {
     use solum_store::Scope;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("c.solum");
-    let mut home = SqliteStore::open(&path).unwrap();
+    let mut home = SqliteStore::open(&path, solum_store::Scope::HOME).unwrap();
     let gm = tables::create_table(&mut home, "Table", "Gia").unwrap();
     let gm_member = tables::session(&home, &gm.token).unwrap().unwrap();
     let invite = tables::invite(&mut home, &gm_member, false).unwrap();
     let pia = tables::join(&mut home, &invite.token, "Pia", None, false).unwrap();
     let at = |scope: Scope| {
-        Campaign::new(SqliteStore::open_scoped(&path, scope).unwrap())
+        Campaign::new(SqliteStore::open(&path, scope).unwrap())
             .with_clock(|| "2026-11-30T20:00:00Z".parse().unwrap())
     };
     let gm_scope = Scope::member(gm.table, gm.member.id, true);
@@ -660,11 +662,11 @@ fn a_reveal_the_sheet_cannot_pay_for_changes_nothing() {
     use solum_store::Scope;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("c.solum");
-    let mut home = SqliteStore::open(&path).unwrap();
+    let mut home = SqliteStore::open(&path, solum_store::Scope::HOME).unwrap();
     let gm = tables::create_table(&mut home, "Table", "Gia").unwrap();
     let gm_scope = Scope::member(gm.table, gm.member.id, true);
     let at = |scope: Scope| {
-        Campaign::new(SqliteStore::open_scoped(&path, scope).unwrap())
+        Campaign::new(SqliteStore::open(&path, scope).unwrap())
             .with_clock(|| "2026-11-30T20:00:00Z".parse().unwrap())
     };
     let mut gm_c = at(gm_scope);
@@ -694,10 +696,10 @@ fn a_group_action_records_every_participant_and_verify_names_a_changed_one() {
     use solum_store::Scope;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("c.solum");
-    let mut home = SqliteStore::open(&path).unwrap();
+    let mut home = SqliteStore::open(&path, solum_store::Scope::HOME).unwrap();
     let gm = tables::create_table(&mut home, "Table", "Gia").unwrap();
     let at = |scope: Scope| {
-        Campaign::new(SqliteStore::open_scoped(&path, scope).unwrap())
+        Campaign::new(SqliteStore::open(&path, scope).unwrap())
             .with_clock(|| "2026-12-01T20:00:00Z".parse().unwrap())
     };
     let gm_scope = Scope::member(gm.table, gm.member.id, true);

@@ -4,10 +4,10 @@
 use solum_app::{AppError, Campaign, Dice, ErrorKind, IdeaSource, Record, ideas};
 use solum_dice::{DiceSource, SeededDice};
 use solum_expanded::oracle::Leaning;
-use solum_store::SqliteStore;
+use solum_store_sqlite::SqliteStore;
 
 fn campaign(dir: &tempfile::TempDir) -> Campaign<SqliteStore> {
-    let store = SqliteStore::open(&dir.path().join("c.solum")).unwrap();
+    let store = SqliteStore::open(&dir.path().join("c.solum"), solum_store::Scope::HOME).unwrap();
     Campaign::new(store).with_clock(|| "2026-11-30T20:00:00Z".parse().unwrap())
 }
 
@@ -226,7 +226,7 @@ fn the_random_difficulty_is_one_d6_on_the_texts_table() {
 fn verify_names_a_changed_idea_classic_or_difficulty_entry() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("c.solum");
-    let mut c = Campaign::new(SqliteStore::open(&path).unwrap());
+    let mut c = Campaign::new(SqliteStore::open(&path, solum_store::Scope::HOME).unwrap());
     c.idea(genre("horror"), 2, Dice::Seed(5)).unwrap();
     c.ask_classic("Q?", Leaning::Even, Dice::Typed(vec![5]))
         .unwrap();
@@ -246,7 +246,7 @@ fn verify_names_a_changed_idea_classic_or_difficulty_entry() {
     )
     .unwrap();
     drop(raw);
-    let c = Campaign::new(SqliteStore::open(&path).unwrap());
+    let c = Campaign::new(SqliteStore::open(&path, solum_store::Scope::HOME).unwrap());
     let report = c.verify().unwrap();
     let seqs: Vec<_> = report.mismatches.iter().map(|m| m.seq).collect();
     assert_eq!(seqs, [1, 2, 3], "{:?}", report.mismatches);

@@ -5,11 +5,13 @@
 
 use solum_app::tables::{self, HOME_GM_INVITE_SECONDS, PLAYER_INVITE_SECONDS};
 use solum_app::{AppError, Campaign, ErrorKind, NewSol};
-use solum_store::{SqliteStore, TableStore};
+use solum_store::TableStore;
+
+use solum_store_sqlite::SqliteStore;
 
 fn store() -> (tempfile::TempDir, SqliteStore) {
     let dir = tempfile::tempdir().unwrap();
-    let s = SqliteStore::open(&dir.path().join("c.solum")).unwrap();
+    let s = SqliteStore::open(&dir.path().join("c.solum"), solum_store::Scope::HOME).unwrap();
     (dir, s)
 }
 
@@ -44,7 +46,9 @@ fn look_alike_and_blank_names_are_refused_everywhere() {
         let e = tables::create_table(&mut s, name, "Gia").unwrap_err();
         assert_eq!(e.kind(), ErrorKind::BadInput, "{name:?}: {e}");
     }
-    let mut c = Campaign::new(SqliteStore::open(&dir.path().join("c.solum")).unwrap());
+    let mut c = Campaign::new(
+        SqliteStore::open(&dir.path().join("c.solum"), solum_store::Scope::HOME).unwrap(),
+    );
     for name in LOOK_ALIKES {
         let sol = NewSol {
             name: (*name).into(),
@@ -220,7 +224,9 @@ fn joining_while_signed_in_asks_first() {
 #[test]
 fn scene_titles_and_combat_names_follow_the_name_rule() {
     let dir = tempfile::tempdir().unwrap();
-    let mut c = Campaign::new(SqliteStore::open(&dir.path().join("c.solum")).unwrap());
+    let mut c = Campaign::new(
+        SqliteStore::open(&dir.path().join("c.solum"), solum_store::Scope::HOME).unwrap(),
+    );
     for name in ["The bridge\u{3164}", "\u{2800}", "Bridge\u{200B}"] {
         let e = c.start_scene(name, None).unwrap_err();
         assert!(matches!(e, AppError::BadName { .. }), "{name:?}: {e}");

@@ -52,7 +52,9 @@ fn fighter_hp(status: &Value, name: &str) -> u64 {
 }
 
 fn nick_hp(campaign: &Path) -> u32 {
-    let c = solum_app::Campaign::new(solum_store::SqliteStore::open(campaign).unwrap());
+    let c = solum_app::Campaign::new(
+        solum_store_sqlite::SqliteStore::open(campaign, solum_store::Scope::HOME).unwrap(),
+    );
     c.character("Nick").unwrap().character.hit_points
 }
 
@@ -61,9 +63,11 @@ fn a_combat_started_played_and_ended_by_separate_processes() {
     let dir = tempfile::tempdir().unwrap();
     let c = dir.path().join("c.solum");
     // The campaign's character (the character commands are not part of this test).
-    solum_app::Campaign::new(solum_store::SqliteStore::open(&c).unwrap())
-        .import_character(NICK_SHEET)
-        .unwrap();
+    solum_app::Campaign::new(
+        solum_store_sqlite::SqliteStore::open(&c, solum_store::Scope::HOME).unwrap(),
+    )
+    .import_character(NICK_SHEET)
+    .unwrap();
     let bear = dir.path().join("bear.toml");
     std::fs::write(&bear, BEAR).unwrap();
 

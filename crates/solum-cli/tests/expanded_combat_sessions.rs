@@ -44,7 +44,9 @@ fn json(run: &Run) -> Value {
 }
 
 fn nick_hp(campaign: &Path) -> u32 {
-    let c = solum_app::Campaign::new(solum_store::SqliteStore::open(campaign).unwrap());
+    let c = solum_app::Campaign::new(
+        solum_store_sqlite::SqliteStore::open(campaign, solum_store::Scope::HOME).unwrap(),
+    );
     c.character("Nick").unwrap().character.hit_points
 }
 

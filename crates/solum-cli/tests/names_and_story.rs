@@ -130,7 +130,8 @@ fn a_note_stays_a_paragraph_in_the_story() {
 #[test]
 fn journal_reveal_applies_a_secret_test_once() {
     use solum_app::{Campaign, Dice, SolTest};
-    use solum_store::{Scope, SqliteStore};
+    use solum_store::Scope;
+    use solum_store_sqlite::SqliteStore;
     let (_dir, c) = campaign();
     let r = solum_args(&[
         "sol",
@@ -150,7 +151,7 @@ fn journal_reveal_applies_a_secret_test_once() {
     let mut t = SolTest::new("Sidearms", "AGI");
     t.threshold = Some(1);
     t.edge = Some(solum_sol::test::EdgeOnTest::PushTheLimit);
-    let secret = SqliteStore::open_scoped(std::path::Path::new(&c), Scope::HOME.secret()).unwrap();
+    let secret = SqliteStore::open(std::path::Path::new(&c), Scope::HOME.secret()).unwrap();
     let v = Campaign::new(secret)
         .sol_test("Cole", &t, Dice::Seed(7), None)
         .unwrap();

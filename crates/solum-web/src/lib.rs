@@ -15,7 +15,7 @@ mod page;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -34,7 +34,8 @@ use solum_app::characters::{CharacterCheck, CharacterEdit, NewCharacter};
 use solum_app::tables::{self, Joined};
 use solum_app::{AppError, Campaign, Dice, ErrorKind, IdeaSource, JournalEntry};
 use solum_expanded::oracle::Leaning;
-use solum_store::{Member, Scope, SqliteStore};
+use solum_store::{Member, Scope, Store, StoreHandle};
+use solum_store_open::Database;
 
 pub use conn::{DESCRIPTOR_RESERVE, MAX_BLOCKING_THREADS, connection_cap, serve_on};
 pub use live::Hub;
@@ -194,8 +195,9 @@ impl AppState {
         &self.inner.hub
     }
 
-    fn path(&self) -> PathBuf {
-        self.inner.config.campaign.clone()
+    /// Where the campaign lives.
+    fn database(&self) -> Database {
+        Database::Sqlite(self.inner.config.campaign.clone())
     }
 }
 
@@ -320,7 +322,7 @@ pub fn serve(
         }
         let path = config.campaign.clone();
         let invite = tokio::task::spawn_blocking(move || {
-            let mut store = SqliteStore::open(&path)?;
+            let mut store = solum_store_open::open(&Database::Sqlite(path), Scope::HOME)?;
             tables::home_gm_invite(&mut store)
         })
         .await
@@ -538,9 +540,7 @@ impl From<AppError> for ApiError {
                 "internal error".to_string()
             }
             (AppError::Store(s), _) => match s {
-                solum_store::StoreError::BadRecord(_) | solum_store::StoreError::Forbidden(_) => {
-                    s.to_string()
-                }
+                s if s.is_refusal() => s.to_string(),
                 _ if kind == ErrorKind::Unavailable => {
                     "the campaign is busy or full; nothing was changed, try again".to_string()
                 }
@@ -745,12 +745,12 @@ impl FromRequestParts<AppState> for Auth {
                 "too many requests; slow down",
             ));
         }
-        let path = state.path();
+        let db = state.database();
         let asked = token.clone();
         let member = blocking(move || {
-            let store = connection(&path, Scope::HOME)?;
+            let store = connection(&db, Scope::HOME)?;
             let member = tables::session(&store, &asked);
-            keep(store);
+            keep(&db, store);
             member
         })
         .await?;
@@ -861,21 +861,21 @@ async fn write<T: Send + 'static>(
 async fn with_campaign<T: Send + 'static>(
     state: &AppState,
     scope: Scope,
-    work: impl FnOnce(&mut Campaign<SqliteStore>) -> Result<T, AppError> + Send + 'static,
+    work: impl FnOnce(&mut Campaign<Box<dyn Store>>) -> Result<T, AppError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let path = state.path();
-    blocking(move || in_campaign(&path, scope, work)).await
+    let db = state.database();
+    blocking(move || in_campaign(&db, scope, work)).await
 }
 
 /// The same for a change, in its turn (see [`write`]): the table's live clients hear of it.
 async fn change<T: Send + 'static>(
     state: &AppState,
     scope: Scope,
-    work: impl FnOnce(&mut Campaign<SqliteStore>) -> Result<T, AppError> + Send + 'static,
+    work: impl FnOnce(&mut Campaign<Box<dyn Store>>) -> Result<T, AppError> + Send + 'static,
 ) -> Result<T, ApiError> {
     write_budget(state, scope)?;
-    let path = state.path();
-    let out = write(state, move || in_campaign(&path, scope, work)).await;
+    let db = state.database();
+    let out = write(state, move || in_campaign(&db, scope, work)).await;
     if out.is_ok() {
         state.hub().notify(scope.table);
     }
@@ -931,45 +931,45 @@ fn write_budget(state: &AppState, scope: Scope) -> Result<(), ApiError> {
 thread_local! {
     /// This blocking thread's connection to the campaign, kept between requests: opening one
     /// (checking its settings and schema) costs some twenty short queries.
-    static CONNECTION: RefCell<Option<SqliteStore>> = const { RefCell::new(None) };
+    static CONNECTION: RefCell<Option<(Database, Box<dyn Store>)>> = const { RefCell::new(None) };
 }
 
-/// The campaign at `path` seen through `scope`: this thread's kept connection, given the
+/// The campaign `db` seen through `scope`: this thread's kept connection to it, given the
 /// request's scope (never the last one's), or a new one.
-fn connection(path: &Path, scope: Scope) -> Result<SqliteStore, AppError> {
+fn connection(db: &Database, scope: Scope) -> Result<Box<dyn Store>, AppError> {
     match CONNECTION.with(|c| c.borrow_mut().take()) {
-        Some(mut store) if store.path() == path => {
+        Some((kept, mut store)) if kept == *db => {
             store.set_scope(scope);
             Ok(store)
         }
-        _ => Ok(SqliteStore::open_scoped(path, scope)?),
+        _ => Ok(solum_store_open::open(db, scope)?),
     }
 }
 
 /// Keeps a connection for this thread's next request, if no transaction was left open on it
 /// (a failed one is rolled back when dropped; one that could not be is closed here).
-fn keep(store: SqliteStore) {
+fn keep(db: &Database, store: Box<dyn Store>) {
     if store.is_idle() {
-        CONNECTION.with(|c| *c.borrow_mut() = Some(store));
+        CONNECTION.with(|c| *c.borrow_mut() = Some((db.clone(), store)));
     }
 }
 
-/// Runs `work` on the campaign at `path` seen through `scope`.
+/// Runs `work` on the campaign `db` seen through `scope`.
 fn in_campaign<T>(
-    path: &Path,
+    db: &Database,
     scope: Scope,
-    work: impl FnOnce(&mut Campaign<SqliteStore>) -> Result<T, AppError>,
+    work: impl FnOnce(&mut Campaign<Box<dyn Store>>) -> Result<T, AppError>,
 ) -> Result<T, AppError> {
-    let mut campaign = Campaign::new(connection(path, scope)?);
+    let mut campaign = Campaign::new(connection(db, scope)?);
     let out = work(&mut campaign);
-    keep(campaign.into_store());
+    keep(db, campaign.into_store());
     out
 }
 
 /// The dice of a live roll: the server's generator with a fresh seed, or faces typed in by
 /// hand where [`tables::may_type_dice`] allows them (they are journaled as typed).
 fn dice_for(
-    campaign: &Campaign<SqliteStore>,
+    campaign: &Campaign<Box<dyn Store>>,
     member: &Member,
     typed: Option<Vec<u32>>,
 ) -> Result<Dice, AppError> {
@@ -1030,9 +1030,9 @@ async fn create_table(
                 .retry_after(wait)
             })?;
     }
-    let path = state.path();
+    let db = state.database();
     let joined = write(&state, move || {
-        let mut store = SqliteStore::open(&path)?;
+        let mut store = solum_store_open::open(&db, Scope::HOME)?;
         tables::create_table(&mut store, &req.table, &req.name)
     })
     .await?;
@@ -1093,10 +1093,10 @@ async fn join(
     Body_(req): Body_<JoinRequest>,
 ) -> Result<(StatusCode, Json<Joined>), ApiError> {
     anonymous_limit(&state, &peer)?;
-    let path = state.path();
+    let db = state.database();
     let current = bearer(&headers);
     let joined = write(&state, move || {
-        let mut store = SqliteStore::open(&path)?;
+        let mut store = solum_store_open::open(&db, Scope::HOME)?;
         tables::join(
             &mut store,
             &req.invite,
@@ -1150,10 +1150,10 @@ async fn logout(
             "sign in: join a table or create one",
         )
     })?;
-    let path = state.path();
+    let db = state.database();
     let hash = tables::token_hash(&token);
     blocking(move || {
-        let mut store = SqliteStore::open(&path)?;
+        let mut store = solum_store_open::open(&db, Scope::HOME)?;
         tables::logout(&mut store, &token)
     })
     .await?;
@@ -1190,9 +1190,9 @@ async fn invite(
         }
     };
     let member = auth.member;
-    let path = state.path();
+    let db = state.database();
     let invite = write(&state, move || {
-        let mut store = SqliteStore::open(&path)?;
+        let mut store = solum_store_open::open(&db, Scope::HOME)?;
         tables::invite(&mut store, &member, gm)
     })
     .await?;
@@ -1205,9 +1205,9 @@ async fn invites(
     auth: Auth,
 ) -> Result<Json<Vec<tables::InviteView>>, ApiError> {
     let member = auth.member;
-    let path = state.path();
+    let db = state.database();
     blocking(move || {
-        let store = SqliteStore::open(&path)?;
+        let store = solum_store_open::open(&db, Scope::HOME)?;
         tables::invites(&store, &member)
     })
     .await
@@ -1221,9 +1221,9 @@ async fn revoke_invite(
     axum::extract::Path(id): axum::extract::Path<i64>,
 ) -> Result<StatusCode, ApiError> {
     let member = auth.member;
-    let path = state.path();
+    let db = state.database();
     write(&state, move || {
-        let mut store = SqliteStore::open(&path)?;
+        let mut store = solum_store_open::open(&db, Scope::HOME)?;
         tables::revoke_invite(&mut store, &member, id)
     })
     .await?;
@@ -1339,7 +1339,7 @@ async fn export(
     // Written a page of entries at a time into a small channel: the whole journal is never
     // in memory, and a client that stops reading stops the writer (after a while).
     let (tx, rx) = tokio::sync::mpsc::channel::<Result<Vec<u8>, std::io::Error>>(4);
-    let path = state.path();
+    let db = state.database();
     let handle = tokio::runtime::Handle::current();
     // The first page is read before answering, so that an unreadable campaign is an error
     // answer rather than a cut stream.
@@ -1353,7 +1353,7 @@ async fn export(
                 .block_on(tx.send_timeout(chunk, Duration::from_secs(30)))
                 .is_ok()
         };
-        let out = in_campaign(&path, scope, |c| {
+        let out = in_campaign(&db, scope, |c| {
             let mut page = first;
             let mut buf = if markdown {
                 solum_app::markdown::header(&title).into_bytes()
@@ -2163,7 +2163,7 @@ async fn sibling_characters(
     with_campaign(&state, scope, |c| {
         use solum_store::TableStore;
         fn owned<T>(
-            c: &Campaign<SqliteStore>,
+            c: &Campaign<Box<dyn Store>>,
             system: &str,
             views: Vec<T>,
             name: impl Fn(&T) -> &str,
@@ -2224,7 +2224,9 @@ async fn sibling_roll<T, V>(
     system: &'static str,
     name: String,
     req: SiblingRoll<T>,
-    roll: impl FnOnce(&mut Campaign<SqliteStore>, &str, T, Dice) -> Result<V, AppError> + Send + 'static,
+    roll: impl FnOnce(&mut Campaign<Box<dyn Store>>, &str, T, Dice) -> Result<V, AppError>
+    + Send
+    + 'static,
 ) -> Result<Json<V>, ApiError>
 where
     T: Send + 'static,
@@ -2723,7 +2725,7 @@ mod tests {
     #[test]
     fn a_kept_connection_serves_the_next_request_in_that_requests_scope_only() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("campaign.solum");
+        let path = Database::Sqlite(dir.path().join("campaign.solum"));
         let gm = Scope::member(1, 1, true).secret();
         let player = Scope::member(2, 5, false);
         let mut store = connection(&path, gm).unwrap();
@@ -2737,7 +2739,7 @@ mod tests {
                 body: serde_json::json!({"kind": "note", "text": "the traitor is Ida"}),
             }])
             .unwrap();
-        keep(store);
+        keep(&path, store);
         // …and the same connection, kept, answers the next request as that request's member.
         let store = connection(&path, player).unwrap();
         assert_eq!(store.scope(), player);
@@ -2746,13 +2748,13 @@ mod tests {
             CONNECTION.with(|c| c.borrow().is_none()),
             "taken, not shared"
         );
-        keep(store);
+        keep(&path, store);
         let store = connection(&path, Scope::member(1, 2, false)).unwrap();
         assert!(
             store.entries_after(0, 10).unwrap().is_empty(),
             "a player of table 1 does not read its secret"
         );
-        keep(store);
+        keep(&path, store);
         let store = connection(&path, Scope::member(1, 1, true)).unwrap();
         assert_eq!(store.entries_after(0, 10).unwrap().len(), 1);
     }

@@ -36,7 +36,8 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use solum_app::{AppError, JournalEntry, Record, tables};
-use solum_store::{CampaignStore, Scope, SqliteStore};
+use solum_store::{Scope, Store, StoreHandle};
+use solum_store_open::Database;
 use tokio::sync::mpsc;
 
 use crate::{ApiError, AppState, Auth, Peer, blocking, connection, keep};
@@ -210,9 +211,10 @@ async fn read_feed(clients: Arc<Mutex<Clients>>, path: PathBuf, table: i64) {
                 gm: true,
                 secret_writes: false,
             };
-            let store = connection(&p, scope)?;
-            let items = read_items(&store, after);
-            keep(store);
+            let db = Database::Sqlite(p);
+            let store = connection(&db, scope)?;
+            let items = read_items(&*store, after);
+            keep(&db, store);
             items
         })
         .await;
@@ -279,7 +281,7 @@ fn hand_out(c: &mut Clients, table: i64, items: Vec<Item>) {
 /// live table's last number (feeds behind it are woken) and the open streams' sessions
 /// (also every [`SESSION_RECHECK`]). Stops when the last stream closes.
 async fn watch(clients: Arc<Mutex<Clients>>, path: PathBuf, poll: Duration) {
-    let mut store: Option<SqliteStore> = None;
+    let mut store: Option<Box<dyn Store>> = None;
     let mut version: Option<i64> = None;
     let mut checked = tokio::time::Instant::now();
     loop {
@@ -300,7 +302,7 @@ async fn watch(clients: Arc<Mutex<Clients>>, path: PathBuf, poll: Duration) {
         let looked = blocking(move || {
             let s = match kept {
                 Some(s) => s,
-                None => SqliteStore::open_existing(&p)?,
+                None => solum_store_open::open_existing(&Database::Sqlite(p), Scope::HOME)?,
             };
             let now = s.data_version()?;
             if version == Some(now) && !recheck {
@@ -630,7 +632,8 @@ async fn next_event(mut live: Live) -> Option<(Result<Event, Infallible>, Live)>
         let (token, member) = (live.token.clone(), live.member);
         let read = blocking(move || {
             // This thread's kept connection: a stream holds no descriptor of its own.
-            let mut store = connection(&path, Scope::HOME)?;
+            let db = Database::Sqlite(path);
+            let mut store = connection(&db, Scope::HOME)?;
             let valid = tables::session(&store, &token)?.is_some_and(|m| m.id == member);
             let read = if valid {
                 // The table's last number before the catch-up: the feed hands on from there,
@@ -641,11 +644,11 @@ async fn next_event(mut live: Live) -> Option<(Result<Event, Infallible>, Live)>
                     Some(store.last_seq(scope.table))
                 };
                 store.set_scope(scope);
-                Some((last, read_items(&store, after)))
+                Some((last, read_items(&*store, after)))
             } else {
                 None
             };
-            keep(store);
+            keep(&db, store);
             match read {
                 Some((last, items)) => Ok(Some((last.transpose()?, items?))),
                 None => Ok(None),
@@ -669,7 +672,7 @@ async fn next_event(mut live: Live) -> Option<(Result<Event, Infallible>, Live)>
 
 /// The entries after `after` that `store`'s scope sees, at most [`PAGE`], each rendered
 /// once as a stream sends it.
-fn read_items(store: &SqliteStore, after: i64) -> Result<Vec<Item>, AppError> {
+fn read_items(store: &dyn Store, after: i64) -> Result<Vec<Item>, AppError> {
     store
         .entries_after(after, PAGE)?
         .into_iter()

@@ -3191,7 +3191,7 @@ async fn an_entry_written_by_another_connection_reaches_a_live_stream() {
             gm: true,
             secret_writes: false,
         };
-        let store = solum_store::SqliteStore::open_scoped(&path, scope).unwrap();
+        let store = solum_store_sqlite::SqliteStore::open(&path, scope).unwrap();
         solum_app::Campaign::new(store)
             .note("from outside")
             .unwrap();

@@ -481,7 +481,7 @@ fn serve_in_process(
 ) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("c.solum");
-    drop(solum_store::SqliteStore::open(&path).unwrap());
+    drop(solum_store_sqlite::SqliteStore::open(&path, solum_store::Scope::HOME).unwrap());
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     let addr = listener.local_addr().unwrap();

@@ -30,7 +30,8 @@ use hyper::{Method, Request, StatusCode};
 use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
 use solum_app::Campaign;
-use solum_store::{Scope, SqliteStore};
+use solum_store::Scope;
+use solum_store_sqlite::SqliteStore;
 use solum_web::{AppState, Config, serve_on};
 use tokio::net::TcpStream;
 use tokio::sync::watch;
@@ -106,7 +107,7 @@ fn start_server(live_buffer: usize) -> Server {
     };
     let path = dir.path().join("campaign.solum");
     // `solum serve` opens the campaign (and migrates it) before it listens.
-    drop(SqliteStore::open(&path).unwrap());
+    drop(SqliteStore::open(&path, solum_store::Scope::HOME).unwrap());
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     let addr = listener.local_addr().unwrap();
@@ -555,7 +556,7 @@ fn stored(path: &Path, table: i64) -> Stored {
         gm: true,
         secret_writes: false,
     };
-    let campaign = Campaign::new(SqliteStore::open_scoped(path, scope).unwrap());
+    let campaign = Campaign::new(SqliteStore::open(path, scope).unwrap());
     let entries = campaign
         .entries()
         .unwrap()

@@ -11,7 +11,8 @@ use solum_app::{
 };
 use solum_dice::parse_faces;
 use solum_expanded::oracle::Leaning;
-use solum_store::SqliteStore;
+use solum_store::{Scope, Store};
+use solum_store_open::Database;
 
 use crate::bad;
 use crate::cli_campaign::{
@@ -24,20 +25,25 @@ use crate::render::{self, DIM, paint};
 pub const MAX_IMPORT_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Opens the campaign to change it, creating it on first use.
-pub(crate) fn open(arg: &CampaignArg) -> anyhow::Result<Campaign<SqliteStore>> {
-    let path = campaign_path(arg)?;
+pub(crate) fn open(arg: &CampaignArg) -> anyhow::Result<Campaign<Box<dyn Store>>> {
     Ok(Campaign::new(
-        SqliteStore::open(&path).map_err(solum_app::AppError::from)?,
+        solum_store_open::open(&database(arg)?, Scope::HOME).map_err(solum_app::AppError::from)?,
     ))
 }
 
 /// Opens an existing campaign to read it (show, export, verify): a mistyped path is an
 /// error rather than a new empty campaign, and a read-only file can still be read.
-pub(crate) fn open_existing(arg: &CampaignArg) -> anyhow::Result<Campaign<SqliteStore>> {
-    let path = campaign_path(arg)?;
+pub(crate) fn open_existing(arg: &CampaignArg) -> anyhow::Result<Campaign<Box<dyn Store>>> {
     Ok(Campaign::new(
-        SqliteStore::open_existing(&path).map_err(solum_app::AppError::from)?,
+        solum_store_open::open_existing(&database(arg)?, Scope::HOME)
+            .map_err(solum_app::AppError::from)?,
     ))
+}
+
+/// Where the campaign lives: the file of [`campaign_path`] (a `--database` address comes
+/// in a later change).
+pub(crate) fn database(arg: &CampaignArg) -> anyhow::Result<Database> {
+    Ok(Database::Sqlite(campaign_path(arg)?))
 }
 
 /// The campaign file: `--campaign` (before or after the subcommand), else $SOLUM_CAMPAIGN,
@@ -129,7 +135,7 @@ pub fn roll_off(
 
 /// Sets (with a word) and shows the roll-off option of a campaign (also `solum play`).
 pub(crate) fn roll_off_in(
-    campaign: &mut solum_app::Campaign<solum_store::SqliteStore>,
+    campaign: &mut solum_app::Campaign<Box<dyn solum_store::Store>>,
     setting: Option<&str>,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {

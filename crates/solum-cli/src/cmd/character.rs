@@ -99,7 +99,7 @@ pub fn run(command: &CharCommand, out: &mut dyn Write) -> anyhow::Result<()> {
                 c.import_character(&text)
             }
             .map_err(|e| match e {
-                AppError::Store(s) if s.to_string().contains("already exists") => {
+                AppError::Store(s @ solum_store::StoreError::NameTaken { .. }) => {
                     bad(format!("{}: {s} (--replace replaces it)", file.display()))
                 }
                 e => anyhow::Error::new(e).context(file.display().to_string()),

@@ -404,7 +404,7 @@ fn sheet_name(flag: &str, value: &Option<String>, example: &str) -> anyhow::Resu
 /// `campaign`: the one `solum play` has open; `None` opens the one the arguments name.
 pub(crate) fn from_sheet(
     args: &CheckArgs,
-    campaign: Option<&mut solum_app::Campaign<solum_store::SqliteStore>>,
+    campaign: Option<&mut solum_app::Campaign<Box<dyn solum_store::Store>>>,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     use solum_app::characters::Against;

@@ -19,7 +19,7 @@ use solum_play::storage::Replace;
 
 use solum_app::classic::{FightSetup, FightView, StoredHero};
 use solum_app::{Campaign, Dice};
-use solum_store::SqliteStore;
+use solum_store::Store;
 
 use crate::bad;
 use crate::cli::{ClassicCommand, ClassicDuelArgs, ClassicOddsCommand, DiceArgs};
@@ -1085,7 +1085,7 @@ fn fight(
 
 /// The campaign, when it exists and holds a hero of that name: only then is a name a
 /// campaign hero (a missing campaign is not created to look a book name up).
-fn campaign_hero(arg: &CampaignArg, who: &str) -> anyhow::Result<Option<Campaign<SqliteStore>>> {
+fn campaign_hero(arg: &CampaignArg, who: &str) -> anyhow::Result<Option<Campaign<Box<dyn Store>>>> {
     if who.ends_with(".toml") || who.trim().is_empty() {
         return Ok(None);
     }

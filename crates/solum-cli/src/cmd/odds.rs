@@ -529,7 +529,7 @@ pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result
 pub(crate) fn static_from_sheet(
     args: &PlayStaticArgs,
     name: &str,
-    campaign: Option<&mut solum_app::Campaign<solum_store::SqliteStore>>,
+    campaign: Option<&mut solum_app::Campaign<Box<dyn solum_store::Store>>>,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     use solum_app::fast_static::{Opposition, StaticRequest};

@@ -16,7 +16,7 @@ use rustyline::{Context, Editor, Helper};
 use solum_app::groups::Groups;
 use solum_app::{Campaign, Dice, IdeaSource, OracleSystem, ideas};
 use solum_expanded::oracle::Leaning;
-use solum_store::SqliteStore;
+use solum_store::Store;
 
 use crate::bad;
 use crate::cli_campaign::{CampaignArg, PlayArgs};
@@ -336,7 +336,7 @@ fn report(out: &mut dyn Write, e: &anyhow::Error) -> anyhow::Result<()> {
 /// and ends with exit 2 naming how many lines failed, so a script can tell.
 fn run_piped(
     session: &mut Session,
-    campaign: &mut Campaign<SqliteStore>,
+    campaign: &mut Campaign<Box<dyn Store>>,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let stdin = std::io::stdin();
@@ -422,7 +422,7 @@ impl Session {
     /// Runs one line: a command word and its rest.
     fn run_line(
         &mut self,
-        campaign: &mut Campaign<SqliteStore>,
+        campaign: &mut Campaign<Box<dyn Store>>,
         line: &str,
         out: &mut dyn Write,
     ) -> anyhow::Result<Flow> {
@@ -590,7 +590,7 @@ impl Session {
 
     fn ask(
         &self,
-        campaign: &mut Campaign<SqliteStore>,
+        campaign: &mut Campaign<Box<dyn Store>>,
         rest: &str,
         leaning: Leaning,
         out: &mut dyn Write,

@@ -4,13 +4,15 @@
 use std::io::Write;
 use std::net::{SocketAddr, ToSocketAddrs};
 
-use solum_store::SqliteStore;
+use solum_store::Scope;
+use solum_store_open::Database;
 
 use crate::cli::ServeArgs;
 
 pub fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let path = super::campaign::campaign_path(&args.campaign)?;
-    SqliteStore::open(&path).map_err(solum_app::AppError::from)?;
+    solum_store_open::open(&Database::Sqlite(path.clone()), Scope::HOME)
+        .map_err(solum_app::AppError::from)?;
     let shown = path.display().to_string();
     let mut printed = Ok(());
     solum_web::serve(solum_web::Config::new(path), args.addr, |ready| {

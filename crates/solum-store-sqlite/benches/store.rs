@@ -1,11 +1,12 @@
 //! The campaign store on a real file: one journal entry appended (a `BEGIN IMMEDIATE`
 //! transaction with `synchronous = FULL`, so one fsync), 1,000 entries read back, and one
 //! sheet read–change–write transaction with its journal entry, as every character change
-//! does. Run with `cargo bench -p solum-store --bench store`.
+//! does. Run with `cargo bench -p solum-store-sqlite --bench store`.
 
 use divan::{Bencher, black_box};
 use serde_json::json;
-use solum_store::{CampaignStore, NewEntry, Sheet, SqliteStore};
+use solum_store::{CampaignStore, NewEntry, Scope, Sheet};
+use solum_store_sqlite::SqliteStore;
 
 fn main() {
     divan::main();
@@ -29,7 +30,7 @@ fn entry(k: u64) -> NewEntry {
 /// A fresh campaign file in its own folder (kept alive with the store).
 fn campaign() -> (tempfile::TempDir, SqliteStore) {
     let dir = tempfile::tempdir().unwrap();
-    let store = SqliteStore::open(&dir.path().join("c.solum")).unwrap();
+    let store = SqliteStore::open(&dir.path().join("c.solum"), Scope::HOME).unwrap();
     (dir, store)
 }
 

@@ -1,0 +1,243 @@
+//! Opens the campaign store the user named, whatever its backend: the one place a front end
+//! turns "a file path or a database address" into a `Box<dyn Store>`.
+//!
+//! A name starting `postgres://` or `postgresql://` is a PostgreSQL address; anything else is
+//! the path of a SQLite file. A [`Database`] never shows a password: not in its `Display`
+//! (which errors and logs use), not in its `Debug`.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use solum_store::{Scope, Store, StoreError};
+use solum_store_sqlite::SqliteStore;
+
+/// Where a campaign lives, as the user named it.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub enum Database {
+    /// A SQLite file (created by a command that writes).
+    Sqlite(PathBuf),
+    /// A PostgreSQL address (`postgres://user:password@host:port/name?…`), password included:
+    /// shown only through [`Database`]'s `Display`, which removes it.
+    Postgres(String),
+}
+
+/// The prefixes that make a name a PostgreSQL address.
+const POSTGRES_SCHEMES: [&str; 2] = ["postgres://", "postgresql://"];
+
+impl Database {
+    /// True for a PostgreSQL address.
+    pub fn is_postgres(&self) -> bool {
+        matches!(self, Self::Postgres(_))
+    }
+}
+
+impl From<PathBuf> for Database {
+    fn from(path: PathBuf) -> Self {
+        Self::Sqlite(path)
+    }
+}
+
+impl FromStr for Database {
+    type Err = StoreError;
+
+    /// A PostgreSQL address by its scheme (compared without regard to case); anything else
+    /// non-empty is a file path.
+    fn from_str(name: &str) -> Result<Self, StoreError> {
+        if name.is_empty() {
+            return Err(StoreError::BadPath {
+                location: String::new(),
+                reason: "no campaign named (give a file path or a postgres:// address)".into(),
+            });
+        }
+        let lower = name.get(..POSTGRES_SCHEMES[1].len()).unwrap_or(name);
+        if POSTGRES_SCHEMES
+            .iter()
+            .any(|p| lower.to_ascii_lowercase().starts_with(p))
+        {
+            Ok(Self::Postgres(name.to_owned()))
+        } else {
+            Ok(Self::Sqlite(PathBuf::from(name)))
+        }
+    }
+}
+
+/// `url` without its password: the user part keeps only the user's name, and any
+/// `password=` parameter goes. Where the address is malformed, more is removed rather than
+/// less.
+fn without_password(url: &str) -> String {
+    let Some(split) = url.find("://") else {
+        return "(a database address)".to_owned();
+    };
+    let (scheme, rest) = url.split_at(split + 3);
+    let (before_query, query) = match rest.find('?') {
+        Some(q) => (&rest[..q], Some(&rest[q + 1..])),
+        None => (rest, None),
+    };
+    // The last `@` before the query ends the user part: a password holding an unescaped
+    // `@` or `/` is removed whole.
+    let shown = match before_query.rfind('@') {
+        Some(at) => {
+            let user = before_query[..at].split(':').next().unwrap_or("");
+            format!("{user}@{}", &before_query[at + 1..])
+        }
+        None => before_query.to_owned(),
+    };
+    let mut out = format!("{scheme}{shown}");
+    if let Some(query) = query {
+        let kept: Vec<&str> = query
+            .split('&')
+            .filter(|p| {
+                let key = p.split('=').next().unwrap_or("");
+                !key.eq_ignore_ascii_case("password")
+            })
+            .collect();
+        if !kept.is_empty() {
+            out.push('?');
+            out.push_str(&kept.join("&"));
+        }
+    }
+    out
+}
+
+impl fmt::Display for Database {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Sqlite(path) => write!(f, "{}", path.display()),
+            Self::Postgres(url) => f.write_str(&without_password(url)),
+        }
+    }
+}
+
+impl fmt::Debug for Database {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Sqlite(path) => f.debug_tuple("Sqlite").field(path).finish(),
+            Self::Postgres(_) => f.debug_tuple("Postgres").field(&self.to_string()).finish(),
+        }
+    }
+}
+
+/// The PostgreSQL arm until a backend is wired in.
+fn no_postgres(db: &Database) -> StoreError {
+    StoreError::NoBackend {
+        location: db.to_string(),
+        backend: "PostgreSQL",
+    }
+}
+
+/// Opens the campaign `db` seen through `scope`, creating it on first use.
+pub fn open(db: &Database, scope: Scope) -> Result<Box<dyn Store>, StoreError> {
+    match db {
+        Database::Sqlite(path) => Ok(Box::new(SqliteStore::open(path, scope)?)),
+        Database::Postgres(_) => Err(no_postgres(db)),
+    }
+}
+
+/// Opens an existing campaign `db` seen through `scope`: nothing is created (a missing one
+/// is [`StoreError::Missing`]), and a SQLite file without write permission is opened
+/// read-only.
+pub fn open_existing(db: &Database, scope: Scope) -> Result<Box<dyn Store>, StoreError> {
+    match db {
+        Database::Sqlite(path) => Ok(Box::new(SqliteStore::open_existing(path, scope)?)),
+        Database::Postgres(_) => Err(no_postgres(db)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use solum_store::NewEntry;
+
+    fn db(name: &str) -> Database {
+        name.parse().unwrap()
+    }
+
+    #[test]
+    fn a_postgres_scheme_names_a_database_and_anything_else_a_file() {
+        assert!(db("postgres://u@h/c").is_postgres());
+        assert!(db("postgresql://h/c").is_postgres());
+        assert!(db("PostgreSQL://h/c").is_postgres());
+        assert_eq!(
+            db("campaign.solum"),
+            Database::Sqlite("campaign.solum".into())
+        );
+        assert_eq!(
+            db("postgres.solum"),
+            Database::Sqlite("postgres.solum".into())
+        );
+        assert_eq!(
+            db("./postgres://x"),
+            Database::Sqlite("./postgres://x".into())
+        );
+        assert!("".parse::<Database>().is_err());
+    }
+
+    #[test]
+    fn a_database_never_shows_its_password() {
+        let cases = [
+            (
+                "postgres://ann:s3cret@db.example:5432/club",
+                "postgres://ann@db.example:5432/club",
+            ),
+            ("postgresql://ann@db/club", "postgresql://ann@db/club"),
+            (
+                "postgres://db/club?password=s3cret&sslmode=require",
+                "postgres://db/club?sslmode=require",
+            ),
+            ("postgres://ann:s3c@r/et@db/club", "postgres://ann@db/club"),
+            (
+                "postgres://ann:s3cret@db/club?PASSWORD=s3cret",
+                "postgres://ann@db/club",
+            ),
+        ];
+        for (url, shown) in cases {
+            let d = db(url);
+            assert_eq!(d.to_string(), shown, "{shown}");
+            assert!(!format!("{d:?}").contains("s3c"), "{d:?}");
+        }
+    }
+
+    #[test]
+    fn postgres_answers_that_this_build_has_no_backend_without_the_password() {
+        let d = db("postgres://ann:s3cret@db/club");
+        for e in [
+            open(&d, Scope::HOME).err().unwrap(),
+            open_existing(&d, Scope::HOME).err().unwrap(),
+        ] {
+            assert!(matches!(e, StoreError::NoBackend { .. }), "{e:?}");
+            let text = e.to_string();
+            assert_eq!(
+                text,
+                "postgres://ann@db/club: this build has no PostgreSQL backend yet"
+            );
+            assert!(e.is_bad_input());
+        }
+    }
+
+    #[test]
+    fn a_file_opens_as_a_boxed_sqlite_store_in_the_scope_asked() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = Database::from(dir.path().join("c.solum"));
+        let e = open_existing(&d, Scope::HOME).err().unwrap();
+        assert!(matches!(e, StoreError::Missing { .. }), "{e:?}");
+        let mut s = open(&d, Scope::HOME).unwrap();
+        let stored = s
+            .append(&[NewEntry {
+                at: "2026-12-01T00:00:00Z".into(),
+                kind: "note".into(),
+                schema: 1,
+                body: serde_json::json!({ "text": "hello" }),
+            }])
+            .unwrap();
+        assert_eq!(stored[0].seq, 1);
+        let again = open_existing(&d, Scope::member(5, 1, true)).unwrap();
+        assert_eq!(again.scope(), Scope::member(5, 1, true));
+        assert_eq!(again.location(), d.to_string());
+        assert_eq!(
+            again.entry_count().unwrap(),
+            0,
+            "table 5 sees nothing of table 0"
+        );
+    }
+}

@@ -1,0 +1,2246 @@
+//! The campaign store's embedded backend: one SQLite file, no server.
+//!
+//! [`SqliteStore`] implements `solum_store`'s traits ([`CampaignStore`], [`TableStore`],
+//! [`StoreHandle`]) and passes its conformance suite. Guarantees checked on every
+//! connection: WAL journal, `synchronous = FULL` (an acknowledged write survives a crash or
+//! power loss), foreign keys on, a busy timeout, and every write in a `BEGIN IMMEDIATE`
+//! transaction so that concurrent writers queue instead of failing half-way. Journal entries
+//! are append-only: triggers refuse any update or delete.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior, params};
+use solum_store::{
+    BUSY_TIMEOUT, CampaignStore, Entry, InviteRow, MAX_INTEGRITY_PROBLEMS, Member, NewEntry,
+    Redeemed, SESSION_TOUCH, Scope, Sheet, StoreError, StoreHandle, TableStore, WriteTx,
+    checked_body, name_key, with_retries,
+};
+
+/// The newest schema this build knows.
+pub const SCHEMA_VERSION: i64 = 7;
+
+/// Marks a SQLite file as a solum campaign (`PRAGMA application_id`): "SOLU".
+const APPLICATION_ID: i64 = 0x534F_4C55;
+
+/// The migrations, in order; migration `i` takes the schema from version `i` to `i + 1`.
+const MIGRATIONS: &[&str] = &[
+    // 0 → 1: the journal.
+    "CREATE TABLE journal (
+         seq    INTEGER PRIMARY KEY AUTOINCREMENT,
+         at     TEXT    NOT NULL,
+         kind   TEXT    NOT NULL,
+         schema INTEGER NOT NULL,
+         body   TEXT    NOT NULL CHECK (json_valid(body))
+     );
+     CREATE TRIGGER journal_no_update BEFORE UPDATE ON journal
+     BEGIN SELECT RAISE(ABORT, 'journal entries are append-only'); END;
+     CREATE TRIGGER journal_no_delete BEFORE DELETE ON journal
+     BEGIN SELECT RAISE(ABORT, 'journal entries are append-only'); END;
+     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
+    // 1 → 2: character sheets of every system, one row each, with a version that every
+    // change raises.
+    "CREATE TABLE sheets (
+         id       INTEGER PRIMARY KEY,
+         system   TEXT    NOT NULL,
+         name     TEXT    NOT NULL,
+         name_key TEXT    NOT NULL,
+         schema   INTEGER NOT NULL,
+         version  INTEGER NOT NULL,
+         body     TEXT    NOT NULL CHECK (json_valid(body)),
+         UNIQUE (system, name_key)
+     );",
+    // 2 → 3: tables of the web table. Table 0 is the campaign's own (the command line's);
+    // every journal entry and sheet belongs to one table, and a journal entry may be a game
+    // master's secret. Sheets are rebuilt so that a name is unique within its table and a
+    // sheet has an owner (the member who created it).
+    "CREATE TABLE tables (
+         id      INTEGER PRIMARY KEY,
+         name    TEXT    NOT NULL,
+         created TEXT    NOT NULL
+     );
+     INSERT INTO tables (id, name, created) VALUES (0, 'home', '');
+     CREATE TABLE members (
+         id       INTEGER PRIMARY KEY,
+         table_id INTEGER NOT NULL REFERENCES tables (id),
+         name     TEXT    NOT NULL,
+         role     TEXT    NOT NULL CHECK (role IN ('gm', 'player')),
+         joined   TEXT    NOT NULL
+     );
+     CREATE TABLE invites (
+         token_hash TEXT    PRIMARY KEY,
+         table_id   INTEGER NOT NULL REFERENCES tables (id),
+         role       TEXT    NOT NULL CHECK (role IN ('gm', 'player')),
+         created    TEXT    NOT NULL,
+         used_by    INTEGER REFERENCES members (id)
+     );
+     CREATE TABLE sessions (
+         token_hash TEXT    PRIMARY KEY,
+         member_id  INTEGER NOT NULL REFERENCES members (id),
+         created    TEXT    NOT NULL
+     );
+     ALTER TABLE journal ADD COLUMN table_id INTEGER NOT NULL DEFAULT 0;
+     ALTER TABLE journal ADD COLUMN secret INTEGER NOT NULL DEFAULT 0 CHECK (secret IN (0, 1));
+     CREATE INDEX journal_by_table ON journal (table_id, seq);
+     CREATE TABLE sheets3 (
+         id       INTEGER PRIMARY KEY,
+         table_id INTEGER NOT NULL REFERENCES tables (id),
+         owner    INTEGER REFERENCES members (id),
+         system   TEXT    NOT NULL,
+         name     TEXT    NOT NULL,
+         name_key TEXT    NOT NULL,
+         schema   INTEGER NOT NULL,
+         version  INTEGER NOT NULL,
+         body     TEXT    NOT NULL CHECK (json_valid(body)),
+         UNIQUE (table_id, system, name_key)
+     );
+     INSERT INTO sheets3 (id, table_id, owner, system, name, name_key, schema, version, body)
+         SELECT id, 0, NULL, system, name, name_key, schema, version, body FROM sheets;
+     DROP TABLE sheets;
+     ALTER TABLE sheets3 RENAME TO sheets;",
+    // 3 → 4: a session expires when idle; `last_used` (Unix seconds) is when it was last
+    // seen, starting at its creation.
+    "ALTER TABLE sessions ADD COLUMN last_used INTEGER NOT NULL DEFAULT 0;
+     UPDATE sessions SET last_used = COALESCE(CAST(strftime('%s', created) AS INTEGER), 0);",
+    // 4 → 5: an invite expires (`expires`, Unix seconds) and can be revoked; invites made
+    // before expire seven days after their creation, and the unused game master invites of
+    // the home table (one more printed at every start of `solum serve`) are revoked. A
+    // member's `name_key` (the application's comparison form of the name) keeps two members
+    // of a table from looking alike. `reveals` lists the secret entries a game master has
+    // shown the table, each at most once.
+    "ALTER TABLE invites ADD COLUMN expires INTEGER NOT NULL DEFAULT 0;
+     ALTER TABLE invites ADD COLUMN revoked INTEGER NOT NULL DEFAULT 0 CHECK (revoked IN (0, 1));
+     UPDATE invites SET expires = COALESCE(CAST(strftime('%s', created) AS INTEGER), 0) + 604800;
+     UPDATE invites SET revoked = 1 WHERE used_by IS NULL AND table_id = 0 AND role = 'gm';
+     ALTER TABLE members ADD COLUMN name_key TEXT NOT NULL DEFAULT '';
+     UPDATE members SET name_key = lower(trim(name));
+     CREATE TABLE reveals (
+         seq INTEGER PRIMARY KEY REFERENCES journal (seq)
+     );",
+    // 5 → 6: entries of one kind found from the end (the open scene) without a scan.
+    "CREATE INDEX journal_by_kind ON journal (table_id, kind, seq);",
+    // 6 → 7: each table's journal numbered on its own (`table_seq`: 1, 2, 3, … with no gap,
+    // assigned in the append's write transaction), so that no number a member sees tells how
+    // busy another table is. Existing entries are numbered in their order; the imported-through
+    // marker of every table (a global number) becomes its table's number. `seq` stays the
+    // file's own order (and what `reveals` refers to).
+    "ALTER TABLE journal ADD COLUMN table_seq INTEGER NOT NULL DEFAULT 0;
+     CREATE TEMP TABLE numbering (seq INTEGER PRIMARY KEY, n INTEGER NOT NULL);
+     INSERT INTO numbering (seq, n)
+         SELECT seq, row_number() OVER (PARTITION BY table_id ORDER BY seq) FROM journal;
+     DROP TRIGGER journal_no_update;
+     UPDATE journal SET table_seq = (SELECT n FROM numbering WHERE numbering.seq = journal.seq);
+     CREATE TRIGGER journal_no_update BEFORE UPDATE ON journal
+     BEGIN SELECT RAISE(ABORT, 'journal entries are append-only'); END;
+     UPDATE meta SET value = COALESCE(
+             (SELECT n FROM numbering WHERE numbering.seq = CAST(meta.value AS INTEGER)), value)
+         WHERE key = 'journal.imported_through' OR key GLOB 'table/*/journal.imported_through';
+     DROP TABLE temp.numbering;
+     CREATE UNIQUE INDEX journal_by_table_seq ON journal (table_id, table_seq);",
+];
+
+/// The embedded backend: one SQLite file.
+#[derive(Debug)]
+pub struct SqliteStore {
+    path: PathBuf,
+    conn: Connection,
+    scope: Scope,
+}
+
+impl SqliteStore {
+    /// Opens the campaign at `path` seen through `scope`, creating it (and its migrations) on
+    /// first use.
+    pub fn open(path: &Path, scope: Scope) -> Result<Self, StoreError> {
+        let path = path.to_path_buf();
+        match std::fs::metadata(&path) {
+            Ok(meta) if !meta.is_file() => {
+                return Err(StoreError::BadPath {
+                    location: loc(&path),
+                    reason: "not a regular file".into(),
+                });
+            }
+            Ok(meta) if meta.permissions().readonly() => {
+                return Err(StoreError::ReadOnly {
+                    location: loc(&path),
+                });
+            }
+            _ => {}
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(&path, flags).map_err(|e| classify(&path, e))?;
+        let mut store = Self { path, conn, scope };
+        store.configure()?;
+        store.migrate()?;
+        Ok(store)
+    }
+
+    /// Opens an existing campaign only to read it: a missing file is an error (nothing is
+    /// created), and a file without write permission is opened read-only instead of refused.
+    /// A campaign of an older schema is upgraded when it can be written, and refused when it
+    /// cannot.
+    /// Every query is filtered by `scope`.
+    pub fn open_existing(path: &Path, scope: Scope) -> Result<Self, StoreError> {
+        let owned = path.to_path_buf();
+        let meta = match std::fs::metadata(path) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(StoreError::Missing {
+                    location: loc(&owned),
+                });
+            }
+            Err(e) => {
+                return Err(StoreError::BadPath {
+                    location: loc(&owned),
+                    reason: e.to_string(),
+                });
+            }
+        };
+        if !meta.is_file() {
+            return Err(StoreError::BadPath {
+                location: loc(&owned),
+                reason: "not a regular file".into(),
+            });
+        }
+        if !meta.permissions().readonly() {
+            return Self::open(path, scope);
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags).map_err(|e| classify(path, e))?;
+        let store = Self {
+            path: owned,
+            conn,
+            scope,
+        };
+        store
+            .conn
+            .busy_timeout(BUSY_TIMEOUT)
+            .map_err(|e| store.err(e))?;
+        if store.pragma_i64("application_id")? != APPLICATION_ID {
+            return Err(StoreError::NotACampaign {
+                location: loc(&store.path),
+                reason: "not marked as a solum campaign".into(),
+            });
+        }
+        match store.schema_version()? {
+            v if v > SCHEMA_VERSION => Err(StoreError::NewerSchema {
+                location: loc(&store.path),
+                found: v,
+                known: SCHEMA_VERSION,
+            }),
+            v if v < SCHEMA_VERSION => Err(StoreError::ReadOnly {
+                location: loc(&store.path),
+            }),
+            _ => Ok(store),
+        }
+    }
+
+    /// Runs `work` in a `BEGIN IMMEDIATE` transaction, or, inside a group
+    /// ([`CampaignStore::begin_group`]), in a savepoint that the group's commit keeps: all
+    /// or nothing on its own either way.
+    fn in_write(
+        &mut self,
+        work: &mut dyn FnMut(&Connection) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        if !self.conn.is_autocommit() {
+            let sp = self.conn.savepoint().map_err(|e| classify(&path, e))?;
+            work(&sp)?;
+            return sp.commit().map_err(|e| classify(&path, e));
+        }
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| classify(&path, e))?;
+        work(&tx)?;
+        tx.commit().map_err(|e| classify(&path, e))
+    }
+
+    /// The campaign file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The schema version of the open file.
+    pub fn schema_version(&self) -> Result<i64, StoreError> {
+        self.pragma_i64("user_version")
+    }
+
+    /// Lowers SQLite's page limit, to test what a full disk does.
+    #[doc(hidden)]
+    pub fn limit_pages(&self, pages: u64) -> Result<u64, StoreError> {
+        let sql = format!("PRAGMA max_page_count = {pages}");
+        self.conn
+            .query_row(&sql, [], |r| r.get::<_, i64>(0))
+            .map(|n| n.max(0) as u64)
+            .map_err(|e| self.err(e))
+    }
+
+    fn err(&self, e: rusqlite::Error) -> StoreError {
+        classify(&self.path, e)
+    }
+
+    fn pragma_i64(&self, name: &str) -> Result<i64, StoreError> {
+        self.conn
+            .query_row(&format!("PRAGMA {name}"), [], |r| r.get(0))
+            .map_err(|e| self.err(e))
+    }
+
+    /// Settings every connection needs, each read back: a pragma that silently did not take
+    /// (a read-only file stays in its old journal mode) must not go unnoticed.
+    fn configure(&mut self) -> Result<(), StoreError> {
+        self.conn
+            .busy_timeout(BUSY_TIMEOUT)
+            .map_err(|e| self.err(e))?;
+        // Reading the header first tells "not a database" apart from other failures.
+        let app_id = self.pragma_i64("application_id")?;
+        let tables: i64 = self
+            .conn
+            .query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))
+            .map_err(|e| self.err(e))?;
+        if tables > 0 && app_id != APPLICATION_ID {
+            return Err(StoreError::NotACampaign {
+                location: loc(&self.path),
+                reason: "a SQLite database of another program".into(),
+            });
+        }
+        let mode: String = self
+            .conn
+            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+            .map_err(|e| self.err(e))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(StoreError::ReadOnly {
+                location: loc(&self.path),
+            });
+        }
+        self.conn
+            .execute_batch("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
+            .map_err(|e| self.err(e))?;
+        let synchronous = self.pragma_i64("synchronous")?;
+        let foreign_keys = self.pragma_i64("foreign_keys")?;
+        if synchronous != 2 || foreign_keys != 1 {
+            return Err(StoreError::BadPath {
+                location: loc(&self.path),
+                reason: format!(
+                    "SQLite refused the settings a campaign needs (synchronous {synchronous}, foreign keys {foreign_keys})"
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Brings the schema up to [`SCHEMA_VERSION`], one migration per transaction: a migration
+    /// killed half-way leaves the old schema.
+    fn migrate(&mut self) -> Result<(), StoreError> {
+        // Opening a current campaign takes no write lock: readers (the web table's many
+        // requests) do not queue behind writers just to learn there is nothing to migrate.
+        if self.schema_version()? == SCHEMA_VERSION {
+            return Ok(());
+        }
+        loop {
+            let path = self.path.clone();
+            let tx = self
+                .conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(|e| classify(&path, e))?;
+            // Read inside the write lock: another process may have migrated meanwhile.
+            let version: i64 = tx
+                .query_row("PRAGMA user_version", [], |r| r.get(0))
+                .map_err(|e| classify(&path, e))?;
+            if version > SCHEMA_VERSION {
+                return Err(StoreError::NewerSchema {
+                    location: loc(&path),
+                    found: version,
+                    known: SCHEMA_VERSION,
+                });
+            }
+            let Some(step) = usize::try_from(version)
+                .ok()
+                .and_then(|v| MIGRATIONS.get(v))
+            else {
+                return Ok(());
+            };
+            if version == 0 {
+                tx.execute_batch(&format!("PRAGMA application_id = {APPLICATION_ID}"))
+                    .map_err(|e| classify(&path, e))?;
+            }
+            tx.execute_batch(step).map_err(|e| classify(&path, e))?;
+            tx.execute_batch(&format!("PRAGMA user_version = {}", version + 1))
+                .map_err(|e| classify(&path, e))?;
+            tx.commit().map_err(|e| classify(&path, e))?;
+        }
+    }
+}
+
+/// A write transaction of [`SqliteStore`].
+struct SqliteTx<'a> {
+    path: &'a Path,
+    scope: Scope,
+    /// The connection inside its transaction (or a group's savepoint).
+    tx: &'a Connection,
+}
+
+fn row_to_sheet(r: &rusqlite::Row<'_>) -> rusqlite::Result<(String, String, i64, i64, String)> {
+    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+}
+
+fn parse_sheet(row: (String, String, i64, i64, String)) -> Result<Sheet, StoreError> {
+    let (system, name, schema, version, body) = row;
+    let body = serde_json::from_str(&body).map_err(|e| StoreError::Unreadable {
+        what: format!("the sheet of {name}"),
+        reason: e.to_string(),
+    })?;
+    Ok(Sheet {
+        system,
+        name,
+        schema,
+        version,
+        body,
+    })
+}
+
+const SHEET_COLUMNS: &str = "system, name, schema, version, body";
+
+fn get_sheet(
+    conn: &Connection,
+    path: &Path,
+    scope: Scope,
+    system: &str,
+    name: &str,
+) -> Result<Option<Sheet>, StoreError> {
+    conn.query_row(
+        &format!(
+            "SELECT {SHEET_COLUMNS} FROM sheets WHERE table_id = ?3 AND system = ?1 AND name_key = ?2"
+        ),
+        params![system, name_key(name), scope.table],
+        row_to_sheet,
+    )
+    .optional()
+    .map_err(|e| classify(path, e))?
+    .map(parse_sheet)
+    .transpose()
+}
+
+fn sheet_body(sheet: &Sheet) -> Result<String, StoreError> {
+    checked_body("a sheet", &sheet.body)
+}
+
+impl WriteTx for SqliteTx<'_> {
+    fn sheet(&self, system: &str, name: &str) -> Result<Option<Sheet>, StoreError> {
+        get_sheet(self.tx, self.path, self.scope, system, name)
+    }
+
+    fn insert_sheet(&mut self, sheet: &Sheet) -> Result<(), StoreError> {
+        let body = sheet_body(sheet)?;
+        if get_sheet(self.tx, self.path, self.scope, &sheet.system, &sheet.name)?.is_some() {
+            return Err(StoreError::NameTaken {
+                name: sheet.name.clone(),
+            });
+        }
+        self.tx
+            .execute(
+                "INSERT INTO sheets (system, name, name_key, schema, version, body, table_id, owner)
+                 VALUES (?1, ?2, ?3, ?4, 1, ?5, ?6, ?7)",
+                params![
+                    sheet.system,
+                    sheet.name,
+                    name_key(&sheet.name),
+                    sheet.schema,
+                    body,
+                    self.scope.table,
+                    self.scope.member
+                ],
+            )
+            .map_err(|e| classify(self.path, e))?;
+        Ok(())
+    }
+
+    fn share_owner(
+        &mut self,
+        system: &str,
+        name: &str,
+        owner_system: &str,
+    ) -> Result<(), StoreError> {
+        self.tx
+            .execute(
+                "UPDATE sheets SET owner = (SELECT owner FROM sheets
+                     WHERE table_id = ?1 AND system = ?4 AND name_key = ?3)
+                 WHERE table_id = ?1 AND system = ?2 AND name_key = ?3
+                   AND EXISTS (SELECT 1 FROM sheets
+                     WHERE table_id = ?1 AND system = ?4 AND name_key = ?3)",
+                params![self.scope.table, system, name_key(name), owner_system],
+            )
+            .map_err(|e| classify(self.path, e))?;
+        Ok(())
+    }
+
+    fn update_sheet(
+        &mut self,
+        system: &str,
+        name: &str,
+        sheet: &Sheet,
+    ) -> Result<Sheet, StoreError> {
+        let body = sheet_body(sheet)?;
+        let old = get_sheet(self.tx, self.path, self.scope, system, name)?
+            .ok_or_else(|| StoreError::NoSuchSheet { name: name.into() })?;
+        if !self.scope.gm {
+            let owner: Option<i64> = self
+                .tx
+                .query_row(
+                    "SELECT owner FROM sheets WHERE table_id = ?1 AND system = ?2 AND name_key = ?3",
+                    params![self.scope.table, system, name_key(name)],
+                    |r| r.get(0),
+                )
+                .map_err(|e| classify(self.path, e))?;
+            if owner.is_none() || owner != self.scope.member {
+                return Err(StoreError::Forbidden(format!(
+                    "{} is not your character",
+                    old.name
+                )));
+            }
+        }
+        if name_key(&sheet.name) != name_key(name)
+            && get_sheet(self.tx, self.path, self.scope, system, &sheet.name)?.is_some()
+        {
+            return Err(StoreError::NameTaken {
+                name: sheet.name.clone(),
+            });
+        }
+        let version = old.version.checked_add(1).ok_or_else(|| {
+            StoreError::BadRecord(format!("the sheet of {name} has changed too often"))
+        })?;
+        self.tx
+            .execute(
+                "UPDATE sheets SET name = ?1, name_key = ?2, schema = ?3, version = ?4, body = ?5
+                 WHERE system = ?6 AND name_key = ?7 AND table_id = ?8",
+                params![
+                    sheet.name,
+                    name_key(&sheet.name),
+                    sheet.schema,
+                    version,
+                    body,
+                    system,
+                    name_key(name),
+                    self.scope.table
+                ],
+            )
+            .map_err(|e| classify(self.path, e))?;
+        Ok(Sheet {
+            version,
+            system: system.to_string(),
+            ..sheet.clone()
+        })
+    }
+
+    fn append(&mut self, entries: &[NewEntry]) -> Result<Vec<Entry>, StoreError> {
+        append_in(self.tx, self.path, self.scope, entries)
+    }
+
+    fn last_of_kind(&self, kind: &str) -> Result<Option<Entry>, StoreError> {
+        Ok(read_entries(
+            self.tx,
+            self.path,
+            LAST_OF_KIND,
+            params![kind, self.scope.table, self.scope.gm],
+        )?
+        .pop())
+    }
+
+    fn entries_after(&self, after: i64, limit: usize) -> Result<Vec<Entry>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        read_entries(
+            self.tx,
+            self.path,
+            ENTRIES_AFTER,
+            params![after, limit, self.scope.table, self.scope.gm],
+        )
+    }
+
+    fn reveal(&mut self, seq: i64) -> Result<Entry, StoreError> {
+        if !self.scope.gm || self.scope.secret_writes {
+            return Err(StoreError::Forbidden(
+                "only the game master reveals a secret entry, and not in secret".into(),
+            ));
+        }
+        let found = self
+            .tx
+            .query_row(
+                "SELECT seq, at, kind, schema, body FROM journal
+                 WHERE table_seq = ?1 AND table_id = ?2 AND secret = 1",
+                params![seq, self.scope.table],
+                |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, i64>(3)?,
+                        r.get::<_, String>(4)?,
+                    ))
+                },
+            )
+            .optional()
+            .map_err(|e| classify(self.path, e))?;
+        let Some((global, at, kind, schema, body)) = found else {
+            return Err(StoreError::NotSecret { seq });
+        };
+        let added = self
+            .tx
+            .execute("INSERT OR IGNORE INTO reveals (seq) VALUES (?1)", [global])
+            .map_err(|e| classify(self.path, e))?;
+        if added == 0 {
+            return Err(StoreError::RevealedAlready { seq });
+        }
+        let body = serde_json::from_str(&body).map_err(|e| StoreError::Unreadable {
+            what: format!("entry {seq}"),
+            reason: e.to_string(),
+        })?;
+        Ok(Entry {
+            seq,
+            at,
+            kind,
+            schema,
+            body,
+            secret: true,
+        })
+    }
+}
+
+fn append_in(
+    tx: &Connection,
+    path: &Path,
+    scope: Scope,
+    entries: &[NewEntry],
+) -> Result<Vec<Entry>, StoreError> {
+    if scope.secret_writes && !scope.gm {
+        return Err(StoreError::Forbidden(
+            "only the game master rolls in secret".into(),
+        ));
+    }
+    let bodies = entries
+        .iter()
+        .map(|e| checked_body("an entry", &e.body))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut stored = Vec::with_capacity(entries.len());
+    // The table's next number, read inside the write transaction that holds the file's write
+    // lock: numbers are assigned in commit order, with no gap.
+    let mut last: i64 = tx
+        .prepare_cached("SELECT COALESCE(MAX(table_seq), 0) FROM journal WHERE table_id = ?1")
+        .and_then(|mut s| s.query_row([scope.table], |r| r.get(0)))
+        .map_err(|e| classify(path, e))?;
+    let mut insert = tx
+        .prepare_cached(
+            "INSERT INTO journal (at, kind, schema, body, table_id, secret, table_seq)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )
+        .map_err(|e| classify(path, e))?;
+    for (entry, body) in entries.iter().zip(&bodies) {
+        last = last.checked_add(1).ok_or_else(|| {
+            StoreError::BadRecord("the table's journal has no number left".into())
+        })?;
+        insert
+            .execute(params![
+                entry.at,
+                entry.kind,
+                entry.schema,
+                body,
+                scope.table,
+                scope.secret_writes,
+                last
+            ])
+            .map_err(|e| classify(path, e))?;
+        stored.push(Entry {
+            seq: last,
+            at: entry.at.clone(),
+            kind: entry.kind.clone(),
+            schema: entry.schema,
+            body: entry.body.clone(),
+            secret: scope.secret_writes,
+        });
+    }
+    Ok(stored)
+}
+
+/// The latest entries, newest first (by `journal_by_table`, read backwards).
+const LAST_ENTRIES: &str = "SELECT table_seq, at, kind, schema, body, secret FROM journal
+     WHERE table_id = ?2 AND (secret = 0 OR ?3) ORDER BY table_seq DESC LIMIT ?1";
+
+/// Entries before a point, newest first (by `journal_by_table_seq`, read backwards).
+const ENTRIES_BEFORE: &str = "SELECT table_seq, at, kind, schema, body, secret FROM journal
+     WHERE table_id = ?3 AND table_seq < ?1 AND (secret = 0 OR ?4)
+     ORDER BY table_seq DESC LIMIT ?2";
+
+/// Entries after a point, in order (by `journal_by_table_seq`).
+const ENTRIES_AFTER: &str = "SELECT table_seq, at, kind, schema, body, secret FROM journal
+     WHERE table_id = ?3 AND table_seq > ?1 AND (secret = 0 OR ?4)
+     ORDER BY table_seq LIMIT ?2";
+
+/// The latest entry of a kind (by `journal_by_kind`, read backwards).
+const LAST_OF_KIND: &str = "SELECT table_seq, at, kind, schema, body, secret FROM journal
+     WHERE table_id = ?2 AND kind = ?1 AND (secret = 0 OR ?3) ORDER BY seq DESC LIMIT 1";
+
+impl SqliteStore {
+    /// Journal rows of `sql` (columns seq, at, kind, schema, body, secret), as entries.
+    fn read_entries(
+        &self,
+        sql: &str,
+        params: impl rusqlite::Params,
+    ) -> Result<Vec<Entry>, StoreError> {
+        read_entries(&self.conn, &self.path, sql, params)
+    }
+}
+
+/// Journal rows of `sql` (columns seq, at, kind, schema, body, secret) read on `conn`.
+fn read_entries(
+    conn: &Connection,
+    path: &Path,
+    sql: &str,
+    params: impl rusqlite::Params,
+) -> Result<Vec<Entry>, StoreError> {
+    let mut stmt = conn.prepare_cached(sql).map_err(|e| classify(path, e))?;
+    let rows = stmt
+        .query_map(params, |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, i64>(3)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, bool>(5)?,
+            ))
+        })
+        .map_err(|e| classify(path, e))?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (seq, at, kind, schema, body, secret) = row.map_err(|e| classify(path, e))?;
+        let body = serde_json::from_str(&body).map_err(|e| StoreError::Unreadable {
+            what: format!("entry {seq}"),
+            reason: e.to_string(),
+        })?;
+        out.push(Entry {
+            seq,
+            at,
+            kind,
+            schema,
+            body,
+            secret,
+        });
+    }
+    Ok(out)
+}
+
+impl CampaignStore for SqliteStore {
+    fn append(&mut self, entries: &[NewEntry]) -> Result<Vec<Entry>, StoreError> {
+        let mut stored = Vec::new();
+        self.write(&mut |tx| {
+            stored = tx.append(entries)?;
+            Ok(())
+        })?;
+        Ok(stored)
+    }
+
+    fn sheet(&self, system: &str, name: &str) -> Result<Option<Sheet>, StoreError> {
+        get_sheet(&self.conn, &self.path, self.scope, system, name)
+    }
+
+    fn sheets(&self, system: &str) -> Result<Vec<Sheet>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {SHEET_COLUMNS} FROM sheets WHERE system = ?1 AND table_id = ?2
+                 ORDER BY name_key"
+            ))
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map(params![system, self.scope.table], row_to_sheet)
+            .map_err(|e| self.err(e))?;
+        let mut out = Vec::new();
+        for row in rows {
+            out.push(parse_sheet(row.map_err(|e| self.err(e))?)?);
+        }
+        Ok(out)
+    }
+
+    fn write(
+        &mut self,
+        work: &mut dyn FnMut(&mut dyn WriteTx) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        let scope = self.scope;
+        // SQLite's writers queue on the file's lock and meet no conflict; a backend that
+        // does runs the work again, and so may this one.
+        with_retries(&loc(&path), || {
+            self.in_write(&mut |tx| {
+                work(&mut SqliteTx {
+                    path: &path,
+                    scope,
+                    tx,
+                })
+            })
+        })
+    }
+
+    fn begin_group(&mut self) -> Result<(), StoreError> {
+        if self.conn.is_autocommit() {
+            self.conn
+                .execute_batch("BEGIN IMMEDIATE")
+                .map_err(|e| self.err(e))?;
+        }
+        Ok(())
+    }
+
+    fn end_group(&mut self) -> Result<(), StoreError> {
+        if !self.conn.is_autocommit() {
+            self.conn.execute_batch("COMMIT").map_err(|e| self.err(e))?;
+        }
+        Ok(())
+    }
+
+    fn entries_after(&self, after: i64, limit: usize) -> Result<Vec<Entry>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.read_entries(
+            ENTRIES_AFTER,
+            params![after, limit, self.scope.table, self.scope.gm],
+        )
+    }
+
+    fn last_entries(&self, limit: usize) -> Result<Vec<Entry>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let mut out = self.read_entries(
+            LAST_ENTRIES,
+            params![limit, self.scope.table, self.scope.gm],
+        )?;
+        out.reverse();
+        Ok(out)
+    }
+
+    fn entries_before(&self, before: i64, limit: usize) -> Result<Vec<Entry>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.read_entries(
+            ENTRIES_BEFORE,
+            params![before, limit, self.scope.table, self.scope.gm],
+        )
+    }
+
+    fn last_of_kind(&self, kind: &str) -> Result<Option<Entry>, StoreError> {
+        Ok(self
+            .read_entries(LAST_OF_KIND, params![kind, self.scope.table, self.scope.gm])?
+            .pop())
+    }
+
+    fn entry_count(&self) -> Result<u64, StoreError> {
+        self.conn
+            .query_row(
+                "SELECT count(*) FROM journal WHERE table_id = ?1 AND (secret = 0 OR ?2)",
+                params![self.scope.table, self.scope.gm],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| n.max(0) as u64)
+            .map_err(|e| self.err(e))
+    }
+
+    fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
+        self.conn
+            .query_row(
+                "SELECT value FROM meta WHERE key = ?1",
+                [self.scope.meta_key(key)],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|e| self.err(e))
+    }
+
+    fn set_meta(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        if !self.scope.gm {
+            return Err(StoreError::Forbidden(
+                "only the game master changes the table's settings".into(),
+            ));
+        }
+        let key = self.scope.meta_key(key);
+        self.in_write(&mut |tx| {
+            tx.execute(
+                "INSERT INTO meta (key, value) VALUES (?1, ?2)
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                params![key, value],
+            )
+            .map(drop)
+            .map_err(|e| classify(&path, e))
+        })
+    }
+
+    fn sees_every_entry(&self) -> bool {
+        self.scope.gm
+    }
+
+    fn integrity_problems(&self) -> Result<Vec<String>, StoreError> {
+        let limit = MAX_INTEGRITY_PROBLEMS;
+        let mut problems = Vec::new();
+        let mut check = self
+            .conn
+            .prepare(&format!("PRAGMA integrity_check({limit})"))
+            .map_err(|e| self.err(e))?;
+        let rows = check
+            .query_map([], |r| r.get::<_, String>(0))
+            .map_err(|e| self.err(e))?;
+        for row in rows {
+            let row = row.map_err(|e| self.err(e))?;
+            if row != "ok" {
+                problems.push(format!("integrity check: {row}"));
+            }
+        }
+        let mut keys = self
+            .conn
+            .prepare("PRAGMA foreign_key_check")
+            .map_err(|e| self.err(e))?;
+        let rows = keys
+            .query_map([], |r| {
+                Ok(format!(
+                    "foreign key check: a row of {} (rowid {}) points to a missing row of {}",
+                    r.get::<_, String>(0)?,
+                    r.get::<_, Option<i64>>(1)?
+                        .map_or_else(|| "?".to_owned(), |id| id.to_string()),
+                    r.get::<_, String>(2)?,
+                ))
+            })
+            .map_err(|e| self.err(e))?;
+        for row in rows.take(limit) {
+            problems.push(row.map_err(|e| self.err(e))?);
+        }
+        problems.truncate(limit);
+        Ok(problems)
+    }
+
+    fn check_integrity(&self) -> Result<(), StoreError> {
+        let result: String = self
+            .conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .map_err(|e| self.err(e))?;
+        if result == "ok" {
+            Ok(())
+        } else {
+            Err(StoreError::BadPath {
+                location: loc(&self.path),
+                reason: format!("the integrity check failed: {result}"),
+            })
+        }
+    }
+}
+
+const MEMBER_COLUMNS: &str = "m.id, m.table_id, t.name, m.name, m.role = 'gm' FROM members m JOIN tables t ON t.id = m.table_id";
+
+fn row_to_member(r: &rusqlite::Row<'_>) -> rusqlite::Result<Member> {
+    Ok(Member {
+        id: r.get(0)?,
+        table: r.get(1)?,
+        table_name: r.get(2)?,
+        name: r.get(3)?,
+        gm: r.get(4)?,
+    })
+}
+
+fn role(gm: bool) -> &'static str {
+    if gm { "gm" } else { "player" }
+}
+
+impl SqliteStore {
+    fn member_by_id(
+        tx: &rusqlite::Transaction<'_>,
+        path: &Path,
+        id: i64,
+    ) -> Result<Member, StoreError> {
+        tx.query_row(
+            &format!("SELECT {MEMBER_COLUMNS} WHERE m.id = ?1"),
+            [id],
+            row_to_member,
+        )
+        .map_err(|e| classify(path, e))
+    }
+}
+
+impl TableStore for SqliteStore {
+    fn create_table(
+        &mut self,
+        name: &str,
+        gm_name: &str,
+        gm_key: &str,
+        session_hash: &str,
+        at: &str,
+    ) -> Result<Member, StoreError> {
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| classify(&path, e))?;
+        let run = |tx: &rusqlite::Transaction<'_>| -> rusqlite::Result<i64> {
+            tx.execute(
+                "INSERT INTO tables (name, created) VALUES (?1, ?2)",
+                params![name, at],
+            )?;
+            let table = tx.last_insert_rowid();
+            tx.execute(
+                "INSERT INTO members (table_id, name, role, joined, name_key)
+                 VALUES (?1, ?2, 'gm', ?3, ?4)",
+                params![table, gm_name, at, gm_key],
+            )?;
+            let member = tx.last_insert_rowid();
+            tx.execute(
+                "INSERT INTO sessions (token_hash, member_id, created, last_used)
+                 VALUES (?1, ?2, ?3, COALESCE(CAST(strftime('%s', ?3) AS INTEGER), 0))",
+                params![session_hash, member, at],
+            )?;
+            Ok(member)
+        };
+        let member = run(&tx).map_err(|e| classify(&path, e))?;
+        let member = Self::member_by_id(&tx, &path, member)?;
+        tx.commit().map_err(|e| classify(&path, e))?;
+        Ok(member)
+    }
+
+    fn add_invite(
+        &mut self,
+        table: i64,
+        gm: bool,
+        token_hash: &str,
+        at: &str,
+        expires: i64,
+    ) -> Result<i64, StoreError> {
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| classify(&path, e))?;
+        tx.execute(
+            "INSERT INTO invites (token_hash, table_id, role, created, expires)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![token_hash, table, role(gm), at, expires],
+        )
+        .map_err(|e| classify(&path, e))?;
+        let id = tx.last_insert_rowid();
+        tx.commit().map_err(|e| classify(&path, e))?;
+        Ok(id)
+    }
+
+    fn redeem_invite(
+        &mut self,
+        token_hash: &str,
+        name: &str,
+        name_key: &str,
+        session_hash: &str,
+        at: &str,
+        now: i64,
+    ) -> Result<Redeemed, StoreError> {
+        type Found = (i64, String, Option<i64>, bool, i64);
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| classify(&path, e))?;
+        let invite: Option<Found> = tx
+            .query_row(
+                "SELECT table_id, role, used_by, revoked, expires FROM invites
+                 WHERE token_hash = ?1",
+                [token_hash],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            )
+            .optional()
+            .map_err(|e| classify(&path, e))?;
+        let (table, role) = match invite {
+            None => return Ok(Redeemed::Unknown),
+            Some((_, _, Some(_), _, _)) => return Ok(Redeemed::Used),
+            Some((table, role, None, true, _)) => {
+                return Ok(Redeemed::Revoked {
+                    table,
+                    gm: role == "gm",
+                });
+            }
+            Some((_, _, None, false, expires)) if now >= expires => {
+                return Ok(Redeemed::Expired(expires));
+            }
+            Some((table, role, None, false, _)) => (table, role),
+        };
+        let taken: Option<String> = tx
+            .query_row(
+                "SELECT name FROM members WHERE table_id = ?1 AND name_key = ?2",
+                params![table, name_key],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|e| classify(&path, e))?;
+        if let Some(taken) = taken {
+            return Ok(Redeemed::NameTaken(taken));
+        }
+        let run = |tx: &rusqlite::Transaction<'_>| -> rusqlite::Result<i64> {
+            tx.execute(
+                "INSERT INTO members (table_id, name, role, joined, name_key)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![table, name, role, at, name_key],
+            )?;
+            let member = tx.last_insert_rowid();
+            tx.execute(
+                "UPDATE invites SET used_by = ?1 WHERE token_hash = ?2",
+                params![member, token_hash],
+            )?;
+            tx.execute(
+                "INSERT INTO sessions (token_hash, member_id, created, last_used)
+                 VALUES (?1, ?2, ?3, COALESCE(CAST(strftime('%s', ?3) AS INTEGER), 0))",
+                params![session_hash, member, at],
+            )?;
+            Ok(member)
+        };
+        let member = run(&tx).map_err(|e| classify(&path, e))?;
+        let member = Self::member_by_id(&tx, &path, member)?;
+        tx.commit().map_err(|e| classify(&path, e))?;
+        Ok(Redeemed::Joined(member))
+    }
+
+    fn invites(&self, table: i64) -> Result<Vec<InviteRow>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT rowid, role = 'gm', created, expires, used_by, revoked FROM invites
+                 WHERE table_id = ?1 ORDER BY rowid",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([table], |r| {
+                Ok(InviteRow {
+                    id: r.get(0)?,
+                    gm: r.get(1)?,
+                    created: r.get(2)?,
+                    expires: r.get(3)?,
+                    used_by: r.get(4)?,
+                    revoked: r.get(5)?,
+                })
+            })
+            .map_err(|e| self.err(e))?;
+        rows.collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(|e| self.err(e))
+    }
+
+    fn revoke_invite(&mut self, table: i64, id: i64) -> Result<bool, StoreError> {
+        self.conn
+            .execute(
+                "UPDATE invites SET revoked = 1
+                 WHERE rowid = ?1 AND table_id = ?2 AND used_by IS NULL AND revoked = 0",
+                params![id, table],
+            )
+            .map(|n| n > 0)
+            .map_err(|e| self.err(e))
+    }
+
+    fn revoke_unused_invites(&mut self, table: i64, gm: bool) -> Result<usize, StoreError> {
+        self.conn
+            .execute(
+                "UPDATE invites SET revoked = 1
+                 WHERE table_id = ?1 AND role = ?2 AND used_by IS NULL AND revoked = 0",
+                params![table, role(gm)],
+            )
+            .map_err(|e| self.err(e))
+    }
+
+    fn session_member(
+        &self,
+        session_hash: &str,
+        now: i64,
+        idle: i64,
+    ) -> Result<Option<Member>, StoreError> {
+        let found = self
+            .conn
+            .query_row(
+                "SELECT m.id, m.table_id, t.name, m.name, m.role = 'gm', s.last_used
+                 FROM sessions s JOIN members m ON m.id = s.member_id
+                 JOIN tables t ON t.id = m.table_id
+                 WHERE s.token_hash = ?1 AND s.last_used >= ?2",
+                params![session_hash, now.saturating_sub(idle)],
+                |r| Ok((row_to_member(r)?, r.get::<_, i64>(5)?)),
+            )
+            .optional()
+            .map_err(|e| self.err(e))?;
+        let Some((member, last_used)) = found else {
+            return Ok(None);
+        };
+        if last_used < now.saturating_sub(SESSION_TOUCH) {
+            // A busy campaign only delays the mark to a later request: the session is
+            // valid either way, so a failed mark does not fail the request.
+            let _ = self.conn.execute(
+                "UPDATE sessions SET last_used = ?2 WHERE token_hash = ?1",
+                params![session_hash, now],
+            );
+        }
+        Ok(Some(member))
+    }
+
+    fn end_session(&mut self, session_hash: &str) -> Result<bool, StoreError> {
+        self.conn
+            .execute("DELETE FROM sessions WHERE token_hash = ?1", [session_hash])
+            .map(|n| n > 0)
+            .map_err(|e| self.err(e))
+    }
+
+    fn members(&self) -> Result<Vec<Member>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {MEMBER_COLUMNS} WHERE m.table_id = ?1 ORDER BY m.id"
+            ))
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([self.scope.table], row_to_member)
+            .map_err(|e| self.err(e))?;
+        rows.collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(|e| self.err(e))
+    }
+
+    fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError> {
+        self.conn
+            .query_row(
+                "SELECT owner FROM sheets WHERE table_id = ?1 AND system = ?2 AND name_key = ?3",
+                params![self.scope.table, system, name_key(name)],
+                |r| r.get::<_, Option<i64>>(0),
+            )
+            .optional()
+            .map(Option::flatten)
+            .map_err(|e| self.err(e))
+    }
+}
+
+impl StoreHandle for SqliteStore {
+    fn scope(&self) -> Scope {
+        self.scope
+    }
+
+    fn set_scope(&mut self, scope: Scope) {
+        self.scope = scope;
+    }
+
+    fn location(&self) -> String {
+        loc(&self.path)
+    }
+
+    /// A number that changes when another connection (another process, or another
+    /// connection of this one) has committed a change to the file since this connection last
+    /// looked (`PRAGMA data_version`): one cheap look tells a watcher whether to read on.
+    fn data_version(&self) -> Result<i64, StoreError> {
+        self.pragma_i64("data_version")
+    }
+
+    /// The last number of `table`'s journal (0 when empty), every entry counted (secret ones
+    /// too): read from the end of the index `journal_by_table_seq`.
+    fn last_seq(&self, table: i64) -> Result<i64, StoreError> {
+        self.conn
+            .prepare_cached("SELECT COALESCE(MAX(table_seq), 0) FROM journal WHERE table_id = ?1")
+            .and_then(|mut s| s.query_row([table], |r| r.get(0)))
+            .map_err(|e| self.err(e))
+    }
+
+    /// No transaction is open on the connection (it may be kept for later work).
+    fn is_idle(&self) -> bool {
+        self.conn.is_autocommit()
+    }
+}
+
+/// Turns a driver error into what it means for the player.
+fn classify(path: &Path, e: rusqlite::Error) -> StoreError {
+    let location = loc(path);
+    match e.sqlite_error_code() {
+        Some(ErrorCode::NotADatabase) => StoreError::NotACampaign {
+            location,
+            reason: "the file is not a SQLite database".into(),
+        },
+        Some(ErrorCode::ReadOnly) => StoreError::ReadOnly { location },
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Busy { location },
+        Some(ErrorCode::DiskFull) => StoreError::Full { location },
+        Some(ErrorCode::CannotOpen) => StoreError::BadPath {
+            location,
+            reason: "cannot open or create the campaign file (does its folder exist?)".into(),
+        },
+        _ => StoreError::Backend {
+            location,
+            message: e.to_string(),
+        },
+    }
+}
+
+/// What a file's errors name it by.
+fn loc(path: &Path) -> String {
+    path.display().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use solum_store::MAX_ENTRY_BYTES;
+
+    /// Every guarantee of `solum_store`'s conformance suite, each on a fresh file.
+    #[test]
+    fn the_conformance_suite_passes_on_sqlite() {
+        let dir = tempfile::tempdir().unwrap();
+        let n = std::cell::Cell::new(0u32);
+        solum_store::conformance::run_all(&|| {
+            n.set(n.get() + 1);
+            let path = dir.path().join(format!("c{}.solum", n.get()));
+            Box::new(SqliteStore::open(&path, Scope::HOME).unwrap()) as Box<dyn solum_store::Store>
+        });
+        assert!(n.get() >= 13, "every guarantee ran on its own file");
+    }
+
+    fn entry(n: i64) -> NewEntry {
+        NewEntry {
+            at: "2026-11-30T12:00:00Z".into(),
+            kind: "note".into(),
+            schema: 1,
+            body: serde_json::json!({ "text": format!("entry {n}") }),
+        }
+    }
+
+    /// The plan SQLite picks for `sql`, one detail a line.
+    fn plan(s: &SqliteStore, sql: &str, params: impl rusqlite::Params) -> String {
+        let mut stmt = s
+            .conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .unwrap();
+        let rows = stmt.query_map(params, |r| r.get::<_, String>(3)).unwrap();
+        rows.map(Result::unwrap).collect::<Vec<_>>().join("\n")
+    }
+
+    /// The open scene and the last entries are read from the end by an index: no scan of
+    /// the journal and no sort, whatever its length.
+    #[test]
+    fn the_last_entries_and_the_last_of_a_kind_are_read_by_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = SqliteStore::open(&dir.path().join("c.solum"), Scope::HOME).unwrap();
+        let mut entries: Vec<NewEntry> = (1..=50).map(entry).collect();
+        entries[9].kind = "scene-start".into();
+        entries[19].kind = "scene-end".into();
+        s.append(&entries).unwrap();
+        let last = plan(&s, LAST_ENTRIES, params![3, 0, true]);
+        assert!(last.contains("USING INDEX journal_by_table_seq"), "{last}");
+        assert!(!last.contains("TEMP B-TREE"), "{last}");
+        let before = plan(&s, ENTRIES_BEFORE, params![40, 3, 0, true]);
+        assert!(
+            before.contains("USING INDEX journal_by_table_seq"),
+            "{before}"
+        );
+        assert!(!before.contains("TEMP B-TREE"), "{before}");
+        let seqs: Vec<i64> = s
+            .entries_before(40, 3)
+            .unwrap()
+            .iter()
+            .map(|e| e.seq)
+            .collect();
+        assert_eq!(seqs, [39, 38, 37]);
+        let kind = plan(&s, LAST_OF_KIND, params!["scene-start", 0, true]);
+        assert!(kind.contains("USING INDEX journal_by_kind"), "{kind}");
+        assert!(!kind.contains("TEMP B-TREE"), "{kind}");
+        let seqs: Vec<i64> = s.last_entries(3).unwrap().iter().map(|e| e.seq).collect();
+        assert_eq!(seqs, [48, 49, 50]);
+        assert_eq!(s.last_of_kind("scene-start").unwrap().unwrap().seq, 10);
+        assert_eq!(s.last_of_kind("scene-end").unwrap().unwrap().seq, 20);
+        assert!(s.last_of_kind("roll").unwrap().is_none());
+        assert_eq!(s.last_entries(1000).unwrap().len(), 50);
+    }
+
+    /// Writes in a group are each all or nothing, and durable together at its end; nothing
+    /// of an unfinished group survives the connection.
+    #[test]
+    fn a_group_keeps_its_good_writes_drops_a_failed_one_and_commits_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        let mut s = SqliteStore::open(&path, Scope::HOME).unwrap();
+        s.begin_group().unwrap();
+        s.append(&[entry(1)]).unwrap();
+        let failed = s.write(&mut |tx| {
+            tx.append(&[entry(2)])?;
+            Err(StoreError::BadRecord("refused".into()))
+        });
+        assert!(failed.is_err());
+        s.set_meta("oracle", "classic").unwrap();
+        s.append(&[entry(3)]).unwrap();
+        // Another connection sees nothing of the group yet.
+        let other = SqliteStore::open_existing(&path, Scope::HOME).unwrap();
+        assert_eq!(other.entry_count().unwrap(), 0);
+        s.end_group().unwrap();
+        let texts: Vec<String> = other
+            .entries_after(0, 10)
+            .unwrap()
+            .iter()
+            .map(|e| e.body["text"].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(texts, ["entry 1", "entry 3"]);
+        assert_eq!(other.meta("oracle").unwrap().as_deref(), Some("classic"));
+        // A group never ended is lost with its connection.
+        s.begin_group().unwrap();
+        s.append(&[entry(4)]).unwrap();
+        drop(s);
+        assert_eq!(other.entry_count().unwrap(), 2);
+    }
+
+    #[test]
+    fn integrity_problems_name_a_dangling_reference() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        {
+            let mut s = SqliteStore::open(&path, Scope::HOME).unwrap();
+            s.append(&[entry(1)]).unwrap();
+            assert_eq!(s.integrity_problems().unwrap(), Vec::<String>::new());
+        }
+        {
+            // Another program, with foreign keys off, stores a sheet of a table that is not.
+            let raw = rusqlite::Connection::open(&path).unwrap();
+            raw.execute_batch(
+                "PRAGMA foreign_keys = OFF;
+                 INSERT INTO sheets (table_id, system, name, name_key, schema, version, body)
+                 VALUES (999, 'expanded', 'Ghost', 'ghost', 1, 1, '{}');",
+            )
+            .unwrap();
+        }
+        let s = SqliteStore::open(&path, Scope::HOME).unwrap();
+        let problems = s.integrity_problems().unwrap();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].contains("foreign key check") && problems[0].contains("sheets"),
+            "{problems:?}"
+        );
+    }
+
+    #[test]
+    fn entries_come_back_in_order_after_reopening() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        {
+            let mut s = SqliteStore::open(&path, Scope::HOME).unwrap();
+            assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
+            s.append(&[entry(1), entry(2)]).unwrap();
+            s.append(&[entry(3)]).unwrap();
+        }
+        let s = SqliteStore::open(&path, Scope::HOME).unwrap();
+        let got = s.entries_after(0, 100).unwrap();
+        let texts: Vec<_> = got.iter().map(|e| e.body["text"].clone()).collect();
+        assert_eq!(texts, ["entry 1", "entry 2", "entry 3"]);
+        assert_eq!(s.entries_after(got[1].seq, 100).unwrap().len(), 1);
+        assert_eq!(s.entry_count().unwrap(), 3);
+        s.check_integrity().unwrap();
+    }
+
+    #[test]
+    fn every_connection_has_the_settings_a_campaign_needs() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = SqliteStore::open(&dir.path().join("c.solum"), Scope::HOME).unwrap();
+        let mode: String = s
+            .conn
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        assert_eq!(s.pragma_i64("synchronous").unwrap(), 2);
+        assert_eq!(s.pragma_i64("foreign_keys").unwrap(), 1);
+        assert_eq!(s.pragma_i64("busy_timeout").unwrap(), 10_000);
+        assert_eq!(s.pragma_i64("application_id").unwrap(), APPLICATION_ID);
+    }
+
+    #[test]
+    fn journal_entries_cannot_be_changed_or_deleted() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = SqliteStore::open(&dir.path().join("c.solum"), Scope::HOME).unwrap();
+        s.append(&[entry(1)]).unwrap();
+        assert!(
+            s.conn
+                .execute("UPDATE journal SET body = '{}'", [])
+                .is_err()
+        );
+        assert!(s.conn.execute("DELETE FROM journal", []).is_err());
+        assert_eq!(s.entry_count().unwrap(), 1);
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_campaign_is_refused_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("notes.txt");
+        let text = "not a database, but a player's notes\n".repeat(200);
+        std::fs::write(&path, &text).unwrap();
+        let e = SqliteStore::open(&path, Scope::HOME).unwrap_err();
+        assert!(matches!(e, StoreError::NotACampaign { .. }), "{e}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+
+        let other = dir.path().join("other.db");
+        let c = Connection::open(&other).unwrap();
+        c.execute_batch("CREATE TABLE t (x); INSERT INTO t VALUES (1);")
+            .unwrap();
+        drop(c);
+        let e = SqliteStore::open(&other, Scope::HOME).unwrap_err();
+        assert!(e.to_string().contains("another program"), "{e}");
+    }
+
+    #[test]
+    fn a_newer_schema_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        let s = SqliteStore::open(&path, Scope::HOME).unwrap();
+        s.conn
+            .execute_batch(&format!("PRAGMA user_version = {}", SCHEMA_VERSION + 1))
+            .unwrap();
+        drop(s);
+        let e = SqliteStore::open(&path, Scope::HOME).unwrap_err();
+        assert!(
+            matches!(e, StoreError::NewerSchema { found, .. } if found == SCHEMA_VERSION + 1),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_folder_is_not_a_campaign() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = SqliteStore::open(dir.path(), Scope::HOME).unwrap_err();
+        assert!(matches!(e, StoreError::BadPath { .. }), "{e}");
+    }
+
+    #[test]
+    fn a_full_disk_changes_nothing_and_writing_resumes_with_room() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = SqliteStore::open(&dir.path().join("c.solum"), Scope::HOME).unwrap();
+        s.append(&[entry(0)]).unwrap();
+        let pages: i64 = s
+            .conn
+            .query_row("PRAGMA page_count", [], |r| r.get(0))
+            .unwrap();
+        s.limit_pages(pages as u64).unwrap();
+        let big = NewEntry {
+            body: serde_json::json!({ "text": "x".repeat(60_000) }),
+            ..entry(1)
+        };
+        let mut refused = false;
+        for _ in 0..10 {
+            match s.append(std::slice::from_ref(&big)) {
+                Ok(_) => {}
+                Err(StoreError::Full { .. }) => {
+                    refused = true;
+                    break;
+                }
+                Err(e) => panic!("unexpected error {e}"),
+            }
+        }
+        assert!(refused, "the page limit never filled");
+        let before = s.entry_count().unwrap();
+        assert!(before >= 1);
+        s.check_integrity().unwrap();
+        assert_eq!(s.entries_after(0, 1).unwrap()[0].body["text"], "entry 0");
+        s.limit_pages(1 << 30).unwrap();
+        s.append(&[big]).unwrap();
+        assert_eq!(s.entry_count().unwrap(), before + 1);
+    }
+
+    #[test]
+    fn an_oversized_entry_is_refused_before_writing() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = SqliteStore::open(&dir.path().join("c.solum"), Scope::HOME).unwrap();
+        let huge = NewEntry {
+            body: serde_json::json!({ "text": "x".repeat(MAX_ENTRY_BYTES) }),
+            ..entry(1)
+        };
+        assert!(matches!(
+            s.append(&[huge]),
+            Err(StoreError::TooLarge { .. })
+        ));
+        assert_eq!(s.entry_count().unwrap(), 0);
+    }
+
+    fn sheet(name: &str, n: i64) -> Sheet {
+        Sheet {
+            system: "expanded".into(),
+            name: name.into(),
+            schema: 1,
+            version: 0,
+            body: serde_json::json!({ "n": n }),
+        }
+    }
+
+    #[test]
+    fn sheets_are_found_by_name_whatever_the_case_and_names_are_unique() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = SqliteStore::open(&dir.path().join("c.solum"), Scope::HOME).unwrap();
+        s.write(&mut |tx| tx.insert_sheet(&sheet("Nick", 1)))
+            .unwrap();
+        let got = s.sheet("expanded", "  nICK ").unwrap().unwrap();
+        assert_eq!((got.name.as_str(), got.version), ("Nick", 1));
+        assert!(s.sheet("classic", "Nick").unwrap().is_none());
+        let e = s
+            .write(&mut |tx| tx.insert_sheet(&sheet("NICK", 2)))
+            .unwrap_err();
+        assert!(e.to_string().contains("already exists"), "{e}");
+        s.write(&mut |tx| tx.insert_sheet(&sheet("Osric", 2)))
+            .unwrap();
+        let names: Vec<_> = s
+            .sheets("expanded")
+            .unwrap()
+            .into_iter()
+            .map(|x| x.name)
+            .collect();
+        assert_eq!(names, ["Nick", "Osric"]);
+        // A rename onto another character's name is refused; a failed write keeps nothing.
+        let e = s
+            .write(&mut |tx| {
+                tx.append(&[entry(1)])?;
+                tx.update_sheet("expanded", "nick", &sheet("osric", 5))
+                    .map(drop)
+            })
+            .unwrap_err();
+        assert!(e.to_string().contains("already exists"), "{e}");
+        assert_eq!(s.entry_count().unwrap(), 0);
+        assert_eq!(s.sheet("expanded", "Nick").unwrap().unwrap().body["n"], 1);
+    }
+
+    /// Many connections changing one sheet at once: every change lands.
+    #[test]
+    fn concurrent_read_change_writes_all_land() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        let mut s = SqliteStore::open(&path, Scope::HOME).unwrap();
+        s.write(&mut |tx| tx.insert_sheet(&sheet("Nick", 0)))
+            .unwrap();
+        drop(s);
+        let threads: Vec<_> = (0..8)
+            .map(|_| {
+                let path = path.clone();
+                std::thread::spawn(move || {
+                    let mut s = SqliteStore::open(&path, Scope::HOME).unwrap();
+                    for _ in 0..10 {
+                        s.write(&mut |tx| {
+                            let mut nick = tx.sheet("expanded", "Nick")?.unwrap();
+                            let n = nick.body["n"].as_i64().unwrap();
+                            nick.body = serde_json::json!({ "n": n + 1 });
+                            tx.update_sheet("expanded", "Nick", &nick).map(drop)
+                        })
+                        .unwrap();
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        let s = SqliteStore::open(&path, Scope::HOME).unwrap();
+        let nick = s.sheet("expanded", "Nick").unwrap().unwrap();
+        assert_eq!((nick.body["n"].as_i64(), nick.version), (Some(80), 81));
+    }
+
+    /// A campaign of schema 1 is brought to the current schema, its journal kept; a migration
+    /// that fails half-way leaves schema 1.
+    #[test]
+    fn migrations_run_in_order_and_a_failed_one_leaves_the_old_schema() {
+        let dir = tempfile::tempdir().unwrap();
+        let make_v1 = |path: &Path| {
+            let c = Connection::open(path).unwrap();
+            c.execute_batch(&format!(
+                "PRAGMA application_id = {APPLICATION_ID}; {} PRAGMA user_version = 1;
+                 INSERT INTO journal (at, kind, schema, body) VALUES ('2026-01-01T00:00:00Z', 'note', 1, '{{\"text\":\"old\"}}');",
+                MIGRATIONS[0]
+            ))
+            .unwrap();
+        };
+        let good = dir.path().join("v1.solum");
+        make_v1(&good);
+        let s = SqliteStore::open(&good, Scope::HOME).unwrap();
+        assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
+        assert_eq!(s.entries_after(0, 10).unwrap()[0].body["text"], "old");
+
+        // A table in the way makes migration 2 fail after its first statement could run.
+        let blocked = dir.path().join("blocked.solum");
+        make_v1(&blocked);
+        let c = Connection::open(&blocked).unwrap();
+        c.execute_batch("CREATE TABLE sheets (x);").unwrap();
+        drop(c);
+        assert!(SqliteStore::open(&blocked, Scope::HOME).is_err());
+        let c = Connection::open(&blocked).unwrap();
+        let v: i64 = c
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, 1);
+        let n: i64 = c
+            .query_row("SELECT count(*) FROM journal", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 1);
+    }
+
+    /// A campaign of schema 6 (one numbering for the whole file) gains each table's own
+    /// numbering: existing entries numbered 1, 2, 3, … per table in their order, the
+    /// imported-through markers turned into their table's numbers, and entries appended after
+    /// the upgrade going on from each table's last number. The journal stays append-only.
+    #[test]
+    fn migration_7_numbers_each_tables_journal_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v6.solum");
+        let c = Connection::open(&path).unwrap();
+        let mut sql = format!("PRAGMA application_id = {APPLICATION_ID};");
+        for m in &MIGRATIONS[..6] {
+            sql.push_str(m);
+        }
+        // Global order: t0, t1, t1, t0, t1(secret), t0 — seq 1 … 6.
+        sql.push_str(
+            "PRAGMA user_version = 6;
+             INSERT INTO tables (id, name, created) VALUES (1, 'club', '');
+             INSERT INTO journal (at, kind, schema, body, table_id, secret) VALUES
+                 ('2026-01-01T00:00:00Z', 'note', 1, '{\"text\":\"a\"}', 0, 0),
+                 ('2026-01-01T00:00:01Z', 'note', 1, '{\"text\":\"b\"}', 1, 0),
+                 ('2026-01-01T00:00:02Z', 'note', 1, '{\"text\":\"c\"}', 1, 0),
+                 ('2026-01-01T00:00:03Z', 'note', 1, '{\"text\":\"d\"}', 0, 0),
+                 ('2026-01-01T00:00:04Z', 'note', 1, '{\"text\":\"e\"}', 1, 1),
+                 ('2026-01-01T00:00:05Z', 'note', 1, '{\"text\":\"f\"}', 0, 0);
+             INSERT INTO meta (key, value) VALUES
+                 ('journal.imported_through', '4'),
+                 ('table/1/journal.imported_through', '3'),
+                 ('oracle', 'expanded');",
+        );
+        c.execute_batch(&sql).unwrap();
+        drop(c);
+        let mut home = SqliteStore::open(&path, Scope::HOME).unwrap();
+        assert_eq!(home.schema_version().unwrap(), 7);
+        let seqs = |s: &SqliteStore| -> Vec<(i64, String)> {
+            s.entries_after(0, 10)
+                .unwrap()
+                .into_iter()
+                .map(|e| (e.seq, e.body["text"].as_str().unwrap().to_string()))
+                .collect()
+        };
+        let own = |v: &[(i64, &str)]| -> Vec<(i64, String)> {
+            v.iter().map(|(n, t)| (*n, t.to_string())).collect()
+        };
+        assert_eq!(seqs(&home), own(&[(1, "a"), (2, "d"), (3, "f")]));
+        let gm = SqliteStore::open(&path, Scope::member(1, 1, true)).unwrap();
+        assert_eq!(seqs(&gm), own(&[(1, "b"), (2, "c"), (3, "e")]));
+        // A player does not read the secret entry: its number is the gap.
+        let player = SqliteStore::open(&path, Scope::member(1, 2, false)).unwrap();
+        assert_eq!(seqs(&player), own(&[(1, "b"), (2, "c")]));
+        // Global 4 was table 0's second entry; global 3 table 1's second.
+        assert_eq!(
+            home.meta("journal.imported_through").unwrap().as_deref(),
+            Some("2")
+        );
+        assert_eq!(
+            gm.meta("journal.imported_through").unwrap().as_deref(),
+            Some("2")
+        );
+        assert_eq!(home.meta("oracle").unwrap().as_deref(), Some("expanded"));
+        // Numbers go on per table.
+        assert_eq!(home.append(&[entry(7)]).unwrap()[0].seq, 4);
+        let mut gm = gm;
+        assert_eq!(gm.append(&[entry(8), entry(9)]).unwrap()[1].seq, 5);
+        assert!(
+            home.conn
+                .execute("UPDATE journal SET body = '{}' WHERE seq = 1", [])
+                .is_err()
+        );
+        // The unique index refuses a second entry with a table's number.
+        assert!(
+            home.conn
+                .execute(
+                    "INSERT INTO journal (at, kind, schema, body, table_id, table_seq)
+                     VALUES ('x', 'note', 1, '{}', 1, 5)",
+                    [],
+                )
+                .is_err()
+        );
+    }
+
+    /// Tables are numbered apart: appends to two tables, interleaved, each count 1, 2, 3.
+    #[test]
+    fn each_table_numbers_its_journal_on_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        let mut home = SqliteStore::open(&path, Scope::HOME).unwrap();
+        home.conn
+            .execute_batch("INSERT INTO tables (id, name, created) VALUES (1, 'club', '')")
+            .unwrap();
+        let mut club = SqliteStore::open(&path, Scope::member(1, 1, true)).unwrap();
+        let mut secret = SqliteStore::open(&path, Scope::member(1, 1, true).secret()).unwrap();
+        assert_eq!(home.append(&[entry(1)]).unwrap()[0].seq, 1);
+        assert_eq!(club.append(&[entry(2)]).unwrap()[0].seq, 1);
+        assert_eq!(home.append(&[entry(3)]).unwrap()[0].seq, 2);
+        assert_eq!(secret.append(&[entry(4)]).unwrap()[0].seq, 2);
+        let both: Vec<i64> = club
+            .append(&[entry(5), entry(6)])
+            .unwrap()
+            .iter()
+            .map(|e| e.seq)
+            .collect();
+        assert_eq!(both, [3, 4]);
+        assert_eq!(home.append(&[entry(7)]).unwrap()[0].seq, 3);
+        let seqs: Vec<i64> = club
+            .entries_after(1, 10)
+            .unwrap()
+            .iter()
+            .map(|e| e.seq)
+            .collect();
+        assert_eq!(seqs, [2, 3, 4]);
+        // The secret entry is revealed by its table's number.
+        let mut gm = SqliteStore::open(&path, Scope::member(1, 1, true)).unwrap();
+        let mut shown = None;
+        gm.write(&mut |tx| {
+            shown = Some(tx.reveal(2)?);
+            Ok(())
+        })
+        .unwrap();
+        let shown = shown.unwrap();
+        assert_eq!(
+            (shown.seq, shown.body["text"].as_str()),
+            (2, Some("entry 4"))
+        );
+        let plan_after = plan(&home, ENTRIES_AFTER, params![1, 10, 1, true]);
+        assert!(
+            plan_after.contains("USING INDEX journal_by_table_seq"),
+            "{plan_after}"
+        );
+        assert!(!plan_after.contains("TEMP B-TREE"), "{plan_after}");
+    }
+
+    /// A reader that pages with `after` while two writers append to its table never passes
+    /// an entry it has not read: everything is read once, in order. (Guard: SQLite's single
+    /// writer assigns numbers in commit order, so a reader's snapshot is always a prefix.)
+    #[test]
+    fn a_reader_paging_by_number_never_skips_an_entry_of_concurrent_writers() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        SqliteStore::open(&path, Scope::HOME).unwrap();
+        const EACH: usize = 150;
+        let writers: Vec<_> = (0..2)
+            .map(|w| {
+                let path = path.clone();
+                std::thread::spawn(move || {
+                    let mut s = SqliteStore::open(&path, Scope::HOME).unwrap();
+                    for n in 0..EACH {
+                        let n = i64::try_from(w * EACH + n).unwrap();
+                        s.append(&[entry(n)]).unwrap();
+                    }
+                })
+            })
+            .collect();
+        let reader = SqliteStore::open(&path, Scope::HOME).unwrap();
+        let mut seen = Vec::new();
+        let mut after = 0;
+        loop {
+            let done = writers.iter().all(std::thread::JoinHandle::is_finished);
+            for e in reader.entries_after(after, 7).unwrap() {
+                after = e.seq;
+                seen.push(e.seq);
+            }
+            if done && reader.entries_after(after, 1).unwrap().is_empty() {
+                break;
+            }
+        }
+        for w in writers {
+            w.join().unwrap();
+        }
+        let all: Vec<i64> = reader
+            .entries_after(0, 10_000)
+            .unwrap()
+            .iter()
+            .map(|e| e.seq)
+            .collect();
+        assert_eq!(all.len(), 2 * EACH);
+        assert_eq!(seen, all, "the reader skipped or repeated an entry");
+    }
+
+    /// A campaign of schema 2 gains tables: its journal and sheets become table 0's, kept
+    /// whole; a migration 3 that fails half-way leaves schema 2 and its data.
+    #[test]
+    fn migration_3_keeps_the_campaign_as_table_0_and_a_failed_one_leaves_schema_2() {
+        let dir = tempfile::tempdir().unwrap();
+        let make_v2 = |path: &Path| {
+            let c = Connection::open(path).unwrap();
+            c.execute_batch(&format!(
+                "PRAGMA application_id = {APPLICATION_ID}; {} {} PRAGMA user_version = 2;
+                 INSERT INTO journal (at, kind, schema, body) VALUES ('2026-01-01T00:00:00Z', 'note', 1, '{{\"text\":\"old\"}}');
+                 INSERT INTO sheets (system, name, name_key, schema, version, body) VALUES ('expanded', 'Nick', 'nick', 1, 3, '{{\"n\":7}}');",
+                MIGRATIONS[0], MIGRATIONS[1]
+            ))
+            .unwrap();
+        };
+        let good = dir.path().join("v2.solum");
+        make_v2(&good);
+        let s = SqliteStore::open(&good, Scope::HOME).unwrap();
+        assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
+        assert_eq!(s.entries_after(0, 10).unwrap()[0].body["text"], "old");
+        let nick = s.sheet("expanded", "nick").unwrap().unwrap();
+        assert_eq!((nick.version, nick.body["n"].as_i64()), (3, Some(7)));
+        // Table 0's data is not another table's.
+        let other = SqliteStore::open(&good, Scope::member(5, 1, true)).unwrap();
+        assert!(other.entries_after(0, 10).unwrap().is_empty());
+        assert!(other.sheet("expanded", "nick").unwrap().is_none());
+
+        let blocked = dir.path().join("blocked.solum");
+        make_v2(&blocked);
+        let c = Connection::open(&blocked).unwrap();
+        c.execute_batch("CREATE TABLE sessions (x);").unwrap();
+        drop(c);
+        assert!(SqliteStore::open(&blocked, Scope::HOME).is_err());
+        let c = Connection::open(&blocked).unwrap();
+        let v: i64 = c
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, 2);
+        // Nothing of the migration's first statements stayed.
+        let tables: i64 = c
+            .query_row(
+                "SELECT count(*) FROM sqlite_schema WHERE name IN ('tables', 'members', 'sheets3')",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(tables, 0);
+        let cols: i64 = c
+            .query_row(
+                "SELECT count(*) FROM pragma_table_info('journal') WHERE name = 'table_id'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(cols, 0);
+        let n: i64 = c
+            .query_row("SELECT count(*) FROM sheets", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 1);
+    }
+
+    /// Two tables in one file: each scope sees only its own entries, sheets and settings; a
+    /// player's scope never reads a secret entry and changes only the sheets it created.
+    #[test]
+    fn scopes_keep_tables_apart_secrets_from_players_and_sheets_to_their_owners() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        let mut home = SqliteStore::open(&path, Scope::HOME).unwrap();
+        let a = home.create_table("A", "Gm A", "gm a", "sa", "t").unwrap();
+        let b = home.create_table("B", "Gm B", "gm b", "sb", "t").unwrap();
+        assert_ne!(a.table, b.table);
+        home.add_invite(a.table, false, "ia", "t", i64::MAX)
+            .unwrap();
+        let Redeemed::Joined(p) = home
+            .redeem_invite("ia", "Pia", "pia", "sp", "t", 0)
+            .unwrap()
+        else {
+            panic!("the invite is unused")
+        };
+        assert!(!p.gm);
+        assert_eq!(p.table, a.table);
+        assert_eq!(
+            home.redeem_invite("ia", "Again", "again", "sq", "t", 0)
+                .unwrap(),
+            Redeemed::Used
+        );
+        assert_eq!(home.session_member("sp", 0, 10).unwrap(), Some(p.clone()));
+        assert!(home.session_member("nope", 0, 10).unwrap().is_none());
+
+        let gm_a = Scope::member(a.table, a.id, true);
+        let mut gm = SqliteStore::open(&path, gm_a).unwrap();
+        gm.append(&[entry(1)]).unwrap();
+        let mut secret = SqliteStore::open(&path, gm_a.secret()).unwrap();
+        secret.append(&[entry(2)]).unwrap();
+        let mut player = SqliteStore::open(&path, Scope::member(a.table, p.id, false)).unwrap();
+        player.append(&[entry(3)]).unwrap();
+        let mut other = SqliteStore::open(&path, Scope::member(b.table, b.id, true)).unwrap();
+        other.append(&[entry(4)]).unwrap();
+
+        let texts = |s: &SqliteStore| -> Vec<String> {
+            s.entries_after(0, 100)
+                .unwrap()
+                .into_iter()
+                .map(|e| e.body["text"].as_str().unwrap().to_string())
+                .collect()
+        };
+        assert_eq!(texts(&gm), ["entry 1", "entry 2", "entry 3"]);
+        assert_eq!(texts(&player), ["entry 1", "entry 3"]);
+        assert_eq!(player.entry_count().unwrap(), 2);
+        assert_eq!(texts(&other), ["entry 4"]);
+        assert!(texts(&home).is_empty());
+        assert_eq!(members_names(&player), ["Gm A", "Pia"]);
+
+        // A player cannot write in secret, nor change settings.
+        let mut sneaky = SqliteStore::open(
+            &path,
+            Scope {
+                secret_writes: true,
+                ..Scope::member(a.table, p.id, false)
+            },
+        )
+        .unwrap();
+        assert!(matches!(
+            sneaky.append(&[entry(5)]),
+            Err(StoreError::Forbidden(_))
+        ));
+        assert!(matches!(
+            player.set_meta("oracle", "classic"),
+            Err(StoreError::Forbidden(_))
+        ));
+        gm.set_meta("oracle", "classic").unwrap();
+        assert_eq!(gm.meta("oracle").unwrap().as_deref(), Some("classic"));
+        assert!(other.meta("oracle").unwrap().is_none());
+        assert!(home.meta("oracle").unwrap().is_none());
+
+        // Sheets: the same name at two tables is two characters; a player changes only theirs.
+        player
+            .write(&mut |tx| tx.insert_sheet(&sheet("Mine", 1)))
+            .unwrap();
+        gm.write(&mut |tx| tx.insert_sheet(&sheet("Theirs", 1)))
+            .unwrap();
+        other
+            .write(&mut |tx| tx.insert_sheet(&sheet("Mine", 9)))
+            .unwrap();
+        assert_eq!(player.sheet_owner("expanded", "mine").unwrap(), Some(p.id));
+        player
+            .write(&mut |tx| {
+                tx.update_sheet("expanded", "Mine", &sheet("Mine", 2))
+                    .map(drop)
+            })
+            .unwrap();
+        let e = player
+            .write(&mut |tx| {
+                tx.update_sheet("expanded", "Theirs", &sheet("Theirs", 2))
+                    .map(drop)
+            })
+            .unwrap_err();
+        assert!(matches!(e, StoreError::Forbidden(_)), "{e}");
+        gm.write(&mut |tx| {
+            tx.update_sheet("expanded", "Mine", &sheet("Mine", 3))
+                .map(drop)
+        })
+        .unwrap();
+        assert_eq!(
+            player.sheet("expanded", "Mine").unwrap().unwrap().body["n"],
+            3
+        );
+        assert_eq!(
+            other.sheet("expanded", "Mine").unwrap().unwrap().body["n"],
+            9
+        );
+        assert_eq!(
+            player.sheet("expanded", "Theirs").unwrap().unwrap().body["n"],
+            1
+        );
+        assert_eq!(other.sheets("expanded").unwrap().len(), 1);
+    }
+
+    /// A session lives while it is used: found within the idle limit (and marked used, at
+    /// most once an hour), gone past it, and gone once ended.
+    #[test]
+    fn sessions_expire_when_idle_and_end_on_logout() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        let mut s = SqliteStore::open(&path, Scope::HOME).unwrap();
+        // 2026-01-01T00:00:00Z is 1767225600 (Unix seconds).
+        let gm = s
+            .create_table("A", "Gm", "gm", "sa", "2026-01-01T00:00:00Z")
+            .unwrap();
+        let t0 = 1_767_225_600;
+        let day = 86_400;
+        let last_used = |s: &SqliteStore| -> i64 {
+            s.conn
+                .query_row(
+                    "SELECT last_used FROM sessions WHERE token_hash = 'sa'",
+                    [],
+                    |r| r.get(0),
+                )
+                .unwrap()
+        };
+        assert_eq!(last_used(&s), t0);
+        // Within 30 days: found; a use within the hour writes nothing.
+        assert_eq!(
+            s.session_member("sa", t0 + 1_000, 30 * day).unwrap(),
+            Some(gm.clone())
+        );
+        assert_eq!(last_used(&s), t0);
+        // Twenty days on: found, and marked used then.
+        assert!(
+            s.session_member("sa", t0 + 20 * day, 30 * day)
+                .unwrap()
+                .is_some()
+        );
+        assert_eq!(last_used(&s), t0 + 20 * day);
+        // Forty days after creation but twenty after the last use: still alive.
+        assert!(
+            s.session_member("sa", t0 + 40 * day, 30 * day)
+                .unwrap()
+                .is_some()
+        );
+        // Thirty days and a second idle: gone, and not revived by asking.
+        let idle_end = t0 + 40 * day + 30 * day + 1;
+        assert!(
+            s.session_member("sa", idle_end, 30 * day)
+                .unwrap()
+                .is_none()
+        );
+        assert!(
+            s.session_member("sa", idle_end, 30 * day)
+                .unwrap()
+                .is_none()
+        );
+        // Logout deletes the row.
+        s.add_invite(gm.table, false, "ib", "2026-01-01T00:00:00Z", t0 + day)
+            .unwrap();
+        assert!(matches!(
+            s.redeem_invite("ib", "Pia", "pia", "sb", "2026-01-01T00:00:00Z", t0)
+                .unwrap(),
+            Redeemed::Joined(_)
+        ));
+        assert!(s.session_member("sb", t0, 30 * day).unwrap().is_some());
+        assert!(s.end_session("sb").unwrap());
+        assert!(!s.end_session("sb").unwrap());
+        assert!(s.session_member("sb", t0, 30 * day).unwrap().is_none());
+    }
+
+    /// An invite is refused past its expiry, once revoked, once used, and for a name that
+    /// compares equal to a member's; revoking the unused ones of a role leaves the others.
+    #[test]
+    fn invites_expire_are_revoked_and_keep_names_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        let mut s = SqliteStore::open(&path, Scope::HOME).unwrap();
+        let gm = s.create_table("A", "Gm", "gm", "sa", "t").unwrap();
+        let t = gm.table;
+        let a = s.add_invite(t, false, "ia", "t", 100).unwrap();
+        s.add_invite(t, false, "ib", "t", 100).unwrap();
+        s.add_invite(t, true, "ic", "t", 100).unwrap();
+        s.add_invite(t, true, "id", "t", 100).unwrap();
+        assert_eq!(
+            s.redeem_invite("ia", "X", "x", "s1", "t", 100).unwrap(),
+            Redeemed::Expired(100)
+        );
+        assert_eq!(
+            s.redeem_invite("ia", "GM", "gm", "s1", "t", 99).unwrap(),
+            Redeemed::NameTaken("Gm".into())
+        );
+        assert!(s.revoke_invite(t, a).unwrap());
+        assert!(!s.revoke_invite(t, a).unwrap(), "revoked once");
+        assert!(
+            !s.revoke_invite(t + 1, a + 1).unwrap(),
+            "another table's id"
+        );
+        assert_eq!(
+            s.redeem_invite("ia", "X", "x", "s1", "t", 0).unwrap(),
+            Redeemed::Revoked {
+                table: t,
+                gm: false
+            }
+        );
+        assert_eq!(
+            s.redeem_invite("nope", "X", "x", "s1", "t", 0).unwrap(),
+            Redeemed::Unknown
+        );
+        assert!(matches!(
+            s.redeem_invite("ic", "Co", "co", "s2", "t", 0).unwrap(),
+            Redeemed::Joined(m) if m.gm
+        ));
+        assert_eq!(
+            s.revoke_unused_invites(t, true).unwrap(),
+            1,
+            "id, not the used ic"
+        );
+        let rows = s.invites(t).unwrap();
+        assert_eq!(rows.len(), 4);
+        let states: Vec<(bool, bool, bool)> = rows
+            .iter()
+            .map(|r| (r.gm, r.revoked, r.used_by.is_some()))
+            .collect();
+        assert_eq!(
+            states,
+            [
+                (false, true, false),
+                (false, false, false),
+                (true, false, true),
+                (true, true, false)
+            ]
+        );
+    }
+
+    /// Upgrading a schema-4 campaign revokes the home table's unused game master invites
+    /// (one more piled up at every start of `solum serve`), dates every other invite's
+    /// expiry seven days after its creation, and keys the members' names.
+    #[test]
+    fn migration_5_revokes_piled_up_home_invites_and_dates_the_others() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v4.solum");
+        let c = Connection::open(&path).unwrap();
+        c.execute_batch(&format!(
+            "PRAGMA application_id = {APPLICATION_ID}; {} {} {} {} PRAGMA user_version = 4;
+             INSERT INTO tables (id, name, created) VALUES (1, 'A', '2026-01-01T00:00:00Z');
+             INSERT INTO members (id, table_id, name, role, joined) VALUES (1, 1, ' Gia ', 'gm', 't');
+             INSERT INTO invites (token_hash, table_id, role, created) VALUES
+                 ('h1', 0, 'gm', '2026-01-01T00:00:00Z'),
+                 ('h2', 0, 'gm', '2026-01-02T00:00:00Z'),
+                 ('h3', 0, 'player', '2026-01-01T00:00:00Z'),
+                 ('h4', 1, 'gm', '2026-01-01T00:00:00Z');",
+            MIGRATIONS[0], MIGRATIONS[1], MIGRATIONS[2], MIGRATIONS[3]
+        ))
+        .unwrap();
+        drop(c);
+        let mut s = SqliteStore::open(&path, Scope::HOME).unwrap();
+        assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
+        // 2026-01-01T00:00:00Z is 1767225600; seven days are 604800 seconds.
+        let rows: Vec<(bool, i64, bool)> = s
+            .invites(0)
+            .unwrap()
+            .into_iter()
+            .map(|r| (r.gm, r.expires, r.revoked))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                (true, 1_767_225_600 + 604_800, true),
+                (true, 1_767_312_000 + 604_800, true),
+                (false, 1_767_225_600 + 604_800, false)
+            ]
+        );
+        let other: Vec<bool> = s.invites(1).unwrap().iter().map(|r| r.revoked).collect();
+        assert_eq!(other, [false], "another table's game master invite is kept");
+        assert_eq!(
+            s.redeem_invite("h4", "GIA", "gia", "s", "t", 1_767_225_600)
+                .unwrap(),
+            Redeemed::NameTaken(" Gia ".into())
+        );
+    }
+
+    /// Only a game master's scope reveals, a secret entry of its own table, once.
+    #[test]
+    fn a_secret_entry_is_revealed_once_by_its_game_master() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        let mut home = SqliteStore::open(&path, Scope::HOME).unwrap();
+        let a = home.create_table("A", "Gm", "gm", "sa", "t").unwrap();
+        let gm = Scope::member(a.table, a.id, true);
+        let mut secret = SqliteStore::open(&path, gm.secret()).unwrap();
+        let hidden = secret.append(&[entry(1)]).unwrap()[0].seq;
+        let mut open = SqliteStore::open(&path, gm).unwrap();
+        let public = open.append(&[entry(2)]).unwrap()[0].seq;
+        let reveal = |s: &mut SqliteStore, seq: i64| {
+            let mut out = None;
+            let r = s.write(&mut |tx| {
+                out = Some(tx.reveal(seq)?);
+                Ok(())
+            });
+            r.map(|()| out.unwrap())
+        };
+        let mut player = SqliteStore::open(&path, Scope::member(a.table, 99, false)).unwrap();
+        assert!(matches!(
+            reveal(&mut player, hidden),
+            Err(StoreError::Forbidden(_))
+        ));
+        assert!(matches!(
+            reveal(&mut secret, hidden),
+            Err(StoreError::Forbidden(_))
+        ));
+        assert!(matches!(
+            reveal(&mut open, public),
+            Err(StoreError::NotSecret { .. })
+        ));
+        assert!(
+            matches!(reveal(&mut home, hidden), Err(StoreError::NotSecret { .. })),
+            "table 0"
+        );
+        let e = reveal(&mut open, hidden).unwrap();
+        assert_eq!((e.seq, e.secret), (hidden, true));
+        assert!(matches!(
+            reveal(&mut open, hidden),
+            Err(StoreError::RevealedAlready { .. })
+        ));
+    }
+
+    fn members_names(s: &SqliteStore) -> Vec<String> {
+        s.members().unwrap().into_iter().map(|m| m.name).collect()
+    }
+}
