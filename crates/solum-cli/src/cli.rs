@@ -2096,6 +2096,16 @@ pub struct ServeArgs {
     #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:7373",
           value_parser = crate::cmd::serve::parse_addr)]
     pub addr: std::net::SocketAddr,
+    /// The address browsers use when a reverse proxy is in front
+    /// (`https://table.example.org`): its host is answered to, and changes must come from
+    /// its origin. See docs/hosting.md.
+    #[arg(long, value_name = "URL", value_parser = solum_web::PublicOrigin::parse)]
+    pub public_url: Option<solum_web::PublicOrigin>,
+    /// A reverse proxy's address (repeat for several): its `X-Forwarded-For` names the
+    /// client that rate limits and caps count, and its connections count only against the
+    /// overall cap. Without it, every client behind a proxy shares the proxy's limits.
+    #[arg(long, value_name = "IP")]
+    pub trust_proxy: Vec<std::net::IpAddr>,
     #[command(flatten)]
     pub campaign: crate::cli_campaign::CampaignArg,
 }

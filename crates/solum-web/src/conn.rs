@@ -13,7 +13,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::io;
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -243,6 +243,18 @@ async fn idle_for(base: Instant, last: &AtomicU64, idle: Duration) {
     }
 }
 
+/// The client a trusted proxy names: the last address of `X-Forwarded-For` (the one the
+/// proxy itself appended; earlier ones were sent by the client and prove nothing). `None`
+/// when the header is missing, too long or not an address.
+fn forwarded_client(headers: &hyper::HeaderMap) -> Option<IpAddr> {
+    let value = headers.get_all("x-forwarded-for").iter().last()?;
+    let text = value.to_str().ok()?;
+    if text.len() > 1_024 {
+        return None;
+    }
+    text.rsplit(',').next()?.trim().parse().ok()
+}
+
 /// Serves `state` on `listener` until `shutdown` resolves, with the limits of its
 /// [`crate::Config`]; then ends the live streams and lets the open requests finish (for at
 /// most a few seconds).
@@ -281,7 +293,11 @@ pub async fn serve_on(
             },
             () = &mut shutdown => break,
         };
-        let Some(slot) = Slot::take(&open, peer.ip(), cap, per_peer) else {
+        // A trusted proxy carries many clients on its connections: only the overall cap
+        // applies to it, and its requests are keyed by the client it names.
+        let proxied = config.trusted_proxies.contains(&peer.ip());
+        let peer_cap = if proxied { cap } else { per_peer };
+        let Some(slot) = Slot::take(&open, peer.ip(), cap, peer_cap) else {
             // Over a cap: closed at once, before a byte is read.
             drop(stream);
             continue;
@@ -300,7 +316,12 @@ pub async fn serve_on(
         let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
             // The head is read whole: no longer one to push out at the cap.
             started.store(true, Ordering::Relaxed);
-            req.extensions_mut().insert(ConnectInfo(peer));
+            let client = if proxied {
+                forwarded_client(req.headers()).map_or(peer, |ip| SocketAddr::new(ip, 0))
+            } else {
+                peer
+            };
+            req.extensions_mut().insert(ConnectInfo(client));
             router.clone().call(req)
         });
         let builder = builder.clone();
@@ -334,6 +355,22 @@ pub async fn serve_on(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_trusted_proxy_names_its_client_by_the_last_forwarded_address() {
+        let mut h = hyper::HeaderMap::new();
+        assert_eq!(forwarded_client(&h), None);
+        // A client may send its own header: only the address the proxy appended counts.
+        h.insert("x-forwarded-for", "1.2.3.4, 10.0.0.7".parse().unwrap());
+        assert_eq!(forwarded_client(&h), Some("10.0.0.7".parse().unwrap()));
+        h.insert("x-forwarded-for", "2001:db8::1".parse().unwrap());
+        assert_eq!(forwarded_client(&h), Some("2001:db8::1".parse().unwrap()));
+        h.insert("x-forwarded-for", "not an address".parse().unwrap());
+        assert_eq!(forwarded_client(&h), None);
+        let long = format!("{}9.9.9.9", "1.1.1.1, ".repeat(200));
+        h.insert("x-forwarded-for", long.parse().unwrap());
+        assert_eq!(forwarded_client(&h), None, "an over-long header is ignored");
+    }
 
     #[test]
     fn slots_are_capped_overall_and_per_peer_and_given_back() {

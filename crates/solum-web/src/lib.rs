@@ -109,6 +109,66 @@ pub struct Config {
     pub table_create_burst: u32,
     /// Tables per second a peer address regains the right to create.
     pub table_creates_per_sec: f64,
+    /// The address browsers use when the server is behind a reverse proxy
+    /// (`https://table.example.org`): its host is answered to and its origin is the one
+    /// changes must come from. `None`: the page is served directly (`http://HOST`).
+    pub public_origin: Option<PublicOrigin>,
+    /// Reverse proxies whose `X-Forwarded-For` is believed: a connection from one of them
+    /// counts against the overall connection cap only, and each of its requests is keyed
+    /// (rate limits, stream caps) by the client address the proxy appended last. Any other
+    /// peer's `X-Forwarded-For` is ignored.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
+}
+
+/// The scheme, host and port browsers reach the table at, when it is not this server's own
+/// address (a reverse proxy in front): parsed and checked once, at start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PublicOrigin {
+    origin: String,
+    host: String,
+}
+
+/// The longest public URL taken.
+pub const MAX_PUBLIC_URL_LEN: usize = 300;
+
+impl PublicOrigin {
+    /// Parses `http[s]://HOST[:PORT][/]` (no path, query, user or fragment).
+    pub fn parse(url: &str) -> Result<Self, String> {
+        if url.len() > MAX_PUBLIC_URL_LEN {
+            return Err(format!(
+                "is {} bytes long; at most {MAX_PUBLIC_URL_LEN} are taken",
+                url.len()
+            ));
+        }
+        let (scheme, rest) = url
+            .split_once("://")
+            .ok_or_else(|| format!("`{url}` is not a URL such as https://table.example.org"))?;
+        let scheme = scheme.to_ascii_lowercase();
+        if scheme != "http" && scheme != "https" {
+            return Err(format!("`{url}`: the scheme must be http or https"));
+        }
+        let host = rest.strip_suffix('/').unwrap_or(rest).to_ascii_lowercase();
+        let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']');
+        if host.is_empty() || !host.chars().all(plain) {
+            return Err(format!(
+                "`{url}`: only a scheme, a host and a port are taken (no path, user or query)"
+            ));
+        }
+        Ok(Self {
+            origin: format!("{scheme}://{host}"),
+            host,
+        })
+    }
+
+    /// `scheme://host[:port]`, as browsers send it in `Origin`.
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
+    /// `host[:port]`, as browsers send it in `Host` (and a proxy passes on).
+    pub fn host(&self) -> &str {
+        &self.host
+    }
 }
 
 impl Config {
@@ -140,6 +200,8 @@ impl Config {
             peer_writes_per_sec: 10.0,
             table_create_burst: 5,
             table_creates_per_sec: 1.0 / 60.0,
+            public_origin: None,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -318,6 +380,10 @@ pub fn serve(
             if local.ip().is_loopback() {
                 hosts.push(format!("localhost:{}", local.port()));
             }
+            // Behind a proxy, the name browsers use (which the proxy passes on).
+            if let Some(public) = &config.public_origin {
+                hosts.push(public.host().to_string());
+            }
             config.allowed_hosts = Some(hosts);
         }
         let path = config.campaign.clone();
@@ -391,8 +457,12 @@ async fn guard(State(state): State<AppState>, req: Request, next: Next) -> Respo
             .headers()
             .get(header::ORIGIN)
             .and_then(|o| o.to_str().ok());
+        // Behind a proxy the page's origin is the public one (often https); directly, it
+        // is this server's own address.
+        let public = state.inner.config.public_origin.as_ref();
         let own = host.as_ref().map(|h| format!("http://{h}"));
-        if origin.is_none() || origin != own.as_deref() {
+        let from_public = public.is_some_and(|p| origin == Some(p.origin()));
+        if !from_public && (origin.is_none() || origin != own.as_deref()) {
             return secured(
                 ApiError::new(
                     StatusCode::FORBIDDEN,
@@ -2662,6 +2732,29 @@ async fn dietype_roll(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_public_url_is_a_scheme_a_host_and_a_port_only() {
+        let p = PublicOrigin::parse("https://Table.Example.org/").unwrap();
+        assert_eq!(p.origin(), "https://table.example.org");
+        assert_eq!(p.host(), "table.example.org");
+        let p = PublicOrigin::parse("http://127.0.0.1:8080").unwrap();
+        assert_eq!(
+            (p.origin(), p.host()),
+            ("http://127.0.0.1:8080", "127.0.0.1:8080")
+        );
+        for bad in [
+            "table.example.org",
+            "ftp://table.example.org",
+            "https://",
+            "https://table.example.org/solum",
+            "https://user:pw@table.example.org",
+            "https://table.example.org?x=1",
+        ] {
+            assert!(PublicOrigin::parse(bad).is_err(), "{bad} taken");
+        }
+        assert!(PublicOrigin::parse(&format!("https://{}", "a".repeat(400))).is_err());
+    }
     use solum_store::CampaignStore;
 
     fn member(table: i64, id: i64) -> Member {

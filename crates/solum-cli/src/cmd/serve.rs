@@ -15,9 +15,19 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         .map_err(solum_app::AppError::from)?;
     let shown = path.display().to_string();
     let mut printed = Ok(());
-    solum_web::serve(solum_web::Config::new(path), args.addr, |ready| {
+    let mut config = solum_web::Config::new(path);
+    config.public_origin = args.public_url.clone();
+    let public = args.public_url.clone();
+    config.trusted_proxies = args.trust_proxy.clone();
+    solum_web::serve(config, args.addr, |ready| {
         let url = ready.url();
-        printed = writeln!(out, "solum serve: the web table of {shown} at {url}")
+        let public = public.as_ref().map(|p| format!("{}/", p.origin()));
+        let shown = match &public {
+            Some(p) => format!("{shown} at {url} (browsers reach it at {p})"),
+            None => format!("{shown} at {url}"),
+        };
+        let url = public.unwrap_or(url);
+        printed = writeln!(out, "solum serve: the web table of {shown}")
             .and_then(|()| {
                 writeln!(
                     out,
