@@ -208,13 +208,13 @@ fn map_error(location: &str, e: postgres::Error) -> StoreError {
         // No SQLSTATE: the connection failed or closed, or a value did not convert.
         if e.is_closed() || std::error::Error::source(&e).is_some_and(|s| s.is::<std::io::Error>())
         {
-            return backend(location, format!("cannot reach the database ({e})"));
+            return backend(location, format!("cannot reach the database ({})", describe(&e)));
         }
-        return backend(location, e.to_string());
+        return backend(location, describe(&e));
     };
     let message = e
         .as_db_error()
-        .map_or_else(|| e.to_string(), |db| db.message().to_owned());
+        .map_or_else(|| describe(&e), |db| db.message().to_owned());
     match code {
         c if *c == SqlState::UNIQUE_VIOLATION => {
             let db = e.as_db_error();
@@ -267,6 +267,19 @@ fn map_error(location: &str, e: postgres::Error) -> StoreError {
     }
 }
 
+/// A driver error and its causes, one after the other ("error connecting to server:
+/// Connection refused"): the driver's own text stops at the first.
+fn describe(e: &postgres::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
+}
+
 /// A deadlock or serialization failure: the transaction may simply run again.
 fn is_conflict(e: &postgres::Error) -> bool {
     e.code().is_some_and(|c| {
@@ -276,7 +289,7 @@ fn is_conflict(e: &postgres::Error) -> bool {
 
 /// A column that does not hold what the store wrote (another program changed the schema).
 fn column(location: &str, e: postgres::Error) -> StoreError {
-    backend(location, format!("an unexpected column: {e}"))
+    backend(location, format!("an unexpected column: {}", describe(&e)))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -314,7 +327,7 @@ fn connect(url: &str) -> Result<(Client, String), StoreError> {
         if e.code().is_some() {
             map_error(&location, e)
         } else {
-            backend(&location, format!("cannot reach the database ({e})"))
+            backend(&location, format!("cannot reach the database ({})", describe(&e)))
         }
     })?;
     client
@@ -428,6 +441,16 @@ impl PostgresStore {
 
     fn err(&self, e: postgres::Error) -> StoreError {
         map_error(&self.location, e)
+    }
+
+    /// Changes how long this connection waits for a lock (tests of a busy database wait less
+    /// than [`LOCK_TIMEOUT`]).
+    #[doc(hidden)]
+    pub fn set_lock_timeout(&mut self, timeout: Duration) -> Result<(), StoreError> {
+        self.client
+            .borrow_mut()
+            .batch_execute(&format!("SET lock_timeout = {}", timeout.as_millis()))
+            .map_err(|e| self.err(e))
     }
 
     /// Brings the schema up to [`SCHEMA_VERSION`], each migration in its own transaction
@@ -1689,5 +1712,61 @@ mod tests {
         assert_eq!(location_of(&c), "db.example:6543/club");
         let c: Config = "postgres://bob@localhost".parse().unwrap();
         assert_eq!(location_of(&c), "localhost:5432/bob");
+    }
+}
+
+#[cfg(test)]
+mod db_tests {
+    use super::*;
+    use solum_testpg::TestPostgres;
+
+    fn database() -> String {
+        let server = TestPostgres::shared().unwrap_or_else(|e| panic!("{e}"));
+        server.database("unit").unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Every connection waits for locks and statements no longer than the store's limits.
+    #[test]
+    fn every_connection_has_the_timeouts_a_store_needs() {
+        let s = PostgresStore::open(&database()).unwrap();
+        let mut c = s.client.borrow_mut();
+        let show = |c: &mut Client, what: &str| -> String {
+            c.query_one(&format!("SHOW {what}"), &[]).unwrap().get(0)
+        };
+        assert_eq!(show(&mut c, "lock_timeout"), "10s");
+        assert_eq!(show(&mut c, "statement_timeout"), "30s");
+        assert_eq!(show(&mut c, "default_transaction_isolation"), "read committed");
+    }
+
+    /// SQLSTATEs as the store reads them: a duplicate sheet name is the name taken (SQLite's
+    /// words), a lock or statement timeout is busy.
+    #[test]
+    fn sqlstates_map_to_what_they_mean() {
+        let url = database();
+        let s = PostgresStore::open(&url).unwrap();
+        let mut c = s.client.borrow_mut();
+        let insert = "INSERT INTO sheets (table_id, system, name, name_key, schema, version, body)
+                      VALUES (0, 'expanded', 'Nick', 'nick', 1, 1, '{}')";
+        c.batch_execute(insert).unwrap();
+        let e = map_error("h:1/d", c.batch_execute(insert).unwrap_err());
+        assert!(
+            matches!(&e, StoreError::BadRecord(m) if m == "a character named nick already exists"),
+            "{e}"
+        );
+        let e = map_error(
+            "h:1/d",
+            c.batch_execute("SET statement_timeout = 50; SELECT pg_sleep(2)")
+                .unwrap_err(),
+        );
+        assert!(matches!(e, StoreError::Busy { .. }), "{e}");
+        c.batch_execute("SET statement_timeout = 30000").unwrap();
+        let e = map_error(
+            "h:1/d",
+            c.batch_execute("SELECT '\"\\u0000\"'::jsonb").unwrap_err(),
+        );
+        assert!(matches!(e, StoreError::BadRecord(_)), "{e}");
+        let e = map_error("h:1/d", c.batch_execute("SELECT nonsense").unwrap_err());
+        assert!(!e.is_bad_input(), "{e}");
+        assert!(e.to_string().starts_with("h:1/d: "), "{e}");
     }
 }
