@@ -208,7 +208,10 @@ fn map_error(location: &str, e: postgres::Error) -> StoreError {
         // No SQLSTATE: the connection failed or closed, or a value did not convert.
         if e.is_closed() || std::error::Error::source(&e).is_some_and(|s| s.is::<std::io::Error>())
         {
-            return backend(location, format!("cannot reach the database ({})", describe(&e)));
+            return backend(
+                location,
+                format!("cannot reach the database ({})", describe(&e)),
+            );
         }
         return backend(location, describe(&e));
     };
@@ -327,7 +330,10 @@ fn connect(url: &str) -> Result<(Client, String), StoreError> {
         if e.code().is_some() {
             map_error(&location, e)
         } else {
-            backend(&location, format!("cannot reach the database ({})", describe(&e)))
+            backend(
+                &location,
+                format!("cannot reach the database ({})", describe(&e)),
+            )
         }
     })?;
     client
@@ -465,55 +471,63 @@ impl PostgresStore {
         if version > SCHEMA_VERSION {
             return Err(newer_schema(&location, version));
         }
-        loop {
-            let mut tx = client.transaction().map_err(|e| map_error(&location, e))?;
-            tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
-                .map_err(|e| map_error(&location, e))?;
-            // Read under the lock: another server may have migrated meanwhile.
-            let version = schema_version(&mut tx, &location)?;
-            if version > SCHEMA_VERSION {
-                return Err(newer_schema(&location, version));
-            }
-            let Some((_, to, sql)) = MIGRATIONS.iter().find(|(from, _, _)| *from == version)
-            else {
-                return Ok(());
-            };
-            if version == 0 {
-                let others: i64 = tx
-                    .query_one(
-                        "SELECT count(*) FROM pg_catalog.pg_tables
-                         WHERE schemaname = current_schema()",
-                        &[],
-                    )
-                    .map_err(|e| map_error(&location, e))?
-                    .try_get(0)
-                    .map_err(|e| column(&location, e))?;
-                if others > 0 {
-                    return Err(not_a_campaign(
-                        &location,
-                        "a PostgreSQL database of another program",
-                    ));
-                }
-            }
-            tx.batch_execute(sql).map_err(|e| map_error(&location, e))?;
-            tx.execute(
-                "INSERT INTO solum_schema (one, version) VALUES (true, $1)
-                 ON CONFLICT (one) DO UPDATE SET version = excluded.version",
-                &[to],
-            )
+        // A session lock taken before the migration's transaction begins: that transaction
+        // then starts after the previous holder's commit and sees its tables (a lock taken
+        // inside it could leave the catalog as it was before the wait).
+        client
+            .execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])
             .map_err(|e| map_error(&location, e))?;
-            tx.commit().map_err(|e| map_error(&location, e))?;
+        let result = migrate_locked(&mut client, &location);
+        let unlocked = client.execute("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK]);
+        result?;
+        unlocked.map(drop).map_err(|e| map_error(&location, e))
+    }
+}
+
+/// The migrations still to run, each in its own transaction, under the migration lock.
+fn migrate_locked(client: &mut Client, location: &str) -> Result<(), StoreError> {
+    loop {
+        let mut tx = client.transaction().map_err(|e| map_error(location, e))?;
+        // Read under the lock: another server may have migrated meanwhile.
+        let version = schema_version(&mut tx, location)?;
+        if version > SCHEMA_VERSION {
+            return Err(newer_schema(location, version));
         }
+        let Some((_, to, sql)) = MIGRATIONS.iter().find(|(from, _, _)| *from == version) else {
+            return Ok(());
+        };
+        if version == 0 {
+            let others: i64 = tx
+                .query_one(
+                    "SELECT count(*) FROM pg_catalog.pg_tables
+                     WHERE schemaname = current_schema()",
+                    &[],
+                )
+                .map_err(|e| map_error(location, e))?
+                .try_get(0)
+                .map_err(|e| column(location, e))?;
+            if others > 0 {
+                return Err(not_a_campaign(
+                    location,
+                    "a PostgreSQL database of another program",
+                ));
+            }
+        }
+        tx.batch_execute(sql).map_err(|e| map_error(location, e))?;
+        tx.execute(
+            "INSERT INTO solum_schema (one, version) VALUES (true, $1)
+             ON CONFLICT (one) DO UPDATE SET version = excluded.version",
+            &[to],
+        )
+        .map_err(|e| map_error(location, e))?;
+        tx.commit().map_err(|e| map_error(location, e))?;
     }
 }
 
 /// The stored schema version; 0 when the database has no campaign.
 fn schema_version(c: &mut impl GenericClient, location: &str) -> Result<i64, StoreError> {
     let exists: bool = c
-        .query_one(
-            "SELECT to_regclass('solum_schema') IS NOT NULL",
-            &[],
-        )
+        .query_one("SELECT to_regclass('solum_schema') IS NOT NULL", &[])
         .map_err(|e| map_error(location, e))?
         .try_get(0)
         .map_err(|e| column(location, e))?;
@@ -683,7 +697,9 @@ impl PgTx<'_> {
             .borrow_mut()
             .query(sql, params)
             .map_err(|e| self.err(e))?;
-        rows.iter().map(|r| row_to_entry(self.location, r)).collect()
+        rows.iter()
+            .map(|r| row_to_entry(self.location, r))
+            .collect()
     }
 }
 
@@ -987,7 +1003,12 @@ impl CampaignStore for PostgresStore {
             &mut *self.client.borrow_mut(),
             &self.location,
             ENTRIES_BEFORE,
-            &[&before, &sql_limit(limit), &self.scope.table, &self.scope.gm],
+            &[
+                &before,
+                &sql_limit(limit),
+                &self.scope.table,
+                &self.scope.gm,
+            ],
         )
     }
 
@@ -1165,49 +1186,63 @@ const INTEGRITY_CHECKS: &[(&str, Describe)] = &[
         "SELECT s.id, s.table_id FROM sheets s LEFT JOIN tables t ON t.id = s.table_id
          WHERE t.id IS NULL LIMIT $1",
         |id, _| {
-            format!("foreign key check: a row of sheets (id {id}) points to a missing row of tables")
+            format!(
+                "foreign key check: a row of sheets (id {id}) points to a missing row of tables"
+            )
         },
     ),
     (
         "SELECT s.id, s.owner FROM sheets s LEFT JOIN members m ON m.id = s.owner
          WHERE s.owner IS NOT NULL AND m.id IS NULL LIMIT $1",
         |id, _| {
-            format!("foreign key check: a row of sheets (id {id}) points to a missing row of members")
+            format!(
+                "foreign key check: a row of sheets (id {id}) points to a missing row of members"
+            )
         },
     ),
     (
         "SELECT m.id, m.table_id FROM members m LEFT JOIN tables t ON t.id = m.table_id
          WHERE t.id IS NULL LIMIT $1",
         |id, _| {
-            format!("foreign key check: a row of members (id {id}) points to a missing row of tables")
+            format!(
+                "foreign key check: a row of members (id {id}) points to a missing row of tables"
+            )
         },
     ),
     (
         "SELECT i.id, i.table_id FROM invites i LEFT JOIN tables t ON t.id = i.table_id
          WHERE t.id IS NULL LIMIT $1",
         |id, _| {
-            format!("foreign key check: a row of invites (id {id}) points to a missing row of tables")
+            format!(
+                "foreign key check: a row of invites (id {id}) points to a missing row of tables"
+            )
         },
     ),
     (
         "SELECT i.id, i.used_by FROM invites i LEFT JOIN members m ON m.id = i.used_by
          WHERE i.used_by IS NOT NULL AND m.id IS NULL LIMIT $1",
         |id, _| {
-            format!("foreign key check: a row of invites (id {id}) points to a missing row of members")
+            format!(
+                "foreign key check: a row of invites (id {id}) points to a missing row of members"
+            )
         },
     ),
     (
         "SELECT s.member_id, 0::bigint FROM sessions s LEFT JOIN members m ON m.id = s.member_id
          WHERE m.id IS NULL LIMIT $1",
         |id, _| {
-            format!("foreign key check: a row of sessions (member {id}) points to a missing row of members")
+            format!(
+                "foreign key check: a row of sessions (member {id}) points to a missing row of members"
+            )
         },
     ),
     (
         "SELECT r.seq, 0::bigint FROM reveals r LEFT JOIN journal j ON j.seq = r.seq
          WHERE j.seq IS NULL LIMIT $1",
         |seq, _| {
-            format!("foreign key check: a row of reveals (seq {seq}) points to a missing row of journal")
+            format!(
+                "foreign key check: a row of reveals (seq {seq}) points to a missing row of journal"
+            )
         },
     ),
 ];
@@ -1233,11 +1268,7 @@ fn role(gm: bool) -> &'static str {
     if gm { "gm" } else { "player" }
 }
 
-fn member_by_id(
-    c: &mut impl GenericClient,
-    location: &str,
-    id: i64,
-) -> Result<Member, StoreError> {
+fn member_by_id(c: &mut impl GenericClient, location: &str, id: i64) -> Result<Member, StoreError> {
     let row = c
         .query_one(&format!("SELECT {MEMBER_COLUMNS} WHERE m.id = $1"), &[&id])
         .map_err(|e| map_error(location, e))?;
@@ -1492,7 +1523,10 @@ impl TableStore for PostgresStore {
     fn end_session(&mut self, session_hash: &str) -> Result<bool, StoreError> {
         self.client
             .borrow_mut()
-            .execute("DELETE FROM sessions WHERE token_hash = $1", &[&session_hash])
+            .execute(
+                "DELETE FROM sessions WHERE token_hash = $1",
+                &[&session_hash],
+            )
             .map(|n| n > 0)
             .map_err(|e| self.err(e))
     }
@@ -1701,14 +1735,23 @@ mod tests {
         assert_eq!(unix_seconds("1970-01-01T00:00:00Z"), 0);
         assert_eq!(unix_seconds("1969-12-31T23:59:59Z"), -1);
         assert_eq!(unix_seconds("2000-02-29T00:00:00Z"), 951_782_400);
-        for bad in ["t", "", "2026-13-01", "2026-01-01T25:00", "2026-01-01Tx", "now"] {
+        for bad in [
+            "t",
+            "",
+            "2026-13-01",
+            "2026-01-01T25:00",
+            "2026-01-01Tx",
+            "now",
+        ] {
             assert_eq!(unix_seconds(bad), 0, "{bad}");
         }
     }
 
     #[test]
     fn a_location_names_no_user_or_password() {
-        let c: Config = "postgres://alice:s3cret@db.example:6543/club".parse().unwrap();
+        let c: Config = "postgres://alice:s3cret@db.example:6543/club"
+            .parse()
+            .unwrap();
         assert_eq!(location_of(&c), "db.example:6543/club");
         let c: Config = "postgres://bob@localhost".parse().unwrap();
         assert_eq!(location_of(&c), "localhost:5432/bob");
@@ -1735,7 +1778,10 @@ mod db_tests {
         };
         assert_eq!(show(&mut c, "lock_timeout"), "10s");
         assert_eq!(show(&mut c, "statement_timeout"), "30s");
-        assert_eq!(show(&mut c, "default_transaction_isolation"), "read committed");
+        assert_eq!(
+            show(&mut c, "default_transaction_isolation"),
+            "read committed"
+        );
     }
 
     /// SQLSTATEs as the store reads them: a duplicate sheet name is the name taken (SQLite's

@@ -52,8 +52,16 @@ fn the_listener_hears_each_committed_append_and_no_rolled_back_one() {
             break;
         }
     }
-    assert_eq!(heard, [0, 4, 0], "one per committed append, in commit order");
-    assert_eq!(listener.next_timeout(wait).unwrap(), None, "the rollback is silent");
+    assert_eq!(
+        heard,
+        [0, 4, 0],
+        "one per committed append, in commit order"
+    );
+    assert_eq!(
+        listener.next_timeout(wait).unwrap(),
+        None,
+        "the rollback is silent"
+    );
     assert_eq!(home.entry_count().unwrap(), 3);
 }
 
@@ -174,7 +182,10 @@ fn the_stores_debug_form_holds_no_credentials() {
     let with_password = db.replace("postgres@", "postgres:hunter2secret@");
     let store = PostgresStore::open(&with_password).unwrap();
     let shown = format!("{store:?}");
-    assert!(shown.contains(&format!("127.0.0.1:{}", server.port())), "{shown}");
+    assert!(
+        shown.contains(&format!("127.0.0.1:{}", server.port())),
+        "{shown}"
+    );
     assert!(!shown.contains("hunter2secret"), "{shown}");
     let listener = ChangeListener::connect(&with_password).unwrap();
     assert!(!format!("{listener:?}").contains("hunter2secret"));

@@ -4,8 +4,8 @@
 
 use postgres::{Client, NoTls};
 use solum_store::{
-    CampaignStore, MAX_ENTRY_BYTES, NewEntry, Redeemed, SCHEMA_VERSION, Scope, Sheet,
-    StoreError, TableStore,
+    CampaignStore, MAX_ENTRY_BYTES, NewEntry, Redeemed, SCHEMA_VERSION, Scope, Sheet, StoreError,
+    TableStore,
 };
 use solum_store_postgres::PostgresStore;
 use solum_testpg::TestPostgres;
@@ -152,7 +152,10 @@ fn a_newer_schema_is_refused() {
     let url = database();
     PostgresStore::open(&url).unwrap();
     raw(&url)
-        .execute("UPDATE solum_schema SET version = $1", &[&(SCHEMA_VERSION + 1)])
+        .execute(
+            "UPDATE solum_schema SET version = $1",
+            &[&(SCHEMA_VERSION + 1)],
+        )
         .unwrap();
     let e = PostgresStore::open(&url).unwrap_err();
     assert!(
@@ -237,7 +240,8 @@ fn sheets_are_found_by_name_whatever_the_case_and_names_are_unique() {
     s.write(&mut |tx| tx.insert_sheet(&sheet("Osric", 2)))
         .unwrap();
     // Byte order, as SQLite sorts: upper case before lower.
-    s.write(&mut |tx| tx.insert_sheet(&sheet("abe", 3))).unwrap();
+    s.write(&mut |tx| tx.insert_sheet(&sheet("abe", 3)))
+        .unwrap();
     let names: Vec<_> = s
         .sheets("expanded")
         .unwrap()
@@ -269,7 +273,10 @@ fn sheets_are_found_by_name_whatever_the_case_and_names_are_unique() {
     let n = s.sheet("expanded", "nicholas").unwrap().unwrap();
     assert_eq!((n.version, n.body["n"].as_i64()), (2, Some(6)));
     let e = s
-        .write(&mut |tx| tx.update_sheet("expanded", "Nobody", &sheet("Nobody", 1)).map(drop))
+        .write(&mut |tx| {
+            tx.update_sheet("expanded", "Nobody", &sheet("Nobody", 1))
+                .map(drop)
+        })
         .unwrap_err();
     assert!(matches!(e, StoreError::BadRecord(m) if m == "no character named Nobody"));
 }
@@ -480,7 +487,10 @@ fn scopes_keep_tables_apart_secrets_from_players_and_sheets_to_their_owners() {
     let a = home.create_table("A", "Gm A", "gm a", "sa", "t").unwrap();
     let b = home.create_table("B", "Gm B", "gm b", "sb", "t").unwrap();
     assert_ne!(a.table, b.table);
-    assert_eq!((a.table_name.as_str(), a.name.as_str(), a.gm), ("A", "Gm A", true));
+    assert_eq!(
+        (a.table_name.as_str(), a.name.as_str(), a.gm),
+        ("A", "Gm A", true)
+    );
     home.add_invite(a.table, false, "ia", "t", i64::MAX)
         .unwrap();
     let Redeemed::Joined(p) = home
@@ -514,18 +524,33 @@ fn scopes_keep_tables_apart_secrets_from_players_and_sheets_to_their_owners() {
     assert_eq!(player.entry_count().unwrap(), 2);
     assert_eq!(gm.entry_count().unwrap(), 3);
     assert_eq!(
-        player.last_entries(10).unwrap().iter().map(|e| e.seq).collect::<Vec<_>>(),
+        player
+            .last_entries(10)
+            .unwrap()
+            .iter()
+            .map(|e| e.seq)
+            .collect::<Vec<_>>(),
         [1, 3]
     );
     assert_eq!(
-        player.entries_before(4, 10).unwrap().iter().map(|e| e.seq).collect::<Vec<_>>(),
+        player
+            .entries_before(4, 10)
+            .unwrap()
+            .iter()
+            .map(|e| e.seq)
+            .collect::<Vec<_>>(),
         [3, 1]
     );
     assert!(!player.sees_every_entry());
     assert!(gm.sees_every_entry());
     assert_eq!(texts(&other), ["entry 4"]);
     assert!(texts(&home).is_empty());
-    let names: Vec<String> = player.members().unwrap().into_iter().map(|m| m.name).collect();
+    let names: Vec<String> = player
+        .members()
+        .unwrap()
+        .into_iter()
+        .map(|m| m.name)
+        .collect();
     assert_eq!(names, ["Gm A", "Pia"]);
 
     // A player cannot write in secret, nor change settings.
@@ -565,7 +590,10 @@ fn scopes_keep_tables_apart_secrets_from_players_and_sheets_to_their_owners() {
         .write(&mut |tx| tx.insert_sheet(&sheet("Mine", 9)))
         .unwrap();
     assert_eq!(player.sheet_owner("expanded", "mine").unwrap(), Some(p.id));
-    assert_eq!(player.sheet_owner("expanded", "Theirs").unwrap(), Some(a.id));
+    assert_eq!(
+        player.sheet_owner("expanded", "Theirs").unwrap(),
+        Some(a.id)
+    );
     assert_eq!(player.sheet_owner("expanded", "nobody").unwrap(), None);
     player
         .write(&mut |tx| {
@@ -614,12 +642,16 @@ fn share_owner_gives_a_companion_the_characters_owner() {
     let url = database();
     let mut home = PostgresStore::open(&url).unwrap();
     let gm = home.create_table("A", "Gm", "gm", "sa", "t").unwrap();
-    home.add_invite(gm.table, false, "ip", "t", i64::MAX).unwrap();
-    let Redeemed::Joined(p) = home.redeem_invite("ip", "Pia", "pia", "sp", "t", 0).unwrap()
+    home.add_invite(gm.table, false, "ip", "t", i64::MAX)
+        .unwrap();
+    let Redeemed::Joined(p) = home
+        .redeem_invite("ip", "Pia", "pia", "sp", "t", 0)
+        .unwrap()
     else {
         panic!("joined")
     };
-    let mut player = PostgresStore::open_scoped(&url, Scope::member(gm.table, p.id, false)).unwrap();
+    let mut player =
+        PostgresStore::open_scoped(&url, Scope::member(gm.table, p.id, false)).unwrap();
     let mut game_master =
         PostgresStore::open_scoped(&url, Scope::member(gm.table, gm.id, true)).unwrap();
     player
@@ -637,7 +669,10 @@ fn share_owner_gives_a_companion_the_characters_owner() {
             tx.share_owner("classic-fight", "Nobody", "expanded")
         })
         .unwrap();
-    assert_eq!(player.sheet_owner("classic-fight", "Nick").unwrap(), Some(p.id));
+    assert_eq!(
+        player.sheet_owner("classic-fight", "Nick").unwrap(),
+        Some(p.id)
+    );
     player
         .write(&mut |tx| tx.update_sheet("classic-fight", "Nick", &fight).map(drop))
         .unwrap();
@@ -657,9 +692,12 @@ fn sessions_expire_when_idle_and_end_on_logout() {
     let day = 86_400;
     let mut c = raw(&url);
     let mut last_used = || -> i64 {
-        c.query_one("SELECT last_used FROM sessions WHERE token_hash = 'sa'", &[])
-            .unwrap()
-            .get(0)
+        c.query_one(
+            "SELECT last_used FROM sessions WHERE token_hash = 'sa'",
+            &[],
+        )
+        .unwrap()
+        .get(0)
     };
     assert_eq!(last_used(), t0);
     assert_eq!(
@@ -679,8 +717,16 @@ fn sessions_expire_when_idle_and_end_on_logout() {
             .is_some()
     );
     let idle_end = t0 + 40 * day + 30 * day + 1;
-    assert!(s.session_member("sa", idle_end, 30 * day).unwrap().is_none());
-    assert!(s.session_member("sa", idle_end, 30 * day).unwrap().is_none());
+    assert!(
+        s.session_member("sa", idle_end, 30 * day)
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        s.session_member("sa", idle_end, 30 * day)
+            .unwrap()
+            .is_none()
+    );
     s.add_invite(gm.table, false, "ib", "2026-01-01T00:00:00Z", t0 + day)
         .unwrap();
     assert!(matches!(
@@ -901,5 +947,8 @@ fn integrity_problems_name_a_gap_in_a_tables_numbers() {
         .unwrap();
     let problems = s.integrity_problems().unwrap();
     assert_eq!(problems.len(), 2, "{problems:?}");
-    assert!(problems.iter().all(|p| p.contains("table 0")), "{problems:?}");
+    assert!(
+        problems.iter().all(|p| p.contains("table 0")),
+        "{problems:?}"
+    );
 }

@@ -378,7 +378,10 @@ mod tests {
         let a = server.database("one").unwrap();
         let b = server.database("one").unwrap();
         assert_ne!(a, b);
-        assert!(a.starts_with(&format!("postgres://postgres@127.0.0.1:{}/one_", server.port())));
+        assert!(a.starts_with(&format!(
+            "postgres://postgres@127.0.0.1:{}/one_",
+            server.port()
+        )));
         let port = server.port();
         assert!(std::net::TcpStream::connect(("127.0.0.1", port)).is_ok());
         drop(server);
