@@ -190,3 +190,74 @@ fn the_stores_debug_form_holds_no_credentials() {
     let listener = ChangeListener::connect(&with_password).unwrap();
     assert!(!format!("{listener:?}").contains("hunter2secret"));
 }
+
+/// A deadlock rolls the write back and runs its closure again: the second run finds the
+/// way free and lands, once.
+#[test]
+fn a_deadlocked_write_runs_again_and_lands_once() {
+    let url = database();
+    let mut store = PostgresStore::open(&url).unwrap();
+    store
+        .write(&mut |tx| {
+            tx.insert_sheet(&solum_store::Sheet {
+                system: "expanded".into(),
+                name: "Nick".into(),
+                schema: 1,
+                version: 0,
+                body: serde_json::json!({ "n": 0 }),
+            })
+        })
+        .unwrap();
+    let mut other = Client::connect(&url, NoTls).unwrap();
+    // The other connection looks for deadlocks late: the store's is the one to find this one
+    // (and so the one rolled back).
+    other.batch_execute("SET deadlock_timeout = '5s'").unwrap();
+    let mut hold = other.transaction().unwrap();
+    // The other connection holds the sheet's row.
+    hold.batch_execute("SELECT * FROM sheets WHERE name_key = 'nick' FOR UPDATE")
+        .unwrap();
+    let (tx_holding, holding) = std::sync::mpsc::channel();
+    let writer = std::thread::spawn(move || {
+        let mut runs = 0;
+        let result = store.write(&mut |tx| {
+            runs += 1;
+            // The table's lock is held from here on.
+            tx.append(&[entry(runs)])?;
+            if runs == 1 {
+                tx_holding.send(()).unwrap();
+            }
+            let mut nick = tx.sheet("expanded", "Nick")?.unwrap();
+            nick.body = serde_json::json!({ "n": runs });
+            tx.update_sheet("expanded", "Nick", &nick).map(drop)
+        });
+        (result, runs, store)
+    });
+    holding.recv().unwrap();
+    // Let the writer reach its wait on the sheet's row.
+    std::thread::sleep(Duration::from_millis(300));
+    hold.batch_execute("SELECT * FROM table_heads WHERE table_id = 0 FOR UPDATE")
+        .unwrap();
+    hold.commit().unwrap();
+    let (result, runs, store) = writer.join().unwrap();
+    result.unwrap();
+    assert_eq!(runs, 2, "run again once after the deadlock");
+    let texts: Vec<String> = store
+        .entries_after(0, 10)
+        .unwrap()
+        .into_iter()
+        .map(|e| e.body["text"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(texts, ["entry 2"], "the first run's append was rolled back");
+    assert_eq!(
+        store.sheet("expanded", "Nick").unwrap().unwrap().body["n"],
+        2
+    );
+}
+
+/// A store moves to the thread that serves the next request.
+#[test]
+fn a_store_and_a_listener_can_move_between_threads() {
+    fn send<T: Send>() {}
+    send::<PostgresStore>();
+    send::<ChangeListener>();
+}
