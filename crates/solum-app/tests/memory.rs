@@ -17,7 +17,11 @@ fn a_campaign_runs_on_the_memory_store_through_a_boxed_store() {
     let mut c = campaign();
     // Advantage: the higher of 2 and 6 is 6, "Yes, and"; 6 and 4 then name the event.
     let v = c
-        .ask("Is the door locked?", Leaning::Advantage, Dice::Typed(vec![2, 6, 6, 4]))
+        .ask(
+            "Is the door locked?",
+            Leaning::Advantage,
+            Dice::Typed(vec![2, 6, 6, 4]),
+        )
         .unwrap();
     assert_eq!((v.answer, v.die), ("Yes, and", 6));
     c.start_scene("The tomb", Some("Find the idol")).unwrap();
@@ -27,7 +31,11 @@ fn a_campaign_runs_on_the_memory_store_through_a_boxed_store() {
     assert!(c.open_scene().unwrap().is_none());
     c.note("We made it.").unwrap();
     let seqs: Vec<i64> = c.entries().unwrap().iter().map(|e| e.seq).collect();
-    assert_eq!(seqs, [1, 2, 3, 4, 5, 6], "ask, start, end, start, end, note");
+    assert_eq!(
+        seqs,
+        [1, 2, 3, 4, 5, 6],
+        "ask, start, end, start, end, note"
+    );
     let report = c.verify().unwrap();
     assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
     assert_eq!(report.entries, 6);
