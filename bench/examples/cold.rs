@@ -2,7 +2,7 @@
 //! row (`cold`), after the harness's warm-up, 3d7 keep highest 2 (`cold warm`), and warm on average (`cold spin`).
 //! Run with `cargo run --release -p solum-bench --example cold [warm|spin]`.
 
-use solum_dice::{Pool, Distribution};
+use solum_dice::{Distribution, Pool};
 use std::hint::black_box;
 use std::time::Instant;
 fn t(label: &str, f: impl FnOnce() -> Distribution) {
@@ -29,9 +29,15 @@ fn main() {
             Pool::new(Distribution::die(7), 3).keep_highest(2)
         });
     }
-    t("first", || Pool::new(Distribution::die(6), 4).keep_highest(3));
-    t("second", || Pool::new(Distribution::die(6), 4).keep_highest(3));
-    t("third", || Pool::new(Distribution::die(6), 4).keep_highest(3));
+    t("first", || {
+        Pool::new(Distribution::die(6), 4).keep_highest(3)
+    });
+    t("second", || {
+        Pool::new(Distribution::die(6), 4).keep_highest(3)
+    });
+    t("third", || {
+        Pool::new(Distribution::die(6), 4).keep_highest(3)
+    });
 }
 fn spin() {
     for _ in 0..200_000 {

@@ -25,7 +25,10 @@ fn fixtures() -> BTreeMap<(String, i64), Vec<Value>> {
     let mut all = BTreeMap::new();
     for entry in std::fs::read_dir(fixtures_dir()).expect("the fixtures folder exists") {
         let path = entry.expect("a readable folder entry").path();
-        let file = path.file_name().and_then(|n| n.to_str()).expect("a UTF-8 name");
+        let file = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("a UTF-8 name");
         let (kind, schema) = file
             .strip_suffix(".json")
             .and_then(|stem| stem.rsplit_once("-v"))

@@ -36,7 +36,10 @@ pub(crate) struct Rational {
 impl Rational {
     /// Builds a distribution from `(outcome, probability)` pairs; equal outcomes are merged
     /// and zero probabilities dropped. `neglected` is the mass left out (zero if none).
-    pub(crate) fn from_pairs(pairs: impl IntoIterator<Item = (i64, Prob)>, neglected: Prob) -> Self {
+    pub(crate) fn from_pairs(
+        pairs: impl IntoIterator<Item = (i64, Prob)>,
+        neglected: Prob,
+    ) -> Self {
         let mut outcomes: Vec<(i64, Prob)> = pairs.into_iter().collect();
         // The engines hand over sorted, distinct, non-zero outcomes: keep them as they are.
         if outcomes.windows(2).all(|w| w[0].0 < w[1].0)

@@ -36,11 +36,10 @@ pub(crate) fn sum_of(g: &Dense<u128>, n: u32) -> Option<Distribution> {
     if n < 2 || m == 0 || m > MAX_DEGREE || g.den.checked_pow(n).is_some() {
         return None;
     }
-    let a: Vec<u64> = g
-        .w
-        .iter()
-        .map(|&x| u64::try_from(x).ok())
-        .collect::<Option<_>>()?;
+    let a: Vec<u64> =
+        g.w.iter()
+            .map(|&x| u64::try_from(x).ok())
+            .collect::<Option<_>>()?;
     let s = u64::try_from(g.den).ok()?;
     if a[0] == 0 || s < 2 {
         return None;
@@ -170,7 +169,10 @@ mod tests {
         for die in &dice {
             for n in [50u32, 51, 60, 97, 130, 200] {
                 let Some(fast) = sum_of(&dense(die), n) else {
-                    assert!(die.denominator_big().pow(n) < BigUint::from(u128::MAX), "{n}");
+                    assert!(
+                        die.denominator_big().pow(n) < BigUint::from(u128::MAX),
+                        "{n}"
+                    );
                     continue;
                 };
                 assert_eq!(fast, die.sum_by_squares(n), "{die:?} {n}");

@@ -831,8 +831,7 @@ impl Distribution {
     /// of `power.rs`, one weight at a time from the ones before it.
     pub fn sum_of(&self, n: u32) -> Self {
         if let Repr::Small(d) = &self.repr
-            && let Some(sum) =
-                crate::exploding::sum_of(d, n).or_else(|| crate::power::sum_of(d, n))
+            && let Some(sum) = crate::exploding::sum_of(d, n).or_else(|| crate::power::sum_of(d, n))
         {
             return sum;
         }
@@ -1044,9 +1043,9 @@ impl Distribution {
         fn head<W: Weight>(d: &Dense<W>, value: i64) -> W {
             let upto = (i128::from(value) - i128::from(d.min) + 1).clamp(0, d.w.len() as i128);
             // Every partial sum is at most the denominator: no overflow.
-            d.w[..upto as usize]
-                .iter()
-                .fold(W::zero(), |acc, x| acc.add(x).expect("within the denominator"))
+            d.w[..upto as usize].iter().fold(W::zero(), |acc, x| {
+                acc.add(x).expect("within the denominator")
+            })
         }
         match self.view() {
             View::Small(d) => head(d, value).ratio(&d.den),
@@ -1487,7 +1486,10 @@ mod tests {
         assert_eq!(two.p_eq(7), prob(1, 6));
         let e = enumerated(3, |d| Ok(i64::from(d.roll(6)? + d.roll(6)? + d.roll(4)?)));
         assert_eq!(two.add(&Distribution::die(4)).to_rational(), e);
-        assert_eq!(Distribution::die(6).sum_of(3), Distribution::die(6).add(&two));
+        assert_eq!(
+            Distribution::die(6).sum_of(3),
+            Distribution::die(6).add(&two)
+        );
         assert_eq!(Distribution::die(6).sum_of(0), Distribution::certain(0));
     }
 
@@ -1623,7 +1625,10 @@ mod tests {
         assert_eq!(flat.probabilities_f64(), reference.probabilities_f64());
         assert_eq!(flat.to_rational(), reference.to_rational());
         assert_eq!(flat.clone().into_big(), reference);
-        assert_eq!(flat.add(&Distribution::die(6)), reference.add(&Distribution::die(6)));
+        assert_eq!(
+            flat.add(&Distribution::die(6)),
+            reference.add(&Distribution::die(6))
+        );
         assert_eq!(
             Pool::new(flat.clone(), 2).keep_highest(1),
             Pool::new(reference.clone(), 2).keep_highest(1)
@@ -1685,7 +1690,8 @@ mod tests {
         }
         let ten = Distribution::die(10).explode(9).sum_of(10);
         let reference = (1..10).fold(Distribution::die(10).explode(9).into_big(), |acc, _| {
-            let (Repr::Big(x), Repr::Small(y)) = (&acc.repr, &Distribution::die(10).explode(9).repr)
+            let (Repr::Big(x), Repr::Small(y)) =
+                (&acc.repr, &Distribution::die(10).explode(9).repr)
             else {
                 unreachable!("big and small")
             };

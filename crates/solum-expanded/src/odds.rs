@@ -509,9 +509,7 @@ mod tests {
     #[test]
     fn result_distribution_matches_pool_of_highest_faces() {
         for n in [1u32, 3, 20, 33, 34, 45] {
-            let highest = solum_dice::Pool::new(Distribution::die(6), n)
-                .keep_highest(1)
-                ;
+            let highest = solum_dice::Pool::new(Distribution::die(6), n).keep_highest(1);
             let dist = result_distribution(pool(n));
             assert_eq!(result_distribution(pool(n)).is_small(), n <= 33, "{n}");
             for v in 1..=5 {
@@ -535,11 +533,7 @@ mod tests {
     fn large_opposed_match_rationals() {
         for (a, b) in [(5u32, 7u32), (30, 30), (60, 45)] {
             let (ha, hb) = [a, b]
-                .map(|n| {
-                    solum_dice::Pool::new(Distribution::die(6), n)
-                        .keep_highest(1)
-                        
-                })
+                .map(|n| solum_dice::Pool::new(Distribution::die(6), n).keep_highest(1))
                 .into();
             let (mut win, mut draw) = (Prob::zero(), Prob::zero());
             for i in 1..=6 {

@@ -431,7 +431,10 @@ fn game(g: &Game, work: &mut Work, span: Span) -> Result<Distribution, NotationE
                     let spec =
                         solum_expanded::check::CheckSpec::new(pool, difficulty).with_gear(gear);
                     let p = solum_expanded::odds::p_pass(&spec);
-                    Distribution::from_fractions([(1, p.clone()), (0, Prob::one() - p)], Prob::zero())
+                    Distribution::from_fractions(
+                        [(1, p.clone()), (0, Prob::one() - p)],
+                        Prob::zero(),
+                    )
                 }
             }
         }

@@ -3,7 +3,7 @@
 //! allowed. (That what is admitted stays within its estimate, counted: `budget_counted.rs`.)
 
 use solum_notation::limits::{MAX_BYTES, MAX_WORK};
-use solum_notation::{NotationError, Work, estimate, parse, distribution_with};
+use solum_notation::{NotationError, Work, distribution_with, estimate, parse};
 
 /// The estimate of `text`, when it is admitted.
 fn admitted(text: &str) -> Option<estimate::Bound> {

@@ -6,7 +6,7 @@
 use peak_alloc::PeakAlloc;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use solum_notation::{Work, estimate, parse, distribution_with};
+use solum_notation::{Work, distribution_with, estimate, parse};
 
 #[global_allocator]
 static PEAK: PeakAlloc = PeakAlloc;

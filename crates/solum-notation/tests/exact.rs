@@ -104,9 +104,7 @@ fn exploding_sums_past_u64_equal_the_convolutions() {
     // time (the engine's general path), value by value and fraction by fraction.
     for (text, n, sides) in [("10d10!", 10, 10), ("3d6!", 3, 6), ("4d20!", 4, 20)] {
         let exact = distribution(&parse(text).unwrap()).unwrap();
-        let reference = Distribution::die(sides)
-            .explode(20)
-            .sum_by_squares(n);
+        let reference = Distribution::die(sides).explode(20).sum_by_squares(n);
         assert_eq!(exact, reference, "{text}");
         assert!(exact.neglected().is_zero(), "{text}");
     }
@@ -270,8 +268,7 @@ fn large_keeps_equal_the_general_evaluation() {
     // The pool's general evaluation over sorted multisets (`keep_by_multisets`, which knows
     // nothing of the keep walk the notation now takes): the same probabilities, value by value.
     fn general(die: Distribution, n: u32, k: u32, highest: bool) -> Distribution {
-        solum_dice::Pool::new(die, n)
-            .keep_by_multisets(k, highest)
+        solum_dice::Pool::new(die, n).keep_by_multisets(k, highest)
     }
     let d = |t: &str| distribution(&parse(t).unwrap()).unwrap();
     assert_eq!(d("50d20kh25"), general(Distribution::die(20), 50, 25, true));

@@ -611,10 +611,7 @@ mod tests {
             let pool = solum_dice::Pool::new(Distribution::die(6), n);
             let w = test_weights(n, None);
             assert_eq!(w.hits.is_small(), n <= 49);
-            assert_eq!(
-                w.hits,
-                pool.count(|f| f >= 5)
-            );
+            assert_eq!(w.hits, pool.count(|f| f >= 5));
             let ones = pool.count(|f| f == 1);
             let glitch = ones.p_at_least(i64::from(n.div_ceil(2)));
             assert_eq!(w.glitch.p_eq(1), glitch);
@@ -626,10 +623,7 @@ mod tests {
             let die = Distribution::from_pairs([(2, 20), (1, 4), (0, 12)]);
             let pool = solum_dice::Pool::new(die, n);
             let w = test_weights(n, SECOND);
-            assert_eq!(
-                w.hits,
-                pool.count(|f| f == 2)
-            );
+            assert_eq!(w.hits, pool.count(|f| f == 2));
         }
     }
 
@@ -637,9 +631,7 @@ mod tests {
     #[test]
     fn large_opposed_match_rationals() {
         for (a, d) in [(4u32, 5u32), (50, 40)] {
-            let hits = |n| {
-                solum_dice::Pool::new(Distribution::die(6), n).count(|f| f >= 5)
-            };
+            let hits = |n| solum_dice::Pool::new(Distribution::die(6), n).count(|f| f >= 5);
             let (ha, hd) = (hits(a), hits(d));
             let mut success = Prob::zero();
             let mut critical = Prob::zero();
