@@ -31,6 +31,8 @@ QUERIES = {
 
 ICEPOOL = """
 import json, sys
+# `n @ die` recurses once a die (icepool 2.1.3): 1000d6 needs a higher limit.
+sys.setrecursionlimit(100000)
 from fractions import Fraction
 import icepool
 d = {expr}
