@@ -2,8 +2,9 @@
 //! `bench/icepool_sweeps.py`, each sweep timed in-process (the computation only; the
 //! conversion to floats for the comparison comes after the clock stops).
 //!
-//! `solum-bench sweeps` times the integer engine (`Weights`), `solum-bench public` the
-//! public functions that return exact fractions (`Prob`) for the same sweeps, and
+//! `solum-bench sweeps` times the exact engine (`Distribution`, integer weights), `solum-bench
+//! public` the systems' public odds functions for the same sweeps (the same type, or exact
+//! `Prob` verdicts where the function gives those), and
 //! `solum-bench throughput` rolls So1um Expanded checks against the raw generator. Each
 //! run prints one JSON object; `solum-bench sweeps NAME` runs one sweep only, and the script
 //! runs each sweep in processes of its own so every query is cold (after the warm-up both
@@ -14,7 +15,7 @@ use std::time::Instant;
 
 use num_traits::{One, Zero};
 use serde_json::{Value, json};
-use solum_dice::{DiceSource, Distribution, Pool, Prob, SeededDice, Weights, prob_to_f64};
+use solum_dice::{DiceSource, Distribution, Pool, Prob, SeededDice, prob_to_f64};
 use solum_dietype::DieType;
 use solum_expanded::check::{CheckSpec, OpposedSpec, roll_check};
 use solum_expanded::{Difficulty, odds as expanded};
@@ -29,7 +30,7 @@ fn pool(n: u32) -> solum_expanded::Pool {
 /// Explosion depth of the die-type sweep (as in the Python script).
 const DIETYPE_DEPTH: u32 = 4;
 
-fn floats(w: &Weights) -> Value {
+fn floats(w: &Distribution) -> Value {
     json!(w.probabilities_f64())
 }
 
@@ -61,7 +62,7 @@ fn warm_up() -> (f64, bool) {
     // After the heap's touch: reading the code first made 4d6 keep 3 0.06 µs slower.
     let preloaded = std::env::var_os("SOLUM_BENCH_NO_PRELOAD").is_none() && preload_code();
     let start = Instant::now();
-    black_box(vec![Pool::new(Weights::die(7), 3).keep_highest(2)]);
+    black_box(vec![Pool::new(Distribution::die(7), 3).keep_highest(2)]);
     (start.elapsed().as_secs_f64() * 1000.0, preloaded)
 }
 
@@ -178,7 +179,7 @@ fn sweeps() -> Vec<Value> {
             "so1um_result_1_30",
             || {
                 (1..=30)
-                    .map(|n| expanded::result_weights(pool(n)))
+                    .map(|n| expanded::result_distribution(pool(n)))
                     .collect()
             },
             floats,
@@ -209,7 +210,7 @@ fn sweeps() -> Vec<Value> {
             || {
                 largest_cases(0..=3)
                     .into_iter()
-                    .map(|(n, k)| soluna::largest_weights(n, k).expect("within the limits"))
+                    .map(|(n, k)| soluna::largest_distribution(n, k).expect("within the limits"))
                     .collect()
             },
             floats,
@@ -219,7 +220,7 @@ fn sweeps() -> Vec<Value> {
             || {
                 largest_cases(-1..=3)
                     .into_iter()
-                    .map(|(n, k)| soluna::largest_weights(n, k).expect("within the limits"))
+                    .map(|(n, k)| soluna::largest_distribution(n, k).expect("within the limits"))
                     .collect()
             },
             floats,
@@ -236,17 +237,17 @@ fn sweeps() -> Vec<Value> {
         ),
         sweep(
             "keep_highest_3_of_4d6",
-            || vec![Pool::new(Weights::die(6), 4).keep_highest(3)],
+            || vec![Pool::new(Distribution::die(6), 4).keep_highest(3)],
             floats,
         ),
         sweep(
             "10d10_explode_depth9",
-            || vec![Weights::die(10).explode(9).sum_of(10)],
+            || vec![Distribution::die(10).explode(9).sum_of(10)],
             floats,
         ),
         sweep(
             "10d10_explode_depth2",
-            || vec![Weights::die(10).explode(2).sum_of(10)],
+            || vec![Distribution::die(10).explode(2).sum_of(10)],
             floats,
         ),
         sweep(
@@ -298,7 +299,7 @@ fn public() -> Vec<Value> {
                 (1..=50)
                     .flat_map(|n| {
                         let t = sol::test_odds(n, 1, None);
-                        let glitch = Distribution::from_pairs(
+                        let glitch = Distribution::from_fractions(
                             [(0, Prob::one() - &t.glitch), (1, t.glitch)],
                             Prob::zero(),
                         );

@@ -13,7 +13,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use solum_dice::Weights;
+use solum_dice::Distribution;
 
 fn arg(i: usize, default: u32) -> u32 {
     std::env::args()
@@ -23,14 +23,14 @@ fn arg(i: usize, default: u32) -> u32 {
 
 fn main() {
     let (depth, dice, sides) = (arg(1, 9), arg(2, 10), arg(3, 10));
-    let run = || Weights::die(sides).explode(depth).sum_of(dice);
+    let run = || Distribution::die(sides).explode(depth).sum_of(dice);
     if std::env::var_os("PRE").is_some() {
-        black_box(Weights::die(8).explode(depth).sum_of(dice));
+        black_box(Distribution::die(8).explode(depth).sum_of(dice));
     }
     if std::env::var_os("PHASES").is_some() {
         // The die, its explosion and the sum timed apart in a fresh process.
         let t0 = Instant::now();
-        let die = black_box(Weights::die(sides));
+        let die = black_box(Distribution::die(sides));
         let t1 = Instant::now();
         let g = black_box(die.explode(depth));
         let t2 = Instant::now();
@@ -53,7 +53,7 @@ fn main() {
         println!("sum_of {warm:.1} us warm");
         return;
     }
-    let general_run = || Weights::die(sides).explode(depth).sum_by_squares(dice);
+    let general_run = || Distribution::die(sides).explode(depth).sum_by_squares(dice);
     let start = Instant::now();
     let general = black_box(general_run());
     let general_cold = start.elapsed().as_secs_f64() * 1e6;
@@ -69,7 +69,7 @@ fn main() {
 }
 
 /// Mean time of one call in microseconds (the answer dropped each time), over about 0.3 s.
-fn mean(f: impl Fn() -> Weights) -> f64 {
+fn mean(f: impl Fn() -> Distribution) -> f64 {
     let start = Instant::now();
     let mut calls = 0u32;
     while start.elapsed().as_secs_f64() < 0.3 {

@@ -1,8 +1,11 @@
-//! Exact probability distributions over whole numbers.
+//! Exact probabilities: the fractions a [`crate::Distribution`] gives when asked, and (in
+//! tests) [`Rational`], the plain big-rational distribution the engine is checked against.
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{One, ToPrimitive, Zero};
+use num_traits::ToPrimitive;
+#[cfg(test)]
+use num_traits::{One, Zero};
 
 /// An exact probability.
 pub type Prob = BigRational;
@@ -17,23 +20,26 @@ pub fn prob_to_f64(p: &Prob) -> f64 {
     p.to_f64().unwrap_or(f64::NAN)
 }
 
-/// An exact distribution over whole-number outcomes.
-///
-/// Outcomes are kept sorted and distinct, with non-zero probabilities. Where the real
-/// support is infinite (an exploding die), the distribution holds the outcomes it kept and
-/// [`Distribution::neglected`] is the exact mass of the ones it dropped; every query that
-/// could be affected says so in its doc. A distribution built from a finite mechanic has
-/// `neglected() == 0` and its probabilities sum to exactly 1.
+/// The reference of the tests: a distribution as reduced big rationals, one per outcome,
+/// with every operation done in fractions. It shares no code with the engine
+/// ([`crate::Distribution`], integer weights over one denominator), so the two agreeing is
+/// a check of the engine.
+#[cfg(test)]
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Distribution {
+pub(crate) struct Rational {
     outcomes: Vec<(i64, Prob)>,
     neglected: Prob,
 }
 
-impl Distribution {
+#[cfg(test)]
+#[allow(dead_code)]
+impl Rational {
     /// Builds a distribution from `(outcome, probability)` pairs; equal outcomes are merged
     /// and zero probabilities dropped. `neglected` is the mass left out (zero if none).
-    pub fn from_pairs(pairs: impl IntoIterator<Item = (i64, Prob)>, neglected: Prob) -> Self {
+    pub(crate) fn from_pairs(
+        pairs: impl IntoIterator<Item = (i64, Prob)>,
+        neglected: Prob,
+    ) -> Self {
         let mut outcomes: Vec<(i64, Prob)> = pairs.into_iter().collect();
         // The engines hand over sorted, distinct, non-zero outcomes: keep them as they are.
         if outcomes.windows(2).all(|w| w[0].0 < w[1].0)
@@ -69,33 +75,8 @@ impl Distribution {
         }
     }
 
-    /// The same distribution as integer weights over the least common denominator of its
-    /// probabilities (the exact engine's form; the neglected mass stays the missing weight).
-    pub fn to_weights(&self) -> crate::Weights {
-        use num_integer::Integer;
-        let den = self
-            .outcomes
-            .iter()
-            .map(|(_, p)| p.denom().clone())
-            .chain(std::iter::once(self.neglected.denom().clone()))
-            .fold(BigInt::one(), |acc, d| acc.lcm(&d));
-        let (Some(min), Some(max)) = (self.outcomes.first(), self.outcomes.last()) else {
-            return crate::Weights::from_dense(0, Vec::new(), 1);
-        };
-        let mut w = vec![num_bigint::BigUint::zero(); (max.0 - min.0) as usize + 1];
-        for (v, p) in &self.outcomes {
-            let x = p.numer() * (&den / p.denom());
-            w[(v - min.0) as usize] = x.to_biguint().expect("probabilities are non-negative");
-        }
-        crate::Weights::from_generic(crate::weights::Dense {
-            min: min.0,
-            w,
-            den: den.to_biguint().expect("denominators are positive"),
-        })
-    }
-
     /// Builds a distribution from integer weights (like a die's faces).
-    pub fn from_weights(weights: impl IntoIterator<Item = (i64, u64)>) -> Self {
+    pub(crate) fn from_weights(weights: impl IntoIterator<Item = (i64, u64)>) -> Self {
         let weights: Vec<(i64, u64)> = weights.into_iter().collect();
         let total: u64 = weights.iter().map(|(_, w)| w).sum();
         assert!(total > 0, "a distribution needs positive total weight");
@@ -108,27 +89,27 @@ impl Distribution {
     }
 
     /// A fair die: faces `1..=sides`.
-    pub fn die(sides: u32) -> Self {
+    pub(crate) fn die(sides: u32) -> Self {
         Self::from_weights((1..=i64::from(sides)).map(|f| (f, 1)))
     }
 
     /// One certain outcome.
-    pub fn certain(value: i64) -> Self {
+    pub(crate) fn certain(value: i64) -> Self {
         Self::from_pairs([(value, Prob::one())], Prob::zero())
     }
 
     /// The kept outcomes with their probabilities, smallest outcome first.
-    pub fn outcomes(&self) -> &[(i64, Prob)] {
+    pub(crate) fn outcomes(&self) -> &[(i64, Prob)] {
         &self.outcomes
     }
 
     /// The mass of the outcomes left out by truncation (zero for a finite mechanic).
-    pub fn neglected(&self) -> &Prob {
+    pub(crate) fn neglected(&self) -> &Prob {
         &self.neglected
     }
 
     /// Probability of exactly `value`.
-    pub fn p_eq(&self, value: i64) -> Prob {
+    pub(crate) fn p_eq(&self, value: i64) -> Prob {
         self.outcomes
             .iter()
             .find(|(v, _)| *v == value)
@@ -138,7 +119,7 @@ impl Distribution {
 
     /// Probability of at least `value` among the kept outcomes. When the distribution was
     /// truncated, the true value exceeds this by at most [`Self::neglected`].
-    pub fn p_at_least(&self, value: i64) -> Prob {
+    pub(crate) fn p_at_least(&self, value: i64) -> Prob {
         self.outcomes
             .iter()
             .filter(|(v, _)| *v >= value)
@@ -147,7 +128,7 @@ impl Distribution {
     }
 
     /// Probability of at most `value`.
-    pub fn p_at_most(&self, value: i64) -> Prob {
+    pub(crate) fn p_at_most(&self, value: i64) -> Prob {
         self.outcomes
             .iter()
             .filter(|(v, _)| *v <= value)
@@ -156,7 +137,7 @@ impl Distribution {
     }
 
     /// The sum of the kept probabilities: `1 - neglected`.
-    pub fn total(&self) -> Prob {
+    pub(crate) fn total(&self) -> Prob {
         self.outcomes.iter().map(|(_, p)| p).sum()
     }
 
@@ -164,7 +145,7 @@ impl Distribution {
     /// distances to it are exact in `f64` up to 2^53 apart), so a narrow distribution far
     /// from zero (`9000000000000000000 + 1d6`) keeps its spread; the mean itself is the
     /// nearest `f64`.
-    pub fn mean(&self) -> f64 {
+    pub(crate) fn mean(&self) -> f64 {
         let Some(&(lo, _)) = self.outcomes.first() else {
             return 0.0;
         };
@@ -183,7 +164,7 @@ impl Distribution {
 
     /// The standard deviation of the kept outcomes, renormalised: computed on the distances
     /// to the lowest value, so it is right however far from zero the values are.
-    pub fn std_dev(&self) -> f64 {
+    pub(crate) fn std_dev(&self) -> f64 {
         let Some(&(lo, _)) = self.outcomes.first() else {
             return 0.0;
         };
@@ -201,7 +182,7 @@ impl Distribution {
     }
 
     /// The distribution of `f(outcome)`.
-    pub fn map(&self, f: impl Fn(i64) -> i64) -> Self {
+    pub(crate) fn map(&self, f: impl Fn(i64) -> i64) -> Self {
         Self::from_pairs(
             self.outcomes.iter().map(|(v, p)| (f(*v), p.clone())),
             self.neglected.clone(),
@@ -209,12 +190,12 @@ impl Distribution {
     }
 
     /// The distribution of the sum of two independent outcomes.
-    pub fn add(&self, other: &Self) -> Self {
+    pub(crate) fn add(&self, other: &Self) -> Self {
         self.combine(other, |a, b| a + b)
     }
 
     /// The distribution of `f(a, b)` for independent `a` from `self`, `b` from `other`.
-    pub fn combine(&self, other: &Self, f: impl Fn(i64, i64) -> i64) -> Self {
+    pub(crate) fn combine(&self, other: &Self, f: impl Fn(i64, i64) -> i64) -> Self {
         let mut pairs = Vec::with_capacity(self.outcomes.len() * other.outcomes.len());
         for (a, p) in &self.outcomes {
             for (b, q) in &other.outcomes {
@@ -235,6 +216,7 @@ impl Distribution {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Distribution;
 
     #[test]
     fn die_is_uniform() {
@@ -250,7 +232,7 @@ mod tests {
         assert!((far.std_dev() - (35.0f64 / 12.0).sqrt()).abs() < 1e-12);
         assert_eq!(far.mean(), 9_000_000_000_000_000_002.5f64);
         // At the bottom edge: i64::MIN + {0, 1}, each half: sd 1/2.
-        let low = Distribution::from_pairs(
+        let low = Distribution::from_fractions(
             [(i64::MIN, prob(1, 2)), (i64::MIN + 1, prob(1, 2))],
             prob(0, 1),
         );
@@ -268,7 +250,7 @@ mod tests {
 
     #[test]
     fn merges_and_drops_zeros() {
-        let d = Distribution::from_pairs(
+        let d = Distribution::from_fractions(
             [
                 (1, prob(1, 2)),
                 (1, prob(1, 4)),

@@ -28,15 +28,15 @@
 //! fits `u128`, [`uniform_sum`] takes a shorter way still: Horner's rule in the faces'
 //! polynomial `U`, `n` running sums instead of the rows.
 //!
-//! The die is recognised from its weights alone (any `Weights` that equals
+//! The die is recognised from its weights alone (any `Distribution` that equals
 //! `base.explode(d)` for a base die it can rebuild), so every caller of
-//! [`Weights::sum_of`](crate::Weights::sum_of) profits; anything else takes the general
+//! [`Distribution::sum_of`](crate::Distribution::sum_of) profits; anything else takes the general
 //! path.
 
 use num_bigint::BigUint;
 use num_traits::{CheckedMul, PrimInt, cast, checked_pow};
 
-use crate::Weights;
+use crate::Distribution;
 use crate::lane::Operand;
 use crate::weights::Dense;
 
@@ -51,7 +51,7 @@ struct Exploding {
     a: i64,
     /// The top face (the one that explodes).
     t: i64,
-    /// Weights of the faces `a..t` (below the top), over `s`.
+    /// Distribution of the faces `a..t` (below the top), over `s`.
     lower: Vec<u64>,
     /// The top face's weight.
     u: u64,
@@ -218,7 +218,7 @@ fn recognise_in<W: Word>(g: &Dense<u128>) -> Option<Exploding> {
 /// The sum of `n ≥ 2` copies of `g` when `g` is a die exploding on its top face (see the
 /// module's text); `None` when it is not one, or when its coefficients would not fit `u128`
 /// (then the caller convolves).
-pub(crate) fn sum_of(g: &Dense<u128>, n: u32) -> Option<Weights> {
+pub(crate) fn sum_of(g: &Dense<u128>, n: u32) -> Option<Distribution> {
     if n < 2 {
         return None;
     }
@@ -239,7 +239,7 @@ pub(crate) fn sum_of(g: &Dense<u128>, n: u32) -> Option<Weights> {
 }
 
 /// The sum of `n` copies of the exploding die `x` from its structure, whatever its size.
-fn structured_sum(x: &Exploding, n: u32) -> Option<Weights> {
+fn structured_sum(x: &Exploding, n: u32) -> Option<Distribution> {
     if let Some(sum) = uniform_sum(x, n) {
         return Some(sum);
     }
@@ -273,7 +273,7 @@ fn structured_sum(x: &Exploding, n: u32) -> Option<Weights> {
 /// Compact on purpose (no generic helpers, one function): on a process's first sum the
 /// time goes to fetching code that never ran.
 #[inline(never)]
-fn uniform_sum(x: &Exploding, n: u32) -> Option<Weights> {
+fn uniform_sum(x: &Exploding, n: u32) -> Option<Distribution> {
     let w = *x.lower.first()?;
     if w == 0 || x.lower.iter().any(|&v| v != w) || x.s < 2 {
         return None;
@@ -344,7 +344,7 @@ fn uniform_sum(x: &Exploding, n: u32) -> Option<Weights> {
         }
         hi = hi.max(base + t * d * j);
     }
-    Some(Weights::from_dense(n as i64 * x.a, acc, den))
+    Some(Distribution::from_dense(n as i64 * x.a, acc, den))
 }
 
 /// The narrowest unsigned type that holds some numbers.
@@ -449,7 +449,7 @@ impl<'a> Plan<'a> {
     }
 
     /// The sum, with factors in `O` and coefficients in `T` (both checked to hold them).
-    fn run<O: Operand, T: Accumulator<O>>(mut self) -> Option<Weights> {
+    fn run<O: Operand, T: Accumulator<O>>(mut self) -> Option<Distribution> {
         let x = self.x;
         let (n, d) = (self.n as usize, self.x.depth as usize);
         let cast = |v: &[u128]| -> Vec<O> { v.iter().map(|&y| O::from_u128(y)).collect() };
@@ -505,7 +505,7 @@ impl<'a> Plan<'a> {
             for (z, w) in acc.iter_mut().enumerate() {
                 *w = w.wrapping_mul(pow[lowest(z)]);
             }
-            return Some(Weights::from_dense(min, acc, den));
+            return Some(Distribution::from_dense(min, acc, den));
         }
 
         // Big weights. Each outcome's Horner sum over its rows lives in a ring of `width`
@@ -613,7 +613,7 @@ impl<'a> Plan<'a> {
                 done += 1;
             }
         }
-        Some(Weights::from_flat(min, limbs, flat, den))
+        Some(Distribution::from_flat(min, limbs, flat, den))
     }
 }
 
@@ -842,16 +842,17 @@ impl Accumulator<u128> for u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dist::Rational;
     use crate::{DiceError, DiceSource, Distribution, enumerate};
     use proptest::prelude::*;
 
-    fn dense(w: &Weights) -> &Dense<u128> {
+    fn dense(w: &Distribution) -> &Dense<u128> {
         w.small_dense().expect("a small die")
     }
 
     /// `n` dice of `sides` faces, each rolling again on its top face at most `depth` more
     /// times, the last roll kept as it shows: every sequence of faces, enumerated.
-    fn enumerated(n: u32, sides: u32, depth: u32) -> Distribution {
+    fn enumerated(n: u32, sides: u32, depth: u32) -> Rational {
         let rule = |d: &mut dyn DiceSource| -> Result<i64, DiceError> {
             let mut total = 0;
             for _ in 0..n {
@@ -866,12 +867,12 @@ mod tests {
             Ok(total)
         };
         let e = enumerate((n * (depth + 1)) as usize, rule).unwrap();
-        Distribution::from_pairs(e.outcomes, e.truncated)
+        Rational::from_pairs(e.outcomes, e.truncated)
     }
 
     /// The structured sum takes the shortcut (it is recognised and planned) and equals the
     /// convolutions.
-    fn check(die: &Weights, n: u32) {
+    fn check(die: &Distribution, n: u32) {
         let x = recognise(dense(die)).expect("recognised");
         let fast = structured_sum(&x, n).expect("takes the shortcut");
         assert_eq!(fast, die.sum_by_squares(n), "{die:?} × {n}");
@@ -882,14 +883,14 @@ mod tests {
     fn exploding_sums_match_convolutions_and_enumeration() {
         for sides in 2..=10u32 {
             for depth in 1..=3u32 {
-                let die = Weights::die(sides).explode(depth);
+                let die = Distribution::die(sides).explode(depth);
                 for n in 2..=4u32 {
                     check(&die, n);
                     // Every sequence of rolls: (depth · sides + 1)^n of them at most.
                     if u64::from(depth * sides + 1).pow(n) <= 40_000 {
                         let x = recognise(dense(&die)).expect("recognised");
                         assert_eq!(
-                            structured_sum(&x, n).expect("summed").to_distribution(),
+                            structured_sum(&x, n).expect("summed").to_rational(),
                             enumerated(n, sides, depth),
                             "{n}d{sides} exploding {depth} times"
                         );
@@ -903,24 +904,24 @@ mod tests {
     /// outcome's Horner sum in u128 (depth 9, 10^100).
     #[test]
     fn ten_d10_exploding() {
-        let two = Weights::die(10).explode(2);
+        let two = Distribution::die(10).explode(2);
         check(&two, 10);
         assert!(two.sum_of(10).is_small());
-        let nine = Weights::die(10).explode(9);
+        let nine = Distribution::die(10).explode(9);
         check(&nine, 10);
         let sum = nine.sum_of(10);
         assert!(!sum.is_small());
         // Ten tens nine times over, then ten tens: 1/10^100 at 1000.
         assert_eq!(sum.weight(1000), BigUint::from(1u32));
         assert_eq!(sum.weight(10), BigUint::from(10u32).pow(90));
-        assert_eq!(sum.to_distribution().total(), crate::prob(1, 1));
+        assert_eq!(sum.to_rational().total(), crate::prob(1, 1));
     }
 
     /// Past u128 even per outcome (d100 exploding 3 times, 10 dice: 10^80): the Horner
     /// sums in limbs.
     #[test]
     fn limb_sums_match_convolutions() {
-        let die = Weights::die(100).explode(3);
+        let die = Distribution::die(100).explode(3);
         let plan_needs_limbs = {
             let x = recognise(dense(&die)).expect("recognised");
             let plan = Plan::new(&x, 10).expect("planned");
@@ -938,7 +939,7 @@ mod tests {
     /// at a time, as before), for fair and unfair dice, in u128 and in big integers.
     #[test]
     fn explode_in_one_pass_equals_level_by_level() {
-        fn by_levels(die: &Weights, depth: u32) -> Weights {
+        fn by_levels(die: &Distribution, depth: u32) -> Distribution {
             let faces = die.weights_big();
             let s = die.denominator_big();
             let (t, u) = faces.last().cloned().expect("a face");
@@ -960,29 +961,29 @@ mod tests {
             let w = (min..=max)
                 .map(|v| r.get(&v).cloned().unwrap_or_default())
                 .collect();
-            Weights::from_dense_big(min, w, den)
+            Distribution::from_dense_big(min, w, den)
         }
         for die in [
-            Weights::die(6),
-            Weights::die(10),
-            Weights::from_pairs([(1, 1), (2, 2), (3, 3)]),
-            Weights::from_pairs([(-2, 1), (0, 4), (3, 2)]),
-            Weights::from_pairs([(0, 1), (1, 1)]),
+            Distribution::die(6),
+            Distribution::die(10),
+            Distribution::from_pairs([(1, 1), (2, 2), (3, 3)]),
+            Distribution::from_pairs([(-2, 1), (0, 4), (3, 2)]),
+            Distribution::from_pairs([(0, 1), (1, 1)]),
         ] {
             for depth in 0..=12 {
                 let fast = die.explode(depth);
                 assert_eq!(
-                    fast.to_distribution(),
-                    by_levels(&die, depth).to_distribution(),
+                    fast.to_rational(),
+                    by_levels(&die, depth).to_rational(),
                     "{die:?} {depth}"
                 );
                 assert_eq!(fast.clone().into_big(), by_levels(&die, depth).into_big());
             }
         }
         // Past u128: d100 exploding 20 times (100^21) goes big and stays exact.
-        let big = Weights::die(100).explode(20);
+        let big = Distribution::die(100).explode(20);
         assert!(!big.is_small());
-        assert_eq!(big, by_levels(&Weights::die(100), 20));
+        assert_eq!(big, by_levels(&Distribution::die(100), 20));
     }
 
     /// The running window sums equal their definition, for sources shorter, as long as
@@ -1016,13 +1017,13 @@ mod tests {
     fn uniform_faces_take_horner_in_u() {
         let mut taken = 0;
         for base in [
-            Weights::die(2),
-            Weights::die(6),
-            Weights::die(10),
-            Weights::die(20),
+            Distribution::die(2),
+            Distribution::die(6),
+            Distribution::die(10),
+            Distribution::die(20),
             // Equal weights 2 below a top of weight 1, over 7; and a face 0.
-            Weights::from_pairs([(1, 2), (2, 2), (3, 2), (4, 1)]),
-            Weights::from_pairs([(0, 1), (1, 1), (2, 1), (3, 1)]),
+            Distribution::from_pairs([(1, 2), (2, 2), (3, 2), (4, 1)]),
+            Distribution::from_pairs([(0, 1), (1, 1), (2, 1), (3, 1)]),
         ] {
             for depth in 1..=4 {
                 let die = base.explode(depth);
@@ -1040,7 +1041,7 @@ mod tests {
         }
         assert!(taken > 150, "{taken}");
         // Faces below the top of unequal weights: the rows of the plan instead.
-        let uneven = Weights::from_pairs([(1, 1), (2, 2), (3, 3)]).explode(2);
+        let uneven = Distribution::from_pairs([(1, 1), (2, 2), (3, 3)]).explode(2);
         let x = recognise(dense(&uneven)).expect("recognised");
         assert!(uniform_sum(&x, 4).is_none());
         assert_eq!(structured_sum(&x, 4), Some(uneven.sum_by_squares(4)));
@@ -1055,7 +1056,7 @@ mod tests {
             (100, 3, 10, Width::U64, false),
             (100, 2, 12, Width::U128, false),
         ] {
-            let die = Weights::die(sides).explode(depth);
+            let die = Distribution::die(sides).explode(depth);
             let x = recognise(dense(&die)).expect("recognised");
             let plan = Plan::new(&x, n).expect("planned");
             assert_eq!(
@@ -1071,10 +1072,10 @@ mod tests {
     #[test]
     fn other_dice_explode_alike() {
         let dice = [
-            Weights::from_pairs([(1, 1), (2, 2), (3, 3)]),
-            Weights::from_pairs([(1, 2), (3, 1), (4, 1)]),
-            Weights::from_pairs([(0, 1), (1, 1), (2, 1), (3, 1)]),
-            Weights::from_pairs([(2, 5), (5, 1), (7, 2)]),
+            Distribution::from_pairs([(1, 1), (2, 2), (3, 3)]),
+            Distribution::from_pairs([(1, 2), (3, 1), (4, 1)]),
+            Distribution::from_pairs([(0, 1), (1, 1), (2, 1), (3, 1)]),
+            Distribution::from_pairs([(2, 5), (5, 1), (7, 2)]),
         ];
         for base in &dice {
             for depth in 1..=4 {
@@ -1088,10 +1089,10 @@ mod tests {
     /// Anything that is not an exploding die is left to the convolutions.
     #[test]
     fn other_weights_are_not_recognised() {
-        assert!(recognise(dense(&Weights::die(6))).is_none());
-        assert!(recognise(dense(&Weights::die(6).sum_of(3))).is_none());
+        assert!(recognise(dense(&Distribution::die(6))).is_none());
+        assert!(recognise(dense(&Distribution::die(6).sum_of(3))).is_none());
         // An exploding die with one weight changed.
-        let d = dense(&Weights::die(6).explode(2)).clone();
+        let d = dense(&Distribution::die(6).explode(2)).clone();
         let mut w = d.w.clone();
         w[8] += 1;
         let changed = Dense {
@@ -1101,7 +1102,7 @@ mod tests {
         };
         assert!(recognise(&changed).is_none());
         // Truncated (the top face's chain left out): no longer the chain's weights.
-        let cut = Weights::die(6).explode(2).substitute(18, None);
+        let cut = Distribution::die(6).explode(2).substitute(18, None);
         assert!(recognise(dense(&cut)).is_none());
         assert_eq!(cut.sum_of(3), cut.sum_by_squares(3));
     }
@@ -1112,17 +1113,17 @@ mod tests {
     fn recognition_is_the_same_in_either_word() {
         for sides in 2..=12u32 {
             for depth in 1..=4u32 {
-                let die = Weights::die(sides).explode(depth);
+                let die = Distribution::die(sides).explode(depth);
                 let g = dense(&die);
                 let narrow = recognise_in::<u64>(g).expect("recognised in u64");
                 assert_eq!(recognise_in::<u128>(g), Some(narrow.clone()));
                 assert_eq!((narrow.s, narrow.depth), (u64::from(sides), depth));
             }
         }
-        assert!(recognise_in::<u64>(dense(&Weights::die(6))).is_none());
+        assert!(recognise_in::<u64>(dense(&Distribution::die(6))).is_none());
         // A heavy top face with the denominator just inside u64: 80^10 fits, and the chain
         // reads u^(d+1) = 60^10 but never 60^11, which would not.
-        let heavy = Weights::from_pairs([(1, 10), (2, 10), (3, 60)]).explode(9);
+        let heavy = Distribution::from_pairs([(1, 10), (2, 10), (3, 60)]).explode(9);
         assert!(u64::try_from(dense(&heavy).den).is_ok());
         let x = recognise_in::<u64>(dense(&heavy)).expect("recognised in u64");
         assert_eq!((x.s, x.u, x.depth), (80, 60, 9));
@@ -1134,7 +1135,7 @@ mod tests {
             (2, 62, true),
             (2, 63, false),
         ] {
-            let die = Weights::die(sides).explode(depth);
+            let die = Distribution::die(sides).explode(depth);
             let g = dense(&die);
             assert_eq!(u64::try_from(g.den).is_ok(), fits);
             let x = recognise(g).expect("recognised");
@@ -1167,7 +1168,7 @@ mod tests {
         /// Fair dice: the shortcut equals the convolutions.
         #[test]
         fn fair_dice(sides in 2u32..=12, depth in 1u32..=4, n in 2u32..=6) {
-            let die = Weights::die(sides).explode(depth);
+            let die = Distribution::die(sides).explode(depth);
             let x = recognise(dense(&die)).expect("recognised");
             prop_assert_eq!(structured_sum(&x, n), Some(die.sum_by_squares(n)));
         }
@@ -1188,7 +1189,7 @@ mod tests {
                 .collect();
             pairs.push((weights.len() as i64 + 1, top));
             let faces = pairs.len();
-            let die = Weights::from_pairs(pairs).explode(depth);
+            let die = Distribution::from_pairs(pairs).explode(depth);
             // A die of two faces or more is recognised.
             let x = recognise(dense(&die));
             prop_assert_eq!(x.is_some(), faces >= 2);

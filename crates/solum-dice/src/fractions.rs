@@ -197,12 +197,12 @@ mod tests {
         }
     }
 
-    /// `Weights::to_distribution` over big weights: each probability and the neglected
-    /// mass are the reduced fractions, for a smooth denominator and for one that is not.
+    /// `Distribution::outcomes` over big weights: each probability and the neglected mass
+    /// are the reduced fractions, for a smooth denominator and for one that is not.
     #[test]
-    fn to_distribution_reduces_every_value() {
-        let smooth = crate::Weights::die(6).sum_of(60).substitute(200, None);
-        let rough = crate::Weights::from_dense_big(
+    fn outcomes_reduce_every_value() {
+        let smooth = crate::Distribution::die(6).sum_of(60).substitute(200, None);
+        let rough = crate::Distribution::from_dense_big(
             3,
             (1..=40u32)
                 .map(|i| BigUint::from(i) * BigUint::from(101u32).pow(i % 5))
@@ -212,21 +212,22 @@ mod tests {
         for w in [smooth, rough] {
             assert!(!w.is_small());
             let den = BigInt::from(w.denominator_big());
-            let d = w.to_distribution();
+            let outcomes = w.outcomes();
             let expected: Vec<(i64, Prob)> = w
                 .weights_big()
                 .into_iter()
                 .map(|(v, x)| (v, Prob::new(BigInt::from(x), den.clone())))
                 .collect();
-            assert_eq!(d.outcomes().len(), expected.len());
-            for ((v, p), (ev, ep)) in d.outcomes().iter().zip(&expected) {
+            assert_eq!(outcomes.len(), expected.len());
+            for ((v, p), (ev, ep)) in outcomes.iter().zip(&expected) {
                 assert_eq!(v, ev);
                 assert_eq!((p.numer(), p.denom()), (ep.numer(), ep.denom()), "{v}");
             }
             let sum: BigUint = w.weights_big().into_iter().map(|(_, x)| x).sum();
             let neglected = Prob::new(den.clone() - BigInt::from(sum), den);
+            let got = w.neglected();
             assert_eq!(
-                (d.neglected().numer(), d.neglected().denom()),
+                (got.numer(), got.denom()),
                 (neglected.numer(), neglected.denom())
             );
         }
@@ -235,7 +236,7 @@ mod tests {
     /// The support accessors count and place the values with a chance, gaps left out.
     #[test]
     fn support_accessors() {
-        let gappy = crate::Weights::from_pairs([(-3, 5), (0, 1), (7, 2)]);
+        let gappy = crate::Distribution::from_pairs([(-3, 5), (0, 1), (7, 2)]);
         assert_eq!(gappy.support_size(), 3);
         assert_eq!(gappy.values(), vec![-3, 0, 7]);
         assert_eq!(
@@ -243,17 +244,17 @@ mod tests {
             (Some(-3), Some(7))
         );
         // 1d10 exploding twice: 1–9, 11–19, 21–30 (10 and 20 never show).
-        let x = crate::Weights::die(10).explode(2);
+        let x = crate::Distribution::die(10).explode(2);
         assert_eq!(x.support_size(), 28);
         assert_eq!(x.max_outcome(), Some(30));
-        let big = crate::Weights::die(6).sum_of(60);
+        let big = crate::Distribution::die(6).sum_of(60);
         assert!(!big.is_small());
         assert_eq!(big.support_size(), 301);
         assert_eq!(
             (big.min_outcome(), big.max_outcome()),
             (Some(60), Some(360))
         );
-        let none = crate::Weights::die(4)
+        let none = crate::Distribution::die(4)
             .substitute(1, None)
             .substitute(2, None)
             .substitute(3, None)

@@ -362,17 +362,18 @@ fn walk_in<L: Lane>(
 
 #[cfg(test)]
 mod tests {
-    use crate::{DiceError, Distribution, Pool, Prob, Weights, enumerate};
+    use crate::dist::Rational;
+    use crate::{DiceError, Distribution, Pool, Prob, enumerate};
 
     /// The general evaluation over multisets (or merged states), which knows nothing of
     /// this walk: the reference for pools too large to enumerate.
-    fn general(die: &Weights, n: u32, k: u32, highest: bool) -> Weights {
+    fn general(die: &Distribution, n: u32, k: u32, highest: bool) -> Distribution {
         Pool::new(die.clone(), n).keep_by_multisets(k, highest)
     }
 
     /// Keep highest and lowest `k` of `n` through the pool (the walk where it applies)
     /// against the general evaluation.
-    fn walk_matches_general(die: &Weights, n: u32, k: u32) {
+    fn walk_matches_general(die: &Distribution, n: u32, k: u32) {
         for highest in [true, false] {
             let pool = Pool::new(die.clone(), n);
             let fast = if highest {
@@ -389,7 +390,7 @@ mod tests {
     }
 
     /// Every ordered roll of `n` dice of `sides` faces, sorted, the `k` best summed.
-    fn enumerated(sides: u32, n: u32, k: u32, highest: bool) -> Distribution {
+    fn enumerated(sides: u32, n: u32, k: u32, highest: bool) -> Rational {
         let e = enumerate(n as usize, |d| -> Result<i64, DiceError> {
             let mut f = d.roll_many(n as usize, sides)?;
             if highest {
@@ -400,7 +401,7 @@ mod tests {
             Ok(f.iter().take(k as usize).map(|&x| i64::from(x)).sum())
         })
         .unwrap();
-        Distribution::from_pairs(e.outcomes, e.truncated)
+        Rational::from_pairs(e.outcomes, e.truncated)
     }
 
     /// Small pools, every keep and drop (dropping `j` is keeping `n − j` of the other end),
@@ -410,7 +411,7 @@ mod tests {
         for (sides, max_n) in [(2u32, 8u32), (3, 6), (4, 5), (6, 4), (8, 3), (20, 2)] {
             for n in 1..=max_n {
                 for k in 0..=n + 1 {
-                    let pool = Pool::new(Weights::die(sides), n);
+                    let pool = Pool::new(Distribution::die(sides), n);
                     for highest in [true, false] {
                         let got = if highest {
                             pool.keep_highest(k)
@@ -418,7 +419,7 @@ mod tests {
                             pool.keep_lowest(k)
                         };
                         assert_eq!(
-                            got.to_distribution(),
+                            got.to_rational(),
                             enumerated(sides, n, k, highest),
                             "{n}d{sides} keep {k} highest {highest}"
                         );
@@ -432,7 +433,7 @@ mod tests {
     /// or three and one of five other faces in four places); 3 needs four ones (1).
     #[test]
     fn four_d6_keep_three_by_hand() {
-        let w = Pool::new(Weights::die(6), 4).keep_highest(3);
+        let w = Pool::new(Distribution::die(6), 4).keep_highest(3);
         assert_eq!(w.p_eq(18), crate::prob(21, 1296));
         assert_eq!(w.p_eq(3), crate::prob(1, 1296));
         assert_eq!(w.denominator_big(), 1296u32.into());
@@ -443,13 +444,13 @@ mod tests {
     /// same weights over the same denominator.
     #[test]
     fn larger_and_uneven_pools_match_the_general_evaluation() {
-        let uneven = Weights::from_pairs([(-2, 3), (0, 1), (1, 2), (5, 4), (6, 1)]);
+        let uneven = Distribution::from_pairs([(-2, 3), (0, 1), (1, 2), (5, 4), (6, 1)]);
         // A truncated die: weights sum to 9 of 12 (a quarter neglected).
-        let truncated = Weights::from_dense(2, vec![2, 0, 3, 4], 12);
+        let truncated = Distribution::from_dense(2, vec![2, 0, 3, 4], 12);
         let cases = [
-            (Weights::die(6), 9u32),
-            (Weights::die(10), 7),
-            (Weights::die(20), 15),
+            (Distribution::die(6), 9u32),
+            (Distribution::die(10), 7),
+            (Distribution::die(20), 15),
             (uneven, 8),
             (truncated, 6),
         ];
@@ -459,7 +460,7 @@ mod tests {
             }
             // The neglected mass of a truncated die carries through.
             let all = Pool::new(die.clone(), n).keep_highest(n);
-            assert_eq!(all.to_distribution(), die.sum_of(n).to_distribution());
+            assert_eq!(all.to_rational(), die.sum_of(n).to_rational());
         }
         // 15d20 takes the u128 width, 4d6 the u64 width: both are exercised above.
         assert!(21u128.pow(15) > u128::from(u64::MAX));
@@ -468,7 +469,7 @@ mod tests {
     /// The three highest of `n` d6 by hand: all ones is 1 in 6^n; 18 needs three sixes, so it
     /// is all the mass but the rolls with at most two sixes.
     fn three_highest_by_hand(n: u32) {
-        let w = Pool::new(Weights::die(6), n).keep_highest(3);
+        let w = Pool::new(Distribution::die(6), n).keep_highest(3);
         let big = |b: u32, e: u32| num_bigint::BigInt::from(b).pow(e);
         let all = big(6, n);
         assert_eq!(w.p_eq(3), Prob::new(1.into(), all.clone()));
@@ -495,7 +496,7 @@ mod tests {
     /// truncated uneven die, in `u128` and past it (big integers from either side).
     #[test]
     fn counts_match_the_general_evaluation() {
-        let die = Weights::from_dense(-1, vec![2, 0, 3, 4, 1], 12);
+        let die = Distribution::from_dense(-1, vec![2, 0, 3, 4, 1], 12);
         for n in [0u32, 1, 5, 13, 40] {
             for die in [die.clone(), die.clone().into_big()] {
                 let pool = Pool::new(die.clone(), n);
@@ -516,11 +517,11 @@ mod tests {
     /// bits: fair, uneven and truncated dice, keep highest and lowest, every `k` of a few.
     #[test]
     fn four_limb_walk_matches_the_general_evaluation() {
-        let uneven = Weights::from_pairs([(-2, 3), (0, 1), (1, 2), (5, 4), (6, 1)]);
-        let truncated = Weights::from_dense(2, vec![2, 0, 3, 4], 12);
+        let uneven = Distribution::from_pairs([(-2, 3), (0, 1), (1, 2), (5, 4), (6, 1)]);
+        let truncated = Distribution::from_dense(2, vec![2, 0, 3, 4], 12);
         for (die, n, ks) in [
-            (Weights::die(20), 30u32, vec![1u32, 10, 29, 30]),
-            (Weights::die(6), 60, vec![1, 3, 30]),
+            (Distribution::die(20), 30u32, vec![1u32, 10, 29, 30]),
+            (Distribution::die(6), 60, vec![1, 3, 30]),
             (uneven, 40, vec![1, 7, 39]),
             (truncated, 36, vec![2, 18]),
         ] {

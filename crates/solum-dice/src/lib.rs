@@ -6,8 +6,9 @@
 //!   function that takes `&mut dyn DiceSource`; it never sees a global generator or a clock.
 //!   Play uses [`SeededDice`] (ChaCha8, replayable from its seed), tests use [`ScriptedDice`],
 //!   and a player who rolled real dice types them into [`TypedDice`].
-//! * [`Distribution`] is an exact probability distribution over whole numbers, with
-//!   rational probabilities. Where a mechanic explodes (Rule of 6, Solum die types) the
+//! * [`Distribution`] is an exact probability distribution over whole numbers: integer
+//!   weights over one common denominator, exact fractions ([`Prob`]) made only when asked
+//!   for. Where a mechanic explodes (Rule of 6, Solum die types) the
 //!   support is infinite: the distribution is truncated and says how much mass it neglected.
 //! * [`enumerate`] runs a rule function over *every* sequence of dice it can ask for and
 //!   returns the exact distribution of its outcomes. It is the brute-force reference that the
@@ -34,6 +35,7 @@ mod faces;
 mod fractions;
 mod keep;
 mod lane;
+mod power;
 mod source;
 mod weights;
 mod word;
@@ -44,7 +46,7 @@ pub fn is_even(face: u32) -> bool {
     face.is_multiple_of(2)
 }
 
-pub use dist::{Distribution, Prob, prob, prob_to_f64};
+pub use dist::{Prob, prob, prob_to_f64};
 pub use enumerate::{Enumeration, enumerate};
 pub use faces::Faces;
 pub use fractions::Fractions;
@@ -52,5 +54,5 @@ pub use source::{
     DiceError, DiceSource, MAX_SIDES, RecordingDice, ScriptedDice, SeededDice, SharedDice,
     TypedDice, parse_faces,
 };
-pub use weights::{Dense, Pool, Weight, Weights};
+pub use weights::{Dense, Distribution, Pool, Weight};
 pub use word::{FacesError, UnknownWord};

@@ -1,11 +1,14 @@
-//! The exact engine: distributions as integer weights over one common denominator.
+//! The exact engine, and the one exact type of the workspace: [`Distribution`], integer
+//! weights over one common denominator.
 //!
-//! A [`Weights`] holds, for a contiguous range of outcomes, the integer weight of each over
-//! a denominator (a d6 is weights `1, 1, 1, 1, 1, 1` over 6). Sums are convolutions of the
-//! weights, and the denominators multiply. Weights are kept in `u128` with checked
+//! A [`Distribution`] holds, for a contiguous range of outcomes, the integer weight of each
+//! over a denominator (a d6 is weights `1, 1, 1, 1, 1, 1` over 6). Sums are convolutions of
+//! the weights, and the denominators multiply. Weights are kept in `u128` with checked
 //! arithmetic; an operation whose weights would overflow is run again over big integers
 //! (`num-bigint`), so the answer is always exact and the common case allocates no big
-//! number. Exact fractions ([`Prob`], [`Distribution`]) are produced only at the edge.
+//! number. Exact fractions ([`Prob`]) are made only when asked for ([`Distribution::p_eq`],
+//! [`Distribution::outcomes`]), one query at a time: a reduced big rational per outcome costs
+//! a hundred times the weights it is made from, and most callers want a few of them or `f64`.
 //!
 //! Pools of identical dice ([`Pool`]) are evaluated over sorted multisets, icepool's idea: a
 //! roll of `n` dice is seen as how many dice show each face, weighted by the number of
@@ -23,7 +26,7 @@ use std::sync::OnceLock;
 use num_bigint::{BigInt, BigUint};
 use num_traits::{ToPrimitive, Zero};
 
-use crate::{Distribution, Prob};
+use crate::Prob;
 
 /// An integer weight: `u128` with checked arithmetic (`None` on overflow), or a big integer
 /// that never overflows. Generic code over this trait runs once in `u128` and, only if that
@@ -47,8 +50,8 @@ pub trait Weight: Clone + Debug + PartialEq + PartialOrd {
     fn to_f64(&self) -> f64;
     /// `self / other` as an exact fraction.
     fn ratio(&self, den: &Self) -> Prob;
-    /// Wraps weights of this type as a [`Weights`].
-    fn into_weights(d: Dense<Self>) -> Weights;
+    /// Wraps weights of this type as a [`Distribution`].
+    fn into_weights(d: Dense<Self>) -> Distribution;
     /// `base^exp`, `None` on overflow.
     fn power(base: u64, exp: u32) -> Option<Self> {
         let mut result = Self::from_u64(1);
@@ -112,8 +115,8 @@ impl Weight for u128 {
         let g = gcd(*self, *den);
         Prob::new_raw(BigInt::from(self / g), BigInt::from(den / g))
     }
-    fn into_weights(d: Dense<Self>) -> Weights {
-        Weights {
+    fn into_weights(d: Dense<Self>) -> Distribution {
+        Distribution {
             repr: Repr::Small(d.trimmed()),
         }
     }
@@ -153,8 +156,8 @@ impl Weight for BigUint {
     fn ratio(&self, den: &Self) -> Prob {
         Prob::new(BigInt::from(self.clone()), BigInt::from(den.clone()))
     }
-    fn into_weights(d: Dense<Self>) -> Weights {
-        Weights {
+    fn into_weights(d: Dense<Self>) -> Distribution {
+        Distribution {
             repr: Repr::Big(d.trimmed()),
         }
         .shrunk()
@@ -183,7 +186,7 @@ fn gcd(mut a: u128, mut b: u128) -> u128 {
     }
 }
 
-/// Weights of the outcomes `min, min + 1, …` over `den`, in one integer type.
+/// Distribution of the outcomes `min, min + 1, …` over `den`, in one integer type.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Dense<W> {
     /// The smallest outcome held (`w[0]` is its weight).
@@ -515,17 +518,20 @@ fn kronecker(a: &Dense<BigUint>, b: &Dense<BigUint>) -> Dense<BigUint> {
     .trimmed()
 }
 
-/// An exact distribution over whole numbers as integer weights over a common denominator.
+/// An exact probability distribution over whole-number outcomes: integer weights over a
+/// common denominator, fractions only when asked.
 ///
 /// Weights live in `u128` while they fit and in big integers past that; every operation is
-/// exact either way. Where a mechanic was truncated, the weights sum to less than the
-/// denominator and [`Weights::neglected`] is the difference.
+/// exact either way. Where the real support is infinite (an exploding die, the Rule of 6)
+/// the distribution holds the outcomes it kept, its weights sum to less than the
+/// denominator, and [`Distribution::neglected`] is the exact mass left out; every query that
+/// could be affected says so in its doc. A distribution of a finite mechanic has
+/// `neglected() == 0`.
 ///
-/// `==` compares the representation (the same weights over the same denominator, in `u128`
-/// on both sides or in big integers on both); to compare probabilities, compare
-/// [`Weights::to_distribution`].
+/// `==` compares probabilities: the same outcomes with the same chances, whatever the
+/// denominators and whether the weights are held in `u128` or big integers.
 #[derive(Debug, Clone)]
-pub struct Weights {
+pub struct Distribution {
     repr: Repr,
 }
 
@@ -534,8 +540,8 @@ enum Repr {
     Small(Dense<u128>),
     Big(Dense<BigUint>),
     /// Big weights in one buffer ([`Flat`]), as the structured sums of exploding dice write
-    /// them; read through [`Weights::view`], which widens them to `Big`. Boxed: the other
-    /// two keep `Weights` small.
+    /// them; read through [`Distribution::view`], which widens them to `Big`. Boxed: the other
+    /// two keep `Distribution` small.
     Flat(Box<Flat>),
 }
 
@@ -597,18 +603,40 @@ pub(crate) fn big_from_limbs(limbs: &[u64], digits: &mut Vec<u32>) -> BigUint {
     BigUint::from_slice(digits)
 }
 
-impl PartialEq for Weights {
+impl PartialEq for Distribution {
     fn eq(&self, other: &Self) -> bool {
-        match (self.view(), other.view()) {
-            (View::Small(a), View::Small(b)) => a == b,
-            (View::Big(a), View::Big(b)) => a == b,
-            _ => false,
+        if let (View::Small(a), View::Small(b)) = (self.view(), other.view())
+            && let Some(same) = same_chances(a, b)
+        {
+            return same;
         }
+        same_chances(&self.big(), &other.big()).expect("big integers never overflow")
     }
 }
 
-impl Weights {
-    /// Weights of outcomes `min, min + 1, …` over `den` (which must not be zero, and must
+impl Eq for Distribution {}
+
+/// Whether `a` and `b` give every outcome the same chance: `a_i · den_b = b_i · den_a`
+/// outcome by outcome (the kept masses, hence the neglected ones, then agree too); `None`
+/// when a product overflows.
+fn same_chances<W: Weight>(a: &Dense<W>, b: &Dense<W>) -> Option<bool> {
+    if a.w.len() != b.w.len() || (!a.w.is_empty() && a.min != b.min) {
+        return Some(false);
+    }
+    if a.den == b.den {
+        return Some(a.w == b.w);
+    }
+    for (x, y) in a.w.iter().zip(&b.w) {
+        if x.mul(&b.den)? != y.mul(&a.den)? {
+            return Some(false);
+        }
+    }
+    // No outcome kept on either side: both neglect everything.
+    Some(true)
+}
+
+impl Distribution {
+    /// Distribution of outcomes `min, min + 1, …` over `den` (which must not be zero, and must
     /// be at least the sum of the weights).
     pub fn from_dense(min: i64, w: Vec<u128>, den: u128) -> Self {
         assert!(den > 0, "a distribution needs a positive denominator");
@@ -654,7 +682,7 @@ impl Weights {
         }
     }
 
-    /// Weights from a [`Dense`] of either type, kept in `u128` if they fit.
+    /// Distribution from a [`Dense`] of either type, kept in `u128` if they fit.
     pub fn from_generic<W: Weight>(d: Dense<W>) -> Self {
         W::into_weights(d)
     }
@@ -671,7 +699,7 @@ impl Weights {
         }
     }
 
-    /// Weights of `(outcome, weight)` pairs over their sum.
+    /// Distribution of `(outcome, weight)` pairs over their sum.
     pub fn from_pairs(pairs: impl IntoIterator<Item = (i64, u64)>) -> Self {
         let pairs: Vec<(i64, u128)> = pairs.into_iter().map(|(v, w)| (v, w.into())).collect();
         let den = pairs.iter().map(|p| p.1).sum::<u128>();
@@ -796,19 +824,21 @@ impl Weights {
     /// copy is short) and a square counts each pair once, so 10 dice cost 1², 2², 4 + 1, 5²
     /// instead of 1², 2², 4², 2 + 8.
     ///
-    /// A die that explodes on its highest face ([`Weights::explode`], recognised from its
+    /// A die that explodes on its highest face ([`Distribution::explode`], recognised from its
     /// weights) is summed from its structure instead (see `exploding.rs`): its weights are
-    /// powers of the denominator times small numbers, and so are the sum's.
+    /// powers of the denominator times small numbers, and so are the sum's. Any other die of
+    /// at most 129 outcomes whose sum is past `u128` (`1000d6`) is summed by the recurrence
+    /// of `power.rs`, one weight at a time from the ones before it.
     pub fn sum_of(&self, n: u32) -> Self {
         if let Repr::Small(d) = &self.repr
-            && let Some(sum) = crate::exploding::sum_of(d, n)
+            && let Some(sum) = crate::exploding::sum_of(d, n).or_else(|| crate::power::sum_of(d, n))
         {
             return sum;
         }
         self.sum_by_squares(n)
     }
 
-    /// [`Weights::sum_of`] by convolutions only: the general path, without the shortcut for
+    /// [`Distribution::sum_of`] by convolutions only: the general path, without the shortcut for
     /// exploding dice (the reference it is tested and timed against).
     pub fn sum_by_squares(&self, n: u32) -> Self {
         match n {
@@ -982,43 +1012,125 @@ impl Weights {
         }
     }
 
-    /// The same distribution with exact fractions: the edge where [`Prob`] values are made.
-    pub fn to_distribution(&self) -> Distribution {
-        fn go<W: Weight>(d: &Dense<W>) -> Distribution {
-            let outcomes: Vec<(i64, Prob)> =
+    /// Each kept outcome with its exact probability, reduced, smallest outcome first: the
+    /// fractions made here, when asked (a `1000d6` has 5,001 of them over 6^1000; read
+    /// [`Distribution::probabilities_f64`] or the weights where a fraction per outcome is
+    /// not needed).
+    pub fn outcomes(&self) -> Vec<(i64, Prob)> {
+        match self.view() {
+            View::Small(d) => {
                 d.w.iter()
                     .enumerate()
-                    .filter(|(_, x)| !x.is_zero())
+                    .filter(|(_, x)| **x != 0)
                     .map(|(i, x)| (d.min + i as i64, x.ratio(&d.den)))
-                    .collect();
-            let sum = d.sum();
-            let neglected = match sum {
-                Some(s) => d.den.sub(&s).ratio(&d.den),
-                None => {
-                    let b = d.to_big();
-                    let s = b.sum().unwrap_or_default();
-                    b.den.sub(&s).ratio(&b.den)
-                }
-            };
-            Distribution::from_sorted(outcomes, neglected)
-        }
-        match self.view() {
-            View::Small(d) => go(d),
+                    .collect()
+            }
             View::Big(d) => {
                 // Dice denominators are products of small primes: each weight reduced by
                 // stripping those, not by a big gcd.
                 let den = crate::Fractions::new(&d.den);
-                let outcomes: Vec<(i64, Prob)> =
-                    d.w.iter()
-                        .enumerate()
-                        .filter(|(_, x)| !Zero::is_zero(*x))
-                        .map(|(i, x)| (d.min + i as i64, den.ratio(x)))
-                        .collect();
-                let sum: BigUint = d.w.iter().sum();
-                Distribution::from_sorted(outcomes, den.ratio(&(&d.den - sum)))
+                d.w.iter()
+                    .enumerate()
+                    .filter(|(_, x)| !Zero::is_zero(*x))
+                    .map(|(i, x)| (d.min + i as i64, den.ratio(x)))
+                    .collect()
             }
         }
     }
+
+    /// Probability of at most `value`, exactly.
+    pub fn p_at_most(&self, value: i64) -> Prob {
+        fn head<W: Weight>(d: &Dense<W>, value: i64) -> W {
+            let upto = (i128::from(value) - i128::from(d.min) + 1).clamp(0, d.w.len() as i128);
+            // Every partial sum is at most the denominator: no overflow.
+            d.w[..upto as usize].iter().fold(W::zero(), |acc, x| {
+                acc.add(x).expect("within the denominator")
+            })
+        }
+        match self.view() {
+            View::Small(d) => head(d, value).ratio(&d.den),
+            View::Big(d) => head(d, value).ratio(&d.den),
+        }
+    }
+
+    /// The sum of the kept probabilities: `1 − neglected`.
+    pub fn total(&self) -> Prob {
+        match self.view() {
+            View::Small(d) => d.sum().expect("within the denominator").ratio(&d.den),
+            View::Big(d) => d.sum().unwrap_or_default().ratio(&d.den),
+        }
+    }
+
+    /// The mean of the kept outcomes, renormalised, as the nearest `f64`. Computed from the
+    /// lowest value up (the distances to it are exact in `f64` up to 2^53 apart), so a
+    /// narrow distribution far from zero (`9000000000000000000 + 1d6`) keeps its spread.
+    pub fn mean(&self) -> f64 {
+        let ps = self.probabilities_f64();
+        let Some(&(lo, _)) = ps.first() else {
+            return 0.0;
+        };
+        lo as f64 + mean_above(&ps, lo, crate::prob_to_f64(&self.total()))
+    }
+
+    /// The standard deviation of the kept outcomes, renormalised: computed on the distances
+    /// to the lowest value, so it is right however far from zero the values are.
+    pub fn std_dev(&self) -> f64 {
+        let ps = self.probabilities_f64();
+        let Some(&(lo, _)) = ps.first() else {
+            return 0.0;
+        };
+        let total = crate::prob_to_f64(&self.total());
+        let mean = mean_above(&ps, lo, total);
+        let var = ps
+            .iter()
+            .map(|&(v, p)| ((i128::from(v) - i128::from(lo)) as f64 - mean).powi(2) * p)
+            .sum::<f64>()
+            / total;
+        var.sqrt()
+    }
+
+    /// Builds a distribution from exact `(outcome, probability)` pairs and the mass left out
+    /// (zero if none): weights over the least common denominator of them all. Equal
+    /// outcomes are merged and zero probabilities dropped. Panics on a negative probability
+    /// or probabilities over 1 with the neglected mass (a programming error: these come
+    /// from the rules, not from a player).
+    pub fn from_fractions(pairs: impl IntoIterator<Item = (i64, Prob)>, neglected: Prob) -> Self {
+        use num_integer::Integer;
+        let pairs: Vec<(i64, Prob)> = pairs.into_iter().collect();
+        let den = pairs
+            .iter()
+            .map(|(_, p)| p.denom().clone())
+            .chain(std::iter::once(neglected.denom().clone()))
+            .fold(BigInt::from(1u8), |acc, d| acc.lcm(&d));
+        let weights: Vec<(i64, BigUint)> = pairs
+            .iter()
+            .map(|(v, p)| {
+                let x = p.numer() * (&den / p.denom());
+                (*v, x.to_biguint().expect("probabilities are not negative"))
+            })
+            .collect();
+        let den = den.to_biguint().expect("denominators are positive");
+        let d = Dense::from_pairs(&weights, den).expect("big integers never overflow");
+        assert!(
+            d.sum().is_some_and(|s| s <= d.den),
+            "probabilities over 1 for one distribution"
+        );
+        Self::from_generic(d)
+    }
+
+    /// The same distribution as reduced big rationals, the tests' independent reference.
+    #[cfg(test)]
+    pub(crate) fn to_rational(&self) -> crate::dist::Rational {
+        crate::dist::Rational::from_pairs(self.outcomes(), self.neglected())
+    }
+}
+
+/// The mean distance of the kept outcomes above `lo`, renormalised by the kept mass `total`.
+fn mean_above(ps: &[(i64, f64)], lo: i64, total: f64) -> f64 {
+    ps.iter()
+        .map(|&(v, p)| (i128::from(v) - i128::from(lo)) as f64 * p)
+        .sum::<f64>()
+        / total
 }
 
 fn at<W: Weight>(d: &Dense<W>, value: i64) -> Option<W> {
@@ -1034,27 +1146,27 @@ fn at<W: Weight>(d: &Dense<W>, value: i64) -> Option<W> {
 /// count and sum, a count, a largest set) is carried instead of the rolls.
 #[derive(Debug, Clone)]
 pub struct Pool {
-    die: Weights,
+    die: Distribution,
     dice: u32,
 }
 
 impl Pool {
     /// `dice` copies of `die`.
-    pub fn new(die: Weights, dice: u32) -> Self {
+    pub fn new(die: Distribution, dice: u32) -> Self {
         Self { die, dice }
     }
 
     /// The sum of the `k` highest dice (all dice if `k ≥ n`).
-    pub fn keep_highest(&self, k: u32) -> Weights {
+    pub fn keep_highest(&self, k: u32) -> Distribution {
         self.keep(k, true)
     }
 
     /// The sum of the `k` lowest dice.
-    pub fn keep_lowest(&self, k: u32) -> Weights {
+    pub fn keep_lowest(&self, k: u32) -> Distribution {
         self.keep(k, false)
     }
 
-    fn keep(&self, k: u32, highest: bool) -> Weights {
+    fn keep(&self, k: u32, highest: bool) -> Distribution {
         // Keeping at least every die keeps them all.
         let k = k.min(self.dice);
         if k > 0
@@ -1062,11 +1174,11 @@ impl Pool {
             && let Some(r) = crate::keep::keep_sum(d, self.dice, k, highest)
         {
             return match r {
-                crate::keep::Kept::Small(d) => Weights {
+                crate::keep::Kept::Small(d) => Distribution {
                     repr: Repr::Small(d),
                 },
                 // Back to u128 where the weights fit after all (as the general path).
-                crate::keep::Kept::Big(d) => Weights { repr: Repr::Big(d) }.shrunk(),
+                crate::keep::Kept::Big(d) => Distribution { repr: Repr::Big(d) }.shrunk(),
             };
         }
         self.keep_by_multisets(k, highest)
@@ -1075,7 +1187,7 @@ impl Pool {
     /// The sum of the `k` highest (or lowest) dice by the general evaluation over sorted
     /// multisets, which knows nothing of the keep walk: where the walk's bound does not hold,
     /// and the reference the walk is tested against.
-    pub fn keep_by_multisets(&self, k: u32, highest: bool) -> Weights {
+    pub fn keep_by_multisets(&self, k: u32, highest: bool) -> Distribution {
         let k = k.min(self.dice);
         self.evaluate(
             highest,
@@ -1089,16 +1201,16 @@ impl Pool {
     }
 
     /// How many dice show an outcome for which `matches` holds.
-    pub fn count(&self, matches: impl Fn(i64) -> bool) -> Weights {
+    pub fn count(&self, matches: impl Fn(i64) -> bool) -> Distribution {
         // Binomial: each die matches with weight P (the matching faces) or not with Q.
         if let Repr::Small(d) = &self.die.repr
             && let Some(r) = count_dense(d, self.dice, &matches)
         {
-            return Weights {
+            return Distribution {
                 repr: Repr::Small(r),
             };
         }
-        Weights {
+        Distribution {
             repr: Repr::Big(
                 count_dense(&self.die.big(), self.dice, &matches)
                     .expect("big integers never overflow"),
@@ -1107,7 +1219,7 @@ impl Pool {
     }
 
     /// The size of the largest set of dice showing the same outcome.
-    pub fn largest_match(&self) -> Weights {
+    pub fn largest_match(&self) -> Distribution {
         self.evaluate(false, 0u32, |&m, _, c| m.max(c), |&m| i64::from(m))
     }
 
@@ -1120,16 +1232,16 @@ impl Pool {
         initial: S,
         step: impl Fn(&S, i64, u32) -> S,
         outcome: impl Fn(&S) -> i64,
-    ) -> Weights {
+    ) -> Distribution {
         if let Repr::Small(d) = &self.die.repr
             && let Some(r) = evaluate(d, self.dice, descending, &initial, &step, &outcome)
         {
-            return Weights {
+            return Distribution {
                 repr: Repr::Small(r),
             };
         }
         let big = self.die.big();
-        Weights {
+        Distribution {
             repr: Repr::Big(
                 evaluate(&big, self.dice, descending, &initial, &step, &outcome)
                     .expect("big integers never overflow"),
@@ -1355,45 +1467,49 @@ fn evaluate<W: Weight, S: Ord + Clone>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dist::Rational;
     use crate::{DiceError, enumerate, prob};
     use proptest::prelude::*;
 
-    /// The enumeration's outcomes as a `Distribution`.
+    /// The enumeration's outcomes as the rational reference.
     fn enumerated(
         max_rolls: usize,
         rule: impl FnMut(&mut dyn crate::DiceSource) -> Result<i64, DiceError>,
-    ) -> Distribution {
+    ) -> Rational {
         let e = enumerate(max_rolls, rule).unwrap();
-        Distribution::from_pairs(e.outcomes, e.truncated)
+        Rational::from_pairs(e.outcomes, e.truncated)
     }
 
     #[test]
     fn die_and_sum_match_enumeration() {
-        let two = Weights::die(6).add(&Weights::die(6));
+        let two = Distribution::die(6).add(&Distribution::die(6));
         assert_eq!(two.p_eq(7), prob(1, 6));
         let e = enumerated(3, |d| Ok(i64::from(d.roll(6)? + d.roll(6)? + d.roll(4)?)));
-        assert_eq!(two.add(&Weights::die(4)).to_distribution(), e);
-        assert_eq!(Weights::die(6).sum_of(3), Weights::die(6).add(&two));
-        assert_eq!(Weights::die(6).sum_of(0), Weights::certain(0));
+        assert_eq!(two.add(&Distribution::die(4)).to_rational(), e);
+        assert_eq!(
+            Distribution::die(6).sum_of(3),
+            Distribution::die(6).add(&two)
+        );
+        assert_eq!(Distribution::die(6).sum_of(0), Distribution::certain(0));
     }
 
     #[test]
     fn keep_highest_and_lowest_match_enumeration() {
         for n in 1..=4u32 {
             for k in 0..=n {
-                let pool = Pool::new(Weights::die(6), n);
+                let pool = Pool::new(Distribution::die(6), n);
                 let high = enumerated(n as usize, |d| {
                     let mut f = d.roll_many(n as usize, 6)?;
                     f.sort_unstable_by(|a, b| b.cmp(a));
                     Ok(f.iter().take(k as usize).map(|&x| i64::from(x)).sum())
                 });
-                assert_eq!(pool.keep_highest(k).to_distribution(), high, "{n} {k}");
+                assert_eq!(pool.keep_highest(k).to_rational(), high, "{n} {k}");
                 let low = enumerated(n as usize, |d| {
                     let mut f = d.roll_many(n as usize, 6)?;
                     f.sort_unstable();
                     Ok(f.iter().take(k as usize).map(|&x| i64::from(x)).sum())
                 });
-                assert_eq!(pool.keep_lowest(k).to_distribution(), low, "{n} {k}");
+                assert_eq!(pool.keep_lowest(k).to_rational(), low, "{n} {k}");
             }
         }
     }
@@ -1401,14 +1517,14 @@ mod tests {
     #[test]
     fn count_and_largest_match_enumeration() {
         for n in 1..=5u32 {
-            let pool = Pool::new(Weights::die(6), n);
+            let pool = Pool::new(Distribution::die(6), n);
             let hits = enumerated(n as usize, |d| {
                 Ok(d.roll_many(n as usize, 6)?
                     .iter()
                     .filter(|&&f| f >= 5)
                     .count() as i64)
             });
-            assert_eq!(pool.count(|f| f >= 5).to_distribution(), hits);
+            assert_eq!(pool.count(|f| f >= 5).to_rational(), hits);
             let largest = enumerated(n as usize, |d| {
                 let f = d.roll_many(n as usize, 6)?;
                 Ok((1..=6)
@@ -1416,7 +1532,7 @@ mod tests {
                     .max()
                     .unwrap_or(0) as i64)
             });
-            assert_eq!(pool.largest_match().to_distribution(), largest);
+            assert_eq!(pool.largest_match().to_rational(), largest);
         }
     }
 
@@ -1434,8 +1550,8 @@ mod tests {
             }
             Ok(sum)
         });
-        let x = Weights::die(4).explode(2);
-        assert_eq!(x.to_distribution(), e);
+        let x = Distribution::die(4).explode(2);
+        assert_eq!(x.to_rational(), e);
         assert_eq!(x.p_eq(12), prob(1, 64));
         assert_eq!(x.into_big().explode(0).p_eq(1), prob(1, 4));
     }
@@ -1451,9 +1567,9 @@ mod tests {
                 i64::from(f)
             })
         });
-        let d4 = Weights::die(4);
+        let d4 = Distribution::die(4);
         let x = d4.substitute(4, Some(&d4.add(&d4)));
-        assert_eq!(x.to_distribution(), e);
+        assert_eq!(x.to_rational(), e);
         // P(2) = 1/4 directly, or a 4 then 1 + 1: 1/4 · 1/16.
         assert_eq!(x.into_big().substitute(2, None).neglected(), prob(17, 64));
         let dropped = d4.substitute(4, None);
@@ -1464,14 +1580,14 @@ mod tests {
     #[test]
     fn overflow_falls_back_to_big_integers_exactly() {
         // 6^60 overflows u128: the sum of 60 dice goes big and stays exact.
-        let sixty = Weights::die(6).sum_of(60);
+        let sixty = Distribution::die(6).sum_of(60);
         assert!(!sixty.is_small());
         assert_eq!(
             sixty.p_eq(60),
             Prob::new(1.into(), BigInt::from(6u32).pow(60u32))
         );
-        assert_eq!(sixty.to_distribution().total(), prob(1, 1));
-        let pool = Pool::new(Weights::die(6), 60);
+        assert_eq!(sixty.to_rational().total(), prob(1, 1));
+        let pool = Pool::new(Distribution::die(6), 60);
         let high = pool.keep_highest(1);
         assert!(!high.is_small());
         assert_eq!(
@@ -1484,7 +1600,7 @@ mod tests {
     /// or of computing on it, gives what the same sum by convolutions (big integers) gives.
     #[test]
     fn flat_weights_read_like_the_convolutions() {
-        let die = Weights::die(10).explode(9);
+        let die = Distribution::die(10).explode(9);
         let flat = die.sum_of(4);
         let reference = die.sum_by_squares(4);
         assert!(matches!(flat.repr, Repr::Flat(_)), "10^40 passes u128");
@@ -1507,19 +1623,40 @@ mod tests {
         assert_eq!(flat.weight(400), BigUint::from(1u32));
         assert_eq!(flat.neglected(), reference.neglected());
         assert_eq!(flat.probabilities_f64(), reference.probabilities_f64());
-        assert_eq!(flat.to_distribution(), reference.to_distribution());
+        assert_eq!(flat.to_rational(), reference.to_rational());
         assert_eq!(flat.clone().into_big(), reference);
-        assert_eq!(flat.add(&Weights::die(6)), reference.add(&Weights::die(6)));
+        assert_eq!(
+            flat.add(&Distribution::die(6)),
+            reference.add(&Distribution::die(6))
+        );
         assert_eq!(
             Pool::new(flat.clone(), 2).keep_highest(1),
             Pool::new(reference.clone(), 2).keep_highest(1)
         );
         assert!(
-            std::mem::size_of::<Weights>() <= 64,
+            std::mem::size_of::<Distribution>() <= 64,
             "flat weights are boxed"
         );
-        // Small and big weights are never equal, even for the same numbers.
-        assert_ne!(Weights::die(6), Weights::die(6).into_big());
+        // Equality is of chances: the same numbers in u128 or big integers, or over
+        // another denominator, are the same distribution; another chance is not.
+        assert_eq!(Distribution::die(6), Distribution::die(6).into_big());
+        assert_eq!(
+            Distribution::die(3),
+            Distribution::from_dense(1, vec![2, 2, 2], 6)
+        );
+        assert_eq!(
+            Distribution::die(3).into_big(),
+            Distribution::from_dense(1, vec![2, 2, 2], 6)
+        );
+        assert_ne!(
+            Distribution::die(3),
+            Distribution::from_dense(1, vec![2, 2, 1], 6)
+        );
+        assert_ne!(Distribution::die(3), Distribution::die(3).map(|v| v + 1));
+        assert_ne!(
+            Distribution::from_dense(1, vec![1, 1], 4),
+            Distribution::from_dense(1, vec![1, 1], 2)
+        );
     }
 
     /// The one-multiplication convolution equals the schoolbook one, with gaps and zeros.
@@ -1527,22 +1664,22 @@ mod tests {
     /// of their range (a million million of them), and the largest outcome may be i64::MAX.
     #[test]
     fn sparse_ranges_combine_by_their_values() {
-        let far = Weights::from_pairs([(0, 1), (1_000_000, 3)]);
+        let far = Distribution::from_pairs([(0, 1), (1_000_000, 3)]);
         let max = far.combine(&far, i64::max);
         // P(max = 0) = 1/4 · 1/4; the rest is 10^6.
         assert_eq!(max.p_eq(0), crate::prob(1, 16));
         assert_eq!(max.p_eq(1_000_000), crate::prob(15, 16));
-        let top = Weights::certain(i64::MAX);
+        let top = Distribution::certain(i64::MAX);
         assert_eq!(top.max_outcome(), Some(i64::MAX));
-        let near = Weights::from_pairs([(i64::MAX - 1, 1), (i64::MAX, 1)]);
+        let near = Distribution::from_pairs([(i64::MAX - 1, 1), (i64::MAX, 1)]);
         assert_eq!(near.max_outcome(), Some(i64::MAX));
         assert_eq!(near.values(), [i64::MAX - 1, i64::MAX]);
     }
 
     #[test]
     fn kronecker_matches_schoolbook() {
-        let die = Weights::die(10).explode(3).into_big();
-        let gappy = Weights::from_pairs([(-3, 5), (0, 1), (7, 2), (40, 9)])
+        let die = Distribution::die(10).explode(3).into_big();
+        let gappy = Distribution::from_pairs([(-3, 5), (0, 1), (7, 2), (40, 9)])
             .sum_of(3)
             .into_big();
         for (a, b) in [(&die, &die), (&die, &gappy), (&gappy, &gappy)] {
@@ -1551,13 +1688,14 @@ mod tests {
             };
             assert_eq!(kronecker(x, y), x.convolve(y).unwrap());
         }
-        let ten = Weights::die(10).explode(9).sum_of(10);
-        let reference = (1..10).fold(Weights::die(10).explode(9).into_big(), |acc, _| {
-            let (Repr::Big(x), Repr::Small(y)) = (&acc.repr, &Weights::die(10).explode(9).repr)
+        let ten = Distribution::die(10).explode(9).sum_of(10);
+        let reference = (1..10).fold(Distribution::die(10).explode(9).into_big(), |acc, _| {
+            let (Repr::Big(x), Repr::Small(y)) =
+                (&acc.repr, &Distribution::die(10).explode(9).repr)
             else {
                 unreachable!("big and small")
             };
-            Weights {
+            Distribution {
                 repr: Repr::Big(x.convolve(&y.to_big()).unwrap()),
             }
         });
@@ -1570,15 +1708,15 @@ mod tests {
     /// it into big integers (d10 exploding 9 times).
     #[test]
     fn unchecked_convolution_matches_checked() {
-        let small = |w: &Weights| match &w.repr {
+        let small = |w: &Distribution| match &w.repr {
             Repr::Small(d) => d.clone(),
             Repr::Big(_) | Repr::Flat(_) => unreachable!("small"),
         };
-        let gappy = Weights::from_pairs([(-3, 5), (0, 1), (7, 2), (40, 9)]);
+        let gappy = Distribution::from_pairs([(-3, 5), (0, 1), (7, 2), (40, 9)]);
         let dice = [
-            Weights::die(6),
-            Weights::die(10).explode(2),
-            Weights::die(10).explode(2).sum_of(4),
+            Distribution::die(6),
+            Distribution::die(10).explode(2),
+            Distribution::die(10).explode(2).sum_of(4),
             gappy.clone(),
             gappy.sum_of(5),
         ];
@@ -1591,14 +1729,14 @@ mod tests {
             }
         }
         for die in [
-            Weights::die(6),
-            Weights::die(10).explode(2),
-            Weights::die(10).explode(9),
+            Distribution::die(6),
+            Distribution::die(10).explode(2),
+            Distribution::die(10).explode(9),
             gappy,
         ] {
-            let mut one_by_one = Weights::certain(0);
+            let mut one_by_one = Distribution::certain(0);
             for n in 1..=12 {
-                one_by_one = Weights {
+                one_by_one = Distribution {
                     repr: match (&one_by_one.repr, &die.repr) {
                         (Repr::Small(x), Repr::Small(y)) => match x.convolve(y) {
                             Some(d) => Repr::Small(d),
@@ -1608,14 +1746,14 @@ mod tests {
                     },
                 };
                 assert_eq!(
-                    die.sum_of(n).to_distribution(),
-                    one_by_one.to_distribution(),
+                    die.sum_of(n).to_rational(),
+                    one_by_one.to_rational(),
                     "{n} dice"
                 );
             }
         }
         // The u64 path's bound: 24 d6 are 6^24 > 2^64, and still exact.
-        let d6 = Weights::die(6).sum_of(24);
+        let d6 = Distribution::die(6).sum_of(24);
         assert_eq!(d6.weight(24), BigUint::from(1u32));
         assert_eq!(d6.denominator_big(), BigUint::from(6u32).pow(24));
     }
@@ -1625,7 +1763,7 @@ mod tests {
     fn direct_multisets_agree_with_merged_states() {
         assert_eq!(multisets(4, 6), 126);
         for n in [3u32, 9, 12] {
-            let die = Weights::die(6);
+            let die = Distribution::die(6);
             let Repr::Small(d) = &die.repr else {
                 unreachable!("a die is small")
             };
@@ -1660,24 +1798,24 @@ mod tests {
             .unwrap();
             let direct_result = Dense::from_pairs(&pairs, 6u128.pow(n)).unwrap();
             let pool = Pool::new(die.clone(), n).keep_highest(3);
-            assert_eq!(Weights::from_generic(direct_result), pool, "{n} dice");
+            assert_eq!(Distribution::from_generic(direct_result), pool, "{n} dice");
         }
     }
 
     #[test]
     fn neglected_is_the_missing_weight() {
-        let w = Weights::from_dense(1, vec![1, 1], 4);
+        let w = Distribution::from_dense(1, vec![1, 1], 4);
         assert_eq!(w.neglected(), prob(1, 2));
-        assert_eq!(w.to_distribution().neglected(), &prob(1, 2));
+        assert_eq!(w.to_rational().neglected(), &prob(1, 2));
         assert_eq!(w.p_at_least(2), prob(1, 4));
     }
 
     #[test]
     fn distribution_round_trips_through_weights() {
-        let d = Distribution::from_pairs([(2, prob(1, 3)), (5, prob(1, 4))], prob(5, 12));
-        let w = d.to_weights();
+        let d = Rational::from_pairs([(2, prob(1, 3)), (5, prob(1, 4))], prob(5, 12));
+        let w = Distribution::from_fractions(d.outcomes().to_vec(), d.neglected().clone());
         assert!(w.is_small());
-        assert_eq!(w.to_distribution(), d);
+        assert_eq!(w.to_rational(), d);
         assert_eq!(w.denominator_big(), BigUint::from(12u32));
     }
 
@@ -1685,9 +1823,9 @@ mod tests {
         prop::collection::vec((-3i64..6, 1u64..5), 1..5)
     }
 
-    fn reference(pairs: &[(i64, u64)]) -> Distribution {
+    fn reference(pairs: &[(i64, u64)]) -> Rational {
         let total: u64 = pairs.iter().map(|p| p.1).sum();
-        Distribution::from_pairs(
+        Rational::from_pairs(
             pairs
                 .iter()
                 .map(|&(v, w)| (v, prob(w as i64, total as i64))),
@@ -1700,21 +1838,21 @@ mod tests {
         /// in `u128` and in big integers alike.
         #[test]
         fn integer_path_agrees_with_rationals(a in die_strategy(), b in die_strategy()) {
-            let (wa, wb) = (Weights::from_pairs(a.clone()), Weights::from_pairs(b.clone()));
+            let (wa, wb) = (Distribution::from_pairs(a.clone()), Distribution::from_pairs(b.clone()));
             let (ra, rb) = (reference(&a), reference(&b));
-            prop_assert_eq!(wa.add(&wb).to_distribution(), ra.add(&rb));
-            prop_assert_eq!(wa.clone().into_big().add(&wb).to_distribution(), ra.add(&rb));
+            prop_assert_eq!(wa.add(&wb).to_rational(), ra.add(&rb));
+            prop_assert_eq!(wa.clone().into_big().add(&wb).to_rational(), ra.add(&rb));
             let f = |x: i64, y: i64| x.max(y) * 2 - y;
-            prop_assert_eq!(wa.combine(&wb, f).to_distribution(), ra.combine(&rb, f));
-            prop_assert_eq!(wa.map(|x| x * x).to_distribution(), ra.map(|x| x * x));
-            prop_assert_eq!(wa.sum_of(3).to_distribution(), ra.add(&ra).add(&ra));
+            prop_assert_eq!(wa.combine(&wb, f).to_rational(), ra.combine(&rb, f));
+            prop_assert_eq!(wa.map(|x| x * x).to_rational(), ra.map(|x| x * x));
+            prop_assert_eq!(wa.sum_of(3).to_rational(), ra.add(&ra).add(&ra));
         }
 
         /// A pool over multisets equals the same pool built by ordered convolution with the
         /// reference rationals.
         #[test]
         fn pools_agree_with_ordered_rolls(a in die_strategy(), n in 1u32..5, k in 0u32..5) {
-            let die = Weights::from_pairs(a.clone());
+            let die = Distribution::from_pairs(a.clone());
             let pool = Pool::new(die.clone(), n);
             let r = reference(&a);
             // Keep highest k over ordered rolls: fold the sorted kept values (k ≤ n small).
@@ -1729,7 +1867,7 @@ mod tests {
                     }))
                     .collect();
             }
-            let keep = Distribution::from_pairs(
+            let keep = Rational::from_pairs(
                 rolls.iter().map(|(f, p)| {
                     let mut f = f.clone();
                     f.sort_unstable_by(|x, y| y.cmp(x));
@@ -1737,8 +1875,8 @@ mod tests {
                 }),
                 Prob::zero(),
             );
-            prop_assert_eq!(pool.keep_highest(k).to_distribution(), keep.clone());
-            prop_assert_eq!(Pool::new(die.into_big(), n).keep_highest(k).to_distribution(), keep);
+            prop_assert_eq!(pool.keep_highest(k).to_rational(), keep.clone());
+            prop_assert_eq!(Pool::new(die.into_big(), n).keep_highest(k).to_rational(), keep);
         }
     }
 }

@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, ToPrimitive, Zero};
 use serde::Serialize;
-use solum_dice::{Distribution, Prob, Weights};
+use solum_dice::{Distribution, Prob};
 
 use crate::die::DieType;
 use crate::roll::RollSpec;
@@ -163,7 +163,7 @@ pub fn p_at_least(die: DieType, d: u32) -> Prob {
 /// 1e-12 (reported by [`Distribution::neglected`]).
 pub fn distribution(die: DieType) -> Distribution {
     let t = table(die);
-    Distribution::from_pairs(
+    Distribution::from_fractions(
         (1..t.weights.len()).map(|k| (k as i64, p_eq(die, k as u32))),
         t.neglected.clone(),
     )
@@ -172,9 +172,9 @@ pub fn distribution(die: DieType) -> Distribution {
 /// One exploding die cut after `depth` levels of explosions, as integer weights: a top face
 /// becomes two more dice, and a top face at the last level is left out (neglected mass).
 /// Exact for that depth; [`distribution`] cuts by outcome instead, at 1e-12.
-pub fn explosion_weights(die: DieType, depth: u32) -> Weights {
+pub fn explosion_weights(die: DieType, depth: u32) -> Distribution {
     let n = i64::from(die.sides());
-    let plain = Weights::die(die.sides());
+    let plain = Distribution::die(die.sides());
     let mut x = plain.substitute(n, None);
     for _ in 0..depth {
         x = plain.substitute(n, Some(&x.add(&x)));
@@ -372,7 +372,7 @@ mod tests {
         for die in DieType::ALL {
             let d = distribution(die);
             assert_eq!(d.total() + d.neglected(), Prob::one());
-            assert!(prob_to_f64(d.neglected()) < NEGLECT);
+            assert!(prob_to_f64(&d.neglected()) < NEGLECT);
         }
     }
 

@@ -12,7 +12,7 @@
 
 use num_bigint::BigInt;
 use num_traits::{One, Pow};
-use solum_dice::{Dense, Distribution, Prob, Weight, Weights};
+use solum_dice::{Dense, Distribution, Prob, Weight};
 
 use crate::Pool;
 use crate::check::{CheckSpec, DrawRule, OpposedSpec, Side, gear_helps_check, gear_helps_opposed};
@@ -66,16 +66,11 @@ pub fn p_pass(spec: &CheckSpec) -> Prob {
 /// rolled, as against a difficulty above 6 (ruling S2 skips the chain elsewhere, where it
 /// cannot change the outcome, so the pass and win chances are the same), truncated where
 /// the neglected mass of long chains falls below 1e-12 ([`Distribution::neglected`] says how
-/// much).
+/// much): integer weights over `6^(dice + 16)`, the weight left out being that of chains
+/// longer than 16 levels; in `u128` up to 33 dice.
 pub fn result_distribution(pool: Pool) -> Distribution {
-    result_weights(pool).to_distribution()
-}
-
-/// [`result_distribution`] as integer weights over `6^(dice + 16)`: the weight left out is
-/// that of chains longer than 16 levels. Weights stay in `u128` up to 33 dice.
-pub fn result_weights(pool: Pool) -> Weights {
     let n = pool.dice();
-    Weights::compute(|| result_dense(n), || result_dense(n))
+    Distribution::compute(|| result_dense(n), || result_dense(n))
 }
 
 /// Faces 1 to 5 weigh `v^n − (v−1)^n` (times `6^16`); a 6 (weight `W6 = 6^n − 5^n`) is
@@ -172,11 +167,11 @@ pub fn opposed_odds(spec: &OpposedSpec) -> OpposedOdds {
 }
 
 /// [`opposed_odds`] as integer weights of the first side's verdict: 1 win, 0 draw, −1 lose.
-pub fn opposed_weights(spec: &OpposedSpec) -> Weights {
+pub fn opposed_weights(spec: &OpposedSpec) -> Distribution {
     if let Some(d) = opposed_without_gear(spec) {
-        return Weights::from_generic(d);
+        return Distribution::from_generic(d);
     }
-    Weights::compute(|| opposed_dense(spec), || opposed_dense(spec))
+    Distribution::compute(|| opposed_dense(spec), || opposed_dense(spec))
 }
 
 /// The most dice on both sides together that [`opposed_without_gear`] takes: `2 · 7 · 6^46`
@@ -498,7 +493,7 @@ mod tests {
         for n in [1, 2, 4, 30] {
             let dist = result_distribution(pool(n));
             assert_eq!(dist.total() + dist.neglected(), Prob::one());
-            assert!(prob_to_f64(dist.neglected()) < 1e-12);
+            assert!(prob_to_f64(&dist.neglected()) < 1e-12);
             for d in 2..=20 {
                 let exact = p_pass(&spec(n, d, false));
                 let from_dist = dist.p_at_least(d);
@@ -512,13 +507,11 @@ mod tests {
     /// The integer path against rationals built from the dice core's multiset pool (highest
     /// of n d6), on both sides of the `u128` limit (6^(n+16) overflows past 33 dice).
     #[test]
-    fn result_weights_match_pool_of_highest_faces() {
+    fn result_distribution_matches_pool_of_highest_faces() {
         for n in [1u32, 3, 20, 33, 34, 45] {
-            let highest = solum_dice::Pool::new(Weights::die(6), n)
-                .keep_highest(1)
-                .to_distribution();
+            let highest = solum_dice::Pool::new(Distribution::die(6), n).keep_highest(1);
             let dist = result_distribution(pool(n));
-            assert_eq!(result_weights(pool(n)).is_small(), n <= 33, "{n}");
+            assert_eq!(result_distribution(pool(n)).is_small(), n <= 33, "{n}");
             for v in 1..=5 {
                 assert_eq!(dist.p_eq(v), highest.p_eq(v), "{n} dice, face {v}");
             }
@@ -530,7 +523,7 @@ mod tests {
                     assert_eq!(dist.p_eq(6 + 6 * i64::from(k) + j), level);
                 }
             }
-            assert_eq!(dist.neglected(), &(&six * prob(1, 6i64.pow(CHAIN_LEVELS))));
+            assert_eq!(dist.neglected(), &six * prob(1, 6i64.pow(CHAIN_LEVELS)));
         }
     }
 
@@ -540,11 +533,7 @@ mod tests {
     fn large_opposed_match_rationals() {
         for (a, b) in [(5u32, 7u32), (30, 30), (60, 45)] {
             let (ha, hb) = [a, b]
-                .map(|n| {
-                    solum_dice::Pool::new(Weights::die(6), n)
-                        .keep_highest(1)
-                        .to_distribution()
-                })
+                .map(|n| solum_dice::Pool::new(Distribution::die(6), n).keep_highest(1))
                 .into();
             let (mut win, mut draw) = (Prob::zero(), Prob::zero());
             for i in 1..=6 {
@@ -580,8 +569,8 @@ mod tests {
                 for draws in [DrawRule::Stand, DrawRule::RollOff] {
                     let mut s = OpposedSpec::new(pool(a), pool(b));
                     s.draws = draws;
-                    let plain = Weights::from_generic(opposed_without_gear(&s).unwrap());
-                    let general = Weights::compute(|| opposed_dense(&s), || opposed_dense(&s));
+                    let plain = Distribution::from_generic(opposed_without_gear(&s).unwrap());
+                    let general = Distribution::compute(|| opposed_dense(&s), || opposed_dense(&s));
                     assert_eq!(plain, general, "{a} vs {b} {draws:?}");
                 }
             }

@@ -34,7 +34,7 @@ fn main() {
         } else {
             solum_notation::Work::new()
         };
-        let r = solum_notation::weights_with(&expr, &mut work);
+        let r = solum_notation::distribution_with(&expr, &mut work);
         let secs = start.elapsed().as_secs_f64();
         println!(
             "{text}\test_work {:?}\test_bytes {:?}\tspent {}\t{:.3} s\tpeak {} MiB\t{}",

@@ -11,7 +11,7 @@ use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{One, Zero};
 use serde::Serialize;
-use solum_dice::{DiceSource, Weights};
+use solum_dice::{DiceSource, Distribution};
 
 use crate::ast::{DiceTerm, Die, ExplodeKind};
 use crate::error::NotationError;
@@ -179,13 +179,13 @@ pub(crate) fn roll(term: &DiceTerm, dice: &mut dyn DiceSource) -> Result<DieRoll
 
 /// The exact distribution of one die's amount (before scoring; see [`finish`]), as the
 /// engine's integer weights. A die that explodes on its highest face and counts its total
-/// is the engine's own [`Weights::explode`]; any other die runs [`step`] on every face. A
+/// is the engine's own [`Distribution::explode`]; any other die runs [`step`] on every face. A
 /// face that leads back to the same state (a reroll `r` while it matches) is a loop: the
 /// other faces share its chance.
 pub(crate) fn amounts(
     term: &DiceTerm,
     work: &mut crate::exact::Work,
-) -> Result<Weights, NotationError> {
+) -> Result<Distribution, NotationError> {
     let n = term.die.faces();
     if let Some(kind) = term.explode.map(|e| e.kind)
         && kind != ExplodeKind::Penetrate
@@ -195,7 +195,7 @@ pub(crate) fn amounts(
         && (1..=n).all(|f| explodes_on(term, i64::from(f)) == (f == n))
     {
         work.spend(u64::from(n) * u64::from(MAX_EXPLOSIONS + 1))?;
-        return Ok(Weights::die(n).explode(MAX_EXPLOSIONS));
+        return Ok(Distribution::die(n).explode(MAX_EXPLOSIONS));
     }
     // Every state is reached by one path only (a reroll, then explosions), so the weights
     // of a state share one denominator: the product of its path's shares.
@@ -329,9 +329,7 @@ mod tests {
     #[test]
     fn a_loop_shares_its_chance() {
         let mut work = crate::exact::Work::default();
-        let a = amounts(&term("d4r<3"), &mut work)
-            .unwrap()
-            .to_distribution();
+        let a = amounts(&term("d4r<3"), &mut work).unwrap();
         assert_eq!(
             a.outcomes(),
             [(3, solum_dice::prob(1, 2)), (4, solum_dice::prob(1, 2))]

@@ -1,17 +1,15 @@
 //! Exact distributions of expressions.
 //!
-//! Inside, everything runs on the dice core's exact engine, [`solum_dice::Weights`]: integer
+//! Everything runs on the dice core's exact type, [`solum_dice::Distribution`]: integer
 //! weights over one common denominator, `u128` while they fit, big integers past that, and
-//! exact fractions only at the edge ([`distribution`]). Each dice term takes its die's
+//! exact fractions only when a caller asks for them. Each dice term takes its die's
 //! weights from [`crate::die::amounts`], the same state machine the roll runs; sums are the
 //! engine's convolutions (`sum_of`, by doubling), keep and drop its [`Pool`] over sorted
 //! multisets. The So1um terms take theirs from the rules crates' own odds.
 
-use num_bigint::{BigInt, BigUint};
-use num_integer::Integer;
+use num_bigint::BigUint;
 use num_traits::{One, Zero};
-use solum_dice::{Dense, Pool, Weights};
-use solum_dice::{Distribution, Prob};
+use solum_dice::{Dense, Distribution, Pool, Prob};
 
 use crate::ast::{BinOp, DiceTerm, Expr, ExprKind, Game, SolEdge, Span};
 use crate::die;
@@ -20,7 +18,7 @@ use crate::estimate::{Bound, cost};
 use crate::limits::{MAX_BYTES, MAX_RANGE, MAX_SUPPORT, MAX_UNA_EXACT, MAX_WORK};
 
 /// Counts elementary steps against a budget ([`MAX_WORK`] by default): no expression can
-/// run for long. One `Work` passed to [`weights_with`] for several expressions makes them
+/// run for long. One `Work` passed to [`distribution_with`] for several expressions makes them
 /// share the budget: their estimates and the steps they take add up.
 #[derive(Debug)]
 pub struct Work {
@@ -126,40 +124,28 @@ fn too_much_work(span: Option<Span>, limit: u64) -> NotationError {
     )
 }
 
-/// The exact distribution of `expr`'s value. Dice terms are exact (explosions stop after
+/// The exact distribution of `expr`'s value: integer weights over one denominator, exact
+/// fractions only when asked (a front end showing the thousands of values of a `1000d6`
+/// reads the weights, [`crate::Odds`]). Dice terms are exact (explosions stop after
 /// [`crate::limits::MAX_EXPLOSIONS`] by rule); the So1um terms whose chains are unbounded
 /// (`solum(N)`, `dt(dX)`) carry the rules crates' neglected tail below 1e-12, reported by
 /// [`Distribution::neglected`].
 pub fn distribution(expr: &Expr) -> Result<Distribution, NotationError> {
-    let mut work = Work::default();
-    distribution_with(expr, &mut work)
+    distribution_with(expr, &mut Work::default())
 }
 
-/// The exact distribution of `expr`'s value as the engine's integer weights over one
-/// denominator, before any fraction is made: what front ends read when they show
-/// thousands of values (exact fractions of a `1000d6` cost more than computing it).
-pub fn weights(expr: &Expr) -> Result<Weights, NotationError> {
-    weights_with(expr, &mut Work::default())
-}
-
-/// [`weights`] within the budget `work`, which the expression's estimate and its steps are
-/// taken from: the expressions of one command pass the same `Work` and share one budget.
-pub fn weights_with(expr: &Expr, work: &mut Work) -> Result<Weights, NotationError> {
+/// [`distribution`] within the budget `work`, which the expression's estimate and its steps
+/// are taken from: the expressions of one command pass the same `Work` and share one budget.
+pub fn distribution_with(expr: &Expr, work: &mut Work) -> Result<Distribution, NotationError> {
     crate::validate::validate(expr)?;
     work.admit(expr)?;
     eval(expr, work)
 }
 
-/// [`distribution`] within the budget `work` (see [`weights_with`]), which reports the work
-/// spent.
-pub fn distribution_with(expr: &Expr, work: &mut Work) -> Result<Distribution, NotationError> {
-    Ok(weights_with(expr, work)?.to_distribution())
-}
-
-fn eval(expr: &Expr, work: &mut Work) -> Result<Weights, NotationError> {
+fn eval(expr: &Expr, work: &mut Work) -> Result<Distribution, NotationError> {
     let span = expr.span;
     match &expr.kind {
-        ExprKind::Num(n) => Ok(Weights::certain(*n)),
+        ExprKind::Num(n) => Ok(Distribution::certain(*n)),
         ExprKind::Dice(term) => dice(term, work, span),
         ExprKind::Neg(e) => {
             let w = eval(e, work)?;
@@ -218,7 +204,7 @@ struct Shape {
 }
 
 impl Shape {
-    fn of(w: &Weights) -> Self {
+    fn of(w: &Distribution) -> Self {
         Self {
             values: w.support_size() as u64,
             lo: w.min_outcome().unwrap_or(0),
@@ -245,7 +231,7 @@ impl Shape {
 }
 
 /// Bits of the common denominator of `w`'s weights.
-fn bits(w: &Weights) -> u128 {
+fn bits(w: &Distribution) -> u128 {
     u128::from(w.denominator_big().bits())
 }
 
@@ -273,7 +259,7 @@ fn check_range(lo: i128, hi: i128, span: Span) -> Result<(), NotationError> {
 /// Runs the fallible `f` on every value first (an error, or a value no `i64` holds, is
 /// reported before the engine runs).
 fn checked(
-    w: &Weights,
+    w: &Distribution,
     work: &mut Work,
     span: Span,
     f: impl Fn(i64) -> Result<i64, NotationError>,
@@ -290,12 +276,12 @@ fn checked(
 /// of the arithmetic has been run on each pair (errors, range) so the engine's closure
 /// cannot fail.
 fn combine(
-    a: &Weights,
-    b: &Weights,
+    a: &Distribution,
+    b: &Distribution,
     work: &mut Work,
     span: Span,
     f: impl Fn(i64, i64) -> Result<i64, NotationError>,
-) -> Result<Weights, NotationError> {
+) -> Result<Distribution, NotationError> {
     let (va, vb) = (a.values(), b.values());
     let pairs = (va.len() as u128).saturating_mul(vb.len() as u128);
     let (ba, bb) = (bits(a), bits(b));
@@ -353,7 +339,7 @@ fn too_large(span: Span) -> NotationError {
     NotationError::eval("a number too large", span)
 }
 
-fn dice(term: &DiceTerm, work: &mut Work, span: Span) -> Result<Weights, NotationError> {
+fn dice(term: &DiceTerm, work: &mut Work, span: Span) -> Result<Distribution, NotationError> {
     let one = die::amounts(term, work)?;
     let shape = Shape::of(&one);
     let n = term.count;
@@ -399,7 +385,7 @@ fn dice(term: &DiceTerm, work: &mut Work, span: Span) -> Result<Weights, Notatio
 /// best scores, so the pool of scored dice keeps the same sum: the engine's keep walk
 /// (`Pool::keep_highest`). Otherwise the general evaluation over the sorted multisets of
 /// amounts.
-fn kept_sum(term: &DiceTerm, one: Weights, n: u32, k: u32, highest: bool) -> Weights {
+fn kept_sum(term: &DiceTerm, one: Distribution, n: u32, k: u32, highest: bool) -> Distribution {
     let values = one.values();
     let scores: Vec<i64> = values.iter().map(|&a| die::finish(term, a)).collect();
     if scores.windows(2).all(|p| p[0] <= p[1]) {
@@ -430,7 +416,7 @@ fn kept_sum(term: &DiceTerm, one: Weights, n: u32, k: u32, highest: bool) -> Wei
 }
 
 /// The So1um terms' exact odds, from the rules crates.
-fn game(g: &Game, work: &mut Work, span: Span) -> Result<Weights, NotationError> {
+fn game(g: &Game, work: &mut Work, span: Span) -> Result<Distribution, NotationError> {
     work.spend(1000)?;
     let bad = |m: String| NotationError::syntax(m, span.start, span.end);
     let d = match *g {
@@ -445,7 +431,10 @@ fn game(g: &Game, work: &mut Work, span: Span) -> Result<Weights, NotationError>
                     let spec =
                         solum_expanded::check::CheckSpec::new(pool, difficulty).with_gear(gear);
                     let p = solum_expanded::odds::p_pass(&spec);
-                    Distribution::from_pairs([(1, p.clone()), (0, Prob::one() - p)], Prob::zero())
+                    Distribution::from_fractions(
+                        [(1, p.clone()), (0, Prob::one() - p)],
+                        Prob::zero(),
+                    )
                 }
             }
         }
@@ -461,33 +450,14 @@ fn game(g: &Game, work: &mut Work, span: Span) -> Result<Weights, NotationError>
             solum_soluna::odds::largest_distribution(dice, flips).map_err(|e| bad(e.to_string()))?
         }
     };
-    Ok(from_distribution(&d))
-}
-
-/// A rules crate's exact fractions as integer weights over their common denominator (what
-/// the fractions leave out stays out: the denominator is the whole).
-pub(crate) fn from_distribution(d: &Distribution) -> Weights {
-    let den = d
-        .outcomes()
-        .iter()
-        .fold(BigInt::one(), |l, (_, p)| l.lcm(p.denom()));
-    let pairs: Vec<(i64, BigUint)> = d
-        .outcomes()
-        .iter()
-        .filter(|(_, p)| !p.is_zero())
-        .map(|(v, p)| {
-            let w = p.numer() * (&den / p.denom());
-            (*v, w.to_biguint().expect("probabilities are not negative"))
-        })
-        .collect();
-    from_big_pairs(&pairs, den.to_biguint().expect("denominators are positive"))
+    Ok(d)
 }
 
 /// Sparse big weights (ascending values, no repeats) over `den` as the engine's weights,
 /// kept in `u128` when they fit.
-pub(crate) fn from_big_pairs(pairs: &[(i64, BigUint)], den: BigUint) -> Weights {
+pub(crate) fn from_big_pairs(pairs: &[(i64, BigUint)], den: BigUint) -> Distribution {
     let Some(&(lo, _)) = pairs.first() else {
-        return Weights::from_generic(Dense {
+        return Distribution::from_generic(Dense {
             min: 0,
             w: Vec::new(),
             den,
@@ -498,7 +468,7 @@ pub(crate) fn from_big_pairs(pairs: &[(i64, BigUint)], den: BigUint) -> Weights 
     for (v, x) in pairs {
         w[(v - lo) as usize] += x;
     }
-    Weights::from_generic(Dense { min: lo, w, den })
+    Distribution::from_generic(Dense { min: lo, w, den })
 }
 
 pub(crate) fn die_type(sides: u32) -> solum_dietype::DieType {

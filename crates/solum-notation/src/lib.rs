@@ -32,7 +32,7 @@ mod validate;
 pub use ast::{Expr, ExprKind, Span};
 pub use die::{DieRoll, Face};
 pub use error::NotationError;
-pub use exact::{Work, distribution, distribution_with, weights, weights_with};
+pub use exact::{Work, distribution, distribution_with};
 pub use odds::{Odds, Row, odds, odds_with};
 pub use parse::parse;
 pub use roll::{MAX_FACES, Rolled, TermRoll, roll};

@@ -3,7 +3,7 @@
 //! they are printed.
 
 use num_bigint::{BigInt, BigUint};
-use solum_dice::{Fractions, Prob, Weights, prob_to_f64};
+use solum_dice::{Distribution, Fractions, Prob, prob_to_f64};
 
 use crate::ast::Expr;
 use crate::error::NotationError;
@@ -38,20 +38,20 @@ pub struct Odds {
     sd: f64,
 }
 
-/// The exact odds of `expr` (see [`crate::weights`]), ready to show.
+/// The exact odds of `expr` (see [`crate::distribution`]), ready to show.
 pub fn odds(expr: &Expr) -> Result<Odds, NotationError> {
-    Ok(Odds::new(&crate::weights(expr)?))
+    Ok(Odds::new(&crate::distribution(expr)?))
 }
 
-/// [`odds`] within the budget `work` (see [`crate::weights_with`]): the expressions of one
+/// [`odds`] within the budget `work` (see [`crate::distribution_with`]): the expressions of one
 /// command share it.
 pub fn odds_with(expr: &Expr, work: &mut crate::Work) -> Result<Odds, NotationError> {
-    Ok(Odds::new(&crate::weights_with(expr, work)?))
+    Ok(Odds::new(&crate::distribution_with(expr, work)?))
 }
 
 impl Odds {
     /// Reads the engine's weights once.
-    pub fn new(w: &Weights) -> Self {
+    pub fn new(w: &Distribution) -> Self {
         let weights = w.weights_big();
         let den = w.denominator_big();
         let probs: Vec<f64> = weights.iter().map(|(_, x)| ratio_f64(x, &den)).collect();

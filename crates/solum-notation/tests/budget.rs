@@ -3,7 +3,7 @@
 //! allowed. (That what is admitted stays within its estimate, counted: `budget_counted.rs`.)
 
 use solum_notation::limits::{MAX_BYTES, MAX_WORK};
-use solum_notation::{NotationError, Work, estimate, parse, weights_with};
+use solum_notation::{NotationError, Work, distribution_with, estimate, parse};
 
 /// The estimate of `text`, when it is admitted.
 fn admitted(text: &str) -> Option<estimate::Bound> {
@@ -28,7 +28,7 @@ fn the_shapes_found_slow_are_refused_before_any_work() {
     ] {
         let expr = parse(text).unwrap();
         let mut work = Work::new();
-        let err = weights_with(&expr, &mut work).unwrap_err();
+        let err = distribution_with(&expr, &mut work).unwrap_err();
         assert!(
             matches!(err, NotationError::Limit { .. }),
             "{text}: {err:?}"
@@ -48,14 +48,14 @@ fn one_command_has_one_budget() {
     // 1000d6 alone is allowed; two of them in one command pass the budget.
     let mut work = Work::new();
     let e = parse("1000d6").unwrap();
-    weights_with(&e, &mut work).unwrap();
-    let err = weights_with(&e, &mut work).unwrap_err().to_string();
+    distribution_with(&e, &mut work).unwrap();
+    let err = distribution_with(&e, &mut work).unwrap_err().to_string();
     assert!(err.contains("in one command"), "{err}");
     // 200 copies of 100d100: refused long before the last.
     let mut work = Work::new();
     let e = parse("100d100").unwrap();
     let done = (0..200)
-        .take_while(|_| weights_with(&e, &mut work).is_ok())
+        .take_while(|_| distribution_with(&e, &mut work).is_ok())
         .count();
     assert!(done < 5, "{done} computed");
     assert!(work.estimated() <= u128::from(MAX_WORK));
@@ -109,7 +109,7 @@ fn the_family_terms_stay_within_their_bounds() {
     for text in &terms {
         let expr = parse(text).unwrap();
         let b = estimate::bound(&expr).unwrap();
-        let w = solum_notation::weights(&expr).unwrap();
+        let w = solum_notation::distribution(&expr).unwrap();
         let values = w.values();
         assert!(
             i128::from(values[0]) >= b.lo,

@@ -6,7 +6,7 @@
 use peak_alloc::PeakAlloc;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use solum_notation::{Work, estimate, parse, weights_with};
+use solum_notation::{Work, distribution_with, estimate, parse};
 
 #[global_allocator]
 static PEAK: PeakAlloc = PeakAlloc;
@@ -24,7 +24,7 @@ fn measure(text: &str) -> (u64, u64) {
     let base = PEAK.current_usage();
     PEAK.reset_peak_usage();
     let mut work = Work::with_limits(u64::MAX, u64::MAX);
-    drop(weights_with(&expr, &mut work));
+    drop(distribution_with(&expr, &mut work));
     let peak = PEAK.peak_usage().saturating_sub(base);
     (work.spent(), peak as u64)
 }

@@ -2,7 +2,7 @@
 //! simulation, and against values known from elsewhere.
 
 use num_traits::{One, ToPrimitive, Zero};
-use solum_dice::{Distribution, Prob, SeededDice, Weights, enumerate, prob};
+use solum_dice::{Distribution, Prob, SeededDice, enumerate, prob};
 use solum_notation::{distribution, parse, roll};
 
 /// Every path of dice the roll can ask for, up to `depth` faces: the reference.
@@ -92,7 +92,7 @@ fn explosions_with_their_bounded_depth_equal_enumeration() {
         assert!(exact.neglected().is_zero(), "{text}");
         let (outcomes, truncated) = brute(text, depth);
         assert!(truncated.is_zero(), "{text}: depth {depth} too small");
-        let brute = Distribution::from_pairs(outcomes, Prob::zero());
+        let brute = Distribution::from_fractions(outcomes, Prob::zero());
         assert_eq!(exact, brute, "{text}");
     }
 }
@@ -104,10 +104,7 @@ fn exploding_sums_past_u64_equal_the_convolutions() {
     // time (the engine's general path), value by value and fraction by fraction.
     for (text, n, sides) in [("10d10!", 10, 10), ("3d6!", 3, 6), ("4d20!", 4, 20)] {
         let exact = distribution(&parse(text).unwrap()).unwrap();
-        let reference = Weights::die(sides)
-            .explode(20)
-            .sum_by_squares(n)
-            .to_distribution();
+        let reference = Distribution::die(sides).explode(20).sum_by_squares(n);
         assert_eq!(exact, reference, "{text}");
         assert!(exact.neglected().is_zero(), "{text}");
     }
@@ -270,21 +267,19 @@ fn keep_with_scores_in_either_order_equals_enumeration() {
 fn large_keeps_equal_the_general_evaluation() {
     // The pool's general evaluation over sorted multisets (`keep_by_multisets`, which knows
     // nothing of the keep walk the notation now takes): the same probabilities, value by value.
-    fn general(die: Weights, n: u32, k: u32, highest: bool) -> Distribution {
-        solum_dice::Pool::new(die, n)
-            .keep_by_multisets(k, highest)
-            .to_distribution()
+    fn general(die: Distribution, n: u32, k: u32, highest: bool) -> Distribution {
+        solum_dice::Pool::new(die, n).keep_by_multisets(k, highest)
     }
     let d = |t: &str| distribution(&parse(t).unwrap()).unwrap();
-    assert_eq!(d("50d20kh25"), general(Weights::die(20), 50, 25, true));
-    assert_eq!(d("12d10dh4"), general(Weights::die(10), 12, 8, false));
-    assert_eq!(d("9d6kl3"), general(Weights::die(6), 9, 3, false));
+    assert_eq!(d("50d20kh25"), general(Distribution::die(20), 50, 25, true));
+    assert_eq!(d("12d10dh4"), general(Distribution::die(10), 12, 8, false));
+    assert_eq!(d("9d6kl3"), general(Distribution::die(6), 9, 3, false));
     // Compounding amounts (at most 20 explosions, as the rule), kept by amount.
     assert_eq!(
         d("6d6!!kh3"),
-        general(Weights::die(6).explode(20), 6, 3, true)
+        general(Distribution::die(6).explode(20), 6, 3, true)
     );
     // Successes (5 and 6) kept by amount: the same as keeping the scored dice by score.
-    let hits = Weights::from_pairs([(0, 4), (1, 2)]);
+    let hits = Distribution::from_pairs([(0, 4), (1, 2)]);
     assert_eq!(d("10d6kh4>=5"), general(hits, 10, 4, true));
 }

@@ -2,7 +2,7 @@
 
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
-use solum_dice::{Dense, Distribution, Prob, Weight, Weights};
+use solum_dice::{Dense, Distribution, Prob, Weight};
 
 use crate::test::{EdgeOnTest, TestError};
 
@@ -104,9 +104,9 @@ fn side<W: Weight>(dice: u32, edge: Option<EdgeOnTest>) -> Option<SideWeights<W>
 #[derive(Debug, Clone, PartialEq)]
 pub struct TestWeights {
     /// The number of hits.
-    pub hits: Weights,
+    pub hits: Distribution,
     /// 1 for half or more ones, 0 otherwise.
-    pub glitch: Weights,
+    pub glitch: Distribution,
 }
 
 /// The hits and glitch of `dice` dice with the Edge on them, as exact integer weights.
@@ -183,8 +183,7 @@ fn test_odds_in<W: Weight>(
             min: 0,
             w: w.hits.clone(),
             den: w.total.clone(),
-        })
-        .to_distribution(),
+        }),
         glitch,
         critical_glitch,
     })
@@ -609,28 +608,22 @@ mod tests {
     #[test]
     fn test_weights_match_pool_counts() {
         for n in [1u32, 7, 49, 50, 80] {
-            let pool = solum_dice::Pool::new(Weights::die(6), n);
+            let pool = solum_dice::Pool::new(Distribution::die(6), n);
             let w = test_weights(n, None);
             assert_eq!(w.hits.is_small(), n <= 49);
-            assert_eq!(
-                w.hits.to_distribution(),
-                pool.count(|f| f >= 5).to_distribution()
-            );
-            let ones = pool.count(|f| f == 1).to_distribution();
+            assert_eq!(w.hits, pool.count(|f| f >= 5));
+            let ones = pool.count(|f| f == 1);
             let glitch = ones.p_at_least(i64::from(n.div_ceil(2)));
             assert_eq!(w.glitch.p_eq(1), glitch);
             assert_eq!(test_odds(n, 2, None).glitch, glitch);
-            assert_eq!(test_odds(n, 0, None).hits, w.hits.to_distribution());
+            assert_eq!(test_odds(n, 0, None).hits, w.hits);
         }
         // Second Chance: each die a d36 of 20 hits, 4 ones and 12 others.
         for n in [3u32, 30] {
-            let die = Weights::from_pairs([(2, 20), (1, 4), (0, 12)]);
+            let die = Distribution::from_pairs([(2, 20), (1, 4), (0, 12)]);
             let pool = solum_dice::Pool::new(die, n);
             let w = test_weights(n, SECOND);
-            assert_eq!(
-                w.hits.to_distribution(),
-                pool.count(|f| f == 2).to_distribution()
-            );
+            assert_eq!(w.hits, pool.count(|f| f == 2));
         }
     }
 
@@ -638,16 +631,12 @@ mod tests {
     #[test]
     fn large_opposed_match_rationals() {
         for (a, d) in [(4u32, 5u32), (50, 40)] {
-            let hits = |n| {
-                solum_dice::Pool::new(Weights::die(6), n)
-                    .count(|f| f >= 5)
-                    .to_distribution()
-            };
+            let hits = |n| solum_dice::Pool::new(Distribution::die(6), n).count(|f| f >= 5);
             let (ha, hd) = (hits(a), hits(d));
             let mut success = Prob::zero();
             let mut critical = Prob::zero();
             for (x, p) in ha.outcomes() {
-                success += p * hd.p_at_most(*x);
+                success += &p * hd.p_at_most(x);
                 critical += p * hd.p_at_most(x - 3);
             }
             let o = opposed(a, None, d, None).unwrap();

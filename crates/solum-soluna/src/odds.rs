@@ -2,7 +2,7 @@
 
 use std::sync::OnceLock;
 
-use solum_dice::{Distribution, Weights};
+use solum_dice::Distribution;
 
 use crate::SolunaError;
 use crate::flips::{Counts, largest_after};
@@ -79,13 +79,9 @@ fn orbits(n: u32, mut visit: impl FnMut(&Counts, u128)) {
 }
 
 /// The exact distribution of the largest group of `dice` d6 after `net_flips` optimal
-/// flips (U2: positive for the tester, negative against it).
+/// flips (U2: positive for the tester, negative against it): integer weights over `6^dice`,
+/// counted in `u128` (6^40 fits).
 pub fn largest_distribution(dice: u32, net_flips: i32) -> Result<Distribution, SolunaError> {
-    Ok(largest_weights(dice, net_flips)?.to_distribution())
-}
-
-/// [`largest_distribution`] as integer weights over `6^dice`, counted in `u128` (6^40 fits).
-pub fn largest_weights(dice: u32, net_flips: i32) -> Result<Weights, SolunaError> {
     if dice == 0 {
         return Err(SolunaError::Dice(0));
     }
@@ -96,7 +92,7 @@ pub fn largest_weights(dice: u32, net_flips: i32) -> Result<Weights, SolunaError
     for (c, weight) in orbit_table(dice) {
         by_size[largest_after(c, net_flips) as usize] += weight;
     }
-    Ok(Weights::from_dense(0, by_size, 6u128.pow(dice)))
+    Ok(Distribution::from_dense(0, by_size, 6u128.pow(dice)))
 }
 
 /// Each orbit's representative with its weight (orbit size × multinomial), built once per
@@ -200,10 +196,10 @@ mod tests {
     #[test]
     fn no_flips_match_the_pool_largest_match() {
         for n in [1u32, 6, 13, 25, 40] {
-            let pool = solum_dice::Pool::new(Weights::die(6), n);
+            let pool = solum_dice::Pool::new(Distribution::die(6), n);
             assert_eq!(
                 largest_distribution(n, 0).unwrap(),
-                pool.largest_match().to_distribution(),
+                pool.largest_match(),
                 "{n} dice"
             );
         }

@@ -2066,7 +2066,7 @@ async fn notation_odds(
                 .collect(),
             mean: d.mean(),
             sd: d.std_dev(),
-            neglected: solum_dice::prob_to_f64(d.neglected()),
+            neglected: solum_dice::prob_to_f64(&d.neglected()),
         })
     })
     .await

@@ -93,7 +93,7 @@ pub fn odds(args: &SolunaOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         dist.mean()
     )?;
     let mut table = render::table(&["largest", "exactly", "at least"], &[0, 1, 2]);
-    for (k, p) in dist.outcomes() {
+    for (k, p) in &dist.outcomes() {
         table.add_row(vec![
             k.to_string(),
             percent(p),

@@ -1,0 +1,169 @@
+//! Persisted record fixtures: one journal body per record kind and schema version, as an
+//! earlier build wrote it (`tests/fixtures/records/<kind>-v<schema>.json`), read back and
+//! re-derived by this build the way `journal verify` does. A campaign file outlives the build
+//! that wrote it; this is where a change that would make an old journal unreadable fails.
+//!
+//! A fixture holds one body (a JSON object, exactly as the store keeps it: the record with
+//! its `kind` tag), or an array of bodies re-derived in order when a record needs the ones
+//! before it (a combat line needs its combat's earlier lines). The version in the file name is
+//! the body's own `schema` field where the kind has one, else the journal's
+//! [`RECORD_SCHEMA`]. See ARCHITECTURE.md, "Persisted record fixtures", for how to add one.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use solum_app::Record;
+use solum_app::journal::{RECORD_SCHEMA, Replayer};
+
+fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/records")
+}
+
+/// Every fixture: `(kind, schema) -> bodies`, read from the folder.
+fn fixtures() -> BTreeMap<(String, i64), Vec<Value>> {
+    let mut all = BTreeMap::new();
+    for entry in std::fs::read_dir(fixtures_dir()).expect("the fixtures folder exists") {
+        let path = entry.expect("a readable folder entry").path();
+        let file = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("a UTF-8 name");
+        let (kind, schema) = file
+            .strip_suffix(".json")
+            .and_then(|stem| stem.rsplit_once("-v"))
+            .unwrap_or_else(|| panic!("{file}: not named <kind>-v<schema>.json"));
+        let schema: i64 = schema
+            .parse()
+            .unwrap_or_else(|_| panic!("{file}: the schema is not a number"));
+        let text = std::fs::read_to_string(&path).expect("a readable fixture");
+        let value: Value =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{file}: not JSON: {e}"));
+        let bodies = match value {
+            Value::Array(bodies) => bodies,
+            body => vec![body],
+        };
+        assert!(!bodies.is_empty(), "{file}: no body");
+        all.insert((kind.to_owned(), schema), bodies);
+    }
+    all
+}
+
+/// The record kinds this build knows, as serde names them: read from the message serde
+/// gives for a kind that does not exist ("unknown variant `x`, expected one of `note`, …"),
+/// so a kind added to `Record` is listed here without anyone writing it down.
+fn known_kinds() -> BTreeSet<String> {
+    let err = serde_json::from_value::<Record>(serde_json::json!({"kind": "no-such-kind"}))
+        .expect_err("no record is of kind no-such-kind")
+        .to_string();
+    let list = err
+        .split_once("expected one of")
+        .unwrap_or_else(|| panic!("serde's message changed shape: {err}"))
+        .1;
+    let kinds: BTreeSet<String> = list
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_owned)
+        .collect();
+    // Guards the parsing itself: these kinds have been in the journal from the start.
+    for k in ["note", "oracle", "character", "notation", "reveal"] {
+        assert!(kinds.contains(k), "{k} missing from {kinds:?} ({err})");
+    }
+    kinds
+}
+
+/// Whether every field of `old` is in `new` with the same value (`new` may have more:
+/// a field added with a default is fine; a field dropped or renamed is not).
+fn kept(old: &Value, new: &Value, path: &str, lost: &mut Vec<String>) {
+    match (old, new) {
+        (Value::Object(a), Value::Object(b)) => {
+            for (k, v) in a {
+                match b.get(k) {
+                    Some(w) => kept(v, w, &format!("{path}.{k}"), lost),
+                    // A null that is no longer written reads the same.
+                    None if v.is_null() => {}
+                    None => lost.push(format!("{path}.{k}: dropped")),
+                }
+            }
+        }
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
+            for (i, (v, w)) in a.iter().zip(b).enumerate() {
+                kept(v, w, &format!("{path}[{i}]"), lost);
+            }
+        }
+        _ if old == new => {}
+        _ => lost.push(format!("{path}: {old} became {new}")),
+    }
+}
+
+#[test]
+fn every_fixture_reads_back_and_re_derives() {
+    let all = fixtures();
+    assert!(!all.is_empty(), "no fixture found in {:?}", fixtures_dir());
+    for ((kind, schema), bodies) in &all {
+        let name = format!("{kind}-v{schema}.json");
+        let mut replayer = Replayer::default();
+        for (i, body) in bodies.iter().enumerate() {
+            let at = format!("{name}, body {i}");
+            // Read strictly as the store's entries are read: a body that is no record is an
+            // unreadable entry.
+            let record: Record = serde_json::from_value(body.clone())
+                .unwrap_or_else(|e| panic!("{at}: this build cannot read it: {e}"));
+            assert_eq!(record.kind(), kind, "{at}: the record's kind");
+            let own = body.get("schema").and_then(Value::as_i64);
+            assert_eq!(
+                own.unwrap_or(RECORD_SCHEMA),
+                *schema,
+                "{at}: the file name's version is the body's schema"
+            );
+            let again = serde_json::to_value(&record).expect("a record serializes");
+            let mut lost = Vec::new();
+            kept(body, &again, "", &mut lost);
+            assert!(lost.is_empty(), "{at}: read and written again, {lost:?}");
+            match replayer.check(&record) {
+                Ok(None) => {}
+                Ok(Some(reason)) => panic!("{at}: does not re-derive: {reason}"),
+                Err(e) => panic!("{at}: cannot be re-derived: {e}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn every_record_kind_has_a_fixture_of_the_schema_written_today() {
+    let all = fixtures();
+    let covered: BTreeSet<&str> = all.keys().map(|(k, _)| k.as_str()).collect();
+    let kinds = known_kinds();
+    let missing: Vec<&String> = kinds
+        .iter()
+        .filter(|k| !covered.contains(k.as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "record kinds without a fixture: {missing:?} (see ARCHITECTURE.md, \"Persisted \
+         record fixtures\")"
+    );
+    let unknown: Vec<&&str> = covered.iter().filter(|k| !kinds.contains(**k)).collect();
+    assert!(unknown.is_empty(), "fixtures of no kind: {unknown:?}");
+    // The schema each kind is written with today: the kind's own where it has one.
+    let today: BTreeMap<&str, i64> = [
+        ("character", solum_app::characters::CHARACTER_RECORD_SCHEMA),
+        ("classic", solum_app::classic::CLASSIC_RECORD_SCHEMA),
+        ("combat", solum_app::combat::COMBAT_RECORD_SCHEMA),
+        ("creature", solum_app::creatures::CREATURE_RECORD_SCHEMA),
+        ("dietype", solum_app::dietype::DIETYPE_RECORD_SCHEMA),
+        ("notation", solum_app::notation::NOTATION_RECORD_SCHEMA),
+        ("sol", solum_app::sol::SOL_RECORD_SCHEMA),
+        ("soluna", solum_app::soluna::SOLUNA_RECORD_SCHEMA),
+        ("static", solum_app::fast_static::STATIC_RECORD_SCHEMA),
+    ]
+    .into();
+    for kind in &kinds {
+        let schema = today.get(kind.as_str()).copied().unwrap_or(RECORD_SCHEMA);
+        assert!(
+            all.contains_key(&(kind.clone(), schema)),
+            "no fixture {kind}-v{schema}.json: the schema this build writes {kind} records with"
+        );
+    }
+}
