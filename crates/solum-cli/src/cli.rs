@@ -2096,6 +2096,11 @@ pub struct ServeArgs {
     #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:7373",
           value_parser = crate::cmd::serve::parse_addr)]
     pub addr: std::net::SocketAddr,
+    /// Lifts every rate limit and the caps of connections and live streams, for a load
+    /// benchmark on loopback (bench/examples/table_load.rs). Never for a table others can
+    /// reach: it lets one client flood the campaign.
+    #[arg(long)]
+    pub unthrottled: bool,
     #[command(flatten)]
     pub campaign: crate::cli_campaign::CampaignArg,
 }

@@ -11,6 +11,7 @@ mod conn;
 mod heavy;
 mod live;
 mod page;
+mod unthrottled;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -38,6 +39,7 @@ use solum_store::{Member, Scope, SqliteStore};
 
 pub use conn::{DESCRIPTOR_RESERVE, MAX_BLOCKING_THREADS, connection_cap, serve_on};
 pub use live::Hub;
+pub use unthrottled::UNTHROTTLED_CONNECTIONS;
 
 /// The port `solum serve` listens on unless `--addr` says otherwise.
 pub const DEFAULT_PORT: u16 = 7373;

@@ -13,7 +13,11 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     SqliteStore::open(&path).map_err(solum_app::AppError::from)?;
     let shown = path.display().to_string();
     let mut printed = Ok(());
-    solum_web::serve(solum_web::Config::new(path), args.addr, |ready| {
+    let mut config = solum_web::Config::new(path);
+    if args.unthrottled {
+        config = config.unthrottled();
+    }
+    solum_web::serve(config, args.addr, |ready| {
         let url = ready.url();
         printed = writeln!(out, "solum serve: the web table of {shown} at {url}")
             .and_then(|()| {
