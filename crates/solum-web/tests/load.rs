@@ -781,6 +781,11 @@ async fn run(load: Load) -> Run {
         "  stream drops: {reconnects} reconnections with Last-Event-ID by {dropped_clients} clients ({stream_throttled} answered 429 and waited); stream errors {}",
         stream_errors.len()
     );
+    let (commits, grouped) = server.state.write_groups();
+    println!(
+        "  commits: {commits} for {grouped} journaled writes ({:.1} writes a commit)",
+        grouped as f64 / commits.max(1) as f64
+    );
 
     // The checks.
     assert!(
@@ -796,6 +801,11 @@ async fn run(load: Load) -> Run {
         &stream_errors[..stream_errors.len().min(10)]
     );
     assert!(acked > 0, "no roll was answered");
+    // Every roll answered 2xx was answered from a committed group.
+    assert!(
+        grouped >= acked as u64 && commits > 0,
+        "{acked} rolls answered, {grouped} writes answered from {commits} commits"
+    );
     for table in &tables {
         let journal = &journals[&table.id];
         // Exactly the rolls answered 2xx: the same sequence numbers with the same questions,
