@@ -539,7 +539,7 @@ async fn run(o: Arc<Opts>) -> bool {
     }
     for m in made {
         match m.await {
-            Ok(Ok(ms)) => members.extend(ms),
+            Ok(Ok(table)) => members.extend(table),
             Ok(Err(e)) => {
                 eprintln!("setup failed: {e}");
                 return false;
