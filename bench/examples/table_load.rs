@@ -242,8 +242,12 @@ impl Pool {
         let (status, bytes) = self
             .send(request(&self.server, method, path, token, body))
             .await?;
-        let v = serde_json::from_slice(&bytes)
-            .map_err(|e| format!("{status}: not JSON ({e}): {}", String::from_utf8_lossy(&bytes)))?;
+        let v = serde_json::from_slice(&bytes).map_err(|e| {
+            format!(
+                "{status}: not JSON ({e}): {}",
+                String::from_utf8_lossy(&bytes)
+            )
+        })?;
         Ok((status, v))
     }
 }
@@ -312,7 +316,11 @@ async fn make_table(o: Arc<Opts>, t: usize) -> Result<Vec<Member>, String> {
             return Err(format!("table {t}: joined another table: {joined}"));
         }
         let token = joined["token"].as_str().ok_or("no token")?.to_string();
-        members.push(Member { table: t, token, pool });
+        members.push(Member {
+            table: t,
+            token,
+            pool,
+        });
     }
     Ok(members)
 }
@@ -588,7 +596,8 @@ async fn run(o: Arc<Opts>) -> bool {
     // The roll phase, with the reader mix.
     let rolls = Arc::new(Mutex::new(Tally::default()));
     let reads = Arc::new(Mutex::new(Tally::default()));
-    let last_seq: Arc<Vec<AtomicI64>> = Arc::new((0..o.tables).map(|_| AtomicI64::new(0)).collect());
+    let last_seq: Arc<Vec<AtomicI64>> =
+        Arc::new((0..o.tables).map(|_| AtomicI64::new(0)).collect());
     let start = Instant::now() + Duration::from_millis(200);
     let roller = {
         let (members, rolls, last_seq) = (members.clone(), rolls.clone(), last_seq.clone());
@@ -600,7 +609,12 @@ async fn run(o: Arc<Opts>) -> bool {
                 let body = json!({ "question": question, "leaning": "even" });
                 let out = member
                     .pool
-                    .call(Method::POST, "/api/oracle", Some(&member.token), Some(&body))
+                    .call(
+                        Method::POST,
+                        "/api/oracle",
+                        Some(&member.token),
+                        Some(&body),
+                    )
                     .await;
                 let now = Instant::now();
                 let latency = now.saturating_duration_since(at).as_micros() as u64;

@@ -205,10 +205,7 @@ impl AppState {
     /// Groups of journaled writes committed so far, and the writes answered from them: how
     /// many writes shared each commit.
     pub fn write_groups(&self) -> (u64, u64) {
-        (
-            self.inner.writer.groups(),
-            self.inner.writer.grouped_jobs(),
-        )
+        (self.inner.writer.groups(), self.inner.writer.grouped_jobs())
     }
 
     fn path(&self) -> PathBuf {

@@ -820,7 +820,10 @@ mod tests {
             b"id: 42\nevent: entry\ndata: {\"seq\":42,\"text\":\"a\\nb\"}\n\n"
         );
         // A line break in the data (never in compact JSON) becomes a second data line.
-        assert_eq!(&frame(7, "a\nb")[..], b"id: 7\nevent: entry\ndata: a\ndata: b\n\n");
+        assert_eq!(
+            &frame(7, "a\nb")[..],
+            b"id: 7\nevent: entry\ndata: a\ndata: b\n\n"
+        );
     }
 
     #[tokio::test]

@@ -396,7 +396,8 @@ mod tests {
                     .await
                     .unwrap();
                 assert!(
-                    seen.iter().any(|(seq, t)| *seq == entry.seq && *t == format!("note {i}")),
+                    seen.iter()
+                        .any(|(seq, t)| *seq == entry.seq && *t == format!("note {i}")),
                     "note {i} (seq {}) was answered before it was committed",
                     entry.seq
                 );
@@ -482,7 +483,10 @@ mod tests {
             journal.iter().map(|(s, _)| *s).collect::<Vec<_>>(),
             vec![1, 2, 3, 4]
         );
-        assert_eq!((texts[1].1.as_str(), texts[3].1.as_str()), ("before", "after"));
+        assert_eq!(
+            (texts[1].1.as_str(), texts[3].1.as_str()),
+            ("before", "after")
+        );
         let kinds: Vec<&str> = journal.iter().map(|(_, k)| k.as_str()).collect();
         assert_eq!(kinds, ["scene-start", "note", "scene-end", "note"]);
         // Four writes kept in at most two commits: the opener's, then one for the rest.
@@ -494,7 +498,9 @@ mod tests {
         let (_dir, path) = campaign();
         let writer = Writer::start(path.clone(), GroupLimits::default(), None);
         let boom = writer
-            .grouped(Scope::HOME, |_c| -> Result<(), AppError> { panic!("a bug") })
+            .grouped(Scope::HOME, |_c| -> Result<(), AppError> {
+                panic!("a bug")
+            })
             .await;
         assert_eq!(
             boom.unwrap_err().status,
