@@ -482,7 +482,7 @@ fn loadavg() -> String {
 }
 
 async fn read_once(member: &Member, after: i64, n: u64) -> Result<(), String> {
-    let path = if n % 2 == 0 {
+    let path = if n.is_multiple_of(2) {
         format!("/api/journal?after={after}")
     } else {
         "/api/characters".to_string()
