@@ -2106,6 +2106,11 @@ pub struct ServeArgs {
     /// overall cap. Without it, every client behind a proxy shares the proxy's limits.
     #[arg(long, value_name = "IP")]
     pub trust_proxy: Vec<std::net::IpAddr>,
+    /// Lifts every rate limit and the caps of connections and live streams, for a load
+    /// benchmark on loopback (bench/examples/table_load.rs). Never for a table others can
+    /// reach: it lets one client flood the campaign.
+    #[arg(long)]
+    pub unthrottled: bool,
     #[command(flatten)]
     pub campaign: crate::cli_campaign::CampaignArg,
 }

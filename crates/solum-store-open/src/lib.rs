@@ -39,6 +39,18 @@ impl From<PathBuf> for Database {
     }
 }
 
+impl From<&std::path::Path> for Database {
+    fn from(path: &std::path::Path) -> Self {
+        Self::Sqlite(path.to_path_buf())
+    }
+}
+
+impl From<&PathBuf> for Database {
+    fn from(path: &PathBuf) -> Self {
+        Self::Sqlite(path.clone())
+    }
+}
+
 impl FromStr for Database {
     type Err = StoreError;
 

@@ -11,11 +11,12 @@ mod conn;
 mod heavy;
 mod live;
 mod page;
+mod unthrottled;
+mod writer;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -39,6 +40,7 @@ use solum_store_open::Database;
 
 pub use conn::{DESCRIPTOR_RESERVE, MAX_BLOCKING_THREADS, connection_cap, serve_on};
 pub use live::Hub;
+pub use unthrottled::UNTHROTTLED_CONNECTIONS;
 
 /// The port `solum serve` listens on unless `--addr` says otherwise.
 pub const DEFAULT_PORT: u16 = 7373;
@@ -52,8 +54,8 @@ pub const NOTE_BODY_LIMIT: usize = 16 * 1024;
 /// How the server behaves; [`Config::new`] gives the defaults of `solum serve`.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// The campaign file.
-    pub campaign: PathBuf,
+    /// The campaign: a SQLite file or a PostgreSQL database.
+    pub campaign: Database,
     /// `Host` values the server answers to (`None`: any). `serve` sets the address it is
     /// bound to and its `localhost` spelling, which defeats DNS rebinding.
     pub allowed_hosts: Option<Vec<String>>,
@@ -173,7 +175,7 @@ impl PublicOrigin {
 
 impl Config {
     /// The defaults for the campaign at `campaign`.
-    pub fn new(campaign: impl Into<PathBuf>) -> Self {
+    pub fn new(campaign: impl Into<Database>) -> Self {
         Self {
             campaign: campaign.into(),
             allowed_hosts: None,
@@ -216,8 +218,9 @@ struct Inner {
     config: Config,
     hub: Hub,
     limiter: Limiter,
-    /// This server's writers take turns here, first come first served (see [`write`]).
-    writes: Arc<tokio::sync::Mutex<()>>,
+    /// This server's one writer: writes take turns there, first come first served, and
+    /// journaled writes that queue share a commit (see [`write`] and [`change`]).
+    writer: writer::Writer,
     /// Turns for heavy work (rolls and odds of dice expressions), shared fairly by tables.
     heavy: Arc<heavy::Heavy>,
     /// Journaled writes per table and per session.
@@ -235,7 +238,11 @@ impl AppState {
             inner: Arc::new(Inner {
                 limiter: Limiter::new(config.rate_burst, config.rate_per_sec),
                 hub: Hub::new(config.campaign.clone(), config.live_poll),
-                writes: Arc::default(),
+                writer: writer::Writer::start(
+                    config.campaign.clone(),
+                    writer::GroupLimits::default(),
+                    None,
+                ),
                 heavy: Arc::new(heavy::Heavy::new(config.heavy_at_once)),
                 table_writes: Limiter::new(config.table_write_burst, config.table_writes_per_sec),
                 session_writes: Limiter::new(
@@ -259,7 +266,13 @@ impl AppState {
 
     /// Where the campaign lives.
     fn database(&self) -> Database {
-        Database::Sqlite(self.inner.config.campaign.clone())
+        self.inner.config.campaign.clone()
+    }
+
+    /// Groups of journaled writes committed so far, and the writes answered from them: how
+    /// many writes shared each commit.
+    pub fn write_groups(&self) -> (u64, u64) {
+        (self.inner.writer.groups(), self.inner.writer.grouped_jobs())
     }
 }
 
@@ -388,7 +401,7 @@ pub fn serve(
         }
         let path = config.campaign.clone();
         let invite = tokio::task::spawn_blocking(move || {
-            let mut store = solum_store_open::open(&Database::Sqlite(path), Scope::HOME)?;
+            let mut store = solum_store_open::open(&path, Scope::HOME)?;
             tables::home_gm_invite(&mut store)
         })
         .await
@@ -908,23 +921,18 @@ async fn blocking<T: Send + 'static>(
         .map_err(ApiError::from)
 }
 
-/// Runs `work`, which writes to the campaign, on a blocking thread once this server's earlier
-/// writers are done. SQLite lets one writer in at a time and makes the others sleep and retry
-/// (its busy handler), which is not first come first served: under a crowd of writers a
-/// request could wait out the whole busy timeout behind later ones and fail as "busy". Queued
-/// here in order, this server's writers meet the busy handler only over another process's
-/// writes (the command line's). The turn moves into the work, so it is held until the work
-/// ends even if the request is abandoned.
+/// Runs `work`, which writes to the campaign on a connection of its own, on this server's
+/// one writer thread once the earlier writes are done. SQLite lets one writer in at a time
+/// and makes the others sleep and retry (its busy handler), which is not first come first
+/// served: under a crowd of writers a request could wait out the whole busy timeout behind
+/// later ones and fail as "busy". Queued in order on one thread, this server's writes meet
+/// the busy handler only over another process's writes (the command line's). Once queued,
+/// the work runs even if the request is abandoned.
 async fn write<T: Send + 'static>(
     state: &AppState,
     work: impl FnOnce() -> Result<T, AppError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let turn = state.inner.writes.clone().lock_owned().await;
-    blocking(move || {
-        let _turn = turn;
-        work()
-    })
-    .await
+    state.inner.writer.alone(work).await
 }
 
 /// Runs `work` on the member's campaign view, on a blocking thread.
@@ -937,15 +945,17 @@ async fn with_campaign<T: Send + 'static>(
     blocking(move || in_campaign(&db, scope, work)).await
 }
 
-/// The same for a change, in its turn (see [`write`]): the table's live clients hear of it.
+/// The same for a change, in its turn (see [`write`]): journaled writes that queue together
+/// run in one group and share one commit, each all or nothing on its own, and each is
+/// answered only once its group is committed (`writer.rs`). The table's live clients hear
+/// of it.
 async fn change<T: Send + 'static>(
     state: &AppState,
     scope: Scope,
     work: impl FnOnce(&mut Campaign<Box<dyn Store>>) -> Result<T, AppError> + Send + 'static,
 ) -> Result<T, ApiError> {
     write_budget(state, scope)?;
-    let db = state.database();
-    let out = write(state, move || in_campaign(&db, scope, work)).await;
+    let out = state.inner.writer.grouped(scope, work).await;
     if out.is_ok() {
         state.hub().notify(scope.table);
     }

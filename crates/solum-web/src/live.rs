@@ -1,8 +1,9 @@
 //! Live updates: server-sent events per table, in journal order.
 //!
 //! One change feed per server: when a table has new entries, its feed reads them once (in
-//! the game master's view) and renders each once; the same rendered entries are handed to
-//! every stream of the table that may see them (a player's streams get the public ones only:
+//! the game master's view) and renders each once, as the bytes of its whole event (`id`,
+//! `event`, `data`); the same bytes (one buffer, shared, never copied or serialized again)
+//! are handed to every stream of the table that may see them (a player's streams get the public ones only:
 //! a secret entry is never handed to a player's stream). A stream reads the journal itself,
 //! through its member's scope, only to catch up when it opens (from `Last-Event-ID`), then
 //! takes what the feed hands it, skipping what it sent already: entries arrive in journal
@@ -31,9 +32,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
+use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use solum_app::{AppError, JournalEntry, Record, tables};
 use solum_store::{Scope, Store, StoreHandle};
@@ -42,12 +43,37 @@ use tokio::sync::mpsc;
 
 use crate::{ApiError, AppState, Auth, Peer, blocking, connection, keep};
 
-/// One journal entry as a live stream sends it, rendered once for every stream.
+/// One journal entry as a live stream sends it, rendered once for every stream: `frame` is
+/// the whole server-sent event, whose buffer every stream that sends it shares.
 #[derive(Clone)]
 pub(crate) struct Item {
     seq: i64,
     secret: bool,
-    json: Arc<str>,
+    frame: Bytes,
+}
+
+/// How long a stream stays silent before it sends a comment line (`:`), so that proxies
+/// and browsers keep it open: axum's default for its own streams.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// The keep-alive comment, an event without a field.
+const KEEP_ALIVE_FRAME: &[u8] = b":\n\n";
+
+/// The event of entry `seq` whose JSON is `json`: `id: SEQ`, `event: entry`, one `data:`
+/// line per line of the JSON (compact JSON has none but the one), and the blank line that
+/// ends it.
+fn frame(seq: i64, json: &str) -> Bytes {
+    let mut out = String::with_capacity(json.len() + 40);
+    out.push_str("id: ");
+    out.push_str(&seq.to_string());
+    out.push_str("\nevent: entry\n");
+    for line in json.split('\n') {
+        out.push_str("data: ");
+        out.push_str(line.strip_suffix('\r').unwrap_or(line));
+        out.push('\n');
+    }
+    out.push('\n');
+    Bytes::from(out)
 }
 
 /// Entries handed to a stream at once, shared by every stream of the same view.
@@ -96,13 +122,13 @@ pub const SESSION_RECHECK: Duration = Duration::from_secs(30);
 /// The live clients of every table, and the campaign their feeds read.
 pub struct Hub {
     clients: Arc<Mutex<Clients>>,
-    path: PathBuf,
+    path: Database,
     poll: Duration,
 }
 
 impl Default for Hub {
     fn default() -> Self {
-        Self::new(PathBuf::new(), Duration::from_secs(2))
+        Self::new(Database::Sqlite(PathBuf::new()), Duration::from_secs(2))
     }
 }
 
@@ -141,7 +167,7 @@ fn decrement<K: std::hash::Hash + Eq>(map: &mut HashMap<K, usize>, key: &K) {
 /// the stream ends.
 pub(crate) struct Subscription {
     clients: Arc<Mutex<Clients>>,
-    path: PathBuf,
+    path: Database,
     table: i64,
     id: u64,
     rx: mpsc::Receiver<Batch>,
@@ -169,7 +195,7 @@ impl Subscription {
 }
 
 /// Starts `table`'s feed read unless one runs (then it reads again when done).
-fn notify(clients: &Arc<Mutex<Clients>>, path: &std::path::Path, table: i64) {
+fn notify(clients: &Arc<Mutex<Clients>>, path: &Database, table: i64) {
     let start = {
         let mut c = lock(clients);
         let Some(feed) = c.feeds.get_mut(&table) else {
@@ -193,12 +219,12 @@ fn notify(clients: &Arc<Mutex<Clients>>, path: &std::path::Path, table: i64) {
         }
         return;
     };
-    runtime.spawn(read_feed(clients.clone(), path.to_path_buf(), table));
+    runtime.spawn(read_feed(clients.clone(), path.clone(), table));
 }
 
 /// Reads `table`'s new entries, a page at a time, and hands them to its streams, until the
 /// feed has read everything it was asked for.
-async fn read_feed(clients: Arc<Mutex<Clients>>, path: PathBuf, table: i64) {
+async fn read_feed(clients: Arc<Mutex<Clients>>, path: Database, table: i64) {
     loop {
         let Some(after) = lock(&clients).feeds.get(&table).and_then(|f| f.after) else {
             return;
@@ -211,7 +237,7 @@ async fn read_feed(clients: Arc<Mutex<Clients>>, path: PathBuf, table: i64) {
                 gm: true,
                 secret_writes: false,
             };
-            let db = Database::Sqlite(p);
+            let db = p;
             let store = connection(&db, scope)?;
             let items = read_items(&*store, after);
             keep(&db, store);
@@ -280,7 +306,7 @@ fn hand_out(c: &mut Clients, table: i64, items: Vec<Item>) {
 /// The server's one watcher: every `poll`, whether another connection wrote; if so, each
 /// live table's last number (feeds behind it are woken) and the open streams' sessions
 /// (also every [`SESSION_RECHECK`]). Stops when the last stream closes.
-async fn watch(clients: Arc<Mutex<Clients>>, path: PathBuf, poll: Duration) {
+async fn watch(clients: Arc<Mutex<Clients>>, path: Database, poll: Duration) {
     let mut store: Option<Box<dyn Store>> = None;
     let mut version: Option<i64> = None;
     let mut checked = tokio::time::Instant::now();
@@ -302,7 +328,7 @@ async fn watch(clients: Arc<Mutex<Clients>>, path: PathBuf, poll: Duration) {
         let looked = blocking(move || {
             let s = match kept {
                 Some(s) => s,
-                None => solum_store_open::open_existing(&Database::Sqlite(p), Scope::HOME)?,
+                None => solum_store_open::open_existing(&p, Scope::HOME)?,
             };
             let now = s.data_version()?;
             if version == Some(now) && !recheck {
@@ -393,7 +419,7 @@ fn remove(c: &mut Clients, table: i64, id: u64) -> Option<Client> {
 
 impl Hub {
     /// The hub of a server whose campaign is `path`; its watcher looks every `poll`.
-    pub fn new(path: PathBuf, poll: Duration) -> Self {
+    pub fn new(path: Database, poll: Duration) -> Self {
         Self {
             clients: Arc::default(),
             path,
@@ -449,7 +475,7 @@ impl Hub {
         );
         c.feeds.entry(table).or_default();
         if !c.watching
-            && !self.path.as_os_str().is_empty()
+            && !matches!(&self.path, Database::Sqlite(p) if p.as_os_str().is_empty())
             && let Ok(runtime) = tokio::runtime::Handle::try_current()
         {
             c.watching = true;
@@ -518,7 +544,7 @@ const PAGE: usize = 200;
 
 struct Live {
     after: i64,
-    path: PathBuf,
+    path: Database,
     scope: Scope,
     /// The session's token (in memory only) and member: the catch-up read first checks that
     /// the session still exists, is not expired and is still this member's.
@@ -591,9 +617,11 @@ pub(crate) async fn events(
         fed: false,
     };
     let stream = futures_util::stream::unfold(live, next_event);
-    let mut resp = Sse::new(stream)
-        .keep_alive(KeepAlive::default())
-        .into_response();
+    let mut resp = Body::from_stream(stream).into_response();
+    resp.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream"),
+    );
     // The documented header of every answer: a stream is never stored by a cache either.
     resp.headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
@@ -605,7 +633,9 @@ pub(crate) struct AfterQuery {
     after: Option<i64>,
 }
 
-async fn next_event(mut live: Live) -> Option<(Result<Event, Infallible>, Live)> {
+/// The stream's next bytes: an entry's event (shared with every stream that sends it), or
+/// the keep-alive comment after [`KEEP_ALIVE`] of silence.
+async fn next_event(mut live: Live) -> Option<(Result<Bytes, Infallible>, Live)> {
     loop {
         // Every event delivered checks the stream first: logout or an expired session
         // ends it at once.
@@ -617,22 +647,20 @@ async fn next_event(mut live: Live) -> Option<(Result<Event, Infallible>, Live)>
                 continue;
             }
             live.after = item.seq;
-            let event = Event::default()
-                .id(item.seq.to_string())
-                .event("entry")
-                .data(&*item.json);
-            return Some((Ok(event), live));
+            return Some((Ok(item.frame), live));
         }
         if live.caught_up {
-            let batch = live.sub.rx.recv().await?;
-            live.pending.extend(batch.iter().cloned());
+            match tokio::time::timeout(KEEP_ALIVE, live.sub.rx.recv()).await {
+                Ok(batch) => live.pending.extend(batch?.iter().cloned()),
+                Err(_) => return Some((Ok(Bytes::from_static(KEEP_ALIVE_FRAME)), live)),
+            }
             continue;
         }
         let (path, scope, after, fed) = (live.path.clone(), live.scope, live.after, live.fed);
         let (token, member) = (live.token.clone(), live.member);
         let read = blocking(move || {
             // This thread's kept connection: a stream holds no descriptor of its own.
-            let db = Database::Sqlite(path);
+            let db = path;
             let mut store = connection(&db, Scope::HOME)?;
             let valid = tables::session(&store, &token)?.is_some_and(|m| m.id == member);
             let read = if valid {
@@ -699,7 +727,7 @@ fn read_items(store: &dyn Store, after: i64) -> Result<Vec<Item>, AppError> {
             Ok(Item {
                 seq: e.seq,
                 secret: e.secret,
-                json: Arc::from(json),
+                frame: frame(e.seq, &json),
             })
         })
         .collect()
@@ -788,6 +816,53 @@ mod tests {
         assert!(hub.subscribe(1, "s9", None, true, 4, caps).is_ok());
     }
 
+    #[test]
+    fn an_entry_is_one_event_in_the_server_sent_events_format() {
+        assert_eq!(
+            &frame(42, r#"{"seq":42,"text":"a\nb"}"#)[..],
+            b"id: 42\nevent: entry\ndata: {\"seq\":42,\"text\":\"a\\nb\"}\n\n"
+        );
+        // A line break in the data (never in compact JSON) becomes a second data line.
+        assert_eq!(
+            &frame(7, "a\nb")[..],
+            b"id: 7\nevent: entry\ndata: a\ndata: b\n\n"
+        );
+    }
+
+    #[tokio::test]
+    async fn every_stream_of_a_view_gets_the_same_bytes() {
+        let hub = Hub::default();
+        let mut gm1 = hub.subscribe(1, "g1", None, true, 4, CAPS).unwrap();
+        let mut gm2 = hub.subscribe(1, "g2", None, true, 4, CAPS).unwrap();
+        let mut player = hub.subscribe(1, "p", None, false, 4, CAPS).unwrap();
+        let items = vec![
+            Item {
+                seq: 1,
+                secret: false,
+                frame: frame(1, "{}"),
+            },
+            Item {
+                seq: 2,
+                secret: true,
+                frame: frame(2, "{}"),
+            },
+        ];
+        let first = items[0].frame.as_ptr();
+        hand_out(&mut lock(&hub.clients), 1, items);
+        let (a, b, p) = (
+            gm1.rx.recv().await.unwrap(),
+            gm2.rx.recv().await.unwrap(),
+            player.rx.recv().await.unwrap(),
+        );
+        // One batch for the game masters' view, one for the players': the entry's bytes are
+        // the buffer rendered once, not a copy per stream.
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!(a.len(), 2);
+        assert_eq!(p.iter().map(|i| i.seq).collect::<Vec<_>>(), vec![1]);
+        assert_eq!(a[0].frame.as_ptr(), first);
+        assert_eq!(p[0].frame.as_ptr(), first);
+    }
+
     #[tokio::test]
     async fn ending_a_session_ends_its_streams_only() {
         let hub = Hub::default();
@@ -800,7 +875,7 @@ mod tests {
         let item = Item {
             seq: 1,
             secret: false,
-            json: Arc::from("{}"),
+            frame: frame(1, "{}"),
         };
         hand_out(&mut lock(&hub.clients), 1, vec![item]);
         assert_eq!(theirs.rx.recv().await.map(|b| b[0].seq), Some(1));

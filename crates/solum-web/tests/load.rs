@@ -592,7 +592,7 @@ async fn two_hundred_clients_at_ten_tables_roll_and_hear_every_roll_once_in_orde
         tables: TABLES,
         per_table: PER_TABLE,
         secs: roll_secs(),
-        live_buffer: Config::new("").live_buffer,
+        live_buffer: Config::new(std::path::PathBuf::new()).live_buffer,
     })
     .await;
     // Each client rolls far below the rate limit's 20 a second: not one roll is refused.
@@ -782,6 +782,11 @@ async fn run(load: Load) -> Run {
         "  stream drops: {reconnects} reconnections with Last-Event-ID by {dropped_clients} clients ({stream_throttled} answered 429 and waited); stream errors {}",
         stream_errors.len()
     );
+    let (commits, grouped) = server.state.write_groups();
+    println!(
+        "  commits: {commits} for {grouped} journaled writes ({:.1} writes a commit)",
+        grouped as f64 / commits.max(1) as f64
+    );
 
     // The checks.
     assert!(
@@ -797,6 +802,11 @@ async fn run(load: Load) -> Run {
         &stream_errors[..stream_errors.len().min(10)]
     );
     assert!(acked > 0, "no roll was answered");
+    // Every roll answered 2xx was answered from a committed group.
+    assert!(
+        grouped >= acked as u64 && commits > 0,
+        "{acked} rolls answered, {grouped} writes answered from {commits} commits"
+    );
     for table in &tables {
         let journal = &journals[&table.id];
         // Exactly the rolls answered 2xx: the same sequence numbers with the same questions,

@@ -19,6 +19,9 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     config.public_origin = args.public_url.clone();
     let public = args.public_url.clone();
     config.trusted_proxies = args.trust_proxy.clone();
+    if args.unthrottled {
+        config = config.unthrottled();
+    }
     solum_web::serve(config, args.addr, |ready| {
         let url = ready.url();
         let public = public.as_ref().map(|p| format!("{}/", p.origin()));

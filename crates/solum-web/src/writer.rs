@@ -1,0 +1,520 @@
+//! The server's one writer: journaled writes that queue are grouped into one commit.
+//!
+//! Every write of this server goes through one thread, first come first served (SQLite lets
+//! one writer in at a time; its busy handler is not fair, see [`crate`]'s `write`). When
+//! several journaled writes ([`Writer::grouped`]) wait, the writer takes them together: it
+//! opens a group on its connection ([`CampaignStore::begin_group`]: one `BEGIN IMMEDIATE`),
+//! runs each job in its own scope, each store write all or nothing on its own (a savepoint),
+//! then commits the group once (one sync of the journal instead of one per roll), and only
+//! then answers the jobs: an acknowledged write is durable. A job that fails is answered at
+//! once and changes nothing; the others go on. If the group itself is lost (its commit
+//! fails, or SQLite rolls the whole transaction back under a job: a full disk, an I/O error)
+//! every job that had succeeded in it is answered "busy, nothing was changed".
+//!
+//! A group is bounded: at most [`GroupLimits::jobs`] jobs, and no job joins once the group
+//! has run for [`GroupLimits::time`], so a write waits at most one group's work behind the
+//! one it queued behind. Writes that open their own connection (creating a table, joining,
+//! invites, logout: [`Writer::alone`]) run between groups, in their turn.
+//!
+//! The queue itself is bounded ([`QUEUE`]): past it a request waits to be queued.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+#[cfg(test)]
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use solum_app::{AppError, Campaign};
+use solum_store::{CampaignStore, Scope, Store, StoreError, StoreHandle};
+use solum_store_open::Database;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::ApiError;
+
+/// Writes waiting for the writer at most; a request past it waits for room.
+pub const QUEUE: usize = 1_024;
+
+/// How large a group of journaled writes may grow.
+#[derive(Debug, Clone, Copy)]
+pub struct GroupLimits {
+    /// Jobs in one group at most.
+    pub jobs: usize,
+    /// No job joins a group that has run this long.
+    pub time: Duration,
+}
+
+impl Default for GroupLimits {
+    /// 64 jobs or 5 ms: a roll of the oracle takes some 100 µs, so a full group is a few
+    /// milliseconds of work and one sync.
+    fn default() -> Self {
+        Self {
+            jobs: 64,
+            time: Duration::from_millis(5),
+        }
+    }
+}
+
+/// A hook a test runs just before a group commits (to hold the commit back and see that no
+/// job is answered before it).
+pub(crate) type CommitHook = Arc<dyn Fn() + Send + Sync>;
+
+/// The handle of the writer thread; the thread ends when the last handle is dropped.
+pub(crate) struct Writer {
+    jobs: mpsc::Sender<Job>,
+    stats: Arc<Stats>,
+}
+
+/// What the writer did: groups committed and the jobs answered from them.
+#[derive(Default)]
+struct Stats {
+    groups: AtomicU64,
+    grouped_jobs: AtomicU64,
+}
+
+enum Job {
+    /// A journaled write on the writer's connection, in a group.
+    Grouped(Box<dyn GroupedJob>),
+    /// A write on a connection of its own, between groups.
+    Alone(Box<dyn FnOnce() + Send>),
+}
+
+/// A journaled write waiting for its group's commit.
+trait GroupedJob: Send {
+    /// Runs the write on `store` (given this job's scope) and gives the store back.
+    fn run(&mut self, store: Box<dyn Store>) -> Box<dyn Store>;
+    /// The write ran and succeeded (its answer waits for the commit).
+    fn succeeded(&self) -> bool;
+    /// Answers the request: its own result, or `lost` when the group was not kept.
+    fn answer(self: Box<Self>, lost: Option<AppError>);
+}
+
+struct Pending<T, F> {
+    scope: Scope,
+    work: Option<F>,
+    out: Option<Result<T, AppError>>,
+    reply: oneshot::Sender<Result<T, AppError>>,
+}
+
+impl<T, F> GroupedJob for Pending<T, F>
+where
+    T: Send,
+    F: FnOnce(&mut Campaign<Box<dyn Store>>) -> Result<T, AppError> + Send,
+{
+    fn run(&mut self, mut store: Box<dyn Store>) -> Box<dyn Store> {
+        store.set_scope(self.scope);
+        let mut campaign = Campaign::new(store);
+        if let Some(work) = self.work.take() {
+            self.out = Some(work(&mut campaign));
+        }
+        campaign.into_store()
+    }
+
+    fn succeeded(&self) -> bool {
+        matches!(self.out, Some(Ok(_)))
+    }
+
+    fn answer(self: Box<Self>, lost: Option<AppError>) {
+        let out = match (self.out, lost) {
+            // A failed write kept nothing whatever became of its group: its own error.
+            (Some(Err(e)), _) => Err(e),
+            (Some(Ok(_)), Some(lost)) => Err(lost),
+            (Some(Ok(out)), None) => Ok(out),
+            // Never ran (its writer panicked): the request learns it from the dropped reply.
+            (None, _) => return,
+        };
+        // The request may have been abandoned; its write stands.
+        let _ = self.reply.send(out);
+    }
+}
+
+impl Writer {
+    /// Starts the writer of the campaign at `path` (it opens its connection at the first
+    /// write). `before_commit` runs before each group's commit (tests only).
+    pub(crate) fn start(
+        db: Database,
+        limits: GroupLimits,
+        before_commit: Option<CommitHook>,
+    ) -> Self {
+        let (jobs, rx) = mpsc::channel(QUEUE);
+        let stats = Arc::new(Stats::default());
+        let thread_stats = stats.clone();
+        let spawned = std::thread::Builder::new()
+            .name("solum-writer".into())
+            .spawn(move || run(rx, &db, limits, &thread_stats, before_commit.as_ref()));
+        if let Err(e) = spawned {
+            // The receiver went with the closure: every write is answered "internal error".
+            tracing::error!("the writer thread could not start: {e}");
+        }
+        Self { jobs, stats }
+    }
+
+    /// Runs `work` on the campaign seen through `scope`, in a group with the journaled
+    /// writes queued with it; answers once the group is committed.
+    pub(crate) async fn grouped<T, F>(&self, scope: Scope, work: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Campaign<Box<dyn Store>>) -> Result<T, AppError> + Send + 'static,
+    {
+        let (reply, answer) = oneshot::channel();
+        let job = Pending {
+            scope,
+            work: Some(work),
+            out: None,
+            reply,
+        };
+        self.jobs
+            .send(Job::Grouped(Box::new(job)))
+            .await
+            .map_err(|_| ApiError::internal())?;
+        answer
+            .await
+            .map_err(|_| ApiError::internal())?
+            .map_err(ApiError::from)
+    }
+
+    /// Runs `work` (which opens its own connection) on the writer thread, between groups.
+    pub(crate) async fn alone<T, F>(&self, work: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce() -> Result<T, AppError> + Send + 'static,
+    {
+        let (reply, answer) = oneshot::channel();
+        let job = move || {
+            let _ = reply.send(work());
+        };
+        self.jobs
+            .send(Job::Alone(Box::new(job)))
+            .await
+            .map_err(|_| ApiError::internal())?;
+        answer
+            .await
+            .map_err(|_| ApiError::internal())?
+            .map_err(ApiError::from)
+    }
+
+    /// Groups committed so far.
+    pub(crate) fn groups(&self) -> u64 {
+        self.stats.groups.load(Ordering::Relaxed)
+    }
+
+    /// Jobs answered from committed groups so far.
+    pub(crate) fn grouped_jobs(&self) -> u64 {
+        self.stats.grouped_jobs.load(Ordering::Relaxed)
+    }
+}
+
+/// The writer thread: a group at a time, or a write alone, in the order they came.
+fn run(
+    mut rx: mpsc::Receiver<Job>,
+    db: &Database,
+    limits: GroupLimits,
+    stats: &Stats,
+    before_commit: Option<&CommitHook>,
+) {
+    let mut store: Option<Box<dyn Store>> = None;
+    let mut next: Option<Job> = None;
+    loop {
+        let job = match next.take() {
+            Some(job) => job,
+            None => match rx.blocking_recv() {
+                Some(job) => job,
+                None => return,
+            },
+        };
+        let first = match job {
+            Job::Alone(work) => {
+                // A panic there is its own: its reply is dropped, the writer goes on.
+                let _ = catch_unwind(AssertUnwindSafe(work));
+                continue;
+            }
+            Job::Grouped(job) => job,
+        };
+        let started = Instant::now();
+        let mut done: Vec<Box<dyn GroupedJob>> = Vec::new();
+        let mut ran = 0usize;
+        let mut job = Some(first);
+        while let Some(j) = job.take() {
+            run_one(db, &mut store, &mut done, j);
+            ran += 1;
+            if ran >= limits.jobs.max(1) || started.elapsed() >= limits.time {
+                break;
+            }
+            match rx.try_recv() {
+                Ok(Job::Grouped(j)) => job = Some(j),
+                Ok(alone) => next = Some(alone),
+                Err(_) => {}
+            }
+        }
+        commit(db, &mut store, done, stats, before_commit);
+    }
+}
+
+/// "Busy, nothing was changed": the answer of a write whose group was not kept.
+fn lost(db: &Database) -> AppError {
+    AppError::Store(StoreError::Busy {
+        location: db.to_string(),
+    })
+}
+
+/// Answers every job of a group that was not kept.
+fn fail_all(db: &Database, done: &mut Vec<Box<dyn GroupedJob>>) {
+    for job in done.drain(..) {
+        job.answer(Some(lost(db)));
+    }
+}
+
+/// Runs one job in the open group (opening the connection and the group first if need be).
+fn run_one(
+    db: &Database,
+    store: &mut Option<Box<dyn Store>>,
+    done: &mut Vec<Box<dyn GroupedJob>>,
+    mut job: Box<dyn GroupedJob>,
+) {
+    let mut s = match store.take() {
+        Some(s) => s,
+        None => match solum_store_open::open(db, Scope::HOME) {
+            Ok(s) => s,
+            Err(e) => return job.answer(Some(e.into())),
+        },
+    };
+    if s.is_idle()
+        && let Err(e) = s.begin_group()
+    {
+        *store = Some(s);
+        return job.answer(Some(e.into()));
+    }
+    match catch_unwind(AssertUnwindSafe(|| job.run(s))) {
+        Ok(s) => {
+            // The group's transaction ended under the job: SQLite rolled it back whole.
+            let group_lost = s.is_idle();
+            *store = Some(s);
+            if group_lost {
+                tracing::error!("a group of writes was rolled back by a failed write");
+                fail_all(db, done);
+            }
+            if job.succeeded() && !group_lost {
+                done.push(job);
+            } else if job.succeeded() {
+                job.answer(Some(lost(db)));
+            } else {
+                // A failed write is answered at once: it changed nothing.
+                job.answer(None);
+            }
+        }
+        Err(_) => {
+            // The connection unwound with the job, and the group with it.
+            tracing::error!("a write panicked; its group was rolled back");
+            fail_all(db, done);
+        }
+    }
+}
+
+/// Commits the open group and answers its jobs (or, if the commit fails, tells them nothing
+/// was kept).
+fn commit(
+    db: &Database,
+    store: &mut Option<Box<dyn Store>>,
+    mut done: Vec<Box<dyn GroupedJob>>,
+    stats: &Stats,
+    before_commit: Option<&CommitHook>,
+) {
+    let Some(s) = store.as_mut() else {
+        // No connection: nothing is open, and `done` was answered when it was lost.
+        return fail_all(db, &mut done);
+    };
+    if let Some(hook) = before_commit {
+        hook();
+    }
+    match s.end_group() {
+        Ok(()) => {
+            stats.groups.fetch_add(1, Ordering::Relaxed);
+            stats
+                .grouped_jobs
+                .fetch_add(done.len() as u64, Ordering::Relaxed);
+            for job in done {
+                job.answer(None);
+            }
+        }
+        Err(e) => {
+            tracing::error!("a group of writes could not be committed: {e}");
+            // Closing the connection rolls back whatever is left of the group.
+            *store = None;
+            fail_all(db, &mut done);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use solum_expanded::oracle::Leaning;
+    use std::sync::Mutex;
+
+    fn campaign() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        drop(solum_store_sqlite::SqliteStore::open(&path, Scope::HOME).unwrap());
+        (dir, path)
+    }
+
+    /// Every entry of the home table, as (seq, note text), read by a connection of its own.
+    fn notes(path: &Path) -> Vec<(i64, String)> {
+        let store = solum_store_sqlite::SqliteStore::open(path, Scope::HOME).unwrap();
+        store
+            .entries_after(0, 10_000)
+            .unwrap()
+            .into_iter()
+            .map(|e| (e.seq, e.body["text"].as_str().unwrap_or("").to_string()))
+            .collect()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn queued_writes_share_a_commit_and_none_is_answered_before_it() {
+        let (_dir, path) = campaign();
+        // Each commit is held back 30 ms: a job answered before its group's commit would
+        // find its entry missing from another connection.
+        let hook: CommitHook = Arc::new(|| std::thread::sleep(Duration::from_millis(30)));
+        let writer = Arc::new(Writer::start(
+            Database::Sqlite(path.clone()),
+            GroupLimits {
+                jobs: 16,
+                time: Duration::from_secs(1),
+            },
+            Some(hook),
+        ));
+        const N: usize = 48;
+        let mut tasks = Vec::new();
+        for i in 0..N {
+            let (writer, path) = (writer.clone(), path.clone());
+            tasks.push(tokio::spawn(async move {
+                let text = format!("note {i}");
+                let entry = writer
+                    .grouped(Scope::HOME, move |c| c.note(&text))
+                    .await
+                    .map_err(|e| e.message.clone())
+                    .unwrap();
+                let seen = tokio::task::spawn_blocking(move || notes(&path))
+                    .await
+                    .unwrap();
+                assert!(
+                    seen.iter()
+                        .any(|(seq, t)| *seq == entry.seq && *t == format!("note {i}")),
+                    "note {i} (seq {}) was answered before it was committed",
+                    entry.seq
+                );
+                (i, entry.seq)
+            }));
+        }
+        let mut answered = Vec::new();
+        for t in tasks {
+            answered.push(t.await.unwrap());
+        }
+        // Every acknowledged note is in the journal once, numbered 1..=N without a gap, each
+        // under the number it was answered with.
+        let journal = notes(&path);
+        assert_eq!(journal.len(), N);
+        let seqs: Vec<i64> = journal.iter().map(|(s, _)| *s).collect();
+        assert_eq!(seqs, (1..=N as i64).collect::<Vec<_>>());
+        for (i, seq) in answered {
+            let at = usize::try_from(seq - 1).unwrap();
+            assert_eq!(journal[at].1, format!("note {i}"));
+        }
+        // They queued behind the held commits: far fewer commits than writes, none larger
+        // than the limit.
+        let groups = writer.groups();
+        assert_eq!(writer.grouped_jobs(), N as u64);
+        assert!(groups < N as u64 / 2, "{groups} groups for {N} writes");
+        assert!(groups >= (N / 16) as u64, "{groups} groups of at most 16");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_failed_write_fails_alone_in_its_group() {
+        let (_dir, path) = campaign();
+        // A slow first commit lets the next four writes queue into one group.
+        let first = Arc::new(Mutex::new(true));
+        let hook: CommitHook = Arc::new(move || {
+            if std::mem::take(&mut *first.lock().unwrap()) {
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        });
+        let writer = Arc::new(Writer::start(
+            Database::Sqlite(path.clone()),
+            GroupLimits {
+                jobs: 64,
+                time: Duration::from_secs(1),
+            },
+            Some(hook),
+        ));
+        let w = writer.clone();
+        let opener = tokio::spawn(async move {
+            w.grouped(Scope::HOME, |c| c.start_scene("the tower", None))
+                .await
+                .map(|_| ())
+                .map_err(|e| e.message.clone())
+        });
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        let (a, b, c, d, e) = tokio::join!(
+            writer.grouped(Scope::HOME, |c| c.note("before")),
+            // Refused before it writes: an empty question.
+            writer.grouped(Scope::HOME, |c| {
+                c.ask("", Leaning::Even, solum_app::Dice::Fresh)
+            }),
+            writer.grouped(Scope::HOME, |c| c.end_scene(None)),
+            // Refused inside its own write transaction: the scene was ended just before.
+            writer.grouped(Scope::HOME, |c| c.end_scene(None)),
+            writer.grouped(Scope::HOME, |c| c.note("after")),
+        );
+        opener.await.unwrap().unwrap();
+        assert!(a.is_ok() && c.is_ok() && e.is_ok());
+        let unprocessable = axum::http::StatusCode::UNPROCESSABLE_ENTITY;
+        assert_eq!(b.unwrap_err().status, unprocessable);
+        assert_eq!(d.unwrap_err().status, unprocessable);
+        // The scene's start, "before", its end, "after": nothing of the two refused, the
+        // others kept, in the order they came, numbered without a gap.
+        let store = solum_store_sqlite::SqliteStore::open(&path, Scope::HOME).unwrap();
+        let journal: Vec<(i64, String)> = store
+            .entries_after(0, 100)
+            .unwrap()
+            .into_iter()
+            .map(|e| (e.seq, e.kind))
+            .collect();
+        let texts = notes(&path);
+        assert_eq!(journal.len(), 4, "{journal:?}");
+        assert_eq!(
+            journal.iter().map(|(s, _)| *s).collect::<Vec<_>>(),
+            vec![1, 2, 3, 4]
+        );
+        assert_eq!(
+            (texts[1].1.as_str(), texts[3].1.as_str()),
+            ("before", "after")
+        );
+        let kinds: Vec<&str> = journal.iter().map(|(_, k)| k.as_str()).collect();
+        assert_eq!(kinds, ["scene-start", "note", "scene-end", "note"]);
+        // Four writes kept in at most two commits: the opener's, then one for the rest.
+        assert!(writer.groups() <= 2, "{} groups", writer.groups());
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_writer_outlives_a_panicking_write() {
+        let (_dir, path) = campaign();
+        let writer = Writer::start(Database::Sqlite(path.clone()), GroupLimits::default(), None);
+        let boom = writer
+            .grouped(Scope::HOME, |_c| -> Result<(), AppError> {
+                panic!("a bug")
+            })
+            .await;
+        assert_eq!(
+            boom.unwrap_err().status,
+            axum::http::StatusCode::INTERNAL_SERVER_ERROR
+        );
+        writer
+            .grouped(Scope::HOME, |c| c.note("still here"))
+            .await
+            .map_err(|e| e.message.clone())
+            .unwrap();
+        let alone = writer.alone(|| Ok(7)).await.map_err(|e| e.message.clone());
+        assert_eq!(alone.unwrap(), 7);
+        assert_eq!(notes(&path), vec![(1, "still here".to_string())]);
+    }
+}
