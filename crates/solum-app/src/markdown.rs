@@ -155,6 +155,7 @@ fn render_record(entry: &JournalEntry) -> String {
                     at: secret_at.clone(),
                     record: (**record).clone(),
                     secret: false,
+                    by: None,
                 };
                 let when = secret_at.get(..10).unwrap_or(secret_at);
                 out.push_str(&mark(
@@ -305,6 +306,7 @@ mod tests {
             at: "2026-12-01T10:00:00Z".into(),
             record,
             secret,
+            by: None,
         }
     }
 

@@ -360,6 +360,21 @@ pub fn logout<S: TableStore>(store: &mut S, token: &str) -> Result<bool, AppErro
     Ok(store.end_session(&token_hash(token))?)
 }
 
+/// Who a campaign seen through `scope` acts as, for the journal's `by`: the scope's member
+/// by their name at the table, or the command line (no member). A member the table no longer
+/// has is named by id only ("member 7").
+pub fn by_of<S: TableStore>(store: &S, scope: Scope) -> Result<crate::By, AppError> {
+    let Some(id) = scope.member else {
+        return Ok(crate::By::command_line());
+    };
+    let name = store
+        .members()?
+        .into_iter()
+        .find(|m| m.id == id)
+        .map_or_else(|| format!("member {id}"), |m| m.name);
+    Ok(crate::By::member(id, &name, scope.gm))
+}
+
 /// The scope a member's requests run in: their table, their role.
 pub fn scope_of(member: &Member) -> Scope {
     Scope::member(member.table, member.id, member.gm)
@@ -415,6 +430,47 @@ impl<S: CampaignStore + TableStore> Campaign<S> {
         let out = out?;
         ended?;
         Ok(out)
+    }
+
+    /// Plays a line of the open combat as `member`: a game master plays any line, a player
+    /// only an action of their own hero on its turn ([`Campaign::combat_line_for`]).
+    pub fn combat_line_as(
+        &mut self,
+        member: &Member,
+        line: &str,
+    ) -> Result<crate::combat::CombatLineView, AppError> {
+        if member.gm {
+            return self.combat_line(line, None);
+        }
+        let own: Vec<String> = self
+            .owned_characters()?
+            .into_iter()
+            .filter(|c| c.owner == Some(member.id))
+            .map(|c| c.view.character.name)
+            .collect();
+        self.combat_line_for(line, None, Some(&own))
+    }
+
+    /// Edits a sheet as `member`: a game master's change to a sheet another member created
+    /// is a correction (S17), marked in the journal as one ("GM correction of …"), whatever
+    /// the edit said; a player edits only their own (the store refuses the others).
+    pub fn edit_character_as(
+        &mut self,
+        member: &Member,
+        name: &str,
+        edit: &characters::CharacterEdit,
+    ) -> Result<characters::ChangeView, AppError> {
+        let mut edit = edit.clone();
+        if member.gm
+            && !edit.correction
+            && self
+                .store()
+                .sheet_owner(characters::SYSTEM, name)?
+                .is_some_and(|owner| owner != member.id)
+        {
+            edit.correction = true;
+        }
+        self.edit_character(name, &edit)
     }
 
     /// Every So1um Expanded character of the table with its owner.

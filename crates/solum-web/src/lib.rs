@@ -219,8 +219,10 @@ pub fn app(state: AppState) -> Router {
             "/notes",
             post(note).layer(DefaultBodyLimit::max(NOTE_BODY_LIMIT)),
         )
+        .route("/scene", get(scene_current))
         .route("/scenes", post(scene_start))
         .route("/scenes/end", post(scene_end))
+        .route("/bestiary", get(bestiary))
         .route("/characters", get(characters).post(create_character))
         .route("/characters/{name}", get(character).patch(edit_character))
         .route("/characters/{name}/odds", post(check_odds))
@@ -960,7 +962,10 @@ fn in_campaign<T>(
     scope: Scope,
     work: impl FnOnce(&mut Campaign<SqliteStore>) -> Result<T, AppError>,
 ) -> Result<T, AppError> {
-    let mut campaign = Campaign::new(connection(path, scope)?);
+    let store = connection(path, scope)?;
+    // Every entry the request appends says who made it (the feed's "who").
+    let by = tables::by_of(&store, scope)?;
+    let mut campaign = Campaign::new(store).acting_as(by);
     let out = work(&mut campaign);
     keep(campaign.into_store());
     out
@@ -1525,6 +1530,35 @@ struct SceneEnd {
     summary: Option<String>,
 }
 
+/// The open scene, for every member: `{"scene": null}` or the entry that started it.
+#[derive(Serialize)]
+struct SceneAnswer {
+    scene: Option<JournalEntry>,
+}
+
+/// `GET /api/scene`: the table's open scene (its start entry: title, goal, who, when).
+async fn scene_current(
+    State(state): State<AppState>,
+    auth: Auth,
+) -> Result<Json<SceneAnswer>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, |c| c.open_scene())
+        .await
+        .map(|scene| Json(SceneAnswer { scene }))
+}
+
+/// `GET /api/bestiary`: the creatures a combat can name (shipped and the campaign's) and
+/// the oppositions of fast static combat.
+async fn bestiary(
+    State(state): State<AppState>,
+    auth: Auth,
+) -> Result<Json<solum_app::creatures::BestiaryView>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, |c| c.bestiary())
+        .await
+        .map(Json)
+}
+
 async fn scene_end(
     State(state): State<AppState>,
     auth: Auth,
@@ -1630,10 +1664,13 @@ async fn edit_character(
     axum::extract::Path(name): axum::extract::Path<String>,
     Body_(edit): Body_<CharacterEdit>,
 ) -> Result<Json<solum_app::characters::ChangeView>, ApiError> {
-    let scope = tables::scope_of(&auth.member);
-    change(&state, scope, move |c| c.edit_character(&name, &edit))
-        .await
-        .map(Json)
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        c.edit_character_as(&member, &name, &edit)
+    })
+    .await
+    .map(Json)
 }
 
 /// Grants an advancement point (S17): the game master's (the use case refuses a player).
@@ -2059,6 +2096,12 @@ struct CombatStartRequest {
     name: Option<String>,
     #[serde(default)]
     roll_off: bool,
+    /// The table's characters who join, by name.
+    #[serde(default)]
+    heroes: Vec<String>,
+    /// Foes of the bestiary who join, by name and count.
+    #[serde(default)]
+    foes: Vec<solum_app::combat::FoeCount>,
 }
 
 #[derive(Deserialize)]
@@ -2092,7 +2135,11 @@ async fn combat_start(
     gm_only(&auth.member, "runs a combat")?;
     let scope = tables::scope_of(&auth.member);
     change(&state, scope, move |c| {
-        c.start_combat(req.name.as_deref(), req.roll_off)
+        let setup = solum_app::combat::CombatSetup {
+            heroes: req.heroes,
+            foes: req.foes,
+        };
+        c.start_combat_with(req.name.as_deref(), req.roll_off, &setup)
     })
     .await
     .map(|v| (StatusCode::CREATED, Json(v)))
@@ -2104,7 +2151,6 @@ async fn combat_line(
     Body_(req): Body_<CombatLineRequest>,
 ) -> Result<Json<solum_app::combat::CombatLineView>, ApiError> {
     let member = auth.member;
-    gm_only(&member, "runs a combat")?;
     let scope = tables::scope_of(&member);
     change(&state, scope, move |c| {
         // Faces typed with `with` are real dice: only for a game master alone at the table.
@@ -2117,8 +2163,9 @@ async fn combat_line(
                 "dice typed in by hand are for a game master playing alone at the table".into(),
             ));
         }
-        // The server picks the seed; the use case journals it.
-        c.combat_line(&req.line, None)
+        // The server picks the seed; the use case journals it. A player plays only their
+        // own hero's turn (the use case checks it in the line's transaction).
+        c.combat_line_as(&member, &req.line)
     })
     .await
     .map(Json)

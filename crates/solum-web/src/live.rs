@@ -35,7 +35,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use solum_app::{AppError, JournalEntry, Record, tables};
+use solum_app::{AppError, JournalEntry, tables};
 use solum_store::{CampaignStore, Scope, SqliteStore};
 use tokio::sync::mpsc;
 
@@ -674,28 +674,19 @@ fn read_items(store: &SqliteStore, after: i64) -> Result<Vec<Item>, AppError> {
         .entries_after(after, PAGE)?
         .into_iter()
         .map(|e| {
-            let record: Record =
-                serde_json::from_value(e.body).map_err(|err| AppError::UnreadableEntry {
-                    seq: e.seq,
-                    reason: err.to_string(),
-                })?;
-            let entry = JournalEntry {
-                seq: e.seq,
-                at: e.at,
-                record,
-                secret: e.secret,
-            }
-            .for_display();
+            let (seq, secret) = (e.seq, e.secret);
+            // Read as every journal page reads it: the record and who made it.
+            let entry = JournalEntry::read(e)?.for_display();
             let json = crate::to_json(&entry)
                 .ok()
                 .and_then(|b| String::from_utf8(b).ok())
                 .ok_or_else(|| AppError::UnreadableEntry {
-                    seq: e.seq,
+                    seq,
                     reason: "it cannot be written as JSON".into(),
                 })?;
             Ok(Item {
-                seq: e.seq,
-                secret: e.secret,
+                seq,
+                secret,
                 json: Arc::from(json),
             })
         })
