@@ -176,10 +176,12 @@ pub struct CreatureView {
 /// A creature of [`BestiaryView`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BestiaryCreature {
-    /// Its stats (pool, hit points, melee `damage`, `ranged_damage` when it can shoot,
-    /// `anti_vehicle`, mind, notes) and where it comes from.
+    /// Its stats: name, pool, hit points, `damage` of its melee weapon, `ranged_damage`
+    /// when it can shoot, `anti_vehicle`, mind, notes.
     #[serde(flatten)]
-    pub view: CreatureView,
+    pub creature: Creature,
+    /// Shipped or the campaign's.
+    pub source: CreatureSource,
     /// The word a combat line names it by (`foe orc*2`).
     pub foe: String,
 }
@@ -357,7 +359,8 @@ impl<S: CampaignStore> Campaign<S> {
                     .split_whitespace()
                     .collect::<Vec<_>>()
                     .join("-"),
-                view,
+                creature: view.creature,
+                source: view.source,
             })
             .collect();
         Ok(BestiaryView {

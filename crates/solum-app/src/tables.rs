@@ -367,12 +367,13 @@ pub fn by_of<S: TableStore>(store: &S, scope: Scope) -> Result<crate::By, AppErr
     let Some(id) = scope.member else {
         return Ok(crate::By::command_line());
     };
-    let name = store
-        .members()?
-        .into_iter()
-        .find(|m| m.id == id)
-        .map_or_else(|| format!("member {id}"), |m| m.name);
-    Ok(crate::By::member(id, &name, scope.gm))
+    // The member's role, not the scope's: a player's scope is widened for a few shared
+    // rows (a combat's, a skirmish's) once the app has checked the player's right.
+    let member = store.members()?.into_iter().find(|m| m.id == id);
+    Ok(match member {
+        Some(m) => crate::By::member(id, &m.name, m.gm),
+        None => crate::By::member(id, &format!("member {id}"), false),
+    })
 }
 
 /// The scope a member's requests run in: their table, their role.

@@ -2151,7 +2151,12 @@ async fn combat_line(
     Body_(req): Body_<CombatLineRequest>,
 ) -> Result<Json<solum_app::combat::CombatLineView>, ApiError> {
     let member = auth.member;
-    let scope = tables::scope_of(&member);
+    // The combat's row is the table's: a player's line may write it once the use case has
+    // checked, in its transaction, that the turn is their own hero's (as a skirmish's).
+    let scope = Scope {
+        gm: true,
+        ..tables::scope_of(&member)
+    };
     change(&state, scope, move |c| {
         // Faces typed with `with` are real dice: only for a game master alone at the table.
         // (A line that does not parse is refused by the use case, naming the line.)
