@@ -319,6 +319,143 @@ pub fn join_at<S: TableStore>(
     }
 }
 
+/// How long a re-entry link works: 7 days (`POST /api/me/reentry`).
+pub const REENTRY_SECONDS: i64 = 7 * 86_400;
+
+/// A re-entry link just made: the token to keep (shown once), for whom, until when.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Reentry {
+    /// The one-time token (`TABLE.MEMBER.SECRET`); the page's link is `/#reentry=TOKEN`.
+    pub token: String,
+    /// The member it signs in again.
+    pub member: MemberView,
+    /// When it stops working (RFC 3339, UTC).
+    pub expires: String,
+}
+
+/// The setting of the table that keeps a member's re-entry link (its hash and expiry).
+fn reentry_key(member: i64) -> String {
+    format!("reentry.{member}")
+}
+
+/// The table a re-entry token is for, read from the token (`None`: no token of ours). The
+/// server opens that table's store to [`redeem_reentry`] it.
+pub fn reentry_table(token: &str) -> Option<i64> {
+    let (table, rest) = token.split_once('.')?;
+    let (member, secret) = rest.split_once('.')?;
+    let table = table.parse::<i64>().ok().filter(|t| *t >= 0)?;
+    member.parse::<i64>().ok()?;
+    well_formed(secret).then_some(table)
+}
+
+/// Makes a re-entry link for the member `whom` of `by`'s table: `by` themselves, or any
+/// member when `by` is a game master (a re-invite). It signs that same member in again
+/// once, within [`REENTRY_SECONDS`]; a newer link for the member revokes the older one.
+/// `store` must see the table as its game master does (the link is one of its settings).
+pub fn reentry<S: CampaignStore + TableStore>(
+    store: &mut S,
+    by: &Member,
+    whom: i64,
+) -> Result<Reentry, AppError> {
+    reentry_at(store, by, whom, jiff::Timestamp::now())
+}
+
+/// [`reentry`] at `at`.
+pub fn reentry_at<S: CampaignStore + TableStore>(
+    store: &mut S,
+    by: &Member,
+    whom: i64,
+    at: jiff::Timestamp,
+) -> Result<Reentry, AppError> {
+    if whom != by.id && !by.gm {
+        return Err(AppError::Forbidden(
+            "not allowed: a player asks for their own re-entry link only".into(),
+        ));
+    }
+    let member = store
+        .members()?
+        .into_iter()
+        .find(|m| m.id == whom && m.table == by.table)
+        .ok_or_else(|| {
+            crate::characters::bad("member", format!("the table has no member {whom}"))
+        })?;
+    let token = format!("{}.{}.{}", member.table, member.id, new_token()?);
+    let expires = at.as_second().saturating_add(REENTRY_SECONDS);
+    store.set_meta(
+        &reentry_key(member.id),
+        &format!("{} {expires}", token_hash(&token)),
+    )?;
+    Ok(Reentry {
+        token,
+        member: MemberView::of(&member),
+        expires: unix_text(expires),
+    })
+}
+
+/// Uses a re-entry link: a new session for its member, whose link is used up. Refused
+/// (403 saying which) when unknown, used, revoked by a newer one, or expired; a request
+/// that holds a live session is refused with `session-held` unless `replace`. `store` must
+/// see the token's table ([`reentry_table`]) as its game master does.
+pub fn redeem_reentry<S: CampaignStore + TableStore>(
+    store: &mut S,
+    token: &str,
+    current: Option<&str>,
+    replace: bool,
+) -> Result<Joined, AppError> {
+    redeem_reentry_at(store, token, current, replace, jiff::Timestamp::now())
+}
+
+/// [`redeem_reentry`] at `at`.
+pub fn redeem_reentry_at<S: CampaignStore + TableStore>(
+    store: &mut S,
+    token: &str,
+    current: Option<&str>,
+    replace: bool,
+    at: jiff::Timestamp,
+) -> Result<Joined, AppError> {
+    if !replace
+        && let Some(held) = current
+        && let Some(held) = session_at(store, held, at.as_second())?
+    {
+        return Err(AppError::SessionHeld {
+            table_name: held.table_name,
+        });
+    }
+    let unknown = || {
+        AppError::Forbidden(
+            "this re-entry link is unknown, used, or replaced by a newer one: ask for a new one"
+                .into(),
+        )
+    };
+    let table = reentry_table(token).ok_or_else(unknown)?;
+    let member: i64 = token
+        .split('.')
+        .nth(1)
+        .and_then(|m| m.parse().ok())
+        .ok_or_else(unknown)?;
+    let kept = store.meta(&reentry_key(member))?.unwrap_or_default();
+    let Some((hash, expires)) = kept.split_once(' ') else {
+        return Err(unknown());
+    };
+    if hash != token_hash(token) {
+        return Err(unknown());
+    }
+    let expires: i64 = expires.parse().map_err(|_| unknown())?;
+    if at.as_second() >= expires {
+        return Err(AppError::Forbidden(format!(
+            "this re-entry link expired at {}: ask for a new one",
+            unix_text(expires)
+        )));
+    }
+    // Used once: the link is gone before the session is opened.
+    store.set_meta(&reentry_key(member), "")?;
+    let session = new_token()?;
+    let member = store
+        .add_session(table, member, &token_hash(&session), &at.to_string())?
+        .ok_or_else(unknown)?;
+    Ok(Joined::of(session, &member))
+}
+
 /// How long a session lives unused: 30 days. Each use starts the count again; past it the
 /// member joins again through a new invite.
 pub const SESSION_IDLE_DAYS: i64 = 30;

@@ -1375,6 +1375,22 @@ pub trait TableStore {
 
     /// Who created a sheet of the scope's table (none: the command line, or no such sheet).
     fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError>;
+
+    /// Opens a session `session_hash` for the existing member `member` of `table` (a
+    /// re-entry link used): the member as they are, or `None` when `table` has no such
+    /// member. A backend without it refuses.
+    fn add_session(
+        &mut self,
+        table: i64,
+        member: i64,
+        session_hash: &str,
+        at: &str,
+    ) -> Result<Option<Member>, StoreError> {
+        let _ = (table, member, session_hash, at);
+        Err(StoreError::Forbidden(
+            "this campaign's store cannot open a session again".into(),
+        ))
+    }
 }
 
 /// An invite as its table's game master lists it (its token is never kept, only its hash).
@@ -1449,6 +1465,34 @@ impl SqliteStore {
 }
 
 impl TableStore for SqliteStore {
+    fn add_session(
+        &mut self,
+        table: i64,
+        member: i64,
+        session_hash: &str,
+        at: &str,
+    ) -> Result<Option<Member>, StoreError> {
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| classify(&path, e))?;
+        let added = tx
+            .execute(
+                "INSERT INTO sessions (token_hash, member_id, created, last_used)
+                 SELECT ?1, m.id, ?3, COALESCE(CAST(strftime('%s', ?3) AS INTEGER), 0)
+                 FROM members m WHERE m.id = ?2 AND m.table_id = ?4",
+                params![session_hash, member, at, table],
+            )
+            .map_err(|e| classify(&path, e))?;
+        if added == 0 {
+            return Ok(None);
+        }
+        let member = Self::member_by_id(&tx, &path, member)?;
+        tx.commit().map_err(|e| classify(&path, e))?;
+        Ok(Some(member))
+    }
+
     fn create_table(
         &mut self,
         name: &str,

@@ -206,6 +206,9 @@ pub fn app(state: AppState) -> Router {
         .route("/tables", post(create_table))
         .route("/join", post(join))
         .route("/me", get(me))
+        .route("/me/reentry", post(my_reentry))
+        .route("/members/{id}/reentry", post(member_reentry))
+        .route("/reentry", post(use_reentry))
         .route("/logout", post(logout))
         .route("/invites", get(invites).post(invite))
         .route("/invites/{id}", axum::routing::delete(revoke_invite))
@@ -1170,6 +1173,91 @@ async fn logout(
         HeaderValue::from_static("\"cookies\", \"storage\""),
     );
     Ok(resp)
+}
+
+/// The campaign as the game master of `table` sees it: where a table's re-entry links are
+/// kept (the use cases check who may make or use one).
+fn table_store(path: &Path, table: i64) -> Result<SqliteStore, AppError> {
+    Ok(SqliteStore::open_scoped(
+        path,
+        Scope {
+            table,
+            member: None,
+            gm: true,
+            secret_writes: false,
+        },
+    )?)
+}
+
+/// `POST /api/me/reentry`: a personal re-entry link, shown once.
+async fn my_reentry(
+    State(state): State<AppState>,
+    auth: Auth,
+) -> Result<(StatusCode, Json<tables::Reentry>), ApiError> {
+    let member = auth.member;
+    let path = state.path();
+    let made = write(&state, move || {
+        let mut store = table_store(&path, member.table)?;
+        tables::reentry(&mut store, &member, member.id)
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(made)))
+}
+
+/// `POST /api/members/{id}/reentry`: the game master re-invites a member of the table (a
+/// re-entry link for them, shown once).
+async fn member_reentry(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(id): axum::extract::Path<i64>,
+) -> Result<(StatusCode, Json<tables::Reentry>), ApiError> {
+    let member = auth.member;
+    gm_only(&member, "re-invites a member")?;
+    let path = state.path();
+    let made = write(&state, move || {
+        let mut store = table_store(&path, member.table)?;
+        tables::reentry(&mut store, &member, id)
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(made)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReentryRequest {
+    token: String,
+    /// As for a join: give up the session the request holds.
+    #[serde(default)]
+    replace: bool,
+}
+
+/// `POST /api/reentry`: uses a re-entry link; a new session for its member.
+async fn use_reentry(
+    State(state): State<AppState>,
+    peer: Peer,
+    headers: HeaderMap,
+    Body_(req): Body_<ReentryRequest>,
+) -> Result<(StatusCode, Json<Joined>), ApiError> {
+    anonymous_limit(&state, &peer)?;
+    if req.token.len() > 200 {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "token: longer than any re-entry link",
+        ));
+    }
+    let Some(table) = tables::reentry_table(&req.token) else {
+        return Err(ApiError::forbidden(
+            "this re-entry link is unknown, used, or replaced by a newer one: ask for a new one",
+        ));
+    };
+    let path = state.path();
+    let current = bearer(&headers);
+    let joined = write(&state, move || {
+        let mut store = table_store(&path, table)?;
+        tables::redeem_reentry(&mut store, &req.token, current.as_deref(), req.replace)
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(joined)))
 }
 
 #[derive(Deserialize, Default)]

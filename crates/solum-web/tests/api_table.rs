@@ -780,3 +780,128 @@ async fn a_game_masters_change_to_a_players_sheet_is_marked_as_a_correction() {
         .text();
     assert!(story.contains("GM correction of Nick"), "{story}");
 }
+
+// ---------------------------------------------------------------------------------------
+// 6. Re-entry.
+
+/// Uses a re-entry link without a session: the answer.
+async fn reenter(s: &Server, token: &str) -> Answer {
+    s.call(
+        "POST",
+        "/api/reentry",
+        None,
+        Some(json!({ "token": token })),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn a_re_entry_link_signs_the_same_member_in_once_and_only_at_their_table() {
+    let s = server();
+    let gm = s.table("T", "Ada").await;
+    let pia = s.player(&gm, "Pia").await;
+    let pia_id = s.get("/api/me", &pia).await.json()["member"]["id"].clone();
+    let gm_id = s.get("/api/me", &gm).await.json()["member"]["id"].clone();
+    s.ok("/api/characters", &pia, hero("Nick"), StatusCode::CREATED)
+        .await;
+
+    let link = s
+        .ok("/api/me/reentry", &pia, json!({}), StatusCode::CREATED)
+        .await;
+    assert_eq!(link["member"]["id"], pia_id);
+    let expires: jiff::Timestamp = link["expires"].as_str().unwrap().parse().unwrap();
+    let days = (expires - jiff::Timestamp::now()).get_seconds() / 86_400;
+    assert_eq!(days, 6, "{link}"); // 7 days less the seconds since
+    let token = link["token"].as_str().unwrap().to_string();
+    let back = reenter(&s, &token).await;
+    assert_eq!(back.status, StatusCode::CREATED, "{}", back.text());
+    let back = back.json();
+    assert_eq!(back["member"]["id"], pia_id);
+    assert_eq!(back["member"]["role"], "player");
+    let again = back["token"].as_str().unwrap().to_string();
+    // The same member: her character is hers.
+    let me = s.get("/api/me", &again).await.json();
+    assert_eq!(me["member"]["name"], "Pia");
+    let a = s
+        .call(
+            "PATCH",
+            "/api/characters/Nick",
+            Some(&again),
+            Some(json!({ "heal": 1 })),
+        )
+        .await;
+    assert_ne!(a.status, StatusCode::FORBIDDEN, "{}", a.text());
+    // Once.
+    assert_eq!(reenter(&s, &token).await.status, StatusCode::FORBIDDEN);
+    // A newer link revokes the older.
+    let first = s
+        .ok("/api/me/reentry", &pia, json!({}), StatusCode::CREATED)
+        .await;
+    let second = s
+        .ok("/api/me/reentry", &pia, json!({}), StatusCode::CREATED)
+        .await;
+    assert_eq!(
+        reenter(&s, first["token"].as_str().unwrap()).await.status,
+        StatusCode::FORBIDDEN
+    );
+    // Not for another table (the table is part of the link, and so of what it proves), nor
+    // for another member.
+    let second = second["token"].as_str().unwrap().to_string();
+    let (_, rest) = second.split_once('.').unwrap();
+    let (_, secret) = rest.split_once('.').unwrap();
+    let other = s.table("U", "Uma").await;
+    let other_table = s.get("/api/me", &other).await.json()["table"].clone();
+    let uma_id = s.get("/api/me", &other).await.json()["member"]["id"].clone();
+    for forged in [
+        format!("{other_table}.{pia_id}.{secret}"),
+        format!("{other_table}.{uma_id}.{secret}"),
+        format!("{}.{gm_id}.{secret}", me["table"]),
+        "0.1.x".to_string(),
+    ] {
+        let a = reenter(&s, &forged).await;
+        assert_eq!(a.status, StatusCode::FORBIDDEN, "{forged}: {}", a.text());
+    }
+    // A player's link never makes a game master, and a player links only herself.
+    let gm_link = s
+        .post(&format!("/api/members/{gm_id}/reentry"), &pia, json!({}))
+        .await;
+    assert_eq!(gm_link.status, StatusCode::FORBIDDEN, "{}", gm_link.text());
+    let ok = reenter(&s, &second).await;
+    assert_eq!(ok.json()["member"]["role"], "player");
+    // The game master re-invites a member who lost her session; a member of another table
+    // is none of hers.
+    let reinvite = s
+        .ok(
+            &format!("/api/members/{pia_id}/reentry"),
+            &gm,
+            json!({}),
+            StatusCode::CREATED,
+        )
+        .await;
+    let back = reenter(&s, reinvite["token"].as_str().unwrap())
+        .await
+        .json();
+    assert_eq!(
+        (&back["member"]["id"], &back["member"]["role"]),
+        (&pia_id, &json!("player"))
+    );
+    let stranger = s
+        .post(&format!("/api/members/{uma_id}/reentry"), &gm, json!({}))
+        .await;
+    assert_eq!(
+        stranger.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        stranger.text()
+    );
+    // Holding a live session, a re-entry asks first, as a join does.
+    let held = s
+        .call(
+            "POST",
+            "/api/reentry",
+            Some(&gm),
+            Some(json!({ "token": s.ok("/api/me/reentry", &pia, json!({}), StatusCode::CREATED).await["token"] })),
+        )
+        .await;
+    assert_eq!(held.status, StatusCode::CONFLICT, "{}", held.text());
+}
