@@ -607,7 +607,7 @@ impl<S: CampaignStore> Campaign<S> {
                     return Err(bad(
                         "static combat",
                         format!(
-                            "{} is in no fast static combat: name the opposition (--foe NAME, or --vs, --foe-hp, --foe-damage)",
+                            "{} is in no fast static combat: name the opposition (a foe of the bestiary, or its difficulty, hit points and damage)",
                             hero.name
                         ),
                     ));

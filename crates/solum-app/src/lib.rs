@@ -172,7 +172,7 @@ impl<S: CampaignStore> Campaign<S> {
                         why:
                             "an answer with And or But (a 1, 3, 4 or 6) also rolls the event die, \
                               and an NPC or monster event the disposition die: type them after \
-                              the answer's (e.g. --rolled 6,3)"
+                              the answer's (e.g. 6 then 3)"
                                 .to_owned(),
                     }
                 }
