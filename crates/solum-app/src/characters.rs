@@ -1375,7 +1375,7 @@ impl<S: CampaignStore> Campaign<S> {
         &mut self,
         work: impl FnMut(&mut dyn WriteTx) -> Result<T, AppError>,
     ) -> Result<T, AppError> {
-        crate::transact(&mut self.store, work)
+        crate::transact(&mut self.store, &self.by, work)
     }
 
     /// Reads a sheet, changes it, and stores it with its journal entry in one transaction.

@@ -1020,8 +1020,8 @@ impl<S: CampaignStore> Campaign<S> {
                 return Err(bad(
                     "hours",
                     format!(
-                        "{} is in a fight: finish it or abandon it (`classic fight {} --abandon`) before resting",
-                        before.name, before.name
+                        "{} is in a fight: finish it or abandon it before resting",
+                        before.name
                     ),
                 ));
             }
@@ -1254,8 +1254,8 @@ impl<S: CampaignStore> Campaign<S> {
                 return Err(bad(
                     "fight",
                     format!(
-                        "{} is already in a fight: name no foes to go on with it (`classic fight {} --rolled …` or `--seed N`, `--decide body|hp` for a pending hit), or end it with `classic fight {} --abandon`",
-                        hero.name, hero.name, hero.name
+                        "{} is already in a fight: name no foes to go on with it (deciding body or hit point for a pending hit), or abandon it",
+                        hero.name
                     ),
                 ));
             }
@@ -1294,7 +1294,7 @@ impl<S: CampaignStore> Campaign<S> {
                     return Err(bad(
                         "decide",
                         format!(
-                            "{} is hit (Body {}, hit points {}): answer with --decide body or --decide hp",
+                            "{} is hit (Body {}, hit points {}): decide whether the hit costs body or a hit point",
                             hero.name, d.body, d.hit_points
                         ),
                     ));
@@ -1334,7 +1334,7 @@ impl<S: CampaignStore> Campaign<S> {
                     return Err(bad(
                         "decide",
                         format!(
-                            "{} is hit (Body {}, hit points {}): the blow has landed; answer it with --decide body or --decide hp, then flee",
+                            "{} is hit (Body {}, hit points {}): the blow has landed; decide whether it costs body or a hit point, then flee",
                             hero.name, d.body, d.hit_points
                         ),
                     ));
@@ -1400,7 +1400,7 @@ impl<S: CampaignStore> Campaign<S> {
             return Err(bad(
                 "fight",
                 format!(
-                    "{name}'s fight has had {} calls, the most one fight keeps: abandon it (`--abandon`)",
+                    "{name}'s fight has had {} calls, the most one fight keeps: abandon it",
                     stored.segments.len()
                 ),
             ));
@@ -1458,7 +1458,7 @@ impl<S: CampaignStore> Campaign<S> {
                 return Err(bad(
                     "fight",
                     format!(
-                        "{name}'s fight has grown to the most one fight keeps ({} calls): end it with `classic fight {name} --abandon`",
+                        "{name}'s fight has grown to the most one fight keeps ({} calls): abandon it",
                         stored.segments.len() - 1
                     ),
                 ));

@@ -281,15 +281,27 @@ fn play(
 /// Rebuilds the session of a stored combat: every line replayed with its faces as a
 /// scripted source, every face used.
 fn rebuild(stored: &StoredCombat) -> Result<Session, AppError> {
+    rebuild_logged(stored).map(|(session, _)| session)
+}
+
+/// [`rebuild`], keeping each line's text as the combat's log.
+fn rebuild_logged(stored: &StoredCombat) -> Result<(Session, Vec<LogLine>), AppError> {
+    let mut log = Vec::with_capacity(stored.lines.len());
     let mut session = empty_session(stored.roll_off);
     // Stored lines replay as they were accepted, `bg` on a fighter line of an older combat
     // included; a new line is checked without it (see `combat_line`).
     session.set_legacy_background_flag(true);
     for (i, line) in stored.lines.iter().enumerate() {
         let mut dice = TypedDice::new(line.faces.clone());
-        let replayed = play(&mut session, line, &mut dice).and_then(|_| {
+        let replayed = play(&mut session, line, &mut dice).and_then(|(_, text, _)| {
             dice.finish()
-                .map_err(|(used, given)| format!("{given} faces stored, the line uses {used}"))
+                .map_err(|(used, given)| format!("{given} faces stored, the line uses {used}"))?;
+            log.push(LogLine {
+                line: line.line.clone(),
+                faces: line.faces.clone(),
+                text,
+            });
+            Ok(())
         });
         if let Err(e) = replayed {
             return Err(bad(
@@ -303,7 +315,18 @@ fn rebuild(stored: &StoredCombat) -> Result<Session, AppError> {
             ));
         }
     }
-    Ok(session)
+    Ok((session, log))
+}
+
+/// One line of a combat's log: what was played, its dice, and what happened.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LogLine {
+    /// The line of the combat language.
+    pub line: String,
+    /// The faces it drew, in order (none for a line that rolled nothing).
+    pub faces: Vec<u32>,
+    /// What happened, one sentence per event.
+    pub text: Vec<String>,
 }
 
 fn read_open(sheet: Option<Sheet>) -> Result<Option<StoredCombat>, AppError> {
@@ -394,6 +417,9 @@ pub struct CombatStatus {
     pub ranges: Vec<RangeStatus>,
     /// The acting fighter's options with their exact odds.
     pub choices: Vec<ChoiceView>,
+    /// Every line played so far with what it did (`GET /api/combat`, `combat status`;
+    /// empty in the view of a single line, which carries its own text).
+    pub log: Vec<LogLine>,
 }
 
 /// One option of the acting fighter, legal now, with its exact chance.
@@ -538,6 +564,7 @@ impl CombatStatus {
                         .collect()
                 })
                 .unwrap_or_default(),
+            log: Vec::new(),
         }
     }
 }
@@ -569,7 +596,7 @@ pub struct CombatEndView {
 }
 
 /// A combat started.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CombatStartView {
     /// The journal entry.
     pub seq: i64,
@@ -577,6 +604,94 @@ pub struct CombatStartView {
     pub name: String,
     /// Draws are rolled off.
     pub roll_off: bool,
+    /// The entries of the fighters brought in with the start ([`CombatSetup`]), in order.
+    pub seqs: Vec<i64>,
+    /// Where the combat stands once they joined (`None` when none were named).
+    pub status: Option<CombatStatus>,
+}
+
+/// The most heroes, and the most kinds of foes, a combat starts with ([`CombatSetup`]).
+pub const MAX_SETUP_ENTRIES: usize = 20;
+
+/// Foes of one kind brought into a new combat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FoeCount {
+    /// A creature of the shipped bestiary or the campaign's, by name (any case).
+    pub name: String,
+    /// How many (1 to 100; named `orc-1`, `orc-2`, …).
+    #[serde(default = "one_foe")]
+    pub count: u32,
+}
+
+fn one_foe() -> u32 {
+    1
+}
+
+/// The fighters a combat starts with: the campaign's characters by name (the heroes' side),
+/// and foes of the bestiaries by name and count. Each joins as its line (`hero NAME`,
+/// `foe CREATURE*COUNT`) would, journaled as that line.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CombatSetup {
+    /// Characters of the campaign, by name (at most [`MAX_SETUP_ENTRIES`]).
+    #[serde(default)]
+    pub heroes: Vec<String>,
+    /// Foes by creature and count (at most [`MAX_SETUP_ENTRIES`] kinds).
+    #[serde(default)]
+    pub foes: Vec<FoeCount>,
+}
+
+impl CombatSetup {
+    /// The lines that bring the fighters in, checked against the limits.
+    fn lines(&self) -> Result<Vec<String>, AppError> {
+        if self.heroes.len() > MAX_SETUP_ENTRIES {
+            return Err(bad(
+                "heroes",
+                format!("{} named; at most {MAX_SETUP_ENTRIES}", self.heroes.len()),
+            ));
+        }
+        if self.foes.len() > MAX_SETUP_ENTRIES {
+            return Err(bad(
+                "foes",
+                format!(
+                    "{} kinds named; at most {MAX_SETUP_ENTRIES}",
+                    self.foes.len()
+                ),
+            ));
+        }
+        let mut out = Vec::new();
+        for hero in &self.heroes {
+            let hero = crate::name("heroes", hero, crate::characters::MAX_NAME)?;
+            if hero.contains('"') {
+                return Err(bad(
+                    "heroes",
+                    format!("{hero}: a name with a quote cannot join a fight"),
+                ));
+            }
+            out.push(format!("hero {}", word(&hero)));
+        }
+        for foe in &self.foes {
+            let name = crate::name("foes", &foe.name, crate::creatures::MAX_CREATURE_NAME)?;
+            if !(1..=100).contains(&foe.count) {
+                return Err(bad(
+                    "foes",
+                    format!("{name}: a count from 1 to 100, not {}", foe.count),
+                ));
+            }
+            if name.contains(['"', '*', '#']) {
+                return Err(bad("foes", format!("{name}: no such creature")));
+            }
+            // The bestiaries read `-` as a space: one word for the line.
+            let key = name.split_whitespace().collect::<Vec<_>>().join("-");
+            out.push(if foe.count == 1 {
+                format!("foe {key}")
+            } else {
+                format!("foe {key}*{}", foe.count)
+            });
+        }
+        Ok(out)
+    }
 }
 
 /// What a line of a campaign combat may be: a line that changes the combat.
@@ -595,6 +710,135 @@ fn accepted(parsed: &Line) -> Result<(), AppError> {
     }
 }
 
+/// A line a player may play: an action of the acting fighter's turn.
+fn player_line(parsed: &Line) -> bool {
+    use solum_play::encounter::NamedCommand as C;
+    matches!(
+        parsed,
+        Line::Command(
+            C::Move(..)
+                | C::Chase(..)
+                | C::Melee(_)
+                | C::Unarmed(_)
+                | C::Switch(_)
+                | C::Shoot(_)
+                | C::VehicleAttack(_)
+                | C::Act(_)
+                | C::EndTurn,
+            ..
+        )
+    )
+}
+
+/// A player acts only on the turn of a hero of theirs: a campaign character of `own`.
+fn may_act_for(stored: &StoredCombat, session: &Session, own: &[String]) -> Result<(), AppError> {
+    let acting = session
+        .combat()
+        .and_then(Combat::acting)
+        .map(|i| session.fighters()[i].name.clone());
+    let Some(acting) = acting else {
+        return Err(AppError::Forbidden(
+            "not allowed: no one's turn yet (the game master starts the fight)".into(),
+        ));
+    };
+    let key = solum_store::name_key(&acting);
+    let hero = stored
+        .lines
+        .iter()
+        .filter_map(|l| l.character.as_ref())
+        .any(|c| solum_store::name_key(&c.name) == key);
+    if hero && own.iter().any(|o| solum_store::name_key(o) == key) {
+        Ok(())
+    } else {
+        Err(AppError::Forbidden(format!(
+            "not allowed: it is {acting}'s turn, and a player acts only for their own heroes"
+        )))
+    }
+}
+
+/// Plays one line on the open combat inside a write transaction: rebuilds the combat,
+/// checks the line (and for a player, `own`: see [`Campaign::combat_line_for`]), stores it
+/// with its dice and journals it.
+fn play_line_in(
+    tx: &mut dyn WriteTx,
+    at: &str,
+    text: &str,
+    parsed: &Line,
+    seed: u64,
+    own: Option<&[String]>,
+) -> Result<CombatLineView, AppError> {
+    let mut stored = read_open(tx.sheet(SYSTEM, OPEN)?)?.ok_or_else(no_open)?;
+    if stored.lines.len() >= MAX_COMBAT_LINES {
+        return Err(bad(
+            "line",
+            format!(
+                "the combat {} has {MAX_COMBAT_LINES} lines, the most one combat keeps: end it and start another",
+                stored.name
+            ),
+        ));
+    }
+    let mut session = rebuild(&stored)?;
+    if let Some(own) = own {
+        may_act_for(&stored, &session, own)?;
+    }
+    // S18: a new line names backgrounds per roll; `bg` on a fighter line is refused.
+    session.set_legacy_background_flag(false);
+    let mut line = CombatLine {
+        line: text.to_owned(),
+        seed: None,
+        faces: Vec::new(),
+        character: None,
+        creature: None,
+    };
+    // A fighter line may bring in a campaign character (before a creature of the
+    // same name) or a campaign creature; the line keeps its copy for the replays.
+    if let Line::Fighter(FighterLine::Creature {
+        creature, count, ..
+    }) = parsed
+    {
+        if session.character(creature).is_none()
+            && *count == 1
+            && let Some(sheet) = tx.sheet(crate::characters::SYSTEM, creature)?
+        {
+            let mut hero = character_of(&sheet)?;
+            // Notes play no part in a fight; the copy stays small.
+            hero.notes.clear();
+            line.character = Some(hero);
+        } else if session.character(creature).is_none()
+            && session.bestiary().creature(creature).is_none()
+        {
+            line.creature = crate::creatures::campaign_creature(tx, creature)?;
+        }
+    }
+    let mut dice = SeededDice::new(seed);
+    let (events, text_lines, faces) =
+        play(&mut session, &line, &mut dice).map_err(|e| bad("line", e))?;
+    if !faces.is_empty() {
+        line.seed = Some(seed);
+        line.faces = faces;
+    }
+    stored.lines.push(line.clone());
+    let status = CombatStatus::of(&stored, &session);
+    let name = stored.name.clone();
+    write_open(tx, Some(stored.clone()))?;
+    let record = Record::Combat(Box::new(CombatRecord::new(
+        &name,
+        CombatChange::Line {
+            line: Box::new(line.clone()),
+            events: events.clone(),
+            text: text_lines.clone(),
+        },
+    )));
+    let seq = tx.append(&[new_entry(at, &record)?])?[0].seq;
+    Ok(CombatLineView {
+        seq,
+        line,
+        events,
+        text: text_lines,
+        status,
+    })
+}
+
 impl<S: CampaignStore> Campaign<S> {
     /// Starts a combat (none may be open): fighters join with lines (`hero NAME` for a
     /// campaign character, `foe CREATURE` for the shipped bestiary's or the campaign's).
@@ -603,6 +847,24 @@ impl<S: CampaignStore> Campaign<S> {
         name: Option<&str>,
         roll_off: bool,
     ) -> Result<CombatStartView, AppError> {
+        self.start_combat_with(name, roll_off, &CombatSetup::default())
+    }
+
+    /// Starts a combat with its fighters: the start and each fighter's line in one
+    /// transaction (a name that is no character or creature refuses the whole start, and
+    /// nothing is written).
+    pub fn start_combat_with(
+        &mut self,
+        name: Option<&str>,
+        roll_off: bool,
+        setup: &CombatSetup,
+    ) -> Result<CombatStartView, AppError> {
+        let lines = setup.lines()?;
+        let parsed = lines
+            .iter()
+            .map(|l| parse_line(l).map_err(|e| bad("line", e.to_string())))
+            .collect::<Result<Vec<_>, _>>()?;
+        let seed = SeededDice::from_entropy().seed();
         let name = match name {
             Some(n) => combat_name(n)?,
             None => DEFAULT_NAME.to_owned(),
@@ -610,7 +872,7 @@ impl<S: CampaignStore> Campaign<S> {
         // The campaign's roll-off setting (S14) holds for the fight's opposed rolls too.
         let roll_off = roll_off || self.roll_off()?;
         let at = self.now();
-        crate::transact(&mut self.store, |tx| {
+        crate::transact(&mut self.store, &self.by, |tx| {
             if let Some(open) = read_open(tx.sheet(SYSTEM, OPEN)?)? {
                 return Err(bad(
                     "combat",
@@ -630,10 +892,19 @@ impl<S: CampaignStore> Campaign<S> {
                 CombatChange::Started { roll_off },
             )));
             let seq = tx.append(&[new_entry(&at, &record)?])?[0].seq;
+            let mut seqs = Vec::new();
+            let mut status = None;
+            for (text, parsed) in lines.iter().zip(&parsed) {
+                let view = play_line_in(tx, &at, text, parsed, seed, None)?;
+                seqs.push(view.seq);
+                status = Some(view.status);
+            }
             Ok(CombatStartView {
                 seq,
                 name: name.clone(),
                 roll_off,
+                seqs,
+                status: status.clone(),
             })
         })
     }
@@ -646,80 +917,34 @@ impl<S: CampaignStore> Campaign<S> {
         text: &str,
         seed: Option<u64>,
     ) -> Result<CombatLineView, AppError> {
+        self.combat_line_for(text, seed, None)
+    }
+
+    /// [`Campaign::combat_line`] for a player, who plays only for their own heroes: `own`
+    /// names the characters the player may act for (`None`: anyone, the game master). A
+    /// player's line must be an action of the acting fighter (a move, an attack, a switch,
+    /// `act` or `end`), on that fighter's turn, and the acting fighter must be one of `own`
+    /// brought in by `hero NAME`; checked on the combat as rebuilt inside the write
+    /// transaction, so a turn that moves on meanwhile cannot be played by the wrong player.
+    pub fn combat_line_for(
+        &mut self,
+        text: &str,
+        seed: Option<u64>,
+        own: Option<&[String]>,
+    ) -> Result<CombatLineView, AppError> {
         let text = line_text(text)?;
         let parsed = parse_line(&text).map_err(|e| bad("line", e.to_string()))?;
         accepted(&parsed)?;
+        if own.is_some() && !player_line(&parsed) {
+            return Err(AppError::Forbidden(
+                "not allowed: a player plays only their own hero's turn (a move, an attack, a switch of weapons, act or end); the game master sets up the fight".into(),
+            ));
+        }
         // The seed is fixed before the transaction: the seed journaled is the seed rolled.
         let seed = seed.unwrap_or_else(|| SeededDice::from_entropy().seed());
         let at = self.now();
-        crate::transact(&mut self.store, |tx| {
-            let mut stored = read_open(tx.sheet(SYSTEM, OPEN)?)?.ok_or_else(no_open)?;
-            if stored.lines.len() >= MAX_COMBAT_LINES {
-                return Err(bad(
-                    "line",
-                    format!(
-                        "the combat {} has {MAX_COMBAT_LINES} lines, the most one combat keeps: end it and start another",
-                        stored.name
-                    ),
-                ));
-            }
-            let mut session = rebuild(&stored)?;
-            // S18: a new line names backgrounds per roll; `bg` on a fighter line is refused.
-            session.set_legacy_background_flag(false);
-            let mut line = CombatLine {
-                line: text.clone(),
-                seed: None,
-                faces: Vec::new(),
-                character: None,
-                creature: None,
-            };
-            // A fighter line may bring in a campaign character (before a creature of the
-            // same name) or a campaign creature; the line keeps its copy for the replays.
-            if let Line::Fighter(FighterLine::Creature {
-                creature, count, ..
-            }) = &parsed
-            {
-                if session.character(creature).is_none()
-                    && *count == 1
-                    && let Some(sheet) = tx.sheet(crate::characters::SYSTEM, creature)?
-                {
-                    let mut hero = character_of(&sheet)?;
-                    // Notes play no part in a fight; the copy stays small.
-                    hero.notes.clear();
-                    line.character = Some(hero);
-                } else if session.character(creature).is_none()
-                    && session.bestiary().creature(creature).is_none()
-                {
-                    line.creature = crate::creatures::campaign_creature(tx, creature)?;
-                }
-            }
-            let mut dice = SeededDice::new(seed);
-            let (events, text_lines, faces) =
-                play(&mut session, &line, &mut dice).map_err(|e| bad("line", e))?;
-            if !faces.is_empty() {
-                line.seed = Some(seed);
-                line.faces = faces;
-            }
-            stored.lines.push(line.clone());
-            let status = CombatStatus::of(&stored, &session);
-            let name = stored.name.clone();
-            write_open(tx, Some(stored.clone()))?;
-            let record = Record::Combat(Box::new(CombatRecord::new(
-                &name,
-                CombatChange::Line {
-                    line: Box::new(line.clone()),
-                    events: events.clone(),
-                    text: text_lines.clone(),
-                },
-            )));
-            let seq = tx.append(&[new_entry(&at, &record)?])?[0].seq;
-            Ok(CombatLineView {
-                seq,
-                line,
-                events,
-                text: text_lines,
-                status,
-            })
+        crate::transact(&mut self.store, &self.by, |tx| {
+            play_line_in(tx, &at, &text, &parsed, seed, own)
         })
     }
 
@@ -728,15 +953,17 @@ impl<S: CampaignStore> Campaign<S> {
         let Some(stored) = read_open(self.store.sheet(SYSTEM, OPEN)?)? else {
             return Ok(None);
         };
-        let session = rebuild(&stored)?;
-        Ok(Some(CombatStatus::of(&stored, &session)))
+        let (session, log) = rebuild_logged(&stored)?;
+        let mut status = CombatStatus::of(&stored, &session);
+        status.log = log;
+        Ok(Some(status))
     }
 
     /// Ends the open combat: each campaign character's sheet loses the hit points the
     /// character lost in the fight (never below 0), in the transaction that journals the end.
     pub fn end_combat(&mut self) -> Result<CombatEndView, AppError> {
         let at = self.now();
-        crate::transact(&mut self.store, |tx| {
+        crate::transact(&mut self.store, &self.by, |tx| {
             let stored = read_open(tx.sheet(SYSTEM, OPEN)?)?.ok_or_else(no_open)?;
             let session = rebuild(&stored)?;
             let status = CombatStatus::of(&stored, &session);

@@ -173,6 +173,29 @@ pub struct CreatureView {
     pub source: CreatureSource,
 }
 
+/// A creature of [`BestiaryView`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BestiaryCreature {
+    /// Its stats: name, pool, hit points, `damage` of its melee weapon, `ranged_damage`
+    /// when it can shoot, `anti_vehicle`, mind, notes.
+    #[serde(flatten)]
+    pub creature: Creature,
+    /// Shipped or the campaign's.
+    pub source: CreatureSource,
+    /// The word a combat line names it by (`foe orc*2`).
+    pub foe: String,
+}
+
+/// The bestiary of a campaign, as the table picks foes from it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BestiaryView {
+    /// Creatures for standard combat, by name.
+    pub creatures: Vec<BestiaryCreature>,
+    /// Oppositions for fast static combat, by name.
+    #[serde(rename = "static")]
+    pub static_foes: Vec<solum_expanded::creature::StaticFoe>,
+}
+
 /// A creature added or removed, with its journal entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CreatureChangeView {
@@ -261,7 +284,7 @@ impl<S: CampaignStore> Campaign<S> {
             }
         }
         let at = self.now();
-        transact(&mut self.store, |tx| {
+        transact(&mut self.store, &self.by, |tx| {
             let mut views = Vec::new();
             let mut entries = Vec::new();
             for c in &file.creature {
@@ -322,6 +345,30 @@ impl<S: CampaignStore> Campaign<S> {
         Ok(out)
     }
 
+    /// The bestiary a table fights from: every creature a combat can name (the shipped
+    /// bestiary's and the campaign's, with the word a `foe` line names it by) and the shipped
+    /// oppositions of fast static combat (S11).
+    pub fn bestiary(&self) -> Result<BestiaryView, AppError> {
+        let creatures = self
+            .creatures()?
+            .into_iter()
+            .map(|view| BestiaryCreature {
+                foe: view
+                    .creature
+                    .name
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join("-"),
+                creature: view.creature,
+                source: view.source,
+            })
+            .collect();
+        Ok(BestiaryView {
+            creatures,
+            static_foes: Bestiary::shipped().static_foes().cloned().collect(),
+        })
+    }
+
     /// One creature, the campaign's or the shipped bestiary's (any case).
     pub fn creature(&self, name: &str) -> Result<CreatureView, AppError> {
         if let Some(sheet) = self.store.sheet(SYSTEM, &key(name))?
@@ -344,7 +391,7 @@ impl<S: CampaignStore> Campaign<S> {
     /// Removes a campaign creature (combats it fought in keep their copy of it).
     pub fn remove_creature(&mut self, name: &str) -> Result<CreatureChangeView, AppError> {
         let at = self.now();
-        transact(&mut self.store, |tx| {
+        transact(&mut self.store, &self.by, |tx| {
             let k = key(name);
             let Some(c) = campaign_creature(tx, name)? else {
                 return Err(if Bestiary::shipped().creature(name).is_some() {

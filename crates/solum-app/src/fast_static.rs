@@ -581,7 +581,7 @@ impl<S: CampaignStore> Campaign<S> {
             Dice::Fresh => (Some(SeededDice::from_entropy().seed()), None),
         };
         let at = self.now();
-        crate::transact(&mut self.store, |tx| {
+        crate::transact(&mut self.store, &self.by, |tx| {
             let sheet = tx
                 .sheet(crate::characters::SYSTEM, &request.hero)?
                 .ok_or_else(|| {
@@ -607,7 +607,7 @@ impl<S: CampaignStore> Campaign<S> {
                     return Err(bad(
                         "static combat",
                         format!(
-                            "{} is in no fast static combat: name the opposition (--foe NAME, or --vs, --foe-hp, --foe-damage)",
+                            "{} is in no fast static combat: name the opposition (a foe of the bestiary, or its difficulty, hit points and damage)",
                             hero.name
                         ),
                     ));
@@ -808,7 +808,7 @@ impl<S: CampaignStore> Campaign<S> {
     /// rounds played cost.
     pub fn abandon_static(&mut self, hero: &str) -> Result<StaticView, AppError> {
         let at = self.now();
-        crate::transact(&mut self.store, |tx| {
+        crate::transact(&mut self.store, &self.by, |tx| {
             let stored = read_open(tx.sheet(SYSTEM, hero)?)?.ok_or_else(|| {
                 bad(
                     "static combat",

@@ -203,7 +203,7 @@ impl<S: CampaignStore> Campaign<S> {
         let latest = (self.clock)()
             .checked_add(jiff::SignedDuration::from_hours(MAX_IMPORT_FUTURE_HOURS))
             .unwrap_or(jiff::Timestamp::MAX);
-        transact(&mut self.store, |tx| {
+        transact(&mut self.store, &self.by, |tx| {
             // What the journal holds already, as digests, read a page at a time inside the
             // write: an entry another writer stores meanwhile cannot be imported twice.
             let mut present = HashSet::new();

@@ -302,21 +302,87 @@ pub struct JournalEntry {
     /// before); an import stores entries in the importer's scope, whatever this says.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub secret: bool,
+    /// Who made the entry: a member of the table, or the command line. Entries written
+    /// before solum kept it have none (the field is absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<By>,
+}
+
+/// The name [`By`] gives the command line (table 0 played without a member).
+pub const COMMAND_LINE: &str = "command line";
+
+/// Who made a journal entry, as stamped into its body when it is appended (see
+/// [`crate::Campaign::acting_as`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct By {
+    /// The member's id at the table; `None` for the command line.
+    pub member: Option<i64>,
+    /// The member's display name at the time, or [`COMMAND_LINE`].
+    pub name: String,
+    /// Made by a game master or the command line (who may do what only a game master may,
+    /// such as ending the game master's scene).
+    pub gm: bool,
+}
+
+impl By {
+    /// The command line: no member.
+    pub fn command_line() -> Self {
+        Self {
+            member: None,
+            name: COMMAND_LINE.to_owned(),
+            gm: true,
+        }
+    }
+
+    /// A member of a table, by id, display name and role.
+    pub fn member(id: i64, name: &str, gm: bool) -> Self {
+        Self {
+            member: Some(id),
+            name: name.to_owned(),
+            gm,
+        }
+    }
+}
+
+/// The key of [`By`] in a stored entry's body (beside the record's own fields).
+const BY_KEY: &str = "by";
+
+/// Puts `by` into a stored body beside the record's fields (a body that names one already,
+/// or that is no object, is left as it is).
+pub(crate) fn stamp(body: &mut serde_json::Value, by: &By) {
+    if let serde_json::Value::Object(map) = body
+        && !map.contains_key(BY_KEY)
+        && let Ok(value) = serde_json::to_value(by)
+    {
+        map.insert(BY_KEY.to_owned(), value);
+    }
+}
+
+/// A stored body read as its record and who made it (`None`: an entry from before solum kept
+/// it). A `by` that does not read is an error like any other field's.
+pub fn read_body(mut body: serde_json::Value) -> Result<(Record, Option<By>), serde_json::Error> {
+    let by = match &mut body {
+        serde_json::Value::Object(map) => map.remove(BY_KEY),
+        _ => None,
+    };
+    let by = by.map(serde_json::from_value).transpose()?;
+    Ok((serde_json::from_value(body)?, by))
 }
 
 impl JournalEntry {
     /// A stored entry read as its record; a body that is no record is an unreadable entry.
-    pub(crate) fn read(entry: solum_store::Entry) -> Result<Self, crate::AppError> {
-        let record: Record =
-            serde_json::from_value(entry.body).map_err(|e| crate::AppError::UnreadableEntry {
-                seq: entry.seq,
-                reason: e.to_string(),
-            })?;
+    pub fn read(entry: solum_store::Entry) -> Result<Self, crate::AppError> {
+        let (record, by) = read_body(entry.body).map_err(|e| crate::AppError::UnreadableEntry {
+            seq: entry.seq,
+            reason: e.to_string(),
+        })?;
         Ok(Self {
             seq: entry.seq,
             at: entry.at,
             record,
             secret: entry.secret,
+            by,
         })
     }
 }

@@ -37,7 +37,7 @@ pub use characters::{
 };
 pub use error::{AppError, ErrorKind};
 pub use import::ImportCount;
-pub use journal::{ClassicOutcome, IdeaList, JournalEntry, Record, Rolled};
+pub use journal::{By, ClassicOutcome, IdeaList, JournalEntry, Record, Rolled};
 pub use sol::{NewSol, SolRecord, SolTest};
 
 /// The longest question the oracle takes, in characters.
@@ -72,15 +72,31 @@ pub enum Dice {
 pub struct Campaign<S> {
     store: S,
     clock: Box<dyn Fn() -> jiff::Timestamp + Send>,
+    /// Who the entries appended are by (the command line unless [`Campaign::acting_as`]).
+    by: By,
 }
 
 impl<S: CampaignStore> Campaign<S> {
-    /// A campaign over `store`, dated by the system clock.
+    /// A campaign over `store`, dated by the system clock; its entries are by the command
+    /// line until [`Campaign::acting_as`] names a member.
     pub fn new(store: S) -> Self {
         Self {
             store,
             clock: Box::new(jiff::Timestamp::now),
+            by: By::command_line(),
         }
+    }
+
+    /// The same campaign played by a member of a table: every entry it appends carries `by`
+    /// (the table's feed says who did what).
+    pub fn acting_as(mut self, by: By) -> Self {
+        self.by = by;
+        self
+    }
+
+    /// Who the entries this campaign appends are by.
+    pub fn by(&self) -> &By {
+        &self.by
     }
 
     /// The same campaign dated by another clock (tests, imports).
@@ -116,6 +132,7 @@ impl<S: CampaignStore> Campaign<S> {
                 })
             })
             .collect::<Result<Vec<_>, AppError>>()?;
+        let new = stamped(&new, &self.by);
         let stored = self.store.append(&new)?;
         Ok(stored
             .into_iter()
@@ -125,6 +142,7 @@ impl<S: CampaignStore> Campaign<S> {
                 at,
                 record,
                 secret: entry.secret,
+                by: Some(self.by.clone()),
             })
             .collect())
     }
@@ -154,7 +172,7 @@ impl<S: CampaignStore> Campaign<S> {
                         why:
                             "an answer with And or But (a 1, 3, 4 or 6) also rolls the event die, \
                               and an NPC or monster event the disposition die: type them after \
-                              the answer's (e.g. --rolled 6,3)"
+                              the answer's (e.g. 6 then 3)"
                                 .to_owned(),
                     }
                 }
@@ -317,11 +335,13 @@ impl<S: CampaignStore> Campaign<S> {
             .map(|g| text("scene goal", g, MAX_GOAL, true))
             .transpose()?;
         let at = self.now();
+        let by = self.by.clone();
         // The check (is a scene open?) and the write are one transaction: two starts at once
         // (the command line and the page) still leave one scene open.
-        transact(&mut self.store, |tx| {
+        transact(&mut self.store, &self.by, |tx| {
             let mut records = Vec::new();
-            if open_scene_in(|kind| tx.last_of_kind(kind))?.is_some() {
+            if let Some(open) = open_scene_in(|kind| tx.last_of_kind(kind))? {
+                may_end_scene(&by, &open)?;
                 records.push((at.clone(), Record::SceneEnd { summary: None }));
             }
             records.push((
@@ -341,11 +361,13 @@ impl<S: CampaignStore> Campaign<S> {
             .map(|s| text("scene summary", s, MAX_GOAL, true))
             .transpose()?;
         let at = self.now();
+        let by = self.by.clone();
         // Checked inside the write: two ends at once end the scene once.
-        let mut stored = transact(&mut self.store, |tx| {
-            if open_scene_in(|kind| tx.last_of_kind(kind))?.is_none() {
+        let mut stored = transact(&mut self.store, &self.by, |tx| {
+            let Some(open) = open_scene_in(|kind| tx.last_of_kind(kind))? else {
                 return Err(AppError::NoOpenScene);
-            }
+            };
+            may_end_scene(&by, &open)?;
             append_records(
                 tx,
                 vec![(
@@ -514,7 +536,7 @@ impl<S: CampaignStore> Campaign<S> {
                 after = entry.seq;
                 report.entries += 1;
                 let secret = entry.secret;
-                match serde_json::from_value::<Record>(entry.body) {
+                match journal::read_body(entry.body).map(|(record, _)| record) {
                     Err(e) => report.mismatches.push(Mismatch {
                         seq: entry.seq,
                         reason: format!("it cannot be read: {e}"),
@@ -566,10 +588,10 @@ impl<S: CampaignStore> Campaign<S> {
     /// transaction.
     pub fn reveal(&mut self, seq: i64) -> Result<JournalEntry, AppError> {
         let at = self.now();
-        transact(&mut self.store, |tx| {
+        transact(&mut self.store, &self.by, |tx| {
             let secret = tx.reveal(seq)?;
-            let record: Record =
-                serde_json::from_value(secret.body).map_err(|e| AppError::UnreadableEntry {
+            let (record, _) =
+                journal::read_body(secret.body).map_err(|e| AppError::UnreadableEntry {
                     seq,
                     reason: e.to_string(),
                 })?;
@@ -593,6 +615,9 @@ impl<S: CampaignStore> Campaign<S> {
                 at: at.clone(),
                 record: reveal,
                 secret: stored[0].secret,
+                by: journal::read_body(stored[0].body.clone())
+                    .ok()
+                    .and_then(|(_, by)| by),
             })
         })
     }
@@ -1294,6 +1319,23 @@ fn open_scene_in(
     }
 }
 
+/// Whether `by` may end (or replace with a new one) the open scene `open`: a game master
+/// (or the command line) ends any scene; a player only one a player started. A scene from
+/// before solum kept who started it counts as the game master's.
+fn may_end_scene(by: &By, open: &JournalEntry) -> Result<(), AppError> {
+    let gms = open.by.as_ref().is_none_or(|b| b.gm);
+    if by.gm || !gms {
+        return Ok(());
+    }
+    let title = match &open.record {
+        Record::SceneStart { title, .. } => title.as_str(),
+        _ => "",
+    };
+    Err(AppError::Forbidden(format!(
+        "the scene \"{title}\" is the game master's: only a game master ends it or starts another"
+    )))
+}
+
 /// Appends `records` inside a write transaction, as journal entries.
 fn append_records(
     tx: &mut dyn solum_store::WriteTx,
@@ -1320,16 +1362,18 @@ fn append_records(
             at,
             record,
             secret: entry.secret,
+            by: journal::read_body(entry.body).ok().and_then(|(_, by)| by),
         })
         .collect())
 }
 
 pub(crate) fn transact<S: CampaignStore, T>(
     store: &mut S,
+    by: &By,
     mut work: impl FnMut(&mut dyn solum_store::WriteTx) -> Result<T, AppError>,
 ) -> Result<T, AppError> {
     let mut out: Option<Result<T, AppError>> = None;
-    let stored = store.write(&mut |tx| match work(tx) {
+    let stored = store.write(&mut |tx| match work(&mut Stamping { tx, by }) {
         Ok(v) => {
             out = Some(Ok(v));
             Ok(())
@@ -1350,5 +1394,82 @@ pub(crate) fn transact<S: CampaignStore, T>(
             field: "transaction".to_owned(),
             problem: "the store did not run the change".to_owned(),
         }),
+    }
+}
+
+/// Entries with who made them put into their bodies (see [`journal::stamp`]).
+fn stamped(entries: &[NewEntry], by: &By) -> Vec<NewEntry> {
+    entries
+        .iter()
+        .map(|e| {
+            let mut e = e.clone();
+            journal::stamp(&mut e.body, by);
+            e
+        })
+        .collect()
+}
+
+/// A write transaction whose appended entries carry who made them: every use case appends
+/// through [`transact`], so none can forget it.
+struct Stamping<'a, 'b> {
+    tx: &'a mut dyn solum_store::WriteTx,
+    by: &'b By,
+}
+
+impl solum_store::WriteTx for Stamping<'_, '_> {
+    fn sheet(
+        &self,
+        system: &str,
+        name: &str,
+    ) -> Result<Option<solum_store::Sheet>, solum_store::StoreError> {
+        self.tx.sheet(system, name)
+    }
+
+    fn insert_sheet(&mut self, sheet: &solum_store::Sheet) -> Result<(), solum_store::StoreError> {
+        self.tx.insert_sheet(sheet)
+    }
+
+    fn update_sheet(
+        &mut self,
+        system: &str,
+        name: &str,
+        sheet: &solum_store::Sheet,
+    ) -> Result<solum_store::Sheet, solum_store::StoreError> {
+        self.tx.update_sheet(system, name, sheet)
+    }
+
+    fn append(
+        &mut self,
+        entries: &[NewEntry],
+    ) -> Result<Vec<solum_store::Entry>, solum_store::StoreError> {
+        self.tx.append(&stamped(entries, self.by))
+    }
+
+    fn share_owner(
+        &mut self,
+        system: &str,
+        name: &str,
+        owner_system: &str,
+    ) -> Result<(), solum_store::StoreError> {
+        self.tx.share_owner(system, name, owner_system)
+    }
+
+    fn reveal(&mut self, seq: i64) -> Result<solum_store::Entry, solum_store::StoreError> {
+        self.tx.reveal(seq)
+    }
+
+    fn last_of_kind(
+        &self,
+        kind: &str,
+    ) -> Result<Option<solum_store::Entry>, solum_store::StoreError> {
+        self.tx.last_of_kind(kind)
+    }
+
+    fn entries_after(
+        &self,
+        after: i64,
+        limit: usize,
+    ) -> Result<Vec<solum_store::Entry>, solum_store::StoreError> {
+        self.tx.entries_after(after, limit)
     }
 }

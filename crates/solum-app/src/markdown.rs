@@ -29,7 +29,17 @@ pub fn header(title: &str) -> String {
 /// One entry of the story: what [`render`] writes for it, so that a long journal can be
 /// written a page of entries at a time.
 pub fn render_entry(entry: &JournalEntry) -> String {
-    let out = render_record(entry);
+    let mut out = render_record(entry);
+    // Who did it, at a table of several members (the command line's entries, a solo
+    // player's story, name no one).
+    if let Some(by) = entry.by.as_ref().filter(|b| b.member.is_some())
+        && !matches!(
+            entry.record,
+            Record::SceneStart { .. } | Record::SceneEnd { .. }
+        )
+    {
+        out = mark(&out, &format!("**{}:**", inline(&by.name)));
+    }
     if entry.secret {
         mark(&out, "*(secret)*")
     } else {
@@ -86,7 +96,7 @@ fn render_record(entry: &JournalEntry) -> String {
                 if let Some(event) = outcome.event {
                     let _ = write!(line, "; {}", event.text());
                 }
-                let _ = write!(line, " {}", provenance(rolled));
+                line.push_str(&provenance(rolled));
                 let _ = writeln!(out, "{line}\n");
             }
             Record::ClassicOracle {
@@ -105,7 +115,7 @@ fn render_record(entry: &JournalEntry) -> String {
                 if let Some(event) = &outcome.event {
                     let _ = write!(line, "; {}", inline(event));
                 }
-                let _ = write!(line, " {}", provenance(rolled));
+                line.push_str(&provenance(rolled));
                 let _ = writeln!(out, "{line}\n");
             }
             Record::Character(_)
@@ -140,7 +150,7 @@ fn render_record(entry: &JournalEntry) -> String {
                     .unwrap_or_default();
                 let _ = writeln!(
                     out,
-                    "> *Difficulty{task}:* **{difficulty} ({})** {}\n",
+                    "> *Difficulty{task}:* **{difficulty} ({})**{}\n",
                     inline(name),
                     provenance(rolled)
                 );
@@ -155,6 +165,7 @@ fn render_record(entry: &JournalEntry) -> String {
                     at: secret_at.clone(),
                     record: (**record).clone(),
                     secret: false,
+                    by: None,
                 };
                 let when = secret_at.get(..10).unwrap_or(secret_at);
                 out.push_str(&mark(
@@ -171,7 +182,7 @@ fn render_record(entry: &JournalEntry) -> String {
                 let words = words.iter().map(|w| inline(w)).collect::<Vec<_>>();
                 let _ = writeln!(
                     out,
-                    "> *Idea ({}):* **{}** (d{}: {}) {}\n",
+                    "> *Idea ({}):* **{}** (d{}: {}){}\n",
                     inline(list.label()),
                     words.join(" · "),
                     list.words().map(|w| w.len()).unwrap_or(0),
@@ -199,11 +210,13 @@ fn faces(dice: &[u32]) -> String {
         .join(" ")
 }
 
+/// How the dice came: a story says when they were rolled by hand, and leaves the
+/// generator's seed to the JSON export (which `journal verify` reads).
 fn provenance(rolled: &Rolled) -> String {
-    match (rolled.typed, rolled.seed) {
-        (true, _) => "`typed`".into(),
-        (false, Some(seed)) => format!("`seed {seed}`"),
-        (false, None) => String::new(),
+    if rolled.typed {
+        " `typed`".into()
+    } else {
+        String::new()
     }
 }
 
@@ -305,6 +318,7 @@ mod tests {
             at: "2026-12-01T10:00:00Z".into(),
             record,
             secret,
+            by: None,
         }
     }
 

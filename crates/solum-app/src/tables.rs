@@ -319,6 +319,143 @@ pub fn join_at<S: TableStore>(
     }
 }
 
+/// How long a re-entry link works: 7 days (`POST /api/me/reentry`).
+pub const REENTRY_SECONDS: i64 = 7 * 86_400;
+
+/// A re-entry link just made: the token to keep (shown once), for whom, until when.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Reentry {
+    /// The one-time token (`TABLE.MEMBER.SECRET`); the page's link is `/#reentry=TOKEN`.
+    pub token: String,
+    /// The member it signs in again.
+    pub member: MemberView,
+    /// When it stops working (RFC 3339, UTC).
+    pub expires: String,
+}
+
+/// The setting of the table that keeps a member's re-entry link (its hash and expiry).
+fn reentry_key(member: i64) -> String {
+    format!("reentry.{member}")
+}
+
+/// The table a re-entry token is for, read from the token (`None`: no token of ours). The
+/// server opens that table's store to [`redeem_reentry`] it.
+pub fn reentry_table(token: &str) -> Option<i64> {
+    let (table, rest) = token.split_once('.')?;
+    let (member, secret) = rest.split_once('.')?;
+    let table = table.parse::<i64>().ok().filter(|t| *t >= 0)?;
+    member.parse::<i64>().ok()?;
+    well_formed(secret).then_some(table)
+}
+
+/// Makes a re-entry link for the member `whom` of `by`'s table: `by` themselves, or any
+/// member when `by` is a game master (a re-invite). It signs that same member in again
+/// once, within [`REENTRY_SECONDS`]; a newer link for the member revokes the older one.
+/// `store` must see the table as its game master does (the link is one of its settings).
+pub fn reentry<S: CampaignStore + TableStore>(
+    store: &mut S,
+    by: &Member,
+    whom: i64,
+) -> Result<Reentry, AppError> {
+    reentry_at(store, by, whom, jiff::Timestamp::now())
+}
+
+/// [`reentry`] at `at`.
+pub fn reentry_at<S: CampaignStore + TableStore>(
+    store: &mut S,
+    by: &Member,
+    whom: i64,
+    at: jiff::Timestamp,
+) -> Result<Reentry, AppError> {
+    if whom != by.id && !by.gm {
+        return Err(AppError::Forbidden(
+            "not allowed: a player asks for their own re-entry link only".into(),
+        ));
+    }
+    let member = store
+        .members()?
+        .into_iter()
+        .find(|m| m.id == whom && m.table == by.table)
+        .ok_or_else(|| {
+            crate::characters::bad("member", format!("the table has no member {whom}"))
+        })?;
+    let token = format!("{}.{}.{}", member.table, member.id, new_token()?);
+    let expires = at.as_second().saturating_add(REENTRY_SECONDS);
+    store.set_meta(
+        &reentry_key(member.id),
+        &format!("{} {expires}", token_hash(&token)),
+    )?;
+    Ok(Reentry {
+        token,
+        member: MemberView::of(&member),
+        expires: unix_text(expires),
+    })
+}
+
+/// Uses a re-entry link: a new session for its member, whose link is used up. Refused
+/// (403 saying which) when unknown, used, revoked by a newer one, or expired; a request
+/// that holds a live session is refused with `session-held` unless `replace`. `store` must
+/// see the token's table ([`reentry_table`]) as its game master does.
+pub fn redeem_reentry<S: CampaignStore + TableStore>(
+    store: &mut S,
+    token: &str,
+    current: Option<&str>,
+    replace: bool,
+) -> Result<Joined, AppError> {
+    redeem_reentry_at(store, token, current, replace, jiff::Timestamp::now())
+}
+
+/// [`redeem_reentry`] at `at`.
+pub fn redeem_reentry_at<S: CampaignStore + TableStore>(
+    store: &mut S,
+    token: &str,
+    current: Option<&str>,
+    replace: bool,
+    at: jiff::Timestamp,
+) -> Result<Joined, AppError> {
+    if !replace
+        && let Some(held) = current
+        && let Some(held) = session_at(store, held, at.as_second())?
+    {
+        return Err(AppError::SessionHeld {
+            table_name: held.table_name,
+        });
+    }
+    let unknown = || {
+        AppError::Forbidden(
+            "this re-entry link is unknown, used, or replaced by a newer one: ask for a new one"
+                .into(),
+        )
+    };
+    let table = reentry_table(token).ok_or_else(unknown)?;
+    let member: i64 = token
+        .split('.')
+        .nth(1)
+        .and_then(|m| m.parse().ok())
+        .ok_or_else(unknown)?;
+    let kept = store.meta(&reentry_key(member))?.unwrap_or_default();
+    let Some((hash, expires)) = kept.split_once(' ') else {
+        return Err(unknown());
+    };
+    if hash != token_hash(token) {
+        return Err(unknown());
+    }
+    let expires: i64 = expires.parse().map_err(|_| unknown())?;
+    if at.as_second() >= expires {
+        return Err(AppError::Forbidden(format!(
+            "this re-entry link expired at {}: ask for a new one",
+            unix_text(expires)
+        )));
+    }
+    // Used once: the link is gone before the session is opened.
+    store.set_meta(&reentry_key(member), "")?;
+    let session = new_token()?;
+    let member = store
+        .add_session(table, member, &token_hash(&session), &at.to_string())?
+        .ok_or_else(unknown)?;
+    Ok(Joined::of(session, &member))
+}
+
 /// How long a session lives unused: 30 days. Each use starts the count again; past it the
 /// member joins again through a new invite.
 pub const SESSION_IDLE_DAYS: i64 = 30;
@@ -358,6 +495,22 @@ pub fn logout<S: TableStore>(store: &mut S, token: &str) -> Result<bool, AppErro
         return Ok(false);
     }
     Ok(store.end_session(&token_hash(token))?)
+}
+
+/// Who a campaign seen through `scope` acts as, for the journal's `by`: the scope's member
+/// by their name at the table, or the command line (no member). A member the table no longer
+/// has is named by id only ("member 7").
+pub fn by_of<S: TableStore>(store: &S, scope: Scope) -> Result<crate::By, AppError> {
+    let Some(id) = scope.member else {
+        return Ok(crate::By::command_line());
+    };
+    // The member's role, not the scope's: a player's scope is widened for a few shared
+    // rows (a combat's, a skirmish's) once the app has checked the player's right.
+    let member = store.members()?.into_iter().find(|m| m.id == id);
+    Ok(match member {
+        Some(m) => crate::By::member(id, &m.name, m.gm),
+        None => crate::By::member(id, &format!("member {id}"), false),
+    })
 }
 
 /// The scope a member's requests run in: their table, their role.
@@ -415,6 +568,47 @@ impl<S: CampaignStore + TableStore> Campaign<S> {
         let out = out?;
         ended?;
         Ok(out)
+    }
+
+    /// Plays a line of the open combat as `member`: a game master plays any line, a player
+    /// only an action of their own hero on its turn ([`Campaign::combat_line_for`]).
+    pub fn combat_line_as(
+        &mut self,
+        member: &Member,
+        line: &str,
+    ) -> Result<crate::combat::CombatLineView, AppError> {
+        if member.gm {
+            return self.combat_line(line, None);
+        }
+        let own: Vec<String> = self
+            .owned_characters()?
+            .into_iter()
+            .filter(|c| c.owner == Some(member.id))
+            .map(|c| c.view.character.name)
+            .collect();
+        self.combat_line_for(line, None, Some(&own))
+    }
+
+    /// Edits a sheet as `member`: a game master's change to a sheet another member created
+    /// is a correction (S17), marked in the journal as one ("GM correction of …"), whatever
+    /// the edit said; a player edits only their own (the store refuses the others).
+    pub fn edit_character_as(
+        &mut self,
+        member: &Member,
+        name: &str,
+        edit: &characters::CharacterEdit,
+    ) -> Result<characters::ChangeView, AppError> {
+        let mut edit = edit.clone();
+        if member.gm
+            && !edit.correction
+            && self
+                .store()
+                .sheet_owner(characters::SYSTEM, name)?
+                .is_some_and(|owner| owner != member.id)
+        {
+            edit.correction = true;
+        }
+        self.edit_character(name, &edit)
     }
 
     /// Every So1um Expanded character of the table with its owner.

@@ -472,7 +472,7 @@ pub enum GearError {
         carried: String,
     },
     /// Unnamed, and the hero carries none.
-    #[error("{hero} carries no gear: give it first (`classic edit {hero} --add-gear NAME`)")]
+    #[error("{hero} carries no gear: give the hero gear first")]
     NoneCarried {
         /// The hero's name.
         hero: String,

@@ -808,7 +808,7 @@ impl Session {
                 ..
             } => {
                 let entry = self.bestiary.creature(creature).ok_or_else(|| {
-                    syntax(format!("`{creature}` is not in the bestiary (add it with --bestiary FILE, or to a campaign with `solum creature add FILE`, or give pool= hp= damage=)"))
+                    syntax(format!("`{creature}` is not in the bestiary (add it with a bestiary file, or to the campaign's creatures, or give pool= hp= damage=)"))
                 })?;
                 let side = side.as_deref().unwrap_or("foes");
                 let base = entry.name.replace(' ', "-");

@@ -156,7 +156,6 @@ pub fn open_existing(db: &Database, scope: Scope) -> Result<Box<dyn Store>, Stor
 #[cfg(test)]
 mod tests {
     use super::*;
-    use solum_store::NewEntry;
 
     fn db(name: &str) -> Database {
         name.parse().unwrap()

@@ -1440,6 +1440,28 @@ impl TableStore for PostgresStore {
         member_by_id(&mut *self.client.borrow_mut(), &location, member)
     }
 
+    fn add_session(
+        &mut self,
+        table: i64,
+        member: i64,
+        session_hash: &str,
+        at: &str,
+    ) -> Result<Option<Member>, StoreError> {
+        let location = self.location.clone();
+        let last_used = unix_seconds(at);
+        let added = with_retries(&mut self.client.borrow_mut(), &location, |tx| {
+            tx.execute(
+                "INSERT INTO sessions (token_hash, member_id, created, last_used)
+                 SELECT $1, m.id, $3, $4 FROM members m WHERE m.id = $2 AND m.table_id = $5",
+                &[&session_hash, &member, &at, &last_used, &table],
+            )
+        })?;
+        if added == 0 {
+            return Ok(None);
+        }
+        member_by_id(&mut *self.client.borrow_mut(), &location, member).map(Some)
+    }
+
     fn add_invite(
         &mut self,
         table: i64,

@@ -4,10 +4,9 @@
 
 use postgres::{Client, NoTls};
 use solum_store::{
-    CampaignStore, MAX_ENTRY_BYTES, NewEntry, Redeemed, SCHEMA_VERSION, Scope, Sheet, StoreError,
-    TableStore,
+    CampaignStore, MAX_ENTRY_BYTES, NewEntry, Redeemed, Scope, Sheet, StoreError, TableStore,
 };
-use solum_store_postgres::PostgresStore;
+use solum_store_postgres::{PostgresStore, SCHEMA_VERSION};
 use solum_testpg::TestPostgres;
 
 /// A fresh database's URL (a missing PostgreSQL fails the test, saying what is missing).

@@ -958,6 +958,34 @@ impl SqliteStore {
 }
 
 impl TableStore for SqliteStore {
+    fn add_session(
+        &mut self,
+        table: i64,
+        member: i64,
+        session_hash: &str,
+        at: &str,
+    ) -> Result<Option<Member>, StoreError> {
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| classify(&path, e))?;
+        let added = tx
+            .execute(
+                "INSERT INTO sessions (token_hash, member_id, created, last_used)
+                 SELECT ?1, m.id, ?3, COALESCE(CAST(strftime('%s', ?3) AS INTEGER), 0)
+                 FROM members m WHERE m.id = ?2 AND m.table_id = ?4",
+                params![session_hash, member, at, table],
+            )
+            .map_err(|e| classify(&path, e))?;
+        if added == 0 {
+            return Ok(None);
+        }
+        let member = Self::member_by_id(&tx, &path, member)?;
+        tx.commit().map_err(|e| classify(&path, e))?;
+        Ok(Some(member))
+    }
+
     fn create_table(
         &mut self,
         name: &str,

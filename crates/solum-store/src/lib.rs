@@ -555,6 +555,17 @@ pub trait TableStore {
 
     /// Who created a sheet of the scope's table (none: the command line, or no such sheet).
     fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError>;
+
+    /// Opens a session `session_hash` for the existing member `member` of `table` (a
+    /// re-entry link used): the member as they are, or `None` when `table` has no such
+    /// member.
+    fn add_session(
+        &mut self,
+        table: i64,
+        member: i64,
+        session_hash: &str,
+        at: &str,
+    ) -> Result<Option<Member>, StoreError>;
 }
 
 /// An invite as its table's game master lists it (its token is never kept, only its hash).
@@ -741,6 +752,15 @@ impl<T: TableStore + ?Sized> TableStore for Box<T> {
     }
     fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError> {
         (**self).sheet_owner(system, name)
+    }
+    fn add_session(
+        &mut self,
+        table: i64,
+        member: i64,
+        session_hash: &str,
+        at: &str,
+    ) -> Result<Option<Member>, StoreError> {
+        (**self).add_session(table, member, session_hash, at)
     }
 }
 

@@ -516,6 +516,22 @@ impl TableStore for MemoryStore {
         })
     }
 
+    fn add_session(
+        &mut self,
+        table: i64,
+        member: i64,
+        session_hash: &str,
+        at: &str,
+    ) -> Result<Option<Member>, StoreError> {
+        self.commit(|d| match d.member(member) {
+            Some(m) if m.table == table => {
+                d.add_session(session_hash, member, at)?;
+                Ok(Some(m))
+            }
+            _ => Ok(None),
+        })
+    }
+
     fn add_invite(
         &mut self,
         table: i64,

@@ -283,6 +283,9 @@ pub fn app(state: AppState) -> Router {
         .route("/tables", post(create_table))
         .route("/join", post(join))
         .route("/me", get(me))
+        .route("/me/reentry", post(my_reentry))
+        .route("/members/{id}/reentry", post(member_reentry))
+        .route("/reentry", post(use_reentry))
         .route("/logout", post(logout))
         .route("/invites", get(invites).post(invite))
         .route("/invites/{id}", axum::routing::delete(revoke_invite))
@@ -296,8 +299,10 @@ pub fn app(state: AppState) -> Router {
             "/notes",
             post(note).layer(DefaultBodyLimit::max(NOTE_BODY_LIMIT)),
         )
+        .route("/scene", get(scene_current))
         .route("/scenes", post(scene_start))
         .route("/scenes/end", post(scene_end))
+        .route("/bestiary", get(bestiary))
         .route("/characters", get(characters).post(create_character))
         .route("/characters/{name}", get(character).patch(edit_character))
         .route("/characters/{name}/odds", post(check_odds))
@@ -1040,7 +1045,10 @@ fn in_campaign<T>(
     scope: Scope,
     work: impl FnOnce(&mut Campaign<Box<dyn Store>>) -> Result<T, AppError>,
 ) -> Result<T, AppError> {
-    let mut campaign = Campaign::new(connection(db, scope)?);
+    let store = connection(db, scope)?;
+    // Every entry the request appends says who made it (the feed's "who").
+    let by = tables::by_of(&store, scope)?;
+    let mut campaign = Campaign::new(store).acting_as(by);
     let out = work(&mut campaign);
     keep(db, campaign.into_store());
     out
@@ -1245,6 +1253,91 @@ async fn logout(
         HeaderValue::from_static("\"cookies\", \"storage\""),
     );
     Ok(resp)
+}
+
+/// The campaign as the game master of `table` sees it: where a table's re-entry links are
+/// kept (the use cases check who may make or use one).
+fn table_store(db: &Database, table: i64) -> Result<Box<dyn Store>, AppError> {
+    Ok(solum_store_open::open(
+        db,
+        Scope {
+            table,
+            member: None,
+            gm: true,
+            secret_writes: false,
+        },
+    )?)
+}
+
+/// `POST /api/me/reentry`: a personal re-entry link, shown once.
+async fn my_reentry(
+    State(state): State<AppState>,
+    auth: Auth,
+) -> Result<(StatusCode, Json<tables::Reentry>), ApiError> {
+    let member = auth.member;
+    let db = state.database();
+    let made = write(&state, move || {
+        let mut store = table_store(&db, member.table)?;
+        tables::reentry(&mut store, &member, member.id)
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(made)))
+}
+
+/// `POST /api/members/{id}/reentry`: the game master re-invites a member of the table (a
+/// re-entry link for them, shown once).
+async fn member_reentry(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(id): axum::extract::Path<i64>,
+) -> Result<(StatusCode, Json<tables::Reentry>), ApiError> {
+    let member = auth.member;
+    gm_only(&member, "re-invites a member")?;
+    let db = state.database();
+    let made = write(&state, move || {
+        let mut store = table_store(&db, member.table)?;
+        tables::reentry(&mut store, &member, id)
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(made)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReentryRequest {
+    token: String,
+    /// As for a join: give up the session the request holds.
+    #[serde(default)]
+    replace: bool,
+}
+
+/// `POST /api/reentry`: uses a re-entry link; a new session for its member.
+async fn use_reentry(
+    State(state): State<AppState>,
+    peer: Peer,
+    headers: HeaderMap,
+    Body_(req): Body_<ReentryRequest>,
+) -> Result<(StatusCode, Json<Joined>), ApiError> {
+    anonymous_limit(&state, &peer)?;
+    if req.token.len() > 200 {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "token: longer than any re-entry link",
+        ));
+    }
+    let Some(table) = tables::reentry_table(&req.token) else {
+        return Err(ApiError::forbidden(
+            "this re-entry link is unknown, used, or replaced by a newer one: ask for a new one",
+        ));
+    };
+    let db = state.database();
+    let current = bearer(&headers);
+    let joined = write(&state, move || {
+        let mut store = table_store(&db, table)?;
+        tables::redeem_reentry(&mut store, &req.token, current.as_deref(), req.replace)
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(joined)))
 }
 
 #[derive(Deserialize, Default)]
@@ -1605,6 +1698,35 @@ struct SceneEnd {
     summary: Option<String>,
 }
 
+/// The open scene, for every member: `{"scene": null}` or the entry that started it.
+#[derive(Serialize)]
+struct SceneAnswer {
+    scene: Option<JournalEntry>,
+}
+
+/// `GET /api/scene`: the table's open scene (its start entry: title, goal, who, when).
+async fn scene_current(
+    State(state): State<AppState>,
+    auth: Auth,
+) -> Result<Json<SceneAnswer>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, |c| c.open_scene())
+        .await
+        .map(|scene| Json(SceneAnswer { scene }))
+}
+
+/// `GET /api/bestiary`: the creatures a combat can name (shipped and the campaign's) and
+/// the oppositions of fast static combat.
+async fn bestiary(
+    State(state): State<AppState>,
+    auth: Auth,
+) -> Result<Json<solum_app::creatures::BestiaryView>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, |c| c.bestiary())
+        .await
+        .map(Json)
+}
+
 async fn scene_end(
     State(state): State<AppState>,
     auth: Auth,
@@ -1710,10 +1832,13 @@ async fn edit_character(
     axum::extract::Path(name): axum::extract::Path<String>,
     Body_(edit): Body_<CharacterEdit>,
 ) -> Result<Json<solum_app::characters::ChangeView>, ApiError> {
-    let scope = tables::scope_of(&auth.member);
-    change(&state, scope, move |c| c.edit_character(&name, &edit))
-        .await
-        .map(Json)
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        c.edit_character_as(&member, &name, &edit)
+    })
+    .await
+    .map(Json)
 }
 
 /// Grants an advancement point (S17): the game master's (the use case refuses a player).
@@ -2139,6 +2264,12 @@ struct CombatStartRequest {
     name: Option<String>,
     #[serde(default)]
     roll_off: bool,
+    /// The table's characters who join, by name.
+    #[serde(default)]
+    heroes: Vec<String>,
+    /// Foes of the bestiary who join, by name and count.
+    #[serde(default)]
+    foes: Vec<solum_app::combat::FoeCount>,
 }
 
 #[derive(Deserialize)]
@@ -2172,7 +2303,11 @@ async fn combat_start(
     gm_only(&auth.member, "runs a combat")?;
     let scope = tables::scope_of(&auth.member);
     change(&state, scope, move |c| {
-        c.start_combat(req.name.as_deref(), req.roll_off)
+        let setup = solum_app::combat::CombatSetup {
+            heroes: req.heroes,
+            foes: req.foes,
+        };
+        c.start_combat_with(req.name.as_deref(), req.roll_off, &setup)
     })
     .await
     .map(|v| (StatusCode::CREATED, Json(v)))
@@ -2184,8 +2319,12 @@ async fn combat_line(
     Body_(req): Body_<CombatLineRequest>,
 ) -> Result<Json<solum_app::combat::CombatLineView>, ApiError> {
     let member = auth.member;
-    gm_only(&member, "runs a combat")?;
-    let scope = tables::scope_of(&member);
+    // The combat's row is the table's: a player's line may write it once the use case has
+    // checked, in its transaction, that the turn is their own hero's (as a skirmish's).
+    let scope = Scope {
+        gm: true,
+        ..tables::scope_of(&member)
+    };
     change(&state, scope, move |c| {
         // Faces typed with `with` are real dice: only for a game master alone at the table.
         // (A line that does not parse is refused by the use case, naming the line.)
@@ -2197,8 +2336,9 @@ async fn combat_line(
                 "dice typed in by hand are for a game master playing alone at the table".into(),
             ));
         }
-        // The server picks the seed; the use case journals it.
-        c.combat_line(&req.line, None)
+        // The server picks the seed; the use case journals it. A player plays only their
+        // own hero's turn (the use case checks it in the line's transaction).
+        c.combat_line_as(&member, &req.line)
     })
     .await
     .map(Json)

@@ -36,7 +36,7 @@ use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use solum_app::{AppError, JournalEntry, Record, tables};
+use solum_app::{AppError, JournalEntry, tables};
 use solum_store::{Scope, Store, StoreHandle};
 use solum_store_open::Database;
 use tokio::sync::mpsc;
@@ -705,29 +705,20 @@ fn read_items(store: &dyn Store, after: i64) -> Result<Vec<Item>, AppError> {
         .entries_after(after, PAGE)?
         .into_iter()
         .map(|e| {
-            let record: Record =
-                serde_json::from_value(e.body).map_err(|err| AppError::UnreadableEntry {
-                    seq: e.seq,
-                    reason: err.to_string(),
-                })?;
-            let entry = JournalEntry {
-                seq: e.seq,
-                at: e.at,
-                record,
-                secret: e.secret,
-            }
-            .for_display();
+            let (seq, secret) = (e.seq, e.secret);
+            // Read as every journal page reads it: the record and who made it.
+            let entry = JournalEntry::read(e)?.for_display();
             let json = crate::to_json(&entry)
                 .ok()
                 .and_then(|b| String::from_utf8(b).ok())
                 .ok_or_else(|| AppError::UnreadableEntry {
-                    seq: e.seq,
+                    seq,
                     reason: "it cannot be written as JSON".into(),
                 })?;
             Ok(Item {
-                seq: e.seq,
-                secret: e.secret,
-                frame: frame(e.seq, &json),
+                seq,
+                secret,
+                frame: frame(seq, &json),
             })
         })
         .collect()

@@ -103,7 +103,15 @@ where
 {
     fn run(&mut self, mut store: Box<dyn Store>) -> Box<dyn Store> {
         store.set_scope(self.scope);
-        let mut campaign = Campaign::new(store);
+        // Every entry the request appends says who made it (the feed's "who").
+        let by = match solum_app::tables::by_of(&store, self.scope) {
+            Ok(by) => by,
+            Err(e) => {
+                self.out = Some(Err(e));
+                return store;
+            }
+        };
+        let mut campaign = Campaign::new(store).acting_as(by);
         if let Some(work) = self.work.take() {
             self.out = Some(work(&mut campaign));
         }
