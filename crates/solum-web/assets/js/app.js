@@ -49,10 +49,16 @@ function setupTabs() {
     if (!phone.matches && $("tab-feed").getAttribute("aria-selected") === "true") select($("tab-play"), false);
   });
   $("open-systems").addEventListener("click", () => {
-    $("tab-systems").hidden = false;
-    $("more").open = false;
+    showSystemsTab();
     select($("tab-systems"), true);
   });
+}
+
+// The Other systems tab, shown; More lists only the tabs not shown, so it goes.
+function showSystemsTab() {
+  $("tab-systems").hidden = false;
+  $("more").open = false;
+  $("more").hidden = true;
 }
 
 // ---- Header ----
@@ -133,10 +139,17 @@ function listen(after) {
     if (entry.kind === "scene-start") showScene(entry);
     if (entry.kind === "scene-end") showScene(null);
     noteChange(entry);
+    // The table plays another system now: its tab appears for everyone.
+    if (["sol", "classic", "soluna", "dietype"].includes(entry.kind)) showSystemsTab();
     ctx.emit("entry", entry);
   });
 }
 window.addEventListener("offline", () => connection("offline"));
+// An invite link opened in a tab that shows the page already changes only the fragment:
+// start again, so the invite is asked about like any other.
+window.addEventListener("hashchange", () => {
+  if (new URLSearchParams(location.hash.slice(1)).get("invite")) location.reload();
+});
 
 // ---- Features the server offers beyond the base (from its OpenAPI description) ----
 
@@ -182,7 +195,7 @@ async function enter() {
     listen(last);
     // Other systems get their tab when the table plays them.
     systems.used().then((used) => {
-      if (used) $("tab-systems").hidden = false;
+      if (used) showSystemsTab();
     });
   }
   ctx.emit("signed-in", ctx.me);
