@@ -580,7 +580,12 @@ fn a_table_in_two_browsers() {
             b.eval("return document.querySelectorAll('#journal img, #journal script').length"),
             0
         );
-        assert!(b.eval("return document.title").as_str().unwrap().ends_with("solum"));
+        assert!(
+            b.eval("return document.title")
+                .as_str()
+                .unwrap()
+                .ends_with("solum")
+        );
     }
 
     // A secret question: marked "secret" in words on the game master's feed, with Reveal;
@@ -752,8 +757,8 @@ fn a_table_in_two_browsers() {
 /// axe-core, from npm (`npm install --no-save axe-core@4` in tests/browser, as `.ci/run`
 /// does).
 fn axe_source() -> String {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/node_modules/axe-core/axe.min.js");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/browser/node_modules/axe-core/axe.min.js");
     std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
             "{}: {e}; run `npm install --no-save axe-core@4` in crates/solum-web/tests/browser (.ci/run does it)",
@@ -807,7 +812,10 @@ fn every_tab_passes_axe() {
         "return document.getElementById('odds').textContent.startsWith('Chance')",
     );
     b.click(&b.find("#check button:not([type=button])"));
-    b.wait_for("the verdict", "return document.getElementById('verdict').textContent.length > 0");
+    b.wait_for(
+        "the verdict",
+        "return document.getElementById('verdict').textContent.length > 0",
+    );
     b.click(&b.find("#check input[name=secret]"));
     b.click(&b.find("#check button:not([type=button])"));
     b.wait_for(
@@ -822,10 +830,17 @@ fn every_tab_passes_axe() {
         "return document.getElementById('scene-title').textContent === 'The docks'",
     );
     fill(&b, "#ask input[name=question]", &format!("Rain?{ENTER}"));
-    b.wait_for("the answer", "return document.getElementById('answer').textContent.length > 0");
+    b.wait_for(
+        "the answer",
+        "return document.getElementById('answer').textContent.length > 0",
+    );
     tab(&b, "combat");
     b.click(&b.find("#combat-start button"));
-    fill(&b, "#combat-line input[name=line]", &format!("hero Nick{ENTER}"));
+    fill(
+        &b,
+        "#combat-line input[name=line]",
+        &format!("hero Nick{ENTER}"),
+    );
     b.wait_for(
         "the tracker",
         "return document.querySelectorAll('#combat-fighters tr').length === 1",
@@ -842,10 +857,7 @@ fn every_tab_passes_axe() {
         b.resize(width, height);
         b.wait_for(
             "the layout",
-            &format!(
-                "return (window.innerWidth <= 600) === {}",
-                size == "phone"
-            ),
+            &format!("return (window.innerWidth <= 600) === {}", size == "phone"),
         );
         let mut names = vec!["play", "characters", "combat", "solo", "systems"];
         if size == "phone" {
@@ -865,7 +877,10 @@ fn every_tab_passes_axe() {
         }
         b.screenshot(&shots.join(format!("axe-{size}-menu.png")));
         b.click(&b.find("#logout"));
-        b.wait_for("the dialog", "return document.getElementById('confirm').open");
+        b.wait_for(
+            "the dialog",
+            "return document.getElementById('confirm').open",
+        );
         for v in axe(&b, &source) {
             found.push(format!("{size} dialog: {v}"));
         }
