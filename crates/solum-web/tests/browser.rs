@@ -337,8 +337,15 @@ fn a_table_in_two_browsers() {
     );
     assert_eq!(text_of(&gm, ".y-label"), "chance");
     assert!(text_of(&gm, ".x-label").starts_with("total"));
-    gm.eval("document.querySelector('#chart .bar[data-value=\"7\"]').focus(); return true");
+    gm.click(&gm.find("#chart .bar[data-value=\"7\"]"));
     assert_eq!(text_of(&gm, "#chart-read"), "Total 7: 16.67% (1/6)");
+    // By keyboard too: a bar is focusable and reads itself when focused.
+    gm.eval("document.querySelector('#chart .bar[data-value=\"8\"]').dispatchEvent(new FocusEvent('focus')); return true");
+    assert_eq!(text_of(&gm, "#chart-read"), "Total 8: 13.89% (5/36)");
+    assert_eq!(
+        gm.eval("return document.querySelector('#chart .bar').tabIndex"),
+        0
+    );
     // A wrong expression: the error beside the form, the old chart gone.
     fill(&gm, "#odds-form input[name=expression]", "2d");
     gm.wait_for(
@@ -836,6 +843,10 @@ fn every_tab_passes_axe() {
     );
     tab(&b, "combat");
     b.click(&b.find("#combat-start button"));
+    b.wait_for(
+        "the line form",
+        "return !document.getElementById('combat-line').hidden",
+    );
     fill(
         &b,
         "#combat-line input[name=line]",
@@ -851,6 +862,33 @@ fn every_tab_passes_axe() {
     b.wait_for(
         "Malcolm",
         "return document.getElementById('sibling-characters').textContent.includes('Malcolm')",
+    );
+
+    // A long journal: the feed shows the latest 100 entries and loads the older ones on
+    // demand. 110 notes more (paced under the session's write budget: 60 at once, then 5 a
+    // second).
+    let before: i64 = serde_json::from_value(
+        b.eval("return Number([...document.querySelectorAll('#journal li')].pop().dataset.seq)"),
+    )
+    .unwrap();
+    let wrote = b.eval_async(
+        "const done = arguments[arguments.length - 1]; (async () => { const t = localStorage.getItem('solum.token'); for (let i = 1; i <= 110; i++) { if (i > 55) await new Promise(r => setTimeout(r, 220)); const r = await fetch('/api/notes', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Authorization': 'Bearer ' + t }, body: JSON.stringify({ text: 'page note ' + i }) }); if (!r.ok) return done('note ' + i + ': ' + r.status); } done('ok'); })()",
+    );
+    assert_eq!(wrote, "ok");
+    let total = before + 110;
+    b.go(&url);
+    b.wait_for(
+        "the latest page of the feed",
+        &format!(
+            "const li = [...document.querySelectorAll('#journal li')]; return li.length === 100 && Number(li[99].dataset.seq) === {total} && !document.querySelector('#feed .older').hidden"
+        ),
+    );
+    b.click(&b.find("#feed .older"));
+    b.wait_for(
+        "every entry, the oldest first",
+        &format!(
+            "const li = [...document.querySelectorAll('#journal li')].map(l => Number(l.dataset.seq)); return li.length === {total} && li[0] === 1 && li.every((s, i) => s === i + 1) && document.querySelector('#feed .older').hidden"
+        ),
     );
 
     for (size, width, height) in [("desktop", 1280, 800), ("phone", 390, 844)] {

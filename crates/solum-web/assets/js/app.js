@@ -83,6 +83,18 @@ function showScene(scene) {
   $("scene-title").textContent = scene ? scene.title + (scene.goal ? " — " + scene.goal : "") : "none";
 }
 
+// Who is at the table: the members as /api/me lists them (the API has no live presence),
+// read again when the stream (re)opens and once a minute while the page is seen.
+const refreshMembers = ctx.coalesce(async () => {
+  const me = await ctx.api("GET", "/me");
+  ctx.me = { ...ctx.me, members: me.members, may_type_dice: me.may_type_dice };
+  showHeader();
+  reentryText();
+});
+setInterval(() => {
+  if (ctx.me && document.visibilityState === "visible") refreshMembers();
+}, 60000);
+
 // ---- The live stream: one EventSource after the feed's first page ----
 
 let source = null;
@@ -122,7 +134,10 @@ function listen(after) {
   connection("reconnecting");
   const url = "/api/events?token=" + encodeURIComponent(ctx.token) + "&after=" + encodeURIComponent(String(after));
   source = new EventSource(url);
-  source.addEventListener("open", () => connection("live"));
+  source.addEventListener("open", () => {
+    connection("live");
+    refreshMembers();
+  });
   source.addEventListener("error", () => {
     if (source.readyState === EventSource.CLOSED) {
       connection("offline");
