@@ -223,7 +223,7 @@ function reentryText() {
   if (me.gm && gms.length === 1 && me.table !== 0) {
     text = "You are this table's only game master. Log out and no one can invite you back: keep this browser signed in";
   } else if (me.gm && me.table === 0) {
-    text = "This is the campaign's own table: `solum serve` prints a new game-master link at each start";
+    text = "This is the campaign's own table: each start of solum serve prints a new game-master link";
   } else {
     text = "To come back after logging out you need a new invite from a game master";
   }
