@@ -182,6 +182,8 @@ export function mount(container) {
     }, 300);
   });
   ctx.form(oddsForm, async (f, node, submitter) => {
+    // Submitted: the odds drawn now; a draw still waiting for the typing to pause is dropped.
+    clearTimeout(timer);
     if (!submitter || submitter.name !== "roll") {
       await drawOdds(f);
       return;
