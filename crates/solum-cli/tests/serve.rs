@@ -49,7 +49,7 @@ fn serve_starts_answers_on_loopback_and_stops_on_sigint() {
         page.to_lowercase()
             .contains("content-security-policy: default-src 'none'")
     );
-    assert!(page.contains("<script src=\"/app.js\""));
+    assert!(page.contains("<script type=\"module\" src=\"/js/app.js\""));
 
     // The printed invite makes its holder the game master of the campaign's own table,
     // which the command line sees.

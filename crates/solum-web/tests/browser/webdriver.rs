@@ -113,9 +113,11 @@ impl Driver {
             format!("--window-size={width},{height}"),
             format!("--user-data-dir={}", profile.display()),
         ];
+        // The browser's console is kept, so a test can read the requests that failed.
         let caps = json!({ "capabilities": { "alwaysMatch": {
             "browserName": "chrome",
-            "goog:chromeOptions": { "binary": chromium.to_string_lossy(), "args": args }
+            "goog:chromeOptions": { "binary": chromium.to_string_lossy(), "args": args },
+            "goog:loggingPrefs": { "browser": "ALL" }
         }}});
         let (status, answer) = http(self.port, "POST", "/session", Some(&caps)).unwrap();
         assert_eq!(status, 200, "new session: {answer}");
@@ -203,6 +205,47 @@ impl Browser {
         )
     }
 
+    /// Runs an asynchronous script (its last argument is the callback) and returns the value
+    /// it passes to the callback.
+    pub fn eval_async(&self, script: &str) -> Value {
+        self.call(
+            "POST",
+            "/execute/async",
+            Some(json!({ "script": script, "args": [] })),
+        )
+    }
+
+    /// Sends keys to an element without clearing it (`\u{E014}` is the right arrow).
+    pub fn keys(&self, e: &Element, text: &str) {
+        self.call(
+            "POST",
+            &format!("/element/{}/value", e.0),
+            Some(json!({ "text": text })),
+        );
+    }
+
+    /// Resizes the window (the page's viewport follows).
+    pub fn resize(&self, width: u32, height: u32) {
+        self.call(
+            "POST",
+            "/window/rect",
+            Some(json!({ "width": width, "height": height })),
+        );
+    }
+
+    /// The console messages since the last call (chromedriver's log of the browser),
+    /// failed requests included ("… the server responded with a status of 422 …").
+    pub fn console(&self) -> Vec<String> {
+        let logs = self.call("POST", "/se/log", Some(json!({ "type": "browser" })));
+        logs.as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|l| l["message"].as_str().unwrap_or_default().to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// Waits up to 15 seconds for a script to return true.
     pub fn wait_for(&self, what: &str, script: &str) {
         let deadline = Instant::now() + Duration::from_secs(15);
@@ -214,14 +257,6 @@ impl Browser {
             );
             std::thread::sleep(Duration::from_millis(100));
         }
-    }
-
-    /// The page's visible text.
-    pub fn text(&self) -> String {
-        self.eval("return document.body.innerText")
-            .as_str()
-            .unwrap_or_default()
-            .to_string()
     }
 
     /// Saves a PNG screenshot of the whole page.
