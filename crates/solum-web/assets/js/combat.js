@@ -18,6 +18,7 @@ let busy = false;
 // The current combat's log, from the journal's combat entries in order.
 let log = [];
 let logName = null;
+let logCount = 0;
 const seen = new Set();
 // Foes picked for a combat about to start: [name, count].
 let picked = [];
@@ -62,6 +63,7 @@ export function mount(container) {
     const ch = entry.change || {};
     if (ch.started || entry.combat !== logName) {
       log = [];
+      logCount = 0;
       logName = entry.combat;
     }
     if (ch.started) log.push("Combat \"" + entry.combat + "\" begins" + (ch.started.roll_off ? " (draws rolled off)" : ""));
@@ -75,7 +77,11 @@ export function mount(container) {
       // The sheets keep what the fight cost.
       ctx.emit("characters");
     }
-    logList.replaceChildren(...log.slice(-100).map((t) => el("li", t)));
+    // The last 200 lines shown; the count of all of them kept beside.
+    if (log.length > 400) log = log.slice(-200);
+    logCount += 1;
+    logList.dataset.count = String(logCount);
+    logList.replaceChildren(...log.slice(-200).map((t) => el("li", t)));
     refresh();
   });
   if (ctx.me) refresh();
@@ -417,6 +423,7 @@ function options() {
     b.type = "button";
     b.dataset.line = c.line;
     b.dataset.action = c.action;
+    b.dataset.band = c.band || "";
     b.appendChild(el("span", text, "what"));
     if (odds) b.appendChild(el("span", odds, "odds"));
     if (c.uses_action) b.appendChild(el("span", "the action", "cost"));

@@ -593,6 +593,11 @@ function checkForm(owned) {
   });
   // The odds follow every keystroke, at most one request in flight.
   const show = refresher(async () => {
+    // Nothing to ask while the number is being typed (empty or out of bounds).
+    if (f.elements.number.value === "" || !f.elements.number.checkValidity()) {
+      odds.textContent = "";
+      return;
+    }
     try {
       const o = await ctx.api("POST", path(h.name, "/odds"), checkBody(f.elements));
       let text = "Chance to " + (o.draw == null ? "pass" : "win") + ": " + ctx.pct(o.pass) + " (" + o.pass_exact + ")";
