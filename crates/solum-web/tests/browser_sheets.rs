@@ -544,6 +544,7 @@ fn characters_and_a_combat_by_clicking() {
             ),
         );
     }
+    pia.eval("document.querySelector('article.sheet[data-name=Lia]').scrollIntoView(); return true");
     pia.screenshot(&shots.join("sheets-7-player-after.png"));
 
     // Every field of both panels has a label.

@@ -75,7 +75,8 @@ function input(name, attrs = {}) {
   const i = el("input");
   i.name = name;
   for (const [k, v] of Object.entries(attrs)) {
-    if (k === "value") i.value = v;
+    // The default value too, so a form's reset comes back to it.
+    if (k === "value") i.defaultValue = v;
     else if (typeof v === "boolean") i[k] = v;
     else i.setAttribute(k, v);
   }
@@ -339,8 +340,8 @@ function sheet(owned) {
   const card = el("article", undefined, "sheet");
   card.dataset.name = h.name;
   const head = el("h3", h.name);
-  if (owned.out) head.append(" ", el("span", "out", "tag danger"));
-  if (editable && !ctx.me.gm) head.append(" ", el("span", "yours", "tag"));
+  if (owned.out) head.append(" ", el("span", "out", "badge danger"));
+  if (editable && !ctx.me.gm) head.append(" ", el("span", "yours", "badge"));
   card.appendChild(head);
   const dl = el("dl", undefined, "stats");
   dl.append(
@@ -584,6 +585,10 @@ function checkForm(owned) {
     result.replaceChildren();
     if (v.result.own) {
       result.append(ctx.diceRow(v.result.own.dice, { best: v.result.own.result, label: h.name }));
+      if (v.result.own.reroll) {
+        const [at, from, to] = v.result.own.reroll;
+        result.append(" " + fe.gear.value + " rerolled die " + at + ": " + from + " → " + to + " ");
+      }
       if (v.result.own.chain.length) result.append(" Rule of 6: ", ctx.diceRow(v.result.own.chain));
     }
     if (v.result.opposition) result.append(" against ", ctx.diceRow(v.result.opposition.dice, { best: v.result.opposition.result, label: "opposition" }));
