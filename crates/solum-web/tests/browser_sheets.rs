@@ -343,6 +343,38 @@ fn characters_and_a_combat_by_clicking() {
     );
     gm.screenshot(&shots.join("sheets-3-gm-sheet.png"));
 
+    // Advancement (S17): the game master grants Lia a point, her player spends it on a new
+    // background; the d6 is shown, and the point is gone either way.
+    open_part(&gm, "Lia", "Advancement");
+    click(&gm, "article.sheet[data-name=Lia] form.grant button");
+    pia.wait_for(
+        "the point on the player's screen",
+        "const s = document.querySelector('article.sheet[data-name=Lia]'); return !!s && s.textContent.includes('1 advancement point.')",
+    );
+    open_part(&pia, "Lia", "Advancement");
+    fill(&pia, "article.sheet[data-name=Lia] form.advance input[name=background]", "Tracker");
+    click(&pia, "article.sheet[data-name=Lia] form.advance button");
+    pia.wait_for(
+        "the advancement's die",
+        "const s = document.querySelector('article.sheet[data-name=Lia]'); return !!s && s.textContent.includes('0 advancement points.')",
+    );
+    let advanced = pia.eval("return [...document.querySelectorAll('article.sheet[data-name=Lia] .stat')].find(r => r.querySelector('dt').textContent === 'Backgrounds').querySelector('dd').textContent");
+    // The result was shown with its die before the sheet refreshed; the sheet says which.
+    println!("Lia's backgrounds after advancing: {advanced}");
+
+    // Fast static combat from Nick's sheet against the goblin mob (S11), by the game master.
+    open_part(&gm, "Nick", "Fast static combat");
+    gm.wait_for(
+        "the static oppositions",
+        "return document.querySelectorAll('article.sheet[data-name=Nick] form.static-fight select[name=foe] option').length >= 2",
+    );
+    click(&gm, "article.sheet[data-name=Nick] form.static-fight select[name=foe] option[value='goblin mob']");
+    click(&gm, "article.sheet[data-name=Nick] form.static-fight button");
+    gm.wait_for(
+        "the static combat's outcome",
+        "const s = document.querySelector('article.sheet[data-name=Nick] form.static-fight'); return !!s && /Outcome: (won|lost)/.test(s.textContent) && s.querySelectorAll('.die').length > 0",
+    );
+
     // The combat: heroes from the table, two orcs from the bestiary, initiative.
     click(&gm, "#tab-combat");
     pia.eval("document.getElementById('tab-combat').click(); return true");

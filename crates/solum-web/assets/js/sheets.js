@@ -16,6 +16,18 @@ let statics = null;
 let mayType = false;
 // Which editors were open, so a refresh keeps the player where they were.
 const openParts = new Set();
+// The result boxes (dice and verdicts) by sheet and part: a refresh of the sheets moves the
+// same box into the new form, so a result stays until the next one.
+const results = new Map();
+
+function resultBox(key, tag = "div") {
+  if (!results.has(key)) {
+    const box = el(tag, undefined, "result");
+    box.setAttribute("aria-live", "polite");
+    results.set(key, box);
+  }
+  return results.get(key);
+}
 
 /** A fetch that runs at most once at a time, with at most one more queued behind it; bursts
  * of requests (a journal's catch-up) collapse into one. */
@@ -378,7 +390,8 @@ function sheet(owned) {
   }
   const key = (k) => h.name + "/" + k;
   card.append(
-    section("Check", key("check"), [checkForm(owned)]),
+    // At 0 hit points a hero cannot act (S8): no check, no fight until healed.
+    section("Check", key("check"), [owned.out ? el("p", h.name + " is out (0 hit points) and cannot act.", "hint") : checkForm(owned)]),
     section("Hit points and rest", key("hp"), hpForms(owned)),
     section("Weapons", key("weapons"), weaponForms(owned)),
     section("Armor", key("armor"), [armorForm(owned)]),
@@ -386,7 +399,7 @@ function sheet(owned) {
     section("Backgrounds", key("backgrounds"), backgroundForms(owned)),
     section("Advancement", key("advance"), advanceForms(owned)),
     section("Notes", key("notes"), [notesForm(owned)]),
-    section("Fast static combat", key("static"), [staticBox(owned)]),
+    section("Fast static combat", key("static"), [owned.out ? el("p", h.name + " is out (0 hit points) and cannot fight.", "hint") : staticBox(owned)]),
   );
   if (ctx.me.gm) card.appendChild(section("Correction (game master)", key("correct"), correctionForms(owned)));
   return card;
@@ -413,8 +426,7 @@ function hpForms(owned) {
     field("Healed", input("heal", { type: "number", min: "1", max: "1000", value: "1" })),
     button("Heal"),
   ], (f) => edit(h.name, { heal: Number(f.heal.value) }));
-  const out = el("p", undefined, "result");
-  out.setAttribute("aria-live", "polite");
+  const out = resultBox(h.name + "/rest", "p");
   const rest = form("rest", [
     el("p", "Rest heals 1 hit point per half hour, up to the maximum; minutes add up across rests.", "hint"),
     field("Hours of rest", input("hours", { type: "number", min: "0.25", max: "10000", step: "0.25", value: "0.5" })),
@@ -503,8 +515,7 @@ function advanceForms(owned) {
       ctx.emit("characters");
     }));
   }
-  const result = el("div", undefined, "result");
-  result.setAttribute("aria-live", "polite");
+  const result = resultBox(h.name + "/advance");
   const goal = select("goal", [["background", "A: a new background"], ["body", "B: Body +1"], ["mind", "B: Mind +1"], ["charm", "B: Charm +1"]], "background");
   out.push(form("advance", [
     field("Try for", goal),
@@ -561,8 +572,7 @@ function checkForm(owned) {
   const h = owned.character;
   const odds = el("p", "", "odds");
   odds.setAttribute("aria-live", "polite");
-  const result = el("div", undefined, "result");
-  result.setAttribute("aria-live", "polite");
+  const result = resultBox(h.name + "/check");
   const none = [["", "none"]];
   const f = form("check", [
     field("Attribute", select("attribute", ["body", "mind", "charm"], "body")),
@@ -645,8 +655,7 @@ function checkBody(f) {
 function staticBox(owned) {
   const h = owned.character;
   const box = el("div", undefined, "static");
-  const state = el("div", undefined, "result");
-  state.setAttribute("aria-live", "polite");
+  const state = resultBox(h.name + "/static");
   const foe = select("foe", [["", "…"]]);
   const f = form("static-fight", [
     field("Opposition", foe),
