@@ -98,12 +98,22 @@ fn failed_requests(b: &Browser) -> Vec<String> {
 }
 
 /// Makes a character in the creation form by the rules; returns the dice shown.
-fn create(b: &Browser, name: &str, attrs: [&str; 3], background: &str, weapon: &str, ranged: bool) -> Vec<u32> {
+fn create(
+    b: &Browser,
+    name: &str,
+    attrs: [&str; 3],
+    background: &str,
+    weapon: &str,
+    ranged: bool,
+) -> Vec<u32> {
     let form = "form.create-character";
     fill(b, &format!("{form} input[name=name]"), name);
     // The three selects always hold 3, 2 and 1: choosing a value swaps it.
     for (attr, value) in ["body", "mind", "charm"].iter().zip(attrs) {
-        click(b, &format!("{form} select[name={attr}] option[value='{value}']"));
+        click(
+            b,
+            &format!("{form} select[name={attr}] option[value='{value}']"),
+        );
     }
     let chosen = b.eval(&format!(
         "return ['body','mind','charm'].map(a => document.querySelector('{form} select[name=' + a + ']').value)"
@@ -184,7 +194,7 @@ fn characters_and_a_combat_by_clicking() {
     // Nick, the game master's: the dice of creation shown, and what they gave by S9
     // (worked out here from the faces: 1 + the even dice of 2d6; light armor on an even d6).
     let faces = create(&gm, "Nick", ["3", "2", "1"], "Sailor", "knife", false);
-    let even = |d: u32| d % 2 == 0;
+    let even = |d: u32| d.is_multiple_of(2);
     let allowed = 1 + faces[..2].iter().filter(|&&d| even(d)).count();
     let result = gm.eval("return document.querySelector('.creation-result').textContent");
     let result = result.as_str().unwrap();
@@ -211,7 +221,10 @@ fn characters_and_a_combat_by_clicking() {
         for (i, n) in named.iter().take(allowed - 1).enumerate() {
             fill(
                 &gm,
-                &format!(".creation-result form.name-earned label:nth-of-type({}) input", i + 1),
+                &format!(
+                    ".creation-result form.name-earned label:nth-of-type({}) input",
+                    i + 1
+                ),
                 n,
             );
         }
@@ -224,7 +237,10 @@ fn characters_and_a_combat_by_clicking() {
             ),
         );
     }
-    assert_eq!(stat(&gm, "Nick", "Hit points"), format!("{nick_max} / {nick_max}"));
+    assert_eq!(
+        stat(&gm, "Nick", "Hit points"),
+        format!("{nick_max} / {nick_max}")
+    );
 
     // Lia, the player's: Body 1, Mind 3, Charm 2, and a bow that shoots.
     let faces = create(&pia, "Lia", ["1", "3", "2"], "Hunter", "bow", true);
@@ -243,7 +259,10 @@ fn characters_and_a_combat_by_clicking() {
         for i in 0..earned - 1 {
             fill(
                 &pia,
-                &format!(".creation-result form.name-earned label:nth-of-type({}) input", i + 1),
+                &format!(
+                    ".creation-result form.name-earned label:nth-of-type({}) input",
+                    i + 1
+                ),
                 ["Scout", "Archer"][i],
             );
         }
@@ -264,9 +283,11 @@ fn characters_and_a_combat_by_clicking() {
         0
     );
     assert!(
-        pia.eval("return document.querySelectorAll('article.sheet[data-name=Lia] details.part').length")
-            .as_u64()
-            .unwrap()
+        pia.eval(
+            "return document.querySelectorAll('article.sheet[data-name=Lia] details.part').length"
+        )
+        .as_u64()
+        .unwrap()
             >= 5,
         "the player edits her own sheet"
     );
@@ -277,32 +298,54 @@ fn characters_and_a_combat_by_clicking() {
     assert_eq!(pia.eval("return window.refused"), 403);
     pia.screenshot(&shots.join("sheets-2-player-phone.png"));
     let overflow = pia.eval("return document.documentElement.scrollWidth - window.innerWidth");
-    assert!(overflow.as_i64().unwrap() <= 0, "no sideways scrolling at 390 px: {overflow}");
+    assert!(
+        overflow.as_i64().unwrap() <= 0,
+        "no sideways scrolling at 390 px: {overflow}"
+    );
 
     // The game master gives Nick a sword (medium) and a rope that rerolls, on the sheet.
     open_part(&gm, "Nick", "Weapons");
-    fill(&gm, "article.sheet[data-name=Nick] form.add-weapon input[name=name]", "sword");
-    click(&gm, "article.sheet[data-name=Nick] form.add-weapon select[name=class] option[value=medium]");
+    fill(
+        &gm,
+        "article.sheet[data-name=Nick] form.add-weapon input[name=name]",
+        "sword",
+    );
+    click(
+        &gm,
+        "article.sheet[data-name=Nick] form.add-weapon select[name=class] option[value=medium]",
+    );
     click(&gm, "article.sheet[data-name=Nick] form.add-weapon button");
     gm.wait_for(
         "the sword on the sheet",
         "return document.querySelector('article.sheet[data-name=Nick]').textContent.includes('sword (medium, melee, 2 damage)')",
     );
     open_part(&gm, "Nick", "Gear and money");
-    fill(&gm, "article.sheet[data-name=Nick] form.add-gear input[name=name]", "rope");
+    fill(
+        &gm,
+        "article.sheet[data-name=Nick] form.add-gear input[name=name]",
+        "rope",
+    );
     click(&gm, "article.sheet[data-name=Nick] form.add-gear button");
     gm.wait_for(
         "the rope on the sheet",
         "return document.querySelector('article.sheet[data-name=Nick]').textContent.includes('rope (rerolls a die)')",
     );
     // A refused edit says so on its form, and the message goes once it succeeds.
-    fill(&gm, "article.sheet[data-name=Nick] form.add-gear input[name=name]", "Rope");
+    fill(
+        &gm,
+        "article.sheet[data-name=Nick] form.add-gear input[name=name]",
+        "Rope",
+    );
     click(&gm, "article.sheet[data-name=Nick] form.add-gear button");
     gm.wait_for(
         "the refusal in place",
         "const e = document.querySelector('article.sheet[data-name=Nick] form.add-gear .error'); return !!e && !e.hidden && e.textContent.toLowerCase().includes('already has')",
     );
-    fill(&gm, "article.sheet[data-name=Nick] form.add-gear input[name=name]", "lantern");
+    fill(
+        &gm,
+        "article.sheet[data-name=Nick] form.add-gear input[name=name]",
+        "lantern",
+    );
     click(&gm, "article.sheet[data-name=Nick] form.add-gear button");
     gm.wait_for(
         "the lantern, and no error",
@@ -312,8 +355,14 @@ fn characters_and_a_combat_by_clicking() {
     // A check from the sheet with the sword and the rope: Body 3 against 4. Fails only if all
     // three dice and the rope's reroll show 1-3: 1 - (1/2)^4 = 15/16.
     open_part(&gm, "Nick", "Check");
-    click(&gm, "article.sheet[data-name=Nick] form.check select[name=weapon] option[value=sword]");
-    click(&gm, "article.sheet[data-name=Nick] form.check select[name=gear] option[value=rope]");
+    click(
+        &gm,
+        "article.sheet[data-name=Nick] form.check select[name=weapon] option[value=sword]",
+    );
+    click(
+        &gm,
+        "article.sheet[data-name=Nick] form.check select[name=gear] option[value=rope]",
+    );
     gm.wait_for(
         "the odds with the rope",
         "return document.querySelector('article.sheet[data-name=Nick] form.check .odds').textContent.includes('(15/16)')",
@@ -326,12 +375,20 @@ fn characters_and_a_combat_by_clicking() {
     );
     // Typed while typing: difficulty 7 needs a 6 and the Rule of 6 (no die-by-die shortcut
     // here: the number only has to change with the keystroke).
-    fill(&gm, "article.sheet[data-name=Nick] form.check input[name=number]", "1");
+    fill(
+        &gm,
+        "article.sheet[data-name=Nick] form.check input[name=number]",
+        "1",
+    );
     gm.wait_for(
         "difficulty 1 is automatic",
         "return document.querySelector('article.sheet[data-name=Nick] form.check .odds').textContent.includes('(1)') || document.querySelector('article.sheet[data-name=Nick] form.check .odds').textContent.includes('100.00%')",
     );
-    fill(&gm, "article.sheet[data-name=Nick] form.check input[name=number]", "4");
+    fill(
+        &gm,
+        "article.sheet[data-name=Nick] form.check input[name=number]",
+        "4",
+    );
     gm.wait_for(
         "the odds back at 15/16",
         "return document.querySelector('article.sheet[data-name=Nick] form.check .odds').textContent.includes('(15/16)')",
@@ -352,7 +409,11 @@ fn characters_and_a_combat_by_clicking() {
         "const s = document.querySelector('article.sheet[data-name=Lia]'); return !!s && s.textContent.includes('1 advancement point.')",
     );
     open_part(&pia, "Lia", "Advancement");
-    fill(&pia, "article.sheet[data-name=Lia] form.advance input[name=background]", "Tracker");
+    fill(
+        &pia,
+        "article.sheet[data-name=Lia] form.advance input[name=background]",
+        "Tracker",
+    );
     click(&pia, "article.sheet[data-name=Lia] form.advance button");
     pia.wait_for(
         "the advancement's die",
@@ -368,8 +429,14 @@ fn characters_and_a_combat_by_clicking() {
         "the static oppositions",
         "return document.querySelectorAll('article.sheet[data-name=Nick] form.static-fight select[name=foe] option').length >= 2",
     );
-    click(&gm, "article.sheet[data-name=Nick] form.static-fight select[name=foe] option[value='goblin mob']");
-    click(&gm, "article.sheet[data-name=Nick] form.static-fight button");
+    click(
+        &gm,
+        "article.sheet[data-name=Nick] form.static-fight select[name=foe] option[value='goblin mob']",
+    );
+    click(
+        &gm,
+        "article.sheet[data-name=Nick] form.static-fight button",
+    );
     gm.wait_for(
         "the static combat's outcome",
         "const s = document.querySelector('article.sheet[data-name=Nick] form.static-fight'); return !!s && /Outcome: (won|lost)/.test(s.textContent) && s.querySelectorAll('.die').length > 0",
@@ -383,7 +450,10 @@ fn characters_and_a_combat_by_clicking() {
         "const f = document.querySelector('form.start-combat'); return !!f && f.querySelectorAll('input[name=hero]').length === 2 && f.querySelectorAll('select[name=creature] option').length > 3",
     );
     fill(&gm, "form.start-combat input[name=name]", "The ford");
-    click(&gm, "form.start-combat select[name=creature] option[value=orc]");
+    click(
+        &gm,
+        "form.start-combat select[name=creature] option[value=orc]",
+    );
     fill(&gm, "form.start-combat input[name=count]", "2");
     click(&gm, "form.start-combat fieldset.foes button");
     gm.wait_for(
@@ -461,7 +531,12 @@ fn characters_and_a_combat_by_clicking() {
         let find = |action: &str, target: &str| {
             choices
                 .iter()
-                .find(|(a, l)| a == action && l.contains(target) && !l.contains(" bg ") && !l.contains("defend-bg"))
+                .find(|(a, l)| {
+                    a == action
+                        && l.contains(target)
+                        && !l.contains(" bg ")
+                        && !l.contains("defend-bg")
+                })
                 .map(|(_, l)| l.clone())
         };
         let end = "end".to_string();
@@ -491,7 +566,11 @@ fn characters_and_a_combat_by_clicking() {
             let p = state(&pia);
             if p["acting"] == Value::String(acting.clone()) {
                 assert!(
-                    p["choices"].as_array().unwrap().iter().all(|c| c["disabled"] == true),
+                    p["choices"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .all(|c| c["disabled"] == true),
                     "{p}"
                 );
                 player_waited = true;
@@ -510,13 +589,17 @@ fn characters_and_a_combat_by_clicking() {
             // page says so in place, and the game master plays it for her.
             lia_by_player = Some(ok);
             if !ok {
-                let error = pia.eval("return document.querySelector('.combat-view .error').textContent");
+                let error =
+                    pia.eval("return document.querySelector('.combat-view .error').textContent");
                 assert!(error.as_str().unwrap().contains("game master"), "{error}");
             }
             played = ok;
         }
         if !played {
-            assert!(play(&gm, &line), "the game master's line {line} was refused");
+            assert!(
+                play(&gm, &line),
+                "the game master's line {line} was refused"
+            );
         }
         if line.starts_with("shoot") {
             let band = s["choices"]
@@ -525,7 +608,11 @@ fn characters_and_a_combat_by_clicking() {
                 .iter()
                 .find(|c| c["line"] == Value::String(line.clone()))
                 .map(|c| c["band"].clone());
-            assert_ne!(band, Some(Value::String("engaged".into())), "a shot at range");
+            assert_ne!(
+                band,
+                Some(Value::String("engaged".into())),
+                "a shot at range"
+            );
             shot = true;
         }
         if line.starts_with("melee") && acting == "Nick" {
@@ -540,13 +627,23 @@ fn characters_and_a_combat_by_clicking() {
     let log = gm.eval("return document.querySelector('.combat-log').textContent");
     assert!(log.as_str().unwrap().contains("melee"), "{log}");
     let out = gm.eval("return document.querySelectorAll('.fighters tr.out').length");
-    assert!(out.as_u64().unwrap() >= 1, "someone went down");
+    assert!(
+        out.as_u64().unwrap() >= 1,
+        "someone went down: {}",
+        gm.text()
+    );
     // The heroes' hit points at the end of the fight, as the tracker shows them.
     let hp = |name: &str| -> u32 {
         let t = gm.eval(&format!(
             "return document.querySelector('.fighters tr[data-fighter={name}] td.hp').textContent"
         ));
-        t.as_str().unwrap().split('/').next().unwrap().parse().unwrap()
+        t.as_str()
+            .unwrap()
+            .split('/')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
     };
     let (nick_hp, lia_hp) = (hp("Nick"), hp("Lia"));
     assert!(
@@ -576,7 +673,9 @@ fn characters_and_a_combat_by_clicking() {
             ),
         );
     }
-    pia.eval("document.querySelector('article.sheet[data-name=Lia]').scrollIntoView(); return true");
+    pia.eval(
+        "document.querySelector('article.sheet[data-name=Lia]').scrollIntoView(); return true",
+    );
     pia.screenshot(&shots.join("sheets-7-player-after.png"));
 
     // Every field of both panels has a label.

@@ -156,8 +156,13 @@ async fn the_bestiary_lists_what_a_combat_can_name() {
     for c in creatures {
         let name = c["creature"]["name"].as_str().unwrap().replace(' ', "-");
         let line = format!("foe {name}");
-        s.json("POST", "/api/combat/line", &gm, Some(json!({ "line": line })))
-            .await;
+        s.json(
+            "POST",
+            "/api/combat/line",
+            &gm,
+            Some(json!({ "line": line })),
+        )
+        .await;
         names.push(name);
     }
     let status = s.json("GET", "/api/combat", &gm, None).await;
