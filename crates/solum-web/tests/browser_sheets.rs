@@ -678,6 +678,30 @@ fn characters_and_a_combat_by_clicking() {
     );
     pia.screenshot(&shots.join("sheets-7-player-after.png"));
 
+    // A hero of the original (made here through the API, as the other systems' panel does)
+    // shows as a whole sheet; the game master gives it gear from the sheet.
+    gm.eval(
+        "fetch('/api/classic/characters', {method: 'POST', headers: {'Content-Type': 'application/json', Authorization: 'Bearer ' + localStorage.getItem('solum.token')}, body: JSON.stringify({name: 'Grok', cliches: ['The veteran warrior']})}); return true",
+    );
+    gm.wait_for(
+        "Grok's sheet",
+        "return [...document.querySelectorAll('.sibling-list article.sheet')].some(a => a.textContent.includes('Grok') && a.textContent.includes('The veteran warrior'))",
+    );
+    fill(
+        &gm,
+        ".sibling-list form.classic-gear input[name=gear]",
+        "Lantern",
+    );
+    click(&gm, ".sibling-list form.classic-gear button");
+    gm.wait_for(
+        "the lantern on Grok's sheet",
+        "return [...document.querySelectorAll('.sibling-list article.sheet .stat')].some(r => r.querySelector('dt').textContent === 'Gear' && r.querySelector('dd').textContent === 'Lantern')",
+    );
+    pia.wait_for(
+        "Grok's sheet, without controls, on the player's screen",
+        "const a = [...document.querySelectorAll('.sibling-list article.sheet')].find(a => a.textContent.includes('Grok')); return !!a && a.textContent.includes('Lantern') && !a.querySelector('form')",
+    );
+
     // Every field of both panels has a label.
     for b in [&gm, &pia] {
         let unlabelled = b.eval(

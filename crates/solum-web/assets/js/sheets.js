@@ -734,24 +734,58 @@ function showStatic(box, v) {
 
 const siblingViews = {
   classic: ["So1um (original)", (c) => c.hero.name, (c) => [
-    ["Body", c.hero.body], ["Mind", c.hero.mind], ["Spirit", c.hero.spirit], ["Hit points", c.hero.hit_points],
+    ["Body", c.hero.body], ["Mind", c.hero.mind], ["Spirit", c.hero.spirit],
+    ["Hit points", c.hero.hit_points + (c.dead ? " (dead)" : "")],
     ["Clichés", (c.hero.cliches || []).join(", ") || "none"], ["Gear", (c.hero.gear || []).join(", ") || "none"],
+    ["Notes", c.hero.notes || ""],
   ]],
   sol: ["Project Sol", (c) => c.sheet.name, (c) => [
-    ["Edge", c.sheet.edge ? c.sheet.edge.current + "/" + c.sheet.edge.attribute : ""],
+    ["Edge", c.sheet.edge.points + " / " + c.sheet.edge.attribute],
     ["Attributes", Object.entries(c.sheet.attributes || {}).map(([k, v]) => k + " " + v).join(", ")],
-    ["Skills", (c.sheet.skills || []).map((s) => s.name + " " + s.ranks).join(", ") || "none"],
+    ["Skills", (c.sheet.skills || []).map((k) => k.name + " " + k.ranks + (k.progress ? " (progress " + k.progress + ")" : "")).join(", ") || "none"],
+    ["Trained this session", c.sheet.trained_this_session ? "yes" : "no"],
   ]],
   soluna: ["Sol'una", (c) => c.character.name, (c) => [
     ["Side", c.character.side], ["Mind", c.character.mind], ["Body", c.character.body], ["Shield", c.character.shield],
-    ["Hit points", c.character.hit_points], ["Melee", c.character.melee], ["Ranged", c.character.ranged], ["Flips", c.character.flips],
+    ["Hit points", c.character.hit_points], ["Melee", c.character.melee], ["Ranged", c.character.ranged],
+    ["Flips", c.character.flips + " (" + c.character.flips_per_test + " a test)"], ["Guard", c.character.guard],
+    ["Extra dice", c.character.extra_dice + " (" + c.character.dice_per_test + " a test)"],
   ]],
   dietype: ["Die types", (c) => c.sheet.name, (c) => [
     ["Abilities", Object.entries(c.sheet.abilities || {}).map(([k, v]) => k + " " + v).join(", ")],
     ["Skills", Object.entries(c.sheet.skills || {}).map(([k, v]) => k + " " + v).join(", ") || "none"],
-    ["Weapons", (c.sheet.weapons || []).map((w) => (w.name || w[0] || "") + "").join(", ") || "none"],
+    ["Weapons", Object.entries(c.sheet.weapons || {}).map(([k, w]) => k + " " + w.die + (w.modifier ? (w.modifier > 0 ? "+" : "") + w.modifier : "")).join(", ") || "none"],
+    ["Notes", c.sheet.notes || ""],
   ]],
 };
+
+/** What the API lets a member change on a sibling system's sheet, as forms. */
+function siblingForms(system, c, name) {
+  if (!mine(c)) return [];
+  if (system === "classic") {
+    return [form("classic-gear", [
+      field("Gear", input("gear", { required: true, maxlength: "100" })),
+      button("Give"),
+      button("Take away", "submit", "secondary"),
+    ], async (f, node, submitter) => {
+      const take = submitter && submitter.textContent === "Take away";
+      await ctx.api("POST", "/classic/characters/" + encodeURIComponent(name) + "/gear", take ? { remove: [f.gear.value] } : { add: [f.gear.value] });
+      ctx.emit("characters");
+      await loadSiblings();
+    })];
+  }
+  if (system === "sol" && ctx.me.gm) {
+    return [form("sol-session", [
+      button("New session (Edge refreshed, training allowed)"),
+      button("New encounter", "submit", "secondary"),
+    ], async (f, node, submitter) => {
+      const what = submitter && submitter.textContent === "New encounter" ? "/encounter" : "/session";
+      await ctx.api("POST", "/sol/characters/" + encodeURIComponent(name) + what);
+      await loadSiblings();
+    })];
+  }
+  return [];
+}
 
 function renderSiblings() {
   siblingBox.replaceChildren();
@@ -777,6 +811,7 @@ function renderSiblings() {
         dl.appendChild(statLine("Sheet", JSON.stringify(c).slice(0, 300)));
       }
       card.appendChild(dl);
+      card.append(...siblingForms(system, c, name));
       part.appendChild(card);
     }
     siblingBox.appendChild(part);
