@@ -373,6 +373,19 @@ fn characters_and_a_combat_by_clicking() {
             .unwrap()
             .contains("93.75%")
     );
+    // Without the reroll (the player's choice, S1): 1 - (1/2)^3 = 7/8.
+    click(
+        &gm,
+        "article.sheet[data-name=Nick] form.check select[name=gear_die] option[value=skip]",
+    );
+    gm.wait_for(
+        "the odds without the reroll",
+        "return document.querySelector('article.sheet[data-name=Nick] form.check .odds').textContent.includes('(7/8)')",
+    );
+    click(
+        &gm,
+        "article.sheet[data-name=Nick] form.check select[name=gear_die] option[value=best]",
+    );
     // Typed while typing: difficulty 7 needs a 6 and the Rule of 6 (no die-by-die shortcut
     // here: the number only has to change with the keystroke).
     fill(
@@ -503,6 +516,7 @@ fn characters_and_a_combat_by_clicking() {
         }
     };
     let mut shot = false;
+    let mut shot_now = false;
     let mut meleed = false;
     let mut lia_by_player: Option<bool> = None;
     let mut player_waited = false;
@@ -516,6 +530,7 @@ fn characters_and_a_combat_by_clicking() {
         if s["head"].as_str().unwrap().contains("— over") {
             break;
         }
+        let just_shot = std::mem::take(&mut shot_now);
         let acting = s["acting"].as_str().unwrap().to_string();
         let choices: Vec<(String, String)> = s["choices"]
             .as_array()
@@ -542,6 +557,14 @@ fn characters_and_a_combat_by_clicking() {
         let end = "end".to_string();
         let line = match acting.as_str() {
             "Lia" if !shot => find("shoot", "orc").unwrap_or(end),
+            "Lia" if just_shot => {
+                // Her action is spent on the shot (her move is not): shown greyed.
+                assert_eq!(
+                    gm.eval("const b = [...document.querySelectorAll('.combat .choice.spent')].find(b => b.textContent === 'Action spent'); return !!b && b.disabled"),
+                    true
+                );
+                end
+            }
             "Lia" => end,
             "Nick" if !meleed => find("melee", "orc")
                 .or_else(|| find("move closer", "orc"))
@@ -614,6 +637,7 @@ fn characters_and_a_combat_by_clicking() {
                 "a shot at range"
             );
             shot = true;
+            shot_now = true;
         }
         if line.starts_with("melee") && acting == "Nick" {
             meleed = true;

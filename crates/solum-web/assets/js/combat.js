@@ -431,6 +431,18 @@ function options() {
     b.addEventListener("click", () => play([c.line]));
     list.appendChild(b);
   }
+  // What the fighter has spent this turn, greyed (the server lists only what is legal now).
+  const hasAction = status.choices.some((c) => c.uses_action);
+  const hasMove = status.choices.some((c) => c.action.startsWith("move") || c.action === "disengage");
+  for (const [spent, text] of [[!hasAction, "Action spent"], [!hasMove, "Move spent"]]) {
+    if (!spent) continue;
+    const b = el("button", text, "choice spent");
+    b.type = "button";
+    b.dataset.action = "spent";
+    b.dataset.line = "";
+    b.disabled = true;
+    list.appendChild(b);
+  }
   box.appendChild(list);
   return box;
 }

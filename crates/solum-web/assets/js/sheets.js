@@ -579,6 +579,7 @@ function checkForm(owned) {
     field("Background", select("background", [...none, ...h.backgrounds])),
     field("Weapon", select("weapon", [...none, ...h.weapons.map((w) => w.name)])),
     field("Gear", select("gear", [...none, ...h.gear.map((g) => g.name)])),
+    field("Gear reroll", select("gear_die", [["best", "the best die to reroll"], ["skip", "no reroll"]], "best")),
     field("Against", select("against", [["difficulty", "a difficulty"], ["opposed", "an opposing pool"]], "difficulty")),
     field("Difficulty or dice", input("number", { type: "number", min: "1", max: "30", value: "4", required: true })),
     ...(ctx.me.gm ? [field("Secret", input("secret", { type: "checkbox" }), "check")] : []),
@@ -646,6 +647,7 @@ function checkBody(f) {
   if (f.background.value) body.background = f.background.value;
   if (f.weapon.value) body.weapon = f.weapon.value;
   if (f.gear.value) body.gear = f.gear.value;
+  if (f.gear.value && f.gear_die.value === "skip") body.gear_die = "skip";
   return body;
 }
 
