@@ -69,7 +69,9 @@ export function mount(container) {
     if (ch.started) log.push("Combat \"" + entry.combat + "\" begins" + (ch.started.roll_off ? " (draws rolled off)" : ""));
     if (ch.line) {
       const text = (ch.line.text || []).join(" ");
-      log.push((entry.by ? entry.by + ": " : "") + ch.line.line.line + (text ? " — " + text : ""));
+      // Who played it, when the entry says (a name, or a member with one).
+      const by = typeof entry.by === "string" ? entry.by : entry.by && entry.by.name;
+      log.push((by ? by + ": " : "") + ch.line.line.line + (text ? " — " + text : ""));
     }
     if (ch.ended) {
       const written = (ch.ended.written || []).map((w) => w.name + " " + w.before + " → " + w.after + " HP").join(", ");
@@ -102,8 +104,8 @@ async function load() {
   render();
 }
 
-/** Plays lines in order; stops at the first refused one (its error shown at `where`). */
-async function play(lines, where) {
+/** Plays lines in order; stops at the first refused one (its error shown in place). */
+async function play(lines) {
   busy = true;
   render();
   try {
@@ -111,7 +113,7 @@ async function play(lines, where) {
       const v = await ctx.api("POST", "/combat/line", { line });
       status = v.status;
     }
-    ctx.clearError(where === undefined ? view : where);
+    ctx.clearError(view);
   } catch (err) {
     busy = false;
     render();
@@ -130,6 +132,18 @@ function field(label, input, cls) {
 }
 
 function render() {
+  // A start form being filled in keeps what was typed: only its list of heroes follows.
+  const filling = !status && view.querySelector("form.start-combat");
+  if (filling) {
+    const old = filling.querySelector("fieldset.heroes");
+    const unchecked = new Set([...old.querySelectorAll("input[name=hero]")].filter((i) => !i.checked).map((i) => i.value));
+    const fresh = heroChecks();
+    fresh.querySelectorAll("input[name=hero]").forEach((i) => {
+      if (unchecked.has(i.value)) i.checked = false;
+    });
+    old.replaceWith(fresh);
+    return;
+  }
   const keepError = view.querySelector(".error");
   view.replaceChildren();
   if (!status) {
