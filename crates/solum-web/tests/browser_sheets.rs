@@ -46,14 +46,30 @@ fn js(text: &str) -> String {
     serde_json::to_string(text).unwrap()
 }
 
+/// Types into a field (found afresh: a refresh of the sheets may replace it at any time).
 fn fill(b: &Browser, css: &str, text: &str) {
-    let e = b.find(css);
-    b.type_in(&e, text);
+    b.find(css);
+    b.wait_for(
+        css,
+        &format!(
+            "const e = document.querySelector({}); if (!e) return false; e.focus(); e.value = {}; e.dispatchEvent(new Event('input', {{bubbles: true}})); e.dispatchEvent(new Event('change', {{bubbles: true}})); return true",
+            js(css),
+            js(text)
+        ),
+    );
 }
 
+/// Clicks an element (an `<option>`: chooses it in its select), found and clicked in one
+/// step in the page, so a refresh in between cannot leave a stale handle.
 fn click(b: &Browser, css: &str) {
-    let e = b.find(css);
-    b.click(&e);
+    b.find(css);
+    b.wait_for(
+        css,
+        &format!(
+            "const e = document.querySelector({}); if (!e) return false; if (e.tagName === 'OPTION') {{ e.selected = true; e.parentElement.dispatchEvent(new Event('change', {{bubbles: true}})); }} else e.click(); return true",
+            js(css)
+        ),
+    );
 }
 
 /// Opens a sheet's part (a `<details>`) unless it is open.

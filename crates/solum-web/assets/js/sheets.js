@@ -126,6 +126,8 @@ function form(cls, children, work) {
     for (const b of buttons) b.disabled = true;
     try {
       await work(f.elements, f, e.submitter);
+      // An added item's fields are emptied for the next one.
+      if (f.dataset.clear) for (const i of f.querySelectorAll("input:not([type=checkbox])")) i.value = "";
       ctx.clearError(f);
     } catch (err) {
       ctx.showError(f, err);
@@ -151,6 +153,12 @@ function typedFaces(f) {
     throw new Error("Real dice: type the faces as whole numbers, like 3 5 6");
   }
   return faces;
+}
+
+/** Marks a form whose text fields empty once it succeeds (an item added). */
+function clearing(f) {
+  f.dataset.clear = "yes";
+  return f;
 }
 
 function section(title, key, children) {
@@ -331,7 +339,32 @@ function nameEarned(sheet, after) {
 // ---------------------------------------------------------------------------------------
 // The sheets.
 
+/** The key of a sheet's field: the sheet, its form, the field's name. */
+function fieldKey(i) {
+  const card = i.closest("article.sheet");
+  const f = i.closest("form");
+  return card && f && i.name ? card.dataset.name + "|" + f.className + "|" + i.name : null;
+}
+
 function render() {
+  // What is being typed in a sheet's forms survives a refresh (another member's change).
+  const kept = new Map();
+  for (const i of listBox.querySelectorAll("input, select, textarea")) {
+    const k = fieldKey(i);
+    if (k) kept.set(k, i.type === "checkbox" ? i.checked : i.value);
+  }
+  const focused = document.activeElement && listBox.contains(document.activeElement) ? fieldKey(document.activeElement) : null;
+  fill();
+  for (const i of listBox.querySelectorAll("input, select, textarea")) {
+    const k = fieldKey(i);
+    if (!k || !kept.has(k)) continue;
+    if (i.type === "checkbox") i.checked = kept.get(k);
+    else if (i.tagName !== "SELECT" || [...i.options].some((o) => o.value === kept.get(k))) i.value = kept.get(k);
+    if (k === focused) i.focus();
+  }
+}
+
+function fill() {
   listBox.replaceChildren();
   if (!characters.length) {
     listBox.appendChild(el("p", "No So1um Expanded character at the table yet.", "hint"));
@@ -449,12 +482,12 @@ function weaponForms(owned) {
       () => edit(h.name, { remove_weapons: [w.name] })));
     list.appendChild(li);
   }
-  const add = form("add-weapon", [
+  const add = clearing(form("add-weapon", [
     field("Weapon", input("name", { required: true, maxlength: "60" })),
     field("Class", select("class", classes, "light")),
     field("Ranged", input("ranged", { type: "checkbox" }), "check"),
     button("Add weapon"),
-  ], (f) => edit(h.name, { add_weapons: [{ name: f.name.value, class: f.class.value, ranged: f.ranged.checked }] }));
+  ], (f) => edit(h.name, { add_weapons: [{ name: f.name.value, class: f.class.value, ranged: f.ranged.checked }] })));
   return [list, add];
 }
 
@@ -485,11 +518,11 @@ function gearForms(owned) {
       () => edit(h.name, { remove_gear: [g.name] })));
     list.appendChild(li);
   }
-  const add = form("add-gear", [
+  const add = clearing(form("add-gear", [
     field("Gear", input("name", { required: true, maxlength: "60" })),
     field("What it does", select("effect", [["reroll", "rerolls one die"], ["enables", "makes it possible"]], "reroll")),
     button("Add gear"),
-  ], (f) => edit(h.name, { add_gear: [{ name: f.name.value, effect: f.effect.value }] }));
+  ], (f) => edit(h.name, { add_gear: [{ name: f.name.value, effect: f.effect.value }] })));
   const money = form("money", [
     field("Money", input("money", { type: "number", min: "0", max: "4294967295", value: String(h.money) })),
     button("Set money"),
@@ -554,10 +587,10 @@ function correctionForms(owned) {
     field("Value", input("value", { type: "number", min: "1", max: "4", value: String(h.body) })),
     button("Correct"),
   ], (f) => edit(h.name, { set: [[f.attribute.value, Number(f.value.value)]], correction: true }));
-  const add = form("correct-add-background", [
+  const add = clearing(form("correct-add-background", [
     field("Background", input("name", { required: true, maxlength: "60" })),
     button("Add (correction)"),
-  ], (f) => edit(h.name, { add_backgrounds: [f.name.value], correction: true }));
+  ], (f) => edit(h.name, { add_backgrounds: [f.name.value], correction: true })));
   const remove = form("correct-remove-background", [
     field("Background", select("name", h.backgrounds.length ? h.backgrounds : [["", "none"]])),
     button("Remove (correction)"),
@@ -765,7 +798,7 @@ const siblingViews = {
 function siblingForms(system, c, name) {
   if (!mine(c)) return [];
   if (system === "classic") {
-    return [form("classic-gear", [
+    return [clearing(form("classic-gear", [
       field("Gear", input("gear", { required: true, maxlength: "100" })),
       button("Give"),
       button("Take away", "submit", "secondary"),
@@ -774,7 +807,7 @@ function siblingForms(system, c, name) {
       await ctx.api("POST", "/classic/characters/" + encodeURIComponent(name) + "/gear", take ? { remove: [f.gear.value] } : { add: [f.gear.value] });
       ctx.emit("characters");
       await loadSiblings();
-    })];
+    }))];
   }
   if (system === "sol" && ctx.me.gm) {
     return [form("sol-session", [
