@@ -175,9 +175,10 @@ fn characters_and_a_combat_by_clicking() {
     let gm = driver.browser(chromium, &dir.path().join("profile-gm"), 1280, 1000);
     gm.go(&url);
     gm.eval(WATCH);
-    fill(&gm, "#create input[name=table]", "The Ford");
-    fill(&gm, "#create input[name=name]", "Ada");
-    click(&gm, "#create button");
+    // The sign-in form is never redrawn: typed and clicked as a user does.
+    gm.type_in(&gm.find("#create input[name=table]"), "The Ford");
+    gm.type_in(&gm.find("#create input[name=name]"), "Ada");
+    gm.click(&gm.find("#create button"));
     gm.wait_for(
         "the panels",
         "return !document.getElementById('panels').hidden",
@@ -194,8 +195,8 @@ fn characters_and_a_combat_by_clicking() {
     let pia = driver.browser(chromium, &dir.path().join("profile-pia"), 390, 844);
     pia.go(&invite);
     pia.eval(WATCH);
-    fill(&pia, "#join input[name=name]", "Pia");
-    click(&pia, "#join button");
+    pia.type_in(&pia.find("#join input[name=name]"), "Pia");
+    pia.click(&pia.find("#join button"));
     pia.wait_for(
         "the panels",
         "return !document.getElementById('panels').hidden",
