@@ -11,6 +11,7 @@ mod conn;
 mod heavy;
 mod live;
 mod page;
+mod routes_page;
 mod unthrottled;
 mod writer;
 
@@ -350,6 +351,7 @@ pub fn app(state: AppState) -> Router {
         .route("/combat/end", post(combat_end))
         .route("/events", get(live::events))
         .route("/openapi.json", get(page::openapi))
+        .merge(routes_page::routes())
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such endpoint") })
         .method_not_allowed_fallback(|| async {
             ApiError::new(

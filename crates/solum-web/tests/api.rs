@@ -1628,6 +1628,7 @@ fn declared_routes() -> std::collections::BTreeSet<(String, String)> {
     let mut out = std::collections::BTreeSet::new();
     for (source, prefix) in [
         (include_str!("../src/lib.rs"), "/api"),
+        (include_str!("../src/routes_page.rs"), "/api"),
         (include_str!("../src/page.rs"), ""),
     ] {
         for chunk in source.split(".route(").skip(1) {

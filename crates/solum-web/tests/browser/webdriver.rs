@@ -1,5 +1,7 @@
 //! A small W3C WebDriver client over a plain loopback socket: the handful of commands the
 //! browser tests use, with no HTTP or WebDriver crate (those bring in about 130 crates).
+// Shared by several browser tests, each using some of it.
+#![allow(dead_code)]
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -257,6 +259,14 @@ impl Browser {
             );
             std::thread::sleep(Duration::from_millis(100));
         }
+    }
+
+    /// The page's visible text.
+    pub fn text(&self) -> String {
+        self.eval("return document.body.innerText")
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
     }
 
     /// Saves a PNG screenshot of the whole page.
