@@ -129,7 +129,7 @@ fn foes_named_while_a_fight_waits_are_refused_with_the_way_on() {
     );
     r.bad_input("already in a fight");
     r.bad_input("name no foes to go on");
-    r.bad_input("--abandon");
+    r.bad_input("abandon it");
     // A hero of the book has no fight under way: foes are needed.
     in_campaign(&c, &["classic", "fight", "goblin", "--seed", "3"])
         .bad_input("not a hero of the campaign");
@@ -158,7 +158,8 @@ fn an_abandoned_fight_is_journaled_and_frees_the_hero_to_rest_and_fight_again() 
         ],
     )
     .ok();
-    in_campaign(&c, &["classic", "rest", "Al", "--hours", "8"]).bad_input("--abandon");
+    in_campaign(&c, &["classic", "rest", "Al", "--hours", "8"])
+        .bad_input("abandon it before resting");
     // Al flees: no further damage, the troll lives on, the wound taken stays on the sheet.
     let v = in_campaign(&c, &["classic", "fight", "Al", "--abandon", "--json"]).json();
     assert_eq!(v["status"]["abandoned"], true);
@@ -192,7 +193,7 @@ fn an_abandoned_fight_is_journaled_and_frees_the_hero_to_rest_and_fight_again() 
         &["classic", "fight", "Al", "troll", "--rolled", "1,1,6,1,1,1"],
     )
     .ok();
-    in_campaign(&c, &["classic", "fight", "Al", "--abandon"]).bad_input("--decide");
+    in_campaign(&c, &["classic", "fight", "Al", "--abandon"]).bad_input("decide whether");
     let v = in_campaign(
         &c,
         &[

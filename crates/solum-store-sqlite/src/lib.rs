@@ -144,6 +144,9 @@ pub struct SqliteStore {
     path: PathBuf,
     conn: Connection,
     scope: Scope,
+    /// Groups opened and not yet ended: a group opened inside another (a use case's own
+    /// read-check-write inside the server's group of writes) ends with the outer one.
+    group_depth: u32,
 }
 
 impl SqliteStore {
@@ -169,7 +172,12 @@ impl SqliteStore {
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(&path, flags).map_err(|e| classify(&path, e))?;
-        let mut store = Self { path, conn, scope };
+        let mut store = Self {
+            path,
+            conn,
+            scope,
+            group_depth: 0,
+        };
         store.configure()?;
         store.migrate()?;
         Ok(store)
@@ -211,6 +219,7 @@ impl SqliteStore {
             path: owned,
             conn,
             scope,
+            group_depth: 0,
         };
         store
             .conn
@@ -784,15 +793,26 @@ impl CampaignStore for SqliteStore {
             self.conn
                 .execute_batch("BEGIN IMMEDIATE")
                 .map_err(|e| self.err(e))?;
+            self.group_depth = 1;
+        } else {
+            self.group_depth = self.group_depth.saturating_add(1);
         }
         Ok(())
     }
 
     fn end_group(&mut self) -> Result<(), StoreError> {
-        if !self.conn.is_autocommit() {
-            self.conn.execute_batch("COMMIT").map_err(|e| self.err(e))?;
+        if self.conn.is_autocommit() {
+            // Nothing open (SQLite rolled the group back under a failed write).
+            self.group_depth = 0;
+            return Ok(());
         }
-        Ok(())
+        if self.group_depth > 1 {
+            // An inner group: its writes commit with the outer one.
+            self.group_depth -= 1;
+            return Ok(());
+        }
+        self.group_depth = 0;
+        self.conn.execute_batch("COMMIT").map_err(|e| self.err(e))
     }
 
     fn entries_after(&self, after: i64, limit: usize) -> Result<Vec<Entry>, StoreError> {

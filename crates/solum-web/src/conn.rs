@@ -247,7 +247,7 @@ async fn idle_for(base: Instant, last: &AtomicU64, idle: Duration) {
 /// proxy itself appended; earlier ones were sent by the client and prove nothing). `None`
 /// when the header is missing, too long or not an address.
 fn forwarded_client(headers: &hyper::HeaderMap) -> Option<IpAddr> {
-    let value = headers.get_all("x-forwarded-for").iter().last()?;
+    let value = headers.get_all("x-forwarded-for").iter().next_back()?;
     let text = value.to_str().ok()?;
     if text.len() > 1_024 {
         return None;

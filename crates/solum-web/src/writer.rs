@@ -292,10 +292,13 @@ fn run_one(
         *store = Some(s);
         return job.answer(Some(e.into()));
     }
+    // A backend without groups (PostgreSQL: each write commits on its own) is idle here
+    // and stays so: only a group that was open can be lost.
+    let grouped = !s.is_idle();
     match catch_unwind(AssertUnwindSafe(|| job.run(s))) {
         Ok(s) => {
             // The group's transaction ended under the job: SQLite rolled it back whole.
-            let group_lost = s.is_idle();
+            let group_lost = grouped && s.is_idle();
             *store = Some(s);
             if group_lost {
                 tracing::error!("a group of writes was rolled back by a failed write");

@@ -145,22 +145,56 @@ fn create_table(b: &Browser, url: &str, table: &str, name: &str) {
     );
 }
 
-fn new_character(b: &Browser, name: &str, body: u32, mind: u32, charm: u32, backgrounds: &str) {
-    tab(b, "characters");
-    fill(b, "#new-character input[name=name]", name);
-    fill(b, "#new-character input[name=body]", &body.to_string());
-    fill(b, "#new-character input[name=mind]", &mind.to_string());
-    fill(b, "#new-character input[name=charm]", &charm.to_string());
-    fill(
-        b,
-        "#new-character input[name=backgrounds]",
-        &format!("{backgrounds}{ENTER}"),
-    );
+/// Sets a field of the page in the page itself (found afresh: the Characters tab redraws
+/// its sheets when the table changes), as typing would.
+fn set(b: &Browser, css: &str, text: &str) {
+    b.find(css);
     b.wait_for(
-        "the new character in the list",
+        css,
         &format!(
-            "return document.getElementById('characters').textContent.includes({})",
-            js(name)
+            "const e = document.querySelector({}); if (!e) return false; e.focus(); e.value = {}; e.dispatchEvent(new Event('input', {{bubbles: true}})); e.dispatchEvent(new Event('change', {{bubbles: true}})); return true",
+            js(css),
+            js(text)
+        ),
+    );
+}
+
+/// Chooses an option or clicks an element, found and used in one step in the page.
+fn choose(b: &Browser, css: &str) {
+    b.find(css);
+    b.wait_for(
+        css,
+        &format!(
+            "const e = document.querySelector({}); if (!e) return false; if (e.tagName === 'OPTION') {{ e.selected = true; e.parentElement.dispatchEvent(new Event('change', {{bubbles: true}})); }} else e.click(); return true",
+            js(css)
+        ),
+    );
+}
+
+const CREATE: &str = "form.create-character";
+
+/// Fills the Characters tab's creation form (attributes 3, 2 and 1 in the order given) and
+/// sends it.
+fn send_character(b: &Browser, name: &str, body: u32, mind: u32, charm: u32, background: &str) {
+    tab(b, "characters");
+    set(b, &format!("{CREATE} input[name=name]"), name);
+    for (attr, value) in [("body", body), ("mind", mind), ("charm", charm)] {
+        choose(
+            b,
+            &format!("{CREATE} select[name={attr}] option[value='{value}']"),
+        );
+    }
+    set(b, &format!("{CREATE} input[name=background]"), background);
+    choose(b, &format!("{CREATE} button"));
+}
+
+fn new_character(b: &Browser, name: &str, body: u32, mind: u32, charm: u32, background: &str) {
+    send_character(b, name, body, mind, charm, background);
+    b.wait_for(
+        "the new character made",
+        &format!(
+            "const r = document.querySelector('.creation-result'); return !!r && r.textContent.includes({})",
+            js(&format!("{name} is made"))
         ),
     );
 }
@@ -215,29 +249,21 @@ fn a_table_in_two_browsers() {
         "return document.activeElement.id === 'tab-characters' && document.getElementById('tab-characters').getAttribute('aria-selected') === 'true' && !document.getElementById('panel-characters').hidden && document.getElementById('panel-play').hidden",
     );
 
-    // A character that breaks a rule: the API's message next to the form that sent it.
-    fill(&gm, "#new-character input[name=name]", "Nick");
-    fill(&gm, "#new-character input[name=body]", "9");
-    fill(
-        &gm,
-        "#new-character input[name=armor]",
-        &format!("leather{ENTER}"),
-    );
+    // A character the rules refuse (a blank-looking name): the API's message next to the
+    // form that sent it, then gone once the form succeeds.
+    send_character(&gm, "\u{200B}", 3, 2, 1, "Sailor");
     gm.wait_for(
-        "the rules' refusal beside the form",
-        "const e = document.querySelector('#new-character > .error'); return !!e && !e.hidden && e.getAttribute('role') === 'alert' && e.textContent.includes('body')",
+        "the refusal beside the form",
+        &format!(
+            "const e = document.querySelector('{CREATE} .error'); return !!e && !e.hidden && e.getAttribute('role') === 'alert' && e.textContent.length > 0"
+        ),
     );
-    fill(&gm, "#new-character input[name=body]", "3");
-    fill(&gm, "#new-character input[name=mind]", "2");
-    fill(&gm, "#new-character input[name=charm]", "1");
-    fill(
-        &gm,
-        "#new-character input[name=backgrounds]",
-        &format!("Sailor{ENTER}"),
-    );
+    new_character(&gm, "Nick", 3, 2, 1, "Sailor");
     gm.wait_for(
-        "Nick in the list and the error gone",
-        "return document.getElementById('characters').textContent.includes('Nick') && document.querySelector('#new-character > .error').hidden",
+        "the error gone",
+        &format!(
+            "const e = document.querySelector('{CREATE} .error'); return !e || e.hidden || e.textContent === ''"
+        ),
     );
 
     // The odds before the roll: Body 3 against difficulty 4, no background: the best of
@@ -532,48 +558,7 @@ fn a_table_in_two_browsers() {
         &journal_has("Is the tide turning?"),
     );
 
-    // The game master runs a combat; the player's tracker follows it live.
-    tab(&gm, "combat");
-    gm.click(&gm.find("#combat-start button"));
-    gm.wait_for(
-        "the open combat",
-        "return !document.getElementById('combat-view').hidden",
-    );
-    for line in [
-        "hero Nick",
-        "foe orc",
-        "place Nick orc engaged",
-        "order Nick orc",
-    ] {
-        fill(
-            &gm,
-            "#combat-line input[name=line]",
-            &format!("{line}{ENTER}"),
-        );
-        gm.wait_for(
-            line,
-            &format!(
-                "return document.querySelector('#combat-line input[name=line]').value === '' && document.getElementById('journal').textContent.includes({})",
-                js(line)
-            ),
-        );
-    }
-    tab(&pia, "combat");
-    pia.wait_for(
-        "Nick to act on Pia's tracker",
-        "return document.getElementById('combat-head').textContent.includes('Nick to act') && document.querySelectorAll('#combat-choices li').length > 0 && document.querySelectorAll('#combat-fighters tr').length === 2",
-    );
-    gm.wait_for(
-        "the melee option's button",
-        "return [...document.querySelectorAll('#combat-choices button')].some((b) => b.title === 'melee orc')",
-    );
-    gm.eval(
-        "[...document.querySelectorAll('#combat-choices button')].find((b) => b.title === 'melee orc').click(); return true",
-    );
-    pia.wait_for(
-        "the melee in Pia's feed",
-        &journal_has("Combat fight: melee orc"),
-    );
+    // Combat by clicking, for both people at the table, is tests/browser_sheets.rs.
 
     // Markup in a player's words stays text on every screen.
     let payload =
@@ -656,15 +641,17 @@ fn a_table_in_two_browsers() {
         "return [...document.querySelectorAll('#journal li.secret')].filter(li => li.textContent.includes('Is Pia the traitor?') || li.textContent.includes('[vault]')).length === 2 && document.getElementById('journal').textContent.includes('The tide turns.') && document.getElementById('conn').textContent === 'live'",
     );
     std::thread::sleep(std::time::Duration::from_millis(500));
-    // Once per panel that shows it (the Play tab's check and the Characters tab read the
-    // characters), however many character and combat entries the journal holds.
+    // Once per panel that shows it (the Play tab's check, the Characters tab and the Combat
+    // tab's hero picker read the characters; the Characters and Other systems tabs the other
+    // systems' sheets), however many character and combat entries the journal holds: never
+    // one per replayed entry.
     let fetched = gm.eval(
         "const n = (p) => performance.getEntriesByType('resource').filter(e => new URL(e.name).pathname === p).length; return [n('/api/characters'), n('/api/combat'), n('/api/systems/characters'), n('/api/journal')]",
     );
-    assert_eq!(
-        fetched,
-        json!([2, 1, 1, 2]),
-        "characters, combat, systems, journal (the page and the scene)"
+    let within = |i: usize, most: u64| fetched[i].as_u64().is_some_and(|n| (1..=most).contains(&n));
+    assert!(
+        within(0, 3) && within(1, 1) && within(2, 2) && within(3, 2),
+        "characters, combat, systems, journal (the page and the scene): {fetched}"
     );
     gm.screenshot(&shots.join("8-desktop-after-reload.png"));
     // The player's seqs skip the secret entries: a gap, nothing else.
@@ -840,21 +827,6 @@ fn every_tab_passes_axe() {
     b.wait_for(
         "the answer",
         "return document.getElementById('answer').textContent.length > 0",
-    );
-    tab(&b, "combat");
-    b.click(&b.find("#combat-start button"));
-    b.wait_for(
-        "the line form",
-        "return !document.getElementById('combat-line').hidden",
-    );
-    fill(
-        &b,
-        "#combat-line input[name=line]",
-        &format!("hero Nick{ENTER}"),
-    );
-    b.wait_for(
-        "the tracker",
-        "return document.querySelectorAll('#combat-fighters tr').length === 1",
     );
     b.click(&b.find("#more summary"));
     b.click(&b.find("#open-systems"));

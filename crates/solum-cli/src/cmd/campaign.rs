@@ -40,15 +40,61 @@ pub(crate) fn open_existing(arg: &CampaignArg) -> anyhow::Result<Campaign<Box<dy
     ))
 }
 
-/// Where the campaign lives: the file of [`campaign_path`] (a `--database` address comes
-/// in a later change).
+/// The longest `--database` or $SOLUM_DATABASE taken.
+const MAX_DATABASE_LEN: usize = 2_048;
+
+/// Where the campaign lives: `--database`, else $SOLUM_DATABASE, else the file of
+/// [`campaign_path`].
 pub(crate) fn database(arg: &CampaignArg) -> anyhow::Result<Database> {
+    if let Some(db) = named_database(arg)? {
+        return Ok(db);
+    }
     Ok(Database::Sqlite(campaign_path(arg)?))
+}
+
+/// The database `--database` or $SOLUM_DATABASE names (`--campaign` wins over the
+/// variable), if any.
+fn named_database(arg: &CampaignArg) -> anyhow::Result<Option<Database>> {
+    let (text, from) = match (&arg.database, &arg.campaign) {
+        (Some(_), Some(_)) => {
+            return Err(bad(
+                "--database and --campaign both name the campaign: give one of them",
+            ));
+        }
+        (Some(t), None) => (t.clone(), "--database"),
+        (None, Some(_)) => return Ok(None),
+        (None, None) => match std::env::var("SOLUM_DATABASE") {
+            Ok(t) if !t.is_empty() => (t, "$SOLUM_DATABASE"),
+            _ => return Ok(None),
+        },
+    };
+    if text.trim().is_empty() {
+        return Err(bad(format!("{from}: give a database address or a file")));
+    }
+    if text.len() > MAX_DATABASE_LEN {
+        return Err(bad(format!(
+            "{from}: {} bytes long; at most {MAX_DATABASE_LEN} are taken",
+            text.len()
+        )));
+    }
+    let db: Database = text
+        .parse()
+        .map_err(|e: solum_store::StoreError| bad(format!("{from}: {e}")))?;
+    Ok(Some(db))
 }
 
 /// The campaign file: `--campaign` (before or after the subcommand), else $SOLUM_CAMPAIGN,
 /// else the default one in the user's data folder.
 pub(crate) fn campaign_path(arg: &CampaignArg) -> anyhow::Result<PathBuf> {
+    match named_database(arg)? {
+        Some(Database::Sqlite(path)) => return Ok(path),
+        Some(db @ Database::Postgres(_)) => {
+            return Err(bad(format!(
+                "this command works on a campaign file, not on the database {db}: give --campaign FILE"
+            )));
+        }
+        None => {}
+    }
     let from_env = std::env::var_os("SOLUM_CAMPAIGN");
     Ok(match (&arg.campaign, from_env) {
         (Some(p), _) if p.as_os_str().is_empty() => {

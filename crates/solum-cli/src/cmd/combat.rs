@@ -430,6 +430,7 @@ fn campaign_action(action: &CombatAction, out: &mut dyn Write) -> anyhow::Result
 fn attached(args: &CombatArgs, path: &std::path::Path, out: &mut dyn Write) -> anyhow::Result<()> {
     let mut campaign = super::campaign::open(&CampaignArg {
         campaign: Some(path.to_owned()),
+        database: None,
     })?;
     let (text, interactive) = match &args.script {
         Some(path) => (

@@ -270,6 +270,7 @@ pub fn run(args: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let path = campaign::campaign_path(&args.campaign)?;
     let mut campaign = campaign::open(&CampaignArg {
         campaign: Some(path.clone()),
+        database: None,
     })?;
     // Check the default genre now rather than at the first `idea`.
     ideas::genre_name(&args.genre).map_err(|e| bad(format!("--genre: {e}")))?;

@@ -10,12 +10,15 @@ use solum_store_open::Database;
 use crate::cli::ServeArgs;
 
 pub fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let path = super::campaign::campaign_path(&args.campaign)?;
-    solum_store_open::open(&Database::Sqlite(path.clone()), Scope::HOME)
-        .map_err(solum_app::AppError::from)?;
-    let shown = path.display().to_string();
+    let db = super::campaign::database(&args.campaign)?;
+    solum_store_open::open(&db, Scope::HOME).map_err(solum_app::AppError::from)?;
+    // A database is shown without its password.
+    let shown = match &db {
+        Database::Sqlite(path) => path.display().to_string(),
+        Database::Postgres(_) => db.to_string(),
+    };
     let mut printed = Ok(());
-    let mut config = solum_web::Config::new(path);
+    let mut config = solum_web::Config::new(db);
     config.public_origin = args.public_url.clone();
     let public = args.public_url.clone();
     config.trusted_proxies = args.trust_proxy.clone();
