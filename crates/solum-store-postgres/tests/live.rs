@@ -191,8 +191,8 @@ fn the_stores_debug_form_holds_no_credentials() {
     assert!(!format!("{listener:?}").contains("hunter2secret"));
 }
 
-/// A deadlock rolls the write back and runs its closure again: the second run finds the
-/// way free and lands, once.
+/// A deadlock rolls the write back and runs its closure again until it finds the way free;
+/// it lands once, with only the last run's changes.
 #[test]
 fn a_deadlocked_write_runs_again_and_lands_once() {
     let url = database();
@@ -240,17 +240,23 @@ fn a_deadlocked_write_runs_again_and_lands_once() {
     hold.commit().unwrap();
     let (result, runs, store) = writer.join().unwrap();
     result.unwrap();
-    assert_eq!(runs, 2, "run again once after the deadlock");
+    // At least once again; more is the scheduler's doing (the writer's next attempt can take
+    // the table's lock before the other connection wakes for it, and deadlock once more).
+    assert!(runs >= 2, "ran again after the deadlock ({runs} runs)");
     let texts: Vec<String> = store
         .entries_after(0, 10)
         .unwrap()
         .into_iter()
         .map(|e| e.body["text"].as_str().unwrap().to_owned())
         .collect();
-    assert_eq!(texts, ["entry 2"], "the first run's append was rolled back");
+    assert_eq!(
+        texts,
+        [format!("entry {runs}")],
+        "only the last run's append landed"
+    );
     assert_eq!(
         store.sheet("expanded", "Nick").unwrap().unwrap().body["n"],
-        2
+        runs
     );
 }
 
