@@ -136,6 +136,52 @@ pub fn create_table<S: TableStore>(
     Ok(Joined::of(token, &member))
 }
 
+/// How long the game master invite of a table made by [`new_table`] works: 7 days (an
+/// organizer makes the table and hands the link on; the game master may open it days later).
+pub const NEW_TABLE_GM_INVITE_SECONDS: i64 = 7 * 86_400;
+
+/// A table made for a game master who is not there yet (`solum table new`): the table and the
+/// invite that makes its game master, shown once.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NewTable {
+    /// The table's id.
+    pub table: i64,
+    /// Its name.
+    pub table_name: String,
+    /// The invite (as game master) to hand on: it works once, until its `expires`.
+    pub invite: Invite,
+}
+
+/// Makes a table named `name` without members, and one invite as its game master that works
+/// once for [`NEW_TABLE_GM_INVITE_SECONDS`]: whoever opens it chooses their name and runs
+/// the table from the page (its own invites included).
+pub fn new_table<S: TableStore>(store: &mut S, name: &str) -> Result<NewTable, AppError> {
+    new_table_at(store, name, jiff::Timestamp::now())
+}
+
+/// [`new_table`] at the time `at` (tests).
+pub fn new_table_at<S: TableStore>(
+    store: &mut S,
+    name: &str,
+    at: jiff::Timestamp,
+) -> Result<NewTable, AppError> {
+    let name = crate::name("table name", name, MAX_TITLE.min(MAX_NAME))?;
+    let token = new_token()?;
+    let expires = at.as_second().saturating_add(NEW_TABLE_GM_INVITE_SECONDS);
+    let (table, id) =
+        store.create_table_with_invite(&name, &token_hash(&token), &at.to_string(), expires)?;
+    Ok(NewTable {
+        table,
+        table_name: name,
+        invite: Invite {
+            token,
+            role: "gm",
+            id,
+            expires: unix_text(expires),
+        },
+    })
+}
+
 fn game_master_only(by: &Member, what: &str) -> Result<(), AppError> {
     if by.gm {
         Ok(())

@@ -233,3 +233,36 @@ fn scene_titles_and_combat_names_follow_the_name_rule() {
     }
     c.start_scene("The bridge", None).unwrap();
 }
+
+/// `solum table new`'s use case: a table with no member and one game master invite that
+/// works once, for 7 days (604,800 s) from its making, and makes whoever uses it the table's
+/// game master.
+#[test]
+fn a_new_table_waits_for_its_game_master_with_one_invite() {
+    let (_dir, mut s) = store();
+    // 2026-12-02T00:00:00Z is 1796169600 (date -d 2026-12-02T00:00:00Z +%s).
+    let at: jiff::Timestamp = "2026-12-02T00:00:00Z".parse().unwrap();
+    let made = tables::new_table_at(&mut s, "  The Convention ", at).unwrap();
+    assert_eq!(made.table_name, "The Convention");
+    assert_ne!(made.table, 0);
+    assert_eq!(made.invite.role, "gm");
+    assert_eq!(made.invite.expires, "2026-12-09T00:00:00Z");
+    assert_eq!(made.invite.token.len(), 64);
+
+    // Past its week the invite no longer works.
+    let late: jiff::Timestamp = "2026-12-09T00:00:01Z".parse().unwrap();
+    let e = tables::join_at(&mut s, &made.invite.token, "Ada", None, false, late).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Forbidden, "{e}");
+
+    let soon: jiff::Timestamp = "2026-12-08T23:59:59Z".parse().unwrap();
+    let gm = tables::join_at(&mut s, &made.invite.token, "Ada", None, false, soon).unwrap();
+    assert_eq!((gm.table, gm.member.role), (made.table, "gm"));
+    assert_eq!(gm.table_name, "The Convention");
+    // Once only.
+    assert!(tables::join_at(&mut s, &made.invite.token, "Bo", None, false, soon).is_err());
+
+    for bad in LOOK_ALIKES {
+        let e = tables::new_table(&mut s, bad).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::BadInput, "{bad:?}: {e}");
+    }
+}

@@ -88,6 +88,10 @@ pub enum Command {
     /// The solo companion: an interactive session over the campaign (`help` lists the
     /// commands). Reads piped standard input line by line too.
     Play(crate::cli_campaign::PlayArgs),
+    /// Tables of the web table: `table new NAME` makes one and prints its game master's
+    /// invite link (for a hosted campaign: see docs/hosting.md).
+    #[command(subcommand)]
+    Table(TableCommand),
     /// Serve the web table: the page and its JSON API over the campaign, on
     /// 127.0.0.1:7373 unless --addr says otherwise. Stop with Ctrl-C.
     Serve(ServeArgs),
@@ -2085,6 +2089,32 @@ pub struct OddsCheckArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `solum table …`.
+#[derive(Debug, Subcommand)]
+pub enum TableCommand {
+    /// Make a table and print the link that makes its game master (once, for 7 days):
+    /// whoever opens it names themselves, runs the table and invites the players from the
+    /// page.
+    New(TableNewArgs),
+}
+
+/// `solum table new`.
+#[derive(Debug, Args)]
+pub struct TableNewArgs {
+    /// The table's name (at most 60 characters).
+    pub name: String,
+    /// The address browsers reach the servers at (as `serve --public-url`), which the link
+    /// starts with. Default: http://127.0.0.1:7373, the address `solum serve` listens on
+    /// unless told otherwise.
+    #[arg(long, value_name = "URL", value_parser = solum_web::PublicOrigin::parse)]
+    pub public_url: Option<solum_web::PublicOrigin>,
+    /// Print one JSON object: `table`, `table_name`, `link`, `invite`, `role`, `expires`.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
 }
 
 /// `solum serve`.

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use solum_store::{Scope, Store, StoreError};
-use solum_store_postgres::PostgresStore;
+use solum_store_postgres::{ChangeListener, PostgresStore};
 use solum_store_sqlite::SqliteStore;
 
 /// Where a campaign lives, as the user named it.
@@ -150,6 +150,47 @@ pub fn open_existing(db: &Database, scope: Scope) -> Result<Box<dyn Store>, Stor
             store.set_scope(scope);
             Ok(Box::new(store))
         }
+    }
+}
+
+/// A server's one change feed from other processes: PostgreSQL tells each listening
+/// connection of every committed append ([`Changes::next_timeout`] yields the table);
+/// SQLite tells nothing, and a server looks at [`solum_store::StoreHandle::data_version`]
+/// instead.
+pub struct Changes {
+    listener: ChangeListener,
+}
+
+impl fmt::Debug for Changes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Changes")
+            .field("location", &self.listener.location())
+            .finish()
+    }
+}
+
+impl Changes {
+    /// The next table whose journal gained entries (committed by any process, this one
+    /// included), waiting at most `timeout`; none when nothing came in time. An error means
+    /// the listening connection is gone: [`listen`] again, then catch up by each table's
+    /// last number (what was committed meanwhile was not told).
+    pub fn next_timeout(
+        &mut self,
+        timeout: std::time::Duration,
+    ) -> Result<Option<i64>, StoreError> {
+        self.listener.next_timeout(timeout)
+    }
+}
+
+/// Listens for changes to the campaign `db`: `Some` on PostgreSQL (one connection, held
+/// open), `None` on SQLite, which has no notifications (watch `data_version`). Changes
+/// committed before this returns are not told: read up to the tables' numbers afterwards.
+pub fn listen(db: &Database) -> Result<Option<Changes>, StoreError> {
+    match db {
+        Database::Sqlite(_) => Ok(None),
+        Database::Postgres(url) => Ok(Some(Changes {
+            listener: ChangeListener::connect(url)?,
+        })),
     }
 }
 

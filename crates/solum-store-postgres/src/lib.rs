@@ -1462,6 +1462,37 @@ impl TableStore for PostgresStore {
         member_by_id(&mut *self.client.borrow_mut(), &location, member).map(Some)
     }
 
+    fn create_table_with_invite(
+        &mut self,
+        name: &str,
+        token_hash: &str,
+        at: &str,
+        expires: i64,
+    ) -> Result<(i64, i64), StoreError> {
+        let location = self.location.clone();
+        with_retries(&mut self.client.borrow_mut(), &location, |tx| {
+            let table: i64 = tx
+                .query_one(
+                    "INSERT INTO tables (name, created) VALUES ($1, $2) RETURNING id",
+                    &[&name, &at],
+                )?
+                .try_get(0)?;
+            tx.execute(
+                "INSERT INTO table_heads (table_id, last_seq) VALUES ($1, 0)
+                 ON CONFLICT (table_id) DO NOTHING",
+                &[&table],
+            )?;
+            let invite: i64 = tx
+                .query_one(
+                    "INSERT INTO invites (token_hash, table_id, role, created, expires)
+                     VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                    &[&token_hash, &table, &role(true), &at, &expires],
+                )?
+                .try_get(0)?;
+            Ok((table, invite))
+        })
+    }
+
     fn add_invite(
         &mut self,
         table: i64,

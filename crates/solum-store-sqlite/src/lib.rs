@@ -1044,6 +1044,36 @@ impl TableStore for SqliteStore {
         Ok(member)
     }
 
+    fn create_table_with_invite(
+        &mut self,
+        name: &str,
+        token_hash: &str,
+        at: &str,
+        expires: i64,
+    ) -> Result<(i64, i64), StoreError> {
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| classify(&path, e))?;
+        let run = |tx: &rusqlite::Transaction<'_>| -> rusqlite::Result<(i64, i64)> {
+            tx.execute(
+                "INSERT INTO tables (name, created) VALUES (?1, ?2)",
+                params![name, at],
+            )?;
+            let table = tx.last_insert_rowid();
+            tx.execute(
+                "INSERT INTO invites (token_hash, table_id, role, created, expires)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![token_hash, table, role(true), at, expires],
+            )?;
+            Ok((table, tx.last_insert_rowid()))
+        };
+        let made = run(&tx).map_err(|e| classify(&path, e))?;
+        tx.commit().map_err(|e| classify(&path, e))?;
+        Ok(made)
+    }
+
     fn add_invite(
         &mut self,
         table: i64,

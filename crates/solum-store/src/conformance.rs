@@ -36,6 +36,7 @@ pub fn run_all(factory: Factory<'_>) {
     sessions_expire_when_idle_and_end_on_logout(factory);
     an_oversized_entry_or_sheet_is_refused(factory);
     the_journal_is_append_only(factory);
+    a_table_made_for_an_invite_has_no_member_until_its_game_master_joins(factory);
 }
 
 /// When the conformance tables are created: 2026-12-01T00:00:00Z.
@@ -1015,5 +1016,52 @@ pub fn the_journal_is_append_only(factory: Factory<'_>) {
     assert_eq!(
         back, expected,
         "conformance: an entry changed after it was appended"
+    );
+}
+
+/// `create_table_with_invite`: a new table, empty, whose one invite (as game master) makes
+/// its first member, its game master; the table's journal starts at 1.
+pub fn a_table_made_for_an_invite_has_no_member_until_its_game_master_joins(factory: Factory<'_>) {
+    let mut s = factory();
+    let expires = AT_UNIX + 100;
+    let (t, invite) = s
+        .create_table_with_invite("The Convention", "gm-inv", AT, expires)
+        .unwrap();
+    assert_ne!(t, 0, "conformance: a new table is not the campaign's own");
+    let (t2, _) = s
+        .create_table_with_invite("Another", "gm-inv2", AT, expires)
+        .unwrap();
+    assert_ne!(t, t2, "conformance: each call makes its own table");
+    let rows = s.invites(t).unwrap();
+    assert_eq!(rows.len(), 1, "conformance: the new table's one invite");
+    assert_eq!(
+        (rows[0].id, rows[0].gm, rows[0].expires, rows[0].used_by),
+        (invite, true, expires, None)
+    );
+    s.set_scope(Scope {
+        table: t,
+        ..Scope::HOME
+    });
+    assert!(
+        s.members().unwrap().is_empty(),
+        "conformance: no member before the invite is used"
+    );
+    let gm = match s
+        .redeem_invite("gm-inv", "Ada", "ada", "s-ada", AT, AT_UNIX + 1)
+        .unwrap()
+    {
+        Redeemed::Joined(m) => m,
+        other => panic!("conformance: the new table's invite: {other:?}"),
+    };
+    assert_eq!(
+        (gm.table, gm.gm, gm.table_name.as_str()),
+        (t, true, "The Convention")
+    );
+    s.set_scope(Scope::member(t, gm.id, true));
+    let stored = s.append(&[entry(1)]).unwrap();
+    assert_eq!(
+        seqs(&stored),
+        vec![1],
+        "conformance: the new table's journal"
     );
 }

@@ -502,6 +502,18 @@ pub trait TableStore {
         at: &str,
     ) -> Result<Member, StoreError>;
 
+    /// Creates a table without members, and in the same transaction an unused invite as its
+    /// game master (`token_hash`, good until `expires`, Unix seconds): a table made by the
+    /// command line for a game master who joins from the page. The table's id and the
+    /// invite's id come back.
+    fn create_table_with_invite(
+        &mut self,
+        name: &str,
+        token_hash: &str,
+        at: &str,
+        expires: i64,
+    ) -> Result<(i64, i64), StoreError>;
+
     /// Stores an unused invite to `table` (as game master when `gm`), good until `expires`
     /// (Unix seconds); its id comes back.
     fn add_invite(
@@ -705,6 +717,15 @@ impl<T: TableStore + ?Sized> TableStore for Box<T> {
         at: &str,
     ) -> Result<Member, StoreError> {
         (**self).create_table(name, gm_name, gm_key, session_hash, at)
+    }
+    fn create_table_with_invite(
+        &mut self,
+        name: &str,
+        token_hash: &str,
+        at: &str,
+        expires: i64,
+    ) -> Result<(i64, i64), StoreError> {
+        (**self).create_table_with_invite(name, token_hash, at, expires)
     }
     fn add_invite(
         &mut self,

@@ -516,6 +516,39 @@ impl TableStore for MemoryStore {
         })
     }
 
+    fn create_table_with_invite(
+        &mut self,
+        name: &str,
+        token_hash: &str,
+        at: &str,
+        expires: i64,
+    ) -> Result<(i64, i64), StoreError> {
+        // One commit: no table is left without its invite.
+        self.commit(|d| {
+            if d.invites.iter().any(|i| i.token_hash == token_hash) {
+                return Err(StoreError::BadRecord(
+                    "an invite with this token exists".into(),
+                ));
+            }
+            let table = d.tables.keys().max().copied().unwrap_or(0) + 1;
+            d.tables.insert(table, name.to_owned());
+            let id = d.invites.iter().map(|i| i.row.id).max().unwrap_or(0) + 1;
+            d.invites.push(InviteRecord {
+                row: InviteRow {
+                    id,
+                    gm: true,
+                    created: at.to_owned(),
+                    expires,
+                    used_by: None,
+                    revoked: false,
+                },
+                table,
+                token_hash: token_hash.to_owned(),
+            });
+            Ok((table, id))
+        })
+    }
+
     fn add_session(
         &mut self,
         table: i64,

@@ -66,8 +66,9 @@ pub struct Config {
     pub rate_per_sec: f64,
     /// Notifications a live client may leave unread before it is dropped.
     pub live_buffer: usize,
-    /// How often the server's one watcher looks for entries written by another process
-    /// (the CLI) and re-checks the open streams' sessions when something was written.
+    /// On SQLite, how often the server's one watcher looks for entries written by another
+    /// process (the CLI) and re-checks the open streams' sessions when something was
+    /// written. On PostgreSQL nothing polls: the watcher listens for notifications.
     pub live_poll: Duration,
     /// Rolls and odds of dice expressions computed at once (the heavy work of the server);
     /// [`Config::new`] takes the machine's cores.

@@ -11,12 +11,21 @@
 //! full (it does not read) is dropped, and the others go on; it catches up when it
 //! reconnects.
 //!
-//! Writes of other processes (the command line on the same file) are found by one watcher
-//! per server, not by the streams: every [`crate::Config::live_poll`] it asks SQLite whether
-//! another connection committed (`PRAGMA data_version`), and if so reads each live table's
-//! last number and wakes the feeds that are behind. The same look re-checks the sessions of
-//! the open streams (an expired or deleted session's streams end), as does a look every
-//! [`SESSION_RECHECK`] whatever happened.
+//! A write of this server wakes its table's feed at once. Writes of other processes (another
+//! server on the same database, the command line) are found by one watcher per server, not
+//! by the streams:
+//!
+//! - On PostgreSQL, the watcher is one thread holding one listening connection
+//!   (`LISTEN solum_journal`; every append sends `NOTIFY` with its table inside its
+//!   transaction): each table told wakes its feed, which reads on from its last number. If
+//!   the connection drops, the watcher connects again and wakes every live feed, which catch
+//!   up by their tables' numbers: what was committed meanwhile is read then. Nothing polls.
+//!   The open streams' sessions are re-checked every [`SESSION_RECHECK`].
+//! - On SQLite (no notifications), every [`crate::Config::live_poll`] the watcher asks
+//!   whether another connection committed (`PRAGMA data_version`), and if so reads each live
+//!   table's last number and wakes the feeds that are behind. The same look re-checks the
+//!   sessions of the open streams (an expired or deleted session's streams end), as does a
+//!   look every [`SESSION_RECHECK`] whatever happened.
 //!
 //! Streams are capped overall, per table, per session and per peer address (429 past a
 //! cap). A stream lives as long as its session: its session is checked when it opens, logout
@@ -303,7 +312,7 @@ fn hand_out(c: &mut Clients, table: i64, items: Vec<Item>) {
     }
 }
 
-/// The server's one watcher: every `poll`, whether another connection wrote; if so, each
+/// The server's one watcher on SQLite: every `poll`, whether another connection wrote; if so, each
 /// live table's last number (feeds behind it are woken) and the open streams' sessions
 /// (also every [`SESSION_RECHECK`]). Stops when the last stream closes.
 async fn watch(clients: Arc<Mutex<Clients>>, path: Database, poll: Duration) {
@@ -378,6 +387,119 @@ async fn watch(clients: Arc<Mutex<Clients>>, path: Database, poll: Duration) {
     }
 }
 
+/// How long the PostgreSQL watcher waits for a notification before it looks whether it is
+/// still needed (the last stream closed) and whether the sessions are due a re-check.
+const LISTEN_TICK: Duration = Duration::from_secs(1);
+
+/// How long the PostgreSQL watcher waits before connecting again after its listening
+/// connection failed, at most (it starts at 100 ms and doubles).
+const LISTEN_RETRY_MAX: Duration = Duration::from_secs(5);
+
+/// Tables told at once, at most, before their feeds are woken (the rest wait for the next
+/// turn).
+const TOLD_AT_ONCE: usize = 1_024;
+
+/// The server's one watcher on PostgreSQL, on a thread of its own: one listening connection
+/// (see the module's documentation). Stops when the last stream closes.
+fn listen(clients: &Arc<Mutex<Clients>>, path: &Database, runtime: &tokio::runtime::Handle) {
+    // `notify` spawns the feeds' reads on the server's runtime.
+    let _entered = runtime.enter();
+    let mut changes: Option<solum_store_open::Changes> = None;
+    let mut retry = Duration::from_millis(100);
+    let mut sessions_store: Option<Box<dyn Store>> = None;
+    let mut checked = std::time::Instant::now();
+    loop {
+        {
+            let mut c = lock(clients);
+            if c.total == 0 {
+                c.watching = false;
+                return;
+            }
+        }
+        if checked.elapsed() >= SESSION_RECHECK {
+            checked = std::time::Instant::now();
+            recheck_sessions(clients, path, &mut sessions_store);
+        }
+        let Some(feed) = changes.as_mut() else {
+            match solum_store_open::listen(path) {
+                Ok(Some(listening)) => {
+                    changes = Some(listening);
+                    retry = Duration::from_millis(100);
+                    // Catch up: what was committed before the connection listened was not
+                    // told; every live feed reads on from its table's last number.
+                    let live: Vec<i64> = lock(clients).feeds.keys().copied().collect();
+                    for table in live {
+                        notify(clients, path, table);
+                    }
+                }
+                Ok(None) => {
+                    lock(clients).watching = false;
+                    return;
+                }
+                Err(e) => {
+                    tracing::warn!("the change feed cannot listen ({e}); trying again");
+                    std::thread::sleep(retry);
+                    retry = (retry * 2).min(LISTEN_RETRY_MAX);
+                }
+            }
+            continue;
+        };
+        let mut told = std::collections::BTreeSet::new();
+        let mut wait = LISTEN_TICK;
+        loop {
+            match feed.next_timeout(wait) {
+                Ok(Some(table)) => {
+                    told.insert(table);
+                    if told.len() >= TOLD_AT_ONCE {
+                        break;
+                    }
+                    // Take what else came already, then wake the feeds.
+                    wait = Duration::ZERO;
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    tracing::warn!("the change feed's connection failed ({e}); listening again");
+                    changes = None;
+                    break;
+                }
+            }
+        }
+        for table in told {
+            notify(clients, path, table);
+        }
+    }
+}
+
+/// Ends the streams of sessions that expired or were deleted (by another server too).
+fn recheck_sessions(
+    clients: &Arc<Mutex<Clients>>,
+    path: &Database,
+    store: &mut Option<Box<dyn Store>>,
+) {
+    let sessions: Vec<String> = lock(clients).per_session.keys().cloned().collect();
+    let s = match store.take() {
+        Some(s) => s,
+        None => match solum_store_open::open_existing(path, Scope::HOME) {
+            Ok(s) => s,
+            Err(_) => return,
+        },
+    };
+    let mut gone = Vec::new();
+    for session in sessions {
+        match tables::session_by_hash(&s, &session) {
+            Ok(None) => gone.push(session),
+            Ok(Some(_)) => {}
+            // Looked again at the next turn, with a new connection.
+            Err(_) => return,
+        }
+    }
+    *store = Some(s);
+    let mut c = lock(clients);
+    for session in &gone {
+        end_session(&mut c, session);
+    }
+}
+
 fn end_session(c: &mut Clients, session: &str) {
     let theirs: Vec<(i64, u64)> = c
         .tables
@@ -418,7 +540,8 @@ fn remove(c: &mut Clients, table: i64, id: u64) -> Option<Client> {
 }
 
 impl Hub {
-    /// The hub of a server whose campaign is `path`; its watcher looks every `poll`.
+    /// The hub of a server whose campaign is `path`; on SQLite its watcher looks every
+    /// `poll` (on PostgreSQL it listens instead).
     pub fn new(path: Database, poll: Duration) -> Self {
         Self {
             clients: Arc::default(),
@@ -479,7 +602,19 @@ impl Hub {
             && let Ok(runtime) = tokio::runtime::Handle::try_current()
         {
             c.watching = true;
-            runtime.spawn(watch(self.clients.clone(), self.path.clone(), self.poll));
+            if self.path.is_postgres() {
+                let (clients, path) = (self.clients.clone(), self.path.clone());
+                let spawned = std::thread::Builder::new()
+                    .name("solum-listen".into())
+                    .spawn(move || listen(&clients, &path, &runtime));
+                if let Err(e) = spawned {
+                    // The next stream tries again.
+                    tracing::error!("the change feed's thread could not start: {e}");
+                    c.watching = false;
+                }
+            } else {
+                runtime.spawn(watch(self.clients.clone(), self.path.clone(), self.poll));
+            }
         }
         Ok(Subscription {
             clients: self.clients.clone(),

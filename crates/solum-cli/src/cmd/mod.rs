@@ -20,6 +20,7 @@ pub(crate) mod serve;
 mod sim;
 mod sol;
 mod soluna;
+mod table;
 mod vehicle;
 
 /// Runs a parsed command line, writing to `out`.
@@ -94,6 +95,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::RollOff(args) => campaign::roll_off(&args, out),
         Command::Play(args) => play::run(&args, out),
         Command::Serve(args) => serve::run(&args, out),
+        Command::Table(crate::cli::TableCommand::New(args)) => table::new(&args, out),
         Command::Completions { shell } => {
             // clap_complete panics on a failed write: generate into memory, then write.
             let mut text = Vec::new();

@@ -1,0 +1,48 @@
+//! `solum table new`: a table for a game master who joins from the page (a hosted campaign's
+//! way to open tables; see docs/hosting.md).
+
+use std::io::Write;
+
+use crate::cli::TableNewArgs;
+use crate::render::{DIM, paint};
+
+/// Where the link points when `--public-url` is not given: the address `solum serve`
+/// listens on by default.
+pub const DEFAULT_PUBLIC_URL: &str = "http://127.0.0.1:7373";
+
+/// Makes the table and prints its game master's link.
+pub fn new(args: &TableNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let mut store = super::campaign::open(&args.campaign)?.into_store();
+    let made = solum_app::tables::new_table(&mut store, &args.name)?;
+    let origin = args
+        .public_url
+        .as_ref()
+        .map_or(DEFAULT_PUBLIC_URL, |p| p.origin());
+    let link = format!("{origin}/#invite={}", made.invite.token);
+    if args.json {
+        let view = serde_json::json!({
+            "table": made.table,
+            "table_name": made.table_name,
+            "link": link,
+            "invite": made.invite.token,
+            "role": made.invite.role,
+            "expires": made.invite.expires,
+        });
+        writeln!(out, "{view}")?;
+        return Ok(());
+    }
+    writeln!(out, "Table {} \"{}\" made.", made.table, made.table_name)?;
+    writeln!(out, "Game master: {link}")?;
+    writeln!(
+        out,
+        "{}",
+        paint(
+            DIM,
+            &format!(
+                "  (works once, until {}: whoever opens it names themselves, runs the table and invites its players from the page)",
+                made.invite.expires
+            )
+        )
+    )?;
+    Ok(())
+}
