@@ -216,3 +216,584 @@ fn two_servers_share_one_database_live() {
     let verify = run(&["journal", "verify"], &db);
     assert!(verify.status.success(), "{}", text(&verify));
 }
+
+// ---------------------------------------------------------------------------------------
+// Many servers: a table made by `solum table new`, live rolls across servers, a server
+// killed in a burst, concurrent edits of one sheet.
+// ---------------------------------------------------------------------------------------
+
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// An HTTP answer: its status, its `Retry-After` (seconds) and its body.
+struct Answer {
+    status: u16,
+    retry_after: Option<u64>,
+    body: String,
+}
+
+impl Answer {
+    fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+}
+
+/// Why a request got no answer: nothing was sent (the server is gone), or it was sent and
+/// the connection broke before the answer (the request may or may not have been done).
+#[derive(Debug)]
+enum Failed {
+    NotSent,
+    NoAnswer,
+}
+
+/// One request on a fresh connection: `METHOD path` with `body` (JSON) as `session`.
+fn request(
+    port: u16,
+    method: &str,
+    path: &str,
+    session: Option<&str>,
+    body: Option<&str>,
+) -> Result<Answer, Failed> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).map_err(|_| Failed::NotSent)?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let auth = session.map_or_else(String::new, |s| format!("Authorization: Bearer {s}\r\n"));
+    let body = body.unwrap_or("");
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream
+        .write_all(head.as_bytes())
+        .map_err(|_| Failed::NotSent)?;
+    let mut raw = String::new();
+    stream
+        .read_to_string(&mut raw)
+        .map_err(|_| Failed::NoAnswer)?;
+    let (head, body) = raw.split_once("\r\n\r\n").ok_or(Failed::NoAnswer)?;
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or(Failed::NoAnswer)?;
+    let retry_after = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("retry-after:")
+                .map(|v| v.trim().to_string())
+        })
+        .and_then(|v| v.parse().ok());
+    Ok(Answer {
+        status,
+        retry_after,
+        body: body.to_string(),
+    })
+}
+
+/// A change as the page makes it: sent again after `Retry-After` when the server answers
+/// 429 (a rate limit) or 503 (busy), nothing having been written; sent to the next server
+/// when one cannot be reached. `Err` when the connection broke after the request was sent
+/// (whether it was done is unknown: the page would tell the player, not send it again).
+fn change(
+    ports: &[u16],
+    first: usize,
+    method: &str,
+    path: &str,
+    session: &str,
+    body: &str,
+) -> Result<Answer, Failed> {
+    let started = Instant::now();
+    let mut at = first;
+    loop {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "{method} {path} {body}: no answer in 2 minutes"
+        );
+        match request(
+            ports[at % ports.len()],
+            method,
+            path,
+            Some(session),
+            Some(body),
+        ) {
+            Ok(a) if a.status == 429 || a.status == 503 => {
+                std::thread::sleep(Duration::from_secs(a.retry_after.unwrap_or(1).min(5)));
+            }
+            Ok(a) => return Ok(a),
+            Err(Failed::NotSent) => {
+                at += 1;
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err(Failed::NoAnswer) => return Err(Failed::NoAnswer),
+        }
+    }
+}
+
+/// `solum table new NAME --json` on `db`: the table's id and its game master invite.
+fn table_new(db: &str, name: &str) -> (i64, String) {
+    let made = run(&["table", "new", name, "--json"], db);
+    assert!(made.status.success(), "{}", text(&made));
+    let v: serde_json::Value = serde_json::from_slice(&made.stdout).unwrap();
+    assert_eq!(v["table_name"], name);
+    assert_eq!(v["role"], "gm");
+    let token = v["invite"].as_str().unwrap().to_string();
+    assert_eq!(
+        v["link"].as_str().unwrap(),
+        format!("http://127.0.0.1:7373/#invite={token}")
+    );
+    (v["table"].as_i64().unwrap(), token)
+}
+
+/// Uses `invite` on the server at `port` as `name`; the session token.
+fn join(port: u16, invite: &str, name: &str) -> String {
+    let joined = request(
+        port,
+        "POST",
+        "/api/join",
+        None,
+        Some(&format!(r#"{{"invite":"{invite}","name":"{name}"}}"#)),
+    )
+    .unwrap();
+    assert_eq!(joined.status, 201, "{}", joined.body);
+    joined.json()["token"].as_str().unwrap().to_string()
+}
+
+/// A player invite made by the game master `gm` through `port`.
+fn player_invite(port: u16, gm: &str) -> String {
+    let inv = request(
+        port,
+        "POST",
+        "/api/invites",
+        Some(gm),
+        Some(r#"{"role":"player"}"#),
+    )
+    .unwrap();
+    assert!(inv.status == 200 || inv.status == 201, "{}", inv.body);
+    inv.json()["token"].as_str().unwrap().to_string()
+}
+
+/// One event of a live stream: its id (the table's number) and its data.
+#[derive(Debug, Clone)]
+struct Event {
+    id: i64,
+    data: String,
+}
+
+/// A live client as a browser's `EventSource` is: it reads the stream of the server at
+/// `ports[0]`; when the stream breaks it reconnects (to the next server if one cannot be
+/// reached) with `Last-Event-ID`, its last number. It stops once it has read entry `until`
+/// (while `until` is 0, it goes on) or after two minutes.
+fn follow(ports: Vec<u16>, session: String, until: Arc<AtomicI64>) -> Vec<Event> {
+    let started = Instant::now();
+    let mut events: Vec<Event> = Vec::new();
+    let mut at = 0usize;
+    let mut reconnects = 0;
+    'connect: loop {
+        let last = events.last().map_or(0, |e| e.id);
+        let stop = until.load(Ordering::SeqCst);
+        if (stop > 0 && last >= stop) || started.elapsed() > Duration::from_secs(120) {
+            return events;
+        }
+        let port = ports[at % ports.len()];
+        let Ok(mut live) = TcpStream::connect(("127.0.0.1", port)) else {
+            at += 1;
+            std::thread::sleep(Duration::from_millis(50));
+            continue;
+        };
+        reconnects += 1;
+        assert!(reconnects < 50, "the stream reconnected 50 times");
+        let resume = if last > 0 {
+            format!("Last-Event-ID: {last}\r\n")
+        } else {
+            String::new()
+        };
+        if write!(
+            live,
+            "GET /api/events?token={session} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{resume}\r\n"
+        )
+        .is_err()
+        {
+            at += 1;
+            continue;
+        }
+        live.set_read_timeout(Some(Duration::from_millis(300)))
+            .unwrap();
+        let mut pending = String::new();
+        let mut id: Option<i64> = None;
+        let mut head = true;
+        let mut buf = [0u8; 16 * 1024];
+        loop {
+            let stop = until.load(Ordering::SeqCst);
+            if (stop > 0 && events.last().is_some_and(|e| e.id >= stop))
+                || started.elapsed() > Duration::from_secs(120)
+            {
+                return events;
+            }
+            match live.read(&mut buf) {
+                Ok(0) => continue 'connect,
+                Ok(n) => pending.push_str(&String::from_utf8_lossy(&buf[..n])),
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    continue;
+                }
+                // Reset by a server that died: connect again.
+                Err(_) => continue 'connect,
+            }
+            if head {
+                let Some((h, rest)) = pending.split_once("\r\n\r\n") else {
+                    continue;
+                };
+                assert!(h.starts_with("HTTP/1.1 200"), "the stream was refused: {h}");
+                pending = rest.to_string();
+                head = false;
+            }
+            // Whole lines only; chunk sizes of the chunked body are lines of their own.
+            while let Some((line, rest)) = pending.split_once('\n') {
+                let line = line.trim_end_matches('\r').to_string();
+                pending = rest.to_string();
+                if let Some(n) = line.strip_prefix("id: ") {
+                    id = n.trim().parse().ok();
+                } else if let Some(data) = line.strip_prefix("data: ") {
+                    let n = id.take().expect("data without an id");
+                    events.push(Event {
+                        id: n,
+                        data: data.to_string(),
+                    });
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn table_new_rolls_through_a_reach_b_live_in_table_order_even_after_b_stops_listening() {
+    let server = TestPostgres::shared().unwrap_or_else(|e| panic!("{e}"));
+    let db = server.database("live").unwrap_or_else(|e| panic!("{e}"));
+
+    // The text form names the table and the link with its public address.
+    let shown = run(
+        &[
+            "table",
+            "new",
+            "Side Table",
+            "--public-url",
+            "https://table.example.org",
+        ],
+        &db,
+    );
+    assert!(shown.status.success(), "{}", text(&shown));
+    let shown = text(&shown);
+    assert!(shown.contains("\"Side Table\" made"), "{shown}");
+    assert!(
+        shown.contains("Game master: https://table.example.org/#invite="),
+        "{shown}"
+    );
+    let bad = run(&["table", "new", "   "], &db);
+    assert_eq!(bad.status.code(), Some(2), "{}", text(&bad));
+
+    let (table, invite) = table_new(&db, "The Convention");
+    let (_a, port_a, _) = serve(&db);
+    let (_b, port_b, _) = serve(&db);
+    // The invite made by the command line makes its game master on any server.
+    let gm = join(port_a, &invite, "Ada");
+    let me = request(port_b, "GET", "/api/me", Some(&gm), None).unwrap();
+    assert_eq!(me.status, 200, "{}", me.body);
+    assert_eq!(me.json()["table"], table, "{}", me.body);
+    assert_eq!(me.json()["member"]["role"], "gm", "{}", me.body);
+
+    let until = Arc::new(AtomicI64::new(0));
+    let reader = {
+        let (session, until) = (gm.clone(), until.clone());
+        std::thread::spawn(move || follow(vec![port_b], session, until))
+    };
+    let ask = |n: usize| {
+        let a = change(
+            &[port_a],
+            0,
+            "POST",
+            "/api/oracle",
+            &gm,
+            &format!(r#"{{"question":"Roll {n} through A?"}}"#),
+        )
+        .unwrap();
+        assert_eq!(a.status, 200, "{}", a.body);
+        a.json()["seq"].as_i64().unwrap()
+    };
+    let mut acknowledged: Vec<i64> = (0..5).map(ask).collect();
+
+    // B's listening connection is ended behind its back (as a database restart or a
+    // network cut would): B listens again and its feed catches up by the table's number.
+    let ended = server
+        .psql(
+            &db,
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
+             WHERE datname = current_database() AND query LIKE 'LISTEN%'",
+        )
+        .unwrap();
+    assert_ne!(ended.trim(), "0", "no listening connection was found");
+    acknowledged.extend((5..10).map(ask));
+    until.store(*acknowledged.last().unwrap(), Ordering::SeqCst);
+    let events = reader.join().unwrap();
+
+    // The table's own numbers, from 1, each once, in order, each with its roll.
+    assert_eq!(acknowledged, (1..=10).collect::<Vec<i64>>());
+    let ids: Vec<i64> = events.iter().map(|e| e.id).collect();
+    assert_eq!(ids, acknowledged, "{events:?}");
+    for (n, e) in events.iter().enumerate() {
+        assert!(e.data.contains(&format!("Roll {n} through A?")), "{e:?}");
+    }
+}
+
+#[test]
+fn a_server_killed_in_a_burst_of_rolls_loses_no_acknowledged_entry() {
+    const ROLLERS: usize = 4;
+    const ROLLS: usize = 30;
+    let server = TestPostgres::shared().unwrap_or_else(|e| panic!("{e}"));
+    let db = server.database("burst").unwrap_or_else(|e| panic!("{e}"));
+    let (_, invite) = table_new(&db, "Burst");
+    let (mut a, port_a, _) = serve(&db);
+    let (_b, port_b, _) = serve(&db);
+    let gm = join(port_a, &invite, "Gia");
+    let players: Vec<String> = (0..ROLLERS)
+        .map(|n| join(port_b, &player_invite(port_a, &gm), &format!("Player{n}")))
+        .collect();
+
+    // Live clients on both servers: the game master on each, every player on one.
+    let until = Arc::new(AtomicI64::new(0));
+    let mut readers = Vec::new();
+    for (n, session) in std::iter::once(&gm)
+        .chain(std::iter::once(&gm))
+        .chain(players.iter())
+        .enumerate()
+    {
+        let ports = if n % 2 == 0 {
+            vec![port_a, port_b]
+        } else {
+            vec![port_b, port_a]
+        };
+        let (session, until) = (session.clone(), until.clone());
+        readers.push((
+            n < 2,
+            std::thread::spawn(move || follow(ports, session, until)),
+        ));
+    }
+    // Every stream is open before the burst (each reads the empty journal first).
+    std::thread::sleep(Duration::from_millis(500));
+
+    let acked: Arc<Mutex<Vec<(i64, String)>>> = Arc::default();
+    let unknown = Arc::new(AtomicUsize::new(0));
+    let rollers: Vec<_> = players
+        .iter()
+        .enumerate()
+        .map(|(p, session)| {
+            let (session, acked, unknown) = (session.clone(), acked.clone(), unknown.clone());
+            std::thread::spawn(move || {
+                for i in 0..ROLLS {
+                    let question = format!("P{p} roll {i}?");
+                    match change(
+                        &[port_a, port_b],
+                        p + i,
+                        "POST",
+                        "/api/oracle",
+                        &session,
+                        &format!(r#"{{"question":"{question}"}}"#),
+                    ) {
+                        Ok(answer) => {
+                            assert_eq!(answer.status, 200, "{}", answer.body);
+                            let seq = answer.json()["seq"].as_i64().unwrap();
+                            acked.lock().unwrap().push((seq, question));
+                        }
+                        // Cut off by the kill: not acknowledged, not sent again.
+                        Err(_) => {
+                            unknown.fetch_add(1, Ordering::SeqCst);
+                        }
+                    }
+                }
+            })
+        })
+        .collect();
+    // SIGKILL in the middle of the burst.
+    let started = Instant::now();
+    while acked.lock().unwrap().len() < ROLLERS * ROLLS / 3 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the burst stalled"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    a.0.kill().unwrap();
+    let killed_after = acked.lock().unwrap().len();
+    for r in rollers {
+        r.join().unwrap();
+    }
+    let last = change(
+        &[port_b],
+        0,
+        "POST",
+        "/api/notes",
+        &gm,
+        r#"{"text":"the burst is over"}"#,
+    )
+    .unwrap();
+    assert_eq!(last.status, 201, "{}", last.body);
+    let end = last.json()["seq"].as_i64().unwrap();
+    until.store(end, Ordering::SeqCst);
+
+    let mut acked = acked.lock().unwrap().clone();
+    acked.push((end, "the burst is over".into()));
+    acked.sort();
+    let unknown = unknown.load(Ordering::SeqCst);
+    eprintln!(
+        "burst: killed after {killed_after} acknowledged rolls; {} acknowledged in all, {unknown} cut off, last entry {end}",
+        acked.len()
+    );
+    assert!(
+        killed_after < ROLLERS * ROLLS,
+        "the kill came after the burst"
+    );
+    assert_eq!(acked.len() + unknown, ROLLERS * ROLLS + 1);
+    let seqs: BTreeSet<i64> = acked.iter().map(|(s, _)| *s).collect();
+    assert_eq!(seqs.len(), acked.len(), "two answers named one number");
+    // Entries cut off by the kill may have been kept or not; every number up to the last
+    // is one entry, and at most `unknown` of them were not acknowledged.
+    assert!(end as usize >= acked.len() && end as usize <= acked.len() + unknown);
+
+    for (gm_view, reader) in readers {
+        let events = reader.join().unwrap();
+        let ids: Vec<i64> = events.iter().map(|e| e.id).collect();
+        // In order, each once.
+        assert!(
+            ids.windows(2).all(|w| w[0] < w[1]),
+            "out of order or doubled: {ids:?}"
+        );
+        if gm_view {
+            assert_eq!(
+                ids,
+                (1..=end).collect::<Vec<i64>>(),
+                "a game master's stream"
+            );
+        }
+        for (seq, question) in &acked {
+            let e = events
+                .iter()
+                .find(|e| e.id == *seq)
+                .unwrap_or_else(|| panic!("entry {seq} ({question}) missing: {ids:?}"));
+            assert!(
+                e.data.contains(question.as_str()),
+                "{e:?} is not {question}"
+            );
+        }
+    }
+
+    // The table's journal re-derives every roll, through the server that lived.
+    let report = request(port_b, "GET", "/api/journal/verify", Some(&gm), None).unwrap();
+    assert_eq!(report.status, 200, "{}", report.body);
+    let report = report.json();
+    assert_eq!(report["mismatches"], serde_json::json!([]), "{report}");
+    assert_eq!(report["entries"], end, "{report}");
+    let verify = run(&["journal", "verify"], &db);
+    assert!(verify.status.success(), "{}", text(&verify));
+    drop(a);
+}
+
+#[test]
+fn fifty_concurrent_edits_of_one_sheet_over_two_servers_are_all_kept() {
+    const EDITS: usize = 50;
+    let server = TestPostgres::shared().unwrap_or_else(|e| panic!("{e}"));
+    let db = server.database("edits").unwrap_or_else(|e| panic!("{e}"));
+    let (_, invite) = table_new(&db, "Edits");
+    let (_a, port_a, _) = serve(&db);
+    let (_b, port_b, _) = serve(&db);
+    let gm = join(port_a, &invite, "Gia");
+    let made = change(
+        &[port_b],
+        0,
+        "POST",
+        "/api/characters",
+        &gm,
+        r#"{"name":"Nick","body":3,"mind":2,"charm":1,"backgrounds":["Sailor"],"weapon":{"name":"dagger","class":"light"},"armor_name":"leather"}"#,
+    )
+    .unwrap();
+    assert_eq!(made.status, 201, "{}", made.body);
+
+    // Each edit adds one thing of its own, so that every kept edit shows on the sheet: 20
+    // pieces of gear and 19 weapons (the limit of each list is 20, the dagger is one) and 11
+    // backgrounds (a game master's correction).
+    let edit = |i: usize| -> (String, &'static str, String) {
+        match i {
+            0..20 => (
+                format!(r#"{{"add_gear":[{{"name":"gear{i}","effect":"enables"}}]}}"#),
+                "gear",
+                format!("gear{i}"),
+            ),
+            20..39 => (
+                format!(r#"{{"add_weapons":[{{"name":"weapon{i}","class":"light"}}]}}"#),
+                "weapons",
+                format!("weapon{i}"),
+            ),
+            _ => (
+                format!(r#"{{"add_backgrounds":["Background{i}"],"correction":true}}"#),
+                "backgrounds",
+                format!("Background{i}"),
+            ),
+        }
+    };
+    let go = Arc::new(std::sync::Barrier::new(EDITS));
+    let editors: Vec<_> = (0..EDITS)
+        .map(|i| {
+            let (gm, go, (body, _, _)) = (gm.clone(), go.clone(), edit(i));
+            std::thread::spawn(move || {
+                go.wait();
+                let a = change(
+                    &[port_a, port_b],
+                    i,
+                    "PATCH",
+                    "/api/characters/Nick",
+                    &gm,
+                    &body,
+                )
+                .unwrap();
+                assert_eq!(a.status, 200, "edit {i}: {}", a.body);
+            })
+        })
+        .collect();
+    for e in editors {
+        e.join().unwrap();
+    }
+
+    let sheet = request(port_a, "GET", "/api/characters/Nick", Some(&gm), None).unwrap();
+    assert_eq!(sheet.status, 200, "{}", sheet.body);
+    let sheet = sheet.json();
+    let c = &sheet["character"];
+    for i in 0..EDITS {
+        let (_, list, name) = edit(i);
+        let found = c[list].as_array().unwrap().iter().any(|v| {
+            v.as_str() == Some(name.as_str()) || v["name"].as_str() == Some(name.as_str())
+        });
+        assert!(
+            found,
+            "edit {i} ({name}) was acknowledged but is not on the sheet: {c}"
+        );
+    }
+    assert_eq!(c["gear"].as_array().unwrap().len(), 20, "{c}");
+    assert_eq!(c["weapons"].as_array().unwrap().len(), 20, "{c}");
+
+    // Each edit is one journal entry, and the sheet re-derives from them.
+    let report = request(port_b, "GET", "/api/journal/verify", Some(&gm), None).unwrap();
+    let report = report.json();
+    assert_eq!(report["mismatches"], serde_json::json!([]), "{report}");
+    assert_eq!(
+        report["sheet_mismatches"],
+        serde_json::json!([]),
+        "{report}"
+    );
+    assert_eq!(report["entries"], EDITS + 1, "{report}");
+}

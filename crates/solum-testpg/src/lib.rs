@@ -211,6 +211,26 @@ impl TestPostgres {
         Ok(self.url_of(&db))
     }
 
+    /// Runs `sql` with `psql` on the database whose URL is `url` (one of [`Self::database`]'s),
+    /// as the `postgres` role, and returns what it printed (unaligned, tuples only): a test's
+    /// way to act on the server behind the program's back (end a connection, say).
+    pub fn psql(&self, url: &str, sql: &str) -> Result<String, TestPgError> {
+        let db = url.rsplit('/').next().unwrap_or("postgres");
+        let port = self.port.to_string();
+        let psql = self.bin.join("psql");
+        let out = Command::new(&psql)
+            .args(["-h", "127.0.0.1", "-p", &port, "-U", "postgres", "-d", db])
+            .args(["-v", "ON_ERROR_STOP=1", "-Atc", sql])
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| TestPgError::Command {
+                what: psql.display().to_string(),
+                detail: e.to_string(),
+            })?;
+        check("psql", &out)?;
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+
     /// A fresh database, named after nothing in particular.
     pub fn fresh_database(&self) -> Result<String, TestPgError> {
         self.database("test")
