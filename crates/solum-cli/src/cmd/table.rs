@@ -38,7 +38,7 @@ pub fn new(args: &TableNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         "{}",
         paint(
             DIM,
-            &format!(
+            format!(
                 "  (works once, until {}: whoever opens it names themselves, runs the table and invites its players from the page)",
                 made.invite.expires
             )
