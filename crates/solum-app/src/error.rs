@@ -198,6 +198,8 @@ impl AppError {
     pub fn code(&self) -> Option<&'static str> {
         match self {
             Self::SessionHeld { .. } => Some("session-held"),
+            Self::Vehicle(v) => Some(v.code()),
+            Self::Simulation(s) => Some(s.code()),
             _ => None,
         }
     }

@@ -97,6 +97,20 @@ pub enum SimRefusal {
     CombatAndChosen,
 }
 
+impl SimRefusal {
+    /// A stable code for the API (`sim-fights`, …).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Fights { .. } => "sim-fights",
+            Self::TooMuchWork { .. } => "sim-too-much-work",
+            Self::EmptySide(_) => "sim-empty-side",
+            Self::CrowdedSide { .. } => "sim-crowded-side",
+            Self::NoCombat => "sim-no-combat",
+            Self::CombatAndChosen => "sim-combat-and-chosen",
+        }
+    }
+}
+
 /// Who acts first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

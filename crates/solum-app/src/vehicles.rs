@@ -260,6 +260,23 @@ impl VehicleError {
         }
     }
 
+    /// A stable code for the API (`vehicle-speed-in-attack`, …).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::SpeedInAttack { .. } => "vehicle-speed-in-attack",
+            Self::UnknownVehicle { .. } => "vehicle-unknown",
+            Self::RatingsBesideVehicle { .. } => "vehicle-ratings-beside-vehicle",
+            Self::PilotNeeded { .. } => "vehicle-pilot-needed",
+            Self::Pool { .. } => "vehicle-pool",
+            Self::Background { .. } => "vehicle-background",
+            Self::SeedRollsNothing { .. } => "dice-seed-rolls-nothing",
+            Self::TooFewDice { .. } => "dice-too-few",
+            Self::NotAFace { .. } => "dice-not-a-face",
+            Self::TooManyDice { .. } => "dice-too-many",
+            Self::TooManyTyped { .. } => "dice-typed-limit",
+        }
+    }
+
     /// The message with the fields named by `name` (the command line passes its flags):
     /// the message begins with the field (or, for dice counts, names it after "in").
     pub fn describe(&self, name: impl Fn(Field) -> String) -> String {
