@@ -321,7 +321,7 @@ fn fight_odds_are_bounded_and_reproducible() {
         &solum_app::combat::CombatSetup {
             heroes: vec!["Osric".into()],
             foes: vec![solum_app::combat::FoeCount {
-                name: "goblin".into(),
+                name: "orc".into(),
                 count: 1,
             }],
         },

@@ -30,15 +30,21 @@ pub(crate) async fn list(_auth: Auth) -> Json<VehicleListView> {
     Json(solum_app::vehicles::vehicles())
 }
 
-/// A vehicle roll asked for at the table.
-#[derive(Deserialize)]
+/// A vehicle roll asked for at the table: the app's input and the request's own `secret`
+/// (unknown fields refused, a misspelt `secret` included).
 pub(crate) struct RollRequest {
-    /// The pilots, vehicles, roll-off and typed dice.
-    #[serde(flatten)]
     input: VehicleRollInput,
-    /// A game master's secret roll.
-    #[serde(default)]
     secret: bool,
+}
+
+impl<'de> Deserialize<'de> for RollRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let (input, env): (_, crate::DiceEnvelope) = crate::split(d, &["secret"])?;
+        Ok(Self {
+            input,
+            secret: env.secret,
+        })
+    }
 }
 
 async fn odds(
@@ -68,7 +74,14 @@ async fn roll(
                 "dice typed in by hand are for a game master playing alone at the table".into(),
             ));
         }
-        c.vehicle_roll(kind, &req.input, VehicleDice::Dice(Dice::Fresh))
+        let dice = VehicleDice::Dice(Dice::Fresh);
+        match req.input.character.clone() {
+            // A player flies only their own characters (checked in the roll's transaction).
+            Some(name) => c.as_roller_of(&member, solum_app::characters::SYSTEM, &name, |c| {
+                c.vehicle_roll(kind, &req.input, dice)
+            }),
+            None => c.vehicle_roll(kind, &req.input, dice),
+        }
     })
     .await
     .map(Json)
