@@ -66,7 +66,8 @@ pub enum SimRefusal {
     },
     /// The estimated work is past the limit.
     #[error(
-        "fights {asked}: each takes about {steps_each:.0} steps (dice rolled and fighters considered, from a seeded pilot), and one simulation here takes at most {max_work}: simulate at most {most} fights"
+        "fights {asked}: each takes about {steps_each:.0} steps (dice rolled and fighters considered, from a seeded pilot), and one simulation here takes at most {max_work}{}",
+        if *most == 0 { format!(": one fight alone rolls more than {} dice", solum_play::sim::PILOT_DICE) } else { format!(": simulate at most {most} fights") }
     )]
     TooMuchWork {
         /// Fights asked for.
