@@ -206,7 +206,9 @@ pub fn simulate(
     limits: SimLimits,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<FightOddsView, AppError> {
-    let fights = options.fights.unwrap_or(DEFAULT_FIGHTS.min(limits.max_fights));
+    let fights = options
+        .fights
+        .unwrap_or(DEFAULT_FIGHTS.min(limits.max_fights));
     if !(1..=limits.max_fights).contains(&fights) {
         return Err(SimRefusal::Fights {
             asked: fights,
@@ -248,22 +250,16 @@ pub fn simulate(
         max_work: limits.max_work,
         most,
     };
-    let estimate = check_work(
-        fights,
-        seed,
-        make,
-        |e, d| e.fight(d),
-        Encounter::considered,
-    )
-    .map_err(|e| match e {
-        SimError::TooMuchWork {
-            steps_each, most, ..
-        } => AppError::from(too_much(
-            steps_each,
-            most.min(limits.max_work.saturating_div(steps_each.max(1.0) as u64)),
-        )),
-        other => bad("fight", other.to_string()),
-    })?;
+    let estimate = check_work(fights, seed, make, |e, d| e.fight(d), Encounter::considered)
+        .map_err(|e| match e {
+            SimError::TooMuchWork {
+                steps_each, most, ..
+            } => AppError::from(too_much(
+                steps_each,
+                most.min(limits.max_work.saturating_div(steps_each.max(1.0) as u64)),
+            )),
+            other => bad("fight", other.to_string()),
+        })?;
     let most = (limits.max_work as f64 / estimate.steps_per_fight).floor() as u64;
     if fights > most {
         return Err(too_much(estimate.steps_per_fight, most).into());

@@ -671,7 +671,8 @@ impl VehicleRecord {
     /// The limits of a roll made at the table, for an imported journal.
     pub(crate) fn check(&self) -> Result<(), AppError> {
         for p in [&self.first, &self.second] {
-            Pool::new(u64::from(p.pilot)).map_err(|e| crate::characters::bad("pilot", e.to_string()))?;
+            Pool::new(u64::from(p.pilot))
+                .map_err(|e| crate::characters::bad("pilot", e.to_string()))?;
             crate::text("vehicle", &p.vehicle.name, 200, true)?;
         }
         Ok(())
@@ -835,7 +836,9 @@ pub fn rating_word<T: Serialize>(value: &T) -> String {
 /// A pilot's pool typed in.
 fn typed_pilot(side: &SideInput<'_>) -> Result<PilotedVehicle, VehicleError> {
     let f = side.fields;
-    let pilot = side.pilot.ok_or(VehicleError::PilotNeeded { field: f.pilot })?;
+    let pilot = side
+        .pilot
+        .ok_or(VehicleError::PilotNeeded { field: f.pilot })?;
     if !(1..=solum_expanded::MAX_POOL).contains(&pilot) {
         return Err(VehicleError::Pool {
             field: f.pilot,

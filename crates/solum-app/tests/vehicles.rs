@@ -4,12 +4,11 @@
 
 use solum_app::fight_odds::{FightOddsInput, SimLimits, SimOptions, SimRefusal};
 use solum_app::vehicles::{
-    Field, VehicleDice, VehicleError, VehicleRollInput, VehicleRollKind, roll_vehicle,
-    vehicle_odds,
+    Field, VehicleDice, VehicleError, VehicleRollInput, VehicleRollKind, roll_vehicle, vehicle_odds,
 };
 use solum_app::{AppError, Campaign, Dice, NewCharacter, Record};
-use solum_expanded::check::Verdict;
 use solum_expanded::character::{Class, Weapon};
+use solum_expanded::check::Verdict;
 use solum_expanded::vehicle::{Handling, Speed};
 use solum_store::MemoryStore;
 
@@ -101,7 +100,11 @@ fn one_die_against_one_has_the_odds_of_the_rule_of_6_by_hand() {
     };
     let o = vehicle_odds(VehicleRollKind::Chase, &input).unwrap();
     assert_eq!(
-        (o.p_win_exact.as_str(), o.p_draw_exact.as_str(), o.p_lose_exact.as_str()),
+        (
+            o.p_win_exact.as_str(),
+            o.p_draw_exact.as_str(),
+            o.p_lose_exact.as_str()
+        ),
         ("3/7", "1/7", "3/7")
     );
     // With the roll-off the draw is settled by a fair contest: 1/2 each.
@@ -113,7 +116,10 @@ fn one_die_against_one_has_the_odds_of_the_rule_of_6_by_hand() {
         },
     )
     .unwrap();
-    assert_eq!((o.p_win_exact.as_str(), o.p_draw_exact.as_str()), ("1/2", "0"));
+    assert_eq!(
+        (o.p_win_exact.as_str(), o.p_draw_exact.as_str()),
+        ("1/2", "0")
+    );
 }
 
 #[test]

@@ -132,11 +132,14 @@ fn the_vehicle_commands_json_is_the_routes_json() {
         ),
     ];
     for (kind, body, flags) in cases {
-        let (status, mut answer) = http(&addr, &format!("/api/vehicles/{kind}"), Some(&token), body);
+        let (status, mut answer) =
+            http(&addr, &format!("/api/vehicles/{kind}"), Some(&token), body);
         assert!(status.contains("200"), "{kind} {body}: {status} {answer}");
         assert!(answer["seq"].as_i64().unwrap() > 0);
         answer.as_object_mut().unwrap().remove("seq");
-        let seed = answer["seed"].as_u64().expect("the server rolled with a seed");
+        let seed = answer["seed"]
+            .as_u64()
+            .expect("the server rolled with a seed");
         let mut args = vec!["vehicle", kind];
         args.extend_from_slice(flags);
         let seed = seed.to_string();

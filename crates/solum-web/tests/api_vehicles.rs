@@ -189,7 +189,11 @@ async fn the_catalogue_the_odds_and_a_chase_by_the_text() {
         )
         .await;
     assert_eq!(
-        (&odds["p_win_exact"], &odds["p_draw_exact"], &odds["p_lose_exact"]),
+        (
+            &odds["p_win_exact"],
+            &odds["p_draw_exact"],
+            &odds["p_lose_exact"]
+        ),
         (&json!("3/7"), &json!("1/7"), &json!("3/7"))
     );
     // The text's chase with its dice typed by the game master alone at the table.
@@ -205,7 +209,10 @@ async fn the_catalogue_the_odds_and_a_chase_by_the_text() {
             StatusCode::OK,
         )
         .await;
-    assert_eq!((v["pool"].as_u64(), v["against_pool"].as_u64()), (Some(3), Some(5)));
+    assert_eq!(
+        (v["pool"].as_u64(), v["against_pool"].as_u64()),
+        (Some(3), Some(5))
+    );
     assert_eq!(v["outcome"], "lose");
     assert_eq!(v["typed"], true);
     // The attack: 4 against 3 (handling only), 1,2,3,3 against 3,4,5: a miss.
@@ -221,7 +228,10 @@ async fn the_catalogue_the_odds_and_a_chase_by_the_text() {
             StatusCode::OK,
         )
         .await;
-    assert_eq!((v["pool"].as_u64(), v["verdict"].as_str()), (Some(4), Some("MISS")));
+    assert_eq!(
+        (v["pool"].as_u64(), v["verdict"].as_str()),
+        (Some(4), Some("MISS"))
+    );
     // Both rolls are in the journal as kind vehicle, and verify re-derives them.
     let entries = s.entries(&gm).await;
     assert_eq!(
@@ -234,7 +244,11 @@ async fn the_catalogue_the_odds_and_a_chase_by_the_text() {
     assert!(stream.contains(r#""kind":"vehicle""#), "{stream}");
     let verify = s.get("/api/journal/verify", &gm).await;
     assert_eq!(verify.status, StatusCode::OK, "{}", verify.text());
-    assert!(verify.text().contains("\"mismatches\":[]"), "{}", verify.text());
+    assert!(
+        verify.text().contains("\"mismatches\":[]"),
+        "{}",
+        verify.text()
+    );
 }
 
 #[tokio::test]
@@ -261,29 +275,56 @@ async fn refusals_name_the_rule_and_the_field() {
         "/api/vehicles/chase",
     )
     .await;
-    assert_eq!((st, v["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("vehicle-unknown")));
+    assert_eq!(
+        (st, v["code"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("vehicle-unknown"))
+    );
     let (st, v) = refused(json!({"against_pilot": 3}), "/api/vehicles/chase/odds").await;
-    assert_eq!((st, v["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("vehicle-pilot-needed")));
-    let (st, v) = refused(json!({"pilot": 1001, "against_pilot": 3}), "/api/vehicles/chase").await;
-    assert_eq!((st, v["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("vehicle-pool")));
-    let (st, _) = refused(json!({"pilot": 1, "against_pilot": 1, "warp": 9}), "/api/vehicles/chase").await;
+    assert_eq!(
+        (st, v["code"].as_str()),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Some("vehicle-pilot-needed")
+        )
+    );
+    let (st, v) = refused(
+        json!({"pilot": 1001, "against_pilot": 3}),
+        "/api/vehicles/chase",
+    )
+    .await;
+    assert_eq!(
+        (st, v["code"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("vehicle-pool"))
+    );
+    let (st, _) = refused(
+        json!({"pilot": 1, "against_pilot": 1, "warp": 9}),
+        "/api/vehicles/chase",
+    )
+    .await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY);
     let (st, v) = refused(
         json!({"pilot": 1, "against_pilot": 1, "rolled": [3, 4], "against_rolled": [2]}),
         "/api/vehicles/chase",
     )
     .await;
-    assert_eq!((st, v["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("dice-too-many")));
+    assert_eq!(
+        (st, v["code"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("dice-too-many"))
+    );
     let (st, v) = refused(
         json!({"pilot": 1, "against_pilot": 1, "rolled": [7], "against_rolled": [2]}),
         "/api/vehicles/chase",
     )
     .await;
-    assert_eq!((st, v["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("dice-not-a-face")));
+    assert_eq!(
+        (st, v["code"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("dice-not-a-face"))
+    );
     // Nothing of it was journaled.
     assert!(s.entries(&gm).await.iter().all(|e| e["kind"] != "vehicle"));
     // A player types no dice and flies only their own characters.
-    s.ok("/api/characters", &gm, hero("Nick"), StatusCode::CREATED).await;
+    s.ok("/api/characters", &gm, hero("Nick"), StatusCode::CREATED)
+        .await;
     let pia = s.player(&gm, "Pia").await;
     let a = s
         .post(
@@ -310,7 +351,10 @@ async fn refusals_name_the_rule_and_the_field() {
             StatusCode::OK,
         )
         .await;
-    assert_eq!((v["pilot"].as_u64(), v["character"].as_str()), (Some(3), Some("Nick")));
+    assert_eq!(
+        (v["pilot"].as_u64(), v["character"].as_str()),
+        (Some(3), Some("Nick"))
+    );
     // A player's roll without a character is theirs to make.
     s.ok(
         "/api/vehicles/attack",
@@ -325,25 +369,45 @@ async fn refusals_name_the_rule_and_the_field() {
 async fn the_odds_of_a_fight_are_bounded_and_reproducible() {
     let s = server();
     let gm = s.table("T", "Ada").await;
-    s.ok("/api/characters", &gm, hero("Nick"), StatusCode::CREATED).await;
+    s.ok("/api/characters", &gm, hero("Nick"), StatusCode::CREATED)
+        .await;
     let body = json!({"heroes": ["Nick"], "foes": [{"name": "orc", "count": 2}], "fights": 1000, "seed": 5});
-    let a = s.ok("/api/fight/odds", &gm, body.clone(), StatusCode::OK).await;
+    let a = s
+        .ok("/api/fight/odds", &gm, body.clone(), StatusCode::OK)
+        .await;
     let b = s.ok("/api/fight/odds", &gm, body, StatusCode::OK).await;
     assert_eq!(a, b, "the same seed gives the same figures");
-    assert_eq!((a["heroes"].as_u64(), a["foes"].as_u64(), a["fights"].as_u64()), (Some(1), Some(2), Some(1000)));
-    let (w, l, u) = (a["wins"].as_u64().unwrap(), a["losses"].as_u64().unwrap(), a["undecided"].as_u64().unwrap());
+    assert_eq!(
+        (
+            a["heroes"].as_u64(),
+            a["foes"].as_u64(),
+            a["fights"].as_u64()
+        ),
+        (Some(1), Some(2), Some(1000))
+    );
+    let (w, l, u) = (
+        a["wins"].as_u64().unwrap(),
+        a["losses"].as_u64().unwrap(),
+        a["undecided"].as_u64().unwrap(),
+    );
     assert_eq!(w + l + u, 1000);
     let lo = a["win_rate_95"][0].as_f64().unwrap();
     let hi = a["win_rate_95"][1].as_f64().unwrap();
     assert!(lo <= a["win_rate"].as_f64().unwrap() && a["win_rate"].as_f64().unwrap() <= hi);
     // The web's limit: 20,000 fights.
     let big = s
-        .post("/api/fight/odds", &gm, json!({"heroes": ["Nick"], "foes": [{"name": "orc"}], "fights": 20001}))
+        .post(
+            "/api/fight/odds",
+            &gm,
+            json!({"heroes": ["Nick"], "foes": [{"name": "orc"}], "fights": 20001}),
+        )
         .await;
     assert_eq!(big.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(big.json()["code"], "sim-fights");
     // No combat open; then the open combat's sides.
-    let none = s.post("/api/fight/odds", &gm, json!({"current_combat": true})).await;
+    let none = s
+        .post("/api/fight/odds", &gm, json!({"current_combat": true}))
+        .await;
     assert_eq!(none.json()["code"], "sim-no-combat");
     s.ok(
         "/api/combat",
@@ -353,7 +417,12 @@ async fn the_odds_of_a_fight_are_bounded_and_reproducible() {
     )
     .await;
     let v = s
-        .ok("/api/fight/odds", &gm, json!({"current_combat": true, "fights": 300}), StatusCode::OK)
+        .ok(
+            "/api/fight/odds",
+            &gm,
+            json!({"current_combat": true, "fights": 300}),
+            StatusCode::OK,
+        )
         .await;
     assert_eq!(v["names"], json!(["Nick", "orc"]));
     // Nothing journaled by the odds: only the combat's own entries.

@@ -156,7 +156,10 @@ fn a_chase_and_a_vehicle_attack_by_clicking_land_in_the_feed() {
     let faces = gm.eval(
         "return [...document.querySelectorAll('#feed li.kind-vehicle .die')].map(d => d.textContent)",
     );
-    assert_eq!(faces, serde_json::json!(["2", "3", "5", "2", "3", "4", "4", "6"]));
+    assert_eq!(
+        faces,
+        serde_json::json!(["2", "3", "5", "2", "3", "4", "4", "6"])
+    );
     assert!(entries[0].contains("real dice"), "{entries:?}");
     gm.screenshot(&shots.join("vehicles-chase.png"));
 

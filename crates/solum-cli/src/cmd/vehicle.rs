@@ -4,7 +4,9 @@ use std::io::Write;
 
 use serde_json::json;
 use solum_app::AppError;
-use solum_app::vehicles::{Field, VehicleRollInput, VehicleRollKind, VehicleRollView, roll_vehicle};
+use solum_app::vehicles::{
+    Field, VehicleRollInput, VehicleRollKind, VehicleRollView, roll_vehicle,
+};
 use solum_expanded::check::Verdict;
 use solum_expanded::vehicle::{Handling, Scale, Speed, scale_damage};
 
@@ -115,10 +117,8 @@ fn roll(args: &VehicleRollArgs, chase: bool, out: &mut dyn Write) -> anyhow::Res
         VehicleRollKind::Attack
     };
     let faces = |flag: &str, text: Option<&str>| -> anyhow::Result<Option<Vec<u32>>> {
-        text.map(|t| {
-            solum_dice::parse_faces(t).map_err(|e| bad(format!("{flag}: {e}")))
-        })
-        .transpose()
+        text.map(|t| solum_dice::parse_faces(t).map_err(|e| bad(format!("{flag}: {e}"))))
+            .transpose()
     };
     let speed = |flag: &str, v: Option<&str>| -> anyhow::Result<Option<Speed>> {
         v.map(|v| rating(v, flag, "slow, average, fast, lightning-fast"))
@@ -189,7 +189,10 @@ fn render_roll(view: &VehicleRollView, out: &mut dyn Write) -> anyhow::Result<()
     let side = |dice: &[u32], chain: &[u32], result: u32| {
         let mut line = faces(dice);
         if !chain.is_empty() {
-            line.push_str(&format!("  Rule of 6: 6 +{}", faces(chain).replace(' ', " +")));
+            line.push_str(&format!(
+                "  Rule of 6: 6 +{}",
+                faces(chain).replace(' ', " +")
+            ));
         }
         format!("{line}  result {result}")
     };
