@@ -673,7 +673,20 @@ impl VehicleRecord {
         for p in [&self.first, &self.second] {
             Pool::new(u64::from(p.pilot))
                 .map_err(|e| crate::characters::bad("pilot", e.to_string()))?;
-            crate::text("vehicle", &p.vehicle.name, 200, true)?;
+            // A vehicle typed by its ratings has no name.
+            if !p.vehicle.name.is_empty() {
+                crate::text(
+                    "vehicle",
+                    &p.vehicle.name,
+                    crate::characters::MAX_NAME,
+                    false,
+                )?;
+            }
+            for (what, name) in [("character", &p.character), ("background", &p.background)] {
+                if let Some(name) = name {
+                    crate::text(what, name, crate::characters::MAX_NAME, false)?;
+                }
+            }
         }
         Ok(())
     }

@@ -234,8 +234,24 @@ fn a_chase_at_the_table_is_journaled_and_verify_re_derives_it() {
         )
         .unwrap();
     assert_eq!(seeded.roll.seed, Some(2026));
+    // A vehicle known by its ratings only (no name, hull or weapons).
+    c.vehicle_roll(
+        VehicleRollKind::Chase,
+        &VehicleRollInput {
+            pilot: Some(2),
+            speed: Some(Speed::LightningFast),
+            against_pilot: Some(2),
+            ..VehicleRollInput::default()
+        },
+        VehicleDice::Dice(Dice::Seed(11)),
+    )
+    .unwrap();
     let entries = c.entries().unwrap();
     assert_eq!(entries.last().unwrap().record.kind(), "vehicle");
+    // The journal moves to another campaign whole: every roll re-derives on import.
+    let mut other = campaign();
+    let moved = other.import(c.export().unwrap()).unwrap();
+    assert_eq!(moved, entries.len());
     let report = c.verify().unwrap();
     assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
     // A changed outcome is caught.

@@ -320,6 +320,23 @@ async fn refusals_name_the_rule_and_the_field() {
         (st, v["code"].as_str()),
         (StatusCode::UNPROCESSABLE_ENTITY, Some("dice-not-a-face"))
     );
+    // A misspelt field is refused and named on every route, `secret` included.
+    for uri in [
+        "/api/vehicles/chase",
+        "/api/vehicles/attack",
+        "/api/vehicles/chase/odds",
+        "/api/vehicles/attack/odds",
+        "/api/fight/odds",
+    ] {
+        let a = s.post(uri, &gm, json!({"secert": true})).await;
+        assert_eq!(
+            a.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{uri}: {}",
+            a.text()
+        );
+        assert!(a.text().contains("secert"), "{uri}: {}", a.text());
+    }
     // Nothing of it was journaled.
     assert!(s.entries(&gm).await.iter().all(|e| e["kind"] != "vehicle"));
     // A player types no dice and flies only their own characters.
