@@ -1156,3 +1156,14 @@ impl CombatReplay {
         }
     }
 }
+
+/// The fighters of the open combat as they stand (hit points now), for the odds of the rest
+/// of the fight (`None` when no combat is open).
+pub(crate) fn open_fighters<S: CampaignStore>(
+    store: &S,
+) -> Result<Option<Vec<solum_expanded::combat::Fighter>>, AppError> {
+    let Some(stored) = read_open(store.sheet(SYSTEM, OPEN)?)? else {
+        return Ok(None);
+    };
+    Ok(Some(rebuild(&stored)?.fighters().to_vec()))
+}

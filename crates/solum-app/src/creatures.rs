@@ -429,3 +429,14 @@ fn no_creature(name: &str) -> AppError {
         ),
     )
 }
+
+/// The campaign's creature of that name, read outside a transaction.
+pub(crate) fn campaign_creature_of<S: CampaignStore>(
+    store: &S,
+    name: &str,
+) -> Result<Option<Creature>, AppError> {
+    match store.sheet(SYSTEM, &key(name))? {
+        Some(sheet) => stored(&sheet),
+        None => Ok(None),
+    }
+}

@@ -176,6 +176,12 @@ pub enum AppError {
     /// No such invite at the table.
     #[error("the table has no invite {0} that is still open")]
     NoSuchInvite(i64),
+    /// A vehicle roll refused by a rule or for its input (S10): the field and why, as data.
+    #[error(transparent)]
+    Vehicle(#[from] crate::vehicles::VehicleError),
+    /// A fight simulation refused for its input or its size.
+    #[error(transparent)]
+    Simulation(#[from] crate::fight_odds::SimRefusal),
     /// Joining a table while signed in replaces the session: the front end must say so.
     #[error(
         "you are signed in at the table {table_name}; joining another table ends that session here: ask again with \"replace\": true to switch"
@@ -192,6 +198,8 @@ impl AppError {
     pub fn code(&self) -> Option<&'static str> {
         match self {
             Self::SessionHeld { .. } => Some("session-held"),
+            Self::Vehicle(v) => Some(v.code()),
+            Self::Simulation(s) => Some(s.code()),
             _ => None,
         }
     }
@@ -217,7 +225,9 @@ impl AppError {
             | Self::NoSuchCharacter(_)
             | Self::BadName { .. }
             | Self::NameTaken { .. }
-            | Self::NoSuchInvite(_) => ErrorKind::BadInput,
+            | Self::NoSuchInvite(_)
+            | Self::Vehicle(_)
+            | Self::Simulation(_) => ErrorKind::BadInput,
             Self::Invite(_) => ErrorKind::Forbidden,
             Self::SessionHeld { .. } => ErrorKind::Conflict,
             Self::UnreadableEntry { .. } => ErrorKind::Internal,

@@ -107,6 +107,8 @@ pub enum Record {
     Dietype(Box<crate::dietype::DietypeRecord>),
     /// Dice notation rolled at the table (`4d6kh3`, `2d10 + 3`).
     Notation(Box<crate::notation::NotationRecord>),
+    /// A chase roll or a vehicle attack between two piloted vehicles (S10).
+    Vehicle(Box<crate::vehicles::VehicleRecord>),
     /// The game master showed the table one of their secret entries: its record, as
     /// journaled. A secret roll changes nothing a player can see until then; what it does
     /// to a sheet (a Project Sol test's Edge and progress) is applied at the reveal, to the
@@ -226,6 +228,7 @@ impl Record {
             Self::Soluna(_) => "soluna",
             Self::Dietype(_) => "dietype",
             Self::Notation(_) => "notation",
+            Self::Vehicle(_) => "vehicle",
             Self::Reveal { .. } => "reveal",
         }
     }
@@ -241,6 +244,7 @@ impl Record {
             Self::Combat(c) => c.has_dice(),
             Self::FastStatic(c) => c.has_dice(),
             Self::Notation(n) => n.has_dice(),
+            Self::Vehicle(v) => v.has_dice(),
             Self::Reveal { record, .. } => record.has_dice(),
             other => other.rolled().is_some(),
         }
@@ -258,6 +262,7 @@ impl Record {
             Self::FastStatic(c) => Some(c.summary()),
             Self::Creature(c) => Some(c.summary()),
             Self::Notation(n) => Some(n.summary()),
+            Self::Vehicle(v) => Some(v.summary()),
             Self::Reveal { record, .. } => record.character_summary(),
             _ => None,
         }
@@ -278,6 +283,7 @@ impl Record {
             | Self::Soluna(_)
             | Self::Dietype(_) => None,
             Self::Notation(n) => Some(&n.rolled),
+            Self::Vehicle(v) => Some(&v.rolled),
             Self::Reveal { record, .. } => record.rolled(),
             Self::Oracle { rolled, .. }
             | Self::ClassicOracle { rolled, .. }
@@ -431,6 +437,7 @@ pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
         Record::Soluna(c) => Ok(c.replay()),
         Record::Dietype(c) => Ok(c.replay()),
         Record::Notation(n) => Ok(n.replay()),
+        Record::Vehicle(v) => Ok(v.replay()),
         // A revealed record re-derives as it did when secret.
         Record::Reveal { record, .. } => replay(record),
         Record::Oracle {

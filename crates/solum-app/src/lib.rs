@@ -14,6 +14,7 @@ pub mod creatures;
 pub mod dietype;
 mod error;
 pub mod fast_static;
+pub mod fight_odds;
 pub mod groups;
 pub mod ideas;
 pub mod import;
@@ -23,6 +24,7 @@ pub mod notation;
 pub mod sol;
 pub mod soluna;
 pub mod tables;
+pub mod vehicles;
 mod verify;
 
 pub use verify::SheetMismatch;
@@ -718,6 +720,7 @@ fn check_record(record: &Record) -> Result<(), AppError> {
         Record::Soluna(c) => c.check(),
         Record::Dietype(c) => c.check(),
         Record::Notation(n) => n.check(),
+        Record::Vehicle(v) => v.check(),
         Record::Reveal { record, .. } => match **record {
             Record::Reveal { .. } => {
                 Err(AppError::BadImport("a reveal holds another reveal".into()))

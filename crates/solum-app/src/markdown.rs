@@ -122,7 +122,8 @@ fn render_record(entry: &JournalEntry) -> String {
             | Record::Classic(_)
             | Record::Soluna(_)
             | Record::Dietype(_)
-            | Record::Notation(_) => {
+            | Record::Notation(_)
+            | Record::Vehicle(_) => {
                 let summary = entry.record.character_summary().unwrap_or_default();
                 let _ = writeln!(out, "> {}\n", inline(&summary));
             }

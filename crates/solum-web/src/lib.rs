@@ -13,6 +13,7 @@ mod live;
 mod page;
 mod routes_page;
 mod unthrottled;
+mod vehicles;
 mod writer;
 
 use std::cell::RefCell;
@@ -350,6 +351,12 @@ pub fn app(state: AppState) -> Router {
         .route("/combat", get(combat_status).post(combat_start))
         .route("/combat/line", post(combat_line))
         .route("/combat/end", post(combat_end))
+        .route("/vehicles", get(vehicles::list))
+        .route("/vehicles/attack", post(vehicles::attack))
+        .route("/vehicles/attack/odds", post(vehicles::attack_odds))
+        .route("/vehicles/chase", post(vehicles::chase))
+        .route("/vehicles/chase/odds", post(vehicles::chase_odds))
+        .route("/fight/odds", post(vehicles::fight_odds))
         .route("/events", get(live::events))
         .route("/openapi.json", get(page::openapi))
         .merge(routes_page::routes())

@@ -28,6 +28,7 @@ pub const MODULES: &[(&str, &str)] = &[
     ("systems.js", include_str!("../assets/js/systems.js")),
     ("sheets.js", include_str!("../assets/js/sheets.js")),
     ("combat.js", include_str!("../assets/js/combat.js")),
+    ("vehicles.js", include_str!("../assets/js/vehicles.js")),
     ("dev-panels.js", include_str!("../assets/js/dev-panels.js")),
 ];
 

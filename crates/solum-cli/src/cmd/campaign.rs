@@ -620,7 +620,8 @@ fn describe(record: &Record) -> String {
         | Record::Combat(_)
         | Record::FastStatic(_)
         | Record::Creature(_)
-        | Record::Notation(_) => record.character_summary().unwrap_or_default(),
+        | Record::Notation(_)
+        | Record::Vehicle(_) => record.character_summary().unwrap_or_default(),
         Record::Idea { list, words, .. } => {
             format!("Idea ({}): {}", list.label(), words.join(" · "))
         }

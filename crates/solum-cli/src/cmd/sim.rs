@@ -4,23 +4,19 @@ use std::io::Write;
 use std::path::Path;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use serde_json::json;
-use solum_dice::SeededDice;
+use solum_app::AppError;
+use solum_app::fight_odds::{Ambush, SimLimits, SimOptions, simulate};
 use solum_expanded::Pool;
-use solum_expanded::check::DrawRule;
-use solum_expanded::combat::{Fighter, Mode};
+use solum_expanded::combat::Fighter;
 use solum_expanded::creature::Bestiary;
-use solum_play::sim::{Encounter, check_work, run_with};
 use solum_play::storage::{load_bestiary, load_character};
 
 use crate::bad;
 use crate::cli::SimArgs;
 use crate::render::{DIM, HEAD, paint};
 
-/// The largest number of fights one run takes: enough for any precision a designer needs.
-const MAX_FIGHTS: u64 = 1_000_000_000;
 /// The most fighters a side may have.
-const MAX_SIDE: usize = 200;
+const MAX_SIDE: usize = solum_app::fight_odds::MAX_SIDE;
 
 /// Parses `SPEC[*N]`: a sheet file, a bestiary name, or `pool=..,hp=..,damage=..`.
 fn fighters(
@@ -114,125 +110,90 @@ fn fighters(
 }
 
 pub fn run(args: &SimArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    if !(1..=MAX_FIGHTS).contains(&args.fights) {
-        return Err(bad(format!("--fights {}: 1 to {MAX_FIGHTS}", args.fights)));
-    }
     let bestiary = load_bestiary(&args.bestiary).map_err(|e| bad(e.to_string()))?;
-    let mut heroes = Vec::new();
+    let mut all = Vec::new();
     for spec in &args.hero {
-        fighters(spec, "heroes", true, &bestiary, &mut heroes)?;
+        fighters(spec, "heroes", true, &bestiary, &mut all)?;
     }
-    let mut all = heroes;
     let hero_count = all.len();
     let mut foes = Vec::new();
     for spec in &args.foe {
         fighters(spec, "foes", false, &bestiary, &mut foes)?;
     }
     all.extend(foes);
-    let seed = args
-        .seed
-        .unwrap_or_else(|| SeededDice::from_entropy().seed());
-    let mode = if args.alternative {
-        Mode::Alternative
-    } else {
-        Mode::Standard
-    };
-    let ambush = if args.ambush {
-        Some("heroes")
-    } else if args.ambushed {
-        Some("foes")
-    } else {
-        None
-    };
-    let draws = if args.roll_off {
-        DrawRule::RollOff
-    } else {
-        DrawRule::Stand
-    };
-    let make = || Encounter::new(&all, mode, ambush).with_draws(draws);
-    // The work is estimated (fights × the steps of a fight, from a seeded pilot) and
-    // refused past the budget before anything long starts.
-    check_work(
-        args.fights,
-        seed,
-        make,
-        |encounter, dice| encounter.fight(dice),
-        Encounter::considered,
-    )
-    .map_err(|e| {
-        if e.is_too_much() {
-            bad(format!("--fights {e}"))
+    let options = SimOptions {
+        fights: Some(args.fights),
+        seed: args.seed,
+        roll_off: args.roll_off,
+        alternative: args.alternative,
+        ambush: if args.ambush {
+            Some(Ambush::Heroes)
+        } else if args.ambushed {
+            Some(Ambush::Foes)
         } else {
-            e.into()
-        }
-    })?;
+            None
+        },
+    };
     let bar = ProgressBar::new(args.fights);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} fights  {per_sec}  eta {eta}")
             .expect("a valid template"),
     );
     let started = std::time::Instant::now();
-    let tally = run_with(
-        args.fights,
-        seed,
+    // The app refuses past the fights and the work (a seeded pilot estimates it) before
+    // anything long starts.
+    let view = simulate(
+        &all,
+        hero_count,
+        &options,
+        SimLimits::COMMAND_LINE,
         &|done| bar.set_position(done),
-        make,
-        |encounter, dice| encounter.fight(dice),
-    )?;
+    )
+    .map_err(|e| match e {
+        AppError::Simulation(s) => bad(format!("--{s}")),
+        other => anyhow::Error::new(other),
+    })?;
     bar.finish_and_clear();
     let elapsed = started.elapsed().as_secs_f64();
-    let (lo, hi) = tally.win_interval();
     if args.json {
-        writeln!(
-            out,
-            "{}",
-            json!({
-                "fights": tally.fights, "seed": seed,
-                "heroes": hero_count, "foes": all.len() - hero_count,
-                "wins": tally.wins, "losses": tally.losses, "undecided": tally.undecided,
-                "win_rate": tally.win_rate(), "win_rate_95": [lo, hi],
-                "mean_rounds": tally.mean_rounds(),
-                "mean_hero_hit_points_left": tally.mean_hit_points_left(),
-                "mean_foe_hit_points_left": tally.mean_foe_hit_points_left(),
-            })
-        )?;
+        writeln!(out, "{}", serde_json::to_string(&view)?)?;
         return Ok(());
     }
+    let [lo, hi] = view.win_rate_95;
     writeln!(
         out,
         "{} {} heroes against {} foes, {} fights",
         paint(HEAD, "Simulation"),
-        hero_count,
-        all.len() - hero_count,
-        tally.fights
+        view.heroes,
+        view.foes,
+        view.fights
     )?;
     writeln!(
         out,
         "  heroes win {:.2}%  (95% interval {:.2}% to {:.2}%)",
-        100.0 * tally.win_rate(),
+        100.0 * view.win_rate,
         100.0 * lo,
         100.0 * hi
     )?;
     writeln!(
         out,
         "  foes win   {:.2}%",
-        100.0 * tally.losses as f64 / tally.fights as f64
+        100.0 * view.losses as f64 / view.fights as f64
     )?;
-    if tally.undecided > 0 {
+    if view.undecided > 0 {
         writeln!(
             out,
             "  undecided  {} (stopped after {} rounds)",
-            tally.undecided,
-            solum_play::sim::MAX_ROUNDS
+            view.undecided, view.max_rounds
         )?;
     }
-    writeln!(out, "  rounds     {:.2} on average", tally.mean_rounds())?;
+    writeln!(out, "  rounds     {:.2} on average", view.mean_rounds)?;
     writeln!(
         out,
         "  hit points left: heroes {:.2}, foes {:.2} on average",
-        tally.mean_hit_points_left(),
-        tally.mean_foe_hit_points_left()
+        view.mean_hero_hit_points_left, view.mean_foe_hit_points_left
     )?;
+    let seed = view.seed;
     writeln!(
         out,
         "  {}",
@@ -240,7 +201,7 @@ pub fn run(args: &SimArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             DIM,
             format!(
                 "seed {seed} (replay with --seed {seed}); {:.0} fights/s",
-                tally.fights as f64 / elapsed.max(1e-9)
+                view.fights as f64 / elapsed.max(1e-9)
             )
         )
     )?;

@@ -3,16 +3,17 @@
 use std::io::Write;
 
 use serde_json::json;
-use solum_expanded::check::{DrawRule, Verdict};
-use solum_expanded::vehicle::{
-    Handling, Piloted, Scale, Speed, Vehicle, VehicleCatalogue, VehicleEntry, attack_odds,
-    chase_odds, roll_chase, roll_vehicle_attack, scale_damage,
+use solum_app::AppError;
+use solum_app::vehicles::{
+    Field, VehicleRollInput, VehicleRollKind, VehicleRollView, roll_vehicle,
 };
+use solum_expanded::check::Verdict;
+use solum_expanded::vehicle::{Handling, Scale, Speed, scale_damage};
 
 use super::flag_pool;
 use crate::bad;
 use crate::cli::{VehicleCommand, VehicleRollArgs};
-use crate::render::{self, BAD, EVEN, GOOD, HEAD, paint, percent};
+use crate::render::{self, BAD, EVEN, GOOD, HEAD, paint};
 
 fn rating<T: serde::de::DeserializeOwned>(
     value: &str,
@@ -23,47 +24,11 @@ fn rating<T: serde::de::DeserializeOwned>(
         .map_err(|_| bad(format!("{flag} {value}: one of {options}")))
 }
 
-/// A vehicle by catalogue name, or by speed and handling (average when not given).
-fn vehicle(
-    name: Option<&str>,
-    speed: Option<&str>,
-    handling: Option<&str>,
-    prefix: &str,
-) -> anyhow::Result<Vehicle> {
-    if let Some(name) = name {
-        let catalogue = VehicleCatalogue::shipped();
-        return catalogue.get(name).map(|v| v.vehicle()).ok_or_else(|| {
-            let names: Vec<&str> = catalogue.vehicles().map(|v| v.name.as_str()).collect();
-            bad(format!(
-                "--{prefix}vehicle {name}: not in the catalogue (one of: {})",
-                names.join(", ")
-            ))
-        });
-    }
-    Ok(Vehicle {
-        name: String::new(),
-        hull: 1,
-        speed: rating::<Speed>(
-            speed.unwrap_or("average"),
-            &format!("--{prefix}speed"),
-            "slow, average, fast, lightning-fast",
-        )?,
-        handling: rating::<Handling>(
-            handling.unwrap_or("average"),
-            &format!("--{prefix}handling"),
-            "clumsy, average, responsive, exceptional",
-        )?,
-        damage: 0,
-        scale: Scale::Large,
-    })
-}
-
 /// `solum vehicle list`: the shipped catalogue.
 fn list(json: bool, out: &mut dyn Write) -> anyhow::Result<()> {
-    let catalogue = VehicleCatalogue::shipped();
+    let catalogue = solum_app::vehicles::vehicles();
     if json {
-        let all: Vec<&VehicleEntry> = catalogue.vehicles().collect();
-        writeln!(out, "{}", json!({ "vehicles": all }))?;
+        writeln!(out, "{}", serde_json::to_string(&catalogue)?)?;
         return Ok(());
     }
     writeln!(
@@ -77,7 +42,7 @@ fn list(json: bool, out: &mut dyn Write) -> anyhow::Result<()> {
             )
         )
     )?;
-    for v in catalogue.vehicles() {
+    for v in &catalogue.vehicles {
         writeln!(
             out,
             "{:<22} {:>4}  {:<15} {:<12} {:>6}  {:<13} {}",
@@ -93,13 +58,7 @@ fn list(json: bool, out: &mut dyn Write) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A rating as the catalogue spells it (`lightning-fast`).
-fn kebab<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_value(value)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
-}
+use solum_app::vehicles::rating_word as kebab;
 
 pub fn run(command: &VehicleCommand, out: &mut dyn Write) -> anyhow::Result<()> {
     let (args, chase) = match command {
@@ -152,140 +111,119 @@ pub fn run(command: &VehicleCommand, out: &mut dyn Write) -> anyhow::Result<()> 
 }
 
 fn roll(args: &VehicleRollArgs, chase: bool, out: &mut dyn Write) -> anyhow::Result<()> {
-    // With both pilots' dice typed, a seed would roll nothing.
-    if let (Some(_), Some(_), Some(seed)) = (&args.rolled, &args.against_rolled, args.seed) {
-        return Err(bad(format!(
-            "--seed {seed}: every die is typed with --rolled and --against-rolled, so a seed would roll nothing"
-        )));
-    }
-    // Speed counts only in a chase (S10); a vehicle attack would silently ignore it.
-    if !chase {
-        for (flag, value) in [
-            ("--speed", &args.speed),
-            ("--against-speed", &args.against_speed),
-        ] {
-            if let Some(v) = value {
-                return Err(bad(format!(
-                    "{flag} {v}: speed counts only in a chase, not in a vehicle attack"
-                )));
-            }
-        }
-    }
-    let pilot = flag_pool("--pilot", args.pilot)?;
-    let their_pilot = flag_pool("--against-pilot", args.against_pilot)?;
-    let mine = vehicle(
-        args.vehicle.as_deref(),
-        args.speed.as_deref(),
-        args.handling.as_deref(),
-        "",
-    )?;
-    let theirs = vehicle(
-        args.against_vehicle.as_deref(),
-        args.against_speed.as_deref(),
-        args.against_handling.as_deref(),
-        "against-",
-    )?;
-    let draws = if args.roll_off {
-        DrawRule::RollOff
+    let kind = if chase {
+        VehicleRollKind::Chase
     } else {
-        DrawRule::Stand
+        VehicleRollKind::Attack
     };
-    let (me, them) = (
-        Piloted {
-            pilot,
-            vehicle: &mine,
-        },
-        Piloted {
-            pilot: their_pilot,
-            vehicle: &theirs,
-        },
-    );
-    let odds = if chase {
-        chase_odds(me, them, draws)
-    } else {
-        attack_odds(me, them, draws)
+    let faces = |flag: &str, text: Option<&str>| -> anyhow::Result<Option<Vec<u32>>> {
+        text.map(|t| solum_dice::parse_faces(t).map_err(|e| bad(format!("{flag}: {e}"))))
+            .transpose()
     };
-    let generator = std::cell::RefCell::new(crate::dice::Generator::new(args.seed));
-    let blame = std::cell::Cell::new("--rolled");
-    let mut first = crate::dice::Source::from_flag("--rolled", args.rolled.as_deref())?;
-    let mut second =
-        crate::dice::Source::from_flag("--against-rolled", args.against_rolled.as_deref())?;
-    let order = "values go: the pool, then the Rule-of-6 chain (only when both pilots show a 6), then roll-off dice";
-    let outcome = {
-        let mut a = crate::dice::SideDice::new(&mut first, &generator, &blame);
-        let mut b = crate::dice::SideDice::new(&mut second, &generator, &blame);
-        if chase {
-            roll_chase(me, them, draws, &mut a, &mut b)
-        } else {
-            roll_vehicle_attack(me, them, draws, &mut a, &mut b)
-        }
-    }
-    .map_err(|e| crate::dice::explain(e, blame.get(), order))?;
-    let (a, b) = (outcome.spec.first.pool, outcome.spec.second.pool);
-    use super::check::{opposed_unused_reasons, order_with_reasons};
-    first.finish(&order_with_reasons(
-        &opposed_unused_reasons(&outcome, true),
-        order,
-    ))?;
-    second.finish(&order_with_reasons(
-        &opposed_unused_reasons(&outcome, false),
-        order,
-    ))?;
-    let seed = generator.borrow().used_seed();
-    let what = if chase { "chase" } else { "vehicle attack" };
+    let speed = |flag: &str, v: Option<&str>| -> anyhow::Result<Option<Speed>> {
+        v.map(|v| rating(v, flag, "slow, average, fast, lightning-fast"))
+            .transpose()
+    };
+    let handling = |flag: &str, v: Option<&str>| -> anyhow::Result<Option<Handling>> {
+        v.map(|v| rating(v, flag, "clumsy, average, responsive, exceptional"))
+            .transpose()
+    };
+    let input = VehicleRollInput {
+        pilot: Some(flag_pool("--pilot", args.pilot)?.dice()),
+        vehicle: args.vehicle.clone(),
+        speed: speed("--speed", args.speed.as_deref())?,
+        handling: handling("--handling", args.handling.as_deref())?,
+        against_pilot: Some(flag_pool("--against-pilot", args.against_pilot)?.dice()),
+        against_vehicle: args.against_vehicle.clone(),
+        against_speed: speed("--against-speed", args.against_speed.as_deref())?,
+        against_handling: handling("--against-handling", args.against_handling.as_deref())?,
+        roll_off: args.roll_off,
+        rolled: faces("--rolled", args.rolled.as_deref())?,
+        against_rolled: faces("--against-rolled", args.against_rolled.as_deref())?,
+        ..VehicleRollInput::default()
+    };
+    let view = roll_vehicle(kind, &input, args.seed).map_err(|e| match e {
+        AppError::Vehicle(v) => bad(v.describe(Field::flag)),
+        other => anyhow::Error::new(other),
+    })?;
     if args.json {
-        writeln!(
-            out,
-            "{}",
-            json!({
-                "kind": what, "pool": a, "against_pool": b,
-                "dice": outcome.first.dice, "chain": outcome.first.chain, "result": outcome.first.result,
-                "against_dice": outcome.second.dice, "against_chain": outcome.second.chain,
-                "against_result": outcome.second.result,
-                "draws": draws, "roll_off": outcome.roll_off,
-                "vehicle": (!mine.name.is_empty()).then_some(&mine.name),
-                "against_vehicle": (!theirs.name.is_empty()).then_some(&theirs.name),
-                "outcome": outcome.verdict,
-                "p_win": render::to_f64(&odds.win), "p_draw": render::to_f64(&odds.draw), "p_lose": render::to_f64(&odds.lose),
-                "seed": seed,
-            })
-        )?;
+        writeln!(out, "{}", serde_json::to_string(&view)?)?;
         return Ok(());
     }
-    if !mine.name.is_empty() || !theirs.name.is_empty() {
-        let named = |v: &Vehicle| {
-            if v.name.is_empty() {
-                "your vehicle".to_owned()
-            } else {
-                v.name.clone()
-            }
-        };
-        writeln!(out, "{} against {}", named(&mine), named(&theirs))?;
+    render_roll(&view, out)
+}
+
+/// A vehicle roll as text: who flies what, the odds, every die and the verdict.
+fn render_roll(view: &VehicleRollView, out: &mut dyn Write) -> anyhow::Result<()> {
+    if view.vehicle.is_some() || view.against_vehicle.is_some() {
+        let named = |v: &Option<String>| v.clone().unwrap_or_else(|| "your vehicle".to_owned());
+        writeln!(
+            out,
+            "{} against {}",
+            named(&view.vehicle),
+            named(&view.against_vehicle)
+        )?;
     }
     writeln!(
         out,
         "{} {} against {}   win {}  draw {}  lose {}",
-        paint(HEAD, if chase { "Chase" } else { "Vehicle attack" }),
-        render::dice_count(a.dice()),
-        render::dice_count(b.dice()),
-        paint(HEAD, percent(&odds.win)),
-        percent(&odds.draw),
-        percent(&odds.lose)
+        paint(
+            HEAD,
+            match view.kind {
+                VehicleRollKind::Chase => "Chase",
+                VehicleRollKind::Attack => "Vehicle attack",
+            }
+        ),
+        render::dice_count(view.pool),
+        render::dice_count(view.against_pool),
+        paint(HEAD, render::percent_f64(view.p_win)),
+        render::percent_f64(view.p_draw),
+        render::percent_f64(view.p_lose)
     )?;
+    let faces = |dice: &[u32]| {
+        dice.iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let side = |dice: &[u32], chain: &[u32], result: u32| {
+        let mut line = faces(dice);
+        if !chain.is_empty() {
+            line.push_str(&format!(
+                "  Rule of 6: 6 +{}",
+                faces(chain).replace(' ', " +")
+            ));
+        }
+        format!("{line}  result {result}")
+    };
     writeln!(
         out,
         "  {:<10} {}",
         "You",
-        solum_play::describe::opposed(&outcome)
+        side(&view.dice, &view.chain, view.result)
     )?;
-    let verdict = match (outcome.verdict, chase) {
-        (Verdict::Win, true) => paint(GOOD, "WIN: the move happens"),
-        (Verdict::Win, false) => paint(GOOD, "HIT"),
-        (Verdict::Draw, _) => paint(EVEN, "DRAW: nothing happens"),
-        (Verdict::Lose, true) => paint(BAD, "LOSE: the distance stays"),
-        (Verdict::Lose, false) => paint(BAD, "MISS"),
+    writeln!(
+        out,
+        "  {:<10} {}",
+        "Against",
+        side(&view.against_dice, &view.against_chain, view.against_result)
+    )?;
+    for (a, b) in &view.roll_off {
+        writeln!(out, "  {:<10} {a} vs {b}", "Roll-off")?;
+    }
+    let colour = match view.outcome {
+        Verdict::Win => GOOD,
+        Verdict::Draw => EVEN,
+        Verdict::Lose => BAD,
     };
-    writeln!(out, "  {:<10} {verdict}", "Result")?;
-    render::write_seed(out, seed)?;
+    writeln!(out, "  {:<10} {}", "Result", paint(colour, view.verdict))?;
+    if let Some(hit) = &view.hull_damage {
+        writeln!(
+            out,
+            "  {:<10} {} damage: hull {} -> {}",
+            "Hull", hit.damage, hit.hull, hit.hull_left
+        )?;
+    }
+    render::write_seed(out, view.seed)?;
     Ok(())
 }

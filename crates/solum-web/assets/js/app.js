@@ -7,6 +7,7 @@ import * as solo from "./solo.js";
 import * as systems from "./systems.js";
 import * as sheets from "./sheets.js";
 import * as combat from "./combat.js";
+import * as vehicles from "./vehicles.js";
 
 const $ = (id) => document.getElementById(id);
 const phone = window.matchMedia("(max-width: 600px)");
@@ -198,7 +199,7 @@ async function enter() {
     const [scene] = await Promise.all([feed.currentScene(), features()]);
     showScene(scene);
     feed.mount($("feed"));
-    for (const [panel, id] of [[play, "panel-play"], [sheets, "panel-characters"], [combat, "panel-combat"], [solo, "panel-solo"], [systems, "panel-systems"]]) {
+    for (const [panel, id] of [[play, "panel-play"], [sheets, "panel-characters"], [combat, "panel-combat"], [vehicles, "panel-combat"], [solo, "panel-solo"], [systems, "panel-systems"]]) {
       try {
         panel.mount($(id));
       } catch (err) {

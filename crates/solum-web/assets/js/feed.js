@@ -60,6 +60,7 @@ export function describe(entry) {
     case "idea": return "Idea: " + (entry.words || []).join(", ");
     case "reveal": return "Revealed (secret entry #" + entry.of + "): " + describe(entry.record || {});
     case "notation": return "Roll " + entry.canonical + " = " + entry.total;
+    case "vehicle": return vehicleText(entry);
     case "combat": {
       const ch = entry.change || {};
       if (ch.line) return "Combat " + entry.combat + ": " + ch.line.line.line + ((ch.line.text || []).length ? " — " + ch.line.text.join(" ") : "");
@@ -149,6 +150,31 @@ function timeOf(at) {
   return t;
 }
 
+// A chase roll or a vehicle attack (S10): who flew what, the results and the verdict.
+function vehicleText(entry) {
+  const who = (p) => (p.character || "a pilot of " + p.pilot) + (p.vehicle && p.vehicle.name ? " (" + p.vehicle.name + ")" : "");
+  const o = entry.outcome || {};
+  const chase = entry.roll === "chase";
+  const verdict = {
+    win: chase ? "wins: the move happens" : "HIT",
+    draw: "draw: nothing happens",
+    lose: chase ? "loses: the distance stays" : "MISS",
+  }[o.outcome] || o.outcome;
+  return (chase ? "Chase" : "Vehicle attack") + ": " + who(entry.first || {}) + " against " + who(entry.second || {}) + " — " + o.result + " vs " + o.against_result + ", " + verdict;
+}
+
+function vehicleDice(entry) {
+  const o = entry.outcome || {};
+  const box = ctx.el("span", undefined, "vehicle-dice");
+  box.appendChild(ctx.diceRow(o.dice, { best: o.result <= 6 ? o.result : 6 }));
+  if ((o.chain || []).length) box.append(" Rule of 6 ", ctx.diceRow(o.chain));
+  box.append(" vs ");
+  box.appendChild(ctx.diceRow(o.against_dice, { best: o.against_result <= 6 ? o.against_result : 6 }));
+  if ((o.against_chain || []).length) box.append(" Rule of 6 ", ctx.diceRow(o.against_chain));
+  for (const [a, b] of o.roll_off || []) box.append(" roll-off " + a + " vs " + b);
+  return box;
+}
+
 /** The list item of an entry. */
 export function line(entry) {
   const li = ctx.el("li", undefined, "entry kind-" + entry.kind);
@@ -169,6 +195,7 @@ export function line(entry) {
     li.appendChild(ctx.diceRow(entry.outcome.dice, { best: entry.outcome.die }));
   }
   if (entry.kind === "notation") li.appendChild(notationDice(entry.terms));
+  if (entry.kind === "vehicle") li.appendChild(vehicleDice(entry));
   const sibling = systemNames[entry.kind] ? siblingFaces(entry) : null;
   if (sibling && sibling.faces.length) li.appendChild(ctx.diceRow(sibling.faces));
   const rolled = check ? check.rolled : sibling || entry.rolled;

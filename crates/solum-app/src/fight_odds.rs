@@ -1,0 +1,384 @@
+//! The odds of a fight: many seeded fights of the documented tactic (`solum-play::sim`),
+//! summed into a win rate with its 95% interval, the mean rounds and the hit points left.
+//!
+//! Bounded twice, before anything long starts: a number of fights ([`SimLimits`]), and the
+//! work a seeded pilot of a few fights estimates (dice rolled and fighters considered), which
+//! bounds the time. The web table takes [`SimLimits::WEB`] (20,000 fights, a tenth of the
+//! command line's work: about 0.2 s of a release build on two cores); `solum sim` takes
+//! [`SimLimits::COMMAND_LINE`].
+
+use serde::{Deserialize, Serialize};
+use solum_dice::SeededDice;
+use solum_expanded::check::DrawRule;
+use solum_expanded::combat::{Fighter, Mode};
+use solum_expanded::creature::Bestiary;
+use solum_play::sim::{Encounter, MAX_SIM_WORK, SimError, check_work, run_with};
+use solum_store::CampaignStore;
+
+use crate::characters::bad;
+use crate::combat::FoeCount;
+use crate::{AppError, Campaign};
+
+/// The side names of a simulated fight.
+pub const HEROES: &str = "heroes";
+/// The other side.
+pub const FOES: &str = "foes";
+
+/// How many fights, and how much work, one simulation may take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SimLimits {
+    /// The most fights.
+    pub max_fights: u64,
+    /// The most work in steps (dice rolled and fighters considered), as estimated by a
+    /// seeded pilot before the run.
+    pub max_work: u64,
+}
+
+impl SimLimits {
+    /// The web table's: 20,000 fights, and a tenth of the command line's work.
+    pub const WEB: Self = Self {
+        max_fights: 20_000,
+        max_work: MAX_SIM_WORK / 10,
+    };
+    /// The command line's: enough for any precision a designer needs.
+    pub const COMMAND_LINE: Self = Self {
+        max_fights: 1_000_000_000,
+        max_work: MAX_SIM_WORK,
+    };
+}
+
+/// The fights run when none is asked for.
+pub const DEFAULT_FIGHTS: u64 = 5_000;
+
+/// The most fighters one side may have.
+pub const MAX_SIDE: usize = 200;
+
+/// Why a simulation was refused.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SimRefusal {
+    /// More fights than the limit.
+    #[error("fights {asked}: 1 to {max}")]
+    Fights {
+        /// Fights asked for.
+        asked: u64,
+        /// The limit.
+        max: u64,
+    },
+    /// The estimated work is past the limit.
+    #[error(
+        "fights {asked}: each takes about {steps_each:.0} steps (dice rolled and fighters considered, from a seeded pilot), and one simulation here takes at most {max_work}{}",
+        if *most == 0 { format!(": one fight alone rolls more than {} dice", solum_play::sim::PILOT_DICE) } else { format!(": simulate at most {most} fights") }
+    )]
+    TooMuchWork {
+        /// Fights asked for.
+        asked: u64,
+        /// Steps one fight takes on average.
+        steps_each: f64,
+        /// The limit in steps.
+        max_work: u64,
+        /// The most fights that fit.
+        most: u64,
+    },
+    /// A side without fighters.
+    #[error("{0}: a fight needs at least one fighter on each side")]
+    EmptySide(&'static str),
+    /// A side with too many fighters.
+    #[error("{side}: {count} fighters; at most {MAX_SIDE} a side")]
+    CrowdedSide {
+        /// The side.
+        side: &'static str,
+        /// Its fighters.
+        count: usize,
+    },
+    /// The current combat was asked for, and none is open.
+    #[error("no combat is open: start one, or name heroes and foes")]
+    NoCombat,
+    /// The current combat and chosen fighters at once.
+    #[error("current_combat: the open combat's sides, or chosen heroes and foes, not both")]
+    CombatAndChosen,
+}
+
+impl SimRefusal {
+    /// A stable code for the API (`sim-fights`, …).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Fights { .. } => "sim-fights",
+            Self::TooMuchWork { .. } => "sim-too-much-work",
+            Self::EmptySide(_) => "sim-empty-side",
+            Self::CrowdedSide { .. } => "sim-crowded-side",
+            Self::NoCombat => "sim-no-combat",
+            Self::CombatAndChosen => "sim-combat-and-chosen",
+        }
+    }
+}
+
+/// Who acts first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Ambush {
+    /// The heroes ambush: they act first.
+    Heroes,
+    /// The foes ambush.
+    Foes,
+}
+
+/// How the fights are fought.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimOptions {
+    /// Fights to run ([`DEFAULT_FIGHTS`] when not given).
+    #[serde(default)]
+    pub fights: Option<u64>,
+    /// The seed (a fresh one when not given); the same seed and fights give the same figures.
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// Draws of opposed rolls rolled off.
+    #[serde(default)]
+    pub roll_off: bool,
+    /// Alternative combat (S15: no initiative, the listed order).
+    #[serde(default)]
+    pub alternative: bool,
+    /// A side that ambushes (acts first) instead of rolled initiative.
+    #[serde(default)]
+    pub ambush: Option<Ambush>,
+}
+
+/// What to simulate at the table: the open combat's sides as they stand, or characters of
+/// the campaign against foes of the bestiaries.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FightOddsInput {
+    /// The open combat's fighters with their hit points now (its ranges and turn are not
+    /// kept: each fight starts afresh).
+    #[serde(default)]
+    pub current_combat: bool,
+    /// Characters of the campaign, by name (at most 20).
+    #[serde(default)]
+    pub heroes: Vec<String>,
+    /// Foes of the shipped bestiary or the campaign's, by name and count (at most 20
+    /// kinds).
+    #[serde(default)]
+    pub foes: Vec<FoeCount>,
+    /// How the fights are fought.
+    #[serde(flatten)]
+    pub options: SimOptions,
+}
+
+/// The odds of a fight, as `solum sim --json` prints them and the web table answers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FightOddsView {
+    /// Fights run.
+    pub fights: u64,
+    /// The seed: the same seed and fights give the same figures.
+    pub seed: u64,
+    /// Fighters on the heroes' side.
+    pub heroes: usize,
+    /// Fighters on the other side.
+    pub foes: usize,
+    /// Their names, heroes first.
+    pub names: Vec<String>,
+    /// Fights the heroes won.
+    pub wins: u64,
+    /// Fights the foes won.
+    pub losses: u64,
+    /// Neither (both out, or stopped after the most rounds).
+    pub undecided: u64,
+    /// The heroes' win rate.
+    pub win_rate: f64,
+    /// Its 95% Wilson interval.
+    pub win_rate_95: [f64; 2],
+    /// Rounds (or exchanges) per fight, on average.
+    pub mean_rounds: f64,
+    /// The heroes' hit points left, on average.
+    pub mean_hero_hit_points_left: f64,
+    /// The foes' hit points left, on average.
+    pub mean_foe_hit_points_left: f64,
+    /// Rounds after which a fight is stopped as undecided.
+    pub max_rounds: u32,
+}
+
+/// Simulates `fighters` (the heroes' side first: the first `heroes` of them), within
+/// `limits`. `progress` is told the fights done, once per chunk.
+pub fn simulate(
+    fighters: &[Fighter],
+    heroes: usize,
+    options: &SimOptions,
+    limits: SimLimits,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<FightOddsView, AppError> {
+    let fights = options
+        .fights
+        .unwrap_or(DEFAULT_FIGHTS.min(limits.max_fights));
+    if !(1..=limits.max_fights).contains(&fights) {
+        return Err(SimRefusal::Fights {
+            asked: fights,
+            max: limits.max_fights,
+        }
+        .into());
+    }
+    let foes = fighters.len().saturating_sub(heroes);
+    for (side, count) in [(HEROES, heroes), (FOES, foes)] {
+        if count == 0 {
+            return Err(SimRefusal::EmptySide(side).into());
+        }
+        if count > MAX_SIDE {
+            return Err(SimRefusal::CrowdedSide { side, count }.into());
+        }
+    }
+    let seed = options
+        .seed
+        .unwrap_or_else(|| SeededDice::from_entropy().seed());
+    let mode = if options.alternative {
+        Mode::Alternative
+    } else {
+        Mode::Standard
+    };
+    let (hero_side, foe_side) = (fighters[0].side.clone(), fighters[heroes].side.clone());
+    let ambush = options.ambush.map(|a| match a {
+        Ambush::Heroes => hero_side.clone(),
+        Ambush::Foes => foe_side.clone(),
+    });
+    let draws = if options.roll_off {
+        DrawRule::RollOff
+    } else {
+        DrawRule::Stand
+    };
+    let make = || Encounter::new(fighters, mode, ambush.as_deref()).with_draws(draws);
+    let too_much = |steps_each: f64, most: u64| SimRefusal::TooMuchWork {
+        asked: fights,
+        steps_each,
+        max_work: limits.max_work,
+        most,
+    };
+    let estimate = check_work(fights, seed, make, |e, d| e.fight(d), Encounter::considered)
+        .map_err(|e| match e {
+            SimError::TooMuchWork {
+                steps_each, most, ..
+            } => AppError::from(too_much(
+                steps_each,
+                most.min(limits.max_work.saturating_div(steps_each.max(1.0) as u64)),
+            )),
+            other => bad("fight", other.to_string()),
+        })?;
+    let most = (limits.max_work as f64 / estimate.steps_per_fight).floor() as u64;
+    if fights > most {
+        return Err(too_much(estimate.steps_per_fight, most).into());
+    }
+    let tally = run_with(fights, seed, progress, make, |e, d| e.fight(d))
+        .map_err(|e| bad("fight", e.to_string()))?;
+    let (lo, hi) = tally.win_interval();
+    Ok(FightOddsView {
+        fights: tally.fights,
+        seed,
+        heroes,
+        foes,
+        names: fighters.iter().map(|f| f.name.clone()).collect(),
+        wins: tally.wins,
+        losses: tally.losses,
+        undecided: tally.undecided,
+        win_rate: tally.win_rate(),
+        win_rate_95: [lo, hi],
+        mean_rounds: tally.mean_rounds(),
+        mean_hero_hit_points_left: tally.mean_hit_points_left(),
+        mean_foe_hit_points_left: tally.mean_foe_hit_points_left(),
+        max_rounds: solum_play::sim::MAX_ROUNDS,
+    })
+}
+
+impl<S: CampaignStore> Campaign<S> {
+    /// The odds of a fight at the table, within `limits`: the open combat's sides (hit points
+    /// as they stand), or characters of the campaign against foes of the shipped bestiary
+    /// and the campaign's. Reads only: nothing is journaled.
+    pub fn fight_odds(
+        &self,
+        input: &FightOddsInput,
+        limits: SimLimits,
+    ) -> Result<FightOddsView, AppError> {
+        let (fighters, heroes) = if input.current_combat {
+            if !input.heroes.is_empty() || !input.foes.is_empty() {
+                return Err(SimRefusal::CombatAndChosen.into());
+            }
+            let all = crate::combat::open_fighters(&self.store)?.ok_or(SimRefusal::NoCombat)?;
+            // The heroes' side first: the side of the first hero (or of the first fighter).
+            let side = all
+                .iter()
+                .find(|f| f.hero)
+                .or(all.first())
+                .map(|f| f.side.clone())
+                .unwrap_or_default();
+            let (mut mine, theirs): (Vec<Fighter>, Vec<Fighter>) =
+                all.into_iter().partition(|f| f.side == side);
+            let heroes = mine.len();
+            mine.extend(theirs);
+            (mine, heroes)
+        } else {
+            self.chosen_fighters(input)?
+        };
+        simulate(&fighters, heroes, &input.options, limits, &|_| {})
+    }
+
+    /// Characters of the campaign against foes of the bestiaries.
+    fn chosen_fighters(&self, input: &FightOddsInput) -> Result<(Vec<Fighter>, usize), AppError> {
+        let most = crate::combat::MAX_SETUP_ENTRIES;
+        if input.heroes.len() > most || input.foes.len() > most {
+            return Err(bad(
+                "heroes",
+                format!("at most {most} heroes and {most} kinds of foes"),
+            ));
+        }
+        let mut out = Vec::new();
+        for name in &input.heroes {
+            let name = crate::name("heroes", name, crate::characters::MAX_NAME)?;
+            let sheet = self
+                .store
+                .sheet(crate::characters::SYSTEM, &name)?
+                .ok_or_else(|| AppError::NoSuchCharacter(name.clone()))?;
+            let hero = crate::combat::character_of(&sheet)?;
+            if out.iter().any(|f: &Fighter| f.name == hero.name) {
+                return Err(bad("heroes", format!("{} is named twice", hero.name)));
+            }
+            out.push(Fighter::hero(&hero, HEROES, true).map_err(|e| bad("heroes", e.to_string()))?);
+        }
+        let heroes = out.len();
+        let shipped = Bestiary::shipped();
+        for foe in &input.foes {
+            let name = crate::name("foes", &foe.name, crate::creatures::MAX_CREATURE_NAME)?;
+            if !(1..=100).contains(&foe.count) {
+                return Err(bad(
+                    "foes",
+                    format!("{name}: a count from 1 to 100, not {}", foe.count),
+                ));
+            }
+            let creature = match shipped.creature(&name) {
+                Some(c) => c.clone(),
+                None => crate::creatures::campaign_creature_of(&self.store, &name)?
+                    .ok_or_else(|| bad("foes", format!("{name}: no such creature")))?,
+            };
+            let key = name.split_whitespace().collect::<Vec<_>>().join("-");
+            for i in 0..foe.count {
+                let label = if foe.count == 1 {
+                    key.clone()
+                } else {
+                    format!("{key}-{}", i + 1)
+                };
+                let label = if out.iter().any(|f: &Fighter| f.name == label) {
+                    format!("{label}-{}", out.len() + 1)
+                } else {
+                    label
+                };
+                out.push(
+                    Fighter::creature(&creature, &label, FOES)
+                        .map_err(|e| bad("foes", e.to_string()))?,
+                );
+            }
+            if out.len() - heroes > MAX_SIDE {
+                return Err(SimRefusal::CrowdedSide {
+                    side: FOES,
+                    count: out.len() - heroes,
+                }
+                .into());
+            }
+        }
+        Ok((out, heroes))
+    }
+}
