@@ -73,6 +73,18 @@ function showHeader() {
   $("who").textContent = me.member.name + " (" + role(me.member) + ")";
   $("members").textContent = (me.members || [me.member]).map((m) => m.name + (m.role === "gm" ? " (GM)" : "")).join(", ");
   $("table-info").hidden = false;
+  if (me.gm) {
+    const pick = $("reinvite").elements.member;
+    const others = (me.members || []).filter((m) => m.id !== me.member.id);
+    const was = pick.value;
+    pick.replaceChildren(...others.map((m) => {
+      const o = ctx.el("option", m.name + (m.role === "gm" ? " (GM)" : ""));
+      o.value = String(m.id);
+      return o;
+    }));
+    if (others.some((m) => String(m.id) === was)) pick.value = was;
+    $("reinvite").hidden = !others.length;
+  }
   $("menu").hidden = false;
   document.title = me.table_name + " — solum";
 }
@@ -163,7 +175,8 @@ window.addEventListener("offline", () => connection("offline"));
 // An invite link opened in a tab that shows the page already changes only the fragment:
 // start again, so the invite is asked about like any other.
 window.addEventListener("hashchange", () => {
-  if (new URLSearchParams(location.hash.slice(1)).get("invite")) location.reload();
+  const hash = new URLSearchParams(location.hash.slice(1));
+  if (hash.get("invite") || hash.get("reentry")) location.reload();
 });
 
 // ---- Features the server offers beyond the base (from its OpenAPI description) ----
@@ -175,7 +188,6 @@ async function features() {
     ctx.features.reentry = paths.find((p) => /re-?entry/.test(p)) || null;
     const journal = ((spec.paths || {})["/api/journal"] || {}).get || {};
     ctx.features.before = (journal.parameters || []).some((p) => p.name === "before");
-    ctx.features.genres = paths.find((p) => /genres/.test(p)) || null;
   } catch (err) {
     console.warn("openapi", err);
   }
@@ -267,6 +279,27 @@ function setupSignin() {
     }
   });
   $("join-stay").addEventListener("click", () => stay().catch((err) => ctx.showError($("join"), err)));
+  // A personal re-entry link: like an invite, sent with the session held, and a switch
+  // away from another table is asked first.
+  ctx.form($("back"), async () => {
+    const token = new URLSearchParams(location.hash.slice(1)).get("reentry");
+    try {
+      return await signedIn(await ctx.api("POST", "/reentry", { token }));
+    } catch (err) {
+      if (err.code !== "session-held") throw err;
+      const here = held ? held.table_name : "another table";
+      const ok = await ctx.confirm(
+        "Switch tables?",
+        "You are signed in at " + here + (held ? " as " + held.member.name : "") + ". Using this re-entry link"
+          + " signs this browser out of " + here + " and in as the member the link was made for.",
+        "Leave " + here + " and sign in again",
+        "Stay at " + here,
+      );
+      if (!ok) return stay();
+      return await signedIn(await ctx.api("POST", "/reentry", { token, replace: true }));
+    }
+  });
+  $("back-stay").addEventListener("click", () => stay().catch((err) => ctx.showError($("back"), err)));
 }
 
 // Leaves an invite unused and goes back to the table the member is at.
@@ -274,6 +307,7 @@ let held = null;
 function stay() {
   history.replaceState(null, "", "/");
   $("join").hidden = true;
+  $("back").hidden = true;
   $("signin").hidden = true;
   return enter();
 }
@@ -295,12 +329,21 @@ function setupMenu() {
     try {
       const made = await ctx.api("POST", ctx.features.reentry.replace(/^\/api/, ""), {});
       const link = made.link || (made.token ? location.origin + "/#reentry=" + made.token : "");
+      $("reentry-for").textContent = "Your re-entry link (shown once: keep it)";
       $("reentry-link").value = link.startsWith("/") ? location.origin + link : link;
       $("reentry-box").hidden = false;
       ctx.clearError($("reentry"));
     } catch (err) {
       ctx.showError($("reentry"), err);
     }
+  });
+  // A game master re-invites a member who lost their way in: a re-entry link for them.
+  ctx.form($("reinvite"), async (f) => {
+    const id = Number(f.member.value);
+    const made = await ctx.api("POST", "/members/" + encodeURIComponent(String(id)) + "/reentry", {});
+    $("reentry-for").textContent = "Re-entry link for " + made.member.name + " (shown once: give it to them)";
+    $("reentry-link").value = location.origin + "/#reentry=" + made.token;
+    $("reentry-box").hidden = false;
   });
   // The exports need the session: fetched with it, then saved as a file.
   for (const [id, file] of [["export-md", "journal.md"], ["export-json", "journal.json"]]) {
@@ -346,20 +389,25 @@ async function boot() {
   setupTabs();
   setupSignin();
   setupMenu();
-  const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
-  if (invite) {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const invite = hash.get("invite");
+  const reentry = !invite && hash.get("reentry");
+  if (invite || reentry) {
+    const form = invite ? "join" : "back";
     $("signin").hidden = false;
     $("create").hidden = true;
-    $("join").hidden = false;
+    $(form).hidden = false;
     if (ctx.token) {
       // Signed in already: say where, and offer to stay.
       try {
         held = await ctx.api("GET", "/me");
-        $("join-held").textContent = "You are signed in at " + held.table_name + " as " + held.member.name
-          + ". Joining with this link switches this browser to the invited table; you will be asked first.";
-        $("join-held").hidden = false;
-        $("join-stay").hidden = false;
-        $("join-stay").textContent = "Stay at " + held.table_name;
+        $(form + "-held").textContent = "You are signed in at " + held.table_name + " as " + held.member.name
+          + (invite
+            ? ". Joining with this link switches this browser to the invited table; you will be asked first."
+            : ". Using this link switches this browser to the member it was made for; you will be asked first.");
+        $(form + "-held").hidden = false;
+        $(form + "-stay").hidden = false;
+        $(form + "-stay").textContent = "Stay at " + held.table_name;
       } catch (err) {
         // The session held is gone: join as anyone new would.
         held = null;
