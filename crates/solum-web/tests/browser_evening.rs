@@ -589,6 +589,11 @@ fn characters_and_a_combat_by_clicking() {
         "two orcs picked",
         "return document.querySelector('form.start-combat .foes .items').textContent.includes('2 × orc')",
     );
+    // A background for Nick's initiative roll (S18), picked beside the start.
+    click(
+        &gm,
+        "form.start-combat select[name=initiative_bg][data-hero=Nick] option[value=Sailor]",
+    );
     click(&gm, "form.start-combat > button");
     gm.wait_for(
         "the options",
@@ -597,6 +602,10 @@ fn characters_and_a_combat_by_clicking() {
     gm.wait_for(
         "the range grid",
         "return document.querySelectorAll('.range-grid td.band').length === 12",
+    );
+    gm.wait_for(
+        "the initiative with Nick's background in the log",
+        "return document.querySelector('.combat-log').textContent.includes('initiative bg Nick=Sailor')",
     );
     gm.screenshot(&shots.join("evening-4-gm-combat.png"));
 

@@ -73,9 +73,11 @@ function showHeader() {
   $("who").textContent = me.member.name + " (" + role(me.member) + ")";
   $("members").textContent = (me.members || [me.member]).map((m) => m.name + (m.role === "gm" ? " (GM)" : "")).join(", ");
   $("table-info").hidden = false;
-  if (me.gm) {
+  // A game master re-invites the other members (shown only when there are some).
+  const others = me.gm ? (me.members || []).filter((m) => m.id !== me.member.id) : [];
+  $("reinvite").hidden = !others.length;
+  if (others.length) {
     const pick = $("reinvite").elements.member;
-    const others = (me.members || []).filter((m) => m.id !== me.member.id);
     const was = pick.value;
     pick.replaceChildren(...others.map((m) => {
       const o = ctx.el("option", m.name + (m.role === "gm" ? " (GM)" : ""));
@@ -83,7 +85,6 @@ function showHeader() {
       return o;
     }));
     if (others.some((m) => String(m.id) === was)) pick.value = was;
-    $("reinvite").hidden = !others.length;
   }
   $("menu").hidden = false;
   document.title = me.table_name + " — solum";
@@ -185,7 +186,6 @@ async function features() {
   try {
     const spec = await (await fetch("/api/openapi.json")).json();
     const paths = Object.keys(spec.paths || {});
-    ctx.features.reentry = paths.find((p) => /re-?entry/.test(p)) || null;
     const journal = ((spec.paths || {})["/api/journal"] || {}).get || {};
     ctx.features.before = (journal.parameters || []).some((p) => p.name === "before");
   } catch (err) {
@@ -233,14 +233,14 @@ function reentryText() {
   const gms = (me.members || []).filter((m) => m.role === "gm");
   let text;
   if (me.gm && gms.length === 1 && me.table !== 0) {
-    text = "You are this table's only game master. Log out and no one can invite you back: keep this browser signed in";
+    text = "You are this table's only game master. Log out without a re-entry link and no one can invite you back: keep this browser signed in, or make your re-entry link (Table menu) and keep it.";
   } else if (me.gm && me.table === 0) {
-    text = "This is the campaign's own table: each start of solum serve prints a new game-master link";
+    text = "This is the campaign's own table: each start of solum serve prints a new game-master link; a re-entry link (Table menu) brings you back too.";
   } else {
-    text = "To come back after logging out you need a new invite from a game master";
+    text = "To come back after logging out you need a new invite or a re-entry link from a game master, or your own re-entry link (Table menu).";
   }
-  $("reentry-text").textContent = text + (ctx.features.reentry ? ", or make a re-entry link below." : ".");
-  $("reentry-make").hidden = !ctx.features.reentry;
+  $("reentry-text").textContent = text;
+  $("reentry-make").hidden = false;
 }
 
 function signedIn(joined) {
@@ -324,13 +324,12 @@ function setupMenu() {
     if (navigator.clipboard) navigator.clipboard.writeText(link.value).catch(() => document.execCommand("copy"));
     else document.execCommand("copy");
   });
-  // The personal re-entry link, where the server offers one (shown once).
+  // The personal re-entry link (shown once; a newer one revokes it).
   $("reentry-make").addEventListener("click", async () => {
     try {
-      const made = await ctx.api("POST", ctx.features.reentry.replace(/^\/api/, ""), {});
-      const link = made.link || (made.token ? location.origin + "/#reentry=" + made.token : "");
+      const made = await ctx.api("POST", "/me/reentry", {});
       $("reentry-for").textContent = "Your re-entry link (shown once: keep it)";
-      $("reentry-link").value = link.startsWith("/") ? location.origin + link : link;
+      $("reentry-link").value = location.origin + "/#reentry=" + made.token;
       $("reentry-box").hidden = false;
       ctx.clearError($("reentry"));
     } catch (err) {
