@@ -589,6 +589,7 @@ fn characters_and_a_combat_by_clicking() {
         "two orcs picked",
         "return document.querySelector('form.start-combat .foes .items').textContent.includes('2 × orc')",
     );
+    gm.screenshot(&shots.join("evening-4a-gm-start.png"));
     // A background for Nick's initiative roll (S18), picked beside the start.
     click(
         &gm,

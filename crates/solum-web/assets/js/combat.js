@@ -68,10 +68,10 @@ export function mount(container) {
     }
     if (ch.started) log.push("Combat \"" + entry.combat + "\" begins" + (ch.started.roll_off ? " (draws rolled off)" : ""));
     if (ch.line) {
-      const text = (ch.line.text || []).join(" ");
+      const text = (ch.line.text || []).join("; ");
       // Who played it, when the entry says (a name, or a member with one).
       const by = typeof entry.by === "string" ? entry.by : entry.by && entry.by.name;
-      log.push((by ? by + ": " : "") + ch.line.line.line + (text ? " — " + text : ""));
+      log.push((by ? by + ": " : "") + ch.line.line.line + (text ? ": " + text : ""));
     }
     if (ch.ended) {
       const written = (ch.ended.written || []).map((w) => w.name + " " + w.before + " → " + w.after + " HP").join(", ");
@@ -142,6 +142,16 @@ function render() {
       if (unchecked.has(i.value)) i.checked = false;
     });
     old.replaceWith(fresh);
+    // Who acts first follows too (the heroes' backgrounds for initiative), keeping choices.
+    const oldBegin = filling.querySelector(".begin");
+    const kept = new Map([...oldBegin.querySelectorAll("select, input")].map((i) => [i.name + "|" + (i.dataset.hero || ""), i.value]));
+    const begin = startChoice(characters.filter((c) => !c.out).map((c) => c.character.name));
+    for (const i of begin.querySelectorAll("select, input")) {
+      const k = i.name + "|" + (i.dataset.hero || "");
+      if (kept.has(k) && (i.tagName !== "SELECT" || [...i.options].some((o) => o.value === kept.get(k)))) i.value = kept.get(k);
+    }
+    begin.querySelector(".initiative-bg")?.toggleAttribute("hidden", begin.querySelector("select[name=begin]").value !== "initiative");
+    oldBegin.replaceWith(begin);
     return;
   }
   const keepError = view.querySelector(".error");

@@ -62,7 +62,8 @@ export function describe(entry) {
     case "notation": return "Roll " + entry.canonical + " = " + entry.total;
     case "combat": {
       const ch = entry.change || {};
-      if (ch.line) return "Combat " + entry.combat + ": " + ch.line.line.line + ((ch.line.text || []).length ? " — " + ch.line.text.join(" ") : "");
+      // The line, then what happened, one sentence an event (as the Markdown story has it).
+      if (ch.line) return "Combat " + entry.combat + ": " + ch.line.line.line + ((ch.line.text || []).length ? ": " + ch.line.text.join("; ") : "");
       if (ch.started) return "Combat " + entry.combat + " starts";
       if (ch.ended) {
         const lost = (ch.ended.written || []).filter((w) => w.before != null && w.after !== w.before).map((w) => w.name + " " + w.before + "→" + w.after + " HP");

@@ -657,6 +657,11 @@ function checkForm(owned) {
   });
   // The odds follow every keystroke, at most one request in flight.
   const show = refresher(async () => {
+    // A character at 0 hit points cannot act: no odds to ask for.
+    if (owned.out) {
+      odds.textContent = h.name + " is out (0 hit points) and cannot roll: heal or rest first.";
+      return;
+    }
     // Nothing to ask while the number is being typed (empty or out of bounds).
     if (f.elements.number.value === "" || !f.elements.number.checkValidity()) {
       odds.textContent = "";
