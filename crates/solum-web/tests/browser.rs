@@ -165,7 +165,7 @@ fn choose(b: &Browser, css: &str) {
     b.wait_for(
         css,
         &format!(
-            "const e = document.querySelector({}); if (!e) return false; if (e.tagName === 'OPTION') {{ e.selected = true; e.parentElement.dispatchEvent(new Event('change', {{bubbles: true}})); }} else e.click(); return true",
+            "const e = document.querySelector({}); if (!e) return false; if (e.tagName === 'OPTION') {{ e.selected = true; e.parentElement.dispatchEvent(new Event('input', {{bubbles: true}})); e.parentElement.dispatchEvent(new Event('change', {{bubbles: true}})); }} else e.click(); return true",
             js(css)
         ),
     );
@@ -870,7 +870,10 @@ fn every_tab_passes_axe() {
     // them): Nick's initiative is his Mind 2 dice against 4; faces 4 and 3 pass (the best,
     // 4, reaches 4), so the heroes act first: Nick, then the orc.
     tab(&b, "combat");
-    choose(&b, "form.start-combat select[name=creature] option[value=orc]");
+    choose(
+        &b,
+        "form.start-combat select[name=creature] option[value=orc]",
+    );
     choose(&b, "form.start-combat fieldset.foes button");
     b.wait_for(
         "the orc picked",
@@ -886,7 +889,9 @@ fn every_tab_passes_axe() {
         "the typed initiative",
         "return document.querySelector('.combat-log').textContent.includes('initiative with 4,3') && !!document.querySelector('.fighters tr.acting[data-fighter=Nick]')",
     );
-    let order = b.eval("return [...document.querySelectorAll('.fighters tbody tr')].map(r => r.dataset.fighter)");
+    let order = b.eval(
+        "return [...document.querySelectorAll('.fighters tbody tr')].map(r => r.dataset.fighter)",
+    );
     assert_eq!(order, json!(["Nick", "orc"]));
     tab(&b, "play");
     b.wait_for(

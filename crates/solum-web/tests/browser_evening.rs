@@ -63,14 +63,15 @@ fn fill(b: &Browser, css: &str, text: &str) {
     );
 }
 
-/// Clicks an element (an `<option>`: chooses it in its select), found and clicked in one
+/// Clicks an element (an `<option>`: chooses it in its select, with the `input` and
+/// `change` events a browser sends), found and clicked in one
 /// step in the page, so a refresh in between cannot leave a stale handle.
 fn click(b: &Browser, css: &str) {
     b.find(css);
     b.wait_for(
         css,
         &format!(
-            "const e = document.querySelector({}); if (!e) return false; if (e.tagName === 'OPTION') {{ e.selected = true; e.parentElement.dispatchEvent(new Event('change', {{bubbles: true}})); }} else e.click(); return true",
+            "const e = document.querySelector({}); if (!e) return false; if (e.tagName === 'OPTION') {{ e.selected = true; e.parentElement.dispatchEvent(new Event('input', {{bubbles: true}})); e.parentElement.dispatchEvent(new Event('change', {{bubbles: true}})); }} else e.click(); return true",
             js(css)
         ),
     );
@@ -180,7 +181,7 @@ fn create(
 }
 
 #[test]
-fn characters_and_a_combat_by_clicking() {
+fn one_whole_evening_on_the_real_page() {
     for tool in [CHROMIUM, CHROMEDRIVER] {
         assert!(
             Path::new(tool).exists(),
@@ -516,6 +517,12 @@ fn characters_and_a_combat_by_clicking() {
         "the static combat's outcome",
         "const s = document.querySelector('article.sheet[data-name=Nick] form.static-fight'); return !!s && /Outcome: (won|lost)/.test(s.textContent) && s.querySelectorAll('.die').length > 0",
     );
+    // In the feed as words, as the story has it (difficulty 3, 4 hit points, 1 damage: the
+    // goblin mob of crates/solum-expanded/data/bestiary.toml).
+    gm.wait_for(
+        "the static combat in the feed",
+        "return [...document.querySelectorAll('#journal li')].some(li => /Nick fights goblin mob \\(fast static combat: \\d+ dice against 3, 4 HP dealing 1\\)/.test(li.textContent)) && [...document.querySelectorAll('#journal li')].some(li => /Nick against goblin mob: \\d+ HP, goblin mob \\d+ HP/.test(li.textContent))",
+    );
 
     // A check on the Play tab, on the phone: the odds before the roll, following the
     // keyboard. Lia's Mind 3 against 4: the best of three dice must reach 4, 1 - (1/2)^3 =
@@ -545,7 +552,11 @@ fn characters_and_a_combat_by_clicking() {
 
     // An oracle question by the game master, in the player's feed too.
     tab(&gm, "solo");
-    fill(&gm, "#ask input[name=question]", "Are the orcs waiting at the ford?");
+    fill(
+        &gm,
+        "#ask input[name=question]",
+        "Are the orcs waiting at the ford?",
+    );
     click(&gm, "#ask button");
     gm.wait_for(
         "the oracle's answer",
@@ -559,7 +570,11 @@ fn characters_and_a_combat_by_clicking() {
     // A secret roll of the game master's: marked on the game master's feed only.
     tab(&gm, "play");
     click(&gm, "#odds-form input[name=secret]");
-    fill(&gm, "#odds-form input[name=expression]", "2d6 [ambush in the reeds]");
+    fill(
+        &gm,
+        "#odds-form input[name=expression]",
+        "2d6 [ambush in the reeds]",
+    );
     click(&gm, "#roll-expression");
     gm.wait_for(
         "the secret dice",
@@ -854,7 +869,10 @@ fn characters_and_a_combat_by_clicking() {
         .as_str()
         .unwrap()
         .to_string();
-    assert!(!html.contains("reeds"), "the secret roll reached the player");
+    assert!(
+        !html.contains("reeds"),
+        "the secret roll reached the player"
+    );
 
     // A reload: the sheets keep the loss, the feed its secret mark, the scene its place.
     let mut gm_failed = failed_requests(&gm);
@@ -886,7 +904,10 @@ fn characters_and_a_combat_by_clicking() {
         click(b, "#export-md");
         b.wait_for("the Markdown story", "return window.exported !== null");
         click(b, "#menu summary");
-        b.eval("return window.exported").as_str().unwrap().to_string()
+        b.eval("return window.exported")
+            .as_str()
+            .unwrap()
+            .to_string()
     };
     let story = export(&gm);
     std::fs::write(shots.join("evening-story-gm.md"), &story).unwrap();
