@@ -991,6 +991,28 @@ fn every_tab_passes_axe() {
         b.click(&b.find("#confirm-no"));
         b.click(&b.find("#menu summary"));
     }
+    // The form a re-entry link opens (here while signed in: it says where, offers to stay).
+    b.eval("document.getElementById('menu').open = true; return true");
+    b.click(&b.find("#reentry-make"));
+    b.wait_for(
+        "the re-entry link",
+        "return document.getElementById('reentry-link').value.includes('/#reentry=')",
+    );
+    let link = b.eval("return document.getElementById('reentry-link').value");
+    b.go(link.as_str().unwrap());
+    b.wait_for(
+        "the re-entry form",
+        "return !document.getElementById('back').hidden && !document.getElementById('back-stay').hidden",
+    );
+    for v in axe(&b, &source) {
+        found.push(format!("phone re-entry: {v}"));
+    }
+    b.screenshot(&shots.join("axe-phone-reentry.png"));
+    b.click(&b.find("#back-stay"));
+    b.wait_for(
+        "back at the table",
+        "return !document.getElementById('table').hidden && location.hash === ''",
+    );
     assert!(found.is_empty(), "axe found:\n{}", found.join("\n"));
     only_refusals(&b, "the game master", &[]);
 }
