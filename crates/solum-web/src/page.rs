@@ -29,12 +29,7 @@ pub const MODULES: &[(&str, &str)] = &[
     ("sheets.js", include_str!("../assets/js/sheets.js")),
     ("combat.js", include_str!("../assets/js/combat.js")),
     ("vehicles.js", include_str!("../assets/js/vehicles.js")),
-    ("dev-panels.js", include_str!("../assets/js/dev-panels.js")),
 ];
-
-/// A page that signs in and mounts the Characters and Combat panels alone, for their
-/// browser test (`tests/browser_sheets.rs`); the real page mounts them in its tabs.
-pub const DEV_PANELS_HTML: &str = include_str!("../assets/dev-panels.html");
 
 /// The API's OpenAPI 3 description, written by hand beside docs/api.md (a test checks that
 /// it names every route of the router and no other).
@@ -56,10 +51,6 @@ pub(crate) fn routes() -> Router<AppState> {
         .route(
             "/panels.css",
             get(|| asset("text/css; charset=utf-8", PANELS_CSS)),
-        )
-        .route(
-            "/dev-panels.html",
-            get(|| asset("text/html; charset=utf-8", DEV_PANELS_HTML)),
         )
 }
 

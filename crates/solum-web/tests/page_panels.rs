@@ -1,8 +1,8 @@
-//! The Characters and Combat panels' server side: their modules and style served like the
-//! page's own script (content type, CSP, no caching), and the read-only bestiary they pick
-//! foes from (`GET /api/page/bestiary`), checked against the shipped bestiary's text and
-//! against the combat it feeds: every creature it lists can join a combat as the Combat
-//! panel names it.
+//! The page's panels' server side: their modules and style served like the page's own
+//! script (content type, CSP, no caching); the bestiary the Combat tab picks foes from
+//! (`GET /api/bestiary`), checked against the shipped bestiary's text and against the
+//! combat it feeds: every creature it lists can join a combat by the word it gives; and the
+//! genres of idea words the Solo tab offers (`GET /api/idea/genres`), each one drawable.
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
@@ -93,7 +93,7 @@ async fn the_panels_are_served_as_the_page_script_is() {
         ("/js/sheets.js", "text/javascript", "export function mount"),
         ("/js/combat.js", "text/javascript", "export function mount"),
         ("/panels.css", "text/css", ".sheet"),
-        ("/dev-panels.html", "text/html", "/js/dev-panels.js"),
+        ("/", "text/html", "/js/app.js"),
     ] {
         let (status, headers, body) = s.call("GET", path, None, None).await;
         assert_eq!(status, StatusCode::OK, "{path}");
@@ -112,15 +112,18 @@ async fn the_panels_are_served_as_the_page_script_is() {
 async fn the_bestiary_lists_what_a_combat_can_name() {
     let s = server();
     // A session is needed, as for every table's data.
-    let (status, _, _) = s.call("GET", "/api/page/bestiary", None, None).await;
+    let (status, _, _) = s.call("GET", "/api/bestiary", None, None).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     let gm = s.gm().await;
-    let b = s.json("GET", "/api/page/bestiary", &gm, None).await;
+    // The page's own copy of the bestiary is gone: one route serves it.
+    let (status, _, _) = s.call("GET", "/api/page/bestiary", Some(&gm), None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let b = s.json("GET", "/api/bestiary", &gm, None).await;
     let creatures = b["creatures"].as_array().unwrap();
     let find = |name: &str| {
         creatures
             .iter()
-            .find(|c| c["creature"]["name"] == name)
+            .find(|c| c["name"] == name)
             .unwrap_or_else(|| panic!("no {name} in {b}"))
             .clone()
     };
@@ -128,16 +131,12 @@ async fn the_bestiary_lists_what_a_combat_can_name() {
     let orc = find("orc");
     assert_eq!(orc["source"], "shipped");
     assert_eq!(
-        (
-            &orc["creature"]["pool"],
-            &orc["creature"]["hit_points"],
-            &orc["creature"]["damage"]
-        ),
+        (&orc["pool"], &orc["hit_points"], &orc["damage"]),
         (&json!(2), &json!(3), &json!(2))
     );
-    assert_eq!(find("trooper")["creature"]["ranged_damage"], 2);
+    assert_eq!(find("trooper")["ranged_damage"], 2);
     // The text's fast static combat example: five troopers, difficulty 4, 5 hit points, 2 damage.
-    let squad = b["statics"]
+    let squad = b["static"]
         .as_array()
         .unwrap()
         .iter()
@@ -149,13 +148,14 @@ async fn the_bestiary_lists_what_a_combat_can_name() {
         (&json!(4), &json!(5), &json!(2))
     );
 
-    // Every creature listed joins a combat as the Combat panel names it (spaces as dashes).
+    // Every creature listed joins a combat by its `foe` word, as the Combat tab names it.
     s.json("POST", "/api/combat", &gm, Some(json!({ "name": "all" })))
         .await;
     let mut names = Vec::new();
     for c in creatures {
-        let name = c["creature"]["name"].as_str().unwrap().replace(' ', "-");
-        let line = format!("foe {name}");
+        let foe = c["foe"].as_str().unwrap().to_string();
+        assert!(!foe.contains(' '), "{foe}");
+        let line = format!("foe {foe}");
         s.json(
             "POST",
             "/api/combat/line",
@@ -163,7 +163,7 @@ async fn the_bestiary_lists_what_a_combat_can_name() {
             Some(json!({ "line": line })),
         )
         .await;
-        names.push(name);
+        names.push(foe);
     }
     let status = s.json("GET", "/api/combat", &gm, None).await;
     let fighters: Vec<&str> = status["combat"]["fighters"]
@@ -178,5 +178,32 @@ async fn the_bestiary_lists_what_a_combat_can_name() {
             fighters.iter().any(|f| f.starts_with(name.as_str())),
             "{name} in {fighters:?}"
         );
+    }
+}
+
+#[tokio::test]
+async fn the_solo_tab_offers_every_genre_of_idea_words() {
+    let s = server();
+    let (status, _, _) = s.call("GET", "/api/idea/genres", None, None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let gm = s.gm().await;
+    let g = s.json("GET", "/api/idea/genres", &gm, None).await;
+    // docs/rules.md (Solo play): "The five genre lists (fantasy, science fiction, cyberpunk,
+    // modern, horror …)".
+    assert_eq!(
+        g,
+        json!({ "genres": ["fantasy", "science-fiction", "cyberpunk", "modern", "horror"] })
+    );
+    // Each is a name `POST /api/idea` takes: two words drawn from it.
+    for genre in g["genres"].as_array().unwrap() {
+        let v = s
+            .json(
+                "POST",
+                "/api/idea",
+                &gm,
+                Some(json!({ "genre": genre, "count": 2 })),
+            )
+            .await;
+        assert_eq!(v["words"].as_array().unwrap().len(), 2, "{genre}: {v}");
     }
 }

@@ -74,6 +74,19 @@ function showHeader() {
   $("who").textContent = me.member.name + " (" + role(me.member) + ")";
   $("members").textContent = (me.members || [me.member]).map((m) => m.name + (m.role === "gm" ? " (GM)" : "")).join(", ");
   $("table-info").hidden = false;
+  // A game master re-invites the other members (shown only when there are some).
+  const others = me.gm ? (me.members || []).filter((m) => m.id !== me.member.id) : [];
+  $("reinvite").hidden = !others.length;
+  if (others.length) {
+    const pick = $("reinvite").elements.member;
+    const was = pick.value;
+    pick.replaceChildren(...others.map((m) => {
+      const o = ctx.el("option", m.name + (m.role === "gm" ? " (GM)" : ""));
+      o.value = String(m.id);
+      return o;
+    }));
+    if (others.some((m) => String(m.id) === was)) pick.value = was;
+  }
   $("menu").hidden = false;
   document.title = me.table_name + " — solum";
 }
@@ -164,7 +177,8 @@ window.addEventListener("offline", () => connection("offline"));
 // An invite link opened in a tab that shows the page already changes only the fragment:
 // start again, so the invite is asked about like any other.
 window.addEventListener("hashchange", () => {
-  if (new URLSearchParams(location.hash.slice(1)).get("invite")) location.reload();
+  const hash = new URLSearchParams(location.hash.slice(1));
+  if (hash.get("invite") || hash.get("reentry")) location.reload();
 });
 
 // ---- Features the server offers beyond the base (from its OpenAPI description) ----
@@ -173,10 +187,8 @@ async function features() {
   try {
     const spec = await (await fetch("/api/openapi.json")).json();
     const paths = Object.keys(spec.paths || {});
-    ctx.features.reentry = paths.find((p) => /re-?entry/.test(p)) || null;
     const journal = ((spec.paths || {})["/api/journal"] || {}).get || {};
     ctx.features.before = (journal.parameters || []).some((p) => p.name === "before");
-    ctx.features.genres = paths.find((p) => /genres/.test(p)) || null;
   } catch (err) {
     console.warn("openapi", err);
   }
@@ -222,14 +234,14 @@ function reentryText() {
   const gms = (me.members || []).filter((m) => m.role === "gm");
   let text;
   if (me.gm && gms.length === 1 && me.table !== 0) {
-    text = "You are this table's only game master. Log out and no one can invite you back: keep this browser signed in";
+    text = "You are this table's only game master. Log out without a re-entry link and no one can invite you back: keep this browser signed in, or make your re-entry link (Table menu) and keep it.";
   } else if (me.gm && me.table === 0) {
-    text = "This is the campaign's own table: each start of solum serve prints a new game-master link";
+    text = "This is the campaign's own table: each start of solum serve prints a new game-master link; a re-entry link (Table menu) brings you back too.";
   } else {
-    text = "To come back after logging out you need a new invite from a game master";
+    text = "To come back after logging out you need a new invite or a re-entry link from a game master, or your own re-entry link (Table menu).";
   }
-  $("reentry-text").textContent = text + (ctx.features.reentry ? ", or make a re-entry link below." : ".");
-  $("reentry-make").hidden = !ctx.features.reentry;
+  $("reentry-text").textContent = text;
+  $("reentry-make").hidden = false;
 }
 
 function signedIn(joined) {
@@ -268,6 +280,27 @@ function setupSignin() {
     }
   });
   $("join-stay").addEventListener("click", () => stay().catch((err) => ctx.showError($("join"), err)));
+  // A personal re-entry link: like an invite, sent with the session held, and a switch
+  // away from another table is asked first.
+  ctx.form($("back"), async () => {
+    const token = new URLSearchParams(location.hash.slice(1)).get("reentry");
+    try {
+      return await signedIn(await ctx.api("POST", "/reentry", { token }));
+    } catch (err) {
+      if (err.code !== "session-held") throw err;
+      const here = held ? held.table_name : "another table";
+      const ok = await ctx.confirm(
+        "Switch tables?",
+        "You are signed in at " + here + (held ? " as " + held.member.name : "") + ". Using this re-entry link"
+          + " signs this browser out of " + here + " and in as the member the link was made for.",
+        "Leave " + here + " and sign in again",
+        "Stay at " + here,
+      );
+      if (!ok) return stay();
+      return await signedIn(await ctx.api("POST", "/reentry", { token, replace: true }));
+    }
+  });
+  $("back-stay").addEventListener("click", () => stay().catch((err) => ctx.showError($("back"), err)));
 }
 
 // Leaves an invite unused and goes back to the table the member is at.
@@ -275,6 +308,7 @@ let held = null;
 function stay() {
   history.replaceState(null, "", "/");
   $("join").hidden = true;
+  $("back").hidden = true;
   $("signin").hidden = true;
   return enter();
 }
@@ -291,17 +325,25 @@ function setupMenu() {
     if (navigator.clipboard) navigator.clipboard.writeText(link.value).catch(() => document.execCommand("copy"));
     else document.execCommand("copy");
   });
-  // The personal re-entry link, where the server offers one (shown once).
+  // The personal re-entry link (shown once; a newer one revokes it).
   $("reentry-make").addEventListener("click", async () => {
     try {
-      const made = await ctx.api("POST", ctx.features.reentry.replace(/^\/api/, ""), {});
-      const link = made.link || (made.token ? location.origin + "/#reentry=" + made.token : "");
-      $("reentry-link").value = link.startsWith("/") ? location.origin + link : link;
+      const made = await ctx.api("POST", "/me/reentry", {});
+      $("reentry-for").textContent = "Your re-entry link (shown once: keep it)";
+      $("reentry-link").value = location.origin + "/#reentry=" + made.token;
       $("reentry-box").hidden = false;
       ctx.clearError($("reentry"));
     } catch (err) {
       ctx.showError($("reentry"), err);
     }
+  });
+  // A game master re-invites a member who lost their way in: a re-entry link for them.
+  ctx.form($("reinvite"), async (f) => {
+    const id = Number(f.member.value);
+    const made = await ctx.api("POST", "/members/" + encodeURIComponent(String(id)) + "/reentry", {});
+    $("reentry-for").textContent = "Re-entry link for " + made.member.name + " (shown once: give it to them)";
+    $("reentry-link").value = location.origin + "/#reentry=" + made.token;
+    $("reentry-box").hidden = false;
   });
   // The exports need the session: fetched with it, then saved as a file.
   for (const [id, file] of [["export-md", "journal.md"], ["export-json", "journal.json"]]) {
@@ -347,20 +389,25 @@ async function boot() {
   setupTabs();
   setupSignin();
   setupMenu();
-  const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
-  if (invite) {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const invite = hash.get("invite");
+  const reentry = !invite && hash.get("reentry");
+  if (invite || reentry) {
+    const form = invite ? "join" : "back";
     $("signin").hidden = false;
     $("create").hidden = true;
-    $("join").hidden = false;
+    $(form).hidden = false;
     if (ctx.token) {
       // Signed in already: say where, and offer to stay.
       try {
         held = await ctx.api("GET", "/me");
-        $("join-held").textContent = "You are signed in at " + held.table_name + " as " + held.member.name
-          + ". Joining with this link switches this browser to the invited table; you will be asked first.";
-        $("join-held").hidden = false;
-        $("join-stay").hidden = false;
-        $("join-stay").textContent = "Stay at " + held.table_name;
+        $(form + "-held").textContent = "You are signed in at " + held.table_name + " as " + held.member.name
+          + (invite
+            ? ". Joining with this link switches this browser to the invited table; you will be asked first."
+            : ". Using this link switches this browser to the member it was made for; you will be asked first.");
+        $(form + "-held").hidden = false;
+        $(form + "-stay").hidden = false;
+        $(form + "-stay").textContent = "Stay at " + held.table_name;
       } catch (err) {
         // The session held is gone: join as anyone new would.
         held = null;

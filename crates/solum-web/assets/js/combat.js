@@ -68,10 +68,10 @@ export function mount(container) {
     }
     if (ch.started) log.push("Combat \"" + entry.combat + "\" begins" + (ch.started.roll_off ? " (draws rolled off)" : ""));
     if (ch.line) {
-      const text = (ch.line.text || []).join(" ");
+      const text = (ch.line.text || []).join("; ");
       // Who played it, when the entry says (a name, or a member with one).
       const by = typeof entry.by === "string" ? entry.by : entry.by && entry.by.name;
-      log.push((by ? by + ": " : "") + ch.line.line.line + (text ? " — " + text : ""));
+      log.push((by ? by + ": " : "") + ch.line.line.line + (text ? ": " + text : ""));
     }
     if (ch.ended) {
       const written = (ch.ended.written || []).map((w) => w.name + " " + w.before + " → " + w.after + " HP").join(", ");
@@ -95,7 +95,7 @@ async function load() {
     const [answer, chars] = await Promise.all([ctx.api("GET", "/combat"), ctx.api("GET", "/characters")]);
     characters = chars;
     status = answer.combat;
-    if (!creatures && ctx.me && ctx.me.gm) creatures = (await ctx.api("GET", "/page/bestiary")).creatures;
+    if (!creatures && ctx.me && ctx.me.gm) creatures = (await ctx.api("GET", "/bestiary")).creatures;
     ctx.clearError(view);
   } catch (err) {
     ctx.showError(view, err);
@@ -142,6 +142,16 @@ function render() {
       if (unchecked.has(i.value)) i.checked = false;
     });
     old.replaceWith(fresh);
+    // Who acts first follows too (the heroes' backgrounds for initiative), keeping choices.
+    const oldBegin = filling.querySelector(".begin");
+    const kept = new Map([...oldBegin.querySelectorAll("select, input")].map((i) => [i.name + "|" + (i.dataset.hero || ""), i.value]));
+    const begin = startChoice(characters.filter((c) => !c.out).map((c) => c.character.name));
+    for (const i of begin.querySelectorAll("select, input")) {
+      const k = i.name + "|" + (i.dataset.hero || "");
+      if (kept.has(k) && (i.tagName !== "SELECT" || [...i.options].some((o) => o.value === kept.get(k)))) i.value = kept.get(k);
+    }
+    begin.querySelector(".initiative-bg")?.toggleAttribute("hidden", begin.querySelector("select[name=begin]").value !== "initiative");
+    oldBegin.replaceWith(begin);
     return;
   }
   const keepError = view.querySelector(".error");
@@ -194,9 +204,8 @@ function foePicker(onChange) {
   box.appendChild(el("legend", "Foes"));
   const s = el("select");
   s.name = "creature";
-  for (const v of creatures || []) {
-    const c = v.creature;
-    const o = el("option", c.name + " — pool " + c.pool + ", " + c.hit_points + " HP, " + c.damage + " damage" + (c.ranged_damage ? ", shoots " + c.ranged_damage : "") + (v.source === "campaign" ? " (the table's)" : ""));
+  for (const c of creatures || []) {
+    const o = el("option", c.name + " — pool " + c.pool + ", " + c.hit_points + " HP, " + c.damage + " damage" + (c.ranged_damage ? ", shoots " + c.ranged_damage : "") + (c.source === "campaign" ? " (the table's)" : ""));
     o.value = c.name;
     s.appendChild(o);
   }
@@ -236,21 +245,87 @@ function foePicker(onChange) {
   return box;
 }
 
-function startChoice() {
-  return field("Who acts first", (() => {
-    const s = el("select");
-    s.name = "begin";
-    for (const [v, t] of [["initiative", "initiative (heroes roll Mind against 4)"], ["ambush heroes", "the heroes ambush"], ["ambush foes", "the foes ambush"], ["", "not yet"]]) {
-      const o = el("option", t);
-      o.value = v;
-      s.appendChild(o);
+/**
+ * Who acts first, and for initiative a background per hero (S18: one more die for that
+ * hero's roll), and faces rolled by hand where this member may type dice. `heroes` are the
+ * names that may roll (the form's checked heroes are read when the line is made).
+ */
+function startChoice(heroes) {
+  const box = el("div", undefined, "begin");
+  const s = el("select");
+  s.name = "begin";
+  for (const [v, t] of [["initiative", "initiative (heroes roll Mind against 4)"], ["ambush heroes", "the heroes ambush"], ["ambush foes", "the foes ambush"], ["", "not yet"]]) {
+    const o = el("option", t);
+    o.value = v;
+    s.appendChild(o);
+  }
+  box.appendChild(field("Who acts first", s));
+  const bgs = el("fieldset", undefined, "initiative-bg");
+  bgs.appendChild(el("legend", "Initiative backgrounds"));
+  for (const name of heroes) {
+    const c = characters.find((x) => x.character.name === name);
+    const list = (c && c.character.backgrounds) || [];
+    if (!list.length) continue;
+    const pick = el("select");
+    pick.name = "initiative_bg";
+    pick.dataset.hero = name;
+    for (const b of ["", ...list]) {
+      const o = el("option", b || "none");
+      o.value = b;
+      pick.appendChild(o);
     }
-    return s;
-  })());
+    bgs.appendChild(field(name, pick));
+  }
+  if (bgs.querySelector("select")) box.appendChild(bgs);
+  s.addEventListener("change", () => {
+    bgs.hidden = s.value !== "initiative";
+  });
+  box.appendChild(typedField("begin_typed"));
+  return box;
+}
+
+/** A field for faces rolled by hand, where the server allows this member to type dice. */
+function typedField(name) {
+  const i = el("input");
+  i.name = name;
+  i.inputMode = "numeric";
+  i.placeholder = "4 3 3";
+  i.maxLength = 200;
+  const l = field("Real dice (faces)", i, "typed");
+  l.hidden = !(ctx.me && ctx.me.may_type_dice);
+  return l;
+}
+
+/** ` with 4,3,3` for faces typed in `input` (none: ""); the line language's typed dice. */
+function withFaces(input) {
+  if (!input || !input.value.trim()) return "";
+  const faces = input.value.split(/[\s,]+/).filter(Boolean);
+  return " with " + faces.join(",");
+}
+
+/** The line that begins the fight, as the form `f` chose it (null: not yet). */
+function beginLine(f) {
+  const begin = f.elements.begin.value;
+  if (!begin) return null;
+  let line = begin;
+  if (begin === "initiative") {
+    const rolling = new Set([...f.querySelectorAll("input[name=hero]:checked")].map((i) => i.value));
+    if (status) for (const x of status.fighters) if (x.side === "heroes" || x.side === "hero") rolling.add(x.name);
+    for (const pick of f.querySelectorAll("select[name=initiative_bg]")) {
+      if (pick.value && rolling.has(pick.dataset.hero)) line += " bg " + word(pick.dataset.hero + "=" + pick.value);
+    }
+  }
+  return line + withFaces(f.elements.begin_typed);
+}
+
+// A foe as the combat line names it: the bestiary's `foe` word.
+function foeWord(name) {
+  const c = (creatures || []).find((x) => x.name === name);
+  return c ? c.foe : name.replace(/\s+/g, "-");
 }
 
 function foeLines() {
-  return picked.map(([name, count]) => "foe " + word(name.replace(/\s+/g, "-")) + (count > 1 ? "*" + count : ""));
+  return picked.map(([name, count]) => "foe " + word(foeWord(name)) + (count > 1 ? "*" + count : ""));
 }
 
 function startForm() {
@@ -264,7 +339,7 @@ function startForm() {
   rollOff.name = "roll_off";
   const start = el("button", "Start the combat");
   f.append(el("h3", "Start a combat"), field("Name", name), field("Roll off draws", rollOff, "check"),
-    heroChecks(), foePicker(() => {}), startChoice(), start);
+    heroChecks(), foePicker(() => {}), startChoice(characters.filter((c) => !c.out).map((c) => c.character.name)), start);
   f.addEventListener("submit", async (e) => {
     e.preventDefault();
     const heroes = [...f.querySelectorAll("input[name=hero]:checked")].map((i) => i.value);
@@ -273,20 +348,22 @@ function startForm() {
       return;
     }
     start.disabled = true;
+    // The combat with its heroes and foes in one request, then who acts first as a line.
+    const begin = beginLine(f);
     try {
-      const body = { roll_off: rollOff.checked };
+      const body = { roll_off: rollOff.checked, heroes, foes: picked.map(([n, count]) => ({ name: n, count })) };
       if (name.value) body.name = name.value;
-      await ctx.api("POST", "/combat", body);
+      const started = await ctx.api("POST", "/combat", body);
+      if (started.status) status = started.status;
       ctx.clearError(f);
     } catch (err) {
       start.disabled = false;
       ctx.showError(f, err);
       return;
     }
-    const lines = [...heroes.map((h) => "hero " + word(h)), ...foeLines()];
-    if (f.elements.begin.value) lines.push(f.elements.begin.value);
     picked = [];
-    await play(lines);
+    if (begin) await play([begin]);
+    else render();
   });
   return f;
 }
@@ -300,13 +377,14 @@ function setup() {
   }
   const inFight = status.fighters.map((x) => x.name);
   const go = el("button", "Add and begin");
-  f.append(heroChecks(inFight), foePicker(() => {}), startChoice(), go);
+  f.append(heroChecks(inFight), foePicker(() => {}), startChoice(characters.map((c) => c.character.name)), go);
   f.querySelectorAll("input[name=hero]").forEach((i) => (i.checked = false));
   f.addEventListener("submit", async (e) => {
     e.preventDefault();
     const heroes = [...f.querySelectorAll("input[name=hero]:checked")].map((i) => i.value);
     const lines = [...heroes.map((h) => "hero " + word(h)), ...foeLines()];
-    if (f.elements.begin.value) lines.push(f.elements.begin.value);
+    const begin = beginLine(f);
+    if (begin) lines.push(begin);
     picked = [];
     if (lines.length) await play(lines);
   });
@@ -430,6 +508,10 @@ function options() {
     const owner = characters.find((c) => c.character.name === status.acting);
     box.appendChild(el("p", owner ? "Waiting for " + status.acting + "'s player." : "Waiting for the game master to play " + status.acting + ".", "hint"));
   }
+  // Faces rolled by hand for the next option clicked (where this member may type dice).
+  const typed = typedField("typed");
+  typed.querySelector("input").disabled = !allowed || busy;
+  box.appendChild(typed);
   const list = el("div", undefined, "choices");
   for (const c of status.choices) {
     const { text, odds } = optionText(c);
@@ -442,7 +524,10 @@ function options() {
     if (odds) b.appendChild(el("span", odds, "odds"));
     if (c.uses_action) b.appendChild(el("span", "the action", "cost"));
     b.disabled = !allowed || busy;
-    b.addEventListener("click", () => play([c.line]));
+    b.addEventListener("click", () => {
+      const faces = withFaces(typed.querySelector("input"));
+      play([c.line + faces]);
+    });
     list.appendChild(b);
   }
   // What the fighter has spent this turn, greyed (the server lists only what is legal now).

@@ -21,7 +21,7 @@ export const ctx = {
   /** The session token (kept in localStorage). */
   token: localStorage.getItem("solum.token"),
   /** What the server's API offers beyond the base (read from /api/openapi.json). */
-  features: { reentry: null, before: false, genres: null, scene: null },
+  features: { before: false, scene: null },
 
   /** A same-origin request with the session; the Response, or ApiError on non-2xx. */
   async request(method, path, body) {

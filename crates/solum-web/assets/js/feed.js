@@ -63,7 +63,8 @@ export function describe(entry) {
     case "vehicle": return vehicleText(entry);
     case "combat": {
       const ch = entry.change || {};
-      if (ch.line) return "Combat " + entry.combat + ": " + ch.line.line.line + ((ch.line.text || []).length ? " — " + ch.line.text.join(" ") : "");
+      // The line, then what happened, one sentence an event (as the Markdown story has it).
+      if (ch.line) return "Combat " + entry.combat + ": " + ch.line.line.line + ((ch.line.text || []).length ? ": " + ch.line.text.join("; ") : "");
       if (ch.started) return "Combat " + entry.combat + " starts";
       if (ch.ended) {
         const lost = (ch.ended.written || []).filter((w) => w.before != null && w.after !== w.before).map((w) => w.name + " " + w.before + "→" + w.after + " HP");
@@ -76,6 +77,25 @@ export function describe(entry) {
       if (ch.check) return checkText(entry.name, ch.check);
       if (ch.created) return entry.name + " is created";
       return entry.name + ": " + words(Object.keys(ch)[0] || "changed");
+    }
+    case "static": {
+      // Fast static combat (S11), as the Markdown story words it.
+      const ch = entry.change || {};
+      const h = entry.hero;
+      if (ch.started) {
+        const s = ch.started.setup, o = s.opposition;
+        return h + " fights " + o.name + " (fast static combat: " + s.pool + " dice against " + o.difficulty + ", " + o.hit_points + " HP dealing " + o.damage + ")";
+      }
+      if (ch.rounds) {
+        const r = ch.rounds, o = r.setup.opposition;
+        let text = h + (r.call.background ? " [" + r.call.background + "]" : "") + " against " + o.name + ": " + r.after.hit_points + " HP, " + o.name + " " + r.after.foe_hit_points + " HP";
+        if ((r.call.faces || []).length) text += " (dice " + r.call.faces.join(" ") + ")";
+        if (r.after.foe_hit_points === 0) text += ": " + o.name + " is defeated";
+        else if (r.after.hit_points === 0) text += ": " + h + " is defeated";
+        return text;
+      }
+      if (ch.abandoned) return h + " leaves the fast static combat (" + ch.abandoned.state.hit_points + " HP, the opposition " + ch.abandoned.state.foe_hit_points + " HP)";
+      return h + ": fast static combat";
     }
     case "sol": case "classic": case "soluna": case "dietype": {
       const ch = entry.change || {};

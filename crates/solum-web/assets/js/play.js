@@ -7,9 +7,6 @@ let characters = [];
 let root = null;
 const q = (sel) => root.querySelector(sel);
 
-
-
-
 function checkBody() {
   const f = q("#check").elements;
   const n = Number(f.number.value);
@@ -45,6 +42,13 @@ async function showOdds() {
     out.textContent = "Create a character (Characters tab) to roll a check.";
     return;
   }
+  // A character at 0 hit points cannot act (the server would refuse the odds): say so.
+  const c = characters.find((x) => x.character.name === name);
+  if (c && c.out) {
+    out.textContent = name + " is out (0 hit points) and cannot roll: heal or rest first (Characters tab).";
+    ctx.clearError(form);
+    return;
+  }
   const n = Number(form.elements.number.value);
   if (!form.elements.number.value || !Number.isInteger(n) || n < 1 || n > 30) {
     out.textContent = "Odds: type a number from 1 to 30.";
@@ -68,7 +72,17 @@ const refreshCharacters = ctx.coalesce(async () => {
   const me = ctx.me;
   const mine = characters.filter((c) => me.gm || c.owner === me.member.id);
   const f = q("#check").elements;
+  const was = f.character.value;
   ctx.fillSelect(f.character, mine.map((c) => c.character.name));
+  for (const o of f.character.options) {
+    if (mine.find((c) => c.character.name === o.value)?.out) o.textContent = o.value + " (out)";
+  }
+  // A fresh page picks someone who can act, where there is one.
+  const chosen = mine.find((c) => c.character.name === f.character.value);
+  if (!was && chosen && chosen.out) {
+    const able = mine.find((c) => !c.out);
+    if (able) f.character.value = able.character.name;
+  }
   backgrounds();
   await showOdds();
 });

@@ -233,7 +233,7 @@ async function loadSiblings() {
 }
 
 async function loadStatics() {
-  if (!statics) statics = (await ctx.api("GET", "/page/bestiary")).statics;
+  if (!statics) statics = (await ctx.api("GET", "/bestiary")).static;
   return statics;
 }
 
@@ -354,7 +354,22 @@ function render() {
     if (k) kept.set(k, i.type === "checkbox" ? i.checked : i.value);
   }
   const focused = document.activeElement && listBox.contains(document.activeElement) ? fieldKey(document.activeElement) : null;
+  // So does a refusal shown beside a sheet's form: a refresh for someone else's change
+  // (or the change just before) must not wipe the message of the one that failed.
+  const formKey = (f) => {
+    const card = f.closest("article.sheet");
+    return card ? card.dataset.name + "|" + f.className : null;
+  };
+  const refused = new Map();
+  for (const e of listBox.querySelectorAll("article.sheet form > .error:not([hidden])")) {
+    const k = formKey(e.parentElement);
+    if (k && e.textContent) refused.set(k, e.textContent);
+  }
   fill();
+  for (const f of listBox.querySelectorAll("article.sheet form")) {
+    const k = formKey(f);
+    if (k && refused.has(k)) ctx.showError(f, new Error(refused.get(k)));
+  }
   for (const i of listBox.querySelectorAll("input, select, textarea")) {
     const k = fieldKey(i);
     if (!k || !kept.has(k)) continue;
@@ -642,6 +657,11 @@ function checkForm(owned) {
   });
   // The odds follow every keystroke, at most one request in flight.
   const show = refresher(async () => {
+    // A character at 0 hit points cannot act: no odds to ask for.
+    if (owned.out) {
+      odds.textContent = h.name + " is out (0 hit points) and cannot roll: heal or rest first.";
+      return;
+    }
     // Nothing to ask while the number is being typed (empty or out of bounds).
     if (f.elements.number.value === "" || !f.elements.number.checkValidity()) {
       odds.textContent = "";

@@ -5,11 +5,6 @@ import { ctx } from "./ctx.js";
 let root = null;
 const q = (sel) => root.querySelector(sel);
 
-// The genres of idea words built into solum-app (`ideas::genres`); the API has no list of
-// them yet, so the page names them (a server that offers one is asked instead).
-const GENRES = ["fantasy", "science-fiction", "cyberpunk", "modern", "horror"];
-
-
 // Who may end the scene: its game master; a player only a scene they started themselves
 // (known where the entry says who; the server enforces it).
 function showScene(scene) {
@@ -24,13 +19,11 @@ export function mount(container) {
   root = container;
   container.replaceChildren(ctx.template("solo"));
   ctx.applyRole(container);
-  ctx.fillSelect(q("#idea").elements.genre, GENRES);
-  if (ctx.features.genres) {
-    ctx.api("GET", ctx.features.genres.replace(/^\/api/, "")).then((list) => {
-      const names = Array.isArray(list) ? list : list.genres || [];
-      if (names.length) ctx.fillSelect(q("#idea").elements.genre, names.map((g) => (typeof g === "string" ? g : g.name)));
-    }).catch((err) => console.warn(err));
-  }
+  // The genres of idea words are the program's (`GET /api/idea/genres`), read once.
+  const genre = q("#idea").elements.genre;
+  ctx.api("GET", "/idea/genres")
+    .then((list) => ctx.fillSelect(genre, list.genres))
+    .catch((err) => ctx.showError(q("#idea"), err));
 
   ctx.form(q("#ask"), async (f) => {
     const secret = f.secret.checked;
