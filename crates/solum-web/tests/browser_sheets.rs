@@ -157,6 +157,8 @@ fn create(
 }
 
 #[test]
+// Split pending (issue 23): one scenario read top to bottom.
+#[allow(clippy::too_many_lines)]
 fn characters_and_a_combat_by_clicking() {
     for tool in [CHROMIUM, CHROMEDRIVER] {
         assert!(
