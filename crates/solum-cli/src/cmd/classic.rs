@@ -584,6 +584,9 @@ fn fight_cmd(args: &ClassicFightArgs, out: &mut dyn Write) -> anyhow::Result<()>
     } = args;
     let campaign_fight = decide.is_some() || foes.is_empty() || *abandon || *show_status;
     if campaign_fight && campaign_hero(campaign, hero)?.is_none() {
+        // Only a campaign hero has a fight under way: a missing campaign is named as such
+        // (and not created) before the hero is looked for.
+        super::campaign::open_existing(campaign)?;
         return Err(bad(format!(
             "`{hero}` is not a hero of the campaign: only a campaign hero's fight goes on \
              (or is abandoned) without foes; name the foes to fight"
