@@ -556,6 +556,8 @@ impl<S: CampaignStore> Campaign<S> {
     /// `request.start` names the opposition, then plays rounds until one side is at 0 or
     /// typed dice run out at the end of a round (the fight then waits). Journals the start
     /// and the rounds and writes the hit points lost to the sheet, in one transaction.
+    // Split pending (issue 23): 223 lines; solum-app's fight use cases are being changed on another branch.
+    #[allow(clippy::too_many_lines)]
     pub fn static_fight(
         &mut self,
         request: &StaticRequest,

@@ -196,9 +196,7 @@ impl Command {
             // The original's oracle and book are not journaled (`ask --classic` is).
             Self::Classic(ClassicCommand::Oracle { .. } | ClassicCommand::Bestiary) => false,
             // A hero saved to a file (-o) is not added to the campaign.
-            Self::Classic(ClassicCommand::New {
-                output: Some(_), ..
-            }) => false,
+            Self::Classic(ClassicCommand::New(a)) if a.output.is_some() => false,
             // Listing the genres draws nothing.
             Self::Idea(a) => !a.genres,
             _ => true,
@@ -600,26 +598,7 @@ pub enum ClassicCommand {
     /// Create a hero in the campaign (or a file with -o): 3d6 each for Body, Mind, Spirit
     /// (even dice), 2d6 for hit points, 2d6 for clichés.
     #[command(group(clap::ArgGroup::new("classic_dice").args(["rolled", "seed"])))]
-    New {
-        /// The hero's name.
-        name: String,
-        /// A cliché; repeat for the extra ones the 2d6 grant.
-        #[arg(long = "cliche", short = 'c')]
-        cliches: Vec<String>,
-        /// Save a hero file here instead of adding the hero to the campaign.
-        #[arg(long, short)]
-        output: Option<std::path::PathBuf>,
-        /// Replace an existing file (with -o).
-        #[arg(long, requires = "output")]
-        force: bool,
-        #[command(flatten)]
-        dice: DiceArgs,
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
-        #[command(flatten)]
-        campaign: crate::cli_campaign::CampaignArg,
-    },
+    New(ClassicNewArgs),
     /// Show a hero of the campaign, a hero file, or a sample hero or monster of the book.
     Show {
         /// A campaign hero, a hero file (.toml), or a name from the book.
@@ -659,34 +638,7 @@ pub enum ClassicCommand {
     Bestiary,
     /// Roll a check: stat dice (+1 for a cliché) against a difficulty.
     #[command(group(clap::ArgGroup::new("classic_dice").args(["rolled", "seed"])))]
-    Check {
-        /// Dice, or a hero who rolls a stat: a campaign hero (journaled), a .toml file or a
-        /// name from the book.
-        pool: String,
-        /// The hero's stat: body (default), mind or spirit.
-        #[arg(long)]
-        stat: Option<String>,
-        /// One of the hero's clichés that applies: one more die.
-        #[arg(long)]
-        cliche: Option<String>,
-        /// Difficulty, 1 to 6 or a name.
-        #[arg(long, required_unless_present = "random", conflicts_with = "random")]
-        vs: Option<String>,
-        /// Roll the difficulty on a d6 first.
-        #[arg(long)]
-        random: bool,
-        /// Gear: reroll the lowest die once when failing. A campaign hero must carry it:
-        /// name the piece (`--gear rope`), or give `--gear` alone when the hero carries one.
-        #[arg(long, value_name = "PIECE", num_args = 0..=1, default_missing_value = "")]
-        gear: Option<String>,
-        #[command(flatten)]
-        dice: DiceArgs,
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
-        #[command(flatten)]
-        campaign: crate::cli_campaign::CampaignArg,
-    },
+    Check(ClassicCheckArgs),
     /// Give a campaign hero gear, or take it away (journaled): gear lets a check reroll one
     /// die once (`classic check HERO --gear PIECE`).
     Edit {
@@ -729,60 +681,7 @@ pub enum ClassicCommand {
     /// typed dice that run out leave it waiting for `classic fight HERO --rolled …` (or
     /// `--seed N`); `--abandon` ends it (the hero flees), `--status` shows it.
     #[command(group(clap::ArgGroup::new("classic_dice").args(["rolled", "seed"])))]
-    Fight {
-        /// The hero: a campaign hero, a .toml file (updated after the fight) or a name from
-        /// the book.
-        hero: String,
-        /// The foes: names from the book or .toml files, in turn order. None: go on with the
-        /// campaign hero's fight under way.
-        foes: Vec<String>,
-        /// End the campaign hero's fight under way: the hero flees where it stands (no
-        /// further damage, the foes live on); the wounds taken go to the sheet (journaled).
-        /// A pending hit is answered first: give --decide with it.
-        #[arg(long, conflicts_with_all = ["foes", "ask", "rolled", "seed", "status"])]
-        abandon: bool,
-        /// Show the campaign hero's fight under way and the exact odds of its next exchange
-        /// (nothing is rolled or journaled).
-        #[arg(long, conflicts_with_all = ["foes", "ask", "rolled", "seed", "decide"])]
-        status: bool,
-        /// Answer the campaign hero's pending hit: lose Body or a hit point (hp), then go on.
-        #[arg(long, value_name = "body|hp", conflicts_with_all = ["foes", "ask"])]
-        decide: Option<String>,
-        /// The hero's stat in this fight: body (default), mind (a spell), spirit (a mind duel).
-        #[arg(long)]
-        stat: Option<String>,
-        /// The foes' stat (default: each entry's own, else Body).
-        #[arg(long)]
-        foe_stat: Option<String>,
-        /// A cliché helps the hero: +1 die.
-        #[arg(long)]
-        cliche: bool,
-        /// A cliché helps the foes.
-        #[arg(long)]
-        foe_cliche: bool,
-        /// How the hero takes hits when not asked: survive (the default), hit-points, body.
-        /// A campaign hero with a policy fights to the end in one call.
-        #[arg(long)]
-        policy: Option<String>,
-        /// How the foe takes hits.
-        #[arg(long, default_value = "survive")]
-        foe_policy: String,
-        /// Ask the player at each hit the hero takes (on standard input); the hero's
-        /// --policy then has nothing to decide.
-        #[arg(long, conflicts_with = "policy")]
-        ask: bool,
-        /// Refused: gear rerolls only in checks ("in combat it is assumed all are properly
-        /// armed/armored").
-        #[arg(long, value_name = "PIECE", num_args = 0..=1, default_missing_value = "", hide = true)]
-        gear: Option<String>,
-        #[command(flatten)]
-        dice: DiceArgs,
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
-        #[command(flatten)]
-        campaign: crate::cli_campaign::CampaignArg,
-    },
+    Fight(ClassicFightArgs),
     /// Rest: 1 hit point per 8 hours, 1 Body per day; hours add up on the sheet across rests.
     Rest {
         /// A campaign hero, or a hero file (.toml).
@@ -796,6 +695,117 @@ pub enum ClassicCommand {
         #[command(flatten)]
         campaign: crate::cli_campaign::CampaignArg,
     },
+}
+
+/// `solum classic new`.
+#[derive(Debug, Args)]
+pub struct ClassicNewArgs {
+    /// The hero's name.
+    pub name: String,
+    /// A cliché; repeat for the extra ones the 2d6 grant.
+    #[arg(long = "cliche", short = 'c')]
+    pub cliches: Vec<String>,
+    /// Save a hero file here instead of adding the hero to the campaign.
+    #[arg(long, short)]
+    pub output: Option<std::path::PathBuf>,
+    /// Replace an existing file (with -o).
+    #[arg(long, requires = "output")]
+    pub force: bool,
+    #[command(flatten)]
+    pub dice: DiceArgs,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
+}
+
+/// `solum classic check`.
+#[derive(Debug, Args)]
+pub struct ClassicCheckArgs {
+    /// Dice, or a hero who rolls a stat: a campaign hero (journaled), a .toml file or a
+    /// name from the book.
+    pub pool: String,
+    /// The hero's stat: body (default), mind or spirit.
+    #[arg(long)]
+    pub stat: Option<String>,
+    /// One of the hero's clichés that applies: one more die.
+    #[arg(long)]
+    pub cliche: Option<String>,
+    /// Difficulty, 1 to 6 or a name.
+    #[arg(long, required_unless_present = "random", conflicts_with = "random")]
+    pub vs: Option<String>,
+    /// Roll the difficulty on a d6 first.
+    #[arg(long)]
+    pub random: bool,
+    /// Gear: reroll the lowest die once when failing. A campaign hero must carry it:
+    /// name the piece (`--gear rope`), or give `--gear` alone when the hero carries one.
+    #[arg(long, value_name = "PIECE", num_args = 0..=1, default_missing_value = "")]
+    pub gear: Option<String>,
+    #[command(flatten)]
+    pub dice: DiceArgs,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
+}
+
+/// `solum classic fight`.
+#[derive(Debug, Args)]
+pub struct ClassicFightArgs {
+    /// The hero: a campaign hero, a .toml file (updated after the fight) or a name from
+    /// the book.
+    pub hero: String,
+    /// The foes: names from the book or .toml files, in turn order. None: go on with the
+    /// campaign hero's fight under way.
+    pub foes: Vec<String>,
+    /// End the campaign hero's fight under way: the hero flees where it stands (no
+    /// further damage, the foes live on); the wounds taken go to the sheet (journaled).
+    /// A pending hit is answered first: give --decide with it.
+    #[arg(long, conflicts_with_all = ["foes", "ask", "rolled", "seed", "status"])]
+    pub abandon: bool,
+    /// Show the campaign hero's fight under way and the exact odds of its next exchange
+    /// (nothing is rolled or journaled).
+    #[arg(long, conflicts_with_all = ["foes", "ask", "rolled", "seed", "decide"])]
+    pub status: bool,
+    /// Answer the campaign hero's pending hit: lose Body or a hit point (hp), then go on.
+    #[arg(long, value_name = "body|hp", conflicts_with_all = ["foes", "ask"])]
+    pub decide: Option<String>,
+    /// The hero's stat in this fight: body (default), mind (a spell), spirit (a mind duel).
+    #[arg(long)]
+    pub stat: Option<String>,
+    /// The foes' stat (default: each entry's own, else Body).
+    #[arg(long)]
+    pub foe_stat: Option<String>,
+    /// A cliché helps the hero: +1 die.
+    #[arg(long)]
+    pub cliche: bool,
+    /// A cliché helps the foes.
+    #[arg(long)]
+    pub foe_cliche: bool,
+    /// How the hero takes hits when not asked: survive (the default), hit-points, body.
+    /// A campaign hero with a policy fights to the end in one call.
+    #[arg(long)]
+    pub policy: Option<String>,
+    /// How the foe takes hits.
+    #[arg(long, default_value = "survive")]
+    pub foe_policy: String,
+    /// Ask the player at each hit the hero takes (on standard input); the hero's
+    /// --policy then has nothing to decide.
+    #[arg(long, conflicts_with = "policy")]
+    pub ask: bool,
+    /// Refused: gear rerolls only in checks ("in combat it is assumed all are properly
+    /// armed/armored").
+    #[arg(long, value_name = "PIECE", num_args = 0..=1, default_missing_value = "", hide = true)]
+    pub gear: Option<String>,
+    #[command(flatten)]
+    pub dice: DiceArgs,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
 }
 
 #[derive(Debug, Subcommand)]

@@ -10,7 +10,8 @@ use clap::{Args, Subcommand, ValueEnum};
 #[derive(Debug, Args)]
 pub struct CampaignArg {
     /// The campaign file (SQLite). Default: $SOLUM_CAMPAIGN, else `campaign.solum` in the
-    /// user's data folder (`$XDG_DATA_HOME/solum` on Linux). Created on first use.
+    /// user's data folder (`$XDG_DATA_HOME/solum` on Linux). Created by the first command
+    /// that changes it; a command that only reads refuses a missing one.
     // $SOLUM_CAMPAIGN is read where the campaign is opened, not by clap: a global `env`
     // would hand it to `solum combat SCRIPT` too, which attaches only on the typed flag.
     #[arg(long, value_name = "FILE", global = true)]

@@ -295,8 +295,22 @@ fn escape_byte(b: u8, out: &mut Vec<u8>) {
 impl<W: std::io::Write> std::io::Write for Escaped<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         let mut text = Vec::with_capacity(buf.len());
-        for &b in buf {
-            self.feed(b, &mut text);
+        let mut rest = buf;
+        while !rest.is_empty() {
+            // A run of plain bytes passes whole when no escape or character is pending: what
+            // `feed` would do byte by byte (`solum odds 1000d6 --json` writes 7 MB of it).
+            if self.pending.is_empty() && self.utf8.is_empty() {
+                let plain = rest
+                    .iter()
+                    .position(|&b| !matches!(b, b'\n' | b'\t' | 0x20..=0x7e))
+                    .unwrap_or(rest.len());
+                text.extend_from_slice(&rest[..plain]);
+                rest = &rest[plain..];
+            }
+            if let Some((&b, tail)) = rest.split_first() {
+                self.feed(b, &mut text);
+                rest = tail;
+            }
         }
         self.put(&text)?;
         Ok(buf.len())
@@ -432,6 +446,26 @@ mod tests {
         w.write_all(b"\xaez").unwrap();
         w.finish().unwrap();
         assert_eq!(w.inner, b"a\\x1b[2J\\u009bb\x1b[32m\\u202ez");
+    }
+
+    #[test]
+    fn plain_runs_written_whole_read_as_byte_by_byte() {
+        // The fast path for runs of plain bytes must escape exactly as one byte at a time.
+        use std::io::Write;
+        let text: &[u8] = b"{\"1000\":\"1/6\"}\n\tNick\x1b[2J \x1b[1;31mred\x1b[0m a\x00b\x7f\xc2\x9b\xe2\x80\xae \xc3\xa9 \xff end";
+        let mut whole = Escaped::new(Vec::new());
+        whole.write_all(text).unwrap();
+        whole.finish().unwrap();
+        let mut bytes = Escaped::new(Vec::new());
+        for b in text {
+            bytes.write_all(std::slice::from_ref(b)).unwrap();
+        }
+        bytes.finish().unwrap();
+        assert_eq!(whole.inner, bytes.inner);
+        assert_eq!(
+            String::from_utf8_lossy(&whole.inner),
+            "{\"1000\":\"1/6\"}\n\tNick\\x1b[2J \x1b[1;31mred\x1b[0m a\\x00b\\u007f\\u009b\\u202e é \\xff end"
+        );
     }
 
     #[test]

@@ -726,6 +726,13 @@ fn the_original_oracle_and_random_difficulty_are_journaled_and_verified() {
 fn the_campaigns_oracle_setting_chooses_what_ask_uses() {
     let dir = tempfile::tempdir().unwrap();
     let c = dir.path().join("c.solum");
+    // Showing the setting only reads: the campaign must exist first (setting it makes it).
+    with(&c, &["oracle"]).bad_input("no campaign here");
+    assert!(
+        with(&c, &["oracle", "expanded"])
+            .ok()
+            .contains("(expanded)")
+    );
     assert!(with(&c, &["oracle"]).ok().contains("(expanded)"));
     assert!(with(&c, &["oracle", "classic"]).ok().contains("(classic)"));
     with(&c, &["oracle", "tarot"]).bad_input("tarot");

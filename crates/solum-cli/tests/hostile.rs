@@ -152,6 +152,8 @@ fn s(p: &Path) -> &str {
 }
 
 #[test]
+// Split pending (issue 23): one scenario read top to bottom.
+#[allow(clippy::too_many_lines)]
 fn hostile_corpus() {
     use Want::{Bad, Ran};
     let dir = tempfile::tempdir().unwrap();

@@ -16,6 +16,8 @@ fn in_campaign(campaign: &std::path::Path, args: &[&str]) -> common::Run {
 }
 
 #[test]
+// Split pending (issue 23): one scenario read top to bottom.
+#[allow(clippy::too_many_lines)]
 fn character_lifecycle() {
     let dir = tempfile::tempdir().unwrap();
     let c = dir.path().join("c.solum");

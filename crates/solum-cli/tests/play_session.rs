@@ -76,6 +76,8 @@ end We found the wine.
 "#;
 
 #[test]
+// Split pending (issue 23): one scenario read top to bottom.
+#[allow(clippy::too_many_lines)]
 fn an_evening_of_play_through_stdin_reads_back_whole_and_verifies() {
     let dir = tempfile::tempdir().unwrap();
     let c = dir.path().join("evening.solum");

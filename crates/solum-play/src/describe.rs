@@ -52,6 +52,8 @@ fn verdict(v: Verdict) -> &'static str {
 }
 
 /// One line for an event; `fighters` gives the names.
+// Split pending (issue 23): one arm per event kind, 183 lines; solum-play is being dissolved.
+#[allow(clippy::too_many_lines)]
 pub fn event(e: &Event, fighters: &[Fighter]) -> String {
     let n = |i: &usize| fighters.get(*i).map_or("?", |f| f.name.as_str());
     let dir = |d: &Direction| match d {

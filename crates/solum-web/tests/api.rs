@@ -1352,6 +1352,8 @@ async fn any_dice_expression_is_rolled_by_the_server_journaled_and_verified() {
 }
 
 #[tokio::test]
+// Split pending (issue 23): one scenario read top to bottom.
+#[allow(clippy::too_many_lines)]
 async fn the_sibling_systems_roll_from_the_tables_characters() {
     let s = server();
     let (gm, _) = s.table("Kin", "Ada").await;

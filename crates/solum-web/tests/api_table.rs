@@ -421,6 +421,8 @@ fn choice<'a>(status: &'a Value, line: &str) -> &'a Value {
 }
 
 #[tokio::test]
+// Split pending (issue 23): one scenario read top to bottom.
+#[allow(clippy::too_many_lines)]
 async fn a_combat_starts_from_names_and_players_play_their_own_heroes_turns() {
     let s = server();
     let gm = s.table("T", "Ada").await;

@@ -200,6 +200,8 @@ fn new_character(b: &Browser, name: &str, body: u32, mind: u32, charm: u32, back
 }
 
 #[test]
+// Split pending (issue 23): one scenario read top to bottom.
+#[allow(clippy::too_many_lines)]
 fn a_table_in_two_browsers() {
     tools();
     let dir = tempfile::tempdir().unwrap();

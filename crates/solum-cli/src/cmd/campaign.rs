@@ -24,6 +24,12 @@ use crate::render::{self, DIM, paint};
 /// The largest journal file `journal import` reads.
 pub const MAX_IMPORT_BYTES: u64 = 64 * 1024 * 1024;
 
+// Whether a command may create its campaign is decided here, once: a command that changes the
+// campaign opens it with `open` (created on first use), a command that only reads it (show,
+// list, export, status, verify) with `open_existing`, which refuses a missing campaign with
+// `StoreError::Missing` naming the file. `tests/reads_never_create.rs` runs every read
+// command on a missing campaign.
+
 /// Opens the campaign to change it, creating it on first use.
 pub(crate) fn open(arg: &CampaignArg) -> anyhow::Result<Campaign<Box<dyn Store>>> {
     Ok(Campaign::new(
@@ -163,10 +169,12 @@ pub(crate) fn write_oracle(out: &mut dyn Write, view: &OracleView) -> anyhow::Re
 
 /// `solum oracle`.
 pub fn oracle(args: &OracleArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let Some(name) = &args.system else {
+        // Only shows the setting: a read, which never creates the campaign.
+        return write_oracle_system(out, open_existing(&args.campaign)?.oracle_system()?);
+    };
     let mut campaign = open(&args.campaign)?;
-    if let Some(name) = &args.system {
-        campaign.set_oracle_system(OracleSystem::parse(name)?)?;
-    }
+    campaign.set_oracle_system(OracleSystem::parse(name)?)?;
     write_oracle_system(out, campaign.oracle_system()?)
 }
 
@@ -175,7 +183,11 @@ pub fn roll_off(
     args: &crate::cli_campaign::RollOffArgs,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let mut campaign = open(&args.campaign)?;
+    // Without a setting it only shows one: a read, which never creates the campaign.
+    let mut campaign = match args.setting {
+        Some(_) => open(&args.campaign)?,
+        None => open_existing(&args.campaign)?,
+    };
     roll_off_in(&mut campaign, args.setting.as_deref(), out)
 }
 

@@ -4,6 +4,7 @@ use std::cell::{Cell, RefCell};
 use std::io::Write;
 
 use serde_json::json;
+use solum_expanded::Pool;
 use solum_expanded::check::{
     CheckSpec, DrawRule, OpposedSpec, PoolRoll, Side, Verdict, roll_check, roll_opposed,
 };
@@ -110,205 +111,225 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         )));
     }
     let pool = pool_of(&pool_args)?;
+    match (&args.target.vs, args.target.against) {
+        (Some(vs), _) => check_vs(args, pool, pool_args.gear, vs, out)?,
+        (None, Some(against)) => check_against(args, pool, pool_args.gear, against, out)?,
+        (None, None) => unreachable!("clap requires --vs or --against"),
+    }
+    Ok(())
+}
+
+/// A check against a difficulty (`--vs`): the odds, the dice and the verdict.
+fn check_vs(
+    args: &CheckArgs,
+    pool: Pool,
+    gear: bool,
+    vs: &str,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
     let generator = RefCell::new(Generator::new(args.seed));
     let blame = Cell::new("--rolled");
     let mut first = Source::from_flag("--rolled", args.rolled.as_deref())?;
-    match (&args.target.vs, args.target.against) {
-        (Some(vs), _) => {
-            let spec = CheckSpec::new(pool, difficulty(vs)?).with_gear(pool_args.gear);
-            let p = p_pass(&spec);
-            let outcome = roll_check(&spec, &mut SideDice::new(&mut first, &generator, &blame))
-                .map_err(|e| explain(e, blame.get(), &order(pool, false)))?;
-            first.finish(&order_with_reasons(
-                &unused_reasons(
-                    outcome.roll.as_ref(),
-                    spec.gear,
-                    Some(spec.difficulty.value()),
-                ),
-                &order(pool, false),
-            ))?;
-            let seed = generator.borrow().used_seed();
-            if args.json {
-                let roll = outcome.roll.as_ref();
-                let value = json!({
-                    "kind": "check",
-                    "pool": spec.pool,
-                    "difficulty": spec.difficulty,
-                    "difficulty_name": spec.difficulty.name(),
-                    "gear": spec.gear,
-                    "automatic": roll.is_none(),
-                    "typed": first.is_typed(),
-                    "dice": roll.map(|r| r.dice.clone()).unwrap_or_default(),
-                    "reroll": roll.and_then(|r| r.reroll),
-                    "final_dice": roll.map(PoolRoll::final_dice).unwrap_or_default(),
-                    "chain": roll.map(|r| r.chain.clone()).unwrap_or_default(),
-                    "chain_not_needed": roll.is_some_and(|r| r.chain_not_needed),
-                    "result": outcome.result,
-                    "passed": outcome.passed,
-                    "p_pass": render::to_f64(&p),
-                    "p_pass_exact": render::fraction(&p),
-                    "seed": seed,
-                });
-                writeln!(out, "{value}")?;
-                return Ok(());
-            }
-            writeln!(
-                out,
-                "{} {} vs {}   chance to pass {}",
-                paint(HEAD, "Check"),
-                render::dice_count(spec.pool.dice()),
-                spec.difficulty,
-                paint(HEAD, percent(&p))
-            )?;
-            match &outcome.roll {
-                None => writeln!(out, "  automatic: no roll needed{}", gear_unused(spec.gear))?,
-                Some(roll) => write_pool_roll(out, "Dice", roll, &first)?,
-            }
-            let verdict = if outcome.passed {
-                paint(GOOD, "PASSED")
-            } else {
-                paint(BAD, "FAILED")
-            };
-            if outcome.roll.is_some() {
-                writeln!(out, "  {:<10} {}  {verdict}", "Result", outcome.result)?;
-            } else {
-                writeln!(out, "  {verdict}")?;
-            }
-            render::write_seed(out, seed)?;
-        }
-        (None, Some(against)) => {
-            let second_pool = opposing_pool(against)?;
-            let spec = OpposedSpec {
-                first: Side {
-                    pool,
-                    gear: pool_args.gear,
-                },
-                second: Side {
-                    pool: second_pool,
-                    gear: args.opposing.against_gear,
-                },
-                draws: if args.opposing.roll_off {
-                    DrawRule::RollOff
-                } else {
-                    DrawRule::Stand
-                },
-            };
-            let odds = opposed_odds(&spec);
-            let mut second = Source::from_flag("--against-rolled", args.against_rolled.as_deref())?;
-            let outcome = {
-                let mut a = SideDice::new(&mut first, &generator, &blame);
-                let mut b = SideDice::new(&mut second, &generator, &blame);
-                roll_opposed(&spec, &mut a, &mut b)
-            };
-            let outcome = outcome.map_err(|e| {
-                explain(
-                    e,
-                    blame.get(),
-                    &order(
-                        if blame.get() == "--rolled" {
-                            pool
-                        } else {
-                            second_pool
-                        },
-                        true,
-                    ),
-                )
-            })?;
-            first.finish(&order_with_reasons(
-                &opposed_unused_reasons(&outcome, true),
-                &order(pool, true),
-            ))?;
-            second.finish(&order_with_reasons(
-                &opposed_unused_reasons(&outcome, false),
-                &order(second_pool, true),
-            ))?;
-            let seed = generator.borrow().used_seed();
-            let verdict = match outcome.verdict {
-                Verdict::Win => "win",
-                Verdict::Draw => "draw",
-                Verdict::Lose => "lose",
-            };
-            if args.json {
-                let value = json!({
-                    "kind": "opposed",
-                    "pool": spec.first.pool,
-                    "against_pool": spec.second.pool,
-                    "gear": spec.first.gear,
-                    "against_gear": spec.second.gear,
-                    "draws": spec.draws,
-                    "dice": outcome.first.dice,
-                    "reroll": outcome.first.reroll,
-                    "final_dice": outcome.first.final_dice(),
-                    "chain": outcome.first.chain,
-                    "chain_not_needed": outcome.first.chain_not_needed,
-                    "result": outcome.first.result,
-                    "typed": first.is_typed(),
-                    "against_dice": outcome.second.dice,
-                    "against_reroll": outcome.second.reroll,
-                    "against_final_dice": outcome.second.final_dice(),
-                    "against_chain": outcome.second.chain,
-                    "against_chain_not_needed": outcome.second.chain_not_needed,
-                    "against_result": outcome.second.result,
-                    "against_typed": second.is_typed(),
-                    "roll_off": outcome.roll_off,
-                    "outcome": verdict,
-                    "p_win": render::to_f64(&odds.win),
-                    "p_draw": render::to_f64(&odds.draw),
-                    "p_lose": render::to_f64(&odds.lose),
-                    "p_win_exact": render::fraction(&odds.win),
-                    "p_draw_exact": render::fraction(&odds.draw),
-                    "p_lose_exact": render::fraction(&odds.lose),
-                    "seed": seed,
-                });
-                writeln!(out, "{value}")?;
-                return Ok(());
-            }
-            writeln!(
-                out,
-                "{} {} against {}   win {}  draw {}  lose {}",
-                paint(HEAD, "Opposed"),
-                render::dice_count(spec.first.pool.dice()),
-                render::dice_count(spec.second.pool.dice()),
-                paint(HEAD, percent(&odds.win)),
-                percent(&odds.draw),
-                percent(&odds.lose),
-            )?;
-            write_pool_roll(out, "You", &outcome.first, &first)?;
-            writeln!(
-                out,
-                "  {:<10} {}",
-                "",
-                paint(DIM, format!("result {}", outcome.first.result))
-            )?;
-            write_pool_roll(out, "Against", &outcome.second, &second)?;
-            writeln!(
-                out,
-                "  {:<10} {}",
-                "",
-                paint(DIM, format!("result {}", outcome.second.result))
-            )?;
-            if !outcome.roll_off.is_empty() {
-                let pairs: Vec<String> = outcome
-                    .roll_off
-                    .iter()
-                    .map(|(a, b)| format!("{a}:{b}"))
-                    .collect();
-                writeln!(out, "  {:<10} {}", "Roll-off", pairs.join("  "))?;
-            }
-            let shown = match outcome.verdict {
-                Verdict::Win => paint(GOOD, "WIN"),
-                Verdict::Draw => paint(EVEN, "DRAW (nothing happens)"),
-                Verdict::Lose => paint(BAD, "LOSE"),
-            };
-            writeln!(
-                out,
-                "  {:<10} {} vs {}  {shown}",
-                "Result", outcome.first.result, outcome.second.result
-            )?;
-            render::write_seed(out, seed)?;
-        }
-        (None, None) => unreachable!("clap requires --vs or --against"),
+    let spec = CheckSpec::new(pool, difficulty(vs)?).with_gear(gear);
+    let p = p_pass(&spec);
+    let outcome = roll_check(&spec, &mut SideDice::new(&mut first, &generator, &blame))
+        .map_err(|e| explain(e, blame.get(), &order(pool, false)))?;
+    first.finish(&order_with_reasons(
+        &unused_reasons(
+            outcome.roll.as_ref(),
+            spec.gear,
+            Some(spec.difficulty.value()),
+        ),
+        &order(pool, false),
+    ))?;
+    let seed = generator.borrow().used_seed();
+    if args.json {
+        let roll = outcome.roll.as_ref();
+        let value = json!({
+            "kind": "check",
+            "pool": spec.pool,
+            "difficulty": spec.difficulty,
+            "difficulty_name": spec.difficulty.name(),
+            "gear": spec.gear,
+            "automatic": roll.is_none(),
+            "typed": first.is_typed(),
+            "dice": roll.map(|r| r.dice.clone()).unwrap_or_default(),
+            "reroll": roll.and_then(|r| r.reroll),
+            "final_dice": roll.map(PoolRoll::final_dice).unwrap_or_default(),
+            "chain": roll.map(|r| r.chain.clone()).unwrap_or_default(),
+            "chain_not_needed": roll.is_some_and(|r| r.chain_not_needed),
+            "result": outcome.result,
+            "passed": outcome.passed,
+            "p_pass": render::to_f64(&p),
+            "p_pass_exact": render::fraction(&p),
+            "seed": seed,
+        });
+        writeln!(out, "{value}")?;
+        return Ok(());
     }
+    writeln!(
+        out,
+        "{} {} vs {}   chance to pass {}",
+        paint(HEAD, "Check"),
+        render::dice_count(spec.pool.dice()),
+        spec.difficulty,
+        paint(HEAD, percent(&p))
+    )?;
+    match &outcome.roll {
+        None => writeln!(out, "  automatic: no roll needed{}", gear_unused(spec.gear))?,
+        Some(roll) => write_pool_roll(out, "Dice", roll, &first)?,
+    }
+    let verdict = if outcome.passed {
+        paint(GOOD, "PASSED")
+    } else {
+        paint(BAD, "FAILED")
+    };
+    if outcome.roll.is_some() {
+        writeln!(out, "  {:<10} {}  {verdict}", "Result", outcome.result)?;
+    } else {
+        writeln!(out, "  {verdict}")?;
+    }
+    render::write_seed(out, seed)?;
+    Ok(())
+}
+
+/// An opposed check (`--against`): both sides' dice, any roll-off and the verdict.
+fn check_against(
+    args: &CheckArgs,
+    pool: Pool,
+    gear: bool,
+    against: i64,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let generator = RefCell::new(Generator::new(args.seed));
+    let blame = Cell::new("--rolled");
+    let mut first = Source::from_flag("--rolled", args.rolled.as_deref())?;
+    let second_pool = opposing_pool(against)?;
+    let spec = OpposedSpec {
+        first: Side { pool, gear },
+        second: Side {
+            pool: second_pool,
+            gear: args.opposing.against_gear,
+        },
+        draws: if args.opposing.roll_off {
+            DrawRule::RollOff
+        } else {
+            DrawRule::Stand
+        },
+    };
+    let odds = opposed_odds(&spec);
+    let mut second = Source::from_flag("--against-rolled", args.against_rolled.as_deref())?;
+    let outcome = {
+        let mut a = SideDice::new(&mut first, &generator, &blame);
+        let mut b = SideDice::new(&mut second, &generator, &blame);
+        roll_opposed(&spec, &mut a, &mut b)
+    };
+    let outcome = outcome.map_err(|e| {
+        explain(
+            e,
+            blame.get(),
+            &order(
+                if blame.get() == "--rolled" {
+                    pool
+                } else {
+                    second_pool
+                },
+                true,
+            ),
+        )
+    })?;
+    first.finish(&order_with_reasons(
+        &opposed_unused_reasons(&outcome, true),
+        &order(pool, true),
+    ))?;
+    second.finish(&order_with_reasons(
+        &opposed_unused_reasons(&outcome, false),
+        &order(second_pool, true),
+    ))?;
+    let seed = generator.borrow().used_seed();
+    let verdict = match outcome.verdict {
+        Verdict::Win => "win",
+        Verdict::Draw => "draw",
+        Verdict::Lose => "lose",
+    };
+    if args.json {
+        let value = json!({
+            "kind": "opposed",
+            "pool": spec.first.pool,
+            "against_pool": spec.second.pool,
+            "gear": spec.first.gear,
+            "against_gear": spec.second.gear,
+            "draws": spec.draws,
+            "dice": outcome.first.dice,
+            "reroll": outcome.first.reroll,
+            "final_dice": outcome.first.final_dice(),
+            "chain": outcome.first.chain,
+            "chain_not_needed": outcome.first.chain_not_needed,
+            "result": outcome.first.result,
+            "typed": first.is_typed(),
+            "against_dice": outcome.second.dice,
+            "against_reroll": outcome.second.reroll,
+            "against_final_dice": outcome.second.final_dice(),
+            "against_chain": outcome.second.chain,
+            "against_chain_not_needed": outcome.second.chain_not_needed,
+            "against_result": outcome.second.result,
+            "against_typed": second.is_typed(),
+            "roll_off": outcome.roll_off,
+            "outcome": verdict,
+            "p_win": render::to_f64(&odds.win),
+            "p_draw": render::to_f64(&odds.draw),
+            "p_lose": render::to_f64(&odds.lose),
+            "p_win_exact": render::fraction(&odds.win),
+            "p_draw_exact": render::fraction(&odds.draw),
+            "p_lose_exact": render::fraction(&odds.lose),
+            "seed": seed,
+        });
+        writeln!(out, "{value}")?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{} {} against {}   win {}  draw {}  lose {}",
+        paint(HEAD, "Opposed"),
+        render::dice_count(spec.first.pool.dice()),
+        render::dice_count(spec.second.pool.dice()),
+        paint(HEAD, percent(&odds.win)),
+        percent(&odds.draw),
+        percent(&odds.lose),
+    )?;
+    write_pool_roll(out, "You", &outcome.first, &first)?;
+    writeln!(
+        out,
+        "  {:<10} {}",
+        "",
+        paint(DIM, format!("result {}", outcome.first.result))
+    )?;
+    write_pool_roll(out, "Against", &outcome.second, &second)?;
+    writeln!(
+        out,
+        "  {:<10} {}",
+        "",
+        paint(DIM, format!("result {}", outcome.second.result))
+    )?;
+    if !outcome.roll_off.is_empty() {
+        let pairs: Vec<String> = outcome
+            .roll_off
+            .iter()
+            .map(|(a, b)| format!("{a}:{b}"))
+            .collect();
+        writeln!(out, "  {:<10} {}", "Roll-off", pairs.join("  "))?;
+    }
+    let shown = match outcome.verdict {
+        Verdict::Win => paint(GOOD, "WIN"),
+        Verdict::Draw => paint(EVEN, "DRAW (nothing happens)"),
+        Verdict::Lose => paint(BAD, "LOSE"),
+    };
+    writeln!(
+        out,
+        "  {:<10} {} vs {}  {shown}",
+        "Result", outcome.first.result, outcome.second.result
+    )?;
+    render::write_seed(out, seed)?;
     Ok(())
 }
 

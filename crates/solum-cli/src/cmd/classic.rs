@@ -9,7 +9,8 @@ use solum_classic::check::{
     difficulty_name, p_pass, parse_difficulty, random_difficulty, roll_check,
 };
 use solum_classic::duel::{
-    DAMAGE, DuelError, DuelOdds, Policy, Side, check_simulation, duel_chance, simulate_many,
+    DAMAGE, DuelError, DuelOdds, Exchange, Policy, Side, check_simulation, duel_chance,
+    simulate_many,
 };
 use solum_classic::fight::{ClassicFight, Command, Event, FightError, Fighter, Loss, Who};
 use solum_classic::hero::{Kind, Stat, create, parse_hero};
@@ -22,7 +23,10 @@ use solum_app::{Campaign, Dice};
 use solum_store::Store;
 
 use crate::bad;
-use crate::cli::{ClassicCommand, ClassicDuelArgs, ClassicOddsCommand, DiceArgs};
+use crate::cli::{
+    ClassicCheckArgs, ClassicCommand, ClassicDuelArgs, ClassicFightArgs, ClassicNewArgs,
+    ClassicOddsCommand, DiceArgs,
+};
 use crate::cli_campaign::CampaignArg;
 use crate::dice::with_dice;
 use crate::render::{self, BAD, DIM, GOOD, HEAD, paint, percent};
@@ -100,105 +104,8 @@ fn show(out: &mut dyn Write, h: &Hero) -> std::io::Result<()> {
 
 pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> {
     match command {
-        ClassicCommand::New {
-            name,
-            cliches,
-            output: None,
-            dice,
-            json: as_json,
-            campaign,
-            ..
-        } => {
-            let view = super::campaign::open(campaign)?.create_classic_hero(
-                name,
-                cliches,
-                super::campaign::dice(dice.seed, dice.rolled.as_deref())?,
-            )?;
-            if *as_json {
-                return super::campaign::write_json(out, &view);
-            }
-            let f = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
-            if let Some(r) = &view.rolled {
-                let d = &r.faces;
-                writeln!(
-                    out,
-                    "Body {} · Mind {} · Spirit {} · hit points {} · clichés {}",
-                    f(&d[0..3]),
-                    f(&d[3..6]),
-                    f(&d[6..9]),
-                    f(&d[9..11]),
-                    f(&d[11..13])
-                )?;
-            }
-            show(out, &view.sheet.hero)?;
-            writeln!(
-                out,
-                "{}",
-                paint(
-                    DIM,
-                    format!("added to the campaign (journal entry {})", view.seq)
-                )
-            )?;
-            render::write_seed(out, view.rolled.and_then(|r| r.seed))?;
-        }
-        ClassicCommand::New {
-            name,
-            cliches,
-            output: Some(output),
-            force,
-            dice,
-            json: as_json,
-            ..
-        } => {
-            let output = Some(output.as_path());
-            // Before the file and the dice: a bad name or cliché wastes neither.
-            solum_classic::hero::check_names(name, cliches).map_err(|e| {
-                if e.field == "name" {
-                    bad(format!("the name `{name}`: {}", e.problem))
-                } else {
-                    bad(format!("--cliche ({}): {}", e.field, e.problem))
-                }
-            })?;
-            let path = super::new_sheet_path(output, name, *force)?;
-            let (made, seed) = with_dice(
-                dice.rolled.as_deref(),
-                dice.seed,
-                "values go: 3d6 Body, 3d6 Mind, 3d6 Spirit, 2d6 hit points, 2d6 clichés",
-                |d| create(name, cliches, d),
-            )?;
-            let (hero, rolls) = made.map_err(|e| bad(e.to_string()))?;
-            let replace = if *force {
-                Replace::Allowed
-            } else {
-                Replace::Never
-            };
-            super::campaign::write_file(&path, toml::to_string_pretty(&hero)?.as_bytes(), replace)?;
-            if *as_json {
-                writeln!(
-                    out,
-                    "{}",
-                    json!({"hero": hero, "rolls": rolls, "file": path, "seed": seed})
-                )?;
-                return Ok(());
-            }
-            let f = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
-            writeln!(
-                out,
-                "Body {} · Mind {} · Spirit {} · hit points {} · clichés {}",
-                f(&rolls.body),
-                f(&rolls.mind),
-                f(&rolls.spirit),
-                f(&rolls.hit_points),
-                f(&rolls.cliches)
-            )?;
-            show(out, &hero)?;
-            writeln!(
-                out,
-                "{}",
-                paint(DIM, format!("saved to {}", path.display()))
-            )?;
-            render::write_seed(out, seed)?;
-        }
+        ClassicCommand::New(args) if args.output.is_none() => new_campaign_hero(args, out)?,
+        ClassicCommand::New(args) => new_hero_file(args, out)?,
         ClassicCommand::Show {
             who,
             json: as_json,
@@ -229,7 +136,7 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             json: as_json,
             campaign,
         } => {
-            let heroes = super::campaign::open(campaign)?.classic_heroes()?;
+            let heroes = super::campaign::open_existing(campaign)?.classic_heroes()?;
             if *as_json {
                 return super::campaign::write_json(out, &heroes);
             }
@@ -259,7 +166,7 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             writeln!(out, "{}", paint(DIM, "added to the campaign"))?;
         }
         ClassicCommand::Export { name, campaign } => {
-            let text = super::campaign::open(campaign)?.export_classic_hero(name)?;
+            let text = super::campaign::open_existing(campaign)?.export_classic_hero(name)?;
             write!(out, "{text}")?;
         }
         ClassicCommand::Bestiary => {
@@ -279,201 +186,14 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                 book.cliches.join(", ")
             )?;
         }
-        ClassicCommand::Check {
-            pool: who,
-            stat: named_stat,
-            cliche,
-            vs,
-            random,
-            gear,
-            dice,
-            json: as_json,
-            campaign,
-        } => {
-            if let Some(mut c) = campaign_hero(campaign, who)? {
-                let s = named_stat
-                    .as_deref()
-                    .map(|t| stat(t, "--stat"))
-                    .transpose()?
-                    .unwrap_or(Stat::Body);
-                let fixed = if *random {
-                    None
-                } else {
-                    vs.as_deref().map(difficulty).transpose()?
-                };
-                let v = c.check_classic_hero(
-                    who,
-                    s,
-                    cliche.as_deref(),
-                    fixed,
-                    gear.as_deref(),
-                    super::campaign::dice(dice.seed, dice.rolled.as_deref())?,
-                )?;
-                if *as_json {
-                    return super::campaign::write_json(out, &v);
-                }
-                writeln!(
-                    out,
-                    "{} rolls {:?}{}{}",
-                    v.name,
-                    v.inputs.stat,
-                    v.inputs
-                        .cliche
-                        .as_deref()
-                        .map(|c| format!(" + 1 die for “{c}”"))
-                        .unwrap_or_default(),
-                    v.inputs
-                        .gear_name
-                        .as_deref()
-                        .map(|g| format!(", with the {g} (one reroll)"))
-                        .unwrap_or_default()
-                )?;
-                writeln!(
-                    out,
-                    "{} {} dice vs {} ({})   chance {:.2}%",
-                    paint(HEAD, "Check"),
-                    v.inputs.pool,
-                    v.check.difficulty,
-                    v.difficulty_name,
-                    100.0 * v.p_pass
-                )?;
-                if v.check.difficulty == 1 {
-                    writeln!(
-                        out,
-                        "  automatic: no roll needed{}",
-                        super::check::gear_unused(v.inputs.gear)
-                    )?;
-                }
-                if !v.check.dice.is_empty() {
-                    let faces: Vec<String> = v.check.dice.iter().map(u32::to_string).collect();
-                    writeln!(out, "  dice  {}", faces.join(" "))?;
-                }
-                if let Some((i, from, to)) = v.check.reroll {
-                    writeln!(out, "  gear  die {}: {from} → {to}", i + 1)?;
-                }
-                writeln!(
-                    out,
-                    "  {}",
-                    if v.check.passed {
-                        paint(GOOD, "SUCCESS")
-                    } else {
-                        paint(BAD, "FAILURE")
-                    }
-                )?;
-                render::write_seed(out, v.rolled.seed)?;
-                return Ok(());
-            }
-            let (n, hero) = check_pool(who, named_stat.as_deref(), cliche.as_deref())?;
-            let fixed = vs.as_deref().map(difficulty).transpose()?;
-            let ((d, check), seed) = with_dice(
-                dice.rolled.as_deref(),
-                dice.seed,
-                "values go: the difficulty die (with --random), the pool, then the gear reroll",
-                |dd| {
-                    let d = match fixed {
-                        Some(d) if !*random => d,
-                        _ => random_difficulty(dd)?,
-                    };
-                    Ok((d, roll_check(n, d, gear.is_some(), dd)?))
-                },
-            )?;
-            let p = p_pass(n, d, gear.is_some());
-            if *as_json {
-                writeln!(
-                    out,
-                    "{}",
-                    json!({"check": check, "difficulty_name": difficulty_name(d), "p_pass": render::to_f64(&p), "seed": seed, "hero": hero})
-                )?;
-                return Ok(());
-            }
-            if let Some(h) = &hero {
-                writeln!(
-                    out,
-                    "{} rolls {}{}",
-                    h["name"].as_str().unwrap_or_default(),
-                    h["stat"].as_str().unwrap_or_default(),
-                    h["cliche"]
-                        .as_str()
-                        .map(|c| format!(" + 1 die for “{c}”"))
-                        .unwrap_or_default()
-                )?;
-            }
-            writeln!(
-                out,
-                "{} {n} dice vs {d} ({})   chance {}",
-                paint(HEAD, "Check"),
-                difficulty_name(d),
-                percent(&p)
-            )?;
-            if d == 1 {
-                writeln!(
-                    out,
-                    "  automatic: no roll needed{}",
-                    super::check::gear_unused(gear.is_some())
-                )?;
-            }
-            if !check.dice.is_empty() {
-                let faces: Vec<String> = check.dice.iter().map(u32::to_string).collect();
-                writeln!(out, "  dice  {}", faces.join(" "))?;
-            }
-            if let Some((i, from, to)) = check.reroll {
-                writeln!(out, "  gear  die {}: {from} → {to}", i + 1)?;
-            }
-            writeln!(
-                out,
-                "  {}",
-                if check.passed {
-                    paint(GOOD, "SUCCESS")
-                } else {
-                    paint(BAD, "FAILURE")
-                }
-            )?;
-            render::write_seed(out, seed)?;
-        }
+        ClassicCommand::Check(args) => check(args, out)?,
         ClassicCommand::Oracle {
             question,
             advantage,
             disadvantage,
             dice,
-            json: as_json,
-        } => {
-            let odds = if *advantage {
-                Odds::Advantage
-            } else if *disadvantage {
-                Odds::Disadvantage
-            } else {
-                Odds::Even
-            };
-            let (c, seed) = with_dice(
-                dice.rolled.as_deref(),
-                dice.seed,
-                "values go: the answer die (two with advantage or disadvantage), then the event die",
-                |d| ask(odds, d),
-            )?;
-            let q = question.join(" ");
-            if *as_json {
-                writeln!(
-                    out,
-                    "{}",
-                    json!({"question": q, "consultation": c, "seed": seed})
-                )?;
-                return Ok(());
-            }
-            if !q.is_empty() {
-                writeln!(out, "{}", paint(DIM, q))?;
-            }
-            let faces: Vec<String> = c.dice.iter().map(u32::to_string).collect();
-            writeln!(
-                out,
-                "{}  ({})",
-                paint(HEAD, c.answer.text()),
-                faces.join(" ")
-            )?;
-            if let Some((d, text)) = c.event {
-                writeln!(out, "  event {d}: {text}")?;
-            }
-            render::write_seed(out, seed)?;
-        }
+            json,
+        } => oracle(question, *advantage, *disadvantage, dice, *json, out)?,
         ClassicCommand::Edit {
             name,
             add_gear,
@@ -494,167 +214,511 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             show(out, &v.sheet.hero)?;
             writeln!(out, "{}", paint(DIM, format!("journal entry {}", v.seq)))?;
         }
-        ClassicCommand::Fight { gear: Some(_), .. } => {
+        ClassicCommand::Fight(ClassicFightArgs { gear: Some(_), .. }) => {
             return Err(bad(
                 "--gear: gear rerolls a die in a check only; in combat all are assumed properly armed and armoured (the text)",
             ));
         }
-        ClassicCommand::Fight {
-            gear: None,
-            hero,
-            foes,
-            abandon,
-            status: show_status,
-            decide,
-            stat: hero_stat,
-            foe_stat,
-            cliche,
-            foe_cliche,
-            policy: p,
-            foe_policy,
-            ask,
-            dice,
-            json: as_json,
-            campaign,
-        } => {
-            let campaign_fight = decide.is_some() || foes.is_empty() || *abandon || *show_status;
-            if campaign_fight && campaign_hero(campaign, hero)?.is_none() {
-                return Err(bad(format!(
-                    "`{hero}` is not a hero of the campaign: only a campaign hero's fight goes on \
-                     (or is abandoned) without foes; name the foes to fight"
-                )));
-            }
-            if *show_status {
-                return fight_status(hero, *as_json, campaign, out);
-            }
-            if *abandon {
-                let decision = decide.as_deref().map(loss).transpose()?;
-                let view =
-                    super::campaign::open(campaign)?.abandon_classic_fight(hero, decision)?;
-                if *as_json {
-                    return super::campaign::write_json(out, &view);
-                }
-                return write_fight_view(out, &view);
-            }
-            if campaign_fight
-                || (!hero.ends_with(".toml") && campaign_hero(campaign, hero)?.is_some())
-            {
-                let setup = if campaign_fight {
-                    for (flag, given) in [
-                        ("--stat", hero_stat.is_some()),
-                        ("--foe-stat", foe_stat.is_some()),
-                        ("--cliche", *cliche),
-                        ("--foe-cliche", *foe_cliche),
-                        ("--policy", p.is_some()),
-                        ("--foe-policy", foe_policy != "survive"),
-                    ] {
-                        if given {
-                            return Err(bad(format!(
-                                "{flag}: a fight under way keeps the setup it began with"
-                            )));
-                        }
-                    }
-                    None
-                } else {
-                    Some(FightSetup {
-                        foes: foes
-                            .iter()
-                            .map(|f| load(f, Kind::Monster).map(StoredHero))
-                            .collect::<anyhow::Result<_>>()?,
-                        stat: hero_stat
-                            .as_deref()
-                            .map(|t| stat(t, "--stat"))
-                            .transpose()?,
-                        foe_stat: foe_stat
-                            .as_deref()
-                            .map(|t| stat(t, "--foe-stat"))
-                            .transpose()?,
-                        cliche: *cliche,
-                        foe_cliche: *foe_cliche,
-                        policy: p.as_deref().map(|t| policy(t, "--policy")).transpose()?,
-                        foe_policy: policy(foe_policy, "--foe-policy")?,
-                    })
-                };
-                let decision = decide.as_deref().map(loss).transpose()?;
-                return campaign_fight_run(hero, setup, decision, dice, *as_json, campaign, out);
-            }
-            fight(
-                (hero, foes),
-                (
-                    hero_stat
-                        .as_deref()
-                        .map(|t| stat(t, "--stat"))
-                        .transpose()?,
-                    foe_stat
-                        .as_deref()
-                        .map(|t| stat(t, "--foe-stat"))
-                        .transpose()?,
-                ),
-                (*cliche, *foe_cliche),
-                (
-                    policy(p.as_deref().unwrap_or("survive"), "--policy")?,
-                    policy(foe_policy, "--foe-policy")?,
-                ),
-                *ask || (std::io::IsTerminal::is_terminal(&std::io::stdin())
-                    && dice.rolled.is_none()),
-                dice,
-                *as_json,
-                out,
-            )?;
-        }
+        ClassicCommand::Fight(args) => fight_cmd(args, out)?,
         ClassicCommand::Rest {
             file,
             hours,
-            json: as_json,
+            json,
             campaign,
-        } => {
-            if !file.ends_with(".toml") {
-                let v = super::campaign::open(campaign)?
-                    .rest_classic_hero(file, *hours)
-                    .map_err(|e| match e {
-                        solum_app::AppError::Character { field, problem } if field == "hours" => {
-                            bad(format!("--hours: {problem}"))
-                        }
-                        e => e.into(),
-                    })?;
-                if *as_json {
-                    return super::campaign::write_json(out, &v);
-                }
-                let [hp, body] = v.healed.unwrap_or_default();
-                writeln!(
-                    out,
-                    "{} rests {hours} hours: +{hp} hit point(s), +{body} Body.",
-                    v.sheet.hero.name
-                )?;
-                show(out, &v.sheet.hero)?;
-                return Ok(());
-            }
-            let file = std::path::Path::new(file);
-            let who = file.to_string_lossy().into_owned();
-            if !who.ends_with(".toml") {
-                return Err(bad(format!("{who}: rest needs a hero file (.toml)")));
-            }
-            let mut hero = load(&who, Kind::Hero)?;
-            let rest = hero
-                .rest(*hours)
-                .map_err(|e| bad(format!("--hours: {e}")))?;
-            super::campaign::write_file(
-                file,
-                toml::to_string_pretty(&hero)?.as_bytes(),
-                Replace::Allowed,
-            )?;
-            if *as_json {
-                writeln!(out, "{}", json!({"rest": rest, "hero": hero}))?;
-                return Ok(());
-            }
-            writeln!(
-                out,
-                "{} rests {hours} hours: +{} hit point(s), +{} Body.",
-                hero.name, rest.hit_points, rest.body
-            )?;
-            show(out, &hero)?;
-        }
+        } => rest(file, *hours, *json, campaign, out)?,
     }
+    Ok(())
+}
+
+/// `classic new NAME`: a hero rolled into the campaign.
+fn new_campaign_hero(args: &ClassicNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let ClassicNewArgs {
+        name,
+        cliches,
+
+        dice,
+        json: as_json,
+        campaign,
+        ..
+    } = args;
+    let view = super::campaign::open(campaign)?.create_classic_hero(
+        name,
+        cliches,
+        super::campaign::dice(dice.seed, dice.rolled.as_deref())?,
+    )?;
+    if *as_json {
+        return super::campaign::write_json(out, &view);
+    }
+    let f = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
+    if let Some(r) = &view.rolled {
+        let d = &r.faces;
+        writeln!(
+            out,
+            "Body {} · Mind {} · Spirit {} · hit points {} · clichés {}",
+            f(&d[0..3]),
+            f(&d[3..6]),
+            f(&d[6..9]),
+            f(&d[9..11]),
+            f(&d[11..13])
+        )?;
+    }
+    show(out, &view.sheet.hero)?;
+    writeln!(
+        out,
+        "{}",
+        paint(
+            DIM,
+            format!("added to the campaign (journal entry {})", view.seq)
+        )
+    )?;
+    render::write_seed(out, view.rolled.and_then(|r| r.seed))?;
+    Ok(())
+}
+
+/// `classic new NAME -o FILE`: a hero rolled into a file.
+fn new_hero_file(args: &ClassicNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let ClassicNewArgs {
+        name,
+        cliches,
+        output,
+        force,
+        dice,
+        json: as_json,
+        ..
+    } = args;
+    let output = output.as_deref();
+    // Before the file and the dice: a bad name or cliché wastes neither.
+    solum_classic::hero::check_names(name, cliches).map_err(|e| {
+        if e.field == "name" {
+            bad(format!("the name `{name}`: {}", e.problem))
+        } else {
+            bad(format!("--cliche ({}): {}", e.field, e.problem))
+        }
+    })?;
+    let path = super::new_sheet_path(output, name, *force)?;
+    let (made, seed) = with_dice(
+        dice.rolled.as_deref(),
+        dice.seed,
+        "values go: 3d6 Body, 3d6 Mind, 3d6 Spirit, 2d6 hit points, 2d6 clichés",
+        |d| create(name, cliches, d),
+    )?;
+    let (hero, rolls) = made.map_err(|e| bad(e.to_string()))?;
+    let replace = if *force {
+        Replace::Allowed
+    } else {
+        Replace::Never
+    };
+    super::campaign::write_file(&path, toml::to_string_pretty(&hero)?.as_bytes(), replace)?;
+    if *as_json {
+        writeln!(
+            out,
+            "{}",
+            json!({"hero": hero, "rolls": rolls, "file": path, "seed": seed})
+        )?;
+        return Ok(());
+    }
+    let f = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
+    writeln!(
+        out,
+        "Body {} · Mind {} · Spirit {} · hit points {} · clichés {}",
+        f(&rolls.body),
+        f(&rolls.mind),
+        f(&rolls.spirit),
+        f(&rolls.hit_points),
+        f(&rolls.cliches)
+    )?;
+    show(out, &hero)?;
+    writeln!(
+        out,
+        "{}",
+        paint(DIM, format!("saved to {}", path.display()))
+    )?;
+    render::write_seed(out, seed)?;
+    Ok(())
+}
+
+/// `classic check`: a campaign hero's check (journaled), or one from a file, the book or
+/// a number of dice.
+/// `classic check HERO` for a campaign hero: the pool from the sheet, journaled.
+fn hero_check(
+    mut c: Campaign<Box<dyn Store>>,
+    args: &ClassicCheckArgs,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let ClassicCheckArgs {
+        pool: who,
+        stat: named_stat,
+        cliche,
+        vs,
+        random,
+        gear,
+        dice,
+        json: as_json,
+        ..
+    } = args;
+    let s = named_stat
+        .as_deref()
+        .map(|t| stat(t, "--stat"))
+        .transpose()?
+        .unwrap_or(Stat::Body);
+    let fixed = if *random {
+        None
+    } else {
+        vs.as_deref().map(difficulty).transpose()?
+    };
+    let v = c.check_classic_hero(
+        who,
+        s,
+        cliche.as_deref(),
+        fixed,
+        gear.as_deref(),
+        super::campaign::dice(dice.seed, dice.rolled.as_deref())?,
+    )?;
+    if *as_json {
+        return super::campaign::write_json(out, &v);
+    }
+    writeln!(
+        out,
+        "{} rolls {:?}{}{}",
+        v.name,
+        v.inputs.stat,
+        v.inputs
+            .cliche
+            .as_deref()
+            .map(|c| format!(" + 1 die for “{c}”"))
+            .unwrap_or_default(),
+        v.inputs
+            .gear_name
+            .as_deref()
+            .map(|g| format!(", with the {g} (one reroll)"))
+            .unwrap_or_default()
+    )?;
+    writeln!(
+        out,
+        "{} {} dice vs {} ({})   chance {:.2}%",
+        paint(HEAD, "Check"),
+        v.inputs.pool,
+        v.check.difficulty,
+        v.difficulty_name,
+        100.0 * v.p_pass
+    )?;
+    if v.check.difficulty == 1 {
+        writeln!(
+            out,
+            "  automatic: no roll needed{}",
+            super::check::gear_unused(v.inputs.gear)
+        )?;
+    }
+    if !v.check.dice.is_empty() {
+        let faces: Vec<String> = v.check.dice.iter().map(u32::to_string).collect();
+        writeln!(out, "  dice  {}", faces.join(" "))?;
+    }
+    if let Some((i, from, to)) = v.check.reroll {
+        writeln!(out, "  gear  die {}: {from} → {to}", i + 1)?;
+    }
+    writeln!(
+        out,
+        "  {}",
+        if v.check.passed {
+            paint(GOOD, "SUCCESS")
+        } else {
+            paint(BAD, "FAILURE")
+        }
+    )?;
+    render::write_seed(out, v.rolled.seed)?;
+    Ok(())
+}
+
+fn check(args: &ClassicCheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let ClassicCheckArgs {
+        pool: who,
+        stat: named_stat,
+        cliche,
+        vs,
+        random,
+        gear,
+        dice,
+        json: as_json,
+        campaign,
+    } = args;
+    if let Some(c) = campaign_hero(campaign, who)? {
+        return hero_check(c, args, out);
+    }
+    let (n, hero) = check_pool(who, named_stat.as_deref(), cliche.as_deref())?;
+    let fixed = vs.as_deref().map(difficulty).transpose()?;
+    let ((d, check), seed) = with_dice(
+        dice.rolled.as_deref(),
+        dice.seed,
+        "values go: the difficulty die (with --random), the pool, then the gear reroll",
+        |dd| {
+            let d = match fixed {
+                Some(d) if !*random => d,
+                _ => random_difficulty(dd)?,
+            };
+            Ok((d, roll_check(n, d, gear.is_some(), dd)?))
+        },
+    )?;
+    let p = p_pass(n, d, gear.is_some());
+    if *as_json {
+        writeln!(
+            out,
+            "{}",
+            json!({"check": check, "difficulty_name": difficulty_name(d), "p_pass": render::to_f64(&p), "seed": seed, "hero": hero})
+        )?;
+        return Ok(());
+    }
+    if let Some(h) = &hero {
+        writeln!(
+            out,
+            "{} rolls {}{}",
+            h["name"].as_str().unwrap_or_default(),
+            h["stat"].as_str().unwrap_or_default(),
+            h["cliche"]
+                .as_str()
+                .map(|c| format!(" + 1 die for “{c}”"))
+                .unwrap_or_default()
+        )?;
+    }
+    writeln!(
+        out,
+        "{} {n} dice vs {d} ({})   chance {}",
+        paint(HEAD, "Check"),
+        difficulty_name(d),
+        percent(&p)
+    )?;
+    if d == 1 {
+        writeln!(
+            out,
+            "  automatic: no roll needed{}",
+            super::check::gear_unused(gear.is_some())
+        )?;
+    }
+    if !check.dice.is_empty() {
+        let faces: Vec<String> = check.dice.iter().map(u32::to_string).collect();
+        writeln!(out, "  dice  {}", faces.join(" "))?;
+    }
+    if let Some((i, from, to)) = check.reroll {
+        writeln!(out, "  gear  die {}: {from} → {to}", i + 1)?;
+    }
+    writeln!(
+        out,
+        "  {}",
+        if check.passed {
+            paint(GOOD, "SUCCESS")
+        } else {
+            paint(BAD, "FAILURE")
+        }
+    )?;
+    render::write_seed(out, seed)?;
+    Ok(())
+}
+
+/// `classic oracle`: the original's yes/no oracle (not journaled).
+fn oracle(
+    question: &[String],
+    advantage: bool,
+    disadvantage: bool,
+    dice: &DiceArgs,
+    as_json: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let odds = if advantage {
+        Odds::Advantage
+    } else if disadvantage {
+        Odds::Disadvantage
+    } else {
+        Odds::Even
+    };
+    let (c, seed) = with_dice(
+        dice.rolled.as_deref(),
+        dice.seed,
+        "values go: the answer die (two with advantage or disadvantage), then the event die",
+        |d| ask(odds, d),
+    )?;
+    let q = question.join(" ");
+    if as_json {
+        writeln!(
+            out,
+            "{}",
+            json!({"question": q, "consultation": c, "seed": seed})
+        )?;
+        return Ok(());
+    }
+    if !q.is_empty() {
+        writeln!(out, "{}", paint(DIM, q))?;
+    }
+    let faces: Vec<String> = c.dice.iter().map(u32::to_string).collect();
+    writeln!(
+        out,
+        "{}  ({})",
+        paint(HEAD, c.answer.text()),
+        faces.join(" ")
+    )?;
+    if let Some((d, text)) = c.event {
+        writeln!(out, "  event {d}: {text}")?;
+    }
+    render::write_seed(out, seed)?;
+    Ok(())
+}
+
+/// `classic fight`: a campaign hero's fight (kept in the campaign) or one from files and the
+/// book.
+fn fight_cmd(args: &ClassicFightArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let ClassicFightArgs {
+        gear: _,
+        hero,
+        foes,
+        abandon,
+        status: show_status,
+        decide,
+        stat: hero_stat,
+        foe_stat,
+        cliche,
+        foe_cliche,
+        policy: p,
+        foe_policy,
+        ask,
+        dice,
+        json: as_json,
+        campaign,
+    } = args;
+    let campaign_fight = decide.is_some() || foes.is_empty() || *abandon || *show_status;
+    if campaign_fight && campaign_hero(campaign, hero)?.is_none() {
+        // Only a campaign hero has a fight under way: a missing campaign is named as such
+        // (and not created) before the hero is looked for.
+        super::campaign::open_existing(campaign)?;
+        return Err(bad(format!(
+            "`{hero}` is not a hero of the campaign: only a campaign hero's fight goes on \
+             (or is abandoned) without foes; name the foes to fight"
+        )));
+    }
+    if *show_status {
+        return fight_status(hero, *as_json, campaign, out);
+    }
+    if *abandon {
+        let decision = decide.as_deref().map(loss).transpose()?;
+        let view = super::campaign::open(campaign)?.abandon_classic_fight(hero, decision)?;
+        if *as_json {
+            return super::campaign::write_json(out, &view);
+        }
+        return write_fight_view(out, &view);
+    }
+    if campaign_fight || (!hero.ends_with(".toml") && campaign_hero(campaign, hero)?.is_some()) {
+        let setup = if campaign_fight {
+            for (flag, given) in [
+                ("--stat", hero_stat.is_some()),
+                ("--foe-stat", foe_stat.is_some()),
+                ("--cliche", *cliche),
+                ("--foe-cliche", *foe_cliche),
+                ("--policy", p.is_some()),
+                ("--foe-policy", foe_policy != "survive"),
+            ] {
+                if given {
+                    return Err(bad(format!(
+                        "{flag}: a fight under way keeps the setup it began with"
+                    )));
+                }
+            }
+            None
+        } else {
+            Some(FightSetup {
+                foes: foes
+                    .iter()
+                    .map(|f| load(f, Kind::Monster).map(StoredHero))
+                    .collect::<anyhow::Result<_>>()?,
+                stat: hero_stat
+                    .as_deref()
+                    .map(|t| stat(t, "--stat"))
+                    .transpose()?,
+                foe_stat: foe_stat
+                    .as_deref()
+                    .map(|t| stat(t, "--foe-stat"))
+                    .transpose()?,
+                cliche: *cliche,
+                foe_cliche: *foe_cliche,
+                policy: p.as_deref().map(|t| policy(t, "--policy")).transpose()?,
+                foe_policy: policy(foe_policy, "--foe-policy")?,
+            })
+        };
+        let decision = decide.as_deref().map(loss).transpose()?;
+        return campaign_fight_run(hero, setup, decision, dice, *as_json, campaign, out);
+    }
+    fight(
+        (hero, foes),
+        (
+            hero_stat
+                .as_deref()
+                .map(|t| stat(t, "--stat"))
+                .transpose()?,
+            foe_stat
+                .as_deref()
+                .map(|t| stat(t, "--foe-stat"))
+                .transpose()?,
+        ),
+        (*cliche, *foe_cliche),
+        (
+            policy(p.as_deref().unwrap_or("survive"), "--policy")?,
+            policy(foe_policy, "--foe-policy")?,
+        ),
+        *ask || (std::io::IsTerminal::is_terminal(&std::io::stdin()) && dice.rolled.is_none()),
+        dice,
+        *as_json,
+        out,
+    )?;
+    Ok(())
+}
+
+/// `classic rest`: a campaign hero (journaled) or a hero file rests.
+fn rest(
+    file: &str,
+    hours: f64,
+    as_json: bool,
+    campaign: &CampaignArg,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    if !file.ends_with(".toml") {
+        let v = super::campaign::open(campaign)?
+            .rest_classic_hero(file, hours)
+            .map_err(|e| match e {
+                solum_app::AppError::Character { field, problem } if field == "hours" => {
+                    bad(format!("--hours: {problem}"))
+                }
+                e => e.into(),
+            })?;
+        if as_json {
+            return super::campaign::write_json(out, &v);
+        }
+        let [hp, body] = v.healed.unwrap_or_default();
+        writeln!(
+            out,
+            "{} rests {hours} hours: +{hp} hit point(s), +{body} Body.",
+            v.sheet.hero.name
+        )?;
+        show(out, &v.sheet.hero)?;
+        return Ok(());
+    }
+    let file = std::path::Path::new(file);
+    let who = file.to_string_lossy().into_owned();
+    if !who.ends_with(".toml") {
+        return Err(bad(format!("{who}: rest needs a hero file (.toml)")));
+    }
+    let mut hero = load(&who, Kind::Hero)?;
+    let rest = hero.rest(hours).map_err(|e| bad(format!("--hours: {e}")))?;
+    super::campaign::write_file(
+        file,
+        toml::to_string_pretty(&hero)?.as_bytes(),
+        Replace::Allowed,
+    )?;
+    if as_json {
+        writeln!(out, "{}", json!({"rest": rest, "hero": hero}))?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{} rests {hours} hours: +{} hit point(s), +{} Body.",
+        hero.name, rest.hit_points, rest.body
+    )?;
+    show(out, &hero)?;
     Ok(())
 }
 
@@ -926,17 +990,7 @@ fn fight(
         _ => None,
     };
     let mut fight = ClassicFight::new(me, them).map_err(|e| bad(e.to_string()))?;
-    let labels: Vec<String> = foes
-        .iter()
-        .enumerate()
-        .map(|(i, f)| {
-            if foes.iter().filter(|g| g.name == f.name).count() > 1 {
-                format!("{} #{}", f.name, i + 1)
-            } else {
-                f.name.clone()
-            }
-        })
-        .collect();
+    let labels = foe_labels(&foes);
     let mut events = Vec::new();
     let (driven, seed) = with_dice(
         dice.rolled.as_deref(),
@@ -965,11 +1019,10 @@ fn fight(
     driven?;
     let won = fight.hero_won();
     // One line per exchange, with the hit it cost and where both sides stand after it.
-    let mut state: Vec<(u32, u32)> = std::iter::once(&hero)
+    let before: Vec<(u32, u32)> = std::iter::once(&hero)
         .chain(&foes)
         .map(|h| (h.body, h.hit_points))
         .collect();
-    let mut lines = Vec::new();
     if hero_id.ends_with(".toml") {
         hero.set_wounds(fight.hero().side.body, fight.hero().side.hit_points);
         super::campaign::write_file(
@@ -978,33 +1031,7 @@ fn fight(
             Replace::Allowed,
         )?;
     }
-    let slot = |who: Who| match who {
-        Who::Hero => 0,
-        Who::Foe(i) => i + 1,
-    };
-    for event in &events {
-        match event {
-            Event::Exchange {
-                round,
-                foe,
-                roll,
-                winner,
-            } => lines.push((*round, *foe, roll.clone(), *winner, None, state.clone())),
-            Event::Hit {
-                who,
-                loss,
-                body,
-                hit_points,
-            } => {
-                state[slot(*who)] = (*body, *hit_points);
-                if let Some(last) = lines.last_mut() {
-                    last.4 = Some(*loss == Loss::Body);
-                    last.5 = state.clone();
-                }
-            }
-            _ => {}
-        }
-    }
+    let lines = exchange_lines(&events, before);
     if as_json {
         let exchanges: Vec<_> = lines
             .iter()
@@ -1083,6 +1110,65 @@ fn fight(
     Ok(())
 }
 
+/// The foes as the fight names them: a name that comes twice gets its place (`goblin #2`).
+fn foe_labels(foes: &[Hero]) -> Vec<String> {
+    foes.iter()
+        .enumerate()
+        .map(|(i, f)| {
+            if foes.iter().filter(|g| g.name == f.name).count() > 1 {
+                format!("{} #{}", f.name, i + 1)
+            } else {
+                f.name.clone()
+            }
+        })
+        .collect()
+}
+
+/// One exchange as shown: its round, the foe, the dice, the winner (none on a tie), whether
+/// the hit cost Body, and where every fighter stands after it (the hero first).
+type ExchangeLine = (
+    u32,
+    usize,
+    Exchange,
+    Option<Who>,
+    Option<bool>,
+    Vec<(u32, u32)>,
+);
+
+/// One line per exchange of `events`, with the hit it cost and where both sides stand after
+/// it, from where every fighter stood before the fight (`state`, the hero first).
+fn exchange_lines(events: &[Event], mut state: Vec<(u32, u32)>) -> Vec<ExchangeLine> {
+    let mut lines: Vec<ExchangeLine> = Vec::new();
+    let slot = |who: Who| match who {
+        Who::Hero => 0,
+        Who::Foe(i) => i + 1,
+    };
+    for event in events {
+        match event {
+            Event::Exchange {
+                round,
+                foe,
+                roll,
+                winner,
+            } => lines.push((*round, *foe, roll.clone(), *winner, None, state.clone())),
+            Event::Hit {
+                who,
+                loss,
+                body,
+                hit_points,
+            } => {
+                state[slot(*who)] = (*body, *hit_points);
+                if let Some(last) = lines.last_mut() {
+                    last.4 = Some(*loss == Loss::Body);
+                    last.5 = state.clone();
+                }
+            }
+            _ => {}
+        }
+    }
+    lines
+}
+
 /// The campaign, when it exists and holds a hero of that name: only then is a name a
 /// campaign hero (a missing campaign is not created to look a book name up).
 fn campaign_hero(arg: &CampaignArg, who: &str) -> anyhow::Result<Option<Campaign<Box<dyn Store>>>> {
@@ -1147,7 +1233,7 @@ fn fight_status(
     campaign: &CampaignArg,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let view = super::campaign::open(campaign)?.classic_fight(hero)?;
+    let view = super::campaign::open_existing(campaign)?.classic_fight(hero)?;
     if as_json {
         return super::campaign::write_json(out, &json!({ "fight": view }));
     }

@@ -384,7 +384,7 @@ fn campaign_action(action: &CombatAction, out: &mut dyn Write) -> anyhow::Result
             }
         }
         CombatAction::Status { json, campaign } => {
-            let status = super::campaign::open(campaign)?.combat_status()?;
+            let status = super::campaign::open_existing(campaign)?.combat_status()?;
             match (status, json) {
                 (status, true) => writeln!(out, "{}", serde_json::to_string(&status)?)?,
                 (Some(status), false) => write_combat_status(out, &status)?,
@@ -671,7 +671,7 @@ pub fn creature(command: &CreatureCommand, out: &mut dyn Write) -> anyhow::Resul
             write_changes(out, &[view], *json, "removed")
         }
         CreatureCommand::List { json, campaign } => {
-            let views = super::campaign::open(campaign)?.creatures()?;
+            let views = super::campaign::open_existing(campaign)?.creatures()?;
             if *json {
                 writeln!(out, "{}", serde_json::to_string(&views)?)?;
                 return Ok(());
@@ -691,7 +691,7 @@ pub fn creature(command: &CreatureCommand, out: &mut dyn Write) -> anyhow::Resul
             json,
             campaign,
         } => {
-            let view = super::campaign::open(campaign)?.creature(name)?;
+            let view = super::campaign::open_existing(campaign)?.creature(name)?;
             if *json {
                 writeln!(out, "{}", serde_json::to_string(&view)?)?;
                 return Ok(());

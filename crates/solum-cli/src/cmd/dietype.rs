@@ -484,7 +484,7 @@ fn write_sheet(out: &mut dyn Write, v: &DietypeView) -> anyhow::Result<()> {
 
 /// `solum dietype …`: die-type characters in the campaign.
 pub fn run(command: &DietypeCommand, out: &mut dyn Write) -> anyhow::Result<()> {
-    use super::campaign::{open, write_json};
+    use super::campaign::{open, open_existing, write_json};
     match command {
         DietypeCommand::New {
             name,
@@ -505,7 +505,7 @@ pub fn run(command: &DietypeCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             json: as_json,
             campaign,
         } => {
-            let v = open(campaign)?.dietype_character(name)?;
+            let v = open_existing(campaign)?.dietype_character(name)?;
             if *as_json {
                 return write_json(out, &v);
             }
@@ -515,7 +515,7 @@ pub fn run(command: &DietypeCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             json: as_json,
             campaign,
         } => {
-            let all = open(campaign)?.dietype_characters()?;
+            let all = open_existing(campaign)?.dietype_characters()?;
             if *as_json {
                 return write_json(out, &all);
             }
@@ -545,7 +545,11 @@ pub fn run(command: &DietypeCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             write_sheet(out, &view.sheet)
         }
         DietypeCommand::Export { name, campaign } => {
-            write!(out, "{}", open(campaign)?.export_dietype_character(name)?)?;
+            write!(
+                out,
+                "{}",
+                open_existing(campaign)?.export_dietype_character(name)?
+            )?;
             Ok(())
         }
         DietypeCommand::Edit {

@@ -649,8 +649,8 @@ impl Session {
                 ));
             }
             // A script cannot answer the fight's questions: hits are answered with --decide.
-            Command::Classic(crate::cli::ClassicCommand::Fight { ask: true, .. })
-                if !self.interactive =>
+            Command::Classic(crate::cli::ClassicCommand::Fight(a))
+                if a.ask && !self.interactive =>
             {
                 return Err(bad(
                     "classic fight --ask: in a script, answer a hit with `classic fight NAME --decide body|hp`, or give a --policy",

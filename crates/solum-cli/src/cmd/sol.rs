@@ -21,6 +21,7 @@ use crate::bad;
 use crate::cli::{
     DiceArgs, EdgeUse, SolCommand, SolOddsArgs, SolRollArgs, SolTestArgs, SpendUse, Then,
 };
+use crate::cli_campaign::CampaignArg;
 use crate::dice::{Generator, SideDice, Source, explain, with_dice};
 use crate::render::{self, BAD, DIM, EVEN, GOOD, HEAD, paint, percent};
 
@@ -781,38 +782,7 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             skills,
             campaign,
             json,
-        } => {
-            // The same name twice on the command line would be kept once, silently: refused.
-            for (flag, list) in [("--attr", attributes), ("--skill", skills)] {
-                let names = pairs(list, &flag[2..])?;
-                if let Some(n) = names.iter().enumerate().find_map(|(i, (n, _))| {
-                    names[..i]
-                        .iter()
-                        .any(|(m, _)| m.eq_ignore_ascii_case(n))
-                        .then_some(n)
-                }) {
-                    return Err(bad(format!("{flag} {n}: given twice")));
-                }
-            }
-            let new = NewSol {
-                name: name.clone(),
-                edge: *edge,
-                attributes: pairs(attributes, "attr")?,
-                skills: pairs(skills, "skill")?,
-            };
-            let v = open(campaign)?
-                .create_sol(&new)
-                .map_err(|e| flagged(e, &[("name", "NAME"), ("sheet", "--attr/--skill/--edge")]))?;
-            if *json {
-                return done(out, &v, true, "");
-            }
-            show(out, &v.sheet.sheet)?;
-            writeln!(
-                out,
-                "{}",
-                paint(DIM, format!("in the campaign, journal entry {}", v.seq))
-            )?;
-        }
+        } => new_sol(name, *edge, attributes, skills, campaign, *json, out)?,
         SolCommand::Show {
             name,
             file,
@@ -877,31 +847,7 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             output,
             force,
             campaign,
-        } => {
-            let text = open_existing(campaign)?.export_sol(name)?;
-            match output {
-                None => write!(out, "{text}")?,
-                Some(path) => {
-                    if path.exists() && !force {
-                        return Err(bad(format!(
-                            "{}: already exists (use --force to replace it)",
-                            path.display()
-                        )));
-                    }
-                    let replace = if *force {
-                        solum_play::storage::Replace::Allowed
-                    } else {
-                        solum_play::storage::Replace::Never
-                    };
-                    super::campaign::write_file(path, text.as_bytes(), replace)?;
-                    writeln!(
-                        out,
-                        "{}",
-                        paint(DIM, format!("saved to {}", path.display()))
-                    )?;
-                }
-            }
-        }
+        } => export(name, output.as_deref(), *force, campaign, out)?,
         SolCommand::Test(args) => test(args, out)?,
         SolCommand::Session {
             name,
@@ -943,97 +889,13 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             roll,
             campaign,
             json,
-        } => {
-            // Only Dead Man's Trigger rolls: dice flags on another use would be ignored.
-            if *what != SpendUse::DeadMansTrigger && (roll.rolled.is_some() || roll.seed.is_some())
-            {
-                return Err(bad(
-                    "--rolled/--seed: only dead-mans-trigger rolls dice; this use rolls none",
-                ));
-            }
-            if roll.rolled.is_some() && roll.seed.is_some() {
-                return Err(bad(
-                    "--seed cannot be used with --rolled: typed dice roll nothing from it",
-                ));
-            }
-            let use_ = match what {
-                SpendUse::Blitz => solum_app::sol::SpendUse::Blitz,
-                SpendUse::SeizeTheInitiative => solum_app::sol::SpendUse::SeizeTheInitiative,
-                SpendUse::DeadMansTrigger => solum_app::sol::SpendUse::DeadMansTrigger,
-            };
-            let v = open(campaign)?
-                .sol_spend(name, use_, dice_of(roll)?)
-                .map_err(|e| flagged(e, &[("dice", "--rolled")]))?;
-            if *json {
-                return done(out, &v, true, "");
-            }
-            let spent = v.spend.as_ref().expect("a spend has its outcome");
-            match (&spent.bonus_dice, &spent.trigger) {
-                (Some(b), _) => writeln!(
-                    out,
-                    "Blitz: add REA + INT = {b} dice to this initiative test"
-                )?,
-                (None, Some(t)) => {
-                    writeln!(
-                        out,
-                        "Dead Man's Trigger: BOD + WIL = {} dice against {}",
-                        t.spec.dice,
-                        t.spec.threshold.unwrap_or(0)
-                    )?;
-                    write_test(out, t, v.rolled.as_ref().and_then(|r| r.seed))?;
-                    writeln!(
-                        out,
-                        "  {}",
-                        if t.success == Some(true) {
-                            "one last action before blacking out"
-                        } else {
-                            "no last action"
-                        }
-                    )?;
-                }
-                (None, None) => {
-                    writeln!(out, "Seize the Initiative: top of the order for this round")?
-                }
-            }
-            writeln!(out, "  Edge {}/{}", v.edge.points, v.edge.attribute)?;
-        }
+        } => spend(name, what, roll, campaign, *json, out)?,
         SolCommand::NotDeadYet {
             name,
             attribute,
             campaign,
             json,
-        } => {
-            let mut c = open(campaign)?;
-            let choice = match attribute {
-                Some(a) => Some(a.clone()),
-                // A tie is the player's choice: asked at a terminal before the change, which
-                // checks the choice again against the sheet it reads.
-                None if std::io::stdin().is_terminal() && !json => {
-                    let s = c.sol(name)?.sheet;
-                    let (tied, _) = s.highest_physical();
-                    if tied.len() > 1 && s.edge.attribute > 0 {
-                        Some(ask_attribute(&tied)?)
-                    } else {
-                        None
-                    }
-                }
-                None => None,
-            };
-            let v = c
-                .sol_not_dead_yet(name, choice.as_deref())
-                .map_err(|e| match &e {
-                    AppError::Character { problem, .. } if problem.contains("tie for") => {
-                        bad(format!("{problem} with --attr"))
-                    }
-                    _ => flagged(e, &[("attribute", "--attr"), ("edge", "Edge")]),
-                })?;
-            let l = v.lowered.as_ref().expect("Not Dead Yet lowers one");
-            let text = format!(
-                "Not Dead Yet: {} survives; {} {} → {}. Edge {}/{}.",
-                v.sheet.sheet.name, l.attribute, l.from, l.to, v.edge.points, v.edge.attribute
-            );
-            done(out, &v, *json, &text)?;
-        }
+        } => not_dead_yet(name, attribute.as_ref(), campaign, *json, out)?,
         SolCommand::Train {
             name,
             skill,
@@ -1054,13 +916,192 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let t = args.threshold.as_deref().map(threshold).transpose()?;
+/// `sol new`: a Project Sol character into the campaign.
+fn new_sol(
+    name: &str,
+    edge: u32,
+    attributes: &[String],
+    skills: &[String],
+    campaign: &CampaignArg,
+    json: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    // The same name twice on the command line would be kept once, silently: refused.
+    for (flag, list) in [("--attr", attributes), ("--skill", skills)] {
+        let names = pairs(list, &flag[2..])?;
+        if let Some(n) = names.iter().enumerate().find_map(|(i, (n, _))| {
+            names[..i]
+                .iter()
+                .any(|(m, _)| m.eq_ignore_ascii_case(n))
+                .then_some(n)
+        }) {
+            return Err(bad(format!("{flag} {n}: given twice")));
+        }
+    }
+    let new = NewSol {
+        name: name.to_owned(),
+        edge,
+        attributes: pairs(attributes, "attr")?,
+        skills: pairs(skills, "skill")?,
+    };
+    let v = open(campaign)?
+        .create_sol(&new)
+        .map_err(|e| flagged(e, &[("name", "NAME"), ("sheet", "--attr/--skill/--edge")]))?;
+    if json {
+        return done(out, &v, true, "");
+    }
+    show(out, &v.sheet.sheet)?;
+    writeln!(
+        out,
+        "{}",
+        paint(DIM, format!("in the campaign, journal entry {}", v.seq))
+    )?;
+    Ok(())
+}
+
+/// `sol export`: a character's sheet as TOML, to standard output or a file.
+fn export(
+    name: &str,
+    output: Option<&Path>,
+    force: bool,
+    campaign: &CampaignArg,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let text = open_existing(campaign)?.export_sol(name)?;
+    match output {
+        None => write!(out, "{text}")?,
+        Some(path) => {
+            if path.exists() && !force {
+                return Err(bad(format!(
+                    "{}: already exists (use --force to replace it)",
+                    path.display()
+                )));
+            }
+            let replace = if force {
+                solum_play::storage::Replace::Allowed
+            } else {
+                solum_play::storage::Replace::Never
+            };
+            super::campaign::write_file(path, text.as_bytes(), replace)?;
+            writeln!(
+                out,
+                "{}",
+                paint(DIM, format!("saved to {}", path.display()))
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// `sol spend`: one of the Edge uses (Blitz, Seize the Initiative, Dead Man's Trigger).
+fn spend(
+    name: &str,
+    what: &SpendUse,
+    roll: &DiceArgs,
+    campaign: &CampaignArg,
+    json: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    // Only Dead Man's Trigger rolls: dice flags on another use would be ignored.
+    if *what != SpendUse::DeadMansTrigger && (roll.rolled.is_some() || roll.seed.is_some()) {
+        return Err(bad(
+            "--rolled/--seed: only dead-mans-trigger rolls dice; this use rolls none",
+        ));
+    }
+    if roll.rolled.is_some() && roll.seed.is_some() {
+        return Err(bad(
+            "--seed cannot be used with --rolled: typed dice roll nothing from it",
+        ));
+    }
+    let use_ = match what {
+        SpendUse::Blitz => solum_app::sol::SpendUse::Blitz,
+        SpendUse::SeizeTheInitiative => solum_app::sol::SpendUse::SeizeTheInitiative,
+        SpendUse::DeadMansTrigger => solum_app::sol::SpendUse::DeadMansTrigger,
+    };
+    let v = open(campaign)?
+        .sol_spend(name, use_, dice_of(roll)?)
+        .map_err(|e| flagged(e, &[("dice", "--rolled")]))?;
+    if json {
+        return done(out, &v, true, "");
+    }
+    let spent = v.spend.as_ref().expect("a spend has its outcome");
+    match (&spent.bonus_dice, &spent.trigger) {
+        (Some(b), _) => writeln!(
+            out,
+            "Blitz: add REA + INT = {b} dice to this initiative test"
+        )?,
+        (None, Some(t)) => {
+            writeln!(
+                out,
+                "Dead Man's Trigger: BOD + WIL = {} dice against {}",
+                t.spec.dice,
+                t.spec.threshold.unwrap_or(0)
+            )?;
+            write_test(out, t, v.rolled.as_ref().and_then(|r| r.seed))?;
+            writeln!(
+                out,
+                "  {}",
+                if t.success == Some(true) {
+                    "one last action before blacking out"
+                } else {
+                    "no last action"
+                }
+            )?;
+        }
+        (None, None) => writeln!(out, "Seize the Initiative: top of the order for this round")?,
+    }
+    writeln!(out, "  Edge {}/{}", v.edge.points, v.edge.attribute)?;
+    Ok(())
+}
+
+/// `sol not-dead-yet`: the character survives by lowering a physical attribute.
+fn not_dead_yet(
+    name: &str,
+    attribute: Option<&String>,
+    campaign: &CampaignArg,
+    json: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let mut c = open(campaign)?;
+    let choice = match attribute {
+        Some(a) => Some(a.clone()),
+        // A tie is the player's choice: asked at a terminal before the change, which
+        // checks the choice again against the sheet it reads.
+        None if std::io::stdin().is_terminal() && !json => {
+            let s = c.sol(name)?.sheet;
+            let (tied, _) = s.highest_physical();
+            if tied.len() > 1 && s.edge.attribute > 0 {
+                Some(ask_attribute(&tied)?)
+            } else {
+                None
+            }
+        }
+        None => None,
+    };
+    let v = c
+        .sol_not_dead_yet(name, choice.as_deref())
+        .map_err(|e| match &e {
+            AppError::Character { problem, .. } if problem.contains("tie for") => {
+                bad(format!("{problem} with --attr"))
+            }
+            _ => flagged(e, &[("attribute", "--attr"), ("edge", "Edge")]),
+        })?;
+    let l = v.lowered.as_ref().expect("Not Dead Yet lowers one");
+    let text = format!(
+        "Not Dead Yet: {} survives; {} {} → {}. Edge {}/{}.",
+        v.sheet.sheet.name, l.attribute, l.from, l.to, v.edge.points, v.edge.attribute
+    );
+    done(out, &v, json, &text)?;
+    Ok(())
+}
+
+/// The test a `sol test` asks for, from its flags.
+fn test_request(args: &SolTestArgs, threshold: Option<u32>) -> anyhow::Result<SolTest> {
     let count = |flag: &str, n: i64| -> anyhow::Result<u32> { dice_in(flag, n) };
-    let req = SolTest {
+    Ok(SolTest {
         skill: args.skill.clone(),
         attribute: args.attribute.clone(),
-        threshold: t,
+        threshold,
         modifiers: args.modifiers.clone(),
         untrained_penalty: args.untrained_penalty,
         retry: args.retry,
@@ -1082,7 +1123,12 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             .transpose()?,
         group: args.group.clone(),
         buy: args.buy,
-    };
+    })
+}
+
+fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let t = args.threshold.as_deref().map(threshold).transpose()?;
+    let req = test_request(args, t)?;
     let against_typed = args
         .against_rolled
         .as_deref()

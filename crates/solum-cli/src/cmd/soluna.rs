@@ -183,7 +183,7 @@ pub fn roll(args: &SolunaRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 }
 
 pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
-    use super::campaign::{open, write_json};
+    use super::campaign::{open, open_existing, write_json};
     match command {
         SolunaCommand::Skirmish(a) => match &a.play {
             Some(play) => skirmish_play(play, out),
@@ -277,7 +277,7 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             json: as_json,
             campaign,
         } => {
-            let v = open(campaign)?.soluna_character(name)?;
+            let v = open_existing(campaign)?.soluna_character(name)?;
             if *as_json {
                 return write_json(out, &v);
             }
@@ -287,7 +287,7 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             json: as_json,
             campaign,
         } => {
-            let all = open(campaign)?.soluna_characters()?;
+            let all = open_existing(campaign)?.soluna_characters()?;
             if *as_json {
                 return write_json(out, &all);
             }
@@ -320,7 +320,11 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             Ok(())
         }
         SolunaCommand::Export { names, campaign } => {
-            write!(out, "{}", open(campaign)?.export_soluna_characters(names)?)?;
+            write!(
+                out,
+                "{}",
+                open_existing(campaign)?.export_soluna_characters(names)?
+            )?;
             Ok(())
         }
     }
@@ -494,7 +498,7 @@ fn odds_line(o: &AttackOdds) -> String {
 }
 
 fn skirmish_play(play: &SkirmishPlay, out: &mut dyn Write) -> anyhow::Result<()> {
-    use super::campaign::{dice, open, write_json};
+    use super::campaign::{dice, open, open_existing, write_json};
     use solum_app::soluna::{SkirmishAct, SkirmishAction};
     let (view, as_json) = match play {
         SkirmishPlay::Start {
@@ -578,7 +582,7 @@ fn skirmish_play(play: &SkirmishPlay, out: &mut dyn Write) -> anyhow::Result<()>
             return Ok(());
         }
         SkirmishPlay::Status { json, campaign } => {
-            let state = open(campaign)?.soluna_skirmish_state()?;
+            let state = open_existing(campaign)?.soluna_skirmish_state()?;
             if *json {
                 return write_json(out, &state);
             }

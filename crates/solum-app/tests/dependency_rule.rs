@@ -1,0 +1,283 @@
+//! The dependency rule of ARCHITECTURE.md as a test (rust-analyzer's tidy tests are the
+//! model): it reads the real crate graph from `cargo metadata` and fails when
+//!
+//! - the application layer (`solum-app`) depends on a concrete store backend,
+//! - a rules crate depends on the application, a store or a front end,
+//! - a front end (`solum-cli`, `solum-web`) depends on a rules crate directly,
+//! - nothing may depend on the test-support crate except as a dev-dependency,
+//! - a workspace crate is in no layer (a new crate is placed here first).
+//!
+//! Only normal and build dependencies count: a test may check its answers against a rules
+//! crate or run on a real backend. Today's violations are listed in [`KNOWN`], each with the
+//! reason it is still there; a new violation fails, and so does an entry that no longer
+//! happens (remove it: the list only shrinks).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::process::Command;
+
+/// The layers, bottom to top.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Layer {
+    /// Rules, dice and odds: no I/O, no clock, no store.
+    Rules,
+    /// The store's interface (traits, errors, the in-memory backend).
+    StoreInterface,
+    /// A concrete store backend, and the crate that picks one from a name.
+    StoreBackend,
+    /// The application layer: use cases over a `dyn Store` and a dice source.
+    App,
+    /// Thin front ends: parse, call the app, render.
+    FrontEnd,
+    /// Test support (a throwaway PostgreSQL server).
+    TestSupport,
+    /// Benchmarks: measure anything, ship nothing.
+    Tool,
+}
+
+/// Every workspace crate's layer.
+fn layer(name: &str) -> Option<Layer> {
+    Some(match name {
+        "solum-dice" | "solum-expanded" | "solum-classic" | "solum-sol" | "solum-soluna"
+        | "solum-dietype" | "solum-notation" => Layer::Rules,
+        // Four things beside the app (file reading, the combat line language, event text,
+        // simulation); below it for the rule's purpose until issue 23 dissolves it.
+        "solum-play" => Layer::Rules,
+        "solum-store" => Layer::StoreInterface,
+        "solum-store-sqlite" | "solum-store-postgres" | "solum-store-open" => Layer::StoreBackend,
+        "solum-app" => Layer::App,
+        "solum-cli" | "solum-web" => Layer::FrontEnd,
+        "solum-testpg" => Layer::TestSupport,
+        "solum-bench" => Layer::Tool,
+        _ => return None,
+    })
+}
+
+/// Today's violations, (from, to, why it is still there). Remove an entry when its edge goes.
+const KNOWN: &[(&str, &str, &str)] = &[
+    (
+        "solum-cli",
+        "solum-classic",
+        "the original So1um's one-shot commands (check, duel, fight odds, hero files) are not app use cases yet",
+    ),
+    (
+        "solum-cli",
+        "solum-dice",
+        "typed faces (parse_faces), SeededDice and Prob for the one-shot rolls and odds",
+    ),
+    (
+        "solum-cli",
+        "solum-dietype",
+        "one-shot die-type rolls and odds are not app use cases yet",
+    ),
+    (
+        "solum-cli",
+        "solum-expanded",
+        "one-shot check, odds, combat, vehicle, sim and static commands call the rules directly",
+    ),
+    (
+        "solum-cli",
+        "solum-notation",
+        "`solum roll` and `solum odds EXPR` without a campaign call the notation directly",
+    ),
+    (
+        "solum-cli",
+        "solum-play",
+        "the bounded file reader (storage::read_text), simulation, event text and the combat line language",
+    ),
+    (
+        "solum-cli",
+        "solum-sol",
+        "Project Sol's one-shot roll, test and odds call the rules directly",
+    ),
+    (
+        "solum-cli",
+        "solum-soluna",
+        "Sol'una's one-shot rolls, skirmish files and odds call the rules directly",
+    ),
+    (
+        "solum-web",
+        "solum-classic",
+        "request types name the original's Stat and Loss",
+    ),
+    (
+        "solum-web",
+        "solum-dice",
+        "POST /api/odds turns Prob into floats itself (prob_to_f64)",
+    ),
+    (
+        "solum-web",
+        "solum-expanded",
+        "the oracle's Leaning and the bestiary's Bestiary/StaticFoe in handlers and the page",
+    ),
+    (
+        "solum-web",
+        "solum-notation",
+        "POST /api/odds parses and estimates the expression itself",
+    ),
+    (
+        "solum-web",
+        "solum-play",
+        "the combat line is parsed to see whether it carries typed dice",
+    ),
+    (
+        "solum-web",
+        "solum-soluna",
+        "a Sol'una skirmish character is a request body",
+    ),
+];
+
+/// A crate's name and its workspace dependencies (normal and build only), from cargo.
+fn workspace_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/../../Cargo.toml");
+    let output = Command::new(cargo)
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+            "--manifest-path",
+            manifest,
+        ])
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        output.status.success(),
+        "cargo metadata: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let meta: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("cargo metadata prints JSON");
+    let packages = meta["packages"].as_array().expect("a package list");
+    let names: BTreeSet<String> = packages
+        .iter()
+        .map(|p| p["name"].as_str().expect("a name").to_owned())
+        .collect();
+    packages
+        .iter()
+        .map(|p| {
+            let deps = p["dependencies"]
+                .as_array()
+                .expect("a dependency list")
+                .iter()
+                .filter(|d| d["kind"].as_str() != Some("dev"))
+                .filter_map(|d| d["name"].as_str())
+                .filter(|d| names.contains(*d))
+                .map(str::to_owned)
+                .collect();
+            (p["name"].as_str().expect("a name").to_owned(), deps)
+        })
+        .collect()
+}
+
+/// Why `from → to` breaks the rule, if it does.
+fn breaks(from: Layer, to: Layer) -> Option<&'static str> {
+    use Layer::*;
+    match (from, to) {
+        (_, TestSupport) => Some("test support is a dev-dependency only"),
+        (App, StoreBackend) => {
+            Some("the app works on a `dyn Store`; the front end picks the backend")
+        }
+        (Rules, App | StoreInterface | StoreBackend | FrontEnd) => {
+            Some("a rules crate does no I/O and knows no use case")
+        }
+        (FrontEnd, Rules) => Some("a front end calls the app, never a rules crate"),
+        _ => None,
+    }
+}
+
+/// The violations in `graph`: (from, to) → the rule broken.
+fn violations(graph: &BTreeMap<String, BTreeSet<String>>) -> BTreeMap<(String, String), String> {
+    let mut found = BTreeMap::new();
+    for (from, deps) in graph {
+        let Some(from_layer) = layer(from) else {
+            continue;
+        };
+        for to in deps {
+            let Some(to_layer) = layer(to) else {
+                continue;
+            };
+            if let Some(rule) = breaks(from_layer, to_layer) {
+                found.insert((from.clone(), to.clone()), rule.to_owned());
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn every_workspace_crate_has_a_layer() {
+    let unplaced: Vec<String> = workspace_graph()
+        .into_keys()
+        .filter(|name| layer(name).is_none())
+        .collect();
+    assert!(
+        unplaced.is_empty(),
+        "place these crates in a layer (tests/dependency_rule.rs, `layer`): {unplaced:?}"
+    );
+}
+
+#[test]
+fn no_new_edge_breaks_the_dependency_rule_and_the_known_ones_only_shrink() {
+    let found = violations(&workspace_graph());
+    let known: BTreeSet<(String, String)> = KNOWN
+        .iter()
+        .map(|(from, to, _)| ((*from).to_owned(), (*to).to_owned()))
+        .collect();
+    let new: Vec<String> = found
+        .iter()
+        .filter(|(edge, _)| !known.contains(*edge))
+        .map(|((from, to), rule)| format!("{from} → {to}: {rule}"))
+        .collect();
+    assert!(
+        new.is_empty(),
+        "new dependencies break the rule:\n{}",
+        new.join("\n")
+    );
+    let gone: Vec<String> = known
+        .iter()
+        .filter(|edge| !found.contains_key(*edge))
+        .map(|(from, to)| format!("{from} → {to}"))
+        .collect();
+    assert!(
+        gone.is_empty(),
+        "these known violations are gone: remove them from KNOWN\n{}",
+        gone.join("\n")
+    );
+}
+
+#[test]
+fn the_rule_catches_each_kind_of_violation() {
+    // The checker itself, on a made-up graph: each forbidden kind of edge is found, and the
+    // allowed ones (a front end on the app and a store opener, the app on the store's
+    // interface, a rules crate on another) are not.
+    let graph: BTreeMap<String, BTreeSet<String>> = [
+        (
+            "solum-app",
+            &["solum-store-sqlite", "solum-store", "solum-dice"][..],
+        ),
+        ("solum-expanded", &["solum-app", "solum-dice"][..]),
+        ("solum-dice", &["solum-store"][..]),
+        (
+            "solum-web",
+            &["solum-soluna", "solum-app", "solum-store-open"][..],
+        ),
+        ("solum-cli", &["solum-testpg", "solum-web"][..]),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v.iter().map(|s| (*s).to_owned()).collect()))
+    .collect();
+    let found: BTreeSet<(String, String)> = violations(&graph).into_keys().collect();
+    let expected: BTreeSet<(String, String)> = [
+        ("solum-app", "solum-store-sqlite"),
+        ("solum-expanded", "solum-app"),
+        ("solum-dice", "solum-store"),
+        ("solum-web", "solum-soluna"),
+        ("solum-cli", "solum-testpg"),
+    ]
+    .into_iter()
+    .map(|(a, b)| (a.to_owned(), b.to_owned()))
+    .collect();
+    assert_eq!(found, expected);
+}
