@@ -317,17 +317,21 @@ function build() {
   return section;
 }
 
+// The catalogue and the bestiary when the section mounts; the table's characters (for a
+// pilot) only once someone reaches for the pilot choice, so a reload of the page costs no
+// extra fetch of the characters.
 const load = ctx.coalesce(async () => {
-  const [chars, list, bestiary] = await Promise.all([
-    ctx.api("GET", "/characters"),
-    catalogue.length ? Promise.resolve({ vehicles: catalogue }) : ctx.api("GET", "/vehicles"),
-    ctx.api("GET", "/bestiary"),
-  ]);
-  characters = chars;
+  const [list, bestiary] = await Promise.all([ctx.api("GET", "/vehicles"), ctx.api("GET", "/bestiary")]);
   catalogue = list.vehicles;
   fillSides();
   ctx.fillSelect(fightForm.elements["fight-foe"], bestiary.creatures.map((c) => c.name), { value: "", label: "none" });
   odds();
+});
+
+let wantCharacters = false;
+const loadCharacters = ctx.coalesce(async () => {
+  characters = await ctx.api("GET", "/characters");
+  fillSides();
 });
 
 /** Adds the section to the Combat tab's panel (after the combat tracker). */
@@ -336,5 +340,13 @@ export function mount(container) {
   container.appendChild(root);
   ctx.applyRole(root);
   load();
-  ctx.on("characters", load);
+  form.addEventListener("focusin", (e) => {
+    if (!wantCharacters && e.target.id && e.target.id.endsWith("who")) {
+      wantCharacters = true;
+      loadCharacters();
+    }
+  });
+  ctx.on("characters", () => {
+    if (wantCharacters) loadCharacters();
+  });
 }
