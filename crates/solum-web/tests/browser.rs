@@ -844,6 +844,65 @@ fn axe(b: &Browser, source: &str) -> Vec<String> {
         .collect()
 }
 
+/// A combat begun with dice rolled by hand (a game master alone at the table may type them).
+fn start_combat_with_typed_initiative(b: &Browser) {
+    // Nick's initiative is his Mind 2 dice against 4; faces 4 and 3 pass (the best, 4,
+    // reaches 4), so the heroes act first: Nick, then the orc.
+    tab(b, "combat");
+    choose(
+        b,
+        "form.start-combat select[name=creature] option[value=orc]",
+    );
+    choose(b, "form.start-combat fieldset.foes button");
+    b.wait_for(
+        "the orc picked",
+        "return document.querySelector('form.start-combat .foes .items').textContent.includes('1 × orc')",
+    );
+    assert_eq!(
+        b.eval("return document.querySelector('form.start-combat input[name=begin_typed]').closest('label').hidden"),
+        false
+    );
+    set(b, "form.start-combat input[name=begin_typed]", "4 3");
+    choose(b, "form.start-combat > button");
+    b.wait_for(
+        "the typed initiative",
+        "return document.querySelector('.combat-log').textContent.includes('initiative with 4,3') && !!document.querySelector('.fighters tr.acting[data-fighter=Nick]')",
+    );
+    let order = b.eval(
+        "return [...document.querySelectorAll('.fighters tbody tr')].map(r => r.dataset.fighter)",
+    );
+    assert_eq!(order, json!(["Nick", "orc"]));
+}
+
+/// A long journal: the feed shows the latest 100 entries and loads the older ones on demand.
+fn feed_pages_a_long_journal(b: &Browser, url: &str) {
+    // 110 notes more (paced under the session's write budget: 60 at once, then 5 a
+    // second).
+    let before: i64 = serde_json::from_value(
+        b.eval("return Number([...document.querySelectorAll('#journal li')].pop().dataset.seq)"),
+    )
+    .unwrap();
+    let wrote = b.eval_async(
+        "const done = arguments[arguments.length - 1]; (async () => { const t = localStorage.getItem('solum.token'); for (let i = 1; i <= 110; i++) { if (i > 55) await new Promise(r => setTimeout(r, 220)); const r = await fetch('/api/notes', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Authorization': 'Bearer ' + t }, body: JSON.stringify({ text: 'page note ' + i }) }); if (!r.ok) return done('note ' + i + ': ' + r.status); } done('ok'); })()",
+    );
+    assert_eq!(wrote, "ok");
+    let total = before + 110;
+    b.go(url);
+    b.wait_for(
+        "the latest page of the feed",
+        &format!(
+            "const li = [...document.querySelectorAll('#journal li')]; return li.length === 100 && Number(li[99].dataset.seq) === {total} && !document.querySelector('#feed .older').hidden"
+        ),
+    );
+    b.click(&b.find("#feed .older"));
+    b.wait_for(
+        "every entry, the oldest first",
+        &format!(
+            "const li = [...document.querySelectorAll('#journal li')].map(l => Number(l.dataset.seq)); return li.length === {total} && li[0] === 1 && li.every((s, i) => s === i + 1) && document.querySelector('#feed .older').hidden"
+        ),
+    );
+}
+
 #[test]
 fn every_tab_passes_axe() {
     tools();
@@ -868,33 +927,7 @@ fn every_tab_passes_axe() {
     // Something in every part of the page: a character, a check, a scene, a secret roll,
     // a combat, a character of another system.
     new_character(&b, "Nick", 3, 2, 1, "Sailor");
-    // A combat begun with dice rolled by hand (a game master alone at the table may type
-    // them): Nick's initiative is his Mind 2 dice against 4; faces 4 and 3 pass (the best,
-    // 4, reaches 4), so the heroes act first: Nick, then the orc.
-    tab(&b, "combat");
-    choose(
-        &b,
-        "form.start-combat select[name=creature] option[value=orc]",
-    );
-    choose(&b, "form.start-combat fieldset.foes button");
-    b.wait_for(
-        "the orc picked",
-        "return document.querySelector('form.start-combat .foes .items').textContent.includes('1 × orc')",
-    );
-    assert_eq!(
-        b.eval("return document.querySelector('form.start-combat input[name=begin_typed]').closest('label').hidden"),
-        false
-    );
-    set(&b, "form.start-combat input[name=begin_typed]", "4 3");
-    choose(&b, "form.start-combat > button");
-    b.wait_for(
-        "the typed initiative",
-        "return document.querySelector('.combat-log').textContent.includes('initiative with 4,3') && !!document.querySelector('.fighters tr.acting[data-fighter=Nick]')",
-    );
-    let order = b.eval(
-        "return [...document.querySelectorAll('.fighters tbody tr')].map(r => r.dataset.fighter)",
-    );
-    assert_eq!(order, json!(["Nick", "orc"]));
+    start_combat_with_typed_initiative(&b);
     tab(&b, "play");
     b.wait_for(
         "the odds",
@@ -931,32 +964,7 @@ fn every_tab_passes_axe() {
         "return document.getElementById('sibling-characters').textContent.includes('Malcolm')",
     );
 
-    // A long journal: the feed shows the latest 100 entries and loads the older ones on
-    // demand. 110 notes more (paced under the session's write budget: 60 at once, then 5 a
-    // second).
-    let before: i64 = serde_json::from_value(
-        b.eval("return Number([...document.querySelectorAll('#journal li')].pop().dataset.seq)"),
-    )
-    .unwrap();
-    let wrote = b.eval_async(
-        "const done = arguments[arguments.length - 1]; (async () => { const t = localStorage.getItem('solum.token'); for (let i = 1; i <= 110; i++) { if (i > 55) await new Promise(r => setTimeout(r, 220)); const r = await fetch('/api/notes', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Authorization': 'Bearer ' + t }, body: JSON.stringify({ text: 'page note ' + i }) }); if (!r.ok) return done('note ' + i + ': ' + r.status); } done('ok'); })()",
-    );
-    assert_eq!(wrote, "ok");
-    let total = before + 110;
-    b.go(&url);
-    b.wait_for(
-        "the latest page of the feed",
-        &format!(
-            "const li = [...document.querySelectorAll('#journal li')]; return li.length === 100 && Number(li[99].dataset.seq) === {total} && !document.querySelector('#feed .older').hidden"
-        ),
-    );
-    b.click(&b.find("#feed .older"));
-    b.wait_for(
-        "every entry, the oldest first",
-        &format!(
-            "const li = [...document.querySelectorAll('#journal li')].map(l => Number(l.dataset.seq)); return li.length === {total} && li[0] === 1 && li.every((s, i) => s === i + 1) && document.querySelector('#feed .older').hidden"
-        ),
-    );
+    feed_pages_a_long_journal(&b, &url);
 
     for (size, width, height) in [("desktop", 1280, 800), ("phone", 390, 844)] {
         b.resize(width, height);

@@ -181,6 +181,8 @@ fn create(
 }
 
 #[test]
+// Split pending (issue 23): one scenario read top to bottom.
+#[allow(clippy::too_many_lines)]
 fn one_whole_evening_on_the_real_page() {
     for tool in [CHROMIUM, CHROMEDRIVER] {
         assert!(
