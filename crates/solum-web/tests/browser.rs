@@ -14,44 +14,18 @@
 //!
 //! Screenshots go to `target/e2e-screenshots/`.
 
+#[path = "browser/kit.rs"]
+mod kit;
 #[path = "browser/webdriver.rs"]
 mod webdriver;
 
-use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::path::Path;
 
+use kit::{CHROMEDRIVER, CHROMIUM, ENTER, js, set, shots, start_server};
 use serde_json::{Value, json};
 use webdriver::{Browser, Driver};
 
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-const ENTER: &str = "\u{E007}";
 const RIGHT: &str = "\u{E014}";
-
-/// Starts the server the way `solum serve` does, on a free loopback port, in the background
-/// (it lives until the test process ends). Returns its address.
-fn start_server(campaign: PathBuf) -> SocketAddr {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let config = solum_web::Config::new(campaign);
-        let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
-        let result = solum_web::serve(config, addr, |ready| {
-            tx.send(ready.addr).unwrap();
-        });
-        if let Err(e) = result {
-            panic!("the server stopped: {e}");
-        }
-    });
-    rx.recv_timeout(std::time::Duration::from_secs(30))
-        .expect("the server did not start")
-}
-
-fn shots() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/e2e-screenshots");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn tools() {
     for tool in [CHROMIUM, CHROMEDRIVER] {
@@ -60,10 +34,6 @@ fn tools() {
             "{tool} is missing: apt-get install -y chromium chromium-driver (.ci/run does it)"
         );
     }
-}
-
-fn js(text: &str) -> String {
-    serde_json::to_string(text).unwrap()
 }
 
 /// A script: does a feed entry contain `needle`?
@@ -142,20 +112,6 @@ fn create_table(b: &Browser, url: &str, table: &str, name: &str) {
     b.wait_for(
         "the table",
         "return !document.getElementById('table').hidden && document.querySelector('#check select[name=character]') !== null",
-    );
-}
-
-/// Sets a field of the page in the page itself (found afresh: the Characters tab redraws
-/// its sheets when the table changes), as typing would.
-fn set(b: &Browser, css: &str, text: &str) {
-    b.find(css);
-    b.wait_for(
-        css,
-        &format!(
-            "const e = document.querySelector({}); if (!e) return false; e.focus(); e.value = {}; e.dispatchEvent(new Event('input', {{bubbles: true}})); e.dispatchEvent(new Event('change', {{bubbles: true}})); return true",
-            js(css),
-            js(text)
-        ),
     );
 }
 

@@ -10,45 +10,17 @@
 //! is read from their resource timings: none answered 4xx or 5xx but the refusals the test
 //! asks for. Screenshots go to `target/e2e-screenshots/evening-*.png`.
 
+#[path = "browser/kit.rs"]
+mod kit;
 #[path = "browser/webdriver.rs"]
 mod webdriver;
 
-use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::path::Path;
 use std::time::Duration;
 
+use kit::{CHROMEDRIVER, CHROMIUM, js, shots, start_server};
 use serde_json::Value;
 use webdriver::{Browser, Driver};
-
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-
-fn start_server(campaign: PathBuf) -> SocketAddr {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let config = solum_web::Config::new(campaign);
-        let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
-        let result = solum_web::serve(config, addr, |ready| {
-            tx.send(ready.addr).unwrap();
-        });
-        if let Err(e) = result {
-            panic!("the server stopped: {e}");
-        }
-    });
-    rx.recv_timeout(Duration::from_secs(30))
-        .expect("the server did not start")
-}
-
-fn shots() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/e2e-screenshots");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn js(text: &str) -> String {
-    serde_json::to_string(text).unwrap()
-}
 
 /// Types into a field (found afresh: a refresh of the sheets may replace it at any time).
 fn fill(b: &Browser, css: &str, text: &str) {

@@ -6,52 +6,15 @@
 //! feed; then asks the odds of a fight. Screenshots go to
 //! `target/e2e-screenshots/vehicles-*.png`.
 
+#[path = "browser/kit.rs"]
+mod kit;
 #[path = "browser/webdriver.rs"]
 mod webdriver;
 
-use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
-use std::sync::mpsc;
-use std::time::Duration;
+use std::path::Path;
 
+use kit::{CHROMEDRIVER, CHROMIUM, ENTER, js, set, start_server};
 use webdriver::{Browser, Driver};
-
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-const ENTER: &str = "\u{E007}";
-
-fn start_server(campaign: PathBuf) -> SocketAddr {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let config = solum_web::Config::new(campaign);
-        let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
-        let result = solum_web::serve(config, addr, |ready| {
-            tx.send(ready.addr).unwrap();
-        });
-        if let Err(e) = result {
-            panic!("the server stopped: {e}");
-        }
-    });
-    rx.recv_timeout(Duration::from_secs(30))
-        .expect("the server did not start")
-}
-
-fn js(text: &str) -> String {
-    serde_json::to_string(text).unwrap()
-}
-
-/// Sets a field in the page as typing would (input and change events).
-fn set(b: &Browser, css: &str, text: &str) {
-    b.find(css);
-    b.wait_for(
-        css,
-        &format!(
-            "const e = document.querySelector({}); if (!e) return false; e.focus(); e.value = {}; e.dispatchEvent(new Event('input', {{bubbles: true}})); e.dispatchEvent(new Event('change', {{bubbles: true}})); return true",
-            js(css),
-            js(text)
-        ),
-    );
-}
 
 fn text_of(b: &Browser, css: &str) -> String {
     b.eval(&format!(
