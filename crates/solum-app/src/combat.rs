@@ -738,7 +738,7 @@ fn may_act_for(stored: &StoredCombat, session: &Session, own: &[String]) -> Resu
         .map(|i| session.fighters()[i].name.clone());
     let Some(acting) = acting else {
         return Err(AppError::Forbidden(
-            "not allowed: no one's turn yet (the game master starts the fight)".into(),
+            "no one's turn yet (the game master starts the fight)".into(),
         ));
     };
     let key = solum_store::name_key(&acting);
@@ -751,7 +751,7 @@ fn may_act_for(stored: &StoredCombat, session: &Session, own: &[String]) -> Resu
         Ok(())
     } else {
         Err(AppError::Forbidden(format!(
-            "not allowed: it is {acting}'s turn, and a player acts only for their own heroes"
+            "it is {acting}'s turn, and a player acts only for their own heroes"
         )))
     }
 }
@@ -937,7 +937,7 @@ impl<S: CampaignStore> Campaign<S> {
         accepted(&parsed)?;
         if own.is_some() && !player_line(&parsed) {
             return Err(AppError::Forbidden(
-                "not allowed: a player plays only their own hero's turn (a move, an attack, a switch of weapons, act or end); the game master sets up the fight".into(),
+                "a player plays only their own hero's turn (a move, an attack, a switch of weapons, act or end); the game master sets up the fight".into(),
             ));
         }
         // The seed is fixed before the transaction: the seed journaled is the seed rolled.

@@ -320,11 +320,29 @@ impl<S: CampaignStore> Campaign<S> {
     /// Characters of the campaign against foes of the bestiaries.
     fn chosen_fighters(&self, input: &FightOddsInput) -> Result<(Vec<Fighter>, usize), AppError> {
         let most = crate::combat::MAX_SETUP_ENTRIES;
-        if input.heroes.len() > most || input.foes.len() > most {
+        if input.heroes.len() > most {
             return Err(bad(
                 "heroes",
-                format!("at most {most} heroes and {most} kinds of foes"),
+                format!("{} heroes; at most {most}", input.heroes.len()),
             ));
+        }
+        if input.foes.len() > most {
+            return Err(bad(
+                "foes",
+                format!("{} kinds of foes; at most {most}", input.foes.len()),
+            ));
+        }
+        // The whole side counted before any fighter is made: the refusal names what was asked.
+        let asked = input
+            .foes
+            .iter()
+            .fold(0usize, |n, f| n.saturating_add(f.count as usize));
+        if input.foes.iter().all(|f| (1..=100).contains(&f.count)) && asked > MAX_SIDE {
+            return Err(SimRefusal::CrowdedSide {
+                side: FOES,
+                count: asked,
+            }
+            .into());
         }
         let mut out = Vec::new();
         for name in &input.heroes {

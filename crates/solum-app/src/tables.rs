@@ -415,7 +415,7 @@ pub fn reentry_at<S: CampaignStore + TableStore>(
 ) -> Result<Reentry, AppError> {
     if whom != by.id && !by.gm {
         return Err(AppError::Forbidden(
-            "not allowed: a player asks for their own re-entry link only".into(),
+            "a player asks for their own re-entry link only".into(),
         ));
     }
     let member = store

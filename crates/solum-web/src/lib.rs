@@ -694,6 +694,39 @@ where
     }
 }
 
+/// The body of a POST that takes no fields: none at all, or `{}`. Anything else is refused
+/// as any body with an unknown field is (422), so a client learns that what it sent was not
+/// used.
+struct NoFields;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Nothing {}
+
+impl<S> FromRequest<S> for NoFields
+where
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let (parts, body) = req.into_parts();
+        let head = parts.clone();
+        let bytes = axum::body::Bytes::from_request(Request::from_parts(parts, body), state)
+            .await
+            .map_err(|e| ApiError::new(e.status(), e.body_text()))?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(Self);
+        }
+        Body_::<Nothing>::from_request(
+            Request::from_parts(head, axum::body::Body::from(bytes)),
+            state,
+        )
+        .await
+        .map(|_| Self)
+    }
+}
+
 /// A query string whose rejections answer as [`ApiError`]s naming the parameter.
 struct Query_<T>(T);
 
@@ -1250,6 +1283,7 @@ async fn logout(
     State(state): State<AppState>,
     headers: HeaderMap,
     _auth: Auth,
+    _no_fields: NoFields,
 ) -> Result<Response, ApiError> {
     let token = bearer(&headers).ok_or_else(|| {
         ApiError::new(
@@ -1292,6 +1326,7 @@ fn table_store(db: &Database, table: i64) -> Result<Box<dyn Store>, AppError> {
 async fn my_reentry(
     State(state): State<AppState>,
     auth: Auth,
+    _no_fields: NoFields,
 ) -> Result<(StatusCode, Json<tables::Reentry>), ApiError> {
     let member = auth.member;
     let db = state.database();
@@ -1309,6 +1344,7 @@ async fn member_reentry(
     State(state): State<AppState>,
     auth: Auth,
     axum::extract::Path(id): axum::extract::Path<i64>,
+    _no_fields: NoFields,
 ) -> Result<(StatusCode, Json<tables::Reentry>), ApiError> {
     let member = auth.member;
     gm_only(&member, "re-invites a member")?;
@@ -1431,6 +1467,7 @@ async fn reveal(
     State(state): State<AppState>,
     auth: Auth,
     axum::extract::Path(seq): axum::extract::Path<i64>,
+    _no_fields: NoFields,
 ) -> Result<(StatusCode, Json<JournalEntry>), ApiError> {
     if !auth.member.gm {
         return Err(ApiError::forbidden(
@@ -1865,6 +1902,7 @@ async fn grant_point(
     State(state): State<AppState>,
     auth: Auth,
     axum::extract::Path(name): axum::extract::Path<String>,
+    _no_fields: NoFields,
 ) -> Result<Json<solum_app::characters::ChangeView>, ApiError> {
     let scope = tables::scope_of(&auth.member);
     change(&state, scope, move |c| c.grant_advancement_point(&name))
@@ -2087,6 +2125,7 @@ async fn static_abandon(
     State(state): State<AppState>,
     auth: Auth,
     axum::extract::Path(name): axum::extract::Path<String>,
+    _no_fields: NoFields,
 ) -> Result<Json<solum_app::fast_static::StaticView>, ApiError> {
     let member = auth.member;
     let scope = tables::scope_of(&member);
@@ -2366,6 +2405,7 @@ async fn combat_line(
 async fn combat_end(
     State(state): State<AppState>,
     auth: Auth,
+    _no_fields: NoFields,
 ) -> Result<Json<solum_app::combat::CombatEndView>, ApiError> {
     gm_only(&auth.member, "runs a combat")?;
     let scope = tables::scope_of(&auth.member);
@@ -2516,6 +2556,7 @@ async fn sol_encounter(
     State(state): State<AppState>,
     auth: Auth,
     axum::extract::Path(name): axum::extract::Path<String>,
+    _no_fields: NoFields,
 ) -> Result<Json<solum_app::sol::SolChangeView>, ApiError> {
     gm_only(&auth.member, "starts an encounter")?;
     let scope = tables::scope_of(&auth.member);
@@ -2530,6 +2571,7 @@ async fn sol_session(
     State(state): State<AppState>,
     auth: Auth,
     axum::extract::Path(name): axum::extract::Path<String>,
+    _no_fields: NoFields,
 ) -> Result<Json<solum_app::sol::SolChangeView>, ApiError> {
     gm_only(&auth.member, "starts a session")?;
     let scope = tables::scope_of(&auth.member);
@@ -2839,6 +2881,7 @@ async fn soluna_skirmish_go(
 async fn soluna_skirmish_abandon(
     State(state): State<AppState>,
     auth: Auth,
+    _no_fields: NoFields,
 ) -> Result<Json<solum_app::soluna::PlayView>, ApiError> {
     gm_only(&auth.member, "abandons a skirmish")?;
     let scope = tables::scope_of(&auth.member);

@@ -673,6 +673,21 @@ async fn a_re_entry_link_signs_the_same_member_in_once_and_only_at_their_table()
     let days = (expires - jiff::Timestamp::now()).get_seconds() / 86_400;
     assert_eq!(days, 6, "{link}"); // 7 days less the seconds since
     let token = link["token"].as_str().unwrap().to_string();
+    // A route that takes no fields says so when it is sent some (and takes no body at all).
+    let fields = s.post("/api/me/reentry", &pia, json!({"member": 1})).await;
+    assert_eq!(
+        fields.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        fields.text()
+    );
+    assert!(fields.text().contains("member"), "{}", fields.text());
+    let bare = s.call("POST", "/api/me/reentry", Some(&pia), None).await;
+    assert_eq!(bare.status, StatusCode::CREATED, "{}", bare.text());
+    let link = s
+        .ok("/api/me/reentry", &pia, json!({}), StatusCode::CREATED)
+        .await;
+    let token = link["token"].as_str().unwrap().to_string();
     let back = reenter(&s, &token).await;
     assert_eq!(back.status, StatusCode::CREATED, "{}", back.text());
     let back = back.json();

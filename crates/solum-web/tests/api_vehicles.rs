@@ -279,6 +279,30 @@ async fn the_odds_of_a_fight_are_bounded_and_reproducible() {
         .await;
     assert_eq!(big.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(big.json()["code"], "sim-fights");
+    // Too many kinds of foes: the refusal names `foes`, not the heroes.
+    let kinds = s
+        .post(
+            "/api/fight/odds",
+            &gm,
+            json!({"heroes": ["Nick"], "foes": vec![json!({"name": "orc"}); 21]}),
+        )
+        .await;
+    assert_eq!(kinds.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        kinds.text().contains("foes: 21 kinds of foes; at most 20"),
+        "{}",
+        kinds.text()
+    );
+    // A crowded side is counted whole: 10 kinds of 100 are 1,000 fighters (at most 200).
+    let crowd = s
+        .post(
+            "/api/fight/odds",
+            &gm,
+            json!({"heroes": ["Nick"], "foes": vec![json!({"name": "orc", "count": 100}); 10]}),
+        )
+        .await;
+    assert_eq!(crowd.json()["code"], "sim-crowded-side");
+    assert!(crowd.text().contains("1000 fighters"), "{}", crowd.text());
     // No combat open; then the open combat's sides.
     let none = s
         .post("/api/fight/odds", &gm, json!({"current_combat": true}))

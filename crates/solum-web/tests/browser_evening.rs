@@ -152,6 +152,17 @@ fn create(
     faces
 }
 
+/// The text of the element with this id.
+fn text_of_id(b: &Browser, id: &str) -> String {
+    b.eval(&format!(
+        "return document.getElementById({}).textContent",
+        js(id)
+    ))
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
 #[test]
 // Split pending (issue 23): one scenario read top to bottom.
 #[allow(clippy::too_many_lines)]
@@ -903,6 +914,22 @@ fn one_whole_evening_on_the_real_page() {
     assert!(player_story.contains("The ford is ours."));
     assert!(!player_story.contains("reeds"), "{player_story}");
     let pia_failed = failed_requests(&pia);
+
+    // The journal checked from the menu, as `solum journal verify` checks it: every roll of
+    // the evening re-derives from its dice, for the game master (who sees every entry).
+    click(&gm, "#menu summary");
+    click(&gm, "#verify-run");
+    gm.wait_for(
+        "the journal's check",
+        "return document.getElementById('verify-result').textContent.startsWith('All sound: ')",
+    );
+    let verdict = text_of_id(&gm, "verify-result");
+    assert!(verdict.contains("rolls re-derived"), "{verdict}");
+    assert!(
+        !verdict.contains(" 0 rolls"),
+        "the evening's rolls were checked: {verdict}"
+    );
+    click(&gm, "#menu summary");
 
     // Every field of both panels has a label.
     for b in [&gm, &pia] {

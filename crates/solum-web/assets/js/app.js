@@ -345,6 +345,26 @@ function setupMenu() {
     $("reentry-link").value = location.origin + "/#reentry=" + made.token;
     $("reentry-box").hidden = false;
   });
+  // Every roll of the journal re-derived from its seed or typed dice (as `solum journal
+  // verify`): a player's check covers the entries they can see.
+  $("verify-run").addEventListener("click", async () => {
+    $("verify-result").textContent = "Checking…";
+    try {
+      const v = await ctx.api("GET", "/journal/verify");
+      const wrong = v.mismatches.length + v.integrity.length + v.sheet_mismatches.length;
+      const parts = [v.entries + " entries read, " + v.rolls + " rolls re-derived, " + v.sheets + " sheets compared"];
+      if (v.mismatches.length) parts.push(v.mismatches.length + " rolls differ from their dice");
+      if (v.integrity.length) parts.push(v.integrity.length + " problems in the store");
+      if (v.sheet_mismatches.length) {
+        parts.push("sheets that differ from the journal: " + v.sheet_mismatches.map((m) => m.name + " (" + m.reason + ")").join(", "));
+      }
+      $("verify-result").textContent = (wrong ? "Problems: " : "All sound: ") + parts.join("; ") + ".";
+      ctx.clearError($("verify"));
+    } catch (err) {
+      $("verify-result").textContent = "";
+      ctx.showError($("verify"), err);
+    }
+  });
   // The exports need the session: fetched with it, then saved as a file.
   for (const [id, file] of [["export-md", "journal.md"], ["export-json", "journal.json"]]) {
     $(id).addEventListener("click", async (e) => {
