@@ -68,7 +68,7 @@ export function mount(container) {
     }
     if (ch.started) log.push("Combat \"" + entry.combat + "\" begins" + (ch.started.roll_off ? " (draws rolled off)" : ""));
     if (ch.line) {
-      const text = (ch.line.text || []).join("; ");
+      const text = (ch.line.text || []).filter((t) => t).join("; ");
       // Who played it, when the entry says (a name, or a member with one).
       const by = typeof entry.by === "string" ? entry.by : entry.by && entry.by.name;
       log.push((by ? by + ": " : "") + ch.line.line.line + (text ? ": " + text : ""));

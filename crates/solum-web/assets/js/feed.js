@@ -64,7 +64,11 @@ export function describe(entry) {
     case "combat": {
       const ch = entry.change || {};
       // The line, then what happened, one sentence an event (as the Markdown story has it).
-      if (ch.line) return "Combat " + entry.combat + ": " + ch.line.line.line + ((ch.line.text || []).length ? ": " + ch.line.text.join("; ") : "");
+      if (ch.line) {
+        // An event may have no words of its own (an end of turn): no empty "; " pieces.
+        const said = (ch.line.text || []).filter((t) => t);
+        return "Combat " + entry.combat + ": " + ch.line.line.line + (said.length ? ": " + said.join("; ") : "");
+      }
       if (ch.started) return "Combat " + entry.combat + " starts";
       if (ch.ended) {
         const lost = (ch.ended.written || []).filter((w) => w.before != null && w.after !== w.before).map((w) => w.name + " " + w.before + "→" + w.after + " HP");
