@@ -727,6 +727,31 @@ where
     }
 }
 
+/// The query string of a route that takes none: absent or empty. Anything else is refused
+/// (422 naming it), as an unknown parameter of a route that takes some is.
+pub(crate) struct NoQuery;
+
+impl<S> FromRequestParts<S> for NoQuery
+where
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        match parts.uri.query() {
+            None | Some("") => Ok(Self),
+            Some(q) => {
+                let name = q.split(['=', '&']).next().unwrap_or(q);
+                let shown: String = name.chars().take(40).collect();
+                Err(ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    format!("query string: unknown parameter `{shown}` (this route takes none)"),
+                ))
+            }
+        }
+    }
+}
+
 /// A query string whose rejections answer as [`ApiError`]s naming the parameter.
 struct Query_<T>(T);
 
@@ -1259,7 +1284,11 @@ struct Me {
     may_type_dice: bool,
 }
 
-async fn me(State(state): State<AppState>, auth: Auth) -> Result<Json<Me>, ApiError> {
+async fn me(
+    State(state): State<AppState>,
+    auth: Auth,
+    _no_query: NoQuery,
+) -> Result<Json<Me>, ApiError> {
     let member = auth.member;
     with_campaign(&state, tables::scope_of(&member), move |c| {
         use solum_store::TableStore;
@@ -1431,6 +1460,7 @@ async fn invite(
 async fn invites(
     State(state): State<AppState>,
     auth: Auth,
+    _no_query: NoQuery,
 ) -> Result<Json<Vec<tables::InviteView>>, ApiError> {
     let member = auth.member;
     let db = state.database();
@@ -1651,6 +1681,7 @@ const EXPORT_PAGE: usize = 100;
 async fn verify(
     State(state): State<AppState>,
     auth: Auth,
+    _no_query: NoQuery,
 ) -> Result<Json<solum_app::VerifyReport>, ApiError> {
     let scope = tables::scope_of(&auth.member);
     with_campaign(&state, scope, |c| c.verify()).await.map(Json)
@@ -1764,6 +1795,7 @@ struct SceneAnswer {
 async fn scene_current(
     State(state): State<AppState>,
     auth: Auth,
+    _no_query: NoQuery,
 ) -> Result<Json<SceneAnswer>, ApiError> {
     let scope = tables::scope_of(&auth.member);
     with_campaign(&state, scope, |c| c.open_scene())
@@ -1776,6 +1808,7 @@ async fn scene_current(
 async fn bestiary(
     State(state): State<AppState>,
     auth: Auth,
+    _no_query: NoQuery,
 ) -> Result<Json<solum_app::creatures::BestiaryView>, ApiError> {
     let scope = tables::scope_of(&auth.member);
     with_campaign(&state, scope, |c| c.bestiary())
@@ -1800,6 +1833,7 @@ async fn scene_end(
 async fn characters(
     State(state): State<AppState>,
     auth: Auth,
+    _no_query: NoQuery,
 ) -> Result<Json<Vec<tables::OwnedCharacter>>, ApiError> {
     let scope = tables::scope_of(&auth.member);
     with_campaign(&state, scope, |c| c.owned_characters())
@@ -1811,6 +1845,7 @@ async fn character(
     State(state): State<AppState>,
     auth: Auth,
     axum::extract::Path(name): axum::extract::Path<String>,
+    _no_query: NoQuery,
 ) -> Result<Json<solum_app::characters::CharacterView>, ApiError> {
     let scope = tables::scope_of(&auth.member);
     with_campaign(&state, scope, move |c| c.character(&name))
@@ -1978,6 +2013,7 @@ struct RollOffSetting {
 async fn roll_off(
     State(state): State<AppState>,
     auth: Auth,
+    _no_query: NoQuery,
 ) -> Result<Json<RollOffSetting>, ApiError> {
     let scope = tables::scope_of(&auth.member);
     with_campaign(&state, scope, move |c| c.roll_off())
@@ -2076,6 +2112,7 @@ async fn static_status(
     State(state): State<AppState>,
     auth: Auth,
     axum::extract::Path(name): axum::extract::Path<String>,
+    _no_query: NoQuery,
 ) -> Result<Json<StaticStatus>, ApiError> {
     let scope = tables::scope_of(&auth.member);
     with_campaign(&state, scope, move |c| {
@@ -2346,6 +2383,7 @@ struct CombatAnswer {
 async fn combat_status(
     State(state): State<AppState>,
     auth: Auth,
+    _no_query: NoQuery,
 ) -> Result<Json<CombatAnswer>, ApiError> {
     let scope = tables::scope_of(&auth.member);
     with_campaign(&state, scope, |c| c.combat_status())
@@ -2437,6 +2475,7 @@ struct SiblingCharacters {
 async fn sibling_characters(
     State(state): State<AppState>,
     auth: Auth,
+    _no_query: NoQuery,
 ) -> Result<Json<SiblingCharacters>, ApiError> {
     let scope = tables::scope_of(&auth.member);
     with_campaign(&state, scope, |c| {
@@ -2725,6 +2764,7 @@ async fn classic_fight_status(
     State(state): State<AppState>,
     auth: Auth,
     axum::extract::Path(name): axum::extract::Path<String>,
+    _no_query: NoQuery,
 ) -> Result<Json<ClassicFightAnswer>, ApiError> {
     let scope = tables::scope_of(&auth.member);
     with_campaign(&state, scope, move |c| c.classic_fight(&name))
@@ -2771,6 +2811,7 @@ struct SkirmishAnswer {
 async fn soluna_skirmish_state(
     State(state): State<AppState>,
     auth: Auth,
+    _no_query: NoQuery,
 ) -> Result<Json<SkirmishAnswer>, ApiError> {
     let scope = tables::scope_of(&auth.member);
     with_campaign(&state, scope, |c| match c.soluna_skirmish_state() {

@@ -7,7 +7,7 @@ use axum::response::Json;
 use axum::routing::get;
 use serde::Serialize;
 
-use crate::{AppState, Auth};
+use crate::{AppState, Auth, NoQuery};
 
 /// `GET /api/idea/genres`: the built-in genres of idea words, as `POST /api/idea` names them.
 #[derive(Serialize)]
@@ -23,7 +23,7 @@ pub(crate) fn routes() -> Router<AppState> {
 
 /// Needs a session like every table's route (the list itself is the program's, not the
 /// table's), so the page's requests stay under one rule.
-async fn genres(_auth: Auth) -> Json<GenresAnswer> {
+async fn genres(_auth: Auth, _no_query: NoQuery) -> Json<GenresAnswer> {
     Json(GenresAnswer {
         genres: solum_app::ideas::genres(),
     })

@@ -23,10 +23,10 @@ use solum_app::vehicles::{
 };
 use solum_app::{AppError, Dice};
 
-use crate::{ApiError, AppState, Auth, Body_, change, heavy, roll_scope, with_campaign};
+use crate::{ApiError, AppState, Auth, Body_, NoQuery, change, heavy, roll_scope, with_campaign};
 
 /// `GET /api/vehicles`: the shipped catalogue of vehicles.
-pub(crate) async fn list(_auth: Auth) -> Json<VehicleListView> {
+pub(crate) async fn list(_auth: Auth, _no_query: NoQuery) -> Json<VehicleListView> {
     Json(solum_app::vehicles::vehicles())
 }
 
