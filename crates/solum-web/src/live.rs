@@ -203,6 +203,17 @@ impl Subscription {
     }
 }
 
+impl Subscription {
+    /// Where the table's feed is: every entry up to it was handed on to the streams that
+    /// were open then (`None` before the feed starts).
+    fn feed_after(&self) -> Option<i64> {
+        lock(&self.clients)
+            .feeds
+            .get(&self.table)
+            .and_then(|f| f.after)
+    }
+}
+
 /// Starts `table`'s feed read unless one runs (then it reads again when done).
 fn notify(clients: &Arc<Mutex<Clients>>, path: &Database, table: i64) {
     let start = {
@@ -692,6 +703,9 @@ struct Live {
     /// The table's last number was read (before the first catch-up read) and given to the
     /// feed.
     fed: bool,
+    /// Every entry up to this number was read by the catch-up (hidden ones included): the
+    /// next catch-up read starts here.
+    read_upto: i64,
 }
 
 /// `GET /api/events`: the table's journal entries after `Last-Event-ID` (or `?after=`),
@@ -750,6 +764,7 @@ pub(crate) async fn events(
         pending: VecDeque::new(),
         caught_up: false,
         fed: false,
+        read_upto: after,
     };
     let stream = futures_util::stream::unfold(live, next_event);
     let mut resp = Body::from_stream(stream).into_response();
@@ -791,7 +806,8 @@ async fn next_event(mut live: Live) -> Option<(Result<Bytes, Infallible>, Live)>
             }
             continue;
         }
-        let (path, scope, after, fed) = (live.path.clone(), live.scope, live.after, live.fed);
+        let (path, scope, fed) = (live.path.clone(), live.scope, live.fed);
+        let after = live.read_upto.max(live.after);
         let (token, member) = (live.token.clone(), live.member);
         let read = blocking(move || {
             // This thread's kept connection: a stream holds no descriptor of its own.
@@ -799,13 +815,9 @@ async fn next_event(mut live: Live) -> Option<(Result<Bytes, Infallible>, Live)>
             let mut store = connection(&db, Scope::HOME)?;
             let valid = tables::session(&store, &token)?.is_some_and(|m| m.id == member);
             let read = if valid {
-                // The table's last number before the catch-up: the feed hands on from there,
-                // so nothing written between the two is missed.
-                let last = if fed {
-                    None
-                } else {
-                    Some(store.last_seq(scope.table))
-                };
+                // The table's last number before the catch-up: the catch-up read sees at
+                // least up to it; a feed not started yet hands on from there.
+                let last = store.last_seq(scope.table);
                 store.set_scope(scope);
                 Some((last, read_items(&*store, after)))
             } else {
@@ -813,18 +825,31 @@ async fn next_event(mut live: Live) -> Option<(Result<Bytes, Infallible>, Live)>
             };
             keep(&db, store);
             match read {
-                Some((last, items)) => Ok(Some((last.transpose()?, items?))),
+                Some((last, items)) => Ok(Some((last?, items?))),
                 None => Ok(None),
             }
         })
         .await;
         match read {
             Ok(Some((last, items))) => {
-                if let Some(last) = last {
+                let full = items.len() >= PAGE;
+                let seen = items.last().map_or(after, |i| i.seq);
+                // A full page read up to its last entry; otherwise everything up to the
+                // table's last number (read first) was read, hidden entries included.
+                live.read_upto = if full {
+                    seen
+                } else {
+                    seen.max(last).max(after)
+                };
+                if !fed {
                     live.fed = true;
                     live.sub.start_feed(last);
                 }
-                live.caught_up = items.len() < PAGE;
+                // The feed may already have handed on entries this read did not reach (it
+                // started after another stream's later catch-up): read on until the
+                // catch-up reaches where the feed is; from there on the stream takes what the
+                // feed hands it.
+                live.caught_up = !full && live.sub.feed_after().is_none_or(|f| live.read_upto >= f);
                 live.pending.extend(items);
             }
             // The session ended (logged out, expired) or the campaign failed: the stream ends.
