@@ -1102,11 +1102,10 @@ fn connection(db: &Database, scope: Scope) -> Result<Box<dyn Store>, AppError> {
 /// Keeps a connection for this thread's next request, if no transaction was left open on it
 /// (a failed one is rolled back when dropped; one that could not be is closed here).
 fn keep(db: &Database, store: Box<dyn Store>) {
-    // SQLite: not kept for now. Since the server's writes moved to the writer's own
-    // connection, a connection kept here for reads could answer from an older snapshot than
-    // the writes already acknowledged (the live test `streams_the_server_drops_…` saw a
-    // stream catch up from such a snapshot and miss entries). Until the cause is found, every
-    // request opens its own file connection (some 0.2 ms).
+    // SQLite: not kept for now. Keeping was turned off when the live test
+    // `streams_the_server_drops_…` saw a stream miss entries; the cause turned out to be the
+    // streams' catch-up racing a new feed (fixed in live.rs), so keeping may be safe again,
+    // but that is not tried yet: every request opens its own file connection (some 0.2 ms).
     // PostgreSQL: kept. Outside a transaction (every store call's transaction ends with the
     // call) each statement of a READ COMMITTED connection sees every commit made before it
     // started, so a kept connection cannot read an older snapshot; opening one costs a TCP
