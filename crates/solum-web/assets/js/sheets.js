@@ -127,14 +127,29 @@ function form(cls, children, work) {
     try {
       await work(f.elements, f, e.submitter);
       // An added item's fields are emptied for the next one.
-      if (f.dataset.clear) for (const i of f.querySelectorAll("input:not([type=checkbox])")) i.value = "";
-      ctx.clearError(f);
+      const now = current(f);
+      if (f.dataset.clear) for (const i of now.querySelectorAll("input:not([type=checkbox])")) i.value = "";
+      ctx.clearError(now);
     } catch (err) {
-      ctx.showError(f, err);
+      ctx.showError(current(f), err);
     } finally {
       for (const b of buttons) b.disabled = false;
     }
   });
+  return f;
+}
+
+/**
+ * The form on the page now in place of `f`: a refresh for another member's change may
+ * redraw the sheets while a request is out, and its answer belongs on the redrawn form.
+ */
+function current(f) {
+  if (f.isConnected) return f;
+  const card = f.closest("article.sheet");
+  if (!card) return f;
+  for (const g of listBox.querySelectorAll("article.sheet form")) {
+    if (g.className === f.className && g.closest("article.sheet").dataset.name === card.dataset.name) return g;
+  }
   return f;
 }
 
