@@ -1,4 +1,5 @@
 //! The campaign use cases against a real SQLite file.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use solum_app::{AppError, Campaign, Dice, ErrorKind, JournalExport, Record};
 use solum_dice::{DiceSource, SeededDice};

@@ -1,5 +1,6 @@
 //! So1um Expanded characters in a campaign, against a real SQLite file. Expected values come
 //! from the rules text (S1, S8, S9) and independent arithmetic, never from the code's output.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use solum_app::characters::{Against, CharacterChange, CheckInputs};
 use solum_app::{

@@ -1,6 +1,7 @@
 //! The original So1um's heroes and fights in a campaign, against a real SQLite file.
 //! Expected values come from the rules text (C1, C2, C3) worked by hand from the dice given,
 //! never from the code's own output.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use solum_app::classic::{ClassicChange, FightSetup, StoredHero};
 use solum_app::{AppError, Campaign, Dice, ErrorKind, Record};

@@ -2,6 +2,7 @@
 //! continued by a second on the same file, ended by a third. Expected hit points come from
 //! the rules text (S4: the loser of an opposed melee roll takes the winner's weapon damage;
 //! S8: hit points), and the events from one `Session` fed the same lines and dice directly.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use std::path::Path;
 

@@ -1,5 +1,6 @@
 //! The journal's numbering and paging against a real SQLite file: the latest page read from
 //! the end, each table numbered on its own, read-check-writes that hold under races.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use solum_app::{Campaign, Record};
 use solum_store::{CampaignStore, NewEntry};

@@ -2,6 +2,7 @@
 //! (`Box<dyn Store>`): the application needs no file to be tested. Expected values come from
 //! the rules' texts (the oracle's table) and from the scene rule (a new scene ends the open
 //! one first), not from the program's output.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use solum_app::{AppError, Campaign, Dice, ErrorKind};
 use solum_expanded::oracle::Leaning;

@@ -1,5 +1,6 @@
 //! Dice notation rolled at the table: journaled with its seed or typed faces, re-derived by
 //! `verify`, refused before any die when the expression is wrong.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use solum_app::{AppError, Campaign, Dice, ErrorKind, JournalExport, Record};
 use solum_dice::{DiceSource, SeededDice};

@@ -8,6 +8,7 @@
 //! before it (a combat line needs its combat's earlier lines). The version in the file name is
 //! the body's own `schema` field where the kind has one, else the journal's
 //! [`RECORD_SCHEMA`]. See ARCHITECTURE.md, "Persisted record fixtures", for how to add one.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

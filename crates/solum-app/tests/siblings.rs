@@ -1,6 +1,7 @@
 //! Sol'una and die-type characters in a campaign, against a real SQLite file. Expected
 //! values are worked by hand from the dice given and the texts (U4, D1, D2), or the text's
 //! printed tables.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use solum_app::dietype::{Against, DietypeEdit, DietypeRoll};
 use solum_app::{Campaign, Dice, ErrorKind};

@@ -1,5 +1,6 @@
 //! The solo companion's use cases: idea words, the original oracle and the random difficulty,
 //! journaled and re-derived.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use solum_app::{AppError, Campaign, Dice, ErrorKind, IdeaSource, Record, ideas};
 use solum_dice::{DiceSource, SeededDice};

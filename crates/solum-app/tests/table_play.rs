@@ -1,4 +1,5 @@
 //! Issue 21 at the application layer: who made an entry, re-entry links that expire.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use solum_app::tables;
 use solum_app::{Campaign, JournalEntry};

@@ -2,6 +2,7 @@
 //! name rule, members that cannot look alike, invites that expire and can be revoked, and a
 //! join that does not silently replace a session. Expected values come from the issue's
 //! cases and the Unicode code charts, never from the program's output.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use solum_app::tables::{self, HOME_GM_INVITE_SECONDS, PLAYER_INVITE_SECONDS};
 use solum_app::{AppError, Campaign, ErrorKind, NewSol};

@@ -1,6 +1,7 @@
 //! Vehicles, chases and fight odds as use cases. Expected values come from the rules text's
 //! extended example (S10: the smuggler and the customs starfighter) and from independent
 //! arithmetic, never from the code's own output.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use solum_app::fight_odds::{FightOddsInput, SimLimits, SimOptions, SimRefusal};
 use solum_app::vehicles::{

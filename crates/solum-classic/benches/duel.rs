@@ -1,5 +1,6 @@
 //! Duel odds of the original So1um at the documented limits. Run with
 //! `cargo bench -p solum-classic --bench duel`.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use divan::black_box;
 use solum_classic::duel::{Policy, Side, duel_chance, duel_odds, duel_odds_f64, simulate_many};

@@ -1,6 +1,7 @@
 //! Bounded and robust, for Project Sol, Sol'una and Solum die types: the largest exact odds
 //! answer quickly (the right answer, checked independently), extreme numbers end at once
 //! with exit 2 and a message naming the flag and its limit, output the user sizes is capped.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 mod common;
 

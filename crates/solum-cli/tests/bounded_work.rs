@@ -1,6 +1,7 @@
 //! Work sized before it starts and inputs that contradict themselves, against the real
 //! binary: each run under an address-space and CPU limit (`prlimit`) and a wall-clock guard,
 //! so a run that would take hours or gigabytes fails the test instead of the machine.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use std::io::Write;
 use std::path::Path;

@@ -1,5 +1,6 @@
 //! The campaign commands end to end: the oracle, scenes, notes and the journal, on real
 //! campaign files, with several processes at once and with a process killed mid-write.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 mod common;
 

@@ -1,4 +1,5 @@
 //! `solum check` and `solum odds check`, end to end.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 mod common;
 

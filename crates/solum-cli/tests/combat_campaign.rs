@@ -1,6 +1,7 @@
 //! `solum combat start|do|status|end` and `solum creature …` against a campaign file, each
 //! command its own process. Hit points come from the rules text (S4: the loser of an
 //! opposed melee roll takes the winner's weapon damage) with dice typed in.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 mod common;
 

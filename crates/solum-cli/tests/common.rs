@@ -1,6 +1,7 @@
 //! A small driver for the real `solum` binary, so each end-to-end test reads like a spec.
 
 #![allow(dead_code)]
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use assert_cmd::Command;
 use serde_json::Value;

@@ -1,5 +1,6 @@
 //! Solum die types end to end: steps on the other side and on the damage die, and flags a
 //! command would ignore refused.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 mod common;
 

@@ -3,6 +3,7 @@
 //! hides what follows), a title sequence or a right-to-left override is shown escaped.
 //! Colour is forced on (`CLICOLOR_FORCE=1`), so the output is what a terminal would get.
 //! Each run is under a memory limit, a CPU limit and a wall-clock timeout.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 mod common;
 

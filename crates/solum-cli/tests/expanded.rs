@@ -1,6 +1,7 @@
 //! So1um Expanded rules fidelity, end to end: the Rule of 6 only where it matters, roll-offs
 //! in every opposed roll and in the exact odds, vehicles, catalogues, and errors that give the
 //! rule's reason.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 mod common;
 

@@ -1,6 +1,7 @@
 //! So1um Expanded fights and exact odds stay bounded: a fight that cannot end is refused or
 //! stopped and says so, exact odds answer fast at the limits, and numbers out of range are
 //! refused naming the flag and repeating the value.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 mod common;
 

@@ -2,6 +2,7 @@
 //! campaign's combat (S18), options that list only what is legal now, and fast static combat
 //! (S11) from a campaign character, each command its own process. Expected hit points and
 //! odds are worked out by hand from the rules text and the rulings, with dice typed in.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 mod common;
 

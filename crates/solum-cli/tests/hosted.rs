@@ -3,6 +3,7 @@
 //! servers share the database: a note written through one reaches a live stream held by the
 //! other; one server killed with SIGKILL, the other goes on, and `journal verify` re-derives
 //! every entry once. A password never shows.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

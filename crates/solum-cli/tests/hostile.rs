@@ -3,6 +3,7 @@
 //! a message on standard error for 2), never a panic (101) or a signal.
 
 #![cfg(unix)]
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

@@ -4,6 +4,7 @@
 //! (whichever server takes it) arrives on the stream unbuffered; a change from another origin
 //! is refused; the client's address reaches the server through `X-Forwarded-For`.
 //! nginx missing is a failure that says so (`.ci/run` installs `nginx-light`).
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};

@@ -4,6 +4,7 @@
 //! burnt, training, Not Dead Yet), and Solum die types through one-shot commands
 //! (creation, rolls from the sheet, an edit between sessions, export and import). Every
 //! expected number is worked out by hand from the texts (002, 003) and rulings P1–P5, D1–D3.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 mod common;
 

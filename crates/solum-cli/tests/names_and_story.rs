@@ -1,6 +1,7 @@
 //! What the program accepts as a name or as text for the story, and how the story is
 //! written: the real binary, one campaign file per test. Expected values come from the
 //! issue's cases and CommonMark's rules, never from the program's output.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 mod common;
 

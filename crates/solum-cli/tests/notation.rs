@@ -1,4 +1,5 @@
 //! `solum roll EXPR` and `solum odds EXPR…` end to end.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 mod common;
 

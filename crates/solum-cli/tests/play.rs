@@ -1,4 +1,5 @@
 //! Characters, combat, vehicles, fight odds and simulation, end to end.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 mod common;
 

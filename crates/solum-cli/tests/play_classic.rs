@@ -1,6 +1,7 @@
 //! `solum play` for the sibling systems: the `classic`, `dietype` and `soluna` lines, and one
 //! long campaign of the original So1um scripted through three piped sessions on one
 //! campaign file. Expected values are worked by hand from the original's text (C1, C2, C3).
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 mod common;
 

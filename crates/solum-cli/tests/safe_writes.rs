@@ -2,6 +2,7 @@
 //! the target is refused (never followed), a FIFO is refused without being opened (so the
 //! command cannot hang on it), a read-only file is refused and stays as it was. Each run is
 //! under a memory limit, a CPU limit and a wall-clock timeout: a hang is a failure.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 mod common;
 

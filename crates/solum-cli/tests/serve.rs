@@ -1,4 +1,5 @@
 //! `solum serve` end to end: it starts, answers on loopback and stops on SIGINT.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

@@ -5,6 +5,7 @@
 //! Smackdown (2 of 3 became 2 of 2, no point taken), spends the rest and burns for Not Dead
 //! Yet with none available (0 of 2 became 0 of 1), then, after a new session, earns a
 //! progress point in Sidearms and another in Hacking in the same encounter.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 mod common;
 

@@ -2,6 +2,7 @@
 //! what `POST /api/vehicles/{chase,attack}` of `solum serve` answers for the same inputs and
 //! seed (the route adds only `seq`, its journal entry). The server rolls with a fresh seed
 //! and says which; the command replays it with `--seed`.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

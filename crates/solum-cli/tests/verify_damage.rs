@@ -2,6 +2,7 @@
 //! zeroed, a sheet edited directly in the database. Each must fail (exit 1) with a message
 //! naming the problem; the sound campaign verifies. Each run is under a memory limit, a CPU
 //! limit and a wall-clock timeout.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 mod common;
 

@@ -1,4 +1,5 @@
 //! Exact Solum die-type odds. Run with `cargo bench -p solum-dietype --bench dietype`.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use divan::black_box;
 use solum_dietype::odds::{opposed_odds, skill_odds};

@@ -1,6 +1,7 @@
 //! Rolling checks and computing their exact odds.
 //!
 //! Run with `cargo bench -p solum-expanded --bench checks`.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use divan::{Bencher, black_box};
 use solum_dice::SeededDice;

@@ -4,6 +4,7 @@
 //! divan reports time per iteration and, with the item counts, dice per second: a check of
 //! 4 dice counts 4 items, so its "items/s" is dice per second, comparable per die with the
 //! raw d6 rows (a fair comparison per die); per check it is the time of one iteration.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use divan::counter::ItemsCount;
 use divan::{Bencher, black_box};

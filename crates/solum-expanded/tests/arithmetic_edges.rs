@@ -1,5 +1,6 @@
 //! Healing and damage at the edges of u32: never a wrap, never a panic; expected values
 //! computed independently in u64.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use proptest::prelude::*;
 use solum_expanded::character::Character;

@@ -1,5 +1,6 @@
 //! The combat, vehicle and chase rules of So1um Expanded, driven through the state machine
 //! with typed dice, event by event.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use solum_dice::{ScriptedDice, TypedDice};
 use solum_expanded::check::Verdict;

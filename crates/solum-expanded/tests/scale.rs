@@ -1,5 +1,6 @@
 //! The scale rule in combat (S10): which personal weapons harm which vehicles, and the reason
 //! a shot that hits has no effect.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use solum_dice::ScriptedDice;
 use solum_expanded::character::{Character, Class, Weapon};

@@ -2,6 +2,7 @@
 //! attribute and armor changes that move the hit points. Sheets being edited may hold any
 //! u32 (not yet validated), so nothing may wrap or panic. Every expected value is computed
 //! here in i128, from the rules (S8: maximum = Body + Mind + armor points), not from the code.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use proptest::prelude::*;
 use solum_dice::ScriptedDice;

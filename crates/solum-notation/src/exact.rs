@@ -150,8 +150,8 @@ fn eval(expr: &Expr, work: &mut Work) -> Result<Distribution, NotationError> {
         ExprKind::Neg(e) => {
             let w = eval(e, work)?;
             // -i64::MIN is the one value that cannot be negated.
-            if w.min_outcome() == Some(i64::MIN) {
-                return Err(negate(i64::MIN, span).unwrap_err());
+            if let Some(least) = w.min_outcome() {
+                negate(least, span)?;
             }
             Ok(w.map(|v| -v))
         }

@@ -1,6 +1,7 @@
 //! The odds budget: what the issue found slow or too big is refused before any work; the
 //! expressions of one command share one budget; the common queries of the docs stay
 //! allowed. (That what is admitted stays within its estimate, counted: `budget_counted.rs`.)
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use solum_notation::limits::{MAX_BYTES, MAX_WORK};
 use solum_notation::{NotationError, Work, distribution_with, estimate, parse};

@@ -2,6 +2,7 @@
 //! means the same in any build: the steps `Work` spends, and the bytes actually allocated
 //! (a counting allocator over the whole process: this file holds one test, so nothing else
 //! allocates beside it).
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use peak_alloc::PeakAlloc;
 use proptest::prelude::*;

@@ -1,5 +1,6 @@
 //! Exact distributions against brute-force enumeration of the roll itself, against seeded
 //! simulation, and against values known from elsewhere.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use num_traits::{One, ToPrimitive, Zero};
 use solum_dice::{Distribution, Prob, SeededDice, enumerate, prob};

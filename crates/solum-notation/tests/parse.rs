@@ -1,5 +1,6 @@
 //! The parser: error messages with carets, print → parse round trips, and the limits
 //! refused before any work.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use std::time::{Duration, Instant};
 

@@ -1,4 +1,5 @@
 //! Whole fights: simulated and exact. Run with `cargo bench -p solum-play --bench fights`.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use divan::{Bencher, black_box};
 use solum_dice::SeededDice;

@@ -1,5 +1,6 @@
 //! Exact Project Sol odds, up to the limits (1000 dice a pool). Run with
 //! `cargo bench -p solum-sol --bench sol`.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use divan::black_box;
 use solum_sol::odds::{opposed, test_odds};

@@ -1,5 +1,6 @@
 //! Pool and training arithmetic at the edges of the integer types: never a wrap, never a
 //! panic; the expected values are computed independently in i128/u64.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use proptest::prelude::*;
 use solum_sol::advancement::Skill;

@@ -1,5 +1,6 @@
 //! Exact Sol'una odds, up to the limit of exact odds (40 dice). Run with
 //! `cargo bench -p solum-soluna --bench soluna`.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use divan::black_box;
 use solum_soluna::odds::largest_distribution;

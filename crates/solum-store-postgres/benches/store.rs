@@ -4,6 +4,7 @@
 //! entries read back, the latest 50 read from the end, and one sheet read–change–write with
 //! its journal entry. The same shapes as solum-store's SQLite benchmark. Run with
 //! `cargo bench -p solum-store-postgres --bench store`.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use divan::{Bencher, black_box};
 use serde_json::json;

@@ -1,5 +1,6 @@
 //! The store's conformance suite (`solum_store::conformance`) on PostgreSQL: each guarantee on
 //! a fresh database of the test server.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use solum_store::Store;
 use solum_store_postgres::PostgresStore;

@@ -1,5 +1,6 @@
 //! The change feed, busy and unreachable databases: what a server sees of other servers'
 //! writes, and what a player reads when the database is away.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use std::time::Duration;
 

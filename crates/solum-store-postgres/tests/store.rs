@@ -1,6 +1,7 @@
 //! The PostgreSQL backend against the semantics of the SQLite one: each test of
 //! `solum_store`'s own suite that is about what the store means (not SQLite's pragmas) is
 //! here again, on a fresh database of one PostgreSQL server per test binary.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use postgres::{Client, NoTls};
 use solum_store::{

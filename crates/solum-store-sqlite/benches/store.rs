@@ -2,6 +2,7 @@
 //! transaction with `synchronous = FULL`, so one fsync), 1,000 entries read back, and one
 //! sheet read–change–write transaction with its journal entry, as every character change
 //! does. Run with `cargo bench -p solum-store-sqlite --bench store`.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use divan::{Bencher, black_box};
 use serde_json::json;

@@ -9,6 +9,7 @@
 //! Expected values follow from the trait's documented semantics (each table numbers its
 //! journal 1, 2, 3, …; a player's scope never sees a secret entry; …), not from any
 //! backend's output.
+#![allow(clippy::unwrap_used)] // a test suite: an unwrap that fails is a check that fails
 
 use serde_json::json;
 

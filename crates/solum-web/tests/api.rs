@@ -1,4 +1,5 @@
 //! The API against the real router and a real SQLite campaign in a tempdir.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use std::time::Duration;
 

@@ -2,6 +2,7 @@
 //! scenes, the story export, combat for players and by clicking, the bestiary, re-entry and
 //! a reload's request budget. Driven through the real router on a real SQLite campaign in a
 //! tempdir, as `tests/api.rs` is.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use std::time::Duration;
 

@@ -2,6 +2,7 @@
 //! against the real router and a real SQLite campaign in a tempdir, refusals included.
 //! Expected values come from the rules text (S10's smuggler and customs starfighter) and
 //! independent arithmetic.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use std::time::Duration;
 

@@ -13,6 +13,7 @@
 //! (1280×800) and phone (390×844) sizes: no serious or critical violation.
 //!
 //! Screenshots go to `target/e2e-screenshots/`.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 #[path = "browser/kit.rs"]
 mod kit;

@@ -9,6 +9,7 @@
 //! show the loss); a reload; the story exported as Markdown. Every request the pages made
 //! is read from their resource timings: none answered 4xx or 5xx but the refusals the test
 //! asks for. Screenshots go to `target/e2e-screenshots/evening-*.png`.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 #[path = "browser/kit.rs"]
 mod kit;

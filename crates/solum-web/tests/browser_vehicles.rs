@@ -5,6 +5,7 @@
 //! before the roll, then a vehicle attack from the server's dice, and reads both from the
 //! feed; then asks the odds of a fight. Screenshots go to
 //! `target/e2e-screenshots/vehicles-*.png`.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 #[path = "browser/kit.rs"]
 mod kit;

@@ -6,6 +6,7 @@
 //! it, so a stale one is never tested. The attacker connects from 127.0.0.1; the "fresh
 //! client" that must still be served connects from 127.0.0.2 (another address of the
 //! loopback network), as another machine on the network would.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};

@@ -16,6 +16,7 @@
 //! A second, smaller run gives each live client a buffer of one wake-up, so that the server
 //! drops streams all the time: every entry must still arrive once and in order through the
 //! reconnections with `Last-Event-ID`.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use std::collections::{HashMap, HashSet};
 use std::net::SocketAddr;

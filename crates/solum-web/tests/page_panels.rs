@@ -3,6 +3,7 @@
 //! (`GET /api/bestiary`), checked against the shipped bestiary's text and against the
 //! combat it feeds: every creature it lists can join a combat by the word it gives; and the
 //! genres of idea words the Solo tab offers (`GET /api/idea/genres`), each one drawable.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
