@@ -19,6 +19,7 @@ use solum_expanded::check::{CheckSpec, DrawRule, OpposedSpec, PoolRoll, Side, Ve
 use solum_expanded::{Difficulty, Pool, odds};
 use solum_store::{CampaignStore, NewEntry, Sheet, WriteTx};
 
+use crate::journal::faces;
 use crate::journal::{RECORD_SCHEMA, Record, Rolled};
 use crate::{AppError, Campaign, Dice};
 
@@ -614,25 +615,9 @@ impl CharacterRecord {
                 before,
                 edit,
                 after,
-            } if edit.correction => {
-                // Only what the correction changed, so the story says what the GM did.
-                let mut changes = Vec::new();
-                for (name, was, now) in [
-                    ("body", before.body, after.body),
-                    ("mind", before.mind, after.mind),
-                    ("charm", before.charm, after.charm),
-                ] {
-                    if was != now {
-                        changes.push(format!("{name} {was}→{now}"));
-                    }
-                }
-                if before.backgrounds != after.backgrounds {
-                    changes.push(format!(
-                        "backgrounds [{}] → [{}]",
-                        before.backgrounds.join(", "),
-                        after.backgrounds.join(", ")
-                    ));
-                }
+            } => {
+                // What the edit changed, so the feed and the story say what was done.
+                let mut changes = sheet_changes(before, after);
                 if changes.is_empty() {
                     changes.push(format!(
                         "{}/{} hit points",
@@ -640,13 +625,12 @@ impl CharacterRecord {
                         after.max_hit_points()
                     ));
                 }
-                format!("GM correction of {n}'s sheet: {}", changes.join(", "))
+                if edit.correction {
+                    format!("GM correction of {n}'s sheet: {}", changes.join(", "))
+                } else {
+                    format!("{n}'s sheet: {}", changes.join(", "))
+                }
             }
-            CharacterChange::Edited { after, .. } => format!(
-                "{n}'s sheet changes: {}/{} hit points",
-                after.hit_points,
-                after.max_hit_points()
-            ),
             CharacterChange::PointGranted { after, .. } => format!(
                 "{n} is granted an advancement point ({} unspent)",
                 after.advancement_points
@@ -833,11 +817,57 @@ impl CharacterRecord {
     }
 }
 
-fn faces(dice: &[u32]) -> String {
-    dice.iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
+/// What an edit changed on a sheet, one phrase a field, in the sheet's order.
+fn sheet_changes(before: &Character, after: &Character) -> Vec<String> {
+    let mut changes = Vec::new();
+    let mut number = |name: &str, was: u32, now: u32| {
+        if was != now {
+            changes.push(format!("{name} {was}→{now}"));
+        }
+    };
+    number("body", before.body, after.body);
+    number("mind", before.mind, after.mind);
+    number("charm", before.charm, after.charm);
+    number("hit points", before.hit_points, after.hit_points);
+    number("money", before.money, after.money);
+    number(
+        "advancement points",
+        before.advancement_points,
+        after.advancement_points,
+    );
+    if before.backgrounds != after.backgrounds {
+        changes.push(format!(
+            "backgrounds [{}] → [{}]",
+            before.backgrounds.join(", "),
+            after.backgrounds.join(", ")
+        ));
+    }
+    let weapons = |c: &Character| c.weapons.iter().map(|w| w.name.clone()).collect::<Vec<_>>();
+    added_removed(&mut changes, "weapon", &weapons(before), &weapons(after));
+    let gear = |c: &Character| c.gear.iter().map(|g| g.name.clone()).collect::<Vec<_>>();
+    added_removed(&mut changes, "gear", &gear(before), &gear(after));
+    if before.armor != after.armor {
+        let name = |a: &Option<Armor>| a.as_ref().map_or("none".to_string(), |a| a.name.clone());
+        changes.push(format!(
+            "armor {} → {}",
+            name(&before.armor),
+            name(&after.armor)
+        ));
+    }
+    if before.notes != after.notes {
+        changes.push("notes".into());
+    }
+    changes
+}
+
+/// `+ weapon sword`, `− gear rope`: the items of `now` not in `was`, then the reverse.
+fn added_removed(changes: &mut Vec<String>, what: &str, was: &[String], now: &[String]) {
+    for n in now.iter().filter(|n| !was.contains(n)) {
+        changes.push(format!("+ {what} {n}"));
+    }
+    for w in was.iter().filter(|w| !now.contains(w)) {
+        changes.push(format!("− {what} {w}"));
+    }
 }
 
 /// Runs a rule again on a record's dice, checking the faces drawn are the faces recorded.

@@ -21,6 +21,7 @@ use solum_classic::hero::{self, Hero, Kind, Stat};
 use solum_dice::{DiceError, DiceSource, SeededDice};
 use solum_store::{CampaignStore, NewEntry, Sheet, WriteTx};
 
+use crate::journal::faces;
 use crate::journal::{RECORD_SCHEMA, Record, Rolled};
 use crate::{AppError, Campaign, Dice};
 
@@ -419,13 +420,6 @@ pub struct ClassicRecord {
 
 // As for [`StoredHero`]: the only floats are finite rest hours.
 impl Eq for ClassicRecord {}
-
-fn faces(dice: &[u32]) -> String {
-    dice.iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
 
 impl ClassicRecord {
     fn new(name: &str, change: ClassicChange) -> Self {

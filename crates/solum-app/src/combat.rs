@@ -175,7 +175,7 @@ impl CombatRecord {
         match &self.change {
             CombatChange::Started { .. } => format!("combat \"{n}\" begins"),
             CombatChange::Line { line, text, .. } => {
-                let mut s = format!("{n}: {}", line.line);
+                let mut s = format!("combat \"{n}\": {}", line.line);
                 if !line.faces.is_empty() {
                     let faces: Vec<String> = line.faces.iter().map(u32::to_string).collect();
                     s.push_str(&format!(" (dice {})", faces.join(" ")));

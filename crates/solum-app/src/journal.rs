@@ -268,6 +268,81 @@ impl Record {
         }
     }
 
+    /// The record in one line of plain text: what the page's feed and `journal show` say of
+    /// it (the Markdown story has its own, richer form).
+    pub fn line(&self) -> String {
+        match self {
+            Self::Note { text } => text.clone(),
+            Self::SceneStart { title, goal } => match goal {
+                Some(g) => format!("Scene: {title} (goal: {g})"),
+                None => format!("Scene: {title}"),
+            },
+            Self::SceneEnd { summary } => match summary {
+                Some(s) => format!("Scene ends: {s}"),
+                None => "Scene ends".into(),
+            },
+            Self::Oracle {
+                question,
+                leaning,
+                outcome,
+                ..
+            } => {
+                let mut s = format!(
+                    "{question} → {} ({}{})",
+                    outcome.answer.text(),
+                    faces(&outcome.dice),
+                    leaning_words(*leaning)
+                );
+                if let Some(event) = outcome.event {
+                    s.push_str(&format!("; {}", event.text()));
+                }
+                s
+            }
+            Self::ClassicOracle {
+                question,
+                leaning,
+                outcome,
+                ..
+            } => {
+                let mut s = format!(
+                    "{question} → {} ({}{}, original oracle)",
+                    outcome.answer,
+                    faces(&outcome.dice),
+                    leaning_words(*leaning)
+                );
+                if let Some(event) = &outcome.event {
+                    s.push_str(&format!("; {event}"));
+                }
+                s
+            }
+            Self::Difficulty {
+                task,
+                difficulty,
+                name,
+                ..
+            } => match task {
+                Some(t) => format!("Difficulty for {t}: {difficulty} ({name})"),
+                None => format!("Difficulty: {difficulty} ({name})"),
+            },
+            Self::Idea { list, words, .. } => {
+                format!("Idea ({}): {}", list.label(), words.join(" · "))
+            }
+            Self::Reveal { of, record, .. } => {
+                format!("Revealed (secret entry {of}): {}", record.line())
+            }
+            // The sibling systems say which they are: a table may play several.
+            Self::Classic(c) => format!("So1um (original): {}", c.summary()),
+            Self::Soluna(c) => format!("Sol'una: {}", c.summary()),
+            Self::Dietype(c) => format!("Die types: {}", c.summary()),
+            Self::Sol(s) => format!("Project Sol: {}", s.summary()),
+            // These summaries begin with a word of ours, not a name: a line starts upper case.
+            Self::Combat(_) | Self::Notation(_) | Self::Creature(_) => {
+                capitalized(&self.character_summary().unwrap_or_default())
+            }
+            other => other.character_summary().unwrap_or_default(),
+        }
+    }
+
     /// The dice of the record, if it rolled any.
     pub fn rolled(&self) -> Option<&Rolled> {
         match self {
@@ -312,6 +387,11 @@ pub struct JournalEntry {
     /// before solum kept it have none (the field is absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub by: Option<By>,
+    /// The entry in one line of plain text ([`Record::line`]), set by
+    /// [`JournalEntry::for_display`] for the front ends (the page's feed, `journal show`);
+    /// never stored, exported or read back.
+    #[serde(default, skip_serializing_if = "Option::is_none", skip_deserializing)]
+    pub line: Option<String>,
 }
 
 /// The name [`By`] gives the command line (table 0 played without a member).
@@ -389,6 +469,7 @@ impl JournalEntry {
             record,
             secret: entry.secret,
             by,
+            line: None,
         })
     }
 }
@@ -398,6 +479,7 @@ impl JournalEntry {
     /// back (the journal keeps only its flat faces).
     pub fn for_display(mut self) -> Self {
         self.record = self.record.for_display();
+        self.line = Some(self.record.line());
         self
     }
 }
@@ -729,5 +811,31 @@ mod tests {
         assert_eq!(e.outcomes.len(), 6);
         assert_eq!(e.p(|(d, n)| *d == 5 && n == "tricky"), prob(1, 6));
         assert_eq!(e.p(|(d, n)| *d == 1 && n == "automatic"), prob(1, 6));
+    }
+}
+
+/// Dice faces as the lines and the story write them: `4 2 6`.
+pub(crate) fn faces(dice: &[u32]) -> String {
+    dice.iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// How an oracle question leaned, as a line says it after the dice (nothing when plain).
+fn leaning_words(leaning: Leaning) -> &'static str {
+    match leaning {
+        Leaning::Even => "",
+        Leaning::Advantage => ", with advantage",
+        Leaning::Disadvantage => ", with disadvantage",
+    }
+}
+
+/// `text` with its first letter upper case.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
     }
 }

@@ -145,6 +145,7 @@ impl<S: CampaignStore> Campaign<S> {
                 record,
                 secret: entry.secret,
                 by: Some(self.by.clone()),
+                line: None,
             })
             .collect())
     }
@@ -620,6 +621,7 @@ impl<S: CampaignStore> Campaign<S> {
                 by: journal::read_body(stored[0].body.clone())
                     .ok()
                     .and_then(|(_, by)| by),
+                line: None,
             })
         })
     }
@@ -1366,6 +1368,7 @@ fn append_records(
             record,
             secret: entry.secret,
             by: journal::read_body(entry.body).ok().and_then(|(_, by)| by),
+            line: None,
         })
         .collect())
 }

@@ -10,6 +10,7 @@ use std::fmt::Write;
 
 use solum_expanded::oracle::Leaning;
 
+use crate::journal::faces;
 use crate::journal::{JournalEntry, Record, Rolled};
 
 /// Renders the whole journal.
@@ -167,6 +168,7 @@ fn render_record(entry: &JournalEntry) -> String {
                     record: (**record).clone(),
                     secret: false,
                     by: None,
+                    line: None,
                 };
                 let when = secret_at.get(..10).unwrap_or(secret_at);
                 out.push_str(&mark(
@@ -202,13 +204,6 @@ fn how(leaning: Leaning) -> &'static str {
         Leaning::Advantage => "best of 2d6",
         Leaning::Disadvantage => "worst of 2d6",
     }
-}
-
-fn faces(dice: &[u32]) -> String {
-    dice.iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// How the dice came: a story says when they were rolled by hand, and leaves the
@@ -320,6 +315,7 @@ mod tests {
             record,
             secret,
             by: None,
+            line: None,
         }
     }
 

@@ -62,16 +62,11 @@ impl NotationRecord {
 
     /// One line for the story.
     pub fn summary(&self) -> String {
-        let faces = self
-            .rolled
-            .faces
-            .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(" ");
         format!(
             "roll {} = {} (dice {})",
-            self.outcome.canonical, self.outcome.total, faces
+            self.outcome.canonical,
+            self.outcome.total,
+            crate::journal::faces(&self.rolled.faces)
         )
     }
 

@@ -15,6 +15,7 @@
 //! the table would hold the campaign's write lock while the player thinks.
 
 use crate::characters::{bad, name_text};
+use crate::journal::faces;
 use std::cell::Cell;
 
 use serde::{Deserialize, Serialize};
@@ -534,13 +535,6 @@ pub struct SolRecord {
     /// older solum, which replay by the rules before P3 and P5.
     #[serde(default)]
     pub rules: u8,
-}
-
-fn faces(dice: &[u32]) -> String {
-    dice.iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 impl SolRecord {

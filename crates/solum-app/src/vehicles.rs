@@ -654,17 +654,23 @@ impl VehicleRecord {
                 format!("{pilot} ({})", p.vehicle.name)
             }
         };
-        let what = match self.roll {
-            VehicleRollKind::Chase => "chase",
-            VehicleRollKind::Attack => "vehicle attack",
+        let chase = matches!(self.roll, VehicleRollKind::Chase);
+        // What the verdict does by the rules (S10): a chase moves the distance, an attack hits.
+        let verdict = match (self.outcome.outcome.as_str(), chase) {
+            ("win", true) => "wins: the move happens",
+            ("win", false) => "hit",
+            ("lose", true) => "loses: the distance stays",
+            ("lose", false) => "miss",
+            ("draw", _) => "draw: nothing happens",
+            (other, _) => other,
         };
         format!(
-            "{what}: {} against {}: {} vs {}, {}",
+            "{}: {} against {} — {} vs {}, {verdict}",
+            if chase { "Chase" } else { "Vehicle attack" },
             who(&self.first),
             who(&self.second),
             self.outcome.result,
             self.outcome.against_result,
-            self.outcome.outcome
         )
     }
 

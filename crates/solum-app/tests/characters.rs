@@ -213,6 +213,23 @@ fn edits_follow_the_rules_and_a_failed_edit_changes_nothing() {
         (4, 4)
     );
     assert_eq!(v.sheet.character.weapons.len(), 1);
+    // The journal says what each correction changed, field by field (S17: marked as one).
+    let lines: Vec<String> = c
+        .entries()
+        .unwrap()
+        .iter()
+        .skip(1)
+        .map(|e| e.record.line())
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "GM correction of Nick's sheet: hit points 5→4, backgrounds [Acrobat Thief, \
+             Quick-Witted Rogue] → [Acrobat Thief, Quick-Witted Rogue, Tower Climber], \
+             + weapon great axe, + gear lantern, armor none → chainmail",
+            "GM correction of Nick's sheet: mind 2→1, − weapon great axe, armor chainmail → none",
+        ]
+    );
 
     let before = c.character("Nick").unwrap();
     let entries = journal_len(&c);

@@ -168,3 +168,23 @@ fn every_record_kind_has_a_fixture_of_the_schema_written_today() {
         );
     }
 }
+
+/// Every record kind in one line of text (`Record::line`: the page's feed and `solum journal
+/// show` both print it), from the fixtures: a snapshot, read when it changes.
+#[test]
+fn every_record_kind_has_its_line() {
+    let mut lines = String::new();
+    for ((kind, schema), bodies) in fixtures() {
+        for body in bodies {
+            let record: Record = serde_json::from_value(body).unwrap();
+            let line = record.line();
+            assert!(!line.trim().is_empty(), "{kind}-v{schema}: an empty line");
+            assert!(
+                !line.contains('\n'),
+                "{kind}-v{schema}: more than one line: {line}"
+            );
+            lines.push_str(&format!("{kind}-v{schema}: {line}\n"));
+        }
+    }
+    insta::assert_snapshot!(lines);
+}

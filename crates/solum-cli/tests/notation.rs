@@ -191,7 +191,7 @@ fn roll_with_a_campaign_journals_and_verify_re_derives_it() {
     assert_eq!(once["total"], j["total"]);
     let run = solum_args(&["journal", "show", "--campaign", f]);
     let shown = run.ok();
-    assert!(shown.contains("roll 4d6kh3 = 13"), "{shown}");
+    assert!(shown.contains("Roll 4d6kh3 = 13 (dice 6 2 5 1)"), "{shown}");
     let run = solum_args(&["journal", "verify", "--campaign", f]);
     let verify = run.ok();
     assert!(

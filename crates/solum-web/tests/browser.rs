@@ -279,7 +279,7 @@ fn a_table_in_two_browsers() {
     // The feed shows it at once, with when (exact on hover) and the dice.
     gm.wait_for(
         "the check in the feed",
-        &journal_has("Nick checks body against difficulty 5"),
+        &journal_has("Nick rolls body vs 5"),
     );
     let entry = gm.eval(
         "const li = [...document.querySelectorAll('#journal li')].pop(); const t = li.querySelector('time'); return [t.textContent, t.title.length > 0, t.dateTime.length > 0, li.querySelectorAll('.die').length]",
@@ -301,7 +301,7 @@ fn a_table_in_two_browsers() {
     );
     gm.wait_for(
         "the typed check in the feed, marked",
-        "return [...document.querySelectorAll('#journal li')].some(li => li.textContent.includes('difficulty 5: 3 — failed') && li.querySelector('.typed'))",
+        "return [...document.querySelectorAll('#journal li')].some(li => li.textContent.includes('Nick rolls body vs 5 (3 dice: 1 2 3; result 3): failure') && li.querySelector('.typed'))",
     );
 
     // The odds of any dice, as a chart with labelled axes: 2d6 has eleven sums, 7 the
@@ -479,7 +479,7 @@ fn a_table_in_two_browsers() {
         "return getComputedStyle(document.getElementById('feed')).display !== 'none' && document.getElementById('panel-play').offsetParent === null",
     );
     // The player caught up on what happened before she came.
-    pia.wait_for("the earlier check", &journal_has("Nick checks body"));
+    pia.wait_for("the earlier check", &journal_has("Nick rolls body"));
     pia.screenshot(&shots.join("7-phone-feed.png"));
     // The desktop keeps the feed beside the tabs, always.
     assert_eq!(
@@ -504,7 +504,7 @@ fn a_table_in_two_browsers() {
     pia.click(&pia.find("#check button:not([type=button])"));
     gm.wait_for(
         "Pia's roll on the GM's page",
-        &journal_has("Bo checks mind against difficulty 5"),
+        &journal_has("Bo rolls mind vs 5"),
     );
     tab(&gm, "solo");
     fill(

@@ -507,7 +507,7 @@ fn one_whole_evening_on_the_real_page() {
     // goblin mob of crates/solum-expanded/data/bestiary.toml).
     gm.wait_for(
         "the static combat in the feed",
-        "return [...document.querySelectorAll('#journal li')].some(li => /Nick fights goblin mob \\(fast static combat: \\d+ dice against 3, 4 HP dealing 1\\)/.test(li.textContent)) && [...document.querySelectorAll('#journal li')].some(li => /Nick against goblin mob: \\d+ HP, goblin mob \\d+ HP/.test(li.textContent))",
+        "return [...document.querySelectorAll('#journal li')].some(li => /Nick fights goblin mob \\(fast static combat: \\d+ dice against 3, 4 hp dealing 1\\)/.test(li.textContent)) && [...document.querySelectorAll('#journal li')].some(li => /Nick against goblin mob: \\d+ hp, goblin mob \\d+ hp/.test(li.textContent))",
     );
 
     // A check on the Play tab, on the phone: the odds before the roll, following the
@@ -532,7 +532,7 @@ fn one_whole_evening_on_the_real_page() {
     );
     gm.wait_for(
         "Lia's check in the game master's feed",
-        &feed_has("Lia checks mind against difficulty 5"),
+        &feed_has("Lia rolls mind vs 5"),
     );
     pia.screenshot(&shots.join("evening-3-player-check.png"));
 

@@ -142,7 +142,7 @@ fn a_chase_and_a_vehicle_attack_by_clicking_land_in_the_feed() {
     let entries = vehicle_entries(&gm);
     assert!(entries[1].contains("Vehicle attack"), "{entries:?}");
     assert!(
-        ["HIT", "MISS", "draw: nothing happens"]
+        [", hit", ", miss", ", draw: nothing happens"]
             .iter()
             .any(|v| entries[1].contains(v)),
         "{entries:?}"

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use solum_app::{
     AskView, Campaign, ClassicAskView, Dice, DifficultyView, IdeaSource, IdeaView, JournalEntry,
-    OracleSystem, OracleView, Record, VerifyReport, ideas,
+    OracleSystem, OracleView, VerifyReport, ideas,
 };
 use solum_dice::parse_faces;
 use solum_expanded::oracle::Leaning;
@@ -566,81 +566,13 @@ pub(crate) fn write_entries(
             continue;
         }
         let when = e.at.get(..16).unwrap_or(&e.at).replace('T', " ");
-        let mut what = describe(&e.record);
+        let mut what = e.record.line();
         if e.secret {
             what.insert_str(0, "(secret) ");
         }
         writeln!(out, "{:>5}  {}  {what}", e.seq, paint(DIM, when))?;
     }
     Ok(())
-}
-
-/// One line for a journal entry's record.
-fn describe(record: &Record) -> String {
-    match record {
-        Record::Note { text } => text.clone(),
-        Record::SceneStart { title, goal } => match goal {
-            Some(g) => format!("Scene: {}  (goal: {})", title, g),
-            None => format!("Scene: {}", title),
-        },
-        Record::SceneEnd { summary } => match summary {
-            Some(s) => format!("Scene ends: {}", s),
-            None => "Scene ends".into(),
-        },
-        Record::Oracle {
-            question, outcome, ..
-        } => {
-            let mut s = format!(
-                "{} → {} ({})",
-                question,
-                outcome.answer.text(),
-                render::faces(&outcome.dice)
-            );
-            if let Some(event) = outcome.event {
-                s.push_str(&format!("; {}", event.text()));
-            }
-            s
-        }
-        Record::ClassicOracle {
-            question, outcome, ..
-        } => {
-            let mut s = format!(
-                "{} → {} ({}, original oracle)",
-                question,
-                outcome.answer,
-                render::faces(&outcome.dice)
-            );
-            if let Some(event) = &outcome.event {
-                s.push_str(&format!("; {}", event));
-            }
-            s
-        }
-        Record::Difficulty {
-            task,
-            difficulty,
-            name,
-            ..
-        } => match task {
-            Some(t) => format!("Difficulty for {}: {difficulty} ({name})", t),
-            None => format!("Difficulty: {difficulty} ({name})"),
-        },
-        Record::Character(_)
-        | Record::Classic(_)
-        | Record::Soluna(_)
-        | Record::Dietype(_)
-        | Record::Sol(_)
-        | Record::Combat(_)
-        | Record::FastStatic(_)
-        | Record::Creature(_)
-        | Record::Notation(_)
-        | Record::Vehicle(_) => record.character_summary().unwrap_or_default(),
-        Record::Idea { list, words, .. } => {
-            format!("Idea ({}): {}", list.label(), words.join(" · "))
-        }
-        Record::Reveal { of, record, .. } => {
-            format!("Revealed (secret entry {of}): {}", describe(record))
-        }
-    }
 }
 
 /// Reads standard input, at most `cap` bytes.

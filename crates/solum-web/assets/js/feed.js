@@ -14,22 +14,10 @@ let resolveLoaded;
 /** Resolves with the last seq of the first page, where the live stream starts. */
 export const loaded = new Promise((r) => (resolveLoaded = r));
 
-const systemNames = { sol: "Project Sol", classic: "So1um (original)", soluna: "Sol'una", dietype: "Die types" };
+const siblingKinds = new Set(["sol", "classic", "soluna", "dietype"]);
 
 function words(kebab) {
   return String(kebab || "").replace(/-/g, " ");
-}
-
-// "yes-but" is said "Yes, but".
-function answerText(answer) {
-  const parts = String(answer || "").split("-");
-  return parts.map((w, i) => (i === 0 ? w.charAt(0).toUpperCase() + w.slice(1) : w)).join(", ");
-}
-
-function eventText(event) {
-  if (!event) return "";
-  if (typeof event === "string") return event;
-  return words(event.kind) + (event.detail ? ": " + event.detail : "");
 }
 
 /** One line of text for a check of So1um Expanded. */
@@ -42,76 +30,6 @@ export function checkText(name, c) {
     ? " (rolled off: " + c.result.roll_off.map((p) => p[0] + " vs " + p[1]).join(", ") + ")"
     : "";
   return name + " checks " + c.inputs.check.attribute + " against " + vs + ": " + own + " — " + verdict + rollOff;
-}
-
-/** What an entry says, as one line of text. */
-export function describe(entry) {
-  switch (entry.kind) {
-    case "note": return "Note: " + entry.text;
-    case "scene-start": return "Scene: " + entry.title + (entry.goal ? " — " + entry.goal : "");
-    case "scene-end": return "Scene ends" + (entry.summary ? ": " + entry.summary : "");
-    case "oracle": {
-      const o = entry.outcome || {};
-      let text = "Oracle (" + entry.leaning + "): " + entry.question + " → " + answerText(o.answer);
-      if (o.event) text += " — event: " + eventText(o.event);
-      if (o.disposition) text += " — disposition: " + eventText(o.disposition);
-      return text;
-    }
-    case "idea": return "Idea: " + (entry.words || []).join(", ");
-    case "reveal": return "Revealed (secret entry #" + entry.of + "): " + describe(entry.record || {});
-    case "notation": return "Roll " + entry.canonical + " = " + entry.total;
-    case "vehicle": return vehicleText(entry);
-    case "combat": {
-      const ch = entry.change || {};
-      // The line, then what happened, one sentence an event (as the Markdown story has it).
-      if (ch.line) {
-        // An event may have no words of its own (an end of turn): no empty "; " pieces.
-        const said = (ch.line.text || []).filter((t) => t);
-        return "Combat " + entry.combat + ": " + ch.line.line.line + (said.length ? ": " + said.join("; ") : "");
-      }
-      if (ch.started) return "Combat " + entry.combat + " starts";
-      if (ch.ended) {
-        const lost = (ch.ended.written || []).filter((w) => w.before != null && w.after !== w.before).map((w) => w.name + " " + w.before + "→" + w.after + " HP");
-        return "Combat " + entry.combat + " ends" + (lost.length ? ": " + lost.join(", ") : "");
-      }
-      return "Combat " + entry.combat + ": " + (Object.keys(ch)[0] || "changed");
-    }
-    case "character": {
-      const ch = entry.change || {};
-      if (ch.check) return checkText(entry.name, ch.check);
-      if (ch.created) return entry.name + " is created";
-      return entry.name + ": " + words(Object.keys(ch)[0] || "changed");
-    }
-    case "static": {
-      // Fast static combat (S11), as the Markdown story words it.
-      const ch = entry.change || {};
-      const h = entry.hero;
-      if (ch.started) {
-        const s = ch.started.setup, o = s.opposition;
-        return h + " fights " + o.name + " (fast static combat: " + s.pool + " dice against " + o.difficulty + ", " + o.hit_points + " HP dealing " + o.damage + ")";
-      }
-      if (ch.rounds) {
-        const r = ch.rounds, o = r.setup.opposition;
-        let text = h + (r.call.background ? " [" + r.call.background + "]" : "") + " against " + o.name + ": " + r.after.hit_points + " HP, " + o.name + " " + r.after.foe_hit_points + " HP";
-        if ((r.call.faces || []).length) text += " (dice " + r.call.faces.join(" ") + ")";
-        if (r.after.foe_hit_points === 0) text += ": " + o.name + " is defeated";
-        else if (r.after.hit_points === 0) text += ": " + h + " is defeated";
-        return text;
-      }
-      if (ch.abandoned) return h + " leaves the fast static combat (" + ch.abandoned.state.hit_points + " HP, the opposition " + ch.abandoned.state.foe_hit_points + " HP)";
-      return h + ": fast static combat";
-    }
-    case "sol": case "classic": case "soluna": case "dietype": {
-      const ch = entry.change || {};
-      const what = typeof ch === "string" ? ch : Object.keys(ch)[0] || "changed";
-      const who = entry.name || (ch[what] && ch[what].character && ch[what].character.name) || "";
-      return systemNames[entry.kind] + ": " + (who ? who + " — " : "") + words(what);
-    }
-    default: {
-      const text = JSON.stringify(entry);
-      return words(entry.kind) + ": " + (text.length > 200 ? text.slice(0, 200) + "…" : text);
-    }
-  }
 }
 
 /** A rolled dice expression's dice: a rerolled face struck, an explosion joined, a dropped die faded. */
@@ -174,19 +92,6 @@ function timeOf(at) {
   return t;
 }
 
-// A chase roll or a vehicle attack (S10): who flew what, the results and the verdict.
-function vehicleText(entry) {
-  const who = (p) => (p.character || "a pilot of " + p.pilot) + (p.vehicle && p.vehicle.name ? " (" + p.vehicle.name + ")" : "");
-  const o = entry.outcome || {};
-  const chase = entry.roll === "chase";
-  const verdict = {
-    win: chase ? "wins: the move happens" : "HIT",
-    draw: "draw: nothing happens",
-    lose: chase ? "loses: the distance stays" : "MISS",
-  }[o.outcome] || o.outcome;
-  return (chase ? "Chase" : "Vehicle attack") + ": " + who(entry.first || {}) + " against " + who(entry.second || {}) + " — " + o.result + " vs " + o.against_result + ", " + verdict;
-}
-
 function vehicleDice(entry) {
   const o = entry.outcome || {};
   const box = ctx.el("span", undefined, "vehicle-dice");
@@ -209,7 +114,8 @@ export function line(entry) {
   if (entry.at) head.appendChild(timeOf(entry.at));
   head.appendChild(ctx.el("span", "#" + entry.seq, "seq"));
   li.appendChild(head);
-  li.appendChild(ctx.el("span", describe(entry), "text"));
+  // The server words every entry (`line`, the same words as `solum journal show`).
+  li.appendChild(ctx.el("span", entry.line || words(entry.kind), "text"));
   const check = entry.kind === "character" && entry.change && entry.change.check;
   if (check && check.result.own) {
     li.appendChild(ctx.diceRow(check.result.own.dice, { best: check.result.own.result }));
@@ -220,7 +126,7 @@ export function line(entry) {
   }
   if (entry.kind === "notation") li.appendChild(notationDice(entry.terms));
   if (entry.kind === "vehicle") li.appendChild(vehicleDice(entry));
-  const sibling = systemNames[entry.kind] ? siblingFaces(entry) : null;
+  const sibling = siblingKinds.has(entry.kind) ? siblingFaces(entry) : null;
   if (sibling && sibling.faces.length) li.appendChild(ctx.diceRow(sibling.faces));
   const rolled = check ? check.rolled : sibling || entry.rolled;
   if (rolled && rolled.typed) li.appendChild(ctx.el("span", "real dice", "tag typed"));
