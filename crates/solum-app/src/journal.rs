@@ -781,6 +781,32 @@ pub(crate) fn check_export_schema(schema: i64) -> Result<(), crate::AppError> {
     Ok(())
 }
 
+/// Dice faces as the lines and the story write them: `4 2 6`.
+pub(crate) fn faces(dice: &[u32]) -> String {
+    dice.iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// How an oracle question leaned, as a line says it after the dice (nothing when plain).
+fn leaning_words(leaning: Leaning) -> &'static str {
+    match leaning {
+        Leaning::Even => "",
+        Leaning::Advantage => ", with advantage",
+        Leaning::Disadvantage => ", with disadvantage",
+    }
+}
+
+/// `text` with its first letter upper case.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -811,31 +837,5 @@ mod tests {
         assert_eq!(e.outcomes.len(), 6);
         assert_eq!(e.p(|(d, n)| *d == 5 && n == "tricky"), prob(1, 6));
         assert_eq!(e.p(|(d, n)| *d == 1 && n == "automatic"), prob(1, 6));
-    }
-}
-
-/// Dice faces as the lines and the story write them: `4 2 6`.
-pub(crate) fn faces(dice: &[u32]) -> String {
-    dice.iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// How an oracle question leaned, as a line says it after the dice (nothing when plain).
-fn leaning_words(leaning: Leaning) -> &'static str {
-    match leaning {
-        Leaning::Even => "",
-        Leaning::Advantage => ", with advantage",
-        Leaning::Disadvantage => ", with disadvantage",
-    }
-}
-
-/// `text` with its first letter upper case.
-fn capitalized(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
     }
 }
