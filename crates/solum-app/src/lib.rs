@@ -21,6 +21,7 @@ pub mod import;
 pub mod journal;
 pub mod markdown;
 pub mod notation;
+pub mod policy;
 pub mod sol;
 pub mod soluna;
 pub mod tables;
@@ -134,8 +135,8 @@ impl<S: CampaignStore> Campaign<S> {
                 })
             })
             .collect::<Result<Vec<_>, AppError>>()?;
-        let new = stamped(&new, &self.by);
-        let stored = self.store.append(&new)?;
+        // Through a write, as every use case appends: its transaction asks the role policy.
+        let stored = transact(&mut self.store, &self.by, |tx| Ok(tx.append(&new)?))?;
         Ok(stored
             .into_iter()
             .zip(records)
@@ -1441,6 +1442,14 @@ impl solum_store::WriteTx for Stamping<'_, '_> {
         name: &str,
         sheet: &solum_store::Sheet,
     ) -> Result<solum_store::Sheet, solum_store::StoreError> {
+        let Some(old) = self.tx.sheet(system, name)? else {
+            return Err(solum_store::StoreError::NoSuchSheet { name: name.into() });
+        };
+        policy::may_change_sheet(
+            self.tx.scope(),
+            self.tx.sheet_owner(system, name)?,
+            &old.name,
+        )?;
         self.tx.update_sheet(system, name, sheet)
     }
 
@@ -1448,7 +1457,20 @@ impl solum_store::WriteTx for Stamping<'_, '_> {
         &mut self,
         entries: &[NewEntry],
     ) -> Result<Vec<solum_store::Entry>, solum_store::StoreError> {
+        policy::may_write_secret(self.tx.scope())?;
         self.tx.append(&stamped(entries, self.by))
+    }
+
+    fn scope(&self) -> solum_store::Scope {
+        self.tx.scope()
+    }
+
+    fn sheet_owner(
+        &self,
+        system: &str,
+        name: &str,
+    ) -> Result<Option<i64>, solum_store::StoreError> {
+        self.tx.sheet_owner(system, name)
     }
 
     fn share_owner(
@@ -1461,6 +1483,7 @@ impl solum_store::WriteTx for Stamping<'_, '_> {
     }
 
     fn reveal(&mut self, seq: i64) -> Result<solum_store::Entry, solum_store::StoreError> {
+        policy::may_reveal(self.tx.scope())?;
         self.tx.reveal(seq)
     }
 

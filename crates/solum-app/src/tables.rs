@@ -598,14 +598,13 @@ impl<S: CampaignStore + TableStore> Campaign<S> {
         let check = if member.gm {
             Ok(())
         } else {
-            match self.store().sheet_owner(system, name) {
-                Ok(owner) if owner == Some(member.id) => Ok(()),
-                Ok(_) => Err(AppError::Forbidden(format!(
-                    "{} is not your character",
-                    name.trim()
-                ))),
-                Err(e) => Err(e.into()),
-            }
+            self.store()
+                .sheet_owner(system, name)
+                .and_then(|owner| crate::policy::may_play(false, Some(member.id), owner, name))
+                .map_err(|e| match e {
+                    solum_store::StoreError::Forbidden(why) => AppError::Forbidden(why),
+                    other => other.into(),
+                })
         };
         let out = check.and_then(|()| roll(self));
         // A refused roll wrote nothing (its own savepoint was rolled back): ending the group
@@ -637,7 +636,8 @@ impl<S: CampaignStore + TableStore> Campaign<S> {
 
     /// Edits a sheet as `member`: a game master's change to a sheet another member created
     /// is a correction (S17), marked in the journal as one ("GM correction of …"), whatever
-    /// the edit said; a player edits only their own (the store refuses the others).
+    /// the edit said; a player edits only their own (the role policy, [`crate::policy`],
+    /// refuses the others).
     pub fn edit_character_as(
         &mut self,
         member: &Member,

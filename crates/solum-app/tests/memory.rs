@@ -58,3 +58,94 @@ fn a_refusal_of_the_store_reaches_the_caller_as_its_variant() {
     assert_eq!(busy.kind(), ErrorKind::Unavailable);
     assert!(c.note("still fine").is_ok());
 }
+
+/// The role policy (solum_app::policy) holds for every write the app makes, whatever the
+/// backend: the memory store keeps no policy of its own, so each refusal here is the app's.
+#[test]
+fn the_role_policy_is_the_apps_on_a_store_that_keeps_none() {
+    use solum_expanded::character::{Class, Weapon};
+    let mut store: Box<dyn Store> = Box::new(MemoryStore::new());
+    let gm = store
+        .create_table("Ford", "Ada", "ada", "s-ada", "2026-11-30T20:00:00Z")
+        .unwrap();
+    let join = |store: &mut Box<dyn Store>, name: &str| {
+        let token = format!("invite-{name}");
+        store
+            .add_invite(
+                gm.table,
+                false,
+                &token,
+                "2026-11-30T20:00:00Z",
+                i64::MAX / 2,
+            )
+            .unwrap();
+        match store
+            .redeem_invite(
+                &token,
+                name,
+                &name.to_lowercase(),
+                &format!("s-{name}"),
+                "2026-11-30T20:00:00Z",
+                1,
+            )
+            .unwrap()
+        {
+            solum_store::Redeemed::Joined(m) => m,
+            other => panic!("{name} did not join: {other:?}"),
+        }
+    };
+    let pia = join(&mut store, "Pia");
+    let quill = join(&mut store, "Quill");
+    let as_member = |store: Box<dyn Store>, scope: Scope| {
+        let mut store = store;
+        store.set_scope(scope);
+        Campaign::new(store).with_clock(|| "2026-11-30T20:00:00Z".parse().unwrap())
+    };
+    let pia_scope = Scope::member(gm.table, pia.id, false);
+    let mut c = as_member(store, pia_scope);
+    // Body 3, Mind 2, Charm 1; 2d6 1 and 3: no even die, no extra background; d6 1: no armor.
+    c.create_character(
+        &solum_app::NewCharacter {
+            name: "Lia".into(),
+            body: 3,
+            mind: 2,
+            charm: 1,
+            backgrounds: vec!["Hunter".into()],
+            weapon: Weapon::ranged("bow", Class::Light),
+            armor_name: "leather".into(),
+        },
+        Dice::Typed(vec![1, 3, 1]),
+    )
+    .unwrap();
+    let edit = solum_app::CharacterEdit {
+        notes: Some("mine now".into()),
+        ..solum_app::CharacterEdit::default()
+    };
+    // Quill may not change Pia's character; Pia may; the game master may.
+    let mut c = as_member(c.into_store(), Scope::member(gm.table, quill.id, false));
+    let e = c.edit_character("Lia", &edit).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Forbidden, "{e}");
+    assert!(e.to_string().contains("Lia is not your character"), "{e}");
+    let mut c = as_member(c.into_store(), pia_scope);
+    c.edit_character("Lia", &edit).unwrap();
+    let mut c = as_member(c.into_store(), Scope::member(gm.table, gm.id, true));
+    let gm_edit = solum_app::CharacterEdit {
+        notes: Some("owes the ferryman".into()),
+        ..solum_app::CharacterEdit::default()
+    };
+    c.edit_character("Lia", &gm_edit).unwrap();
+    // A player writes nothing in secret; the game master does, and reveals it, not in secret.
+    let mut c = as_member(c.into_store(), pia_scope.secret());
+    let e = c.note("a secret of Pia's").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Forbidden, "{e}");
+    let gm_scope = Scope::member(gm.table, gm.id, true);
+    let mut c = as_member(c.into_store(), gm_scope.secret());
+    let hidden = c.note("the traitor is Quill").unwrap().seq;
+    let e = c.reveal(hidden).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Forbidden, "revealed in secret: {e}");
+    let mut c = as_member(c.into_store(), pia_scope);
+    let e = c.reveal(hidden).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Forbidden, "a player revealed: {e}");
+    let mut c = as_member(c.into_store(), gm_scope);
+    c.reveal(hidden).unwrap();
+}

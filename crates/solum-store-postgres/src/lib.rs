@@ -773,6 +773,25 @@ impl PgTx<'_> {
 }
 
 impl WriteTx for PgTx<'_> {
+    fn scope(&self) -> Scope {
+        self.scope
+    }
+
+    fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError> {
+        let row = self
+            .tx
+            .borrow_mut()
+            .query_opt(
+                "SELECT owner FROM sheets WHERE table_id = $1 AND system = $2 AND name_key = $3",
+                &[&self.scope.table, &system, &name_key(name)],
+            )
+            .map_err(|e| self.err(e))?;
+        match row {
+            Some(row) => row.try_get(0).map_err(|e| column(self.location, e)),
+            None => Ok(None),
+        }
+    }
+
     fn sheet(&self, system: &str, name: &str) -> Result<Option<Sheet>, StoreError> {
         self.get_sheet(system, name)
     }

@@ -435,6 +435,22 @@ fn sheet_body(sheet: &Sheet) -> Result<String, StoreError> {
 }
 
 impl WriteTx for SqliteTx<'_> {
+    fn scope(&self) -> Scope {
+        self.scope
+    }
+
+    fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError> {
+        self.tx
+            .query_row(
+                "SELECT owner FROM sheets WHERE table_id = ?1 AND system = ?2 AND name_key = ?3",
+                params![self.scope.table, system, name_key(name)],
+                |r| r.get::<_, Option<i64>>(0),
+            )
+            .optional()
+            .map(Option::flatten)
+            .map_err(|e| classify(self.path, e))
+    }
+
     fn sheet(&self, system: &str, name: &str) -> Result<Option<Sheet>, StoreError> {
         get_sheet(self.tx, self.path, self.scope, system, name)
     }
@@ -492,22 +508,6 @@ impl WriteTx for SqliteTx<'_> {
         let body = sheet_body(sheet)?;
         let old = get_sheet(self.tx, self.path, self.scope, system, name)?
             .ok_or_else(|| StoreError::NoSuchSheet { name: name.into() })?;
-        if !self.scope.gm {
-            let owner: Option<i64> = self
-                .tx
-                .query_row(
-                    "SELECT owner FROM sheets WHERE table_id = ?1 AND system = ?2 AND name_key = ?3",
-                    params![self.scope.table, system, name_key(name)],
-                    |r| r.get(0),
-                )
-                .map_err(|e| classify(self.path, e))?;
-            if owner.is_none() || owner != self.scope.member {
-                return Err(StoreError::Forbidden(format!(
-                    "{} is not your character",
-                    old.name
-                )));
-            }
-        }
         if name_key(&sheet.name) != name_key(name)
             && get_sheet(self.tx, self.path, self.scope, system, &sheet.name)?.is_some()
         {
@@ -566,11 +566,6 @@ impl WriteTx for SqliteTx<'_> {
     }
 
     fn reveal(&mut self, seq: i64) -> Result<Entry, StoreError> {
-        if !self.scope.gm || self.scope.secret_writes {
-            return Err(StoreError::Forbidden(
-                "only the game master reveals a secret entry, and not in secret".into(),
-            ));
-        }
         let found = self
             .tx
             .query_row(
@@ -620,11 +615,6 @@ fn append_in(
     scope: Scope,
     entries: &[NewEntry],
 ) -> Result<Vec<Entry>, StoreError> {
-    if scope.secret_writes && !scope.gm {
-        return Err(StoreError::Forbidden(
-            "only the game master rolls in secret".into(),
-        ));
-    }
     let bodies = entries
         .iter()
         .map(|e| checked_body("an entry", &e.body))
@@ -2029,19 +2019,7 @@ mod tests {
         assert!(texts(&home).is_empty());
         assert_eq!(members_names(&player), ["Gm A", "Pia"]);
 
-        // A player cannot write in secret, nor change settings.
-        let mut sneaky = SqliteStore::open(
-            &path,
-            Scope {
-                secret_writes: true,
-                ..Scope::member(a.table, p.id, false)
-            },
-        )
-        .unwrap();
-        assert!(matches!(
-            sneaky.append(&[entry(5)]),
-            Err(StoreError::Forbidden(_))
-        ));
+        // A player cannot change settings (who writes in secret is the app's role policy).
         assert!(matches!(
             player.set_meta("oracle", "classic"),
             Err(StoreError::Forbidden(_))
@@ -2051,7 +2029,8 @@ mod tests {
         assert!(other.meta("oracle").unwrap().is_none());
         assert!(home.meta("oracle").unwrap().is_none());
 
-        // Sheets: the same name at two tables is two characters; a player changes only theirs.
+        // Sheets: the same name at two tables is two characters, each with its owner (who
+        // may change which is the app's role policy, solum_app::policy).
         player
             .write(&mut |tx| tx.insert_sheet(&sheet("Mine", 1)))
             .unwrap();
@@ -2067,13 +2046,10 @@ mod tests {
                     .map(drop)
             })
             .unwrap();
-        let e = player
-            .write(&mut |tx| {
-                tx.update_sheet("expanded", "Theirs", &sheet("Theirs", 2))
-                    .map(drop)
-            })
-            .unwrap_err();
-        assert!(matches!(e, StoreError::Forbidden(_)), "{e}");
+        assert_eq!(
+            player.sheet_owner("expanded", "theirs").unwrap(),
+            Some(a.id)
+        );
         gm.write(&mut |tx| {
             tx.update_sheet("expanded", "Mine", &sheet("Mine", 3))
                 .map(drop)
@@ -2293,15 +2269,7 @@ mod tests {
             });
             r.map(|()| out.unwrap())
         };
-        let mut player = SqliteStore::open(&path, Scope::member(a.table, 99, false)).unwrap();
-        assert!(matches!(
-            reveal(&mut player, hidden),
-            Err(StoreError::Forbidden(_))
-        ));
-        assert!(matches!(
-            reveal(&mut secret, hidden),
-            Err(StoreError::Forbidden(_))
-        ));
+        // Who may reveal (a game master, not in secret) is the app's role policy.
         assert!(matches!(
             reveal(&mut open, public),
             Err(StoreError::NotSecret { .. })

@@ -391,6 +391,12 @@ pub trait WriteTx {
     /// Entries with `seq > after` that the scope sees, in order, at most `limit`, read inside
     /// the transaction.
     fn entries_after(&self, after: i64, limit: usize) -> Result<Vec<Entry>, StoreError>;
+    /// The scope the transaction reads and writes through.
+    fn scope(&self) -> Scope;
+    /// Who created a sheet of the scope's table (none: the command line, or no such sheet),
+    /// read inside the transaction: the role policy (`solum_app::policy`) asks it before a
+    /// sheet changes.
+    fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError>;
 }
 
 /// Where a campaign's memory lives. Implemented by [`MemoryStore`], by
