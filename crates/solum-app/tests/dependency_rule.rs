@@ -66,18 +66,8 @@ const KNOWN: &[(&str, &str, &str)] = &[
     ),
     (
         "solum-cli",
-        "solum-dietype",
-        "one-shot die-type rolls and odds are not app use cases yet",
-    ),
-    (
-        "solum-cli",
         "solum-expanded",
         "one-shot check, odds, combat, vehicle, sim and static commands call the rules directly",
-    ),
-    (
-        "solum-cli",
-        "solum-notation",
-        "`solum roll` and `solum odds EXPR` without a campaign call the notation directly",
     ),
     (
         "solum-cli",
