@@ -653,8 +653,7 @@ mod tests {
     }
 
     #[test]
-    fn a_d6_against_4_passes_half_the_time_a_chance() {
-        // 4, 5 or 6 on a d6: 1/2 (a 6 explodes into more, still a pass).
+    fn two_chances_are_two_independent_tries() {
         let ask = DietypeAsk {
             side: side("d6", 2),
             vs: 4,
@@ -663,10 +662,14 @@ mod tests {
         let DietypeOddsView::Skill(v) = dietype_odds(&ask).unwrap() else {
             panic!("a skill roll")
         };
-        assert_eq!(v.p_success_exact, "3/4");
-        assert_eq!(v.quality[&2], 0.25);
+        // Each chance passes alone with p: the quality is binomial over the two.
+        let p = v.p_per_chance;
+        assert!((v.p_success - (1.0 - (1.0 - p) * (1.0 - p))).abs() < 1e-12);
+        assert!((v.quality[&2] - p * p).abs() < 1e-12);
+        assert!((v.quality[&1] - 2.0 * p * (1.0 - p)).abs() < 1e-12);
         assert_eq!(v.difficulty_name, "normal");
         assert_eq!(v.quality_names[&0], "failure");
+        assert_eq!(v.quality_names[&2], "extraordinary");
     }
 
     #[test]

@@ -7,8 +7,10 @@
 //! - [`expression_odds`] gives each expression's exact distribution as an
 //!   [`ExpressionOdds`], the view `POST /api/odds` serializes.
 
+use std::sync::OnceLock;
+
 use serde::Serialize;
-use solum_dice::{DiceError, DiceSource, Prob, prob_to_f64};
+use solum_dice::{DiceError, DiceSource, Distribution, Prob, prob_to_f64};
 use solum_notation::{Expr, NotationError, Odds, Work};
 
 use crate::journal::Rolled;
@@ -229,9 +231,12 @@ pub struct ExpressionOdds {
     pub sd: f64,
     /// The mass an explosion's truncation leaves out.
     pub neglected: f64,
-    /// The weights read once for a table in text (not serialized).
+    /// The distribution, for a table in text (not serialized).
     #[serde(skip)]
-    odds: Odds,
+    dist: Distribution,
+    /// Its weights read once, when a table is first asked for: `--json` never pays for them.
+    #[serde(skip)]
+    odds: OnceLock<Odds>,
 }
 
 /// One row of an odds table: a value and its chances, exact.
@@ -259,15 +264,19 @@ pub const PERCENTILES: [(f64, &str); 5] = [
 ];
 
 impl ExpressionOdds {
+    fn odds(&self) -> &Odds {
+        self.odds.get_or_init(|| Odds::new(&self.dist))
+    }
+
     /// The exact mean in decimal with `places` digits (exact where `mean` is not: values
     /// past 2^53).
     pub fn mean_text(&self, places: u32) -> String {
-        self.odds.mean_text(places)
+        self.odds().mean_text(places)
     }
 
     /// Every value's chances, ascending.
     pub fn rows(&self) -> Vec<OddsRow> {
-        self.odds
+        self.odds()
             .rows()
             .into_iter()
             .map(|r| OddsRow {
@@ -283,20 +292,20 @@ impl ExpressionOdds {
     /// Every value with its chance as the nearest `f64`, ascending (all of them, whatever
     /// `outcomes` keeps).
     pub fn points(&self) -> Vec<(i64, f64)> {
-        self.odds.points().collect()
+        self.odds().points().collect()
     }
 
     /// The [`PERCENTILES`]: the smallest value whose cumulative chance reaches each.
     pub fn percentiles(&self) -> Vec<(&'static str, i64)> {
         PERCENTILES
             .iter()
-            .map(|&(q, name)| (name, self.odds.percentile(q)))
+            .map(|&(q, name)| (name, self.odds().percentile(q)))
             .collect()
     }
 
     /// True when some mass is left out (the Rule of 6 and die-type chains never end).
     pub fn has_tail(&self) -> bool {
-        self.odds.has_tail()
+        self.odds().has_tail()
     }
 }
 
@@ -347,7 +356,8 @@ pub fn expression_odds(
             mean: d.mean(),
             sd: d.std_dev(),
             neglected: prob_to_f64(&d.neglected()),
-            odds: Odds::new(&d),
+            dist: d,
+            odds: OnceLock::new(),
         });
     }
     Ok(all)

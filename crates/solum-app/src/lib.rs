@@ -25,6 +25,7 @@ pub mod markdown;
 pub mod notation;
 pub mod sol;
 pub mod soluna;
+pub mod soluna_once;
 pub mod tables;
 pub mod vehicles;
 mod verify;

@@ -80,11 +80,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "Project Sol's one-shot roll, test and odds call the rules directly",
     ),
     (
-        "solum-cli",
-        "solum-soluna",
-        "Sol'una's one-shot rolls, skirmish files and odds call the rules directly",
-    ),
-    (
         "solum-web",
         "solum-classic",
         "request types name the original's Stat and Loss",
