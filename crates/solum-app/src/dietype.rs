@@ -434,6 +434,10 @@ pub struct DietypeRollView {
     pub rolled: Rolled,
     /// What they gave.
     pub result: RollResult,
+    /// The name of the quality shown in the verdict (opposed: the winner's, either side).
+    pub quality_name: &'static str,
+    /// The damage die after its steps, when damage was rolled.
+    pub damage_die: Option<DieType>,
 }
 
 fn append(
@@ -689,9 +693,19 @@ impl<S: CampaignStore> Campaign<S> {
                     result: result.clone(),
                 },
             )?;
+            let shown = result
+                .opposed
+                .as_ref()
+                .map_or(result.quality, |r| r.quality);
+            let damage_die = match (&result.damage, &inputs.weapon) {
+                (Some(_), Some(w)) => Some(w.die.step(inputs.roll.damage_step)),
+                _ => None,
+            };
             Ok(DietypeRollView {
                 seq,
                 name: sheet.name.clone(),
+                quality_name: solum_dietype::quality_name(shown),
+                damage_die,
                 inputs,
                 p_success: p,
                 rolled,

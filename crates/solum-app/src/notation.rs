@@ -253,8 +253,9 @@ fn rule(
 /// A roll of dice notation, for a front end to show.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NotationView {
-    /// The journal entry.
-    pub seq: i64,
+    /// The journal entry; `None` for a roll journaled nowhere
+    /// ([`crate::expression::roll_expression`]), which serializes as `null`.
+    pub seq: Option<i64>,
     /// The expression as typed.
     pub expression: String,
     /// What the dice gave: `canonical`, `total`, `terms`.
@@ -293,7 +294,7 @@ impl<S: CampaignStore> Campaign<S> {
             },
         })))?;
         Ok(NotationView {
-            seq: entry.seq,
+            seq: Some(entry.seq),
             expression,
             outcome,
             seed: rolled.seed,

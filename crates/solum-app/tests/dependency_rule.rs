@@ -67,18 +67,8 @@ const KNOWN: &[(&str, &str, &str)] = &[
     ),
     (
         "solum-cli",
-        "solum-dietype",
-        "one-shot die-type rolls and odds are not app use cases yet",
-    ),
-    (
-        "solum-cli",
         "solum-expanded",
         "one-shot check, odds, combat, vehicle, sim and static commands call the rules directly",
-    ),
-    (
-        "solum-cli",
-        "solum-notation",
-        "`solum roll` and `solum odds EXPR` without a campaign call the notation directly",
     ),
     (
         "solum-cli",
@@ -89,11 +79,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "solum-cli",
         "solum-sol",
         "Project Sol's one-shot roll, test and odds call the rules directly",
-    ),
-    (
-        "solum-cli",
-        "solum-soluna",
-        "Sol'una's one-shot rolls, skirmish files and odds call the rules directly",
     ),
     (
         "solum-web",

@@ -133,7 +133,7 @@ fn a_game_masters_secret_roll_is_marked_and_hidden_from_players() {
     let seen = public.entries().unwrap();
     assert_eq!(
         seen.iter().map(|e| (e.seq, e.secret)).collect::<Vec<_>>(),
-        [(v.seq, true), (v.seq + 1, false)]
+        [(v.seq.unwrap(), true), (v.seq.unwrap() + 1, false)]
     );
     let player =
         Campaign::new(SqliteStore::open(&path, Scope::member(gm.table, gm.id + 1, false)).unwrap());

@@ -3,6 +3,7 @@
 
 use clap::{Args, Parser, Subcommand};
 use clap_complete::Shell;
+use solum_app::dietype_once::{DamageModifier, DieSteps};
 
 /// Rules, dice and exact odds for the So1um family of tabletop role-playing games.
 ///
@@ -240,8 +241,8 @@ pub struct DietypeArgs {
     )]
     pub vs: i64,
     /// Die-type steps, -8 to 8: +1 is one type better (+1DT), -1 one worse; d4 to d12 at most.
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
-    pub step: i64,
+    #[arg(long, default_value_t, allow_negative_numbers = true)]
+    pub step: DieSteps,
     /// An opposed roll against this die type.
     #[arg(long)]
     pub against: Option<String>,
@@ -256,11 +257,11 @@ pub struct DietypeArgs {
     /// The opposing side's die-type steps, -8 to 8 (+1DT, -1DT), clamped to d4..d12.
     #[arg(
         long,
-        default_value_t = 0,
+        default_value_t,
         allow_negative_numbers = true,
         requires = "against"
     )]
-    pub against_step: i64,
+    pub against_step: DieSteps,
 }
 
 #[derive(Debug, Args)]
@@ -483,19 +484,19 @@ pub struct DietypeRollArgs {
     /// (-1DT), clamped to d4..d12.
     #[arg(
         long,
-        default_value_t = 0,
+        default_value_t,
         allow_negative_numbers = true,
         requires = "damage_source"
     )]
-    pub damage_step: i64,
+    pub damage_step: DieSteps,
     /// Flat damage modifier, -4 to +4.
     #[arg(
         long,
-        default_value_t = 0,
+        default_value_t,
         allow_negative_numbers = true,
         requires = "damage"
     )]
-    pub modifier: i64,
+    pub modifier: DamageModifier,
     #[command(flatten)]
     pub dice: DiceArgs,
     /// Print JSON.

@@ -274,15 +274,15 @@ fn dietype_extreme_numbers_are_refused_by_flag() {
         ),
         (
             "odds dietype d6 --step 9223372036854775807",
-            "--step 9223372036854775807: die-type steps are -8 to 8",
+            "for '--step <STEP>': die-type steps are -8 to 8",
         ),
         (
             "odds dietype d6 --against d8 --against-step -9223372036854775808",
-            "--against-step -9223372036854775808: die-type steps are -8 to 8",
+            "for '--against-step <AGAINST_STEP>': die-type steps are -8 to 8",
         ),
         (
             "roll dietype d6 --damage d4 --damage-step 99 --seed 1",
-            "--damage-step 99: die-type steps are -8 to 8",
+            "for '--damage-step <DAMAGE_STEP>': die-type steps are -8 to 8",
         ),
         ("odds dietype d6 --vs 4294967296", "4294967296"),
         ("odds dietype d6 --vs 5 --against d8", "cannot be used with"),

@@ -142,9 +142,12 @@ fn arguments_echoed_in_errors_are_shown_escaped() {
     assert!(all.contains(r"\x1b[2J\x1b[8mbad"), "{all}");
     let all = safe(d, &["check", "3", "--vs", "\u{202e}5"]);
     assert!(all.contains(r"\u202e5"), "{all}");
-    // solum's own messages too.
+    // solum's own messages too. An expression with such characters is refused whole, before
+    // it is parsed; a die type that is not one is echoed.
     let all = safe(d, &["odds", "2d6\u{202e}\x1b[8m"]);
-    assert!(all.contains(r"\u202e"), "{all}");
+    assert!(all.contains("the expression holds a control"), "{all}");
+    let all = safe(d, &["roll", "dietype", "d7\u{202e}\x1b[8m"]);
+    assert!(all.contains(r"d7\u202e\x1b[8m"), "{all}");
 }
 
 #[test]

@@ -122,11 +122,11 @@ fn one_command_has_one_budget() {
 fn values(expr: &str) -> Vec<i64> {
     let text = ok(&["odds", "--json", "--", expr]);
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let mut values: Vec<i64> = v["distribution"]
-        .as_object()
+    let mut values: Vec<i64> = v["outcomes"]
+        .as_array()
         .unwrap()
-        .keys()
-        .map(|k| k.parse().unwrap())
+        .iter()
+        .map(|o| o["value"].as_i64().unwrap())
         .collect();
     values.sort_unstable();
     values

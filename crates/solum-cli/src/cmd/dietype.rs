@@ -2,71 +2,51 @@
 
 use std::io::Write;
 
-use serde_json::json;
-use solum_dietype::odds::{opposed_odds, skill_odds};
-use solum_dietype::tables::tables;
-use solum_dietype::{
-    DieType, RollSpec, difficulty_name, opposed_side, quality_name, roll_damage, roll_opposed,
-    roll_opposed_damage, roll_skill,
-};
-
 use solum_app::dietype::{Against, DietypeEdit, DietypeRoll, DietypeRollView, DietypeView};
-use solum_dietype::sheet::Weapon;
+use solum_app::dietype_once::{
+    ChanceRoll, DamageAsk, DamageRoll, DieType, DietypeAsk, DietypeOddsView, DietypeOnceError,
+    Field, OpposedOddsView, OpposedRollView, SideAsk, SkillOddsView, SkillRollView, Weapon,
+};
 
 use crate::bad;
 use crate::cli::{DietypeCommand, DietypeOddsArgs, DietypeRollArgs, DietypeSheetArgs};
-use crate::dice::with_dice;
-use crate::render::{self, BAD, DIM, GOOD, HEAD, paint, percent};
+use crate::render::{self, BAD, DIM, GOOD, HEAD, paint, percent_f64};
 
-/// The most die-type steps a flag takes either way: d4 to d12 is four steps, and twice that
-/// leaves room for steps that cancel out; a larger number is a typing mistake.
-const MAX_STEPS: i64 = 8;
-
-fn steps(flag: &str, step: i64) -> anyhow::Result<i64> {
-    if (-MAX_STEPS..=MAX_STEPS).contains(&step) {
-        Ok(step)
-    } else {
-        Err(bad(format!(
-            "{flag} {step}: die-type steps are -{MAX_STEPS} to {MAX_STEPS} (d4 to d12 is four)"
-        )))
+/// The flag of a field of a one-shot roll.
+fn flag(field: Field) -> String {
+    match field {
+        Field::Die => "the die type".to_owned(),
+        Field::Typed => "--rolled".to_owned(),
+        f => format!("--{}", f.name().replace('_', "-")),
     }
 }
 
-fn die(text: &str, flag: &str, step: i64) -> anyhow::Result<DieType> {
-    let step = steps(flag, step)?;
-    Ok(text
-        .parse::<DieType>()
-        .map_err(|e| bad(e.to_string()))?
-        .step(step))
+fn once_error(e: DietypeOnceError) -> anyhow::Error {
+    if e.is_bad_input() {
+        bad(e.describe(flag))
+    } else {
+        anyhow::Error::new(e)
+    }
 }
 
-/// The two sides of an opposed roll, each with its own steps.
-fn sides(
-    args: &crate::cli::DietypeArgs,
-    die_text: &str,
-    other: &str,
-) -> anyhow::Result<((DieType, u32), (DieType, u32))> {
-    let side = |text: &str, step: i64, chances: i64, flag: &str| -> anyhow::Result<_> {
-        let d = text.parse::<DieType>().map_err(|e| bad(e.to_string()))?;
-        let step_flag = if flag == "--chances" {
-            "--step"
-        } else {
-            "--against-step"
-        };
-        opposed_side(d, steps(step_flag, step)?, chances)
-            .map_err(|_| bad(format!("{flag} {chances}: a roll has 1 to 4 chances")))
-    };
-    Ok((
-        side(die_text, args.step, args.chances, "--chances")?,
-        side(
-            other,
-            args.against_step,
-            args.against_chances,
-            "--against-chances",
-        )?,
-    ))
+/// The roll as typed: the first side, and a difficulty or the other side.
+fn ask<'a>(args: &'a crate::cli::DietypeArgs, die: &'a str) -> DietypeAsk<'a> {
+    DietypeAsk {
+        side: SideAsk {
+            die,
+            step: args.step,
+            chances: args.chances,
+        },
+        vs: args.vs,
+        against: args.against.as_deref().map(|other| SideAsk {
+            die: other,
+            step: args.against_step,
+            chances: args.against_chances,
+        }),
+    }
 }
 
+/// `solum odds dietype`: the app's odds of the roll as typed, or the text's tables.
 pub fn odds(args: &DietypeOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     if args.tables {
         return write_tables(args.json, out);
@@ -74,88 +54,64 @@ pub fn odds(args: &DietypeOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let Some(die_text) = &args.die else {
         return Err(bad("give a die type (d4 … d12), or --tables"));
     };
-    let d = die(die_text, "--step", args.roll.step)?;
-    if let Some(other) = &args.roll.against {
-        let (a, b) = sides(&args.roll, die_text, other)?;
-        let o = opposed_odds(a, b);
-        if args.json {
-            let q = |v: &[f64]| -> serde_json::Map<String, serde_json::Value> {
-                v.iter()
-                    .enumerate()
-                    .skip(1)
-                    .map(|(i, p)| (i.to_string(), json!(p)))
-                    .collect()
-            };
-            writeln!(
-                out,
-                "{}",
-                json!({"die": d, "chances": a.1, "against": b.0, "against_chances": b.1,
-                       "p_win": o.win, "p_draw": o.draw, "p_lose": o.lose,
-                       "win_quality": q(&o.win_quality), "lose_quality": q(&o.lose_quality),
-                       "error_bound": o.error_bound})
-            )?;
-        } else {
-            writeln!(
-                out,
-                "{d} ×{} against {} ×{}: win {}  draw {:.2}%  lose {:.2}%",
-                a.1,
-                b.0,
-                b.1,
-                paint(HEAD, format!("{:.2}%", 100.0 * o.win)),
-                100.0 * o.draw,
-                100.0 * o.lose
-            )?;
-            for (q, p) in o.win_quality.iter().enumerate().skip(1) {
-                writeln!(
-                    out,
-                    "  win, {:<13} {:>7.2}%",
-                    quality_name(q as u32),
-                    100.0 * p
-                )?;
-            }
-            writeln!(
-                out,
-                "  {}",
-                paint(
-                    DIM,
-                    format!("error below {:.0e} (explosions truncated)", o.error_bound)
-                )
-            )?;
-        }
-        return Ok(());
-    }
-    let spec = RollSpec::new(d, args.roll.chances, args.roll.vs).map_err(|e| bad(e.to_string()))?;
-    let o = skill_odds(&spec);
+    let view =
+        solum_app::dietype_once::dietype_odds(&ask(&args.roll, die_text)).map_err(once_error)?;
     if args.json {
-        let quality: serde_json::Map<String, serde_json::Value> = o
-            .quality
-            .iter()
-            .enumerate()
-            .map(|(q, p)| (q.to_string(), json!(render::to_f64(p))))
-            .collect();
-        writeln!(
-            out,
-            "{}",
-            json!({"die": d, "chances": spec.chances, "difficulty": spec.difficulty,
-                   "p_success": render::to_f64(&o.success), "p_success_exact": render::fraction(&o.success),
-                   "p_per_chance": render::to_f64(&o.per_chance), "quality": quality})
-        )?;
-        return Ok(());
+        return super::campaign::write_json(out, &view);
+    }
+    match &view {
+        DietypeOddsView::Skill(o) => write_skill_odds(o, out),
+        DietypeOddsView::Opposed(o) => write_opposed_odds(o, out),
+    }
+}
+
+fn write_opposed_odds(o: &OpposedOddsView, out: &mut dyn Write) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "{} ×{} against {} ×{}: win {}  draw {:.2}%  lose {:.2}%",
+        o.die,
+        o.chances,
+        o.against,
+        o.against_chances,
+        paint(HEAD, format!("{:.2}%", 100.0 * o.p_win)),
+        100.0 * o.p_draw,
+        100.0 * o.p_lose
+    )?;
+    for (q, p) in &o.win_quality {
+        let name = o.quality_names.get(q).copied().unwrap_or_default();
+        writeln!(out, "  win, {name:<13} {:>7.2}%", 100.0 * p)?;
     }
     writeln!(
         out,
-        "{d} with {} chance(s) against {} {}: success {}",
-        spec.chances,
-        spec.difficulty,
-        difficulty_name(spec.difficulty),
-        paint(HEAD, percent(&o.success))
+        "  {}",
+        paint(
+            DIM,
+            format!("error below {:.0e} (explosions truncated)", o.error_bound)
+        )
+    )?;
+    Ok(())
+}
+
+fn write_skill_odds(o: &SkillOddsView, out: &mut dyn Write) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "{} with {} chance(s) against {} {}: success {}",
+        o.die,
+        o.chances,
+        o.difficulty,
+        o.difficulty_name,
+        paint(HEAD, percent_f64(o.p_success))
     )?;
     let mut table = render::table(&["quality", "name", "chance"], &[0, 2]);
-    for (q, p) in o.quality.iter().enumerate() {
+    for (q, p) in &o.quality {
         table.add_row(vec![
             q.to_string(),
-            quality_name(q as u32).to_owned(),
-            percent(p),
+            o.quality_names
+                .get(q)
+                .copied()
+                .unwrap_or_default()
+                .to_owned(),
+            percent_f64(*p),
         ]);
     }
     writeln!(out, "{table}")?;
@@ -163,7 +119,7 @@ pub fn odds(args: &DietypeOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 }
 
 fn write_tables(json_out: bool, out: &mut dyn Write) -> anyhow::Result<()> {
-    let all = tables();
+    let all = solum_app::dietype_once::dietype_tables();
     if json_out {
         writeln!(out, "{}", serde_json::to_string(&all)?)?;
         return Ok(());
@@ -211,105 +167,76 @@ fn write_tables(json_out: bool, out: &mut dyn Write) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `solum roll dietype`: one roll through the app (`--char`: the campaign's use case).
 pub fn roll(args: &DietypeRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     if let Some(name) = &args.character {
         return roll_character(name, args, out);
     }
     let die_text = args.die.as_deref().unwrap_or_default();
-    let d = die(die_text, "--step", args.roll.step)?;
-    let order = "values go: each chance's die, a maximum followed by its two new dice, then the other side's, then damage dice";
-    // Armour's -1DT on the weapon is a step of the damage die, clamped to d4..d12 (D3).
-    let damage_die = args
-        .damage
-        .as_deref()
-        .map(|t| die(t, "--damage-step", args.damage_step))
-        .transpose()?;
-    if !(-4..=4).contains(&args.modifier) {
-        return Err(bad(format!(
-            "--modifier {}: modifiers run from -4 to +4",
-            args.modifier
-        )));
-    }
-    if let Some(other) = &args.roll.against {
-        let (a, b) = sides(&args.roll, die_text, other)?;
-        let ((r, damage), seed) =
-            with_dice(args.dice.rolled.as_deref(), args.dice.seed, order, |dice| {
-                let r = roll_opposed(a, b, dice)?;
-                let damage = match damage_die {
-                    Some(dd) => roll_opposed_damage(&r, dd, args.modifier, dice)?.expect("checked"),
-                    None => None,
-                };
-                Ok((r, damage))
-            })?;
-        if args.json {
-            writeln!(
-                out,
-                "{}",
-                json!({"roll": r, "against": b.0, "damage_die": damage_die, "damage": damage, "seed": seed})
-            )?;
-            return Ok(());
-        }
-        let show = |v: &[solum_dietype::ChanceRoll]| {
-            v.iter()
-                .map(|c| c.result.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        writeln!(
-            out,
-            "{} {d} ×{} against {} ×{}",
-            paint(HEAD, "Opposed"),
-            a.1,
-            b.0,
-            b.1
-        )?;
-        writeln!(out, "  you      {}", show(&r.first))?;
-        writeln!(out, "  against  {}", show(&r.second))?;
-        let verdict = match r.winner {
-            1 => paint(GOOD, format!("WIN, {}", quality_name(r.quality))),
-            -1 => paint(BAD, format!("LOSE (they: {})", quality_name(r.quality))),
-            _ => "DRAW".to_owned(),
-        };
-        writeln!(out, "  {verdict}")?;
-        if let (Some(dmg), Some(dd)) = (damage, damage_die) {
-            write_damage(out, dd, &dmg)?;
-        }
-        render::write_seed(out, seed)?;
-        return Ok(());
-    }
-    let spec = RollSpec::new(d, args.roll.chances, args.roll.vs).map_err(|e| bad(e.to_string()))?;
-    let p = skill_odds(&spec).success;
-    let ((r, damage), seed) =
-        with_dice(args.dice.rolled.as_deref(), args.dice.seed, order, |dice| {
-            let r = roll_skill(&spec, dice)?;
-            let damage = match damage_die {
-                Some(dd) if r.quality > 0 => {
-                    Some(roll_damage(dd, r.quality, args.modifier, dice)?.expect("checked"))
-                }
-                _ => None,
-            };
-            Ok((r, damage))
-        })?;
+    let damage = args.damage.as_deref().map(|die| DamageAsk {
+        die,
+        step: args.damage_step,
+        modifier: args.modifier,
+    });
+    let dice = super::campaign::dice(args.dice.seed, args.dice.rolled.as_deref())?;
+    let view =
+        solum_app::dietype_once::roll_dietype(&ask(&args.roll, die_text), damage.as_ref(), dice)
+            .map_err(once_error)?;
     if args.json {
-        writeln!(
-            out,
-            "{}",
-            json!({"roll": r, "success": r.success(), "quality": r.quality, "quality_name": quality_name(r.quality),
-                   "p_success": render::to_f64(&p), "damage_die": damage_die, "damage": damage, "seed": seed})
-        )?;
-        return Ok(());
+        return super::campaign::write_json(out, &view);
     }
+    match &view {
+        solum_app::dietype_once::DietypeRollView::Skill(v) => write_skill_roll(v, out),
+        solum_app::dietype_once::DietypeRollView::Opposed(v) => write_opposed_roll(v, out),
+    }
+}
+
+fn chance_results(v: &[ChanceRoll]) -> String {
+    v.iter()
+        .map(|c| c.result.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn write_opposed_roll(v: &OpposedRollView, out: &mut dyn Write) -> anyhow::Result<()> {
+    let r = &v.roll;
     writeln!(
         out,
-        "{} {d} with {} chance(s) against {}   success {}",
-        paint(HEAD, "Roll"),
-        spec.chances,
-        spec.difficulty,
-        paint(HEAD, percent(&p))
+        "{} {} ×{} against {} ×{}",
+        paint(HEAD, "Opposed"),
+        v.die,
+        v.chances,
+        v.against,
+        v.against_chances
     )?;
-    for (i, c) in r.chances.iter().enumerate() {
+    writeln!(out, "  you      {}", chance_results(&r.first))?;
+    writeln!(out, "  against  {}", chance_results(&r.second))?;
+    let verdict = match r.winner {
+        1 => paint(GOOD, format!("WIN, {}", v.quality_name)),
+        -1 => paint(BAD, format!("LOSE (they: {})", v.quality_name)),
+        _ => "DRAW".to_owned(),
+    };
+    writeln!(out, "  {verdict}")?;
+    if let (Some(dmg), Some(dd)) = (&v.damage, v.damage_die) {
+        write_damage(out, dd, dmg)?;
+    }
+    render::write_seed(out, v.seed)?;
+    Ok(())
+}
+
+fn write_skill_roll(v: &SkillRollView, out: &mut dyn Write) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "{} {} with {} chance(s) against {}   success {}",
+        paint(HEAD, "Roll"),
+        v.die,
+        v.chances,
+        v.difficulty,
+        paint(HEAD, percent_f64(v.p_success))
+    )?;
+    for (i, c) in v.roll.chances.iter().enumerate() {
         let faces: Vec<String> = c.faces.iter().map(u32::to_string).collect();
-        let mark = if c.result >= spec.difficulty {
+        let mark = if c.result >= v.difficulty {
             paint(GOOD, "✓")
         } else {
             paint(BAD, "✗")
@@ -322,31 +249,23 @@ pub fn roll(args: &DietypeRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             c.result
         )?;
     }
-    let verdict = if r.success() {
+    let verdict = if v.success {
         paint(
             GOOD,
-            format!(
-                "{} (quality {})",
-                quality_name(r.quality).to_uppercase(),
-                r.quality
-            ),
+            format!("{} (quality {})", v.quality_name.to_uppercase(), v.quality),
         )
     } else {
         paint(BAD, "FAILURE")
     };
     writeln!(out, "  {verdict}")?;
-    if let (Some(dmg), Some(dd)) = (damage, damage_die) {
-        write_damage(out, dd, &dmg)?;
+    if let (Some(dmg), Some(dd)) = (&v.damage, v.damage_die) {
+        write_damage(out, dd, dmg)?;
     }
-    render::write_seed(out, seed)?;
+    render::write_seed(out, v.seed)?;
     Ok(())
 }
 
-fn write_damage(
-    out: &mut dyn Write,
-    die: DieType,
-    dmg: &solum_dietype::DamageRoll,
-) -> anyhow::Result<()> {
+fn write_damage(out: &mut dyn Write, die: DieType, dmg: &DamageRoll) -> anyhow::Result<()> {
     writeln!(
         out,
         "  damage ({}×{die}): {:?} {:+} = {}",
@@ -358,7 +277,6 @@ fn write_damage(
     Ok(())
 }
 
-/// `NAME=VALUE`, split at the last `=`.
 fn pair<'a>(flag: &str, text: &'a str) -> anyhow::Result<(&'a str, &'a str)> {
     text.rsplit_once('=')
         .map(|(n, v)| (n.trim(), v.trim()))
@@ -584,7 +502,7 @@ pub fn run(command: &DietypeCommand, out: &mut dyn Write) -> anyhow::Result<()> 
 /// `solum roll dietype --char NAME --ability A [--skill S]`: the die and the chances from
 /// the sheet, journaled in the campaign.
 fn roll_character(name: &str, args: &DietypeRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    if args.modifier != 0 {
+    if args.modifier.get() != 0 {
         return Err(bad(
             "--modifier: with --char the weapon's modifier comes from the sheet",
         ));
@@ -603,7 +521,7 @@ fn roll_character(name: &str, args: &DietypeRollArgs, out: &mut dyn Write) -> an
             Against::Opposed {
                 die: d,
                 chances: args.roll.against_chances as u32,
-                step: steps("--against-step", args.roll.against_step)?,
+                step: args.roll.against_step.get(),
             }
         }
         None => {
@@ -619,10 +537,10 @@ fn roll_character(name: &str, args: &DietypeRollArgs, out: &mut dyn Write) -> an
     let request = DietypeRoll {
         ability: args.ability.clone().unwrap_or_default(),
         skill: args.skill.clone(),
-        step: steps("--step", args.roll.step)?,
+        step: args.roll.step.get(),
         against,
         weapon: args.weapon.clone(),
-        damage_step: steps("--damage-step", args.damage_step)?,
+        damage_step: args.damage_step.get(),
     };
     let v = super::campaign::open(&args.campaign)?
         .roll_dietype_character(
@@ -664,7 +582,7 @@ fn write_character_roll(out: &mut dyn Write, v: &DietypeRollView) -> anyhow::Res
             .unwrap_or_default(),
         100.0 * v.p_success
     )?;
-    let show = |c: &solum_dietype::ChanceRoll| {
+    let show = |c: &ChanceRoll| {
         let faces: Vec<String> = c.faces.iter().map(u32::to_string).collect();
         format!("{} = {}", faces.join(" "), c.result)
     };
@@ -688,23 +606,23 @@ fn write_character_roll(out: &mut dyn Write, v: &DietypeRollView) -> anyhow::Res
     }
     let verdict = match &v.result.opposed {
         Some(r) => match r.winner {
-            1 => paint(GOOD, format!("WIN, {}", quality_name(r.quality))),
-            -1 => paint(BAD, format!("LOSE (they: {})", quality_name(r.quality))),
+            1 => paint(GOOD, format!("WIN, {}", v.quality_name)),
+            -1 => paint(BAD, format!("LOSE (they: {})", v.quality_name)),
             _ => "DRAW".to_owned(),
         },
         None if v.result.success => paint(
             GOOD,
             format!(
                 "{} (quality {})",
-                quality_name(v.result.quality).to_uppercase(),
+                v.quality_name.to_uppercase(),
                 v.result.quality
             ),
         ),
         None => paint(BAD, "FAILURE"),
     };
     writeln!(out, "  {verdict}")?;
-    if let (Some(dmg), Some(w)) = (&v.result.damage, &i.weapon) {
-        write_damage(out, w.die.step(i.roll.damage_step), dmg)?;
+    if let (Some(dmg), Some(die)) = (&v.result.damage, v.damage_die) {
+        write_damage(out, die, dmg)?;
     }
     render::write_seed(out, v.rolled.seed)?;
     Ok(())

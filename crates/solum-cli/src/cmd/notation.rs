@@ -1,93 +1,55 @@
-//! `solum roll EXPR` and `solum odds EXPR…`: dice notation (the `solum-notation` crate).
+//! `solum roll EXPR` and `solum odds EXPR…`: dice notation, through `solum_app::expression` (one roll)
+//! and the campaign's `roll_notation` (a journaled one).
 
-use std::cell::{Cell, RefCell};
 use std::io::Write;
 use std::path::Path;
 
-use serde_json::{Map, Value, json};
-use solum_dice::{DiceError, DiceSource, RecordingDice, prob_to_f64};
-use solum_notation::{DieRoll, Expr, NotationError, Odds, Rolled};
+use serde_json::Value;
+use solum_app::expression::{ExpressionError, ExpressionOdds, TYPED_ORDER};
+use solum_app::notation::NotationView;
 use solum_play::storage::Replace;
 
 use crate::bad;
 use crate::cli::{NotationOddsArgs, NotationRollArgs};
-use crate::dice::{Generator, SideDice, Source, explain};
+use crate::dice::explain;
 use crate::render::{self, HEAD, paint, percent};
 
-/// How typed dice are read, for messages.
-const ORDER: &str = "each die, then its rerolls and explosions, left to right";
-
-/// Parses an expression; a mistake is shown under the expression with a caret.
-fn parse(text: &str) -> anyhow::Result<Expr> {
-    solum_notation::parse(text).map_err(|e| bad(e.render(text)))
-}
-
-/// A notation error as a message: dice errors name the flag, others point into the text.
-fn explain_error(err: NotationError, text: &str, flag: &str) -> anyhow::Error {
-    match err {
-        NotationError::Dice(e @ (DiceError::Exhausted { .. } | DiceError::OutOfRange { .. })) => {
-            explain(e, flag, ORDER)
-        }
-        e => bad(e.render(text)),
+/// An error of a one-shot roll or odds: typed faces named as the flag that gave them.
+fn expression_error(e: ExpressionError) -> anyhow::Error {
+    if e.is_bad_input() {
+        bad(e.describe("--rolled"))
+    } else {
+        anyhow::Error::new(e)
     }
 }
 
+/// `solum roll EXPR`: one roll, or with `--journal` (or `--campaign FILE`) the campaign's
+/// use case, which journals it. Both give the same view (`seq` is `null` when nothing was
+/// journaled), rendered alike.
 pub fn roll(args: &NotationRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let text = args.expr.join(" ");
-    if args.journal || args.campaign.campaign.is_some() {
-        return roll_journaled(args, &text, out);
-    }
-    let expr = parse(&text)?;
-    let generator = RefCell::new(Generator::new(args.seed));
-    let blame = Cell::new("--rolled");
-    let mut source = Source::from_flag("--rolled", args.rolled.as_deref())?;
-    let typed = source.is_typed();
-    let (rolled, faces) = {
-        let mut recording = RecordingDice::new(SideDice::new(&mut source, &generator, &blame));
-        let rolled = solum_notation::roll(&expr, &mut recording as &mut dyn DiceSource)
-            .map_err(|e| explain_error(e, &text, blame.get()))?;
-        (rolled, recording.faces().to_vec())
-    };
-    source.finish(ORDER)?;
-    let seed = generator.borrow().used_seed();
-    if args.json {
-        let value = json!({
-            "expression": expr.to_string(),
-            "total": rolled.total,
-            "dice": faces.iter().map(|&(_, face)| face).collect::<Vec<_>>(),
-            "sides": faces.iter().map(|&(sides, _)| sides).collect::<Vec<_>>(),
-            "seed": seed,
-            "typed": typed,
-            "terms": rolled.terms,
-        });
-        writeln!(out, "{value}")?;
-        return Ok(());
-    }
-    writeln!(out, "{} = {}", expr, paint(HEAD, rolled.total))?;
-    write_breakdown(&rolled, out)?;
-    match seed {
-        Some(seed) => writeln!(out, "seed {seed} (replay with --seed {seed})")?,
-        None if typed => writeln!(out, "dice typed")?,
-        None => {}
-    }
-    Ok(())
-}
-
-/// `solum roll EXPR --journal` (or `--campaign FILE`): the campaign's use case rolls and
-/// journals; this renders its view as the one-shot roll does, with the entry's number.
-fn roll_journaled(args: &NotationRollArgs, text: &str, out: &mut dyn Write) -> anyhow::Result<()> {
     let dice = super::campaign::dice(args.seed, args.rolled.as_deref())?;
-    let typed = matches!(dice, solum_app::Dice::Typed(_));
-    let view = super::campaign::open(&args.campaign)?
-        .roll_notation(text, dice)
-        .map_err(|e| match e {
-            // Typed faces that do not fit name the flag, as the one-shot roll does.
-            solum_app::AppError::Dice(d) if typed => explain(d, "--rolled", ORDER),
-            e => e.into(),
-        })?;
+    let view = if args.journal || args.campaign.campaign.is_some() {
+        let typed = matches!(dice, solum_app::Dice::Typed(_));
+        super::campaign::open(&args.campaign)?
+            .roll_notation(&text, dice)
+            .map_err(|e| match e {
+                // Typed faces that do not fit name the flag, as the one-shot roll does.
+                solum_app::AppError::Dice(d) if typed => explain(d, "--rolled", TYPED_ORDER),
+                e => e.into(),
+            })?
+    } else {
+        solum_app::expression::roll_expression(&text, dice).map_err(expression_error)?
+    };
     if args.json {
         return super::campaign::write_json(out, &view);
     }
+    write_roll(&view, out)
+}
+
+/// A roll in text: the expression and total, each term with its dice, the seed, and the
+/// journal entry if there is one.
+fn write_roll(view: &NotationView, out: &mut dyn Write) -> anyhow::Result<()> {
     writeln!(
         out,
         "{} = {}",
@@ -115,11 +77,14 @@ fn roll_journaled(args: &NotationRollArgs, text: &str, out: &mut dyn Write) -> a
         Some(seed) => writeln!(out, "seed {seed} (replay with --seed {seed})")?,
         None => writeln!(out, "dice typed")?,
     }
-    writeln!(out, "journal entry {}", view.seq)?;
+    if let Some(seq) = view.seq {
+        writeln!(out, "journal entry {seq}")?;
+    }
     Ok(())
 }
 
-/// One die of a journaled roll, written as [`die_text`] writes a die just rolled.
+/// One die of a roll: its faces, rerolled ones marked, explosions joined with `+`, dropped
+/// dice in brackets.
 fn die_json_text(d: &Value) -> String {
     let mut text = String::new();
     let faces = d["faces"].as_array().cloned().unwrap_or_default();
@@ -145,64 +110,12 @@ fn die_json_text(d: &Value) -> String {
     }
 }
 
-fn write_breakdown(rolled: &Rolled, out: &mut dyn Write) -> anyhow::Result<()> {
-    for t in &rolled.terms {
-        let dice: Vec<String> = t.dice.iter().map(die_text).collect();
-        let label = t
-            .label
-            .as_ref()
-            .map_or(String::new(), |l| format!(" [{l}]"));
-        if t.dice.is_empty() {
-            writeln!(out, "  {}{label} → {}", t.term, t.value)?;
-            continue;
-        }
-        writeln!(
-            out,
-            "  {}{label}: {} → {}",
-            t.term,
-            dice.join(", "),
-            t.value
-        )?;
-    }
-    Ok(())
-}
-
-/// One die: its faces, rerolled ones marked, explosions joined with `+`, dropped dice in
-/// brackets.
-fn die_text(d: &DieRoll) -> String {
-    let mut text = String::new();
-    for (i, f) in d.faces.iter().enumerate() {
-        if i > 0 {
-            text.push_str(match f.note {
-                Some("explosion") => " + ",
-                _ => " ",
-            });
-        }
-        let face = f.value.to_string();
-        text.push_str(&match f.note {
-            None | Some("explosion") => face,
-            Some(note) => format!("{face} ({note})"),
-        });
-    }
-    if d.kept {
-        text
-    } else {
-        format!("[{text} dropped]")
-    }
-}
-
-const PERCENTILES: [(f64, &str); 5] = [
-    (0.05, "5"),
-    (0.25, "25"),
-    (0.5, "50"),
-    (0.75, "75"),
-    (0.95, "95"),
-];
-
 /// Values shown in the text table: those with at least this chance (all, if fewer than
 /// 60 values).
 const SHOWN: f64 = 5e-5;
 
+/// `solum odds EXPR…`: the exact odds of each expression (one budget for them all), as
+/// `POST /api/odds` gives them, every value listed.
 pub fn odds(args: &NotationOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let replace = if args.force {
         Replace::Allowed
@@ -214,39 +127,24 @@ pub fn odds(args: &NotationOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> 
         // A target that will be refused is refused before the work.
         solum_play::storage::check_target(path, replace).map_err(|e| bad(e.to_string()))?;
     }
-    // Every expression parsed before any is computed, and one budget for them all: the
-    // command as a whole is bounded, not each expression.
-    let exprs = args
-        .exprs
-        .iter()
-        .map(|text| parse(text))
-        .collect::<anyhow::Result<Vec<Expr>>>()?;
-    let mut work = solum_notation::Work::new();
-    let mut all = Vec::new();
-    for (text, expr) in args.exprs.iter().zip(exprs) {
-        let d =
-            solum_notation::odds_with(&expr, &mut work).map_err(|e| explain_error(e, text, ""))?;
-        all.push((expr, d));
-    }
+    let texts: Vec<&str> = args.exprs.iter().map(String::as_str).collect();
+    let all =
+        solum_app::expression::expression_odds(&texts, usize::MAX).map_err(expression_error)?;
     if let Some(path) = &args.plot {
         let bytes = plot(path, &all)?;
         super::campaign::write_file(path, &bytes, replace)?;
     }
     if args.json {
-        let list: Vec<Value> = all.iter().map(|(e, d)| odds_json(e, d)).collect();
-        let value = if list.len() == 1 {
-            list.into_iter().next().expect("one")
-        } else {
-            Value::Array(list)
+        return match all.as_slice() {
+            [one] => super::campaign::write_json(out, one),
+            list => super::campaign::write_json(out, &list),
         };
-        writeln!(out, "{value}")?;
-        return Ok(());
     }
-    for (i, (expr, d)) in all.iter().enumerate() {
+    for (i, odds) in all.iter().enumerate() {
         if i > 0 {
             writeln!(out)?;
         }
-        write_odds(expr, d, out)?;
+        write_odds(odds, out)?;
     }
     if let Some(path) = &args.plot {
         writeln!(out, "\nplot written to {}", path.display())?;
@@ -254,44 +152,20 @@ pub fn odds(args: &NotationOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> 
     Ok(())
 }
 
-fn odds_json(expr: &Expr, d: &Odds) -> Value {
-    let mut dist = Map::new();
-    for (v, p) in d.points() {
-        dist.insert(v.to_string(), json!(p));
-    }
-    let mut exact = Map::new();
-    // The one place fractions are reduced: JSON prints them exactly.
-    for (v, p) in d.exact() {
-        exact.insert(v.to_string(), json!(render::fraction(&p)));
-    }
-    let percentiles: Map<String, Value> = PERCENTILES
-        .iter()
-        .map(|(q, name)| ((*name).to_owned(), json!(d.percentile(*q))))
-        .collect();
-    json!({
-        "expression": expr.to_string(),
-        "distribution": dist,
-        "distribution_exact": exact,
-        "mean": d.mean(),
-        "sd": d.sd(),
-        "neglected": prob_to_f64(&d.neglected()),
-        "percentiles": percentiles,
-    })
-}
-
-fn write_odds(expr: &Expr, d: &Odds, out: &mut dyn Write) -> anyhow::Result<()> {
+fn write_odds(d: &ExpressionOdds, out: &mut dyn Write) -> anyhow::Result<()> {
     writeln!(
         out,
         "{}  mean {}  sd {:.4}",
-        paint(HEAD, expr),
+        paint(HEAD, &d.expression),
         d.mean_text(4),
-        d.sd()
+        d.sd
     )?;
-    let max = d.points().map(|(_, p)| p).fold(0.0, f64::max);
+    let rows = d.rows();
+    let max = rows.iter().map(|r| r.p).fold(0.0, f64::max);
     let mut table = render::table(&["value", "=", "≥", "≤", ""], &[0, 1, 2, 3]);
     let mut hidden = 0usize;
-    let few = d.len() <= 60;
-    for row in d.rows() {
+    let few = rows.len() <= 60;
+    for row in &rows {
         if few || row.p >= SHOWN {
             let bar = "█".repeat(((row.p / max) * 30.0).round() as usize);
             table.add_row(vec![
@@ -313,16 +187,17 @@ fn write_odds(expr: &Expr, d: &Odds, out: &mut dyn Write) -> anyhow::Result<()> 
             SHOWN * 100.0
         )?;
     }
-    let ps: Vec<String> = PERCENTILES
+    let ps: Vec<String> = d
+        .percentiles()
         .iter()
-        .map(|(q, name)| format!("{name}%: {}", d.percentile(*q)))
+        .map(|(name, value)| format!("{name}%: {value}"))
         .collect();
     writeln!(out, "percentiles  {}", ps.join("  "))?;
     if d.has_tail() {
         writeln!(
             out,
             "(a tail of {:.1e} is left out: the chains of the Rule of 6 or die types never end)",
-            prob_to_f64(&d.neglected())
+            d.neglected
         )?;
     }
     Ok(())
@@ -365,7 +240,7 @@ static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 
 /// The plot's bytes, drawn in memory: plotters would write to the path itself, so the file
 /// is written by the one safe writer instead.
-fn plot(path: &Path, all: &[(Expr, Odds)]) -> anyhow::Result<Vec<u8>> {
+fn plot(path: &Path, all: &[ExpressionOdds]) -> anyhow::Result<Vec<u8>> {
     use plotters::prelude::*;
     use plotters::style::{FontStyle, register_font};
     // Registering twice is harmless: the same font replaces itself.
@@ -430,7 +305,7 @@ fn value_label(x: f64) -> String {
 
 fn draw<DB: plotters::prelude::DrawingBackend>(
     root: plotters::prelude::DrawingArea<DB, plotters::coord::Shift>,
-    all: &[(Expr, Odds)],
+    all: &[ExpressionOdds],
 ) -> Result<(), String>
 where
     DB::ErrorType: 'static,
@@ -438,10 +313,11 @@ where
     use plotters::prelude::*;
     let series: Vec<(String, Vec<(i64, f64)>)> = all
         .iter()
-        .map(|(e, d)| {
+        .map(|d| {
             (
-                e.to_string(),
+                d.expression.clone(),
                 d.points()
+                    .into_iter()
                     .map(|(v, p)| (v, p * 100.0))
                     .filter(|&(_, p)| p >= SHOWN * 100.0)
                     .collect(),

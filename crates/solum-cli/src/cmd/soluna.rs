@@ -2,152 +2,111 @@
 
 use std::io::Write;
 
-use serde_json::json;
-use solum_soluna::odds::largest_distribution;
-use solum_soluna::skirmish::{Character, Event, SkirmishFile, fight};
-use solum_soluna::{Armour, TestSpec, damage, roll_test, target_number};
+use solum_app::soluna_once::{
+    Character, Event, Field, SolunaOddsView, SolunaOnceError, SolunaRollView, Target,
+};
 
 use crate::bad;
 use crate::cli::{
     SkirmishActionArg, SkirmishPlay, SolunaAttackArg, SolunaCommand, SolunaOddsArgs, SolunaRollArgs,
 };
-use crate::dice::with_dice;
-use crate::render::{self, BAD, GOOD, HEAD, paint, percent};
+use crate::render::{self, BAD, GOOD, HEAD, paint, percent_f64};
 use solum_app::soluna::{AttackOdds, PlayView, SkirmishState};
 
-/// The pool and flips as typed, each refused by its flag.
-fn spec(dice: i64, positive: (&str, i64), negative: (&str, i64)) -> anyhow::Result<TestSpec> {
-    let (max_dice, max_flips) = (
-        i64::from(solum_soluna::test_limits::MAX_DICE),
-        i64::from(solum_soluna::test_limits::MAX_FLIPS),
-    );
-    if !(1..=max_dice).contains(&dice) {
-        return Err(bad(format!(
-            "--dice {dice}: {dice} dice is not a pool, a Sol'una test rolls 1 to {max_dice} dice"
-        )));
+/// The flag of a field of a one-shot test.
+fn flag(field: Field) -> String {
+    match field {
+        Field::Typed => "--rolled".to_owned(),
+        f => format!("--{}", f.name().replace('_', "-")),
     }
-    for (flag, n) in [positive, negative] {
-        if !(0..=max_flips).contains(&n) {
-            return Err(bad(format!("{flag} {n}: flips are 0 to {max_flips}")));
-        }
+}
+
+/// A refusal of a one-shot test, named by its flag.
+fn once_error(e: SolunaOnceError) -> anyhow::Error {
+    match e {
+        SolunaOnceError::TooLargeForExact { dice, problem } => bad(format!(
+            "--dice {dice}: {problem}; `solum roll soluna --dice {dice}` rolls such a pool"
+        )),
+        e if e.is_bad_input() => bad(e.describe(flag)),
+        e => anyhow::Error::new(e),
     }
-    TestSpec::new(dice, positive.1, negative.1).map_err(|e| bad(e.to_string()))
+}
+
+fn target(t: &crate::cli::SolunaTarget) -> Target {
+    Target {
+        tn: t.tn,
+        body: t.body,
+        shield: t.shield,
+        melee: t.melee,
+    }
 }
 
 /// Flips shown one per line after a roll; beyond, a count.
 const FLIP_LINES: usize = 20;
 
+/// `solum odds soluna`: the app's exact odds of the test as typed.
 pub fn odds(args: &SolunaOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let max_flips = i64::from(solum_soluna::test_limits::MAX_FLIPS);
-    // Checked before the sign is split: negating i64::MIN would wrap.
-    if !(-max_flips..=max_flips).contains(&args.flips) {
-        return Err(bad(format!(
-            "--flips {}: net flips are -{max_flips} to {max_flips}",
-            args.flips
-        )));
-    }
-    let spec = spec(
-        args.dice,
-        ("--flips", args.flips.max(0)),
-        ("--flips", (-args.flips).max(0)),
-    )?;
-    let dist = largest_distribution(spec.dice, spec.net_flips).map_err(|e| {
-        bad(format!(
-            "--dice {}: {e}; `solum roll soluna --dice {}` rolls such a pool",
-            spec.dice, spec.dice
-        ))
-    })?;
-    let p_tn = args.target.tn.map(|tn| dist.p_at_least(i64::from(tn)));
-    let armour = args.target.body.map(|body| Armour {
-        body,
-        shield: args.target.shield,
-    });
-    let damage_dist =
-        armour.map(|a| dist.map(|g| i64::from(damage(g as u32, a, args.target.melee))));
+    let view = solum_app::soluna_once::soluna_odds(args.dice, args.flips, target(&args.target))
+        .map_err(once_error)?;
     if args.json {
-        let largest: serde_json::Map<String, serde_json::Value> = dist
-            .outcomes()
-            .iter()
-            .map(|(k, p)| (k.to_string(), json!(render::to_f64(p))))
-            .collect();
-        let mut v = json!({"dice": spec.dice, "flips": spec.net_flips, "largest": largest, "mean": dist.mean()});
-        if let Some(p) = &p_tn {
-            v["p_tn"] = json!(render::to_f64(p));
-        }
-        if let Some(d) = &damage_dist {
-            v["damage"] = d
-                .outcomes()
-                .iter()
-                .map(|(k, p)| (k.to_string(), json!(render::to_f64(p))))
-                .collect::<serde_json::Map<_, _>>()
-                .into();
-        }
-        writeln!(out, "{v}")?;
-        return Ok(());
+        return super::campaign::write_json(out, &view);
     }
+    write_odds(&view, args.target.tn, out)
+}
+
+fn write_odds(v: &SolunaOddsView, tn: Option<u32>, out: &mut dyn Write) -> anyhow::Result<()> {
     writeln!(
         out,
         "{} dice, {} net flip(s): largest group mean {:.3}",
-        spec.dice,
-        spec.net_flips,
-        dist.mean()
+        v.dice, v.flips, v.mean
     )?;
     let mut table = render::table(&["largest", "exactly", "at least"], &[0, 1, 2]);
-    for (k, p) in &dist.outcomes() {
+    for row in &v.rows {
         table.add_row(vec![
-            k.to_string(),
-            percent(p),
-            percent(&dist.p_at_least(*k)),
+            row.largest.to_string(),
+            percent_f64(row.p),
+            percent_f64(row.at_least),
         ]);
     }
     writeln!(out, "{table}")?;
-    if let (Some(tn), Some(p)) = (args.target.tn, p_tn) {
-        writeln!(out, "target number {tn}: {}", paint(HEAD, percent(&p)))?;
+    if let (Some(tn), Some(p)) = (tn, v.p_tn) {
+        writeln!(out, "target number {tn}: {}", paint(HEAD, percent_f64(p)))?;
     }
-    if let Some(d) = damage_dist {
+    if let Some(d) = &v.damage {
         let parts: Vec<String> = d
-            .outcomes()
             .iter()
-            .map(|(k, p)| format!("{k}: {}", percent(p)))
+            .map(|(k, p)| format!("{k}: {}", percent_f64(*p)))
             .collect();
         writeln!(out, "damage: {}", parts.join(", "))?;
     }
     Ok(())
 }
 
+/// `solum roll soluna`: one test through the app.
 pub fn roll(args: &SolunaRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let spec = spec(
+    let view = solum_app::soluna_once::roll_soluna(
         args.dice,
-        ("--flips", args.flips),
-        ("--against-flips", args.against_flips),
-    )?;
-    let (t, seed) = with_dice(
-        args.roll.rolled.as_deref(),
-        args.roll.seed,
-        "values go: one per die of the pool",
-        |d| roll_test(&spec, d),
-    )?;
-    let armour = args.target.body.map(|body| Armour {
-        body,
-        shield: args.target.shield,
-    });
-    let dealt = armour.map(|a| damage(t.largest, a, args.target.melee));
-    let passed = args.target.tn.map(|tn| target_number(t.largest, tn));
+        args.flips,
+        args.against_flips,
+        target(&args.target),
+        super::campaign::dice(args.roll.seed, args.roll.rolled.as_deref())?,
+    )
+    .map_err(once_error)?;
     if args.json {
-        writeln!(
-            out,
-            "{}",
-            json!({"test": t, "largest": t.largest, "face": t.face, "damage": dealt, "passed": passed, "seed": seed})
-        )?;
-        return Ok(());
+        return super::campaign::write_json(out, &view);
     }
+    write_roll(&view, args.target.tn, out)
+}
+
+fn write_roll(v: &SolunaRollView, tn: Option<u32>, out: &mut dyn Write) -> anyhow::Result<()> {
+    let t = &v.test;
     let faces = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
     writeln!(
         out,
         "{} {} dice, {} net flip(s)",
         paint(HEAD, "Sol'una test"),
-        spec.dice,
-        spec.net_flips
+        t.spec.dice,
+        t.spec.net_flips
     )?;
     writeln!(out, "  rolled   {}", faces(&t.rolled))?;
     for f in t.flips.iter().take(FLIP_LINES) {
@@ -163,11 +122,11 @@ pub fn roll(args: &SolunaRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     if !t.flips.is_empty() {
         writeln!(out, "  now      {}", faces(&t.faces))?;
     }
-    writeln!(out, "  largest  {} × {}", t.largest, t.face)?;
-    if let Some(d) = dealt {
+    writeln!(out, "  largest  {} × {}", v.largest, v.face)?;
+    if let Some(d) = v.damage {
         writeln!(out, "  damage   {d}")?;
     }
-    if let (Some(tn), Some(ok)) = (args.target.tn, passed) {
+    if let (Some(tn), Some(ok)) = (tn, v.passed) {
         writeln!(
             out,
             "  target {tn}: {}",
@@ -178,7 +137,7 @@ pub fn roll(args: &SolunaRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             }
         )?;
     }
-    render::write_seed(out, seed)?;
+    render::write_seed(out, v.seed)?;
     Ok(())
 }
 
@@ -352,6 +311,7 @@ fn write_character(out: &mut dyn Write, v: &solum_app::soluna::SolunaView) -> an
     Ok(())
 }
 
+/// `solum soluna skirmish FILE.toml`: the skirmish the file describes, fought to its end.
 fn skirmish_file(
     file: &std::path::Path,
     seed: Option<u64>,
@@ -360,27 +320,16 @@ fn skirmish_file(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let text = solum_play::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
-    let skirmish: SkirmishFile = toml::from_str(&text)
-        .map_err(|e| bad(format!("{}: {}", file.display(), e.to_string().trim_end())))?;
-    let mut characters = skirmish.character;
-    let names: Vec<String> = characters.iter().map(|c| c.name.clone()).collect();
-    let (events, used_seed) = with_dice(
-        rolled,
-        seed,
-        "values go: each attack's dice, in the order of the events",
-        |d| Ok(fight(&mut characters, d)),
-    )?;
-    let events = events.map_err(|e| bad(format!("{}: {e}", file.display())))?;
+    let view = solum_app::soluna_once::fight_skirmish(&text, super::campaign::dice(seed, rolled)?)
+        .map_err(|e| match e {
+            SolunaOnceError::Skirmish(problem) => bad(format!("{}: {problem}", file.display())),
+            e => once_error(e),
+        })?;
     if as_json {
-        writeln!(
-            out,
-            "{}",
-            json!({"names": names, "events": events, "seed": used_seed})
-        )?;
-        return Ok(());
+        return super::campaign::write_json(out, &view);
     }
-    write_events(out, &names, &events)?;
-    render::write_seed(out, used_seed)?;
+    write_events(out, &view.names, &view.events)?;
+    render::write_seed(out, view.seed)?;
     Ok(())
 }
 

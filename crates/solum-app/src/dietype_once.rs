@@ -1,0 +1,723 @@
+//! Solum die types without a sheet or a campaign: `solum odds dietype` and
+//! `solum roll dietype` (a die type, its steps and chances, against a difficulty or another
+//! side). Nothing is journaled. The numbers a player types are domain types parsed at the
+//! edge ([`DieSteps`], [`DamageModifier`]); the rule facts a front end shows (a quality's
+//! name, a difficulty's name) are fields of the views.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use solum_dice::{DiceError, DiceSource, prob_to_f64};
+use solum_dietype::odds::{opposed_odds, skill_odds};
+use solum_dietype::{
+    DieTypeError, RollSpec, difficulty_name, opposed_side, quality_name, roll_damage, roll_opposed,
+    roll_opposed_damage, roll_skill,
+};
+
+pub use solum_dietype::sheet::Weapon;
+pub use solum_dietype::tables::Table;
+pub use solum_dietype::{ChanceRoll, DamageRoll, DieType, OpposedRoll, SkillRoll};
+
+use crate::{AppError, Dice};
+
+/// Die-type steps on a die (+1 is one type better, +1DT; −1 one worse), −8 to 8: d4 to d12
+/// is four steps, and twice that leaves room for steps that cancel out; a larger number is a
+/// typing mistake. The die itself is clamped to d4..d12 (D3).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "i64", into = "i64")]
+pub struct DieSteps(i64);
+
+impl DieSteps {
+    /// The most steps either way.
+    pub const MAX: i64 = 8;
+
+    /// The steps, if within ±[`DieSteps::MAX`].
+    pub fn new(steps: i64) -> Result<Self, RangeError> {
+        if (-Self::MAX..=Self::MAX).contains(&steps) {
+            Ok(Self(steps))
+        } else {
+            Err(RangeError::Steps(steps.to_string()))
+        }
+    }
+
+    /// The number of steps.
+    pub fn get(self) -> i64 {
+        self.0
+    }
+}
+
+impl TryFrom<i64> for DieSteps {
+    type Error = RangeError;
+    fn try_from(n: i64) -> Result<Self, RangeError> {
+        Self::new(n)
+    }
+}
+
+impl From<DieSteps> for i64 {
+    fn from(s: DieSteps) -> i64 {
+        s.0
+    }
+}
+
+impl FromStr for DieSteps {
+    type Err = RangeError;
+    fn from_str(s: &str) -> Result<Self, RangeError> {
+        // A number past i64 is as wrong as one past 8: the same message.
+        s.trim()
+            .parse::<i64>()
+            .map_err(|_| RangeError::Steps(s.trim().to_owned()))
+            .and_then(Self::new)
+    }
+}
+
+impl fmt::Display for DieSteps {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A flat damage modifier, −4 to +4 (D3).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "i64", into = "i64")]
+pub struct DamageModifier(i64);
+
+impl DamageModifier {
+    /// The largest modifier either way.
+    pub const MAX: i64 = 4;
+
+    /// The modifier, if within ±[`DamageModifier::MAX`].
+    pub fn new(modifier: i64) -> Result<Self, RangeError> {
+        if (-Self::MAX..=Self::MAX).contains(&modifier) {
+            Ok(Self(modifier))
+        } else {
+            Err(RangeError::Modifier(modifier.to_string()))
+        }
+    }
+
+    /// The modifier.
+    pub fn get(self) -> i64 {
+        self.0
+    }
+}
+
+impl TryFrom<i64> for DamageModifier {
+    type Error = RangeError;
+    fn try_from(n: i64) -> Result<Self, RangeError> {
+        Self::new(n)
+    }
+}
+
+impl From<DamageModifier> for i64 {
+    fn from(m: DamageModifier) -> i64 {
+        m.0
+    }
+}
+
+impl FromStr for DamageModifier {
+    type Err = RangeError;
+    fn from_str(s: &str) -> Result<Self, RangeError> {
+        s.trim()
+            .parse::<i64>()
+            .map_err(|_| RangeError::Modifier(s.trim().to_owned()))
+            .and_then(Self::new)
+    }
+}
+
+impl fmt::Display for DamageModifier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A number typed outside its range (the text as typed, which may not fit an `i64`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RangeError {
+    /// Die-type steps.
+    #[error("die-type steps are -8 to 8 (d4 to d12 is four), not {0}")]
+    Steps(String),
+    /// A damage modifier.
+    #[error("modifiers run from -4 to +4, not {0}")]
+    Modifier(String),
+}
+
+/// An input of a one-shot die-type roll, for errors a front end names as its own flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Field {
+    /// The die type.
+    Die,
+    /// The first side's chances.
+    Chances,
+    /// The difficulty.
+    Vs,
+    /// The other side's die type.
+    Against,
+    /// The other side's chances.
+    AgainstChances,
+    /// The damage die.
+    Damage,
+    /// Faces typed in by hand.
+    Typed,
+}
+
+impl Field {
+    /// The field's name in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Die => "die",
+            Self::Chances => "chances",
+            Self::Vs => "vs",
+            Self::Against => "against",
+            Self::AgainstChances => "against_chances",
+            Self::Damage => "damage",
+            Self::Typed => "typed",
+        }
+    }
+}
+
+/// The order typed faces are read in, for messages.
+pub const TYPED_ORDER: &str = "values go: each chance's die, a maximum followed by its two new dice, then the other side's, then damage dice";
+
+/// Why a one-shot die-type roll or its odds was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DietypeOnceError {
+    /// Not a die type, or chances or a difficulty outside the rules (the rules' own words).
+    #[error("{problem}")]
+    Rules {
+        /// The field at fault.
+        field: Field,
+        /// What the rules say.
+        problem: String,
+    },
+    /// Chances of an opposed side outside 1 to 4.
+    #[error("{} {chances}: a roll has 1 to 4 chances", field.name())]
+    Chances {
+        /// The field at fault.
+        field: Field,
+        /// The chances given.
+        chances: i64,
+    },
+    /// The typed faces ran out before the roll was done.
+    #[error("too few values in typed: {given} given, the roll needs more ({TYPED_ORDER})")]
+    TooFewDice {
+        /// How many faces were typed.
+        given: usize,
+    },
+    /// A typed face is not a face of the die it was read for.
+    #[error(
+        "typed: value {value} (number {position}) is not a face of a d{sides}: it must be 1 to {sides}"
+    )]
+    NotAFace {
+        /// The face typed.
+        value: u32,
+        /// Its place among the typed faces, from 1.
+        position: usize,
+        /// The die it was read for.
+        sides: u32,
+    },
+    /// More faces were typed than the roll used.
+    #[error("too many values in typed: {given} given, the roll used {used} ({TYPED_ORDER})")]
+    TooManyDice {
+        /// How many faces were typed.
+        given: usize,
+        /// How many the roll used.
+        used: usize,
+    },
+    /// The system's randomness failed.
+    #[error("the dice could not be rolled: {0}")]
+    Dice(String),
+}
+
+impl DietypeOnceError {
+    /// The field at fault, where one is.
+    pub fn field(&self) -> Option<Field> {
+        match self {
+            Self::Rules { field, .. } | Self::Chances { field, .. } => Some(*field),
+            Self::TooFewDice { .. } | Self::NotAFace { .. } | Self::TooManyDice { .. } => {
+                Some(Field::Typed)
+            }
+            Self::Dice(_) => None,
+        }
+    }
+
+    /// A stable code for the API (`dietype-rules`, `dice-too-few`, …).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Rules { .. } => "dietype-rules",
+            Self::Chances { .. } => "dietype-chances",
+            Self::TooFewDice { .. } => "dice-too-few",
+            Self::NotAFace { .. } => "dice-not-a-face",
+            Self::TooManyDice { .. } => "dice-typed-unused",
+            Self::Dice(_) => "dice-source",
+        }
+    }
+
+    /// True when the input is at fault, false for a failure of the system's randomness.
+    pub fn is_bad_input(&self) -> bool {
+        !matches!(self, Self::Dice(_))
+    }
+
+    /// The message with the fields named by `name` (the command line passes its flags).
+    /// The rules' own words name no field and are left as they are.
+    pub fn describe(&self, name: impl Fn(Field) -> String) -> String {
+        let text = self.to_string();
+        match (self, self.field()) {
+            (Self::Rules { .. }, _) | (_, None) => text,
+            (_, Some(field)) => text.replacen(field.name(), &name(field), 1),
+        }
+    }
+
+    fn from_app(e: AppError) -> Self {
+        match e {
+            AppError::Dice(DiceError::Exhausted { given }) => Self::TooFewDice { given },
+            AppError::Dice(DiceError::OutOfRange {
+                value,
+                sides,
+                position,
+            }) => Self::NotAFace {
+                value,
+                position,
+                sides,
+            },
+            AppError::UnusedDice { given, used } => Self::TooManyDice { given, used },
+            other => Self::Dice(other.to_string()),
+        }
+    }
+}
+
+fn rules(field: Field) -> impl Fn(DieTypeError) -> DietypeOnceError {
+    move |e| DietypeOnceError::Rules {
+        field,
+        problem: e.to_string(),
+    }
+}
+
+/// One side of a roll as typed: a die type, its steps and chances.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SideAsk<'a> {
+    /// The die type as typed (`d6`, `6`).
+    pub die: &'a str,
+    /// Its steps.
+    pub step: DieSteps,
+    /// Its chances, 1 to 4.
+    pub chances: i64,
+}
+
+/// A one-shot roll as typed: the first side, and a difficulty or another side.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DietypeAsk<'a> {
+    /// The side rolling.
+    pub side: SideAsk<'a>,
+    /// The difficulty, 2 to 12, when no side opposes.
+    pub vs: i64,
+    /// The other side of an opposed roll (D2).
+    pub against: Option<SideAsk<'a>>,
+}
+
+/// Damage to roll on a success (an opposed win): one die per point of quality.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DamageAsk<'a> {
+    /// The damage die as typed.
+    pub die: &'a str,
+    /// Its steps (armour: −1).
+    pub step: DieSteps,
+    /// The flat modifier.
+    pub modifier: DamageModifier,
+}
+
+/// What an ask is, read: a difficulty (the spec) or two opposed sides.
+enum Read {
+    Skill(RollSpec),
+    Opposed((DieType, u32), (DieType, u32)),
+}
+
+fn die_of(text: &str, field: Field) -> Result<DieType, DietypeOnceError> {
+    text.parse::<DieType>().map_err(rules(field))
+}
+
+fn read(ask: &DietypeAsk<'_>) -> Result<Read, DietypeOnceError> {
+    let die = die_of(ask.side.die, Field::Die)?;
+    match &ask.against {
+        None => {
+            let spec = RollSpec::new(die.step(ask.side.step.get()), ask.side.chances, ask.vs)
+                .map_err(|e| match e {
+                    DieTypeError::Difficulty(_) => rules(Field::Vs)(e),
+                    e => rules(Field::Chances)(e),
+                })?;
+            Ok(Read::Skill(spec))
+        }
+        Some(other) => {
+            let against = die_of(other.die, Field::Against)?;
+            let a = opposed_side(die, ask.side.step.get(), ask.side.chances).map_err(|_| {
+                DietypeOnceError::Chances {
+                    field: Field::Chances,
+                    chances: ask.side.chances,
+                }
+            })?;
+            let b = opposed_side(against, other.step.get(), other.chances).map_err(|_| {
+                DietypeOnceError::Chances {
+                    field: Field::AgainstChances,
+                    chances: other.chances,
+                }
+            })?;
+            Ok(Read::Opposed(a, b))
+        }
+    }
+}
+
+/// The names of the qualities `0..=top` (0 is failure).
+fn quality_names(top: u32) -> BTreeMap<u32, &'static str> {
+    (0..=top).map(|q| (q, quality_name(q))).collect()
+}
+
+/// The exact odds of a roll against a difficulty.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SkillOddsView {
+    /// The die rolled, after its steps.
+    pub die: DieType,
+    /// Its chances.
+    pub chances: u32,
+    /// The difficulty.
+    pub difficulty: u32,
+    /// The difficulty's name in the text (`normal`).
+    pub difficulty_name: &'static str,
+    /// At least one chance reaches the difficulty.
+    pub p_success: f64,
+    /// The same, exactly, as a fraction.
+    pub p_success_exact: String,
+    /// One chance reaches it.
+    pub p_per_chance: f64,
+    /// By quality (chances reaching it; 0 is failure), its chance.
+    pub quality: BTreeMap<u32, f64>,
+    /// Each quality's name in the text.
+    pub quality_names: BTreeMap<u32, &'static str>,
+}
+
+/// The odds of an opposed roll (D2), in f64 within `error_bound`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OpposedOddsView {
+    /// The first side's die, after its steps.
+    pub die: DieType,
+    /// Its chances.
+    pub chances: u32,
+    /// The other side's die, after its steps.
+    pub against: DieType,
+    /// Its chances.
+    pub against_chances: u32,
+    /// The first side wins.
+    pub p_win: f64,
+    /// A draw.
+    pub p_draw: f64,
+    /// The other side wins.
+    pub p_lose: f64,
+    /// The first side wins with each quality.
+    pub win_quality: BTreeMap<u32, f64>,
+    /// The other side wins with each quality.
+    pub lose_quality: BTreeMap<u32, f64>,
+    /// Each quality's name in the text.
+    pub quality_names: BTreeMap<u32, &'static str>,
+    /// A bound on the error of the truncated explosions and rounding.
+    pub error_bound: f64,
+}
+
+/// The odds of a one-shot roll: against a difficulty (exact) or opposed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum DietypeOddsView {
+    /// Against a difficulty.
+    Skill(SkillOddsView),
+    /// Opposed.
+    Opposed(OpposedOddsView),
+}
+
+/// The odds of a roll as typed.
+pub fn dietype_odds(ask: &DietypeAsk<'_>) -> Result<DietypeOddsView, DietypeOnceError> {
+    Ok(match read(ask)? {
+        Read::Skill(spec) => {
+            let o = skill_odds(&spec);
+            let top = spec.chances;
+            SkillOddsView {
+                die: spec.die,
+                chances: spec.chances,
+                difficulty: spec.difficulty,
+                difficulty_name: difficulty_name(spec.difficulty),
+                p_success: prob_to_f64(&o.success),
+                p_success_exact: o.success.to_string(),
+                p_per_chance: prob_to_f64(&o.per_chance),
+                quality: (0u32..).zip(o.quality.iter().map(prob_to_f64)).collect(),
+                quality_names: quality_names(top),
+            }
+            .into()
+        }
+        Read::Opposed(a, b) => {
+            let o = opposed_odds(a, b);
+            // Index 0 of the quality lists is unused (a win has quality 1 or more).
+            let by_quality = |v: &[f64]| -> BTreeMap<u32, f64> {
+                (0u32..).zip(v.iter().copied()).skip(1).collect()
+            };
+            let top = o.win_quality.len().max(o.lose_quality.len()) as u32;
+            OpposedOddsView {
+                die: a.0,
+                chances: a.1,
+                against: b.0,
+                against_chances: b.1,
+                p_win: o.win,
+                p_draw: o.draw,
+                p_lose: o.lose,
+                win_quality: by_quality(&o.win_quality),
+                lose_quality: by_quality(&o.lose_quality),
+                quality_names: quality_names(top),
+                error_bound: o.error_bound,
+            }
+            .into()
+        }
+    })
+}
+
+impl From<SkillOddsView> for DietypeOddsView {
+    fn from(v: SkillOddsView) -> Self {
+        Self::Skill(v)
+    }
+}
+
+impl From<OpposedOddsView> for DietypeOddsView {
+    fn from(v: OpposedOddsView) -> Self {
+        Self::Opposed(v)
+    }
+}
+
+/// The text's printed probability tables, each printed number beside the exact one.
+pub fn dietype_tables() -> Vec<Table> {
+    solum_dietype::tables::tables()
+}
+
+/// A roll against a difficulty, with its damage.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SkillRollView {
+    /// The die rolled, after its steps.
+    pub die: DieType,
+    /// Its chances.
+    pub chances: u32,
+    /// The difficulty.
+    pub difficulty: u32,
+    /// Every chance's dice and result.
+    pub roll: SkillRoll,
+    /// At least one chance reached the difficulty.
+    pub success: bool,
+    /// The chances that reached it.
+    pub quality: u32,
+    /// The quality's name in the text.
+    pub quality_name: &'static str,
+    /// The chance of success before the roll, exact to the nearest `f64`.
+    pub p_success: f64,
+    /// The damage die, after its steps.
+    pub damage_die: Option<DieType>,
+    /// The damage, on a success.
+    pub damage: Option<DamageRoll>,
+    /// The generator's seed (none for typed dice).
+    pub seed: Option<u64>,
+}
+
+/// An opposed roll, with the first side's damage on a win.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OpposedRollView {
+    /// The first side's die, after its steps.
+    pub die: DieType,
+    /// Its chances.
+    pub chances: u32,
+    /// The other side's die, after its steps.
+    pub against: DieType,
+    /// Its chances.
+    pub against_chances: u32,
+    /// Both sides' chances, the winner (1, −1, 0 for a draw) and the quality.
+    pub roll: OpposedRoll,
+    /// The winner's quality's name in the text.
+    pub quality_name: &'static str,
+    /// The damage die, after its steps.
+    pub damage_die: Option<DieType>,
+    /// The damage, on a win of the first side.
+    pub damage: Option<DamageRoll>,
+    /// The generator's seed (none for typed dice).
+    pub seed: Option<u64>,
+}
+
+/// A one-shot roll: against a difficulty or opposed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum DietypeRollView {
+    /// Against a difficulty.
+    Skill(SkillRollView),
+    /// Opposed.
+    Opposed(OpposedRollView),
+}
+
+/// Rolls as typed: each chance's die (a maximum followed by its two new dice), then the other
+/// side's, then damage dice ([`TYPED_ORDER`]).
+pub fn roll_dietype(
+    ask: &DietypeAsk<'_>,
+    damage: Option<&DamageAsk<'_>>,
+    dice: Dice,
+) -> Result<DietypeRollView, DietypeOnceError> {
+    let read = read(ask)?;
+    let damage_die = damage
+        .map(|d| die_of(d.die, Field::Damage).map(|die| die.step(d.step.get())))
+        .transpose()?;
+    let modifier = damage.map_or(0, |d| d.modifier.get());
+    // The modifier is a checked DamageModifier: the rules' own check cannot refuse it, and
+    // would be named as the damage's if it did.
+    match read {
+        Read::Skill(spec) => {
+            let p = prob_to_f64(&skill_odds(&spec).success);
+            let ((r, damage), rolled) = crate::journal::roll(dice, |d: &mut dyn DiceSource| {
+                let r = roll_skill(&spec, d)?;
+                let damage = match damage_die {
+                    Some(dd) if r.quality > 0 => Some(roll_damage(dd, r.quality, modifier, d)?),
+                    _ => None,
+                };
+                Ok((r, damage))
+            })
+            .map_err(DietypeOnceError::from_app)?;
+            let damage = damage
+                .map(|r| r.map_err(rules(Field::Damage)))
+                .transpose()?;
+            Ok(DietypeRollView::Skill(SkillRollView {
+                die: spec.die,
+                chances: spec.chances,
+                difficulty: spec.difficulty,
+                success: r.success(),
+                quality: r.quality,
+                quality_name: quality_name(r.quality),
+                roll: r,
+                p_success: p,
+                damage_die,
+                damage,
+                seed: rolled.seed,
+            }))
+        }
+        Read::Opposed(a, b) => {
+            let ((r, damage), rolled) = crate::journal::roll(dice, |d: &mut dyn DiceSource| {
+                let r = roll_opposed(a, b, d)?;
+                let damage = match damage_die {
+                    Some(dd) => Some(roll_opposed_damage(&r, dd, modifier, d)?),
+                    None => None,
+                };
+                Ok((r, damage))
+            })
+            .map_err(DietypeOnceError::from_app)?;
+            let damage = damage
+                .map(|r| r.map_err(rules(Field::Damage)))
+                .transpose()?
+                .flatten();
+            Ok(DietypeRollView::Opposed(OpposedRollView {
+                die: a.0,
+                chances: a.1,
+                against: b.0,
+                against_chances: b.1,
+                quality_name: quality_name(r.quality),
+                roll: r,
+                damage_die,
+                damage,
+                seed: rolled.seed,
+            }))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(die: &str, chances: i64) -> SideAsk<'_> {
+        SideAsk {
+            die,
+            step: DieSteps::default(),
+            chances,
+        }
+    }
+
+    #[test]
+    fn steps_and_modifiers_are_bounded_where_they_are_read() {
+        assert_eq!("8".parse::<DieSteps>().unwrap().get(), 8);
+        assert_eq!(" -8".parse::<DieSteps>().unwrap().get(), -8);
+        let e = "9223372036854775808".parse::<DieSteps>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "die-type steps are -8 to 8 (d4 to d12 is four), not 9223372036854775808"
+        );
+        assert!("9".parse::<DieSteps>().is_err());
+        assert!("5".parse::<DamageModifier>().is_err());
+        assert_eq!("-4".parse::<DamageModifier>().unwrap().get(), -4);
+        assert!(serde_json::from_str::<DieSteps>("12").is_err());
+    }
+
+    #[test]
+    fn two_chances_are_two_independent_tries() {
+        let ask = DietypeAsk {
+            side: side("d6", 2),
+            vs: 4,
+            against: None,
+        };
+        let DietypeOddsView::Skill(v) = dietype_odds(&ask).unwrap() else {
+            panic!("a skill roll")
+        };
+        // Each chance passes alone with p: the quality is binomial over the two.
+        let p = v.p_per_chance;
+        assert!((v.p_success - (1.0 - (1.0 - p) * (1.0 - p))).abs() < 1e-12);
+        assert!((v.quality[&2] - p * p).abs() < 1e-12);
+        assert!((v.quality[&1] - 2.0 * p * (1.0 - p)).abs() < 1e-12);
+        assert_eq!(v.difficulty_name, "normal");
+        assert_eq!(v.quality_names[&0], "failure");
+        assert_eq!(v.quality_names[&2], "extraordinary");
+    }
+
+    #[test]
+    fn refusals_name_their_field() {
+        let ask = DietypeAsk {
+            side: side("d7", 1),
+            vs: 4,
+            against: None,
+        };
+        assert_eq!(dietype_odds(&ask).unwrap_err().field(), Some(Field::Die));
+        let ask = DietypeAsk {
+            side: side("d6", 1),
+            vs: 4,
+            against: Some(side("d8", 5)),
+        };
+        let e = dietype_odds(&ask).unwrap_err();
+        assert_eq!(e.code(), "dietype-chances");
+        assert_eq!(
+            e.describe(|f| format!("--{}", f.name().replace('_', "-"))),
+            "--against-chances 5: a roll has 1 to 4 chances"
+        );
+    }
+
+    #[test]
+    fn typed_faces_roll_in_the_texts_order() {
+        // d6 against 4: a 5 passes with quality 1; its damage, one d8 stepped down to d6: 3.
+        let ask = DietypeAsk {
+            side: side("d6", 1),
+            vs: 4,
+            against: None,
+        };
+        let damage = DamageAsk {
+            die: "d8",
+            step: DieSteps::new(-1).unwrap(),
+            modifier: DamageModifier::new(1).unwrap(),
+        };
+        let DietypeRollView::Skill(v) =
+            roll_dietype(&ask, Some(&damage), Dice::Typed(vec![5, 3])).unwrap()
+        else {
+            panic!("a skill roll")
+        };
+        assert!(v.success);
+        assert_eq!(v.damage_die, Some(DieType::D6));
+        assert_eq!(v.damage.unwrap().total, 4);
+        assert_eq!(v.seed, None);
+        let e = roll_dietype(&ask, Some(&damage), Dice::Typed(vec![5, 7])).unwrap_err();
+        assert_eq!(e.code(), "dice-not-a-face");
+        let e = roll_dietype(&ask, None, Dice::Typed(vec![5, 3])).unwrap_err();
+        assert_eq!(e, DietypeOnceError::TooManyDice { given: 2, used: 1 });
+    }
+}

@@ -1,0 +1,454 @@
+//! Dice notation without a campaign: `solum roll EXPR` and `solum odds EXPR…` (and the
+//! odds of `POST /api/odds`). Nothing is journaled; the views are the ones the table's
+//! use cases return, so `--json` and HTTP answer the same JSON for the same inputs.
+//!
+//! - [`roll_expression`] rolls as [`crate::Campaign::roll_notation`] does and returns its
+//!   [`NotationView`] with no journal entry (`seq` is `null`).
+//! - [`expression_odds`] gives each expression's exact distribution as an
+//!   [`ExpressionOdds`], the view `POST /api/odds` serializes.
+
+use std::sync::OnceLock;
+
+use serde::Serialize;
+use solum_dice::{DiceError, DiceSource, Distribution, Prob, prob_to_f64};
+use solum_notation::{Expr, NotationError, Odds, Work};
+
+use crate::journal::Rolled;
+use crate::notation::{MAX_EXPRESSION, NotationOutcome, NotationView};
+use crate::{AppError, Dice};
+
+/// The most values an odds answer of the web table lists ([`expression_odds`]'s `limit`):
+/// past it, the likeliest ones and a summary.
+pub const MAX_ODDS_VALUES: usize = 2_000;
+
+/// The order typed faces are read in, for messages.
+pub const TYPED_ORDER: &str = "each die, then its rerolls and explosions, left to right";
+
+/// An input of a dice-notation request, for errors a front end names as its own flag or
+/// JSON field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Field {
+    /// The expression.
+    Expression,
+    /// Faces typed in by hand.
+    Typed,
+}
+
+impl Field {
+    /// The field's name in the API.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Expression => "expression",
+            Self::Typed => "typed",
+        }
+    }
+}
+
+/// Why an expression was not rolled or its odds not computed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExpressionError {
+    /// Empty, too long, or holding a control character.
+    #[error("{problem}")]
+    Text {
+        /// What is wrong with the text.
+        problem: String,
+    },
+    /// The notation refused the expression: a syntax error or one of its limits, shown
+    /// under the expression with a caret where it points into it.
+    #[error("{rendered}")]
+    Notation {
+        /// The notation's message, with the expression and a caret.
+        rendered: String,
+    },
+    /// The typed faces ran out before the roll was done.
+    #[error("too few values in typed: {given} given, the roll needs more ({TYPED_ORDER})")]
+    TooFewDice {
+        /// How many faces were typed.
+        given: usize,
+    },
+    /// A typed face is not a face of the die it was read for.
+    #[error(
+        "typed: value {value} (number {position}) is not a face of a d{sides}: it must be 1 to {sides}"
+    )]
+    NotAFace {
+        /// The face typed.
+        value: u32,
+        /// Its place among the typed faces, from 1.
+        position: usize,
+        /// The die it was read for.
+        sides: u32,
+    },
+    /// More faces were typed than the roll used.
+    #[error("too many values in typed: {given} given, the roll used {used} ({TYPED_ORDER})")]
+    TooManyDice {
+        /// How many faces were typed.
+        given: usize,
+        /// How many the roll used.
+        used: usize,
+    },
+    /// The generator could not be seeded or failed (the system's randomness).
+    #[error("the dice could not be rolled: {0}")]
+    Dice(String),
+}
+
+impl ExpressionError {
+    /// The field at fault, where one is.
+    pub fn field(&self) -> Option<Field> {
+        match self {
+            Self::Text { .. } | Self::Notation { .. } => Some(Field::Expression),
+            Self::TooFewDice { .. } | Self::NotAFace { .. } | Self::TooManyDice { .. } => {
+                Some(Field::Typed)
+            }
+            Self::Dice(_) => None,
+        }
+    }
+
+    /// A stable code for the API (`expression-notation`, `dice-too-few`, …).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Text { .. } => "expression-text",
+            Self::Notation { .. } => "expression-notation",
+            Self::TooFewDice { .. } => "dice-too-few",
+            Self::NotAFace { .. } => "dice-not-a-face",
+            Self::TooManyDice { .. } => "dice-typed-unused",
+            Self::Dice(_) => "dice-source",
+        }
+    }
+
+    /// True when the input is at fault (a front end's bad input), false for a failure of
+    /// the system's randomness.
+    pub fn is_bad_input(&self) -> bool {
+        !matches!(self, Self::Dice(_))
+    }
+
+    /// The message with the typed faces named as the front end names them (the command
+    /// line passes `--rolled`).
+    pub fn describe(&self, typed: &str) -> String {
+        let text = self.to_string();
+        if self.field() == Some(Field::Typed) {
+            text.replacen(Field::Typed.name(), typed, 1)
+        } else {
+            text
+        }
+    }
+
+    fn from_dice(e: DiceError) -> Self {
+        match e {
+            DiceError::Exhausted { given } => Self::TooFewDice { given },
+            DiceError::OutOfRange {
+                value,
+                sides,
+                position,
+            } => Self::NotAFace {
+                value,
+                position,
+                sides,
+            },
+            other => Self::Dice(other.to_string()),
+        }
+    }
+
+    fn from_app(e: AppError) -> Self {
+        match e {
+            AppError::Dice(d) => Self::from_dice(d),
+            AppError::UnusedDice { given, used } => Self::TooManyDice { given, used },
+            AppError::Empty(_) | AppError::TooLong { .. } | AppError::ControlCharacter(_) => {
+                Self::Text {
+                    problem: e.to_string(),
+                }
+            }
+            other => Self::Dice(other.to_string()),
+        }
+    }
+}
+
+/// Reads an expression: trimmed, within [`MAX_EXPRESSION`], no control characters, parsed.
+fn parse(raw: &str) -> Result<(String, Expr), ExpressionError> {
+    let text =
+        crate::text("expression", raw, MAX_EXPRESSION, false).map_err(ExpressionError::from_app)?;
+    let expr = solum_notation::parse(&text).map_err(|e| ExpressionError::Notation {
+        rendered: e.render(&text),
+    })?;
+    Ok((text, expr))
+}
+
+/// Rolls an expression once, journaling nothing: the view [`crate::Campaign::roll_notation`]
+/// returns, with `seq` `null`. Typed faces go each die, then its rerolls and explosions,
+/// left to right, and must all be used.
+pub fn roll_expression(expression: &str, dice: Dice) -> Result<NotationView, ExpressionError> {
+    let (text, expr) = parse(expression)?;
+    let rule = |d: &mut dyn DiceSource| match solum_notation::roll(&expr, d) {
+        Ok(rolled) => Ok(Ok(NotationOutcome {
+            canonical: expr.to_string(),
+            total: rolled.total,
+            terms: serde_json::to_value(&rolled.terms).unwrap_or_default(),
+        })),
+        Err(NotationError::Dice(e)) => Err(e),
+        Err(e) => Ok(Err(e.render(&text))),
+    };
+    let (outcome, rolled): (_, Rolled) =
+        crate::journal::roll(dice, rule).map_err(ExpressionError::from_app)?;
+    let outcome = outcome.map_err(|rendered| ExpressionError::Notation { rendered })?;
+    Ok(NotationView {
+        seq: None,
+        expression: text,
+        outcome,
+        seed: rolled.seed,
+        typed: rolled.typed,
+        rolled,
+    })
+}
+
+/// One value of an expression's exact distribution.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OddsPoint {
+    /// The value.
+    pub value: i64,
+    /// Its chance, as the nearest `f64`.
+    pub p: f64,
+    /// Its chance exactly, a reduced fraction (`"1/8"`).
+    pub exact: String,
+}
+
+/// The exact distribution of a dice expression: `POST /api/odds` and `solum odds --json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExpressionOdds {
+    /// The expression as the notation prints it.
+    pub expression: String,
+    /// Every value with its chance, by value; past the limit asked only that many, the
+    /// likeliest (`truncated`).
+    pub outcomes: Vec<OddsPoint>,
+    /// How many different values the expression can take.
+    pub values: usize,
+    /// True when `outcomes` leaves values out.
+    pub truncated: bool,
+    /// The chance of the values shown.
+    pub shown: f64,
+    /// The mean of the kept outcomes.
+    pub mean: f64,
+    /// Their standard deviation.
+    pub sd: f64,
+    /// The mass an explosion's truncation leaves out.
+    pub neglected: f64,
+    /// The distribution, for a table in text (not serialized).
+    #[serde(skip)]
+    dist: Distribution,
+    /// Its weights read once, when a table is first asked for: `--json` never pays for them.
+    #[serde(skip)]
+    odds: OnceLock<Odds>,
+}
+
+/// One row of an odds table: a value and its chances, exact.
+#[derive(Debug, Clone)]
+pub struct OddsRow {
+    /// The value.
+    pub value: i64,
+    /// P(exactly this value), as the nearest `f64`.
+    pub p: f64,
+    /// P(exactly this value).
+    pub eq: Prob,
+    /// P(at least this value), among the kept outcomes.
+    pub at_least: Prob,
+    /// P(at most this value).
+    pub at_most: Prob,
+}
+
+/// The percentiles a table shows, by their name.
+pub const PERCENTILES: [(f64, &str); 5] = [
+    (0.05, "5"),
+    (0.25, "25"),
+    (0.5, "50"),
+    (0.75, "75"),
+    (0.95, "95"),
+];
+
+impl ExpressionOdds {
+    fn odds(&self) -> &Odds {
+        self.odds.get_or_init(|| Odds::new(&self.dist))
+    }
+
+    /// The exact mean in decimal with `places` digits (exact where `mean` is not: values
+    /// past 2^53).
+    pub fn mean_text(&self, places: u32) -> String {
+        self.odds().mean_text(places)
+    }
+
+    /// Every value's chances, ascending.
+    pub fn rows(&self) -> Vec<OddsRow> {
+        self.odds()
+            .rows()
+            .into_iter()
+            .map(|r| OddsRow {
+                value: r.value,
+                p: r.p,
+                eq: r.eq,
+                at_least: r.at_least,
+                at_most: r.at_most,
+            })
+            .collect()
+    }
+
+    /// Every value with its chance as the nearest `f64`, ascending (all of them, whatever
+    /// `outcomes` keeps).
+    pub fn points(&self) -> Vec<(i64, f64)> {
+        self.odds().points().collect()
+    }
+
+    /// The [`PERCENTILES`]: the smallest value whose cumulative chance reaches each.
+    pub fn percentiles(&self) -> Vec<(&'static str, i64)> {
+        PERCENTILES
+            .iter()
+            .map(|&(q, name)| (name, self.odds().percentile(q)))
+            .collect()
+    }
+
+    /// True when some mass is left out (the Rule of 6 and die-type chains never end).
+    pub fn has_tail(&self) -> bool {
+        self.odds().has_tail()
+    }
+}
+
+/// The exact odds of each expression, all parsed before any is computed and within one
+/// budget of work (the notation's limits: [docs/notation.md]), each listing at most `limit`
+/// values (the likeliest, by value; the web table passes [`MAX_ODDS_VALUES`]).
+pub fn expression_odds(
+    expressions: &[&str],
+    limit: usize,
+) -> Result<Vec<ExpressionOdds>, ExpressionError> {
+    let parsed = expressions
+        .iter()
+        .map(|raw| parse(raw))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut work = Work::new();
+    let mut all = Vec::with_capacity(parsed.len());
+    for (text, expr) in parsed {
+        let d = solum_notation::distribution_with(&expr, &mut work).map_err(|e| {
+            ExpressionError::Notation {
+                rendered: e.render(&text),
+            }
+        })?;
+        let outcomes = d.outcomes();
+        let values = outcomes.len();
+        let mut shown: Vec<_> = outcomes
+            .iter()
+            .map(|(value, p)| (*value, p, prob_to_f64(p)))
+            .collect();
+        if values > limit {
+            // The likeliest values, then back in order of value.
+            shown.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+            shown.truncate(limit);
+            shown.sort_by_key(|o| o.0);
+        }
+        all.push(ExpressionOdds {
+            expression: expr.to_string(),
+            values,
+            truncated: values > shown.len(),
+            shown: shown.iter().map(|o| o.2).sum(),
+            outcomes: shown
+                .into_iter()
+                .map(|(value, p, f)| OddsPoint {
+                    value,
+                    p: f,
+                    exact: p.to_string(),
+                })
+                .collect(),
+            mean: d.mean(),
+            sd: d.std_dev(),
+            neglected: prob_to_f64(&d.neglected()),
+            dist: d,
+            odds: OnceLock::new(),
+        });
+    }
+    Ok(all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn three_d6_odds_are_the_counted_ones() {
+        let [odds] =
+            <[ExpressionOdds; 1]>::try_from(expression_odds(&["3d6"], 2_000).unwrap()).unwrap();
+        assert_eq!(odds.values, 16);
+        assert!(!odds.truncated);
+        // 27 of the 216 ways make 10: 1/8.
+        let ten = odds.outcomes.iter().find(|o| o.value == 10).unwrap();
+        assert_eq!(ten.exact, "1/8");
+        assert!((odds.mean - 10.5).abs() < 1e-12);
+        assert_eq!(odds.mean_text(2), "10.50");
+        assert_eq!(odds.percentiles()[2], ("50", 10));
+        assert!(!odds.has_tail());
+        // 3 and 18: one way each.
+        let rows = odds.rows();
+        assert_eq!(rows.first().unwrap().eq, solum_dice::prob(1, 216));
+        assert_eq!(rows.last().unwrap().at_least, solum_dice::prob(1, 216));
+    }
+
+    #[test]
+    fn a_limit_keeps_the_likeliest_values_in_order() {
+        let all = expression_odds(&["2d6"], 3).unwrap();
+        let values: Vec<i64> = all[0].outcomes.iter().map(|o| o.value).collect();
+        // 7 (6/36), then 6 and 8 (5/36 each).
+        assert_eq!(values, [6, 7, 8]);
+        assert!(all[0].truncated);
+        assert!((all[0].shown - 16.0 / 36.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn every_expression_is_read_before_any_is_computed() {
+        let e = expression_odds(&["3d6", "3d"], 10).unwrap_err();
+        assert_eq!(e.code(), "expression-notation");
+        assert_eq!(
+            expression_odds(&["  "], 10).unwrap_err().code(),
+            "expression-text"
+        );
+        let long = "1+".repeat(150) + "1";
+        assert_eq!(
+            expression_odds(&[&long], 10).unwrap_err().field(),
+            Some(Field::Expression)
+        );
+    }
+
+    #[test]
+    fn a_roll_reads_typed_faces_in_order_and_journals_nothing() {
+        // 1 rerolled, 1 rerolled, 6 explodes, 6 explodes, 3: 15.
+        let v = roll_expression("d6r1!", Dice::Typed(vec![1, 1, 6, 6, 3])).unwrap();
+        assert_eq!(v.outcome.total, 15);
+        assert_eq!(v.seq, None);
+        assert_eq!(v.rolled.faces, [1, 1, 6, 6, 3]);
+        assert!(v.typed);
+        let too_few = roll_expression("3d6", Dice::Typed(vec![1, 2])).unwrap_err();
+        assert_eq!(too_few, ExpressionError::TooFewDice { given: 2 });
+        assert!(
+            too_few
+                .describe("--rolled")
+                .starts_with("too few values in --rolled")
+        );
+        assert_eq!(
+            roll_expression("3d6", Dice::Typed(vec![1, 2, 3, 4])).unwrap_err(),
+            ExpressionError::TooManyDice { given: 4, used: 3 }
+        );
+        assert_eq!(
+            roll_expression("d6", Dice::Typed(vec![7])).unwrap_err(),
+            ExpressionError::NotAFace {
+                value: 7,
+                position: 1,
+                sides: 6
+            }
+        );
+    }
+
+    #[test]
+    fn a_seeded_roll_is_the_journaled_one() {
+        let once = roll_expression("4d6kh3", Dice::Seed(7)).unwrap();
+        let again = roll_expression("4d6kh3", Dice::Seed(7)).unwrap();
+        assert_eq!(once, again);
+        assert_eq!(once.seed, Some(7));
+        let mut faces = once.rolled.faces.clone();
+        faces.sort_unstable();
+        let kept: u32 = faces[1..].iter().sum();
+        assert_eq!(once.outcome.total, i64::from(kept));
+    }
+}

@@ -1,0 +1,442 @@
+//! Sol'una without a campaign: `solum odds soluna`, `solum roll soluna` and
+//! `solum soluna skirmish FILE`. Nothing is journaled; the views carry what a front end
+//! shows, and refusals name their field.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use solum_dice::{DiceError, DiceSource, prob_to_f64};
+use solum_soluna::odds::largest_distribution;
+use solum_soluna::skirmish::{SkirmishFile, fight};
+use solum_soluna::test_limits::{MAX_DICE, MAX_FLIPS};
+use solum_soluna::{Armour, SolunaError, TestSpec, damage, roll_test, target_number};
+
+pub use solum_soluna::TestOutcome;
+pub use solum_soluna::skirmish::{Character, Event};
+
+use crate::{AppError, Dice};
+
+/// An input of a one-shot Sol'una test, for errors a front end names as its own flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Field {
+    /// The pool.
+    Dice,
+    /// The tester's flips (net flips for odds).
+    Flips,
+    /// The other side's flips.
+    AgainstFlips,
+    /// A skirmish's characters (the file).
+    Skirmish,
+    /// Faces typed in by hand.
+    Typed,
+}
+
+impl Field {
+    /// The field's name in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Dice => "dice",
+            Self::Flips => "flips",
+            Self::AgainstFlips => "against_flips",
+            Self::Skirmish => "skirmish",
+            Self::Typed => "typed",
+        }
+    }
+}
+
+/// Why a one-shot Sol'una test, its odds or a skirmish was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SolunaOnceError {
+    /// A pool outside 1 to [`MAX_DICE`] (R2).
+    #[error("dice {0}: {0} dice is not a pool, a Sol'una test rolls 1 to {MAX_DICE} dice")]
+    Pool(i64),
+    /// Flips of one side outside 0 to [`MAX_FLIPS`].
+    #[error("{} {flips}: flips are 0 to {MAX_FLIPS}", field.name())]
+    Flips {
+        /// The side's field.
+        field: Field,
+        /// The flips given.
+        flips: i64,
+    },
+    /// Net flips outside ±[`MAX_FLIPS`].
+    #[error("flips {0}: net flips are -{MAX_FLIPS} to {MAX_FLIPS}")]
+    NetFlips(i64),
+    /// A pool too large for exact odds (it can still be rolled).
+    #[error("dice {dice}: {problem}")]
+    TooLargeForExact {
+        /// The pool.
+        dice: u32,
+        /// The rules' words.
+        problem: String,
+    },
+    /// A skirmish file that does not read, or cannot be fought (the rules' words).
+    #[error("{0}")]
+    Skirmish(String),
+    /// The typed faces ran out before the roll was done.
+    #[error("too few values in typed: {given} given, the roll needs more ({order})")]
+    TooFewDice {
+        /// How many faces were typed.
+        given: usize,
+        /// The order faces are read in.
+        order: &'static str,
+    },
+    /// A typed face is not a face of the die it was read for.
+    #[error(
+        "typed: value {value} (number {position}) is not a face of a d{sides}: it must be 1 to {sides}"
+    )]
+    NotAFace {
+        /// The face typed.
+        value: u32,
+        /// Its place among the typed faces, from 1.
+        position: usize,
+        /// The die it was read for.
+        sides: u32,
+    },
+    /// More faces were typed than the roll used.
+    #[error("too many values in typed: {given} given, the roll used {used} ({order})")]
+    TooManyDice {
+        /// How many faces were typed.
+        given: usize,
+        /// How many the roll used.
+        used: usize,
+        /// The order faces are read in.
+        order: &'static str,
+    },
+    /// The system's randomness failed.
+    #[error("the dice could not be rolled: {0}")]
+    Dice(String),
+}
+
+impl SolunaOnceError {
+    /// The field at fault, where one is.
+    pub fn field(&self) -> Option<Field> {
+        match self {
+            Self::Pool(_) | Self::TooLargeForExact { .. } => Some(Field::Dice),
+            Self::Flips { field, .. } => Some(*field),
+            Self::NetFlips(_) => Some(Field::Flips),
+            Self::Skirmish(_) => Some(Field::Skirmish),
+            Self::TooFewDice { .. } | Self::NotAFace { .. } | Self::TooManyDice { .. } => {
+                Some(Field::Typed)
+            }
+            Self::Dice(_) => None,
+        }
+    }
+
+    /// A stable code for the API (`soluna-pool`, `dice-too-few`, …).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Pool(_) => "soluna-pool",
+            Self::Flips { .. } => "soluna-flips",
+            Self::NetFlips(_) => "soluna-net-flips",
+            Self::TooLargeForExact { .. } => "soluna-too-large-for-exact",
+            Self::Skirmish(_) => "soluna-skirmish",
+            Self::TooFewDice { .. } => "dice-too-few",
+            Self::NotAFace { .. } => "dice-not-a-face",
+            Self::TooManyDice { .. } => "dice-typed-unused",
+            Self::Dice(_) => "dice-source",
+        }
+    }
+
+    /// True when the input is at fault, false for a failure of the system's randomness.
+    pub fn is_bad_input(&self) -> bool {
+        !matches!(self, Self::Dice(_))
+    }
+
+    /// The message with the field named by `name` (the command line passes its flags);
+    /// a skirmish's refusal is the rules' words alone.
+    pub fn describe(&self, name: impl Fn(Field) -> String) -> String {
+        let text = self.to_string();
+        match self.field() {
+            Some(Field::Skirmish) | None => text,
+            Some(field) => text.replacen(field.name(), &name(field), 1),
+        }
+    }
+
+    fn from_app(e: AppError, order: &'static str) -> Self {
+        match e {
+            AppError::Dice(DiceError::Exhausted { given }) => Self::TooFewDice { given, order },
+            AppError::Dice(DiceError::OutOfRange {
+                value,
+                sides,
+                position,
+            }) => Self::NotAFace {
+                value,
+                position,
+                sides,
+            },
+            AppError::UnusedDice { given, used } => Self::TooManyDice { given, used, order },
+            other => Self::Dice(other.to_string()),
+        }
+    }
+}
+
+/// The pool and each side's flips, each checked against its field.
+fn spec(
+    dice: i64,
+    positive: (Field, i64),
+    negative: (Field, i64),
+) -> Result<TestSpec, SolunaOnceError> {
+    if !(1..=i64::from(MAX_DICE)).contains(&dice) {
+        return Err(SolunaOnceError::Pool(dice));
+    }
+    for (field, flips) in [positive, negative] {
+        if !(0..=i64::from(MAX_FLIPS)).contains(&flips) {
+            return Err(SolunaOnceError::Flips { field, flips });
+        }
+    }
+    // Checked above: the rules' own check cannot refuse it.
+    TestSpec::new(dice, positive.1, negative.1)
+        .map_err(|e| SolunaOnceError::Skirmish(e.to_string()))
+}
+
+/// A target to test against: a target number, armour, or both.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Target {
+    /// A target number the largest group must reach.
+    pub tn: Option<u32>,
+    /// Body armour (against every attack), when damage is asked for.
+    pub body: Option<u32>,
+    /// A shield (against every attack but melee).
+    pub shield: u32,
+    /// A melee attack (the shield does not count).
+    pub melee: bool,
+}
+
+impl Target {
+    fn armour(self) -> Option<Armour> {
+        self.body.map(|body| Armour {
+            body,
+            shield: self.shield,
+        })
+    }
+}
+
+/// One row of the odds table: a largest group, its chance and the chance of at least it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct LargestRow {
+    /// The size of the largest group.
+    pub largest: i64,
+    /// Exactly this size.
+    pub p: f64,
+    /// At least this size.
+    pub at_least: f64,
+}
+
+/// The exact odds of a Sol'una test (`solum odds soluna`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SolunaOddsView {
+    /// The pool.
+    pub dice: u32,
+    /// Net flips (the tester's positive).
+    pub flips: i32,
+    /// By size, the chance of the largest group.
+    pub largest: BTreeMap<i64, f64>,
+    /// The mean largest group.
+    pub mean: f64,
+    /// The chance of reaching the target number, when one was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub p_tn: Option<f64>,
+    /// By amount, the chance of the damage dealt through the armour, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub damage: Option<BTreeMap<i64, f64>>,
+    /// The table in text: each size with its chances (not serialized).
+    #[serde(skip)]
+    pub rows: Vec<LargestRow>,
+}
+
+/// The exact odds of a test of `dice` with `net_flips` (the tester's positive).
+pub fn soluna_odds(
+    dice: i64,
+    net_flips: i64,
+    target: Target,
+) -> Result<SolunaOddsView, SolunaOnceError> {
+    let max = i64::from(MAX_FLIPS);
+    // Checked before the sign is split: negating i64::MIN would wrap.
+    if !(-max..=max).contains(&net_flips) {
+        return Err(SolunaOnceError::NetFlips(net_flips));
+    }
+    let spec = spec(
+        dice,
+        (Field::Flips, net_flips.max(0)),
+        (Field::Flips, (-net_flips).max(0)),
+    )?;
+    let dist = largest_distribution(spec.dice, spec.net_flips).map_err(|e| match e {
+        SolunaError::TooLargeForExact(_) => SolunaOnceError::TooLargeForExact {
+            dice: spec.dice,
+            problem: e.to_string(),
+        },
+        e => SolunaOnceError::Skirmish(e.to_string()),
+    })?;
+    let by_value = |d: &solum_dice::Distribution| -> BTreeMap<i64, f64> {
+        d.outcomes()
+            .iter()
+            .map(|(k, p)| (*k, prob_to_f64(p)))
+            .collect()
+    };
+    let damage_dist = target
+        .armour()
+        .map(|a| dist.map(|g| i64::from(damage(g as u32, a, target.melee))));
+    Ok(SolunaOddsView {
+        dice: spec.dice,
+        flips: spec.net_flips,
+        largest: by_value(&dist),
+        mean: dist.mean(),
+        p_tn: target
+            .tn
+            .map(|tn| prob_to_f64(&dist.p_at_least(i64::from(tn)))),
+        damage: damage_dist.as_ref().map(by_value),
+        rows: dist
+            .outcomes()
+            .iter()
+            .map(|(k, p)| LargestRow {
+                largest: *k,
+                p: prob_to_f64(p),
+                at_least: prob_to_f64(&dist.p_at_least(*k)),
+            })
+            .collect(),
+    })
+}
+
+/// The order a test's typed faces are read in.
+pub const TEST_ORDER: &str = "values go: one per die of the pool";
+
+/// A test rolled (`solum roll soluna`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SolunaRollView {
+    /// The dice, the flips played and the largest group.
+    pub test: TestOutcome,
+    /// The largest group's size.
+    pub largest: u32,
+    /// Its face.
+    pub face: u32,
+    /// The damage through the armour, when given.
+    pub damage: Option<u32>,
+    /// Whether the target number was reached, when given.
+    pub passed: Option<bool>,
+    /// The generator's seed (none for typed dice).
+    pub seed: Option<u64>,
+}
+
+/// Rolls a test of `dice`, the tester's `flips` against the other side's `against_flips`.
+pub fn roll_soluna(
+    dice: i64,
+    flips: i64,
+    against_flips: i64,
+    target: Target,
+    source: Dice,
+) -> Result<SolunaRollView, SolunaOnceError> {
+    let spec = spec(
+        dice,
+        (Field::Flips, flips),
+        (Field::AgainstFlips, against_flips),
+    )?;
+    let (t, rolled) = crate::journal::roll(source, |d: &mut dyn DiceSource| roll_test(&spec, d))
+        .map_err(|e| SolunaOnceError::from_app(e, TEST_ORDER))?;
+    Ok(SolunaRollView {
+        largest: t.largest,
+        face: t.face,
+        damage: target.armour().map(|a| damage(t.largest, a, target.melee)),
+        passed: target.tn.map(|tn| target_number(t.largest, tn)),
+        test: t,
+        seed: rolled.seed,
+    })
+}
+
+/// The order a skirmish's typed faces are read in.
+pub const SKIRMISH_ORDER: &str = "values go: each attack's dice, in the order of the events";
+
+/// A skirmish fought from a file (`solum soluna skirmish FILE`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SkirmishOnceView {
+    /// The characters' names, by their number in the events.
+    pub names: Vec<String>,
+    /// What happened, phase by phase.
+    pub events: Vec<Event>,
+    /// The generator's seed (none for typed dice).
+    pub seed: Option<u64>,
+}
+
+/// Fights the skirmish a file's text describes (TOML: `[[character]]` tables) to its end.
+pub fn fight_skirmish(text: &str, source: Dice) -> Result<SkirmishOnceView, SolunaOnceError> {
+    let skirmish: SkirmishFile = toml::from_str(text)
+        .map_err(|e| SolunaOnceError::Skirmish(e.to_string().trim_end().to_owned()))?;
+    let mut characters = skirmish.character;
+    let names: Vec<String> = characters.iter().map(|c| c.name.clone()).collect();
+    let (events, rolled) = crate::journal::roll(source, |d: &mut dyn DiceSource| {
+        Ok(fight(&mut characters, d))
+    })
+    .map_err(|e| SolunaOnceError::from_app(e, SKIRMISH_ORDER))?;
+    let events = events.map_err(|e| SolunaOnceError::Skirmish(e.to_string()))?;
+    Ok(SkirmishOnceView {
+        names,
+        events,
+        seed: rolled.seed,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_dice_show_a_pair_one_time_in_six() {
+        let v = soluna_odds(2, 0, Target::default()).unwrap();
+        assert!((v.largest[&2] - 1.0 / 6.0).abs() < 1e-15);
+        assert!((v.largest[&1] - 5.0 / 6.0).abs() < 1e-15);
+        assert_eq!(v.rows[0].at_least, 1.0);
+        assert!(v.p_tn.is_none() && v.damage.is_none());
+        // One flip turns a die to a face beside it on the die: it makes the pair unless the
+        // two dice show opposite faces (6 of the 36 rolls).
+        let v = soluna_odds(2, 1, Target::default()).unwrap();
+        assert!((v.largest[&2] - 30.0 / 36.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn refusals_name_their_field() {
+        let e = soluna_odds(0, 0, Target::default()).unwrap_err();
+        assert_eq!(
+            e.describe(|f| format!("--{}", f.name())),
+            "--dice 0: 0 dice is not a pool, a Sol'una test rolls 1 to 1000 dice"
+        );
+        let e = roll_soluna(5, 0, -1, Target::default(), Dice::Seed(1)).unwrap_err();
+        assert_eq!(
+            e.describe(|f| format!("--{}", f.name().replace('_', "-"))),
+            "--against-flips -1: flips are 0 to 1000"
+        );
+        assert_eq!(
+            soluna_odds(5, i64::MIN, Target::default())
+                .unwrap_err()
+                .code(),
+            "soluna-net-flips"
+        );
+        assert_eq!(
+            soluna_odds(41, 0, Target::default()).unwrap_err().code(),
+            "soluna-too-large-for-exact"
+        );
+    }
+
+    #[test]
+    fn typed_faces_are_one_per_die() {
+        // 4 2 6 3 6: a pair of sixes; through body 2 in melee (the shield does not count),
+        // no damage.
+        let target = Target {
+            tn: Some(2),
+            body: Some(2),
+            shield: 2,
+            melee: true,
+        };
+        let v = roll_soluna(5, 0, 0, target, Dice::Typed(vec![4, 2, 6, 3, 6])).unwrap();
+        assert_eq!((v.largest, v.face), (2, 6));
+        assert_eq!(v.damage, Some(0));
+        assert_eq!(v.passed, Some(true));
+        let e = roll_soluna(2, 0, 0, target, Dice::Typed(vec![3])).unwrap_err();
+        assert_eq!(
+            e,
+            SolunaOnceError::TooFewDice {
+                given: 1,
+                order: TEST_ORDER
+            }
+        );
+    }
+}
