@@ -1409,9 +1409,7 @@ async fn use_reentry(
         ));
     }
     let Some(table) = tables::reentry_table(&req.token) else {
-        return Err(ApiError::forbidden(
-            "this re-entry link is unknown, used, or replaced by a newer one: ask for a new one",
-        ));
+        return Err(AppError::from(tables::ReentryRefusal::Unknown).into());
     };
     let db = state.database();
     let current = bearer(&headers);

@@ -1117,6 +1117,48 @@ async fn the_game_master_runs_the_tables_combat_and_everyone_reads_it() {
 }
 
 /// The campaign file of a test server, for a test to age a session as time would.
+/// `GET /api/combat` of the largest combat (200 fighters, `MAX_FIGHTERS`) stays small: the
+/// ranges list only the pairs a line moved away from nearby (S7's start), not all 19,900
+/// pairs (which took 1.1 MB). The bound: 200 fighters and the acting hero's options (a
+/// move closer and a move away per foe, plus its attacks) at well under 1 KB each.
+#[tokio::test]
+async fn the_combat_view_of_two_hundred_fighters_lists_only_the_ranges_that_moved() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    assert_eq!(
+        s.post("/api/characters", &gm, hero("Nick")).await.status,
+        StatusCode::CREATED
+    );
+    let started = s.post("/api/combat", &gm, json!({ "name": "horde" })).await;
+    assert_eq!(started.status, StatusCode::CREATED, "{}", started.text());
+    for line in [
+        "hero Nick",
+        "foe orc*100",
+        "foe wolf*99",
+        "place Nick orc-1 engaged",
+        "place Nick wolf-99 far",
+        "ambush heroes",
+    ] {
+        let a = s
+            .post("/api/combat/line", &gm, json!({ "line": line }))
+            .await;
+        assert_eq!(a.status, StatusCode::OK, "{line}: {}", a.text());
+    }
+    let answer = s.get("/api/combat", &gm).await;
+    let bytes = answer.text().len();
+    let status = answer.json()["combat"].clone();
+    assert_eq!(status["fighters"].as_array().unwrap().len(), 200);
+    assert_eq!(status["range_default"], "nearby");
+    assert_eq!(
+        status["ranges"],
+        json!([
+            { "a": "Nick", "b": "orc-1", "band": "engaged" },
+            { "a": "Nick", "b": "wolf-99", "band": "far" },
+        ])
+    );
+    assert!(bytes < 200 * 1024, "{bytes} bytes");
+}
+
 fn campaign_file(s: &Server) -> std::path::PathBuf {
     s._dir.path().join("campaign.solum")
 }

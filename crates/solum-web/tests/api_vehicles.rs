@@ -263,6 +263,49 @@ async fn refusals_name_the_rule_and_the_field() {
         StatusCode::OK,
     )
     .await;
+    // Her own character against another member's: refused, saying which side and who rolls
+    // it (S18 leaves the opposing pilot's background to whoever plays it); with that pilot
+    // typed as a pool it is hers to roll, and the game master rolls both characters.
+    s.ok("/api/characters", &pia, hero("Vex"), StatusCode::CREATED)
+        .await;
+    let bo = s.player(&gm, "Bo").await;
+    s.ok("/api/characters", &bo, hero("Rook"), StatusCode::CREATED)
+        .await;
+    let before = s.entries(&gm).await.len();
+    for against in ["Rook", "Nick"] {
+        let a = s
+            .post(
+                "/api/vehicles/chase",
+                &pia,
+                json!({"character": "Vex", "against_character": against}),
+            )
+            .await;
+        assert_eq!(a.status, StatusCode::FORBIDDEN, "{against}: {}", a.text());
+        assert!(
+            a.text()
+                .contains(&format!("{against} is not your character"))
+                && a.text().contains("opposing pilot"),
+            "{}",
+            a.text()
+        );
+    }
+    assert_eq!(s.entries(&gm).await.len(), before, "nothing journaled");
+    s.ok(
+        "/api/vehicles/chase",
+        &pia,
+        json!({"character": "Vex", "against_pilot": 2}),
+        StatusCode::OK,
+    )
+    .await;
+    let v = s
+        .ok(
+            "/api/vehicles/chase",
+            &gm,
+            json!({"character": "Vex", "against_character": "Rook"}),
+            StatusCode::OK,
+        )
+        .await;
+    assert_eq!(v["against_character"], "Rook");
 }
 
 #[tokio::test]

@@ -723,6 +723,32 @@ fn a_table_in_two_browsers() {
     );
     only_refusals(&pia, "the player", &[]);
 
+    // The same link a second time (her session set aside for it): the page says it was
+    // used, where the button was, and offers no button that would send it again.
+    let session = pia.eval(
+        "const t = localStorage.getItem('solum.token'); localStorage.removeItem('solum.token'); return t",
+    );
+    pia.go(&reentry);
+    pia.wait_for(
+        "the form that signs in again",
+        "return !document.getElementById('back').hidden",
+    );
+    pia.click(&pia.find("#back button:not([type=button])"));
+    pia.wait_for(
+        "the refusal that says the link was used",
+        "const f = document.getElementById('back'); const e = f.querySelector('.error'); return f.dataset.refused === 'reentry-used' && e && !e.hidden && e.textContent.includes('already used') && f.querySelector('button:not([type])').hidden",
+    );
+    pia.screenshot(&shots.join("10b-phone-reentry-used.png"));
+    only_refusals(&pia, "the player", &["403 /api/reentry"]);
+    pia.eval(&format!(
+        "localStorage.setItem('solum.token', {session}); return true"
+    ));
+    pia.go(&url);
+    pia.wait_for(
+        "back at the table as Pia",
+        "return !document.getElementById('table').hidden && document.getElementById('who').textContent === 'Pia (player)' && document.getElementById('conn').textContent === 'live'",
+    );
+
     // The game master re-invites Pia from the menu (a re-entry link for her). Opened in the
     // game master's own browser, signed in at The Reach: the page asks before switching,
     // and staying keeps her session.

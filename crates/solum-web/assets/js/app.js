@@ -287,6 +287,13 @@ function setupSignin() {
     try {
       return await signedIn(await ctx.api("POST", "/reentry", { token }));
     } catch (err) {
+      // An unknown, used, expired or revoked link never works again: the answer says which,
+      // and the button that would send it once more goes.
+      if (String(err.code || "").startsWith("reentry-")) {
+        $("back").dataset.refused = err.code;
+        $("back").querySelector("button:not([type])").hidden = true;
+        throw err;
+      }
       if (err.code !== "session-held") throw err;
       const here = held ? held.table_name : "another table";
       const ok = await ctx.confirm(
