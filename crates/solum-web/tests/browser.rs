@@ -452,6 +452,12 @@ fn a_table_in_two_browsers() {
     );
     assert_eq!(text_of(&pia, "#who"), "Pia (player)");
     assert_eq!(text_of(&pia, "#members"), "Ada (GM), Pia");
+    // The game master's header follows the live stream: Pia is at the table, present, in
+    // seconds (the header's own re-read of the members comes once a minute only).
+    gm.wait_for(
+        "Pia present in the game master's header",
+        "return document.getElementById('members').textContent === 'Ada (GM), Pia' && document.querySelectorAll('#members .member.present').length === 2",
+    );
     assert_eq!(text_of(&pia, "#scene-title"), "The docks — find Ida");
     assert_eq!(
         pia.eval("return document.querySelectorAll('.gm-only:not([hidden])').length"),
@@ -701,6 +707,11 @@ fn a_table_in_two_browsers() {
         "return !document.getElementById('signin').hidden && localStorage.getItem('solum.token') === null",
     );
     only_refusals(&pia, "the player", &[]);
+    // Her streams ended with her session: the game master sees her away.
+    gm.wait_for(
+        "Pia away in the game master's header",
+        "return document.getElementById('members').textContent === 'Ada (GM), Pia (away)' && document.querySelector('#members .member.away') !== null",
+    );
     let status = pia.eval(&format!(
         "const r = new XMLHttpRequest(); r.open('GET', '/api/me', false); r.setRequestHeader('Authorization', 'Bearer ' + {token}); r.send(); return r.status"
     ));
