@@ -263,9 +263,18 @@ async fn refusals_name_the_rule_and_the_field() {
         StatusCode::OK,
     )
     .await;
-    // Her own character against another member's: refused, saying which side and who rolls
-    // it (S18 leaves the opposing pilot's background to whoever plays it); with that pilot
-    // typed as a pool it is hers to roll, and the game master rolls both characters.
+}
+
+/// A player's own character against another member's: refused, saying which side and who
+/// rolls it (S18 leaves the opposing pilot's background to whoever plays it); with that
+/// pilot typed as a pool it is hers to roll, and the game master rolls both characters.
+#[tokio::test]
+async fn a_player_names_only_their_own_characters_as_either_pilot() {
+    let s = server();
+    let gm = s.table("T", "Ada").await;
+    s.ok("/api/characters", &gm, hero("Nick"), StatusCode::CREATED)
+        .await;
+    let pia = s.player(&gm, "Pia").await;
     s.ok("/api/characters", &pia, hero("Vex"), StatusCode::CREATED)
         .await;
     let bo = s.player(&gm, "Bo").await;

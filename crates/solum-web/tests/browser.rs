@@ -24,7 +24,7 @@ use std::path::Path;
 use kit::{
     CHROMEDRIVER, CHROMIUM, ENTER, axe, axe_source, failed_requests, js, set, shots, start_server,
 };
-use serde_json::{Value, json};
+use serde_json::json;
 use webdriver::{Browser, Driver};
 
 const RIGHT: &str = "\u{E014}";

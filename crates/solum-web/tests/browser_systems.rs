@@ -156,13 +156,33 @@ fn the_sibling_systems_fights_by_clicking_at_two_sizes() {
         "the table",
         "return !document.getElementById('table').hidden && document.getElementById('conn').textContent === 'live'",
     );
+    classic_fights(&pia, &shots);
+    a_played_skirmish(&gm, &pia, &shots);
+    sol_encounters_and_sessions(&gm, &pia);
+    // 4. axe on the new sections, desktop and phone.
+    let mut found = Vec::new();
+    for (who, b) in [("desktop", &gm), ("phone", &pia)] {
+        for system in ["classic", "soluna", "sol"] {
+            set(b, "#sibling-system select[name=system]", system);
+            for v in axe(b, &source) {
+                found.push(format!("{who} {system}: {v}"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+    only_refusals(&gm, "the game master", &[]);
+    only_refusals(&pia, "the player", &[]);
+}
 
+/// The original: the player rolls two heroes by the rules (C1) and fights a Goblin of the
+/// book with each.
+fn classic_fights(pia: &Browser, shots: &Path) {
     // 1. The original: Pia rolls two heroes by the rules (C1) and fights a Goblin of the
     // book with each: Brak taking every hit on his hit points, Cora answering each hit.
-    systems(&pia, "classic");
+    systems(pia, "classic");
     for name in ["Brak", "Cora"] {
-        set(&pia, "#classic-new input[name=name]", name);
-        press(&pia, "#classic-new button");
+        set(pia, "#classic-new input[name=name]", name);
+        press(pia, "#classic-new button");
         pia.wait_for(
             "the hero in the fight's hero list",
             &format!(
@@ -171,19 +191,19 @@ fn the_sibling_systems_fights_by_clicking_at_two_sizes() {
             ),
         );
     }
-    let brak = hero_sheet(&pia, "Brak");
+    let brak = hero_sheet(pia, "Brak");
     let (body, hp) = (
         u32::try_from(brak["body"].as_u64().unwrap()).unwrap(),
         i32::try_from(brak["hit_points"].as_u64().unwrap()).unwrap(),
     );
-    set(&pia, "#classic-fight-start select[name=hero]", "Brak");
-    set(&pia, "#classic-fight-start input[name=foes]", "Goblin");
+    set(pia, "#classic-fight-start select[name=hero]", "Brak");
+    set(pia, "#classic-fight-start input[name=foes]", "Goblin");
     set(
-        &pia,
+        pia,
         "#classic-fight-start select[name=policy]",
         "hit-points",
     );
-    press(&pia, "#classic-fight-start button");
+    press(pia, "#classic-fight-start button");
     pia.wait_for(
         "Brak's fight, over at once (every hit on his hit points)",
         "const t = document.querySelector('#classic-fight .fight-state').textContent; return t.includes('against Goblin') && t.includes('Fight over')",
@@ -193,7 +213,7 @@ fn the_sibling_systems_fights_by_clicking_at_two_sizes() {
     // Body dice against the goblin's one die, a tie nothing (C2).
     let (w, l) = (p_best_die_wins(body, 1), p_best_die_wins(1, body));
     let p = 1.0 - (l / (w + l)).powi(hp);
-    let state = text_of(&pia, "#classic-fight .fight-state");
+    let state = text_of(pia, "#classic-fight .fight-state");
     assert!(
         state.contains(&format!(
             "Chance to win this duel, worked out when it began: {:.2}%",
@@ -204,27 +224,27 @@ fn the_sibling_systems_fights_by_clicking_at_two_sizes() {
     pia.screenshot(&shots.join("systems-1-phone-classic-fight.png"));
 
     // Cora: each hit she takes waits for Pia's answer (C2: Body or a hit point).
-    set(&pia, "#classic-fight-start select[name=hero]", "Cora");
+    set(pia, "#classic-fight-start select[name=hero]", "Cora");
     pia.wait_for(
         "no fight for Cora yet",
         "return document.querySelector('#classic-fight .fight-state').textContent.includes('No fight')",
     );
-    set(&pia, "#classic-fight-start input[name=foes]", "Goblin");
-    set(&pia, "#classic-fight-start select[name=policy]", "");
-    press(&pia, "#classic-fight-start button");
+    set(pia, "#classic-fight-start input[name=foes]", "Goblin");
+    set(pia, "#classic-fight-start select[name=policy]", "");
+    press(pia, "#classic-fight-start button");
     pia.wait_for(
         "Cora's fight",
         "return document.querySelector('#classic-fight .fight-state').textContent.includes('against Goblin')",
     );
     let mut answered = 0;
     for _ in 0..100 {
-        let t = text_of(&pia, "#classic-fight .fight-state");
+        let t = text_of(pia, "#classic-fight .fight-state");
         if t.contains("Fight over") {
             break;
         }
         if t.contains("lose a hit point or a point of Body") {
             pia.screenshot(&shots.join("systems-2-phone-classic-hit.png"));
-            press_text(&pia, "#classic-fight button", "Lose a hit point");
+            press_text(pia, "#classic-fight button", "Lose a hit point");
             answered += 1;
             pia.wait_for(
                 "the answer taken",
@@ -236,10 +256,10 @@ fn the_sibling_systems_fights_by_clicking_at_two_sizes() {
         }
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
-    let state = text_of(&pia, "#classic-fight .fight-state");
+    let state = text_of(pia, "#classic-fight .fight-state");
     assert!(state.contains("Fight over"), "{state}");
     // Every hit answered cost Cora a hit point; the sheet shows what the fight left.
-    let cora = hero_sheet(&pia, "Cora");
+    let cora = hero_sheet(pia, "Cora");
     assert!(
         state.contains(&format!(
             "Cora: Body {}, HP {}",
@@ -256,25 +276,28 @@ fn the_sibling_systems_fights_by_clicking_at_two_sizes() {
         ),
     );
     pia.screenshot(&shots.join("systems-2-phone-classic-over.png"));
-    only_refusals(&pia, "the player", &[]);
+    only_refusals(pia, "the player", &[]);
+}
 
+/// Sol'una: a skirmish both play (U5), each for their own character.
+fn a_played_skirmish(gm: &Browser, pia: &Browser, shots: &Path) {
     // 2. Sol'una: Pia's Csen (two ranged dice, no flips) and the game master's Rook (Body
     // 1, 3 hit points), a skirmish both play.
-    systems(&pia, "soluna");
-    set(&pia, "#soluna-new input[name=name]", "Csen");
-    set(&pia, "#soluna-new input[name=ranged]", "2");
-    set(&pia, "#soluna-new input[name=flips]", "0");
-    press(&pia, "#soluna-new button");
+    systems(pia, "soluna");
+    set(pia, "#soluna-new input[name=name]", "Csen");
+    set(pia, "#soluna-new input[name=ranged]", "2");
+    set(pia, "#soluna-new input[name=flips]", "0");
+    press(pia, "#soluna-new button");
     pia.wait_for(
         "Csen in the list",
         "return document.getElementById('sibling-characters').textContent.includes('Csen')",
     );
-    systems(&gm, "soluna");
-    set(&gm, "#soluna-new input[name=name]", "Rook");
-    set(&gm, "#soluna-new input[name=side]", "moon");
-    set(&gm, "#soluna-new input[name=ranged]", "2");
-    set(&gm, "#soluna-new input[name=flips]", "0");
-    press(&gm, "#soluna-new button");
+    systems(gm, "soluna");
+    set(gm, "#soluna-new input[name=name]", "Rook");
+    set(gm, "#soluna-new input[name=side]", "moon");
+    set(gm, "#soluna-new input[name=ranged]", "2");
+    set(gm, "#soluna-new input[name=flips]", "0");
+    press(gm, "#soluna-new button");
     gm.wait_for(
         "both in the skirmish's list",
         "const t = document.querySelector('#soluna-skirmish-start').textContent; return t.includes('Csen') && t.includes('Rook')",
@@ -284,7 +307,7 @@ fn the_sibling_systems_fights_by_clicking_at_two_sizes() {
         pia.eval("return document.getElementById('soluna-skirmish-start').hidden"),
         Value::Bool(true)
     );
-    press(&gm, "#soluna-skirmish-start button");
+    press(gm, "#soluna-skirmish-start button");
     gm.wait_for(
         "the skirmish",
         "return document.querySelector('#soluna-skirmish .skirmish-state').textContent.includes('Waiting for')",
@@ -306,12 +329,12 @@ fn the_sibling_systems_fights_by_clicking_at_two_sizes() {
         "Csen shoots Rook — damage 16.67%, out 0.00%"
     );
     pia.screenshot(&shots.join("systems-3-phone-skirmish.png"));
-    press_text(&pia, "#soluna-skirmish button.choice", "Csen shoots Rook");
+    press_text(pia, "#soluna-skirmish button.choice", "Csen shoots Rook");
     gm.wait_for(
         "only Rook waits",
         "const t = document.querySelector('#soluna-skirmish .skirmish-state').textContent; return t.includes('Waiting for: Rook')",
     );
-    press_text(&gm, "#soluna-skirmish button.choice", "Rook shoots Csen");
+    press_text(gm, "#soluna-skirmish button.choice", "Rook shoots Csen");
     // The last decision in: the phase is rolled, its events shown to both.
     for b in [&gm, &pia] {
         b.wait_for(
@@ -320,44 +343,33 @@ fn the_sibling_systems_fights_by_clicking_at_two_sizes() {
         );
     }
     gm.screenshot(&shots.join("systems-4-desktop-skirmish.png"));
-    only_refusals(&gm, "the game master", &[]);
-    only_refusals(&pia, "the player", &[]);
+    only_refusals(gm, "the game master", &[]);
+    only_refusals(pia, "the player", &[]);
+}
 
+/// Project Sol: the game master's new encounter and session (P3); a player has neither.
+fn sol_encounters_and_sessions(gm: &Browser, pia: &Browser) {
     // 3. Project Sol: the game master's new encounter and session; a player has neither.
-    systems(&gm, "sol");
-    set(&gm, "#sol-new input[name=name]", "Malcolm");
-    press(&gm, "#sol-new button");
+    systems(gm, "sol");
+    set(gm, "#sol-new input[name=name]", "Malcolm");
+    press(gm, "#sol-new button");
     gm.wait_for(
         "Malcolm in the sessions' picker",
         "const s = document.querySelector('#sol-sessions select'); return s && [...s.options].some(o => o.value === 'Malcolm')",
     );
-    press_text(&gm, "#sol-sessions button", "New encounter");
+    press_text(gm, "#sol-sessions button", "New encounter");
     gm.wait_for(
         "the encounter",
         "return document.querySelector('#sol-sessions .result-line').textContent === 'Malcolm: a new encounter'",
     );
-    press_text(&gm, "#sol-sessions button", "New session");
+    press_text(gm, "#sol-sessions button", "New session");
     gm.wait_for(
         "the session",
         "return document.querySelector('#sol-sessions .result-line').textContent.startsWith('Malcolm: a new session')",
     );
-    systems(&pia, "sol");
+    systems(pia, "sol");
     assert_eq!(
         pia.eval("return document.getElementById('sol-sessions').hidden"),
         Value::Bool(true)
     );
-
-    // 4. axe on the new sections, desktop and phone.
-    let mut found = Vec::new();
-    for (who, b) in [("desktop", &gm), ("phone", &pia)] {
-        for system in ["classic", "soluna", "sol"] {
-            set(b, "#sibling-system select[name=system]", system);
-            for v in axe(b, &source) {
-                found.push(format!("{who} {system}: {v}"));
-            }
-        }
-    }
-    assert!(found.is_empty(), "{found:#?}");
-    only_refusals(&gm, "the game master", &[]);
-    only_refusals(&pia, "the player", &[]);
 }

@@ -402,7 +402,8 @@ export const refresh = ctx.coalesce(async () => {
 /** Adds the fights' sections to the Other systems panel. */
 export function mount(panel) {
   root = panel;
-  panel.append(classicFight(), solunaSkirmish(), solSessions());
+  // Beside the rolls, above the forms that make new characters.
+  panel.querySelector(".result").after(classicFight(), solunaSkirmish(), solSessions());
   ctx.applyRole(panel);
   loadSkirmish().catch((err) => ctx.showError(skirmishBox, err));
 }
