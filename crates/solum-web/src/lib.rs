@@ -12,6 +12,7 @@ mod heavy;
 mod live;
 mod page;
 mod routes_page;
+mod sol_routes;
 mod unthrottled;
 mod vehicles;
 mod writer;
@@ -360,6 +361,7 @@ pub fn app(state: AppState) -> Router {
         .route("/events", get(live::events))
         .route("/openapi.json", get(page::openapi))
         .merge(routes_page::routes())
+        .merge(sol_routes::routes())
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such endpoint") })
         .method_not_allowed_fallback(|| async {
             ApiError::new(

@@ -158,7 +158,7 @@ fn the_sibling_systems_fights_by_clicking_at_two_sizes() {
     );
     classic_fights(&pia, &shots);
     a_played_skirmish(&gm, &pia, &shots);
-    sol_encounters_and_sessions(&gm, &pia);
+    sol_training_and_sessions(&gm, &pia);
     // 4. axe on the new sections, desktop and phone.
     let mut found = Vec::new();
     for (who, b) in [("desktop", &gm), ("phone", &pia)] {
@@ -347,16 +347,44 @@ fn a_played_skirmish(gm: &Browser, pia: &Browser, shots: &Path) {
     only_refusals(pia, "the player", &[]);
 }
 
-/// Project Sol: the game master's new encounter and session (P3); a player has neither.
-fn sol_encounters_and_sessions(gm: &Browser, pia: &Browser) {
-    // 3. Project Sol: the game master's new encounter and session; a player has neither.
-    systems(gm, "sol");
-    set(gm, "#sol-new input[name=name]", "Malcolm");
-    press(gm, "#sol-new button");
-    gm.wait_for(
-        "Malcolm in the sessions' picker",
-        "const s = document.querySelector('#sol-sessions select'); return s && [...s.options].some(o => o.value === 'Malcolm')",
+/// Project Sol: the player trains her character's skill (P3: the next rank, cost rating the
+/// new rank × 2, once a session); a second training in the same session is refused where
+/// it was asked; the game master's new session allows it again; the reward of Edge and the
+/// new encounter are the game master's.
+fn sol_training_and_sessions(gm: &Browser, pia: &Browser) {
+    systems(pia, "sol");
+    set(pia, "#sol-new input[name=name]", "Malcolm");
+    set(pia, "#sol-new input[name=skills]", "Etiquette 2");
+    press(pia, "#sol-new button");
+    pia.wait_for(
+        "Malcolm in the training's picker",
+        "const s = document.querySelector('#sol-sessions select[name=sol-who]'); return s && [...s.options].some(o => o.value === 'Malcolm') && document.querySelector('#sol-sessions select[name=sol-skill]').value === 'Etiquette'",
     );
+    assert_eq!(
+        pia.eval("return document.querySelector('#sol-sessions .sol-gm').hidden"),
+        Value::Bool(true)
+    );
+    press_text(pia, "#sol-sessions button", "Train the next rank");
+    pia.wait_for(
+        "Etiquette 3",
+        "return document.querySelector('#sol-sessions .result-line').textContent === 'Malcolm: Etiquette trained to 3 ranks (cost rating 6)'",
+    );
+    press_text(pia, "#sol-sessions button", "Train the next rank");
+    pia.wait_for(
+        "the second training refused in place",
+        "const e = document.querySelector('#sol-sessions > .error'); return e && !e.hidden && e.textContent.length > 0",
+    );
+    only_refusals(
+        pia,
+        "the player",
+        &["422 /api/sol/characters/Malcolm/train"],
+    );
+    systems(gm, "sol");
+    gm.wait_for(
+        "Malcolm in the game master's picker",
+        "const s = document.querySelector('#sol-sessions select[name=sol-who]'); return s && [...s.options].some(o => o.value === 'Malcolm')",
+    );
+    set(gm, "#sol-sessions select[name=sol-who]", "Malcolm");
     press_text(gm, "#sol-sessions button", "New encounter");
     gm.wait_for(
         "the encounter",
@@ -367,9 +395,9 @@ fn sol_encounters_and_sessions(gm: &Browser, pia: &Browser) {
         "the session",
         "return document.querySelector('#sol-sessions .result-line').textContent.startsWith('Malcolm: a new session')",
     );
-    systems(pia, "sol");
-    assert_eq!(
-        pia.eval("return document.getElementById('sol-sessions').hidden"),
-        Value::Bool(true)
+    press_text(pia, "#sol-sessions button", "Train the next rank");
+    pia.wait_for(
+        "Etiquette 4, the error gone",
+        "const e = document.querySelector('#sol-sessions > .error'); return document.querySelector('#sol-sessions .result-line').textContent === 'Malcolm: Etiquette trained to 4 ranks (cost rating 8)' && (!e || e.hidden)",
     );
 }

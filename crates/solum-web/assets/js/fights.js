@@ -2,8 +2,8 @@
 // of a hero against foes of its book (C2, C3: each exchange with its exact odds, a hit that
 // waits for Body-or-hit-point, fleeing), the played Sol'una skirmish (U5: each waiting
 // character's options as buttons with their odds, the phases rolled when nobody's decision
-// is missing), and Project Sol's new encounter and new session (P3). Each acts through the
-// existing routes; the rules and the journal are the server's.
+// is missing), and Project Sol's training, reward of Edge, new encounter and new session
+// (P3). Each acts through the API's routes; the rules and the journal are the server's.
 import { ctx } from "./ctx.js";
 
 const el = (t, x, c) => ctx.el(t, x, c);
@@ -349,30 +349,48 @@ function solunaSkirmish() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Project Sol: a new encounter, a new session (game master).
+// Project Sol: training a skill (P3, the character's player or the game master), and the
+// game master's reward of Edge, new encounter and new session.
 
 let solBox = null;
 
-function solSessions() {
-  solBox = el("section", undefined, "sys sys-sol sub-panel gm-only");
+function solSkills() {
+  const name = solBox.querySelector("select[name=sol-who]").value;
+  const c = siblings.sol.find((x) => x.sheet.name === name);
+  ctx.fillSelect(solBox.querySelector("select[name=sol-skill]"), c ? c.sheet.skills.map((k) => k.name + "") : []);
+  for (const node of solBox.querySelectorAll(".sol-gm")) node.hidden = !(ctx.me && ctx.me.gm);
+}
+
+function solTraining() {
+  solBox = el("section", undefined, "sys sys-sol sub-panel");
   solBox.id = "sol-sessions";
   solBox.setAttribute("aria-labelledby", "sol-sessions-title");
-  const h = el("h3", "Encounters and sessions (P3)");
+  const h = el("h3", "Training, Edge and sessions (P3)");
   h.id = "sol-sessions-title";
   const who = select("sol-who", []);
+  const skill = select("sol-skill", []);
+  who.addEventListener("change", solSkills);
   const done = el("p", "", "result-line");
   done.setAttribute("role", "status");
-  const call = (what, text) => act(solBox, async () => {
+  const call = (what, body, text) => act(solBox, async () => {
     const name = who.value;
-    await ctx.api("POST", "/sol/characters/" + encodeURIComponent(name) + "/" + what, undefined);
-    done.textContent = name + ": " + text;
+    const v = await ctx.api("POST", "/sol/characters/" + encodeURIComponent(name) + "/" + what, body);
+    done.textContent = name + ": " + text(v);
   });
+  const train = button("Train the next rank", () => call("train", { skill: skill.value }, (v) => v.trained.skill + " trained to " + v.trained.ranks + " ranks (cost rating " + v.trained.cost + ")"));
+  const gm = el("div", undefined, "choices sol-gm");
+  gm.append(
+    button("Reward a point of Edge", () => call("reward", undefined, (v) => "Edge " + v.edge.points + " of " + v.edge.attribute), "secondary"),
+    button("New encounter", () => call("encounter", undefined, () => "a new encounter"), "secondary"),
+    button("New session", () => call("session", undefined, () => "a new session: Edge refreshed, training allowed"), "secondary"),
+  );
   solBox.append(
     h,
-    el("p", "A new encounter lets a character earn a progress point again; a new session refreshes Edge and allows training."),
+    el("p", "One training a session: the next rank of a skill, its cost rating the new rank × 2, its progress cleared. A new encounter lets a skill earn a progress point again; a new session refreshes Edge and allows training."),
     labelled("Character", who),
-    button("New encounter", () => call("encounter", "a new encounter")),
-    button("New session", () => call("session", "a new session: Edge refreshed"), "secondary"),
+    labelled("Skill", skill),
+    train,
+    gm,
     done,
   );
   return solBox;
@@ -388,7 +406,8 @@ export function update(next) {
   const before = fightForm.elements.hero.value;
   ctx.fillSelect(fightForm.elements.hero, heroes);
   if (fightForm.elements.hero.value !== before || !fightView) loadFight().catch((err) => ctx.showError(fightBox, err));
-  ctx.fillSelect(solBox.querySelector("select"), siblings.sol.map((c) => c.sheet.name));
+  ctx.fillSelect(solBox.querySelector("select[name=sol-who]"), siblings.sol.filter(mine).map((c) => c.sheet.name));
+  solSkills();
   drawStartList();
   drawSkirmish();
 }
@@ -403,7 +422,7 @@ export const refresh = ctx.coalesce(async () => {
 export function mount(panel) {
   root = panel;
   // Beside the rolls, above the forms that make new characters.
-  panel.querySelector(".result").after(classicFight(), solunaSkirmish(), solSessions());
+  panel.querySelector(".result").after(classicFight(), solunaSkirmish(), solTraining());
   ctx.applyRole(panel);
   loadSkirmish().catch((err) => ctx.showError(skirmishBox, err));
 }
