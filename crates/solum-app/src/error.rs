@@ -179,6 +179,9 @@ pub enum AppError {
     /// A vehicle roll refused by a rule or for its input (S10): the field and why, as data.
     #[error(transparent)]
     Vehicle(#[from] crate::vehicles::VehicleError),
+    /// A re-entry link that cannot be used, saying why (unknown, used, expired, revoked).
+    #[error(transparent)]
+    Reentry(#[from] crate::tables::ReentryRefusal),
     /// A fight simulation refused for its input or its size.
     #[error(transparent)]
     Simulation(#[from] crate::fight_odds::SimRefusal),
@@ -199,6 +202,7 @@ impl AppError {
         match self {
             Self::SessionHeld { .. } => Some("session-held"),
             Self::Vehicle(v) => Some(v.code()),
+            Self::Reentry(r) => Some(r.code()),
             Self::Simulation(s) => Some(s.code()),
             _ => None,
         }
@@ -228,7 +232,7 @@ impl AppError {
             | Self::NoSuchInvite(_)
             | Self::Vehicle(_)
             | Self::Simulation(_) => ErrorKind::BadInput,
-            Self::Invite(_) => ErrorKind::Forbidden,
+            Self::Invite(_) | Self::Reentry(_) => ErrorKind::Forbidden,
             Self::SessionHeld { .. } => ErrorKind::Conflict,
             Self::UnreadableEntry { .. } => ErrorKind::Internal,
             Self::Forbidden(_) => ErrorKind::Forbidden,

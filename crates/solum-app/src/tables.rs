@@ -384,6 +384,65 @@ fn reentry_key(member: i64) -> String {
     format!("reentry.{member}")
 }
 
+/// The setting that remembers a member's last links that can no longer be used (`u:HASH`
+/// used, `r:HASH` revoked by a newer link), so a refusal can say which; at most
+/// [`REENTRY_PAST`] of them, newest last.
+fn reentry_past_key(member: i64) -> String {
+    format!("reentry.{member}.past")
+}
+
+/// How many of a member's past re-entry links are remembered (older ones read as unknown).
+pub const REENTRY_PAST: usize = 8;
+
+/// Why a re-entry link was refused: each a stable code (`reentry-unknown`, `reentry-used`,
+/// `reentry-expired`, `reentry-revoked`) the page acts on, and a sentence for the member.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReentryRefusal {
+    /// Not a link this table made (or too old to be remembered).
+    #[error(
+        "this re-entry link is unknown here: check that it was copied whole, or ask for a new one"
+    )]
+    Unknown,
+    /// Already used once (a link signs in once).
+    #[error("this re-entry link was already used (a link signs in once): ask for a new one")]
+    Used,
+    /// Past its time ([`REENTRY_SECONDS`]).
+    #[error("this re-entry link expired at {0}: ask for a new one")]
+    Expired(String),
+    /// Replaced by a newer link for the same member.
+    #[error("this re-entry link was replaced by a newer one: use the newest, or ask for a new one")]
+    Revoked,
+}
+
+impl ReentryRefusal {
+    /// The stable code of the refusal.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Unknown => "reentry-unknown",
+            Self::Used => "reentry-used",
+            Self::Expired(_) => "reentry-expired",
+            Self::Revoked => "reentry-revoked",
+        }
+    }
+}
+
+/// Remembers a link that can no longer be used (`mark` `u` used, `r` revoked).
+fn remember_past<S: CampaignStore>(
+    store: &mut S,
+    member: i64,
+    mark: char,
+    hash: &str,
+) -> Result<(), AppError> {
+    let key = reentry_past_key(member);
+    let kept = store.meta(&key)?.unwrap_or_default();
+    let mut past: Vec<&str> = kept.split_whitespace().collect();
+    let entry = format!("{mark}:{hash}");
+    past.push(&entry);
+    let skip = past.len().saturating_sub(REENTRY_PAST);
+    store.set_meta(&key, &past[skip..].join(" "))?;
+    Ok(())
+}
+
 /// The table a re-entry token is for, read from the token (`None`: no token of ours). The
 /// server opens that table's store to [`redeem_reentry`] it.
 pub fn reentry_table(token: &str) -> Option<i64> {
@@ -427,6 +486,13 @@ pub fn reentry_at<S: CampaignStore + TableStore>(
         })?;
     let token = format!("{}.{}.{}", member.table, member.id, new_token()?);
     let expires = at.as_second().saturating_add(REENTRY_SECONDS);
+    // The link this one replaces is remembered as revoked, so its refusal says so.
+    if let Some(old) = store.meta(&reentry_key(member.id))?
+        && let Some((hash, _)) = old.split_once(' ')
+    {
+        let hash = hash.to_owned();
+        remember_past(store, member.id, 'r', &hash)?;
+    }
     store.set_meta(
         &reentry_key(member.id),
         &format!("{} {expires}", token_hash(&token)),
@@ -467,34 +533,40 @@ pub fn redeem_reentry_at<S: CampaignStore + TableStore>(
             table_name: held.table_name,
         });
     }
-    let unknown = || {
-        AppError::Forbidden(
-            "this re-entry link is unknown, used, or replaced by a newer one: ask for a new one"
-                .into(),
-        )
-    };
+    let unknown = || AppError::from(ReentryRefusal::Unknown);
     let table = reentry_table(token).ok_or_else(unknown)?;
     let member: i64 = token
         .split('.')
         .nth(1)
         .and_then(|m| m.parse().ok())
         .ok_or_else(unknown)?;
+    let hashed = token_hash(token);
     let kept = store.meta(&reentry_key(member))?.unwrap_or_default();
-    let Some((hash, expires)) = kept.split_once(' ') else {
-        return Err(unknown());
+    let live = kept
+        .split_once(' ')
+        .filter(|(hash, _)| *hash == hashed)
+        .map(|(_, expires)| expires);
+    let Some(expires) = live else {
+        // Not the member's live link: one it had, or none of ours.
+        let past = store.meta(&reentry_past_key(member))?.unwrap_or_default();
+        let refusal = past
+            .split_whitespace()
+            .rev()
+            .find_map(|e| match e.split_once(':') {
+                Some(("u", h)) if h == hashed => Some(ReentryRefusal::Used),
+                Some(("r", h)) if h == hashed => Some(ReentryRefusal::Revoked),
+                _ => None,
+            })
+            .unwrap_or(ReentryRefusal::Unknown);
+        return Err(refusal.into());
     };
-    if hash != token_hash(token) {
-        return Err(unknown());
-    }
     let expires: i64 = expires.parse().map_err(|_| unknown())?;
     if at.as_second() >= expires {
-        return Err(AppError::Forbidden(format!(
-            "this re-entry link expired at {}: ask for a new one",
-            unix_text(expires)
-        )));
+        return Err(ReentryRefusal::Expired(unix_text(expires)).into());
     }
     // Used once: the link is gone before the session is opened.
     store.set_meta(&reentry_key(member), "")?;
+    remember_past(store, member, 'u', &hashed)?;
     let session = new_token()?;
     let member = store
         .add_session(table, member, &token_hash(&session), &at.to_string())?

@@ -1384,3 +1384,57 @@ impl<S: CampaignStore> Campaign<S> {
         })
     }
 }
+
+impl<S: CampaignStore + solum_store::TableStore> Campaign<S> {
+    /// [`Campaign::vehicle_roll`] as `member` of a table: a game master names any of the
+    /// table's characters on either side; a player only their own, on either side. Another
+    /// member's character as the opposing pilot is refused (403): S18 gives the choice of a
+    /// pilot's background for each roll to whoever plays that pilot, and a member's
+    /// characters are rolled by that member or the game master (as checks and combat
+    /// turns are), so a chase against another player's character is rolled by the game
+    /// master, or by a player with that pilot typed as a pool. The owners are read in the
+    /// roll's transaction, as [`Campaign::as_roller_of`] reads them.
+    pub fn vehicle_roll_as(
+        &mut self,
+        member: &solum_store::Member,
+        kind: VehicleRollKind,
+        input: &VehicleRollInput,
+        dice: VehicleDice,
+    ) -> Result<JournaledVehicleRoll, AppError> {
+        if member.gm {
+            return self.vehicle_roll(kind, input, dice);
+        }
+        self.begin_group()?;
+        let out = self
+            .own_pilots(member, input)
+            .and_then(|()| self.vehicle_roll(kind, input, dice));
+        let ended = self.end_group();
+        let out = out?;
+        ended?;
+        Ok(out)
+    }
+
+    /// Refuses a character of `input` that is not `member`'s own, naming the side.
+    fn own_pilots(
+        &self,
+        member: &solum_store::Member,
+        input: &VehicleRollInput,
+    ) -> Result<(), AppError> {
+        for (name, side) in [
+            (&input.character, "your pilot"),
+            (&input.against_character, "the opposing pilot"),
+        ] {
+            let Some(name) = name else { continue };
+            let owner = self
+                .store()
+                .sheet_owner(crate::characters::SYSTEM, name.trim())?;
+            if owner != Some(member.id) {
+                return Err(AppError::Forbidden(format!(
+                    "{} is not your character: as {side} it is rolled by the game master (or type that pilot's pool)",
+                    name.trim()
+                )));
+            }
+        }
+        Ok(())
+    }
+}

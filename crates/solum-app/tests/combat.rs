@@ -426,3 +426,33 @@ fn concurrent_lines_all_land() {
     assert_eq!(c.store().entry_count().unwrap(), 44);
     assert!(c.verify().unwrap().mismatches.is_empty());
 }
+
+/// The ranges of a combat list only the pairs that are not at S7's starting band (nearby):
+/// six fighters make 15 pairs, of which the two lines below move two.
+#[test]
+fn ranges_list_only_the_pairs_a_line_moved() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = open(&dir.path().join("c.solum"));
+    c.start_combat(Some("crowd"), false).unwrap();
+    for line in [
+        "hero A pool=2 hp=5 damage=1",
+        "hero B pool=2 hp=5 damage=1",
+        "hero C pool=2 hp=5 damage=1",
+        "foe X pool=2 hp=5 damage=1",
+        "foe Y pool=2 hp=5 damage=1",
+        "foe Z pool=2 hp=5 damage=1",
+        "place A X engaged",
+        "place C Z far",
+        "order A B C X Y Z",
+    ] {
+        c.combat_line(line, None).unwrap();
+    }
+    let status = c.combat_status().unwrap().unwrap();
+    assert_eq!(status.range_default, "nearby");
+    let pairs: Vec<(&str, &str, &str)> = status
+        .ranges
+        .iter()
+        .map(|r| (r.a.as_str(), r.b.as_str(), r.band))
+        .collect();
+    assert_eq!(pairs, [("A", "X", "engaged"), ("C", "Z", "far")]);
+}

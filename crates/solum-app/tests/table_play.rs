@@ -61,8 +61,13 @@ fn a_re_entry_link_expires_after_seven_days() {
     let link = tables::reentry_at(&mut store, &ada, ada.id, t0).unwrap();
     assert_eq!(link.expires, "2026-12-08T10:00:00Z");
     let late = tables::redeem_reentry_at(&mut store, &link.token, None, false, t0 + week);
-    let message = late.unwrap_err().to_string();
-    assert!(message.contains("expired"), "{message}");
+    let late = late.unwrap_err();
+    assert_eq!(late.code(), Some("reentry-expired"));
+    let message = late.to_string();
+    assert!(
+        message.contains("expired at 2026-12-08T10:00:00Z"),
+        "{message}"
+    );
     let link = tables::reentry_at(&mut store, &ada, ada.id, t0).unwrap();
     let just_in_time = t0 + week - jiff::SignedDuration::from_secs(1);
     let back =

@@ -425,6 +425,7 @@ fn follow(ports: Vec<u16>, session: String, until: Arc<AtomicI64>) -> Vec<Event>
             .unwrap();
         let mut pending = String::new();
         let mut id: Option<i64> = None;
+        let mut presence = false;
         let mut head = true;
         let mut buf = [0u8; 16 * 1024];
         loop {
@@ -462,7 +463,13 @@ fn follow(ports: Vec<u16>, session: String, until: Arc<AtomicI64>) -> Vec<Event>
                 pending = rest.to_string();
                 if let Some(n) = line.strip_prefix("id: ") {
                     id = n.trim().parse().ok();
+                } else if line == "event: presence" {
+                    // Who is present (docs/api.md): no entry, no id.
+                    presence = true;
                 } else if let Some(data) = line.strip_prefix("data: ") {
+                    if std::mem::take(&mut presence) {
+                        continue;
+                    }
                     let n = id.take().expect("data without an id");
                     events.push(Event {
                         id: n,

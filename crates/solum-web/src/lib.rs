@@ -12,6 +12,7 @@ mod heavy;
 mod live;
 mod page;
 mod routes_page;
+mod sol_routes;
 mod unthrottled;
 mod vehicles;
 mod writer;
@@ -360,6 +361,7 @@ pub fn app(state: AppState) -> Router {
         .route("/events", get(live::events))
         .route("/openapi.json", get(page::openapi))
         .merge(routes_page::routes())
+        .merge(sol_routes::routes())
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such endpoint") })
         .method_not_allowed_fallback(|| async {
             ApiError::new(
@@ -1409,9 +1411,7 @@ async fn use_reentry(
         ));
     }
     let Some(table) = tables::reentry_table(&req.token) else {
-        return Err(ApiError::forbidden(
-            "this re-entry link is unknown, used, or replaced by a newer one: ask for a new one",
-        ));
+        return Err(AppError::from(tables::ReentryRefusal::Unknown).into());
     };
     let db = state.database();
     let current = bearer(&headers);

@@ -32,6 +32,13 @@
 //! ends the session's streams at once, the watcher ends those of a session that expired or
 //! was deleted, and every event delivered checks the stream was not ended. A table's live
 //! state (its clients and its feed) goes when its last stream closes.
+//!
+//! Presence: the members with a stream open on this server, per table, kept beside the
+//! clients and changed when a stream opens or closes (logout, a closed tab, an ended
+//! session). Each stream, once caught up, sends `event: presence` with
+//! `{"present": [member ids]}` at once and again on every change (no `id`, so it never
+//! moves `Last-Event-ID`). A member connected only to another server of the same database is
+//! not counted.
 
 use std::collections::{HashMap, VecDeque};
 use std::convert::Infallible;
@@ -48,7 +55,7 @@ use axum::response::{IntoResponse, Response};
 use solum_app::{AppError, JournalEntry, tables};
 use solum_store::{Scope, Store, StoreHandle};
 use solum_store_open::Database;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 
 use crate::{ApiError, AppState, Auth, Peer, blocking, connection, keep};
 
@@ -96,7 +103,12 @@ struct Client {
     peer: Option<IpAddr>,
     /// A game master's stream (sees secret entries).
     gm: bool,
+    /// The member whose stream it is (presence).
+    member: i64,
 }
+
+/// The members present at a table: who has a stream open on this server, sorted, once each.
+type Present = Arc<[i64]>;
 
 /// A table's change feed: the last number it read (none until a stream of the table has
 /// read the table's last number), whether a read runs, and whether another was asked for
@@ -122,6 +134,43 @@ struct Clients {
     watching: bool,
     /// Journal reads the feeds made.
     feed_reads: u64,
+    /// Per table with clients, who is present (every stream of the table watches it).
+    presence: HashMap<i64, watch::Sender<Present>>,
+}
+
+/// Sets `table`'s presence from its clients; the streams are told only when it changed.
+fn update_presence(c: &mut Clients, table: i64) {
+    let mut present: Vec<i64> = c
+        .tables
+        .get(&table)
+        .map(|clients| clients.values().map(|cl| cl.member).collect())
+        .unwrap_or_default();
+    present.sort_unstable();
+    present.dedup();
+    let present: Present = present.into();
+    match c.presence.get(&table) {
+        Some(tx) => {
+            tx.send_if_modified(|now| {
+                let changed = **now != *present;
+                if changed {
+                    *now = present.clone();
+                }
+                changed
+            });
+        }
+        None => {
+            c.presence.insert(table, watch::channel(present).0);
+        }
+    }
+}
+
+/// The presence event: `event: presence`, `{"present": [ids]}`.
+fn presence_frame(present: &[i64]) -> Bytes {
+    let ids: Vec<String> = present.iter().map(i64::to_string).collect();
+    Bytes::from(format!(
+        "event: presence\ndata: {{\"present\":[{}]}}\n\n",
+        ids.join(",")
+    ))
 }
 
 /// How often the watcher re-checks the open streams' sessions even when nothing was
@@ -181,6 +230,8 @@ pub(crate) struct Subscription {
     id: u64,
     rx: mpsc::Receiver<Batch>,
     ended: Arc<AtomicBool>,
+    /// The table's presence (marked changed at first: a stream sends it once caught up).
+    presence: watch::Receiver<Present>,
 }
 
 impl Subscription {
@@ -540,6 +591,9 @@ fn remove(c: &mut Clients, table: i64, id: u64) -> Option<Client> {
     if clients.is_empty() {
         c.tables.remove(&table);
         c.feeds.remove(&table);
+        c.presence.remove(&table);
+    } else {
+        update_presence(c, table);
     }
     c.total = c.total.saturating_sub(1);
     decrement(&mut c.per_session, &client.session);
@@ -567,6 +621,7 @@ impl Hub {
     pub(crate) fn subscribe(
         &self,
         table: i64,
+        member: i64,
         session: &str,
         peer: Option<IpAddr>,
         gm: bool,
@@ -605,9 +660,17 @@ impl Hub {
                 session: session.to_string(),
                 peer,
                 gm,
+                member,
             },
         );
         c.feeds.entry(table).or_default();
+        update_presence(&mut c, table);
+        let mut presence = c
+            .presence
+            .get(&table)
+            .map(watch::Sender::subscribe)
+            .expect("set just above");
+        presence.mark_changed();
         if !c.watching
             && !matches!(&self.path, Database::Sqlite(p) if p.as_os_str().is_empty())
             && let Ok(runtime) = tokio::runtime::Handle::try_current()
@@ -634,6 +697,7 @@ impl Hub {
             id,
             rx,
             ended,
+            presence,
         })
     }
 
@@ -735,6 +799,7 @@ pub(crate) async fn events(
         .hub()
         .subscribe(
             scope.table,
+            auth.member.id,
             &tables::token_hash(&auth.token),
             peer.0,
             scope.gm,
@@ -800,9 +865,24 @@ async fn next_event(mut live: Live) -> Option<(Result<Bytes, Infallible>, Live)>
             return Some((Ok(item.frame), live));
         }
         if live.caught_up {
-            match tokio::time::timeout(KEEP_ALIVE, live.sub.rx.recv()).await {
-                Ok(batch) => live.pending.extend(batch?.iter().cloned()),
-                Err(_) => return Some((Ok(Bytes::from_static(KEEP_ALIVE_FRAME)), live)),
+            // Who is present, when it changed (and once, first).
+            if live.sub.presence.has_changed().unwrap_or(false) {
+                let present = live.sub.presence.borrow_and_update().clone();
+                return Some((Ok(presence_frame(&present)), live));
+            }
+            let sub = &mut live.sub;
+            tokio::select! {
+                batch = tokio::time::timeout(KEEP_ALIVE, sub.rx.recv()) => match batch {
+                    Ok(batch) => live.pending.extend(batch?.iter().cloned()),
+                    Err(_) => return Some((Ok(Bytes::from_static(KEEP_ALIVE_FRAME)), live)),
+                },
+                // (`changed` marks the value seen: it is sent here.) A closed presence (the
+                // table's last stream went) ends the stream.
+                changed = sub.presence.changed() => {
+                    changed.ok()?;
+                    let present = sub.presence.borrow_and_update().clone();
+                    return Some((Ok(presence_frame(&present)), live));
+                }
             }
             continue;
         }
@@ -898,9 +978,9 @@ mod tests {
     #[test]
     fn a_tables_live_state_goes_with_its_last_stream() {
         let hub = Hub::default();
-        let a = hub.subscribe(7, "s1", None, true, 4, CAPS).unwrap();
-        let b = hub.subscribe(7, "s2", None, true, 4, CAPS).unwrap();
-        let c = hub.subscribe(8, "s3", None, true, 4, CAPS).unwrap();
+        let a = hub.subscribe(7, 0, "s1", None, true, 4, CAPS).unwrap();
+        let b = hub.subscribe(7, 0, "s2", None, true, 4, CAPS).unwrap();
+        let c = hub.subscribe(8, 0, "s3", None, true, 4, CAPS).unwrap();
         assert_eq!((hub.live_tables(), hub.clients(7)), (2, 2));
         drop(c);
         // A quiet table (never notified) keeps nothing once its stream is gone.
@@ -914,30 +994,59 @@ mod tests {
         assert!(cl.per_session.is_empty() && cl.per_peer.is_empty());
     }
 
+    /// Presence follows the streams: a member is present while any of their streams is
+    /// open, once however many, and a stream is told of every change.
+    #[tokio::test]
+    async fn presence_follows_the_streams_of_a_table() {
+        let hub = Hub::default();
+        let mut ada = hub.subscribe(7, 1, "a", None, true, 4, CAPS).unwrap();
+        assert!(ada.presence.has_changed().unwrap(), "told once at first");
+        assert_eq!(&**ada.presence.borrow_and_update(), &[1]);
+        let pia = hub.subscribe(7, 2, "p", None, false, 4, CAPS).unwrap();
+        let pia_again = hub.subscribe(7, 2, "q", None, false, 4, CAPS).unwrap();
+        let _other_table = hub.subscribe(8, 3, "o", None, true, 4, CAPS).unwrap();
+        ada.presence.changed().await.unwrap();
+        assert_eq!(&**ada.presence.borrow_and_update(), &[1, 2]);
+        drop(pia);
+        // One of Pia's two streams closed: she is still there, and nobody is told.
+        assert!(!ada.presence.has_changed().unwrap());
+        drop(pia_again);
+        assert!(ada.presence.has_changed().unwrap());
+        assert_eq!(&**ada.presence.borrow_and_update(), &[1]);
+        assert_eq!(
+            &presence_frame(&[1, 2])[..],
+            b"event: presence\ndata: {\"present\":[1,2]}\n\n"
+        );
+    }
+
     #[test]
     fn streams_are_capped_per_session_per_peer_and_overall() {
         let hub = Hub::default();
         let ip: IpAddr = [10, 0, 0, 1].into();
         let other: IpAddr = [10, 0, 0, 2].into();
-        let s1 = hub.subscribe(1, "s", Some(ip), true, 4, CAPS).unwrap();
-        let _s2 = hub.subscribe(1, "s", Some(ip), true, 4, CAPS).unwrap();
+        let s1 = hub.subscribe(1, 0, "s", Some(ip), true, 4, CAPS).unwrap();
+        let _s2 = hub.subscribe(1, 0, "s", Some(ip), true, 4, CAPS).unwrap();
         assert_eq!(
-            hub.subscribe(1, "s", Some(other), true, 4, CAPS).err(),
+            hub.subscribe(1, 0, "s", Some(other), true, 4, CAPS).err(),
             Some(Over::Session)
         );
-        let _t1 = hub.subscribe(1, "t", Some(ip), true, 4, CAPS).unwrap();
+        let _t1 = hub.subscribe(1, 0, "t", Some(ip), true, 4, CAPS).unwrap();
         assert_eq!(
-            hub.subscribe(1, "t", Some(ip), true, 4, CAPS).err(),
+            hub.subscribe(1, 0, "t", Some(ip), true, 4, CAPS).err(),
             Some(Over::Peer)
         );
-        let _t2 = hub.subscribe(1, "t", Some(other), true, 4, CAPS).unwrap();
-        let _u1 = hub.subscribe(2, "u", Some(other), true, 4, CAPS).unwrap();
+        let _t2 = hub
+            .subscribe(1, 0, "t", Some(other), true, 4, CAPS)
+            .unwrap();
+        let _u1 = hub
+            .subscribe(2, 0, "u", Some(other), true, 4, CAPS)
+            .unwrap();
         assert_eq!(
-            hub.subscribe(2, "v", Some(other), true, 4, CAPS).err(),
+            hub.subscribe(2, 0, "v", Some(other), true, 4, CAPS).err(),
             Some(Over::Total)
         );
         drop(s1);
-        assert!(hub.subscribe(2, "v", Some(other), true, 4, CAPS).is_ok());
+        assert!(hub.subscribe(2, 0, "v", Some(other), true, 4, CAPS).is_ok());
     }
 
     #[test]
@@ -951,20 +1060,20 @@ mod tests {
         };
         let mine: Vec<_> = (0..3)
             .map(|n| {
-                hub.subscribe(1, &format!("s{n}"), None, true, 4, caps)
+                hub.subscribe(1, 0, &format!("s{n}"), None, true, 4, caps)
                     .unwrap()
             })
             .collect();
         assert_eq!(
-            hub.subscribe(1, "s9", None, true, 4, caps).err(),
+            hub.subscribe(1, 0, "s9", None, true, 4, caps).err(),
             Some(Over::Table)
         );
         assert!(
-            hub.subscribe(2, "t", None, true, 4, caps).is_ok(),
+            hub.subscribe(2, 0, "t", None, true, 4, caps).is_ok(),
             "another table"
         );
         drop(mine);
-        assert!(hub.subscribe(1, "s9", None, true, 4, caps).is_ok());
+        assert!(hub.subscribe(1, 0, "s9", None, true, 4, caps).is_ok());
     }
 
     #[test]
@@ -983,9 +1092,9 @@ mod tests {
     #[tokio::test]
     async fn every_stream_of_a_view_gets_the_same_bytes() {
         let hub = Hub::default();
-        let mut gm1 = hub.subscribe(1, "g1", None, true, 4, CAPS).unwrap();
-        let mut gm2 = hub.subscribe(1, "g2", None, true, 4, CAPS).unwrap();
-        let mut player = hub.subscribe(1, "p", None, false, 4, CAPS).unwrap();
+        let mut gm1 = hub.subscribe(1, 0, "g1", None, true, 4, CAPS).unwrap();
+        let mut gm2 = hub.subscribe(1, 0, "g2", None, true, 4, CAPS).unwrap();
+        let mut player = hub.subscribe(1, 0, "p", None, false, 4, CAPS).unwrap();
         let items = vec![
             Item {
                 seq: 1,
@@ -1017,8 +1126,8 @@ mod tests {
     #[tokio::test]
     async fn ending_a_session_ends_its_streams_only() {
         let hub = Hub::default();
-        let mut mine = hub.subscribe(1, "s", None, true, 4, CAPS).unwrap();
-        let mut theirs = hub.subscribe(1, "t", None, true, 4, CAPS).unwrap();
+        let mut mine = hub.subscribe(1, 0, "s", None, true, 4, CAPS).unwrap();
+        let mut theirs = hub.subscribe(1, 0, "t", None, true, 4, CAPS).unwrap();
         hub.end_session("s");
         assert!(mine.ended.load(Ordering::Relaxed));
         assert!(mine.rx.recv().await.is_none(), "its batches are gone");

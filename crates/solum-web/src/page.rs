@@ -29,6 +29,7 @@ pub const MODULES: &[(&str, &str)] = &[
     ("sheets.js", include_str!("../assets/js/sheets.js")),
     ("combat.js", include_str!("../assets/js/combat.js")),
     ("vehicles.js", include_str!("../assets/js/vehicles.js")),
+    ("fights.js", include_str!("../assets/js/fights.js")),
 ];
 
 /// The API's OpenAPI 3 description, written by hand beside docs/api.md (a test checks that

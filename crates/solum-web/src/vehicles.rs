@@ -75,13 +75,8 @@ async fn roll(
             ));
         }
         let dice = VehicleDice::Dice(Dice::Fresh);
-        match req.input.character.clone() {
-            // A player flies only their own characters (checked in the roll's transaction).
-            Some(name) => c.as_roller_of(&member, solum_app::characters::SYSTEM, &name, |c| {
-                c.vehicle_roll(kind, &req.input, dice)
-            }),
-            None => c.vehicle_roll(kind, &req.input, dice),
-        }
+        // A player names only their own characters, on either side.
+        c.vehicle_roll_as(&member, kind, &req.input, dice)
     })
     .await
     .map(Json)

@@ -1118,6 +1118,48 @@ async fn the_game_master_runs_the_tables_combat_and_everyone_reads_it() {
 }
 
 /// The campaign file of a test server, for a test to age a session as time would.
+/// `GET /api/combat` of the largest combat (200 fighters, `MAX_FIGHTERS`) stays small: the
+/// ranges list only the pairs a line moved away from nearby (S7's start), not all 19,900
+/// pairs (which took 1.1 MB). The bound: 200 fighters and the acting hero's options (a
+/// move closer and a move away per foe, plus its attacks) at well under 1 KB each.
+#[tokio::test]
+async fn the_combat_view_of_two_hundred_fighters_lists_only_the_ranges_that_moved() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    assert_eq!(
+        s.post("/api/characters", &gm, hero("Nick")).await.status,
+        StatusCode::CREATED
+    );
+    let started = s.post("/api/combat", &gm, json!({ "name": "horde" })).await;
+    assert_eq!(started.status, StatusCode::CREATED, "{}", started.text());
+    for line in [
+        "hero Nick",
+        "foe orc*100",
+        "foe wolf*99",
+        "place Nick orc-1 engaged",
+        "place Nick wolf-99 far",
+        "ambush heroes",
+    ] {
+        let a = s
+            .post("/api/combat/line", &gm, json!({ "line": line }))
+            .await;
+        assert_eq!(a.status, StatusCode::OK, "{line}: {}", a.text());
+    }
+    let answer = s.get("/api/combat", &gm).await;
+    let bytes = answer.text().len();
+    let status = answer.json()["combat"].clone();
+    assert_eq!(status["fighters"].as_array().unwrap().len(), 200);
+    assert_eq!(status["range_default"], "nearby");
+    assert_eq!(
+        status["ranges"],
+        json!([
+            { "a": "Nick", "b": "orc-1", "band": "engaged" },
+            { "a": "Nick", "b": "wolf-99", "band": "far" },
+        ])
+    );
+    assert!(bytes < 200 * 1024, "{bytes} bytes");
+}
+
 fn campaign_file(s: &Server) -> std::path::PathBuf {
     s._dir.path().join("campaign.solum")
 }
@@ -1627,11 +1669,88 @@ async fn the_sibling_systems_roll_from_the_tables_characters() {
 
 /// The routes the router declares, read from its source: `(METHOD, /path)`, the API's under
 /// `/api`. (axum cannot list a router's routes; the source is where they are declared.)
+/// Project Sol's training (P3: the next rank, cost rating the new rank × 2, one a session)
+/// by the character's player or the game master, and the game master's reward of Edge
+/// (never above the attribute).
+#[tokio::test]
+async fn sol_training_is_the_players_and_the_reward_the_game_masters() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    let pia = s.player(&gm, "Pia").await;
+    let bo = s.player(&gm, "Bo").await;
+    let made = s
+        .post(
+            "/api/sol/characters",
+            &pia,
+            json!({"name": "Malcolm", "edge": 3, "attributes": [["CHA", 3]], "skills": [["Etiquette", 2]]}),
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text());
+    let train = |token: String| {
+        let s = &s;
+        async move {
+            s.post(
+                "/api/sol/characters/Malcolm/train",
+                &token,
+                json!({"skill": "Etiquette"}),
+            )
+            .await
+        }
+    };
+    let other = train(bo.clone()).await;
+    assert_eq!(other.status, StatusCode::FORBIDDEN, "{}", other.text());
+    let trained = train(pia.clone()).await;
+    assert_eq!(trained.status, StatusCode::OK, "{}", trained.text());
+    assert_eq!(
+        trained.json()["trained"],
+        json!({"skill": "Etiquette", "ranks": 3, "cost": 6})
+    );
+    let again = train(pia.clone()).await;
+    assert_eq!(
+        again.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        again.text()
+    );
+    let typo = s
+        .post(
+            "/api/sol/characters/Malcolm/train",
+            &pia,
+            json!({"skil": "Etiquette"}),
+        )
+        .await;
+    assert_eq!(typo.status, StatusCode::UNPROCESSABLE_ENTITY);
+    // The reward: the game master's; a point back, never above the attribute (3).
+    let refused = s
+        .post("/api/sol/characters/Malcolm/reward", &pia, json!({}))
+        .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.text());
+    let reward = s
+        .post("/api/sol/characters/Malcolm/reward", &gm, json!({}))
+        .await;
+    assert_eq!(reward.status, StatusCode::OK, "{}", reward.text());
+    let edge = &reward.json()["edge"];
+    assert!(
+        edge["points"].as_u64() <= edge["attribute"].as_u64() && edge["attribute"] == 3,
+        "{edge}"
+    );
+    // A new session allows training again: rank 4, cost rating 8.
+    let session = s
+        .post("/api/sol/characters/Malcolm/session", &gm, json!({}))
+        .await;
+    assert_eq!(session.status, StatusCode::OK, "{}", session.text());
+    assert_eq!(
+        train(pia.clone()).await.json()["trained"],
+        json!({"skill": "Etiquette", "ranks": 4, "cost": 8})
+    );
+}
+
 fn declared_routes() -> std::collections::BTreeSet<(String, String)> {
     let mut out = std::collections::BTreeSet::new();
     for (source, prefix) in [
         (include_str!("../src/lib.rs"), "/api"),
         (include_str!("../src/routes_page.rs"), "/api"),
+        (include_str!("../src/sol_routes.rs"), "/api"),
         (include_str!("../src/page.rs"), ""),
     ] {
         for chunk in source.split(".route(").skip(1) {

@@ -706,8 +706,11 @@ async fn a_re_entry_link_signs_the_same_member_in_once_and_only_at_their_table()
         )
         .await;
     assert_ne!(a.status, StatusCode::FORBIDDEN, "{}", a.text());
-    // Once.
-    assert_eq!(reenter(&s, &token).await.status, StatusCode::FORBIDDEN);
+    // Once; the refusal says which problem it is, with a code the page acts on.
+    let used = reenter(&s, &token).await;
+    assert_eq!(used.status, StatusCode::FORBIDDEN);
+    assert_eq!(used.json()["code"], "reentry-used", "{}", used.text());
+    assert!(used.text().contains("already used"), "{}", used.text());
     // A newer link revokes the older.
     let first = s
         .ok("/api/me/reentry", &pia, json!({}), StatusCode::CREATED)
@@ -715,10 +718,15 @@ async fn a_re_entry_link_signs_the_same_member_in_once_and_only_at_their_table()
     let second = s
         .ok("/api/me/reentry", &pia, json!({}), StatusCode::CREATED)
         .await;
+    let revoked = reenter(&s, first["token"].as_str().unwrap()).await;
+    assert_eq!(revoked.status, StatusCode::FORBIDDEN);
     assert_eq!(
-        reenter(&s, first["token"].as_str().unwrap()).await.status,
-        StatusCode::FORBIDDEN
+        revoked.json()["code"],
+        "reentry-revoked",
+        "{}",
+        revoked.text()
     );
+    assert!(revoked.text().contains("newer"), "{}", revoked.text());
     // Not for another table (the table is part of the link, and so of what it proves), nor
     // for another member.
     let second = second["token"].as_str().unwrap().to_string();
@@ -735,6 +743,12 @@ async fn a_re_entry_link_signs_the_same_member_in_once_and_only_at_their_table()
     ] {
         let a = reenter(&s, &forged).await;
         assert_eq!(a.status, StatusCode::FORBIDDEN, "{forged}: {}", a.text());
+        assert_eq!(
+            a.json()["code"],
+            "reentry-unknown",
+            "{forged}: {}",
+            a.text()
+        );
     }
     // A player's link never makes a game master, and a player links only herself.
     let gm_link = s

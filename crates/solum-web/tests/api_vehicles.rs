@@ -266,6 +266,58 @@ async fn refusals_name_the_rule_and_the_field() {
     .await;
 }
 
+/// A player's own character against another member's: refused, saying which side and who
+/// rolls it (S18 leaves the opposing pilot's background to whoever plays it); with that
+/// pilot typed as a pool it is hers to roll, and the game master rolls both characters.
+#[tokio::test]
+async fn a_player_names_only_their_own_characters_as_either_pilot() {
+    let s = server();
+    let gm = s.table("T", "Ada").await;
+    s.ok("/api/characters", &gm, hero("Nick"), StatusCode::CREATED)
+        .await;
+    let pia = s.player(&gm, "Pia").await;
+    s.ok("/api/characters", &pia, hero("Vex"), StatusCode::CREATED)
+        .await;
+    let bo = s.player(&gm, "Bo").await;
+    s.ok("/api/characters", &bo, hero("Rook"), StatusCode::CREATED)
+        .await;
+    let before = s.entries(&gm).await.len();
+    for against in ["Rook", "Nick"] {
+        let a = s
+            .post(
+                "/api/vehicles/chase",
+                &pia,
+                json!({"character": "Vex", "against_character": against}),
+            )
+            .await;
+        assert_eq!(a.status, StatusCode::FORBIDDEN, "{against}: {}", a.text());
+        assert!(
+            a.text()
+                .contains(&format!("{against} is not your character"))
+                && a.text().contains("opposing pilot"),
+            "{}",
+            a.text()
+        );
+    }
+    assert_eq!(s.entries(&gm).await.len(), before, "nothing journaled");
+    s.ok(
+        "/api/vehicles/chase",
+        &pia,
+        json!({"character": "Vex", "against_pilot": 2}),
+        StatusCode::OK,
+    )
+    .await;
+    let v = s
+        .ok(
+            "/api/vehicles/chase",
+            &gm,
+            json!({"character": "Vex", "against_character": "Rook"}),
+            StatusCode::OK,
+        )
+        .await;
+    assert_eq!(v["against_character"], "Rook");
+}
+
 #[tokio::test]
 async fn the_odds_of_a_fight_are_bounded_and_reproducible() {
     let s = server();

@@ -22,8 +22,10 @@ mod webdriver;
 
 use std::path::Path;
 
-use kit::{CHROMEDRIVER, CHROMIUM, ENTER, js, set, shots, start_server};
-use serde_json::{Value, json};
+use kit::{
+    CHROMEDRIVER, CHROMIUM, ENTER, axe, axe_source, failed_requests, js, set, shots, start_server,
+};
+use serde_json::json;
 use webdriver::{Browser, Driver};
 
 const RIGHT: &str = "\u{E014}";
@@ -69,25 +71,6 @@ fn tab(b: &Browser, name: &str) {
             "return document.getElementById('tab-{name}').getAttribute('aria-selected') === 'true'"
         ),
     );
-}
-
-/// The requests the browser saw answered 4xx or 5xx since the last call, as
-/// "STATUS path" (from the console's "Failed to load resource" lines).
-fn failed_requests(b: &Browser) -> Vec<String> {
-    b.console()
-        .into_iter()
-        .filter_map(|m| {
-            let at = m.find("status of ")?;
-            let status: String = m[at + 10..].chars().take(3).collect();
-            let url = m.split_whitespace().next().unwrap_or_default();
-            let path = url
-                .split_once("://")
-                .and_then(|(_, rest)| rest.find('/').map(|i| rest[i..].to_string()))
-                .unwrap_or_else(|| url.to_string());
-            let path = path.split('?').next().unwrap_or_default().to_string();
-            Some(format!("{status} {path}"))
-        })
-        .collect()
 }
 
 /// Asserts that every failed request is one of `allowed` (refusals the test asked for).
@@ -453,6 +436,12 @@ fn a_table_in_two_browsers() {
     );
     assert_eq!(text_of(&pia, "#who"), "Pia (player)");
     assert_eq!(text_of(&pia, "#members"), "Ada (GM), Pia");
+    // The game master's header follows the live stream: Pia is at the table, present, in
+    // seconds (the header's own re-read of the members comes once a minute only).
+    gm.wait_for(
+        "Pia present in the game master's header",
+        "return document.getElementById('members').textContent === 'Ada (GM), Pia' && document.querySelectorAll('#members .member.present').length === 2",
+    );
     assert_eq!(text_of(&pia, "#scene-title"), "The docks — find Ida");
     assert_eq!(
         pia.eval("return document.querySelectorAll('.gm-only:not([hidden])').length"),
@@ -702,6 +691,11 @@ fn a_table_in_two_browsers() {
         "return !document.getElementById('signin').hidden && localStorage.getItem('solum.token') === null",
     );
     only_refusals(&pia, "the player", &[]);
+    // Her streams ended with her session: the game master sees her away.
+    gm.wait_for(
+        "Pia away in the game master's header",
+        "return document.getElementById('members').textContent === 'Ada (GM), Pia (away)' && document.querySelector('#members .member.away') !== null",
+    );
     let status = pia.eval(&format!(
         "const r = new XMLHttpRequest(); r.open('GET', '/api/me', false); r.setRequestHeader('Authorization', 'Bearer ' + {token}); r.send(); return r.status"
     ));
@@ -723,6 +717,32 @@ fn a_table_in_two_browsers() {
         "return !document.getElementById('table').hidden && document.getElementById('who').textContent === 'Pia (player)' && location.hash === '' && document.getElementById('conn').textContent === 'live'",
     );
     only_refusals(&pia, "the player", &[]);
+
+    // The same link a second time (her session set aside for it): the page says it was
+    // used, where the button was, and offers no button that would send it again.
+    let session = pia.eval(
+        "const t = localStorage.getItem('solum.token'); localStorage.removeItem('solum.token'); return t",
+    );
+    pia.go(&reentry);
+    pia.wait_for(
+        "the form that signs in again",
+        "return !document.getElementById('back').hidden",
+    );
+    pia.click(&pia.find("#back button:not([type=button])"));
+    pia.wait_for(
+        "the refusal that says the link was used",
+        "const f = document.getElementById('back'); const e = f.querySelector('.error'); return f.dataset.refused === 'reentry-used' && e && !e.hidden && e.textContent.includes('already used') && f.querySelector('button:not([type])').hidden",
+    );
+    pia.screenshot(&shots.join("10b-phone-reentry-used.png"));
+    only_refusals(&pia, "the player", &["403 /api/reentry"]);
+    pia.eval(&format!(
+        "localStorage.setItem('solum.token', {session}); return true"
+    ));
+    pia.go(&url);
+    pia.wait_for(
+        "back at the table as Pia",
+        "return !document.getElementById('table').hidden && document.getElementById('who').textContent === 'Pia (player)' && document.getElementById('conn').textContent === 'live'",
+    );
 
     // The game master re-invites Pia from the menu (a re-entry link for her). Opened in the
     // game master's own browser, signed in at The Reach: the page asks before switching,
@@ -771,34 +791,6 @@ fn a_table_in_two_browsers() {
         "const d = document.getElementById('confirm'); return d.open && d.textContent.includes('only game master')",
     );
     gm.click(&gm.find("#confirm-no"));
-}
-
-/// axe-core, from npm (`npm install --no-save axe-core@4` in tests/browser, as `.ci/run`
-/// does).
-fn axe_source() -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/browser/node_modules/axe-core/axe.min.js");
-    std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e}; run `npm install --no-save axe-core@4` in crates/solum-web/tests/browser (.ci/run does it)",
-            path.display()
-        )
-    })
-}
-
-/// Runs axe on the page as it is; the serious and critical violations, one line each.
-fn axe(b: &Browser, source: &str) -> Vec<String> {
-    if b.eval("return typeof window.axe") != "object" {
-        b.eval(&format!("{source}\n;return true"));
-    }
-    let result = b.eval_async(
-        "const done = arguments[arguments.length - 1]; axe.run(document, { resultTypes: ['violations'] }).then(r => done(r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical').map(v => v.id + ': ' + v.help + ' — ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')))).catch(e => done(['axe failed: ' + e]))",
-    );
-    serde_json::from_value::<Vec<Value>>(result)
-        .unwrap()
-        .into_iter()
-        .map(|v| v.as_str().unwrap_or_default().to_string())
-        .collect()
 }
 
 /// A combat begun with dice rolled by hand (a game master alone at the table may type them).

@@ -504,6 +504,13 @@ async fn listen(
                     Some(Ok(frame)) => {
                         let Ok(data) = frame.into_data() else { continue };
                         for ev in parser.push(&data) {
+                            // Who is present (docs/api.md): no entry, no `id`.
+                            if ev.event.as_deref() == Some("presence") {
+                                if ev.id.is_some() {
+                                    log.errors.push("stream: a presence event with an id".into());
+                                }
+                                continue;
+                            }
                             let entry: Value = match serde_json::from_str(ev.data.as_deref().unwrap_or("")) {
                                 Ok(v) => v,
                                 Err(e) => {

@@ -634,13 +634,23 @@ fn write_combat_status(out: &mut dyn Write, s: &CombatStatus) -> std::io::Result
         ]);
     }
     writeln!(out, "{table}")?;
-    if !s.ranges.is_empty() {
+    if s.started {
+        // Only the pairs away from the starting band are listed (the view is compact).
         let ranges: Vec<String> = s
             .ranges
             .iter()
             .map(|r| format!("{}–{} {}", r.a, r.b, r.band))
             .collect();
-        writeln!(out, "ranges: {}", ranges.join("; "))?;
+        if ranges.is_empty() {
+            writeln!(out, "ranges: every pair {}", s.range_default)?;
+        } else {
+            writeln!(
+                out,
+                "ranges: {}; every other pair {}",
+                ranges.join("; "),
+                s.range_default
+            )?;
+        }
     }
     write_status_choices(out, s)
 }

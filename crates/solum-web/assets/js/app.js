@@ -72,7 +72,15 @@ function showHeader() {
   const me = ctx.me;
   $("table-name").textContent = me.table_name;
   $("who").textContent = me.member.name + " (" + role(me.member) + ")";
-  $("members").textContent = (me.members || [me.member]).map((m) => m.name + (m.role === "gm" ? " (GM)" : "")).join(", ");
+  // Who is present comes with the live stream (a presence event on every stream opened or
+  // closed); until the first one, everyone listed counts as present.
+  const here = ctx.present;
+  const list = (me.members || [me.member]).flatMap((m, i) => {
+    const away = here && !here.has(m.id);
+    const span = ctx.el("span", m.name + (m.role === "gm" ? " (GM)" : "") + (away ? " (away)" : ""), away ? "member away" : "member present");
+    return i ? [", ", span] : [span];
+  });
+  $("members").replaceChildren(...list);
   $("table-info").hidden = false;
   // A game master re-invites the other members (shown only when there are some).
   const others = me.gm ? (me.members || []).filter((m) => m.id !== me.member.id) : [];
@@ -97,8 +105,9 @@ function showScene(scene) {
   $("scene-title").textContent = scene ? scene.title + (scene.goal ? " — " + scene.goal : "") : "none";
 }
 
-// Who is at the table: the members as /api/me lists them (the API has no live presence),
-// read again when the stream (re)opens and once a minute while the page is seen.
+// Who is at the table: the members as /api/me lists them, read again when the stream
+// (re)opens, when the presence names a member not listed yet (someone joined), and once a
+// minute while the page is seen.
 const refreshMembers = ctx.coalesce(async () => {
   const me = await ctx.api("GET", "/me");
   ctx.me = { ...ctx.me, members: me.members, may_type_dice: me.may_type_dice };
@@ -161,6 +170,13 @@ function listen(after) {
     } else {
       connection("reconnecting");
     }
+  });
+  source.addEventListener("presence", (e) => {
+    const ids = JSON.parse(e.data).present || [];
+    ctx.present = new Set(ids);
+    const known = new Set((ctx.me.members || [ctx.me.member]).map((m) => m.id));
+    if (ids.some((id) => !known.has(id))) refreshMembers();
+    else showHeader();
   });
   source.addEventListener("entry", (e) => {
     const entry = JSON.parse(e.data);
@@ -287,6 +303,13 @@ function setupSignin() {
     try {
       return await signedIn(await ctx.api("POST", "/reentry", { token }));
     } catch (err) {
+      // An unknown, used, expired or revoked link never works again: the answer says which,
+      // and the button that would send it once more goes.
+      if (String(err.code || "").startsWith("reentry-")) {
+        $("back").dataset.refused = err.code;
+        $("back").querySelector("button:not([type])").hidden = true;
+        throw err;
+      }
       if (err.code !== "session-held") throw err;
       const here = held ? held.table_name : "another table";
       const ok = await ctx.confirm(

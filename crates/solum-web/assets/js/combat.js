@@ -433,15 +433,29 @@ function fighters() {
 
 const bandShort = { engaged: "E", nearby: "N", far: "F" };
 
-/** The ranges between every two fighters as a grid. */
+// Past this many fighters the grid would be wider than any screen: the ranges are listed
+// per fighter instead (only the pairs away from the starting band).
+const GRID_MOST = 16;
+
+/** The ranges between every two fighters as a grid (the view lists only the pairs away
+ * from `range_default`; every other pair is at it). */
 function grid() {
   const names = status.order.length ? status.order : status.fighters.map((f) => f.name);
+  const fallback = status.range_default || "nearby";
   const band = new Map();
   for (const r of status.ranges) {
     band.set(r.a + "\u0000" + r.b, r.band);
     band.set(r.b + "\u0000" + r.a, r.band);
   }
   const wrap = el("div", undefined, "range-grid");
+  if (names.length > GRID_MOST) {
+    wrap.appendChild(el("p", "Ranges: every pair is " + fallback + " except:"));
+    const list = el("ul", undefined, "range-list");
+    for (const r of status.ranges) list.appendChild(el("li", r.a + " – " + r.b + ": " + r.band));
+    if (!status.ranges.length) list.appendChild(el("li", "none"));
+    wrap.appendChild(list);
+    return wrap;
+  }
   const table = el("table");
   table.appendChild(el("caption", "Ranges: E engaged, N nearby, F far"));
   const head = el("tr");
@@ -465,7 +479,7 @@ function grid() {
         row.appendChild(el("td", "·", "self"));
         continue;
       }
-      const bnd = band.get(a + "\u0000" + b) || "";
+      const bnd = band.get(a + "\u0000" + b) || fallback;
       const td = el("td", bandShort[bnd] || "?", "band " + bnd);
       td.title = a + " – " + b + ": " + bnd;
       td.setAttribute("aria-label", a + " to " + b + ": " + bnd);

@@ -2,6 +2,7 @@
 // original So1um, Sol'una, Solum die types), created and rolled through their own use
 // cases; every die drawn is shown, with the chance the rules gave before the roll.
 import { ctx } from "./ctx.js";
+import * as fights from "./fights.js";
 
 let root = null;
 const $ = (id) => root.querySelector("#" + id);
@@ -38,7 +39,9 @@ const siblingLine = {
 };
 function showSiblings() {
   const system = $("sibling-system").elements.system.value;
-  for (const node of root.querySelectorAll("#sibling-panel .sys")) node.hidden = !node.classList.contains("sys-" + system);
+  for (const node of root.querySelectorAll("#sibling-panel .sys")) {
+    node.hidden = !node.classList.contains("sys-" + system) || (node.classList.contains("gm-only") && !ctx.me.gm);
+  }
   const list = $("sibling-characters");
   list.replaceChildren();
   for (const c of siblings[system]) {
@@ -62,6 +65,7 @@ async function loadSiblings() {
     if (played) select.value = played;
   }
   siblingsShown = true;
+  fights.update(siblings);
   showSiblings();
 }
 // "CHA 3, AGI 2" as [["CHA", 3], ["AGI", 2]]; the value is a number or a die type.
@@ -178,9 +182,13 @@ export function mount(container) {
   me = ctx.me;
   container.replaceChildren(ctx.template("systems"));
   ctx.applyRole(container);
+  fights.mount($("sibling-panel"));
   setup();
   loadedOnce = loadSiblings().catch((err) => ctx.showError($("sibling-panel"), err));
   ctx.on("entry", (entry) => {
-    if (["sol", "classic", "soluna", "dietype", "reveal"].includes(entry.kind)) refresh();
+    if (["sol", "classic", "soluna", "dietype", "reveal"].includes(entry.kind)) {
+      refresh();
+      if (entry.kind === "classic" || entry.kind === "soluna") fights.refresh();
+    }
   });
 }

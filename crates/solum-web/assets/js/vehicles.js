@@ -76,8 +76,16 @@ function side(prefix, legend) {
   return set;
 }
 
+// A player flies only their own characters, on either side (the server refuses another
+// member's: the game master rolls those); a game master any of the table's.
+function ownCharacter(c) {
+  if (!ctx.me || ctx.me.gm) return true;
+  const id = typeof ctx.me.member === "object" && ctx.me.member ? ctx.me.member.id : ctx.me.member;
+  return c.owner != null && c.owner === id;
+}
+
 function fillSides() {
-  const names = characters.map((c) => c.character.name);
+  const names = characters.filter(ownCharacter).map((c) => c.character.name);
   for (const prefix of ["veh-", "veh-against-"]) {
     const who = form.querySelector("#" + prefix + "who");
     ctx.fillSelect(who, names.map((n) => n), { value: "pool", label: "a pool typed" });

@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use serde_json::Value;
+
 use crate::webdriver::Browser;
 
 pub const CHROMIUM: &str = "/usr/bin/chromium";
@@ -55,4 +57,51 @@ pub fn set(b: &Browser, css: &str, text: &str) {
             js(text)
         ),
     );
+}
+
+/// axe-core, from npm (`npm install --no-save axe-core@4` in tests/browser, as `.ci/run`
+/// does).
+pub fn axe_source() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/browser/node_modules/axe-core/axe.min.js");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; run `npm install --no-save axe-core@4` in crates/solum-web/tests/browser (.ci/run does it)",
+            path.display()
+        )
+    })
+}
+
+/// Runs axe on the page as it is; the serious and critical violations, one line each.
+pub fn axe(b: &Browser, source: &str) -> Vec<String> {
+    if b.eval("return typeof window.axe") != "object" {
+        b.eval(&format!("{source}\n;return true"));
+    }
+    let result = b.eval_async(
+        "const done = arguments[arguments.length - 1]; axe.run(document, { resultTypes: ['violations'] }).then(r => done(r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical').map(v => v.id + ': ' + v.help + ' — ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')))).catch(e => done(['axe failed: ' + e]))",
+    );
+    serde_json::from_value::<Vec<Value>>(result)
+        .unwrap()
+        .into_iter()
+        .map(|v| v.as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// The requests the browser saw answered 4xx or 5xx since the last call, as
+/// "STATUS path" (from the console's "Failed to load resource" lines).
+pub fn failed_requests(b: &Browser) -> Vec<String> {
+    b.console()
+        .into_iter()
+        .filter_map(|m| {
+            let at = m.find("status of ")?;
+            let status: String = m[at + 10..].chars().take(3).collect();
+            let url = m.split_whitespace().next().unwrap_or_default();
+            let path = url
+                .split_once("://")
+                .and_then(|(_, rest)| rest.find('/').map(|i| rest[i..].to_string()))
+                .unwrap_or_else(|| url.to_string());
+            let path = path.split('?').next().unwrap_or_default().to_string();
+            Some(format!("{status} {path}"))
+        })
+        .collect()
 }
