@@ -2,6 +2,7 @@
 //! what `POST /api/odds` answers, and `solum roll EXPR --seed S --json` what `POST /api/roll`
 //! answered with seed `S`, with or without `--campaign` (only `seq`, the journal entry,
 //! differs: `null` when the roll is journaled nowhere).
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

@@ -14,6 +14,7 @@
 //! - no request answers 4xx but the refusals the test asks for (the consoles are read).
 //!
 //! Screenshots go to `target/e2e-screenshots/systems-*.png`.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 #[path = "browser/kit.rs"]
 mod kit;
