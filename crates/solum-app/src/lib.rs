@@ -13,6 +13,7 @@ pub mod combat;
 pub mod creatures;
 pub mod dietype;
 mod error;
+pub mod expression_odds;
 pub mod fast_static;
 pub mod fight_odds;
 pub mod groups;
@@ -31,7 +32,10 @@ pub use verify::SheetMismatch;
 
 use serde::{Deserialize, Serialize};
 use solum_dice::DiceError;
-use solum_expanded::oracle::{self, Answer, Disposition, Event, Leaning};
+use solum_expanded::oracle::{self, Answer, Disposition, Event};
+
+/// How the oracle leans (a question's likelihood), as [`Campaign::ask`] takes it.
+pub use solum_expanded::oracle::Leaning;
 use solum_store::{CampaignStore, NewEntry};
 
 pub use characters::{
