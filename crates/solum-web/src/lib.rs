@@ -40,10 +40,10 @@ pub use error::ApiError;
 pub use extract::Auth;
 pub use json::to_json;
 pub use middleware::CSP;
-pub use routes::journal::{MAX_PAGE, PAGE};
-pub use routes::notation::MAX_ODDS_VALUES;
 /// The API's routes as the router declares them: `(method, path under /api)`.
 pub use routes::ROUTES as API_ROUTES;
+pub use routes::journal::{MAX_PAGE, PAGE};
+pub use routes::notation::MAX_ODDS_VALUES;
 
 pub(crate) use extract::{Body_, DiceEnvelope, NoFields, NoQuery, Peer, Query_, split};
 pub(crate) use json::Json;

@@ -3,6 +3,8 @@
 //! and the `field` the documentation gives for it. Every error answer has all three keys'
 //! shape: `error` (text), `code` (text), `field` (text, or absent).
 
+use Sent::{Big, Json, Long, Nothing, Untyped};
+use Who::{Gm, Nobody, Player, SoloGm, Stranger};
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
@@ -31,48 +33,30 @@ enum Who {
 /// How a row's body goes out.
 #[derive(Clone, Debug)]
 enum Sent {
+    /// This JSON value (the setup's requests).
+    Value(Value),
     /// No body.
     Nothing,
-    /// JSON with its content type.
-    Json(Value),
-    /// These bytes with `Content-Type: application/json`.
-    Raw(&'static str),
-    /// JSON without a content type.
-    Untyped(Value),
+    /// These bytes with `Content-Type: application/json` (JSON or not).
+    Json(&'static str),
+    /// These bytes without a content type.
+    Untyped(&'static str),
     /// A body of this many bytes of JSON string.
     Big(usize),
+    /// `{KEY: "aaa…"}` with a string of this many characters.
+    Long(&'static str, usize),
 }
 
-/// One golden case: request → status, code and field.
-struct Case {
-    who: Who,
-    method: &'static str,
-    uri: &'static str,
-    send: Sent,
-    status: u16,
-    code: &'static str,
-    field: Option<&'static str>,
-}
-
-fn case(
-    who: Who,
-    method: &'static str,
-    uri: &'static str,
-    send: Sent,
-    status: u16,
-    code: &'static str,
-    field: Option<&'static str>,
-) -> Case {
-    Case {
-        who,
-        method,
-        uri,
-        send,
-        status,
-        code,
-        field,
-    }
-}
+/// One golden case: who sends which request, and the status, code and field expected.
+type Case = (
+    Who,
+    &'static str,
+    &'static str,
+    Sent,
+    u16,
+    &'static str,
+    Option<&'static str>,
+);
 
 struct Table {
     router: Router,
@@ -99,16 +83,19 @@ async fn call(
     }
     let req = match send {
         Sent::Nothing => req.body(Body::empty()),
-        Sent::Json(v) => req
+        Sent::Value(v) => req
             .header("content-type", "application/json")
             .body(Body::from(v.to_string())),
-        Sent::Raw(text) => req
+        Sent::Json(text) => req
             .header("content-type", "application/json")
             .body(Body::from(text)),
-        Sent::Untyped(v) => req.body(Body::from(v.to_string())),
+        Sent::Untyped(text) => req.body(Body::from(text)),
         Sent::Big(n) => req
             .header("content-type", "application/json")
             .body(Body::from(format!("\"{}\"", "a".repeat(n)))),
+        Sent::Long(key, n) => req
+            .header("content-type", "application/json")
+            .body(Body::from(json!({ key: "a".repeat(n) }).to_string())),
     }
     .unwrap();
     let resp = router.clone().oneshot(req).await.unwrap();
@@ -126,7 +113,7 @@ async fn call(
 }
 
 async fn token_of(router: &Router, body: Value) -> String {
-    let (status, v) = call(router, "POST", "/api/tables", None, Sent::Json(body)).await;
+    let (status, v) = call(router, "POST", "/api/tables", None, Sent::Value(body)).await;
     assert_eq!(status, StatusCode::CREATED, "{v}");
     v["token"].as_str().unwrap().to_owned()
 }
@@ -145,7 +132,7 @@ async fn table() -> Table {
         "POST",
         "/api/invites",
         Some(&gm),
-        Sent::Json(json!({"role": "player"})),
+        Sent::Value(json!({"role": "player"})),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{inv}");
@@ -155,7 +142,7 @@ async fn table() -> Table {
         "POST",
         "/api/join",
         None,
-        Sent::Json(json!({"invite": invite, "name": "Pia"})),
+        Sent::Value(json!({"invite": invite, "name": "Pia"})),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{joined}");
@@ -172,7 +159,7 @@ async fn table() -> Table {
         "POST",
         "/api/characters",
         Some(&gm),
-        Sent::Json(hero),
+        Sent::Value(hero),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{v}");
@@ -185,470 +172,466 @@ async fn table() -> Table {
     }
 }
 
-fn cases() -> Vec<Case> {
-    use Sent::{Big, Json, Nothing, Raw, Untyped};
-    use Who::{Gm, Nobody, Player, SoloGm, Stranger};
-    let note = |v: Value| Json(json!({ "text": v }));
-    vec![
-        // The body as a whole.
-        case(
-            Gm,
-            "POST",
-            "/api/notes",
-            Untyped(json!({"text": "x"})),
-            415,
-            "body-content-type",
-            None,
-        ),
-        case(
-            Gm,
-            "POST",
-            "/api/notes",
-            Raw("{\"text\": "),
-            400,
-            "body-syntax",
-            None,
-        ),
-        case(
-            Gm,
-            "POST",
-            "/api/notes",
-            Raw("{\"text\": \"a\"} x"),
-            400,
-            "body-syntax",
-            None,
-        ),
-        case(
-            Gm,
-            "POST",
-            "/api/notes",
-            note(json!(5)),
-            422,
-            "body-invalid",
-            Some("text"),
-        ),
-        case(
-            Gm,
-            "POST",
-            "/api/notes",
-            Json(json!({})),
-            422,
-            "body-invalid",
-            None,
-        ),
-        case(
-            Gm,
-            "POST",
-            "/api/roll",
-            Json(json!({"expression": "1d6", "typed": [1, "a"]})),
-            422,
-            "body-invalid",
-            Some("typed[1]"),
-        ),
-        case(
-            Gm,
-            "POST",
-            "/api/roll",
-            Json(json!({"expression": "1d6", "secert": true})),
-            422,
-            "body-invalid",
-            Some("secert"),
-        ),
-        case(
-            Gm,
-            "POST",
-            "/api/combat/end",
-            Json(json!({"x": 1})),
-            422,
-            "body-invalid",
-            Some("x"),
-        ),
-        // Valid JSON of the wrong type where a name goes (serde_json calls it a syntax error).
-        case(
-            Gm,
-            "POST",
-            "/api/vehicles/chase/odds",
-            Json(json!({"pilot": 3, "speed": 5, "against_pilot": 3})),
-            422,
-            "body-invalid",
-            Some("speed"),
-        ),
-        case(
-            Gm,
-            "POST",
-            "/api/idea",
-            Json(json!({"genre": "fantasy", "count": -1})),
-            422,
-            "body-invalid",
-            Some("count"),
-        ),
-        case(
-            Gm,
-            "POST",
-            "/api/invites",
-            Json(json!({"role": "boss"})),
-            422,
-            "body-invalid",
-            Some("role"),
-        ),
-        case(
-            Nobody,
-            "POST",
-            "/api/reentry",
-            Json(json!({"token": "x".repeat(500)})),
-            422,
-            "body-invalid",
-            Some("token"),
-        ),
-        case(
-            Gm,
-            "POST",
-            "/api/notes",
-            Big(20_000),
-            413,
-            "body-too-large",
-            None,
-        ),
-        case(
-            Gm,
-            "POST",
-            "/api/oracle",
-            Big(5_000),
-            413,
-            "body-too-large",
-            None,
-        ),
-        // Query strings.
-        case(
-            Gm,
-            "GET",
-            "/api/journal?limit=abc",
-            Nothing,
-            422,
-            "query-invalid",
-            Some("limit"),
-        ),
-        case(
-            Gm,
-            "GET",
-            "/api/journal?limit=0",
-            Nothing,
-            422,
-            "query-invalid",
-            Some("limit"),
-        ),
-        case(
-            Gm,
-            "GET",
-            "/api/journal/export?format=pdf",
-            Nothing,
-            422,
-            "query-invalid",
-            Some("format"),
-        ),
-        case(
-            Gm,
-            "GET",
-            "/api/me?verbose=1",
-            Nothing,
-            422,
-            "query-invalid",
-            Some("verbose"),
-        ),
-        // Sessions, hosts, origins, routes.
-        case(
-            Nobody,
-            "GET",
-            "/api/me",
-            Nothing,
-            401,
-            "session-needed",
-            None,
-        ),
-        case(
-            Stranger,
-            "GET",
-            "/api/me",
-            Nothing,
-            401,
-            "session-unknown",
-            None,
-        ),
-        case(
-            Gm,
-            "GET",
-            "/api/no-such-thing",
-            Nothing,
-            404,
-            "not-found",
-            None,
-        ),
-        case(
-            Gm,
-            "DELETE",
-            "/api/me",
-            Nothing,
-            405,
-            "method-not-allowed",
-            None,
-        ),
-        case(
-            Gm,
-            "POST",
-            "/api/journal/abc/reveal",
-            Nothing,
-            400,
-            "bad-request",
-            None,
-        ),
-        // Who may do what.
-        case(
-            Player,
-            "POST",
-            "/api/journal/1/reveal",
-            Nothing,
-            403,
-            "gm-only",
-            None,
-        ),
-        case(
-            Player,
-            "POST",
-            "/api/combat/end",
-            Nothing,
-            403,
-            "gm-only",
-            None,
-        ),
-        case(
-            Player,
-            "POST",
-            "/api/roll",
-            Json(json!({"expression": "1d6", "secret": true})),
-            403,
-            "secret-gm-only",
-            Some("secret"),
-        ),
-        case(
-            Gm,
-            "POST",
-            "/api/roll",
-            Json(json!({"expression": "1d6", "typed": [3]})),
-            403,
-            "forbidden",
-            None,
-        ),
-        case(
-            Nobody,
-            "POST",
-            "/api/reentry",
-            Json(json!({"token": "nope"})),
-            403,
-            "reentry-unusable",
-            None,
-        ),
-        case(
-            Nobody,
-            "POST",
-            "/api/join",
-            Json(json!({"invite": "nope", "name": "Ida"})),
-            403,
-            "invite-unusable",
-            None,
-        ),
-        case(
-            Gm,
-            "DELETE",
-            "/api/invites/999",
-            Nothing,
-            422,
-            "invite-unknown",
-            None,
-        ),
-        // Texts and names.
-        case(
-            Gm,
-            "POST",
-            "/api/notes",
-            note(json!("  ")),
-            422,
-            "text-empty",
-            Some("note"),
-        ),
-        case(
-            Gm,
-            "POST",
-            "/api/notes",
-            note(json!("a".repeat(10_001))),
-            422,
-            "text-too-long",
-            Some("note"),
-        ),
-        case(
-            Gm,
-            "POST",
-            "/api/notes",
-            note(json!("bell\u{7}")),
-            422,
-            "text-control-character",
-            Some("note"),
-        ),
-        // Characters and rules.
-        case(
-            Gm,
-            "GET",
-            "/api/characters/Nobody",
-            Nothing,
-            422,
-            "character-unknown",
-            None,
-        ),
-        case(
-            Gm,
-            "POST",
-            "/api/characters",
-            Json(json!({
-                "name": "Nick", "body": 3, "mind": 2, "charm": 1, "backgrounds": ["Sailor"],
-                "weapon": {"name": "dagger", "class": "light"}, "armor_name": "leather"
-            })),
-            422,
-            "character-name-taken",
-            None,
-        ),
-        // S9: Body, Mind and Charm are 3, 2 and 1 in some order.
-        case(
-            Gm,
-            "POST",
-            "/api/characters",
-            Json(json!({
-                "name": "Odd", "body": 3, "mind": 3, "charm": 1, "backgrounds": ["Sailor"],
-                "weapon": {"name": "dagger", "class": "light"}, "armor_name": "leather"
-            })),
-            422,
-            "rule-refused",
-            Some("attributes"),
-        ),
-        // Dice typed by a game master alone at the table.
-        case(
-            SoloGm,
-            "POST",
-            "/api/roll",
-            Json(json!({"expression": "1d6", "typed": [7]})),
-            422,
-            "dice-typed-invalid",
-            None,
-        ),
-        case(
-            SoloGm,
-            "POST",
-            "/api/roll",
-            Json(json!({"expression": "1d6", "typed": [3, 4]})),
-            422,
-            "dice-too-many",
-            None,
-        ),
-        // Expressions, ideas, scenes.
-        case(
-            Gm,
-            "POST",
-            "/api/odds",
-            Json(json!({"expression": ""})),
-            422,
-            "expression-length",
-            Some("expression"),
-        ),
-        case(
-            Gm,
-            "POST",
-            "/api/odds",
-            Json(json!({"expression": "3d"})),
-            422,
-            "expression-invalid",
-            Some("expression"),
-        ),
-        case(
-            Gm,
-            "POST",
-            "/api/idea",
-            Json(json!({"genre": "no such genre"})),
-            422,
-            "genre-unknown",
-            Some("genre"),
-        ),
-        case(
-            Gm,
-            "POST",
-            "/api/idea",
-            Json(json!({"genre": "fantasy", "count": 21})),
-            422,
-            "idea-count",
-            Some("count"),
-        ),
-        case(
-            Gm,
-            "POST",
-            "/api/scenes/end",
-            Json(json!({})),
-            422,
-            "scene-none-open",
-            None,
-        ),
-        // Vehicles (S10: speed counts only in a chase) and fight odds.
-        case(
-            Gm,
-            "POST",
-            "/api/vehicles/attack/odds",
-            Json(json!({"pilot": 3, "speed": "fast", "against_pilot": 3})),
-            422,
-            "vehicle-speed-in-attack",
-            Some("speed"),
-        ),
-        case(
-            Gm,
-            "POST",
-            "/api/fight/odds",
-            Json(json!({"heroes": ["Nick"], "foes": [{"name": "orc"}], "fights": 20_001})),
-            422,
-            "sim-fights",
-            None,
-        ),
-        // The journal: entry 1 is the public creation of Nick made at setup.
-        case(
-            Gm,
-            "POST",
-            "/api/journal/1/reveal",
-            Nothing,
-            422,
-            "entry-not-secret",
-            None,
-        ),
-    ]
-}
+/// The golden table: who, method, URI, body → status, code, field.
+const CASES: &[Case] = &[
+    // The body as a whole.
+    (
+        Gm,
+        "POST",
+        "/api/notes",
+        Untyped(r#"{"text": "x"}"#),
+        415,
+        "body-content-type",
+        None,
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/notes",
+        Json(r#"{"text": "#),
+        400,
+        "body-syntax",
+        None,
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/notes",
+        Json(r#"{"text": "a"} x"#),
+        400,
+        "body-syntax",
+        None,
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/notes",
+        Json(r#"{"text": 5}"#),
+        422,
+        "body-invalid",
+        Some("text"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/notes",
+        Json("{}"),
+        422,
+        "body-invalid",
+        None,
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/roll",
+        Json(r#"{"expression": "1d6", "typed": [1, "a"]}"#),
+        422,
+        "body-invalid",
+        Some("typed[1]"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/roll",
+        Json(r#"{"expression": "1d6", "secert": true}"#),
+        422,
+        "body-invalid",
+        Some("secert"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/combat/end",
+        Json(r#"{"x": 1}"#),
+        422,
+        "body-invalid",
+        Some("x"),
+    ),
+    // Valid JSON of the wrong type where a name goes (serde_json calls it a syntax error).
+    (
+        Gm,
+        "POST",
+        "/api/vehicles/chase/odds",
+        Json(r#"{"pilot": 3, "speed": 5, "against_pilot": 3}"#),
+        422,
+        "body-invalid",
+        Some("speed"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/idea",
+        Json(r#"{"genre": "fantasy", "count": -1}"#),
+        422,
+        "body-invalid",
+        Some("count"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/invites",
+        Json(r#"{"role": "boss"}"#),
+        422,
+        "body-invalid",
+        Some("role"),
+    ),
+    (
+        Nobody,
+        "POST",
+        "/api/reentry",
+        Long("token", 500),
+        422,
+        "body-invalid",
+        Some("token"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/notes",
+        Big(20_000),
+        413,
+        "body-too-large",
+        None,
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/oracle",
+        Big(5_000),
+        413,
+        "body-too-large",
+        None,
+    ),
+    // Query strings.
+    (
+        Gm,
+        "GET",
+        "/api/journal?limit=abc",
+        Nothing,
+        422,
+        "query-invalid",
+        Some("limit"),
+    ),
+    (
+        Gm,
+        "GET",
+        "/api/journal?limit=0",
+        Nothing,
+        422,
+        "query-invalid",
+        Some("limit"),
+    ),
+    (
+        Gm,
+        "GET",
+        "/api/journal/export?format=pdf",
+        Nothing,
+        422,
+        "query-invalid",
+        Some("format"),
+    ),
+    (
+        Gm,
+        "GET",
+        "/api/me?verbose=1",
+        Nothing,
+        422,
+        "query-invalid",
+        Some("verbose"),
+    ),
+    // Sessions, routes.
+    (
+        Nobody,
+        "GET",
+        "/api/me",
+        Nothing,
+        401,
+        "session-needed",
+        None,
+    ),
+    (
+        Stranger,
+        "GET",
+        "/api/me",
+        Nothing,
+        401,
+        "session-unknown",
+        None,
+    ),
+    (
+        Gm,
+        "GET",
+        "/api/no-such-thing",
+        Nothing,
+        404,
+        "not-found",
+        None,
+    ),
+    (
+        Gm,
+        "DELETE",
+        "/api/me",
+        Nothing,
+        405,
+        "method-not-allowed",
+        None,
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/journal/abc/reveal",
+        Nothing,
+        400,
+        "bad-request",
+        None,
+    ),
+    // Who may do what.
+    (
+        Player,
+        "POST",
+        "/api/journal/1/reveal",
+        Nothing,
+        403,
+        "gm-only",
+        None,
+    ),
+    (
+        Player,
+        "POST",
+        "/api/combat/end",
+        Nothing,
+        403,
+        "gm-only",
+        None,
+    ),
+    (
+        Player,
+        "POST",
+        "/api/roll",
+        Json(r#"{"expression": "1d6", "secret": true}"#),
+        403,
+        "secret-gm-only",
+        Some("secret"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/roll",
+        Json(r#"{"expression": "1d6", "typed": [3]}"#),
+        403,
+        "forbidden",
+        None,
+    ),
+    (
+        Nobody,
+        "POST",
+        "/api/reentry",
+        Json(r#"{"token": "nope"}"#),
+        403,
+        "reentry-unusable",
+        None,
+    ),
+    (
+        Nobody,
+        "POST",
+        "/api/join",
+        Json(r#"{"invite": "nope", "name": "Ida"}"#),
+        403,
+        "invite-unusable",
+        None,
+    ),
+    (
+        Gm,
+        "DELETE",
+        "/api/invites/999",
+        Nothing,
+        422,
+        "invite-unknown",
+        None,
+    ),
+    // Texts (a note holds at most 10,000 characters).
+    (
+        Gm,
+        "POST",
+        "/api/notes",
+        Json(r#"{"text": "  "}"#),
+        422,
+        "text-empty",
+        Some("note"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/notes",
+        Long("text", 10_001),
+        422,
+        "text-too-long",
+        Some("note"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/notes",
+        Json(r#"{"text": "bell\u0007"}"#),
+        422,
+        "text-control-character",
+        Some("note"),
+    ),
+    // Characters and rules.
+    (
+        Gm,
+        "GET",
+        "/api/characters/Nobody",
+        Nothing,
+        422,
+        "character-unknown",
+        None,
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/characters",
+        Json(NICK),
+        422,
+        "character-name-taken",
+        None,
+    ),
+    // S9: Body, Mind and Charm are 3, 2 and 1 in some order.
+    (
+        Gm,
+        "POST",
+        "/api/characters",
+        Json(ODD),
+        422,
+        "rule-refused",
+        Some("attributes"),
+    ),
+    // Dice typed by a game master alone at the table.
+    (
+        SoloGm,
+        "POST",
+        "/api/roll",
+        Json(r#"{"expression": "1d6", "typed": [7]}"#),
+        422,
+        "dice-typed-invalid",
+        None,
+    ),
+    (
+        SoloGm,
+        "POST",
+        "/api/roll",
+        Json(r#"{"expression": "1d6", "typed": [3, 4]}"#),
+        422,
+        "dice-too-many",
+        None,
+    ),
+    // Expressions (1 to 200 characters), ideas (1 to 20 words), scenes.
+    (
+        Gm,
+        "POST",
+        "/api/odds",
+        Json(r#"{"expression": ""}"#),
+        422,
+        "expression-length",
+        Some("expression"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/odds",
+        Json(r#"{"expression": "3d"}"#),
+        422,
+        "expression-invalid",
+        Some("expression"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/idea",
+        Json(r#"{"genre": "no such genre"}"#),
+        422,
+        "genre-unknown",
+        Some("genre"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/idea",
+        Json(r#"{"genre": "fantasy", "count": 21}"#),
+        422,
+        "idea-count",
+        Some("count"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/scenes/end",
+        Json("{}"),
+        422,
+        "scene-none-open",
+        None,
+    ),
+    // Vehicles (S10: speed counts only in a chase) and fight odds (20,000 fights at most).
+    (
+        Gm,
+        "POST",
+        "/api/vehicles/attack/odds",
+        Json(r#"{"pilot": 3, "speed": "fast", "against_pilot": 3}"#),
+        422,
+        "vehicle-speed-in-attack",
+        Some("speed"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/fight/odds",
+        Json(r#"{"heroes": ["Nick"], "foes": [{"name": "orc"}], "fights": 20001}"#),
+        422,
+        "sim-fights",
+        None,
+    ),
+    // The journal: entry 1 is the public creation of Nick made at setup.
+    (
+        Gm,
+        "POST",
+        "/api/journal/1/reveal",
+        Nothing,
+        422,
+        "entry-not-secret",
+        None,
+    ),
+];
+
+/// Nick as created at setup.
+const NICK: &str = r#"{"name": "Nick", "body": 3, "mind": 2, "charm": 1, "backgrounds": ["Sailor"],
+    "weapon": {"name": "dagger", "class": "light"}, "armor_name": "leather"}"#;
+/// A hero whose Body, Mind and Charm are not 3, 2 and 1.
+const ODD: &str = r#"{"name": "Odd", "body": 3, "mind": 3, "charm": 1, "backgrounds": ["Sailor"],
+    "weapon": {"name": "dagger", "class": "light"}, "armor_name": "leather"}"#;
 
 #[tokio::test]
 async fn every_error_code_answers_as_documented() {
     let t = table().await;
     let mut failures = Vec::new();
-    for c in cases() {
-        let token = match c.who {
+    for (who, method, uri, send, status, code, field) in CASES.iter().cloned() {
+        let token = match who {
             Who::Nobody => None,
             Who::Stranger => Some("not-a-session"),
             Who::Gm => Some(t.gm.as_str()),
             Who::Player => Some(t.player.as_str()),
             Who::SoloGm => Some(t.solo.as_str()),
         };
-        let (status, body) = call(&t.router, c.method, c.uri, token, c.send.clone()).await;
+        let (got_status, body) = call(&t.router, method, uri, token, send.clone()).await;
         let got = (
-            status.as_u16(),
+            got_status.as_u16(),
             body["code"].as_str().unwrap_or("(none)").to_owned(),
             body.get("field").and_then(Value::as_str).map(str::to_owned),
         );
-        let want = (c.status, c.code.to_owned(), c.field.map(str::to_owned));
-        assert!(body["error"].is_string(), "{} {}: {body}", c.method, c.uri);
+        let want = (status, code.to_owned(), field.map(str::to_owned));
+        assert!(body["error"].is_string(), "{method} {uri}: {body}");
         if got != want {
             failures.push(format!(
-                "{:?} {} {} {:?}: want {want:?}, got {got:?}: {body}",
-                c.who, c.method, c.uri, c.send
+                "{who:?} {method} {uri} {send:?}: want {want:?}, got {got:?}: {body}"
             ));
         }
     }
