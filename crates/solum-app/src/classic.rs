@@ -15,9 +15,14 @@ use solum_classic::check::{
 };
 use solum_classic::duel::{Policy, duel_chance};
 use solum_classic::fight::{
-    ClassicFight, Command, Decision, Event, FightError, Fighter, Loss, NextExchange,
+    ClassicFight, Command, Decision, Event, FightError, Fighter, NextExchange,
 };
-use solum_classic::hero::{self, Hero, Kind, Stat};
+use solum_classic::hero::{self, Hero, Kind};
+
+/// What a hero loses when a fight's exchange goes against them, as a request chooses it.
+pub use solum_classic::fight::Loss;
+/// A hero's stat, as a check names it.
+pub use solum_classic::hero::Stat;
 use solum_dice::{DiceError, DiceSource, SeededDice};
 use solum_store::{CampaignStore, NewEntry, Sheet, WriteTx};
 

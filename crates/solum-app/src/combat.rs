@@ -489,6 +489,13 @@ fn word(w: &str) -> String {
     }
 }
 
+/// Whether a line of the combat language carries dice typed in by hand (`with …`): a front
+/// end asks before it lets a member play it (typed dice are for a game master alone at the
+/// table). A line that does not parse carries none; the use case refuses it, naming it.
+pub fn line_types_dice(line: &str) -> bool {
+    matches!(parse_line(line), Ok(Line::Command(_, Some(_), _)))
+}
+
 /// The line of the combat language that plays an option.
 pub fn choice_line(c: &Choice, target: Option<&str>) -> String {
     let verb = match c.action {

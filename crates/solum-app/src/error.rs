@@ -185,6 +185,9 @@ pub enum AppError {
     /// A fight simulation refused for its input or its size.
     #[error(transparent)]
     Simulation(#[from] crate::fight_odds::SimRefusal),
+    /// The odds of a dice expression refused for its text.
+    #[error(transparent)]
+    Expression(#[from] crate::expression::ExpressionError),
     /// Joining a table while signed in replaces the session: the front end must say so.
     #[error(
         "you are signed in at the table {table_name}; joining another table ends that session here: ask again with \"replace\": true to switch"
@@ -196,14 +199,56 @@ pub enum AppError {
 }
 
 impl AppError {
-    /// A stable code for a front end to act on, for the errors that need one:
-    /// `session-held` (joining while signed in).
-    pub fn code(&self) -> Option<&'static str> {
+    /// A stable code for a front end to act on (`session-held`, `character-unknown`, …):
+    /// one per kind of refusal, never derived from the message. docs/api.md lists them.
+    pub fn code(&self) -> &'static str {
         match self {
-            Self::SessionHeld { .. } => Some("session-held"),
-            Self::Vehicle(v) => Some(v.code()),
-            Self::Reentry(r) => Some(r.code()),
-            Self::Simulation(s) => Some(s.code()),
+            Self::Empty(_) => "text-empty",
+            Self::TooLong { .. } => "text-too-long",
+            Self::ControlCharacter(_) => "text-control-character",
+            Self::Dice(_) => "dice-typed-invalid",
+            Self::DiceShort { .. } => "dice-too-few",
+            Self::UnusedDice { .. } => "dice-too-many",
+            Self::UnknownGenre { .. } => "genre-unknown",
+            Self::BadWordList { .. } => "word-list-invalid",
+            Self::ListFile { .. } => "word-list-file",
+            Self::Count(_) => "idea-count",
+            Self::UnknownOracle(_) => "oracle-unknown",
+            Self::NoOpenScene => "scene-none-open",
+            Self::BadImport(_) => "import-invalid",
+            Self::ImportMismatch { .. } => "import-mismatch",
+            Self::UnreadableEntry { .. } => "entry-unreadable",
+            Self::Store(e) => store_code(e),
+            Self::Character { .. } => "rule-refused",
+            Self::NoSuchCharacter(_) => "character-unknown",
+            Self::Forbidden(_) => "forbidden",
+            Self::BadName { .. } => "name-invalid",
+            Self::NameTaken { .. } => "name-taken",
+            Self::Invite(_) => "invite-unusable",
+            Self::NoSuchInvite(_) => "invite-unknown",
+            Self::Vehicle(v) => v.code(),
+            Self::Reentry(r) => r.code(),
+            Self::Simulation(s) => s.code(),
+            Self::Expression(e) => e.code(),
+            Self::SessionHeld { .. } => "session-held",
+        }
+    }
+
+    /// The field of the request at fault, where the error knows it (`name`, `speed`, the
+    /// field a rule names): data of the error, never parsed from its message.
+    pub fn field(&self) -> Option<String> {
+        match self {
+            Self::Empty(what)
+            | Self::TooLong { what, .. }
+            | Self::ControlCharacter(what)
+            | Self::BadName { what, .. } => Some((*what).to_owned()),
+            Self::Character { field, .. } => Some(field.clone()),
+            Self::NameTaken { .. } => Some("name".to_owned()),
+            Self::UnknownGenre { .. } => Some("genre".to_owned()),
+            Self::Count(_) => Some("count".to_owned()),
+            Self::UnknownOracle(_) => Some("oracle".to_owned()),
+            Self::Vehicle(v) => Some(v.field().name().to_owned()),
+            Self::Expression(e) => e.field().map(|f| f.name().to_owned()),
             _ => None,
         }
     }
@@ -211,6 +256,8 @@ impl AppError {
     /// The kind of failure, for exit codes and HTTP statuses.
     pub fn kind(&self) -> ErrorKind {
         match self {
+            // The system's randomness failed: not the caller's input.
+            Self::Expression(e) if !e.is_bad_input() => ErrorKind::Internal,
             Self::Empty(_)
             | Self::TooLong { .. }
             | Self::ControlCharacter(_)
@@ -231,7 +278,8 @@ impl AppError {
             | Self::NameTaken { .. }
             | Self::NoSuchInvite(_)
             | Self::Vehicle(_)
-            | Self::Simulation(_) => ErrorKind::BadInput,
+            | Self::Simulation(_)
+            | Self::Expression(_) => ErrorKind::BadInput,
             Self::Invite(_) | Self::Reentry(_) => ErrorKind::Forbidden,
             Self::SessionHeld { .. } => ErrorKind::Conflict,
             Self::UnreadableEntry { .. } => ErrorKind::Internal,
@@ -246,5 +294,22 @@ impl AppError {
                 _ => ErrorKind::Internal,
             },
         }
+    }
+}
+
+/// The code of a store's refusal or failure (see [`AppError::code`]).
+fn store_code(e: &StoreError) -> &'static str {
+    match e {
+        StoreError::NameTaken { .. } => "character-name-taken",
+        StoreError::NoSuchSheet { .. } => "character-unknown",
+        StoreError::TooLarge { .. } => "entry-too-large",
+        StoreError::NotSecret { .. } => "entry-not-secret",
+        StoreError::RevealedAlready { .. } => "entry-revealed-already",
+        StoreError::BadRecord(_) => "entry-refused",
+        StoreError::Forbidden(_) => "forbidden",
+        StoreError::Busy { .. } | StoreError::Conflict { .. } => "campaign-busy",
+        StoreError::Full { .. } => "campaign-full",
+        StoreError::ReadOnly { .. } => "campaign-read-only",
+        _ => "campaign-unusable",
     }
 }

@@ -173,6 +173,14 @@ fn parse(raw: &str) -> Result<(String, Expr), ExpressionError> {
     Ok((text, expr))
 }
 
+/// The notation's estimate of the work `text` takes, in steps, when it reads and is within
+/// the limits (`None`: it is refused as fast when computed). A server asks it to decide
+/// whether the work needs a turn of its own.
+pub fn estimated_work(text: &str) -> Option<u128> {
+    let (_, expr) = parse(text).ok()?;
+    solum_notation::estimate::check(&expr).ok().map(|b| b.work)
+}
+
 /// Rolls an expression once, journaling nothing: the view [`crate::Campaign::roll_notation`]
 /// returns, with `seq` `null`. Typed faces go each die, then its rerolls and explosions,
 /// left to right, and must all be used.

@@ -35,7 +35,10 @@ pub use verify::SheetMismatch;
 
 use serde::{Deserialize, Serialize};
 use solum_dice::DiceError;
-use solum_expanded::oracle::{self, Answer, Disposition, Event, Leaning};
+use solum_expanded::oracle::{self, Answer, Disposition, Event};
+
+/// How the oracle leans (a question's likelihood), as [`Campaign::ask`] takes it.
+pub use solum_expanded::oracle::Leaning;
 use solum_store::{CampaignStore, NewEntry};
 
 pub use characters::{

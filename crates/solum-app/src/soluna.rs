@@ -13,7 +13,10 @@
 use serde::{Deserialize, Serialize};
 use solum_dice::DiceSource;
 use solum_soluna::played::{Order, Skirmish};
-use solum_soluna::skirmish::{self, Character, Event, MAX_CHARACTERS, SkirmishFile};
+use solum_soluna::skirmish::{self, Event, MAX_CHARACTERS, SkirmishFile};
+
+/// A Sol'una character as a skirmish takes it (a request body names one).
+pub use solum_soluna::skirmish::Character;
 use solum_store::{CampaignStore, WriteTx};
 
 use crate::classic::{again, bad, entry, fix_seed, name_text, read_row, sheet_row};

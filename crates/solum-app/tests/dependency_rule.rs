@@ -80,36 +80,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "solum-sol",
         "Project Sol's one-shot roll, test and odds call the rules directly",
     ),
-    (
-        "solum-web",
-        "solum-classic",
-        "request types name the original's Stat and Loss",
-    ),
-    (
-        "solum-web",
-        "solum-dice",
-        "POST /api/odds turns Prob into floats itself (prob_to_f64)",
-    ),
-    (
-        "solum-web",
-        "solum-expanded",
-        "the oracle's Leaning and the bestiary's Bestiary/StaticFoe in handlers and the page",
-    ),
-    (
-        "solum-web",
-        "solum-notation",
-        "POST /api/odds parses and estimates the expression itself",
-    ),
-    (
-        "solum-web",
-        "solum-play",
-        "the combat line is parsed to see whether it carries typed dice",
-    ),
-    (
-        "solum-web",
-        "solum-soluna",
-        "a Sol'una skirmish character is a request body",
-    ),
 ];
 
 /// A crate's name and its workspace dependencies (normal and build only), from cargo.

@@ -1,9 +1,9 @@
 //! Heavy work (rolls and odds of dice expressions), admitted by its estimated cost and shared
 //! fairly by tables.
 //!
-//! The policy (docs/api.md): a request whose estimated work
-//! (`solum_notation::estimate::check`) is at most [`CHEAP_WORK`] steps runs at once, without a
-//! turn: a `1d6` never waits behind anyone. Dearer ones take one of the server's turns
+//! The policy (docs/api.md): a request whose estimated work (the notation's estimate, through
+//! `solum_app::expression_odds::estimated_work`) is at most [`CHEAP_WORK`] steps runs at once,
+//! without a turn: a `1d6` never waits behind anyone. Dearer ones take one of the server's turns
 //! ([`crate::Config::heavy_at_once`]); one table holds at most [`Heavy::per_table`] of them at
 //! once, each session one; a freed turn goes to the waiting request of the table that holds
 //! the fewest turns (first come first served between equals). One that finds no turn within

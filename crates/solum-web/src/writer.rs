@@ -359,7 +359,7 @@ fn commit(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use solum_expanded::oracle::Leaning;
+    use solum_app::Leaning;
     use std::sync::Mutex;
 
     fn campaign() -> (tempfile::TempDir, PathBuf) {

@@ -1667,8 +1667,6 @@ async fn the_sibling_systems_roll_from_the_tables_characters() {
     }
 }
 
-/// The routes the router declares, read from its source: `(METHOD, /path)`, the API's under
-/// `/api`. (axum cannot list a router's routes; the source is where they are declared.)
 /// Project Sol's training (P3: the next rank, cost rating the new rank × 2, one a session)
 /// by the character's player or the game master, and the game master's reward of Edge
 /// (never above the attribute).
@@ -1745,46 +1743,13 @@ async fn sol_training_is_the_players_and_the_reward_the_game_masters() {
     );
 }
 
+/// The routes the router declares, as its own table lists them (`solum_web::API_ROUTES`,
+/// the table the router is built from): `(METHOD, /api/path)`.
 fn declared_routes() -> std::collections::BTreeSet<(String, String)> {
-    let mut out = std::collections::BTreeSet::new();
-    for (source, prefix) in [
-        (include_str!("../src/lib.rs"), "/api"),
-        (include_str!("../src/routes_page.rs"), "/api"),
-        (include_str!("../src/sol_routes.rs"), "/api"),
-        (include_str!("../src/page.rs"), ""),
-    ] {
-        for chunk in source.split(".route(").skip(1) {
-            let chunk = chunk.trim_start();
-            let Some(rest) = chunk.strip_prefix('"') else {
-                continue;
-            };
-            let path = &rest[..rest.find('"').unwrap()];
-            // The handlers of this route: up to the next route, the fallback or the layer.
-            let end = [
-                ".route(",
-                ".fallback(",
-                ".layer(DefaultBodyLimit::max(BODY",
-                "\n}",
-            ]
-            .iter()
-            .filter_map(|m| chunk.find(m))
-            .min()
-            .unwrap_or(chunk.len());
-            let calls = &chunk[..end];
-            for method in ["get", "post", "patch", "put", "delete"] {
-                let bare = format!("{method}(");
-                let found = calls.match_indices(&bare).any(|(i, _)| {
-                    i == 0
-                        || !calls.as_bytes()[i - 1].is_ascii_alphanumeric()
-                            && calls.as_bytes()[i - 1] != b'_'
-                });
-                if found {
-                    out.insert((method.to_uppercase(), format!("{prefix}{path}")));
-                }
-            }
-        }
-    }
-    out
+    solum_web::API_ROUTES
+        .iter()
+        .map(|(method, path)| (method.to_uppercase(), format!("/api{path}")))
+        .collect()
 }
 
 #[tokio::test]
@@ -1818,14 +1783,19 @@ async fn the_openapi_description_names_every_route_and_no_other() {
     assert!(declared.contains(&("GET".into(), "/api/characters".into())));
     assert!(declared.contains(&("PATCH".into(), "/api/characters/{name}".into())));
     let missing: Vec<_> = declared.difference(&described).collect();
-    let extra: Vec<_> = described.difference(&declared).collect();
     assert!(
         missing.is_empty(),
         "routes missing from openapi.json: {missing:?}"
     );
+    // Beyond the table: the page (`/`, its scripts and styles) and the page's read-only
+    // routes merged beside the table (`routes_page.rs`); the probe below finds each live.
+    let extra: Vec<_> = described
+        .difference(&declared)
+        .filter(|(_, path)| path.starts_with("/api/"))
+        .collect();
     assert!(
-        extra.is_empty(),
-        "openapi.json describes routes the router lacks: {extra:?}"
+        extra.iter().all(|(_, p)| p == "/api/idea/genres"),
+        "openapi.json describes API routes outside the router's table: {extra:?}"
     );
     // And each described route is live in the router: never the fallback's 404 nor a 405.
     let (gm, _) = s.table("T", "Ada").await;
@@ -1839,7 +1809,7 @@ async fn the_openapi_description_names_every_route_and_no_other() {
         let body = (method != "GET").then(|| json!({}));
         let a = s.call(method, &uri, Some(&gm), body).await;
         assert!(
-            a.status != StatusCode::NOT_FOUND || !a.text().contains("no such endpoint"),
+            a.status != StatusCode::NOT_FOUND || !a.text().contains(r#""code":"not-found""#),
             "{method} {path}: {}",
             a.text()
         );

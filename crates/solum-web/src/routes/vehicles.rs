@@ -134,8 +134,9 @@ pub(crate) async fn fight_odds(
     {
         Ok(turn) => turn,
         Err(heavy::Refused::Busy) => {
-            return Err(ApiError::new(
+            return Err(ApiError::coded(
                 StatusCode::TOO_MANY_REQUESTS,
+                "heavy-busy",
                 "one simulation, roll or odds at a time per session: wait for the last one to finish",
             ));
         }

@@ -1,0 +1,150 @@
+//! Errors: an [`ApiError`] is a status and a JSON body `{"error": …, "code": …, "field": …}`;
+//! an [`AppError`] becomes one by its kind (the status) and its code and field.
+
+use std::time::Duration;
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use solum_app::{AppError, ErrorKind};
+
+use crate::Json;
+
+/// An error answer: a status and a message meant for the player, never internals, with a
+/// stable code (docs/api.md lists every one) and the request's field at fault where known.
+#[derive(Debug)]
+pub struct ApiError {
+    pub(crate) status: StatusCode,
+    pub(crate) message: String,
+    /// A stable code for a client to act on (`session-held`, `body-invalid`, …).
+    pub(crate) code: &'static str,
+    /// The field (or query parameter) of the request at fault, where known.
+    pub(crate) field: Option<String>,
+    /// Seconds a refused client should wait (`Retry-After` of a 429; 1 unless said).
+    pub(crate) retry_after: Option<u64>,
+}
+
+/// The JSON body of every error answer: `{"error": message, "code": code, "field": …}`.
+#[derive(Serialize)]
+pub(crate) struct ErrorBody<'a> {
+    error: &'a str,
+    code: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    field: Option<&'a str>,
+}
+
+/// The code of an error whose maker gave none: one per status, for the framework's own
+/// refusals and the server's limits.
+pub(crate) fn status_code(status: StatusCode) -> &'static str {
+    match status.as_u16() {
+        400 => "bad-request",
+        401 => "session-needed",
+        403 => "forbidden",
+        404 => "not-found",
+        405 => "method-not-allowed",
+        408 => "body-timeout",
+        409 => "conflict",
+        413 => "body-too-large",
+        415 => "body-content-type",
+        421 => "unknown-host",
+        422 => "invalid-request",
+        429 => "rate-limited",
+        503 => "server-busy",
+        _ if status.is_server_error() => "internal",
+        _ => "refused",
+    }
+}
+
+impl ApiError {
+    /// An error with the code of its status ([`status_code`]).
+    pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        Self::coded(status, status_code(status), message)
+    }
+
+    /// An error with its own stable code.
+    pub(crate) fn coded(
+        status: StatusCode,
+        code: &'static str,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            status,
+            message: message.into(),
+            code,
+            field: None,
+            retry_after: None,
+        }
+    }
+
+    /// The same error, naming the request's field at fault.
+    pub(crate) fn field(mut self, field: impl Into<String>) -> Self {
+        self.field = Some(field.into());
+        self
+    }
+
+    pub(crate) fn retry_after(mut self, wait: Duration) -> Self {
+        self.retry_after = Some(wait.as_secs_f64().ceil().max(1.0) as u64);
+        self
+    }
+
+    pub(crate) fn internal() -> Self {
+        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
+    }
+
+    /// A 403 with its own code (`gm-only`, …).
+    pub(crate) fn forbidden(code: &'static str, message: &str) -> Self {
+        Self::coded(StatusCode::FORBIDDEN, code, message)
+    }
+}
+
+impl From<AppError> for ApiError {
+    fn from(e: AppError) -> Self {
+        let kind = e.kind();
+        let status =
+            StatusCode::from_u16(kind.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        // A store error's text names the file; only the kind goes out, or the store's own
+        // words about the request (a duplicate name, a forbidden change).
+        let message = match (&e, kind) {
+            (_, ErrorKind::Internal) | (AppError::UnreadableEntry { .. }, _) => {
+                tracing::error!("request failed: {e}");
+                "internal error".to_string()
+            }
+            (AppError::Store(s), _) => match s {
+                s if s.is_refusal() => s.to_string(),
+                _ if kind == ErrorKind::Unavailable => {
+                    "the campaign is busy or full; nothing was changed, try again".to_string()
+                }
+                _ => {
+                    tracing::error!("request failed: {e}");
+                    "the campaign cannot be used".to_string()
+                }
+            },
+            _ => e.to_string(),
+        };
+        Self {
+            field: e.field(),
+            ..Self::coded(status, e.code(), message)
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut resp = (
+            self.status,
+            Json(ErrorBody {
+                error: &self.message,
+                code: self.code,
+                field: self.field.as_deref(),
+            }),
+        )
+            .into_response();
+        if self.status == StatusCode::TOO_MANY_REQUESTS {
+            resp.headers_mut().insert(
+                header::RETRY_AFTER,
+                HeaderValue::from(self.retry_after.unwrap_or(1)),
+            );
+        }
+        resp
+    }
+}

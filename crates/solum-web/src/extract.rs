@@ -1,0 +1,323 @@
+//! Extractors: the member by session token, JSON bodies and query strings whose
+//! rejections answer as [`ApiError`]s, routes that take no body or no query, the peer
+//! address, and a request's own fields beside a system's.
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request};
+use axum::http::{HeaderMap, StatusCode, header, request::Parts};
+use serde::Deserialize;
+use solum_app::tables;
+use solum_store::{Member, Scope};
+
+use crate::{ApiError, AppState, blocking, connection, keep};
+
+/// A JSON body whose rejections answer as [`ApiError`]s: 415 `body-content-type` without
+/// a JSON content type, 400 `body-syntax` for what is not JSON, 422 `body-invalid` naming
+/// the field at fault, 413 `body-too-large`.
+pub(crate) struct Body_<T>(pub(crate) T);
+
+impl<T, S> FromRequest<S> for Body_<T>
+where
+    T: serde::de::DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        if !json_content_type(req.headers()) {
+            return Err(ApiError::coded(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "body-content-type",
+                "the request body must be JSON, sent with `Content-Type: application/json`",
+            ));
+        }
+        let bytes = axum::body::Bytes::from_request(req, state)
+            .await
+            .map_err(body_unread)?;
+        read_json(&bytes).map(Self)
+    }
+}
+
+/// `application/json` or `application/…+json`, as axum's own JSON extractor takes.
+fn json_content_type(headers: &HeaderMap) -> bool {
+    let Some(value) = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return false;
+    };
+    let mime = value.split(';').next().unwrap_or_default().trim();
+    let mime = mime.to_ascii_lowercase();
+    mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
+}
+
+/// A body that could not be read whole: too large, or cut off.
+fn body_unread(e: axum::extract::rejection::BytesRejection) -> ApiError {
+    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "the request body is too large",
+        )
+    } else {
+        ApiError::coded(
+            StatusCode::BAD_REQUEST,
+            "body-unreadable",
+            "the request body could not be read",
+        )
+    }
+}
+
+/// Reads a JSON body as `T`, naming the field at fault when it does not fit.
+pub(crate) fn read_json<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        // serde_json calls some mismatches of valid JSON syntax errors (a number where an
+        // enum's name goes: `"speed": 5`): a body that reads as JSON is wrong in its data.
+        let data = inner.classify() == serde_json::error::Category::Data
+            || serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok();
+        if !data {
+            return not_json(&inner);
+        }
+        let err = ApiError::coded(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "body-invalid",
+            at_path(&path, &inner),
+        );
+        if path == "." { err } else { err.field(path) }
+    })?;
+    de.end().map_err(|e| not_json(&e))?;
+    Ok(value)
+}
+
+/// `field: what is wrong`, or what is wrong with the body as a whole.
+fn at_path(path: &str, e: &dyn std::fmt::Display) -> String {
+    if path == "." {
+        format!("request body: {e}")
+    } else {
+        format!("{path}: {e}")
+    }
+}
+
+fn not_json(e: &serde_json::Error) -> ApiError {
+    ApiError::coded(
+        StatusCode::BAD_REQUEST,
+        "body-syntax",
+        format!("the request body is not JSON: {e}"),
+    )
+}
+
+/// The body of a POST that takes no fields: none at all, or `{}`. Anything else is refused
+/// as any body with an unknown field is (422), so a client learns that what it sent was not
+/// used.
+pub(crate) struct NoFields;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Nothing {}
+
+impl<S> FromRequest<S> for NoFields
+where
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let (parts, body) = req.into_parts();
+        let head = parts.clone();
+        let bytes = axum::body::Bytes::from_request(Request::from_parts(parts, body), state)
+            .await
+            .map_err(body_unread)?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(Self);
+        }
+        Body_::<Nothing>::from_request(
+            Request::from_parts(head, axum::body::Body::from(bytes)),
+            state,
+        )
+        .await
+        .map(|_| Self)
+    }
+}
+
+/// The query string of a route that takes none: absent or empty. Anything else is refused
+/// (422 naming it), as an unknown parameter of a route that takes some is.
+pub(crate) struct NoQuery;
+
+impl<S> FromRequestParts<S> for NoQuery
+where
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        match parts.uri.query() {
+            None | Some("") => Ok(Self),
+            Some(q) => {
+                let name = q.split(['=', '&']).next().unwrap_or(q);
+                let shown: String = name.chars().take(40).collect();
+                Err(ApiError::coded(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "query-invalid",
+                    format!("query string: unknown parameter `{shown}` (this route takes none)"),
+                )
+                .field(shown))
+            }
+        }
+    }
+}
+
+/// A query string whose rejections answer as [`ApiError`]s (422 `query-invalid`) naming
+/// the parameter.
+pub(crate) struct Query_<T>(pub(crate) T);
+
+impl<T, S> FromRequestParts<S> for Query_<T>
+where
+    T: serde::de::DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        let query = parts.uri.query().unwrap_or_default();
+        let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(query.as_bytes()));
+        serde_path_to_error::deserialize(de).map(Self).map_err(|e| {
+            let path = e.path().to_string();
+            let err = ApiError::coded(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "query-invalid",
+                format!("query string: {}", at_query(&path, e.inner())),
+            );
+            if path == "." { err } else { err.field(path) }
+        })
+    }
+}
+
+/// `parameter: what is wrong`, or what is wrong with the query string as a whole.
+fn at_query(path: &str, e: &dyn std::fmt::Display) -> String {
+    if path == "." {
+        e.to_string()
+    } else {
+        format!("{path}: {e}")
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Sessions and rate limits.
+
+/// The member a request acts as, found by its bearer token (or, for the live stream only,
+/// its `token` query parameter: an `EventSource` cannot send headers).
+pub struct Auth {
+    pub(crate) member: Member,
+    /// The session token the request came with.
+    pub(crate) token: String,
+}
+
+impl FromRequestParts<AppState> for Auth {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let token = bearer(&parts.headers).or_else(|| {
+            matches!(parts.uri.path(), "/events" | "/api/events")
+                .then(|| query_token(parts.uri.query()))
+                .flatten()
+        });
+        let Some(token) = token else {
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "sign in: join a table or create one",
+            ));
+        };
+        // The rate limit is keyed by the session token itself: no header can move a request
+        // into another bucket, and a made-up token only spends its own.
+        if !state.inner.limiter.allow(&tables::token_hash(&token)) {
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too many requests; slow down",
+            ));
+        }
+        let db = state.database();
+        let asked = token.clone();
+        let member = blocking(move || {
+            let store = connection(&db, Scope::HOME)?;
+            let member = tables::session(&store, &asked);
+            keep(&db, store);
+            member
+        })
+        .await?;
+        match member {
+            Some(member) => Ok(Self { member, token }),
+            None => Err(ApiError::coded(
+                StatusCode::UNAUTHORIZED,
+                "session-unknown",
+                "this session is unknown or expired (unused for 30 days, or logged out): join the table again",
+            )),
+        }
+    }
+}
+
+pub(crate) fn bearer(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let token = value.strip_prefix("Bearer ")?.trim();
+    Some(token.to_string())
+}
+
+pub(crate) fn query_token(query: Option<&str>) -> Option<String> {
+    query?
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("token="))
+        .map(str::to_owned)
+}
+
+/// The address a request came from, as the connection says (never a header): what keys the
+/// rate limit of requests without a session. `None` where the router runs without a
+/// listener (tests), where such requests share one bucket.
+pub(crate) struct Peer(pub(crate) Option<std::net::IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Peer {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        Ok(Self(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|c| c.0.ip()),
+        ))
+    }
+}
+
+/// The fields a request carries beside the system's own: whether it is secret, typed dice.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct DiceEnvelope {
+    #[serde(default)]
+    pub(crate) secret: bool,
+    #[serde(default)]
+    pub(crate) typed: Option<Vec<u32>>,
+}
+
+/// Reads a JSON object as the request's own fields `envelope` (read as `E`) and the rest
+/// (read as `T`). Both refuse unknown fields, which `#[serde(flatten)]` cannot: a misspelt
+/// `secret` must not pass as a public roll.
+pub(crate) fn split<'de, D, T, E>(d: D, envelope: &[&str]) -> Result<(T, E), D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::de::DeserializeOwned,
+    E: serde::de::DeserializeOwned,
+{
+    use serde::de::Error;
+    let mut rest = serde_json::Map::<String, serde_json::Value>::deserialize(d)?;
+    let mut env = serde_json::Map::new();
+    for k in envelope {
+        if let Some(v) = rest.remove(*k) {
+            env.insert((*k).to_string(), v);
+        }
+    }
+    let t = T::deserialize(serde_json::Value::Object(rest))
+        .map_err(|e| D::Error::custom(format!("{e} (or {})", envelope.join(", "))))?;
+    let e = E::deserialize(serde_json::Value::Object(env)).map_err(D::Error::custom)?;
+    Ok((t, e))
+}

@@ -1,0 +1,234 @@
+//! Characters and checks of the Expanded rules, and the table's roll-off setting.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use solum_app::characters::{CharacterCheck, CharacterEdit, NewCharacter};
+use solum_app::tables::{self};
+
+use crate::routes::combat::gm_only;
+use crate::{
+    ApiError, AppState, Auth, Body_, DiceEnvelope, Json, NoFields, NoQuery, change, dice_for,
+    roll_scope, split, with_campaign,
+};
+
+pub(crate) async fn characters(
+    State(state): State<AppState>,
+    auth: Auth,
+    _no_query: NoQuery,
+) -> Result<Json<Vec<tables::OwnedCharacter>>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, |c| c.owned_characters())
+        .await
+        .map(Json)
+}
+
+pub(crate) async fn character(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    _no_query: NoQuery,
+) -> Result<Json<solum_app::characters::CharacterView>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, move |c| c.character(&name))
+        .await
+        .map(Json)
+}
+
+/// A character's choices and the request's own `typed` (unknown fields refused).
+pub(crate) struct CreateRequest {
+    character: NewCharacter,
+    typed: Option<Vec<u32>>,
+}
+
+impl<'de> Deserialize<'de> for CreateRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let (character, env): (_, DiceEnvelope) = split(d, &["typed"])?;
+        Ok(Self {
+            character,
+            typed: env.typed,
+        })
+    }
+}
+
+pub(crate) async fn create_character(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<CreateRequest>,
+) -> Result<(StatusCode, Json<solum_app::characters::ChangeView>), ApiError> {
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        let dice = dice_for(c, &member, req.typed)?;
+        c.create_character(&req.character, dice)
+    })
+    .await
+    .map(|v| (StatusCode::CREATED, Json(v)))
+}
+
+pub(crate) async fn edit_character(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(edit): Body_<CharacterEdit>,
+) -> Result<Json<solum_app::characters::ChangeView>, ApiError> {
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        c.edit_character_as(&member, &name, &edit)
+    })
+    .await
+    .map(Json)
+}
+
+/// Grants an advancement point (S17): the game master's (the use case refuses a player).
+pub(crate) async fn grant_point(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    _no_fields: NoFields,
+) -> Result<Json<solum_app::characters::ChangeView>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| c.grant_advancement_point(&name))
+        .await
+        .map(Json)
+}
+
+/// An advancement attempt: the goal, and the request's own `typed`.
+pub(crate) struct AdvanceRequest {
+    goal: solum_app::AdvanceGoal,
+    typed: Option<Vec<u32>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AdvanceGoalBody {
+    goal: solum_app::AdvanceGoal,
+}
+
+impl<'de> Deserialize<'de> for AdvanceRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let (body, env): (AdvanceGoalBody, DiceEnvelope) = split(d, &["typed"])?;
+        Ok(Self {
+            goal: body.goal,
+            typed: env.typed,
+        })
+    }
+}
+
+/// Spends an advancement point on an attempt (S17); the sheet's owner or the game master.
+pub(crate) async fn advance_character(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<AdvanceRequest>,
+) -> Result<Json<solum_app::characters::ChangeView>, ApiError> {
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        let dice = dice_for(c, &member, req.typed)?;
+        c.advance_character(&name, &req.goal, dice)
+    })
+    .await
+    .map(Json)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RestRequest {
+    hours: f64,
+}
+
+/// Rests (S16): the minutes bank on the sheet; each whole half hour heals 1.
+pub(crate) async fn rest_character(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<RestRequest>,
+) -> Result<Json<solum_app::characters::ChangeView>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| c.rest_character(&name, req.hours))
+        .await
+        .map(Json)
+}
+
+/// The table's roll-off option (S3, S14).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RollOffSetting {
+    on: bool,
+}
+
+pub(crate) async fn roll_off(
+    State(state): State<AppState>,
+    auth: Auth,
+    _no_query: NoQuery,
+) -> Result<Json<RollOffSetting>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, move |c| c.roll_off())
+        .await
+        .map(|on| Json(RollOffSetting { on }))
+}
+
+pub(crate) async fn set_roll_off(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<RollOffSetting>,
+) -> Result<Json<RollOffSetting>, ApiError> {
+    gm_only(&auth.member, "sets the table's roll-off option")?;
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| {
+        c.set_roll_off(req.on)?;
+        c.roll_off()
+    })
+    .await
+    .map(|on| Json(RollOffSetting { on }))
+}
+
+pub(crate) async fn check_odds(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(check): Body_<CharacterCheck>,
+) -> Result<Json<solum_app::characters::CheckOdds>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, move |c| c.check_odds(&name, &check))
+        .await
+        .map(Json)
+}
+
+pub(crate) struct CheckRequest {
+    check: CharacterCheck,
+    secret: bool,
+    typed: Option<Vec<u32>>,
+}
+
+impl<'de> Deserialize<'de> for CheckRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let (check, env): (_, DiceEnvelope) = split(d, &["secret", "typed"])?;
+        Ok(Self {
+            check,
+            secret: env.secret,
+            typed: env.typed,
+        })
+    }
+}
+
+pub(crate) async fn check(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<CheckRequest>,
+) -> Result<Json<solum_app::characters::CheckView>, ApiError> {
+    let member = auth.member;
+    let scope = roll_scope(&member, req.secret)?;
+    change(&state, scope, move |c| {
+        // A player rolls from their own characters only (checked in the roll's transaction).
+        c.as_roller_of(&member, solum_app::characters::SYSTEM, &name, |c| {
+            let dice = dice_for(c, &member, req.typed)?;
+            c.check_from_character(&name, &req.check, dice)
+        })
+    })
+    .await
+    .map(Json)
+}

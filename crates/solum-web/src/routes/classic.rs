@@ -1,0 +1,162 @@
+//! The original game: heroes, checks, fights and gear.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use solum_app::tables::{self};
+
+use crate::routes::siblings::{SiblingRoll, sibling_roll};
+use crate::{ApiError, AppState, Auth, Body_, Json, NoQuery, change, dice_for, with_campaign};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NewHero {
+    name: String,
+    #[serde(default)]
+    cliches: Vec<String>,
+    #[serde(default)]
+    typed: Option<Vec<u32>>,
+}
+
+pub(crate) async fn create_classic(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<NewHero>,
+) -> Result<(StatusCode, Json<solum_app::classic::HeroChangeView>), ApiError> {
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        // Created by the rules: Body, Mind, Spirit, hit points and clichés are rolled.
+        let dice = dice_for(c, &member, req.typed)?;
+        c.create_classic_hero(&req.name, &req.cliches, dice)
+    })
+    .await
+    .map(|v| (StatusCode::CREATED, Json(v)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ClassicCheck {
+    stat: solum_app::classic::Stat,
+    cliche: Option<String>,
+    /// 1 to 6; none: rolled on a d6 first.
+    difficulty: Option<u32>,
+    #[serde(default)]
+    gear: bool,
+    /// The piece of gear the hero carries that serves (implies `gear`).
+    gear_name: Option<String>,
+}
+
+pub(crate) async fn classic_check(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<SiblingRoll<ClassicCheck>>,
+) -> Result<Json<solum_app::classic::HeroCheckView>, ApiError> {
+    sibling_roll(
+        &state,
+        auth.member,
+        solum_app::classic::SYSTEM,
+        name,
+        req,
+        |c, name, r, dice| {
+            c.check_classic_hero(
+                name,
+                r.stat,
+                r.cliche.as_deref().filter(|s| !s.trim().is_empty()),
+                r.difficulty,
+                // Gear the hero carries: the one piece on the sheet, or the one named.
+                r.gear_name.as_deref().or(r.gear.then_some("")),
+                dice,
+            )
+        },
+    )
+    .await
+}
+
+pub(crate) async fn classic_fight(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<SiblingRoll<solum_app::classic::FightRequest>>,
+) -> Result<Json<solum_app::classic::FightView>, ApiError> {
+    sibling_roll(
+        &state,
+        auth.member,
+        solum_app::classic::SYSTEM,
+        name,
+        req,
+        |c, name, r, dice| c.play_classic_fight(name, &r, dice),
+    )
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ClassicAbandon {
+    /// The answer to a hit that waits, taken before the hero flees.
+    decide: Option<solum_app::classic::Loss>,
+}
+
+pub(crate) async fn classic_fight_abandon(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<ClassicAbandon>,
+) -> Result<Json<solum_app::classic::FightView>, ApiError> {
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        c.as_roller_of(&member, solum_app::classic::SYSTEM, &name, |c| {
+            c.abandon_classic_fight(&name, req.decide)
+        })
+    })
+    .await
+    .map(Json)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ClassicGear {
+    /// Pieces to give (at most 20).
+    #[serde(default)]
+    add: Vec<String>,
+    /// Pieces to take away (at most 20).
+    #[serde(default)]
+    remove: Vec<String>,
+}
+
+pub(crate) async fn classic_gear(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<ClassicGear>,
+) -> Result<Json<solum_app::classic::HeroChangeView>, ApiError> {
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        c.as_roller_of(&member, solum_app::classic::SYSTEM, &name, |c| {
+            c.edit_classic_gear(&name, &req.add, &req.remove)
+        })
+    })
+    .await
+    .map(Json)
+}
+
+/// The hero's fight under way: `{"fight": null}` when none.
+#[derive(Serialize)]
+pub(crate) struct ClassicFightAnswer {
+    fight: Option<solum_app::classic::FightStateView>,
+}
+
+pub(crate) async fn classic_fight_status(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    _no_query: NoQuery,
+) -> Result<Json<ClassicFightAnswer>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, move |c| c.classic_fight(&name))
+        .await
+        .map(|fight| Json(ClassicFightAnswer { fight }))
+}

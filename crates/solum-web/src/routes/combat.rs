@@ -1,0 +1,118 @@
+//! The combat tracker: the table's one open combat, run by a game master in the line
+//! language of `solum combat`; every member reads where it stands.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use solum_app::AppError;
+use solum_app::tables::{self};
+use solum_store::{Member, Scope};
+
+use crate::{ApiError, AppState, Auth, Body_, Json, NoFields, NoQuery, change, with_campaign};
+
+pub(crate) fn gm_only(member: &Member, what: &str) -> Result<(), ApiError> {
+    if member.gm {
+        Ok(())
+    } else {
+        Err(ApiError::forbidden(
+            "gm-only",
+            &format!("not allowed: only the game master {what}"),
+        ))
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CombatStartRequest {
+    name: Option<String>,
+    #[serde(default)]
+    roll_off: bool,
+    /// The table's characters who join, by name.
+    #[serde(default)]
+    heroes: Vec<String>,
+    /// Foes of the bestiary who join, by name and count.
+    #[serde(default)]
+    foes: Vec<solum_app::combat::FoeCount>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CombatLineRequest {
+    line: String,
+}
+
+/// The open combat with its fighters, order, ranges and the acting fighter's options with
+/// their odds; `{"combat": null}` when none is open.
+#[derive(Serialize)]
+pub(crate) struct CombatAnswer {
+    combat: Option<solum_app::combat::CombatStatus>,
+}
+
+pub(crate) async fn combat_status(
+    State(state): State<AppState>,
+    auth: Auth,
+    _no_query: NoQuery,
+) -> Result<Json<CombatAnswer>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, |c| c.combat_status())
+        .await
+        .map(|combat| Json(CombatAnswer { combat }))
+}
+
+pub(crate) async fn combat_start(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<CombatStartRequest>,
+) -> Result<(StatusCode, Json<solum_app::combat::CombatStartView>), ApiError> {
+    gm_only(&auth.member, "runs a combat")?;
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| {
+        let setup = solum_app::combat::CombatSetup {
+            heroes: req.heroes,
+            foes: req.foes,
+        };
+        c.start_combat_with(req.name.as_deref(), req.roll_off, &setup)
+    })
+    .await
+    .map(|v| (StatusCode::CREATED, Json(v)))
+}
+
+pub(crate) async fn combat_line(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<CombatLineRequest>,
+) -> Result<Json<solum_app::combat::CombatLineView>, ApiError> {
+    let member = auth.member;
+    // The combat's row is the table's: a player's line may write it once the use case has
+    // checked, in its transaction, that the turn is their own hero's (as a skirmish's).
+    let scope = Scope {
+        gm: true,
+        ..tables::scope_of(&member)
+    };
+    change(&state, scope, move |c| {
+        // Faces typed with `with` are real dice: only for a game master alone at the table.
+        // (A line that does not parse is refused by the use case, naming the line.)
+        if solum_app::combat::line_types_dice(&req.line)
+            && !tables::may_type_dice(c.store(), &member)?
+        {
+            return Err(AppError::Forbidden(
+                "dice typed in by hand are for a game master playing alone at the table".into(),
+            ));
+        }
+        // The server picks the seed; the use case journals it. A player plays only their
+        // own hero's turn (the use case checks it in the line's transaction).
+        c.combat_line_as(&member, &req.line)
+    })
+    .await
+    .map(Json)
+}
+
+pub(crate) async fn combat_end(
+    State(state): State<AppState>,
+    auth: Auth,
+    _no_fields: NoFields,
+) -> Result<Json<solum_app::combat::CombatEndView>, ApiError> {
+    gm_only(&auth.member, "runs a combat")?;
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, |c| c.end_combat()).await.map(Json)
+}

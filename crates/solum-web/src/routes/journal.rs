@@ -1,0 +1,219 @@
+//! The journal: reads, export, verification and reveals.
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use solum_app::tables::{self};
+use solum_app::{AppError, JournalEntry};
+
+use crate::{
+    ApiError, AppState, Auth, Json, NoFields, NoQuery, Query_, change, in_campaign, to_json,
+    with_campaign,
+};
+
+/// `POST /api/journal/{seq}/reveal`: the game master shows the table a secret entry; what
+/// it does to a sheet is applied now (see [`Campaign::reveal`]).
+pub(crate) async fn reveal(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(seq): axum::extract::Path<i64>,
+    _no_fields: NoFields,
+) -> Result<(StatusCode, Json<JournalEntry>), ApiError> {
+    if !auth.member.gm {
+        return Err(ApiError::forbidden(
+            "gm-only",
+            "not allowed: only the game master reveals a secret entry",
+        ));
+    }
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| c.reveal(seq))
+        .await
+        .map(|e| (StatusCode::CREATED, Json(e.for_display())))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct JournalQuery {
+    /// Entries after this sequence number, oldest first.
+    after: Option<i64>,
+    /// Text to search for (case-insensitive, in every field of an entry).
+    q: Option<String>,
+    /// At most this many: [`PAGE`] unless said, never more than [`MAX_PAGE`]. Without
+    /// `after`, the latest ones.
+    limit: Option<usize>,
+}
+
+#[derive(Serialize)]
+pub(crate) struct JournalPage {
+    entries: Vec<JournalEntry>,
+    /// With `after`: the `after` of the next page when more may follow, else `null`.
+    next: Option<i64>,
+}
+
+/// The entries one journal read returns unless `limit` says otherwise.
+pub const PAGE: usize = 100;
+/// The most entries one journal read returns.
+pub const MAX_PAGE: usize = 500;
+
+pub(crate) async fn journal(
+    State(state): State<AppState>,
+    auth: Auth,
+    Query_(query): Query_<JournalQuery>,
+) -> Result<Json<JournalPage>, ApiError> {
+    if query.q.as_ref().is_some_and(|q| q.chars().count() > 200) {
+        return Err(ApiError::coded(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "query-invalid",
+            "q: the search text is longer than 200 characters",
+        )
+        .field("q"));
+    }
+    let limit = match query.limit {
+        None => PAGE,
+        Some(n @ 1..=MAX_PAGE) => n,
+        Some(_) => {
+            return Err(ApiError::coded(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "query-invalid",
+                format!("limit: between 1 and {MAX_PAGE} entries a page"),
+            )
+            .field("limit"));
+        }
+    };
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, move |c| {
+        let needle = query.q.as_deref().map(str::to_lowercase);
+        let (entries, next) = c.journal_page(query.after, limit, |record| {
+            needle.as_ref().is_none_or(|n| {
+                serde_json::to_string(record).is_ok_and(|text| text.to_lowercase().contains(n))
+            })
+        })?;
+        Ok(JournalPage {
+            entries: entries.into_iter().map(JournalEntry::for_display).collect(),
+            next,
+        })
+    })
+    .await
+    .map(Json)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ExportQuery {
+    format: Option<String>,
+}
+
+pub(crate) async fn export(
+    State(state): State<AppState>,
+    auth: Auth,
+    Query_(query): Query_<ExportQuery>,
+) -> Result<Response, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    let title = auth.member.table_name.clone();
+    let markdown = match query.format.as_deref() {
+        None | Some("json") => false,
+        Some("markdown") => true,
+        Some(_) => {
+            return Err(ApiError::coded(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "query-invalid",
+                "format: say json or markdown",
+            )
+            .field("format"));
+        }
+    };
+    // Written a page of entries at a time into a small channel: the whole journal is never
+    // in memory, and a client that stops reading stops the writer (after a while).
+    let (tx, rx) = tokio::sync::mpsc::channel::<Result<Vec<u8>, std::io::Error>>(4);
+    let db = state.database();
+    let handle = tokio::runtime::Handle::current();
+    // The first page is read before answering, so that an unreadable campaign is an error
+    // answer rather than a cut stream.
+    let first = with_campaign(&state, scope, |c| {
+        c.journal_page(Some(0), EXPORT_PAGE, |_| true)
+    })
+    .await?;
+    tokio::task::spawn_blocking(move || {
+        let send = |chunk: Result<Vec<u8>, std::io::Error>| {
+            handle
+                .block_on(tx.send_timeout(chunk, Duration::from_secs(30)))
+                .is_ok()
+        };
+        let out = in_campaign(&db, scope, |c| {
+            let mut page = first;
+            let mut buf = if markdown {
+                solum_app::markdown::header(&title).into_bytes()
+            } else {
+                let head = to_json(&solum_app::JournalExport::empty()).unwrap_or_default();
+                // `{…,"entries":[]}` without its closing `]}`.
+                head[..head.len().saturating_sub(2)].to_vec()
+            };
+            let mut first_entry = true;
+            loop {
+                let (entries, next) = page;
+                for entry in &entries {
+                    if markdown {
+                        buf.extend_from_slice(solum_app::markdown::render_entry(entry).as_bytes());
+                    } else {
+                        if !first_entry {
+                            buf.push(b',');
+                        }
+                        first_entry = false;
+                        buf.extend_from_slice(&to_json(entry).map_err(|_| {
+                            AppError::UnreadableEntry {
+                                seq: entry.seq,
+                                reason: "it cannot be written".into(),
+                            }
+                        })?);
+                    }
+                }
+                if !send(Ok(std::mem::take(&mut buf))) {
+                    return Ok(());
+                }
+                match next {
+                    Some(after) => page = c.journal_page(Some(after), EXPORT_PAGE, |_| true)?,
+                    None => break,
+                }
+            }
+            if !markdown {
+                send(Ok(b"]}".to_vec()));
+            }
+            Ok(())
+        });
+        if let Err(e) = out {
+            tracing::error!("export failed: {e}");
+            send(Err(std::io::Error::other(
+                "the export could not be finished",
+            )));
+        }
+    });
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|chunk| (chunk, rx))
+    });
+    let content_type = if markdown {
+        "text/markdown; charset=utf-8"
+    } else {
+        "application/json"
+    };
+    Ok((
+        [(header::CONTENT_TYPE, content_type)],
+        Body::from_stream(stream),
+    )
+        .into_response())
+}
+
+/// Entries an export reads and writes at a time.
+pub(crate) const EXPORT_PAGE: usize = 100;
+
+pub(crate) async fn verify(
+    State(state): State<AppState>,
+    auth: Auth,
+    _no_query: NoQuery,
+) -> Result<Json<solum_app::VerifyReport>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, |c| c.verify()).await.map(Json)
+}

@@ -1,0 +1,108 @@
+//! The API's routes, by area: [`api`] is the one list of them (nested under `/api` by
+//! [`crate::app`], which adds the layers every route shares).
+
+pub(crate) mod characters;
+pub(crate) mod classic;
+pub(crate) mod combat;
+pub(crate) mod dietype;
+pub(crate) mod journal;
+pub(crate) mod notation;
+pub(crate) mod siblings;
+pub(crate) mod sol;
+pub(crate) mod solo;
+pub(crate) mod soluna;
+pub(crate) mod static_fight;
+pub(crate) mod tables;
+pub(crate) mod vehicles;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+
+use crate::{AppState, NOTE_BODY_LIMIT, live, page, routes_page};
+
+/// The API's routes, each path with its methods and handlers (paths relative to `/api`):
+/// the router ([`api`]) and the list a test compares with the OpenAPI description
+/// ([`ROUTES`]) come from this one table.
+macro_rules! api_routes {
+    ($($path:literal => $($method:ident($handler:path))+ $(; layer $layer:expr)?,)*) => {
+        /// Every route of the API, each with its handler (paths relative to `/api`).
+        pub(crate) fn api() -> Router<AppState> {
+            Router::new()
+                $(.route(
+                    $path,
+                    axum::routing::MethodRouter::new()$(.$method($handler))+$(.layer($layer))?,
+                ))*
+                .merge(routes_page::routes())
+        }
+
+        /// The routes of the table above: `(method, path under /api)` (beside them the
+        /// page's read-only routes of `routes_page.rs`, merged into [`api`]).
+        pub const ROUTES: &[(&str, &str)] = &[$($((stringify!($method), $path),)+)*];
+    };
+}
+
+api_routes! {
+    "/tables" => post(tables::create_table),
+    "/join" => post(tables::join),
+    "/me" => get(tables::me),
+    "/me/reentry" => post(tables::my_reentry),
+    "/members/{id}/reentry" => post(tables::member_reentry),
+    "/reentry" => post(tables::use_reentry),
+    "/logout" => post(tables::logout),
+    "/invites" => get(tables::invites) post(tables::invite),
+    "/invites/{id}" => delete(tables::revoke_invite),
+    "/journal" => get(journal::journal),
+    "/journal/export" => get(journal::export),
+    "/journal/verify" => get(journal::verify),
+    "/journal/{seq}/reveal" => post(journal::reveal),
+    "/oracle" => post(solo::oracle),
+    "/idea" => post(solo::idea),
+    "/notes" => post(solo::note) ; layer DefaultBodyLimit::max(NOTE_BODY_LIMIT),
+    "/scene" => get(solo::scene_current),
+    "/scenes" => post(solo::scene_start),
+    "/scenes/end" => post(solo::scene_end),
+    "/bestiary" => get(solo::bestiary),
+    "/characters" => get(characters::characters) post(characters::create_character),
+    "/characters/{name}" => get(characters::character) patch(characters::edit_character),
+    "/characters/{name}/odds" => post(characters::check_odds),
+    "/characters/{name}/check" => post(characters::check),
+    "/characters/{name}/grant" => post(characters::grant_point),
+    "/characters/{name}/advance" => post(characters::advance_character),
+    "/characters/{name}/rest" => post(characters::rest_character),
+    "/settings/roll-off" => get(characters::roll_off) put(characters::set_roll_off),
+    "/characters/{name}/static" => get(static_fight::static_status) post(static_fight::static_fight),
+    "/characters/{name}/static/abandon" => post(static_fight::static_abandon),
+    "/odds" => post(notation::notation_odds),
+    "/roll" => post(notation::notation_roll),
+    "/systems/characters" => get(siblings::sibling_characters),
+    "/sol/characters" => post(sol::create_sol),
+    "/sol/characters/{name}/test" => post(sol::sol_test),
+    "/sol/characters/{name}/encounter" => post(sol::sol_encounter),
+    "/sol/characters/{name}/session" => post(sol::sol_session),
+    "/sol/characters/{name}/train" => post(sol::train),
+    "/sol/characters/{name}/reward" => post(sol::reward),
+    "/classic/characters" => post(classic::create_classic),
+    "/classic/characters/{name}/check" => post(classic::classic_check),
+    "/classic/characters/{name}/fight" => get(classic::classic_fight_status) post(classic::classic_fight),
+    "/classic/characters/{name}/fight/abandon" => post(classic::classic_fight_abandon),
+    "/classic/characters/{name}/gear" => post(classic::classic_gear),
+    "/soluna/characters" => post(soluna::create_soluna),
+    "/soluna/characters/{name}/test" => post(soluna::soluna_test),
+    "/soluna/skirmish" => get(soluna::soluna_skirmish_state) post(soluna::soluna_skirmish_start),
+    "/soluna/skirmish/act" => post(soluna::soluna_skirmish_act),
+    "/soluna/skirmish/go" => post(soluna::soluna_skirmish_go),
+    "/soluna/skirmish/abandon" => post(soluna::soluna_skirmish_abandon),
+    "/dietype/characters" => post(dietype::create_dietype),
+    "/dietype/characters/{name}/roll" => post(dietype::dietype_roll),
+    "/combat" => get(combat::combat_status) post(combat::combat_start),
+    "/combat/line" => post(combat::combat_line),
+    "/combat/end" => post(combat::combat_end),
+    "/vehicles" => get(vehicles::list),
+    "/vehicles/attack" => post(vehicles::attack),
+    "/vehicles/attack/odds" => post(vehicles::attack_odds),
+    "/vehicles/chase" => post(vehicles::chase),
+    "/vehicles/chase/odds" => post(vehicles::chase_odds),
+    "/fight/odds" => post(vehicles::fight_odds),
+    "/events" => get(live::events),
+    "/openapi.json" => get(page::openapi),
+}

@@ -1,0 +1,121 @@
+//! The sibling systems: Project Sol tests, the original's checks, Sol'una tests and die-type
+//! rolls from the table's characters, through their own use cases in `solum-app`. Here: the
+//! table's sheets of all four, and the roll every system's route shares.
+
+use axum::extract::State;
+use serde::{Deserialize, Serialize};
+use solum_app::tables::{self};
+use solum_app::{AppError, Campaign, Dice};
+use solum_store::{Member, Store};
+
+use crate::{
+    ApiError, AppState, Auth, DiceEnvelope, Json, NoQuery, change, dice_for, roll_scope, split,
+    with_campaign,
+};
+
+/// A sheet of any system with who created it.
+#[derive(Serialize)]
+pub(crate) struct Owned<T> {
+    #[serde(flatten)]
+    view: T,
+    /// The member who created it (none: made at the command line).
+    owner: Option<i64>,
+}
+
+/// The table's characters of the four sibling systems.
+#[derive(Serialize)]
+pub(crate) struct SiblingCharacters {
+    sol: Vec<Owned<solum_app::sol::SolSheetView>>,
+    classic: Vec<Owned<solum_app::classic::HeroView>>,
+    soluna: Vec<Owned<solum_app::soluna::SolunaView>>,
+    dietype: Vec<Owned<solum_app::dietype::DietypeView>>,
+}
+
+pub(crate) async fn sibling_characters(
+    State(state): State<AppState>,
+    auth: Auth,
+    _no_query: NoQuery,
+) -> Result<Json<SiblingCharacters>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, |c| {
+        use solum_store::TableStore;
+        fn owned<T>(
+            c: &Campaign<Box<dyn Store>>,
+            system: &str,
+            views: Vec<T>,
+            name: impl Fn(&T) -> &str,
+        ) -> Result<Vec<Owned<T>>, AppError> {
+            views
+                .into_iter()
+                .map(|view| {
+                    let owner = c.store().sheet_owner(system, name(&view))?;
+                    Ok(Owned { view, owner })
+                })
+                .collect()
+        }
+        Ok(SiblingCharacters {
+            sol: owned(c, solum_app::sol::SYSTEM, c.sols()?, |v| &v.sheet.name)?,
+            classic: owned(c, solum_app::classic::SYSTEM, c.classic_heroes()?, |v| {
+                &v.hero.name
+            })?,
+            soluna: owned(c, solum_app::soluna::SYSTEM, c.soluna_characters()?, |v| {
+                &v.character.name
+            })?,
+            dietype: owned(
+                c,
+                solum_app::dietype::SYSTEM,
+                c.dietype_characters()?,
+                |v| &v.sheet.name,
+            )?,
+        })
+    })
+    .await
+    .map(Json)
+}
+
+/// A roll's dice and secrecy, beside the system's own request.
+pub(crate) struct SiblingRoll<T> {
+    request: T,
+    secret: bool,
+    typed: Option<Vec<u32>>,
+}
+
+impl<'de, T: serde::de::DeserializeOwned> Deserialize<'de> for SiblingRoll<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let (request, env): (_, DiceEnvelope) = split(d, &["secret", "typed"])?;
+        Ok(Self {
+            request,
+            secret: env.secret,
+            typed: env.typed,
+        })
+    }
+}
+
+/// A roll from one of the table's characters of a sibling system, in its turn: secret for a
+/// game master only, a player's own character only, typed dice for a game master alone at
+/// the table; then `roll` (the system's use case) with the character's name, the request and
+/// the dice.
+pub(crate) async fn sibling_roll<T, V>(
+    state: &AppState,
+    member: Member,
+    system: &'static str,
+    name: String,
+    req: SiblingRoll<T>,
+    roll: impl FnOnce(&mut Campaign<Box<dyn Store>>, &str, T, Dice) -> Result<V, AppError>
+    + Send
+    + 'static,
+) -> Result<Json<V>, ApiError>
+where
+    T: Send + 'static,
+    V: Send + 'static,
+{
+    let scope = roll_scope(&member, req.secret)?;
+    change(state, scope, move |c| {
+        c.as_roller_of(&member, system, &name, |c| {
+            let dice = dice_for(c, &member, req.typed)?;
+            roll(c, &name, req.request, dice)
+        })
+    })
+    .await
+    .map(Json)
+}

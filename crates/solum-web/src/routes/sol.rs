@@ -1,0 +1,109 @@
+//! Project Sol: characters, tests, encounters and play sessions.
+
+use axum::extract::State;
+use serde::Deserialize;
+use axum::http::StatusCode;
+use solum_app::tables::{self};
+
+use crate::routes::combat::gm_only;
+use crate::routes::siblings::{SiblingRoll, sibling_roll};
+use crate::{ApiError, AppState, Auth, Body_, Json, NoFields, change};
+
+pub(crate) async fn create_sol(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(new): Body_<solum_app::NewSol>,
+) -> Result<(StatusCode, Json<solum_app::sol::SolChangeView>), ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| c.create_sol(&new))
+        .await
+        .map(|v| (StatusCode::CREATED, Json(v)))
+}
+
+pub(crate) async fn sol_test(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<SiblingRoll<solum_app::SolTest>>,
+) -> Result<Json<solum_app::sol::SolTestView>, ApiError> {
+    sibling_roll(
+        &state,
+        auth.member,
+        solum_app::sol::SYSTEM,
+        name,
+        req,
+        |c, name, r, dice| c.sol_test(name, &r, dice, None),
+    )
+    .await
+}
+
+/// `POST /api/sol/characters/{name}/encounter`: the game master starts a new encounter for
+/// a character (P3: one progress point per encounter in all); journaled.
+pub(crate) async fn sol_encounter(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    _no_fields: NoFields,
+) -> Result<Json<solum_app::sol::SolChangeView>, ApiError> {
+    gm_only(&auth.member, "starts an encounter")?;
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| c.sol_encounter(&name))
+        .await
+        .map(Json)
+}
+
+/// `POST /api/sol/characters/{name}/session`: the game master starts a new play session for
+/// a character: Edge refreshed, training allowed, a new encounter; journaled.
+pub(crate) async fn sol_session(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    _no_fields: NoFields,
+) -> Result<Json<solum_app::sol::SolChangeView>, ApiError> {
+    gm_only(&auth.member, "starts a session")?;
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| c.sol_session(&name))
+        .await
+        .map(Json)
+}
+
+/// `POST /api/sol/characters/{name}/train`: the skill whose next rank is trained.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Train {
+    skill: String,
+}
+
+/// Trains the next rank of a skill (one training a session; the cost and the rule are the
+/// app's): the character's player, or the game master.
+pub(crate) async fn train(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<Train>,
+) -> Result<Json<solum_app::sol::SolChangeView>, ApiError> {
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        c.as_roller_of(&member, solum_app::sol::SYSTEM, &name, |c| {
+            c.sol_train(&name, &req.skill)
+        })
+    })
+    .await
+    .map(Json)
+}
+
+/// `POST /api/sol/characters/{name}/reward`: the game master gives a point of Edge back
+/// (never above the attribute).
+pub(crate) async fn reward(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    _no_fields: NoFields,
+) -> Result<Json<solum_app::sol::SolChangeView>, ApiError> {
+    gm_only(&auth.member, "rewards a point of Edge")?;
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| c.sol_reward(&name))
+        .await
+        .map(Json)
+}

@@ -1,0 +1,173 @@
+//! Sol'una: characters, tests and the played skirmish.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use solum_app::AppError;
+use solum_app::tables::{self};
+use solum_store::Scope;
+
+use crate::routes::combat::gm_only;
+use crate::routes::siblings::{SiblingRoll, sibling_roll};
+use crate::{
+    ApiError, AppState, Auth, Body_, Json, NoFields, NoQuery, change, dice_for, with_campaign,
+};
+
+pub(crate) async fn create_soluna(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(character): Body_<solum_app::soluna::Character>,
+) -> Result<(StatusCode, Json<solum_app::soluna::SolunaChangeView>), ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, move |c| {
+        c.create_soluna_character(&character)
+    })
+    .await
+    .map(|v| (StatusCode::CREATED, Json(v)))
+}
+
+pub(crate) async fn soluna_test(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<SiblingRoll<solum_app::soluna::SolunaTest>>,
+) -> Result<Json<solum_app::soluna::SolunaTestView>, ApiError> {
+    sibling_roll(
+        &state,
+        auth.member,
+        solum_app::soluna::SYSTEM,
+        name,
+        req,
+        |c, name, r, dice| c.soluna_test(name, &r, dice),
+    )
+    .await
+}
+
+/// A played Sol'una skirmish (U5): the table's one open skirmish, or none.
+#[derive(Serialize)]
+pub(crate) struct SkirmishAnswer {
+    skirmish: Option<solum_app::soluna::SkirmishState>,
+}
+
+pub(crate) async fn soluna_skirmish_state(
+    State(state): State<AppState>,
+    auth: Auth,
+    _no_query: NoQuery,
+) -> Result<Json<SkirmishAnswer>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, |c| match c.soluna_skirmish_state() {
+        Ok(s) => Ok(Some(s)),
+        Err(AppError::Character { field, .. }) if field == "skirmish" => Ok(None),
+        Err(e) => Err(e),
+    })
+    .await
+    .map(|skirmish| Json(SkirmishAnswer { skirmish }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SkirmishStart {
+    names: Vec<String>,
+    #[serde(default)]
+    auto: Vec<String>,
+    #[serde(default)]
+    typed: Option<Vec<u32>>,
+}
+
+pub(crate) async fn soluna_skirmish_start(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<SkirmishStart>,
+) -> Result<(StatusCode, Json<solum_app::soluna::PlayView>), ApiError> {
+    let member = auth.member;
+    gm_only(&member, "starts a skirmish")?;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        let dice = dice_for(c, &member, req.typed)?;
+        c.start_soluna_skirmish(&req.names, &req.auto, dice)
+    })
+    .await
+    .map(|v| (StatusCode::CREATED, Json(v)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SkirmishActRequest {
+    name: String,
+    action: solum_app::soluna::SkirmishAction,
+    target: String,
+    #[serde(default)]
+    ranged: bool,
+    #[serde(default)]
+    flips: u32,
+    #[serde(default)]
+    dice: u32,
+    #[serde(default)]
+    typed: Option<Vec<u32>>,
+}
+
+/// A decision: the game master's for any character, a player's for their own. The skirmish
+/// and its characters' sheets are the table's: once the member may decide, the use case
+/// runs in the game master's scope (it changes only the skirmish, and at its end the sheets
+/// as the rules leave them).
+pub(crate) async fn soluna_skirmish_act(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<SkirmishActRequest>,
+) -> Result<Json<solum_app::soluna::PlayView>, ApiError> {
+    let member = auth.member;
+    let scope = Scope {
+        gm: true,
+        ..tables::scope_of(&member)
+    };
+    change(&state, scope, move |c| {
+        c.as_roller_of(&member, solum_app::soluna::SYSTEM, &req.name, |c| {
+            let dice = dice_for(c, &member, req.typed)?;
+            let act = solum_app::soluna::SkirmishAct {
+                action: req.action,
+                target: req.target,
+                ranged: req.ranged,
+                flips: req.flips,
+                dice: req.dice,
+            };
+            c.act_soluna_skirmish(&req.name, &act, dice)
+        })
+    })
+    .await
+    .map(Json)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SkirmishGo {
+    #[serde(default)]
+    typed: Option<Vec<u32>>,
+}
+
+pub(crate) async fn soluna_skirmish_go(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<SkirmishGo>,
+) -> Result<Json<solum_app::soluna::PlayView>, ApiError> {
+    let member = auth.member;
+    gm_only(&member, "runs a skirmish")?;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        let dice = dice_for(c, &member, req.typed)?;
+        c.go_soluna_skirmish(dice)
+    })
+    .await
+    .map(Json)
+}
+
+pub(crate) async fn soluna_skirmish_abandon(
+    State(state): State<AppState>,
+    auth: Auth,
+    _no_fields: NoFields,
+) -> Result<Json<solum_app::soluna::PlayView>, ApiError> {
+    gm_only(&auth.member, "abandons a skirmish")?;
+    let scope = tables::scope_of(&auth.member);
+    change(&state, scope, |c| c.abandon_soluna_skirmish())
+        .await
+        .map(Json)
+}

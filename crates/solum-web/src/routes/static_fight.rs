@@ -1,0 +1,98 @@
+//! Fast static combat (S11) from a character of the table: `solum static --char NAME`.
+
+use axum::extract::State;
+use serde::{Deserialize, Serialize};
+use solum_app::AppError;
+use solum_app::tables::{self};
+
+use crate::{
+    ApiError, AppState, Auth, Body_, Json, NoFields, NoQuery, change, dice_for, with_campaign,
+};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct StaticFightRequest {
+    /// A static opposition of the shipped bestiary, to start a fight.
+    foe: Option<String>,
+    /// Or the opposition's numbers, to start a fight.
+    opposition: Option<solum_app::fast_static::Opposition>,
+    /// The sheet's weapon to fight with (when it starts).
+    weapon: Option<String>,
+    /// A background of the sheet named for this call's rounds (S18).
+    background: Option<String>,
+    /// Dice rolled by hand (a game master alone at the table).
+    typed: Option<Vec<u32>>,
+}
+
+/// `{"fight": null}` when the character is in no fast static combat.
+#[derive(Serialize)]
+pub(crate) struct StaticStatus {
+    fight: Option<solum_app::fast_static::StaticView>,
+}
+
+pub(crate) async fn static_status(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    _no_query: NoQuery,
+) -> Result<Json<StaticStatus>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, move |c| {
+        Ok(StaticStatus {
+            fight: c.static_status(&name)?,
+        })
+    })
+    .await
+    .map(Json)
+}
+
+pub(crate) async fn static_fight(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<StaticFightRequest>,
+) -> Result<Json<solum_app::fast_static::StaticView>, ApiError> {
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        c.as_roller_of(&member, solum_app::characters::SYSTEM, &name, |c| {
+            let start = match (&req.foe, &req.opposition) {
+                (Some(_), Some(_)) => {
+                    return Err(AppError::Character {
+                        field: "foe".into(),
+                        problem: "give `foe` or `opposition`, not both".into(),
+                    });
+                }
+                (Some(f), None) => Some(solum_app::fast_static::Opposition::shipped(f)?),
+                (None, o) => o.clone(),
+            };
+            let dice = dice_for(c, &member, req.typed.clone())?;
+            let request = solum_app::fast_static::StaticRequest {
+                hero: name.clone(),
+                start,
+                weapon: req.weapon.clone(),
+                background: req.background.clone(),
+            };
+            c.static_fight(&request, dice)
+        })
+    })
+    .await
+    .map(Json)
+}
+
+pub(crate) async fn static_abandon(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    _no_fields: NoFields,
+) -> Result<Json<solum_app::fast_static::StaticView>, ApiError> {
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        c.as_roller_of(&member, solum_app::characters::SYSTEM, &name, |c| {
+            c.abandon_static(&name)
+        })
+    })
+    .await
+    .map(Json)
+}

@@ -1,0 +1,307 @@
+//! Tables, joins, sessions, re-entry links and invites.
+
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use solum_app::AppError;
+use solum_app::tables::{self, Joined};
+use solum_store::{Scope, Store};
+use solum_store_open::Database;
+
+use crate::extract::bearer;
+use crate::routes::combat::gm_only;
+use crate::{
+    ApiError, AppState, Auth, Body_, Json, NoFields, NoQuery, Peer, anonymous_limit, blocking,
+    with_campaign, write,
+};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NewTable {
+    table: String,
+    name: String,
+}
+
+pub(crate) async fn create_table(
+    State(state): State<AppState>,
+    peer: Peer,
+    Body_(req): Body_<NewTable>,
+) -> Result<(StatusCode, Json<Joined>), ApiError> {
+    anonymous_limit(&state, &peer)?;
+    // Tables made per address: each table has a write budget of its own, so many tables
+    // would multiply one client's.
+    if let Some(ip) = peer.0 {
+        state
+            .inner
+            .table_creates
+            .take(&format!("peer {ip}"))
+            .map_err(|wait| {
+                ApiError::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "this address has created as many tables as it may for now; nothing was created, try again later",
+                )
+                .retry_after(wait)
+            })?;
+    }
+    let db = state.database();
+    let joined = write(&state, move || {
+        let mut store = solum_store_open::open(&db, Scope::HOME)?;
+        tables::create_table(&mut store, &req.table, &req.name)
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(joined)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct JoinRequest {
+    invite: String,
+    name: String,
+    /// The request holds a session (a bearer token) and means to give it up for this
+    /// table: without it, such a join is refused with 409 `session-held`.
+    #[serde(default)]
+    replace: bool,
+}
+
+/// `POST /api/join`: uses an invite. A request that holds a live session (its bearer
+/// token) is refused with 409 and the code `session-held` unless it says `"replace": true`:
+/// the page asks the member before switching tables.
+pub(crate) async fn join(
+    State(state): State<AppState>,
+    peer: Peer,
+    headers: HeaderMap,
+    Body_(req): Body_<JoinRequest>,
+) -> Result<(StatusCode, Json<Joined>), ApiError> {
+    anonymous_limit(&state, &peer)?;
+    let db = state.database();
+    let current = bearer(&headers);
+    let joined = write(&state, move || {
+        let mut store = solum_store_open::open(&db, Scope::HOME)?;
+        tables::join(
+            &mut store,
+            &req.invite,
+            &req.name,
+            current.as_deref(),
+            req.replace,
+        )
+    })
+    .await?;
+    state.hub().notify(joined.table);
+    Ok((StatusCode::CREATED, Json(joined)))
+}
+
+#[derive(Serialize)]
+pub(crate) struct Me {
+    table: i64,
+    table_name: String,
+    member: tables::MemberView,
+    members: Vec<tables::MemberView>,
+    may_type_dice: bool,
+}
+
+pub(crate) async fn me(
+    State(state): State<AppState>,
+    auth: Auth,
+    _no_query: NoQuery,
+) -> Result<Json<Me>, ApiError> {
+    let member = auth.member;
+    with_campaign(&state, tables::scope_of(&member), move |c| {
+        use solum_store::TableStore;
+        let members = c.store().members()?;
+        Ok(Me {
+            table: member.table,
+            table_name: member.table_name.clone(),
+            member: tables::MemberView::of(&member),
+            members: members.iter().map(tables::MemberView::of).collect(),
+            may_type_dice: tables::may_type_dice(c.store(), &member)?,
+        })
+    })
+    .await
+    .map(Json)
+}
+
+/// `POST /api/logout`: the session's row is deleted (its token opens nothing any more) and
+/// the browser is told to forget what the page stored (the token lives in its storage; the
+/// server sets no cookie).
+pub(crate) async fn logout(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    _auth: Auth,
+    _no_fields: NoFields,
+) -> Result<Response, ApiError> {
+    let token = bearer(&headers).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "sign in: join a table or create one",
+        )
+    })?;
+    let db = state.database();
+    let hash = tables::token_hash(&token);
+    blocking(move || {
+        let mut store = solum_store_open::open(&db, Scope::HOME)?;
+        tables::logout(&mut store, &token)
+    })
+    .await?;
+    // The session's live streams end now, not at their next look at the session.
+    state.hub().end_session(&hash);
+    let mut resp = StatusCode::NO_CONTENT.into_response();
+    resp.headers_mut().insert(
+        "clear-site-data",
+        HeaderValue::from_static("\"cookies\", \"storage\""),
+    );
+    Ok(resp)
+}
+
+/// The campaign as the game master of `table` sees it: where a table's re-entry links are
+/// kept (the use cases check who may make or use one).
+pub(crate) fn table_store(db: &Database, table: i64) -> Result<Box<dyn Store>, AppError> {
+    Ok(solum_store_open::open(
+        db,
+        Scope {
+            table,
+            member: None,
+            gm: true,
+            secret_writes: false,
+        },
+    )?)
+}
+
+/// `POST /api/me/reentry`: a personal re-entry link, shown once.
+pub(crate) async fn my_reentry(
+    State(state): State<AppState>,
+    auth: Auth,
+    _no_fields: NoFields,
+) -> Result<(StatusCode, Json<tables::Reentry>), ApiError> {
+    let member = auth.member;
+    let db = state.database();
+    let made = write(&state, move || {
+        let mut store = table_store(&db, member.table)?;
+        tables::reentry(&mut store, &member, member.id)
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(made)))
+}
+
+/// `POST /api/members/{id}/reentry`: the game master re-invites a member of the table (a
+/// re-entry link for them, shown once).
+pub(crate) async fn member_reentry(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(id): axum::extract::Path<i64>,
+    _no_fields: NoFields,
+) -> Result<(StatusCode, Json<tables::Reentry>), ApiError> {
+    let member = auth.member;
+    gm_only(&member, "re-invites a member")?;
+    let db = state.database();
+    let made = write(&state, move || {
+        let mut store = table_store(&db, member.table)?;
+        tables::reentry(&mut store, &member, id)
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(made)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ReentryRequest {
+    token: String,
+    /// As for a join: give up the session the request holds.
+    #[serde(default)]
+    replace: bool,
+}
+
+/// `POST /api/reentry`: uses a re-entry link; a new session for its member.
+pub(crate) async fn use_reentry(
+    State(state): State<AppState>,
+    peer: Peer,
+    headers: HeaderMap,
+    Body_(req): Body_<ReentryRequest>,
+) -> Result<(StatusCode, Json<Joined>), ApiError> {
+    anonymous_limit(&state, &peer)?;
+    if req.token.len() > 200 {
+        return Err(ApiError::coded(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "body-invalid",
+            "token: longer than any re-entry link",
+        )
+        .field("token"));
+    }
+    let Some(table) = tables::reentry_table(&req.token) else {
+        return Err(AppError::from(tables::ReentryRefusal::Unknown).into());
+    };
+    let db = state.database();
+    let current = bearer(&headers);
+    let joined = write(&state, move || {
+        let mut store = table_store(&db, table)?;
+        tables::redeem_reentry(&mut store, &req.token, current.as_deref(), req.replace)
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(joined)))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct InviteRequest {
+    #[serde(default)]
+    role: Option<String>,
+}
+
+pub(crate) async fn invite(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<InviteRequest>,
+) -> Result<(StatusCode, Json<tables::Invite>), ApiError> {
+    let gm = match req.role.as_deref() {
+        None | Some("player") => false,
+        Some("gm") => true,
+        Some(_) => {
+            return Err(ApiError::coded(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "body-invalid",
+                "role: say player or gm",
+            )
+            .field("role"));
+        }
+    };
+    let member = auth.member;
+    let db = state.database();
+    let invite = write(&state, move || {
+        let mut store = solum_store_open::open(&db, Scope::HOME)?;
+        tables::invite(&mut store, &member, gm)
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(invite)))
+}
+
+/// `GET /api/invites`: the table's invites with their state (game master only).
+pub(crate) async fn invites(
+    State(state): State<AppState>,
+    auth: Auth,
+    _no_query: NoQuery,
+) -> Result<Json<Vec<tables::InviteView>>, ApiError> {
+    let member = auth.member;
+    let db = state.database();
+    blocking(move || {
+        let store = solum_store_open::open(&db, Scope::HOME)?;
+        tables::invites(&store, &member)
+    })
+    .await
+    .map(Json)
+}
+
+/// `DELETE /api/invites/{id}`: revokes an unused invite of the table (game master only).
+pub(crate) async fn revoke_invite(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(id): axum::extract::Path<i64>,
+) -> Result<StatusCode, ApiError> {
+    let member = auth.member;
+    let db = state.database();
+    write(&state, move || {
+        let mut store = solum_store_open::open(&db, Scope::HOME)?;
+        tables::revoke_invite(&mut store, &member, id)
+    })
+    .await?;
+    Ok(StatusCode::NO_CONTENT)
+}

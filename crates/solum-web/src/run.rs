@@ -1,0 +1,189 @@
+//! Running use cases off the async runtime: on a blocking thread over the member's view of
+//! the campaign, or in the writer's turn for a change.
+
+use std::cell::RefCell;
+
+use solum_app::tables::{self};
+use solum_app::{AppError, Campaign, Dice};
+use solum_store::{Member, Scope, Store, StoreHandle};
+use solum_store_open::Database;
+
+use crate::{ApiError, AppState, write_budget};
+
+pub(crate) async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, AppError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|_| ApiError::internal())?
+        .map_err(ApiError::from)
+}
+
+/// Runs `work`, which writes to the campaign on a connection of its own, on this server's
+/// one writer thread once the earlier writes are done. SQLite lets one writer in at a time
+/// and makes the others sleep and retry (its busy handler), which is not first come first
+/// served: under a crowd of writers a request could wait out the whole busy timeout behind
+/// later ones and fail as "busy". Queued in order on one thread, this server's writes meet
+/// the busy handler only over another process's writes (the command line's). Once queued,
+/// the work runs even if the request is abandoned.
+pub(crate) async fn write<T: Send + 'static>(
+    state: &AppState,
+    work: impl FnOnce() -> Result<T, AppError> + Send + 'static,
+) -> Result<T, ApiError> {
+    state.inner.writer.alone(work).await
+}
+
+/// Runs `work` on the member's campaign view, on a blocking thread.
+pub(crate) async fn with_campaign<T: Send + 'static>(
+    state: &AppState,
+    scope: Scope,
+    work: impl FnOnce(&mut Campaign<Box<dyn Store>>) -> Result<T, AppError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let db = state.database();
+    blocking(move || in_campaign(&db, scope, work)).await
+}
+
+/// The same for a change, in its turn (see [`write`]): journaled writes that queue together
+/// run in one group and share one commit, each all or nothing on its own, and each is
+/// answered only once its group is committed (`writer.rs`). The table's live clients hear
+/// of it.
+pub(crate) async fn change<T: Send + 'static>(
+    state: &AppState,
+    scope: Scope,
+    work: impl FnOnce(&mut Campaign<Box<dyn Store>>) -> Result<T, AppError> + Send + 'static,
+) -> Result<T, ApiError> {
+    write_budget(state, scope)?;
+    let out = state.inner.writer.grouped(scope, work).await;
+    if out.is_ok() {
+        state.hub().notify(scope.table);
+    }
+    out
+}
+
+thread_local! {
+    /// This blocking thread's connection to the campaign, kept between requests: opening one
+    /// (checking its settings and schema) costs some twenty short queries.
+    static CONNECTION: RefCell<Option<(Database, Box<dyn Store>)>> = const { RefCell::new(None) };
+}
+
+/// The campaign `db` seen through `scope`: this thread's kept connection to it, given the
+/// request's scope (never the last one's), or a new one.
+pub(crate) fn connection(db: &Database, scope: Scope) -> Result<Box<dyn Store>, AppError> {
+    match CONNECTION.with(|c| c.borrow_mut().take()) {
+        Some((kept, mut store)) if kept == *db => {
+            store.set_scope(scope);
+            Ok(store)
+        }
+        _ => Ok(solum_store_open::open(db, scope)?),
+    }
+}
+
+/// Keeps a connection for this thread's next request, if no transaction was left open on it
+/// (a failed one is rolled back when dropped; one that could not be is closed here).
+pub(crate) fn keep(db: &Database, store: Box<dyn Store>) {
+    // SQLite: not kept for now. Keeping was turned off when the live test
+    // `streams_the_server_drops_…` saw a stream miss entries; the cause turned out to be the
+    // streams' catch-up racing a new feed (fixed in live.rs), so keeping may be safe again,
+    // but that is not tried yet: every request opens its own file connection (some 0.2 ms).
+    // PostgreSQL: kept. Outside a transaction (every store call's transaction ends with the
+    // call) each statement of a READ COMMITTED connection sees every commit made before it
+    // started, so a kept connection cannot read an older snapshot; opening one costs a TCP
+    // connection, authentication and a few queries.
+    if db.is_postgres() && store.is_idle() {
+        CONNECTION.with(|c| *c.borrow_mut() = Some((db.clone(), store)));
+    }
+}
+
+/// Runs `work` on the campaign `db` seen through `scope`.
+pub(crate) fn in_campaign<T>(
+    db: &Database,
+    scope: Scope,
+    work: impl FnOnce(&mut Campaign<Box<dyn Store>>) -> Result<T, AppError>,
+) -> Result<T, AppError> {
+    let store = connection(db, scope)?;
+    // Every entry the request appends says who made it (the feed's "who").
+    let by = tables::by_of(&store, scope)?;
+    let mut campaign = Campaign::new(store).acting_as(by);
+    let out = work(&mut campaign);
+    keep(db, campaign.into_store());
+    out
+}
+
+/// The dice of a live roll: the server's generator with a fresh seed, or faces typed in by
+/// hand where [`tables::may_type_dice`] allows them (they are journaled as typed).
+pub(crate) fn dice_for(
+    campaign: &Campaign<Box<dyn Store>>,
+    member: &Member,
+    typed: Option<Vec<u32>>,
+) -> Result<Dice, AppError> {
+    match typed {
+        None => Ok(Dice::Fresh),
+        Some(faces) => {
+            if tables::may_type_dice(campaign.store(), member)? {
+                Ok(Dice::Typed(faces))
+            } else {
+                Err(AppError::Forbidden(
+                    "dice typed in by hand are for a game master playing alone at the table".into(),
+                ))
+            }
+        }
+    }
+}
+
+/// The scope of a roll: secret ones only for the game master.
+pub(crate) fn roll_scope(member: &Member, secret: bool) -> Result<Scope, ApiError> {
+    let scope = tables::scope_of(member);
+    match (secret, member.gm) {
+        (false, _) => Ok(scope),
+        (true, true) => Ok(scope.secret()),
+        (true, false) => Err(ApiError::forbidden(
+            "secret-gm-only",
+            "not allowed: only the game master rolls in secret",
+        )
+        .field("secret")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use solum_store::CampaignStore;
+
+    #[test]
+    fn a_kept_connection_serves_the_next_request_in_that_requests_scope_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = Database::Sqlite(dir.path().join("campaign.solum"));
+        let gm = Scope::member(1, 1, true).secret();
+        let player = Scope::member(2, 5, false);
+        let mut store = connection(&path, gm).unwrap();
+        assert_eq!(store.scope(), gm);
+        // A secret entry written through the game master's scope…
+        store
+            .append(&[solum_store::NewEntry {
+                at: "2026-01-01T00:00:00Z".into(),
+                kind: "note".into(),
+                schema: 1,
+                body: serde_json::json!({"kind": "note", "text": "the traitor is Ida"}),
+            }])
+            .unwrap();
+        keep(&path, store);
+        // …and the same connection, kept, answers the next request as that request's member.
+        let store = connection(&path, player).unwrap();
+        assert_eq!(store.scope(), player);
+        assert!(store.entries_after(0, 10).unwrap().is_empty());
+        assert!(
+            CONNECTION.with(|c| c.borrow().is_none()),
+            "taken, not shared"
+        );
+        keep(&path, store);
+        let store = connection(&path, Scope::member(1, 2, false)).unwrap();
+        assert!(
+            store.entries_after(0, 10).unwrap().is_empty(),
+            "a player of table 1 does not read its secret"
+        );
+        keep(&path, store);
+        let store = connection(&path, Scope::member(1, 1, true)).unwrap();
+        assert_eq!(store.entries_after(0, 10).unwrap().len(), 1);
+    }
+}
