@@ -62,7 +62,7 @@ fn a_re_entry_link_expires_after_seven_days() {
     assert_eq!(link.expires, "2026-12-08T10:00:00Z");
     let late = tables::redeem_reentry_at(&mut store, &link.token, None, false, t0 + week);
     let late = late.unwrap_err();
-    assert_eq!(late.code(), Some("reentry-expired"));
+    assert_eq!(late.code(), "reentry-expired");
     let message = late.to_string();
     assert!(
         message.contains("expired at 2026-12-08T10:00:00Z"),

@@ -2,6 +2,7 @@
 //! sent through the real router over a real SQLite campaign, with the status, the `code`
 //! and the `field` the documentation gives for it. Every error answer has all three keys'
 //! shape: `error` (text), `code` (text), `field` (text, or absent).
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use Sent::{Big, Json, Long, Nothing, Untyped};
 use Who::{Gm, Nobody, Player, SoloGm, Stranger};

@@ -1,8 +1,8 @@
 //! Project Sol: characters, tests, encounters and play sessions.
 
 use axum::extract::State;
-use serde::Deserialize;
 use axum::http::StatusCode;
+use serde::Deserialize;
 use solum_app::tables::{self};
 
 use crate::routes::combat::gm_only;
