@@ -249,7 +249,7 @@ impl DietypeOnceError {
             Self::Chances { .. } => "dietype-chances",
             Self::TooFewDice { .. } => "dice-too-few",
             Self::NotAFace { .. } => "dice-not-a-face",
-            Self::TooManyDice { .. } => "dice-typed-unused",
+            Self::TooManyDice { .. } => "dice-too-many",
             Self::Dice(_) => "dice-source",
         }
     }

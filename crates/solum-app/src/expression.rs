@@ -111,7 +111,7 @@ impl ExpressionError {
             Self::Notation { .. } => "expression-notation",
             Self::TooFewDice { .. } => "dice-too-few",
             Self::NotAFace { .. } => "dice-not-a-face",
-            Self::TooManyDice { .. } => "dice-typed-unused",
+            Self::TooManyDice { .. } => "dice-too-many",
             Self::Dice(_) => "dice-source",
         }
     }

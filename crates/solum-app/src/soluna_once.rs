@@ -133,7 +133,7 @@ impl SolunaOnceError {
             Self::Skirmish(_) => "soluna-skirmish",
             Self::TooFewDice { .. } => "dice-too-few",
             Self::NotAFace { .. } => "dice-not-a-face",
-            Self::TooManyDice { .. } => "dice-typed-unused",
+            Self::TooManyDice { .. } => "dice-too-many",
             Self::Dice(_) => "dice-source",
         }
     }

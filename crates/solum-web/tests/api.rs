@@ -1001,11 +1001,15 @@ async fn the_odds_of_any_dice_expression_are_exact_and_roll_nothing() {
         .post("/api/odds", &gm, json!({ "expression": "2d" }))
         .await;
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let bad = bad.json();
+    assert_eq!(
+        (bad["code"].as_str(), bad["field"].as_str()),
+        (Some("expression-notation"), Some("expression")),
+        "{bad}"
+    );
     assert!(
-        bad.json()["error"]
-            .as_str()
-            .unwrap()
-            .starts_with("expression: ")
+        bad["error"].as_str().unwrap().contains("2d\n"),
+        "the expression shown under the message: {bad}"
     );
     let long = s
         .post("/api/odds", &gm, json!({ "expression": "1".repeat(201) }))

@@ -318,7 +318,7 @@ fn a_table_in_two_browsers() {
     fill(&gm, "#odds-form input[name=expression]", "2d");
     gm.wait_for(
         "the refusal beside the dice form",
-        "const e = document.querySelector('#odds-form > .error'); return !!e && !e.hidden && e.textContent.includes('expression') && document.querySelectorAll('#chart .bar').length === 0",
+        "const e = document.querySelector('#odds-form > .error'); return !!e && !e.hidden && e.textContent.includes('the sides of the die') && document.querySelectorAll('#chart .bar').length === 0",
     );
     // 4d6kh3 has sixteen sums, 3 to 18; Roll draws every die.
     fill(&gm, "#odds-form input[name=expression]", "4d6kh3");

@@ -360,9 +360,18 @@ fn two_characters_by_the_rules(t: &Evening) -> Heroes {
             ),
         );
     }
+    // The sheets are drawn again after the creation (another request): wait for Nick's.
+    let full = format!("{nick_max} / {nick_max}");
+    gm.wait_for(
+        "Nick's sheet with his hit points",
+        &format!(
+            "const s = document.querySelector('article.sheet[data-name=Nick]'); return !!s && [...s.querySelectorAll('.stat')].some(r => r.querySelector('dd').textContent === {})",
+            js(&full)
+        ),
+    );
     assert_eq!(
         stat(gm, "Nick", "Hit points"),
-        format!("{nick_max} / {nick_max}")
+        full
     );
 
     // Lia, the player's: Body 1, Mind 3, Charm 2, and a bow that shoots.

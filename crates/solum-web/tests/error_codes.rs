@@ -429,7 +429,7 @@ const CASES: &[Case] = &[
         "/api/reentry",
         Json(r#"{"token": "nope"}"#),
         403,
-        "reentry-unusable",
+        "reentry-unknown",
         None,
     ),
     (
@@ -533,7 +533,7 @@ const CASES: &[Case] = &[
         "/api/odds",
         Json(r#"{"expression": ""}"#),
         422,
-        "expression-length",
+        "expression-text",
         Some("expression"),
     ),
     (
@@ -542,7 +542,7 @@ const CASES: &[Case] = &[
         "/api/odds",
         Json(r#"{"expression": "3d"}"#),
         422,
-        "expression-invalid",
+        "expression-notation",
         Some("expression"),
     ),
     (
