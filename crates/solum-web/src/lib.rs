@@ -12,6 +12,7 @@ mod heavy;
 mod live;
 mod page;
 mod routes_page;
+mod sessions;
 mod unthrottled;
 mod vehicles;
 mod writer;
@@ -895,21 +896,33 @@ impl FromRequestParts<AppState> for Auth {
         };
         // The rate limit is keyed by the session token itself: no header can move a request
         // into another bucket, and a made-up token only spends its own.
-        if !state.inner.limiter.allow(&tables::token_hash(&token)) {
+        let hash = tables::token_hash(&token);
+        if !state.inner.limiter.allow(&hash) {
             return Err(ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
                 "too many requests; slow down",
             ));
         }
-        let db = state.database();
-        let asked = token.clone();
-        let member = blocking(move || {
-            let store = connection(&db, Scope::HOME)?;
-            let member = tables::session(&store, &asked);
-            keep(&db, store);
-            member
-        })
-        .await?;
+        // Found recently and not ended since (sessions.rs), or looked up.
+        let cache = state.hub().sessions();
+        let member = match cache.get(&hash) {
+            Ok(member) => Some(member),
+            Err(generation) => {
+                let db = state.database();
+                let asked = token.clone();
+                let member = blocking(move || {
+                    let store = connection(&db, Scope::HOME)?;
+                    let member = tables::session(&store, &asked);
+                    keep(&db, store);
+                    member
+                })
+                .await?;
+                if let Some(m) = &member {
+                    cache.keep(hash, m.clone(), generation);
+                }
+                member
+            }
+        };
         match member {
             Some(member) => Ok(Self { member, token }),
             None => Err(ApiError::new(
@@ -1102,15 +1115,13 @@ fn connection(db: &Database, scope: Scope) -> Result<Box<dyn Store>, AppError> {
 /// Keeps a connection for this thread's next request, if no transaction was left open on it
 /// (a failed one is rolled back when dropped; one that could not be is closed here).
 fn keep(db: &Database, store: Box<dyn Store>) {
-    // SQLite: not kept for now. Keeping was turned off when the live test
-    // `streams_the_server_drops_…` saw a stream miss entries; the cause turned out to be the
-    // streams' catch-up racing a new feed (fixed in live.rs), so keeping may be safe again,
-    // but that is not tried yet: every request opens its own file connection (some 0.2 ms).
-    // PostgreSQL: kept. Outside a transaction (every store call's transaction ends with the
-    // call) each statement of a READ COMMITTED connection sees every commit made before it
-    // started, so a kept connection cannot read an older snapshot; opening one costs a TCP
-    // connection, authentication and a few queries.
-    if db.is_postgres() && store.is_idle() {
+    // Outside a transaction (every store call's transaction ends with the call) each
+    // statement sees every commit made before it started: on PostgreSQL (READ COMMITTED) and
+    // on SQLite (WAL, no read transaction left open between calls), so a kept connection
+    // cannot read an older snapshot (`writer.rs`:
+    // `a_kept_connection_reads_every_write_acknowledged_before`). Opening one costs a TCP
+    // connection and authentication, or a file's open and its checks, and a few queries.
+    if store.is_idle() {
         CONNECTION.with(|c| *c.borrow_mut() = Some((db.clone(), store)));
     }
 }
@@ -1326,7 +1337,9 @@ async fn logout(
         tables::logout(&mut store, &token)
     })
     .await?;
-    // The session's live streams end now, not at their next look at the session.
+    // Deleted: no request of this server trusts it any more, and its live streams end now
+    // (other servers hear of it through the change feed).
+    state.hub().sessions().forget(&hash);
     state.hub().end_session(&hash);
     let mut resp = StatusCode::NO_CONTENT.into_response();
     resp.headers_mut().insert(
