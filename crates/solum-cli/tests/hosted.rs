@@ -813,7 +813,11 @@ fn open_stream(port: u16, session: &str, timeout: Duration) -> TcpStream {
     let mut buf = [0u8; 1024];
     while !String::from_utf8_lossy(&seen).contains("\r\n\r\n") {
         let n = live.read(&mut buf).unwrap();
-        assert!(n > 0, "the stream ended: {}", String::from_utf8_lossy(&seen));
+        assert!(
+            n > 0,
+            "the stream ended: {}",
+            String::from_utf8_lossy(&seen)
+        );
         seen.extend_from_slice(&buf[..n]);
     }
     let head = String::from_utf8_lossy(&seen).to_string();

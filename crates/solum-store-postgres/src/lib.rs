@@ -1383,7 +1383,12 @@ impl PostgresStore {
         }
         for _ in 0..MAX_ATTEMPTS {
             if let Err(e) = client.batch_execute("SAVEPOINT solum_write") {
-                return lose(client, &mut self.group, &mut self.lost, map_error(location, e));
+                return lose(
+                    client,
+                    &mut self.group,
+                    &mut self.lost,
+                    map_error(location, e),
+                );
             }
             let (result, conflict) = match lock_head(client, scope.table) {
                 Ok(last) => {
@@ -1406,15 +1411,25 @@ impl PostgresStore {
             match result {
                 Ok(()) => {
                     if let Err(e) = client.batch_execute("RELEASE SAVEPOINT solum_write") {
-                        return lose(client, &mut self.group, &mut self.lost, map_error(location, e));
+                        return lose(
+                            client,
+                            &mut self.group,
+                            &mut self.lost,
+                            map_error(location, e),
+                        );
                     }
                     return Ok(());
                 }
                 Err(e) => {
-                    if let Err(undo) =
-                        client.batch_execute("ROLLBACK TO SAVEPOINT solum_write; RELEASE SAVEPOINT solum_write")
-                    {
-                        return lose(client, &mut self.group, &mut self.lost, map_error(location, undo));
+                    if let Err(undo) = client.batch_execute(
+                        "ROLLBACK TO SAVEPOINT solum_write; RELEASE SAVEPOINT solum_write",
+                    ) {
+                        return lose(
+                            client,
+                            &mut self.group,
+                            &mut self.lost,
+                            map_error(location, undo),
+                        );
                     }
                     if !conflict {
                         return Err(e);
@@ -1422,7 +1437,12 @@ impl PostgresStore {
                     // Free the locks the other transaction waits for: commit what the group
                     // wrote so far and open it again.
                     if let Err(e) = client.batch_execute("COMMIT; BEGIN") {
-                        return lose(client, &mut self.group, &mut self.lost, map_error(location, e));
+                        return lose(
+                            client,
+                            &mut self.group,
+                            &mut self.lost,
+                            map_error(location, e),
+                        );
                     }
                     self.splits = self.splits.saturating_add(1);
                 }

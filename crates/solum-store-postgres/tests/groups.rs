@@ -153,16 +153,17 @@ fn two_groups_that_deadlock_keep_every_write_once() {
     // one group's write (40P01). That group commits what it wrote, frees its lock and
     // writes again.
     let both = Arc::new(Barrier::new(2));
-    let run = |store: &mut PostgresStore, order: [i64; 2], name: &'static str, both: Arc<Barrier>| {
-        store.begin_group().unwrap();
-        store.set_scope(at(order[0]));
-        store.append(&[entry(&format!("{name} first"))]).unwrap();
-        both.wait();
-        store.set_scope(at(order[1]));
-        store.append(&[entry(&format!("{name} second"))]).unwrap();
-        store.end_group().unwrap();
-        store.group_splits()
-    };
+    let run =
+        |store: &mut PostgresStore, order: [i64; 2], name: &'static str, both: Arc<Barrier>| {
+            store.begin_group().unwrap();
+            store.set_scope(at(order[0]));
+            store.append(&[entry(&format!("{name} first"))]).unwrap();
+            both.wait();
+            store.set_scope(at(order[1]));
+            store.append(&[entry(&format!("{name} second"))]).unwrap();
+            store.end_group().unwrap();
+            store.group_splits()
+        };
     let (b1, b2) = (both.clone(), both);
     let (splits_one, splits_two) = std::thread::scope(|scope| {
         let a = scope.spawn(|| run(&mut one, [1, 2], "one", b1));
@@ -178,7 +179,10 @@ fn two_groups_that_deadlock_keep_every_write_once() {
     let got = journal(&url);
     let mut texts: Vec<&str> = got.iter().map(|(_, _, t)| t.as_str()).collect();
     texts.sort_unstable();
-    assert_eq!(texts, ["one first", "one second", "two first", "two second"]);
+    assert_eq!(
+        texts,
+        ["one first", "one second", "two first", "two second"]
+    );
     let numbers: Vec<(i64, i64)> = got.iter().map(|(t, n, _)| (*t, *n)).collect();
     assert_eq!(numbers, [(1, 1), (1, 2), (2, 1), (2, 2)]);
 }
