@@ -1270,16 +1270,18 @@ impl CampaignStore for PostgresStore {
                 Err(e) if is_conflict(&e) => continue,
                 Err(e) => return Err(map_error(location, e)),
             };
-            let mut ptx = PgTx {
-                tx: RefCell::new(&mut tx),
-                location,
-                scope,
-                last: Cell::new(last),
-                conflict: Cell::new(false),
+            // The write's view of the transaction ends before the transaction does.
+            let (result, conflict) = {
+                let mut ptx = PgTx {
+                    tx: RefCell::new(&mut tx),
+                    location,
+                    scope,
+                    last: Cell::new(last),
+                    conflict: Cell::new(false),
+                };
+                let result = work(&mut ptx);
+                (result, ptx.conflict.get())
             };
-            let result = work(&mut ptx);
-            let conflict = ptx.conflict.get();
-            drop(ptx);
             match result {
                 Ok(()) => match tx.commit() {
                     Ok(()) => return Ok(()),
