@@ -805,3 +805,151 @@ fn fifty_concurrent_edits_of_one_sheet_over_two_servers_are_all_kept() {
     );
     assert_eq!(report["entries"], EDITS + 1, "{report}");
 }
+
+/// A live stream of `session` opened on the server at `port`, once its answer's head says
+/// 200; reads time out after `timeout`.
+fn open_stream(port: u16, session: &str, timeout: Duration) -> TcpStream {
+    let mut live = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        live,
+        "GET /api/events?token={session} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"
+    )
+    .unwrap();
+    live.set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 1024];
+    while !String::from_utf8_lossy(&seen).contains("\r\n\r\n") {
+        let n = live.read(&mut buf).unwrap();
+        assert!(
+            n > 0,
+            "the stream ended: {}",
+            String::from_utf8_lossy(&seen)
+        );
+        seen.extend_from_slice(&buf[..n]);
+    }
+    let head = String::from_utf8_lossy(&seen).to_string();
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    live.set_read_timeout(Some(timeout)).unwrap();
+    live
+}
+
+#[test]
+fn a_logout_through_one_server_is_refused_by_the_other_within_a_second() {
+    let server = TestPostgres::shared().unwrap_or_else(|e| panic!("{e}"));
+    let db = server.database("logout").unwrap_or_else(|e| panic!("{e}"));
+    let (_table, invite) = table_new(&db, "The Door");
+    let (_a, port_a, _) = serve(&db);
+    let (_b, port_b, _) = serve(&db);
+    let gm = join(port_a, &invite, "Ada");
+    let leaving = join(port_a, &player_invite(port_a, &gm), "Bo");
+
+    // B's change feed runs (streams are open there), so B keeps the sessions it found for a
+    // while (sessions.rs: 10 s) instead of a query per request.
+    let _gm_stream = open_stream(port_b, &gm, Duration::from_secs(5));
+    let mut leaving_stream = open_stream(port_b, &leaving, Duration::from_secs(5));
+    std::thread::sleep(Duration::from_millis(500));
+    for _ in 0..3 {
+        let me = request(port_b, "GET", "/api/me", Some(&leaving), None).unwrap();
+        assert_eq!(me.status, 200, "{}", me.body);
+    }
+
+    let out = request(port_a, "POST", "/api/logout", Some(&leaving), None).unwrap();
+    assert_eq!(out.status, 204, "{}", out.body);
+    let logged_out = Instant::now();
+
+    // B refuses the session within a second (told by the database's notification, not at
+    // its cache's bound or the streams' 30 s re-check).
+    loop {
+        let me = request(port_b, "GET", "/api/me", Some(&leaving), None).unwrap();
+        if me.status == 401 {
+            break;
+        }
+        assert_eq!(me.status, 200, "{}", me.body);
+        assert!(
+            logged_out.elapsed() < Duration::from_secs(1),
+            "B still took the session {:?} after the logout through A",
+            logged_out.elapsed()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // And the session's stream on B has ended (its chunked body's last chunk came, or the
+    // connection closed), within the same second.
+    let mut buf = [0u8; 4096];
+    let mut tail = Vec::new();
+    loop {
+        match leaving_stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                tail.extend_from_slice(&buf[..n]);
+                if tail.ends_with(b"\r\n0\r\n\r\n") || tail.starts_with(b"0\r\n\r\n") {
+                    break;
+                }
+            }
+            Err(e) => panic!("the logged-out session's stream on B did not end: {e}"),
+        }
+        assert!(
+            logged_out.elapsed() < Duration::from_secs(2),
+            "the logged-out session's stream on B is still open"
+        );
+    }
+    assert!(
+        logged_out.elapsed() < Duration::from_secs(2),
+        "the stream ended only {:?} after the logout",
+        logged_out.elapsed()
+    );
+    // The game master's session is untouched on both servers.
+    for port in [port_a, port_b] {
+        let me = request(port, "GET", "/api/me", Some(&gm), None).unwrap();
+        assert_eq!(me.status, 200, "{}", me.body);
+    }
+}
+
+#[test]
+fn nothing_polls_per_stream_while_the_tables_are_idle() {
+    const SESSIONS: usize = 6;
+    const STREAMS_EACH: usize = 4;
+    let server = TestPostgres::shared().unwrap_or_else(|e| panic!("{e}"));
+    let db = server.database("idle").unwrap_or_else(|e| panic!("{e}"));
+    let (_table, invite) = table_new(&db, "The Quiet Inn");
+    let (_a, port, _) = serve(&db);
+    let gm = join(port, &invite, "Ada");
+    let mut sessions = vec![gm.clone()];
+    for n in 1..SESSIONS {
+        sessions.push(join(port, &player_invite(port, &gm), &format!("P{n}")));
+    }
+    let mut streams = Vec::new();
+    for s in &sessions {
+        for _ in 0..STREAMS_EACH {
+            streams.push(open_stream(port, s, Duration::from_secs(5)));
+        }
+    }
+    // Let what the opening did settle, then note the database's clock.
+    std::thread::sleep(Duration::from_millis(500));
+    let since = server.psql(&db, "SELECT clock_timestamp()").unwrap();
+    std::thread::sleep(Duration::from_secs(5));
+    // Every connection of the server that ran a statement since (a connection's
+    // `state_change` is when its last statement started or ended). The streams' sessions are
+    // re-checked every 30 s, one query per session, not per stream: that look may fall in
+    // the window and is the only one allowed.
+    let busy = server
+        .psql(
+            &db,
+            &format!(
+                "SELECT count(*) || ': ' || coalesce(string_agg(query, ' | '), '')
+                 FROM pg_stat_activity
+                 WHERE datname = current_database() AND pid <> pg_backend_pid()
+                   AND state_change > '{}'::timestamptz
+                   AND query NOT LIKE '%FROM sessions s JOIN members m%'",
+                since.trim()
+            ),
+        )
+        .unwrap();
+    assert_eq!(
+        busy.trim(),
+        "0:",
+        "{} streams open over 5 idle seconds: connections ran statements",
+        streams.len()
+    );
+    drop(streams);
+}

@@ -4,90 +4,14 @@
 //! and says which; the command replays it with `--seed`.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+mod contract;
 
-use serde_json::Value;
-
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        self.0.kill().ok();
-        self.0.wait().ok();
-    }
-}
-
-/// A request on loopback: the status line and the JSON body.
-fn http(addr: &str, path: &str, token: Option<&str>, body: &str) -> (String, Value) {
-    let mut stream = TcpStream::connect(addr).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(60)))
-        .unwrap();
-    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
-    write!(
-        stream,
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
-    let (head, body) = answer.split_once("\r\n\r\n").unwrap();
-    let status = head.lines().next().unwrap().to_owned();
-    // The server answers in one piece or chunked; the JSON is the body's one object.
-    let start = body.find('{').unwrap();
-    let end = body.rfind('}').unwrap();
-    (status, serde_json::from_str(&body[start..=end]).unwrap())
-}
-
-fn cli(args: &[&str]) -> Value {
-    let out = Command::new(assert_cmd::cargo::cargo_bin("solum"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "solum {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use contract::{cli, http, serve};
 
 #[test]
 fn the_vehicle_commands_json_is_the_routes_json() {
     let dir = tempfile::tempdir().unwrap();
-    let campaign = dir.path().join("c.solum");
-    let mut server = Server(
-        Command::new(assert_cmd::cargo::cargo_bin("solum"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--campaign"])
-            .arg(&campaign)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let mut lines = BufReader::new(server.0.stdout.take().unwrap()).lines();
-    let first = lines.next().unwrap().unwrap();
-    let url = first.split(" at ").nth(1).unwrap().trim().to_string();
-    let addr = url
-        .strip_prefix("http://")
-        .unwrap()
-        .trim_end_matches('/')
-        .to_string();
-    let invite = lines.next().unwrap().unwrap();
-    let invite = invite.split("#invite=").nth(1).unwrap().trim().to_string();
-    let (status, joined) = http(
-        &addr,
-        "/api/join",
-        None,
-        &format!(r#"{{"invite":"{invite}","name":"Ada"}}"#),
-    );
-    assert!(status.contains("201"), "{status}");
-    let token = joined["token"].as_str().unwrap().to_owned();
+    let (_server, addr, token) = serve(dir.path());
 
     let cases: [(&str, &str, &[&str]); 3] = [
         (

@@ -11,6 +11,9 @@ use std::str::FromStr;
 
 use solum_store::{Scope, Store, StoreError};
 use solum_store_postgres::{ChangeListener, PostgresStore};
+
+/// What the change feed tells: a table's new entries, or a session ended.
+pub use solum_store_postgres::Change;
 use solum_store_sqlite::SqliteStore;
 
 /// Where a campaign lives, as the user named it.
@@ -179,6 +182,16 @@ impl Changes {
         timeout: std::time::Duration,
     ) -> Result<Option<i64>, StoreError> {
         self.listener.next_timeout(timeout)
+    }
+
+    /// The next change (a table's new entries, or a session ended on any server), waiting
+    /// at most `timeout`; none when nothing came in time. An error is as for
+    /// [`Changes::next_timeout`]; a server also forgets every session it trusted meanwhile.
+    pub fn next_change(
+        &mut self,
+        timeout: std::time::Duration,
+    ) -> Result<Option<Change>, StoreError> {
+        self.listener.next_change(timeout)
     }
 }
 

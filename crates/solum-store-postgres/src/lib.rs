@@ -57,6 +57,9 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// The channel every append notifies, with its table's id as the payload.
 pub const CHANNEL: &str = "solum_journal";
 
+/// The channel a session's end (logout) notifies, with its token's hash as the payload.
+pub const SESSION_CHANNEL: &str = "solum_session";
+
 /// The advisory lock key migrations run under ("SOLU"): servers starting together migrate
 /// one after the other.
 const MIGRATION_LOCK: i64 = 0x534F_4C55;
@@ -421,6 +424,23 @@ pub struct PostgresStore {
     client: RefCell<Client>,
     location: String,
     scope: Scope,
+    /// A group is open ([`CampaignStore::begin_group`]): a transaction on the connection,
+    /// each write under a savepoint of it.
+    group: Option<Group>,
+    /// Times a group committed early to free its locks after a deadlock (see
+    /// [`PostgresStore::write_in_group`]).
+    splits: u64,
+    /// The last group was lost (rolled back, or its connection gone) before its end:
+    /// [`CampaignStore::end_group`] says so.
+    lost: bool,
+}
+
+/// An open group of writes.
+#[derive(Default)]
+struct Group {
+    /// A statement failed in the group outside a write's savepoint: PostgreSQL has aborted
+    /// the group's transaction, and its `COMMIT` would roll it back. The group is lost.
+    broken: Cell<bool>,
 }
 
 impl std::fmt::Debug for PostgresStore {
@@ -443,6 +463,9 @@ impl PostgresStore {
             client: RefCell::new(client),
             location,
             scope: Scope::HOME,
+            group: None,
+            splits: 0,
+            lost: false,
         };
         store.migrate()?;
         Ok(store)
@@ -463,6 +486,9 @@ impl PostgresStore {
             client: RefCell::new(client),
             location,
             scope: Scope::HOME,
+            group: None,
+            splits: 0,
+            lost: false,
         };
         if store.schema_version()? == 0 {
             return Err(missing(&store.location));
@@ -490,7 +516,14 @@ impl PostgresStore {
     /// The connection is usable and no transaction is open on it (it may be kept for later
     /// work). A connection the server closed is not idle: open another.
     pub fn is_idle(&self) -> bool {
-        !self.client.borrow().is_closed()
+        self.group.is_none() && !self.client.borrow().is_closed()
+    }
+
+    /// How many times a group of this connection committed early to free its locks after a
+    /// deadlock: tests see the split happen.
+    #[doc(hidden)]
+    pub fn group_splits(&self) -> u64 {
+        self.splits
     }
 
     /// The schema version of the database (0: no campaign yet).
@@ -514,6 +547,10 @@ impl PostgresStore {
     }
 
     fn err(&self, e: postgres::Error) -> StoreError {
+        // Outside a write's savepoint, a failed statement aborts an open group's transaction.
+        if let Some(group) = &self.group {
+            group.broken.set(true);
+        }
         map_error(&self.location, e)
     }
 
@@ -725,7 +762,7 @@ fn sheet_body(sheet: &Sheet) -> Result<String, StoreError> {
 /// Locks `table`'s head row (creating it the first time: the journal, like SQLite's, takes
 /// entries for a table id without a row in `tables`) and returns the table's last number.
 /// Held until the transaction ends: the table's write lock.
-fn lock_head(tx: &mut Transaction<'_>, table: i64) -> Result<i64, postgres::Error> {
+fn lock_head(tx: &mut impl GenericClient, table: i64) -> Result<i64, postgres::Error> {
     tx.query_one(
         "INSERT INTO table_heads (table_id, last_seq) VALUES ($1, 0)
          ON CONFLICT (table_id) DO UPDATE SET last_seq = table_heads.last_seq
@@ -735,9 +772,10 @@ fn lock_head(tx: &mut Transaction<'_>, table: i64) -> Result<i64, postgres::Erro
     .try_get(0)
 }
 
-/// A write transaction of [`PostgresStore`].
-struct PgTx<'a> {
-    tx: RefCell<Transaction<'a>>,
+/// A write transaction of [`PostgresStore`]: a transaction of its own, or (in a group) the
+/// group's transaction under a savepoint, on the connection itself.
+struct PgTx<'a, C: GenericClient> {
+    tx: RefCell<&'a mut C>,
     location: &'a str,
     scope: Scope,
     /// The table's last number (its head row is locked).
@@ -746,7 +784,7 @@ struct PgTx<'a> {
     conflict: Cell<bool>,
 }
 
-impl PgTx<'_> {
+impl<C: GenericClient> PgTx<'_, C> {
     /// Maps a driver error, remembering a conflict for the retry loop.
     fn err(&self, e: postgres::Error) -> StoreError {
         if is_conflict(&e) {
@@ -757,7 +795,7 @@ impl PgTx<'_> {
 
     fn get_sheet(&self, system: &str, name: &str) -> Result<Option<Sheet>, StoreError> {
         let mut tx = self.tx.borrow_mut();
-        get_sheet(&mut *tx, self.location, self.scope, system, name)
+        get_sheet(&mut **tx, self.location, self.scope, system, name)
     }
 
     fn read(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<Entry>, StoreError> {
@@ -772,7 +810,7 @@ impl PgTx<'_> {
     }
 }
 
-impl WriteTx for PgTx<'_> {
+impl<C: GenericClient> WriteTx for PgTx<'_, C> {
     fn scope(&self) -> Scope {
         self.scope
     }
@@ -855,24 +893,6 @@ impl WriteTx for PgTx<'_> {
                 name: name.to_owned(),
             })?;
         let key = name_key(name);
-        if !self.scope.gm {
-            let owner: Option<i64> = self
-                .tx
-                .borrow_mut()
-                .query_one(
-                    "SELECT owner FROM sheets WHERE table_id = $1 AND system = $2 AND name_key = $3",
-                    &[&self.scope.table, &system, &key],
-                )
-                .map_err(|e| self.err(e))?
-                .try_get(0)
-                .map_err(|e| column(self.location, e))?;
-            if owner.is_none() || owner != self.scope.member {
-                return Err(StoreError::Forbidden(format!(
-                    "{} is not your character",
-                    old.name
-                )));
-            }
-        }
         let new_key = name_key(&sheet.name);
         if new_key != key && self.get_sheet(system, &sheet.name)?.is_some() {
             return Err(StoreError::NameTaken {
@@ -908,11 +928,7 @@ impl WriteTx for PgTx<'_> {
     }
 
     fn append(&mut self, entries: &[NewEntry]) -> Result<Vec<Entry>, StoreError> {
-        if self.scope.secret_writes && !self.scope.gm {
-            return Err(StoreError::Forbidden(
-                "only the game master rolls in secret".into(),
-            ));
-        }
+        // Who may write in secret is the app's role policy (solum_app::policy).
         // Every body is measured before anything is written.
         let bodies = entries
             .iter()
@@ -994,11 +1010,6 @@ impl WriteTx for PgTx<'_> {
     }
 
     fn reveal(&mut self, seq: i64) -> Result<Entry, StoreError> {
-        if !self.scope.gm || self.scope.secret_writes {
-            return Err(StoreError::Forbidden(
-                "only the game master reveals a secret entry, and not in secret".into(),
-            ));
-        }
         let found = self
             .tx
             .borrow_mut()
@@ -1238,6 +1249,9 @@ impl CampaignStore for PostgresStore {
         &mut self,
         work: &mut dyn FnMut(&mut dyn WriteTx) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
+        if self.group.is_some() {
+            return self.write_in_group(work);
+        }
         let location = self.location.as_str();
         let scope = self.scope;
         let mut client = self.client.borrow_mut();
@@ -1248,16 +1262,18 @@ impl CampaignStore for PostgresStore {
                 Err(e) if is_conflict(&e) => continue,
                 Err(e) => return Err(map_error(location, e)),
             };
-            let mut ptx = PgTx {
-                tx: RefCell::new(tx),
-                location,
-                scope,
-                last: Cell::new(last),
-                conflict: Cell::new(false),
+            // The write's view of the transaction ends before the transaction does.
+            let (result, conflict) = {
+                let mut ptx = PgTx {
+                    tx: RefCell::new(&mut tx),
+                    location,
+                    scope,
+                    last: Cell::new(last),
+                    conflict: Cell::new(false),
+                };
+                let result = work(&mut ptx);
+                (result, ptx.conflict.get())
             };
-            let result = work(&mut ptx);
-            let conflict = ptx.conflict.get();
-            let tx = ptx.tx.into_inner();
             match result {
                 Ok(()) => match tx.commit() {
                     Ok(()) => return Ok(()),
@@ -1270,6 +1286,159 @@ impl CampaignStore for PostgresStore {
                     if !conflict {
                         return Err(e);
                     }
+                }
+            }
+        }
+        Err(busy(location))
+    }
+
+    /// Opens a group: one transaction on the connection, committed at
+    /// [`CampaignStore::end_group`]; each write in it runs under a savepoint (all or nothing on
+    /// its own). The group holds the head lock of every table it wrote until it commits, so a
+    /// server's writer runs a group's writes in the order of their tables (two servers' groups
+    /// then take their locks in one order and cannot deadlock; a deadlock all the same splits
+    /// the group, see `write_in_group`). A group already open is rolled back first (its
+    /// writes were answered as lost when it broke).
+    fn begin_group(&mut self) -> Result<(), StoreError> {
+        self.lost = false;
+        if self.group.take().is_some() {
+            let _ = self.client.get_mut().batch_execute("ROLLBACK");
+        }
+        self.client
+            .get_mut()
+            .batch_execute("BEGIN")
+            .map_err(|e| map_error(&self.location, e))?;
+        self.group = Some(Group::default());
+        Ok(())
+    }
+
+    /// Commits the open group. A group whose transaction PostgreSQL aborted (a statement
+    /// failed outside a write) is rolled back and answered as an error: `COMMIT` would have
+    /// rolled it back silently.
+    fn end_group(&mut self) -> Result<(), StoreError> {
+        let Some(group) = self.group.take() else {
+            if std::mem::take(&mut self.lost) {
+                return Err(backend(
+                    &self.location,
+                    "a group of writes was lost before its end (rolled back)".into(),
+                ));
+            }
+            return Ok(());
+        };
+        let client = self.client.get_mut();
+        let healthy = !group.broken.get() && client.batch_execute("SELECT 1").is_ok();
+        if !healthy {
+            let _ = client.batch_execute("ROLLBACK");
+            return Err(backend(
+                &self.location,
+                "a group of writes was rolled back (a statement in it failed)".into(),
+            ));
+        }
+        client
+            .batch_execute("COMMIT")
+            .map_err(|e| map_error(&self.location, e))
+    }
+}
+
+impl PostgresStore {
+    /// [`CampaignStore::write`] inside the open group: under a savepoint, so a failed write
+    /// is undone alone and the group goes on. A deadlock or serialization failure undoes the
+    /// write, commits the group's earlier writes (their locks are what the other transaction
+    /// waits for; they are answered when the whole group is), opens the group again and runs
+    /// the write again: nothing acknowledged is lost or written twice. A group that cannot
+    /// go on (its savepoint, release or early commit failed) is lost: the store is then idle
+    /// and the writer answers the group's writes as not kept.
+    fn write_in_group(
+        &mut self,
+        work: &mut dyn FnMut(&mut dyn WriteTx) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let location = self.location.as_str();
+        let scope = self.scope;
+        let client = self.client.get_mut();
+        // The group is lost: roll it back and leave the connection idle (the writer sees
+        // that), and its end says so.
+        let lose = |client: &mut Client,
+                    group: &mut Option<Group>,
+                    lost: &mut bool,
+                    e: StoreError|
+         -> Result<(), StoreError> {
+            *group = None;
+            *lost = true;
+            let _ = client.batch_execute("ROLLBACK");
+            Err(e)
+        };
+        if self.group.as_ref().is_none_or(|g| g.broken.get()) {
+            return lose(
+                client,
+                &mut self.group,
+                &mut self.lost,
+                backend(location, "a statement of the group failed".into()),
+            );
+        }
+        for _ in 0..MAX_ATTEMPTS {
+            if let Err(e) = client.batch_execute("SAVEPOINT solum_write") {
+                return lose(
+                    client,
+                    &mut self.group,
+                    &mut self.lost,
+                    map_error(location, e),
+                );
+            }
+            let (result, conflict) = match lock_head(client, scope.table) {
+                Ok(last) => {
+                    let mut ptx = PgTx {
+                        tx: RefCell::new(&mut *client),
+                        location,
+                        scope,
+                        last: Cell::new(last),
+                        conflict: Cell::new(false),
+                    };
+                    let result = work(&mut ptx);
+                    let conflict = ptx.conflict.get();
+                    (result, conflict)
+                }
+                Err(e) => {
+                    let conflict = is_conflict(&e);
+                    (Err(map_error(location, e)), conflict)
+                }
+            };
+            match result {
+                Ok(()) => {
+                    if let Err(e) = client.batch_execute("RELEASE SAVEPOINT solum_write") {
+                        return lose(
+                            client,
+                            &mut self.group,
+                            &mut self.lost,
+                            map_error(location, e),
+                        );
+                    }
+                    return Ok(());
+                }
+                Err(e) => {
+                    if let Err(undo) = client.batch_execute(
+                        "ROLLBACK TO SAVEPOINT solum_write; RELEASE SAVEPOINT solum_write",
+                    ) {
+                        return lose(
+                            client,
+                            &mut self.group,
+                            &mut self.lost,
+                            map_error(location, undo),
+                        );
+                    }
+                    if !conflict {
+                        return Err(e);
+                    }
+                    // Free the locks the other transaction waits for: commit what the group
+                    // wrote so far and open it again.
+                    if let Err(e) = client.batch_execute("COMMIT; BEGIN") {
+                        return lose(
+                            client,
+                            &mut self.group,
+                            &mut self.lost,
+                            map_error(location, e),
+                        );
+                    }
+                    self.splits = self.splits.saturating_add(1);
                 }
             }
         }
@@ -1695,14 +1864,18 @@ impl TableStore for PostgresStore {
         Ok(Some(member))
     }
 
+    /// Deletes the session and, in the same statement, tells every server
+    /// ([`SESSION_CHANNEL`], the token's hash as the payload; delivered on commit) so that
+    /// none goes on trusting it from a cache.
     fn end_session(&mut self, session_hash: &str) -> Result<bool, StoreError> {
         self.client
             .borrow_mut()
-            .execute(
-                "DELETE FROM sessions WHERE token_hash = $1",
-                &[&session_hash],
+            .query(
+                "WITH ended AS (DELETE FROM sessions WHERE token_hash = $1 RETURNING token_hash)
+                 SELECT pg_notify($2, token_hash) FROM ended",
+                &[&session_hash, &SESSION_CHANNEL],
             )
-            .map(|n| n > 0)
+            .map(|rows| !rows.is_empty())
             .map_err(|e| self.err(e))
     }
 
@@ -1828,9 +2001,19 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
 // The change feed.
 // ---------------------------------------------------------------------------------------
 
-/// One connection listening on [`CHANNEL`]: yields the id of each table whose journal
-/// gained entries, once per committed append transaction, after its commit. One per
-/// server: the live path reads the new entries of the tables it is told of.
+/// What a [`ChangeListener`] is told.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// The table (by id) has new entries.
+    Table(i64),
+    /// The session whose token hashes to this (hexadecimal SHA-256) ended.
+    SessionEnded(String),
+}
+
+/// One connection listening on [`CHANNEL`] and [`SESSION_CHANNEL`]: yields the id of each
+/// table whose journal gained entries, once per committed transaction that appended to it,
+/// after its commit, and each session ended. One per server: the live path reads the new
+/// entries of the tables it is told of, and forgets the sessions ended.
 pub struct ChangeListener {
     client: Client,
     location: String,
@@ -1850,14 +2033,28 @@ impl ChangeListener {
     pub fn connect(url: &str) -> Result<Self, StoreError> {
         let (mut client, location) = connect(url)?;
         client
-            .batch_execute(&format!("LISTEN {CHANNEL}"))
+            .batch_execute(&format!("LISTEN {CHANNEL}; LISTEN {SESSION_CHANNEL}"))
             .map_err(|e| map_error(&location, e))?;
         Ok(Self { client, location })
     }
 
-    /// The next table id told, waiting at most `timeout`; none when nothing came in time.
+    /// The next table id told, waiting at most `timeout`; none when nothing came in time
+    /// (sessions ended meanwhile are skipped: see [`ChangeListener::next_change`]).
     /// A closed connection is an error: connect again and catch up by the tables' numbers.
     pub fn next_timeout(&mut self, timeout: Duration) -> Result<Option<i64>, StoreError> {
+        loop {
+            match self.next_change(timeout)? {
+                Some(Change::Table(table)) => return Ok(Some(table)),
+                Some(Change::SessionEnded(_)) => {}
+                None => return Ok(None),
+            }
+        }
+    }
+
+    /// The next change told (a table's new entries, or a session ended), waiting at most
+    /// `timeout`; none when nothing came in time. A closed connection is an error: connect
+    /// again, catch up by the tables' numbers and forget every session trusted meanwhile.
+    pub fn next_change(&mut self, timeout: Duration) -> Result<Option<Change>, StoreError> {
         let location = self.location.clone();
         loop {
             let got = self
@@ -1875,12 +2072,20 @@ impl ChangeListener {
                 }
                 return Ok(None);
             };
+            if n.channel() == SESSION_CHANNEL {
+                // A token's hash: 64 hexadecimal digits; anything else is not ours.
+                let hash = n.payload();
+                if hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    return Ok(Some(Change::SessionEnded(hash.to_string())));
+                }
+                continue;
+            }
             if n.channel() != CHANNEL {
                 continue;
             }
             // Another program's payload on the channel is not a table: skip it.
             if let Ok(table) = n.payload().parse::<i64>() {
-                return Ok(Some(table));
+                return Ok(Some(Change::Table(table)));
             }
         }
     }

@@ -389,6 +389,23 @@ struct SqliteTx<'a> {
     tx: &'a Connection,
 }
 
+/// Who created the sheet `system`/`name` of the scope's table (none: the command line, or
+/// no such sheet).
+fn owner_of(
+    conn: &Connection,
+    scope: Scope,
+    system: &str,
+    name: &str,
+) -> rusqlite::Result<Option<i64>> {
+    conn.query_row(
+        "SELECT owner FROM sheets WHERE table_id = ?1 AND system = ?2 AND name_key = ?3",
+        params![scope.table, system, name_key(name)],
+        |r| r.get::<_, Option<i64>>(0),
+    )
+    .optional()
+    .map(Option::flatten)
+}
+
 fn row_to_sheet(r: &rusqlite::Row<'_>) -> rusqlite::Result<(String, String, i64, i64, String)> {
     Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
 }
@@ -440,15 +457,7 @@ impl WriteTx for SqliteTx<'_> {
     }
 
     fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError> {
-        self.tx
-            .query_row(
-                "SELECT owner FROM sheets WHERE table_id = ?1 AND system = ?2 AND name_key = ?3",
-                params![self.scope.table, system, name_key(name)],
-                |r| r.get::<_, Option<i64>>(0),
-            )
-            .optional()
-            .map(Option::flatten)
-            .map_err(|e| classify(self.path, e))
+        owner_of(self.tx, self.scope, system, name).map_err(|e| classify(self.path, e))
     }
 
     fn sheet(&self, system: &str, name: &str) -> Result<Option<Sheet>, StoreError> {
@@ -1260,15 +1269,7 @@ impl TableStore for SqliteStore {
     }
 
     fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError> {
-        self.conn
-            .query_row(
-                "SELECT owner FROM sheets WHERE table_id = ?1 AND system = ?2 AND name_key = ?3",
-                params![self.scope.table, system, name_key(name)],
-                |r| r.get::<_, Option<i64>>(0),
-            )
-            .optional()
-            .map(Option::flatten)
-            .map_err(|e| self.err(e))
+        owner_of(&self.conn, self.scope, system, name).map_err(|e| self.err(e))
     }
 }
 

@@ -232,21 +232,33 @@ impl FromRequestParts<AppState> for Auth {
         };
         // The rate limit is keyed by the session token itself: no header can move a request
         // into another bucket, and a made-up token only spends its own.
-        if !state.inner.limiter.allow(&tables::token_hash(&token)) {
+        let hash = tables::token_hash(&token);
+        if !state.inner.limiter.allow(&hash) {
             return Err(ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
                 "too many requests; slow down",
             ));
         }
-        let db = state.database();
-        let asked = token.clone();
-        let member = blocking(move || {
-            let store = connection(&db, Scope::HOME)?;
-            let member = tables::session(&store, &asked);
-            keep(&db, store);
-            member
-        })
-        .await?;
+        // Found recently and not ended since (sessions.rs), or looked up.
+        let cache = state.hub().sessions();
+        let member = match cache.get(&hash) {
+            Ok(member) => Some(member),
+            Err(generation) => {
+                let db = state.database();
+                let asked = token.clone();
+                let member = blocking(move || {
+                    let store = connection(&db, Scope::HOME)?;
+                    let member = tables::session(&store, &asked);
+                    keep(&db, store);
+                    member
+                })
+                .await?;
+                if let Some(m) = &member {
+                    cache.keep(hash, m.clone(), generation);
+                }
+                member
+            }
+        };
         match member {
             Some(member) => Ok(Self { member, token }),
             None => Err(ApiError::coded(

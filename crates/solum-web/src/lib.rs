@@ -18,6 +18,7 @@ mod page;
 mod routes;
 mod routes_page;
 mod run;
+mod sessions;
 mod unthrottled;
 mod writer;
 

@@ -54,9 +54,10 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use solum_app::{AppError, JournalEntry, tables};
 use solum_store::{Scope, Store, StoreHandle};
-use solum_store_open::Database;
+use solum_store_open::{Change, Database};
 use tokio::sync::{mpsc, watch};
 
+use crate::sessions::SessionCache;
 use crate::{ApiError, AppState, Auth, Peer, blocking, connection, keep};
 
 /// One journal entry as a live stream sends it, rendered once for every stream: `frame` is
@@ -182,6 +183,9 @@ pub struct Hub {
     clients: Arc<Mutex<Clients>>,
     path: Database,
     poll: Duration,
+    /// The sessions requests found, trusted while the watcher runs (it tells of sessions
+    /// ended elsewhere).
+    sessions: Arc<SessionCache>,
 }
 
 impl Default for Hub {
@@ -377,16 +381,23 @@ fn hand_out(c: &mut Clients, table: i64, items: Vec<Item>) {
 /// The server's one watcher on SQLite: every `poll`, whether another connection wrote; if so, each
 /// live table's last number (feeds behind it are woken) and the open streams' sessions
 /// (also every [`SESSION_RECHECK`]). Stops when the last stream closes.
-async fn watch(clients: Arc<Mutex<Clients>>, path: Database, poll: Duration) {
+async fn watch(
+    clients: Arc<Mutex<Clients>>,
+    path: Database,
+    poll: Duration,
+    cache: Arc<SessionCache>,
+) {
     let mut store: Option<Box<dyn Store>> = None;
     let mut version: Option<i64> = None;
     let mut checked = tokio::time::Instant::now();
+    cache.set_live(true);
     loop {
         tokio::time::sleep(poll).await;
         let (live, sessions) = {
             let mut c = lock(&clients);
             if c.total == 0 {
                 c.watching = false;
+                cache.set_live(false);
                 return;
             }
             let live: Vec<i64> = c.tables.keys().copied().collect();
@@ -419,9 +430,15 @@ async fn watch(clients: Arc<Mutex<Clients>>, path: Database, poll: Duration) {
         })
         .await;
         let Ok((s, now, found)) = looked else {
-            // Looked again at the next turn, with a new connection.
+            // Looked again at the next turn, with a new connection; meanwhile no session is
+            // trusted without a lookup.
+            cache.forget_all();
             continue;
         };
+        if version != Some(now) {
+            // Another connection committed: it may have ended a session.
+            cache.forget_all();
+        }
         store = Some(s);
         version = Some(now);
         let Some((last, gone)) = found else {
@@ -463,7 +480,12 @@ const TOLD_AT_ONCE: usize = 1_024;
 
 /// The server's one watcher on PostgreSQL, on a thread of its own: one listening connection
 /// (see the module's documentation). Stops when the last stream closes.
-fn listen(clients: &Arc<Mutex<Clients>>, path: &Database, runtime: &tokio::runtime::Handle) {
+fn listen(
+    clients: &Arc<Mutex<Clients>>,
+    path: &Database,
+    runtime: &tokio::runtime::Handle,
+    cache: &SessionCache,
+) {
     // `notify` spawns the feeds' reads on the server's runtime.
     let _entered = runtime.enter();
     let mut changes: Option<solum_store_open::Changes> = None;
@@ -475,6 +497,7 @@ fn listen(clients: &Arc<Mutex<Clients>>, path: &Database, runtime: &tokio::runti
             let mut c = lock(clients);
             if c.total == 0 {
                 c.watching = false;
+                cache.set_live(false);
                 return;
             }
         }
@@ -493,9 +516,12 @@ fn listen(clients: &Arc<Mutex<Clients>>, path: &Database, runtime: &tokio::runti
                     for table in live {
                         notify(clients, path, table);
                     }
+                    // From now on a session ended anywhere is told: sessions may be kept.
+                    cache.set_live(true);
                 }
                 Ok(None) => {
                     lock(clients).watching = false;
+                    cache.set_live(false);
                     return;
                 }
                 Err(e) => {
@@ -509,8 +535,8 @@ fn listen(clients: &Arc<Mutex<Clients>>, path: &Database, runtime: &tokio::runti
         let mut told = std::collections::BTreeSet::new();
         let mut wait = LISTEN_TICK;
         loop {
-            match feed.next_timeout(wait) {
-                Ok(Some(table)) => {
+            match feed.next_change(wait) {
+                Ok(Some(Change::Table(table))) => {
                     told.insert(table);
                     if told.len() >= TOLD_AT_ONCE {
                         break;
@@ -518,9 +544,17 @@ fn listen(clients: &Arc<Mutex<Clients>>, path: &Database, runtime: &tokio::runti
                     // Take what else came already, then wake the feeds.
                     wait = Duration::ZERO;
                 }
+                Ok(Some(Change::SessionEnded(session))) => {
+                    // Logged out through any server: not trusted here any more, and its
+                    // streams here end now.
+                    cache.forget(&session);
+                    end_session(&mut lock(clients), &session);
+                    wait = Duration::ZERO;
+                }
                 Ok(None) => break,
                 Err(e) => {
                     tracing::warn!("the change feed's connection failed ({e}); listening again");
+                    cache.set_live(false);
                     changes = None;
                     break;
                 }
@@ -612,7 +646,18 @@ impl Hub {
             clients: Arc::default(),
             path,
             poll,
+            sessions: Arc::default(),
         }
+    }
+
+    /// The sessions this server's requests found, trusted while the watcher runs.
+    pub(crate) fn sessions(&self) -> &SessionCache {
+        &self.sessions
+    }
+
+    /// How many requests found their session in this server's cache (no query).
+    pub fn session_hits(&self) -> u64 {
+        self.sessions.hits()
     }
 
     /// A new client of `table` for the session `session` (its token's hash) from `peer`,
@@ -678,16 +723,22 @@ impl Hub {
             c.watching = true;
             if self.path.is_postgres() {
                 let (clients, path) = (self.clients.clone(), self.path.clone());
+                let cache = self.sessions.clone();
                 let spawned = std::thread::Builder::new()
                     .name("solum-listen".into())
-                    .spawn(move || listen(&clients, &path, &runtime));
+                    .spawn(move || listen(&clients, &path, &runtime, &cache));
                 if let Err(e) = spawned {
                     // The next stream tries again.
                     tracing::error!("the change feed's thread could not start: {e}");
                     c.watching = false;
                 }
             } else {
-                runtime.spawn(watch(self.clients.clone(), self.path.clone(), self.poll));
+                runtime.spawn(watch(
+                    self.clients.clone(),
+                    self.path.clone(),
+                    self.poll,
+                    self.sessions.clone(),
+                ));
             }
         }
         Ok(Subscription {

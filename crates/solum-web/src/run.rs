@@ -81,15 +81,13 @@ pub(crate) fn connection(db: &Database, scope: Scope) -> Result<Box<dyn Store>, 
 /// Keeps a connection for this thread's next request, if no transaction was left open on it
 /// (a failed one is rolled back when dropped; one that could not be is closed here).
 pub(crate) fn keep(db: &Database, store: Box<dyn Store>) {
-    // SQLite: not kept for now. Keeping was turned off when the live test
-    // `streams_the_server_drops_…` saw a stream miss entries; the cause turned out to be the
-    // streams' catch-up racing a new feed (fixed in live.rs), so keeping may be safe again,
-    // but that is not tried yet: every request opens its own file connection (some 0.2 ms).
-    // PostgreSQL: kept. Outside a transaction (every store call's transaction ends with the
-    // call) each statement of a READ COMMITTED connection sees every commit made before it
-    // started, so a kept connection cannot read an older snapshot; opening one costs a TCP
-    // connection, authentication and a few queries.
-    if db.is_postgres() && store.is_idle() {
+    // Outside a transaction (every store call's transaction ends with the call) each
+    // statement sees every commit made before it started: on PostgreSQL (READ COMMITTED) and
+    // on SQLite (WAL, no read transaction left open between calls), so a kept connection
+    // cannot read an older snapshot (`writer.rs`:
+    // `a_kept_connection_reads_every_write_acknowledged_before`). Opening one costs a TCP
+    // connection and authentication, or a file's open and its checks, and a few queries.
+    if store.is_idle() {
         CONNECTION.with(|c| *c.borrow_mut() = Some((db.clone(), store)));
     }
 }

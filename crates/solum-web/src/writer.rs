@@ -81,6 +81,8 @@ enum Job {
 
 /// A journaled write waiting for its group's commit.
 trait GroupedJob: Send {
+    /// The table the write is made at (a group runs its writes in the order of their tables).
+    fn table(&self) -> i64;
     /// Runs the write on `store` (given this job's scope) and gives the store back.
     fn run(&mut self, store: Box<dyn Store>) -> Box<dyn Store>;
     /// The write ran and succeeded (its answer waits for the commit).
@@ -101,6 +103,10 @@ where
     T: Send,
     F: FnOnce(&mut Campaign<Box<dyn Store>>) -> Result<T, AppError> + Send,
 {
+    fn table(&self) -> i64 {
+        self.scope.table
+    }
+
     fn run(&mut self, mut store: Box<dyn Store>) -> Box<dyn Store> {
         store.set_scope(self.scope);
         // Every entry the request appends says who made it (the feed's "who").
@@ -239,19 +245,42 @@ fn run(
             Job::Grouped(job) => job,
         };
         let started = Instant::now();
+        let most = limits.jobs.max(1);
+        // What queued already joins at once, and runs in the order of its tables (stable: a
+        // table's writes keep their order). A group holds each table's write lock until it
+        // commits (PostgreSQL), so two servers' groups take their locks in one order and
+        // never wait for each other in a circle.
+        let mut batch = vec![first];
+        while batch.len() < most {
+            match rx.try_recv() {
+                Ok(Job::Grouped(j)) => batch.push(j),
+                Ok(alone) => {
+                    next = Some(alone);
+                    break;
+                }
+                Err(_) => break,
+            }
+        }
+        batch.sort_by_key(|j| j.table());
         let mut done: Vec<Box<dyn GroupedJob>> = Vec::new();
         let mut ran = 0usize;
-        let mut job = Some(first);
-        while let Some(j) = job.take() {
+        let mut last_table = i64::MIN;
+        for j in batch {
+            last_table = j.table();
             run_one(db, &mut store, &mut done, j);
             ran += 1;
-            if ran >= limits.jobs.max(1) || started.elapsed() >= limits.time {
-                break;
-            }
+        }
+        // Writes that come while the group runs join it while it is young and small, if their
+        // table does not come before the group's last one; else they open the next group.
+        while next.is_none() && ran < most && started.elapsed() < limits.time {
             match rx.try_recv() {
-                Ok(Job::Grouped(j)) => job = Some(j),
-                Ok(alone) => next = Some(alone),
-                Err(_) => {}
+                Ok(Job::Grouped(j)) if j.table() >= last_table => {
+                    last_table = j.table();
+                    run_one(db, &mut store, &mut done, j);
+                    ran += 1;
+                }
+                Ok(other) => next = Some(other),
+                Err(_) => break,
             }
         }
         commit(db, &mut store, done, stats, before_commit);
@@ -504,6 +533,43 @@ mod tests {
         assert_eq!(kinds, ["scene-start", "note", "scene-end", "note"]);
         // Four writes kept in at most two commits: the opener's, then one for the rest.
         assert!(writer.groups() <= 2, "{} groups", writer.groups());
+    }
+
+    /// A connection kept between requests (`crate::keep`) must read every write acknowledged
+    /// before the read, whichever connection made it: a read transaction left open on a kept
+    /// SQLite connection would show it the file as it was (a stale snapshot).
+    #[test]
+    fn a_kept_connection_reads_every_write_acknowledged_before() {
+        let (_dir, path) = campaign();
+        let db = Database::Sqlite(path.clone());
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        let writer = Writer::start(db.clone(), GroupLimits::default(), None);
+        let mut kept_at = None;
+        for i in 0..20 {
+            let text = format!("note {i}");
+            let acknowledged = rt
+                .block_on(writer.grouped(Scope::HOME, move |c| c.note(&text)))
+                .map_err(|e| e.message.clone())
+                .unwrap();
+            // This thread's kept connection (after the first turn): it read the journal at the
+            // turn before, through every kind of read a request makes.
+            let store = crate::connection(&db, Scope::HOME).unwrap();
+            let at = std::ptr::from_ref::<dyn Store>(&*store).cast::<()>() as usize;
+            if i > 0 {
+                assert_eq!(kept_at, Some(at), "the connection was not kept");
+            }
+            kept_at = Some(at);
+            let last = store.last_entries(1).unwrap();
+            assert_eq!(
+                last.last().map(|e| e.seq),
+                Some(acknowledged.seq),
+                "a kept connection missed note {i}, acknowledged before it read"
+            );
+            assert_eq!(store.entries_after(0, 1_000).unwrap().len(), i + 1);
+            assert_eq!(store.last_seq(0).unwrap(), acknowledged.seq);
+            let _ = solum_app::tables::session(&store, &"0".repeat(64)).unwrap();
+            crate::keep(&db, store);
+        }
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -143,7 +143,9 @@ pub(crate) async fn logout(
         tables::logout(&mut store, &token)
     })
     .await?;
-    // The session's live streams end now, not at their next look at the session.
+    // Deleted: no request of this server trusts it any more, and its live streams end now
+    // (other servers hear of it through the change feed).
+    state.hub().sessions().forget(&hash);
     state.hub().end_session(&hash);
     let mut resp = StatusCode::NO_CONTENT.into_response();
     resp.headers_mut().insert(
