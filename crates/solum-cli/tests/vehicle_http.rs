@@ -7,6 +7,7 @@
 mod contract;
 
 use contract::{cli, http, serve};
+use std::process::Command;
 
 #[test]
 fn the_vehicle_commands_json_is_the_routes_json() {

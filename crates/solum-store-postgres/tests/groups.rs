@@ -3,6 +3,7 @@
 //! write all or nothing on its own; the tables' numbers gap-free and their notifications
 //! sent on the commit; a deadlock between two servers' groups splits one of them, and no
 //! write is lost or made twice.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use std::sync::{Arc, Barrier};
 use std::time::Duration;

@@ -369,10 +369,7 @@ fn two_characters_by_the_rules(t: &Evening) -> Heroes {
             js(&full)
         ),
     );
-    assert_eq!(
-        stat(gm, "Nick", "Hit points"),
-        full
-    );
+    assert_eq!(stat(gm, "Nick", "Hit points"), full);
 
     // Lia, the player's: Body 1, Mind 3, Charm 2, and a bow that shoots.
     let faces = create(pia, "Lia", ["1", "3", "2"], "Hunter", "bow", true);

@@ -2,6 +2,7 @@
 //! servers (two routers) on one SQLite campaign, a logout through one refused by the other
 //! within a second (its watcher sees another connection's commit), and by the same server at
 //! once.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use std::time::{Duration, Instant};
 
