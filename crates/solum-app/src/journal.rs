@@ -271,6 +271,12 @@ impl Record {
     /// The record in one line of plain text: what the page's feed and `journal show` say of
     /// it (the Markdown story has its own, richer form).
     pub fn line(&self) -> String {
+        // One line, whatever a note or a name holds: breaks become spaces.
+        self.words()
+            .replace(['\n', '\r', '\u{2028}', '\u{2029}'], " ")
+    }
+
+    fn words(&self) -> String {
         match self {
             Self::Note { text } => text.clone(),
             Self::SceneStart { title, goal } => match goal {
@@ -328,7 +334,7 @@ impl Record {
                 format!("Idea ({}): {}", list.label(), words.join(" · "))
             }
             Self::Reveal { of, record, .. } => {
-                format!("Revealed (secret entry {of}): {}", record.line())
+                format!("Revealed (secret entry {of}): {}", record.words())
             }
             // The sibling systems say which they are: a table may play several.
             Self::Classic(c) => format!("So1um (original): {}", c.summary()),

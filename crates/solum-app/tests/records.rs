@@ -188,3 +188,15 @@ fn every_record_kind_has_its_line() {
     }
     insta::assert_snapshot!(lines);
 }
+
+/// A line is one line whatever a note holds: its breaks (a line feed, a carriage return, the
+/// Unicode line and paragraph separators) become spaces; its markup stays text.
+#[test]
+fn a_line_is_one_line() {
+    let note: Record = serde_json::from_value(serde_json::json!({
+        "kind": "note",
+        "text": "<b>bold</b>\nline2\r\nx\u{2028}y\u{2029}z"
+    }))
+    .unwrap();
+    assert_eq!(note.line(), "<b>bold</b> line2  x y z");
+}

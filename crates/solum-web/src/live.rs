@@ -830,7 +830,7 @@ pub(crate) async fn events(
     auth: Auth,
     peer: Peer,
     headers: HeaderMap,
-    axum::extract::Query(query): axum::extract::Query<AfterQuery>,
+    crate::Query_(query): crate::Query_<AfterQuery>,
 ) -> Result<Response, ApiError> {
     let after = headers
         .get("last-event-id")
@@ -894,9 +894,15 @@ pub(crate) async fn events(
     Ok(resp)
 }
 
+/// The live stream's query: where to start (`after`, or the `Last-Event-ID` header), and the
+/// session `token` (read by [`Auth`]: an `EventSource` sends no header). Anything else is
+/// refused as every route refuses an unknown parameter (422 `query-invalid`).
 #[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct AfterQuery {
     after: Option<i64>,
+    #[allow(dead_code)] // read by `Auth` from the raw query; here only allowed
+    token: Option<String>,
 }
 
 /// The stream's next bytes: an entry's event (shared with every stream that sends it), or
