@@ -30,7 +30,7 @@ use std::time::Duration;
 use postgres::error::SqlState;
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::ToSql;
-use postgres::{Client, Config, GenericClient, NoTls, Row, Transaction};
+use postgres::{Client, Config, GenericClient, NoTls, Row, SimpleQueryMessage, Transaction};
 use solum_store::{
     CampaignStore, Entry, InviteRow, MAX_ENTRY_BYTES, MAX_INTEGRITY_PROBLEMS, Member, NewEntry,
     Redeemed, SESSION_TOUCH, Scope, Sheet, StoreError, StoreHandle, TableStore, WriteTx, name_key,
@@ -441,6 +441,10 @@ struct Group {
     /// A statement failed in the group outside a write's savepoint: PostgreSQL has aborted
     /// the group's transaction, and its `COMMIT` would roll it back. The group is lost.
     broken: Cell<bool>,
+    /// Writes begun in the group: each write's savepoint has its own name
+    /// (`solum_write_N`), kept until the group commits, so an undo names exactly the
+    /// failing write's savepoint and can never reach an earlier write's.
+    writes: Cell<u64>,
 }
 
 impl std::fmt::Debug for PostgresStore {
@@ -772,6 +776,29 @@ fn lock_head(tx: &mut impl GenericClient, table: i64) -> Result<i64, postgres::E
     .try_get(0)
 }
 
+/// Opens a write's savepoint in a group and locks `table`'s head row, in one round trip
+/// (the simple query protocol sends both statements at once; `savepoint` is our own name
+/// and `table` a number, written into the text, never a value from outside). Returns the table's last number. A failure
+/// of either leaves the group's transaction aborted, as the two statements sent apart would.
+fn savepoint_and_lock_head(
+    client: &mut Client,
+    savepoint: &str,
+    table: i64,
+) -> Result<Option<i64>, postgres::Error> {
+    let messages = client.simple_query(&format!(
+        "SAVEPOINT {savepoint}; \
+         INSERT INTO table_heads (table_id, last_seq) VALUES ({table}, 0) \
+         ON CONFLICT (table_id) DO UPDATE SET last_seq = table_heads.last_seq \
+         RETURNING last_seq"
+    ))?;
+    let last = messages.iter().find_map(|m| match m {
+        SimpleQueryMessage::Row(row) => row.get(0),
+        _ => None,
+    });
+    // One row by its RETURNING, a number PostgreSQL wrote itself: `None` only if not.
+    Ok(last.and_then(|v| v.parse().ok()))
+}
+
 /// A write transaction of [`PostgresStore`]: a transaction of its own, or (in a group) the
 /// group's transaction under a savepoint, on the connection itself.
 struct PgTx<'a, C: GenericClient> {
@@ -952,25 +979,39 @@ impl<C: GenericClient> WriteTx for PgTx<'_, C> {
         // The table's head row is locked by this transaction: the numbers follow the last
         // committed one, and no other writer of the table commits before this one does.
         let mut last = self.last.get();
-        for (entry, body) in entries.iter().zip(&bodies) {
+        let payload = self.scope.table.to_string();
+        for (i, (entry, body)) in entries.iter().zip(&bodies).enumerate() {
             last = last.checked_add(1).ok_or_else(|| {
                 StoreError::BadRecord("the table's journal has no number left".into())
             })?;
+            // The last entry moves the head and notifies in the same statement: one round
+            // trip for an append of one entry (the notification is delivered when the
+            // transaction commits, never for a rollback).
+            let sql = if i + 1 == entries.len() {
+                "WITH appended AS (
+                     INSERT INTO journal (at, kind, schema, body, table_id, secret, table_seq)
+                     VALUES ($1, $2, $3, $4::text::jsonb, $5, $6, $7)),
+                 head AS (UPDATE table_heads SET last_seq = $7 WHERE table_id = $5)
+                 SELECT pg_notify($8, $9)"
+            } else {
+                "INSERT INTO journal (at, kind, schema, body, table_id, secret, table_seq)
+                 VALUES ($1, $2, $3, $4::text::jsonb, $5, $6, $7)"
+            };
+            let params: [&(dyn ToSql + Sync); 9] = [
+                &entry.at,
+                &entry.kind,
+                &entry.schema,
+                body,
+                &self.scope.table,
+                &self.scope.secret_writes,
+                &last,
+                &CHANNEL,
+                &payload,
+            ];
+            let used = if i + 1 == entries.len() { 9 } else { 7 };
             self.tx
                 .borrow_mut()
-                .execute(
-                    "INSERT INTO journal (at, kind, schema, body, table_id, secret, table_seq)
-                     VALUES ($1, $2, $3, $4::text::jsonb, $5, $6, $7)",
-                    &[
-                        &entry.at,
-                        &entry.kind,
-                        &entry.schema,
-                        body,
-                        &self.scope.table,
-                        &self.scope.secret_writes,
-                        &last,
-                    ],
-                )
+                .execute(sql, &params[..used])
                 .map_err(|e| self.err(e))?;
             stored.push(Entry {
                 seq: last,
@@ -981,17 +1022,6 @@ impl<C: GenericClient> WriteTx for PgTx<'_, C> {
                 secret: self.scope.secret_writes,
             });
         }
-        let payload = self.scope.table.to_string();
-        let mut tx = self.tx.borrow_mut();
-        tx.execute(
-            "UPDATE table_heads SET last_seq = $2 WHERE table_id = $1",
-            &[&self.scope.table, &last],
-        )
-        .map_err(|e| self.err(e))?;
-        // Delivered when the transaction commits, never for a rollback.
-        tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &payload])
-            .map_err(|e| self.err(e))?;
-        drop(tx);
         self.last.set(last);
         Ok(stored)
     }
@@ -1376,16 +1406,15 @@ impl PostgresStore {
             );
         }
         for _ in 0..MAX_ATTEMPTS {
-            if let Err(e) = client.batch_execute("SAVEPOINT solum_write") {
-                return lose(
-                    client,
-                    &mut self.group,
-                    &mut self.lost,
-                    map_error(location, e),
-                );
-            }
-            let (result, conflict) = match lock_head(client, scope.table) {
-                Ok(last) => {
+            let n = self.group.as_ref().map_or(0, |g| {
+                let n = g.writes.get().wrapping_add(1);
+                g.writes.set(n);
+                n
+            });
+            let savepoint = format!("solum_write_{n}");
+            let (result, conflict) = match savepoint_and_lock_head(client, &savepoint, scope.table)
+            {
+                Ok(Some(last)) => {
                     let mut ptx = PgTx {
                         tx: RefCell::new(&mut *client),
                         location,
@@ -1397,27 +1426,28 @@ impl PostgresStore {
                     let conflict = ptx.conflict.get();
                     (result, conflict)
                 }
+                Ok(None) => (
+                    Err(backend(
+                        location,
+                        "the table's head row was not returned".into(),
+                    )),
+                    false,
+                ),
                 Err(e) => {
                     let conflict = is_conflict(&e);
                     (Err(map_error(location, e)), conflict)
                 }
             };
             match result {
-                Ok(()) => {
-                    if let Err(e) = client.batch_execute("RELEASE SAVEPOINT solum_write") {
-                        return lose(
-                            client,
-                            &mut self.group,
-                            &mut self.lost,
-                            map_error(location, e),
-                        );
-                    }
-                    return Ok(());
-                }
+                // The write's savepoint stays until the group commits (one round trip
+                // fewer a write); the next write's nests in it under its own name.
+                Ok(()) => return Ok(()),
                 Err(e) => {
-                    if let Err(undo) = client.batch_execute(
-                        "ROLLBACK TO SAVEPOINT solum_write; RELEASE SAVEPOINT solum_write",
-                    ) {
+                    // Fails when the savepoint was never made (the group was aborted
+                    // before it): the group is then lost, never an earlier write undone.
+                    if let Err(undo) = client.batch_execute(&format!(
+                        "ROLLBACK TO SAVEPOINT {savepoint}; RELEASE SAVEPOINT {savepoint}"
+                    )) {
                         return lose(
                             client,
                             &mut self.group,

@@ -187,3 +187,37 @@ fn two_groups_that_deadlock_keep_every_write_once() {
     let numbers: Vec<(i64, i64)> = got.iter().map(|(t, n, _)| (*t, *n)).collect();
     assert_eq!(numbers, [(1, 1), (1, 2), (2, 1), (2, 2)]);
 }
+
+#[test]
+fn an_append_of_several_entries_in_a_group_numbers_each_and_moves_the_head_past_them() {
+    let url = database();
+    let mut s = PostgresStore::open_scoped(&url, at(7)).unwrap();
+    let mut listener = ChangeListener::connect(&url).unwrap();
+    s.begin_group().unwrap();
+    let stored = s
+        .append(&[entry("one"), entry("two"), entry("three")])
+        .unwrap();
+    assert_eq!(
+        stored.iter().map(|e| e.seq).collect::<Vec<_>>(),
+        vec![1, 2, 3]
+    );
+    // The head moved with the last entry: the next write follows it, in the group and after.
+    s.append(&[entry("four")]).unwrap();
+    s.end_group().unwrap();
+    s.append(&[entry("five")]).unwrap();
+    let numbers: Vec<(i64, String)> = journal(&url)
+        .into_iter()
+        .map(|(_, n, text)| (n, text))
+        .collect();
+    let want: Vec<(i64, String)> = ["one", "two", "three", "four", "five"]
+        .iter()
+        .zip(1..)
+        .map(|(t, n)| (n, (*t).to_string()))
+        .collect();
+    assert_eq!(numbers, want);
+    assert_eq!(s.last_seq(7).unwrap(), 5);
+    // Told of table 7 after each commit.
+    let wait = Duration::from_millis(500);
+    assert_eq!(listener.next_timeout(wait).unwrap(), Some(7));
+    assert_eq!(listener.next_timeout(wait).unwrap(), Some(7));
+}
