@@ -225,8 +225,17 @@ impl<S: CampaignStore> Campaign<S> {
         }
     }
 
+    /// Whether this campaign's scope may change the table's settings ([`policy`]), asked
+    /// of the scope a write transaction runs in.
+    fn may_change_settings(&mut self) -> Result<(), AppError> {
+        transact(&mut self.store, &self.by, |tx| {
+            Ok(policy::may_change_settings(tx.scope())?)
+        })
+    }
+
     /// Sets which oracle `ask` uses in this campaign.
     pub fn set_oracle_system(&mut self, system: OracleSystem) -> Result<(), AppError> {
+        self.may_change_settings()?;
         Ok(self.store.set_meta(ORACLE_KEY, system.name())?)
     }
 
@@ -237,8 +246,9 @@ impl<S: CampaignStore> Campaign<S> {
         Ok(self.store.meta(ROLL_OFF_KEY)?.as_deref() == Some("on"))
     }
 
-    /// Turns the roll-off option on or off (the game master's: the store refuses a player).
+    /// Turns the roll-off option on or off (the game master's: [`policy`] refuses a player).
     pub fn set_roll_off(&mut self, on: bool) -> Result<(), AppError> {
+        self.may_change_settings()?;
         Ok(self
             .store
             .set_meta(ROLL_OFF_KEY, if on { "on" } else { "off" })?)

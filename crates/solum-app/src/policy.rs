@@ -31,6 +31,18 @@ pub fn may_play(
     }
 }
 
+/// Only a game master changes the table's settings (its oracle, the roll-off option). The
+/// app's own bookkeeping (re-entry links, the import mark) is not a member's change.
+pub fn may_change_settings(scope: Scope) -> Result<(), StoreError> {
+    if scope.gm {
+        Ok(())
+    } else {
+        Err(StoreError::Forbidden(
+            "only the game master changes the table's settings".into(),
+        ))
+    }
+}
+
 /// Only a game master writes in secret.
 pub fn may_write_secret(scope: Scope) -> Result<(), StoreError> {
     if scope.secret_writes && !scope.gm {

@@ -4,7 +4,7 @@
 //! one first), not from the program's output.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-use solum_app::{AppError, Campaign, Dice, ErrorKind};
+use solum_app::{AppError, Campaign, Dice, ErrorKind, OracleSystem};
 use solum_expanded::oracle::Leaning;
 use solum_store::{MemoryStore, Scope, Store, StoreError};
 
@@ -45,12 +45,15 @@ fn a_campaign_runs_on_the_memory_store_through_a_boxed_store() {
 #[test]
 fn a_refusal_of_the_store_reaches_the_caller_as_its_variant() {
     let mut c = campaign();
-    // A player's scope at the home table may not change its settings.
-    let mut s: Box<dyn Store> = Box::new(MemoryStore::new().with_scope(Scope::member(0, 1, false)));
-    let e = s.set_meta("k", "v").unwrap_err();
-    assert!(matches!(e, StoreError::Forbidden(_)), "{e:?}");
-    let e = AppError::from(e);
+    // A store's refusal keeps its kind through the app's error.
+    let e = AppError::from(StoreError::Forbidden("not yours".into()));
     assert_eq!(e.kind(), ErrorKind::Forbidden);
+    // A player's scope may not change the table's settings: the app's policy, not the store's.
+    let mut player = Campaign::new(MemoryStore::new().with_scope(Scope::member(0, 1, false)));
+    let e = player.set_roll_off(true).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Forbidden, "{e}");
+    assert!(player.set_oracle_system(OracleSystem::Classic).is_err());
+    assert!(!player.roll_off().unwrap(), "nothing changed");
     // A busy or conflicting store is "try again", not the caller's fault.
     let busy = AppError::from(StoreError::Conflict {
         location: "(in memory)".into(),

@@ -1196,11 +1196,7 @@ impl CampaignStore for PostgresStore {
     }
 
     fn set_meta(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
-        if !self.scope.gm {
-            return Err(StoreError::Forbidden(
-                "only the game master changes the table's settings".into(),
-            ));
-        }
+        // Who may change a setting is the app's role policy (solum_app::policy).
         let key = meta_key(self.scope, key);
         self.client
             .borrow_mut()

@@ -870,11 +870,7 @@ impl CampaignStore for SqliteStore {
 
     fn set_meta(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
         let path = self.path.clone();
-        if !self.scope.gm {
-            return Err(StoreError::Forbidden(
-                "only the game master changes the table's settings".into(),
-            ));
-        }
+        // Who may change a setting is the app's role policy (solum_app::policy).
         let key = self.scope.meta_key(key);
         self.in_write(&mut |tx| {
             tx.execute(
@@ -2020,11 +2016,7 @@ mod tests {
         assert!(texts(&home).is_empty());
         assert_eq!(members_names(&player), ["Gm A", "Pia"]);
 
-        // A player cannot change settings (who writes in secret is the app's role policy).
-        assert!(matches!(
-            player.set_meta("oracle", "classic"),
-            Err(StoreError::Forbidden(_))
-        ));
+        // Who may change a setting is the app's role policy; the store keeps the table filter.
         gm.set_meta("oracle", "classic").unwrap();
         assert_eq!(gm.meta("oracle").unwrap().as_deref(), Some("classic"));
         assert!(other.meta("oracle").unwrap().is_none());

@@ -441,11 +441,7 @@ impl CampaignStore for MemoryStore {
     }
 
     fn set_meta(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
-        if !self.scope.gm {
-            return Err(StoreError::Forbidden(
-                "only the game master changes the table's settings".into(),
-            ));
-        }
+        // Who may change a setting is the app's role policy (solum_app::policy).
         let key = self.scope.meta_key(key);
         self.commit(|d| {
             d.meta.insert(key, value.to_owned());
