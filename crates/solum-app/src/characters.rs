@@ -7,6 +7,7 @@
 //! journal entry keeps the sheet before, the inputs and every die, so that `journal verify`
 //! re-derives it.
 
+use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use solum_dice::{DiceError, DiceSource, RecordingDice, SeededDice, SharedDice, TypedDice};
 pub use solum_expanded::character::AdvanceGoal;
@@ -1361,7 +1362,7 @@ pub(crate) fn from_sheet(sheet: &Sheet) -> Result<Character, AppError> {
     Ok(hero)
 }
 
-fn entry(at: &str, record: CharacterRecord) -> Result<NewEntry, AppError> {
+fn entry(at: &Timestamp, record: CharacterRecord) -> Result<NewEntry, AppError> {
     let record = Record::Character(Box::new(record));
     Ok(NewEntry {
         at: at.to_owned(),

@@ -9,6 +9,7 @@
 //! on. When it ends, the hero's Body and hit points go back to the sheet.
 
 pub(crate) use crate::characters::{bad, name_text};
+use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use solum_classic::check::{
     Check, difficulty_name, hero_pool, p_pass, random_difficulty, roll_check,
@@ -112,7 +113,7 @@ pub(crate) fn again<T>(
 }
 
 /// A journal entry for a record.
-pub(crate) fn entry(at: &str, record: Record) -> Result<NewEntry, AppError> {
+pub(crate) fn entry(at: &Timestamp, record: Record) -> Result<NewEntry, AppError> {
     Ok(NewEntry {
         at: at.to_owned(),
         kind: record.kind().to_owned(),
@@ -872,7 +873,7 @@ fn p_win(fight: &ClassicFight) -> Option<f64> {
 impl<S: CampaignStore> Campaign<S> {
     fn classic_record(
         tx: &mut dyn WriteTx,
-        at: &str,
+        at: &Timestamp,
         name: &str,
         change: ClassicChange,
     ) -> Result<i64, AppError> {
@@ -1387,7 +1388,7 @@ impl<S: CampaignStore> Campaign<S> {
     /// at the end, and journals the fight so far.
     fn fight_call(
         tx: &mut dyn WriteTx,
-        at: &str,
+        at: &Timestamp,
         mut stored: StoredFight,
         mut fight: ClassicFight,
         (decision, abandon): (Option<Loss>, bool),

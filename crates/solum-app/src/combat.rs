@@ -13,6 +13,7 @@
 //! end.
 
 use crate::characters::bad;
+use jiff::Timestamp;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -52,7 +53,7 @@ fn no_open() -> AppError {
 }
 
 /// A journal entry for `record`, dated `at`.
-pub(crate) fn new_entry(at: &str, record: &Record) -> Result<NewEntry, AppError> {
+pub(crate) fn new_entry(at: &Timestamp, record: &Record) -> Result<NewEntry, AppError> {
     Ok(NewEntry {
         at: at.to_owned(),
         kind: record.kind().to_owned(),
@@ -778,7 +779,7 @@ fn may_act_for(stored: &StoredCombat, session: &Session, own: &[String]) -> Resu
 /// with its dice and journals it.
 fn play_line_in(
     tx: &mut dyn WriteTx,
-    at: &str,
+    at: &Timestamp,
     text: &str,
     parsed: &Line,
     seed: u64,

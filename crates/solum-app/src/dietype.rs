@@ -3,6 +3,7 @@
 //! and export of the TOML sheet, and rolls that take the die and the chances from the sheet,
 //! journaled with every die.
 
+use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use solum_dice::{DiceError, DiceSource};
 use solum_dietype::odds::{opposed_odds, skill_odds};
@@ -442,7 +443,7 @@ pub struct DietypeRollView {
 
 fn append(
     tx: &mut dyn WriteTx,
-    at: &str,
+    at: &Timestamp,
     name: &str,
     change: DietypeChange,
 ) -> Result<i64, AppError> {

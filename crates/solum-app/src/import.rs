@@ -367,13 +367,6 @@ fn checked(
     replayer: &mut journal::Replayer,
     present: &mut HashSet<[u8; 16]>,
 ) -> Result<Option<NewEntry>, AppError> {
-    entry
-        .at
-        .parse::<jiff::Timestamp>()
-        .map_err(|e| AppError::ImportMismatch {
-            index,
-            reason: format!("date \"{}\": {e}", entry.at),
-        })?;
     let name = format!(
         "{} entry, numbered {} in the export",
         entry.record.kind(),
@@ -387,11 +380,17 @@ fn checked(
             reason: format!("({name}) {reason}"),
         });
     }
-    if !present.insert(digest(&entry.at, &entry.record)?) {
+    // The file's time as the store keeps it (UTC, RFC 3339): the digest of an entry read
+    // back from the journal is taken of that form.
+    let at: jiff::Timestamp = entry.at.parse().map_err(|e| AppError::ImportMismatch {
+        index,
+        reason: format!("date \"{}\": {e}", entry.at),
+    })?;
+    if !present.insert(digest(&at.to_string(), &entry.record)?) {
         return Ok(None);
     }
     Ok(Some(NewEntry {
-        at: entry.at,
+        at,
         kind: entry.record.kind().to_string(),
         schema: journal::RECORD_SCHEMA,
         body: serde_json::to_value(&entry.record)

@@ -471,7 +471,7 @@ impl JournalEntry {
         })?;
         Ok(Self {
             seq: entry.seq,
-            at: entry.at,
+            at: entry.at.to_string(),
             record,
             secret: entry.secret,
             by,

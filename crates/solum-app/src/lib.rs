@@ -124,16 +124,19 @@ impl<S: CampaignStore> Campaign<S> {
         self.store
     }
 
-    fn now(&self) -> String {
-        (self.clock)().to_string()
+    fn now(&self) -> jiff::Timestamp {
+        (self.clock)()
     }
 
-    fn append(&mut self, records: Vec<(String, Record)>) -> Result<Vec<JournalEntry>, AppError> {
+    fn append(
+        &mut self,
+        records: Vec<(jiff::Timestamp, Record)>,
+    ) -> Result<Vec<JournalEntry>, AppError> {
         let new = records
             .iter()
             .map(|(at, record)| {
                 Ok(NewEntry {
-                    at: at.clone(),
+                    at: *at,
                     kind: record.kind().to_string(),
                     schema: journal::RECORD_SCHEMA,
                     body: serde_json::to_value(record)
@@ -148,7 +151,7 @@ impl<S: CampaignStore> Campaign<S> {
             .zip(records)
             .map(|(entry, (at, record))| JournalEntry {
                 seq: entry.seq,
-                at,
+                at: at.to_string(),
                 record,
                 secret: entry.secret,
                 by: Some(self.by.clone()),
@@ -620,11 +623,11 @@ impl<S: CampaignStore> Campaign<S> {
             }
             let reveal = Record::Reveal {
                 of: seq,
-                secret_at: secret.at,
+                secret_at: secret.at.to_string(),
                 record: Box::new(record),
             };
             let stored = tx.append(&[NewEntry {
-                at: at.clone(),
+                at,
                 kind: reveal.kind().to_string(),
                 schema: journal::RECORD_SCHEMA,
                 body: serde_json::to_value(&reveal)
@@ -632,7 +635,7 @@ impl<S: CampaignStore> Campaign<S> {
             }])?;
             Ok(JournalEntry {
                 seq: stored[0].seq,
-                at: at.clone(),
+                at: at.to_string(),
                 record: reveal,
                 secret: stored[0].secret,
                 by: journal::read_body(stored[0].body.clone())
@@ -1361,13 +1364,13 @@ fn may_end_scene(by: &By, open: &JournalEntry) -> Result<(), AppError> {
 /// Appends `records` inside a write transaction, as journal entries.
 fn append_records(
     tx: &mut dyn solum_store::WriteTx,
-    records: Vec<(String, Record)>,
+    records: Vec<(jiff::Timestamp, Record)>,
 ) -> Result<Vec<JournalEntry>, AppError> {
     let new = records
         .iter()
         .map(|(at, record)| {
             Ok(NewEntry {
-                at: at.clone(),
+                at: *at,
                 kind: record.kind().to_string(),
                 schema: journal::RECORD_SCHEMA,
                 body: serde_json::to_value(record)
@@ -1381,7 +1384,7 @@ fn append_records(
         .zip(records)
         .map(|(entry, (at, record))| JournalEntry {
             seq: entry.seq,
-            at,
+            at: at.to_string(),
             record,
             secret: entry.secret,
             by: journal::read_body(entry.body).ok().and_then(|(_, by)| by),

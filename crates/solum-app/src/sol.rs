@@ -16,6 +16,7 @@
 
 use crate::characters::{bad, name_text};
 use crate::journal::faces;
+use jiff::Timestamp;
 use std::cell::Cell;
 
 use serde::{Deserialize, Serialize};
@@ -1468,7 +1469,7 @@ fn from_sheet(stored: &solum_store::Sheet) -> Result<Sheet, AppError> {
     Ok(sheet)
 }
 
-fn entry(at: &str, record: SolRecord) -> Result<NewEntry, AppError> {
+fn entry(at: &Timestamp, record: SolRecord) -> Result<NewEntry, AppError> {
     let record = Record::Sol(Box::new(record));
     Ok(NewEntry {
         at: at.to_owned(),

@@ -10,6 +10,7 @@
 //! text calls exhaustible (docs/rules.md, Sol'una). The whole-auto skirmish
 //! ([`Campaign::soluna_skirmish`]) is a simulation on copies: the sheets do not change.
 
+use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use solum_dice::DiceSource;
 use solum_soluna::played::{Order, Skirmish};
@@ -514,7 +515,7 @@ fn view(character: Character, version: i64) -> SolunaView {
     }
 }
 
-fn append(tx: &mut dyn WriteTx, at: &str, change: SolunaChange) -> Result<i64, AppError> {
+fn append(tx: &mut dyn WriteTx, at: &Timestamp, change: SolunaChange) -> Result<i64, AppError> {
     let record = Record::Soluna(Box::new(SolunaRecord::new(change)));
     Ok(tx.append(&[entry(at, record)?])?[0].seq)
 }
@@ -1452,7 +1453,7 @@ impl<S: CampaignStore> Campaign<S> {
 
     fn play_call(
         tx: &mut dyn WriteTx,
-        at: &str,
+        at: &Timestamp,
         step: PlayStep,
         mut s: Skirmish,
         odds: Option<AttackOdds>,

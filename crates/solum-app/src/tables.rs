@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};
-use solum_store::{CampaignStore, Member, Redeemed, Scope, TableStore};
+use solum_store::{CampaignStore, Member, Redeemed, Scope, SignedDuration, TableStore, Timestamp};
 
 use crate::characters::{self, CharacterCheck, CheckOdds};
 use crate::{AppError, Campaign, MAX_TITLE};
@@ -46,9 +46,14 @@ fn well_formed(token: &str) -> bool {
     token.len() == TOKEN_BYTES * 2 && token.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
-fn now() -> String {
-    jiff::Timestamp::now().to_string()
+/// `seconds` after `at`, in whole seconds (as an expiry is kept), or the latest time there
+/// is (never wraps around).
+fn after(at: Timestamp, seconds: i64) -> Timestamp {
+    Timestamp::from_second(at.as_second().saturating_add(seconds)).unwrap_or(Timestamp::MAX)
 }
+
+/// How long a session lives unused ([`SESSION_IDLE_DAYS`]).
+const SESSION_IDLE: SignedDuration = SignedDuration::from_hours(SESSION_IDLE_DAYS * 24);
 
 /// A member as a front end shows them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -131,7 +136,7 @@ pub fn create_table<S: TableStore>(
         &gm_name,
         &crate::name_key(&gm_name),
         &token_hash(&token),
-        &now(),
+        Timestamp::now(),
     )?;
     Ok(Joined::of(token, &member))
 }
@@ -167,9 +172,8 @@ pub fn new_table_at<S: TableStore>(
 ) -> Result<NewTable, AppError> {
     let name = crate::name("table name", name, MAX_TITLE.min(MAX_NAME))?;
     let token = new_token()?;
-    let expires = at.as_second().saturating_add(NEW_TABLE_GM_INVITE_SECONDS);
-    let (table, id) =
-        store.create_table_with_invite(&name, &token_hash(&token), &at.to_string(), expires)?;
+    let expires = after(at, NEW_TABLE_GM_INVITE_SECONDS);
+    let (table, id) = store.create_table_with_invite(&name, &token_hash(&token), at, expires)?;
     Ok(NewTable {
         table,
         table_name: name,
@@ -177,7 +181,7 @@ pub fn new_table_at<S: TableStore>(
             token,
             role: "gm",
             id,
-            expires: unix_text(expires),
+            expires: expires.to_string(),
         },
     })
 }
@@ -226,18 +230,18 @@ fn invite_to<S: TableStore>(
     at: jiff::Timestamp,
 ) -> Result<Invite, AppError> {
     let token = new_token()?;
-    let expires = at.as_second().saturating_add(life);
-    let id = store.add_invite(table, gm, &token_hash(&token), &at.to_string(), expires)?;
+    let expires = after(at, life);
+    let id = store.add_invite(table, gm, &token_hash(&token), at, expires)?;
     Ok(Invite {
         token,
         role: if gm { "gm" } else { "player" },
         id,
-        expires: unix_text(expires),
+        expires: expires.to_string(),
     })
 }
 
 fn unix_text(seconds: i64) -> String {
-    jiff::Timestamp::from_second(seconds).map_or_else(|_| seconds.to_string(), |t| t.to_string())
+    Timestamp::from_second(seconds).map_or_else(|_| seconds.to_string(), |t| t.to_string())
 }
 
 /// An invite of the table as its game master lists it.
@@ -260,15 +264,15 @@ pub struct InviteView {
 /// Every invite of the game master's table, oldest first, with its state now.
 pub fn invites<S: TableStore>(store: &S, by: &Member) -> Result<Vec<InviteView>, AppError> {
     game_master_only(by, "lists")?;
-    let now = jiff::Timestamp::now().as_second();
+    let now = Timestamp::now();
     Ok(store
         .invites(by.table)?
         .into_iter()
         .map(|r| InviteView {
             id: r.id,
             role: if r.gm { "gm" } else { "player" },
-            created: r.created,
-            expires: unix_text(r.expires),
+            created: r.created.to_string(),
+            expires: r.expires.to_string(),
             state: match (r.used_by, r.revoked) {
                 (Some(_), _) => "used",
                 (None, true) => "revoked",
@@ -324,7 +328,7 @@ pub fn join_at<S: TableStore>(
     let name = crate::name("member name", name, MAX_NAME)?;
     if !replace
         && let Some(token) = current
-        && let Some(held) = session_at(store, token, at.as_second())?
+        && let Some(held) = session_at(store, token, at)?
     {
         return Err(AppError::SessionHeld {
             table_name: held.table_name,
@@ -341,8 +345,8 @@ pub fn join_at<S: TableStore>(
         &name,
         &key,
         &token_hash(&token),
-        &at.to_string(),
-        at.as_second(),
+        at,
+        at,
     )? {
         Redeemed::Joined(member) => Ok(Joined::of(token, &member)),
         Redeemed::Unknown => Err(unknown()),
@@ -358,8 +362,7 @@ pub fn join_at<S: TableStore>(
             "was revoked by the game master: ask them for a new one".into(),
         )),
         Redeemed::Expired(t) => Err(AppError::Invite(format!(
-            "expired at {}: ask the game master for a new one",
-            unix_text(t)
+            "expired at {t}: ask the game master for a new one"
         ))),
         Redeemed::NameTaken(taken) => Err(AppError::NameTaken { name, taken }),
     }
@@ -527,7 +530,7 @@ pub fn redeem_reentry_at<S: CampaignStore + TableStore>(
 ) -> Result<Joined, AppError> {
     if !replace
         && let Some(held) = current
-        && let Some(held) = session_at(store, held, at.as_second())?
+        && let Some(held) = session_at(store, held, at)?
     {
         return Err(AppError::SessionHeld {
             table_name: held.table_name,
@@ -569,7 +572,7 @@ pub fn redeem_reentry_at<S: CampaignStore + TableStore>(
     remember_past(store, member, 'u', &hashed)?;
     let session = new_token()?;
     let member = store
-        .add_session(table, member, &token_hash(&session), &at.to_string())?
+        .add_session(table, member, &token_hash(&session), at)?
         .ok_or_else(unknown)?;
     Ok(Joined::of(session, &member))
 }
@@ -581,29 +584,25 @@ pub const SESSION_IDLE_DAYS: i64 = 30;
 /// The member a session token belongs to; `None` for a token that is not a session, or one
 /// idle for more than [`SESSION_IDLE_DAYS`].
 pub fn session<S: TableStore>(store: &S, token: &str) -> Result<Option<Member>, AppError> {
-    session_at(store, token, jiff::Timestamp::now().as_second())
+    session_at(store, token, Timestamp::now())
 }
 
-/// [`session`] at `now` (Unix seconds).
+/// [`session`] at `now`.
 pub fn session_at<S: TableStore>(
     store: &S,
     token: &str,
-    now: i64,
+    now: Timestamp,
 ) -> Result<Option<Member>, AppError> {
     if !well_formed(token) {
         return Ok(None);
     }
-    Ok(store.session_member(&token_hash(token), now, SESSION_IDLE_DAYS * 86_400)?)
+    Ok(store.session_member(&token_hash(token), now, SESSION_IDLE)?)
 }
 
 /// The member of the session whose token hashes to `hash` (as a server keeps it for its open
 /// live streams), or none when it ended or expired: the rule of [`session`].
 pub fn session_by_hash<S: TableStore>(store: &S, hash: &str) -> Result<Option<Member>, AppError> {
-    Ok(store.session_member(
-        hash,
-        jiff::Timestamp::now().as_second(),
-        SESSION_IDLE_DAYS * 86_400,
-    )?)
+    Ok(store.session_member(hash, Timestamp::now(), SESSION_IDLE)?)
 }
 
 /// Ends the session of `token` (logging out): its row is deleted, so the token opens

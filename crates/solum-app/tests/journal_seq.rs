@@ -29,7 +29,7 @@ fn the_latest_page_is_read_from_the_end_of_the_journal() {
     let mut store = SqliteStore::open(&path, solum_store::Scope::HOME).unwrap();
     store
         .append(&[NewEntry {
-            at: "2026-11-30T19:00:00Z".into(),
+            at: "2026-11-30T19:00:00Z".parse().expect("a time"),
             kind: "from-the-future".into(),
             schema: 1,
             body: serde_json::json!({ "kind": "from-the-future" }),

@@ -6,7 +6,7 @@
 
 use solum_app::{AppError, Campaign, Dice, ErrorKind, OracleSystem};
 use solum_expanded::oracle::Leaning;
-use solum_store::{MemoryStore, Scope, Store, StoreError};
+use solum_store::{MemoryStore, Scope, Store, StoreError, Timestamp};
 
 fn campaign() -> Campaign<Box<dyn Store>> {
     let store: Box<dyn Store> = Box::new(MemoryStore::new());
@@ -68,19 +68,14 @@ fn a_refusal_of_the_store_reaches_the_caller_as_its_variant() {
 fn the_role_policy_is_the_apps_on_a_store_that_keeps_none() {
     use solum_expanded::character::{Class, Weapon};
     let mut store: Box<dyn Store> = Box::new(MemoryStore::new());
+    let at: Timestamp = "2026-11-30T20:00:00Z".parse().unwrap();
     let gm = store
-        .create_table("Ford", "Ada", "ada", "s-ada", "2026-11-30T20:00:00Z")
+        .create_table("Ford", "Ada", "ada", "s-ada", at)
         .unwrap();
     let join = |store: &mut Box<dyn Store>, name: &str| {
         let token = format!("invite-{name}");
         store
-            .add_invite(
-                gm.table,
-                false,
-                &token,
-                "2026-11-30T20:00:00Z",
-                i64::MAX / 2,
-            )
+            .add_invite(gm.table, false, &token, at, Timestamp::MAX)
             .unwrap();
         match store
             .redeem_invite(
@@ -88,8 +83,8 @@ fn the_role_policy_is_the_apps_on_a_store_that_keeps_none() {
                 name,
                 &name.to_lowercase(),
                 &format!("s-{name}"),
-                "2026-11-30T20:00:00Z",
-                1,
+                at,
+                at,
             )
             .unwrap()
         {

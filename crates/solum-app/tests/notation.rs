@@ -123,7 +123,13 @@ fn a_game_masters_secret_roll_is_marked_and_hidden_from_players() {
     let mut home = SqliteStore::open(&path, solum_store::Scope::HOME).unwrap();
     use solum_store::TableStore;
     let gm = home
-        .create_table("T", "Ada", "ada", "s1", "2026-11-30T20:00:00Z")
+        .create_table(
+            "T",
+            "Ada",
+            "ada",
+            "s1",
+            "2026-11-30T20:00:00Z".parse().unwrap(),
+        )
         .unwrap();
     let scope = Scope::member(gm.table, gm.id, true);
     let mut secret = Campaign::new(SqliteStore::open(&path, scope.secret()).unwrap());

@@ -33,7 +33,8 @@ use postgres::types::ToSql;
 use postgres::{Client, Config, GenericClient, NoTls, Row, SimpleQueryMessage, Transaction};
 use solum_store::{
     CampaignStore, Entry, InviteRow, MAX_ENTRY_BYTES, MAX_INTEGRITY_PROBLEMS, Member, NewEntry,
-    Redeemed, SESSION_TOUCH, Scope, Sheet, StoreError, StoreHandle, TableStore, WriteTx, name_key,
+    Redeemed, SESSION_TOUCH, Scope, Sheet, SignedDuration, StoreError, StoreHandle, TableStore,
+    Timestamp, WriteTx, name_key,
 };
 
 /// The newest schema this backend knows: the SQLite backend's schema 7 (per-table
@@ -699,9 +700,10 @@ fn row_to_entry(location: &str, r: &Row) -> Result<Entry, StoreError> {
         what: format!("entry {seq}"),
         reason: e.to_string(),
     })?;
+    let at: String = r.try_get(1).map_err(col)?;
     Ok(Entry {
         seq,
-        at: r.try_get(1).map_err(col)?,
+        at: stored_time(location, &format!("entry {seq}"), &at)?,
         kind: r.try_get(2).map_err(col)?,
         schema: r.try_get(3).map_err(col)?,
         body,
@@ -997,8 +999,9 @@ impl<C: GenericClient> WriteTx for PgTx<'_, C> {
                 "INSERT INTO journal (at, kind, schema, body, table_id, secret, table_seq)
                  VALUES ($1, $2, $3, $4::text::jsonb, $5, $6, $7)"
             };
+            let at = entry.at.to_string();
             let params: [&(dyn ToSql + Sync); 9] = [
-                &entry.at,
+                &at,
                 &entry.kind,
                 &entry.schema,
                 body,
@@ -1015,7 +1018,7 @@ impl<C: GenericClient> WriteTx for PgTx<'_, C> {
                 .map_err(|e| self.err(e))?;
             stored.push(Entry {
                 seq: last,
-                at: entry.at.clone(),
+                at: entry.at,
                 kind: entry.kind.clone(),
                 schema: entry.schema,
                 body: entry.body.clone(),
@@ -1070,9 +1073,10 @@ impl<C: GenericClient> WriteTx for PgTx<'_, C> {
             what: format!("entry {seq}"),
             reason: e.to_string(),
         })?;
+        let at: String = row.try_get(1).map_err(col)?;
         Ok(Entry {
             seq,
-            at: row.try_get(1).map_err(col)?,
+            at: stored_time(self.location, &format!("entry {seq}"), &at)?,
             kind: row.try_get(2).map_err(col)?,
             schema: row.try_get(3).map_err(col)?,
             body,
@@ -1621,10 +1625,10 @@ impl TableStore for PostgresStore {
         gm_name: &str,
         gm_key: &str,
         session_hash: &str,
-        at: &str,
+        at: Timestamp,
     ) -> Result<Member, StoreError> {
         let location = self.location.clone();
-        let last_used = unix_seconds(at);
+        let (at, last_used) = (at.to_string(), at.as_second());
         let member = with_retries(&mut self.client.borrow_mut(), &location, |tx| {
             let table: i64 = tx
                 .query_one(
@@ -1659,10 +1663,10 @@ impl TableStore for PostgresStore {
         table: i64,
         member: i64,
         session_hash: &str,
-        at: &str,
+        at: Timestamp,
     ) -> Result<Option<Member>, StoreError> {
         let location = self.location.clone();
-        let last_used = unix_seconds(at);
+        let (at, last_used) = (at.to_string(), at.as_second());
         let added = with_retries(&mut self.client.borrow_mut(), &location, |tx| {
             tx.execute(
                 "INSERT INTO sessions (token_hash, member_id, created, last_used)
@@ -1680,9 +1684,10 @@ impl TableStore for PostgresStore {
         &mut self,
         name: &str,
         token_hash: &str,
-        at: &str,
-        expires: i64,
+        at: Timestamp,
+        expires: Timestamp,
     ) -> Result<(i64, i64), StoreError> {
+        let (at, expires) = (at.to_string(), expires.as_second());
         let location = self.location.clone();
         with_retries(&mut self.client.borrow_mut(), &location, |tx| {
             let table: i64 = tx
@@ -1712,9 +1717,10 @@ impl TableStore for PostgresStore {
         table: i64,
         gm: bool,
         token_hash: &str,
-        at: &str,
-        expires: i64,
+        at: Timestamp,
+        expires: Timestamp,
     ) -> Result<i64, StoreError> {
+        let (at, expires) = (at.to_string(), expires.as_second());
         let row = self
             .client
             .borrow_mut()
@@ -1733,11 +1739,11 @@ impl TableStore for PostgresStore {
         name: &str,
         name_key: &str,
         session_hash: &str,
-        at: &str,
-        now: i64,
+        at: Timestamp,
+        now: Timestamp,
     ) -> Result<Redeemed, StoreError> {
         let location = self.location.clone();
-        let last_used = unix_seconds(at);
+        let (at, last_used, now) = (at.to_string(), at.as_second(), now.as_second());
         // Joined carries the new member's id; the member is read after the commit.
         enum Step {
             Done(Redeemed),
@@ -1769,7 +1775,9 @@ impl TableStore for PostgresStore {
                 }));
             }
             if now >= expires {
-                return Ok(Step::Done(Redeemed::Expired(expires)));
+                return Ok(Step::Done(Redeemed::Expired(
+                    Timestamp::from_second(expires).unwrap_or(Timestamp::MAX),
+                )));
             }
             // The table's write lock: two new members of one table compare names one after
             // the other.
@@ -1822,11 +1830,13 @@ impl TableStore for PostgresStore {
         let col = |e| column(&self.location, e);
         rows.iter()
             .map(|r| {
+                let created: String = r.try_get(2).map_err(col)?;
+                let expires: i64 = r.try_get(3).map_err(col)?;
                 Ok(InviteRow {
                     id: r.try_get(0).map_err(col)?,
                     gm: r.try_get(1).map_err(col)?,
-                    created: r.try_get(2).map_err(col)?,
-                    expires: r.try_get(3).map_err(col)?,
+                    created: stored_time(&self.location, "an invite", &created)?,
+                    expires: unix_time(&self.location, "an invite's expiry", expires)?,
                     used_by: r.try_get(4).map_err(col)?,
                     revoked: r.try_get(5).map_err(col)?,
                 })
@@ -1861,9 +1871,10 @@ impl TableStore for PostgresStore {
     fn session_member(
         &self,
         session_hash: &str,
-        now: i64,
-        idle: i64,
+        now: Timestamp,
+        idle: SignedDuration,
     ) -> Result<Option<Member>, StoreError> {
+        let (now, idle) = (now.as_second(), idle.as_secs());
         let mut client = self.client.borrow_mut();
         let found = client
             .query_opt(
@@ -1879,7 +1890,7 @@ impl TableStore for PostgresStore {
         };
         let member = row_to_member(&self.location, &row)?;
         let last_used: i64 = row.try_get(5).map_err(|e| column(&self.location, e))?;
-        if last_used < now.saturating_sub(SESSION_TOUCH) {
+        if last_used < now.saturating_sub(SESSION_TOUCH.as_secs()) {
             // A busy database only delays the mark to a later request: the session is
             // valid either way, so a failed mark does not fail the request.
             let _ = client.execute(
@@ -1936,91 +1947,20 @@ impl TableStore for PostgresStore {
     }
 }
 
-/// Unix seconds of a time as SQLite's `strftime('%s', …)` reads it (what the SQLite backend
-/// stores as a new session's last use): `YYYY-MM-DD`, optionally `T` or a space and
-/// `HH:MM[:SS[.fraction]]`, optionally `Z` or `±HH:MM`; anything else is 0.
-fn unix_seconds(at: &str) -> i64 {
-    parse_time(at.trim()).unwrap_or(0)
+/// A time stored as RFC 3339 text, read back typed.
+fn stored_time(location: &str, what: &str, text: &str) -> Result<Timestamp, StoreError> {
+    text.parse().map_err(|e| StoreError::Unreadable {
+        what: format!("the time of {what} in {location}"),
+        reason: format!("{text:?} is not an RFC 3339 time: {e}"),
+    })
 }
 
-fn parse_time(s: &str) -> Option<i64> {
-    let b = s.as_bytes();
-    let num = |from: usize, len: usize| -> Option<i64> {
-        let part = b.get(from..from + len)?;
-        part.iter()
-            .all(u8::is_ascii_digit)
-            .then(|| part.iter().fold(0i64, |n, d| n * 10 + i64::from(d - b'0')))
-    };
-    let (year, month, day) = (num(0, 4)?, num(5, 2)?, num(8, 2)?);
-    if b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') {
-        return None;
-    }
-    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
-        return None;
-    }
-    let mut secs = days_from_civil(year, month, day) * 86_400;
-    let mut rest = &b[10..];
-    if let Some((&sep, time)) = rest.split_first()
-        && (sep == b'T' || sep == b't' || sep == b' ')
-        && time.first().is_some_and(u8::is_ascii_digit)
-    {
-        let t = std::str::from_utf8(time).ok()?;
-        let tb = t.as_bytes();
-        let two = |i: usize| -> Option<i64> {
-            let p = tb.get(i..i + 2)?;
-            p.iter()
-                .all(u8::is_ascii_digit)
-                .then(|| i64::from(p[0] - b'0') * 10 + i64::from(p[1] - b'0'))
-        };
-        let (h, m) = (two(0)?, two(3)?);
-        if tb.get(2) != Some(&b':') || h > 24 || m > 59 {
-            return None;
-        }
-        let mut used = 5;
-        let mut sec = 0;
-        if tb.get(5) == Some(&b':') {
-            sec = two(6)?;
-            if sec > 59 {
-                return None;
-            }
-            used = 8;
-            if tb.get(8) == Some(&b'.') {
-                used = 9;
-                while tb.get(used).is_some_and(u8::is_ascii_digit) {
-                    used += 1;
-                }
-            }
-        }
-        secs += h * 3600 + m * 60 + sec;
-        rest = &time[used..];
-    }
-    match rest {
-        [] | [b'Z' | b'z'] => Some(secs),
-        [sign @ (b'+' | b'-'), h1, h2, b':', m1, m2]
-            if [h1, h2, m1, m2].iter().all(|d| d.is_ascii_digit()) =>
-        {
-            let offset = (i64::from(h1 - b'0') * 10 + i64::from(h2 - b'0')) * 3600
-                + (i64::from(m1 - b'0') * 10 + i64::from(m2 - b'0')) * 60;
-            Some(if *sign == b'+' {
-                secs - offset
-            } else {
-                secs + offset
-            })
-        }
-        _ => None,
-    }
-}
-
-/// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's
-/// `days_from_civil`).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
+/// A time stored as Unix seconds, read back typed.
+fn unix_time(location: &str, what: &str, seconds: i64) -> Result<Timestamp, StoreError> {
+    Timestamp::from_second(seconds).map_err(|e| StoreError::Unreadable {
+        what: format!("{what} in {location}"),
+        reason: format!("{seconds} is no time: {e}"),
+    })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -2125,33 +2065,6 @@ impl ChangeListener {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The times SQLite's strftime('%s', …) reads, and 0 for what it does not.
-    #[test]
-    fn times_read_as_sqlite_reads_them() {
-        // 2026-01-01T00:00:00Z is 1767225600 (date -d 2026-01-01T00:00:00Z +%s).
-        assert_eq!(unix_seconds("2026-01-01T00:00:00Z"), 1_767_225_600);
-        assert_eq!(unix_seconds("2026-01-01"), 1_767_225_600);
-        assert_eq!(unix_seconds("2026-01-01 00:01"), 1_767_225_660);
-        assert_eq!(
-            unix_seconds("2026-12-01T22:43:07.123456789Z"),
-            1_796_164_987
-        );
-        assert_eq!(unix_seconds("2026-01-01T02:00:00+02:00"), 1_767_225_600);
-        assert_eq!(unix_seconds("1970-01-01T00:00:00Z"), 0);
-        assert_eq!(unix_seconds("1969-12-31T23:59:59Z"), -1);
-        assert_eq!(unix_seconds("2000-02-29T00:00:00Z"), 951_782_400);
-        for bad in [
-            "t",
-            "",
-            "2026-13-01",
-            "2026-01-01T25:00",
-            "2026-01-01Tx",
-            "now",
-        ] {
-            assert_eq!(unix_seconds(bad), 0, "{bad}");
-        }
-    }
 
     #[test]
     fn a_password_file_is_read_as_libpq_reads_it() {

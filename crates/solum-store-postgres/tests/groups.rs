@@ -20,7 +20,7 @@ fn database() -> String {
 
 fn entry(text: &str) -> NewEntry {
     NewEntry {
-        at: "2026-12-02T05:00:00Z".into(),
+        at: "2026-12-02T05:00:00Z".parse().expect("a time"),
         kind: "note".into(),
         schema: 1,
         body: serde_json::json!({ "text": text }),

@@ -16,7 +16,7 @@ fn database() -> String {
 
 fn entry(n: i64) -> NewEntry {
     NewEntry {
-        at: "2026-11-30T12:00:00Z".into(),
+        at: "2026-11-30T12:00:00Z".parse().expect("a time"),
         kind: "note".into(),
         schema: 1,
         body: serde_json::json!({ "text": format!("entry {n}") }),

@@ -16,7 +16,7 @@ fn main() {
 /// An oracle-sized entry: about the size of a journaled question and its dice.
 fn entry(k: u64) -> NewEntry {
     NewEntry {
-        at: "2026-11-30T20:00:00Z".into(),
+        at: "2026-11-30T20:00:00Z".parse().expect("a time"),
         kind: "ask".into(),
         schema: 1,
         body: json!({
@@ -87,7 +87,7 @@ fn sheet_read_change_write(bencher: Bencher) {
                 sheet.body["hit_points"] = json!(if hp > 1 { hp - 1 } else { 5 });
                 tx.update_sheet("expanded", "Nick", &sheet)?;
                 tx.append(&[NewEntry {
-                    at: "2026-11-30T20:00:00Z".into(),
+                    at: "2026-11-30T20:00:00Z".parse().expect("a time"),
                     kind: "character".into(),
                     schema: 1,
                     body: json!({ "name": "Nick", "hit_points": hp }),

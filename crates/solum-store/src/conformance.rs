@@ -14,8 +14,8 @@
 use serde_json::json;
 
 use crate::{
-    CampaignStore, MAX_ENTRY_BYTES, Member, NewEntry, Redeemed, SESSION_TOUCH, Scope, Sheet, Store,
-    StoreError, TableStore, name_key,
+    CampaignStore, MAX_ENTRY_BYTES, Member, NewEntry, Redeemed, SESSION_TOUCH, Scope, Sheet,
+    SignedDuration, Store, StoreError, TableStore, Timestamp, name_key,
 };
 
 /// What makes a fresh, empty store: a new temporary file, a new database schema, a new
@@ -41,13 +41,22 @@ pub fn run_all(factory: Factory<'_>) {
 }
 
 /// When the conformance tables are created: 2026-12-01T00:00:00Z.
-const AT: &str = "2026-12-01T00:00:00Z";
-/// [`AT`] in Unix seconds (86,400 × 20,788 days since 1970-01-01).
-const AT_UNIX: i64 = 1_796_083_200;
+/// (Unix second 1,796,083,200 = 86,400 × 20,788 days since 1970-01-01.)
+const AT: Timestamp = Timestamp::constant(1_796_083_200, 0);
+
+/// `n` seconds after [`AT`].
+fn at(n: i64) -> Timestamp {
+    AT.checked_add(secs(n)).expect("a time within range")
+}
+
+/// `n` seconds.
+fn secs(n: i64) -> SignedDuration {
+    SignedDuration::from_secs(n)
+}
 
 fn entry(n: i64) -> NewEntry {
     NewEntry {
-        at: AT.into(),
+        at: AT,
         kind: "note".into(),
         schema: 1,
         body: json!({ "text": format!("entry {n}") }),
@@ -99,7 +108,7 @@ fn table(s: &mut Box<dyn Store>, name: &str) -> (Member, Scope) {
 /// A player joined to `table` by a fresh invite.
 fn player(s: &mut Box<dyn Store>, table: i64, name: &str) -> Member {
     let token = format!("invite-{table}-{name}");
-    s.add_invite(table, false, &token, AT, AT_UNIX + 1_000)
+    s.add_invite(table, false, &token, AT, at(1_000))
         .unwrap_or_else(|e| panic!("conformance: adding an invite failed: {e}"));
     match s.redeem_invite(
         &token,
@@ -107,7 +116,7 @@ fn player(s: &mut Box<dyn Store>, table: i64, name: &str) -> Member {
         &name_key(name),
         &format!("session-{table}-{name}"),
         AT,
-        AT_UNIX + 1,
+        at(1),
     ) {
         Ok(Redeemed::Joined(m)) => m,
         other => panic!("conformance: a fresh invite did not join {name}: {other:?}"),
@@ -775,7 +784,7 @@ pub fn invites_are_used_once_and_expire_and_are_revoked(factory: Factory<'_>) {
     let mut s = factory();
     let (gm, t) = table(&mut s, "invites");
     let (_, other) = table(&mut s, "other");
-    let expires = AT_UNIX + 100;
+    let expires = at(100);
     let id1 = s.add_invite(t.table, false, "inv1", AT, expires).unwrap();
     let rows = s.invites(t.table).unwrap();
     assert_eq!(rows.len(), 1, "conformance: the table's invites");
@@ -796,7 +805,7 @@ pub fn invites_are_used_once_and_expire_and_are_revoked(factory: Factory<'_>) {
     );
 
     let joined = match s
-        .redeem_invite("inv1", "Bo", "bo", "s-bo", AT, AT_UNIX + 1)
+        .redeem_invite("inv1", "Bo", "bo", "s-bo", AT, at(1))
         .unwrap()
     {
         Redeemed::Joined(m) => m,
@@ -808,7 +817,7 @@ pub fn invites_are_used_once_and_expire_and_are_revoked(factory: Factory<'_>) {
     );
     assert_eq!(joined.table_name, "invites");
     assert_eq!(
-        s.redeem_invite("inv1", "Cy", "cy", "s-cy", AT, AT_UNIX + 2)
+        s.redeem_invite("inv1", "Cy", "cy", "s-cy", AT, at(2))
             .unwrap(),
         Redeemed::Used,
         "conformance: an invite used twice"
@@ -840,7 +849,7 @@ pub fn invites_are_used_once_and_expire_and_are_revoked(factory: Factory<'_>) {
         "conformance: a used invite revoked"
     );
     assert_eq!(
-        s.redeem_invite("inv3", "Cy", "cy", "s-cy", AT, AT_UNIX + 2)
+        s.redeem_invite("inv3", "Cy", "cy", "s-cy", AT, at(2))
             .unwrap(),
         Redeemed::Revoked {
             table: t.table,
@@ -848,19 +857,19 @@ pub fn invites_are_used_once_and_expire_and_are_revoked(factory: Factory<'_>) {
         }
     );
     assert_eq!(
-        s.redeem_invite("nope", "Cy", "cy", "s-cy", AT, AT_UNIX + 2)
+        s.redeem_invite("nope", "Cy", "cy", "s-cy", AT, at(2))
             .unwrap(),
         Redeemed::Unknown
     );
     s.add_invite(t.table, false, "inv4", AT, expires).unwrap();
     assert_eq!(
-        s.redeem_invite("inv4", "  BO", "bo", "s-bo2", AT, AT_UNIX + 2)
+        s.redeem_invite("inv4", "  BO", "bo", "s-bo2", AT, at(2))
             .unwrap(),
         Redeemed::NameTaken("Bo".into()),
         "conformance: a name taken at the table"
     );
     let cy = match s
-        .redeem_invite("inv4", "Cy", "cy", "s-cy", AT, AT_UNIX + 3)
+        .redeem_invite("inv4", "Cy", "cy", "s-cy", AT, at(3))
         .unwrap()
     {
         Redeemed::Joined(m) => m,
@@ -875,7 +884,7 @@ pub fn invites_are_used_once_and_expire_and_are_revoked(factory: Factory<'_>) {
         "conformance: revoke gm invites"
     );
     assert_eq!(
-        s.redeem_invite("gm1", "Dee", "dee", "s-dee", AT, AT_UNIX + 4)
+        s.redeem_invite("gm1", "Dee", "dee", "s-dee", AT, at(4))
             .unwrap(),
         Redeemed::Revoked {
             table: t.table,
@@ -883,7 +892,7 @@ pub fn invites_are_used_once_and_expire_and_are_revoked(factory: Factory<'_>) {
         }
     );
     let gm2 = match s
-        .redeem_invite("pl1", "Eve", "eve", "s-eve", AT, AT_UNIX + 4)
+        .redeem_invite("pl1", "Eve", "eve", "s-eve", AT, at(4))
         .unwrap()
     {
         Redeemed::Joined(m) => m,
@@ -914,39 +923,49 @@ pub fn sessions_expire_when_idle_and_end_on_logout(factory: Factory<'_>) {
     let mut s = factory();
     let (gm, _) = table(&mut s, "sessions");
     let hash = "gm-sessions";
-    let found = s.session_member(hash, AT_UNIX + 10, 100).unwrap();
+    let found = s.session_member(hash, at(10), secs(100)).unwrap();
     assert_eq!(
         found.map(|m| m.id),
         Some(gm.id),
         "conformance: a fresh session"
     );
     assert_eq!(
-        s.session_member(hash, AT_UNIX + 101, 100).unwrap(),
+        s.session_member(hash, at(101), secs(100)).unwrap(),
         None,
         "conformance: a session idle past its limit"
     );
-    assert_eq!(s.session_member("nope", AT_UNIX, 100).unwrap(), None);
+    assert_eq!(s.session_member("nope", AT, secs(100)).unwrap(), None);
     // Seen within SESSION_TOUCH of its last use: not marked, so it still dates from AT.
     assert!(
-        s.session_member(hash, AT_UNIX + 50, 10_000)
+        s.session_member(hash, at(50), secs(10_000))
             .unwrap()
             .is_some()
     );
     assert_eq!(
-        s.session_member(hash, AT_UNIX + 150, 140).unwrap(),
+        s.session_member(hash, at(150), secs(140)).unwrap(),
         None,
         "conformance: a use within SESSION_TOUCH moved the session's last use"
     );
     // Seen past SESSION_TOUCH: marked used then.
-    let later = AT_UNIX + SESSION_TOUCH + 1;
-    assert!(s.session_member(hash, later, i64::MAX).unwrap().is_some());
+    let later = at(SESSION_TOUCH.as_secs() + 1);
     assert!(
-        s.session_member(hash, later + 50, 60).unwrap().is_some(),
+        s.session_member(hash, later, SignedDuration::MAX)
+            .unwrap()
+            .is_some()
+    );
+    assert!(
+        s.session_member(hash, at(SESSION_TOUCH.as_secs() + 51), secs(60))
+            .unwrap()
+            .is_some(),
         "conformance: a use past SESSION_TOUCH was not marked"
     );
     assert!(s.end_session(hash).unwrap(), "conformance: logout");
     assert!(!s.end_session(hash).unwrap(), "conformance: logout twice");
-    assert_eq!(s.session_member(hash, later + 51, i64::MAX).unwrap(), None);
+    assert_eq!(
+        s.session_member(hash, at(SESSION_TOUCH.as_secs() + 52), SignedDuration::MAX)
+            .unwrap(),
+        None
+    );
 }
 
 /// An entry or a sheet over [`MAX_ENTRY_BYTES`] of JSON is refused before anything is
@@ -1011,7 +1030,7 @@ pub fn the_journal_is_append_only(factory: Factory<'_>) {
 /// its first member, its game master; the table's journal starts at 1.
 pub fn a_table_made_for_an_invite_has_no_member_until_its_game_master_joins(factory: Factory<'_>) {
     let mut s = factory();
-    let expires = AT_UNIX + 100;
+    let expires = at(100);
     let (t, invite) = s
         .create_table_with_invite("The Convention", "gm-inv", AT, expires)
         .unwrap();
@@ -1035,7 +1054,7 @@ pub fn a_table_made_for_an_invite_has_no_member_until_its_game_master_joins(fact
         "conformance: no member before the invite is used"
     );
     let gm = match s
-        .redeem_invite("gm-inv", "Ada", "ada", "s-ada", AT, AT_UNIX + 1)
+        .redeem_invite("gm-inv", "Ada", "ada", "s-ada", AT, at(1))
         .unwrap()
     {
         Redeemed::Joined(m) => m,

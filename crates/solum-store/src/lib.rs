@@ -14,6 +14,7 @@
 
 use std::time::Duration;
 
+pub use jiff::{SignedDuration, Timestamp};
 use thiserror::Error;
 
 mod memory;
@@ -308,8 +309,8 @@ pub fn checked_body(what: &'static str, body: &serde_json::Value) -> Result<Stri
 /// A journal entry before it is stored.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewEntry {
-    /// When it happened, RFC 3339.
-    pub at: String,
+    /// When it happened (stored as RFC 3339 text in UTC).
+    pub at: Timestamp,
     /// What kind of record the body is (the application layer's tag).
     pub kind: String,
     /// The schema version of the body.
@@ -325,8 +326,8 @@ pub struct Entry {
     /// scope sees gaps only where the game master's secret entries are), never reused.
     /// Each table has its own numbers.
     pub seq: i64,
-    /// When it happened, RFC 3339.
-    pub at: String,
+    /// When it happened.
+    pub at: Timestamp,
     /// What kind of record the body is.
     pub kind: String,
     /// The schema version of the body.
@@ -505,33 +506,33 @@ pub trait TableStore {
         gm_name: &str,
         gm_key: &str,
         session_hash: &str,
-        at: &str,
+        at: Timestamp,
     ) -> Result<Member, StoreError>;
 
     /// Creates a table without members, and in the same transaction an unused invite as its
-    /// game master (`token_hash`, good until `expires`, Unix seconds): a table made by the
+    /// game master (`token_hash`, good until `expires`): a table made by the
     /// command line for a game master who joins from the page. The table's id and the
     /// invite's id come back.
     fn create_table_with_invite(
         &mut self,
         name: &str,
         token_hash: &str,
-        at: &str,
-        expires: i64,
+        at: Timestamp,
+        expires: Timestamp,
     ) -> Result<(i64, i64), StoreError>;
 
-    /// Stores an unused invite to `table` (as game master when `gm`), good until `expires`
-    /// (Unix seconds); its id comes back.
+    /// Stores an unused invite to `table` (as game master when `gm`), good until `expires`;
+    /// its id comes back.
     fn add_invite(
         &mut self,
         table: i64,
         gm: bool,
         token_hash: &str,
-        at: &str,
-        expires: i64,
+        at: Timestamp,
+        expires: Timestamp,
     ) -> Result<i64, StoreError>;
 
-    /// Uses an invite once, at `now` (Unix seconds): a new member named `name` with the
+    /// Uses an invite once, at `now`: a new member named `name` with the
     /// session `session_hash`. Refused (and nothing changes) when no invite has this hash,
     /// or it is used, revoked or past its expiry, or a member of its table already has a
     /// name whose comparison form is `name_key`.
@@ -541,8 +542,8 @@ pub trait TableStore {
         name: &str,
         name_key: &str,
         session_hash: &str,
-        at: &str,
-        now: i64,
+        at: Timestamp,
+        now: Timestamp,
     ) -> Result<Redeemed, StoreError>;
 
     /// Every invite of `table`, oldest first.
@@ -555,14 +556,13 @@ pub trait TableStore {
     /// Revokes every unused invite of `table` with this role; how many were revoked.
     fn revoke_unused_invites(&mut self, table: i64, gm: bool) -> Result<usize, StoreError>;
 
-    /// The member holding a session that was used within `idle` seconds before `now` (Unix
-    /// seconds); a session found is marked as used at `now` (at most once per
-    /// [`SESSION_TOUCH`] seconds, so reads stay reads).
+    /// The member holding a session that was used within `idle` before `now`; a session found is marked as used at `now` (at most once per
+    /// [`SESSION_TOUCH`], so reads stay reads).
     fn session_member(
         &self,
         session_hash: &str,
-        now: i64,
-        idle: i64,
+        now: Timestamp,
+        idle: SignedDuration,
     ) -> Result<Option<Member>, StoreError>;
 
     /// Ends a session (logging out). True when there was one.
@@ -582,7 +582,7 @@ pub trait TableStore {
         table: i64,
         member: i64,
         session_hash: &str,
-        at: &str,
+        at: Timestamp,
     ) -> Result<Option<Member>, StoreError>;
 }
 
@@ -593,10 +593,10 @@ pub struct InviteRow {
     pub id: i64,
     /// True for an invite as game master.
     pub gm: bool,
-    /// When it was made, RFC 3339.
-    pub created: String,
-    /// When it expires, Unix seconds.
-    pub expires: i64,
+    /// When it was made.
+    pub created: Timestamp,
+    /// When it expires.
+    pub expires: Timestamp,
     /// The member who used it, if used.
     pub used_by: Option<i64>,
     /// True once revoked.
@@ -616,15 +616,20 @@ pub enum Redeemed {
     /// campaign's own table, by a newer start of the server): its table and whether it was a
     /// game master's.
     Revoked { table: i64, gm: bool },
-    /// It expired (Unix seconds).
-    Expired(i64),
+    /// It expired, at this time.
+    Expired(Timestamp),
     /// A member of the table already has a name that compares equal: theirs.
     NameTaken(String),
 }
 
-/// How often a session's last use is written, in seconds: the idle limit is counted in
+/// How often a session's last use is written: the idle limit is counted in
 /// days, so an hour's precision is plenty and most requests write nothing.
-pub const SESSION_TOUCH: i64 = 3_600;
+pub const SESSION_TOUCH: SignedDuration = SignedDuration::from_secs(3_600);
+
+/// `d` before `t`, or the earliest time there is (never wraps around).
+pub fn time_before(t: Timestamp, d: SignedDuration) -> Timestamp {
+    t.checked_sub(d).unwrap_or(Timestamp::MIN)
+}
 
 /// The connection itself, whatever the backend: the scope it reads and writes through, and
 /// what a server needs to keep it between requests and to watch for others' writes.
@@ -720,7 +725,7 @@ impl<T: TableStore + ?Sized> TableStore for Box<T> {
         gm_name: &str,
         gm_key: &str,
         session_hash: &str,
-        at: &str,
+        at: Timestamp,
     ) -> Result<Member, StoreError> {
         (**self).create_table(name, gm_name, gm_key, session_hash, at)
     }
@@ -728,8 +733,8 @@ impl<T: TableStore + ?Sized> TableStore for Box<T> {
         &mut self,
         name: &str,
         token_hash: &str,
-        at: &str,
-        expires: i64,
+        at: Timestamp,
+        expires: Timestamp,
     ) -> Result<(i64, i64), StoreError> {
         (**self).create_table_with_invite(name, token_hash, at, expires)
     }
@@ -738,8 +743,8 @@ impl<T: TableStore + ?Sized> TableStore for Box<T> {
         table: i64,
         gm: bool,
         token_hash: &str,
-        at: &str,
-        expires: i64,
+        at: Timestamp,
+        expires: Timestamp,
     ) -> Result<i64, StoreError> {
         (**self).add_invite(table, gm, token_hash, at, expires)
     }
@@ -749,8 +754,8 @@ impl<T: TableStore + ?Sized> TableStore for Box<T> {
         name: &str,
         name_key: &str,
         session_hash: &str,
-        at: &str,
-        now: i64,
+        at: Timestamp,
+        now: Timestamp,
     ) -> Result<Redeemed, StoreError> {
         (**self).redeem_invite(token_hash, name, name_key, session_hash, at, now)
     }
@@ -766,8 +771,8 @@ impl<T: TableStore + ?Sized> TableStore for Box<T> {
     fn session_member(
         &self,
         session_hash: &str,
-        now: i64,
-        idle: i64,
+        now: Timestamp,
+        idle: SignedDuration,
     ) -> Result<Option<Member>, StoreError> {
         (**self).session_member(session_hash, now, idle)
     }
@@ -785,7 +790,7 @@ impl<T: TableStore + ?Sized> TableStore for Box<T> {
         table: i64,
         member: i64,
         session_hash: &str,
-        at: &str,
+        at: Timestamp,
     ) -> Result<Option<Member>, StoreError> {
         (**self).add_session(table, member, session_hash, at)
     }

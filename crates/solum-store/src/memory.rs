@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::{
     CampaignStore, Entry, InviteRow, Member, NewEntry, Redeemed, SESSION_TOUCH, Scope, Sheet,
-    StoreError, StoreHandle, TableStore, WriteTx, checked_body, name_key,
+    SignedDuration, StoreError, StoreHandle, TableStore, Timestamp, WriteTx, checked_body,
+    name_key, time_before,
 };
 
 /// What a [`MemoryStore`] names in its errors.
@@ -49,7 +50,7 @@ struct InviteRecord {
 #[derive(Debug, Clone)]
 struct SessionRow {
     member: i64,
-    last_used: i64,
+    last_used: Timestamp,
 }
 
 /// Everything a campaign holds.
@@ -107,13 +108,6 @@ impl MemoryStore {
         // is made on a copy and swapped in), so the data stays usable.
         self.data.lock().unwrap_or_else(|e| e.into_inner())
     }
-}
-
-/// Unix seconds of an RFC 3339 time; 0 when it does not parse (as SQLite's `strftime`).
-fn unix(at: &str) -> i64 {
-    at.parse::<jiff::Timestamp>()
-        .map(|t| t.as_second())
-        .unwrap_or(0)
 }
 
 fn visible(row: &Row, scope: Scope) -> bool {
@@ -207,7 +201,7 @@ impl Data {
         id
     }
 
-    fn add_session(&mut self, hash: &str, member: i64, at: &str) -> Result<(), StoreError> {
+    fn add_session(&mut self, hash: &str, member: i64, at: Timestamp) -> Result<(), StoreError> {
         if self.sessions.contains_key(hash) {
             return Err(StoreError::BadRecord(
                 "a session with this token exists".into(),
@@ -217,7 +211,7 @@ impl Data {
             hash.to_owned(),
             SessionRow {
                 member,
-                last_used: unix(at),
+                last_used: at,
             },
         );
         Ok(())
@@ -495,7 +489,7 @@ impl TableStore for MemoryStore {
         gm_name: &str,
         gm_key: &str,
         session_hash: &str,
-        at: &str,
+        at: Timestamp,
     ) -> Result<Member, StoreError> {
         self.commit(|d| {
             let table = d.tables.keys().max().copied().unwrap_or(0) + 1;
@@ -511,8 +505,8 @@ impl TableStore for MemoryStore {
         &mut self,
         name: &str,
         token_hash: &str,
-        at: &str,
-        expires: i64,
+        at: Timestamp,
+        expires: Timestamp,
     ) -> Result<(i64, i64), StoreError> {
         // One commit: no table is left without its invite.
         self.commit(|d| {
@@ -528,7 +522,7 @@ impl TableStore for MemoryStore {
                 row: InviteRow {
                     id,
                     gm: true,
-                    created: at.to_owned(),
+                    created: at,
                     expires,
                     used_by: None,
                     revoked: false,
@@ -545,7 +539,7 @@ impl TableStore for MemoryStore {
         table: i64,
         member: i64,
         session_hash: &str,
-        at: &str,
+        at: Timestamp,
     ) -> Result<Option<Member>, StoreError> {
         self.commit(|d| match d.member(member) {
             Some(m) if m.table == table => {
@@ -561,8 +555,8 @@ impl TableStore for MemoryStore {
         table: i64,
         gm: bool,
         token_hash: &str,
-        at: &str,
-        expires: i64,
+        at: Timestamp,
+        expires: Timestamp,
     ) -> Result<i64, StoreError> {
         self.commit(|d| {
             if !d.tables.contains_key(&table) {
@@ -578,7 +572,7 @@ impl TableStore for MemoryStore {
                 row: InviteRow {
                     id,
                     gm,
-                    created: at.to_owned(),
+                    created: at,
                     expires,
                     used_by: None,
                     revoked: false,
@@ -596,8 +590,8 @@ impl TableStore for MemoryStore {
         name: &str,
         name_key: &str,
         session_hash: &str,
-        at: &str,
-        now: i64,
+        at: Timestamp,
+        now: Timestamp,
     ) -> Result<Redeemed, StoreError> {
         let found = {
             let d = self.lock();
@@ -682,18 +676,18 @@ impl TableStore for MemoryStore {
     fn session_member(
         &self,
         session_hash: &str,
-        now: i64,
-        idle: i64,
+        now: Timestamp,
+        idle: SignedDuration,
     ) -> Result<Option<Member>, StoreError> {
         let mut d = self.lock();
         let Some(session) = d.sessions.get(session_hash) else {
             return Ok(None);
         };
-        if session.last_used < now.saturating_sub(idle) {
+        if session.last_used < time_before(now, idle) {
             return Ok(None);
         }
         let (member, last_used) = (session.member, session.last_used);
-        if last_used < now.saturating_sub(SESSION_TOUCH)
+        if last_used < time_before(now, SESSION_TOUCH)
             && let Some(s) = d.sessions.get_mut(session_hash)
         {
             s.last_used = now;

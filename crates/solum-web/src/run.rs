@@ -159,7 +159,7 @@ mod tests {
         // A secret entry written through the game master's scope…
         store
             .append(&[solum_store::NewEntry {
-                at: "2026-01-01T00:00:00Z".into(),
+                at: "2026-01-01T00:00:00Z".parse().expect("a time"),
                 kind: "note".into(),
                 schema: 1,
                 body: serde_json::json!({"kind": "note", "text": "the traitor is Ida"}),
