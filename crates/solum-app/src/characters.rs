@@ -41,17 +41,9 @@ pub const MAX_SHEET_BYTES: usize = 16 * 1024;
 /// The longest rest, in hours (as the command line takes it).
 pub const MAX_REST_HOURS: f64 = 10_000.0;
 
-/// The error of a field that breaks a rule (shared by every system's use cases).
-pub(crate) fn bad(field: impl Into<String>, problem: impl Into<String>) -> AppError {
-    AppError::Character {
-        field: field.into(),
-        problem: problem.into(),
-    }
-}
-
 impl From<CharacterError> for AppError {
     fn from(e: CharacterError) -> Self {
-        bad(e.field, e.problem)
+        crate::ExpandedRefusal::Rules.at(e.field, e.problem)
     }
 }
 
@@ -185,7 +177,7 @@ impl CharacterEdit {
         for b in &self.add_backgrounds {
             let b = name_text("add_backgrounds", b)?;
             if hero.backgrounds.iter().any(|x| x.eq_ignore_ascii_case(&b)) {
-                return Err(bad(
+                return Err(crate::ExpandedRefusal::AlreadyHas.at(
                     "add_backgrounds",
                     format!("{} already has the background `{b}`", hero.name),
                 ));
@@ -198,7 +190,7 @@ impl CharacterEdit {
             hero.backgrounds
                 .retain(|x| !x.eq_ignore_ascii_case(b.trim()));
             if hero.backgrounds.len() == before {
-                return Err(bad(
+                return Err(crate::ExpandedRefusal::HasNo.at(
                     "remove_backgrounds",
                     format!("{} has no background `{}`", hero.name, b.trim()),
                 ));
@@ -212,7 +204,7 @@ impl CharacterEdit {
                 .iter()
                 .any(|x| x.name.eq_ignore_ascii_case(&name))
             {
-                return Err(bad(
+                return Err(crate::ExpandedRefusal::AlreadyHas.at(
                     "add_weapons",
                     format!("{} already carries a `{name}`", hero.name),
                 ));
@@ -224,7 +216,7 @@ impl CharacterEdit {
             hero.weapons
                 .retain(|x| !x.name.eq_ignore_ascii_case(w.trim()));
             if hero.weapons.len() == before {
-                return Err(bad(
+                return Err(crate::ExpandedRefusal::HasNo.at(
                     "remove_weapons",
                     format!("{} carries no `{}`", hero.name, w.trim()),
                 ));
@@ -239,10 +231,8 @@ impl CharacterEdit {
         for g in &self.add_gear {
             let name = name_text("add_gear", &g.name)?;
             if hero.gear.iter().any(|x| x.name.eq_ignore_ascii_case(&name)) {
-                return Err(bad(
-                    "add_gear",
-                    format!("{} already has a `{name}`", hero.name),
-                ));
+                return Err(crate::ExpandedRefusal::AlreadyHas
+                    .at("add_gear", format!("{} already has a `{name}`", hero.name)));
             }
             hero.gear.push(Gear { name, ..g.clone() });
         }
@@ -250,7 +240,7 @@ impl CharacterEdit {
             let before = hero.gear.len();
             hero.gear.retain(|x| !x.name.eq_ignore_ascii_case(g.trim()));
             if hero.gear.len() == before {
-                return Err(bad(
+                return Err(crate::ExpandedRefusal::HasNo.at(
                     "remove_gear",
                     format!("{} has no `{}`", hero.name, g.trim()),
                 ));
@@ -277,11 +267,11 @@ impl CharacterEdit {
 pub(crate) fn name_text(field: &str, raw: &str) -> Result<String, AppError> {
     let t = raw.trim();
     if t.is_empty() {
-        return Err(bad(field, "needs words"));
+        return Err(crate::ExpandedRefusal::SheetLimit.at(field, "needs words"));
     }
     let len = t.chars().count();
     if len > MAX_NAME {
-        return Err(bad(
+        return Err(crate::ExpandedRefusal::SheetLimit.at(
             field,
             format!(
                 "`{}…` is {len} characters long; the limit is {MAX_NAME}",
@@ -292,7 +282,7 @@ pub(crate) fn name_text(field: &str, raw: &str) -> Result<String, AppError> {
     // Judged before Unicode's trim, which would drop a no-break space at an edge silently.
     if let Some(problem) = crate::name_problem(raw.trim_matches(|c: char| c.is_ascii_whitespace()))
     {
-        return Err(bad(field, problem));
+        return Err(crate::ExpandedRefusal::SheetLimit.at(field, problem));
     }
     Ok(t.to_owned())
 }
@@ -303,7 +293,8 @@ pub fn check_sheet(hero: &Character) -> Result<(), AppError> {
     name_text("name", &hero.name)?;
     for (field, len) in [("weapons", hero.weapons.len()), ("gear", hero.gear.len())] {
         if len > MAX_LIST {
-            return Err(bad(field, format!("{len} listed; the limit is {MAX_LIST}")));
+            return Err(crate::ExpandedRefusal::SheetLimit
+                .at(field, format!("{len} listed; the limit is {MAX_LIST}")));
         }
     }
     for (i, b) in hero.backgrounds.iter().enumerate() {
@@ -319,14 +310,14 @@ pub fn check_sheet(hero: &Character) -> Result<(), AppError> {
         name_text("armor.name", &a.name)?;
     }
     if hero.unnamed_backgrounds as usize > MAX_LIST {
-        return Err(bad(
+        return Err(crate::ExpandedRefusal::SheetLimit.at(
             "unnamed_backgrounds",
             format!("{}; the limit is {MAX_LIST}", hero.unnamed_backgrounds),
         ));
     }
     let notes = hero.notes.chars().count();
     if notes > MAX_SHEET_NOTES {
-        return Err(bad(
+        return Err(crate::ExpandedRefusal::SheetLimit.at(
             "notes",
             format!("{notes} characters long; the limit is {MAX_SHEET_NOTES}"),
         ));
@@ -336,13 +327,13 @@ pub fn check_sheet(hero: &Character) -> Result<(), AppError> {
         .chars()
         .any(|c| c.is_control() && c != '\n' && c != '\t')
     {
-        return Err(bad("notes", "holds a control character"));
+        return Err(crate::ExpandedRefusal::SheetLimit.at("notes", "holds a control character"));
     }
     let bytes = serde_json::to_vec(hero)
-        .map_err(|e| bad("sheet", e.to_string()))?
+        .map_err(|e| crate::AppError::internal("sheet", e.to_string()))?
         .len();
     if bytes > MAX_SHEET_BYTES {
-        return Err(bad(
+        return Err(crate::ExpandedRefusal::SheetLimit.at(
             "sheet",
             format!("{bytes} bytes as stored; the limit is {MAX_SHEET_BYTES}"),
         ));
@@ -995,7 +986,7 @@ pub(crate) fn check_inputs(
     check: &CharacterCheck,
 ) -> Result<CheckInputs, AppError> {
     if hero.is_out() {
-        return Err(bad(
+        return Err(crate::ExpandedRefusal::Out.at(
             "hit_points",
             format!("{} is out (0 hit points) and cannot act", hero.name),
         ));
@@ -1007,7 +998,7 @@ pub(crate) fn check_inputs(
             .iter()
             .find(|x| x.eq_ignore_ascii_case(b.trim()))
             .ok_or_else(|| {
-                bad(
+                crate::ExpandedRefusal::HasNo.at(
                     "background",
                     format!("{} has no background `{}`", hero.name, b.trim()),
                 )
@@ -1021,7 +1012,10 @@ pub(crate) fn check_inputs(
                 .iter()
                 .find(|x| x.name.eq_ignore_ascii_case(w.trim()))
                 .cloned()
-                .ok_or_else(|| bad("weapon", format!("{} carries no `{}`", hero.name, w.trim())))?,
+                .ok_or_else(|| {
+                    crate::ExpandedRefusal::HasNo
+                        .at("weapon", format!("{} carries no `{}`", hero.name, w.trim()))
+                })?,
         ),
     };
     check.weapon = weapon.as_ref().map(|w| w.name.clone());
@@ -1032,17 +1026,22 @@ pub(crate) fn check_inputs(
                 .iter()
                 .find(|x| x.name.eq_ignore_ascii_case(g.trim()))
                 .cloned()
-                .ok_or_else(|| bad("gear", format!("{} has no `{}`", hero.name, g.trim())))?,
+                .ok_or_else(|| {
+                    crate::ExpandedRefusal::HasNo
+                        .at("gear", format!("{} has no `{}`", hero.name, g.trim()))
+                })?,
         ),
     };
     check.gear = gear.as_ref().map(|g| g.name.clone());
     let spec = hero.pool(check.attribute, check.background.is_some(), weapon.as_ref());
-    let pool = spec.pool().map_err(|e| bad("pool", e.to_string()))?;
+    let pool = spec
+        .pool()
+        .map_err(|e| crate::ExpandedRefusal::Pool.at("pool", e.to_string()))?;
     if !check.gear_die.fits(pool) {
         let GearDie::Die(n) = check.gear_die else {
             unreachable!("only a named die can miss the pool")
         };
-        return Err(bad(
+        return Err(crate::ExpandedRefusal::GearDie.at(
             "gear_die",
             format!(
                 "die {n}: the pool has {} dice, counted from 1 in the order rolled",
@@ -1055,23 +1054,25 @@ pub(crate) fn check_inputs(
             .as_ref()
             .is_some_and(|g| g.effect == GearEffect::Reroll)
     {
-        return Err(bad(
+        return Err(crate::ExpandedRefusal::GearDie.at(
             "gear_die",
             "a gear reroll needs a piece of gear of the sheet that rerolls: name the piece of gear too",
         ));
     }
     if check.roll_off && matches!(check.against, Against::Difficulty(_)) {
-        return Err(bad(
+        return Err(crate::ExpandedRefusal::RollOff.at(
             "roll_off",
             "a roll-off settles the draws of opposed checks; this check has a difficulty",
         ));
     }
     match check.against {
         Against::Difficulty(d) => {
-            Difficulty::new(i64::from(d)).map_err(|e| bad("difficulty", e.to_string()))?;
+            Difficulty::new(i64::from(d))
+                .map_err(|e| crate::ExpandedRefusal::Difficulty.at("difficulty", e.to_string()))?;
         }
         Against::Opposed { dice, .. } => {
-            Pool::new(u64::from(dice)).map_err(|e| bad("opposition", e.to_string()))?;
+            Pool::new(u64::from(dice))
+                .map_err(|e| crate::ExpandedRefusal::Opposition.at("opposition", e.to_string()))?;
         }
     }
     Ok(CheckInputs {
@@ -1126,10 +1127,12 @@ enum Spec {
 }
 
 fn spec_of(inputs: &CheckInputs) -> Result<Spec, AppError> {
-    let pool = Pool::new(u64::from(inputs.pool)).map_err(|e| bad("pool", e.to_string()))?;
+    let pool = Pool::new(u64::from(inputs.pool))
+        .map_err(|e| crate::ExpandedRefusal::Pool.at("pool", e.to_string()))?;
     Ok(match inputs.check.against {
         Against::Difficulty(d) => {
-            let d = Difficulty::new(i64::from(d)).map_err(|e| bad("difficulty", e.to_string()))?;
+            let d = Difficulty::new(i64::from(d))
+                .map_err(|e| crate::ExpandedRefusal::Difficulty.at("difficulty", e.to_string()))?;
             // Declining the reroll, or naming a die before seeing the dice, is distributed as
             // a roll without gear (a die at a fixed position rerolled whatever it shows is
             // one more fair die in its place).
@@ -1139,7 +1142,8 @@ fn spec_of(inputs: &CheckInputs) -> Result<Spec, AppError> {
             )
         }
         Against::Opposed { dice, gear } => {
-            let other = Pool::new(u64::from(dice)).map_err(|e| bad("opposition", e.to_string()))?;
+            let other = Pool::new(u64::from(dice))
+                .map_err(|e| crate::ExpandedRefusal::Opposition.at("opposition", e.to_string()))?;
             let mut spec = OpposedSpec::new(pool, other);
             spec.first = Side {
                 pool,
@@ -1337,13 +1341,14 @@ fn to_sheet(hero: &Character) -> Result<Sheet, AppError> {
         name: hero.name.clone(),
         schema: i64::from(CHARACTER_SCHEMA),
         version: 0,
-        body: serde_json::to_value(hero).map_err(|e| bad("sheet", e.to_string()))?,
+        body: serde_json::to_value(hero)
+            .map_err(|e| crate::AppError::internal("sheet", e.to_string()))?,
     })
 }
 
 pub(crate) fn from_sheet(sheet: &Sheet) -> Result<Character, AppError> {
     if sheet.schema != i64::from(CHARACTER_SCHEMA) {
-        return Err(bad(
+        return Err(crate::ExpandedRefusal::StoredSheet.at(
             "schema",
             format!(
                 "the stored sheet of {} has schema {}; this solum reads {CHARACTER_SCHEMA}",
@@ -1352,7 +1357,7 @@ pub(crate) fn from_sheet(sheet: &Sheet) -> Result<Character, AppError> {
         ));
     }
     let hero: Character = serde_json::from_value(sheet.body.clone()).map_err(|e| {
-        bad(
+        crate::ExpandedRefusal::StoredSheet.at(
             "sheet",
             format!("the stored sheet of {} cannot be read: {e}", sheet.name),
         )
@@ -1367,7 +1372,8 @@ fn entry(at: &str, record: CharacterRecord) -> Result<NewEntry, AppError> {
         at: at.to_owned(),
         kind: record.kind().to_owned(),
         schema: RECORD_SCHEMA,
-        body: serde_json::to_value(&record).map_err(|e| bad("record", e.to_string()))?,
+        body: serde_json::to_value(&record)
+            .map_err(|e| crate::AppError::internal("record", e.to_string()))?,
     })
 }
 
@@ -1375,7 +1381,7 @@ fn entry(at: &str, record: CharacterRecord) -> Result<NewEntry, AppError> {
 fn parse_import(toml_text: &str) -> Result<Character, AppError> {
     let limit = solum_play::storage::MAX_FILE_BYTES;
     if toml_text.len() as u64 > limit {
-        return Err(bad(
+        return Err(crate::ExpandedRefusal::SheetFile.at(
             "sheet",
             format!("{} bytes; the limit is {limit}", toml_text.len()),
         ));
@@ -1383,10 +1389,12 @@ fn parse_import(toml_text: &str) -> Result<Character, AppError> {
     let hero = solum_play::storage::parse_character(std::path::Path::new("sheet"), toml_text)
         .map_err(|e| match e {
             solum_play::storage::StorageError::Invalid { field, problem, .. } => {
-                bad(field, problem)
+                crate::ExpandedRefusal::Rules.at(field, problem)
             }
-            solum_play::storage::StorageError::Parse { message, .. } => bad("sheet", message),
-            other => bad("sheet", other.to_string()),
+            solum_play::storage::StorageError::Parse { message, .. } => {
+                crate::ExpandedRefusal::SheetFile.at("sheet", message)
+            }
+            other => crate::ExpandedRefusal::SheetFile.at("sheet", other.to_string()),
         })?;
     check_sheet(&hero)?;
     Ok(hero)
@@ -1504,14 +1512,14 @@ impl<S: CampaignStore> Campaign<S> {
                 && let Some(field) =
                     edit.changes_what_only_advancement_changes(before.unnamed_backgrounds)
             {
-                return Err(bad(
+                return Err(crate::ExpandedRefusal::EditByAdvancement.at(
                     field,
                     "attributes and backgrounds change only by creation and advancement (S17): spend an advancement point on an attempt; the game master may make the change as a correction",
                 ));
             }
             // An edit that changes nothing would only journal a no-op.
             if after == before {
-                return Err(bad("edit", "it changes nothing on the sheet"));
+                return Err(crate::ExpandedRefusal::EditChangesNothing.at("edit", "it changes nothing on the sheet"));
             }
             let change = CharacterChange::Edited {
                 before,
@@ -1603,7 +1611,7 @@ impl<S: CampaignStore> Campaign<S> {
     /// the rest of a half hour stays banked; a hero at 0 hit points does not rest.
     pub fn rest_character(&mut self, name: &str, hours: f64) -> Result<ChangeView, AppError> {
         if !hours.is_finite() || !(0.0..=MAX_REST_HOURS).contains(&hours) {
-            return Err(bad(
+            return Err(crate::ExpandedRefusal::RestHours.at(
                 "hours",
                 // `1e308` as written, not as 309 digits.
                 format!(
@@ -1620,7 +1628,7 @@ impl<S: CampaignStore> Campaign<S> {
         let minutes = (hours * 60.0).round() as u32;
         if minutes == 0 {
             // Nothing would change but the journal: a rest is at least a minute.
-            return Err(bad(
+            return Err(crate::ExpandedRefusal::RestHours.at(
                 "hours",
                 format!("{hours}: a rest is at least a minute (0.02 hours)"),
             ));
@@ -1711,7 +1719,8 @@ impl<S: CampaignStore> Campaign<S> {
     /// A character's sheet as TOML, the format [`Campaign::import_character`] reads.
     pub fn export_character(&self, name: &str) -> Result<String, AppError> {
         let view = self.character(name)?;
-        toml::to_string_pretty(&view.character).map_err(|e| bad("sheet", e.to_string()))
+        toml::to_string_pretty(&view.character)
+            .map_err(|e| crate::AppError::internal("sheet", e.to_string()))
     }
 
     /// Rolls a check from a sheet (S1): the pool from the attribute, a background of the

@@ -12,7 +12,7 @@ use solum_dietype::{
 };
 use solum_store::{CampaignStore, WriteTx};
 
-use crate::classic::{again, bad, entry, fix_seed, read_row, sheet_row};
+use crate::classic::{again, entry, fix_seed, read_row, sheet_row};
 use crate::journal::{Record, Rolled};
 use crate::{AppError, Campaign, Dice};
 
@@ -25,7 +25,9 @@ pub const MAX_STEPS: i64 = 8;
 
 /// The rules and the campaign's limits on a sheet.
 pub fn check_sheet(sheet: &Sheet) -> Result<(), AppError> {
-    sheet.validate().map_err(|e| bad(e.field, e.problem))?;
+    sheet
+        .validate()
+        .map_err(|e| crate::DieTypeRefusal::Sheet.at(e.field, e.problem))?;
     // The campaign's one name rule for every name on the sheet, and its text rule for the
     // notes.
     crate::classic::name_text("name", &sheet.name)?;
@@ -39,7 +41,7 @@ pub fn check_sheet(sheet: &Sheet) -> Result<(), AppError> {
         crate::classic::name_text("weapons", k)?;
     }
     if let Some(problem) = crate::text_problem(&sheet.notes, true) {
-        return Err(bad("notes", problem));
+        return Err(crate::DieTypeRefusal::Sheet.at("notes", problem));
     }
     Ok(())
 }
@@ -83,7 +85,9 @@ fn remove<V>(
             map.remove(&k);
             Ok(())
         }
-        None => Err(bad(field, format!("{who} has no `{}`", name.trim()))),
+        None => {
+            Err(crate::DieTypeRefusal::HasNo.at(field, format!("{who} has no `{}`", name.trim())))
+        }
     }
 }
 
@@ -462,7 +466,7 @@ fn load(tx: &dyn WriteTx, name: &str) -> Result<Sheet, AppError> {
 fn inputs_of(sheet: &Sheet, roll: &DietypeRoll) -> Result<RollInputs, AppError> {
     for (field, s) in [("step", roll.step), ("damage_step", roll.damage_step)] {
         if !(-MAX_STEPS..=MAX_STEPS).contains(&s) {
-            return Err(bad(
+            return Err(crate::DieTypeRefusal::Steps.at(
                 field,
                 format!("{s}: die-type steps are -{MAX_STEPS} to {MAX_STEPS}"),
             ));
@@ -471,12 +475,14 @@ fn inputs_of(sheet: &Sheet, roll: &DietypeRoll) -> Result<RollInputs, AppError> 
     let mut roll = roll.clone();
     let (ability, ability_die) = sheet
         .ability(&roll.ability)
-        .map_err(|e| bad(e.field, e.problem))?;
+        .map_err(|e| crate::DieTypeRefusal::HasNo.at(e.field, e.problem))?;
     roll.ability = ability.to_owned();
     let chances = match &roll.skill {
         None => 1,
         Some(s) => {
-            let (name, c) = sheet.skill(s).map_err(|e| bad(e.field, e.problem))?;
+            let (name, c) = sheet
+                .skill(s)
+                .map_err(|e| crate::DieTypeRefusal::HasNo.at(e.field, e.problem))?;
             roll.skill = Some(name.to_owned());
             c
         }
@@ -484,27 +490,29 @@ fn inputs_of(sheet: &Sheet, roll: &DietypeRoll) -> Result<RollInputs, AppError> 
     let weapon = match &roll.weapon {
         None => None,
         Some(w) => {
-            let (name, w) = sheet.weapon(w).map_err(|e| bad(e.field, e.problem))?;
+            let (name, w) = sheet
+                .weapon(w)
+                .map_err(|e| crate::DieTypeRefusal::HasNo.at(e.field, e.problem))?;
             roll.weapon = Some(name.to_owned());
             Some(w)
         }
     };
     match &roll.against {
         Against::Difficulty(d) if !(2..=12).contains(d) => {
-            return Err(bad(
+            return Err(crate::DieTypeRefusal::Difficulty.at(
                 "difficulty",
                 format!("{d}: difficulties run from 2 (trivial) to 12 (divine)"),
             ));
         }
         Against::Opposed { chances, step, .. } => {
             if !(1..=4).contains(chances) {
-                return Err(bad(
+                return Err(crate::DieTypeRefusal::Chances.at(
                     "against_chances",
                     format!("{chances}: a roll has 1 to 4 chances"),
                 ));
             }
             if !(-MAX_STEPS..=MAX_STEPS).contains(step) {
-                return Err(bad(
+                return Err(crate::DieTypeRefusal::Steps.at(
                     "against_step",
                     format!("{step}: die-type steps are -{MAX_STEPS} to {MAX_STEPS}"),
                 ));
@@ -589,20 +597,21 @@ impl<S: CampaignStore> Campaign<S> {
     ) -> Result<DietypeChangeView, AppError> {
         let limit = solum_play::storage::MAX_FILE_BYTES;
         if toml_text.len() as u64 > limit {
-            return Err(bad(
+            return Err(crate::DieTypeRefusal::Sheet.at(
                 "sheet",
                 format!("{} bytes; the limit is {limit}", toml_text.len()),
             ));
         }
-        let sheet: Sheet = toml::from_str(toml_text)
-            .map_err(|e| bad("sheet", e.to_string().trim_end().to_owned()))?;
+        let sheet: Sheet = toml::from_str(toml_text).map_err(|e| {
+            crate::DieTypeRefusal::Sheet.at("sheet", e.to_string().trim_end().to_owned())
+        })?;
         self.store_new_dietype(sheet, true)
     }
 
     /// A character's TOML sheet, the format [`Campaign::import_dietype_character`] reads.
     pub fn export_dietype_character(&self, name: &str) -> Result<String, AppError> {
         toml::to_string_pretty(&self.dietype_character(name)?.sheet)
-            .map_err(|e| bad("sheet", e.to_string()))
+            .map_err(|e| crate::AppError::internal("sheet", e.to_string()))
     }
 
     /// A die-type character of the campaign (the name in any case).

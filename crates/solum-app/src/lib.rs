@@ -24,10 +24,12 @@ pub mod journal;
 pub mod markdown;
 pub mod notation;
 pub mod policy;
+pub mod refusal;
 pub mod sol;
 pub mod soluna;
 pub mod soluna_once;
 pub mod tables;
+pub mod typed_dice;
 pub mod vehicles;
 mod verify;
 
@@ -47,7 +49,12 @@ pub use characters::{
 pub use error::{AppError, ErrorKind};
 pub use import::ImportCount;
 pub use journal::{By, ClassicOutcome, IdeaList, JournalEntry, Record, Rolled};
+pub use refusal::{
+    ClassicRefusal, CombatRefusal, CreatureRefusal, DieTypeRefusal, ExpandedRefusal, Refused,
+    SolRefusal, SolunaRefusal, TableRefusal,
+};
 pub use sol::{NewSol, SolRecord, SolTest};
+pub use typed_dice::TypedDiceError;
 
 /// The longest question the oracle takes, in characters.
 pub const MAX_QUESTION: usize = 500;
@@ -677,22 +684,20 @@ pub(crate) fn refuse_contradictions<'a>(
     let mut seen = std::collections::HashSet::new();
     for n in given {
         if !seen.insert(key(n)) && once {
-            return Err(characters::bad(
-                field,
-                format!("`{}` is given twice in one edit", n.trim()),
-            ));
+            return Err(crate::ExpandedRefusal::EditTwice
+                .at(field, format!("`{}` is given twice in one edit", n.trim())));
         }
     }
     let mut gone = std::collections::HashSet::new();
     for n in removed {
         if seen.contains(&key(n)) {
-            return Err(characters::bad(
+            return Err(crate::ExpandedRefusal::EditTwice.at(
                 field,
                 format!("`{}` is both added and removed in one edit", n.trim()),
             ));
         }
         if !gone.insert(key(n)) {
-            return Err(characters::bad(
+            return Err(crate::ExpandedRefusal::EditTwice.at(
                 field,
                 format!("`{}` is removed twice in one edit", n.trim()),
             ));
@@ -1403,10 +1408,10 @@ pub(crate) fn transact<S: CampaignStore, T>(
         (Ok(()), Some(Ok(v))) => Ok(v),
         (Err(_), Some(Err(e))) => Err(e),
         (Err(e), _) => Err(e.into()),
-        (Ok(()), _) => Err(AppError::Character {
-            field: "transaction".to_owned(),
-            problem: "the store did not run the change".to_owned(),
-        }),
+        (Ok(()), _) => Err(AppError::internal(
+            "transaction",
+            "the store did not run the change",
+        )),
     }
 }
 

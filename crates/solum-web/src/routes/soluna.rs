@@ -57,7 +57,7 @@ pub(crate) async fn soluna_skirmish_state(
     let scope = tables::scope_of(&auth.member);
     with_campaign(&state, scope, |c| match c.soluna_skirmish_state() {
         Ok(s) => Ok(Some(s)),
-        Err(AppError::Character { field, .. }) if field == "skirmish" => Ok(None),
+        Err(AppError::Soluna(r)) if r.kind == solum_app::SolunaRefusal::NoSkirmish => Ok(None),
         Err(e) => Err(e),
     })
     .await

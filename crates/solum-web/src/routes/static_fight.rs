@@ -2,7 +2,6 @@
 
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
-use solum_app::AppError;
 use solum_app::tables::{self};
 
 use crate::{
@@ -58,10 +57,8 @@ pub(crate) async fn static_fight(
         c.as_roller_of(&member, solum_app::characters::SYSTEM, &name, |c| {
             let start = match (&req.foe, &req.opposition) {
                 (Some(_), Some(_)) => {
-                    return Err(AppError::Character {
-                        field: "foe".into(),
-                        problem: "give `foe` or `opposition`, not both".into(),
-                    });
+                    return Err(solum_app::CombatRefusal::Opposition
+                        .at("foe", "give `foe` or `opposition`, not both"));
                 }
                 (Some(f), None) => Some(solum_app::fast_static::Opposition::shipped(f)?),
                 (None, o) => o.clone(),
