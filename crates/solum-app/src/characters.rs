@@ -1096,7 +1096,7 @@ pub(crate) fn table_inputs(
     gm: bool,
 ) -> Result<CheckInputs, AppError> {
     if check.roll_off && !setting && !gm {
-        return Err(AppError::Forbidden(
+        return Err(AppError::GmOnly(
             "draws stand at this table: only the game master turns the roll-off on (the table's roll-off setting)".into(),
         ));
     }
@@ -1426,6 +1426,13 @@ impl<S: CampaignStore> Campaign<S> {
         self.transact(|tx| {
             let (hero, _) = load(tx, name)?;
             let stored_name = hero.name.clone();
+            // Who may change the sheet is asked before the rule: a player's edit of another's
+            // sheet is refused as such, whatever the edit (even one that changes nothing).
+            crate::policy::may_change_sheet(
+                tx.scope(),
+                tx.sheet_owner(SYSTEM, &stored_name)?,
+                &stored_name,
+            )?;
             let (after, change) = rule(hero)?;
             let sheet = tx.update_sheet(SYSTEM, &stored_name, &to_sheet(&after)?)?;
             let record = CharacterRecord::new(&stored_name, change.clone());
@@ -1458,6 +1465,7 @@ impl<S: CampaignStore> Campaign<S> {
             },
         );
         let (seq, version) = self.transact(|tx| {
+            crate::look_alike_free(tx, SYSTEM, &hero.name)?;
             tx.insert_sheet(&to_sheet(&hero)?)?;
             let seq = tx.append(&[entry(&at, record.clone())?])?[0].seq;
             Ok((seq, 1))
@@ -1498,7 +1506,7 @@ impl<S: CampaignStore> Campaign<S> {
     ) -> Result<ChangeView, AppError> {
         let gm = self.store.sees_every_entry();
         if edit.correction && !gm {
-            return Err(AppError::Forbidden(
+            return Err(AppError::GmOnly(
                 "only the game master corrects attributes and backgrounds (S17)".into(),
             ));
         }
@@ -1584,7 +1592,7 @@ impl<S: CampaignStore> Campaign<S> {
     /// solo player).
     pub fn grant_advancement_point(&mut self, name: &str) -> Result<ChangeView, AppError> {
         if !self.store.sees_every_entry() {
-            return Err(AppError::Forbidden(
+            return Err(AppError::GmOnly(
                 "only the game master grants advancement points (S17)".into(),
             ));
         }
@@ -1670,6 +1678,7 @@ impl<S: CampaignStore> Campaign<S> {
             },
         );
         let seq = self.transact(|tx| {
+            crate::look_alike_free(tx, SYSTEM, &hero.name)?;
             tx.insert_sheet(&to_sheet(&hero)?)?;
             Ok(tx.append(&[entry(&at, record.clone())?])?[0].seq)
         })?;
@@ -1701,6 +1710,7 @@ impl<S: CampaignStore> Campaign<S> {
                         .version
                 }
                 None => {
+                    crate::look_alike_free(tx, SYSTEM, &hero.name)?;
                     tx.insert_sheet(&to_sheet(&hero)?)?;
                     1
                 }

@@ -917,6 +917,7 @@ impl<S: CampaignStore> Campaign<S> {
         check_hero(&hero)?;
         let at = self.now();
         let seq = self.transact(|tx| {
+            crate::look_alike_free(tx, SYSTEM, &hero.name)?;
             tx.insert_sheet(&sheet_row(SYSTEM, &hero.name, &hero)?)?;
             Self::classic_record(
                 tx,
@@ -982,6 +983,7 @@ impl<S: CampaignStore> Campaign<S> {
         check_hero(&hero)?;
         let at = self.now();
         let seq = self.transact(|tx| {
+            crate::look_alike_free(tx, SYSTEM, &hero.name)?;
             tx.insert_sheet(&sheet_row(SYSTEM, &hero.name, &hero)?)?;
             Self::classic_record(
                 tx,

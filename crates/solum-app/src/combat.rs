@@ -716,6 +716,24 @@ impl CombatSetup {
     }
 }
 
+/// A refusal of a line the setup wrote, as the setup's own: the request has `heroes` and
+/// `foes`, no `line`.
+fn setup_refusal(line: &str, e: AppError) -> AppError {
+    match e {
+        AppError::Combat(mut r) if r.field == "line" => {
+            r.kind = crate::CombatRefusal::Setup;
+            r.field = if line.starts_with("hero ") {
+                "heroes"
+            } else {
+                "foes"
+            }
+            .to_owned();
+            AppError::Combat(r)
+        }
+        other => other,
+    }
+}
+
 /// What a line of a campaign combat may be: a line that changes the combat.
 fn accepted(parsed: &Line) -> Result<(), AppError> {
     match parsed {
@@ -885,7 +903,9 @@ impl<S: CampaignStore> Campaign<S> {
         let parsed = lines
             .iter()
             .map(|l| {
-                parse_line(l).map_err(|e| crate::CombatRefusal::Line.at("line", e.to_string()))
+                parse_line(l).map_err(|e| {
+                    setup_refusal(l, crate::CombatRefusal::Line.at("line", e.to_string()))
+                })
             })
             .collect::<Result<Vec<_>, _>>()?;
         let seed = SeededDice::from_entropy().seed();
@@ -919,7 +939,8 @@ impl<S: CampaignStore> Campaign<S> {
             let mut seqs = Vec::new();
             let mut status = None;
             for (text, parsed) in lines.iter().zip(&parsed) {
-                let view = play_line_in(tx, &at, text, parsed, seed, None)?;
+                let view = play_line_in(tx, &at, text, parsed, seed, None)
+                    .map_err(|e| setup_refusal(text, e))?;
                 seqs.push(view.seq);
                 status = Some(view.status);
             }

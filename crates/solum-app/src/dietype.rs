@@ -554,6 +554,7 @@ impl<S: CampaignStore> Campaign<S> {
         check_sheet(&sheet)?;
         let at = self.now();
         let seq = self.transact(|tx| {
+            crate::look_alike_free(tx, SYSTEM, &sheet.name)?;
             tx.insert_sheet(&sheet_row(SYSTEM, &sheet.name, &sheet)?)?;
             let change = if imported {
                 DietypeChange::Imported {

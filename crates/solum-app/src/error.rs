@@ -178,8 +178,9 @@ pub enum AppError {
     /// Not allowed to whoever asked (see [`ErrorKind::Forbidden`]).
     #[error("not allowed: {0}")]
     Forbidden(String),
-    /// A game master's action asked by a player: what only a game master may do.
-    #[error("only a game master may {0}")]
+    /// A game master's action asked by a player (granting points, corrections, invites):
+    /// the one code `gm-only` wherever it is refused.
+    #[error("not allowed: {0}")]
     GmOnly(String),
     /// A name breaks the name rule ([`crate::name_problem`]).
     #[error("the {what} {problem}")]
@@ -279,7 +280,7 @@ impl AppError {
             Self::Empty(what)
             | Self::TooLong { what, .. }
             | Self::ControlCharacter(what)
-            | Self::BadName { what, .. } => Some((*what).to_owned()),
+            | Self::BadName { what, .. } => Some(json_key(what).to_owned()),
             Self::NameTaken { .. } => Some("name".to_owned()),
             Self::UnknownGenre { .. } => Some("genre".to_owned()),
             Self::Count(_) => Some("count".to_owned()),
@@ -356,6 +357,21 @@ impl AppError {
                 _ => ErrorKind::Internal,
             },
         }
+    }
+}
+
+/// The request's JSON key of a text the messages name in words (`the table name is empty`
+/// names the key `table`): a field is what the request holds, never a phrase.
+fn json_key(what: &'static str) -> &'static str {
+    match what {
+        "table name" => "table",
+        "member name" | "combat name" => "name",
+        "combat line" => "line",
+        "scene title" => "title",
+        "scene goal" => "goal",
+        "scene summary" => "summary",
+        "note" => "text",
+        other => other,
     }
 }
 

@@ -1415,6 +1415,31 @@ pub(crate) fn transact<S: CampaignStore, T>(
     }
 }
 
+/// Refuses a new character's name that only looks like one the table has in `system`
+/// (`Ｎick` or a Cyrillic `Nіck` beside `Nick`): names compare by [`name_key`], as member
+/// names do. Asked inside the write transaction, so no other writer slips a name between.
+/// A name equal but for case is the store's own refusal (`character-name-taken`).
+pub(crate) fn look_alike_free(
+    tx: &dyn solum_store::WriteTx,
+    system: &str,
+    name: &str,
+) -> Result<(), AppError> {
+    let key = name_key(name);
+    let plain = solum_store::name_key(name);
+    for taken in tx.sheet_names(system)? {
+        if name_key(&taken) == key && solum_store::name_key(&taken) != plain {
+            return Err(TableRefusal::CharacterNameLookAlike.at(
+                "name",
+                format!(
+                    "{} looks like {taken}, a character of this table (names compare by how they look: case, width and look-alike letters of other scripts); choose another",
+                    name.trim()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Entries with who made them put into their bodies (see [`journal::stamp`]).
 fn stamped(entries: &[NewEntry], by: &By) -> Vec<NewEntry> {
     entries
@@ -1445,6 +1470,10 @@ impl solum_store::WriteTx for Stamping<'_, '_> {
 
     fn insert_sheet(&mut self, sheet: &solum_store::Sheet) -> Result<(), solum_store::StoreError> {
         self.tx.insert_sheet(sheet)
+    }
+
+    fn sheet_names(&self, system: &str) -> Result<Vec<String>, solum_store::StoreError> {
+        self.tx.sheet_names(system)
     }
 
     fn update_sheet(

@@ -1545,6 +1545,7 @@ impl<S: CampaignStore> Campaign<S> {
                     format!("the campaign already has a character named {}", sheet.name),
                 ));
             }
+            crate::look_alike_free(tx, SYSTEM, &sheet.name)?;
             tx.insert_sheet(&to_sheet(&sheet)?)?;
             Ok(tx.append(&[entry(&at, SolRecord::new(&sheet.name, change.clone()))?])?[0].seq)
         })?;

@@ -540,6 +540,7 @@ impl<S: CampaignStore> Campaign<S> {
         check_supplies(&c)?;
         let at = self.now();
         let seq = self.transact(|tx| {
+            crate::look_alike_free(tx, SYSTEM, &c.name)?;
             tx.insert_sheet(&sheet_row(SYSTEM, &c.name, &c)?)?;
             append(
                 tx,
@@ -604,6 +605,7 @@ impl<S: CampaignStore> Campaign<S> {
         let at = self.now();
         let seq = self.transact(|tx| {
             for c in &characters {
+                crate::look_alike_free(tx, SYSTEM, &c.name)?;
                 tx.insert_sheet(&sheet_row(SYSTEM, &c.name, c)?)?;
             }
             append(

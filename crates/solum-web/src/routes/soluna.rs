@@ -29,7 +29,7 @@ pub(crate) async fn create_soluna(
 pub(crate) async fn soluna_test(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     Body_(req): Body_<SiblingRoll<solum_app::soluna::SolunaTest>>,
 ) -> Result<Json<solum_app::soluna::SolunaTestView>, ApiError> {
     sibling_roll(

@@ -32,7 +32,7 @@ pub(crate) struct StaticStatus {
 pub(crate) async fn static_status(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     _no_query: NoQuery,
 ) -> Result<Json<StaticStatus>, ApiError> {
     let scope = tables::scope_of(&auth.member);
@@ -48,7 +48,7 @@ pub(crate) async fn static_status(
 pub(crate) async fn static_fight(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     Body_(req): Body_<StaticFightRequest>,
 ) -> Result<Json<solum_app::fast_static::StaticView>, ApiError> {
     let member = auth.member;
@@ -80,7 +80,7 @@ pub(crate) async fn static_fight(
 pub(crate) async fn static_abandon(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     _no_fields: NoFields,
 ) -> Result<Json<solum_app::fast_static::StaticView>, ApiError> {
     let member = auth.member;
