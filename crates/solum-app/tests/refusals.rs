@@ -13,7 +13,9 @@ const AT: &str = "2026-11-30T20:00:00Z";
 /// A table at the memory store: its game master Ada and the players Pia and Quill.
 fn table() -> (Box<dyn Store>, Member, Member, Member) {
     let mut store: Box<dyn Store> = Box::new(MemoryStore::new());
-    let gm = store.create_table("Ford", "Ada", "ada", "s-ada", AT).unwrap();
+    let gm = store
+        .create_table("Ford", "Ada", "ada", "s-ada", AT)
+        .unwrap();
     let mut join = |name: &str| {
         let token = format!("invite-{name}");
         store
@@ -171,7 +173,10 @@ fn a_combat_setups_refusal_names_the_setups_field() {
     };
     let e = c.start_combat_with(None, false, &setup).unwrap_err();
     assert_eq!(e.field().as_deref(), Some("heroes"), "{e}");
-    assert!(c.entries().unwrap().is_empty(), "a refused start writes nothing");
+    assert!(
+        c.entries().unwrap().is_empty(),
+        "a refused start writes nothing"
+    );
 }
 
 #[test]
@@ -201,6 +206,9 @@ fn a_refusal_names_its_field_for_a_front_end_and_its_code_for_a_client() {
         )
         .unwrap_err();
     assert_eq!(e.code(), "character-has-no");
-    assert_eq!(e.refusal(), Some(("remove_weapons", "Nick carries no `axe`")));
+    assert_eq!(
+        e.refusal(),
+        Some(("remove_weapons", "Nick carries no `axe`"))
+    );
     assert_eq!(e.to_string(), "remove_weapons: Nick carries no `axe`");
 }
