@@ -42,17 +42,9 @@ pub const MAX_SHEET_BYTES: usize = 16 * 1024;
 /// The longest rest, in hours (as the command line takes it).
 pub const MAX_REST_HOURS: f64 = 10_000.0;
 
-/// The error of a field that breaks a rule (shared by every system's use cases).
-pub(crate) fn bad(field: impl Into<String>, problem: impl Into<String>) -> AppError {
-    AppError::Character {
-        field: field.into(),
-        problem: problem.into(),
-    }
-}
-
 impl From<CharacterError> for AppError {
     fn from(e: CharacterError) -> Self {
-        bad(e.field, e.problem)
+        crate::ExpandedRefusal::Rules.at(e.field, e.problem)
     }
 }
 
@@ -186,7 +178,7 @@ impl CharacterEdit {
         for b in &self.add_backgrounds {
             let b = name_text("add_backgrounds", b)?;
             if hero.backgrounds.iter().any(|x| x.eq_ignore_ascii_case(&b)) {
-                return Err(bad(
+                return Err(crate::ExpandedRefusal::AlreadyHas.at(
                     "add_backgrounds",
                     format!("{} already has the background `{b}`", hero.name),
                 ));
@@ -199,7 +191,7 @@ impl CharacterEdit {
             hero.backgrounds
                 .retain(|x| !x.eq_ignore_ascii_case(b.trim()));
             if hero.backgrounds.len() == before {
-                return Err(bad(
+                return Err(crate::ExpandedRefusal::HasNo.at(
                     "remove_backgrounds",
                     format!("{} has no background `{}`", hero.name, b.trim()),
                 ));
@@ -213,7 +205,7 @@ impl CharacterEdit {
                 .iter()
                 .any(|x| x.name.eq_ignore_ascii_case(&name))
             {
-                return Err(bad(
+                return Err(crate::ExpandedRefusal::AlreadyHas.at(
                     "add_weapons",
                     format!("{} already carries a `{name}`", hero.name),
                 ));
@@ -225,7 +217,7 @@ impl CharacterEdit {
             hero.weapons
                 .retain(|x| !x.name.eq_ignore_ascii_case(w.trim()));
             if hero.weapons.len() == before {
-                return Err(bad(
+                return Err(crate::ExpandedRefusal::HasNo.at(
                     "remove_weapons",
                     format!("{} carries no `{}`", hero.name, w.trim()),
                 ));
@@ -240,10 +232,8 @@ impl CharacterEdit {
         for g in &self.add_gear {
             let name = name_text("add_gear", &g.name)?;
             if hero.gear.iter().any(|x| x.name.eq_ignore_ascii_case(&name)) {
-                return Err(bad(
-                    "add_gear",
-                    format!("{} already has a `{name}`", hero.name),
-                ));
+                return Err(crate::ExpandedRefusal::AlreadyHas
+                    .at("add_gear", format!("{} already has a `{name}`", hero.name)));
             }
             hero.gear.push(Gear { name, ..g.clone() });
         }
@@ -251,7 +241,7 @@ impl CharacterEdit {
             let before = hero.gear.len();
             hero.gear.retain(|x| !x.name.eq_ignore_ascii_case(g.trim()));
             if hero.gear.len() == before {
-                return Err(bad(
+                return Err(crate::ExpandedRefusal::HasNo.at(
                     "remove_gear",
                     format!("{} has no `{}`", hero.name, g.trim()),
                 ));
@@ -278,11 +268,11 @@ impl CharacterEdit {
 pub(crate) fn name_text(field: &str, raw: &str) -> Result<String, AppError> {
     let t = raw.trim();
     if t.is_empty() {
-        return Err(bad(field, "needs words"));
+        return Err(crate::ExpandedRefusal::SheetLimit.at(field, "needs words"));
     }
     let len = t.chars().count();
     if len > MAX_NAME {
-        return Err(bad(
+        return Err(crate::ExpandedRefusal::SheetLimit.at(
             field,
             format!(
                 "`{}…` is {len} characters long; the limit is {MAX_NAME}",
@@ -293,7 +283,7 @@ pub(crate) fn name_text(field: &str, raw: &str) -> Result<String, AppError> {
     // Judged before Unicode's trim, which would drop a no-break space at an edge silently.
     if let Some(problem) = crate::name_problem(raw.trim_matches(|c: char| c.is_ascii_whitespace()))
     {
-        return Err(bad(field, problem));
+        return Err(crate::ExpandedRefusal::SheetLimit.at(field, problem));
     }
     Ok(t.to_owned())
 }
@@ -304,7 +294,8 @@ pub fn check_sheet(hero: &Character) -> Result<(), AppError> {
     name_text("name", &hero.name)?;
     for (field, len) in [("weapons", hero.weapons.len()), ("gear", hero.gear.len())] {
         if len > MAX_LIST {
-            return Err(bad(field, format!("{len} listed; the limit is {MAX_LIST}")));
+            return Err(crate::ExpandedRefusal::SheetLimit
+                .at(field, format!("{len} listed; the limit is {MAX_LIST}")));
         }
     }
     for (i, b) in hero.backgrounds.iter().enumerate() {
@@ -320,14 +311,14 @@ pub fn check_sheet(hero: &Character) -> Result<(), AppError> {
         name_text("armor.name", &a.name)?;
     }
     if hero.unnamed_backgrounds as usize > MAX_LIST {
-        return Err(bad(
+        return Err(crate::ExpandedRefusal::SheetLimit.at(
             "unnamed_backgrounds",
             format!("{}; the limit is {MAX_LIST}", hero.unnamed_backgrounds),
         ));
     }
     let notes = hero.notes.chars().count();
     if notes > MAX_SHEET_NOTES {
-        return Err(bad(
+        return Err(crate::ExpandedRefusal::SheetLimit.at(
             "notes",
             format!("{notes} characters long; the limit is {MAX_SHEET_NOTES}"),
         ));
@@ -337,13 +328,13 @@ pub fn check_sheet(hero: &Character) -> Result<(), AppError> {
         .chars()
         .any(|c| c.is_control() && c != '\n' && c != '\t')
     {
-        return Err(bad("notes", "holds a control character"));
+        return Err(crate::ExpandedRefusal::SheetLimit.at("notes", "holds a control character"));
     }
     let bytes = serde_json::to_vec(hero)
-        .map_err(|e| bad("sheet", e.to_string()))?
+        .map_err(|e| crate::AppError::internal("sheet", e.to_string()))?
         .len();
     if bytes > MAX_SHEET_BYTES {
-        return Err(bad(
+        return Err(crate::ExpandedRefusal::SheetLimit.at(
             "sheet",
             format!("{bytes} bytes as stored; the limit is {MAX_SHEET_BYTES}"),
         ));
@@ -996,7 +987,7 @@ pub(crate) fn check_inputs(
     check: &CharacterCheck,
 ) -> Result<CheckInputs, AppError> {
     if hero.is_out() {
-        return Err(bad(
+        return Err(crate::ExpandedRefusal::Out.at(
             "hit_points",
             format!("{} is out (0 hit points) and cannot act", hero.name),
         ));
@@ -1008,7 +999,7 @@ pub(crate) fn check_inputs(
             .iter()
             .find(|x| x.eq_ignore_ascii_case(b.trim()))
             .ok_or_else(|| {
-                bad(
+                crate::ExpandedRefusal::HasNo.at(
                     "background",
                     format!("{} has no background `{}`", hero.name, b.trim()),
                 )
@@ -1022,7 +1013,10 @@ pub(crate) fn check_inputs(
                 .iter()
                 .find(|x| x.name.eq_ignore_ascii_case(w.trim()))
                 .cloned()
-                .ok_or_else(|| bad("weapon", format!("{} carries no `{}`", hero.name, w.trim())))?,
+                .ok_or_else(|| {
+                    crate::ExpandedRefusal::HasNo
+                        .at("weapon", format!("{} carries no `{}`", hero.name, w.trim()))
+                })?,
         ),
     };
     check.weapon = weapon.as_ref().map(|w| w.name.clone());
@@ -1033,17 +1027,22 @@ pub(crate) fn check_inputs(
                 .iter()
                 .find(|x| x.name.eq_ignore_ascii_case(g.trim()))
                 .cloned()
-                .ok_or_else(|| bad("gear", format!("{} has no `{}`", hero.name, g.trim())))?,
+                .ok_or_else(|| {
+                    crate::ExpandedRefusal::HasNo
+                        .at("gear", format!("{} has no `{}`", hero.name, g.trim()))
+                })?,
         ),
     };
     check.gear = gear.as_ref().map(|g| g.name.clone());
     let spec = hero.pool(check.attribute, check.background.is_some(), weapon.as_ref());
-    let pool = spec.pool().map_err(|e| bad("pool", e.to_string()))?;
+    let pool = spec
+        .pool()
+        .map_err(|e| crate::ExpandedRefusal::Pool.at("pool", e.to_string()))?;
     if !check.gear_die.fits(pool) {
         let GearDie::Die(n) = check.gear_die else {
             unreachable!("only a named die can miss the pool")
         };
-        return Err(bad(
+        return Err(crate::ExpandedRefusal::GearDie.at(
             "gear_die",
             format!(
                 "die {n}: the pool has {} dice, counted from 1 in the order rolled",
@@ -1056,23 +1055,25 @@ pub(crate) fn check_inputs(
             .as_ref()
             .is_some_and(|g| g.effect == GearEffect::Reroll)
     {
-        return Err(bad(
+        return Err(crate::ExpandedRefusal::GearDie.at(
             "gear_die",
             "a gear reroll needs a piece of gear of the sheet that rerolls: name the piece of gear too",
         ));
     }
     if check.roll_off && matches!(check.against, Against::Difficulty(_)) {
-        return Err(bad(
+        return Err(crate::ExpandedRefusal::RollOff.at(
             "roll_off",
             "a roll-off settles the draws of opposed checks; this check has a difficulty",
         ));
     }
     match check.against {
         Against::Difficulty(d) => {
-            Difficulty::new(i64::from(d)).map_err(|e| bad("difficulty", e.to_string()))?;
+            Difficulty::new(i64::from(d))
+                .map_err(|e| crate::ExpandedRefusal::Difficulty.at("difficulty", e.to_string()))?;
         }
         Against::Opposed { dice, .. } => {
-            Pool::new(u64::from(dice)).map_err(|e| bad("opposition", e.to_string()))?;
+            Pool::new(u64::from(dice))
+                .map_err(|e| crate::ExpandedRefusal::Opposition.at("opposition", e.to_string()))?;
         }
     }
     Ok(CheckInputs {
@@ -1096,7 +1097,7 @@ pub(crate) fn table_inputs(
     gm: bool,
 ) -> Result<CheckInputs, AppError> {
     if check.roll_off && !setting && !gm {
-        return Err(AppError::Forbidden(
+        return Err(AppError::GmOnly(
             "draws stand at this table: only the game master turns the roll-off on (the table's roll-off setting)".into(),
         ));
     }
@@ -1127,10 +1128,12 @@ enum Spec {
 }
 
 fn spec_of(inputs: &CheckInputs) -> Result<Spec, AppError> {
-    let pool = Pool::new(u64::from(inputs.pool)).map_err(|e| bad("pool", e.to_string()))?;
+    let pool = Pool::new(u64::from(inputs.pool))
+        .map_err(|e| crate::ExpandedRefusal::Pool.at("pool", e.to_string()))?;
     Ok(match inputs.check.against {
         Against::Difficulty(d) => {
-            let d = Difficulty::new(i64::from(d)).map_err(|e| bad("difficulty", e.to_string()))?;
+            let d = Difficulty::new(i64::from(d))
+                .map_err(|e| crate::ExpandedRefusal::Difficulty.at("difficulty", e.to_string()))?;
             // Declining the reroll, or naming a die before seeing the dice, is distributed as
             // a roll without gear (a die at a fixed position rerolled whatever it shows is
             // one more fair die in its place).
@@ -1140,7 +1143,8 @@ fn spec_of(inputs: &CheckInputs) -> Result<Spec, AppError> {
             )
         }
         Against::Opposed { dice, gear } => {
-            let other = Pool::new(u64::from(dice)).map_err(|e| bad("opposition", e.to_string()))?;
+            let other = Pool::new(u64::from(dice))
+                .map_err(|e| crate::ExpandedRefusal::Opposition.at("opposition", e.to_string()))?;
             let mut spec = OpposedSpec::new(pool, other);
             spec.first = Side {
                 pool,
@@ -1338,13 +1342,14 @@ fn to_sheet(hero: &Character) -> Result<Sheet, AppError> {
         name: hero.name.clone(),
         schema: i64::from(CHARACTER_SCHEMA),
         version: 0,
-        body: serde_json::to_value(hero).map_err(|e| bad("sheet", e.to_string()))?,
+        body: serde_json::to_value(hero)
+            .map_err(|e| crate::AppError::internal("sheet", e.to_string()))?,
     })
 }
 
 pub(crate) fn from_sheet(sheet: &Sheet) -> Result<Character, AppError> {
     if sheet.schema != i64::from(CHARACTER_SCHEMA) {
-        return Err(bad(
+        return Err(crate::ExpandedRefusal::StoredSheet.at(
             "schema",
             format!(
                 "the stored sheet of {} has schema {}; this solum reads {CHARACTER_SCHEMA}",
@@ -1353,7 +1358,7 @@ pub(crate) fn from_sheet(sheet: &Sheet) -> Result<Character, AppError> {
         ));
     }
     let hero: Character = serde_json::from_value(sheet.body.clone()).map_err(|e| {
-        bad(
+        crate::ExpandedRefusal::StoredSheet.at(
             "sheet",
             format!("the stored sheet of {} cannot be read: {e}", sheet.name),
         )
@@ -1368,7 +1373,8 @@ fn entry(at: &Timestamp, record: CharacterRecord) -> Result<NewEntry, AppError> 
         at: at.to_owned(),
         kind: record.kind().to_owned(),
         schema: RECORD_SCHEMA,
-        body: serde_json::to_value(&record).map_err(|e| bad("record", e.to_string()))?,
+        body: serde_json::to_value(&record)
+            .map_err(|e| crate::AppError::internal("record", e.to_string()))?,
     })
 }
 
@@ -1376,7 +1382,7 @@ fn entry(at: &Timestamp, record: CharacterRecord) -> Result<NewEntry, AppError> 
 fn parse_import(toml_text: &str) -> Result<Character, AppError> {
     let limit = solum_play::storage::MAX_FILE_BYTES;
     if toml_text.len() as u64 > limit {
-        return Err(bad(
+        return Err(crate::ExpandedRefusal::SheetFile.at(
             "sheet",
             format!("{} bytes; the limit is {limit}", toml_text.len()),
         ));
@@ -1384,10 +1390,12 @@ fn parse_import(toml_text: &str) -> Result<Character, AppError> {
     let hero = solum_play::storage::parse_character(std::path::Path::new("sheet"), toml_text)
         .map_err(|e| match e {
             solum_play::storage::StorageError::Invalid { field, problem, .. } => {
-                bad(field, problem)
+                crate::ExpandedRefusal::Rules.at(field, problem)
             }
-            solum_play::storage::StorageError::Parse { message, .. } => bad("sheet", message),
-            other => bad("sheet", other.to_string()),
+            solum_play::storage::StorageError::Parse { message, .. } => {
+                crate::ExpandedRefusal::SheetFile.at("sheet", message)
+            }
+            other => crate::ExpandedRefusal::SheetFile.at("sheet", other.to_string()),
         })?;
     check_sheet(&hero)?;
     Ok(hero)
@@ -1419,6 +1427,13 @@ impl<S: CampaignStore> Campaign<S> {
         self.transact(|tx| {
             let (hero, _) = load(tx, name)?;
             let stored_name = hero.name.clone();
+            // Who may change the sheet is asked before the rule: a player's edit of another's
+            // sheet is refused as such, whatever the edit (even one that changes nothing).
+            crate::policy::may_change_sheet(
+                tx.scope(),
+                tx.sheet_owner(SYSTEM, &stored_name)?,
+                &stored_name,
+            )?;
             let (after, change) = rule(hero)?;
             let sheet = tx.update_sheet(SYSTEM, &stored_name, &to_sheet(&after)?)?;
             let record = CharacterRecord::new(&stored_name, change.clone());
@@ -1451,6 +1466,7 @@ impl<S: CampaignStore> Campaign<S> {
             },
         );
         let (seq, version) = self.transact(|tx| {
+            crate::look_alike_free(tx, SYSTEM, &hero.name)?;
             tx.insert_sheet(&to_sheet(&hero)?)?;
             let seq = tx.append(&[entry(&at, record.clone())?])?[0].seq;
             Ok((seq, 1))
@@ -1491,7 +1507,7 @@ impl<S: CampaignStore> Campaign<S> {
     ) -> Result<ChangeView, AppError> {
         let gm = self.store.sees_every_entry();
         if edit.correction && !gm {
-            return Err(AppError::Forbidden(
+            return Err(AppError::GmOnly(
                 "only the game master corrects attributes and backgrounds (S17)".into(),
             ));
         }
@@ -1505,14 +1521,14 @@ impl<S: CampaignStore> Campaign<S> {
                 && let Some(field) =
                     edit.changes_what_only_advancement_changes(before.unnamed_backgrounds)
             {
-                return Err(bad(
+                return Err(crate::ExpandedRefusal::EditByAdvancement.at(
                     field,
                     "attributes and backgrounds change only by creation and advancement (S17): spend an advancement point on an attempt; the game master may make the change as a correction",
                 ));
             }
             // An edit that changes nothing would only journal a no-op.
             if after == before {
-                return Err(bad("edit", "it changes nothing on the sheet"));
+                return Err(crate::ExpandedRefusal::EditChangesNothing.at("edit", "it changes nothing on the sheet"));
             }
             let change = CharacterChange::Edited {
                 before,
@@ -1577,7 +1593,7 @@ impl<S: CampaignStore> Campaign<S> {
     /// solo player).
     pub fn grant_advancement_point(&mut self, name: &str) -> Result<ChangeView, AppError> {
         if !self.store.sees_every_entry() {
-            return Err(AppError::Forbidden(
+            return Err(AppError::GmOnly(
                 "only the game master grants advancement points (S17)".into(),
             ));
         }
@@ -1604,7 +1620,7 @@ impl<S: CampaignStore> Campaign<S> {
     /// the rest of a half hour stays banked; a hero at 0 hit points does not rest.
     pub fn rest_character(&mut self, name: &str, hours: f64) -> Result<ChangeView, AppError> {
         if !hours.is_finite() || !(0.0..=MAX_REST_HOURS).contains(&hours) {
-            return Err(bad(
+            return Err(crate::ExpandedRefusal::RestHours.at(
                 "hours",
                 // `1e308` as written, not as 309 digits.
                 format!(
@@ -1621,7 +1637,7 @@ impl<S: CampaignStore> Campaign<S> {
         let minutes = (hours * 60.0).round() as u32;
         if minutes == 0 {
             // Nothing would change but the journal: a rest is at least a minute.
-            return Err(bad(
+            return Err(crate::ExpandedRefusal::RestHours.at(
                 "hours",
                 format!("{hours}: a rest is at least a minute (0.02 hours)"),
             ));
@@ -1663,6 +1679,7 @@ impl<S: CampaignStore> Campaign<S> {
             },
         );
         let seq = self.transact(|tx| {
+            crate::look_alike_free(tx, SYSTEM, &hero.name)?;
             tx.insert_sheet(&to_sheet(&hero)?)?;
             Ok(tx.append(&[entry(&at, record.clone())?])?[0].seq)
         })?;
@@ -1694,6 +1711,7 @@ impl<S: CampaignStore> Campaign<S> {
                         .version
                 }
                 None => {
+                    crate::look_alike_free(tx, SYSTEM, &hero.name)?;
                     tx.insert_sheet(&to_sheet(&hero)?)?;
                     1
                 }
@@ -1712,7 +1730,8 @@ impl<S: CampaignStore> Campaign<S> {
     /// A character's sheet as TOML, the format [`Campaign::import_character`] reads.
     pub fn export_character(&self, name: &str) -> Result<String, AppError> {
         let view = self.character(name)?;
-        toml::to_string_pretty(&view.character).map_err(|e| bad("sheet", e.to_string()))
+        toml::to_string_pretty(&view.character)
+            .map_err(|e| crate::AppError::internal("sheet", e.to_string()))
     }
 
     /// Rolls a check from a sheet (S1): the pool from the attribute, a background of the

@@ -8,7 +8,7 @@
 //! fight left at a pending decision resumes in another process exactly as it would have gone
 //! on. When it ends, the hero's Body and hit points go back to the sheet.
 
-pub(crate) use crate::characters::{bad, name_text};
+pub(crate) use crate::characters::name_text;
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use solum_classic::check::{
@@ -62,13 +62,11 @@ pub const MAX_NOTES: usize = 4_000;
 pub(crate) fn notes_text(field: &str, notes: &str, limit: usize) -> Result<(), AppError> {
     let n = notes.chars().count();
     if n > limit {
-        return Err(bad(
-            field,
-            format!("{n} characters long; the limit is {limit}"),
-        ));
+        return Err(crate::ClassicRefusal::SheetLimit
+            .at(field, format!("{n} characters long; the limit is {limit}")));
     }
     if let Some(problem) = crate::text_problem(notes, true) {
-        return Err(bad(field, problem));
+        return Err(crate::ClassicRefusal::SheetLimit.at(field, problem));
     }
     Ok(())
 }
@@ -118,7 +116,8 @@ pub(crate) fn entry(at: &Timestamp, record: Record) -> Result<NewEntry, AppError
         at: at.to_owned(),
         kind: record.kind().to_owned(),
         schema: RECORD_SCHEMA,
-        body: serde_json::to_value(&record).map_err(|e| bad("record", e.to_string()))?,
+        body: serde_json::to_value(&record)
+            .map_err(|e| crate::AppError::internal("record", e.to_string()))?,
     })
 }
 
@@ -133,14 +132,15 @@ pub(crate) fn sheet_row<T: Serialize>(
         name: name.to_owned(),
         schema: SHEET_SCHEMA,
         version: 0,
-        body: serde_json::to_value(body).map_err(|e| bad("sheet", e.to_string()))?,
+        body: serde_json::to_value(body)
+            .map_err(|e| crate::AppError::internal("sheet", e.to_string()))?,
     })
 }
 
 /// A stored row's body, of the schema this build reads.
 pub(crate) fn read_row<T: for<'de> Deserialize<'de>>(sheet: &Sheet) -> Result<T, AppError> {
     if sheet.schema != SHEET_SCHEMA {
-        return Err(bad(
+        return Err(crate::ClassicRefusal::StoredSheet.at(
             "schema",
             format!(
                 "the stored {} sheet of {} has schema {}; this solum reads {SHEET_SCHEMA}",
@@ -149,7 +149,7 @@ pub(crate) fn read_row<T: for<'de> Deserialize<'de>>(sheet: &Sheet) -> Result<T,
         ));
     }
     serde_json::from_value(sheet.body.clone()).map_err(|e| {
-        bad(
+        crate::ClassicRefusal::StoredSheet.at(
             "sheet",
             format!(
                 "the stored {} sheet of {} cannot be read: {e}",
@@ -162,13 +162,13 @@ pub(crate) fn read_row<T: for<'de> Deserialize<'de>>(sheet: &Sheet) -> Result<T,
 /// The rules (C1, C2) and the campaign's limits on a hero's sheet.
 pub fn check_hero(hero: &Hero) -> Result<(), AppError> {
     hero.validate(Kind::Hero)
-        .map_err(|e| bad(e.field, e.problem))?;
+        .map_err(|e| crate::ClassicRefusal::Rules.at(e.field, e.problem))?;
     name_text("name", &hero.name)?;
     for (i, c) in hero.cliches.iter().enumerate() {
         name_text(&format!("cliches[{i}]"), c)?;
     }
     if hero.gear.len() > MAX_GEAR {
-        return Err(bad(
+        return Err(crate::ClassicRefusal::SheetLimit.at(
             "gear",
             format!("{} listed; the limit is {MAX_GEAR}", hero.gear.len()),
         ));
@@ -186,7 +186,7 @@ pub fn book_foe(name: &str) -> Result<StoredHero, AppError> {
         .cloned()
         .map(StoredHero)
         .ok_or_else(|| {
-            bad(
+            crate::ClassicRefusal::FoeUnknown.at(
                 "foes",
                 format!(
                     "`{}` is not in the book (its sample heroes and monsters: goblin, troll, …)",
@@ -198,8 +198,9 @@ pub fn book_foe(name: &str) -> Result<StoredHero, AppError> {
 
 /// A foe of a fight: a monster's looser limits (C3: the book's Squidhead has Mind 5).
 fn check_foe(foe: &Hero) -> Result<(), AppError> {
-    foe.validate(Kind::Monster)
-        .map_err(|e| bad(format!("foe {}: {}", foe.name, e.field), e.problem))?;
+    foe.validate(Kind::Monster).map_err(|e| {
+        crate::ClassicRefusal::Rules.at(format!("foe {}: {}", foe.name, e.field), e.problem)
+    })?;
     name_text("foe name", &foe.name)?;
     notes_text("foe notes", &foe.notes, MAX_NOTES)
 }
@@ -670,11 +671,11 @@ fn run_segment(
             Ok(Ok(()))
         }
         Err(FightError::Dice(e)) => Err(e),
-        Err(FightError::NoDecision) => Ok(Err(bad(
+        Err(FightError::NoDecision) => Ok(Err(crate::ClassicRefusal::Decide.at(
             "decide",
             "no hit waits for an answer: the fight goes on with more dice",
         ))),
-        Err(e) => Ok(Err(bad("fight", e.to_string()))),
+        Err(e) => Ok(Err(crate::ClassicRefusal::Fight.at("fight", e.to_string()))),
     };
     if let Some(loss) = decision
         && let Err(e) = step(fight, Command::Take(loss), &mut counted)?
@@ -709,7 +710,7 @@ fn build_fight(f: &StoredFight) -> Result<ClassicFight, AppError> {
         .iter()
         .map(|x| Fighter::from_hero(&x.0, s.foe_stat, s.foe_cliche, s.foe_policy, false))
         .collect();
-    ClassicFight::new(me, them).map_err(|e| bad("fight", e.to_string()))
+    ClassicFight::new(me, them).map_err(|e| crate::ClassicRefusal::Fight.at("fight", e.to_string()))
 }
 
 /// Rebuilds a fight by replaying its calls; every call's faces must be the ones recorded.
@@ -719,13 +720,14 @@ fn replay_fight(f: &StoredFight) -> Result<(ClassicFight, Vec<Event>), AppError>
     let mut last = Vec::new();
     for (i, seg) in f.segments.iter().enumerate() {
         let limit = seg.rolled.typed.then_some(seg.rolled.faces.len());
-        let dice = dice_of(&seg.rolled).map_err(|e| bad("fight", e))?;
+        let dice = dice_of(&seg.rolled)
+            .map_err(|e| crate::ClassicRefusal::ReplayMismatch.at("fight", e))?;
         let (events, rolled) = crate::journal::roll(dice, |d| {
             run_segment(&mut fight, seg.decision, seg.abandon, limit, d)
         })?;
         last = events?;
         if rolled.faces != seg.rolled.faces {
-            return Err(bad(
+            return Err(crate::ClassicRefusal::ReplayMismatch.at(
                 "fight",
                 format!(
                     "call {} recorded faces {:?}, its dice give {:?}",
@@ -884,13 +886,12 @@ impl<S: CampaignStore> Campaign<S> {
         let record = Record::Classic(Box::new(ClassicRecord::new(name, change)));
         let stored = tx.append(&[entry(at, record)?])?;
         if stored[0].secret && !may_be_secret {
-            return Err(AppError::Character {
-                field: "secret".into(),
-                problem: "only a check of the original can be secret: a fight changes the \
+            return Err(crate::ClassicRefusal::SecretFight.at(
+                "secret",
+                "only a check of the original can be secret: a fight changes the \
                           hero's sheet and the fight every member of the table sees (roll it \
-                          openly); nothing was written"
-                    .into(),
-            });
+                          openly); nothing was written",
+            ));
         }
         Ok(stored[0].seq)
     }
@@ -909,12 +910,15 @@ impl<S: CampaignStore> Campaign<S> {
             .enumerate()
             .map(|(i, c)| name_text(&format!("cliches[{i}]"), c))
             .collect::<Result<Vec<_>, _>>()?;
-        hero::check_names(&name, &cliches).map_err(|e| bad(e.field, e.problem))?;
+        hero::check_names(&name, &cliches)
+            .map_err(|e| crate::ClassicRefusal::Rules.at(e.field, e.problem))?;
         let (made, rolled) = crate::journal::roll(dice, |d| hero::create(&name, &cliches, d))?;
-        let (hero, _) = made.map_err(|e| bad("cliches", e.to_string()))?;
+        let (hero, _) =
+            made.map_err(|e| crate::ClassicRefusal::Rules.at("cliches", e.to_string()))?;
         check_hero(&hero)?;
         let at = self.now();
         let seq = self.transact(|tx| {
+            crate::look_alike_free(tx, SYSTEM, &hero.name)?;
             tx.insert_sheet(&sheet_row(SYSTEM, &hero.name, &hero)?)?;
             Self::classic_record(
                 tx,
@@ -967,19 +971,20 @@ impl<S: CampaignStore> Campaign<S> {
     pub fn import_classic_hero(&mut self, toml_text: &str) -> Result<HeroChangeView, AppError> {
         let limit = solum_play::storage::MAX_FILE_BYTES;
         if toml_text.len() as u64 > limit {
-            return Err(bad(
+            return Err(crate::ClassicRefusal::SheetFile.at(
                 "sheet",
                 format!("{} bytes; the limit is {limit}", toml_text.len()),
             ));
         }
         let mut hero = hero::parse_hero(toml_text, Kind::Hero).map_err(|e| match e {
-            hero::SheetError::Invalid(e) => bad(e.field, e.problem),
-            hero::SheetError::Parse(m) => bad("sheet", m),
+            hero::SheetError::Invalid(e) => crate::ClassicRefusal::Rules.at(e.field, e.problem),
+            hero::SheetError::Parse(m) => crate::ClassicRefusal::SheetFile.at("sheet", m),
         })?;
         hero.name = name_text("name", &hero.name)?;
         check_hero(&hero)?;
         let at = self.now();
         let seq = self.transact(|tx| {
+            crate::look_alike_free(tx, SYSTEM, &hero.name)?;
             tx.insert_sheet(&sheet_row(SYSTEM, &hero.name, &hero)?)?;
             Self::classic_record(
                 tx,
@@ -999,7 +1004,8 @@ impl<S: CampaignStore> Campaign<S> {
     /// A hero as today's TOML hero file, the format [`Campaign::import_classic_hero`] reads.
     pub fn export_classic_hero(&self, name: &str) -> Result<String, AppError> {
         let view = self.classic_hero(name)?;
-        toml::to_string_pretty(&view.hero).map_err(|e| bad("sheet", e.to_string()))
+        toml::to_string_pretty(&view.hero)
+            .map_err(|e| crate::AppError::internal("sheet", e.to_string()))
     }
 
     /// Rests `hours` (C2): 1 hit point per 8 hours and 1 Body per day, the hours banked on
@@ -1011,13 +1017,15 @@ impl<S: CampaignStore> Campaign<S> {
     ) -> Result<HeroChangeView, AppError> {
         if hours == 0.0 {
             // Nothing would change but the journal.
-            return Err(bad("hours", "0: a rest is more than 0 hours"));
+            return Err(
+                crate::ClassicRefusal::RestHours.at("hours", "0: a rest is more than 0 hours")
+            );
         }
         let at = self.now();
         self.transact(|tx| {
             let (before, _) = load_hero(tx, name)?;
             if open_fight(tx, &before.name)?.is_some() {
-                return Err(bad(
+                return Err(crate::ClassicRefusal::InFight.at(
                     "hours",
                     format!(
                         "{} is in a fight: finish it or abandon it before resting",
@@ -1026,7 +1034,9 @@ impl<S: CampaignStore> Campaign<S> {
                 ));
             }
             let mut after = before.clone();
-            let r = after.rest(hours).map_err(|e| bad("hours", e.to_string()))?;
+            let r = after
+                .rest(hours)
+                .map_err(|e| crate::ClassicRefusal::RestHours.at("hours", e.to_string()))?;
             let stored = tx.update_sheet(
                 SYSTEM,
                 &before.name,
@@ -1062,11 +1072,13 @@ impl<S: CampaignStore> Campaign<S> {
         remove: &[String],
     ) -> Result<HeroChangeView, AppError> {
         if add.is_empty() && remove.is_empty() {
-            return Err(bad("gear", "nothing to change: add or remove a piece"));
+            return Err(
+                crate::ClassicRefusal::Gear.at("gear", "nothing to change: add or remove a piece")
+            );
         }
         for (field, list) in [("add gear", add), ("remove gear", remove)] {
             if list.len() > MAX_GEAR {
-                return Err(bad(
+                return Err(crate::ClassicRefusal::SheetLimit.at(
                     field,
                     format!("{} named; the limit is {MAX_GEAR}", list.len()),
                 ));
@@ -1088,11 +1100,11 @@ impl<S: CampaignStore> Campaign<S> {
                 .iter()
                 .map(|r| before.gear_piece(r).map(str::to_owned))
                 .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| bad("gear", e.to_string()))?;
+                .map_err(|e| crate::ClassicRefusal::Gear.at("gear", e.to_string()))?;
             let mut after = before.clone();
             after
                 .change_gear(&add, &remove)
-                .map_err(|e| bad("gear", e.to_string()))?;
+                .map_err(|e| crate::ClassicRefusal::Gear.at("gear", e.to_string()))?;
             check_hero(&after)?;
             let stored = tx.update_sheet(
                 SYSTEM,
@@ -1135,20 +1147,19 @@ impl<S: CampaignStore> Campaign<S> {
         if let Some(d) = difficulty
             && !(1..=6).contains(&d)
         {
-            return Err(bad(
-                "difficulty",
-                format!("{d}: difficulties run from 1 to 6"),
-            ));
+            return Err(crate::ClassicRefusal::Difficulty
+                .at("difficulty", format!("{d}: difficulties run from 1 to 6")));
         }
         let dice = fix_seed(dice);
         let at = self.now();
         self.transact(|tx| {
             let (hero, _) = load_hero(tx, name)?;
-            let pool = hero_pool(&hero, stat, cliche).map_err(|e| bad("cliche", e.to_string()))?;
+            let pool = hero_pool(&hero, stat, cliche)
+                .map_err(|e| crate::ClassicRefusal::Cliche.at("cliche", e.to_string()))?;
             let gear_name = gear
                 .map(|g| hero.gear_piece(g).map(str::to_owned))
                 .transpose()
-                .map_err(|e| bad("gear", e.to_string()))?;
+                .map_err(|e| crate::ClassicRefusal::Gear.at("gear", e.to_string()))?;
             let gear = gear_name.is_some();
             let inputs = CheckInputs {
                 stat,
@@ -1204,7 +1215,7 @@ impl<S: CampaignStore> Campaign<S> {
                 || r.policy.is_some()
                 || r.foe_policy.is_some()
             {
-                return Err(bad(
+                return Err(crate::ClassicRefusal::Foes.at(
                     "foes",
                     "none named: the fight under way goes on with the setup it began with",
                 ));
@@ -1212,11 +1223,13 @@ impl<S: CampaignStore> Campaign<S> {
             return self.continue_classic_fight(name, r.decide, dice);
         }
         if r.decide.is_some() {
-            return Err(bad("decide", "a new fight has no hit to answer"));
+            return Err(
+                crate::ClassicRefusal::Decide.at("decide", "a new fight has no hit to answer")
+            );
         }
         let limit = solum_classic::fight::MAX_FOES;
         if r.foes.len() > limit {
-            return Err(bad(
+            return Err(crate::ClassicRefusal::Foes.at(
                 "foes",
                 format!("{} named; a fight takes 1 to {limit}", r.foes.len()),
             ));
@@ -1251,7 +1264,7 @@ impl<S: CampaignStore> Campaign<S> {
         self.transact(|tx| {
             let (hero, _) = load_hero(tx, name)?;
             if open_fight(tx, &hero.name)?.is_some() {
-                return Err(bad(
+                return Err(crate::ClassicRefusal::InFight.at(
                     "fight",
                     format!(
                         "{} is already in a fight: name no foes to go on with it (deciding body or hit point for a pending hit), or abandon it",
@@ -1283,7 +1296,7 @@ impl<S: CampaignStore> Campaign<S> {
         self.transact(|tx| {
             let (hero, _) = load_hero(tx, name)?;
             let stored = open_fight(tx, &hero.name)?.ok_or_else(|| {
-                bad(
+                crate::ClassicRefusal::NotInFight.at(
                     "fight",
                     format!("{} is not in a fight: name the foes to start one", hero.name),
                 )
@@ -1291,7 +1304,7 @@ impl<S: CampaignStore> Campaign<S> {
             let (fight, _) = replay_fight(&stored)?;
             match (fight.pending(), decision) {
                 (Some(d), None) => {
-                    return Err(bad(
+                    return Err(crate::ClassicRefusal::Decide.at(
                         "decide",
                         format!(
                             "{} is hit (Body {}, hit points {}): decide whether the hit costs body or a hit point",
@@ -1300,7 +1313,7 @@ impl<S: CampaignStore> Campaign<S> {
                     ));
                 }
                 (None, Some(_)) => {
-                    return Err(bad(
+                    return Err(crate::ClassicRefusal::Decide.at(
                         "decide",
                         "no hit waits for an answer: the fight goes on with more dice",
                     ));
@@ -1327,11 +1340,11 @@ impl<S: CampaignStore> Campaign<S> {
         self.transact(|tx| {
             let (hero, _) = load_hero(tx, name)?;
             let stored = open_fight(tx, &hero.name)?
-                .ok_or_else(|| bad("fight", format!("{} is not in a fight", hero.name)))?;
+                .ok_or_else(|| crate::ClassicRefusal::NotInFight.at("fight", format!("{} is not in a fight", hero.name)))?;
             let (fight, _) = replay_fight(&stored)?;
             match (fight.pending(), decision) {
                 (Some(d), None) => {
-                    return Err(bad(
+                    return Err(crate::ClassicRefusal::Decide.at(
                         "decide",
                         format!(
                             "{} is hit (Body {}, hit points {}): the blow has landed; decide whether it costs body or a hit point, then flee",
@@ -1340,7 +1353,7 @@ impl<S: CampaignStore> Campaign<S> {
                     ));
                 }
                 (None, Some(_)) => {
-                    return Err(bad("decide", "no hit waits for an answer"));
+                    return Err(crate::ClassicRefusal::Decide.at("decide", "no hit waits for an answer"));
                 }
                 _ => {}
             }
@@ -1397,7 +1410,7 @@ impl<S: CampaignStore> Campaign<S> {
     ) -> Result<FightView, AppError> {
         let name = stored.hero.0.name.clone();
         if !abandon && stored.segments.len() >= MAX_FIGHT_CALLS {
-            return Err(bad(
+            return Err(crate::ClassicRefusal::FightTooLong.at(
                 "fight",
                 format!(
                     "{name}'s fight has had {} calls, the most one fight keeps: abandon it",
@@ -1455,7 +1468,7 @@ impl<S: CampaignStore> Campaign<S> {
                 .saturating_add(json_len(&stored.hero).saturating_mul(2))
                 .saturating_add(ABANDON_ROOM);
             if need > solum_store::MAX_ENTRY_BYTES {
-                return Err(bad(
+                return Err(crate::ClassicRefusal::FightTooLong.at(
                     "fight",
                     format!(
                         "{name}'s fight has grown to the most one fight keeps ({} calls): abandon it",

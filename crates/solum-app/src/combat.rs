@@ -12,7 +12,6 @@
 //! sheet loses what the character lost in the fight, in the transaction that journals the
 //! end.
 
-use crate::characters::bad;
 use jiff::Timestamp;
 use std::path::Path;
 
@@ -46,7 +45,7 @@ pub const MAX_COMBAT_NAME: usize = 100;
 pub const DEFAULT_NAME: &str = "combat";
 
 fn no_open() -> AppError {
-    bad(
+    crate::CombatRefusal::NoneOpen.at(
         "combat",
         "no combat is open in this campaign: start one first",
     )
@@ -58,7 +57,8 @@ pub(crate) fn new_entry(at: &Timestamp, record: &Record) -> Result<NewEntry, App
         at: at.to_owned(),
         kind: record.kind().to_owned(),
         schema: RECORD_SCHEMA,
-        body: serde_json::to_value(record).map_err(|e| bad("record", e.to_string()))?,
+        body: serde_json::to_value(record)
+            .map_err(|e| crate::AppError::internal("record", e.to_string()))?,
     })
 }
 
@@ -305,7 +305,7 @@ fn rebuild_logged(stored: &StoredCombat) -> Result<(Session, Vec<LogLine>), AppE
             Ok(())
         });
         if let Err(e) = replayed {
-            return Err(bad(
+            return Err(crate::CombatRefusal::Stored.at(
                 "combat",
                 format!(
                     "the stored combat {} does not replay at line {} (`{}`): {e}",
@@ -334,8 +334,10 @@ fn read_open(sheet: Option<Sheet>) -> Result<Option<StoredCombat>, AppError> {
     match sheet {
         None => Ok(None),
         Some(s) => {
-            let row: OpenRow = serde_json::from_value(s.body)
-                .map_err(|e| bad("combat", format!("the stored combat cannot be read: {e}")))?;
+            let row: OpenRow = serde_json::from_value(s.body).map_err(|e| {
+                crate::CombatRefusal::Stored
+                    .at("combat", format!("the stored combat cannot be read: {e}"))
+            })?;
             Ok(row.combat)
         }
     }
@@ -347,7 +349,8 @@ fn write_open(tx: &mut dyn WriteTx, combat: Option<StoredCombat>) -> Result<(), 
         name: OPEN.into(),
         schema: COMBAT_RECORD_SCHEMA,
         version: 0,
-        body: serde_json::to_value(OpenRow { combat }).map_err(|e| bad("combat", e.to_string()))?,
+        body: serde_json::to_value(OpenRow { combat })
+            .map_err(|e| crate::AppError::internal("combat", e.to_string()))?,
     };
     if tx.sheet(SYSTEM, OPEN)?.is_some() {
         tx.update_sheet(SYSTEM, OPEN, &sheet)?;
@@ -664,13 +667,13 @@ impl CombatSetup {
     /// The lines that bring the fighters in, checked against the limits.
     fn lines(&self) -> Result<Vec<String>, AppError> {
         if self.heroes.len() > MAX_SETUP_ENTRIES {
-            return Err(bad(
+            return Err(crate::CombatRefusal::Setup.at(
                 "heroes",
                 format!("{} named; at most {MAX_SETUP_ENTRIES}", self.heroes.len()),
             ));
         }
         if self.foes.len() > MAX_SETUP_ENTRIES {
-            return Err(bad(
+            return Err(crate::CombatRefusal::Setup.at(
                 "foes",
                 format!(
                     "{} kinds named; at most {MAX_SETUP_ENTRIES}",
@@ -682,7 +685,7 @@ impl CombatSetup {
         for hero in &self.heroes {
             let hero = crate::name("heroes", hero, crate::characters::MAX_NAME)?;
             if hero.contains('"') {
-                return Err(bad(
+                return Err(crate::CombatRefusal::Setup.at(
                     "heroes",
                     format!("{hero}: a name with a quote cannot join a fight"),
                 ));
@@ -692,13 +695,15 @@ impl CombatSetup {
         for foe in &self.foes {
             let name = crate::name("foes", &foe.name, crate::creatures::MAX_CREATURE_NAME)?;
             if !(1..=100).contains(&foe.count) {
-                return Err(bad(
+                return Err(crate::CombatRefusal::Setup.at(
                     "foes",
                     format!("{name}: a count from 1 to 100, not {}", foe.count),
                 ));
             }
             if name.contains(['"', '*', '#']) {
-                return Err(bad("foes", format!("{name}: no such creature")));
+                return Err(
+                    crate::CombatRefusal::Setup.at("foes", format!("{name}: no such creature"))
+                );
             }
             // The bestiaries read `-` as a space: one word for the line.
             let key = name.split_whitespace().collect::<Vec<_>>().join("-");
@@ -712,15 +717,33 @@ impl CombatSetup {
     }
 }
 
+/// A refusal of a line the setup wrote, as the setup's own: the request has `heroes` and
+/// `foes`, no `line`.
+fn setup_refusal(line: &str, e: AppError) -> AppError {
+    match e {
+        AppError::Combat(mut r) if r.field == "line" => {
+            r.kind = crate::CombatRefusal::Setup;
+            r.field = if line.starts_with("hero ") {
+                "heroes"
+            } else {
+                "foes"
+            }
+            .to_owned();
+            AppError::Combat(r)
+        }
+        other => other,
+    }
+}
+
 /// What a line of a campaign combat may be: a line that changes the combat.
 fn accepted(parsed: &Line) -> Result<(), AppError> {
     match parsed {
-        Line::Fighter(FighterLine::Sheet { .. }) => Err(bad(
+        Line::Fighter(FighterLine::Sheet { .. }) => Err(crate::CombatRefusal::Line.at(
             "line",
             "a campaign combat takes the campaign's characters by name (`hero NAME`), not sheet files",
         )),
-        Line::Blank => Err(bad("line", "the line is empty")),
-        Line::Status | Line::Options | Line::Help | Line::Quit => Err(bad(
+        Line::Blank => Err(crate::CombatRefusal::Line.at("line", "the line is empty")),
+        Line::Status | Line::Options | Line::Help | Line::Quit => Err(crate::CombatRefusal::Line.at(
             "line",
             "this line changes nothing: read the combat's status for what the acting fighter may do",
         )),
@@ -787,7 +810,7 @@ fn play_line_in(
 ) -> Result<CombatLineView, AppError> {
     let mut stored = read_open(tx.sheet(SYSTEM, OPEN)?)?.ok_or_else(no_open)?;
     if stored.lines.len() >= MAX_COMBAT_LINES {
-        return Err(bad(
+        return Err(crate::CombatRefusal::Line.at(
             "line",
             format!(
                 "the combat {} has {MAX_COMBAT_LINES} lines, the most one combat keeps: end it and start another",
@@ -829,8 +852,8 @@ fn play_line_in(
         }
     }
     let mut dice = SeededDice::new(seed);
-    let (events, text_lines, faces) =
-        play(&mut session, &line, &mut dice).map_err(|e| bad("line", e))?;
+    let (events, text_lines, faces) = play(&mut session, &line, &mut dice)
+        .map_err(|e| crate::CombatRefusal::Line.at("line", e))?;
     if !faces.is_empty() {
         line.seed = Some(seed);
         line.faces = faces;
@@ -880,7 +903,11 @@ impl<S: CampaignStore> Campaign<S> {
         let lines = setup.lines()?;
         let parsed = lines
             .iter()
-            .map(|l| parse_line(l).map_err(|e| bad("line", e.to_string())))
+            .map(|l| {
+                parse_line(l).map_err(|e| {
+                    setup_refusal(l, crate::CombatRefusal::Line.at("line", e.to_string()))
+                })
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let seed = SeededDice::from_entropy().seed();
         let name = match name {
@@ -892,7 +919,7 @@ impl<S: CampaignStore> Campaign<S> {
         let at = self.now();
         crate::transact(&mut self.store, &self.by, |tx| {
             if let Some(open) = read_open(tx.sheet(SYSTEM, OPEN)?)? {
-                return Err(bad(
+                return Err(crate::CombatRefusal::Open.at(
                     "combat",
                     format!("the combat {} is open: end it first", open.name),
                 ));
@@ -913,7 +940,8 @@ impl<S: CampaignStore> Campaign<S> {
             let mut seqs = Vec::new();
             let mut status = None;
             for (text, parsed) in lines.iter().zip(&parsed) {
-                let view = play_line_in(tx, &at, text, parsed, seed, None)?;
+                let view = play_line_in(tx, &at, text, parsed, seed, None)
+                    .map_err(|e| setup_refusal(text, e))?;
                 seqs.push(view.seq);
                 status = Some(view.status);
             }
@@ -951,7 +979,8 @@ impl<S: CampaignStore> Campaign<S> {
         own: Option<&[String]>,
     ) -> Result<CombatLineView, AppError> {
         let text = line_text(text)?;
-        let parsed = parse_line(&text).map_err(|e| bad("line", e.to_string()))?;
+        let parsed =
+            parse_line(&text).map_err(|e| crate::CombatRefusal::Line.at("line", e.to_string()))?;
         accepted(&parsed)?;
         if own.is_some() && !player_line(&parsed) {
             return Err(AppError::Forbidden(
@@ -1010,8 +1039,9 @@ impl<S: CampaignStore> Campaign<S> {
                             crate::characters::SYSTEM,
                             &sheet.name,
                             &Sheet {
-                                body: serde_json::to_value(&hero)
-                                    .map_err(|e| bad("sheet", e.to_string()))?,
+                                body: serde_json::to_value(&hero).map_err(|e| {
+                                    crate::CombatRefusal::Sheet.at("sheet", e.to_string())
+                                })?,
                                 ..sheet.clone()
                             },
                         )?;
@@ -1051,7 +1081,7 @@ fn fighter_hp(session: &Session) -> Vec<FighterHp> {
 /// A character's sheet as stored by the character use cases.
 pub(crate) fn character_of(sheet: &Sheet) -> Result<Character, AppError> {
     if sheet.schema != i64::from(CHARACTER_SCHEMA) {
-        return Err(bad(
+        return Err(crate::CombatRefusal::Stored.at(
             "schema",
             format!(
                 "the stored sheet of {} has schema {}; this solum reads {CHARACTER_SCHEMA}",
@@ -1060,7 +1090,7 @@ pub(crate) fn character_of(sheet: &Sheet) -> Result<Character, AppError> {
         ));
     }
     let hero: Character = serde_json::from_value(sheet.body.clone()).map_err(|e| {
-        bad(
+        crate::CombatRefusal::Stored.at(
             "sheet",
             format!("the stored sheet of {} cannot be read: {e}", sheet.name),
         )

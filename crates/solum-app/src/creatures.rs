@@ -5,7 +5,6 @@
 //! They are stored as sheets of the system [`SYSTEM`], one per creature, keyed by the
 //! bestiary's key (any case, `-` and `_` read as spaces). Adding and removing are journaled.
 
-use crate::characters::bad;
 use serde::{Deserialize, Serialize};
 use solum_expanded::creature::{Bestiary, Creature, parse_bestiary};
 use solum_store::{CampaignStore, Sheet, WriteTx};
@@ -125,31 +124,33 @@ impl CreatureRecord {
 
 /// The rules (as a `--bestiary` file's entries) and the campaign's limits on a creature.
 fn check_creature(c: &Creature) -> Result<(), AppError> {
-    c.validate()
-        .map_err(|e| bad(format!("{}.{}", e.entry, e.field), e.problem))?;
+    c.validate().map_err(|e| {
+        crate::CreatureRefusal::Invalid.at(format!("{}.{}", e.entry, e.field), e.problem)
+    })?;
     let name = c.name.trim();
     let len = name.chars().count();
     if len > MAX_CREATURE_NAME {
-        return Err(bad(
+        return Err(crate::CreatureRefusal::Invalid.at(
             "name",
             format!("{len} characters long; the limit is {MAX_CREATURE_NAME}"),
         ));
     }
     if name != c.name {
-        return Err(bad(format!("{name}.name"), "starts or ends with spaces"));
+        return Err(crate::CreatureRefusal::Invalid
+            .at(format!("{name}.name"), "starts or ends with spaces"));
     }
     let notes = c.notes.chars().count();
     if notes > MAX_CREATURE_NOTES {
-        return Err(bad(
+        return Err(crate::CreatureRefusal::Invalid.at(
             format!("{name}.notes"),
             format!("{notes} characters long; the limit is {MAX_CREATURE_NOTES}"),
         ));
     }
     if let Some(problem) = crate::name_problem(&c.name) {
-        return Err(bad(format!("{name}.name"), problem));
+        return Err(crate::CreatureRefusal::Invalid.at(format!("{name}.name"), problem));
     }
     if let Some(problem) = crate::text_problem(&c.notes, true) {
-        return Err(bad(format!("{name}.notes"), problem));
+        return Err(crate::CreatureRefusal::Invalid.at(format!("{name}.notes"), problem));
     }
     Ok(())
 }
@@ -207,7 +208,7 @@ pub struct CreatureChangeView {
 
 fn stored(sheet: &Sheet) -> Result<Option<Creature>, AppError> {
     let s: Stored = serde_json::from_value(sheet.body.clone()).map_err(|e| {
-        bad(
+        crate::CreatureRefusal::Stored.at(
             "creature",
             format!("the stored creature {} cannot be read: {e}", sheet.name),
         )
@@ -222,7 +223,7 @@ fn row(name_key: &str, creature: Option<Creature>) -> Result<Sheet, AppError> {
         schema: CREATURE_RECORD_SCHEMA,
         version: 0,
         body: serde_json::to_value(Stored { creature })
-            .map_err(|e| bad("creature", e.to_string()))?,
+            .map_err(|e| crate::AppError::internal("creature", e.to_string()))?,
     })
 }
 
@@ -244,24 +245,27 @@ impl<S: CampaignStore> Campaign<S> {
     pub fn add_creatures(&mut self, toml_text: &str) -> Result<Vec<CreatureChangeView>, AppError> {
         let limit = solum_play::storage::MAX_FILE_BYTES;
         if toml_text.len() as u64 > limit {
-            return Err(bad(
+            return Err(crate::CreatureRefusal::File.at(
                 "file",
                 format!("{} bytes; the limit is {limit}", toml_text.len()),
             ));
         }
-        let file = parse_bestiary(toml_text)
-            .map_err(|e| bad("file", e.to_string().trim_end().replace('\n', "\n  ")))?;
+        let file = parse_bestiary(toml_text).map_err(|e| {
+            crate::CreatureRefusal::File.at("file", e.to_string().trim_end().replace('\n', "\n  "))
+        })?;
         if !file.static_foes.is_empty() {
-            return Err(bad(
+            return Err(crate::CreatureRefusal::File.at(
                 "static",
                 "the campaign keeps creatures for combat (`[[creature]]`); static oppositions stay in --bestiary files",
             ));
         }
         if file.creature.is_empty() {
-            return Err(bad("creature", "the file has no `[[creature]]` entry"));
+            return Err(
+                crate::CreatureRefusal::File.at("creature", "the file has no `[[creature]]` entry")
+            );
         }
         if file.creature.len() > MAX_CREATURES_PER_ADD {
-            return Err(bad(
+            return Err(crate::CreatureRefusal::File.at(
                 "creature",
                 format!(
                     "{} entries; one file adds at most {MAX_CREATURES_PER_ADD}",
@@ -270,14 +274,14 @@ impl<S: CampaignStore> Campaign<S> {
             ));
         }
         // The bestiary's own checks, duplicates in the file included.
-        Bestiary::default()
-            .add(file.clone())
-            .map_err(|e| bad(format!("{}.{}", e.entry, e.field), e.problem))?;
+        Bestiary::default().add(file.clone()).map_err(|e| {
+            crate::CreatureRefusal::Invalid.at(format!("{}.{}", e.entry, e.field), e.problem)
+        })?;
         let shipped = Bestiary::shipped();
         for c in &file.creature {
             check_creature(c)?;
             if shipped.creature(&c.name).is_some() {
-                return Err(bad(
+                return Err(crate::CreatureRefusal::NameTaken.at(
                     format!("{}.name", c.name),
                     "the shipped bestiary has a creature of that name; choose another",
                 ));
@@ -292,7 +296,7 @@ impl<S: CampaignStore> Campaign<S> {
                 let existing = tx.sheet(SYSTEM, &k)?;
                 match &existing {
                     Some(sheet) if stored(sheet)?.is_some() => {
-                        return Err(bad(
+                        return Err(crate::CreatureRefusal::NameTaken.at(
                             format!("{}.name", c.name),
                             "the campaign has a creature of that name already (remove it first)",
                         ));
@@ -395,7 +399,7 @@ impl<S: CampaignStore> Campaign<S> {
             let k = key(name);
             let Some(c) = campaign_creature(tx, name)? else {
                 return Err(if Bestiary::shipped().creature(name).is_some() {
-                    bad(
+                    crate::CreatureRefusal::Shipped.at(
                         "creature",
                         format!(
                             "{} is in the shipped bestiary and cannot be removed",
@@ -421,7 +425,7 @@ impl<S: CampaignStore> Campaign<S> {
 }
 
 fn no_creature(name: &str) -> AppError {
-    bad(
+    crate::CreatureRefusal::Unknown.at(
         "creature",
         format!(
             "no creature named {} in the campaign or the shipped bestiary",

@@ -13,7 +13,7 @@ use solum_dietype::{
 };
 use solum_store::{CampaignStore, WriteTx};
 
-use crate::classic::{again, bad, entry, fix_seed, read_row, sheet_row};
+use crate::classic::{again, entry, fix_seed, read_row, sheet_row};
 use crate::journal::{Record, Rolled};
 use crate::{AppError, Campaign, Dice};
 
@@ -26,7 +26,9 @@ pub const MAX_STEPS: i64 = 8;
 
 /// The rules and the campaign's limits on a sheet.
 pub fn check_sheet(sheet: &Sheet) -> Result<(), AppError> {
-    sheet.validate().map_err(|e| bad(e.field, e.problem))?;
+    sheet
+        .validate()
+        .map_err(|e| crate::DieTypeRefusal::Sheet.at(e.field, e.problem))?;
     // The campaign's one name rule for every name on the sheet, and its text rule for the
     // notes.
     crate::classic::name_text("name", &sheet.name)?;
@@ -40,7 +42,7 @@ pub fn check_sheet(sheet: &Sheet) -> Result<(), AppError> {
         crate::classic::name_text("weapons", k)?;
     }
     if let Some(problem) = crate::text_problem(&sheet.notes, true) {
-        return Err(bad("notes", problem));
+        return Err(crate::DieTypeRefusal::Sheet.at("notes", problem));
     }
     Ok(())
 }
@@ -84,7 +86,9 @@ fn remove<V>(
             map.remove(&k);
             Ok(())
         }
-        None => Err(bad(field, format!("{who} has no `{}`", name.trim()))),
+        None => {
+            Err(crate::DieTypeRefusal::HasNo.at(field, format!("{who} has no `{}`", name.trim())))
+        }
     }
 }
 
@@ -463,7 +467,7 @@ fn load(tx: &dyn WriteTx, name: &str) -> Result<Sheet, AppError> {
 fn inputs_of(sheet: &Sheet, roll: &DietypeRoll) -> Result<RollInputs, AppError> {
     for (field, s) in [("step", roll.step), ("damage_step", roll.damage_step)] {
         if !(-MAX_STEPS..=MAX_STEPS).contains(&s) {
-            return Err(bad(
+            return Err(crate::DieTypeRefusal::Steps.at(
                 field,
                 format!("{s}: die-type steps are -{MAX_STEPS} to {MAX_STEPS}"),
             ));
@@ -472,12 +476,14 @@ fn inputs_of(sheet: &Sheet, roll: &DietypeRoll) -> Result<RollInputs, AppError> 
     let mut roll = roll.clone();
     let (ability, ability_die) = sheet
         .ability(&roll.ability)
-        .map_err(|e| bad(e.field, e.problem))?;
+        .map_err(|e| crate::DieTypeRefusal::HasNo.at(e.field, e.problem))?;
     roll.ability = ability.to_owned();
     let chances = match &roll.skill {
         None => 1,
         Some(s) => {
-            let (name, c) = sheet.skill(s).map_err(|e| bad(e.field, e.problem))?;
+            let (name, c) = sheet
+                .skill(s)
+                .map_err(|e| crate::DieTypeRefusal::HasNo.at(e.field, e.problem))?;
             roll.skill = Some(name.to_owned());
             c
         }
@@ -485,27 +491,29 @@ fn inputs_of(sheet: &Sheet, roll: &DietypeRoll) -> Result<RollInputs, AppError> 
     let weapon = match &roll.weapon {
         None => None,
         Some(w) => {
-            let (name, w) = sheet.weapon(w).map_err(|e| bad(e.field, e.problem))?;
+            let (name, w) = sheet
+                .weapon(w)
+                .map_err(|e| crate::DieTypeRefusal::HasNo.at(e.field, e.problem))?;
             roll.weapon = Some(name.to_owned());
             Some(w)
         }
     };
     match &roll.against {
         Against::Difficulty(d) if !(2..=12).contains(d) => {
-            return Err(bad(
+            return Err(crate::DieTypeRefusal::Difficulty.at(
                 "difficulty",
                 format!("{d}: difficulties run from 2 (trivial) to 12 (divine)"),
             ));
         }
         Against::Opposed { chances, step, .. } => {
             if !(1..=4).contains(chances) {
-                return Err(bad(
+                return Err(crate::DieTypeRefusal::Chances.at(
                     "against_chances",
                     format!("{chances}: a roll has 1 to 4 chances"),
                 ));
             }
             if !(-MAX_STEPS..=MAX_STEPS).contains(step) {
-                return Err(bad(
+                return Err(crate::DieTypeRefusal::Steps.at(
                     "against_step",
                     format!("{step}: die-type steps are -{MAX_STEPS} to {MAX_STEPS}"),
                 ));
@@ -547,6 +555,7 @@ impl<S: CampaignStore> Campaign<S> {
         check_sheet(&sheet)?;
         let at = self.now();
         let seq = self.transact(|tx| {
+            crate::look_alike_free(tx, SYSTEM, &sheet.name)?;
             tx.insert_sheet(&sheet_row(SYSTEM, &sheet.name, &sheet)?)?;
             let change = if imported {
                 DietypeChange::Imported {
@@ -590,20 +599,21 @@ impl<S: CampaignStore> Campaign<S> {
     ) -> Result<DietypeChangeView, AppError> {
         let limit = solum_play::storage::MAX_FILE_BYTES;
         if toml_text.len() as u64 > limit {
-            return Err(bad(
+            return Err(crate::DieTypeRefusal::Sheet.at(
                 "sheet",
                 format!("{} bytes; the limit is {limit}", toml_text.len()),
             ));
         }
-        let sheet: Sheet = toml::from_str(toml_text)
-            .map_err(|e| bad("sheet", e.to_string().trim_end().to_owned()))?;
+        let sheet: Sheet = toml::from_str(toml_text).map_err(|e| {
+            crate::DieTypeRefusal::Sheet.at("sheet", e.to_string().trim_end().to_owned())
+        })?;
         self.store_new_dietype(sheet, true)
     }
 
     /// A character's TOML sheet, the format [`Campaign::import_dietype_character`] reads.
     pub fn export_dietype_character(&self, name: &str) -> Result<String, AppError> {
         toml::to_string_pretty(&self.dietype_character(name)?.sheet)
-            .map_err(|e| bad("sheet", e.to_string()))
+            .map_err(|e| crate::AppError::internal("sheet", e.to_string()))
     }
 
     /// A die-type character of the campaign (the name in any case).

@@ -9,7 +9,9 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
-use solum_dice::{DiceError, DiceSource, prob_to_f64};
+use solum_dice::{DiceSource, prob_to_f64};
+
+use crate::typed_dice::{FieldName, TypedDiceError};
 use solum_dietype::odds::{opposed_odds, skill_odds};
 use solum_dietype::{
     DieTypeError, RollSpec, difficulty_name, opposed_side, quality_name, roll_damage, roll_opposed,
@@ -162,6 +164,12 @@ pub enum Field {
     Typed,
 }
 
+impl FieldName for Field {
+    fn name(self) -> &'static str {
+        Field::name(self)
+    }
+}
+
 impl Field {
     /// The field's name in JSON.
     pub fn name(self) -> &'static str {
@@ -199,35 +207,9 @@ pub enum DietypeOnceError {
         /// The chances given.
         chances: i64,
     },
-    /// The typed faces ran out before the roll was done.
-    #[error("too few values in typed: {given} given, the roll needs more ({TYPED_ORDER})")]
-    TooFewDice {
-        /// How many faces were typed.
-        given: usize,
-    },
-    /// A typed face is not a face of the die it was read for.
-    #[error(
-        "typed: value {value} (number {position}) is not a face of a d{sides}: it must be 1 to {sides}"
-    )]
-    NotAFace {
-        /// The face typed.
-        value: u32,
-        /// Its place among the typed faces, from 1.
-        position: usize,
-        /// The die it was read for.
-        sides: u32,
-    },
-    /// More faces were typed than the roll used.
-    #[error("too many values in typed: {given} given, the roll used {used} ({TYPED_ORDER})")]
-    TooManyDice {
-        /// How many faces were typed.
-        given: usize,
-        /// How many the roll used.
-        used: usize,
-    },
-    /// The system's randomness failed.
-    #[error("the dice could not be rolled: {0}")]
-    Dice(String),
+    /// Typed faces that do not fit the roll, or the system's randomness failed.
+    #[error(transparent)]
+    Typed(#[from] TypedDiceError<Field>),
 }
 
 impl DietypeOnceError {
@@ -235,10 +217,7 @@ impl DietypeOnceError {
     pub fn field(&self) -> Option<Field> {
         match self {
             Self::Rules { field, .. } | Self::Chances { field, .. } => Some(*field),
-            Self::TooFewDice { .. } | Self::NotAFace { .. } | Self::TooManyDice { .. } => {
-                Some(Field::Typed)
-            }
-            Self::Dice(_) => None,
+            Self::Typed(e) => e.field(),
         }
     }
 
@@ -247,16 +226,16 @@ impl DietypeOnceError {
         match self {
             Self::Rules { .. } => "dietype-rules",
             Self::Chances { .. } => "dietype-chances",
-            Self::TooFewDice { .. } => "dice-too-few",
-            Self::NotAFace { .. } => "dice-not-a-face",
-            Self::TooManyDice { .. } => "dice-too-many",
-            Self::Dice(_) => "dice-source",
+            Self::Typed(e) => e.code(),
         }
     }
 
     /// True when the input is at fault, false for a failure of the system's randomness.
     pub fn is_bad_input(&self) -> bool {
-        !matches!(self, Self::Dice(_))
+        match self {
+            Self::Typed(e) => e.is_bad_input(),
+            _ => true,
+        }
     }
 
     /// The message with the fields named by `name` (the command line passes its flags).
@@ -270,20 +249,7 @@ impl DietypeOnceError {
     }
 
     fn from_app(e: AppError) -> Self {
-        match e {
-            AppError::Dice(DiceError::Exhausted { given }) => Self::TooFewDice { given },
-            AppError::Dice(DiceError::OutOfRange {
-                value,
-                sides,
-                position,
-            }) => Self::NotAFace {
-                value,
-                position,
-                sides,
-            },
-            AppError::UnusedDice { given, used } => Self::TooManyDice { given, used },
-            other => Self::Dice(other.to_string()),
-        }
+        Self::Typed(TypedDiceError::from_app(e, Field::Typed, TYPED_ORDER))
     }
 }
 
@@ -718,6 +684,15 @@ mod tests {
         let e = roll_dietype(&ask, Some(&damage), Dice::Typed(vec![5, 7])).unwrap_err();
         assert_eq!(e.code(), "dice-not-a-face");
         let e = roll_dietype(&ask, None, Dice::Typed(vec![5, 3])).unwrap_err();
-        assert_eq!(e, DietypeOnceError::TooManyDice { given: 2, used: 1 });
+        assert_eq!(
+            e,
+            DietypeOnceError::Typed(TypedDiceError::TooMany {
+                field: Field::Typed,
+                given: 2,
+                used: 1,
+                why: Vec::new(),
+                order: TYPED_ORDER
+            })
+        );
     }
 }

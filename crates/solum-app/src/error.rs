@@ -1,9 +1,21 @@
-//! One error type for every use case, with the kind a front end needs to answer: an exit
-//! code for the command line, a status for HTTP.
+//! One error type for every use case, with its kind (bad input, forbidden, …) and a stable
+//! code. The front ends map the kind: the command line to its exit code, the web to its HTTP
+//! status; the app knows neither.
+//!
+//! The refusals of the systems' rules are typed per system ([`ExpandedRefusal`],
+//! [`ClassicRefusal`], [`SolRefusal`], [`SolunaRefusal`], [`DieTypeRefusal`],
+//! [`CombatRefusal`], [`CreatureRefusal`], [`TableRefusal`]): each kind of refusal has a
+//! stable code of its own, the request's field at fault and the problem in the words users
+//! read, so no front end compares message text.
 
 use solum_dice::DiceError;
 use solum_store::StoreError;
 use thiserror::Error;
+
+use crate::refusal::{
+    ClassicRefusal, CombatRefusal, CreatureRefusal, DieTypeRefusal, ExpandedRefusal, Refused,
+    SolRefusal, SolunaRefusal, TableRefusal,
+};
 
 /// What kind of failure an [`AppError`] is, independent of the front end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,23 +34,12 @@ pub enum ErrorKind {
     Internal,
 }
 
-impl ErrorKind {
-    /// The command line's exit code: 2 for bad input, 1 for anything else.
-    pub fn exit_code(self) -> u8 {
-        match self {
-            Self::BadInput | Self::Forbidden | Self::Conflict => 2,
-            Self::Unavailable | Self::Internal => 1,
-        }
-    }
-
-    /// The HTTP status a server answers with.
-    pub fn http_status(self) -> u16 {
-        match self {
-            Self::BadInput => 422,
-            Self::Forbidden => 403,
-            Self::Conflict => 409,
-            Self::Unavailable => 503,
-            Self::Internal => 500,
+impl AppError {
+    /// A failure of `what` that the user cannot fix (a value that does not serialize).
+    pub(crate) fn internal(what: &'static str, reason: impl std::fmt::Display) -> Self {
+        Self::Internal {
+            what,
+            reason: reason.to_string(),
         }
     }
 }
@@ -138,13 +139,38 @@ pub enum AppError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
-    /// A character, or a change to one, breaks a rule: the field and the problem.
-    #[error("{field}: {problem}")]
-    Character {
-        /// The field at fault, as named on the sheet.
-        field: String,
-        /// What is wrong with it.
-        problem: String,
+    /// A refusal of So1um Expanded's rules (characters, checks, pilots).
+    #[error(transparent)]
+    Expanded(Refused<ExpandedRefusal>),
+    /// A refusal of the original So1um's rules.
+    #[error(transparent)]
+    Classic(Refused<ClassicRefusal>),
+    /// A refusal of Project Sol's rules.
+    #[error(transparent)]
+    Sol(Refused<SolRefusal>),
+    /// A refusal of Sol'una's rules.
+    #[error(transparent)]
+    Soluna(Refused<SolunaRefusal>),
+    /// A refusal of the die-type rules.
+    #[error(transparent)]
+    DieType(Refused<DieTypeRefusal>),
+    /// A refusal of a combat (tracker, fight odds, fast static combat).
+    #[error(transparent)]
+    Combat(Refused<CombatRefusal>),
+    /// A refusal of the campaign's creatures.
+    #[error(transparent)]
+    Creature(Refused<CreatureRefusal>),
+    /// A refusal of a table's members or sheets.
+    #[error(transparent)]
+    Table(Refused<TableRefusal>),
+    /// Something failed that the user cannot fix (a value that does not serialize, the
+    /// system's randomness): what, for the log.
+    #[error("{what}: {reason}")]
+    Internal {
+        /// What failed.
+        what: &'static str,
+        /// Why.
+        reason: String,
     },
     /// No character of that name in the campaign.
     #[error("the campaign has no character named {0}")]
@@ -152,6 +178,10 @@ pub enum AppError {
     /// Not allowed to whoever asked (see [`ErrorKind::Forbidden`]).
     #[error("not allowed: {0}")]
     Forbidden(String),
+    /// A game master's action asked by a player (granting points, corrections, invites):
+    /// the one code `gm-only` wherever it is refused.
+    #[error("not allowed: {0}")]
+    GmOnly(String),
     /// A name breaks the name rule ([`crate::name_problem`]).
     #[error("the {what} {problem}")]
     BadName {
@@ -219,7 +249,16 @@ impl AppError {
             Self::ImportMismatch { .. } => "import-mismatch",
             Self::UnreadableEntry { .. } => "entry-unreadable",
             Self::Store(e) => store_code(e),
-            Self::Character { .. } => "rule-refused",
+            Self::Expanded(r) => r.kind.code(),
+            Self::Classic(r) => r.kind.code(),
+            Self::Sol(r) => r.kind.code(),
+            Self::Soluna(r) => r.kind.code(),
+            Self::DieType(r) => r.kind.code(),
+            Self::Combat(r) => r.kind.code(),
+            Self::Creature(r) => r.kind.code(),
+            Self::Table(r) => r.kind.code(),
+            Self::Internal { .. } => "internal",
+            Self::GmOnly(_) => "gm-only",
             Self::NoSuchCharacter(_) => "character-unknown",
             Self::Forbidden(_) => "forbidden",
             Self::BadName { .. } => "name-invalid",
@@ -241,14 +280,30 @@ impl AppError {
             Self::Empty(what)
             | Self::TooLong { what, .. }
             | Self::ControlCharacter(what)
-            | Self::BadName { what, .. } => Some((*what).to_owned()),
-            Self::Character { field, .. } => Some(field.clone()),
+            | Self::BadName { what, .. } => Some(json_key(what).to_owned()),
             Self::NameTaken { .. } => Some("name".to_owned()),
             Self::UnknownGenre { .. } => Some("genre".to_owned()),
             Self::Count(_) => Some("count".to_owned()),
             Self::UnknownOracle(_) => Some("oracle".to_owned()),
             Self::Vehicle(v) => Some(v.field().name().to_owned()),
             Self::Expression(e) => e.field().map(|f| f.name().to_owned()),
+            other => other.refusal().map(|(field, _)| field.to_owned()),
+        }
+    }
+
+    /// A system's refusal as its field and problem, for a front end that names the field as
+    /// its own flag (`--attr: …`); `None` for any other error. Which refusal it is, is
+    /// [`AppError::code`] or the variant's `kind`, never the problem's text.
+    pub fn refusal(&self) -> Option<(&str, &str)> {
+        match self {
+            Self::Expanded(r) => Some((&r.field, &r.problem)),
+            Self::Classic(r) => Some((&r.field, &r.problem)),
+            Self::Sol(r) => Some((&r.field, &r.problem)),
+            Self::Soluna(r) => Some((&r.field, &r.problem)),
+            Self::DieType(r) => Some((&r.field, &r.problem)),
+            Self::Combat(r) => Some((&r.field, &r.problem)),
+            Self::Creature(r) => Some((&r.field, &r.problem)),
+            Self::Table(r) => Some((&r.field, &r.problem)),
             _ => None,
         }
     }
@@ -258,6 +313,7 @@ impl AppError {
         match self {
             // The system's randomness failed: not the caller's input.
             Self::Expression(e) if !e.is_bad_input() => ErrorKind::Internal,
+            Self::Vehicle(e) if !e.is_bad_input() => ErrorKind::Internal,
             Self::Empty(_)
             | Self::TooLong { .. }
             | Self::ControlCharacter(_)
@@ -272,7 +328,14 @@ impl AppError {
             | Self::UnknownOracle(_)
             | Self::BadImport(_)
             | Self::ImportMismatch { .. }
-            | Self::Character { .. }
+            | Self::Expanded(_)
+            | Self::Classic(_)
+            | Self::Sol(_)
+            | Self::Soluna(_)
+            | Self::DieType(_)
+            | Self::Combat(_)
+            | Self::Creature(_)
+            | Self::Table(_)
             | Self::NoSuchCharacter(_)
             | Self::BadName { .. }
             | Self::NameTaken { .. }
@@ -282,8 +345,8 @@ impl AppError {
             | Self::Expression(_) => ErrorKind::BadInput,
             Self::Invite(_) | Self::Reentry(_) => ErrorKind::Forbidden,
             Self::SessionHeld { .. } => ErrorKind::Conflict,
-            Self::UnreadableEntry { .. } => ErrorKind::Internal,
-            Self::Forbidden(_) => ErrorKind::Forbidden,
+            Self::UnreadableEntry { .. } | Self::Internal { .. } => ErrorKind::Internal,
+            Self::Forbidden(_) | Self::GmOnly(_) => ErrorKind::Forbidden,
             Self::Store(e) => match e {
                 StoreError::Forbidden(_) => ErrorKind::Forbidden,
                 StoreError::Busy { .. } | StoreError::Conflict { .. } | StoreError::Full { .. } => {
@@ -294,6 +357,21 @@ impl AppError {
                 _ => ErrorKind::Internal,
             },
         }
+    }
+}
+
+/// The request's JSON key of a text the messages name in words (`the table name is empty`
+/// names the key `table`): a field is what the request holds, never a phrase.
+fn json_key(what: &'static str) -> &'static str {
+    match what {
+        "table name" => "table",
+        "member name" | "combat name" => "name",
+        "combat line" => "line",
+        "scene title" => "title",
+        "scene goal" => "goal",
+        "scene summary" => "summary",
+        "note" => "text",
+        other => other,
     }
 }
 

@@ -10,11 +10,12 @@
 use std::sync::OnceLock;
 
 use serde::Serialize;
-use solum_dice::{DiceError, DiceSource, Distribution, Prob, prob_to_f64};
+use solum_dice::{DiceSource, Distribution, Prob, prob_to_f64};
 use solum_notation::{Expr, NotationError, Odds, Work};
 
 use crate::journal::Rolled;
 use crate::notation::{MAX_EXPRESSION, NotationOutcome, NotationView};
+use crate::typed_dice::{FieldName, TypedDiceError};
 use crate::{AppError, Dice};
 
 /// The most values an odds answer of the web table lists ([`expression_odds`]'s `limit`):
@@ -33,6 +34,12 @@ pub enum Field {
     Expression,
     /// Faces typed in by hand.
     Typed,
+}
+
+impl FieldName for Field {
+    fn name(self) -> &'static str {
+        Field::name(self)
+    }
 }
 
 impl Field {
@@ -61,46 +68,29 @@ pub enum ExpressionError {
         /// The notation's message, with the expression and a caret.
         rendered: String,
     },
-    /// The typed faces ran out before the roll was done.
-    #[error("too few values in typed: {given} given, the roll needs more ({TYPED_ORDER})")]
-    TooFewDice {
-        /// How many faces were typed.
-        given: usize,
-    },
-    /// A typed face is not a face of the die it was read for.
+    /// A roll that could draw more dice than one journal entry keeps.
     #[error(
-        "typed: value {value} (number {position}) is not a face of a d{sides}: it must be 1 to {sides}"
+        "this roll could draw up to {faces} dice, too many to journal (an entry holds at most {limit} bytes): roll fewer dice, or fewer rerolls and explosions"
     )]
-    NotAFace {
-        /// The face typed.
-        value: u32,
-        /// Its place among the typed faces, from 1.
-        position: usize,
-        /// The die it was read for.
-        sides: u32,
+    JournalLimit {
+        /// The most dice the roll could draw.
+        faces: u128,
+        /// The bytes an entry holds.
+        limit: usize,
     },
-    /// More faces were typed than the roll used.
-    #[error("too many values in typed: {given} given, the roll used {used} ({TYPED_ORDER})")]
-    TooManyDice {
-        /// How many faces were typed.
-        given: usize,
-        /// How many the roll used.
-        used: usize,
-    },
-    /// The generator could not be seeded or failed (the system's randomness).
-    #[error("the dice could not be rolled: {0}")]
-    Dice(String),
+    /// Typed faces that do not fit the roll, or the system's randomness failed.
+    #[error(transparent)]
+    Typed(#[from] TypedDiceError<Field>),
 }
 
 impl ExpressionError {
     /// The field at fault, where one is.
     pub fn field(&self) -> Option<Field> {
         match self {
-            Self::Text { .. } | Self::Notation { .. } => Some(Field::Expression),
-            Self::TooFewDice { .. } | Self::NotAFace { .. } | Self::TooManyDice { .. } => {
-                Some(Field::Typed)
+            Self::Text { .. } | Self::Notation { .. } | Self::JournalLimit { .. } => {
+                Some(Field::Expression)
             }
-            Self::Dice(_) => None,
+            Self::Typed(e) => e.field(),
         }
     }
 
@@ -109,17 +99,18 @@ impl ExpressionError {
         match self {
             Self::Text { .. } => "expression-text",
             Self::Notation { .. } => "expression-notation",
-            Self::TooFewDice { .. } => "dice-too-few",
-            Self::NotAFace { .. } => "dice-not-a-face",
-            Self::TooManyDice { .. } => "dice-too-many",
-            Self::Dice(_) => "dice-source",
+            Self::JournalLimit { .. } => "expression-journal-limit",
+            Self::Typed(e) => e.code(),
         }
     }
 
     /// True when the input is at fault (a front end's bad input), false for a failure of
     /// the system's randomness.
     pub fn is_bad_input(&self) -> bool {
-        !matches!(self, Self::Dice(_))
+        match self {
+            Self::Typed(e) => e.is_bad_input(),
+            _ => true,
+        }
     }
 
     /// The message with the typed faces named as the front end names them (the command
@@ -133,32 +124,15 @@ impl ExpressionError {
         }
     }
 
-    fn from_dice(e: DiceError) -> Self {
+    pub(crate) fn from_app(e: AppError) -> Self {
         match e {
-            DiceError::Exhausted { given } => Self::TooFewDice { given },
-            DiceError::OutOfRange {
-                value,
-                sides,
-                position,
-            } => Self::NotAFace {
-                value,
-                position,
-                sides,
-            },
-            other => Self::Dice(other.to_string()),
-        }
-    }
-
-    fn from_app(e: AppError) -> Self {
-        match e {
-            AppError::Dice(d) => Self::from_dice(d),
-            AppError::UnusedDice { given, used } => Self::TooManyDice { given, used },
             AppError::Empty(_) | AppError::TooLong { .. } | AppError::ControlCharacter(_) => {
                 Self::Text {
                     problem: e.to_string(),
                 }
             }
-            other => Self::Dice(other.to_string()),
+            AppError::Expression(e) => e,
+            other => Self::Typed(TypedDiceError::from_app(other, Field::Typed, TYPED_ORDER)),
         }
     }
 }
@@ -428,7 +402,14 @@ mod tests {
         assert_eq!(v.rolled.faces, [1, 1, 6, 6, 3]);
         assert!(v.typed);
         let too_few = roll_expression("3d6", Dice::Typed(vec![1, 2])).unwrap_err();
-        assert_eq!(too_few, ExpressionError::TooFewDice { given: 2 });
+        assert_eq!(
+            too_few,
+            ExpressionError::Typed(TypedDiceError::TooFew {
+                field: Field::Typed,
+                given: 2,
+                order: TYPED_ORDER
+            })
+        );
         assert!(
             too_few
                 .describe("--rolled")
@@ -436,15 +417,22 @@ mod tests {
         );
         assert_eq!(
             roll_expression("3d6", Dice::Typed(vec![1, 2, 3, 4])).unwrap_err(),
-            ExpressionError::TooManyDice { given: 4, used: 3 }
+            ExpressionError::Typed(TypedDiceError::TooMany {
+                field: Field::Typed,
+                given: 4,
+                used: 3,
+                why: Vec::new(),
+                order: TYPED_ORDER
+            })
         );
         assert_eq!(
             roll_expression("d6", Dice::Typed(vec![7])).unwrap_err(),
-            ExpressionError::NotAFace {
+            ExpressionError::Typed(TypedDiceError::NotAFace {
+                field: Field::Typed,
                 value: 7,
                 position: 1,
                 sides: 6
-            }
+            })
         );
     }
 

@@ -20,7 +20,6 @@ use solum_expanded::fight::{MAX_DAMAGE, MAX_FIGHT_HP, StaticSpec, static_odds};
 use solum_expanded::{Difficulty, Pool};
 use solum_store::{CampaignStore, Sheet, WriteTx};
 
-use crate::characters::bad;
 use crate::combat::new_entry;
 use crate::journal::Record;
 use crate::{AppError, Campaign, Dice};
@@ -64,7 +63,7 @@ impl Opposition {
         let bestiary = Bestiary::shipped();
         let foe = bestiary.static_foe(name).ok_or_else(|| {
             let known: Vec<&str> = bestiary.static_foes().map(|f| f.name.as_str()).collect();
-            bad(
+            crate::CombatRefusal::Opposition.at(
                 "foe",
                 format!(
                     "`{name}` is not a static opposition (known: {})",
@@ -85,24 +84,22 @@ impl Opposition {
         // The documented range (docs/api.md, the OpenAPI description): the rules' own
         // difficulties allow more, a static opposition does not need them.
         if !(1..=MAX_STATIC_DIFFICULTY).contains(&self.difficulty) {
-            return Err(bad(
+            return Err(crate::CombatRefusal::Opposition.at(
                 "difficulty",
                 format!("{}: 1 to {MAX_STATIC_DIFFICULTY}", self.difficulty),
             ));
         }
         Difficulty::new(i64::from(self.difficulty))
-            .map_err(|e| bad("difficulty", e.to_string()))?;
+            .map_err(|e| crate::CombatRefusal::Opposition.at("difficulty", e.to_string()))?;
         if !(1..=MAX_FIGHT_HP).contains(&self.hit_points) {
-            return Err(bad(
+            return Err(crate::CombatRefusal::Opposition.at(
                 "foe hit points",
                 format!("{}: 1 to {MAX_FIGHT_HP}", self.hit_points),
             ));
         }
         if self.damage > MAX_DAMAGE {
-            return Err(bad(
-                "foe damage",
-                format!("{}: 0 to {MAX_DAMAGE}", self.damage),
-            ));
+            return Err(crate::CombatRefusal::Opposition
+                .at("foe damage", format!("{}: 0 to {MAX_DAMAGE}", self.damage)));
         }
         Ok(())
     }
@@ -326,9 +323,10 @@ fn combat_of(
         setup.pool
     };
     Ok(StaticCombat {
-        pool: Pool::new(dice).map_err(|e| bad("pool", e.to_string()))?,
+        pool: Pool::new(dice)
+            .map_err(|e| crate::CombatRefusal::Opposition.at("pool", e.to_string()))?,
         difficulty: Difficulty::new(i64::from(setup.opposition.difficulty))
-            .map_err(|e| bad("difficulty", e.to_string()))?,
+            .map_err(|e| crate::CombatRefusal::Opposition.at("difficulty", e.to_string()))?,
         hit_points: state.hit_points,
         damage: setup.damage,
         foe_hit_points: state.foe_hit_points,
@@ -357,11 +355,12 @@ fn play(
                 partial = recording.faces().len() > used;
                 break;
             }
-            Err(e) => return Err(bad("dice", e.to_string())),
+            Err(e) => return Err(crate::CombatRefusal::Dice.at("dice", e.to_string())),
         }
     }
     let faces = recording.faces()[..used].iter().map(|&(_, f)| f).collect();
-    let json = serde_json::to_value(&rounds).map_err(|e| bad("rounds", e.to_string()))?;
+    let json = serde_json::to_value(&rounds)
+        .map_err(|e| crate::AppError::internal("rounds", e.to_string()))?;
     Ok((json, faces, partial))
 }
 
@@ -436,7 +435,7 @@ fn read_open(tx_sheet: Option<Sheet>) -> Result<Option<StoredStatic>, AppError> 
         None => Ok(None),
         Some(s) => {
             let row: Option<StoredStatic> = serde_json::from_value(s.body).map_err(|e| {
-                bad(
+                crate::CombatRefusal::Stored.at(
                     "static combat",
                     format!("the stored fight cannot be read: {e}"),
                 )
@@ -456,7 +455,8 @@ fn write_open(
         name: hero.to_owned(),
         schema: STATIC_RECORD_SCHEMA,
         version: 0,
-        body: serde_json::to_value(fight).map_err(|e| bad("static combat", e.to_string()))?,
+        body: serde_json::to_value(fight)
+            .map_err(|e| crate::AppError::internal("static combat", e.to_string()))?,
     };
     // The fight belongs to whoever plays the hero, whoever started it.
     if tx.sheet(SYSTEM, hero)?.is_some() {
@@ -479,7 +479,7 @@ fn rebuild(stored: &StoredStatic) -> Result<StaticState, AppError> {
         let mut fight = combat_of(&stored.setup, state, call.background.is_some())?;
         let (_, faces, _) = play(&mut fight, &mut TypedDice::new(call.faces.clone()))?;
         if faces != call.faces {
-            return Err(bad(
+            return Err(crate::CombatRefusal::Stored.at(
                 "static combat",
                 format!("the stored fight does not replay at call {}", i + 1),
             ));
@@ -495,13 +495,14 @@ fn setup_of(
     weapon: Option<&str>,
     opposition: Opposition,
 ) -> Result<StaticSetup, AppError> {
-    let rules = |e: solum_expanded::RulesError| bad("sheet", e.to_string());
+    let rules =
+        |e: solum_expanded::RulesError| crate::CombatRefusal::Sheet.at("sheet", e.to_string());
     let mut f = Fighter::hero(hero, "heroes", false).map_err(rules)?;
     if let Some(w) = weapon
         && !f.hold(w)
     {
         let names: Vec<&str> = hero.weapons.iter().map(|w| w.name.as_str()).collect();
-        return Err(bad(
+        return Err(crate::CombatRefusal::Weapon.at(
             "weapon",
             format!(
                 "{} carries no weapon called `{w}` (carried: {})",
@@ -569,7 +570,7 @@ impl<S: CampaignStore> Campaign<S> {
         if let Dice::Typed(faces) = &dice
             && faces.len() > MAX_STATIC_TYPED
         {
-            return Err(bad(
+            return Err(crate::CombatRefusal::Dice.at(
                 "rolled",
                 format!(
                     "{} values: at most {MAX_STATIC_TYPED} in one call",
@@ -587,7 +588,7 @@ impl<S: CampaignStore> Campaign<S> {
             let sheet = tx
                 .sheet(crate::characters::SYSTEM, &request.hero)?
                 .ok_or_else(|| {
-                    bad(
+                    crate::CombatRefusal::Sheet.at(
                         "character",
                         format!("no character called {} in this campaign", request.hero),
                     )
@@ -597,7 +598,7 @@ impl<S: CampaignStore> Campaign<S> {
             let open = read_open(tx.sheet(SYSTEM, &hero.name)?)?;
             let mut stored = match (open, &request.start) {
                 (Some(_), Some(_)) => {
-                    return Err(bad(
+                    return Err(crate::CombatRefusal::StaticState.at(
                         "static combat",
                         format!(
                             "{} is already in a fast static combat: go on without naming the opposition, or abandon it",
@@ -606,7 +607,7 @@ impl<S: CampaignStore> Campaign<S> {
                     ));
                 }
                 (None, None) => {
-                    return Err(bad(
+                    return Err(crate::CombatRefusal::StaticState.at(
                         "static combat",
                         format!(
                             "{} is in no fast static combat: name the opposition (a foe of the bestiary, or its difficulty, hit points and damage)",
@@ -615,12 +616,13 @@ impl<S: CampaignStore> Campaign<S> {
                     ));
                 }
                 (Some(_), None) if request.weapon.is_some() => {
-                    return Err(bad("weapon", "the weapon is chosen when the fight starts"));
+                    return Err(crate::CombatRefusal::Weapon
+                        .at("weapon", "the weapon is chosen when the fight starts"));
                 }
                 (Some(s), None) => s,
                 (None, Some(o)) => {
                     if hero.is_out() {
-                        return Err(bad(
+                        return Err(crate::CombatRefusal::Out.at(
                             "character",
                             format!("{} is out (0 hit points) and cannot fight", hero.name),
                         ));
@@ -640,7 +642,7 @@ impl<S: CampaignStore> Campaign<S> {
                 }
             };
             if stored.calls.len() >= MAX_STATIC_CALLS {
-                return Err(bad(
+                return Err(crate::CombatRefusal::StaticState.at(
                     "static combat",
                     format!(
                         "the fight has {MAX_STATIC_CALLS} calls, the most one keeps: abandon it"
@@ -657,7 +659,7 @@ impl<S: CampaignStore> Campaign<S> {
                         .find(|x| x.eq_ignore_ascii_case(b.trim()))
                         .cloned()
                         .ok_or_else(|| {
-                            bad(
+                            crate::CombatRefusal::Background.at(
                                 "background",
                                 format!(
                                     "`{b}` is not a background of {} (backgrounds: {})",
@@ -689,7 +691,7 @@ impl<S: CampaignStore> Campaign<S> {
                         });
                     }
                     if faces.len() < given {
-                        return Err(bad(
+                        return Err(crate::CombatRefusal::Dice.at(
                             "rolled",
                             format!(
                                 "{given} values given, the call used {}: the fight is over, or the call played its {MAX_CALL_ROUNDS} rounds",
@@ -725,8 +727,9 @@ impl<S: CampaignStore> Campaign<S> {
                         crate::characters::SYSTEM,
                         &sheet.name,
                         &Sheet {
-                            body: serde_json::to_value(&h)
-                                .map_err(|e| bad("sheet", e.to_string()))?,
+                            body: serde_json::to_value(&h).map_err(|e| {
+                                crate::CombatRefusal::Sheet.at("sheet", e.to_string())
+                            })?,
                             ..sheet.clone()
                         },
                     )?;
@@ -748,7 +751,7 @@ impl<S: CampaignStore> Campaign<S> {
             let over = after.hit_points == 0 || after.foe_hit_points == 0;
             let stored_faces: usize = stored.calls.iter().map(|c| c.faces.len()).sum();
             if !over && stored_faces > MAX_STORED_FACES {
-                return Err(bad(
+                return Err(crate::CombatRefusal::StaticState.at(
                     "static combat",
                     format!(
                         "the fight would keep {stored_faces} faces, more than {MAX_STORED_FACES}: abandon it (both sides barely hurt each other)"
@@ -812,7 +815,7 @@ impl<S: CampaignStore> Campaign<S> {
         let at = self.now();
         crate::transact(&mut self.store, &self.by, |tx| {
             let stored = read_open(tx.sheet(SYSTEM, hero)?)?.ok_or_else(|| {
-                bad(
+                crate::CombatRefusal::StaticState.at(
                     "static combat",
                     format!("{hero} is in no fast static combat"),
                 )

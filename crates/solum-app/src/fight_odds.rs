@@ -15,7 +15,6 @@ use solum_expanded::creature::Bestiary;
 use solum_play::sim::{Encounter, MAX_SIM_WORK, SimError, check_work, run_with};
 use solum_store::CampaignStore;
 
-use crate::characters::bad;
 use crate::combat::FoeCount;
 use crate::{AppError, Campaign};
 
@@ -258,14 +257,14 @@ pub fn simulate(
                 steps_each,
                 most.min(limits.max_work.saturating_div(steps_each.max(1.0) as u64)),
             )),
-            other => bad("fight", other.to_string()),
+            other => crate::CombatRefusal::Fight.at("fight", other.to_string()),
         })?;
     let most = (limits.max_work as f64 / estimate.steps_per_fight).floor() as u64;
     if fights > most {
         return Err(too_much(estimate.steps_per_fight, most).into());
     }
     let tally = run_with(fights, seed, progress, make, |e, d| e.fight(d))
-        .map_err(|e| bad("fight", e.to_string()))?;
+        .map_err(|e| crate::CombatRefusal::Fight.at("fight", e.to_string()))?;
     let (lo, hi) = tally.win_interval();
     Ok(FightOddsView {
         fights: tally.fights,
@@ -321,13 +320,13 @@ impl<S: CampaignStore> Campaign<S> {
     fn chosen_fighters(&self, input: &FightOddsInput) -> Result<(Vec<Fighter>, usize), AppError> {
         let most = crate::combat::MAX_SETUP_ENTRIES;
         if input.heroes.len() > most {
-            return Err(bad(
+            return Err(crate::CombatRefusal::Setup.at(
                 "heroes",
                 format!("{} heroes; at most {most}", input.heroes.len()),
             ));
         }
         if input.foes.len() > most {
-            return Err(bad(
+            return Err(crate::CombatRefusal::Setup.at(
                 "foes",
                 format!("{} kinds of foes; at most {most}", input.foes.len()),
             ));
@@ -353,24 +352,29 @@ impl<S: CampaignStore> Campaign<S> {
                 .ok_or_else(|| AppError::NoSuchCharacter(name.clone()))?;
             let hero = crate::combat::character_of(&sheet)?;
             if out.iter().any(|f: &Fighter| f.name == hero.name) {
-                return Err(bad("heroes", format!("{} is named twice", hero.name)));
+                return Err(crate::CombatRefusal::Setup
+                    .at("heroes", format!("{} is named twice", hero.name)));
             }
-            out.push(Fighter::hero(&hero, HEROES, true).map_err(|e| bad("heroes", e.to_string()))?);
+            out.push(
+                Fighter::hero(&hero, HEROES, true)
+                    .map_err(|e| crate::CombatRefusal::Setup.at("heroes", e.to_string()))?,
+            );
         }
         let heroes = out.len();
         let shipped = Bestiary::shipped();
         for foe in &input.foes {
             let name = crate::name("foes", &foe.name, crate::creatures::MAX_CREATURE_NAME)?;
             if !(1..=100).contains(&foe.count) {
-                return Err(bad(
+                return Err(crate::CombatRefusal::Setup.at(
                     "foes",
                     format!("{name}: a count from 1 to 100, not {}", foe.count),
                 ));
             }
             let creature = match shipped.creature(&name) {
                 Some(c) => c.clone(),
-                None => crate::creatures::campaign_creature_of(&self.store, &name)?
-                    .ok_or_else(|| bad("foes", format!("{name}: no such creature")))?,
+                None => crate::creatures::campaign_creature_of(&self.store, &name)?.ok_or_else(
+                    || crate::CombatRefusal::Setup.at("foes", format!("{name}: no such creature")),
+                )?,
             };
             let key = name.split_whitespace().collect::<Vec<_>>().join("-");
             for i in 0..foe.count {
@@ -386,7 +390,7 @@ impl<S: CampaignStore> Campaign<S> {
                 };
                 out.push(
                     Fighter::creature(&creature, &label, FOES)
-                        .map_err(|e| bad("foes", e.to_string()))?,
+                        .map_err(|e| crate::CombatRefusal::Setup.at("foes", e.to_string()))?,
                 );
             }
             if out.len() - heroes > MAX_SIDE {

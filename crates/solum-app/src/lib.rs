@@ -24,10 +24,12 @@ pub mod journal;
 pub mod markdown;
 pub mod notation;
 pub mod policy;
+pub mod refusal;
 pub mod sol;
 pub mod soluna;
 pub mod soluna_once;
 pub mod tables;
+pub mod typed_dice;
 pub mod vehicles;
 mod verify;
 
@@ -47,7 +49,12 @@ pub use characters::{
 pub use error::{AppError, ErrorKind};
 pub use import::ImportCount;
 pub use journal::{By, ClassicOutcome, IdeaList, JournalEntry, Record, Rolled};
+pub use refusal::{
+    ClassicRefusal, CombatRefusal, CreatureRefusal, DieTypeRefusal, ExpandedRefusal, Refused,
+    SolRefusal, SolunaRefusal, TableRefusal,
+};
 pub use sol::{NewSol, SolRecord, SolTest};
+pub use typed_dice::TypedDiceError;
 
 /// The longest question the oracle takes, in characters.
 pub const MAX_QUESTION: usize = 500;
@@ -690,22 +697,20 @@ pub(crate) fn refuse_contradictions<'a>(
     let mut seen = std::collections::HashSet::new();
     for n in given {
         if !seen.insert(key(n)) && once {
-            return Err(characters::bad(
-                field,
-                format!("`{}` is given twice in one edit", n.trim()),
-            ));
+            return Err(crate::ExpandedRefusal::EditTwice
+                .at(field, format!("`{}` is given twice in one edit", n.trim())));
         }
     }
     let mut gone = std::collections::HashSet::new();
     for n in removed {
         if seen.contains(&key(n)) {
-            return Err(characters::bad(
+            return Err(crate::ExpandedRefusal::EditTwice.at(
                 field,
                 format!("`{}` is both added and removed in one edit", n.trim()),
             ));
         }
         if !gone.insert(key(n)) {
-            return Err(characters::bad(
+            return Err(crate::ExpandedRefusal::EditTwice.at(
                 field,
                 format!("`{}` is removed twice in one edit", n.trim()),
             ));
@@ -1416,11 +1421,36 @@ pub(crate) fn transact<S: CampaignStore, T>(
         (Ok(()), Some(Ok(v))) => Ok(v),
         (Err(_), Some(Err(e))) => Err(e),
         (Err(e), _) => Err(e.into()),
-        (Ok(()), _) => Err(AppError::Character {
-            field: "transaction".to_owned(),
-            problem: "the store did not run the change".to_owned(),
-        }),
+        (Ok(()), _) => Err(AppError::internal(
+            "transaction",
+            "the store did not run the change",
+        )),
     }
+}
+
+/// Refuses a new character's name that only looks like one the table has in `system`
+/// (`Ｎick` or a Cyrillic `Nіck` beside `Nick`): names compare by [`name_key`], as member
+/// names do. Asked inside the write transaction, so no other writer slips a name between.
+/// A name equal but for case is the store's own refusal (`character-name-taken`).
+pub(crate) fn look_alike_free(
+    tx: &dyn solum_store::WriteTx,
+    system: &str,
+    name: &str,
+) -> Result<(), AppError> {
+    let key = name_key(name);
+    let plain = solum_store::name_key(name);
+    for taken in tx.sheet_names(system)? {
+        if name_key(&taken) == key && solum_store::name_key(&taken) != plain {
+            return Err(TableRefusal::CharacterNameLookAlike.at(
+                "name",
+                format!(
+                    "{} looks like {taken}, a character of this table (names compare by how they look: case, width and look-alike letters of other scripts); choose another",
+                    name.trim()
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Entries with who made them put into their bodies (see [`journal::stamp`]).
@@ -1453,6 +1483,10 @@ impl solum_store::WriteTx for Stamping<'_, '_> {
 
     fn insert_sheet(&mut self, sheet: &solum_store::Sheet) -> Result<(), solum_store::StoreError> {
         self.tx.insert_sheet(sheet)
+    }
+
+    fn sheet_names(&self, system: &str) -> Result<Vec<String>, solum_store::StoreError> {
+        self.tx.sheet_names(system)
     }
 
     fn update_sheet(

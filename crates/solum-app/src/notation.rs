@@ -8,7 +8,7 @@ use solum_dice::{DiceError, DiceSource};
 use solum_notation::NotationError;
 use solum_store::CampaignStore;
 
-use crate::characters::bad;
+use crate::expression::ExpressionError;
 use crate::journal::{Record, Rolled};
 use crate::{AppError, Campaign, Dice, text};
 
@@ -215,13 +215,11 @@ fn check_entry_size(
         400 + 6 * (expression.chars().count() + canonical.chars().count()) as u128 + faces * width;
     let limit = solum_store::MAX_ENTRY_BYTES as u128;
     if worst > limit {
-        return Err(bad(
-            "expression",
-            format!(
-                "this roll could draw up to {faces} dice, too many to journal (an entry holds \
-                 at most {limit} bytes): roll fewer dice, or fewer rerolls and explosions"
-            ),
-        ));
+        return Err(ExpressionError::JournalLimit {
+            faces,
+            limit: solum_store::MAX_ENTRY_BYTES,
+        }
+        .into());
     }
     Ok(())
 }
@@ -229,8 +227,13 @@ fn check_entry_size(
 /// Reads an expression: trimmed, within [`MAX_EXPRESSION`], no control characters, and
 /// parsed by the notation (a mistake is shown under the expression with a caret).
 fn parse(raw: &str) -> Result<solum_notation::Expr, AppError> {
-    let t = text("expression", raw, MAX_EXPRESSION, false)?;
-    solum_notation::parse(&t).map_err(|e| bad("expression", e.render(&t)))
+    let t = text("expression", raw, MAX_EXPRESSION, false).map_err(ExpressionError::from_app)?;
+    solum_notation::parse(&t).map_err(|e| {
+        ExpressionError::Notation {
+            rendered: e.render(&t),
+        }
+        .into()
+    })
 }
 
 /// The roll as a rule of the journal: a dice error (typed faces that do not fit) is the
@@ -277,12 +280,13 @@ impl<S: CampaignStore> Campaign<S> {
         expression: &str,
         dice: Dice,
     ) -> Result<NotationView, AppError> {
-        let expression = text("expression", expression, MAX_EXPRESSION, false)?;
+        let expression = text("expression", expression, MAX_EXPRESSION, false)
+            .map_err(ExpressionError::from_app)?;
         // The notation checks its limits before any die is drawn.
         let expr = parse(&expression)?;
         check_entry_size(&expr, &expression, &expr.to_string())?;
         let (outcome, rolled) = crate::journal::roll(dice, |d| rule(&expr, d))?;
-        let outcome = outcome.map_err(|e| bad("expression", e))?;
+        let outcome = outcome.map_err(|rendered| ExpressionError::Notation { rendered })?;
         // The journal keeps the flat faces; the per-term view goes only to the caller.
         let entry = self.append_one(Record::Notation(Box::new(NotationRecord {
             schema: NOTATION_RECORD_SCHEMA,

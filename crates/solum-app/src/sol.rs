@@ -14,7 +14,7 @@
 //! changes something (a die that is not a hit; a glitch). A choice made while the dice lie on
 //! the table would hold the campaign's write lock while the player thinks.
 
-use crate::characters::{bad, name_text};
+use crate::characters::name_text;
 use crate::journal::faces;
 use jiff::Timestamp;
 use std::cell::Cell;
@@ -53,7 +53,7 @@ pub const MAX_MODIFIERS: usize = 50;
 /// The rules' checks ([`Sheet::check`]) and the campaign's limits on a sheet.
 pub fn check_sheet(sheet: &Sheet) -> Result<(), AppError> {
     if sheet.schema != SHEET_SCHEMA {
-        return Err(bad(
+        return Err(crate::SolRefusal::StoredSheet.at(
             "schema",
             format!(
                 "version {} is not known (this solum reads {SHEET_SCHEMA})",
@@ -61,16 +61,18 @@ pub fn check_sheet(sheet: &Sheet) -> Result<(), AppError> {
             ),
         ));
     }
-    sheet.check().map_err(|e| bad("sheet", e.to_string()))?;
+    sheet
+        .check()
+        .map_err(|e| crate::SolRefusal::Sheet.at("sheet", e.to_string()))?;
     name_text("name", &sheet.name)?;
     if sheet.attributes.len() > MAX_LIST {
-        return Err(bad(
+        return Err(crate::SolRefusal::SheetLimit.at(
             "attributes",
             format!("{} listed; the limit is {MAX_LIST}", sheet.attributes.len()),
         ));
     }
     if sheet.skills.len() > MAX_LIST {
-        return Err(bad(
+        return Err(crate::SolRefusal::SheetLimit.at(
             "skills",
             format!("{} listed; the limit is {MAX_LIST}", sheet.skills.len()),
         ));
@@ -108,7 +110,8 @@ impl NewSol {
                     .iter()
                     .any(|(m, _)| m.trim().eq_ignore_ascii_case(n.trim()))
                 {
-                    return Err(bad(field, format!("`{}` given twice", n.trim())));
+                    return Err(crate::SolRefusal::NamedTwice
+                        .at(field, format!("`{}` given twice", n.trim())));
                 }
             }
         }
@@ -217,7 +220,7 @@ impl SolTest {
         name_text("skill", &self.skill)?;
         name_text("attribute", &self.attribute)?;
         if self.modifiers.len() > MAX_MODIFIERS {
-            return Err(bad(
+            return Err(crate::SolRefusal::Modifiers.at(
                 "modifiers",
                 format!(
                     "{} given; the limit is {MAX_MODIFIERS}",
@@ -228,35 +231,34 @@ impl SolTest {
         if let Some(t) = self.threshold
             && t > MAX_DICE
         {
-            return Err(bad(
-                "threshold",
-                format!("{t}: a threshold is 0 to {MAX_DICE}"),
-            ));
+            return Err(crate::SolRefusal::Threshold
+                .at("threshold", format!("{t}: a threshold is 0 to {MAX_DICE}")));
         }
         let dice = |field: &str, n: u32| {
             if (1..=MAX_DICE).contains(&n) {
                 Ok(())
             } else {
-                Err(bad(field, format!("{n}: a pool has 1 to {MAX_DICE} dice")))
+                Err(crate::SolRefusal::Pool
+                    .at(field, format!("{n}: a pool has 1 to {MAX_DICE} dice")))
             }
         };
         match self.then {
             None | Some(EdgeOnTest::SecondChance) | Some(EdgeOnTest::CloseCall) => {}
             Some(_) => {
-                return Err(bad(
+                return Err(crate::SolRefusal::Edge.at(
                     "then",
                     "only Second Chance or Close Call is chosen after the dice",
                 ));
             }
         }
         if self.then.is_some() && self.edge.is_some() {
-            return Err(bad(
+            return Err(crate::SolRefusal::Edge.at(
                 "then",
                 "one point of Edge per test: the test already uses Edge",
             ));
         }
         if self.retry > 0 && self.threshold.is_none() {
-            return Err(bad(
+            return Err(crate::SolRefusal::Retry.at(
                 "retry",
                 "only a failed test against a threshold is tried again",
             ));
@@ -270,7 +272,7 @@ impl SolTest {
         }
         if !self.group.is_empty() {
             if self.group.len() >= MAX_GROUP {
-                return Err(bad(
+                return Err(crate::SolRefusal::Group.at(
                     "group",
                     format!(
                         "{} participants and the leader are more than the {MAX_GROUP} a group action takes",
@@ -284,7 +286,8 @@ impl SolTest {
                     .iter()
                     .any(|m| solum_store::name_key(m) == solum_store::name_key(n))
                 {
-                    return Err(bad("group", format!("`{}` named twice", n.trim())));
+                    return Err(crate::SolRefusal::NamedTwice
+                        .at("group", format!("`{}` named twice", n.trim())));
                 }
             }
             if self.against.is_some()
@@ -293,7 +296,7 @@ impl SolTest {
                 || self.retry > 0
                 || self.buy
             {
-                return Err(bad(
+                return Err(crate::SolRefusal::Group.at(
                     "group",
                     "a group action takes no opposition, assistant, Edge after the dice, retry or bought hits",
                 ));
@@ -305,7 +308,7 @@ impl SolTest {
                 || self.assist.is_some()
                 || self.against.is_some())
         {
-            return Err(bad(
+            return Err(crate::SolRefusal::Buy.at(
                 "buy",
                 "bought hits roll no dice: no Edge, assistant or opposed test with them",
             ));
@@ -313,13 +316,15 @@ impl SolTest {
         if let Some(o) = &self.against {
             dice("against dice", o.dice)?;
             if self.threshold.is_some() || self.then.is_some() || self.assist.is_some() {
-                return Err(bad(
+                return Err(crate::SolRefusal::Opposed.at(
                     "against",
                     "an opposed test takes no threshold, no Edge after the dice and no assistant",
                 ));
             }
             if self.edge == Some(EdgeOnTest::Smackdown) && o.edge == Some(EdgeOnTest::Smackdown) {
-                return Err(bad("against", TestError::BothSmackdown.to_string()));
+                return Err(
+                    crate::SolRefusal::Opposed.at("against", TestError::BothSmackdown.to_string())
+                );
             }
         }
         Ok(())
@@ -596,7 +601,8 @@ impl SolRecord {
                 check_sheet(&t.before)?;
                 check_sheet(&t.after)?;
                 if t.group_before.len() > MAX_GROUP || t.group_after.len() > MAX_GROUP {
-                    return Err(bad("group", "more participants than a group action takes"));
+                    return Err(crate::SolRefusal::Group
+                        .at("group", "more participants than a group action takes"));
                 }
                 for s in t.group_before.iter().chain(&t.group_after) {
                     check_sheet(s)?;
@@ -916,7 +922,7 @@ impl Source {
             Self::Typed(d) => {
                 let faces = d.faces().iter().map(|&(_, f)| f).collect();
                 d.into_inner().finish().map_err(|(used, given)| {
-                    bad(
+                    crate::SolRefusal::TooManyDice.at(
                         field,
                         format!("too many values: {given} typed, the roll uses {used}"),
                     )
@@ -959,21 +965,23 @@ impl DiceSource for Blamed<'_> {
 }
 
 fn dice_error(e: DiceError, field: &str) -> AppError {
-    bad(field, e.to_string())
+    crate::SolRefusal::Dice.at(field, e.to_string())
 }
 
 fn test_error(e: TestError, blame: &Cell<bool>) -> AppError {
     match e {
         TestError::Dice(d) => dice_error(d, if blame.get() { "against dice" } else { "dice" }),
-        TestError::Pool(p) => bad("pool", p.to_string()),
-        other => bad("test", other.to_string()),
+        TestError::Pool(p) => crate::SolRefusal::Pool.at("pool", p.to_string()),
+        other => crate::SolRefusal::Test.at("test", other.to_string()),
     }
 }
 
 fn rule_error(e: SheetRuleError, field: &str) -> AppError {
     match e {
-        SheetRuleError::NoAttribute(_) => bad("attribute", e.to_string()),
-        other => bad(field, other.to_string()),
+        SheetRuleError::NoAttribute(_) => {
+            crate::SolRefusal::Attribute.at("attribute", e.to_string())
+        }
+        other => crate::SolRefusal::Sheet.at(field, other.to_string()),
     }
 }
 
@@ -1038,10 +1046,8 @@ fn test_rule(
 ) -> Result<TestSheets, AppError> {
     req.validate()?;
     if group.len() != req.group.len() {
-        return Err(bad(
-            "group",
-            "the participants' sheets do not match the request",
-        ));
+        return Err(crate::SolRefusal::ReplayMismatch
+            .at("group", "the participants' sheets do not match the request"));
     }
     let mut s = before.clone();
     let attribute_value = s
@@ -1056,15 +1062,15 @@ fn test_rule(
         retry: req.retry,
     };
     let pool = spec.build().map_err(|e| match e {
-        PoolError::NoMoreTries { .. } => bad("retry", e.to_string()),
-        e => bad("pool", e.to_string()),
+        PoolError::NoMoreTries { .. } => crate::SolRefusal::Retry.at("retry", e.to_string()),
+        e => crate::SolRefusal::Pool.at("pool", e.to_string()),
     })?;
     let assistant_dice = match (&req.assist, assistant) {
         (Some(Assist::Dice(n)), _) => Some(*n),
         (Some(Assist::Character(_)), Some(a)) => Some(
             a.assist_pool(&req.attribute, &req.skill, req.untrained_penalty)
                 .map_err(|e| rule_error(e, "assistant"))?
-                .map_err(|e| bad("assistant", e.to_string()))?
+                .map_err(|e| crate::SolRefusal::Assistant.at("assistant", e.to_string()))?
                 .dice,
         ),
         (Some(Assist::Character(name)), None) => {
@@ -1122,7 +1128,8 @@ fn test_rule(
     }
     if req.buy {
         if against.is_some() {
-            return Err(bad("against dice", "typed for a test that is not opposed"));
+            return Err(crate::SolRefusal::Opposed
+                .at("against dice", "typed for a test that is not opposed"));
         }
         let hits = solum_sol::pool::buy_hits(pool.dice);
         let result = SolTestResult {
@@ -1147,10 +1154,12 @@ fn test_rule(
         return Ok((before.clone(), None, Vec::new(), result));
     }
     if against.is_some() {
-        return Err(bad("against dice", "typed for a test that is not opposed"));
+        return Err(
+            crate::SolRefusal::Opposed.at("against dice", "typed for a test that is not opposed")
+        );
     }
     if req.then.is_some() && s.edge.points == 0 {
-        return Err(bad(
+        return Err(crate::SolRefusal::Edge.at(
             "then",
             format!("no Edge left to spend (0 of {})", s.edge.attribute),
         ));
@@ -1193,7 +1202,7 @@ fn test_rule(
     let mut members = Vec::with_capacity(group.len());
     for m in group {
         let attribute_value = m.needed(&req.attribute).map_err(|_| {
-            bad(
+            crate::SolRefusal::Group.at(
                 "group",
                 format!("{} has no attribute `{}`", m.name, req.attribute),
             )
@@ -1207,7 +1216,7 @@ fn test_rule(
             retry: 0,
         }
         .build()
-        .map_err(|e| bad("group", format!("{}: {e}", m.name)))?;
+        .map_err(|e| crate::SolRefusal::Group.at("group", format!("{}: {e}", m.name)))?;
         let test = roll_test(
             &TestSpec {
                 dice: pool.dice,
@@ -1308,10 +1317,9 @@ pub(crate) fn apply_test(
         check_sheet(sheet)?;
         return Ok((progress, None, Vec::new()));
     }
-    let test = result
-        .test
-        .as_ref()
-        .ok_or_else(|| bad("result", "holds neither a test nor an opposed test"))?;
+    let test = result.test.as_ref().ok_or_else(|| {
+        crate::SolRefusal::ReplayMismatch.at("result", "holds neither a test nor an opposed test")
+    })?;
     // Edge chosen after the dice: spent only when it was used.
     if req.edge.is_none() {
         sheet
@@ -1323,10 +1331,8 @@ pub(crate) fn apply_test(
     let mut members_progress = Vec::new();
     if let Some(g) = &result.group {
         if g.members.len() != group.len() {
-            return Err(bad(
-                "group",
-                "the participants' sheets do not match the result",
-            ));
+            return Err(crate::SolRefusal::ReplayMismatch
+                .at("group", "the participants' sheets do not match the result"));
         }
         for (s, m) in group.iter_mut().zip(&g.members) {
             members_progress.push(s.record_test_by(rules, &req.skill, &m.test));
@@ -1445,13 +1451,14 @@ fn to_sheet(sheet: &Sheet) -> Result<solum_store::Sheet, AppError> {
         name: sheet.name.clone(),
         schema: i64::from(SHEET_SCHEMA),
         version: 0,
-        body: serde_json::to_value(sheet).map_err(|e| bad("sheet", e.to_string()))?,
+        body: serde_json::to_value(sheet)
+            .map_err(|e| crate::AppError::internal("sheet", e.to_string()))?,
     })
 }
 
 fn from_sheet(stored: &solum_store::Sheet) -> Result<Sheet, AppError> {
     if stored.schema != i64::from(SHEET_SCHEMA) {
-        return Err(bad(
+        return Err(crate::SolRefusal::StoredSheet.at(
             "schema",
             format!(
                 "the stored sheet of {} has schema {}; this solum reads {SHEET_SCHEMA}",
@@ -1460,7 +1467,7 @@ fn from_sheet(stored: &solum_store::Sheet) -> Result<Sheet, AppError> {
         ));
     }
     let sheet: Sheet = serde_json::from_value(stored.body.clone()).map_err(|e| {
-        bad(
+        crate::SolRefusal::StoredSheet.at(
             "sheet",
             format!("the stored sheet of {} cannot be read: {e}", stored.name),
         )
@@ -1475,7 +1482,8 @@ fn entry(at: &Timestamp, record: SolRecord) -> Result<NewEntry, AppError> {
         at: at.to_owned(),
         kind: record.kind().to_owned(),
         schema: RECORD_SCHEMA,
-        body: serde_json::to_value(&record).map_err(|e| bad("record", e.to_string()))?,
+        body: serde_json::to_value(&record)
+            .map_err(|e| crate::AppError::internal("record", e.to_string()))?,
     })
 }
 
@@ -1491,13 +1499,13 @@ fn load(tx: &dyn WriteTx, name: &str) -> Result<Sheet, AppError> {
 pub fn parse_sheet(toml_text: &str) -> Result<Sheet, AppError> {
     let limit = solum_play::storage::MAX_FILE_BYTES;
     if toml_text.len() as u64 > limit {
-        return Err(bad(
+        return Err(crate::SolRefusal::SheetLimit.at(
             "sheet",
             format!("{} bytes; the limit is {limit}", toml_text.len()),
         ));
     }
-    let sheet: Sheet =
-        toml::from_str(toml_text).map_err(|e| bad("sheet", e.to_string().trim_end()))?;
+    let sheet: Sheet = toml::from_str(toml_text)
+        .map_err(|e| crate::SolRefusal::SheetLimit.at("sheet", e.to_string().trim_end()))?;
     check_sheet(&sheet)?;
     Ok(sheet)
 }
@@ -1533,11 +1541,12 @@ impl<S: CampaignStore> Campaign<S> {
         let at = self.now();
         let seq = self.transact(|tx| {
             if tx.sheet(SYSTEM, &sheet.name)?.is_some() {
-                return Err(bad(
+                return Err(crate::SolRefusal::NameTaken.at(
                     "name",
                     format!("the campaign already has a character named {}", sheet.name),
                 ));
             }
+            crate::look_alike_free(tx, SYSTEM, &sheet.name)?;
             tx.insert_sheet(&to_sheet(&sheet)?)?;
             Ok(tx.append(&[entry(&at, SolRecord::new(&sheet.name, change.clone()))?])?[0].seq)
         })?;
@@ -1569,7 +1578,8 @@ impl<S: CampaignStore> Campaign<S> {
     /// A character's sheet as TOML, the format [`Campaign::import_sol`] reads.
     pub fn export_sol(&self, name: &str) -> Result<String, AppError> {
         let view = self.sol(name)?;
-        toml::to_string_pretty(&view.sheet).map_err(|e| bad("sheet", e.to_string()))
+        toml::to_string_pretty(&view.sheet)
+            .map_err(|e| crate::AppError::internal("sheet", e.to_string()))
     }
 
     /// A character's sheet (the name in any case).
@@ -1657,10 +1667,13 @@ impl<S: CampaignStore> Campaign<S> {
         let (seq, change, sheet) = self.sol_change(name, |before| {
             let mut after = before.clone();
             let lowered = after.not_dead_yet(choice).map_err(|e| match e {
-                NotDeadYetError::Tie { .. } | NotDeadYetError::NotHighest { .. } => {
-                    bad("attribute", e.to_string())
+                NotDeadYetError::Tie { .. } => {
+                    crate::SolRefusal::AttributeTie.at("attribute", e.to_string())
                 }
-                other => bad("edge", other.to_string()),
+                NotDeadYetError::NotHighest { .. } => {
+                    crate::SolRefusal::NotHighest.at("attribute", e.to_string())
+                }
+                other => crate::SolRefusal::Edge.at("edge", other.to_string()),
             })?;
             let change = SolChange::NotDeadYet {
                 before: before.clone(),
@@ -1713,7 +1726,7 @@ impl<S: CampaignStore> Campaign<S> {
         dice: Dice,
     ) -> Result<SolChangeView, AppError> {
         if what != SpendUse::DeadMansTrigger && dice != Dice::Fresh {
-            return Err(bad(
+            return Err(crate::SolRefusal::NoDice.at(
                 "dice",
                 "only Dead Man's Trigger rolls dice; this use rolls none",
             ));
@@ -1759,7 +1772,8 @@ impl<S: CampaignStore> Campaign<S> {
     ) -> Result<SolTestView, AppError> {
         req.validate()?;
         if against_typed.is_some() && req.against.is_none() {
-            return Err(bad("against dice", "typed for a test that is not opposed"));
+            return Err(crate::SolRefusal::Opposed
+                .at("against dice", "typed for a test that is not opposed"));
         }
         let dice = fix(dice);
         let at = self.now();
@@ -1769,7 +1783,8 @@ impl<S: CampaignStore> Campaign<S> {
                 Some(Assist::Character(a)) => {
                     let a = load(tx, a)?;
                     if solum_store::name_key(&a.name) == solum_store::name_key(&before.name) {
-                        return Err(bad("assistant", "a character cannot assist itself"));
+                        return Err(crate::SolRefusal::Assistant
+                            .at("assistant", "a character cannot assist itself"));
                     }
                     Some(a)
                 }
@@ -1779,7 +1794,7 @@ impl<S: CampaignStore> Campaign<S> {
             for g in &req.group {
                 let m = load(tx, g)?;
                 if solum_store::name_key(&m.name) == solum_store::name_key(&before.name) {
-                    return Err(bad(
+                    return Err(crate::SolRefusal::Group.at(
                         "group",
                         "the leader is in the group already: name the other participants",
                     ));

@@ -20,7 +20,7 @@ use solum_soluna::skirmish::{self, Event, MAX_CHARACTERS, SkirmishFile};
 pub use solum_soluna::skirmish::Character;
 use solum_store::{CampaignStore, WriteTx};
 
-use crate::classic::{again, bad, entry, fix_seed, name_text, read_row, sheet_row};
+use crate::classic::{again, entry, fix_seed, name_text, read_row, sheet_row};
 use crate::journal::{Record, Rolled};
 use crate::{AppError, Campaign, Dice};
 
@@ -31,7 +31,8 @@ pub const SOLUNA_RECORD_SCHEMA: i64 = 1;
 
 /// The rules and the campaign's limits on a character.
 pub fn check_character(c: &Character) -> Result<(), AppError> {
-    c.validate().map_err(|e| bad(e.field, e.problem))?;
+    c.validate()
+        .map_err(|e| crate::SolunaRefusal::Sheet.at(e.field, e.problem))?;
     name_text("name", &c.name)?;
     name_text("side", &c.side)?;
     Ok(())
@@ -58,7 +59,7 @@ pub fn check_supplies(c: &Character) -> Result<(), AppError> {
     ] {
         let dash = |f: &str| f.replace('_', "-");
         if cap > 1 && cap > a.max(b) {
-            return Err(bad(
+            return Err(crate::SolunaRefusal::Sheet.at(
                 cap_field,
                 format!(
                     "{cap} per test is more than the supplies it caps (--{} {a}, --{} {b})",
@@ -68,7 +69,7 @@ pub fn check_supplies(c: &Character) -> Result<(), AppError> {
             ));
         }
         if cap == 0 && a.max(b) > 0 {
-            return Err(bad(
+            return Err(crate::SolunaRefusal::Sheet.at(
                 cap_field,
                 format!(
                     "0 per test: the supplies (--{} {a}, --{} {b}) could never be spent",
@@ -215,11 +216,13 @@ fn test_dice(c: &Character, request: &SolunaTest) -> Result<u32, AppError> {
         SolunaAttack::Ranged => (c.ranged, "ranged"),
     };
     if dice == 0 {
-        return Err(bad("attack", format!("{} has no {what} dice", c.name)));
+        return Err(
+            crate::SolunaRefusal::Attack.at("attack", format!("{} has no {what} dice", c.name))
+        );
     }
     let most = c.flips.min(c.flips_per_test);
     if request.flips > most {
-        return Err(bad(
+        return Err(crate::SolunaRefusal::Flips.at(
             "flips",
             format!(
                 "{}: {} commits at most {most} flips to a test (flips left {}, per test {})",
@@ -232,11 +235,13 @@ fn test_dice(c: &Character, request: &SolunaTest) -> Result<u32, AppError> {
         i64::from(request.flips),
         i64::from(request.against),
     )
-    .map_err(|e| bad("against", e.to_string()))?;
+    .map_err(|e| crate::SolunaRefusal::Against.at("against", e.to_string()))?;
     if let Some(t) = request.target
         && !(1..=solum_soluna::test_limits::MAX_DICE).contains(&t)
     {
-        return Err(bad("target", format!("{t}: a target number is 1 or more")));
+        return Err(
+            crate::SolunaRefusal::Target.at("target", format!("{t}: a target number is 1 or more"))
+        );
     }
     Ok(dice)
 }
@@ -306,7 +311,9 @@ fn skirmish_rule(
             )))
         }
         Err(skirmish::SkirmishError::Dice(e)) => Err(e),
-        Err(e) => Ok(Err(bad("skirmish", e.to_string()))),
+        Err(e) => Ok(Err(
+            crate::SolunaRefusal::Skirmish.at("skirmish", e.to_string())
+        )),
     }
 }
 
@@ -352,7 +359,8 @@ impl SolunaRecord {
             } => {
                 check_character(character)?;
                 if test_dice(character, request)? != *dice {
-                    return Err(bad("dice", "not the attack's dice on the sheet"));
+                    return Err(crate::SolunaRefusal::Attack
+                        .at("dice", "not the attack's dice on the sheet"));
                 }
                 Ok(())
             }
@@ -533,6 +541,7 @@ impl<S: CampaignStore> Campaign<S> {
         check_supplies(&c)?;
         let at = self.now();
         let seq = self.transact(|tx| {
+            crate::look_alike_free(tx, SYSTEM, &c.name)?;
             tx.insert_sheet(&sheet_row(SYSTEM, &c.name, &c)?)?;
             append(
                 tx,
@@ -573,25 +582,31 @@ impl<S: CampaignStore> Campaign<S> {
     ) -> Result<SolunaChangeView, AppError> {
         let limit = solum_play::storage::MAX_FILE_BYTES;
         if toml_text.len() as u64 > limit {
-            return Err(bad(
+            return Err(crate::SolunaRefusal::File.at(
                 "file",
                 format!("{} bytes; the limit is {limit}", toml_text.len()),
             ));
         }
-        let file: SkirmishFile = toml::from_str(toml_text)
-            .map_err(|e| bad("file", e.to_string().trim_end().to_owned()))?;
+        let file: SkirmishFile = toml::from_str(toml_text).map_err(|e| {
+            crate::SolunaRefusal::File.at("file", e.to_string().trim_end().to_owned())
+        })?;
         if file.character.is_empty() {
-            return Err(bad("character", "the file lists no [[character]]"));
+            return Err(
+                crate::SolunaRefusal::File.at("character", "the file lists no [[character]]")
+            );
         }
         let mut characters = file.character;
         for (i, c) in characters.iter_mut().enumerate() {
             c.name = name_text(&format!("character[{i}].name"), &c.name)?;
             c.side = name_text(&format!("character[{i}].side"), &c.side)?;
-            check_character(c).map_err(|e| bad(format!("character[{i}]"), e.to_string()))?;
+            check_character(c).map_err(|e| {
+                crate::SolunaRefusal::Sheet.at(format!("character[{i}]"), e.to_string())
+            })?;
         }
         let at = self.now();
         let seq = self.transact(|tx| {
             for c in &characters {
+                crate::look_alike_free(tx, SYSTEM, &c.name)?;
                 tx.insert_sheet(&sheet_row(SYSTEM, &c.name, c)?)?;
             }
             append(
@@ -622,7 +637,8 @@ impl<S: CampaignStore> Campaign<S> {
                 .map(|n| Ok(self.soluna_character(n)?.character))
                 .collect::<Result<Vec<_>, AppError>>()?
         };
-        toml::to_string_pretty(&SkirmishFile { character }).map_err(|e| bad("file", e.to_string()))
+        toml::to_string_pretty(&SkirmishFile { character })
+            .map_err(|e| crate::AppError::internal("file", e.to_string()))
     }
 
     /// Rolls a test from a character's attack dice (U2): the flips it commits (at most its
@@ -643,7 +659,7 @@ impl<S: CampaignStore> Campaign<S> {
                 .ok_or_else(|| AppError::NoSuchCharacter(name.trim().to_owned()))?;
             let c: Character = read_row(&sheet)?;
             if c.hit_points == 0 {
-                return Err(bad(
+                return Err(crate::SolunaRefusal::Out.at(
                     "name",
                     format!("{} is out (0 hit points) and tests nothing", c.name),
                 ));
@@ -683,7 +699,7 @@ impl<S: CampaignStore> Campaign<S> {
         dice: Dice,
     ) -> Result<SkirmishView, AppError> {
         if names.len() > MAX_CHARACTERS {
-            return Err(bad(
+            return Err(crate::SolunaRefusal::Names.at(
                 "names",
                 format!(
                     "{} characters: a skirmish takes at most {MAX_CHARACTERS}",
@@ -701,7 +717,7 @@ impl<S: CampaignStore> Campaign<S> {
                     .ok_or_else(|| AppError::NoSuchCharacter(n.trim().to_owned()))?;
                 let c: Character = read_row(&sheet)?;
                 if characters.iter().any(|x| x.name == c.name) {
-                    return Err(bad(
+                    return Err(crate::SolunaRefusal::Names.at(
                         "names",
                         format!("{} is named twice: a character fights once", c.name),
                     ));
@@ -787,7 +803,8 @@ pub struct SheetsChange {
 impl SheetsChange {
     fn check(&self) -> Result<(), AppError> {
         if self.before.len() != self.after.len() || self.before.len() > MAX_CHARACTERS {
-            return Err(bad("sheets", "one sheet before and after per character"));
+            return Err(crate::SolunaRefusal::ReplayMismatch
+                .at("sheets", "one sheet before and after per character"));
         }
         for c in self.before.iter().chain(&self.after) {
             check_sheet(c)?;
@@ -833,7 +850,8 @@ fn check_sheet(c: &Character) -> Result<(), AppError> {
 
 /// A stored skirmish as the rules would have made it.
 fn check_state(s: &Skirmish) -> Result<(), AppError> {
-    s.validate().map_err(|e| bad("skirmish", e.to_string()))?;
+    s.validate()
+        .map_err(|e| crate::SolunaRefusal::Skirmish.at("skirmish", e.to_string()))?;
     s.characters.iter().try_for_each(check_sheet)
 }
 
@@ -876,7 +894,11 @@ fn run_phases(
         match s.resolve_phase(&mut counted) {
             Ok(e) => events.extend(e),
             Err(skirmish::SkirmishError::Dice(e)) => return Err(e),
-            Err(e) => return Ok(Err(bad("skirmish", e.to_string()))),
+            Err(e) => {
+                return Ok(Err(
+                    crate::SolunaRefusal::Skirmish.at("skirmish", e.to_string())
+                ));
+            }
         }
     }
     Ok(Ok(events))
@@ -910,13 +932,13 @@ impl PlayRecord {
             PlayStep::Start { characters, auto } => {
                 characters.iter().try_for_each(check_character)?;
                 Skirmish::new(characters.clone(), auto.clone())
-                    .map_err(|e| bad("skirmish", e.to_string()))
+                    .map_err(|e| crate::SolunaRefusal::Skirmish.at("skirmish", e.to_string()))
             }
             PlayStep::Act { before, who, order } => {
                 check_state(before)?;
                 let mut s = (**before).clone();
                 s.declare(*who, *order)
-                    .map_err(|e| bad("order", e.to_string()))?;
+                    .map_err(|e| crate::SolunaRefusal::Order.at("order", e.to_string()))?;
                 Ok(s)
             }
             PlayStep::Go { before } => {
@@ -928,7 +950,7 @@ impl PlayRecord {
 
     fn check(&self) -> Result<(), AppError> {
         if self.budget > MAX_CALL_FACES {
-            return Err(bad(
+            return Err(crate::SolunaRefusal::Budget.at(
                 "budget",
                 format!("{}: at most {MAX_CALL_FACES} faces a call", self.budget),
             ));
@@ -1218,7 +1240,7 @@ fn store_skirmish(tx: &mut dyn WriteTx, s: Option<&Skirmish>) -> Result<(), AppE
 }
 
 fn no_skirmish() -> AppError {
-    bad(
+    crate::SolunaRefusal::NoSkirmish.at(
         "skirmish",
         "no skirmish is being played: `soluna skirmish start NAME NAME …` starts one",
     )
@@ -1233,8 +1255,10 @@ fn write_sheets(tx: &mut dyn WriteTx, s: &Skirmish) -> Result<SheetsChange, AppE
             .ok_or_else(|| AppError::NoSuchCharacter(c.name.clone()))?;
         before.push(read_row::<Character>(&sheet)?);
     }
-    let after = worn_sheets(&before, s)
-        .ok_or_else(|| bad("skirmish", "the sheets are not the skirmish's characters"))?;
+    let after = worn_sheets(&before, s).ok_or_else(|| {
+        crate::SolunaRefusal::ReplayMismatch
+            .at("skirmish", "the sheets are not the skirmish's characters")
+    })?;
     for c in &after {
         tx.update_sheet(SYSTEM, &c.name, &sheet_row(SYSTEM, &c.name, c)?)?;
     }
@@ -1252,7 +1276,7 @@ impl<S: CampaignStore> Campaign<S> {
         dice: Dice,
     ) -> Result<PlayView, AppError> {
         if names.len() > MAX_CHARACTERS {
-            return Err(bad(
+            return Err(crate::SolunaRefusal::Names.at(
                 "names",
                 format!(
                     "{} characters: a skirmish takes at most {MAX_CHARACTERS}",
@@ -1261,7 +1285,7 @@ impl<S: CampaignStore> Campaign<S> {
             ));
         }
         if auto.len() > MAX_CHARACTERS {
-            return Err(bad(
+            return Err(crate::SolunaRefusal::Auto.at(
                 "auto",
                 format!("{} names: at most {MAX_CHARACTERS}", auto.len()),
             ));
@@ -1270,7 +1294,7 @@ impl<S: CampaignStore> Campaign<S> {
         let at = self.now();
         self.transact(|tx| {
             if open_skirmish(tx)?.is_some() {
-                return Err(bad(
+                return Err(crate::SolunaRefusal::SkirmishUnderWay.at(
                     "skirmish",
                     "a skirmish is being played: finish it, or `soluna skirmish abandon`",
                 ));
@@ -1282,13 +1306,13 @@ impl<S: CampaignStore> Campaign<S> {
                     .ok_or_else(|| AppError::NoSuchCharacter(n.trim().to_owned()))?;
                 let c: Character = read_row(&sheet)?;
                 if characters.iter().any(|x| x.name == c.name) {
-                    return Err(bad(
+                    return Err(crate::SolunaRefusal::Names.at(
                         "names",
                         format!("{} is named twice: a character fights once", c.name),
                     ));
                 }
                 if c.hit_points == 0 {
-                    return Err(bad(
+                    return Err(crate::SolunaRefusal::Out.at(
                         "names",
                         format!("{} is out (0 hit points) and cannot fight", c.name),
                     ));
@@ -1306,7 +1330,7 @@ impl<S: CampaignStore> Campaign<S> {
                     }
                 }
                 if !found {
-                    return Err(bad(
+                    return Err(crate::SolunaRefusal::Auto.at(
                         "auto",
                         format!(
                             "{}: neither a character nor a side of this skirmish",
@@ -1320,7 +1344,7 @@ impl<S: CampaignStore> Campaign<S> {
                 auto: marks.clone(),
             };
             let s = Skirmish::new(characters.clone(), marks)
-                .map_err(|e| bad("skirmish", e.to_string()))?;
+                .map_err(|e| crate::SolunaRefusal::Skirmish.at("skirmish", e.to_string()))?;
             Self::play_call(tx, &at, step, s, None, dice.clone())
         })
     }
@@ -1338,11 +1362,12 @@ impl<S: CampaignStore> Campaign<S> {
         let at = self.now();
         self.transact(|tx| {
             let before = open_skirmish(tx)?.ok_or_else(no_skirmish)?;
-            let who = before
-                .index_of(name)
-                .ok_or_else(|| bad("name", format!("{} is not in the skirmish", name.trim())))?;
+            let who = before.index_of(name).ok_or_else(|| {
+                crate::SolunaRefusal::NotInSkirmish
+                    .at("name", format!("{} is not in the skirmish", name.trim()))
+            })?;
             let target = before.index_of(&act.target).ok_or_else(|| {
-                bad(
+                crate::SolunaRefusal::NotInSkirmish.at(
                     "target",
                     format!("{} is not in the skirmish", act.target.trim()),
                 )
@@ -1356,7 +1381,7 @@ impl<S: CampaignStore> Campaign<S> {
                 },
                 SkirmishAction::Move => {
                     if act.flips > 0 || act.dice > 0 || act.ranged {
-                        return Err(bad(
+                        return Err(crate::SolunaRefusal::Action.at(
                             "action",
                             "a move spends no flips or dice and does not shoot",
                         ));
@@ -1367,7 +1392,7 @@ impl<S: CampaignStore> Campaign<S> {
             let odds = attack_odds(&before, who, &order);
             let mut s = before.clone();
             s.declare(who, order)
-                .map_err(|e| bad("action", e.to_string()))?;
+                .map_err(|e| crate::SolunaRefusal::Action.at("action", e.to_string()))?;
             let step = PlayStep::Act {
                 before: Box::new(before),
                 who,
@@ -1390,7 +1415,7 @@ impl<S: CampaignStore> Campaign<S> {
                     .iter()
                     .map(|&i| before.characters[i].name.clone())
                     .collect();
-                return Err(bad(
+                return Err(crate::SolunaRefusal::Skirmish.at(
                     "skirmish",
                     format!(
                         "turn {}, phase {} waits for a decision of {}",

@@ -5,7 +5,9 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use solum_dice::{DiceError, DiceSource, prob_to_f64};
+use solum_dice::{DiceSource, prob_to_f64};
+
+use crate::typed_dice::{FieldName, TypedDiceError};
 use solum_soluna::odds::largest_distribution;
 use solum_soluna::skirmish::{SkirmishFile, fight};
 use solum_soluna::test_limits::{MAX_DICE, MAX_FLIPS};
@@ -30,6 +32,12 @@ pub enum Field {
     Skirmish,
     /// Faces typed in by hand.
     Typed,
+}
+
+impl FieldName for Field {
+    fn name(self) -> &'static str {
+        Field::name(self)
+    }
 }
 
 impl Field {
@@ -73,39 +81,9 @@ pub enum SolunaOnceError {
     /// A skirmish file that does not read, or cannot be fought (the rules' words).
     #[error("{0}")]
     Skirmish(String),
-    /// The typed faces ran out before the roll was done.
-    #[error("too few values in typed: {given} given, the roll needs more ({order})")]
-    TooFewDice {
-        /// How many faces were typed.
-        given: usize,
-        /// The order faces are read in.
-        order: &'static str,
-    },
-    /// A typed face is not a face of the die it was read for.
-    #[error(
-        "typed: value {value} (number {position}) is not a face of a d{sides}: it must be 1 to {sides}"
-    )]
-    NotAFace {
-        /// The face typed.
-        value: u32,
-        /// Its place among the typed faces, from 1.
-        position: usize,
-        /// The die it was read for.
-        sides: u32,
-    },
-    /// More faces were typed than the roll used.
-    #[error("too many values in typed: {given} given, the roll used {used} ({order})")]
-    TooManyDice {
-        /// How many faces were typed.
-        given: usize,
-        /// How many the roll used.
-        used: usize,
-        /// The order faces are read in.
-        order: &'static str,
-    },
-    /// The system's randomness failed.
-    #[error("the dice could not be rolled: {0}")]
-    Dice(String),
+    /// Typed faces that do not fit the roll, or the system's randomness failed.
+    #[error(transparent)]
+    Typed(#[from] TypedDiceError<Field>),
 }
 
 impl SolunaOnceError {
@@ -116,10 +94,7 @@ impl SolunaOnceError {
             Self::Flips { field, .. } => Some(*field),
             Self::NetFlips(_) => Some(Field::Flips),
             Self::Skirmish(_) => Some(Field::Skirmish),
-            Self::TooFewDice { .. } | Self::NotAFace { .. } | Self::TooManyDice { .. } => {
-                Some(Field::Typed)
-            }
-            Self::Dice(_) => None,
+            Self::Typed(e) => e.field(),
         }
     }
 
@@ -131,16 +106,16 @@ impl SolunaOnceError {
             Self::NetFlips(_) => "soluna-net-flips",
             Self::TooLargeForExact { .. } => "soluna-too-large-for-exact",
             Self::Skirmish(_) => "soluna-skirmish",
-            Self::TooFewDice { .. } => "dice-too-few",
-            Self::NotAFace { .. } => "dice-not-a-face",
-            Self::TooManyDice { .. } => "dice-too-many",
-            Self::Dice(_) => "dice-source",
+            Self::Typed(e) => e.code(),
         }
     }
 
     /// True when the input is at fault, false for a failure of the system's randomness.
     pub fn is_bad_input(&self) -> bool {
-        !matches!(self, Self::Dice(_))
+        match self {
+            Self::Typed(e) => e.is_bad_input(),
+            _ => true,
+        }
     }
 
     /// The message with the field named by `name` (the command line passes its flags);
@@ -154,20 +129,7 @@ impl SolunaOnceError {
     }
 
     fn from_app(e: AppError, order: &'static str) -> Self {
-        match e {
-            AppError::Dice(DiceError::Exhausted { given }) => Self::TooFewDice { given, order },
-            AppError::Dice(DiceError::OutOfRange {
-                value,
-                sides,
-                position,
-            }) => Self::NotAFace {
-                value,
-                position,
-                sides,
-            },
-            AppError::UnusedDice { given, used } => Self::TooManyDice { given, used, order },
-            other => Self::Dice(other.to_string()),
-        }
+        Self::Typed(TypedDiceError::from_app(e, Field::Typed, order))
     }
 }
 
@@ -433,10 +395,11 @@ mod tests {
         let e = roll_soluna(2, 0, 0, target, Dice::Typed(vec![3])).unwrap_err();
         assert_eq!(
             e,
-            SolunaOnceError::TooFewDice {
+            SolunaOnceError::Typed(TypedDiceError::TooFew {
+                field: Field::Typed,
                 given: 1,
                 order: TEST_ORDER
-            }
+            })
         );
     }
 }

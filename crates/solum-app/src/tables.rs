@@ -23,8 +23,7 @@ const TOKEN_BYTES: usize = 32;
 /// A fresh token: 256 random bits from the operating system, as 64 hexadecimal digits.
 pub fn new_token() -> Result<String, AppError> {
     let mut bytes = [0u8; TOKEN_BYTES];
-    getrandom::fill(&mut bytes)
-        .map_err(|e| AppError::Forbidden(format!("no randomness for a token: {e}")))?;
+    getrandom::fill(&mut bytes).map_err(|e| AppError::internal("randomness for a token", e))?;
     Ok(hex(&bytes))
 }
 
@@ -190,7 +189,7 @@ fn game_master_only(by: &Member, what: &str) -> Result<(), AppError> {
     if by.gm {
         Ok(())
     } else {
-        Err(AppError::Forbidden(format!(
+        Err(AppError::GmOnly(format!(
             "only the game master {what} the table's invites"
         )))
     }
@@ -485,7 +484,8 @@ pub fn reentry_at<S: CampaignStore + TableStore>(
         .into_iter()
         .find(|m| m.id == whom && m.table == by.table)
         .ok_or_else(|| {
-            crate::characters::bad("member", format!("the table has no member {whom}"))
+            crate::TableRefusal::MemberUnknown
+                .at("member", format!("the table has no member {whom}"))
         })?;
     let token = format!("{}.{}.{}", member.table, member.id, new_token()?);
     let expires = at.as_second().saturating_add(REENTRY_SECONDS);
@@ -669,8 +669,16 @@ impl<S: CampaignStore + TableStore> Campaign<S> {
         let check = if member.gm {
             Ok(())
         } else {
+            // An unknown name is unknown to a player too (not "not your character"): the
+            // sheet is looked for before who owns it.
             self.store()
-                .sheet_owner(system, name)
+                .sheet(system, name)
+                .and_then(|sheet| match sheet {
+                    Some(_) => self.store().sheet_owner(system, name),
+                    None => Err(solum_store::StoreError::NoSuchSheet {
+                        name: name.trim().to_owned(),
+                    }),
+                })
                 .and_then(|owner| crate::policy::may_play(false, Some(member.id), owner, name))
                 .map_err(|e| match e {
                     solum_store::StoreError::Forbidden(why) => AppError::Forbidden(why),

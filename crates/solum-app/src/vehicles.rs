@@ -23,6 +23,7 @@ use solum_expanded::vehicle::{
 use solum_store::CampaignStore;
 
 use crate::journal::{Record, Rolled};
+use crate::typed_dice::{FieldName, TypedDiceError};
 use crate::{AppError, Campaign, Dice};
 
 /// The most dice one pilot may type by hand for one roll: a pool of the largest size, its
@@ -78,6 +79,12 @@ pub enum Field {
     Typed,
     /// The generator's seed.
     Seed,
+}
+
+impl FieldName for Field {
+    fn name(self) -> &'static str {
+        Field::name(self)
+    }
 }
 
 impl Field {
@@ -190,56 +197,12 @@ pub enum VehicleError {
         /// Why it cannot be used.
         problem: String,
     },
-    /// A seed where every die is typed: it would roll nothing.
-    #[error("seed {seed}: every die is typed, so a seed would roll nothing")]
-    SeedRollsNothing {
-        /// The seed given.
-        seed: u64,
-    },
-    /// Typed dice ran out.
-    #[error("too few values in {}: {given} given, the roll needs more ({TYPED_ORDER})", field.name())]
-    TooFewDice {
-        /// The dice field.
-        field: Field,
-        /// Values typed.
-        given: usize,
-    },
-    /// A typed value that is no face of a d6.
-    #[error("{}: value {value} (number {position}) is not a face of a d6: it must be 1 to 6", field.name())]
-    NotAFace {
-        /// The dice field.
-        field: Field,
-        /// The value.
-        value: u32,
-        /// Its 1-based position.
-        position: usize,
-    },
-    /// More values typed than the roll used, with the rules that left dice unrolled.
-    #[error("too many values in {}: {given} given, the roll used {used} ({})", field.name(), reasons_and_order(why))]
-    TooManyDice {
-        /// The dice field.
-        field: Field,
-        /// Values typed.
-        given: usize,
-        /// Values the roll used.
-        used: usize,
-        /// Rules that left a die unrolled.
-        why: Vec<UnrolledDie>,
-    },
-    /// Too many values typed for one pilot.
-    #[error("{}: {given} values typed; at most {MAX_TYPED}", field.name())]
-    TooManyTyped {
-        /// The dice field.
-        field: Field,
-        /// Values typed.
-        given: usize,
-    },
-}
-
-fn reasons_and_order(why: &[UnrolledDie]) -> String {
-    let mut parts: Vec<&str> = why.iter().map(|w| w.reason()).collect();
-    parts.push(TYPED_ORDER);
-    parts.join("; ")
+    /// A pilot the rules refuse for this roll (S10), in their words.
+    #[error("pilot: {0}")]
+    Pilot(String),
+    /// Typed dice that do not fit the roll (or a seed where every die is typed).
+    #[error(transparent)]
+    Typed(#[from] TypedDiceError<Field>),
 }
 
 impl VehicleError {
@@ -251,12 +214,9 @@ impl VehicleError {
             | Self::RatingsBesideVehicle { field, .. }
             | Self::PilotNeeded { field }
             | Self::Pool { field, .. }
-            | Self::Background { field, .. }
-            | Self::TooFewDice { field, .. }
-            | Self::NotAFace { field, .. }
-            | Self::TooManyDice { field, .. }
-            | Self::TooManyTyped { field, .. } => *field,
-            Self::SeedRollsNothing { .. } => Field::Seed,
+            | Self::Background { field, .. } => *field,
+            Self::Pilot(_) => Field::Pilot,
+            Self::Typed(e) => e.field().unwrap_or(Field::Seed),
         }
     }
 
@@ -269,11 +229,16 @@ impl VehicleError {
             Self::PilotNeeded { .. } => "vehicle-pilot-needed",
             Self::Pool { .. } => "vehicle-pool",
             Self::Background { .. } => "vehicle-background",
-            Self::SeedRollsNothing { .. } => "dice-seed-rolls-nothing",
-            Self::TooFewDice { .. } => "dice-too-few",
-            Self::NotAFace { .. } => "dice-not-a-face",
-            Self::TooManyDice { .. } => "dice-too-many",
-            Self::TooManyTyped { .. } => "dice-typed-limit",
+            Self::Pilot(_) => "vehicle-pilot",
+            Self::Typed(e) => e.code(),
+        }
+    }
+
+    /// True when the input is at fault, false for a failure of the system's randomness.
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            Self::Typed(e) => e.is_bad_input(),
+            _ => true,
         }
     }
 
@@ -677,8 +642,7 @@ impl VehicleRecord {
     /// The limits of a roll made at the table, for an imported journal.
     pub(crate) fn check(&self) -> Result<(), AppError> {
         for p in [&self.first, &self.second] {
-            Pool::new(u64::from(p.pilot))
-                .map_err(|e| crate::characters::bad("pilot", e.to_string()))?;
+            Pool::new(u64::from(p.pilot)).map_err(|e| VehicleError::Pilot(e.to_string()))?;
             // A vehicle typed by its ratings has no name.
             if !p.vehicle.name.is_empty() {
                 crate::text(
@@ -920,7 +884,7 @@ fn resolve_typed(
     let mut out = Vec::with_capacity(2);
     for side in [&a, &b] {
         if side.character.is_some() {
-            return Err(crate::characters::bad(
+            return Err(crate::ExpandedRefusal::PilotNeedsCampaign.at(
                 side.fields.character.name(),
                 "a character flies only at a campaign's table; give the pilot's pool",
             ));
@@ -959,8 +923,7 @@ fn odds_of(
     second: &PilotedVehicle,
     roll_off: bool,
 ) -> Result<VehicleOddsView, AppError> {
-    let (me, them) =
-        piloted(first, second).map_err(|e| crate::characters::bad("pilot", e.to_string()))?;
+    let (me, them) = piloted(first, second).map_err(|e| VehicleError::Pilot(e.to_string()))?;
     let draws = draws(roll_off);
     let (odds, spec) = match kind {
         VehicleRollKind::Chase => (
@@ -1043,18 +1006,7 @@ impl DiceSource for PilotSource<'_> {
 }
 
 fn dice_error(e: DiceError, field: Field) -> AppError {
-    match e {
-        DiceError::Exhausted { given } => VehicleError::TooFewDice { field, given }.into(),
-        DiceError::OutOfRange {
-            value, position, ..
-        } => VehicleError::NotAFace {
-            field,
-            value,
-            position,
-        }
-        .into(),
-        other => AppError::Dice(other),
-    }
+    VehicleError::from(TypedDiceError::from_dice(e, field, TYPED_ORDER)).into()
 }
 
 /// The rules that left dice unrolled for one side.
@@ -1097,10 +1049,8 @@ fn roll_both(
         VehicleDice::Dice(Dice::Seed(s)) | VehicleDice::PerPilot(Some(s)) => (Some(s), None),
         VehicleDice::Dice(Dice::Typed(faces)) => {
             if input.rolled.is_some() || input.against_rolled.is_some() {
-                return Err(crate::characters::bad(
-                    "typed",
-                    "type the dice in one list or per pilot, not both",
-                ));
+                return Err(crate::ExpandedRefusal::TypedTwice
+                    .at("typed", "type the dice in one list or per pilot, not both"));
             }
             (None, Some(faces))
         }
@@ -1113,18 +1063,19 @@ fn roll_both(
         if let Some(t) = typed
             && t.len() > MAX_TYPED
         {
-            return Err(VehicleError::TooManyTyped {
+            return Err(VehicleError::from(TypedDiceError::TooManyTyped {
                 field,
                 given: t.len(),
-            }
+                limit: MAX_TYPED,
+            })
             .into());
         }
     }
     if let (Some(_), Some(_), Some(seed)) = (&input.rolled, &input.against_rolled, seed) {
-        return Err(VehicleError::SeedRollsNothing { seed }.into());
+        return Err(VehicleError::from(TypedDiceError::SeedRollsNothing { seed }).into());
     }
     if let (Some(_), Some(seed)) = (&all_typed, seed) {
-        return Err(VehicleError::SeedRollsNothing { seed }.into());
+        return Err(VehicleError::from(TypedDiceError::SeedRollsNothing { seed }).into());
     }
     let typed = all_typed.is_some() || input.rolled.is_some() || input.against_rolled.is_some();
     let roller = RefCell::new(Roller {
@@ -1146,20 +1097,23 @@ fn roll_both(
         field: Field::AgainstRolled,
         blame: &blame,
     };
-    let (me, them) =
-        piloted(first, second).map_err(|e| crate::characters::bad("pilot", e.to_string()))?;
+    let (me, them) = piloted(first, second).map_err(|e| VehicleError::Pilot(e.to_string()))?;
     let outcome = roll(kind, me, them, draws(roll_off), &mut a, &mut b)
         .map_err(|e| dice_error(e, blame.get()))?;
     for (source, first_side) in [(&a, true), (&b, false)] {
         if let Some(t) = &source.own
             && let Err((used, given)) = t.finish()
         {
-            return Err(VehicleError::TooManyDice {
+            return Err(VehicleError::from(TypedDiceError::TooMany {
                 field: source.field,
                 given,
                 used,
-                why: unrolled(&outcome, first_side),
-            }
+                why: unrolled(&outcome, first_side)
+                    .into_iter()
+                    .map(UnrolledDie::reason)
+                    .collect(),
+                order: TYPED_ORDER,
+            })
             .into());
         }
     }
@@ -1174,12 +1128,13 @@ fn roll_both(
                 why.push(w);
             }
         }
-        return Err(VehicleError::TooManyDice {
+        return Err(VehicleError::from(TypedDiceError::TooMany {
             field: Field::Typed,
             given,
             used,
-            why,
-        }
+            why: why.into_iter().map(UnrolledDie::reason).collect(),
+            order: TYPED_ORDER,
+        })
         .into());
     }
     let rolled = Rolled {

@@ -57,7 +57,7 @@ fn typed_dice_are_kept_as_typed_and_must_fit() {
     let e = c
         .ask("Again?", Leaning::Even, Dice::Typed(vec![7]))
         .unwrap_err();
-    assert_eq!(e.kind().exit_code(), 2);
+    assert_eq!(e.kind(), ErrorKind::BadInput);
     assert_eq!(c.entries().unwrap().len(), 1);
 }
 

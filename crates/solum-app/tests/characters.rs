@@ -96,10 +96,10 @@ fn creation_that_breaks_a_rule_stores_nothing() {
         .create_character(&bad, Dice::Typed(vec![4, 5, 2]))
         .unwrap_err();
     assert!(
-        matches!(&e, AppError::Character { field, .. } if field == "attributes"),
+        matches!(&e, AppError::Expanded(r) if r.field == "attributes"),
         "{e}"
     );
-    assert_eq!(e.kind().exit_code(), 2);
+    assert_eq!(e.kind(), ErrorKind::BadInput);
     // Three backgrounds named, but 2d6 1 and 3 allow one.
     let mut many = nick();
     many.backgrounds = vec!["a".into(), "b".into(), "c".into()];
@@ -261,10 +261,10 @@ fn edits_follow_the_rules_and_a_failed_edit_changes_nothing() {
     ] {
         let e = c.edit_character("Nick", &edit).unwrap_err();
         assert!(
-            matches!(&e, AppError::Character { field: f, .. } if f == field),
+            matches!(&e, AppError::Expanded(r) if r.field == field),
             "{e}"
         );
-        assert_eq!(e.kind().exit_code(), 2);
+        assert_eq!(e.kind(), ErrorKind::BadInput);
     }
     assert_eq!(c.character("Nick").unwrap(), before);
     assert_eq!(journal_len(&c), entries);
@@ -335,7 +335,7 @@ fn advancement_and_rest_are_journaled_and_re_derive() {
     assert_eq!(v.sheet.character.hit_points, hp + 3);
     let e = c.rest_character("Nick", f64::NAN).unwrap_err();
     assert!(
-        matches!(&e, AppError::Character { field, .. } if field == "hours"),
+        matches!(&e, AppError::Expanded(r) if r.field == "hours"),
         "{e}"
     );
 
@@ -369,7 +369,7 @@ fn sheets_import_and_export_as_toml_and_a_name_is_never_a_path() {
         .import_character(&NICK_SHEET.replace("body = 3", "body = 7"))
         .unwrap_err();
     assert!(
-        matches!(&e, AppError::Character { field, .. } if field == "body"),
+        matches!(&e, AppError::Expanded(r) if r.field == "body"),
         "{e}"
     );
     let e = c.import_character("name = ").unwrap_err();
@@ -515,7 +515,7 @@ fn nick_climbs_the_tower_from_his_sheet() {
             .check_from_character("Nick", &bad, Dice::Typed(vec![5]))
             .unwrap_err();
         assert!(
-            matches!(&e, AppError::Character { field: f, .. } if f == field),
+            matches!(&e, AppError::Expanded(r) if r.field == field),
             "{e}"
         );
     }
@@ -617,7 +617,7 @@ weapons = [{ name = "great axe", class = "heavy" }]
         )
         .unwrap_err();
     assert!(
-        matches!(&e, AppError::Character { field, .. } if field == "hit_points"),
+        matches!(&e, AppError::Expanded(r) if r.field == "hit_points"),
         "{e}"
     );
 }
@@ -875,7 +875,7 @@ fn an_edit_that_would_double_an_entry_is_refused_and_changes_nothing() {
     for (edit, want) in cases {
         let e = c.edit_character("Nick", &edit).unwrap_err();
         assert!(
-            matches!(&e, AppError::Character { field, .. } if field == want),
+            matches!(&e, AppError::Expanded(r) if r.field == want),
             "{e}"
         );
     }
@@ -906,7 +906,7 @@ fn backgrounds_up_to_the_rules_limit_and_a_sheet_of_bounded_size() {
         )
         .unwrap_err();
     assert!(
-        matches!(&e, AppError::Character { field, .. } if field == "sheet"),
+        matches!(&e, AppError::Expanded(r) if r.field == "sheet"),
         "{e}"
     );
     assert_eq!(c.character("Nick").unwrap().character.backgrounds.len(), 2);
@@ -968,7 +968,7 @@ fn a_check_from_a_sheet_file_needs_no_campaign() {
     )
     .unwrap_err();
     assert!(
-        matches!(&e, AppError::Character { field, .. } if field == "background"),
+        matches!(&e, AppError::Expanded(r) if r.field == "background"),
         "{e}"
     );
 }

@@ -53,7 +53,7 @@ fn an_advancement_needs_a_point_and_spends_it_whether_it_works_or_not() {
         .advance_character("Nick", &mind, Dice::Typed(vec![2, 4]))
         .unwrap_err();
     assert!(
-        matches!(&e, AppError::Character { field, .. } if field == "advancement_points"),
+        matches!(&e, AppError::Expanded(r) if r.field == "advancement_points"),
         "{e}"
     );
     assert_eq!(c.store().entry_count().unwrap(), entries);
@@ -139,7 +139,7 @@ fn attributes_and_backgrounds_change_only_by_advancement_or_a_gm_correction() {
     ] {
         let e = c.edit_character("Nick", &edit).unwrap_err();
         assert!(
-            matches!(&e, AppError::Character { field: f, .. } if f == field),
+            matches!(&e, AppError::Expanded(r) if r.field == field),
             "{e}"
         );
     }
@@ -237,7 +237,7 @@ fn the_player_names_the_die_the_gear_rerolled() {
         )
         .unwrap_err();
     assert!(
-        matches!(&e, AppError::Character { field, .. } if field == "gear_die"),
+        matches!(&e, AppError::Expanded(r) if r.field == "gear_die"),
         "{e}"
     );
     let report = c.verify().unwrap();

@@ -2,7 +2,7 @@
 //! `verify`, refused before any die when the expression is wrong.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-use solum_app::{AppError, Campaign, Dice, ErrorKind, JournalExport, Record};
+use solum_app::{Campaign, Dice, ErrorKind, JournalExport, Record};
 use solum_dice::{DiceSource, SeededDice};
 use solum_store::Scope;
 
@@ -89,20 +89,20 @@ fn wrong_expressions_and_dice_are_refused_and_nothing_is_written() {
     let mut c = campaign(&dir);
     let e = c.roll_notation("3d", Dice::Fresh).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::BadInput);
-    assert!(e.to_string().starts_with("expression:"), "{e}");
-    assert_eq!(
-        c.roll_notation("   ", Dice::Fresh).unwrap_err().kind(),
-        ErrorKind::BadInput
-    );
+    // The same refusal as the odds of the expression: the notation's code, the field.
+    assert_eq!(e.code(), "expression-notation", "{e}");
+    assert_eq!(e.field().as_deref(), Some("expression"));
+    assert!(e.to_string().ends_with("3d\n    ^"), "{e:?}");
+    let e = c.roll_notation("   ", Dice::Fresh).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::BadInput);
+    assert_eq!(e.code(), "expression-text");
     let long = "1d6+".repeat(60) + "1";
-    assert!(matches!(
-        c.roll_notation(&long, Dice::Fresh),
-        Err(AppError::TooLong { .. })
-    ));
-    assert!(matches!(
-        c.roll_notation("2d6\u{7}", Dice::Fresh),
-        Err(AppError::ControlCharacter(_))
-    ));
+    let e = c.roll_notation(&long, Dice::Fresh).unwrap_err();
+    assert_eq!(e.code(), "expression-text");
+    assert!(e.to_string().contains("the limit is 200"), "{e}");
+    let e = c.roll_notation("2d6\u{7}", Dice::Fresh).unwrap_err();
+    assert_eq!(e.code(), "expression-text");
+    assert_eq!(e.field().as_deref(), Some("expression"));
     // A 7 on a d6, too few faces, too many.
     for faces in [vec![7, 1], vec![3], vec![1, 2, 3]] {
         let e = c.roll_notation("2d6", Dice::Typed(faces)).unwrap_err();
@@ -181,7 +181,9 @@ fn the_journal_keeps_the_faces_not_the_terms_and_a_roll_too_big_to_keep_is_refus
             .roll_notation("1000d1000r<500!", Dice::Seed(seed))
             .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::BadInput);
-        assert!(e.to_string().contains("expression"), "{e}");
+        assert_eq!(e.code(), "expression-journal-limit");
+        assert_eq!(e.field().as_deref(), Some("expression"));
+        assert!(e.to_string().contains("too many to journal"), "{e}");
     }
     assert_eq!(c.entries().unwrap().len(), 2);
 }

@@ -176,7 +176,9 @@ fn rule_facts_are_typed_errors_naming_the_field() {
     };
     assert!(matches!(
         roll_vehicle(VehicleRollKind::Chase, &input, Some(4)).unwrap_err(),
-        AppError::Vehicle(VehicleError::SeedRollsNothing { seed: 4 })
+        AppError::Vehicle(VehicleError::Typed(
+            solum_app::TypedDiceError::SeedRollsNothing { seed: 4 }
+        ))
     ));
     let e = roll_vehicle(
         VehicleRollKind::Chase,

@@ -25,6 +25,20 @@ pub use cli::Cli;
 #[error("{0}")]
 pub struct BadInput(pub String);
 
+/// The exit code of an application error's kind: 2 for bad input (the user fixes the input
+/// and tries again), 1 for anything else (busy, refused to whoever asked, internal). The
+/// command line's own mapping: the app knows no exit codes.
+pub fn exit_code(kind: solum_app::ErrorKind) -> u8 {
+    use solum_app::ErrorKind;
+    match kind {
+        ErrorKind::BadInput => 2,
+        ErrorKind::Forbidden
+        | ErrorKind::Conflict
+        | ErrorKind::Unavailable
+        | ErrorKind::Internal => 1,
+    }
+}
+
 /// Shorthand for a bad-input error.
 pub(crate) fn bad(msg: impl Into<String>) -> anyhow::Error {
     BadInput(msg.into()).into()
@@ -107,12 +121,13 @@ where
     match result.and(finished.map_err(Into::into)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            let bad_input = err.downcast_ref::<BadInput>().is_some()
-                || err
-                    .downcast_ref::<solum_app::AppError>()
-                    .is_some_and(|e| e.kind() == solum_app::ErrorKind::BadInput);
+            let code = match err.downcast_ref::<solum_app::AppError>() {
+                Some(e) => exit_code(e.kind()),
+                None if err.downcast_ref::<BadInput>().is_some() => 2,
+                None => 1,
+            };
             say!("{}: {err:#}\n", render::error_label());
-            ExitCode::from(if bad_input { 2 } else { 1 })
+            ExitCode::from(code)
         }
     }
 }

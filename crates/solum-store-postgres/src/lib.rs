@@ -844,6 +844,20 @@ impl<C: GenericClient> WriteTx for PgTx<'_, C> {
         self.scope
     }
 
+    fn sheet_names(&self, system: &str) -> Result<Vec<String>, StoreError> {
+        let rows = self
+            .tx
+            .borrow_mut()
+            .query(
+                "SELECT name FROM sheets WHERE table_id = $1 AND system = $2",
+                &[&self.scope.table, &system],
+            )
+            .map_err(|e| self.err(e))?;
+        rows.iter()
+            .map(|r| r.try_get(0).map_err(|e| column(self.location, e)))
+            .collect()
+    }
+
     fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError> {
         let row = self
             .tx

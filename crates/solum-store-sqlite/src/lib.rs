@@ -456,6 +456,18 @@ impl WriteTx for SqliteTx<'_> {
         self.scope
     }
 
+    fn sheet_names(&self, system: &str) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self
+            .tx
+            .prepare_cached("SELECT name FROM sheets WHERE system = ?1 AND table_id = ?2")
+            .map_err(|e| classify(self.path, e))?;
+        let rows = stmt
+            .query_map(params![system, self.scope.table], |r| r.get::<_, String>(0))
+            .map_err(|e| classify(self.path, e))?;
+        rows.collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(|e| classify(self.path, e))
+    }
+
     fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError> {
         owner_of(self.tx, self.scope, system, name).map_err(|e| classify(self.path, e))
     }

@@ -398,6 +398,9 @@ pub trait WriteTx {
     /// read inside the transaction: the role policy (`solum_app::policy`) asks it before a
     /// sheet changes.
     fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError>;
+    /// The names of the scope's table's sheets of `system`, read inside the transaction (the
+    /// app refuses a new name that only looks like one of them: `Ｎick` beside `Nick`).
+    fn sheet_names(&self, system: &str) -> Result<Vec<String>, StoreError>;
 }
 
 /// Where a campaign's memory lives. Implemented by [`MemoryStore`], by

@@ -230,6 +230,16 @@ impl WriteTx for MemoryTx<'_> {
         self.scope
     }
 
+    fn sheet_names(&self, system: &str) -> Result<Vec<String>, StoreError> {
+        Ok(self
+            .data
+            .sheets
+            .iter()
+            .filter(|s| s.table == self.scope.table && s.sheet.system == system)
+            .map(|s| s.sheet.name.clone())
+            .collect())
+    }
+
     fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError> {
         Ok(self
             .data

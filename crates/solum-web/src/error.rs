@@ -97,11 +97,22 @@ impl ApiError {
     }
 }
 
+/// The HTTP status of an application error's kind: the web's own mapping (the app knows no
+/// statuses).
+pub(crate) fn status_of(kind: ErrorKind) -> StatusCode {
+    match kind {
+        ErrorKind::BadInput => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorKind::Forbidden => StatusCode::FORBIDDEN,
+        ErrorKind::Conflict => StatusCode::CONFLICT,
+        ErrorKind::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
 impl From<AppError> for ApiError {
     fn from(e: AppError) -> Self {
         let kind = e.kind();
-        let status =
-            StatusCode::from_u16(kind.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let status = status_of(kind);
         // A store error's text names the file; only the kind goes out, or the store's own
         // words about the request (a duplicate name, a forbidden change).
         let message = match (&e, kind) {

@@ -84,7 +84,7 @@ pub(crate) fn read_json<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<
         let err = ApiError::coded(
             StatusCode::UNPROCESSABLE_ENTITY,
             "body-invalid",
-            at_path(&path, &inner),
+            at_path(&path, &plain_words(&inner.to_string())),
         );
         if path == "." { err } else { err.field(path) }
     })?;
@@ -98,6 +98,129 @@ fn at_path(path: &str, e: &dyn std::fmt::Display) -> String {
         format!("request body: {e}")
     } else {
         format!("{path}: {e}")
+    }
+}
+
+/// serde's message in the user's words: what was expected said as JSON says it, never as a
+/// Rust type (`expected struct Gear` → `expected an object`, `expected u32` → `expected a
+/// whole number from 0 to 4294967295`). serde_json's ` at line 1 column 9` is dropped too:
+/// the field is named.
+pub(crate) fn plain_words(message: &str) -> String {
+    let message = match message.rfind(" at line ") {
+        Some(i) if message[i..].contains(" column ") => &message[..i],
+        _ => message,
+    };
+    let Some(at) = message.rfind("expected ") else {
+        return message.to_owned();
+    };
+    let (head, expected) = message.split_at(at + "expected ".len());
+    let word = |w: &str| expected == w || expected.starts_with(&format!("{w} "));
+    let said = if word("struct") || word("map") {
+        "an object".to_owned()
+    } else if word("enum") {
+        "one of the names this field takes".to_owned()
+    } else if word("tuple") || word("a sequence") {
+        "a list".to_owned()
+    } else if let Some(range) = integer_range(expected) {
+        range
+    } else if expected == "f32" || expected == "f64" {
+        "a number".to_owned()
+    } else if expected == "char" {
+        "a single character".to_owned()
+    } else {
+        return message.to_owned();
+    };
+    format!("{head}{said}")
+}
+
+/// `a whole number from MIN to MAX` for a Rust integer type's name.
+fn integer_range(name: &str) -> Option<String> {
+    let (min, max): (i128, u128) = match name {
+        "u8" => (0, u8::MAX.into()),
+        "u16" => (0, u16::MAX.into()),
+        "u32" => (0, u32::MAX.into()),
+        "u64" | "usize" => (0, u64::MAX.into()),
+        "i8" => (i8::MIN.into(), i8::MAX as u128),
+        "i16" => (i16::MIN.into(), i16::MAX as u128),
+        "i32" => (i32::MIN.into(), i32::MAX as u128),
+        "i64" | "isize" => (i64::MIN.into(), i64::MAX as u128),
+        _ => return None,
+    };
+    Some(format!("a whole number from {min} to {max}"))
+}
+
+/// A path parameter (`/api/journal/{seq}/reveal`) whose rejection answers as an
+/// [`ApiError`]: 422 `path-invalid` naming the parameter and what it takes, in the same
+/// `{"error", "code", "field"}` form as every other error (never the framework's text).
+pub(crate) struct PathParam<T>(pub(crate) T);
+
+impl<T, S> FromRequestParts<S> for PathParam<T>
+where
+    T: serde::de::DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        // The parameter's name, for a single parameter whose rejection does not say it.
+        let only = axum::extract::RawPathParams::from_request_parts(parts, state)
+            .await
+            .ok()
+            .and_then(|raw| {
+                let mut keys = raw.iter().map(|(k, _)| k.to_owned());
+                match (keys.next(), keys.next()) {
+                    (Some(k), None) => Some(k),
+                    _ => None,
+                }
+            });
+        axum::extract::Path::<T>::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Path(v)| Self(v))
+            .map_err(|r| path_rejection(r, only))
+    }
+}
+
+fn path_rejection(r: axum::extract::rejection::PathRejection, only: Option<String>) -> ApiError {
+    use axum::extract::path::ErrorKind as Kind;
+    use axum::extract::rejection::PathRejection;
+    let PathRejection::FailedToDeserializePathParams(e) = r else {
+        tracing::error!("a route's path parameters are missing: {r}");
+        return ApiError::internal();
+    };
+    let shown = |v: &str| v.chars().take(40).collect::<String>();
+    let what = |t: &str| integer_range(t).unwrap_or_else(|| "text".to_owned());
+    let (key, problem) = match e.into_kind() {
+        Kind::ParseErrorAtKey {
+            key,
+            value,
+            expected_type,
+        } => (
+            Some(key),
+            format!("`{}` is not {}", shown(&value), what(expected_type)),
+        ),
+        Kind::ParseError {
+            value,
+            expected_type,
+        }
+        | Kind::ParseErrorAtIndex {
+            value,
+            expected_type,
+            ..
+        } => (
+            only,
+            format!("`{}` is not {}", shown(&value), what(expected_type)),
+        ),
+        Kind::InvalidUtf8InPathParam { key } => (Some(key), "is not UTF-8 text".to_owned()),
+        other => (only, plain_words(&other.to_string())),
+    };
+    let message = match &key {
+        Some(k) => format!("path parameter {k}: {problem}"),
+        None => format!("path: {problem}"),
+    };
+    let err = ApiError::coded(StatusCode::UNPROCESSABLE_ENTITY, "path-invalid", message);
+    match key {
+        Some(k) => err.field(k),
+        None => err,
     }
 }
 

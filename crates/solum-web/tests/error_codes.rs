@@ -395,14 +395,24 @@ const CASES: &[Case] = &[
         "method-not-allowed",
         None,
     ),
+    // Path parameters that do not read: 422 in the API's own form, naming the parameter.
     (
         Gm,
         "POST",
         "/api/journal/abc/reveal",
         Nothing,
-        400,
-        "bad-request",
-        None,
+        422,
+        "path-invalid",
+        Some("seq"),
+    ),
+    (
+        Gm,
+        "DELETE",
+        "/api/invites/99999999999999999999",
+        Nothing,
+        422,
+        "path-invalid",
+        Some("id"),
     ),
     // Who may do what.
     (
@@ -421,6 +431,64 @@ const CASES: &[Case] = &[
         Nothing,
         403,
         "gm-only",
+        None,
+    ),
+    // A game master's action is gm-only wherever it is refused (the app's and the web's).
+    (
+        Player,
+        "POST",
+        "/api/characters/Nick/grant",
+        Nothing,
+        403,
+        "gm-only",
+        None,
+    ),
+    (
+        Player,
+        "PATCH",
+        "/api/characters/Nick",
+        Json(r#"{"correction": true, "notes": "x"}"#),
+        403,
+        "gm-only",
+        None,
+    ),
+    (
+        Player,
+        "POST",
+        "/api/invites",
+        Json(r#"{"role": "player"}"#),
+        403,
+        "gm-only",
+        None,
+    ),
+    (Player, "GET", "/api/invites", Nothing, 403, "gm-only", None),
+    (
+        Player,
+        "PUT",
+        "/api/settings/roll-off",
+        Json(r#"{"on": true}"#),
+        403,
+        "gm-only",
+        None,
+    ),
+    // Whose sheet it is comes before what the edit does (this one changes nothing).
+    (
+        Player,
+        "PATCH",
+        "/api/characters/Nick",
+        Json("{}"),
+        403,
+        "forbidden",
+        None,
+    ),
+    // A name no sheet has is unknown to a player too (not "not your character").
+    (
+        Player,
+        "POST",
+        "/api/sol/characters/Nobody/train",
+        Json(r#"{"skill": "Pistols"}"#),
+        422,
+        "character-unknown",
         None,
     ),
     (
@@ -476,7 +544,7 @@ const CASES: &[Case] = &[
         Json(r#"{"text": "  "}"#),
         422,
         "text-empty",
-        Some("note"),
+        Some("text"),
     ),
     (
         Gm,
@@ -485,7 +553,7 @@ const CASES: &[Case] = &[
         Long("text", 10_001),
         422,
         "text-too-long",
-        Some("note"),
+        Some("text"),
     ),
     (
         Gm,
@@ -494,7 +562,7 @@ const CASES: &[Case] = &[
         Json(r#"{"text": "bell\u0007"}"#),
         422,
         "text-control-character",
-        Some("note"),
+        Some("text"),
     ),
     // Characters and rules.
     (
@@ -522,8 +590,64 @@ const CASES: &[Case] = &[
         "/api/characters",
         Json(ODD),
         422,
-        "rule-refused",
+        "expanded-rules",
         Some("attributes"),
+    ),
+    // A name that only looks like Nick (a full-width N).
+    (
+        Gm,
+        "POST",
+        "/api/characters",
+        Json(LOOK_ALIKE),
+        422,
+        "character-name-look-alike",
+        Some("name"),
+    ),
+    (
+        Nobody,
+        "POST",
+        "/api/tables",
+        Json(r#"{"table": " ", "name": "Ida"}"#),
+        422,
+        "text-empty",
+        Some("table"),
+    ),
+    // Each system's refusals have codes of their own.
+    (
+        Gm,
+        "PATCH",
+        "/api/characters/Nick",
+        Json(r#"{"remove_weapons": ["axe"]}"#),
+        422,
+        "character-has-no",
+        Some("remove_weapons"),
+    ),
+    (
+        Gm,
+        "PATCH",
+        "/api/characters/Nick",
+        Json(r#"{"notes": ""}"#),
+        422,
+        "edit-changes-nothing",
+        Some("edit"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/combat",
+        Json(r#"{"foes": [{"name": "no such beast"}]}"#),
+        422,
+        "combat-setup",
+        Some("foes"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/combat/line",
+        Json(r#"{"line": "end"}"#),
+        422,
+        "combat-none-open",
+        Some("combat"),
     ),
     // Dice typed by a game master alone at the table.
     (
@@ -561,6 +685,25 @@ const CASES: &[Case] = &[
         Json(r#"{"expression": "3d"}"#),
         422,
         "expression-notation",
+        Some("expression"),
+    ),
+    // A roll answers the same codes as the odds of the same expression.
+    (
+        Gm,
+        "POST",
+        "/api/roll",
+        Json(r#"{"expression": "3d"}"#),
+        422,
+        "expression-notation",
+        Some("expression"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/roll",
+        Json(r#"{"expression": " "}"#),
+        422,
+        "expression-text",
         Some("expression"),
     ),
     (
@@ -623,6 +766,9 @@ const CASES: &[Case] = &[
 
 /// Nick as created at setup.
 const NICK: &str = r#"{"name": "Nick", "body": 3, "mind": 2, "charm": 1, "backgrounds": ["Sailor"],
+    "weapon": {"name": "dagger", "class": "light"}, "armor_name": "leather"}"#;
+/// Nick with a full-width N.
+const LOOK_ALIKE: &str = r#"{"name": "\uFF2Eick", "body": 3, "mind": 2, "charm": 1, "backgrounds": ["Sailor"],
     "weapon": {"name": "dagger", "class": "light"}, "armor_name": "leather"}"#;
 /// A hero whose Body, Mind and Charm are not 3, 2 and 1.
 const ODD: &str = r#"{"name": "Odd", "body": 3, "mind": 3, "charm": 1, "backgrounds": ["Sailor"],
@@ -693,4 +839,76 @@ async fn host_and_origin_refusals_have_codes() {
         (403, "cross-origin".to_owned())
     );
     assert_eq!(send(HOST, None).await, (403, "cross-origin".to_owned()));
+}
+
+/// A body of the wrong shape is refused in the user's words: the field and what it takes as
+/// JSON says it, never the name of a Rust type.
+#[tokio::test]
+async fn body_refusals_say_what_was_expected_in_json_words() {
+    let t = table().await;
+    for (uri, body, field, expected) in [
+        (
+            "/api/combat",
+            r#"{"foes": [5]}"#,
+            "foes[0]",
+            "expected an object",
+        ),
+        (
+            "/api/combat",
+            r#"{"foes": "orc"}"#,
+            "foes",
+            "expected a list",
+        ),
+        (
+            "/api/idea",
+            r#"{"genre": "fantasy", "count": "two"}"#,
+            "count",
+            "expected a whole number from 0 to 4294967295",
+        ),
+    ] {
+        let (status, v) = call(&t.router, "POST", uri, Some(&t.gm), Json(body)).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+        assert_eq!(v["code"], "body-invalid", "{v}");
+        assert_eq!(v["field"], field, "{v}");
+        let error = v["error"].as_str().unwrap();
+        assert!(error.starts_with(&format!("{field}: ")), "{error}");
+        assert!(error.ends_with(expected), "{error}");
+        for rust in ["struct", "u32", "i64", "Vec", "line 1"] {
+            assert!(!error.contains(rust), "{error}");
+        }
+    }
+    // A path parameter: the framework's text never goes out.
+    let (_, v) = call(
+        &t.router,
+        "POST",
+        "/api/journal/abc/reveal",
+        Some(&t.gm),
+        Nothing,
+    )
+    .await;
+    assert_eq!(
+        v["error"],
+        "path parameter seq: `abc` is not a whole number from -9223372036854775808 to 9223372036854775807"
+    );
+}
+
+/// Every code the golden table answers, and every code of a system's refusals, is listed in
+/// docs/api.md's table of error codes.
+#[test]
+fn every_code_is_documented() {
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/api.md")).unwrap();
+    let table = doc
+        .split("## Error codes")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .unwrap();
+    let mut missing: Vec<&str> = solum_app::refusal::refusal_codes()
+        .into_iter()
+        .chain(CASES.iter().map(|c| c.5))
+        .filter(|code| !table.contains(&format!("`{code}`")))
+        .collect();
+    missing.sort_unstable();
+    missing.dedup();
+    assert!(missing.is_empty(), "not in docs/api.md: {missing:?}");
 }

@@ -134,11 +134,9 @@ pub fn run(command: &CharCommand, out: &mut dyn Write) -> anyhow::Result<()> {
 
 /// An error of the application, with a field of the command's own named as its flag.
 fn flag_error(e: AppError, field: &str, flag: &str) -> anyhow::Error {
-    match e {
-        AppError::Character { field: f, problem } if f == field => {
-            bad(format!("{flag}: {problem}"))
-        }
-        e => e.into(),
+    match e.refusal() {
+        Some((f, problem)) if f == field => bad(format!("{flag}: {problem}")),
+        _ => e.into(),
     }
 }
 
@@ -637,17 +635,18 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         .map(|v| v.character.hit_points);
     let view = campaign
         .edit_character(&args.name, &edit)
-        .map_err(|e| match e {
-            AppError::Character { field, problem } => bad(format!(
-                "{}: {problem}{} (nothing was changed)",
-                edit_flag(&field),
-                if problem.contains("as a correction") {
+        .map_err(|e| match &e {
+            AppError::Expanded(r) => bad(format!(
+                "{}: {}{} (nothing was changed)",
+                edit_flag(&r.field),
+                r.problem,
+                if r.kind == solum_app::ExpandedRefusal::EditByAdvancement {
                     " (--correction)"
                 } else {
                     ""
                 }
             )),
-            e => e.into(),
+            _ => e.into(),
         })?;
     if args.json {
         return write_json(out, &view);
@@ -714,9 +713,11 @@ fn advance(args: &CharAdvanceArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let view = campaign
         .advance_character(&args.name, &goal, dice)
         .map_err(|e| match e {
-            AppError::Character { field, problem } if field == "advancement_points" => bad(
-                format!("{problem} (`solum char grant {}`)", args.name.trim()),
-            ),
+            AppError::Expanded(r) if r.field == "advancement_points" => bad(format!(
+                "{} (`solum char grant {}`)",
+                r.problem,
+                args.name.trim()
+            )),
             e => typed_dice_error(e, &order),
         })?;
     if args.json {

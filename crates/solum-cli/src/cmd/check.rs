@@ -534,23 +534,20 @@ pub(crate) fn from_sheet(
 
 /// An application error of a check from a sheet, with its flag named.
 fn sheet_error(e: solum_app::AppError, order: &str) -> anyhow::Error {
-    use solum_app::AppError;
-    match e {
-        AppError::Character { field, problem } => {
-            let flag = match field.as_str() {
-                "background" => "--background",
-                "weapon" => "--weapon",
-                "gear" => "--gear",
-                "gear_die" => "--gear-die",
-                "roll_off" => "--roll-off",
-                "difficulty" => "--vs",
-                "opposition" => "--against",
-                other => return crate::bad(format!("{other}: {problem}")),
-            };
-            crate::bad(format!("{flag}: {problem}"))
-        }
-        e => super::character::typed_dice_error(e, order),
+    if let Some((field, problem)) = e.refusal() {
+        let flag = match field {
+            "background" => "--background",
+            "weapon" => "--weapon",
+            "gear" => "--gear",
+            "gear_die" => "--gear-die",
+            "roll_off" => "--roll-off",
+            "difficulty" => "--vs",
+            "opposition" => "--against",
+            other => other,
+        };
+        return crate::bad(format!("{flag}: {problem}"));
     }
+    super::character::typed_dice_error(e, order)
 }
 
 fn write_sheet_check(

@@ -679,11 +679,9 @@ fn rest(
     if !file.ends_with(".toml") {
         let v = super::campaign::open(campaign)?
             .rest_classic_hero(file, hours)
-            .map_err(|e| match e {
-                solum_app::AppError::Character { field, problem } if field == "hours" => {
-                    bad(format!("--hours: {problem}"))
-                }
-                e => e.into(),
+            .map_err(|e| match e.refusal() {
+                Some(("hours", problem)) => bad(format!("--hours: {problem}")),
+                _ => e.into(),
             })?;
         if as_json {
             return super::campaign::write_json(out, &v);

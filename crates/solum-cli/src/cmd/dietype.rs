@@ -332,8 +332,8 @@ fn edit_of(sheet: &DietypeSheetArgs) -> anyhow::Result<DietypeEdit> {
 
 /// A sheet's rule broken, named by the flag that set it.
 fn flagged(e: solum_app::AppError) -> anyhow::Error {
-    match e {
-        solum_app::AppError::Character { field, problem } => {
+    match e.refusal() {
+        Some((field, problem)) => {
             let flag = match field.split('.').next().unwrap_or_default() {
                 "abilities" => "--ability",
                 "skills" => "--skill",
@@ -351,7 +351,7 @@ fn flagged(e: solum_app::AppError) -> anyhow::Error {
                 bad(format!("{flag} ({field}): {problem}"))
             }
         }
-        e => e.into(),
+        None => e.into(),
     }
 }
 
@@ -548,11 +548,9 @@ fn roll_character(name: &str, args: &DietypeRollArgs, out: &mut dyn Write) -> an
             &request,
             super::campaign::dice(args.dice.seed, args.dice.rolled.as_deref())?,
         )
-        .map_err(|e| match e {
-            solum_app::AppError::Character { field, problem } => {
-                bad(format!("--{}: {problem}", field.replace('_', "-")))
-            }
-            e => e.into(),
+        .map_err(|e| match e.refusal() {
+            Some((field, problem)) => bad(format!("--{}: {problem}", field.replace('_', "-"))),
+            None => e.into(),
         })?;
     if args.json {
         return super::campaign::write_json(out, &v);

@@ -686,13 +686,12 @@ fn dice_of(roll: &DiceArgs) -> anyhow::Result<Dice> {
 
 /// An application error with the flag that fed its field, so that bad input names the flag.
 fn flagged(e: AppError, flags: &[(&str, &str)]) -> anyhow::Error {
-    match &e {
-        AppError::Character { field, problem } => match flags.iter().find(|(f, _)| f == field) {
-            Some((_, flag)) => bad(format!("{flag}: {problem}")),
-            None => e.into(),
-        },
-        _ => e.into(),
+    if let Some((field, problem)) = e.refusal()
+        && let Some((_, flag)) = flags.iter().find(|(f, _)| *f == field)
+    {
+        return bad(format!("{flag}: {problem}"));
     }
+    e.into()
 }
 
 /// The flags of `sol test`, by the fields the application names.
@@ -830,9 +829,7 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
         } => {
             let text = solum_play::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
             let v = open(campaign)?.import_sol(&text).map_err(|e| match e {
-                AppError::Character { field, problem } => {
-                    bad(format!("{}: {field}: {problem}", file.display()))
-                }
+                AppError::Sol(r) => bad(format!("{}: {r}", file.display())),
                 e => e.into(),
             })?;
             done(
@@ -1081,8 +1078,8 @@ fn not_dead_yet(
     let v = c
         .sol_not_dead_yet(name, choice.as_deref())
         .map_err(|e| match &e {
-            AppError::Character { problem, .. } if problem.contains("tie for") => {
-                bad(format!("{problem} with --attr"))
+            AppError::Sol(r) if r.kind == solum_app::SolRefusal::AttributeTie => {
+                bad(format!("{} with --attr", r.problem))
             }
             _ => flagged(e, &[("attribute", "--attr"), ("edge", "Edge")]),
         })?;

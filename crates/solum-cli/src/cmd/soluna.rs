@@ -214,14 +214,12 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             };
             let view = open(&a.campaign)?
                 .create_soluna_character(&c)
-                .map_err(|e| match e {
-                    solum_app::AppError::Character { field, problem } if field == "name" => {
-                        bad(format!("the name: {problem}"))
-                    }
-                    solum_app::AppError::Character { field, problem } => {
+                .map_err(|e| match e.refusal() {
+                    Some(("name", problem)) => bad(format!("the name: {problem}")),
+                    Some((field, problem)) => {
                         bad(format!("--{}: {problem}", field.replace('_', "-")))
                     }
-                    e => e.into(),
+                    None => e.into(),
                 })?;
             if a.json {
                 return write_json(out, &view);

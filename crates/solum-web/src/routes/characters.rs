@@ -26,7 +26,7 @@ pub(crate) async fn characters(
 pub(crate) async fn character(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     _no_query: NoQuery,
 ) -> Result<Json<solum_app::characters::CharacterView>, ApiError> {
     let scope = tables::scope_of(&auth.member);
@@ -69,7 +69,7 @@ pub(crate) async fn create_character(
 pub(crate) async fn edit_character(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     Body_(edit): Body_<CharacterEdit>,
 ) -> Result<Json<solum_app::characters::ChangeView>, ApiError> {
     let member = auth.member;
@@ -85,7 +85,7 @@ pub(crate) async fn edit_character(
 pub(crate) async fn grant_point(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     _no_fields: NoFields,
 ) -> Result<Json<solum_app::characters::ChangeView>, ApiError> {
     let scope = tables::scope_of(&auth.member);
@@ -120,7 +120,7 @@ impl<'de> Deserialize<'de> for AdvanceRequest {
 pub(crate) async fn advance_character(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     Body_(req): Body_<AdvanceRequest>,
 ) -> Result<Json<solum_app::characters::ChangeView>, ApiError> {
     let member = auth.member;
@@ -143,7 +143,7 @@ pub(crate) struct RestRequest {
 pub(crate) async fn rest_character(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     Body_(req): Body_<RestRequest>,
 ) -> Result<Json<solum_app::characters::ChangeView>, ApiError> {
     let scope = tables::scope_of(&auth.member);
@@ -188,7 +188,7 @@ pub(crate) async fn set_roll_off(
 pub(crate) async fn check_odds(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     Body_(check): Body_<CharacterCheck>,
 ) -> Result<Json<solum_app::characters::CheckOdds>, ApiError> {
     let scope = tables::scope_of(&auth.member);
@@ -217,7 +217,7 @@ impl<'de> Deserialize<'de> for CheckRequest {
 pub(crate) async fn check(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     Body_(req): Body_<CheckRequest>,
 ) -> Result<Json<solum_app::characters::CheckView>, ApiError> {
     let member = auth.member;

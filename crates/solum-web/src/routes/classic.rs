@@ -50,7 +50,7 @@ pub(crate) struct ClassicCheck {
 pub(crate) async fn classic_check(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     Body_(req): Body_<SiblingRoll<ClassicCheck>>,
 ) -> Result<Json<solum_app::classic::HeroCheckView>, ApiError> {
     sibling_roll(
@@ -77,7 +77,7 @@ pub(crate) async fn classic_check(
 pub(crate) async fn classic_fight(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     Body_(req): Body_<SiblingRoll<solum_app::classic::FightRequest>>,
 ) -> Result<Json<solum_app::classic::FightView>, ApiError> {
     sibling_roll(
@@ -101,7 +101,7 @@ pub(crate) struct ClassicAbandon {
 pub(crate) async fn classic_fight_abandon(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     Body_(req): Body_<ClassicAbandon>,
 ) -> Result<Json<solum_app::classic::FightView>, ApiError> {
     let member = auth.member;
@@ -129,7 +129,7 @@ pub(crate) struct ClassicGear {
 pub(crate) async fn classic_gear(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     Body_(req): Body_<ClassicGear>,
 ) -> Result<Json<solum_app::classic::HeroChangeView>, ApiError> {
     let member = auth.member;
@@ -152,7 +152,7 @@ pub(crate) struct ClassicFightAnswer {
 pub(crate) async fn classic_fight_status(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     _no_query: NoQuery,
 ) -> Result<Json<ClassicFightAnswer>, ApiError> {
     let scope = tables::scope_of(&auth.member);

@@ -45,7 +45,7 @@ pub(crate) async fn create_dietype(
 pub(crate) async fn dietype_roll(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     Body_(req): Body_<SiblingRoll<solum_app::dietype::DietypeRoll>>,
 ) -> Result<Json<solum_app::dietype::DietypeRollView>, ApiError> {
     sibling_roll(

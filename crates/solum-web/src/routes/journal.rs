@@ -20,7 +20,7 @@ use crate::{
 pub(crate) async fn reveal(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(seq): axum::extract::Path<i64>,
+    crate::extract::PathParam(seq): crate::extract::PathParam<i64>,
     _no_fields: NoFields,
 ) -> Result<(StatusCode, Json<JournalEntry>), ApiError> {
     if !auth.member.gm {

@@ -23,7 +23,7 @@ pub(crate) async fn create_sol(
 pub(crate) async fn sol_test(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     Body_(req): Body_<SiblingRoll<solum_app::SolTest>>,
 ) -> Result<Json<solum_app::sol::SolTestView>, ApiError> {
     sibling_roll(
@@ -42,7 +42,7 @@ pub(crate) async fn sol_test(
 pub(crate) async fn sol_encounter(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     _no_fields: NoFields,
 ) -> Result<Json<solum_app::sol::SolChangeView>, ApiError> {
     gm_only(&auth.member, "starts an encounter")?;
@@ -57,7 +57,7 @@ pub(crate) async fn sol_encounter(
 pub(crate) async fn sol_session(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     _no_fields: NoFields,
 ) -> Result<Json<solum_app::sol::SolChangeView>, ApiError> {
     gm_only(&auth.member, "starts a session")?;
@@ -79,7 +79,7 @@ pub(crate) struct Train {
 pub(crate) async fn train(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     Body_(req): Body_<Train>,
 ) -> Result<Json<solum_app::sol::SolChangeView>, ApiError> {
     let member = auth.member;
@@ -98,7 +98,7 @@ pub(crate) async fn train(
 pub(crate) async fn reward(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     _no_fields: NoFields,
 ) -> Result<Json<solum_app::sol::SolChangeView>, ApiError> {
     gm_only(&auth.member, "rewards a point of Edge")?;

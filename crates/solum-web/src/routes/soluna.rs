@@ -29,7 +29,7 @@ pub(crate) async fn create_soluna(
 pub(crate) async fn soluna_test(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     Body_(req): Body_<SiblingRoll<solum_app::soluna::SolunaTest>>,
 ) -> Result<Json<solum_app::soluna::SolunaTestView>, ApiError> {
     sibling_roll(
@@ -57,7 +57,7 @@ pub(crate) async fn soluna_skirmish_state(
     let scope = tables::scope_of(&auth.member);
     with_campaign(&state, scope, |c| match c.soluna_skirmish_state() {
         Ok(s) => Ok(Some(s)),
-        Err(AppError::Character { field, .. }) if field == "skirmish" => Ok(None),
+        Err(AppError::Soluna(r)) if r.kind == solum_app::SolunaRefusal::NoSkirmish => Ok(None),
         Err(e) => Err(e),
     })
     .await

@@ -2,7 +2,6 @@
 
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
-use solum_app::AppError;
 use solum_app::tables::{self};
 
 use crate::{
@@ -33,7 +32,7 @@ pub(crate) struct StaticStatus {
 pub(crate) async fn static_status(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     _no_query: NoQuery,
 ) -> Result<Json<StaticStatus>, ApiError> {
     let scope = tables::scope_of(&auth.member);
@@ -49,7 +48,7 @@ pub(crate) async fn static_status(
 pub(crate) async fn static_fight(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     Body_(req): Body_<StaticFightRequest>,
 ) -> Result<Json<solum_app::fast_static::StaticView>, ApiError> {
     let member = auth.member;
@@ -58,10 +57,8 @@ pub(crate) async fn static_fight(
         c.as_roller_of(&member, solum_app::characters::SYSTEM, &name, |c| {
             let start = match (&req.foe, &req.opposition) {
                 (Some(_), Some(_)) => {
-                    return Err(AppError::Character {
-                        field: "foe".into(),
-                        problem: "give `foe` or `opposition`, not both".into(),
-                    });
+                    return Err(solum_app::CombatRefusal::Opposition
+                        .at("foe", "give `foe` or `opposition`, not both"));
                 }
                 (Some(f), None) => Some(solum_app::fast_static::Opposition::shipped(f)?),
                 (None, o) => o.clone(),
@@ -83,7 +80,7 @@ pub(crate) async fn static_fight(
 pub(crate) async fn static_abandon(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     _no_fields: NoFields,
 ) -> Result<Json<solum_app::fast_static::StaticView>, ApiError> {
     let member = auth.member;

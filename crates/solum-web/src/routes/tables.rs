@@ -190,7 +190,7 @@ pub(crate) async fn my_reentry(
 pub(crate) async fn member_reentry(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(id): axum::extract::Path<i64>,
+    crate::extract::PathParam(id): crate::extract::PathParam<i64>,
     _no_fields: NoFields,
 ) -> Result<(StatusCode, Json<tables::Reentry>), ApiError> {
     let member = auth.member;
@@ -296,7 +296,7 @@ pub(crate) async fn invites(
 pub(crate) async fn revoke_invite(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(id): axum::extract::Path<i64>,
+    crate::extract::PathParam(id): crate::extract::PathParam<i64>,
 ) -> Result<StatusCode, ApiError> {
     let member = auth.member;
     let db = state.database();

@@ -1,0 +1,215 @@
+//! Refusals typed in substance: each says which refusal it is (a stable code and a variant
+//! with its kind), the field of the request at fault as the request names it, and the role
+//! policy is asked before the rules. The codes expected are the ones docs/api.md lists.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
+
+use solum_app::combat::{CombatSetup, FoeCount};
+use solum_app::{AppError, Campaign, CharacterEdit, Dice, ErrorKind, NewCharacter};
+use solum_expanded::character::{Class, Weapon};
+use solum_store::{Member, MemoryStore, Scope, Store, Timestamp};
+
+/// 2026-11-30T20:00:00Z.
+const AT: Timestamp = Timestamp::constant(1_796_068_800, 0);
+
+/// A table at the memory store: its game master Ada and the players Pia and Quill.
+fn table() -> (Box<dyn Store>, Member, Member, Member) {
+    let mut store: Box<dyn Store> = Box::new(MemoryStore::new());
+    let gm = store
+        .create_table("Ford", "Ada", "ada", "s-ada", AT)
+        .unwrap();
+    let mut join = |name: &str| {
+        let token = format!("invite-{name}");
+        store
+            .add_invite(gm.table, false, &token, AT, Timestamp::MAX)
+            .unwrap();
+        match store
+            .redeem_invite(
+                &token,
+                name,
+                &name.to_lowercase(),
+                &format!("s-{name}"),
+                AT,
+                AT,
+            )
+            .unwrap()
+        {
+            solum_store::Redeemed::Joined(m) => m,
+            other => panic!("{name} did not join: {other:?}"),
+        }
+    };
+    let pia = join("Pia");
+    let quill = join("Quill");
+    (store, gm, pia, quill)
+}
+
+fn as_member(mut store: Box<dyn Store>, m: &Member) -> Campaign<Box<dyn Store>> {
+    store.set_scope(Scope::member(m.table, m.id, m.gm));
+    Campaign::new(store).with_clock(|| AT)
+}
+
+/// S9: Body 3, Mind 2, Charm 1; typed 2d6 1 and 3 (no even die: no extra background) and
+/// d6 1 (no armor).
+fn hero(name: &str) -> (NewCharacter, Dice) {
+    (
+        NewCharacter {
+            name: name.into(),
+            body: 3,
+            mind: 2,
+            charm: 1,
+            backgrounds: vec!["Hunter".into()],
+            weapon: Weapon::ranged("bow", Class::Light),
+            armor_name: "leather".into(),
+        },
+        Dice::Typed(vec![1, 3, 1]),
+    )
+}
+
+#[test]
+fn a_players_edit_of_anothers_sheet_is_refused_as_such_even_when_it_changes_nothing() {
+    let (store, _gm, pia, quill) = table();
+    let mut c = as_member(store, &pia);
+    let (lia, dice) = hero("Lia");
+    c.create_character(&lia, dice).unwrap();
+    // Pia's own edit that changes nothing is the rule's refusal…
+    let e = c
+        .edit_character("Lia", &CharacterEdit::default())
+        .unwrap_err();
+    assert_eq!(e.code(), "edit-changes-nothing", "{e}");
+    assert!(matches!(
+        &e,
+        AppError::Expanded(r) if r.kind == solum_app::ExpandedRefusal::EditChangesNothing
+    ));
+    // …Quill's is refused for whose sheet it is, before any rule is asked.
+    let mut c = as_member(c.into_store(), &quill);
+    let e = c
+        .edit_character("Lia", &CharacterEdit::default())
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Forbidden, "{e}");
+    assert_eq!(e.code(), "forbidden");
+    assert!(e.to_string().contains("Lia is not your character"), "{e}");
+}
+
+#[test]
+fn a_game_masters_action_asked_by_a_player_is_gm_only_wherever_it_is_refused() {
+    let (store, gm, pia, _quill) = table();
+    let mut c = as_member(store, &gm);
+    let (nick, dice) = hero("Nick");
+    c.create_character(&nick, dice).unwrap();
+    let mut c = as_member(c.into_store(), &pia);
+    let grant = c.grant_advancement_point("Nick").unwrap_err();
+    let correction = c
+        .edit_character(
+            "Nick",
+            &CharacterEdit {
+                correction: true,
+                ..CharacterEdit::default()
+            },
+        )
+        .unwrap_err();
+    let mut store = c.into_store();
+    let invite = solum_app::tables::invite(&mut store, &pia, false).unwrap_err();
+    let invites = solum_app::tables::invites(&store, &pia).unwrap_err();
+    for e in [grant, correction, invite, invites] {
+        assert_eq!(e.code(), "gm-only", "{e}");
+        assert_eq!(e.kind(), ErrorKind::Forbidden, "{e}");
+        assert!(e.to_string().contains("only the game master"), "{e}");
+    }
+}
+
+#[test]
+fn a_player_naming_an_unknown_character_is_told_it_is_unknown() {
+    let (store, _gm, pia, _quill) = table();
+    let mut c = as_member(store, &pia);
+    let e = c
+        .as_roller_of(&pia, solum_app::sol::SYSTEM, "Nobody", |c| {
+            c.sol_train("Nobody", "Pistols")
+        })
+        .unwrap_err();
+    assert_eq!(e.code(), "character-unknown", "{e}");
+    assert_eq!(e.kind(), ErrorKind::BadInput);
+}
+
+#[test]
+fn a_character_name_that_only_looks_like_one_of_the_table_is_refused() {
+    let (store, gm, _pia, _quill) = table();
+    let mut c = as_member(store, &gm);
+    let (nick, dice) = hero("Nick");
+    c.create_character(&nick, dice).unwrap();
+    // Full-width N, Cyrillic і (U+0456), Greek capital Ν (U+039D): each looks like Nick.
+    for look_alike in ["\u{FF2E}ick", "N\u{0456}ck", "\u{039D}ick"] {
+        let (h, dice) = hero(look_alike);
+        let e = c.create_character(&h, dice).unwrap_err();
+        assert_eq!(e.code(), "character-name-look-alike", "{look_alike}: {e}");
+        assert_eq!(e.field().as_deref(), Some("name"));
+        assert!(e.to_string().contains("looks like Nick"), "{e}");
+    }
+    // Equal but for case is the store's own refusal; a name that differs is welcome.
+    let (h, dice) = hero("NICK");
+    assert_eq!(
+        c.create_character(&h, dice).unwrap_err().code(),
+        "character-name-taken"
+    );
+    let (h, dice) = hero("Nico");
+    c.create_character(&h, dice).unwrap();
+    assert_eq!(c.characters().unwrap().len(), 2, "nothing else was written");
+}
+
+#[test]
+fn a_combat_setups_refusal_names_the_setups_field() {
+    let (store, gm, _pia, _quill) = table();
+    let mut c = as_member(store, &gm);
+    let setup = CombatSetup {
+        heroes: Vec::new(),
+        foes: vec![FoeCount {
+            name: "no such beast".into(),
+            count: 1,
+        }],
+    };
+    let e = c.start_combat_with(None, false, &setup).unwrap_err();
+    assert_eq!(e.code(), "combat-setup", "{e}");
+    assert_eq!(e.field().as_deref(), Some("foes"), "{e}");
+    let setup = CombatSetup {
+        heroes: vec!["Nobody".into()],
+        foes: Vec::new(),
+    };
+    let e = c.start_combat_with(None, false, &setup).unwrap_err();
+    assert_eq!(e.field().as_deref(), Some("heroes"), "{e}");
+    assert!(
+        c.entries().unwrap().is_empty(),
+        "a refused start writes nothing"
+    );
+}
+
+#[test]
+fn a_text_refused_names_its_json_key() {
+    let mut store: Box<dyn Store> = Box::new(MemoryStore::new());
+    let e = solum_app::tables::create_table(&mut store, "  ", "Ada").unwrap_err();
+    assert_eq!(e.code(), "text-empty");
+    assert_eq!(e.field().as_deref(), Some("table"));
+    assert_eq!(e.to_string(), "the table name is empty");
+    let e = solum_app::tables::create_table(&mut store, "Ford", "").unwrap_err();
+    assert_eq!(e.field().as_deref(), Some("name"));
+}
+
+#[test]
+fn a_refusal_names_its_field_for_a_front_end_and_its_code_for_a_client() {
+    let (store, gm, _pia, _quill) = table();
+    let mut c = as_member(store, &gm);
+    let (nick, dice) = hero("Nick");
+    c.create_character(&nick, dice).unwrap();
+    let e = c
+        .edit_character(
+            "Nick",
+            &CharacterEdit {
+                remove_weapons: vec!["axe".into()],
+                ..CharacterEdit::default()
+            },
+        )
+        .unwrap_err();
+    assert_eq!(e.code(), "character-has-no");
+    assert_eq!(
+        e.refusal(),
+        Some(("remove_weapons", "Nick carries no `axe`"))
+    );
+    assert_eq!(e.to_string(), "remove_weapons: Nick carries no `axe`");
+}
