@@ -235,16 +235,10 @@ impl Record {
 
     /// True when the record holds dice that `verify` rolls again.
     pub fn has_dice(&self) -> bool {
+        if let Some(kind) = self.system() {
+            return kind.has_dice();
+        }
         match self {
-            Self::Character(c) => c.has_dice(),
-            Self::Classic(c) => c.has_dice(),
-            Self::Soluna(c) => c.has_dice(),
-            Self::Dietype(c) => c.has_dice(),
-            Self::Sol(s) => s.has_dice(),
-            Self::Combat(c) => c.has_dice(),
-            Self::FastStatic(c) => c.has_dice(),
-            Self::Notation(n) => n.has_dice(),
-            Self::Vehicle(v) => v.has_dice(),
             Self::Reveal { record, .. } => record.has_dice(),
             other => other.rolled().is_some(),
         }
@@ -252,17 +246,10 @@ impl Record {
 
     /// One line for the story, for the records of characters.
     pub fn character_summary(&self) -> Option<String> {
+        if let Some(kind) = self.system() {
+            return Some(kind.summary());
+        }
         match self {
-            Self::Character(c) => Some(c.summary()),
-            Self::Classic(c) => Some(c.summary()),
-            Self::Soluna(c) => Some(c.summary()),
-            Self::Dietype(c) => Some(c.summary()),
-            Self::Sol(s) => Some(s.summary()),
-            Self::Combat(c) => Some(c.summary()),
-            Self::FastStatic(c) => Some(c.summary()),
-            Self::Creature(c) => Some(c.summary()),
-            Self::Notation(n) => Some(n.summary()),
-            Self::Vehicle(v) => Some(v.summary()),
             Self::Reveal { record, .. } => record.character_summary(),
             _ => None,
         }
@@ -336,40 +323,22 @@ impl Record {
             Self::Reveal { of, record, .. } => {
                 format!("Revealed (secret entry {of}): {}", record.words())
             }
-            // The sibling systems say which they are: a table may play several.
-            Self::Classic(c) => format!("So1um (original): {}", c.summary()),
-            Self::Soluna(c) => format!("Sol'una: {}", c.summary()),
-            Self::Dietype(c) => format!("Die types: {}", c.summary()),
-            Self::Sol(s) => format!("Project Sol: {}", s.summary()),
-            // These summaries begin with a word of ours, not a name: a line starts upper case.
-            Self::Combat(_) | Self::Notation(_) | Self::Creature(_) => {
-                capitalized(&self.character_summary().unwrap_or_default())
-            }
-            other => other.character_summary().unwrap_or_default(),
+            other => other.system().map(|kind| kind.line()).unwrap_or_default(),
         }
     }
 
     /// The dice of the record, if it rolled any.
     pub fn rolled(&self) -> Option<&Rolled> {
+        if let Some(kind) = self.system() {
+            return kind.rolled();
+        }
         match self {
-            Self::Note { .. }
-            | Self::SceneStart { .. }
-            | Self::SceneEnd { .. }
-            | Self::Character(_)
-            | Self::Sol(_)
-            | Self::Combat(_)
-            | Self::FastStatic(_)
-            | Self::Creature(_)
-            | Self::Classic(_)
-            | Self::Soluna(_)
-            | Self::Dietype(_) => None,
-            Self::Notation(n) => Some(&n.rolled),
-            Self::Vehicle(v) => Some(&v.rolled),
             Self::Reveal { record, .. } => record.rolled(),
             Self::Oracle { rolled, .. }
             | Self::ClassicOracle { rolled, .. }
             | Self::Difficulty { rolled, .. }
             | Self::Idea { rolled, .. } => Some(rolled),
+            _ => None,
         }
     }
 }
@@ -513,19 +482,6 @@ impl Record {
 pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
     match record {
         Record::Note { .. } | Record::SceneStart { .. } | Record::SceneEnd { .. } => Ok(None),
-        Record::Character(c) => Ok(c.replay()),
-        Record::Sol(s) => Ok(s.replay()),
-        Record::Creature(c) => Ok(c.replay()),
-        // A combat line re-derives only on the combat its earlier lines built: see
-        // [`Replayer`], which `verify` and `import` run.
-        Record::Combat(_) => Ok(None),
-        // A call of a fast static combat holds its inputs: it re-derives on its own.
-        Record::FastStatic(c) => Ok(c.replay()),
-        Record::Classic(c) => Ok(c.replay()),
-        Record::Soluna(c) => Ok(c.replay()),
-        Record::Dietype(c) => Ok(c.replay()),
-        Record::Notation(n) => Ok(n.replay()),
-        Record::Vehicle(v) => Ok(v.replay()),
         // A revealed record re-derives as it did when secret.
         Record::Reveal { record, .. } => replay(record),
         Record::Oracle {
@@ -589,6 +545,9 @@ pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
                 "words",
             ))
         }
+        // A system's kind re-derives on its own (a combat line only in [`Replayer`], which
+        // `verify` and `import` run, on the combat its earlier lines built).
+        other => Ok(other.system().and_then(|kind| kind.replay())),
     }
 }
 
@@ -805,7 +764,7 @@ fn leaning_words(leaning: Leaning) -> &'static str {
 }
 
 /// `text` with its first letter upper case.
-fn capitalized(text: &str) -> String {
+pub(crate) fn capitalized(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),

@@ -24,6 +24,7 @@ pub mod journal;
 pub mod markdown;
 pub mod notation;
 pub mod policy;
+pub mod records;
 pub mod refusal;
 pub mod sol;
 pub mod soluna;
@@ -738,16 +739,6 @@ fn check_record(record: &Record) -> Result<(), AppError> {
         Record::Oracle { question, .. } | Record::ClassicOracle { question, .. } => {
             text("question", question, MAX_QUESTION, false).map(drop)
         }
-        Record::Character(c) => c.check(),
-        Record::Sol(s) => s.check(),
-        Record::Combat(c) => c.check(),
-        Record::FastStatic(c) => c.check(),
-        Record::Creature(c) => c.check(),
-        Record::Classic(c) => c.check(),
-        Record::Soluna(c) => c.check(),
-        Record::Dietype(c) => c.check(),
-        Record::Notation(n) => n.check(),
-        Record::Vehicle(v) => v.check(),
         Record::Reveal { record, .. } => match **record {
             Record::Reveal { .. } => {
                 Err(AppError::BadImport("a reveal holds another reveal".into()))
@@ -778,6 +769,8 @@ fn check_record(record: &Record) -> Result<(), AppError> {
             }
             Ok(())
         }
+        // A system's kind checks its own limits.
+        other => other.system().map_or(Ok(()), |kind| kind.check()),
     }
 }
 
