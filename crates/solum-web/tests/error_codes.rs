@@ -649,7 +649,6 @@ const CASES: &[Case] = &[
         "combat-none-open",
         Some("combat"),
     ),
-
     // Dice typed by a game master alone at the table.
     (
         SoloGm,
