@@ -131,3 +131,23 @@ where
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::exit_code;
+    use solum_app::ErrorKind;
+
+    /// 2 only where the user fixes the input; the lib's doc comment says so.
+    #[test]
+    fn exit_codes_by_kind() {
+        assert_eq!(exit_code(ErrorKind::BadInput), 2);
+        for kind in [
+            ErrorKind::Forbidden,
+            ErrorKind::Conflict,
+            ErrorKind::Unavailable,
+            ErrorKind::Internal,
+        ] {
+            assert_eq!(exit_code(kind), 1, "{kind:?}");
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! A golden test of the command line's failures: for a representative failure of each kind,
+//! the exit code (2: the user fixes the input; 1: anything else) and the first line of
+//! standard error. The expected lines are the messages the rules and docs/api.md give (the
+//! S9 attribute rule, the name rule, the notation's caret), read as a user reads them.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
+
+mod common;
+
+use std::path::Path;
+
+use common::{Run, solum_args};
+
+fn with(campaign: &Path, args: &[&str]) -> Run {
+    let mut all = args.to_vec();
+    all.extend(["--campaign", campaign.to_str().unwrap()]);
+    solum_args(&all)
+}
+
+fn first_line(run: &Run) -> &str {
+    run.stderr.lines().next().unwrap_or_default()
+}
+
+/// Nick, made by the rules (S9: 3, 2 and 1; a background; a weapon).
+fn nick(campaign: &Path, name: &str, body: &str, mind: &str) -> Run {
+    with(
+        campaign,
+        &[
+            "char", "new", name, "--body", body, "--mind", mind, "--charm", "1", "-b", "Thief",
+            "--weapon", "dagger", "--seed", "1",
+        ],
+    )
+}
+
+#[test]
+fn each_kind_of_failure_has_its_exit_code_and_first_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    let missing = dir.path().join("missing.solum");
+    let not_sqlite = dir.path().join("notes.solum");
+    std::fs::write(&not_sqlite, "not a campaign\n").unwrap();
+    assert_eq!(nick(&c, "Nick", "3", "2").code, 0);
+    let sol = with(
+        &c,
+        &[
+            "sol", "new", "Ana", "--edge", "2", "--attr", "BOD=4", "--attr", "AGI=4", "--attr",
+            "REA=3", "--attr", "STR=2",
+        ],
+    );
+    assert_eq!(sol.code, 0, "{}", sol.stderr);
+
+    let cases: Vec<(Run, i32, String)> = vec![
+        // A usage error (clap).
+        (
+            solum_args(&["check"]),
+            2,
+            "error: the following required arguments were not provided:".into(),
+        ),
+        // The notation refuses the expression, with or without a campaign: one refusal.
+        (
+            solum_args(&["roll", "3d"]),
+            2,
+            "error: expected the sides of the die after `d`: a number, % or F, found the end"
+                .into(),
+        ),
+        (
+            with(&c, &["roll", "3d"]),
+            2,
+            "error: expected the sides of the die after `d`: a number, % or F, found the end"
+                .into(),
+        ),
+        // A read never creates a campaign; a file that is not one is named.
+        (
+            with(&missing, &["char", "list"]),
+            2,
+            format!(
+                "error: {}: no campaign here (a command that writes, such as `solum note`, creates one)",
+                missing.display()
+            ),
+        ),
+        (
+            with(&not_sqlite, &["char", "list"]),
+            2,
+            format!(
+                "error: {}: not a solum campaign (the file is not a SQLite database)",
+                not_sqlite.display()
+            ),
+        ),
+        // No such character.
+        (
+            with(&c, &["char", "show", "Nobody"]),
+            2,
+            "error: the campaign has no character named Nobody".into(),
+        ),
+        // S9: Body, Mind and Charm are 3, 2 and 1, one each.
+        (
+            nick(&c, "Odd", "3", "3"),
+            2,
+            "error: attributes: body 3, mind 3, charm 1: assign 3, 2 and 1, one each".into(),
+        ),
+        // A name that only looks like Nick's (a full-width N).
+        (
+            nick(&c, "\u{FF2E}ick", "3", "2"),
+            2,
+            "error: name: \u{FF2E}ick looks like Nick, a character of this table (names compare by how they look: case, width and look-alike letters of other scripts); choose another".into(),
+        ),
+        // A refusal naming its field, said as the command's flag.
+        (
+            with(&c, &["char", "edit", "Nick", "--remove-weapon", "axe"]),
+            2,
+            "error: --remove-weapon: Nick carries no `axe` (nothing was changed)".into(),
+        ),
+        // Project Sol's Not Dead Yet on a tie: the front end acts on the refusal's kind.
+        (
+            with(&c, &["sol", "not-dead-yet", "Ana"]),
+            2,
+            "error: AGI, BOD tie for the highest physical attribute at 4: choose one of them with --attr".into(),
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (run, code, line) in &cases {
+        if run.code != *code || first_line(run) != line {
+            failures.push(format!(
+                "want {code} {line:?}\n got {} {:?}",
+                run.code,
+                first_line(run)
+            ));
+        }
+        assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+/// A failure the user cannot fix by changing the input is exit 1: here a standard output
+/// that cannot be written (a full disk).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failure_that_is_not_the_inputs_is_exit_1() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // no /dev/full in this sandbox: nothing to test
+    };
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_solum"))
+        .args(["roll", "1d6", "--seed", "7"])
+        .env("NO_COLOR", "1")
+        .stdout(full)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .starts_with("error: cannot write to standard output"),
+        "{stderr}"
+    );
+}
