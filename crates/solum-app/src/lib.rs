@@ -8,6 +8,7 @@
 //! back, nothing was written.
 
 pub mod characters;
+pub mod check_once;
 pub mod classic;
 pub mod combat;
 pub mod creatures;
@@ -17,6 +18,7 @@ mod error;
 pub mod expression;
 pub mod fast_static;
 pub mod fight_odds;
+pub mod fight_once;
 pub mod groups;
 pub mod ideas;
 pub mod import;
@@ -24,6 +26,7 @@ pub mod journal;
 pub mod markdown;
 pub mod notation;
 pub mod policy;
+mod sides;
 pub mod sol;
 pub mod soluna;
 pub mod soluna_once;

@@ -26,20 +26,6 @@ impl Source {
         })
     }
 
-    /// Whether a person typed these dice (R3: typed dice are always shown as typed).
-    pub fn is_typed(&self) -> bool {
-        matches!(self, Self::Typed { .. })
-    }
-
-    /// How the dice came, for the text output: "typed" or "from the seed".
-    pub fn provenance(&self) -> &'static str {
-        if self.is_typed() {
-            "typed"
-        } else {
-            "from the seed"
-        }
-    }
-
     /// Checks that every typed value was used.
     pub fn finish(&self, order: &str) -> anyhow::Result<()> {
         if let Self::Typed { flag, dice } = self
