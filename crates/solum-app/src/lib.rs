@@ -28,6 +28,7 @@ pub mod notation;
 pub mod policy;
 mod sides;
 pub mod sol;
+pub mod sol_once;
 pub mod soluna;
 pub mod soluna_once;
 pub mod tables;

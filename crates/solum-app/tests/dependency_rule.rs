@@ -75,11 +75,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "solum-play",
         "the bounded file reader (storage::read_text), simulation, event text and the combat line language",
     ),
-    (
-        "solum-cli",
-        "solum-sol",
-        "Project Sol's one-shot roll, test and odds call the rules directly",
-    ),
 ];
 
 /// A crate's name and its workspace dependencies (normal and build only), from cargo.
