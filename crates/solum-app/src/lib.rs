@@ -10,6 +10,7 @@
 pub mod characters;
 pub mod check_once;
 pub mod classic;
+pub mod classic_once;
 pub mod combat;
 pub mod creatures;
 pub mod dietype;

@@ -72,11 +72,6 @@ pub fn to_f64(p: &Prob) -> f64 {
     prob_to_f64(p)
 }
 
-/// An exact probability as a fraction string, for JSON.
-pub fn fraction(p: &Prob) -> String {
-    p.to_string()
-}
-
 /// Faces as `5 3 2 2`, sixes highlighted.
 pub fn faces(dice: &[u32]) -> String {
     dice.iter()
