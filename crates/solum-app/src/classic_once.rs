@@ -12,11 +12,14 @@ use solum_classic::check::{
 };
 use solum_classic::duel::{DAMAGE, DuelError, check_simulation, duel_chance, simulate_many};
 use solum_classic::fight::Fighter;
+use solum_classic::hero::create;
+use solum_classic::oracle::ask;
 use solum_dice::{DiceError, prob_to_f64};
 
 pub use solum_classic::check::Check;
 pub use solum_classic::duel::{Policy, Side, Simulated};
-pub use solum_classic::hero::{Kind, Stat};
+pub use solum_classic::hero::{CreationRolls, Kind, RestOutcome, Stat};
+pub use solum_classic::oracle::{Consultation, Odds};
 pub use solum_classic::{Book, Hero};
 
 use crate::sides::{Generator, SideDice, typed};
@@ -57,6 +60,8 @@ pub enum Field {
     Damage,
     /// Duels to simulate.
     Simulate,
+    /// Hours of rest.
+    Hours,
 }
 
 impl Field {
@@ -79,6 +84,7 @@ impl Field {
             Self::FoePolicy => "foe_policy",
             Self::Damage => "damage",
             Self::Simulate => "simulate",
+            Self::Hours => "hours",
         }
     }
 }
@@ -142,6 +148,8 @@ pub enum ClassicOnceError {
     TooFewDice {
         /// Values typed.
         given: usize,
+        /// The order values are read in.
+        order: &'static str,
     },
     /// A typed value that is no face of the die.
     #[error("{}", self.describe(|f| f.name().to_owned()))]
@@ -160,6 +168,8 @@ pub enum ClassicOnceError {
         given: usize,
         /// Values used.
         used: usize,
+        /// The order values are read in.
+        order: &'static str,
     },
     /// The system's randomness or the simulation failed.
     #[error("the dice could not be rolled: {0}")]
@@ -224,8 +234,8 @@ impl ClassicOnceError {
                 name(Field::FoeBody),
                 name(Field::FoeHp)
             ),
-            Self::TooFewDice { given } => format!(
-                "too few values in {}: {given} given, the roll needs more ({CHECK_ORDER})",
+            Self::TooFewDice { given, order } => format!(
+                "too few values in {}: {given} given, the roll needs more ({order})",
                 name(Field::Rolled)
             ),
             Self::NotAFace {
@@ -236,8 +246,8 @@ impl ClassicOnceError {
                 "{}: value {value} (number {position}) is not a face of a d{sides}: it must be 1 to {sides}",
                 name(Field::Rolled)
             ),
-            Self::TooManyDice { given, used } => format!(
-                "too many values in {}: {given} given, the roll used {used} ({CHECK_ORDER})",
+            Self::TooManyDice { given, used, order } => format!(
+                "too many values in {}: {given} given, the roll used {used} ({order})",
                 name(Field::Rolled)
             ),
             other => other.to_string(),
@@ -426,19 +436,38 @@ pub fn classic_check_once(
 ) -> Result<ClassicCheckView, ClassicOnceError> {
     let (n, hero) = check_pool(ask)?;
     let fixed = ask.vs.map(difficulty_of).transpose()?;
+    let ((d, check), seed) = with_dice(rolled, seed, CHECK_ORDER, |dice| {
+        let d = match fixed {
+            Some(d) if !ask.random => d,
+            _ => random_difficulty(dice)?,
+        };
+        Ok((d, roll_check(n, d, ask.gear, dice)?))
+    })?;
+    let p = p_pass(n, d, ask.gear);
+    Ok(ClassicCheckView {
+        check,
+        difficulty_name: difficulty_name(d),
+        p_pass: prob_to_f64(&p),
+        p_pass_exact: p.to_string(),
+        seed,
+        hero,
+    })
+}
+
+/// Runs `rule` with typed faces (`rolled`, text; every value must be used) or the
+/// generator with `seed`; returns the result and the seed used, if any.
+fn with_dice<T>(
+    rolled: Option<&str>,
+    seed: Option<u64>,
+    order: &'static str,
+    rule: impl FnOnce(&mut dyn solum_dice::DiceSource) -> Result<T, DiceError>,
+) -> Result<(T, Option<u64>), ClassicOnceError> {
     let own = typed(rolled, Field::Rolled).map_err(|(f, e)| rules(f, e))?;
     let generator = RefCell::new(Generator::new(seed));
     let blame = Cell::new(None);
     let mut dice = SideDice::new(&generator, own, Field::Rolled, &blame);
-    let rolled = (|| {
-        let d = match fixed {
-            Some(d) if !ask.random => d,
-            _ => random_difficulty(&mut dice)?,
-        };
-        Ok::<_, DiceError>((d, roll_check(n, d, ask.gear, &mut dice)?))
-    })();
-    let (d, check) = rolled.map_err(|e| match (e, blame.get()) {
-        (DiceError::Exhausted { given }, Some(_)) => ClassicOnceError::TooFewDice { given },
+    let value = rule(&mut dice).map_err(|e| match (e, blame.get()) {
+        (DiceError::Exhausted { given }, Some(_)) => ClassicOnceError::TooFewDice { given, order },
         (
             DiceError::OutOfRange {
                 value,
@@ -454,17 +483,118 @@ pub fn classic_check_once(
         (other, _) => ClassicOnceError::Source(other.to_string()),
     })?;
     if let Some((used, given)) = dice.left_over() {
-        return Err(ClassicOnceError::TooManyDice { given, used });
+        return Err(ClassicOnceError::TooManyDice { given, used, order });
     }
-    let p = p_pass(n, d, ask.gear);
-    Ok(ClassicCheckView {
-        check,
-        difficulty_name: difficulty_name(d),
-        p_pass: prob_to_f64(&p),
-        p_pass_exact: p.to_string(),
-        seed: generator.borrow().used_seed(),
-        hero,
+    let seed = generator.borrow().used_seed();
+    Ok((value, seed))
+}
+
+/// The original's yes/no oracle, asked.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OracleView {
+    /// The question as asked (kept in the output).
+    pub question: String,
+    /// The dice, the answer and any event.
+    pub consultation: Consultation,
+    /// The generator's seed, if it rolled.
+    pub seed: Option<u64>,
+}
+
+/// Asks the original's oracle (not journaled): the answer die (two with advantage or
+/// disadvantage), then the event die on an And or a But.
+pub fn classic_oracle(
+    question: &str,
+    odds: Odds,
+    rolled: Option<&str>,
+    seed: Option<u64>,
+) -> Result<OracleView, ClassicOnceError> {
+    let (consultation, seed) = with_dice(
+        rolled,
+        seed,
+        "values go: the answer die (two with advantage or disadvantage), then the event die",
+        |d| ask(odds, d),
+    )?;
+    Ok(OracleView {
+        question: question.to_owned(),
+        consultation,
+        seed,
     })
+}
+
+/// Refuses a hero's name or clichés before any die is rolled or file written.
+pub fn check_hero_names(name: &str, cliches: &[String]) -> Result<(), ClassicOnceError> {
+    solum_classic::hero::check_names(name, cliches).map_err(|e| {
+        if e.field == "name" {
+            ClassicOnceError::Hero {
+                who: format!("the name `{name}`"),
+                problem: e.problem,
+            }
+        } else {
+            ClassicOnceError::Rules {
+                field: Field::Cliche,
+                value: Some(format!("({})", e.field)),
+                problem: e.problem,
+            }
+        }
+    })
+}
+
+/// A hero rolled by the rules, for a file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NewHeroView {
+    /// The hero.
+    pub hero: Hero,
+    /// Every die of its creation.
+    pub rolls: CreationRolls,
+    /// The generator's seed, if it rolled.
+    pub seed: Option<u64>,
+}
+
+/// Rolls a hero by the rules (3d6 each stat, 2d6 hit points and clichés), for a file the
+/// front end writes ([`hero_toml`]).
+pub fn new_hero(
+    name: &str,
+    cliches: &[String],
+    rolled: Option<&str>,
+    seed: Option<u64>,
+) -> Result<NewHeroView, ClassicOnceError> {
+    let (made, seed) = with_dice(
+        rolled,
+        seed,
+        "values go: 3d6 Body, 3d6 Mind, 3d6 Spirit, 2d6 hit points, 2d6 clichés",
+        |d| create(name, cliches, d),
+    )?;
+    let (hero, rolls) = made.map_err(|e| ClassicOnceError::Refused {
+        field: Field::Cliche,
+        problem: e.to_string(),
+    })?;
+    Ok(NewHeroView { hero, rolls, seed })
+}
+
+/// A hero as the text of a hero file (TOML).
+pub fn hero_toml(hero: &Hero) -> Result<String, ClassicOnceError> {
+    toml::to_string_pretty(hero).map_err(|e| ClassicOnceError::Source(e.to_string()))
+}
+
+/// A hero of a file after a rest.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RestView {
+    /// What the rest healed and banked.
+    pub rest: RestOutcome,
+    /// The hero after it.
+    pub hero: Hero,
+}
+
+/// A hero file's hero (its text) rests `hours`: the change of a load–change–save whose
+/// load and save are the front end's ([`hero_toml`] gives the new text).
+pub fn rest_hero(who: &str, text: &str, hours: f64) -> Result<RestView, ClassicOnceError> {
+    let mut hero = hero_of(who, Some(text), Kind::Hero)?;
+    let rest = hero.rest(hours).map_err(|e| ClassicOnceError::Rules {
+        field: Field::Hours,
+        value: None,
+        problem: e.to_string(),
+    })?;
+    Ok(RestView { rest, hero })
 }
 
 /// The chance to pass a classic check.

@@ -5,13 +5,12 @@ use std::path::Path;
 
 use serde_json::json;
 use solum_app::classic_once::{
-    Book, ClassicCheckAsk, ClassicDuelAsk, ClassicOnceError, Field, Foe, Hero, Kind, Policy,
-    Roller, Side, Stat, classic_check_odds, classic_check_once, classic_duel_odds, hero_of,
+    Book, ClassicCheckAsk, ClassicDuelAsk, ClassicOnceError, Field, Foe, Hero, Kind, NewHeroView,
+    Odds, Policy, Roller, Side, Stat, check_hero_names, classic_check_odds, classic_check_once,
+    classic_duel_odds, classic_oracle, hero_of, hero_toml, new_hero, rest_hero,
 };
 use solum_classic::duel::{Exchange, duel_chance};
 use solum_classic::fight::{ClassicFight, Command, Event, FightError, Fighter, Loss, Who};
-use solum_classic::hero::create;
-use solum_classic::oracle::{Odds, ask};
 use solum_play::storage::Replace;
 
 use solum_app::classic::{FightSetup, FightView, StoredHero};
@@ -278,36 +277,36 @@ fn new_hero_file(args: &ClassicNewArgs, out: &mut dyn Write) -> anyhow::Result<(
     } = args;
     let output = output.as_deref();
     // Before the file and the dice: a bad name or cliché wastes neither.
-    solum_classic::hero::check_names(name, cliches).map_err(|e| {
-        if e.field == "name" {
-            bad(format!("the name `{name}`: {}", e.problem))
-        } else {
-            bad(format!("--cliche ({}): {}", e.field, e.problem))
-        }
-    })?;
+    check_hero_names(name, cliches).map_err(once_error)?;
     let path = super::new_sheet_path(output, name, *force)?;
-    let (made, seed) = with_dice(
-        dice.rolled.as_deref(),
-        dice.seed,
-        "values go: 3d6 Body, 3d6 Mind, 3d6 Spirit, 2d6 hit points, 2d6 clichés",
-        |d| create(name, cliches, d),
-    )?;
-    let (hero, rolls) = made.map_err(|e| bad(e.to_string()))?;
+    let v = new_hero(name, cliches, dice.rolled.as_deref(), dice.seed).map_err(once_error)?;
     let replace = if *force {
         Replace::Allowed
     } else {
         Replace::Never
     };
-    super::campaign::write_file(&path, toml::to_string_pretty(&hero)?.as_bytes(), replace)?;
+    let text = hero_toml(&v.hero).map_err(once_error)?;
+    super::campaign::write_file(&path, text.as_bytes(), replace)?;
     if *as_json {
+        /// The view and where it was saved.
+        #[derive(serde::Serialize)]
+        struct Saved<'a> {
+            #[serde(flatten)]
+            view: &'a NewHeroView,
+            file: &'a Path,
+        }
         writeln!(
             out,
             "{}",
-            json!({"hero": hero, "rolls": rolls, "file": path, "seed": seed})
+            serde_json::to_string(&Saved {
+                view: &v,
+                file: &path
+            })?
         )?;
         return Ok(());
     }
     let f = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
+    let rolls = &v.rolls;
     writeln!(
         out,
         "Body {} · Mind {} · Spirit {} · hit points {} · clichés {}",
@@ -317,13 +316,13 @@ fn new_hero_file(args: &ClassicNewArgs, out: &mut dyn Write) -> anyhow::Result<(
         f(&rolls.hit_points),
         f(&rolls.cliches)
     )?;
-    show(out, &hero)?;
+    show(out, &v.hero)?;
     writeln!(
         out,
         "{}",
         paint(DIM, format!("saved to {}", path.display()))
     )?;
-    render::write_seed(out, seed)?;
+    render::write_seed(out, v.seed)?;
     Ok(())
 }
 
@@ -526,24 +525,16 @@ fn oracle(
     } else {
         Odds::Even
     };
-    let (c, seed) = with_dice(
-        dice.rolled.as_deref(),
-        dice.seed,
-        "values go: the answer die (two with advantage or disadvantage), then the event die",
-        |d| ask(odds, d),
-    )?;
-    let q = question.join(" ");
+    let v = classic_oracle(&question.join(" "), odds, dice.rolled.as_deref(), dice.seed)
+        .map_err(once_error)?;
     if as_json {
-        writeln!(
-            out,
-            "{}",
-            json!({"question": q, "consultation": c, "seed": seed})
-        )?;
+        writeln!(out, "{}", serde_json::to_string(&v)?)?;
         return Ok(());
     }
-    if !q.is_empty() {
-        writeln!(out, "{}", paint(DIM, q))?;
+    if !v.question.is_empty() {
+        writeln!(out, "{}", paint(DIM, &v.question))?;
     }
+    let c = &v.consultation;
     let faces: Vec<String> = c.dice.iter().map(u32::to_string).collect();
     writeln!(
         out,
@@ -554,7 +545,7 @@ fn oracle(
     if let Some((d, text)) = c.event {
         writeln!(out, "  event {d}: {text}")?;
     }
-    render::write_seed(out, seed)?;
+    render::write_seed(out, v.seed)?;
     Ok(())
 }
 
@@ -699,23 +690,23 @@ fn rest(
     if !who.ends_with(".toml") {
         return Err(bad(format!("{who}: rest needs a hero file (.toml)")));
     }
-    let mut hero = load(&who, Kind::Hero)?;
-    let rest = hero.rest(hours).map_err(|e| bad(format!("--hours: {e}")))?;
+    let text = solum_play::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
+    let v = rest_hero(&who, &text, hours).map_err(once_error)?;
     super::campaign::write_file(
         file,
-        toml::to_string_pretty(&hero)?.as_bytes(),
+        hero_toml(&v.hero).map_err(once_error)?.as_bytes(),
         Replace::Allowed,
     )?;
     if as_json {
-        writeln!(out, "{}", json!({"rest": rest, "hero": hero}))?;
+        writeln!(out, "{}", serde_json::to_string(&v)?)?;
         return Ok(());
     }
     writeln!(
         out,
         "{} rests {hours} hours: +{} hit point(s), +{} Body.",
-        hero.name, rest.hit_points, rest.body
+        v.hero.name, v.rest.hit_points, v.rest.body
     )?;
-    show(out, &hero)?;
+    show(out, &v.hero)?;
     Ok(())
 }
 
