@@ -11,13 +11,14 @@ use solum_classic::check::{
     roll_check,
 };
 use solum_classic::duel::{DAMAGE, DuelError, check_simulation, duel_chance, simulate_many};
-use solum_classic::fight::Fighter;
+use solum_classic::fight::{ClassicFight, Command, FightError};
 use solum_classic::hero::create;
 use solum_classic::oracle::ask;
 use solum_dice::{DiceError, prob_to_f64};
 
 pub use solum_classic::check::Check;
-pub use solum_classic::duel::{Policy, Side, Simulated};
+pub use solum_classic::duel::{Exchange, Policy, Side, Simulated};
+pub use solum_classic::fight::{Decision, Event, Fighter, Loss, NextExchange, Who};
 pub use solum_classic::hero::{CreationRolls, Kind, RestOutcome, Stat};
 pub use solum_classic::oracle::{Consultation, Odds};
 pub use solum_classic::{Book, Hero};
@@ -134,6 +135,12 @@ pub enum ClassicOnceError {
         /// What the rules say.
         problem: String,
     },
+    /// The fight waits for a decision the front end did not give.
+    #[error("the fight waits for {name}'s decision: lose a hit point or Body")]
+    Undecided {
+        /// The hero hit.
+        name: String,
+    },
     /// A name that is no hero file and no entry of the book.
     #[error("`{who}` is neither a .toml hero file nor in the book (see `solum classic bestiary`)")]
     NotInBook {
@@ -184,6 +191,7 @@ impl ClassicOnceError {
             Self::NotAHero { .. } => Some(Field::Stat),
             Self::Rules { field, .. } | Self::Refused { field, .. } => Some(*field),
             Self::NoFoe => Some(Field::FoeBody),
+            Self::Undecided { .. } => None,
             Self::TooFewDice { .. } | Self::NotAFace { .. } | Self::TooManyDice { .. } => {
                 Some(Field::Rolled)
             }
@@ -201,6 +209,7 @@ impl ClassicOnceError {
             Self::Hero { .. } => "classic-hero",
             Self::NotInBook { .. } => "classic-not-in-book",
             Self::NoFoe => "classic-no-foe",
+            Self::Undecided { .. } => "classic-undecided",
             Self::TooFewDice { .. } => "dice-too-few",
             Self::NotAFace { .. } => "dice-not-a-face",
             Self::TooManyDice { .. } => "dice-too-many",
@@ -787,6 +796,227 @@ pub fn classic_duel_odds(ask: &ClassicDuelAsk<'_>) -> Result<ClassicDuelView, Cl
     })
 }
 
+/// A fight as typed: the hero (of a file or the book) against foes, each side's stat,
+/// cliché and policy.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FightAsk {
+    /// The hero.
+    pub hero: Hero,
+    /// The foes.
+    pub foes: Vec<Hero>,
+    /// The stat the hero fights with (its own combat stat, else Body, when `None`).
+    pub stat: Option<Stat>,
+    /// The stat the foes fight with.
+    pub foe_stat: Option<Stat>,
+    /// A cliché of the hero applies.
+    pub cliche: bool,
+    /// A cliché of the foes applies.
+    pub foe_cliche: bool,
+    /// How the hero takes hits.
+    pub policy: Policy,
+    /// How the foes take hits.
+    pub foe_policy: Policy,
+    /// The hero's hits wait for the player's decision (`decide`) instead of the policy.
+    pub asks: bool,
+}
+
+/// One exchange as shown: its round, the foe, the dice, the winner (none on a tie),
+/// whether the hit cost Body, and where the hero and that foe stand after it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExchangeRow {
+    /// The round, from 1.
+    pub round: u32,
+    /// The foe attacking.
+    pub foe_index: usize,
+    /// The dice.
+    pub exchange: Exchange,
+    /// The winner, none on a tie.
+    #[serde(skip)]
+    pub winner: Option<Who>,
+    /// The hit cost Body (none without a hit).
+    pub body_lost: Option<bool>,
+    /// The hero's Body and hit points after it.
+    pub hero: [u32; 2],
+    /// The foe's.
+    pub foe: [u32; 2],
+}
+
+/// A one-shot fight, fought to its end.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FightOnceView {
+    /// The exact (or f64) chance the hero wins, for a duel.
+    pub p_win: Option<f64>,
+    /// `p_win` exactly, when the duel is small enough.
+    #[serde(skip)]
+    pub p_win_exact: Option<String>,
+    /// The bound on the error of `p_win`.
+    #[serde(skip)]
+    pub error_bound: f64,
+    /// Each exchange.
+    pub exchanges: Vec<ExchangeRow>,
+    /// Every event.
+    pub events: Vec<Event>,
+    /// The hero died.
+    pub hero_dead: bool,
+    /// The hero won: every foe died.
+    pub foe_dead: bool,
+    /// Each foe died.
+    pub foes_dead: Vec<bool>,
+    /// The generator's seed, if it rolled.
+    pub seed: Option<u64>,
+    /// The hero after the fight (its wounds kept, for its file).
+    #[serde(skip)]
+    pub hero: Hero,
+    /// The hero's dice.
+    #[serde(skip)]
+    pub hero_dice: u32,
+    /// The foes as the fight names them (`goblin #2` when a name comes twice), with dice.
+    #[serde(skip)]
+    pub foes: Vec<(String, u32)>,
+}
+
+/// The foes as the fight names them: a name that comes twice gets its place (`goblin #2`).
+fn foe_labels(foes: &[Hero]) -> Vec<String> {
+    foes.iter()
+        .enumerate()
+        .map(|(i, f)| {
+            if foes.iter().filter(|g| g.name == f.name).count() > 1 {
+                format!("{} #{}", f.name, i + 1)
+            } else {
+                f.name.clone()
+            }
+        })
+        .collect()
+}
+
+/// One row per exchange of `events`, from where every fighter stood before the fight
+/// (`state`, the hero first).
+fn exchange_rows(events: &[Event], mut state: Vec<(u32, u32)>) -> Vec<ExchangeRow> {
+    let mut rows: Vec<ExchangeRow> = Vec::new();
+    let slot = |who: Who| match who {
+        Who::Hero => 0,
+        Who::Foe(i) => i + 1,
+    };
+    let at = |state: &[(u32, u32)], i: usize| state.get(i).map_or([0, 0], |&(b, h)| [b, h]);
+    for event in events {
+        match event {
+            Event::Exchange {
+                round,
+                foe,
+                roll,
+                winner,
+            } => rows.push(ExchangeRow {
+                round: *round,
+                foe_index: *foe,
+                exchange: roll.clone(),
+                winner: *winner,
+                body_lost: None,
+                hero: at(&state, 0),
+                foe: at(&state, foe + 1),
+            }),
+            Event::Hit {
+                who,
+                loss,
+                body,
+                hit_points,
+            } => {
+                if let Some(s) = state.get_mut(slot(*who)) {
+                    *s = (*body, *hit_points);
+                }
+                if let Some(last) = rows.last_mut() {
+                    last.body_lost = Some(*loss == Loss::Body);
+                    last.hero = at(&state, 0);
+                    last.foe = at(&state, last.foe_index + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    rows
+}
+
+/// Fights a one-shot fight to its end: each foe attacks in turn, the hero's dice then that
+/// foe's, typed (`rolled`) or from the generator with `seed`. A hit on a hero that `asks`
+/// waits for `decide` (its name, Body and hit points); `None` leaves the fight undecided.
+pub fn fight_once(
+    ask: &FightAsk,
+    rolled: Option<&str>,
+    seed: Option<u64>,
+    decide: &mut dyn FnMut(&str, u32, u32) -> Option<Loss>,
+) -> Result<FightOnceView, ClassicOnceError> {
+    let me = Fighter::from_hero(&ask.hero, ask.stat, ask.cliche, ask.policy, ask.asks);
+    let them: Vec<Fighter> = ask
+        .foes
+        .iter()
+        .map(|f| Fighter::from_hero(f, ask.foe_stat, ask.foe_cliche, ask.foe_policy, false))
+        .collect();
+    // The exact odds of a duel (too big a duel has none).
+    let odds = match them.as_slice() {
+        [one] => duel_chance(me.side, one.side).ok(),
+        _ => None,
+    };
+    let mut fight = ClassicFight::new(me, them).map_err(|e| ClassicOnceError::Refused {
+        field: Field::Pool,
+        problem: e.to_string(),
+    })?;
+    let mut events = Vec::new();
+    let name = ask.hero.name.clone();
+    let (driven, seed) = with_dice(
+        rolled,
+        seed,
+        "values go: each foe's attack in turn, the hero's dice then that foe's",
+        |d| {
+            while !fight.is_over() {
+                let command = match fight.pending() {
+                    Some(decision) => match decide(&name, decision.body, decision.hit_points) {
+                        Some(loss) => Command::Take(loss),
+                        None => return Ok(Err(ClassicOnceError::Undecided { name })),
+                    },
+                    None => Command::Exchange,
+                };
+                match fight.apply(command, d) {
+                    Ok(e) => events.extend(e),
+                    Err(FightError::Dice(e)) => return Err(e),
+                    Err(e) => {
+                        return Ok(Err(ClassicOnceError::Refused {
+                            field: Field::Pool,
+                            problem: e.to_string(),
+                        }));
+                    }
+                }
+            }
+            Ok(Ok(()))
+        },
+    )?;
+    driven?;
+    let before: Vec<(u32, u32)> = std::iter::once(&ask.hero)
+        .chain(&ask.foes)
+        .map(|h| (h.body, h.hit_points))
+        .collect();
+    let mut hero = ask.hero.clone();
+    hero.set_wounds(fight.hero().side.body, fight.hero().side.hit_points);
+    Ok(FightOnceView {
+        p_win: odds.as_ref().map(|o| o.p),
+        p_win_exact: odds
+            .as_ref()
+            .and_then(|o| o.exact.as_ref())
+            .map(ToString::to_string),
+        error_bound: odds.as_ref().map_or(0.0, |o| o.error_bound),
+        exchanges: exchange_rows(&events, before),
+        events,
+        hero_dead: fight.hero().is_dead(),
+        foe_dead: fight.hero_won(),
+        foes_dead: fight.foes().iter().map(Fighter::is_dead).collect(),
+        seed,
+        hero,
+        hero_dice: fight.hero().side.dice(),
+        foes: foe_labels(&ask.foes)
+            .into_iter()
+            .zip(fight.foes().iter().map(|f| f.side.dice()))
+            .collect(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -841,6 +1071,36 @@ mod tests {
             "{e}"
         );
         assert!(hero_of("no such thing", None, Kind::Hero).is_err());
+    }
+
+    #[test]
+    fn a_fight_with_typed_dice_ends_as_the_dice_say() {
+        // Two heroes of Body 1 and 1 hit point: one exchange, the higher die wins.
+        let one = |name: &str| {
+            let mut h = hero_of("goblin", None, Kind::Monster).unwrap();
+            h.name = name.to_owned();
+            h.body = 1;
+            h.hit_points = 1;
+            h
+        };
+        let ask = FightAsk {
+            hero: one("Ada"),
+            foes: vec![one("Gob")],
+            stat: None,
+            foe_stat: None,
+            cliche: false,
+            foe_cliche: false,
+            policy: Policy::default(),
+            foe_policy: Policy::default(),
+            asks: false,
+        };
+        let v = fight_once(&ask, Some("5,2"), None, &mut |_, _, _| None).unwrap();
+        assert!(v.foe_dead && !v.hero_dead);
+        assert_eq!(v.exchanges.len(), 1);
+        assert_eq!(v.exchanges[0].foe, [1, 0]);
+        assert_eq!(v.p_win_exact.as_deref(), Some("1/2"));
+        let e = fight_once(&ask, Some("5"), None, &mut |_, _, _| None).unwrap_err();
+        assert_eq!(e.code(), "dice-too-few");
     }
 
     #[test]

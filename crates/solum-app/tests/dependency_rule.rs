@@ -57,11 +57,6 @@ fn layer(name: &str) -> Option<Layer> {
 const KNOWN: &[(&str, &str, &str)] = &[
     (
         "solum-cli",
-        "solum-classic",
-        "the original So1um's one-shot commands (check, duel, fight odds, hero files) are not app use cases yet",
-    ),
-    (
-        "solum-cli",
         "solum-dice",
         "typed faces (parse_faces), SeededDice and Prob for the one-shot rolls and odds",
     ),

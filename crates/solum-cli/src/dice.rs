@@ -115,21 +115,3 @@ impl DiceSource for SideDice<'_> {
         }
     }
 }
-
-/// Runs `roll` with the dice of a `--rolled`/`--seed` pair: typed values if given (all of
-/// which must be used), the seeded generator otherwise. Returns the result and the seed used.
-pub fn with_dice<T>(
-    rolled: Option<&str>,
-    seed: Option<u64>,
-    order: &str,
-    roll: impl FnOnce(&mut dyn DiceSource) -> Result<T, DiceError>,
-) -> anyhow::Result<(T, Option<u64>)> {
-    let generator = RefCell::new(Generator::new(seed));
-    let blame = Cell::new("--rolled");
-    let mut source = Source::from_flag("--rolled", rolled)?;
-    let value = roll(&mut SideDice::new(&mut source, &generator, &blame))
-        .map_err(|e| explain(e, blame.get(), order))?;
-    source.finish(order)?;
-    let seed = generator.borrow().used_seed();
-    Ok((value, seed))
-}

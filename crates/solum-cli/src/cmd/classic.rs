@@ -9,8 +9,9 @@ use solum_app::classic_once::{
     Odds, Policy, Roller, Side, Stat, check_hero_names, classic_check_odds, classic_check_once,
     classic_duel_odds, classic_oracle, hero_of, hero_toml, new_hero, rest_hero,
 };
-use solum_classic::duel::{Exchange, duel_chance};
-use solum_classic::fight::{ClassicFight, Command, Event, FightError, Fighter, Loss, Who};
+use solum_app::classic_once::{
+    Event, FightAsk, FightOnceView, Loss, NextExchange, Who, fight_once,
+};
 use solum_play::storage::Replace;
 
 use solum_app::classic::{FightSetup, FightView, StoredHero};
@@ -23,7 +24,6 @@ use crate::cli::{
     ClassicOddsCommand, DiceArgs,
 };
 use crate::cli_campaign::CampaignArg;
-use crate::dice::with_dice;
 use crate::render::{self, BAD, DIM, GOOD, HEAD, paint, percent_exact};
 
 /// The flag of a field of a one-shot check or duel.
@@ -876,113 +876,84 @@ fn fight(
             files.push((key, id));
         }
     }
-    let mut hero = load(hero_id, Kind::Hero)?;
-    let foes = foe_ids
-        .iter()
-        .map(|f| load(f, Kind::Monster))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let me = Fighter::from_hero(&hero, hero_stat, cliche, my_policy, ask);
-    let them: Vec<Fighter> = foes
-        .iter()
-        .map(|f| Fighter::from_hero(f, foe_stat, foe_cliche, foe_policy, false))
-        .collect();
-    // The exact odds of a duel (too big a duel has none).
-    let p = match them.as_slice() {
-        [one] => duel_chance(me.side, one.side).ok(),
-        _ => None,
+    let ask_fight = FightAsk {
+        hero: load(hero_id, Kind::Hero)?,
+        foes: foe_ids
+            .iter()
+            .map(|f| load(f, Kind::Monster))
+            .collect::<anyhow::Result<Vec<_>>>()?,
+        stat: hero_stat,
+        foe_stat,
+        cliche,
+        foe_cliche,
+        policy: my_policy,
+        foe_policy,
+        asks: ask,
     };
-    let mut fight = ClassicFight::new(me, them).map_err(|e| bad(e.to_string()))?;
-    let labels = foe_labels(&foes);
-    let mut events = Vec::new();
-    let (driven, seed) = with_dice(
-        dice.rolled.as_deref(),
-        dice.seed,
-        "values go: each foe's attack in turn, the hero's dice then that foe's",
-        |d| {
-            while !fight.is_over() {
-                let command = match fight.pending() {
-                    Some(decision) => {
-                        match ask_loss(&hero.name, decision.body, decision.hit_points) {
-                            Ok(loss) => Command::Take(loss),
-                            Err(e) => return Ok(Err(e)),
-                        }
-                    }
-                    None => Command::Exchange,
-                };
-                match fight.apply(command, d) {
-                    Ok(e) => events.extend(e),
-                    Err(FightError::Dice(e)) => return Err(e),
-                    Err(e) => return Ok(Err(bad(e.to_string()))),
-                }
-            }
-            Ok(Ok(()))
-        },
-    )?;
-    driven?;
-    let won = fight.hero_won();
-    // One line per exchange, with the hit it cost and where both sides stand after it.
-    let before: Vec<(u32, u32)> = std::iter::once(&hero)
-        .chain(&foes)
-        .map(|h| (h.body, h.hit_points))
-        .collect();
+    // The player's answer at the terminal; a failure to read it is said as it was.
+    let mut unread = None;
+    let mut decide = |name: &str, body: u32, hit_points: u32| match ask_loss(name, body, hit_points)
+    {
+        Ok(loss) => Some(loss),
+        Err(e) => {
+            unread = Some(e);
+            None
+        }
+    };
+    let fought = fight_once(&ask_fight, dice.rolled.as_deref(), dice.seed, &mut decide);
+    if let Some(e) = unread {
+        return Err(e);
+    }
+    let v = fought.map_err(once_error)?;
     if hero_id.ends_with(".toml") {
-        hero.set_wounds(fight.hero().side.body, fight.hero().side.hit_points);
         super::campaign::write_file(
             Path::new(hero_id),
-            toml::to_string_pretty(&hero)?.as_bytes(),
+            hero_toml(&v.hero).map_err(once_error)?.as_bytes(),
             Replace::Allowed,
         )?;
     }
-    let lines = exchange_lines(&events, before);
     if as_json {
-        let exchanges: Vec<_> = lines
-            .iter()
-            .map(|(round, foe, e, _, b, st)| {
-                json!({"round": round, "foe_index": foe, "exchange": e, "body_lost": b,
-                       "hero": [st[0].0, st[0].1], "foe": [st[foe + 1].0, st[foe + 1].1]})
-            })
-            .collect();
-        writeln!(
-            out,
-            "{}",
-            json!({"p_win": p.as_ref().map(|o| o.p), "exchanges": exchanges,
-                   "events": events, "hero_dead": fight.hero().is_dead(), "foe_dead": won,
-                   "foes_dead": fight.foes().iter().map(Fighter::is_dead).collect::<Vec<_>>(),
-                   "seed": seed})
-        )?;
+        writeln!(out, "{}", serde_json::to_string(&v)?)?;
         return Ok(());
     }
+    write_fight_once(out, &v)
+}
+
+/// A one-shot fight: the sides and the odds, one line per exchange, the end.
+fn write_fight_once(out: &mut dyn Write, v: &FightOnceView) -> anyhow::Result<()> {
+    let labels: Vec<&str> = v.foes.iter().map(|(l, _)| l.as_str()).collect();
     writeln!(
         out,
         "{} {} ({}) against {}{}",
         paint(HEAD, "Fight"),
-        hero.name,
-        dice_text(fight.hero().side.dice()),
-        labels
+        v.hero.name,
+        dice_text(v.hero_dice),
+        v.foes
             .iter()
-            .zip(fight.foes())
-            .map(|(l, f)| format!("{l} ({})", dice_text(f.side.dice())))
+            .map(|(l, d)| format!("{l} ({})", dice_text(*d)))
             .collect::<Vec<_>>()
             .join(", "),
-        p.map(|o| {
-            let exact = o.exact.as_ref().map(ToString::to_string);
-            format!("   win {}", odds_text(o.p, exact.as_deref(), o.error_bound))
-        })
-        .unwrap_or_default()
+        v.p_win
+            .map(|p| format!(
+                "   win {}",
+                odds_text(p, v.p_win_exact.as_deref(), v.error_bound)
+            ))
+            .unwrap_or_default()
     )?;
-    for (i, (round, foe, e, winner, b, st)) in lines.iter().enumerate() {
+    for (i, row) in v.exchanges.iter().enumerate() {
         let f = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
-        let loser = match winner {
-            Some(Who::Hero) => labels[*foe].as_str(),
-            _ => hero.name.as_str(),
+        let foe = labels.get(row.foe_index).copied().unwrap_or("?");
+        let loser = match row.winner {
+            Some(Who::Hero) => foe,
+            _ => v.hero.name.as_str(),
         };
-        let what = match (winner, b) {
+        let what = match (row.winner, row.body_lost) {
             (None, _) => "tie: no damage".to_owned(),
             (_, Some(true)) => format!("{loser} loses Body"),
             _ => format!("{loser} loses a hit point"),
         };
         let versus = if labels.len() > 1 {
-            format!("[round {round}, {}] ", labels[*foe])
+            format!("[round {}, {foe}] ", row.round)
         } else {
             String::new()
         };
@@ -990,15 +961,15 @@ fn fight(
             out,
             "  {:>2}. {versus}{} against {} — {what}   (B{} HP{} / B{} HP{})",
             i + 1,
-            f(&e.first),
-            f(&e.second),
-            st[0].0,
-            st[0].1,
-            st[foe + 1].0,
-            st[foe + 1].1
+            f(&row.exchange.first),
+            f(&row.exchange.second),
+            row.hero[0],
+            row.hero[1],
+            row.foe[0],
+            row.foe[1]
         )?;
     }
-    let end = if won {
+    let end = if v.foe_dead {
         paint(
             GOOD,
             format!(
@@ -1008,70 +979,11 @@ fn fight(
             ),
         )
     } else {
-        paint(BAD, format!("{} dies", hero.name))
+        paint(BAD, format!("{} dies", v.hero.name))
     };
     writeln!(out, "  {end}")?;
-    render::write_seed(out, seed)?;
+    render::write_seed(out, v.seed)?;
     Ok(())
-}
-
-/// The foes as the fight names them: a name that comes twice gets its place (`goblin #2`).
-fn foe_labels(foes: &[Hero]) -> Vec<String> {
-    foes.iter()
-        .enumerate()
-        .map(|(i, f)| {
-            if foes.iter().filter(|g| g.name == f.name).count() > 1 {
-                format!("{} #{}", f.name, i + 1)
-            } else {
-                f.name.clone()
-            }
-        })
-        .collect()
-}
-
-/// One exchange as shown: its round, the foe, the dice, the winner (none on a tie), whether
-/// the hit cost Body, and where every fighter stands after it (the hero first).
-type ExchangeLine = (
-    u32,
-    usize,
-    Exchange,
-    Option<Who>,
-    Option<bool>,
-    Vec<(u32, u32)>,
-);
-
-/// One line per exchange of `events`, with the hit it cost and where both sides stand after
-/// it, from where every fighter stood before the fight (`state`, the hero first).
-fn exchange_lines(events: &[Event], mut state: Vec<(u32, u32)>) -> Vec<ExchangeLine> {
-    let mut lines: Vec<ExchangeLine> = Vec::new();
-    let slot = |who: Who| match who {
-        Who::Hero => 0,
-        Who::Foe(i) => i + 1,
-    };
-    for event in events {
-        match event {
-            Event::Exchange {
-                round,
-                foe,
-                roll,
-                winner,
-            } => lines.push((*round, *foe, roll.clone(), *winner, None, state.clone())),
-            Event::Hit {
-                who,
-                loss,
-                body,
-                hit_points,
-            } => {
-                state[slot(*who)] = (*body, *hit_points);
-                if let Some(last) = lines.last_mut() {
-                    last.4 = Some(*loss == Loss::Body);
-                    last.5 = state.clone();
-                }
-            }
-            _ => {}
-        }
-    }
-    lines
 }
 
 /// The campaign, when it exists and holds a hero of that name: only then is a name a
@@ -1176,7 +1088,7 @@ fn write_fight_next(
     out: &mut dyn Write,
     hero: &str,
     foes: &[String],
-    next: Option<&solum_classic::fight::NextExchange>,
+    next: Option<&NextExchange>,
     s: &solum_app::classic::FightStatus,
 ) -> anyhow::Result<()> {
     if s.over {
