@@ -58,12 +58,12 @@ const KNOWN: &[(&str, &str, &str)] = &[
     (
         "solum-cli",
         "solum-dice",
-        "typed faces (parse_faces), SeededDice and Prob for the one-shot rolls and odds",
+        "the one-shot static fight and combat (dice.rs, render::percent of a Prob), and UnknownWord and parse_faces in the campaign and character commands",
     ),
     (
         "solum-cli",
         "solum-expanded",
-        "one-shot check, odds, combat, vehicle, sim and static commands call the rules directly",
+        "the one-shot combat, vehicle scale, sim and static commands, and the character and oracle commands' rule types (the one-shot check and every odds subcommand go through solum_app::check_once and fight_once)",
     ),
     (
         "solum-cli",
