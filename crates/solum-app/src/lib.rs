@@ -8,7 +8,9 @@
 //! back, nothing was written.
 
 pub mod characters;
+pub mod check_once;
 pub mod classic;
+pub mod classic_once;
 pub mod combat;
 pub mod creatures;
 pub mod dietype;
@@ -17,6 +19,7 @@ mod error;
 pub mod expression;
 pub mod fast_static;
 pub mod fight_odds;
+pub mod fight_once;
 pub mod groups;
 pub mod ideas;
 pub mod import;
@@ -26,7 +29,9 @@ pub mod notation;
 pub mod policy;
 pub mod records;
 pub mod refusal;
+mod sides;
 pub mod sol;
+pub mod sol_once;
 pub mod soluna;
 pub mod soluna_once;
 pub mod tables;

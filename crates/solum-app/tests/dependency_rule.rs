@@ -57,28 +57,18 @@ fn layer(name: &str) -> Option<Layer> {
 const KNOWN: &[(&str, &str, &str)] = &[
     (
         "solum-cli",
-        "solum-classic",
-        "the original So1um's one-shot commands (check, duel, fight odds, hero files) are not app use cases yet",
-    ),
-    (
-        "solum-cli",
         "solum-dice",
-        "typed faces (parse_faces), SeededDice and Prob for the one-shot rolls and odds",
+        "the one-shot static fight and combat (dice.rs, render::percent of a Prob), and UnknownWord and parse_faces in the campaign and character commands",
     ),
     (
         "solum-cli",
         "solum-expanded",
-        "one-shot check, odds, combat, vehicle, sim and static commands call the rules directly",
+        "the one-shot combat, vehicle scale, sim and static commands, and the character and oracle commands' rule types (the one-shot check and every odds subcommand go through solum_app::check_once and fight_once)",
     ),
     (
         "solum-cli",
         "solum-play",
         "the bounded file reader (storage::read_text), simulation, event text and the combat line language",
-    ),
-    (
-        "solum-cli",
-        "solum-sol",
-        "Project Sol's one-shot roll, test and odds call the rules directly",
     ),
 ];
 

@@ -26,20 +26,6 @@ impl Source {
         })
     }
 
-    /// Whether a person typed these dice (R3: typed dice are always shown as typed).
-    pub fn is_typed(&self) -> bool {
-        matches!(self, Self::Typed { .. })
-    }
-
-    /// How the dice came, for the text output: "typed" or "from the seed".
-    pub fn provenance(&self) -> &'static str {
-        if self.is_typed() {
-            "typed"
-        } else {
-            "from the seed"
-        }
-    }
-
     /// Checks that every typed value was used.
     pub fn finish(&self, order: &str) -> anyhow::Result<()> {
         if let Self::Typed { flag, dice } = self
@@ -128,22 +114,4 @@ impl DiceSource for SideDice<'_> {
             Source::Seeded => self.generator.borrow_mut().dice().roll(sides),
         }
     }
-}
-
-/// Runs `roll` with the dice of a `--rolled`/`--seed` pair: typed values if given (all of
-/// which must be used), the seeded generator otherwise. Returns the result and the seed used.
-pub fn with_dice<T>(
-    rolled: Option<&str>,
-    seed: Option<u64>,
-    order: &str,
-    roll: impl FnOnce(&mut dyn DiceSource) -> Result<T, DiceError>,
-) -> anyhow::Result<(T, Option<u64>)> {
-    let generator = RefCell::new(Generator::new(seed));
-    let blame = Cell::new("--rolled");
-    let mut source = Source::from_flag("--rolled", rolled)?;
-    let value = roll(&mut SideDice::new(&mut source, &generator, &blame))
-        .map_err(|e| explain(e, blame.get(), order))?;
-    source.finish(order)?;
-    let seed = generator.borrow().used_seed();
-    Ok((value, seed))
 }

@@ -55,14 +55,21 @@ pub fn percent_f64(x: f64) -> String {
     }
 }
 
+/// A chance the application gives as a float beside its exact fraction, by the rules of
+/// [`percent`]: "0%" and "100%" only when the fraction is exactly 0 or 1.
+pub fn percent_exact(x: f64, exact: &str) -> String {
+    match exact {
+        "0" => "0%".to_owned(),
+        "1" => "100%".to_owned(),
+        _ if x < 0.0001 => format!("{:.1e}%", x * 100.0),
+        _ if x > 0.9999 => format!("{:.4}%", x * 100.0),
+        _ => format!("{:.2}%", x * 100.0),
+    }
+}
+
 /// A probability as the nearest `f64`, for JSON.
 pub fn to_f64(p: &Prob) -> f64 {
     prob_to_f64(p)
-}
-
-/// An exact probability as a fraction string, for JSON.
-pub fn fraction(p: &Prob) -> String {
-    p.to_string()
 }
 
 /// Faces as `5 3 2 2`, sixes highlighted.

@@ -1,27 +1,31 @@
-//! `solum check`: roll a So1um Expanded check.
+//! `solum check`: roll a So1um Expanded check (parse → `solum_app::check_once` or the
+//! character use case → render).
 
-use std::cell::{Cell, RefCell};
 use std::io::Write;
 
-use serde_json::json;
-use solum_expanded::Pool;
-use solum_expanded::check::{
-    CheckSpec, DrawRule, OpposedSpec, PoolRoll, Side, Verdict, roll_check, roll_opposed,
+use solum_app::check_once::{
+    CheckAsk, CheckOnceError, CheckRollView, CheckView, Field, OpposedRollView, PoolAsk, Reroll,
+    Target, Verdict, roll_check_once,
 };
-use solum_expanded::odds::{opposed_odds, p_pass};
 
-use super::{difficulty, opposing_pool, pool_of};
-use crate::cli::{CheckArgs, CheckPoolArgs, PoolArgs};
-use crate::dice::{Generator, SideDice, Source, explain};
-use crate::render::{self, BAD, DIM, EVEN, GOOD, HEAD, paint, percent};
+use crate::cli::{CheckArgs, CheckPoolArgs};
+use crate::render::{self, BAD, DIM, EVEN, GOOD, HEAD, paint, percent_exact};
 
-/// How typed values are consumed, for error messages.
-fn order(pool: solum_expanded::Pool, opposed: bool) -> String {
-    format!(
-        "values go: the {} of the pool, then the gear reroll if it is used, then one per die of the Rule-of-6 chain (only above 6, or when both sides show a 6){}",
-        render::dice_count(pool.dice()),
-        if opposed { ", then roll-off dice" } else { "" }
-    )
+/// The flag of a field of a one-shot check.
+pub(crate) fn flag(field: Field) -> String {
+    match field {
+        Field::Attribute => "ATTRIBUTE".to_owned(),
+        f => format!("--{}", f.name().replace('_', "-")),
+    }
+}
+
+/// A refused one-shot check, its fields named as flags.
+pub(crate) fn once_error(e: CheckOnceError) -> anyhow::Error {
+    if e.is_bad_input() {
+        crate::bad(e.describe(flag))
+    } else {
+        anyhow::Error::new(e)
+    }
 }
 
 /// Said after "automatic: no roll needed" when --gear was given: nothing is rolled, so
@@ -32,55 +36,6 @@ pub(crate) fn gear_unused(gear: bool) -> &'static str {
     } else {
         ""
     }
-}
-
-/// Why a roll used fewer typed values than were given, in the rules' terms: a rule that
-/// left a die unrolled, not just "too many values".
-fn unused_reasons(roll: Option<&PoolRoll>, gear: bool, difficulty: Option<u32>) -> Vec<String> {
-    let mut why = Vec::new();
-    match roll {
-        None => why.push("difficulty 1 is automatic: nothing is rolled".to_owned()),
-        Some(roll) => {
-            if gear && roll.reroll.is_none() {
-                why.push(
-                    "the gear reroll is used only when it can change the outcome, and it could not"
-                        .to_owned(),
-                );
-            }
-            if roll.chain_not_needed {
-                why.push(match difficulty {
-                    Some(d) => format!(
-                        "a 6 already reaches {d}, so no Rule-of-6 chain die is rolled (only above 6)"
-                    ),
-                    None => "only one side shows a 6, so no Rule-of-6 chain die is rolled (only when both do)".to_owned(),
-                });
-            }
-        }
-    }
-    why
-}
-
-/// The reasons for one side of an opposed roll, roll-offs included.
-pub(crate) fn opposed_unused_reasons(
-    outcome: &solum_expanded::check::OpposedOutcome,
-    first: bool,
-) -> Vec<String> {
-    let (roll, gear) = if first {
-        (&outcome.first, outcome.spec.first.gear)
-    } else {
-        (&outcome.second, outcome.spec.second.gear)
-    };
-    let mut why = unused_reasons(Some(roll), gear, None);
-    match (outcome.spec.draws, outcome.verdict) {
-        (DrawRule::RollOff, _) if outcome.roll_off.is_empty() => {
-            why.push("the results differ, so there is no roll-off".to_owned());
-        }
-        (DrawRule::Stand, Verdict::Draw) => {
-            why.push("the draw stands: no roll-off without --roll-off".to_owned());
-        }
-        _ => {}
-    }
-    why
 }
 
 /// The order of typed values, after the rules' reasons for any die not rolled.
@@ -96,230 +51,126 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     if args.pool.character.is_some() || args.pool.sheet.is_some() {
         return from_sheet(args, None, out);
     }
-    let pool_args = pool_args(&args.pool)?;
-    // A seed beside typed dice is ignored unless it rolls the other side of an opposed check.
-    if let (Some(_), Some(seed)) = (&args.rolled, args.seed)
-        && (args.target.against.is_none() || args.against_rolled.is_some())
-    {
-        return Err(crate::bad(format!(
-            "--seed {seed}: every die is typed with --rolled{}, so a seed would roll nothing",
-            if args.against_rolled.is_some() {
-                " and --against-rolled"
-            } else {
-                ""
-            }
-        )));
-    }
-    let pool = pool_of(&pool_args)?;
-    match (&args.target.vs, args.target.against) {
-        (Some(vs), _) => check_vs(args, pool, pool_args.gear, vs, out)?,
-        (None, Some(against)) => check_against(args, pool, pool_args.gear, against, out)?,
-        (None, None) => unreachable!("clap requires --vs or --against"),
-    }
-    Ok(())
-}
-
-/// A check against a difficulty (`--vs`): the odds, the dice and the verdict.
-fn check_vs(
-    args: &CheckArgs,
-    pool: Pool,
-    gear: bool,
-    vs: &str,
-    out: &mut dyn Write,
-) -> anyhow::Result<()> {
-    let generator = RefCell::new(Generator::new(args.seed));
-    let blame = Cell::new("--rolled");
-    let mut first = Source::from_flag("--rolled", args.rolled.as_deref())?;
-    let spec = CheckSpec::new(pool, difficulty(vs)?).with_gear(gear);
-    let p = p_pass(&spec);
-    let outcome = roll_check(&spec, &mut SideDice::new(&mut first, &generator, &blame))
-        .map_err(|e| explain(e, blame.get(), &order(pool, false)))?;
-    first.finish(&order_with_reasons(
-        &unused_reasons(
-            outcome.roll.as_ref(),
-            spec.gear,
-            Some(spec.difficulty.value()),
-        ),
-        &order(pool, false),
-    ))?;
-    let seed = generator.borrow().used_seed();
+    let target = match (&args.target.vs, args.target.against) {
+        (Some(vs), _) => Target::Vs(vs),
+        (None, Some(pool)) => Target::Against {
+            pool,
+            gear: args.opposing.against_gear,
+            roll_off: args.opposing.roll_off,
+        },
+        (None, None) => return Err(crate::bad("give --vs DIFFICULTY or --against POOL")),
+    };
+    let ask = CheckAsk {
+        pool: pool_args(&args.pool)?,
+        target,
+    };
+    let view = roll_check_once(
+        &ask,
+        args.rolled.as_deref(),
+        args.against_rolled.as_deref(),
+        args.seed,
+    )
+    .map_err(once_error)?;
     if args.json {
-        let roll = outcome.roll.as_ref();
-        let value = json!({
-            "kind": "check",
-            "pool": spec.pool,
-            "difficulty": spec.difficulty,
-            "difficulty_name": spec.difficulty.name(),
-            "gear": spec.gear,
-            "automatic": roll.is_none(),
-            "typed": first.is_typed(),
-            "dice": roll.map(|r| r.dice.clone()).unwrap_or_default(),
-            "reroll": roll.and_then(|r| r.reroll),
-            "final_dice": roll.map(PoolRoll::final_dice).unwrap_or_default(),
-            "chain": roll.map(|r| r.chain.clone()).unwrap_or_default(),
-            "chain_not_needed": roll.is_some_and(|r| r.chain_not_needed),
-            "result": outcome.result,
-            "passed": outcome.passed,
-            "p_pass": render::to_f64(&p),
-            "p_pass_exact": render::fraction(&p),
-            "seed": seed,
-        });
-        writeln!(out, "{value}")?;
+        writeln!(out, "{}", serde_json::to_string(&view)?)?;
         return Ok(());
     }
+    match &view {
+        CheckView::Check(v) => write_check(out, v),
+        CheckView::Opposed(v) => write_opposed(out, v),
+    }
+}
+
+/// A check against a difficulty: the odds, the dice and the verdict.
+fn write_check(out: &mut dyn Write, v: &CheckRollView) -> anyhow::Result<()> {
     writeln!(
         out,
         "{} {} vs {}   chance to pass {}",
         paint(HEAD, "Check"),
-        render::dice_count(spec.pool.dice()),
-        spec.difficulty,
-        paint(HEAD, percent(&p))
+        render::dice_count(v.pool.dice()),
+        v.difficulty,
+        paint(HEAD, percent_exact(v.p_pass, &v.p_pass_exact))
     )?;
-    match &outcome.roll {
-        None => writeln!(out, "  automatic: no roll needed{}", gear_unused(spec.gear))?,
-        Some(roll) => write_pool_roll(out, "Dice", roll, &first)?,
+    if v.automatic {
+        writeln!(out, "  automatic: no roll needed{}", gear_unused(v.gear))?;
+    } else {
+        let faces = PoolFaces {
+            dice: &v.dice,
+            reroll: v.reroll,
+            final_dice: &v.final_dice,
+            chain: &v.chain,
+            chain_not_needed: v.chain_not_needed,
+            result: v.result,
+            typed: v.typed,
+        };
+        write_pool_roll(out, "Dice", &faces)?;
     }
-    let verdict = if outcome.passed {
+    let verdict = if v.passed {
         paint(GOOD, "PASSED")
     } else {
         paint(BAD, "FAILED")
     };
-    if outcome.roll.is_some() {
-        writeln!(out, "  {:<10} {}  {verdict}", "Result", outcome.result)?;
-    } else {
+    if v.automatic {
         writeln!(out, "  {verdict}")?;
+    } else {
+        writeln!(out, "  {:<10} {}  {verdict}", "Result", v.result)?;
     }
-    render::write_seed(out, seed)?;
+    render::write_seed(out, v.seed)?;
     Ok(())
 }
 
-/// An opposed check (`--against`): both sides' dice, any roll-off and the verdict.
-fn check_against(
-    args: &CheckArgs,
-    pool: Pool,
-    gear: bool,
-    against: i64,
-    out: &mut dyn Write,
-) -> anyhow::Result<()> {
-    let generator = RefCell::new(Generator::new(args.seed));
-    let blame = Cell::new("--rolled");
-    let mut first = Source::from_flag("--rolled", args.rolled.as_deref())?;
-    let second_pool = opposing_pool(against)?;
-    let spec = OpposedSpec {
-        first: Side { pool, gear },
-        second: Side {
-            pool: second_pool,
-            gear: args.opposing.against_gear,
-        },
-        draws: if args.opposing.roll_off {
-            DrawRule::RollOff
-        } else {
-            DrawRule::Stand
-        },
-    };
-    let odds = opposed_odds(&spec);
-    let mut second = Source::from_flag("--against-rolled", args.against_rolled.as_deref())?;
-    let outcome = {
-        let mut a = SideDice::new(&mut first, &generator, &blame);
-        let mut b = SideDice::new(&mut second, &generator, &blame);
-        roll_opposed(&spec, &mut a, &mut b)
-    };
-    let outcome = outcome.map_err(|e| {
-        explain(
-            e,
-            blame.get(),
-            &order(
-                if blame.get() == "--rolled" {
-                    pool
-                } else {
-                    second_pool
-                },
-                true,
-            ),
-        )
-    })?;
-    first.finish(&order_with_reasons(
-        &opposed_unused_reasons(&outcome, true),
-        &order(pool, true),
-    ))?;
-    second.finish(&order_with_reasons(
-        &opposed_unused_reasons(&outcome, false),
-        &order(second_pool, true),
-    ))?;
-    let seed = generator.borrow().used_seed();
-    let verdict = match outcome.verdict {
-        Verdict::Win => "win",
-        Verdict::Draw => "draw",
-        Verdict::Lose => "lose",
-    };
-    if args.json {
-        let value = json!({
-            "kind": "opposed",
-            "pool": spec.first.pool,
-            "against_pool": spec.second.pool,
-            "gear": spec.first.gear,
-            "against_gear": spec.second.gear,
-            "draws": spec.draws,
-            "dice": outcome.first.dice,
-            "reroll": outcome.first.reroll,
-            "final_dice": outcome.first.final_dice(),
-            "chain": outcome.first.chain,
-            "chain_not_needed": outcome.first.chain_not_needed,
-            "result": outcome.first.result,
-            "typed": first.is_typed(),
-            "against_dice": outcome.second.dice,
-            "against_reroll": outcome.second.reroll,
-            "against_final_dice": outcome.second.final_dice(),
-            "against_chain": outcome.second.chain,
-            "against_chain_not_needed": outcome.second.chain_not_needed,
-            "against_result": outcome.second.result,
-            "against_typed": second.is_typed(),
-            "roll_off": outcome.roll_off,
-            "outcome": verdict,
-            "p_win": render::to_f64(&odds.win),
-            "p_draw": render::to_f64(&odds.draw),
-            "p_lose": render::to_f64(&odds.lose),
-            "p_win_exact": render::fraction(&odds.win),
-            "p_draw_exact": render::fraction(&odds.draw),
-            "p_lose_exact": render::fraction(&odds.lose),
-            "seed": seed,
-        });
-        writeln!(out, "{value}")?;
-        return Ok(());
-    }
+/// An opposed check: both sides' dice, any roll-off and the verdict.
+fn write_opposed(out: &mut dyn Write, v: &OpposedRollView) -> anyhow::Result<()> {
     writeln!(
         out,
         "{} {} against {}   win {}  draw {}  lose {}",
         paint(HEAD, "Opposed"),
-        render::dice_count(spec.first.pool.dice()),
-        render::dice_count(spec.second.pool.dice()),
-        paint(HEAD, percent(&odds.win)),
-        percent(&odds.draw),
-        percent(&odds.lose),
+        render::dice_count(v.pool.dice()),
+        render::dice_count(v.against_pool.dice()),
+        paint(HEAD, percent_exact(v.p_win, &v.p_win_exact)),
+        percent_exact(v.p_draw, &v.p_draw_exact),
+        percent_exact(v.p_lose, &v.p_lose_exact),
     )?;
-    write_pool_roll(out, "You", &outcome.first, &first)?;
-    writeln!(
-        out,
-        "  {:<10} {}",
-        "",
-        paint(DIM, format!("result {}", outcome.first.result))
-    )?;
-    write_pool_roll(out, "Against", &outcome.second, &second)?;
-    writeln!(
-        out,
-        "  {:<10} {}",
-        "",
-        paint(DIM, format!("result {}", outcome.second.result))
-    )?;
-    if !outcome.roll_off.is_empty() {
-        let pairs: Vec<String> = outcome
-            .roll_off
-            .iter()
-            .map(|(a, b)| format!("{a}:{b}"))
-            .collect();
+    let sides = [
+        (
+            "You",
+            PoolFaces {
+                dice: &v.dice,
+                reroll: v.reroll,
+                final_dice: &v.final_dice,
+                chain: &v.chain,
+                chain_not_needed: v.chain_not_needed,
+                result: v.result,
+                typed: v.typed,
+            },
+        ),
+        (
+            "Against",
+            PoolFaces {
+                dice: &v.against_dice,
+                reroll: v.against_reroll,
+                final_dice: &v.against_final_dice,
+                chain: &v.against_chain,
+                chain_not_needed: v.against_chain_not_needed,
+                result: v.against_result,
+                typed: v.against_typed,
+            },
+        ),
+    ];
+    for (label, side) in &sides {
+        write_pool_roll(out, label, side)?;
+        writeln!(
+            out,
+            "  {:<10} {}",
+            "",
+            paint(DIM, format!("result {}", side.result))
+        )?;
+    }
+    if !v.roll_off.is_empty() {
+        let pairs: Vec<String> = v.roll_off.iter().map(|(a, b)| format!("{a}:{b}")).collect();
         writeln!(out, "  {:<10} {}", "Roll-off", pairs.join("  "))?;
     }
-    let shown = match outcome.verdict {
+    let shown = match v.outcome {
         Verdict::Win => paint(GOOD, "WIN"),
         Verdict::Draw => paint(EVEN, "DRAW (nothing happens)"),
         Verdict::Lose => paint(BAD, "LOSE"),
@@ -327,25 +178,32 @@ fn check_against(
     writeln!(
         out,
         "  {:<10} {} vs {}  {shown}",
-        "Result", outcome.first.result, outcome.second.result
+        "Result", v.result, v.against_result
     )?;
-    render::write_seed(out, seed)?;
+    render::write_seed(out, v.seed)?;
     Ok(())
 }
 
-/// The dice of one pool, the gear reroll and the Rule-of-6 chain.
-/// `source` says where the dice came from: typed dice are always marked as typed (R3).
-fn write_pool_roll(
-    out: &mut dyn Write,
-    label: &str,
-    roll: &PoolRoll,
-    source: &Source,
-) -> std::io::Result<()> {
+/// One pool's dice as a view gives them.
+struct PoolFaces<'a> {
+    dice: &'a [u32],
+    reroll: Option<Reroll>,
+    final_dice: &'a [u32],
+    chain: &'a [u32],
+    chain_not_needed: bool,
+    result: u32,
+    typed: bool,
+}
+
+/// The dice of one pool, the gear reroll and the Rule-of-6 chain; typed dice are always
+/// marked as typed (R3).
+fn write_pool_roll(out: &mut dyn Write, label: &str, roll: &PoolFaces<'_>) -> std::io::Result<()> {
+    let provenance = if roll.typed { "typed" } else { "from the seed" };
     writeln!(
         out,
         "  {label:<10} {}   {}",
-        render::faces(&roll.dice),
-        paint(DIM, source.provenance())
+        render::faces(roll.dice),
+        paint(DIM, provenance)
     )?;
     if let Some(r) = roll.reroll {
         writeln!(
@@ -354,7 +212,7 @@ fn write_pool_roll(
             "Gear",
             r.from,
             r.to,
-            render::faces(&roll.final_dice())
+            render::faces(roll.final_dice)
         )?;
     }
     if !roll.chain.is_empty() {
@@ -379,7 +237,7 @@ fn write_pool_roll(
 
 /// The pool of a check made from numbers; the flags that name something of a sheet are
 /// refused here, naming the flag.
-fn pool_args(p: &CheckPoolArgs) -> anyhow::Result<PoolArgs> {
+fn pool_args(p: &CheckPoolArgs) -> anyhow::Result<PoolAsk> {
     if let Some(attr) = &p.attr {
         return Err(crate::bad(format!(
             "--attr {attr}: with --char or --sheet only; a pool's attribute is the number ATTRIBUTE"
@@ -399,7 +257,7 @@ fn pool_args(p: &CheckPoolArgs) -> anyhow::Result<PoolArgs> {
             )));
         }
     }
-    Ok(PoolArgs {
+    Ok(PoolAsk {
         attribute: p
             .attribute
             .ok_or_else(|| crate::bad("give ATTRIBUTE, --char NAME or --sheet FILE"))?,
@@ -429,25 +287,26 @@ pub(crate) fn from_sheet(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     use solum_app::characters::Against;
+    use solum_app::check_once::{difficulty_of, pool_of};
     let p = &args.pool;
-    let attribute: solum_expanded::character::Attribute = p
+    let attribute: solum_app::check_once::Attribute = p
         .attr
         .as_deref()
         .unwrap_or_default()
         .parse()
-        .map_err(|e: solum_dice::UnknownWord| crate::bad(format!("--attr: {e}")))?;
+        .map_err(|e| crate::bad(format!("--attr: {e}")))?;
     if let (Some(_), Some(seed)) = (&args.rolled, args.seed) {
         return Err(crate::bad(format!(
             "--seed {seed}: every die is typed with --rolled, so a seed would roll nothing"
         )));
     }
     let against = match (&args.target.vs, args.target.against) {
-        (Some(vs), _) => Against::Difficulty(difficulty(vs)?.value()),
+        (Some(vs), _) => Against::Difficulty(difficulty_of(vs).map_err(once_error)?.value()),
         (None, Some(n)) => Against::Opposed {
-            dice: opposing_pool(n)?.dice(),
+            dice: pool_of(Field::Against, n).map_err(once_error)?.dice(),
             gear: args.opposing.against_gear,
         },
-        (None, None) => unreachable!("clap requires --vs or --against"),
+        (None, None) => return Err(crate::bad("give --vs DIFFICULTY or --against POOL")),
     };
     let check = solum_app::CharacterCheck {
         attribute,
@@ -560,11 +419,7 @@ fn write_sheet_check(
 ) -> anyhow::Result<()> {
     use solum_app::characters::{Against, PoolFaces};
     let c = &inputs.check;
-    let pass = odds
-        .pass_exact
-        .parse::<solum_dice::Prob>()
-        .map(|p| percent(&p))
-        .unwrap_or_else(|_| render::percent_f64(odds.pass));
+    let pass = percent_exact(odds.pass, &odds.pass_exact);
     let mut built = format!("{} {}", c.attribute.name(), inputs.attribute_value);
     if let Some(b) = &c.background {
         built.push_str(&format!(", +1 {b}"));

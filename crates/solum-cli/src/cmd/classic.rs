@@ -4,18 +4,14 @@ use std::io::Write;
 use std::path::Path;
 
 use serde_json::json;
-use solum_classic::check::hero_pool;
-use solum_classic::check::{
-    difficulty_name, p_pass, parse_difficulty, random_difficulty, roll_check,
+use solum_app::classic_once::{
+    Book, ClassicCheckAsk, ClassicDuelAsk, ClassicOnceError, Field, Foe, Hero, Kind, NewHeroView,
+    Odds, Policy, Roller, Side, Stat, check_hero_names, classic_check_odds, classic_check_once,
+    classic_duel_odds, classic_oracle, hero_of, hero_toml, new_hero, rest_hero,
 };
-use solum_classic::duel::{
-    DAMAGE, DuelError, DuelOdds, Exchange, Policy, Side, check_simulation, duel_chance,
-    simulate_many,
+use solum_app::classic_once::{
+    Event, FightAsk, FightOnceView, Loss, NextExchange, Who, fight_once,
 };
-use solum_classic::fight::{ClassicFight, Command, Event, FightError, Fighter, Loss, Who};
-use solum_classic::hero::{Kind, Stat, create, parse_hero};
-use solum_classic::oracle::{Odds, ask};
-use solum_classic::{Book, Hero};
 use solum_play::storage::Replace;
 
 use solum_app::classic::{FightSetup, FightView, StoredHero};
@@ -28,41 +24,34 @@ use crate::cli::{
     ClassicOddsCommand, DiceArgs,
 };
 use crate::cli_campaign::CampaignArg;
-use crate::dice::with_dice;
-use crate::render::{self, BAD, DIM, GOOD, HEAD, paint, percent};
+use crate::render::{self, BAD, DIM, GOOD, HEAD, paint, percent_exact};
 
-fn pool(n: i64) -> anyhow::Result<u32> {
-    if (1..=i64::from(solum_classic::check::MAX_POOL)).contains(&n) {
-        Ok(n as u32)
+/// The flag of a field of a one-shot check or duel.
+fn flag(field: Field) -> String {
+    format!("--{}", field.name().replace('_', "-"))
+}
+
+/// A refused one-shot check or duel, its fields named as flags.
+fn once_error(e: ClassicOnceError) -> anyhow::Error {
+    if e.is_bad_input() {
+        bad(e.describe(flag))
     } else {
-        Err(bad(format!(
-            "{n} dice: a pool has 1 to {} dice",
-            solum_classic::check::MAX_POOL
-        )))
+        anyhow::Error::new(e)
     }
 }
 
 fn difficulty(text: &str) -> anyhow::Result<u32> {
-    parse_difficulty(text).map_err(|e| bad(format!("--vs {text}: {e}")))
+    solum_app::classic_once::difficulty_of(text).map_err(once_error)
 }
 
 /// A hero file (held to the rules of `kind`) or a name from the book.
 fn load(who: &str, kind: Kind) -> anyhow::Result<Hero> {
-    if who.trim().is_empty() {
-        return Err(bad(
-            "an empty name: name a hero file (.toml) or an entry of the book (see `solum classic bestiary`)",
-        ));
-    }
-    let path = Path::new(who);
-    if who.ends_with(".toml") {
-        let text = solum_play::storage::read_text(path).map_err(|e| bad(e.to_string()))?;
-        return parse_hero(&text, kind).map_err(|e| bad(format!("{who}: {e}")));
-    }
-    Book::shipped().find(who).cloned().ok_or_else(|| {
-        bad(format!(
-            "`{who}` is neither a .toml hero file nor in the book (see `solum classic bestiary`)"
-        ))
-    })
+    let text = if who.ends_with(".toml") && !who.trim().is_empty() {
+        Some(solum_play::storage::read_text(Path::new(who)).map_err(|e| bad(e.to_string()))?)
+    } else {
+        None
+    };
+    hero_of(who, text.as_deref(), kind).map_err(once_error)
 }
 
 fn show(out: &mut dyn Write, h: &Hero) -> std::io::Result<()> {
@@ -288,36 +277,36 @@ fn new_hero_file(args: &ClassicNewArgs, out: &mut dyn Write) -> anyhow::Result<(
     } = args;
     let output = output.as_deref();
     // Before the file and the dice: a bad name or cliché wastes neither.
-    solum_classic::hero::check_names(name, cliches).map_err(|e| {
-        if e.field == "name" {
-            bad(format!("the name `{name}`: {}", e.problem))
-        } else {
-            bad(format!("--cliche ({}): {}", e.field, e.problem))
-        }
-    })?;
+    check_hero_names(name, cliches).map_err(once_error)?;
     let path = super::new_sheet_path(output, name, *force)?;
-    let (made, seed) = with_dice(
-        dice.rolled.as_deref(),
-        dice.seed,
-        "values go: 3d6 Body, 3d6 Mind, 3d6 Spirit, 2d6 hit points, 2d6 clichés",
-        |d| create(name, cliches, d),
-    )?;
-    let (hero, rolls) = made.map_err(|e| bad(e.to_string()))?;
+    let v = new_hero(name, cliches, dice.rolled.as_deref(), dice.seed).map_err(once_error)?;
     let replace = if *force {
         Replace::Allowed
     } else {
         Replace::Never
     };
-    super::campaign::write_file(&path, toml::to_string_pretty(&hero)?.as_bytes(), replace)?;
+    let text = hero_toml(&v.hero).map_err(once_error)?;
+    super::campaign::write_file(&path, text.as_bytes(), replace)?;
     if *as_json {
+        /// The view and where it was saved.
+        #[derive(serde::Serialize)]
+        struct Saved<'a> {
+            #[serde(flatten)]
+            view: &'a NewHeroView,
+            file: &'a Path,
+        }
         writeln!(
             out,
             "{}",
-            json!({"hero": hero, "rolls": rolls, "file": path, "seed": seed})
+            serde_json::to_string(&Saved {
+                view: &v,
+                file: &path
+            })?
         )?;
         return Ok(());
     }
     let f = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
+    let rolls = &v.rolls;
     writeln!(
         out,
         "Body {} · Mind {} · Spirit {} · hit points {} · clichés {}",
@@ -327,13 +316,13 @@ fn new_hero_file(args: &ClassicNewArgs, out: &mut dyn Write) -> anyhow::Result<(
         f(&rolls.hit_points),
         f(&rolls.cliches)
     )?;
-    show(out, &hero)?;
+    show(out, &v.hero)?;
     writeln!(
         out,
         "{}",
         paint(DIM, format!("saved to {}", path.display()))
     )?;
-    render::write_seed(out, seed)?;
+    render::write_seed(out, v.seed)?;
     Ok(())
 }
 
@@ -444,49 +433,56 @@ fn check(args: &ClassicCheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     if let Some(c) = campaign_hero(campaign, who)? {
         return hero_check(c, args, out);
     }
-    let (n, hero) = check_pool(who, named_stat.as_deref(), cliche.as_deref())?;
-    let fixed = vs.as_deref().map(difficulty).transpose()?;
-    let ((d, check), seed) = with_dice(
-        dice.rolled.as_deref(),
-        dice.seed,
-        "values go: the difficulty die (with --random), the pool, then the gear reroll",
-        |dd| {
-            let d = match fixed {
-                Some(d) if !*random => d,
-                _ => random_difficulty(dd)?,
-            };
-            Ok((d, roll_check(n, d, gear.is_some(), dd)?))
-        },
-    )?;
-    let p = p_pass(n, d, gear.is_some());
+    // A number of dice (past i64 still a number, just too many), else a hero.
+    let digits = who.trim().trim_start_matches(['-', '+']);
+    let roller = if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        Roller::Dice(who)
+    } else {
+        Roller::Hero {
+            hero: load(who, Kind::Hero)?,
+            stat: named_stat
+                .as_deref()
+                .map(|t| stat(t, "--stat"))
+                .transpose()?,
+            cliche: cliche.as_deref(),
+        }
+    };
+    let ask = ClassicCheckAsk {
+        roller,
+        stat_named: named_stat.is_some(),
+        cliche_named: cliche.is_some(),
+        vs: vs.as_deref(),
+        random: *random,
+        gear: gear.is_some(),
+    };
+    let v = classic_check_once(&ask, dice.rolled.as_deref(), dice.seed).map_err(once_error)?;
     if *as_json {
-        writeln!(
-            out,
-            "{}",
-            json!({"check": check, "difficulty_name": difficulty_name(d), "p_pass": render::to_f64(&p), "seed": seed, "hero": hero})
-        )?;
+        writeln!(out, "{}", serde_json::to_string(&v)?)?;
         return Ok(());
     }
-    if let Some(h) = &hero {
+    if let Some(h) = &v.hero {
         writeln!(
             out,
             "{} rolls {}{}",
-            h["name"].as_str().unwrap_or_default(),
-            h["stat"].as_str().unwrap_or_default(),
-            h["cliche"]
-                .as_str()
+            h.name,
+            h.stat,
+            h.cliche
+                .as_deref()
                 .map(|c| format!(" + 1 die for “{c}”"))
                 .unwrap_or_default()
         )?;
     }
+    let check = &v.check;
     writeln!(
         out,
-        "{} {n} dice vs {d} ({})   chance {}",
+        "{} {} dice vs {} ({})   chance {}",
         paint(HEAD, "Check"),
-        difficulty_name(d),
-        percent(&p)
+        check.pool,
+        check.difficulty,
+        v.difficulty_name,
+        percent_exact(v.p_pass, &v.p_pass_exact)
     )?;
-    if d == 1 {
+    if check.difficulty == 1 {
         writeln!(
             out,
             "  automatic: no roll needed{}",
@@ -509,7 +505,7 @@ fn check(args: &ClassicCheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             paint(BAD, "FAILURE")
         }
     )?;
-    render::write_seed(out, seed)?;
+    render::write_seed(out, v.seed)?;
     Ok(())
 }
 
@@ -529,24 +525,16 @@ fn oracle(
     } else {
         Odds::Even
     };
-    let (c, seed) = with_dice(
-        dice.rolled.as_deref(),
-        dice.seed,
-        "values go: the answer die (two with advantage or disadvantage), then the event die",
-        |d| ask(odds, d),
-    )?;
-    let q = question.join(" ");
+    let v = classic_oracle(&question.join(" "), odds, dice.rolled.as_deref(), dice.seed)
+        .map_err(once_error)?;
     if as_json {
-        writeln!(
-            out,
-            "{}",
-            json!({"question": q, "consultation": c, "seed": seed})
-        )?;
+        writeln!(out, "{}", serde_json::to_string(&v)?)?;
         return Ok(());
     }
-    if !q.is_empty() {
-        writeln!(out, "{}", paint(DIM, q))?;
+    if !v.question.is_empty() {
+        writeln!(out, "{}", paint(DIM, &v.question))?;
     }
+    let c = &v.consultation;
     let faces: Vec<String> = c.dice.iter().map(u32::to_string).collect();
     writeln!(
         out,
@@ -557,7 +545,7 @@ fn oracle(
     if let Some((d, text)) = c.event {
         writeln!(out, "  event {d}: {text}")?;
     }
-    render::write_seed(out, seed)?;
+    render::write_seed(out, v.seed)?;
     Ok(())
 }
 
@@ -700,40 +688,32 @@ fn rest(
     if !who.ends_with(".toml") {
         return Err(bad(format!("{who}: rest needs a hero file (.toml)")));
     }
-    let mut hero = load(&who, Kind::Hero)?;
-    let rest = hero.rest(hours).map_err(|e| bad(format!("--hours: {e}")))?;
+    let text = solum_play::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
+    let v = rest_hero(&who, &text, hours).map_err(once_error)?;
     super::campaign::write_file(
         file,
-        toml::to_string_pretty(&hero)?.as_bytes(),
+        hero_toml(&v.hero).map_err(once_error)?.as_bytes(),
         Replace::Allowed,
     )?;
     if as_json {
-        writeln!(out, "{}", json!({"rest": rest, "hero": hero}))?;
+        writeln!(out, "{}", serde_json::to_string(&v)?)?;
         return Ok(());
     }
     writeln!(
         out,
         "{} rests {hours} hours: +{} hit point(s), +{} Body.",
-        hero.name, rest.hit_points, rest.body
+        v.hero.name, v.rest.hit_points, v.rest.body
     )?;
-    show(out, &hero)?;
+    show(out, &v.hero)?;
     Ok(())
 }
 
 /// Exact odds as a percentage; f64 odds with their error bound.
-fn odds_text(odds: &DuelOdds) -> String {
-    match &odds.exact {
-        Some(p) => percent(p),
-        None if odds.p < 1e-6 => format!(
-            "{:.3e}% (f64, within {:.0e})",
-            100.0 * odds.p,
-            odds.error_bound
-        ),
-        None => format!(
-            "{:.4}% (f64, within {:.0e})",
-            100.0 * odds.p,
-            odds.error_bound
-        ),
+fn odds_text(p: f64, exact: Option<&str>, error_bound: f64) -> String {
+    match exact {
+        Some(e) => percent_exact(p, e),
+        None if p < 1e-6 => format!("{:.3e}% (f64, within {error_bound:.0e})", 100.0 * p),
+        None => format!("{:.4}% (f64, within {error_bound:.0e})", 100.0 * p),
     }
 }
 
@@ -742,146 +722,71 @@ fn dice_text(n: u32) -> String {
 }
 
 fn stat(text: &str, flag: &str) -> anyhow::Result<Stat> {
-    text.parse()
-        .map_err(|e: solum_dice::UnknownWord| bad(format!("{flag}: {e}")))
-}
-
-/// The pool of `solum classic check`: a number of dice, or a hero's stat and cliché. Returns
-/// the pool and, for a hero, what it rolls (for the output).
-fn check_pool(
-    who: &str,
-    named_stat: Option<&str>,
-    cliche: Option<&str>,
-) -> anyhow::Result<(u32, Option<serde_json::Value>)> {
-    let digits = who.trim().trim_start_matches(['-', '+']);
-    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        // Past i64 is still a number of dice, just too many.
-        let Ok(n) = who.trim().parse::<i64>() else {
-            return Err(bad(format!(
-                "{} dice: a pool has 1 to {} dice",
-                who.trim(),
-                solum_classic::check::MAX_POOL
-            )));
-        };
-        if named_stat.is_some() || cliche.is_some() {
-            return Err(bad(format!(
-                "--stat and --cliche need a hero (a .toml file or a name from the book), not {n} dice"
-            )));
-        }
-        return Ok((pool(n)?, None));
-    }
-    let hero = load(who, Kind::Hero)?;
-    let s = named_stat
-        .map(|t| stat(t, "--stat"))
-        .transpose()?
-        .unwrap_or(Stat::Body);
-    let n = hero_pool(&hero, s, cliche).map_err(|e| match e {
-        solum_classic::check::CheckError::Cliche(_) => bad(format!("--cliche: {e}")),
-        _ => bad(format!("{who}: {e}")),
-    })?;
-    let cliche = cliche.and_then(|c| hero.cliche(c).ok()).map(str::to_owned);
-    let s_name = match s {
-        Stat::Body => "Body",
-        Stat::Mind => "Mind",
-        Stat::Spirit => "Spirit",
-    };
-    Ok((
-        n,
-        Some(
-            json!({"name": hero.name, "stat": s_name, "stat_value": hero.stat(s), "cliche": cliche}),
-        ),
-    ))
+    solum_app::classic_once::stat_of(Field::Stat, text).map_err(|e| match e {
+        ClassicOnceError::Rules { problem, .. } => bad(format!("{flag}: {problem}")),
+        e => once_error(e),
+    })
 }
 
 fn policy(text: &str, flag: &str) -> anyhow::Result<Policy> {
-    text.parse()
-        .map_err(|e: solum_dice::UnknownWord| bad(format!("{flag}: {e}")))
+    solum_app::classic_once::policy_of(Field::Policy, text).map_err(|e| match e {
+        ClassicOnceError::Rules { problem, .. } => bad(format!("{flag}: {problem}")),
+        e => once_error(e),
+    })
 }
 
 fn duel(args: &ClassicDuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    if args.damage != DAMAGE || args.foe_damage != DAMAGE {
-        return Err(bad(
-            "the original So1um deals 1 hit point per won exchange: --damage and --foe-damage are 1",
-        ));
-    }
-    let foe_policy = policy(&args.foe_policy, "--foe-policy")?;
-    let (foe_name, foe) = match (&args.monster, args.foe_body, args.foe_hp) {
-        (Some(m), _, _) => {
-            let h = load(m, Kind::Monster)?;
-            let s = args
-                .foe_stat
-                .as_deref()
-                .map(|t| stat(t, "--foe-stat"))
-                .transpose()?;
-            let f = Fighter::from_hero(&h, s, args.foe_cliche, foe_policy, false);
-            (h.name, f.side)
-        }
-        (None, Some(body), Some(hit_points)) => (
-            "the foe".to_owned(),
-            Side {
-                body,
-                hit_points,
-                cliche: args.foe_cliche,
-                policy: foe_policy,
-                stat: args.foe_stat_dice,
-            },
-        ),
-        _ => return Err(bad("name a --monster, or give --foe-body and --foe-hp")),
+    let foe = match (&args.monster, args.foe_body, args.foe_hp) {
+        (Some(m), _, _) => Foe::Monster {
+            hero: load(m, Kind::Monster)?,
+            stat: args.foe_stat.as_deref(),
+        },
+        (None, Some(body), Some(hit_points)) => Foe::Numbers {
+            body,
+            hit_points,
+            stat: args.foe_stat_dice,
+        },
+        _ => Foe::Missing,
     };
-    let (foe_body, foe_hp) = (foe.body, foe.hit_points);
-    let me = Side {
-        body: args.body,
-        hit_points: args.hp,
-        cliche: args.cliche,
-        policy: policy(&args.policy, "--policy")?,
-        stat: args.stat_dice,
+    let ask = ClassicDuelAsk {
+        me: Side {
+            body: args.body,
+            hit_points: args.hp,
+            cliche: args.cliche,
+            policy: Policy::default(),
+            stat: args.stat_dice,
+        },
+        policy: &args.policy,
+        foe,
+        foe_cliche: args.foe_cliche,
+        foe_policy: &args.foe_policy,
+        damage: (args.damage, args.foe_damage),
+        simulate: args.simulate,
+        seed: args.seed,
     };
-    let odds = duel_chance(me, foe).map_err(|e| match e {
-        // Name the flag the number came from (or the monster it belongs to).
-        DuelError::Range(what, _) => {
-            let flag = match (what, &args.monster) {
-                (w, Some(m)) if w.starts_with("foe") => m.clone(),
-                ("body", _) => "--body".to_owned(),
-                ("hit points", _) => "--hp".to_owned(),
-                ("stat", _) => "--stat-dice".to_owned(),
-                ("foe body", _) => "--foe-body".to_owned(),
-                ("foe hit points", _) => "--foe-hp".to_owned(),
-                _ => "--foe-stat-dice".to_owned(),
-            };
-            bad(format!("{flag}: {e}"))
-        }
-        e => bad(format!("{e}; past it use --simulate N")),
-    })?;
-    let simulated = match args.simulate {
-        None => None,
-        Some(n) => {
-            check_simulation(me, foe, n).map_err(|e| bad(e.to_string()))?;
-            let (sim, seed) = with_dice(None, args.seed, "", |d| {
-                Ok(simulate_many(me, foe, n, Some(odds.p), d))
-            })?;
-            Some((sim.map_err(|e| bad(e.to_string()))?, seed))
-        }
-    };
+    let v = classic_duel_odds(&ask).map_err(once_error)?;
     if args.json {
-        writeln!(
-            out,
-            "{}",
-            json!({"foe": foe_name, "me": me, "foe_side": foe, "p_win": odds.p, "p_win_exact": odds.exact.as_ref().map(render::fraction), "error_bound": odds.error_bound,
-                   "simulated": simulated.map(|(s, _)| s), "seed": simulated.and_then(|(_, seed)| seed)})
-        )?;
+        writeln!(out, "{}", serde_json::to_string(&v)?)?;
         return Ok(());
     }
+    let (me, foe) = (&v.me, &v.foe_side);
     writeln!(
         out,
-        "B{} HP{}{} ({}) against {foe_name} (B{foe_body} HP{foe_hp}, {}): win {}",
+        "B{} HP{}{} ({}) against {} (B{} HP{}, {}): win {}",
         me.body,
         me.hit_points,
         if me.cliche { " +cliché" } else { "" },
         dice_text(me.dice()),
+        v.foe,
+        foe.body,
+        foe.hit_points,
         dice_text(foe.dice()),
-        paint(HEAD, odds_text(&odds))
+        paint(
+            HEAD,
+            odds_text(v.p_win, v.p_win_exact.as_deref(), v.error_bound)
+        )
     )?;
-    if let Some((sim, seed)) = simulated {
+    if let Some(sim) = &v.simulated {
         writeln!(
             out,
             "  simulated: {} of {} duels won ({:.2}% ± {:.2}% standard error), {:.2} exchanges a duel",
@@ -891,7 +796,7 @@ fn duel(args: &ClassicDuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             100.0 * sim.standard_error,
             sim.exchanges as f64 / f64::from(sim.fights)
         )?;
-        render::write_seed(out, seed)?;
+        render::write_seed(out, v.seed)?;
     }
     Ok(())
 }
@@ -904,20 +809,17 @@ pub fn odds(command: &ClassicOddsCommand, out: &mut dyn Write) -> anyhow::Result
             gear,
             json: as_json,
         } => {
-            let (n, d) = (pool(*n)?, difficulty(vs)?);
-            let p = p_pass(n, d, *gear);
+            let v = classic_check_odds(*n, vs, *gear).map_err(once_error)?;
             if *as_json {
-                writeln!(
-                    out,
-                    "{}",
-                    json!({"pool": n, "difficulty": d, "gear": gear, "p_pass": render::to_f64(&p), "p_pass_exact": render::fraction(&p)})
-                )?;
+                writeln!(out, "{}", serde_json::to_string(&v)?)?;
             } else {
                 writeln!(
                     out,
-                    "{n} dice vs {d} ({}): pass {}",
-                    difficulty_name(d),
-                    paint(HEAD, percent(&p))
+                    "{} dice vs {} ({}): pass {}",
+                    v.pool,
+                    v.difficulty,
+                    v.difficulty_name,
+                    paint(HEAD, percent_exact(v.p_pass, &v.p_pass_exact))
                 )?;
             }
             Ok(())
@@ -972,110 +874,84 @@ fn fight(
             files.push((key, id));
         }
     }
-    let mut hero = load(hero_id, Kind::Hero)?;
-    let foes = foe_ids
-        .iter()
-        .map(|f| load(f, Kind::Monster))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let me = Fighter::from_hero(&hero, hero_stat, cliche, my_policy, ask);
-    let them: Vec<Fighter> = foes
-        .iter()
-        .map(|f| Fighter::from_hero(f, foe_stat, foe_cliche, foe_policy, false))
-        .collect();
-    // The exact odds of a duel (too big a duel has none).
-    let p = match them.as_slice() {
-        [one] => duel_chance(me.side, one.side).ok(),
-        _ => None,
+    let ask_fight = FightAsk {
+        hero: load(hero_id, Kind::Hero)?,
+        foes: foe_ids
+            .iter()
+            .map(|f| load(f, Kind::Monster))
+            .collect::<anyhow::Result<Vec<_>>>()?,
+        stat: hero_stat,
+        foe_stat,
+        cliche,
+        foe_cliche,
+        policy: my_policy,
+        foe_policy,
+        asks: ask,
     };
-    let mut fight = ClassicFight::new(me, them).map_err(|e| bad(e.to_string()))?;
-    let labels = foe_labels(&foes);
-    let mut events = Vec::new();
-    let (driven, seed) = with_dice(
-        dice.rolled.as_deref(),
-        dice.seed,
-        "values go: each foe's attack in turn, the hero's dice then that foe's",
-        |d| {
-            while !fight.is_over() {
-                let command = match fight.pending() {
-                    Some(decision) => {
-                        match ask_loss(&hero.name, decision.body, decision.hit_points) {
-                            Ok(loss) => Command::Take(loss),
-                            Err(e) => return Ok(Err(e)),
-                        }
-                    }
-                    None => Command::Exchange,
-                };
-                match fight.apply(command, d) {
-                    Ok(e) => events.extend(e),
-                    Err(FightError::Dice(e)) => return Err(e),
-                    Err(e) => return Ok(Err(bad(e.to_string()))),
-                }
-            }
-            Ok(Ok(()))
-        },
-    )?;
-    driven?;
-    let won = fight.hero_won();
-    // One line per exchange, with the hit it cost and where both sides stand after it.
-    let before: Vec<(u32, u32)> = std::iter::once(&hero)
-        .chain(&foes)
-        .map(|h| (h.body, h.hit_points))
-        .collect();
+    // The player's answer at the terminal; a failure to read it is said as it was.
+    let mut unread = None;
+    let mut decide = |name: &str, body: u32, hit_points: u32| match ask_loss(name, body, hit_points)
+    {
+        Ok(loss) => Some(loss),
+        Err(e) => {
+            unread = Some(e);
+            None
+        }
+    };
+    let fought = fight_once(&ask_fight, dice.rolled.as_deref(), dice.seed, &mut decide);
+    if let Some(e) = unread {
+        return Err(e);
+    }
+    let v = fought.map_err(once_error)?;
     if hero_id.ends_with(".toml") {
-        hero.set_wounds(fight.hero().side.body, fight.hero().side.hit_points);
         super::campaign::write_file(
             Path::new(hero_id),
-            toml::to_string_pretty(&hero)?.as_bytes(),
+            hero_toml(&v.hero).map_err(once_error)?.as_bytes(),
             Replace::Allowed,
         )?;
     }
-    let lines = exchange_lines(&events, before);
     if as_json {
-        let exchanges: Vec<_> = lines
-            .iter()
-            .map(|(round, foe, e, _, b, st)| {
-                json!({"round": round, "foe_index": foe, "exchange": e, "body_lost": b,
-                       "hero": [st[0].0, st[0].1], "foe": [st[foe + 1].0, st[foe + 1].1]})
-            })
-            .collect();
-        writeln!(
-            out,
-            "{}",
-            json!({"p_win": p.as_ref().map(|o| o.p), "exchanges": exchanges,
-                   "events": events, "hero_dead": fight.hero().is_dead(), "foe_dead": won,
-                   "foes_dead": fight.foes().iter().map(Fighter::is_dead).collect::<Vec<_>>(),
-                   "seed": seed})
-        )?;
+        writeln!(out, "{}", serde_json::to_string(&v)?)?;
         return Ok(());
     }
+    write_fight_once(out, &v)
+}
+
+/// A one-shot fight: the sides and the odds, one line per exchange, the end.
+fn write_fight_once(out: &mut dyn Write, v: &FightOnceView) -> anyhow::Result<()> {
+    let labels: Vec<&str> = v.foes.iter().map(|(l, _)| l.as_str()).collect();
     writeln!(
         out,
         "{} {} ({}) against {}{}",
         paint(HEAD, "Fight"),
-        hero.name,
-        dice_text(fight.hero().side.dice()),
-        labels
+        v.hero.name,
+        dice_text(v.hero_dice),
+        v.foes
             .iter()
-            .zip(fight.foes())
-            .map(|(l, f)| format!("{l} ({})", dice_text(f.side.dice())))
+            .map(|(l, d)| format!("{l} ({})", dice_text(*d)))
             .collect::<Vec<_>>()
             .join(", "),
-        p.map(|o| format!("   win {}", odds_text(&o)))
+        v.p_win
+            .map(|p| format!(
+                "   win {}",
+                odds_text(p, v.p_win_exact.as_deref(), v.error_bound)
+            ))
             .unwrap_or_default()
     )?;
-    for (i, (round, foe, e, winner, b, st)) in lines.iter().enumerate() {
+    for (i, row) in v.exchanges.iter().enumerate() {
         let f = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
-        let loser = match winner {
-            Some(Who::Hero) => labels[*foe].as_str(),
-            _ => hero.name.as_str(),
+        let foe = labels.get(row.foe_index).copied().unwrap_or("?");
+        let loser = match row.winner {
+            Some(Who::Hero) => foe,
+            _ => v.hero.name.as_str(),
         };
-        let what = match (winner, b) {
+        let what = match (row.winner, row.body_lost) {
             (None, _) => "tie: no damage".to_owned(),
             (_, Some(true)) => format!("{loser} loses Body"),
             _ => format!("{loser} loses a hit point"),
         };
         let versus = if labels.len() > 1 {
-            format!("[round {round}, {}] ", labels[*foe])
+            format!("[round {}, {foe}] ", row.round)
         } else {
             String::new()
         };
@@ -1083,15 +959,15 @@ fn fight(
             out,
             "  {:>2}. {versus}{} against {} — {what}   (B{} HP{} / B{} HP{})",
             i + 1,
-            f(&e.first),
-            f(&e.second),
-            st[0].0,
-            st[0].1,
-            st[foe + 1].0,
-            st[foe + 1].1
+            f(&row.exchange.first),
+            f(&row.exchange.second),
+            row.hero[0],
+            row.hero[1],
+            row.foe[0],
+            row.foe[1]
         )?;
     }
-    let end = if won {
+    let end = if v.foe_dead {
         paint(
             GOOD,
             format!(
@@ -1101,70 +977,11 @@ fn fight(
             ),
         )
     } else {
-        paint(BAD, format!("{} dies", hero.name))
+        paint(BAD, format!("{} dies", v.hero.name))
     };
     writeln!(out, "  {end}")?;
-    render::write_seed(out, seed)?;
+    render::write_seed(out, v.seed)?;
     Ok(())
-}
-
-/// The foes as the fight names them: a name that comes twice gets its place (`goblin #2`).
-fn foe_labels(foes: &[Hero]) -> Vec<String> {
-    foes.iter()
-        .enumerate()
-        .map(|(i, f)| {
-            if foes.iter().filter(|g| g.name == f.name).count() > 1 {
-                format!("{} #{}", f.name, i + 1)
-            } else {
-                f.name.clone()
-            }
-        })
-        .collect()
-}
-
-/// One exchange as shown: its round, the foe, the dice, the winner (none on a tie), whether
-/// the hit cost Body, and where every fighter stands after it (the hero first).
-type ExchangeLine = (
-    u32,
-    usize,
-    Exchange,
-    Option<Who>,
-    Option<bool>,
-    Vec<(u32, u32)>,
-);
-
-/// One line per exchange of `events`, with the hit it cost and where both sides stand after
-/// it, from where every fighter stood before the fight (`state`, the hero first).
-fn exchange_lines(events: &[Event], mut state: Vec<(u32, u32)>) -> Vec<ExchangeLine> {
-    let mut lines: Vec<ExchangeLine> = Vec::new();
-    let slot = |who: Who| match who {
-        Who::Hero => 0,
-        Who::Foe(i) => i + 1,
-    };
-    for event in events {
-        match event {
-            Event::Exchange {
-                round,
-                foe,
-                roll,
-                winner,
-            } => lines.push((*round, *foe, roll.clone(), *winner, None, state.clone())),
-            Event::Hit {
-                who,
-                loss,
-                body,
-                hit_points,
-            } => {
-                state[slot(*who)] = (*body, *hit_points);
-                if let Some(last) = lines.last_mut() {
-                    last.4 = Some(*loss == Loss::Body);
-                    last.5 = state.clone();
-                }
-            }
-            _ => {}
-        }
-    }
-    lines
 }
 
 /// The campaign, when it exists and holds a hero of that name: only then is a name a
@@ -1269,7 +1086,7 @@ fn write_fight_next(
     out: &mut dyn Write,
     hero: &str,
     foes: &[String],
-    next: Option<&solum_classic::fight::NextExchange>,
+    next: Option<&NextExchange>,
     s: &solum_app::classic::FightStatus,
 ) -> anyhow::Result<()> {
     if s.over {

@@ -5,7 +5,7 @@ use std::io::Write;
 use clap::CommandFactory;
 
 use crate::bad;
-use crate::cli::{Cli, Command, OddsArgs, OddsCommand, PoolArgs, RollArgs, RollCommand};
+use crate::cli::{Cli, Command, OddsArgs, OddsCommand, RollArgs, RollCommand};
 
 mod campaign;
 mod character;
@@ -137,30 +137,6 @@ pub fn new_sheet_path(
         )));
     }
     Ok(path)
-}
-
-/// The pool the arguments build (ruling S1).
-pub fn pool_of(args: &PoolArgs) -> anyhow::Result<solum_expanded::Pool> {
-    // The value as typed: a negative number must not be shown without its sign.
-    let attribute = u32::try_from(args.attribute).map_err(|_| {
-        bad(format!(
-            "an attribute of {} is not possible: attributes start at 1 (at most {} here)",
-            args.attribute,
-            solum_expanded::MAX_POOL
-        ))
-    })?;
-    let spec = solum_expanded::PoolSpec {
-        attribute,
-        background: args.background,
-        armor_too_heavy: args.armor_too_heavy,
-        heavy_weapon_weak: args.heavy_weapon,
-    };
-    spec.pool().map_err(|e| bad(e.to_string()))
-}
-
-/// An opposing pool from `--against`.
-pub fn opposing_pool(value: i64) -> anyhow::Result<solum_expanded::Pool> {
-    flag_pool("--against", value)
 }
 
 /// A pool of dice given by `flag`; the message repeats the flag and the value as typed.

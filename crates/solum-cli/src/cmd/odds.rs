@@ -1,128 +1,79 @@
-//! `solum odds …`: exact odds without rolling.
+//! `solum odds …`: exact odds without rolling (parse → `solum_app::check_once` or
+//! `fight_once` → render).
 
 use std::io::Write;
 
 use serde_json::json;
-use solum_expanded::check::{CheckSpec, DrawRule, OpposedSpec, Side};
-use solum_expanded::odds::{opposed_odds, p_pass, result_distribution};
+use solum_app::check_once::{CheckOddsAnswer, PoolAsk, PoolTableView, Target, check_odds_once};
+use solum_app::fight_once::{
+    DuelAsk, FightOddsView, FightOnceError, FighterAsk, StaticAsk, duel_odds_once, static_odds_once,
+};
 use solum_expanded::{Difficulty, Pool};
 
-use super::{difficulty, opposing_pool, pool_of};
+use super::check::once_error;
+use super::difficulty;
 use crate::bad;
 use crate::cli::{DuelArgs, OddsCheckArgs, PlayStaticArgs, StaticArgs};
-use crate::render::{self, HEAD, paint, percent};
+use crate::render::{self, HEAD, paint, percent, percent_exact, percent_f64};
+
+/// A refused fight, its fields named as flags.
+fn fight_error(e: FightOnceError) -> anyhow::Error {
+    if e.is_bad_input() {
+        bad(e.describe(|f| format!("--{}", f.name().replace('_', "-"))))
+    } else {
+        anyhow::Error::new(e)
+    }
+}
 
 pub fn check(args: &OddsCheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let pool = pool_of(&args.pool)?;
-    let gear = args.pool.gear;
-    if let Some(vs) = &args.vs {
-        let spec = CheckSpec::new(pool, difficulty(vs)?).with_gear(gear);
-        let p = p_pass(&spec);
-        if args.json {
-            let value = json!({
-                "pool": pool,
-                "difficulty": spec.difficulty,
-                "difficulty_name": spec.difficulty.name(),
-                "gear": gear,
-                "p_pass": render::to_f64(&p),
-                "p_pass_exact": render::fraction(&p),
-            });
-            writeln!(out, "{value}")?;
-        } else {
-            writeln!(
-                out,
-                "{} vs {}{}: pass {}  (exactly {})",
-                render::dice_count(pool.dice()),
-                spec.difficulty,
-                if gear { " with gear" } else { "" },
-                paint(HEAD, percent(&p)),
-                render::fraction(&p)
-            )?;
-        }
-        return Ok(());
-    }
-    let draws = draw_rule(args.opposing.roll_off);
-    let opposed = |against: Pool| {
-        opposed_odds(&OpposedSpec {
-            first: Side { pool, gear },
-            second: Side {
-                pool: against,
-                gear: args.opposing.against_gear,
-            },
-            draws,
-        })
+    let pool = PoolAsk {
+        attribute: args.pool.attribute,
+        background: args.pool.background,
+        armor_too_heavy: args.pool.armor_too_heavy,
+        heavy_weapon: args.pool.heavy_weapon,
+        gear: args.pool.gear,
     };
-    if let Some(against) = args.against {
-        let against = opposing_pool(against)?;
-        let odds = opposed(against);
-        if args.json {
-            let value = json!({
-                "pool": pool,
-                "against_pool": against,
-                "gear": gear,
-                "against_gear": args.opposing.against_gear,
-                "draws": draws,
-                "p_win": render::to_f64(&odds.win),
-                "p_draw": render::to_f64(&odds.draw),
-                "p_lose": render::to_f64(&odds.lose),
-                "p_win_exact": render::fraction(&odds.win),
-                "p_draw_exact": render::fraction(&odds.draw),
-                "p_lose_exact": render::fraction(&odds.lose),
-            });
-            writeln!(out, "{value}")?;
-        } else {
-            writeln!(
-                out,
-                "{} against {}: win {}  draw {}  lose {}",
-                render::dice_count(pool.dice()),
-                render::dice_count(against.dice()),
-                paint(HEAD, percent(&odds.win)),
-                percent(&odds.draw),
-                percent(&odds.lose)
-            )?;
-        }
-        return Ok(());
-    }
-
-    // The designer's table: difficulties 2-12, then opposed pools 1-6.
-    let dist = result_distribution(pool);
-    let rows: Vec<_> = (2..=12)
-        .map(|d| {
-            let difficulty = Difficulty::new(d).expect("2-12 are difficulties");
-            let spec = CheckSpec::new(pool, difficulty);
-            (difficulty, p_pass(&spec), p_pass(&spec.with_gear(true)))
-        })
-        .collect();
-    let against: Vec<_> = (1..=6)
-        .map(|n| {
-            let other = Pool::new(n).expect("1-6 are pools");
-            (other, opposed(other))
-        })
-        .collect();
+    let target = match (&args.vs, args.against) {
+        (Some(vs), _) => Some(Target::Vs(vs)),
+        (None, Some(against)) => Some(Target::Against {
+            pool: against,
+            gear: args.opposing.against_gear,
+            roll_off: args.opposing.roll_off,
+        }),
+        (None, None) => None,
+    };
+    let answer =
+        check_odds_once(&pool, target.as_ref(), args.opposing.roll_off).map_err(once_error)?;
     if args.json {
-        let value = json!({
-            "pool": pool,
-            "gear": gear,
-            "mean_result": dist.mean(),
-            "sd_result": dist.std_dev(),
-            "difficulties": rows.iter().map(|(d, p, g)| json!({
-                "difficulty": d,
-                "name": d.name(),
-                "p_pass": render::to_f64(if gear { g } else { p }),
-                "p_pass_exact": render::fraction(if gear { g } else { p }),
-                "p_pass_without_gear": render::to_f64(p),
-                "p_pass_with_gear": render::to_f64(g),
-            })).collect::<Vec<_>>(),
-            "opposed": against.iter().map(|(n, o)| json!({
-                "against_pool": n,
-                "p_win": render::to_f64(&o.win),
-                "p_draw": render::to_f64(&o.draw),
-                "p_lose": render::to_f64(&o.lose),
-            })).collect::<Vec<_>>(),
-        });
-        writeln!(out, "{value}")?;
+        writeln!(out, "{}", serde_json::to_string(&answer)?)?;
         return Ok(());
     }
+    match &answer {
+        CheckOddsAnswer::Check(v) => writeln!(
+            out,
+            "{} vs {}{}: pass {}  (exactly {})",
+            render::dice_count(v.pool.dice()),
+            v.difficulty,
+            if v.gear { " with gear" } else { "" },
+            paint(HEAD, percent_exact(v.p_pass, &v.p_pass_exact)),
+            v.p_pass_exact
+        )?,
+        CheckOddsAnswer::Opposed(v) => writeln!(
+            out,
+            "{} against {}: win {}  draw {}  lose {}",
+            render::dice_count(v.pool.dice()),
+            render::dice_count(v.against_pool.dice()),
+            paint(HEAD, percent_exact(v.chances.p_win, &v.chances.p_win_exact)),
+            percent_exact(v.chances.p_draw, &v.chances.p_draw_exact),
+            percent_exact(v.chances.p_lose, &v.chances.p_lose_exact)
+        )?,
+        CheckOddsAnswer::Table(t) => write_table(out, t)?,
+    }
+    Ok(())
+}
+
+/// The designer's table: difficulties 2-12, then opposed pools 1-6.
+fn write_table(out: &mut dyn Write, t: &PoolTableView) -> anyhow::Result<()> {
     writeln!(
         out,
         "{}   result: mean {:.3}, sd {:.3}",
@@ -130,34 +81,35 @@ pub fn check(args: &OddsCheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             HEAD,
             format!(
                 "Pool of {}{}",
-                render::dice_count(pool.dice()),
-                if gear { " with gear" } else { "" }
+                render::dice_count(t.pool.dice()),
+                if t.gear { " with gear" } else { "" }
             )
         ),
-        dist.mean(),
-        dist.std_dev()
+        t.mean_result,
+        t.sd_result
     )?;
     let mut table = render::table(
         &["difficulty", "name", "pass", "pass with gear"],
         &[0, 2, 3],
     );
-    for (d, p, g) in &rows {
+    for r in &t.difficulties {
         table.add_row(vec![
-            d.value().to_string(),
-            d.name().to_owned(),
-            percent(p),
-            percent(g),
+            r.difficulty.value().to_string(),
+            r.name.to_owned(),
+            percent_exact(r.p_pass_without_gear, &r.p_pass_without_gear_exact),
+            percent_exact(r.p_pass_with_gear, &r.p_pass_with_gear_exact),
         ]);
     }
     writeln!(out, "{table}")?;
     writeln!(out, "Above 6 only the Rule of 6 can pass.\n")?;
     let mut table = render::table(&["against", "win", "draw", "lose"], &[1, 2, 3]);
-    for (n, o) in &against {
+    for r in &t.opposed {
+        let o = &r.chances;
         table.add_row(vec![
-            render::dice_count(n.dice()),
-            percent(&o.win),
-            percent(&o.draw),
-            percent(&o.lose),
+            render::dice_count(r.against_pool.dice()),
+            percent_exact(o.p_win, &o.p_win_exact),
+            percent_exact(o.p_draw, &o.p_draw_exact),
+            percent_exact(o.p_lose, &o.p_lose_exact),
         ]);
     }
     writeln!(out, "{table}")?;
@@ -187,165 +139,108 @@ fn damage(value: i64, flag: &str) -> anyhow::Result<u32> {
     count_in(value, flag, 0, i64::from(solum_expanded::fight::MAX_DAMAGE))
 }
 
-/// `--roll-off` as the rule for draws (S3, S14).
-fn draw_rule(roll_off: bool) -> DrawRule {
-    if roll_off {
-        DrawRule::RollOff
-    } else {
-        DrawRule::Stand
-    }
-}
-
 fn fight_pool(value: i64, flag: &str) -> anyhow::Result<Pool> {
     super::flag_pool(flag, value)
 }
 
+/// A fight's chance as text: exact where the view gives the fraction.
+fn shown(x: f64, exact: Option<&String>) -> String {
+    exact.map_or_else(|| percent_f64(x), |e| percent_exact(x, e))
+}
+
 fn write_fight(
     out: &mut dyn Write,
-    json: bool,
-    odds: Result<solum_expanded::fight::FightOdds, solum_expanded::fight::FightError>,
+    odds: &FightOddsView,
     title: String,
     exchange: &str,
 ) -> anyhow::Result<()> {
-    let odds = odds.map_err(|e| bad(e.to_string()))?;
-    if json {
-        let value = json!({
-            "p_win": render::to_f64(&odds.win),
-            "p_lose": render::to_f64(&odds.lose),
-            "p_win_exact": odds.is_exact().then(|| render::fraction(&odds.win)),
-            "error_bound": odds.error_bound,
-            "p_exchange": render::to_f64(&odds.p_exchange),
-            "wins_needed": odds.wins_needed,
-            "losses_to_fall": odds.losses_to_fall,
-        });
-        writeln!(out, "{value}")?;
-    } else {
-        writeln!(out, "{title}")?;
+    writeln!(out, "{title}")?;
+    writeln!(
+        out,
+        "  {exchange} {}; {} needed before {} lost",
+        percent_exact(odds.p_exchange, &odds.p_exchange_exact),
+        odds.wins_needed,
+        odds.losses_to_fall
+    )?;
+    writeln!(
+        out,
+        "  win {}  lose {}",
+        paint(HEAD, shown(odds.p_win, odds.p_win_exact.as_ref())),
+        shown(odds.p_lose, odds.p_lose_exact.as_ref())
+    )?;
+    if odds.error_bound != 0.0 {
         writeln!(
             out,
-            "  {exchange} {}; {} needed before {} lost",
-            percent(&odds.p_exchange),
-            odds.wins_needed,
-            odds.losses_to_fall
-        )?;
-        writeln!(
-            out,
-            "  win {}  lose {}",
-            paint(HEAD, percent(&odds.win)),
-            percent(&odds.lose)
-        )?;
-        if !odds.is_exact() {
-            writeln!(
-                out,
-                "  {}",
-                paint(
-                    render::DIM,
-                    format!(
-                        "summed in f64 (exact fractions too large): within {:.0e} of the exact chance",
-                        odds.error_bound
-                    )
+            "  {}",
+            paint(
+                render::DIM,
+                format!(
+                    "summed in f64 (exact fractions too large): within {:.0e} of the exact chance",
+                    odds.error_bound
                 )
-            )?;
-        }
+            )
+        )?;
     }
     Ok(())
 }
 
 pub fn duel(args: &DuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    use solum_expanded::fight::{DuelSpec, Duelist, duel_odds};
-    let spec = DuelSpec {
-        first: Duelist {
-            pool: fight_pool(args.pool, "--pool")?,
-            hit_points: hit_points(args.hp, "--hp")?,
-            damage: damage(args.damage, "--damage")?,
+    let ask = DuelAsk {
+        first: FighterAsk {
+            pool: args.pool,
+            hp: args.hp,
+            damage: args.damage,
         },
-        second: Duelist {
-            pool: fight_pool(args.foe_pool, "--foe-pool")?,
-            hit_points: hit_points(args.foe_hp, "--foe-hp")?,
-            damage: damage(args.foe_damage, "--foe-damage")?,
+        second: FighterAsk {
+            pool: args.foe_pool,
+            hp: args.foe_hp,
+            damage: args.foe_damage,
         },
-        draws: draw_rule(args.roll_off),
+        roll_off: args.roll_off,
+        simulate: args.simulate,
+        seed: args.seed,
     };
+    // The clock is the shell's: the rate of simulated duels is shown, never computed inside.
+    let started = std::time::Instant::now();
+    let view = duel_odds_once(&ask).map_err(fight_error)?;
+    let secs = started.elapsed().as_secs_f64();
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string(&view)?)?;
+        return Ok(());
+    }
+    let (a, b) = (&view.first, &view.second);
     let title = format!(
         "Duel: {} with {} hp dealing {} against {} with {} hp dealing {}{}",
-        render::dice_count(spec.first.pool.dice()),
-        spec.first.hit_points,
-        spec.first.damage,
-        render::dice_count(spec.second.pool.dice()),
-        spec.second.hit_points,
-        spec.second.damage,
-        if args.roll_off {
+        render::dice_count(a.pool.dice()),
+        a.hit_points,
+        a.damage,
+        render::dice_count(b.pool.dice()),
+        b.hit_points,
+        b.damage,
+        if view.roll_off {
             ", draws rolled off"
         } else {
             ""
         }
     );
-    let odds = duel_odds(&spec);
-    let simulated = match (args.simulate, &odds) {
-        (Some(n), Ok(exact)) => {
-            if !(1..=1_000_000_000).contains(&n) {
-                return Err(bad(format!("--simulate {n}: 1 to 1000000000 fights")));
-            }
-            let seed = args
-                .seed
-                .unwrap_or_else(|| solum_dice::SeededDice::from_entropy().seed());
-            solum_play::sim::check_work(
-                n,
-                seed,
-                || (),
-                |(), d| Ok(solum_expanded::fight::simulate_duel(&spec, d)?),
-                |()| 0,
-            )
-            .map_err(|e| {
-                if e.is_too_much() {
-                    bad(format!("--simulate {e}"))
-                } else {
-                    e.into()
-                }
-            })?;
-            let started = std::time::Instant::now();
-            let tally = solum_play::sim::run(n, seed, &|_| {}, |d| {
-                Ok(solum_expanded::fight::simulate_duel(&spec, d)?)
-            })?;
-            let z = (tally.win_rate() - render::to_f64(&exact.win))
-                / tally.standard_error().max(1e-300);
-            Some((tally, seed, z, started.elapsed().as_secs_f64()))
-        }
-        _ => None,
-    };
-    if args.json
-        && let (Ok(o), Some((t, seed, z, _))) = (&odds, &simulated)
-    {
-        let value = json!({
-            "p_win": render::to_f64(&o.win),
-            "p_lose": render::to_f64(&o.lose),
-            "p_win_exact": o.is_exact().then(|| render::fraction(&o.win)),
-            "error_bound": o.error_bound,
-            "roll_off": args.roll_off,
-            "simulated": {"fights": t.fights, "win_rate": t.win_rate(), "standard_error": t.standard_error(),
-                          "z": z, "mean_exchanges": t.mean_rounds(), "seed": seed},
-        });
-        writeln!(out, "{value}")?;
-        return Ok(());
-    }
     write_fight(
         out,
-        args.json,
-        odds,
+        &view.odds,
         title,
-        if args.roll_off {
+        if view.roll_off {
             "an exchange (draws rolled off) is won with"
         } else {
             "an exchange (draws repeat) is won with"
         },
     )?;
-    if let Some((t, seed, z, secs)) = simulated {
+    if let Some(t) = &view.simulated {
         writeln!(
             out,
-            "  simulated: win {:.3}% over {} duels ({z:+.2} standard errors from exact), {:.2} exchanges on average",
-            100.0 * t.win_rate(),
+            "  simulated: win {:.3}% over {} duels ({:+.2} standard errors from exact), {:.2} exchanges on average",
+            100.0 * t.win_rate,
             t.fights,
-            t.mean_rounds()
+            t.z,
+            t.mean_exchanges
         )?;
         writeln!(
             out,
@@ -353,7 +248,8 @@ pub fn duel(args: &DuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             paint(
                 render::DIM,
                 format!(
-                    "seed {seed}; {:.0} duels/s",
+                    "seed {}; {:.0} duels/s",
+                    t.seed,
                     t.fights as f64 / secs.max(1e-9)
                 )
             )
@@ -363,15 +259,22 @@ pub fn duel(args: &DuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 }
 
 pub fn fast_static(args: &StaticArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    use solum_expanded::fight::{StaticSpec, static_odds};
-    let spec = StaticSpec {
-        pool: fight_pool(args.pool, "--pool")?,
-        difficulty: difficulty(&args.vs)?,
-        hit_points: hit_points(args.hp, "--hp")?,
-        damage: damage(args.damage, "--damage")?,
-        foe_hit_points: hit_points(args.foe_hp, "--foe-hp")?,
-        foe_damage: damage(args.foe_damage, "--foe-damage")?,
+    let ask = StaticAsk {
+        hero: FighterAsk {
+            pool: args.pool,
+            hp: args.hp,
+            damage: args.damage,
+        },
+        vs: &args.vs,
+        foe_hp: args.foe_hp,
+        foe_damage: args.foe_damage,
     };
+    let view = static_odds_once(&ask).map_err(fight_error)?;
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string(&view)?)?;
+        return Ok(());
+    }
+    let spec = &view.spec;
     let title = format!(
         "Fast static combat: {} against {}, {} hp dealing {}; the opposition {} hp dealing {}",
         render::dice_count(spec.pool.dice()),
@@ -381,13 +284,7 @@ pub fn fast_static(args: &StaticArgs, out: &mut dyn Write) -> anyhow::Result<()>
         spec.foe_hit_points,
         spec.foe_damage
     );
-    write_fight(
-        out,
-        args.json,
-        static_odds(&spec),
-        title,
-        "a round is won with",
-    )
+    write_fight(out, &view.odds, title, "a round is won with")
 }
 
 pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result<()> {

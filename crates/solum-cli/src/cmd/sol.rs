@@ -1,20 +1,15 @@
 //! `solum odds sol`, `solum roll sol`, `solum sol …`: Project Sol.
 
-use std::cell::{Cell, RefCell};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
-use serde_json::json;
 use solum_app::sol::{Assist, Opposition, SolChangeView, SolSheetView};
-use solum_app::{AppError, Dice, NewSol, SolTest};
-use solum_dice::parse_faces;
-use solum_sol::odds::{opposed, test_odds};
-use solum_sol::pool::{PoolSpec, buy_hits, parse_threshold, threshold_name};
-use solum_sol::sheet::Sheet;
-use solum_sol::test::{
-    EdgeOnTest, OpposedOutcome, TestError, TestOutcome, TestSpec, roll_assisted, roll_opposed,
-    roll_test, roll_test_then, try_again,
+use solum_app::sol_once::{
+    BoughtView, EdgeOnTest, Field, GroupView, ModifierNote, ModifierRule, OpposedOutcome, Progress,
+    Sheet, SolOddsAsk, SolOnceError, SolRollAsk, SolRollView, SolTestView, TestOutcome,
+    TryAgainView, modifier_note, roll_sol, sol_odds, typed_faces,
 };
+use solum_app::{AppError, Dice, NewSol, SolTest};
 
 use super::campaign::{open, open_existing};
 use crate::bad;
@@ -22,8 +17,7 @@ use crate::cli::{
     DiceArgs, EdgeUse, SolCommand, SolOddsArgs, SolRollArgs, SolTestArgs, SpendUse, Then,
 };
 use crate::cli_campaign::CampaignArg;
-use crate::dice::{Generator, SideDice, Source, explain, with_dice};
-use crate::render::{self, BAD, DIM, EVEN, GOOD, HEAD, paint, percent};
+use crate::render::{self, BAD, DIM, EVEN, GOOD, HEAD, paint, percent_exact};
 
 fn edge_on_test(e: Option<EdgeUse>) -> Option<EdgeOnTest> {
     e.map(|e| match e {
@@ -63,40 +57,42 @@ fn glitch_words(t: &TestOutcome) -> String {
     }
 }
 
-/// Where the modifier asked for and the one applied differ, both, and why: `asked` is the
-/// bonuses and penalties as given (an assistant's hits among them), `ranks` the skill's.
-fn modifier_note(
-    asked: &[i64],
-    pool: &solum_sol::pool::Pool,
-    ranks: i64,
-    untrained: bool,
-    retry: u32,
-) -> Option<String> {
-    let sum: i64 = asked.iter().fold(0i64, |a, &m| a.saturating_add(m));
-    if sum == pool.applied {
-        return None;
-    }
-    let mut why = Vec::new();
-    if pool.defaulting && asked.iter().any(|&m| m > 0) {
-        why.push("no bonus at 0 ranks".to_owned());
-    }
-    if pool.defaulting && untrained {
-        why.push("-3 untrained".to_owned());
-    }
-    if retry > 0 {
-        why.push(format!(
-            "{:+} for try again number {retry}",
-            -2 * i64::from(retry)
-        ));
-    }
-    if !pool.defaulting && pool.modifier > ranks {
-        why.push(format!("a bonus is capped at the {ranks} rank(s)"));
-    }
-    Some(format!(
-        "asked {sum:+}; {:+} applied ({})",
-        pool.applied,
+/// The modifier asked for and the one applied, and the rules between them, in words.
+fn modifier_text(note: &ModifierNote) -> String {
+    let why: Vec<String> = note
+        .why
+        .iter()
+        .map(|w| match w {
+            ModifierRule::NoBonusAtZeroRanks => "no bonus at 0 ranks".to_owned(),
+            ModifierRule::Untrained => "-3 untrained".to_owned(),
+            ModifierRule::TryAgain { number, penalty } => {
+                format!("{penalty:+} for try again number {number}")
+            }
+            ModifierRule::CappedAtRanks { ranks } => {
+                format!("a bonus is capped at the {ranks} rank(s)")
+            }
+        })
+        .collect();
+    format!(
+        "asked {:+}; {:+} applied ({})",
+        note.asked,
+        note.applied,
         why.join(", ")
-    ))
+    )
+}
+
+/// The flag of a field of a one-shot roll.
+fn flag(field: Field) -> String {
+    format!("--{}", field.name().replace('_', "-"))
+}
+
+/// A refused one-shot roll, its fields named as flags.
+fn once_error(e: SolOnceError) -> anyhow::Error {
+    if e.is_bad_input() {
+        bad(e.describe(flag))
+    } else {
+        anyhow::Error::new(e)
+    }
 }
 
 /// Whether to ask at the terminal for Edge after the dice: no choice given, no typed dice
@@ -145,28 +141,16 @@ fn ask_then(t: &TestOutcome) -> std::io::Result<Option<EdgeOnTest>> {
     }
 }
 
+/// A threshold as typed, its flag named.
 fn threshold(text: &str) -> anyhow::Result<u32> {
-    parse_threshold(text).map_err(|e| bad(format!("--threshold: {e}")))
+    solum_app::sol_once::threshold(text).map_err(once_error)
 }
 
-fn dice_count(n: i64) -> anyhow::Result<u32> {
-    dice_in("--dice", n)
-}
-
-fn dice_in(flag: &str, n: i64) -> anyhow::Result<u32> {
-    if (1..=i64::from(solum_sol::pool::MAX_DICE)).contains(&n) {
-        Ok(n as u32)
-    } else {
-        Err(bad(format!(
-            "{flag} {n}: a pool has 1 to {} dice",
-            solum_sol::pool::MAX_DICE
-        )))
-    }
+fn dice_in(field: Field, n: i64) -> anyhow::Result<u32> {
+    solum_app::sol_once::dice_in(field, n).map_err(once_error)
 }
 
 pub fn odds(args: &SolOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let n = dice_count(args.dice)?;
-    let t = threshold(&args.threshold)?;
     let edge = if args.push_the_limit {
         Some(EdgeOnTest::PushTheLimit)
     } else if args.second_chance {
@@ -178,86 +162,61 @@ pub fn odds(args: &SolOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     } else {
         None
     };
-    let o = test_odds(n, t, edge);
-    let against_edge = edge_on_test(args.against_edge);
-    let opposed = match args.against {
-        Some(d) => Some(
-            opposed(n, edge, dice_in("--against", d)?, against_edge)
-                .map_err(|e| bad(format!("--against-edge: {e}")))?,
-        ),
-        None => None,
-    };
+    let v = sol_odds(&SolOddsAsk {
+        dice: args.dice,
+        threshold: &args.threshold,
+        edge,
+        against: args.against,
+        against_edge: edge_on_test(args.against_edge),
+    })
+    .map_err(once_error)?;
     if args.json {
-        let hits: serde_json::Map<String, serde_json::Value> = o
-            .hits
-            .outcomes()
-            .iter()
-            .map(|(k, p)| (k.to_string(), json!(render::to_f64(p))))
-            .collect();
-        let mut v = json!({
-            "dice": n, "threshold": t, "edge": edge,
-            "p_success": render::to_f64(&o.success), "p_success_exact": render::fraction(&o.success),
-            "p_glitch": render::to_f64(&o.glitch), "p_critical_glitch": render::to_f64(&o.critical_glitch),
-            "p_critical_success": render::to_f64(&o.critical_success),
-            "mean_hits": o.hits.mean(), "hits": hits,
-        });
-        if let Some(p) = &opposed {
-            v["p_attacker_succeeds"] = json!(render::to_f64(&p.success));
-            v["opposed"] = json!({
-                "against": args.against, "against_edge": against_edge,
-                "p_success": render::to_f64(&p.success),
-                "p_success_exact": render::fraction(&p.success),
-                "p_critical_success": render::to_f64(&p.critical_success),
-                "p_critical_success_exact": render::fraction(&p.critical_success),
-                "p_defender_critical_success": render::to_f64(&p.defender_critical_success),
-                "p_attacker_glitch": render::to_f64(&p.attacker_glitch),
-                "p_attacker_critical_glitch": render::to_f64(&p.attacker_critical_glitch),
-                "p_attacker_critical_glitch_exact": render::fraction(&p.attacker_critical_glitch),
-                "p_defender_glitch": render::to_f64(&p.defender_glitch),
-                "p_defender_critical_glitch": render::to_f64(&p.defender_critical_glitch),
-            });
-        }
-        writeln!(out, "{v}")?;
+        writeln!(out, "{}", serde_json::to_string(&v)?)?;
         return Ok(());
     }
     writeln!(
         out,
-        "{n} dice against {t} ({}){}: success {}",
-        threshold_name(t),
-        match edge {
-            Some(EdgeOnTest::PushTheLimit) => ", pushing the limit",
-            Some(EdgeOnTest::SecondChance) => ", with a second chance",
-            Some(EdgeOnTest::CloseCall) => ", with a close call",
-            Some(EdgeOnTest::Smackdown) => ", Smackdown",
-            None => "",
-        },
-        paint(HEAD, percent(&o.success))
+        "{} dice against {} ({}){}: success {}",
+        v.dice,
+        v.threshold,
+        v.threshold_name,
+        edge_words(v.edge),
+        paint(HEAD, percent_exact(v.p_success, &v.p_success_exact))
     )?;
     writeln!(
         out,
         "  critical success {}   glitch {}   critical glitch {}   mean hits {:.3}",
-        percent(&o.critical_success),
-        percent(&o.glitch),
-        percent(&o.critical_glitch),
-        o.hits.mean()
+        percent_exact(v.p_critical_success, &v.p_critical_success_exact),
+        percent_exact(v.p_glitch, &v.p_glitch_exact),
+        percent_exact(v.p_critical_glitch, &v.p_critical_glitch_exact),
+        v.mean_hits
     )?;
-    if let Some(p) = opposed {
+    if let Some(p) = &v.opposed {
         writeln!(
             out,
             "  against {} dice{} (the attacker wins ties): {}   critical success {}",
-            args.against.unwrap_or(0),
-            edge_words(against_edge),
-            paint(HEAD, percent(&p.success)),
-            percent(&p.critical_success),
+            p.against,
+            edge_words(p.against_edge),
+            paint(HEAD, percent_exact(p.p_success, &p.p_success_exact)),
+            percent_exact(p.p_critical_success, &p.p_critical_success_exact),
         )?;
         writeln!(
             out,
             "  attacker glitch {}   critical glitch {}   defender glitch {}   critical glitch {}   defender wins by 3+ {}",
-            percent(&p.attacker_glitch),
-            percent(&p.attacker_critical_glitch),
-            percent(&p.defender_glitch),
-            percent(&p.defender_critical_glitch),
-            percent(&p.defender_critical_success),
+            percent_exact(p.p_attacker_glitch, &p.p_attacker_glitch_exact),
+            percent_exact(
+                p.p_attacker_critical_glitch,
+                &p.p_attacker_critical_glitch_exact
+            ),
+            percent_exact(p.p_defender_glitch, &p.p_defender_glitch_exact),
+            percent_exact(
+                p.p_defender_critical_glitch,
+                &p.p_defender_critical_glitch_exact
+            ),
+            percent_exact(
+                p.p_defender_critical_success,
+                &p.p_defender_critical_success_exact
+            ),
         )?;
     }
     Ok(())
@@ -303,146 +262,78 @@ fn write_test(out: &mut dyn Write, t: &TestOutcome, seed: Option<u64>) -> std::i
     Ok(())
 }
 
-/// The pool spec of `roll sol`: `--dice N` as it is, or attribute + ranks + modifiers.
-fn roll_pool_spec(args: &SolRollArgs) -> anyhow::Result<PoolSpec> {
-    let mut modifiers = args.modifiers.clone();
-    if let Some(hits) = args.assist {
-        let max = i64::from(solum_sol::pool::MAX_DICE);
-        if !(0..=max).contains(&hits) {
-            return Err(bad(format!(
-                "--assist {hits}: an assistant's hits are 0 to {max}"
-            )));
-        }
-        modifiers.push(hits);
-    }
-    Ok(match (args.dice, args.attribute) {
-        (Some(d), _) => PoolSpec {
-            attribute: i64::from(dice_count(d)?),
-            ..PoolSpec::default()
-        },
-        (None, Some(a)) => PoolSpec {
-            attribute: a,
-            ranks: args.ranks.unwrap_or(0),
-            modifiers,
-            untrained_penalty: args.untrained_penalty,
-            retry: 0,
-        },
-        (None, None) => return Err(bad("give --dice, or --attribute (and --ranks)")),
-    })
-}
-
-/// A rule error as a message for the player; dice errors name their flag.
-fn test_error(e: TestError, flag: &str, order: &str) -> anyhow::Error {
-    match e {
-        TestError::Dice(d) => explain(d, flag, order),
-        other => bad(other.to_string()),
-    }
-}
-
-/// Splits a rule's result so that dice errors reach [`with_dice`] and the others wait.
-fn split<T>(r: Result<T, TestError>) -> Result<Result<T, TestError>, solum_dice::DiceError> {
-    match r {
-        Err(TestError::Dice(d)) => Err(d),
-        other => Ok(other),
-    }
-}
-
 pub fn roll(args: &SolRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let spec = roll_pool_spec(args)?;
-    let pool = spec.build().map_err(|e| bad(e.to_string()))?;
-    let t = args.threshold.as_deref().map(threshold).transpose()?;
-    if args.buy {
-        let hits = buy_hits(pool.dice);
-        let success = t.map(|t| hits >= t);
-        if args.json {
-            writeln!(
-                out,
-                "{}",
-                json!({"dice": pool.dice, "bought_hits": hits, "success": success})
-            )?;
-        } else {
-            writeln!(
-                out,
-                "{} dice buy {hits} hit(s){}",
-                pool.dice,
-                match success {
-                    Some(true) => " — success",
-                    Some(false) => " — not enough",
-                    None => "",
-                }
-            )?;
-        }
-        return Ok(());
-    }
-    let test_spec = TestSpec {
-        dice: pool.dice,
-        threshold: t,
+    let ask = SolRollAsk {
+        dice: args.dice,
+        attribute: args.attribute,
+        ranks: args.ranks,
+        modifiers: args.modifiers.clone(),
+        untrained_penalty: args.untrained_penalty,
+        assist: args.assist,
+        assist_dice: args.assist_dice,
+        threshold: args.threshold.clone(),
         edge: edge_on_test(args.edge),
+        buy: args.buy,
+        group: args.group.clone(),
+        against_dice: args.against_dice,
+        against_edge: edge_on_test(args.against_edge),
+        try_again: args.try_again,
     };
-    if let Some(group) = &args.group {
-        return group_action(&test_spec, group, args, out);
-    }
-    if let Some(d) = args.against_dice {
-        return roll_opposed_cmd(&test_spec, d, args, out);
-    }
-    if args.try_again {
-        return try_again_cmd(&spec, t, args, out);
-    }
-    let ask = interactive(args.then, args.edge, args.roll.rolled.as_deref(), args.json);
+    let ask_after = interactive(args.then, args.edge, args.roll.rolled.as_deref(), args.json);
     let mut choose = |plain: &TestOutcome| match args.then {
         Some(then) => then_edge(Some(then)),
-        None if ask => ask_then(plain).unwrap_or(None),
+        None if ask_after => ask_then(plain).unwrap_or(None),
         None => None,
     };
-    let order = "values go: the assistant's pool if it rolls, then the pool, then one die for each die a second chance rerolls";
-    let assist_dice = args
-        .assist_dice
-        .map(|n| dice_in("--assist-dice", n))
-        .transpose()?;
-    let (rolled, seed) =
-        with_dice(
-            args.roll.rolled.as_deref(),
-            args.roll.seed,
-            order,
-            |d| match assist_dice {
-                Some(n) => split(
-                    roll_assisted(
-                        &TestSpec {
-                            dice: n,
-                            threshold: None,
-                            edge: None,
-                        },
-                        &spec,
-                        t,
-                        test_spec.edge,
-                        d,
-                        &mut choose,
-                    )
-                    .map(|a| (Some(a.assistant), a.pool, a.test)),
-                ),
-                None => {
-                    roll_test_then(&test_spec, d, &mut choose).map(|o| Ok((None, pool.clone(), o)))
-                }
-            },
-        )?;
-    let (assistant, pool, outcome) = rolled.map_err(|e| test_error(e, "--rolled", order))?;
-    let p = t.map(|t| test_odds(outcome.spec.dice, t, test_spec.edge).success);
+    let view = roll_sol(
+        &ask,
+        args.roll.rolled.as_deref(),
+        args.against_rolled.as_deref(),
+        args.roll.seed,
+        &mut choose,
+    )
+    .map_err(once_error)?;
     if args.json {
-        writeln!(
-            out,
-            "{}",
-            json!({"pool": pool, "assistant": assistant, "test": outcome, "p_success": p.as_ref().map(render::to_f64), "seed": seed})
-        )?;
+        writeln!(out, "{}", serde_json::to_string(&view)?)?;
         return Ok(());
     }
-    if let Some(a) = &assistant {
-        let faces: Vec<String> = a.dice.iter().map(u32::to_string).collect();
+    match &view {
+        SolRollView::Bought(v) => write_bought(out, v)?,
+        SolRollView::Group(v) => write_group_roll(out, v)?,
+        SolRollView::Opposed(v) => {
+            write_opposed(out, &v.opposed, v.p_success, &v.p_success_exact)?;
+            render::write_seed(out, v.seed)?;
+        }
+        SolRollView::TryAgain(v) => write_try_again(out, v)?,
+        SolRollView::Test(v) => write_roll_test(out, v, args.edge.is_none())?,
+    }
+    Ok(())
+}
+
+fn write_bought(out: &mut dyn Write, v: &BoughtView) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{} dice buy {} hit(s){}",
+        v.dice,
+        v.bought_hits,
+        match v.success {
+            Some(true) => " — success",
+            Some(false) => " — not enough",
+            None => "",
+        }
+    )
+}
+
+/// A test of `roll sol`: the assistant's, the pool and its modifier, then the dice.
+/// `edge_after`: no Edge was asked before the roll, so one in the test was chosen after.
+fn write_roll_test(out: &mut dyn Write, v: &SolTestView, edge_after: bool) -> anyhow::Result<()> {
+    if let Some(a) = &v.assistant {
         writeln!(
             out,
             "{} {} dice: {} → {} hit(s) offered{}",
             paint(HEAD, "Assistant"),
             a.spec.dice,
-            faces.join(" "),
+            faces_of(&a.dice),
             a.hits,
             if a.critical_glitch {
                 "  CRITICAL GLITCH"
@@ -453,104 +344,40 @@ pub fn roll(args: &SolRollArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             }
         )?;
     }
+    let outcome = &v.test;
     writeln!(
         out,
         "{} {} dice{}{}",
         paint(HEAD, "Test"),
-        pool.dice,
-        t.map(|t| format!(" against {t} ({})", threshold_name(t)))
-            .unwrap_or_default(),
-        p.map(|p| format!("   success {}", percent(&p)))
-            .unwrap_or_default()
-    )?;
-    if args.dice.is_none() {
-        let mut asked = args.modifiers.clone();
-        asked.extend(assistant.as_ref().map(|a| i64::from(a.hits)));
-        asked.extend(args.assist);
-        if let Some(note) = modifier_note(
-            &asked,
-            &pool,
-            args.ranks.unwrap_or(0),
-            args.untrained_penalty,
-            0,
-        ) {
-            writeln!(out, "  {}", paint(DIM, note))?;
+        v.pool.dice,
+        match (outcome.spec.threshold, v.threshold_name) {
+            (Some(t), Some(name)) => format!(" against {t} ({name})"),
+            _ => String::new(),
+        },
+        match (v.p_success, &v.p_success_exact) {
+            (Some(p), Some(exact)) => format!("   success {}", percent_exact(p, exact)),
+            _ => String::new(),
         }
+    )?;
+    if let Some(note) = &v.modifier_note {
+        writeln!(out, "  {}", paint(DIM, modifier_text(note)))?;
     }
-    if args.edge.is_none() && outcome.spec.edge.is_some() {
+    if edge_after && outcome.spec.edge.is_some() {
         writeln!(
             out,
             "  {} after the roll",
             edge_words(outcome.spec.edge).trim_start_matches(", ")
         )?;
     }
-    write_test(out, &outcome, seed)?;
+    write_test(out, outcome, v.seed)?;
     Ok(())
-}
-
-/// `roll sol --against-dice`: an opposed test, each side's typed dice in its own flag.
-fn roll_opposed_cmd(
-    attacker: &TestSpec,
-    against: i64,
-    args: &SolRollArgs,
-    out: &mut dyn Write,
-) -> anyhow::Result<()> {
-    let defender = TestSpec {
-        dice: dice_in("--against-dice", against)?,
-        threshold: None,
-        edge: edge_on_test(args.against_edge),
-    };
-    let (o, seed) = opposed_with_dice(
-        attacker,
-        &defender,
-        args.roll.rolled.as_deref(),
-        args.against_rolled.as_deref(),
-        args.roll.seed,
-    )?;
-    let odds = opposed(attacker.dice, attacker.edge, defender.dice, defender.edge)
-        .map_err(|e| bad(e.to_string()))?;
-    if args.json {
-        writeln!(
-            out,
-            "{}",
-            json!({"opposed": o, "p_success": render::to_f64(&odds.success), "seed": seed})
-        )?;
-        return Ok(());
-    }
-    write_opposed(out, &o, &odds.success)?;
-    render::write_seed(out, seed)?;
-    Ok(())
-}
-
-/// Rolls an opposed test, each side's typed dice from its own flag, the rest seeded.
-fn opposed_with_dice(
-    attacker: &TestSpec,
-    defender: &TestSpec,
-    rolled: Option<&str>,
-    against_rolled: Option<&str>,
-    seed: Option<u64>,
-) -> anyhow::Result<(OpposedOutcome, Option<u64>)> {
-    let order = "each side's values: its pool, then one die for each die its second chance rerolls";
-    let generator = RefCell::new(Generator::new(seed));
-    let blame = Cell::new("--rolled");
-    let mut first = Source::from_flag("--rolled", rolled)?;
-    let mut second = Source::from_flag("--against-rolled", against_rolled)?;
-    let o = {
-        let mut a = SideDice::new(&mut first, &generator, &blame);
-        let mut b = SideDice::new(&mut second, &generator, &blame);
-        roll_opposed(attacker, defender, &mut a, &mut b)
-    }
-    .map_err(|e| test_error(e, blame.get(), order))?;
-    first.finish(order)?;
-    second.finish(order)?;
-    let seed = generator.borrow().used_seed();
-    Ok((o, seed))
 }
 
 fn write_opposed(
     out: &mut dyn Write,
     o: &OpposedOutcome,
-    p: &solum_dice::Prob,
+    p: f64,
+    p_exact: &str,
 ) -> anyhow::Result<()> {
     writeln!(
         out,
@@ -560,16 +387,15 @@ fn write_opposed(
         edge_words(o.attacker.spec.edge),
         o.defender.spec.dice,
         edge_words(o.defender.spec.edge),
-        percent(p)
+        percent_exact(p, p_exact)
     )?;
     for (who, t) in [("attacker", &o.attacker), ("defender", &o.defender)] {
-        let faces: Vec<String> = t.dice.iter().map(u32::to_string).collect();
         let mut line = format!(
             "  {who:<9}{}",
             if t.dice.is_empty() {
                 "Smackdown: no roll".to_owned()
             } else {
-                faces.join(" ")
+                faces_of(&t.dice)
             }
         );
         for r in &t.rerolls {
@@ -603,37 +429,23 @@ fn write_opposed(
     Ok(())
 }
 
-/// `roll sol --try-again`: tries until a success or no dice are left.
-fn try_again_cmd(
-    spec: &PoolSpec,
-    t: Option<u32>,
-    args: &SolRollArgs,
-    out: &mut dyn Write,
-) -> anyhow::Result<()> {
-    let order = "values go: each attempt's pool in turn";
-    let (tries, seed) = with_dice(args.roll.rolled.as_deref(), args.roll.seed, order, |d| {
-        split(try_again(spec, t, d))
-    })?;
-    let tries = tries.map_err(|e| test_error(e, "--rolled", order))?;
-    if args.json {
-        writeln!(out, "{}", json!({"attempts": tries, "seed": seed}))?;
-        return Ok(());
-    }
+/// `roll sol --try-again`: each attempt until a success or no dice are left.
+fn write_try_again(out: &mut dyn Write, v: &TryAgainView) -> anyhow::Result<()> {
+    let tries = &v.attempts;
     writeln!(
         out,
         "{} against {}: {} attempt(s)",
         paint(HEAD, "Try again"),
-        t.unwrap_or(0),
+        v.threshold.unwrap_or(0),
         tries.len()
     )?;
     for (i, a) in tries.iter().enumerate() {
-        let faces: Vec<String> = a.test.dice.iter().map(u32::to_string).collect();
         writeln!(
             out,
             "  try {} ({} dice): {} → {} hit(s)  {}",
             i + 1,
             a.pool.dice,
-            faces.join(" "),
+            faces_of(&a.test.dice),
             a.test.hits,
             if a.test.success == Some(true) {
                 paint(GOOD, "SUCCESS")
@@ -647,7 +459,59 @@ fn try_again_cmd(
     if tries.last().is_some_and(|a| a.test.success != Some(true)) {
         writeln!(out, "  no more tries: the pool would drop to 0")?;
     }
-    render::write_seed(out, seed)?;
+    render::write_seed(out, v.seed)?;
+    Ok(())
+}
+
+/// Members of a group action shown one per line; beyond, a summary.
+const GROUP_LINES: usize = 20;
+
+/// A group action of `roll sol --group`: the leader, the best and the first members, the
+/// rest summed up.
+fn write_group_roll(out: &mut dyn Write, g: &GroupView) -> anyhow::Result<()> {
+    let tests = &g.tests;
+    writeln!(out, "{} of {}", paint(HEAD, "Group action"), tests.len())?;
+    let shown = |i: usize| i < GROUP_LINES || i == g.best;
+    for (i, t) in tests.iter().enumerate().filter(|(i, _)| shown(*i)) {
+        writeln!(
+            out,
+            "  {} {}: {} → {} hit(s){}{}",
+            if i == 0 { "leader" } else { "member" },
+            i + 1,
+            faces_of(&t.dice),
+            t.hits,
+            glitch_words(t),
+            if i == g.best { "  (best)" } else { "" }
+        )?;
+    }
+    let hidden: Vec<&TestOutcome> = tests
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !shown(*i))
+        .map(|(_, t)| t)
+        .collect();
+    if !hidden.is_empty() {
+        writeln!(
+            out,
+            "  … {} more member(s), {} with no hits, {} glitch(es), {} critical (--json lists every one)",
+            hidden.len(),
+            hidden.iter().filter(|t| t.hits == 0).count(),
+            hidden.iter().filter(|t| t.glitch).count(),
+            hidden.iter().filter(|t| t.critical_glitch).count()
+        )?;
+    }
+    writeln!(
+        out,
+        "  the group has {} hit(s){}; the leader takes {} Level 1 wound(s)",
+        g.hits,
+        match g.success {
+            Some(true) => " — success",
+            Some(false) => " — failure",
+            None => "",
+        },
+        g.leader_wounds
+    )?;
+    render::write_seed(out, g.seed)?;
     Ok(())
 }
 
@@ -676,9 +540,7 @@ fn pairs(items: &[String], what: &str) -> anyhow::Result<Vec<(String, u32)>> {
 /// Dice for a campaign command: typed values, a seed, or a fresh seed the app journals.
 fn dice_of(roll: &DiceArgs) -> anyhow::Result<Dice> {
     Ok(match (&roll.rolled, roll.seed) {
-        (Some(text), _) => {
-            Dice::Typed(parse_faces(text).map_err(|e| bad(format!("--rolled: {e}")))?)
-        }
+        (Some(text), _) => Dice::Typed(typed_faces(Field::Rolled, text).map_err(once_error)?),
         (None, Some(seed)) => Dice::Seed(seed),
         (None, None) => Dice::Fresh,
     })
@@ -1094,7 +956,7 @@ fn not_dead_yet(
 
 /// The test a `sol test` asks for, from its flags.
 fn test_request(args: &SolTestArgs, threshold: Option<u32>) -> anyhow::Result<SolTest> {
-    let count = |flag: &str, n: i64| -> anyhow::Result<u32> { dice_in(flag, n) };
+    let count = |field: Field, n: i64| -> anyhow::Result<u32> { dice_in(field, n) };
     Ok(SolTest {
         skill: args.skill.clone(),
         attribute: args.attribute.clone(),
@@ -1105,7 +967,7 @@ fn test_request(args: &SolTestArgs, threshold: Option<u32>) -> anyhow::Result<So
         edge: edge_on_test(args.edge),
         then: then_edge(args.then),
         assist: match (args.assist_dice, &args.assistant) {
-            (Some(n), _) => Some(Assist::Dice(count("--assist-dice", n)?)),
+            (Some(n), _) => Some(Assist::Dice(count(Field::AssistDice, n)?)),
             (None, Some(name)) => Some(Assist::Character(name.clone())),
             (None, None) => None,
         },
@@ -1113,7 +975,7 @@ fn test_request(args: &SolTestArgs, threshold: Option<u32>) -> anyhow::Result<So
             .against_dice
             .map(|d| {
                 Ok::<_, anyhow::Error>(Opposition {
-                    dice: count("--against-dice", d)?,
+                    dice: count(Field::AgainstDice, d)?,
                     edge: edge_on_test(args.against_edge),
                 })
             })
@@ -1129,7 +991,7 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let against_typed = args
         .against_rolled
         .as_deref()
-        .map(|text| parse_faces(text).map_err(|e| bad(format!("--against-rolled: {e}"))))
+        .map(|text| typed_faces(Field::AgainstRolled, text).map_err(once_error))
         .transpose()?;
     let v = open(&args.campaign)?
         .sol_test(&args.name, &req, dice_of(&args.roll)?, against_typed)
@@ -1184,7 +1046,7 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         args.untrained_penalty,
         args.retry,
     ) {
-        writeln!(out, "  {}", paint(DIM, note))?;
+        writeln!(out, "  {}", paint(DIM, modifier_text(&note)))?;
     }
     if let Some(b) = &r.bought {
         writeln!(
@@ -1208,13 +1070,13 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     }
     match (&r.opposed, &r.test) {
         (Some(o), _) => {
-            // The chance the app worked out before the roll, as an exact fraction.
-            let p: solum_dice::Prob = v
-                .p_success_exact
-                .as_deref()
-                .and_then(|p| p.parse().ok())
-                .ok_or_else(|| anyhow::anyhow!("the opposed test came back without its odds"))?;
-            write_opposed(out, o, &p)?;
+            // The chance the app worked out before the roll, exactly.
+            let (Some(p), Some(exact)) = (v.p_success, v.p_success_exact.as_deref()) else {
+                return Err(anyhow::anyhow!(
+                    "the opposed test came back without its odds"
+                ));
+            };
+            write_opposed(out, o, p, exact)?;
             render::write_seed(out, v.seed)?;
         }
         (None, Some(t)) => {
@@ -1271,7 +1133,7 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 fn write_group(
     out: &mut dyn Write,
     leader: &str,
-    (lead, lead_progress): (&TestOutcome, solum_sol::advancement::Progress),
+    (lead, lead_progress): (&TestOutcome, Progress),
     g: &solum_app::sol::GroupResult,
     skill: &str,
 ) -> std::io::Result<()> {
@@ -1353,99 +1215,4 @@ fn ask_attribute(tied: &[String]) -> anyhow::Result<String> {
         }
         crate::say!("  `{answer}`: one of {}\n", tied.join(", "));
     }
-}
-
-/// Members of a group action shown one per line; beyond, a summary.
-const GROUP_LINES: usize = 20;
-
-/// A group action: the leader's test (`spec`) and one per other participant.
-fn group_action(
-    spec: &TestSpec,
-    group: &str,
-    args: &SolRollArgs,
-    out: &mut dyn Write,
-) -> anyhow::Result<()> {
-    let pools = solum_dice::parse_faces(group).map_err(|e| bad(format!("--group: {e}")))?;
-    let max = solum_sol::test::MAX_GROUP;
-    if pools.len() >= max {
-        return Err(bad(format!(
-            "--group: {} members and the leader are more than the {max} a group action takes",
-            pools.len()
-        )));
-    }
-    let specs: Vec<TestSpec> = std::iter::once(Ok(*spec))
-        .chain(pools.iter().enumerate().map(|(i, &p)| {
-            dice_in(&format!("--group: member {} has", i + 2), i64::from(p)).map(|dice| TestSpec {
-                dice,
-                threshold: spec.threshold,
-                edge: None,
-            })
-        }))
-        .collect::<anyhow::Result<_>>()?;
-    let (tests, seed) = with_dice(
-        args.roll.rolled.as_deref(),
-        args.roll.seed,
-        "values go: the leader's pool, then each participant's",
-        |d| {
-            specs
-                .iter()
-                .map(|s| roll_test(s, d))
-                .collect::<Result<Vec<_>, _>>()
-        },
-    )?;
-    let g = solum_sol::test::group_action(&tests).expect("the leader is there");
-    let success = spec.threshold.map(|t| g.hits >= t);
-    if args.json {
-        writeln!(
-            out,
-            "{}",
-            json!({"tests": tests, "best": g.best, "hits": g.hits, "leader_wounds": g.leader_wounds, "success": success, "seed": seed})
-        )?;
-        return Ok(());
-    }
-    writeln!(out, "{} of {}", paint(HEAD, "Group action"), tests.len())?;
-    // The leader, the best and the first members are shown; the rest are summed up.
-    let shown = |i: usize| i < GROUP_LINES || i == g.best;
-    for (i, t) in tests.iter().enumerate().filter(|(i, _)| shown(*i)) {
-        let faces: Vec<String> = t.dice.iter().map(u32::to_string).collect();
-        writeln!(
-            out,
-            "  {} {}: {} → {} hit(s){}{}",
-            if i == 0 { "leader" } else { "member" },
-            i + 1,
-            faces.join(" "),
-            t.hits,
-            glitch_words(t),
-            if i == g.best { "  (best)" } else { "" }
-        )?;
-    }
-    let hidden: Vec<&TestOutcome> = tests
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !shown(*i))
-        .map(|(_, t)| t)
-        .collect();
-    if !hidden.is_empty() {
-        writeln!(
-            out,
-            "  … {} more member(s), {} with no hits, {} glitch(es), {} critical (--json lists every one)",
-            hidden.len(),
-            hidden.iter().filter(|t| t.hits == 0).count(),
-            hidden.iter().filter(|t| t.glitch).count(),
-            hidden.iter().filter(|t| t.critical_glitch).count()
-        )?;
-    }
-    writeln!(
-        out,
-        "  the group has {} hit(s){}; the leader takes {} Level 1 wound(s)",
-        g.hits,
-        match success {
-            Some(true) => " — success",
-            Some(false) => " — failure",
-            None => "",
-        },
-        g.leader_wounds
-    )?;
-    render::write_seed(out, seed)?;
-    Ok(())
 }

@@ -1,0 +1,460 @@
+//! Exact fight odds of So1um Expanded without a campaign: `solum odds duel` (two pools with
+//! hit points and damage, optionally checked against a seeded simulation) and `solum odds
+//! static` (fast static combat, S11). Nothing is journaled.
+
+use serde::Serialize;
+use solum_dice::{Prob, SeededDice, prob_to_f64};
+use solum_expanded::fight::{
+    DuelSpec, Duelist, FightError, FightOdds, MAX_DAMAGE, MAX_FIGHT_HP, StaticSpec, duel_odds,
+    simulate_duel, static_odds,
+};
+
+use crate::check_once::{DrawRule, Pool, difficulty_of, pool_of};
+
+/// The most duels a simulation runs.
+pub const MAX_SIMULATED: u64 = 1_000_000_000;
+
+/// An input of a fight's odds, for errors a front end names as its own flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Field {
+    /// The first side's pool.
+    Pool,
+    /// Its hit points.
+    Hp,
+    /// Its damage.
+    Damage,
+    /// The other side's pool.
+    FoePool,
+    /// Its hit points.
+    FoeHp,
+    /// Its damage.
+    FoeDamage,
+    /// The static opposition's difficulty.
+    Vs,
+    /// Duels to simulate.
+    Simulate,
+}
+
+impl Field {
+    /// The field's name in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Pool => "pool",
+            Self::Hp => "hp",
+            Self::Damage => "damage",
+            Self::FoePool => "foe_pool",
+            Self::FoeHp => "foe_hp",
+            Self::FoeDamage => "foe_damage",
+            Self::Vs => "vs",
+            Self::Simulate => "simulate",
+        }
+    }
+}
+
+/// Why a fight's odds were refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FightOnceError {
+    /// A pool outside 1 to 1,000 dice.
+    #[error("{}", self.describe(|f| f.name().to_owned()))]
+    Pool {
+        /// The field at fault.
+        field: Field,
+        /// The number given.
+        value: i64,
+    },
+    /// Hit points or damage out of range.
+    #[error("{}", self.describe(|f| f.name().to_owned()))]
+    Count {
+        /// The field at fault.
+        field: Field,
+        /// The number given.
+        value: i64,
+        /// The least allowed.
+        min: u32,
+        /// The most allowed.
+        max: u32,
+    },
+    /// Not a difficulty (the rules' own words).
+    #[error("{}", self.describe(|f| f.name().to_owned()))]
+    Difficulty {
+        /// What the rules say.
+        problem: String,
+    },
+    /// A fight the rules cannot settle (nobody deals damage, …).
+    #[error(transparent)]
+    Fight(#[from] FightError),
+    /// A number of duels to simulate out of range, or more work than a run may take.
+    #[error("{}", self.describe(|f| f.name().to_owned()))]
+    Simulate {
+        /// What is wrong.
+        problem: String,
+    },
+    /// The simulation failed (not expected with seeded dice).
+    #[error("the simulation failed: {0}")]
+    Simulation(String),
+}
+
+impl FightOnceError {
+    /// The field at fault, where one is.
+    pub fn field(&self) -> Option<Field> {
+        match self {
+            Self::Pool { field, .. } | Self::Count { field, .. } => Some(*field),
+            Self::Difficulty { .. } => Some(Field::Vs),
+            Self::Simulate { .. } => Some(Field::Simulate),
+            Self::Fight(_) | Self::Simulation(_) => None,
+        }
+    }
+
+    /// A stable code for the API.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Pool { .. } => "fight-pool",
+            Self::Count { .. } => "fight-count",
+            Self::Difficulty { .. } => "check-difficulty",
+            Self::Fight(_) => "fight-never-ends",
+            Self::Simulate { .. } => "fight-simulate",
+            Self::Simulation(_) => "fight-simulation",
+        }
+    }
+
+    /// True when the input is at fault.
+    pub fn is_bad_input(&self) -> bool {
+        !matches!(self, Self::Simulation(_))
+    }
+
+    /// The message with the fields named by `name` (the command line passes its flags).
+    pub fn describe(&self, name: impl Fn(Field) -> String) -> String {
+        match self {
+            Self::Pool { field, value } => format!(
+                "{} {value}: a pool of {value} dice is not possible: a pool has 1 to {} dice",
+                name(*field),
+                solum_expanded::MAX_POOL
+            ),
+            Self::Count {
+                field,
+                value,
+                min,
+                max,
+            } => format!("{} {value}: must be {min} to {max}", name(*field)),
+            Self::Difficulty { problem } => format!("{}: {problem}", name(Field::Vs)),
+            Self::Simulate { problem } => format!("{} {problem}", name(Field::Simulate)),
+            Self::Fight(e) => e.to_string(),
+            Self::Simulation(e) => format!("the simulation failed: {e}"),
+        }
+    }
+}
+
+fn pool(field: Field, value: i64) -> Result<Pool, FightOnceError> {
+    pool_of(crate::check_once::Field::Against, value)
+        .map_err(|_| FightOnceError::Pool { field, value })
+}
+
+fn count(field: Field, value: i64, min: u32, max: u32) -> Result<u32, FightOnceError> {
+    u32::try_from(value)
+        .ok()
+        .filter(|v| (min..=max).contains(v))
+        .ok_or(FightOnceError::Count {
+            field,
+            value,
+            min,
+            max,
+        })
+}
+
+fn hit_points(field: Field, value: i64) -> Result<u32, FightOnceError> {
+    count(field, value, 1, MAX_FIGHT_HP)
+}
+
+fn damage(field: Field, value: i64) -> Result<u32, FightOnceError> {
+    count(field, value, 0, MAX_DAMAGE)
+}
+
+/// One side of a fight as typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FighterAsk {
+    /// Its pool.
+    pub pool: i64,
+    /// Its hit points.
+    pub hp: i64,
+    /// The damage it deals.
+    pub damage: i64,
+}
+
+/// The exact odds of a fight, as a race over exchanges (or rounds).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FightOddsView {
+    /// The first side (the hero) wins.
+    pub p_win: f64,
+    /// The other side does.
+    pub p_lose: f64,
+    /// `p_win` exactly, when it is exact (`error_bound` 0).
+    pub p_win_exact: Option<String>,
+    /// `p_lose` exactly, when it is exact.
+    pub p_lose_exact: Option<String>,
+    /// 0 when exact; else a bound on the error of `p_win`.
+    pub error_bound: f64,
+    /// One exchange (or round) goes the first side's way, draws excluded.
+    pub p_exchange: f64,
+    /// The same, exactly.
+    pub p_exchange_exact: String,
+    /// Exchange wins the first side needs.
+    pub wins_needed: u32,
+    /// Exchange losses that take it out.
+    pub losses_to_fall: u32,
+}
+
+fn exact(o: &FightOdds, p: &Prob) -> Option<String> {
+    o.is_exact().then(|| p.to_string())
+}
+
+impl From<FightOdds> for FightOddsView {
+    fn from(o: FightOdds) -> Self {
+        Self {
+            p_win: prob_to_f64(&o.win),
+            p_lose: prob_to_f64(&o.lose),
+            p_win_exact: exact(&o, &o.win),
+            p_lose_exact: exact(&o, &o.lose),
+            error_bound: o.error_bound,
+            p_exchange: prob_to_f64(&o.p_exchange),
+            p_exchange_exact: o.p_exchange.to_string(),
+            wins_needed: o.wins_needed,
+            losses_to_fall: o.losses_to_fall,
+        }
+    }
+}
+
+/// A seeded simulation of the duel beside its exact odds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SimulatedDuels {
+    /// Duels run.
+    pub fights: u64,
+    /// Won by the first side.
+    pub win_rate: f64,
+    /// The standard error of the win rate.
+    pub standard_error: f64,
+    /// How many standard errors the rate lies from the exact chance.
+    pub z: f64,
+    /// Exchanges per duel, on average.
+    pub mean_exchanges: f64,
+    /// The seed (replay with it).
+    pub seed: u64,
+}
+
+/// The odds of a duel, with a simulation if one was asked for.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DuelOddsView {
+    /// The first duelist.
+    pub first: Duelist,
+    /// The second.
+    pub second: Duelist,
+    /// Draws rolled off rather than repeated.
+    pub roll_off: bool,
+    /// The exact odds.
+    #[serde(flatten)]
+    pub odds: FightOddsView,
+    /// The simulation, if asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub simulated: Option<SimulatedDuels>,
+}
+
+/// A duel as typed; `simulate` duels are run from `seed` (a fresh one when `None`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DuelAsk {
+    /// The first side.
+    pub first: FighterAsk,
+    /// The other side.
+    pub second: FighterAsk,
+    /// Draws rolled off.
+    pub roll_off: bool,
+    /// Duels to simulate beside the exact odds.
+    pub simulate: Option<u64>,
+    /// The simulation's seed.
+    pub seed: Option<u64>,
+}
+
+/// The exact odds of a duel, and a seeded simulation of it if asked for (sized before it
+/// runs: a run past the simulation's work limit is refused with the number that fits).
+pub fn duel_odds_once(ask: &DuelAsk) -> Result<DuelOddsView, FightOnceError> {
+    let spec = DuelSpec {
+        first: Duelist {
+            pool: pool(Field::Pool, ask.first.pool)?,
+            hit_points: hit_points(Field::Hp, ask.first.hp)?,
+            damage: damage(Field::Damage, ask.first.damage)?,
+        },
+        second: Duelist {
+            pool: pool(Field::FoePool, ask.second.pool)?,
+            hit_points: hit_points(Field::FoeHp, ask.second.hp)?,
+            damage: damage(Field::FoeDamage, ask.second.damage)?,
+        },
+        draws: if ask.roll_off {
+            DrawRule::RollOff
+        } else {
+            DrawRule::Stand
+        },
+    };
+    let odds = duel_odds(&spec)?;
+    let simulated = match ask.simulate {
+        None => None,
+        Some(n) => Some(simulate(&spec, n, ask.seed, prob_to_f64(&odds.win))?),
+    };
+    Ok(DuelOddsView {
+        first: spec.first,
+        second: spec.second,
+        roll_off: ask.roll_off,
+        odds: odds.into(),
+        simulated,
+    })
+}
+
+fn simulate(
+    spec: &DuelSpec,
+    fights: u64,
+    seed: Option<u64>,
+    exact: f64,
+) -> Result<SimulatedDuels, FightOnceError> {
+    let fights = Some(fights)
+        .filter(|n| (1..=MAX_SIMULATED).contains(n))
+        .ok_or_else(|| FightOnceError::Simulate {
+            problem: format!("{fights}: 1 to {MAX_SIMULATED} fights"),
+        })?;
+    let seed = seed.unwrap_or_else(|| SeededDice::from_entropy().seed());
+    solum_play::sim::check_work(
+        fights,
+        seed,
+        || (),
+        |(), d| Ok(simulate_duel(spec, d)?),
+        |()| 0,
+    )
+    .map_err(|e| {
+        if e.is_too_much() {
+            FightOnceError::Simulate {
+                problem: e.to_string(),
+            }
+        } else {
+            FightOnceError::Simulation(e.to_string())
+        }
+    })?;
+    let tally = solum_play::sim::run(fights, seed, &|_| {}, |d| Ok(simulate_duel(spec, d)?))
+        .map_err(|e| FightOnceError::Simulation(e.to_string()))?;
+    Ok(SimulatedDuels {
+        fights: tally.fights,
+        win_rate: tally.win_rate(),
+        standard_error: tally.standard_error(),
+        z: (tally.win_rate() - exact) / tally.standard_error().max(1e-300),
+        mean_exchanges: tally.mean_rounds(),
+        seed,
+    })
+}
+
+/// Fast static combat as typed (S11): the hero's pool against a difficulty, each side's hit
+/// points and damage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StaticAsk<'a> {
+    /// The hero.
+    pub hero: FighterAsk,
+    /// The opposition's difficulty, as typed.
+    pub vs: &'a str,
+    /// The opposition's hit points.
+    pub foe_hp: i64,
+    /// The opposition's damage.
+    pub foe_damage: i64,
+}
+
+/// The odds of fast static combat.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StaticOddsView {
+    /// What was asked, checked.
+    pub spec: StaticSpec,
+    /// The exact odds.
+    #[serde(flatten)]
+    pub odds: FightOddsView,
+}
+
+/// The exact odds of fast static combat.
+pub fn static_odds_once(ask: &StaticAsk<'_>) -> Result<StaticOddsView, FightOnceError> {
+    let spec = StaticSpec {
+        pool: pool(Field::Pool, ask.hero.pool)?,
+        difficulty: difficulty_of(ask.vs).map_err(|e| FightOnceError::Difficulty {
+            problem: match e {
+                crate::check_once::CheckOnceError::Difficulty { problem, .. } => problem,
+                other => other.to_string(),
+            },
+        })?,
+        hit_points: hit_points(Field::Hp, ask.hero.hp)?,
+        damage: damage(Field::Damage, ask.hero.damage)?,
+        foe_hit_points: hit_points(Field::FoeHp, ask.foe_hp)?,
+        foe_damage: damage(Field::FoeDamage, ask.foe_damage)?,
+    };
+    Ok(StaticOddsView {
+        odds: static_odds(&spec)?.into(),
+        spec,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(pool: i64, hp: i64, damage: i64) -> FighterAsk {
+        FighterAsk { pool, hp, damage }
+    }
+
+    #[test]
+    fn a_mirror_duel_is_even_and_its_simulation_agrees() {
+        let ask = DuelAsk {
+            first: side(2, 3, 1),
+            second: side(2, 3, 1),
+            roll_off: false,
+            simulate: Some(20_000),
+            seed: Some(5),
+        };
+        let v = duel_odds_once(&ask).unwrap();
+        // Two like sides: each wins half the duels, exactly.
+        assert_eq!(v.odds.p_win_exact.as_deref(), Some("1/2"));
+        let sim = v.simulated.unwrap();
+        assert_eq!((sim.fights, sim.seed), (20_000, 5));
+        assert!(sim.z.abs() < 5.0, "{sim:?}");
+    }
+
+    #[test]
+    fn numbers_out_of_range_name_their_field() {
+        let mut ask = DuelAsk {
+            first: side(2, 0, 1),
+            second: side(2, 3, 1),
+            roll_off: false,
+            simulate: None,
+            seed: None,
+        };
+        let e = duel_odds_once(&ask).unwrap_err();
+        assert_eq!(e.field(), Some(Field::Hp));
+        assert_eq!(
+            e.describe(|f| format!("--{}", f.name().replace('_', "-"))),
+            format!("--hp 0: must be 1 to {MAX_FIGHT_HP}")
+        );
+        ask.first.hp = 3;
+        ask.simulate = Some(0);
+        assert_eq!(duel_odds_once(&ask).unwrap_err().code(), "fight-simulate");
+        let e = static_odds_once(&StaticAsk {
+            hero: side(3, 5, 1),
+            vs: "impossible",
+            foe_hp: 2,
+            foe_damage: 1,
+        })
+        .unwrap_err();
+        assert_eq!(e.field(), Some(Field::Vs));
+    }
+
+    #[test]
+    fn static_combat_against_an_automatic_difficulty_is_won() {
+        // Difficulty 1 passes every round: the hero always wins.
+        let v = static_odds_once(&StaticAsk {
+            hero: side(1, 1, 1),
+            vs: "1",
+            foe_hp: 3,
+            foe_damage: 1,
+        })
+        .unwrap();
+        assert_eq!(v.odds.p_win_exact.as_deref(), Some("1"));
+    }
+}

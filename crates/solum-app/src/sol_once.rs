@@ -1,0 +1,1020 @@
+//! Project Sol without a sheet or a campaign: `solum roll sol` (a test, an assisted test, an
+//! opposed test, a group action, try again, bought hits) and `solum odds sol`. Nothing is
+//! journaled. The rules' facts a front end shows (a threshold's name, why the modifier
+//! applied differs from the one asked for) are fields of the views.
+
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use solum_dice::{DiceError, DiceSource, FacesError, Prob, TypedDice, parse_faces, prob_to_f64};
+use solum_sol::odds::{opposed, test_odds};
+use solum_sol::pool::{PoolSpec, buy_hits, parse_threshold, threshold_name};
+use solum_sol::test::{
+    MAX_GROUP, TestError, TestSpec, group_action, roll_assisted, roll_opposed, roll_test,
+    roll_test_then, try_again,
+};
+
+pub use solum_sol::advancement::Progress;
+pub use solum_sol::pool::{MAX_DICE, Pool};
+pub use solum_sol::sheet::Sheet;
+pub use solum_sol::test::{Attempt, EdgeOnTest, OpposedOutcome, Reroll, TestOutcome};
+
+use crate::sides::{Generator, SideDice, typed};
+
+/// An input of a one-shot Project Sol roll, for errors a front end names as its own flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Field {
+    /// The pool's dice.
+    Dice,
+    /// The threshold.
+    Threshold,
+    /// The attribute the pool is built from (with ranks and modifiers).
+    Attribute,
+    /// An assistant's hits.
+    Assist,
+    /// An assistant's dice.
+    AssistDice,
+    /// The defender's dice (`odds sol --against`).
+    Against,
+    /// The defender's dice of an opposed roll.
+    AgainstDice,
+    /// The defender's Edge.
+    AgainstEdge,
+    /// The group's pools.
+    Group,
+    /// The first side's typed faces.
+    Rolled,
+    /// The defender's typed faces.
+    AgainstRolled,
+}
+
+impl Field {
+    /// The field's name in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Dice => "dice",
+            Self::Threshold => "threshold",
+            Self::Attribute => "attribute",
+            Self::Assist => "assist",
+            Self::AssistDice => "assist_dice",
+            Self::Against => "against",
+            Self::AgainstDice => "against_dice",
+            Self::AgainstEdge => "against_edge",
+            Self::Group => "group",
+            Self::Rolled => "rolled",
+            Self::AgainstRolled => "against_rolled",
+        }
+    }
+}
+
+/// Why a one-shot Project Sol roll or its odds was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SolOnceError {
+    /// A pool outside 1 to [`MAX_DICE`] dice.
+    #[error("{}", self.describe(|f| f.name().to_owned()))]
+    Dice {
+        /// The field at fault.
+        field: Field,
+        /// The number given.
+        value: i64,
+    },
+    /// An assistant's hits outside 0 to [`MAX_DICE`].
+    #[error("{}", self.describe(|f| f.name().to_owned()))]
+    Assist {
+        /// The hits given.
+        value: i64,
+    },
+    /// Neither a number of dice nor an attribute.
+    #[error("{}", self.describe(|f| f.name().to_owned()))]
+    NoPool,
+    /// The rules refuse the input (their own words): a threshold, a pool, two Smackdowns.
+    #[error("{}", self.describe(|f| f.name().to_owned()))]
+    Rules {
+        /// The field at fault, where the rules name one.
+        field: Option<Field>,
+        /// What the rules say.
+        problem: String,
+    },
+    /// More members than a group action takes.
+    #[error("{}", self.describe(|f| f.name().to_owned()))]
+    GroupTooLarge {
+        /// Members besides the leader.
+        members: usize,
+    },
+    /// A member of a group with a pool outside 1 to [`MAX_DICE`].
+    #[error("{}", self.describe(|f| f.name().to_owned()))]
+    GroupMember {
+        /// The member's place, the leader being 1.
+        member: usize,
+        /// Its dice.
+        value: u32,
+    },
+    /// Typed faces or a group that are not a list of numbers.
+    #[error("{}", self.describe(|f| f.name().to_owned()))]
+    Faces {
+        /// The field at fault.
+        field: Field,
+        /// What is wrong.
+        problem: String,
+    },
+    /// Typed values ran out.
+    #[error("{}", self.describe(|f| f.name().to_owned()))]
+    TooFewDice {
+        /// The field at fault.
+        field: Field,
+        /// Values typed.
+        given: usize,
+        /// The order values are read in.
+        order: &'static str,
+    },
+    /// A typed value that is no face of the die.
+    #[error("{}", self.describe(|f| f.name().to_owned()))]
+    NotAFace {
+        /// The field at fault.
+        field: Field,
+        /// The value.
+        value: u32,
+        /// Its place, from 1.
+        position: usize,
+        /// The die it was read for.
+        sides: u32,
+    },
+    /// More values typed than the roll used.
+    #[error("{}", self.describe(|f| f.name().to_owned()))]
+    TooManyDice {
+        /// The field at fault.
+        field: Field,
+        /// Values typed.
+        given: usize,
+        /// Values used.
+        used: usize,
+        /// The order values are read in.
+        order: &'static str,
+    },
+    /// The system's randomness failed.
+    #[error("the dice could not be rolled: {0}")]
+    Source(String),
+}
+
+impl SolOnceError {
+    /// The field at fault, where one is.
+    pub fn field(&self) -> Option<Field> {
+        match self {
+            Self::Dice { field, .. }
+            | Self::Faces { field, .. }
+            | Self::TooFewDice { field, .. }
+            | Self::NotAFace { field, .. }
+            | Self::TooManyDice { field, .. } => Some(*field),
+            Self::Assist { .. } => Some(Field::Assist),
+            Self::NoPool => Some(Field::Dice),
+            Self::Rules { field, .. } => *field,
+            Self::GroupTooLarge { .. } | Self::GroupMember { .. } => Some(Field::Group),
+            Self::Source(_) => None,
+        }
+    }
+
+    /// A stable code for the API.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Dice { .. } => "sol-dice",
+            Self::Assist { .. } => "sol-assist",
+            Self::NoPool => "sol-no-pool",
+            Self::Rules { .. } => "sol-rules",
+            Self::GroupTooLarge { .. } => "sol-group-too-large",
+            Self::GroupMember { .. } => "sol-group-member",
+            Self::Faces { .. } => "dice-faces",
+            Self::TooFewDice { .. } => "dice-too-few",
+            Self::NotAFace { .. } => "dice-not-a-face",
+            Self::TooManyDice { .. } => "dice-too-many",
+            Self::Source(_) => "dice-source",
+        }
+    }
+
+    /// True when the input is at fault.
+    pub fn is_bad_input(&self) -> bool {
+        !matches!(self, Self::Source(_))
+    }
+
+    /// The message with the fields named by `name` (the command line passes its flags).
+    pub fn describe(&self, name: impl Fn(Field) -> String) -> String {
+        match self {
+            Self::Dice { field, value } => {
+                format!("{} {value}: a pool has 1 to {MAX_DICE} dice", name(*field))
+            }
+            Self::Assist { value } => format!(
+                "{} {value}: an assistant's hits are 0 to {MAX_DICE}",
+                name(Field::Assist)
+            ),
+            Self::NoPool => format!(
+                "give {}, or {} (and ranks)",
+                name(Field::Dice),
+                name(Field::Attribute)
+            ),
+            Self::Rules { field, problem } => match field {
+                Some(f) => format!("{}: {problem}", name(*f)),
+                None => problem.clone(),
+            },
+            Self::GroupTooLarge { members } => format!(
+                "{}: {members} members and the leader are more than the {MAX_GROUP} a group action takes",
+                name(Field::Group)
+            ),
+            Self::GroupMember { member, value } => format!(
+                "{}: member {member} has {value}: a pool has 1 to {MAX_DICE} dice",
+                name(Field::Group)
+            ),
+            Self::Faces { field, problem } => format!("{}: {problem}", name(*field)),
+            Self::TooFewDice {
+                field,
+                given,
+                order,
+            } => format!(
+                "too few values in {}: {given} given, the roll needs more ({order})",
+                name(*field)
+            ),
+            Self::NotAFace {
+                field,
+                value,
+                position,
+                sides,
+            } => format!(
+                "{}: value {value} (number {position}) is not a face of a d{sides}: it must be 1 to {sides}",
+                name(*field)
+            ),
+            Self::TooManyDice {
+                field,
+                given,
+                used,
+                order,
+            } => format!(
+                "too many values in {}: {given} given, the roll used {used} ({order})",
+                name(*field)
+            ),
+            Self::Source(e) => format!("the dice could not be rolled: {e}"),
+        }
+    }
+}
+
+fn rules(field: Option<Field>) -> impl Fn(TestError) -> SolOnceError {
+    move |e| SolOnceError::Rules {
+        field,
+        problem: e.to_string(),
+    }
+}
+
+/// Faces typed as text (`5,3,2`) for `field`.
+pub fn typed_faces(field: Field, text: &str) -> Result<Vec<u32>, SolOnceError> {
+    parse_faces(text).map_err(|e| faces_error((field, e)))
+}
+
+fn faces_error((field, e): (Field, FacesError)) -> SolOnceError {
+    SolOnceError::Faces {
+        field,
+        problem: e.to_string(),
+    }
+}
+
+fn dice_error(e: DiceError, field: Option<Field>, order: &'static str) -> SolOnceError {
+    match (e, field) {
+        (DiceError::Exhausted { given }, Some(field)) => SolOnceError::TooFewDice {
+            field,
+            given,
+            order,
+        },
+        (
+            DiceError::OutOfRange {
+                value,
+                sides,
+                position,
+            },
+            Some(field),
+        ) => SolOnceError::NotAFace {
+            field,
+            value,
+            position,
+            sides,
+        },
+        (other, _) => SolOnceError::Source(other.to_string()),
+    }
+}
+
+/// A pool of `value` dice named by `field`, 1 to [`MAX_DICE`].
+pub fn dice_in(field: Field, value: i64) -> Result<u32, SolOnceError> {
+    u32::try_from(value)
+        .ok()
+        .filter(|n| (1..=MAX_DICE).contains(n))
+        .ok_or(SolOnceError::Dice { field, value })
+}
+
+/// A threshold as typed: a number or a name (simple 1, average 2, …).
+pub fn threshold(text: &str) -> Result<u32, SolOnceError> {
+    parse_threshold(text).map_err(|e| SolOnceError::Rules {
+        field: Some(Field::Threshold),
+        problem: e.to_string(),
+    })
+}
+
+/// A rule that made the modifier applied differ from the one asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "rule", rename_all = "kebab-case")]
+pub enum ModifierRule {
+    /// Defaulting (0 ranks): no bonus applies.
+    NoBonusAtZeroRanks,
+    /// Defaulting untrained: −3.
+    Untrained,
+    /// Try again: −2 per attempt after the first.
+    TryAgain {
+        /// The attempt's number.
+        number: u32,
+        /// Its penalty.
+        penalty: i64,
+    },
+    /// A bonus is capped at the skill's ranks.
+    CappedAtRanks {
+        /// The ranks.
+        ranks: i64,
+    },
+}
+
+/// The modifier asked for, the one applied, and the rules between them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ModifierNote {
+    /// The bonuses and penalties as given, summed (an assistant's hits among them).
+    pub asked: i64,
+    /// The modifier the pool applied.
+    pub applied: i64,
+    /// Why they differ.
+    pub why: Vec<ModifierRule>,
+}
+
+/// Where the modifier asked for (`asked`, an assistant's hits among them) and the one the
+/// pool applied differ, both and why; `None` when they agree.
+pub fn modifier_note(
+    asked: &[i64],
+    pool: &Pool,
+    ranks: i64,
+    untrained: bool,
+    retry: u32,
+) -> Option<ModifierNote> {
+    let sum: i64 = asked.iter().fold(0i64, |a, &m| a.saturating_add(m));
+    if sum == pool.applied {
+        return None;
+    }
+    let mut why = Vec::new();
+    if pool.defaulting && asked.iter().any(|&m| m > 0) {
+        why.push(ModifierRule::NoBonusAtZeroRanks);
+    }
+    if pool.defaulting && untrained {
+        why.push(ModifierRule::Untrained);
+    }
+    if retry > 0 {
+        why.push(ModifierRule::TryAgain {
+            number: retry,
+            penalty: -2 * i64::from(retry),
+        });
+    }
+    if !pool.defaulting && pool.modifier > ranks {
+        why.push(ModifierRule::CappedAtRanks { ranks });
+    }
+    Some(ModifierNote {
+        asked: sum,
+        applied: pool.applied,
+        why,
+    })
+}
+
+/// A chance as a float and exactly.
+fn chance(p: &Prob) -> (f64, String) {
+    (prob_to_f64(p), p.to_string())
+}
+
+/// The exact odds of an opposed test.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SolOpposedOddsView {
+    /// The defender's dice.
+    pub against: u32,
+    /// The defender's Edge.
+    pub against_edge: Option<EdgeOnTest>,
+    /// The attacker succeeds (ties go to the attacker).
+    pub p_success: f64,
+    /// Exactly.
+    pub p_success_exact: String,
+    /// The attacker wins by 3 or more net hits.
+    pub p_critical_success: f64,
+    /// Exactly.
+    pub p_critical_success_exact: String,
+    /// The defender wins by 3 or more.
+    pub p_defender_critical_success: f64,
+    /// Exactly.
+    pub p_defender_critical_success_exact: String,
+    /// The attacker glitches.
+    pub p_attacker_glitch: f64,
+    /// Exactly.
+    pub p_attacker_glitch_exact: String,
+    /// The attacker glitches critically.
+    pub p_attacker_critical_glitch: f64,
+    /// Exactly.
+    pub p_attacker_critical_glitch_exact: String,
+    /// The defender glitches.
+    pub p_defender_glitch: f64,
+    /// Exactly.
+    pub p_defender_glitch_exact: String,
+    /// The defender glitches critically.
+    pub p_defender_critical_glitch: f64,
+    /// Exactly.
+    pub p_defender_critical_glitch_exact: String,
+}
+
+/// The exact odds of a test, and of an opposed test if asked for.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SolOddsView {
+    /// The dice.
+    pub dice: u32,
+    /// The threshold.
+    pub threshold: u32,
+    /// Its name in the text.
+    pub threshold_name: &'static str,
+    /// Edge on the test.
+    pub edge: Option<EdgeOnTest>,
+    /// Success.
+    pub p_success: f64,
+    /// Exactly.
+    pub p_success_exact: String,
+    /// A glitch.
+    pub p_glitch: f64,
+    /// Exactly.
+    pub p_glitch_exact: String,
+    /// A critical glitch.
+    pub p_critical_glitch: f64,
+    /// Exactly.
+    pub p_critical_glitch_exact: String,
+    /// A critical success.
+    pub p_critical_success: f64,
+    /// Exactly.
+    pub p_critical_success_exact: String,
+    /// The mean number of hits.
+    pub mean_hits: f64,
+    /// Each number of hits, its chance.
+    pub hits: BTreeMap<i64, f64>,
+    /// The attacker succeeds against the defender, when one was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub p_attacker_succeeds: Option<f64>,
+    /// The opposed test, when a defender was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opposed: Option<SolOpposedOddsView>,
+}
+
+/// An odds question as typed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SolOddsAsk<'a> {
+    /// The dice.
+    pub dice: i64,
+    /// The threshold as typed.
+    pub threshold: &'a str,
+    /// Edge on the test.
+    pub edge: Option<EdgeOnTest>,
+    /// A defender's dice, for an opposed test.
+    pub against: Option<i64>,
+    /// The defender's Edge.
+    pub against_edge: Option<EdgeOnTest>,
+}
+
+/// The exact odds of a test as typed.
+pub fn sol_odds(ask: &SolOddsAsk<'_>) -> Result<SolOddsView, SolOnceError> {
+    let n = dice_in(Field::Dice, ask.dice)?;
+    let t = threshold(ask.threshold)?;
+    let o = test_odds(n, t, ask.edge);
+    let opposed = match ask.against {
+        Some(d) => {
+            let p = opposed(n, ask.edge, dice_in(Field::Against, d)?, ask.against_edge)
+                .map_err(rules(Some(Field::AgainstEdge)))?;
+            let c = |p: &Prob| chance(p);
+            Some(SolOpposedOddsView {
+                against: dice_in(Field::Against, d)?,
+                against_edge: ask.against_edge,
+                p_success: c(&p.success).0,
+                p_success_exact: c(&p.success).1,
+                p_critical_success: c(&p.critical_success).0,
+                p_critical_success_exact: c(&p.critical_success).1,
+                p_defender_critical_success: c(&p.defender_critical_success).0,
+                p_defender_critical_success_exact: c(&p.defender_critical_success).1,
+                p_attacker_glitch: c(&p.attacker_glitch).0,
+                p_attacker_glitch_exact: c(&p.attacker_glitch).1,
+                p_attacker_critical_glitch: c(&p.attacker_critical_glitch).0,
+                p_attacker_critical_glitch_exact: c(&p.attacker_critical_glitch).1,
+                p_defender_glitch: c(&p.defender_glitch).0,
+                p_defender_glitch_exact: c(&p.defender_glitch).1,
+                p_defender_critical_glitch: c(&p.defender_critical_glitch).0,
+                p_defender_critical_glitch_exact: c(&p.defender_critical_glitch).1,
+            })
+        }
+        None => None,
+    };
+    Ok(SolOddsView {
+        dice: n,
+        threshold: t,
+        threshold_name: threshold_name(t),
+        edge: ask.edge,
+        p_success: chance(&o.success).0,
+        p_success_exact: chance(&o.success).1,
+        p_glitch: chance(&o.glitch).0,
+        p_glitch_exact: chance(&o.glitch).1,
+        p_critical_glitch: chance(&o.critical_glitch).0,
+        p_critical_glitch_exact: chance(&o.critical_glitch).1,
+        p_critical_success: chance(&o.critical_success).0,
+        p_critical_success_exact: chance(&o.critical_success).1,
+        mean_hits: o.hits.mean(),
+        hits: o
+            .hits
+            .outcomes()
+            .iter()
+            .map(|(k, p)| (*k, prob_to_f64(p)))
+            .collect(),
+        p_attacker_succeeds: opposed.as_ref().map(|p| p.p_success),
+        opposed,
+    })
+}
+
+/// A one-shot roll as typed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SolRollAsk {
+    /// The pool as a number of dice (beside it, attribute and ranks are ignored).
+    pub dice: Option<i64>,
+    /// The attribute.
+    pub attribute: Option<i64>,
+    /// The skill's ranks.
+    pub ranks: Option<i64>,
+    /// Bonuses and penalties.
+    pub modifiers: Vec<i64>,
+    /// Defaulting untrained: −3.
+    pub untrained_penalty: bool,
+    /// An assistant's hits, as a bonus.
+    pub assist: Option<i64>,
+    /// An assistant rolling this many dice first.
+    pub assist_dice: Option<i64>,
+    /// The threshold as typed.
+    pub threshold: Option<String>,
+    /// Edge on the test.
+    pub edge: Option<EdgeOnTest>,
+    /// Buy hits instead of rolling.
+    pub buy: bool,
+    /// A group action: the other members' pools as typed (`3,4`).
+    pub group: Option<String>,
+    /// An opposed test against this many dice.
+    pub against_dice: Option<i64>,
+    /// The defender's Edge.
+    pub against_edge: Option<EdgeOnTest>,
+    /// Try again until a success or no dice are left.
+    pub try_again: bool,
+}
+
+/// Hits bought instead of rolled.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BoughtView {
+    /// The pool's dice.
+    pub dice: u32,
+    /// One hit per full four dice.
+    pub bought_hits: u32,
+    /// Against the threshold, if one was given.
+    pub success: Option<bool>,
+}
+
+/// A group action: the leader's test and each member's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GroupView {
+    /// Every test, the leader's first.
+    pub tests: Vec<TestOutcome>,
+    /// The best test's place.
+    pub best: usize,
+    /// The group's hits (the best test's).
+    pub hits: u32,
+    /// Level 1 wounds the leader takes (one per glitching member).
+    pub leader_wounds: u32,
+    /// Against the threshold, if one was given.
+    pub success: Option<bool>,
+    /// The generator's seed, if it rolled.
+    pub seed: Option<u64>,
+}
+
+/// An opposed test.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SolOpposedView {
+    /// Both sides' tests and the result.
+    pub opposed: OpposedOutcome,
+    /// The attacker's chance before the roll.
+    pub p_success: f64,
+    /// Exactly.
+    pub p_success_exact: String,
+    /// The generator's seed, if it rolled.
+    pub seed: Option<u64>,
+}
+
+/// A test tried again until it succeeds or no dice are left.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TryAgainView {
+    /// The threshold.
+    pub threshold: Option<u32>,
+    /// Each attempt.
+    pub attempts: Vec<Attempt>,
+    /// The generator's seed, if it rolled.
+    pub seed: Option<u64>,
+}
+
+/// A test, assisted or not.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SolTestView {
+    /// The pool rolled.
+    pub pool: Pool,
+    /// The assistant's test, if one rolled.
+    pub assistant: Option<TestOutcome>,
+    /// The test.
+    pub test: TestOutcome,
+    /// The threshold's name in the text, if there is one.
+    pub threshold_name: Option<&'static str>,
+    /// The chance of success before the roll, if there is a threshold.
+    pub p_success: Option<f64>,
+    /// Exactly.
+    pub p_success_exact: Option<String>,
+    /// Where the modifier asked for and the one applied differ (a pool built from an
+    /// attribute only).
+    pub modifier_note: Option<ModifierNote>,
+    /// The generator's seed, if it rolled.
+    pub seed: Option<u64>,
+}
+
+/// A one-shot Project Sol roll.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum SolRollView {
+    /// Hits bought.
+    Bought(BoughtView),
+    /// A group action.
+    Group(GroupView),
+    /// An opposed test.
+    Opposed(SolOpposedView),
+    /// Try again.
+    TryAgain(TryAgainView),
+    /// A test.
+    Test(SolTestView),
+}
+
+/// The pool spec: a number of dice as it is, or attribute + ranks + modifiers.
+fn pool_spec(ask: &SolRollAsk) -> Result<PoolSpec, SolOnceError> {
+    let mut modifiers = ask.modifiers.clone();
+    if let Some(hits) = ask.assist {
+        if !(0..=i64::from(MAX_DICE)).contains(&hits) {
+            return Err(SolOnceError::Assist { value: hits });
+        }
+        modifiers.push(hits);
+    }
+    Ok(match (ask.dice, ask.attribute) {
+        (Some(d), _) => PoolSpec {
+            attribute: i64::from(dice_in(Field::Dice, d)?),
+            ..PoolSpec::default()
+        },
+        (None, Some(a)) => PoolSpec {
+            attribute: a,
+            ranks: ask.ranks.unwrap_or(0),
+            modifiers,
+            untrained_penalty: ask.untrained_penalty,
+            retry: 0,
+        },
+        (None, None) => return Err(SolOnceError::NoPool),
+    })
+}
+
+/// Runs `rule` with one side's dice: typed `rolled` (every value of which must be used), or
+/// the generator with `seed`. Rule errors other than the dice's come back as they are.
+fn with_dice<T>(
+    rolled: Option<TypedDice>,
+    seed: Option<u64>,
+    order: &'static str,
+    rule: impl FnOnce(&mut dyn DiceSource) -> Result<T, TestError>,
+) -> Result<(T, Option<u64>), SolOnceError> {
+    let generator = RefCell::new(Generator::new(seed));
+    let blame = Cell::new(None);
+    let mut dice = SideDice::new(&generator, rolled, Field::Rolled, &blame);
+    let value = rule(&mut dice).map_err(|e| match e {
+        TestError::Dice(d) => dice_error(d, blame.get(), order),
+        other => rules(None)(other),
+    })?;
+    if let Some((used, given)) = dice.left_over() {
+        return Err(SolOnceError::TooManyDice {
+            field: Field::Rolled,
+            given,
+            used,
+            order,
+        });
+    }
+    let seed = generator.borrow().used_seed();
+    Ok((value, seed))
+}
+
+/// Chooses Second Chance or Close Call after a test's dice are seen (the front end's
+/// question, or a choice made before the roll); `None` keeps the test as rolled.
+pub type Choose<'a> = &'a mut dyn FnMut(&TestOutcome) -> Option<EdgeOnTest>;
+
+/// Rolls as typed. `rolled` and `against_rolled` are faces typed by hand (text); the dice
+/// not typed come from the generator with `seed` (a fresh one when `None`).
+pub fn roll_sol(
+    ask: &SolRollAsk,
+    rolled: Option<&str>,
+    against_rolled: Option<&str>,
+    seed: Option<u64>,
+    choose: Choose<'_>,
+) -> Result<SolRollView, SolOnceError> {
+    let spec = pool_spec(ask)?;
+    let pool = spec.build().map_err(|e| SolOnceError::Rules {
+        field: None,
+        problem: e.to_string(),
+    })?;
+    let t = ask.threshold.as_deref().map(threshold).transpose()?;
+    if ask.buy {
+        let hits = buy_hits(pool.dice);
+        return Ok(SolRollView::Bought(BoughtView {
+            dice: pool.dice,
+            bought_hits: hits,
+            success: t.map(|t| hits >= t),
+        }));
+    }
+    let first = typed(rolled, Field::Rolled).map_err(faces_error)?;
+    let test_spec = TestSpec {
+        dice: pool.dice,
+        threshold: t,
+        edge: ask.edge,
+    };
+    if let Some(group) = &ask.group {
+        return group_roll(&test_spec, group, first, seed).map(SolRollView::Group);
+    }
+    if let Some(d) = ask.against_dice {
+        let second = typed(against_rolled, Field::AgainstRolled).map_err(faces_error)?;
+        let defender = TestSpec {
+            dice: dice_in(Field::AgainstDice, d)?,
+            threshold: None,
+            edge: ask.against_edge,
+        };
+        return opposed_roll(&test_spec, &defender, first, second, seed).map(SolRollView::Opposed);
+    }
+    if ask.try_again {
+        let (attempts, seed) =
+            with_dice(first, seed, "values go: each attempt's pool in turn", |d| {
+                try_again(&spec, t, d)
+            })?;
+        return Ok(SolRollView::TryAgain(TryAgainView {
+            threshold: t,
+            attempts,
+            seed,
+        }));
+    }
+    test_roll(ask, &spec, pool, test_spec, first, seed, choose).map(SolRollView::Test)
+}
+
+fn test_roll(
+    ask: &SolRollAsk,
+    spec: &PoolSpec,
+    pool: Pool,
+    test_spec: TestSpec,
+    first: Option<TypedDice>,
+    seed: Option<u64>,
+    choose: Choose<'_>,
+) -> Result<SolTestView, SolOnceError> {
+    let order = "values go: the assistant's pool if it rolls, then the pool, then one die for each die a second chance rerolls";
+    let assist_dice = ask
+        .assist_dice
+        .map(|n| dice_in(Field::AssistDice, n))
+        .transpose()?;
+    let ((assistant, pool, outcome), seed) =
+        with_dice(first, seed, order, |d| match assist_dice {
+            Some(n) => roll_assisted(
+                &TestSpec {
+                    dice: n,
+                    threshold: None,
+                    edge: None,
+                },
+                spec,
+                test_spec.threshold,
+                test_spec.edge,
+                d,
+                choose,
+            )
+            .map(|a| (Some(a.assistant), a.pool, a.test)),
+            None => Ok(roll_test_then(&test_spec, d, choose).map(|o| (None, pool, o))?),
+        })?;
+    let p = test_spec
+        .threshold
+        .map(|t| test_odds(outcome.spec.dice, t, test_spec.edge).success);
+    let modifier_note = if ask.dice.is_none() {
+        let mut asked = ask.modifiers.clone();
+        asked.extend(assistant.as_ref().map(|a| i64::from(a.hits)));
+        asked.extend(ask.assist);
+        modifier_note(
+            &asked,
+            &pool,
+            ask.ranks.unwrap_or(0),
+            ask.untrained_penalty,
+            0,
+        )
+    } else {
+        None
+    };
+    Ok(SolTestView {
+        pool,
+        assistant,
+        threshold_name: test_spec.threshold.map(threshold_name),
+        p_success: p.as_ref().map(prob_to_f64),
+        p_success_exact: p.as_ref().map(ToString::to_string),
+        test: outcome,
+        modifier_note,
+        seed,
+    })
+}
+
+fn opposed_roll(
+    attacker: &TestSpec,
+    defender: &TestSpec,
+    first: Option<TypedDice>,
+    second: Option<TypedDice>,
+    seed: Option<u64>,
+) -> Result<SolOpposedView, SolOnceError> {
+    let order = "each side's values: its pool, then one die for each die its second chance rerolls";
+    let generator = RefCell::new(Generator::new(seed));
+    let blame = Cell::new(None);
+    let mut a = SideDice::new(&generator, first, Field::Rolled, &blame);
+    let mut b = SideDice::new(&generator, second, Field::AgainstRolled, &blame);
+    let o = roll_opposed(attacker, defender, &mut a, &mut b).map_err(|e| match e {
+        TestError::Dice(d) => dice_error(d, blame.get(), order),
+        other => rules(None)(other),
+    })?;
+    for (side, field) in [(&a, Field::Rolled), (&b, Field::AgainstRolled)] {
+        if let Some((used, given)) = side.left_over() {
+            return Err(SolOnceError::TooManyDice {
+                field,
+                given,
+                used,
+                order,
+            });
+        }
+    }
+    let odds =
+        opposed(attacker.dice, attacker.edge, defender.dice, defender.edge).map_err(rules(None))?;
+    Ok(SolOpposedView {
+        opposed: o,
+        p_success: prob_to_f64(&odds.success),
+        p_success_exact: odds.success.to_string(),
+        seed: generator.borrow().used_seed(),
+    })
+}
+
+/// A group action: the leader's test (`spec`) and one per other member (`group`: their
+/// pools as typed), the leader first.
+fn group_roll(
+    spec: &TestSpec,
+    group: &str,
+    first: Option<TypedDice>,
+    seed: Option<u64>,
+) -> Result<GroupView, SolOnceError> {
+    let pools = parse_faces(group).map_err(|e| SolOnceError::Faces {
+        field: Field::Group,
+        problem: e.to_string(),
+    })?;
+    if pools.len() >= MAX_GROUP {
+        return Err(SolOnceError::GroupTooLarge {
+            members: pools.len(),
+        });
+    }
+    let specs: Vec<TestSpec> = std::iter::once(Ok(*spec))
+        .chain(pools.iter().enumerate().map(|(i, &p)| {
+            if (1..=MAX_DICE).contains(&p) {
+                Ok(TestSpec {
+                    dice: p,
+                    threshold: spec.threshold,
+                    edge: None,
+                })
+            } else {
+                Err(SolOnceError::GroupMember {
+                    member: i + 2,
+                    value: p,
+                })
+            }
+        }))
+        .collect::<Result<_, _>>()?;
+    let (tests, seed) = with_dice(
+        first,
+        seed,
+        "values go: the leader's pool, then each participant's",
+        |d| {
+            specs
+                .iter()
+                .map(|s| roll_test(s, d))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(TestError::Dice)
+        },
+    )?;
+    let g = group_action(&tests).ok_or_else(|| SolOnceError::Rules {
+        field: Some(Field::Group),
+        problem: "a group action needs its leader".to_owned(),
+    })?;
+    Ok(GroupView {
+        success: spec.threshold.map(|t| g.hits >= t),
+        best: g.best,
+        hits: g.hits,
+        leader_wounds: g.leader_wounds,
+        tests,
+        seed,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keep(_: &TestOutcome) -> Option<EdgeOnTest> {
+        None
+    }
+
+    #[test]
+    fn typed_dice_count_hits_of_five_and_six() {
+        // Hits are 5s and 6s; a glitch is half the dice or more showing 1.
+        let ask = SolRollAsk {
+            dice: Some(4),
+            threshold: Some("2".to_owned()),
+            ..SolRollAsk::default()
+        };
+        let SolRollView::Test(v) = roll_sol(&ask, Some("6,5,1,1"), None, None, &mut keep).unwrap()
+        else {
+            panic!("a test")
+        };
+        assert_eq!(v.test.hits, 2);
+        assert_eq!(v.test.success, Some(true));
+        assert!(v.test.glitch);
+        assert_eq!(v.threshold_name, Some("average"));
+        assert_eq!(v.seed, None);
+        let e = roll_sol(&ask, Some("6,5,1,1,3"), None, None, &mut keep).unwrap_err();
+        assert_eq!(e.code(), "dice-too-many");
+    }
+
+    #[test]
+    fn a_capped_bonus_says_why() {
+        // Attribute 3, 1 rank, +3 asked: a bonus is capped by the ranks, so +1 applies.
+        let ask = SolRollAsk {
+            attribute: Some(3),
+            ranks: Some(1),
+            modifiers: vec![3],
+            ..SolRollAsk::default()
+        };
+        let SolRollView::Test(v) = roll_sol(&ask, None, None, Some(3), &mut keep).unwrap() else {
+            panic!("a test")
+        };
+        let note = v.modifier_note.unwrap();
+        assert_eq!((note.asked, note.applied), (3, 1));
+        assert_eq!(note.why, vec![ModifierRule::CappedAtRanks { ranks: 1 }]);
+        assert_eq!(v.pool.dice, 5);
+    }
+
+    #[test]
+    fn refusals_name_their_field() {
+        let ask = SolRollAsk {
+            dice: Some(2),
+            group: Some("3,0".to_owned()),
+            ..SolRollAsk::default()
+        };
+        let e = roll_sol(&ask, None, None, None, &mut keep).unwrap_err();
+        assert_eq!(
+            e,
+            SolOnceError::GroupMember {
+                member: 3,
+                value: 0
+            }
+        );
+        assert_eq!(
+            e.describe(|f| format!("--{}", f.name().replace('_', "-"))),
+            "--group: member 3 has 0: a pool has 1 to 1000 dice"
+        );
+        let e = sol_odds(&SolOddsAsk {
+            dice: 0,
+            threshold: "2",
+            edge: None,
+            against: None,
+            against_edge: None,
+        })
+        .unwrap_err();
+        assert_eq!(e.field(), Some(Field::Dice));
+    }
+
+    #[test]
+    fn one_die_hits_a_third_of_the_time() {
+        let v = sol_odds(&SolOddsAsk {
+            dice: 1,
+            threshold: "1",
+            edge: None,
+            against: Some(1),
+            against_edge: None,
+        })
+        .unwrap();
+        assert_eq!(v.p_success_exact, "1/3");
+        // A 1 on the only die is a glitch (half the dice or more), and with no hit critical.
+        assert_eq!(v.p_glitch_exact, "1/6");
+        assert!(v.opposed.is_some());
+    }
+}
