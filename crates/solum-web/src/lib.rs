@@ -14,6 +14,7 @@ mod heavy;
 mod json;
 mod live;
 mod middleware;
+mod openapi;
 mod page;
 mod routes;
 mod routes_page;

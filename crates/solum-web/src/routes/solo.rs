@@ -3,6 +3,7 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 use solum_app::Leaning;
 use solum_app::tables::{self};
 use solum_app::{Dice, IdeaSource, JournalEntry};
@@ -11,17 +12,29 @@ use crate::{
     ApiError, AppState, Auth, Body_, Json, NoQuery, change, dice_for, roll_scope, with_campaign,
 };
 
-#[derive(Deserialize)]
+/// A yes/no question for the oracle.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct AskRequest {
+    /// The question, one line.
+    #[schema(max_length = 500, pattern = "@line")]
     question: String,
+    /// Whether the odds favour the hero (best of 2d6), are slim (worst of 2d6), or neither.
     #[serde(default)]
+    #[schema(schema_with = crate::openapi::leaning)]
     leaning: Leaning,
+    /// Game master only: the entry is secret (no byte of it reaches a player).
     #[serde(default)]
     secret: bool,
+    /// Faces rolled by hand, in the order the rule draws them; only for a game master
+    /// alone at the table.
     #[serde(default)]
+    #[schema(max_items = 2000)]
     typed: Option<Vec<u32>>,
 }
+
+#[utoipa::path(post, path = "/api/oracle", tag = "solo", request_body = AskRequest,
+    responses((status = 200, description = "The answer with its dice and odds", body = solum_app::OracleView)))]
 
 pub(crate) async fn oracle(
     State(state): State<AppState>,
@@ -38,7 +51,7 @@ pub(crate) async fn oracle(
     .map(Json)
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct IdeaRequest {
     genre: String,
@@ -50,6 +63,7 @@ pub(crate) fn one() -> u32 {
     1
 }
 
+#[utoipa::path(post, path = "/api/idea", tag = "solo", request_body = IdeaRequest, responses((status = 200, description = "Done", body = solum_app::IdeaView)))]
 pub(crate) async fn idea(
     State(state): State<AppState>,
     auth: Auth,
@@ -63,12 +77,13 @@ pub(crate) async fn idea(
     .map(Json)
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NoteRequest {
     text: String,
 }
 
+#[utoipa::path(post, path = "/api/notes", tag = "solo", request_body = NoteRequest, responses((status = 201, description = "Created", body = JournalEntry)))]
 pub(crate) async fn note(
     State(state): State<AppState>,
     auth: Auth,
@@ -80,13 +95,14 @@ pub(crate) async fn note(
         .map(|e| (StatusCode::CREATED, Json(e)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SceneRequest {
     title: String,
     goal: Option<String>,
 }
 
+#[utoipa::path(post, path = "/api/scenes", tag = "solo", request_body = SceneRequest, responses((status = 201, description = "Created", body = Vec<JournalEntry>)))]
 pub(crate) async fn scene_start(
     State(state): State<AppState>,
     auth: Auth,
@@ -100,19 +116,20 @@ pub(crate) async fn scene_start(
     .map(|e| (StatusCode::CREATED, Json(e)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SceneEnd {
     summary: Option<String>,
 }
 
 /// The open scene, for every member: `{"scene": null}` or the entry that started it.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct SceneAnswer {
     scene: Option<JournalEntry>,
 }
 
 /// `GET /api/scene`: the table's open scene (its start entry: title, goal, who, when).
+#[utoipa::path(get, path = "/api/scene", tag = "solo", responses((status = 200, description = "Done", body = SceneAnswer)))]
 pub(crate) async fn scene_current(
     State(state): State<AppState>,
     auth: Auth,
@@ -126,6 +143,7 @@ pub(crate) async fn scene_current(
 
 /// `GET /api/bestiary`: the creatures a combat can name (shipped and the campaign's) and
 /// the oppositions of fast static combat.
+#[utoipa::path(get, path = "/api/bestiary", tag = "solo", responses((status = 200, description = "Done", body = solum_app::creatures::BestiaryView)))]
 pub(crate) async fn bestiary(
     State(state): State<AppState>,
     auth: Auth,
@@ -137,6 +155,7 @@ pub(crate) async fn bestiary(
         .map(Json)
 }
 
+#[utoipa::path(post, path = "/api/scenes/end", tag = "solo", request_body = SceneEnd, responses((status = 200, description = "Done", body = JournalEntry)))]
 pub(crate) async fn scene_end(
     State(state): State<AppState>,
     auth: Auth,

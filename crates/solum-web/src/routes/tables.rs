@@ -16,13 +16,14 @@ use crate::{
     with_campaign, write,
 };
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NewTable {
     table: String,
     name: String,
 }
 
+#[utoipa::path(post, path = "/api/tables", tag = "tables", request_body = NewTable, responses((status = 201, description = "Created", body = Joined)))]
 pub(crate) async fn create_table(
     State(state): State<AppState>,
     peer: Peer,
@@ -53,7 +54,7 @@ pub(crate) async fn create_table(
     Ok((StatusCode::CREATED, Json(joined)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct JoinRequest {
     invite: String,
@@ -67,6 +68,7 @@ pub(crate) struct JoinRequest {
 /// `POST /api/join`: uses an invite. A request that holds a live session (its bearer
 /// token) is refused with 409 and the code `session-held` unless it says `"replace": true`:
 /// the page asks the member before switching tables.
+#[utoipa::path(post, path = "/api/join", tag = "tables", request_body = JoinRequest, responses((status = 201, description = "Created", body = Joined)))]
 pub(crate) async fn join(
     State(state): State<AppState>,
     peer: Peer,
@@ -91,7 +93,7 @@ pub(crate) async fn join(
     Ok((StatusCode::CREATED, Json(joined)))
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct Me {
     table: i64,
     table_name: String,
@@ -100,6 +102,7 @@ pub(crate) struct Me {
     may_type_dice: bool,
 }
 
+#[utoipa::path(get, path = "/api/me", tag = "tables", responses((status = 200, description = "Done", body = Me)))]
 pub(crate) async fn me(
     State(state): State<AppState>,
     auth: Auth,
@@ -124,6 +127,7 @@ pub(crate) async fn me(
 /// `POST /api/logout`: the session's row is deleted (its token opens nothing any more) and
 /// the browser is told to forget what the page stored (the token lives in its storage; the
 /// server sets no cookie).
+#[utoipa::path(post, path = "/api/logout", tag = "tables", responses((status = 204, description = "Done")))]
 pub(crate) async fn logout(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -170,6 +174,7 @@ pub(crate) fn table_store(db: &Database, table: i64) -> Result<Box<dyn Store>, A
 }
 
 /// `POST /api/me/reentry`: a personal re-entry link, shown once.
+#[utoipa::path(post, path = "/api/me/reentry", tag = "tables", responses((status = 201, description = "Created", body = tables::Reentry)))]
 pub(crate) async fn my_reentry(
     State(state): State<AppState>,
     auth: Auth,
@@ -187,6 +192,7 @@ pub(crate) async fn my_reentry(
 
 /// `POST /api/members/{id}/reentry`: the game master re-invites a member of the table (a
 /// re-entry link for them, shown once).
+#[utoipa::path(post, path = "/api/members/{id}/reentry", tag = "tables", params(("id" = i64, Path, description = "The number of the invite or member")), responses((status = 201, description = "Created", body = tables::Reentry)))]
 pub(crate) async fn member_reentry(
     State(state): State<AppState>,
     auth: Auth,
@@ -204,7 +210,7 @@ pub(crate) async fn member_reentry(
     Ok((StatusCode::CREATED, Json(made)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ReentryRequest {
     token: String,
@@ -214,6 +220,7 @@ pub(crate) struct ReentryRequest {
 }
 
 /// `POST /api/reentry`: uses a re-entry link; a new session for its member.
+#[utoipa::path(post, path = "/api/reentry", tag = "tables", request_body = ReentryRequest, responses((status = 201, description = "Created", body = Joined)))]
 pub(crate) async fn use_reentry(
     State(state): State<AppState>,
     peer: Peer,
@@ -242,13 +249,14 @@ pub(crate) async fn use_reentry(
     Ok((StatusCode::CREATED, Json(joined)))
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct InviteRequest {
     #[serde(default)]
     role: Option<String>,
 }
 
+#[utoipa::path(post, path = "/api/invites", tag = "tables", request_body = InviteRequest, responses((status = 201, description = "Created", body = tables::Invite)))]
 pub(crate) async fn invite(
     State(state): State<AppState>,
     auth: Auth,
@@ -277,6 +285,7 @@ pub(crate) async fn invite(
 }
 
 /// `GET /api/invites`: the table's invites with their state (game master only).
+#[utoipa::path(get, path = "/api/invites", tag = "tables", responses((status = 200, description = "Done", body = Vec<tables::InviteView>)))]
 pub(crate) async fn invites(
     State(state): State<AppState>,
     auth: Auth,
@@ -293,6 +302,7 @@ pub(crate) async fn invites(
 }
 
 /// `DELETE /api/invites/{id}`: revokes an unused invite of the table (game master only).
+#[utoipa::path(delete, path = "/api/invites/{id}", tag = "tables", params(("id" = i64, Path, description = "The number of the invite or member")), responses((status = 204, description = "Done")))]
 pub(crate) async fn revoke_invite(
     State(state): State<AppState>,
     auth: Auth,
