@@ -102,6 +102,26 @@ pub(crate) fn typed_faces() -> Schema {
         .into()
 }
 
+/// The genres of idea words ([`solum_app::ideas::genres`]).
+pub(crate) fn genre() -> Schema {
+    names_of(&solum_app::ideas::genres())
+}
+
+/// The role an invite gives: `player` or `gm` (none: a player).
+pub(crate) fn role() -> Schema {
+    let mut s = names_of(&["player", "gm"]);
+    if let Schema::Object(o) = &mut s {
+        o.schema_type = utoipa::openapi::schema::SchemaType::from_iter([Type::String, Type::Null]);
+        o.enum_values.get_or_insert_with(Vec::new).push(Value::Null);
+    }
+    s
+}
+
+/// An export's format: `json` or `markdown`.
+pub(crate) fn export_format() -> Schema {
+    names_of(&["json", "markdown"])
+}
+
 /// The description as served at `GET /api/openapi.json`, made once.
 pub(crate) fn json() -> &'static str {
     static JSON: LazyLock<String> = LazyLock::new(|| {
@@ -249,6 +269,7 @@ fn complete_operation(path: &str, method: &str, op: &mut Map<String, Value>) {
 fn fill_patterns(v: &mut Value, patterns: &[(&str, String)]) {
     match v {
         Value::Object(m) => {
+            integer_bounds(m);
             if let Some(Value::String(p)) = m.get_mut("pattern")
                 && let Some((_, re)) = patterns.iter().find(|(k, _)| k == p)
             {
@@ -259,6 +280,32 @@ fn fill_patterns(v: &mut Value, patterns: &[(&str, String)]) {
             }
         }
         Value::Array(a) => a.iter_mut().for_each(|c| fill_patterns(c, patterns)),
+        _ => {}
+    }
+}
+
+/// The bounds serde enforces on an integer field: a `u32` (utoipa's `int32` from 0) up to
+/// 4,294,967,295, an `i64` (`int64` without a minimum) within its range.
+fn integer_bounds(m: &mut Map<String, Value>) {
+    let integer = match m.get("type") {
+        Some(Value::String(t)) => t == "integer",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "integer"),
+        _ => false,
+    };
+    if !integer || m.contains_key("maximum") {
+        return;
+    }
+    match (m.get("format").and_then(Value::as_str), m.get("minimum")) {
+        (Some("int32"), Some(min)) if min == 0 => {
+            m.insert("maximum".into(), json!(u32::MAX));
+        }
+        (Some("int64"), None) => {
+            m.insert("minimum".into(), json!(i64::MIN));
+            m.insert("maximum".into(), json!(i64::MAX));
+        }
+        (Some("int64"), Some(min)) if min == 0 => {
+            m.insert("maximum".into(), json!(i64::MAX));
+        }
         _ => {}
     }
 }

@@ -11,10 +11,13 @@ use crate::{ApiError, AppState, Auth, Body_, Json, NoQuery, change, dice_for, wi
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NewHero {
+    /// The hero's name.
+    #[schema(max_length = 100, pattern = "@name")]
     name: String,
     #[serde(default)]
     cliches: Vec<String>,
     #[serde(default)]
+    #[schema(schema_with = crate::openapi::typed_faces)]
     typed: Option<Vec<u32>>,
 }
 
@@ -42,6 +45,7 @@ pub(crate) struct ClassicCheck {
     stat: solum_app::classic::Stat,
     cliche: Option<String>,
     /// 1 to 6; none: rolled on a d6 first.
+    #[schema(minimum = 1, maximum = 6)]
     difficulty: Option<u32>,
     #[serde(default)]
     gear: bool,
@@ -126,9 +130,11 @@ pub(crate) async fn classic_fight_abandon(
 pub(crate) struct ClassicGear {
     /// Pieces to give (at most 20).
     #[serde(default)]
+    #[schema(max_items = 20)]
     add: Vec<String>,
     /// Pieces to take away (at most 20).
     #[serde(default)]
+    #[schema(max_items = 20)]
     remove: Vec<String>,
 }
 

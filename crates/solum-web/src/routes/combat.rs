@@ -24,6 +24,8 @@ pub(crate) fn gm_only(member: &Member, what: &str) -> Result<(), ApiError> {
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct CombatStartRequest {
+    /// The combat's name.
+    #[schema(max_length = 100, pattern = "@line")]
     name: Option<String>,
     #[serde(default)]
     roll_off: bool,
@@ -38,6 +40,8 @@ pub(crate) struct CombatStartRequest {
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct CombatLineRequest {
+    /// One line of the combat language (docs/api.md).
+    #[schema(max_length = 500, pattern = "@line")]
     line: String,
 }
 

@@ -16,6 +16,8 @@ pub(crate) struct NewDietype {
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NameEnvelope {
+    /// The character's name.
+    #[schema(max_length = 100, pattern = "@name")]
     name: String,
 }
 

@@ -42,10 +42,13 @@ pub(crate) async fn reveal(
 pub(crate) struct JournalQuery {
     /// Entries after this sequence number, oldest first.
     after: Option<i64>,
-    /// Text to search for (case-insensitive, in every field of an entry).
+    /// Text to search for (case-insensitive, in every field of an entry), at most 200
+    /// characters.
+    #[param(max_length = 200)]
     q: Option<String>,
     /// At most this many: [`PAGE`] unless said, never more than [`MAX_PAGE`]. Without
     /// `after`, the latest ones.
+    #[param(minimum = 1, maximum = 500)]
     limit: Option<usize>,
 }
 
@@ -108,6 +111,8 @@ pub(crate) async fn journal(
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ExportQuery {
+    /// `json` (none: JSON) or `markdown`.
+    #[param(schema_with = crate::openapi::export_format)]
     format: Option<String>,
 }
 

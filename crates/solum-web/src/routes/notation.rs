@@ -13,6 +13,8 @@ use solum_app::expression::{ExpressionOdds, estimated_work, expression_odds};
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct OddsRequest {
+    /// A dice expression (docs/notation.md).
+    #[schema(max_length = 200, pattern = "@line")]
     expression: String,
 }
 
@@ -73,10 +75,14 @@ pub(crate) async fn notation_odds(
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RollRequest {
+    /// A dice expression (docs/notation.md).
+    #[schema(max_length = 200, pattern = "@line")]
     expression: String,
+    /// Game master only: the entry is secret.
     #[serde(default)]
     secret: bool,
     #[serde(default)]
+    #[schema(schema_with = crate::openapi::typed_faces)]
     typed: Option<Vec<u32>>,
 }
 

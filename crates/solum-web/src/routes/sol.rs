@@ -75,6 +75,8 @@ pub(crate) async fn sol_session(
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Train {
+    /// The skill to train.
+    #[schema(max_length = 100, pattern = "@name")]
     skill: String,
 }
 

@@ -29,7 +29,7 @@ pub(crate) struct AskRequest {
     /// Faces rolled by hand, in the order the rule draws them; only for a game master
     /// alone at the table.
     #[serde(default)]
-    #[schema(max_items = 2000)]
+    #[schema(schema_with = crate::openapi::typed_faces)]
     typed: Option<Vec<u32>>,
 }
 
@@ -54,8 +54,12 @@ pub(crate) async fn oracle(
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct IdeaRequest {
+    /// One of the built-in genres (`GET /api/idea/genres`).
+    #[schema(schema_with = crate::openapi::genre)]
     genre: String,
+    /// How many words (1 to 20).
     #[serde(default = "one")]
+    #[schema(minimum = 1, maximum = 20)]
     count: u32,
 }
 
@@ -80,6 +84,8 @@ pub(crate) async fn idea(
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NoteRequest {
+    /// The note (line breaks kept).
+    #[schema(max_length = 10000, pattern = "@prose")]
     text: String,
 }
 
@@ -98,7 +104,11 @@ pub(crate) async fn note(
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SceneRequest {
+    /// The scene's title, one line.
+    #[schema(max_length = 200, pattern = "@line")]
     title: String,
+    /// What the scene is for.
+    #[schema(max_length = 1000, pattern = "@prose")]
     goal: Option<String>,
 }
 
@@ -119,6 +129,8 @@ pub(crate) async fn scene_start(
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SceneEnd {
+    /// How the scene ended.
+    #[schema(max_length = 1000, pattern = "@prose")]
     summary: Option<String>,
 }
 

@@ -74,6 +74,7 @@ pub(crate) struct SkirmishStart {
     #[serde(default)]
     auto: Vec<String>,
     #[serde(default)]
+    #[schema(schema_with = crate::openapi::typed_faces)]
     typed: Option<Vec<u32>>,
 }
 
@@ -107,6 +108,7 @@ pub(crate) struct SkirmishActRequest {
     #[serde(default)]
     dice: u32,
     #[serde(default)]
+    #[schema(schema_with = crate::openapi::typed_faces)]
     typed: Option<Vec<u32>>,
 }
 
@@ -146,6 +148,7 @@ pub(crate) async fn soluna_skirmish_act(
 #[serde(deny_unknown_fields)]
 pub(crate) struct SkirmishGo {
     #[serde(default)]
+    #[schema(schema_with = crate::openapi::typed_faces)]
     typed: Option<Vec<u32>>,
 }
 

@@ -19,7 +19,11 @@ use crate::{
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NewTable {
+    /// The table's name.
+    #[schema(max_length = 60, pattern = "@name")]
     table: String,
+    /// The game master's name at it.
+    #[schema(max_length = 60, pattern = "@name")]
     name: String,
 }
 
@@ -57,7 +61,11 @@ pub(crate) async fn create_table(
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct JoinRequest {
+    /// The invite's token.
+    #[schema(max_length = 200)]
     invite: String,
+    /// The new member's name.
+    #[schema(max_length = 60, pattern = "@name")]
     name: String,
     /// The request holds a session (a bearer token) and means to give it up for this
     /// table: without it, such a join is refused with 409 `session-held`.
@@ -213,6 +221,8 @@ pub(crate) async fn member_reentry(
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ReentryRequest {
+    /// The re-entry link's token.
+    #[schema(max_length = 200)]
     token: String,
     /// As for a join: give up the session the request holds.
     #[serde(default)]
@@ -252,7 +262,9 @@ pub(crate) async fn use_reentry(
 #[derive(Deserialize, Default, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct InviteRequest {
+    /// `player` (none: a player) or `gm`.
     #[serde(default)]
+    #[schema(schema_with = crate::openapi::role)]
     role: Option<String>,
 }
 
