@@ -28,7 +28,12 @@ impl utoipa::__dev::ComposeSchema for NewDietype {
         use utoipa::openapi::{RefOr, Schema};
         let mut schema = <solum_app::dietype::DietypeEdit as utoipa::PartialSchema>::schema();
         if let RefOr::T(Schema::Object(o)) = &mut schema {
-            o.properties.insert("name".into(), <NameEnvelope as utoipa::PartialSchema>::schema());
+            let envelope = <NameEnvelope as utoipa::PartialSchema>::schema();
+            if let RefOr::T(Schema::Object(e)) = envelope
+                && let Some(name) = e.properties.get("name")
+            {
+                o.properties.insert("name".into(), name.clone());
+            }
             o.required.push("name".into());
         }
         schema

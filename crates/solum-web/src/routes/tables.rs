@@ -27,7 +27,7 @@ pub(crate) struct NewTable {
     name: String,
 }
 
-#[utoipa::path(post, path = "/api/tables", tag = "tables", request_body = NewTable, responses((status = 201, description = "Created", body = Joined)))]
+#[utoipa::path(post, path = "/api/tables", tag = "tables", security(()), request_body = NewTable, responses((status = 201, description = "Created", body = Joined)))]
 pub(crate) async fn create_table(
     State(state): State<AppState>,
     peer: Peer,
@@ -76,7 +76,7 @@ pub(crate) struct JoinRequest {
 /// `POST /api/join`: uses an invite. A request that holds a live session (its bearer
 /// token) is refused with 409 and the code `session-held` unless it says `"replace": true`:
 /// the page asks the member before switching tables.
-#[utoipa::path(post, path = "/api/join", tag = "tables", request_body = JoinRequest, responses((status = 201, description = "Created", body = Joined)))]
+#[utoipa::path(post, path = "/api/join", tag = "tables", security(()), request_body = JoinRequest, responses((status = 201, description = "Created", body = Joined), (status = 409, description = "The request holds a session and did not say `replace` (`session-held`)", body = crate::error::ErrorBody)))]
 pub(crate) async fn join(
     State(state): State<AppState>,
     peer: Peer,
@@ -230,7 +230,7 @@ pub(crate) struct ReentryRequest {
 }
 
 /// `POST /api/reentry`: uses a re-entry link; a new session for its member.
-#[utoipa::path(post, path = "/api/reentry", tag = "tables", request_body = ReentryRequest, responses((status = 201, description = "Created", body = Joined)))]
+#[utoipa::path(post, path = "/api/reentry", tag = "tables", security(()), request_body = ReentryRequest, responses((status = 201, description = "Created", body = Joined), (status = 409, description = "The request holds a session and did not say `replace` (`session-held`)", body = crate::error::ErrorBody)))]
 pub(crate) async fn use_reentry(
     State(state): State<AppState>,
     peer: Peer,
