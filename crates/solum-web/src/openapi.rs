@@ -13,9 +13,9 @@
 use std::sync::LazyLock;
 
 use serde_json::{Map, Value, json};
-use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::OpenApi;
 use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 
 use crate::{BODY_LIMIT, NOTE_BODY_LIMIT};
 
@@ -417,7 +417,9 @@ mod tests {
         let p = name_pattern();
         let allowed = p[1..].split("]*").next().unwrap().to_string() + "]";
         // From the rule's own examples: invisible, blank-looking and control characters.
-        for c in ['\u{feff}', '\u{200b}', '\u{202e}', '\u{3164}', '\u{a0}', '\n', '\u{7}'] {
+        for c in [
+            '\u{feff}', '\u{200b}', '\u{202e}', '\u{3164}', '\u{a0}', '\n', '\u{7}',
+        ] {
             assert!(!matches_class(&allowed, c), "{c:?} passes the class");
         }
         for c in ['a', 'É', ' ', '7', '漢'] {

@@ -127,7 +127,13 @@ pub(crate) struct AdvanceGoalBody {
     goal: solum_app::AdvanceGoal,
 }
 
-crate::openapi::enveloped!(AdvanceRequest, AdvanceGoalBody, "AdvanceRequest", false, true);
+crate::openapi::enveloped!(
+    AdvanceRequest,
+    AdvanceGoalBody,
+    "AdvanceRequest",
+    false,
+    true
+);
 
 impl<'de> Deserialize<'de> for AdvanceRequest {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

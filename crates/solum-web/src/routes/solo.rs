@@ -3,10 +3,10 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 use solum_app::Leaning;
 use solum_app::tables::{self};
 use solum_app::{Dice, IdeaSource, JournalEntry};
+use utoipa::ToSchema;
 
 use crate::{
     ApiError, AppState, Auth, Body_, Json, NoQuery, change, dice_for, roll_scope, with_campaign,
