@@ -54,20 +54,7 @@ macro_rules! requests {
 }
 
 requests!(
-    crate::fast_static::Opposition,
-    crate::soluna::SkirmishAction,
-    crate::combat::FoeCount,
-    crate::soluna::SolunaTest,
-    crate::classic::FightRequest,
-    crate::dietype::DietypeRoll,
-    crate::dietype::DietypeEdit,
-    crate::characters::CharacterEdit,
-    crate::characters::CharacterCheck,
-    crate::vehicles::VehicleRollInput,
     crate::fight_odds::FightOddsInput,
-    crate::sol::NewSol,
-    crate::sol::SolTest,
-    crate::characters::NewCharacter,
 );
 
 views!(

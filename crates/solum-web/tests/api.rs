@@ -2181,8 +2181,12 @@ async fn an_edit_that_changes_nothing_or_names_unknown_fields_is_refused() {
         )
         .await
         .json();
-    let schema = &doc["paths"]["/api/characters/{name}"]["patch"]["requestBody"]["content"]["application/json"]
-        ["schema"];
+    let reference = doc["paths"]["/api/characters/{name}"]["patch"]["requestBody"]["content"]
+        ["application/json"]["schema"]["$ref"]
+        .as_str()
+        .unwrap();
+    let name = reference.rsplit('/').next().unwrap();
+    let schema = &doc["components"]["schemas"][name];
     assert_eq!(schema["properties"]["set"]["type"], "array");
     assert_eq!(schema["additionalProperties"], false);
 }
