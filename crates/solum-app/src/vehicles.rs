@@ -301,6 +301,7 @@ impl VehicleError {
 pub struct VehicleRollInput {
     /// The first pilot's pool (Mind + background), typed: 1 to 1000.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000))]
     pub pilot: Option<u32>,
     /// Or a character of the campaign as the first pilot (its Mind).
     #[serde(default)]
@@ -321,6 +322,7 @@ pub struct VehicleRollInput {
     pub handling: Option<Handling>,
     /// The other pilot's pool.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000))]
     pub against_pilot: Option<u32>,
     /// Or a character of the campaign as the other pilot.
     #[serde(default)]

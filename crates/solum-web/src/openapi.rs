@@ -102,6 +102,34 @@ pub(crate) fn typed_faces() -> Schema {
         .into()
 }
 
+/// The original's stats ([`solum_app::classic::Stat`]).
+pub(crate) fn classic_stat() -> Schema {
+    use solum_app::classic::Stat::{Body, Mind, Spirit};
+    let _every = |s: solum_app::classic::Stat| match s {
+        Body | Mind | Spirit => (),
+    };
+    names_of(&[Body, Mind, Spirit])
+}
+
+/// The answers to a hit that waits in the original's fight ([`solum_app::classic::Loss`]),
+/// or none.
+pub(crate) fn classic_loss() -> Schema {
+    use solum_app::classic::Loss::{Body, HitPoint};
+    let _every = |l: solum_app::classic::Loss| match l {
+        HitPoint | Body => (),
+    };
+    nullable(names_of(&[HitPoint, Body]))
+}
+
+/// The same names, or `null`.
+fn nullable(mut s: Schema) -> Schema {
+    if let Schema::Object(o) = &mut s {
+        o.schema_type = utoipa::openapi::schema::SchemaType::from_iter([Type::String, Type::Null]);
+        o.enum_values.get_or_insert_with(Vec::new).push(Value::Null);
+    }
+    s
+}
+
 /// The genres of idea words ([`solum_app::ideas::genres`]).
 pub(crate) fn genre() -> Schema {
     names_of(&solum_app::ideas::genres())
@@ -109,12 +137,7 @@ pub(crate) fn genre() -> Schema {
 
 /// The role an invite gives: `player` or `gm` (none: a player).
 pub(crate) fn role() -> Schema {
-    let mut s = names_of(&["player", "gm"]);
-    if let Schema::Object(o) = &mut s {
-        o.schema_type = utoipa::openapi::schema::SchemaType::from_iter([Type::String, Type::Null]);
-        o.enum_values.get_or_insert_with(Vec::new).push(Value::Null);
-    }
-    s
+    nullable(names_of(&["player", "gm"]))
 }
 
 /// An export's format: `json` or `markdown`.

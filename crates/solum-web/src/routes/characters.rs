@@ -166,6 +166,8 @@ pub(crate) async fn advance_character(
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RestRequest {
+    /// Hours of rest: at least a minute (to the nearest minute), at most 10,000.
+    #[schema(minimum = 0.008333333333333333, maximum = 10000.0)]
     hours: f64,
 }
 

@@ -41,7 +41,7 @@ pub(crate) async fn create_classic(
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ClassicCheck {
-    #[schema(value_type = String)]
+    #[schema(schema_with = crate::openapi::classic_stat)]
     stat: solum_app::classic::Stat,
     cliche: Option<String>,
     /// 1 to 6; none: rolled on a d6 first.
@@ -103,7 +103,7 @@ pub(crate) async fn classic_fight(
 #[serde(deny_unknown_fields)]
 pub(crate) struct ClassicAbandon {
     /// The answer to a hit that waits, taken before the hero flees.
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::openapi::classic_loss)]
     decide: Option<solum_app::classic::Loss>,
 }
 

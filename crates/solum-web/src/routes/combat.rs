@@ -24,8 +24,8 @@ pub(crate) fn gm_only(member: &Member, what: &str) -> Result<(), ApiError> {
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct CombatStartRequest {
-    /// The combat's name.
-    #[schema(max_length = 100, pattern = "@line")]
+    /// The combat's name (the name rules apply).
+    #[schema(max_length = 100, pattern = "@name")]
     name: Option<String>,
     #[serde(default)]
     roll_off: bool,

@@ -104,8 +104,8 @@ pub(crate) async fn note(
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SceneRequest {
-    /// The scene's title, one line.
-    #[schema(max_length = 200, pattern = "@line")]
+    /// The scene's title (a name: the name rules apply).
+    #[schema(max_length = 200, pattern = "@name")]
     title: String,
     /// What the scene is for.
     #[schema(max_length = 1000, pattern = "@prose")]
