@@ -53,9 +53,7 @@ macro_rules! requests {
     )*};
 }
 
-requests!(
-    crate::fight_odds::FightOddsInput,
-);
+requests!(crate::fight_odds::FightOddsInput,);
 
 views!(
     crate::journal::JournalEntry,
