@@ -51,6 +51,7 @@ impl From<CharacterError> for AppError {
 /// What a player chooses at creation (S9).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NewCharacter {
     /// The hero's name.
     pub name: String,
@@ -63,6 +64,7 @@ pub struct NewCharacter {
     /// The starting background first, then names for the extra ones the 2d6 grant.
     pub backgrounds: Vec<String>,
     /// The starting light weapon.
+    #[cfg_attr(feature = "openapi", schema(value_type = Value))]
     pub weapon: Weapon,
     /// What the light armor is, if the d6 grants it.
     pub armor_name: String,
@@ -100,20 +102,25 @@ pub enum ArmorChange {
 /// backgrounds, weapons, armor, gear, money, notes, damage, heal.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CharacterEdit {
     /// Set attributes; hit points follow the change of the maximum.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Vec<Value>>))]
     pub set: Vec<(Attribute, u32)>,
     /// Backgrounds to add (each names one of the unnamed ones first).
     pub add_backgrounds: Vec<String>,
     /// Backgrounds to remove, by name (any case).
     pub remove_backgrounds: Vec<String>,
     /// Weapons to add.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Value>))]
     pub add_weapons: Vec<Weapon>,
     /// Weapons to remove, by name (any case; every one of that name).
     pub remove_weapons: Vec<String>,
     /// Armor on or off; its hit points come and go with it.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Value>))]
     pub armor: Option<ArmorChange>,
     /// Gear to add.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Value>))]
     pub add_gear: Vec<Gear>,
     /// Gear to remove, by name (any case).
     pub remove_gear: Vec<String>,
@@ -360,8 +367,10 @@ pub enum Against {
 /// A check rolled from a sheet: what the player names; the rest comes from the sheet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CharacterCheck {
     /// The attribute rolled.
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub attribute: Attribute,
     /// A background of the sheet that applies (+1 die).
     pub background: Option<String>,
@@ -372,8 +381,10 @@ pub struct CharacterCheck {
     /// Which die the gear rerolls (S1): the best choice (the default), none, or the die at a
     /// position of the pool as rolled (1 is the first).
     #[serde(default, skip_serializing_if = "is_best")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Value))]
     pub gear_die: GearDie,
     /// The difficulty, or the opposing pool.
+    #[cfg_attr(feature = "openapi", schema(value_type = Value))]
     pub against: Against,
     /// Roll off draws of this opposed check (S3, S14) even where the campaign's setting lets
     /// them stand (only the game master may ask; the setting applies to every check anyway).

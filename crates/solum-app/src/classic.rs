@@ -256,13 +256,16 @@ pub struct FightSetup {
 /// go on with the one under way.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FightRequest {
     /// Foes of the book, by name, in turn order (1 to 100); none: go on.
     #[serde(default)]
     pub foes: Vec<String>,
     /// The hero's stat (C3); else Body.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
     pub stat: Option<Stat>,
     /// The foes' stat; else each entry's own, else Body.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
     pub foe_stat: Option<Stat>,
     /// A cliché helps the hero: +1 die.
     #[serde(default)]
@@ -271,10 +274,13 @@ pub struct FightRequest {
     #[serde(default)]
     pub foe_cliche: bool,
     /// How the hero takes hits; none: each hit waits for `decide`.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Value>))]
     pub policy: Option<Policy>,
     /// How the foes take hits; none: the default policy.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Value>))]
     pub foe_policy: Option<Policy>,
     /// The answer to the hit that waits: "body" or "hit-point".
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
     pub decide: Option<Loss>,
 }
 

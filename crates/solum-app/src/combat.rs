@@ -637,6 +637,7 @@ pub const MAX_SETUP_ENTRIES: usize = 20;
 /// Foes of one kind brought into a new combat.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FoeCount {
     /// A creature of the shipped bestiary or the campaign's, by name (any case).
     pub name: String,

@@ -51,16 +51,20 @@ pub fn check_sheet(sheet: &Sheet) -> Result<(), AppError> {
 /// (set, then removed), notes.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DietypeEdit {
     /// Abilities to add or change (an existing one is found in any case).
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Vec<Value>>))]
     pub abilities: Vec<(String, DieType)>,
     /// Abilities to remove.
     pub remove_abilities: Vec<String>,
     /// Skills to add or change, with their chances.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Vec<Value>>))]
     pub skills: Vec<(String, u32)>,
     /// Skills to remove.
     pub remove_skills: Vec<String>,
     /// Weapons to add or change.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Vec<Value>>))]
     pub weapons: Vec<(String, Weapon)>,
     /// Weapons to remove.
     pub remove_weapons: Vec<String>,
@@ -159,6 +163,7 @@ pub enum Against {
 /// A roll as a player asks for it: the rest comes from the sheet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DietypeRoll {
     /// The ability whose die type is rolled.
     pub ability: String,
@@ -167,6 +172,7 @@ pub struct DietypeRoll {
     /// Die-type steps on the ability's die (+1DT, −1DT), clamped to d4..d12.
     pub step: i64,
     /// The difficulty or the other side.
+    #[cfg_attr(feature = "openapi", schema(value_type = Value))]
     pub against: Against,
     /// On a success (an opposed win), the weapon's damage: one die per point of quality.
     pub weapon: Option<String>,

@@ -46,6 +46,7 @@ pub const MAX_STORED_FACES: usize = 8_000;
 /// The opposition of a fast static combat (S11).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Opposition {
     /// What it is ("trooper squad").
     pub name: String,

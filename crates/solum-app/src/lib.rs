@@ -26,6 +26,8 @@ pub mod import;
 pub mod journal;
 pub mod markdown;
 pub mod notation;
+#[cfg(feature = "openapi")]
+mod openapi;
 pub mod policy;
 pub mod records;
 pub mod refusal;
@@ -804,7 +806,7 @@ fn text(what: &'static str, raw: &str, limit: usize, multiline: bool) -> Result<
 /// no control character (line breaks and tabs where `multiline`), and no bidirectional
 /// override, embedding or isolate (U+202A–U+202E, U+2066–U+2069), which reorder what a
 /// reader sees. `None` when the text passes.
-pub(crate) fn text_problem(t: &str, multiline: bool) -> Option<&'static str> {
+pub fn text_problem(t: &str, multiline: bool) -> Option<&'static str> {
     let allowed = |c: char| multiline && (c == '\n' || c == '\t');
     if t.chars().any(|c| c.is_control() && !allowed(c)) {
         return Some("holds a control character");

@@ -89,14 +89,17 @@ pub fn check_sheet(sheet: &Sheet) -> Result<(), AppError> {
 /// A new character: what `sol new` takes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NewSol {
     /// The name.
     pub name: String,
     /// The Edge attribute (points start full).
     pub edge: u32,
     /// Attributes by name and value.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Vec<Value>>))]
     pub attributes: Vec<(String, u32)>,
     /// Skills by name and ranks.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Vec<Value>>))]
     pub skills: Vec<(String, u32)>,
 }
 
@@ -151,16 +154,20 @@ pub enum Assist {
 /// The other side of an opposed test, this character attacking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = SolOpposition))]
 pub struct Opposition {
     /// The defender's dice.
     pub dice: u32,
     /// The Edge the defender uses.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Value>))]
     pub edge: Option<EdgeOnTest>,
 }
 
 /// A test from a sheet: what the player names; attribute and ranks come from the sheet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SolTest {
     /// The skill tested (not listed, or 0 ranks: defaulting).
     pub skill: String,
@@ -178,10 +185,13 @@ pub struct SolTest {
     #[serde(default)]
     pub retry: u32,
     /// Edge declared before the dice (spent, or burnt for Smackdown).
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Value>))]
     pub edge: Option<EdgeOnTest>,
     /// Second Chance or Close Call, chosen up front, used only where it changes something.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Value>))]
     pub then: Option<EdgeOnTest>,
     /// An assistant, who rolls first.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Value>))]
     pub assist: Option<Assist>,
     /// An opposed test against a defender's pool.
     pub against: Option<Opposition>,

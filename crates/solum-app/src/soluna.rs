@@ -156,8 +156,10 @@ pub enum SolunaAttack {
 /// flips against it, and a target number if there is one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SolunaTest {
     /// The attack whose dice are rolled.
+    #[cfg_attr(feature = "openapi", schema(value_type = Value))]
     pub attack: SolunaAttack,
     /// Positive flips the character commits: at most its flips left and its flips per test.
     #[serde(default)]
@@ -1200,6 +1202,7 @@ pub struct SkirmishAct {
 /// The two actions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum SkirmishAction {
     /// Attack the target.
     Attack,

@@ -262,9 +262,11 @@ impl VehicleError {
 /// One pilot and vehicle as asked for, before the catalogue and the sheets are read.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct VehicleRollInput {
     /// The first pilot's pool (Mind + background), typed: 1 to 1000.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000))]
     pub pilot: Option<u32>,
     /// Or a character of the campaign as the first pilot (its Mind).
     #[serde(default)]
@@ -277,12 +279,15 @@ pub struct VehicleRollInput {
     pub vehicle: Option<String>,
     /// Or its speed (average when not given).
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
     pub speed: Option<Speed>,
     /// And its handling (average when not given).
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
     pub handling: Option<Handling>,
     /// The other pilot's pool.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000))]
     pub against_pilot: Option<u32>,
     /// Or a character of the campaign as the other pilot.
     #[serde(default)]
@@ -295,9 +300,11 @@ pub struct VehicleRollInput {
     pub against_vehicle: Option<String>,
     /// Or its speed.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
     pub against_speed: Option<Speed>,
     /// And its handling.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
     pub against_handling: Option<Handling>,
     /// Draws are rolled off (one die each until one is higher) instead of standing. A
     /// campaign whose roll-off option is on rolls them off in any case.

@@ -25,10 +25,13 @@ pub struct ApiError {
 }
 
 /// The JSON body of every error answer: `{"error": message, "code": code, "field": …}`.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct ErrorBody<'a> {
+    /// What went wrong, for the player.
     error: &'a str,
+    /// A stable code for a client to act on (docs/api.md lists every one).
     code: &'static str,
+    /// The request's field or parameter at fault, where known.
     #[serde(skip_serializing_if = "Option::is_none")]
     field: Option<&'a str>,
 }

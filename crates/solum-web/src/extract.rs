@@ -70,6 +70,17 @@ fn body_unread(e: axum::extract::rejection::BytesRejection) -> ApiError {
 
 /// Reads a JSON body as `T`, naming the field at fault when it does not fit.
 pub(crate) fn read_json<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    // Every request body is an object: serde would also read a struct from an array of its
+    // fields in order (`[]` for a request whose fields all have defaults), which no client
+    // of this API means.
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if first.is_some_and(|b| *b == b'[') {
+        return Err(ApiError::coded(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "body-invalid",
+            "request body: a JSON object is expected, not an array",
+        ));
+    }
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();

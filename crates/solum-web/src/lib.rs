@@ -14,6 +14,7 @@ mod heavy;
 mod json;
 mod live;
 mod middleware;
+mod openapi;
 mod page;
 mod routes;
 mod routes_page;
@@ -41,6 +42,8 @@ pub use error::ApiError;
 pub use extract::Auth;
 pub use json::to_json;
 pub use middleware::CSP;
+/// The API's OpenAPI description, as `GET /api/openapi.json` serves it.
+pub use openapi::description as openapi_description;
 /// The API's routes as the router declares them: `(method, path under /api)`.
 pub use routes::ROUTES as API_ROUTES;
 pub use routes::journal::{MAX_PAGE, PAGE};

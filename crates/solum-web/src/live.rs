@@ -825,6 +825,7 @@ struct Live {
 
 /// `GET /api/events`: the table's journal entries after `Last-Event-ID` (or `?after=`),
 /// then each new one as it is written, for as long as the session lasts.
+#[utoipa::path(get, path = "/api/events", tag = "live", params(AfterQuery), responses((status = 200, description = "Done")))]
 pub(crate) async fn events(
     State(state): State<AppState>,
     auth: Auth,
@@ -897,7 +898,8 @@ pub(crate) async fn events(
 /// The live stream's query: where to start (`after`, or the `Last-Event-ID` header), and the
 /// session `token` (read by [`Auth`]: an `EventSource` sends no header). Anything else is
 /// refused as every route refuses an unknown parameter (422 `query-invalid`).
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct AfterQuery {
     after: Option<i64>,

@@ -32,31 +32,51 @@ pub const MODULES: &[(&str, &str)] = &[
     ("fights.js", include_str!("../assets/js/fights.js")),
 ];
 
-/// The API's OpenAPI 3 description, written by hand beside docs/api.md (a test checks that
-/// it names every route of the router and no other).
-pub const OPENAPI_JSON: &str = include_str!("../assets/openapi.json");
-
-/// `GET /api/openapi.json`.
+/// `GET /api/openapi.json`: the API's OpenAPI description, generated from the handlers'
+/// own types ([`crate::openapi`]).
+#[utoipa::path(get, path = "/api/openapi.json", tag = "page", security(()),
+    responses((status = 200, description = "This description (OpenAPI 3.1)", content_type = "application/json", body = Object)))]
 pub(crate) async fn openapi() -> impl IntoResponse {
-    asset("application/json", OPENAPI_JSON).await
+    asset("application/json", crate::openapi::json()).await
 }
 
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()
-        .route("/", get(|| asset("text/html; charset=utf-8", INDEX_HTML)))
+        .route("/", get(index))
         .route("/js/{name}", get(module))
-        .route(
-            "/style.css",
-            get(|| asset("text/css; charset=utf-8", STYLE_CSS)),
-        )
-        .route(
-            "/panels.css",
-            get(|| asset("text/css; charset=utf-8", PANELS_CSS)),
-        )
+        .route("/style.css", get(style))
+        .route("/panels.css", get(panels))
+}
+
+/// `GET /`: the page (no inline script; CSP on every response).
+#[utoipa::path(get, path = "/", tag = "page", security(()),
+    responses((status = 200, description = "The page", content_type = "text/html", body = String)))]
+pub(crate) async fn index() -> impl IntoResponse {
+    asset("text/html; charset=utf-8", INDEX_HTML).await
+}
+
+/// `GET /style.css`: the page's style sheet.
+#[utoipa::path(get, path = "/style.css", tag = "page", security(()),
+    responses((status = 200, description = "The page's style sheet", content_type = "text/css", body = String)))]
+pub(crate) async fn style() -> impl IntoResponse {
+    asset("text/css; charset=utf-8", STYLE_CSS).await
+}
+
+/// `GET /panels.css`: the Characters and Combat tabs' style sheet.
+#[utoipa::path(get, path = "/panels.css", tag = "page", security(()),
+    responses((status = 200, description = "The Characters and Combat tabs' style sheet", content_type = "text/css", body = String)))]
+pub(crate) async fn panels() -> impl IntoResponse {
+    asset("text/css; charset=utf-8", PANELS_CSS).await
 }
 
 /// `GET /js/<name>`: one of [`MODULES`] (a name is looked up, never used as a path).
-async fn module(Path(name): Path<String>) -> Response {
+#[utoipa::path(get, path = "/js/{name}", tag = "page", security(()),
+    params(("name" = String, Path, description = "The module's file name, e.g. app.js")),
+    responses(
+        (status = 200, description = "The module", content_type = "text/javascript", body = String),
+        (status = 404, description = "No such module"),
+    ))]
+pub(crate) async fn module(Path(name): Path<String>) -> Response {
     match MODULES.iter().find(|(n, _)| *n == name) {
         Some((_, body)) => asset("text/javascript; charset=utf-8", body)
             .await

@@ -2171,9 +2171,22 @@ async fn an_edit_that_changes_nothing_or_names_unknown_fields_is_refused() {
     assert_eq!(a.status, StatusCode::OK, "{}", a.text());
     let sheet = a.json()["sheet"].clone();
     assert!(sheet.to_string().contains("\"body\":2"), "{sheet}");
-    let doc: Value = serde_json::from_str(include_str!("../assets/openapi.json")).unwrap();
-    let schema = &doc["paths"]["/api/characters/{name}"]["patch"]["requestBody"]["content"]["application/json"]
-        ["schema"];
+    let doc = s
+        .send(
+            Request::builder()
+                .uri("/api/openapi.json")
+                .header("host", HOST)
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .json();
+    let reference = doc["paths"]["/api/characters/{name}"]["patch"]["requestBody"]["content"]
+        ["application/json"]["schema"]["$ref"]
+        .as_str()
+        .unwrap();
+    let name = reference.rsplit('/').next().unwrap();
+    let schema = &doc["components"]["schemas"][name];
     assert_eq!(schema["properties"]["set"]["type"], "array");
     assert_eq!(schema["additionalProperties"], false);
 }
@@ -3406,4 +3419,158 @@ async fn a_player_goes_on_with_a_fight_the_game_master_started_on_their_hero() {
     let bo = s.player(&gm, "Bo").await;
     let a = s.post(uri, &bo, json!({ "decide": "hit-point" })).await;
     assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text());
+}
+
+/// A component schema of the description, by name.
+fn component<'a>(doc: &'a Value, name: &str) -> &'a Value {
+    let schema = &doc["components"]["schemas"][name];
+    assert!(schema.is_object(), "no schema {name}");
+    schema
+}
+
+#[tokio::test]
+async fn the_description_states_the_limits_the_server_enforces() {
+    let doc = solum_web::openapi_description();
+    // The numbers are the application's own limits, stated as schema keywords.
+    let limits = [
+        ("NoteRequest", "text", "maxLength", solum_app::MAX_NOTE),
+        (
+            "AskRequest",
+            "question",
+            "maxLength",
+            solum_app::MAX_QUESTION,
+        ),
+        ("SceneRequest", "title", "maxLength", solum_app::MAX_TITLE),
+        ("SceneRequest", "goal", "maxLength", solum_app::MAX_GOAL),
+        ("SceneEnd", "summary", "maxLength", solum_app::MAX_GOAL),
+        ("NewTable", "name", "maxLength", solum_app::tables::MAX_NAME),
+        (
+            "JoinRequest",
+            "name",
+            "maxLength",
+            solum_app::tables::MAX_NAME,
+        ),
+        (
+            "OddsRequest",
+            "expression",
+            "maxLength",
+            solum_app::notation::MAX_EXPRESSION,
+        ),
+        (
+            "CombatLineRequest",
+            "line",
+            "maxLength",
+            solum_app::combat::MAX_LINE,
+        ),
+        (
+            "IdeaRequest",
+            "count",
+            "maximum",
+            solum_app::ideas::MAX_COUNT as usize,
+        ),
+        (
+            "ClassicGear",
+            "add",
+            "maxItems",
+            solum_app::classic::MAX_GEAR,
+        ),
+    ];
+    for (schema, field, keyword, limit) in limits {
+        assert_eq!(
+            component(&doc, schema)["properties"][field][keyword],
+            json!(limit),
+            "{schema}.{field} {keyword}"
+        );
+    }
+    let journal = &doc["paths"]["/api/journal"]["get"]["parameters"];
+    let limit = journal
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "limit")
+        .unwrap();
+    assert_eq!(limit["schema"]["maximum"], json!(solum_web::MAX_PAGE));
+    // The server refuses one past the stated limit and takes the limit itself.
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    let at = "n".repeat(solum_app::MAX_NOTE);
+    let a = s.post("/api/notes", &gm, json!({ "text": at })).await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    let over = "n".repeat(solum_app::MAX_NOTE + 1);
+    let a = s.post("/api/notes", &gm, json!({ "text": over })).await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
+    // The name rule's pattern matches exactly the names the server takes.
+    let pattern = component(&doc, "NewTable")["properties"]["name"]["pattern"]
+        .as_str()
+        .unwrap();
+    let pattern = regex::Regex::new(pattern).unwrap();
+    for name in [
+        "Nick",
+        "Élodie Tan",
+        "漢字",
+        "a\u{301}",
+        "Zero\u{200b}Width",
+        "\u{feff}Nick",
+        "Nick\u{3164}",
+        "No\u{a0}Break",
+        "Bell\u{7}",
+        "\u{301}",
+        "   ",
+        "Right\u{202e}Left",
+    ] {
+        let a = s.post("/api/characters", &gm, hero(name)).await;
+        assert_eq!(
+            pattern.is_match(name),
+            a.status == StatusCode::CREATED,
+            "{name:?}: {}",
+            a.text()
+        );
+    }
+}
+
+#[test]
+fn every_request_body_refuses_unknown_fields_and_every_route_lists_its_layers_statuses() {
+    let doc = solum_web::openapi_description();
+    let mut unlisted = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let responses = op["responses"].as_object().unwrap();
+            let needs_session = op["security"] != json!([]);
+            if needs_session {
+                assert!(responses.contains_key("401"), "{method} {path}: no 401");
+            }
+            if method != "get" {
+                for status in ["400", "403", "408", "413", "415", "422"] {
+                    assert!(
+                        responses.contains_key(status),
+                        "{method} {path}: no {status}"
+                    );
+                }
+            }
+            let Some(schema) =
+                op["requestBody"]["content"]["application/json"]["schema"].as_object()
+            else {
+                continue;
+            };
+            let schema = match schema.get("$ref").and_then(Value::as_str) {
+                Some(r) => component(&doc, r.rsplit('/').next().unwrap()),
+                None => &op["requestBody"]["content"]["application/json"]["schema"],
+            };
+            if schema.get("properties").is_some() {
+                assert_eq!(
+                    schema["additionalProperties"],
+                    json!(false),
+                    "{method} {path}: unknown fields allowed"
+                );
+            } else {
+                unlisted.push(format!("{method} {path}"));
+            }
+        }
+    }
+    // Bodies still described without their fields (docs/api.md); the list only shrinks.
+    unlisted.sort();
+    assert_eq!(
+        unlisted,
+        ["post /api/fight/odds", "post /api/soluna/characters"]
+    );
 }

@@ -12,6 +12,7 @@ use crate::{
     roll_scope, split, with_campaign,
 };
 
+#[utoipa::path(get, path = "/api/characters", tag = "characters", responses((status = 200, description = "Done", body = Vec<tables::OwnedCharacter>)))]
 pub(crate) async fn characters(
     State(state): State<AppState>,
     auth: Auth,
@@ -23,6 +24,7 @@ pub(crate) async fn characters(
         .map(Json)
 }
 
+#[utoipa::path(get, path = "/api/characters/{name}", tag = "characters", params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::characters::CharacterView)))]
 pub(crate) async fn character(
     State(state): State<AppState>,
     auth: Auth,
@@ -41,6 +43,20 @@ pub(crate) struct CreateRequest {
     typed: Option<Vec<u32>>,
 }
 
+impl utoipa::__dev::ComposeSchema for CreateRequest {
+    fn compose(
+        _: Vec<utoipa::openapi::RefOr<utoipa::openapi::Schema>>,
+    ) -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+        crate::openapi::with_envelope::<NewCharacter>(false, true)
+    }
+}
+
+impl utoipa::ToSchema for CreateRequest {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "CreateCharacter".into()
+    }
+}
+
 impl<'de> Deserialize<'de> for CreateRequest {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let (character, env): (_, DiceEnvelope) = split(d, &["typed"])?;
@@ -51,6 +67,7 @@ impl<'de> Deserialize<'de> for CreateRequest {
     }
 }
 
+#[utoipa::path(post, path = "/api/characters", tag = "characters", request_body = CreateRequest, responses((status = 201, description = "Created", body = solum_app::characters::ChangeView)))]
 pub(crate) async fn create_character(
     State(state): State<AppState>,
     auth: Auth,
@@ -66,6 +83,7 @@ pub(crate) async fn create_character(
     .map(|v| (StatusCode::CREATED, Json(v)))
 }
 
+#[utoipa::path(patch, path = "/api/characters/{name}", tag = "characters", request_body = CharacterEdit, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::characters::ChangeView)))]
 pub(crate) async fn edit_character(
     State(state): State<AppState>,
     auth: Auth,
@@ -82,6 +100,7 @@ pub(crate) async fn edit_character(
 }
 
 /// Grants an advancement point (S17): the game master's (the use case refuses a player).
+#[utoipa::path(post, path = "/api/characters/{name}/grant", tag = "characters", params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::characters::ChangeView)))]
 pub(crate) async fn grant_point(
     State(state): State<AppState>,
     auth: Auth,
@@ -100,11 +119,21 @@ pub(crate) struct AdvanceRequest {
     typed: Option<Vec<u32>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct AdvanceGoalBody {
+    /// What the hero advances (docs/api.md).
+    #[schema(value_type = Object)]
     goal: solum_app::AdvanceGoal,
 }
+
+crate::openapi::enveloped!(
+    AdvanceRequest,
+    AdvanceGoalBody,
+    "AdvanceRequest",
+    false,
+    true
+);
 
 impl<'de> Deserialize<'de> for AdvanceRequest {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -117,6 +146,7 @@ impl<'de> Deserialize<'de> for AdvanceRequest {
 }
 
 /// Spends an advancement point on an attempt (S17); the sheet's owner or the game master.
+#[utoipa::path(post, path = "/api/characters/{name}/advance", tag = "characters", request_body = AdvanceRequest, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::characters::ChangeView)))]
 pub(crate) async fn advance_character(
     State(state): State<AppState>,
     auth: Auth,
@@ -133,13 +163,16 @@ pub(crate) async fn advance_character(
     .map(Json)
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RestRequest {
+    /// Hours of rest: at least a minute (to the nearest minute), at most 10,000.
+    #[schema(minimum = 0.008333333333333333, maximum = 10000.0)]
     hours: f64,
 }
 
 /// Rests (S16): the minutes bank on the sheet; each whole half hour heals 1.
+#[utoipa::path(post, path = "/api/characters/{name}/rest", tag = "characters", request_body = RestRequest, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::characters::ChangeView)))]
 pub(crate) async fn rest_character(
     State(state): State<AppState>,
     auth: Auth,
@@ -153,12 +186,13 @@ pub(crate) async fn rest_character(
 }
 
 /// The table's roll-off option (S3, S14).
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RollOffSetting {
     on: bool,
 }
 
+#[utoipa::path(get, path = "/api/settings/roll-off", tag = "characters", responses((status = 200, description = "Done", body = RollOffSetting)))]
 pub(crate) async fn roll_off(
     State(state): State<AppState>,
     auth: Auth,
@@ -170,6 +204,7 @@ pub(crate) async fn roll_off(
         .map(|on| Json(RollOffSetting { on }))
 }
 
+#[utoipa::path(put, path = "/api/settings/roll-off", tag = "characters", request_body = RollOffSetting, responses((status = 200, description = "Done", body = RollOffSetting)))]
 pub(crate) async fn set_roll_off(
     State(state): State<AppState>,
     auth: Auth,
@@ -185,6 +220,7 @@ pub(crate) async fn set_roll_off(
     .map(|on| Json(RollOffSetting { on }))
 }
 
+#[utoipa::path(post, path = "/api/characters/{name}/odds", tag = "characters", request_body = CharacterCheck, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::characters::CheckOdds)))]
 pub(crate) async fn check_odds(
     State(state): State<AppState>,
     auth: Auth,
@@ -203,6 +239,8 @@ pub(crate) struct CheckRequest {
     typed: Option<Vec<u32>>,
 }
 
+crate::openapi::enveloped!(CheckRequest, CharacterCheck, "CheckRequest", true, true);
+
 impl<'de> Deserialize<'de> for CheckRequest {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let (check, env): (_, DiceEnvelope) = split(d, &["secret", "typed"])?;
@@ -214,6 +252,7 @@ impl<'de> Deserialize<'de> for CheckRequest {
     }
 }
 
+#[utoipa::path(post, path = "/api/characters/{name}/check", tag = "characters", request_body = CheckRequest, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::characters::CheckView)))]
 pub(crate) async fn check(
     State(state): State<AppState>,
     auth: Auth,

@@ -8,16 +8,20 @@ use solum_app::tables::{self};
 use crate::routes::siblings::{SiblingRoll, sibling_roll};
 use crate::{ApiError, AppState, Auth, Body_, Json, NoQuery, change, dice_for, with_campaign};
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NewHero {
+    /// The hero's name.
+    #[schema(max_length = 100, pattern = "@name")]
     name: String,
     #[serde(default)]
     cliches: Vec<String>,
     #[serde(default)]
+    #[schema(schema_with = crate::openapi::typed_faces)]
     typed: Option<Vec<u32>>,
 }
 
+#[utoipa::path(post, path = "/api/classic/characters", tag = "classic", request_body = NewHero, responses((status = 201, description = "Created", body = solum_app::classic::HeroChangeView)))]
 pub(crate) async fn create_classic(
     State(state): State<AppState>,
     auth: Auth,
@@ -34,12 +38,14 @@ pub(crate) async fn create_classic(
     .map(|v| (StatusCode::CREATED, Json(v)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ClassicCheck {
+    #[schema(schema_with = crate::openapi::classic_stat)]
     stat: solum_app::classic::Stat,
     cliche: Option<String>,
     /// 1 to 6; none: rolled on a d6 first.
+    #[schema(minimum = 1, maximum = 6)]
     difficulty: Option<u32>,
     #[serde(default)]
     gear: bool,
@@ -47,6 +53,7 @@ pub(crate) struct ClassicCheck {
     gear_name: Option<String>,
 }
 
+#[utoipa::path(post, path = "/api/classic/characters/{name}/check", tag = "classic", request_body = SiblingRoll<ClassicCheck>, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::classic::HeroCheckView)))]
 pub(crate) async fn classic_check(
     State(state): State<AppState>,
     auth: Auth,
@@ -74,6 +81,7 @@ pub(crate) async fn classic_check(
     .await
 }
 
+#[utoipa::path(post, path = "/api/classic/characters/{name}/fight", tag = "classic", request_body = SiblingRoll<solum_app::classic::FightRequest>, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::classic::FightView)))]
 pub(crate) async fn classic_fight(
     State(state): State<AppState>,
     auth: Auth,
@@ -91,13 +99,15 @@ pub(crate) async fn classic_fight(
     .await
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ClassicAbandon {
     /// The answer to a hit that waits, taken before the hero flees.
+    #[schema(schema_with = crate::openapi::classic_loss)]
     decide: Option<solum_app::classic::Loss>,
 }
 
+#[utoipa::path(post, path = "/api/classic/characters/{name}/fight/abandon", tag = "classic", request_body = ClassicAbandon, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::classic::FightView)))]
 pub(crate) async fn classic_fight_abandon(
     State(state): State<AppState>,
     auth: Auth,
@@ -115,17 +125,20 @@ pub(crate) async fn classic_fight_abandon(
     .map(Json)
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ClassicGear {
     /// Pieces to give (at most 20).
     #[serde(default)]
+    #[schema(max_items = 20)]
     add: Vec<String>,
     /// Pieces to take away (at most 20).
     #[serde(default)]
+    #[schema(max_items = 20)]
     remove: Vec<String>,
 }
 
+#[utoipa::path(post, path = "/api/classic/characters/{name}/gear", tag = "classic", request_body = ClassicGear, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::classic::HeroChangeView)))]
 pub(crate) async fn classic_gear(
     State(state): State<AppState>,
     auth: Auth,
@@ -144,11 +157,12 @@ pub(crate) async fn classic_gear(
 }
 
 /// The hero's fight under way: `{"fight": null}` when none.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct ClassicFightAnswer {
     fight: Option<solum_app::classic::FightStateView>,
 }
 
+#[utoipa::path(get, path = "/api/classic/characters/{name}/fight", tag = "classic", params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = ClassicFightAnswer)))]
 pub(crate) async fn classic_fight_status(
     State(state): State<AppState>,
     auth: Auth,

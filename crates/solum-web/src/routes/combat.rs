@@ -21,9 +21,11 @@ pub(crate) fn gm_only(member: &Member, what: &str) -> Result<(), ApiError> {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct CombatStartRequest {
+    /// The combat's name (the name rules apply).
+    #[schema(max_length = 100, pattern = "@name")]
     name: Option<String>,
     #[serde(default)]
     roll_off: bool,
@@ -35,19 +37,22 @@ pub(crate) struct CombatStartRequest {
     foes: Vec<solum_app::combat::FoeCount>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct CombatLineRequest {
+    /// One line of the combat language (docs/api.md).
+    #[schema(max_length = 500, pattern = "@line")]
     line: String,
 }
 
 /// The open combat with its fighters, order, ranges and the acting fighter's options with
 /// their odds; `{"combat": null}` when none is open.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct CombatAnswer {
     combat: Option<solum_app::combat::CombatStatus>,
 }
 
+#[utoipa::path(get, path = "/api/combat", tag = "combat", responses((status = 200, description = "Done", body = CombatAnswer)))]
 pub(crate) async fn combat_status(
     State(state): State<AppState>,
     auth: Auth,
@@ -59,6 +64,7 @@ pub(crate) async fn combat_status(
         .map(|combat| Json(CombatAnswer { combat }))
 }
 
+#[utoipa::path(post, path = "/api/combat", tag = "combat", request_body = CombatStartRequest, responses((status = 201, description = "Created", body = solum_app::combat::CombatStartView)))]
 pub(crate) async fn combat_start(
     State(state): State<AppState>,
     auth: Auth,
@@ -77,6 +83,7 @@ pub(crate) async fn combat_start(
     .map(|v| (StatusCode::CREATED, Json(v)))
 }
 
+#[utoipa::path(post, path = "/api/combat/line", tag = "combat", request_body = CombatLineRequest, responses((status = 200, description = "Done", body = solum_app::combat::CombatLineView)))]
 pub(crate) async fn combat_line(
     State(state): State<AppState>,
     auth: Auth,
@@ -107,6 +114,7 @@ pub(crate) async fn combat_line(
     .map(Json)
 }
 
+#[utoipa::path(post, path = "/api/combat/end", tag = "combat", responses((status = 200, description = "Done", body = solum_app::combat::CombatEndView)))]
 pub(crate) async fn combat_end(
     State(state): State<AppState>,
     auth: Auth,

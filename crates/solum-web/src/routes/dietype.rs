@@ -13,10 +13,37 @@ pub(crate) struct NewDietype {
     fill: solum_app::dietype::DietypeEdit,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NameEnvelope {
+    /// The character's name.
+    #[schema(max_length = 100, pattern = "@name")]
     name: String,
+}
+
+impl utoipa::__dev::ComposeSchema for NewDietype {
+    fn compose(
+        _: Vec<utoipa::openapi::RefOr<utoipa::openapi::Schema>>,
+    ) -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+        use utoipa::openapi::{RefOr, Schema};
+        let mut schema = <solum_app::dietype::DietypeEdit as utoipa::PartialSchema>::schema();
+        if let RefOr::T(Schema::Object(o)) = &mut schema {
+            let envelope = <NameEnvelope as utoipa::PartialSchema>::schema();
+            if let RefOr::T(Schema::Object(e)) = envelope
+                && let Some(name) = e.properties.get("name")
+            {
+                o.properties.insert("name".into(), name.clone());
+            }
+            o.required.push("name".into());
+        }
+        schema
+    }
+}
+
+impl utoipa::ToSchema for NewDietype {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "NewDietype".into()
+    }
 }
 
 impl<'de> Deserialize<'de> for NewDietype {
@@ -29,6 +56,7 @@ impl<'de> Deserialize<'de> for NewDietype {
     }
 }
 
+#[utoipa::path(post, path = "/api/dietype/characters", tag = "dietype", request_body = NewDietype, responses((status = 201, description = "Created", body = solum_app::dietype::DietypeChangeView)))]
 pub(crate) async fn create_dietype(
     State(state): State<AppState>,
     auth: Auth,
@@ -42,6 +70,7 @@ pub(crate) async fn create_dietype(
     .map(|v| (StatusCode::CREATED, Json(v)))
 }
 
+#[utoipa::path(post, path = "/api/dietype/characters/{name}/roll", tag = "dietype", request_body = SiblingRoll<solum_app::dietype::DietypeRoll>, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::dietype::DietypeRollView)))]
 pub(crate) async fn dietype_roll(
     State(state): State<AppState>,
     auth: Auth,

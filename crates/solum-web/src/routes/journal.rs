@@ -17,6 +17,7 @@ use crate::{
 
 /// `POST /api/journal/{seq}/reveal`: the game master shows the table a secret entry; what
 /// it does to a sheet is applied now (see [`Campaign::reveal`]).
+#[utoipa::path(post, path = "/api/journal/{seq}/reveal", tag = "journal", params(("seq" = i64, Path, description = "The entry's number in the table's journal")), responses((status = 201, description = "Created", body = JournalEntry)))]
 pub(crate) async fn reveal(
     State(state): State<AppState>,
     auth: Auth,
@@ -35,19 +36,23 @@ pub(crate) async fn reveal(
         .map(|e| (StatusCode::CREATED, Json(e.for_display())))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct JournalQuery {
     /// Entries after this sequence number, oldest first.
     after: Option<i64>,
-    /// Text to search for (case-insensitive, in every field of an entry).
+    /// Text to search for (case-insensitive, in every field of an entry), at most 200
+    /// characters.
+    #[param(max_length = 200)]
     q: Option<String>,
     /// At most this many: [`PAGE`] unless said, never more than [`MAX_PAGE`]. Without
     /// `after`, the latest ones.
+    #[param(minimum = 1, maximum = 500)]
     limit: Option<usize>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct JournalPage {
     entries: Vec<JournalEntry>,
     /// With `after`: the `after` of the next page when more may follow, else `null`.
@@ -59,6 +64,7 @@ pub const PAGE: usize = 100;
 /// The most entries one journal read returns.
 pub const MAX_PAGE: usize = 500;
 
+#[utoipa::path(get, path = "/api/journal", tag = "journal", params(JournalQuery), responses((status = 200, description = "Done", body = JournalPage)))]
 pub(crate) async fn journal(
     State(state): State<AppState>,
     auth: Auth,
@@ -101,12 +107,16 @@ pub(crate) async fn journal(
     .map(Json)
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ExportQuery {
+    /// `json` (none: JSON) or `markdown`.
+    #[param(schema_with = crate::openapi::export_format)]
     format: Option<String>,
 }
 
+#[utoipa::path(get, path = "/api/journal/export", tag = "journal", params(ExportQuery), responses((status = 200, description = "Done")))]
 pub(crate) async fn export(
     State(state): State<AppState>,
     auth: Auth,
@@ -209,6 +219,7 @@ pub(crate) async fn export(
 /// Entries an export reads and writes at a time.
 pub(crate) const EXPORT_PAGE: usize = 100;
 
+#[utoipa::path(get, path = "/api/journal/verify", tag = "journal", responses((status = 200, description = "Done", body = solum_app::VerifyReport)))]
 pub(crate) async fn verify(
     State(state): State<AppState>,
     auth: Auth,

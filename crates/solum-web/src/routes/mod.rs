@@ -24,13 +24,13 @@ use crate::{AppState, NOTE_BODY_LIMIT, live, page, routes_page};
 /// the router ([`api`]) and the list a test compares with the OpenAPI description
 /// ([`ROUTES`]) come from this one table.
 macro_rules! api_routes {
-    ($($path:literal => $($method:ident($handler:path))+ $(; layer $layer:expr)?,)*) => {
+    ($($path:literal => $($method:ident($($handler:ident)::+))+ $(; layer $layer:expr)?,)*) => {
         /// Every route of the API, each with its handler (paths relative to `/api`).
         pub(crate) fn api() -> Router<AppState> {
             Router::new()
                 $(.route(
                     $path,
-                    axum::routing::MethodRouter::new()$(.$method($handler))+$(.layer($layer))?,
+                    axum::routing::MethodRouter::new()$(.$method($($handler)::+))+$(.layer($layer))?,
                 ))*
                 .merge(routes_page::routes())
         }
@@ -38,6 +38,20 @@ macro_rules! api_routes {
         /// The routes of the table above: `(method, path under /api)` (beside them the
         /// page's read-only routes of `routes_page.rs`, merged into [`api`]).
         pub const ROUTES: &[(&str, &str)] = &[$($((stringify!($method), $path),)+)*];
+
+        /// The OpenAPI description of the table's handlers (each one's `#[utoipa::path]`)
+        /// and of the page's routes beside them; [`crate::openapi`] completes it.
+        #[derive(utoipa::OpenApi)]
+        #[openapi(
+            info(
+                title = "solum web table",
+                version = "1",
+                description = "The JSON API of `solum serve` (see docs/api.md), generated from the handlers' own types. Every change needs `Origin` of the page itself; rolls use the server's seed, never one a client chooses; every JSON body refuses fields it does not know (422 `body-invalid` naming the field)."
+            ),
+            paths($($($($handler)::+,)+)* page::index, page::module, page::style, page::panels, routes_page::genres),
+            components(schemas(crate::error::ErrorBody))
+        )]
+        pub(crate) struct ApiDoc;
     };
 }
 

@@ -10,9 +10,11 @@ use crate::{ApiError, AppState, Auth, Body_, Json, change, dice_for, heavy, roll
 use solum_app::AppError;
 use solum_app::expression::{ExpressionOdds, estimated_work, expression_odds};
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct OddsRequest {
+    /// A dice expression (docs/notation.md).
+    #[schema(max_length = 200, pattern = "@line")]
     expression: String,
 }
 
@@ -51,6 +53,7 @@ pub(crate) async fn heavy_turn(
     }
 }
 
+#[utoipa::path(post, path = "/api/odds", tag = "notation", request_body = OddsRequest, responses((status = 200, description = "Done", body = ExpressionOdds)))]
 pub(crate) async fn notation_odds(
     State(state): State<AppState>,
     auth: Auth,
@@ -69,18 +72,23 @@ pub(crate) async fn notation_odds(
     odds.pop().map(Json).ok_or_else(ApiError::internal)
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RollRequest {
+    /// A dice expression (docs/notation.md).
+    #[schema(max_length = 200, pattern = "@line")]
     expression: String,
+    /// Game master only: the entry is secret.
     #[serde(default)]
     secret: bool,
     #[serde(default)]
+    #[schema(schema_with = crate::openapi::typed_faces)]
     typed: Option<Vec<u32>>,
 }
 
 /// `POST /api/roll`: rolls a dice expression with the server's seed (or a solo game
 /// master's typed faces), journaled like every roll; secret for a game master.
+#[utoipa::path(post, path = "/api/roll", tag = "notation", request_body = RollRequest, responses((status = 200, description = "Done", body = solum_app::notation::NotationView)))]
 pub(crate) async fn notation_roll(
     State(state): State<AppState>,
     auth: Auth,

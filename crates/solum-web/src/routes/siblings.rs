@@ -14,7 +14,7 @@ use crate::{
 };
 
 /// A sheet of any system with who created it.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct Owned<T> {
     #[serde(flatten)]
     view: T,
@@ -23,7 +23,7 @@ pub(crate) struct Owned<T> {
 }
 
 /// The table's characters of the four sibling systems.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct SiblingCharacters {
     sol: Vec<Owned<solum_app::sol::SolSheetView>>,
     classic: Vec<Owned<solum_app::classic::HeroView>>,
@@ -31,6 +31,7 @@ pub(crate) struct SiblingCharacters {
     dietype: Vec<Owned<solum_app::dietype::DietypeView>>,
 }
 
+#[utoipa::path(get, path = "/api/systems/characters", tag = "siblings", responses((status = 200, description = "Done", body = SiblingCharacters)))]
 pub(crate) async fn sibling_characters(
     State(state): State<AppState>,
     auth: Auth,
@@ -78,6 +79,21 @@ pub(crate) struct SiblingRoll<T> {
     request: T,
     secret: bool,
     typed: Option<Vec<u32>>,
+}
+
+/// Described as `T`'s object with `secret` and `typed` beside its fields.
+impl<T: utoipa::ToSchema> utoipa::__dev::ComposeSchema for SiblingRoll<T> {
+    fn compose(
+        _: Vec<utoipa::openapi::RefOr<utoipa::openapi::Schema>>,
+    ) -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+        crate::openapi::with_envelope::<T>(true, true)
+    }
+}
+
+impl<T: utoipa::ToSchema> utoipa::ToSchema for SiblingRoll<T> {
+    fn name() -> std::borrow::Cow<'static, str> {
+        format!("{}Roll", T::name()).into()
+    }
 }
 
 impl<'de, T: serde::de::DeserializeOwned> Deserialize<'de> for SiblingRoll<T> {

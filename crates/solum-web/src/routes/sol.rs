@@ -9,6 +9,7 @@ use crate::routes::combat::gm_only;
 use crate::routes::siblings::{SiblingRoll, sibling_roll};
 use crate::{ApiError, AppState, Auth, Body_, Json, NoFields, change};
 
+#[utoipa::path(post, path = "/api/sol/characters", tag = "sol", request_body = solum_app::NewSol, responses((status = 201, description = "Created", body = solum_app::sol::SolChangeView)))]
 pub(crate) async fn create_sol(
     State(state): State<AppState>,
     auth: Auth,
@@ -20,6 +21,7 @@ pub(crate) async fn create_sol(
         .map(|v| (StatusCode::CREATED, Json(v)))
 }
 
+#[utoipa::path(post, path = "/api/sol/characters/{name}/test", tag = "sol", request_body = SiblingRoll<solum_app::SolTest>, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::sol::SolTestView)))]
 pub(crate) async fn sol_test(
     State(state): State<AppState>,
     auth: Auth,
@@ -39,6 +41,7 @@ pub(crate) async fn sol_test(
 
 /// `POST /api/sol/characters/{name}/encounter`: the game master starts a new encounter for
 /// a character (P3: one progress point per encounter in all); journaled.
+#[utoipa::path(post, path = "/api/sol/characters/{name}/encounter", tag = "sol", params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::sol::SolChangeView)))]
 pub(crate) async fn sol_encounter(
     State(state): State<AppState>,
     auth: Auth,
@@ -54,6 +57,7 @@ pub(crate) async fn sol_encounter(
 
 /// `POST /api/sol/characters/{name}/session`: the game master starts a new play session for
 /// a character: Edge refreshed, training allowed, a new encounter; journaled.
+#[utoipa::path(post, path = "/api/sol/characters/{name}/session", tag = "sol", params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::sol::SolChangeView)))]
 pub(crate) async fn sol_session(
     State(state): State<AppState>,
     auth: Auth,
@@ -68,14 +72,17 @@ pub(crate) async fn sol_session(
 }
 
 /// `POST /api/sol/characters/{name}/train`: the skill whose next rank is trained.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Train {
+    /// The skill to train.
+    #[schema(max_length = 100, pattern = "@name")]
     skill: String,
 }
 
 /// Trains the next rank of a skill (one training a session; the cost and the rule are the
 /// app's): the character's player, or the game master.
+#[utoipa::path(post, path = "/api/sol/characters/{name}/train", tag = "sol", request_body = Train, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::sol::SolChangeView)))]
 pub(crate) async fn train(
     State(state): State<AppState>,
     auth: Auth,
@@ -95,6 +102,7 @@ pub(crate) async fn train(
 
 /// `POST /api/sol/characters/{name}/reward`: the game master gives a point of Edge back
 /// (never above the attribute).
+#[utoipa::path(post, path = "/api/sol/characters/{name}/reward", tag = "sol", params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::sol::SolChangeView)))]
 pub(crate) async fn reward(
     State(state): State<AppState>,
     auth: Auth,

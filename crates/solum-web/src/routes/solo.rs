@@ -6,22 +6,35 @@ use serde::{Deserialize, Serialize};
 use solum_app::Leaning;
 use solum_app::tables::{self};
 use solum_app::{Dice, IdeaSource, JournalEntry};
+use utoipa::ToSchema;
 
 use crate::{
     ApiError, AppState, Auth, Body_, Json, NoQuery, change, dice_for, roll_scope, with_campaign,
 };
 
-#[derive(Deserialize)]
+/// A yes/no question for the oracle.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct AskRequest {
+    /// The question, one line.
+    #[schema(max_length = 500, pattern = "@line")]
     question: String,
+    /// Whether the odds favour the hero (best of 2d6), are slim (worst of 2d6), or neither.
     #[serde(default)]
+    #[schema(schema_with = crate::openapi::leaning)]
     leaning: Leaning,
+    /// Game master only: the entry is secret (no byte of it reaches a player).
     #[serde(default)]
     secret: bool,
+    /// Faces rolled by hand, in the order the rule draws them; only for a game master
+    /// alone at the table.
     #[serde(default)]
+    #[schema(schema_with = crate::openapi::typed_faces)]
     typed: Option<Vec<u32>>,
 }
+
+#[utoipa::path(post, path = "/api/oracle", tag = "solo", request_body = AskRequest,
+    responses((status = 200, description = "The answer with its dice and odds", body = solum_app::OracleView)))]
 
 pub(crate) async fn oracle(
     State(state): State<AppState>,
@@ -38,11 +51,15 @@ pub(crate) async fn oracle(
     .map(Json)
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct IdeaRequest {
+    /// One of the built-in genres (`GET /api/idea/genres`).
+    #[schema(schema_with = crate::openapi::genre)]
     genre: String,
+    /// How many words (1 to 20).
     #[serde(default = "one")]
+    #[schema(minimum = 1, maximum = 20)]
     count: u32,
 }
 
@@ -50,6 +67,7 @@ pub(crate) fn one() -> u32 {
     1
 }
 
+#[utoipa::path(post, path = "/api/idea", tag = "solo", request_body = IdeaRequest, responses((status = 200, description = "Done", body = solum_app::IdeaView)))]
 pub(crate) async fn idea(
     State(state): State<AppState>,
     auth: Auth,
@@ -63,12 +81,15 @@ pub(crate) async fn idea(
     .map(Json)
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NoteRequest {
+    /// The note (line breaks kept).
+    #[schema(max_length = 10000, pattern = "@prose")]
     text: String,
 }
 
+#[utoipa::path(post, path = "/api/notes", tag = "solo", request_body = NoteRequest, responses((status = 201, description = "Created", body = JournalEntry)))]
 pub(crate) async fn note(
     State(state): State<AppState>,
     auth: Auth,
@@ -80,13 +101,18 @@ pub(crate) async fn note(
         .map(|e| (StatusCode::CREATED, Json(e)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SceneRequest {
+    /// The scene's title (a name: the name rules apply).
+    #[schema(max_length = 200, pattern = "@name")]
     title: String,
+    /// What the scene is for.
+    #[schema(max_length = 1000, pattern = "@prose")]
     goal: Option<String>,
 }
 
+#[utoipa::path(post, path = "/api/scenes", tag = "solo", request_body = SceneRequest, responses((status = 201, description = "Created", body = Vec<JournalEntry>)))]
 pub(crate) async fn scene_start(
     State(state): State<AppState>,
     auth: Auth,
@@ -100,19 +126,22 @@ pub(crate) async fn scene_start(
     .map(|e| (StatusCode::CREATED, Json(e)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SceneEnd {
+    /// How the scene ended.
+    #[schema(max_length = 1000, pattern = "@prose")]
     summary: Option<String>,
 }
 
 /// The open scene, for every member: `{"scene": null}` or the entry that started it.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct SceneAnswer {
     scene: Option<JournalEntry>,
 }
 
 /// `GET /api/scene`: the table's open scene (its start entry: title, goal, who, when).
+#[utoipa::path(get, path = "/api/scene", tag = "solo", responses((status = 200, description = "Done", body = SceneAnswer)))]
 pub(crate) async fn scene_current(
     State(state): State<AppState>,
     auth: Auth,
@@ -126,6 +155,7 @@ pub(crate) async fn scene_current(
 
 /// `GET /api/bestiary`: the creatures a combat can name (shipped and the campaign's) and
 /// the oppositions of fast static combat.
+#[utoipa::path(get, path = "/api/bestiary", tag = "solo", responses((status = 200, description = "Done", body = solum_app::creatures::BestiaryView)))]
 pub(crate) async fn bestiary(
     State(state): State<AppState>,
     auth: Auth,
@@ -137,6 +167,7 @@ pub(crate) async fn bestiary(
         .map(Json)
 }
 
+#[utoipa::path(post, path = "/api/scenes/end", tag = "solo", request_body = SceneEnd, responses((status = 200, description = "Done", body = JournalEntry)))]
 pub(crate) async fn scene_end(
     State(state): State<AppState>,
     auth: Auth,

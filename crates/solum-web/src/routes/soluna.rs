@@ -13,6 +13,7 @@ use crate::{
     ApiError, AppState, Auth, Body_, Json, NoFields, NoQuery, change, dice_for, with_campaign,
 };
 
+#[utoipa::path(post, path = "/api/soluna/characters", tag = "soluna", request_body(content = Object, description = "A Sol'una character sheet (docs/api.md)"), responses((status = 201, description = "Created", body = solum_app::soluna::SolunaChangeView)))]
 pub(crate) async fn create_soluna(
     State(state): State<AppState>,
     auth: Auth,
@@ -26,6 +27,7 @@ pub(crate) async fn create_soluna(
     .map(|v| (StatusCode::CREATED, Json(v)))
 }
 
+#[utoipa::path(post, path = "/api/soluna/characters/{name}/test", tag = "soluna", request_body = SiblingRoll<solum_app::soluna::SolunaTest>, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::soluna::SolunaTestView)))]
 pub(crate) async fn soluna_test(
     State(state): State<AppState>,
     auth: Auth,
@@ -44,11 +46,12 @@ pub(crate) async fn soluna_test(
 }
 
 /// A played Sol'una skirmish (U5): the table's one open skirmish, or none.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct SkirmishAnswer {
     skirmish: Option<solum_app::soluna::SkirmishState>,
 }
 
+#[utoipa::path(get, path = "/api/soluna/skirmish", tag = "soluna", responses((status = 200, description = "Done", body = SkirmishAnswer)))]
 pub(crate) async fn soluna_skirmish_state(
     State(state): State<AppState>,
     auth: Auth,
@@ -64,16 +67,18 @@ pub(crate) async fn soluna_skirmish_state(
     .map(|skirmish| Json(SkirmishAnswer { skirmish }))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SkirmishStart {
     names: Vec<String>,
     #[serde(default)]
     auto: Vec<String>,
     #[serde(default)]
+    #[schema(schema_with = crate::openapi::typed_faces)]
     typed: Option<Vec<u32>>,
 }
 
+#[utoipa::path(post, path = "/api/soluna/skirmish", tag = "soluna", request_body = SkirmishStart, responses((status = 201, description = "Created", body = solum_app::soluna::PlayView)))]
 pub(crate) async fn soluna_skirmish_start(
     State(state): State<AppState>,
     auth: Auth,
@@ -90,7 +95,7 @@ pub(crate) async fn soluna_skirmish_start(
     .map(|v| (StatusCode::CREATED, Json(v)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SkirmishActRequest {
     name: String,
@@ -103,6 +108,7 @@ pub(crate) struct SkirmishActRequest {
     #[serde(default)]
     dice: u32,
     #[serde(default)]
+    #[schema(schema_with = crate::openapi::typed_faces)]
     typed: Option<Vec<u32>>,
 }
 
@@ -110,6 +116,7 @@ pub(crate) struct SkirmishActRequest {
 /// and its characters' sheets are the table's: once the member may decide, the use case
 /// runs in the game master's scope (it changes only the skirmish, and at its end the sheets
 /// as the rules leave them).
+#[utoipa::path(post, path = "/api/soluna/skirmish/act", tag = "soluna", request_body = SkirmishActRequest, responses((status = 200, description = "Done", body = solum_app::soluna::PlayView)))]
 pub(crate) async fn soluna_skirmish_act(
     State(state): State<AppState>,
     auth: Auth,
@@ -137,13 +144,15 @@ pub(crate) async fn soluna_skirmish_act(
     .map(Json)
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SkirmishGo {
     #[serde(default)]
+    #[schema(schema_with = crate::openapi::typed_faces)]
     typed: Option<Vec<u32>>,
 }
 
+#[utoipa::path(post, path = "/api/soluna/skirmish/go", tag = "soluna", request_body = SkirmishGo, responses((status = 200, description = "Done", body = solum_app::soluna::PlayView)))]
 pub(crate) async fn soluna_skirmish_go(
     State(state): State<AppState>,
     auth: Auth,
@@ -160,6 +169,7 @@ pub(crate) async fn soluna_skirmish_go(
     .map(Json)
 }
 
+#[utoipa::path(post, path = "/api/soluna/skirmish/abandon", tag = "soluna", responses((status = 200, description = "Done", body = solum_app::soluna::PlayView)))]
 pub(crate) async fn soluna_skirmish_abandon(
     State(state): State<AppState>,
     auth: Auth,

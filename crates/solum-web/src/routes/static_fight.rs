@@ -8,7 +8,7 @@ use crate::{
     ApiError, AppState, Auth, Body_, Json, NoFields, NoQuery, change, dice_for, with_campaign,
 };
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct StaticFightRequest {
     /// A static opposition of the shipped bestiary, to start a fight.
@@ -24,11 +24,12 @@ pub(crate) struct StaticFightRequest {
 }
 
 /// `{"fight": null}` when the character is in no fast static combat.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct StaticStatus {
     fight: Option<solum_app::fast_static::StaticView>,
 }
 
+#[utoipa::path(get, path = "/api/characters/{name}/static", tag = "static_fight", params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = StaticStatus)))]
 pub(crate) async fn static_status(
     State(state): State<AppState>,
     auth: Auth,
@@ -45,6 +46,7 @@ pub(crate) async fn static_status(
     .map(Json)
 }
 
+#[utoipa::path(post, path = "/api/characters/{name}/static", tag = "static_fight", request_body = StaticFightRequest, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::fast_static::StaticView)))]
 pub(crate) async fn static_fight(
     State(state): State<AppState>,
     auth: Auth,
@@ -77,6 +79,7 @@ pub(crate) async fn static_fight(
     .map(Json)
 }
 
+#[utoipa::path(post, path = "/api/characters/{name}/static/abandon", tag = "static_fight", params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::fast_static::StaticView)))]
 pub(crate) async fn static_abandon(
     State(state): State<AppState>,
     auth: Auth,

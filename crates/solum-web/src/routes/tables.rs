@@ -16,13 +16,18 @@ use crate::{
     with_campaign, write,
 };
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NewTable {
+    /// The table's name.
+    #[schema(max_length = 60, pattern = "@name")]
     table: String,
+    /// The game master's name at it.
+    #[schema(max_length = 60, pattern = "@name")]
     name: String,
 }
 
+#[utoipa::path(post, path = "/api/tables", tag = "tables", security(()), request_body = NewTable, responses((status = 201, description = "Created", body = Joined)))]
 pub(crate) async fn create_table(
     State(state): State<AppState>,
     peer: Peer,
@@ -53,10 +58,14 @@ pub(crate) async fn create_table(
     Ok((StatusCode::CREATED, Json(joined)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct JoinRequest {
+    /// The invite's token.
+    #[schema(max_length = 200)]
     invite: String,
+    /// The new member's name.
+    #[schema(max_length = 60, pattern = "@name")]
     name: String,
     /// The request holds a session (a bearer token) and means to give it up for this
     /// table: without it, such a join is refused with 409 `session-held`.
@@ -67,6 +76,7 @@ pub(crate) struct JoinRequest {
 /// `POST /api/join`: uses an invite. A request that holds a live session (its bearer
 /// token) is refused with 409 and the code `session-held` unless it says `"replace": true`:
 /// the page asks the member before switching tables.
+#[utoipa::path(post, path = "/api/join", tag = "tables", security(()), request_body = JoinRequest, responses((status = 201, description = "Created", body = Joined), (status = 409, description = "The request holds a session and did not say `replace` (`session-held`)", body = crate::error::ErrorBody)))]
 pub(crate) async fn join(
     State(state): State<AppState>,
     peer: Peer,
@@ -91,7 +101,7 @@ pub(crate) async fn join(
     Ok((StatusCode::CREATED, Json(joined)))
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct Me {
     table: i64,
     table_name: String,
@@ -100,6 +110,7 @@ pub(crate) struct Me {
     may_type_dice: bool,
 }
 
+#[utoipa::path(get, path = "/api/me", tag = "tables", responses((status = 200, description = "Done", body = Me)))]
 pub(crate) async fn me(
     State(state): State<AppState>,
     auth: Auth,
@@ -124,6 +135,7 @@ pub(crate) async fn me(
 /// `POST /api/logout`: the session's row is deleted (its token opens nothing any more) and
 /// the browser is told to forget what the page stored (the token lives in its storage; the
 /// server sets no cookie).
+#[utoipa::path(post, path = "/api/logout", tag = "tables", responses((status = 204, description = "Done")))]
 pub(crate) async fn logout(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -170,6 +182,7 @@ pub(crate) fn table_store(db: &Database, table: i64) -> Result<Box<dyn Store>, A
 }
 
 /// `POST /api/me/reentry`: a personal re-entry link, shown once.
+#[utoipa::path(post, path = "/api/me/reentry", tag = "tables", responses((status = 201, description = "Created", body = tables::Reentry)))]
 pub(crate) async fn my_reentry(
     State(state): State<AppState>,
     auth: Auth,
@@ -187,6 +200,7 @@ pub(crate) async fn my_reentry(
 
 /// `POST /api/members/{id}/reentry`: the game master re-invites a member of the table (a
 /// re-entry link for them, shown once).
+#[utoipa::path(post, path = "/api/members/{id}/reentry", tag = "tables", params(("id" = i64, Path, description = "The number of the invite or member")), responses((status = 201, description = "Created", body = tables::Reentry)))]
 pub(crate) async fn member_reentry(
     State(state): State<AppState>,
     auth: Auth,
@@ -204,9 +218,11 @@ pub(crate) async fn member_reentry(
     Ok((StatusCode::CREATED, Json(made)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ReentryRequest {
+    /// The re-entry link's token.
+    #[schema(max_length = 200)]
     token: String,
     /// As for a join: give up the session the request holds.
     #[serde(default)]
@@ -214,6 +230,7 @@ pub(crate) struct ReentryRequest {
 }
 
 /// `POST /api/reentry`: uses a re-entry link; a new session for its member.
+#[utoipa::path(post, path = "/api/reentry", tag = "tables", security(()), request_body = ReentryRequest, responses((status = 201, description = "Created", body = Joined), (status = 409, description = "The request holds a session and did not say `replace` (`session-held`)", body = crate::error::ErrorBody)))]
 pub(crate) async fn use_reentry(
     State(state): State<AppState>,
     peer: Peer,
@@ -242,13 +259,16 @@ pub(crate) async fn use_reentry(
     Ok((StatusCode::CREATED, Json(joined)))
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct InviteRequest {
+    /// `player` (none: a player) or `gm`.
     #[serde(default)]
+    #[schema(schema_with = crate::openapi::role)]
     role: Option<String>,
 }
 
+#[utoipa::path(post, path = "/api/invites", tag = "tables", request_body = InviteRequest, responses((status = 201, description = "Created", body = tables::Invite)))]
 pub(crate) async fn invite(
     State(state): State<AppState>,
     auth: Auth,
@@ -277,6 +297,7 @@ pub(crate) async fn invite(
 }
 
 /// `GET /api/invites`: the table's invites with their state (game master only).
+#[utoipa::path(get, path = "/api/invites", tag = "tables", responses((status = 200, description = "Done", body = Vec<tables::InviteView>)))]
 pub(crate) async fn invites(
     State(state): State<AppState>,
     auth: Auth,
@@ -293,6 +314,7 @@ pub(crate) async fn invites(
 }
 
 /// `DELETE /api/invites/{id}`: revokes an unused invite of the table (game master only).
+#[utoipa::path(delete, path = "/api/invites/{id}", tag = "tables", params(("id" = i64, Path, description = "The number of the invite or member")), responses((status = 204, description = "Done")))]
 pub(crate) async fn revoke_invite(
     State(state): State<AppState>,
     auth: Auth,

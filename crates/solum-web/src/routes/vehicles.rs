@@ -26,6 +26,7 @@ use solum_app::{AppError, Dice};
 use crate::{ApiError, AppState, Auth, Body_, NoQuery, change, heavy, roll_scope, with_campaign};
 
 /// `GET /api/vehicles`: the shipped catalogue of vehicles.
+#[utoipa::path(get, path = "/api/vehicles", tag = "vehicles", responses((status = 200, description = "Done", body = VehicleListView)))]
 pub(crate) async fn list(_auth: Auth, _no_query: NoQuery) -> Json<VehicleListView> {
     Json(solum_app::vehicles::vehicles())
 }
@@ -35,6 +36,20 @@ pub(crate) async fn list(_auth: Auth, _no_query: NoQuery) -> Json<VehicleListVie
 pub(crate) struct RollRequest {
     input: VehicleRollInput,
     secret: bool,
+}
+
+impl utoipa::__dev::ComposeSchema for RollRequest {
+    fn compose(
+        _: Vec<utoipa::openapi::RefOr<utoipa::openapi::Schema>>,
+    ) -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+        crate::openapi::with_envelope::<VehicleRollInput>(true, false)
+    }
+}
+
+impl utoipa::ToSchema for RollRequest {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "VehicleRollRequest".into()
+    }
 }
 
 impl<'de> Deserialize<'de> for RollRequest {
@@ -83,6 +98,7 @@ async fn roll(
 }
 
 /// `POST /api/vehicles/attack/odds`.
+#[utoipa::path(post, path = "/api/vehicles/attack/odds", tag = "vehicles", request_body = VehicleRollInput, responses((status = 200, description = "Done", body = VehicleOddsView)))]
 pub(crate) async fn attack_odds(
     State(state): State<AppState>,
     auth: Auth,
@@ -92,6 +108,7 @@ pub(crate) async fn attack_odds(
 }
 
 /// `POST /api/vehicles/chase/odds`.
+#[utoipa::path(post, path = "/api/vehicles/chase/odds", tag = "vehicles", request_body = VehicleRollInput, responses((status = 200, description = "Done", body = VehicleOddsView)))]
 pub(crate) async fn chase_odds(
     State(state): State<AppState>,
     auth: Auth,
@@ -101,6 +118,7 @@ pub(crate) async fn chase_odds(
 }
 
 /// `POST /api/vehicles/attack`.
+#[utoipa::path(post, path = "/api/vehicles/attack", tag = "vehicles", request_body = RollRequest, responses((status = 200, description = "Done", body = JournaledVehicleRoll)))]
 pub(crate) async fn attack(
     State(state): State<AppState>,
     auth: Auth,
@@ -110,6 +128,7 @@ pub(crate) async fn attack(
 }
 
 /// `POST /api/vehicles/chase`.
+#[utoipa::path(post, path = "/api/vehicles/chase", tag = "vehicles", request_body = RollRequest, responses((status = 200, description = "Done", body = JournaledVehicleRoll)))]
 pub(crate) async fn chase(
     State(state): State<AppState>,
     auth: Auth,
@@ -120,6 +139,7 @@ pub(crate) async fn chase(
 
 /// `POST /api/fight/odds`: a simulation within [`SimLimits::WEB`], one at a time per
 /// session (a turn of the heavy work), reading the campaign only.
+#[utoipa::path(post, path = "/api/fight/odds", tag = "vehicles", request_body = FightOddsInput, responses((status = 200, description = "Done", body = FightOddsView)))]
 pub(crate) async fn fight_odds(
     State(state): State<AppState>,
     auth: Auth,
