@@ -17,9 +17,9 @@ use solum_classic::duel::{Policy, duel_chance};
 use solum_classic::fight::{
     ClassicFight, Command, Decision, Event, FightError, Fighter, NextExchange,
 };
-use solum_classic::hero::{self, Book, Hero, Kind};
 /// The dice of a hero's creation, step by step (C1).
 pub use solum_classic::hero::CreationRolls;
+use solum_classic::hero::{self, Book, Hero, Kind};
 
 /// What a hero loses when a fight's exchange goes against them, as a request chooses it.
 pub use solum_classic::fight::Loss;

@@ -36,7 +36,12 @@ async fn the_originals_creation_shows_each_step_and_a_rest_heals_by_the_hours() 
     );
     let hero = &made["sheet"]["hero"];
     assert_eq!(
-        (&hero["body"], &hero["mind"], &hero["spirit"], &hero["hit_points"]),
+        (
+            &hero["body"],
+            &hero["mind"],
+            &hero["spirit"],
+            &hero["hit_points"]
+        ),
         (&json!(2), &json!(1), &json!(3), &json!(3))
     );
 
@@ -51,7 +56,12 @@ async fn the_originals_creation_shows_each_step_and_a_rest_heals_by_the_hours() 
         .find(|m| m["name"] == "Goblin")
         .unwrap();
     assert_eq!(
-        (&goblin["body"], &goblin["mind"], &goblin["spirit"], &goblin["hit_points"]),
+        (
+            &goblin["body"],
+            &goblin["mind"],
+            &goblin["spirit"],
+            &goblin["hit_points"]
+        ),
         (&json!(1), &json!(1), &json!(2), &json!(1))
     );
     let names: Vec<&str> = book["monsters"]
@@ -60,7 +70,14 @@ async fn the_originals_creation_shows_each_step_and_a_rest_heals_by_the_hours() 
         .iter()
         .map(|m| m["name"].as_str().unwrap())
         .collect();
-    for m in ["Goblin", "Beholder", "Owlbear", "Squidhead", "Troll", "Zombie"] {
+    for m in [
+        "Goblin",
+        "Beholder",
+        "Owlbear",
+        "Squidhead",
+        "Troll",
+        "Zombie",
+    ] {
         assert!(names.contains(&m), "{m} missing from {names:?}");
     }
 
@@ -153,7 +170,12 @@ async fn the_originals_creation_shows_each_step_and_a_rest_heals_by_the_hours() 
             json!({ "hours": -1 }),
         )
         .await;
-    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text());
+    assert_eq!(
+        bad.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        bad.text()
+    );
     assert_eq!(bad.json()["field"], "hours");
     // Journaled: the creation, the fight's one call, two rests; the odds wrote nothing.
     let kinds: Vec<_> = s
@@ -255,13 +277,14 @@ async fn project_sol_edge_is_spent_and_burnt_between_tests_by_its_player() {
     assert_eq!(trigger["edge"], json!({ "attribute": 3, "points": 1 }));
     // Not Dead Yet: BOD and AGI tie at 3, so the player names one.
     let tie = s
-        .post(
-            "/api/sol/characters/Kyra/not-dead-yet",
-            &pia,
-            json!({}),
-        )
+        .post("/api/sol/characters/Kyra/not-dead-yet", &pia, json!({}))
         .await;
-    assert_eq!(tie.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", tie.text());
+    assert_eq!(
+        tie.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        tie.text()
+    );
     assert_eq!(tie.json()["field"], "attribute");
     let burnt = s
         .ok(
@@ -283,7 +306,12 @@ async fn project_sol_edge_is_spent_and_burnt_between_tests_by_its_player() {
             json!({ "what": "seize-the-initiative" }),
         )
         .await;
-    assert_eq!(empty.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", empty.text());
+    assert_eq!(
+        empty.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        empty.text()
+    );
     let unknown = s
         .post(
             "/api/sol/characters/Kyra/spend",
@@ -310,11 +338,21 @@ async fn a_die_type_sheet_is_changed_by_its_player_and_checked_whole() {
     let edit = json!({ "abilities": [["Strength", "d10"], ["Wits", "d6"]], "skills": [["Fight", 3]],
                        "notes": "Scar over the left eye" });
     let other = s
-        .call("PATCH", "/api/dietype/characters/Rook", Some(&bo), Some(edit.clone()))
+        .call(
+            "PATCH",
+            "/api/dietype/characters/Rook",
+            Some(&bo),
+            Some(edit.clone()),
+        )
         .await;
     assert_eq!(other.status, StatusCode::FORBIDDEN, "{}", other.text());
     let own = s
-        .call("PATCH", "/api/dietype/characters/Rook", Some(&pia), Some(edit))
+        .call(
+            "PATCH",
+            "/api/dietype/characters/Rook",
+            Some(&pia),
+            Some(edit),
+        )
         .await;
     assert_eq!(own.status, StatusCode::OK, "{}", own.text());
     let sheet = &own.json()["sheet"]["sheet"];
@@ -331,7 +369,12 @@ async fn a_die_type_sheet_is_changed_by_its_player_and_checked_whole() {
             Some(json!({ "skills": [["Fight", 5]] })),
         )
         .await;
-    assert_eq!(five.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", five.text());
+    assert_eq!(
+        five.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        five.text()
+    );
     let after = s.get("/api/systems/characters", &pia).await.json();
     assert_eq!(after["dietype"][0]["sheet"]["skills"]["Fight"], 3);
 }

@@ -86,6 +86,15 @@ fn a_reload_after_a_long_combat_trips_no_rate_limit() {
         // The order line, then 59 ends, two a round: round 30, the orc's turn.
         "return document.body.innerText.includes('round 30, orc to act')",
     );
+    // The log is the combat's whole, shown though the panel opened after the catch-up:
+    // the start, the order and every end (the last 200 at most).
+    gm.wait_for(
+        "the combat's log after the reload",
+        &format!(
+            "return document.querySelectorAll('.combat-log li').length === {} && document.querySelector('.combat-log li:last-child').textContent.startsWith('end: ')",
+            LINES + 3
+        ),
+    );
     std::thread::sleep(std::time::Duration::from_secs(2));
     // One fetch per panel: the combat and the characters each fetched a few times at most,
     // however many of the replayed entries were theirs.

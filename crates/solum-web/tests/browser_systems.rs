@@ -208,10 +208,15 @@ fn classic_fights(pia: &Browser, shots: &Path) {
         [3, 3, 3, 2, 2],
         "{steps:?}"
     );
-    let evens = |faces: &[u32]| u64::try_from(faces.iter().filter(|f| *f % 2 == 0).count()).unwrap();
+    let evens =
+        |faces: &[u32]| u64::try_from(faces.iter().filter(|f| *f % 2 == 0).count()).unwrap();
     let cora = hero_sheet(pia, "Cora");
     for (i, stat) in ["body", "mind", "spirit"].into_iter().enumerate() {
-        assert_eq!(cora[stat].as_u64().unwrap(), evens(&steps[i]).max(1), "{stat}: {steps:?} {cora}");
+        assert_eq!(
+            cora[stat].as_u64().unwrap(),
+            evens(&steps[i]).max(1),
+            "{stat}: {steps:?} {cora}"
+        );
     }
     assert_eq!(
         cora["hit_points"].as_u64().unwrap(),
@@ -337,7 +342,9 @@ fn classic_fights(pia: &Browser, shots: &Path) {
     // alive; the dead do not heal.
     let (now, full) = (
         cora["hit_points"].as_u64().unwrap(),
-        cora["max_hit_points"].as_u64().unwrap_or(cora["hit_points"].as_u64().unwrap()),
+        cora["max_hit_points"]
+            .as_u64()
+            .unwrap_or(cora["hit_points"].as_u64().unwrap()),
     );
     let dead = now == 0 || cora["body"] == 0;
     let healed = if dead || now == full { 0 } else { 1 };
@@ -352,7 +359,10 @@ fn classic_fights(pia: &Browser, shots: &Path) {
                 cora["body"], cora["mind"], cora["spirit"], now + healed))
         ),
     );
-    assert_eq!(hero_sheet(pia, "Cora")["hit_points"].as_u64().unwrap(), now + healed);
+    assert_eq!(
+        hero_sheet(pia, "Cora")["hit_points"].as_u64().unwrap(),
+        now + healed
+    );
     pia.screenshot(&shots.join("systems-2-phone-classic-rest.png"));
     only_refusals(pia, "the player", &[]);
 }
@@ -481,14 +491,21 @@ fn sol_training_and_sessions(gm: &Browser, pia: &Browser) {
     // Edge outside a test (P2): Malcolm (Edge 2, refreshed by the session) seizes the
     // initiative, then burns a point for Not Dead Yet: AGI, his one physical attribute,
     // drops from 2 to 1, and P5 leaves Edge 0 of 1.
-    set(pia, "#sol-sessions select[name=sol-spend]", "seize-the-initiative");
+    set(
+        pia,
+        "#sol-sessions select[name=sol-spend]",
+        "seize-the-initiative",
+    );
     press_text(pia, "#sol-sessions button", "Spend a point of Edge");
     pia.wait_for(
         "the point spent",
         "return document.querySelector('#sol-sessions .result-line').textContent === 'Malcolm spends a point of Edge (1 of 2 left): top of the initiative order this round'",
     );
     press_text(pia, "#sol-sessions button", "Not Dead Yet");
-    pia.wait_for("the question", "return document.getElementById('confirm').open");
+    pia.wait_for(
+        "the question",
+        "return document.getElementById('confirm').open",
+    );
     press(pia, "#confirm-yes");
     pia.wait_for(
         "Not Dead Yet",
