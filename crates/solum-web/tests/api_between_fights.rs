@@ -16,6 +16,23 @@ use serde_json::json;
 /// (3); hit points 2,3: Body 2 + one even = 3; clichés 4,4: 1 + 2 = up to 3.
 const ADA_DICE: [u32; 13] = [2, 4, 5, 1, 3, 5, 6, 6, 6, 2, 3, 4, 4];
 
+/// The highest of 2d6 against 1d6, over all 216 rolls: (wins, ties, losses).
+fn exchange_counts() -> (u32, u32, u32) {
+    let (mut win, mut tie, mut lose) = (0u32, 0u32, 0u32);
+    for a in 1..=6u32 {
+        for b in 1..=6u32 {
+            for c in 1..=6u32 {
+                match a.max(b).cmp(&c) {
+                    std::cmp::Ordering::Greater => win += 1,
+                    std::cmp::Ordering::Equal => tie += 1,
+                    std::cmp::Ordering::Less => lose += 1,
+                }
+            }
+        }
+    }
+    (win, tie, lose)
+}
+
 #[tokio::test]
 async fn the_originals_creation_shows_each_step_and_a_rest_heals_by_the_hours() {
     let s = server();
@@ -83,19 +100,7 @@ async fn the_originals_creation_shows_each_step_and_a_rest_heals_by_the_hours() 
 
     // Before the first exchange: Ada rolls 2 dice (Body 2), the Goblin 1. Counting every
     // face: the highest of 2d6 against 1d6.
-    let (mut win, mut tie, mut lose) = (0u32, 0u32, 0u32);
-    for a in 1..=6 {
-        for b in 1..=6 {
-            for c in 1..=6 {
-                let hi = u32::max(a, b);
-                match hi.cmp(&c) {
-                    std::cmp::Ordering::Greater => win += 1,
-                    std::cmp::Ordering::Equal => tie += 1,
-                    std::cmp::Ordering::Less => lose += 1,
-                }
-            }
-        }
-    }
+    let (win, tie, lose) = exchange_counts();
     let odds = s
         .ok(
             "/api/classic/characters/Ada/fight/odds",

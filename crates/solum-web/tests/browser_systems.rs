@@ -197,33 +197,7 @@ fn classic_fights(pia: &Browser, shots: &Path) {
             ),
         );
     }
-    // Cora's creation is the last shown, step by step (C1): each stat is the number of even
-    // dice among its three, at least 1; hit points are Body + the even dice of two.
-    let steps = pia.eval(
-        "return [...document.querySelectorAll('#sibling-dice .creation-steps li')].map(li => [...li.querySelectorAll('.die')].map(d => Number(d.textContent)))",
-    );
-    let steps: Vec<Vec<u32>> = serde_json::from_value(steps).unwrap();
-    assert_eq!(
-        steps.iter().map(Vec::len).collect::<Vec<_>>(),
-        [3, 3, 3, 2, 2],
-        "{steps:?}"
-    );
-    let evens =
-        |faces: &[u32]| u64::try_from(faces.iter().filter(|f| *f % 2 == 0).count()).unwrap();
-    let cora = hero_sheet(pia, "Cora");
-    for (i, stat) in ["body", "mind", "spirit"].into_iter().enumerate() {
-        assert_eq!(
-            cora[stat].as_u64().unwrap(),
-            evens(&steps[i]).max(1),
-            "{stat}: {steps:?} {cora}"
-        );
-    }
-    assert_eq!(
-        cora["hit_points"].as_u64().unwrap(),
-        cora["body"].as_u64().unwrap() + evens(&steps[3]),
-        "{steps:?} {cora}"
-    );
-    pia.screenshot(&shots.join("systems-0-phone-classic-creation.png"));
+    creation_steps(pia, shots);
     let brak = hero_sheet(pia, "Brak");
     let (body, hp) = (
         u32::try_from(brak["body"].as_u64().unwrap()).unwrap(),
@@ -338,6 +312,44 @@ fn classic_fights(pia: &Browser, shots: &Path) {
         ),
     );
     pia.screenshot(&shots.join("systems-2-phone-classic-over.png"));
+    cora_rests(pia, shots);
+    only_refusals(pia, "the player", &[]);
+}
+
+/// Cora's creation is the last shown, step by step (C1).
+fn creation_steps(pia: &Browser, shots: &Path) {
+    // Cora's creation is the last shown, step by step (C1): each stat is the number of even
+    // dice among its three, at least 1; hit points are Body + the even dice of two.
+    let steps = pia.eval(
+        "return [...document.querySelectorAll('#sibling-dice .creation-steps li')].map(li => [...li.querySelectorAll('.die')].map(d => Number(d.textContent)))",
+    );
+    let steps: Vec<Vec<u32>> = serde_json::from_value(steps).unwrap();
+    assert_eq!(
+        steps.iter().map(Vec::len).collect::<Vec<_>>(),
+        [3, 3, 3, 2, 2],
+        "{steps:?}"
+    );
+    let evens =
+        |faces: &[u32]| u64::try_from(faces.iter().filter(|f| *f % 2 == 0).count()).unwrap();
+    let cora = hero_sheet(pia, "Cora");
+    for (i, stat) in ["body", "mind", "spirit"].into_iter().enumerate() {
+        assert_eq!(
+            cora[stat].as_u64().unwrap(),
+            evens(&steps[i]).max(1),
+            "{stat}: {steps:?} {cora}"
+        );
+    }
+    assert_eq!(
+        cora["hit_points"].as_u64().unwrap(),
+        cora["body"].as_u64().unwrap() + evens(&steps[3]),
+        "{steps:?} {cora}"
+    );
+    pia.screenshot(&shots.join("systems-0-phone-classic-creation.png"));
+}
+
+/// Cora rests after her fight (C2).
+fn cora_rests(pia: &Browser, shots: &Path) {
+    let cora = hero_sheet(pia, "Cora");
     // Cora rests 8 hours (C2): one hit point back if the fight cost her one and left her
     // alive; the dead do not heal.
     let (now, full) = (
@@ -364,7 +376,6 @@ fn classic_fights(pia: &Browser, shots: &Path) {
         now + healed
     );
     pia.screenshot(&shots.join("systems-2-phone-classic-rest.png"));
-    only_refusals(pia, "the player", &[]);
 }
 
 /// Sol'una: a skirmish both play (U5), each for their own character.
