@@ -159,6 +159,7 @@ fn the_sibling_systems_fights_by_clicking_at_two_sizes() {
     );
     classic_fights(&pia, &shots);
     a_played_skirmish(&gm, &pia, &shots);
+    soluna_sheet(&gm, &pia);
     sol_training_and_sessions(&gm, &pia);
     dietype_sheet(&gm);
     // 4. axe on the new sections, desktop and phone.
@@ -523,6 +524,42 @@ fn sol_training_and_sessions(gm: &Browser, pia: &Browser) {
         "return document.querySelector('#sol-sessions .result-line').textContent === 'Malcolm is not dead yet: AGI 2 → 1, Edge 0 of 1'",
     );
     pia.screenshot(&shots().join("systems-4-phone-sol-edge.png"));
+}
+
+/// Sol'una: the player changes her character's sheet, refused while the skirmish is under
+/// way (its end writes the sheets back), taken once the game master has abandoned it.
+fn soluna_sheet(gm: &Browser, pia: &Browser) {
+    systems(pia, "soluna");
+    set(pia, "#soluna-edit select[name=character]", "Csen");
+    pia.wait_for(
+        "Csen's sheet in the form",
+        "return document.querySelector('#soluna-edit input[name=side]').value === 'sun'",
+    );
+    set(pia, "#soluna-edit input[name=shield]", "2");
+    press(pia, "#soluna-edit button");
+    pia.wait_for(
+        "the refusal at the form",
+        "const e = document.querySelector('#soluna-edit .error'); return e && !e.hidden && e.textContent.includes('skirmish')",
+    );
+    press_text(gm, "#soluna-skirmish button", "Abandon the skirmish");
+    gm.wait_for(
+        "the skirmish abandoned",
+        "return ![...document.querySelectorAll('#soluna-skirmish button')].some(b => b.textContent.includes('Abandon the skirmish'))",
+    );
+    // The sheets written back refill the form once; then Mind 3 and Shield 2 are typed.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    set(pia, "#soluna-edit input[name=mind]", "3");
+    set(pia, "#soluna-edit input[name=shield]", "2");
+    press(pia, "#soluna-edit button");
+    // Mind 3 acts in phases ceil(10·i/3): 4, 7, 10 (U4).
+    pia.wait_for(
+        "the sheet changed",
+        "const t = document.getElementById('sibling-verdict').textContent; return t.startsWith(\"Csen's sheet now: side sun · Mind 3\") && t.endsWith('acts in phases 4, 7, 10')",
+    );
+    let e =
+        pia.eval("const e = document.querySelector('#soluna-edit .error'); return !e || e.hidden");
+    assert_eq!(e, Value::Bool(true), "the refusal is cleared on success");
+    only_refusals(pia, "the player", &["422 /api/soluna/characters/Csen"]);
 }
 
 /// Solum die types: the game master makes a character and changes its sheet.

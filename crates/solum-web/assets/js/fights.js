@@ -185,7 +185,9 @@ const previewFight = ctx.coalesce(async () => {
     line.textContent = "";
     return;
   }
-  if (sheet && sheet.dead) {
+  // Dead by the sheet, or by the fight that just ended (the list may not have caught up).
+  const fell = fightView && fightView.hero === hero && fightView.status.over && fightView.status.hero.includes(0);
+  if ((sheet && sheet.dead) || fell) {
     line.textContent = hero + " is dead and cannot fight.";
     return;
   }

@@ -37,6 +37,20 @@ const siblingLine = {
   dietype: (c) => Object.entries(c.sheet.abilities).map(([k, v]) => k + " " + v).join(", ")
     + " · " + (Object.entries(c.sheet.skills).map(([k, v]) => k + " " + v).join(", ") || "no skills"),
 };
+// The Sol'una sheet's numbers, every one of them editable.
+const solunaFields = ["mind", "body", "shield", "hit_points", "melee", "ranged", "flips", "guard", "flips_per_test", "extra_dice", "dice_guard", "dice_per_test"];
+// The edit form shows the picked character's sheet as it is now.
+// Filled again only when another character is picked or its sheet changed, so a refresh
+// never overwrites what is being typed.
+let solunaFilled = null;
+function fillSoluna() {
+  const f = $("soluna-edit").elements;
+  const c = siblings.soluna.find((x) => x.character.name === f.character.value);
+  if (!c || solunaFilled === c.character.name + "@" + c.version) return;
+  solunaFilled = c.character.name + "@" + c.version;
+  f.side.value = c.character.side;
+  for (const k of solunaFields) f[k].value = c.character[k];
+}
 function showSiblings() {
   const system = $("sibling-system").elements.system.value;
   for (const node of root.querySelectorAll("#sibling-panel .sys")) {
@@ -55,6 +69,10 @@ function showSiblings() {
   const roll = { sol: "sol-test", classic: "classic-check", soluna: "soluna-test", dietype: "dietype-roll" }[system];
   fillSelect($(roll).elements.character, mine);
   if (system === "dietype") fillSelect($("dietype-edit").elements.character, mine);
+  if (system === "soluna") {
+    fillSelect($("soluna-edit").elements.character, mine);
+    fillSoluna();
+  }
 }
 let siblingsShown = false;
 async function loadSiblings() {
@@ -97,6 +115,7 @@ function rolledBy(f, path, body) {
 }
 const chance = (p) => (p == null ? "" : " (chance before the roll " + pct(p) + ")");
 function setup() {
+$("soluna-edit").elements.character.addEventListener("change", fillSoluna);
 $("sibling-system").elements.system.addEventListener("change", () => {
   // A result belongs to the system it was rolled in.
   $("sibling-dice").replaceChildren();
@@ -179,6 +198,17 @@ form("dietype-roll", async (f) => {
   const sk = v.result.skill || {};
   const text = v.name + ": " + v.inputs.die + " × " + v.inputs.chances + ", quality " + sk.quality + (sk.quality > 0 ? ", success" : ", failure");
   siblingResult(v.rolled.faces, text + chance(v.p_success), sk.quality > 0);
+});
+form("soluna-edit", async (f) => {
+  const c = siblings.soluna.find((x) => x.character.name === f.character.value);
+  const sheet = { ...(c ? c.character : {}), name: f.character.value, side: f.side.value };
+  for (const k of solunaFields) sheet[k] = Number(f[k].value || 0);
+  const v = await api("PATCH", "/soluna/characters/" + encodeURIComponent(f.character.value), sheet);
+  const now = v.characters[0];
+  $("sibling-dice").replaceChildren();
+  $("sibling-verdict").textContent = now.character.name + "'s sheet now: " + siblingLine.soluna(now) + " · acts in phases " + now.phases.join(", ");
+  $("sibling-verdict").className = "";
+  await loadSiblings();
 });
 form("dietype-edit", async (f) => {
   // Only what is filled in changes; the sheet is checked whole by the server.

@@ -92,6 +92,7 @@ api_routes! {
     "/classic/book" => get(classic::classic_book),
     "/classic/characters/{name}/gear" => post(classic::classic_gear),
     "/soluna/characters" => post(soluna::create_soluna),
+    "/soluna/characters/{name}" => patch(soluna::edit_soluna),
     "/soluna/characters/{name}/test" => post(soluna::soluna_test),
     "/soluna/skirmish" => get(soluna::soluna_skirmish_state) post(soluna::soluna_skirmish_start),
     "/soluna/skirmish/act" => post(soluna::soluna_skirmish_act),
