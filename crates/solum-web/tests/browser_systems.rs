@@ -2,14 +2,20 @@
 //! in headless Chromium against the real server, a game master on a laptop and a player on
 //! a phone in separate browsers:
 //!
-//! - the player rolls a hero of the original by the rules and fights a Goblin of the book
-//!   by clicking, answering each hit (C2: Body or a hit point) until the fight ends; the
-//!   hero's sheet in the list shows what the fight left;
+//! - the player rolls a hero of the original by the rules, its creation shown step by step
+//!   with its dice (C1), picks a Goblin from the book's list, reads the exact odds before the
+//!   first exchange and fights by clicking, answering each hit (C2: Body or a hit point)
+//!   until the fight ends; the hero's sheet in the list shows what the fight left; a rest
+//!   heals by the hours (C2);
 //! - both make a Sol'una character and the game master starts a played skirmish (U5): each
 //!   acts for their own character from its buttons, the shot's odds before the roll read
 //!   from the rules (two dice against armour 1: a pair, 6 in 36), and the phase is rolled
 //!   when the last decision is in;
-//! - the game master starts a new Project Sol encounter and session (P3);
+//! - the player changes her Sol'una sheet: refused while the skirmish is under way, taken
+//!   once the game master has abandoned it (U4: Mind 3 acts in phases 4, 7, 10);
+//! - the game master starts a new Project Sol encounter and session (P3); the player spends
+//!   a point of Edge and burns one for Not Dead Yet (P2, P5), asked first;
+//! - the game master changes a die-type sheet; 5 chances are refused at the form (D2);
 //! - axe-core on the new sections at both sizes: no serious or critical violation;
 //! - no request answers 4xx but the refusals the test asks for (the consoles are read).
 //!
