@@ -18,7 +18,9 @@ use solum_classic::duel::{Policy, duel_chance};
 use solum_classic::fight::{
     ClassicFight, Command, Decision, Event, FightError, Fighter, NextExchange,
 };
-use solum_classic::hero::{self, Hero, Kind};
+/// The dice of a hero's creation, step by step (C1).
+pub use solum_classic::hero::CreationRolls;
+use solum_classic::hero::{self, Book, Hero, Kind};
 
 /// What a hero loses when a fight's exchange goes against them, as a request chooses it.
 pub use solum_classic::fight::Loss;
@@ -194,6 +196,60 @@ pub fn book_foe(name: &str) -> Result<StoredHero, AppError> {
                 ),
             )
         })
+}
+
+/// The shipped book of the original, as a front end lists it: the foes a fight may name
+/// (its monsters, then its sample heroes) and its example clichés.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BookView {
+    /// Monsters, in the book's order.
+    pub monsters: Vec<Hero>,
+    /// Sample heroes, in the book's order.
+    pub heroes: Vec<Hero>,
+    /// Example clichés.
+    pub cliches: Vec<String>,
+}
+
+/// The book's creatures and sample heroes, the foes [`FightRequest::foes`] may name.
+pub fn classic_book() -> BookView {
+    let Book {
+        cliches,
+        hero,
+        monster,
+    } = Book::shipped();
+    BookView {
+        monsters: monster,
+        heroes: hero,
+        cliches,
+    }
+}
+
+/// A fight's setup from a request that names its foes (book entries, 1 to
+/// [`solum_classic::fight::MAX_FOES`]).
+fn setup_of(r: &FightRequest) -> Result<FightSetup, AppError> {
+    let limit = solum_classic::fight::MAX_FOES;
+    if r.foes.is_empty() {
+        return Err(crate::ClassicRefusal::Foes.at("foes", "none named: a fight needs at least one foe"));
+    }
+    if r.foes.len() > limit {
+        return Err(crate::ClassicRefusal::Foes.at(
+            "foes",
+            format!("{} named; a fight takes 1 to {limit}", r.foes.len()),
+        ));
+    }
+    Ok(FightSetup {
+        foes: r
+            .foes
+            .iter()
+            .map(|f| book_foe(f))
+            .collect::<Result<_, _>>()?,
+        stat: r.stat,
+        foe_stat: r.foe_stat,
+        cliche: r.cliche,
+        foe_cliche: r.foe_cliche,
+        policy: r.policy,
+        foe_policy: r.foe_policy.unwrap_or_default(),
+    })
 }
 
 /// A foe of a fight: a monster's looser limits (C3: the book's Squidhead has Mind 5).
@@ -769,6 +825,9 @@ pub struct HeroChangeView {
     pub rolled: Option<Rolled>,
     /// For a rest: hit points and Body healed.
     pub healed: Option<[u32; 2]>,
+    /// For a creation: the dice of each step (C1), in the order they were rolled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub creation: Option<CreationRolls>,
     /// The sheet after.
     pub sheet: HeroView,
 }
@@ -919,7 +978,7 @@ impl<S: CampaignStore> Campaign<S> {
         hero::check_names(&name, &cliches)
             .map_err(|e| crate::ClassicRefusal::Rules.at(e.field, e.problem))?;
         let (made, rolled) = crate::journal::roll(dice, |d| hero::create(&name, &cliches, d))?;
-        let (hero, _) =
+        let (hero, steps) =
             made.map_err(|e| crate::ClassicRefusal::Rules.at("cliches", e.to_string()))?;
         check_hero(&hero)?;
         let at = self.now();
@@ -941,6 +1000,7 @@ impl<S: CampaignStore> Campaign<S> {
             seq,
             rolled: Some(rolled),
             healed: None,
+            creation: Some(steps),
             sheet: hero_view(hero, 1, false),
         })
     }
@@ -1003,6 +1063,7 @@ impl<S: CampaignStore> Campaign<S> {
             seq,
             rolled: None,
             healed: None,
+            creation: None,
             sheet: hero_view(hero, 1, false),
         })
     }
@@ -1064,6 +1125,7 @@ impl<S: CampaignStore> Campaign<S> {
                 seq,
                 rolled: None,
                 healed: Some([r.hit_points, r.body]),
+                creation: None,
                 sheet: hero_view(after, stored.version, false),
             })
         })
@@ -1133,6 +1195,7 @@ impl<S: CampaignStore> Campaign<S> {
                 seq,
                 rolled: None,
                 healed: None,
+                creation: None,
                 sheet: hero_view(after, stored.version, in_fight),
             })
         })
@@ -1233,26 +1296,7 @@ impl<S: CampaignStore> Campaign<S> {
                 crate::ClassicRefusal::Decide.at("decide", "a new fight has no hit to answer")
             );
         }
-        let limit = solum_classic::fight::MAX_FOES;
-        if r.foes.len() > limit {
-            return Err(crate::ClassicRefusal::Foes.at(
-                "foes",
-                format!("{} named; a fight takes 1 to {limit}", r.foes.len()),
-            ));
-        }
-        let setup = FightSetup {
-            foes: r
-                .foes
-                .iter()
-                .map(|f| book_foe(f))
-                .collect::<Result<_, _>>()?,
-            stat: r.stat,
-            foe_stat: r.foe_stat,
-            cliche: r.cliche,
-            foe_cliche: r.foe_cliche,
-            policy: r.policy,
-            foe_policy: r.foe_policy.unwrap_or_default(),
-        };
+        let setup = setup_of(r)?;
         self.start_classic_fight(name, &setup, dice)
     }
 
@@ -1373,6 +1417,51 @@ impl<S: CampaignStore> Campaign<S> {
                 Dice::Typed(Vec::new()),
                 p,
             )
+        })
+    }
+
+    /// The fight a request would start, before its first exchange: the dice each side rolls,
+    /// the exact odds of that exchange and, against one foe, of the whole duel. Nothing is
+    /// rolled or journaled; a hero already in a fight, a dead hero or a foe not in the book is
+    /// refused as starting the fight would be.
+    pub fn preview_classic_fight(
+        &self,
+        name: &str,
+        request: &FightRequest,
+    ) -> Result<FightStateView, AppError> {
+        if request.decide.is_some() {
+            return Err(crate::ClassicRefusal::Decide.at("decide", "a new fight has no hit to answer"));
+        }
+        let setup = setup_of(request)?;
+        for f in &setup.foes {
+            check_foe(&f.0)?;
+        }
+        let view = self.classic_hero(name)?;
+        if view.in_fight {
+            return Err(crate::ClassicRefusal::InFight.at(
+                "fight",
+                format!(
+                    "{} is already in a fight: go on with it or abandon it",
+                    view.hero.name
+                ),
+            ));
+        }
+        let stored = StoredFight {
+            hero: StoredHero(view.hero),
+            setup,
+            segments: Vec::new(),
+        };
+        let fight = build_fight(&stored)?;
+        let mut dice = vec![fight.hero().side.dice()];
+        dice.extend(fight.foes().iter().map(|f| f.side.dice()));
+        Ok(FightStateView {
+            hero: stored.hero.0.name.clone(),
+            foes: stored.setup.foes.iter().map(|f| f.0.name.clone()).collect(),
+            dice,
+            p_win: p_win(&fight),
+            next: fight.next_exchange(),
+            calls: 0,
+            status: FightStatus::of(&fight),
         })
     }
 

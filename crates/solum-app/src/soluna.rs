@@ -121,6 +121,14 @@ pub enum SolunaChange {
         /// What they gave.
         result: SolunaTestResult,
     },
+    /// The sheet changed by hand (the text gives Sol'una no creation or advancement rules:
+    /// the numbers are the table's), every field but the name.
+    Edited {
+        /// The sheet before.
+        before: Character,
+        /// The sheet after.
+        after: Character,
+    },
     /// A call of a played skirmish (U5): its step, the dice, the skirmish after, and at its
     /// end the sheets before and after.
     Played(Box<PlayRecord>),
@@ -345,6 +353,10 @@ impl SolunaRecord {
         }
         match &self.change {
             SolunaChange::Created { character } => check_character(character),
+            SolunaChange::Edited { before, after } => {
+                check_character(before)?;
+                check_character(after)
+            }
             SolunaChange::Imported { characters } | SolunaChange::Skirmish { characters, .. } => {
                 characters.iter().try_for_each(check_character)
             }
@@ -386,6 +398,9 @@ impl SolunaRecord {
             }
             SolunaChange::Imported { characters } => {
                 format!("{} join the campaign", names(characters))
+            }
+            SolunaChange::Edited { before, after } => {
+                format!("{}'s sheet: {}", after.name, edited_fields(before, after))
             }
             SolunaChange::Test {
                 character,
@@ -440,6 +455,15 @@ impl SolunaRecord {
             SolunaChange::Created { character } => {
                 check_character(character).err().map(|e| e.to_string())
             }
+            SolunaChange::Edited { before, after } => {
+                if before.name != after.name {
+                    return Some(format!(
+                        "an edit renamed {} to {}: a name never changes",
+                        before.name, after.name
+                    ));
+                }
+                check_character(after).err().map(|e| e.to_string())
+            }
             SolunaChange::Imported { characters } => characters
                 .iter()
                 .try_for_each(check_character)
@@ -479,6 +503,30 @@ impl SolunaRecord {
                 Ok(Ok(_)) => None,
             },
         }
+    }
+}
+
+/// The fields an edit changed, as `field before → after`, joined; "no change" when none.
+fn edited_fields(before: &Character, after: &Character) -> String {
+    let (b, a) = (
+        serde_json::to_value(before).unwrap_or_default(),
+        serde_json::to_value(after).unwrap_or_default(),
+    );
+    let changed: Vec<String> = match (b.as_object(), a.as_object()) {
+        (Some(b), Some(a)) => a
+            .iter()
+            .filter(|(k, v)| b.get(*k) != Some(*v))
+            .map(|(k, v)| {
+                let was = b.get(k).map_or_else(String::new, ToString::to_string);
+                format!("{k} {was} → {v}")
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    if changed.is_empty() {
+        "no change".to_owned()
+    } else {
+        changed.join(", ")
     }
 }
 
@@ -556,6 +604,62 @@ impl<S: CampaignStore> Campaign<S> {
         Ok(SolunaChangeView {
             seq,
             characters: vec![view(c, 1)],
+        })
+    }
+
+    /// Changes a character's sheet: every field but the name, taken whole from `after` and
+    /// checked as a creation is (the supplies against their caps included); journaled with
+    /// the sheet before. Refused while a played skirmish is under way (its end writes the
+    /// sheets back) and when nothing would change.
+    pub fn edit_soluna_character(
+        &mut self,
+        name: &str,
+        after: &Character,
+    ) -> Result<SolunaChangeView, AppError> {
+        let at = self.now();
+        self.transact(|tx| {
+            let sheet = tx
+                .sheet(SYSTEM, name)?
+                .ok_or_else(|| AppError::NoSuchCharacter(name.trim().to_owned()))?;
+            let before: Character = read_row(&sheet)?;
+            if name_text("name", &after.name)?.to_lowercase() != before.name.to_lowercase() {
+                return Err(crate::SolunaRefusal::Sheet.at(
+                    "name",
+                    format!(
+                        "`{}` is not {}: a sheet keeps its name",
+                        after.name.trim(),
+                        before.name
+                    ),
+                ));
+            }
+            if open_skirmish(tx)?.is_some() {
+                return Err(crate::SolunaRefusal::SkirmishUnderWay.at(
+                    "skirmish",
+                    "a skirmish is being played: its end writes the sheets back; change them after it",
+                ));
+            }
+            let mut c = after.clone();
+            c.name = before.name.clone();
+            c.side = name_text("side", &c.side)?;
+            check_character(&c)?;
+            check_supplies(&c)?;
+            if c == before {
+                return Err(crate::ExpandedRefusal::EditChangesNothing
+                    .at("character", "nothing would change"));
+            }
+            let stored = tx.update_sheet(SYSTEM, &before.name, &sheet_row(SYSTEM, &c.name, &c)?)?;
+            let seq = append(
+                tx,
+                &at,
+                SolunaChange::Edited {
+                    before,
+                    after: c.clone(),
+                },
+            )?;
+            Ok(SolunaChangeView {
+                seq,
+                characters: vec![view(c, stored.version)],
+            })
         })
     }
 

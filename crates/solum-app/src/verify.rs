@@ -183,6 +183,9 @@ impl SheetReplay {
                 SolunaChange::Created { character } => {
                     self.put(soluna::SYSTEM, character.name.clone(), character);
                 }
+                SolunaChange::Edited { after, .. } => {
+                    self.put(soluna::SYSTEM, after.name.clone(), after);
+                }
                 SolunaChange::Imported { characters } => {
                     for c in characters {
                         self.put(soluna::SYSTEM, c.name.clone(), c);

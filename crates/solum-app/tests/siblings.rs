@@ -415,3 +415,52 @@ fn verify_follows_a_played_skirmish_from_call_to_call() {
         .collect();
     assert_eq!(seqs, [4, 5]);
 }
+
+/// A Sol'una sheet changed by hand: every field but the name, checked as a creation is,
+/// journaled with the sheet before, and the stored sheet re-derived from the journal.
+#[test]
+fn a_soluna_sheet_is_edited_whole_and_verify_follows_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = open(&dir.path().join("c.solum"));
+    c.create_soluna_character(&shooter("Vex", "red", 2, 2))
+        .unwrap();
+    // Mind 2: two actions a turn, in phases 5 and 10 (U4: ceil(10·i/m)).
+    let mut after = shooter("vex", "blue", 3, 4);
+    after.mind = 2;
+    after.shield = 1;
+    let v = c.edit_soluna_character("Vex", &after).unwrap();
+    let now = &v.characters[0];
+    assert_eq!(now.character.name, "Vex", "the name is kept as stored");
+    assert_eq!(
+        (
+            &now.character.side[..],
+            now.character.ranged,
+            now.character.hit_points
+        ),
+        ("blue", 3, 4)
+    );
+    assert_eq!(now.phases, [5, 10]);
+    assert_eq!(now.version, 2);
+    // The same sheet again changes nothing: refused, nothing journaled.
+    let same = c.edit_soluna_character("Vex", &now.character).unwrap_err();
+    assert_eq!(same.kind(), ErrorKind::BadInput, "{same}");
+    // A rename, or a sheet a creation would refuse (no attack), is refused naming the field.
+    let renamed = c
+        .edit_soluna_character("Vex", &shooter("Oro", "red", 2, 2))
+        .unwrap_err();
+    assert_eq!(renamed.kind(), ErrorKind::BadInput, "{renamed}");
+    assert!(renamed.to_string().contains("name"), "{renamed}");
+    let unarmed = c
+        .edit_soluna_character("Vex", &shooter("Vex", "red", 0, 2))
+        .unwrap_err();
+    assert_eq!(unarmed.kind(), ErrorKind::BadInput, "{unarmed}");
+    // The journal re-derives the stored sheet.
+    let report = c.verify().unwrap();
+    assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
+    assert!(
+        report.sheet_mismatches.is_empty(),
+        "{:?}",
+        report.sheet_mismatches
+    );
+    assert_eq!(report.entries, 2);
+}

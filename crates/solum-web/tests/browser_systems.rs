@@ -2,14 +2,20 @@
 //! in headless Chromium against the real server, a game master on a laptop and a player on
 //! a phone in separate browsers:
 //!
-//! - the player rolls a hero of the original by the rules and fights a Goblin of the book
-//!   by clicking, answering each hit (C2: Body or a hit point) until the fight ends; the
-//!   hero's sheet in the list shows what the fight left;
+//! - the player rolls a hero of the original by the rules, its creation shown step by step
+//!   with its dice (C1), picks a Goblin from the book's list, reads the exact odds before the
+//!   first exchange and fights by clicking, answering each hit (C2: Body or a hit point)
+//!   until the fight ends; the hero's sheet in the list shows what the fight left; a rest
+//!   heals by the hours (C2);
 //! - both make a Sol'una character and the game master starts a played skirmish (U5): each
 //!   acts for their own character from its buttons, the shot's odds before the roll read
 //!   from the rules (two dice against armour 1: a pair, 6 in 36), and the phase is rolled
 //!   when the last decision is in;
-//! - the game master starts a new Project Sol encounter and session (P3);
+//! - the player changes her Sol'una sheet: refused while the skirmish is under way, taken
+//!   once the game master has abandoned it (U4: Mind 3 acts in phases 4, 7, 10);
+//! - the game master starts a new Project Sol encounter and session (P3); the player spends
+//!   a point of Edge and burns one for Not Dead Yet (P2, P5), asked first;
+//! - the game master changes a die-type sheet; 5 chances are refused at the form (D2);
 //! - axe-core on the new sections at both sizes: no serious or critical violation;
 //! - no request answers 4xx but the refusals the test asks for (the consoles are read).
 //!
@@ -159,11 +165,13 @@ fn the_sibling_systems_fights_by_clicking_at_two_sizes() {
     );
     classic_fights(&pia, &shots);
     a_played_skirmish(&gm, &pia, &shots);
+    soluna_sheet(&gm, &pia);
     sol_training_and_sessions(&gm, &pia);
+    dietype_sheet(&gm);
     // 4. axe on the new sections, desktop and phone.
     let mut found = Vec::new();
     for (who, b) in [("desktop", &gm), ("phone", &pia)] {
-        for system in ["classic", "soluna", "sol"] {
+        for system in ["classic", "soluna", "sol", "dietype"] {
             set(b, "#sibling-system select[name=system]", system);
             for v in axe(b, &source) {
                 found.push(format!("{who} {system}: {v}"));
@@ -171,7 +179,11 @@ fn the_sibling_systems_fights_by_clicking_at_two_sizes() {
         }
     }
     assert!(found.is_empty(), "{found:#?}");
-    only_refusals(&gm, "the game master", &[]);
+    only_refusals(
+        &gm,
+        "the game master",
+        &["422 /api/dietype/characters/Rook"],
+    );
     only_refusals(&pia, "the player", &[]);
 }
 
@@ -192,19 +204,52 @@ fn classic_fights(pia: &Browser, shots: &Path) {
             ),
         );
     }
+    creation_steps(pia, shots);
     let brak = hero_sheet(pia, "Brak");
     let (body, hp) = (
         u32::try_from(brak["body"].as_u64().unwrap()).unwrap(),
         i32::try_from(brak["hit_points"].as_u64().unwrap()).unwrap(),
     );
     set(pia, "#classic-fight-start select[name=hero]", "Brak");
-    set(pia, "#classic-fight-start input[name=foes]", "Goblin");
+    // The foe is picked from the book's list: the one offered first is taken away, the
+    // Goblin picked again from the creatures with its stats.
+    press_text(pia, "#classic-fight-start .chosen-foes button", "Remove");
+    pia.wait_for(
+        "no foe picked, the fight cannot start",
+        "return document.querySelector('#classic-fight-start button.start').disabled",
+    );
+    pia.wait_for(
+        "the book's creatures",
+        "return [...document.querySelectorAll('#classic-fight-start select[name=creature] option')].some(o => o.textContent === 'Goblin (Body 1, Mind 1, Spirit 2, HP 1)')",
+    );
+    set(pia, "#classic-fight-start select[name=creature]", "Goblin");
+    press_text(pia, "#classic-fight-start button", "Add foe");
     set(
         pia,
         "#classic-fight-start select[name=policy]",
         "hit-points",
     );
-    press(pia, "#classic-fight-start button");
+    // The exact odds before the first exchange: the best of Brak's Body dice against the
+    // goblin's one die, and the whole duel (below).
+    let (w, l) = (p_best_die_wins(body, 1), p_best_die_wins(1, body));
+    let p = 1.0 - (l / (w + l)).powi(hp);
+    let before = format!(
+        "Before the first exchange: Brak rolls {body} {}, Goblin 1 · win {:.2}%, tie {:.2}%, lose {:.2}% · the whole duel {:.2}%",
+        if body == 1 { "die" } else { "dice" },
+        100.0 * w,
+        100.0 * (1.0 - w - l),
+        100.0 * l,
+        100.0 * p
+    );
+    pia.wait_for(
+        "the odds before the first exchange",
+        &format!(
+            "return document.querySelector('#classic-fight .fight-preview').textContent === {}",
+            js(&before)
+        ),
+    );
+    pia.screenshot(&shots.join("systems-1-phone-classic-before.png"));
+    press(pia, "#classic-fight-start button.start");
     pia.wait_for(
         "Brak's fight, over at once (every hit on his hit points)",
         "const t = document.querySelector('#classic-fight .fight-state').textContent; return t.includes('against Goblin') && t.includes('Fight over')",
@@ -212,8 +257,6 @@ fn classic_fights(pia: &Browser, shots: &Path) {
     // The duel's chance, from the rules: a goblin (the book: Body 1, 1 hit point) dies at
     // Brak's first won exchange; Brak at his HP-th lost one; an exchange is the best of his
     // Body dice against the goblin's one die, a tie nothing (C2).
-    let (w, l) = (p_best_die_wins(body, 1), p_best_die_wins(1, body));
-    let p = 1.0 - (l / (w + l)).powi(hp);
     let state = text_of(pia, "#classic-fight .fight-state");
     assert!(
         state.contains(&format!(
@@ -230,9 +273,8 @@ fn classic_fights(pia: &Browser, shots: &Path) {
         "no fight for Cora yet",
         "return document.querySelector('#classic-fight .fight-state').textContent.includes('No fight')",
     );
-    set(pia, "#classic-fight-start input[name=foes]", "Goblin");
     set(pia, "#classic-fight-start select[name=policy]", "");
-    press(pia, "#classic-fight-start button");
+    press(pia, "#classic-fight-start button.start");
     pia.wait_for(
         "Cora's fight",
         "return document.querySelector('#classic-fight .fight-state').textContent.includes('against Goblin')",
@@ -277,7 +319,70 @@ fn classic_fights(pia: &Browser, shots: &Path) {
         ),
     );
     pia.screenshot(&shots.join("systems-2-phone-classic-over.png"));
+    cora_rests(pia, shots);
     only_refusals(pia, "the player", &[]);
+}
+
+/// Cora's creation is the last shown, step by step (C1).
+fn creation_steps(pia: &Browser, shots: &Path) {
+    // Cora's creation is the last shown, step by step (C1): each stat is the number of even
+    // dice among its three, at least 1; hit points are Body + the even dice of two.
+    let steps = pia.eval(
+        "return [...document.querySelectorAll('#sibling-dice .creation-steps li')].map(li => [...li.querySelectorAll('.die')].map(d => Number(d.textContent)))",
+    );
+    let steps: Vec<Vec<u32>> = serde_json::from_value(steps).unwrap();
+    assert_eq!(
+        steps.iter().map(Vec::len).collect::<Vec<_>>(),
+        [3, 3, 3, 2, 2],
+        "{steps:?}"
+    );
+    let evens =
+        |faces: &[u32]| u64::try_from(faces.iter().filter(|f| *f % 2 == 0).count()).unwrap();
+    let cora = hero_sheet(pia, "Cora");
+    for (i, stat) in ["body", "mind", "spirit"].into_iter().enumerate() {
+        assert_eq!(
+            cora[stat].as_u64().unwrap(),
+            evens(&steps[i]).max(1),
+            "{stat}: {steps:?} {cora}"
+        );
+    }
+    assert_eq!(
+        cora["hit_points"].as_u64().unwrap(),
+        cora["body"].as_u64().unwrap() + evens(&steps[3]),
+        "{steps:?} {cora}"
+    );
+    pia.screenshot(&shots.join("systems-0-phone-classic-creation.png"));
+}
+
+/// Cora rests after her fight (C2).
+fn cora_rests(pia: &Browser, shots: &Path) {
+    let cora = hero_sheet(pia, "Cora");
+    // Cora rests 8 hours (C2): one hit point back if the fight cost her one and left her
+    // alive; the dead do not heal.
+    let (now, full) = (
+        cora["hit_points"].as_u64().unwrap(),
+        cora["max_hit_points"]
+            .as_u64()
+            .unwrap_or(cora["hit_points"].as_u64().unwrap()),
+    );
+    let dead = now == 0 || cora["body"] == 0;
+    let healed = if dead || now == full { 0 } else { 1 };
+    set(pia, "#classic-rest select[name=hero]", "Cora");
+    set(pia, "#classic-rest input[name=hours]", "8");
+    press(pia, "#classic-rest form button");
+    pia.wait_for(
+        "the rest",
+        &format!(
+            "return document.querySelector('#classic-rest .result-line').textContent.startsWith({})",
+            js(&format!("Cora rested 8 hours: {healed} hit point(s) and 0 Body healed · now Body {}, Mind {}, Spirit {}, HP {}",
+                cora["body"], cora["mind"], cora["spirit"], now + healed))
+        ),
+    );
+    assert_eq!(
+        hero_sheet(pia, "Cora")["hit_points"].as_u64().unwrap(),
+        now + healed
+    );
+    pia.screenshot(&shots.join("systems-2-phone-classic-rest.png"));
 }
 
 /// Sol'una: a skirmish both play (U5), each for their own character.
@@ -401,4 +506,91 @@ fn sol_training_and_sessions(gm: &Browser, pia: &Browser) {
         "Etiquette 4, the error gone",
         "const e = document.querySelector('#sol-sessions > .error'); return document.querySelector('#sol-sessions .result-line').textContent === 'Malcolm: Etiquette trained to 4 ranks (cost rating 8)' && (!e || e.hidden)",
     );
+    // Edge outside a test (P2): Malcolm (Edge 2, refreshed by the session) seizes the
+    // initiative, then burns a point for Not Dead Yet: AGI, his one physical attribute,
+    // drops from 2 to 1, and P5 leaves Edge 0 of 1.
+    set(
+        pia,
+        "#sol-sessions select[name=sol-spend]",
+        "seize-the-initiative",
+    );
+    press_text(pia, "#sol-sessions button", "Spend a point of Edge");
+    pia.wait_for(
+        "the point spent",
+        "return document.querySelector('#sol-sessions .result-line').textContent === 'Malcolm spends a point of Edge (1 of 2 left): top of the initiative order this round'",
+    );
+    press_text(pia, "#sol-sessions button", "Not Dead Yet");
+    pia.wait_for(
+        "the question",
+        "return document.getElementById('confirm').open",
+    );
+    press(pia, "#confirm-yes");
+    pia.wait_for(
+        "Not Dead Yet",
+        "return document.querySelector('#sol-sessions .result-line').textContent === 'Malcolm is not dead yet: AGI 2 → 1, Edge 0 of 1'",
+    );
+    pia.screenshot(&shots().join("systems-4-phone-sol-edge.png"));
+}
+
+/// Sol'una: the player changes her character's sheet, refused while the skirmish is under
+/// way (its end writes the sheets back), taken once the game master has abandoned it.
+fn soluna_sheet(gm: &Browser, pia: &Browser) {
+    systems(pia, "soluna");
+    set(pia, "#soluna-edit select[name=character]", "Csen");
+    pia.wait_for(
+        "Csen's sheet in the form",
+        "return document.querySelector('#soluna-edit input[name=side]').value === 'sun'",
+    );
+    set(pia, "#soluna-edit input[name=shield]", "2");
+    press(pia, "#soluna-edit button");
+    pia.wait_for(
+        "the refusal at the form",
+        "const e = document.querySelector('#soluna-edit .error'); return e && !e.hidden && e.textContent.includes('skirmish')",
+    );
+    press_text(gm, "#soluna-skirmish button", "Abandon the skirmish");
+    gm.wait_for(
+        "the skirmish abandoned",
+        "return ![...document.querySelectorAll('#soluna-skirmish button')].some(b => b.textContent.includes('Abandon the skirmish'))",
+    );
+    // The sheets written back refill the form once; then Mind 3 and Shield 2 are typed.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    set(pia, "#soluna-edit input[name=mind]", "3");
+    set(pia, "#soluna-edit input[name=shield]", "2");
+    press(pia, "#soluna-edit button");
+    // Mind 3 acts in phases ceil(10·i/3): 4, 7, 10 (U4).
+    pia.wait_for(
+        "the sheet changed",
+        "const t = document.getElementById('sibling-verdict').textContent; return t.startsWith(\"Csen's sheet now: side sun · Mind 3\") && t.endsWith('acts in phases 4, 7, 10')",
+    );
+    let e =
+        pia.eval("const e = document.querySelector('#soluna-edit .error'); return !e || e.hidden");
+    assert_eq!(e, Value::Bool(true), "the refusal is cleared on success");
+    only_refusals(pia, "the player", &["422 /api/soluna/characters/Csen"]);
+}
+
+/// Solum die types: the game master makes a character and changes its sheet.
+fn dietype_sheet(gm: &Browser) {
+    systems(gm, "dietype");
+    set(gm, "#dietype-new input[name=name]", "Rook");
+    press(gm, "#dietype-new button");
+    gm.wait_for(
+        "Rook in the edit picker",
+        "const s = document.querySelector('#dietype-edit select[name=character]'); return s && [...s.options].some(o => o.value === 'Rook')",
+    );
+    set(gm, "#dietype-edit select[name=character]", "Rook");
+    set(gm, "#dietype-edit input[name=abilities]", "Strength d10");
+    set(gm, "#dietype-edit input[name=skills]", "Fight 3");
+    press(gm, "#dietype-edit button");
+    gm.wait_for(
+        "the sheet changed",
+        "return document.getElementById('sibling-verdict').textContent.startsWith(\"Rook's sheet now: Agility d6, Strength d10 · Fight 3\")",
+    );
+    // D2: at most 4 chances; the refusal shows at the form.
+    set(gm, "#dietype-edit input[name=skills]", "Fight 5");
+    press(gm, "#dietype-edit button");
+    gm.wait_for(
+        "the refusal at the form",
+        "const e = document.querySelector('#dietype-edit .error'); return e && !e.hidden && e.textContent.length > 0",
+    );
+    gm.screenshot(&shots().join("systems-5-desktop-dietype-edit.png"));
 }

@@ -19,6 +19,7 @@ let busy = false;
 let log = [];
 let logName = null;
 let logCount = 0;
+let logList = null;
 const seen = new Set();
 // Foes picked for a combat about to start: [name, count].
 let picked = [];
@@ -49,7 +50,7 @@ export function mount(container) {
   view = el("div", undefined, "combat-view");
   const logBox = el("section", undefined, "combat-log");
   logBox.append(el("h3", "Log"));
-  const logList = el("ol", undefined, "log");
+  logList = el("ol", undefined, "log");
   logList.setAttribute("aria-live", "polite");
   logBox.appendChild(logList);
   container.append(view, logBox);
@@ -95,6 +96,17 @@ async function load() {
     const [answer, chars] = await Promise.all([ctx.api("GET", "/combat"), ctx.api("GET", "/characters")]);
     characters = chars;
     status = answer.combat;
+    // The panel opened after the journal's catch-up (a reload, a late tab): its log is the
+    // combat's own, every line played with what it did.
+    if (status && status.name !== logName && status.log) {
+      log = ["Combat \"" + status.name + "\" begins"].concat(
+        status.log.map((l) => l.line + (l.text.length ? ": " + l.text.filter((t) => t).join("; ") : "")));
+      if (log.length > 200) log = log.slice(-200);
+      logName = status.name;
+      logCount = status.log.length + 1;
+      logList.dataset.count = String(logCount);
+      logList.replaceChildren(...log.map((t) => el("li", t)));
+    }
     if (!creatures && ctx.me && ctx.me.gm) creatures = (await ctx.api("GET", "/bestiary")).creatures;
     ctx.clearError(view);
   } catch (err) {

@@ -87,10 +87,12 @@ function drawFight() {
   if (!v) {
     state.appendChild(el("p", "No fight under way for this hero."));
     fightForm.hidden = false;
+    previewFight();
     return;
   }
   const s = v.status;
   fightForm.hidden = !s.over;
+  if (s.over) previewFight();
   const foes = v.foes.map((f, i) => f + " (Body " + s.foes[i][0] + ", HP " + s.foes[i][1] + ")").join(", ");
   state.appendChild(el("p", (s.over ? "Fight over" : "Round " + s.round) + " · " + v.hero + ": Body " + s.hero[0] + ", HP " + s.hero[1] + " · against " + foes, "fight-line"));
   if (v.p_win != null) state.appendChild(el("p", "Chance to win this duel, worked out when it began: " + pct(v.p_win), "odds-line"));
@@ -144,6 +146,78 @@ async function loadFight() {
   drawFight();
 }
 
+// The book's creatures and sample heroes, loaded once: the foes a fight may name.
+let book = null;
+// The foes picked for the next fight, in turn order.
+let chosenFoes = ["Goblin"];
+const statLine = (h) => "Body " + h.body + ", Mind " + h.mind + ", Spirit " + h.spirit + ", HP " + h.hit_points;
+
+function drawFoes() {
+  const list = fightBox.querySelector(".chosen-foes");
+  list.replaceChildren();
+  chosenFoes.forEach((name, i) => {
+    const li = el("li", name + " ");
+    li.appendChild(button("Remove", () => {
+      chosenFoes.splice(i, 1);
+      drawFoes();
+      previewFight();
+    }, "secondary small")).setAttribute("aria-label", "Remove " + name + " (foe " + (i + 1) + ")");
+    list.appendChild(li);
+  });
+  if (!chosenFoes.length) list.appendChild(el("li", "No foe picked yet."));
+  fightForm.querySelector("button.start").disabled = !chosenFoes.length;
+}
+
+function fightBody(f) {
+  const body = { foes: chosenFoes.slice() };
+  if (f.stat.value) body.stat = f.stat.value;
+  if (f.policy.value) body.policy = f.policy.value;
+  return body;
+}
+
+// The exact odds before the first exchange of the fight the form would start (nothing is
+// rolled); shown while no fight is under way.
+const previewFight = ctx.coalesce(async () => {
+  const line = fightBox.querySelector(".fight-preview");
+  const hero = fightForm.elements.hero.value;
+  const sheet = siblings.classic.find((c) => c.hero.name === hero);
+  if (!hero || !chosenFoes.length || fightForm.hidden) {
+    line.textContent = "";
+    return;
+  }
+  // Dead by the sheet, or by the fight that just ended (the list may not have caught up).
+  const fell = fightView && fightView.hero === hero && fightView.status.over && fightView.status.hero.includes(0);
+  if ((sheet && sheet.dead) || fell) {
+    line.textContent = hero + " is dead and cannot fight.";
+    return;
+  }
+  try {
+    const v = await ctx.api("POST", "/classic/characters/" + encodeURIComponent(hero) + "/fight/odds", fightBody(fightForm.elements));
+    const n = v.next;
+    let text = "Before the first exchange: " + v.hero + " rolls " + n.dice[0] + (n.dice[0] === 1 ? " die" : " dice") + ", " + v.foes[n.foe] + " " + n.dice[1]
+      + " · win " + pct(n.odds.win) + ", tie " + pct(n.odds.tie) + ", lose " + pct(n.odds.lose);
+    if (v.p_win != null) text += " · the whole duel " + pct(v.p_win);
+    line.textContent = text;
+    ctx.clearError(fightBox);
+  } catch (err) {
+    line.textContent = "";
+    ctx.showError(fightBox, err);
+  }
+});
+
+async function loadBook() {
+  if (book) return;
+  book = await ctx.api("GET", "/classic/book");
+  const pick = fightForm.querySelector("select[name=creature]");
+  pick.replaceChildren();
+  for (const [group, list] of [["Creatures of the book", book.monsters], ["Sample heroes", book.heroes]]) {
+    const g = el("optgroup");
+    g.label = group;
+    for (const h of list) g.appendChild(el("option", h.name + " (" + statLine(h) + ")")).value = h.name;
+    pick.appendChild(g);
+  }
+}
+
 function classicFight() {
   fightBox = el("section", undefined, "sys sys-classic sub-panel");
   fightBox.id = "classic-fight";
@@ -154,28 +228,68 @@ function classicFight() {
   fightForm = el("form");
   fightForm.id = "classic-fight-start";
   const hero = select("hero", []);
-  const foes = el("input");
-  foes.name = "foes";
-  foes.required = true;
-  foes.maxLength = 500;
-  foes.placeholder = "Goblin, Troll";
-  foes.value = "Goblin";
+  const creature = select("creature", [["Goblin", "Goblin"]]);
+  const add = button("Add foe", () => {
+    if (chosenFoes.length >= 100) return;
+    chosenFoes.push(creature.value);
+    drawFoes();
+    previewFight();
+  }, "secondary");
+  const chosen = el("ol", undefined, "compact chosen-foes");
+  chosen.setAttribute("aria-label", "Foes, in turn order");
   const stat = select("stat", [["", "Body"], ["mind", "Mind"], ["spirit", "Spirit"]]);
   const policy = select("policy", [["", "ask at each hit"], ["survive", "to survive"], ["hit-points", "hit points first"], ["body", "Body first"]]);
-  const go = el("button", "Start the fight");
-  fightForm.append(labelled("Hero", hero), labelled("Foes of the book", foes), labelled("Stat", stat), labelled("Hits are taken", policy), go);
+  const go = el("button", "Start the fight", "start");
+  const preview = el("p", "", "odds-line fight-preview");
+  preview.setAttribute("aria-live", "polite");
+  fightForm.append(labelled("Hero", hero), labelled("Creature", creature), add, chosen, labelled("Stat", stat), labelled("Hits are taken", policy), preview, go);
   hero.addEventListener("change", () => loadFight().catch((err) => ctx.showError(fightBox, err)));
+  stat.addEventListener("change", () => previewFight());
+  policy.addEventListener("change", () => previewFight());
   ctx.form(fightForm, async (f) => {
-    const body = { foes: f.foes.value.split(",").map((s) => s.trim()).filter((s) => s) };
-    if (f.stat.value) body.stat = f.stat.value;
-    if (f.policy.value) body.policy = f.policy.value;
-    fightView = await ctx.api("POST", "/classic/characters/" + encodeURIComponent(f.hero.value) + "/fight", body);
+    fightView = await ctx.api("POST", "/classic/characters/" + encodeURIComponent(f.hero.value) + "/fight", fightBody(f));
     drawFight();
   });
   const state = el("div", undefined, "fight-state");
   state.setAttribute("aria-live", "polite");
   fightBox.append(h, fightForm, state);
+  drawFoes();
   return fightBox;
+}
+
+// The original's rest (C2): 1 hit point per 8 hours, 1 Body per day, hours banked on the
+// sheet until they make a point.
+let restBox = null;
+
+function classicRest() {
+  restBox = el("section", undefined, "sys sys-classic sub-panel");
+  restBox.id = "classic-rest";
+  restBox.setAttribute("aria-labelledby", "classic-rest-title");
+  restBox.hidden = true;
+  const h = el("h3", "Rest (C2)");
+  h.id = "classic-rest-title";
+  const f = el("form");
+  const hero = select("hero", []);
+  const hours = el("input");
+  hours.name = "hours";
+  hours.type = "number";
+  hours.min = "0.25";
+  hours.max = "8760";
+  hours.step = "0.25";
+  hours.value = "8";
+  hours.required = true;
+  const done = el("p", "", "result-line");
+  done.setAttribute("role", "status");
+  f.append(labelled("Hero", hero), labelled("Hours of rest", hours), el("button", "Rest"));
+  ctx.form(f, async (form) => {
+    const v = await ctx.api("POST", "/classic/characters/" + encodeURIComponent(form.hero.value) + "/rest", { hours: Number(form.hours.value) });
+    const hh = v.sheet.hero;
+    const healed = v.healed || [0, 0];
+    done.textContent = hh.name + " rested " + form.hours.value + " hours: " + healed[0] + " hit point(s) and " + healed[1] + " Body healed · now " + statLine(hh)
+      + (hh.rest_toward_hit_point ? " · " + hh.rest_toward_hit_point + " hours toward the next hit point" : "");
+  });
+  restBox.append(h, el("p", "A hit point heals per 8 hours of rest, a point of Body per day; hours add up across rests until they make a point."), f, done);
+  return restBox;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -358,6 +472,13 @@ function solSkills() {
   const name = solBox.querySelector("select[name=sol-who]").value;
   const c = siblings.sol.find((x) => x.sheet.name === name);
   ctx.fillSelect(solBox.querySelector("select[name=sol-skill]"), c ? c.sheet.skills.map((k) => k.name + "") : []);
+  // Not Dead Yet lowers the highest physical attribute; only a tie needs a choice.
+  const phys = c ? Object.entries(c.sheet.attributes).filter(([k]) => ["BOD", "AGI", "REA", "STR"].includes(k.toUpperCase())) : [];
+  const top = Math.max(0, ...phys.map(([, v]) => v));
+  const tied = phys.filter(([, v]) => v === top).map(([k]) => k);
+  const pick = solBox.querySelector("select[name=sol-physical]");
+  ctx.fillSelect(pick, tied.length > 1 ? tied : []);
+  pick.closest("label").hidden = tied.length < 2;
   for (const node of solBox.querySelectorAll(".sol-gm")) node.hidden = !(ctx.me && ctx.me.gm);
 }
 
@@ -384,14 +505,46 @@ function solTraining() {
     button("New encounter", () => call("encounter", undefined, () => "a new encounter"), "secondary"),
     button("New session", () => call("session", undefined, () => "a new session: Edge refreshed, training allowed"), "secondary"),
   );
+  const use = select("sol-spend", [["blitz", "Blitz (REA + INT dice to initiative)"], ["seize-the-initiative", "Seize the Initiative"], ["dead-mans-trigger", "Dead Man's Trigger (BOD + WIL (3))"]]);
+  const dice = el("div", undefined, "sol-dice");
+  const spend = button("Spend a point of Edge", () => act(solBox, async () => {
+    const name = who.value;
+    const v = await ctx.api("POST", "/sol/characters/" + encodeURIComponent(name) + "/spend", { what: use.value });
+    const o = v.spend;
+    let text = name + " spends a point of Edge (" + v.edge.points + " of " + v.edge.attribute + " left): ";
+    if (o.what === "blitz") text += o.bonus_dice + " bonus dice to the initiative test";
+    else if (o.what === "seize-the-initiative") text += "top of the initiative order this round";
+    else {
+      const t = o.trigger;
+      text += "BOD + WIL (3): " + t.hits + " hits, " + (t.success ? "one last action before blacking out" : "blacks out");
+    }
+    dice.replaceChildren();
+    if (v.rolled && v.rolled.faces.length) dice.appendChild(ctx.diceRow(v.rolled.faces, { label: "trigger" }));
+    done.textContent = text;
+  }));
+  const physical = select("sol-physical", []);
+  const ndy = button("Not Dead Yet (burn Edge)", () => act(solBox, async () => {
+    const name = who.value;
+    const ok = await ctx.confirm("Not Dead Yet", name + " burns a point of Edge for good and the highest physical attribute drops by 1.", "Burn it", "Keep it");
+    if (!ok) return;
+    const v = await ctx.api("POST", "/sol/characters/" + encodeURIComponent(name) + "/not-dead-yet", { attribute: physical.value || null });
+    dice.replaceChildren();
+    done.textContent = name + " is not dead yet: " + v.lowered.attribute + " " + v.lowered.from + " → " + v.lowered.to + ", Edge " + v.edge.points + " of " + v.edge.attribute;
+  }), "secondary");
   solBox.append(
     h,
     el("p", "One training a session: the next rank of a skill, its cost rating the new rank × 2, its progress cleared. A new encounter lets a skill earn a progress point again; a new session refreshes Edge and allows training."),
     labelled("Character", who),
     labelled("Skill", skill),
     train,
+    el("h4", "Edge outside a test (P2)"),
+    labelled("Spend on", use),
+    spend,
+    labelled("On a tie, lower", physical),
+    ndy,
     gm,
     done,
+    dice,
   );
   return solBox;
 }
@@ -405,6 +558,8 @@ export function update(next) {
   const heroes = siblings.classic.filter(mine).map((c) => c.hero.name);
   const before = fightForm.elements.hero.value;
   ctx.fillSelect(fightForm.elements.hero, heroes);
+  ctx.fillSelect(restBox.querySelector("select[name=hero]"), heroes);
+  if (heroes.length) loadBook().catch((err) => ctx.showError(fightBox, err));
   if (fightForm.elements.hero.value !== before || !fightView) loadFight().catch((err) => ctx.showError(fightBox, err));
   ctx.fillSelect(solBox.querySelector("select[name=sol-who]"), siblings.sol.filter(mine).map((c) => c.sheet.name));
   solSkills();
@@ -422,7 +577,7 @@ export const refresh = ctx.coalesce(async () => {
 export function mount(panel) {
   root = panel;
   // Beside the rolls, above the forms that make new characters.
-  panel.querySelector(".result").after(classicFight(), solunaSkirmish(), solTraining());
+  panel.querySelector(".result").after(classicFight(), classicRest(), solunaSkirmish(), solTraining());
   ctx.applyRole(panel);
   loadSkirmish().catch((err) => ctx.showError(skirmishBox, err));
 }

@@ -37,6 +37,20 @@ const siblingLine = {
   dietype: (c) => Object.entries(c.sheet.abilities).map(([k, v]) => k + " " + v).join(", ")
     + " · " + (Object.entries(c.sheet.skills).map(([k, v]) => k + " " + v).join(", ") || "no skills"),
 };
+// The Sol'una sheet's numbers, every one of them editable.
+const solunaFields = ["mind", "body", "shield", "hit_points", "melee", "ranged", "flips", "guard", "flips_per_test", "extra_dice", "dice_guard", "dice_per_test"];
+// The edit form shows the picked character's sheet as it is now.
+// Filled again only when another character is picked or its sheet changed, so a refresh
+// never overwrites what is being typed.
+let solunaFilled = null;
+function fillSoluna() {
+  const f = $("soluna-edit").elements;
+  const c = siblings.soluna.find((x) => x.character.name === f.character.value);
+  if (!c || solunaFilled === c.character.name + "@" + c.version) return;
+  solunaFilled = c.character.name + "@" + c.version;
+  f.side.value = c.character.side;
+  for (const k of solunaFields) f[k].value = c.character[k];
+}
 function showSiblings() {
   const system = $("sibling-system").elements.system.value;
   for (const node of root.querySelectorAll("#sibling-panel .sys")) {
@@ -54,6 +68,11 @@ function showSiblings() {
   const mine = siblings[system].filter((c) => ctx.me.gm || c.owner === me.member.id).map(siblingName[system]);
   const roll = { sol: "sol-test", classic: "classic-check", soluna: "soluna-test", dietype: "dietype-roll" }[system];
   fillSelect($(roll).elements.character, mine);
+  if (system === "dietype") fillSelect($("dietype-edit").elements.character, mine);
+  if (system === "soluna") {
+    fillSelect($("soluna-edit").elements.character, mine);
+    fillSoluna();
+  }
 }
 let siblingsShown = false;
 async function loadSiblings() {
@@ -96,6 +115,7 @@ function rolledBy(f, path, body) {
 }
 const chance = (p) => (p == null ? "" : " (chance before the roll " + pct(p) + ")");
 function setup() {
+$("soluna-edit").elements.character.addEventListener("change", fillSoluna);
 $("sibling-system").elements.system.addEventListener("change", () => {
   // A result belongs to the system it was rolled in.
   $("sibling-dice").replaceChildren();
@@ -130,7 +150,26 @@ form("classic-new", async (f, node) => {
   const cliches = f.cliches.value.split(",").map((s) => s.trim()).filter((s) => s);
   const v = await api("POST", "/classic/characters", { name: f.name.value, cliches });
   node.reset();
-  siblingResult(v.rolled ? v.rolled.faces : [], v.sheet.hero.name + " is rolled up: " + siblingLine.classic(v.sheet));
+  const h = v.sheet.hero;
+  // Creation step by step (C1): each stat's dice as rolled and what the sheet got from them.
+  const steps = el("ol", undefined, "compact creation-steps");
+  const step = (label, faces, result) => {
+    const li = el("li", label + ": ");
+    li.appendChild(diceRow(faces, { label }));
+    li.appendChild(el("span", " → " + result));
+    steps.appendChild(li);
+  };
+  const c = v.creation;
+  if (c) {
+    step("Body, 3d6, even dice", c.body, "Body " + h.body);
+    step("Mind, 3d6, even dice", c.mind, "Mind " + h.mind);
+    step("Spirit, 3d6, even dice", c.spirit, "Spirit " + h.spirit);
+    step("Hit points, Body + even dice of 2d6", c.hit_points, h.hit_points + " hit points");
+    step("Clichés, 1 + even dice of 2d6", c.cliches, h.cliches.length ? "named: " + h.cliches.join(", ") : "none named yet");
+  }
+  $("sibling-dice").replaceChildren(steps);
+  $("sibling-verdict").textContent = h.name + " is rolled up: " + siblingLine.classic(v.sheet);
+  $("sibling-verdict").className = "";
   await loadSiblings();
 });
 form("soluna-test", async (f) => {
@@ -159,6 +198,30 @@ form("dietype-roll", async (f) => {
   const sk = v.result.skill || {};
   const text = v.name + ": " + v.inputs.die + " × " + v.inputs.chances + ", quality " + sk.quality + (sk.quality > 0 ? ", success" : ", failure");
   siblingResult(v.rolled.faces, text + chance(v.p_success), sk.quality > 0);
+});
+form("soluna-edit", async (f) => {
+  const c = siblings.soluna.find((x) => x.character.name === f.character.value);
+  const sheet = { ...(c ? c.character : {}), name: f.character.value, side: f.side.value };
+  for (const k of solunaFields) sheet[k] = Number(f[k].value || 0);
+  const v = await api("PATCH", "/soluna/characters/" + encodeURIComponent(f.character.value), sheet);
+  const now = v.characters[0];
+  $("sibling-dice").replaceChildren();
+  $("sibling-verdict").textContent = now.character.name + "'s sheet now: " + siblingLine.soluna(now) + " · acts in phases " + now.phases.join(", ");
+  $("sibling-verdict").className = "";
+  await loadSiblings();
+});
+form("dietype-edit", async (f) => {
+  // Only what is filled in changes; the sheet is checked whole by the server.
+  const edit = {};
+  if (f.abilities.value.trim()) edit.abilities = pairs(f.abilities.value, false);
+  if (f.skills.value.trim()) edit.skills = pairs(f.skills.value, true);
+  if (f.notes.value.trim()) edit.notes = f.notes.value;
+  const v = await api("PATCH", "/dietype/characters/" + encodeURIComponent(f.character.value), edit);
+  f.abilities.value = f.skills.value = f.notes.value = "";
+  $("sibling-dice").replaceChildren();
+  $("sibling-verdict").textContent = v.sheet.sheet.name + "'s sheet now: " + siblingLine.dietype(v.sheet) + (v.sheet.sheet.notes ? " · " + v.sheet.sheet.notes : "");
+  $("sibling-verdict").className = "";
+  await loadSiblings();
 });
 form("dietype-new", async (f, node) => {
   await api("POST", "/dietype/characters", { name: f.name.value, abilities: pairs(f.abilities.value, false), skills: pairs(f.skills.value, true) });

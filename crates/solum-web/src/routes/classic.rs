@@ -174,3 +174,54 @@ pub(crate) async fn classic_fight_status(
         .await
         .map(|fight| Json(ClassicFightAnswer { fight }))
 }
+
+/// `GET /api/classic/book`: the original's book, the foes a fight may name (its monsters and
+/// sample heroes, with their stats) and its example clichés.
+pub(crate) async fn classic_book(
+    _auth: Auth,
+    _no_query: NoQuery,
+) -> Json<solum_app::classic::BookView> {
+    Json(solum_app::classic::classic_book())
+}
+
+/// `POST /api/classic/characters/{name}/fight/odds`: the fight the same body would start,
+/// before its first exchange (each side's dice, the exchange's exact odds, the duel's);
+/// nothing is rolled or journaled.
+pub(crate) async fn classic_fight_odds(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<solum_app::classic::FightRequest>,
+) -> Result<Json<solum_app::classic::FightStateView>, ApiError> {
+    let scope = tables::scope_of(&auth.member);
+    with_campaign(&state, scope, move |c| c.preview_classic_fight(&name, &req))
+        .await
+        .map(Json)
+}
+
+/// `POST /api/classic/characters/{name}/rest`: hours of rest (C2).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ClassicRest {
+    /// Hours rested, fractions allowed; banked on the sheet until they make a point.
+    hours: f64,
+}
+
+/// Rests a hero of the original (C2: 1 hit point per 8 hours, 1 Body per day): the hero's
+/// player, or the game master; journaled.
+pub(crate) async fn classic_rest(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<ClassicRest>,
+) -> Result<Json<solum_app::classic::HeroChangeView>, ApiError> {
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        c.as_roller_of(&member, solum_app::classic::SYSTEM, &name, |c| {
+            c.rest_classic_hero(&name, req.hours)
+        })
+    })
+    .await
+    .map(Json)
+}

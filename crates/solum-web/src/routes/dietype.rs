@@ -87,3 +87,23 @@ pub(crate) async fn dietype_roll(
     )
     .await
 }
+
+/// `PATCH /api/dietype/characters/{name}`: abilities, skills, weapons and notes changed (the
+/// sheet is checked whole before it is stored): the character's player, or the game master;
+/// journaled.
+pub(crate) async fn edit_dietype(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(edit): Body_<solum_app::dietype::DietypeEdit>,
+) -> Result<Json<solum_app::dietype::DietypeChangeView>, ApiError> {
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        c.as_roller_of(&member, solum_app::dietype::SYSTEM, &name, |c| {
+            c.edit_dietype_character(&name, &edit)
+        })
+    })
+    .await
+    .map(Json)
+}

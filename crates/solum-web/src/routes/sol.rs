@@ -115,3 +115,57 @@ pub(crate) async fn reward(
         .await
         .map(Json)
 }
+
+/// `POST /api/sol/characters/{name}/spend`: what a point of Edge is spent on outside a test.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Spend {
+    what: solum_app::sol::SpendUse,
+}
+
+/// Spends a point of Edge outside a test (Blitz, Seize the Initiative, Dead Man's Trigger
+/// with its BOD + WIL (3) test): the character's player, or the game master; journaled.
+pub(crate) async fn spend(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<SiblingRoll<Spend>>,
+) -> Result<Json<solum_app::sol::SolChangeView>, ApiError> {
+    sibling_roll(
+        &state,
+        auth.member,
+        solum_app::sol::SYSTEM,
+        name,
+        req,
+        |c, name, r, dice| c.sol_spend(name, r.what, dice),
+    )
+    .await
+}
+
+/// `POST /api/sol/characters/{name}/not-dead-yet`: on a tie of the highest physical
+/// attributes, the one lowered.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NotDeadYet {
+    attribute: Option<String>,
+}
+
+/// Not Dead Yet (P2): a point of Edge burnt, the highest physical attribute lowered by 1;
+/// the character's player, or the game master; journaled.
+pub(crate) async fn not_dead_yet(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(req): Body_<NotDeadYet>,
+) -> Result<Json<solum_app::sol::SolChangeView>, ApiError> {
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        c.as_roller_of(&member, solum_app::sol::SYSTEM, &name, |c| {
+            let choice = req.attribute.as_deref().filter(|s| !s.trim().is_empty());
+            c.sol_not_dead_yet(&name, choice)
+        })
+    })
+    .await
+    .map(Json)
+}

@@ -181,3 +181,22 @@ pub(crate) async fn soluna_skirmish_abandon(
         .await
         .map(Json)
 }
+
+/// `PATCH /api/soluna/characters/{name}`: the whole sheet as it should be (the name as it
+/// is): the character's player, or the game master; journaled with the sheet before.
+pub(crate) async fn edit_soluna(
+    State(state): State<AppState>,
+    auth: Auth,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body_(character): Body_<solum_app::soluna::Character>,
+) -> Result<Json<solum_app::soluna::SolunaChangeView>, ApiError> {
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        c.as_roller_of(&member, solum_app::soluna::SYSTEM, &name, |c| {
+            c.edit_soluna_character(&name, &character)
+        })
+    })
+    .await
+    .map(Json)
+}
