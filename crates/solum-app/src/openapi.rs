@@ -94,6 +94,7 @@ views!(
     crate::soluna::SkirmishState,
     crate::soluna::SolunaView,
     crate::classic::FightStateView,
+    crate::classic::BookView,
     crate::classic::HeroView,
     crate::sol::SolSheetView,
     crate::dietype::DietypeView,

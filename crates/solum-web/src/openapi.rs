@@ -102,6 +102,15 @@ pub(crate) fn typed_faces() -> Schema {
         .into()
 }
 
+/// What Project Sol's Edge is spent on outside a test ([`solum_app::sol::SpendUse`]).
+pub(crate) fn sol_spend_use() -> Schema {
+    use solum_app::sol::SpendUse::{Blitz, DeadMansTrigger, SeizeTheInitiative};
+    let _every = |u: solum_app::sol::SpendUse| match u {
+        Blitz | SeizeTheInitiative | DeadMansTrigger => (),
+    };
+    names_of(&[Blitz, SeizeTheInitiative, DeadMansTrigger])
+}
+
 /// The original's stats ([`solum_app::classic::Stat`]).
 pub(crate) fn classic_stat() -> Schema {
     use solum_app::classic::Stat::{Body, Mind, Spirit};

@@ -177,6 +177,7 @@ pub(crate) async fn classic_fight_status(
 
 /// `GET /api/classic/book`: the original's book, the foes a fight may name (its monsters and
 /// sample heroes, with their stats) and its example clichés.
+#[utoipa::path(get, path = "/api/classic/book", tag = "classic", responses((status = 200, description = "The book", body = solum_app::classic::BookView)))]
 pub(crate) async fn classic_book(
     _auth: Auth,
     _no_query: NoQuery,
@@ -187,10 +188,11 @@ pub(crate) async fn classic_book(
 /// `POST /api/classic/characters/{name}/fight/odds`: the fight the same body would start,
 /// before its first exchange (each side's dice, the exchange's exact odds, the duel's);
 /// nothing is rolled or journaled.
+#[utoipa::path(post, path = "/api/classic/characters/{name}/fight/odds", tag = "classic", request_body = solum_app::classic::FightRequest, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "The fight before its first exchange", body = solum_app::classic::FightStateView)))]
 pub(crate) async fn classic_fight_odds(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     Body_(req): Body_<solum_app::classic::FightRequest>,
 ) -> Result<Json<solum_app::classic::FightStateView>, ApiError> {
     let scope = tables::scope_of(&auth.member);
@@ -200,19 +202,21 @@ pub(crate) async fn classic_fight_odds(
 }
 
 /// `POST /api/classic/characters/{name}/rest`: hours of rest (C2).
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ClassicRest {
     /// Hours rested, fractions allowed; banked on the sheet until they make a point.
+    #[schema(minimum = 0)]
     hours: f64,
 }
 
 /// Rests a hero of the original (C2: 1 hit point per 8 hours, 1 Body per day): the hero's
 /// player, or the game master; journaled.
+#[utoipa::path(post, path = "/api/classic/characters/{name}/rest", tag = "classic", request_body = ClassicRest, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::classic::HeroChangeView)))]
 pub(crate) async fn classic_rest(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     Body_(req): Body_<ClassicRest>,
 ) -> Result<Json<solum_app::classic::HeroChangeView>, ApiError> {
     let member = auth.member;

@@ -91,10 +91,11 @@ pub(crate) async fn dietype_roll(
 /// `PATCH /api/dietype/characters/{name}`: abilities, skills, weapons and notes changed (the
 /// sheet is checked whole before it is stored): the character's player, or the game master;
 /// journaled.
+#[utoipa::path(patch, path = "/api/dietype/characters/{name}", tag = "dietype", request_body = solum_app::dietype::DietypeEdit, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::dietype::DietypeChangeView)))]
 pub(crate) async fn edit_dietype(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     Body_(edit): Body_<solum_app::dietype::DietypeEdit>,
 ) -> Result<Json<solum_app::dietype::DietypeChangeView>, ApiError> {
     let member = auth.member;

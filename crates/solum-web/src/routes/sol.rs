@@ -117,18 +117,21 @@ pub(crate) async fn reward(
 }
 
 /// `POST /api/sol/characters/{name}/spend`: what a point of Edge is spent on outside a test.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Spend {
+    /// What the point of Edge is spent on.
+    #[schema(schema_with = crate::openapi::sol_spend_use)]
     what: solum_app::sol::SpendUse,
 }
 
 /// Spends a point of Edge outside a test (Blitz, Seize the Initiative, Dead Man's Trigger
 /// with its BOD + WIL (3) test): the character's player, or the game master; journaled.
+#[utoipa::path(post, path = "/api/sol/characters/{name}/spend", tag = "sol", request_body = SiblingRoll<Spend>, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::sol::SolChangeView)))]
 pub(crate) async fn spend(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     Body_(req): Body_<SiblingRoll<Spend>>,
 ) -> Result<Json<solum_app::sol::SolChangeView>, ApiError> {
     sibling_roll(
@@ -144,18 +147,21 @@ pub(crate) async fn spend(
 
 /// `POST /api/sol/characters/{name}/not-dead-yet`: on a tie of the highest physical
 /// attributes, the one lowered.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NotDeadYet {
+    /// The attribute lowered, when the highest physical attributes tie.
+    #[schema(max_length = 40)]
     attribute: Option<String>,
 }
 
 /// Not Dead Yet (P2): a point of Edge burnt, the highest physical attribute lowered by 1;
 /// the character's player, or the game master; journaled.
+#[utoipa::path(post, path = "/api/sol/characters/{name}/not-dead-yet", tag = "sol", request_body = NotDeadYet, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::sol::SolChangeView)))]
 pub(crate) async fn not_dead_yet(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
     Body_(req): Body_<NotDeadYet>,
 ) -> Result<Json<solum_app::sol::SolChangeView>, ApiError> {
     let member = auth.member;

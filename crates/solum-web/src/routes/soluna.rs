@@ -182,13 +182,38 @@ pub(crate) async fn soluna_skirmish_abandon(
         .map(Json)
 }
 
+/// A Sol'una sheet as a request gives it whole (the rules crate's `Character`, read as it
+/// reads itself: unknown fields refused).
+#[derive(Deserialize)]
+#[serde(transparent)]
+pub(crate) struct SolunaSheet(solum_app::soluna::Character);
+
+impl utoipa::PartialSchema for SolunaSheet {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::Object)
+            .title(Some("SolunaSheet"))
+            .description(Some(
+                "A Sol'una character, as `GET /api/soluna/characters` gives it (docs/api.md)",
+            ))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for SolunaSheet {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "SolunaSheet".into()
+    }
+}
+
 /// `PATCH /api/soluna/characters/{name}`: the whole sheet as it should be (the name as it
 /// is): the character's player, or the game master; journaled with the sheet before.
+#[utoipa::path(patch, path = "/api/soluna/characters/{name}", tag = "soluna", request_body = SolunaSheet, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::soluna::SolunaChangeView)))]
 pub(crate) async fn edit_soluna(
     State(state): State<AppState>,
     auth: Auth,
-    axum::extract::Path(name): axum::extract::Path<String>,
-    Body_(character): Body_<solum_app::soluna::Character>,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
+    Body_(SolunaSheet(character)): Body_<SolunaSheet>,
 ) -> Result<Json<solum_app::soluna::SolunaChangeView>, ApiError> {
     let member = auth.member;
     let scope = tables::scope_of(&member);
