@@ -70,7 +70,7 @@ pub enum ExpressionError {
     },
     /// A roll that could draw more dice than one journal entry keeps.
     #[error(
-        "this roll could draw up to {faces} dice, too many to journal (an entry holds at most {limit} bytes): roll fewer dice, or fewer rerolls and explosions"
+        "the expression could draw up to {faces} dice, too many to journal (an entry holds at most {limit} bytes): roll fewer dice, or fewer rerolls and explosions"
     )]
     JournalLimit {
         /// The most dice the roll could draw.

@@ -1354,11 +1354,13 @@ async fn any_dice_expression_is_rolled_by_the_server_journaled_and_verified() {
         .post("/api/roll", &gm, json!({ "expression": "3d" }))
         .await;
     assert_eq!(wrong.status, StatusCode::UNPROCESSABLE_ENTITY);
+    // As `/api/odds` answers it: the notation's code, the field, a caret under the place.
+    let wrong = wrong.json();
+    assert_eq!(wrong["code"], "expression-notation", "{wrong}");
+    assert_eq!(wrong["field"], "expression", "{wrong}");
     assert!(
-        wrong.json()["error"]
-            .as_str()
-            .unwrap()
-            .starts_with("expression:")
+        wrong["error"].as_str().unwrap().ends_with("3d\n    ^"),
+        "{wrong}"
     );
     // Journaled and re-derived.
     let journal = s.get("/api/journal", &gm).await.json();
