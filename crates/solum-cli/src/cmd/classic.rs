@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::path::Path;
 
+use crate::storage::Replace;
 use serde_json::json;
 use solum_classic::check::hero_pool;
 use solum_classic::check::{
@@ -16,7 +17,6 @@ use solum_classic::fight::{ClassicFight, Command, Event, FightError, Fighter, Lo
 use solum_classic::hero::{Kind, Stat, create, parse_hero};
 use solum_classic::oracle::{Odds, ask};
 use solum_classic::{Book, Hero};
-use solum_play::storage::Replace;
 
 use solum_app::classic::{FightSetup, FightView, StoredHero};
 use solum_app::{Campaign, Dice};
@@ -55,7 +55,7 @@ fn load(who: &str, kind: Kind) -> anyhow::Result<Hero> {
     }
     let path = Path::new(who);
     if who.ends_with(".toml") {
-        let text = solum_play::storage::read_text(path).map_err(|e| bad(e.to_string()))?;
+        let text = crate::storage::read_text(path).map_err(|e| bad(e.to_string()))?;
         return parse_hero(&text, kind).map_err(|e| bad(format!("{who}: {e}")));
     }
     Book::shipped().find(who).cloned().ok_or_else(|| {
@@ -155,7 +155,7 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             json: as_json,
             campaign,
         } => {
-            let text = solum_play::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
+            let text = crate::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
             let view = super::campaign::open(campaign)?
                 .import_classic_hero(&text)
                 .map_err(|e| bad(format!("{}: {e}", file.display())))?;
@@ -935,7 +935,7 @@ fn ask_loss(name: &str, body: u32, hit_points: u32) -> anyhow::Result<Loss> {
         crate::say!(
             "{name} is hit (Body {body}, hit points {hit_points}): lose a hit point or Body? [h/b] "
         );
-        let Some(line) = solum_play::storage::Lines::new(stdin.lock())
+        let Some(line) = crate::storage::Lines::new(stdin.lock())
             .next_line()
             .map_err(|e| bad(format!("standard input: {e}")))?
         else {

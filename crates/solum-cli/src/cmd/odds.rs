@@ -289,7 +289,7 @@ pub fn duel(args: &DuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             let seed = args
                 .seed
                 .unwrap_or_else(|| solum_dice::SeededDice::from_entropy().seed());
-            solum_play::sim::check_work(
+            solum_app::sim::check_work(
                 n,
                 seed,
                 || (),
@@ -304,7 +304,7 @@ pub fn duel(args: &DuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 }
             })?;
             let started = std::time::Instant::now();
-            let tally = solum_play::sim::run(n, seed, &|_| {}, |d| {
+            let tally = solum_app::sim::run(n, seed, &|_| {}, |d| {
                 Ok(solum_expanded::fight::simulate_duel(&spec, d)?)
             })?;
             let z = (tally.win_rate() - render::to_f64(&exact.win))
@@ -403,8 +403,8 @@ pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result
     use solum_expanded::fight::{StaticSpec, static_odds};
     let (name, difficulty, foe_hp, foe_damage) = match &args.foe {
         Some(name) => {
-            let bestiary = solum_play::storage::load_bestiary(&args.bestiary)
-                .map_err(|e| bad(e.to_string()))?;
+            let bestiary =
+                crate::storage::load_bestiary(&args.bestiary).map_err(|e| bad(e.to_string()))?;
             let foe = bestiary.static_foe(name).ok_or_else(|| {
                 let known: Vec<&str> = bestiary.static_foes().map(|f| f.name.as_str()).collect();
                 bad(format!(
@@ -497,7 +497,7 @@ pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result
             out,
             "  round {:>2}: {}   you {} hp, {name} {} hp",
             i + 1,
-            solum_play::describe::check(&r.check),
+            solum_app::describe::check(&r.check),
             r.hit_points,
             r.foe_hit_points
         )?;
