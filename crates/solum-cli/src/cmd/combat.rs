@@ -63,7 +63,7 @@ pub fn run(args: &CombatArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let mut status = None;
     for number in 1.. {
         if interactive {
-            crate::say!("{}", prompt(status.as_ref()));
+            crate::say!("{}", prompt(status.as_deref()));
         }
         let line = match &mut script {
             Some(lines) => match lines.next() {
@@ -128,7 +128,7 @@ fn refused(err: anyhow::Error, msg: &str, line: &str) -> anyhow::Error {
 /// What a line of a one-shot combat left for the loop.
 enum Played {
     /// Where the combat stands after the line.
-    Status(CombatStatus),
+    Status(Box<CombatStatus>),
     /// The player left.
     Quit,
 }
@@ -158,7 +158,7 @@ fn one_line(
             } else {
                 writeln!(out, "the combat has not started")?;
             }
-            Ok(Some(Played::Status(s)))
+            Ok(Some(Played::Status(Box::new(s))))
         }
         LineKind::Play => {
             let view = fight.play(line)?;
@@ -167,7 +167,7 @@ fn one_line(
             } else {
                 write_events(out, &view)?;
             }
-            Ok(Some(Played::Status(view.status)))
+            Ok(Some(Played::Status(Box::new(view.status))))
         }
     }
 }
