@@ -3,8 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use solum_play::encounter::parse_line;
-use solum_play::storage::Lines;
+use solum_cli::storage::Lines;
+use solum_expanded::line::parse_line;
 
 fuzz_target!(|data: &[u8]| {
     let mut lines = Lines::new(data);

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use libfuzzer_sys::fuzz_target;
 use solum_expanded::creature::{Bestiary, parse_bestiary};
-use solum_play::storage::{decode, parse_character};
+use solum_cli::storage::{decode, parse_character};
 
 fuzz_target!(|data: &[u8]| {
     let path = Path::new("fuzz.toml");

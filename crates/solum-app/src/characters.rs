@@ -1389,25 +1389,47 @@ fn entry(at: &Timestamp, record: CharacterRecord) -> Result<NewEntry, AppError> 
     })
 }
 
+/// Why the text of a TOML file (a character sheet, a bestiary) was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TextFileError {
+    /// Not TOML of a sheet's shape (the message names the line and the field).
+    #[error("{0}")]
+    Parse(String),
+    /// A sheet that breaks a rule.
+    #[error("{field}: {problem}")]
+    Invalid {
+        /// The field at fault.
+        field: String,
+        /// What is wrong.
+        problem: String,
+    },
+}
+
+/// Parses the text of a TOML character sheet (the import and export format) and checks it
+/// against the rules; the campaign's own limits are [`check_sheet`]'s.
+pub fn parse_sheet(toml_text: &str) -> Result<Character, TextFileError> {
+    let hero: Character = toml::from_str(toml_text)
+        .map_err(|e| TextFileError::Parse(e.to_string().trim_end().replace('\n', "\n  ")))?;
+    hero.validate().map_err(|e| TextFileError::Invalid {
+        field: e.field,
+        problem: e.problem,
+    })?;
+    Ok(hero)
+}
+
 /// A TOML sheet to import, checked by the rules and the campaign's limits.
 fn parse_import(toml_text: &str) -> Result<Character, AppError> {
-    let limit = solum_play::storage::MAX_FILE_BYTES;
+    let limit = crate::MAX_FILE_BYTES;
     if toml_text.len() as u64 > limit {
         return Err(crate::ExpandedRefusal::SheetFile.at(
             "sheet",
             format!("{} bytes; the limit is {limit}", toml_text.len()),
         ));
     }
-    let hero = solum_play::storage::parse_character(std::path::Path::new("sheet"), toml_text)
-        .map_err(|e| match e {
-            solum_play::storage::StorageError::Invalid { field, problem, .. } => {
-                crate::ExpandedRefusal::Rules.at(field, problem)
-            }
-            solum_play::storage::StorageError::Parse { message, .. } => {
-                crate::ExpandedRefusal::SheetFile.at("sheet", message)
-            }
-            other => crate::ExpandedRefusal::SheetFile.at("sheet", other.to_string()),
-        })?;
+    let hero = parse_sheet(toml_text).map_err(|e| match e {
+        TextFileError::Invalid { field, problem } => crate::ExpandedRefusal::Rules.at(field, problem),
+        TextFileError::Parse(message) => crate::ExpandedRefusal::SheetFile.at("sheet", message),
+    })?;
     check_sheet(&hero)?;
     Ok(hero)
 }

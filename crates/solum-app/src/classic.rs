@@ -1035,7 +1035,7 @@ impl<S: CampaignStore> Campaign<S> {
 
     /// Adds a hero from today's TOML hero file, held to a hero's rules (C1).
     pub fn import_classic_hero(&mut self, toml_text: &str) -> Result<HeroChangeView, AppError> {
-        let limit = solum_play::storage::MAX_FILE_BYTES;
+        let limit = crate::MAX_FILE_BYTES;
         if toml_text.len() as u64 > limit {
             return Err(crate::ClassicRefusal::SheetFile.at(
                 "sheet",

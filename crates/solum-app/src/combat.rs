@@ -15,14 +15,16 @@
 use jiff::Timestamp;
 use std::path::Path;
 
+use crate::describe;
+
 use serde::{Deserialize, Serialize};
 use solum_dice::{DiceSource, SeededDice, TypedDice};
 use solum_expanded::character::{CHARACTER_SCHEMA, Character};
 use solum_expanded::check::DrawRule;
 use solum_expanded::combat::{Choice, Combat, Mode, RangeBand};
 use solum_expanded::creature::{Bestiary, Creature};
-use solum_play::describe;
-use solum_play::encounter::{FighterLine, Line, Session, parse_line};
+use solum_expanded::line::{FighterLine, Line, Session, parse_line};
+pub use solum_expanded::line::{HELP, SheetResolver};
 use solum_store::{CampaignStore, NewEntry, Sheet, WriteTx};
 
 use crate::journal::{RECORD_SCHEMA, Record};
@@ -75,6 +77,11 @@ pub struct CombatLine {
     pub character: Option<Character>,
     /// The campaign creature the line brought into the fight.
     pub creature: Option<Creature>,
+    /// The copy of the sheet file a `hero FILE` line of a one-shot combat
+    /// ([`OneShotCombat`]) brought in; never in a campaign's combat, whose heroes are its
+    /// characters by name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sheet: Option<Character>,
 }
 
 /// The combat in progress, as stored: its settings and its lines.
@@ -219,7 +226,7 @@ impl CombatRecord {
         combat_name(&self.combat)?;
         if let CombatChange::Line { line, .. } = &self.change {
             line_text(&line.line)?;
-            if let Some(c) = &line.character {
+            for c in line.character.iter().chain(&line.sheet) {
                 crate::characters::check_sheet(c)?;
             }
         }
@@ -238,7 +245,7 @@ fn combat_name(raw: &str) -> Result<String, AppError> {
 /// A session with the shipped bestiary; sheet files are not read (a campaign combat's
 /// heroes are the campaign's characters).
 fn empty_session(roll_off: bool) -> Session {
-    let mut s = Session::new(Bestiary::shipped(), Path::new("."));
+    let mut s = Session::new(Bestiary::shipped());
     if roll_off {
         s.set_draws(DrawRule::RollOff)
             .expect("a new session has not started");
@@ -268,6 +275,9 @@ fn play(
 ) -> Result<(serde_json::Value, Vec<String>, Vec<u32>), String> {
     join(session, line)?;
     let parsed = parse_line(&line.line).map_err(|e| e.to_string())?;
+    if let (Some(sheet), Line::Fighter(FighterLine::Sheet { path, .. })) = (&line.sheet, &parsed) {
+        session.add_sheet(&path.to_string_lossy(), sheet.clone());
+    }
     let (events, faces) = session
         .run_recorded(&parsed, dice)
         .map_err(|e| e.to_string())?;
@@ -381,6 +391,8 @@ pub struct FighterStatus {
     pub character: bool,
     /// The weapon in hand.
     pub weapon: String,
+    /// A piloted vehicle (it fights with the vehicle, holding no weapon).
+    pub vehicle: bool,
 }
 
 /// The range between two fighters.
@@ -425,6 +437,13 @@ pub struct CombatStatus {
     /// list grows with the lines played, not with the square of the fighters (200 fighters
     /// listed pairwise were 1.1 MB).
     pub ranges: Vec<RangeStatus>,
+    /// The acting fighter's move is left this turn.
+    pub move_left: bool,
+    /// The acting fighter's action is left this turn.
+    pub action_left: bool,
+    /// The ranged weapon the acting fighter carries but does not hold, when no attack
+    /// reaches from here and switching to it (the action) would let it shoot next turn (S13).
+    pub switch_to_shoot: Option<String>,
     /// The acting fighter's options with their exact odds.
     pub choices: Vec<ChoiceView>,
     /// Every line played so far with what it did (`GET /api/combat`, `combat status`;
@@ -533,6 +552,10 @@ impl CombatStatus {
             .iter()
             .filter_map(|l| l.character.as_ref().map(|c| c.name.clone()))
             .collect();
+        // What the acting fighter has used of its turn (none acting: nothing left).
+        let turn = combat
+            .filter(|c| c.acting().is_some())
+            .map(Combat::turn_used);
         let mut ranges = Vec::new();
         if let Some(c) = combat {
             for a in 0..fighters.len() {
@@ -573,10 +596,17 @@ impl CombatStatus {
                     out: f.is_out(),
                     character: characters.contains(&f.name),
                     weapon: f.held_name().to_owned(),
+                    vehicle: f.vehicle.is_some(),
                 })
                 .collect(),
             range_default: RangeBand::Nearby.name(),
             ranges,
+            move_left: turn.is_some_and(|(moved, _)| !moved),
+            action_left: turn.is_some_and(|(_, acted)| !acted),
+            switch_to_shoot: combat
+                .filter(|_| turn.is_some_and(|(_, acted)| !acted))
+                .and_then(Combat::switch_to_shoot)
+                .map(str::to_owned),
             choices: combat
                 .map(|c| {
                     c.choices()
@@ -736,10 +766,11 @@ fn setup_refusal(line: &str, e: AppError) -> AppError {
     }
 }
 
-/// What a line of a campaign combat may be: a line that changes the combat.
-fn accepted(parsed: &Line) -> Result<(), AppError> {
+/// What a line of a campaign combat may be: a line that changes the combat (a sheet file's
+/// hero only where the combat has a resolver for sheets, a one-shot's).
+fn accepted(parsed: &Line, outside: &Outside<'_>) -> Result<(), AppError> {
     match parsed {
-        Line::Fighter(FighterLine::Sheet { .. }) => Err(crate::CombatRefusal::Line.at(
+        Line::Fighter(FighterLine::Sheet { .. }) if outside.sheets.is_none() => Err(crate::CombatRefusal::Line.at(
             "line",
             "a campaign combat takes the campaign's characters by name (`hero NAME`), not sheet files",
         )),
@@ -754,7 +785,7 @@ fn accepted(parsed: &Line) -> Result<(), AppError> {
 
 /// A line a player may play: an action of the acting fighter's turn.
 fn player_line(parsed: &Line) -> bool {
-    use solum_play::encounter::NamedCommand as C;
+    use solum_expanded::line::NamedCommand as C;
     matches!(
         parsed,
         Line::Command(
@@ -808,6 +839,7 @@ fn play_line_in(
     parsed: &Line,
     seed: u64,
     own: Option<&[String]>,
+    outside: &Outside<'_>,
 ) -> Result<CombatLineView, AppError> {
     let mut stored = read_open(tx.sheet(SYSTEM, OPEN)?)?.ok_or_else(no_open)?;
     if stored.lines.len() >= MAX_COMBAT_LINES {
@@ -831,7 +863,17 @@ fn play_line_in(
         faces: Vec::new(),
         character: None,
         creature: None,
+        sheet: None,
     };
+    if let Line::Fighter(FighterLine::Sheet { path, .. }) = parsed {
+        let path = path.to_string_lossy();
+        let sheets = outside
+            .sheets
+            .ok_or_else(|| bad("line", "sheet files are not read here"))?;
+        let hero = sheets.sheet(&path).map_err(|e| bad("line", e))?;
+        crate::characters::check_sheet(&hero)?;
+        line.sheet = Some(hero);
+    }
     // A fighter line may bring in a campaign character (before a creature of the
     // same name) or a campaign creature; the line keeps its copy for the replays.
     if let Line::Fighter(FighterLine::Creature {
@@ -846,6 +888,13 @@ fn play_line_in(
             // Notes play no part in a fight; the copy stays small.
             hero.notes.clear();
             line.character = Some(hero);
+        } else if let Some(c) = outside
+            .bestiary
+            .and_then(|b| b.creature(creature))
+            .filter(|c| session.bestiary().creature(&c.name) != Some(*c))
+        {
+            // A one-shot's `--bestiary` entry, where it differs from the shipped one.
+            line.creature = Some(c.clone());
         } else if session.character(creature).is_none()
             && session.bestiary().creature(creature).is_none()
         {
@@ -941,7 +990,7 @@ impl<S: CampaignStore> Campaign<S> {
             let mut seqs = Vec::new();
             let mut status = None;
             for (text, parsed) in lines.iter().zip(&parsed) {
-                let view = play_line_in(tx, &at, text, parsed, seed, None)
+                let view = play_line_in(tx, &at, text, parsed, seed, None, &Outside::NONE)
                     .map_err(|e| setup_refusal(text, e))?;
                 seqs.push(view.seq);
                 status = Some(view.status);
@@ -979,10 +1028,22 @@ impl<S: CampaignStore> Campaign<S> {
         seed: Option<u64>,
         own: Option<&[String]>,
     ) -> Result<CombatLineView, AppError> {
+        self.combat_line_with(text, seed, own, &Outside::NONE)
+    }
+
+    /// [`Campaign::combat_line_for`] with what a one-shot combat brings from outside the
+    /// campaign.
+    fn combat_line_with(
+        &mut self,
+        text: &str,
+        seed: Option<u64>,
+        own: Option<&[String]>,
+        outside: &Outside<'_>,
+    ) -> Result<CombatLineView, AppError> {
         let text = line_text(text)?;
         let parsed =
             parse_line(&text).map_err(|e| crate::CombatRefusal::Line.at("line", e.to_string()))?;
-        accepted(&parsed)?;
+        accepted(&parsed, outside)?;
         if own.is_some() && !player_line(&parsed) {
             return Err(AppError::Forbidden(
                 "a player plays only their own hero's turn (a move, an attack, a switch of weapons, act or end); the game master sets up the fight".into(),
@@ -992,7 +1053,7 @@ impl<S: CampaignStore> Campaign<S> {
         let seed = seed.unwrap_or_else(|| SeededDice::from_entropy().seed());
         let at = self.now();
         crate::transact(&mut self.store, &self.by, |tx| {
-            play_line_in(tx, &at, &text, &parsed, seed, own)
+            play_line_in(tx, &at, &text, &parsed, seed, own, outside)
         })
     }
 
@@ -1215,4 +1276,114 @@ pub(crate) fn open_fighters<S: CampaignStore>(
         return Ok(None);
     };
     Ok(Some(rebuild(&stored)?.fighters().to_vec()))
+}
+
+/// What a one-shot combat brings from outside the campaign: sheet files and `--bestiary`
+/// entries. A campaign's combat brings neither.
+#[derive(Clone, Copy)]
+struct Outside<'a> {
+    /// Where `hero FILE` lines find their sheets.
+    sheets: Option<&'a dyn SheetResolver>,
+    /// The shipped bestiary with the one-shot's files, found before the campaign's
+    /// creatures.
+    bestiary: Option<&'a Bestiary>,
+}
+
+impl Outside<'_> {
+    const NONE: Outside<'static> = Outside {
+        sheets: None,
+        bestiary: None,
+    };
+}
+
+/// What a line of the combat language asks a front end for, before anything is played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LineKind {
+    /// Nothing (blank or a comment).
+    Blank,
+    /// Where the combat stands.
+    Status,
+    /// The acting fighter's options with their odds.
+    Options,
+    /// The line language ([`HELP`]).
+    Help,
+    /// Leave.
+    Quit,
+    /// A line that changes the combat: play it.
+    Play,
+}
+
+/// What a line asks for; a line that does not parse is refused, naming what is wrong.
+pub fn line_kind(text: &str) -> Result<LineKind, AppError> {
+    let text = line_text(text)?;
+    Ok(
+        match parse_line(&text).map_err(|e| bad("line", e.to_string()))? {
+            Line::Blank => LineKind::Blank,
+            Line::Status => LineKind::Status,
+            Line::Options => LineKind::Options,
+            Line::Help => LineKind::Help,
+            Line::Quit => LineKind::Quit,
+            _ => LineKind::Play,
+        },
+    )
+}
+
+/// A one-shot combat (`solum combat SCRIPT` without a campaign): the campaign's combat
+/// tracker over an in-memory store that is thrown away at the end, so a script and a
+/// campaign's combat play the same lines the same way and answer the same views. Dice not
+/// typed with `with` come from one seed for the whole fight: line `n` rolls from
+/// `sim::chunk_seed(seed, n)`, so `--seed` replays the whole fight and each line's view
+/// names the seed that replays it alone.
+pub struct OneShotCombat {
+    campaign: Campaign<solum_store::MemoryStore>,
+    seed: u64,
+    lines: u64,
+    bestiary: Bestiary,
+    sheets: Option<Box<dyn SheetResolver>>,
+}
+
+impl OneShotCombat {
+    /// A combat with this bestiary (the shipped one, or it extended by `--bestiary` files),
+    /// draws rolled off or standing, dice from `seed` (a fresh one when `None`), and sheet
+    /// files found through `sheets` (none: `hero FILE` lines are refused).
+    pub fn start(
+        bestiary: Bestiary,
+        roll_off: bool,
+        seed: Option<u64>,
+        sheets: Option<Box<dyn SheetResolver>>,
+    ) -> Result<Self, AppError> {
+        let mut campaign = Campaign::new(solum_store::MemoryStore::new());
+        campaign.start_combat(None, roll_off)?;
+        Ok(Self {
+            campaign,
+            seed: seed.unwrap_or_else(|| SeededDice::from_entropy().seed()),
+            lines: 0,
+            bestiary,
+            sheets,
+        })
+    }
+
+    /// The seed the fight's dice come from.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Plays one line that changes the combat ([`LineKind::Play`]); a refused line changes
+    /// nothing.
+    pub fn play(&mut self, text: &str) -> Result<CombatLineView, AppError> {
+        let seed = crate::sim::chunk_seed(self.seed, self.lines);
+        self.lines += 1;
+        let outside = Outside {
+            sheets: self.sheets.as_deref(),
+            bestiary: Some(&self.bestiary),
+        };
+        self.campaign
+            .combat_line_with(text, Some(seed), None, &outside)
+    }
+
+    /// Where the combat stands, with every line played so far.
+    pub fn status(&self) -> Result<CombatStatus, AppError> {
+        self.campaign.combat_status()?.ok_or_else(no_open)
+    }
 }

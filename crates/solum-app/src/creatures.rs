@@ -243,7 +243,7 @@ impl<S: CampaignStore> Campaign<S> {
     /// a `--bestiary` file's are. A name of the shipped bestiary or one the campaign holds
     /// already is refused; all entries are added, or none.
     pub fn add_creatures(&mut self, toml_text: &str) -> Result<Vec<CreatureChangeView>, AppError> {
-        let limit = solum_play::storage::MAX_FILE_BYTES;
+        let limit = crate::MAX_FILE_BYTES;
         if toml_text.len() as u64 > limit {
             return Err(crate::CreatureRefusal::File.at(
                 "file",
@@ -422,6 +422,33 @@ impl<S: CampaignStore> Campaign<S> {
             Ok(CreatureChangeView { seq, creature: c })
         })
     }
+}
+
+/// The shipped bestiary extended by bestiary files' texts (`--bestiary FILE`), later
+/// entries replacing earlier ones. A refusal says which text (its index, from 0) and why.
+pub fn bestiary_with<'a>(
+    texts: impl IntoIterator<Item = &'a str>,
+) -> Result<Bestiary, (usize, crate::TextFileError)> {
+    use crate::TextFileError;
+    let mut bestiary = Bestiary::shipped();
+    for (i, text) in texts.into_iter().enumerate() {
+        let file = parse_bestiary(text).map_err(|e| {
+            (
+                i,
+                TextFileError::Parse(e.to_string().trim_end().replace('\n', "\n  ")),
+            )
+        })?;
+        bestiary.add(file).map_err(|e| {
+            (
+                i,
+                TextFileError::Invalid {
+                    field: format!("{}.{}", e.entry, e.field),
+                    problem: e.problem,
+                },
+            )
+        })?;
+    }
+    Ok(bestiary)
 }
 
 fn no_creature(name: &str) -> AppError {

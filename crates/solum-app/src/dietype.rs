@@ -603,7 +603,7 @@ impl<S: CampaignStore> Campaign<S> {
         &mut self,
         toml_text: &str,
     ) -> Result<DietypeChangeView, AppError> {
-        let limit = solum_play::storage::MAX_FILE_BYTES;
+        let limit = crate::MAX_FILE_BYTES;
         if toml_text.len() as u64 > limit {
             return Err(crate::DieTypeRefusal::Sheet.at(
                 "sheet",

@@ -1,4 +1,4 @@
-//! The odds of a fight: many seeded fights of the documented tactic (`solum-play::sim`),
+//! The odds of a fight: many seeded fights of the documented tactic ([`crate::sim`]),
 //! summed into a win rate with its 95% interval, the mean rounds and the hit points left.
 //!
 //! Bounded twice, before anything long starts: a number of fights ([`SimLimits`]), and the
@@ -7,15 +7,16 @@
 //! command line's work: about 0.2 s of a release build on two cores); `solum sim` takes
 //! [`SimLimits::COMMAND_LINE`].
 
+use crate::sim::{Encounter, MAX_SIM_WORK, SimError, check_work, run_with};
 use serde::{Deserialize, Serialize};
 use solum_dice::SeededDice;
 use solum_expanded::check::DrawRule;
 use solum_expanded::combat::{Fighter, Mode};
 use solum_expanded::creature::Bestiary;
-use solum_play::sim::{Encounter, MAX_SIM_WORK, SimError, check_work, run_with};
 use solum_store::CampaignStore;
 
 use crate::combat::FoeCount;
+use crate::combat::SheetResolver;
 use crate::{AppError, Campaign};
 
 /// The side names of a simulated fight.
@@ -66,7 +67,7 @@ pub enum SimRefusal {
     /// The estimated work is past the limit.
     #[error(
         "fights {asked}: each takes about {steps_each:.0} steps (dice rolled and fighters considered, from a seeded pilot), and one simulation here takes at most {max_work}{}",
-        if *most == 0 { format!(": one fight alone rolls more than {} dice", solum_play::sim::PILOT_DICE) } else { format!(": simulate at most {most} fights") }
+        if *most == 0 { format!(": one fight alone rolls more than {} dice", crate::sim::PILOT_DICE) } else { format!(": simulate at most {most} fights") }
     )]
     TooMuchWork {
         /// Fights asked for.
@@ -280,7 +281,7 @@ pub fn simulate(
         mean_rounds: tally.mean_rounds(),
         mean_hero_hit_points_left: tally.mean_hit_points_left(),
         mean_foe_hit_points_left: tally.mean_foe_hit_points_left(),
-        max_rounds: solum_play::sim::MAX_ROUNDS,
+        max_rounds: crate::sim::MAX_ROUNDS,
     })
 }
 
@@ -376,23 +377,9 @@ impl<S: CampaignStore> Campaign<S> {
                     || crate::CombatRefusal::Setup.at("foes", format!("{name}: no such creature")),
                 )?,
             };
-            let key = name.split_whitespace().collect::<Vec<_>>().join("-");
-            for i in 0..foe.count {
-                let label = if foe.count == 1 {
-                    key.clone()
-                } else {
-                    format!("{key}-{}", i + 1)
-                };
-                let label = if out.iter().any(|f: &Fighter| f.name == label) {
-                    format!("{label}-{}", out.len() + 1)
-                } else {
-                    label
-                };
-                out.push(
-                    Fighter::creature(&creature, &label, FOES)
-                        .map_err(|e| crate::CombatRefusal::Setup.at("foes", e.to_string()))?,
-                );
-            }
+            let template = Fighter::creature(&creature, &name, FOES)
+                .map_err(|e| crate::CombatRefusal::Setup.at("foes", e.to_string()))?;
+            push_named(&mut out, &template, &name, foe.count);
             if out.len() - heroes > MAX_SIDE {
                 return Err(SimRefusal::CrowdedSide {
                     side: FOES,
@@ -403,4 +390,171 @@ impl<S: CampaignStore> Campaign<S> {
         }
         Ok((out, heroes))
     }
+}
+
+/// Adds `count` copies of `template` named as the table names them: `key` alone, or
+/// `key-1`, `key-2`, … (the name's words joined by `-`); a name already taken gets the
+/// fighter's place as a suffix.
+fn push_named(out: &mut Vec<Fighter>, template: &Fighter, name: &str, count: u32) {
+    let key = name.split_whitespace().collect::<Vec<_>>().join("-");
+    for i in 0..count {
+        let label = if count == 1 {
+            key.clone()
+        } else {
+            format!("{key}-{}", i + 1)
+        };
+        let label = if out.iter().any(|f: &Fighter| f.name == label) {
+            format!("{label}-{}", out.len() + 1)
+        } else {
+            label
+        };
+        let mut f = template.clone();
+        f.name = label;
+        out.push(f);
+    }
+}
+
+/// The longest fighter spec of [`simulate_specs`], in characters.
+pub const MAX_SPEC: usize = 200;
+
+/// One spec of a one-shot simulation as a fighter of `side` and a count: `SPEC[*N]`.
+fn fighter_of_spec(
+    spec: &str,
+    side: &'static str,
+    bestiary: &Bestiary,
+    sheets: &dyn SheetResolver,
+) -> Result<(Fighter, Option<String>, u32), AppError> {
+    let field = if side == HEROES { "--hero" } else { "--foe" };
+    let refuse = |problem: String| bad(field, problem);
+    let spec = crate::text(field, spec, MAX_SPEC, false)?;
+    let hero = side == HEROES;
+    let (body, count) = match spec.rsplit_once('*') {
+        Some((b, n)) => (
+            b,
+            n.parse::<u32>()
+                .ok()
+                .filter(|n| (1..=MAX_SIDE as u32).contains(n))
+                .ok_or_else(|| refuse(format!("`{spec}`: the count after * is 1 to {MAX_SIDE}")))?,
+        ),
+        None => (spec.as_str(), 1),
+    };
+    if body.ends_with(".toml") {
+        let sheet = sheets.sheet(body).map_err(refuse)?;
+        let f = Fighter::hero(&sheet, side, true).map_err(|e| refuse(e.to_string()))?;
+        return Ok((f, Some(sheet.name.clone()), count));
+    }
+    if body.contains('=') {
+        let f = typed_in(body, &spec, side, hero).map_err(refuse)?;
+        return Ok((f, None, count));
+    }
+    let creature = bestiary.creature(body).ok_or_else(|| {
+        refuse(format!(
+            "`{body}` is not in the bestiary, not a .toml sheet, and not pool=..,hp=.."
+        ))
+    })?;
+    let mut f = Fighter::creature(creature, body, side).map_err(|e| refuse(e.to_string()))?;
+    f.hero = hero;
+    Ok((f, Some(body.to_owned()), count))
+}
+
+/// A fighter typed in as `pool=3,hp=5[,damage=2][,ranged=1][,mind=2]`.
+fn typed_in(body: &str, spec: &str, side: &str, hero: bool) -> Result<Fighter, String> {
+    use solum_expanded::fight::MAX_DAMAGE;
+    let (mut pool, mut hp, mut damage, mut ranged, mut mind) = (None, None, 1, None, 1);
+    for kv in body.split(',') {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| format!("`{kv}` in `{spec}`: write key=value"))?;
+        let n: u32 = v
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{kv}` in `{spec}`: `{v}` is not a number"))?;
+        let damage_in = |n: u32| {
+            (n <= MAX_DAMAGE)
+                .then_some(n)
+                .ok_or_else(|| format!("`{kv}` in `{spec}`: damage is 0 to {MAX_DAMAGE}"))
+        };
+        match k.trim() {
+            "pool" => pool = Some(n),
+            "hp" => hp = Some(n),
+            "damage" => damage = damage_in(n)?,
+            "ranged" => ranged = Some(damage_in(n)?),
+            "mind" if (1..=solum_expanded::MAX_POOL).contains(&n) => mind = n,
+            "mind" => {
+                return Err(format!(
+                    "`{kv}` in `{spec}`: mind is 1 to {}",
+                    solum_expanded::MAX_POOL
+                ));
+            }
+            other => {
+                return Err(format!(
+                    "`{other}` in `{spec}`: keys are pool, hp, damage, ranged, mind"
+                ));
+            }
+        }
+    }
+    let pool = solum_expanded::Pool::new(u64::from(
+        pool.ok_or_else(|| format!("`{spec}`: pool= is missing"))?,
+    ))
+    .map_err(|e| format!("`{spec}`: {e}"))?;
+    let hp = hp
+        .filter(|h| (1..=10_000).contains(h))
+        .ok_or_else(|| format!("`{spec}`: hp= 1 to 10000 is needed"))?;
+    let mut f = Fighter::plain("", side, hero, pool, damage, ranged, hp);
+    f.mind = mind;
+    Ok(f)
+}
+
+/// A one-shot simulation (`solum sim`): the heroes' and the foes' specs, each `SPEC[*N]`
+/// where SPEC is a sheet file (`….toml`, found through `sheets`), typed-in stats
+/// (`pool=3,hp=5[,damage=2][,ranged=1][,mind=2]`) or a creature of `bestiary`. Fighters are
+/// named as the table's simulation names them (a sheet's character, `orc` or `orc-1`, `orc-2`
+/// …; typed-in ones by their side and place, `heroes-1`, `foes-2` …), so the same fight answers the same view here
+/// and at the table. At most [`MAX_SIDE`] fighters a side, counted before any is made.
+#[allow(clippy::too_many_arguments)]
+pub fn simulate_specs(
+    heroes: &[String],
+    foes: &[String],
+    bestiary: &Bestiary,
+    sheets: &dyn SheetResolver,
+    options: &SimOptions,
+    limits: SimLimits,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<FightOddsView, AppError> {
+    let mut all = Vec::new();
+    let mut hero_count = 0;
+    for (specs, side) in [(heroes, HEROES), (foes, FOES)] {
+        if specs.len() > MAX_SIDE {
+            return Err(SimRefusal::CrowdedSide {
+                side,
+                count: specs.len(),
+            }
+            .into());
+        }
+        let mut fighters = Vec::new();
+        let mut asked = 0usize;
+        for spec in specs {
+            let (template, name, count) = fighter_of_spec(spec, side, bestiary, sheets)?;
+            asked = asked.saturating_add(count as usize);
+            if asked > MAX_SIDE {
+                return Err(SimRefusal::CrowdedSide { side, count: asked }.into());
+            }
+            match name {
+                Some(name) => push_named(&mut fighters, &template, &name, count),
+                // Typed-in fighters have no name of their own: the side's, numbered.
+                None => {
+                    for _ in 0..count {
+                        let mut f = template.clone();
+                        f.name = format!("{side}-{}", fighters.len() + 1);
+                        fighters.push(f);
+                    }
+                }
+            }
+        }
+        if side == HEROES {
+            hero_count = fighters.len();
+        }
+        all.extend(fighters);
+    }
+    simulate(&all, hero_count, options, limits, progress)
 }

@@ -319,7 +319,7 @@ fn simulate(
             problem: format!("{fights}: 1 to {MAX_SIMULATED} fights"),
         })?;
     let seed = seed.unwrap_or_else(|| SeededDice::from_entropy().seed());
-    solum_play::sim::check_work(
+    crate::sim::check_work(
         fights,
         seed,
         || (),
@@ -335,7 +335,7 @@ fn simulate(
             FightOnceError::Simulation(e.to_string())
         }
     })?;
-    let tally = solum_play::sim::run(fights, seed, &|_| {}, |d| Ok(simulate_duel(spec, d)?))
+    let tally = crate::sim::run(fights, seed, &|_| {}, |d| Ok(simulate_duel(spec, d)?))
         .map_err(|e| FightOnceError::Simulation(e.to_string()))?;
     Ok(SimulatedDuels {
         fights: tally.fights,

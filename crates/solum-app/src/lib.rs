@@ -13,6 +13,7 @@ pub mod classic;
 pub mod classic_once;
 pub mod combat;
 pub mod creatures;
+pub mod describe;
 pub mod dietype;
 pub mod dietype_once;
 mod error;
@@ -32,6 +33,7 @@ pub mod policy;
 pub mod records;
 pub mod refusal;
 mod sides;
+pub mod sim;
 pub mod sol;
 pub mod sol_once;
 pub mod soluna;
@@ -52,9 +54,23 @@ pub use solum_expanded::oracle::Leaning;
 use solum_store::{CampaignStore, NewEntry};
 
 pub use characters::{
-    AdvanceGoal, Against, ArmorChange, CharacterCheck, CharacterEdit, CharacterRecord, NewCharacter,
+    AdvanceGoal, Against, ArmorChange, CharacterCheck, CharacterEdit, CharacterRecord,
+    NewCharacter, TextFileError, parse_sheet,
 };
 pub use error::{AppError, ErrorKind};
+/// The rules' types a front end names when it hands the app what it read from a file.
+pub use solum_expanded::{character::Character, creature::Bestiary};
+
+/// The rules' words and types a front end parses at its edge and hands to the app, or reads
+/// in the app's views: a sheet's parts, vehicle ratings, a verdict, typed faces.
+pub mod rules {
+    pub use solum_dice::{UnknownWord, parse_faces};
+    pub use solum_expanded::character::{
+        Armor, Attribute, Class, Gear, GearEffect, MAX_ATTRIBUTE, Weapon,
+    };
+    pub use solum_expanded::check::Verdict;
+    pub use solum_expanded::vehicle::{Handling, Scale, Speed};
+}
 pub use import::ImportCount;
 pub use journal::{By, ClassicOutcome, IdeaList, JournalEntry, Record, Rolled};
 pub use refusal::{
@@ -63,6 +79,11 @@ pub use refusal::{
 };
 pub use sol::{NewSol, SolRecord, SolTest};
 pub use typed_dice::TypedDiceError;
+
+/// The largest text a use case takes as one file's body (a sheet, a bestiary, a hero, a
+/// skirmish, a combat script): 1 MiB, a thousand times the longest sheet; more is a mistake
+/// or an attack. A front end that reads the file bounds its read by the same number.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
 /// The longest question the oracle takes, in characters.
 pub const MAX_QUESTION: usize = 500;

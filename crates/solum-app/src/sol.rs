@@ -1507,7 +1507,7 @@ fn load(tx: &dyn WriteTx, name: &str) -> Result<Sheet, AppError> {
 /// Reads a TOML sheet (the format of `sol new` files and [`Campaign::export_sol`]), checked
 /// by the rules and the campaign's limits.
 pub fn parse_sheet(toml_text: &str) -> Result<Sheet, AppError> {
-    let limit = solum_play::storage::MAX_FILE_BYTES;
+    let limit = crate::MAX_FILE_BYTES;
     if toml_text.len() as u64 > limit {
         return Err(crate::SolRefusal::SheetLimit.at(
             "sheet",

@@ -1400,3 +1400,44 @@ impl<S: CampaignStore + solum_store::TableStore> Campaign<S> {
         Ok(())
     }
 }
+
+/// The scale rule for a personal weapon against a vehicle (S10), as `solum vehicle scale
+/// --json` prints it: the damage dealt, the rule that decided it and its reason in words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ScaleView {
+    /// The damage the vehicle takes.
+    pub damage: u32,
+    /// The rule's reason, in words.
+    pub reason: &'static str,
+    /// The rule that decided it.
+    pub rule: ScaleRule,
+    /// The vehicle's size, as decided from the word given.
+    #[serde(skip)]
+    pub scale: Scale,
+}
+
+/// The scale rule (S10) for a personal weapon of `weapon_damage` against a vehicle of
+/// `scale` ("car", "truck", "car-or-truck", "small" or "large", any case).
+pub fn scale_rule(
+    weapon_damage: u32,
+    anti_vehicle: bool,
+    scale: &str,
+) -> Result<ScaleView, AppError> {
+    let scale = match scale.trim().to_ascii_lowercase().as_str() {
+        "car" | "truck" | "car-or-truck" | "small" => Scale::CarOrTruck,
+        "large" => Scale::Large,
+        other => {
+            return Err(crate::characters::bad(
+                "scale",
+                format!("{other}: car (up to a car or truck) or large"),
+            ));
+        }
+    };
+    let scaled = scale_damage(weapon_damage, anti_vehicle, scale);
+    Ok(ScaleView {
+        damage: scaled.damage,
+        reason: scaled.rule.reason(),
+        rule: scaled.rule,
+        scale,
+    })
+}

@@ -353,7 +353,7 @@ fn sheets_import_and_export_as_toml_and_a_name_is_never_a_path() {
     let v = c.import_character(NICK_SHEET).unwrap();
     assert_eq!(v.sheet.character.gear.len(), 2);
     let text = c.export_character("nick").unwrap();
-    let back = solum_play::storage::parse_character(std::path::Path::new("x"), &text).unwrap();
+    let back = solum_app::parse_sheet(&text).unwrap();
     assert_eq!(back, c.character("Nick").unwrap().character);
     let e = c.import_character(NICK_SHEET).unwrap_err();
     assert!(
@@ -946,7 +946,7 @@ fn replace_character_replaces_by_name_and_journals_the_sheet() {
 /// A check from a sheet outside any campaign follows the same rules (S1) and stores nothing.
 #[test]
 fn a_check_from_a_sheet_file_needs_no_campaign() {
-    let hero = solum_play::storage::parse_character(std::path::Path::new("x"), NICK_SHEET).unwrap();
+    let hero = solum_app::parse_sheet(NICK_SHEET).unwrap();
     let v = solum_app::characters::check_from_sheet(
         &hero,
         &check(

@@ -11,7 +11,7 @@ use solum_app::creatures::CreatureSource;
 use solum_app::{AppError, Campaign, ErrorKind, Record};
 use solum_dice::SeededDice;
 use solum_expanded::creature::{Bestiary, Creature};
-use solum_play::encounter::{Session, parse_line};
+use solum_expanded::line::{Session, parse_line};
 use solum_store::CampaignStore;
 
 use solum_store_sqlite::SqliteStore;
@@ -104,8 +104,8 @@ fn a_combat_left_and_resumed_across_campaigns_matches_one_session() {
     drop(second);
 
     // The same lines and dice in one session, run directly.
-    let mut session = Session::new(Bestiary::shipped(), Path::new("."));
-    let mut nick = solum_play::storage::parse_character(Path::new("nick"), NICK_SHEET).unwrap();
+    let mut session = Session::new(Bestiary::shipped());
+    let mut nick = solum_app::parse_sheet(NICK_SHEET).unwrap();
     nick.notes.clear();
     session.add_character(nick);
     let bear: Creature = solum_expanded::creature::parse_bestiary(BEAR)
@@ -455,4 +455,105 @@ fn ranges_list_only_the_pairs_a_line_moved() {
         .map(|r| (r.a.as_str(), r.b.as_str(), r.band))
         .collect();
     assert_eq!(pairs, [("A", "X", "engaged"), ("C", "Z", "far")]);
+}
+
+/// Sheets a one-shot's `hero FILE` lines name: Nick's, and no other.
+struct NickFile;
+
+impl solum_app::combat::SheetResolver for NickFile {
+    fn sheet(&self, path: &str) -> Result<solum_app::Character, String> {
+        match path {
+            "nick.toml" => Ok(solum_app::parse_sheet(NICK_SHEET).unwrap()),
+            other => Err(format!("{other}: no such file")),
+        }
+    }
+}
+
+/// A one-shot combat is the campaign's tracker over a campaign kept in memory: a sheet
+/// file's hero comes through the resolver and is kept as the line's copy, the dice of line
+/// `n` come from `chunk_seed(seed, n)`, so the same seed plays the same fight, and a
+/// refused line changes nothing.
+#[test]
+fn a_one_shot_combat_reads_sheets_through_its_resolver_and_replays_from_its_seed() {
+    use solum_app::combat::OneShotCombat;
+    let lines = [
+        "hero nick.toml",
+        "foe orc",
+        "place Nick orc engaged",
+        "order Nick orc",
+        "melee orc",
+    ];
+    let fight = |seed| {
+        let mut f = OneShotCombat::start(
+            Bestiary::shipped(),
+            false,
+            Some(seed),
+            Some(Box::new(NickFile)),
+        )
+        .unwrap();
+        assert_eq!(f.seed(), seed);
+        lines.map(|l| f.play(l).unwrap())
+    };
+    let first = fight(7);
+    assert_eq!(first, fight(7));
+    // S8: Nick's sheet gives 5 hit points; the line keeps the sheet it read.
+    let nick = &first[0].status.fighters[0];
+    assert_eq!((nick.name.as_str(), nick.hit_points), ("Nick", 5));
+    assert_eq!(first[0].line.sheet.as_ref().unwrap().name, "Nick");
+    assert_eq!(first[0].line.seed, None, "a setup line rolls nothing");
+    let melee = &first[4];
+    assert_eq!(melee.line.seed, Some(solum_app::sim::chunk_seed(7, 4)));
+    // The melee's faces, played again from that seed on a session fed the same lines,
+    // give the same events (the engine's own replay, independent of the app).
+    let mut session = Session::new(Bestiary::shipped());
+    session.add_sheet("nick.toml", solum_app::parse_sheet(NICK_SHEET).unwrap());
+    let mut dice = SeededDice::new(0);
+    for l in &lines[..4] {
+        session.run(&parse_line(l).unwrap(), &mut dice).unwrap();
+    }
+    let mut typed = solum_dice::TypedDice::new(melee.line.faces.clone());
+    let events = session
+        .run(&parse_line("melee orc").unwrap(), &mut typed)
+        .unwrap();
+    assert_eq!(melee.events, serde_json::to_value(&events).unwrap());
+
+    let mut f = OneShotCombat::start(
+        Bestiary::shipped(),
+        false,
+        Some(1),
+        Some(Box::new(NickFile)),
+    )
+    .unwrap();
+    let err = f.play("hero other.toml").unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::BadInput);
+    assert!(
+        err.to_string().contains("other.toml: no such file"),
+        "{err}"
+    );
+    assert!(f.status().unwrap().fighters.is_empty());
+    // Without a resolver a sheet file is refused, as in a campaign's combat.
+    let mut bare = OneShotCombat::start(Bestiary::shipped(), false, Some(1), None).unwrap();
+    assert!(bare.play("hero nick.toml").is_err());
+}
+
+/// A one-shot's `--bestiary` entry replaces the shipped creature of its name (the file's
+/// numbers, not the shipped ones), and the line keeps its copy.
+#[test]
+fn a_one_shot_combat_takes_its_bestiary_files_over_the_shipped_one() {
+    use solum_app::combat::OneShotCombat;
+    let file = "[[creature]]\nname = \"orc\"\npool = 5\nhit_points = 9\ndamage = 3\n";
+    let bestiary = solum_app::creatures::bestiary_with([file]).unwrap();
+    let mut f = OneShotCombat::start(bestiary, false, Some(3), None).unwrap();
+    let view = f.play("foe orc*2").unwrap();
+    let hp: Vec<u32> = view.status.fighters.iter().map(|f| f.hit_points).collect();
+    assert_eq!(hp, [9, 9]);
+    assert_eq!(view.line.creature.as_ref().unwrap().pool, 5);
+    // The shipped orc, for comparison, is not this one.
+    assert_ne!(Bestiary::shipped().creature("orc").unwrap().hit_points, 9);
+    let err = solum_app::creatures::bestiary_with([
+        "[[creature]]\nname = \"x\"\npool = 0\nhit_points = 1\ndamage = 1\n",
+    ])
+    .unwrap_err();
+    assert_eq!(err.0, 0);
+    assert!(err.1.to_string().contains("x.pool"), "{}", err.1);
 }

@@ -40,9 +40,6 @@ fn layer(name: &str) -> Option<Layer> {
     Some(match name {
         "solum-dice" | "solum-expanded" | "solum-classic" | "solum-sol" | "solum-soluna"
         | "solum-dietype" | "solum-notation" => Layer::Rules,
-        // Four things beside the app (file reading, the combat line language, event text,
-        // simulation); below it for the rule's purpose until issue 23 dissolves it.
-        "solum-play" => Layer::Rules,
         "solum-store" => Layer::StoreInterface,
         "solum-store-sqlite" | "solum-store-postgres" | "solum-store-open" => Layer::StoreBackend,
         "solum-app" => Layer::App,
@@ -64,11 +61,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "solum-cli",
         "solum-expanded",
         "the one-shot combat, vehicle scale, sim and static commands, and the character and oracle commands' rule types (the one-shot check and every odds subcommand go through solum_app::check_once and fight_once)",
-    ),
-    (
-        "solum-cli",
-        "solum-play",
-        "the bounded file reader (storage::read_text), simulation, event text and the combat line language",
     ),
 ];
 

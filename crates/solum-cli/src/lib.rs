@@ -17,6 +17,9 @@ mod cli_campaign;
 mod cmd;
 mod dice;
 mod render;
+/// Every file the command line reads or writes, bounded and safe (public for the fuzz
+/// targets, which read bytes the way the commands do).
+pub mod storage;
 
 pub use cli::Cli;
 

@@ -126,9 +126,18 @@ fn a_combat_script_is_shown_escaped() {
         "fight.txt",
         "hero Ni\u{202e}ck pool=3 hp=5 damage=1 mind=2 bg\nfoe orc*1\nattack Ni\u{202e}ck \x1b[8morc1\n",
     );
-    // The refused line is echoed in the error.
+    // The refused line is echoed in the error. A line with a control or text-direction
+    // character is refused as the campaign's combat refuses it: at the first such line.
     let all = safe(d, &["combat", &script, "--seed", "1"]);
-    assert!(all.contains(r"attack Ni\u202eck \x1b[8morc1"), "{all}");
+    assert!(all.contains("line 1:"), "{all}");
+    assert!(all.contains(r"hero Ni\u202eck pool=3"), "{all}");
+    let script = write(
+        d,
+        "fight2.txt",
+        "hero Nick pool=3 hp=5\nfoe orc*1\nattack Nick \x1b[8morc1\n",
+    );
+    let all = safe(d, &["combat", &script, "--seed", "1"]);
+    assert!(all.contains(r"attack Nick \x1b[8morc1"), "{all}");
 }
 
 #[test]

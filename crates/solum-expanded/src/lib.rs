@@ -25,6 +25,7 @@ pub mod check;
 pub mod combat;
 pub mod creature;
 pub mod fight;
+pub mod line;
 pub mod odds;
 pub mod oracle;
 mod pool;

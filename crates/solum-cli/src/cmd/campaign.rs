@@ -5,12 +5,12 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use solum_app::Leaning;
+use solum_app::rules::parse_faces;
 use solum_app::{
     AskView, Campaign, ClassicAskView, Dice, DifficultyView, IdeaSource, IdeaView, JournalEntry,
     OracleSystem, OracleView, VerifyReport, ideas,
 };
-use solum_dice::parse_faces;
-use solum_expanded::oracle::Leaning;
 use solum_store::{Scope, Store};
 use solum_store_open::Database;
 
@@ -614,22 +614,22 @@ fn read_capped(path: &Path, cap: u64) -> anyhow::Result<String> {
     Ok(text)
 }
 
-/// Writes a new file through the one safe write of `solum_play::storage`; an existing file
+/// Writes a new file through the one safe write of `crate::storage`; an existing file
 /// is never replaced.
 fn write_new_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    write_file(path, bytes, solum_play::storage::Replace::Never)
+    write_file(path, bytes, crate::storage::Replace::Never)
 }
 
-/// A file written safely (`solum_play::storage::write_file`), the one way the command line
+/// A file written safely (`crate::storage::write_file`), the one way the command line
 /// writes a file; the refusals (a symbolic link, not a regular file, read-only, already
 /// there) are bad input.
 pub(crate) fn write_file(
     path: &Path,
     bytes: &[u8],
-    replace: solum_play::storage::Replace,
+    replace: crate::storage::Replace,
 ) -> anyhow::Result<()> {
-    use solum_play::storage::StorageError;
-    solum_play::storage::write_file(path, bytes, replace).map_err(|e| match e {
+    use crate::storage::StorageError;
+    crate::storage::write_file(path, bytes, replace).map_err(|e| match e {
         StorageError::NotAFile { .. }
         | StorageError::Symlink { .. }
         | StorageError::ReadOnly { .. }

@@ -5,11 +5,12 @@
 
 use std::io::Write;
 
+use crate::storage::{Replace, load_character, read_text};
 use serde_json::json;
+use solum_app::Character;
 use solum_app::characters::{ChangeView, CharacterView};
+use solum_app::rules::{Armor, Attribute, Class, Gear, GearEffect, Weapon};
 use solum_app::{AdvanceGoal, AppError, ArmorChange, CharacterEdit, NewCharacter};
-use solum_expanded::character::{Armor, Attribute, Character, Class, Gear, GearEffect, Weapon};
-use solum_play::storage::{Replace, load_character, read_text};
 
 use super::campaign::{self as camp, write_json};
 use crate::bad;
@@ -216,7 +217,7 @@ fn list_bestiary(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let bestiary =
-        solum_play::storage::load_bestiary(files).map_err(|e| bad(format!("--bestiary: {e}")))?;
+        crate::storage::load_bestiary(files).map_err(|e| bad(format!("--bestiary: {e}")))?;
     if json {
         let creatures: Vec<_> = bestiary.creatures().collect();
         let statics: Vec<_> = bestiary.static_foes().collect();
@@ -281,7 +282,7 @@ fn list_bestiary(
 
 /// Asks on standard input until the answer parses.
 fn ask<T>(question: &str, parse: impl Fn(&str) -> Result<T, String>) -> anyhow::Result<T> {
-    let mut lines = solum_play::storage::Lines::new(std::io::stdin().lock());
+    let mut lines = crate::storage::Lines::new(std::io::stdin().lock());
     loop {
         crate::say!("{question} ");
         let Some(line) = lines
@@ -540,7 +541,7 @@ pub(crate) fn write_sheet(out: &mut dyn Write, hero: &Character) -> std::io::Res
 
 fn class(s: &str, what: &str) -> anyhow::Result<Class> {
     s.parse()
-        .map_err(|e: solum_dice::UnknownWord| bad(format!("{what}: {e}")))
+        .map_err(|e: solum_app::rules::UnknownWord| bad(format!("{what}: {e}")))
 }
 
 fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -551,12 +552,12 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             .ok_or_else(|| bad(format!("--set {set}: write ATTRIBUTE=N, e.g. body=3")))?;
         let attribute: Attribute = k
             .parse()
-            .map_err(|e: solum_dice::UnknownWord| bad(format!("--set: {e}")))?;
+            .map_err(|e: solum_app::rules::UnknownWord| bad(format!("--set: {e}")))?;
         let value: u32 = v.trim().parse().map_err(|_| {
             bad(format!(
                 "--set {set}: `{}` is not an attribute: attributes are 1 to {}",
                 v.trim(),
-                solum_expanded::character::MAX_ATTRIBUTE
+                solum_app::rules::MAX_ATTRIBUTE
             ))
         })?;
         edit.set.push((attribute, value));
@@ -701,7 +702,7 @@ fn advance(args: &CharAdvanceArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         (None, Some(a)) => {
             let attribute: Attribute = a
                 .parse()
-                .map_err(|e: solum_dice::UnknownWord| bad(format!("--attribute: {e}")))?;
+                .map_err(|e: solum_app::rules::UnknownWord| bad(format!("--attribute: {e}")))?;
             (
                 AdvanceGoal::Attribute(attribute),
                 format!("values go: one d6 per point of {}", attribute.name()),

@@ -362,7 +362,7 @@ pub(crate) fn from_sheet(
         }
         (None, Some(file)) => {
             let hero =
-                solum_play::storage::load_character(file).map_err(|e| crate::bad(e.to_string()))?;
+                crate::storage::load_character(file).map_err(|e| crate::bad(e.to_string()))?;
             let view = solum_app::characters::check_from_sheet(&hero, &check, dice)
                 .map_err(|e| sheet_error(e, order))?;
             if args.json {

@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::path::Path;
 
+use crate::storage::Replace;
 use serde_json::json;
 use solum_app::classic_once::{
     Book, ClassicCheckAsk, ClassicDuelAsk, ClassicOnceError, Field, Foe, Hero, Kind, NewHeroView,
@@ -12,7 +13,7 @@ use solum_app::classic_once::{
 use solum_app::classic_once::{
     Event, FightAsk, FightOnceView, Loss, NextExchange, Who, fight_once,
 };
-use solum_play::storage::Replace;
+use crate::storage::Replace;
 
 use solum_app::classic::{FightSetup, FightView, StoredHero};
 use solum_app::{Campaign, Dice};
@@ -47,7 +48,7 @@ fn difficulty(text: &str) -> anyhow::Result<u32> {
 /// A hero file (held to the rules of `kind`) or a name from the book.
 fn load(who: &str, kind: Kind) -> anyhow::Result<Hero> {
     let text = if who.ends_with(".toml") && !who.trim().is_empty() {
-        Some(solum_play::storage::read_text(Path::new(who)).map_err(|e| bad(e.to_string()))?)
+        Some(crate::storage::read_text(Path::new(who)).map_err(|e| bad(e.to_string()))?)
     } else {
         None
     };
@@ -144,7 +145,7 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             json: as_json,
             campaign,
         } => {
-            let text = solum_play::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
+            let text = crate::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
             let view = super::campaign::open(campaign)?
                 .import_classic_hero(&text)
                 .map_err(|e| bad(format!("{}: {e}", file.display())))?;
@@ -688,7 +689,7 @@ fn rest(
     if !who.ends_with(".toml") {
         return Err(bad(format!("{who}: rest needs a hero file (.toml)")));
     }
-    let text = solum_play::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
+    let text = crate::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
     let v = rest_hero(&who, &text, hours).map_err(once_error)?;
     super::campaign::write_file(
         file,
@@ -835,7 +836,7 @@ fn ask_loss(name: &str, body: u32, hit_points: u32) -> anyhow::Result<Loss> {
         crate::say!(
             "{name} is hit (Body {body}, hit points {hit_points}): lose a hit point or Body? [h/b] "
         );
-        let Some(line) = solum_play::storage::Lines::new(stdin.lock())
+        let Some(line) = crate::storage::Lines::new(stdin.lock())
             .next_line()
             .map_err(|e| bad(format!("standard input: {e}")))?
         else {

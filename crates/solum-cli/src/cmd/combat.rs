@@ -2,21 +2,17 @@
 
 use std::io::{IsTerminal, Write};
 
-use serde_json::json;
-use solum_dice::SeededDice;
-use solum_expanded::check::DrawRule;
-use solum_expanded::combat::{Choice, Combat, Event};
-use solum_play::describe;
-use solum_play::encounter::{HELP, Line, Session, parse_line};
-use solum_play::storage::load_bestiary;
-
-use solum_app::combat::{CombatLineView, CombatStatus};
+use solum_app::combat::{
+    ChoiceView, CombatLineView, CombatStatus, HELP, LineKind, OneShotCombat, SheetResolver,
+    line_kind,
+};
 use solum_app::creatures::{CreatureChangeView, CreatureSource, CreatureView};
 
 use crate::bad;
 use crate::cli::{CombatAction, CombatArgs, CreatureCommand};
 use crate::cli_campaign::CampaignArg;
-use crate::render::{self, DIM, HEAD, paint, percent};
+use crate::render::{self, DIM, HEAD, paint, percent_f64};
+use crate::storage::load_bestiary;
 
 pub fn run(args: &CombatArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     if args.help_lines {
@@ -30,13 +26,9 @@ pub fn run(args: &CombatArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         return attached(args, path, out);
     }
     let bestiary = load_bestiary(&args.bestiary).map_err(|e| bad(e.to_string()))?;
-    let mut dice = match args.seed {
-        Some(seed) => SeededDice::new(seed),
-        None => SeededDice::from_entropy(),
-    };
     let (text, base, interactive) = match &args.script {
         Some(path) => {
-            let text = solum_play::storage::read_text(path).map_err(|e| bad(e.to_string()))?;
+            let text = crate::storage::read_text(path).map_err(|e| bad(e.to_string()))?;
             let base = path.parent().map(ToOwned::to_owned).unwrap_or_default();
             (Some(text), base, false)
         }
@@ -46,19 +38,19 @@ pub fn run(args: &CombatArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             std::io::stdin().is_terminal(),
         ),
     };
-    let mut session = Session::new(bestiary, &base);
-    if args.roll_off {
-        session
-            .set_draws(DrawRule::RollOff)
-            .map_err(|e| bad(e.to_string()))?;
-    }
+    let mut fight = OneShotCombat::start(
+        bestiary,
+        args.roll_off,
+        args.seed,
+        Some(Box::new(SheetFiles { base })),
+    )?;
     if !args.json {
         writeln!(
             out,
             "{}",
             paint(
                 DIM,
-                format!("seed {} (lines without `with` roll from it)", dice.seed())
+                format!("seed {} (lines without `with` roll from it)", fight.seed())
             )
         )?;
     }
@@ -67,10 +59,11 @@ pub fn run(args: &CombatArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     }
     // Script lines, or standard input read one line at a time after the prompt.
     let mut script = text.map(|t| t.lines().map(str::to_owned).collect::<Vec<_>>().into_iter());
-    let mut stdin = solum_play::storage::Lines::new(std::io::stdin().lock());
-    for number in 0.. {
+    let mut stdin = crate::storage::Lines::new(std::io::stdin().lock());
+    let mut status = None;
+    for number in 1.. {
         if interactive {
-            crate::say!("{}", prompt(&session));
+            crate::say!("{}", prompt(status.as_deref()));
         }
         let line = match &mut script {
             Some(lines) => match lines.next() {
@@ -83,64 +76,131 @@ pub fn run(args: &CombatArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 Err(e) => return Err(bad(format!("standard input: {e}"))),
             },
         };
-        let result = parse_line(&line).and_then(|parsed| {
-            let events = session.run(&parsed, &mut dice)?;
-            Ok((parsed, events))
-        });
-        match result {
-            Ok((Line::Quit, _)) => break,
-            Ok((Line::Help, _)) => writeln!(out, "{HELP}")?,
-            Ok((Line::Status, _)) => write_status(out, &session)?,
-            Ok((Line::Options, _)) => match session.combat() {
-                Some(c) => write_choices(out, c)?,
-                None => writeln!(out, "the combat has not started")?,
-            },
-            Ok((_, events)) => {
-                if args.json {
-                    if !events.is_empty() {
-                        let names: Vec<&str> =
-                            session.fighters().iter().map(|f| f.name.as_str()).collect();
-                        writeln!(
-                            out,
-                            "{}",
-                            json!({"line": number + 1, "events": events, "names": names})
-                        )?;
-                    }
-                } else {
-                    write_events(out, &session, &events)?;
-                }
-            }
+        let played = one_line(&mut fight, &line, args.json, out);
+        match played {
+            Ok(Some(Played::Quit)) => break,
+            Ok(Some(Played::Status(s))) => status = Some(s),
+            Ok(None) => {}
             Err(err) => {
-                let msg = format!("line {}: {err}", number + 1);
+                let msg = refusal(number, &err);
                 if interactive {
                     crate::say!("{}: {msg}\n", render::error_label());
                 } else {
-                    return Err(bad(format!("{msg}\n  {}", line.trim())));
+                    return Err(refused(err, &msg, &line));
                 }
             }
         }
     }
-    if !args.json
-        && let Some(c) = session.combat()
-        && !c.is_over()
-    {
-        write_status(out, &session)?;
+    if !args.json {
+        let s = fight.status()?;
+        if s.started && !s.over {
+            write_combat_status(out, &s)?;
+        }
     }
     Ok(())
 }
 
-fn prompt(session: &Session) -> String {
-    match session.combat().and_then(|c| c.acting().map(|a| (c, a))) {
-        Some((c, a)) => {
-            let (moved, acted) = c.turn_used();
-            let left: Vec<&str> = [(!moved).then_some("move"), (!acted).then_some("action")]
-                .into_iter()
-                .flatten()
-                .collect();
+/// A refused line's message: its number, then what is wrong (the number stands for the
+/// field the app names, "line").
+fn refusal(number: u64, err: &anyhow::Error) -> String {
+    let text = match err.downcast_ref::<solum_app::AppError>() {
+        Some(app) if app.field().as_deref() == Some("line") => app
+            .to_string()
+            .strip_prefix("line: ")
+            .map(str::to_owned)
+            .unwrap_or_else(|| app.to_string()),
+        _ => format!("{err:#}"),
+    };
+    format!("line {number}: {text}")
+}
+
+/// A script's refused line as the command's error: refused input stays bad input (exit 2),
+/// quoting the line; anything else (a busy campaign, a failed write) keeps its own.
+fn refused(err: anyhow::Error, msg: &str, line: &str) -> anyhow::Error {
+    match err.downcast::<solum_app::AppError>() {
+        Ok(app) if app.kind() != solum_app::ErrorKind::BadInput => app.into(),
+        Ok(_) => bad(format!("{msg}\n  {}", line.trim())),
+        Err(other) if other.is::<crate::BadInput>() => bad(format!("{msg}\n  {}", line.trim())),
+        Err(other) => other,
+    }
+}
+
+/// What a line of a one-shot combat left for the loop.
+enum Played {
+    /// Where the combat stands after the line.
+    Status(Box<CombatStatus>),
+    /// The player left.
+    Quit,
+}
+
+/// One line of a one-shot combat: played, shown or refused.
+fn one_line(
+    fight: &mut OneShotCombat,
+    line: &str,
+    json: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<Option<Played>> {
+    match line_kind(line)? {
+        LineKind::Blank => Ok(None),
+        LineKind::Quit => Ok(Some(Played::Quit)),
+        LineKind::Help => {
+            writeln!(out, "{HELP}")?;
+            Ok(None)
+        }
+        kind @ (LineKind::Status | LineKind::Options) => {
+            let s = fight.status()?;
+            if json {
+                writeln!(out, "{}", serde_json::to_string(&s)?)?;
+            } else if kind == LineKind::Status {
+                write_combat_status(out, &s)?;
+            } else if s.started {
+                write_choices(out, &s)?;
+            } else {
+                writeln!(out, "the combat has not started")?;
+            }
+            Ok(Some(Played::Status(Box::new(s))))
+        }
+        LineKind::Play => {
+            let view = fight.play(line)?;
+            if json {
+                writeln!(out, "{}", serde_json::to_string(&view)?)?;
+            } else {
+                write_events(out, &view)?;
+            }
+            Ok(Some(Played::Status(Box::new(view.status))))
+        }
+    }
+}
+
+/// `hero FILE` lines read their sheets relative to the script's folder, through the one
+/// bounded reader.
+struct SheetFiles {
+    base: std::path::PathBuf,
+}
+
+impl SheetResolver for SheetFiles {
+    fn sheet(&self, path: &str) -> Result<solum_app::Character, String> {
+        crate::storage::load_character(&self.base.join(path)).map_err(|e| e.to_string())
+    }
+}
+
+/// "[round 2] Nick (move, action)> " on a fighter's turn, "setup> " before the fight.
+fn prompt(status: Option<&CombatStatus>) -> String {
+    match status
+        .filter(|s| s.started && !s.over)
+        .and_then(|s| s.acting.as_ref().map(|a| (s, a)))
+    {
+        Some((s, acting)) => {
+            let left: Vec<&str> = [
+                s.move_left.then_some("move"),
+                s.action_left.then_some("action"),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
             format!(
-                "[round {}] {} ({})> ",
-                c.round(),
-                c.fighters()[a].name,
+                "[round {}] {acting} ({})> ",
+                s.round,
                 if left.is_empty() {
                     "end".to_owned()
                 } else {
@@ -152,22 +212,23 @@ fn prompt(session: &Session) -> String {
     }
 }
 
-fn write_events(out: &mut dyn Write, session: &Session, events: &[Event]) -> std::io::Result<()> {
-    let fighters = session.fighters();
-    for e in events {
-        let text = describe::event(e, fighters);
+/// A line's events, one sentence each: the order, a round and a turn as headings, and the
+/// acting fighter's options under each turn.
+fn write_events(out: &mut dyn Write, view: &CombatLineView) -> std::io::Result<()> {
+    let kinds = view
+        .events
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    for (i, text) in view.text.iter().enumerate() {
         if text.is_empty() {
             continue;
         }
-        match e {
-            Event::RoundStarted { .. } | Event::OrderSet { .. } => {
-                writeln!(out, "{}", paint(HEAD, text))?
-            }
-            Event::TurnStarted { .. } => {
+        match kinds.get(i).and_then(|e| e["event"].as_str()) {
+            Some("round-started" | "order-set") => writeln!(out, "{}", paint(HEAD, text))?,
+            Some("turn-started") => {
                 writeln!(out, "{}", paint(HEAD, text))?;
-                if let Some(c) = session.combat() {
-                    write_choices(out, c)?;
-                }
+                write_choices(out, &view.status)?;
             }
             _ => writeln!(out, "  {text}")?,
         }
@@ -209,139 +270,6 @@ fn rolls(action: &str, opposed: bool) -> bool {
 /// The attacks among the options: what "no attack from here" looks for.
 fn is_attack(action: &str) -> bool {
     matches!(action, "melee" | "unarmed" | "shoot" | "vehicle attack")
-}
-
-fn choice_text(c: &Choice, combat: &Combat) -> String {
-    let target = c.target.map(|t| combat.fighters()[t].name.as_str());
-    let label = choice_label(
-        c.action,
-        target,
-        c.weapon.as_deref(),
-        c.background.as_deref(),
-        c.defender_background.as_deref(),
-        c.band.map(|b| b.name()),
-    );
-    let odds = match (&c.odds, &c.p_success) {
-        (Some(o), _) => format!(
-            ": win {}, draw {}, lose {}",
-            percent(&o.win),
-            percent(&o.draw),
-            percent(&o.lose)
-        ),
-        (None, Some(p)) if rolls(c.action, false) => format!(
-            ": {} {}",
-            if c.action == "shoot" {
-                "hit"
-            } else {
-                "success"
-            },
-            percent(p)
-        ),
-        _ if c.uses_action => " (the action)".to_owned(),
-        _ => String::new(),
-    };
-    format!("{label}{odds}")
-}
-
-fn write_choices(out: &mut dyn Write, combat: &Combat) -> std::io::Result<()> {
-    let choices = combat.choices();
-    // Carrying a ranged weapon not in hand: switching to it (the action) is a way to reach.
-    let action_left = !combat.turn_used().1;
-    let switch = combat
-        .switch_to_shoot()
-        .filter(|_| action_left)
-        .map(|w| format!("`switch {w}` (the action) to shoot next turn"));
-    if combat.acting().is_none() {
-        return Ok(());
-    }
-    let texts: Vec<String> = choices.iter().map(|c| choice_text(c, combat)).collect();
-    let vehicle = combat
-        .acting()
-        .is_some_and(|a| combat.fighters()[a].vehicle.is_some());
-    if action_left && !vehicle && !choices.iter().any(|c| is_attack(c.action)) {
-        let text = match &switch {
-            Some(s) => format!("options: no attack from here: move closer first, or {s}"),
-            None => "options: no attack from here: move closer first".to_owned(),
-        };
-        writeln!(
-            out,
-            "  {}",
-            paint(DIM, format!("{text}; {}", texts.join("; ")))
-        )?;
-    } else {
-        let holding = combat
-            .acting()
-            .map(|a| &combat.fighters()[a])
-            .filter(|f| f.vehicle.is_none())
-            .map(|f| format!("holding {}; ", f.held_name()))
-            .unwrap_or_default();
-        writeln!(
-            out,
-            "  {}",
-            paint(
-                DIM,
-                format!(
-                    "options: {holding}{}{}",
-                    texts.join("; "),
-                    switch.map(|s| format!("; or {s}")).unwrap_or_default()
-                )
-            )
-        )?;
-    }
-    Ok(())
-}
-
-fn write_status(out: &mut dyn Write, session: &Session) -> std::io::Result<()> {
-    let combat = session.combat();
-    let acting = combat.and_then(Combat::acting);
-    let mut table = render::table(
-        &[
-            "fighter",
-            "side",
-            "hit points",
-            "pool",
-            "damage",
-            "weapon",
-            "range to acting",
-        ],
-        &[2, 3, 4],
-    );
-    for (i, f) in session.fighters().iter().enumerate() {
-        let range = match (combat, acting) {
-            (Some(c), Some(a)) if a != i => c.band(a, i).name().to_owned(),
-            (_, Some(a)) if a == i => "(acting)".to_owned(),
-            _ => String::new(),
-        };
-        // The weapon in hand (S13): its pool and damage, melee or ranged.
-        let (pool, damage, weapon) = match &f.vehicle {
-            Some(v) => (
-                format!("pilot {}", v.pilot_pool),
-                v.vehicle.damage.to_string(),
-                "vehicle".to_owned(),
-            ),
-            None => {
-                let (pool, damage) = match f.ranged() {
-                    Some(r) => (r.pool, format!("ranged {}", r.damage)),
-                    None => (f.melee().0, f.melee().1.to_string()),
-                };
-                (pool.to_string(), damage, f.held_name().to_owned())
-            }
-        };
-        table.add_row(vec![
-            f.name.clone(),
-            f.side.clone(),
-            if f.is_out() {
-                "OUT".to_owned()
-            } else {
-                format!("{}/{}", f.hit_points, f.max_hit_points)
-            },
-            pool,
-            damage,
-            weapon,
-            range,
-        ]);
-    }
-    writeln!(out, "{table}")
 }
 
 /// `solum combat start|do|status|end`: one application call each, its view rendered.
@@ -434,7 +362,7 @@ fn attached(args: &CombatArgs, path: &std::path::Path, out: &mut dyn Write) -> a
     })?;
     let (text, interactive) = match &args.script {
         Some(path) => (
-            Some(solum_play::storage::read_text(path).map_err(|e| bad(e.to_string()))?),
+            Some(crate::storage::read_text(path).map_err(|e| bad(e.to_string()))?),
             false,
         ),
         None => (None, std::io::stdin().is_terminal()),
@@ -450,7 +378,7 @@ fn attached(args: &CombatArgs, path: &std::path::Path, out: &mut dyn Write) -> a
         );
     }
     let mut script = text.map(|t| t.lines().map(str::to_owned).collect::<Vec<_>>().into_iter());
-    let mut stdin = solum_play::storage::Lines::new(std::io::stdin().lock());
+    let mut stdin = crate::storage::Lines::new(std::io::stdin().lock());
     for number in 1.. {
         if interactive {
             crate::say!("campaign> ");
@@ -466,15 +394,15 @@ fn attached(args: &CombatArgs, path: &std::path::Path, out: &mut dyn Write) -> a
                 Err(e) => return Err(bad(format!("standard input: {e}"))),
             },
         };
-        let result = match parse_line(&line) {
-            Err(e) => Err(bad(e.to_string())),
-            Ok(Line::Blank) => continue,
-            Ok(Line::Quit) => break,
-            Ok(Line::Help) => {
+        let result = match line_kind(&line) {
+            Err(e) => Err(e.into()),
+            Ok(LineKind::Blank) => continue,
+            Ok(LineKind::Quit) => break,
+            Ok(LineKind::Help) => {
                 writeln!(out, "{HELP}")?;
                 continue;
             }
-            Ok(Line::Status | Line::Options) => {
+            Ok(LineKind::Status | LineKind::Options) => {
                 match campaign.combat_status()? {
                     Some(s) if args.json => writeln!(out, "{}", serde_json::to_string(&s)?)?,
                     Some(s) => write_combat_status(out, &s)?,
@@ -482,21 +410,17 @@ fn attached(args: &CombatArgs, path: &std::path::Path, out: &mut dyn Write) -> a
                 }
                 continue;
             }
-            Ok(_) => campaign.combat_line(&line, None).map_err(Into::into),
+            Ok(LineKind::Play) => campaign.combat_line(&line, None).map_err(Into::into),
         };
         match result {
             Ok(view) if args.json => writeln!(out, "{}", serde_json::to_string(&view)?)?,
             Ok(view) => write_line_view(out, &view)?,
             Err(err) => {
-                let msg = format!("line {number}: {err:#}");
+                let msg = refusal(number, &err);
                 if interactive {
                     crate::say!("{}: {msg}\n", render::error_label());
                 } else {
-                    // Refused input stays bad input (exit 2); a busy campaign stays exit 1.
-                    return Err(match err.downcast::<solum_app::AppError>() {
-                        Ok(app) if app.kind() != solum_app::ErrorKind::BadInput => app.into(),
-                        _ => bad(format!("{msg}\n  {}", line.trim())),
-                    });
+                    return Err(refused(err, &msg, &line));
                 }
             }
         }
@@ -546,54 +470,78 @@ fn write_line_view(out: &mut dyn Write, view: &CombatLineView) -> std::io::Resul
             "{}",
             paint(HEAD, format!("round {}: {a} acts", s.round))
         )?;
-        write_status_choices(out, s)?;
+        write_choices(out, s)?;
     }
     Ok(())
 }
 
-fn write_status_choices(out: &mut dyn Write, s: &CombatStatus) -> std::io::Result<()> {
-    if s.choices.is_empty() {
-        return Ok(());
+/// An option as text: "melee orc (engaged): win 59.26%, draw 14.00%, lose 26.74%".
+fn choice_text(c: &ChoiceView) -> String {
+    let label = choice_label(
+        c.action,
+        c.target.as_deref(),
+        c.weapon.as_deref(),
+        c.background.as_deref(),
+        c.defender_background.as_deref(),
+        c.band,
+    );
+    match (c.p_draw, c.p_lose) {
+        (Some(d), Some(l)) => format!(
+            "{label}: win {}, draw {}, lose {}",
+            percent_f64(c.p_success),
+            percent_f64(d),
+            percent_f64(l)
+        ),
+        _ if rolls(c.action, false) => format!(
+            "{label}: {} {}",
+            if c.action == "shoot" {
+                "hit"
+            } else {
+                "success"
+            },
+            percent_f64(c.p_success)
+        ),
+        _ if c.uses_action => format!("{label} (the action)"),
+        _ => label,
     }
-    let pct = |p: f64| format!("{:.1}%", p * 100.0);
-    let texts: Vec<String> = s
-        .choices
-        .iter()
-        .map(|c| {
-            let label = choice_label(
-                c.action,
-                c.target.as_deref(),
-                c.weapon.as_deref(),
-                c.background.as_deref(),
-                c.defender_background.as_deref(),
-                c.band,
-            );
-            match (c.p_draw, c.p_lose) {
-                (Some(d), Some(l)) => format!(
-                    "{label}: win {}, draw {}, lose {}",
-                    pct(c.p_success),
-                    pct(d),
-                    pct(l)
-                ),
-                _ if rolls(c.action, false) => format!(
-                    "{label}: {} {}",
-                    if c.action == "shoot" {
-                        "hit"
-                    } else {
-                        "success"
-                    },
-                    pct(c.p_success)
-                ),
-                _ if c.uses_action => format!("{label} (the action)"),
-                _ => label,
-            }
-        })
-        .collect();
-    writeln!(
-        out,
-        "  {}",
-        paint(DIM, format!("options: {}", texts.join("; ")))
-    )
+}
+
+/// The acting fighter's options: what it holds, each option with its odds, and when no
+/// attack reaches, what would (moving closer, or switching to a ranged weapon).
+fn write_choices(out: &mut dyn Write, s: &CombatStatus) -> std::io::Result<()> {
+    let Some(acting) = s.acting.as_ref().filter(|_| !s.over) else {
+        return Ok(());
+    };
+    let fighter = s.fighters.iter().find(|f| &f.name == acting);
+    let vehicle = fighter.is_some_and(|f| f.vehicle);
+    let texts: Vec<String> = s.choices.iter().map(choice_text).collect();
+    let switch = s
+        .switch_to_shoot
+        .as_ref()
+        .map(|w| format!("`switch {w}` (the action) to shoot next turn"));
+    let text = if s.action_left && !vehicle && !s.choices.iter().any(|c| is_attack(c.action)) {
+        match &switch {
+            Some(w) => format!(
+                "options: no attack from here: move closer first, or {w}; {}",
+                texts.join("; ")
+            ),
+            None => format!(
+                "options: no attack from here: move closer first; {}",
+                texts.join("; ")
+            ),
+        }
+    } else {
+        let holding = fighter
+            .filter(|f| !f.vehicle)
+            .map(|f| format!("holding {}; ", f.weapon))
+            .unwrap_or_default();
+        format!(
+            "options: {holding}{}{}",
+            texts.join("; "),
+            switch.map(|w| format!("; or {w}")).unwrap_or_default()
+        )
+    };
+    writeln!(out, "  {}", paint(DIM, text))
 }
 
 fn write_combat_status(out: &mut dyn Write, s: &CombatStatus) -> std::io::Result<()> {
@@ -629,7 +577,11 @@ fn write_combat_status(out: &mut dyn Write, s: &CombatStatus) -> std::io::Result
             } else {
                 format!("{}/{}", f.hit_points, f.max_hit_points)
             },
-            f.weapon.clone(),
+            if f.vehicle {
+                "vehicle".to_owned()
+            } else {
+                f.weapon.clone()
+            },
             if f.character { "campaign" } else { "" }.to_owned(),
         ]);
     }
@@ -652,7 +604,7 @@ fn write_combat_status(out: &mut dyn Write, s: &CombatStatus) -> std::io::Result
             )?;
         }
     }
-    write_status_choices(out, s)
+    write_choices(out, s)
 }
 
 /// `solum creature …`.
@@ -663,7 +615,7 @@ pub fn creature(command: &CreatureCommand, out: &mut dyn Write) -> anyhow::Resul
             json,
             campaign,
         } => {
-            let text = solum_play::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
+            let text = crate::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
             let views = super::campaign::open(campaign)?
                 .add_creatures(&text)
                 .map_err(|e| match e.kind() {

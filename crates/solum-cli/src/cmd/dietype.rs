@@ -453,7 +453,7 @@ pub fn run(command: &DietypeCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             json: as_json,
             campaign,
         } => {
-            let text = solum_play::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
+            let text = crate::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
             let view = open(campaign)?
                 .import_dietype_character(&text)
                 .map_err(|e| bad(format!("{}: {e}", file.display())))?;

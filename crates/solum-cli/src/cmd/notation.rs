@@ -4,10 +4,10 @@
 use std::io::Write;
 use std::path::Path;
 
+use crate::storage::Replace;
 use serde_json::Value;
 use solum_app::expression::{ExpressionError, ExpressionOdds, TYPED_ORDER};
 use solum_app::notation::NotationView;
-use solum_play::storage::Replace;
 
 use crate::bad;
 use crate::cli::{NotationOddsArgs, NotationRollArgs};
@@ -125,7 +125,7 @@ pub fn odds(args: &NotationOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> 
     if let Some(path) = &args.plot {
         plot_format(path)?;
         // A target that will be refused is refused before the work.
-        solum_play::storage::check_target(path, replace).map_err(|e| bad(e.to_string()))?;
+        crate::storage::check_target(path, replace).map_err(|e| bad(e.to_string()))?;
     }
     let texts: Vec<&str> = args.exprs.iter().map(String::as_str).collect();
     let all =

@@ -300,8 +300,8 @@ pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result
     use solum_expanded::fight::{StaticSpec, static_odds};
     let (name, difficulty, foe_hp, foe_damage) = match &args.foe {
         Some(name) => {
-            let bestiary = solum_play::storage::load_bestiary(&args.bestiary)
-                .map_err(|e| bad(e.to_string()))?;
+            let bestiary =
+                crate::storage::load_bestiary(&args.bestiary).map_err(|e| bad(e.to_string()))?;
             let foe = bestiary.static_foe(name).ok_or_else(|| {
                 let known: Vec<&str> = bestiary.static_foes().map(|f| f.name.as_str()).collect();
                 bad(format!(
@@ -394,7 +394,7 @@ pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result
             out,
             "  round {:>2}: {}   you {} hp, {name} {} hp",
             i + 1,
-            solum_play::describe::check(&r.check),
+            solum_app::describe::check(&r.check),
             r.hit_points,
             r.foe_hit_points
         )?;

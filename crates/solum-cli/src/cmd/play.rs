@@ -13,9 +13,9 @@ use rustyline::hint::Hinter;
 use rustyline::history::FileHistory;
 use rustyline::validate::Validator;
 use rustyline::{Context, Editor, Helper};
+use solum_app::Leaning;
 use solum_app::groups::Groups;
 use solum_app::{Campaign, Dice, IdeaSource, OracleSystem, ideas};
-use solum_expanded::oracle::Leaning;
 use solum_store::Store;
 
 use crate::bad;
@@ -290,9 +290,8 @@ pub fn run(args: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     // History only for a person at a terminal: a piped script is not something to recall.
     // rustyline reads and writes the file itself: only a regular, writable file (or none
     // yet) is used, never a link or a pipe, as the safe writer would refuse them.
-    let history = history_path().filter(|p| {
-        solum_play::storage::check_target(p, solum_play::storage::Replace::Allowed).is_ok()
-    });
+    let history = history_path()
+        .filter(|p| crate::storage::check_target(p, crate::storage::Replace::Allowed).is_ok());
     if let Some(path) = &history {
         let _ = editor.load_history(path);
     }
@@ -341,7 +340,7 @@ fn run_piped(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let stdin = std::io::stdin();
-    let mut lines = solum_play::storage::Lines::new(stdin.lock());
+    let mut lines = crate::storage::Lines::new(stdin.lock());
     let (mut ran, mut failed) = (0_usize, Vec::new());
     // Lines are committed in groups (solum_app::groups): one disk sync per group, not per
     // line; a line that writes through the one-shot commands' own connection commits the

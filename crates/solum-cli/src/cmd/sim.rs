@@ -1,126 +1,29 @@
 //! `solum sim`: Monte Carlo of whole encounters.
 
 use std::io::Write;
-use std::path::Path;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use solum_app::AppError;
-use solum_app::fight_odds::{Ambush, SimLimits, SimOptions, simulate};
-use solum_expanded::Pool;
-use solum_expanded::combat::Fighter;
-use solum_expanded::creature::Bestiary;
-use solum_play::storage::{load_bestiary, load_character};
+use solum_app::combat::SheetResolver;
+use solum_app::fight_odds::{Ambush, SimLimits, SimOptions, simulate_specs};
 
 use crate::bad;
 use crate::cli::SimArgs;
 use crate::render::{DIM, HEAD, paint};
+use crate::storage::{load_bestiary, load_character};
 
-/// The most fighters a side may have.
-const MAX_SIDE: usize = solum_app::fight_odds::MAX_SIDE;
+/// `--hero FILE.toml` reads the sheet through the one bounded reader, relative to the
+/// working folder.
+struct SheetFiles;
 
-/// Parses `SPEC[*N]`: a sheet file, a bestiary name, or `pool=..,hp=..,damage=..`.
-fn fighters(
-    spec: &str,
-    side: &str,
-    hero: bool,
-    bestiary: &Bestiary,
-    out: &mut Vec<Fighter>,
-) -> anyhow::Result<()> {
-    let (body, count) = match spec.rsplit_once('*') {
-        Some((b, n)) => (
-            b,
-            n.parse::<usize>()
-                .ok()
-                .filter(|n| (1..=MAX_SIDE).contains(n))
-                .ok_or_else(|| bad(format!("`{spec}`: the count after * is 1 to {MAX_SIDE}")))?,
-        ),
-        None => (spec, 1),
-    };
-    let template = if body.ends_with(".toml") {
-        let hero_sheet = load_character(Path::new(body)).map_err(|e| bad(e.to_string()))?;
-        Fighter::hero(&hero_sheet, side, true).map_err(|e| bad(e.to_string()))?
-    } else if body.contains('=') {
-        let mut pool = None;
-        let mut hp = None;
-        let mut damage = 1;
-        let mut ranged = None;
-        let mut mind = 1;
-        for kv in body.split(',') {
-            let (k, v) = kv
-                .split_once('=')
-                .ok_or_else(|| bad(format!("`{kv}` in `{spec}`: write key=value")))?;
-            let n: u32 = v
-                .trim()
-                .parse()
-                .map_err(|_| bad(format!("`{kv}` in `{spec}`: `{v}` is not a number")))?;
-            let max_damage = solum_expanded::fight::MAX_DAMAGE;
-            let damage_in = |n: u32| {
-                (n <= max_damage)
-                    .then_some(n)
-                    .ok_or_else(|| bad(format!("`{kv}` in `{spec}`: damage is 0 to {max_damage}")))
-            };
-            match k.trim() {
-                "pool" => pool = Some(n),
-                "hp" => hp = Some(n),
-                "damage" => damage = damage_in(n)?,
-                "ranged" => ranged = Some(damage_in(n)?),
-                "mind" if (1..=solum_expanded::MAX_POOL).contains(&n) => mind = n,
-                "mind" => {
-                    return Err(bad(format!(
-                        "`{kv}` in `{spec}`: mind is 1 to {}",
-                        solum_expanded::MAX_POOL
-                    )));
-                }
-                other => {
-                    return Err(bad(format!(
-                        "`{other}` in `{spec}`: keys are pool, hp, damage, ranged, mind"
-                    )));
-                }
-            }
-        }
-        let pool = Pool::new(u64::from(
-            pool.ok_or_else(|| bad(format!("`{spec}`: pool= is missing")))?,
-        ))
-        .map_err(|e| bad(format!("`{spec}`: {e}")))?;
-        let hp = hp
-            .filter(|h| (1..=10_000).contains(h))
-            .ok_or_else(|| bad(format!("`{spec}`: hp= 1 to 10000 is needed")))?;
-        let mut f = Fighter::plain("", side, hero, pool, damage, ranged, hp);
-        f.mind = mind;
-        f
-    } else {
-        let creature = bestiary.creature(body).ok_or_else(|| {
-            bad(format!(
-                "`{body}` is not in the bestiary, not a .toml sheet, and not pool=..,hp=.."
-            ))
-        })?;
-        let mut f = Fighter::creature(creature, body, side).map_err(|e| bad(e.to_string()))?;
-        f.hero = hero;
-        f
-    };
-    for i in 0..count {
-        let mut f = template.clone();
-        f.name = format!("{side}-{}", out.len() + i + 1);
-        out.push(f);
+impl SheetResolver for SheetFiles {
+    fn sheet(&self, path: &str) -> Result<solum_app::Character, String> {
+        load_character(std::path::Path::new(path)).map_err(|e| e.to_string())
     }
-    if out.len() > MAX_SIDE {
-        return Err(bad(format!("at most {MAX_SIDE} fighters a side")));
-    }
-    Ok(())
 }
 
 pub fn run(args: &SimArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let bestiary = load_bestiary(&args.bestiary).map_err(|e| bad(e.to_string()))?;
-    let mut all = Vec::new();
-    for spec in &args.hero {
-        fighters(spec, "heroes", true, &bestiary, &mut all)?;
-    }
-    let hero_count = all.len();
-    let mut foes = Vec::new();
-    for spec in &args.foe {
-        fighters(spec, "foes", false, &bestiary, &mut foes)?;
-    }
-    all.extend(foes);
     let options = SimOptions {
         fights: Some(args.fights),
         seed: args.seed,
@@ -142,9 +45,11 @@ pub fn run(args: &SimArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let started = std::time::Instant::now();
     // The app refuses past the fights and the work (a seeded pilot estimates it) before
     // anything long starts.
-    let view = simulate(
-        &all,
-        hero_count,
+    let view = simulate_specs(
+        &args.hero,
+        &args.foe,
+        &bestiary,
+        &SheetFiles,
         &options,
         SimLimits::COMMAND_LINE,
         &|done| bar.set_position(done),

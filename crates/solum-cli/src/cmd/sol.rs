@@ -517,7 +517,7 @@ fn write_group_roll(out: &mut dyn Write, g: &GroupView) -> anyhow::Result<()> {
 
 /// A sheet file read one-off (`sol show --file`): checked as an imported sheet would be.
 fn load_file(path: &Path) -> anyhow::Result<Sheet> {
-    let text = solum_play::storage::read_text(path).map_err(|e| bad(e.to_string()))?;
+    let text = crate::storage::read_text(path).map_err(|e| bad(e.to_string()))?;
     solum_app::sol::parse_sheet(&text).map_err(|e| bad(format!("{}: {e}", path.display())))
 }
 
@@ -689,7 +689,7 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             campaign,
             json,
         } => {
-            let text = solum_play::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
+            let text = crate::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
             let v = open(campaign)?.import_sol(&text).map_err(|e| match e {
                 AppError::Sol(r) => bad(format!("{}: {r}", file.display())),
                 e => e.into(),
@@ -837,9 +837,9 @@ fn export(
                 )));
             }
             let replace = if force {
-                solum_play::storage::Replace::Allowed
+                crate::storage::Replace::Allowed
             } else {
-                solum_play::storage::Replace::Never
+                crate::storage::Replace::Never
             };
             super::campaign::write_file(path, text.as_bytes(), replace)?;
             writeln!(

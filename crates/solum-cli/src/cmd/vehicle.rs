@@ -2,13 +2,11 @@
 
 use std::io::Write;
 
-use serde_json::json;
 use solum_app::AppError;
+use solum_app::rules::{Handling, Scale, Speed, Verdict, parse_faces};
 use solum_app::vehicles::{
-    Field, VehicleRollInput, VehicleRollKind, VehicleRollView, roll_vehicle,
+    Field, VehicleRollInput, VehicleRollKind, VehicleRollView, roll_vehicle, scale_rule,
 };
-use solum_expanded::check::Verdict;
-use solum_expanded::vehicle::{Handling, Scale, Speed, scale_damage};
 
 use super::flag_pool;
 use crate::bad;
@@ -71,22 +69,13 @@ pub fn run(command: &VehicleCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             anti_vehicle,
             json,
         } => {
-            let scale = match scale.to_ascii_lowercase().as_str() {
-                "car" | "truck" | "car-or-truck" | "small" => Scale::CarOrTruck,
-                "large" => Scale::Large,
-                other => {
-                    return Err(bad(format!(
-                        "--scale {other}: car (up to a car or truck) or large"
-                    )));
-                }
-            };
-            let scaled = scale_damage(*weapon_damage, *anti_vehicle, scale);
+            let scaled =
+                scale_rule(*weapon_damage, *anti_vehicle, scale).map_err(|e| match e.kind() {
+                    solum_app::ErrorKind::BadInput => bad(format!("--{e}")),
+                    _ => e.into(),
+                })?;
             if *json {
-                writeln!(
-                    out,
-                    "{}",
-                    json!({"damage": scaled.damage, "rule": scaled.rule, "reason": scaled.rule.reason()})
-                )?;
+                writeln!(out, "{}", serde_json::to_string(&scaled)?)?;
                 return Ok(());
             }
             writeln!(
@@ -98,11 +87,11 @@ pub fn run(command: &VehicleCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                     ""
                 },
                 scaled.damage,
-                match scale {
+                match scaled.scale {
                     Scale::CarOrTruck => "car- or truck-sized",
                     Scale::Large => "larger",
                 },
-                scaled.rule.reason()
+                scaled.reason
             )?;
             return Ok(());
         }
@@ -117,7 +106,7 @@ fn roll(args: &VehicleRollArgs, chase: bool, out: &mut dyn Write) -> anyhow::Res
         VehicleRollKind::Attack
     };
     let faces = |flag: &str, text: Option<&str>| -> anyhow::Result<Option<Vec<u32>>> {
-        text.map(|t| solum_dice::parse_faces(t).map_err(|e| bad(format!("{flag}: {e}"))))
+        text.map(|t| parse_faces(t).map_err(|e| bad(format!("{flag}: {e}"))))
             .transpose()
     };
     let speed = |flag: &str, v: Option<&str>| -> anyhow::Result<Option<Speed>> {

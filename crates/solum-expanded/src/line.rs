@@ -25,20 +25,28 @@
 //!
 //! Heroes are on side `heroes` and foes on side `foes` unless `side=` says otherwise.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use solum_dice::{DiceSource, RecordingDice, TypedDice, parse_faces};
-use solum_expanded::Pool;
-use solum_expanded::character::Character;
-use solum_expanded::check::DrawRule;
-use solum_expanded::combat::{
-    Combat, CombatError, Command, Direction, Event, Fighter, Mode, RangeBand, RollBackgrounds,
-};
-use solum_expanded::creature::{Bestiary, BestiaryFile, Creature};
-use solum_expanded::vehicle::{Scale, Vehicle};
 use thiserror::Error;
 
-use crate::storage::{StorageError, load_character};
+use crate::Pool;
+use crate::character::Character;
+use crate::check::DrawRule;
+use crate::combat::{
+    Combat, CombatError, Command, Direction, Event, Fighter, Mode, RangeBand, RollBackgrounds,
+};
+use crate::creature::{Bestiary, BestiaryFile, Creature};
+use crate::vehicle::{Scale, Vehicle};
+
+/// Where a `hero FILE` line finds its character sheet. This crate reads no file: a front
+/// end that lets a script name sheet files gives the session a resolver
+/// ([`Session::with_sheets`]); without one such a line is refused.
+pub trait SheetResolver {
+    /// The character of the sheet `path` names (as written on the line), or why it cannot
+    /// be had, in words that name the sheet.
+    fn sheet(&self, path: &str) -> Result<Character, String>;
+}
 
 /// A line that could not be run, with its number.
 #[derive(Debug, Error)]
@@ -46,9 +54,9 @@ pub enum LineError {
     /// The line does not parse.
     #[error("{0}")]
     Syntax(String),
-    /// A file named on the line failed.
-    #[error(transparent)]
-    Storage(#[from] StorageError),
+    /// The sheet named on the line could not be had (the message names it).
+    #[error("{0}")]
+    Sheet(String),
     /// The rules refuse the command.
     #[error(transparent)]
     Combat(#[from] CombatError),
@@ -329,9 +337,19 @@ fn one_target(rest: &[String], verb: &str) -> Result<String, LineError> {
     }
 }
 
+/// The words that start a line that is not a combat command: their `bg` is a typed-in
+/// fighter's flag or a free word, never a background named for a roll (S18).
+const NOT_COMMANDS: &[&str] = &[
+    "hero", "foe", "vehicle", "mode", "draws", "place", "status", "options", "odds", "help", "?",
+    "quit", "exit", "act", "order",
+];
+
+/// The words that start a line that rolls no dice: `with …` on them is refused.
+const NO_DICE: &[&str] = &[
+    "hero", "foe", "vehicle", "mode", "draws", "place", "status", "options", "help", "quit",
+];
+
 /// Parses one line.
-// Split pending (issue 23): one arm per line word, 168 lines; moves into the Expanded crate.
-#[allow(clippy::too_many_lines)]
 pub fn parse_line(line: &str) -> Result<Line, LineError> {
     let mut w = words(line)?;
     if w.is_empty() {
@@ -345,165 +363,149 @@ pub fn parse_line(line: &str) -> Result<Line, LineError> {
         w.truncate(pos);
     }
     let verb = w[0].to_ascii_lowercase();
-    // S18: the backgrounds named for the command's rolls (not on setup lines, where `bg` is
-    // a typed-in fighter's flag, nor in `act` and `order`, whose words are free).
-    let backgrounds = if matches!(
-        verb.as_str(),
-        "hero"
-            | "foe"
-            | "vehicle"
-            | "mode"
-            | "draws"
-            | "place"
-            | "status"
-            | "options"
-            | "odds"
-            | "help"
-            | "?"
-            | "quit"
-            | "exit"
-            | "act"
-            | "order"
-    ) {
+    // S18: the backgrounds named for the command's rolls.
+    let backgrounds = if NOT_COMMANDS.contains(&verb.as_str()) {
         Vec::new()
     } else {
         take_backgrounds(&mut w)?
     };
-    let rest = &w[1..];
-    let command = |c| Ok(Line::Command(c, dice.clone(), backgrounds.clone()));
-    if dice.is_some()
-        && matches!(
-            verb.as_str(),
-            "hero"
-                | "foe"
-                | "vehicle"
-                | "mode"
-                | "draws"
-                | "place"
-                | "status"
-                | "options"
-                | "help"
-                | "quit"
-        )
-    {
+    if dice.is_some() && NO_DICE.contains(&verb.as_str()) {
         return Err(syntax(format!("`{verb}` rolls no dice: drop `with …`")));
     }
-    match verb.as_str() {
-        "hero" | "foe" => {
-            let hero = verb == "hero";
-            let first = rest.first().ok_or_else(|| {
-                syntax(format!("`{verb}` needs a sheet file, a creature or a name"))
-            })?;
-            let options = key_values(&rest[1..]);
-            let opt = |key: &str| {
-                options
-                    .iter()
-                    .find(|(k, _)| k == key)
-                    .map(|(_, v)| v.clone())
-            };
-            let name = rest
-                .iter()
-                .position(|x| x == "as")
-                .and_then(|i| rest.get(i + 1).cloned());
-            if first.ends_with(".toml") {
-                return Ok(Line::Fighter(FighterLine::Sheet {
-                    path: PathBuf::from(first),
-                    background: options.iter().any(|(k, _)| k == "bg"),
-                    side: opt("side"),
-                    name,
-                    hold: opt("hold"),
-                }));
-            }
-            let inline = options.iter().any(|(k, _)| k == "pool");
-            if inline {
-                return Ok(Line::Fighter(FighterLine::Inline {
-                    hero,
-                    name: first.clone(),
-                    stats: options,
-                }));
-            }
-            let (creature, count) = match first.split_once('*') {
-                Some((c, n)) => (
-                    c.to_owned(),
-                    n.parse::<u32>()
-                        .ok()
-                        .filter(|n| (1..=100).contains(n))
-                        .ok_or_else(|| syntax(format!("`*{n}`: a count from 1 to 100")))?,
-                ),
-                None => (first.clone(), 1),
-            };
-            Ok(Line::Fighter(FighterLine::Creature {
-                creature,
-                count,
-                name,
-                side: opt("side").or_else(|| hero.then(|| "heroes".to_owned())),
-                background: options.iter().any(|(k, _)| k == "bg"),
-                hold: opt("hold"),
-            }))
-        }
+    let rest = &w[1..];
+    if let Some(line) = setup_line(&verb, rest)? {
+        return Ok(line);
+    }
+    let named = command_words(&verb, rest)?;
+    Ok(match named {
+        Some(c) => Line::Command(c, dice, backgrounds),
+        None => match verb.as_str() {
+            "status" => Line::Status,
+            "options" | "odds" => Line::Options,
+            "help" | "?" => Line::Help,
+            "quit" | "exit" => Line::Quit,
+            other => return Err(syntax(format!("`{other}` is not a command (try `help`)"))),
+        },
+    })
+}
+
+/// A setup line (`hero`, `foe`, `vehicle`, `mode`, `draws`, `place`), or `None` for any
+/// other verb.
+fn setup_line(verb: &str, rest: &[String]) -> Result<Option<Line>, LineError> {
+    Ok(Some(match verb {
+        "hero" | "foe" => Line::Fighter(fighter_line(verb, rest)?),
         "vehicle" => {
             let name = rest
                 .first()
                 .ok_or_else(|| syntax("`vehicle` needs a name"))?;
-            Ok(Line::Fighter(FighterLine::Vehicle {
+            Line::Fighter(FighterLine::Vehicle {
                 name: name.clone(),
                 stats: key_values(&rest[1..]),
-            }))
+            })
         }
         "mode" => match rest.first().map(|m| m.to_ascii_lowercase()).as_deref() {
-            Some("alternative") => Ok(Line::Mode(Mode::Alternative)),
-            Some("standard") => Ok(Line::Mode(Mode::Standard)),
-            _ => Err(syntax("`mode standard` or `mode alternative`")),
+            Some("alternative") => Line::Mode(Mode::Alternative),
+            Some("standard") => Line::Mode(Mode::Standard),
+            _ => return Err(syntax("`mode standard` or `mode alternative`")),
         },
         "draws" => match rest.first().map(|m| m.to_ascii_lowercase()).as_deref() {
-            Some("roll-off" | "rolloff") => Ok(Line::Draws(DrawRule::RollOff)),
-            Some("stand") => Ok(Line::Draws(DrawRule::Stand)),
-            _ => Err(syntax("`draws roll-off` or `draws stand`")),
+            Some("roll-off" | "rolloff") => Line::Draws(DrawRule::RollOff),
+            Some("stand") => Line::Draws(DrawRule::Stand),
+            _ => return Err(syntax("`draws roll-off` or `draws stand`")),
         },
         "place" => match rest {
-            [a, b, band] => Ok(Line::Place(
+            [a, b, band] => Line::Place(
                 a.clone(),
                 b.clone(),
                 band.parse()
                     .map_err(|e: solum_dice::UnknownWord| syntax(e.to_string()))?,
-            )),
-            _ => Err(syntax("`place A B engaged|nearby|far`")),
+            ),
+            _ => return Err(syntax("`place A B engaged|nearby|far`")),
         },
-        "initiative" => command(NamedCommand::Initiative),
-        "ambush" => command(NamedCommand::Ambush(one_target(rest, "ambush")?)),
-        "order" if !rest.is_empty() => command(NamedCommand::Order(rest.to_vec())),
-        "order" => Err(syntax("`order` lists every fighter, first to act first")),
-        "move" => command(NamedCommand::Move(
-            direction(rest.first())?,
-            one_target(&rest[1..], "move")?,
-        )),
-        "chase" => command(NamedCommand::Chase(
-            direction(rest.first())?,
-            one_target(&rest[1..], "chase")?,
-        )),
-        "melee" | "attack" => match rest {
-            [t, how] if how.eq_ignore_ascii_case("unarmed") => {
-                command(NamedCommand::Unarmed(t.clone()))
-            }
-            _ => command(NamedCommand::Melee(one_target(rest, &verb)?)),
-        },
-        "unarmed" | "punch" => command(NamedCommand::Unarmed(one_target(rest, &verb)?)),
-        "switch" if !rest.is_empty() => command(NamedCommand::Switch(rest.join(" "))),
-        "switch" => Err(syntax(
-            "`switch` names a weapon carried, or `melee`, `ranged`, `unarmed`",
-        )),
-        "shoot" => command(NamedCommand::Shoot(one_target(rest, "shoot")?)),
-        "vattack" | "vehicle-attack" => {
-            command(NamedCommand::VehicleAttack(one_target(rest, &verb)?))
-        }
-        "act" => command(NamedCommand::Act(rest.join(" "))),
-        "end" | "next" => command(NamedCommand::EndTurn),
-        "status" => Ok(Line::Status),
-        "options" | "odds" => Ok(Line::Options),
-        "help" | "?" => Ok(Line::Help),
-        "quit" | "exit" => Ok(Line::Quit),
-        other => Err(syntax(format!("`{other}` is not a command (try `help`)"))),
+        _ => return Ok(None),
+    }))
+}
+
+/// The fighter of a `hero …` or `foe …` line: a sheet file, typed-in stats, or creatures of
+/// the bestiary (or a character the session holds).
+fn fighter_line(verb: &str, rest: &[String]) -> Result<FighterLine, LineError> {
+    let hero = verb == "hero";
+    let first = rest
+        .first()
+        .ok_or_else(|| syntax(format!("`{verb}` needs a sheet file, a creature or a name")))?;
+    let options = key_values(&rest[1..]);
+    let opt = |key: &str| {
+        options
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+    };
+    let name = rest
+        .iter()
+        .position(|x| x == "as")
+        .and_then(|i| rest.get(i + 1).cloned());
+    if first.ends_with(".toml") {
+        return Ok(FighterLine::Sheet {
+            path: PathBuf::from(first),
+            background: options.iter().any(|(k, _)| k == "bg"),
+            side: opt("side"),
+            name,
+            hold: opt("hold"),
+        });
     }
+    if options.iter().any(|(k, _)| k == "pool") {
+        return Ok(FighterLine::Inline {
+            hero,
+            name: first.clone(),
+            stats: options,
+        });
+    }
+    let (creature, count) = match first.split_once('*') {
+        Some((c, n)) => (
+            c.to_owned(),
+            n.parse::<u32>()
+                .ok()
+                .filter(|n| (1..=100).contains(n))
+                .ok_or_else(|| syntax(format!("`*{n}`: a count from 1 to 100")))?,
+        ),
+        None => (first.clone(), 1),
+    };
+    Ok(FighterLine::Creature {
+        creature,
+        count,
+        name,
+        side: opt("side").or_else(|| hero.then(|| "heroes".to_owned())),
+        background: options.iter().any(|(k, _)| k == "bg"),
+        hold: opt("hold"),
+    })
+}
+
+/// The combat command a verb and its words name, or `None` for a verb that is no command.
+fn command_words(verb: &str, rest: &[String]) -> Result<Option<NamedCommand>, LineError> {
+    Ok(Some(match verb {
+        "initiative" => NamedCommand::Initiative,
+        "ambush" => NamedCommand::Ambush(one_target(rest, "ambush")?),
+        "order" if !rest.is_empty() => NamedCommand::Order(rest.to_vec()),
+        "order" => return Err(syntax("`order` lists every fighter, first to act first")),
+        "move" => NamedCommand::Move(direction(rest.first())?, one_target(&rest[1..], "move")?),
+        "chase" => NamedCommand::Chase(direction(rest.first())?, one_target(&rest[1..], "chase")?),
+        "melee" | "attack" => match rest {
+            [t, how] if how.eq_ignore_ascii_case("unarmed") => NamedCommand::Unarmed(t.clone()),
+            _ => NamedCommand::Melee(one_target(rest, verb)?),
+        },
+        "unarmed" | "punch" => NamedCommand::Unarmed(one_target(rest, verb)?),
+        "switch" if !rest.is_empty() => NamedCommand::Switch(rest.join(" ")),
+        "switch" => {
+            return Err(syntax(
+                "`switch` names a weapon carried, or `melee`, `ranged`, `unarmed`",
+            ));
+        }
+        "shoot" => NamedCommand::Shoot(one_target(rest, "shoot")?),
+        "vattack" | "vehicle-attack" => NamedCommand::VehicleAttack(one_target(rest, verb)?),
+        "act" => NamedCommand::Act(rest.join(" ")),
+        "end" | "next" => NamedCommand::EndTurn,
+        _ => return Ok(None),
+    }))
 }
 
 /// The help text of the line language.
@@ -524,8 +526,10 @@ other:    status | options | help | quit";
 /// A combat being set up or fought, driven line by line.
 pub struct Session {
     bestiary: Bestiary,
-    /// Directory that sheet paths are relative to.
-    base: PathBuf,
+    /// Where `hero FILE` lines find their sheets (none: such lines are refused).
+    sheets: Option<Box<dyn SheetResolver>>,
+    /// Sheets already had, by the path a line names them with, found before `sheets`.
+    known_sheets: Vec<(String, Character)>,
     setup: Vec<Fighter>,
     mode: Mode,
     draws: DrawRule,
@@ -569,16 +573,20 @@ fn parse_enum<T: serde::de::DeserializeOwned>(
     key: &str,
     options: &str,
 ) -> Result<T, LineError> {
-    serde_json::from_value(serde_json::Value::String(value.to_ascii_lowercase()))
-        .map_err(|_| syntax(format!("`{key}={value}`: one of {options}")))
+    use serde::de::IntoDeserializer;
+    let lower = value.to_ascii_lowercase();
+    let word: serde::de::value::StrDeserializer<'_, serde::de::value::Error> =
+        lower.as_str().into_deserializer();
+    T::deserialize(word).map_err(|_| syntax(format!("`{key}={value}`: one of {options}")))
 }
 
 impl Session {
-    /// A session with this bestiary; sheet paths are relative to `base`.
-    pub fn new(bestiary: Bestiary, base: &Path) -> Self {
+    /// A session with this bestiary, where `hero FILE` lines are refused.
+    pub fn new(bestiary: Bestiary) -> Self {
         Self {
             bestiary,
-            base: base.to_owned(),
+            sheets: None,
+            known_sheets: Vec::new(),
             setup: Vec::new(),
             mode: Mode::Standard,
             draws: DrawRule::Stand,
@@ -586,6 +594,35 @@ impl Session {
             combat: None,
             characters: Vec::new(),
             legacy_background_flag: false,
+        }
+    }
+
+    /// A session with this bestiary whose `hero FILE` lines find their sheets through
+    /// `sheets`.
+    pub fn with_sheets(bestiary: Bestiary, sheets: Box<dyn SheetResolver>) -> Self {
+        Self {
+            sheets: Some(sheets),
+            ..Self::new(bestiary)
+        }
+    }
+
+    /// Lets a `hero PATH` line find this sheet without asking the resolver: a line replayed
+    /// later brings the copy of the sheet it read the first time.
+    pub fn add_sheet(&mut self, path: &str, character: Character) {
+        self.known_sheets.retain(|(p, _)| p != path);
+        self.known_sheets.push((path.to_owned(), character));
+    }
+
+    /// The sheet a `hero PATH` line names: a sheet already had, else the resolver's.
+    pub fn sheet(&self, path: &str) -> Result<Character, LineError> {
+        if let Some((_, c)) = self.known_sheets.iter().find(|(p, _)| p == path) {
+            return Ok(c.clone());
+        }
+        match &self.sheets {
+            Some(sheets) => sheets.sheet(path).map_err(LineError::Sheet),
+            None => Err(syntax(format!(
+                "`{path}`: sheet files are not read here; name a character instead"
+            ))),
         }
     }
 
@@ -722,7 +759,7 @@ impl Session {
     }
 
     fn fighter_from(&self, line: &FighterLine) -> Result<Vec<Fighter>, LineError> {
-        let rules = |e: solum_expanded::RulesError| syntax(e.to_string());
+        let rules = |e: crate::RulesError| syntax(e.to_string());
         Ok(match line {
             FighterLine::Sheet {
                 path,
@@ -731,7 +768,7 @@ impl Session {
                 name,
                 hold,
             } => {
-                let hero = load_character(&self.base.join(path))?;
+                let hero = self.sheet(&path.to_string_lossy())?;
                 self.refuse_standing_background(*background, &hero.name)?;
                 let mut f = Fighter::hero(&hero, side.as_deref().unwrap_or("heroes"), *background)
                     .map_err(rules)?;
@@ -749,8 +786,8 @@ impl Session {
                 let damage: u32 = stat(stats, "damage")?.unwrap_or(1);
                 let ranged = stat::<u32>(stats, "ranged")?;
                 let mind: u32 = stat(stats, "mind")?.unwrap_or(1);
-                use solum_expanded::fight::{MAX_DAMAGE, MAX_FIGHT_HP};
-                let max_pool = solum_expanded::MAX_POOL;
+                use crate::fight::{MAX_DAMAGE, MAX_FIGHT_HP};
+                let max_pool = crate::MAX_POOL;
                 if !(1..=MAX_FIGHT_HP).contains(&hp) {
                     return Err(syntax(format!("hp={hp}: hp is 1 to {MAX_FIGHT_HP}")));
                 }
@@ -1103,7 +1140,7 @@ mod tests {
             ],
             0..25,
         )) {
-            let mut s = Session::new(Bestiary::shipped(), Path::new("."));
+            let mut s = Session::new(Bestiary::shipped());
             s.run(&parse_line("hero A pool=2 hp=3").unwrap(), &mut solum_dice::SeededDice::new(1)).unwrap();
             s.run(&parse_line("foe orc").unwrap(), &mut solum_dice::SeededDice::new(1)).unwrap();
             let mut dice = solum_dice::SeededDice::new(2);
@@ -1119,11 +1156,7 @@ mod tests {
     /// the faces each line drew, and those faces as a scripted source give the same events.
     #[test]
     fn characters_join_by_name_and_recorded_faces_replay() {
-        let nick = crate::storage::parse_character(
-            Path::new("nick"),
-            "schema = 1\nname = \"Nick\"\nbody = 3\nmind = 2\ncharm = 1\nbackgrounds = [\"Acrobat Thief\"]\nhit_points = 4\nweapons = [{ name = \"dagger\", class = \"light\" }]\n",
-        )
-        .unwrap();
+        let nick = toml::from_str::<Character>("schema = 1\nname = \"Nick\"\nbody = 3\nmind = 2\ncharm = 1\nbackgrounds = [\"Acrobat Thief\"]\nhit_points = 4\nweapons = [{ name = \"dagger\", class = \"light\" }]\n").unwrap();
         let lines = [
             "hero nick",
             "foe orc",
@@ -1133,7 +1166,7 @@ mod tests {
             "end",
             "melee Nick defend-bg \"acrobat thief\" with 5,1,4,3,2,1",
         ];
-        let mut s = Session::new(Bestiary::shipped(), Path::new("."));
+        let mut s = Session::new(Bestiary::shipped());
         s.add_character(nick.clone());
         let mut dice = solum_dice::SeededDice::new(3);
         let mut played = Vec::new();
@@ -1162,7 +1195,7 @@ mod tests {
                 .any(|e| matches!(e, Event::Damaged { amount: 2, .. }))
         );
 
-        let mut again = Session::new(Bestiary::shipped(), Path::new("."));
+        let mut again = Session::new(Bestiary::shipped());
         again.add_character(nick);
         for (line, (events, faces)) in lines.iter().zip(&played) {
             let mut script = ScriptedDice::new(faces.clone());
@@ -1173,7 +1206,7 @@ mod tests {
             assert!(script.is_exhausted());
         }
         // Under another name, or out, a character does not join.
-        let mut s = Session::new(Bestiary::shipped(), Path::new("."));
+        let mut s = Session::new(Bestiary::shipped());
         let mut out = again.character("NICK").unwrap().clone();
         s.add_character(out.clone());
         assert!(
@@ -1198,6 +1231,51 @@ mod tests {
         );
     }
 
+    /// One sheet, by the name a script gives it.
+    struct OneSheet(Character);
+
+    impl SheetResolver for OneSheet {
+        fn sheet(&self, path: &str) -> Result<Character, String> {
+            if path == "sheets/nick.toml" {
+                Ok(self.0.clone())
+            } else {
+                Err(format!("{path}: no such sheet"))
+            }
+        }
+    }
+
+    /// A `hero FILE` line asks the resolver for its sheet; without one the line is refused
+    /// and no file is ever read here.
+    #[test]
+    fn sheet_lines_go_through_the_resolver() {
+        let nick = toml::from_str::<Character>(
+            "schema = 1\nname = \"Nick\"\nbody = 3\nmind = 2\ncharm = 1\nhit_points = 4\n",
+        )
+        .unwrap();
+        let line = parse_line("hero sheets/nick.toml").unwrap();
+        let mut dice = ScriptedDice::new([]);
+        let mut bare = Session::new(Bestiary::shipped());
+        let err = bare.run(&line, &mut dice).unwrap_err().to_string();
+        assert!(err.contains("sheet files are not read here"), "{err}");
+        assert!(bare.fighters().is_empty());
+        let mut s = Session::with_sheets(Bestiary::shipped(), Box::new(OneSheet(nick.clone())));
+        s.run(&line, &mut dice).unwrap();
+        assert_eq!(s.fighters()[0].name, "Nick");
+        assert_eq!(s.fighters()[0].hit_points, 4);
+        let err = s
+            .run(&parse_line("hero other.toml").unwrap(), &mut dice)
+            .unwrap_err();
+        assert!(
+            matches!(&err, LineError::Sheet(m) if m == "other.toml: no such sheet"),
+            "{err}"
+        );
+        // A sheet already had is found without the resolver (a replayed line's copy).
+        let mut replay = Session::new(Bestiary::shipped());
+        replay.add_sheet("sheets/nick.toml", nick);
+        replay.run(&line, &mut dice).unwrap();
+        assert_eq!(replay.fighters()[0].name, "Nick");
+    }
+
     #[test]
     fn words_and_quotes() {
         assert_eq!(
@@ -1209,7 +1287,7 @@ mod tests {
 
     #[test]
     fn initiative_example_as_a_script() {
-        let mut s = Session::new(Bestiary::shipped(), Path::new("."));
+        let mut s = Session::new(Bestiary::shipped());
         let script = [
             "hero Nick pool=3 hp=5 damage=1 mind=2 bg",
             "hero Osric pool=2 hp=5 damage=2 mind=1 bg",
@@ -1236,7 +1314,7 @@ mod tests {
     /// S13 and S14 as lines: `hold=`, `switch`, `unarmed`, `draws roll-off`.
     #[test]
     fn weapon_and_draw_lines() {
-        let mut s = Session::new(Bestiary::shipped(), Path::new("."));
+        let mut s = Session::new(Bestiary::shipped());
         let run = |s: &mut Session, line: &str| {
             parse_line(line)
                 .and_then(|l| s.run(&l, &mut ScriptedDice::new([])))
@@ -1314,7 +1392,7 @@ mod tests {
 
     #[test]
     fn bad_lines_say_what_is_wrong() {
-        let mut s = Session::new(Bestiary::shipped(), Path::new("."));
+        let mut s = Session::new(Bestiary::shipped());
         let err = |s: &mut Session, line: &str| {
             parse_line(line)
                 .and_then(|l| s.run(&l, &mut ScriptedDice::new([])))
@@ -1359,7 +1437,7 @@ mod tests {
 
     #[test]
     fn inline_numbers_past_the_limits_are_refused_repeating_them() {
-        let mut s = Session::new(Bestiary::shipped(), Path::new("."));
+        let mut s = Session::new(Bestiary::shipped());
         let mut dice = solum_dice::SeededDice::new(1);
         for (line, needle) in [
             ("hero A pool=2 hp=10001", "hp=10001: hp is 1 to 10000"),
@@ -1391,7 +1469,7 @@ mod tests {
     /// billion pairs: the count is bounded at the line that would pass it.
     #[test]
     fn a_combat_holds_at_most_max_fighters() {
-        let mut s = Session::new(Bestiary::shipped(), Path::new("."));
+        let mut s = Session::new(Bestiary::shipped());
         let mut dice = solum_dice::SeededDice::new(1);
         let mut run = |line: &str| {
             s.run(&parse_line(line).unwrap(), &mut dice)
@@ -1410,7 +1488,7 @@ mod tests {
     /// A line that would pass the bound joins none of its fighters, not the ones that fit.
     #[test]
     fn a_line_joins_all_its_fighters_or_none() {
-        let mut s = Session::new(Bestiary::shipped(), Path::new("."));
+        let mut s = Session::new(Bestiary::shipped());
         let mut dice = solum_dice::SeededDice::new(1);
         let mut run = |line: &str| {
             s.run(&parse_line(line).unwrap(), &mut dice)
@@ -1459,12 +1537,8 @@ mod tests {
             )
         );
         assert!(parse_line("melee orc bg").is_err());
-        let nick = crate::storage::parse_character(
-            Path::new("nick"),
-            "schema = 1\nname = \"Nick\"\nbody = 2\nmind = 2\ncharm = 1\nbackgrounds = [\"Sailor\"]\nhit_points = 4\n",
-        )
-        .unwrap();
-        let mut s = Session::new(Bestiary::shipped(), Path::new("."));
+        let nick = toml::from_str::<Character>("schema = 1\nname = \"Nick\"\nbody = 2\nmind = 2\ncharm = 1\nbackgrounds = [\"Sailor\"]\nhit_points = 4\n").unwrap();
+        let mut s = Session::new(Bestiary::shipped());
         s.add_character(nick.clone());
         let err = s
             .run(
@@ -1488,7 +1562,7 @@ mod tests {
         assert!(events.iter().any(|e| matches!(e,
             Event::InitiativeRoll { check, background: Some(b), .. } if check.passed && b == "Sailor")));
         // A replayed stored line keeps its old meaning: every roll with the background.
-        let mut old = Session::new(Bestiary::shipped(), Path::new("."));
+        let mut old = Session::new(Bestiary::shipped());
         old.add_character(nick);
         old.set_legacy_background_flag(true);
         old.run(

@@ -51,17 +51,19 @@ fn verdict(v: Verdict) -> &'static str {
     }
 }
 
+/// A fighter's name by index ("?" for none: an event never names one out of range).
+fn name(fighters: &[Fighter], i: usize) -> &str {
+    fighters.get(i).map_or("?", |f| f.name.as_str())
+}
+
+/// S18: the background named for a roll, after the roller's name; nothing without one.
+fn bg(b: &Option<String>) -> String {
+    b.as_ref().map_or(String::new(), |b| format!(" [{b}]"))
+}
+
 /// One line for an event; `fighters` gives the names.
-// Split pending (issue 23): one arm per event kind, 183 lines; solum-play is being dissolved.
-#[allow(clippy::too_many_lines)]
 pub fn event(e: &Event, fighters: &[Fighter]) -> String {
-    let n = |i: &usize| fighters.get(*i).map_or("?", |f| f.name.as_str());
-    let dir = |d: &Direction| match d {
-        Direction::Closer => "closer to",
-        Direction::Away => "away from",
-    };
-    // S18: the background named for a roll, after the roller's name; nothing without one.
-    let bg = |b: &Option<String>| b.as_ref().map_or(String::new(), |b| format!(" [{b}]"));
+    let n = |i: &usize| name(fighters, *i);
     match e {
         Event::InitiativeRoll {
             fighter,
@@ -104,6 +106,48 @@ pub fn event(e: &Event, fighters: &[Fighter]) -> String {
             to.name(),
             if *as_action { " (second move)" } else { "" }
         ),
+        Event::Disengage { .. }
+        | Event::ChaseRoll { .. }
+        | Event::Melee { .. }
+        | Event::Shot { .. }
+        | Event::VehicleAttack { .. } => roll_event(e, fighters),
+        Event::Damaged {
+            fighter,
+            amount,
+            hit_points,
+            by,
+        } => format!(
+            "{} takes {amount} damage from {} ({} left)",
+            n(fighter),
+            n(by),
+            hit_points
+        ),
+        Event::Switched { fighter, weapon } => {
+            format!("{} switches to {weapon}", n(fighter))
+        }
+        Event::NoEffect { fighter, reason } => format!("{} is hit, but {reason}", n(fighter)),
+        Event::Out { fighter } => format!("{} is out!", n(fighter)),
+        Event::Acted { fighter, what } => format!("{}: {what}", n(fighter)),
+        Event::TurnEnded { .. } => String::new(),
+        Event::CombatOver { winner } => match winner {
+            Some(side) => format!("Combat over: {side} win"),
+            None => "Combat over: nobody stands".to_owned(),
+        },
+        Event::Stopped { rounds } => {
+            format!("Combat stopped after {rounds} rounds, both sides stand: nobody wins")
+        }
+    }
+}
+
+/// One line for an event that shows a roll (a disengage, a chase, a melee exchange, a shot,
+/// a vehicle's attack); any other event is described by [`event`].
+fn roll_event(e: &Event, fighters: &[Fighter]) -> String {
+    let n = |i: &usize| name(fighters, *i);
+    let dir = |d: &Direction| match d {
+        Direction::Closer => "closer to",
+        Direction::Away => "away from",
+    };
+    match e {
         Event::Disengage {
             fighter,
             targets,
@@ -214,30 +258,6 @@ pub fn event(e: &Event, fighters: &[Fighter]) -> String {
                 Verdict::Lose => "miss",
             }
         ),
-        Event::Damaged {
-            fighter,
-            amount,
-            hit_points,
-            by,
-        } => format!(
-            "{} takes {amount} damage from {} ({} left)",
-            n(fighter),
-            n(by),
-            hit_points
-        ),
-        Event::Switched { fighter, weapon } => {
-            format!("{} switches to {weapon}", n(fighter))
-        }
-        Event::NoEffect { fighter, reason } => format!("{} is hit, but {reason}", n(fighter)),
-        Event::Out { fighter } => format!("{} is out!", n(fighter)),
-        Event::Acted { fighter, what } => format!("{}: {what}", n(fighter)),
-        Event::TurnEnded { .. } => String::new(),
-        Event::CombatOver { winner } => match winner {
-            Some(side) => format!("Combat over: {side} win"),
-            None => "Combat over: nobody stands".to_owned(),
-        },
-        Event::Stopped { rounds } => {
-            format!("Combat stopped after {rounds} rounds, both sides stand: nobody wins")
-        }
+        other => event(other, fighters),
     }
 }

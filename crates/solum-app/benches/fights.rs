@@ -1,7 +1,8 @@
-//! Whole fights: simulated and exact. Run with `cargo bench -p solum-play --bench fights`.
+//! Whole fights: simulated and exact. Run with `cargo bench -p solum-app --bench fights`.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use divan::{Bencher, black_box};
+use solum_app::sim::encounter;
 use solum_dice::SeededDice;
 use solum_expanded::Pool;
 use solum_expanded::combat::{Fighter, Mode};
@@ -9,7 +10,6 @@ use solum_expanded::fight::{
     DuelSpec, Duelist, MAX_FIGHT_HP, StaticSpec, duel_odds, simulate_duel, static_odds,
 };
 use solum_expanded::{Difficulty, MAX_POOL};
-use solum_play::sim::encounter;
 
 fn main() {
     divan::main();

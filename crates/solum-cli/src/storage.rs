@@ -1,9 +1,11 @@
-//! Character sheets and bestiary files.
+//! Files: the one bounded reader (`read_text`), the one bounded line reader for streams
+//! (`Lines`) and the one safe writer (`write_file`), with sheets and bestiaries read through
+//! them and handed to the app as text. The web table reads no file; only the command line
+//! does, so this lives here.
 
 use std::path::{Path, PathBuf};
 
-use solum_expanded::character::Character;
-use solum_expanded::creature::{Bestiary, CreatureError, parse_bestiary};
+use solum_app::{Bestiary, Character, TextFileError};
 use thiserror::Error;
 
 /// A file that could not be read, parsed or written.
@@ -82,9 +84,8 @@ pub enum StorageError {
 }
 
 /// The largest file solum reads (sheets, bestiaries, heroes, skirmishes, combat scripts):
-/// 1 MiB, a thousand times the longest sheet; more is a mistake or an attack, and is refused
-/// before it is read.
-pub const MAX_FILE_BYTES: u64 = 1 << 20;
+/// the app's limit on a file's text, refused before it is read.
+pub const MAX_FILE_BYTES: u64 = solum_app::MAX_FILE_BYTES;
 
 /// The longest line read one at a time from a stream (standard input).
 pub const MAX_LINE_BYTES: usize = 4096;
@@ -246,43 +247,29 @@ impl<R: std::io::BufRead> Lines<R> {
     }
 }
 
+/// A file's refusal by the app, naming the file.
+fn refused(path: &Path, e: TextFileError) -> StorageError {
+    match e {
+        TextFileError::Parse(message) => StorageError::Parse {
+            path: path.to_owned(),
+            message,
+        },
+        TextFileError::Invalid { field, problem } => StorageError::Invalid {
+            path: path.to_owned(),
+            field,
+            problem,
+        },
+    }
+}
+
 /// Parses a character sheet (TOML) and checks it against the rules.
 pub fn parse_character(path: &Path, text: &str) -> Result<Character, StorageError> {
-    let hero: Character = toml::from_str(text).map_err(|e| StorageError::Parse {
-        path: path.to_owned(),
-        message: e.to_string().trim_end().replace('\n', "\n  "),
-    })?;
-    hero.validate().map_err(|e| StorageError::Invalid {
-        path: path.to_owned(),
-        field: e.field,
-        problem: e.problem,
-    })?;
-    Ok(hero)
+    solum_app::parse_sheet(text).map_err(|e| refused(path, e))
 }
 
 /// Reads a character sheet.
 pub fn load_character(path: &Path) -> Result<Character, StorageError> {
     parse_character(path, &read_text(path)?)
-}
-
-/// Writes a character sheet. The text goes to a temporary file beside it that then replaces
-/// the old one, so a crash never leaves half a sheet.
-pub fn save_character(path: &Path, hero: &Character) -> Result<(), StorageError> {
-    hero.validate().map_err(|e| StorageError::Invalid {
-        path: path.to_owned(),
-        field: e.field,
-        problem: e.problem,
-    })?;
-    let text = toml::to_string_pretty(hero).map_err(|e| StorageError::Parse {
-        path: path.to_owned(),
-        message: e.to_string(),
-    })?;
-    write_atomically(path, &text)
-}
-
-/// Writes `text` to `path` safely, replacing an existing regular file (see [`write_file`]).
-pub fn write_atomically(path: &Path, text: &str) -> Result<(), StorageError> {
-    write_file(path, text.as_bytes(), Replace::Allowed)
 }
 
 /// Whether [`write_file`] may replace a file already at the target.
@@ -467,25 +454,12 @@ fn writable_target(path: &Path, replace: Replace) -> Result<Target, StorageError
 
 /// The shipped bestiary plus the given files, later entries replacing earlier ones.
 pub fn load_bestiary(files: &[PathBuf]) -> Result<Bestiary, StorageError> {
-    let mut bestiary = Bestiary::shipped();
-    for path in files {
-        let file = parse_bestiary(&read_text(path)?).map_err(|e| StorageError::Parse {
-            path: path.clone(),
-            message: e.to_string().trim_end().replace('\n', "\n  "),
-        })?;
-        bestiary.add(file).map_err(
-            |CreatureError {
-                 entry,
-                 field,
-                 problem,
-             }| StorageError::Invalid {
-                path: path.clone(),
-                field: format!("{entry}.{field}"),
-                problem,
-            },
-        )?;
-    }
-    Ok(bestiary)
+    let texts = files
+        .iter()
+        .map(|path| read_text(path))
+        .collect::<Result<Vec<_>, _>>()?;
+    solum_app::creatures::bestiary_with(texts.iter().map(String::as_str))
+        .map_err(|(i, e)| refused(&files[i], e))
 }
 
 #[cfg(test)]
@@ -508,7 +482,8 @@ weapons = [{ name = "dagger", class = "light" }]
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("nick.toml");
         let hero = parse_character(&path, NICK).unwrap();
-        save_character(&path, &hero).unwrap();
+        let text = toml::to_string_pretty(&hero).unwrap();
+        write_file(&path, text.as_bytes(), Replace::Allowed).unwrap();
         assert_eq!(load_character(&path).unwrap(), hero);
         // No temporary file is left behind.
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
