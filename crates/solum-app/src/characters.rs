@@ -1427,7 +1427,9 @@ fn parse_import(toml_text: &str) -> Result<Character, AppError> {
         ));
     }
     let hero = parse_sheet(toml_text).map_err(|e| match e {
-        TextFileError::Invalid { field, problem } => crate::ExpandedRefusal::Rules.at(field, problem),
+        TextFileError::Invalid { field, problem } => {
+            crate::ExpandedRefusal::Rules.at(field, problem)
+        }
         TextFileError::Parse(message) => crate::ExpandedRefusal::SheetFile.at("sheet", message),
     })?;
     check_sheet(&hero)?;

@@ -229,7 +229,9 @@ pub fn classic_book() -> BookView {
 fn setup_of(r: &FightRequest) -> Result<FightSetup, AppError> {
     let limit = solum_classic::fight::MAX_FOES;
     if r.foes.is_empty() {
-        return Err(crate::ClassicRefusal::Foes.at("foes", "none named: a fight needs at least one foe"));
+        return Err(
+            crate::ClassicRefusal::Foes.at("foes", "none named: a fight needs at least one foe")
+        );
     }
     if r.foes.len() > limit {
         return Err(crate::ClassicRefusal::Foes.at(
@@ -1430,7 +1432,9 @@ impl<S: CampaignStore> Campaign<S> {
         request: &FightRequest,
     ) -> Result<FightStateView, AppError> {
         if request.decide.is_some() {
-            return Err(crate::ClassicRefusal::Decide.at("decide", "a new fight has no hit to answer"));
+            return Err(
+                crate::ClassicRefusal::Decide.at("decide", "a new fight has no hit to answer")
+            );
         }
         let setup = setup_of(request)?;
         for f in &setup.foes {

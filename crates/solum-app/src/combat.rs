@@ -13,7 +13,6 @@
 //! end.
 
 use jiff::Timestamp;
-use std::path::Path;
 
 use crate::describe;
 
@@ -867,10 +866,12 @@ fn play_line_in(
     };
     if let Line::Fighter(FighterLine::Sheet { path, .. }) = parsed {
         let path = path.to_string_lossy();
-        let sheets = outside
-            .sheets
-            .ok_or_else(|| bad("line", "sheet files are not read here"))?;
-        let hero = sheets.sheet(&path).map_err(|e| bad("line", e))?;
+        let sheets = outside.sheets.ok_or_else(|| {
+            crate::CombatRefusal::Sheet.at("line", "sheet files are not read here")
+        })?;
+        let hero = sheets
+            .sheet(&path)
+            .map_err(|e| crate::CombatRefusal::Sheet.at("line", e))?;
         crate::characters::check_sheet(&hero)?;
         line.sheet = Some(hero);
     }
@@ -1318,7 +1319,7 @@ pub enum LineKind {
 pub fn line_kind(text: &str) -> Result<LineKind, AppError> {
     let text = line_text(text)?;
     Ok(
-        match parse_line(&text).map_err(|e| bad("line", e.to_string()))? {
+        match parse_line(&text).map_err(|e| crate::CombatRefusal::Line.at("line", e.to_string()))? {
             Line::Blank => LineKind::Blank,
             Line::Status => LineKind::Status,
             Line::Options => LineKind::Options,

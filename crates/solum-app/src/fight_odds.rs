@@ -425,7 +425,7 @@ fn fighter_of_spec(
     sheets: &dyn SheetResolver,
 ) -> Result<(Fighter, Option<String>, u32), AppError> {
     let field = if side == HEROES { "--hero" } else { "--foe" };
-    let refuse = |problem: String| bad(field, problem);
+    let refuse = |problem: String| crate::CombatRefusal::Setup.at(field, problem);
     let spec = crate::text(field, spec, MAX_SPEC, false)?;
     let hero = side == HEROES;
     let (body, count) = match spec.rsplit_once('*') {

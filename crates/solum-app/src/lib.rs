@@ -401,10 +401,10 @@ impl<S: CampaignStore> Campaign<S> {
             let mut records = Vec::new();
             if let Some(open) = open_scene_in(|kind| tx.last_of_kind(kind))? {
                 may_end_scene(&by, &open)?;
-                records.push((at.clone(), Record::SceneEnd { summary: None }));
+                records.push((at, Record::SceneEnd { summary: None }));
             }
             records.push((
-                at.clone(),
+                at,
                 Record::SceneStart {
                     title: title.clone(),
                     goal: goal.clone(),
@@ -430,7 +430,7 @@ impl<S: CampaignStore> Campaign<S> {
             append_records(
                 tx,
                 vec![(
-                    at.clone(),
+                    at,
                     Record::SceneEnd {
                         summary: summary.clone(),
                     },

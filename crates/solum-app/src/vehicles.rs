@@ -1427,7 +1427,7 @@ pub fn scale_rule(
         "car" | "truck" | "car-or-truck" | "small" => Scale::CarOrTruck,
         "large" => Scale::Large,
         other => {
-            return Err(crate::characters::bad(
+            return Err(crate::ExpandedRefusal::Rules.at(
                 "scale",
                 format!("{other}: car (up to a car or truck) or large"),
             ));

@@ -686,7 +686,7 @@ fn append_in(
             .map_err(|e| classify(path, e))?;
         stored.push(Entry {
             seq: last,
-            at: entry.at.clone(),
+            at: entry.at,
             kind: entry.kind.clone(),
             schema: entry.schema,
             body: entry.body.clone(),

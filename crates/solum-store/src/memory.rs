@@ -163,7 +163,7 @@ impl Data {
             })?;
             let entry = Entry {
                 seq: last,
-                at: e.at.clone(),
+                at: e.at,
                 kind: e.kind.clone(),
                 schema: e.schema,
                 body: e.body.clone(),

@@ -13,7 +13,6 @@ use solum_app::classic_once::{
 use solum_app::classic_once::{
     Event, FightAsk, FightOnceView, Loss, NextExchange, Who, fight_once,
 };
-use crate::storage::Replace;
 
 use solum_app::classic::{FightSetup, FightView, StoredHero};
 use solum_app::{Campaign, Dice};
