@@ -1741,6 +1741,14 @@ impl<S: CampaignStore> Campaign<S> {
                 "only Dead Man's Trigger rolls dice; this use rolls none",
             ));
         }
+        // A spend changes the sheet the table sees at once (Edge, initiative): it is not a
+        // secret roll a reveal could apply later, so it is never made in secret.
+        if self.transact(|tx| Ok(tx.scope().secret_writes))? {
+            return Err(crate::SolRefusal::Edge.at(
+                "secret",
+                "Edge spent outside a test is seen by the table: spend it openly",
+            ));
+        }
         let dice = fix(dice);
         let (seq, change, sheet) = self.sol_change(name, |before| {
             let mut src = Source::of(&dice);

@@ -259,6 +259,23 @@ async fn project_sol_edge_is_spent_and_burnt_between_tests_by_its_player() {
         )
         .await;
     assert_eq!(other.status, StatusCode::FORBIDDEN, "{}", other.text());
+    // Not in secret, even by the game master: a spend changes the sheet the table sees at
+    // once, which a secret roll must not (the hostile tester saw a player see Edge drop).
+    let secret = s
+        .post(
+            "/api/sol/characters/Kyra/spend",
+            &gm,
+            json!({ "what": "blitz", "secret": true }),
+        )
+        .await;
+    assert_eq!(
+        secret.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        secret.text()
+    );
+    assert_eq!(secret.json()["code"], "sol-edge");
+    assert_eq!(secret.json()["field"], "secret");
     let blitz = s
         .ok(
             "/api/sol/characters/Kyra/spend",
