@@ -659,6 +659,11 @@ impl<S: CampaignStore> Campaign<S> {
             let before = load(tx, name)?;
             let mut after = before.clone();
             edit.apply(&mut after)?;
+            // An edit that changes nothing would only journal a no-op (as every system's).
+            if after == before {
+                return Err(crate::ExpandedRefusal::EditChangesNothing
+                    .at("edit", "it changes nothing on the sheet"));
+            }
             let row = tx.update_sheet(
                 SYSTEM,
                 &before.name,

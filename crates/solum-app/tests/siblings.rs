@@ -212,6 +212,11 @@ fn dietype_rolls_take_die_and_chances_from_the_sheet() {
         )
         .unwrap_err();
     assert!(e.to_string().contains("skills.Swords"), "{e}");
+    // An edit that changes nothing is refused, not journaled (the hostile tester's `{}`).
+    let e = c
+        .edit_dietype_character("Aria", &DietypeEdit::default())
+        .unwrap_err();
+    assert_eq!(e.code(), "edit-changes-nothing", "{e}");
     // Export and import elsewhere.
     let text = c.export_dietype_character("aria").unwrap();
     let other = dir.path().join("d.solum");
