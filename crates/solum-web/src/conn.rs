@@ -35,6 +35,21 @@ use crate::{AppState, app};
 /// request (joining, logging out).
 pub const MAX_BLOCKING_THREADS: usize = 16;
 
+/// Blocking threads for the campaign `db`. A SQLite request works on this machine's cores
+/// the whole time it runs, so two threads a core keep them busy; more only contend for the
+/// pool's lock and switch (measured on two cores: 4 threads answered 2,000 rolls a second
+/// with p99 16 ms where 16 threads gave 160 ms, docs/performance.md). A PostgreSQL request
+/// mostly waits for its database's answer, so it keeps the most.
+pub fn blocking_threads(db: &solum_store_open::Database) -> usize {
+    match db {
+        solum_store_open::Database::Sqlite(_) => {
+            let cores = std::thread::available_parallelism().map_or(2, usize::from);
+            cores.saturating_mul(2).clamp(4, MAX_BLOCKING_THREADS)
+        }
+        solum_store_open::Database::Postgres(_) => MAX_BLOCKING_THREADS,
+    }
+}
+
 /// Descriptors kept for everything but client connections: the blocking threads' campaign
 /// files (two connections each at most), the listener, the runtime's own, standard streams
 /// and a margin.

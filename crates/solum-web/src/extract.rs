@@ -388,6 +388,7 @@ impl FromRequestParts<AppState> for Auth {
                 })
                 .await?;
                 if let Some(m) = &member {
+                    state.inner.names.remember(m);
                     cache.keep(hash, m.clone(), generation);
                 }
                 member

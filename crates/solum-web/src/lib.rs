@@ -246,6 +246,8 @@ struct Inner {
     /// Journaled writes per peer address, and tables created per peer address.
     peer_writes: Limiter,
     table_creates: Limiter,
+    /// Members seen by their sessions: who a request acts as, without a query.
+    names: run::Names,
 }
 
 impl AppState {
@@ -271,6 +273,7 @@ impl AppState {
                     config.table_create_burst,
                     config.table_creates_per_sec,
                 ),
+                names: run::Names::default(),
                 config,
             }),
         }
@@ -334,7 +337,7 @@ pub fn serve(
         .enable_all()
         // Each blocking thread keeps a connection to the campaign: a bounded pool keeps the
         // descriptors within the reserve of `conn::DESCRIPTOR_RESERVE`.
-        .max_blocking_threads(MAX_BLOCKING_THREADS)
+        .max_blocking_threads(conn::blocking_threads(&config.campaign))
         .build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr).await?;

@@ -2,9 +2,11 @@
 //! the campaign, or in the writer's turn for a change.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
 
 use solum_app::tables::{self};
-use solum_app::{AppError, Campaign, Dice};
+use solum_app::{AppError, By, Campaign, Dice};
 use solum_store::{Member, Scope, Store, StoreHandle};
 use solum_store_open::Database;
 
@@ -40,7 +42,8 @@ pub(crate) async fn with_campaign<T: Send + 'static>(
     work: impl FnOnce(&mut Campaign<Box<dyn Store>>) -> Result<T, AppError> + Send + 'static,
 ) -> Result<T, ApiError> {
     let db = state.database();
-    blocking(move || in_campaign(&db, scope, work)).await
+    let by = state.inner.names.by(scope);
+    blocking(move || in_campaign(&db, scope, by, work)).await
 }
 
 /// The same for a change, in its turn (see [`write`]): journaled writes that queue together
@@ -53,7 +56,8 @@ pub(crate) async fn change<T: Send + 'static>(
     work: impl FnOnce(&mut Campaign<Box<dyn Store>>) -> Result<T, AppError> + Send + 'static,
 ) -> Result<T, ApiError> {
     write_budget(state, scope)?;
-    let out = state.inner.writer.grouped(scope, work).await;
+    let by = state.inner.names.by(scope);
+    let out = state.inner.writer.grouped(scope, by, work).await;
     if out.is_ok() {
         state.hub().notify(scope.table);
     }
@@ -92,15 +96,20 @@ pub(crate) fn keep(db: &Database, store: Box<dyn Store>) {
     }
 }
 
-/// Runs `work` on the campaign `db` seen through `scope`.
+/// Runs `work` on the campaign `db` seen through `scope`, acting as `by` (the scope's
+/// member, when this server knows them; else looked up).
 pub(crate) fn in_campaign<T>(
     db: &Database,
     scope: Scope,
+    by: Option<By>,
     work: impl FnOnce(&mut Campaign<Box<dyn Store>>) -> Result<T, AppError>,
 ) -> Result<T, AppError> {
     let store = connection(db, scope)?;
     // Every entry the request appends says who made it (the feed's "who").
-    let by = tables::by_of(&store, scope)?;
+    let by = match by {
+        Some(by) => by,
+        None => tables::by_of(&store, scope)?,
+    };
     let mut campaign = Campaign::new(store).acting_as(by);
     let out = work(&mut campaign);
     keep(db, campaign.into_store());
@@ -139,6 +148,46 @@ pub(crate) fn roll_scope(member: &Member, secret: bool) -> Result<Scope, ApiErro
             "not allowed: only the game master rolls in secret",
         )
         .field("secret")),
+    }
+}
+
+/// Members this server has seen sign in, by id: who a request acts as (an entry's `by`)
+/// without a query of its own. A member's id, name and role never change once joined (no
+/// route renames, demotes or removes one), so what is kept cannot go stale; a member not
+/// kept is looked up as before. Bounded: past [`Names::MAX`] the map starts afresh.
+#[derive(Default)]
+pub(crate) struct Names {
+    known: Mutex<HashMap<i64, By>>,
+}
+
+impl Names {
+    /// Members kept at most.
+    pub(crate) const MAX: usize = 100_000;
+
+    /// Keeps `member` (found by their session).
+    pub(crate) fn remember(&self, member: &Member) {
+        let mut known = self.known.lock().unwrap_or_else(PoisonError::into_inner);
+        if known.contains_key(&member.id) {
+            return;
+        }
+        if known.len() >= Self::MAX {
+            known.clear();
+        }
+        known.insert(member.id, By::member(member.id, &member.name, member.gm));
+    }
+
+    /// Who `scope` acts as, if this server knows: the command line for a scope without a
+    /// member.
+    pub(crate) fn by(&self, scope: Scope) -> Option<By> {
+        match scope.member {
+            None => Some(By::command_line()),
+            Some(id) => self
+                .known
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get(&id)
+                .cloned(),
+        }
     }
 }
 
@@ -183,5 +232,49 @@ mod tests {
         keep(&path, store);
         let store = connection(&path, Scope::member(1, 1, true)).unwrap();
         assert_eq!(store.entries_after(0, 10).unwrap().len(), 1);
+    }
+
+    fn member(id: i64, name: &str, gm: bool) -> Member {
+        Member {
+            id,
+            table: 1,
+            table_name: "Harbour".into(),
+            name: name.into(),
+            gm,
+        }
+    }
+
+    #[test]
+    fn a_member_seen_is_known_by_id_and_the_command_line_always() {
+        let names = Names::default();
+        let player = Scope::member(1, 7, false);
+        assert_eq!(names.by(player), None, "never seen: looked up");
+        names.remember(&member(7, "Pia", false));
+        names.remember(&member(3, "Gia", true));
+        assert_eq!(names.by(player), Some(By::member(7, "Pia", false)));
+        // The member's role, not the scope's (a player's scope widened for a shared row).
+        assert_eq!(
+            names.by(Scope::member(1, 7, true)),
+            Some(By::member(7, "Pia", false))
+        );
+        assert_eq!(
+            names.by(Scope::member(1, 3, true)),
+            Some(By::member(3, "Gia", true))
+        );
+        assert_eq!(names.by(Scope::HOME), Some(By::command_line()));
+    }
+
+    #[test]
+    fn the_names_kept_are_bounded() {
+        let names = Names::default();
+        for id in 0..=i64::try_from(Names::MAX).unwrap() {
+            names.remember(&member(id, "x", false));
+        }
+        let kept = names.known.lock().unwrap().len();
+        assert!((1..=Names::MAX).contains(&kept), "{kept}");
+        assert!(
+            names.by(Scope::member(1, 0, false)).is_none(),
+            "the old ones went"
+        );
     }
 }

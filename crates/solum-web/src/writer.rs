@@ -25,7 +25,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use solum_app::{AppError, Campaign};
+use solum_app::{AppError, By, Campaign};
 use solum_store::{CampaignStore, Scope, Store, StoreError, StoreHandle};
 use solum_store_open::Database;
 use tokio::sync::{mpsc, oneshot};
@@ -93,6 +93,8 @@ trait GroupedJob: Send {
 
 struct Pending<T, F> {
     scope: Scope,
+    /// Who the write acts as, when the server knew (else looked up in the group).
+    by: Option<By>,
     work: Option<F>,
     out: Option<Result<T, AppError>>,
     reply: oneshot::Sender<Result<T, AppError>>,
@@ -110,12 +112,15 @@ where
     fn run(&mut self, mut store: Box<dyn Store>) -> Box<dyn Store> {
         store.set_scope(self.scope);
         // Every entry the request appends says who made it (the feed's "who").
-        let by = match solum_app::tables::by_of(&store, self.scope) {
-            Ok(by) => by,
-            Err(e) => {
-                self.out = Some(Err(e));
-                return store;
-            }
+        let by = match self.by.take() {
+            Some(by) => by,
+            None => match solum_app::tables::by_of(&store, self.scope) {
+                Ok(by) => by,
+                Err(e) => {
+                    self.out = Some(Err(e));
+                    return store;
+                }
+            },
         };
         let mut campaign = Campaign::new(store).acting_as(by);
         if let Some(work) = self.work.take() {
@@ -163,9 +168,15 @@ impl Writer {
         Self { jobs, stats }
     }
 
-    /// Runs `work` on the campaign seen through `scope`, in a group with the journaled
-    /// writes queued with it; answers once the group is committed.
-    pub(crate) async fn grouped<T, F>(&self, scope: Scope, work: F) -> Result<T, ApiError>
+    /// Runs `work` on the campaign seen through `scope`, acting as `by` (looked up when
+    /// `None`), in a group with the journaled writes queued with it; answers once the group
+    /// is committed.
+    pub(crate) async fn grouped<T, F>(
+        &self,
+        scope: Scope,
+        by: Option<By>,
+        work: F,
+    ) -> Result<T, ApiError>
     where
         T: Send + 'static,
         F: FnOnce(&mut Campaign<Box<dyn Store>>) -> Result<T, AppError> + Send + 'static,
@@ -173,6 +184,7 @@ impl Writer {
         let (reply, answer) = oneshot::channel();
         let job = Pending {
             scope,
+            by,
             work: Some(work),
             out: None,
             reply,
@@ -430,7 +442,7 @@ mod tests {
             tasks.push(tokio::spawn(async move {
                 let text = format!("note {i}");
                 let entry = writer
-                    .grouped(Scope::HOME, move |c| c.note(&text))
+                    .grouped(Scope::HOME, None, move |c| c.note(&text))
                     .await
                     .map_err(|e| e.message.clone())
                     .unwrap();
@@ -488,22 +500,22 @@ mod tests {
         ));
         let w = writer.clone();
         let opener = tokio::spawn(async move {
-            w.grouped(Scope::HOME, |c| c.start_scene("the tower", None))
+            w.grouped(Scope::HOME, None, |c| c.start_scene("the tower", None))
                 .await
                 .map(|_| ())
                 .map_err(|e| e.message.clone())
         });
         tokio::time::sleep(Duration::from_millis(30)).await;
         let (a, b, c, d, e) = tokio::join!(
-            writer.grouped(Scope::HOME, |c| c.note("before")),
+            writer.grouped(Scope::HOME, None, |c| c.note("before")),
             // Refused before it writes: an empty question.
-            writer.grouped(Scope::HOME, |c| {
+            writer.grouped(Scope::HOME, None, |c| {
                 c.ask("", Leaning::Even, solum_app::Dice::Fresh)
             }),
-            writer.grouped(Scope::HOME, |c| c.end_scene(None)),
+            writer.grouped(Scope::HOME, None, |c| c.end_scene(None)),
             // Refused inside its own write transaction: the scene was ended just before.
-            writer.grouped(Scope::HOME, |c| c.end_scene(None)),
-            writer.grouped(Scope::HOME, |c| c.note("after")),
+            writer.grouped(Scope::HOME, None, |c| c.end_scene(None)),
+            writer.grouped(Scope::HOME, None, |c| c.note("after")),
         );
         opener.await.unwrap().unwrap();
         assert!(a.is_ok() && c.is_ok() && e.is_ok());
@@ -548,7 +560,7 @@ mod tests {
         for i in 0..20 {
             let text = format!("note {i}");
             let acknowledged = rt
-                .block_on(writer.grouped(Scope::HOME, move |c| c.note(&text)))
+                .block_on(writer.grouped(Scope::HOME, None, move |c| c.note(&text)))
                 .map_err(|e| e.message.clone())
                 .unwrap();
             // This thread's kept connection (after the first turn): it read the journal at the
@@ -577,7 +589,7 @@ mod tests {
         let (_dir, path) = campaign();
         let writer = Writer::start(Database::Sqlite(path.clone()), GroupLimits::default(), None);
         let boom = writer
-            .grouped(Scope::HOME, |_c| -> Result<(), AppError> {
+            .grouped(Scope::HOME, None, |_c| -> Result<(), AppError> {
                 panic!("a bug")
             })
             .await;
@@ -586,7 +598,7 @@ mod tests {
             axum::http::StatusCode::INTERNAL_SERVER_ERROR
         );
         writer
-            .grouped(Scope::HOME, |c| c.note("still here"))
+            .grouped(Scope::HOME, None, |c| c.note("still here"))
             .await
             .map_err(|e| e.message.clone())
             .unwrap();

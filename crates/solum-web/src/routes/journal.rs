@@ -140,6 +140,7 @@ pub(crate) async fn export(
     // in memory, and a client that stops reading stops the writer (after a while).
     let (tx, rx) = tokio::sync::mpsc::channel::<Result<Vec<u8>, std::io::Error>>(4);
     let db = state.database();
+    let by = state.inner.names.by(scope);
     let handle = tokio::runtime::Handle::current();
     // The first page is read before answering, so that an unreadable campaign is an error
     // answer rather than a cut stream.
@@ -153,7 +154,7 @@ pub(crate) async fn export(
                 .block_on(tx.send_timeout(chunk, Duration::from_secs(30)))
                 .is_ok()
         };
-        let out = in_campaign(&db, scope, |c| {
+        let out = in_campaign(&db, scope, by, |c| {
             let mut page = first;
             let mut buf = if markdown {
                 solum_app::markdown::header(&title).into_bytes()
