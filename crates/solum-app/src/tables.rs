@@ -484,8 +484,7 @@ pub fn reentry_at<S: CampaignStore + TableStore>(
         .into_iter()
         .find(|m| m.id == whom && m.table == by.table)
         .ok_or_else(|| {
-            crate::TableRefusal::MemberUnknown
-                .at("member", format!("the table has no member {whom}"))
+            crate::TableRefusal::MemberUnknown.at("id", format!("the table has no member {whom}"))
         })?;
     let token = format!("{}.{}.{}", member.table, member.id, new_token()?);
     let expires = at.as_second().saturating_add(REENTRY_SECONDS);
