@@ -98,6 +98,7 @@ api_routes! {
     "/sol/characters/{name}/spend" => post(sol::spend),
     "/sol/characters/{name}/not-dead-yet" => post(sol::not_dead_yet),
     "/classic/characters" => post(classic::create_classic),
+    "/classic/characters/{name}" => patch(classic::classic_notes),
     "/classic/characters/{name}/check" => post(classic::classic_check),
     "/classic/characters/{name}/fight" => get(classic::classic_fight_status) post(classic::classic_fight),
     "/classic/characters/{name}/fight/abandon" => post(classic::classic_fight_abandon),
