@@ -1200,30 +1200,34 @@ impl<S: CampaignStore> Campaign<S> {
                 .change_gear(&add, &remove)
                 .map_err(|e| crate::ClassicRefusal::Gear.at("gear", e.to_string()))?;
             check_hero(&after)?;
-            let stored = tx.update_sheet(
-                SYSTEM,
-                &before.name,
-                &sheet_row(SYSTEM, &after.name, &after)?,
-            )?;
-            let seq = Self::classic_record(
-                tx,
-                &at,
-                &before.name,
-                ClassicChange::Gear {
-                    before: before.clone(),
-                    added: add.clone(),
-                    removed: remove.clone(),
-                    after: after.clone(),
-                },
-            )?;
-            let in_fight = open_fight(tx, &after.name)?.is_some();
-            Ok(HeroChangeView {
-                seq,
-                rolled: None,
-                healed: None,
-                creation: None,
-                sheet: hero_view(after, stored.version, in_fight),
-            })
+            let change = ClassicChange::Gear {
+                before: before.clone(),
+                added: add.clone(),
+                removed: remove.clone(),
+                after: after.clone(),
+            };
+            Self::sheet_changed(tx, &at, &before.name, after, change)
+        })
+    }
+
+    /// Writes `after` over the hero `name`'s sheet and journals `change`, in `tx`: a change
+    /// by hand (gear, notes), with no dice.
+    fn sheet_changed(
+        tx: &mut dyn WriteTx,
+        at: &Timestamp,
+        name: &str,
+        after: Hero,
+        change: ClassicChange,
+    ) -> Result<HeroChangeView, AppError> {
+        let stored = tx.update_sheet(SYSTEM, name, &sheet_row(SYSTEM, &after.name, &after)?)?;
+        let seq = Self::classic_record(tx, at, name, change)?;
+        let in_fight = open_fight(tx, &after.name)?.is_some();
+        Ok(HeroChangeView {
+            seq,
+            rolled: None,
+            healed: None,
+            creation: None,
+            sheet: hero_view(after, stored.version, in_fight),
         })
     }
 
@@ -1246,28 +1250,11 @@ impl<S: CampaignStore> Campaign<S> {
                 notes: notes.to_owned(),
                 ..before.clone()
             };
-            let stored = tx.update_sheet(
-                SYSTEM,
-                &before.name,
-                &sheet_row(SYSTEM, &after.name, &after)?,
-            )?;
-            let seq = Self::classic_record(
-                tx,
-                &at,
-                &before.name,
-                ClassicChange::Notes {
-                    before: before.clone(),
-                    after: after.clone(),
-                },
-            )?;
-            let in_fight = open_fight(tx, &after.name)?.is_some();
-            Ok(HeroChangeView {
-                seq,
-                rolled: None,
-                healed: None,
-                creation: None,
-                sheet: hero_view(after, stored.version, in_fight),
-            })
+            let change = ClassicChange::Notes {
+                before: before.clone(),
+                after: after.clone(),
+            };
+            Self::sheet_changed(tx, &at, &before.name, after, change)
         })
     }
 

@@ -600,7 +600,11 @@ fn dietype_sheet(gm: &Browser) {
     set(gm, "#dietype-edit input[name=remove_abilities]", "Agility");
     press(gm, "#dietype-edit button");
     gm.wait_for(
-        "the weapon and the ability gone on Rook's sheet",
-        "const a = [...document.querySelectorAll('.sibling-list article.sheet')].find(a => a.querySelector('h4').textContent === 'Rook'); const stat = k => { const r = a && [...a.querySelectorAll('.stat')].find(r => r.querySelector('dt').textContent === k); return r ? r.querySelector('dd').textContent : '' }; return stat('Weapons') === 'Dagger d4+1' && stat('Abilities') === 'Strength d10'",
+        "Agility gone",
+        "return document.getElementById('sibling-verdict').textContent.startsWith(\"Rook's sheet now: Strength d10 · \")",
+    );
+    gm.wait_for(
+        "the weapon and the ability gone on Rook's die-type sheet",
+        "const sec = [...document.querySelectorAll('.sibling-list section.system')].find(s => s.querySelector('h3').textContent === 'Die types'); const a = sec && [...sec.querySelectorAll('article.sheet')].find(a => a.querySelector('h4').textContent === 'Rook'); const stat = k => { const r = a && [...a.querySelectorAll('.stat')].find(r => r.querySelector('dt').textContent === k); return r ? r.querySelector('dd').textContent : '' }; return stat('Weapons') === 'Dagger d4+1' && stat('Abilities') === 'Strength d10'",
     );
 }
