@@ -293,6 +293,21 @@ impl<S: CampaignStore> Campaign<S> {
             .set_meta(ROLL_OFF_KEY, if on { "on" } else { "off" })?)
     }
 
+    /// Whether the table rolls real dice: every member may type the faces they rolled
+    /// ([`tables::may_type_dice`]).
+    pub fn real_dice(&self) -> Result<bool, AppError> {
+        Ok(self.store.meta(tables::REAL_DICE_KEY)?.as_deref() == Some("on"))
+    }
+
+    /// Says whether the table rolls real dice (the game master's: [`policy`] refuses a
+    /// player).
+    pub fn set_real_dice(&mut self, on: bool) -> Result<(), AppError> {
+        self.may_change_settings()?;
+        Ok(self
+            .store
+            .set_meta(tables::REAL_DICE_KEY, if on { "on" } else { "off" })?)
+    }
+
     /// Asks the oracle `system` names, or the campaign's own when `None`.
     pub fn ask_oracle(
         &mut self,

@@ -155,7 +155,7 @@ function current(f) {
 
 /** A labelled field for faces rolled by hand, where the table lets this member type them. */
 function typedField(hint) {
-  if (!mayType) return [];
+  if (!mayType && !(ctx.me && ctx.me.may_type_dice)) return [];
   return [field("Real dice (" + hint + ")", input("typed", { inputmode: "numeric", placeholder: "e.g. 4 2 6", maxlength: "200" }), "wide")];
 }
 

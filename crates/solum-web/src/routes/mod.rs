@@ -84,6 +84,7 @@ api_routes! {
     "/characters/{name}/advance" => post(characters::advance_character),
     "/characters/{name}/rest" => post(characters::rest_character),
     "/settings/roll-off" => get(characters::roll_off) put(characters::set_roll_off),
+    "/settings/real-dice" => put(tables::set_real_dice),
     "/characters/{name}/static" => get(static_fight::static_status) post(static_fight::static_fight),
     "/characters/{name}/static/abandon" => post(static_fight::static_abandon),
     "/odds" => post(notation::notation_odds),
