@@ -476,6 +476,13 @@ pub enum ClassicChange {
         /// The sheet after.
         after: Hero,
     },
+    /// The hero's notes written anew (the only free field of the sheet).
+    Notes {
+        /// The sheet before.
+        before: Hero,
+        /// The sheet after: `before` with other notes.
+        after: Hero,
+    },
 }
 
 /// A journal entry about one of the original's heroes.
@@ -508,6 +515,7 @@ impl ClassicRecord {
             ClassicChange::Imported { .. }
                 | ClassicChange::Rested { .. }
                 | ClassicChange::Gear { .. }
+                | ClassicChange::Notes { .. }
         )
     }
 
@@ -525,7 +533,8 @@ impl ClassicRecord {
                 check_hero(hero)
             }
             ClassicChange::Rested { before, after, .. }
-            | ClassicChange::Gear { before, after, .. } => {
+            | ClassicChange::Gear { before, after, .. }
+            | ClassicChange::Notes { before, after } => {
                 check_hero(before)?;
                 check_hero(after)
             }
@@ -550,6 +559,10 @@ impl ClassicRecord {
                 faces(&rolled.faces)
             ),
             ClassicChange::Imported { .. } => format!("{n} joins the campaign"),
+            ClassicChange::Notes { after, .. } if after.notes.is_empty() => {
+                format!("{n}'s notes are cleared")
+            }
+            ClassicChange::Notes { after, .. } => format!("{n}'s notes: {}", after.notes),
             ClassicChange::Gear { added, removed, .. } => {
                 let mut parts = Vec::new();
                 if !added.is_empty() {
@@ -637,6 +650,17 @@ impl ClassicRecord {
                 Ok(Ok(_)) => None,
             },
             ClassicChange::Imported { hero } => check_hero(hero).err().map(|e| e.to_string()),
+            ClassicChange::Notes { before, after } => {
+                let h = Hero {
+                    notes: after.notes.clone(),
+                    ..before.clone()
+                };
+                match check_hero(after) {
+                    Err(e) => Some(format!("the notes do not hold: {e}")),
+                    Ok(()) if h != *after => differs("notes"),
+                    Ok(()) => None,
+                }
+            }
             ClassicChange::Gear {
                 before,
                 added,
@@ -1176,30 +1200,61 @@ impl<S: CampaignStore> Campaign<S> {
                 .change_gear(&add, &remove)
                 .map_err(|e| crate::ClassicRefusal::Gear.at("gear", e.to_string()))?;
             check_hero(&after)?;
-            let stored = tx.update_sheet(
-                SYSTEM,
-                &before.name,
-                &sheet_row(SYSTEM, &after.name, &after)?,
-            )?;
-            let seq = Self::classic_record(
-                tx,
-                &at,
-                &before.name,
-                ClassicChange::Gear {
-                    before: before.clone(),
-                    added: add.clone(),
-                    removed: remove.clone(),
-                    after: after.clone(),
-                },
-            )?;
-            let in_fight = open_fight(tx, &after.name)?.is_some();
-            Ok(HeroChangeView {
-                seq,
-                rolled: None,
-                healed: None,
-                creation: None,
-                sheet: hero_view(after, stored.version, in_fight),
-            })
+            let change = ClassicChange::Gear {
+                before: before.clone(),
+                added: add.clone(),
+                removed: remove.clone(),
+                after: after.clone(),
+            };
+            Self::sheet_changed(tx, &at, &before.name, after, change)
+        })
+    }
+
+    /// Writes `after` over the hero `name`'s sheet and journals `change`, in `tx`: a change
+    /// by hand (gear, notes), with no dice.
+    fn sheet_changed(
+        tx: &mut dyn WriteTx,
+        at: &Timestamp,
+        name: &str,
+        after: Hero,
+        change: ClassicChange,
+    ) -> Result<HeroChangeView, AppError> {
+        let stored = tx.update_sheet(SYSTEM, name, &sheet_row(SYSTEM, &after.name, &after)?)?;
+        let seq = Self::classic_record(tx, at, name, change)?;
+        let in_fight = open_fight(tx, &after.name)?.is_some();
+        Ok(HeroChangeView {
+            seq,
+            rolled: None,
+            healed: None,
+            creation: None,
+            sheet: hero_view(after, stored.version, in_fight),
+        })
+    }
+
+    /// Writes a hero's notes anew (at most [`MAX_NOTES`] characters; empty clears them),
+    /// journaled with the sheet before. Refused when they are the notes the sheet has.
+    pub fn edit_classic_notes(
+        &mut self,
+        name: &str,
+        notes: &str,
+    ) -> Result<HeroChangeView, AppError> {
+        notes_text("notes", notes, MAX_NOTES)?;
+        let at = self.now();
+        self.transact(|tx| {
+            let (before, _) = load_hero(tx, name)?;
+            if before.notes == notes {
+                return Err(crate::ExpandedRefusal::EditChangesNothing
+                    .at("notes", "these are the notes the sheet has"));
+            }
+            let after = Hero {
+                notes: notes.to_owned(),
+                ..before.clone()
+            };
+            let change = ClassicChange::Notes {
+                before: before.clone(),
+                after: after.clone(),
+            };
+            Self::sheet_changed(tx, &at, &before.name, after, change)
         })
     }
 

@@ -287,7 +287,10 @@ impl AppError {
             Self::UnknownOracle(_) => Some("oracle".to_owned()),
             Self::Vehicle(v) => Some(v.field().name().to_owned()),
             Self::Expression(e) => e.field().map(|f| f.name().to_owned()),
-            other => other.refusal().map(|(field, _)| field.to_owned()),
+            other => other
+                .refusal()
+                .map(|(field, _)| field.to_owned())
+                .filter(|f| !f.is_empty()),
         }
     }
 

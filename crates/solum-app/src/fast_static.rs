@@ -436,10 +436,7 @@ fn read_open(tx_sheet: Option<Sheet>) -> Result<Option<StoredStatic>, AppError> 
         None => Ok(None),
         Some(s) => {
             let row: Option<StoredStatic> = serde_json::from_value(s.body).map_err(|e| {
-                crate::CombatRefusal::Stored.at(
-                    "static combat",
-                    format!("the stored fight cannot be read: {e}"),
-                )
+                crate::CombatRefusal::Stored.bare(format!("the stored fight cannot be read: {e}"))
             })?;
             Ok(row)
         }
@@ -480,10 +477,10 @@ fn rebuild(stored: &StoredStatic) -> Result<StaticState, AppError> {
         let mut fight = combat_of(&stored.setup, state, call.background.is_some())?;
         let (_, faces, _) = play(&mut fight, &mut TypedDice::new(call.faces.clone()))?;
         if faces != call.faces {
-            return Err(crate::CombatRefusal::Stored.at(
-                "static combat",
-                format!("the stored fight does not replay at call {}", i + 1),
-            ));
+            return Err(crate::CombatRefusal::Stored.bare(format!(
+                "the stored fight does not replay at call {}",
+                i + 1
+            )));
         }
         state = state_of(&fight);
     }
@@ -590,7 +587,7 @@ impl<S: CampaignStore> Campaign<S> {
                 .sheet(crate::characters::SYSTEM, &request.hero)?
                 .ok_or_else(|| {
                     crate::CombatRefusal::Sheet.at(
-                        "character",
+                        "name",
                         format!("no character called {} in this campaign", request.hero),
                     )
                 })?;
@@ -599,8 +596,7 @@ impl<S: CampaignStore> Campaign<S> {
             let open = read_open(tx.sheet(SYSTEM, &hero.name)?)?;
             let mut stored = match (open, &request.start) {
                 (Some(_), Some(_)) => {
-                    return Err(crate::CombatRefusal::StaticState.at(
-                        "static combat",
+                    return Err(crate::CombatRefusal::StaticState.bare(
                         format!(
                             "{} is already in a fast static combat: go on without naming the opposition, or abandon it",
                             hero.name
@@ -608,8 +604,7 @@ impl<S: CampaignStore> Campaign<S> {
                     ));
                 }
                 (None, None) => {
-                    return Err(crate::CombatRefusal::StaticState.at(
-                        "static combat",
+                    return Err(crate::CombatRefusal::StaticState.bare(
                         format!(
                             "{} is in no fast static combat: name the opposition (a foe of the bestiary, or its difficulty, hit points and damage)",
                             hero.name
@@ -624,7 +619,7 @@ impl<S: CampaignStore> Campaign<S> {
                 (None, Some(o)) => {
                     if hero.is_out() {
                         return Err(crate::CombatRefusal::Out.at(
-                            "character",
+                            "name",
                             format!("{} is out (0 hit points) and cannot fight", hero.name),
                         ));
                     }
@@ -643,12 +638,9 @@ impl<S: CampaignStore> Campaign<S> {
                 }
             };
             if stored.calls.len() >= MAX_STATIC_CALLS {
-                return Err(crate::CombatRefusal::StaticState.at(
-                    "static combat",
-                    format!(
-                        "the fight has {MAX_STATIC_CALLS} calls, the most one keeps: abandon it"
-                    ),
-                ));
+                return Err(crate::CombatRefusal::StaticState.bare(format!(
+                    "the fight has {MAX_STATIC_CALLS} calls, the most one keeps: abandon it"
+                )));
             }
             let background = match &request.background {
                 None => None,
@@ -752,8 +744,7 @@ impl<S: CampaignStore> Campaign<S> {
             let over = after.hit_points == 0 || after.foe_hit_points == 0;
             let stored_faces: usize = stored.calls.iter().map(|c| c.faces.len()).sum();
             if !over && stored_faces > MAX_STORED_FACES {
-                return Err(crate::CombatRefusal::StaticState.at(
-                    "static combat",
+                return Err(crate::CombatRefusal::StaticState.bare(
                     format!(
                         "the fight would keep {stored_faces} faces, more than {MAX_STORED_FACES}: abandon it (both sides barely hurt each other)"
                     ),
@@ -816,10 +807,8 @@ impl<S: CampaignStore> Campaign<S> {
         let at = self.now();
         crate::transact(&mut self.store, &self.by, |tx| {
             let stored = read_open(tx.sheet(SYSTEM, hero)?)?.ok_or_else(|| {
-                crate::CombatRefusal::StaticState.at(
-                    "static combat",
-                    format!("{hero} is in no fast static combat"),
-                )
+                crate::CombatRefusal::StaticState
+                    .bare(format!("{hero} is in no fast static combat"))
             })?;
             let state = rebuild(&stored)?;
             write_open(tx, &stored.setup.hero, None)?;

@@ -293,6 +293,21 @@ impl<S: CampaignStore> Campaign<S> {
             .set_meta(ROLL_OFF_KEY, if on { "on" } else { "off" })?)
     }
 
+    /// Whether the table rolls real dice: every member may type the faces they rolled
+    /// ([`tables::may_type_dice`]).
+    pub fn real_dice(&self) -> Result<bool, AppError> {
+        Ok(self.store.meta(tables::REAL_DICE_KEY)?.as_deref() == Some("on"))
+    }
+
+    /// Says whether the table rolls real dice (the game master's: [`policy`] refuses a
+    /// player).
+    pub fn set_real_dice(&mut self, on: bool) -> Result<(), AppError> {
+        self.may_change_settings()?;
+        Ok(self
+            .store
+            .set_meta(tables::REAL_DICE_KEY, if on { "on" } else { "off" })?)
+    }
+
     /// Asks the oracle `system` names, or the campaign's own when `None`.
     pub fn ask_oracle(
         &mut self,
@@ -859,7 +874,7 @@ pub(crate) fn name(what: &'static str, raw: &str, limit: usize) -> Result<String
 /// invisible or direction-changing character ([`invisible`]: zero-width characters, the
 /// byte order mark, bidirectional marks, overrides and isolates); no blank-looking one
 /// ([`blank_looking`]: Hangul fillers, the blank Braille pattern, variation selectors, a
-/// space other than the plain U+0020); and at least one character a reader sees. `None`
+/// space other than the plain U+0020); at least one character a reader sees; and no combining mark first. `None`
 /// when the name passes.
 pub fn name_problem(t: &str) -> Option<&'static str> {
     if t.chars().any(char::is_control) {
@@ -876,6 +891,14 @@ pub fn name_problem(t: &str) -> Option<&'static str> {
     }
     if !t.chars().any(|c| c != ' ' && !combining(c)) {
         return Some("has nothing visible in it");
+    }
+    // A mark with no letter before it joins whatever is printed before the name
+    // (`\u{301}Nick` shows as `Nick` after a space, or accents the last letter of a list).
+    if t.chars()
+        .next()
+        .is_some_and(unicode_normalization::char::is_combining_mark)
+    {
+        return Some("starts with a combining mark (an accent with no letter before it)");
     }
     None
 }
@@ -914,92 +937,62 @@ fn combining(c: char) -> bool {
     )
 }
 
-/// The form two names are compared in (members of a table): lower case, runs of spaces
-/// as one, full-width Latin letters and digits as their ASCII forms, and the Cyrillic and
-/// Greek letters that look like a Latin one as that letter (a small skeleton in the manner
-/// of Unicode TR39, see [`look_alike`]); so `Ada`, `ADA`, `ａｄａ`, ` Ada `, `Аda`
-/// (Cyrillic А) and `Αda` (Greek Α) are one name.
+/// The form two names are compared in (members of a table, and characters of every system
+/// beside the store's plain case-insensitive key): names that read alike are one name.
+/// Unicode's compatibility forms are folded (NFKC: `ａｄａ`, mathematical `𝐍ick`), small
+/// capitals read as capitals (`ɴick`), case is folded by upper case (so that a dotless `ı`
+/// and a Greek capital `Ν` land where `i` and `N` do), then Unicode TR39's confusable
+/// skeleton maps every letter to the prototype it looks like (Cyrillic `Аda`, Greek `Αda`,
+/// `B0b`, `Ivan` and `lvan`), and the result is lower case with runs of spaces as one.
+/// So `Ada`, `ADA`, ` Ada `, `ａｄａ`, `Аda` and `Αda` are one name; `Zoë` and `Zoe` are not
+/// (a mark a reader sees). A name that starts with a combining mark never gets this far
+/// ([`name_problem`]).
 pub fn name_key(name: &str) -> String {
-    let folded: String = name
-        .trim()
-        .chars()
-        .map(|c| match c {
-            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFF01 + 0x21).unwrap_or(c),
-            c => look_alike(c),
-        })
-        .collect::<String>()
-        .to_lowercase()
-        .chars()
-        .map(look_alike)
+    use unicode_normalization::UnicodeNormalization;
+    let upper: String = name
+        .nfkc()
+        .map(small_capital)
+        .flat_map(char::to_uppercase)
         .collect();
-    folded
+    let skeleton: String = unicode_security::skeleton(&upper).collect();
+    skeleton
+        .to_lowercase()
         .split(' ')
         .filter(|w| !w.is_empty())
         .collect::<Vec<_>>()
         .join(" ")
 }
 
-/// The Latin letter a Cyrillic or Greek letter looks like (from Unicode TR39's
-/// confusables, the letters that look alike in common fonts), or the letter itself. Capitals
-/// map to capitals (a Greek `Η` looks like `H`, its small `η` does not look like `h`), small
-/// letters to small letters.
-fn look_alike(c: char) -> char {
+/// The capital a small capital letter reads as (`ɴ` is `N`), or the character itself:
+/// TR39 does not list them (their glyphs are shorter), but in a list of names `ɴick` is read
+/// as `Nick`.
+fn small_capital(c: char) -> char {
     match c {
-        // Cyrillic capitals
-        'А' => 'A',
-        'В' => 'B',
-        'Е' | 'Ѐ' => 'E',
-        'К' => 'K',
-        'М' => 'M',
-        'Н' => 'H',
-        'О' => 'O',
-        'Р' => 'P',
-        'С' => 'C',
-        'Т' => 'T',
-        'Х' => 'X',
-        'У' | 'Ү' => 'Y',
-        'Ѕ' => 'S',
-        'І' | 'Ӏ' => 'I',
-        'Ј' => 'J',
-        'Ԛ' => 'Q',
-        'Ԝ' => 'W',
-        // Greek capitals
-        'Α' => 'A',
-        'Β' => 'B',
-        'Ε' => 'E',
-        'Ζ' => 'Z',
-        'Η' => 'H',
-        'Ι' => 'I',
-        'Κ' => 'K',
-        'Μ' => 'M',
-        'Ν' => 'N',
-        'Ο' => 'O',
-        'Ρ' => 'P',
-        'Τ' => 'T',
-        'Υ' => 'Y',
-        'Χ' => 'X',
-        // Cyrillic small letters
-        'а' => 'a',
-        'е' => 'e',
-        'о' => 'o',
-        'р' => 'p',
-        'с' => 'c',
-        'у' | 'ү' => 'y',
-        'х' => 'x',
-        'ѕ' => 's',
-        'і' => 'i',
-        'ј' => 'j',
-        'һ' => 'h',
-        'ԛ' => 'q',
-        'ԝ' => 'w',
-        'ӏ' => 'l',
-        // Greek small letters
-        'α' => 'a',
-        'ο' => 'o',
-        'ρ' => 'p',
-        'ν' => 'v',
-        'ι' => 'i',
-        'υ' => 'u',
+        'ᴀ' => 'A',
+        'ʙ' => 'B',
+        'ᴄ' => 'C',
+        'ᴅ' => 'D',
+        'ᴇ' => 'E',
+        'ꜰ' => 'F',
+        'ɢ' => 'G',
+        'ʜ' => 'H',
+        'ɪ' => 'I',
+        'ᴊ' => 'J',
+        'ᴋ' => 'K',
+        'ʟ' => 'L',
+        'ᴍ' => 'M',
+        'ɴ' => 'N',
+        'ᴏ' => 'O',
+        'ᴘ' => 'P',
+        'ꞯ' => 'Q',
+        'ʀ' => 'R',
+        'ꜱ' => 'S',
+        'ᴛ' => 'T',
+        'ᴜ' => 'U',
+        'ᴠ' => 'V',
+        'ᴡ' => 'W',
+        'ʏ' => 'Y',
+        'ᴢ' => 'Z',
         c => c,
     }
 }

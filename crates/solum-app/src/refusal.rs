@@ -10,11 +10,12 @@ use crate::AppError;
 /// One refusal: which one (`kind`, whose code is stable), the field of the request or sheet
 /// at fault (its JSON key, or a path such as `backgrounds[2]`), and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{field}: {problem}")]
+#[error("{}{problem}", if field.is_empty() { String::new() } else { format!("{field}: ") })]
 pub struct Refused<K> {
     /// Which refusal.
     pub kind: K,
-    /// The field at fault, as the request or sheet names it.
+    /// The field at fault, as the request or sheet names it; empty when the refusal is about
+    /// no field of the request (the state of a skirmish, say): then it names none.
     pub field: String,
     /// What is wrong with it, in the user's words.
     pub problem: String,
@@ -51,6 +52,12 @@ macro_rules! refusals {
                     field: field.into(),
                     problem: problem.into(),
                 })
+            }
+
+            /// This refusal about no field of the request (the state of the table, a
+            /// skirmish under way): it names none.
+            pub fn bare(self, problem: impl Into<String>) -> AppError {
+                self.at("", problem)
             }
         }
     };

@@ -321,9 +321,7 @@ fn skirmish_rule(
             )))
         }
         Err(skirmish::SkirmishError::Dice(e)) => Err(e),
-        Err(e) => Ok(Err(
-            crate::SolunaRefusal::Skirmish.at("skirmish", e.to_string())
-        )),
+        Err(e) => Ok(Err(crate::SolunaRefusal::Skirmish.bare(e.to_string()))),
     }
 }
 
@@ -632,10 +630,19 @@ impl<S: CampaignStore> Campaign<S> {
                     ),
                 ));
             }
-            if open_skirmish(tx)?.is_some() {
+            // Only a character in the skirmish waits for its end (which writes its sheet
+            // back); anyone else's sheet is free.
+            if let Some(s) = open_skirmish(tx)?
+                && s.characters
+                    .iter()
+                    .any(|f| solum_store::name_key(&f.name) == solum_store::name_key(&before.name))
+            {
                 return Err(crate::SolunaRefusal::SkirmishUnderWay.at(
-                    "skirmish",
-                    "a skirmish is being played: its end writes the sheets back; change them after it",
+                    "name",
+                    format!(
+                        "{} is in the skirmish being played: its end writes the sheet back; change it after",
+                        before.name
+                    ),
                 ));
             }
             let mut c = after.clone();
@@ -645,7 +652,7 @@ impl<S: CampaignStore> Campaign<S> {
             check_supplies(&c)?;
             if c == before {
                 return Err(crate::ExpandedRefusal::EditChangesNothing
-                    .at("character", "nothing would change"));
+                    .at("edit", "nothing would change"));
             }
             let stored = tx.update_sheet(SYSTEM, &before.name, &sheet_row(SYSTEM, &c.name, &c)?)?;
             let seq = append(
@@ -957,7 +964,7 @@ fn check_sheet(c: &Character) -> Result<(), AppError> {
 /// A stored skirmish as the rules would have made it.
 fn check_state(s: &Skirmish) -> Result<(), AppError> {
     s.validate()
-        .map_err(|e| crate::SolunaRefusal::Skirmish.at("skirmish", e.to_string()))?;
+        .map_err(|e| crate::SolunaRefusal::Skirmish.bare(e.to_string()))?;
     s.characters.iter().try_for_each(check_sheet)
 }
 
@@ -1001,9 +1008,7 @@ fn run_phases(
             Ok(e) => events.extend(e),
             Err(skirmish::SkirmishError::Dice(e)) => return Err(e),
             Err(e) => {
-                return Ok(Err(
-                    crate::SolunaRefusal::Skirmish.at("skirmish", e.to_string())
-                ));
+                return Ok(Err(crate::SolunaRefusal::Skirmish.bare(e.to_string())));
             }
         }
     }
@@ -1038,7 +1043,7 @@ impl PlayRecord {
             PlayStep::Start { characters, auto } => {
                 characters.iter().try_for_each(check_character)?;
                 Skirmish::new(characters.clone(), auto.clone())
-                    .map_err(|e| crate::SolunaRefusal::Skirmish.at("skirmish", e.to_string()))
+                    .map_err(|e| crate::SolunaRefusal::Skirmish.bare(e.to_string()))
             }
             PlayStep::Act { before, who, order } => {
                 check_state(before)?;
@@ -1347,10 +1352,8 @@ fn store_skirmish(tx: &mut dyn WriteTx, s: Option<&Skirmish>) -> Result<(), AppE
 }
 
 fn no_skirmish() -> AppError {
-    crate::SolunaRefusal::NoSkirmish.at(
-        "skirmish",
-        "no skirmish is being played: `soluna skirmish start NAME NAME …` starts one",
-    )
+    crate::SolunaRefusal::NoSkirmish
+        .bare("no skirmish is being played: `soluna skirmish start NAME NAME …` starts one")
 }
 
 /// Writes the sheets as the skirmish leaves them.
@@ -1363,8 +1366,7 @@ fn write_sheets(tx: &mut dyn WriteTx, s: &Skirmish) -> Result<SheetsChange, AppE
         before.push(read_row::<Character>(&sheet)?);
     }
     let after = worn_sheets(&before, s).ok_or_else(|| {
-        crate::SolunaRefusal::ReplayMismatch
-            .at("skirmish", "the sheets are not the skirmish's characters")
+        crate::SolunaRefusal::ReplayMismatch.bare("the sheets are not the skirmish's characters")
     })?;
     for c in &after {
         tx.update_sheet(SYSTEM, &c.name, &sheet_row(SYSTEM, &c.name, c)?)?;
@@ -1401,10 +1403,8 @@ impl<S: CampaignStore> Campaign<S> {
         let at = self.now();
         self.transact(|tx| {
             if open_skirmish(tx)?.is_some() {
-                return Err(crate::SolunaRefusal::SkirmishUnderWay.at(
-                    "skirmish",
-                    "a skirmish is being played: finish it, or `soluna skirmish abandon`",
-                ));
+                return Err(crate::SolunaRefusal::SkirmishUnderWay
+                    .bare("a skirmish is being played: finish it, or `soluna skirmish abandon`"));
             }
             let mut characters: Vec<Character> = Vec::with_capacity(names.len());
             for n in names {
@@ -1451,7 +1451,7 @@ impl<S: CampaignStore> Campaign<S> {
                 auto: marks.clone(),
             };
             let s = Skirmish::new(characters.clone(), marks)
-                .map_err(|e| crate::SolunaRefusal::Skirmish.at("skirmish", e.to_string()))?;
+                .map_err(|e| crate::SolunaRefusal::Skirmish.bare(e.to_string()))?;
             Self::play_call(tx, &at, step, s, None, dice.clone())
         })
     }
@@ -1522,15 +1522,12 @@ impl<S: CampaignStore> Campaign<S> {
                     .iter()
                     .map(|&i| before.characters[i].name.clone())
                     .collect();
-                return Err(crate::SolunaRefusal::Skirmish.at(
-                    "skirmish",
-                    format!(
-                        "turn {}, phase {} waits for a decision of {}",
-                        before.turn,
-                        before.phase,
-                        waiting.join(", ")
-                    ),
-                ));
+                return Err(crate::SolunaRefusal::Skirmish.bare(format!(
+                    "turn {}, phase {} waits for a decision of {}",
+                    before.turn,
+                    before.phase,
+                    waiting.join(", ")
+                )));
             }
             let s = before.clone();
             let step = PlayStep::Go {

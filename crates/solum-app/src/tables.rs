@@ -484,8 +484,7 @@ pub fn reentry_at<S: CampaignStore + TableStore>(
         .into_iter()
         .find(|m| m.id == whom && m.table == by.table)
         .ok_or_else(|| {
-            crate::TableRefusal::MemberUnknown
-                .at("member", format!("the table has no member {whom}"))
+            crate::TableRefusal::MemberUnknown.at("id", format!("the table has no member {whom}"))
         })?;
     let token = format!("{}.{}.{}", member.table, member.id, new_token()?);
     let expires = at.as_second().saturating_add(REENTRY_SECONDS);
@@ -635,11 +634,23 @@ pub fn scope_of(member: &Member) -> Scope {
     Scope::member(member.table, member.id, member.gm)
 }
 
-/// Whether a member may roll with faces typed in by hand: only a game master playing alone
-/// at their table (a solo player with real dice). At a table with players, every live roll
-/// comes from the server's generator, so no one chooses a face.
-pub fn may_type_dice<S: TableStore>(store: &S, member: &Member) -> Result<bool, AppError> {
-    Ok(member.gm && store.members()?.len() == 1)
+/// The table setting under which every member types the faces of the real dice they roll
+/// ([`may_type_dice`]; [`crate::Campaign::set_real_dice`] sets it).
+pub const REAL_DICE_KEY: &str = "real_dice";
+
+/// Whether a member may roll with faces typed in by hand: a game master playing alone at
+/// their table (a solo player with real dice), and everyone at a table whose game master
+/// said it rolls real dice (a group around one table using the page as its sheets and
+/// tracker). Anywhere else every live roll comes from the server's generator, so no one
+/// chooses a face; a typed roll is marked as such in the journal for everyone.
+pub fn may_type_dice<S: CampaignStore + TableStore>(
+    store: &S,
+    member: &Member,
+) -> Result<bool, AppError> {
+    if member.gm && store.members()?.len() == 1 {
+        return Ok(true);
+    }
+    Ok(store.meta(REAL_DICE_KEY)?.as_deref() == Some("on"))
 }
 
 /// A character of the table with who created it, for a front end to show.

@@ -157,7 +157,9 @@ impl SheetReplay {
                 ClassicChange::Created { hero, .. } | ClassicChange::Imported { hero } => {
                     self.put(classic::SYSTEM, hero.name.clone(), hero);
                 }
-                ClassicChange::Rested { after, .. } | ClassicChange::Gear { after, .. } => {
+                ClassicChange::Rested { after, .. }
+                | ClassicChange::Gear { after, .. }
+                | ClassicChange::Notes { after, .. } => {
                     self.put(classic::SYSTEM, after.name.clone(), after);
                 }
                 ClassicChange::Fight(f) => {

@@ -416,3 +416,34 @@ fn a_fight_too_long_to_keep_is_refused_and_can_still_be_abandoned() {
     assert_eq!(v.status.hero, [2, 4]);
     assert_eq!(c.verify().unwrap().mismatches.len(), 0);
 }
+
+#[test]
+fn a_heroes_notes_are_written_anew_and_journaled() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = open(&dir.path().join("c.solum"));
+    c.import_classic_hero(ADA).unwrap();
+    let v = c
+        .edit_classic_notes("ada", "Owes the ferryman a silver piece")
+        .unwrap();
+    assert_eq!(v.sheet.hero.notes, "Owes the ferryman a silver piece");
+    assert_eq!(
+        c.classic_hero("Ada").unwrap().hero.notes,
+        "Owes the ferryman a silver piece"
+    );
+    // The same notes again change nothing: refused naming the field, nothing journaled.
+    let e = c
+        .edit_classic_notes("Ada", "Owes the ferryman a silver piece")
+        .unwrap_err();
+    assert_eq!(
+        (e.code(), e.field().as_deref()),
+        ("edit-changes-nothing", Some("notes"))
+    );
+    // Past the limit (4,000 characters): refused, naming the field.
+    let e = c.edit_classic_notes("Ada", &"x".repeat(4_001)).unwrap_err();
+    assert_eq!(e.field().as_deref(), Some("notes"), "{e}");
+    // Cleared; the journal holds the import and two notes changes, and re-derives.
+    c.edit_classic_notes("Ada", "").unwrap();
+    let report = c.verify().unwrap();
+    assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
+    assert_eq!(report.entries, 3);
+}

@@ -213,3 +213,40 @@ fn a_refusal_names_its_field_for_a_front_end_and_its_code_for_a_client() {
     );
     assert_eq!(e.to_string(), "remove_weapons: Nick carries no `axe`");
 }
+
+#[test]
+fn a_refusal_names_the_requests_own_key_or_none() {
+    let (store, gm, _pia, _quill) = table();
+    // A re-entry link for a member the table lacks: the path's `id`.
+    let mut store = store;
+    let e = solum_app::tables::reentry_at(&mut store, &gm, 999, AT).unwrap_err();
+    assert_eq!(
+        (e.code(), e.field().as_deref()),
+        ("member-unknown", Some("id"))
+    );
+    // Fast static combat of a character the table lacks: the path's `name`; going on with a
+    // fight that is not open is about no field.
+    let mut c = as_member(store, &gm);
+    let request = |hero: &str| solum_app::fast_static::StaticRequest {
+        hero: hero.into(),
+        start: None,
+        weapon: None,
+        background: None,
+    };
+    let e = c
+        .static_fight(&request("Nobody"), Dice::Seed(1))
+        .unwrap_err();
+    assert_eq!(
+        (e.code(), e.field().as_deref()),
+        ("combat-sheet", Some("name"))
+    );
+    let (nick, dice) = hero("Nick");
+    c.create_character(&nick, dice).unwrap();
+    let e = c.static_fight(&request("Nick"), Dice::Seed(1)).unwrap_err();
+    assert_eq!((e.code(), e.field()), ("static-state", None));
+    assert!(
+        e.to_string()
+            .starts_with("Nick is in no fast static combat"),
+        "{e}"
+    );
+}

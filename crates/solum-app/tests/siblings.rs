@@ -90,6 +90,44 @@ fn soluna_characters_are_kept_and_fight_skirmishes_by_name() {
     assert_eq!((report.entries, report.rolls), (3, 1));
 }
 
+#[test]
+fn a_sheet_outside_the_skirmish_is_edited_while_it_is_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = open(&dir.path().join("c.solum"));
+    for (name, side) in [("Vex", "red"), ("Oro", "blue"), ("Kip", "red")] {
+        c.create_soluna_character(&shooter(name, side, 2, 2))
+            .unwrap();
+    }
+    c.start_soluna_skirmish(&["Vex".into(), "Oro".into()], &[], Dice::Seed(1))
+        .unwrap();
+    // Kip is not in it: his sheet changes (3 hit points instead of 2).
+    let v = c
+        .edit_soluna_character("Kip", &shooter("Kip", "red", 2, 3))
+        .unwrap();
+    assert_eq!(v.characters[0].character.hit_points, 3);
+    // Vex is: refused, naming the path's character (`name`), nothing written.
+    let e = c
+        .edit_soluna_character("vex", &shooter("Vex", "red", 2, 3))
+        .unwrap_err();
+    assert_eq!(e.code(), "soluna-skirmish-under-way", "{e}");
+    assert_eq!(e.field().as_deref(), Some("name"), "{e}");
+    assert_eq!(c.soluna_character("Vex").unwrap().character.hit_points, 2);
+    // A refusal about the skirmish itself names no field of the request.
+    c.abandon_soluna_skirmish().unwrap();
+    let e = c.go_soluna_skirmish(Dice::Seed(1)).unwrap_err();
+    assert_eq!(e.code(), "soluna-no-skirmish", "{e}");
+    assert_eq!(e.field(), None, "{e}");
+    assert!(!e.to_string().starts_with(':'), "{e}");
+    // An edit that changes nothing names the whole edit, as every system's does.
+    let e = c
+        .edit_soluna_character("Kip", &shooter("Kip", "red", 2, 3))
+        .unwrap_err();
+    assert_eq!(
+        (e.code(), e.field().as_deref()),
+        ("edit-changes-nothing", Some("edit"))
+    );
+}
+
 fn aria_fill() -> DietypeEdit {
     DietypeEdit {
         abilities: vec![("Agility".into(), DieType::D8)],

@@ -34,6 +34,7 @@ const LOOK_ALIKES: &[&str] = &[
     "Hero\u{061C}", // Arabic letter mark
     "Hero\u{FE0F}", // variation selector
     "\u{0301}",     // a combining mark with nothing under it
+    "\u{0301}Nick", // a combining mark first: it accents whatever is printed before
     "   ",
     "",
 ];
@@ -72,6 +73,129 @@ fn look_alike_and_blank_names_are_refused_everywhere() {
     // Plain names with accents, apostrophes and one space between words pass.
     for name in ["Zoë", "O'Brien", "Jean Luc", "李小龍", "Ⅻ"] {
         tables::create_table(&mut s, "T", name).unwrap();
+    }
+}
+
+/// The hostile tester's names beside `Nick`, each read as `Nick` by a reader: mathematical
+/// bold capital N (U+1D40D, NFKC N), a dotless i (U+0131, upper case I), a small capital N
+/// (U+0274), full-width N (U+FF2E), Cyrillic і (U+0456), Greek capital Nu (U+039D), and a
+/// digit one for the i's capital (TR39's confusables: `1` and `I` are both `l`).
+const LOOKS_LIKE_NICK: &[&str] = &[
+    "\u{1D40D}ick",
+    "N\u{0131}ck",
+    "\u{0274}ick",
+    "\u{FF2E}ick",
+    "N\u{0456}ck",
+    "\u{039D}ick",
+    "N1ck",
+];
+
+#[test]
+fn names_that_read_alike_have_one_key() {
+    // By hand from Unicode's data: N, I, C and K upper-cased; TR39 maps capital I to small l
+    // (its prototype), N, C and K to themselves; lower case last.
+    assert_eq!(solum_app::name_key("Nick"), "nlck");
+    assert_eq!(solum_app::name_key(" NICK  "), "nlck");
+    for name in LOOKS_LIKE_NICK {
+        assert_eq!(solum_app::name_key(name), "nlck", "{name:?}");
+    }
+    // O and the digit zero are one prototype (O); `ß` upper-cases to `SS`.
+    assert_eq!(solum_app::name_key("B0b"), "bob");
+    assert_eq!(
+        solum_app::name_key("Straße"),
+        solum_app::name_key("STRASSE")
+    );
+    // A mark a reader sees, another letter, another script's own letter: names of their own.
+    for (a, b) in [
+        ("Zoë", "Zoe"),
+        ("Nick", "Nico"),
+        ("A\u{0434}a", "Ada"),
+        ("李", "Li"),
+    ] {
+        assert_ne!(solum_app::name_key(a), solum_app::name_key(b), "{a} {b}");
+    }
+    assert_eq!(
+        solum_app::name_problem("\u{0301}Nick"),
+        Some("starts with a combining mark (an accent with no letter before it)")
+    );
+    assert_eq!(solum_app::name_problem("Nicò"), None);
+}
+
+#[test]
+fn a_look_alike_of_a_member_or_a_character_is_refused_in_every_system() {
+    use solum_app::dietype::DietypeEdit;
+    use solum_expanded::character::{Class, Weapon};
+    let (dir, mut s) = store();
+    let gm = tables::create_table(&mut s, "T", "Nick").unwrap();
+    let gm_member = tables::session(&s, &gm.token).unwrap().unwrap();
+    for name in LOOKS_LIKE_NICK {
+        let invite = tables::invite(&mut s, &gm_member, false).unwrap();
+        let e = tables::join(&mut s, &invite.token, name, None, false).unwrap_err();
+        assert!(matches!(e, AppError::NameTaken { .. }), "{name:?}: {e}");
+    }
+    let mut c = Campaign::new(
+        SqliteStore::open(&dir.path().join("c.solum"), solum_store::Scope::HOME).unwrap(),
+    );
+    let expanded = |name: &str| solum_app::characters::NewCharacter {
+        name: name.into(),
+        body: 3,
+        mind: 2,
+        charm: 1,
+        backgrounds: vec!["Hunter".into()],
+        weapon: Weapon::melee("knife", Class::Light),
+        armor_name: "leather".into(),
+    };
+    let sol = |name: &str| NewSol {
+        name: name.into(),
+        edge: 1,
+        attributes: [("AGI".to_string(), 2)].into(),
+        skills: Default::default(),
+    };
+    let soluna = |name: &str| solum_soluna::skirmish::Character {
+        name: name.into(),
+        side: "red".into(),
+        mind: 1,
+        body: 0,
+        shield: 0,
+        hit_points: 2,
+        melee: 1,
+        ranged: 0,
+        flips: 0,
+        guard: 0,
+        flips_per_test: 1,
+        extra_dice: 0,
+        dice_guard: 0,
+        dice_per_test: 1,
+    };
+    // S9's dice typed: 2d6 1 and 3, d6 1 (no extra background, no armor).
+    let typed = || solum_app::Dice::Typed(vec![1, 3, 1]);
+    c.create_character(&expanded("Nick"), typed()).unwrap();
+    c.create_classic_hero("Nick", &[], solum_app::Dice::Fresh)
+        .unwrap();
+    c.create_dietype_character("Nick", &DietypeEdit::default())
+        .unwrap();
+    c.create_sol(&sol("Nick")).unwrap();
+    c.create_soluna_character(&soluna("Nick")).unwrap();
+    for name in LOOKS_LIKE_NICK {
+        let refusals = [
+            c.create_character(&expanded(name), typed()).unwrap_err(),
+            c.create_classic_hero(name, &[], solum_app::Dice::Fresh)
+                .unwrap_err(),
+            c.create_dietype_character(name, &DietypeEdit::default())
+                .unwrap_err(),
+            c.create_sol(&sol(name)).unwrap_err(),
+            c.create_soluna_character(&soluna(name)).unwrap_err(),
+        ];
+        for (system, e) in ["expanded", "classic", "dietype", "sol", "soluna"]
+            .iter()
+            .zip(refusals)
+        {
+            assert_eq!(
+                e.code(),
+                "character-name-look-alike",
+                "{system} {name:?}: {e}"
+            );
+        }
     }
 }
 

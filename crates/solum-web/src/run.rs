@@ -130,7 +130,7 @@ pub(crate) fn dice_for(
                 Ok(Dice::Typed(faces))
             } else {
                 Err(AppError::Forbidden(
-                    "dice typed in by hand are for a game master playing alone at the table".into(),
+                    "dice typed in by hand are for a game master playing alone, or a table whose game master said it rolls real dice".into(),
                 ))
             }
         }

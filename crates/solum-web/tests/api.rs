@@ -336,6 +336,52 @@ async fn players_change_only_their_own_characters_and_type_no_dice() {
         s.post("/api/oracle", &gm, typed.clone()).await.status,
         StatusCode::FORBIDDEN
     );
+    // Unless the game master says the table rolls real dice (a player cannot say it): then
+    // everyone types the faces rolled, and the entry says so.
+    let on = json!({ "on": true });
+    assert_eq!(
+        s.call(
+            "PUT",
+            "/api/settings/real-dice",
+            Some(&pia),
+            Some(on.clone())
+        )
+        .await
+        .status,
+        StatusCode::FORBIDDEN
+    );
+    let set = s
+        .call("PUT", "/api/settings/real-dice", Some(&gm), Some(on))
+        .await;
+    assert_eq!(
+        (set.status, set.json()),
+        (StatusCode::OK, json!({ "on": true }))
+    );
+    assert_eq!(
+        s.get("/api/me", &pia).await.json()["may_type_dice"],
+        json!(true)
+    );
+    for who in [&pia, &gm] {
+        let a = s.post("/api/oracle", who, typed.clone()).await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+        assert_eq!(
+            (a.json()["typed"].clone(), a.json()["answer"].clone()),
+            (json!(true), json!("No"))
+        );
+    }
+    let off = s
+        .call(
+            "PUT",
+            "/api/settings/real-dice",
+            Some(&gm),
+            Some(json!({ "on": false })),
+        )
+        .await;
+    assert_eq!(off.status, StatusCode::OK);
+    assert_eq!(
+        s.post("/api/oracle", &pia, typed.clone()).await.status,
+        StatusCode::FORBIDDEN
+    );
     // A game master alone at the table types real dice; the entry says so.
     let (solo, _) = s.table("Solo", "Sol").await;
     let a = s.post("/api/oracle", &solo, typed).await;

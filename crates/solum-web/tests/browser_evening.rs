@@ -185,6 +185,7 @@ fn one_whole_evening_on_the_real_page() {
     checks_from_the_sheet(&t);
     advancement_and_fast_static(&t);
     play_tab_oracle_and_secret(&t);
+    real_dice_at_the_table(&t);
     let fought = the_combat_by_clicking(&t, &heroes);
     after_the_combat(&t, &heroes, &fought);
     let (mut gm_failed, pia_failed) = reload_story_and_verify(&t, &heroes, &fought);
@@ -667,6 +668,30 @@ fn play_tab_oracle_and_secret(t: &Evening) {
     click(gm, "#odds-form input[name=secret]");
 }
 
+/// The game master says the table rolls real dice (a group around one table): the faces
+/// rolled by hand are typed, and the feed marks them. The evening's one typed roll is Nick's
+/// first melee, so that the combat hurts a hero whatever the server's dice do.
+fn real_dice_at_the_table(t: &Evening) {
+    let Evening { gm, pia, .. } = t;
+    assert_eq!(
+        pia.eval("return document.getElementById('real-dice').hidden"),
+        true,
+        "the setting is the game master's"
+    );
+    click(gm, "#menu summary");
+    click(gm, "#real-dice input[name=on]");
+    gm.wait_for(
+        "real dice at the table",
+        "return document.getElementById('real-dice').elements.on.checked && !document.querySelector('#real-dice .error:not([hidden])')",
+    );
+    click(gm, "#menu summary");
+}
+
+/// Nick's faces for his first melee: his three dice 1, 1, 1, then the orc's two, 5 and 4
+/// (each pool in turn, S5's opposed check): the orc's 5 beats Nick's 1, and Nick takes the
+/// orc's 2 damage (the bestiary's orc: damage 2) though it is his own attack (S6).
+const NICK_LOSES: &str = "1 1 1 5 4";
+
 /// The combat against two orcs, played entirely by clicking, players acting for their own hero.
 fn the_combat_by_clicking(t: &Evening, heroes: &Heroes) -> Fought {
     let Evening { shots, gm, pia, .. } = t;
@@ -678,6 +703,7 @@ fn the_combat_by_clicking(t: &Evening, heroes: &Heroes) -> Fought {
     let mut meleed = false;
     let mut lia_turns = 0;
     let mut player_waited = false;
+    let mut nick_hurt_by_his_melee = false;
     for _ in 0..300 {
         // Wait until the GM's page is idle (no request in flight).
         gm.wait_for(
@@ -738,6 +764,9 @@ fn the_combat_by_clicking(t: &Evening, heroes: &Heroes) -> Fought {
                 .or_else(|| find("move closer", "Nick"))
                 .unwrap_or(end),
         };
+        // Nick's first melee is rolled with real dice, typed (the table rolls real dice).
+        let typed =
+            (acting == "Nick" && !meleed && line.starts_with("melee")).then_some(NICK_LOSES);
         if acting != "Lia" && !player_waited {
             // Not her turn: the player's buttons are there, and disabled.
             pia.wait_for(
@@ -768,6 +797,13 @@ fn the_combat_by_clicking(t: &Evening, heroes: &Heroes) -> Fought {
             }
             lia_turns += 1;
             assert!(play(pia, &line), "the player's line {line} was refused");
+        } else if let Some(faces) = typed {
+            assert!(
+                play_typed(gm, &line, faces),
+                "Nick's melee with typed dice was refused: {}",
+                gm.eval("return document.querySelector('.combat-view .error').textContent")
+            );
+            nick_hurt_by_his_melee = true;
         } else {
             assert!(play(gm, &line), "the game master's line {line} was refused");
         }
@@ -792,6 +828,7 @@ fn the_combat_by_clicking(t: &Evening, heroes: &Heroes) -> Fought {
         // Within the table's write budget (5 a second per session).
         std::thread::sleep(Duration::from_millis(250));
     }
+    assert!(nick_hurt_by_his_melee, "Nick meleed, with the typed dice");
     let (nick_hp, lia_hp) = the_combat_is_over(t, heroes, shot);
     Fought {
         nick_hp,
@@ -875,6 +912,8 @@ fn the_combat_is_over(t: &Evening, heroes: &Heroes, shot: bool) -> (u32, u32) {
             .unwrap()
     };
     let (nick_hp, lia_hp) = (hp("Nick"), hp("Lia"));
+    // Nick lost his typed melee: the orc's 2 damage, and no one heals in a fight.
+    assert!(nick_hp + 2 <= nick_max, "Nick {nick_hp}/{nick_max}");
     assert!(
         nick_hp < nick_max || lia_hp < lia_max,
         "the orcs hurt someone: Nick {nick_hp}/{nick_max}, Lia {lia_hp}/{lia_max}"
@@ -903,10 +942,21 @@ fn combat_state(b: &Browser) -> Value {
 /// Clicks the option whose line is `line` in `b`, then waits for its entry in the log (read
 /// on the game master's page); false when the server refused it in place.
 fn play_option(gm: &Browser, b: &Browser, line: &str) -> bool {
+    play_with(gm, b, line, "")
+}
+
+/// Types `faces` (real dice) in the game master's tracker and clicks the option `line`, in
+/// one step (a redraw in between would drop the faces); true once the line is in the log.
+fn play_typed(gm: &Browser, line: &str, faces: &str) -> bool {
+    play_with(gm, gm, line, faces)
+}
+
+fn play_with(gm: &Browser, b: &Browser, line: &str, faces: &str) -> bool {
     let before = combat_state(gm)["log"].as_u64().unwrap();
     b.eval(&format!(
-            "const c = [...document.querySelectorAll('.combat .choice')].find(c => c.dataset.line === {}); c.click(); return true",
-            js(line)
+            "const t = document.querySelector('.combat .options input[name=typed]'); if ({faces} !== '') {{ if (!t || t.disabled || t.closest('label').hidden) throw new Error('no field for real dice'); t.value = {faces}; }} const c = [...document.querySelectorAll('.combat .choice')].find(c => c.dataset.line === {}); c.click(); return true",
+            js(line),
+            faces = js(faces)
         ));
     // Either the line lands in the log, or the server refused it in place.
     let deadline = std::time::Instant::now() + Duration::from_secs(15);
@@ -970,9 +1020,20 @@ fn after_the_combat(t: &Evening, heroes: &Heroes, fought: &Fought) {
         "the lantern on Grok's sheet",
         "return [...document.querySelectorAll('.sibling-list article.sheet .stat')].some(r => r.querySelector('dt').textContent === 'Gear' && r.querySelector('dd').textContent === 'Lantern')",
     );
+    // The hero's notes, the sheet's one free field, written from the sheet.
+    fill(
+        gm,
+        ".sibling-list form.classic-notes textarea[name=notes]",
+        "Owes the ferryman a silver piece",
+    );
+    click(gm, ".sibling-list form.classic-notes button");
+    gm.wait_for(
+        "Grok's notes on his sheet",
+        "return [...document.querySelectorAll('.sibling-list article.sheet .stat')].some(r => r.querySelector('dt').textContent === 'Notes' && r.querySelector('dd').textContent === 'Owes the ferryman a silver piece')",
+    );
     pia.wait_for(
         "Grok's sheet, without controls, on the player's screen",
-        "const a = [...document.querySelectorAll('.sibling-list article.sheet')].find(a => a.textContent.includes('Grok')); return !!a && a.textContent.includes('Lantern') && !a.querySelector('form')",
+        "const a = [...document.querySelectorAll('.sibling-list article.sheet')].find(a => a.textContent.includes('Grok')); return !!a && a.textContent.includes('Lantern') && a.textContent.includes('Owes the ferryman') && !a.querySelector('form')",
     );
 
     // The player's browser never received the secret roll; the note after it came.

@@ -593,4 +593,18 @@ fn dietype_sheet(gm: &Browser) {
         "const e = document.querySelector('#dietype-edit .error'); return e && !e.hidden && e.textContent.length > 0",
     );
     gm.screenshot(&shots().join("systems-5-desktop-dietype-edit.png"));
+    // Every field of the edit: a weapon given (a Dagger +1, D1's example), an ability taken
+    // away; the whole sheet shows both.
+    set(gm, "#dietype-edit input[name=skills]", "");
+    set(gm, "#dietype-edit input[name=weapons]", "Dagger d4+1");
+    set(gm, "#dietype-edit input[name=remove_abilities]", "Agility");
+    press(gm, "#dietype-edit button");
+    gm.wait_for(
+        "Agility gone",
+        "return document.getElementById('sibling-verdict').textContent.startsWith(\"Rook's sheet now: Strength d10 · \")",
+    );
+    gm.wait_for(
+        "the weapon and the ability gone on Rook's die-type sheet",
+        "const sec = [...document.querySelectorAll('.sibling-list section.system')].find(s => s.querySelector('h3').textContent === 'Die types'); const a = sec && [...sec.querySelectorAll('article.sheet')].find(a => a.querySelector('h4').textContent === 'Rook'); const stat = k => { const r = a && [...a.querySelectorAll('.stat')].find(r => r.querySelector('dt').textContent === k); return r ? r.querySelector('dd').textContent : '' }; return stat('Weapons') === 'Dagger d4+1' && stat('Abilities') === 'Strength d10'",
+    );
 }

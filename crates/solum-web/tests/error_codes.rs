@@ -603,6 +603,16 @@ const CASES: &[Case] = &[
         "character-name-look-alike",
         Some("name"),
     ),
+    // Mathematical bold N (U+1D40D, NFKC N): TR39's skeleton and NFKC, not a table of scripts.
+    (
+        Gm,
+        "POST",
+        "/api/characters",
+        Json(BOLD_LOOK_ALIKE),
+        422,
+        "character-name-look-alike",
+        Some("name"),
+    ),
     (
         Nobody,
         "POST",
@@ -769,6 +779,9 @@ const NICK: &str = r#"{"name": "Nick", "body": 3, "mind": 2, "charm": 1, "backgr
     "weapon": {"name": "dagger", "class": "light"}, "armor_name": "leather"}"#;
 /// Nick with a full-width N.
 const LOOK_ALIKE: &str = r#"{"name": "\uFF2Eick", "body": 3, "mind": 2, "charm": 1, "backgrounds": ["Sailor"],
+    "weapon": {"name": "dagger", "class": "light"}, "armor_name": "leather"}"#;
+/// Nick with a mathematical bold N.
+const BOLD_LOOK_ALIKE: &str = r#"{"name": "\uD835\uDC0Dick", "body": 3, "mind": 2, "charm": 1, "backgrounds": ["Sailor"],
     "weapon": {"name": "dagger", "class": "light"}, "armor_name": "leather"}"#;
 /// A hero whose Body, Mind and Charm are not 3, 2 and 1.
 const ODD: &str = r#"{"name": "Odd", "body": 3, "mind": 3, "charm": 1, "backgrounds": ["Sailor"],

@@ -110,7 +110,9 @@ function showScene(scene) {
 // minute while the page is seen.
 const refreshMembers = ctx.coalesce(async () => {
   const me = await ctx.api("GET", "/me");
-  ctx.me = { ...ctx.me, members: me.members, may_type_dice: me.may_type_dice };
+  ctx.me = { ...ctx.me, members: me.members, may_type_dice: me.may_type_dice, real_dice: me.real_dice };
+  $("real-dice").elements.on.checked = !!me.real_dice;
+  ctx.applyRole(document);
   showHeader();
   reentryText();
 });
@@ -220,6 +222,7 @@ async function enter() {
   $("table").hidden = false;
   showHeader();
   ctx.applyRole(document);
+  $("real-dice").elements.on.checked = !!me.real_dice;
   reentryText();
   if (!mounted) {
     mounted = true;
@@ -337,6 +340,21 @@ function stay() {
 }
 
 function setupMenu() {
+  // Whether the table rolls real dice (the game master's say): every member then types the
+  // faces they rolled; the others' pages learn it with /api/me.
+  const real = $("real-dice");
+  real.addEventListener("submit", (e) => e.preventDefault());
+  real.elements.on.addEventListener("change", async () => {
+    const on = real.elements.on.checked;
+    try {
+      await ctx.api("PUT", "/settings/real-dice", { on });
+      ctx.clearError(real);
+      await refreshMembers();
+    } catch (err) {
+      real.elements.on.checked = !on;
+      ctx.showError(real, err);
+    }
+  });
   ctx.form($("invite"), async (f) => {
     const invite = await ctx.api("POST", "/invites", { role: f.role.value });
     $("invite-link").value = location.origin + "/#invite=" + invite.token;

@@ -155,7 +155,7 @@ function current(f) {
 
 /** A labelled field for faces rolled by hand, where the table lets this member type them. */
 function typedField(hint) {
-  if (!mayType) return [];
+  if (!mayType && !(ctx.me && ctx.me.may_type_dice)) return [];
   return [field("Real dice (" + hint + ")", input("typed", { inputmode: "numeric", placeholder: "e.g. 4 2 6", maxlength: "200" }), "wide")];
 }
 
@@ -842,7 +842,7 @@ function siblingForms(system, c, name) {
       await ctx.api("POST", "/classic/characters/" + encodeURIComponent(name) + "/gear", take ? { remove: [f.gear.value] } : { add: [f.gear.value] });
       ctx.emit("characters");
       await loadSiblings();
-    }))];
+    })), classicNotes(c, name)];
   }
   if (system === "sol" && ctx.me.gm) {
     return [form("sol-session", [
@@ -855,6 +855,19 @@ function siblingForms(system, c, name) {
     })];
   }
   return [];
+}
+
+/** The original hero's notes, written anew (the sheet's one free field). */
+function classicNotes(c, name) {
+  const notes = el("textarea");
+  notes.name = "notes";
+  notes.maxLength = 4000;
+  notes.rows = 3;
+  notes.value = c.hero.notes || "";
+  return form("classic-notes", [field("Notes", notes, "wide"), button("Save notes")], async (f) => {
+    await ctx.api("PATCH", "/classic/characters/" + encodeURIComponent(name), { notes: f.notes.value });
+    await loadSiblings();
+  });
 }
 
 function renderSiblings() {

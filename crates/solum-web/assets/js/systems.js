@@ -96,6 +96,14 @@ function pairs(text, number) {
     return [s.slice(0, at).trim(), number ? Number(value) : value];
   });
 }
+/** "Dagger d4+1, Bow d6" as the die-type sheet's weapons: a name, a die, a modifier. */
+function weapons(text) {
+  return text.split(",").map((s) => s.trim()).filter((s) => s).map((s) => {
+    const m = /^(.*\S)\s+(d\d+)\s*([+-]\s*\d+)?$/i.exec(s);
+    if (!m) throw new Error("Write each weapon as a name and a die, like: Dagger d4+1");
+    return [m[1], { die: m[2].toLowerCase(), modifier: m[3] ? Number(m[3].replace(/\s/g, "")) : 0 }];
+  });
+}
 function siblingResult(dice, text, passed) {
   $("sibling-dice").replaceChildren(diceRow(dice, { label: "roll" }));
   $("sibling-verdict").textContent = text;
@@ -215,9 +223,14 @@ form("dietype-edit", async (f) => {
   const edit = {};
   if (f.abilities.value.trim()) edit.abilities = pairs(f.abilities.value, false);
   if (f.skills.value.trim()) edit.skills = pairs(f.skills.value, true);
+  if (f.weapons.value.trim()) edit.weapons = weapons(f.weapons.value);
+  for (const k of ["remove_abilities", "remove_skills", "remove_weapons"]) {
+    const names = f[k].value.split(",").map((s) => s.trim()).filter((s) => s);
+    if (names.length) edit[k] = names;
+  }
   if (f.notes.value.trim()) edit.notes = f.notes.value;
   const v = await api("PATCH", "/dietype/characters/" + encodeURIComponent(f.character.value), edit);
-  f.abilities.value = f.skills.value = f.notes.value = "";
+  for (const k of ["abilities", "skills", "weapons", "remove_abilities", "remove_skills", "remove_weapons", "notes"]) f[k].value = "";
   $("sibling-dice").replaceChildren();
   $("sibling-verdict").textContent = v.sheet.sheet.name + "'s sheet now: " + siblingLine.dietype(v.sheet) + (v.sheet.sheet.notes ? " · " + v.sheet.sheet.notes : "");
   $("sibling-verdict").className = "";

@@ -156,6 +156,33 @@ pub(crate) async fn classic_gear(
     .map(Json)
 }
 
+/// A hero's notes written anew.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ClassicNotes {
+    /// The notes (at most 4,000 characters; empty clears them).
+    #[schema(max_length = 4000)]
+    notes: String,
+}
+
+#[utoipa::path(patch, path = "/api/classic/characters/{name}", tag = "classic", request_body = ClassicNotes, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::classic::HeroChangeView)))]
+pub(crate) async fn classic_notes(
+    State(state): State<AppState>,
+    auth: Auth,
+    crate::extract::PathParam(name): crate::extract::PathParam<String>,
+    Body_(req): Body_<ClassicNotes>,
+) -> Result<Json<solum_app::classic::HeroChangeView>, ApiError> {
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
+    change(&state, scope, move |c| {
+        c.as_roller_of(&member, solum_app::classic::SYSTEM, &name, |c| {
+            c.edit_classic_notes(&name, &req.notes)
+        })
+    })
+    .await
+    .map(Json)
+}
+
 /// The hero's fight under way: `{"fight": null}` when none.
 #[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct ClassicFightAnswer {

@@ -97,13 +97,14 @@ pub(crate) async fn combat_line(
         ..tables::scope_of(&member)
     };
     change(&state, scope, move |c| {
-        // Faces typed with `with` are real dice: only for a game master alone at the table.
+        // Faces typed with `with` are real dice: for a game master alone at the table, or a
+        // table that rolls real dice.
         // (A line that does not parse is refused by the use case, naming the line.)
         if solum_app::combat::line_types_dice(&req.line)
             && !tables::may_type_dice(c.store(), &member)?
         {
             return Err(AppError::Forbidden(
-                "dice typed in by hand are for a game master playing alone at the table".into(),
+                "dice typed in by hand are for a game master playing alone, or a table whose game master said it rolls real dice".into(),
             ));
         }
         // The server picks the seed; the use case journals it. A player plays only their

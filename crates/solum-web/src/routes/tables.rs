@@ -108,6 +108,8 @@ pub(crate) struct Me {
     member: tables::MemberView,
     members: Vec<tables::MemberView>,
     may_type_dice: bool,
+    /// Whether the table rolls real dice (every member types the faces).
+    real_dice: bool,
 }
 
 #[utoipa::path(get, path = "/api/me", tag = "tables", responses((status = 200, description = "Done", body = Me)))]
@@ -126,10 +128,35 @@ pub(crate) async fn me(
             member: tables::MemberView::of(&member),
             members: members.iter().map(tables::MemberView::of).collect(),
             may_type_dice: tables::may_type_dice(c.store(), &member)?,
+            real_dice: c.real_dice()?,
         })
     })
     .await
     .map(Json)
+}
+
+/// Whether the table rolls real dice.
+#[derive(Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RealDiceSetting {
+    on: bool,
+}
+
+#[utoipa::path(put, path = "/api/settings/real-dice", tag = "tables", request_body = RealDiceSetting, responses((status = 200, description = "Done", body = RealDiceSetting)))]
+pub(crate) async fn set_real_dice(
+    State(state): State<AppState>,
+    auth: Auth,
+    Body_(req): Body_<RealDiceSetting>,
+) -> Result<Json<RealDiceSetting>, ApiError> {
+    gm_only(&auth.member, "says whether the table rolls real dice")?;
+    let scope = tables::scope_of(&auth.member);
+    // The members' pages read it with `/api/me` (when their stream opens, and every minute).
+    crate::change(&state, scope, move |c| {
+        c.set_real_dice(req.on)?;
+        c.real_dice()
+    })
+    .await
+    .map(|on| Json(RealDiceSetting { on }))
 }
 
 /// `POST /api/logout`: the session's row is deleted (its token opens nothing any more) and

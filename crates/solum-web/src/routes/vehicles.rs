@@ -86,7 +86,7 @@ async fn roll(
         let typed = req.input.rolled.is_some() || req.input.against_rolled.is_some();
         if typed && !tables::may_type_dice(c.store(), &member)? {
             return Err(AppError::Forbidden(
-                "dice typed in by hand are for a game master playing alone at the table".into(),
+                "dice typed in by hand are for a game master playing alone, or a table whose game master said it rolls real dice".into(),
             ));
         }
         let dice = VehicleDice::Dice(Dice::Fresh);
