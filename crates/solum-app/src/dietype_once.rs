@@ -691,7 +691,7 @@ mod tests {
                 given: 2,
                 used: 1,
                 why: Vec::new(),
-                order: TYPED_ORDER
+                order: TYPED_ORDER.to_owned()
             })
         );
     }

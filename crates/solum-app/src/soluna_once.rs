@@ -398,7 +398,7 @@ mod tests {
             SolunaOnceError::Typed(TypedDiceError::TooFew {
                 field: Field::Typed,
                 given: 1,
-                order: TEST_ORDER
+                order: TEST_ORDER.to_owned()
             })
         );
     }
