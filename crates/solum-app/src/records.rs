@@ -31,8 +31,10 @@ pub enum SheetChange {
         /// Its old name.
         name: String,
     },
-    /// A So1um Expanded sheet's hit points, written back by a fight.
+    /// A sheet's hit points, written back by a fight.
     HitPoints {
+        /// Its system.
+        system: &'static str,
         /// The sheet's name.
         name: String,
         /// Its hit points now.
@@ -49,6 +51,40 @@ impl SheetChange {
             name: name.to_owned(),
             body: serde_json::to_value(body).unwrap_or(Value::Null),
         }
+    }
+}
+
+/// The systems whose stored sheets the journal re-derives (combats and classic fights in
+/// progress are replay state, checked by replaying their own records).
+pub(crate) const SHEET_SYSTEMS: [&str; 6] = [
+    crate::characters::SYSTEM,
+    crate::sol::SYSTEM,
+    crate::classic::SYSTEM,
+    crate::dietype::SYSTEM,
+    crate::soluna::SYSTEM,
+    crate::creatures::SYSTEM,
+];
+
+/// The body a removed entry of `system` leaves stored (a creature's empty row), which is
+/// nothing lost when it is missing.
+pub(crate) fn empty_sheet(system: &str) -> Option<Value> {
+    (system == crate::creatures::SYSTEM)
+        .then(|| serde_json::to_value(crate::creatures::stored_body(None)).unwrap_or(Value::Null))
+}
+
+/// A stored sheet body as this build writes it: a Project Sol sheet stored by an older solum
+/// has no `progress_this_encounter` (P3's mark, false when absent), which the journal's
+/// sheets, read by this build, always show.
+pub(crate) fn stored_as_now<'a>(system: &str, body: &'a Value) -> std::borrow::Cow<'a, Value> {
+    match body {
+        Value::Object(o)
+            if system == crate::sol::SYSTEM && !o.contains_key("progress_this_encounter") =>
+        {
+            let mut o = o.clone();
+            o.insert("progress_this_encounter".into(), Value::Bool(false));
+            std::borrow::Cow::Owned(Value::Object(o))
+        }
+        _ => std::borrow::Cow::Borrowed(body),
     }
 }
 
@@ -181,6 +217,7 @@ impl SystemRecord for crate::fast_static::StaticRecord {
                 sheet: Some((_, hp)),
                 ..
             } => vec![SheetChange::HitPoints {
+                system: crate::characters::SYSTEM,
                 name: self.hero.clone(),
                 hit_points: *hp,
             }],
@@ -361,6 +398,7 @@ impl SystemRecord for crate::combat::CombatRecord {
                 .iter()
                 .filter_map(|w| {
                     w.after.map(|hp| SheetChange::HitPoints {
+                        system: crate::characters::SYSTEM,
                         name: w.name.clone(),
                         hit_points: hp,
                     })
@@ -401,5 +439,21 @@ impl SystemRecord for crate::creatures::CreatureRecord {
             &creatures::key(&creature.name),
             &row,
         )]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sol_sheet_stored_by_an_older_solum_has_no_p3_mark() {
+        let old = serde_json::json!({"name": "Kai", "trained_this_session": false});
+        let now = stored_as_now(crate::sol::SYSTEM, &old);
+        assert_eq!(now["progress_this_encounter"], false);
+        // A mark that is there is compared as stored; other systems are left alone.
+        let marked = serde_json::json!({"name": "Kai", "progress_this_encounter": true});
+        assert_eq!(*stored_as_now(crate::sol::SYSTEM, &marked), marked);
+        assert_eq!(*stored_as_now(crate::characters::SYSTEM, &old), old);
     }
 }

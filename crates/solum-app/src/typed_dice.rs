@@ -71,6 +71,24 @@ pub enum TypedDiceError<F: FieldName> {
     Source(String),
 }
 
+/// Typed faces that ran out, in `field` (as the front end names it).
+pub(crate) fn too_few(field: &str, given: usize, order: &str) -> String {
+    format!("too few values in {field}: {given} given, the roll needs more ({order})")
+}
+
+/// A typed value that is no face of the die it was read for.
+pub(crate) fn not_a_face(field: &str, value: u32, position: usize, sides: u32) -> String {
+    format!(
+        "{field}: value {value} (number {position}) is not a face of a d{sides}: it must be 1 to {sides}"
+    )
+}
+
+/// More typed values than the roll used; `why` is the rules that left dice unrolled and the
+/// order values are read in.
+pub(crate) fn too_many(field: &str, given: usize, used: usize, why: &str) -> String {
+    format!("too many values in {field}: {given} given, the roll used {used} ({why})")
+}
+
 fn reasons_and(why: &[String], order: &str) -> String {
     why.iter()
         .map(String::as_str)
@@ -114,30 +132,20 @@ impl<F: FieldName> TypedDiceError<F> {
                 field,
                 given,
                 order,
-            } => format!(
-                "too few values in {}: {given} given, the roll needs more ({order})",
-                name(*field)
-            ),
+            } => too_few(&name(*field), *given, order),
             Self::NotAFace {
                 field,
                 value,
                 position,
                 sides,
-            } => format!(
-                "{}: value {value} (number {position}) is not a face of a d{sides}: it must be 1 to {sides}",
-                name(*field)
-            ),
+            } => not_a_face(&name(*field), *value, *position, *sides),
             Self::TooMany {
                 field,
                 given,
                 used,
                 why,
                 order,
-            } => format!(
-                "too many values in {}: {given} given, the roll used {used} ({})",
-                name(*field),
-                reasons_and(why, order)
-            ),
+            } => too_many(&name(*field), *given, *used, &reasons_and(why, order)),
             Self::TooManyTyped {
                 field,
                 given,

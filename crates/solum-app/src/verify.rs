@@ -10,19 +10,10 @@ use serde_json::Value;
 use solum_store::{Sheet, name_key};
 
 use crate::journal::Record;
-use crate::records::SheetChange;
-use crate::{characters, classic, creatures, dietype, sol, soluna};
+use crate::records::{SheetChange, empty_sheet, stored_as_now};
 
-/// The systems whose stored sheets the journal re-derives (combats and classic fights in
-/// progress are replay state, checked by replaying their own records).
-pub(crate) const SYSTEMS: [&str; 6] = [
-    characters::SYSTEM,
-    sol::SYSTEM,
-    classic::SYSTEM,
-    dietype::SYSTEM,
-    soluna::SYSTEM,
-    creatures::SYSTEM,
-];
+/// The systems whose stored sheets the journal re-derives.
+pub(crate) use crate::records::SHEET_SYSTEMS as SYSTEMS;
 
 /// One stored sheet that differs from what its journal gives.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -56,13 +47,11 @@ impl SheetReplay {
         stored: &std::collections::HashSet<(&'static str, String)>,
         imported_through: i64,
     ) -> Vec<SheetMismatch> {
-        let removed_creature =
-            serde_json::to_value(creatures::stored_body(None)).unwrap_or(Value::Null);
         let mut missing: Vec<(i64, SheetMismatch)> = self
             .sheets
             .iter()
             .filter(|(key, _)| !stored.contains(*key))
-            .filter(|(key, body)| !(key.0 == creatures::SYSTEM && **body == removed_creature))
+            .filter(|(key, body)| empty_sheet(key.0).as_ref() != Some(*body))
             .filter_map(|(key, body)| {
                 let seq = *self.given_at.get(key)?;
                 (seq > imported_through).then(|| {
@@ -122,8 +111,12 @@ impl SheetReplay {
             SheetChange::Remove { system, name } => {
                 self.sheets.remove(&(system, name_key(&name)));
             }
-            SheetChange::HitPoints { name, hit_points } => {
-                let k = (characters::SYSTEM, name_key(&name));
+            SheetChange::HitPoints {
+                system,
+                name,
+                hit_points,
+            } => {
+                let k = (system, name_key(&name));
                 if let Some(Value::Object(body)) = self.sheets.get_mut(&k) {
                     body.insert("hit_points".into(), hit_points.into());
                 }
@@ -156,35 +149,5 @@ impl SheetReplay {
                 }))
             }
         }
-    }
-}
-
-/// A stored sheet body as this build writes it: a Project Sol sheet stored by an older solum
-/// has no `progress_this_encounter` (P3's mark, false when absent), which the journal's
-/// sheets, read by this build, always show.
-fn stored_as_now<'a>(system: &str, body: &'a Value) -> std::borrow::Cow<'a, Value> {
-    match body {
-        Value::Object(o) if system == sol::SYSTEM && !o.contains_key("progress_this_encounter") => {
-            let mut o = o.clone();
-            o.insert("progress_this_encounter".into(), Value::Bool(false));
-            std::borrow::Cow::Owned(Value::Object(o))
-        }
-        _ => std::borrow::Cow::Borrowed(body),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_sol_sheet_stored_by_an_older_solum_has_no_p3_mark() {
-        let old = serde_json::json!({"name": "Kai", "trained_this_session": false});
-        let now = stored_as_now(sol::SYSTEM, &old);
-        assert_eq!(now["progress_this_encounter"], false);
-        // A mark that is there is compared as stored; other systems are left alone.
-        let marked = serde_json::json!({"name": "Kai", "progress_this_encounter": true});
-        assert_eq!(*stored_as_now(sol::SYSTEM, &marked), marked);
-        assert_eq!(*stored_as_now(characters::SYSTEM, &old), old);
     }
 }
