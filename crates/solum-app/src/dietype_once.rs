@@ -249,7 +249,7 @@ impl DietypeOnceError {
     }
 
     fn from_app(e: AppError) -> Self {
-        Self::Typed(TypedDiceError::from_app(e, Field::Typed, TYPED_ORDER))
+        Self::Typed(e.into_typed_dice(Field::Typed, TYPED_ORDER))
     }
 }
 

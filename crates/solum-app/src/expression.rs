@@ -132,7 +132,7 @@ impl ExpressionError {
                 }
             }
             AppError::Expression(e) => e,
-            other => Self::Typed(TypedDiceError::from_app(other, Field::Typed, TYPED_ORDER)),
+            other => Self::Typed(other.into_typed_dice(Field::Typed, TYPED_ORDER)),
         }
     }
 }

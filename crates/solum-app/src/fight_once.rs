@@ -453,7 +453,7 @@ pub struct StaticPlayAsk<'a> {
     /// The opposition.
     pub foe: StaticFoeAsk<'a>,
     /// Where a named opposition is looked up: the shipped bestiary and the files the front
-    /// end read ([`crate::creatures::bestiary_with`]).
+    /// end read (`creatures::bestiary_with`).
     pub bestiary: &'a Bestiary,
     /// Faces typed in by hand, as text (`4,1,1`).
     pub rolled: Option<&'a str>,

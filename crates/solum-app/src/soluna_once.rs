@@ -129,7 +129,7 @@ impl SolunaOnceError {
     }
 
     fn from_app(e: AppError, order: &'static str) -> Self {
-        Self::Typed(TypedDiceError::from_app(e, Field::Typed, order))
+        Self::Typed(e.into_typed_dice(Field::Typed, order))
     }
 }
 

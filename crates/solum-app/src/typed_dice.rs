@@ -192,32 +192,6 @@ impl<F: FieldName> TypedDiceError<F> {
             other => Self::Source(other.to_string()),
         }
     }
-
-    /// A use case's dice error (the faces of `field`), or the source's failure.
-    pub(crate) fn from_app(e: crate::AppError, field: F, order: impl Into<String>) -> Self {
-        Self::of_app(e, field, order).unwrap_or_else(|other| Self::Source(other.to_string()))
-    }
-
-    /// A campaign use case's error as typed dice that did not fit (the faces of `field`,
-    /// read in `order`), or the error itself when it is about something else: a front end
-    /// names the field as its own flag with [`TypedDiceError::describe`].
-    pub fn of_app(
-        e: crate::AppError,
-        field: F,
-        order: impl Into<String>,
-    ) -> Result<Self, crate::AppError> {
-        match e {
-            crate::AppError::Dice(d) => Ok(Self::from_dice(d, field, order)),
-            crate::AppError::UnusedDice { given, used } => Ok(Self::TooMany {
-                field,
-                given,
-                used,
-                why: Vec::new(),
-                order: order.into(),
-            }),
-            other => Err(other),
-        }
-    }
 }
 
 #[cfg(test)]

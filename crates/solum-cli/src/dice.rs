@@ -1,7 +1,7 @@
 //! Typed dice that do not fit a campaign roll, explained with the command line's flag.
 
 use solum_app::AppError;
-use solum_app::typed_dice::{FieldName, TypedDiceError};
+use solum_app::typed_dice::FieldName;
 
 use crate::bad;
 
@@ -16,9 +16,10 @@ impl FieldName for Rolled {
 }
 
 /// A use case's error: typed dice that did not fit are explained naming `--rolled` and the
-/// order the roll reads them in (the app's typed value); any other error stays as it is.
+/// order the roll reads them in (the app's typed value, `AppError::typed_dice`); any other
+/// error stays as it is.
 pub fn typed_dice_error(e: AppError, order: &str) -> anyhow::Error {
-    match TypedDiceError::of_app(e, Rolled, order) {
+    match e.typed_dice(Rolled, order) {
         Ok(d) if d.is_bad_input() => bad(d.to_string()),
         Ok(d) => anyhow::Error::new(d),
         Err(other) => other.into(),
