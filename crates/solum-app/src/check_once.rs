@@ -18,6 +18,7 @@ pub use solum_expanded::check::{DrawRule, Reroll, Verdict};
 pub use solum_expanded::{Difficulty, MAX_POOL, Pool};
 
 use crate::sides::{Generator, SideDice, typed};
+use crate::typed_dice;
 
 /// An input of a one-shot check, for errors a front end names as its own flag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -238,19 +239,13 @@ impl CheckOnceError {
                 field,
                 given,
                 order,
-            } => format!(
-                "too few values in {}: {given} given, the roll needs more ({order})",
-                name(*field)
-            ),
+            } => typed_dice::too_few(&name(*field), *given, order),
             Self::NotAFace {
                 field,
                 value,
                 position,
                 sides,
-            } => format!(
-                "{}: value {value} (number {position}) is not a face of a d{sides}: it must be 1 to {sides}",
-                name(*field)
-            ),
+            } => typed_dice::not_a_face(&name(*field), *value, *position, *sides),
             Self::TooManyDice {
                 field,
                 given,
@@ -260,11 +255,7 @@ impl CheckOnceError {
             } => {
                 let mut parts: Vec<String> = why.iter().map(|w| w.reason(&name)).collect();
                 parts.push(order.clone());
-                format!(
-                    "too many values in {}: {given} given, the roll used {used} ({})",
-                    name(*field),
-                    parts.join("; ")
-                )
+                typed_dice::too_many(&name(*field), *given, *used, &parts.join("; "))
             }
             Self::Dice(problem) => format!("the dice could not be rolled: {problem}"),
         }

@@ -249,7 +249,7 @@ impl DietypeOnceError {
     }
 
     fn from_app(e: AppError) -> Self {
-        Self::Typed(TypedDiceError::from_app(e, Field::Typed, TYPED_ORDER))
+        Self::Typed(e.into_typed_dice(Field::Typed, TYPED_ORDER))
     }
 }
 
@@ -691,7 +691,7 @@ mod tests {
                 given: 2,
                 used: 1,
                 why: Vec::new(),
-                order: TYPED_ORDER
+                order: TYPED_ORDER.to_owned()
             })
         );
     }

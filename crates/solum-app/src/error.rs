@@ -16,6 +16,7 @@ use crate::refusal::{
     ClassicRefusal, CombatRefusal, CreatureRefusal, DieTypeRefusal, ExpandedRefusal, Refused,
     SolRefusal, SolunaRefusal, TableRefusal,
 };
+use crate::typed_dice::{FieldName, TypedDiceError};
 
 /// What kind of failure an [`AppError`] is, independent of the front end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,6 +36,38 @@ pub enum ErrorKind {
 }
 
 impl AppError {
+    /// This error as typed dice that did not fit (the faces of `field`, read in `order`),
+    /// or the error itself when it is about something else: a front end names the field as
+    /// its own flag with [`TypedDiceError::describe`].
+    pub fn typed_dice<F: FieldName>(
+        self,
+        field: F,
+        order: impl Into<String>,
+    ) -> Result<TypedDiceError<F>, AppError> {
+        match self {
+            Self::Dice(d) => Ok(TypedDiceError::from_dice(d, field, order)),
+            Self::UnusedDice { given, used } => Ok(TypedDiceError::TooMany {
+                field,
+                given,
+                used,
+                why: Vec::new(),
+                order: order.into(),
+            }),
+            other => Err(other),
+        }
+    }
+
+    /// A one-shot use case's error as typed dice that did not fit, or the dice source's
+    /// failure.
+    pub(crate) fn into_typed_dice<F: FieldName>(
+        self,
+        field: F,
+        order: impl Into<String>,
+    ) -> TypedDiceError<F> {
+        self.typed_dice(field, order)
+            .unwrap_or_else(|other| TypedDiceError::Source(other.to_string()))
+    }
+
     /// A failure of `what` that the user cannot fix (a value that does not serialize).
     pub(crate) fn internal(what: &'static str, reason: impl std::fmt::Display) -> Self {
         Self::Internal {

@@ -132,7 +132,7 @@ impl ExpressionError {
                 }
             }
             AppError::Expression(e) => e,
-            other => Self::Typed(TypedDiceError::from_app(other, Field::Typed, TYPED_ORDER)),
+            other => Self::Typed(other.into_typed_dice(Field::Typed, TYPED_ORDER)),
         }
     }
 }
@@ -221,19 +221,41 @@ pub struct ExpressionOdds {
     odds: OnceLock<Odds>,
 }
 
-/// One row of an odds table: a value and its chances, exact.
-#[derive(Debug, Clone)]
+/// A chance as a front end shows it: the nearest `f64`, and whether it is exactly 0 or 1
+/// (so that a chance merely close to either is never shown as one).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Chance {
+    /// The chance, as the nearest `f64`.
+    pub p: f64,
+    /// Exactly 0.
+    pub impossible: bool,
+    /// Exactly 1.
+    pub certain: bool,
+}
+
+impl From<&Prob> for Chance {
+    fn from(p: &Prob) -> Self {
+        Self {
+            p: prob_to_f64(p),
+            impossible: *p.numer() == 0.into(),
+            certain: p.numer() == p.denom(),
+        }
+    }
+}
+
+/// One row of an odds table: a value and its chances, each known exactly 0 or 1.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct OddsRow {
     /// The value.
     pub value: i64,
     /// P(exactly this value), as the nearest `f64`.
     pub p: f64,
     /// P(exactly this value).
-    pub eq: Prob,
+    pub eq: Chance,
     /// P(at least this value), among the kept outcomes.
-    pub at_least: Prob,
+    pub at_least: Chance,
     /// P(at most this value).
-    pub at_most: Prob,
+    pub at_most: Chance,
 }
 
 /// The percentiles a table shows, by their name.
@@ -264,9 +286,9 @@ impl ExpressionOdds {
             .map(|r| OddsRow {
                 value: r.value,
                 p: r.p,
-                eq: r.eq,
-                at_least: r.at_least,
-                at_most: r.at_most,
+                eq: Chance::from(&r.eq),
+                at_least: Chance::from(&r.at_least),
+                at_most: Chance::from(&r.at_most),
             })
             .collect()
     }
@@ -364,8 +386,13 @@ mod tests {
         assert!(!odds.has_tail());
         // 3 and 18: one way each.
         let rows = odds.rows();
-        assert_eq!(rows.first().unwrap().eq, solum_dice::prob(1, 216));
-        assert_eq!(rows.last().unwrap().at_least, solum_dice::prob(1, 216));
+        let (first, last) = (rows.first().unwrap(), rows.last().unwrap());
+        assert_eq!((first.value, last.value), (3, 18));
+        assert!((first.eq.p - 1.0 / 216.0).abs() < 1e-15);
+        assert!((last.at_least.p - 1.0 / 216.0).abs() < 1e-15);
+        // Every roll is at least 3 and at most 18: exactly certain, not merely close.
+        assert!(first.at_least.certain && last.at_most.certain);
+        assert!(!first.eq.certain && !first.eq.impossible);
     }
 
     #[test]
@@ -407,7 +434,7 @@ mod tests {
             ExpressionError::Typed(TypedDiceError::TooFew {
                 field: Field::Typed,
                 given: 2,
-                order: TYPED_ORDER
+                order: TYPED_ORDER.to_owned()
             })
         );
         assert!(
@@ -422,7 +449,7 @@ mod tests {
                 given: 4,
                 used: 3,
                 why: Vec::new(),
-                order: TYPED_ORDER
+                order: TYPED_ORDER.to_owned()
             })
         );
         assert_eq!(

@@ -80,6 +80,22 @@ impl Opposition {
         })
     }
 
+    /// An opposition typed by hand ("the opposition"): a difficulty as the rules name it,
+    /// hit points and damage as numbers, each checked (the fields as a one-shot fight's).
+    pub fn typed(
+        vs: &str,
+        hit_points: i64,
+        damage: i64,
+    ) -> Result<Self, crate::fight_once::FightOnceError> {
+        use crate::fight_once::{self as once, Field};
+        Ok(Self {
+            name: "the opposition".to_owned(),
+            difficulty: once::difficulty(vs)?.value(),
+            hit_points: once::hit_points(Field::FoeHp, hit_points)?,
+            damage: once::damage(Field::FoeDamage, damage)?,
+        })
+    }
+
     fn check(&self) -> Result<(), AppError> {
         crate::name("opposition", &self.name, MAX_OPPOSITION_NAME)?;
         // The documented range (docs/api.md, the OpenAPI description): the rules' own

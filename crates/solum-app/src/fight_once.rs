@@ -3,13 +3,17 @@
 //! static` (fast static combat, S11). Nothing is journaled.
 
 use serde::Serialize;
-use solum_dice::{Prob, SeededDice, prob_to_f64};
+use solum_dice::{DiceSource, Prob, SeededDice, TypedDice, prob_to_f64};
+use solum_expanded::Difficulty;
+use solum_expanded::combat::{StaticCombat, StaticRound};
+use solum_expanded::creature::Bestiary;
 use solum_expanded::fight::{
     DuelSpec, Duelist, FightError, FightOdds, MAX_DAMAGE, MAX_FIGHT_HP, StaticSpec, duel_odds,
     simulate_duel, static_odds,
 };
 
 use crate::check_once::{DrawRule, Pool, difficulty_of, pool_of};
+use crate::typed_dice::{FieldName, TypedDiceError};
 
 /// The most duels a simulation runs.
 pub const MAX_SIMULATED: u64 = 1_000_000_000;
@@ -34,6 +38,16 @@ pub enum Field {
     Vs,
     /// Duels to simulate.
     Simulate,
+    /// A static opposition of the bestiary, by name.
+    Foe,
+    /// Faces typed in by hand.
+    Rolled,
+}
+
+impl FieldName for Field {
+    fn name(self) -> &'static str {
+        Field::name(self)
+    }
 }
 
 impl Field {
@@ -48,6 +62,8 @@ impl Field {
             Self::FoeDamage => "foe_damage",
             Self::Vs => "vs",
             Self::Simulate => "simulate",
+            Self::Foe => "foe",
+            Self::Rolled => "rolled",
         }
     }
 }
@@ -93,6 +109,17 @@ pub enum FightOnceError {
     /// The simulation failed (not expected with seeded dice).
     #[error("the simulation failed: {0}")]
     Simulation(String),
+    /// A name that is no static opposition of the bestiary.
+    #[error("{}", self.describe(|f| f.name().to_owned()))]
+    UnknownFoe {
+        /// The name asked for.
+        name: String,
+        /// The static oppositions there are.
+        known: Vec<String>,
+    },
+    /// Typed dice that do not fit the fight, or the dice could not be rolled.
+    #[error("{}", self.describe(|f| f.name().to_owned()))]
+    Dice(#[from] TypedDiceError<Field>),
 }
 
 impl FightOnceError {
@@ -102,6 +129,8 @@ impl FightOnceError {
             Self::Pool { field, .. } | Self::Count { field, .. } => Some(*field),
             Self::Difficulty { .. } => Some(Field::Vs),
             Self::Simulate { .. } => Some(Field::Simulate),
+            Self::UnknownFoe { .. } => Some(Field::Foe),
+            Self::Dice(e) => e.field(),
             Self::Fight(_) | Self::Simulation(_) => None,
         }
     }
@@ -115,12 +144,18 @@ impl FightOnceError {
             Self::Fight(_) => "fight-never-ends",
             Self::Simulate { .. } => "fight-simulate",
             Self::Simulation(_) => "fight-simulation",
+            Self::UnknownFoe { .. } => "fight-foe-unknown",
+            Self::Dice(e) => e.code(),
         }
     }
 
     /// True when the input is at fault.
     pub fn is_bad_input(&self) -> bool {
-        !matches!(self, Self::Simulation(_))
+        match self {
+            Self::Simulation(_) => false,
+            Self::Dice(e) => e.is_bad_input(),
+            _ => true,
+        }
     }
 
     /// The message with the fields named by `name` (the command line passes its flags).
@@ -141,6 +176,12 @@ impl FightOnceError {
             Self::Simulate { problem } => format!("{} {problem}", name(Field::Simulate)),
             Self::Fight(e) => e.to_string(),
             Self::Simulation(e) => format!("the simulation failed: {e}"),
+            Self::UnknownFoe { name: foe, known } => format!(
+                "{} `{foe}` is not a static opposition (known: {})",
+                name(Field::Foe),
+                known.join(", ")
+            ),
+            Self::Dice(e) => e.describe(name),
         }
     }
 }
@@ -162,11 +203,11 @@ fn count(field: Field, value: i64, min: u32, max: u32) -> Result<u32, FightOnceE
         })
 }
 
-fn hit_points(field: Field, value: i64) -> Result<u32, FightOnceError> {
+pub(crate) fn hit_points(field: Field, value: i64) -> Result<u32, FightOnceError> {
     count(field, value, 1, MAX_FIGHT_HP)
 }
 
-fn damage(field: Field, value: i64) -> Result<u32, FightOnceError> {
+pub(crate) fn damage(field: Field, value: i64) -> Result<u32, FightOnceError> {
     count(field, value, 0, MAX_DAMAGE)
 }
 
@@ -375,12 +416,7 @@ pub struct StaticOddsView {
 pub fn static_odds_once(ask: &StaticAsk<'_>) -> Result<StaticOddsView, FightOnceError> {
     let spec = StaticSpec {
         pool: pool(Field::Pool, ask.hero.pool)?,
-        difficulty: difficulty_of(ask.vs).map_err(|e| FightOnceError::Difficulty {
-            problem: match e {
-                crate::check_once::CheckOnceError::Difficulty { problem, .. } => problem,
-                other => other.to_string(),
-            },
-        })?,
+        difficulty: difficulty(ask.vs)?,
         hit_points: hit_points(Field::Hp, ask.hero.hp)?,
         damage: damage(Field::Damage, ask.hero.damage)?,
         foe_hit_points: hit_points(Field::FoeHp, ask.foe_hp)?,
@@ -389,6 +425,190 @@ pub fn static_odds_once(ask: &StaticAsk<'_>) -> Result<StaticOddsView, FightOnce
     Ok(StaticOddsView {
         odds: static_odds(&spec)?.into(),
         spec,
+    })
+}
+
+/// The opposition of a one-shot fast static combat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StaticFoeAsk<'a> {
+    /// A static entry of the bestiary, by name.
+    Named(&'a str),
+    /// Typed: a difficulty, hit points and damage ("the opposition").
+    Typed {
+        /// Its difficulty, as typed.
+        vs: &'a str,
+        /// Its hit points.
+        hp: i64,
+        /// Its damage.
+        damage: i64,
+    },
+}
+
+/// A one-shot fast static combat as typed (`solum static` without a character, S11):
+/// played round by round from typed faces or a seed, nothing journaled.
+#[derive(Debug, Clone, Copy)]
+pub struct StaticPlayAsk<'a> {
+    /// The hero.
+    pub hero: FighterAsk,
+    /// The opposition.
+    pub foe: StaticFoeAsk<'a>,
+    /// Where a named opposition is looked up: the shipped bestiary and the files the front
+    /// end read (`creatures::bestiary_with`).
+    pub bestiary: &'a Bestiary,
+    /// Faces typed in by hand, as text (`4,1,1`).
+    pub rolled: Option<&'a str>,
+    /// The seed of the dice not typed (a fresh one when `None`).
+    pub seed: Option<u64>,
+}
+
+/// A one-shot fast static combat played to its end (or to the rounds' cap).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StaticPlayView {
+    /// The opposition's name ("the opposition" when typed).
+    pub foe: String,
+    /// The fight as it started, checked.
+    pub spec: StaticSpec,
+    /// The hero's exact chance to win, as the nearest `f64`.
+    pub p_win: f64,
+    /// The same exactly, when it is exact.
+    pub p_win_exact: Option<String>,
+    /// Every round, in order.
+    pub rounds: Vec<StaticRound>,
+    /// True when the opposition fell.
+    pub won: bool,
+    /// True when the rounds' cap stopped the fight with both sides standing.
+    pub stopped: bool,
+    /// The seed, if a generator rolled anything.
+    pub seed: Option<u64>,
+}
+
+/// The order typed faces are read in by a fast static combat.
+pub const STATIC_ORDER: &str =
+    "values go: each round's pool, then its Rule-of-6 chain (only above difficulty 6)";
+
+fn static_spec(ask: &StaticPlayAsk<'_>) -> Result<(String, StaticSpec), FightOnceError> {
+    let (name, difficulty, foe_hit_points, foe_damage) = match ask.foe {
+        StaticFoeAsk::Named(name) => {
+            let foe = ask
+                .bestiary
+                .static_foe(name)
+                .ok_or_else(|| FightOnceError::UnknownFoe {
+                    name: name.to_owned(),
+                    known: ask.bestiary.static_foes().map(|f| f.name.clone()).collect(),
+                })?;
+            let difficulty = Difficulty::new(i64::from(foe.difficulty)).map_err(|e| {
+                FightOnceError::Difficulty {
+                    problem: e.to_string(),
+                }
+            })?;
+            (foe.name.clone(), difficulty, foe.hit_points, foe.damage)
+        }
+        StaticFoeAsk::Typed { vs, hp, damage: d } => (
+            "the opposition".to_owned(),
+            difficulty(vs)?,
+            hit_points(Field::FoeHp, hp)?,
+            damage(Field::FoeDamage, d)?,
+        ),
+    };
+    let spec = StaticSpec {
+        pool: pool(Field::Pool, ask.hero.pool)?,
+        difficulty,
+        hit_points: hit_points(Field::Hp, ask.hero.hp)?,
+        damage: damage(Field::Damage, ask.hero.damage)?,
+        foe_hit_points,
+        foe_damage,
+    };
+    Ok((name, spec))
+}
+
+/// Why typed faces were left over: what ended the rolling, then the rules that rolled no
+/// die where one might be expected.
+fn static_left_over(spec: &StaticSpec, rounds: &[StaticRound]) -> Vec<String> {
+    let mut why = vec![format!("the fight is over after round {}", rounds.len())];
+    if spec.difficulty.is_automatic() {
+        why.push("difficulty 1 is automatic: no round rolls dice".to_owned());
+    } else if rounds
+        .iter()
+        .any(|r| r.check.roll.as_ref().is_some_and(|p| p.chain_not_needed))
+    {
+        why.push(format!(
+            "a 6 already reaches {}, so no Rule-of-6 chain die is rolled",
+            spec.difficulty.value()
+        ));
+    }
+    why
+}
+
+/// Plays a one-shot fast static combat (S11): its exact odds, then rounds until one side
+/// falls, from the faces typed (every one must be used) or a seed.
+pub fn play_static_once(ask: &StaticPlayAsk<'_>) -> Result<StaticPlayView, FightOnceError> {
+    let (foe, spec) = static_spec(ask)?;
+    let typed = ask
+        .rolled
+        .map(|t| TypedDiceError::faces(t, Field::Rolled))
+        .transpose()?;
+    if let (Some(_), Some(seed)) = (&typed, ask.seed) {
+        return Err(TypedDiceError::SeedRollsNothing { seed }.into());
+    }
+    let odds = FightOddsView::from(static_odds(&spec)?);
+    let mut fight = StaticCombat {
+        pool: spec.pool,
+        difficulty: spec.difficulty,
+        hit_points: spec.hit_points,
+        damage: spec.damage,
+        foe_hit_points: spec.foe_hit_points,
+        foe_damage: spec.foe_damage,
+    };
+    let mut seeded = None;
+    let (play, left_over) = match typed {
+        Some(faces) => {
+            let mut dice = TypedDice::new(faces);
+            let play = fight
+                .play_out(&mut dice)
+                .map_err(|e| TypedDiceError::from_dice(e, Field::Rolled, STATIC_ORDER))?;
+            (play, dice.finish().err())
+        }
+        None => {
+            let dice = seeded.insert(match ask.seed {
+                Some(seed) => SeededDice::new(seed),
+                None => SeededDice::from_entropy(),
+            });
+            let play = fight
+                .play_out(dice as &mut dyn DiceSource)
+                .map_err(|e| TypedDiceError::<Field>::Source(e.to_string()))?;
+            (play, None)
+        }
+    };
+    if let Some((used, given)) = left_over {
+        return Err(TypedDiceError::TooMany {
+            field: Field::Rolled,
+            given,
+            used,
+            why: static_left_over(&spec, &play.rounds),
+            order: STATIC_ORDER.to_owned(),
+        }
+        .into());
+    }
+    // A fight decided without a roll (difficulty 1) rolled nothing: no seed to show.
+    let rolled_any = play.rounds.iter().any(|r| r.check.roll.is_some());
+    Ok(StaticPlayView {
+        foe,
+        won: fight.foe_hit_points == 0,
+        spec,
+        p_win: odds.p_win,
+        p_win_exact: odds.p_win_exact,
+        rounds: play.rounds,
+        stopped: play.stopped,
+        seed: seeded.filter(|_| rolled_any).map(|d| d.seed()),
+    })
+}
+
+pub(crate) fn difficulty(vs: &str) -> Result<Difficulty, FightOnceError> {
+    difficulty_of(vs).map_err(|e| FightOnceError::Difficulty {
+        problem: match e {
+            crate::check_once::CheckOnceError::Difficulty { problem, .. } => problem,
+            other => other.to_string(),
+        },
     })
 }
 
@@ -456,5 +676,89 @@ mod tests {
         })
         .unwrap();
         assert_eq!(v.odds.p_win_exact.as_deref(), Some("1"));
+    }
+
+    fn play(rolled: Option<&str>, seed: Option<u64>) -> Result<StaticPlayView, FightOnceError> {
+        play_static_once(&StaticPlayAsk {
+            hero: side(2, 2, 1),
+            foe: StaticFoeAsk::Typed {
+                vs: "4",
+                hp: 2,
+                damage: 1,
+            },
+            bestiary: &Bestiary::shipped(),
+            rolled,
+            seed,
+        })
+    }
+
+    #[test]
+    fn a_one_shot_static_fight_plays_typed_rounds_to_the_end() {
+        // Two dice against 4, each side 2 hit points and 1 damage (S11): 3,2 fails (the
+        // hero falls to 1), 4,1 and 5,1 pass (the opposition to 1, then 0).
+        let v = play(Some("3,2 4,1 5,1"), None).unwrap();
+        let hp: Vec<(u32, u32)> = v
+            .rounds
+            .iter()
+            .map(|r| (r.hit_points, r.foe_hit_points))
+            .collect();
+        assert_eq!(hp, [(1, 2), (1, 1), (1, 0)]);
+        assert!(v.won && !v.stopped);
+        assert_eq!((v.foe.as_str(), v.seed), ("the opposition", None));
+        assert!(v.p_win > 0.0 && v.p_win < 1.0);
+        let json = serde_json::to_value(&v).unwrap();
+        for key in ["p_win", "rounds", "won", "stopped", "seed"] {
+            assert!(json.get(key).is_some(), "{key}");
+        }
+    }
+
+    #[test]
+    fn a_one_shot_static_fight_refuses_dice_and_foes_as_values() {
+        let e = play(Some("3,2 4,1 5,1 6"), None).unwrap_err();
+        assert_eq!(
+            e,
+            FightOnceError::Dice(TypedDiceError::TooMany {
+                field: Field::Rolled,
+                given: 7,
+                used: 6,
+                why: vec!["the fight is over after round 3".to_owned()],
+                order: STATIC_ORDER.to_owned(),
+            })
+        );
+        assert_eq!(e.code(), "dice-too-many");
+        assert_eq!(
+            e.describe(|f| format!("--{}", f.name())),
+            format!(
+                "too many values in --rolled: 7 given, the roll used 6 (the fight is over after round 3; {STATIC_ORDER})"
+            )
+        );
+        let e = play(Some("3,2 4"), None).unwrap_err();
+        assert_eq!((e.code(), e.field()), ("dice-too-few", Some(Field::Rolled)));
+        assert_eq!(play(Some("x"), None).unwrap_err().code(), "dice-faces");
+        let e = play(Some("4,4"), Some(3)).unwrap_err();
+        assert_eq!(e.code(), "dice-seed-rolls-nothing");
+        let e = play_static_once(&StaticPlayAsk {
+            hero: side(3, 5, 2),
+            foe: StaticFoeAsk::Named("dragon"),
+            bestiary: &Bestiary::shipped(),
+            rolled: None,
+            seed: Some(1),
+        })
+        .unwrap_err();
+        assert_eq!(
+            (e.code(), e.field()),
+            ("fight-foe-unknown", Some(Field::Foe))
+        );
+        assert!(
+            e.to_string()
+                .starts_with("foe `dragon` is not a static opposition")
+        );
+    }
+
+    #[test]
+    fn a_seeded_one_shot_static_fight_is_repeatable() {
+        let a = play(None, Some(9)).unwrap();
+        assert_eq!(a, play(None, Some(9)).unwrap());
+        assert_eq!(a.seed, Some(9));
     }
 }

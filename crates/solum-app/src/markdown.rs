@@ -119,27 +119,6 @@ fn render_record(entry: &JournalEntry) -> String {
                 line.push_str(&provenance(rolled));
                 let _ = writeln!(out, "{line}\n");
             }
-            Record::Character(_)
-            | Record::Classic(_)
-            | Record::Soluna(_)
-            | Record::Dietype(_)
-            | Record::Notation(_)
-            | Record::Vehicle(_) => {
-                let summary = entry.record.character_summary().unwrap_or_default();
-                let _ = writeln!(out, "> {}\n", inline(&summary));
-            }
-            Record::Sol(s) => {
-                let _ = writeln!(out, "> {}\n", inline(&s.summary()));
-            }
-            Record::Combat(c) => {
-                let _ = writeln!(out, "> {}\n", inline(&c.summary()));
-            }
-            Record::FastStatic(c) => {
-                let _ = writeln!(out, "> {}\n", inline(&c.summary()));
-            }
-            Record::Creature(c) => {
-                let _ = writeln!(out, "> {}\n", inline(&c.summary()));
-            }
             Record::Difficulty {
                 task,
                 rolled,
@@ -192,6 +171,11 @@ fn render_record(entry: &JournalEntry) -> String {
                     faces(&rolled.faces),
                     provenance(rolled)
                 );
+            }
+            // A system's kind says itself in one line ([`SystemRecord::summary`]).
+            other => {
+                let summary = other.system().map(|k| k.summary());
+                let _ = writeln!(out, "> {}\n", inline(&summary.unwrap_or_default()));
             }
         }
     }

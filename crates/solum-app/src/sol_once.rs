@@ -21,6 +21,7 @@ pub use solum_sol::sheet::Sheet;
 pub use solum_sol::test::{Attempt, EdgeOnTest, OpposedOutcome, Reroll, TestOutcome};
 
 use crate::sides::{Generator, SideDice, typed};
+use crate::typed_dice::{FieldName, TypedDiceError};
 
 /// An input of a one-shot Project Sol roll, for errors a front end names as its own flag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -69,6 +70,12 @@ impl Field {
     }
 }
 
+impl FieldName for Field {
+    fn name(self) -> &'static str {
+        Field::name(self)
+    }
+}
+
 /// Why a one-shot Project Sol roll or its odds was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SolOnceError {
@@ -111,67 +118,22 @@ pub enum SolOnceError {
         /// Its dice.
         value: u32,
     },
-    /// Typed faces or a group that are not a list of numbers.
+    /// Typed faces (or a group) that are not a list of numbers, do not fit the roll, or the
+    /// system's randomness failed.
     #[error("{}", self.describe(|f| f.name().to_owned()))]
-    Faces {
-        /// The field at fault.
-        field: Field,
-        /// What is wrong.
-        problem: String,
-    },
-    /// Typed values ran out.
-    #[error("{}", self.describe(|f| f.name().to_owned()))]
-    TooFewDice {
-        /// The field at fault.
-        field: Field,
-        /// Values typed.
-        given: usize,
-        /// The order values are read in.
-        order: &'static str,
-    },
-    /// A typed value that is no face of the die.
-    #[error("{}", self.describe(|f| f.name().to_owned()))]
-    NotAFace {
-        /// The field at fault.
-        field: Field,
-        /// The value.
-        value: u32,
-        /// Its place, from 1.
-        position: usize,
-        /// The die it was read for.
-        sides: u32,
-    },
-    /// More values typed than the roll used.
-    #[error("{}", self.describe(|f| f.name().to_owned()))]
-    TooManyDice {
-        /// The field at fault.
-        field: Field,
-        /// Values typed.
-        given: usize,
-        /// Values used.
-        used: usize,
-        /// The order values are read in.
-        order: &'static str,
-    },
-    /// The system's randomness failed.
-    #[error("the dice could not be rolled: {0}")]
-    Source(String),
+    Typed(#[from] TypedDiceError<Field>),
 }
 
 impl SolOnceError {
     /// The field at fault, where one is.
     pub fn field(&self) -> Option<Field> {
         match self {
-            Self::Dice { field, .. }
-            | Self::Faces { field, .. }
-            | Self::TooFewDice { field, .. }
-            | Self::NotAFace { field, .. }
-            | Self::TooManyDice { field, .. } => Some(*field),
+            Self::Dice { field, .. } => Some(*field),
+            Self::Typed(e) => e.field(),
             Self::Assist { .. } => Some(Field::Assist),
             Self::NoPool => Some(Field::Dice),
             Self::Rules { field, .. } => *field,
             Self::GroupTooLarge { .. } | Self::GroupMember { .. } => Some(Field::Group),
-            Self::Source(_) => None,
         }
     }
 
@@ -184,17 +146,16 @@ impl SolOnceError {
             Self::Rules { .. } => "sol-rules",
             Self::GroupTooLarge { .. } => "sol-group-too-large",
             Self::GroupMember { .. } => "sol-group-member",
-            Self::Faces { .. } => "dice-faces",
-            Self::TooFewDice { .. } => "dice-too-few",
-            Self::NotAFace { .. } => "dice-not-a-face",
-            Self::TooManyDice { .. } => "dice-too-many",
-            Self::Source(_) => "dice-source",
+            Self::Typed(e) => e.code(),
         }
     }
 
     /// True when the input is at fault.
     pub fn is_bad_input(&self) -> bool {
-        !matches!(self, Self::Source(_))
+        match self {
+            Self::Typed(e) => e.is_bad_input(),
+            _ => true,
+        }
     }
 
     /// The message with the fields named by `name` (the command line passes its flags).
@@ -224,34 +185,7 @@ impl SolOnceError {
                 "{}: member {member} has {value}: a pool has 1 to {MAX_DICE} dice",
                 name(Field::Group)
             ),
-            Self::Faces { field, problem } => format!("{}: {problem}", name(*field)),
-            Self::TooFewDice {
-                field,
-                given,
-                order,
-            } => format!(
-                "too few values in {}: {given} given, the roll needs more ({order})",
-                name(*field)
-            ),
-            Self::NotAFace {
-                field,
-                value,
-                position,
-                sides,
-            } => format!(
-                "{}: value {value} (number {position}) is not a face of a d{sides}: it must be 1 to {sides}",
-                name(*field)
-            ),
-            Self::TooManyDice {
-                field,
-                given,
-                used,
-                order,
-            } => format!(
-                "too many values in {}: {given} given, the roll used {used} ({order})",
-                name(*field)
-            ),
-            Self::Source(e) => format!("the dice could not be rolled: {e}"),
+            Self::Typed(e) => e.describe(name),
         }
     }
 }
@@ -269,34 +203,31 @@ pub fn typed_faces(field: Field, text: &str) -> Result<Vec<u32>, SolOnceError> {
 }
 
 fn faces_error((field, e): (Field, FacesError)) -> SolOnceError {
-    SolOnceError::Faces {
+    TypedDiceError::Faces {
         field,
         problem: e.to_string(),
     }
+    .into()
+}
+
+/// More values typed in `field` than the roll used.
+fn too_many(field: Field, given: usize, used: usize, order: &str) -> SolOnceError {
+    TypedDiceError::TooMany {
+        field,
+        given,
+        used,
+        why: Vec::new(),
+        order: order.to_owned(),
+    }
+    .into()
 }
 
 fn dice_error(e: DiceError, field: Option<Field>, order: &'static str) -> SolOnceError {
-    match (e, field) {
-        (DiceError::Exhausted { given }, Some(field)) => SolOnceError::TooFewDice {
-            field,
-            given,
-            order,
-        },
-        (
-            DiceError::OutOfRange {
-                value,
-                sides,
-                position,
-            },
-            Some(field),
-        ) => SolOnceError::NotAFace {
-            field,
-            value,
-            position,
-            sides,
-        },
-        (other, _) => SolOnceError::Source(other.to_string()),
+    match field {
+        Some(field) => TypedDiceError::from_dice(e, field, order),
+        None => TypedDiceError::Source(e.to_string()),
     }
+    .into()
 }
 
 /// A pool of `value` dice named by `field`, 1 to [`MAX_DICE`].
@@ -700,12 +631,7 @@ fn with_dice<T>(
         other => rules(None)(other),
     })?;
     if let Some((used, given)) = dice.left_over() {
-        return Err(SolOnceError::TooManyDice {
-            field: Field::Rolled,
-            given,
-            used,
-            order,
-        });
+        return Err(too_many(Field::Rolled, given, used, order));
     }
     let seed = generator.borrow().used_seed();
     Ok((value, seed))
@@ -848,12 +774,7 @@ fn opposed_roll(
     })?;
     for (side, field) in [(&a, Field::Rolled), (&b, Field::AgainstRolled)] {
         if let Some((used, given)) = side.left_over() {
-            return Err(SolOnceError::TooManyDice {
-                field,
-                given,
-                used,
-                order,
-            });
+            return Err(too_many(field, given, used, order));
         }
     }
     let odds =
@@ -874,10 +795,7 @@ fn group_roll(
     first: Option<TypedDice>,
     seed: Option<u64>,
 ) -> Result<GroupView, SolOnceError> {
-    let pools = parse_faces(group).map_err(|e| SolOnceError::Faces {
-        field: Field::Group,
-        problem: e.to_string(),
-    })?;
+    let pools = parse_faces(group).map_err(|e| faces_error((Field::Group, e)))?;
     if pools.len() >= MAX_GROUP {
         return Err(SolOnceError::GroupTooLarge {
             members: pools.len(),

@@ -129,7 +129,7 @@ impl SolunaOnceError {
     }
 
     fn from_app(e: AppError, order: &'static str) -> Self {
-        Self::Typed(TypedDiceError::from_app(e, Field::Typed, order))
+        Self::Typed(e.into_typed_dice(Field::Typed, order))
     }
 }
 
@@ -398,7 +398,7 @@ mod tests {
             SolunaOnceError::Typed(TypedDiceError::TooFew {
                 field: Field::Typed,
                 given: 1,
-                order: TEST_ORDER
+                order: TEST_ORDER.to_owned()
             })
         );
     }

@@ -11,22 +11,25 @@ pub trait FieldName: Copy + std::fmt::Debug {
 
 /// Why typed dice did not fit a roll, or the dice could not be rolled.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.describe(|f| f.name().to_owned()))]
 pub enum TypedDiceError<F: FieldName> {
+    /// The typed text is not a list of faces.
+    Faces {
+        /// The dice field.
+        field: F,
+        /// What is wrong with the text.
+        problem: String,
+    },
     /// The typed faces ran out before the roll was done.
-    #[error("too few values in {}: {given} given, the roll needs more ({order})", field.name())]
     TooFew {
         /// The dice field.
         field: F,
         /// How many faces were typed.
         given: usize,
         /// The order faces are read in.
-        order: &'static str,
+        order: String,
     },
     /// A typed face is not a face of the die it was read for.
-    #[error(
-        "{}: value {value} (number {position}) is not a face of a d{sides}: it must be 1 to {sides}",
-        field.name()
-    )]
     NotAFace {
         /// The dice field.
         field: F,
@@ -38,11 +41,6 @@ pub enum TypedDiceError<F: FieldName> {
         sides: u32,
     },
     /// More faces were typed than the roll used, with the rules that left dice unrolled.
-    #[error(
-        "too many values in {}: {given} given, the roll used {used} ({})",
-        field.name(),
-        reasons_and(why, order)
-    )]
     TooMany {
         /// The dice field.
         field: F,
@@ -50,13 +48,12 @@ pub enum TypedDiceError<F: FieldName> {
         given: usize,
         /// How many the roll used.
         used: usize,
-        /// Rules that left a die unrolled, in words.
-        why: Vec<&'static str>,
+        /// Rules that left a die unrolled (or ended the rolling), in words.
+        why: Vec<String>,
         /// The order faces are read in.
-        order: &'static str,
+        order: String,
     },
     /// More values typed than a roll may take.
-    #[error("{}: {given} values typed; at most {limit}", field.name())]
     TooManyTyped {
         /// The dice field.
         field: F,
@@ -66,19 +63,35 @@ pub enum TypedDiceError<F: FieldName> {
         limit: usize,
     },
     /// A seed where every die is typed: it would roll nothing.
-    #[error("seed {seed}: every die is typed, so a seed would roll nothing")]
     SeedRollsNothing {
         /// The seed given.
         seed: u64,
     },
     /// The system's randomness failed (not the caller's input).
-    #[error("the dice could not be rolled: {0}")]
     Source(String),
 }
 
-fn reasons_and(why: &[&'static str], order: &'static str) -> String {
+/// Typed faces that ran out, in `field` (as the front end names it).
+pub(crate) fn too_few(field: &str, given: usize, order: &str) -> String {
+    format!("too few values in {field}: {given} given, the roll needs more ({order})")
+}
+
+/// A typed value that is no face of the die it was read for.
+pub(crate) fn not_a_face(field: &str, value: u32, position: usize, sides: u32) -> String {
+    format!(
+        "{field}: value {value} (number {position}) is not a face of a d{sides}: it must be 1 to {sides}"
+    )
+}
+
+/// More typed values than the roll used; `why` is the rules that left dice unrolled and the
+/// order values are read in.
+pub(crate) fn too_many(field: &str, given: usize, used: usize, why: &str) -> String {
+    format!("too many values in {field}: {given} given, the roll used {used} ({why})")
+}
+
+fn reasons_and(why: &[String], order: &str) -> String {
     why.iter()
-        .copied()
+        .map(String::as_str)
         .chain([order])
         .collect::<Vec<_>>()
         .join("; ")
@@ -88,7 +101,8 @@ impl<F: FieldName> TypedDiceError<F> {
     /// The field at fault; `None` for a seed or the system's randomness.
     pub fn field(&self) -> Option<F> {
         match self {
-            Self::TooFew { field, .. }
+            Self::Faces { field, .. }
+            | Self::TooFew { field, .. }
             | Self::NotAFace { field, .. }
             | Self::TooMany { field, .. }
             | Self::TooManyTyped { field, .. } => Some(*field),
@@ -99,6 +113,7 @@ impl<F: FieldName> TypedDiceError<F> {
     /// A stable code for the API (`dice-too-few`, …).
     pub fn code(&self) -> &'static str {
         match self {
+            Self::Faces { .. } => "dice-faces",
             Self::TooFew { .. } => "dice-too-few",
             Self::NotAFace { .. } => "dice-not-a-face",
             Self::TooMany { .. } => "dice-too-many",
@@ -108,18 +123,61 @@ impl<F: FieldName> TypedDiceError<F> {
         }
     }
 
+    /// The message with the field named by `name` (the command line passes its flags; the
+    /// error's `Display` names the JSON field).
+    pub fn describe(&self, name: impl Fn(F) -> String) -> String {
+        match self {
+            Self::Faces { field, problem } => format!("{}: {problem}", name(*field)),
+            Self::TooFew {
+                field,
+                given,
+                order,
+            } => too_few(&name(*field), *given, order),
+            Self::NotAFace {
+                field,
+                value,
+                position,
+                sides,
+            } => not_a_face(&name(*field), *value, *position, *sides),
+            Self::TooMany {
+                field,
+                given,
+                used,
+                why,
+                order,
+            } => too_many(&name(*field), *given, *used, &reasons_and(why, order)),
+            Self::TooManyTyped {
+                field,
+                given,
+                limit,
+            } => format!("{}: {given} values typed; at most {limit}", name(*field)),
+            Self::SeedRollsNothing { seed } => {
+                format!("seed {seed}: every die is typed, so a seed would roll nothing")
+            }
+            Self::Source(e) => format!("the dice could not be rolled: {e}"),
+        }
+    }
+
     /// True when the input is at fault, false for a failure of the system's randomness.
     pub fn is_bad_input(&self) -> bool {
         !matches!(self, Self::Source(_))
     }
 
+    /// The faces typed as text in `field` (`5,3,2`), or why they are not faces.
+    pub fn faces(text: &str, field: F) -> Result<Vec<u32>, Self> {
+        solum_dice::parse_faces(text).map_err(|e| Self::Faces {
+            field,
+            problem: e.to_string(),
+        })
+    }
+
     /// A dice source's error while reading the faces typed in `field`.
-    pub fn from_dice(e: DiceError, field: F, order: &'static str) -> Self {
+    pub fn from_dice(e: DiceError, field: F, order: impl Into<String>) -> Self {
         match e {
             DiceError::Exhausted { given } => Self::TooFew {
                 field,
                 given,
-                order,
+                order: order.into(),
             },
             DiceError::OutOfRange {
                 value,
@@ -130,21 +188,6 @@ impl<F: FieldName> TypedDiceError<F> {
                 value,
                 position,
                 sides,
-            },
-            other => Self::Source(other.to_string()),
-        }
-    }
-
-    /// A use case's dice error (the faces of `field`), or the source's failure.
-    pub(crate) fn from_app(e: crate::AppError, field: F, order: &'static str) -> Self {
-        match e {
-            crate::AppError::Dice(d) => Self::from_dice(d, field, order),
-            crate::AppError::UnusedDice { given, used } => Self::TooMany {
-                field,
-                given,
-                used,
-                why: Vec::new(),
-                order,
             },
             other => Self::Source(other.to_string()),
         }
@@ -176,8 +219,8 @@ mod tests {
             field: Typed,
             given: 4,
             used: 3,
-            why: vec!["no roll-off"],
-            order: "left to right",
+            why: vec!["no roll-off".to_owned()],
+            order: "left to right".to_owned(),
         };
         assert_eq!(
             e.to_string(),

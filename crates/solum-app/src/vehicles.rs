@@ -1117,9 +1117,9 @@ fn roll_both(
                 used,
                 why: unrolled(&outcome, first_side)
                     .into_iter()
-                    .map(UnrolledDie::reason)
+                    .map(|d| d.reason().to_owned())
                     .collect(),
-                order: TYPED_ORDER,
+                order: TYPED_ORDER.to_owned(),
             })
             .into());
         }
@@ -1139,8 +1139,8 @@ fn roll_both(
             field: Field::Typed,
             given,
             used,
-            why: why.into_iter().map(UnrolledDie::reason).collect(),
-            order: TYPED_ORDER,
+            why: why.into_iter().map(|d| d.reason().to_owned()).collect(),
+            order: TYPED_ORDER.to_owned(),
         })
         .into());
     }

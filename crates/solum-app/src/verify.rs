@@ -9,23 +9,11 @@ use serde::Serialize;
 use serde_json::Value;
 use solum_store::{Sheet, name_key};
 
-use crate::classic::ClassicChange;
-use crate::dietype::DietypeChange;
 use crate::journal::Record;
-use crate::sol::SolChange;
-use crate::soluna::SolunaChange;
-use crate::{characters, classic, creatures, dietype, sol, soluna};
+use crate::records::{SheetChange, empty_sheet, stored_as_now};
 
-/// The systems whose stored sheets the journal re-derives (combats and classic fights in
-/// progress are replay state, checked by replaying their own records).
-pub(crate) const SYSTEMS: [&str; 6] = [
-    characters::SYSTEM,
-    sol::SYSTEM,
-    classic::SYSTEM,
-    dietype::SYSTEM,
-    soluna::SYSTEM,
-    creatures::SYSTEM,
-];
+/// The systems whose stored sheets the journal re-derives.
+pub(crate) use crate::records::SHEET_SYSTEMS as SYSTEMS;
 
 /// One stored sheet that differs from what its journal gives.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -49,14 +37,6 @@ pub(crate) struct SheetReplay {
 }
 
 impl SheetReplay {
-    fn put<T: Serialize>(&mut self, system: &'static str, key: String, body: &T) {
-        // Serializing a value that was just deserialized cannot fail; a failure would show
-        // as a mismatch against `null`.
-        let body = serde_json::to_value(body).unwrap_or(Value::Null);
-        self.given_at.insert((system, name_key(&key)), self.seq);
-        self.sheets.insert((system, name_key(&key)), body);
-    }
-
     /// The sheets the journal gives that are not among `stored` (system and name key), as
     /// mismatches: a sheet deleted behind the journal's back. Only a sheet last given by an
     /// entry after `imported_through` can be told: `journal import` appends entries without
@@ -67,13 +47,11 @@ impl SheetReplay {
         stored: &std::collections::HashSet<(&'static str, String)>,
         imported_through: i64,
     ) -> Vec<SheetMismatch> {
-        let removed_creature =
-            serde_json::to_value(creatures::stored_body(None)).unwrap_or(Value::Null);
         let mut missing: Vec<(i64, SheetMismatch)> = self
             .sheets
             .iter()
             .filter(|(key, _)| !stored.contains(*key))
-            .filter(|(key, body)| !(key.0 == creatures::SYSTEM && **body == removed_creature))
+            .filter(|(key, body)| empty_sheet(key.0).as_ref() != Some(*body))
             .filter_map(|(key, body)| {
                 let seq = *self.given_at.get(key)?;
                 (seq > imported_through).then(|| {
@@ -100,190 +78,48 @@ impl SheetReplay {
     }
 
     /// Reads the next record of the journal; `secret` when it is a game master's secret
-    /// entry, which changes no sheet until it is revealed.
+    /// entry, which changes no sheet until it is revealed if its kind says so. Each kind
+    /// says what it does to the sheets ([`crate::records::SystemRecord::sheet_changes`]).
     pub(crate) fn read(&mut self, seq: i64, record: &Record, secret: bool) {
         self.seq = seq;
-        match record {
-            // A secret Project Sol test changes no sheet until its reveal.
-            Record::Sol(s) if secret && matches!(s.change, SolChange::Test(_)) => {}
-            Record::Reveal { record, .. } => {
-                if let Record::Sol(s) = record.as_ref()
-                    && let SolChange::Test(t) = &s.change
-                {
-                    self.reveal_sol_test(s.rules(), t);
+        let changes = match record {
+            Record::Reveal { record, .. } => match record.system() {
+                Some(kind) if !kind.changes_sheets_in_secret() => {
+                    let sheets = &self.sheets;
+                    kind.sheet_changes_on_reveal(&|system, name| {
+                        sheets.get(&(system, name_key(name))).cloned()
+                    })
                 }
-            }
-            Record::Character(c) => {
-                use characters::CharacterChange as C;
-                match &c.change {
-                    C::Created { sheet, .. } | C::Imported { sheet } => {
-                        self.put(characters::SYSTEM, sheet.name.clone(), sheet);
-                    }
-                    C::Edited { after, .. }
-                    | C::Advanced { after, .. }
-                    | C::PointGranted { after, .. }
-                    | C::Rested { after, .. } => {
-                        if name_key(&after.name) != name_key(&c.name) {
-                            self.sheets.remove(&(characters::SYSTEM, name_key(&c.name)));
-                        }
-                        self.put(characters::SYSTEM, after.name.clone(), after);
-                    }
-                    _ => {}
-                }
-            }
-            Record::Sol(s) => match &s.change {
-                SolChange::Created { sheet } | SolChange::Imported { sheet } => {
-                    self.put(sol::SYSTEM, sheet.name.clone(), sheet);
-                }
-                SolChange::Session { after, .. }
-                | SolChange::Encounter { after, .. }
-                | SolChange::Reward { after, .. }
-                | SolChange::Spend { after, .. }
-                | SolChange::NotDeadYet { after, .. }
-                | SolChange::Train { after, .. } => {
-                    self.put(sol::SYSTEM, after.name.clone(), after);
-                }
-                SolChange::Test(t) => {
-                    self.put(sol::SYSTEM, t.after.name.clone(), &t.after);
-                    if let Some(a) = &t.assistant_after {
-                        self.put(sol::SYSTEM, a.name.clone(), a);
-                    }
-                    for g in &t.group_after {
-                        self.put(sol::SYSTEM, g.name.clone(), g);
-                    }
-                }
+                _ => Vec::new(),
             },
-            Record::Classic(c) => match &c.change {
-                ClassicChange::Created { hero, .. } | ClassicChange::Imported { hero } => {
-                    self.put(classic::SYSTEM, hero.name.clone(), hero);
-                }
-                ClassicChange::Rested { after, .. }
-                | ClassicChange::Gear { after, .. }
-                | ClassicChange::Notes { after, .. } => {
-                    self.put(classic::SYSTEM, after.name.clone(), after);
-                }
-                ClassicChange::Fight(f) => {
-                    if let Some(after) = &f.sheet_after {
-                        self.put(classic::SYSTEM, after.0.name.clone(), &after.0);
-                    }
-                }
-                ClassicChange::Check { .. } => {}
+            other => match other.system() {
+                Some(kind) if !secret || kind.changes_sheets_in_secret() => kind.sheet_changes(),
+                _ => Vec::new(),
             },
-            Record::Dietype(d) => match &d.change {
-                DietypeChange::Created { sheet } | DietypeChange::Imported { sheet } => {
-                    self.put(dietype::SYSTEM, sheet.name.clone(), sheet);
-                }
-                DietypeChange::Edited { after, .. } => {
-                    if name_key(&after.name) != name_key(&d.name) {
-                        self.sheets.remove(&(dietype::SYSTEM, name_key(&d.name)));
-                    }
-                    self.put(dietype::SYSTEM, after.name.clone(), after);
-                }
-                DietypeChange::Roll { .. } => {}
-            },
-            Record::Soluna(s) => match &s.change {
-                SolunaChange::Created { character } => {
-                    self.put(soluna::SYSTEM, character.name.clone(), character);
-                }
-                SolunaChange::Edited { after, .. } => {
-                    self.put(soluna::SYSTEM, after.name.clone(), after);
-                }
-                SolunaChange::Imported { characters } => {
-                    for c in characters {
-                        self.put(soluna::SYSTEM, c.name.clone(), c);
-                    }
-                }
-                SolunaChange::Played(p) => {
-                    for c in p.sheets.iter().flat_map(|x| &x.after) {
-                        self.put(soluna::SYSTEM, c.name.clone(), c);
-                    }
-                }
-                SolunaChange::Abandoned { sheets, .. } => {
-                    for c in &sheets.after {
-                        self.put(soluna::SYSTEM, c.name.clone(), c);
-                    }
-                }
-                SolunaChange::Test { .. } | SolunaChange::Skirmish { .. } => {}
-            },
-            Record::Creature(c) => {
-                let (creature, present) = match &c.change {
-                    creatures::CreatureChange::Added { creature } => (creature, true),
-                    creatures::CreatureChange::Removed { creature } => (creature, false),
-                };
-                let k = creatures::key(&creature.name);
-                let row = creatures::stored_body(present.then(|| creature.clone()));
-                self.put(creatures::SYSTEM, k, &row);
-            }
-            Record::FastStatic(c) => {
-                // Each call of a fast static combat writes the hero's hit points.
-                if let crate::fast_static::StaticChange::Rounds {
-                    sheet: Some((_, hp)),
-                    ..
-                } = &c.change
-                {
-                    let k = (characters::SYSTEM, name_key(&c.hero));
-                    if let Some(Value::Object(body)) = self.sheets.get_mut(&k) {
-                        body.insert("hit_points".into(), (*hp).into());
-                    }
-                }
-            }
-            Record::Combat(c) => {
-                // The end of a campaign combat writes hit points back to the sheets.
-                if let crate::combat::CombatChange::Ended { written, .. } = &c.change {
-                    for w in written {
-                        let k = (characters::SYSTEM, name_key(&w.name));
-                        if let (Some(hp), Some(Value::Object(body))) =
-                            (w.after, self.sheets.get_mut(&k))
-                        {
-                            body.insert("hit_points".into(), hp.into());
-                        }
-                    }
-                }
-            }
-            _ => {}
+        };
+        for change in changes {
+            self.apply(change);
         }
     }
 
-    /// A revealed secret Project Sol test: its Edge and progress applied to the sheets as
-    /// the journal gives them at the reveal, as the reveal itself applied them. A sheet
-    /// that cannot be read or cannot pay is left as it is: the comparison then names it.
-    fn reveal_sol_test(&mut self, rules: solum_sol::edge::Rules, t: &sol::TestChange) {
-        let sheet_of = |this: &Self, name: &str| {
-            this.sheets
-                .get(&(sol::SYSTEM, name_key(name)))
-                .and_then(|v| serde_json::from_value::<solum_sol::sheet::Sheet>(v.clone()).ok())
-        };
-        let Some(mut sheet) = sheet_of(self, &t.before.name) else {
-            return;
-        };
-        let mut assistant = t
-            .assistant_before
-            .as_ref()
-            .and_then(|a| sheet_of(self, &a.name));
-        let mut group: Vec<_> = t
-            .group_before
-            .iter()
-            .filter_map(|g| sheet_of(self, &g.name))
-            .collect();
-        if group.len() != t.group_before.len() {
-            return;
-        }
-        if sol::apply_test(
-            rules,
-            &mut sheet,
-            assistant.as_mut(),
-            &mut group,
-            &t.request,
-            &t.result,
-        )
-        .is_ok()
-        {
-            self.put(sol::SYSTEM, sheet.name.clone(), &sheet);
-            if let Some(a) = &assistant {
-                self.put(sol::SYSTEM, a.name.clone(), a);
+    fn apply(&mut self, change: SheetChange) {
+        match change {
+            SheetChange::Put { system, name, body } => {
+                self.given_at.insert((system, name_key(&name)), self.seq);
+                self.sheets.insert((system, name_key(&name)), body);
             }
-            for g in &group {
-                self.put(sol::SYSTEM, g.name.clone(), g);
+            SheetChange::Remove { system, name } => {
+                self.sheets.remove(&(system, name_key(&name)));
+            }
+            SheetChange::HitPoints {
+                system,
+                name,
+                hit_points,
+            } => {
+                let k = (system, name_key(&name));
+                if let Some(Value::Object(body)) = self.sheets.get_mut(&k) {
+                    body.insert("hit_points".into(), hit_points.into());
+                }
             }
         }
     }
@@ -313,35 +149,5 @@ impl SheetReplay {
                 }))
             }
         }
-    }
-}
-
-/// A stored sheet body as this build writes it: a Project Sol sheet stored by an older solum
-/// has no `progress_this_encounter` (P3's mark, false when absent), which the journal's
-/// sheets, read by this build, always show.
-fn stored_as_now<'a>(system: &str, body: &'a Value) -> std::borrow::Cow<'a, Value> {
-    match body {
-        Value::Object(o) if system == sol::SYSTEM && !o.contains_key("progress_this_encounter") => {
-            let mut o = o.clone();
-            o.insert("progress_this_encounter".into(), Value::Bool(false));
-            std::borrow::Cow::Owned(Value::Object(o))
-        }
-        _ => std::borrow::Cow::Borrowed(body),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_sol_sheet_stored_by_an_older_solum_has_no_p3_mark() {
-        let old = serde_json::json!({"name": "Kai", "trained_this_session": false});
-        let now = stored_as_now(sol::SYSTEM, &old);
-        assert_eq!(now["progress_this_encounter"], false);
-        // A mark that is there is compared as stored; other systems are left alone.
-        let marked = serde_json::json!({"name": "Kai", "progress_this_encounter": true});
-        assert_eq!(*stored_as_now(sol::SYSTEM, &marked), marked);
-        assert_eq!(*stored_as_now(characters::SYSTEM, &old), old);
     }
 }

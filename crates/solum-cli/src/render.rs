@@ -3,7 +3,7 @@
 
 use anstyle::{AnsiColor, Style};
 use comfy_table::{CellAlignment, Table, TableComponent, presets};
-use solum_dice::{Prob, prob_to_f64};
+use solum_app::expression::Chance;
 
 pub const GOOD: Style = AnsiColor::Green.on_default().bold();
 pub const BAD: Style = AnsiColor::Red.on_default().bold();
@@ -24,11 +24,11 @@ pub fn paint(style: Style, text: impl std::fmt::Display) -> String {
 
 /// A probability as a percentage a player can read: two decimals, or scientific notation
 /// for the very unlikely, and never "0.00%" or "100.00%" for what is merely close.
-pub fn percent(p: &Prob) -> String {
-    let x = prob_to_f64(p);
-    if x == 0.0 && p == &Prob::from_integer(0.into()) {
+pub fn percent(c: Chance) -> String {
+    let x = c.p;
+    if c.impossible {
         "0%".to_owned()
-    } else if p == &Prob::from_integer(1.into()) {
+    } else if c.certain {
         "100%".to_owned()
     } else if x < 0.0001 {
         format!("{:.1e}%", x * 100.0)
@@ -65,11 +65,6 @@ pub fn percent_exact(x: f64, exact: &str) -> String {
         _ if x > 0.9999 => format!("{:.4}%", x * 100.0),
         _ => format!("{:.2}%", x * 100.0),
     }
-}
-
-/// A probability as the nearest `f64`, for JSON.
-pub fn to_f64(p: &Prob) -> f64 {
-    prob_to_f64(p)
 }
 
 /// Faces as `5 3 2 2`, sixes highlighted.

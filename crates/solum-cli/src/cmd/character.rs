@@ -141,17 +141,6 @@ fn flag_error(e: AppError, field: &str, flag: &str) -> anyhow::Error {
     }
 }
 
-/// Typed dice that do not fit, explained with the order the roll takes them in.
-pub(crate) fn typed_dice_error(e: AppError, order: &str) -> anyhow::Error {
-    match e {
-        AppError::Dice(d) => crate::dice::explain(d, "--rolled", order),
-        AppError::UnusedDice { given, used } => bad(format!(
-            "too many values in --rolled: {given} given, the roll used {used} ({order})"
-        )),
-        e => e.into(),
-    }
-}
-
 fn write_entry(out: &mut dyn Write, seq: i64) -> anyhow::Result<()> {
     writeln!(out, "  {}", paint(DIM, format!("journal entry {seq}")))?;
     Ok(())
@@ -385,7 +374,9 @@ fn new(args: &CharNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let dice = camp::dice(args.dice.seed, args.dice.rolled.as_deref())?;
     let view = camp::open(&args.campaign)?
         .create_character(&choices, dice)
-        .map_err(|e| typed_dice_error(e, "values go: 2d6 for backgrounds, then 1d6 for armor"))?;
+        .map_err(|e| {
+            crate::dice::typed_dice_error(e, "values go: 2d6 for backgrounds, then 1d6 for armor")
+        })?;
     if args.json {
         return write_json(out, &view);
     }
@@ -719,7 +710,7 @@ fn advance(args: &CharAdvanceArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 r.problem,
                 args.name.trim()
             )),
-            e => typed_dice_error(e, &order),
+            e => crate::dice::typed_dice_error(e, &order),
         })?;
     if args.json {
         return write_json(out, &view);

@@ -38,15 +38,6 @@ pub(crate) fn gear_unused(gear: bool) -> &'static str {
     }
 }
 
-/// The order of typed values, after the rules' reasons for any die not rolled.
-pub(crate) fn order_with_reasons(reasons: &[String], order: &str) -> String {
-    if reasons.is_empty() {
-        order.to_owned()
-    } else {
-        format!("{}; {order}", reasons.join("; "))
-    }
-}
-
 pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     if args.pool.character.is_some() || args.pool.sheet.is_some() {
         return from_sheet(args, None, out);
@@ -406,7 +397,7 @@ fn sheet_error(e: solum_app::AppError, order: &str) -> anyhow::Error {
         };
         return crate::bad(format!("{flag}: {problem}"));
     }
-    super::character::typed_dice_error(e, order)
+    crate::dice::typed_dice_error(e, order)
 }
 
 fn write_sheet_check(

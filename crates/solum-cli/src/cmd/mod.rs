@@ -139,19 +139,10 @@ pub fn new_sheet_path(
     Ok(path)
 }
 
-/// A pool of dice given by `flag`; the message repeats the flag and the value as typed.
-pub fn flag_pool(flag: &str, value: i64) -> anyhow::Result<solum_expanded::Pool> {
-    let dice = u64::try_from(value).unwrap_or(0);
-    solum_expanded::Pool::new(dice).map_err(|_| {
-        bad(format!(
-            "{flag} {value}: a pool of {value} dice is not possible: a pool has 1 to {} dice",
-            solum_expanded::MAX_POOL
-        ))
-    })
-}
-
-/// A difficulty from `--vs`.
-pub fn difficulty(text: &str) -> anyhow::Result<solum_expanded::Difficulty> {
-    text.parse()
-        .map_err(|e: solum_expanded::RulesError| bad(format!("--vs: {e}")))
+/// The dice of a pool given by `flag`, checked by the app; the message repeats the flag and
+/// the value as typed.
+pub fn flag_pool(flag: &str, value: i64) -> anyhow::Result<u32> {
+    solum_app::check_once::pool_of(solum_app::check_once::Field::Against, value)
+        .map(|p| p.dice())
+        .map_err(|e| bad(e.describe(|_| flag.to_owned())))
 }

@@ -11,7 +11,6 @@ use solum_app::notation::NotationView;
 
 use crate::bad;
 use crate::cli::{NotationOddsArgs, NotationRollArgs};
-use crate::dice::explain;
 use crate::render::{self, HEAD, paint, percent};
 
 /// An error of a one-shot roll or odds: typed faces named as the flag that gave them.
@@ -35,7 +34,9 @@ pub fn roll(args: &NotationRollArgs, out: &mut dyn Write) -> anyhow::Result<()> 
             .roll_notation(&text, dice)
             .map_err(|e| match e {
                 // Typed faces that do not fit name the flag, as the one-shot roll does.
-                solum_app::AppError::Dice(d) if typed => explain(d, "--rolled", TYPED_ORDER),
+                e @ solum_app::AppError::Dice(_) if typed => {
+                    crate::dice::typed_dice_error(e, TYPED_ORDER)
+                }
                 e => e.into(),
             })?
     } else {
@@ -170,9 +171,9 @@ fn write_odds(d: &ExpressionOdds, out: &mut dyn Write) -> anyhow::Result<()> {
             let bar = "█".repeat(((row.p / max) * 30.0).round() as usize);
             table.add_row(vec![
                 row.value.to_string(),
-                percent(&row.eq),
-                percent(&row.at_least),
-                percent(&row.at_most),
+                percent(row.eq),
+                percent(row.at_least),
+                percent(row.at_most),
                 bar,
             ]);
         } else {

@@ -3,18 +3,16 @@
 
 use std::io::Write;
 
-use serde_json::json;
 use solum_app::check_once::{CheckOddsAnswer, PoolAsk, PoolTableView, Target, check_odds_once};
 use solum_app::fight_once::{
-    DuelAsk, FightOddsView, FightOnceError, FighterAsk, StaticAsk, duel_odds_once, static_odds_once,
+    DuelAsk, FightOddsView, FightOnceError, FighterAsk, StaticAsk, StaticFoeAsk, StaticPlayAsk,
+    StaticPlayView, duel_odds_once, play_static_once, static_odds_once,
 };
-use solum_expanded::{Difficulty, Pool};
 
 use super::check::once_error;
-use super::difficulty;
 use crate::bad;
 use crate::cli::{DuelArgs, OddsCheckArgs, PlayStaticArgs, StaticArgs};
-use crate::render::{self, HEAD, paint, percent, percent_exact, percent_f64};
+use crate::render::{self, HEAD, paint, percent_exact, percent_f64};
 
 /// A refused fight, its fields named as flags.
 fn fight_error(e: FightOnceError) -> anyhow::Error {
@@ -114,33 +112,6 @@ fn write_table(out: &mut dyn Write, t: &PoolTableView) -> anyhow::Result<()> {
     }
     writeln!(out, "{table}")?;
     Ok(())
-}
-
-/// Hit points or damage as typed, checked against `lo..=hi`; the message repeats the flag
-/// and the value.
-fn count_in(value: i64, flag: &str, lo: i64, hi: i64) -> anyhow::Result<u32> {
-    if (lo..=hi).contains(&value) {
-        Ok(u32::try_from(value).expect("within 0..=u32::MAX"))
-    } else {
-        Err(bad(format!("{flag} {value}: must be {lo} to {hi}")))
-    }
-}
-
-fn hit_points(value: i64, flag: &str) -> anyhow::Result<u32> {
-    count_in(
-        value,
-        flag,
-        1,
-        i64::from(solum_expanded::fight::MAX_FIGHT_HP),
-    )
-}
-
-fn damage(value: i64, flag: &str) -> anyhow::Result<u32> {
-    count_in(value, flag, 0, i64::from(solum_expanded::fight::MAX_DAMAGE))
-}
-
-fn fight_pool(value: i64, flag: &str) -> anyhow::Result<Pool> {
-    super::flag_pool(flag, value)
 }
 
 /// A fight's chance as text: exact where the view gives the fraction.
@@ -296,90 +267,37 @@ pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result
     if let Some(name) = &args.character {
         return static_from_sheet(args, name, None, out);
     }
-    use solum_expanded::combat::StaticCombat;
-    use solum_expanded::fight::{StaticSpec, static_odds};
-    let (name, difficulty, foe_hp, foe_damage) = match &args.foe {
-        Some(name) => {
-            let bestiary =
-                crate::storage::load_bestiary(&args.bestiary).map_err(|e| bad(e.to_string()))?;
-            let foe = bestiary.static_foe(name).ok_or_else(|| {
-                let known: Vec<&str> = bestiary.static_foes().map(|f| f.name.as_str()).collect();
-                bad(format!(
-                    "--foe `{name}` is not a static opposition (known: {})",
-                    known.join(", ")
-                ))
-            })?;
-            (
-                foe.name.clone(),
-                Difficulty::new(i64::from(foe.difficulty)).map_err(|e| bad(e.to_string()))?,
-                foe.hit_points,
-                foe.damage,
-            )
-        }
-        None => (
-            "the opposition".to_owned(),
-            difficulty(args.vs.as_deref().expect("clap requires --vs"))?,
-            hit_points(args.foe_hp.expect("clap requires --foe-hp"), "--foe-hp")?,
-            damage(
-                args.foe_damage.expect("clap requires --foe-damage"),
-                "--foe-damage",
-            )?,
-        ),
+    let bestiary = crate::storage::load_bestiary(&args.bestiary).map_err(|e| bad(e.to_string()))?;
+    let foe = match &args.foe {
+        Some(name) => StaticFoeAsk::Named(name),
+        None => StaticFoeAsk::Typed {
+            vs: args.vs.as_deref().expect("clap requires --vs"),
+            hp: args.foe_hp.expect("clap requires --foe-hp"),
+            damage: args.foe_damage.expect("clap requires --foe-damage"),
+        },
     };
-    let spec = StaticSpec {
-        pool: fight_pool(args.pool.expect("clap requires --pool"), "--pool")?,
-        difficulty,
-        hit_points: hit_points(args.hp.expect("clap requires --hp"), "--hp")?,
-        damage: damage(args.damage.expect("clap requires --damage"), "--damage")?,
-        foe_hit_points: foe_hp,
-        foe_damage,
+    let ask = StaticPlayAsk {
+        hero: FighterAsk {
+            pool: args.pool.expect("clap requires --pool"),
+            hp: args.hp.expect("clap requires --hp"),
+            damage: args.damage.expect("clap requires --damage"),
+        },
+        foe,
+        bestiary: &bestiary,
+        rolled: args.dice.rolled.as_deref(),
+        seed: args.dice.seed,
     };
-    let odds = static_odds(&spec).map_err(|e| bad(e.to_string()))?;
-    let mut fight = StaticCombat {
-        pool: spec.pool,
-        difficulty: spec.difficulty,
-        hit_points: spec.hit_points,
-        damage: spec.damage,
-        foe_hit_points: spec.foe_hit_points,
-        foe_damage: spec.foe_damage,
-    };
-    let order = "values go: each round's pool, then its Rule-of-6 chain (only above difficulty 6)";
-    let generator = std::cell::RefCell::new(crate::dice::Generator::new(args.dice.seed));
-    let blame = std::cell::Cell::new("--rolled");
-    let mut source = crate::dice::Source::from_flag("--rolled", args.dice.rolled.as_deref())?;
-    let play = fight
-        .play_out(&mut crate::dice::SideDice::new(
-            &mut source,
-            &generator,
-            &blame,
-        ))
-        .map_err(|e| crate::dice::explain(e, blame.get(), order))?;
-    let rounds = play.rounds;
-    // Values left over: say which rule ended the rolling, not only that there were too many.
-    let mut why = vec![format!("the fight is over after round {}", rounds.len())];
-    if spec.difficulty.is_automatic() {
-        why.push("difficulty 1 is automatic: no round rolls dice".to_owned());
-    } else if rounds
-        .iter()
-        .any(|r| r.check.roll.as_ref().is_some_and(|p| p.chain_not_needed))
-    {
-        why.push(format!(
-            "a 6 already reaches {}, so no Rule-of-6 chain die is rolled",
-            spec.difficulty.value()
-        ));
-    }
-    source.finish(&super::check::order_with_reasons(&why, order))?;
-    let seed = generator.borrow().used_seed();
-    let won = fight.foe_hit_points == 0;
+    let view = play_static_once(&ask).map_err(fight_error)?;
     if args.json {
-        writeln!(
-            out,
-            "{}",
-            json!({"p_win": render::to_f64(&odds.win), "rounds": rounds, "won": won,
-                   "stopped": play.stopped, "seed": seed})
-        )?;
+        writeln!(out, "{}", serde_json::to_string(&view)?)?;
         return Ok(());
     }
+    write_static_play(out, &view)
+}
+
+/// A one-shot fast static combat in text: the odds, each round, how it ended.
+fn write_static_play(out: &mut dyn Write, view: &StaticPlayView) -> anyhow::Result<()> {
+    let (name, spec, rounds) = (&view.foe, &view.spec, &view.rounds);
     writeln!(
         out,
         "{} against {name} ({}, {} hp, {} damage): win {}",
@@ -387,7 +305,7 @@ pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result
         spec.difficulty,
         spec.foe_hit_points,
         spec.foe_damage,
-        paint(HEAD, percent(&odds.win))
+        paint(HEAD, shown(view.p_win, view.p_win_exact.as_ref()))
     )?;
     for (i, r) in rounds.iter().enumerate() {
         writeln!(
@@ -402,7 +320,7 @@ pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result
     writeln!(
         out,
         "  {}",
-        if play.stopped {
+        if view.stopped {
             paint(
                 render::BAD,
                 format!(
@@ -410,13 +328,13 @@ pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result
                     rounds.len()
                 ),
             )
-        } else if won {
+        } else if view.won {
             paint(render::GOOD, format!("{name} is defeated"))
         } else {
             paint(render::BAD, "the hero is defeated")
         }
     )?;
-    render::write_seed(out, seed)?;
+    render::write_seed(out, view.seed)?;
     Ok(())
 }
 
@@ -443,20 +361,12 @@ pub(crate) fn static_from_sheet(
     } else {
         let start = match (&args.foe, &args.vs) {
             (Some(foe), _) => Some(Opposition::shipped(foe)?),
-            (None, Some(vs)) => Some(Opposition {
-                name: "the opposition".to_owned(),
-                difficulty: difficulty(vs)?.value(),
-                hit_points: hit_points(
-                    args.foe_hp
-                        .ok_or_else(|| bad("--vs needs --foe-hp and --foe-damage"))?,
-                    "--foe-hp",
-                )?,
-                damage: damage(
-                    args.foe_damage
-                        .ok_or_else(|| bad("--vs needs --foe-hp and --foe-damage"))?,
-                    "--foe-damage",
-                )?,
-            }),
+            (None, Some(vs)) => {
+                let needs = || bad("--vs needs --foe-hp and --foe-damage");
+                let hp = args.foe_hp.ok_or_else(needs)?;
+                let damage = args.foe_damage.ok_or_else(needs)?;
+                Some(Opposition::typed(vs, hp, damage).map_err(fight_error)?)
+            }
             (None, None) => None,
         };
         let request = StaticRequest {

@@ -118,11 +118,11 @@ fn roll(args: &VehicleRollArgs, chase: bool, out: &mut dyn Write) -> anyhow::Res
             .transpose()
     };
     let input = VehicleRollInput {
-        pilot: Some(flag_pool("--pilot", args.pilot)?.dice()),
+        pilot: Some(flag_pool("--pilot", args.pilot)?),
         vehicle: args.vehicle.clone(),
         speed: speed("--speed", args.speed.as_deref())?,
         handling: handling("--handling", args.handling.as_deref())?,
-        against_pilot: Some(flag_pool("--against-pilot", args.against_pilot)?.dice()),
+        against_pilot: Some(flag_pool("--against-pilot", args.against_pilot)?),
         against_vehicle: args.against_vehicle.clone(),
         against_speed: speed("--against-speed", args.against_speed.as_deref())?,
         against_handling: handling("--against-handling", args.against_handling.as_deref())?,
