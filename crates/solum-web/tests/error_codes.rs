@@ -66,6 +66,7 @@ struct Table {
     gm: String,
     player: String,
     solo: String,
+    campaign: std::path::PathBuf,
     _dir: tempfile::TempDir,
 }
 
@@ -129,7 +130,8 @@ async fn token_of(router: &Router, body: Value) -> String {
 async fn table() -> Table {
     let dir = tempfile::tempdir().unwrap();
     // Unthrottled: the golden rows come faster than a session's rate allows.
-    let mut config = Config::new(dir.path().join("campaign.solum")).unthrottled();
+    let campaign = dir.path().join("campaign.solum");
+    let mut config = Config::new(campaign.clone()).unthrottled();
     config.allowed_hosts = Some(vec![HOST.to_string()]);
     let router = app(AppState::new(config));
     let gm = token_of(&router, json!({"table": "Harbour", "name": "Gia"})).await;
@@ -177,6 +179,7 @@ async fn table() -> Table {
         gm,
         player,
         solo,
+        campaign,
         _dir: dir,
     }
 }
@@ -933,6 +936,15 @@ const SYSTEM_CASES: &[Case] = &[
     (
         Gm,
         "POST",
+        "/api/classic/characters",
+        Json(r#"{"name": "Bo", "cliches": ["Thief", "thief"]}"#),
+        422,
+        "classic-rules",
+        Some("cliches[1]"),
+    ),
+    (
+        Gm,
+        "POST",
         "/api/classic/characters/Cid/gear",
         Json(
             r#"{"add": ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s", "t", "u"]}"#,
@@ -1023,6 +1035,19 @@ const SYSTEM_CASES: &[Case] = &[
         Some("cliche"),
     ),
     // Project Sol: Ana's sheet, tests and Edge (P2, P5)
+    (
+        Gm,
+        "POST",
+        "/api/sol/characters/Ana/test",
+        Repeat(
+            r#"{"skill": "Sidearms", "attribute": "AGI", "modifiers": [LIST]}"#,
+            "1",
+            51,
+        ),
+        422,
+        "sol-modifiers",
+        Some("modifiers"),
+    ),
     (
         Gm,
         "POST",
@@ -1365,6 +1390,97 @@ const SYSTEM_CASES: &[Case] = &[
     ),
 ];
 
+/// What the game master opens before [`UNDER_WAY_CASES`]: a combat with Nick, and a skirmish
+/// of Csen and Viled.
+const UNDER_WAY: &[(&str, &str, &str)] = &[
+    ("POST", "/api/combat", r#"{"heroes": ["Nick"]}"#),
+    (
+        "POST",
+        "/api/soluna/skirmish",
+        r#"{"names": ["Csen", "Viled"]}"#,
+    ),
+];
+
+/// The golden rows of refusals of what is under way (after [`UNDER_WAY`]).
+const UNDER_WAY_CASES: &[Case] = &[
+    (
+        Gm,
+        "POST",
+        "/api/combat",
+        Json(r#"{"heroes": ["Nick"]}"#),
+        422,
+        "combat-open",
+        Some("combat"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/combat/line",
+        Json(r#"{"line": "frobnicate"}"#),
+        422,
+        "combat-line",
+        Some("line"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/soluna/skirmish",
+        Json(r#"{"names": ["Csen", "Viled"]}"#),
+        422,
+        "soluna-skirmish-under-way",
+        Some("skirmish"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/soluna/skirmish/act",
+        Json(r#"{"name": "Nobody", "action": "move", "target": "Viled"}"#),
+        422,
+        "soluna-not-in-skirmish",
+        Some("name"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/soluna/skirmish/act",
+        Json(r#"{"name": "Csen", "action": "move", "target": "Viled", "flips": 1}"#),
+        422,
+        "soluna-action",
+        Some("action"),
+    ),
+];
+
+/// The golden rows of sheets stored by another solum: Nick, Cid and Ana at schema 999.
+const STORED_CASES: &[Case] = &[
+    (
+        Gm,
+        "POST",
+        "/api/characters/Nick/odds",
+        Json(r#"{"attribute": "body", "against": {"difficulty": 4}}"#),
+        422,
+        "character-sheet-unreadable",
+        Some("schema"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/classic/characters/Cid/check",
+        Json(r#"{"stat": "body"}"#),
+        422,
+        "classic-sheet-unreadable",
+        Some("schema"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/sol/characters/Ana/test",
+        Json(r#"{"skill": "Sidearms", "attribute": "AGI"}"#),
+        422,
+        "sol-sheet-unreadable",
+        Some("schema"),
+    ),
+];
+
 /// Nick as created at setup.
 const NICK: &str = r#"{"name": "Nick", "body": 3, "mind": 2, "charm": 1, "backgrounds": ["Sailor"],
     "weapon": {"name": "dagger", "class": "light"}, "armor_name": "leather"}"#;
@@ -1378,8 +1494,43 @@ const ODD: &str = r#"{"name": "Odd", "body": 3, "mind": 3, "charm": 1, "backgrou
 #[tokio::test]
 async fn every_error_code_answers_as_documented() {
     let t = table().await;
+    let failures = run(&t, CASES.iter().chain(SYSTEM_CASES)).await;
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+/// Refusals of what is under way: a combat, a skirmish, a fight of the original, each
+/// opened by the game master before the rows are sent.
+#[tokio::test]
+async fn refusals_of_what_is_under_way_answer_as_documented() {
+    let t = table().await;
+    setup(&t.router, &t.gm, UNDER_WAY).await;
+    let failures = run(&t, UNDER_WAY_CASES).await;
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+/// Sheets stored by another solum (a schema this one does not read): each system refuses
+/// to use them with its own code, nothing changed.
+#[tokio::test]
+async fn stored_sheets_this_solum_cannot_read_answer_as_documented() {
+    let t = table().await;
+    let db = rusqlite::Connection::open(&t.campaign).unwrap();
+    let damaged = db
+        .execute(
+            "UPDATE sheets SET schema = 999 WHERE name IN ('Nick', 'Cid', 'Ana')",
+            [],
+        )
+        .unwrap();
+    // Nick at both tables, Cid, and Ana at both tables.
+    assert_eq!(damaged, 5);
+    drop(db);
+    let failures = run(&t, STORED_CASES).await;
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+/// Sends each row as its member and lists the rows whose status, code or field differ.
+async fn run(t: &Table, cases: impl IntoIterator<Item = &Case>) -> Vec<String> {
     let mut failures = Vec::new();
-    for (who, method, uri, send, status, code, field) in CASES.iter().chain(SYSTEM_CASES).cloned() {
+    for (who, method, uri, send, status, code, field) in cases.into_iter().cloned() {
         let token = match who {
             Who::Nobody => None,
             Who::Stranger => Some("not-a-session"),
@@ -1400,7 +1551,7 @@ async fn every_error_code_answers_as_documented() {
             ));
         }
     }
-    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+    failures
 }
 
 /// Framework answers keep their statuses and get codes too: a foreign `Host` and a change
@@ -1511,4 +1662,114 @@ fn every_code_is_documented() {
     missing.sort_unstable();
     missing.dedup();
     assert!(missing.is_empty(), "not in docs/api.md: {missing:?}");
+}
+
+/// Codes of `refusal_codes()` with no golden row yet, each with why: a gap to close, never
+/// a place to park a new code (the test below fails when one of them gets a row, so the
+/// list only shrinks).
+const NOT_YET_GOLDEN: &[(&str, &str)] = &[
+    (
+        "classic-in-fight",
+        "a fight of the original under way: whether the first call leaves one is the dice's",
+    ),
+    (
+        "check-pool",
+        "a sheet's pool outside the rules: no sheet the rules accept gives one",
+    ),
+    (
+        "classic-fight",
+        "the fight's rules refusing a call that the app's checks let through",
+    ),
+    (
+        "classic-fight-too-long",
+        "a fight of the original at its most calls",
+    ),
+    (
+        "classic-replay-mismatch",
+        "a stored fight whose dice do not replay: a damaged campaign",
+    ),
+    (
+        "sol-test",
+        "a test the rules refuse that the app's checks let through",
+    ),
+    (
+        "sol-replay-mismatch",
+        "a stored test that does not re-derive: a damaged campaign",
+    ),
+    (
+        "soluna-out",
+        "a Sol'una character at 0 hit points: only a played skirmish leaves one",
+    ),
+    ("soluna-order", "an order of play the skirmish refuses"),
+    ("soluna-budget", "a call's dice budget over its limit"),
+    (
+        "soluna-replay-mismatch",
+        "a stored skirmish whose sheets differ: a damaged campaign",
+    ),
+    (
+        "combat-unreadable",
+        "a stored combat this solum cannot read: a damaged campaign",
+    ),
+    ("combat-sheet", "a sheet a combat cannot use"),
+    (
+        "combat-fight",
+        "a fight simulation the rules refuse after the app's checks",
+    ),
+    (
+        "creature-unreadable",
+        "a stored creature this solum cannot read: a damaged campaign",
+    ),
+    (
+        "dice-typed-twice",
+        "a library caller's dice typed in one list and per pilot: no front end types a vehicle roll's dice both ways",
+    ),
+];
+
+/// The codes whose golden case is the command line's (crates/solum-cli/tests/error_exits.rs,
+/// `CLI_GOLDEN_CODES`), read from that file's list.
+fn cli_golden_codes() -> Vec<String> {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../solum-cli/tests/error_exits.rs"
+    ))
+    .unwrap();
+    let list = text
+        .split("const CLI_GOLDEN_CODES: &[&str] = &[")
+        .nth(1)
+        .and_then(|rest| rest.split("];").next())
+        .unwrap();
+    list.split(',')
+        .map(|c| c.trim().trim_matches('"').to_owned())
+        .filter(|c| !c.is_empty())
+        .collect()
+}
+
+/// Every code a system's refusal may answer has a golden case: a row here (through HTTP) or,
+/// for what only the command line reaches, a case of the CLI's golden test.
+#[test]
+fn every_refusal_code_has_a_golden_case() {
+    let web: Vec<&str> = CASES
+        .iter()
+        .chain(SYSTEM_CASES)
+        .chain(UNDER_WAY_CASES)
+        .chain(STORED_CASES)
+        .map(|c| c.5)
+        .collect();
+    let cli = cli_golden_codes();
+    assert!(cli.len() >= 9, "{cli:?}");
+    let golden = |code: &str| web.contains(&code) || cli.iter().any(|c| c == code);
+    let missing: Vec<&str> = solum_app::refusal::refusal_codes()
+        .into_iter()
+        .filter(|code| !golden(code) && !NOT_YET_GOLDEN.iter().any(|(c, _)| c == code))
+        .collect();
+    assert!(missing.is_empty(), "no golden case: {missing:?}");
+    let closed: Vec<&str> = NOT_YET_GOLDEN
+        .iter()
+        .map(|(c, _)| *c)
+        .filter(|c| golden(c) || !solum_app::refusal::refusal_codes().contains(c))
+        .collect();
+    assert!(
+        closed.is_empty(),
+        "golden now, or no longer a code: take out of NOT_YET_GOLDEN: {closed:?}"
+    );
 }
