@@ -433,6 +433,95 @@ const CASES: &[Case] = &[
         "query-invalid",
         Some("verbose"),
     ),
+    // Envelope bodies (a system's request with `secret` and `typed` beside it): a key given
+    // twice is refused, never taken last (a secret roll must not go out in public), and a
+    // field of either part that does not read is named.
+    (
+        Gm,
+        "POST",
+        "/api/characters/Nick/check",
+        Json(
+            r#"{"attribute": "body", "against": {"difficulty": 4}, "secret": true, "secret": false}"#,
+        ),
+        422,
+        "body-invalid",
+        Some("secret"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/sol/characters/Ana/test",
+        Json(r#"{"skill": "Sidearms", "skill": "Pistols", "attribute": "AGI"}"#),
+        422,
+        "body-invalid",
+        Some("skill"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/characters/Nick/check",
+        Json(r#"{"attribute": "body", "against": {"difficulty": 4, "difficulty": 5}}"#),
+        422,
+        "body-invalid",
+        Some("difficulty"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/vehicles/chase",
+        Json(r#"{"pilot": 3, "against_pilot": 3, "secret": false, "secret": true}"#),
+        422,
+        "body-invalid",
+        Some("secret"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/soluna/characters/Csen/test",
+        Json(r#"{"attack": "melee", "flips": "two"}"#),
+        422,
+        "body-invalid",
+        Some("flips"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/classic/characters/Cid/check",
+        Json(r#"{"stat": "body", "typed": [1, "a"]}"#),
+        422,
+        "body-invalid",
+        Some("typed[1]"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/dietype/characters/Rook/roll",
+        Json(
+            r#"{"ability": "Strength", "skill": null, "step": "x", "against": {"difficulty": 6}, "weapon": null, "damage_step": 0}"#,
+        ),
+        422,
+        "body-invalid",
+        Some("step"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/sol/characters/Ana/spend",
+        Json(r#"{"what": "blitz", "secert": true}"#),
+        422,
+        "body-invalid",
+        Some("secert"),
+    ),
+    // A query parameter that does not read is said in JSON words.
+    (
+        Gm,
+        "GET",
+        "/api/journal?limit=2.0",
+        Nothing,
+        422,
+        "query-invalid",
+        Some("limit"),
+    ),
     // Sessions, routes.
     (
         Nobody,
@@ -1627,6 +1716,32 @@ async fn body_refusals_say_what_was_expected_in_json_words() {
         for rust in ["struct", "u32", "i64", "Vec", "line 1"] {
             assert!(!error.contains(rust), "{error}");
         }
+    }
+    // An envelope's part and a query parameter say it in JSON words too.
+    for (method, uri, body, error) in [
+        (
+            "POST",
+            "/api/soluna/characters/Csen/test",
+            Json(r#"{"attack": "melee", "flips": "two"}"#),
+            "flips: invalid type: string \"two\", expected a whole number from 0 to 4294967295",
+        ),
+        (
+            "POST",
+            "/api/characters/Nick/check",
+            Json(
+                r#"{"attribute": "body", "against": {"difficulty": 4}, "secret": true, "secret": false}"#,
+            ),
+            "secret: given twice: a field is given once",
+        ),
+        (
+            "GET",
+            "/api/journal?limit=2.0",
+            Nothing,
+            "query string: limit: expected a whole number",
+        ),
+    ] {
+        let (_, v) = call(&t.router, method, uri, Some(&t.gm), body).await;
+        assert_eq!(v["error"], error, "{v}");
     }
     // A path parameter: the framework's text never goes out.
     let (_, v) = call(
