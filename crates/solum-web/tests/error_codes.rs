@@ -1105,6 +1105,16 @@ const SYSTEM_CASES: &[Case] = &[
         "classic-rest-hours",
         Some("hours"),
     ),
+    // C2 banks rest in seconds: a shorter rest is refused, not journaled as nothing.
+    (
+        Gm,
+        "POST",
+        "/api/classic/characters/Cid/rest",
+        Json(r#"{"hours": 5e-324}"#),
+        422,
+        "classic-rest-hours",
+        Some("hours"),
+    ),
     (
         Gm,
         "POST",
