@@ -354,6 +354,15 @@ const CASES: &[Case] = &[
     (
         Nobody,
         "POST",
+        "/api/join",
+        Repeat(r#"{"invite": "LIST", "name": "Ida"}"#, "aaaaaaaaaa", 21),
+        422,
+        "body-invalid",
+        Some("invite"),
+    ),
+    (
+        Nobody,
+        "POST",
         "/api/reentry",
         Long("token", 500),
         422,
