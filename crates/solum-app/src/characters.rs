@@ -54,6 +54,7 @@ impl From<CharacterError> for AppError {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NewCharacter {
     /// The hero's name.
+    #[cfg_attr(feature = "openapi", schema(max_length = 100, pattern = "@name"))]
     pub name: String,
     /// Body, Mind, Charm: 3, 2 and 1 in some order.
     pub body: u32,

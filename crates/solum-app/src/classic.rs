@@ -57,6 +57,8 @@ fn json_len<T: Serialize>(value: &T) -> usize {
 
 /// The most pieces of gear on a sheet.
 pub const MAX_GEAR: usize = 20;
+/// The shortest rest (C2): a second, the unit the sheet banks rest in.
+pub const MIN_REST_HOURS: f64 = 1.0 / 3600.0;
 /// The longest notes on a sheet, in characters.
 pub const MAX_NOTES: usize = 4_000;
 
@@ -318,12 +320,13 @@ pub struct FightSetup {
 pub struct FightRequest {
     /// Foes of the book, by name, in turn order (1 to 100); none: go on.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(max_items = 100))]
     pub foes: Vec<String>,
     /// The hero's stat (C3); else Body.
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::openapi::classic_stat))]
     pub stat: Option<Stat>,
     /// The foes' stat; else each entry's own, else Body.
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::openapi::classic_stat))]
     pub foe_stat: Option<Stat>,
     /// A cliché helps the hero: +1 die.
     #[serde(default)]
@@ -1108,11 +1111,13 @@ impl<S: CampaignStore> Campaign<S> {
         name: &str,
         hours: f64,
     ) -> Result<HeroChangeView, AppError> {
-        if hours == 0.0 {
-            // Nothing would change but the journal.
-            return Err(
-                crate::ClassicRefusal::RestHours.at("hours", "0: a rest is more than 0 hours")
-            );
+        // C2 banks rest on the sheet in whole seconds: a shorter rest would change nothing
+        // but the journal (`5e-324` hours was journaled).
+        if hours < MIN_REST_HOURS {
+            return Err(crate::ClassicRefusal::RestHours.at(
+                "hours",
+                format!("{hours}: a rest is at least a second (1/3600 of an hour)"),
+            ));
         }
         let at = self.now();
         self.transact(|tx| {

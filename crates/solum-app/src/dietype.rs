@@ -54,19 +54,24 @@ pub fn check_sheet(sheet: &Sheet) -> Result<(), AppError> {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DietypeEdit {
     /// Abilities to add or change (an existing one is found in any case).
-    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Vec<Value>>))]
+    // Each list at most a sheet's entries (`MAX_ENTRIES`): a name is given once, and a sheet
+    // holds no more.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Vec<Value>>, max_items = 50))]
     pub abilities: Vec<(String, DieType)>,
     /// Abilities to remove.
+    #[cfg_attr(feature = "openapi", schema(max_items = 50))]
     pub remove_abilities: Vec<String>,
     /// Skills to add or change, with their chances.
-    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Vec<Value>>))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Vec<Value>>, max_items = 50))]
     pub skills: Vec<(String, u32)>,
     /// Skills to remove.
+    #[cfg_attr(feature = "openapi", schema(max_items = 50))]
     pub remove_skills: Vec<String>,
     /// Weapons to add or change.
-    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Vec<Value>>))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Vec<Value>>, max_items = 50))]
     pub weapons: Vec<(String, Weapon)>,
     /// Weapons to remove.
+    #[cfg_attr(feature = "openapi", schema(max_items = 50))]
     pub remove_weapons: Vec<String>,
     /// New notes.
     pub notes: Option<String>,

@@ -38,9 +38,13 @@ pub fn genres() -> Vec<&'static str> {
     GENRES.iter().map(|(name, _)| *name).collect()
 }
 
+/// Other names of `science-fiction` a request may give.
+pub const SCIENCE_FICTION_ALIASES: [&str; 4] = ["sf", "scifi", "sci-fi", "science fiction"];
+
+/// A genre as requests name it: trimmed, in any ASCII case, or an alias.
 fn find_genre(name: &str) -> Result<(&'static str, &'static str), AppError> {
     let wanted = match name.trim().to_ascii_lowercase().as_str() {
-        "sf" | "scifi" | "sci-fi" | "science fiction" => "science-fiction".to_string(),
+        a if SCIENCE_FICTION_ALIASES.contains(&a) => "science-fiction".to_string(),
         other => other.to_string(),
     };
     GENRES

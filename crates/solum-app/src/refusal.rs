@@ -98,8 +98,6 @@ refusals! {
         EditChangesNothing = "edit-changes-nothing",
         /// Hours of rest out of range.
         RestHours = "rest-hours",
-        /// A character named as a pilot where no campaign is played.
-        PilotNeedsCampaign = "vehicle-character-needs-campaign",
         /// Dice typed in one list and per pilot at once.
         TypedTwice = "dice-typed-twice",
     }

@@ -92,6 +92,7 @@ pub fn check_sheet(sheet: &Sheet) -> Result<(), AppError> {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NewSol {
     /// The name.
+    #[cfg_attr(feature = "openapi", schema(max_length = 100, pattern = "@name"))]
     pub name: String,
     /// The Edge attribute (points start full).
     pub edge: u32,

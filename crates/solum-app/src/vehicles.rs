@@ -890,13 +890,8 @@ fn resolve_typed(
     let [a, b] = input.sides();
     let mut out = Vec::with_capacity(2);
     for side in [&a, &b] {
-        if side.character.is_some() {
-            return Err(crate::ExpandedRefusal::PilotNeedsCampaign.at(
-                side.fields.character.name(),
-                "a character flies only at a campaign's table; give the pilot's pool",
-            ));
-        }
-        if side.pilot.is_none() {
+        // Without a campaign no character can fly: only a pool pilots.
+        if side.pilot.is_none() || side.character.is_some() {
             return Err(VehicleError::PilotNeeded {
                 field: side.fields.pilot,
             }

@@ -130,7 +130,12 @@ const ROWS: &[(&[&str], &str)] = &[
     ),
     (
         &["classic", "rest", "Grok", "--hours", "0"],
-        "more than 0 hours",
+        "at least a second",
+    ),
+    // C2 banks rest in seconds: 0.36 seconds would bank nothing.
+    (
+        &["classic", "rest", "Grok", "--hours", "0.0001"],
+        "at least a second",
     ),
     (&["journal", "show", "--last", "0"], "--last"),
     // Issue 19, hostile re-test.

@@ -155,3 +155,119 @@ fn a_failure_that_is_not_the_inputs_is_exit_1() {
         "{stderr}"
     );
 }
+
+/// The refusal codes only the command line can answer (files it reads, the campaign's own
+/// creatures): no HTTP route reaches them, so their golden case is here, and
+/// crates/solum-web/tests/error_codes.rs counts them as covered. Each is the code of one case
+/// of [`cli_only_refusals_have_their_exit_code_and_first_line`].
+const CLI_GOLDEN_CODES: &[&str] = &[
+    "character-sheet-file",
+    "classic-sheet-file",
+    "sol-sheet-limit",
+    "soluna-file",
+    "creature-file",
+    "creature-invalid",
+    "creature-name-taken",
+    "creature-shipped",
+    "creature-unknown",
+];
+
+#[test]
+fn cli_only_refusals_have_their_exit_code_and_first_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    let file = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let bad = file("bad.toml", "not = [toml\n");
+    let taken = file(
+        "taken.toml",
+        "[[creature]]\nname = \"orc\"\npool = 3\nhit_points = 3\ndamage = 1\n",
+    );
+    let no_pool = file(
+        "blob.toml",
+        "[[creature]]\nname = \"Blob\"\npool = 0\nhit_points = 3\ndamage = 1\n",
+    );
+    let bad_arg = bad.to_str().unwrap();
+    let parse = |what: &str| {
+        format!(
+            "error: {}: {what}: TOML parse error at line 1, column 12",
+            bad.display()
+        )
+    };
+    assert_eq!(nick(&c, "Nick", "3", "2").code, 0);
+    let cases: Vec<(&str, Run, String)> = vec![
+        // Sheet files of each system that do not read.
+        (
+            "character-sheet-file",
+            with(&c, &["char", "import", bad_arg]),
+            parse("sheet"),
+        ),
+        (
+            "classic-sheet-file",
+            with(&c, &["classic", "import", bad_arg]),
+            parse("sheet"),
+        ),
+        (
+            "sol-sheet-limit",
+            with(&c, &["sol", "import", bad_arg]),
+            parse("sheet"),
+        ),
+        (
+            "soluna-file",
+            with(&c, &["soluna", "import", bad_arg]),
+            parse("file"),
+        ),
+        // The campaign's creatures (`solum creature`).
+        (
+            "creature-file",
+            with(&c, &["creature", "add", bad_arg]),
+            parse("file"),
+        ),
+        // A pool has at least one die.
+        (
+            "creature-invalid",
+            with(&c, &["creature", "add", no_pool.to_str().unwrap()]),
+            format!(
+                "error: {}: Blob.pool: 0 dice is not possible: a pool has 1 to 1000",
+                no_pool.display()
+            ),
+        ),
+        (
+            "creature-name-taken",
+            with(&c, &["creature", "add", taken.to_str().unwrap()]),
+            format!(
+                "error: {}: orc.name: the shipped bestiary has a creature of that name; choose another",
+                taken.display()
+            ),
+        ),
+        (
+            "creature-shipped",
+            with(&c, &["creature", "remove", "orc"]),
+            "error: creature: orc is in the shipped bestiary and cannot be removed".into(),
+        ),
+        (
+            "creature-unknown",
+            with(&c, &["creature", "remove", "nobody"]),
+            "error: creature: no creature named nobody in the campaign or the shipped bestiary"
+                .into(),
+        ),
+    ];
+    let codes: Vec<&str> = cases.iter().map(|(code, ..)| *code).collect();
+    assert_eq!(codes, CLI_GOLDEN_CODES);
+    let mut failures = Vec::new();
+    for (code, run, line) in &cases {
+        // Each is the user's input to fix: exit 2.
+        if run.code != 2 || first_line(run) != line {
+            failures.push(format!(
+                "{code}: want 2 {line:?}\n got {} {:?}",
+                run.code,
+                first_line(run)
+            ));
+        }
+        assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}

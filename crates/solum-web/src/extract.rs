@@ -92,10 +92,16 @@ pub(crate) fn read_json<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<
         if !data {
             return not_json(&inner);
         }
+        let message = plain_words(&inner.to_string());
+        // A part [`split`] read, or a key given twice: the field is in the message.
+        let (path, message) = match unmarked(&message) {
+            Some((field, message)) => (field.to_owned(), message.to_owned()),
+            None => (path, message),
+        };
         let err = ApiError::coded(
             StatusCode::UNPROCESSABLE_ENTITY,
             "body-invalid",
-            at_path(&path, &plain_words(&inner.to_string())),
+            at_path(&path, &message),
         );
         if path == "." { err } else { err.field(path) }
     })?;
@@ -322,10 +328,30 @@ where
             let err = ApiError::coded(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 "query-invalid",
-                format!("query string: {}", at_query(&path, e.inner())),
+                format!(
+                    "query string: {}",
+                    at_query(&path, &query_words(&e.inner().to_string()))
+                ),
             );
             if path == "." { err } else { err.field(path) }
         })
+    }
+}
+
+/// A query parameter's problem in the user's words: the standard library's parse errors
+/// (`invalid digit found in string` for `limit=2.0`) said as what the parameter takes.
+fn query_words(message: &str) -> String {
+    match message {
+        "invalid digit found in string" => "expected a whole number".to_owned(),
+        "cannot parse integer from empty string" => {
+            "expected a whole number, found none".to_owned()
+        }
+        "number too large to fit in target type" | "number too small to fit in target type" => {
+            "a whole number out of range".to_owned()
+        }
+        "invalid float literal" => "expected a number".to_owned(),
+        "provided string was not `true` or `false`" => "expected true or false".to_owned(),
+        other => plain_words(other),
     }
 }
 
@@ -448,7 +474,9 @@ pub(crate) struct DiceEnvelope {
 
 /// Reads a JSON object as the request's own fields `envelope` (read as `E`) and the rest
 /// (read as `T`). Both refuse unknown fields, which `#[serde(flatten)]` cannot: a misspelt
-/// `secret` must not pass as a public roll.
+/// `secret` must not pass as a public roll. A key given twice is refused too (at any depth:
+/// `{"secret": true, "secret": false}` is no public roll either), and a part that does not
+/// read names its field ([`FIELD_MARK`]).
 pub(crate) fn split<'de, D, T, E>(d: D, envelope: &[&str]) -> Result<(T, E), D::Error>
 where
     D: serde::Deserializer<'de>,
@@ -456,15 +484,126 @@ where
     E: serde::de::DeserializeOwned,
 {
     use serde::de::Error;
-    let mut rest = serde_json::Map::<String, serde_json::Value>::deserialize(d)?;
+    let serde_json::Value::Object(mut rest) = Strict::deserialize(d)?.0 else {
+        return Err(D::Error::invalid_type(
+            serde::de::Unexpected::Other("a value other than an object"),
+            &"an object",
+        ));
+    };
     let mut env = serde_json::Map::new();
     for k in envelope {
         if let Some(v) = rest.remove(*k) {
             env.insert((*k).to_string(), v);
         }
     }
-    let t = T::deserialize(serde_json::Value::Object(rest))
-        .map_err(|e| D::Error::custom(format!("{e} (or {})", envelope.join(", "))))?;
-    let e = E::deserialize(serde_json::Value::Object(env)).map_err(D::Error::custom)?;
+    let or = format!(" (or {})", envelope.join(", "));
+    let t = serde_path_to_error::deserialize(serde_json::Value::Object(rest))
+        .map_err(|e| D::Error::custom(marked(&e, &or)))?;
+    let e = serde_path_to_error::deserialize(serde_json::Value::Object(env))
+        .map_err(|e| D::Error::custom(marked(&e, "")))?;
     Ok((t, e))
+}
+
+/// Starts a message of [`split`]'s whose field is known: `MARK field MARK message`, read
+/// back by [`read_json`] as the error's field (a part read from a value, after the body's
+/// own reader, has no path of its own). No message of serde's holds this character.
+const FIELD_MARK: char = '\u{1F}';
+
+fn marked(e: &serde_path_to_error::Error<serde_json::Error>, or: &str) -> String {
+    let message = plain_words(&e.inner().to_string());
+    // The envelope's names are the other fields an unknown one may have meant.
+    let or = if message.starts_with("unknown field") {
+        or
+    } else {
+        ""
+    };
+    match e.path().to_string().as_str() {
+        "." => format!("{message}{or}"),
+        path => format!("{FIELD_MARK}{path}{FIELD_MARK}{message}{or}"),
+    }
+}
+
+/// `(field, message)` of a [`marked`] message.
+fn unmarked(message: &str) -> Option<(&str, &str)> {
+    message.strip_prefix(FIELD_MARK)?.split_once(FIELD_MARK)
+}
+
+/// Any JSON value, each object's keys once: a key given twice is refused where serde_json's
+/// own `Value` would keep the last one silently.
+struct Strict(serde_json::Value);
+
+impl<'de> Deserialize<'de> for Strict {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(StrictVisitor)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+    type Value = Strict;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Strict, E> {
+        Ok(Strict(v.into()))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Strict, E> {
+        Ok(Strict(v.into()))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Strict, E> {
+        Ok(Strict(v.into()))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Strict, E> {
+        Ok(Strict(v.into()))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Strict, E> {
+        Ok(Strict(v.into()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Strict, E> {
+        Ok(Strict(v.into()))
+    }
+
+    fn visit_unit<E>(self) -> Result<Strict, E> {
+        Ok(Strict(serde_json::Value::Null))
+    }
+
+    fn visit_none<E>(self) -> Result<Strict, E> {
+        Ok(Strict(serde_json::Value::Null))
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Strict, D::Error> {
+        Strict::deserialize(d)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Strict, A::Error> {
+        let mut out = Vec::new();
+        while let Some(Strict(v)) = seq.next_element()? {
+            out.push(v);
+        }
+        Ok(Strict(out.into()))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Strict, A::Error> {
+        use serde::de::Error;
+        let mut out = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if out.contains_key(&key) {
+                let shown: String = key.chars().take(40).collect();
+                return Err(A::Error::custom(format!(
+                    "{FIELD_MARK}{shown}{FIELD_MARK}given twice: a field is given once"
+                )));
+            }
+            let Strict(v) = map.next_value()?;
+            out.insert(key, v);
+        }
+        Ok(Strict(out.into()))
+    }
 }

@@ -139,9 +139,32 @@ fn nullable(mut s: Schema) -> Schema {
     s
 }
 
-/// The genres of idea words ([`solum_app::ideas::genres`]).
+/// The genres of idea words ([`solum_app::ideas::genres`]) as the server reads a name:
+/// in any ASCII case, with spaces, tabs or line breaks around it, or an alias of science
+/// fiction (`sf`). An `enum` would be stricter than the server.
 pub(crate) fn genre() -> Schema {
-    names_of(&solum_app::ideas::genres())
+    let any_case = |name: &str| -> String {
+        name.chars()
+            .map(|c| match c {
+                c if c.is_ascii_alphabetic() => {
+                    format!("[{}{}]", c.to_ascii_lowercase(), c.to_ascii_uppercase())
+                }
+                c => c.to_string(),
+            })
+            .collect()
+    };
+    let names: Vec<String> = solum_app::ideas::genres()
+        .into_iter()
+        .chain(solum_app::ideas::SCIENCE_FICTION_ALIASES)
+        .map(any_case)
+        .collect();
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some(format!(
+            "^[ \\t\\n\\r]*(?:{})[ \\t\\n\\r]*$",
+            names.join("|")
+        )))
+        .into()
 }
 
 /// The role an invite gives: `player` or `gm` (none: a player).
@@ -297,11 +320,43 @@ fn complete_operation(path: &str, method: &str, op: &mut Map<String, Value>) {
     }
 }
 
-/// Replaces the placeholder patterns of text fields by their regular expressions.
+/// A doc comment's rustdoc links as plain text: `` [`Campaign::check`] `` reads
+/// `` `Campaign::check` `` in a summary (the brackets link nothing outside rustdoc).
+fn without_doc_links(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("[`") {
+        let Some(len) = rest[at..].find("`]") else {
+            break;
+        };
+        out.push_str(&rest[..at]);
+        out.push_str(&rest[at + 1..at + len + 1]);
+        rest = &rest[at + len + 2..];
+        // `[`x`](url)` and `[`x`][y]`: the target goes too.
+        for (open, close) in [('(', ')'), ('[', ']')] {
+            if rest.starts_with(open)
+                && let Some(end) = rest.find(close)
+            {
+                rest = &rest[end + 1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Replaces the placeholder patterns of text fields by their regular expressions, and
+/// plain-texts the doc comments' links ([`without_doc_links`]).
 fn fill_patterns(v: &mut Value, patterns: &[(&str, String)]) {
     match v {
         Value::Object(m) => {
             integer_bounds(m);
+            // Doc comments become summaries and descriptions: their rustdoc links go.
+            for key in ["summary", "description"] {
+                if let Some(Value::String(text)) = m.get_mut(key) {
+                    *text = without_doc_links(text);
+                }
+            }
             if let Some(Value::String(p)) = m.get_mut("pattern")
                 && let Some((_, re)) = patterns.iter().find(|(k, _)| k == p)
             {
@@ -329,7 +384,9 @@ fn integer_bounds(m: &mut Map<String, Value>) {
     }
     match (m.get("format").and_then(Value::as_str), m.get("minimum")) {
         (Some("int32"), Some(min)) if min == 0 => {
+            // OpenAPI's `int32` is signed: a `u32` past 2,147,483,647 is an `int64`.
             m.insert("maximum".into(), json!(u32::MAX));
+            m.insert("format".into(), json!("int64"));
         }
         (Some("int64"), None) => {
             m.insert("minimum".into(), json!(i64::MIN));
@@ -457,6 +514,29 @@ mod tests {
         for c in ['a', 'É', ' ', '7', '漢'] {
             assert!(matches_class(&allowed, c), "{c:?} refused by the class");
         }
+    }
+
+    #[test]
+    fn summaries_lose_rustdoc_links() {
+        assert_eq!(
+            without_doc_links("Rolls [`Campaign::check`] ([`SimLimits::WEB`][x]) and [`a`](b)."),
+            "Rolls `Campaign::check` (`SimLimits::WEB`) and `a`."
+        );
+        assert_eq!(without_doc_links("no [link] here"), "no [link] here");
+        let doc = description().to_string();
+        assert!(!doc.contains("[`"), "a rustdoc link in the description");
+    }
+
+    #[test]
+    fn a_classic_rest_is_described_as_the_server_bounds_it() {
+        let doc = description();
+        let hours = &doc["components"]["schemas"]["ClassicRest"]["properties"]["hours"];
+        assert_eq!(
+            hours["minimum"],
+            json!(solum_app::classic::MIN_REST_HOURS),
+            "{hours}"
+        );
+        assert_eq!(hours["maximum"], json!(876_000), "{hours}");
     }
 
     #[test]

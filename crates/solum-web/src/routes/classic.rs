@@ -232,8 +232,10 @@ pub(crate) async fn classic_fight_odds(
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ClassicRest {
-    /// Hours rested, fractions allowed; banked on the sheet until they make a point.
-    #[schema(minimum = 0)]
+    /// Hours rested, fractions allowed, from a second
+    /// ([`solum_app::classic::MIN_REST_HOURS`]) to 876,000 (a hundred years, the rules'
+    /// limit); banked on the sheet until they make a point.
+    #[schema(minimum = 0.0002777777777777778, maximum = 876000)]
     hours: f64,
 }
 

@@ -84,6 +84,15 @@ pub(crate) async fn join(
     Body_(req): Body_<JoinRequest>,
 ) -> Result<(StatusCode, Json<Joined>), ApiError> {
     anonymous_limit(&state, &peer)?;
+    // As the description says (`maxLength`): no invite is longer, so the body is wrong.
+    if req.invite.chars().count() > 200 {
+        return Err(ApiError::coded(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "body-invalid",
+            "invite: longer than any invite",
+        )
+        .field("invite"));
+    }
     let db = state.database();
     let current = bearer(&headers);
     let joined = write(&state, move || {
@@ -265,7 +274,8 @@ pub(crate) async fn use_reentry(
     Body_(req): Body_<ReentryRequest>,
 ) -> Result<(StatusCode, Json<Joined>), ApiError> {
     anonymous_limit(&state, &peer)?;
-    if req.token.len() > 200 {
+    // Counted in characters, as the description's `maxLength` counts.
+    if req.token.chars().count() > 200 {
         return Err(ApiError::coded(
             StatusCode::UNPROCESSABLE_ENTITY,
             "body-invalid",

@@ -139,7 +139,7 @@ pub(crate) async fn chase(
 
 /// `POST /api/fight/odds`: a simulation within [`SimLimits::WEB`], one at a time per
 /// session (a turn of the heavy work), reading the campaign only.
-#[utoipa::path(post, path = "/api/fight/odds", tag = "vehicles", request_body = FightOddsInput, responses((status = 200, description = "Done", body = FightOddsView)))]
+#[utoipa::path(post, path = "/api/fight/odds", tag = "combat", request_body = FightOddsInput, responses((status = 200, description = "Done", body = FightOddsView)))]
 pub(crate) async fn fight_odds(
     State(state): State<AppState>,
     auth: Auth,
