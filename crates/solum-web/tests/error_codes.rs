@@ -1358,7 +1358,7 @@ const SYSTEM_CASES: &[Case] = &[
         Json(r#"{"name": "Csen", "action": "move", "target": "Viled"}"#),
         422,
         "soluna-no-skirmish",
-        Some("skirmish"),
+        None,
     ),
     (
         Gm,
@@ -1367,7 +1367,7 @@ const SYSTEM_CASES: &[Case] = &[
         Json(r#"{"names": ["Csen"]}"#),
         422,
         "soluna-skirmish",
-        Some("skirmish"),
+        None,
     ),
     (
         Gm,
@@ -1458,7 +1458,7 @@ const SYSTEM_CASES: &[Case] = &[
         Json("{}"),
         422,
         "static-state",
-        Some("static combat"),
+        None,
     ),
     (
         Gm,
@@ -1485,7 +1485,7 @@ const SYSTEM_CASES: &[Case] = &[
         Json(r#"{"foe": "trooper squad"}"#),
         422,
         "static-out",
-        Some("character"),
+        Some("name"),
     ),
     (
         SoloGm,
@@ -1504,7 +1504,7 @@ const SYSTEM_CASES: &[Case] = &[
         Json("{}"),
         422,
         "member-unknown",
-        Some("member"),
+        Some("id"),
     ),
 ];
 
@@ -1546,7 +1546,7 @@ const UNDER_WAY_CASES: &[Case] = &[
         Json(r#"{"names": ["Csen", "Viled"]}"#),
         422,
         "soluna-skirmish-under-way",
-        Some("skirmish"),
+        None,
     ),
     (
         Gm,
