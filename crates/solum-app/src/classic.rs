@@ -1175,7 +1175,7 @@ impl<S: CampaignStore> Campaign<S> {
                 crate::ClassicRefusal::Gear.at("gear", "nothing to change: add or remove a piece")
             );
         }
-        for (field, list) in [("add gear", add), ("remove gear", remove)] {
+        for (field, list) in [("add", add), ("remove", remove)] {
             if list.len() > MAX_GEAR {
                 return Err(crate::ClassicRefusal::SheetLimit.at(
                     field,

@@ -1059,7 +1059,7 @@ const SYSTEM_CASES: &[Case] = &[
         ),
         422,
         "classic-sheet-limit",
-        Some("add gear"),
+        Some("add"),
     ),
     (
         Gm,
