@@ -159,21 +159,26 @@ impl CharacterEdit {
     /// Applies the edit to `hero`, then checks the result against the rules and the limits.
     pub fn apply(&self, hero: &mut Character) -> Result<(), AppError> {
         let attributes: Vec<String> = self.set.iter().map(|(a, _)| format!("{a:?}")).collect();
-        crate::refuse_contradictions("set", true, attributes.iter().map(String::as_str), [])?;
         crate::refuse_contradictions(
-            "add_backgrounds",
+            ("set", "set"),
+            true,
+            attributes.iter().map(String::as_str),
+            [],
+        )?;
+        crate::refuse_contradictions(
+            ("add_backgrounds", "remove_backgrounds"),
             true,
             self.add_backgrounds.iter().map(String::as_str),
             self.remove_backgrounds.iter().map(String::as_str),
         )?;
         crate::refuse_contradictions(
-            "add_weapons",
+            ("add_weapons", "remove_weapons"),
             false,
             self.add_weapons.iter().map(|w| w.name.as_str()),
             self.remove_weapons.iter().map(String::as_str),
         )?;
         crate::refuse_contradictions(
-            "add_gear",
+            ("add_gear", "remove_gear"),
             false,
             self.add_gear.iter().map(|g| g.name.as_str()),
             self.remove_gear.iter().map(String::as_str),

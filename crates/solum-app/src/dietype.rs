@@ -105,19 +105,19 @@ impl DietypeEdit {
     /// Applies the edit, then checks the sheet.
     pub fn apply(&self, sheet: &mut Sheet) -> Result<(), AppError> {
         crate::refuse_contradictions(
-            "abilities",
+            ("abilities", "remove_abilities"),
             true,
             self.abilities.iter().map(|(n, _)| n.as_str()),
             self.remove_abilities.iter().map(String::as_str),
         )?;
         crate::refuse_contradictions(
-            "skills",
+            ("skills", "remove_skills"),
             true,
             self.skills.iter().map(|(n, _)| n.as_str()),
             self.remove_skills.iter().map(String::as_str),
         )?;
         crate::refuse_contradictions(
-            "weapons",
+            ("weapons", "remove_weapons"),
             true,
             self.weapons.iter().map(|(n, _)| n.as_str()),
             self.remove_weapons.iter().map(String::as_str),

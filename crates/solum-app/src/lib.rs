@@ -730,9 +730,10 @@ impl<S: CampaignStore> Campaign<S> {
 }
 
 /// Refuses an edit that contradicts itself: a name given twice in `given` (field
-/// `field`) when `once`, or a name both in `given` and `removed` (any case).
+/// `field`) when `once`, a name both in `given` and `removed` (field `field`), or a name
+/// removed twice (field `removed_field`); names compare in any case.
 pub(crate) fn refuse_contradictions<'a>(
-    field: &str,
+    (field, removed_field): (&str, &str),
     once: bool,
     given: impl IntoIterator<Item = &'a str>,
     removed: impl IntoIterator<Item = &'a str>,
@@ -755,7 +756,7 @@ pub(crate) fn refuse_contradictions<'a>(
         }
         if !gone.insert(key(n)) {
             return Err(crate::ExpandedRefusal::EditTwice.at(
-                field,
+                removed_field,
                 format!("`{}` is removed twice in one edit", n.trim()),
             ));
         }
