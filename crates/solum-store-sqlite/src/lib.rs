@@ -1373,6 +1373,30 @@ impl StoreHandle for SqliteStore {
     fn is_idle(&self) -> bool {
         self.conn.is_autocommit()
     }
+
+    /// `PRAGMA wal_autocheckpoint = 0`: this connection's commits no longer copy the
+    /// write-ahead log into the file once it passes 1,000 pages (read back: a setting that
+    /// did not take must not go unnoticed).
+    fn leave_checkpoints(&mut self) -> Result<(), StoreError> {
+        self.conn
+            .execute_batch("PRAGMA wal_autocheckpoint = 0")
+            .map_err(|e| self.err(e))?;
+        match self.pragma_i64("wal_autocheckpoint")? {
+            0 => Ok(()),
+            pages => Err(StoreError::BadPath {
+                location: loc(&self.path),
+                reason: format!("SQLite kept checkpointing every {pages} pages"),
+            }),
+        }
+    }
+
+    /// `PRAGMA wal_checkpoint(PASSIVE)`: copies the log's frames that no reader still needs
+    /// into the file and syncs it, while writers and readers go on.
+    fn checkpoint(&self) -> Result<(), StoreError> {
+        self.conn
+            .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
+            .map_err(|e| self.err(e))
+    }
 }
 
 /// Turns a driver error into what it means for the player.
@@ -1571,6 +1595,47 @@ mod tests {
                 "prepared again: {sql}"
             );
         }
+    }
+
+    /// A connection that leaves its checkpoints to another never copies its log into the
+    /// file, however long the log grows (SQLite's default copies it at 1,000 pages); the other
+    /// connection's checkpoint does.
+    #[test]
+    fn checkpoints_left_to_another_connection_are_made_by_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.solum");
+        let mut writer = SqliteStore::open(&path, Scope::HOME).unwrap();
+        writer.leave_checkpoints().unwrap();
+        let file_size = || std::fs::metadata(&path).unwrap().len();
+        let before = file_size();
+        // Some 2,000 pages of 4 KiB: twice the default's threshold.
+        let text = "x".repeat(4_000);
+        for chunk in 0..40 {
+            let entries: Vec<NewEntry> = (0..50)
+                .map(|n| NewEntry {
+                    body: serde_json::json!({ "text": format!("{chunk} {n} {text}") }),
+                    ..entry(n)
+                })
+                .collect();
+            writer.append(&entries).unwrap();
+        }
+        let wal = std::fs::metadata(path.with_extension("solum-wal"))
+            .unwrap()
+            .len();
+        assert!(
+            wal > 2_000 * 4_096,
+            "the log holds every write: {wal} bytes"
+        );
+        assert_eq!(file_size(), before, "the file was not written");
+        let other = SqliteStore::open_existing(&path, Scope::HOME).unwrap();
+        other.checkpoint().unwrap();
+        assert!(
+            file_size() > before + 2_000 * 4_096,
+            "the checkpoint copied the log: {} bytes",
+            file_size()
+        );
+        // Everything is there for a new reader.
+        assert_eq!(other.entries_after(0, 5_000).unwrap().len(), 2_000);
     }
 
     #[test]

@@ -660,6 +660,21 @@ pub trait StoreHandle {
     /// changes otherwise (PostgreSQL's notifications) may answer a number that changes with
     /// every commit it knows of.
     fn data_version(&self) -> Result<i64, StoreError>;
+
+    /// Leaves copying this connection's commits into the campaign's main file to
+    /// [`StoreHandle::checkpoint`], run by someone else: a server's writer, whose next write
+    /// would otherwise wait while its commit copies and syncs the file. Nothing for a backend
+    /// without a write-ahead file of its own.
+    fn leave_checkpoints(&mut self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    /// Copies what has been committed into the main file as far as the readers allow,
+    /// waiting for neither the writer nor the readers (SQLite's passive checkpoint).
+    /// Nothing for a backend without a write-ahead file of its own.
+    fn checkpoint(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
 }
 
 /// A whole store: what front ends hold, as `Box<dyn Store>`, whatever the backend.
@@ -817,6 +832,12 @@ impl<T: StoreHandle + ?Sized> StoreHandle for Box<T> {
     }
     fn data_version(&self) -> Result<i64, StoreError> {
         (**self).data_version()
+    }
+    fn leave_checkpoints(&mut self) -> Result<(), StoreError> {
+        (**self).leave_checkpoints()
+    }
+    fn checkpoint(&self) -> Result<(), StoreError> {
+        (**self).checkpoint()
     }
 }
 

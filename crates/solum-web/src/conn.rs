@@ -5,10 +5,16 @@
 //! everyone out. Here every connection is admitted against a cap overall and per peer
 //! address (the cap overall kept below the process's open-files limit, with a reserve for
 //! the campaign's files, so `accept` never fails for lack of descriptors); an excess
-//! connection is closed at once. Each admitted one is served by hyper with a header-read
-//! timeout, and closed when nothing has been read or written for the idle timeout (a live
-//! stream writes a comment every 15 seconds, so only a stalled one is idle). The body-read
-//! timeout is the router's (see `body_deadline` in the crate root).
+//! connection is closed at once. Each admitted one is served by hyper, closed when a request
+//! head is not whole within the header-read timeout of its first byte (of the connection's
+//! start, for the first), and closed when nothing has been read or written for the idle
+//! timeout (a live stream writes a comment every 15 seconds, so only a stalled one is idle).
+//! The body-read timeout is the router's (see `body_deadline` in the crate root).
+//!
+//! The header timeout is ours, not hyper's: hyper's starts as soon as a response is sent, so
+//! a kept-alive connection was closed after the header timeout of quiet, not the idle
+//! timeout, and a client sending its next request just then (a pool keeps connections for
+//! 90 seconds) lost it ("connection closed before message completed").
 
 use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
@@ -56,7 +62,7 @@ pub fn blocking_threads(db: &solum_store_open::Database) -> usize {
 pub const DESCRIPTOR_RESERVE: u64 = 2 * 3 * MAX_BLOCKING_THREADS as u64 + 64;
 
 /// How long a stopping server lets its connections finish.
-const STOP_GRACE: Duration = Duration::from_secs(5);
+pub(crate) const STOP_GRACE: Duration = Duration::from_secs(5);
 
 /// The open-files limit of this process (its soft limit), if it has one.
 fn open_files_limit() -> Option<u64> {
@@ -179,17 +185,55 @@ impl Drop for Slot {
     }
 }
 
-/// A socket that remembers when it last moved a byte (milliseconds since `base`).
+/// A socket that remembers when it last moved a byte, and when the request head it is
+/// waiting for began (milliseconds since `base`).
 struct Watched {
     inner: TcpStream,
     base: Instant,
     last: Arc<AtomicU64>,
+    head: Arc<Head>,
+}
+
+/// The request head a connection waits for: when its first byte came (milliseconds since
+/// the connection's start, plus one; 0 when no head is awaited), and whether a request is
+/// being answered (its body's bytes begin no head).
+struct Head {
+    since: AtomicU64,
+    answering: AtomicBool,
+    /// Wakes the deadline when a head begins.
+    began: Notify,
+}
+
+impl Head {
+    /// The first request's head is awaited from the connection's start.
+    fn new() -> Self {
+        Self {
+            since: AtomicU64::new(1),
+            answering: AtomicBool::new(false),
+            began: Notify::new(),
+        }
+    }
+
+    /// A request's head was read whole: it is answered now.
+    fn read(&self) {
+        self.answering.store(true, Ordering::Relaxed);
+        self.since.store(0, Ordering::Relaxed);
+    }
+}
+
+fn millis_since(base: Instant) -> u64 {
+    u64::try_from(base.elapsed().as_millis()).unwrap_or(u64::MAX)
 }
 
 impl Watched {
     fn touch(&self) {
-        let ms = u64::try_from(self.base.elapsed().as_millis()).unwrap_or(u64::MAX);
-        self.last.store(ms, Ordering::Relaxed);
+        self.last.store(millis_since(self.base), Ordering::Relaxed);
+    }
+
+    fn wrote(&self) {
+        self.touch();
+        // The answer has begun: what the client sends from now on is its next request.
+        self.head.answering.store(false, Ordering::Relaxed);
     }
 }
 
@@ -203,6 +247,12 @@ impl AsyncRead for Watched {
         let out = Pin::new(&mut self.inner).poll_read(cx, buf);
         if matches!(out, Poll::Ready(Ok(()))) && buf.filled().len() > before {
             self.touch();
+            let head = &self.head;
+            if !head.answering.load(Ordering::Relaxed) && head.since.load(Ordering::Relaxed) == 0 {
+                let now = millis_since(self.base).saturating_add(1);
+                head.since.store(now, Ordering::Relaxed);
+                head.began.notify_one();
+            }
         }
         out
     }
@@ -216,7 +266,7 @@ impl AsyncWrite for Watched {
     ) -> Poll<io::Result<usize>> {
         let out = Pin::new(&mut self.inner).poll_write(cx, buf);
         if matches!(out, Poll::Ready(Ok(n)) if n > 0) {
-            self.touch();
+            self.wrote();
         }
         out
     }
@@ -228,7 +278,7 @@ impl AsyncWrite for Watched {
     ) -> Poll<io::Result<usize>> {
         let out = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
         if matches!(out, Poll::Ready(Ok(n)) if n > 0) {
-            self.touch();
+            self.wrote();
         }
         out
     }
@@ -243,6 +293,22 @@ impl AsyncWrite for Watched {
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
+/// Resolves once a request head has taken longer than `limit` from its first byte.
+async fn head_overdue(base: Instant, head: &Head, limit: Duration) {
+    loop {
+        let since = head.since.load(Ordering::Relaxed);
+        if since == 0 {
+            head.began.notified().await;
+            continue;
+        }
+        let waited = (base + Duration::from_millis(since - 1)).elapsed();
+        if waited >= limit {
+            return;
+        }
+        tokio::time::sleep(limit - waited).await;
     }
 }
 
@@ -290,7 +356,8 @@ pub async fn serve_on(
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
         .timer(TokioTimer::new())
-        .header_read_timeout(config.header_read_timeout)
+        // Ours instead (`head_overdue`): hyper's runs from the last answer.
+        .header_read_timeout(None)
         .max_buf_size(64 * 1024);
     let builder = Arc::new(builder);
     tokio::pin!(shutdown);
@@ -320,17 +387,21 @@ pub async fn serve_on(
         let _ = stream.set_nodelay(true);
         let base = Instant::now();
         let last = Arc::new(AtomicU64::new(0));
+        let head = Arc::new(Head::new());
         let io = TokioIo::new(Watched {
             inner: stream,
             base,
             last: last.clone(),
+            head: head.clone(),
         });
+        let head_read = head.clone();
         let router = router.clone();
         let started = slot.started.clone();
         let evict = slot.evict.clone();
         let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
             // The head is read whole: no longer one to push out at the cap.
             started.store(true, Ordering::Relaxed);
+            head_read.read();
             let client = if proxied {
                 forwarded_client(req.headers()).map_or(peer, |ip| SocketAddr::new(ip, 0))
             } else {
@@ -343,6 +414,7 @@ pub async fn serve_on(
         let mut stop = stop_rx.clone();
         let alive = alive_tx.clone();
         let idle = config.idle_timeout;
+        let head_limit = config.header_read_timeout;
         tokio::spawn(async move {
             let _slot = slot;
             let _alive = alive;
@@ -351,6 +423,7 @@ pub async fn serve_on(
             tokio::select! {
                 _ = conn.as_mut() => return,
                 () = idle_for(base, &last, idle) => return,
+                () = head_overdue(base, &head, head_limit) => return,
                 () = evict.notified() => return,
                 _ = stop.wait_for(|s| *s) => {}
             }

@@ -339,7 +339,7 @@ pub fn serve(
         // descriptors within the reserve of `conn::DESCRIPTOR_RESERVE`.
         .max_blocking_threads(conn::blocking_threads(&config.campaign))
         .build()?;
-    runtime.block_on(async move {
+    let served = runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let local = listener.local_addr()?;
         let mut config = config;
@@ -377,7 +377,11 @@ pub fn serve(
             let _ = tokio::signal::ctrl_c().await;
         })
         .await
-    })
+    });
+    // Dropping the runtime would wait for every blocking task however long it takes (a
+    // read waiting out the busy timeout): a stop waits a few seconds at most.
+    runtime.shutdown_timeout(conn::STOP_GRACE);
+    served
 }
 
 /// What [`serve`] tells its caller once it listens.

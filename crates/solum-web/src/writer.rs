@@ -17,6 +17,12 @@
 //! invites, logout: [`Writer::alone`]) run between groups, in their turn.
 //!
 //! The queue itself is bounded ([`QUEUE`]): past it a request waits to be queued.
+//!
+//! The writer's commits do not copy the write-ahead log into the campaign's file (SQLite's
+//! checkpoint, which syncs the file: a write queued behind one waited for it, hundreds of
+//! milliseconds on a slow disk). A thread of its own, the checkpointer, does it on its own
+//! connection after the writer has committed, at most every [`CHECKPOINT_EVERY`], while the
+//! writer goes on.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 #[cfg(test)]
@@ -34,6 +40,10 @@ use crate::ApiError;
 
 /// Writes waiting for the writer at most; a request past it waits for room.
 pub const QUEUE: usize = 1_024;
+
+/// The checkpointer copies the log into the file at most this often (the log holds about
+/// this long's writes: a few thousand pages at the most this server writes).
+pub const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
 
 /// How large a group of journaled writes may grow.
 #[derive(Debug, Clone, Copy)]
@@ -158,9 +168,31 @@ impl Writer {
         let (jobs, rx) = mpsc::channel(QUEUE);
         let stats = Arc::new(Stats::default());
         let thread_stats = stats.clone();
+        // Woken after a commit; ends when the writer does (its sender dropped). Without it
+        // the writer's commits checkpoint as SQLite's do by default. PostgreSQL has no log
+        // of ours to copy.
+        let wrote = match &db {
+            Database::Sqlite(_) => {
+                let (wrote, commits) = std::sync::mpsc::sync_channel::<()>(1);
+                let checkpoint_db = db.clone();
+                std::thread::Builder::new()
+                    .name("solum-checkpointer".into())
+                    .spawn(move || checkpoints(&checkpoint_db, &commits))
+                    .map_err(|e| tracing::warn!("the checkpointer could not start: {e}"))
+                    .ok()
+                    .map(|_| wrote)
+            }
+            Database::Postgres(_) => None,
+        };
         let spawned = std::thread::Builder::new()
             .name("solum-writer".into())
-            .spawn(move || run(rx, &db, limits, &thread_stats, before_commit.as_ref()));
+            .spawn(move || {
+                let hooks = Hooks {
+                    before_commit: before_commit.as_ref(),
+                    wrote: wrote.as_ref(),
+                };
+                run(rx, &db, limits, &thread_stats, &hooks);
+            });
         if let Err(e) = spawned {
             // The receiver went with the closure: every write is answered "internal error".
             tracing::error!("the writer thread could not start: {e}");
@@ -230,13 +262,41 @@ impl Writer {
     }
 }
 
+/// What the writer thread tells others of its commits.
+struct Hooks<'a> {
+    /// Run before each commit (tests).
+    before_commit: Option<&'a CommitHook>,
+    /// The checkpointer's wake-up, when it runs: the writer's connection then leaves
+    /// checkpoints to it.
+    wrote: Option<&'a std::sync::mpsc::SyncSender<()>>,
+}
+
+/// The checkpointer: after the writer has committed, copies the log into the file on its own
+/// connection, at most every [`CHECKPOINT_EVERY`]; ends when the writer does.
+fn checkpoints(db: &Database, commits: &std::sync::mpsc::Receiver<()>) {
+    let mut store: Option<Box<dyn Store>> = None;
+    while commits.recv().is_ok() {
+        let done = match store.take() {
+            Some(s) => Ok(s),
+            None => solum_store_open::open_existing(db, Scope::HOME),
+        }
+        .and_then(|s| s.checkpoint().map(|()| s));
+        match done {
+            Ok(s) => store = Some(s),
+            // Tried again after the next commit, on a new connection; meanwhile the log grows.
+            Err(e) => tracing::warn!("checkpoint: {e}"),
+        }
+        std::thread::sleep(CHECKPOINT_EVERY);
+    }
+}
+
 /// The writer thread: a group at a time, or a write alone, in the order they came.
 fn run(
     mut rx: mpsc::Receiver<Job>,
     db: &Database,
     limits: GroupLimits,
     stats: &Stats,
-    before_commit: Option<&CommitHook>,
+    hooks: &Hooks<'_>,
 ) {
     let mut store: Option<Box<dyn Store>> = None;
     let mut next: Option<Job> = None;
@@ -279,7 +339,7 @@ fn run(
         let mut last_table = i64::MIN;
         for j in batch {
             last_table = j.table();
-            run_one(db, &mut store, &mut done, j);
+            run_one(db, hooks, &mut store, &mut done, j);
             ran += 1;
         }
         // Writes that come while the group runs join it while it is young and small, if their
@@ -288,14 +348,14 @@ fn run(
             match rx.try_recv() {
                 Ok(Job::Grouped(j)) if j.table() >= last_table => {
                     last_table = j.table();
-                    run_one(db, &mut store, &mut done, j);
+                    run_one(db, hooks, &mut store, &mut done, j);
                     ran += 1;
                 }
                 Ok(other) => next = Some(other),
                 Err(_) => break,
             }
         }
-        commit(db, &mut store, done, stats, before_commit);
+        commit(db, &mut store, done, stats, hooks);
     }
 }
 
@@ -316,16 +376,25 @@ fn fail_all(db: &Database, done: &mut Vec<Box<dyn GroupedJob>>) {
 /// Runs one job in the open group (opening the connection and the group first if need be).
 fn run_one(
     db: &Database,
+    hooks: &Hooks<'_>,
     store: &mut Option<Box<dyn Store>>,
     done: &mut Vec<Box<dyn GroupedJob>>,
     mut job: Box<dyn GroupedJob>,
 ) {
     let mut s = match store.take() {
         Some(s) => s,
-        None => match solum_store_open::open(db, Scope::HOME) {
-            Ok(s) => s,
-            Err(e) => return job.answer(Some(e.into())),
-        },
+        None => {
+            let opened = solum_store_open::open(db, Scope::HOME).and_then(|mut s| {
+                if hooks.wrote.is_some() {
+                    s.leave_checkpoints()?;
+                }
+                Ok(s)
+            });
+            match opened {
+                Ok(s) => s,
+                Err(e) => return job.answer(Some(e.into())),
+            }
+        }
     };
     if s.is_idle()
         && let Err(e) = s.begin_group()
@@ -369,17 +438,21 @@ fn commit(
     store: &mut Option<Box<dyn Store>>,
     mut done: Vec<Box<dyn GroupedJob>>,
     stats: &Stats,
-    before_commit: Option<&CommitHook>,
+    hooks: &Hooks<'_>,
 ) {
     let Some(s) = store.as_mut() else {
         // No connection: nothing is open, and `done` was answered when it was lost.
         return fail_all(db, &mut done);
     };
-    if let Some(hook) = before_commit {
+    if let Some(hook) = hooks.before_commit {
         hook();
     }
     match s.end_group() {
         Ok(()) => {
+            if let Some(wrote) = hooks.wrote {
+                // Full: the checkpointer is awake or will be; this commit is in its copy.
+                let _ = wrote.try_send(());
+            }
             stats.groups.fetch_add(1, Ordering::Relaxed);
             stats
                 .grouped_jobs
@@ -419,6 +492,34 @@ mod tests {
             .into_iter()
             .map(|e| (e.seq, e.body["text"].as_str().unwrap_or("").to_string()))
             .collect()
+    }
+
+    /// With the writer's commits leaving the log to the checkpointer (the store's own test
+    /// shows they copy nothing), 3,000 pages of notes still reach the file soon after.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_checkpointer_copies_the_log_into_the_file() {
+        let (_dir, path) = campaign();
+        let writer = Writer::start(Database::Sqlite(path.clone()), GroupLimits::default(), None);
+        let before = std::fs::metadata(&path).unwrap().len();
+        let text = "x".repeat(4_000);
+        for i in 0..3_000 {
+            let text = format!("{i} {text}");
+            writer
+                .grouped(Scope::HOME, None, move |c| c.note(&text))
+                .await
+                .map_err(|e| e.message.clone())
+                .unwrap();
+        }
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let size = std::fs::metadata(&path).unwrap().len();
+            if size > before + 3_000 * 4_096 {
+                break;
+            }
+            assert!(Instant::now() < deadline, "the file stayed at {size} bytes");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(notes(&path).len(), 3_000);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

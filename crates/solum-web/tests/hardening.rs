@@ -585,6 +585,53 @@ fn slow_headers_slow_bodies_idle_connections_and_a_crowd_from_one_address_are_cu
     }
 }
 
+/// The header-read timeout runs from a request's first byte, not from the last answer: a
+/// kept-alive connection quiet for longer than it (but not the idle timeout) still takes
+/// the next request, so a client that reuses it then loses nothing. A connection that sends
+/// nothing at all is still closed after the header-read timeout.
+#[test]
+fn a_kept_alive_connection_waits_the_idle_timeout_not_the_header_timeout() {
+    let _alone = one_at_a_time();
+    let (addr, _dir, _stop) = serve_in_process(|c| {
+        c.header_read_timeout = Duration::from_millis(300);
+        c.idle_timeout = Duration::from_secs(5);
+    });
+    let mut kept = TcpStream::connect(addr).unwrap();
+    kept.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut reader = std::io::BufReader::new(kept.try_clone().unwrap());
+    for round in 0..3 {
+        write!(kept, "GET / HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+        let mut status = String::new();
+        std::io::BufRead::read_line(&mut reader, &mut status).unwrap();
+        assert!(
+            status.starts_with("HTTP/1.1 200"),
+            "round {round}: {status:?}"
+        );
+        // The rest of the answer: headers, then a body of Content-Length bytes.
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            std::io::BufRead::read_line(&mut reader, &mut line).unwrap();
+            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                length = v.trim().parse().unwrap();
+            }
+            if line == "\r\n" {
+                break;
+            }
+        }
+        let mut body = vec![0; length];
+        std::io::Read::read_exact(&mut reader, &mut body).unwrap();
+        // Quiet for longer than the header timeout.
+        std::thread::sleep(Duration::from_millis(700));
+    }
+    let mut silent = TcpStream::connect(addr).unwrap();
+    assert_eq!(
+        read_until_closed(&mut silent, Duration::from_secs(3)).as_deref(),
+        Some(""),
+        "a connection that sends nothing is closed after the header timeout"
+    );
+}
+
 /// At the cap overall, a new connection pushes out the oldest one that has not sent a whole
 /// request head: half-open requests spread over several addresses (each under the cap per
 /// address) no longer lock out a client that sends its request at once.

@@ -143,9 +143,14 @@ pub struct Browser {
     session: String,
 }
 
-/// An element handle.
+/// An element handle, with the selector that found it: the page redraws parts of itself
+/// when the table changes (a character joins, the odds follow), and an action on an element
+/// that was replaced meanwhile finds it afresh, as a user's next click would.
 #[derive(Clone)]
-pub struct Element(String);
+pub struct Element {
+    id: String,
+    css: String,
+}
 
 const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 
@@ -176,26 +181,45 @@ impl Browser {
             .unwrap();
             if status == 200 {
                 let id = answer["value"][ELEMENT_KEY].as_str();
-                return Element(id.unwrap_or_else(|| panic!("{css}: {answer}")).to_string());
+                let id = id.unwrap_or_else(|| panic!("{css}: {answer}")).to_string();
+                return Element {
+                    id,
+                    css: css.to_string(),
+                };
             }
             assert!(Instant::now() < deadline, "no element {css}: {answer}");
             std::thread::sleep(Duration::from_millis(100));
         }
     }
 
+    /// Acts on an element (`action` is the command's path after the element); an element
+    /// the page replaced since it was found is found again by its selector, a few times.
+    fn on_element(&self, e: &Element, action: &str, body: Value) {
+        let mut id = e.id.clone();
+        for _ in 0..5 {
+            let path = format!("/session/{}/element/{id}/{action}", self.session);
+            let (status, answer) = http(self.port, "POST", &path, Some(&body)).unwrap();
+            if status == 200 {
+                return;
+            }
+            assert_eq!(
+                answer["value"]["error"], "stale element reference",
+                "POST {path}: {answer}"
+            );
+            id = self.find(&e.css).id;
+        }
+        panic!("{}: replaced again each time it was found", e.css);
+    }
+
     /// Clicks an element.
     pub fn click(&self, e: &Element) {
-        self.call("POST", &format!("/element/{}/click", e.0), Some(json!({})));
+        self.on_element(e, "click", json!({}));
     }
 
     /// Types into an element as a user would (`\u{E007}` is Enter).
     pub fn type_in(&self, e: &Element, text: &str) {
-        self.call("POST", &format!("/element/{}/clear", e.0), Some(json!({})));
-        self.call(
-            "POST",
-            &format!("/element/{}/value", e.0),
-            Some(json!({ "text": text })),
-        );
+        self.on_element(e, "clear", json!({}));
+        self.on_element(e, "value", json!({ "text": text }));
     }
 
     /// Runs a script in the page and returns its value.
@@ -219,11 +243,7 @@ impl Browser {
 
     /// Sends keys to an element without clearing it (`\u{E014}` is the right arrow).
     pub fn keys(&self, e: &Element, text: &str) {
-        self.call(
-            "POST",
-            &format!("/element/{}/value", e.0),
-            Some(json!({ "text": text })),
-        );
+        self.on_element(e, "value", json!({ "text": text }));
     }
 
     /// Resizes the window (the page's viewport follows).
@@ -254,8 +274,12 @@ impl Browser {
         while self.eval(script) != Value::Bool(true) {
             assert!(
                 Instant::now() < deadline,
-                "waited in vain for {what}; the page says: {}",
-                self.eval("return document.body.innerText")
+                "waited in vain for {what}; the page says: {}\nits console: {:?}\nits requests: {}",
+                self.eval("return document.body.innerText"),
+                self.console(),
+                self.eval(
+                    "return performance.getEntriesByType('resource').slice(-20).map(r => r.name + ' ' + Math.round(r.startTime) + '+' + Math.round(r.duration) + 'ms').join('\\n')"
+                )
             );
             std::thread::sleep(Duration::from_millis(100));
         }
