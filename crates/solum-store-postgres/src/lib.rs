@@ -25,12 +25,15 @@
 //! `HOST:PORT/DATABASE` ([`PostgresStore::location`]), never the URL.
 
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::time::Duration;
 
 use postgres::error::SqlState;
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::ToSql;
-use postgres::{Client, Config, GenericClient, NoTls, Row, SimpleQueryMessage, Transaction};
+use postgres::{
+    Client, Config, GenericClient, NoTls, Row, SimpleQueryMessage, Statement, Transaction,
+};
 use solum_store::{
     CampaignStore, Entry, InviteRow, MAX_ENTRY_BYTES, MAX_INTEGRITY_PROBLEMS, Member, NewEntry,
     Redeemed, SESSION_TOUCH, Scope, Sheet, SignedDuration, StoreError, StoreHandle, TableStore,
@@ -423,6 +426,8 @@ fn connect(url: &str) -> Result<(Client, String), StoreError> {
 /// Several stores (in several processes) may share one database.
 pub struct PostgresStore {
     client: RefCell<Client>,
+    /// The connection's prepared statements (the ones every request runs).
+    statements: Statements,
     location: String,
     scope: Scope,
     /// A group is open ([`CampaignStore::begin_group`]): a transaction on the connection,
@@ -466,6 +471,7 @@ impl PostgresStore {
         let (client, location) = connect(url)?;
         let store = Self {
             client: RefCell::new(client),
+            statements: Statements::default(),
             location,
             scope: Scope::HOME,
             group: None,
@@ -489,6 +495,7 @@ impl PostgresStore {
         let (client, location) = connect(url)?;
         let store = Self {
             client: RefCell::new(client),
+            statements: Statements::default(),
             location,
             scope: Scope::HOME,
             group: None,
@@ -541,9 +548,9 @@ impl PostgresStore {
     /// too): read from the end of the index `journal_by_table_seq`.
     pub fn last_seq(&self, table: i64) -> Result<i64, StoreError> {
         let row = self
-            .client
-            .borrow_mut()
+            .statements
             .query_one(
+                &mut *self.client.borrow_mut(),
                 "SELECT COALESCE(MAX(table_seq), 0) FROM journal WHERE table_id = $1",
                 &[&table],
             )
@@ -681,14 +688,83 @@ fn sql_limit(limit: usize) -> i64 {
     i64::try_from(limit).unwrap_or(i64::MAX)
 }
 
+/// Statements a connection keeps prepared at most; past it the cache starts again.
+const MAX_STATEMENTS: usize = 64;
+
+/// A connection's prepared statements, by their text. A query given as text is two round
+/// trips (PostgreSQL parses and plans it, then runs it) and parsed every time; a kept
+/// statement is one, parsed once per connection. A prepared statement is the connection's,
+/// not a transaction's: a rollback keeps it.
+#[derive(Default)]
+struct Statements(RefCell<HashMap<String, Statement>>);
+
+impl Statements {
+    /// The statement of `sql` on `c`'s connection, prepared the first time.
+    fn get(&self, c: &mut impl GenericClient, sql: &str) -> Result<Statement, postgres::Error> {
+        if let Some(kept) = self.0.borrow().get(sql) {
+            return Ok(kept.clone());
+        }
+        let statement = c.prepare(sql)?;
+        let mut kept = self.0.borrow_mut();
+        if kept.len() >= MAX_STATEMENTS {
+            kept.clear();
+        }
+        kept.insert(sql.to_string(), statement.clone());
+        Ok(statement)
+    }
+
+    fn query(
+        &self,
+        c: &mut impl GenericClient,
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<Row>, postgres::Error> {
+        let statement = self.get(c, sql)?;
+        c.query(&statement, params)
+    }
+
+    fn query_one(
+        &self,
+        c: &mut impl GenericClient,
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Row, postgres::Error> {
+        let statement = self.get(c, sql)?;
+        c.query_one(&statement, params)
+    }
+
+    fn query_opt(
+        &self,
+        c: &mut impl GenericClient,
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Option<Row>, postgres::Error> {
+        let statement = self.get(c, sql)?;
+        c.query_opt(&statement, params)
+    }
+
+    fn execute(
+        &self,
+        c: &mut impl GenericClient,
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<u64, postgres::Error> {
+        let statement = self.get(c, sql)?;
+        c.execute(&statement, params)
+    }
+}
+
 /// Journal rows of `sql` (columns table_seq, at, kind, schema, body, secret), as entries.
 fn read_entries(
     c: &mut impl GenericClient,
+    statements: &Statements,
     location: &str,
     sql: &str,
     params: &[&(dyn ToSql + Sync)],
 ) -> Result<Vec<Entry>, StoreError> {
-    let rows = c.query(sql, params).map_err(|e| map_error(location, e))?;
+    let rows = statements
+        .query(c, sql, params)
+        .map_err(|e| map_error(location, e))?;
     rows.iter().map(|r| row_to_entry(location, r)).collect()
 }
 
@@ -732,18 +808,21 @@ fn row_to_sheet(location: &str, r: &Row) -> Result<Sheet, StoreError> {
 
 fn get_sheet(
     c: &mut impl GenericClient,
+    statements: &Statements,
     location: &str,
     scope: Scope,
     system: &str,
     name: &str,
 ) -> Result<Option<Sheet>, StoreError> {
     let key = name_key(name);
-    c.query_opt(
-        &format!(
-            "SELECT {SHEET_COLUMNS} FROM sheets WHERE table_id = $3 AND system = $1 AND name_key = $2"
-        ),
-        &[&system, &key, &scope.table],
-    )
+    statements
+        .query_opt(
+            c,
+            &format!(
+                "SELECT {SHEET_COLUMNS} FROM sheets WHERE table_id = $3 AND system = $1 AND name_key = $2"
+            ),
+            &[&system, &key, &scope.table],
+        )
     .map_err(|e| map_error(location, e))?
     .map(|r| row_to_sheet(location, &r))
     .transpose()
@@ -768,14 +847,20 @@ fn sheet_body(sheet: &Sheet) -> Result<String, StoreError> {
 /// Locks `table`'s head row (creating it the first time: the journal, like SQLite's, takes
 /// entries for a table id without a row in `tables`) and returns the table's last number.
 /// Held until the transaction ends: the table's write lock.
-fn lock_head(tx: &mut impl GenericClient, table: i64) -> Result<i64, postgres::Error> {
-    tx.query_one(
-        "INSERT INTO table_heads (table_id, last_seq) VALUES ($1, 0)
+fn lock_head(
+    tx: &mut impl GenericClient,
+    statements: &Statements,
+    table: i64,
+) -> Result<i64, postgres::Error> {
+    statements
+        .query_one(
+            tx,
+            "INSERT INTO table_heads (table_id, last_seq) VALUES ($1, 0)
          ON CONFLICT (table_id) DO UPDATE SET last_seq = table_heads.last_seq
          RETURNING last_seq",
-        &[&table],
-    )?
-    .try_get(0)
+            &[&table],
+        )?
+        .try_get(0)
 }
 
 /// Opens a write's savepoint in a group and locks `table`'s head row, in one round trip
@@ -805,6 +890,7 @@ fn savepoint_and_lock_head(
 /// group's transaction under a savepoint, on the connection itself.
 struct PgTx<'a, C: GenericClient> {
     tx: RefCell<&'a mut C>,
+    statements: &'a Statements,
     location: &'a str,
     scope: Scope,
     /// The table's last number (its head row is locked).
@@ -824,14 +910,20 @@ impl<C: GenericClient> PgTx<'_, C> {
 
     fn get_sheet(&self, system: &str, name: &str) -> Result<Option<Sheet>, StoreError> {
         let mut tx = self.tx.borrow_mut();
-        get_sheet(&mut **tx, self.location, self.scope, system, name)
+        get_sheet(
+            &mut **tx,
+            self.statements,
+            self.location,
+            self.scope,
+            system,
+            name,
+        )
     }
 
     fn read(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<Entry>, StoreError> {
         let rows = self
-            .tx
-            .borrow_mut()
-            .query(sql, params)
+            .statements
+            .query(&mut **self.tx.borrow_mut(), sql, params)
             .map_err(|e| self.err(e))?;
         rows.iter()
             .map(|r| row_to_entry(self.location, r))
@@ -1026,9 +1118,8 @@ impl<C: GenericClient> WriteTx for PgTx<'_, C> {
                 &payload,
             ];
             let used = if i + 1 == entries.len() { 9 } else { 7 };
-            self.tx
-                .borrow_mut()
-                .execute(sql, &params[..used])
+            self.statements
+                .execute(&mut **self.tx.borrow_mut(), sql, &params[..used])
                 .map_err(|e| self.err(e))?;
             stored.push(Entry {
                 seq: last,
@@ -1124,9 +1215,9 @@ impl StoreHandle for PostgresStore {
     /// server, so one look per watcher tells whether to read on.
     fn data_version(&self) -> Result<i64, StoreError> {
         let row = self
-            .client
-            .borrow_mut()
+            .statements
             .query_one(
+                &mut *self.client.borrow_mut(),
                 "SELECT COALESCE(SUM(last_seq), 0)::BIGINT FROM table_heads",
                 &[],
             )
@@ -1148,6 +1239,7 @@ impl CampaignStore for PostgresStore {
     fn entries_after(&self, after: i64, limit: usize) -> Result<Vec<Entry>, StoreError> {
         read_entries(
             &mut *self.client.borrow_mut(),
+            &self.statements,
             &self.location,
             ENTRIES_AFTER,
             &[&after, &sql_limit(limit), &self.scope.table, &self.scope.gm],
@@ -1171,6 +1263,7 @@ impl CampaignStore for PostgresStore {
     fn last_entries(&self, limit: usize) -> Result<Vec<Entry>, StoreError> {
         let mut out = read_entries(
             &mut *self.client.borrow_mut(),
+            &self.statements,
             &self.location,
             LAST_ENTRIES,
             &[&sql_limit(limit), &self.scope.table, &self.scope.gm],
@@ -1182,6 +1275,7 @@ impl CampaignStore for PostgresStore {
     fn entries_before(&self, before: i64, limit: usize) -> Result<Vec<Entry>, StoreError> {
         read_entries(
             &mut *self.client.borrow_mut(),
+            &self.statements,
             &self.location,
             ENTRIES_BEFORE,
             &[
@@ -1196,6 +1290,7 @@ impl CampaignStore for PostgresStore {
     fn last_of_kind(&self, kind: &str) -> Result<Option<Entry>, StoreError> {
         Ok(read_entries(
             &mut *self.client.borrow_mut(),
+            &self.statements,
             &self.location,
             LAST_OF_KIND,
             &[&kind, &self.scope.table, &self.scope.gm],
@@ -1205,9 +1300,12 @@ impl CampaignStore for PostgresStore {
 
     fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
         let key = meta_key(self.scope, key);
-        self.client
-            .borrow_mut()
-            .query_opt("SELECT value FROM meta WHERE key = $1", &[&key])
+        self.statements
+            .query_opt(
+                &mut *self.client.borrow_mut(),
+                "SELECT value FROM meta WHERE key = $1",
+                &[&key],
+            )
             .map_err(|e| self.err(e))?
             .map(|r| r.try_get(0).map_err(|e| column(&self.location, e)))
             .transpose()
@@ -1265,6 +1363,7 @@ impl CampaignStore for PostgresStore {
     fn sheet(&self, system: &str, name: &str) -> Result<Option<Sheet>, StoreError> {
         get_sheet(
             &mut *self.client.borrow_mut(),
+            &self.statements,
             &self.location,
             self.scope,
             system,
@@ -1274,9 +1373,9 @@ impl CampaignStore for PostgresStore {
 
     fn sheets(&self, system: &str) -> Result<Vec<Sheet>, StoreError> {
         let rows = self
-            .client
-            .borrow_mut()
+            .statements
             .query(
+                &mut *self.client.borrow_mut(),
                 &format!(
                     "SELECT {SHEET_COLUMNS} FROM sheets WHERE system = $1 AND table_id = $2
                      ORDER BY name_key COLLATE \"C\""
@@ -1298,10 +1397,11 @@ impl CampaignStore for PostgresStore {
         }
         let location = self.location.as_str();
         let scope = self.scope;
+        let statements = &self.statements;
         let mut client = self.client.borrow_mut();
         for _ in 0..MAX_ATTEMPTS {
             let mut tx = client.transaction().map_err(|e| map_error(location, e))?;
-            let last = match lock_head(&mut tx, scope.table) {
+            let last = match lock_head(&mut tx, statements, scope.table) {
                 Ok(last) => last,
                 Err(e) if is_conflict(&e) => continue,
                 Err(e) => return Err(map_error(location, e)),
@@ -1310,6 +1410,7 @@ impl CampaignStore for PostgresStore {
             let (result, conflict) = {
                 let mut ptx = PgTx {
                     tx: RefCell::new(&mut tx),
+                    statements,
                     location,
                     scope,
                     last: Cell::new(last),
@@ -1398,6 +1499,7 @@ impl PostgresStore {
     ) -> Result<(), StoreError> {
         let location = self.location.as_str();
         let scope = self.scope;
+        let statements = &self.statements;
         let client = self.client.get_mut();
         // The group is lost: roll it back and leave the connection idle (the writer sees
         // that), and its end says so.
@@ -1431,6 +1533,7 @@ impl PostgresStore {
                 Ok(Some(last)) => {
                     let mut ptx = PgTx {
                         tx: RefCell::new(&mut *client),
+                        statements,
                         location,
                         scope,
                         last: Cell::new(last),
@@ -1763,6 +1866,7 @@ impl TableStore for PostgresStore {
             Done(Redeemed),
             Joined(i64),
         }
+        let statements = &self.statements;
         let step = with_retries(&mut self.client.borrow_mut(), &location, |tx| {
             // The invite's row is locked: two uses of one invite queue, the second finds it
             // used.
@@ -1795,7 +1899,7 @@ impl TableStore for PostgresStore {
             }
             // The table's write lock: two new members of one table compare names one after
             // the other.
-            lock_head(tx, table)?;
+            lock_head(tx, statements, table)?;
             if let Some(taken) = tx.query_opt(
                 "SELECT name FROM members WHERE table_id = $1 AND name_key = $2 ORDER BY id
                  LIMIT 1",
@@ -1890,8 +1994,10 @@ impl TableStore for PostgresStore {
     ) -> Result<Option<Member>, StoreError> {
         let (now, idle) = (now.as_second(), idle.as_secs());
         let mut client = self.client.borrow_mut();
-        let found = client
+        let found = self
+            .statements
             .query_opt(
+                &mut *client,
                 "SELECT m.id, m.table_id, t.name, m.name, m.role = 'gm', s.last_used
                  FROM sessions s JOIN members m ON m.id = s.member_id
                  JOIN tables t ON t.id = m.table_id
@@ -1932,9 +2038,9 @@ impl TableStore for PostgresStore {
 
     fn members(&self) -> Result<Vec<Member>, StoreError> {
         let rows = self
-            .client
-            .borrow_mut()
+            .statements
             .query(
+                &mut *self.client.borrow_mut(),
                 &format!("SELECT {MEMBER_COLUMNS} WHERE m.table_id = $1 ORDER BY m.id"),
                 &[&self.scope.table],
             )
@@ -1947,9 +2053,9 @@ impl TableStore for PostgresStore {
     fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError> {
         let key = name_key(name);
         let row = self
-            .client
-            .borrow_mut()
+            .statements
             .query_opt(
+                &mut *self.client.borrow_mut(),
                 "SELECT owner FROM sheets WHERE table_id = $1 AND system = $2 AND name_key = $3",
                 &[&self.scope.table, &system, &key],
             )
@@ -2114,6 +2220,53 @@ mod db_tests {
     fn database() -> String {
         let server = TestPostgres::shared().unwrap_or_else(|e| panic!("{e}"));
         server.database("unit").unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The statements a request runs are prepared once per connection and kept: reading the
+    /// journal after other numbers, appending and reading the settings again prepare nothing
+    /// new (PostgreSQL's own list of the session's prepared statements).
+    #[test]
+    fn a_connection_prepares_each_statement_once() {
+        let mut s = PostgresStore::open(&database()).unwrap();
+        let prepared = |s: &PostgresStore, sql: &str| -> i64 {
+            s.client
+                .borrow_mut()
+                .query_one(
+                    "SELECT count(*) FROM pg_prepared_statements WHERE statement = $1",
+                    &[&sql],
+                )
+                .unwrap()
+                .get(0)
+        };
+        let note = NewEntry {
+            at: "2026-12-02T05:00:00Z".parse().unwrap(),
+            kind: "note".into(),
+            schema: 1,
+            body: serde_json::json!({ "text": "hello" }),
+        };
+        for round in 0..3 {
+            s.append(std::slice::from_ref(&note)).unwrap();
+            s.entries_after(round, 10).unwrap();
+            s.meta("key").unwrap();
+        }
+        assert_eq!(prepared(&s, ENTRIES_AFTER), 1);
+        assert_eq!(prepared(&s, "SELECT value FROM meta WHERE key = $1"), 1);
+        let kept = s.statements.0.borrow().len();
+        let before: i64 = s
+            .client
+            .borrow_mut()
+            .query_one("SELECT count(*) FROM pg_prepared_statements", &[])
+            .unwrap()
+            .get(0);
+        s.append(std::slice::from_ref(&note)).unwrap();
+        s.entries_after(7, 3).unwrap();
+        let after: i64 = s
+            .client
+            .borrow_mut()
+            .query_one("SELECT count(*) FROM pg_prepared_statements", &[])
+            .unwrap()
+            .get(0);
+        assert_eq!((before, s.statements.0.borrow().len()), (after, kept));
     }
 
     /// Every connection waits for locks and statements no longer than the store's limits.
