@@ -276,6 +276,15 @@ fn a_table_in_two_browsers() {
         "the refusal beside the check",
         "const e = document.querySelector('#check > .error'); return !!e && !e.hidden && e.textContent.length > 0 && document.querySelectorAll('#dice .die').length === 0 && document.getElementById('verdict').textContent === ''",
     );
+    // The odds refreshed meanwhile (the table changed: here the number field says so) leave
+    // the refusal where it is: it goes with the next roll, not with the next odds.
+    gm.eval(
+        "document.getElementById('odds').textContent = ''; document.querySelector('#check input[name=number]').dispatchEvent(new Event('input', {bubbles: true})); return true",
+    );
+    gm.wait_for(
+        "the odds again, the refusal still shown",
+        "const e = document.querySelector('#check > .error'); return document.getElementById('odds').textContent.startsWith('Chance to pass: 70.37%') && !!e && !e.hidden && e.textContent.length > 0",
+    );
     // 1, 2 and 3 against difficulty 5 fail (the best, 3, is under 5; no 6, no chain).
     fill(&gm, "#check input[name=typed]", &format!("1 2 3{ENTER}"));
     gm.wait_for(

@@ -46,7 +46,6 @@ async function showOdds() {
   const c = characters.find((x) => x.character.name === name);
   if (c && c.out) {
     out.textContent = name + " is out (0 hit points) and cannot roll: heal or rest first (Characters tab).";
-    ctx.clearError(form);
     return;
   }
   const n = Number(form.elements.number.value);
@@ -59,11 +58,11 @@ async function showOdds() {
     if (ticket !== oddsTicket) return;
     out.replaceChildren("Chance to " + (odds.draw == null ? "pass" : "win") + ": ", ctx.odds(odds.pass, odds.pass_exact));
     if (odds.draw != null) out.append(", draw " + ctx.pct(odds.draw) + ", lose " + ctx.pct(odds.lose));
-    ctx.clearError(form);
   } catch (err) {
     if (ticket !== oddsTicket) return;
-    out.textContent = "";
-    ctx.showError(form, err);
+    // Said in the odds line, never in the form's error box: that one holds the last roll's
+    // refusal, and odds refreshed because the table changed must not clear or replace it.
+    out.textContent = "Odds: " + (err.message || String(err));
   }
 }
 
