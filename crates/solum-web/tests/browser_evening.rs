@@ -742,10 +742,11 @@ fn the_combat_by_clicking(t: &Evening, heroes: &Heroes) -> Fought {
         let line = match acting.as_str() {
             "Lia" if !shot => find("shoot", "orc").unwrap_or(end),
             "Lia" if just_shot => {
-                // Her action is spent on the shot (her move is not): shown greyed.
-                assert_eq!(
-                    gm.eval("const b = [...document.querySelectorAll('.combat .choice.spent')].find(b => b.textContent === 'Action spent'); return !!b && b.disabled"),
-                    true
+                // Her action is spent on the shot (her move is not): shown greyed (once the
+                // tracker has drawn the shot's answer).
+                gm.wait_for(
+                    "her action shown spent",
+                    "const b = [...document.querySelectorAll('.combat .choice.spent')].find(b => b.textContent === 'Action spent'); return !!b && b.disabled",
                 );
                 end
             }
