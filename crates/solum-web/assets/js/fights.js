@@ -198,10 +198,11 @@ const previewFight = ctx.coalesce(async () => {
       + " · win " + pct(n.odds.win) + ", tie " + pct(n.odds.tie) + ", lose " + pct(n.odds.lose);
     if (v.p_win != null) text += " · the whole duel " + pct(v.p_win);
     line.textContent = text;
-    ctx.clearError(fightBox);
   } catch (err) {
-    line.textContent = "";
-    ctx.showError(fightBox, err);
+    // Said in the preview line, not the fight's error box (which holds the last action's
+    // refusal): a preview set off by another member's move can find the hero fighting or
+    // fallen before this page has heard of it; the next refresh draws the fight.
+    line.textContent = "Odds: " + (err.message || String(err));
   }
 });
 
