@@ -181,15 +181,17 @@ export const ctx = {
   },
 
   /**
-   * A form's submit: its error shown beside it and cleared on success, its button
-   * disabled meanwhile; `result` (an element or a list) is cleared when the action fails,
-   * so a previous result never reads as this one's.
+   * A form's submit: the last one's error cleared as it starts (a success drawn before the
+   * handler's follow-up reads never shows beside the old refusal), this one's shown beside
+   * the form, its button disabled meanwhile; `result` (an element or a list) is cleared
+   * when the action fails, so a previous result never reads as this one's.
    */
   form(node, handler, result) {
     node.addEventListener("submit", async (e) => {
       e.preventDefault();
       const button = e.submitter || node.querySelector("button:not([type=button])");
       if (button) button.disabled = true;
+      ctx.clearError(node);
       try {
         await handler(node.elements, node, e.submitter);
         ctx.clearError(node);
