@@ -24,6 +24,10 @@ pub const SCHEMA_VERSION: i64 = 7;
 /// live feed's reads use some 30 distinct ones).
 const STATEMENTS: usize = 64;
 
+/// Pages of write-ahead log past which a checkpoint ([`StoreHandle::checkpoint`]) truncates
+/// it: about 40 MB.
+pub const LOG_TRUNCATE_PAGES: i64 = 10_000;
+
 /// Marks a SQLite file as a solum campaign (`PRAGMA application_id`): "SOLU".
 const APPLICATION_ID: i64 = 0x534F_4C55;
 
@@ -307,6 +311,20 @@ impl SqliteStore {
             .set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)
             .map_err(|e| self.err(e))?;
         self.conn.set_prepared_statement_cache_capacity(STATEMENTS);
+        Ok(())
+    }
+
+    /// A passive checkpoint, then a truncating one if the log holds more than `pages`.
+    fn checkpoint_within(&self, pages: i64) -> Result<(), StoreError> {
+        let log: i64 = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get(1))
+            .map_err(|e| self.err(e))?;
+        if log > pages {
+            self.conn
+                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+                .map_err(|e| self.err(e))?;
+        }
         Ok(())
     }
 
@@ -1391,11 +1409,13 @@ impl StoreHandle for SqliteStore {
     }
 
     /// `PRAGMA wal_checkpoint(PASSIVE)`: copies the log's frames that no reader still needs
-    /// into the file and syncs it, while writers and readers go on.
+    /// into the file and syncs it, while writers and readers go on. Under writes that never
+    /// pause the log is never started again from its beginning (that needs it copied whole
+    /// as a write begins), so once it passes [`LOG_TRUNCATE_PAGES`] it is truncated
+    /// (`wal_checkpoint(TRUNCATE)`: waits for the writer's turn and for readers of older
+    /// snapshots, then copies what is left, a short pause of writes every few minutes).
     fn checkpoint(&self) -> Result<(), StoreError> {
-        self.conn
-            .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
-            .map_err(|e| self.err(e))
+        self.checkpoint_within(LOG_TRUNCATE_PAGES)
     }
 }
 
@@ -1636,6 +1656,17 @@ mod tests {
         );
         // Everything is there for a new reader.
         assert_eq!(other.entries_after(0, 5_000).unwrap().len(), 2_000);
+        // A log past the limit is truncated.
+        let wal = path.with_extension("solum-wal");
+        writer.append(&[entry(1)]).unwrap();
+        assert!(std::fs::metadata(&wal).unwrap().len() > 0);
+        other.checkpoint_within(0).unwrap();
+        assert_eq!(
+            std::fs::metadata(&wal).unwrap().len(),
+            0,
+            "the log truncated"
+        );
+        assert_eq!(other.entries_after(0, 5_000).unwrap().len(), 2_001);
     }
 
     #[test]

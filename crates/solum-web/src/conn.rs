@@ -219,6 +219,13 @@ impl Head {
         self.answering.store(true, Ordering::Relaxed);
         self.since.store(0, Ordering::Relaxed);
     }
+
+    /// The request's response is made (its body read whole before, by the router): what the
+    /// client sends from now on is its next request. Not at the first byte written: hyper
+    /// writes `100 Continue` itself before the body is read.
+    fn answered(&self) {
+        self.answering.store(false, Ordering::Relaxed);
+    }
 }
 
 fn millis_since(base: Instant) -> u64 {
@@ -228,12 +235,6 @@ fn millis_since(base: Instant) -> u64 {
 impl Watched {
     fn touch(&self) {
         self.last.store(millis_since(self.base), Ordering::Relaxed);
-    }
-
-    fn wrote(&self) {
-        self.touch();
-        // The answer has begun: what the client sends from now on is its next request.
-        self.head.answering.store(false, Ordering::Relaxed);
     }
 }
 
@@ -266,7 +267,7 @@ impl AsyncWrite for Watched {
     ) -> Poll<io::Result<usize>> {
         let out = Pin::new(&mut self.inner).poll_write(cx, buf);
         if matches!(out, Poll::Ready(Ok(n)) if n > 0) {
-            self.wrote();
+            self.touch();
         }
         out
     }
@@ -278,7 +279,7 @@ impl AsyncWrite for Watched {
     ) -> Poll<io::Result<usize>> {
         let out = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
         if matches!(out, Poll::Ready(Ok(n)) if n > 0) {
-            self.wrote();
+            self.touch();
         }
         out
     }
@@ -408,7 +409,13 @@ pub async fn serve_on(
                 peer
             };
             req.extensions_mut().insert(ConnectInfo(client));
-            router.clone().call(req)
+            let answer = router.clone().call(req);
+            let head = head_read.clone();
+            async move {
+                let response = answer.await;
+                head.answered();
+                response
+            }
         });
         let builder = builder.clone();
         let mut stop = stop_rx.clone();

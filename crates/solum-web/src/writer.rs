@@ -41,8 +41,10 @@ use crate::ApiError;
 /// Writes waiting for the writer at most; a request past it waits for room.
 pub const QUEUE: usize = 1_024;
 
-/// The checkpointer copies the log into the file at most this often (the log holds about
-/// this long's writes: a few thousand pages at the most this server writes).
+/// The checkpointer copies the log into the file at most this often. Under writes that
+/// never pause the log only grows (SQLite starts it again from its beginning only when a
+/// write finds it copied whole); the store's checkpoint truncates it past a limit
+/// (`solum_store_sqlite::LOG_TRUNCATE_PAGES`).
 pub const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
 
 /// How large a group of journaled writes may grow.

@@ -143,6 +143,8 @@ async function loadFight() {
   const ended = fightView && fightView.hero === hero && fightView.status.over;
   if (got.fight) fightView = { ...got.fight, events: [] };
   else if (!ended) fightView = null;
+  // Read again: a failure of an earlier read (shown in the box) is past.
+  ctx.clearError(fightBox);
   drawFight();
 }
 
