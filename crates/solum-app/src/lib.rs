@@ -561,6 +561,54 @@ impl<S: CampaignStore> Campaign<S> {
         }
     }
 
+    /// The page [`Campaign::journal_page`] returns when it keeps every entry, for a reader
+    /// that keeps entries it rendered (an entry never changes once appended): the page's
+    /// numbers in order, each with its entry read only when `have` says the reader lacks
+    /// it, and the same `next`. One read of the numbers by index, and one of the entries
+    /// lacking, whatever the page's length.
+    pub fn journal_page_known(
+        &self,
+        after: Option<i64>,
+        limit: usize,
+        mut have: impl FnMut(i64) -> bool,
+    ) -> Result<(Vec<PageSlot>, Option<i64>), AppError> {
+        let limit = limit.max(1);
+        let seqs = match after {
+            None => {
+                let mut seqs = self.store.seqs_before(i64::MAX, limit)?;
+                seqs.reverse();
+                seqs
+            }
+            Some(after) => self.store.seqs_after(after, limit)?,
+        };
+        let lacking: Vec<i64> = seqs.iter().copied().filter(|&seq| !have(seq)).collect();
+        let mut read: std::collections::HashMap<i64, solum_store::Entry> = self
+            .store
+            .entries_at(&lacking)?
+            .into_iter()
+            .map(|e| (e.seq, e))
+            .collect();
+        let next = match (after, seqs.last()) {
+            (Some(_), Some(&last)) if seqs.len() == limit => Some(last),
+            _ => None,
+        };
+        let mut page = Vec::with_capacity(seqs.len());
+        for seq in seqs {
+            let entry = if lacking.binary_search(&seq).is_ok() {
+                // Listed a moment ago and never deleted: only a damaged store loses one.
+                let stored = read.remove(&seq).ok_or_else(|| AppError::UnreadableEntry {
+                    seq,
+                    reason: "it was listed but could not be read".into(),
+                })?;
+                Some(JournalEntry::read(stored)?)
+            } else {
+                None
+            };
+            page.push((seq, entry));
+        }
+        Ok((page, next))
+    }
+
     /// Checks the whole campaign: the database's own integrity (SQLite's `integrity_check`
     /// and `foreign_key_check`), every roll of the journal re-derived from its seed or typed
     /// faces, and every stored sheet (So1um Expanded, Project Sol, classic, die types,
@@ -1570,3 +1618,7 @@ impl solum_store::WriteTx for Stamping<'_, '_> {
         self.tx.entries_after(after, limit)
     }
 }
+
+/// One entry of a page read by [`Campaign::journal_page_known`]: its number, and the entry
+/// when the reader lacked it.
+pub type PageSlot = (i64, Option<JournalEntry>);

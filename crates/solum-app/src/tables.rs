@@ -749,15 +749,23 @@ impl<S: CampaignStore + TableStore> Campaign<S> {
 
     /// Every So1um Expanded character of the table with its owner.
     pub fn owned_characters(&self) -> Result<Vec<OwnedCharacter>, AppError> {
-        self.characters()?
+        let views = self.characters()?;
+        if views.is_empty() {
+            return Ok(Vec::new());
+        }
+        // One read of the owners, not one a character.
+        let owners: std::collections::HashMap<String, Option<i64>> = self
+            .store()
+            .sheet_owners(characters::SYSTEM)?
+            .into_iter()
+            .collect();
+        Ok(views
             .into_iter()
             .map(|view| {
-                let owner = self
-                    .store()
-                    .sheet_owner(characters::SYSTEM, &view.character.name)?;
-                Ok(OwnedCharacter { view, owner })
+                let owner = owners.get(&view.character.name).copied().flatten();
+                OwnedCharacter { view, owner }
             })
-            .collect()
+            .collect())
     }
 }
 

@@ -204,3 +204,73 @@ fn a_rename_racing_a_players_roll_cannot_hand_them_another_character() {
     let gm = SqliteStore::open(&path, solum_store::Scope::member(1, 11, true)).unwrap();
     assert!(Campaign::new(gm).entries().unwrap().is_empty());
 }
+
+/// A reader that keeps the entries it rendered (the web table) reads a page by its numbers
+/// and gets exactly the page [`Campaign::journal_page`] gives, with the entries it lacks
+/// read and no other: from the end, forward from a point, past the end, a full page.
+#[test]
+fn a_page_read_by_numbers_is_the_same_page_with_only_the_lacking_entries_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.solum");
+    let mut c = campaign(&path);
+    for n in 1..=250 {
+        c.note(&format!("note {n}")).unwrap();
+    }
+    let cases = [
+        (None, 3),
+        (None, 500),
+        (Some(0), 7),
+        (Some(120), 100),
+        (Some(245), 10),
+        (Some(248), 2),
+        (Some(250), 5),
+        (Some(900), 5),
+    ];
+    for (after, limit) in cases {
+        let (full, next) = c.journal_page(after, limit, |_| true).unwrap();
+        let mut asked = Vec::new();
+        let (page, known_next) = c
+            .journal_page_known(after, limit, |seq| {
+                asked.push(seq);
+                seq % 2 == 0
+            })
+            .unwrap();
+        let case = format!("after {after:?}, limit {limit}");
+        assert_eq!(known_next, next, "{case}: next");
+        let full_seqs: Vec<i64> = full.iter().map(|e| e.seq).collect();
+        assert_eq!(
+            asked, full_seqs,
+            "{case}: the reader is asked of each entry once"
+        );
+        assert_eq!(
+            page.iter().map(|(seq, _)| *seq).collect::<Vec<_>>(),
+            full_seqs,
+            "{case}: the page's numbers"
+        );
+        for ((seq, read), whole) in page.iter().zip(&full) {
+            if seq % 2 == 0 {
+                assert!(
+                    read.is_none(),
+                    "{case}: entry {seq}, which the reader has, was read"
+                );
+            } else {
+                let read = read.as_ref().unwrap();
+                assert_eq!(
+                    serde_json::to_value(read).unwrap(),
+                    serde_json::to_value(whole).unwrap(),
+                    "{case}: entry {seq}"
+                );
+            }
+        }
+    }
+    // Numbers the cases above fix by hand, not by the code under test.
+    let (page, next) = c.journal_page_known(Some(248), 2, |_| false).unwrap();
+    assert_eq!(page.iter().map(|(s, _)| *s).collect::<Vec<_>>(), [249, 250]);
+    assert_eq!(next, Some(250));
+    let (page, next) = c.journal_page_known(None, 3, |_| true).unwrap();
+    assert_eq!(
+        page.iter().map(|(s, _)| *s).collect::<Vec<_>>(),
+        [248, 249, 250]
+    );
+    assert_eq!(next, None);
+}

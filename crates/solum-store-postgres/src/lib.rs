@@ -678,6 +678,21 @@ const ENTRIES_AFTER: &str = "SELECT table_seq, at, kind, schema, body::text, sec
      WHERE table_id = $3 AND table_seq > $1 AND (secret = false OR $4)
      ORDER BY table_seq LIMIT $2";
 
+/// The numbers of [`ENTRIES_AFTER`]'s entries.
+const SEQS_AFTER: &str = "SELECT table_seq FROM journal
+     WHERE table_id = $3 AND table_seq > $1 AND (secret = false OR $4)
+     ORDER BY table_seq LIMIT $2";
+
+/// The numbers of [`ENTRIES_BEFORE`]'s entries.
+const SEQS_BEFORE: &str = "SELECT table_seq FROM journal
+     WHERE table_id = $3 AND table_seq < $1 AND (secret = false OR $4)
+     ORDER BY table_seq DESC LIMIT $2";
+
+/// Entries by their numbers, in order (by `journal_by_table_seq`).
+const ENTRIES_AT: &str = "SELECT table_seq, at, kind, schema, body::text, secret FROM journal
+     WHERE table_id = $2 AND table_seq = ANY($1) AND (secret = false OR $3)
+     ORDER BY table_seq";
+
 /// The latest entry of a kind (by `journal_by_kind`, read backwards).
 const LAST_OF_KIND: &str = "SELECT table_seq, at, kind, schema, body::text, secret FROM journal
      WHERE table_id = $2 AND kind = $1 AND (secret = false OR $3)
@@ -755,6 +770,19 @@ impl Statements {
 }
 
 /// Journal rows of `sql` (columns table_seq, at, kind, schema, body, secret), as entries.
+impl PostgresStore {
+    /// The numbers `sql` selects (one column).
+    fn read_seqs(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<i64>, StoreError> {
+        let rows = self
+            .statements
+            .query(&mut *self.client.borrow_mut(), sql, params)
+            .map_err(|e| map_error(&self.location, e))?;
+        rows.iter()
+            .map(|r| r.try_get(0).map_err(|e| column(&self.location, e)))
+            .collect()
+    }
+}
+
 fn read_entries(
     c: &mut impl GenericClient,
     statements: &Statements,
@@ -1296,6 +1324,38 @@ impl CampaignStore for PostgresStore {
             &[&kind, &self.scope.table, &self.scope.gm],
         )?
         .pop())
+    }
+
+    fn seqs_after(&self, after: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
+        self.read_seqs(
+            SEQS_AFTER,
+            &[&after, &sql_limit(limit), &self.scope.table, &self.scope.gm],
+        )
+    }
+
+    fn seqs_before(&self, before: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
+        self.read_seqs(
+            SEQS_BEFORE,
+            &[
+                &before,
+                &sql_limit(limit),
+                &self.scope.table,
+                &self.scope.gm,
+            ],
+        )
+    }
+
+    fn entries_at(&self, seqs: &[i64]) -> Result<Vec<Entry>, StoreError> {
+        if seqs.is_empty() {
+            return Ok(Vec::new());
+        }
+        read_entries(
+            &mut *self.client.borrow_mut(),
+            &self.statements,
+            &self.location,
+            ENTRIES_AT,
+            &[&seqs, &self.scope.table, &self.scope.gm],
+        )
     }
 
     fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
@@ -2064,6 +2124,23 @@ impl TableStore for PostgresStore {
             Some(r) => r.try_get(0).map_err(|e| column(&self.location, e)),
             None => Ok(None),
         }
+    }
+
+    fn sheet_owners(&self, system: &str) -> Result<Vec<(String, Option<i64>)>, StoreError> {
+        let rows = self
+            .statements
+            .query(
+                &mut *self.client.borrow_mut(),
+                "SELECT name, owner FROM sheets WHERE table_id = $1 AND system = $2",
+                &[&self.scope.table, &system],
+            )
+            .map_err(|e| self.err(e))?;
+        rows.iter()
+            .map(|r| {
+                let col = |e| column(&self.location, e);
+                Ok((r.try_get(0).map_err(col)?, r.try_get(1).map_err(col)?))
+            })
+            .collect()
     }
 }
 

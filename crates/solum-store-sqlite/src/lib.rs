@@ -753,11 +753,36 @@ const ENTRIES_AFTER: &str = "SELECT table_seq, at, kind, schema, body, secret FR
      WHERE table_id = ?3 AND table_seq > ?1 AND (secret = 0 OR ?4)
      ORDER BY table_seq LIMIT ?2";
 
+/// The numbers of [`ENTRIES_AFTER`]'s entries.
+const SEQS_AFTER: &str = "SELECT table_seq FROM journal
+     WHERE table_id = ?3 AND table_seq > ?1 AND (secret = 0 OR ?4)
+     ORDER BY table_seq LIMIT ?2";
+
+/// The numbers of [`ENTRIES_BEFORE`]'s entries.
+const SEQS_BEFORE: &str = "SELECT table_seq FROM journal
+     WHERE table_id = ?3 AND table_seq < ?1 AND (secret = 0 OR ?4)
+     ORDER BY table_seq DESC LIMIT ?2";
+
+/// One entry by its number (by `journal_by_table_seq`).
+const ENTRY_AT: &str = "SELECT table_seq, at, kind, schema, body, secret FROM journal
+     WHERE table_id = ?2 AND table_seq = ?1 AND (secret = 0 OR ?3)";
+
 /// The latest entry of a kind (by `journal_by_kind`, read backwards).
 const LAST_OF_KIND: &str = "SELECT table_seq, at, kind, schema, body, secret FROM journal
      WHERE table_id = ?2 AND kind = ?1 AND (secret = 0 OR ?3) ORDER BY seq DESC LIMIT 1";
 
 impl SqliteStore {
+    /// The numbers `sql` selects (one column).
+    fn read_seqs(&self, sql: &str, params: impl rusqlite::Params) -> Result<Vec<i64>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(sql)
+            .map_err(|e| classify(&self.path, e))?;
+        stmt.query_map(params, |r| r.get::<_, i64>(0))
+            .and_then(|rows| rows.collect())
+            .map_err(|e| classify(&self.path, e))
+    }
+
     /// Journal rows of `sql` (columns seq, at, kind, schema, body, secret), as entries.
     fn read_entries(
         &self,
@@ -915,6 +940,33 @@ impl CampaignStore for SqliteStore {
         Ok(self
             .read_entries(LAST_OF_KIND, params![kind, self.scope.table, self.scope.gm])?
             .pop())
+    }
+
+    fn seqs_after(&self, after: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.read_seqs(
+            SEQS_AFTER,
+            params![after, limit, self.scope.table, self.scope.gm],
+        )
+    }
+
+    fn seqs_before(&self, before: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.read_seqs(
+            SEQS_BEFORE,
+            params![before, limit, self.scope.table, self.scope.gm],
+        )
+    }
+
+    fn entries_at(&self, seqs: &[i64]) -> Result<Vec<Entry>, StoreError> {
+        let mut sorted = seqs.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let mut out = Vec::with_capacity(sorted.len());
+        for seq in sorted {
+            out.extend(self.read_entries(ENTRY_AT, params![seq, self.scope.table, self.scope.gm])?);
+        }
+        Ok(out)
     }
 
     fn entry_count(&self) -> Result<u64, StoreError> {
@@ -1359,6 +1411,18 @@ impl TableStore for SqliteStore {
     fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError> {
         owner_of(&self.conn, self.scope, system, name).map_err(|e| self.err(e))
     }
+
+    fn sheet_owners(&self, system: &str) -> Result<Vec<(String, Option<i64>)>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT name, owner FROM sheets WHERE table_id = ?1 AND system = ?2")
+            .map_err(|e| self.err(e))?;
+        stmt.query_map(params![self.scope.table, system], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, Option<i64>>(1)?))
+        })
+        .and_then(|rows| rows.collect())
+        .map_err(|e| self.err(e))
+    }
 }
 
 impl StoreHandle for SqliteStore {
@@ -1511,6 +1575,16 @@ mod tests {
             .map(|e| e.seq)
             .collect();
         assert_eq!(seqs, [39, 38, 37]);
+        for (name, sql) in [("after", SEQS_AFTER), ("before", SEQS_BEFORE)] {
+            let p = plan(&s, sql, params![40, 3, 0, true]);
+            assert!(
+                p.contains("USING INDEX journal_by_table_seq"),
+                "{name}: {p}"
+            );
+            assert!(!p.contains("TEMP B-TREE"), "{name}: {p}");
+        }
+        let at = plan(&s, ENTRY_AT, params![7, 0, true]);
+        assert!(at.contains("USING INDEX journal_by_table_seq"), "{at}");
         let kind = plan(&s, LAST_OF_KIND, params!["scene-start", 0, true]);
         assert!(kind.contains("USING INDEX journal_by_kind"), "{kind}");
         assert!(!kind.contains("TEMP B-TREE"), "{kind}");

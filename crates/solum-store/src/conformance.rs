@@ -254,6 +254,44 @@ pub fn journal_pages_forwards_backwards_and_from_the_end(factory: Factory<'_>) {
         s.entries_before(1, 5).unwrap().is_empty(),
         "conformance: before 1"
     );
+    assert_eq!(
+        s.seqs_after(3, 4).unwrap(),
+        [4, 5, 6, 7],
+        "conformance: seqs_after(3, 4)"
+    );
+    assert_eq!(
+        s.seqs_before(i64::MAX, 3).unwrap(),
+        [10, 9, 8],
+        "conformance: seqs_before from the end, newest first"
+    );
+    assert!(
+        s.seqs_after(10, 5).unwrap().is_empty() && s.seqs_before(1, 5).unwrap().is_empty(),
+        "conformance: seqs past either end"
+    );
+    let at = s.entries_at(&[7, 2, 11, 0, -1, 7]).unwrap();
+    assert_eq!(
+        seqs(&at),
+        [2, 7],
+        "conformance: entries_at in order, once each, none that is not there"
+    );
+    assert_eq!(
+        texts(&at),
+        ["entry 2", "entry 7"],
+        "conformance: entries_at reads the bodies"
+    );
+    assert_eq!(
+        at,
+        s.entries_after(0, 10)
+            .unwrap()
+            .into_iter()
+            .filter(|e| e.seq == 2 || e.seq == 7)
+            .collect::<Vec<_>>(),
+        "conformance: entries_at reads what entries_after reads"
+    );
+    assert!(
+        s.entries_at(&[]).unwrap().is_empty(),
+        "conformance: entries_at of nothing"
+    );
     // Kinds of entries 1..=10: start, note, note, end, note, start, note, note, end, note.
     let start = s.last_of_kind("scene-start").unwrap().map(|e| e.seq);
     let end = s.last_of_kind("scene-end").unwrap().map(|e| e.seq);
@@ -312,6 +350,12 @@ pub fn a_table_never_reads_or_writes_another(factory: Factory<'_>) {
         s.entry_count().unwrap(),
         0,
         "conformance: beta counts alpha's entries"
+    );
+    assert!(
+        s.seqs_after(0, 100).unwrap().is_empty()
+            && s.seqs_before(i64::MAX, 100).unwrap().is_empty()
+            && s.entries_at(&[1, 2, 3]).unwrap().is_empty(),
+        "conformance: beta reads alpha's numbers or entries by number"
     );
     assert_eq!(
         s.last_of_kind("scene-start").unwrap(),
@@ -446,6 +490,21 @@ pub fn a_player_never_reads_a_secret_entry(factory: Factory<'_>) {
         "conformance: entries_before"
     );
     assert_eq!(s.entry_count().unwrap(), 2, "conformance: entry_count");
+    assert_eq!(
+        s.seqs_after(0, 10).unwrap(),
+        [1, 3],
+        "conformance: seqs_after"
+    );
+    assert_eq!(
+        s.seqs_before(4, 10).unwrap(),
+        [3, 1],
+        "conformance: seqs_before"
+    );
+    assert_eq!(
+        seqs(&s.entries_at(&[1, 2, 3]).unwrap()),
+        [1, 3],
+        "conformance: entries_at"
+    );
     assert_eq!(
         s.last_of_kind("oracle").unwrap(),
         None,
@@ -642,6 +701,23 @@ pub fn a_sheet_knows_its_owner(factory: Factory<'_>) {
     s.write(&mut |tx| tx.share_owner("classic-fight", "Boss", "classic"))
         .unwrap();
     assert_eq!(s.sheet_owner("classic-fight", "Boss").unwrap(), Some(gm.id));
+    let mut owners = s.sheet_owners("expanded").unwrap();
+    owners.sort();
+    assert_eq!(
+        owners,
+        [
+            ("Ash".to_string(), Some(p1.id)),
+            ("Boss".to_string(), Some(gm.id))
+        ],
+        "conformance: sheet_owners, one system's"
+    );
+    let (_, elsewhere) = table(&mut s, "elsewhere");
+    s.set_scope(elsewhere);
+    assert!(
+        s.sheet_owners("expanded").unwrap().is_empty(),
+        "conformance: sheet_owners of another table"
+    );
+    s.set_scope(t);
 
     s.set_scope(s1);
     assert_eq!(

@@ -426,6 +426,19 @@ pub trait CampaignStore {
     /// The latest entry of one kind, read from the end by index.
     fn last_of_kind(&self, kind: &str) -> Result<Option<Entry>, StoreError>;
 
+    /// The numbers of the entries [`CampaignStore::entries_after`] returns, without their
+    /// bodies: a reader that keeps what it rendered reads only the entries it lacks
+    /// ([`CampaignStore::entries_at`]). An entry never changes once appended.
+    fn seqs_after(&self, after: i64, limit: usize) -> Result<Vec<i64>, StoreError>;
+
+    /// The numbers of the entries [`CampaignStore::entries_before`] returns, newest first.
+    fn seqs_before(&self, before: i64, limit: usize) -> Result<Vec<i64>, StoreError>;
+
+    /// The entries numbered `seqs` that the scope sees, in order of their numbers; a number
+    /// the scope does not see (another table's, a secret one for a player, none) is left
+    /// out. The work is one index lookup per number asked.
+    fn entries_at(&self, seqs: &[i64]) -> Result<Vec<Entry>, StoreError>;
+
     /// A campaign setting.
     fn meta(&self, key: &str) -> Result<Option<String>, StoreError>;
 
@@ -577,6 +590,10 @@ pub trait TableStore {
     /// Who created a sheet of the scope's table (none: the command line, or no such sheet).
     fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError>;
 
+    /// Every sheet of `system` at the scope's table with who created it, by name: what
+    /// [`TableStore::sheet_owner`] says of each, in one read.
+    fn sheet_owners(&self, system: &str) -> Result<Vec<(String, Option<i64>)>, StoreError>;
+
     /// Opens a session `session_hash` for the existing member `member` of `table` (a
     /// re-entry link used): the member as they are, or `None` when `table` has no such
     /// member.
@@ -701,6 +718,15 @@ impl<T: CampaignStore + ?Sized> CampaignStore for Box<T> {
     fn last_of_kind(&self, kind: &str) -> Result<Option<Entry>, StoreError> {
         (**self).last_of_kind(kind)
     }
+    fn seqs_after(&self, after: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
+        (**self).seqs_after(after, limit)
+    }
+    fn seqs_before(&self, before: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
+        (**self).seqs_before(before, limit)
+    }
+    fn entries_at(&self, seqs: &[i64]) -> Result<Vec<Entry>, StoreError> {
+        (**self).entries_at(seqs)
+    }
     fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
         (**self).meta(key)
     }
@@ -802,6 +828,9 @@ impl<T: TableStore + ?Sized> TableStore for Box<T> {
     }
     fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError> {
         (**self).sheet_owner(system, name)
+    }
+    fn sheet_owners(&self, system: &str) -> Result<Vec<(String, Option<i64>)>, StoreError> {
+        (**self).sheet_owners(system)
     }
     fn add_session(
         &mut self,

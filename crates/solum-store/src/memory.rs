@@ -436,6 +436,33 @@ impl CampaignStore for MemoryStore {
             .collect())
     }
 
+    fn seqs_after(&self, after: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
+        Ok(self
+            .lock()
+            .entries_after(self.scope, after, limit)
+            .iter()
+            .map(|e| e.seq)
+            .collect())
+    }
+
+    fn seqs_before(&self, before: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
+        Ok(self
+            .entries_before(before, limit)?
+            .iter()
+            .map(|e| e.seq)
+            .collect())
+    }
+
+    fn entries_at(&self, seqs: &[i64]) -> Result<Vec<Entry>, StoreError> {
+        let data = self.lock();
+        Ok(data
+            .journal
+            .iter()
+            .filter(|r| visible(r, self.scope) && seqs.contains(&r.entry.seq))
+            .map(|r| r.entry.clone())
+            .collect())
+    }
+
     fn last_of_kind(&self, kind: &str) -> Result<Option<Entry>, StoreError> {
         Ok(self.lock().last_of_kind(self.scope, kind))
     }
@@ -726,6 +753,16 @@ impl TableStore for MemoryStore {
             .lock()
             .sheet_row(self.scope.table, system, name)
             .and_then(|s| s.owner))
+    }
+
+    fn sheet_owners(&self, system: &str) -> Result<Vec<(String, Option<i64>)>, StoreError> {
+        Ok(self
+            .lock()
+            .sheets
+            .iter()
+            .filter(|s| s.table == self.scope.table && s.sheet.system == system)
+            .map(|s| (s.sheet.name.clone(), s.owner))
+            .collect())
     }
 }
 

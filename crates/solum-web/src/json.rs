@@ -58,3 +58,16 @@ impl<T: Serialize> IntoResponse for Json<T> {
         }
     }
 }
+
+/// A JSON answer already written by [`to_json`] (parts of it kept, as journal entries are).
+pub(crate) struct Written(pub(crate) Vec<u8>);
+
+impl IntoResponse for Written {
+    fn into_response(self) -> Response {
+        (
+            [(header::CONTENT_TYPE, "application/json")],
+            Body::from(self.0),
+        )
+            .into_response()
+    }
+}

@@ -16,6 +16,7 @@ mod live;
 mod middleware;
 mod openapi;
 mod page;
+mod rendered;
 mod routes;
 mod routes_page;
 mod run;

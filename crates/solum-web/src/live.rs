@@ -57,6 +57,7 @@ use solum_store::{Scope, Store, StoreHandle};
 use solum_store_open::{Change, Database};
 use tokio::sync::{mpsc, watch};
 
+use crate::rendered::Rendered;
 use crate::sessions::SessionCache;
 use crate::{ApiError, AppState, Auth, Peer, blocking, connection, keep};
 
@@ -137,6 +138,8 @@ struct Clients {
     feed_reads: u64,
     /// Per table with clients, who is present (every stream of the table watches it).
     presence: HashMap<i64, watch::Sender<Present>>,
+    /// The entries rendered (the hub's): where the feeds keep what they render.
+    rendered: Arc<Rendered>,
 }
 
 /// Sets `table`'s presence from its clients; the streams are told only when it changed.
@@ -186,6 +189,8 @@ pub struct Hub {
     /// The sessions requests found, trusted while the watcher runs (it tells of sessions
     /// ended elsewhere).
     sessions: Arc<SessionCache>,
+    /// Entries rendered by the feeds and the journal's pages.
+    rendered: Arc<Rendered>,
 }
 
 impl Default for Hub {
@@ -305,6 +310,7 @@ async fn read_feed(clients: Arc<Mutex<Clients>>, path: Database, table: i64) {
             return;
         };
         let p = path.clone();
+        let rendered = lock(&clients).rendered.clone();
         let read = blocking(move || {
             let scope = Scope {
                 table,
@@ -314,7 +320,7 @@ async fn read_feed(clients: Arc<Mutex<Clients>>, path: Database, table: i64) {
             };
             let db = p;
             let store = connection(&db, scope)?;
-            let items = read_items(&*store, after);
+            let items = read_items(&*store, after, &rendered);
             keep(&db, store);
             items
         })
@@ -642,12 +648,28 @@ impl Hub {
     /// The hub of a server whose campaign is `path`; on SQLite its watcher looks every
     /// `poll` (on PostgreSQL it listens instead).
     pub fn new(path: Database, poll: Duration) -> Self {
+        let rendered = Arc::<Rendered>::default();
         Self {
-            clients: Arc::default(),
+            clients: Arc::new(Mutex::new(Clients {
+                rendered: rendered.clone(),
+                ..Clients::default()
+            })),
             path,
             poll,
             sessions: Arc::default(),
+            rendered,
         }
+    }
+
+    /// The entries this server rendered, by table and number.
+    pub(crate) fn rendered(&self) -> &Arc<Rendered> {
+        &self.rendered
+    }
+
+    /// How many times a journal page or a feed found an entry rendered (not read and
+    /// rendered again).
+    pub fn rendered_hits(&self) -> u64 {
+        self.rendered.hits()
     }
 
     /// The sessions this server's requests found, trusted while the watcher runs.
@@ -948,6 +970,7 @@ async fn next_event(mut live: Live) -> Option<(Result<Bytes, Infallible>, Live)>
         let (path, scope, fed) = (live.path.clone(), live.scope, live.fed);
         let after = live.read_upto.max(live.after);
         let (token, member) = (live.token.clone(), live.member);
+        let rendered = lock(&live.sub.clients).rendered.clone();
         let read = blocking(move || {
             // This thread's kept connection: a stream holds no descriptor of its own.
             let db = path;
@@ -958,7 +981,7 @@ async fn next_event(mut live: Live) -> Option<(Result<Bytes, Infallible>, Live)>
                 // least up to it; a feed not started yet hands on from there.
                 let last = store.last_seq(scope.table);
                 store.set_scope(scope);
-                Some((last, read_items(&*store, after)))
+                Some((last, read_items(&*store, after, &rendered)))
             } else {
                 None
             };
@@ -998,26 +1021,31 @@ async fn next_event(mut live: Live) -> Option<(Result<Bytes, Infallible>, Live)>
 }
 
 /// The entries after `after` that `store`'s scope sees, at most [`PAGE`], each rendered
-/// once as a stream sends it.
-fn read_items(store: &dyn Store, after: i64) -> Result<Vec<Item>, AppError> {
+/// once as a stream sends it (and as a journal page does: kept in `rendered`).
+fn read_items(store: &dyn Store, after: i64, rendered: &Rendered) -> Result<Vec<Item>, AppError> {
+    let table = store.scope().table;
     store
         .entries_after(after, PAGE)?
         .into_iter()
         .map(|e| {
             let (seq, secret) = (e.seq, e.secret);
-            // Read as every journal page reads it: the record and who made it.
-            let entry = JournalEntry::read(e)?.for_display();
-            let json = crate::to_json(&entry)
-                .ok()
-                .and_then(|b| String::from_utf8(b).ok())
-                .ok_or_else(|| AppError::UnreadableEntry {
-                    seq,
-                    reason: "it cannot be written as JSON".into(),
-                })?;
+            let json = match rendered.get(table, seq) {
+                Some(json) => json,
+                None => {
+                    // Read as every journal page reads it: the record and who made it.
+                    let json = crate::rendered::render(JournalEntry::read(e)?)?;
+                    rendered.keep(table, seq, json.clone());
+                    json
+                }
+            };
+            let json = std::str::from_utf8(&json).map_err(|_| AppError::UnreadableEntry {
+                seq,
+                reason: "its JSON is not UTF-8".into(),
+            })?;
             Ok(Item {
                 seq,
                 secret,
-                frame: frame(seq, &json),
+                frame: frame(seq, json),
             })
         })
         .collect()

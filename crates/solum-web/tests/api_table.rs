@@ -257,6 +257,88 @@ async fn the_markdown_export_reads_as_a_story_marks_secrets_and_gives_a_player_n
     );
 }
 
+/// A journal page is the same bytes whether this server had rendered its entries before or
+/// not, and the same as a filtered read that keeps every entry (`q=`, which reads and writes
+/// each entry afresh); a player's page never holds the secret entry the game master's read
+/// rendered.
+#[tokio::test]
+async fn a_journal_page_is_the_same_bytes_whether_its_entries_were_rendered_before_or_not() {
+    let s = server();
+    let gm = s.table("The Reach", "Ada").await;
+    s.ok(
+        "/api/notes",
+        &gm,
+        json!({ "text": "The <bell> & the rope." }),
+        StatusCode::CREATED,
+    )
+    .await;
+    s.ok(
+        "/api/oracle",
+        &gm,
+        json!({ "question": "Is anyone inside?", "typed": [5] }),
+        StatusCode::OK,
+    )
+    .await;
+    s.ok(
+        "/api/oracle",
+        &gm,
+        json!({ "question": "Is it a trap?", "typed": [2], "secret": true }),
+        StatusCode::OK,
+    )
+    .await;
+    s.ok(
+        "/api/roll",
+        &gm,
+        json!({ "expression": "2d6+1", "typed": [3, 4] }),
+        StatusCode::OK,
+    )
+    .await;
+    let pia = s.player(&gm, "Pia").await;
+    let read = |uri: &'static str, who: &'static str| {
+        let token = if who == "gm" { gm.clone() } else { pia.clone() };
+        let s = &s;
+        async move {
+            let a = s.get(uri, &token).await;
+            assert_eq!(a.status, StatusCode::OK, "{uri}: {}", a.text());
+            a.text()
+        }
+    };
+    let hits = || s.state.hub().rendered_hits();
+    assert_eq!(hits(), 0);
+    // The player reads first: nothing is rendered yet.
+    let pia_cold = read("/api/journal?after=0", "pia").await;
+    let gm_cold = read("/api/journal", "gm").await;
+    let before = hits();
+    let gm_warm = read("/api/journal", "gm").await;
+    assert!(
+        hits() >= before + 4,
+        "the warm read found its entries rendered"
+    );
+    assert_eq!(gm_warm, gm_cold);
+    assert_eq!(gm_warm, read("/api/journal?q=", "gm").await);
+    let pia_warm = read("/api/journal?after=0", "pia").await;
+    assert_eq!(pia_warm, pia_cold);
+    assert_eq!(pia_warm, read("/api/journal?after=0&q=", "pia").await);
+    assert!(
+        gm_warm.contains("trap") && !pia_warm.contains("trap"),
+        "{pia_warm}"
+    );
+    // What a player typed stays text in HTML, kept or not.
+    assert!(gm_warm.contains("\\u003cbell\\u003e \\u0026"), "{gm_warm}");
+    // Pages forward from a point, and the number to read on from.
+    let page = read("/api/journal?after=1&limit=2", "gm").await;
+    assert_eq!(page, read("/api/journal?after=1&limit=2&q=", "gm").await);
+    let page: Value = serde_json::from_str(&page).unwrap();
+    let seqs: Vec<i64> = page["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["seq"].as_i64().unwrap())
+        .collect();
+    assert_eq!(seqs.len(), 2);
+    assert_eq!(page["next"], json!(seqs[1]));
+}
+
 // ---------------------------------------------------------------------------------------
 // 4. Combat for players and by clicking.
 

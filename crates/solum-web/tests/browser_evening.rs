@@ -1027,6 +1027,19 @@ fn after_the_combat(t: &Evening, heroes: &Heroes, fought: &Fought) {
         ".sibling-list form.classic-notes textarea[name=notes]",
         "Owes the ferryman a silver piece",
     );
+    // Another change redraws the sheets while the notes are half written: what is typed
+    // stays (a redraw once emptied the field, and the save then said nothing changed).
+    gm.eval(
+        "fetch('/api/classic/characters/Grok/gear', {method: 'POST', headers: {'Content-Type': 'application/json', Authorization: 'Bearer ' + localStorage.getItem('solum.token')}, body: JSON.stringify({add: ['Rope']})}); return true",
+    );
+    gm.wait_for(
+        "the rope on Grok's sheet, drawn again",
+        "return [...document.querySelectorAll('.sibling-list article.sheet .stat')].some(r => r.querySelector('dt').textContent === 'Gear' && r.querySelector('dd').textContent.includes('Rope'))",
+    );
+    gm.wait_for(
+        "the notes being written, kept through the redraw",
+        "const t = document.querySelector('.sibling-list form.classic-notes textarea[name=notes]'); return !!t && t.value === 'Owes the ferryman a silver piece'",
+    );
     click(gm, ".sibling-list form.classic-notes button");
     gm.wait_for(
         "Grok's notes on his sheet",

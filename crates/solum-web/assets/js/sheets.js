@@ -147,8 +147,11 @@ function current(f) {
   if (f.isConnected) return f;
   const card = f.closest("article.sheet");
   if (!card) return f;
-  for (const g of listBox.querySelectorAll("article.sheet form")) {
-    if (g.className === f.className && g.closest("article.sheet").dataset.name === card.dataset.name) return g;
+  for (const box of [listBox, siblingBox]) {
+    if (!box) continue;
+    for (const g of box.querySelectorAll("article.sheet form")) {
+      if (g.className === f.className && g.closest("article.sheet").dataset.name === card.dataset.name) return g;
+    }
   }
   return f;
 }
@@ -362,30 +365,36 @@ function fieldKey(i) {
 }
 
 function render() {
-  // What is being typed in a sheet's forms survives a refresh (another member's change).
+  keepTyping(listBox, fill);
+}
+
+/**
+ * Redraws `box` with `redraw`, keeping what is being typed in its sheets' forms and the
+ * refusals shown beside them: a refresh for another member's change (or the change just
+ * before) must not wipe a half-written note or the message of the change that failed.
+ */
+function keepTyping(box, redraw) {
   const kept = new Map();
-  for (const i of listBox.querySelectorAll("input, select, textarea")) {
+  for (const i of box.querySelectorAll("input, select, textarea")) {
     const k = fieldKey(i);
     if (k) kept.set(k, i.type === "checkbox" ? i.checked : i.value);
   }
-  const focused = document.activeElement && listBox.contains(document.activeElement) ? fieldKey(document.activeElement) : null;
-  // So does a refusal shown beside a sheet's form: a refresh for someone else's change
-  // (or the change just before) must not wipe the message of the one that failed.
+  const focused = document.activeElement && box.contains(document.activeElement) ? fieldKey(document.activeElement) : null;
   const formKey = (f) => {
     const card = f.closest("article.sheet");
     return card ? card.dataset.name + "|" + f.className : null;
   };
   const refused = new Map();
-  for (const e of listBox.querySelectorAll("article.sheet form > .error:not([hidden])")) {
+  for (const e of box.querySelectorAll("article.sheet form > .error:not([hidden])")) {
     const k = formKey(e.parentElement);
     if (k && e.textContent) refused.set(k, e.textContent);
   }
-  fill();
-  for (const f of listBox.querySelectorAll("article.sheet form")) {
+  redraw();
+  for (const f of box.querySelectorAll("article.sheet form")) {
     const k = formKey(f);
     if (k && refused.has(k)) ctx.showError(f, new Error(refused.get(k)));
   }
-  for (const i of listBox.querySelectorAll("input, select, textarea")) {
+  for (const i of box.querySelectorAll("input, select, textarea")) {
     const k = fieldKey(i);
     if (!k || !kept.has(k)) continue;
     if (i.type === "checkbox") i.checked = kept.get(k);
@@ -871,6 +880,10 @@ function classicNotes(c, name) {
 }
 
 function renderSiblings() {
+  keepTyping(siblingBox, drawSiblings);
+}
+
+function drawSiblings() {
   siblingBox.replaceChildren();
   if (!siblings) return;
   for (const [system, [title, nameOf, rows]] of Object.entries(siblingViews)) {
@@ -886,6 +899,7 @@ function renderSiblings() {
       } catch {
         name = "?";
       }
+      card.dataset.name = system + ":" + name;
       card.appendChild(el("h4", name));
       const dl = el("dl", undefined, "details");
       try {

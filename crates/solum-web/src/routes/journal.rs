@@ -69,7 +69,7 @@ pub(crate) async fn journal(
     State(state): State<AppState>,
     auth: Auth,
     Query_(query): Query_<JournalQuery>,
-) -> Result<Json<JournalPage>, ApiError> {
+) -> Result<Response, ApiError> {
     if query.q.as_ref().is_some_and(|q| q.chars().count() > 200) {
         return Err(ApiError::coded(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -91,6 +91,39 @@ pub(crate) async fn journal(
         }
     };
     let scope = tables::scope_of(&auth.member);
+    if query.q.is_none() {
+        // Every entry kept: the page is its numbers and the entries this server rendered
+        // (see `rendered`), with only those it lacks read.
+        let rendered = state.hub().rendered().clone();
+        let table = auth.member.table;
+        return with_campaign(&state, scope, move |c| {
+            let mut found = std::collections::HashMap::new();
+            let (page, next) = c.journal_page_known(query.after, limit, |seq| {
+                rendered
+                    .get(table, seq)
+                    .map(|json| found.insert(seq, json))
+                    .is_some()
+            })?;
+            let mut entries = Vec::with_capacity(page.len());
+            for (seq, read) in page {
+                let json = match read {
+                    Some(entry) => {
+                        let json = crate::rendered::render(entry)?;
+                        rendered.keep(table, seq, json.clone());
+                        json
+                    }
+                    None => found.remove(&seq).ok_or_else(|| AppError::Internal {
+                        what: "a journal page",
+                        reason: format!("entry {seq} was found rendered, then not"),
+                    })?,
+                };
+                entries.push(json);
+            }
+            Ok(crate::rendered::page_json(&entries, next))
+        })
+        .await
+        .map(|json| crate::json::Written(json).into_response());
+    }
     with_campaign(&state, scope, move |c| {
         let needle = query.q.as_deref().map(str::to_lowercase);
         let (entries, next) = c.journal_page(query.after, limit, |record| {
@@ -104,7 +137,7 @@ pub(crate) async fn journal(
         })
     })
     .await
-    .map(Json)
+    .map(|page| Json(page).into_response())
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]

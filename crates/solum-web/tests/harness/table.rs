@@ -19,6 +19,7 @@ pub const ORIGIN: &str = "http://table.test:7373";
 pub struct Server {
     _dir: tempfile::TempDir,
     router: Router,
+    pub state: AppState,
 }
 
 pub struct Answer {
@@ -41,8 +42,10 @@ pub fn server() -> Server {
     let mut config = Config::new(dir.path().join("campaign.solum"));
     config.allowed_hosts = Some(vec![HOST.to_string()]);
     config.live_poll = Duration::from_millis(200);
+    let state = AppState::new(config);
     Server {
-        router: app(AppState::new(config)),
+        router: app(state.clone()),
+        state,
         _dir: dir,
     }
 }
