@@ -1608,6 +1608,29 @@ const STORED_CASES: &[Case] = &[
     ),
 ];
 
+/// The golden rows of a combat and a creature stored by another solum (a body this one does
+/// not read), after [`damaged_combat_and_creature`].
+const DAMAGED_CASES: &[Case] = &[
+    (
+        Gm,
+        "GET",
+        "/api/combat",
+        Sent::Nothing,
+        422,
+        "combat-unreadable",
+        Some("combat"),
+    ),
+    (
+        Gm,
+        "GET",
+        "/api/bestiary",
+        Sent::Nothing,
+        422,
+        "creature-unreadable",
+        Some("creature"),
+    ),
+];
+
 /// Nick as created at setup.
 const NICK: &str = r#"{"name": "Nick", "body": 3, "mind": 2, "charm": 1, "backgrounds": ["Sailor"],
     "weapon": {"name": "dagger", "class": "light"}, "armor_name": "leather"}"#;
@@ -1654,6 +1677,38 @@ async fn stored_sheets_this_solum_cannot_read_answer_as_documented() {
     assert_eq!(damaged, 5);
     drop(db);
     let failures = run(&t, STORED_CASES).await;
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+/// A combat and a creature whose stored bodies this solum cannot read: each refuses with its
+/// own code, nothing changed.
+#[tokio::test]
+async fn a_stored_combat_or_creature_this_solum_cannot_read_answers_as_documented() {
+    let t = table().await;
+    setup(&t.router, &t.gm, &UNDER_WAY[..1]).await;
+    let db = rusqlite::Connection::open(&t.campaign).unwrap();
+    let table: i64 = db
+        .query_row(
+            "SELECT table_id FROM sheets WHERE system = 'combat'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let damaged = db
+        .execute(
+            "UPDATE sheets SET body = '{\"combat\": 5}' WHERE system = 'combat'",
+            [],
+        )
+        .unwrap();
+    assert_eq!(damaged, 1);
+    db.execute(
+        "INSERT INTO sheets (system, name, name_key, schema, version, body, table_id, owner)
+         VALUES ('creature', 'grue', 'grue', 1, 1, '{\"creature\": {\"legs\": \"many\"}}', ?1, NULL)",
+        [table],
+    )
+    .unwrap();
+    drop(db);
+    let failures = run(&t, DAMAGED_CASES).await;
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }
 
@@ -1862,18 +1917,10 @@ const NOT_YET_GOLDEN: &[(&str, &str)] = &[
         "soluna-replay-mismatch",
         "a stored skirmish whose sheets differ: a damaged campaign",
     ),
-    (
-        "combat-unreadable",
-        "a stored combat this solum cannot read: a damaged campaign",
-    ),
     ("combat-sheet", "a sheet a combat cannot use"),
     (
         "combat-fight",
         "a fight simulation the rules refuse after the app's checks",
-    ),
-    (
-        "creature-unreadable",
-        "a stored creature this solum cannot read: a damaged campaign",
     ),
     (
         "dice-typed-twice",
@@ -1909,6 +1956,7 @@ fn every_refusal_code_has_a_golden_case() {
         .chain(SYSTEM_CASES)
         .chain(UNDER_WAY_CASES)
         .chain(STORED_CASES)
+        .chain(DAMAGED_CASES)
         .map(|c| c.5)
         .collect();
     let cli = cli_golden_codes();
