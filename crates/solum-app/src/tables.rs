@@ -754,15 +754,20 @@ impl<S: CampaignStore + TableStore> Campaign<S> {
             return Ok(Vec::new());
         }
         // One read of the owners, not one a character.
+        // By the names' comparison form, as `sheet_owner` looks a name up.
         let owners: std::collections::HashMap<String, Option<i64>> = self
             .store()
             .sheet_owners(characters::SYSTEM)?
             .into_iter()
+            .map(|(name, owner)| (solum_store::name_key(&name), owner))
             .collect();
         Ok(views
             .into_iter()
             .map(|view| {
-                let owner = owners.get(&view.character.name).copied().flatten();
+                let owner = owners
+                    .get(&solum_store::name_key(&view.character.name))
+                    .copied()
+                    .flatten();
                 OwnedCharacter { view, owner }
             })
             .collect())

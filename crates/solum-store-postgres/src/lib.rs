@@ -769,7 +769,6 @@ impl Statements {
     }
 }
 
-/// Journal rows of `sql` (columns table_seq, at, kind, schema, body, secret), as entries.
 impl PostgresStore {
     /// The numbers `sql` selects (one column).
     fn read_seqs(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<i64>, StoreError> {
@@ -783,6 +782,7 @@ impl PostgresStore {
     }
 }
 
+/// Journal rows of `sql` (columns table_seq, at, kind, schema, body, secret), as entries.
 fn read_entries(
     c: &mut impl GenericClient,
     statements: &Statements,

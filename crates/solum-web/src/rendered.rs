@@ -10,7 +10,8 @@
 //!
 //! At most [`MAX_BYTES`] of JSON are kept; the entries kept longest go first. The key is the
 //! table and the entry's number in that table's journal, which the store never reuses
-//! (a campaign file replaced under a running server is not supported: stop it first).
+//! (a campaign file or database restored under a running server is not supported: stop every
+//! server first, docs/hosting.md).
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -18,8 +19,13 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use axum::body::Bytes;
 use solum_app::{AppError, JournalEntry};
 
-/// The most bytes of rendered JSON one server keeps.
+/// The most bytes of rendered JSON one server keeps, each entry counted with
+/// [`ENTRY_OVERHEAD`].
 pub const MAX_BYTES: usize = 32 * 1024 * 1024;
+
+/// What keeping an entry costs beyond its JSON: its key in the map and the queue, and the
+/// shared buffer's header (an estimate, on the high side).
+pub const ENTRY_OVERHEAD: usize = 96;
 
 #[derive(Default)]
 struct Inner {
@@ -68,14 +74,15 @@ impl Rendered {
     /// Keeps `json` as entry `seq` of `table` (already kept: nothing changes), letting the
     /// oldest kept go while over the limit.
     pub(crate) fn keep(&self, table: i64, seq: i64, json: Bytes) {
-        if json.len() > self.max_bytes {
+        let cost = json.len().saturating_add(ENTRY_OVERHEAD);
+        if cost > self.max_bytes {
             return;
         }
         let mut inner = self.lock();
         if inner.kept.contains_key(&(table, seq)) {
             return;
         }
-        inner.bytes = inner.bytes.saturating_add(json.len());
+        inner.bytes = inner.bytes.saturating_add(cost);
         inner.kept.insert((table, seq), json);
         inner.order.push_back((table, seq));
         while inner.bytes > self.max_bytes {
@@ -83,7 +90,9 @@ impl Rendered {
                 break;
             };
             if let Some(gone) = inner.kept.remove(&old) {
-                inner.bytes = inner.bytes.saturating_sub(gone.len());
+                inner.bytes = inner
+                    .bytes
+                    .saturating_sub(gone.len().saturating_add(ENTRY_OVERHEAD));
             }
         }
     }
@@ -106,8 +115,9 @@ impl Rendered {
 /// ([`JournalEntry::for_display`]) and written by [`crate::to_json`].
 pub(crate) fn render(entry: JournalEntry) -> Result<Bytes, AppError> {
     let seq = entry.seq;
+    // A boxed slice: the buffer kept is the JSON's length, not the vector's capacity.
     crate::to_json(&entry.for_display())
-        .map(Bytes::from)
+        .map(|json| Bytes::from(json.into_boxed_slice()))
         .map_err(|e| AppError::UnreadableEntry {
             seq,
             reason: format!("it cannot be written as JSON: {e}"),
@@ -141,24 +151,30 @@ mod tests {
 
     #[test]
     fn the_oldest_kept_go_first_past_the_limit() {
-        let r = Rendered::with_limit(10);
+        // Room for two entries of 4 bytes: each costs 4 + ENTRY_OVERHEAD.
+        let two = 2 * (4 + ENTRY_OVERHEAD);
+        let r = Rendered::with_limit(two + 2);
         r.keep(1, 1, Bytes::from_static(b"aaaa"));
         r.keep(1, 2, Bytes::from_static(b"bbbb"));
-        assert_eq!(r.size(), (2, 8));
+        assert_eq!(r.size(), (2, two));
         // Kept again: nothing changes (an entry's JSON never does).
         r.keep(1, 1, Bytes::from_static(b"zzzz"));
         assert_eq!(r.get(1, 1).as_deref(), Some(&b"aaaa"[..]));
         r.keep(2, 1, Bytes::from_static(b"cccc"));
-        assert_eq!(r.size(), (2, 8), "12 bytes over 10: the first kept went");
+        assert_eq!(
+            r.size(),
+            (2, two),
+            "a third over the limit: the first kept went"
+        );
         assert_eq!(r.get(1, 1), None);
         assert_eq!(r.get(1, 2).as_deref(), Some(&b"bbbb"[..]));
         assert_eq!(r.get(2, 1).as_deref(), Some(&b"cccc"[..]));
         // Another table's entry of the same number is another entry.
         assert_eq!(r.get(3, 2), None);
         // Larger than the whole limit: not kept, and nothing else goes.
-        r.keep(1, 9, Bytes::from(vec![b'x'; 11]));
+        r.keep(1, 9, Bytes::from(vec![b'x'; two]));
         assert_eq!(r.get(1, 9), None);
-        assert_eq!(r.size(), (2, 8));
+        assert_eq!(r.size(), (2, two));
         assert_eq!(r.hits(), 3);
     }
 }
