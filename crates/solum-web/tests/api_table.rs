@@ -168,6 +168,25 @@ async fn a_player_cannot_end_the_game_masters_scene_and_everyone_reads_the_curre
 // ---------------------------------------------------------------------------------------
 // 3. The story.
 
+/// The game master, alone at the table with real dice, asks the oracle "Is anyone inside?"
+/// (5) for all to see and "Is it a trap?" (2) in secret.
+async fn ask_the_oracle_openly_and_in_secret(s: &Server, gm: &str) {
+    s.ok(
+        "/api/oracle",
+        gm,
+        json!({ "question": "Is anyone inside?", "typed": [5] }),
+        StatusCode::OK,
+    )
+    .await;
+    s.ok(
+        "/api/oracle",
+        gm,
+        json!({ "question": "Is it a trap?", "typed": [2], "secret": true }),
+        StatusCode::OK,
+    )
+    .await;
+}
+
 #[tokio::test]
 async fn the_markdown_export_reads_as_a_story_marks_secrets_and_gives_a_player_none() {
     let s = server();
@@ -180,20 +199,7 @@ async fn the_markdown_export_reads_as_a_story_marks_secrets_and_gives_a_player_n
         StatusCode::CREATED,
     )
     .await;
-    s.ok(
-        "/api/oracle",
-        &gm,
-        json!({ "question": "Is anyone inside?", "typed": [5] }),
-        StatusCode::OK,
-    )
-    .await;
-    s.ok(
-        "/api/oracle",
-        &gm,
-        json!({ "question": "Is it a trap?", "typed": [2], "secret": true }),
-        StatusCode::OK,
-    )
-    .await;
+    ask_the_oracle_openly_and_in_secret(&s, &gm).await;
     s.ok(
         "/api/characters",
         &gm,
@@ -272,20 +278,7 @@ async fn a_journal_page_is_the_same_bytes_whether_its_entries_were_rendered_befo
         StatusCode::CREATED,
     )
     .await;
-    s.ok(
-        "/api/oracle",
-        &gm,
-        json!({ "question": "Is anyone inside?", "typed": [5] }),
-        StatusCode::OK,
-    )
-    .await;
-    s.ok(
-        "/api/oracle",
-        &gm,
-        json!({ "question": "Is it a trap?", "typed": [2], "secret": true }),
-        StatusCode::OK,
-    )
-    .await;
+    ask_the_oracle_openly_and_in_secret(&s, &gm).await;
     s.ok(
         "/api/roll",
         &gm,
