@@ -22,7 +22,7 @@ use solum_store::{CampaignStore, NewEntry, Sheet, WriteTx};
 
 use crate::journal::faces;
 use crate::journal::{RECORD_SCHEMA, Record, Rolled};
-use crate::{AppError, Campaign, Dice};
+use crate::{AppError, Campaign, Dice, Divergence};
 
 /// The system name sheets of So1um Expanded are stored under.
 pub const SYSTEM: &str = "expanded";
@@ -732,12 +732,9 @@ impl CharacterRecord {
     }
 
     /// Re-derives the record: `None` when it matches, else what differs.
-    pub(crate) fn replay(&self) -> Option<String> {
-        if self.schema > CHARACTER_RECORD_SCHEMA {
-            return Some(format!(
-                "character record schema {} is newer than this solum knows",
-                self.schema
-            ));
+    pub(crate) fn replay(&self) -> Option<Divergence> {
+        if let Some(newer) = Divergence::newer("character", self.schema, CHARACTER_RECORD_SCHEMA) {
+            return Some(newer);
         }
         let derived = match &self.change {
             CharacterChange::Created {
@@ -753,11 +750,13 @@ impl CharacterRecord {
                 after,
                 spent_point,
             } => match again(rolled, |d| advance_rule(before, goal, *spent_point, d)) {
-                Ok((_, ok)) if ok != *success => Err(format!(
-                    "recorded {}, the dice give {}",
-                    if *success { "success" } else { "failure" },
-                    if ok { "success" } else { "failure" }
-                )),
+                Ok((_, ok)) if ok != *success => Err(Divergence::Fields {
+                    differences: vec![crate::FieldDifference {
+                        path: "success".into(),
+                        recorded: (*success).into(),
+                        derived: ok.into(),
+                    }],
+                }),
                 Ok((hero, _)) => Ok((hero, after.clone())),
                 Err(e) => Err(e),
             },
@@ -769,13 +768,13 @@ impl CharacterRecord {
                 let mut hero = before.clone();
                 edit.apply(&mut hero)
                     .map(|()| (hero, after.clone()))
-                    .map_err(|e| format!("the edit does not apply: {e}"))
+                    .map_err(|e| Divergence::refused(format!("the edit does not apply: {e}")))
             }
             CharacterChange::PointGranted { before, after } => {
                 let mut hero = before.clone();
                 character::grant_advancement_point(&mut hero)
                     .map(|()| (hero, after.clone()))
-                    .map_err(|e| format!("the point cannot be granted: {e}"))
+                    .map_err(|e| Divergence::refused(format!("the point cannot be granted: {e}")))
             }
             CharacterChange::Rested {
                 before,
@@ -790,7 +789,13 @@ impl CharacterRecord {
                     None => hero.rest(*half_hours),
                 };
                 if h != *healed {
-                    Err(format!("recorded {healed} healed, the rest gives {h}"))
+                    Err(Divergence::Fields {
+                        differences: vec![crate::FieldDifference {
+                            path: "healed".into(),
+                            recorded: (*healed).into(),
+                            derived: h.into(),
+                        }],
+                    })
                 } else {
                     Ok((hero, after.clone()))
                 }
@@ -803,25 +808,14 @@ impl CharacterRecord {
             } => {
                 return match again(rolled, |d| check_rule(inputs, d)) {
                     Err(e) => Some(e),
-                    Ok(r) if r != *result => Some(format!(
-                        "recorded {}, the dice give {} ({:?}): {}",
-                        if result.passed { "success" } else { "failure" },
-                        if r.passed { "success" } else { "failure" },
-                        r.own.as_ref().map(|o| o.result),
-                        crate::journal::differing_fields("result", result, &r)
-                    )),
-                    Ok(_) => None,
+                    Ok(r) => Divergence::fields("result", result, &r),
                 };
             }
         };
         match derived {
             Err(e) => Some(e),
-            Ok((got, recorded)) if got != recorded => Some(format!(
-                "the recorded sheet of {} differs from the one its inputs and dice give: {}",
-                self.name,
-                crate::journal::differing_fields("sheet", &recorded, &got)
-            )),
-            Ok(_) => None,
+            Ok((got, recorded)) => Divergence::fields("sheet", &recorded, &got)
+                .map(|d| d.within(format!("the recorded sheet of {}", self.name))),
         }
     }
 }
@@ -883,24 +877,23 @@ fn added_removed(changes: &mut Vec<String>, what: &str, was: &[String], now: &[S
 fn again<T>(
     rolled: &Rolled,
     rule: impl FnOnce(&mut dyn DiceSource) -> Result<Result<T, AppError>, DiceError>,
-) -> Result<T, String> {
+) -> Result<T, Divergence> {
     let dice = if rolled.typed {
         Dice::Typed(rolled.faces.clone())
     } else {
         match rolled.seed {
             Some(seed) => Dice::Seed(seed),
-            None => return Err("a generated roll without its seed".into()),
+            None => {
+                return Err(Divergence::unreplayable(
+                    "a generated roll without its seed",
+                ));
+            }
         }
     };
-    match roll_rule(dice, rule) {
-        Err(e) => Err(format!("its dice cannot be replayed: {e}")),
-        Ok((_, again)) if again.faces != rolled.faces => Err(format!(
-            "recorded faces {:?}, the {} gives {:?}",
-            rolled.faces,
-            if rolled.typed { "typed dice" } else { "seed" },
-            again.faces
-        )),
-        Ok((out, _)) => Ok(out),
+    let (out, again) = roll_rule(dice, rule).map_err(|e| Divergence::of_error(&e))?;
+    match Divergence::faces(rolled, &again.faces) {
+        Some(d) => Err(d),
+        None => Ok(out),
     }
 }
 

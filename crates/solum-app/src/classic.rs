@@ -31,7 +31,7 @@ use solum_store::{CampaignStore, NewEntry, Sheet, WriteTx};
 
 use crate::journal::faces;
 use crate::journal::{RECORD_SCHEMA, Record, Rolled};
-use crate::{AppError, Campaign, Dice};
+use crate::{AppError, Campaign, Dice, Divergence};
 
 /// The system name the original's heroes are stored under.
 pub const SYSTEM: &str = "classic";
@@ -85,14 +85,14 @@ pub(crate) fn fix_seed(dice: Dice) -> Dice {
 }
 
 /// The dice a record names, to roll them again.
-pub(crate) fn dice_of(rolled: &Rolled) -> Result<Dice, String> {
+pub(crate) fn dice_of(rolled: &Rolled) -> Result<Dice, Divergence> {
     if rolled.typed {
         Ok(Dice::Typed(rolled.faces.clone()))
     } else {
         rolled
             .seed
             .map(Dice::Seed)
-            .ok_or_else(|| "a generated roll without its seed".to_owned())
+            .ok_or_else(|| Divergence::unreplayable("a generated roll without its seed"))
     }
 }
 
@@ -100,17 +100,12 @@ pub(crate) fn dice_of(rolled: &Rolled) -> Result<Dice, String> {
 pub(crate) fn again<T>(
     rolled: &Rolled,
     rule: impl FnOnce(&mut dyn DiceSource) -> Result<T, DiceError>,
-) -> Result<T, String> {
+) -> Result<T, Divergence> {
     let dice = dice_of(rolled)?;
-    match crate::journal::roll(dice, rule) {
-        Err(e) => Err(format!("its dice cannot be replayed: {e}")),
-        Ok((_, again)) if again.faces != rolled.faces => Err(format!(
-            "recorded faces {:?}, the {} gives {:?}",
-            rolled.faces,
-            if rolled.typed { "typed dice" } else { "seed" },
-            again.faces
-        )),
-        Ok((out, _)) => Ok(out),
+    let (out, again) = crate::journal::roll(dice, rule).map_err(|e| Divergence::of_error(&e))?;
+    match Divergence::faces(rolled, &again.faces) {
+        Some(d) => Err(d),
+        None => Ok(out),
     }
 }
 
@@ -628,18 +623,12 @@ impl ClassicRecord {
     }
 
     /// Re-derives the record: `None` when it matches, else what differs.
-    pub(crate) fn replay(&self) -> Option<String> {
-        if self.schema > CLASSIC_RECORD_SCHEMA {
-            return Some(format!(
-                "classic record schema {} is newer than this solum knows",
-                self.schema
-            ));
+    pub(crate) fn replay(&self) -> Option<Divergence> {
+        if let Some(newer) = Divergence::newer("classic", self.schema, CLASSIC_RECORD_SCHEMA) {
+            return Some(newer);
         }
-        let differs = |what: &str| {
-            Some(format!(
-                "the recorded {what} of {} differs from the one its inputs and dice give",
-                self.name
-            ))
+        let differs = |what: &str, d: Option<Divergence>| {
+            d.map(|d| d.within(format!("the recorded {what} of {}", self.name)))
         };
         match &self.change {
             ClassicChange::Created {
@@ -648,20 +637,20 @@ impl ClassicRecord {
                 hero,
             } => match again(rolled, |d| hero::create(&self.name, cliches, d)) {
                 Err(e) => Some(e),
-                Ok(Err(e)) => Some(format!("the creation does not hold: {e}")),
-                Ok(Ok((h, _))) if h != *hero => differs("hero"),
-                Ok(Ok(_)) => None,
+                Ok(Err(e)) => Some(Divergence::refused(format!(
+                    "the creation does not hold: {e}"
+                ))),
+                Ok(Ok((h, _))) => differs("hero", Divergence::fields("hero", hero, &h)),
             },
-            ClassicChange::Imported { hero } => check_hero(hero).err().map(|e| e.to_string()),
+            ClassicChange::Imported { hero } => check_hero(hero).err().map(Divergence::refused),
             ClassicChange::Notes { before, after } => {
                 let h = Hero {
                     notes: after.notes.clone(),
                     ..before.clone()
                 };
                 match check_hero(after) {
-                    Err(e) => Some(format!("the notes do not hold: {e}")),
-                    Ok(()) if h != *after => differs("notes"),
-                    Ok(()) => None,
+                    Err(e) => Some(Divergence::refused(format!("the notes do not hold: {e}"))),
+                    Ok(()) => differs("notes", Divergence::fields("hero", after, &h)),
                 }
             }
             ClassicChange::Gear {
@@ -672,9 +661,10 @@ impl ClassicRecord {
             } => {
                 let mut h = before.clone();
                 match h.change_gear(added, removed) {
-                    Err(e) => Some(format!("the gear change does not hold: {e}")),
-                    Ok(()) if h != *after => differs("gear"),
-                    Ok(()) => None,
+                    Err(e) => Some(Divergence::refused(format!(
+                        "the gear change does not hold: {e}"
+                    ))),
+                    Ok(()) => differs("gear", Divergence::fields("hero", after, &h)),
                 }
             }
             ClassicChange::Rested {
@@ -686,11 +676,13 @@ impl ClassicRecord {
             } => {
                 let mut h = before.clone();
                 match h.rest(*hours) {
-                    Err(e) => Some(e.to_string()),
-                    Ok(r) if (r.hit_points, r.body) != (*hit_points, *body) || h != *after => {
-                        differs("rest")
-                    }
-                    Ok(_) => None,
+                    Err(e) => Some(Divergence::refused(e)),
+                    Ok(r) => differs(
+                        "rest",
+                        Divergence::fields("hit_points", hit_points, &r.hit_points)
+                            .or_else(|| Divergence::fields("body", body, &r.body))
+                            .or_else(|| Divergence::fields("hero", after, &h)),
+                    ),
                 }
             }
             ClassicChange::Check {
@@ -699,26 +691,29 @@ impl ClassicRecord {
                 check,
             } => match again(rolled, |d| check_rule(inputs, d)) {
                 Err(e) => Some(e),
-                Ok(c) if c != *check => Some(format!(
-                    "recorded {}, the dice give {}",
-                    if check.passed { "success" } else { "failure" },
-                    if c.passed { "success" } else { "failure" }
-                )),
-                Ok(_) => None,
+                Ok(c) => Divergence::fields("check", check, &c),
             },
-            ClassicChange::Fight(f) => match replay_fight(&f.fight) {
-                Err(e) => Some(e.to_string()),
-                Ok((fight, _)) if FightStatus::of(&fight) != f.status => differs("fight"),
-                Ok((fight, _)) => match (&f.sheet_before, &f.sheet_after) {
+            ClassicChange::Fight(f) => match replayed_fight(&f.fight) {
+                Err(e) => Some(Divergence::of_error(&e)),
+                Ok(Err(d)) => differs("fight", Some(d)),
+                Ok(Ok((fight, _))) if FightStatus::of(&fight) != f.status => differs(
+                    "fight",
+                    Divergence::fields("status", &f.status, &FightStatus::of(&fight)),
+                ),
+                Ok(Ok((fight, _))) => match (&f.sheet_before, &f.sheet_after) {
                     (Some(before), Some(after)) if fight.is_over() => {
                         let mut h = before.0.clone();
                         h.set_wounds(fight.hero().side.body, fight.hero().side.hit_points);
-                        (h != after.0)
-                            .then(|| differs("sheet after the fight"))
-                            .flatten()
+                        differs(
+                            "sheet after the fight",
+                            Divergence::fields("hero", &after.0, &h),
+                        )
                     }
                     (None, None) if !fight.is_over() => None,
-                    _ => differs("sheet after the fight"),
+                    _ => Some(Divergence::inconsistent(format!(
+                        "the sheet of {} is written at the fight's end, and only then",
+                        self.name
+                    ))),
                 },
             },
         }
@@ -804,32 +799,38 @@ fn build_fight(f: &StoredFight) -> Result<ClassicFight, AppError> {
     ClassicFight::new(me, them).map_err(|e| crate::ClassicRefusal::Fight.at("fight", e.to_string()))
 }
 
-/// Rebuilds a fight by replaying its calls; every call's faces must be the ones recorded.
-/// Returns the fight and the events of its last call.
+/// Rebuilds a stored fight to go on with it: one that does not replay is refused.
 fn replay_fight(f: &StoredFight) -> Result<(ClassicFight, Vec<Event>), AppError> {
+    replayed_fight(f)?.map_err(|d| crate::ClassicRefusal::ReplayMismatch.at("fight", d.to_string()))
+}
+
+/// Rebuilds a fight by replaying its calls; every call's faces must be the ones recorded.
+/// Returns the fight and the events of its last call, or how a call diverges (its dice do
+/// not replay); an error when the fight's rules refuse it.
+fn replayed_fight(
+    f: &StoredFight,
+) -> Result<Result<(ClassicFight, Vec<Event>), Divergence>, AppError> {
     let mut fight = build_fight(f)?;
     let mut last = Vec::new();
     for (i, seg) in f.segments.iter().enumerate() {
+        let call = |d: Divergence| Ok(Err(d.within(format!("call {}", i + 1))));
         let limit = seg.rolled.typed.then_some(seg.rolled.faces.len());
-        let dice = dice_of(&seg.rolled)
-            .map_err(|e| crate::ClassicRefusal::ReplayMismatch.at("fight", e))?;
-        let (events, rolled) = crate::journal::roll(dice, |d| {
+        let dice = match dice_of(&seg.rolled) {
+            Ok(dice) => dice,
+            Err(d) => return call(d),
+        };
+        let (events, rolled) = match crate::journal::roll(dice, |d| {
             run_segment(&mut fight, seg.decision, seg.abandon, limit, d)
-        })?;
+        }) {
+            Ok(r) => r,
+            Err(e) => return call(Divergence::of_error(&e)),
+        };
         last = events?;
-        if rolled.faces != seg.rolled.faces {
-            return Err(crate::ClassicRefusal::ReplayMismatch.at(
-                "fight",
-                format!(
-                    "call {} recorded faces {:?}, its dice give {:?}",
-                    i + 1,
-                    seg.rolled.faces,
-                    rolled.faces
-                ),
-            ));
+        if let Some(d) = Divergence::faces(&seg.rolled, &rolled.faces) {
+            return call(d);
         }
     }
-    Ok((fight, last))
+    Ok(Ok((fight, last)))
 }
 
 /// A hero's sheet as a front end shows it.

@@ -27,7 +27,7 @@ pub use solum_expanded::line::{HELP, SheetResolver};
 use solum_store::{CampaignStore, NewEntry, Sheet, WriteTx};
 
 use crate::journal::{RECORD_SCHEMA, Record};
-use crate::{AppError, Campaign};
+use crate::{AppError, Campaign, Divergence};
 
 /// The system the open combat is stored under (one row: a campaign has at most one combat
 /// in progress).
@@ -1173,12 +1173,9 @@ pub struct CombatReplay {
 
 impl CombatReplay {
     /// Checks the next combat record: `None` when it re-derives, else what differs.
-    pub fn check(&mut self, record: &CombatRecord) -> Option<String> {
-        if record.schema > COMBAT_RECORD_SCHEMA {
-            return Some(format!(
-                "combat record schema {} is newer than this solum knows",
-                record.schema
-            ));
+    pub fn check(&mut self, record: &CombatRecord) -> Option<Divergence> {
+        if let Some(newer) = Divergence::newer("combat", record.schema, COMBAT_RECORD_SCHEMA) {
+            return Some(newer);
         }
         match &record.change {
             CombatChange::Started { roll_off } => {
@@ -1189,10 +1186,10 @@ impl CombatReplay {
             }
             CombatChange::Line { line, events, text } => {
                 let Some((_, session, joined)) = &mut self.open else {
-                    return Some(format!(
+                    return Some(Divergence::inconsistent(format!(
                         "a line of the combat {} with no start before it",
                         record.combat
-                    ));
+                    )));
                 };
                 if let Some(c) = &line.character {
                     joined.push(c.name.clone());
@@ -1201,52 +1198,43 @@ impl CombatReplay {
                     Some(seed) => play(session, line, &mut SeededDice::new(seed)),
                     None => play(session, line, &mut TypedDice::new(Vec::new())),
                 };
-                match replayed {
-                    Err(e) => Some(format!("the line `{}` does not replay: {e}", line.line)),
-                    Ok((_, _, faces)) if faces != line.faces => Some(format!(
-                        "the line `{}`: recorded faces {:?}, the seed gives {:?}",
-                        line.line, line.faces, faces
-                    )),
-                    Ok((again, _, _)) if again != *events => Some(format!(
-                        "the line `{}`: the recorded events differ from those its dice give: {}",
-                        line.line,
-                        crate::journal::differing_fields("events", events, &again)
-                    )),
-                    Ok((_, again, _)) if again != *text => Some(format!(
-                        "the line `{}`: the recorded text differs from its events",
-                        line.line
-                    )),
-                    Ok(_) => None,
-                }
+                let divergence = match replayed {
+                    Err(e) => Some(Divergence::unreplayable(e)),
+                    Ok((again, again_text, faces)) => (faces != line.faces)
+                        .then(|| Divergence::Faces {
+                            recorded: line.faces.clone(),
+                            derived: faces,
+                            typed: line.seed.is_none(),
+                        })
+                        .or_else(|| Divergence::fields("events", events, &again))
+                        .or_else(|| Divergence::fields("text", text, &again_text)),
+                };
+                divergence.map(|d| d.within(format!("the line `{}`", line.line)))
             }
             CombatChange::Ended { fighters, written } => {
                 let Some((_, session, joined)) = self.open.take() else {
-                    return Some(format!(
+                    return Some(Divergence::inconsistent(format!(
                         "the end of the combat {} with no start before it",
                         record.combat
-                    ));
+                    )));
                 };
                 let hp = fighter_hp(&session);
-                if hp != *fighters {
-                    return Some(format!(
-                        "the combat {} ends with other hit points than its lines give: {}",
-                        record.combat,
-                        crate::journal::differing_fields("fighters", fighters, &hp)
-                    ));
+                if let Some(d) = Divergence::fields("fighters", fighters, &hp) {
+                    return Some(d.within(format!("the end of the combat {}", record.combat)));
                 }
                 let names: Vec<&String> = written.iter().map(|w| &w.name).collect();
                 if names != joined.iter().collect::<Vec<_>>() {
-                    return Some(format!(
+                    return Some(Divergence::inconsistent(format!(
                         "the combat {} writes back hit points of {names:?}, but {joined:?} joined it",
                         record.combat
-                    ));
+                    )));
                 }
                 for w in written {
                     if session.character(&w.name).map(|c| c.hit_points) != Some(w.joined) {
-                        return Some(format!(
+                        return Some(Divergence::inconsistent(format!(
                             "{} joined the combat {} with other hit points than recorded",
                             w.name, record.combat
-                        ));
+                        )));
                     }
                     let left = fighters
                         .iter()
@@ -1255,11 +1243,12 @@ impl CombatReplay {
                     let expected = w
                         .before
                         .map(|b| b.saturating_sub(w.joined.saturating_sub(left)));
-                    if w.left != left || w.after != expected {
-                        return Some(format!(
-                            "the hit points written back to {} differ from what the fight cost",
-                            w.name
-                        ));
+                    if let Some(d) = Divergence::fields("left", &w.left, &left)
+                        .or_else(|| Divergence::fields("after", &w.after, &expected))
+                    {
+                        return Some(
+                            d.within(format!("the hit points written back to {}", w.name)),
+                        );
                     }
                 }
                 None

@@ -102,23 +102,21 @@ impl CreatureRecord {
     }
 
     /// Re-derives the record: the entry must still be one the rules accept, under its name.
-    pub(crate) fn replay(&self) -> Option<String> {
-        if self.schema > CREATURE_RECORD_SCHEMA {
-            return Some(format!(
-                "creature record schema {} is newer than this solum knows",
-                self.schema
-            ));
+    pub(crate) fn replay(&self) -> Option<crate::Divergence> {
+        use crate::Divergence;
+        if let Some(newer) = Divergence::newer("creature", self.schema, CREATURE_RECORD_SCHEMA) {
+            return Some(newer);
         }
         if key(&self.creature().name) != key(&self.name) {
-            return Some(format!(
+            return Some(Divergence::inconsistent(format!(
                 "the record names {} but holds the entry {}",
                 self.name,
                 self.creature().name
-            ));
+            )));
         }
         check_creature(self.creature())
             .err()
-            .map(|e| format!("the entry breaks the rules: {e}"))
+            .map(|e| Divergence::refused(format!("the entry breaks the rules: {e}")))
     }
 }
 

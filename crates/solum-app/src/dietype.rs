@@ -371,16 +371,14 @@ impl DietypeRecord {
     }
 
     /// Re-derives the record: `None` when it matches, else what differs.
-    pub(crate) fn replay(&self) -> Option<String> {
-        if self.schema > DIETYPE_RECORD_SCHEMA {
-            return Some(format!(
-                "dietype record schema {} is newer than this solum knows",
-                self.schema
-            ));
+    pub(crate) fn replay(&self) -> Option<crate::Divergence> {
+        use crate::Divergence;
+        if let Some(newer) = Divergence::newer("dietype", self.schema, DIETYPE_RECORD_SCHEMA) {
+            return Some(newer);
         }
         match &self.change {
             DietypeChange::Created { sheet } | DietypeChange::Imported { sheet } => {
-                check_sheet(sheet).err().map(|e| e.to_string())
+                check_sheet(sheet).err().map(Divergence::refused)
             }
             DietypeChange::Edited {
                 before,
@@ -389,12 +387,9 @@ impl DietypeRecord {
             } => {
                 let mut s = before.clone();
                 match edit.apply(&mut s) {
-                    Err(e) => Some(format!("the edit does not apply: {e}")),
-                    Ok(()) if s != *after => Some(format!(
-                        "the recorded sheet of {} differs from the one the edit gives",
-                        self.name
-                    )),
-                    Ok(()) => None,
+                    Err(e) => Some(Divergence::refused(format!("the edit does not apply: {e}"))),
+                    Ok(()) => Divergence::fields("sheet", after, &s)
+                        .map(|d| d.within(format!("the recorded sheet of {}", self.name))),
                 }
             }
             DietypeChange::Roll {
@@ -403,14 +398,7 @@ impl DietypeRecord {
                 result,
             } => match again(rolled, |d| roll_rule(inputs, d)) {
                 Err(e) => Some(e),
-                Ok(r) if r != *result => Some(format!(
-                    "recorded {} (quality {}), the dice give {} (quality {})",
-                    if result.success { "success" } else { "failure" },
-                    result.quality,
-                    if r.success { "success" } else { "failure" },
-                    r.quality
-                )),
-                Ok(_) => None,
+                Ok(r) => Divergence::fields("result", result, &r),
             },
         }
     }

@@ -153,13 +153,16 @@ pub enum AppError {
     /// An imported journal is not what `journal export --format json` writes.
     #[error("the journal to import is not valid: {0}")]
     BadImport(String),
-    /// An imported entry's dice do not give its recorded outcome.
-    #[error("entry {index} of the import does not re-derive from its dice: {reason}")]
+    /// An imported entry does not re-derive: its dice do not give what it records, or the
+    /// rules refuse it, or it contradicts the entries before it.
+    #[error("entry {index} of the import does not re-derive from its dice: ({entry}) {divergence}")]
     ImportMismatch {
         /// 1-based position in the import.
         index: usize,
-        /// What differs.
-        reason: String,
+        /// The entry, as the export names it (`oracle entry, numbered 1 in the export`).
+        entry: String,
+        /// How it diverges.
+        divergence: crate::Divergence,
     },
     /// A stored entry cannot be read by this solum.
     #[error("journal entry {seq} cannot be read: {reason}")]

@@ -282,7 +282,8 @@ impl StaticRecord {
     }
 
     /// Re-derives the rounds of a call from its seed or typed faces: `None` when they match.
-    pub fn replay(&self) -> Option<String> {
+    pub fn replay(&self) -> Option<crate::Divergence> {
+        use crate::Divergence;
         let StaticChange::Rounds {
             setup,
             before,
@@ -296,7 +297,7 @@ impl StaticRecord {
         };
         let mut fight = match combat_of(setup, *before, call.background.is_some()) {
             Ok(f) => f,
-            Err(e) => return Some(e.to_string()),
+            Err(e) => return Some(Divergence::refused(e)),
         };
         let played = match call.seed {
             Some(seed) if !call.typed => play(&mut fight, &mut SeededDice::new(seed)),
@@ -304,21 +305,17 @@ impl StaticRecord {
         };
         let (again, faces, _) = match played {
             Ok(p) => p,
-            Err(e) => return Some(format!("the rounds do not replay: {e}")),
+            Err(e) => return Some(Divergence::of_error(&e)),
         };
         if faces != call.faces {
-            return Some(format!(
-                "recorded faces {:?}, the dice give {faces:?}",
-                call.faces
-            ));
+            return Some(Divergence::Faces {
+                recorded: call.faces.clone(),
+                derived: faces,
+                typed: call.typed,
+            });
         }
-        if again != *rounds {
-            return Some(crate::journal::differing_fields("rounds", rounds, &again));
-        }
-        if state_of(&fight) != *after {
-            return Some("the hit points after the rounds differ from what they give".into());
-        }
-        None
+        Divergence::fields("rounds", rounds, &again)
+            .or_else(|| Divergence::fields("after", after, &state_of(&fight)))
     }
 }
 

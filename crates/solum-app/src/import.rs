@@ -372,19 +372,28 @@ fn checked(
         entry.record.kind(),
         entry.seq
     );
-    check_record(&entry.record)
-        .map_err(|e| AppError::BadImport(format!("entry {index} ({name}): {e}")))?;
-    if let Some(reason) = replayer.check(&entry.record)? {
+    check_record(&entry.record).map_err(|e| {
+        // A record's own check may already say the import is not valid: said once.
+        let problem = match e {
+            AppError::BadImport(problem) => problem,
+            e => e.to_string(),
+        };
+        AppError::BadImport(format!("entry {index} ({name}): {problem}"))
+    })?;
+    if let Some(divergence) = replayer.check(&entry.record)? {
         return Err(AppError::ImportMismatch {
             index,
-            reason: format!("({name}) {reason}"),
+            entry: name,
+            divergence,
         });
     }
     // The file's time as the store keeps it (UTC, RFC 3339): the digest of an entry read
     // back from the journal is taken of that form.
-    let at: jiff::Timestamp = entry.at.parse().map_err(|e| AppError::ImportMismatch {
-        index,
-        reason: format!("date \"{}\": {e}", entry.at),
+    let at: jiff::Timestamp = entry.at.parse().map_err(|e| {
+        AppError::BadImport(format!(
+            "entry {index} ({name}): date \"{}\": {e}",
+            entry.at
+        ))
     })?;
     if !present.insert(digest(&at.to_string(), &entry.record)?) {
         return Ok(None);

@@ -6,7 +6,7 @@ use solum_classic::oracle as classic;
 use solum_dice::{DiceSource, RecordingDice, SeededDice, TypedDice};
 use solum_expanded::oracle::{self, Leaning, OracleOutcome};
 
-use crate::AppError;
+use crate::{AppError, Divergence};
 
 /// The schema version of the records this build writes.
 pub const RECORD_SCHEMA: i64 = 1;
@@ -478,8 +478,8 @@ impl Record {
 }
 
 /// Re-derives a record's rolls from its seed or typed faces. `Ok(None)`: it matches (or has
-/// no dice); `Ok(Some(reason))`: it does not, and why.
-pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
+/// no dice); `Ok(Some(divergence))`: it does not, and how.
+pub fn replay(record: &Record) -> Result<Option<Divergence>, AppError> {
     match record {
         Record::Note { .. } | Record::SceneStart { .. } | Record::SceneEnd { .. } => Ok(None),
         // A revealed record re-derives as it did when secret.
@@ -529,14 +529,18 @@ pub fn replay(record: &Record) -> Result<Option<String>, AppError> {
             words,
         } => {
             if *count as usize != words.len() {
-                return Ok(Some(format!(
+                return Ok(Some(Divergence::inconsistent(format!(
                     "{count} words drawn, but {} recorded",
                     words.len()
-                )));
+                ))));
             }
             let list_words = match list.words() {
                 Ok(w) => w,
-                Err(e) => return Ok(Some(format!("its list cannot be read: {e}"))),
+                Err(e) => {
+                    return Ok(Some(Divergence::refused(format!(
+                        "its list cannot be read: {e}"
+                    ))));
+                }
             };
             Ok(compare(
                 rolled,
@@ -561,7 +565,7 @@ pub struct Replayer {
 
 impl Replayer {
     /// Re-derives the next record, as [`replay`] does, combats included.
-    pub fn check(&mut self, record: &Record) -> Result<Option<String>, AppError> {
+    pub fn check(&mut self, record: &Record) -> Result<Option<Divergence>, AppError> {
         match record {
             Record::Combat(c) => Ok(self.combat.check(c)),
             Record::Soluna(s) => Ok(replay(record)?.or_else(|| self.soluna.check(s))),
@@ -577,98 +581,21 @@ struct DifficultyFields {
     name: String,
 }
 
-/// Compares a re-derived roll with the recorded one, faces and outcome, and names every
-/// field that differs (`outcome.event_die: recorded 3, the dice give 1`), so a changed
-/// entry says what was changed, not only that something was.
+/// Compares a re-derived roll with the recorded one: the faces first (other faces make
+/// every field after them moot), then the outcome field by field
+/// (`outcome.event_die: recorded 3, the dice give 1`), so a changed entry says what was
+/// changed, not only that something was.
 fn compare<T: PartialEq + Serialize>(
     rolled: &Rolled,
     derived: Result<(T, Vec<u32>), AppError>,
     recorded: &T,
     field: &str,
-) -> Option<String> {
-    let (again, faces) = match derived {
-        Err(e) => return Some(format!("its dice cannot be replayed: {e}")),
-        Ok(d) => d,
-    };
-    let mut found = Vec::new();
-    if faces != rolled.faces {
-        found.push(format!(
-            "rolled.faces: recorded {:?}, the {} gives {:?}",
-            rolled.faces,
-            if rolled.typed { "typed dice" } else { "seed" },
-            faces
-        ));
+) -> Option<Divergence> {
+    match derived {
+        Err(e) => Some(Divergence::of_error(&e)),
+        Ok((again, faces)) => Divergence::faces(rolled, &faces)
+            .or_else(|| Divergence::fields(field, recorded, &again)),
     }
-    if again != *recorded {
-        let (a, b) = (
-            serde_json::to_value(recorded).unwrap_or_default(),
-            serde_json::to_value(&again).unwrap_or_default(),
-        );
-        let before = found.len();
-        differences(field, &a, &b, &mut found);
-        if found.len() == before {
-            found.push(format!("{field}: differs from what the dice give"));
-        }
-    }
-    (!found.is_empty()).then(|| found.join("; "))
-}
-
-/// The fields where a recorded value and the re-derived one differ, as
-/// `path: recorded A, the dice give B`, joined with "; " (empty when they are equal).
-pub(crate) fn differing_fields<T: Serialize>(path: &str, recorded: &T, derived: &T) -> String {
-    let mut found = Vec::new();
-    differences(
-        path,
-        &serde_json::to_value(recorded).unwrap_or_default(),
-        &serde_json::to_value(derived).unwrap_or_default(),
-        &mut found,
-    );
-    found.join("; ")
-}
-
-/// Lists the paths where two JSON values differ: objects field by field, lists of the same
-/// length item by item (`events[2].amount`), anything else whole.
-fn differences(
-    path: &str,
-    recorded: &serde_json::Value,
-    derived: &serde_json::Value,
-    out: &mut Vec<String>,
-) {
-    use serde_json::Value;
-    if recorded == derived {
-        return;
-    }
-    if let (Value::Object(a), Value::Object(b)) = (recorded, derived) {
-        let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
-        keys.sort();
-        keys.dedup();
-        for key in keys {
-            let sub = if path.is_empty() {
-                key.clone()
-            } else {
-                format!("{path}.{key}")
-            };
-            let none = Value::Null;
-            differences(
-                &sub,
-                a.get(key).unwrap_or(&none),
-                b.get(key).unwrap_or(&none),
-                out,
-            );
-        }
-        return;
-    }
-    if let (Value::Array(a), Value::Array(b)) = (recorded, derived)
-        && a.len() == b.len()
-    {
-        for (i, (x, y)) in a.iter().zip(b).enumerate() {
-            differences(&format!("{path}[{i}]"), x, y, out);
-        }
-        return;
-    }
-    out.push(format!(
-        "{path}: recorded {recorded}, the dice give {derived}"
-    ));
 }
 
 /// Runs a rule on the source a [`Rolled`] names, returning its outcome and the faces drawn.

@@ -16,6 +16,7 @@ pub mod creatures;
 pub mod describe;
 pub mod dietype;
 pub mod dietype_once;
+mod divergence;
 mod error;
 pub mod expression;
 pub mod fast_static;
@@ -43,6 +44,7 @@ pub mod typed_dice;
 pub mod vehicles;
 mod verify;
 
+pub use divergence::{Divergence, FieldDifference};
 pub use verify::SheetMismatch;
 
 use serde::{Deserialize, Serialize};
@@ -659,19 +661,18 @@ impl<S: CampaignStore> Campaign<S> {
                 report.entries += 1;
                 let secret = entry.secret;
                 match journal::read_body(entry.body).map(|(record, _)| record) {
-                    Err(e) => report.mismatches.push(Mismatch {
-                        seq: entry.seq,
-                        reason: format!("it cannot be read: {e}"),
-                    }),
+                    Err(e) => report.mismatches.push(Mismatch::new(
+                        entry.seq,
+                        Divergence::Unreadable {
+                            problem: e.to_string(),
+                        },
+                    )),
                     Ok(record) => {
                         if record.has_dice() {
                             report.rolls += 1;
                         }
-                        if let Some(reason) = replayer.check(&record)? {
-                            report.mismatches.push(Mismatch {
-                                seq: entry.seq,
-                                reason,
-                            });
+                        if let Some(divergence) = replayer.check(&record)? {
+                            report.mismatches.push(Mismatch::new(entry.seq, divergence));
                         }
                         sheets.read(entry.seq, &record, secret);
                     }
@@ -1338,8 +1339,20 @@ impl VerifyReport {
 pub struct Mismatch {
     /// The entry.
     pub seq: i64,
-    /// What differs.
+    /// What differs, in words (the divergence's own).
     pub reason: String,
+    /// What differs, as data.
+    pub divergence: Divergence,
+}
+
+impl Mismatch {
+    fn new(seq: i64, divergence: Divergence) -> Self {
+        Self {
+            seq,
+            reason: divergence.to_string(),
+            divergence,
+        }
+    }
 }
 
 /// An exported journal: what `journal export --format json` writes and `import` reads.

@@ -82,34 +82,26 @@ impl NotationRecord {
     }
 
     /// Re-derives the roll: `None` when it matches, else what differs.
-    pub(crate) fn replay(&self) -> Option<String> {
-        if self.schema > NOTATION_RECORD_SCHEMA {
-            return Some(format!(
-                "notation record schema {} is newer than this solum knows",
-                self.schema
-            ));
+    pub(crate) fn replay(&self) -> Option<crate::Divergence> {
+        use crate::Divergence;
+        if let Some(newer) = Divergence::newer("notation", self.schema, NOTATION_RECORD_SCHEMA) {
+            return Some(newer);
         }
         let expr = match parse(&self.expression) {
             Ok(e) => e,
-            Err(e) => return Some(format!("the expression cannot be read: {e}")),
+            Err(e) => {
+                return Some(Divergence::refused(format!(
+                    "the expression cannot be read: {e}"
+                )));
+            }
         };
         let derived = crate::journal::derive_public(&self.rolled, |d| rule(&expr, d));
         match derived {
-            Err(e) => Some(format!("its dice cannot be replayed: {e}")),
-            Ok((Err(e), _)) => Some(format!("the roll cannot be made: {e}")),
+            Err(e) => Some(Divergence::of_error(&e)),
+            Ok((Err(e), _)) => Some(Divergence::refused(format!("the roll cannot be made: {e}"))),
             Ok((Ok(outcome), faces)) => {
-                let mut found = Vec::new();
-                if faces != self.rolled.faces {
-                    found.push(format!(
-                        "rolled.faces: recorded {:?}, the {} gives {:?}",
-                        self.rolled.faces,
-                        if self.rolled.typed {
-                            "typed dice"
-                        } else {
-                            "seed"
-                        },
-                        faces
-                    ));
+                if let Some(d) = Divergence::faces(&self.rolled, &faces) {
+                    return Some(d);
                 }
                 // A compact record (schema 2) keeps no terms: only what it keeps is compared.
                 let outcome = if self.outcome.terms.is_null() {
@@ -120,14 +112,7 @@ impl NotationRecord {
                 } else {
                     outcome
                 };
-                if outcome != self.outcome {
-                    found.push(crate::journal::differing_fields(
-                        "",
-                        &self.outcome,
-                        &outcome,
-                    ));
-                }
-                (!found.is_empty()).then(|| found.join("; "))
+                Divergence::fields("", &self.outcome, &outcome)
             }
         }
     }

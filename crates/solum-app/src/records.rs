@@ -103,8 +103,8 @@ pub trait SystemRecord {
     fn line(&self) -> String {
         self.summary()
     }
-    /// Re-derives the record on its own: `None` when it matches, or why it does not.
-    fn replay(&self) -> Option<String>;
+    /// Re-derives the record on its own: `None` when it matches, or how it diverges.
+    fn replay(&self) -> Option<crate::Divergence>;
     /// The limits of a record made at the table, checked again for an imported journal.
     fn check(&self) -> Result<(), AppError>;
     /// The roll, for a record that keeps one.
@@ -163,7 +163,7 @@ macro_rules! answers_itself {
         fn summary(&self) -> String {
             <$ty>::summary(self)
         }
-        fn replay(&self) -> Option<String> {
+        fn replay(&self) -> Option<crate::Divergence> {
             <$ty>::replay(self)
         }
         fn check(&self) -> Result<(), AppError> {
@@ -385,7 +385,7 @@ impl SystemRecord for crate::combat::CombatRecord {
     }
     /// A combat line re-derives only on the combat its earlier lines built: the journal's
     /// `Replayer` does that, in order.
-    fn replay(&self) -> Option<String> {
+    fn replay(&self) -> Option<crate::Divergence> {
         None
     }
     fn check(&self) -> Result<(), AppError> {
@@ -420,7 +420,7 @@ impl SystemRecord for crate::creatures::CreatureRecord {
     fn line(&self) -> String {
         capitalized(&self.summary())
     }
-    fn replay(&self) -> Option<String> {
+    fn replay(&self) -> Option<crate::Divergence> {
         Self::replay(self)
     }
     fn check(&self) -> Result<(), AppError> {

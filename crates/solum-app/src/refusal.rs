@@ -186,8 +186,6 @@ refusals! {
         TooManyDice = "dice-too-many",
         /// A typed face the test cannot use.
         Dice = "dice-typed-invalid",
-        /// A stored result that does not re-derive.
-        ReplayMismatch = "sol-replay-mismatch",
         /// A character's name taken in the campaign.
         NameTaken = "character-name-taken",
     }
@@ -228,8 +226,6 @@ refusals! {
         Order = "soluna-order",
         /// A call's dice budget out of range.
         Budget = "soluna-budget",
-        /// A stored skirmish whose sheets do not match what was recorded.
-        ReplayMismatch = "soluna-replay-mismatch",
     }
 }
 

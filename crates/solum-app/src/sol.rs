@@ -32,7 +32,7 @@ use solum_sol::test::{
 use solum_store::{CampaignStore, NewEntry, WriteTx};
 
 use crate::journal::{RECORD_SCHEMA, Record, Rolled};
-use crate::{AppError, Campaign, Dice};
+use crate::{AppError, Campaign, Dice, Divergence};
 
 /// The system name Project Sol sheets are stored under.
 pub const SYSTEM: &str = "sol";
@@ -731,45 +731,40 @@ impl SolRecord {
     }
 
     /// Re-derives the record: `None` when it matches, else what differs.
-    pub(crate) fn replay(&self) -> Option<String> {
-        if self.schema > SOL_RECORD_SCHEMA {
-            return Some(format!(
-                "Project Sol record schema {} is newer than this solum knows",
-                self.schema
-            ));
+    pub(crate) fn replay(&self) -> Option<Divergence> {
+        if let Some(newer) = Divergence::newer("Project Sol", self.schema, SOL_RECORD_SCHEMA) {
+            return Some(newer);
         }
         if self.rules > SOL_RULES {
-            return Some(format!(
-                "Project Sol record rules {} are newer than this solum knows",
-                self.rules
-            ));
+            return Some(Divergence::NewerRules {
+                record: "Project Sol".into(),
+                rules: i64::from(self.rules),
+            });
         }
         let rules = self.rules();
-        let differs = |what: &str| {
-            Some(format!(
-                "the recorded {what} of {} differs from the one its inputs{} give",
-                self.name,
-                if self.has_dice() { " and dice" } else { "" }
-            ))
+        let differs = |what: &str, d: Option<Divergence>| {
+            d.map(|d| d.within(format!("the recorded {what} of {}", self.name)))
         };
+        let sheet =
+            |after: &Sheet, s: &Sheet| differs("sheet", Divergence::fields("sheet", after, s));
         match &self.change {
             SolChange::Created { sheet } | SolChange::Imported { sheet } => check_sheet(sheet)
                 .err()
-                .map(|e| format!("the recorded sheet is not valid: {e}")),
+                .map(|e| Divergence::refused(format!("the recorded sheet is not valid: {e}"))),
             SolChange::Session { before, after } => {
                 let mut s = before.clone();
                 s.new_session();
-                (s != *after).then(|| differs("sheet")).flatten()
+                sheet(after, &s)
             }
             SolChange::Encounter { before, after } => {
                 let mut s = before.clone();
                 s.new_encounter();
-                (s != *after).then(|| differs("sheet")).flatten()
+                sheet(after, &s)
             }
             SolChange::Reward { before, after } => {
                 let mut s = before.clone();
                 s.edge.reward();
-                (s != *after).then(|| differs("sheet")).flatten()
+                sheet(after, &s)
             }
             SolChange::NotDeadYet {
                 before,
@@ -779,10 +774,14 @@ impl SolRecord {
             } => {
                 let mut s = before.clone();
                 match s.not_dead_yet_by(rules, choice.as_deref()) {
-                    Err(e) => Some(format!("Not Dead Yet does not apply: {e}")),
-                    Ok(l) if l != *lowered => differs("lowered attribute"),
-                    Ok(_) if s != *after => differs("sheet"),
-                    Ok(_) => None,
+                    Err(e) => Some(Divergence::refused(format!(
+                        "Not Dead Yet does not apply: {e}"
+                    ))),
+                    Ok(l) => differs(
+                        "lowered attribute",
+                        Divergence::fields("lowered", lowered, &l),
+                    )
+                    .or_else(|| sheet(after, &s)),
                 }
             }
             SolChange::Train {
@@ -793,10 +792,11 @@ impl SolRecord {
             } => {
                 let mut s = before.clone();
                 match s.train(skill) {
-                    Err(e) => Some(format!("the training does not apply: {e}")),
-                    Ok(t) if t != *trained => differs("training"),
-                    Ok(_) if s != *after => differs("sheet"),
-                    Ok(_) => None,
+                    Err(e) => Some(Divergence::refused(format!(
+                        "the training does not apply: {e}"
+                    ))),
+                    Ok(t) => differs("training", Divergence::fields("trained", trained, &t))
+                        .or_else(|| sheet(after, &s)),
                 }
             }
             SolChange::Spend {
@@ -809,45 +809,29 @@ impl SolRecord {
                     None => {
                         let mut none = TypedDice::new(Vec::new());
                         spend_rule(before, outcome.what, &mut none)
-                            .map_err(|e| format!("the spend does not apply: {e}"))
+                            .map_err(|e| {
+                                Divergence::refused(format!("the spend does not apply: {e}"))
+                            })
                             .map(|r| (r, Vec::new()))
                     }
                     Some(r) => again(r, |d| spend_rule(before, outcome.what, d)),
                 };
                 match derived {
                     Err(e) => Some(e),
-                    Ok(((s, o), f)) => {
-                        if rolled.as_ref().is_some_and(|r| r.faces != f) {
-                            Some(faces_differ(rolled.as_ref().expect("some"), &f))
-                        } else if o != *outcome {
-                            differs("outcome")
-                        } else if s != *after {
-                            differs("sheet")
-                        } else {
-                            None
-                        }
-                    }
+                    Ok(((s, o), f)) => rolled
+                        .as_ref()
+                        .and_then(|r| Divergence::faces(r, &f))
+                        .or_else(|| differs("outcome", Divergence::fields("outcome", outcome, &o)))
+                        .or_else(|| sheet(after, &s)),
                 }
             }
-            SolChange::Test(t) => replay_test(t, rules, &differs),
+            SolChange::Test(t) => replay_test(t, rules)
+                .map(|d| d.within(format!("the recorded test of {}", self.name))),
         }
     }
 }
 
-fn faces_differ(rolled: &Rolled, got: &[u32]) -> String {
-    format!(
-        "recorded faces {:?}, the {} gives {:?}",
-        rolled.faces,
-        if rolled.typed { "typed dice" } else { "seed" },
-        got
-    )
-}
-
-fn replay_test(
-    t: &TestChange,
-    rules: Rules,
-    differs: &dyn Fn(&str) -> Option<String>,
-) -> Option<String> {
+fn replay_test(t: &TestChange, rules: Rules) -> Option<Divergence> {
     let mut main = match Source::of_rolled(&t.rolled) {
         Ok(s) => s,
         Err(e) => return Some(e),
@@ -868,25 +852,23 @@ fn replay_test(
         &blame,
     );
     let (after, assistant_after, group_after, result) = match got {
-        Err(e) => return Some(format!("its dice cannot be replayed: {e}")),
+        Err(e) => return Some(Divergence::of_error(&e)),
         Ok(v) => v,
     };
     let main = main.finish("dice");
     let other = other.map(|o| o.finish("against dice")).transpose();
     match (main, other) {
-        (Err(e), _) | (_, Err(e)) => Some(format!("its dice cannot be replayed: {e}")),
-        (Ok(m), _) if m.faces != t.rolled.faces => Some(faces_differ(&t.rolled, &m.faces)),
-        (_, Ok(Some(o))) if Some(&o.faces) != t.against_rolled.as_ref().map(|r| &r.faces) => Some(
-            faces_differ(t.against_rolled.as_ref().expect("typed apart"), &o.faces),
-        ),
-        _ if result != t.result => differs("test"),
-        _ if after != t.after
-            || assistant_after != t.assistant_after
-            || group_after != t.group_after =>
-        {
-            differs("sheet")
-        }
-        _ => None,
+        (Err(e), _) | (_, Err(e)) => Some(Divergence::of_error(&e)),
+        // The defender's own dice exist only when the record keeps them (typed apart).
+        (Ok(m), other) => Divergence::faces(&t.rolled, &m.faces)
+            .or_else(|| {
+                let o = other.ok().flatten()?;
+                Divergence::faces(t.against_rolled.as_ref()?, &o.faces)
+            })
+            .or_else(|| Divergence::fields("result", &t.result, &result))
+            .or_else(|| Divergence::fields("after", &t.after, &after))
+            .or_else(|| Divergence::fields("assistant_after", &t.assistant_after, &assistant_after))
+            .or_else(|| Divergence::fields("group_after", &t.group_after, &group_after)),
     }
 }
 
@@ -910,13 +892,13 @@ impl Source {
         }
     }
 
-    fn of_rolled(r: &Rolled) -> Result<Self, String> {
+    fn of_rolled(r: &Rolled) -> Result<Self, Divergence> {
         if r.typed {
             Ok(Self::of(&Dice::Typed(r.faces.clone())))
         } else {
             r.seed
                 .map(|s| Self::of(&Dice::Seed(s)))
-                .ok_or_else(|| "a generated roll without its seed".to_owned())
+                .ok_or_else(|| Divergence::unreplayable("a generated roll without its seed"))
         }
     }
 
@@ -1000,12 +982,10 @@ fn rule_error(e: SheetRuleError, field: &str) -> AppError {
 fn again<T>(
     rolled: &Rolled,
     rule: impl FnOnce(&mut dyn DiceSource) -> Result<T, AppError>,
-) -> Result<(T, Vec<u32>), String> {
+) -> Result<(T, Vec<u32>), Divergence> {
     let mut src = Source::of_rolled(rolled)?;
-    let out = rule(src.dice()).map_err(|e| format!("its dice cannot be replayed: {e}"))?;
-    let r = src
-        .finish("dice")
-        .map_err(|e| format!("its dice cannot be replayed: {e}"))?;
+    let out = rule(src.dice()).map_err(|e| Divergence::of_error(&e))?;
+    let r = src.finish("dice").map_err(|e| Divergence::of_error(&e))?;
     Ok((out, r.faces))
 }
 
@@ -1057,8 +1037,10 @@ fn test_rule(
 ) -> Result<TestSheets, AppError> {
     req.validate()?;
     if group.len() != req.group.len() {
-        return Err(crate::SolRefusal::ReplayMismatch
-            .at("group", "the participants' sheets do not match the request"));
+        return Err(AppError::internal(
+            "group",
+            "the participants' sheets do not match the request",
+        ));
     }
     let mut s = before.clone();
     let attribute_value = s
@@ -1328,9 +1310,10 @@ pub(crate) fn apply_test(
         check_sheet(sheet)?;
         return Ok((progress, None, Vec::new()));
     }
-    let test = result.test.as_ref().ok_or_else(|| {
-        crate::SolRefusal::ReplayMismatch.at("result", "holds neither a test nor an opposed test")
-    })?;
+    let test = result
+        .test
+        .as_ref()
+        .ok_or_else(|| AppError::internal("result", "holds neither a test nor an opposed test"))?;
     // Edge chosen after the dice: spent only when it was used.
     if req.edge.is_none() {
         sheet
@@ -1342,8 +1325,10 @@ pub(crate) fn apply_test(
     let mut members_progress = Vec::new();
     if let Some(g) = &result.group {
         if g.members.len() != group.len() {
-            return Err(crate::SolRefusal::ReplayMismatch
-                .at("group", "the participants' sheets do not match the result"));
+            return Err(AppError::internal(
+                "group",
+                "the participants' sheets do not match the result",
+            ));
         }
         for (s, m) in group.iter_mut().zip(&g.members) {
             members_progress.push(s.record_test_by(rules, &req.skill, &m.test));

@@ -22,7 +22,7 @@ use solum_store::{CampaignStore, WriteTx};
 
 use crate::classic::{again, entry, fix_seed, name_text, read_row, sheet_row};
 use crate::journal::{Record, Rolled};
-use crate::{AppError, Campaign, Dice};
+use crate::{AppError, Campaign, Dice, Divergence};
 
 /// The system name Sol'una characters are stored under.
 pub const SYSTEM: &str = "soluna";
@@ -442,31 +442,28 @@ impl SolunaRecord {
     }
 
     /// Re-derives the record: `None` when it matches, else what differs.
-    pub(crate) fn replay(&self) -> Option<String> {
-        if self.schema > SOLUNA_RECORD_SCHEMA {
-            return Some(format!(
-                "soluna record schema {} is newer than this solum knows",
-                self.schema
-            ));
+    pub(crate) fn replay(&self) -> Option<Divergence> {
+        if let Some(newer) = Divergence::newer("soluna", self.schema, SOLUNA_RECORD_SCHEMA) {
+            return Some(newer);
         }
         match &self.change {
             SolunaChange::Created { character } => {
-                check_character(character).err().map(|e| e.to_string())
+                check_character(character).err().map(Divergence::refused)
             }
             SolunaChange::Edited { before, after } => {
                 if before.name != after.name {
-                    return Some(format!(
+                    return Some(Divergence::inconsistent(format!(
                         "an edit renamed {} to {}: a name never changes",
                         before.name, after.name
-                    ));
+                    )));
                 }
-                check_character(after).err().map(|e| e.to_string())
+                check_character(after).err().map(Divergence::refused)
             }
             SolunaChange::Imported { characters } => characters
                 .iter()
                 .try_for_each(check_character)
                 .err()
-                .map(|e| e.to_string()),
+                .map(Divergence::refused),
             SolunaChange::Test {
                 request,
                 dice,
@@ -475,15 +472,12 @@ impl SolunaRecord {
                 ..
             } => match again(rolled, |d| test_rule(*dice, request, d)) {
                 Err(e) => Some(e),
-                Ok(got) if got != *result => {
-                    Some(crate::journal::differing_fields("result", result, &got))
-                }
-                Ok(_) => None,
+                Ok(got) => Divergence::fields("result", result, &got),
             },
             SolunaChange::Played(p) => p.replay(),
             SolunaChange::Abandoned { skirmish, sheets } => {
                 if let Err(e) = check_state(skirmish) {
-                    return Some(e.to_string());
+                    return Some(Divergence::refused(e));
                 }
                 sheets.replay(skirmish)
             }
@@ -493,12 +487,10 @@ impl SolunaRecord {
                 end,
             } => match again(rolled, |d| skirmish_rule(characters, d)) {
                 Err(e) => Some(e),
-                Ok(Err(e)) => Some(format!("the skirmish cannot be fought: {e}")),
-                Ok(Ok((got, _))) if got != *end => Some(format!(
-                    "recorded {:?} after {} turn(s), the dice give {:?} after {}",
-                    end.winner, end.turns, got.winner, got.turns
-                )),
-                Ok(Ok(_)) => None,
+                Ok(Err(e)) => Some(Divergence::refused(format!(
+                    "the skirmish cannot be fought: {e}"
+                ))),
+                Ok(Ok((got, _))) => Divergence::fields("end", end, &got),
             },
         }
     }
@@ -916,8 +908,9 @@ pub struct SheetsChange {
 impl SheetsChange {
     fn check(&self) -> Result<(), AppError> {
         if self.before.len() != self.after.len() || self.before.len() > MAX_CHARACTERS {
-            return Err(crate::SolunaRefusal::ReplayMismatch
-                .at("sheets", "one sheet before and after per character"));
+            return Err(AppError::BadImport(
+                "a skirmish's end keeps one sheet before and after per character".into(),
+            ));
         }
         for c in self.before.iter().chain(&self.after) {
             check_sheet(c)?;
@@ -925,10 +918,13 @@ impl SheetsChange {
         Ok(())
     }
 
-    fn replay(&self, s: &Skirmish) -> Option<String> {
-        let again = worn_sheets(&self.before, s);
-        (again.as_ref() != Some(&self.after))
-            .then(|| "the sheets after the skirmish are not those its end gives".to_owned())
+    fn replay(&self, s: &Skirmish) -> Option<Divergence> {
+        match worn_sheets(&self.before, s) {
+            None => Some(Divergence::inconsistent(
+                "the sheets before are not the skirmish's characters",
+            )),
+            Some(again) => Divergence::fields("sheets.after", &self.after, &again),
+        }
     }
 }
 
@@ -1107,27 +1103,30 @@ impl PlayRecord {
         }
     }
 
-    fn replay(&self) -> Option<String> {
+    fn replay(&self) -> Option<Divergence> {
         let mut s = match self.start_state() {
             Ok(s) => s,
-            Err(e) => return Some(e.to_string()),
+            Err(e) => return Some(Divergence::refused(e)),
         };
         let limit = limit_of(&self.rolled, self.budget);
         match again(&self.rolled, |d| run_phases(&mut s, limit, d)) {
             Err(e) => return Some(e),
-            Ok(Err(e)) => return Some(format!("the skirmish cannot go on: {e}")),
+            Ok(Err(e)) => {
+                return Some(Divergence::refused(format!(
+                    "the skirmish cannot go on: {e}"
+                )));
+            }
             Ok(Ok(_)) => {}
         }
-        if s != *self.after {
-            return Some(format!(
-                "the dice leave the skirmish in turn {}, phase {}; recorded turn {}, phase {}",
-                s.turn, s.phase, self.after.turn, self.after.phase
-            ));
+        if let Some(d) = Divergence::fields("after", self.after.as_ref(), &s) {
+            return Some(d);
         }
         match (&self.sheets, s.over.is_some()) {
             (Some(sheets), true) => sheets.replay(&s),
             (None, false) => None,
-            _ => Some("the sheets are written at the end, and only then".to_owned()),
+            _ => Some(Divergence::inconsistent(
+                "the sheets are written at the end, and only then",
+            )),
         }
     }
 }
@@ -1366,7 +1365,7 @@ fn write_sheets(tx: &mut dyn WriteTx, s: &Skirmish) -> Result<SheetsChange, AppE
         before.push(read_row::<Character>(&sheet)?);
     }
     let after = worn_sheets(&before, s).ok_or_else(|| {
-        crate::SolunaRefusal::ReplayMismatch.bare("the sheets are not the skirmish's characters")
+        AppError::internal("sheets", "the sheets are not the skirmish's characters")
     })?;
     for c in &after {
         tx.update_sheet(SYSTEM, &c.name, &sheet_row(SYSTEM, &c.name, c)?)?;
@@ -1630,7 +1629,7 @@ pub(crate) struct SkirmishChain {
 }
 
 impl SkirmishChain {
-    pub(crate) fn check(&mut self, r: &SolunaRecord) -> Option<String> {
+    pub(crate) fn check(&mut self, r: &SolunaRecord) -> Option<Divergence> {
         let (before, after): (Option<&Skirmish>, Option<Box<Skirmish>>) = match &r.change {
             SolunaChange::Played(p) => {
                 let next = p.after.over.is_none().then(|| p.after.clone());
@@ -1638,7 +1637,9 @@ impl SkirmishChain {
                     PlayStep::Start { .. } => {
                         if self.open.is_some() {
                             self.open = next;
-                            return Some("a skirmish starts while another is open".into());
+                            return Some(Divergence::inconsistent(
+                                "a skirmish starts while another is open",
+                            ));
                         }
                         self.open = next;
                         return None;
@@ -1651,8 +1652,11 @@ impl SkirmishChain {
             SolunaChange::Abandoned { skirmish, .. } => (Some(skirmish.as_ref()), None),
             _ => return None,
         };
-        let problem = (self.open.as_deref() != before)
-            .then(|| "the skirmish before this call is not the one the journal left".to_owned());
+        let problem = (self.open.as_deref() != before).then(|| {
+            Divergence::inconsistent(
+                "the skirmish before this call is not the one the journal left",
+            )
+        });
         self.open = after;
         problem
     }

@@ -669,7 +669,8 @@ impl VehicleRecord {
     }
 
     /// Re-derives the roll: `None` when it matches, else what differs.
-    pub(crate) fn replay(&self) -> Option<String> {
+    pub(crate) fn replay(&self) -> Option<crate::Divergence> {
+        use crate::Divergence;
         let draws = draws(self.roll_off);
         let (first, second) = (&self.first, &self.second);
         let derived = crate::journal::derive_public(&self.rolled, |d| {
@@ -682,26 +683,11 @@ impl VehicleRecord {
             roll(self.roll, me, them, draws, &mut a, &mut b).map(Some)
         });
         match derived {
-            Err(e) => Some(format!("its dice cannot be replayed: {e}")),
-            Ok((None, _)) => Some("a pilot's pool is out of range".into()),
-            Ok((Some(outcome), faces)) => {
-                let mut found = Vec::new();
-                if faces != self.rolled.faces {
-                    found.push(format!(
-                        "rolled.faces: recorded {:?}, the dice give {faces:?}",
-                        self.rolled.faces
-                    ));
-                }
-                let again = VehicleOutcome::of(&outcome);
-                if again != self.outcome {
-                    found.push(crate::journal::differing_fields(
-                        "outcome",
-                        &self.outcome,
-                        &again,
-                    ));
-                }
-                (!found.is_empty()).then(|| found.join("; "))
-            }
+            Err(e) => Some(Divergence::of_error(&e)),
+            Ok((None, _)) => Some(Divergence::refused("a pilot's pool is out of range")),
+            Ok((Some(outcome), faces)) => Divergence::faces(&self.rolled, &faces).or_else(|| {
+                Divergence::fields("outcome", &self.outcome, &VehicleOutcome::of(&outcome))
+            }),
         }
     }
 }

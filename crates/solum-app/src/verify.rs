@@ -22,8 +22,12 @@ pub struct SheetMismatch {
     pub system: String,
     /// Its name as stored.
     pub name: String,
-    /// What differs, field by field.
+    /// What differs, in words.
     pub reason: String,
+    /// What differs, field by field: `recorded` is the stored value, `derived` what the
+    /// journal gives (empty when no journal entry made the sheet, or the journal gives a
+    /// sheet that is not stored).
+    pub differences: Vec<crate::FieldDifference>,
 }
 
 /// The sheet bodies the journal gives, by system and name key.
@@ -68,6 +72,7 @@ impl SheetReplay {
                                 "the journal gives it (last by entry {seq}), but it is not stored \
                                  (deleted behind the journal's back)"
                             ),
+                            differences: Vec::new(),
                         },
                     )
                 })
@@ -127,26 +132,39 @@ impl SheetReplay {
     /// Compares a stored sheet with what the journal gives; `None` when they agree, or when
     /// the journal holds no record of it and the sheet is an empty creature row.
     pub(crate) fn compare(&self, system: &'static str, stored: &Sheet) -> Option<SheetMismatch> {
-        let mismatch = |reason: String| SheetMismatch {
+        let mismatch = |reason: String, differences| SheetMismatch {
             system: system.to_owned(),
             name: stored.name.clone(),
             reason,
+            differences,
         };
         let body = stored_as_now(system, &stored.body);
         match self.sheets.get(&(system, name_key(&stored.name))) {
             None => Some(mismatch(
                 "stored, but no journal entry made it (changed behind the journal's back)".into(),
+                Vec::new(),
             )),
             Some(derived) if *derived == *body => None,
             Some(derived) => {
-                let fields = crate::journal::differing_fields("", body.as_ref(), derived)
-                    .replace(": recorded ", ": stored ")
-                    .replace("the dice give", "the journal gives");
-                Some(mismatch(if fields.is_empty() {
-                    "differs from what its journal gives".into()
-                } else {
-                    fields
-                }))
+                let mut differences = Vec::new();
+                crate::divergence::differences_of("", body.as_ref(), derived, &mut differences);
+                let words: Vec<String> = differences
+                    .iter()
+                    .map(|d| {
+                        format!(
+                            "{}: stored {}, the journal gives {}",
+                            d.path, d.recorded, d.derived
+                        )
+                    })
+                    .collect();
+                Some(mismatch(
+                    if words.is_empty() {
+                        "differs from what its journal gives".into()
+                    } else {
+                        words.join("; ")
+                    },
+                    differences,
+                ))
             }
         }
     }

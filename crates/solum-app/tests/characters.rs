@@ -792,7 +792,31 @@ fn verify_names_a_changed_edit_and_a_changed_advancement() {
     let report = open(&path).verify().unwrap();
     let seqs: Vec<_> = report.mismatches.iter().map(|m| m.seq).collect();
     assert_eq!(seqs, [2, 4], "{:?}", report.mismatches);
-    assert!(report.mismatches[1].reason.contains("recorded success"));
+    // Each divergence names the field, the value kept and the value the inputs give.
+    let edited = report.mismatches[0].divergence.differences();
+    assert_eq!(edited.len(), 1, "{:?}", report.mismatches[0]);
+    assert_eq!(edited[0].path, "sheet.hit_points");
+    assert_eq!(edited[0].recorded, serde_json::json!(5));
+    assert_ne!(edited[0].derived, serde_json::json!(5));
+    assert!(
+        report.mismatches[0]
+            .reason
+            .starts_with("the recorded sheet of Nick: sheet.hit_points: recorded 5"),
+        "{}",
+        report.mismatches[0].reason
+    );
+    let advanced = report.mismatches[1].divergence.differences();
+    assert_eq!(
+        advanced
+            .iter()
+            .map(|d| (d.path.as_str(), &d.recorded, &d.derived))
+            .collect::<Vec<_>>(),
+        [(
+            "success",
+            &serde_json::json!(true),
+            &serde_json::json!(false)
+        )]
+    );
 }
 
 #[test]

@@ -262,8 +262,16 @@ fn a_chase_at_the_table_is_journaled_and_verify_re_derives_it() {
         panic!("a vehicle record")
     };
     r.outcome.result += 1;
-    let why = solum_app::journal::replay(&Record::Vehicle(r)).unwrap();
-    assert!(why.unwrap().contains("outcome.result"));
+    let recorded = r.outcome.result;
+    let why = solum_app::journal::replay(&Record::Vehicle(r))
+        .unwrap()
+        .unwrap();
+    // The divergence is data: the one field, the value kept and the value the dice give.
+    let d = why.differences();
+    assert_eq!(d.len(), 1, "{why}");
+    assert_eq!(d[0].path, "outcome.result");
+    assert_eq!(d[0].recorded, serde_json::json!(recorded));
+    assert_eq!(d[0].derived, serde_json::json!(recorded - 1));
     // A background the sheet does not have is refused, naming the field.
     let e = c
         .vehicle_odds(

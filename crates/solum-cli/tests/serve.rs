@@ -260,3 +260,59 @@ fn serve_resolves_a_host_name_and_refuses_one_that_does_not_resolve() {
         "{err}"
     );
 }
+
+/// Waits up to 20 s for `child` to end and gives its exit status.
+fn ended(child: &mut std::process::Child) -> std::process::ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if start.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("serve did not stop");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A service manager or a container runtime stops a server with SIGTERM; and a server
+/// started from a script in the background (which inherits SIGINT ignored) still stops on
+/// an interrupt sent the moment it prints its address. Both stop cleanly (exit 0).
+#[test]
+fn serve_stops_on_sigterm_and_on_an_interrupt_sent_at_once_though_started_ignoring_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let campaign = dir.path().join("c.solum");
+    let (mut child, _, _, _) = start(&campaign);
+    let pid = child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    assert!(ended(&mut child).success());
+    // `trap "" INT` sets SIGINT ignored, and `exec` keeps it so for solum.
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(r#"trap "" INT; exec "$0" serve --addr 127.0.0.1:0 --campaign "$1""#)
+        .arg(assert_cmd::cargo::cargo_bin("solum"))
+        .arg(&campaign)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    assert!(first.contains(" at http://"), "{first}");
+    let pid = child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    assert!(ended(&mut child).success());
+}

@@ -288,3 +288,78 @@ fn a_sheet_deleted_from_the_database_does_not_verify_but_imported_entries_do() {
     let run = verify(dir.path(), &fresh);
     assert_eq!(run.code, 0, "{} {}", run.stdout, run.stderr);
 }
+
+/// `journal verify --json` gives what differs as data: an entry's divergence by kind, part
+/// and field with both values, and a stored sheet's differences field by field.
+#[test]
+fn what_does_not_verify_is_data_in_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = campaign(dir.path());
+    let damaged = copy(&c, "damaged.solum");
+    let db = rusqlite::Connection::open(&damaged).unwrap();
+    let (seq, hp): (i64, i64) = db
+        .query_row(
+            "SELECT seq, json_extract(body, '$.change.created.sheet.hit_points') FROM journal
+             WHERE kind = 'character' AND json_extract(body, '$.name') = 'Nick'
+             ORDER BY seq LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    db.execute_batch(&format!(
+        "DROP TRIGGER journal_no_update;
+         UPDATE journal SET body = json_set(body, '$.change.created.sheet.hit_points', {})
+         WHERE seq = {seq};
+         UPDATE sheets SET body = json_set(body, '$.mind', 9)
+         WHERE system = 'expanded' AND name = 'Nick';",
+        hp + 1
+    ))
+    .unwrap();
+    drop(db);
+    let run = bounded(
+        dir.path(),
+        &[
+            "journal",
+            "verify",
+            "--json",
+            "--campaign",
+            damaged.to_str().unwrap(),
+        ],
+    );
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let entry = v["mismatches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["seq"] == seq)
+        .unwrap_or_else(|| panic!("entry {seq} not listed: {v}"));
+    assert_eq!(
+        entry["divergence"],
+        serde_json::json!({
+            "kind": "within",
+            "part": "the recorded sheet of Nick",
+            "divergence": {"kind": "fields", "differences": [
+                {"path": "sheet.hit_points", "recorded": hp + 1, "derived": hp}
+            ]}
+        }),
+        "{v}"
+    );
+    assert_eq!(
+        entry["reason"],
+        format!(
+            "the recorded sheet of Nick: sheet.hit_points: recorded {}, the dice give {hp}",
+            hp + 1
+        )
+    );
+    let sheet = v["sheet_mismatches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["system"] == "expanded" && m["name"] == "Nick")
+        .unwrap_or_else(|| panic!("Nick's sheet not listed: {v}"));
+    let differences = sheet["differences"].as_array().unwrap();
+    assert!(
+        differences.contains(&serde_json::json!({"path": "mind", "recorded": 9, "derived": 2})),
+        "{sheet}"
+    );
+}

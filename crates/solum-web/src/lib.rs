@@ -358,6 +358,10 @@ pub fn serve(
             }
             config.allowed_hosts = Some(hosts);
         }
+        // Listening for the stop before anyone learns the address: a signal that arrives
+        // before its handler is installed takes its inherited disposition, and a process
+        // started in the background (`cmd &` in a script) inherits SIGINT ignored.
+        let stop = stop_signal()?;
         let path = config.campaign.clone();
         let invite = tokio::task::spawn_blocking(move || {
             let mut store = solum_store_open::open(&path, Scope::HOME)?;
@@ -374,15 +378,35 @@ pub fn serve(
         let state = AppState::new(config);
         // Each connection's peer address keys the rate limit of requests without a session
         // and the caps of connections and streams.
-        serve_on(listener, state, async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
+        serve_on(listener, state, stop).await
     });
     // Dropping the runtime would wait for every blocking task however long it takes (a
     // read waiting out the busy timeout): a stop waits a few seconds at most.
     runtime.shutdown_timeout(conn::STOP_GRACE);
     served
+}
+
+/// Completes on Ctrl-C (SIGINT) or, on Unix, SIGTERM (what a service manager or a container
+/// runtime sends to stop a server). The handlers are installed when this returns.
+#[cfg(unix)]
+fn stop_signal() -> std::io::Result<impl Future<Output = ()> + Send + 'static> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    let mut terminate = signal(SignalKind::terminate())?;
+    Ok(async move {
+        tokio::select! {
+            _ = interrupt.recv() => {}
+            _ = terminate.recv() => {}
+        }
+    })
+}
+
+/// Completes on Ctrl-C.
+#[cfg(not(unix))]
+fn stop_signal() -> std::io::Result<impl Future<Output = ()> + Send + 'static> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
 }
 
 /// What [`serve`] tells its caller once it listens.

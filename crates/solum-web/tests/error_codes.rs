@@ -1609,7 +1609,8 @@ const STORED_CASES: &[Case] = &[
 ];
 
 /// The golden rows of a combat and a creature stored by another solum (a body this one does
-/// not read), after [`damaged_combat_and_creature`].
+/// not read) and of a fight of the original whose stored dice no longer give its calls
+/// (set up in `a_stored_combat_creature_or_fight_this_solum_cannot_read_answers_as_documented`).
 const DAMAGED_CASES: &[Case] = &[
     (
         Gm,
@@ -1628,6 +1629,15 @@ const DAMAGED_CASES: &[Case] = &[
         422,
         "creature-unreadable",
         Some("creature"),
+    ),
+    (
+        Gm,
+        "GET",
+        "/api/classic/characters/Cid/fight",
+        Sent::Nothing,
+        422,
+        "classic-replay-mismatch",
+        Some("fight"),
     ),
 ];
 
@@ -1680,12 +1690,161 @@ async fn stored_sheets_this_solum_cannot_read_answer_as_documented() {
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }
 
-/// A combat and a creature whose stored bodies this solum cannot read: each refuses with its
-/// own code, nothing changed.
+/// The golden rows of a Sol'una character out (0 hit points, as a lost skirmish leaves one).
+const OUT_CASES: &[Case] = &[
+    (
+        Gm,
+        "POST",
+        "/api/soluna/characters/Csen/test",
+        Json(r#"{"attack": "melee"}"#),
+        422,
+        "soluna-out",
+        Some("name"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/soluna/skirmish",
+        Json(r#"{"names": ["Csen", "Viled"]}"#),
+        422,
+        "soluna-out",
+        Some("names"),
+    ),
+];
+
+/// A Sol'una character at 0 hit points (what a lost skirmish writes back, set here in the
+/// file) tests nothing and fights in no skirmish.
 #[tokio::test]
-async fn a_stored_combat_or_creature_this_solum_cannot_read_answers_as_documented() {
+async fn a_soluna_character_out_answers_as_documented() {
+    let t = table().await;
+    let db = rusqlite::Connection::open(&t.campaign).unwrap();
+    let out = db
+        .execute(
+            "UPDATE sheets SET body = json_set(body, '$.hit_points', 0)
+             WHERE system = 'soluna' AND name = 'Csen'",
+            [],
+        )
+        .unwrap();
+    assert!(out >= 1);
+    drop(db);
+    let failures = run(&t, OUT_CASES).await;
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+/// Cid's fight of the original against a goblin, left under way: the game master says the
+/// table rolls real dice and types threes for the first exchange (C3: a tie, the round goes
+/// on); a call with typed dice stops when they are used. Cid's Body was rolled at creation,
+/// so the count an exchange takes (his dice and the goblin's) is found by trying. Returns it.
+async fn classic_fight_under_way(t: &Table) -> usize {
+    setup(
+        &t.router,
+        &t.gm,
+        &[("PUT", "/api/settings/real-dice", r#"{"on": true}"#)],
+    )
+    .await;
+    let mut tried = Vec::new();
+    for n in 1..=12 {
+        let (status, v) = call(
+            &t.router,
+            "POST",
+            "/api/classic/characters/Cid/fight",
+            Some(&t.gm),
+            Sent::Value(json!({"foes": ["Goblin"], "typed": vec![3; n]})),
+        )
+        .await;
+        if status == StatusCode::OK {
+            let dice: u64 = v["dice"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|d| d.as_u64().unwrap())
+                .sum();
+            assert_eq!(dice, n as u64, "{v}");
+            assert_eq!(v["status"]["over"], json!(false), "{v}");
+            assert_eq!(v["status"]["round"], json!(2), "{v}");
+            return n;
+        }
+        assert_eq!(v["code"], json!("dice-typed-invalid"), "{v}");
+        tried.push(format!("{n}: {status} {v}"));
+    }
+    panic!(
+        "no count of typed dice starts the fight:\n{}",
+        tried.join("\n")
+    );
+}
+
+/// The golden rows of a fight of the original under way (after [`classic_fight_under_way`]).
+const CLASSIC_FIGHT_CASES: &[Case] = &[
+    (
+        Gm,
+        "POST",
+        "/api/classic/characters/Cid/rest",
+        Json(r#"{"hours": 1}"#),
+        422,
+        "classic-in-fight",
+        Some("hours"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/classic/characters/Cid/fight",
+        Json(r#"{"foes": ["Goblin"]}"#),
+        422,
+        "classic-in-fight",
+        Some("fight"),
+    ),
+];
+
+/// The golden row of a fight of the original at its most calls (its dice are checked after
+/// its length: none are typed).
+const CLASSIC_FIGHT_FULL_CASES: &[Case] = &[(
+    Gm,
+    "POST",
+    "/api/classic/characters/Cid/fight",
+    Json("{}"),
+    422,
+    "classic-fight-too-long",
+    Some("fight"),
+)];
+
+#[tokio::test]
+async fn a_fight_of_the_original_under_way_and_at_its_most_calls_answers_as_documented() {
+    let t = table().await;
+    classic_fight_under_way(&t).await;
+    let failures = run(&t, CLASSIC_FIGHT_CASES).await;
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+    // The fight at its most calls: its first call (a tie) kept as every call it may keep,
+    // written into the file rather than played call by call.
+    let db = rusqlite::Connection::open(&t.campaign).unwrap();
+    let body: String = db
+        .query_row(
+            "SELECT body FROM sheets WHERE system = 'classic-fight'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let mut body: Value = serde_json::from_str(&body).unwrap();
+    let first = body["fight"]["segments"][0].clone();
+    body["fight"]["segments"] = Value::Array(vec![first; solum_app::classic::MAX_FIGHT_CALLS]);
+    db.execute(
+        "UPDATE sheets SET body = ?1 WHERE system = 'classic-fight'",
+        [body.to_string()],
+    )
+    .unwrap();
+    drop(db);
+    let failures = run(&t, CLASSIC_FIGHT_FULL_CASES).await;
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+/// A combat and a creature whose stored bodies this solum cannot read, and a fight of the
+/// original whose stored dice no longer give its calls: each refuses with its own code,
+/// nothing changed.
+#[tokio::test]
+async fn a_stored_combat_creature_or_fight_this_solum_cannot_read_answers_as_documented() {
     let t = table().await;
     setup(&t.router, &t.gm, &UNDER_WAY[..1]).await;
+    classic_fight_under_way(&t).await;
+
     let db = rusqlite::Connection::open(&t.campaign).unwrap();
     let table: i64 = db
         .query_row(
@@ -1697,6 +1856,16 @@ async fn a_stored_combat_or_creature_this_solum_cannot_read_answers_as_documente
     let damaged = db
         .execute(
             "UPDATE sheets SET body = '{\"combat\": 5}' WHERE system = 'combat'",
+            [],
+        )
+        .unwrap();
+    assert_eq!(damaged, 1);
+    // The fight's first call said to come from a seed: its faces are no longer the ones kept.
+    let damaged = db
+        .execute(
+            "UPDATE sheets SET body = json_set(body, '$.fight.segments[0].rolled.typed', json('false'),
+                 '$.fight.segments[0].rolled.seed', 7)
+             WHERE system = 'classic-fight'",
             [],
         )
         .unwrap();
@@ -1880,10 +2049,6 @@ fn every_code_is_documented() {
 /// list only shrinks).
 const NOT_YET_GOLDEN: &[(&str, &str)] = &[
     (
-        "classic-in-fight",
-        "a fight of the original under way: whether the first call leaves one is the dice's",
-    ),
-    (
         "check-pool",
         "a sheet's pool outside the rules: no sheet the rules accept gives one",
     ),
@@ -1892,31 +2057,11 @@ const NOT_YET_GOLDEN: &[(&str, &str)] = &[
         "the fight's rules refusing a call that the app's checks let through",
     ),
     (
-        "classic-fight-too-long",
-        "a fight of the original at its most calls",
-    ),
-    (
-        "classic-replay-mismatch",
-        "a stored fight whose dice do not replay: a damaged campaign",
-    ),
-    (
         "sol-test",
         "a test the rules refuse that the app's checks let through",
     ),
-    (
-        "sol-replay-mismatch",
-        "a stored test that does not re-derive: a damaged campaign",
-    ),
-    (
-        "soluna-out",
-        "a Sol'una character at 0 hit points: only a played skirmish leaves one",
-    ),
     ("soluna-order", "an order of play the skirmish refuses"),
     ("soluna-budget", "a call's dice budget over its limit"),
-    (
-        "soluna-replay-mismatch",
-        "a stored skirmish whose sheets differ: a damaged campaign",
-    ),
     ("combat-sheet", "a sheet a combat cannot use"),
     (
         "combat-fight",
@@ -1957,6 +2102,9 @@ fn every_refusal_code_has_a_golden_case() {
         .chain(UNDER_WAY_CASES)
         .chain(STORED_CASES)
         .chain(DAMAGED_CASES)
+        .chain(CLASSIC_FIGHT_CASES)
+        .chain(OUT_CASES)
+        .chain(CLASSIC_FIGHT_FULL_CASES)
         .map(|c| c.5)
         .collect();
     let cli = cli_golden_codes();
