@@ -568,8 +568,6 @@ impl<S: CampaignStore> Campaign<S> {
     /// `request.start` names the opposition, then plays rounds until one side is at 0 or
     /// typed dice run out at the end of a round (the fight then waits). Journals the start
     /// and the rounds and writes the hit points lost to the sheet, in one transaction.
-    // Split pending (issue 23): 223 lines; solum-app's fight use cases are being changed on another branch.
-    #[allow(clippy::too_many_lines)]
     pub fn static_fight(
         &mut self,
         request: &StaticRequest,
@@ -578,22 +576,7 @@ impl<S: CampaignStore> Campaign<S> {
         if let Some(o) = &request.start {
             o.check()?;
         }
-        if let Dice::Typed(faces) = &dice
-            && faces.len() > MAX_STATIC_TYPED
-        {
-            return Err(crate::CombatRefusal::Dice.at(
-                "rolled",
-                format!(
-                    "{} values: at most {MAX_STATIC_TYPED} in one call",
-                    faces.len()
-                ),
-            ));
-        }
-        let (seed, typed) = match &dice {
-            Dice::Typed(f) => (None, Some(f.clone())),
-            Dice::Seed(s) => (Some(*s), None),
-            Dice::Fresh => (Some(SeededDice::from_entropy().seed()), None),
-        };
+        let (seed, typed) = call_dice(&dice)?;
         let at = self.now();
         crate::transact(&mut self.store, &self.by, |tx| {
             let sheet = tx
@@ -607,112 +590,11 @@ impl<S: CampaignStore> Campaign<S> {
             let hero = crate::combat::character_of(&sheet)?;
             let mut records = Vec::new();
             let open = read_open(tx.sheet(SYSTEM, &hero.name)?)?;
-            let mut stored = match (open, &request.start) {
-                (Some(_), Some(_)) => {
-                    return Err(crate::CombatRefusal::StaticState.bare(
-                        format!(
-                            "{} is already in a fast static combat: go on without naming the opposition, or abandon it",
-                            hero.name
-                        ),
-                    ));
-                }
-                (None, None) => {
-                    return Err(crate::CombatRefusal::StaticState.bare(
-                        format!(
-                            "{} is in no fast static combat: name the opposition (a foe of the bestiary, or its difficulty, hit points and damage)",
-                            hero.name
-                        ),
-                    ));
-                }
-                (Some(_), None) if request.weapon.is_some() => {
-                    return Err(crate::CombatRefusal::Weapon
-                        .at("weapon", "the weapon is chosen when the fight starts"));
-                }
-                (Some(s), None) => s,
-                (None, Some(o)) => {
-                    if hero.is_out() {
-                        return Err(crate::CombatRefusal::Out.at(
-                            "name",
-                            format!("{} is out (0 hit points) and cannot fight", hero.name),
-                        ));
-                    }
-                    let setup = setup_of(&hero, request.weapon.as_deref(), o.clone())?;
-                    records.push(Record::FastStatic(Box::new(StaticRecord {
-                        schema: STATIC_RECORD_SCHEMA,
-                        hero: hero.name.clone(),
-                        change: StaticChange::Started {
-                            setup: setup.clone(),
-                        },
-                    })));
-                    StoredStatic {
-                        setup,
-                        calls: Vec::new(),
-                    }
-                }
-            };
-            if stored.calls.len() >= MAX_STATIC_CALLS {
-                return Err(crate::CombatRefusal::StaticState.bare(format!(
-                    "the fight has {MAX_STATIC_CALLS} calls, the most one keeps: abandon it"
-                )));
-            }
-            let background = match &request.background {
-                None => None,
-                Some(b) => Some(
-                    stored
-                        .setup
-                        .backgrounds
-                        .iter()
-                        .find(|x| x.eq_ignore_ascii_case(b.trim()))
-                        .cloned()
-                        .ok_or_else(|| {
-                            crate::CombatRefusal::Background.at(
-                                "background",
-                                format!(
-                                    "`{b}` is not a background of {} (backgrounds: {})",
-                                    hero.name,
-                                    if stored.setup.backgrounds.is_empty() {
-                                        "none".to_owned()
-                                    } else {
-                                        stored.setup.backgrounds.join(", ")
-                                    }
-                                ),
-                            )
-                        })?,
-                ),
-            };
+            let mut stored = fight_to_play(&hero, open, request, &mut records)?;
+            let background = chosen_background(&stored, &hero, request)?;
             let before = rebuild(&stored)?;
             let mut fight = combat_of(&stored.setup, before, background.is_some())?;
-            let (rounds, faces, partial) = match &typed {
-                Some(f) => {
-                    let given = f.len();
-                    let (r, faces, partial) = play(&mut fight, &mut TypedDice::new(f.clone()))?;
-                    if partial {
-                        return Err(AppError::DiceShort {
-                            given,
-                            why: format!(
-                                "the values after round {} stop inside a round: each round rolls the pool ({} dice), then a Rule-of-6 chain only above difficulty 6; give the whole round",
-                                faces_rounds(&r),
-                                fight.pool.dice()
-                            ),
-                        });
-                    }
-                    if faces.len() < given {
-                        return Err(crate::CombatRefusal::Dice.at(
-                            "rolled",
-                            format!(
-                                "{given} values given, the call used {}: the fight is over, or the call played its {MAX_CALL_ROUNDS} rounds",
-                                faces.len()
-                            ),
-                        ));
-                    }
-                    (r, faces, partial)
-                }
-                None => play(
-                    &mut fight,
-                    &mut SeededDice::new(seed.expect("a seed without typed dice")),
-                )?,
-            };
-            debug_assert!(!partial);
+            let (rounds, faces) = play_call(&mut fight, seed, typed.as_deref())?;
             let after = state_of(&fight);
             let call = StaticCall {
                 background,
@@ -843,6 +725,146 @@ impl<S: CampaignStore> Campaign<S> {
             })
         })
     }
+}
+
+/// The seed of a call, or its typed faces (at most [`MAX_STATIC_TYPED`]).
+fn call_dice(dice: &Dice) -> Result<(Option<u64>, Option<Vec<u32>>), AppError> {
+    Ok(match dice {
+        Dice::Typed(faces) if faces.len() > MAX_STATIC_TYPED => {
+            return Err(crate::CombatRefusal::Dice.at(
+                "rolled",
+                format!(
+                    "{} values: at most {MAX_STATIC_TYPED} in one call",
+                    faces.len()
+                ),
+            ));
+        }
+        Dice::Typed(f) => (None, Some(f.clone())),
+        Dice::Seed(s) => (Some(*s), None),
+        Dice::Fresh => (Some(SeededDice::from_entropy().seed()), None),
+    })
+}
+
+/// The fight a call plays: the one open (the opposition is not named again), or a new one
+/// against the opposition named, whose start is journaled first.
+fn fight_to_play(
+    hero: &Character,
+    open: Option<StoredStatic>,
+    request: &StaticRequest,
+    records: &mut Vec<Record>,
+) -> Result<StoredStatic, AppError> {
+    let stored = match (open, &request.start) {
+        (Some(_), Some(_)) => {
+            return Err(crate::CombatRefusal::StaticState.bare(format!(
+                "{} is already in a fast static combat: go on without naming the opposition, or abandon it",
+                hero.name
+            )));
+        }
+        (None, None) => {
+            return Err(crate::CombatRefusal::StaticState.bare(format!(
+                "{} is in no fast static combat: name the opposition (a foe of the bestiary, or its difficulty, hit points and damage)",
+                hero.name
+            )));
+        }
+        (Some(_), None) if request.weapon.is_some() => {
+            return Err(crate::CombatRefusal::Weapon
+                .at("weapon", "the weapon is chosen when the fight starts"));
+        }
+        (Some(s), None) => s,
+        (None, Some(o)) => {
+            if hero.is_out() {
+                return Err(crate::CombatRefusal::Out.at(
+                    "name",
+                    format!("{} is out (0 hit points) and cannot fight", hero.name),
+                ));
+            }
+            let setup = setup_of(hero, request.weapon.as_deref(), o.clone())?;
+            records.push(Record::FastStatic(Box::new(StaticRecord {
+                schema: STATIC_RECORD_SCHEMA,
+                hero: hero.name.clone(),
+                change: StaticChange::Started {
+                    setup: setup.clone(),
+                },
+            })));
+            StoredStatic {
+                setup,
+                calls: Vec::new(),
+            }
+        }
+    };
+    if stored.calls.len() >= MAX_STATIC_CALLS {
+        return Err(crate::CombatRefusal::StaticState.bare(format!(
+            "the fight has {MAX_STATIC_CALLS} calls, the most one keeps: abandon it"
+        )));
+    }
+    Ok(stored)
+}
+
+/// The background the call uses, as the sheet spells it (none when not asked).
+fn chosen_background(
+    stored: &StoredStatic,
+    hero: &Character,
+    request: &StaticRequest,
+) -> Result<Option<String>, AppError> {
+    let Some(b) = &request.background else {
+        return Ok(None);
+    };
+    let backgrounds = &stored.setup.backgrounds;
+    backgrounds
+        .iter()
+        .find(|x| x.eq_ignore_ascii_case(b.trim()))
+        .cloned()
+        .map(Some)
+        .ok_or_else(|| {
+            crate::CombatRefusal::Background.at(
+                "background",
+                format!(
+                    "`{b}` is not a background of {} (backgrounds: {})",
+                    hero.name,
+                    if backgrounds.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        backgrounds.join(", ")
+                    }
+                ),
+            )
+        })
+}
+
+/// Plays a call's rounds from its seed or its typed faces; typed faces must end with a
+/// round, and every one must be used. Returns the rounds and the faces they drew.
+fn play_call(
+    fight: &mut StaticCombat,
+    seed: Option<u64>,
+    typed: Option<&[u32]>,
+) -> Result<(serde_json::Value, Vec<u32>), AppError> {
+    let Some(f) = typed else {
+        let seed = seed.expect("a seed without typed dice");
+        let (rounds, faces, _) = play(fight, &mut SeededDice::new(seed))?;
+        return Ok((rounds, faces));
+    };
+    let given = f.len();
+    let (rounds, faces, partial) = play(fight, &mut TypedDice::new(f.to_vec()))?;
+    if partial {
+        return Err(AppError::DiceShort {
+            given,
+            why: format!(
+                "the values after round {} stop inside a round: each round rolls the pool ({} dice), then a Rule-of-6 chain only above difficulty 6; give the whole round",
+                faces_rounds(&rounds),
+                fight.pool.dice()
+            ),
+        });
+    }
+    if faces.len() < given {
+        return Err(crate::CombatRefusal::Dice.at(
+            "rolled",
+            format!(
+                "{given} values given, the call used {}: the fight is over, or the call played its {MAX_CALL_ROUNDS} rounds",
+                faces.len()
+            ),
+        ));
+    }
+    Ok((rounds, faces))
 }
 
 fn faces_rounds(rounds: &serde_json::Value) -> usize {

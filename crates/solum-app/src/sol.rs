@@ -1022,9 +1022,62 @@ fn spend_rule(
 /// A test's sheets after: the character's, the assistant's, a group's other participants'.
 type TestSheets = (Sheet, Option<Sheet>, Vec<Sheet>, SolTestResult);
 
+/// The character's side of a test before any die: the attribute and ranks read from the
+/// sheet and the pool they make with the request's modifiers.
+struct TestPool {
+    attribute_value: u32,
+    ranks: u32,
+    spec: PoolSpec,
+    pool: Pool,
+}
+
+impl TestPool {
+    fn of(s: &Sheet, req: &SolTest) -> Result<Self, AppError> {
+        let attribute_value = s
+            .needed(&req.attribute)
+            .map_err(|e| rule_error(e, "attribute"))?;
+        let ranks = s.ranks(&req.skill);
+        let spec = PoolSpec {
+            attribute: i64::from(attribute_value),
+            ranks: i64::from(ranks),
+            modifiers: req.modifiers.clone(),
+            untrained_penalty: req.untrained_penalty,
+            retry: req.retry,
+        };
+        let pool = spec.build().map_err(|e| match e {
+            PoolError::NoMoreTries { .. } => crate::SolRefusal::Retry.at("retry", e.to_string()),
+            e => crate::SolRefusal::Pool.at("pool", e.to_string()),
+        })?;
+        Ok(Self {
+            attribute_value,
+            ranks,
+            spec,
+            pool,
+        })
+    }
+
+    /// What the test gave, with this pool (or the one an assistant changed) and no progress
+    /// yet (recorded after, by [`apply_test`]).
+    fn result(&self, pool: Pool) -> SolTestResult {
+        SolTestResult {
+            attribute_value: self.attribute_value,
+            ranks: self.ranks,
+            pool,
+            assistant: None,
+            assistant_progress: None,
+            test: None,
+            opposed: None,
+            progress: Progress {
+                point: false,
+                rank_up: false,
+            },
+            bought: None,
+            group: None,
+        }
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
-// Split pending (issue 23): 237 lines of one rule, each step reading the last; split with the per-system error enums.
-#[allow(clippy::too_many_lines)]
 fn test_rule(
     rules: Rules,
     before: &Sheet,
@@ -1043,113 +1096,21 @@ fn test_rule(
         ));
     }
     let mut s = before.clone();
-    let attribute_value = s
-        .needed(&req.attribute)
-        .map_err(|e| rule_error(e, "attribute"))?;
-    let ranks = s.ranks(&req.skill);
-    let spec = PoolSpec {
-        attribute: i64::from(attribute_value),
-        ranks: i64::from(ranks),
-        modifiers: req.modifiers.clone(),
-        untrained_penalty: req.untrained_penalty,
-        retry: req.retry,
-    };
-    let pool = spec.build().map_err(|e| match e {
-        PoolError::NoMoreTries { .. } => crate::SolRefusal::Retry.at("retry", e.to_string()),
-        e => crate::SolRefusal::Pool.at("pool", e.to_string()),
-    })?;
-    let assistant_dice = match (&req.assist, assistant) {
-        (Some(Assist::Dice(n)), _) => Some(*n),
-        (Some(Assist::Character(_)), Some(a)) => Some(
-            a.assist_pool(&req.attribute, &req.skill, req.untrained_penalty)
-                .map_err(|e| rule_error(e, "assistant"))?
-                .map_err(|e| crate::SolRefusal::Assistant.at("assistant", e.to_string()))?
-                .dice,
-        ),
-        (Some(Assist::Character(name)), None) => {
-            return Err(AppError::NoSuchCharacter(name.trim().to_owned()));
-        }
-        (None, _) => None,
-    };
+    let base = TestPool::of(&s, req)?;
+    let assistant_dice = assistant_dice(req, assistant)?;
     // Edge declared before rolling: with no point left, nothing is rolled.
     s.use_edge_before_by(rules, req.edge)
         .map_err(|e| rule_error(e, "edge"))?;
     if let Some(o) = req.against {
-        let attacker = TestSpec {
-            dice: pool.dice,
-            threshold: None,
-            edge: req.edge,
-        };
-        let defender = TestSpec {
-            dice: o.dice,
-            threshold: None,
-            edge: o.edge,
-        };
-        let opposed = match against {
-            Some(d) => {
-                let mut d = Blamed {
-                    inner: d,
-                    failed: blame,
-                };
-                roll_opposed(&attacker, &defender, dice, &mut d)
-            }
-            None => {
-                let shared = SharedDice::new(dice);
-                let (mut a, mut d) = (&shared, &shared);
-                roll_opposed(&attacker, &defender, &mut a, &mut d)
-            }
-        }
-        .map_err(|e| test_error(e, blame))?;
-        let mut result = SolTestResult {
-            attribute_value,
-            ranks,
-            pool,
-            assistant: None,
-            assistant_progress: None,
-            test: None,
-            opposed: Some(opposed),
-            progress: Progress {
-                point: false,
-                rank_up: false,
-            },
-            bought: None,
-            group: None,
-        };
-        let mut after = before.clone();
-        (result.progress, _, _) = apply_test(rules, &mut after, None, &mut [], req, &result)?;
-        return Ok((after, None, Vec::new(), result));
-    }
-    if req.buy {
-        if against.is_some() {
-            return Err(crate::SolRefusal::Opposed
-                .at("against dice", "typed for a test that is not opposed"));
-        }
-        let hits = solum_sol::pool::buy_hits(pool.dice);
-        let result = SolTestResult {
-            attribute_value,
-            ranks,
-            pool,
-            assistant: None,
-            assistant_progress: None,
-            test: None,
-            opposed: None,
-            progress: Progress {
-                point: false,
-                rank_up: false,
-            },
-            bought: Some(Bought {
-                hits,
-                success: req.threshold.map(|t| hits >= t),
-                net_hits: req.threshold.map(|t| hits.saturating_sub(t)),
-            }),
-            group: None,
-        };
-        return Ok((before.clone(), None, Vec::new(), result));
+        return opposed_test(rules, before, req, &base, o, dice, against, blame);
     }
     if against.is_some() {
         return Err(
             crate::SolRefusal::Opposed.at("against dice", "typed for a test that is not opposed")
         );
+    }
+    if req.buy {
+        return Ok((before.clone(), None, Vec::new(), bought_test(req, &base)));
     }
     if req.then.is_some() && s.edge.points == 0 {
         return Err(crate::SolRefusal::Edge.at(
@@ -1167,7 +1128,7 @@ fn test_rule(
                     threshold: None,
                     edge: None,
                 },
-                &spec,
+                &base.spec,
                 req.threshold,
                 req.edge,
                 dice,
@@ -1179,7 +1140,7 @@ fn test_rule(
         None => {
             let t = roll_test_then(
                 &TestSpec {
-                    dice: pool.dice,
+                    dice: base.pool.dice,
                     threshold: req.threshold,
                     edge: req.edge,
                 },
@@ -1187,11 +1148,120 @@ fn test_rule(
                 &mut choose,
             )
             .map_err(|e| dice_error(e, "dice"))?;
-            (None, pool, t)
+            (None, base.pool.clone(), t)
         }
     };
-    // A group action: each other participant rolls the same attribute + its own ranks with
-    // the same modifiers (its bonus capped by its own ranks), in the order named.
+    let members = group_members(group, req, dice)?;
+    let mut result = SolTestResult {
+        assistant: helper,
+        group: group_result(&test, members, req),
+        test: Some(test),
+        ..base.result(pool)
+    };
+    let mut after = before.clone();
+    let mut assistant_after = assistant.filter(|_| result.assistant.is_some()).cloned();
+    let mut group_after = group.to_vec();
+    let members_progress;
+    (result.progress, result.assistant_progress, members_progress) = apply_test(
+        rules,
+        &mut after,
+        assistant_after.as_mut(),
+        &mut group_after,
+        req,
+        &result,
+    )?;
+    if let Some(g) = result.group.as_mut() {
+        for (m, p) in g.members.iter_mut().zip(members_progress) {
+            m.progress = p;
+        }
+    }
+    Ok((after, assistant_after, group_after, result))
+}
+
+/// The dice an assistant adds (S3): a number given, or its own pool from its sheet.
+fn assistant_dice(req: &SolTest, assistant: Option<&Sheet>) -> Result<Option<u32>, AppError> {
+    Ok(match (&req.assist, assistant) {
+        (Some(Assist::Dice(n)), _) => Some(*n),
+        (Some(Assist::Character(_)), Some(a)) => Some(
+            a.assist_pool(&req.attribute, &req.skill, req.untrained_penalty)
+                .map_err(|e| rule_error(e, "assistant"))?
+                .map_err(|e| crate::SolRefusal::Assistant.at("assistant", e.to_string()))?
+                .dice,
+        ),
+        (Some(Assist::Character(name)), None) => {
+            return Err(AppError::NoSuchCharacter(name.trim().to_owned()));
+        }
+        (None, _) => None,
+    })
+}
+
+/// An opposed test: the character's pool against the defender's dice, each side's own Edge;
+/// the defender rolls from `against` (typed apart) or after the attacker from `dice`.
+#[allow(clippy::too_many_arguments)]
+fn opposed_test(
+    rules: Rules,
+    before: &Sheet,
+    req: &SolTest,
+    base: &TestPool,
+    defender: Opposition,
+    dice: &mut dyn DiceSource,
+    against: Option<&mut dyn DiceSource>,
+    blame: &Cell<bool>,
+) -> Result<TestSheets, AppError> {
+    let attacker = TestSpec {
+        dice: base.pool.dice,
+        threshold: None,
+        edge: req.edge,
+    };
+    let defender = TestSpec {
+        dice: defender.dice,
+        threshold: None,
+        edge: defender.edge,
+    };
+    let opposed = match against {
+        Some(d) => {
+            let mut d = Blamed {
+                inner: d,
+                failed: blame,
+            };
+            roll_opposed(&attacker, &defender, dice, &mut d)
+        }
+        None => {
+            let shared = SharedDice::new(dice);
+            let (mut a, mut d) = (&shared, &shared);
+            roll_opposed(&attacker, &defender, &mut a, &mut d)
+        }
+    }
+    .map_err(|e| test_error(e, blame))?;
+    let mut result = SolTestResult {
+        opposed: Some(opposed),
+        ..base.result(base.pool.clone())
+    };
+    let mut after = before.clone();
+    (result.progress, _, _) = apply_test(rules, &mut after, None, &mut [], req, &result)?;
+    Ok((after, None, Vec::new(), result))
+}
+
+/// Hits bought instead of rolled (S2): a quarter of the pool, no dice, no progress.
+fn bought_test(req: &SolTest, base: &TestPool) -> SolTestResult {
+    let hits = solum_sol::pool::buy_hits(base.pool.dice);
+    SolTestResult {
+        bought: Some(Bought {
+            hits,
+            success: req.threshold.map(|t| hits >= t),
+            net_hits: req.threshold.map(|t| hits.saturating_sub(t)),
+        }),
+        ..base.result(base.pool.clone())
+    }
+}
+
+/// A group action: each other participant rolls the same attribute + its own ranks with
+/// the same modifiers (its bonus capped by its own ranks), in the order named.
+fn group_members(
+    group: &[Sheet],
+    req: &SolTest,
+    dice: &mut dyn DiceSource,
+) -> Result<Vec<GroupMember>, AppError> {
     let mut members = Vec::with_capacity(group.len());
     for m in group {
         let attribute_value = m.needed(&req.attribute).map_err(|_| {
@@ -1231,53 +1301,30 @@ fn test_rule(
             },
         });
     }
-    let group_result = (!group.is_empty()).then(|| {
-        let tests: Vec<TestOutcome> = std::iter::once(test.clone())
-            .chain(members.iter().map(|m| m.test.clone()))
-            .collect();
-        let g = solum_sol::test::group_action(&tests).expect("the leader is there");
-        GroupResult {
-            members,
-            best: g.best,
-            hits: g.hits,
-            success: req.threshold.map(|t| g.hits >= t),
-            net_hits: req.threshold.map(|t| g.hits.saturating_sub(t)),
-            leader_wounds: g.leader_wounds,
-        }
-    });
-    let mut result = SolTestResult {
-        attribute_value,
-        ranks,
-        pool,
-        assistant: helper,
-        assistant_progress: None,
-        test: Some(test),
-        opposed: None,
-        progress: Progress {
-            point: false,
-            rank_up: false,
-        },
-        bought: None,
-        group: group_result,
-    };
-    let mut after = before.clone();
-    let mut assistant_after = assistant.filter(|_| result.assistant.is_some()).cloned();
-    let mut group_after = group.to_vec();
-    let members_progress;
-    (result.progress, result.assistant_progress, members_progress) = apply_test(
-        rules,
-        &mut after,
-        assistant_after.as_mut(),
-        &mut group_after,
-        req,
-        &result,
-    )?;
-    if let Some(g) = result.group.as_mut() {
-        for (m, p) in g.members.iter_mut().zip(members_progress) {
-            m.progress = p;
-        }
+    Ok(members)
+}
+
+/// What a group action gave, the leader's test first (none without other participants).
+fn group_result(
+    leader: &TestOutcome,
+    members: Vec<GroupMember>,
+    req: &SolTest,
+) -> Option<GroupResult> {
+    if members.is_empty() {
+        return None;
     }
-    Ok((after, assistant_after, group_after, result))
+    let tests: Vec<TestOutcome> = std::iter::once(leader.clone())
+        .chain(members.iter().map(|m| m.test.clone()))
+        .collect();
+    let g = solum_sol::test::group_action(&tests).expect("the leader is there");
+    Some(GroupResult {
+        members,
+        best: g.best,
+        hits: g.hits,
+        success: req.threshold.map(|t| g.hits >= t),
+        net_hits: req.threshold.map(|t| g.hits.saturating_sub(t)),
+        leader_wounds: g.leader_wounds,
+    })
 }
 
 /// What a test does to the sheets, from its request and its dice, on the sheets as they are:

@@ -8,7 +8,7 @@
 //! bytes. Every operation is therefore costed from the bits of its weights (`cost`), the
 //! same formulas the evaluation counts as it goes (`Work` in `exact.rs`).
 
-use crate::ast::{BinOp, Expr, ExprKind, Game};
+use crate::ast::{BinOp, DiceTerm, Expr, ExprKind, Game};
 use crate::error::NotationError;
 use crate::limits::{MAX_BYTES, MAX_EXPLOSIONS, MAX_RANGE, MAX_SUPPORT, MAX_WORK};
 
@@ -237,8 +237,6 @@ pub(crate) mod cost {
 
 /// The bound of `expr` without the work and memory limits (the values limit still stops it
 /// early): what [`check`] compares with the limits.
-// Split pending (issue 23): one arm per expression kind, 206 lines.
-#[allow(clippy::too_many_lines)]
 pub fn bound(expr: &Expr) -> Result<Bound, NotationError> {
     let b = match &expr.kind {
         ExprKind::Num(n) => Bound {
@@ -250,87 +248,7 @@ pub fn bound(expr: &Expr) -> Result<Bound, NotationError> {
             bytes: 16,
             least: 1,
         },
-        ExprKind::Dice(term) => {
-            let (flo, fhi) = term.die.range();
-            let (flo, fhi) = (i128::from(flo), i128::from(fhi));
-            let faces = u128::from(term.die.faces());
-            let chain = if term.explode.is_some() {
-                i128::from(MAX_EXPLOSIONS) + 1
-            } else {
-                1
-            };
-            // One die's amount.
-            let (lo, hi) = if term.success.is_some() {
-                (-chain, chain)
-            } else {
-                let lo = if flo < 0 { flo * chain } else { flo };
-                (lo, fhi * chain)
-            };
-            let s1 = (hi - lo + 1) as u128;
-            let n = u128::from(term.count);
-            // One die's state machine, and the count of the sum's steps as the evaluation
-            // makes it (its width squared, once a die).
-            let machine = faces * (chain as u128) * s1;
-            let die_work = machine + s1 * s1 * u128::from(term.count);
-            // Bits of one die's denominator: its faces once per roll it can take (twice with
-            // a reroll: the roll and its reroll at each step of the chain).
-            let rolls = (chain as u128) * if term.reroll.is_some() { 2 } else { 1 };
-            let den_bits = rolls * u128::from(32 - (faces as u32).leading_zeros());
-            let bits = n * den_bits;
-            let (sum_lo, sum_hi, support, work, held) = match term.keep {
-                // The engine's sums end in one big multiplication: the cost grows with the
-                // result's size, its values times the bits of each weight. The sum by
-                // squares holds the half, its square and the packed numbers.
-                None => {
-                    let support = n * (s1 - 1) + 1;
-                    let held = cost::held(support, support, bits);
-                    (
-                        lo * n as i128,
-                        hi * n as i128,
-                        support,
-                        support * n * den_bits,
-                        held.saturating_mul(2)
-                            .saturating_add(cost::convolve_bytes(support, support, bits, bits)),
-                    )
-                }
-                // The pool visits (dice used, sum kept) states face by face, each taking
-                // every count of the dice left: about half of (n + 1) on average; it holds
-                // the states of one face at a time.
-                Some(k) => {
-                    let (kept, _) = k.kept(term.count);
-                    let kept = u128::from(kept);
-                    let support = kept * (s1 - 1) + 1;
-                    let states = (n + 1).saturating_mul(support);
-                    (
-                        lo * kept as i128,
-                        hi * kept as i128,
-                        support,
-                        s1 * (n + 1) * (n + 1) * support / 2,
-                        cost::held(states, states, bits).saturating_mul(2),
-                    )
-                }
-            };
-            Bound {
-                lo: sum_lo,
-                hi: sum_hi,
-                support,
-                work: die_work + work,
-                bits,
-                // The die's state machine (maps of big weights, about 128 bytes a step) and
-                // the walk's tables, 64 KiB at most for a small pool.
-                bytes: held
-                    .saturating_add(machine.saturating_mul(128))
-                    .saturating_add(65_536),
-                // Plain dice (kept or not) reach every sum of their range; exploding,
-                // rerolled or counted dice may leave gaps.
-                least: if term.explode.is_none() && term.reroll.is_none() && term.success.is_none()
-                {
-                    support
-                } else {
-                    1
-                },
-            }
-        }
+        ExprKind::Dice(term) => dice_bound(term),
         ExprKind::Neg(e) => {
             let b = bound(e)?;
             Bound {
@@ -340,133 +258,9 @@ pub fn bound(expr: &Expr) -> Result<Bound, NotationError> {
             }
         }
         ExprKind::Label(e, _) => bound(e)?,
-        ExprKind::Bin(op, a, b) => {
-            let (a, b) = (bound(a)?, bound(b)?);
-            let corners = match op {
-                BinOp::Add => [a.lo + b.lo, a.hi + b.hi, a.lo + b.lo, a.hi + b.hi],
-                BinOp::Sub => [a.lo - b.hi, a.hi - b.lo, a.lo - b.hi, a.hi - b.lo],
-                BinOp::Mul => [a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi],
-                // Dividing never leaves the dividend's range in size.
-                BinOp::Div => [a.lo.min(-a.hi), a.hi.max(-a.lo), a.lo, a.hi],
-            };
-            let lo = *corners.iter().min().expect("four corners");
-            let hi = *corners.iter().max().expect("four corners");
-            let pairs = a.support.saturating_mul(b.support);
-            let bits = a.bits + b.bits;
-            let mut out = Bound {
-                lo,
-                hi,
-                support: 0,
-                work: 0,
-                bits,
-                bytes: 0,
-                // A sum of integer sets holds at least |A| + |B| - 1 values.
-                least: match op {
-                    BinOp::Add | BinOp::Sub => (a.least + b.least).saturating_sub(1).max(1),
-                    BinOp::Mul | BinOp::Div => 1,
-                },
-            };
-            out.support = pairs.min(out.width());
-            // Sums of two dense sides (half their range or more holds a value, as the
-            // evaluation decides) are convolutions; everything else goes pair by pair (and
-            // the evaluation counts both again as it goes, bytes included).
-            let range = u128::from(MAX_RANGE);
-            let (wa, wb) = (a.width().min(range), b.width().min(range));
-            // The evaluation decides by the values it meets: a sum is surely dense only when
-            // the fewest values it can have fill half the widest range it can span; else it
-            // may go either way, and the estimate covers the dearer.
-            let surely_dense = |x: &Bound, w: u128| w <= x.least.saturating_mul(2);
-            let convolve = (
-                cost::convolve(wa, wb, a.bits, b.bits),
-                cost::convolve_bytes(wa, wb, a.bits, b.bits),
-            );
-            let pairwise = (
-                cost::combine(pairs, a.bits, b.bits).saturating_add(wa + wb),
-                cost::combine_bytes(pairs, a.bits, b.bits),
-            );
-            let (step, step_bytes) = match op {
-                BinOp::Add | BinOp::Sub if surely_dense(&a, wa) && surely_dense(&b, wb) => convolve,
-                BinOp::Add | BinOp::Sub => (convolve.0.max(pairwise.0), convolve.1.max(pairwise.1)),
-                BinOp::Mul | BinOp::Div => pairwise,
-            };
-            // And a pass over the values of both sides (`-` negates the right one's first).
-            out.work = a
-                .work
-                .saturating_add(b.work)
-                .saturating_add(step)
-                .saturating_add(a.support + b.support);
-            // `-` holds the right side negated beside it.
-            let negated = if *op == BinOp::Sub { b.held() } else { 0 };
-            out.bytes = Bound::peak(&a, &b, step_bytes.saturating_add(negated), &out);
-            out
-        }
-        ExprKind::Call(_, args) => {
-            let mut acc = bound(&args[0])?;
-            for a in &args[1..] {
-                let b = bound(a)?;
-                let pairs = acc.support.saturating_mul(b.support);
-                let bits = acc.bits + b.bits;
-                let mut out = Bound {
-                    lo: acc.lo.min(b.lo),
-                    hi: acc.hi.max(b.hi),
-                    support: 0,
-                    work: 0,
-                    bits,
-                    bytes: 0,
-                    least: 1,
-                };
-                out.support = acc.support.saturating_add(b.support).min(out.width());
-                let range = u128::from(MAX_RANGE);
-                out.work = acc
-                    .work
-                    .saturating_add(b.work)
-                    .saturating_add(cost::combine(pairs, acc.bits, b.bits))
-                    .saturating_add(acc.width().min(range) + b.width().min(range));
-                out.bytes =
-                    Bound::peak(&acc, &b, cost::combine_bytes(pairs, acc.bits, b.bits), &out);
-                acc = out;
-            }
-            acc
-        }
-        ExprKind::Game(g) => {
-            // Bits of the denominators, measured (see the tests): a Rule of 6 pool about
-            // 2.6 a die past 44, a die type's table below 1000, Project Sol 2.6 a die (5.2
-            // with Second Chance), Sol'una 2.6 a die.
-            let (lo, hi, support, bits) = match *g {
-                Game::Solum { dice, vs, .. } => {
-                    let bits = 3 * u128::from(dice) + 64;
-                    match vs {
-                        Some(_) => (0, 1, 2, bits),
-                        // 1-5, then 6 + chains of 16 levels.
-                        None => (1, 6 + 6 * 16, 85, bits),
-                    }
-                }
-                // The die-type tables stop below 1e-12: every number from 1 to at most 160
-                // (measured: 155 for a d4, 136 for a d12).
-                Game::DieType { .. } => (1, 160, 160, 1024),
-                Game::Sol { dice, .. } => (
-                    0,
-                    i128::from(dice),
-                    u128::from(dice) + 1,
-                    6 * u128::from(dice) + 6,
-                ),
-                Game::Una { dice, .. } => (
-                    1,
-                    i128::from(dice),
-                    u128::from(dice),
-                    4 * u128::from(dice) + 4,
-                ),
-            };
-            Bound {
-                lo,
-                hi,
-                support,
-                work: 1000 + support,
-                bits,
-                bytes: cost::held(support, support, bits).saturating_add(1_000_000),
-                least: 1,
-            }
-        }
+        ExprKind::Bin(op, a, b) => bin_bound(*op, &bound(a)?, &bound(b)?),
+        ExprKind::Call(_, args) => call_bound(args)?,
+        ExprKind::Game(g) => game_bound(g),
     };
     // A value no `i64` holds is refused when it is met: the range stays within `i64`, so
     // nothing here can overflow an `i128`.
@@ -479,4 +273,219 @@ pub fn bound(expr: &Expr) -> Result<Bound, NotationError> {
         return Err(refuse_support(expr, b.support));
     }
     Ok(b)
+}
+
+/// A term of dice: one die's amount (its chain when it explodes), then the sum of the pool
+/// or of the dice it keeps.
+fn dice_bound(term: &DiceTerm) -> Bound {
+    let (flo, fhi) = term.die.range();
+    let (flo, fhi) = (i128::from(flo), i128::from(fhi));
+    let faces = u128::from(term.die.faces());
+    let chain = if term.explode.is_some() {
+        i128::from(MAX_EXPLOSIONS) + 1
+    } else {
+        1
+    };
+    // One die's amount.
+    let (lo, hi) = if term.success.is_some() {
+        (-chain, chain)
+    } else {
+        let lo = if flo < 0 { flo * chain } else { flo };
+        (lo, fhi * chain)
+    };
+    let s1 = (hi - lo + 1) as u128;
+    let n = u128::from(term.count);
+    // One die's state machine, and the count of the sum's steps as the evaluation
+    // makes it (its width squared, once a die).
+    let machine = faces * (chain as u128) * s1;
+    let die_work = machine + s1 * s1 * u128::from(term.count);
+    // Bits of one die's denominator: its faces once per roll it can take (twice with
+    // a reroll: the roll and its reroll at each step of the chain).
+    let rolls = (chain as u128) * if term.reroll.is_some() { 2 } else { 1 };
+    let den_bits = rolls * u128::from(32 - (faces as u32).leading_zeros());
+    let bits = n * den_bits;
+    let (sum_lo, sum_hi, support, work, held) = match term.keep {
+        // The engine's sums end in one big multiplication: the cost grows with the
+        // result's size, its values times the bits of each weight. The sum by
+        // squares holds the half, its square and the packed numbers.
+        None => {
+            let support = n * (s1 - 1) + 1;
+            let held = cost::held(support, support, bits);
+            (
+                lo * n as i128,
+                hi * n as i128,
+                support,
+                support * n * den_bits,
+                held.saturating_mul(2)
+                    .saturating_add(cost::convolve_bytes(support, support, bits, bits)),
+            )
+        }
+        // The pool visits (dice used, sum kept) states face by face, each taking
+        // every count of the dice left: about half of (n + 1) on average; it holds
+        // the states of one face at a time.
+        Some(k) => {
+            let (kept, _) = k.kept(term.count);
+            let kept = u128::from(kept);
+            let support = kept * (s1 - 1) + 1;
+            let states = (n + 1).saturating_mul(support);
+            (
+                lo * kept as i128,
+                hi * kept as i128,
+                support,
+                s1 * (n + 1) * (n + 1) * support / 2,
+                cost::held(states, states, bits).saturating_mul(2),
+            )
+        }
+    };
+    Bound {
+        lo: sum_lo,
+        hi: sum_hi,
+        support,
+        work: die_work + work,
+        bits,
+        // The die's state machine (maps of big weights, about 128 bytes a step) and
+        // the walk's tables, 64 KiB at most for a small pool.
+        bytes: held
+            .saturating_add(machine.saturating_mul(128))
+            .saturating_add(65_536),
+        // Plain dice (kept or not) reach every sum of their range; exploding,
+        // rerolled or counted dice may leave gaps.
+        least: if term.explode.is_none() && term.reroll.is_none() && term.success.is_none() {
+            support
+        } else {
+            1
+        },
+    }
+}
+
+/// `a op b`: the corners of the two ranges, and the cost of a convolution or of the pairs.
+fn bin_bound(op: BinOp, a: &Bound, b: &Bound) -> Bound {
+    let corners = match op {
+        BinOp::Add => [a.lo + b.lo, a.hi + b.hi, a.lo + b.lo, a.hi + b.hi],
+        BinOp::Sub => [a.lo - b.hi, a.hi - b.lo, a.lo - b.hi, a.hi - b.lo],
+        BinOp::Mul => [a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi],
+        // Dividing never leaves the dividend's range in size.
+        BinOp::Div => [a.lo.min(-a.hi), a.hi.max(-a.lo), a.lo, a.hi],
+    };
+    let lo = *corners.iter().min().expect("four corners");
+    let hi = *corners.iter().max().expect("four corners");
+    let pairs = a.support.saturating_mul(b.support);
+    let bits = a.bits + b.bits;
+    let mut out = Bound {
+        lo,
+        hi,
+        support: 0,
+        work: 0,
+        bits,
+        bytes: 0,
+        // A sum of integer sets holds at least |A| + |B| - 1 values.
+        least: match op {
+            BinOp::Add | BinOp::Sub => (a.least + b.least).saturating_sub(1).max(1),
+            BinOp::Mul | BinOp::Div => 1,
+        },
+    };
+    out.support = pairs.min(out.width());
+    // Sums of two dense sides (half their range or more holds a value, as the
+    // evaluation decides) are convolutions; everything else goes pair by pair (and
+    // the evaluation counts both again as it goes, bytes included).
+    let range = u128::from(MAX_RANGE);
+    let (wa, wb) = (a.width().min(range), b.width().min(range));
+    // The evaluation decides by the values it meets: a sum is surely dense only when
+    // the fewest values it can have fill half the widest range it can span; else it
+    // may go either way, and the estimate covers the dearer.
+    let surely_dense = |x: &Bound, w: u128| w <= x.least.saturating_mul(2);
+    let convolve = (
+        cost::convolve(wa, wb, a.bits, b.bits),
+        cost::convolve_bytes(wa, wb, a.bits, b.bits),
+    );
+    let pairwise = (
+        cost::combine(pairs, a.bits, b.bits).saturating_add(wa + wb),
+        cost::combine_bytes(pairs, a.bits, b.bits),
+    );
+    let (step, step_bytes) = match op {
+        BinOp::Add | BinOp::Sub if surely_dense(a, wa) && surely_dense(b, wb) => convolve,
+        BinOp::Add | BinOp::Sub => (convolve.0.max(pairwise.0), convolve.1.max(pairwise.1)),
+        BinOp::Mul | BinOp::Div => pairwise,
+    };
+    // And a pass over the values of both sides (`-` negates the right one's first).
+    out.work = a
+        .work
+        .saturating_add(b.work)
+        .saturating_add(step)
+        .saturating_add(a.support + b.support);
+    // `-` holds the right side negated beside it.
+    let negated = if op == BinOp::Sub { b.held() } else { 0 };
+    out.bytes = Bound::peak(a, b, step_bytes.saturating_add(negated), &out);
+    out
+}
+
+/// A function of several values (`max`, `min`): each argument in turn against what the ones
+/// before gave.
+fn call_bound(args: &[Expr]) -> Result<Bound, NotationError> {
+    let mut acc = bound(&args[0])?;
+    for a in &args[1..] {
+        let b = bound(a)?;
+        let pairs = acc.support.saturating_mul(b.support);
+        let bits = acc.bits + b.bits;
+        let mut out = Bound {
+            lo: acc.lo.min(b.lo),
+            hi: acc.hi.max(b.hi),
+            support: 0,
+            work: 0,
+            bits,
+            bytes: 0,
+            least: 1,
+        };
+        out.support = acc.support.saturating_add(b.support).min(out.width());
+        let range = u128::from(MAX_RANGE);
+        out.work = acc
+            .work
+            .saturating_add(b.work)
+            .saturating_add(cost::combine(pairs, acc.bits, b.bits))
+            .saturating_add(acc.width().min(range) + b.width().min(range));
+        out.bytes = Bound::peak(&acc, &b, cost::combine_bytes(pairs, acc.bits, b.bits), &out);
+        acc = out;
+    }
+    Ok(acc)
+}
+
+/// A game's roll: its range and the measured size of its denominators.
+fn game_bound(g: &Game) -> Bound {
+    // Bits of the denominators, measured (see the tests): a Rule of 6 pool about
+    // 2.6 a die past 44, a die type's table below 1000, Project Sol 2.6 a die (5.2
+    // with Second Chance), Sol'una 2.6 a die.
+    let (lo, hi, support, bits) = match *g {
+        Game::Solum { dice, vs, .. } => {
+            let bits = 3 * u128::from(dice) + 64;
+            match vs {
+                Some(_) => (0, 1, 2, bits),
+                // 1-5, then 6 + chains of 16 levels.
+                None => (1, 6 + 6 * 16, 85, bits),
+            }
+        }
+        // The die-type tables stop below 1e-12: every number from 1 to at most 160
+        // (measured: 155 for a d4, 136 for a d12).
+        Game::DieType { .. } => (1, 160, 160, 1024),
+        Game::Sol { dice, .. } => (
+            0,
+            i128::from(dice),
+            u128::from(dice) + 1,
+            6 * u128::from(dice) + 6,
+        ),
+        Game::Una { dice, .. } => (
+            1,
+            i128::from(dice),
+            u128::from(dice),
+            4 * u128::from(dice) + 4,
+        ),
+    };
+    Bound {
+        lo,
+        hi,
+        support,
+        work: 1000 + support,
+        bits,
+        bytes: cost::held(support, support, bits).saturating_add(1_000_000),
+        least: 1,
+    }
 }
