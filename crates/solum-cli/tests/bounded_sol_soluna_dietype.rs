@@ -3,7 +3,7 @@
 //! with exit 2 and a message naming the flag and its limit, output the user sizes is capped.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -2,7 +2,7 @@
 //! campaign files, with several processes at once and with a process killed mid-write.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command as Process, Stdio};

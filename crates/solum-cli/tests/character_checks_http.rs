@@ -8,7 +8,7 @@
 //! the name and the journal entry (`seq`), which are set aside.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod contract;
+use crate::contract;
 
 use contract::{cli, http, serve};
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! The original So1um end to end: hero files, checks from a hero, rest on the sheet, fights.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use common::{num, solum, solum_args};
 

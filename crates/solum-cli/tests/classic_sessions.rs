@@ -3,7 +3,7 @@
 //! Every expected value is worked by hand from the text (C2, C3) below.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use common::solum_args;
 use serde_json::json;

@@ -3,7 +3,7 @@
 //! opposed melee roll takes the winner's weapon damage) with dice typed in.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 //! character of each kind the rows need.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use common::{Run, bounded};
 

@@ -2,7 +2,7 @@
 //! command would ignore refused.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use common::{num, solum};
 

@@ -4,7 +4,7 @@
 //! S9 attribute rule, the name rule, the notation's caret), read as a user reads them.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -5,7 +5,7 @@
 //! Each run is under a memory limit, a CPU limit and a wall-clock timeout.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

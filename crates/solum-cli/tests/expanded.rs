@@ -3,7 +3,7 @@
 //! rule's reason.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use common::{num, solum};
 

@@ -3,7 +3,7 @@
 //! refused naming the flag and repeating the value.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use common::{num, solum};
 use std::time::{Duration, Instant};

@@ -10,7 +10,7 @@
 //! S14, S16 and S17, never taken from the program's output.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

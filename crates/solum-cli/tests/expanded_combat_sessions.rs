@@ -4,7 +4,7 @@
 //! odds are worked out by hand from the rules text and the rulings, with dice typed in.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

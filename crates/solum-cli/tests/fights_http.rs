@@ -5,7 +5,7 @@
 //! for the same fighters, fights and seed. Only `seq`, the journal entry, differs.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod contract;
+use crate::contract;
 
 use contract::{cli, http, serve};
 use serde_json::Value;

@@ -6,7 +6,7 @@
 //! expected number is worked out by hand from the texts (002, 003) and rulings P1–P5, D1–D3.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

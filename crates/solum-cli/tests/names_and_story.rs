@@ -3,7 +3,7 @@
 //! issue's cases and CommonMark's rules, never from the program's output.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use common::solum_args;
 

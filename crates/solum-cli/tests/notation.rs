@@ -1,7 +1,7 @@
 //! `solum roll EXPR` and `solum odds EXPR…` end to end.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -4,7 +4,7 @@
 //! differs: `null` when the roll is journaled nowhere).
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod contract;
+use crate::contract;
 
 use contract::{cli, http, serve};
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! Characters, combat, vehicles, fight odds and simulation, end to end.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use common::{num, solum, solum_args};
 

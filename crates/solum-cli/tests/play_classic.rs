@@ -3,7 +3,7 @@
 //! campaign file. Expected values are worked by hand from the original's text (C1, C2, C3).
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

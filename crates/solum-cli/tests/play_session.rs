@@ -7,7 +7,7 @@
 //! table and And/But table, creation, checks, melee, advancement), worked out below by hand.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

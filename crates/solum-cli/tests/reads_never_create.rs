@@ -3,7 +3,7 @@
 //! missing campaign with an error naming the file, exits 2 and leaves no file behind.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use common::solum_args;
 

@@ -4,7 +4,7 @@
 //! under a memory limit, a CPU limit and a wall-clock timeout: a hang is a failure.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

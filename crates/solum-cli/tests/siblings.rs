@@ -1,7 +1,7 @@
 //! The sibling systems end to end: Solum die types, Project Sol, Sol'una, So1um original.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use common::{num, solum, solum_args};
 

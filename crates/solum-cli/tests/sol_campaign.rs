@@ -4,7 +4,7 @@
 //! number is worked out by hand from the text (003) and the rulings, with typed dice.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -7,7 +7,7 @@
 //! progress point in Sidearms and another in Hacking in the same encounter.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

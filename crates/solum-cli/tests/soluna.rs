@@ -1,7 +1,7 @@
 //! Sol'una end to end: the fewest flips shown, the phase table's limits, the dice supplies.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use common::{solum, solum_args};
 

@@ -4,7 +4,7 @@
 //! rulings U1–U5.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use common::solum_args;
 use serde_json::{Value, json};

@@ -4,7 +4,7 @@
 //! and says which; the command replays it with `--seed`.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod contract;
+use crate::contract;
 
 use contract::{cli, http, serve};
 use std::process::Command;

@@ -4,7 +4,7 @@
 //! limit and a wall-clock timeout.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 
