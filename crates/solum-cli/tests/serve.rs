@@ -187,16 +187,8 @@ fn start_at(campaign: &std::path::Path, at: &str) -> (std::process::Child, Strin
 }
 
 fn stop(mut child: std::process::Child) {
-    let pid = child.id().to_string();
-    let _ = Command::new("kill").args(["-INT", &pid]).status();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(20) {
-            let _ = child.kill();
-            panic!("serve did not stop");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    signal(&child, "INT");
+    ended(&mut child);
 }
 
 fn join(addr: &str, token: &str, name: &str) -> String {
@@ -261,6 +253,16 @@ fn serve_resolves_a_host_name_and_refuses_one_that_does_not_resolve() {
     );
 }
 
+/// Sends `child` the signal named (`INT`, `TERM`).
+fn signal(child: &std::process::Child, name: &str) {
+    let sent = Command::new("kill")
+        .arg(format!("-{name}"))
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(sent.success(), "kill -{name}");
+}
+
 /// Waits up to 20 s for `child` to end and gives its exit status.
 fn ended(child: &mut std::process::Child) -> std::process::ExitStatus {
     let start = Instant::now();
@@ -284,14 +286,7 @@ fn serve_stops_on_sigterm_and_on_an_interrupt_sent_at_once_though_started_ignori
     let dir = tempfile::tempdir().unwrap();
     let campaign = dir.path().join("c.solum");
     let (mut child, _, _, _) = start(&campaign);
-    let pid = child.id().to_string();
-    assert!(
-        Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .unwrap()
-            .success()
-    );
+    signal(&child, "TERM");
     assert!(ended(&mut child).success());
     // `trap "" INT` sets SIGINT ignored, and `exec` keeps it so for solum.
     let mut child = Command::new("sh")
@@ -306,13 +301,6 @@ fn serve_stops_on_sigterm_and_on_an_interrupt_sent_at_once_though_started_ignori
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let first = lines.next().unwrap().unwrap();
     assert!(first.contains(" at http://"), "{first}");
-    let pid = child.id().to_string();
-    assert!(
-        Command::new("kill")
-            .args(["-INT", &pid])
-            .status()
-            .unwrap()
-            .success()
-    );
+    signal(&child, "INT");
     assert!(ended(&mut child).success());
 }
