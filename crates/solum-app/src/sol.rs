@@ -1037,13 +1037,7 @@ impl TestPool {
             .needed(&req.attribute)
             .map_err(|e| rule_error(e, "attribute"))?;
         let ranks = s.ranks(&req.skill);
-        let spec = PoolSpec {
-            attribute: i64::from(attribute_value),
-            ranks: i64::from(ranks),
-            modifiers: req.modifiers.clone(),
-            untrained_penalty: req.untrained_penalty,
-            retry: req.retry,
-        };
+        let spec = pool_spec(attribute_value, ranks, req, req.retry);
         let pool = spec.build().map_err(|e| match e {
             PoolError::NoMoreTries { .. } => crate::SolRefusal::Retry.at("retry", e.to_string()),
             e => crate::SolRefusal::Pool.at("pool", e.to_string()),
@@ -1178,6 +1172,18 @@ fn test_rule(
     Ok((after, assistant_after, group_after, result))
 }
 
+/// A pool of the request's attribute and skill for one participant: its own attribute value
+/// and ranks, the request's modifiers, and `retry` tries already made (the leader's only).
+fn pool_spec(attribute_value: u32, ranks: u32, req: &SolTest, retry: u32) -> PoolSpec {
+    PoolSpec {
+        attribute: i64::from(attribute_value),
+        ranks: i64::from(ranks),
+        modifiers: req.modifiers.clone(),
+        untrained_penalty: req.untrained_penalty,
+        retry,
+    }
+}
+
 /// The dice an assistant adds (S3): a number given, or its own pool from its sheet.
 fn assistant_dice(req: &SolTest, assistant: Option<&Sheet>) -> Result<Option<u32>, AppError> {
     Ok(match (&req.assist, assistant) {
@@ -1271,15 +1277,9 @@ fn group_members(
             )
         })?;
         let ranks = m.ranks(&req.skill);
-        let pool = PoolSpec {
-            attribute: i64::from(attribute_value),
-            ranks: i64::from(ranks),
-            modifiers: req.modifiers.clone(),
-            untrained_penalty: req.untrained_penalty,
-            retry: 0,
-        }
-        .build()
-        .map_err(|e| crate::SolRefusal::Group.at("group", format!("{}: {e}", m.name)))?;
+        let pool = pool_spec(attribute_value, ranks, req, 0)
+            .build()
+            .map_err(|e| crate::SolRefusal::Group.at("group", format!("{}: {e}", m.name)))?;
         let test = roll_test(
             &TestSpec {
                 dice: pool.dice,
