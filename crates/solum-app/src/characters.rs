@@ -7,7 +7,6 @@
 //! journal entry keeps the sheet before, the inputs and every die, so that `journal verify`
 //! re-derives it.
 
-use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use solum_dice::{DiceError, DiceSource, RecordingDice, SeededDice, SharedDice, TypedDice};
 pub use solum_expanded::character::AdvanceGoal;
@@ -18,10 +17,11 @@ use solum_expanded::character::{
 pub use solum_expanded::check::GearDie;
 use solum_expanded::check::{CheckSpec, DrawRule, OpposedSpec, PoolRoll, Side, Verdict};
 use solum_expanded::{Difficulty, Pool, odds};
-use solum_store::{CampaignStore, NewEntry, Sheet, WriteTx};
+use solum_store::{CampaignStore, Sheet, WriteTx};
 
-use crate::journal::faces;
-use crate::journal::{RECORD_SCHEMA, Record, Rolled};
+use crate::journaling;
+use crate::rolled::Rolled;
+use crate::rolled::faces;
 use crate::{AppError, Campaign, Dice, Divergence};
 
 /// The system name sheets of So1um Expanded are stored under.
@@ -1376,18 +1376,6 @@ pub(crate) fn from_sheet(sheet: &Sheet) -> Result<Character, AppError> {
     hero.validate()?;
     Ok(hero)
 }
-
-fn entry(at: &Timestamp, record: CharacterRecord) -> Result<NewEntry, AppError> {
-    let record = Record::Character(Box::new(record));
-    Ok(NewEntry {
-        at: at.to_owned(),
-        kind: record.kind().to_owned(),
-        schema: RECORD_SCHEMA,
-        body: serde_json::to_value(&record)
-            .map_err(|e| crate::AppError::internal("record", e.to_string()))?,
-    })
-}
-
 /// Why the text of a TOML file (a character sheet, a bestiary) was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TextFileError {
@@ -1471,7 +1459,7 @@ impl<S: CampaignStore> Campaign<S> {
             let (after, change) = rule(hero)?;
             let sheet = tx.update_sheet(SYSTEM, &stored_name, &to_sheet(&after)?)?;
             let record = CharacterRecord::new(&stored_name, change.clone());
-            let seq = tx.append(&[entry(&at, record)?])?[0].seq;
+            let seq = journaling::append(tx, &at, &record)?;
             Ok((seq, change, CharacterView::of(after, sheet.version)))
         })
     }
@@ -1502,7 +1490,7 @@ impl<S: CampaignStore> Campaign<S> {
         let (seq, version) = self.transact(|tx| {
             crate::look_alike_free(tx, SYSTEM, &hero.name)?;
             tx.insert_sheet(&to_sheet(&hero)?)?;
-            let seq = tx.append(&[entry(&at, record.clone())?])?[0].seq;
+            let seq = journaling::append(tx, &at, &record)?;
             Ok((seq, 1))
         })?;
         Ok(ChangeView {
@@ -1715,7 +1703,7 @@ impl<S: CampaignStore> Campaign<S> {
         let seq = self.transact(|tx| {
             crate::look_alike_free(tx, SYSTEM, &hero.name)?;
             tx.insert_sheet(&to_sheet(&hero)?)?;
-            Ok(tx.append(&[entry(&at, record.clone())?])?[0].seq)
+            journaling::append(tx, &at, &record)
         })?;
         Ok(ChangeView {
             seq,
@@ -1750,7 +1738,7 @@ impl<S: CampaignStore> Campaign<S> {
                     1
                 }
             };
-            Ok((tx.append(&[entry(&at, record.clone())?])?[0].seq, version))
+            Ok((journaling::append(tx, &at, &record)?, version))
         })?;
         Ok(ChangeView {
             seq,
@@ -1800,7 +1788,7 @@ impl<S: CampaignStore> Campaign<S> {
                     result: result.clone(),
                 },
             );
-            let seq = tx.append(&[entry(&at, record)?])?[0].seq;
+            let seq = journaling::append(tx, &at, &record)?;
             Ok(CheckView {
                 seq,
                 name: hero.name,

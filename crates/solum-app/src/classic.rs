@@ -27,10 +27,11 @@ pub use solum_classic::fight::Loss;
 /// A hero's stat, as a check names it.
 pub use solum_classic::hero::Stat;
 use solum_dice::{DiceError, DiceSource, SeededDice};
-use solum_store::{CampaignStore, NewEntry, Sheet, WriteTx};
+use solum_store::{CampaignStore, Sheet, WriteTx};
 
-use crate::journal::faces;
-use crate::journal::{RECORD_SCHEMA, Record, Rolled};
+use crate::journaling;
+use crate::rolled::Rolled;
+use crate::rolled::faces;
 use crate::{AppError, Campaign, Dice, Divergence};
 
 /// The system name the original's heroes are stored under.
@@ -102,24 +103,12 @@ pub(crate) fn again<T>(
     rule: impl FnOnce(&mut dyn DiceSource) -> Result<T, DiceError>,
 ) -> Result<T, Divergence> {
     let dice = dice_of(rolled)?;
-    let (out, again) = crate::journal::roll(dice, rule).map_err(|e| Divergence::of_error(&e))?;
+    let (out, again) = crate::journaling::roll(dice, rule).map_err(|e| Divergence::of_error(&e))?;
     match Divergence::faces(rolled, &again.faces) {
         Some(d) => Err(d),
         None => Ok(out),
     }
 }
-
-/// A journal entry for a record.
-pub(crate) fn entry(at: &Timestamp, record: Record) -> Result<NewEntry, AppError> {
-    Ok(NewEntry {
-        at: at.to_owned(),
-        kind: record.kind().to_owned(),
-        schema: RECORD_SCHEMA,
-        body: serde_json::to_value(&record)
-            .map_err(|e| crate::AppError::internal("record", e.to_string()))?,
-    })
-}
-
 /// A sheet row of `system` holding `body`.
 pub(crate) fn sheet_row<T: Serialize>(
     system: &str,
@@ -318,10 +307,10 @@ pub struct FightRequest {
     #[cfg_attr(feature = "openapi", schema(max_items = 100))]
     pub foes: Vec<String>,
     /// The hero's stat (C3); else Body.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::openapi::classic_stat))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = stat_or_null))]
     pub stat: Option<Stat>,
     /// The foes' stat; else each entry's own, else Body.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::openapi::classic_stat))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = stat_or_null))]
     pub foe_stat: Option<Stat>,
     /// A cliché helps the hero: +1 die.
     #[serde(default)]
@@ -819,7 +808,7 @@ fn replayed_fight(
             Ok(dice) => dice,
             Err(d) => return call(d),
         };
-        let (events, rolled) = match crate::journal::roll(dice, |d| {
+        let (events, rolled) = match crate::journaling::roll(dice, |d| {
             run_segment(&mut fight, seg.decision, seg.abandon, limit, d)
         }) {
             Ok(r) => r,
@@ -978,9 +967,8 @@ impl<S: CampaignStore> Campaign<S> {
         // a check of the original changes no sheet, but a fight changes the hero's hit points
         // and the fight every member reads, so only a check may be secret.
         let may_be_secret = matches!(change, ClassicChange::Check { .. });
-        let record = Record::Classic(Box::new(ClassicRecord::new(name, change)));
-        let stored = tx.append(&[entry(at, record)?])?;
-        if stored[0].secret && !may_be_secret {
+        let stored = journaling::append_stored(tx, at, &ClassicRecord::new(name, change))?;
+        if stored.secret && !may_be_secret {
             return Err(crate::ClassicRefusal::SecretFight.at(
                 "secret",
                 "only a check of the original can be secret: a fight changes the \
@@ -988,7 +976,7 @@ impl<S: CampaignStore> Campaign<S> {
                           openly); nothing was written",
             ));
         }
-        Ok(stored[0].seq)
+        Ok(stored.seq)
     }
 
     /// Creates a hero by the rules (C1): 3d6 each for Body, Mind and Spirit, 2d6 for hit
@@ -1007,7 +995,7 @@ impl<S: CampaignStore> Campaign<S> {
             .collect::<Result<Vec<_>, _>>()?;
         hero::check_names(&name, &cliches)
             .map_err(|e| crate::ClassicRefusal::Rules.at(e.field, e.problem))?;
-        let (made, rolled) = crate::journal::roll(dice, |d| hero::create(&name, &cliches, d))?;
+        let (made, rolled) = crate::journaling::roll(dice, |d| hero::create(&name, &cliches, d))?;
         let (hero, steps) =
             made.map_err(|e| crate::ClassicRefusal::Rules.at("cliches", e.to_string()))?;
         check_hero(&hero)?;
@@ -1302,7 +1290,8 @@ impl<S: CampaignStore> Campaign<S> {
                 gear,
                 gear_name,
             };
-            let (check, rolled) = crate::journal::roll(dice.clone(), |d| check_rule(&inputs, d))?;
+            let (check, rolled) =
+                crate::journaling::roll(dice.clone(), |d| check_rule(&inputs, d))?;
             let seq = Self::classic_record(
                 tx,
                 &at,
@@ -1582,7 +1571,7 @@ impl<S: CampaignStore> Campaign<S> {
             Dice::Typed(f) => Some(f.len()),
             _ => None,
         };
-        let (events, rolled) = crate::journal::roll(dice, |d| {
+        let (events, rolled) = crate::journaling::roll(dice, |d| {
             run_segment(&mut fight, decision, abandon, limit, d)
         })?;
         let events = events?;
@@ -1653,4 +1642,20 @@ impl<S: CampaignStore> Campaign<S> {
             sheet: sheet_after.map(|s| s.0),
         })
     }
+}
+
+/// The schema of a [`Stat`] or `null`, as a request names it.
+#[cfg(feature = "openapi")]
+fn stat_or_null() -> utoipa::openapi::schema::Object {
+    use Stat::{Body, Mind, Spirit};
+    use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
+    let every = |s: Stat| match s {
+        Body | Mind | Spirit => serde_json::to_value(s).unwrap_or_default(),
+    };
+    let mut names: Vec<serde_json::Value> = [Body, Mind, Spirit].into_iter().map(every).collect();
+    names.push(serde_json::Value::Null);
+    ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+        .enum_values(Some(names))
+        .build()
 }

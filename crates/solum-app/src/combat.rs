@@ -24,9 +24,9 @@ use solum_expanded::combat::{Choice, Combat, Mode, RangeBand};
 use solum_expanded::creature::{Bestiary, Creature};
 use solum_expanded::line::{FighterLine, Line, Session, parse_line};
 pub use solum_expanded::line::{HELP, SheetResolver};
-use solum_store::{CampaignStore, NewEntry, Sheet, WriteTx};
+use solum_store::{CampaignStore, Sheet, WriteTx};
 
-use crate::journal::{RECORD_SCHEMA, Record};
+use crate::journaling;
 use crate::{AppError, Campaign, Divergence};
 
 /// The system the open combat is stored under (one row: a campaign has at most one combat
@@ -51,18 +51,6 @@ fn no_open() -> AppError {
         "no combat is open in this campaign: start one first",
     )
 }
-
-/// A journal entry for `record`, dated `at`.
-pub(crate) fn new_entry(at: &Timestamp, record: &Record) -> Result<NewEntry, AppError> {
-    Ok(NewEntry {
-        at: at.to_owned(),
-        kind: record.kind().to_owned(),
-        schema: RECORD_SCHEMA,
-        body: serde_json::to_value(record)
-            .map_err(|e| crate::AppError::internal("record", e.to_string()))?,
-    })
-}
-
 /// One accepted line: what replays it exactly.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CombatLine {
@@ -913,15 +901,15 @@ fn play_line_in(
     let status = CombatStatus::of(&stored, &session);
     let name = stored.name.clone();
     write_open(tx, Some(stored.clone()))?;
-    let record = Record::Combat(Box::new(CombatRecord::new(
+    let record = CombatRecord::new(
         &name,
         CombatChange::Line {
             line: Box::new(line.clone()),
             events: events.clone(),
             text: text_lines.clone(),
         },
-    )));
-    let seq = tx.append(&[new_entry(at, &record)?])?[0].seq;
+    );
+    let seq = journaling::append(tx, at, &record)?;
     Ok(CombatLineView {
         seq,
         line,
@@ -983,11 +971,8 @@ impl<S: CampaignStore> Campaign<S> {
                     lines: Vec::new(),
                 }),
             )?;
-            let record = Record::Combat(Box::new(CombatRecord::new(
-                &name,
-                CombatChange::Started { roll_off },
-            )));
-            let seq = tx.append(&[new_entry(&at, &record)?])?[0].seq;
+            let record = CombatRecord::new(&name, CombatChange::Started { roll_off });
+            let seq = journaling::append(tx, &at, &record)?;
             let mut seqs = Vec::new();
             let mut status = None;
             for (text, parsed) in lines.iter().zip(&parsed) {
@@ -1113,14 +1098,14 @@ impl<S: CampaignStore> Campaign<S> {
                 written.push(write);
             }
             write_open(tx, None)?;
-            let record = Record::Combat(Box::new(CombatRecord::new(
+            let record = CombatRecord::new(
                 &stored.name,
                 CombatChange::Ended {
                     fighters: fighters.clone(),
                     written: written.clone(),
                 },
-            )));
-            let seq = tx.append(&[new_entry(&at, &record)?])?[0].seq;
+            );
+            let seq = journaling::append(tx, &at, &record)?;
             Ok(CombatEndView {
                 seq,
                 status,

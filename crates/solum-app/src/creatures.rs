@@ -9,8 +9,7 @@ use serde::{Deserialize, Serialize};
 use solum_expanded::creature::{Bestiary, Creature, parse_bestiary};
 use solum_store::{CampaignStore, Sheet, WriteTx};
 
-use crate::combat::new_entry;
-use crate::journal::Record;
+use crate::journaling;
 use crate::transact;
 use crate::{AppError, Campaign};
 
@@ -304,15 +303,15 @@ impl<S: CampaignStore> Campaign<S> {
                     }
                     None => tx.insert_sheet(&row(&k, Some(c.clone()))?)?,
                 }
-                entries.push(new_entry(
+                entries.push(journaling::new_entry(
                     &at,
-                    &Record::Creature(Box::new(CreatureRecord {
+                    &CreatureRecord {
                         schema: CREATURE_RECORD_SCHEMA,
                         name: c.name.clone(),
                         change: CreatureChange::Added {
                             creature: c.clone(),
                         },
-                    })),
+                    },
                 )?);
             }
             for (entry, c) in tx.append(&entries)?.into_iter().zip(&file.creature) {
@@ -409,14 +408,14 @@ impl<S: CampaignStore> Campaign<S> {
                 });
             };
             tx.update_sheet(SYSTEM, &k, &row(&k, None)?)?;
-            let record = Record::Creature(Box::new(CreatureRecord {
+            let record = CreatureRecord {
                 schema: CREATURE_RECORD_SCHEMA,
                 name: c.name.clone(),
                 change: CreatureChange::Removed {
                     creature: c.clone(),
                 },
-            }));
-            let seq = tx.append(&[new_entry(&at, &record)?])?[0].seq;
+            };
+            let seq = journaling::append(tx, &at, &record)?;
             Ok(CreatureChangeView { seq, creature: c })
         })
     }

@@ -13,8 +13,9 @@ use solum_dietype::{
 };
 use solum_store::{CampaignStore, WriteTx};
 
-use crate::classic::{again, entry, fix_seed, read_row, sheet_row};
-use crate::journal::{Record, Rolled};
+use crate::classic::{again, fix_seed, read_row, sheet_row};
+use crate::journaling;
+use crate::rolled::Rolled;
 use crate::{AppError, Campaign, Dice};
 
 /// The system name die-type characters are stored under.
@@ -450,8 +451,7 @@ fn append(
     name: &str,
     change: DietypeChange,
 ) -> Result<i64, AppError> {
-    let record = Record::Dietype(Box::new(DietypeRecord::new(name, change)));
-    Ok(tx.append(&[entry(at, record)?])?[0].seq)
+    journaling::append(tx, at, &DietypeRecord::new(name, change))
 }
 
 fn load(tx: &dyn WriteTx, name: &str) -> Result<Sheet, AppError> {
@@ -697,7 +697,8 @@ impl<S: CampaignStore> Campaign<S> {
             let sheet = load(tx, name)?;
             let inputs = inputs_of(&sheet, roll)?;
             let p = p_success(&inputs);
-            let (result, rolled) = crate::journal::roll(dice.clone(), |d| roll_rule(&inputs, d))?;
+            let (result, rolled) =
+                crate::journaling::roll(dice.clone(), |d| roll_rule(&inputs, d))?;
             let seq = append(
                 tx,
                 &at,

@@ -536,7 +536,7 @@ pub fn roll_dietype(
     match read {
         Read::Skill(spec) => {
             let p = prob_to_f64(&skill_odds(&spec).success);
-            let ((r, damage), rolled) = crate::journal::roll(dice, |d: &mut dyn DiceSource| {
+            let ((r, damage), rolled) = crate::journaling::roll(dice, |d: &mut dyn DiceSource| {
                 let r = roll_skill(&spec, d)?;
                 let damage = match damage_die {
                     Some(dd) if r.quality > 0 => Some(roll_damage(dd, r.quality, modifier, d)?),
@@ -563,7 +563,7 @@ pub fn roll_dietype(
             }))
         }
         Read::Opposed(a, b) => {
-            let ((r, damage), rolled) = crate::journal::roll(dice, |d: &mut dyn DiceSource| {
+            let ((r, damage), rolled) = crate::journaling::roll(dice, |d: &mut dyn DiceSource| {
                 let r = roll_opposed(a, b, d)?;
                 let damage = match damage_die {
                     Some(dd) => Some(roll_opposed_damage(&r, dd, modifier, d)?),

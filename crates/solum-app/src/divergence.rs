@@ -9,8 +9,7 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::AppError;
-use crate::journal::Rolled;
+use crate::rolled::Rolled;
 
 /// Why an entry does not re-derive.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -96,22 +95,6 @@ impl Divergence {
             record: kind.to_owned(),
             schema,
         })
-    }
-
-    /// What an error of the app met while re-deriving says: dice that do not fit (too few,
-    /// too many, a face out of range) make the entry unreplayable; any other error is the
-    /// rules refusing what it records.
-    pub(crate) fn of_error(e: &AppError) -> Self {
-        match e {
-            AppError::Dice(_) | AppError::DiceShort { .. } | AppError::UnusedDice { .. } => {
-                Self::unreplayable(e)
-            }
-            e if e.code() == "dice-typed-invalid" => Self::unreplayable(e),
-            // Met while re-deriving, an import's refusal is of the entry's dice (a generated
-            // roll kept without its seed): said without the import's preamble.
-            AppError::BadImport(problem) => Self::unreplayable(problem),
-            e => Self::refused(e),
-        }
     }
 
     /// The dice cannot be rolled again, for `problem`.

@@ -9,12 +9,11 @@
 
 use std::sync::OnceLock;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use solum_dice::{DiceSource, Distribution, Prob, prob_to_f64};
 use solum_notation::{Expr, NotationError, Odds, Work};
 
-use crate::journal::Rolled;
-use crate::notation::{MAX_EXPRESSION, NotationOutcome, NotationView};
+use crate::rolled::Rolled;
 use crate::typed_dice::{FieldName, TypedDiceError};
 use crate::{AppError, Dice};
 
@@ -50,6 +49,43 @@ impl Field {
             Self::Typed => "typed",
         }
     }
+}
+
+/// The longest expression taken, in characters (as `POST /api/odds`).
+pub const MAX_EXPRESSION: usize = 200;
+
+/// What a roll of an expression gave.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NotationOutcome {
+    /// The expression as the notation prints it.
+    pub canonical: String,
+    /// The value of the whole expression.
+    pub total: i64,
+    /// Each term with every die (faces, rerolls, explosions, dropped dice), as
+    /// `solum roll --json` writes them. Not journaled since schema 2 (`null` there: the
+    /// flat faces hold the dice, and [`NotationRecord::with_terms`] re-derives this view);
+    /// a schema 1 record keeps the terms it was written with.
+    #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
+    pub terms: serde_json::Value,
+}
+
+/// A roll of dice notation, for a front end to show.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NotationView {
+    /// The journal entry; `None` for a roll journaled nowhere
+    /// ([`crate::expression::roll_expression`]), which serializes as `null`.
+    pub seq: Option<i64>,
+    /// The expression as typed.
+    pub expression: String,
+    /// What the dice gave: `canonical`, `total`, `terms`.
+    #[serde(flatten)]
+    pub outcome: NotationOutcome,
+    /// The dice.
+    pub rolled: Rolled,
+    /// The generator's seed (none for typed dice).
+    pub seed: Option<u64>,
+    /// True when the dice were typed in.
+    pub typed: bool,
 }
 
 /// Why an expression was not rolled or its odds not computed.
@@ -170,7 +206,7 @@ pub fn roll_expression(expression: &str, dice: Dice) -> Result<NotationView, Exp
         Err(e) => Ok(Err(e.render(&text))),
     };
     let (outcome, rolled): (_, Rolled) =
-        crate::journal::roll(dice, rule).map_err(ExpressionError::from_app)?;
+        crate::journaling::roll(dice, rule).map_err(ExpressionError::from_app)?;
     let outcome = outcome.map_err(|rendered| ExpressionError::Notation { rendered })?;
     Ok(NotationView {
         seq: None,

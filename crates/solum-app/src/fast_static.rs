@@ -20,8 +20,7 @@ use solum_expanded::fight::{MAX_DAMAGE, MAX_FIGHT_HP, StaticSpec, static_odds};
 use solum_expanded::{Difficulty, Pool};
 use solum_store::{CampaignStore, Sheet, WriteTx};
 
-use crate::combat::new_entry;
-use crate::journal::Record;
+use crate::journaling;
 use crate::{AppError, Campaign, Dice};
 
 /// The system the open static fights are stored under (one row per character).
@@ -622,7 +621,7 @@ impl<S: CampaignStore> Campaign<S> {
                         },
                     )?;
                 }
-                records.push(Record::FastStatic(Box::new(StaticRecord {
+                records.push(StaticRecord {
                     schema: STATIC_RECORD_SCHEMA,
                     hero: hero.name.clone(),
                     change: StaticChange::Rounds {
@@ -633,7 +632,7 @@ impl<S: CampaignStore> Campaign<S> {
                         after,
                         sheet: sheet_hp,
                     },
-                })));
+                });
                 stored.calls.push(call.clone());
             }
             let over = after.hit_points == 0 || after.foe_hit_points == 0;
@@ -652,7 +651,7 @@ impl<S: CampaignStore> Campaign<S> {
             }
             let entries: Vec<_> = records
                 .iter()
-                .map(|r| new_entry(&at, r))
+                .map(|r| journaling::new_entry(&at, r))
                 .collect::<Result<_, _>>()?;
             let seqs = if entries.is_empty() {
                 Vec::new()
@@ -707,12 +706,12 @@ impl<S: CampaignStore> Campaign<S> {
             })?;
             let state = rebuild(&stored)?;
             write_open(tx, &stored.setup.hero, None)?;
-            let record = Record::FastStatic(Box::new(StaticRecord {
+            let record = StaticRecord {
                 schema: STATIC_RECORD_SCHEMA,
                 hero: stored.setup.hero.clone(),
                 change: StaticChange::Abandoned { state },
-            }));
-            let seq = tx.append(&[new_entry(&at, &record)?])?[0].seq;
+            };
+            let seq = journaling::append(tx, &at, &record)?;
             Ok(StaticView {
                 seqs: vec![seq],
                 odds: Vec::new(),
@@ -751,7 +750,7 @@ fn fight_to_play(
     hero: &Character,
     open: Option<StoredStatic>,
     request: &StaticRequest,
-    records: &mut Vec<Record>,
+    records: &mut Vec<StaticRecord>,
 ) -> Result<StoredStatic, AppError> {
     let stored = match (open, &request.start) {
         (Some(_), Some(_)) => {
@@ -779,13 +778,13 @@ fn fight_to_play(
                 ));
             }
             let setup = setup_of(hero, request.weapon.as_deref(), o.clone())?;
-            records.push(Record::FastStatic(Box::new(StaticRecord {
+            records.push(StaticRecord {
                 schema: STATIC_RECORD_SCHEMA,
                 hero: hero.name.clone(),
                 change: StaticChange::Started {
                     setup: setup.clone(),
                 },
-            })));
+            });
             StoredStatic {
                 setup,
                 calls: Vec::new(),

@@ -3,24 +3,13 @@
 
 use serde::{Deserialize, Serialize};
 use solum_classic::oracle as classic;
-use solum_dice::{DiceSource, RecordingDice, SeededDice, TypedDice};
+use solum_dice::DiceSource;
 use solum_expanded::oracle::{self, Leaning, OracleOutcome};
 
+use crate::journaling::{Journaled, derive};
+use crate::rolled::faces;
+pub use crate::rolled::{RECORD_SCHEMA, Rolled};
 use crate::{AppError, Divergence};
-
-/// The schema version of the records this build writes.
-pub const RECORD_SCHEMA: i64 = 1;
-
-/// How the dice of a roll were chosen, and what they showed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Rolled {
-    /// The generator's seed, when the program rolled.
-    pub seed: Option<u64>,
-    /// True when a player rolled real dice and typed the faces in.
-    pub typed: bool,
-    /// Every face, in the order the rule drew them.
-    pub faces: Vec<u32>,
-}
 
 /// One journal entry's content.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -219,16 +208,16 @@ impl Record {
             Self::ClassicOracle { .. } => "classic-oracle",
             Self::Difficulty { .. } => "difficulty",
             Self::Idea { .. } => "idea",
-            Self::Character(_) => "character",
-            Self::Sol(_) => "sol",
-            Self::Combat(_) => "combat",
-            Self::FastStatic(_) => "static",
-            Self::Creature(_) => "creature",
-            Self::Classic(_) => "classic",
-            Self::Soluna(_) => "soluna",
-            Self::Dietype(_) => "dietype",
-            Self::Notation(_) => "notation",
-            Self::Vehicle(_) => "vehicle",
+            Self::Character(_) => crate::characters::CharacterRecord::KIND,
+            Self::Sol(_) => crate::sol::SolRecord::KIND,
+            Self::Combat(_) => crate::combat::CombatRecord::KIND,
+            Self::FastStatic(_) => crate::fast_static::StaticRecord::KIND,
+            Self::Creature(_) => crate::creatures::CreatureRecord::KIND,
+            Self::Classic(_) => crate::classic::ClassicRecord::KIND,
+            Self::Soluna(_) => crate::soluna::SolunaRecord::KIND,
+            Self::Dietype(_) => crate::dietype::DietypeRecord::KIND,
+            Self::Notation(_) => crate::notation::NotationRecord::KIND,
+            Self::Vehicle(_) => crate::vehicles::VehicleRecord::KIND,
             Self::Reveal { .. } => "reveal",
         }
     }
@@ -598,65 +587,6 @@ fn compare<T: PartialEq + Serialize>(
     }
 }
 
-/// Runs a rule on the source a [`Rolled`] names, returning its outcome and the faces drawn.
-fn derive<T>(
-    rolled: &Rolled,
-    rule: impl FnOnce(&mut dyn DiceSource) -> Result<T, solum_dice::DiceError>,
-) -> Result<(T, Vec<u32>), AppError> {
-    if rolled.typed {
-        let mut dice = RecordingDice::new(TypedDice::new(rolled.faces.clone()));
-        let out = rule(&mut dice)?;
-        let faces = dice.faces().iter().map(|&(_, f)| f).collect();
-        let typed = dice.into_inner();
-        typed
-            .finish()
-            .map_err(|(used, given)| AppError::UnusedDice { given, used })?;
-        Ok((out, faces))
-    } else {
-        let seed = rolled.seed.ok_or(AppError::BadImport(
-            "a generated roll without its seed".into(),
-        ))?;
-        let mut dice = RecordingDice::new(SeededDice::new(seed));
-        let out = rule(&mut dice)?;
-        let faces = dice.faces().iter().map(|&(_, f)| f).collect();
-        Ok((out, faces))
-    }
-}
-
-/// [`derive`] for the other modules of the crate.
-pub(crate) fn derive_public<T>(
-    rolled: &Rolled,
-    rule: impl FnOnce(&mut dyn DiceSource) -> Result<T, solum_dice::DiceError>,
-) -> Result<(T, Vec<u32>), AppError> {
-    derive(rolled, rule)
-}
-
-/// Rolls a rule from a fresh source and keeps what a [`Rolled`] needs.
-pub(crate) fn roll<T>(
-    dice: crate::Dice,
-    rule: impl FnOnce(&mut dyn DiceSource) -> Result<T, solum_dice::DiceError>,
-) -> Result<(T, Rolled), AppError> {
-    let rolled = match dice {
-        crate::Dice::Seed(seed) => Rolled {
-            seed: Some(seed),
-            typed: false,
-            faces: Vec::new(),
-        },
-        crate::Dice::Fresh => Rolled {
-            seed: Some(SeededDice::from_entropy().seed()),
-            typed: false,
-            faces: Vec::new(),
-        },
-        crate::Dice::Typed(faces) => Rolled {
-            seed: None,
-            typed: true,
-            faces,
-        },
-    };
-    let (out, faces) = derive(&rolled, rule)?;
-    Ok((out, Rolled { faces, ..rolled }))
-}
-
 /// Refuses an export's schema that is not one this solum reads: below 1 (no solum wrote
 /// it) or newer than [`RECORD_SCHEMA`].
 pub(crate) fn check_export_schema(schema: i64) -> Result<(), crate::AppError> {
@@ -673,29 +603,12 @@ pub(crate) fn check_export_schema(schema: i64) -> Result<(), crate::AppError> {
     Ok(())
 }
 
-/// Dice faces as the lines and the story write them: `4 2 6`.
-pub(crate) fn faces(dice: &[u32]) -> String {
-    dice.iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// How an oracle question leaned, as a line says it after the dice (nothing when plain).
 fn leaning_words(leaning: Leaning) -> &'static str {
     match leaning {
         Leaning::Even => "",
         Leaning::Advantage => ", with advantage",
         Leaning::Disadvantage => ", with disadvantage",
-    }
-}
-
-/// `text` with its first letter upper case.
-pub(crate) fn capitalized(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
     }
 }
 

@@ -26,6 +26,7 @@ pub mod groups;
 pub mod ideas;
 pub mod import;
 pub mod journal;
+mod journaling;
 pub mod markdown;
 pub mod notation;
 #[cfg(feature = "openapi")]
@@ -33,6 +34,7 @@ mod openapi;
 pub mod policy;
 pub mod records;
 pub mod refusal;
+mod rolled;
 mod sides;
 pub mod sim;
 pub mod sol;
@@ -198,9 +200,9 @@ impl<S: CampaignStore> Campaign<S> {
             .collect())
     }
 
-    fn append_one(&mut self, record: Record) -> Result<JournalEntry, AppError> {
+    fn append_one(&mut self, record: impl Into<Record>) -> Result<JournalEntry, AppError> {
         let at = self.now();
-        let mut stored = self.append(vec![(at, record)])?;
+        let mut stored = self.append(vec![(at, record.into())])?;
         stored
             .pop()
             .ok_or(AppError::BadImport("nothing stored".into()))
@@ -215,7 +217,7 @@ impl<S: CampaignStore> Campaign<S> {
     ) -> Result<AskView, AppError> {
         let question = text("question", question, MAX_QUESTION, false)?;
         let (outcome, rolled) =
-            journal::roll(dice, |d| oracle::ask(leaning, d)).map_err(|e| match e {
+            journaling::roll(dice, |d| oracle::ask(leaning, d)).map_err(|e| match e {
                 // The answer's dice were all there: what ran out is the event table's die.
                 AppError::Dice(DiceError::Exhausted { given }) if given >= leaning.dice() => {
                     AppError::DiceShort {
@@ -247,7 +249,7 @@ impl<S: CampaignStore> Campaign<S> {
         dice: Dice,
     ) -> Result<ClassicAskView, AppError> {
         let question = text("question", question, MAX_QUESTION, false)?;
-        let (outcome, rolled) = journal::roll(dice, |d| journal::classic_ask(leaning, d))?;
+        let (outcome, rolled) = journaling::roll(dice, |d| journal::classic_ask(leaning, d))?;
         let entry = self.append_one(Record::ClassicOracle {
             question,
             leaning,
@@ -340,7 +342,7 @@ impl<S: CampaignStore> Campaign<S> {
         let task = task
             .map(|t| text("task", t, MAX_QUESTION, false))
             .transpose()?;
-        let ((difficulty, name), rolled) = journal::roll(dice, journal::difficulty)?;
+        let ((difficulty, name), rolled) = journaling::roll(dice, journal::difficulty)?;
         let entry = self.append_one(Record::Difficulty {
             task: task.clone(),
             rolled: rolled.clone(),
@@ -376,7 +378,7 @@ impl<S: CampaignStore> Campaign<S> {
             }
         };
         let list_words = list.words()?;
-        let (words, rolled) = journal::roll(dice, |d| ideas::draw(&list_words, count, d))?;
+        let (words, rolled) = journaling::roll(dice, |d| ideas::draw(&list_words, count, d))?;
         let entry = self.append_one(Record::Idea {
             list: list.clone(),
             count,

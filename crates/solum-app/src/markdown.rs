@@ -10,8 +10,8 @@ use std::fmt::Write;
 
 use solum_expanded::oracle::Leaning;
 
-use crate::journal::faces;
 use crate::journal::{JournalEntry, Record, Rolled};
+use crate::rolled::faces;
 
 /// Renders the whole journal.
 pub(crate) fn render(title: &str, entries: &[JournalEntry]) -> String {

@@ -9,7 +9,8 @@ use solum_notation::NotationError;
 use solum_store::CampaignStore;
 
 use crate::expression::ExpressionError;
-use crate::journal::{Record, Rolled};
+pub use crate::expression::{MAX_EXPRESSION, NotationOutcome, NotationView};
+use crate::rolled::Rolled;
 use crate::{AppError, Campaign, Dice, text};
 
 /// The schema of the records this build writes.
@@ -20,9 +21,6 @@ pub const NOTATION_RECORD_SCHEMA: i64 = 2;
 /// The most faces of a journaled roll whose per-term view is re-derived for display
 /// ([`NotationRecord::with_terms`]).
 pub const MAX_DISPLAY_FACES: usize = 100;
-
-/// The longest expression taken, in characters (as `POST /api/odds`).
-pub const MAX_EXPRESSION: usize = 200;
 
 /// A roll of dice notation, as journaled.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,21 +36,6 @@ pub struct NotationRecord {
     pub outcome: NotationOutcome,
 }
 
-/// What a roll of an expression gave.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NotationOutcome {
-    /// The expression as the notation prints it.
-    pub canonical: String,
-    /// The value of the whole expression.
-    pub total: i64,
-    /// Each term with every die (faces, rerolls, explosions, dropped dice), as
-    /// `solum roll --json` writes them. Not journaled since schema 2 (`null` there: the
-    /// flat faces hold the dice, and [`NotationRecord::with_terms`] re-derives this view);
-    /// a schema 1 record keeps the terms it was written with.
-    #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
-    pub terms: serde_json::Value,
-}
-
 impl NotationRecord {
     /// True: a roll always holds dice (an expression of constants draws none, and its
     /// replay is as checked).
@@ -66,7 +49,7 @@ impl NotationRecord {
             "roll {} = {} (dice {})",
             self.outcome.canonical,
             self.outcome.total,
-            crate::journal::faces(&self.rolled.faces)
+            crate::rolled::faces(&self.rolled.faces)
         )
     }
 
@@ -95,7 +78,7 @@ impl NotationRecord {
                 )));
             }
         };
-        let derived = crate::journal::derive_public(&self.rolled, |d| rule(&expr, d));
+        let derived = crate::journaling::derive(&self.rolled, |d| rule(&expr, d));
         match derived {
             Err(e) => Some(Divergence::of_error(&e)),
             Ok((Err(e), _)) => Some(Divergence::refused(format!("the roll cannot be made: {e}"))),
@@ -134,7 +117,7 @@ impl NotationRecord {
                 typed: true,
                 faces: self.rolled.faces.clone(),
             };
-            if let Ok((Ok(outcome), _)) = crate::journal::derive_public(&typed, |d| rule(&expr, d))
+            if let Ok((Ok(outcome), _)) = crate::journaling::derive(&typed, |d| rule(&expr, d))
                 && outcome.total == self.outcome.total
             {
                 self.outcome.terms = outcome.terms;
@@ -238,25 +221,6 @@ fn rule(
     }
 }
 
-/// A roll of dice notation, for a front end to show.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct NotationView {
-    /// The journal entry; `None` for a roll journaled nowhere
-    /// ([`crate::expression::roll_expression`]), which serializes as `null`.
-    pub seq: Option<i64>,
-    /// The expression as typed.
-    pub expression: String,
-    /// What the dice gave: `canonical`, `total`, `terms`.
-    #[serde(flatten)]
-    pub outcome: NotationOutcome,
-    /// The dice.
-    pub rolled: Rolled,
-    /// The generator's seed (none for typed dice).
-    pub seed: Option<u64>,
-    /// True when the dice were typed in.
-    pub typed: bool,
-}
-
 impl<S: CampaignStore> Campaign<S> {
     /// Rolls a dice expression and journals it with its seed (or typed faces) and every
     /// die. Typed faces go each die, then its rerolls and explosions, left to right.
@@ -270,10 +234,10 @@ impl<S: CampaignStore> Campaign<S> {
         // The notation checks its limits before any die is drawn.
         let expr = parse(&expression)?;
         check_entry_size(&expr, &expression, &expr.to_string())?;
-        let (outcome, rolled) = crate::journal::roll(dice, |d| rule(&expr, d))?;
+        let (outcome, rolled) = crate::journaling::roll(dice, |d| rule(&expr, d))?;
         let outcome = outcome.map_err(|rendered| ExpressionError::Notation { rendered })?;
         // The journal keeps the flat faces; the per-term view goes only to the caller.
-        let entry = self.append_one(Record::Notation(Box::new(NotationRecord {
+        let entry = self.append_one(NotationRecord {
             schema: NOTATION_RECORD_SCHEMA,
             expression: expression.clone(),
             rolled: rolled.clone(),
@@ -281,7 +245,7 @@ impl<S: CampaignStore> Campaign<S> {
                 terms: serde_json::Value::Null,
                 ..outcome.clone()
             },
-        })))?;
+        })?;
         Ok(NotationView {
             seq: Some(entry.seq),
             expression,

@@ -55,23 +55,6 @@ macro_rules! requests {
 
 requests!(crate::fight_odds::FightOddsInput,);
 
-/// The original's stats ([`crate::classic::Stat`]) as a request names them, or `null`.
-pub(crate) fn classic_stat() -> utoipa::openapi::schema::Object {
-    use crate::classic::Stat::{Body, Mind, Spirit};
-    let every = |s: crate::classic::Stat| match s {
-        Body | Mind | Spirit => serde_json::to_value(s).unwrap_or_default(),
-    };
-    let mut names: Vec<serde_json::Value> = [Body, Mind, Spirit].into_iter().map(every).collect();
-    names.push(serde_json::Value::Null);
-    ObjectBuilder::new()
-        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
-            Type::String,
-            Type::Null,
-        ]))
-        .enum_values(Some(names))
-        .build()
-}
-
 views!(
     crate::journal::JournalEntry,
     crate::tables::Joined,

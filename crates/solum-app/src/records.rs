@@ -10,7 +10,9 @@ use serde_json::Value;
 use solum_store::name_key;
 
 use crate::AppError;
-use crate::journal::{Record, Rolled, capitalized};
+use crate::journal::Record;
+use crate::journaling::Journaled;
+use crate::rolled::{Rolled, capitalized};
 
 /// What a record does to the stored sheets, as `journal verify` re-derives them.
 #[derive(Debug, Clone, PartialEq)]
@@ -125,6 +127,37 @@ pub trait SystemRecord {
     fn sheet_changes_on_reveal(&self, _sheets: SheetsSoFar<'_>) -> Vec<SheetChange> {
         Vec::new()
     }
+}
+
+/// Registers each system's record kind: its variant of [`Record`] (which reads it back) and
+/// the tag it is stored under ([`Journaled`], with which its system appends it without naming
+/// [`Record`]). The tag is the variant's serde tag; a test compares the two forms.
+macro_rules! registered {
+    ($($variant:ident($ty:ty) = $kind:literal,)*) => {
+        $(
+            impl Journaled for $ty {
+                const KIND: &'static str = $kind;
+            }
+            impl From<$ty> for Record {
+                fn from(record: $ty) -> Self {
+                    Self::$variant(Box::new(record))
+                }
+            }
+        )*
+    };
+}
+
+registered! {
+    Character(crate::characters::CharacterRecord) = "character",
+    Sol(crate::sol::SolRecord) = "sol",
+    Combat(crate::combat::CombatRecord) = "combat",
+    FastStatic(crate::fast_static::StaticRecord) = "static",
+    Creature(crate::creatures::CreatureRecord) = "creature",
+    Classic(crate::classic::ClassicRecord) = "classic",
+    Soluna(crate::soluna::SolunaRecord) = "soluna",
+    Dietype(crate::dietype::DietypeRecord) = "dietype",
+    Notation(crate::notation::NotationRecord) = "notation",
+    Vehicle(crate::vehicles::VehicleRecord) = "vehicle",
 }
 
 impl Record {
@@ -445,6 +478,51 @@ impl SystemRecord for crate::creatures::CreatureRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A system's record as its use case appends it (through [`Journaled`]) and as the
+    /// journal's [`Record`] writes it: the same body, the same tag.
+    fn both_ways<R: Journaled>(record: &R, whole: &Record) {
+        let at = jiff::Timestamp::UNIX_EPOCH;
+        let entry = crate::journaling::new_entry(&at, record).unwrap();
+        assert_eq!(entry.kind, whole.kind());
+        assert_eq!(entry.body, serde_json::to_value(whole).unwrap());
+        assert_eq!(
+            serde_json::from_value::<Record>(entry.body).unwrap(),
+            *whole
+        );
+    }
+
+    #[test]
+    fn every_system_kind_is_stored_as_its_variant_of_the_record() {
+        // One body of each kind, as an earlier build wrote it (the persisted fixtures).
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/records");
+        let mut kinds = std::collections::BTreeSet::new();
+        for file in std::fs::read_dir(dir).unwrap() {
+            let text = std::fs::read_to_string(file.unwrap().path()).unwrap();
+            let bodies = match serde_json::from_str(&text).unwrap() {
+                Value::Array(bodies) => bodies,
+                body => vec![body],
+            };
+            for body in bodies {
+                let record: Record = serde_json::from_value(body).unwrap();
+                match &record {
+                    Record::Character(r) => both_ways(r.as_ref(), &record),
+                    Record::Sol(r) => both_ways(r.as_ref(), &record),
+                    Record::Combat(r) => both_ways(r.as_ref(), &record),
+                    Record::FastStatic(r) => both_ways(r.as_ref(), &record),
+                    Record::Creature(r) => both_ways(r.as_ref(), &record),
+                    Record::Classic(r) => both_ways(r.as_ref(), &record),
+                    Record::Soluna(r) => both_ways(r.as_ref(), &record),
+                    Record::Dietype(r) => both_ways(r.as_ref(), &record),
+                    Record::Notation(r) => both_ways(r.as_ref(), &record),
+                    Record::Vehicle(r) => both_ways(r.as_ref(), &record),
+                    _ => continue,
+                }
+                kinds.insert(record.kind());
+            }
+        }
+        assert_eq!(kinds.len(), 10, "a fixture of each system kind: {kinds:?}");
+    }
 
     #[test]
     fn a_sol_sheet_stored_by_an_older_solum_has_no_p3_mark() {

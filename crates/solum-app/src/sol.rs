@@ -15,8 +15,7 @@
 //! the table would hold the campaign's write lock while the player thinks.
 
 use crate::characters::name_text;
-use crate::journal::faces;
-use jiff::Timestamp;
+use crate::rolled::faces;
 use std::cell::Cell;
 
 use serde::{Deserialize, Serialize};
@@ -29,9 +28,10 @@ use solum_sol::test::{
     EdgeOnTest, MAX_GROUP, OpposedOutcome, TestError, TestOutcome, TestSpec, roll_assisted,
     roll_opposed, roll_test, roll_test_then,
 };
-use solum_store::{CampaignStore, NewEntry, WriteTx};
+use solum_store::{CampaignStore, WriteTx};
 
-use crate::journal::{RECORD_SCHEMA, Record, Rolled};
+use crate::journaling;
+use crate::rolled::Rolled;
 use crate::{AppError, Campaign, Dice, Divergence};
 
 /// The system name Project Sol sheets are stored under.
@@ -1518,18 +1518,6 @@ fn from_sheet(stored: &solum_store::Sheet) -> Result<Sheet, AppError> {
     check_sheet(&sheet)?;
     Ok(sheet)
 }
-
-fn entry(at: &Timestamp, record: SolRecord) -> Result<NewEntry, AppError> {
-    let record = Record::Sol(Box::new(record));
-    Ok(NewEntry {
-        at: at.to_owned(),
-        kind: record.kind().to_owned(),
-        schema: RECORD_SCHEMA,
-        body: serde_json::to_value(&record)
-            .map_err(|e| crate::AppError::internal("record", e.to_string()))?,
-    })
-}
-
 fn load(tx: &dyn WriteTx, name: &str) -> Result<Sheet, AppError> {
     let stored = tx
         .sheet(SYSTEM, name)?
@@ -1567,8 +1555,7 @@ impl<S: CampaignStore> Campaign<S> {
             let (after, change) = rule(&before)?;
             check_sheet(&after)?;
             let stored = tx.update_sheet(SYSTEM, &before.name, &to_sheet(&after)?)?;
-            let seq =
-                tx.append(&[entry(&at, SolRecord::new(&before.name, change.clone()))?])?[0].seq;
+            let seq = journaling::append(tx, &at, &SolRecord::new(&before.name, change.clone()))?;
             Ok((
                 seq,
                 change,
@@ -1591,7 +1578,7 @@ impl<S: CampaignStore> Campaign<S> {
             }
             crate::look_alike_free(tx, SYSTEM, &sheet.name)?;
             tx.insert_sheet(&to_sheet(&sheet)?)?;
-            Ok(tx.append(&[entry(&at, SolRecord::new(&sheet.name, change.clone()))?])?[0].seq)
+            journaling::append(tx, &at, &SolRecord::new(&sheet.name, change.clone()))
         })?;
         Ok(view(seq, SolSheetView { sheet, version: 1 }))
     }
@@ -1881,13 +1868,14 @@ impl<S: CampaignStore> Campaign<S> {
                 group_before,
                 group_after,
             };
-            let stored = tx.append(&[entry(
+            let stored = journaling::append_stored(
+                tx,
                 &at,
-                SolRecord::new(&before.name, SolChange::Test(Box::new(t.clone()))),
-            )?])?;
+                &SolRecord::new(&before.name, SolChange::Test(Box::new(t.clone()))),
+            )?;
             // A game master's secret test changes no sheet (nor its version) until it is
             // revealed: a player would read it there.
-            if !stored[0].secret {
+            if !stored.secret {
                 tx.update_sheet(SYSTEM, &before.name, &to_sheet(&t.after)?)?;
                 if let Some(a) = &t.assistant_after {
                     tx.update_sheet(SYSTEM, &a.name, &to_sheet(a)?)?;
@@ -1896,7 +1884,7 @@ impl<S: CampaignStore> Campaign<S> {
                     tx.update_sheet(SYSTEM, &g.name, &to_sheet(g)?)?;
                 }
             }
-            Ok((stored[0].seq, t, !stored[0].secret))
+            Ok((stored.seq, t, !stored.secret))
         })?;
         let r = &t.result;
         let p = match req.against {

@@ -20,8 +20,9 @@ use solum_soluna::skirmish::{self, Event, MAX_CHARACTERS, SkirmishFile};
 pub use solum_soluna::skirmish::Character;
 use solum_store::{CampaignStore, WriteTx};
 
-use crate::classic::{again, entry, fix_seed, name_text, read_row, sheet_row};
-use crate::journal::{Record, Rolled};
+use crate::classic::{again, fix_seed, name_text, read_row, sheet_row};
+use crate::journaling;
+use crate::rolled::Rolled;
 use crate::{AppError, Campaign, Dice, Divergence};
 
 /// The system name Sol'una characters are stored under.
@@ -564,8 +565,7 @@ fn view(character: Character, version: i64) -> SolunaView {
 }
 
 fn append(tx: &mut dyn WriteTx, at: &Timestamp, change: SolunaChange) -> Result<i64, AppError> {
-    let record = Record::Soluna(Box::new(SolunaRecord::new(change)));
-    Ok(tx.append(&[entry(at, record)?])?[0].seq)
+    journaling::append(tx, at, &SolunaRecord::new(change))
 }
 
 impl<S: CampaignStore> Campaign<S> {
@@ -772,7 +772,7 @@ impl<S: CampaignStore> Campaign<S> {
             let pool = test_dice(&c, request)?;
             let p = p_target(pool, request);
             let (result, rolled) =
-                crate::journal::roll(dice.clone(), |d| test_rule(pool, request, d))?;
+                crate::journaling::roll(dice.clone(), |d| test_rule(pool, request, d))?;
             let seq = append(
                 tx,
                 &at,
@@ -830,7 +830,7 @@ impl<S: CampaignStore> Campaign<S> {
                 characters.push(c);
             }
             let (out, rolled) =
-                crate::journal::roll(dice.clone(), |d| skirmish_rule(&characters, d))?;
+                crate::journaling::roll(dice.clone(), |d| skirmish_rule(&characters, d))?;
             let (end, events) = out?;
             let seq = append(
                 tx,
@@ -1591,7 +1591,7 @@ impl<S: CampaignStore> Campaign<S> {
             Dice::Typed(f) => Some(f.len()),
             _ => Some(MAX_CALL_FACES),
         };
-        let (events, rolled) = crate::journal::roll(dice, |d| run_phases(&mut s, limit, d))?;
+        let (events, rolled) = crate::journaling::roll(dice, |d| run_phases(&mut s, limit, d))?;
         let events = events?;
         let sheets = if s.over.is_some() {
             Some(write_sheets(tx, &s)?)

@@ -293,7 +293,7 @@ pub fn roll_soluna(
         (Field::Flips, flips),
         (Field::AgainstFlips, against_flips),
     )?;
-    let (t, rolled) = crate::journal::roll(source, |d: &mut dyn DiceSource| roll_test(&spec, d))
+    let (t, rolled) = crate::journaling::roll(source, |d: &mut dyn DiceSource| roll_test(&spec, d))
         .map_err(|e| SolunaOnceError::from_app(e, TEST_ORDER))?;
     Ok(SolunaRollView {
         largest: t.largest,
@@ -325,7 +325,7 @@ pub fn fight_skirmish(text: &str, source: Dice) -> Result<SkirmishOnceView, Solu
         .map_err(|e| SolunaOnceError::Skirmish(e.to_string().trim_end().to_owned()))?;
     let mut characters = skirmish.character;
     let names: Vec<String> = characters.iter().map(|c| c.name.clone()).collect();
-    let (events, rolled) = crate::journal::roll(source, |d: &mut dyn DiceSource| {
+    let (events, rolled) = crate::journaling::roll(source, |d: &mut dyn DiceSource| {
         Ok(fight(&mut characters, d))
     })
     .map_err(|e| SolunaOnceError::from_app(e, SKIRMISH_ORDER))?;

@@ -22,7 +22,7 @@ use solum_expanded::vehicle::{
 };
 use solum_store::CampaignStore;
 
-use crate::journal::{Record, Rolled};
+use crate::rolled::Rolled;
 use crate::typed_dice::{FieldName, TypedDiceError};
 use crate::{AppError, Campaign, Dice};
 
@@ -673,7 +673,7 @@ impl VehicleRecord {
         use crate::Divergence;
         let draws = draws(self.roll_off);
         let (first, second) = (&self.first, &self.second);
-        let derived = crate::journal::derive_public(&self.rolled, |d| {
+        let derived = crate::journaling::derive(&self.rolled, |d| {
             let shared = SharedDice::new(d);
             let (mut a, mut b) = (&shared, &shared);
             let (me, them) = match piloted(first, second) {
@@ -1313,14 +1313,14 @@ impl<S: CampaignStore> Campaign<S> {
         // A fresh seed is drawn only when the generator rolls; the seed journaled is the
         // generator's own.
         let (outcome, rolled) = roll_both(kind, &first, &second, roll_off, input, dice)?;
-        let entry = self.append_one(Record::Vehicle(Box::new(VehicleRecord {
+        let entry = self.append_one(VehicleRecord {
             roll: kind,
             first: first.clone(),
             second: second.clone(),
             roll_off,
             rolled: rolled.clone(),
             outcome: VehicleOutcome::of(&outcome),
-        })))?;
+        })?;
         Ok(JournaledVehicleRoll {
             seq: entry.seq,
             roll: view_of(kind, &first, &second, odds, &outcome, rolled),
