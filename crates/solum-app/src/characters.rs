@@ -65,7 +65,7 @@ pub struct NewCharacter {
     /// The starting background first, then names for the extra ones the 2d6 grant.
     pub backgrounds: Vec<String>,
     /// The starting light weapon.
-    #[cfg_attr(feature = "openapi", schema(value_type = Value))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::weapon))]
     pub weapon: Weapon,
     /// What the light armor is, if the d6 grants it.
     pub armor_name: String,
@@ -106,22 +106,22 @@ pub enum ArmorChange {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CharacterEdit {
     /// Set attributes; hit points follow the change of the maximum.
-    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Vec<Value>>))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::attribute_settings))]
     pub set: Vec<(Attribute, u32)>,
     /// Backgrounds to add (each names one of the unnamed ones first).
     pub add_backgrounds: Vec<String>,
     /// Backgrounds to remove, by name (any case).
     pub remove_backgrounds: Vec<String>,
     /// Weapons to add.
-    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Value>))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::weapons))]
     pub add_weapons: Vec<Weapon>,
     /// Weapons to remove, by name (any case; every one of that name).
     pub remove_weapons: Vec<String>,
     /// Armor on or off; its hit points come and go with it.
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<Value>))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = armor_change))]
     pub armor: Option<ArmorChange>,
     /// Gear to add.
-    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Value>))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::gears))]
     pub add_gear: Vec<Gear>,
     /// Gear to remove, by name (any case).
     pub remove_gear: Vec<String>,
@@ -376,7 +376,7 @@ pub enum Against {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CharacterCheck {
     /// The attribute rolled.
-    #[cfg_attr(feature = "openapi", schema(value_type = String))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::attribute))]
     pub attribute: Attribute,
     /// A background of the sheet that applies (+1 die).
     pub background: Option<String>,
@@ -387,10 +387,10 @@ pub struct CharacterCheck {
     /// Which die the gear rerolls (S1): the best choice (the default), none, or the die at a
     /// position of the pool as rolled (1 is the first).
     #[serde(default, skip_serializing_if = "is_best")]
-    #[cfg_attr(feature = "openapi", schema(value_type = Value))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::gear_die))]
     pub gear_die: GearDie,
     /// The difficulty, or the opposing pool.
-    #[cfg_attr(feature = "openapi", schema(value_type = Value))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = against))]
     pub against: Against,
     /// Roll off draws of this opposed check (S3, S14) even where the campaign's setting lets
     /// them stand (only the game master may ask; the setting applies to every check anyway).
@@ -1799,4 +1799,43 @@ impl<S: CampaignStore> Campaign<S> {
             })
         })
     }
+}
+
+/// The schema of an edit's armor: `{"wear": {armor}}`, `"take-off"`, or `null`.
+#[cfg(feature = "openapi")]
+fn armor_change() -> utoipa::openapi::schema::Schema {
+    use crate::schema::{armor, either, one_of_strings, or_null, serde_forms, tagged};
+    let take_off = match ArmorChange::TakeOff {
+        c @ (ArmorChange::TakeOff | ArmorChange::Wear(_)) => c,
+    };
+    or_null(either(vec![
+        tagged("wear", armor()),
+        one_of_strings(serde_forms([take_off])),
+    ]))
+}
+
+/// The schema of what a check is against: `{"difficulty": d}` or `{"opposed": {"dice": n,
+/// "gear": bool}}`.
+#[cfg(feature = "openapi")]
+fn against() -> utoipa::openapi::schema::Schema {
+    use crate::schema::{either, integer, object, tagged};
+    use utoipa::openapi::schema::{ObjectBuilder, Type};
+    let most = |n: u32| i64::from(n);
+    either(vec![
+        tagged(
+            "difficulty",
+            integer(1, most(solum_expanded::MAX_DIFFICULTY)),
+        ),
+        tagged(
+            "opposed",
+            object(vec![
+                ("dice", integer(1, most(solum_expanded::MAX_POOL)), true),
+                (
+                    "gear",
+                    ObjectBuilder::new().schema_type(Type::Boolean).into(),
+                    true,
+                ),
+            ]),
+        ),
+    ])
 }

@@ -660,6 +660,7 @@ pub struct FoeCount {
     pub name: String,
     /// How many (1 to 100; named `orc-1`, `orc-2`, …).
     #[serde(default = "one_foe")]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 100))]
     pub count: u32,
 }
 

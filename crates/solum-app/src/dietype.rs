@@ -57,19 +57,19 @@ pub struct DietypeEdit {
     /// Abilities to add or change (an existing one is found in any case).
     // Each list at most a sheet's entries (`MAX_ENTRIES`): a name is given once, and a sheet
     // holds no more.
-    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Vec<Value>>, max_items = 50))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::dietype_abilities))]
     pub abilities: Vec<(String, DieType)>,
     /// Abilities to remove.
     #[cfg_attr(feature = "openapi", schema(max_items = 50))]
     pub remove_abilities: Vec<String>,
     /// Skills to add or change, with their chances.
-    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Vec<Value>>, max_items = 50))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::dietype_skills))]
     pub skills: Vec<(String, u32)>,
     /// Skills to remove.
     #[cfg_attr(feature = "openapi", schema(max_items = 50))]
     pub remove_skills: Vec<String>,
     /// Weapons to add or change.
-    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Vec<Value>>, max_items = 50))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::dietype_weapons))]
     pub weapons: Vec<(String, Weapon)>,
     /// Weapons to remove.
     #[cfg_attr(feature = "openapi", schema(max_items = 50))]
@@ -176,13 +176,15 @@ pub struct DietypeRoll {
     /// The skill whose chances are used (none: unskilled, one chance).
     pub skill: Option<String>,
     /// Die-type steps on the ability's die (+1DT, −1DT), clamped to d4..d12.
+    #[cfg_attr(feature = "openapi", schema(minimum = -8, maximum = 8))]
     pub step: i64,
     /// The difficulty or the other side.
-    #[cfg_attr(feature = "openapi", schema(value_type = Value))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = against))]
     pub against: Against,
     /// On a success (an opposed win), the weapon's damage: one die per point of quality.
     pub weapon: Option<String>,
     /// Die-type steps on the damage die (armour: −1).
+    #[cfg_attr(feature = "openapi", schema(minimum = -8, maximum = 8))]
     pub damage_step: i64,
 }
 
@@ -729,4 +731,22 @@ impl<S: CampaignStore> Campaign<S> {
             })
         })
     }
+}
+
+/// The schema of what a die-type roll is against: `{"difficulty": 2..12}` or
+/// `{"opposed": {"die", "chances", "step"}}`.
+#[cfg(feature = "openapi")]
+fn against() -> utoipa::openapi::schema::Schema {
+    use crate::schema::{die_type, either, integer, object, tagged};
+    either(vec![
+        tagged("difficulty", integer(2, 12)),
+        tagged(
+            "opposed",
+            object(vec![
+                ("die", die_type(), true),
+                ("chances", integer(1, 4), true),
+                ("step", integer(-MAX_STEPS, MAX_STEPS), true),
+            ]),
+        ),
+    ])
 }

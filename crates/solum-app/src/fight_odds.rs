@@ -115,6 +115,7 @@ impl SimRefusal {
 /// Who acts first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum Ambush {
     /// The heroes ambush: they act first.
     Heroes,
@@ -125,9 +126,12 @@ pub enum Ambush {
 /// How the fights are fought.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SimOptions {
-    /// Fights to run ([`DEFAULT_FIGHTS`] when not given).
+    /// Fights to run ([`DEFAULT_FIGHTS`] when not given; the web table runs at most
+    /// 20,000).
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 20_000))]
     pub fights: Option<u64>,
     /// The seed (a fresh one when not given); the same seed and fights give the same figures.
     #[serde(default)]
@@ -147,6 +151,7 @@ pub struct SimOptions {
 /// the campaign against foes of the bestiaries.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FightOddsInput {
     /// The open combat's fighters with their hit points now (its ranges and turn are not
     /// kept: each fight starts afresh).
@@ -154,10 +159,12 @@ pub struct FightOddsInput {
     pub current_combat: bool,
     /// Characters of the campaign, by name (at most 20).
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(max_items = 20))]
     pub heroes: Vec<String>,
     /// Foes of the shipped bestiary or the campaign's, by name and count (at most 20
     /// kinds).
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(max_items = 20))]
     pub foes: Vec<FoeCount>,
     /// How the fights are fought.
     #[serde(flatten)]

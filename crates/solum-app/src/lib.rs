@@ -35,6 +35,8 @@ pub mod policy;
 pub mod records;
 pub mod refusal;
 mod rolled;
+#[cfg(feature = "openapi")]
+pub mod schema;
 mod sides;
 pub mod sim;
 pub mod sol;

@@ -36,25 +36,6 @@ fn object(name: &str, what: &str) -> RefOr<Schema> {
         .into()
 }
 
-/// Request parts the app reads with rules of their own (see docs/api.md for their fields):
-/// described as objects, their fields not yet restated as schema keywords.
-macro_rules! requests {
-    ($($t:path),* $(,)?) => {$(
-        impl utoipa::PartialSchema for $t {
-            fn schema() -> RefOr<Schema> {
-                object(short(stringify!($t)), "read by the app's own rules (docs/api.md)")
-            }
-        }
-        impl utoipa::ToSchema for $t {
-            fn name() -> Cow<'static, str> {
-                Cow::Borrowed(short(stringify!($t)))
-            }
-        }
-    )*};
-}
-
-requests!(crate::fight_odds::FightOddsInput,);
-
 views!(
     crate::journal::JournalEntry,
     crate::tables::Joined,

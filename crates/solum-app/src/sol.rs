@@ -97,10 +97,10 @@ pub struct NewSol {
     /// The Edge attribute (points start full).
     pub edge: u32,
     /// Attributes by name and value.
-    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Vec<Value>>))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::sol_values))]
     pub attributes: Vec<(String, u32)>,
     /// Skills by name and ranks.
-    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Vec<Value>>))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::sol_values))]
     pub skills: Vec<(String, u32)>,
 }
 
@@ -161,7 +161,7 @@ pub struct Opposition {
     /// The defender's dice.
     pub dice: u32,
     /// The Edge the defender uses.
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<Value>))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::any_edge))]
     pub edge: Option<EdgeOnTest>,
 }
 
@@ -186,13 +186,13 @@ pub struct SolTest {
     #[serde(default)]
     pub retry: u32,
     /// Edge declared before the dice (spent, or burnt for Smackdown).
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<Value>))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::any_edge))]
     pub edge: Option<EdgeOnTest>,
     /// Second Chance or Close Call, chosen up front, used only where it changes something.
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<Value>))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::edge_after_dice))]
     pub then: Option<EdgeOnTest>,
     /// An assistant, who rolls first.
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<Value>))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = assist))]
     pub assist: Option<Assist>,
     /// An opposed test against a defender's pool.
     pub against: Option<Opposition>,
@@ -1923,4 +1923,18 @@ fn view(seq: i64, sheet: SolSheetView) -> SolChangeView {
         trained: None,
         rolled: None,
     }
+}
+
+/// The schema of a test's assistant: `{"dice": n}` or `{"character": name}`, or `null`.
+#[cfg(feature = "openapi")]
+fn assist() -> utoipa::openapi::schema::Schema {
+    use crate::schema::{either, integer, name, or_null, tagged};
+    let every = |a: &Assist| match a {
+        Assist::Dice(_) => "dice",
+        Assist::Character(_) => "character",
+    };
+    or_null(either(vec![
+        tagged(every(&Assist::Dice(1)), integer(1, i64::from(MAX_DICE))),
+        tagged(every(&Assist::Character(String::new())), name()),
+    ]))
 }

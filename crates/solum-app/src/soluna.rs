@@ -151,9 +151,30 @@ pub enum SolunaChange {
     },
 }
 
+/// A Sol'una character as a request gives it whole (`POST` and `PATCH` of a sheet): the
+/// rules crate's [`Character`], read as it reads itself (unknown fields refused).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SolunaSheet(pub Character);
+
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for SolunaSheet {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::RefOr::T(crate::schema::soluna_character())
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for SolunaSheet {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "SolunaSheet".into()
+    }
+}
+
 /// Which of a character's attacks a test rolls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum SolunaAttack {
     /// The melee dice (Body is the target's armour).
     Melee,
@@ -168,7 +189,6 @@ pub enum SolunaAttack {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SolunaTest {
     /// The attack whose dice are rolled.
-    #[cfg_attr(feature = "openapi", schema(value_type = Value))]
     pub attack: SolunaAttack,
     /// Positive flips the character commits: at most its flips left and its flips per test.
     #[serde(default)]

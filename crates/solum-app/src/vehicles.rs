@@ -279,11 +279,11 @@ pub struct VehicleRollInput {
     pub vehicle: Option<String>,
     /// Or its speed (average when not given).
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::speed))]
     pub speed: Option<Speed>,
     /// And its handling (average when not given).
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::handling))]
     pub handling: Option<Handling>,
     /// The other pilot's pool.
     #[serde(default)]
@@ -300,11 +300,11 @@ pub struct VehicleRollInput {
     pub against_vehicle: Option<String>,
     /// Or its speed.
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::speed))]
     pub against_speed: Option<Speed>,
     /// And its handling.
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::handling))]
     pub against_handling: Option<Handling>,
     /// Draws are rolled off (one die each until one is higher) instead of standing. A
     /// campaign whose roll-off option is on rolls them off in any case.

@@ -1869,6 +1869,103 @@ async fn the_openapi_description_names_every_route_and_no_other() {
     }
 }
 
+/// The fields of a request body the description leaves as any value (a schema of
+/// nothing but words), with their paths: `.goal`, `.set[][1]`.
+fn loose_fields(doc: &Value, schema: &Value, path: &str, out: &mut Vec<String>, depth: usize) {
+    let Some(o) = schema.as_object() else {
+        if schema == &Value::Bool(true) {
+            out.push(path.to_owned());
+        }
+        return;
+    };
+    if depth > 12 {
+        return;
+    }
+    if let Some(r) = o.get("$ref").and_then(Value::as_str) {
+        let name = r.rsplit('/').next().unwrap();
+        let target = &doc["components"]["schemas"][name];
+        return loose_fields(doc, target, path, out, depth + 1);
+    }
+    let words = ["description", "title", "default", "example", "examples"];
+    if o.keys().all(|k| words.contains(&k.as_str())) {
+        out.push(path.to_owned());
+        return;
+    }
+    if o.get("type") == Some(&json!("object")) && !o.contains_key("properties") {
+        out.push(format!("{path} (an object without its fields)"));
+    }
+    for key in ["oneOf", "anyOf", "allOf", "prefixItems"] {
+        for (i, s) in o
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            loose_fields(doc, s, &format!("{path}|{key}[{i}]"), out, depth + 1);
+        }
+    }
+    for (field, s) in o
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        loose_fields(doc, s, &format!("{path}.{field}"), out, depth + 1);
+    }
+    if let Some(items) = o.get("items").filter(|i| i.is_object()) {
+        loose_fields(doc, items, &format!("{path}[]"), out, depth + 1);
+    }
+}
+
+#[tokio::test]
+async fn every_field_of_every_request_body_is_described_by_its_type() {
+    let s = server();
+    let a = s
+        .send(
+            Request::builder()
+                .uri("/api/openapi.json")
+                .header("host", HOST)
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await;
+    let doc = a.json();
+    let mut loose = Vec::new();
+    let mut bodies = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let schema = &op["requestBody"]["content"]["application/json"]["schema"];
+            if schema.is_null() {
+                continue;
+            }
+            bodies += 1;
+            let mut found = Vec::new();
+            loose_fields(&doc, schema, "", &mut found, 0);
+            loose.extend(found.into_iter().map(|f| format!("{method} {path} {f}")));
+        }
+    }
+    assert!(bodies >= 45, "the reading found {bodies} request bodies");
+    assert!(
+        loose.is_empty(),
+        "request fields described as any value:\n{}",
+        loose.join("\n")
+    );
+    // The rules' own types, as the app describes them: an attribute by its names, a die
+    // type from d4 to d12, a `[name, die]` pair of exactly two items.
+    let schemas = &doc["components"]["schemas"];
+    let check = &schemas["CharacterCheck"]["properties"];
+    assert_eq!(check["attribute"]["enum"], json!(["body", "mind", "charm"]));
+    let abilities = &schemas["NewDietype"]["properties"]["abilities"]["items"];
+    assert_eq!(abilities["minItems"], 2);
+    assert_eq!(abilities["maxItems"], 2);
+    assert_eq!(abilities["items"], json!(false));
+    assert_eq!(
+        abilities["prefixItems"][1]["enum"],
+        json!(["d4", "d6", "d8", "d10", "d12"])
+    );
+}
+
 // ---------------------------------------------------------------------------------------
 // What a hostile tester found (issue 11): each test fails on the build before its fix.
 

@@ -123,7 +123,7 @@ pub(crate) struct AdvanceRequest {
 #[serde(deny_unknown_fields)]
 pub(crate) struct AdvanceGoalBody {
     /// What the hero advances (docs/api.md).
-    #[schema(value_type = Object)]
+    #[schema(schema_with = solum_app::schema::advance_goal)]
     goal: solum_app::AdvanceGoal,
 }
 

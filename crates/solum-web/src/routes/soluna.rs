@@ -13,11 +13,11 @@ use crate::{
     ApiError, AppState, Auth, Body_, Json, NoFields, NoQuery, change, dice_for, with_campaign,
 };
 
-#[utoipa::path(post, path = "/api/soluna/characters", tag = "soluna", request_body(content = Object, description = "A Sol'una character sheet (docs/api.md)"), responses((status = 201, description = "Created", body = solum_app::soluna::SolunaChangeView)))]
+#[utoipa::path(post, path = "/api/soluna/characters", tag = "soluna", request_body = solum_app::soluna::SolunaSheet, responses((status = 201, description = "Created", body = solum_app::soluna::SolunaChangeView)))]
 pub(crate) async fn create_soluna(
     State(state): State<AppState>,
     auth: Auth,
-    Body_(character): Body_<solum_app::soluna::Character>,
+    Body_(solum_app::soluna::SolunaSheet(character)): Body_<solum_app::soluna::SolunaSheet>,
 ) -> Result<(StatusCode, Json<solum_app::soluna::SolunaChangeView>), ApiError> {
     let scope = tables::scope_of(&auth.member);
     change(&state, scope, move |c| {
@@ -182,38 +182,14 @@ pub(crate) async fn soluna_skirmish_abandon(
         .map(Json)
 }
 
-/// A Sol'una sheet as a request gives it whole (the rules crate's `Character`, read as it
-/// reads itself: unknown fields refused).
-#[derive(Deserialize)]
-#[serde(transparent)]
-pub(crate) struct SolunaSheet(solum_app::soluna::Character);
-
-impl utoipa::PartialSchema for SolunaSheet {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
-        utoipa::openapi::schema::ObjectBuilder::new()
-            .schema_type(utoipa::openapi::schema::Type::Object)
-            .title(Some("SolunaSheet"))
-            .description(Some(
-                "A Sol'una character, as `GET /api/soluna/characters` gives it (docs/api.md)",
-            ))
-            .into()
-    }
-}
-
-impl utoipa::ToSchema for SolunaSheet {
-    fn name() -> std::borrow::Cow<'static, str> {
-        "SolunaSheet".into()
-    }
-}
-
 /// `PATCH /api/soluna/characters/{name}`: the whole sheet as it should be (the name as it
 /// is): the character's player, or the game master; journaled with the sheet before.
-#[utoipa::path(patch, path = "/api/soluna/characters/{name}", tag = "soluna", request_body = SolunaSheet, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::soluna::SolunaChangeView)))]
+#[utoipa::path(patch, path = "/api/soluna/characters/{name}", tag = "soluna", request_body = solum_app::soluna::SolunaSheet, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::soluna::SolunaChangeView)))]
 pub(crate) async fn edit_soluna(
     State(state): State<AppState>,
     auth: Auth,
     crate::extract::PathParam(name): crate::extract::PathParam<String>,
-    Body_(SolunaSheet(character)): Body_<SolunaSheet>,
+    Body_(solum_app::soluna::SolunaSheet(character)): Body_<solum_app::soluna::SolunaSheet>,
 ) -> Result<Json<solum_app::soluna::SolunaChangeView>, ApiError> {
     let member = auth.member;
     let scope = tables::scope_of(&member);
