@@ -151,7 +151,6 @@ pub struct SimOptions {
 /// the campaign against foes of the bestiaries.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FightOddsInput {
     /// The open combat's fighters with their hit points now (its ranges and turn are not
     /// kept: each fight starts afresh).
@@ -159,16 +158,88 @@ pub struct FightOddsInput {
     pub current_combat: bool,
     /// Characters of the campaign, by name (at most 20).
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(max_items = 20))]
     pub heroes: Vec<String>,
     /// Foes of the shipped bestiary or the campaign's, by name and count (at most 20
     /// kinds).
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(max_items = 20))]
     pub foes: Vec<FoeCount>,
     /// How the fights are fought.
     #[serde(flatten)]
     pub options: SimOptions,
+}
+
+/// One object with the options' fields beside its own (they are flattened into it), no
+/// other field: described whole, as `allOf` of two closed objects would admit nothing.
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for FightOddsInput {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::RefOr;
+        use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, Type};
+        let RefOr::T(Schema::Object(mut o)) = <SimOptions as utoipa::PartialSchema>::schema()
+        else {
+            return RefOr::T(Schema::default());
+        };
+        // Each field of the type, so that a field added to it fails to compile here.
+        let _every_field = |f: &FightOddsInput| {
+            let FightOddsInput {
+                current_combat: _,
+                heroes: _,
+                foes: _,
+                options: _,
+            } = f;
+        };
+        let list = |item: RefOr<Schema>, what: &str| {
+            ArrayBuilder::new()
+                .items(item)
+                .max_items(Some(20))
+                .description(Some(what))
+                .build()
+        };
+        o.properties.insert(
+            "current_combat".into(),
+            ObjectBuilder::new()
+                .schema_type(Type::Boolean)
+                .description(Some(
+                    "The open combat's fighters with their hit points now.",
+                ))
+                .into(),
+        );
+        o.properties.insert(
+            "heroes".into(),
+            list(
+                ObjectBuilder::new().schema_type(Type::String).into(),
+                "Characters of the campaign, by name (at most 20).",
+            )
+            .into(),
+        );
+        o.properties.insert(
+            "foes".into(),
+            list(
+                <FoeCount as utoipa::PartialSchema>::schema(),
+                "Foes of the bestiaries, by name and count (at most 20 kinds).",
+            )
+            .into(),
+        );
+        o.description = Some(
+            "What to simulate at the table: the open combat's sides as they stand, or \
+             characters of the campaign against foes of the bestiaries."
+                .into(),
+        );
+        RefOr::T(Schema::Object(o))
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for FightOddsInput {
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        // The options refer to the ambush by name.
+        schemas.push(("Ambush".into(), <Ambush as utoipa::PartialSchema>::schema()));
+    }
 }
 
 /// The odds of a fight, as `solum sim --json` prints them and the web table answers.

@@ -1,6 +1,8 @@
 //! Characters, combat, vehicles, fight odds and simulation, end to end.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
+use std::path::Path;
+
 use crate::common;
 
 use common::{num, solum, solum_args};
@@ -17,15 +19,23 @@ fn in_campaign(campaign: &std::path::Path, args: &[&str]) -> common::Run {
 }
 
 #[test]
-// Split pending (issue 23): one scenario read top to bottom.
-#[allow(clippy::too_many_lines)]
 fn character_lifecycle() {
     let dir = tempfile::tempdir().unwrap();
     let c = dir.path().join("c.solum");
+    create_edit_and_rest(&c);
+    advance_by_attribute_and_background(&c);
+    refusals_change_nothing(&c);
+    // The armor edit, then the journal holds every change and no file was written beside
+    // the campaign.
+    wear_armor_too_heavy_and_verify(&c, dir.path());
+}
+
+/// Nick is created (typed dice), refused a second time, edited and rested.
+fn create_edit_and_rest(c: &Path) {
     // 2d6: 2, 5 (one more background); d6: 4 (light armor). S9: Body 3 + Mind 2 + light
     // armor 1 = 6 hit points.
     let v = in_campaign(
-        &c,
+        c,
         &[
             "char",
             "new",
@@ -53,7 +63,7 @@ fn character_lifecycle() {
     assert_eq!(v["seq"], 1);
     // A name is taken once: never replaced by accident.
     in_campaign(
-        &c,
+        c,
         &[
             "char", "new", "nick", "--body", "3", "--mind", "2", "--charm", "1", "-b", "x",
             "--weapon", "y", "--seed", "1",
@@ -61,7 +71,7 @@ fn character_lifecycle() {
     )
     .bad_input("already exists");
     in_campaign(
-        &c,
+        c,
         &[
             "char",
             "edit",
@@ -73,22 +83,26 @@ fn character_lifecycle() {
         ],
     )
     .ok();
-    let v = in_campaign(&c, &["char", "show", "nick", "--json"]).json();
+    let v = in_campaign(c, &["char", "show", "nick", "--json"]).json();
     assert_eq!(v["character"]["hit_points"], 2);
     assert_eq!(v["character"]["backgrounds"].as_array().unwrap().len(), 2);
     assert_eq!(v["character"]["unnamed_backgrounds"], 0);
     assert_eq!(v["version"], 2);
     // S8: 1.5 hours are three half hours, +3.
-    let rest = in_campaign(&c, &["char", "rest", "Nick", "--hours", "1.5"]);
+    let rest = in_campaign(c, &["char", "rest", "Nick", "--hours", "1.5"]);
     assert!(
         rest.ok().contains("+3 hit point(s), now 5/6"),
         "{}",
         rest.stdout
     );
+}
+
+/// S17: a point granted, then an attribute raised (B) and a background tried (A).
+fn advance_by_attribute_and_background(c: &Path) {
     // B: Mind 2, two dice, both even: Mind 3, and the maximum and hit points one higher.
-    in_campaign(&c, &["char", "grant", "Nick"]).ok();
+    in_campaign(c, &["char", "grant", "Nick"]).ok();
     let v = in_campaign(
-        &c,
+        c,
         &[
             "char",
             "advance",
@@ -106,9 +120,9 @@ fn character_lifecycle() {
     assert_eq!(v["sheet"]["character"]["hit_points"], 6);
     assert_eq!(v["sheet"]["max_hit_points"], 7);
     // A: odd, no new background; the sheet is unchanged but the try is journaled.
-    in_campaign(&c, &["char", "grant", "Nick"]).ok();
+    in_campaign(c, &["char", "grant", "Nick"]).ok();
     let v = in_campaign(
-        &c,
+        c,
         &[
             "char",
             "advance",
@@ -129,10 +143,15 @@ fn character_lifecycle() {
             .len(),
         2
     );
+}
+
+/// Too few typed dice, an attribute out of range, an empty edit, a background held, a
+/// character that is not there: each refused.
+fn refusals_change_nothing(c: &Path) {
     // Mind is 3 now: three dice.
-    in_campaign(&c, &["char", "grant", "Nick"]).ok();
+    in_campaign(c, &["char", "grant", "Nick"]).ok();
     in_campaign(
-        &c,
+        c,
         &[
             "char",
             "advance",
@@ -144,17 +163,21 @@ fn character_lifecycle() {
         ],
     )
     .bad_input("too few values");
-    in_campaign(&c, &["char", "edit", "Nick", "--set", "body=5"])
+    in_campaign(c, &["char", "edit", "Nick", "--set", "body=5"])
         .bad_input("body: 5 is outside 1 to 4");
-    in_campaign(&c, &["char", "edit", "Nick"]).bad_input("nothing to change");
+    in_campaign(c, &["char", "edit", "Nick"]).bad_input("nothing to change");
     in_campaign(
-        &c,
+        c,
         &["char", "edit", "Nick", "--add-background", "acrobat thief"],
     )
     .bad_input("--add-background: Nick already has the background `acrobat thief`");
-    in_campaign(&c, &["char", "edit", "Nobody", "--damage", "1"]).bad_input("Nobody");
+    in_campaign(c, &["char", "edit", "Nobody", "--damage", "1"]).bad_input("Nobody");
+}
+
+/// Armor too heavy for Body 1, worn as a correction; the journal verifies.
+fn wear_armor_too_heavy_and_verify(c: &Path, dir: &Path) {
     in_campaign(
-        &c,
+        c,
         &[
             "char",
             "edit",
@@ -167,21 +190,21 @@ fn character_lifecycle() {
         ],
     )
     .ok();
-    let sheet = in_campaign(&c, &["char", "show", "Nick"]);
+    let sheet = in_campaign(c, &["char", "show", "Nick"]);
     assert!(
         sheet.ok().contains("too heavy for Body 1"),
         "{}",
         sheet.stdout
     );
-    let list = in_campaign(&c, &["char", "list", "--json"]).json();
+    let list = in_campaign(c, &["char", "list", "--json"]).json();
     assert_eq!(list.as_array().unwrap().len(), 1);
     // Journaled: creation, edit, rest, three points granted, two advancements, the armor
     // edit; refusals are not.
-    let v = in_campaign(&c, &["journal", "verify", "--json"]).json();
+    let v = in_campaign(c, &["journal", "verify", "--json"]).json();
     assert_eq!(v["entries"], 9);
     assert_eq!(v["mismatches"].as_array().unwrap().len(), 0);
     // No file was written beside the campaign.
-    let files: Vec<_> = std::fs::read_dir(dir.path())
+    let files: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .filter(|n| !n.starts_with("c.solum"))

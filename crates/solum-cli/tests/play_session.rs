@@ -77,8 +77,6 @@ end We found the wine.
 "#;
 
 #[test]
-// Split pending (issue 23): one scenario read top to bottom.
-#[allow(clippy::too_many_lines)]
 fn an_evening_of_play_through_stdin_reads_back_whole_and_verifies() {
     let dir = tempfile::tempdir().unwrap();
     let c = dir.path().join("evening.solum");
@@ -103,6 +101,14 @@ fn an_evening_of_play_through_stdin_reads_back_whole_and_verifies() {
     ])
     .json();
     let entries = export["entries"].as_array().unwrap();
+    the_entries_are_the_evening_in_order(entries);
+    the_rolls_are_journaled_with_their_dice(entries);
+    the_story_reads_and_the_journal_verifies(&c);
+    tampered_exports_are_refused_naming_entry_and_field(dir.path(), &export);
+}
+
+/// Every entry of the evening, numbered from 1 without a gap.
+fn the_entries_are_the_evening_in_order(entries: &[Value]) {
     let kinds: Vec<&str> = entries
         .iter()
         .map(|e| e["kind"].as_str().unwrap())
@@ -124,7 +130,10 @@ fn an_evening_of_play_through_stdin_reads_back_whole_and_verifies() {
     assert_eq!(kinds, want);
     let seqs: Vec<i64> = entries.iter().map(|e| e["seq"].as_i64().unwrap()).collect();
     assert_eq!(seqs, (1..=want.len() as i64).collect::<Vec<_>>());
+}
 
+/// Each roll with its seed or typed faces and what they gave.
+fn the_rolls_are_journaled_with_their_dice(entries: &[Value]) {
     // Creation: typed 1 3 2, one background, light armor, 6 hit points.
     let created = &entries[0]["change"]["created"];
     assert_eq!(created["rolled"]["typed"], true);
@@ -210,7 +219,10 @@ fn an_evening_of_play_through_stdin_reads_back_whole_and_verifies() {
     assert_eq!(adv["after"]["mind"], 3);
     assert_eq!(adv["after"]["hit_points"], 5);
     assert_eq!(entries[22]["summary"], "We found the wine.");
+}
 
+/// The Markdown story and `journal verify`.
+fn the_story_reads_and_the_journal_verifies(c: &Path) {
     // The story in Markdown: the scene as a heading, the rolls compact.
     let md = solum_args(&["journal", "export", "--campaign", c.to_str().unwrap()]);
     assert_eq!(md.code, 0, "{}", md.stderr);
@@ -232,14 +244,17 @@ fn an_evening_of_play_through_stdin_reads_back_whole_and_verifies() {
         "{}",
         verify.stdout
     );
+}
 
-    // The same export changed by hand is refused naming the entry and the field: the
-    // check's verdict (5 against 5 passed), then the orc's 2 damage to Nick (S4: its weapon).
-    let other = dir.path().join("other.solum");
+/// The same export changed by hand is refused naming the entry and the field: the check's
+/// verdict (5 against 5 passed), then the orc's 2 damage to Nick (S4: its weapon).
+fn tampered_exports_are_refused_naming_entry_and_field(dir: &Path, export: &Value) {
+    let entries = export["entries"].as_array().unwrap();
+    let other = dir.join("other.solum");
     let import = |edit: &dyn Fn(&mut Value), needles: &[&str]| {
         let mut v = export.clone();
         edit(&mut v);
-        let file = dir.path().join("tampered.json");
+        let file = dir.join("tampered.json");
         std::fs::write(&file, v.to_string()).unwrap();
         let run = solum_args(&[
             "journal",

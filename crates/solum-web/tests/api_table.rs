@@ -355,25 +355,32 @@ fn choice<'a>(status: &'a Value, line: &str) -> &'a Value {
 }
 
 #[tokio::test]
-// Split pending (issue 23): one scenario read top to bottom.
-#[allow(clippy::too_many_lines)]
 async fn a_combat_starts_from_names_and_players_play_their_own_heroes_turns() {
     let s = server();
     let gm = s.table("T", "Ada").await;
     let pia = s.player(&gm, "Pia").await;
-    s.ok("/api/characters", &pia, hero("Nick"), StatusCode::CREATED)
+    a_combat_starts_from_names_the_gm_gives(&s, &gm, &pia).await;
+    nicks_options_are_the_rules(&s, &pia).await;
+    players_play_their_own_heroes_turns_only(&s, &gm, &pia).await;
+    every_member_reads_the_log_and_who_played(&s, &gm, &pia).await;
+}
+
+/// Players do not start a fight; names that are no character or creature start none; the
+/// game master's start brings heroes and foes, and the order is the game master's.
+async fn a_combat_starts_from_names_the_gm_gives(s: &Server, gm: &str, pia: &str) {
+    s.ok("/api/characters", pia, hero("Nick"), StatusCode::CREATED)
         .await;
-    s.ok("/api/characters", &gm, hero("Vera"), StatusCode::CREATED)
+    s.ok("/api/characters", gm, hero("Vera"), StatusCode::CREATED)
         .await;
     // Players do not start a fight; a name that is no character or creature starts none.
     let refused = s
-        .post("/api/combat", &pia, json!({ "heroes": ["Nick"] }))
+        .post("/api/combat", pia, json!({ "heroes": ["Nick"] }))
         .await;
     assert_eq!(refused.status, StatusCode::FORBIDDEN);
     let unknown = s
         .post(
             "/api/combat",
-            &gm,
+            gm,
             json!({ "heroes": ["Nick"], "foes": [{ "name": "dragon of nowhere", "count": 1 }] }),
         )
         .await;
@@ -384,13 +391,13 @@ async fn a_combat_starts_from_names_and_players_play_their_own_heroes_turns() {
         unknown.text()
     );
     assert_eq!(
-        s.get("/api/combat", &gm).await.json(),
+        s.get("/api/combat", gm).await.json(),
         json!({ "combat": null })
     );
     let too_many = s
         .post(
             "/api/combat",
-            &gm,
+            gm,
             json!({ "foes": [{ "name": "orc", "count": 101 }] }),
         )
         .await;
@@ -399,7 +406,7 @@ async fn a_combat_starts_from_names_and_players_play_their_own_heroes_turns() {
     let started = s
         .ok(
             "/api/combat",
-            &gm,
+            gm,
             json!({ "name": "ford", "heroes": ["Nick", "Vera"], "foes": [{ "name": "orc", "count": 2 }] }),
             StatusCode::CREATED,
         )
@@ -416,23 +423,25 @@ async fn a_combat_starts_from_names_and_players_play_their_own_heroes_turns() {
     let setup = s
         .post(
             "/api/combat/line",
-            &pia,
+            pia,
             json!({ "line": "order Nick Vera orc-1 orc-2" }),
         )
         .await;
     assert_eq!(setup.status, StatusCode::FORBIDDEN, "{}", setup.text());
     s.ok(
         "/api/combat/line",
-        &gm,
+        gm,
         json!({ "line": "order Nick Vera orc-1 orc-2" }),
         StatusCode::OK,
     )
     .await;
+}
 
+async fn nicks_options_are_the_rules(s: &Server, pia: &str) {
     // Nick, nearby both orcs (where a fight starts), engaged with no one: he may move
     // closer or away from each (S7: the move, no roll), change weapons (S13: the action) or
     // end his turn; the dagger does not shoot.
-    let status = s.get("/api/combat", &pia).await.json()["combat"].clone();
+    let status = s.get("/api/combat", pia).await.json()["combat"].clone();
     assert_eq!(status["acting"], "Nick");
     assert_eq!(
         lines(&status),
@@ -455,12 +464,14 @@ async fn a_combat_starts_from_names_and_players_play_their_own_heroes_turns() {
     );
     assert_eq!(choice(&status, "switch unarmed")["uses_action"], true);
     assert_eq!(choice(&status, "end")["action"], "end turn");
+}
 
+async fn players_play_their_own_heroes_turns_only(s: &Server, gm: &str, pia: &str) {
     // Pia plays her hero's turn, by the lines the options give.
     let moved = s
         .ok(
             "/api/combat/line",
-            &pia,
+            pia,
             json!({ "line": "move closer orc-1" }),
             StatusCode::OK,
         )
@@ -487,31 +498,34 @@ async fn a_combat_starts_from_names_and_players_play_their_own_heroes_turns() {
     assert!(!lines(&status).iter().any(|l| l.starts_with("move closer")));
     s.ok(
         "/api/combat/line",
-        &pia,
+        pia,
         json!({ "line": "end" }),
         StatusCode::OK,
     )
     .await;
     // Vera's turn is not Pia's; the game master plays it.
     let theirs = s
-        .post("/api/combat/line", &pia, json!({ "line": "end" }))
+        .post("/api/combat/line", pia, json!({ "line": "end" }))
         .await;
     assert_eq!(theirs.status, StatusCode::FORBIDDEN, "{}", theirs.text());
     assert!(theirs.json()["error"].as_str().unwrap().contains("Vera"));
     s.ok(
         "/api/combat/line",
-        &gm,
+        gm,
         json!({ "line": "end" }),
         StatusCode::OK,
     )
     .await;
     // Nor the orcs' turns.
     let orc = s
-        .post("/api/combat/line", &pia, json!({ "line": "melee Nick" }))
+        .post("/api/combat/line", pia, json!({ "line": "melee Nick" }))
         .await;
     assert_eq!(orc.status, StatusCode::FORBIDDEN, "{}", orc.text());
+}
+
+async fn every_member_reads_the_log_and_who_played(s: &Server, gm: &str, pia: &str) {
     // Every member reads the log: each line with what it did.
-    let status = s.get("/api/combat", &pia).await.json()["combat"].clone();
+    let status = s.get("/api/combat", pia).await.json()["combat"].clone();
     let log: Vec<&str> = status["log"]
         .as_array()
         .unwrap()
@@ -532,7 +546,7 @@ async fn a_combat_starts_from_names_and_players_play_their_own_heroes_turns() {
     );
     assert!(!status["log"][4]["text"].as_array().unwrap().is_empty());
     // The feed says who played each line.
-    let entries = s.entries(&gm).await;
+    let entries = s.entries(gm).await;
     let by: Vec<&str> = entries
         .iter()
         .filter(|e| e["kind"] == "combat")

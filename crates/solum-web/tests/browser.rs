@@ -140,8 +140,6 @@ fn new_character(b: &Browser, name: &str, body: u32, mind: u32, charm: u32, back
 }
 
 #[test]
-// Split pending (issue 23): one scenario read top to bottom.
-#[allow(clippy::too_many_lines)]
 fn a_table_in_two_browsers() {
     tools();
     let dir = tempfile::tempdir().unwrap();
@@ -190,17 +188,31 @@ fn a_table_in_two_browsers() {
         "the Characters tab by keyboard",
         "return document.activeElement.id === 'tab-characters' && document.getElementById('tab-characters').getAttribute('aria-selected') === 'true' && !document.getElementById('panel-characters').hidden && document.getElementById('panel-play').hidden",
     );
+    a_check_with_its_odds_and_typed_dice(&gm);
+    the_odds_of_any_dice(&gm, &shots);
+    a_scene_the_oracle_and_another_system(&gm, &shots);
+    let link = an_invite_link(&gm, &shots);
+    let pia = driver.browser(chromium, &dir.path().join("profile-pia"), 390, 844);
+    pia_joins_on_a_phone(&gm, &pia, &link, &shots);
+    rolls_and_words_reach_both_pages(&gm, &pia);
+    secrets_never_reach_the_player(&gm, &pia, &url, &shots);
+    an_invite_while_signed_in_asks_first(&gm, &pia, &link, &shots);
+    logging_out_and_coming_back(&gm, &pia, &url, &shots);
+    the_gm_reinvites_and_is_warned_at_logout(&gm);
+}
 
+/// A refused character, then a check with its odds and with dice typed by hand.
+fn a_check_with_its_odds_and_typed_dice(gm: &Browser) {
     // A character the rules refuse (a blank-looking name): the API's message next to the
     // form that sent it, then gone once the form succeeds.
-    send_character(&gm, "\u{200B}", 3, 2, 1, "Sailor");
+    send_character(gm, "\u{200B}", 3, 2, 1, "Sailor");
     gm.wait_for(
         "the refusal beside the form",
         &format!(
             "const e = document.querySelector('{CREATE} .error'); return !!e && !e.hidden && e.getAttribute('role') === 'alert' && e.textContent.length > 0"
         ),
     );
-    new_character(&gm, "Nick", 3, 2, 1, "Sailor");
+    new_character(gm, "Nick", 3, 2, 1, "Sailor");
     gm.wait_for(
         "the error gone",
         &format!(
@@ -210,7 +222,7 @@ fn a_table_in_two_browsers() {
 
     // The odds before the roll: Body 3 against difficulty 4, no background: the best of
     // three dice must reach 4: 1 - (1/2)^3 = 7/8. The exact fraction on demand.
-    tab(&gm, "play");
+    tab(gm, "play");
     gm.wait_for(
         "the odds",
         "return document.getElementById('odds').textContent.startsWith('Chance to pass: 87.50%')",
@@ -220,7 +232,7 @@ fn a_table_in_two_browsers() {
         true
     );
     gm.click(&gm.find("#odds .exact-toggle"));
-    assert_eq!(text_of(&gm, "#odds .exact"), "7/8");
+    assert_eq!(text_of(gm, "#odds .exact"), "7/8");
     assert_eq!(
         gm.eval("return document.querySelector('#odds .exact').hidden"),
         false
@@ -249,7 +261,7 @@ fn a_table_in_two_browsers() {
     .unwrap();
     assert!(faces.iter().all(|f| (1..=6).contains(f)), "{faces:?}");
     let passed = faces.iter().any(|&f| f >= 5);
-    let verdict = text_of(&gm, "#verdict");
+    let verdict = text_of(gm, "#verdict");
     assert!(
         verdict.ends_with(if passed { "passed" } else { "failed" }),
         "{faces:?} {verdict}"
@@ -271,7 +283,7 @@ fn a_table_in_two_browsers() {
 
     // Real dice typed wrong: the error beside the check form, and the last roll's dice and
     // verdict gone (they would read as this roll's). Typed right: the error goes.
-    fill(&gm, "#check input[name=typed]", &format!("1 2{ENTER}"));
+    fill(gm, "#check input[name=typed]", &format!("1 2{ENTER}"));
     gm.wait_for(
         "the refusal beside the check",
         "const e = document.querySelector('#check > .error'); return !!e && !e.hidden && e.textContent.length > 0 && document.querySelectorAll('#dice .die').length === 0 && document.getElementById('verdict').textContent === ''",
@@ -286,7 +298,7 @@ fn a_table_in_two_browsers() {
         "const e = document.querySelector('#check > .error'); return document.getElementById('odds').textContent.startsWith('Chance to pass: 70.37%') && !!e && !e.hidden && e.textContent.length > 0",
     );
     // 1, 2 and 3 against difficulty 5 fail (the best, 3, is under 5; no 6, no chain).
-    fill(&gm, "#check input[name=typed]", &format!("1 2 3{ENTER}"));
+    fill(gm, "#check input[name=typed]", &format!("1 2 3{ENTER}"));
     gm.wait_for(
         "the typed check",
         "return document.getElementById('verdict').textContent === 'Real dice: Nick checks body against difficulty 5: 3 — failed' && document.querySelector('#check > .error').hidden",
@@ -295,11 +307,14 @@ fn a_table_in_two_browsers() {
         "the typed check in the feed, marked",
         "return [...document.querySelectorAll('#journal li')].some(li => li.textContent.includes('Nick rolls body vs 5 (3 dice: 1 2 3; result 3): failure') && li.querySelector('.typed'))",
     );
+}
 
+/// The odds of any dice as a chart, and a roll of an expression.
+fn the_odds_of_any_dice(gm: &Browser, shots: &Path) {
     // The odds of any dice, as a chart with labelled axes: 2d6 has eleven sums, 7 the
     // likeliest at 6/36; a bar is read by focus (or tap), not only by hovering.
     fill(
-        &gm,
+        gm,
         "#odds-form input[name=expression]",
         &format!("2d6{ENTER}"),
     );
@@ -308,29 +323,29 @@ fn a_table_in_two_browsers() {
         "return document.querySelectorAll('#chart .bar').length === 11 && document.getElementById('odds-summary').textContent.startsWith('2d6')",
     );
     assert!(
-        text_of(&gm, "#odds-summary").contains("most likely 7 at 16.67% (1/6)"),
+        text_of(gm, "#odds-summary").contains("most likely 7 at 16.67% (1/6)"),
         "{}",
-        text_of(&gm, "#odds-summary")
+        text_of(gm, "#odds-summary")
     );
-    assert_eq!(text_of(&gm, ".y-label"), "chance");
-    assert!(text_of(&gm, ".x-label").starts_with("total"));
+    assert_eq!(text_of(gm, ".y-label"), "chance");
+    assert!(text_of(gm, ".x-label").starts_with("total"));
     gm.click(&gm.find("#chart .bar[data-value=\"7\"]"));
-    assert_eq!(text_of(&gm, "#chart-read"), "Total 7: 16.67% (1/6)");
+    assert_eq!(text_of(gm, "#chart-read"), "Total 7: 16.67% (1/6)");
     // By keyboard too: a bar is focusable and reads itself when focused.
     gm.eval("document.querySelector('#chart .bar[data-value=\"8\"]').dispatchEvent(new FocusEvent('focus')); return true");
-    assert_eq!(text_of(&gm, "#chart-read"), "Total 8: 13.89% (5/36)");
+    assert_eq!(text_of(gm, "#chart-read"), "Total 8: 13.89% (5/36)");
     assert_eq!(
         gm.eval("return document.querySelector('#chart .bar').tabIndex"),
         0
     );
     // A wrong expression: the error beside the form, the old chart gone.
-    fill(&gm, "#odds-form input[name=expression]", "2d");
+    fill(gm, "#odds-form input[name=expression]", "2d");
     gm.wait_for(
         "the refusal beside the dice form",
         "const e = document.querySelector('#odds-form > .error'); return !!e && !e.hidden && e.textContent.includes('the sides of the die') && document.querySelectorAll('#chart .bar').length === 0",
     );
     // 4d6kh3 has sixteen sums, 3 to 18; Roll draws every die.
-    fill(&gm, "#odds-form input[name=expression]", "4d6kh3");
+    fill(gm, "#odds-form input[name=expression]", "4d6kh3");
     gm.wait_for(
         "the odds of 4d6kh3 before the roll",
         "return document.getElementById('odds-summary').textContent.startsWith('4d6kh3') && document.querySelectorAll('#chart .bar').length === 16 && document.querySelector('#odds-form > .error').hidden",
@@ -348,7 +363,7 @@ fn a_table_in_two_browsers() {
     sorted.sort_unstable();
     let total = sorted[1] + sorted[2] + sorted[3];
     assert_eq!(
-        text_of(&gm, "#expression-total"),
+        text_of(gm, "#expression-total"),
         format!("4d6kh3 = {total}"),
         "{faces:?}"
     );
@@ -361,17 +376,20 @@ fn a_table_in_two_browsers() {
         &journal_has(&format!("Roll 4d6kh3 = {total}")),
     );
     gm.screenshot(&shots.join("2-desktop-play.png"));
+}
 
+/// A scene, the oracle, idea words, and a Sol'una character's test.
+fn a_scene_the_oracle_and_another_system(gm: &Browser, shots: &Path) {
     // A scene, in the header for everyone; the oracle and idea words in the Solo tab.
-    tab(&gm, "solo");
-    fill(&gm, "#scene input[name=title]", "The docks");
-    fill(&gm, "#scene input[name=goal]", &format!("find Ida{ENTER}"));
+    tab(gm, "solo");
+    fill(gm, "#scene input[name=title]", "The docks");
+    fill(gm, "#scene input[name=goal]", &format!("find Ida{ENTER}"));
     gm.wait_for(
         "the scene in the header",
         "return document.getElementById('scene-title').textContent === 'The docks — find Ida'",
     );
     fill(
-        &gm,
+        gm,
         "#ask input[name=question]",
         &format!("Is the harbour watched?{ENTER}"),
     );
@@ -401,15 +419,15 @@ fn a_table_in_two_browsers() {
     // A Sol'una character, then a test of its two ranged dice against 2 (a pair): 6 pairs
     // in 36 rolls, 16.67% before the roll.
     gm.eval("const s = document.querySelector('#sibling-system select'); s.value = 'soluna'; s.dispatchEvent(new Event('change')); return true");
-    fill(&gm, "#soluna-new input[name=name]", "Csen");
-    fill(&gm, "#soluna-new input[name=ranged]", "2");
-    fill(&gm, "#soluna-new input[name=flips]", &format!("0{ENTER}"));
+    fill(gm, "#soluna-new input[name=name]", "Csen");
+    fill(gm, "#soluna-new input[name=ranged]", "2");
+    fill(gm, "#soluna-new input[name=flips]", &format!("0{ENTER}"));
     gm.wait_for(
         "Csen in the list",
         "return document.getElementById('sibling-characters').textContent.includes('Csen')",
     );
     gm.eval("const s = document.querySelector('#soluna-test select[name=attack]'); s.value = 'ranged'; return true");
-    fill(&gm, "#soluna-test input[name=target]", &format!("2{ENTER}"));
+    fill(gm, "#soluna-test input[name=target]", &format!("2{ENTER}"));
     gm.wait_for(
         "the Sol'una test",
         "return document.getElementById('sibling-verdict').textContent.includes('chance before the roll 16.67%')",
@@ -420,7 +438,10 @@ fn a_table_in_two_browsers() {
     );
     gm.wait_for("the test in the feed", &journal_has("Sol'una: Csen"));
     gm.screenshot(&shots.join("4-desktop-other-systems.png"));
+}
 
+/// An invite link for a player, made in the menu.
+fn an_invite_link(gm: &Browser, shots: &Path) -> String {
     // An invite link for a player, who opens it on a phone.
     gm.click(&gm.find("#menu summary"));
     gm.click(&gm.find("#invite button:not([type=button])"));
@@ -432,26 +453,30 @@ fn a_table_in_two_browsers() {
     let link = link.as_str().unwrap().to_string();
     gm.screenshot(&shots.join("5-desktop-menu.png"));
     gm.click(&gm.find("#menu summary"));
-    let pia = driver.browser(chromium, &dir.path().join("profile-pia"), 390, 844);
-    pia.go(&link);
+    link
+}
+
+/// Pia opens the invite on a phone and joins; the headers follow.
+fn pia_joins_on_a_phone(gm: &Browser, pia: &Browser, link: &str, shots: &Path) {
+    pia.go(link);
     pia.wait_for(
         "the join form",
         "return !document.getElementById('join').hidden",
     );
-    fill(&pia, "#join input[name=name]", &format!("Pia{ENTER}"));
+    fill(pia, "#join input[name=name]", &format!("Pia{ENTER}"));
     pia.wait_for(
         "the table",
         "return !document.getElementById('table').hidden && document.getElementById('conn').textContent === 'live'",
     );
-    assert_eq!(text_of(&pia, "#who"), "Pia (player)");
-    assert_eq!(text_of(&pia, "#members"), "Ada (GM), Pia");
+    assert_eq!(text_of(pia, "#who"), "Pia (player)");
+    assert_eq!(text_of(pia, "#members"), "Ada (GM), Pia");
     // The game master's header follows the live stream: Pia is at the table, present, in
     // seconds (the header's own re-read of the members comes once a minute only).
     gm.wait_for(
         "Pia present in the game master's header",
         "return document.getElementById('members').textContent === 'Ada (GM), Pia' && document.querySelectorAll('#members .member.present').length === 2",
     );
-    assert_eq!(text_of(&pia, "#scene-title"), "The docks — find Ida");
+    assert_eq!(text_of(pia, "#scene-title"), "The docks — find Ida");
     assert_eq!(
         pia.eval("return document.querySelectorAll('.gm-only:not([hidden])').length"),
         0
@@ -471,7 +496,7 @@ fn a_table_in_two_browsers() {
     );
     assert_eq!(bar, json!([true, true, "none"]));
     pia.screenshot(&shots.join("6-phone-play.png"));
-    tab(&pia, "feed");
+    tab(pia, "feed");
     pia.wait_for(
         "the feed on the phone",
         "return getComputedStyle(document.getElementById('feed')).display !== 'none' && document.getElementById('panel-play').offsetParent === null",
@@ -484,10 +509,13 @@ fn a_table_in_two_browsers() {
         gm.eval("const f = document.getElementById('feed').getBoundingClientRect(), w = document.querySelector('.work').getBoundingClientRect(); return f.left > w.right - 1 && f.width > 200"),
         true
     );
+}
 
+/// Rolls and words reach both pages live; markup stays text.
+fn rolls_and_words_reach_both_pages(gm: &Browser, pia: &Browser) {
     // Pia's roll reaches the game master's open page live, and the other way round.
-    new_character(&pia, "Bo", 1, 3, 2, "Scholar");
-    tab(&pia, "play");
+    new_character(pia, "Bo", 1, 3, 2, "Scholar");
+    tab(pia, "play");
     pia.wait_for(
         "Bo's odds",
         "return document.getElementById('odds').textContent.startsWith('Chance')",
@@ -504,9 +532,9 @@ fn a_table_in_two_browsers() {
         "Pia's roll on the GM's page",
         &journal_has("Bo rolls mind vs 5"),
     );
-    tab(&gm, "solo");
+    tab(gm, "solo");
     fill(
-        &gm,
+        gm,
         "#ask input[name=question]",
         &format!("Is the tide turning?{ENTER}"),
     );
@@ -520,10 +548,10 @@ fn a_table_in_two_browsers() {
     // Markup in a player's words stays text on every screen.
     let payload =
         "<img src=x onerror=\"document.title='pwned'\"><script>document.title='pwned'</script>";
-    tab(&pia, "play");
-    fill(&pia, "#note textarea", payload);
+    tab(pia, "play");
+    fill(pia, "#note textarea", payload);
     pia.click(&pia.find("#note button"));
-    for b in [&gm, &pia] {
+    for b in [gm, pia] {
         b.wait_for("the note with markup", &journal_has(payload));
         assert_eq!(
             b.eval("return document.querySelectorAll('#journal img, #journal script').length"),
@@ -536,13 +564,16 @@ fn a_table_in_two_browsers() {
                 .ends_with("solum")
         );
     }
+}
 
+/// The game master's secrets never reach the player's browser, before or after a reload.
+fn secrets_never_reach_the_player(gm: &Browser, pia: &Browser, url: &str, shots: &Path) {
     // A secret question: marked "secret" in words on the game master's feed, with Reveal;
     // the player's browser never gets it.
-    tab(&gm, "solo");
+    tab(gm, "solo");
     gm.click(&gm.find("#ask input[name=secret]"));
     fill(
-        &gm,
+        gm,
         "#ask input[name=question]",
         &format!("Is Pia the traitor?{ENTER}"),
     );
@@ -556,16 +587,16 @@ fn a_table_in_two_browsers() {
     );
     gm.click(&gm.find("#ask input[name=secret]"));
     // A secret roll of any dice, too.
-    tab(&gm, "play");
+    tab(gm, "play");
     gm.click(&gm.find("#odds-form input[name=secret]"));
-    fill(&gm, "#odds-form input[name=expression]", "3d6 [vault]");
+    fill(gm, "#odds-form input[name=expression]", "3d6 [vault]");
     gm.click(&gm.find("#roll-expression"));
     gm.wait_for(
         "the secret dice",
         "return document.getElementById('expression-total').textContent.startsWith('Secret: 3d6 [vault] = ')",
     );
     gm.click(&gm.find("#odds-form input[name=secret]"));
-    fill(&gm, "#note textarea", "The tide turns.");
+    fill(gm, "#note textarea", "The tide turns.");
     gm.click(&gm.find("#note button"));
     // The note comes after the secrets: once Pia has it, they had their chance to leak.
     pia.wait_for(
@@ -582,17 +613,17 @@ fn a_table_in_two_browsers() {
         !html.contains("vault"),
         "the secret roll reached the player"
     );
-    tab(&pia, "feed");
-    fill(&pia, "#search input[name=q]", &format!("traitor{ENTER}"));
+    tab(pia, "feed");
+    fill(pia, "#search input[name=q]", &format!("traitor{ENTER}"));
     pia.wait_for(
         "the search",
         "return !document.getElementById('found').hidden",
     );
-    assert!(text_of(&pia, "#found").contains("Nothing found."));
+    assert!(text_of(pia, "#found").contains("Nothing found."));
 
     // A reload: the game master's feed still marks the secrets, and the page fetches each
     // panel's data once, whatever the journal holds.
-    gm.go(&url);
+    gm.go(url);
     gm.wait_for(
         "the secret marks after a reload",
         "return [...document.querySelectorAll('#journal li.secret')].filter(li => li.textContent.includes('Is Pia the traitor?') || li.textContent.includes('[vault]')).length === 2 && document.getElementById('journal').textContent.includes('The tide turns.') && document.getElementById('conn').textContent === 'live'",
@@ -626,7 +657,7 @@ fn a_table_in_two_browsers() {
 
     // The consoles so far: only the refusals this test asked for.
     only_refusals(
-        &gm,
+        gm,
         "the game master",
         &[
             "422 /api/characters",
@@ -634,8 +665,11 @@ fn a_table_in_two_browsers() {
             "422 /api/odds",
         ],
     );
-    only_refusals(&pia, "the player", &[]);
+    only_refusals(pia, "the player", &[]);
+}
 
+/// An invite opened while signed in asks before switching tables.
+fn an_invite_while_signed_in_asks_first(gm: &Browser, pia: &Browser, link: &str, shots: &Path) {
     // An invite opened while signed in: the page says where she is and asks before
     // switching tables; she stays.
     gm.click(&gm.find("#menu summary"));
@@ -644,7 +678,7 @@ fn a_table_in_two_browsers() {
         "a second invite link",
         &format!(
             "return document.getElementById('invite-link').value.includes('#invite=') && document.getElementById('invite-link').value !== {}",
-            js(&link)
+            js(link)
         ),
     );
     let link2 = gm.eval("return document.getElementById('invite-link').value");
@@ -653,20 +687,23 @@ fn a_table_in_two_browsers() {
         "the join form that says where she is",
         "return !document.getElementById('join').hidden && document.getElementById('join-held').textContent.includes('You are signed in at The Reach as Pia')",
     );
-    fill(&pia, "#join input[name=name]", &format!("Pia again{ENTER}"));
+    fill(pia, "#join input[name=name]", &format!("Pia again{ENTER}"));
     pia.wait_for(
         "the question before switching",
         "const d = document.getElementById('confirm'); return d.open && d.textContent.includes('The Reach')",
     );
     pia.screenshot(&shots.join("9-phone-switch-asked.png"));
-    assert_eq!(text_of(&pia, "#confirm-no"), "Stay at The Reach");
+    assert_eq!(text_of(pia, "#confirm-no"), "Stay at The Reach");
     pia.click(&pia.find("#confirm-no"));
     pia.wait_for(
         "back at her table as Pia",
         "return !document.getElementById('table').hidden && document.getElementById('who').textContent === 'Pia (player)' && location.hash === ''",
     );
-    only_refusals(&pia, "the player", &["409 /api/join"]);
+    only_refusals(pia, "the player", &["409 /api/join"]);
+}
 
+/// A re-entry link, logging out, and coming back by the link once.
+fn logging_out_and_coming_back(gm: &Browser, pia: &Browser, url: &str, shots: &Path) {
     // Her personal re-entry link, made in the table's menu and shown once.
     pia.click(&pia.find("#menu summary"));
     pia.click(&pia.find("#reentry-make"));
@@ -699,7 +736,7 @@ fn a_table_in_two_browsers() {
         "the sign-in form after logging out",
         "return !document.getElementById('signin').hidden && localStorage.getItem('solum.token') === null",
     );
-    only_refusals(&pia, "the player", &[]);
+    only_refusals(pia, "the player", &[]);
     // Her streams ended with her session: the game master sees her away.
     gm.wait_for(
         "Pia away in the game master's header",
@@ -711,7 +748,7 @@ fn a_table_in_two_browsers() {
     assert_eq!(status, 401);
     // That refusal was the test's own request (the console names a synchronous request's
     // failure "network …" where a fetch's names its address).
-    only_refusals(&pia, "the player", &["401 network", "401 /api/me"]);
+    only_refusals(pia, "the player", &["401 network", "401 /api/me"]);
 
     // The re-entry link brings her back as Pia, once.
     pia.go(&reentry);
@@ -725,7 +762,7 @@ fn a_table_in_two_browsers() {
         "back at the table as Pia",
         "return !document.getElementById('table').hidden && document.getElementById('who').textContent === 'Pia (player)' && location.hash === '' && document.getElementById('conn').textContent === 'live'",
     );
-    only_refusals(&pia, "the player", &[]);
+    only_refusals(pia, "the player", &[]);
 
     // The same link a second time (her session set aside for it): the page says it was
     // used, where the button was, and offers no button that would send it again.
@@ -743,23 +780,26 @@ fn a_table_in_two_browsers() {
         "const f = document.getElementById('back'); const e = f.querySelector('.error'); return f.dataset.refused === 'reentry-used' && e && !e.hidden && e.textContent.includes('already used') && f.querySelector('button:not([type])').hidden",
     );
     pia.screenshot(&shots.join("10b-phone-reentry-used.png"));
-    only_refusals(&pia, "the player", &["403 /api/reentry"]);
+    only_refusals(pia, "the player", &["403 /api/reentry"]);
     pia.eval(&format!(
         "localStorage.setItem('solum.token', {session}); return true"
     ));
-    pia.go(&url);
+    pia.go(url);
     pia.wait_for(
         "back at the table as Pia",
         "return !document.getElementById('table').hidden && document.getElementById('who').textContent === 'Pia (player)' && document.getElementById('conn').textContent === 'live'",
     );
+}
 
+/// The game master re-invites Pia; the only game master is warned at logout.
+fn the_gm_reinvites_and_is_warned_at_logout(gm: &Browser) {
     // The game master re-invites Pia from the menu (a re-entry link for her). Opened in the
     // game master's own browser, signed in at The Reach: the page asks before switching,
     // and staying keeps her session.
     gm.eval("document.getElementById('menu').open = true; return true");
-    choose(&gm, "#reinvite select[name=member] option:not([value=''])");
+    choose(gm, "#reinvite select[name=member] option:not([value=''])");
     assert_eq!(
-        text_of(&gm, "#reinvite select[name=member] option:checked"),
+        text_of(gm, "#reinvite select[name=member] option:checked"),
         "Pia"
     );
     assert_eq!(
@@ -784,12 +824,12 @@ fn a_table_in_two_browsers() {
     );
     // (Clicked in the page: chromedriver calls this modal's button "not interactable"
     // after the fragment-only navigation, though it is shown and on top.)
-    choose(&gm, "#confirm-no");
+    choose(gm, "#confirm-no");
     gm.wait_for(
         "still Ada at The Reach",
         "return !document.getElementById('table').hidden && document.getElementById('who').textContent === 'Ada (game master)' && location.hash === ''",
     );
-    only_refusals(&gm, "the game master", &["409 /api/reentry"]);
+    only_refusals(gm, "the game master", &["409 /api/reentry"]);
 
     // The only game master of a table made on the page is told there is no way back
     // without a re-entry link.

@@ -639,8 +639,6 @@ struct Run {
 }
 
 /// Runs the load, checks everything, prints the figures.
-// Split pending (issue 23): the load run and its checks, 242 lines.
-#[allow(clippy::too_many_lines)]
 async fn run(load: Load) -> Run {
     let Load {
         tables: n_tables,
@@ -744,7 +742,96 @@ async fn run(load: Load) -> Run {
     let _ = server.stop.take().unwrap().send(());
     let stopped = server.stopped.recv_timeout(Duration::from_secs(30)).is_ok();
 
-    // The figures.
+    let Totals {
+        errors,
+        stream_errors,
+        acked,
+        throttled,
+        stream_throttled,
+        reconnects,
+        deliveries,
+        entries,
+        commits,
+        grouped,
+    } = report(
+        &load,
+        (setup_time, setup_throttled),
+        (elapsed, catch_up),
+        &rolls,
+        &heard,
+        &journals,
+        server.state.write_groups(),
+    );
+
+    // The checks.
+    assert!(
+        errors.is_empty(),
+        "{} requests failed, e.g. {:?}",
+        errors.len(),
+        &errors[..errors.len().min(10)]
+    );
+    assert!(
+        stream_errors.is_empty(),
+        "{} stream errors, e.g. {:?}",
+        stream_errors.len(),
+        &stream_errors[..stream_errors.len().min(10)]
+    );
+    assert!(acked > 0, "no roll was answered");
+    // Every roll answered 2xx was answered from a committed group.
+    assert!(
+        grouped >= acked as u64 && commits > 0,
+        "{acked} rolls answered, {grouped} writes answered from {commits} commits"
+    );
+    for table in &tables {
+        check_table(
+            table.id,
+            &journals[&table.id],
+            &rolls[&table.id],
+            &heard[&table.id],
+            per_table,
+        );
+    }
+    assert_eq!(deliveries, entries * per_table);
+    assert!(
+        stopped,
+        "the server did not stop ({live_after} live clients left)"
+    );
+    Run {
+        reconnects,
+        throttled: throttled + stream_throttled,
+    }
+}
+
+/// What the run adds up to, for its checks.
+struct Totals {
+    errors: Vec<String>,
+    stream_errors: Vec<String>,
+    acked: usize,
+    throttled: u64,
+    stream_throttled: u64,
+    reconnects: u32,
+    deliveries: usize,
+    entries: usize,
+    commits: u64,
+    grouped: u64,
+}
+
+/// Prints the run's figures and answers its totals.
+fn report(
+    load: &Load,
+    (setup_time, setup_throttled): (Duration, u64),
+    (elapsed, catch_up): (Duration, Duration),
+    rolls: &HashMap<i64, Vec<RollLog>>,
+    heard: &HashMap<i64, Vec<StreamLog>>,
+    journals: &HashMap<i64, Stored>,
+    (commits, grouped): (u64, u64),
+) -> Totals {
+    let Load {
+        tables: n_tables,
+        per_table,
+        secs,
+        live_buffer,
+    } = *load;
     let logs: Vec<&RollLog> = rolls.values().flatten().collect();
     let mut latencies: Vec<u64> = logs
         .iter()
@@ -754,14 +841,14 @@ async fn run(load: Load) -> Run {
     let requests = latencies.len();
     let acked: usize = logs.iter().map(|l| l.acked.len()).sum();
     let throttled: u64 = logs.iter().map(|l| l.throttled).sum();
-    let errors: Vec<&String> = logs.iter().flat_map(|l| &l.errors).collect();
+    let errors: Vec<String> = logs.iter().flat_map(|l| l.errors.clone()).collect();
     let stream_logs: Vec<&StreamLog> = heard.values().flatten().collect();
     let reconnects: u32 = stream_logs
         .iter()
         .map(|s| s.connects.saturating_sub(1))
         .sum();
     let dropped_clients = stream_logs.iter().filter(|s| s.connects > 1).count();
-    let stream_errors: Vec<&String> = stream_logs.iter().flat_map(|s| &s.errors).collect();
+    let stream_errors: Vec<String> = stream_logs.iter().flat_map(|s| s.errors.clone()).collect();
     let stream_throttled: u64 = stream_logs.iter().map(|s| s.throttled).sum();
     let deliveries: usize = stream_logs.iter().map(|s| s.received.len()).sum();
     let entries: usize = journals.values().map(|s| s.entries.len()).sum();
@@ -796,110 +883,93 @@ async fn run(load: Load) -> Run {
         "  stream drops: {reconnects} reconnections with Last-Event-ID by {dropped_clients} clients ({stream_throttled} answered 429 and waited); stream errors {}",
         stream_errors.len()
     );
-    let (commits, grouped) = server.state.write_groups();
     println!(
         "  commits: {commits} for {grouped} journaled writes ({:.1} writes a commit)",
         grouped as f64 / commits.max(1) as f64
     );
-
-    // The checks.
-    assert!(
-        errors.is_empty(),
-        "{} requests failed, e.g. {:?}",
-        errors.len(),
-        &errors[..errors.len().min(10)]
-    );
-    assert!(
-        stream_errors.is_empty(),
-        "{} stream errors, e.g. {:?}",
-        stream_errors.len(),
-        &stream_errors[..stream_errors.len().min(10)]
-    );
-    assert!(acked > 0, "no roll was answered");
-    // Every roll answered 2xx was answered from a committed group.
-    assert!(
-        grouped >= acked as u64 && commits > 0,
-        "{acked} rolls answered, {grouped} writes answered from {commits} commits"
-    );
-    for table in &tables {
-        let journal = &journals[&table.id];
-        // Exactly the rolls answered 2xx: the same sequence numbers with the same questions,
-        // each once; and nothing else in this table's journal.
-        let mut answered: Vec<(i64, String)> = rolls[&table.id]
-            .iter()
-            .flat_map(|l| l.acked.iter().cloned())
-            .collect();
-        answered.sort();
-        let mut kept: Vec<(i64, String)> = journal
-            .entries
-            .iter()
-            .map(|(seq, kind, q)| {
-                assert_eq!(
-                    kind, "oracle",
-                    "table {}: entry {seq} is a {kind}",
-                    table.id
-                );
-                (*seq, q.clone().unwrap_or_default())
-            })
-            .collect();
-        kept.sort();
-        assert_eq!(
-            kept.len(),
-            answered.len(),
-            "table {}: the journal holds {} rolls, {} were answered",
-            table.id,
-            kept.len(),
-            answered.len()
-        );
-        assert!(
-            kept == answered,
-            "table {}: journal and answers differ",
-            table.id
-        );
-        let questions: HashSet<&String> = kept.iter().map(|(_, q)| q).collect();
-        assert_eq!(
-            questions.len(),
-            kept.len(),
-            "table {}: a roll is journaled twice",
-            table.id
-        );
-        assert_eq!(journal.verified.entries, kept.len());
-        assert_eq!(journal.verified.rolls, kept.len());
-        assert!(
-            journal.verified.mismatches.is_empty(),
-            "table {}: {:?}",
-            table.id,
-            journal.verified.mismatches
-        );
-
-        // Every client heard every entry of its table, once, in journal order.
-        let expected: Vec<(i64, Option<String>)> = journal
-            .entries
-            .iter()
-            .map(|(seq, _, q)| (*seq, q.clone()))
-            .collect();
-        let streams = &heard[&table.id];
-        assert_eq!(streams.len(), per_table);
-        for (c, s) in streams.iter().enumerate() {
-            assert!(
-                s.received == expected,
-                "table {} client {c}: heard {} entries (first {:?}, last {:?}), the journal holds {} (last {:?})",
-                table.id,
-                s.received.len(),
-                s.received.first().map(|e| e.0),
-                s.received.last().map(|e| e.0),
-                expected.len(),
-                expected.last().map(|e| e.0)
-            );
-        }
-    }
-    assert_eq!(deliveries, entries * per_table);
-    assert!(
-        stopped,
-        "the server did not stop ({live_after} live clients left)"
-    );
-    Run {
+    Totals {
+        errors,
+        stream_errors,
+        acked,
+        throttled,
+        stream_throttled,
         reconnects,
-        throttled: throttled + stream_throttled,
+        deliveries,
+        entries,
+        commits,
+        grouped,
+    }
+}
+
+/// One table's journal holds exactly the rolls answered 2xx, each once, and verifies; each
+/// of its clients heard every entry, once, in journal order.
+fn check_table(
+    table: i64,
+    journal: &Stored,
+    rolls: &[RollLog],
+    streams: &[StreamLog],
+    per_table: usize,
+) {
+    // Exactly the rolls answered 2xx: the same sequence numbers with the same questions,
+    // each once; and nothing else in this table's journal.
+    let mut answered: Vec<(i64, String)> =
+        rolls.iter().flat_map(|l| l.acked.iter().cloned()).collect();
+    answered.sort();
+    let mut kept: Vec<(i64, String)> = journal
+        .entries
+        .iter()
+        .map(|(seq, kind, q)| {
+            assert_eq!(kind, "oracle", "table {}: entry {seq} is a {kind}", table);
+            (*seq, q.clone().unwrap_or_default())
+        })
+        .collect();
+    kept.sort();
+    assert_eq!(
+        kept.len(),
+        answered.len(),
+        "table {}: the journal holds {} rolls, {} were answered",
+        table,
+        kept.len(),
+        answered.len()
+    );
+    assert!(
+        kept == answered,
+        "table {}: journal and answers differ",
+        table
+    );
+    let questions: HashSet<&String> = kept.iter().map(|(_, q)| q).collect();
+    assert_eq!(
+        questions.len(),
+        kept.len(),
+        "table {}: a roll is journaled twice",
+        table
+    );
+    assert_eq!(journal.verified.entries, kept.len());
+    assert_eq!(journal.verified.rolls, kept.len());
+    assert!(
+        journal.verified.mismatches.is_empty(),
+        "table {}: {:?}",
+        table,
+        journal.verified.mismatches
+    );
+
+    // Every client heard every entry of its table, once, in journal order.
+    let expected: Vec<(i64, Option<String>)> = journal
+        .entries
+        .iter()
+        .map(|(seq, _, q)| (*seq, q.clone()))
+        .collect();
+    assert_eq!(streams.len(), per_table);
+    for (c, s) in streams.iter().enumerate() {
+        assert!(
+            s.received == expected,
+            "table {} client {c}: heard {} entries (first {:?}, last {:?}), the journal holds {} (last {:?})",
+            table,
+            s.received.len(),
+            s.received.first().map(|e| e.0),
+            s.received.last().map(|e| e.0),
+            expected.len(),
+            expected.last().map(|e| e.0)
+        );
     }
 }
