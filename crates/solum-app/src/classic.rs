@@ -750,7 +750,7 @@ fn run_segment(
             "decide",
             "no hit waits for an answer: the fight goes on with more dice",
         ))),
-        Err(e) => Ok(Err(crate::ClassicRefusal::Fight.at("fight", e.to_string()))),
+        Err(e) => Ok(Err(fight_refusal(e))),
     };
     if let Some(loss) = decision
         && let Err(e) = step(fight, Command::Take(loss), &mut counted)?
@@ -785,7 +785,22 @@ fn build_fight(f: &StoredFight) -> Result<ClassicFight, AppError> {
         .iter()
         .map(|x| Fighter::from_hero(&x.0, s.foe_stat, s.foe_cliche, s.foe_policy, false))
         .collect();
-    ClassicFight::new(me, them).map_err(|e| crate::ClassicRefusal::Fight.at("fight", e.to_string()))
+    ClassicFight::new(me, them).map_err(fight_refusal)
+}
+
+/// The original's fight refusing a call or a setup, as the refusal the app's own checks give
+/// for the same thing (they come first: a request meets one of these only where a check is
+/// missing).
+fn fight_refusal(e: FightError) -> AppError {
+    use crate::ClassicRefusal as R;
+    let problem = e.to_string();
+    match e {
+        FightError::Dice(d) => AppError::Dice(d),
+        FightError::Pending | FightError::NoDecision => R::Decide.at("decide", problem),
+        FightError::Over => R::NotInFight.at("fight", problem),
+        FightError::NoFoes | FightError::TooManyFoes(_) => R::Foes.at("foes", problem),
+        FightError::Dead(_) | FightError::Range(..) => R::Rules.at("fight", problem),
+    }
 }
 
 /// Rebuilds a stored fight to go on with it: one that does not replay is refused.

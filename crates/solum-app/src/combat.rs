@@ -1088,9 +1088,8 @@ impl<S: CampaignStore> Campaign<S> {
                             crate::characters::SYSTEM,
                             &sheet.name,
                             &Sheet {
-                                body: serde_json::to_value(&hero).map_err(|e| {
-                                    crate::CombatRefusal::Sheet.at("sheet", e.to_string())
-                                })?,
+                                body: serde_json::to_value(&hero)
+                                    .map_err(|e| AppError::internal("sheet", e))?,
                                 ..sheet.clone()
                             },
                         )?;

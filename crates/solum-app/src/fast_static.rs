@@ -580,12 +580,7 @@ impl<S: CampaignStore> Campaign<S> {
         crate::transact(&mut self.store, &self.by, |tx| {
             let sheet = tx
                 .sheet(crate::characters::SYSTEM, &request.hero)?
-                .ok_or_else(|| {
-                    crate::CombatRefusal::Sheet.at(
-                        "name",
-                        format!("no character called {} in this campaign", request.hero),
-                    )
-                })?;
+                .ok_or_else(|| AppError::NoSuchCharacter(request.hero.trim().to_owned()))?;
             let hero = crate::combat::character_of(&sheet)?;
             let mut records = Vec::new();
             let open = read_open(tx.sheet(SYSTEM, &hero.name)?)?;
@@ -614,9 +609,8 @@ impl<S: CampaignStore> Campaign<S> {
                         crate::characters::SYSTEM,
                         &sheet.name,
                         &Sheet {
-                            body: serde_json::to_value(&h).map_err(|e| {
-                                crate::CombatRefusal::Sheet.at("sheet", e.to_string())
-                            })?,
+                            body: serde_json::to_value(&h)
+                                .map_err(|e| AppError::internal("sheet", e))?,
                             ..sheet.clone()
                         },
                     )?;

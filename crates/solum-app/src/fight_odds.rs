@@ -336,14 +336,16 @@ pub fn simulate(
                 steps_each,
                 most.min(limits.max_work.saturating_div(steps_each.max(1.0) as u64)),
             )),
-            other => crate::CombatRefusal::Fight.at("fight", other.to_string()),
+            // Seeded dice do not fail, and a tactic that breaks a rule is a bug of the
+            // simulation's, not the request's.
+            other => AppError::internal("simulation", other),
         })?;
     let most = (limits.max_work as f64 / estimate.steps_per_fight).floor() as u64;
     if fights > most {
         return Err(too_much(estimate.steps_per_fight, most).into());
     }
     let tally = run_with(fights, seed, progress, make, |e, d| e.fight(d))
-        .map_err(|e| crate::CombatRefusal::Fight.at("fight", e.to_string()))?;
+        .map_err(|e| AppError::internal("simulation", e))?;
     let (lo, hi) = tally.win_interval();
     Ok(FightOddsView {
         fights: tally.fights,

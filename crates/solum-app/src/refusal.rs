@@ -120,8 +120,6 @@ refusals! {
         Foes = "classic-foes",
         /// A decision about a hit that is not waiting, or a hit waiting for one.
         Decide = "classic-decide",
-        /// The fight's rules refuse the call.
-        Fight = "classic-fight",
         /// A hero not in a fight asked to go on with one.
         NotInFight = "classic-not-in-fight",
         /// A hero in a fight asked to start another or to rest.
@@ -178,8 +176,6 @@ refusals! {
         Opposed = "sol-opposed",
         /// An assistant the rules refuse.
         Assistant = "sol-assistant",
-        /// The test's rules refuse it, in their words.
-        Test = "sol-test",
         /// Dice typed for a use that rolls none.
         NoDice = "sol-no-dice",
         /// More dice typed than the roll uses.
@@ -222,10 +218,6 @@ refusals! {
         NotInSkirmish = "soluna-not-in-skirmish",
         /// An action the rules refuse.
         Action = "soluna-action",
-        /// An order of play the rules refuse.
-        Order = "soluna-order",
-        /// A call's dice budget out of range.
-        Budget = "soluna-budget",
     }
 }
 
@@ -260,8 +252,6 @@ refusals! {
         Line = "combat-line",
         /// A sheet the combat cannot use.
         Sheet = "combat-sheet",
-        /// The fight's rules refuse it, in their words.
-        Fight = "combat-fight",
         /// A static opposition out of range, or not in the bestiary.
         Opposition = "static-opposition",
         /// A static combat's state refuses the call (none under way, one under way).

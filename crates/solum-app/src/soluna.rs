@@ -1065,7 +1065,7 @@ impl PlayRecord {
                 check_state(before)?;
                 let mut s = (**before).clone();
                 s.declare(*who, *order)
-                    .map_err(|e| crate::SolunaRefusal::Order.at("order", e.to_string()))?;
+                    .map_err(|e| crate::SolunaRefusal::Skirmish.at("order", e.to_string()))?;
                 Ok(s)
             }
             PlayStep::Go { before } => {
@@ -1077,10 +1077,11 @@ impl PlayRecord {
 
     fn check(&self) -> Result<(), AppError> {
         if self.budget > MAX_CALL_FACES {
-            return Err(crate::SolunaRefusal::Budget.at(
-                "budget",
-                format!("{}: at most {MAX_CALL_FACES} faces a call", self.budget),
-            ));
+            // The table's calls never go past it: only a journal changed by hand does.
+            return Err(AppError::BadImport(format!(
+                "budget {}: at most {MAX_CALL_FACES} faces a call",
+                self.budget
+            )));
         }
         self.start_state()?;
         check_state(&self.after)?;

@@ -224,8 +224,9 @@ fn a_refusal_names_the_requests_own_key_or_none() {
         (e.code(), e.field().as_deref()),
         ("member-unknown", Some("id"))
     );
-    // Fast static combat of a character the table lacks: the path's `name`; going on with a
-    // fight that is not open is about no field.
+    // Fast static combat of a character the table lacks: unknown, as on every other route
+    // (`character-unknown`, about no field); going on with a fight that is not open is about
+    // no field either.
     let mut c = as_member(store, &gm);
     let request = |hero: &str| solum_app::fast_static::StaticRequest {
         hero: hero.into(),
@@ -238,7 +239,7 @@ fn a_refusal_names_the_requests_own_key_or_none() {
         .unwrap_err();
     assert_eq!(
         (e.code(), e.field().as_deref()),
-        ("combat-sheet", Some("name"))
+        ("character-unknown", None)
     );
     let (nick, dice) = hero("Nick");
     c.create_character(&nick, dice).unwrap();
@@ -249,4 +250,43 @@ fn a_refusal_names_the_requests_own_key_or_none() {
             .starts_with("Nick is in no fast static combat"),
         "{e}"
     );
+}
+
+/// The codes only a library caller can meet (no front end sends what makes them), each with
+/// its golden case below; `solum-web`'s `every_refusal_code_has_a_golden_case` reads this list.
+const LIBRARY_GOLDEN_CODES: &[&str] = &["dice-typed-twice"];
+
+#[test]
+fn library_only_refusals_have_their_code_field_and_words() {
+    use solum_app::vehicles::{VehicleDice, VehicleRollInput, VehicleRollKind};
+    let mut c = Campaign::new(MemoryStore::new()).with_clock(|| AT);
+    // Dice typed per pilot and in one list at once: which list is meant is not known.
+    let input = VehicleRollInput {
+        pilot: Some(3),
+        against_pilot: Some(3),
+        rolled: Some(vec![1, 2, 3]),
+        ..VehicleRollInput::default()
+    };
+    let cases = [(
+        "dice-typed-twice",
+        c.vehicle_roll(
+            VehicleRollKind::Attack,
+            &input,
+            VehicleDice::Dice(Dice::Typed(vec![1, 2, 3, 4, 5, 6])),
+        )
+        .map(|_| ()),
+        Some("typed"),
+        "typed: type the dice in one list or per pilot, not both",
+    )];
+    let codes: Vec<&str> = cases.iter().map(|c| c.0).collect();
+    assert_eq!(codes, LIBRARY_GOLDEN_CODES);
+    for (code, got, field, words) in cases {
+        let e = got.expect_err(code);
+        assert_eq!(e.code(), code);
+        assert_eq!(e.field().as_deref(), field, "{code}");
+        assert_eq!(e.to_string(), words, "{code}");
+        assert_eq!(e.kind(), ErrorKind::BadInput, "{code}");
+    }
+    // Nothing was journaled.
+    assert!(c.export().unwrap().entries.is_empty());
 }

@@ -161,6 +161,8 @@ fn a_failure_that_is_not_the_inputs_is_exit_1() {
 /// crates/solum-web/tests/error_codes.rs counts them as covered. Each is the code of one case
 /// of [`cli_only_refusals_have_their_exit_code_and_first_line`].
 const CLI_GOLDEN_CODES: &[&str] = &[
+    "check-pool",
+    "combat-sheet",
     "character-sheet-file",
     "classic-sheet-file",
     "sol-sheet-limit",
@@ -198,7 +200,24 @@ fn cli_only_refusals_have_their_exit_code_and_first_line() {
         )
     };
     assert_eq!(nick(&c, "Nick", "3", "2").code, 0);
+    let script = file("script.txt", &format!("hero {}\n", bad.display()));
     let cases: Vec<(&str, Run, String)> = vec![
+        // A one-shot check's opposing pool outside the rules.
+        (
+            "check-pool",
+            solum_args(&["check", "3", "--against", "0"]),
+            "error: --against 0: a pool of 0 dice is not possible: a pool has 1 to 1000 dice"
+                .into(),
+        ),
+        // A one-shot combat's hero sheet that does not read.
+        (
+            "combat-sheet",
+            solum_args(&["combat", script.to_str().unwrap(), "--seed", "1"]),
+            format!(
+                "error: line 1: {}: TOML parse error at line 1, column 12",
+                bad.display()
+            ),
+        ),
         // Sheet files of each system that do not read.
         (
             "character-sheet-file",

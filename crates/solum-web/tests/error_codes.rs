@@ -2044,45 +2044,23 @@ fn every_code_is_documented() {
     assert!(missing.is_empty(), "not in docs/api.md: {missing:?}");
 }
 
-/// Codes of `refusal_codes()` with no golden row yet, each with why: a gap to close, never
-/// a place to park a new code (the test below fails when one of them gets a row, so the
-/// list only shrinks).
-const NOT_YET_GOLDEN: &[(&str, &str)] = &[
-    (
-        "check-pool",
-        "a sheet's pool outside the rules: no sheet the rules accept gives one",
-    ),
-    (
-        "classic-fight",
-        "the fight's rules refusing a call that the app's checks let through",
-    ),
-    (
-        "sol-test",
-        "a test the rules refuse that the app's checks let through",
-    ),
-    ("soluna-order", "an order of play the skirmish refuses"),
-    ("soluna-budget", "a call's dice budget over its limit"),
-    ("combat-sheet", "a sheet a combat cannot use"),
-    (
-        "combat-fight",
-        "a fight simulation the rules refuse after the app's checks",
-    ),
-    (
-        "dice-typed-twice",
-        "a library caller's dice typed in one list and per pilot: no front end types a vehicle roll's dice both ways",
-    ),
-];
-
 /// The codes whose golden case is the command line's (crates/solum-cli/tests/error_exits.rs,
 /// `CLI_GOLDEN_CODES`), read from that file's list.
 fn cli_golden_codes() -> Vec<String> {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../solum-cli/tests/error_exits.rs"
-    ))
-    .unwrap();
+    golden_list(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../solum-cli/tests/error_exits.rs"
+        ),
+        "const CLI_GOLDEN_CODES: &[&str] = &[",
+    )
+}
+
+/// The codes a `const …: &[&str] = &[…];` list of another test file names.
+fn golden_list(path: &str, start: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
     let list = text
-        .split("const CLI_GOLDEN_CODES: &[&str] = &[")
+        .split(start)
         .nth(1)
         .and_then(|rest| rest.split("];").next())
         .unwrap();
@@ -2092,8 +2070,21 @@ fn cli_golden_codes() -> Vec<String> {
         .collect()
 }
 
+/// The codes whose golden case is the library's (crates/solum-app/tests/refusals.rs,
+/// `LIBRARY_GOLDEN_CODES`): what no front end sends.
+fn library_golden_codes() -> Vec<String> {
+    golden_list(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../solum-app/tests/refusals.rs"
+        ),
+        "const LIBRARY_GOLDEN_CODES: &[&str] = &[",
+    )
+}
+
 /// Every code a system's refusal may answer has a golden case: a row here (through HTTP) or,
-/// for what only the command line reaches, a case of the CLI's golden test.
+/// for what only the command line reaches, a case of the CLI's golden test, or for what only
+/// a library caller reaches, the library's.
 #[test]
 fn every_refusal_code_has_a_golden_case() {
     let web: Vec<&str> = CASES
@@ -2109,19 +2100,12 @@ fn every_refusal_code_has_a_golden_case() {
         .collect();
     let cli = cli_golden_codes();
     assert!(cli.len() >= 9, "{cli:?}");
-    let golden = |code: &str| web.contains(&code) || cli.iter().any(|c| c == code);
+    let library = library_golden_codes();
+    assert!(!library.is_empty());
+    let golden = |code: &str| web.contains(&code) || cli.iter().chain(&library).any(|c| c == code);
     let missing: Vec<&str> = solum_app::refusal::refusal_codes()
         .into_iter()
-        .filter(|code| !golden(code) && !NOT_YET_GOLDEN.iter().any(|(c, _)| c == code))
+        .filter(|code| !golden(code))
         .collect();
     assert!(missing.is_empty(), "no golden case: {missing:?}");
-    let closed: Vec<&str> = NOT_YET_GOLDEN
-        .iter()
-        .map(|(c, _)| *c)
-        .filter(|c| golden(c) || !solum_app::refusal::refusal_codes().contains(c))
-        .collect();
-    assert!(
-        closed.is_empty(),
-        "golden now, or no longer a code: take out of NOT_YET_GOLDEN: {closed:?}"
-    );
 }
