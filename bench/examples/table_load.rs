@@ -523,8 +523,6 @@ fn main() {
     std::process::exit(if ok { 0 } else { 1 });
 }
 
-// Split pending (issue 23): the load generator's whole run, 294 lines.
-#[allow(clippy::too_many_lines)]
 async fn run(o: Arc<Opts>) -> bool {
     let clients = o.tables * o.members;
     println!(
@@ -534,9 +532,50 @@ async fn run(o: Arc<Opts>) -> bool {
         o.servers.len(),
         loadavg()
     );
-
-    // Setup, 16 tables at a time.
     let began = Instant::now();
+    let Some(members) = set_up(&o).await else {
+        return false;
+    };
+    let members = Arc::new(members);
+    println!(
+        "setup: {} tables, {} sessions through invites in {:.1} s",
+        o.tables,
+        members.len(),
+        began.elapsed().as_secs_f64()
+    );
+    let (streams, stop) = open_streams(&o, &members).await;
+    let (rolls, reads, targets, rolled_in) = roll_phase(&o, &members).await;
+    let load_after_rolls = loadavg();
+    // The streams deliver the last entries meanwhile: they are checked only after the read
+    // phase (and this pause), far past the delivery latencies measured.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let (phase, read_took) = read_phase(&o, &members, &targets).await;
+    let load_after_reads = loadavg();
+    stop.store(true, Ordering::Relaxed);
+    let mut logs = Vec::with_capacity(clients);
+    for (table, s) in streams {
+        match s.await {
+            Ok(log) => logs.push((table, log)),
+            Err(e) => logs.push((
+                table,
+                StreamLog {
+                    received: Vec::new(),
+                    error: Some(e.to_string()),
+                },
+            )),
+        }
+    }
+
+    let mut ok = report_rolls(&rolls, rolled_in);
+    ok &= check_streams(&o, &rolls, &logs, &targets);
+    ok &= report_reads(&o, &reads, &phase, rolled_in, read_took);
+    println!("load average after the rolls {load_after_rolls}, after the reads {load_after_reads}");
+    ok
+}
+
+/// Makes every table (16 at a time): its members, or `None` when the setup failed.
+async fn set_up(o: &Arc<Opts>) -> Option<Vec<Member>> {
+    let clients = o.tables * o.members;
     let mut members: Vec<Member> = Vec::with_capacity(clients);
     let gate = Arc::new(Semaphore::new(16));
     let mut made = Vec::new();
@@ -552,23 +591,27 @@ async fn run(o: Arc<Opts>) -> bool {
             Ok(Ok(table)) => members.extend(table),
             Ok(Err(e)) => {
                 eprintln!("setup failed: {e}");
-                return false;
+                return None;
             }
             Err(e) => {
                 eprintln!("setup failed: {e}");
-                return false;
+                return None;
             }
         }
     }
-    let members = Arc::new(members);
-    println!(
-        "setup: {} tables, {} sessions through invites in {:.1} s",
-        o.tables,
-        members.len(),
-        began.elapsed().as_secs_f64()
-    );
+    Some(members)
+}
 
-    // Every stream open before the first roll.
+/// Opens every member's live stream before the first roll: the streams and the flag that
+/// stops them.
+async fn open_streams(
+    o: &Opts,
+    members: &Arc<Vec<Member>>,
+) -> (
+    Vec<(usize, tokio::task::JoinHandle<StreamLog>)>,
+    Arc<AtomicBool>,
+) {
+    let clients = o.tables * o.members;
     let stop = Arc::new(AtomicBool::new(false));
     let opened = Arc::new(Semaphore::new(0));
     let mut streams = Vec::with_capacity(clients);
@@ -595,7 +638,13 @@ async fn run(o: Arc<Opts>) -> bool {
         o.read_rate
     );
 
-    // The roll phase, with the reader mix.
+    (streams, stop)
+}
+
+/// The roll phase, with the reader mix: the rolls' and the reads' tallies, each table's last
+/// entry acknowledged, and the seconds it took.
+async fn roll_phase(o: &Opts, members: &Arc<Vec<Member>>) -> (Tally, Tally, Vec<i64>, f64) {
+    let clients = o.tables * o.members;
     let rolls = Arc::new(Mutex::new(Tally::default()));
     let reads = Arc::new(Mutex::new(Tally::default()));
     let last_seq: Arc<Vec<AtomicI64>> =
@@ -658,13 +707,16 @@ async fn run(o: Arc<Opts>) -> bool {
         schedule(clients, o.read_rate / clients as f64, start, o.secs, reader),
     );
     let rolled_in = start.elapsed().as_secs_f64().max(o.secs);
-    let load_after_rolls = loadavg();
 
-    // The streams deliver the last entries meanwhile: they are checked only after the read
-    // phase (and this pause), far past the delivery latencies measured.
     let targets: Vec<i64> = last_seq.iter().map(|a| a.load(Ordering::Relaxed)).collect();
-    tokio::time::sleep(Duration::from_secs(2)).await;
+    let rolls = std::mem::take(&mut *rolls.lock().expect("tally"));
+    let reads = std::mem::take(&mut *reads.lock().expect("tally"));
+    (rolls, reads, targets, rolled_in)
+}
 
+/// The read phase with the streams open (closed loop): its tally and the seconds it took.
+async fn read_phase(o: &Opts, members: &Arc<Vec<Member>>, targets: &[i64]) -> (Tally, f64) {
+    let targets = targets.to_vec();
     let read_phase = Arc::new(Mutex::new(Tally::default()));
     let read_began = Instant::now();
     if o.read_secs > 0.0 && o.readers > 0 {
@@ -699,26 +751,14 @@ async fn run(o: Arc<Opts>) -> bool {
         }
     }
     let read_took = read_began.elapsed().as_secs_f64();
-    let load_after_reads = loadavg();
 
-    stop.store(true, Ordering::Relaxed);
-    let mut logs = Vec::with_capacity(clients);
-    for (table, s) in streams {
-        match s.await {
-            Ok(log) => logs.push((table, log)),
-            Err(e) => logs.push((
-                table,
-                StreamLog {
-                    received: Vec::new(),
-                    error: Some(e.to_string()),
-                },
-            )),
-        }
-    }
+    let phase = std::mem::take(&mut *read_phase.lock().expect("tally"));
+    (phase, read_took)
+}
 
-    // Figures and checks.
+/// Prints the rolls' figures: false when a roll failed.
+fn report_rolls(rolls: &Tally, rolled_in: f64) -> bool {
     let mut ok = true;
-    let rolls = std::mem::take(&mut *rolls.lock().expect("tally"));
     let mut lat = rolls.latencies.clone();
     lat.sort_unstable();
     println!(
@@ -737,6 +777,13 @@ async fn run(o: Arc<Opts>) -> bool {
         println!("roll errors: {:?}", rolls.errors);
     }
 
+    ok
+}
+
+/// Every stream received every entry of its table once and in order; prints the delivery
+/// latencies. False when one did not.
+fn check_streams(o: &Opts, rolls: &Tally, logs: &[(usize, StreamLog)], targets: &[i64]) -> bool {
+    let mut ok = true;
     // Every table's acknowledged rolls, by number.
     let mut answered: Vec<HashMap<i64, Instant>> = vec![HashMap::new(); o.tables];
     for (table, seq, at) in &rolls.acked {
@@ -748,7 +795,7 @@ async fn run(o: Arc<Opts>) -> bool {
     let mut delivery: Vec<u64> = Vec::new();
     let (mut early, mut bad_streams, mut stream_errors) = (0u64, 0usize, 0usize);
     let mut deliveries = 0u64;
-    for (table, log) in &logs {
+    for (table, log) in logs {
         if let Some(e) = &log.error {
             stream_errors += 1;
             if stream_errors <= 5 {
@@ -808,7 +855,11 @@ async fn run(o: Arc<Opts>) -> bool {
         );
     }
 
-    let reads = std::mem::take(&mut *reads.lock().expect("tally"));
+    ok
+}
+
+/// Prints the reads' figures: false when a read failed.
+fn report_reads(o: &Opts, reads: &Tally, phase: &Tally, rolled_in: f64, read_took: f64) -> bool {
     let mut rl = reads.latencies.clone();
     rl.sort_unstable();
     println!(
@@ -819,7 +870,6 @@ async fn run(o: Arc<Opts>) -> bool {
         ms(percentile(&rl, 99.0)),
         reads.errors
     );
-    let phase = std::mem::take(&mut *read_phase.lock().expect("tally"));
     let mut pl = phase.latencies.clone();
     pl.sort_unstable();
     println!(
@@ -833,9 +883,5 @@ async fn run(o: Arc<Opts>) -> bool {
         ms(percentile(&pl, 100.0)),
         phase.errors
     );
-    if !reads.errors.is_empty() || !phase.errors.is_empty() {
-        ok = false;
-    }
-    println!("load average after the rolls {load_after_rolls}, after the reads {load_after_reads}");
-    ok
+    reads.errors.is_empty() && phase.errors.is_empty()
 }
