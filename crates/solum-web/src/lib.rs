@@ -18,7 +18,6 @@ mod openapi;
 mod page;
 mod rendered;
 mod routes;
-mod routes_page;
 mod run;
 mod sessions;
 mod unthrottled;

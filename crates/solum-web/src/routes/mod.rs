@@ -18,7 +18,7 @@ pub(crate) mod vehicles;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 
-use crate::{AppState, NOTE_BODY_LIMIT, live, page, routes_page};
+use crate::{AppState, NOTE_BODY_LIMIT, live, page};
 
 /// The API's routes, each path with its methods and handlers (paths relative to `/api`):
 /// the router ([`api`]) and the list a test compares with the OpenAPI description
@@ -32,15 +32,13 @@ macro_rules! api_routes {
                     $path,
                     axum::routing::MethodRouter::new()$(.$method($($handler)::+))+$(.layer($layer))?,
                 ))*
-                .merge(routes_page::routes())
         }
 
-        /// The routes of the table above: `(method, path under /api)` (beside them the
-        /// page's read-only routes of `routes_page.rs`, merged into [`api`]).
+        /// The routes of the table above: `(method, path under /api)`.
         pub const ROUTES: &[(&str, &str)] = &[$($((stringify!($method), $path),)+)*];
 
         /// The OpenAPI description of the table's handlers (each one's `#[utoipa::path]`)
-        /// and of the page's routes beside them; [`crate::openapi`] completes it.
+        /// and of the page's own files; [`crate::openapi`] completes it.
         #[derive(utoipa::OpenApi)]
         #[openapi(
             info(
@@ -48,7 +46,7 @@ macro_rules! api_routes {
                 version = "1",
                 description = "The JSON API of `solum serve` (see docs/api.md), generated from the handlers' own types. Every change needs `Origin` of the page itself; rolls use the server's seed, never one a client chooses; every JSON body refuses fields it does not know (422 `body-invalid` naming the field)."
             ),
-            paths($($($($handler)::+,)+)* page::index, page::module, page::style, page::panels, routes_page::genres),
+            paths($($($($handler)::+,)+)* page::index, page::module, page::style, page::panels),
             components(schemas(crate::error::ErrorBody))
         )]
         pub(crate) struct ApiDoc;
@@ -71,6 +69,7 @@ api_routes! {
     "/journal/{seq}/reveal" => post(journal::reveal),
     "/oracle" => post(solo::oracle),
     "/idea" => post(solo::idea),
+    "/idea/genres" => get(solo::genres),
     "/notes" => post(solo::note) ; layer DefaultBodyLimit::max(NOTE_BODY_LIMIT),
     "/scene" => get(solo::scene_current),
     "/scenes" => post(solo::scene_start),

@@ -178,3 +178,20 @@ pub(crate) async fn scene_end(
         .await
         .map(Json)
 }
+
+/// `GET /api/idea/genres`: the built-in genres of idea words, as `POST /api/idea` names them.
+#[derive(Serialize, utoipa::ToSchema)]
+pub(crate) struct GenresAnswer {
+    /// The genres' names (`solum_app::ideas::genres`), in the program's order.
+    genres: Vec<&'static str>,
+}
+
+/// Needs a session like every table's route (the list itself is the program's, not the
+/// table's), so the page's requests stay under one rule.
+#[utoipa::path(get, path = "/api/idea/genres", tag = "solo",
+    responses((status = 200, description = "The genres of idea words", body = GenresAnswer)))]
+pub(crate) async fn genres(_auth: Auth, _no_query: NoQuery) -> Json<GenresAnswer> {
+    Json(GenresAnswer {
+        genres: solum_app::ideas::genres(),
+    })
+}
