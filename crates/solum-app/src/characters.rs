@@ -418,6 +418,7 @@ fn pool_text(pool: u32, f: &PoolFaces) -> String {
 
 /// Everything a check was built from, as journaled.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CheckInputs {
     /// The request.
     pub check: CharacterCheck,
@@ -439,6 +440,7 @@ pub struct CheckInputs {
 
 /// The dice of one side of a check.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PoolFaces {
     /// The pool as rolled.
     pub dice: Vec<u32>,
@@ -463,6 +465,7 @@ impl PoolFaces {
 
 /// What a check gave.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CheckResult {
     /// The character's dice (none for an automatic check).
     pub own: Option<PoolFaces>,
@@ -1121,6 +1124,7 @@ pub(crate) fn table_inputs(
 /// The exact odds of a check before the roll: pass (or win), and for an opposed check draw
 /// and lose.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CheckOdds {
     /// The chance to pass, or to win an opposed check.
     pub pass: f64,
@@ -1286,8 +1290,10 @@ pub fn check_from_sheet(
 
 /// A sheet as a front end shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CharacterView {
     /// The sheet.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub character: Character,
     /// Raised by one on every change.
     pub version: i64,
@@ -1316,6 +1322,7 @@ impl CharacterView {
 
 /// A change stored: its journal entry, its dice if any, and the sheet after.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ChangeView {
     /// The journal entry.
     pub seq: i64,
@@ -1331,6 +1338,7 @@ pub struct ChangeView {
 
 /// A check rolled from a sheet.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CheckView {
     /// The journal entry.
     pub seq: i64,

@@ -187,10 +187,13 @@ pub fn book_foe(name: &str) -> Result<StoredHero, AppError> {
 /// The shipped book of the original, as a front end lists it: the foes a fight may name
 /// (its monsters, then its sample heroes) and its example clichés.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct BookView {
     /// Monsters, in the book's order.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<serde_json::Value>))]
     pub monsters: Vec<Hero>,
     /// Sample heroes, in the book's order.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<serde_json::Value>))]
     pub heroes: Vec<Hero>,
     /// Example clichés.
     pub cliches: Vec<String>,
@@ -334,6 +337,23 @@ pub struct FightRequest {
 #[serde(transparent)]
 pub struct StoredHero(pub Hero);
 
+/// A hero of the original as its sheet holds it (docs/api.md): an object of the rules
+/// crate's fields.
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for StoredHero {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::Object)
+            .description(Some(
+                "A hero of the original, as its sheet holds it (docs/api.md)",
+            ))
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for StoredHero {}
+
 // A hero's only floats are banked rest hours, which `Hero::validate` keeps finite: equality
 // is reflexive on every value the campaign stores.
 impl Eq for StoredHero {}
@@ -363,6 +383,7 @@ pub struct StoredFight {
 
 /// Where a fight stands.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FightStatus {
     /// The hero's Body and hit points.
     pub hero: [u32; 2],
@@ -371,6 +392,7 @@ pub struct FightStatus {
     /// The round, from 1.
     pub round: u32,
     /// The hit that waits for the player's answer.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
     pub pending: Option<Decision>,
     /// The fight is over.
     pub over: bool,
@@ -839,8 +861,10 @@ fn replayed_fight(
 
 /// A hero's sheet as a front end shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HeroView {
     /// The sheet.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub hero: Hero,
     /// Raised by one on every change.
     pub version: i64,
@@ -852,6 +876,7 @@ pub struct HeroView {
 
 /// A change stored: its journal entry and the sheet after.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HeroChangeView {
     /// The journal entry.
     pub seq: i64,
@@ -861,6 +886,7 @@ pub struct HeroChangeView {
     pub healed: Option<[u32; 2]>,
     /// For a creation: the dice of each step (C1), in the order they were rolled.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
     pub creation: Option<CreationRolls>,
     /// The sheet after.
     pub sheet: HeroView,
@@ -868,16 +894,19 @@ pub struct HeroChangeView {
 
 /// A check rolled from a sheet.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HeroCheckView {
     /// The journal entry.
     pub seq: i64,
     /// The hero.
     pub name: String,
     /// What the check was built from.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub inputs: CheckInputs,
     /// The dice.
     pub rolled: Rolled,
     /// What they gave.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub check: Check,
     /// The difficulty's name.
     pub difficulty_name: &'static str,
@@ -887,6 +916,7 @@ pub struct HeroCheckView {
 
 /// A fight under way, as it stands.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FightStateView {
     /// The hero.
     pub hero: String,
@@ -897,6 +927,7 @@ pub struct FightStateView {
     /// The hero's exact chance to win a duel, worked out when the fight began (one foe).
     pub p_win: Option<f64>,
     /// The exact odds of the next exchange and of the fight from here.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
     pub next: Option<NextExchange>,
     /// The calls the fight has had.
     pub calls: usize,
@@ -906,6 +937,7 @@ pub struct FightStateView {
 
 /// A fight call, for a front end to show.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FightView {
     /// The journal entry.
     pub seq: i64,
@@ -919,14 +951,17 @@ pub struct FightView {
     pub p_win: Option<f64>,
     /// The exact odds of the next exchange and of the fight from here (none when it is
     /// over or a hit waits for its answer).
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
     pub next: Option<NextExchange>,
     /// What happened in this call.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<serde_json::Value>))]
     pub events: Vec<Event>,
     /// The dice of this call.
     pub rolled: Rolled,
     /// Where the fight stands.
     pub status: FightStatus,
     /// At the end: the hero's sheet with its wounds.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
     pub sheet: Option<Hero>,
 }
 

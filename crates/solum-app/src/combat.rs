@@ -53,6 +53,7 @@ fn no_open() -> AppError {
 }
 /// One accepted line: what replays it exactly.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CombatLine {
     /// The line as typed (typed dice stay in it, after `with`).
     pub line: String,
@@ -61,13 +62,16 @@ pub struct CombatLine {
     /// The faces it drew from the generator, in order.
     pub faces: Vec<u32>,
     /// The copy of a campaign character's sheet the line brought into the fight.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
     pub character: Option<Character>,
     /// The campaign creature the line brought into the fight.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
     pub creature: Option<Creature>,
     /// The copy of the sheet file a `hero FILE` line of a one-shot combat
     /// ([`OneShotCombat`]) brought in; never in a campaign's combat, whose heroes are its
     /// characters by name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
     pub sheet: Option<Character>,
 }
 
@@ -96,6 +100,7 @@ pub struct FighterHp {
 
 /// Hit points written back to a character's sheet at the end of a combat.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HpWrite {
     /// The character.
     pub name: String,
@@ -318,6 +323,7 @@ fn rebuild_logged(stored: &StoredCombat) -> Result<(Session, Vec<LogLine>), AppE
 
 /// One line of a combat's log: what was played, its dice, and what happened.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LogLine {
     /// The line of the combat language.
     pub line: String,
@@ -359,6 +365,7 @@ fn write_open(tx: &mut dyn WriteTx, combat: Option<StoredCombat>) -> Result<(), 
 
 /// A fighter as `combat status` shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FighterStatus {
     /// The fighter's id in this combat: its place in the order of joining, from 0. Fighters
     /// never leave a combat (an out fighter stays, at 0), so an id never changes or moves to
@@ -384,6 +391,7 @@ pub struct FighterStatus {
 
 /// The range between two fighters.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RangeStatus {
     /// One fighter.
     pub a: String,
@@ -395,10 +403,12 @@ pub struct RangeStatus {
 
 /// Where a combat stands.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CombatStatus {
     /// The combat's name.
     pub name: String,
     /// Standard or alternative combat.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub mode: Mode,
     /// Draws rolled off (S14).
     pub roll_off: bool,
@@ -440,6 +450,7 @@ pub struct CombatStatus {
 
 /// One option of the acting fighter, legal now, with its exact chance.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ChoiceView {
     /// "melee", "unarmed", "shoot", "vehicle attack", "chase closer", "chase away",
     /// "disengage", "move closer", "move away", "switch", "end turn".
@@ -609,6 +620,7 @@ impl CombatStatus {
 
 /// A line played.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CombatLineView {
     /// The journal entry.
     pub seq: i64,
@@ -624,6 +636,7 @@ pub struct CombatLineView {
 
 /// A combat ended.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CombatEndView {
     /// The journal entry.
     pub seq: i64,
@@ -635,6 +648,7 @@ pub struct CombatEndView {
 
 /// A combat started.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CombatStartView {
     /// The journal entry.
     pub seq: i64,

@@ -155,6 +155,7 @@ fn check_creature(c: &Creature) -> Result<(), AppError> {
 /// Where a creature listed comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum CreatureSource {
     /// The bestiary shipped with solum.
     Shipped,
@@ -173,10 +174,12 @@ pub struct CreatureView {
 
 /// A creature of [`BestiaryView`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct BestiaryCreature {
     /// Its stats: name, pool, hit points, `damage` of its melee weapon, `ranged_damage`
     /// when it can shoot, `anti_vehicle`, mind, notes.
     #[serde(flatten)]
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub creature: Creature,
     /// Shipped or the campaign's.
     pub source: CreatureSource,
@@ -186,11 +189,13 @@ pub struct BestiaryCreature {
 
 /// The bestiary of a campaign, as the table picks foes from it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct BestiaryView {
     /// Creatures for standard combat, by name.
     pub creatures: Vec<BestiaryCreature>,
     /// Oppositions for fast static combat, by name.
     #[serde(rename = "static")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<serde_json::Value>))]
     pub static_foes: Vec<solum_expanded::creature::StaticFoe>,
 }
 

@@ -190,27 +190,35 @@ pub struct DietypeRoll {
 
 /// What a roll was built from, as journaled.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RollInputs {
     /// The request, names as the sheet writes them.
     pub roll: DietypeRoll,
     /// The ability's die type on the sheet.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub ability_die: DieType,
     /// The die rolled, after the steps.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub die: DieType,
     /// The chances (the skill's, or 1).
     pub chances: u32,
     /// The weapon, when damage is rolled.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
     pub weapon: Option<Weapon>,
 }
 
 /// What a roll gave.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RollResult {
     /// Against a difficulty: every chance.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
     pub skill: Option<SkillRoll>,
     /// Opposed: both sides.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
     pub opposed: Option<OpposedRoll>,
     /// The damage, on a success with a weapon.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
     pub damage: Option<DamageRoll>,
     /// Success (opposed: a win).
     pub success: bool,
@@ -409,8 +417,10 @@ impl DietypeRecord {
 
 /// A die-type character as a front end shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DietypeView {
     /// The sheet.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub sheet: Sheet,
     /// Raised by one on every change.
     pub version: i64,
@@ -418,6 +428,7 @@ pub struct DietypeView {
 
 /// A change stored: the journal entry and the sheet after.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DietypeChangeView {
     /// The journal entry.
     pub seq: i64,
@@ -427,6 +438,7 @@ pub struct DietypeChangeView {
 
 /// A roll from a sheet.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DietypeRollView {
     /// The journal entry.
     pub seq: i64,
@@ -444,6 +456,7 @@ pub struct DietypeRollView {
     /// The name of the quality shown in the verdict (opposed: the winner's, either side).
     pub quality_name: &'static str,
     /// The damage die after its steps, when damage was rolled.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
     pub damage_die: Option<DieType>,
 }
 

@@ -488,22 +488,29 @@ pub struct SkillRollView {
 
 /// An opposed roll, with the first side's damage on a win.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = DietypeOpposedRollView))]
 pub struct OpposedRollView {
     /// The first side's die, after its steps.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub die: DieType,
     /// Its chances.
     pub chances: u32,
     /// The other side's die, after its steps.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub against: DieType,
     /// Its chances.
     pub against_chances: u32,
     /// Both sides' chances, the winner (1, −1, 0 for a draw) and the quality.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub roll: OpposedRoll,
     /// The winner's quality's name in the text.
     pub quality_name: &'static str,
     /// The damage die, after its steps.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
     pub damage_die: Option<DieType>,
     /// The damage, on a win of the first side.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
     pub damage: Option<DamageRoll>,
     /// The generator's seed (none for typed dice).
     pub seed: Option<u64>,

@@ -14,6 +14,7 @@ use crate::rolled::Rolled;
 /// Why an entry does not re-derive.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum Divergence {
     /// Written by a newer solum: this one does not know the record's form.
     NewerSchema {
@@ -71,12 +72,14 @@ pub enum Divergence {
         /// The part, as a sentence names it (`the line \`melee Nick\``).
         part: String,
         /// How it diverges.
+        #[cfg_attr(feature = "openapi", schema(no_recursion))]
         divergence: Box<Divergence>,
     },
 }
 
 /// One field whose recorded value differs from the derived one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FieldDifference {
     /// Where, as `outcome.event_die` or `events[2].amount`.
     pub path: String,

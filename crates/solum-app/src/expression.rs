@@ -56,6 +56,7 @@ pub const MAX_EXPRESSION: usize = 200;
 
 /// What a roll of an expression gave.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NotationOutcome {
     /// The expression as the notation prints it.
     pub canonical: String,
@@ -71,6 +72,7 @@ pub struct NotationOutcome {
 
 /// A roll of dice notation, for a front end to show.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NotationView {
     /// The journal entry; `None` for a roll journaled nowhere
     /// ([`crate::expression::roll_expression`]), which serializes as `null`.
@@ -220,6 +222,7 @@ pub fn roll_expression(expression: &str, dice: Dice) -> Result<NotationView, Exp
 
 /// One value of an expression's exact distribution.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct OddsPoint {
     /// The value.
     pub value: i64,
@@ -231,6 +234,7 @@ pub struct OddsPoint {
 
 /// The exact distribution of a dice expression: `POST /api/odds` and `solum odds --json`.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ExpressionOdds {
     /// The expression as the notation prints it.
     pub expression: String,

@@ -123,6 +123,7 @@ impl Opposition {
 
 /// What a fight starts from: the hero as the sheet gave it, and the opposition.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct StaticSetup {
     /// The character.
     pub hero: String,
@@ -144,6 +145,7 @@ pub struct StaticSetup {
 
 /// One call's dice: what replays it exactly.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct StaticCall {
     /// The background named for this call's rounds (S18), as the sheet spells it.
     pub background: Option<String>,
@@ -157,6 +159,7 @@ pub struct StaticCall {
 
 /// Both sides' hit points.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct StaticState {
     /// The hero's.
     pub hit_points: u32,
@@ -379,6 +382,7 @@ fn play(
 
 /// The chance of winning from here, for no background and for each of the hero's.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct StaticOdds {
     /// The background named (S18), or none.
     pub background: Option<String>,
@@ -390,6 +394,7 @@ pub struct StaticOdds {
 
 /// Where a fast static combat stands.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct StaticView {
     /// The journal entries this call made.
     pub seqs: Vec<i64>,

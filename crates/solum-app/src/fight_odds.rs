@@ -244,6 +244,7 @@ impl utoipa::ToSchema for FightOddsInput {
 
 /// The odds of a fight, as `solum sim --json` prints them and the web table answers.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FightOddsView {
     /// Fights run.
     pub fights: u64,

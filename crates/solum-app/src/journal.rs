@@ -332,8 +332,32 @@ impl Record {
     }
 }
 
+/// A record as an entry shows it: its `kind` and that kind's fields (docs/api.md lists
+/// them), described by its tag only: a kind's fields are the journal's format, pinned by the
+/// fixtures of `tests/records.rs`.
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for Record {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .property(
+                "kind",
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .description(Some("The record's kind: `note`, `oracle`, `character`, …")),
+            )
+            .required("kind")
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for Record {}
+
 /// A stored entry as the application shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct JournalEntry {
     /// Position in the journal.
     pub seq: i64,
@@ -365,6 +389,7 @@ pub const COMMAND_LINE: &str = "command line";
 /// [`crate::Campaign::acting_as`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct By {
     /// The member's id at the table; `None` for the command line.
     pub member: Option<i64>,

@@ -29,8 +29,6 @@ pub mod journal;
 mod journaling;
 pub mod markdown;
 pub mod notation;
-#[cfg(feature = "openapi")]
-mod openapi;
 pub mod policy;
 pub mod records;
 pub mod refusal;
@@ -1083,12 +1081,14 @@ pub(crate) fn invisible(c: char) -> bool {
 
 /// What the oracle said, for a front end to show.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AskView {
     /// The journal entry.
     pub seq: i64,
     /// The question.
     pub question: String,
     /// Plain, advantage or disadvantage.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub leaning: Leaning,
     /// As the table writes it: "No, and", "No", "No, but", "Yes, but", "Yes", "Yes, and".
     pub answer: &'static str,
@@ -1197,6 +1197,38 @@ pub enum OracleView {
     Classic(ClassicAskView),
 }
 
+/// Either answer's fields (`anyOf`: an Expanded answer has every field the original's has,
+/// so `oneOf` would refuse it).
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for OracleView {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::ToSchema;
+        utoipa::openapi::schema::AnyOfBuilder::new()
+            .item(utoipa::openapi::Ref::from_schema_name(AskView::name()))
+            .item(utoipa::openapi::Ref::from_schema_name(
+                ClassicAskView::name(),
+            ))
+            .description(Some("What either oracle said."))
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for OracleView {
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        use utoipa::PartialSchema;
+        schemas.push((AskView::name().into(), AskView::schema()));
+        schemas.push((ClassicAskView::name().into(), ClassicAskView::schema()));
+        <AskView as utoipa::ToSchema>::schemas(schemas);
+        <ClassicAskView as utoipa::ToSchema>::schemas(schemas);
+    }
+}
+
 /// The list an idea is drawn from, as a front end names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum IdeaSource {
@@ -1213,6 +1245,7 @@ pub enum IdeaSource {
 
 /// The words an idea draw gave, for a front end to show.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct IdeaView {
     /// The journal entry.
     pub seq: i64,
@@ -1232,12 +1265,14 @@ pub struct IdeaView {
 
 /// What the original oracle said, for a front end to show.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ClassicAskView {
     /// The journal entry.
     pub seq: i64,
     /// The question.
     pub question: String,
     /// Plain, advantage or disadvantage.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub leaning: Leaning,
     /// The answer as the text writes it.
     pub answer: String,
@@ -1316,6 +1351,7 @@ pub struct DifficultyView {
 
 /// The result of [`Campaign::verify`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct VerifyReport {
     /// Entries read.
     pub entries: usize,
@@ -1340,6 +1376,7 @@ impl VerifyReport {
 
 /// One entry that does not re-derive.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Mismatch {
     /// The entry.
     pub seq: i64,

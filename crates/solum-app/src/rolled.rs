@@ -8,6 +8,7 @@ pub const RECORD_SCHEMA: i64 = 1;
 
 /// How the dice of a roll were chosen, and what they showed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Rolled {
     /// The generator's seed, when the program rolled.
     pub seed: Option<u64>,

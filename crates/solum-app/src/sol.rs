@@ -344,22 +344,29 @@ impl SolTest {
 
 /// What a test from a sheet gave.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SolTestResult {
     /// The attribute's value on the sheet.
     pub attribute_value: u32,
     /// The skill's ranks on the sheet.
     pub ranks: u32,
     /// The pool rolled (the assistant's hits counted with the bonuses).
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub pool: Pool,
     /// The assistant's test, rolled first.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
     pub assistant: Option<TestOutcome>,
     /// The progress the assistant's test earned it (an assistant with a sheet).
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
     pub assistant_progress: Option<Progress>,
     /// The character's test (in an opposed test, the attacker's side of `opposed`).
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
     pub test: Option<TestOutcome>,
     /// Both sides of an opposed test.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
     pub opposed: Option<OpposedOutcome>,
     /// The progress the test earned.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub progress: Progress,
     /// Hits bought instead of rolled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -372,6 +379,7 @@ pub struct SolTestResult {
 
 /// Hits bought without a roll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Bought {
     /// One per full four dice of the pool.
     pub hits: u32,
@@ -383,6 +391,7 @@ pub struct Bought {
 
 /// A participant of a group action other than the leader.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GroupMember {
     /// The character, as its sheet names it.
     pub name: String,
@@ -391,15 +400,19 @@ pub struct GroupMember {
     /// Its ranks in the skill.
     pub ranks: u32,
     /// Its pool.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub pool: Pool,
     /// Its test.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub test: TestOutcome,
     /// The progress it earned.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub progress: Progress,
 }
 
 /// What a group action gave.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GroupResult {
     /// The participants after the leader, in the order named.
     pub members: Vec<GroupMember>,
@@ -419,6 +432,7 @@ pub struct GroupResult {
 /// Edge spent outside a test's dice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum SpendUse {
     /// REA + INT bonus dice to an initiative test.
     Blitz,
@@ -430,12 +444,14 @@ pub enum SpendUse {
 
 /// What Edge spent outside a test gave.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SpendOutcome {
     /// What the point was spent on.
     pub what: SpendUse,
     /// Blitz: the bonus dice (REA + INT).
     pub bonus_dice: Option<u32>,
     /// Dead Man's Trigger: the BOD + WIL (3) test.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
     pub trigger: Option<TestOutcome>,
 }
 
@@ -1432,8 +1448,10 @@ pub(crate) fn apply_revealed(tx: &mut dyn WriteTx, record: &SolRecord) -> Result
 
 /// A sheet as a front end shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SolSheetView {
     /// The sheet.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub sheet: Sheet,
     /// Raised by one on every change (0 for a sheet read from a file).
     pub version: i64,
@@ -1441,18 +1459,22 @@ pub struct SolSheetView {
 
 /// A change stored: its journal entry and the sheet after, with what the change gave.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SolChangeView {
     /// The journal entry.
     pub seq: i64,
     /// The sheet after.
     pub sheet: SolSheetView,
     /// Edge after the change.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub edge: Edge,
     /// Edge spent outside a test: what it gave.
     pub spend: Option<SpendOutcome>,
     /// Not Dead Yet: what was lowered.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
     pub lowered: Option<Lowered>,
     /// Training: what it did.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
     pub trained: Option<Trained>,
     /// The dice, when the change rolled.
     pub rolled: Option<Rolled>,
@@ -1460,6 +1482,7 @@ pub struct SolChangeView {
 
 /// A test rolled from a sheet.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SolTestView {
     /// The journal entry.
     pub seq: i64,
@@ -1477,6 +1500,7 @@ pub struct SolTestView {
     pub p_success_exact: Option<String>,
     /// Edge after the test (for a secret test: once it is revealed, if nothing else
     /// changes it first).
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub edge: Edge,
     /// False for a game master's secret test: its Edge and progress wait for the reveal.
     pub applied: bool,

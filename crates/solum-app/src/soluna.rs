@@ -202,6 +202,7 @@ pub struct SolunaTest {
 
 /// What a Sol'una test gave.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SolunaTestResult {
     /// The dice after the flips (the faces rolled are the record's `rolled.faces`).
     pub faces: Vec<u32>,
@@ -291,6 +292,7 @@ fn p_target(dice: u32, request: &SolunaTest) -> Option<f64> {
 
 /// A Sol'una test rolled from a sheet.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SolunaTestView {
     /// The journal entry.
     pub seq: i64,
@@ -543,8 +545,10 @@ fn edited_fields(before: &Character, after: &Character) -> String {
 
 /// A Sol'una character as a front end shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SolunaView {
     /// The sheet.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub character: Character,
     /// Raised by one on every change.
     pub version: i64,
@@ -554,6 +558,7 @@ pub struct SolunaView {
 
 /// Characters stored: the journal entry and the sheets.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SolunaChangeView {
     /// The journal entry.
     pub seq: i64,
@@ -1154,6 +1159,7 @@ impl PlayRecord {
 
 /// The exact odds of an attack, before its roll (U2: both sides flip optimally).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AttackOdds {
     /// Melee (Body is the armour) or ranged (Body and Shield).
     pub melee: bool,
@@ -1206,6 +1212,7 @@ fn attack_odds(s: &Skirmish, who: usize, order: &Order) -> Option<AttackOdds> {
 /// One choice a waiting character has, with its exact odds at the most flips and extra dice
 /// it may spend.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SkirmishOption {
     /// Who.
     pub name: String,
@@ -1225,8 +1232,10 @@ pub struct SkirmishOption {
 
 /// Where a played skirmish stands.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SkirmishState {
     /// The skirmish.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub skirmish: Skirmish,
     /// The characters' names, in the order the events index them.
     pub names: Vec<String>,
@@ -1293,18 +1302,21 @@ fn state_view(s: &Skirmish) -> SkirmishState {
 
 /// A call of a played skirmish, for a front end.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PlayView {
     /// The journal entry.
     pub seq: i64,
     /// The odds of the attack decided in this call, worked out before its roll.
     pub odds: Option<AttackOdds>,
     /// What happened in this call.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<serde_json::Value>))]
     pub events: Vec<Event>,
     /// The dice of this call.
     pub rolled: Rolled,
     /// Where the skirmish stands now.
     pub state: SkirmishState,
     /// At the end: the sheets as written.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
     pub sheets: Option<Vec<Character>>,
 }
 

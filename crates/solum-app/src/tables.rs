@@ -56,6 +56,7 @@ const SESSION_IDLE: SignedDuration = SignedDuration::from_hours(SESSION_IDLE_DAY
 
 /// A member as a front end shows them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MemberView {
     /// The member's id at the table.
     pub id: i64,
@@ -78,6 +79,7 @@ impl MemberView {
 
 /// A session just opened: the token to keep (shown once) and who it is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Joined {
     /// The session token (sent back as a bearer token).
     pub token: String,
@@ -102,6 +104,7 @@ impl Joined {
 
 /// An invite just made: the token to send (shown once).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Invite {
     /// The invite token.
     pub token: String,
@@ -245,6 +248,7 @@ fn unix_text(seconds: i64) -> String {
 
 /// An invite of the table as its game master lists it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct InviteView {
     /// Its id (to revoke it).
     pub id: i64,
@@ -372,6 +376,7 @@ pub const REENTRY_SECONDS: i64 = 7 * 86_400;
 
 /// A re-entry link just made: the token to keep (shown once), for whom, until when.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Reentry {
     /// The one-time token (`TABLE.MEMBER.SECRET`); the page's link is `/#reentry=TOKEN`.
     pub token: String,
@@ -655,6 +660,7 @@ pub fn may_type_dice<S: CampaignStore + TableStore>(
 
 /// A character of the table with who created it, for a front end to show.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct OwnedCharacter {
     /// The sheet.
     #[serde(flatten)]

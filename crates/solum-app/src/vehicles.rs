@@ -32,6 +32,7 @@ pub const MAX_TYPED: usize = 2_000;
 
 /// A chase roll or a vehicle attack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum VehicleRollKind {
     /// A chase roll (part of a move): speed and handling add dice; the winner gets what it
     /// wants (closer or farther), a loss or a standing draw leaves the distance.
@@ -402,6 +403,7 @@ pub struct PilotedVehicle {
 
 /// What a hit of a vehicle attack does: the attacker's weapons against the target's hull.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HullDamage {
     /// The attacking vehicle's weapon damage.
     pub damage: u32,
@@ -414,12 +416,15 @@ pub struct HullDamage {
 /// The scale rule for the target vehicle (S10): what a heavy personal weapon would do to it,
 /// and that a vehicle weapon hitting a person takes them to 0 hit points.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ScaleNote {
     /// The target's size.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub scale: Scale,
     /// Damage a heavy personal weapon (3) deals to it.
     pub heavy_weapon_damage: u32,
     /// The rule that decided it.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub rule: ScaleRule,
     /// The rule in words.
     pub reason: &'static str,
@@ -427,6 +432,7 @@ pub struct ScaleNote {
 
 /// A vehicle roll, as `solum vehicle … --json` prints it and the web table answers.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct VehicleRollView {
     /// `chase` or `vehicle attack`.
     pub kind: VehicleRollKind,
@@ -451,12 +457,16 @@ pub struct VehicleRollView {
     /// The other vehicle's catalogue name.
     pub against_vehicle: Option<String>,
     /// The first vehicle's speed and handling as rolled.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub speed: Speed,
     /// Its handling.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub handling: Handling,
     /// The other vehicle's speed.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub against_speed: Speed,
     /// Its handling.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub against_handling: Handling,
     /// Whether speed counted (a chase) or not (an attack: handling only, S10).
     pub speed_counts: bool,
@@ -473,10 +483,12 @@ pub struct VehicleRollView {
     /// The other pilot's result.
     pub against_result: u32,
     /// `stand` or `roll-off`.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub draws: DrawRule,
     /// Roll-off pairs `[first, other]`, after a draw with the roll-off option.
     pub roll_off: Vec<(u32, u32)>,
     /// `win`, `draw` or `lose`, for the first pilot.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub outcome: Verdict,
     /// The verdict in the game's words (`HIT`, `WIN: the move happens`, …).
     pub verdict: &'static str,
@@ -506,6 +518,7 @@ pub struct VehicleRollView {
 
 /// The exact chances of a vehicle roll, before any die.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct VehicleOddsView {
     /// `chase` or `vehicle attack`.
     pub kind: VehicleRollKind,
@@ -518,6 +531,7 @@ pub struct VehicleOddsView {
     /// Dice the other vehicle added, and why.
     pub against_bonus: Vec<&'static str>,
     /// `stand` or `roll-off`.
+    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
     pub draws: DrawRule,
     /// The chance to win.
     pub p_win: f64,
@@ -535,6 +549,7 @@ pub struct VehicleOddsView {
 
 /// A journaled vehicle roll: the view and its entry.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct JournaledVehicleRoll {
     /// The journal entry.
     pub seq: i64,
@@ -737,8 +752,10 @@ pub fn vehicle_list() -> Vec<VehicleEntry> {
 
 /// The catalogue's vehicles, as `solum vehicle list --json` and `GET /api/vehicles` give them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct VehicleListView {
     /// Every vehicle, by name.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<serde_json::Value>))]
     pub vehicles: Vec<VehicleEntry>,
 }
 

@@ -17,6 +17,7 @@ pub(crate) use crate::records::SHEET_SYSTEMS as SYSTEMS;
 
 /// One stored sheet that differs from what its journal gives.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SheetMismatch {
     /// Its system (`expanded`, `sol`, `classic`, …).
     pub system: String,

@@ -372,7 +372,8 @@ fn fill_patterns(v: &mut Value, patterns: &[(&str, String)]) {
 }
 
 /// The bounds serde enforces on an integer field: a `u32` (utoipa's `int32` from 0) up to
-/// 4,294,967,295, an `i64` (`int64` without a minimum) within its range.
+/// 4,294,967,295, an `i64` (`int64` without a minimum) within its range, a `u64` (`int64`
+/// from 0) up to 18,446,744,073,709,551,615.
 fn integer_bounds(m: &mut Map<String, Value>) {
     let integer = match m.get("type") {
         Some(Value::String(t)) => t == "integer",
@@ -393,7 +394,9 @@ fn integer_bounds(m: &mut Map<String, Value>) {
             m.insert("maximum".into(), json!(i64::MAX));
         }
         (Some("int64"), Some(min)) if min == 0 => {
-            m.insert("maximum".into(), json!(i64::MAX));
+            // A `u64` (a seed): the whole unsigned range, which `int64` is not.
+            m.insert("maximum".into(), json!(u64::MAX));
+            m.insert("format".into(), json!("uint64"));
         }
         _ => {}
     }

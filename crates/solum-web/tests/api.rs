@@ -1985,6 +1985,46 @@ async fn every_field_of_every_request_body_is_described_by_its_type() {
         abilities["prefixItems"][1]["enum"],
         json!(["d4", "d6", "d8", "d10", "d12"])
     );
+    // The answers: every view a route answers with is described field by field (none is an
+    // object without its fields); a field of a rules crate's own type (a sheet, a check's
+    // result) is still any value: at most `ANY_VALUED_ANSWER_FIELDS` of them, a number that
+    // only goes down.
+    const ANY_VALUED_ANSWER_FIELDS: usize = 54;
+    let mut bare = Vec::new();
+    let mut any_valued = Vec::new();
+    for (name, schema) in schemas.as_object().unwrap() {
+        let o = schema.as_object().unwrap();
+        let composed = ["allOf", "oneOf", "anyOf"]
+            .iter()
+            .any(|k| o.contains_key(*k));
+        if o.get("type") == Some(&json!("object")) && !o.contains_key("properties") && !composed {
+            bare.push(name.clone());
+        }
+        for (field, s) in o
+            .get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            let words = ["description", "title", "default"];
+            if s.as_object()
+                .is_some_and(|f| f.keys().all(|k| words.contains(&k.as_str())))
+            {
+                any_valued.push(format!("{name}.{field}"));
+            }
+        }
+    }
+    assert!(bare.is_empty(), "answers without their fields: {bare:?}");
+    assert!(
+        any_valued.len() <= ANY_VALUED_ANSWER_FIELDS,
+        "{} fields of answers are any value (at most {ANY_VALUED_ANSWER_FIELDS}): {any_valued:?}",
+        any_valued.len()
+    );
+    assert_eq!(schemas["CheckView"]["properties"]["seq"]["type"], "integer");
+    assert_eq!(
+        schemas["Rolled"]["properties"]["seed"]["maximum"],
+        json!(u64::MAX)
+    );
 }
 
 // ---------------------------------------------------------------------------------------
