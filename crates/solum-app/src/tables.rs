@@ -658,6 +658,38 @@ pub fn may_type_dice<S: CampaignStore + TableStore>(
     Ok(store.meta(REAL_DICE_KEY)?.as_deref() == Some("on"))
 }
 
+/// Why dice typed in by hand were refused, where [`may_type_dice`] does not allow them.
+pub const TYPED_DICE_REFUSED: &str = "dice typed in by hand are for a game master playing alone, or a table whose game master said it rolls real dice";
+
+/// Refuses dice typed in by hand unless [`may_type_dice`] allows them for `member` (the
+/// one place every front end asks).
+pub fn check_typed_dice<S: CampaignStore + TableStore>(
+    store: &S,
+    member: &Member,
+) -> Result<(), AppError> {
+    if may_type_dice(store, member)? {
+        Ok(())
+    } else {
+        Err(AppError::Forbidden(TYPED_DICE_REFUSED.into()))
+    }
+}
+
+/// The dice of a live roll by `member`: the generator with a fresh seed, or the faces typed
+/// in by hand where [`may_type_dice`] allows them (journaled as typed).
+pub fn live_dice<S: CampaignStore + TableStore>(
+    store: &S,
+    member: &Member,
+    typed: Option<Vec<u32>>,
+) -> Result<crate::Dice, AppError> {
+    match typed {
+        None => Ok(crate::Dice::Fresh),
+        Some(faces) => {
+            check_typed_dice(store, member)?;
+            Ok(crate::Dice::Typed(faces))
+        }
+    }
+}
+
 /// A character of the table with who created it, for a front end to show.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -290,3 +290,25 @@ fn library_only_refusals_have_their_code_field_and_words() {
     // Nothing was journaled.
     assert!(c.export().unwrap().entries.is_empty());
 }
+
+#[test]
+fn dice_typed_by_hand_are_a_lone_game_masters_or_a_real_dice_tables() {
+    use solum_app::tables::{TYPED_DICE_REFUSED, live_dice};
+    let (store, gm, pia, _quill) = table();
+    let mut c = as_member(store, &gm);
+    // Three at the table and no word of real dice: the generator only, for everyone.
+    for m in [&gm, &pia] {
+        assert_eq!(live_dice(c.store(), m, None).unwrap(), Dice::Fresh);
+        let e = live_dice(c.store(), m, Some(vec![6, 6])).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Forbidden);
+        assert_eq!(e.to_string(), format!("not allowed: {TYPED_DICE_REFUSED}"));
+    }
+    // The game master says the table rolls real dice: anyone types them.
+    c.set_real_dice(true).unwrap();
+    for m in [&gm, &pia] {
+        assert_eq!(
+            live_dice(c.store(), m, Some(vec![6, 6])).unwrap(),
+            Dice::Typed(vec![6, 6])
+        );
+    }
+}

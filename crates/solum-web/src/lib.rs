@@ -55,7 +55,7 @@ pub(crate) use middleware::{
     Limiter, anonymous_limit, body_deadline, guard, json_errors, with_peer, write_budget,
 };
 pub(crate) use run::{
-    blocking, change, connection, dice_for, in_campaign, keep, roll_scope, with_campaign, write,
+    blocking, change, connection, in_campaign, keep, roll_scope, with_campaign, write,
 };
 
 /// The port `solum serve` listens on unless `--addr` says otherwise.

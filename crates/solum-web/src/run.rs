@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
 
 use solum_app::tables::{self};
-use solum_app::{AppError, By, Campaign, Dice};
+use solum_app::{AppError, By, Campaign};
 use solum_store::{Member, Scope, Store, StoreHandle};
 use solum_store_open::Database;
 
@@ -114,27 +114,6 @@ pub(crate) fn in_campaign<T>(
     let out = work(&mut campaign);
     keep(db, campaign.into_store());
     out
-}
-
-/// The dice of a live roll: the server's generator with a fresh seed, or faces typed in by
-/// hand where [`tables::may_type_dice`] allows them (they are journaled as typed).
-pub(crate) fn dice_for(
-    campaign: &Campaign<Box<dyn Store>>,
-    member: &Member,
-    typed: Option<Vec<u32>>,
-) -> Result<Dice, AppError> {
-    match typed {
-        None => Ok(Dice::Fresh),
-        Some(faces) => {
-            if tables::may_type_dice(campaign.store(), member)? {
-                Ok(Dice::Typed(faces))
-            } else {
-                Err(AppError::Forbidden(
-                    "dice typed in by hand are for a game master playing alone, or a table whose game master said it rolls real dice".into(),
-                ))
-            }
-        }
-    }
 }
 
 /// The scope of a roll: secret ones only for the game master.

@@ -8,8 +8,8 @@ use solum_app::tables::{self};
 
 use crate::routes::combat::gm_only;
 use crate::{
-    ApiError, AppState, Auth, Body_, DiceEnvelope, Json, NoFields, NoQuery, change, dice_for,
-    roll_scope, split, with_campaign,
+    ApiError, AppState, Auth, Body_, DiceEnvelope, Json, NoFields, NoQuery, change, roll_scope,
+    split, with_campaign,
 };
 
 #[utoipa::path(get, path = "/api/characters", tag = "characters", responses((status = 200, description = "Done", body = Vec<tables::OwnedCharacter>)))]
@@ -76,7 +76,7 @@ pub(crate) async fn create_character(
     let member = auth.member;
     let scope = tables::scope_of(&member);
     change(&state, scope, move |c| {
-        let dice = dice_for(c, &member, req.typed)?;
+        let dice = tables::live_dice(c.store(), &member, req.typed)?;
         c.create_character(&req.character, dice)
     })
     .await
@@ -156,7 +156,7 @@ pub(crate) async fn advance_character(
     let member = auth.member;
     let scope = tables::scope_of(&member);
     change(&state, scope, move |c| {
-        let dice = dice_for(c, &member, req.typed)?;
+        let dice = tables::live_dice(c.store(), &member, req.typed)?;
         c.advance_character(&name, &req.goal, dice)
     })
     .await
@@ -264,7 +264,7 @@ pub(crate) async fn check(
     change(&state, scope, move |c| {
         // A player rolls from their own characters only (checked in the roll's transaction).
         c.as_roller_of(&member, solum_app::characters::SYSTEM, &name, |c| {
-            let dice = dice_for(c, &member, req.typed)?;
+            let dice = tables::live_dice(c.store(), &member, req.typed)?;
             c.check_from_character(&name, &req.check, dice)
         })
     })

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use solum_app::tables::{self};
 
 use crate::routes::siblings::{SiblingRoll, sibling_roll};
-use crate::{ApiError, AppState, Auth, Body_, Json, NoQuery, change, dice_for, with_campaign};
+use crate::{ApiError, AppState, Auth, Body_, Json, NoQuery, change, with_campaign};
 
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -31,7 +31,7 @@ pub(crate) async fn create_classic(
     let scope = tables::scope_of(&member);
     change(&state, scope, move |c| {
         // Created by the rules: Body, Mind, Spirit, hit points and clichés are rolled.
-        let dice = dice_for(c, &member, req.typed)?;
+        let dice = tables::live_dice(c.store(), &member, req.typed)?;
         c.create_classic_hero(&req.name, &req.cliches, dice)
     })
     .await

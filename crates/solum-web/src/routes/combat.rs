@@ -4,7 +4,6 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use solum_app::AppError;
 use solum_app::tables::{self};
 use solum_store::{Member, Scope};
 
@@ -100,12 +99,8 @@ pub(crate) async fn combat_line(
         // Faces typed with `with` are real dice: for a game master alone at the table, or a
         // table that rolls real dice.
         // (A line that does not parse is refused by the use case, naming the line.)
-        if solum_app::combat::line_types_dice(&req.line)
-            && !tables::may_type_dice(c.store(), &member)?
-        {
-            return Err(AppError::Forbidden(
-                "dice typed in by hand are for a game master playing alone, or a table whose game master said it rolls real dice".into(),
-            ));
+        if solum_app::combat::line_types_dice(&req.line) {
+            tables::check_typed_dice(c.store(), &member)?;
         }
         // The server picks the seed; the use case journals it. A player plays only their
         // own hero's turn (the use case checks it in the line's transaction).

@@ -6,7 +6,7 @@ use axum::http::StatusCode;
 use serde::Deserialize;
 use solum_store::Member;
 
-use crate::{ApiError, AppState, Auth, Body_, Json, change, dice_for, heavy, roll_scope};
+use crate::{ApiError, AppState, Auth, Body_, Json, change, heavy, roll_scope};
 use solum_app::AppError;
 use solum_app::expression::{ExpressionOdds, estimated_work, expression_odds};
 
@@ -99,7 +99,7 @@ pub(crate) async fn notation_roll(
     let turn = heavy_turn(&state, &member, &req.expression).await?;
     change(&state, scope, move |c| {
         let _turn = turn;
-        let dice = dice_for(c, &member, req.typed)?;
+        let dice = solum_app::tables::live_dice(c.store(), &member, req.typed)?;
         c.roll_notation(&req.expression, dice)
     })
     .await

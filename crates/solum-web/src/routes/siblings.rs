@@ -9,8 +9,7 @@ use solum_app::{AppError, Campaign, Dice};
 use solum_store::{Member, Store};
 
 use crate::{
-    ApiError, AppState, Auth, DiceEnvelope, Json, NoQuery, change, dice_for, roll_scope, split,
-    with_campaign,
+    ApiError, AppState, Auth, DiceEnvelope, Json, NoQuery, change, roll_scope, split, with_campaign,
 };
 
 /// A sheet of any system with who created it.
@@ -128,7 +127,7 @@ where
     let scope = roll_scope(&member, req.secret)?;
     change(state, scope, move |c| {
         c.as_roller_of(&member, system, &name, |c| {
-            let dice = dice_for(c, &member, req.typed)?;
+            let dice = tables::live_dice(c.store(), &member, req.typed)?;
             roll(c, &name, req.request, dice)
         })
     })

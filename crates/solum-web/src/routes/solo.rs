@@ -8,9 +8,7 @@ use solum_app::tables::{self};
 use solum_app::{Dice, IdeaSource, JournalEntry};
 use utoipa::ToSchema;
 
-use crate::{
-    ApiError, AppState, Auth, Body_, Json, NoQuery, change, dice_for, roll_scope, with_campaign,
-};
+use crate::{ApiError, AppState, Auth, Body_, Json, NoQuery, change, roll_scope, with_campaign};
 
 /// A yes/no question for the oracle.
 #[derive(Deserialize, ToSchema)]
@@ -44,7 +42,7 @@ pub(crate) async fn oracle(
     let member = auth.member;
     let scope = roll_scope(&member, req.secret)?;
     change(&state, scope, move |c| {
-        let dice = dice_for(c, &member, req.typed)?;
+        let dice = tables::live_dice(c.store(), &member, req.typed)?;
         c.ask_oracle(&req.question, req.leaning, dice, None)
     })
     .await

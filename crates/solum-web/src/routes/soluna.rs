@@ -9,9 +9,7 @@ use solum_store::Scope;
 
 use crate::routes::combat::gm_only;
 use crate::routes::siblings::{SiblingRoll, sibling_roll};
-use crate::{
-    ApiError, AppState, Auth, Body_, Json, NoFields, NoQuery, change, dice_for, with_campaign,
-};
+use crate::{ApiError, AppState, Auth, Body_, Json, NoFields, NoQuery, change, with_campaign};
 
 #[utoipa::path(post, path = "/api/soluna/characters", tag = "soluna", request_body = solum_app::soluna::SolunaSheet, responses((status = 201, description = "Created", body = solum_app::soluna::SolunaChangeView)))]
 pub(crate) async fn create_soluna(
@@ -88,7 +86,7 @@ pub(crate) async fn soluna_skirmish_start(
     gm_only(&member, "starts a skirmish")?;
     let scope = tables::scope_of(&member);
     change(&state, scope, move |c| {
-        let dice = dice_for(c, &member, req.typed)?;
+        let dice = tables::live_dice(c.store(), &member, req.typed)?;
         c.start_soluna_skirmish(&req.names, &req.auto, dice)
     })
     .await
@@ -129,7 +127,7 @@ pub(crate) async fn soluna_skirmish_act(
     };
     change(&state, scope, move |c| {
         c.as_roller_of(&member, solum_app::soluna::SYSTEM, &req.name, |c| {
-            let dice = dice_for(c, &member, req.typed)?;
+            let dice = tables::live_dice(c.store(), &member, req.typed)?;
             let act = solum_app::soluna::SkirmishAct {
                 action: req.action,
                 target: req.target,
@@ -162,7 +160,7 @@ pub(crate) async fn soluna_skirmish_go(
     gm_only(&member, "runs a skirmish")?;
     let scope = tables::scope_of(&member);
     change(&state, scope, move |c| {
-        let dice = dice_for(c, &member, req.typed)?;
+        let dice = tables::live_dice(c.store(), &member, req.typed)?;
         c.go_soluna_skirmish(dice)
     })
     .await

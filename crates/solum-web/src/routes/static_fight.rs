@@ -4,9 +4,7 @@ use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use solum_app::tables::{self};
 
-use crate::{
-    ApiError, AppState, Auth, Body_, Json, NoFields, NoQuery, change, dice_for, with_campaign,
-};
+use crate::{ApiError, AppState, Auth, Body_, Json, NoFields, NoQuery, change, with_campaign};
 
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -65,7 +63,7 @@ pub(crate) async fn static_fight(
                 (Some(f), None) => Some(solum_app::fast_static::Opposition::shipped(f)?),
                 (None, o) => o.clone(),
             };
-            let dice = dice_for(c, &member, req.typed.clone())?;
+            let dice = tables::live_dice(c.store(), &member, req.typed.clone())?;
             let request = solum_app::fast_static::StaticRequest {
                 hero: name.clone(),
                 start,

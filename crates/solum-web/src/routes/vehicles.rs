@@ -15,13 +15,13 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::Deserialize;
+use solum_app::Dice;
 use solum_app::fight_odds::{FightOddsInput, FightOddsView, SimLimits};
 use solum_app::tables;
 use solum_app::vehicles::{
     JournaledVehicleRoll, VehicleDice, VehicleListView, VehicleOddsView, VehicleRollInput,
     VehicleRollKind,
 };
-use solum_app::{AppError, Dice};
 
 use crate::{ApiError, AppState, Auth, Body_, NoQuery, change, heavy, roll_scope, with_campaign};
 
@@ -84,10 +84,8 @@ async fn roll(
     let scope = roll_scope(&member, req.secret)?;
     change(&state, scope, move |c| {
         let typed = req.input.rolled.is_some() || req.input.against_rolled.is_some();
-        if typed && !tables::may_type_dice(c.store(), &member)? {
-            return Err(AppError::Forbidden(
-                "dice typed in by hand are for a game master playing alone, or a table whose game master said it rolls real dice".into(),
-            ));
+        if typed {
+            tables::check_typed_dice(c.store(), &member)?;
         }
         let dice = VehicleDice::Dice(Dice::Fresh);
         // A player names only their own characters, on either side.
