@@ -370,6 +370,31 @@ pub enum Against {
     },
 }
 
+/// The order a character's creation draws the dice typed for it (S9).
+pub const CREATION_TYPED_ORDER: &str = "values go: 2d6 for backgrounds, then 1d6 for armor";
+
+/// The order an advancement attempt (S17) draws the dice typed for it.
+pub fn advance_typed_order(goal: &AdvanceGoal) -> String {
+    match goal {
+        AdvanceGoal::Background(_) => "values go: one d6".to_owned(),
+        AdvanceGoal::Attribute(a) => format!("values go: one d6 per point of {}", a.name()),
+    }
+}
+
+impl Against {
+    /// The order a check against this draws the dice typed for it.
+    pub fn typed_order(&self) -> &'static str {
+        match self {
+            Self::Difficulty(_) => {
+                "values go: the pool, then the gear reroll if it is used, then one per die of the Rule-of-6 chain (only above 6)"
+            }
+            Self::Opposed { .. } => {
+                "values go: every die of both sides in the order the roll draws them: your pool, then the opposition's, then gear rerolls and Rule-of-6 chain dice when they can matter, then roll-off pairs (yours, theirs) while a draw is rolled off"
+            }
+        }
+    }
+}
+
 /// A check rolled from a sheet: what the player names; the rest comes from the sheet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -375,7 +375,7 @@ fn new(args: &CharNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let view = camp::open(&args.campaign)?
         .create_character(&choices, dice)
         .map_err(|e| {
-            crate::dice::typed_dice_error(e, "values go: 2d6 for backgrounds, then 1d6 for armor")
+            crate::dice::typed_dice_error(e, solum_app::characters::CREATION_TYPED_ORDER)
         })?;
     if args.json {
         return write_json(out, &view);
@@ -685,22 +685,15 @@ fn edit_flag(field: &str) -> String {
 
 fn advance(args: &CharAdvanceArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let mut campaign = camp::open(&args.campaign)?;
-    let (goal, order) = match (&args.background, &args.attribute) {
-        (Some(b), _) => (
-            AdvanceGoal::Background(b.clone()),
-            "values go: one d6".to_owned(),
+    let goal = match (&args.background, &args.attribute) {
+        (Some(b), _) => AdvanceGoal::Background(b.clone()),
+        (None, Some(a)) => AdvanceGoal::Attribute(
+            a.parse()
+                .map_err(|e: solum_app::rules::UnknownWord| bad(format!("--attribute: {e}")))?,
         ),
-        (None, Some(a)) => {
-            let attribute: Attribute = a
-                .parse()
-                .map_err(|e: solum_app::rules::UnknownWord| bad(format!("--attribute: {e}")))?;
-            (
-                AdvanceGoal::Attribute(attribute),
-                format!("values go: one d6 per point of {}", attribute.name()),
-            )
-        }
         (None, None) => unreachable!("clap requires one"),
     };
+    let order = solum_app::characters::advance_typed_order(&goal);
     let dice = camp::dice(args.dice.seed, args.dice.rolled.as_deref())?;
     let view = campaign
         .advance_character(&args.name, &goal, dice)

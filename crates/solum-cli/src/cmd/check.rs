@@ -317,14 +317,7 @@ pub(crate) fn from_sheet(
         against,
         roll_off: args.opposing.roll_off,
     };
-    let order = match against {
-        Against::Difficulty(_) => {
-            "values go: the pool, then the gear reroll if it is used, then one per die of the Rule-of-6 chain (only above 6)"
-        }
-        Against::Opposed { .. } => {
-            "values go: every die of both sides in the order the roll draws them: your pool, then the opposition's, then gear rerolls and Rule-of-6 chain dice when they can matter, then roll-off pairs (yours, theirs) while a draw is rolled off"
-        }
-    };
+    let order = against.typed_order();
     let dice = super::campaign::dice(args.seed, args.rolled.as_deref())?;
     let shown = match (&p.character, &p.sheet) {
         (Some(name), _) => {
