@@ -43,6 +43,7 @@ mod siblings;
 mod sol;
 mod sol_campaign;
 mod sol_legacy;
+mod solo_http;
 mod soluna;
 mod soluna_played;
 mod vehicle_http;

@@ -18,8 +18,23 @@ impl Drop for Server {
     }
 }
 
-/// A request on loopback: the status line and the JSON body.
+/// A `POST` on loopback: the status line and the JSON body.
 pub fn http(addr: &str, path: &str, token: Option<&str>, body: &str) -> (String, Value) {
+    request("POST", addr, path, token, body)
+}
+
+/// A `GET` on loopback with a session: the status line and the JSON body.
+pub fn get(addr: &str, path: &str, token: &str) -> (String, Value) {
+    request("GET", addr, path, Some(token), "")
+}
+
+fn request(
+    method: &str,
+    addr: &str,
+    path: &str,
+    token: Option<&str>,
+    body: &str,
+) -> (String, Value) {
     let mut stream = TcpStream::connect(addr).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(60)))
@@ -27,7 +42,7 @@ pub fn http(addr: &str, path: &str, token: Option<&str>, body: &str) -> (String,
     let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
     write!(
         stream,
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     )
     .unwrap();

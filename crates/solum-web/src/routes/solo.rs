@@ -5,7 +5,7 @@ use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use solum_app::Leaning;
 use solum_app::tables::{self};
-use solum_app::{Dice, IdeaSource, JournalEntry};
+use solum_app::{IdeaSource, JournalEntry};
 use utoipa::ToSchema;
 
 use crate::{ApiError, AppState, Auth, Body_, Json, NoQuery, change, roll_scope, with_campaign};
@@ -59,6 +59,11 @@ pub(crate) struct IdeaRequest {
     #[serde(default = "one")]
     #[schema(minimum = 1, maximum = 20)]
     count: u32,
+    /// Faces rolled by hand, one per word, each 1 to the list's size; only where dice may be
+    /// typed (a game master alone at the table, or a table that rolls real dice).
+    #[serde(default)]
+    #[schema(schema_with = crate::openapi::typed_faces)]
+    typed: Option<Vec<u32>>,
 }
 
 pub(crate) fn one() -> u32 {
@@ -71,9 +76,11 @@ pub(crate) async fn idea(
     auth: Auth,
     Body_(req): Body_<IdeaRequest>,
 ) -> Result<Json<solum_app::IdeaView>, ApiError> {
-    let scope = tables::scope_of(&auth.member);
+    let member = auth.member;
+    let scope = tables::scope_of(&member);
     change(&state, scope, move |c| {
-        c.idea(IdeaSource::Genre(req.genre), req.count, Dice::Fresh)
+        let dice = tables::live_dice(c.store(), &member, req.typed)?;
+        c.idea(IdeaSource::Genre(req.genre), req.count, dice)
     })
     .await
     .map(Json)

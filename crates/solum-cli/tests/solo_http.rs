@@ -1,0 +1,89 @@
+//! One contract for `--json` and HTTP, for the solo tools, the sheets and the journal:
+//! `solum ask`, `solum idea`, `solum note`, `solum char show` and `solum journal verify`
+//! print what `POST /api/oracle`, `POST /api/idea`, `POST /api/notes`,
+//! `GET /api/characters/{name}` and `GET /api/journal/verify` answer, on one campaign and
+//! with the same dice. The answers differ only in what no two entries share (the entry's
+//! number and time) and who made it (the command line, or the member), which are set aside.
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
+
+use crate::contract;
+
+use contract::{cli, get, http, serve};
+use serde_json::Value;
+
+/// The answer without its entry's number and time and who made it.
+fn entry_aside(mut v: Value) -> Value {
+    for key in ["seq", "at", "by"] {
+        v.as_object_mut().unwrap().remove(key);
+    }
+    v
+}
+
+#[test]
+fn the_solo_tools_answer_the_same_on_the_command_line_and_over_http() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_server, addr, token) = serve(dir.path());
+    let campaign = dir.path().join("c.solum");
+    let campaign = campaign.to_str().unwrap();
+    let post = |path: &str, body: &str| {
+        let (status, v) = http(&addr, path, Some(&token), body);
+        assert!(status.contains("20"), "{path}: {status} {v}");
+        v
+    };
+
+    // The oracle (S12): a 6 is "Yes, and"; the event die 5 an NPC; the disposition die 1.
+    let by_http = post(
+        "/api/oracle",
+        r#"{"question":"Is the gate open?","leaning":"even","typed":[6,5,1]}"#,
+    );
+    assert_eq!(by_http["answer"], "Yes, and");
+    let by_cli = cli(&[
+        "ask",
+        "Is the gate open?",
+        "--rolled",
+        "6,5,1",
+        "--json",
+        "--campaign",
+        campaign,
+    ]);
+    assert_eq!(entry_aside(by_cli), entry_aside(by_http));
+
+    // Idea words: two horror words, dice 3 and 4.
+    let by_http = post("/api/idea", r#"{"genre":"horror","count":2,"typed":[3,4]}"#);
+    assert_eq!(by_http["words"].as_array().unwrap().len(), 2);
+    let by_cli = cli(&[
+        "idea",
+        "--genre",
+        "horror",
+        "--count",
+        "2",
+        "--rolled",
+        "3,4",
+        "--json",
+        "--campaign",
+        campaign,
+    ]);
+    assert_eq!(entry_aside(by_cli), entry_aside(by_http));
+
+    // A note.
+    let by_http = post("/api/notes", r#"{"text":"The gate creaks."}"#);
+    let by_cli = cli(&["note", "The gate creaks.", "--json", "--campaign", campaign]);
+    assert_eq!(entry_aside(by_cli), entry_aside(by_http));
+
+    // A sheet as both show it.
+    post(
+        "/api/characters",
+        r#"{"name":"Nick","body":3,"mind":2,"charm":1,"backgrounds":["Sailor"],"weapon":{"name":"dagger","class":"light"},"armor_name":"leather","typed":[1,3,2]}"#,
+    );
+    let (status, by_http) = get(&addr, "/api/characters/Nick", &token);
+    assert!(status.contains("200"), "{status} {by_http}");
+    let by_cli = cli(&["char", "show", "Nick", "--json", "--campaign", campaign]);
+    assert_eq!(by_cli, by_http);
+
+    // The journal re-derived: the same report, every roll above matching.
+    let (status, by_http) = get(&addr, "/api/journal/verify", &token);
+    assert!(status.contains("200"), "{status} {by_http}");
+    assert_eq!(by_http["mismatches"], serde_json::json!([]));
+    let by_cli = cli(&["journal", "verify", "--json", "--campaign", campaign]);
+    assert_eq!(by_cli, by_http);
+}
