@@ -156,8 +156,10 @@ impl CharacterEdit {
         }
     }
 
-    /// Applies the edit to `hero`, then checks the result against the rules and the limits.
-    pub fn apply(&self, hero: &mut Character) -> Result<(), AppError> {
+    /// Applies the edit to `hero`, then checks the result against the rules and the limits;
+    /// with damage or healing, what they did to its hit points.
+    pub fn apply(&self, hero: &mut Character) -> Result<Option<HitPointChange>, AppError> {
+        let start = hero.hit_points;
         let attributes: Vec<String> = self.set.iter().map(|(a, _)| format!("{a:?}")).collect();
         crate::refuse_contradictions(
             ("set", "set"),
@@ -266,13 +268,21 @@ impl CharacterEdit {
         if let Some(n) = &self.notes {
             hero.notes = n.clone();
         }
-        if let Some(d) = self.damage {
-            hero.take_damage(d);
+        let taken = self.damage.map(|d| hero.take_damage(d));
+        let healed = self.heal.map(|h| hero.heal(h));
+        check_sheet(hero)?;
+        if taken.is_none() && healed.is_none() {
+            return Ok(None);
         }
-        if let Some(h) = self.heal {
-            hero.heal(h);
-        }
-        check_sheet(hero)
+        Ok(Some(HitPointChange {
+            before: start,
+            after: hero.hit_points,
+            held: taken.is_some_and(|t| Some(t) != self.damage)
+                || healed.is_some_and(|h| Some(h) != self.heal),
+            damage_taken: taken,
+            healed,
+            max: hero.max_hit_points(),
+        }))
     }
 }
 
@@ -795,7 +805,7 @@ impl CharacterRecord {
             } => {
                 let mut hero = before.clone();
                 edit.apply(&mut hero)
-                    .map(|()| (hero, after.clone()))
+                    .map(|_| (hero, after.clone()))
                     .map_err(|e| Divergence::refused(format!("the edit does not apply: {e}")))
             }
             CharacterChange::PointGranted { before, after } => {
@@ -1345,6 +1355,26 @@ impl CharacterView {
     }
 }
 
+/// What an edit's damage and healing did (S8: hit points never go below 0 nor above the
+/// maximum, so less can be taken or healed than was given).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct HitPointChange {
+    /// Hit points before the edit.
+    pub before: u32,
+    /// Hit points after it.
+    pub after: u32,
+    /// The damage taken, when damage was given.
+    pub damage_taken: Option<u32>,
+    /// The hit points healed, when healing was given.
+    pub healed: Option<u32>,
+    /// True when the rules held hit points at 0 or at the maximum, so that less was taken
+    /// or healed than given.
+    pub held: bool,
+    /// The maximum hit points after the edit.
+    pub max: u32,
+}
+
 /// A change stored: its journal entry, its dice if any, and the sheet after.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -1357,6 +1387,8 @@ pub struct ChangeView {
     pub success: Option<bool>,
     /// For a rest or a heal: hit points gained.
     pub healed: Option<u32>,
+    /// For an edit with damage or healing: what they did to the hit points.
+    pub hit_points: Option<HitPointChange>,
     /// The sheet after.
     pub sheet: CharacterView,
 }
@@ -1531,6 +1563,7 @@ impl<S: CampaignStore> Campaign<S> {
             rolled: Some(rolled),
             success: None,
             healed: None,
+            hit_points: None,
             sheet: CharacterView::of(hero, version),
         })
     }
@@ -1566,9 +1599,10 @@ impl<S: CampaignStore> Campaign<S> {
                 "only the game master corrects attributes and backgrounds (S17)".into(),
             ));
         }
+        let mut hit_points = None;
         let (seq, _, sheet) = self.change(name, |before| {
             let mut after = before.clone();
-            edit.apply(&mut after)?;
+            hit_points = edit.apply(&mut after)?;
             // S17: attributes and backgrounds change by creation and advancement only; naming
             // a background won at creation is not a change of them. (Judged after the edit's
             // own checks, so a contradiction or a value out of range is named first.)
@@ -1597,6 +1631,7 @@ impl<S: CampaignStore> Campaign<S> {
             rolled: None,
             success: None,
             healed: None,
+            hit_points,
             sheet,
         })
     }
@@ -1639,6 +1674,7 @@ impl<S: CampaignStore> Campaign<S> {
             rolled: Some(rolled),
             success: Some(success),
             healed: None,
+            hit_points: None,
             sheet,
         })
     }
@@ -1666,6 +1702,7 @@ impl<S: CampaignStore> Campaign<S> {
             rolled: None,
             success: None,
             healed: None,
+            hit_points: None,
             sheet,
         })
     }
@@ -1717,6 +1754,7 @@ impl<S: CampaignStore> Campaign<S> {
             rolled: None,
             success: None,
             healed: Some(healed),
+            hit_points: None,
             sheet,
         })
     }
@@ -1743,6 +1781,7 @@ impl<S: CampaignStore> Campaign<S> {
             rolled: None,
             success: None,
             healed: None,
+            hit_points: None,
             sheet: CharacterView::of(hero, 1),
         })
     }
@@ -1778,6 +1817,7 @@ impl<S: CampaignStore> Campaign<S> {
             rolled: None,
             success: None,
             healed: None,
+            hit_points: None,
             sheet: CharacterView::of(hero, version),
         })
     }

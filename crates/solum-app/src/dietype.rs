@@ -166,6 +166,43 @@ pub enum Against {
     },
 }
 
+impl Against {
+    /// What a roll is against as a front end reads it from its flags, the numbers as typed
+    /// (a negative one included) and checked by the rules here: a difficulty, or another
+    /// die type (as written) with its chances and steps.
+    pub fn typed(vs: i64, opposed: Option<(&str, i64, i64)>) -> Result<Self, AppError> {
+        let Some((die, chances, step)) = opposed else {
+            return u32::try_from(vs)
+                .ok()
+                .filter(|d| (2..=12).contains(d))
+                .map(Self::Difficulty)
+                .ok_or_else(|| difficulty_refused(vs));
+        };
+        let die = die
+            .parse::<DieType>()
+            .map_err(|e| crate::DieTypeRefusal::DieType.at("against", e.to_string()))?;
+        let chances = u32::try_from(chances)
+            .ok()
+            .filter(|c| (1..=4).contains(c))
+            .ok_or_else(|| chances_refused(chances))?;
+        Ok(Self::Opposed { die, chances, step })
+    }
+}
+
+fn difficulty_refused(vs: impl std::fmt::Display) -> AppError {
+    crate::DieTypeRefusal::Difficulty.at(
+        "difficulty",
+        format!("{vs}: difficulties run from 2 (trivial) to 12 (divine)"),
+    )
+}
+
+fn chances_refused(chances: impl std::fmt::Display) -> AppError {
+    crate::DieTypeRefusal::Chances.at(
+        "against_chances",
+        format!("{chances}: a roll has 1 to 4 chances"),
+    )
+}
+
 /// A roll as a player asks for it: the rest comes from the sheet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -514,17 +551,11 @@ fn inputs_of(sheet: &Sheet, roll: &DietypeRoll) -> Result<RollInputs, AppError> 
     };
     match &roll.against {
         Against::Difficulty(d) if !(2..=12).contains(d) => {
-            return Err(crate::DieTypeRefusal::Difficulty.at(
-                "difficulty",
-                format!("{d}: difficulties run from 2 (trivial) to 12 (divine)"),
-            ));
+            return Err(difficulty_refused(d));
         }
         Against::Opposed { chances, step, .. } => {
             if !(1..=4).contains(chances) {
-                return Err(crate::DieTypeRefusal::Chances.at(
-                    "against_chances",
-                    format!("{chances}: a roll has 1 to 4 chances"),
-                ));
+                return Err(chances_refused(chances));
             }
             if !(-MAX_STEPS..=MAX_STEPS).contains(step) {
                 return Err(crate::DieTypeRefusal::Steps.at(

@@ -330,6 +330,19 @@ impl AppError {
         }
     }
 
+    /// A system's refusal whose field is one of `F`'s (a path such as `add_weapons[1].name`
+    /// counts as its first key), with its problem: a front end matches the variant to name
+    /// its own flag. `None` for another field, or any other error.
+    pub fn refused_field<F: crate::fields::RequestField>(&self) -> Option<(F, &str)> {
+        let (field, problem) = self.refusal()?;
+        let head = field.split(['.', '[']).next()?;
+        F::ALL
+            .iter()
+            .copied()
+            .find(|f| f.name() == head)
+            .map(|f| (f, problem))
+    }
+
     /// A system's refusal as its field and problem, for a front end that names the field as
     /// its own flag (`--attr: …`); `None` for any other error. Which refusal it is, is
     /// [`AppError::code`] or the variant's `kind`, never the problem's text.

@@ -20,6 +20,7 @@ mod divergence;
 mod error;
 pub mod expression;
 pub mod fast_static;
+pub mod fields;
 pub mod fight_odds;
 pub mod fight_once;
 pub mod groups;
@@ -35,6 +36,7 @@ pub mod refusal;
 mod rolled;
 #[cfg(feature = "openapi")]
 pub mod schema;
+pub mod shorthand;
 mod sides;
 pub mod sim;
 pub mod sol;
@@ -68,10 +70,12 @@ pub use solum_expanded::{character::Character, creature::Bestiary};
 /// The rules' words and types a front end parses at its edge and hands to the app, or reads
 /// in the app's views: a sheet's parts, vehicle ratings, a verdict, typed faces.
 pub mod rules {
+    pub use solum_classic::check::GEAR_ONLY_IN_CHECKS;
     pub use solum_dice::{UnknownWord, parse_faces};
     pub use solum_expanded::character::{
         Armor, Attribute, Class, Gear, GearEffect, MAX_ATTRIBUTE, Weapon,
     };
+    pub use solum_expanded::check::ABOVE_SIX;
     pub use solum_expanded::check::Verdict;
     pub use solum_expanded::vehicle::{Handling, Scale, Speed};
 }

@@ -234,6 +234,8 @@ refusals! {
         Difficulty = "dietype-difficulty",
         /// Chances out of range.
         Chances = "dietype-chances",
+        /// Not a die type (the other side's of an opposed roll, as typed).
+        DieType = "dietype-die",
     }
 }
 

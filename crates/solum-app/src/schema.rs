@@ -200,14 +200,27 @@ pub fn gear() -> Schema {
     ])
 }
 
-/// Weapons, each as [`weapon`] describes one.
+/// The most weapons or pieces of gear a sheet lists (`characters::MAX_LIST`, which a test
+/// holds this to: the use cases depend on this module, so it names none of them).
+const SHEET_LIST: usize = 20;
+
+/// The most attributes or skills a Project Sol sheet lists (`sol::MAX_LIST`, likewise).
+const SOL_LIST: usize = 50;
+
+/// Weapons, each as [`weapon`] describes one (at most a sheet's).
 pub fn weapons() -> Schema {
-    ArrayBuilder::new().items(RefOr::T(weapon())).into()
+    ArrayBuilder::new()
+        .items(RefOr::T(weapon()))
+        .max_items(Some(SHEET_LIST))
+        .into()
 }
 
-/// Pieces of gear, each as [`gear`] describes one.
+/// Pieces of gear, each as [`gear`] describes one (at most a sheet's).
 pub fn gears() -> Schema {
-    ArrayBuilder::new().items(RefOr::T(gear())).into()
+    ArrayBuilder::new()
+        .items(RefOr::T(gear()))
+        .max_items(Some(SHEET_LIST))
+        .into()
 }
 
 /// Which die a gear reroll takes (S1): `best`, `skip`, or `{"die": n}` (1 is the first die
@@ -273,11 +286,11 @@ pub fn edge_after_dice() -> Schema {
 }
 
 /// Project Sol attributes or skills by name, each with its value, 0 to
-/// [`solum_sol::sheet::MAX_SHEET_VALUE`].
+/// [`solum_sol::sheet::MAX_SHEET_VALUE`] (at most a sheet's).
 pub fn sol_values() -> Schema {
     named(
         integer(0, i64::from(solum_sol::sheet::MAX_SHEET_VALUE)),
-        None,
+        Some(SOL_LIST),
     )
 }
 
@@ -353,6 +366,12 @@ pub fn soluna_character() -> Schema {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_list_limits_are_the_use_cases_own() {
+        assert_eq!(SHEET_LIST, crate::characters::MAX_LIST);
+        assert_eq!(SOL_LIST, crate::sol::MAX_LIST);
+    }
 
     /// Each described value reads back as the rules' type (the schema says what serde
     /// takes, not a guess at it).

@@ -981,8 +981,9 @@ fn test_error(e: TestError, blame: &Cell<bool>) -> AppError {
     match e {
         TestError::Dice(d) => dice_error(d, if blame.get() { "against dice" } else { "dice" }),
         TestError::Pool(p) => crate::SolRefusal::Pool.at("pool", p.to_string()),
-        // The app's own checks refuse both first (`sol-edge`, `sol-retry`).
-        e @ TestError::BothSmackdown => crate::SolRefusal::Edge.at("edge", e.to_string()),
+        // The app's own checks refuse both first (`sol-opposed`, `sol-retry`); these are
+        // the same refusals should a rule find them.
+        e @ TestError::BothSmackdown => crate::SolRefusal::Opposed.at("against", e.to_string()),
         e @ TestError::NoThreshold => crate::SolRefusal::Retry.at("retry", e.to_string()),
     }
 }

@@ -20,11 +20,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// The modules `error.rs` may name: those whose refusals `AppError` wraps, and the
-/// divergence and typed dice it carries.
+/// The modules `error.rs` may name: those whose refusals `AppError` wraps, the divergence
+/// and typed dice it carries, and the fields it reads a refusal's field as.
 const ERROR_NAMES: &[&str] = &[
     "divergence",
     "expression",
+    "fields",
     "fight_odds",
     "ideas",
     "refusal",

@@ -254,7 +254,7 @@ fn a_refusal_names_the_requests_own_key_or_none() {
 
 /// The codes only a library caller can meet (no front end sends what makes them), each with
 /// its golden case below; `solum-web`'s `every_refusal_code_has_a_golden_case` reads this list.
-const LIBRARY_GOLDEN_CODES: &[&str] = &["dice-typed-twice"];
+const LIBRARY_GOLDEN_CODES: &[&str] = &["dice-typed-twice", "dietype-die"];
 
 #[test]
 fn library_only_refusals_have_their_code_field_and_words() {
@@ -267,17 +267,27 @@ fn library_only_refusals_have_their_code_field_and_words() {
         rolled: Some(vec![1, 2, 3]),
         ..VehicleRollInput::default()
     };
-    let cases = [(
-        "dice-typed-twice",
-        c.vehicle_roll(
-            VehicleRollKind::Attack,
-            &input,
-            VehicleDice::Dice(Dice::Typed(vec![1, 2, 3, 4, 5, 6])),
-        )
-        .map(|_| ()),
-        Some("typed"),
-        "typed: type the dice in one list or per pilot, not both",
-    )];
+    let cases = [
+        (
+            "dice-typed-twice",
+            c.vehicle_roll(
+                VehicleRollKind::Attack,
+                &input,
+                VehicleDice::Dice(Dice::Typed(vec![1, 2, 3, 4, 5, 6])),
+            )
+            .map(|_| ()),
+            Some("typed"),
+            "typed: type the dice in one list or per pilot, not both",
+        ),
+        // The other side of a die-type roll as typed on the command line (the web reads a
+        // die type before any use case runs).
+        (
+            "dietype-die",
+            solum_app::dietype::Against::typed(4, Some(("d7", 1, 0))).map(|_| ()),
+            Some("against"),
+            "against: `d7` is not a die type: d4, d6, d8, d10 or d12",
+        ),
+    ];
     let codes: Vec<&str> = cases.iter().map(|c| c.0).collect();
     assert_eq!(codes, LIBRARY_GOLDEN_CODES);
     for (code, got, field, words) in cases {

@@ -99,6 +99,18 @@ pub struct Check {
     pub passed: bool,
 }
 
+impl Check {
+    /// A difficulty of 1 (or below) passes without a roll: no die is rolled, so gear has
+    /// nothing to reroll.
+    pub fn automatic(&self) -> bool {
+        self.difficulty <= 1
+    }
+}
+
+/// Gear rerolls a die in a check only: in combat every fighter is assumed properly armed
+/// and armoured (the text), so a fight takes no gear.
+pub const GEAR_ONLY_IN_CHECKS: &str = "gear rerolls a die in a check only; in combat all are assumed properly armed and armoured (the text)";
+
 /// Rolls a check of `pool` dice (1 to [`MAX_POOL`]; 0 rolls one, the CLI refuses it). Gear (outside combat) rerolls the lowest die once when the check is
 /// failing, and the dice are compared again.
 pub fn roll_check(
@@ -108,6 +120,7 @@ pub fn roll_check(
     dice: &mut dyn DiceSource,
 ) -> Result<Check, DiceError> {
     if difficulty <= 1 {
+        // Automatic (see [`Check::automatic`]).
         return Ok(Check {
             pool,
             difficulty,

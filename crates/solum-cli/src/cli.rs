@@ -819,11 +819,11 @@ pub enum SolCommand {
         #[arg(long, default_value_t = 2)]
         edge: u32,
         /// An attribute: NAME=VALUE (e.g. LOG=4); repeat.
-        #[arg(long = "attr")]
-        attributes: Vec<String>,
+        #[arg(long = "attr", value_name = "NAME=VALUE")]
+        attributes: Vec<solum_app::shorthand::Pair<String, u32>>,
         /// A skill: NAME=RANKS (e.g. Etiquette=4); repeat.
-        #[arg(long = "skill")]
-        skills: Vec<String>,
+        #[arg(long = "skill", value_name = "NAME=RANKS")]
+        skills: Vec<solum_app::shorthand::Pair<String, u32>>,
         #[command(flatten)]
         campaign: crate::cli_campaign::CampaignArg,
         /// Print JSON.
@@ -1353,13 +1353,13 @@ pub enum DietypeCommand {
 pub struct DietypeSheetArgs {
     /// An ability and its die type, e.g. `Agility=d8` (repeat).
     #[arg(long, value_name = "NAME=DIE")]
-    pub ability: Vec<String>,
+    pub ability: Vec<solum_app::shorthand::Pair<String, solum_app::dietype_once::DieType>>,
     /// A skill and its chances, 1 to 4, e.g. `Swords=2` (repeat).
     #[arg(long, value_name = "NAME=CHANCES")]
-    pub skill: Vec<String>,
+    pub skill: Vec<solum_app::shorthand::Pair<String, u32>>,
     /// A weapon, its damage die and modifier, e.g. `Dagger=d4+1` (repeat).
     #[arg(long, value_name = "NAME=DIE[+M]")]
-    pub weapon: Vec<String>,
+    pub weapon: Vec<solum_app::shorthand::Pair<String, solum_app::dietype_once::Weapon>>,
     /// Notes.
     #[arg(long)]
     pub notes: Option<String>,
@@ -1582,7 +1582,7 @@ pub struct CharEditArgs {
     pub name: String,
     /// Set Body, Mind or Charm: `body=3`.
     #[arg(long = "set", value_name = "ATTR=N")]
-    pub set: Vec<String>,
+    pub set: Vec<solum_app::shorthand::Pair<solum_app::rules::Attribute, u32>>,
     /// Add a background.
     #[arg(long)]
     pub add_background: Vec<String>,
@@ -1592,19 +1592,19 @@ pub struct CharEditArgs {
     /// Add a weapon: `NAME:light|medium|heavy[:ranged[:anti-vehicle]]` (anti-vehicle: made to
     /// fight vehicles, like a missile launcher).
     #[arg(long, value_name = "NAME:CLASS[:ranged]")]
-    pub add_weapon: Vec<String>,
+    pub add_weapon: Vec<solum_app::rules::Weapon>,
     /// Remove a weapon by name.
     #[arg(long)]
     pub remove_weapon: Vec<String>,
     /// Wear armor: `NAME:light|medium|heavy`.
     #[arg(long, value_name = "NAME:CLASS", conflicts_with = "no_armor")]
-    pub armor: Option<String>,
+    pub armor: Option<solum_app::rules::Armor>,
     /// Take armor off.
     #[arg(long)]
     pub no_armor: bool,
     /// Add gear: `NAME:reroll|enables`.
     #[arg(long, value_name = "NAME:EFFECT")]
-    pub add_gear: Vec<String>,
+    pub add_gear: Vec<solum_app::rules::Gear>,
     /// Remove gear by name.
     #[arg(long)]
     pub remove_gear: Vec<String>,

@@ -270,9 +270,14 @@ fn set_attribute_at_the_integer_edges_is_refused_not_a_panic() {
         "char new Nick --body 3 --mind 2 --charm 1 -b Soldier --weapon dagger --rolled 1,1,1 --campaign {c}"
     ))
     .ok();
-    for v in ["4294967296", "-1", "x"] {
+    // Not a number of the attribute's type: clap refuses the flag, naming it.
+    for (v, problem) in [
+        ("4294967296", "too large a number"),
+        ("-1", "not a whole number"),
+        ("x", "not a whole number"),
+    ] {
         solum(&format!("char edit Nick --set body={v} --campaign {c}")).bad_input(&format!(
-            "--set body={v}: `{v}` is not an attribute: attributes are 1 to 4"
+            "invalid value 'body={v}' for '--set <ATTR=N>': `{v}`: {problem}"
         ));
     }
     for v in ["4294967295", "0", "5"] {

@@ -193,7 +193,9 @@ fn weapons_made_to_fight_vehicles() {
     solum(&format!(
         "char edit Nick --add-weapon rifle:medium:anti-vehicle --campaign {c}"
     ))
-    .bad_input("--add-weapon rifle:medium:anti-vehicle");
+    .bad_input(
+        "'rifle:medium:anti-vehicle' for '--add-weapon <NAME:CLASS[:ranged]>': `rifle:medium:anti-vehicle`: write NAME:CLASS, NAME:CLASS:ranged or NAME:CLASS:ranged:anti-vehicle",
+    );
     // In combat: 3 dice (Body 3) against 4 (nearby) hit the freighter for 1.
     let script = dir.path().join("fight.txt");
     let ship = "vehicle freighter side=smugglers mind=2 hull=5 speed=average handling=average damage=2 scale=large";

@@ -538,7 +538,7 @@ fn spend_blitz_seize_and_dead_mans_trigger() {
     );
     // Dice flags on an Edge use that rolls nothing would be ignored: refused, nothing spent.
     with(&c, &["sol", "spend", "Kyra", "blitz", "--seed", "1"])
-        .bad_input("only dead-mans-trigger rolls dice");
+        .bad_input("--rolled/--seed: only Dead Man's Trigger rolls dice");
     // Dead Man's Trigger: BOD 4 + WIL 1 = 5 dice against 3; 5 6 5 1 2 is 3 hits.
     let v = with(
         &c,
@@ -621,7 +621,7 @@ fn sheets_with_empty_duplicate_or_huge_values_are_refused() {
             "sol", "new", "Kyra", "--edge", "2", "--attr", "LOG=3", "--attr", "log=4",
         ],
     )
-    .bad_input("--attr log: given twice");
+    .bad_input("--attr: `log` given twice");
     with(&c, &["sol", "new", "Kyra", "--edge", "1001"]).bad_input("1001 is more than 1000");
     // Nothing was added.
     assert_eq!(

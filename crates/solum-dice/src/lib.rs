@@ -55,4 +55,4 @@ pub use source::{
     TypedDice, parse_faces,
 };
 pub use weights::{Dense, Distribution, Pool, Weight};
-pub use word::{FacesError, UnknownWord};
+pub use word::{FacesError, ShorthandError, UnknownWord};

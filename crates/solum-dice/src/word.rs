@@ -48,3 +48,28 @@ pub enum FacesError {
         item: String,
     },
 }
+
+/// A value written in a game's one-line shorthand (`dagger:light`, `body=3`, `d8+1`) that
+/// does not read: the form is wrong, or a word or number of it is.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ShorthandError {
+    /// Not in the shorthand's form.
+    #[error("`{written}`: write {form}")]
+    Form {
+        /// What was written.
+        written: String,
+        /// The form, as the user reads it ("NAME:CLASS").
+        form: &'static str,
+    },
+    /// A word of it is not one the game knows.
+    #[error(transparent)]
+    Word(#[from] UnknownWord),
+    /// A part of it that is not what it should be (a number out of range, a die type).
+    #[error("`{written}`: {problem}")]
+    Part {
+        /// The part as written.
+        written: String,
+        /// What is wrong with it.
+        problem: String,
+    },
+}

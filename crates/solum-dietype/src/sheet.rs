@@ -33,6 +33,33 @@ pub struct Weapon {
     pub modifier: i32,
 }
 
+/// A weapon as a player writes it on one line: its die and modifier, `d4`, `d4+1`, `d8-2`.
+impl std::str::FromStr for Weapon {
+    type Err = solum_dice::ShorthandError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim().to_ascii_lowercase();
+        let (die, modifier) = match t.find(['+', '-']) {
+            Some(i) => (
+                &t[..i],
+                t[i..]
+                    .parse::<i32>()
+                    .map_err(|_| solum_dice::ShorthandError::Part {
+                        written: s.trim().to_owned(),
+                        problem: "the modifier is a number, -4 to +4".into(),
+                    })?,
+            ),
+            None => (t.as_str(), 0),
+        };
+        let die =
+            die.parse()
+                .map_err(|e: crate::DieTypeError| solum_dice::ShorthandError::Part {
+                    written: s.trim().to_owned(),
+                    problem: e.to_string(),
+                })?;
+        Ok(Self { die, modifier })
+    }
+}
+
 /// A die-type character sheet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -123,6 +123,27 @@ pub struct Weapon {
     pub anti_vehicle: bool,
 }
 
+/// A weapon as a player writes it on one line: `NAME:CLASS` (melee), `NAME:CLASS:ranged`,
+/// or `NAME:CLASS:ranged:anti-vehicle`.
+impl std::str::FromStr for Weapon {
+    type Err = solum_dice::ShorthandError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let parts: Vec<&str> = s.split(':').collect();
+        match parts.as_slice() {
+            [name, class] => Ok(Self::melee(*name, class.parse()?)),
+            [name, class, "ranged"] => Ok(Self::ranged(*name, class.parse()?)),
+            [name, class, "ranged", "anti-vehicle"] => Ok(Self {
+                anti_vehicle: true,
+                ..Self::ranged(*name, class.parse()?)
+            }),
+            _ => Err(solum_dice::ShorthandError::Form {
+                written: s.to_owned(),
+                form: "NAME:CLASS, NAME:CLASS:ranged or NAME:CLASS:ranged:anti-vehicle",
+            }),
+        }
+    }
+}
+
 impl Weapon {
     /// A melee weapon.
     pub fn melee(name: impl Into<String>, class: Class) -> Self {
@@ -174,6 +195,23 @@ pub struct Armor {
     pub class: Class,
 }
 
+/// Armor as a player writes it on one line: `NAME:CLASS` (`leather:light`).
+impl std::str::FromStr for Armor {
+    type Err = solum_dice::ShorthandError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (name, class) = s
+            .rsplit_once(':')
+            .ok_or_else(|| solum_dice::ShorthandError::Form {
+                written: s.to_owned(),
+                form: "NAME:CLASS",
+            })?;
+        Ok(Self {
+            name: name.to_owned(),
+            class: class.parse()?,
+        })
+    }
+}
+
 impl Armor {
     /// The Body needed to wear it without a penalty: medium 2, heavy 3.
     pub fn required_body(&self) -> u32 {
@@ -198,6 +236,38 @@ pub enum GearEffect {
     Enables,
     /// Rerolls one die once on a check it is meant for.
     Reroll,
+}
+
+impl std::str::FromStr for GearEffect {
+    type Err = solum_dice::UnknownWord;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "enables" => Ok(Self::Enables),
+            "reroll" => Ok(Self::Reroll),
+            other => Err(solum_dice::UnknownWord::new(
+                other,
+                "a gear effect",
+                "reroll or enables",
+            )),
+        }
+    }
+}
+
+/// Gear as a player writes it on one line: `NAME:reroll` or `NAME:enables`.
+impl std::str::FromStr for Gear {
+    type Err = solum_dice::ShorthandError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (name, effect) =
+            s.rsplit_once(':')
+                .ok_or_else(|| solum_dice::ShorthandError::Form {
+                    written: s.to_owned(),
+                    form: "NAME:reroll or NAME:enables",
+                })?;
+        Ok(Self {
+            name: name.to_owned(),
+            effect: effect.parse()?,
+        })
+    }
 }
 
 /// A piece of non-combat gear.
@@ -429,6 +499,9 @@ impl Character {
         }
         Ok(())
     }
+
+    /// Why a rest healed nothing when the hero is out (S16): said beside the hero's name.
+    pub const OUT_DOES_NOT_REST: &str = "is out (0 hit points): being incapacitated is not resting";
 
     /// Rests for `minutes` (S16): the minutes add to those banked on the sheet, each whole
     /// half hour heals 1 hit point (armor points included) up to the maximum, and what is

@@ -159,6 +159,10 @@ fn rule_of_six(
     }
 }
 
+/// What a table of the odds by difficulty says of the difficulties above 6 (ruling S2): no
+/// die shows more than 6, so only a Rule-of-6 chain reaches them.
+pub const ABOVE_SIX: &str = "Above 6 only the Rule of 6 can pass.";
+
 /// Whether a Rule-of-6 chain can change an unopposed check (ruling S2): only above 6, since
 /// a 6 already passes any difficulty up to 6.
 pub fn chain_matters_in_check(difficulty: Difficulty) -> bool {

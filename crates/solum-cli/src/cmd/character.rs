@@ -9,7 +9,9 @@ use crate::storage::{Replace, load_character, read_text};
 use serde_json::json;
 use solum_app::Character;
 use solum_app::characters::{ChangeView, CharacterView};
-use solum_app::rules::{Armor, Attribute, Class, Gear, GearEffect, Weapon};
+use solum_app::fields::ExpandedField;
+use solum_app::rules::{Attribute, Class, GearEffect, Weapon};
+use solum_app::typed_dice::FieldName;
 use solum_app::{AdvanceGoal, AppError, ArmorChange, CharacterEdit, NewCharacter};
 
 use super::campaign::{self as camp, write_json};
@@ -55,17 +57,17 @@ pub fn run(command: &CharCommand, out: &mut dyn Write) -> anyhow::Result<()> {
         } => {
             let view = camp::open(campaign)?
                 .rest_character(name, *hours)
-                .map_err(|e| flag_error(e, "hours", "--hours"))?;
+                .map_err(|e| {
+                    super::flagged(e, |f: ExpandedField| {
+                        (f == ExpandedField::Hours).then_some("--hours")
+                    })
+                })?;
             if *json {
                 return write_json(out, &view);
             }
             let hero = &view.sheet.character;
             if view.sheet.out {
-                writeln!(
-                    out,
-                    "{} is out (0 hit points): being incapacitated is not resting.",
-                    hero.name
-                )?;
+                writeln!(out, "{} {}.", hero.name, Character::OUT_DOES_NOT_REST)?;
             } else {
                 writeln!(
                     out,
@@ -130,14 +132,6 @@ pub fn run(command: &CharCommand, out: &mut dyn Write) -> anyhow::Result<()> {
                 }
             }
         }
-    }
-}
-
-/// An error of the application, with a field of the command's own named as its flag.
-fn flag_error(e: AppError, field: &str, flag: &str) -> anyhow::Error {
-    match e.refusal() {
-        Some((f, problem)) if f == field => bad(format!("{flag}: {problem}")),
-        _ => e.into(),
     }
 }
 
@@ -530,85 +524,25 @@ pub(crate) fn write_sheet(out: &mut dyn Write, hero: &Character) -> std::io::Res
     Ok(())
 }
 
-fn class(s: &str, what: &str) -> anyhow::Result<Class> {
-    s.parse()
-        .map_err(|e: solum_app::rules::UnknownWord| bad(format!("{what}: {e}")))
-}
-
 fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let mut edit = CharacterEdit::default();
-    for set in &args.set {
-        let (k, v) = set
-            .split_once('=')
-            .ok_or_else(|| bad(format!("--set {set}: write ATTRIBUTE=N, e.g. body=3")))?;
-        let attribute: Attribute = k
-            .parse()
-            .map_err(|e: solum_app::rules::UnknownWord| bad(format!("--set: {e}")))?;
-        let value: u32 = v.trim().parse().map_err(|_| {
-            bad(format!(
-                "--set {set}: `{}` is not an attribute: attributes are 1 to {}",
-                v.trim(),
-                solum_app::rules::MAX_ATTRIBUTE
-            ))
-        })?;
-        edit.set.push((attribute, value));
-    }
-    edit.add_backgrounds = args.add_background.clone();
-    edit.remove_backgrounds = args.remove_background.clone();
-    for w in &args.add_weapon {
-        let parts: Vec<&str> = w.split(':').collect();
-        let weapon = match parts.as_slice() {
-            [name, c] => Weapon::melee(*name, class(c, "--add-weapon")?),
-            [name, c, "ranged"] => Weapon::ranged(*name, class(c, "--add-weapon")?),
-            [name, c, "ranged", "anti-vehicle"] => Weapon {
-                anti_vehicle: true,
-                ..Weapon::ranged(*name, class(c, "--add-weapon")?)
-            },
-            _ => {
-                return Err(bad(format!(
-                    "--add-weapon {w}: write NAME:CLASS, NAME:CLASS:ranged or NAME:CLASS:ranged:anti-vehicle"
-                )));
-            }
-        };
-        edit.add_weapons.push(weapon);
-    }
-    edit.remove_weapons = args.remove_weapon.clone();
-    if let Some(a) = &args.armor {
-        let (name, c) = a
-            .rsplit_once(':')
-            .ok_or_else(|| bad(format!("--armor {a}: write NAME:CLASS")))?;
-        edit.armor = Some(ArmorChange::Wear(Armor {
-            name: name.to_owned(),
-            class: class(c, "--armor")?,
-        }));
-    }
+    let mut edit = CharacterEdit {
+        set: solum_app::shorthand::tuples(&args.set),
+        add_backgrounds: args.add_background.clone(),
+        remove_backgrounds: args.remove_background.clone(),
+        add_weapons: args.add_weapon.clone(),
+        remove_weapons: args.remove_weapon.clone(),
+        armor: args.armor.clone().map(ArmorChange::Wear),
+        add_gear: args.add_gear.clone(),
+        remove_gear: args.remove_gear.clone(),
+        money: args.money,
+        notes: args.notes.clone(),
+        damage: args.damage,
+        heal: args.heal,
+        correction: args.correction,
+    };
     if args.no_armor {
         edit.armor = Some(ArmorChange::TakeOff);
     }
-    for g in &args.add_gear {
-        let (name, effect) = g
-            .rsplit_once(':')
-            .ok_or_else(|| bad(format!("--add-gear {g}: write NAME:reroll or NAME:enables")))?;
-        let effect = match effect {
-            "reroll" => GearEffect::Reroll,
-            "enables" => GearEffect::Enables,
-            other => {
-                return Err(bad(format!(
-                    "--add-gear: `{other}` is not reroll or enables"
-                )));
-            }
-        };
-        edit.add_gear.push(Gear {
-            name: name.to_owned(),
-            effect,
-        });
-    }
-    edit.remove_gear = args.remove_gear.clone();
-    edit.money = args.money;
-    edit.notes = args.notes.clone();
-    edit.damage = args.damage;
-    edit.heal = args.heal;
-    edit.correction = args.correction;
     let changes = CharacterEdit {
         correction: false,
         ..edit.clone()
@@ -619,50 +553,43 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         ));
     }
     let mut campaign = camp::open(&args.campaign)?;
-    // Hit points before, to say what --damage and --heal did (S8: never below 0, never
-    // above the maximum).
-    let before = campaign
-        .character(&args.name)
-        .ok()
-        .map(|v| v.character.hit_points);
-    let view = campaign
-        .edit_character(&args.name, &edit)
-        .map_err(|e| match &e {
-            AppError::Expanded(r) => bad(format!(
-                "{}: {}{} (nothing was changed)",
-                edit_flag(&r.field),
-                r.problem,
-                if r.kind == solum_app::ExpandedRefusal::EditByAdvancement {
-                    " (--correction)"
-                } else {
-                    ""
-                }
-            )),
-            _ => e.into(),
-        })?;
+    let view = campaign.edit_character(&args.name, &edit).map_err(|e| {
+        let AppError::Expanded(r) = &e else {
+            return e.into();
+        };
+        let flag = match e.refused_field::<ExpandedField>() {
+            Some((f, _)) => edit_flag(f).to_owned(),
+            None => r.field.clone(),
+        };
+        bad(format!(
+            "{flag}: {}{} (nothing was changed)",
+            r.problem,
+            if r.kind == solum_app::ExpandedRefusal::EditByAdvancement {
+                " (--correction)"
+            } else {
+                ""
+            }
+        ))
+    })?;
     if args.json {
         return write_json(out, &view);
     }
     write_sheet(out, &view.sheet.character)?;
-    if let (Some(before), true) = (before, args.damage.is_some() || args.heal.is_some()) {
-        let after = view.sheet.character.hit_points;
+    if let Some(hp) = view.hit_points {
         let given: Vec<String> = [("damage", args.damage), ("heal", args.heal)]
             .into_iter()
             .filter_map(|(what, n)| n.map(|n| format!("{what} {n}")))
             .collect();
-        let plain = i64::from(before) - i64::from(args.damage.unwrap_or(0))
-            + i64::from(args.heal.unwrap_or(0));
         writeln!(
             out,
-            "  {}: hit points {before} → {after}{}",
+            "  {}: hit points {} → {}{}",
             given.join(", "),
-            if plain == i64::from(after) {
-                String::new()
+            hp.before,
+            hp.after,
+            if hp.held {
+                format!(" (hit points stay from 0 to {})", hp.max)
             } else {
-                format!(
-                    " (hit points stay from 0 to {})",
-                    view.sheet.character.max_hit_points()
-                )
+                String::new()
             }
         )?;
     }
@@ -670,16 +597,16 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 }
 
 /// The flag behind a field of an edit, for messages; a field of the sheet stays as named.
-fn edit_flag(field: &str) -> String {
+fn edit_flag(field: ExpandedField) -> &'static str {
     match field {
-        "add_backgrounds" => "--add-background".into(),
-        "remove_backgrounds" => "--remove-background".into(),
-        "add_weapons" => "--add-weapon".into(),
-        "remove_weapons" => "--remove-weapon".into(),
-        "add_gear" => "--add-gear".into(),
-        "remove_gear" => "--remove-gear".into(),
-        "set" => "--set".into(),
-        other => other.into(),
+        ExpandedField::AddBackgrounds => "--add-background",
+        ExpandedField::RemoveBackgrounds => "--remove-background",
+        ExpandedField::AddWeapons => "--add-weapon",
+        ExpandedField::RemoveWeapons => "--remove-weapon",
+        ExpandedField::AddGear => "--add-gear",
+        ExpandedField::RemoveGear => "--remove-gear",
+        ExpandedField::Set => "--set",
+        other => other.name(),
     }
 }
 
@@ -697,13 +624,12 @@ fn advance(args: &CharAdvanceArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let dice = camp::dice(args.dice.seed, args.dice.rolled.as_deref())?;
     let view = campaign
         .advance_character(&args.name, &goal, dice)
-        .map_err(|e| match e {
-            AppError::Expanded(r) if r.field == "advancement_points" => bad(format!(
-                "{} (`solum char grant {}`)",
-                r.problem,
+        .map_err(|e| match e.refused_field::<ExpandedField>() {
+            Some((ExpandedField::AdvancementPoints, problem)) => bad(format!(
+                "{problem} (`solum char grant {}`)",
                 args.name.trim()
             )),
-            e => crate::dice::typed_dice_error(e, &order),
+            _ => crate::dice::typed_dice_error(e, &order),
         })?;
     if args.json {
         return write_json(out, &view);

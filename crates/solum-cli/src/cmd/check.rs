@@ -377,18 +377,23 @@ pub(crate) fn from_sheet(
 
 /// An application error of a check from a sheet, with its flag named.
 fn sheet_error(e: solum_app::AppError, order: &str) -> anyhow::Error {
-    if let Some((field, problem)) = e.refusal() {
+    use solum_app::fields::ExpandedField as F;
+    use solum_app::typed_dice::FieldName;
+    if let Some((field, problem)) = e.refused_field::<F>() {
         let flag = match field {
-            "background" => "--background",
-            "weapon" => "--weapon",
-            "gear" => "--gear",
-            "gear_die" => "--gear-die",
-            "roll_off" => "--roll-off",
-            "difficulty" => "--vs",
-            "opposition" => "--against",
-            other => other,
+            F::Background => "--background",
+            F::Weapon => "--weapon",
+            F::Gear => "--gear",
+            F::GearDie => "--gear-die",
+            F::RollOff => "--roll-off",
+            F::Difficulty => "--vs",
+            F::Opposition => "--against",
+            other => other.name(),
         };
         return crate::bad(format!("{flag}: {problem}"));
+    }
+    if let Some((field, problem)) = e.refusal() {
+        return crate::bad(format!("{field}: {problem}"));
     }
     crate::dice::typed_dice_error(e, order)
 }

@@ -204,9 +204,10 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             writeln!(out, "{}", paint(DIM, format!("journal entry {}", v.seq)))?;
         }
         ClassicCommand::Fight(ClassicFightArgs { gear: Some(_), .. }) => {
-            return Err(bad(
-                "--gear: gear rerolls a die in a check only; in combat all are assumed properly armed and armoured (the text)",
-            ));
+            return Err(bad(format!(
+                "--gear: {}",
+                solum_app::rules::GEAR_ONLY_IN_CHECKS
+            )));
         }
         ClassicCommand::Fight(args) => fight_cmd(args, out)?,
         ClassicCommand::Rest {
@@ -391,7 +392,7 @@ fn hero_check(
         v.difficulty_name,
         100.0 * v.p_pass
     )?;
-    if v.check.difficulty == 1 {
+    if v.check.automatic() {
         writeln!(
             out,
             "  automatic: no roll needed{}",
@@ -482,7 +483,7 @@ fn check(args: &ClassicCheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         v.difficulty_name,
         percent_exact(v.p_pass, &v.p_pass_exact)
     )?;
-    if check.difficulty == 1 {
+    if check.automatic() {
         writeln!(
             out,
             "  automatic: no roll needed{}",
@@ -667,9 +668,10 @@ fn rest(
     if !file.ends_with(".toml") {
         let v = super::campaign::open(campaign)?
             .rest_classic_hero(file, hours)
-            .map_err(|e| match e.refusal() {
-                Some(("hours", problem)) => bad(format!("--hours: {problem}")),
-                _ => e.into(),
+            .map_err(|e| {
+                super::flagged(e, |f: solum_app::fields::ClassicField| {
+                    (f == solum_app::fields::ClassicField::Hours).then_some("--hours")
+                })
             })?;
         if as_json {
             return super::campaign::write_json(out, &v);

@@ -103,12 +103,12 @@ pub fn run(args: &CombatArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 /// A refused line's message: its number, then what is wrong (the number stands for the
 /// field the app names, "line").
 fn refusal(number: u64, err: &anyhow::Error) -> String {
-    let text = match err.downcast_ref::<solum_app::AppError>() {
-        Some(app) if app.field().as_deref() == Some("line") => app
-            .to_string()
-            .strip_prefix("line: ")
-            .map(str::to_owned)
-            .unwrap_or_else(|| app.to_string()),
+    use solum_app::fields::CombatField;
+    let text = match err
+        .downcast_ref::<solum_app::AppError>()
+        .and_then(|app| app.refused_field::<CombatField>())
+    {
+        Some((CombatField::Line, problem)) => problem.to_owned(),
         _ => format!("{err:#}"),
     };
     format!("line {number}: {text}")

@@ -5,7 +5,7 @@ use std::io::Write;
 use solum_app::dietype::{Against, DietypeEdit, DietypeRoll, DietypeRollView, DietypeView};
 use solum_app::dietype_once::{
     ChanceRoll, DamageAsk, DamageRoll, DieType, DietypeAsk, DietypeOddsView, DietypeOnceError,
-    Field, OpposedOddsView, OpposedRollView, SideAsk, SkillOddsView, SkillRollView, Weapon,
+    Field, OpposedOddsView, OpposedRollView, SideAsk, SkillOddsView, SkillRollView,
 };
 
 use crate::bad;
@@ -277,80 +277,35 @@ fn write_damage(out: &mut dyn Write, die: DieType, dmg: &DamageRoll) -> anyhow::
     Ok(())
 }
 
-fn pair<'a>(flag: &str, text: &'a str) -> anyhow::Result<(&'a str, &'a str)> {
-    text.rsplit_once('=')
-        .map(|(n, v)| (n.trim(), v.trim()))
-        .filter(|(n, v)| !n.is_empty() && !v.is_empty())
-        .ok_or_else(|| bad(format!("{flag} {text}: write NAME=VALUE")))
-}
-
-/// `d4`, `d4+1`, `d8-2`: a weapon's damage die and modifier.
-fn weapon(text: &str) -> anyhow::Result<Weapon> {
-    let t = text.trim().to_ascii_lowercase();
-    let (die_text, modifier) = match t.find(['+', '-']) {
-        Some(i) => (
-            &t[..i],
-            t[i..].parse::<i32>().map_err(|_| {
-                bad(format!(
-                    "--weapon {text}: the modifier is a number, -4 to +4"
-                ))
-            })?,
-        ),
-        None => (t.as_str(), 0),
-    };
-    let die = die_text
-        .parse::<DieType>()
-        .map_err(|e| bad(format!("--weapon {text}: {e}")))?;
-    Ok(Weapon { die, modifier })
-}
-
 fn edit_of(sheet: &DietypeSheetArgs) -> anyhow::Result<DietypeEdit> {
-    let mut edit = DietypeEdit {
+    use solum_app::shorthand::tuples as pairs;
+    Ok(DietypeEdit {
         notes: sheet.notes.clone(),
+        abilities: pairs(&sheet.ability),
+        skills: pairs(&sheet.skill),
+        weapons: pairs(&sheet.weapon),
         ..Default::default()
-    };
-    for a in &sheet.ability {
-        let (n, d) = pair("--ability", a)?;
-        let d = d
-            .parse::<DieType>()
-            .map_err(|e| bad(format!("--ability {a}: {e}")))?;
-        edit.abilities.push((n.to_owned(), d));
-    }
-    for s in &sheet.skill {
-        let (n, c) = pair("--skill", s)?;
-        let c = c
-            .parse::<u32>()
-            .map_err(|_| bad(format!("--skill {s}: chances are a number, 1 to 4")))?;
-        edit.skills.push((n.to_owned(), c));
-    }
-    for w in &sheet.weapon {
-        let (n, spec) = pair("--weapon", w)?;
-        edit.weapons.push((n.to_owned(), weapon(spec)?));
-    }
-    Ok(edit)
+    })
 }
 
-/// A sheet's rule broken, named by the flag that set it.
+/// A sheet's rule broken, named by the flag that set it (and the field, which may name one
+/// entry of a list).
 fn flagged(e: solum_app::AppError) -> anyhow::Error {
+    use solum_app::fields::DieTypeField as F;
+    let flag = match e.refused_field::<F>() {
+        Some((F::Abilities, _)) => "--ability",
+        Some((F::Skills, _)) => "--skill",
+        Some((F::Weapons, _)) => "--weapon",
+        Some((F::RemoveAbilities, _)) => "--remove-ability",
+        Some((F::RemoveSkills, _)) => "--remove-skill",
+        Some((F::RemoveWeapons, _)) => "--remove-weapon",
+        Some((F::Notes, _)) => "--notes",
+        Some((F::Name, _)) => "the name",
+        _ => "",
+    };
     match e.refusal() {
-        Some((field, problem)) => {
-            let flag = match field.split('.').next().unwrap_or_default() {
-                "abilities" => "--ability",
-                "skills" => "--skill",
-                "weapons" => "--weapon",
-                "remove_abilities" => "--remove-ability",
-                "remove_skills" => "--remove-skill",
-                "remove_weapons" => "--remove-weapon",
-                "notes" => "--notes",
-                "name" => "the name",
-                _ => "",
-            };
-            if flag.is_empty() {
-                bad(format!("{field}: {problem}"))
-            } else {
-                bad(format!("{flag} ({field}): {problem}"))
-            }
-        }
+        Some((field, problem)) if flag.is_empty() => bad(format!("{field}: {problem}")),
+        Some((field, problem)) => bad(format!("{flag} ({field}): {problem}")),
         None => e.into(),
     }
 }
@@ -507,33 +462,20 @@ fn roll_character(name: &str, args: &DietypeRollArgs, out: &mut dyn Write) -> an
             "--modifier: with --char the weapon's modifier comes from the sheet",
         ));
     }
-    let against = match &args.roll.against {
-        Some(other) => {
-            let d = other
-                .parse::<DieType>()
-                .map_err(|e| bad(format!("--against {other}: {e}")))?;
-            if !(1..=4).contains(&args.roll.against_chances) {
-                return Err(bad(format!(
-                    "--against-chances {}: a roll has 1 to 4 chances",
-                    args.roll.against_chances
-                )));
-            }
-            Against::Opposed {
-                die: d,
-                chances: args.roll.against_chances as u32,
-                step: args.roll.against_step.get(),
-            }
-        }
-        None => {
-            if !(2..=12).contains(&args.roll.vs) {
-                return Err(bad(format!(
-                    "--vs {}: difficulties run from 2 (trivial) to 12 (divine)",
-                    args.roll.vs
-                )));
-            }
-            Against::Difficulty(args.roll.vs as u32)
-        }
-    };
+    let opposed = args
+        .roll
+        .against
+        .as_deref()
+        .map(|die| (die, args.roll.against_chances, args.roll.against_step.get()));
+    let against = Against::typed(args.roll.vs, opposed).map_err(|e| {
+        use solum_app::fields::DieTypeField as F;
+        super::flagged(e, |f| match f {
+            F::Difficulty => Some("--vs"),
+            F::Against => Some("--against"),
+            F::AgainstChances => Some("--against-chances"),
+            _ => None,
+        })
+    })?;
     let request = DietypeRoll {
         ability: args.ability.clone().unwrap_or_default(),
         skill: args.skill.clone(),
@@ -548,9 +490,20 @@ fn roll_character(name: &str, args: &DietypeRollArgs, out: &mut dyn Write) -> an
             &request,
             super::campaign::dice(args.dice.seed, args.dice.rolled.as_deref())?,
         )
-        .map_err(|e| match e.refusal() {
-            Some((field, problem)) => bad(format!("--{}: {problem}", field.replace('_', "-"))),
-            None => e.into(),
+        .map_err(|e| {
+            use solum_app::fields::DieTypeField as F;
+            super::flagged(e, |f| match f {
+                F::Ability => Some("--ability"),
+                F::Against => Some("--against"),
+                F::Skill => Some("--skill"),
+                F::Weapon => Some("--weapon"),
+                F::Difficulty => Some("--vs"),
+                F::Step => Some("--step"),
+                F::DamageStep => Some("--damage-step"),
+                F::AgainstChances => Some("--against-chances"),
+                F::AgainstStep => Some("--against-step"),
+                _ => None,
+            })
         })?;
     if args.json {
         return super::campaign::write_json(out, &v);

@@ -23,6 +23,21 @@ mod soluna;
 mod table;
 mod vehicle;
 
+/// A refusal of the application whose field `flag` names as one of the command's flags:
+/// bad input saying that flag; any other error as it is. The field is matched as a variant
+/// of the system's field enum, never as text.
+pub(crate) fn flagged<F: solum_app::fields::RequestField>(
+    e: solum_app::AppError,
+    flag: impl Fn(F) -> Option<&'static str>,
+) -> anyhow::Error {
+    if let Some((field, problem)) = e.refused_field::<F>()
+        && let Some(flag) = flag(field)
+    {
+        return bad(format!("{flag}: {problem}"));
+    }
+    e.into()
+}
+
 /// Runs a parsed command line, writing to `out`.
 pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
     match cli.command {

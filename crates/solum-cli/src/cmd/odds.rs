@@ -99,7 +99,7 @@ fn write_table(out: &mut dyn Write, t: &PoolTableView) -> anyhow::Result<()> {
         ]);
     }
     writeln!(out, "{table}")?;
-    writeln!(out, "Above 6 only the Rule of 6 can pass.\n")?;
+    writeln!(out, "{}\n", solum_app::rules::ABOVE_SIX)?;
     let mut table = render::table(&["against", "win", "draw", "lose"], &[1, 2, 3]);
     for r in &t.opposed {
         let o = &r.chances;

@@ -3,6 +3,8 @@
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
+use solum_app::fields::SolField;
+use solum_app::shorthand::{Pair, tuples};
 use solum_app::sol::{Assist, Opposition, SolChangeView, SolSheetView};
 use solum_app::sol_once::{
     BoughtView, EdgeOnTest, Field, GroupView, ModifierNote, ModifierRule, OpposedOutcome, Progress,
@@ -521,22 +523,6 @@ fn load_file(path: &Path) -> anyhow::Result<Sheet> {
     solum_app::sol::parse_sheet(&text).map_err(|e| bad(format!("{}: {e}", path.display())))
 }
 
-fn pairs(items: &[String], what: &str) -> anyhow::Result<Vec<(String, u32)>> {
-    items
-        .iter()
-        .map(|i| {
-            let (k, v) = i
-                .split_once('=')
-                .ok_or_else(|| bad(format!("--{what} {i}: write NAME=N")))?;
-            let n = v
-                .trim()
-                .parse::<u32>()
-                .map_err(|_| bad(format!("--{what} {i}: `{v}` is not a number")))?;
-            Ok((k.trim().to_owned(), n))
-        })
-        .collect()
-}
-
 /// Dice for a campaign command: typed values, a seed, or a fresh seed the app journals.
 fn dice_of(roll: &DiceArgs) -> anyhow::Result<Dice> {
     Ok(match (&roll.rolled, roll.seed) {
@@ -546,32 +532,27 @@ fn dice_of(roll: &DiceArgs) -> anyhow::Result<Dice> {
     })
 }
 
-/// An application error with the flag that fed its field, so that bad input names the flag.
-fn flagged(e: AppError, flags: &[(&str, &str)]) -> anyhow::Error {
-    if let Some((field, problem)) = e.refusal()
-        && let Some((_, flag)) = flags.iter().find(|(f, _)| *f == field)
-    {
-        return bad(format!("{flag}: {problem}"));
-    }
-    e.into()
-}
-
 /// The flags of `sol test`, by the fields the application names.
-const TEST_FLAGS: &[(&str, &str)] = &[
-    ("dice", "--rolled"),
-    ("against dice", "--against-rolled"),
-    ("then", "--then"),
-    ("edge", "--edge"),
-    ("retry", "--retry"),
-    ("threshold", "--threshold"),
-    ("assist dice", "--assist-dice"),
-    ("assistant", "--assistant"),
-    ("skill", "--skill"),
-    ("attribute", "--attr"),
-    ("modifiers", "--modifier"),
-    ("group", "--group"),
-    ("buy", "--buy"),
-];
+fn test_flag(field: SolField) -> Option<&'static str> {
+    Some(match field {
+        SolField::Dice => "--rolled",
+        SolField::AgainstDice => "--against-rolled",
+        SolField::Then => "--then",
+        SolField::Edge => "--edge",
+        SolField::Retry => "--retry",
+        SolField::Threshold => "--threshold",
+        SolField::AssistDice => "--assist-dice",
+        SolField::Assistant => "--assistant",
+        SolField::Skill => "--skill",
+        SolField::Attribute => "--attr",
+        SolField::Modifiers => "--modifier",
+        SolField::Group => "--group",
+        SolField::Buy => "--buy",
+        SolField::Name | SolField::Sheet | SolField::Attributes | SolField::Skills => {
+            return None;
+        }
+    })
+}
 
 fn show(out: &mut dyn Write, s: &Sheet) -> std::io::Result<()> {
     writeln!(
@@ -761,9 +742,9 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             campaign,
             json,
         } => {
-            let v = open(campaign)?
-                .sol_train(name, skill)
-                .map_err(|e| flagged(e, &[("skill", "--skill")]))?;
+            let v = open(campaign)?.sol_train(name, skill).map_err(|e| {
+                super::flagged(e, |f: SolField| (f == SolField::Skill).then_some("--skill"))
+            })?;
             let t = v.trained.as_ref().expect("a training trains");
             let text = format!(
                 "{} trained to rank {}: cost rating {}; progress points cleared.",
@@ -779,33 +760,27 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
 fn new_sol(
     name: &str,
     edge: u32,
-    attributes: &[String],
-    skills: &[String],
+    attributes: &[Pair<String, u32>],
+    skills: &[Pair<String, u32>],
     campaign: &CampaignArg,
     json: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    // The same name twice on the command line would be kept once, silently: refused.
-    for (flag, list) in [("--attr", attributes), ("--skill", skills)] {
-        let names = pairs(list, &flag[2..])?;
-        if let Some(n) = names.iter().enumerate().find_map(|(i, (n, _))| {
-            names[..i]
-                .iter()
-                .any(|(m, _)| m.eq_ignore_ascii_case(n))
-                .then_some(n)
-        }) {
-            return Err(bad(format!("{flag} {n}: given twice")));
-        }
-    }
     let new = NewSol {
         name: name.to_owned(),
         edge,
-        attributes: pairs(attributes, "attr")?,
-        skills: pairs(skills, "skill")?,
+        attributes: tuples(attributes),
+        skills: tuples(skills),
     };
-    let v = open(campaign)?
-        .create_sol(&new)
-        .map_err(|e| flagged(e, &[("name", "NAME"), ("sheet", "--attr/--skill/--edge")]))?;
+    let v = open(campaign)?.create_sol(&new).map_err(|e| {
+        super::flagged(e, |f| match f {
+            SolField::Name => Some("NAME"),
+            SolField::Attributes => Some("--attr"),
+            SolField::Skills => Some("--skill"),
+            SolField::Sheet => Some("--attr/--skill/--edge"),
+            _ => None,
+        })
+    })?;
     if json {
         return done(out, &v, true, "");
     }
@@ -861,12 +836,6 @@ fn spend(
     json: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    // Only Dead Man's Trigger rolls: dice flags on another use would be ignored.
-    if *what != SpendUse::DeadMansTrigger && (roll.rolled.is_some() || roll.seed.is_some()) {
-        return Err(bad(
-            "--rolled/--seed: only dead-mans-trigger rolls dice; this use rolls none",
-        ));
-    }
     if roll.rolled.is_some() && roll.seed.is_some() {
         return Err(bad(
             "--seed cannot be used with --rolled: typed dice roll nothing from it",
@@ -879,7 +848,13 @@ fn spend(
     };
     let v = open(campaign)?
         .sol_spend(name, use_, dice_of(roll)?)
-        .map_err(|e| flagged(e, &[("dice", "--rolled")]))?;
+        .map_err(|e| match &e {
+            // Dice given to a use that rolls none (the app's rule): either dice flag.
+            AppError::Sol(r) if r.kind == solum_app::SolRefusal::NoDice => {
+                bad(format!("--rolled/--seed: {}", r.problem))
+            }
+            _ => super::flagged(e, |f: SolField| (f == SolField::Dice).then_some("--rolled")),
+        })?;
     if json {
         return done(out, &v, true, "");
     }
@@ -943,7 +918,11 @@ fn not_dead_yet(
             AppError::Sol(r) if r.kind == solum_app::SolRefusal::AttributeTie => {
                 bad(format!("{} with --attr", r.problem))
             }
-            _ => flagged(e, &[("attribute", "--attr"), ("edge", "Edge")]),
+            _ => super::flagged(e, |f| match f {
+                SolField::Attribute => Some("--attr"),
+                SolField::Edge => Some("Edge"),
+                _ => None,
+            }),
         })?;
     let l = v.lowered.as_ref().expect("Not Dead Yet lowers one");
     let text = format!(
@@ -995,7 +974,7 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         .transpose()?;
     let v = open(&args.campaign)?
         .sol_test(&args.name, &req, dice_of(&args.roll)?, against_typed)
-        .map_err(|e| flagged(e, TEST_FLAGS))?;
+        .map_err(|e| super::flagged(e, test_flag))?;
     if args.json {
         writeln!(out, "{}", serde_json::to_string(&v)?)?;
         return Ok(());

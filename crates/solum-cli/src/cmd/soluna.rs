@@ -11,6 +11,7 @@ use crate::cli::{
     SkirmishActionArg, SkirmishPlay, SolunaAttackArg, SolunaCommand, SolunaOddsArgs, SolunaRollArgs,
 };
 use crate::render::{self, BAD, GOOD, HEAD, paint, percent_f64};
+use solum_app::fields::SolunaField;
 use solum_app::soluna::{AttackOdds, PlayView, SkirmishState};
 
 /// The flag of a field of a one-shot test.
@@ -141,6 +142,26 @@ fn write_roll(v: &SolunaRollView, tn: Option<u32>, out: &mut dyn Write) -> anyho
     Ok(())
 }
 
+/// The flag of a new character's field (`solum soluna new`).
+fn new_flag(field: SolunaField) -> Option<&'static str> {
+    use SolunaField as F;
+    Some(match field {
+        F::Name => "the name",
+        F::Mind => "--mind",
+        F::Body => "--body",
+        F::Shield => "--shield",
+        F::HitPoints => "--hit-points",
+        F::Melee => "--melee",
+        F::Ranged => "--ranged",
+        F::Flips => "--flips",
+        F::Guard => "--guard",
+        F::FlipsPerTest => "--flips-per-test",
+        F::ExtraDice => "--extra-dice",
+        F::DiceGuard => "--dice-guard",
+        F::DicePerTest => "--dice-per-test",
+    })
+}
+
 pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
     use super::campaign::{open, open_existing, write_json};
     match command {
@@ -214,13 +235,7 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             };
             let view = open(&a.campaign)?
                 .create_soluna_character(&c)
-                .map_err(|e| match e.refusal() {
-                    Some(("name", problem)) => bad(format!("the name: {problem}")),
-                    Some((field, problem)) => {
-                        bad(format!("--{}: {problem}", field.replace('_', "-")))
-                    }
-                    None => e.into(),
-                })?;
+                .map_err(|e| super::flagged(e, new_flag))?;
             if a.json {
                 return write_json(out, &view);
             }
