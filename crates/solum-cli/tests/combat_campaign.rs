@@ -117,7 +117,7 @@ fn a_combat_started_played_and_ended_by_separate_processes() {
     // The sheet keeps its hit points until the end.
     assert_eq!(nick_hp(&c), 5);
 
-    let status = json(&with(&c, &["combat", "status", "--json"]));
+    let status = json(&with(&c, &["combat", "status", "--json"]))["combat"].clone();
     assert_eq!(status["acting"], "cave-bear");
     assert_eq!(status["order"], serde_json::json!(["cave-bear", "Nick"]));
     assert_eq!(status["ranges"][0]["band"], "engaged");
@@ -137,7 +137,10 @@ fn a_combat_started_played_and_ended_by_separate_processes() {
         assert_eq!(run.code, 2, "{line}: {}", run.stderr);
         assert!(run.stderr.contains(needle), "{line}: {}", run.stderr);
     }
-    assert_eq!(json(&with(&c, &["combat", "status", "--json"]))["lines"], 5);
+    assert_eq!(
+        json(&with(&c, &["combat", "status", "--json"]))["combat"]["lines"],
+        5
+    );
 
     // A script attached to the campaign's combat: Nick's turn, 5 1 2 (5) against 3 1 (3).
     let script = dir.path().join("turn.txt");
@@ -153,7 +156,7 @@ fn a_combat_started_played_and_ended_by_separate_processes() {
     assert_eq!(nick_hp(&c), 3);
     assert_eq!(
         json(&with(&c, &["combat", "status", "--json"])),
-        Value::Null
+        serde_json::json!({ "combat": null })
     );
     let verify = with(&c, &["journal", "verify"]);
     assert_eq!(verify.code, 0, "{}", verify.stderr);

@@ -91,7 +91,10 @@ fn each_decision_is_the_players_and_the_skirmish_resumes_in_later_processes() {
     // Too few typed dice: refused, nothing changes.
     c.run("soluna skirmish act Vex attack Oro --flips 1 --rolled 2")
         .bad_input("too few dice values");
-    assert_eq!(c.json("soluna skirmish status")["waiting"], json!(["Vex"]));
+    assert_eq!(
+        c.json("soluna skirmish status")["skirmish"]["waiting"],
+        json!(["Vex"])
+    );
     // Vex shoots with 2 dice, 1 flip; Oro's guard takes 1 back: net 0. 2 and 5 are groups
     // of 1: 1 damage against armour 0 (Body 0 + Shield 0). Before the roll: with 2 dice the
     // group is at least 1, so damage is certain, and at most 2 < Oro's 3 hit points.
@@ -166,7 +169,7 @@ fn an_auto_side_and_an_abandoned_skirmish() {
         (json!(2), json!(5))
     );
     // Vex's options now: strike? No melee dice; shoot Kai, engaged or not.
-    let st = c.json("soluna skirmish status");
+    let st = c.json("soluna skirmish status")["skirmish"].clone();
     assert_eq!(st["options"][0]["action"], "attack");
     assert_eq!(st["options"][0]["ranged"], true);
     assert_eq!(st["options"][0]["most_flips"], 0);
@@ -236,7 +239,7 @@ fn a_long_soluna_campaign() {
     c.run("soluna skirmish act Vex attack Oro --flips 1 --rolled 6,6")
         .ok();
     assert_eq!(
-        c.json("soluna skirmish status")["waiting"],
+        c.json("soluna skirmish status")["skirmish"]["waiting"],
         json!(["Vex", "Zel", "Oro"])
     );
     // Phase 10: Zel shoots Oro (1 ranged die), Oro shoots Zel, Vex moves on Oro.
@@ -277,7 +280,7 @@ fn a_long_soluna_campaign() {
     c.run("soluna skirmish start Zel Kai --seed 5").ok();
     c.run("soluna skirmish act Kai move Zel").ok();
     c.run("soluna skirmish act Zel move Kai").ok();
-    let v = c.json("soluna skirmish status");
+    let v = c.json("soluna skirmish status")["skirmish"].clone();
     assert_eq!(v["skirmish"]["turn"], 2);
     assert_eq!(v["skirmish"]["engaged"], json!([[0, 1]]));
     c.run("soluna skirmish act Kai attack Zel").ok();

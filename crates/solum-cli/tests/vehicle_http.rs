@@ -1,12 +1,13 @@
 //! One contract for `--json` and HTTP: `solum vehicle chase|attack … --json` prints exactly
 //! what `POST /api/vehicles/{chase,attack}` of `solum serve` answers for the same inputs and
 //! seed (the route adds only `seq`, its journal entry). The server rolls with a fresh seed
-//! and says which; the command replays it with `--seed`.
+//! and says which; the command replays it with `--seed`. `solum vehicle list --json` prints
+//! what `GET /api/vehicles` answers.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use crate::contract;
 
-use contract::{cli, http, serve};
+use contract::{cli, get, http, serve};
 use std::process::Command;
 
 #[test]
@@ -108,4 +109,20 @@ fn the_vehicle_commands_json_is_the_routes_json() {
             .contains("against_speed fast: speed counts only in a chase"),
         "{refused}"
     );
+}
+
+#[test]
+fn the_vehicle_lists_json_is_the_routes_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_server, addr, token) = serve(dir.path());
+    let (status, answer) = get(&addr, "/api/vehicles", &token);
+    assert!(status.contains("200"), "{status} {answer}");
+    let names: Vec<&str> = answer["vehicles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"tramp freighter"), "{names:?}");
+    assert_eq!(cli(&["vehicle", "list", "--json"]), answer);
 }

@@ -275,6 +275,10 @@ fn write_provenance(
 /// `solum idea`.
 pub fn idea(args: &IdeaArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     if args.genres {
+        if args.json {
+            // As `GET /api/idea/genres` answers.
+            return write_json(out, &serde_json::json!({ "genres": ideas::genres() }));
+        }
         for g in ideas::genres() {
             let n = ideas::genre_words(g)?.len();
             writeln!(out, "{g:<16} {n} words")?;
@@ -384,7 +388,11 @@ pub fn scene(command: &SceneCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             campaign,
         } => {
             let entries = open(campaign)?.start_scene(title, goal.as_deref())?;
-            write_entries(out, &entries, *json)
+            if *json {
+                // As `POST /api/scenes` answers: the entries, an open scene's end first.
+                return write_json(out, &entries);
+            }
+            write_entries(out, &entries, false)
         }
         SceneCommand::End {
             summary,
@@ -397,10 +405,8 @@ pub fn scene(command: &SceneCommand, out: &mut dyn Write) -> anyhow::Result<()> 
         SceneCommand::Show { json, campaign } => {
             let open_scene = open_existing(campaign)?.open_scene()?;
             match (open_scene, *json) {
-                (scene, true) => {
-                    serde_json::to_writer(&mut *out, &scene)?;
-                    writeln!(out)?;
-                }
+                // As `GET /api/scene` answers: `{"scene": null}` when none is open.
+                (scene, true) => write_json(out, &serde_json::json!({ "scene": scene }))?,
                 (Some(entry), false) => write_entries(out, &[entry], false)?,
                 (None, false) => writeln!(out, "No scene is open.")?,
             }
@@ -518,7 +524,8 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
             campaign,
         } => {
             let entry = open_existing(campaign)?.reveal(*seq)?;
-            write_entries(out, &[entry], *json)
+            // As `POST /api/journal/{seq}/reveal` answers: with the entry's `line`.
+            write_entries(out, &[entry.for_display()], *json)
         }
     }
 }

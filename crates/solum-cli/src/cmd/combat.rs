@@ -314,7 +314,8 @@ fn campaign_action(action: &CombatAction, out: &mut dyn Write) -> anyhow::Result
         CombatAction::Status { json, campaign } => {
             let status = super::campaign::open_existing(campaign)?.combat_status()?;
             match (status, json) {
-                (status, true) => writeln!(out, "{}", serde_json::to_string(&status)?)?,
+                // As `GET /api/combat` answers: `{"combat": null}` when none is open.
+                (status, true) => writeln!(out, "{}", serde_json::json!({ "combat": status }))?,
                 (Some(status), false) => write_combat_status(out, &status)?,
                 (None, false) => writeln!(
                     out,

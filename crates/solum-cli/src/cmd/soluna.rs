@@ -546,7 +546,8 @@ fn skirmish_play(play: &SkirmishPlay, out: &mut dyn Write) -> anyhow::Result<()>
         SkirmishPlay::Status { json, campaign } => {
             let state = open_existing(campaign)?.soluna_skirmish_state()?;
             if *json {
-                return write_json(out, &state);
+                // As `GET /api/soluna/skirmish` answers.
+                return write_json(out, &serde_json::json!({ "skirmish": state }));
             }
             return write_state(out, &state);
         }

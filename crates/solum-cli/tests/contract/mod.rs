@@ -28,6 +28,11 @@ pub fn get(addr: &str, path: &str, token: &str) -> (String, Value) {
     request("GET", addr, path, Some(token), "")
 }
 
+/// A `PATCH` on loopback with a session: the status line and the JSON body.
+pub fn patch(addr: &str, path: &str, token: &str, body: &str) -> (String, Value) {
+    request("PATCH", addr, path, Some(token), body)
+}
+
 fn request(
     method: &str,
     addr: &str,
@@ -46,14 +51,39 @@ fn request(
         body.len()
     )
     .unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
-    let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).unwrap();
+    let split = answer.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let head = String::from_utf8(answer[..split].to_vec()).unwrap();
+    let body = &answer[split + 4..];
     let status = head.lines().next().unwrap().to_owned();
-    // The server answers in one piece or chunked; the JSON is the body's one object.
-    let start = body.find('{').unwrap();
-    let end = body.rfind('}').unwrap();
-    (status, serde_json::from_str(&body[start..=end]).unwrap())
+    // The server answers in one piece or chunked (a streamed export in many chunks); the
+    // JSON is the body's one value, an object or an array.
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        unchunked(body)
+    } else {
+        body.to_vec()
+    };
+    (status, serde_json::from_slice(&body).unwrap())
+}
+
+/// A chunked body's bytes, joined.
+fn unchunked(mut body: &[u8]) -> Vec<u8> {
+    let mut joined = Vec::new();
+    loop {
+        let eol = body.windows(2).position(|w| w == b"\r\n").unwrap();
+        let size = std::str::from_utf8(&body[..eol]).unwrap();
+        let size = usize::from_str_radix(size.split(';').next().unwrap().trim(), 16).unwrap();
+        if size == 0 {
+            return joined;
+        }
+        body = &body[eol + 2..];
+        joined.extend_from_slice(&body[..size]);
+        body = &body[size + 2..];
+    }
 }
 
 /// The JSON `solum ARGS` prints, the command having succeeded.
