@@ -80,11 +80,16 @@ fn a_combat_started_played_and_ended_by_separate_processes() {
     let shown = json(&with(&c, &["creature", "show", "Cave-Bear", "--json"]));
     assert_eq!(shown["source"], "campaign");
     let list = json(&with(&c, &["creature", "list", "--json"]));
+    let creatures = list["creatures"].as_array().unwrap();
     assert!(
-        list.as_array()
-            .unwrap()
+        creatures
             .iter()
-            .any(|v| v["creature"]["name"] == "orc" && v["source"] == "shipped")
+            .any(|v| v["name"] == "orc" && v["source"] == "shipped")
+    );
+    assert!(
+        creatures
+            .iter()
+            .any(|v| v["foe"] == "cave-bear" && v["source"] == "campaign")
     );
 
     let start = json(&with(

@@ -93,3 +93,40 @@ fn a_combats_status_and_end_answer_the_same_on_the_command_line_and_over_http() 
     assert_eq!(by_http["written"][0]["name"], "Nick");
     assert_eq!(entry_aside(other(&["combat", "end"])), entry_aside(by_http));
 }
+
+/// `solum creature list --json` prints what `GET /api/bestiary` answers: the shipped
+/// creatures and the campaign's own, each with the word a combat line names it by, and the
+/// static oppositions.
+#[test]
+fn the_bestiary_answers_the_same_on_the_command_line_and_over_http() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_server, addr, token) = serve(dir.path());
+    let campaign = dir.path().join("c.solum");
+    let campaign = campaign.to_str().unwrap();
+    let bear = dir.path().join("bear.toml");
+    std::fs::write(
+        &bear,
+        "[[creature]]\nname = \"Cave Bear\"\npool = 2\nhit_points = 4\ndamage = 2\n",
+    )
+    .unwrap();
+    cli(&[
+        "creature",
+        "add",
+        bear.to_str().unwrap(),
+        "--json",
+        "--campaign",
+        campaign,
+    ]);
+    let (status, by_http) = get(&addr, "/api/bestiary", &token);
+    assert!(status.contains("200"), "{status} {by_http}");
+    let by_cli = cli(&["creature", "list", "--json", "--campaign", campaign]);
+    assert_eq!(by_cli, by_http);
+    let bears: Vec<&Value> = by_http["creatures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["foe"] == "Cave-Bear")
+        .collect();
+    assert_eq!(bears.len(), 1, "{by_http}");
+    assert_eq!(bears[0]["source"], "campaign");
+}

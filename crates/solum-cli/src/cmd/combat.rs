@@ -634,11 +634,14 @@ pub fn creature(command: &CreatureCommand, out: &mut dyn Write) -> anyhow::Resul
             write_changes(out, &[view], *json, "removed")
         }
         CreatureCommand::List { json, campaign } => {
-            let views = super::campaign::open_existing(campaign)?.creatures()?;
             if *json {
-                writeln!(out, "{}", serde_json::to_string(&views)?)?;
+                // What `GET /api/bestiary` answers: every creature with the word a combat
+                // line names it by, and the static oppositions.
+                let view = super::campaign::open_existing(campaign)?.bestiary()?;
+                writeln!(out, "{}", serde_json::to_string(&view)?)?;
                 return Ok(());
             }
+            let views = super::campaign::open_existing(campaign)?.creatures()?;
             let mut table = render::table(
                 &["creature", "pool", "hp", "damage", "mind", "ranged", "from"],
                 &[1, 2, 3, 4],
