@@ -195,7 +195,7 @@ impl Command {
                 ..
             }) => a.character.is_some(),
             // The original's oracle and book are not journaled (`ask --classic` is).
-            Self::Classic(ClassicCommand::Oracle { .. } | ClassicCommand::Bestiary) => false,
+            Self::Classic(ClassicCommand::Oracle { .. } | ClassicCommand::Bestiary { .. }) => false,
             // A hero saved to a file (-o) is not added to the campaign.
             Self::Classic(ClassicCommand::New(a)) if a.output.is_some() => false,
             // Listing the genres draws nothing.
@@ -636,12 +636,17 @@ pub enum ClassicCommand {
         campaign: crate::cli_campaign::CampaignArg,
     },
     /// List the book: sample heroes, monsters and clichés.
-    Bestiary,
+    Bestiary {
+        /// Print JSON (what `GET /api/classic/book` answers).
+        #[arg(long)]
+        json: bool,
+    },
     /// Roll a check: stat dice (+1 for a cliché) against a difficulty.
     #[command(group(clap::ArgGroup::new("classic_dice").args(["rolled", "seed"])))]
     Check(ClassicCheckArgs),
-    /// Give a campaign hero gear, or take it away (journaled): gear lets a check reroll one
-    /// die once (`classic check HERO --gear PIECE`).
+    /// Give a campaign hero gear, or take it away, or write its notes (journaled): gear lets
+    /// a check reroll one die once (`classic check HERO --gear PIECE`).
+    #[command(group(clap::ArgGroup::new("classic_edit").args(["add_gear", "remove_gear", "notes"]).multiple(true).required(true)))]
     Edit {
         /// The campaign hero.
         name: String,
@@ -651,6 +656,10 @@ pub enum ClassicCommand {
         /// A piece of gear to take away (repeat).
         #[arg(long = "remove-gear", value_name = "PIECE")]
         remove_gear: Vec<String>,
+        /// The hero's notes, replacing the ones it has (at most 4,000 characters; one change
+        /// a command, so not with gear).
+        #[arg(long, conflicts_with_all = ["add_gear", "remove_gear"])]
+        notes: Option<String>,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -1878,6 +1887,10 @@ pub struct PlayStaticArgs {
     /// With --char: leave the open fight (journaled; the sheet keeps what it cost).
     #[arg(long, requires = "character", conflicts_with_all = ["foe", "vs", "weapon", "background", "rolled", "seed"])]
     pub abandon: bool,
+    /// With --char: show the open fight and the odds of winning from here (nothing is
+    /// rolled or journaled; what `GET /api/characters/{name}/static` answers).
+    #[arg(long, requires = "character", conflicts_with_all = ["foe", "vs", "weapon", "background", "rolled", "seed", "abandon"])]
+    pub status: bool,
     /// The hero's combat pool.
     #[arg(
         long,
@@ -2073,6 +2086,10 @@ pub struct CheckArgs {
     /// otherwise).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// With --char: the exact odds of this check only; nothing is rolled or journaled (what
+    /// `POST /api/characters/{name}/odds` answers).
+    #[arg(long, requires = "character", conflicts_with_all = ["rolled", "seed"])]
+    pub odds: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,

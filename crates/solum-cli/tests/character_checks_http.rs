@@ -1,7 +1,7 @@
 //! One contract for `--json` and HTTP, for the checks made from a campaign's characters:
-//! `solum check --char`, `solum sol test` and `solum classic check HERO` print what
-//! `POST /api/characters/{name}/check`, `/api/sol/characters/{name}/test` and
-//! `/api/classic/characters/{name}/check` answer for the same sheet and the same dice.
+//! `solum check --char` (and `--odds`), `solum sol test` and `solum classic check HERO` print
+//! what `POST /api/characters/{name}/check` (and `/odds`), `/api/sol/characters/{name}/test`
+//! and `/api/classic/characters/{name}/check` answer for the same sheet and the same dice.
 //!
 //! A roll can change its sheet (a progress point is earned once an encounter), so each
 //! front end rolls for its own twin of the same sheet, made alike; the answers differ only in
@@ -59,6 +59,30 @@ fn a_check_from_a_sheet_answers_the_same_on_the_command_line_and_over_http() {
         campaign,
     ]);
     assert_eq!(anonymous(by_cli, "Nack"), anonymous(by_http, "Nick"));
+
+    // The odds alone, opposed by 2 dice: nothing rolled.
+    let (status, by_http) = http(
+        &addr,
+        "/api/characters/Nick/odds",
+        Some(&token),
+        r#"{"attribute":"body","against":{"opposed":{"dice":2,"gear":false}}}"#,
+    );
+    assert!(status.contains("200"), "{status} {by_http}");
+    assert!(by_http["draw"].is_number(), "{by_http}");
+    let by_cli = cli(&[
+        "check",
+        "--char",
+        "Nack",
+        "--attr",
+        "body",
+        "--against",
+        "2",
+        "--odds",
+        "--json",
+        "--campaign",
+        campaign,
+    ]);
+    assert_eq!(by_cli, by_http);
 
     // Project Sol: CHA 1 + Etiquette 4 = 5 dice; 5 5 6 6 1 is 4 hits against 2.
     for name in ["Malcolm", "Mal"] {

@@ -2,7 +2,9 @@
 //! `classic edit --add-gear|--remove-gear`, `classic fight` (to start, `--status`,
 //! `--decide`, `--abandon`) and `classic rest` print what `POST /api/classic/characters`,
 //! `POST /api/classic/characters/{name}/gear`, `POST …/fight`, `GET …/fight`,
-//! `POST …/fight/abandon` and `POST …/rest` answer for the same hero and the same dice.
+//! `POST …/fight/abandon` and `POST …/rest` answer for the same hero and the same dice; and
+//! `classic edit --notes` and `classic bestiary` what `PATCH /api/classic/characters/{name}`
+//! and `GET /api/classic/book` answer.
 //!
 //! Each front end plays its own twin of one hero, rolled alike; the answers differ only in
 //! the name and the journal entry (`seq`), which are set aside.
@@ -10,7 +12,7 @@
 
 use crate::contract;
 
-use contract::{cli, get, http, serve};
+use contract::{cli, get, http, patch, serve};
 use serde_json::Value;
 
 /// The answer without what names the twin and its journal entry.
@@ -57,6 +59,18 @@ fn a_classic_heroes_steps_answer_the_same_on_the_command_line_and_over_http() {
         dice,
     ]);
     assert_eq!(by_cli, by_http);
+
+    // Notes written.
+    let (status, by_http) = patch(
+        &addr,
+        "/api/classic/characters/Grok",
+        &token,
+        r#"{"notes":"Owes the innkeeper."}"#,
+    );
+    assert!(status.contains("200"), "{status} {by_http}");
+    assert_eq!(by_http["sheet"]["hero"]["notes"], "Owes the innkeeper.");
+    let by_cli = twin(&["classic", "edit", "Grak", "--notes", "Owes the innkeeper."]);
+    assert_eq!(by_cli, anonymous(&by_http, "Grok"));
 
     // Gear given, then a piece taken away.
     let by_http = post(
@@ -137,4 +151,21 @@ fn a_classic_heroes_steps_answer_the_same_on_the_command_line_and_over_http() {
     assert_eq!(by_http["healed"], serde_json::json!([1, 0]));
     let by_cli = twin(&["classic", "rest", "Grak", "--hours", "8"]);
     assert_eq!(by_cli, by_http);
+}
+
+#[test]
+fn the_book_answers_the_same_on_the_command_line_and_over_http() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_server, addr, token) = serve(dir.path());
+    let (status, by_http) = get(&addr, "/api/classic/book", &token);
+    assert!(status.contains("200"), "{status} {by_http}");
+    assert!(
+        by_http["monsters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["name"] == "Troll"),
+        "{by_http}"
+    );
+    assert_eq!(cli(&["classic", "bestiary", "--json"]), by_http);
 }

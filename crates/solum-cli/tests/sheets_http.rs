@@ -1,9 +1,9 @@
 //! One contract for `--json` and HTTP, for the So1um Expanded sheets and their fast static
 //! combat: `solum char new|grant|advance|edit|rest` and `solum static --char` (to start, to
-//! go on, `--abandon`) print what `POST /api/characters`, `POST /api/characters/{name}/grant`,
-//! `/advance`, `PATCH /api/characters/{name}`, `POST /api/characters/{name}/rest`,
-//! `POST /api/characters/{name}/static` and `/static/abandon` answer for the same sheet and
-//! the same dice.
+//! go on, `--status`, `--abandon`) print what `POST /api/characters`,
+//! `POST /api/characters/{name}/grant`, `/advance`, `PATCH /api/characters/{name}`,
+//! `POST /api/characters/{name}/rest`, `POST` and `GET /api/characters/{name}/static` and
+//! `/static/abandon` answer for the same sheet and the same dice.
 //!
 //! Each front end changes its own twin of one sheet, made alike; the answers differ only in
 //! the name and the journal entries (`seq`, `seqs`), which are set aside.
@@ -11,7 +11,7 @@
 
 use crate::contract;
 
-use contract::{cli, http, patch, serve};
+use contract::{cli, get, http, patch, serve};
 use serde_json::Value;
 
 /// The answer without what names the twin and its journal entries.
@@ -179,6 +179,12 @@ fn a_static_fight_answers_the_same_on_the_command_line_and_over_http() {
     let by_cli = twin(&["--foe", "goblin mob", "--rolled", "6,5,1"]);
     assert_eq!(by_cli, anonymous(&by_http, "Nick"));
 
+    // The fight as it stands, and the odds of winning from here.
+    let (status, by_http) = get(&addr, "/api/characters/Nick/static", &token);
+    assert!(status.contains("200"), "{status} {by_http}");
+    assert_eq!(by_http["fight"]["state"]["foe_hit_points"], 3);
+    assert_eq!(twin(&["--status"]), anonymous(&by_http, "Nick"));
+
     // Going on: 2 2 1 misses, the mob hits back.
     let by_http = post("/api/characters/Nick/static", r#"{"typed":[2,2,1]}"#);
     assert_eq!(by_http["state"]["hit_points"], 5);
@@ -190,4 +196,8 @@ fn a_static_fight_answers_the_same_on_the_command_line_and_over_http() {
     assert_eq!(by_http["outcome"], "abandoned");
     let by_cli = twin(&["--abandon"]);
     assert_eq!(by_cli, anonymous(&by_http, "Nick"));
+    // No fight now: both say so.
+    let (_, by_http) = get(&addr, "/api/characters/Nick/static", &token);
+    assert_eq!(by_http, serde_json::json!({ "fight": null }));
+    assert_eq!(twin(&["--status"]), by_http);
 }

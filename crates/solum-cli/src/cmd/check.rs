@@ -318,6 +318,17 @@ pub(crate) fn from_sheet(
         roll_off: args.opposing.roll_off,
     };
     let order = against.typed_order();
+    if let (true, Some(name)) = (args.odds, &p.character) {
+        let odds = match campaign {
+            Some(c) => c.check_odds(name, &check),
+            None => super::campaign::open_existing(&args.campaign)?.check_odds(name, &check),
+        }
+        .map_err(|e| sheet_error(e, order))?;
+        if args.json {
+            return super::campaign::write_json(out, &odds);
+        }
+        return write_check_odds(out, name, &odds);
+    }
     let dice = super::campaign::dice(args.seed, args.rolled.as_deref())?;
     let shown = match (&p.character, &p.sheet) {
         (Some(name), _) => {
@@ -371,6 +382,27 @@ pub(crate) fn from_sheet(
     render::write_seed(out, rolled.seed)?;
     if let Some(seq) = seq {
         writeln!(out, "  {}", paint(DIM, format!("journal entry {seq}")))?;
+    }
+    Ok(())
+}
+
+/// The odds of a check from a sheet, nothing rolled.
+fn write_check_odds(
+    out: &mut dyn Write,
+    name: &str,
+    odds: &solum_app::characters::CheckOdds,
+) -> anyhow::Result<()> {
+    let pass = percent_exact(odds.pass, &odds.pass_exact);
+    match (odds.draw, odds.lose) {
+        (Some(draw), Some(lose)) => writeln!(
+            out,
+            "{} {}   win {pass}   draw {}   lose {}",
+            paint(HEAD, "Odds"),
+            name.trim(),
+            render::percent_f64(draw),
+            render::percent_f64(lose)
+        )?,
+        _ => writeln!(out, "{} {}   pass {pass}", paint(HEAD, "Odds"), name.trim())?,
     }
     Ok(())
 }

@@ -6,8 +6,8 @@ use std::path::Path;
 use crate::storage::Replace;
 use serde_json::json;
 use solum_app::classic_once::{
-    Book, ClassicCheckAsk, ClassicDuelAsk, ClassicOnceError, Field, Foe, Hero, Kind, NewHeroView,
-    Odds, Policy, Roller, Side, Stat, check_hero_names, classic_check_odds, classic_check_once,
+    ClassicCheckAsk, ClassicDuelAsk, ClassicOnceError, Field, Foe, Hero, Kind, NewHeroView, Odds,
+    Policy, Roller, Side, Stat, check_hero_names, classic_check_odds, classic_check_once,
     classic_duel_odds, classic_oracle, hero_of, hero_toml, new_hero, rest_hero,
 };
 use solum_app::classic_once::{
@@ -158,14 +158,17 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             let text = super::campaign::open_existing(campaign)?.export_classic_hero(name)?;
             write!(out, "{text}")?;
         }
-        ClassicCommand::Bestiary => {
-            let book = Book::shipped();
+        ClassicCommand::Bestiary { json } => {
+            let book = solum_app::classic::classic_book();
+            if *json {
+                return super::campaign::write_json(out, &book);
+            }
             writeln!(out, "{}", paint(HEAD, "Sample heroes"))?;
-            for h in &book.hero {
+            for h in &book.heroes {
                 show(out, h)?;
             }
             writeln!(out, "{}", paint(HEAD, "Monsters"))?;
-            for h in &book.monster {
+            for h in &book.monsters {
                 show(out, h)?;
             }
             writeln!(
@@ -187,16 +190,15 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             name,
             add_gear,
             remove_gear,
+            notes,
             json: as_json,
             campaign,
         } => {
-            if campaign_hero(campaign, name)?.is_none() {
-                return Err(bad(format!(
-                    "`{name}` is not a hero of the campaign (`solum classic list`)"
-                )));
-            }
-            let v =
-                super::campaign::open(campaign)?.edit_classic_gear(name, add_gear, remove_gear)?;
+            let mut c = super::campaign::open(campaign)?;
+            let v = match notes {
+                Some(notes) => c.edit_classic_notes(name, notes)?,
+                None => c.edit_classic_gear(name, add_gear, remove_gear)?,
+            };
             if *as_json {
                 return super::campaign::write_json(out, &v);
             }

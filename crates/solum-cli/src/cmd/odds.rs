@@ -348,6 +348,22 @@ pub(crate) fn static_from_sheet(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     use solum_app::fast_static::{Opposition, StaticRequest};
+    if args.status {
+        let view = match campaign {
+            Some(c) => c.static_status(name)?,
+            None => super::campaign::open_existing(&args.campaign)?.static_status(name)?,
+        };
+        if args.json {
+            return super::campaign::write_json(out, &serde_json::json!({ "fight": view }));
+        }
+        return match view {
+            Some(view) => write_static_view(out, &view),
+            None => {
+                writeln!(out, "{} is in no fast static combat.", name.trim())?;
+                Ok(())
+            }
+        };
+    }
     let mut opened;
     let campaign = match campaign {
         Some(c) => c,
@@ -382,6 +398,15 @@ pub(crate) fn static_from_sheet(
         writeln!(out, "{}", serde_json::to_value(&view)?)?;
         return Ok(());
     }
+    write_static_view(out, &view)
+}
+
+/// A fast static combat as it stands: its setup, this call's rounds, the state, the odds of
+/// winning from here.
+fn write_static_view(
+    out: &mut dyn Write,
+    view: &solum_app::fast_static::StaticView,
+) -> anyhow::Result<()> {
     let setup = &view.setup;
     let o = &setup.opposition;
     writeln!(
