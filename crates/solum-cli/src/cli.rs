@@ -1835,6 +1835,10 @@ pub struct VehicleRollArgs {
     /// Seed of the generator.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// The exact odds only: nothing is rolled (what `POST /api/vehicles/chase/odds` and
+    /// `/attack/odds` answer).
+    #[arg(long, conflicts_with_all = ["rolled", "against_rolled", "seed"])]
+    pub odds: bool,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,

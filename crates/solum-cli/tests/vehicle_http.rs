@@ -1,8 +1,9 @@
 //! One contract for `--json` and HTTP: `solum vehicle chase|attack … --json` prints exactly
 //! what `POST /api/vehicles/{chase,attack}` of `solum serve` answers for the same inputs and
 //! seed (the route adds only `seq`, its journal entry). The server rolls with a fresh seed
-//! and says which; the command replays it with `--seed`. `solum vehicle list --json` prints
-//! what `GET /api/vehicles` answers.
+//! and says which; the command replays it with `--seed`. `--odds` prints what
+//! `POST /api/vehicles/{chase,attack}/odds` answers, and `solum vehicle list --json` what
+//! `GET /api/vehicles` answers.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use crate::contract;
@@ -72,6 +73,20 @@ fn the_vehicle_commands_json_is_the_routes_json() {
         let seed = seed.to_string();
         args.extend(["--seed", &seed, "--json"]);
         assert_eq!(cli(&args), answer, "{kind} {body}");
+
+        // The odds alone: the same inputs, nothing rolled.
+        let (status, odds) = http(
+            &addr,
+            &format!("/api/vehicles/{kind}/odds"),
+            Some(&token),
+            body,
+        );
+        assert!(status.contains("200"), "{kind} odds {body}: {status} {odds}");
+        assert_eq!(odds["p_win"], answer["p_win"], "{kind} {body}");
+        let mut args = vec!["vehicle", kind];
+        args.extend_from_slice(flags);
+        args.extend(["--odds", "--json"]);
+        assert_eq!(cli(&args), odds, "{kind} odds {body}");
     }
 
     // A refusal says the same rule on both: speed counts only in a chase.

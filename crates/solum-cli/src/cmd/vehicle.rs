@@ -131,15 +131,48 @@ fn roll(args: &VehicleRollArgs, chase: bool, out: &mut dyn Write) -> anyhow::Res
         against_rolled: faces("--against-rolled", args.against_rolled.as_deref())?,
         ..VehicleRollInput::default()
     };
-    let view = roll_vehicle(kind, &input, args.seed).map_err(|e| match e {
+    let refused = |e| match e {
         AppError::Vehicle(v) => bad(v.describe(Field::flag)),
         other => anyhow::Error::new(other),
-    })?;
+    };
+    if args.odds {
+        let odds = solum_app::vehicles::vehicle_odds(kind, &input).map_err(refused)?;
+        if args.json {
+            writeln!(out, "{}", serde_json::to_string(&odds)?)?;
+            return Ok(());
+        }
+        return render_odds(&odds, out);
+    }
+    let view = roll_vehicle(kind, &input, args.seed).map_err(refused)?;
     if args.json {
         writeln!(out, "{}", serde_json::to_string(&view)?)?;
         return Ok(());
     }
     render_roll(&view, out)
+}
+
+/// A vehicle roll's odds as text, nothing rolled.
+fn render_odds(
+    odds: &solum_app::vehicles::VehicleOddsView,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "{} {} against {}   win {}  draw {}  lose {}",
+        paint(
+            HEAD,
+            match odds.kind {
+                VehicleRollKind::Chase => "Chase",
+                VehicleRollKind::Attack => "Vehicle attack",
+            }
+        ),
+        render::dice_count(odds.pool),
+        render::dice_count(odds.against_pool),
+        paint(HEAD, render::percent_f64(odds.p_win)),
+        render::percent_f64(odds.p_draw),
+        render::percent_f64(odds.p_lose)
+    )?;
+    Ok(())
 }
 
 /// A vehicle roll as text: who flies what, the odds, every die and the verdict.
