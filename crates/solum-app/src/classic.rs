@@ -1536,7 +1536,16 @@ impl<S: CampaignStore> Campaign<S> {
                 crate::ClassicRefusal::Decide.at("decide", "a new fight has no hit to answer")
             );
         }
-        let setup = setup_of(request)?;
+        self.preview_classic_setup(name, setup_of(request)?)
+    }
+
+    /// The fight a setup would start (foes given whole, as a hero file holds them), before
+    /// its first exchange: as [`Campaign::preview_classic_fight`].
+    pub fn preview_classic_setup(
+        &self,
+        name: &str,
+        setup: FightSetup,
+    ) -> Result<FightStateView, AppError> {
         for f in &setup.foes {
             check_foe(&f.0)?;
         }

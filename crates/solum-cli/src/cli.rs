@@ -779,6 +779,11 @@ pub struct ClassicFightArgs {
     /// (nothing is rolled or journaled).
     #[arg(long, conflicts_with_all = ["foes", "ask", "rolled", "seed", "decide"])]
     pub status: bool,
+    /// The fight a campaign hero would start against the foes named, before its first
+    /// exchange: each side's dice and the exact odds (nothing is rolled or journaled; what
+    /// `POST /api/classic/characters/{name}/fight/odds` answers).
+    #[arg(long, requires = "foes", conflicts_with_all = ["abandon", "status", "ask", "rolled", "seed", "decide"])]
+    pub odds: bool,
     /// Answer the campaign hero's pending hit: lose Body or a hit point (hp), then go on.
     #[arg(long, value_name = "body|hp", conflicts_with_all = ["foes", "ask"])]
     pub decide: Option<String>,

@@ -2,7 +2,8 @@
 //! `classic edit --add-gear|--remove-gear`, `classic fight` (to start, `--status`,
 //! `--decide`, `--abandon`) and `classic rest` print what `POST /api/classic/characters`,
 //! `POST /api/classic/characters/{name}/gear`, `POST …/fight`, `GET …/fight`,
-//! `POST …/fight/abandon` and `POST …/rest` answer for the same hero and the same dice; and
+//! `POST …/fight/abandon` and `POST …/rest` answer for the same hero and the same dice
+//! (`classic fight --odds` what `POST …/fight/odds` answers); and
 //! `classic edit --notes` and `classic bestiary` what `PATCH /api/classic/characters/{name}`
 //! and `GET /api/classic/book` answer.
 //!
@@ -96,6 +97,15 @@ fn a_classic_heroes_steps_answer_the_same_on_the_command_line_and_over_http() {
         r#"{"remove":["torch"]}"#,
     );
     let by_cli = twin(&["classic", "edit", "Grak", "--remove-gear", "torch"]);
+    assert_eq!(by_cli, by_http);
+
+    // The fight a troll would be, before it starts: the dice and the odds, nothing rolled.
+    let by_http = post(
+        "/api/classic/characters/Grok/fight/odds",
+        r#"{"foes":["troll"]}"#,
+    );
+    assert_eq!(by_http["dice"], serde_json::json!([3, 4]), "{by_http}");
+    let by_cli = twin(&["classic", "fight", "Grak", "troll", "--odds"]);
     assert_eq!(by_cli, by_http);
 
     // Against a troll (Body 4): 1 1 2 against 6 5 4 3, the hero is hit; without a policy the

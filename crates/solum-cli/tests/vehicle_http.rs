@@ -81,7 +81,10 @@ fn the_vehicle_commands_json_is_the_routes_json() {
             Some(&token),
             body,
         );
-        assert!(status.contains("200"), "{kind} odds {body}: {status} {odds}");
+        assert!(
+            status.contains("200"),
+            "{kind} odds {body}: {status} {odds}"
+        );
         assert_eq!(odds["p_win"], answer["p_win"], "{kind} {body}");
         let mut args = vec!["vehicle", kind];
         args.extend_from_slice(flags);

@@ -561,6 +561,7 @@ fn fight_cmd(args: &ClassicFightArgs, out: &mut dyn Write) -> anyhow::Result<()>
         foes,
         abandon,
         status: show_status,
+        odds,
         decide,
         stat: hero_stat,
         foe_stat,
@@ -582,6 +583,14 @@ fn fight_cmd(args: &ClassicFightArgs, out: &mut dyn Write) -> anyhow::Result<()>
             "`{hero}` is not a hero of the campaign: only a campaign hero's fight goes on \
              (or is abandoned) without foes; name the foes to fight"
         )));
+    }
+    if *odds {
+        let setup = fight_setup(args)?;
+        let view = super::campaign::open_existing(campaign)?.preview_classic_setup(hero, setup)?;
+        if *as_json {
+            return super::campaign::write_json(out, &view);
+        }
+        return write_fight_state(out, &view);
     }
     if *show_status {
         return fight_status(hero, *as_json, campaign, out);
@@ -612,24 +621,7 @@ fn fight_cmd(args: &ClassicFightArgs, out: &mut dyn Write) -> anyhow::Result<()>
             }
             None
         } else {
-            Some(FightSetup {
-                foes: foes
-                    .iter()
-                    .map(|f| load(f, Kind::Monster).map(StoredHero))
-                    .collect::<anyhow::Result<_>>()?,
-                stat: hero_stat
-                    .as_deref()
-                    .map(|t| stat(t, "--stat"))
-                    .transpose()?,
-                foe_stat: foe_stat
-                    .as_deref()
-                    .map(|t| stat(t, "--foe-stat"))
-                    .transpose()?,
-                cliche: *cliche,
-                foe_cliche: *foe_cliche,
-                policy: p.as_deref().map(|t| policy(t, "--policy")).transpose()?,
-                foe_policy: policy(foe_policy, "--foe-policy")?,
-            })
+            Some(fight_setup(args)?)
         };
         let decision = decide.as_deref().map(loss).transpose()?;
         return campaign_fight_run(hero, setup, decision, dice, *as_json, campaign, out);
@@ -1045,6 +1037,35 @@ fn campaign_fight_run(
     }
 }
 
+/// The fight the flags set up: the foes (book names or files) and each side's options.
+fn fight_setup(args: &ClassicFightArgs) -> anyhow::Result<FightSetup> {
+    Ok(FightSetup {
+        foes: args
+            .foes
+            .iter()
+            .map(|f| load(f, Kind::Monster).map(StoredHero))
+            .collect::<anyhow::Result<_>>()?,
+        stat: args
+            .stat
+            .as_deref()
+            .map(|t| stat(t, "--stat"))
+            .transpose()?,
+        foe_stat: args
+            .foe_stat
+            .as_deref()
+            .map(|t| stat(t, "--foe-stat"))
+            .transpose()?,
+        cliche: args.cliche,
+        foe_cliche: args.foe_cliche,
+        policy: args
+            .policy
+            .as_deref()
+            .map(|t| policy(t, "--policy"))
+            .transpose()?,
+        foe_policy: policy(&args.foe_policy, "--foe-policy")?,
+    })
+}
+
 /// `classic fight HERO --status`: the fight under way and the odds of its next exchange.
 fn fight_status(
     hero: &str,
@@ -1060,6 +1081,15 @@ fn fight_status(
         writeln!(out, "{hero} is not in a fight.")?;
         return Ok(());
     };
+    write_fight_state(out, &v)
+}
+
+/// A fight as it stands (or would start): the sides, what is left of each, and what comes
+/// next with its odds.
+fn write_fight_state(
+    out: &mut dyn Write,
+    v: &solum_app::classic::FightStateView,
+) -> anyhow::Result<()> {
     let s = &v.status;
     writeln!(
         out,
