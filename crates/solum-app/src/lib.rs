@@ -37,6 +37,7 @@ mod rolled;
 #[cfg(feature = "openapi")]
 pub mod schema;
 pub mod shorthand;
+pub mod siblings;
 mod sides;
 pub mod sim;
 pub mod sol;

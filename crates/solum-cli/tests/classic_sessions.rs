@@ -249,7 +249,8 @@ fn heroes_carry_gear_and_a_checks_gear_must_be_on_the_sheet() {
     in_campaign(&c, &["classic", "edit", "Al", "--add-gear", "rope"]).bad_input("already carries");
     in_campaign(&c, &["classic", "edit", "Al", "--remove-gear", "sword"])
         .bad_input("does not carry `sword`");
-    in_campaign(&c, &["classic", "edit", "Al"]).bad_input("nothing to change");
+    in_campaign(&c, &["classic", "edit", "Al"])
+        .bad_input("--add-gear <PIECE>|--remove-gear <PIECE>|--notes <NOTES>");
     in_campaign(
         &c,
         &[

@@ -196,7 +196,7 @@ impl Config {
         Self {
             campaign: campaign.into(),
             allowed_hosts: None,
-            rate_burst: 60,
+            rate_burst: 120,
             rate_per_sec: 20.0,
             live_buffer: 64,
             live_poll: Duration::from_millis(500),

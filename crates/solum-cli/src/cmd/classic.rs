@@ -981,16 +981,26 @@ fn write_fight_once(out: &mut dyn Write, v: &FightOnceView) -> anyhow::Result<()
 }
 
 /// The campaign, when it exists and holds a hero of that name: only then is a name a
-/// campaign hero (a missing campaign is not created to look a book name up).
+/// campaign hero (a missing campaign is not created to look a book name up; a campaign file
+/// or a PostgreSQL database alike).
 fn campaign_hero(arg: &CampaignArg, who: &str) -> anyhow::Result<Option<Campaign<Box<dyn Store>>>> {
     if who.ends_with(".toml") || who.trim().is_empty() {
         return Ok(None);
     }
-    let path = super::campaign::campaign_path(arg)?;
-    if !path.exists() {
-        return Ok(None);
-    }
-    let c = super::campaign::open(arg)?;
+    let c = match super::campaign::open_existing(arg) {
+        Ok(c) => c,
+        Err(e)
+            if matches!(
+                e.downcast_ref::<solum_app::AppError>(),
+                Some(solum_app::AppError::Store(
+                    solum_store::StoreError::Missing { .. }
+                ))
+            ) =>
+        {
+            return Ok(None);
+        }
+        Err(e) => return Err(e),
+    };
     Ok(c.has_classic_hero(who)?.then_some(c))
 }
 

@@ -15,6 +15,13 @@ export class ApiError extends Error {
 
 const listeners = new Map();
 
+// Reads under way, by path: panels that ask for the same thing at once (an entry redraws the
+// sheets, the other systems and the fights, which share lists) share one request, within the
+// session's request budget. Only a read that began after this page's last change is shared,
+// so a read made after a change never gets an answer from before it.
+const reads = new Map();
+let changedAt = 0;
+
 export const ctx = {
   /** `{ name, gm, member, table, table_name, members, may_type_dice }` once signed in. */
   me: null,
@@ -28,15 +35,24 @@ export const ctx = {
     const headers = {};
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (ctx.token) headers["Authorization"] = "Bearer " + ctx.token;
-    let resp;
-    try {
-      resp = await fetch("/api" + path, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch (err) {
-      throw new ApiError(0, "The server cannot be reached (" + (err.message || err) + ")", "offline");
+    const send = async () => {
+      try {
+        return await fetch("/api" + path, {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      } catch (err) {
+        throw new ApiError(0, "The server cannot be reached (" + (err.message || err) + ")", "offline");
+      }
+    };
+    let resp = await send();
+    // A read refused for the session's request budget is asked again once, when the
+    // server says a request is free (at most 3 s): nothing changes by reading twice.
+    const retryIn = Number(resp.headers.get("Retry-After"));
+    if (resp.status === 429 && method === "GET" && retryIn >= 0 && retryIn <= 3) {
+      await new Promise((resolve) => setTimeout(resolve, retryIn * 1000 + 50));
+      resp = await send();
     }
     if (!resp.ok) {
       const data = await resp.json().catch(() => ({}));
@@ -50,9 +66,28 @@ export const ctx = {
 
   /** The request's JSON answer (null for 204). */
   async api(method, path, body) {
-    const resp = await ctx.request(method, path, body);
-    if (resp.status === 204) return null;
-    return resp.json();
+    const answer = async () => {
+      const resp = await ctx.request(method, path, body);
+      return resp.status === 204 ? null : resp.json();
+    };
+    if (method !== "GET") {
+      try {
+        return await answer();
+      } finally {
+        changedAt = performance.now();
+      }
+    }
+    let read = reads.get(path);
+    if (!read || read.at < changedAt) {
+      read = { at: performance.now(), answer: answer() };
+      reads.set(path, read);
+      const forget = () => {
+        if (reads.get(path) === read) reads.delete(path);
+      };
+      read.answer.then(forget, forget);
+    }
+    // Each caller gets its own copy: a panel may change what it was given.
+    return structuredClone(await read.answer);
   },
 
   /** Subscribes to an event: "entry", "characters", "combat", "signed-in", "scene". */

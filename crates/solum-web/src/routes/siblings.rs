@@ -3,7 +3,7 @@
 //! table's sheets of all four, and the roll every system's route shares.
 
 use axum::extract::State;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use solum_app::tables::{self};
 use solum_app::{AppError, Campaign, Dice};
 use solum_store::{Member, Store};
@@ -12,65 +12,16 @@ use crate::{
     ApiError, AppState, Auth, DiceEnvelope, Json, NoQuery, change, roll_scope, split, with_campaign,
 };
 
-/// A sheet of any system with who created it.
-#[derive(Serialize, utoipa::ToSchema)]
-pub(crate) struct Owned<T> {
-    #[serde(flatten)]
-    view: T,
-    /// The member who created it (none: made at the command line).
-    owner: Option<i64>,
-}
-
-/// The table's characters of the four sibling systems.
-#[derive(Serialize, utoipa::ToSchema)]
-pub(crate) struct SiblingCharacters {
-    sol: Vec<Owned<solum_app::sol::SolSheetView>>,
-    classic: Vec<Owned<solum_app::classic::HeroView>>,
-    soluna: Vec<Owned<solum_app::soluna::SolunaView>>,
-    dietype: Vec<Owned<solum_app::dietype::DietypeView>>,
-}
-
-#[utoipa::path(get, path = "/api/systems/characters", tag = "siblings", responses((status = 200, description = "Done", body = SiblingCharacters)))]
+#[utoipa::path(get, path = "/api/systems/characters", tag = "siblings", responses((status = 200, description = "Done", body = solum_app::siblings::SiblingCharacters)))]
 pub(crate) async fn sibling_characters(
     State(state): State<AppState>,
     auth: Auth,
     _no_query: NoQuery,
-) -> Result<Json<SiblingCharacters>, ApiError> {
+) -> Result<Json<solum_app::siblings::SiblingCharacters>, ApiError> {
     let scope = tables::scope_of(&auth.member);
-    with_campaign(&state, scope, |c| {
-        use solum_store::TableStore;
-        fn owned<T>(
-            c: &Campaign<Box<dyn Store>>,
-            system: &str,
-            views: Vec<T>,
-            name: impl Fn(&T) -> &str,
-        ) -> Result<Vec<Owned<T>>, AppError> {
-            views
-                .into_iter()
-                .map(|view| {
-                    let owner = c.store().sheet_owner(system, name(&view))?;
-                    Ok(Owned { view, owner })
-                })
-                .collect()
-        }
-        Ok(SiblingCharacters {
-            sol: owned(c, solum_app::sol::SYSTEM, c.sols()?, |v| &v.sheet.name)?,
-            classic: owned(c, solum_app::classic::SYSTEM, c.classic_heroes()?, |v| {
-                &v.hero.name
-            })?,
-            soluna: owned(c, solum_app::soluna::SYSTEM, c.soluna_characters()?, |v| {
-                &v.character.name
-            })?,
-            dietype: owned(
-                c,
-                solum_app::dietype::SYSTEM,
-                c.dietype_characters()?,
-                |v| &v.sheet.name,
-            )?,
-        })
-    })
-    .await
-    .map(Json)
+    with_campaign(&state, scope, |c| c.sibling_characters())
+        .await
+        .map(Json)
 }
 
 /// A roll's dice and secrecy, beside the system's own request.
