@@ -9,16 +9,7 @@
 
 use crate::contract;
 
-use contract::{cli, http, patch, serve};
-use serde_json::Value;
-
-/// The answer without what names the twin and its journal entry.
-fn anonymous(v: &Value, name: &str) -> Value {
-    let text = v.to_string().replace(&format!("\"{name}\""), "\"TWIN\"");
-    let mut v: Value = serde_json::from_str(&text).unwrap();
-    v.as_object_mut().unwrap().remove("seq");
-    v
-}
+use contract::{anonymous, cli, http, patch, serve};
 
 #[test]
 fn a_die_type_sheet_answers_the_same_on_the_command_line_and_over_http() {

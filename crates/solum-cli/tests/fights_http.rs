@@ -7,7 +7,7 @@
 
 use crate::contract;
 
-use contract::{cli, http, serve};
+use contract::{aside, cli, http, serve};
 use serde_json::Value;
 use std::process::Command;
 
@@ -28,11 +28,6 @@ fn cli_lines(args: &[&str]) -> Vec<Value> {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
-}
-
-fn without_seq(mut v: Value) -> Value {
-    v.as_object_mut().unwrap().remove("seq");
-    v
 }
 
 #[test]
@@ -62,7 +57,7 @@ fn a_one_shot_combats_json_is_the_combat_routes_json() {
         let body = serde_json::json!({ "line": line }).to_string();
         let (status, answer) = http(&addr, "/api/combat/line", Some(&token), &body);
         assert!(status.contains("200"), "{line}: {status} {answer}");
-        assert_eq!(without_seq(printed), without_seq(answer), "{line}");
+        assert_eq!(aside(printed), aside(answer), "{line}");
     }
 }
 

@@ -9,12 +9,13 @@
 
 use crate::contract;
 
-use contract::{cli, get, http, serve};
+use contract::{cli, get, post_ok, serve};
 use serde_json::Value;
 
 /// The entry without its number and time, who made it, and which secret entry it reveals.
-fn entry_aside(mut v: Value) -> Value {
-    for key in ["seq", "at", "by", "of", "secret_at"] {
+fn entry_aside(v: Value) -> Value {
+    let mut v = contract::aside(v);
+    for key in ["of", "secret_at"] {
         v.as_object_mut().unwrap().remove(key);
     }
     v
@@ -26,11 +27,7 @@ fn scenes_answer_the_same_on_the_command_line_and_over_http() {
     let (_server, addr, token) = serve(dir.path());
     let campaign = dir.path().join("c.solum");
     let campaign = campaign.to_str().unwrap();
-    let post = |path: &str, body: &str| {
-        let (status, v) = http(&addr, path, Some(&token), body);
-        assert!(status.contains("20"), "{path}: {status} {v}");
-        v
-    };
+    let post = |path: &str, body: &str| post_ok(&addr, path, &token, body);
     let show = || {
         let (status, by_http) = get(&addr, "/api/scene", &token);
         assert!(status.contains("200"), "{status} {by_http}");
@@ -92,11 +89,7 @@ fn the_journal_answers_the_same_on_the_command_line_and_over_http() {
     let (_server, addr, token) = serve(dir.path());
     let campaign = dir.path().join("c.solum");
     let campaign = campaign.to_str().unwrap();
-    let post = |path: &str, body: &str| {
-        let (status, v) = http(&addr, path, Some(&token), body);
-        assert!(status.contains("20"), "{path}: {status} {v}");
-        v
-    };
+    let post = |path: &str, body: &str| post_ok(&addr, path, &token, body);
 
     // Two secret questions to the oracle, alike: one revealed over HTTP, one by the command.
     let question =

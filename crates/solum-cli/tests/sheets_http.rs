@@ -11,18 +11,7 @@
 
 use crate::contract;
 
-use contract::{cli, get, http, patch, serve};
-use serde_json::Value;
-
-/// The answer without what names the twin and its journal entries.
-fn anonymous(v: &Value, name: &str) -> Value {
-    let text = v.to_string().replace(&format!("\"{name}\""), "\"TWIN\"");
-    let mut v: Value = serde_json::from_str(&text).unwrap();
-    for key in ["seq", "seqs"] {
-        v.as_object_mut().unwrap().remove(key);
-    }
-    v
-}
+use contract::{anonymous, cli, get, http, patch, post_ok, serve};
 
 /// Nick made at the table, Nack on the command line: the same choices, the same dice.
 fn twins(addr: &str, token: &str, campaign: &str) {
@@ -66,11 +55,7 @@ fn a_sheets_changes_answer_the_same_on_the_command_line_and_over_http() {
     let campaign = dir.path().join("c.solum");
     let campaign = campaign.to_str().unwrap();
     twins(&addr, &token, campaign);
-    let post = |path: &str, body: &str| {
-        let (status, v) = http(&addr, path, Some(&token), body);
-        assert!(status.contains("200"), "{path}: {status} {v}");
-        v
-    };
+    let post = |path: &str, body: &str| post_ok(&addr, path, &token, body);
     let twin = |args: &[&str]| {
         let mut args = args.to_vec();
         args.extend(["--json", "--campaign", campaign]);
@@ -156,11 +141,7 @@ fn a_static_fight_answers_the_same_on_the_command_line_and_over_http() {
     let campaign = dir.path().join("c.solum");
     let campaign = campaign.to_str().unwrap();
     twins(&addr, &token, campaign);
-    let post = |path: &str, body: &str| {
-        let (status, v) = http(&addr, path, Some(&token), body);
-        assert!(status.contains("200"), "{path}: {status} {v}");
-        v
-    };
+    let post = |path: &str, body: &str| post_ok(&addr, path, &token, body);
     let twin = |flags: &[&str]| {
         let mut args = vec!["static", "--char", "Nack"];
         args.extend_from_slice(flags);

@@ -8,16 +8,7 @@
 
 use crate::contract;
 
-use contract::{cli, get, http, serve};
-use serde_json::Value;
-
-/// The answer without its entry's number and time and who made it.
-fn entry_aside(mut v: Value) -> Value {
-    for key in ["seq", "at", "by"] {
-        v.as_object_mut().unwrap().remove(key);
-    }
-    v
-}
+use contract::{aside, cli, get, post_ok, serve};
 
 #[test]
 fn the_solo_tools_answer_the_same_on_the_command_line_and_over_http() {
@@ -25,11 +16,7 @@ fn the_solo_tools_answer_the_same_on_the_command_line_and_over_http() {
     let (_server, addr, token) = serve(dir.path());
     let campaign = dir.path().join("c.solum");
     let campaign = campaign.to_str().unwrap();
-    let post = |path: &str, body: &str| {
-        let (status, v) = http(&addr, path, Some(&token), body);
-        assert!(status.contains("20"), "{path}: {status} {v}");
-        v
-    };
+    let post = |path: &str, body: &str| post_ok(&addr, path, &token, body);
 
     // The oracle (S12): a 6 is "Yes, and"; the event die 5 an NPC; the disposition die 1.
     let by_http = post(
@@ -46,7 +33,7 @@ fn the_solo_tools_answer_the_same_on_the_command_line_and_over_http() {
         "--campaign",
         campaign,
     ]);
-    assert_eq!(entry_aside(by_cli), entry_aside(by_http));
+    assert_eq!(aside(by_cli), aside(by_http));
 
     // Idea words: two horror words, dice 3 and 4.
     let by_http = post("/api/idea", r#"{"genre":"horror","count":2,"typed":[3,4]}"#);
@@ -63,12 +50,12 @@ fn the_solo_tools_answer_the_same_on_the_command_line_and_over_http() {
         "--campaign",
         campaign,
     ]);
-    assert_eq!(entry_aside(by_cli), entry_aside(by_http));
+    assert_eq!(aside(by_cli), aside(by_http));
 
     // A note.
     let by_http = post("/api/notes", r#"{"text":"The gate creaks."}"#);
     let by_cli = cli(&["note", "The gate creaks.", "--json", "--campaign", campaign]);
-    assert_eq!(entry_aside(by_cli), entry_aside(by_http));
+    assert_eq!(aside(by_cli), aside(by_http));
 
     // A sheet as both show it.
     post(

@@ -79,6 +79,11 @@ pub struct Config {
     pub rate_burst: u32,
     /// Requests per second a session regains.
     pub rate_per_sec: f64,
+    /// Requests without a session (creating or joining a table) a peer address may make at
+    /// once before its rate limit bites.
+    pub anonymous_burst: u32,
+    /// Requests without a session per second a peer address regains.
+    pub anonymous_per_sec: f64,
     /// Notifications a live client may leave unread before it is dropped.
     pub live_buffer: usize,
     /// On SQLite, how often the server's one watcher looks for entries written by another
@@ -198,6 +203,8 @@ impl Config {
             allowed_hosts: None,
             rate_burst: 120,
             rate_per_sec: 20.0,
+            anonymous_burst: 60,
+            anonymous_per_sec: 20.0,
             live_buffer: 64,
             live_poll: Duration::from_millis(500),
             heavy_at_once: std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -235,6 +242,7 @@ struct Inner {
     config: Config,
     hub: Hub,
     limiter: Limiter,
+    anonymous: Limiter,
     /// This server's one writer: writes take turns there, first come first served, and
     /// journaled writes that queue share a commit (see [`write`] and [`change`]).
     writer: writer::Writer,
@@ -256,6 +264,7 @@ impl AppState {
         Self {
             inner: Arc::new(Inner {
                 limiter: Limiter::new(config.rate_burst, config.rate_per_sec),
+                anonymous: Limiter::new(config.anonymous_burst, config.anonymous_per_sec),
                 hub: Hub::new(config.campaign.clone(), config.live_poll),
                 writer: writer::Writer::start(
                     config.campaign.clone(),

@@ -268,7 +268,7 @@ pub(crate) fn write_budget(state: &AppState, scope: Scope) -> Result<(), ApiErro
 /// bad joins never block another's.
 pub(crate) fn anonymous_limit(state: &AppState, peer: &Peer) -> Result<(), ApiError> {
     let key = peer.0.map_or_else(String::new, |ip| format!("peer {ip}"));
-    if state.inner.limiter.allow(&key) {
+    if state.inner.anonymous.allow(&key) {
         Ok(())
     } else {
         Err(ApiError::new(

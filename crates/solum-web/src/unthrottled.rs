@@ -22,6 +22,8 @@ impl Config {
         let (burst, per_sec) = (1_000_000, 1_000_000.0);
         self.rate_burst = burst;
         self.rate_per_sec = per_sec;
+        self.anonymous_burst = burst;
+        self.anonymous_per_sec = per_sec;
         self.table_write_burst = burst;
         self.table_writes_per_sec = per_sec;
         self.session_write_burst = burst;
@@ -50,6 +52,7 @@ mod tests {
         let lifted = Config::new(std::path::PathBuf::from("c.solum")).unthrottled();
         assert!(lifted.table_writes_per_sec > 1_000.0 && lifted.live_max > 1_000);
         assert!(lifted.max_connections_per_peer > 1_000 && lifted.rate_burst > 1_000);
+        assert!(lifted.anonymous_burst > 1_000 && lifted.anonymous_per_sec > 1_000.0);
         // What protects the server itself stays.
         assert_eq!(lifted.heavy_at_once, plain.heavy_at_once);
         assert_eq!(lifted.body_read_timeout, plain.body_read_timeout);

@@ -156,21 +156,36 @@ fn render_odds(
     odds: &solum_app::vehicles::VehicleOddsView,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
+    odds_line(
+        out,
+        odds.kind,
+        [odds.pool, odds.against_pool],
+        [odds.p_win, odds.p_draw, odds.p_lose],
+    )
+}
+
+/// `Chase 3 dice against 4 dice   win …  draw …  lose …`.
+fn odds_line(
+    out: &mut dyn Write,
+    kind: VehicleRollKind,
+    [pool, against]: [u32; 2],
+    [win, draw, lose]: [f64; 3],
+) -> anyhow::Result<()> {
     writeln!(
         out,
         "{} {} against {}   win {}  draw {}  lose {}",
         paint(
             HEAD,
-            match odds.kind {
+            match kind {
                 VehicleRollKind::Chase => "Chase",
                 VehicleRollKind::Attack => "Vehicle attack",
             }
         ),
-        render::dice_count(odds.pool),
-        render::dice_count(odds.against_pool),
-        paint(HEAD, render::percent_f64(odds.p_win)),
-        render::percent_f64(odds.p_draw),
-        render::percent_f64(odds.p_lose)
+        render::dice_count(pool),
+        render::dice_count(against),
+        paint(HEAD, render::percent_f64(win)),
+        render::percent_f64(draw),
+        render::percent_f64(lose)
     )?;
     Ok(())
 }
@@ -186,21 +201,11 @@ fn render_roll(view: &VehicleRollView, out: &mut dyn Write) -> anyhow::Result<()
             named(&view.against_vehicle)
         )?;
     }
-    writeln!(
+    odds_line(
         out,
-        "{} {} against {}   win {}  draw {}  lose {}",
-        paint(
-            HEAD,
-            match view.kind {
-                VehicleRollKind::Chase => "Chase",
-                VehicleRollKind::Attack => "Vehicle attack",
-            }
-        ),
-        render::dice_count(view.pool),
-        render::dice_count(view.against_pool),
-        paint(HEAD, render::percent_f64(view.p_win)),
-        render::percent_f64(view.p_draw),
-        render::percent_f64(view.p_lose)
+        view.kind,
+        [view.pool, view.against_pool],
+        [view.p_win, view.p_draw, view.p_lose],
     )?;
     let faces = |dice: &[u32]| {
         dice.iter()

@@ -133,3 +133,28 @@ pub fn serve(dir: &std::path::Path) -> (Server, String, String) {
     let token = joined["token"].as_str().unwrap().to_owned();
     (server, addr, token)
 }
+
+/// The answer with what no two entries share set aside: the journal entries (`seq`, `seqs`),
+/// when they were made and by whom (`at`, `by`).
+pub fn aside(mut v: Value) -> Value {
+    if let Some(o) = v.as_object_mut() {
+        for key in ["seq", "seqs", "at", "by"] {
+            o.remove(key);
+        }
+    }
+    v
+}
+
+/// The answer of one twin with its name made `TWIN`, and [`aside`]: two sheets made alike
+/// answer alike.
+pub fn anonymous(v: &Value, name: &str) -> Value {
+    let text = v.to_string().replace(&format!("\"{name}\""), "\"TWIN\"");
+    aside(serde_json::from_str(&text).unwrap())
+}
+
+/// A `POST` with a session that must succeed (2xx): its JSON.
+pub fn post_ok(addr: &str, path: &str, token: &str, body: &str) -> Value {
+    let (status, v) = http(addr, path, Some(token), body);
+    assert!(status.contains(" 20"), "{path}: {status} {v}");
+    v
+}
