@@ -621,6 +621,27 @@ fn a_campaign_fight_stops_at_each_hit_and_goes_on_in_later_processes() {
     )
     .unwrap();
     in_campaign(&c, &["classic", "import", hero.to_str().unwrap()]).ok();
+    // Before it starts: two dice against one win an exchange 125/216 of the time and tie 1/6;
+    // nothing waits, nothing is kept.
+    let before = in_campaign(
+        &c,
+        &["classic", "fight", "Ada", rat.to_str().unwrap(), "--odds"],
+    );
+    let text = before.ok();
+    assert!(
+        text.contains("Fight Ada against Rat, before it starts"),
+        "{text}"
+    );
+    assert!(
+        text.contains("win 57.87% · tie 16.67% · lose 25.46%"),
+        "{text}"
+    );
+    assert!(!text.contains("waits"), "{text}");
+    assert!(
+        in_campaign(&c, &["classic", "fight", "Ada", "--status"])
+            .ok()
+            .contains("Ada is not in a fight")
+    );
     // By hand (C2): Ada 1 2 against the rat's 5: Ada is hit and the fight waits.
     let v = in_campaign(
         &c,

@@ -590,7 +590,7 @@ fn fight_cmd(args: &ClassicFightArgs, out: &mut dyn Write) -> anyhow::Result<()>
         if *as_json {
             return super::campaign::write_json(out, &view);
         }
-        return write_fight_state(out, &view);
+        return write_fight_state(out, &view, true);
     }
     if *show_status {
         return fight_status(hero, *as_json, campaign, out);
@@ -1091,28 +1091,43 @@ fn fight_status(
         writeln!(out, "{hero} is not in a fight.")?;
         return Ok(());
     };
-    write_fight_state(out, &v)
+    write_fight_state(out, &v, false)
 }
 
-/// A fight as it stands (or would start): the sides, what is left of each, and what comes
-/// next with its odds.
+/// A fight as it stands, or (a `preview`) as it would start: the sides, what is left of
+/// each, and what comes next with its odds.
 fn write_fight_state(
     out: &mut dyn Write,
     v: &solum_app::classic::FightStateView,
+    preview: bool,
 ) -> anyhow::Result<()> {
     let s = &v.status;
-    writeln!(
-        out,
-        "{} {} against {} (round {}, {} call(s) so far){}",
-        paint(HEAD, "Fight"),
-        v.hero,
-        v.foes.join(", "),
-        s.round,
-        v.calls,
+    let win = |when: &str| {
         v.p_win
-            .map(|p| format!("   win {:.2}% (when it began)", 100.0 * p))
+            .map(|p| format!("   win {:.2}% ({when})", 100.0 * p))
             .unwrap_or_default()
-    )?;
+    };
+    if preview {
+        writeln!(
+            out,
+            "{} {} against {}, before it starts{}",
+            paint(HEAD, "Fight"),
+            v.hero,
+            v.foes.join(", "),
+            win("from the start")
+        )?;
+    } else {
+        writeln!(
+            out,
+            "{} {} against {} (round {}, {} call(s) so far){}",
+            paint(HEAD, "Fight"),
+            v.hero,
+            v.foes.join(", "),
+            s.round,
+            v.calls,
+            win("when it began")
+        )?;
+    }
     writeln!(
         out,
         "  {}: Body {}, hit points {}",
@@ -1122,16 +1137,18 @@ fn write_fight_state(
         let dead = if *b == 0 || *hp == 0 { " (dead)" } else { "" };
         writeln!(out, "  {name}: Body {b}, hit points {hp}{dead}")?;
     }
-    write_fight_next(out, &v.hero, &v.foes, v.next.as_ref(), s)
+    write_fight_next(out, &v.hero, &v.foes, v.next.as_ref(), s, preview)
 }
 
-/// What the fight waits for, with the exact odds of its next exchange.
+/// What the fight waits for, with the exact odds of its next exchange; a `preview` (a fight
+/// not started) waits for nothing.
 fn write_fight_next(
     out: &mut dyn Write,
     hero: &str,
     foes: &[String],
     next: Option<&NextExchange>,
     s: &solum_app::classic::FightStatus,
+    preview: bool,
 ) -> anyhow::Result<()> {
     if s.over {
         return Ok(());
@@ -1158,6 +1175,9 @@ fn write_fight_next(
                 .map(|p| format!("; the fight from here: win {:.2}%", 100.0 * p))
                 .unwrap_or_default()
         )?;
+    }
+    if preview {
+        return Ok(());
     }
     writeln!(
         out,
@@ -1259,7 +1279,7 @@ fn write_fight_view(out: &mut dyn Write, v: &FightView) -> anyhow::Result<()> {
             )
         )?;
     } else {
-        write_fight_next(out, &v.hero, &v.foes, v.next.as_ref(), s)?;
+        write_fight_next(out, &v.hero, &v.foes, v.next.as_ref(), s, false)?;
     }
     render::write_seed(out, v.rolled.seed)?;
     Ok(())
