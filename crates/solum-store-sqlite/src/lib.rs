@@ -24,12 +24,9 @@ pub const SCHEMA_VERSION: i64 = 7;
 /// live feed's reads use some 30 distinct ones).
 const STATEMENTS: usize = 64;
 
-/// Pages of write-ahead log past which a checkpoint ([`StoreHandle::checkpoint`]) truncates
-/// it: about 40 MB. The truncation pauses the writer (its turn waits in SQLite's busy
-/// handler): at 2,000 rolls a second the p99 went from 7 ms (log never truncated, growing
-/// the whole minute) to 37 ms (docs/performance.md); 50,000 pages gave longer pauses (p99
-/// 89 ms).
-pub const LOG_TRUNCATE_PAGES: i64 = 10_000;
+/// The setting that counts the sessions ended ([`TableStore::sessions_ended`]): the
+/// campaign's own, beside no table's (a table's settings are `table/N/…`).
+const SESSIONS_ENDED: &str = "sessions.ended";
 
 /// Marks a SQLite file as a solum campaign (`PRAGMA application_id`): "SOLU".
 const APPLICATION_ID: i64 = 0x534F_4C55;
@@ -314,20 +311,6 @@ impl SqliteStore {
             .set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)
             .map_err(|e| self.err(e))?;
         self.conn.set_prepared_statement_cache_capacity(STATEMENTS);
-        Ok(())
-    }
-
-    /// A passive checkpoint, then a truncating one if the log holds more than `pages`.
-    fn checkpoint_within(&self, pages: i64) -> Result<(), StoreError> {
-        let log: i64 = self
-            .conn
-            .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get(1))
-            .map_err(|e| self.err(e))?;
-        if log > pages {
-            self.conn
-                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
-                .map_err(|e| self.err(e))?;
-        }
         Ok(())
     }
 
@@ -1388,10 +1371,33 @@ impl TableStore for SqliteStore {
     }
 
     fn end_session(&mut self, session_hash: &str) -> Result<bool, StoreError> {
-        self.conn
-            .execute("DELETE FROM sessions WHERE token_hash = ?1", [session_hash])
-            .map(|n| n > 0)
-            .map_err(|e| self.err(e))
+        let path = self.path.clone();
+        let mut ended = false;
+        self.in_write(&mut |c| {
+            ended = c
+                .execute("DELETE FROM sessions WHERE token_hash = ?1", [session_hash])
+                .map_err(|e| classify(&path, e))?
+                > 0;
+            if ended {
+                c.execute(
+                    "INSERT INTO meta (key, value) VALUES (?1, '1')
+                     ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+                    [SESSIONS_ENDED],
+                )
+                .map_err(|e| classify(&path, e))?;
+            }
+            Ok(())
+        })?;
+        Ok(ended)
+    }
+
+    fn sessions_ended(&self) -> Result<u64, StoreError> {
+        let n: Option<i64> = self
+            .conn
+            .prepare_cached("SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?1")
+            .and_then(|mut st| st.query_row([SESSIONS_ENDED], |r| r.get(0)).optional())
+            .map_err(|e| self.err(e))?;
+        Ok(n.and_then(|n| u64::try_from(n).ok()).unwrap_or(0))
     }
 
     fn members(&self) -> Result<Vec<Member>, StoreError> {
@@ -1476,13 +1482,42 @@ impl StoreHandle for SqliteStore {
     }
 
     /// `PRAGMA wal_checkpoint(PASSIVE)`: copies the log's frames that no reader still needs
-    /// into the file and syncs it, while writers and readers go on. Under writes that never
-    /// pause the log is never started again from its beginning (that needs it copied whole
-    /// as a write begins), so once it passes [`LOG_TRUNCATE_PAGES`] it is truncated
-    /// (`wal_checkpoint(TRUNCATE)`: waits for the writer's turn and for readers of older
-    /// snapshots, then copies what is left, a short pause of writes every few minutes).
-    fn checkpoint(&self) -> Result<(), StoreError> {
-        self.checkpoint_within(LOG_TRUNCATE_PAGES)
+    /// into the file and syncs it, while writers and readers go on; answers the log's length
+    /// in pages.
+    fn checkpoint(&self) -> Result<u64, StoreError> {
+        let log: i64 = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get(1))
+            .map_err(|e| self.err(e))?;
+        // -1 when the file is not in write-ahead mode: no log.
+        Ok(u64::try_from(log).unwrap_or(0))
+    }
+
+    /// `PRAGMA wal_checkpoint(RESTART)`: copies what is left, waiting for readers of older
+    /// snapshots (a reader that begins once the log is copied whole reads the file, and is
+    /// not waited for); the next write starts the log again from its beginning. Not
+    /// truncated: giving the file's blocks back and taking them again cost the writer some
+    /// 30 ms each time on this project's test machine (docs/performance.md), where writing
+    /// over them costs nothing more.
+    ///
+    /// Readers are waited for a millisecond at a time (within [`BUSY_TIMEOUT`]): SQLite's
+    /// own waits grow to 100 ms, and the writer's queue waits with it.
+    fn restart_log(&mut self) -> Result<(), StoreError> {
+        let tries = BUSY_TIMEOUT.as_millis();
+        self.conn
+            .busy_handler(Some(move |n: i32| {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+                u128::from(n.unsigned_abs()) < tries
+            }))
+            .map_err(|e| self.err(e))?;
+        let restarted = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(RESTART)", [], |_| Ok(()))
+            .map_err(|e| self.err(e));
+        self.conn
+            .busy_timeout(BUSY_TIMEOUT)
+            .map_err(|e| self.err(e))?;
+        restarted
     }
 }
 
@@ -1725,7 +1760,10 @@ mod tests {
         );
         assert_eq!(file_size(), before, "the file was not written");
         let other = SqliteStore::open_existing(&path, Scope::HOME).unwrap();
-        other.checkpoint().unwrap();
+        assert!(
+            other.checkpoint().unwrap() >= 2_000,
+            "the log's length in pages"
+        );
         assert!(
             file_size() > before + 2_000 * 4_096,
             "the checkpoint copied the log: {} bytes",
@@ -1733,16 +1771,15 @@ mod tests {
         );
         // Everything is there for a new reader.
         assert_eq!(other.entries_after(0, 5_000).unwrap().len(), 2_000);
-        // A log past the limit is truncated.
+        // A log started again is written over from its beginning: it keeps its size, and
+        // holds only what came after.
         let wal = path.with_extension("solum-wal");
+        let size = std::fs::metadata(&wal).unwrap().len();
+        writer.restart_log().unwrap();
         writer.append(&[entry(1)]).unwrap();
-        assert!(std::fs::metadata(&wal).unwrap().len() > 0);
-        other.checkpoint_within(0).unwrap();
-        assert_eq!(
-            std::fs::metadata(&wal).unwrap().len(),
-            0,
-            "the log truncated"
-        );
+        assert_eq!(std::fs::metadata(&wal).unwrap().len(), size, "written over");
+        let log = other.checkpoint().unwrap();
+        assert!(log < 10, "the log started again: {log} pages");
         assert_eq!(other.entries_after(0, 5_000).unwrap().len(), 2_001);
     }
 

@@ -1035,8 +1035,15 @@ pub fn sessions_expire_when_idle_and_end_on_logout(factory: Factory<'_>) {
             .is_some(),
         "conformance: a use past SESSION_TOUCH was not marked"
     );
+    let before = s.sessions_ended().unwrap();
     assert!(s.end_session(hash).unwrap(), "conformance: logout");
     assert!(!s.end_session(hash).unwrap(), "conformance: logout twice");
+    let after = s.sessions_ended().unwrap();
+    assert!(
+        after == before + 1 || (before, after) == (0, 0),
+        "conformance: an ended session counts once ({before} → {after}), or not at all where \
+         servers are told otherwise"
+    );
     assert_eq!(
         s.session_member(hash, at(SESSION_TOUCH.as_secs() + 52), SignedDuration::MAX)
             .unwrap(),

@@ -584,6 +584,15 @@ pub trait TableStore {
     /// Ends a session (logging out). True when there was one.
     fn end_session(&mut self, session_hash: &str) -> Result<bool, StoreError>;
 
+    /// How many sessions have been ended in the campaign, counted in the transaction that
+    /// ends each: a server that keeps sessions and learns of other processes' logouts by
+    /// looking (SQLite has no notifications) forgets what it keeps when this number moves,
+    /// not at every commit of another connection. A backend that tells its servers of an
+    /// ended session otherwise (PostgreSQL's notifications) answers 0.
+    fn sessions_ended(&self) -> Result<u64, StoreError> {
+        Ok(0)
+    }
+
     /// The members of the scope's table, in the order they joined.
     fn members(&self) -> Result<Vec<Member>, StoreError>;
 
@@ -687,9 +696,22 @@ pub trait StoreHandle {
     }
 
     /// Copies what has been committed into the main file as far as the readers allow,
-    /// waiting for neither the writer nor the readers (SQLite's passive checkpoint).
-    /// Nothing for a backend without a write-ahead file of its own.
-    fn checkpoint(&self) -> Result<(), StoreError> {
+    /// waiting for neither the writer nor the readers (SQLite's passive checkpoint), and
+    /// answers how many pages the log holds. Under writes that never pause the log is never
+    /// started again from its beginning and grows; past a limit the writer should
+    /// [`restart`](StoreHandle::restart_log) it between its commits. Nothing (and 0) for a
+    /// backend without a write-ahead file of its own.
+    fn checkpoint(&self) -> Result<u64, StoreError> {
+        Ok(0)
+    }
+
+    /// Copies what is left of the write-ahead log into the main file and waits for the
+    /// readers of older snapshots, so that the next write starts the log again from its
+    /// beginning (SQLite's `wal_checkpoint(RESTART)`; the file keeps its size and is written
+    /// over). Meant for the writer's own connection between its commits: run by another
+    /// connection it would wait for the writer's turn, and the writer then for it. Nothing
+    /// for a backend without a write-ahead file of its own.
+    fn restart_log(&mut self) -> Result<(), StoreError> {
         Ok(())
     }
 }
@@ -823,6 +845,9 @@ impl<T: TableStore + ?Sized> TableStore for Box<T> {
     fn end_session(&mut self, session_hash: &str) -> Result<bool, StoreError> {
         (**self).end_session(session_hash)
     }
+    fn sessions_ended(&self) -> Result<u64, StoreError> {
+        (**self).sessions_ended()
+    }
     fn members(&self) -> Result<Vec<Member>, StoreError> {
         (**self).members()
     }
@@ -865,8 +890,11 @@ impl<T: StoreHandle + ?Sized> StoreHandle for Box<T> {
     fn leave_checkpoints(&mut self) -> Result<(), StoreError> {
         (**self).leave_checkpoints()
     }
-    fn checkpoint(&self) -> Result<(), StoreError> {
+    fn checkpoint(&self) -> Result<u64, StoreError> {
         (**self).checkpoint()
+    }
+    fn restart_log(&mut self) -> Result<(), StoreError> {
+        (**self).restart_log()
     }
 }
 

@@ -64,6 +64,8 @@ struct Data {
     members: Vec<MemberRow>,
     invites: Vec<InviteRecord>,
     sessions: HashMap<String, SessionRow>,
+    /// Sessions ended so far.
+    sessions_ended: u64,
     /// Global numbers of revealed secret entries.
     reveals: BTreeSet<i64>,
     /// Raised by every commit.
@@ -733,7 +735,17 @@ impl TableStore for MemoryStore {
     }
 
     fn end_session(&mut self, session_hash: &str) -> Result<bool, StoreError> {
-        self.commit(|d| Ok(d.sessions.remove(session_hash).is_some()))
+        self.commit(|d| {
+            let ended = d.sessions.remove(session_hash).is_some();
+            if ended {
+                d.sessions_ended = d.sessions_ended.saturating_add(1);
+            }
+            Ok(ended)
+        })
+    }
+
+    fn sessions_ended(&self) -> Result<u64, StoreError> {
+        Ok(self.lock().sessions_ended)
     }
 
     fn members(&self) -> Result<Vec<Member>, StoreError> {

@@ -23,9 +23,10 @@
 //!   The open streams' sessions are re-checked every [`SESSION_RECHECK`].
 //! - On SQLite (no notifications), every [`crate::Config::live_poll`] the watcher asks
 //!   whether another connection committed (`PRAGMA data_version`), and if so reads each live
-//!   table's last number and wakes the feeds that are behind. The same look re-checks the
-//!   sessions of the open streams (an expired or deleted session's streams end), as does a
-//!   look every [`SESSION_RECHECK`] whatever happened.
+//!   table's last number and wakes the feeds that are behind. When the count of ended
+//!   sessions moved ([`solum_store::TableStore::sessions_ended`]), the same look re-checks
+//!   the sessions of the open streams (an ended session's streams end), as does a look every
+//!   [`SESSION_RECHECK`] whatever happened (an expired session's).
 //!
 //! Streams are capped overall, per table, per session and per peer address (429 past a
 //! cap). A stream lives as long as its session: its session is checked when it opens, logout
@@ -395,6 +396,10 @@ async fn watch(
 ) {
     let mut store: Option<Box<dyn Store>> = None;
     let mut version: Option<i64> = None;
+    // Sessions ended so far: the kept sessions are forgotten, and the streams' sessions
+    // looked up, only when it moves (every commit of the server's own writer moves
+    // `version`: a look at every session each turn cost the rolls' latency under load).
+    let mut ended: Option<u64> = None;
     let mut checked = tokio::time::Instant::now();
     cache.set_live(true);
     loop {
@@ -420,33 +425,38 @@ async fn watch(
             };
             let now = s.data_version()?;
             if version == Some(now) && !recheck {
-                return Ok((s, now, None));
+                return Ok((s, now, ended, None));
             }
+            let now_ended = s.sessions_ended()?;
             let mut last = Vec::with_capacity(live.len());
             for t in live {
                 last.push((t, s.last_seq(t)?));
             }
             let mut gone = Vec::new();
-            for session in sessions {
-                if tables::session_by_hash(&s, &session)?.is_none() {
-                    gone.push(session);
+            if recheck || ended != Some(now_ended) {
+                for session in sessions {
+                    if tables::session_by_hash(&s, &session)?.is_none() {
+                        gone.push(session);
+                    }
                 }
             }
-            Ok((s, now, Some((last, gone))))
+            Ok((s, now, Some(now_ended), Some((last, gone))))
         })
         .await;
-        let Ok((s, now, found)) = looked else {
+        let Ok((s, now, now_ended, found)) = looked else {
             // Looked again at the next turn, with a new connection; meanwhile no session is
             // trusted without a lookup.
             cache.forget_all();
+            ended = None;
             continue;
         };
-        if version != Some(now) {
-            // Another connection committed: it may have ended a session.
+        if ended != now_ended {
+            // Another connection ended a session.
             cache.forget_all();
         }
         store = Some(s);
         version = Some(now);
+        ended = now_ended;
         let Some((last, gone)) = found else {
             continue;
         };

@@ -9,8 +9,9 @@
 //! - A logout through this server forgets its session once the session's row is deleted.
 //! - A logout through another server: on PostgreSQL the deletion sends a notification
 //!   (`solum_session`, the token's hash) that the server's one listening connection receives,
-//!   and the session is forgotten at once; on SQLite the server's watcher sees that another
-//!   connection committed (`PRAGMA data_version`) and forgets every session.
+//!   and the session is forgotten at once; on SQLite the server's watcher sees the count of
+//!   ended sessions move (`TableStore::sessions_ended`, counted in the logout's transaction)
+//!   and forgets every session.
 //! - When the feed is not running (no live stream on this server) or its connection failed,
 //!   nothing is cached: every request looks its session up, as without a cache.
 //!

@@ -22,13 +22,17 @@
 //! checkpoint, which syncs the file: a write queued behind one waited for it, hundreds of
 //! milliseconds on a slow disk). A thread of its own, the checkpointer, does it on its own
 //! connection after the writer has committed, at most every [`CHECKPOINT_EVERY`], while the
-//! writer goes on.
+//! writer goes on. When the log has grown past [`GroupLimits::log_pages`] the checkpointer
+//! says so, and the writer starts it again from its beginning itself, between two groups
+//! ([`StoreHandle::restart_log`]): it waits only for readers, where a checkpoint by the
+//! checkpointer that waited for the writer made the writer wait for it in turn, in SQLite's
+//! busy handler, whose sleeps overshoot.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 #[cfg(test)]
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use solum_app::{AppError, By, Campaign};
@@ -43,8 +47,8 @@ pub const QUEUE: usize = 1_024;
 
 /// The checkpointer copies the log into the file at most this often. Under writes that
 /// never pause the log only grows (SQLite starts it again from its beginning only when a
-/// write finds it copied whole); the store's checkpoint truncates it past a limit
-/// (`solum_store_sqlite::LOG_TRUNCATE_PAGES`).
+/// write finds it copied whole and no reader in it); past [`GroupLimits::log_pages`] the
+/// writer starts it again.
 pub const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
 
 /// How large a group of journaled writes may grow.
@@ -54,15 +58,20 @@ pub struct GroupLimits {
     pub jobs: usize,
     /// No job joins a group that has run this long.
     pub time: Duration,
+    /// Pages of write-ahead log (SQLite) past which the writer starts it again from its
+    /// beginning between two groups: the log file's size, bounded.
+    pub log_pages: u64,
 }
 
 impl Default for GroupLimits {
     /// 64 jobs or 5 ms: a roll of the oracle takes some 100 µs, so a full group is a few
-    /// milliseconds of work and one sync.
+    /// milliseconds of work and one sync. A log of 10,000 pages of 4 KiB (about 40 MB) is
+    /// about two seconds of writes at 2,000 rolls a second.
     fn default() -> Self {
         Self {
             jobs: 64,
             time: Duration::from_millis(5),
+            log_pages: 10_000,
         }
     }
 }
@@ -82,6 +91,8 @@ pub(crate) struct Writer {
 struct Stats {
     groups: AtomicU64,
     grouped_jobs: AtomicU64,
+    /// Times the writer started the log again from its beginning.
+    log_restarts: AtomicU64,
 }
 
 enum Job {
@@ -173,13 +184,15 @@ impl Writer {
         // Woken after a commit; ends when the writer does (its sender dropped). Without it
         // the writer's commits checkpoint as SQLite's do by default. PostgreSQL has no log
         // of ours to copy.
+        let log_long = Arc::new(AtomicBool::new(false));
         let wrote = match &db {
             Database::Sqlite(_) => {
                 let (wrote, commits) = std::sync::mpsc::sync_channel::<()>(1);
                 let checkpoint_db = db.clone();
+                let long = log_long.clone();
                 std::thread::Builder::new()
                     .name("solum-checkpointer".into())
-                    .spawn(move || checkpoints(&checkpoint_db, &commits))
+                    .spawn(move || checkpoints(&checkpoint_db, &commits, limits.log_pages, &long))
                     .map_err(|e| tracing::warn!("the checkpointer could not start: {e}"))
                     .ok()
                     .map(|_| wrote)
@@ -192,6 +205,7 @@ impl Writer {
                 let hooks = Hooks {
                     before_commit: before_commit.as_ref(),
                     wrote: wrote.as_ref(),
+                    log_long: &log_long,
                 };
                 run(rx, &db, limits, &thread_stats, &hooks);
             });
@@ -258,6 +272,12 @@ impl Writer {
         self.stats.groups.load(Ordering::Relaxed)
     }
 
+    /// Times the writer started the write-ahead log again from its beginning.
+    #[cfg(test)]
+    fn log_restarts(&self) -> u64 {
+        self.stats.log_restarts.load(Ordering::Relaxed)
+    }
+
     /// Jobs answered from committed groups so far.
     pub(crate) fn grouped_jobs(&self) -> u64 {
         self.stats.grouped_jobs.load(Ordering::Relaxed)
@@ -271,20 +291,34 @@ struct Hooks<'a> {
     /// The checkpointer's wake-up, when it runs: the writer's connection then leaves
     /// checkpoints to it.
     wrote: Option<&'a std::sync::mpsc::SyncSender<()>>,
+    /// Set by the checkpointer when the log has grown past its limit: the writer starts it
+    /// again after its next commit.
+    log_long: &'a AtomicBool,
 }
 
 /// The checkpointer: after the writer has committed, copies the log into the file on its own
-/// connection, at most every [`CHECKPOINT_EVERY`]; ends when the writer does.
-fn checkpoints(db: &Database, commits: &std::sync::mpsc::Receiver<()>) {
+/// connection, at most every [`CHECKPOINT_EVERY`], and raises `log_long` when the log holds
+/// more than `log_pages`; ends when the writer does.
+fn checkpoints(
+    db: &Database,
+    commits: &std::sync::mpsc::Receiver<()>,
+    log_pages: u64,
+    log_long: &AtomicBool,
+) {
     let mut store: Option<Box<dyn Store>> = None;
     while commits.recv().is_ok() {
         let done = match store.take() {
             Some(s) => Ok(s),
             None => solum_store_open::open_existing(db, Scope::HOME),
         }
-        .and_then(|s| s.checkpoint().map(|()| s));
+        .and_then(|s| s.checkpoint().map(|pages| (s, pages)));
         match done {
-            Ok(s) => store = Some(s),
+            Ok((s, pages)) => {
+                if pages > log_pages {
+                    log_long.store(true, Ordering::Relaxed);
+                }
+                store = Some(s);
+            }
             // Tried again after the next commit, on a new connection; meanwhile the log grows.
             Err(e) => tracing::warn!("checkpoint: {e}"),
         }
@@ -358,6 +392,17 @@ fn run(
             }
         }
         commit(db, &mut store, done, stats, hooks);
+        if hooks.log_long.swap(false, Ordering::Relaxed)
+            && let Some(s) = store.as_mut()
+        {
+            match s.restart_log() {
+                Ok(()) => {
+                    stats.log_restarts.fetch_add(1, Ordering::Relaxed);
+                }
+                // The checkpointer asks again after a later commit; meanwhile the log grows.
+                Err(e) => tracing::warn!("starting the log again: {e}"),
+            }
+        }
     }
 }
 
@@ -524,6 +569,53 @@ mod tests {
         assert_eq!(notes(&path).len(), 3_000);
     }
 
+    /// Under writes that never pause, a log past its limit is started again from its
+    /// beginning (by the writer, between two groups) and written over: after four restarts
+    /// its file is under half of what was written, with every write kept.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_writer_starts_a_long_log_again_while_writes_go_on() {
+        let (_dir, path) = campaign();
+        let limits = GroupLimits {
+            log_pages: 300,
+            ..GroupLimits::default()
+        };
+        let writer = Writer::start(Database::Sqlite(path.clone()), limits, None);
+        let wal = path.with_extension("solum-wal");
+        let text = "x".repeat(4_000);
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut written = 0;
+        while writer.log_restarts() < 4 {
+            assert!(
+                Instant::now() < deadline,
+                "the log was started again {} times",
+                writer.log_restarts()
+            );
+            // Writes that never pause: several at once, so they share groups.
+            let notes: Vec<_> = (0..16)
+                .map(|i| {
+                    let text = format!("{written} {i} {text}");
+                    writer.grouped(Scope::HOME, None, move |c| c.note(&text))
+                })
+                .collect();
+            for done in futures_util::future::join_all(notes).await {
+                done.map_err(|e| e.message.clone()).unwrap();
+            }
+            written += 16;
+        }
+        let size = std::fs::metadata(&wal).unwrap().len();
+        // A note is a page of 4 KiB at least.
+        let bytes_written = u64::try_from(written).unwrap() * 4_096;
+        assert!(
+            size < bytes_written / 2,
+            "the log was not written over: {size} bytes for {written} notes of 4 KB"
+        );
+        let store = solum_store_sqlite::SqliteStore::open(&path, Scope::HOME).unwrap();
+        assert_eq!(
+            store.entry_count().unwrap(),
+            u64::try_from(written).unwrap()
+        );
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn queued_writes_share_a_commit_and_none_is_answered_before_it() {
         let (_dir, path) = campaign();
@@ -535,6 +627,7 @@ mod tests {
             GroupLimits {
                 jobs: 16,
                 time: Duration::from_secs(1),
+                ..GroupLimits::default()
             },
             Some(hook),
         ));
@@ -598,6 +691,7 @@ mod tests {
             GroupLimits {
                 jobs: 64,
                 time: Duration::from_secs(1),
+                ..GroupLimits::default()
             },
             Some(hook),
         ));
