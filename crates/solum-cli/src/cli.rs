@@ -2178,8 +2178,24 @@ pub struct ServeArgs {
     /// reach: it lets one client flood the campaign.
     #[arg(long)]
     pub unthrottled: bool,
+    /// What the server writes to standard error, one line an event: `error` (a request that
+    /// failed inside, a group of writes not kept), `warn` (also a lost change feed, a failed
+    /// checkpoint), or `off`.
+    #[arg(long, value_enum, value_name = "LEVEL", default_value_t = LogLevel::Warn)]
+    pub log: LogLevel,
     #[command(flatten)]
     pub campaign: crate::cli_campaign::CampaignArg,
+}
+
+/// How much `solum serve` writes to standard error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogLevel {
+    /// Nothing.
+    Off,
+    /// What failed.
+    Error,
+    /// What failed, and what went wrong and was mended.
+    Warn,
 }
 
 #[cfg(test)]

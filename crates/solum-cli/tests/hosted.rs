@@ -45,10 +45,15 @@ impl Drop for Killed {
 
 /// `solum serve` on `db`: the process, its port and its printed game master invite.
 fn serve(db: &str) -> (Killed, u16, String) {
+    serve_to(db, Stdio::null())
+}
+
+/// [`serve`] with its standard error (the server's log) written to `stderr`.
+fn serve_to(db: &str, stderr: impl Into<Stdio>) -> (Killed, u16, String) {
     let mut child = solum()
         .args(["serve", "--addr", "127.0.0.1:0", "--database", db])
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
         .unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
@@ -536,7 +541,9 @@ fn table_new_rolls_through_a_reach_b_live_in_table_order_even_after_b_stops_list
 
     let (table, invite) = table_new(&db, "The Convention");
     let (_a, port_a, _) = serve(&db);
-    let (_b, port_b, _) = serve(&db);
+    let log_dir = tempfile::tempdir().unwrap();
+    let log_b = log_dir.path().join("b.log");
+    let (_b, port_b, _) = serve_to(&db, std::fs::File::create(&log_b).unwrap());
     // The invite made by the command line makes its game master on any server.
     let gm = join(port_a, &invite, "Ada");
     let me = request(port_b, "GET", "/api/me", Some(&gm), None).unwrap();
@@ -598,6 +605,17 @@ fn table_new_rolls_through_a_reach_b_live_in_table_order_even_after_b_stops_list
     for (n, e) in events.iter().enumerate() {
         assert!(e.data.contains(&format!("Roll {n} through A?")), "{e:?}");
     }
+    // B said so on its standard error, naming the database without its user or password.
+    let log = std::fs::read_to_string(&log_b).unwrap();
+    assert!(
+        log.lines()
+            .any(|l| l.contains("WARN the change feed's connection failed")),
+        "{log}"
+    );
+    assert!(
+        !log.contains("s3cret") && !log.contains("postgres@"),
+        "{log}"
+    );
 }
 
 #[test]

@@ -7,9 +7,27 @@ use std::net::{SocketAddr, ToSocketAddrs};
 use solum_store::Scope;
 use solum_store_open::Database;
 
-use crate::cli::ServeArgs;
+use crate::cli::{LogLevel, ServeArgs};
+
+/// The server's events (`tracing`'s, from `solum-web`) as lines on standard error, with
+/// their time and level. Set once a process; a second call (tests running the command in
+/// one process) keeps the first.
+fn log_to_stderr(level: LogLevel) {
+    use tracing_subscriber::filter::LevelFilter;
+    let max = match level {
+        LogLevel::Off => LevelFilter::OFF,
+        LogLevel::Error => LevelFilter::ERROR,
+        LogLevel::Warn => LevelFilter::WARN,
+    };
+    let _ = tracing_subscriber::fmt()
+        .with_max_level(max)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .try_init();
+}
 
 pub fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    log_to_stderr(args.log);
     let db = super::campaign::database(&args.campaign)?;
     solum_store_open::open(&db, Scope::HOME).map_err(solum_app::AppError::from)?;
     // A database is shown without its password.
