@@ -166,10 +166,12 @@ request_fields! {
 }
 
 request_fields! {
-    /// The fields of a new Sol'una character.
+    /// The fields of a new or edited Sol'una character.
     SolunaField {
         /// The character's name.
         Name = "name",
+        /// The side.
+        Side = "side",
         /// Mind.
         Mind = "mind",
         /// Body.

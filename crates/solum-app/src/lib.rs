@@ -11,6 +11,7 @@ pub mod characters;
 pub mod check_once;
 pub mod classic;
 pub mod classic_once;
+pub mod classic_who;
 pub mod combat;
 pub mod creatures;
 pub mod describe;

@@ -171,6 +171,168 @@ impl utoipa::ToSchema for SolunaSheet {
     }
 }
 
+/// A change of a stored character's sheet ([`Campaign::edit_soluna_character`]): each field
+/// given is set, each left `None` kept as stored. A whole sheet (`PATCH
+/// /api/soluna/characters/{name}`) gives every field ([`SolunaEdit::whole`]); `solum soluna
+/// edit` gives the ones its flags name. The name is never changed: given, it must be the
+/// sheet's own.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SolunaEdit {
+    /// The name as the request gives it (a whole sheet's): it must be the stored one.
+    pub name: Option<String>,
+    /// The side.
+    pub side: Option<String>,
+    /// Mind.
+    pub mind: Option<u32>,
+    /// Body.
+    pub body: Option<u32>,
+    /// Shield.
+    pub shield: Option<u32>,
+    /// Hit points.
+    pub hit_points: Option<u32>,
+    /// Melee dice.
+    pub melee: Option<u32>,
+    /// Ranged dice.
+    pub ranged: Option<u32>,
+    /// Positive flips left.
+    pub flips: Option<u32>,
+    /// Negative flips left.
+    pub guard: Option<u32>,
+    /// The most flips committed to one test.
+    pub flips_per_test: Option<u32>,
+    /// Extra dice left.
+    pub extra_dice: Option<u32>,
+    /// Dice left to take off tests aimed at the character.
+    pub dice_guard: Option<u32>,
+    /// The most dice added to, or taken off, one test.
+    pub dice_per_test: Option<u32>,
+}
+
+impl SolunaEdit {
+    /// The whole sheet as it should be: every field given, the name included.
+    pub fn whole(c: &Character) -> Self {
+        Self {
+            name: Some(c.name.clone()),
+            side: Some(c.side.clone()),
+            mind: Some(c.mind),
+            body: Some(c.body),
+            shield: Some(c.shield),
+            hit_points: Some(c.hit_points),
+            melee: Some(c.melee),
+            ranged: Some(c.ranged),
+            flips: Some(c.flips),
+            guard: Some(c.guard),
+            flips_per_test: Some(c.flips_per_test),
+            extra_dice: Some(c.extra_dice),
+            dice_guard: Some(c.dice_guard),
+            dice_per_test: Some(c.dice_per_test),
+        }
+    }
+
+    /// `before` with the fields given set (the name kept).
+    fn applied_to(&self, before: &Character) -> Character {
+        let number = |given: Option<u32>, kept: u32| given.unwrap_or(kept);
+        Character {
+            name: before.name.clone(),
+            side: self.side.clone().unwrap_or_else(|| before.side.clone()),
+            mind: number(self.mind, before.mind),
+            body: number(self.body, before.body),
+            shield: number(self.shield, before.shield),
+            hit_points: number(self.hit_points, before.hit_points),
+            melee: number(self.melee, before.melee),
+            ranged: number(self.ranged, before.ranged),
+            flips: number(self.flips, before.flips),
+            guard: number(self.guard, before.guard),
+            flips_per_test: number(self.flips_per_test, before.flips_per_test),
+            extra_dice: number(self.extra_dice, before.extra_dice),
+            dice_guard: number(self.dice_guard, before.dice_guard),
+            dice_per_test: number(self.dice_per_test, before.dice_per_test),
+        }
+    }
+}
+
+/// A value of a sheet's field: a number, or text (the name, the side).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum SolunaValue {
+    /// A number.
+    Number(u32),
+    /// Text.
+    Text(String),
+}
+
+impl std::fmt::Display for SolunaValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Number(n) => write!(f, "{n}"),
+            Self::Text(t) => f.write_str(t),
+        }
+    }
+}
+
+/// One field an edit changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SolunaFieldChange {
+    /// The field, as the sheet names it (`hit_points`).
+    pub field: String,
+    /// Its value before.
+    pub before: SolunaValue,
+    /// Its value after.
+    pub after: SolunaValue,
+}
+
+/// The fields that differ between two sheets, in the sheet's order, named as a skirmish file
+/// names them (every field: a new one fails to compile here until it is listed).
+fn changed_fields(before: &Character, after: &Character) -> Vec<SolunaFieldChange> {
+    use SolunaValue::{Number, Text};
+    let fields = |c: &Character| {
+        let Character {
+            name,
+            side,
+            mind,
+            body,
+            shield,
+            hit_points,
+            melee,
+            ranged,
+            flips,
+            guard,
+            flips_per_test,
+            extra_dice,
+            dice_guard,
+            dice_per_test,
+        } = c;
+        [
+            ("name", Text(name.clone())),
+            ("side", Text(side.clone())),
+            ("mind", Number(*mind)),
+            ("body", Number(*body)),
+            ("shield", Number(*shield)),
+            ("hit_points", Number(*hit_points)),
+            ("melee", Number(*melee)),
+            ("ranged", Number(*ranged)),
+            ("flips", Number(*flips)),
+            ("guard", Number(*guard)),
+            ("flips_per_test", Number(*flips_per_test)),
+            ("extra_dice", Number(*extra_dice)),
+            ("dice_guard", Number(*dice_guard)),
+            ("dice_per_test", Number(*dice_per_test)),
+        ]
+    };
+    fields(before)
+        .into_iter()
+        .zip(fields(after))
+        .filter(|((_, b), (_, a))| b != a)
+        .map(|((field, before), (_, after))| SolunaFieldChange {
+            field: field.to_owned(),
+            before,
+            after,
+        })
+        .collect()
+}
+
 /// Which of a character's attacks a test rolls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -519,23 +681,19 @@ impl SolunaRecord {
     }
 }
 
-/// The fields an edit changed, as `field before → after`, joined; "no change" when none.
+/// The fields an edit changed, as `field before → after` in the order of their names (text
+/// quoted as JSON quotes it), joined; "no change" when none.
 fn edited_fields(before: &Character, after: &Character) -> String {
-    let (b, a) = (
-        serde_json::to_value(before).unwrap_or_default(),
-        serde_json::to_value(after).unwrap_or_default(),
-    );
-    let changed: Vec<String> = match (b.as_object(), a.as_object()) {
-        (Some(b), Some(a)) => a
-            .iter()
-            .filter(|(k, v)| b.get(*k) != Some(*v))
-            .map(|(k, v)| {
-                let was = b.get(k).map_or_else(String::new, ToString::to_string);
-                format!("{k} {was} → {v}")
-            })
-            .collect(),
-        _ => Vec::new(),
+    let json = |v: &SolunaValue| match v {
+        SolunaValue::Number(n) => n.to_string(),
+        SolunaValue::Text(t) => serde_json::Value::from(t.as_str()).to_string(),
     };
+    let mut changes = changed_fields(before, after);
+    changes.sort_by(|a, b| a.field.cmp(&b.field));
+    let changed: Vec<String> = changes
+        .iter()
+        .map(|c| format!("{} {} → {}", c.field, json(&c.before), json(&c.after)))
+        .collect();
     if changed.is_empty() {
         "no change".to_owned()
     } else {
@@ -564,6 +722,10 @@ pub struct SolunaChangeView {
     pub seq: i64,
     /// The characters stored.
     pub characters: Vec<SolunaView>,
+    /// What an edit changed, field by field in the sheet's order (absent on a creation or
+    /// an import).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changed: Vec<SolunaFieldChange>,
 }
 
 /// A skirmish fought by stored characters.
@@ -619,17 +781,19 @@ impl<S: CampaignStore> Campaign<S> {
         Ok(SolunaChangeView {
             seq,
             characters: vec![view(c, 1)],
+            changed: Vec::new(),
         })
     }
 
-    /// Changes a character's sheet: every field but the name, taken whole from `after` and
-    /// checked as a creation is (the supplies against their caps included); journaled with
-    /// the sheet before. Refused while a played skirmish is under way (its end writes the
-    /// sheets back) and when nothing would change.
+    /// Changes a character's sheet: the fields `edit` gives (a whole sheet gives every one
+    /// but the name, which never changes), the sheet after checked as a creation is (the
+    /// supplies against their caps included); journaled with the sheet before, and answered
+    /// with what changed. Refused while the character is in a played skirmish (its end writes
+    /// the sheets back) and when nothing would change.
     pub fn edit_soluna_character(
         &mut self,
         name: &str,
-        after: &Character,
+        edit: &SolunaEdit,
     ) -> Result<SolunaChangeView, AppError> {
         let at = self.now();
         self.transact(|tx| {
@@ -637,12 +801,14 @@ impl<S: CampaignStore> Campaign<S> {
                 .sheet(SYSTEM, name)?
                 .ok_or_else(|| AppError::NoSuchCharacter(name.trim().to_owned()))?;
             let before: Character = read_row(&sheet)?;
-            if name_text("name", &after.name)?.to_lowercase() != before.name.to_lowercase() {
+            if let Some(named) = &edit.name
+                && name_text("name", named)?.to_lowercase() != before.name.to_lowercase()
+            {
                 return Err(crate::SolunaRefusal::Sheet.at(
                     "name",
                     format!(
                         "`{}` is not {}: a sheet keeps its name",
-                        after.name.trim(),
+                        named.trim(),
                         before.name
                     ),
                 ));
@@ -662,8 +828,7 @@ impl<S: CampaignStore> Campaign<S> {
                     ),
                 ));
             }
-            let mut c = after.clone();
-            c.name = before.name.clone();
+            let mut c = edit.applied_to(&before);
             c.side = name_text("side", &c.side)?;
             check_character(&c)?;
             check_supplies(&c)?;
@@ -671,6 +836,7 @@ impl<S: CampaignStore> Campaign<S> {
                 return Err(crate::ExpandedRefusal::EditChangesNothing
                     .at("edit", "nothing would change"));
             }
+            let changed = changed_fields(&before, &c);
             let stored = tx.update_sheet(SYSTEM, &before.name, &sheet_row(SYSTEM, &c.name, &c)?)?;
             let seq = append(
                 tx,
@@ -683,6 +849,7 @@ impl<S: CampaignStore> Campaign<S> {
             Ok(SolunaChangeView {
                 seq,
                 characters: vec![view(c, stored.version)],
+                changed,
             })
         })
     }
@@ -750,6 +917,7 @@ impl<S: CampaignStore> Campaign<S> {
         Ok(SolunaChangeView {
             seq,
             characters: characters.into_iter().map(|c| view(c, 1)).collect(),
+            changed: Vec::new(),
         })
     }
 

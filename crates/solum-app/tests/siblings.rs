@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use solum_app::dietype::{Against, DietypeEdit, DietypeRoll};
+use solum_app::soluna::{SolunaEdit, SolunaFieldChange, SolunaValue};
 use solum_app::{Campaign, Dice, ErrorKind};
 use solum_dietype::DieType;
 use solum_dietype::sheet::Weapon;
@@ -102,12 +103,12 @@ fn a_sheet_outside_the_skirmish_is_edited_while_it_is_played() {
         .unwrap();
     // Kip is not in it: his sheet changes (3 hit points instead of 2).
     let v = c
-        .edit_soluna_character("Kip", &shooter("Kip", "red", 2, 3))
+        .edit_soluna_character("Kip", &SolunaEdit::whole(&shooter("Kip", "red", 2, 3)))
         .unwrap();
     assert_eq!(v.characters[0].character.hit_points, 3);
     // Vex is: refused, naming the path's character (`name`), nothing written.
     let e = c
-        .edit_soluna_character("vex", &shooter("Vex", "red", 2, 3))
+        .edit_soluna_character("vex", &SolunaEdit::whole(&shooter("Vex", "red", 2, 3)))
         .unwrap_err();
     assert_eq!(e.code(), "soluna-skirmish-under-way", "{e}");
     assert_eq!(e.field().as_deref(), Some("name"), "{e}");
@@ -120,7 +121,7 @@ fn a_sheet_outside_the_skirmish_is_edited_while_it_is_played() {
     assert!(!e.to_string().starts_with(':'), "{e}");
     // An edit that changes nothing names the whole edit, as every system's does.
     let e = c
-        .edit_soluna_character("Kip", &shooter("Kip", "red", 2, 3))
+        .edit_soluna_character("Kip", &SolunaEdit::whole(&shooter("Kip", "red", 2, 3)))
         .unwrap_err();
     assert_eq!(
         (e.code(), e.field().as_deref()),
@@ -471,7 +472,9 @@ fn a_soluna_sheet_is_edited_whole_and_verify_follows_it() {
     let mut after = shooter("vex", "blue", 3, 4);
     after.mind = 2;
     after.shield = 1;
-    let v = c.edit_soluna_character("Vex", &after).unwrap();
+    let v = c
+        .edit_soluna_character("Vex", &SolunaEdit::whole(&after))
+        .unwrap();
     let now = &v.characters[0];
     assert_eq!(now.character.name, "Vex", "the name is kept as stored");
     assert_eq!(
@@ -485,16 +488,18 @@ fn a_soluna_sheet_is_edited_whole_and_verify_follows_it() {
     assert_eq!(now.phases, [5, 10]);
     assert_eq!(now.version, 2);
     // The same sheet again changes nothing: refused, nothing journaled.
-    let same = c.edit_soluna_character("Vex", &now.character).unwrap_err();
+    let same = c
+        .edit_soluna_character("Vex", &SolunaEdit::whole(&now.character))
+        .unwrap_err();
     assert_eq!(same.kind(), ErrorKind::BadInput, "{same}");
     // A rename, or a sheet a creation would refuse (no attack), is refused naming the field.
     let renamed = c
-        .edit_soluna_character("Vex", &shooter("Oro", "red", 2, 2))
+        .edit_soluna_character("Vex", &SolunaEdit::whole(&shooter("Oro", "red", 2, 2)))
         .unwrap_err();
     assert_eq!(renamed.kind(), ErrorKind::BadInput, "{renamed}");
     assert!(renamed.to_string().contains("name"), "{renamed}");
     let unarmed = c
-        .edit_soluna_character("Vex", &shooter("Vex", "red", 0, 2))
+        .edit_soluna_character("Vex", &SolunaEdit::whole(&shooter("Vex", "red", 0, 2)))
         .unwrap_err();
     assert_eq!(unarmed.kind(), ErrorKind::BadInput, "{unarmed}");
     // The journal re-derives the stored sheet.
@@ -506,4 +511,111 @@ fn a_soluna_sheet_is_edited_whole_and_verify_follows_it() {
         report.sheet_mismatches
     );
     assert_eq!(report.entries, 2);
+}
+
+/// A Sol'una sheet changed field by field (what `solum soluna edit` asks): the fields given
+/// are set, the others kept, and the answer names each field that changed, before and after.
+#[test]
+fn a_soluna_sheet_is_edited_field_by_field_and_the_answer_names_what_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = open(&dir.path().join("c.solum"));
+    // Mind 1, two ranged dice, 2 hit points, side red.
+    c.create_soluna_character(&shooter("Vex", "red", 2, 2))
+        .unwrap();
+    let edit = SolunaEdit {
+        side: Some("blue".into()),
+        mind: Some(2),
+        hit_points: Some(5),
+        ..SolunaEdit::default()
+    };
+    let v = c.edit_soluna_character("vex", &edit).unwrap();
+    let now = &v.characters[0];
+    let mut expected = shooter("Vex", "blue", 2, 5);
+    expected.mind = 2;
+    assert_eq!(now.character, expected);
+    // Mind 2: phases 5 and 10 (U4: ceil(10·i/m)).
+    assert_eq!(now.phases, [5, 10]);
+    assert_eq!(now.version, 2);
+    let change = |field: &str, before: SolunaValue, after: SolunaValue| SolunaFieldChange {
+        field: field.into(),
+        before,
+        after,
+    };
+    use SolunaValue::{Number, Text};
+    assert_eq!(
+        v.changed,
+        [
+            change("side", Text("red".into()), Text("blue".into())),
+            change("mind", Number(1), Number(2)),
+            change("hit_points", Number(2), Number(5)),
+        ]
+    );
+    // A field given as it is stored is not a change.
+    let v = c
+        .edit_soluna_character(
+            "Vex",
+            &SolunaEdit {
+                ranged: Some(2),
+                hit_points: Some(4),
+                ..SolunaEdit::default()
+            },
+        )
+        .unwrap();
+    assert_eq!(v.changed, [change("hit_points", Number(5), Number(4))]);
+    // Nothing to change, a value the rules refuse (Mind 11 is past the phase table), supplies
+    // a cap contradicts, an unknown name: refused with their codes and fields, nothing kept.
+    let e = c
+        .edit_soluna_character("Vex", &SolunaEdit::default())
+        .unwrap_err();
+    assert_eq!(
+        (e.code(), e.field().as_deref()),
+        ("edit-changes-nothing", Some("edit"))
+    );
+    let e = c
+        .edit_soluna_character(
+            "Vex",
+            &SolunaEdit {
+                mind: Some(11),
+                ..SolunaEdit::default()
+            },
+        )
+        .unwrap_err();
+    assert_eq!(
+        (e.code(), e.field().as_deref()),
+        ("soluna-sheet-invalid", Some("mind"))
+    );
+    let e = c
+        .edit_soluna_character(
+            "Vex",
+            &SolunaEdit {
+                flips_per_test: Some(3),
+                ..SolunaEdit::default()
+            },
+        )
+        .unwrap_err();
+    assert_eq!(
+        (e.code(), e.field().as_deref()),
+        ("soluna-sheet-invalid", Some("flips_per_test"))
+    );
+    let e = c
+        .edit_soluna_character(
+            "Nobody",
+            &SolunaEdit {
+                mind: Some(2),
+                ..SolunaEdit::default()
+            },
+        )
+        .unwrap_err();
+    assert_eq!(e.code(), "character-unknown", "{e}");
+    let stored = c.soluna_character("Vex").unwrap();
+    assert_eq!((stored.character.hit_points, stored.version), (4, 3));
+    // The journal re-derives the stored sheet.
+    let report = c.verify().unwrap();
+    assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
+    assert!(
+        report.sheet_mismatches.is_empty(),
+        "{:?}",
+        report.sheet_mismatches
+    );
+    assert_eq!(report.entries, 3);
 }

@@ -1052,6 +1052,9 @@ pub enum SolunaCommand {
     Test(SolunaTestArgs),
     /// Add a character to the campaign, with the fields of a skirmish character.
     New(SolunaNewArgs),
+    /// Change a campaign character's sheet (journaled with the sheet before): each flag sets
+    /// its field, the others are kept; the name never changes. Checked as a new character is.
+    Edit(SolunaEditArgs),
     /// Show a campaign character.
     Show {
         /// The name.
@@ -1283,6 +1286,61 @@ pub struct SolunaNewArgs {
     #[arg(long, default_value_t = 1)]
     pub dice_per_test: u32,
     /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub campaign: crate::cli_campaign::CampaignArg,
+}
+
+/// `solum soluna edit`: the fields of `soluna new`, each one given set, the others kept.
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("soluna_edit").args([
+    "side", "mind", "body", "shield", "hit_points", "melee", "ranged", "flips", "guard",
+    "flips_per_test", "extra_dice", "dice_guard", "dice_per_test",
+]).multiple(true).required(true)))]
+pub struct SolunaEditArgs {
+    /// The campaign character.
+    pub name: String,
+    /// The side; different sides are foes.
+    #[arg(long)]
+    pub side: Option<String>,
+    /// Mind: actions a turn, 1 to 10.
+    #[arg(long)]
+    pub mind: Option<u32>,
+    /// Body: armour against every attack.
+    #[arg(long)]
+    pub body: Option<u32>,
+    /// Shield: armour against every attack but melee.
+    #[arg(long)]
+    pub shield: Option<u32>,
+    /// Hit points; out at 0.
+    #[arg(long)]
+    pub hit_points: Option<u32>,
+    /// Dice of a melee attack.
+    #[arg(long)]
+    pub melee: Option<u32>,
+    /// Dice of a ranged attack.
+    #[arg(long)]
+    pub ranged: Option<u32>,
+    /// Positive flips for the character's own tests.
+    #[arg(long)]
+    pub flips: Option<u32>,
+    /// Negative flips against tests aimed at the character.
+    #[arg(long)]
+    pub guard: Option<u32>,
+    /// The most flips committed to one test.
+    #[arg(long)]
+    pub flips_per_test: Option<u32>,
+    /// Dice to add to the character's own tests.
+    #[arg(long)]
+    pub extra_dice: Option<u32>,
+    /// Dice to take off tests aimed at the character.
+    #[arg(long)]
+    pub dice_guard: Option<u32>,
+    /// The most dice added to, or taken off, one test.
+    #[arg(long)]
+    pub dice_per_test: Option<u32>,
+    /// Print JSON (what `PATCH /api/soluna/characters/{name}` answers).
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]

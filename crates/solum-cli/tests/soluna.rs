@@ -178,3 +178,84 @@ fn campaign_characters_fight_skirmishes_by_name() {
         "{report}"
     );
 }
+
+/// `solum soluna edit`: each flag sets its field, the others are kept; the output names what
+/// changed, before and after; refusals name the flag, nothing is written.
+#[test]
+fn a_campaign_character_is_edited_and_the_output_names_what_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    in_campaign(
+        &c,
+        &[
+            "soluna",
+            "new",
+            "Vex",
+            "--side",
+            "red",
+            "--mind",
+            "1",
+            "--hit-points",
+            "2",
+            "--ranged",
+            "2",
+        ],
+    )
+    .ok();
+    let run = in_campaign(
+        &c,
+        &[
+            "soluna",
+            "edit",
+            "vex",
+            "--hit-points",
+            "5",
+            "--side",
+            "blue",
+            "--ranged",
+            "2",
+        ],
+    );
+    let text = run.ok();
+    // Two fields changed, in the sheet's order; the ranged dice given as they were are not a
+    // change.
+    assert!(
+        text.contains("Vex changed: side red → blue, hit points 2 → 5\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Vex (blue)   Mind 1 · Body 0 · Shield 0 · HP 5 · melee 0 · ranged 2"),
+        "{text}"
+    );
+    assert!(text.contains("journal entry 2"), "{text}");
+    // Refusals: nothing would change; a cap past its supplies (0 flips, 0 guard); a Mind
+    // past the phase table; an unknown name; no flag at all.
+    in_campaign(&c, &["soluna", "edit", "Vex", "--hit-points", "5"])
+        .bad_input("error: Vex: nothing would change: the sheet has these values already");
+    in_campaign(&c, &["soluna", "edit", "Vex", "--flips-per-test", "3"]).bad_input(
+        "error: --flips-per-test: 3 per test is more than the supplies it caps (--flips 0, --guard 0)",
+    );
+    in_campaign(&c, &["soluna", "edit", "Vex", "--mind", "0"])
+        .bad_input("error: --mind: Mind 0 is outside the phase table, which has Mind 1 to 10");
+    in_campaign(&c, &["soluna", "edit", "Nobody", "--mind", "2"])
+        .bad_input("error: the campaign has no character named Nobody");
+    in_campaign(&c, &["soluna", "edit", "Vex"])
+        .bad_input("the following required arguments were not provided");
+    let v = in_campaign(&c, &["soluna", "show", "Vex", "--json"]).json();
+    assert_eq!(
+        (&v["version"], &v["character"]["hit_points"]),
+        (&serde_json::json!(2), &serde_json::json!(5))
+    );
+    // The journal tells the story of the edit and re-derives the sheet.
+    let story = in_campaign(&c, &["journal", "show"]);
+    assert!(
+        story
+            .ok()
+            .contains(r#"Vex's sheet: hit_points 2 → 5, side "red" → "blue""#),
+        "{}",
+        story.stdout
+    );
+    let report = in_campaign(&c, &["journal", "verify"]).ok().to_owned();
+    assert!(report.contains("2 entries"), "{report}");
+    assert!(report.contains("0 do not match"), "{report}");
+}

@@ -1,8 +1,9 @@
-//! One contract for `--json` and HTTP, for Sol'una: `solum soluna new`, `soluna test` and
-//! `soluna skirmish start|status|act|go|abandon` print what `POST /api/soluna/characters`,
+//! One contract for `--json` and HTTP, for Sol'una: `solum soluna new`, `soluna edit`,
+//! `soluna test` and `soluna skirmish start|status|act|go|abandon` print what
+//! `POST /api/soluna/characters`, `PATCH /api/soluna/characters/{name}`,
 //! `POST /api/soluna/characters/{name}/test`, `POST /api/soluna/skirmish`,
 //! `GET /api/soluna/skirmish`, `POST /api/soluna/skirmish/act`, `/go` and `/abandon` answer
-//! for the same characters and the same dice.
+//! for the same characters and the same dice; an edit the app refuses is refused alike.
 //!
 //! A table plays one skirmish at a time, so the command line plays in a campaign of its own
 //! with the same characters, made by the same fields; the answers differ only in the journal
@@ -10,10 +11,10 @@
 //! replays it with `--seed`.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-use crate::contract;
+use crate::{common, contract};
 
-use contract::{aside, cli, get, http, post_ok, serve};
-use serde_json::Value;
+use contract::{aside, cli, get, http, patch, post_ok, serve};
+use serde_json::{Value, json};
 
 /// `solum ARGS --json --campaign OTHER`, without the journal entry.
 fn other(campaign: &str, args: &[&str]) -> Value {
@@ -168,4 +169,105 @@ fn a_played_skirmish_answers_the_same_on_the_command_line_and_over_http() {
     let by_http = post("/api/soluna/skirmish/abandon", "{}");
     let by_cli = other(campaign, &["soluna", "skirmish", "abandon"]);
     assert_eq!(by_cli, by_http);
+}
+
+/// `solum soluna edit NAME --FIELD …` and `PATCH /api/soluna/characters/{name}` with the
+/// whole sheet after: one call of the app, one answer. Refusals come with the same kind (422
+/// is exit 2) and the app's words, the field named as the command's flag.
+#[test]
+fn a_soluna_edit_answers_the_same_on_the_command_line_and_over_http() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_server, addr, token) = serve(dir.path());
+    let campaign = dir.path().join("other.solum");
+    let campaign = campaign.to_str().unwrap();
+    characters(&addr, &token, campaign);
+
+    // Ana as made (side a, Mind 3, Body 2, 3 hit points, 3 melee and 2 ranged dice, 2 flips)
+    // goes to side c with 1 hit point and no flips left; every other field as it was.
+    let (status, by_http) = patch(
+        &addr,
+        "/api/soluna/characters/Ana",
+        &token,
+        r#"{"name":"Ana","side":"c","mind":3,"body":2,"hit_points":1,"melee":3,"ranged":2,"flips":0}"#,
+    );
+    assert!(status.contains("200"), "{status} {by_http}");
+    // What changed, in the sheet's order, as the request asked it.
+    assert_eq!(
+        by_http["changed"],
+        json!([
+            {"field": "side", "before": "a", "after": "c"},
+            {"field": "hit_points", "before": 3, "after": 1},
+            {"field": "flips", "before": 2, "after": 0},
+        ])
+    );
+    let after = &by_http["characters"][0];
+    assert_eq!(after["version"], 2);
+    assert_eq!(after["character"]["melee"], 3);
+    // Mind 3 acts in phases 4, 7 and 10 (U4: ceil(10·i/m)).
+    assert_eq!(after["phases"], json!([4, 7, 10]));
+    let by_cli = other(
+        campaign,
+        &[
+            "soluna",
+            "edit",
+            "Ana",
+            "--side",
+            "c",
+            "--hit-points",
+            "1",
+            "--flips",
+            "0",
+        ],
+    );
+    assert_eq!(by_cli, aside(by_http));
+
+    // Refused alike: a Mind past the phase table (U4: 1 to 10), and an unknown name.
+    let refused = |path: &str, body: &str, args: &[&str], code: &str, flag: &str| {
+        let (status, by_http) = patch(&addr, path, &token, body);
+        assert!(status.contains("422"), "{status} {by_http}");
+        assert_eq!(by_http["code"], code, "{by_http}");
+        let mut all = args.to_vec();
+        all.extend(["--campaign", campaign]);
+        let run = common::solum_args(&all);
+        // The message over HTTP is the field's (`mind: …`), or none's; the command names
+        // the flag instead.
+        let message = by_http["error"].as_str().unwrap();
+        let problem = by_http["field"]
+            .as_str()
+            .and_then(|f| message.strip_prefix(&format!("{f}: ")))
+            .unwrap_or(message);
+        run.bad_input(&format!("error: {flag}{problem}"));
+    };
+    refused(
+        "/api/soluna/characters/Ana",
+        r#"{"name":"Ana","side":"c","mind":11,"body":2,"hit_points":1,"melee":3,"ranged":2,"flips":0}"#,
+        &["soluna", "edit", "Ana", "--mind", "11"],
+        "soluna-sheet-invalid",
+        "--mind: ",
+    );
+    refused(
+        "/api/soluna/characters/Nobody",
+        r#"{"name":"Nobody","side":"c","mind":3,"hit_points":1,"body":0,"melee":3}"#,
+        &["soluna", "edit", "Nobody", "--mind", "3"],
+        "character-unknown",
+        "",
+    );
+    // Neither refusal changed a sheet.
+    let (status, all) = get(&addr, "/api/systems/characters", &token);
+    assert!(status.contains("200"), "{status} {all}");
+    let ana = all["soluna"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["character"]["name"] == "Ana")
+        .unwrap();
+    assert_eq!(
+        (&ana["version"], &ana["character"]["mind"]),
+        (&json!(2), &json!(3))
+    );
+    let shown = other(campaign, &["soluna", "show", "Ana"]);
+    assert_eq!(
+        (&shown["version"], &shown["character"]["mind"]),
+        (&json!(2), &json!(3))
+    );
 }

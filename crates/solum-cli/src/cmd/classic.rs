@@ -6,15 +6,19 @@ use std::path::Path;
 use crate::storage::Replace;
 use serde_json::json;
 use solum_app::classic_once::{
-    ClassicCheckAsk, ClassicDuelAsk, ClassicOnceError, Field, Foe, Hero, Kind, NewHeroView, Odds,
-    Policy, Roller, Side, Stat, check_hero_names, classic_check_odds, classic_check_once,
-    classic_duel_odds, classic_oracle, hero_of, hero_toml, new_hero, rest_hero,
+    ClassicDuelAsk, ClassicOnceError, Field, Foe, Hero, Kind, NewHeroView, Odds, Policy, Side,
+    Stat, check_hero_names, classic_check_odds, classic_duel_odds, classic_oracle, hero_of,
+    hero_toml, new_hero, rest_hero,
 };
 use solum_app::classic_once::{
     Event, FightAsk, FightOnceView, Loss, NextExchange, Who, fight_once,
 };
 
 use solum_app::classic::{FightSetup, FightView, StoredHero};
+use solum_app::classic_who::{
+    ClassicCheckAnswer, ClassicCheckWho, ClassicShown, HeroSource, WhoError, classic_check_who,
+    classic_show_who,
+};
 use solum_app::{Campaign, Dice};
 use solum_store::Store;
 
@@ -40,17 +44,58 @@ fn once_error(e: ClassicOnceError) -> anyhow::Error {
     }
 }
 
-fn difficulty(text: &str) -> anyhow::Result<u32> {
-    solum_app::classic_once::difficulty_of(text).map_err(once_error)
+/// The text of the hero file `who` names (a name ending in .toml), read; `None` for a word.
+fn file_text(who: &str) -> anyhow::Result<Option<String>> {
+    if who.ends_with(".toml") && !who.trim().is_empty() {
+        return Ok(Some(
+            crate::storage::read_text(Path::new(who)).map_err(|e| bad(e.to_string()))?,
+        ));
+    }
+    Ok(None)
+}
+
+/// WHO as the app takes it: the file's text read, or the word.
+fn source<'a>(who: &'a str, text: Option<&'a str>) -> HeroSource<'a> {
+    match text {
+        Some(text) => HeroSource::File { path: who, text },
+        None => HeroSource::Named(who),
+    }
+}
+
+/// The campaign, opened when the app asks whether a name is one of its heroes: `None` when
+/// there is no campaign (a name is looked up, never a campaign created for it; a campaign
+/// file or a PostgreSQL database alike).
+fn existing(
+    arg: &CampaignArg,
+) -> impl FnOnce() -> anyhow::Result<Option<Campaign<Box<dyn Store>>>> + '_ {
+    move || match super::campaign::open_existing(arg) {
+        Ok(c) => Ok(Some(c)),
+        Err(e)
+            if matches!(
+                e.downcast_ref::<solum_app::AppError>(),
+                Some(solum_app::AppError::Store(
+                    solum_store::StoreError::Missing { .. }
+                ))
+            ) =>
+        {
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// A refusal of a command about WHO: the campaign's as it is, a one-shot's named by flags.
+fn who_error(e: WhoError<anyhow::Error>) -> anyhow::Error {
+    match e {
+        WhoError::Open(e) => e,
+        WhoError::Campaign(e) => e.into(),
+        WhoError::Once(e) => once_error(e),
+    }
 }
 
 /// A hero file (held to the rules of `kind`) or a name from the book.
 fn load(who: &str, kind: Kind) -> anyhow::Result<Hero> {
-    let text = if who.ends_with(".toml") && !who.trim().is_empty() {
-        Some(crate::storage::read_text(Path::new(who)).map_err(|e| bad(e.to_string()))?)
-    } else {
-        None
-    };
+    let text = file_text(who)?;
     hero_of(who, text.as_deref(), kind).map_err(once_error)
 }
 
@@ -100,25 +145,29 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             json: as_json,
             campaign,
         } => {
-            if let Some(c) = campaign_hero(campaign, who)? {
-                let view = c.classic_hero(who)?;
-                if *as_json {
-                    return super::campaign::write_json(out, &view);
+            let text = file_text(who)?;
+            match classic_show_who(source(who, text.as_deref()), existing(campaign))
+                .map_err(who_error)?
+            {
+                ClassicShown::Campaign(view) => {
+                    if *as_json {
+                        return super::campaign::write_json(out, &view);
+                    }
+                    show(out, &view.hero)?;
+                    if view.in_fight {
+                        writeln!(
+                            out,
+                            "  in a fight: `solum classic fight {} --status` shows it",
+                            view.hero.name
+                        )?;
+                    }
                 }
-                show(out, &view.hero)?;
-                if view.in_fight {
-                    writeln!(
-                        out,
-                        "  in a fight: `solum classic fight {} --status` shows it",
-                        view.hero.name
-                    )?;
+                ClassicShown::Hero(hero) => {
+                    if *as_json {
+                        return super::campaign::write_json(out, &hero);
+                    }
+                    show(out, &hero)?;
                 }
-            } else {
-                let hero = load(who, Kind::Hero)?;
-                if *as_json {
-                    return super::campaign::write_json(out, &hero);
-                }
-                show(out, &hero)?;
             }
         }
         ClassicCommand::List {
@@ -329,45 +378,14 @@ fn new_hero_file(args: &ClassicNewArgs, out: &mut dyn Write) -> anyhow::Result<(
     Ok(())
 }
 
-/// `classic check`: a campaign hero's check (journaled), or one from a file, the book or
-/// a number of dice.
-/// `classic check HERO` for a campaign hero: the pool from the sheet, journaled.
-fn hero_check(
-    mut c: Campaign<Box<dyn Store>>,
-    args: &ClassicCheckArgs,
+/// A campaign hero's check, rolled from the sheet and journaled.
+fn write_hero_check(
+    v: &solum_app::classic::HeroCheckView,
+    as_json: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let ClassicCheckArgs {
-        pool: who,
-        stat: named_stat,
-        cliche,
-        vs,
-        random,
-        gear,
-        dice,
-        json: as_json,
-        ..
-    } = args;
-    let s = named_stat
-        .as_deref()
-        .map(|t| stat(t, "--stat"))
-        .transpose()?
-        .unwrap_or(Stat::Body);
-    let fixed = if *random {
-        None
-    } else {
-        vs.as_deref().map(difficulty).transpose()?
-    };
-    let v = c.check_classic_hero(
-        who,
-        s,
-        cliche.as_deref(),
-        fixed,
-        gear.as_deref(),
-        super::campaign::dice(dice.seed, dice.rolled.as_deref())?,
-    )?;
-    if *as_json {
-        return super::campaign::write_json(out, &v);
+    if as_json {
+        return super::campaign::write_json(out, v);
     }
     writeln!(
         out,
@@ -421,10 +439,12 @@ fn hero_check(
     Ok(())
 }
 
+/// `classic check WHO`: a campaign hero's check (journaled), or one of a file, the book or
+/// a number of dice; the app says which WHO is.
 fn check(args: &ClassicCheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let ClassicCheckArgs {
         pool: who,
-        stat: named_stat,
+        stat,
         cliche,
         vs,
         random,
@@ -433,32 +453,21 @@ fn check(args: &ClassicCheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         json: as_json,
         campaign,
     } = args;
-    if let Some(c) = campaign_hero(campaign, who)? {
-        return hero_check(c, args, out);
-    }
-    // A number of dice (past i64 still a number, just too many), else a hero.
-    let digits = who.trim().trim_start_matches(['-', '+']);
-    let roller = if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        Roller::Dice(who)
-    } else {
-        Roller::Hero {
-            hero: load(who, Kind::Hero)?,
-            stat: named_stat
-                .as_deref()
-                .map(|t| stat(t, "--stat"))
-                .transpose()?,
-            cliche: cliche.as_deref(),
-        }
-    };
-    let ask = ClassicCheckAsk {
-        roller,
-        stat_named: named_stat.is_some(),
-        cliche_named: cliche.is_some(),
+    let text = file_text(who)?;
+    let ask = ClassicCheckWho {
+        who: source(who, text.as_deref()),
+        stat: stat.as_deref(),
+        cliche: cliche.as_deref(),
         vs: vs.as_deref(),
         random: *random,
-        gear: gear.is_some(),
+        gear: gear.as_deref(),
+        rolled: dice.rolled.as_deref(),
+        seed: dice.seed,
     };
-    let v = classic_check_once(&ask, dice.rolled.as_deref(), dice.seed).map_err(once_error)?;
+    let v = match classic_check_who(&ask, existing(campaign)).map_err(who_error)? {
+        ClassicCheckAnswer::Campaign(v) => return write_hero_check(&v, *as_json, out),
+        ClassicCheckAnswer::Once(v) => v,
+    };
     if *as_json {
         writeln!(out, "{}", serde_json::to_string(&v)?)?;
         return Ok(());

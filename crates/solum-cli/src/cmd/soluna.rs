@@ -1,4 +1,4 @@
-//! `solum odds soluna`, `solum roll soluna`, `solum soluna skirmish`.
+//! `solum odds soluna`, `solum roll soluna`, `solum soluna …` (characters, tests, skirmishes).
 
 use std::io::Write;
 
@@ -8,11 +8,12 @@ use solum_app::soluna_once::{
 
 use crate::bad;
 use crate::cli::{
-    SkirmishActionArg, SkirmishPlay, SolunaAttackArg, SolunaCommand, SolunaOddsArgs, SolunaRollArgs,
+    SkirmishActionArg, SkirmishPlay, SolunaAttackArg, SolunaCommand, SolunaEditArgs,
+    SolunaOddsArgs, SolunaRollArgs,
 };
-use crate::render::{self, BAD, GOOD, HEAD, paint, percent_f64};
+use crate::render::{self, BAD, DIM, GOOD, HEAD, paint, percent_f64};
 use solum_app::fields::SolunaField;
-use solum_app::soluna::{AttackOdds, PlayView, SkirmishState};
+use solum_app::soluna::{AttackOdds, PlayView, SkirmishState, SolunaEdit};
 
 /// The flag of a field of a one-shot test.
 fn flag(field: Field) -> String {
@@ -142,11 +143,12 @@ fn write_roll(v: &SolunaRollView, tn: Option<u32>, out: &mut dyn Write) -> anyho
     Ok(())
 }
 
-/// The flag of a new character's field (`solum soluna new`).
+/// The flag of a new or edited character's field (`solum soluna new`, `soluna edit`).
 fn new_flag(field: SolunaField) -> Option<&'static str> {
     use SolunaField as F;
     Some(match field {
         F::Name => "the name",
+        F::Side => "--side",
         F::Mind => "--mind",
         F::Body => "--body",
         F::Shield => "--shield",
@@ -244,6 +246,7 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             }
             Ok(())
         }
+        SolunaCommand::Edit(a) => edit(a, out),
         SolunaCommand::Show {
             name,
             json: as_json,
@@ -300,6 +303,60 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+/// `solum soluna edit NAME --FIELD …`: the call `PATCH /api/soluna/characters/{name}`
+/// makes, with the fields the flags give.
+fn edit(a: &SolunaEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let edit = SolunaEdit {
+        name: None,
+        side: a.side.clone(),
+        mind: a.mind,
+        body: a.body,
+        shield: a.shield,
+        hit_points: a.hit_points,
+        melee: a.melee,
+        ranged: a.ranged,
+        flips: a.flips,
+        guard: a.guard,
+        flips_per_test: a.flips_per_test,
+        extra_dice: a.extra_dice,
+        dice_guard: a.dice_guard,
+        dice_per_test: a.dice_per_test,
+    };
+    let view = super::campaign::open(&a.campaign)?
+        .edit_soluna_character(&a.name, &edit)
+        .map_err(|e| match e {
+            solum_app::AppError::Expanded(r)
+                if r.kind == solum_app::ExpandedRefusal::EditChangesNothing =>
+            {
+                bad(format!(
+                    "{}: nothing would change: the sheet has these values already",
+                    a.name.trim()
+                ))
+            }
+            e => super::flagged(e, new_flag),
+        })?;
+    if a.json {
+        return super::campaign::write_json(out, &view);
+    }
+    // What changed, as the app answers it (`hit_points 2 → 5` reads `hit points 2 → 5`).
+    let changed: Vec<String> = view
+        .changed
+        .iter()
+        .map(|c| format!("{} {} → {}", c.field.replace('_', " "), c.before, c.after))
+        .collect();
+    for v in &view.characters {
+        writeln!(
+            out,
+            "{} {}",
+            paint(HEAD, format!("{} changed:", v.character.name)),
+            changed.join(", ")
+        )?;
+        write_character(out, v)?;
+    }
+    writeln!(out, "{}", paint(DIM, format!("journal entry {}", view.seq)))?;
+    Ok(())
 }
 
 fn write_character(out: &mut dyn Write, v: &solum_app::soluna::SolunaView) -> anyhow::Result<()> {

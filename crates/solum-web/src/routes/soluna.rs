@@ -181,7 +181,9 @@ pub(crate) async fn soluna_skirmish_abandon(
 }
 
 /// `PATCH /api/soluna/characters/{name}`: the whole sheet as it should be (the name as it
-/// is): the character's player, or the game master; journaled with the sheet before.
+/// is): the character's player, or the game master; journaled with the sheet before, and
+/// answered with what changed. `solum soluna edit` makes the same call with the fields its
+/// flags name.
 #[utoipa::path(patch, path = "/api/soluna/characters/{name}", tag = "soluna", request_body = solum_app::soluna::SolunaSheet, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::soluna::SolunaChangeView)))]
 pub(crate) async fn edit_soluna(
     State(state): State<AppState>,
@@ -193,7 +195,7 @@ pub(crate) async fn edit_soluna(
     let scope = tables::scope_of(&member);
     change(&state, scope, move |c| {
         c.as_roller_of(&member, solum_app::soluna::SYSTEM, &name, |c| {
-            c.edit_soluna_character(&name, &character)
+            c.edit_soluna_character(&name, &solum_app::soluna::SolunaEdit::whole(&character))
         })
     })
     .await
