@@ -1510,14 +1510,22 @@ impl StoreHandle for SqliteStore {
                 u128::from(n.unsigned_abs()) < tries
             }))
             .map_err(|e| self.err(e))?;
-        let restarted = self
+        // Its first column is 1 when the restart could not complete (another connection's
+        // checkpoint held the log, or a reader outlasted the wait): the log was not started
+        // again, and the next write goes on at its end.
+        let blocked = self
             .conn
-            .query_row("PRAGMA wal_checkpoint(RESTART)", [], |_| Ok(()))
+            .query_row("PRAGMA wal_checkpoint(RESTART)", [], |r| r.get::<_, i64>(0))
             .map_err(|e| self.err(e));
         self.conn
             .busy_timeout(BUSY_TIMEOUT)
             .map_err(|e| self.err(e))?;
-        restarted
+        if blocked? != 0 {
+            return Err(StoreError::Busy {
+                location: loc(&self.path),
+            });
+        }
+        Ok(())
     }
 }
 

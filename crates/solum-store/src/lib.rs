@@ -709,8 +709,10 @@ pub trait StoreHandle {
     /// readers of older snapshots, so that the next write starts the log again from its
     /// beginning (SQLite's `wal_checkpoint(RESTART)`; the file keeps its size and is written
     /// over). Meant for the writer's own connection between its commits: run by another
-    /// connection it would wait for the writer's turn, and the writer then for it. Nothing
-    /// for a backend without a write-ahead file of its own.
+    /// connection it would wait for the writer's turn, and the writer then for it.
+    /// [`StoreError::Busy`] when it could not complete (another connection's checkpoint, or
+    /// a reader that outlasted the wait): the log goes on at its end. Nothing for a backend
+    /// without a write-ahead file of its own.
     fn restart_log(&mut self) -> Result<(), StoreError> {
         Ok(())
     }
