@@ -1467,15 +1467,15 @@ pub struct SolChangeView {
     /// The sheet after.
     pub sheet: SolSheetView,
     /// Edge after the change.
-    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::sol_edge))]
     pub edge: Edge,
     /// Edge spent outside a test: what it gave.
     pub spend: Option<SpendOutcome>,
     /// Not Dead Yet: what was lowered.
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::sol_lowered_or_null))]
     pub lowered: Option<Lowered>,
     /// Training: what it did.
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::sol_trained_or_null))]
     pub trained: Option<Trained>,
     /// The dice, when the change rolled.
     pub rolled: Option<Rolled>,
@@ -1501,7 +1501,7 @@ pub struct SolTestView {
     pub p_success_exact: Option<String>,
     /// Edge after the test (for a secret test: once it is revealed, if nothing else
     /// changes it first).
-    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::sol_edge))]
     pub edge: Edge,
     /// False for a game master's secret test: its Edge and progress wait for the reveal.
     pub applied: bool,
@@ -1746,6 +1746,19 @@ impl<S: CampaignStore> Campaign<S> {
         Ok(SolChangeView {
             lowered: Some(lowered),
             ..view(seq, sheet)
+        })
+    }
+
+    /// The physical attributes tied for highest that Not Dead Yet would have `name` choose
+    /// between now: those it is refused for without a choice
+    /// ([`crate::SolRefusal::AttributeTie`]), else none (one is highest, or it is refused
+    /// for another reason). A front end asks its user among them and calls
+    /// [`Campaign::sol_not_dead_yet`] again with the choice.
+    pub fn sol_not_dead_yet_tie(&self, name: &str) -> Result<Vec<String>, AppError> {
+        let mut sheet = self.sol(name)?.sheet;
+        Ok(match sheet.not_dead_yet(None) {
+            Err(NotDeadYetError::Tie { tied, .. }) => tied,
+            _ => Vec::new(),
         })
     }
 

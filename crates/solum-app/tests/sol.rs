@@ -328,12 +328,15 @@ fn edge_spent_outside_a_test_and_not_dead_yet() {
         c.sol_not_dead_yet("Kyra", Some("str")).unwrap_err(),
         "no Edge point available to burn (0 of 3)",
     );
+    // No Edge to burn: no choice to ask for, whatever ties.
+    assert!(c.sol_not_dead_yet_tie("Kyra").unwrap().is_empty());
     // A new session: 3 of 3. BOD and STR tie at 4: the player names one.
     c.sol_session("Kyra").unwrap();
     bad(
         c.sol_not_dead_yet("Kyra", None).unwrap_err(),
         "BOD, STR tie",
     );
+    assert_eq!(c.sol_not_dead_yet_tie("Kyra").unwrap(), ["BOD", "STR"]);
     bad(
         c.sol_not_dead_yet("Kyra", Some("LOG")).unwrap_err(),
         "not the highest",
@@ -343,6 +346,8 @@ fn edge_spent_outside_a_test_and_not_dead_yet() {
     assert_eq!((l.attribute.as_str(), l.from, l.to), ("STR", 4, 3));
     // The burn takes an available point and the attribute: 3 of 3 -> 2 of 2.
     assert_eq!((v.edge.attribute, v.edge.points), (2, 2));
+    // STR 3 now: BOD alone is highest, and nothing is asked.
+    assert!(c.sol_not_dead_yet_tie("Kyra").unwrap().is_empty());
     let v = c.sol_not_dead_yet("Kyra", None).unwrap();
     assert_eq!(v.lowered.unwrap().attribute, "BOD");
     // Created, 4 spends, a session, 2 Not Dead Yet.

@@ -104,6 +104,43 @@ fn smackdown_is_certain_and_earns_no_progress() {
     assert_eq!(v["p_success"], 1.0);
 }
 
+/// At a terminal a tie is the player's choice, asked for: `script` (util-linux) runs the
+/// command on a terminal of its own and types the answers in. An answer that is not one of
+/// the tied attributes is asked again.
+#[test]
+fn not_dead_yet_asks_at_a_terminal_which_tied_attribute_drops() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = campaign(&dir);
+    sheet(&c, "Kyra", 2, &["BOD=4", "STR=4", "AGI=2", "LOG=6"], &[]);
+    let bin = assert_cmd::cargo::cargo_bin("solum");
+    let command = format!(
+        "{} sol not-dead-yet Kyra --campaign {}",
+        bin.display(),
+        c.display()
+    );
+    let mut child = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("script (util-linux) runs: .ci/run installs it");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"agi\nstr\n").unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("BOD, STR tie for highest"), "{text}");
+    assert!(text.contains("`agi`: one of BOD, STR"), "{text}");
+    assert!(text.contains("STR 4 → 3"), "{text}");
+    let s = show(&c, "Kyra");
+    assert!(s.contains("STR 3") && s.contains("BOD 4"), "{s}");
+}
+
 #[test]
 fn not_dead_yet_lowers_the_highest_physical_attribute() {
     let dir = tempfile::tempdir().unwrap();

@@ -897,33 +897,31 @@ fn not_dead_yet(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let mut c = open(campaign)?;
-    let choice = match attribute {
-        Some(a) => Some(a.clone()),
-        // A tie is the player's choice: asked at a terminal before the change, which
-        // checks the choice again against the sheet it reads.
-        None if std::io::stdin().is_terminal() && !json => {
-            let s = c.sol(name)?.sheet;
-            let (tied, _) = s.highest_physical();
-            if tied.len() > 1 && s.edge.attribute > 0 {
-                Some(ask_attribute(&tied)?)
-            } else {
-                None
-            }
+    let asked = c.sol_not_dead_yet(name, attribute.map(String::as_str));
+    let v = match asked {
+        // A tie is the player's choice: asked at a terminal, and the app checks the choice
+        // again against the sheet it reads.
+        Err(AppError::Sol(r))
+            if r.kind == solum_app::SolRefusal::AttributeTie
+                && attribute.is_none()
+                && !json
+                && std::io::stdin().is_terminal() =>
+        {
+            let choice = ask_attribute(&c.sol_not_dead_yet_tie(name)?)?;
+            c.sol_not_dead_yet(name, Some(&choice))
         }
-        None => None,
-    };
-    let v = c
-        .sol_not_dead_yet(name, choice.as_deref())
-        .map_err(|e| match &e {
-            AppError::Sol(r) if r.kind == solum_app::SolRefusal::AttributeTie => {
-                bad(format!("{} with --attr", r.problem))
-            }
-            _ => super::flagged(e, |f| match f {
-                SolField::Attribute => Some("--attr"),
-                SolField::Edge => Some("Edge"),
-                _ => None,
-            }),
-        })?;
+        other => other,
+    }
+    .map_err(|e| match &e {
+        AppError::Sol(r) if r.kind == solum_app::SolRefusal::AttributeTie => {
+            bad(format!("{} with --attr", r.problem))
+        }
+        _ => super::flagged(e, |f| match f {
+            SolField::Attribute => Some("--attr"),
+            SolField::Edge => Some("Edge"),
+            _ => None,
+        }),
+    })?;
     let l = v.lowered.as_ref().expect("Not Dead Yet lowers one");
     let text = format!(
         "Not Dead Yet: {} survives; {} {} → {}. Edge {}/{}.",
