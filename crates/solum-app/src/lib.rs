@@ -1094,7 +1094,7 @@ pub struct AskView {
     /// The question.
     pub question: String,
     /// Plain, advantage or disadvantage.
-    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::leaning))]
     pub leaning: Leaning,
     /// As the table writes it: "No, and", "No", "No, but", "Yes, but", "Yes", "Yes, and".
     pub answer: &'static str,
@@ -1278,7 +1278,7 @@ pub struct ClassicAskView {
     /// The question.
     pub question: String,
     /// Plain, advantage or disadvantage.
-    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::leaning))]
     pub leaning: Leaning,
     /// The answer as the text writes it.
     pub answer: String,

@@ -139,24 +139,41 @@ pub fn advance_goal() -> Schema {
 
 /// A vehicle's speed (S10), or `null`.
 pub fn speed() -> Schema {
+    or_null(speed_value())
+}
+
+/// A vehicle's speed (S10).
+pub fn speed_value() -> Schema {
     use solum_expanded::vehicle::Speed::{self, Average, Fast, LightningFast, Slow};
     let every = |s: Speed| match s {
         Slow | Average | Fast | LightningFast => s,
     };
-    or_null(one_of_strings(serde_forms(
-        [Slow, Average, Fast, LightningFast].map(every),
-    )))
+    one_of_strings(serde_forms([Slow, Average, Fast, LightningFast].map(every)))
 }
 
 /// A vehicle's handling (S10), or `null`.
 pub fn handling() -> Schema {
+    or_null(handling_value())
+}
+
+/// A vehicle's handling (S10).
+pub fn handling_value() -> Schema {
     use solum_expanded::vehicle::Handling::{self, Average, Clumsy, Exceptional, Responsive};
     let every = |h: Handling| match h {
         Clumsy | Average | Responsive | Exceptional => h,
     };
-    or_null(one_of_strings(serde_forms(
+    one_of_strings(serde_forms(
         [Clumsy, Average, Responsive, Exceptional].map(every),
-    )))
+    ))
+}
+
+/// The oracle's leanings: even, advantage or disadvantage.
+pub fn leaning() -> Schema {
+    use solum_expanded::oracle::Leaning::{self, Advantage, Disadvantage, Even};
+    let every = |l: Leaning| match l {
+        Even | Advantage | Disadvantage => l,
+    };
+    one_of_strings(serde_forms([Even, Advantage, Disadvantage].map(every)))
 }
 
 /// Light, medium or heavy.
@@ -265,6 +282,16 @@ pub fn die_type() -> Schema {
     one_of_strings(serde_forms([D4, D6, D8, D10, D12].map(every)))
 }
 
+/// A die type, or `null`.
+pub fn die_type_or_null() -> Schema {
+    or_null(die_type())
+}
+
+/// A die-type weapon, or `null`.
+pub fn dietype_weapon_or_null() -> Schema {
+    or_null(dietype_weapon())
+}
+
 /// A die-type weapon: its damage die and its modifier, −4 to +4.
 pub fn dietype_weapon() -> Schema {
     object(vec![
@@ -309,6 +336,111 @@ pub fn dietype_weapons() -> Schema {
     named(dietype_weapon(), Some(50))
 }
 
+/// Any text (a name as a sheet holds it, in an answer).
+fn text() -> Schema {
+    ObjectBuilder::new().schema_type(Type::String).into()
+}
+
+/// A count from 0 up.
+fn count() -> Schema {
+    integer(0, i64::from(u32::MAX))
+}
+
+/// How a So1um Expanded fight is run: `standard` or `alternative` (S11).
+pub fn combat_mode() -> Schema {
+    use solum_expanded::combat::Mode::{self, Alternative, Standard};
+    let every = |m: Mode| match m {
+        Standard | Alternative => m,
+    };
+    one_of_strings(serde_forms([Standard, Alternative].map(every)))
+}
+
+/// How big a vehicle is, for the scale rule (S10).
+pub fn vehicle_scale() -> Schema {
+    use solum_expanded::vehicle::Scale::{self, CarOrTruck, Large};
+    let every = |s: Scale| match s {
+        CarOrTruck | Large => s,
+    };
+    one_of_strings(serde_forms([CarOrTruck, Large].map(every)))
+}
+
+/// Why a personal weapon does or does not harm a vehicle (S10).
+pub fn scale_rule() -> Schema {
+    use solum_expanded::vehicle::ScaleRule::{
+        self, AntiVehicle, HeavyAgainstSmall, NotHeavy, TooLarge,
+    };
+    let every = |r: ScaleRule| match r {
+        HeavyAgainstSmall | AntiVehicle | NotHeavy | TooLarge => r,
+    };
+    one_of_strings(serde_forms(
+        [HeavyAgainstSmall, AntiVehicle, NotHeavy, TooLarge].map(every),
+    ))
+}
+
+/// What happens on a draw (ruling S3): `stand` or `roll-off`.
+pub fn draw_rule() -> Schema {
+    use solum_expanded::check::DrawRule::{self, RollOff, Stand};
+    let every = |d: DrawRule| match d {
+        Stand | RollOff => d,
+    };
+    one_of_strings(serde_forms([Stand, RollOff].map(every)))
+}
+
+/// Win, draw or lose, for the first side.
+pub fn verdict() -> Schema {
+    use solum_expanded::check::Verdict::{self, Draw, Lose, Win};
+    let every = |v: Verdict| match v {
+        Win | Draw | Lose => v,
+    };
+    one_of_strings(serde_forms([Win, Draw, Lose].map(every)))
+}
+
+/// A Project Sol character's Edge: its attribute and the points available now.
+pub fn sol_edge() -> Schema {
+    let _every_field = |e: &solum_sol::edge::Edge| {
+        let solum_sol::edge::Edge {
+            attribute: _,
+            points: _,
+        } = e;
+    };
+    object(vec![
+        ("attribute", count(), true),
+        ("points", count(), true),
+    ])
+}
+
+/// What Not Dead Yet lowered (P5): the attribute, from and to; or `null`.
+pub fn sol_lowered_or_null() -> Schema {
+    let _every_field = |l: &solum_sol::sheet::Lowered| {
+        let solum_sol::sheet::Lowered {
+            attribute: _,
+            from: _,
+            to: _,
+        } = l;
+    };
+    or_null(object(vec![
+        ("attribute", text(), true),
+        ("from", count(), true),
+        ("to", count(), true),
+    ]))
+}
+
+/// What a training session did (P3): the skill, its new ranks, the cost paid; or `null`.
+pub fn sol_trained_or_null() -> Schema {
+    let _every_field = |t: &solum_sol::sheet::Trained| {
+        let solum_sol::sheet::Trained {
+            skill: _,
+            ranks: _,
+            cost: _,
+        } = t;
+    };
+    or_null(object(vec![
+        ("skill", text(), true),
+        ("ranks", count(), true),
+        ("cost", integer(0, i64::MAX), true),
+    ]))
+}
+
 /// A Project Sol Edge used on a test (P2), of those `allowed`.
 fn edge_on_test(allowed: &[solum_sol::test::EdgeOnTest]) -> Schema {
     use solum_sol::test::EdgeOnTest::{CloseCall, PushTheLimit, SecondChance, Smackdown};
@@ -323,6 +455,26 @@ fn edge_on_test(allowed: &[solum_sol::test::EdgeOnTest]) -> Schema {
 /// [`solum_soluna::skirmish::MAX_SHEET_VALUE`]). Melee or ranged dice, one of the two, is a
 /// rule between two fields that no keyword states.
 pub fn soluna_character() -> Schema {
+    character_from_hit_points(1)
+}
+
+/// A Sol'una character as the app answers it: [`soluna_character`], but hit points from 0
+/// (a sheet written at the end of a skirmish may be out).
+pub fn soluna_character_shown() -> Schema {
+    character_from_hit_points(0)
+}
+
+/// Sol'una characters as the app answers them, or `null`.
+pub fn soluna_characters_or_null() -> Schema {
+    or_null(
+        ArrayBuilder::new()
+            .items(RefOr::T(soluna_character_shown()))
+            .into(),
+    )
+}
+
+/// A Sol'una character whose hit points are at least `least`.
+fn character_from_hit_points(least: i64) -> Schema {
     use solum_soluna::skirmish::{Character, MAX_SHEET_VALUE};
     let most = i64::from(MAX_SHEET_VALUE);
     let number = || integer(0, most);
@@ -351,7 +503,7 @@ pub fn soluna_character() -> Schema {
         ("mind", integer(1, 10), true),
         ("body", number(), true),
         ("shield", number(), false),
-        ("hit_points", integer(1, most), true),
+        ("hit_points", integer(least, most), true),
         ("melee", number(), false),
         ("ranged", number(), false),
         ("flips", number(), false),

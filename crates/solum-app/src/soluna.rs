@@ -706,7 +706,7 @@ fn edited_fields(before: &Character, after: &Character) -> String {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SolunaView {
     /// The sheet.
-    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::soluna_character_shown))]
     pub character: Character,
     /// Raised by one on every change.
     pub version: i64,
@@ -1484,7 +1484,7 @@ pub struct PlayView {
     /// Where the skirmish stands now.
     pub state: SkirmishState,
     /// At the end: the sheets as written.
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::soluna_characters_or_null))]
     pub sheets: Option<Vec<Character>>,
 }
 

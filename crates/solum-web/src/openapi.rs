@@ -35,11 +35,7 @@ pub(crate) fn names_of<T: serde::Serialize>(values: &[T]) -> Schema {
 
 /// The oracle's leanings ([`solum_app::Leaning`]).
 pub(crate) fn leaning() -> Schema {
-    use solum_app::Leaning::{Advantage, Disadvantage, Even};
-    let _every = |l: solum_app::Leaning| match l {
-        Even | Advantage | Disadvantage => (),
-    };
-    names_of(&[Even, Advantage, Disadvantage])
+    solum_app::schema::leaning()
 }
 
 /// Describes a request read with [`crate::split`] as its inner part's object with the
