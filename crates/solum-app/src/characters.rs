@@ -1145,9 +1145,7 @@ pub(crate) fn table_inputs(
     gm: bool,
 ) -> Result<CheckInputs, AppError> {
     if check.roll_off && !setting && !gm {
-        return Err(AppError::GmOnly(
-            "draws stand at this table: only the game master turns the roll-off on (the table's roll-off setting)".into(),
-        ));
+        return Err(crate::policy::GmOnly::RollOff.into());
     }
     let mut inputs = check_inputs(hero, check)?;
     if setting && matches!(inputs.check.against, Against::Opposed { .. }) {
@@ -1595,9 +1593,7 @@ impl<S: CampaignStore> Campaign<S> {
     ) -> Result<ChangeView, AppError> {
         let gm = self.store.sees_every_entry();
         if edit.correction && !gm {
-            return Err(AppError::GmOnly(
-                "only the game master corrects attributes and backgrounds (S17)".into(),
-            ));
+            return Err(crate::policy::GmOnly::Corrections.into());
         }
         let mut hit_points = None;
         let (seq, _, sheet) = self.change(name, |before| {
@@ -1684,9 +1680,7 @@ impl<S: CampaignStore> Campaign<S> {
     /// solo player).
     pub fn grant_advancement_point(&mut self, name: &str) -> Result<ChangeView, AppError> {
         if !self.store.sees_every_entry() {
-            return Err(AppError::GmOnly(
-                "only the game master grants advancement points (S17)".into(),
-            ));
+            return Err(crate::policy::GmOnly::AdvancementPoints.into());
         }
         let (seq, _, sheet) = self.change(name, |before| {
             let mut after = before.clone();

@@ -812,9 +812,7 @@ fn may_act_for(stored: &StoredCombat, session: &Session, own: &[String]) -> Resu
         .and_then(Combat::acting)
         .map(|i| session.fighters()[i].name.clone());
     let Some(acting) = acting else {
-        return Err(AppError::Forbidden(
-            "no one's turn yet (the game master starts the fight)".into(),
-        ));
+        return Err(crate::policy::Forbidden::NoTurnYet.into());
     };
     let key = solum_store::name_key(&acting);
     let hero = stored
@@ -825,9 +823,7 @@ fn may_act_for(stored: &StoredCombat, session: &Session, own: &[String]) -> Resu
     if hero && own.iter().any(|o| solum_store::name_key(o) == key) {
         Ok(())
     } else {
-        Err(AppError::Forbidden(format!(
-            "it is {acting}'s turn, and a player acts only for their own heroes"
-        )))
+        Err(crate::policy::Forbidden::NotYourTurn(acting).into())
     }
 }
 
@@ -1046,9 +1042,7 @@ impl<S: CampaignStore> Campaign<S> {
             parse_line(&text).map_err(|e| crate::CombatRefusal::Line.at("line", e.to_string()))?;
         accepted(&parsed, outside)?;
         if own.is_some() && !player_line(&parsed) {
-            return Err(AppError::Forbidden(
-                "a player plays only their own hero's turn (a move, an attack, a switch of weapons, act or end); the game master sets up the fight".into(),
-            ));
+            return Err(crate::policy::Forbidden::FightSetup.into());
         }
         // The seed is fixed before the transaction: the seed journaled is the seed rolled.
         let seed = seed.unwrap_or_else(|| SeededDice::from_entropy().seed());

@@ -211,13 +211,13 @@ pub enum AppError {
     /// No character of that name in the campaign.
     #[error("the campaign has no character named {0}")]
     NoSuchCharacter(String),
-    /// Not allowed to whoever asked (see [`ErrorKind::Forbidden`]).
+    /// Not allowed to whoever asked (see [`ErrorKind::Forbidden`]): which role rule refused.
     #[error("not allowed: {0}")]
-    Forbidden(String),
+    Forbidden(#[from] crate::policy::Forbidden),
     /// A game master's action asked by a player (granting points, corrections, invites):
     /// the one code `gm-only` wherever it is refused.
     #[error("not allowed: {0}")]
-    GmOnly(String),
+    GmOnly(#[from] crate::policy::GmOnly),
     /// A name breaks the name rule ([`crate::name_problem`]).
     #[error("the {what} {problem}")]
     BadName {
@@ -236,9 +236,9 @@ pub enum AppError {
         /// The member's.
         taken: String,
     },
-    /// An invite that cannot be used (unknown, used, revoked or expired): why.
-    #[error("this invite {0}")]
-    Invite(String),
+    /// An invite that cannot be used (unknown, used, replaced, revoked or expired): which.
+    #[error(transparent)]
+    Invite(#[from] crate::tables::InviteRefusal),
     /// No such invite at the table.
     #[error("the table has no invite {0} that is still open")]
     NoSuchInvite(i64),

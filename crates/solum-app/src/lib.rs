@@ -1484,9 +1484,7 @@ fn may_end_scene(by: &By, open: &JournalEntry) -> Result<(), AppError> {
         Record::SceneStart { title, .. } => title.as_str(),
         _ => "",
     };
-    Err(AppError::Forbidden(format!(
-        "the scene \"{title}\" is the game master's: only a game master ends it or starts another"
-    )))
+    Err(policy::Forbidden::GmScene(title.to_string()).into())
 }
 
 /// Appends `records` inside a write transaction, as journal entries.
@@ -1527,17 +1525,32 @@ pub(crate) fn transact<S: CampaignStore, T>(
     mut work: impl FnMut(&mut dyn solum_store::WriteTx) -> Result<T, AppError>,
 ) -> Result<T, AppError> {
     let mut out: Option<Result<T, AppError>> = None;
-    let stored = store.write(&mut |tx| match work(&mut Stamping { tx, by }) {
-        Ok(v) => {
-            out = Some(Ok(v));
-            Ok(())
-        }
-        Err(AppError::Store(e)) => Err(e),
-        Err(e) => {
-            out = Some(Err(e));
-            Err(solum_store::StoreError::BadRecord(
-                "the change was refused".into(),
-            ))
+    let stored = store.write(&mut |tx| {
+        let mut stamping = Stamping {
+            tx,
+            by,
+            refused: None,
+        };
+        let done = work(&mut stamping);
+        // A role rule's refusal, typed again (the store's seam carried it as text).
+        let done = match (done, stamping.refused.take()) {
+            (Err(AppError::Store(solum_store::StoreError::Forbidden(_))), Some(rule)) => {
+                Err(AppError::Forbidden(rule))
+            }
+            (done, _) => done,
+        };
+        match done {
+            Ok(v) => {
+                out = Some(Ok(v));
+                Ok(())
+            }
+            Err(AppError::Store(e)) => Err(e),
+            Err(e) => {
+                out = Some(Err(e));
+                Err(solum_store::StoreError::BadRecord(
+                    "the change was refused".into(),
+                ))
+            }
         }
     });
     match (stored, out) {
@@ -1593,6 +1606,23 @@ fn stamped(entries: &[NewEntry], by: &By) -> Vec<NewEntry> {
 struct Stamping<'a, 'b> {
     tx: &'a mut dyn solum_store::WriteTx,
     by: &'b By,
+    /// The role rule that refused a write through it: the store's seam carries a refusal as
+    /// text ([`solum_store::StoreError::Forbidden`]), [`transact`] gives this back typed.
+    refused: Option<policy::Forbidden>,
+}
+
+impl Stamping<'_, '_> {
+    /// `allowed`, or the store's refusal, keeping which rule refused.
+    fn allow(
+        &mut self,
+        allowed: Result<(), policy::Forbidden>,
+    ) -> Result<(), solum_store::StoreError> {
+        allowed.map_err(|rule| {
+            let text = rule.to_string();
+            self.refused = Some(rule);
+            solum_store::StoreError::Forbidden(text)
+        })
+    }
 }
 
 impl solum_store::WriteTx for Stamping<'_, '_> {
@@ -1621,11 +1651,12 @@ impl solum_store::WriteTx for Stamping<'_, '_> {
         let Some(old) = self.tx.sheet(system, name)? else {
             return Err(solum_store::StoreError::NoSuchSheet { name: name.into() });
         };
-        policy::may_change_sheet(
+        let allowed = policy::may_change_sheet(
             self.tx.scope(),
             self.tx.sheet_owner(system, name)?,
             &old.name,
-        )?;
+        );
+        self.allow(allowed)?;
         self.tx.update_sheet(system, name, sheet)
     }
 
@@ -1633,7 +1664,8 @@ impl solum_store::WriteTx for Stamping<'_, '_> {
         &mut self,
         entries: &[NewEntry],
     ) -> Result<Vec<solum_store::Entry>, solum_store::StoreError> {
-        policy::may_write_secret(self.tx.scope())?;
+        let allowed = policy::may_write_secret(self.tx.scope());
+        self.allow(allowed)?;
         self.tx.append(&stamped(entries, self.by))
     }
 
@@ -1659,7 +1691,8 @@ impl solum_store::WriteTx for Stamping<'_, '_> {
     }
 
     fn reveal(&mut self, seq: i64) -> Result<solum_store::Entry, solum_store::StoreError> {
-        policy::may_reveal(self.tx.scope())?;
+        let allowed = policy::may_reveal(self.tx.scope());
+        self.allow(allowed)?;
         self.tx.reveal(seq)
     }
 

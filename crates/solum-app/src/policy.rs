@@ -3,12 +3,84 @@
 //! appends a secret entry or reveals one; the stores keep only the table's filter (which
 //! table a scope reads and writes, and that a player's scope never reads a secret entry).
 
-use solum_store::{Scope, StoreError};
+use solum_store::Scope;
+
+/// Why dice typed in by hand were refused, where `tables::may_type_dice` does not allow
+/// them.
+pub const TYPED_DICE_REFUSED: &str = "dice typed in by hand are for a game master playing alone, or a table whose game master said it rolls real dice";
+
+/// Why a member may not do what they asked: one code for the API (`forbidden`), and which
+/// rule of the table's roles refused it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Forbidden {
+    /// A player plays and changes only the characters they created.
+    #[error("{0} is not your character")]
+    NotYourCharacter(String),
+    /// Only a game master changes the table's settings.
+    #[error("only the game master changes the table's settings")]
+    Settings,
+    /// Only a game master rolls in secret.
+    #[error("only the game master rolls in secret")]
+    Secret,
+    /// Only a game master reveals a secret entry, and not while writing in secret.
+    #[error("only the game master reveals a secret entry, and not in secret")]
+    Reveal,
+    /// A player asks for their own re-entry link only.
+    #[error("a player asks for their own re-entry link only")]
+    OthersReentry,
+    /// Dice typed in by hand, where the table does not take them ([`TYPED_DICE_REFUSED`]).
+    #[error("{}", TYPED_DICE_REFUSED)]
+    TypedDice,
+    /// A player acting in a fight no one has the turn of yet.
+    #[error("no one's turn yet (the game master starts the fight)")]
+    NoTurnYet,
+    /// A player acting in another combatant's turn (the one named).
+    #[error("it is {0}'s turn, and a player acts only for their own heroes")]
+    NotYourTurn(String),
+    /// A player setting up a fight rather than playing their hero's turn.
+    #[error(
+        "a player plays only their own hero's turn (a move, an attack, a switch of weapons, act or end); the game master sets up the fight"
+    )]
+    FightSetup,
+    /// A player rolling for a pilot who is not their character.
+    #[error(
+        "{name} is not your character: as {side} it is rolled by the game master (or type that pilot's pool)"
+    )]
+    Pilot {
+        /// The pilot.
+        name: String,
+        /// Which pilot of the roll (`your pilot`, `the opposing pilot`).
+        side: &'static str,
+    },
+    /// A player ending or replacing the game master's scene (its title).
+    #[error("the scene \"{0}\" is the game master's: only a game master ends it or starts another")]
+    GmScene(String),
+}
+
+/// What only a game master does, asked by a player: one code for the API (`gm-only`), and
+/// which it was.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GmOnly {
+    /// Turning the roll-off on for a check (the table's roll-off setting).
+    #[error(
+        "draws stand at this table: only the game master turns the roll-off on (the table's roll-off setting)"
+    )]
+    RollOff,
+    /// Correcting a sheet's attributes or backgrounds (S17).
+    #[error("only the game master corrects attributes and backgrounds (S17)")]
+    Corrections,
+    /// Granting advancement points (S17).
+    #[error("only the game master grants advancement points (S17)")]
+    AdvancementPoints,
+    /// Making, listing or revoking the table's invites (the verb).
+    #[error("only the game master {0} the table's invites")]
+    Invites(&'static str),
+}
 
 /// A member changes the sheets they own; a game master (and the command line, the
 /// campaign's owner) any sheet of the table. `owner` is who created the sheet (none: the
 /// command line).
-pub fn may_change_sheet(scope: Scope, owner: Option<i64>, name: &str) -> Result<(), StoreError> {
+pub fn may_change_sheet(scope: Scope, owner: Option<i64>, name: &str) -> Result<(), Forbidden> {
     may_play(scope.gm, scope.member, owner, name)
 }
 
@@ -20,35 +92,28 @@ pub fn may_play(
     member: Option<i64>,
     owner: Option<i64>,
     name: &str,
-) -> Result<(), StoreError> {
+) -> Result<(), Forbidden> {
     if gm || (owner.is_some() && owner == member) {
         Ok(())
     } else {
-        Err(StoreError::Forbidden(format!(
-            "{} is not your character",
-            name.trim()
-        )))
+        Err(Forbidden::NotYourCharacter(name.trim().to_owned()))
     }
 }
 
 /// Only a game master changes the table's settings (its oracle, the roll-off option). The
 /// app's own bookkeeping (re-entry links, the import mark) is not a member's change.
-pub fn may_change_settings(scope: Scope) -> Result<(), StoreError> {
+pub fn may_change_settings(scope: Scope) -> Result<(), Forbidden> {
     if scope.gm {
         Ok(())
     } else {
-        Err(StoreError::Forbidden(
-            "only the game master changes the table's settings".into(),
-        ))
+        Err(Forbidden::Settings)
     }
 }
 
 /// Only a game master writes in secret.
-pub fn may_write_secret(scope: Scope) -> Result<(), StoreError> {
+pub fn may_write_secret(scope: Scope) -> Result<(), Forbidden> {
     if scope.secret_writes && !scope.gm {
-        Err(StoreError::Forbidden(
-            "only the game master rolls in secret".into(),
-        ))
+        Err(Forbidden::Secret)
     } else {
         Ok(())
     }
@@ -56,13 +121,11 @@ pub fn may_write_secret(scope: Scope) -> Result<(), StoreError> {
 
 /// Only a game master reveals a secret entry, and not while writing in secret (a reveal is
 /// for the table to see).
-pub fn may_reveal(scope: Scope) -> Result<(), StoreError> {
+pub fn may_reveal(scope: Scope) -> Result<(), Forbidden> {
     if scope.gm && !scope.secret_writes {
         Ok(())
     } else {
-        Err(StoreError::Forbidden(
-            "only the game master reveals a secret entry, and not in secret".into(),
-        ))
+        Err(Forbidden::Reveal)
     }
 }
 
@@ -85,7 +148,7 @@ mod tests {
         assert!(may_change_sheet(Scope::HOME, None, "Orc").is_ok());
         assert!(matches!(
             may_change_sheet(pia, Some(3), "Nick"),
-            Err(StoreError::Forbidden(m)) if m == "Nick is not your character"
+            Err(Forbidden::NotYourCharacter(n)) if n == "Nick"
         ));
     }
 

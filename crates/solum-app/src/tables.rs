@@ -188,13 +188,11 @@ pub fn new_table_at<S: TableStore>(
     })
 }
 
-fn game_master_only(by: &Member, what: &str) -> Result<(), AppError> {
+fn game_master_only(by: &Member, what: &'static str) -> Result<(), AppError> {
     if by.gm {
         Ok(())
     } else {
-        Err(AppError::GmOnly(format!(
-            "only the game master {what} the table's invites"
-        )))
+        Err(crate::policy::GmOnly::Invites(what).into())
     }
 }
 
@@ -337,9 +335,8 @@ pub fn join_at<S: TableStore>(
             table_name: held.table_name,
         });
     }
-    let unknown = || AppError::Invite("is unknown".into());
     if !well_formed(invite) {
-        return Err(unknown());
+        return Err(InviteRefusal::Unknown.into());
     }
     let token = new_token()?;
     let key = crate::name_key(&name);
@@ -352,21 +349,13 @@ pub fn join_at<S: TableStore>(
         at,
     )? {
         Redeemed::Joined(member) => Ok(Joined::of(token, &member)),
-        Redeemed::Unknown => Err(unknown()),
-        Redeemed::Used => Err(AppError::Invite(
-            "was used already: ask the game master for a new one".into(),
-        )),
+        Redeemed::Unknown => Err(InviteRefusal::Unknown.into()),
+        Redeemed::Used => Err(InviteRefusal::Used.into()),
         // `solum serve` revokes the unused game master invites of the campaign's own table
         // at every start (see `home_gm_invite`).
-        Redeemed::Revoked { table: 0, gm: true } => Err(AppError::Invite(
-            "was replaced by a newer start of `solum serve`: use the link it printed last".into(),
-        )),
-        Redeemed::Revoked { .. } => Err(AppError::Invite(
-            "was revoked by the game master: ask them for a new one".into(),
-        )),
-        Redeemed::Expired(t) => Err(AppError::Invite(format!(
-            "expired at {t}: ask the game master for a new one"
-        ))),
+        Redeemed::Revoked { table: 0, gm: true } => Err(InviteRefusal::Replaced.into()),
+        Redeemed::Revoked { .. } => Err(InviteRefusal::Revoked.into()),
+        Redeemed::Expired(t) => Err(InviteRefusal::Expired(t).into()),
         Redeemed::NameTaken(taken) => Err(AppError::NameTaken { name, taken }),
     }
 }
@@ -400,6 +389,30 @@ fn reentry_past_key(member: i64) -> String {
 
 /// How many of a member's past re-entry links are remembered (older ones read as unknown).
 pub const REENTRY_PAST: usize = 8;
+
+/// Why an invite cannot be used: one code for the API (`invite-unusable`), and which
+/// case it is for a front end that acts on it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InviteRefusal {
+    /// Not an invite of this campaign (or not one at all).
+    #[error("this invite is unknown")]
+    Unknown,
+    /// Already redeemed (an invite admits one member).
+    #[error("this invite was used already: ask the game master for a new one")]
+    Used,
+    /// A game master invite of the campaign's own table that a newer start of `solum serve`
+    /// replaced.
+    #[error(
+        "this invite was replaced by a newer start of `solum serve`: use the link it printed last"
+    )]
+    Replaced,
+    /// Revoked by the game master.
+    #[error("this invite was revoked by the game master: ask them for a new one")]
+    Revoked,
+    /// Past its time.
+    #[error("this invite expired at {0}: ask the game master for a new one")]
+    Expired(jiff::Timestamp),
+}
 
 /// Why a re-entry link was refused: each a stable code (`reentry-unknown`, `reentry-used`,
 /// `reentry-expired`, `reentry-revoked`) the page acts on, and a sentence for the member.
@@ -480,9 +493,7 @@ pub fn reentry_at<S: CampaignStore + TableStore>(
     at: jiff::Timestamp,
 ) -> Result<Reentry, AppError> {
     if whom != by.id && !by.gm {
-        return Err(AppError::Forbidden(
-            "a player asks for their own re-entry link only".into(),
-        ));
+        return Err(crate::policy::Forbidden::OthersReentry.into());
     }
     let member = store
         .members()?
@@ -658,8 +669,7 @@ pub fn may_type_dice<S: CampaignStore + TableStore>(
     Ok(store.meta(REAL_DICE_KEY)?.as_deref() == Some("on"))
 }
 
-/// Why dice typed in by hand were refused, where [`may_type_dice`] does not allow them.
-pub const TYPED_DICE_REFUSED: &str = "dice typed in by hand are for a game master playing alone, or a table whose game master said it rolls real dice";
+pub use crate::policy::TYPED_DICE_REFUSED;
 
 /// Refuses dice typed in by hand unless [`may_type_dice`] allows them for `member` (the
 /// one place every front end asks).
@@ -670,7 +680,7 @@ pub fn check_typed_dice<S: CampaignStore + TableStore>(
     if may_type_dice(store, member)? {
         Ok(())
     } else {
-        Err(AppError::Forbidden(TYPED_DICE_REFUSED.into()))
+        Err(crate::policy::Forbidden::TypedDice.into())
     }
 }
 
@@ -728,10 +738,14 @@ impl<S: CampaignStore + TableStore> Campaign<S> {
                         name: name.trim().to_owned(),
                     }),
                 })
-                .and_then(|owner| crate::policy::may_play(false, Some(member.id), owner, name))
-                .map_err(|e| match e {
-                    solum_store::StoreError::Forbidden(why) => AppError::Forbidden(why),
-                    other => other.into(),
+                .map_err(AppError::from)
+                .and_then(|owner| {
+                    Ok(crate::policy::may_play(
+                        false,
+                        Some(member.id),
+                        owner,
+                        name,
+                    )?)
                 })
         };
         let out = check.and_then(|()| roll(self));

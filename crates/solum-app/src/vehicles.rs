@@ -1389,10 +1389,11 @@ impl<S: CampaignStore + solum_store::TableStore> Campaign<S> {
                 .store()
                 .sheet_owner(crate::characters::SYSTEM, name.trim())?;
             if owner != Some(member.id) {
-                return Err(AppError::Forbidden(format!(
-                    "{} is not your character: as {side} it is rolled by the game master (or type that pilot's pool)",
-                    name.trim()
-                )));
+                return Err(crate::policy::Forbidden::Pilot {
+                    name: name.trim().to_owned(),
+                    side,
+                }
+                .into());
             }
         }
         Ok(())

@@ -28,6 +28,8 @@ const ERROR_NAMES: &[&str] = &[
     "fields",
     "fight_odds",
     "ideas",
+    // The role policy's refusals (`Forbidden`, `GmOnly`).
+    "policy",
     "refusal",
     "tables",
     "typed_dice",

@@ -208,7 +208,8 @@ pub enum StoreError {
     #[error("entry refused: {0}")]
     BadRecord(String),
     /// The scope does not allow the change (a player's change to another's sheet, a secret
-    /// entry from a player's scope).
+    /// entry from a player's scope): the app's role policy refused it inside a write, and the
+    /// app gives it back as its own typed refusal.
     #[error("not allowed: {0}")]
     Forbidden(String),
     /// The place named needs a backend this build does not have.
