@@ -4,6 +4,7 @@
 //! one first), not from the program's output.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
+use solum_app::policy::Forbidden;
 use solum_app::{AppError, Campaign, Dice, ErrorKind, OracleSystem};
 use solum_expanded::oracle::Leaning;
 use solum_store::{MemoryStore, Scope, Store, StoreError, Timestamp};
@@ -124,6 +125,10 @@ fn the_role_policy_is_the_apps_on_a_store_that_keeps_none() {
     let e = c.edit_character("Lia", &edit).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Forbidden, "{e}");
     assert!(e.to_string().contains("Lia is not your character"), "{e}");
+    assert!(
+        matches!(&e, AppError::Forbidden(Forbidden::NotYourCharacter(n)) if n == "Lia"),
+        "{e:?}"
+    );
     let mut c = as_member(c.into_store(), pia_scope);
     c.edit_character("Lia", &edit).unwrap();
     let mut c = as_member(c.into_store(), Scope::member(gm.table, gm.id, true));
@@ -136,6 +141,8 @@ fn the_role_policy_is_the_apps_on_a_store_that_keeps_none() {
     let mut c = as_member(c.into_store(), pia_scope.secret());
     let e = c.note("a secret of Pia's").unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Forbidden, "{e}");
+    // Refused inside the write (the store's seam carries it as text), given back typed.
+    assert!(matches!(e, AppError::Forbidden(Forbidden::Secret)), "{e:?}");
     let gm_scope = Scope::member(gm.table, gm.id, true);
     let mut c = as_member(c.into_store(), gm_scope.secret());
     let hidden = c.note("the traitor is Quill").unwrap().seq;
@@ -144,6 +151,7 @@ fn the_role_policy_is_the_apps_on_a_store_that_keeps_none() {
     let mut c = as_member(c.into_store(), pia_scope);
     let e = c.reveal(hidden).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Forbidden, "a player revealed: {e}");
+    assert!(matches!(e, AppError::Forbidden(Forbidden::Reveal)), "{e:?}");
     let mut c = as_member(c.into_store(), gm_scope);
     c.reveal(hidden).unwrap();
 }

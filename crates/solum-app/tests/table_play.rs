@@ -74,3 +74,57 @@ fn a_re_entry_link_expires_after_seven_days() {
         tables::redeem_reentry_at(&mut store, &link.token, None, false, just_in_time).unwrap();
     assert_eq!((back.member.id, back.member.role), (ada.id, "gm"));
 }
+
+/// An invite that cannot be used says which case it is, as a value (one code for the API).
+#[test]
+fn an_unusable_invite_says_why_as_a_value() {
+    use solum_app::AppError;
+    use solum_app::tables::InviteRefusal;
+    let (_dir, path) = campaign_file();
+    let mut store = SqliteStore::open(&path, Scope::HOME).unwrap();
+    let joined = tables::create_table(&mut store, "Club", "Ada").unwrap();
+    let scope = Scope::member(joined.table, joined.member.id, true);
+    let mut store = SqliteStore::open(&path, scope).unwrap();
+    let ada = tables::session(&store, &joined.token).unwrap().unwrap();
+    let refusal = |r: Result<tables::Joined, AppError>| {
+        let e = r.unwrap_err();
+        assert_eq!(e.code(), "invite-unusable", "{e}");
+        match e {
+            AppError::Invite(why) => why,
+            e => panic!("{e:?}"),
+        }
+    };
+    let joins = |store: &mut SqliteStore, token: &str, name: &str| {
+        tables::join(store, token, name, None, false)
+    };
+    assert_eq!(
+        refusal(joins(&mut store, "not an invite", "Bo")),
+        InviteRefusal::Unknown
+    );
+    let once = tables::invite(&mut store, &ada, false).unwrap();
+    joins(&mut store, &once.token, "Bo").unwrap();
+    assert_eq!(
+        refusal(joins(&mut store, &once.token, "Cy")),
+        InviteRefusal::Used
+    );
+    let revoked = tables::invite(&mut store, &ada, false).unwrap();
+    tables::revoke_invite(&mut store, &ada, revoked.id).unwrap();
+    assert_eq!(
+        refusal(joins(&mut store, &revoked.token, "Cy")),
+        InviteRefusal::Revoked
+    );
+    let late = tables::invite(&mut store, &ada, false).unwrap();
+    let after = jiff::Timestamp::now() + jiff::SignedDuration::from_hours(8 * 24);
+    let expires: jiff::Timestamp = late.expires.parse().unwrap();
+    assert_eq!(
+        refusal(tables::join_at(
+            &mut store,
+            &late.token,
+            "Di",
+            None,
+            false,
+            after
+        )),
+        InviteRefusal::Expired(expires)
+    );
+}
