@@ -200,7 +200,7 @@ request_fields! {
 }
 
 request_fields! {
-    /// The fields of the original So1um's hero use cases.
+    /// The fields of the original So1um's hero and fight use cases.
     ClassicField {
         /// The hero's name.
         Name = "name",
@@ -210,6 +210,18 @@ request_fields! {
         Gear = "gear",
         /// The difficulty.
         Difficulty = "difficulty",
+        /// A fight's stat of the hero.
+        Stat = "stat",
+        /// A fight's stat of the foes.
+        FoeStat = "foe_stat",
+        /// A cliché: a check's, or a fight's of the hero.
+        Cliche = "cliche",
+        /// A fight's cliché of the foes.
+        FoeCliche = "foe_cliche",
+        /// How the hero takes hits in a fight.
+        Policy = "policy",
+        /// How the foes take hits in a fight.
+        FoePolicy = "foe_policy",
     }
 }
 

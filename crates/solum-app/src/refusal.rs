@@ -116,12 +116,16 @@ refusals! {
         StoredSheet = "classic-sheet-unreadable",
         /// A foe the book does not have.
         FoeUnknown = "classic-foe-unknown",
-        /// Foes named out of range, or named for a fight under way.
+        /// Foes named out of range, or a setup (foes, stats, clichés, policies) given for a
+        /// fight under way, which keeps the one it began with.
         Foes = "classic-foes",
         /// A decision about a hit that is not waiting, or a hit waiting for one.
         Decide = "classic-decide",
         /// A hero not in a fight asked to go on with one.
         NotInFight = "classic-not-in-fight",
+        /// A fight asked to go on, be abandoned or shown without foes for a hero the campaign
+        /// does not have (a hero of a file or the book): only a campaign hero's fight is kept.
+        NotCampaignHero = "classic-not-campaign-hero",
         /// A hero in a fight asked to start another or to rest.
         InFight = "classic-in-fight",
         /// A fight grown to the most calls one fight keeps.

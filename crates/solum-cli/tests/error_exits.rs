@@ -157,14 +157,16 @@ fn a_failure_that_is_not_the_inputs_is_exit_1() {
 }
 
 /// The refusal codes only the command line can answer (files it reads, the campaign's own
-/// creatures): no HTTP route reaches them, so their golden case is here, and
-/// crates/solum-web/tests/error_codes.rs counts them as covered. Each is the code of one case
-/// of [`cli_only_refusals_have_their_exit_code_and_first_line`].
+/// creatures, a hero named that may not be the campaign's): no HTTP route reaches them, so
+/// their golden case is here, and crates/solum-web/tests/error_codes.rs counts them as
+/// covered. Each is the code of one case of
+/// [`cli_only_refusals_have_their_exit_code_and_first_line`].
 const CLI_GOLDEN_CODES: &[&str] = &[
     "check-pool",
     "combat-sheet",
     "character-sheet-file",
     "classic-sheet-file",
+    "classic-not-campaign-hero",
     "sol-sheet-limit",
     "soluna-file",
     "creature-file",
@@ -228,6 +230,12 @@ fn cli_only_refusals_have_their_exit_code_and_first_line() {
             "classic-sheet-file",
             with(&c, &["classic", "import", bad_arg]),
             parse("sheet"),
+        ),
+        // Only a campaign hero's fight goes on without foes: the book's goblin has none.
+        (
+            "classic-not-campaign-hero",
+            with(&c, &["classic", "fight", "goblin"]),
+            "error: `goblin` is not a hero of the campaign: only a campaign hero's fight goes on (or is abandoned) without foes; name the foes to fight".into(),
         ),
         (
             "sol-sheet-limit",

@@ -7,19 +7,19 @@ use crate::storage::Replace;
 use serde_json::json;
 use solum_app::classic_once::{
     ClassicDuelAsk, ClassicOnceError, Field, Foe, Hero, Kind, NewHeroView, Odds, Policy, Side,
-    Stat, check_hero_names, classic_check_odds, classic_duel_odds, classic_oracle, hero_of,
-    hero_toml, new_hero, rest_hero,
+    check_hero_names, classic_check_odds, classic_duel_odds, classic_oracle, hero_of, hero_toml,
+    new_hero, rest_hero,
 };
-use solum_app::classic_once::{
-    Event, FightAsk, FightOnceView, Loss, NextExchange, Who, fight_once,
-};
+use solum_app::classic_once::{Event, FightOnceView, Loss, NextExchange, Who};
 
-use solum_app::classic::{FightSetup, FightView, StoredHero};
+use solum_app::Campaign;
+use solum_app::classic::FightView;
 use solum_app::classic_who::{
-    ClassicCheckAnswer, ClassicCheckWho, ClassicShown, HeroSource, WhoError, classic_check_who,
+    CampaignAccess, ClassicCheckAnswer, ClassicCheckWho, ClassicFightAnswer, ClassicFightWho,
+    ClassicShown, FightCall, HeroSource, WhoError, classic_check_who, classic_fight_who,
     classic_show_who,
 };
-use solum_app::{Campaign, Dice};
+use solum_app::fields::ClassicField;
 use solum_store::Store;
 
 use crate::bad;
@@ -561,103 +561,176 @@ fn oracle(
     Ok(())
 }
 
-/// `classic fight`: a campaign hero's fight (kept in the campaign) or one from files and the
-/// book.
+/// `classic fight`: the app says whether HERO's is a campaign hero's fight (kept in the
+/// campaign) or a one-shot fight of a file or the book, and fights it; the front end reads
+/// the files named, asks the player at a terminal, and writes a hero file back.
 fn fight_cmd(args: &ClassicFightArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let ClassicFightArgs {
         gear: _,
         hero,
         foes,
         abandon,
-        status: show_status,
+        status,
         odds,
         decide,
-        stat: hero_stat,
+        stat,
         foe_stat,
         cliche,
         foe_cliche,
-        policy: p,
+        policy,
         foe_policy,
         ask,
         dice,
         json: as_json,
         campaign,
     } = args;
-    let campaign_fight = decide.is_some() || foes.is_empty() || *abandon || *show_status;
-    if campaign_fight && campaign_hero(campaign, hero)?.is_none() {
-        // Only a campaign hero has a fight under way: a missing campaign is named as such
-        // (and not created) before the hero is looked for.
-        super::campaign::open_existing(campaign)?;
-        return Err(bad(format!(
-            "`{hero}` is not a hero of the campaign: only a campaign hero's fight goes on \
-             (or is abandoned) without foes; name the foes to fight"
-        )));
+    let decision = decide.as_deref().map(loss).transpose()?;
+    let hero_text = file_text(hero)?;
+    let foe_texts = foes
+        .iter()
+        .map(|f| file_text(f))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let who = source(hero, hero_text.as_deref());
+    let foe_sources: Vec<HeroSource<'_>> = foes
+        .iter()
+        .zip(&foe_texts)
+        .map(|(f, text)| source(f, text.as_deref()))
+        .collect();
+    let same_sheet = same_sheet(std::iter::once(who).chain(foe_sources.iter().copied()));
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stdin());
+    let fight_ask = ClassicFightWho {
+        who,
+        foes: foe_sources,
+        call: if *odds {
+            FightCall::Odds
+        } else if *status {
+            FightCall::Status
+        } else if *abandon {
+            FightCall::Abandon
+        } else {
+            FightCall::Fight
+        },
+        decision,
+        stat: stat.as_deref(),
+        foe_stat: foe_stat.as_deref(),
+        cliche: *cliche,
+        foe_cliche: *foe_cliche,
+        policy: policy.as_deref(),
+        // The flag's default is no setup given.
+        foe_policy: Some(foe_policy.as_str()).filter(|p| *p != "survive"),
+        rolled: dice.rolled.as_deref(),
+        seed: dice.seed,
+        asks: *ask || (terminal && dice.rolled.is_none()),
+        same_sheet,
+    };
+    // The player's answer at the terminal; a failure to read it is said as it was.
+    let mut unread = None;
+    let mut ask_player =
+        |name: &str, body: u32, hit_points: u32| match ask_loss(name, body, hit_points) {
+            Ok(loss) => Some(loss),
+            Err(e) => {
+                unread = Some(e);
+                None
+            }
+        };
+    let answer = classic_fight_who(&fight_ask, opener(campaign), &mut ask_player);
+    if let Some(e) = unread {
+        return Err(e);
     }
-    if *odds {
-        let setup = fight_setup(args)?;
-        let view = super::campaign::open_existing(campaign)?.preview_classic_setup(hero, setup)?;
-        if *as_json {
-            return super::campaign::write_json(out, &view);
-        }
-        return write_fight_state(out, &view, true);
-    }
-    if *show_status {
-        return fight_status(hero, *as_json, campaign, out);
-    }
-    if *abandon {
-        let decision = decide.as_deref().map(loss).transpose()?;
-        let view = super::campaign::open(campaign)?.abandon_classic_fight(hero, decision)?;
-        if *as_json {
-            return super::campaign::write_json(out, &view);
-        }
-        return write_fight_view(out, &view);
-    }
-    if campaign_fight || (!hero.ends_with(".toml") && campaign_hero(campaign, hero)?.is_some()) {
-        let setup = if campaign_fight {
-            for (flag, given) in [
-                ("--stat", hero_stat.is_some()),
-                ("--foe-stat", foe_stat.is_some()),
-                ("--cliche", *cliche),
-                ("--foe-cliche", *foe_cliche),
-                ("--policy", p.is_some()),
-                ("--foe-policy", foe_policy != "survive"),
-            ] {
-                if given {
-                    return Err(bad(format!(
-                        "{flag}: a fight under way keeps the setup it began with"
-                    )));
+    match answer.map_err(fight_error)? {
+        ClassicFightAnswer::Fight(mut fight) => {
+            // At a terminal and unless the dice are typed, each hit that waits is asked and
+            // the fight goes on to its end.
+            let interactive = !as_json && dice.rolled.is_none() && terminal;
+            loop {
+                let view = fight.view();
+                if *as_json {
+                    super::campaign::write_json(out, view)?;
+                } else {
+                    write_fight_view(out, view)?;
+                }
+                match view.status.pending {
+                    Some(p) if interactive => {
+                        let l = ask_loss(&view.hero, p.body, p.hit_points)?;
+                        fight.answer(l)?;
+                    }
+                    _ => return Ok(()),
                 }
             }
-            None
-        } else {
-            Some(fight_setup(args)?)
-        };
-        let decision = decide.as_deref().map(loss).transpose()?;
-        return campaign_fight_run(hero, setup, decision, dice, *as_json, campaign, out);
+        }
+        ClassicFightAnswer::Abandoned(view) if *as_json => super::campaign::write_json(out, &view),
+        ClassicFightAnswer::Abandoned(view) => write_fight_view(out, &view),
+        ClassicFightAnswer::Status(view) if *as_json => {
+            super::campaign::write_json(out, &json!({ "fight": view }))
+        }
+        ClassicFightAnswer::Status(None) => {
+            writeln!(out, "{hero} is not in a fight.")?;
+            Ok(())
+        }
+        ClassicFightAnswer::Status(Some(view)) => write_fight_state(out, &view, false),
+        ClassicFightAnswer::Odds(view) if *as_json => super::campaign::write_json(out, &view),
+        ClassicFightAnswer::Odds(view) => write_fight_state(out, &view, true),
+        ClassicFightAnswer::Once { view, hero_file } => {
+            if let Some(text) = hero_file {
+                super::campaign::write_file(Path::new(hero), text.as_bytes(), Replace::Allowed)?;
+            }
+            if *as_json {
+                writeln!(out, "{}", serde_json::to_string(&view)?)?;
+                return Ok(());
+            }
+            write_fight_once(out, &view)
+        }
     }
-    fight(
-        (hero, foes),
-        (
-            hero_stat
-                .as_deref()
-                .map(|t| stat(t, "--stat"))
-                .transpose()?,
-            foe_stat
-                .as_deref()
-                .map(|t| stat(t, "--foe-stat"))
-                .transpose()?,
-        ),
-        (*cliche, *foe_cliche),
-        (
-            policy(p.as_deref().unwrap_or("survive"), "--policy")?,
-            policy(foe_policy, "--foe-policy")?,
-        ),
-        *ask || (std::io::IsTerminal::is_terminal(&std::io::stdin()) && dice.rolled.is_none()),
-        dice,
-        *as_json,
-        out,
-    )?;
-    Ok(())
+}
+
+/// A file named twice among the fighters (the second naming and the first), by where it
+/// is on disk: the app refuses it for a one-shot fight (a sheet is one fighter; the book's
+/// entries may come twice: two goblins are two goblins).
+fn same_sheet<'a>(fighters: impl Iterator<Item = HeroSource<'a>>) -> Option<(&'a str, &'a str)> {
+    let mut files: Vec<(std::path::PathBuf, &str)> = Vec::new();
+    for fighter in fighters {
+        if let HeroSource::File { path, .. } = fighter {
+            let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.into());
+            if let Some((_, first)) = files.iter().find(|(k, _)| *k == key) {
+                return Some((path, first));
+            }
+            files.push((key, path));
+        }
+    }
+    None
+}
+
+/// The campaign, as the app asks for it: looked at (a missing campaign is none), read (a
+/// missing campaign is named) or opened for writing; never created to look or read.
+fn opener(
+    arg: &CampaignArg,
+) -> impl FnMut(CampaignAccess) -> anyhow::Result<Option<Campaign<Box<dyn Store>>>> + '_ {
+    move |access| match access {
+        CampaignAccess::Look => existing(arg)(),
+        CampaignAccess::Read => super::campaign::open_existing(arg).map(Some),
+        CampaignAccess::Write => super::campaign::open(arg).map(Some),
+    }
+}
+
+/// A refusal of a fight: a setup given for a fight under way named by its flag.
+fn fight_error(e: WhoError<anyhow::Error>) -> anyhow::Error {
+    match e {
+        WhoError::Campaign(e) => super::flagged(e, |f: ClassicField| {
+            Some(match f {
+                ClassicField::Stat => "--stat",
+                ClassicField::FoeStat => "--foe-stat",
+                ClassicField::Cliche => "--cliche",
+                ClassicField::FoeCliche => "--foe-cliche",
+                ClassicField::Policy => "--policy",
+                ClassicField::FoePolicy => "--foe-policy",
+                ClassicField::Name
+                | ClassicField::Hours
+                | ClassicField::Gear
+                | ClassicField::Difficulty => return None,
+            })
+        }),
+        e => who_error(e),
+    }
 }
 
 /// `classic rest`: a campaign hero (journaled) or a hero file rests.
@@ -724,20 +797,6 @@ fn odds_text(p: f64, exact: Option<&str>, error_bound: f64) -> String {
 
 fn dice_text(n: u32) -> String {
     format!("{n} {}", if n == 1 { "die" } else { "dice" })
-}
-
-fn stat(text: &str, flag: &str) -> anyhow::Result<Stat> {
-    solum_app::classic_once::stat_of(Field::Stat, text).map_err(|e| match e {
-        ClassicOnceError::Rules { problem, .. } => bad(format!("{flag}: {problem}")),
-        e => once_error(e),
-    })
-}
-
-fn policy(text: &str, flag: &str) -> anyhow::Result<Policy> {
-    solum_app::classic_once::policy_of(Field::Policy, text).map_err(|e| match e {
-        ClassicOnceError::Rules { problem, .. } => bad(format!("{flag}: {problem}")),
-        e => once_error(e),
-    })
 }
 
 fn duel(args: &ClassicDuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -854,74 +913,6 @@ fn ask_loss(name: &str, body: u32, hit_points: u32) -> anyhow::Result<Loss> {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn fight(
-    (hero_id, foe_ids): (&String, &[String]),
-    (hero_stat, foe_stat): (Option<Stat>, Option<Stat>),
-    (cliche, foe_cliche): (bool, bool),
-    (my_policy, foe_policy): (Policy, Policy),
-    ask: bool,
-    dice: &crate::cli::DiceArgs,
-    as_json: bool,
-    out: &mut dyn Write,
-) -> anyhow::Result<()> {
-    // One sheet is one fighter: a file may not fight itself or come twice (the book's
-    // entries may: two goblins are two goblins).
-    let mut files: Vec<(std::path::PathBuf, &str)> = Vec::new();
-    for id in std::iter::once(hero_id).chain(foe_ids) {
-        if id.ends_with(".toml") {
-            let key = std::fs::canonicalize(id).unwrap_or_else(|_| id.into());
-            if let Some((_, first)) = files.iter().find(|(k, _)| *k == key) {
-                return Err(bad(format!(
-                    "{id}: the same sheet as {first}; a sheet is one fighter"
-                )));
-            }
-            files.push((key, id));
-        }
-    }
-    let ask_fight = FightAsk {
-        hero: load(hero_id, Kind::Hero)?,
-        foes: foe_ids
-            .iter()
-            .map(|f| load(f, Kind::Monster))
-            .collect::<anyhow::Result<Vec<_>>>()?,
-        stat: hero_stat,
-        foe_stat,
-        cliche,
-        foe_cliche,
-        policy: my_policy,
-        foe_policy,
-        asks: ask,
-    };
-    // The player's answer at the terminal; a failure to read it is said as it was.
-    let mut unread = None;
-    let mut decide = |name: &str, body: u32, hit_points: u32| match ask_loss(name, body, hit_points)
-    {
-        Ok(loss) => Some(loss),
-        Err(e) => {
-            unread = Some(e);
-            None
-        }
-    };
-    let fought = fight_once(&ask_fight, dice.rolled.as_deref(), dice.seed, &mut decide);
-    if let Some(e) = unread {
-        return Err(e);
-    }
-    let v = fought.map_err(once_error)?;
-    if hero_id.ends_with(".toml") {
-        super::campaign::write_file(
-            Path::new(hero_id),
-            hero_toml(&v.hero).map_err(once_error)?.as_bytes(),
-            Replace::Allowed,
-        )?;
-    }
-    if as_json {
-        writeln!(out, "{}", serde_json::to_string(&v)?)?;
-        return Ok(());
-    }
-    write_fight_once(out, &v)
-}
-
 /// A one-shot fight: the sides and the odds, one line per exchange, the end.
 fn write_fight_once(out: &mut dyn Write, v: &FightOnceView) -> anyhow::Result<()> {
     let labels: Vec<&str> = v.foes.iter().map(|(l, _)| l.as_str()).collect();
@@ -989,118 +980,12 @@ fn write_fight_once(out: &mut dyn Write, v: &FightOnceView) -> anyhow::Result<()
     Ok(())
 }
 
-/// The campaign, when it exists and holds a hero of that name: only then is a name a
-/// campaign hero (a missing campaign is not created to look a book name up; a campaign file
-/// or a PostgreSQL database alike).
-fn campaign_hero(arg: &CampaignArg, who: &str) -> anyhow::Result<Option<Campaign<Box<dyn Store>>>> {
-    if who.ends_with(".toml") || who.trim().is_empty() {
-        return Ok(None);
-    }
-    let c = match super::campaign::open_existing(arg) {
-        Ok(c) => c,
-        Err(e)
-            if matches!(
-                e.downcast_ref::<solum_app::AppError>(),
-                Some(solum_app::AppError::Store(
-                    solum_store::StoreError::Missing { .. }
-                ))
-            ) =>
-        {
-            return Ok(None);
-        }
-        Err(e) => return Err(e),
-    };
-    Ok(c.has_classic_hero(who)?.then_some(c))
-}
-
 fn loss(text: &str) -> anyhow::Result<Loss> {
     match text.trim().to_ascii_lowercase().as_str() {
         "body" | "b" => Ok(Loss::Body),
         "hp" | "h" | "hit-point" | "hit-points" => Ok(Loss::HitPoint),
         other => Err(bad(format!("--decide {other}: say body or hp"))),
     }
-}
-
-/// A campaign hero's fight: starts it (with a setup) or goes on with it, then, at a terminal
-/// and unless the dice are typed, asks each pending hit and goes on until the end.
-fn campaign_fight_run(
-    hero: &str,
-    setup: Option<FightSetup>,
-    decision: Option<Loss>,
-    dice: &DiceArgs,
-    as_json: bool,
-    campaign: &CampaignArg,
-    out: &mut dyn Write,
-) -> anyhow::Result<()> {
-    let mut c = super::campaign::open(campaign)?;
-    let d = super::campaign::dice(dice.seed, dice.rolled.as_deref())?;
-    let mut view = match &setup {
-        Some(s) => c.start_classic_fight(hero, s, d)?,
-        None => c.continue_classic_fight(hero, decision, d)?,
-    };
-    let interactive =
-        !as_json && dice.rolled.is_none() && std::io::IsTerminal::is_terminal(&std::io::stdin());
-    loop {
-        if as_json {
-            super::campaign::write_json(out, &view)?;
-        } else {
-            write_fight_view(out, &view)?;
-        }
-        match view.status.pending {
-            Some(p) if interactive => {
-                let l = ask_loss(&view.hero, p.body, p.hit_points)?;
-                view = c.continue_classic_fight(hero, Some(l), Dice::Fresh)?;
-            }
-            _ => return Ok(()),
-        }
-    }
-}
-
-/// The fight the flags set up: the foes (book names or files) and each side's options.
-fn fight_setup(args: &ClassicFightArgs) -> anyhow::Result<FightSetup> {
-    Ok(FightSetup {
-        foes: args
-            .foes
-            .iter()
-            .map(|f| load(f, Kind::Monster).map(StoredHero))
-            .collect::<anyhow::Result<_>>()?,
-        stat: args
-            .stat
-            .as_deref()
-            .map(|t| stat(t, "--stat"))
-            .transpose()?,
-        foe_stat: args
-            .foe_stat
-            .as_deref()
-            .map(|t| stat(t, "--foe-stat"))
-            .transpose()?,
-        cliche: args.cliche,
-        foe_cliche: args.foe_cliche,
-        policy: args
-            .policy
-            .as_deref()
-            .map(|t| policy(t, "--policy"))
-            .transpose()?,
-        foe_policy: policy(&args.foe_policy, "--foe-policy")?,
-    })
-}
-
-/// `classic fight HERO --status`: the fight under way and the odds of its next exchange.
-fn fight_status(
-    hero: &str,
-    as_json: bool,
-    campaign: &CampaignArg,
-    out: &mut dyn Write,
-) -> anyhow::Result<()> {
-    let view = super::campaign::open_existing(campaign)?.classic_fight(hero)?;
-    if as_json {
-        return super::campaign::write_json(out, &json!({ "fight": view }));
-    }
-    let Some(v) = view else {
-        writeln!(out, "{hero} is not in a fight.")?;
-        return Ok(());
-    };
-    write_fight_state(out, &v, false)
 }
 
 /// A fight as it stands, or (a `preview`) as it would start: the sides, what is left of
