@@ -1,9 +1,7 @@
-//! The server's writer: journaled writes that queue are grouped into one commit.
+//! The server's one writer: journaled writes that queue are grouped into one commit.
 //!
-//! Every write of this server to a SQLite file goes through one thread, first come first
-//! served (SQLite lets one writer in at a time; its busy handler is not fair, see
-//! [`crate`]'s `write`). On PostgreSQL, [`POSTGRES_WRITERS`] threads share the tables, each
-//! table's writes on one of them, in order. When
+//! Every write of this server goes through one thread, first come first served (SQLite lets
+//! one writer in at a time; its busy handler is not fair, see [`crate`]'s `write`). When
 //! several journaled writes ([`Writer::grouped`]) wait, the writer takes them together: it
 //! opens a group on its connection ([`CampaignStore::begin_group`]: one `BEGIN IMMEDIATE`),
 //! runs each job in its own scope, each store write all or nothing on its own (a savepoint),
@@ -82,17 +80,9 @@ impl Default for GroupLimits {
 /// job is answered before it).
 pub(crate) type CommitHook = Arc<dyn Fn() + Send + Sync>;
 
-/// Writer threads on a PostgreSQL database, each with its own connection and its own share
-/// of the tables (a table's writes always go to the same one, so they keep their order). A
-/// write's time on the writer is mostly round trips to the database, waited for one after
-/// another; several writers wait for theirs side by side. SQLite lets one writer in at a
-/// time: one thread.
-pub const POSTGRES_WRITERS: usize = 4;
-
-/// The handles of the writer threads; a thread ends when the last handle is dropped.
+/// The handle of the writer thread; the thread ends when the last handle is dropped.
 pub(crate) struct Writer {
-    /// One queue per writer thread: a table's writes go to `shards[table % len]`.
-    shards: Vec<mpsc::Sender<Job>>,
+    jobs: mpsc::Sender<Job>,
     stats: Arc<Stats>,
 }
 
@@ -188,28 +178,8 @@ impl Writer {
         limits: GroupLimits,
         before_commit: Option<CommitHook>,
     ) -> Self {
-        let stats = Arc::new(Stats::default());
-        let threads = if db.is_postgres() {
-            POSTGRES_WRITERS
-        } else {
-            1
-        };
-        let shards = (0..threads)
-            .map(|i| Self::start_thread(i, &db, limits, before_commit.clone(), &stats))
-            .collect();
-        Self { shards, stats }
-    }
-
-    /// Starts writer thread `index` and answers its queue.
-    fn start_thread(
-        index: usize,
-        db: &Database,
-        limits: GroupLimits,
-        before_commit: Option<CommitHook>,
-        stats: &Arc<Stats>,
-    ) -> mpsc::Sender<Job> {
-        let db = db.clone();
         let (jobs, rx) = mpsc::channel(QUEUE);
+        let stats = Arc::new(Stats::default());
         let thread_stats = stats.clone();
         // Woken after a commit; ends when the writer does (its sender dropped). Without it
         // the writer's commits checkpoint as SQLite's do by default. PostgreSQL has no log
@@ -230,7 +200,7 @@ impl Writer {
             Database::Postgres(_) => None,
         };
         let spawned = std::thread::Builder::new()
-            .name(format!("solum-writer-{index}"))
+            .name("solum-writer".into())
             .spawn(move || {
                 let hooks = Hooks {
                     before_commit: before_commit.as_ref(),
@@ -243,15 +213,7 @@ impl Writer {
             // The receiver went with the closure: every write is answered "internal error".
             tracing::error!("the writer thread could not start: {e}");
         }
-        jobs
-    }
-
-    /// The queue of the thread that writes `table`.
-    fn shard(&self, table: i64) -> &mpsc::Sender<Job> {
-        // Never empty: `start` makes at least one thread.
-        let n = i64::try_from(self.shards.len()).unwrap_or(1);
-        let i = usize::try_from(table.rem_euclid(n)).unwrap_or(0);
-        &self.shards[i]
+        Self { jobs, stats }
     }
 
     /// Runs `work` on the campaign seen through `scope`, acting as `by` (looked up when
@@ -275,7 +237,7 @@ impl Writer {
             out: None,
             reply,
         };
-        self.shard(scope.table)
+        self.jobs
             .send(Job::Grouped(Box::new(job)))
             .await
             .map_err(|_| ApiError::internal())?;
@@ -295,8 +257,7 @@ impl Writer {
         let job = move || {
             let _ = reply.send(work());
         };
-        // Writes alone (tables, invites, sessions) name no table yet: the first thread's.
-        self.shard(0)
+        self.jobs
             .send(Job::Alone(Box::new(job)))
             .await
             .map_err(|_| ApiError::internal())?;
