@@ -867,10 +867,11 @@ pub struct FightOnceView {
     /// The hero after the fight (its wounds kept, for its file).
     #[serde(skip)]
     pub hero: Hero,
-    /// The hero's dice.
+    /// The hero's dice as the fight started.
     #[serde(skip)]
     pub hero_dice: u32,
-    /// The foes as the fight names them (`goblin #2` when a name comes twice), with dice.
+    /// The foes as the fight names them (`goblin #2` when a name comes twice), with their
+    /// dice as the fight started.
     #[serde(skip)]
     pub foes: Vec<(String, u32)>,
 }
@@ -959,6 +960,9 @@ pub fn fight_once(
         field: Field::Pool,
         problem: e.to_string(),
     })?;
+    // The header shows each side's dice as the fight starts (wounds lower them).
+    let hero_dice = fight.hero().side.dice();
+    let foe_dice: Vec<u32> = fight.foes().iter().map(|f| f.side.dice()).collect();
     let mut events = Vec::new();
     let name = ask.hero.name.clone();
     let (driven, seed) = with_dice(
@@ -1009,11 +1013,8 @@ pub fn fight_once(
         foes_dead: fight.foes().iter().map(Fighter::is_dead).collect(),
         seed,
         hero,
-        hero_dice: fight.hero().side.dice(),
-        foes: foe_labels(&ask.foes)
-            .into_iter()
-            .zip(fight.foes().iter().map(|f| f.side.dice()))
-            .collect(),
+        hero_dice,
+        foes: foe_labels(&ask.foes).into_iter().zip(foe_dice).collect(),
     })
 }
 
@@ -1098,6 +1099,19 @@ mod tests {
         assert!(v.foe_dead && !v.hero_dead);
         assert_eq!(v.exchanges.len(), 1);
         assert_eq!(v.exchanges[0].foe, [1, 0]);
+        // The header's dice are the sides' as the fight started, not after the wounds: Gob
+        // of Body 2 takes its hits in Body, and rolls 2 dice, then 1.
+        let mut gob = one("Gob");
+        gob.body = 2;
+        let ask = FightAsk {
+            foes: vec![gob],
+            foe_policy: Policy::Body,
+            ..ask.clone()
+        };
+        let won = fight_once(&ask, Some("5,2,2,5,2"), None, &mut |_, _, _| None).unwrap();
+        assert!(won.foe_dead, "{:?}", won.exchanges);
+        assert_eq!(won.hero_dice, 1);
+        assert_eq!(won.foes, [("Gob".to_owned(), 2)]);
         assert_eq!(v.p_win_exact.as_deref(), Some("1/2"));
         let e = fight_once(&ask, Some("5"), None, &mut |_, _, _| None).unwrap_err();
         assert_eq!(e.code(), "dice-too-few");
