@@ -31,6 +31,7 @@ pub mod journal;
 mod journaling;
 pub mod markdown;
 pub mod notation;
+pub mod on_use;
 pub mod policy;
 pub mod records;
 pub mod refusal;

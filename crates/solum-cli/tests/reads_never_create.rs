@@ -1,4 +1,5 @@
-//! Opening a campaign to read it never creates it (issue 23): every command that only reads
+//! Opening a campaign to read it never creates it (issue 23; decided once, in the app's
+//! `solum_app::on_use`, not by each command): every command that only reads
 //! (show, list, export, status, verify, a setting shown without a new value) refuses a
 //! missing campaign with an error naming the file, exits 2 and leaves no file behind.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
@@ -86,4 +87,28 @@ fn a_setting_given_a_value_is_a_change_and_creates_the_campaign() {
         "{}",
         run.stdout
     );
+}
+
+#[test]
+fn a_first_write_that_reads_first_creates_the_campaign_and_a_refused_one_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("first.solum");
+    let file = c.to_str().unwrap();
+    // Refused before it touches the campaign: no empty campaign is left behind.
+    let run = solum_args(&["--campaign", file, "sol", "new", "Kyra", "--edge", "1001"]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("1001 is more than 1000"),
+        "{}",
+        run.stderr
+    );
+    assert!(!c.exists(), "a refused command created the campaign");
+    // The oracle reads its setting before it journals its roll: the first question
+    // creates the campaign, and the answer is in its journal.
+    let run = solum_args(&["--campaign", file, "ask", "Is it raining?", "--seed", "7"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(c.exists());
+    let run = solum_args(&["--campaign", file, "journal", "show"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("Is it raining?"), "{}", run.stdout);
 }

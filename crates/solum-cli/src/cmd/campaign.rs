@@ -5,13 +5,15 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use solum_app::AppError;
 use solum_app::Leaning;
+use solum_app::on_use::{Open, OpenOnUse};
 use solum_app::rules::parse_faces;
 use solum_app::{
     AskView, Campaign, ClassicAskView, Dice, DifficultyView, IdeaSource, IdeaView, JournalEntry,
     OracleSystem, OracleView, VerifyReport, ideas,
 };
-use solum_store::{Scope, Store};
+use solum_store::{Scope, Store, StoreError};
 use solum_store_open::Database;
 
 use crate::bad;
@@ -24,26 +26,49 @@ use crate::render::{self, DIM, paint};
 /// The largest journal file `journal import` reads.
 pub const MAX_IMPORT_BYTES: u64 = 64 * 1024 * 1024;
 
-// Whether a command may create its campaign is decided here, once: a command that changes the
-// campaign opens it with `open` (created on first use), a command that only reads it (show,
-// list, export, status, verify) with `open_existing`, which refuses a missing campaign with
-// `StoreError::Missing` naming the file. `tests/reads_never_create.rs` runs every read
-// command on a missing campaign.
+/// The campaign of the command line, opened by the app when its use case first touches it:
+/// a read never creates it, a write does (see [`solum_app::on_use`]).
+pub(crate) type Here = Campaign<OpenOnUse<Box<dyn Store>, Opener>>;
 
-/// Opens the campaign to change it, creating it on first use.
-pub(crate) fn open(arg: &CampaignArg) -> anyhow::Result<Campaign<Box<dyn Store>>> {
-    Ok(Campaign::new(
-        solum_store_open::open(&database(arg)?, Scope::HOME).map_err(solum_app::AppError::from)?,
-    ))
+/// How the command line opens the campaign `--database`, `--campaign` or the environment
+/// names, as the app asks: only if it exists, or created on first use.
+pub(crate) type Opener = Box<dyn FnMut(Open) -> Result<Box<dyn Store>, StoreError> + Send>;
+
+/// The opener of the campaign `arg` names.
+pub(crate) fn opener(arg: &CampaignArg) -> anyhow::Result<Opener> {
+    let db = database(arg)?;
+    Ok(Box::new(move |how| match how {
+        Open::Existing => solum_store_open::open_existing(&db, Scope::HOME),
+        Open::OrCreate => solum_store_open::open(&db, Scope::HOME),
+    }))
 }
 
-/// Opens an existing campaign to read it (show, export, verify): a mistyped path is an
-/// error rather than a new empty campaign, and a read-only file can still be read.
-pub(crate) fn open_existing(arg: &CampaignArg) -> anyhow::Result<Campaign<Box<dyn Store>>> {
-    Ok(Campaign::new(
-        solum_store_open::open_existing(&database(arg)?, Scope::HOME)
-            .map_err(solum_app::AppError::from)?,
-    ))
+/// [`on_campaign`] for a use case the command line steps through (several calls, its own
+/// errors between them): the same decision, one error type.
+pub(crate) fn in_campaign<T>(
+    arg: &CampaignArg,
+    use_case: impl FnOnce(&mut Here) -> anyhow::Result<T>,
+) -> anyhow::Result<T> {
+    solum_app::on_use::run(opener(arg)?, use_case)
+}
+
+/// The campaign `arg` names, held through a session of many use cases (`solum play`, a
+/// combat script): each touches it as it needs, so reading a missing campaign reads an empty
+/// one and nothing is created before the first write.
+pub(crate) fn held(arg: &CampaignArg) -> anyhow::Result<Here> {
+    Ok(Campaign::new(OpenOnUse::new(opener(arg)?)))
+}
+
+/// Runs one use case on the campaign `arg` names. Whether it may create the campaign is the
+/// app's decision, not the command's: a use case that only reads a missing campaign answers
+/// that there is no campaign there, naming it, and leaves nothing behind
+/// (`tests/reads_never_create.rs` runs every read command on a missing campaign). The outer
+/// error is the command line's (a bad `--database`), the inner one the use case's.
+pub(crate) fn on_campaign<T>(
+    arg: &CampaignArg,
+    use_case: impl FnOnce(&mut Here) -> Result<T, AppError>,
+) -> anyhow::Result<Result<T, AppError>> {
+    Ok(solum_app::on_use::run(opener(arg)?, use_case))
 }
 
 /// The longest `--database` or $SOLUM_DATABASE taken.
@@ -153,7 +178,9 @@ pub fn ask(args: &AskArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     } else {
         None
     };
-    let view = open(&args.campaign)?.ask_oracle(&args.question, leaning, dice, system)?;
+    let view = on_campaign(&args.campaign, |here| {
+        here.ask_oracle(&args.question, leaning, dice, system)
+    })??;
     if args.json {
         return write_json(out, &view);
     }
@@ -171,11 +198,16 @@ pub(crate) fn write_oracle(out: &mut dyn Write, view: &OracleView) -> anyhow::Re
 pub fn oracle(args: &OracleArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let Some(name) = &args.system else {
         // Only shows the setting: a read, which never creates the campaign.
-        return write_oracle_system(out, open_existing(&args.campaign)?.oracle_system()?);
+        return write_oracle_system(
+            out,
+            on_campaign(&args.campaign, |here| here.oracle_system())??,
+        );
     };
-    let mut campaign = open(&args.campaign)?;
-    campaign.set_oracle_system(OracleSystem::parse(name)?)?;
-    write_oracle_system(out, campaign.oracle_system()?)
+    let system = in_campaign(&args.campaign, |here| {
+        here.set_oracle_system(OracleSystem::parse(name)?)?;
+        Ok(here.oracle_system()?)
+    })?;
+    write_oracle_system(out, system)
 }
 
 /// `solum roll-off [on|off]`.
@@ -184,16 +216,14 @@ pub fn roll_off(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     // Without a setting it only shows one: a read, which never creates the campaign.
-    let mut campaign = match args.setting {
-        Some(_) => open(&args.campaign)?,
-        None => open_existing(&args.campaign)?,
-    };
-    roll_off_in(&mut campaign, args.setting.as_deref(), out)
+    in_campaign(&args.campaign, |here| {
+        roll_off_in(here, args.setting.as_deref(), out)
+    })
 }
 
 /// Sets (with a word) and shows the roll-off option of a campaign (also `solum play`).
 pub(crate) fn roll_off_in(
-    campaign: &mut solum_app::Campaign<Box<dyn solum_store::Store>>,
+    campaign: &mut Here,
     setting: Option<&str>,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
@@ -290,7 +320,7 @@ pub fn idea(args: &IdeaArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         None => IdeaSource::Genre(args.genre.clone()),
     };
     let dice = dice(args.seed, args.rolled.as_deref())?;
-    let view = open(&args.campaign)?.idea(source, args.count, dice)?;
+    let view = on_campaign(&args.campaign, |here| here.idea(source, args.count, dice))??;
     if args.json {
         return write_json(out, &view);
     }
@@ -325,7 +355,9 @@ pub(crate) fn write_idea(out: &mut dyn Write, v: &IdeaView) -> anyhow::Result<()
 /// `solum difficulty`.
 pub fn difficulty(args: &DifficultyArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let dice = dice(args.seed, args.rolled.as_deref())?;
-    let view = open(&args.campaign)?.random_difficulty(args.task.as_deref(), dice)?;
+    let view = on_campaign(&args.campaign, |here| {
+        here.random_difficulty(args.task.as_deref(), dice)
+    })??;
     if args.json {
         return write_json(out, &view);
     }
@@ -374,7 +406,7 @@ fn write_answer(out: &mut dyn Write, v: &AskView) -> anyhow::Result<()> {
 
 /// `solum note`.
 pub fn note(args: &NoteArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let entry = open(&args.campaign)?.note(&args.text)?;
+    let entry = on_campaign(&args.campaign, |here| here.note(&args.text))??;
     write_entries(out, &[entry], args.json)
 }
 
@@ -387,7 +419,7 @@ pub fn scene(command: &SceneCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             json,
             campaign,
         } => {
-            let entries = open(campaign)?.start_scene(title, goal.as_deref())?;
+            let entries = on_campaign(campaign, |here| here.start_scene(title, goal.as_deref()))??;
             if *json {
                 // As `POST /api/scenes` answers: the entries, an open scene's end first.
                 return write_json(out, &entries);
@@ -399,11 +431,11 @@ pub fn scene(command: &SceneCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             json,
             campaign,
         } => {
-            let entry = open(campaign)?.end_scene(summary.as_deref())?;
+            let entry = on_campaign(campaign, |here| here.end_scene(summary.as_deref()))??;
             write_entries(out, &[entry], *json)
         }
         SceneCommand::Show { json, campaign } => {
-            let open_scene = open_existing(campaign)?.open_scene()?;
+            let open_scene = on_campaign(campaign, |here| here.open_scene())??;
             match (open_scene, *json) {
                 // As `GET /api/scene` answers: `{"scene": null}` when none is open.
                 (scene, true) => write_json(out, &serde_json::json!({ "scene": scene }))?,
@@ -419,11 +451,10 @@ pub fn scene(command: &SceneCommand, out: &mut dyn Write) -> anyhow::Result<()> 
 pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<()> {
     match command {
         JournalCommand::Show { last, campaign } => {
-            let campaign = open_existing(campaign)?;
-            let entries = match last {
-                Some(n) => campaign.last_entries(usize::try_from(*n).unwrap_or(usize::MAX))?,
-                None => campaign.entries()?,
-            };
+            let entries = on_campaign(campaign, |here| match last {
+                Some(n) => here.last_entries(usize::try_from(*n).unwrap_or(usize::MAX)),
+                None => here.entries(),
+            })??;
             write_entries(out, &entries, false)
         }
         JournalCommand::Export {
@@ -437,24 +468,25 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
                     "--title: a JSON export has no title (give --format markdown, or no --title)",
                 ));
             }
-            let campaign = open_existing(campaign)?;
-            let text = match format {
-                JournalFormat::Json => {
-                    let mut s = serde_json::to_string_pretty(&campaign.export()?)?;
-                    s.push('\n');
-                    s
-                }
-                JournalFormat::Markdown => campaign
-                    .export_markdown(title.as_deref().unwrap_or("Journal"))
-                    .context("--title")?,
-            };
+            let text = in_campaign(campaign, |here| {
+                Ok(match format {
+                    JournalFormat::Json => {
+                        let mut s = serde_json::to_string_pretty(&here.export()?)?;
+                        s.push('\n');
+                        s
+                    }
+                    JournalFormat::Markdown => here
+                        .export_markdown(title.as_deref().unwrap_or("Journal"))
+                        .context("--title")?,
+                })
+            })?;
             match output {
                 Some(path) => write_new_file(path, text.as_bytes()),
                 None => Ok(out.write_all(text.as_bytes())?),
             }
         }
         JournalCommand::Verify { json, campaign } => {
-            let report = open_existing(campaign)?.verify()?;
+            let report = on_campaign(campaign, |here| here.verify())??;
             if *json {
                 serde_json::to_writer(&mut *out, &report)?;
                 writeln!(out)?;
@@ -500,12 +532,13 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
             } else {
                 read_capped(file, MAX_IMPORT_BYTES)?
             };
-            let count = open(campaign)?.import_json(&text).map_err(|e| match e {
-                solum_app::AppError::BadImport(reason) => {
-                    bad(format!("{}: {reason}", file.display()))
-                }
-                e => e.into(),
-            })?;
+            let count =
+                on_campaign(campaign, |here| here.import_json(&text))?.map_err(|e| match e {
+                    solum_app::AppError::BadImport(reason) => {
+                        bad(format!("{}: {reason}", file.display()))
+                    }
+                    e => e.into(),
+                })?;
             let (n, total) = (count.added, count.total);
             if n == total {
                 writeln!(out, "imported {n} entries")?;
@@ -523,7 +556,7 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
             json,
             campaign,
         } => {
-            let entry = open_existing(campaign)?.reveal(*seq)?;
+            let entry = on_campaign(campaign, |here| here.reveal(*seq))??;
             // As `POST /api/journal/{seq}/reveal` answers: with the entry's `line`.
             write_entries(out, &[entry.for_display()], *json)
         }

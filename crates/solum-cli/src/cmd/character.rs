@@ -24,7 +24,7 @@ pub fn run(command: &CharCommand, out: &mut dyn Write) -> anyhow::Result<()> {
         CharCommand::New(args) => new(args, out),
         CharCommand::Show(args) => show(args, out),
         CharCommand::List { json, campaign } => {
-            let views = camp::open_existing(campaign)?.characters()?;
+            let views = camp::on_campaign(campaign, |here| here.characters())??;
             if *json {
                 return write_json(out, &views);
             }
@@ -37,7 +37,7 @@ pub fn run(command: &CharCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             json,
             campaign,
         } => {
-            let view = camp::open(campaign)?.grant_advancement_point(name)?;
+            let view = camp::on_campaign(campaign, |here| here.grant_advancement_point(name))??;
             if *json {
                 return write_json(out, &view);
             }
@@ -55,8 +55,7 @@ pub fn run(command: &CharCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             json,
             campaign,
         } => {
-            let view = camp::open(campaign)?
-                .rest_character(name, *hours)
+            let view = camp::on_campaign(campaign, |here| here.rest_character(name, *hours))?
                 .map_err(|e| {
                     super::flagged(e, |f: ExpandedField| {
                         (f == ExpandedField::Hours).then_some("--hours")
@@ -95,12 +94,13 @@ pub fn run(command: &CharCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             campaign,
         } => {
             let text = read_text(file).map_err(|e| bad(e.to_string()))?;
-            let mut c = camp::open(campaign)?;
-            let view = if *replace {
-                c.replace_character(&text)
-            } else {
-                c.import_character(&text)
-            }
+            let view = camp::on_campaign(campaign, |here| {
+                if *replace {
+                    here.replace_character(&text)
+                } else {
+                    here.import_character(&text)
+                }
+            })?
             .map_err(|e| match e {
                 AppError::Store(s @ solum_store::StoreError::NameTaken { .. }) => {
                     bad(format!("{}: {s} (--replace replaces it)", file.display()))
@@ -119,7 +119,7 @@ pub fn run(command: &CharCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             force,
             campaign,
         } => {
-            let text = camp::open_existing(campaign)?.export_character(name)?;
+            let text = camp::on_campaign(campaign, |here| here.export_character(name))??;
             match file {
                 None => Ok(out.write_all(text.as_bytes())?),
                 Some(path) => {
@@ -154,7 +154,7 @@ fn show(args: &CharShowArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             (hero, view)
         }
         (None, Some(name)) => {
-            let v = camp::open_existing(&args.campaign)?.character(name)?;
+            let v = camp::on_campaign(&args.campaign, |here| here.character(name))??;
             let view = serde_json::to_value(&v)?;
             (v.character, view)
         }
@@ -366,8 +366,7 @@ fn new(args: &CharNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         armor_name: args.armor.clone(),
     };
     let dice = camp::dice(args.dice.seed, args.dice.rolled.as_deref())?;
-    let view = camp::open(&args.campaign)?
-        .create_character(&choices, dice)
+    let view = camp::on_campaign(&args.campaign, |here| here.create_character(&choices, dice))?
         .map_err(|e| {
             crate::dice::typed_dice_error(e, solum_app::characters::CREATION_TYPED_ORDER)
         })?;
@@ -552,8 +551,10 @@ fn edit(args: &CharEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             "nothing to change: give --set, --add-background, --damage, … (see --help)",
         ));
     }
-    let mut campaign = camp::open(&args.campaign)?;
-    let view = campaign.edit_character(&args.name, &edit).map_err(|e| {
+    let view = camp::on_campaign(&args.campaign, |here| {
+        here.edit_character(&args.name, &edit)
+    })?
+    .map_err(|e| {
         let AppError::Expanded(r) = &e else {
             return e.into();
         };
@@ -611,7 +612,6 @@ fn edit_flag(field: ExpandedField) -> &'static str {
 }
 
 fn advance(args: &CharAdvanceArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let mut campaign = camp::open(&args.campaign)?;
     let goal = match (&args.background, &args.attribute) {
         (Some(b), _) => AdvanceGoal::Background(b.clone()),
         (None, Some(a)) => AdvanceGoal::Attribute(
@@ -622,15 +622,16 @@ fn advance(args: &CharAdvanceArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     };
     let order = solum_app::characters::advance_typed_order(&goal);
     let dice = camp::dice(args.dice.seed, args.dice.rolled.as_deref())?;
-    let view = campaign
-        .advance_character(&args.name, &goal, dice)
-        .map_err(|e| match e.refused_field::<ExpandedField>() {
-            Some((ExpandedField::AdvancementPoints, problem)) => bad(format!(
-                "{problem} (`solum char grant {}`)",
-                args.name.trim()
-            )),
-            _ => crate::dice::typed_dice_error(e, &order),
-        })?;
+    let view = camp::on_campaign(&args.campaign, |here| {
+        here.advance_character(&args.name, &goal, dice)
+    })?
+    .map_err(|e| match e.refused_field::<ExpandedField>() {
+        Some((ExpandedField::AdvancementPoints, problem)) => bad(format!(
+            "{problem} (`solum char grant {}`)",
+            args.name.trim()
+        )),
+        _ => crate::dice::typed_dice_error(e, &order),
+    })?;
     if args.json {
         return write_json(out, &view);
     }

@@ -274,7 +274,7 @@ fn sheet_name(flag: &str, value: &Option<String>, example: &str) -> anyhow::Resu
 /// `campaign`: the one `solum play` has open; `None` opens the one the arguments name.
 pub(crate) fn from_sheet(
     args: &CheckArgs,
-    campaign: Option<&mut solum_app::Campaign<Box<dyn solum_store::Store>>>,
+    campaign: Option<&mut super::campaign::Here>,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     use solum_app::characters::Against;
@@ -321,7 +321,9 @@ pub(crate) fn from_sheet(
     if let (true, Some(name)) = (args.odds, &p.character) {
         let odds = match campaign {
             Some(c) => c.check_odds(name, &check),
-            None => super::campaign::open_existing(&args.campaign)?.check_odds(name, &check),
+            None => {
+                super::campaign::on_campaign(&args.campaign, |here| here.check_odds(name, &check))?
+            }
         }
         .map_err(|e| sheet_error(e, order))?;
         if args.json {
@@ -332,17 +334,13 @@ pub(crate) fn from_sheet(
     let dice = super::campaign::dice(args.seed, args.rolled.as_deref())?;
     let shown = match (&p.character, &p.sheet) {
         (Some(name), _) => {
-            let mut opened;
-            let campaign = match campaign {
-                Some(c) => c,
-                None => {
-                    opened = super::campaign::open(&args.campaign)?;
-                    &mut opened
-                }
-            };
-            let view = campaign
-                .check_from_character(name, &check, dice)
-                .map_err(|e| sheet_error(e, order))?;
+            let view = match campaign {
+                Some(c) => c.check_from_character(name, &check, dice),
+                None => super::campaign::on_campaign(&args.campaign, |here| {
+                    here.check_from_character(name, &check, dice)
+                })?,
+            }
+            .map_err(|e| sheet_error(e, order))?;
             if args.json {
                 return super::campaign::write_json(out, &view);
             }

@@ -68,20 +68,7 @@ fn source<'a>(who: &'a str, text: Option<&'a str>) -> HeroSource<'a> {
 fn existing(
     arg: &CampaignArg,
 ) -> impl FnOnce() -> anyhow::Result<Option<Campaign<Box<dyn Store>>>> + '_ {
-    move || match super::campaign::open_existing(arg) {
-        Ok(c) => Ok(Some(c)),
-        Err(e)
-            if matches!(
-                e.downcast_ref::<solum_app::AppError>(),
-                Some(solum_app::AppError::Store(
-                    solum_store::StoreError::Missing { .. }
-                ))
-            ) =>
-        {
-            Ok(None)
-        }
-        Err(e) => Err(e),
-    }
+    move || opened(arg, CampaignAccess::Look)
 }
 
 /// A refusal of a command about WHO: the campaign's as it is, a one-shot's named by flags.
@@ -174,7 +161,7 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             json: as_json,
             campaign,
         } => {
-            let heroes = super::campaign::open_existing(campaign)?.classic_heroes()?;
+            let heroes = super::campaign::on_campaign(campaign, |here| here.classic_heroes())??;
             if *as_json {
                 return super::campaign::write_json(out, &heroes);
             }
@@ -194,9 +181,9 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             campaign,
         } => {
             let text = crate::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
-            let view = super::campaign::open(campaign)?
-                .import_classic_hero(&text)
-                .map_err(|e| bad(format!("{}: {e}", file.display())))?;
+            let view =
+                super::campaign::on_campaign(campaign, |here| here.import_classic_hero(&text))?
+                    .map_err(|e| bad(format!("{}: {e}", file.display())))?;
             if *as_json {
                 return super::campaign::write_json(out, &view);
             }
@@ -204,7 +191,8 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             writeln!(out, "{}", paint(DIM, "added to the campaign"))?;
         }
         ClassicCommand::Export { name, campaign } => {
-            let text = super::campaign::open_existing(campaign)?.export_classic_hero(name)?;
+            let text =
+                super::campaign::on_campaign(campaign, |here| here.export_classic_hero(name))??;
             write!(out, "{text}")?;
         }
         ClassicCommand::Bestiary { json } => {
@@ -243,11 +231,10 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             json: as_json,
             campaign,
         } => {
-            let mut c = super::campaign::open(campaign)?;
-            let v = match notes {
-                Some(notes) => c.edit_classic_notes(name, notes)?,
-                None => c.edit_classic_gear(name, add_gear, remove_gear)?,
-            };
+            let v = super::campaign::on_campaign(campaign, |here| match notes {
+                Some(notes) => here.edit_classic_notes(name, notes),
+                None => here.edit_classic_gear(name, add_gear, remove_gear),
+            })??;
             if *as_json {
                 return super::campaign::write_json(out, &v);
             }
@@ -282,11 +269,10 @@ fn new_campaign_hero(args: &ClassicNewArgs, out: &mut dyn Write) -> anyhow::Resu
         campaign,
         ..
     } = args;
-    let view = super::campaign::open(campaign)?.create_classic_hero(
-        name,
-        cliches,
-        super::campaign::dice(dice.seed, dice.rolled.as_deref())?,
-    )?;
+    let dice = super::campaign::dice(dice.seed, dice.rolled.as_deref())?;
+    let view = super::campaign::on_campaign(campaign, |here| {
+        here.create_classic_hero(name, cliches, dice)
+    })??;
     if *as_json {
         return super::campaign::write_json(out, &view);
     }
@@ -705,11 +691,16 @@ fn same_sheet<'a>(fighters: impl Iterator<Item = HeroSource<'a>>) -> Option<(&'a
 fn opener(
     arg: &CampaignArg,
 ) -> impl FnMut(CampaignAccess) -> anyhow::Result<Option<Campaign<Box<dyn Store>>>> + '_ {
-    move |access| match access {
-        CampaignAccess::Look => existing(arg)(),
-        CampaignAccess::Read => super::campaign::open_existing(arg).map(Some),
-        CampaignAccess::Write => super::campaign::open(arg).map(Some),
-    }
+    move |access| opened(arg, access)
+}
+
+/// The campaign `arg` names as the app asks for it (see [`solum_app::on_use::open_for`]).
+fn opened(
+    arg: &CampaignArg,
+    access: CampaignAccess,
+) -> anyhow::Result<Option<Campaign<Box<dyn Store>>>> {
+    let mut open = super::campaign::opener(arg)?;
+    Ok(solum_app::on_use::open_for(&mut open, access).map_err(solum_app::AppError::from)?)
 }
 
 /// A refusal of a fight: a setup given for a fight under way named by its flag.
@@ -742,8 +733,7 @@ fn rest(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     if !file.ends_with(".toml") {
-        let v = super::campaign::open(campaign)?
-            .rest_classic_hero(file, hours)
+        let v = super::campaign::on_campaign(campaign, |here| here.rest_classic_hero(file, hours))?
             .map_err(|e| {
                 super::flagged(e, |f: solum_app::fields::ClassicField| {
                     (f == solum_app::fields::ClassicField::Hours).then_some("--hours")

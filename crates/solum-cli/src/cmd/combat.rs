@@ -281,7 +281,9 @@ fn campaign_action(action: &CombatAction, out: &mut dyn Write) -> anyhow::Result
             json,
             campaign,
         } => {
-            let view = super::campaign::open(campaign)?.start_combat(name.as_deref(), *roll_off)?;
+            let view = super::campaign::on_campaign(campaign, |here| {
+                here.start_combat(name.as_deref(), *roll_off)
+            })??;
             if *json {
                 writeln!(out, "{}", serde_json::to_string(&view)?)?;
             } else {
@@ -304,7 +306,8 @@ fn campaign_action(action: &CombatAction, out: &mut dyn Write) -> anyhow::Result
             json,
             campaign,
         } => {
-            let view = super::campaign::open(campaign)?.combat_line(line, *seed)?;
+            let view =
+                super::campaign::on_campaign(campaign, |here| here.combat_line(line, *seed))??;
             if *json {
                 writeln!(out, "{}", serde_json::to_string(&view)?)?;
             } else {
@@ -312,7 +315,7 @@ fn campaign_action(action: &CombatAction, out: &mut dyn Write) -> anyhow::Result
             }
         }
         CombatAction::Status { json, campaign } => {
-            let status = super::campaign::open_existing(campaign)?.combat_status()?;
+            let status = super::campaign::on_campaign(campaign, |here| here.combat_status())??;
             match (status, json) {
                 // As `GET /api/combat` answers: `{"combat": null}` when none is open.
                 (status, true) => writeln!(out, "{}", serde_json::json!({ "combat": status }))?,
@@ -324,7 +327,7 @@ fn campaign_action(action: &CombatAction, out: &mut dyn Write) -> anyhow::Result
             }
         }
         CombatAction::End { json, campaign } => {
-            let view = super::campaign::open(campaign)?.end_combat()?;
+            let view = super::campaign::on_campaign(campaign, |here| here.end_combat())??;
             if *json {
                 writeln!(out, "{}", serde_json::to_string(&view)?)?;
             } else {
@@ -357,7 +360,7 @@ fn campaign_action(action: &CombatAction, out: &mut dyn Write) -> anyhow::Result
 /// A script or standard input played on the campaign's open combat, one stored line at a
 /// time: a script stops at the first refused line (the lines before it stay played).
 fn attached(args: &CombatArgs, path: &std::path::Path, out: &mut dyn Write) -> anyhow::Result<()> {
-    let mut campaign = super::campaign::open(&CampaignArg {
+    let mut campaign = super::campaign::held(&CampaignArg {
         campaign: Some(path.to_owned()),
         database: None,
     })?;
@@ -617,12 +620,11 @@ pub fn creature(command: &CreatureCommand, out: &mut dyn Write) -> anyhow::Resul
             campaign,
         } => {
             let text = crate::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
-            let views = super::campaign::open(campaign)?
-                .add_creatures(&text)
+            let views = super::campaign::on_campaign(campaign, |here| here.add_creatures(&text))?
                 .map_err(|e| match e.kind() {
-                    solum_app::ErrorKind::BadInput => bad(format!("{}: {e}", file.display())),
-                    _ => e.into(),
-                })?;
+                solum_app::ErrorKind::BadInput => bad(format!("{}: {e}", file.display())),
+                _ => e.into(),
+            })?;
             write_changes(out, &views, *json, "added")
         }
         CreatureCommand::Remove {
@@ -630,18 +632,18 @@ pub fn creature(command: &CreatureCommand, out: &mut dyn Write) -> anyhow::Resul
             json,
             campaign,
         } => {
-            let view = super::campaign::open(campaign)?.remove_creature(name)?;
+            let view = super::campaign::on_campaign(campaign, |here| here.remove_creature(name))??;
             write_changes(out, &[view], *json, "removed")
         }
         CreatureCommand::List { json, campaign } => {
             if *json {
                 // What `GET /api/bestiary` answers: every creature with the word a combat
                 // line names it by, and the static oppositions.
-                let view = super::campaign::open_existing(campaign)?.bestiary()?;
+                let view = super::campaign::on_campaign(campaign, |here| here.bestiary())??;
                 writeln!(out, "{}", serde_json::to_string(&view)?)?;
                 return Ok(());
             }
-            let views = super::campaign::open_existing(campaign)?.creatures()?;
+            let views = super::campaign::on_campaign(campaign, |here| here.creatures())??;
             let mut table = render::table(
                 &["creature", "pool", "hp", "damage", "mind", "ranged", "from"],
                 &[1, 2, 3, 4],
@@ -657,7 +659,7 @@ pub fn creature(command: &CreatureCommand, out: &mut dyn Write) -> anyhow::Resul
             json,
             campaign,
         } => {
-            let view = super::campaign::open_existing(campaign)?.creature(name)?;
+            let view = super::campaign::on_campaign(campaign, |here| here.creature(name))??;
             if *json {
                 writeln!(out, "{}", serde_json::to_string(&view)?)?;
                 return Ok(());

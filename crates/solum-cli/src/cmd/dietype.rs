@@ -357,7 +357,7 @@ fn write_sheet(out: &mut dyn Write, v: &DietypeView) -> anyhow::Result<()> {
 
 /// `solum dietype …`: die-type characters in the campaign.
 pub fn run(command: &DietypeCommand, out: &mut dyn Write) -> anyhow::Result<()> {
-    use super::campaign::{open, open_existing, write_json};
+    use super::campaign::{on_campaign, write_json};
     match command {
         DietypeCommand::New {
             name,
@@ -365,8 +365,8 @@ pub fn run(command: &DietypeCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             json: as_json,
             campaign,
         } => {
-            let view = open(campaign)?
-                .create_dietype_character(name, &edit_of(sheet)?)
+            let edit = edit_of(sheet)?;
+            let view = on_campaign(campaign, |here| here.create_dietype_character(name, &edit))?
                 .map_err(flagged)?;
             if *as_json {
                 return write_json(out, &view);
@@ -378,7 +378,7 @@ pub fn run(command: &DietypeCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             json: as_json,
             campaign,
         } => {
-            let v = open_existing(campaign)?.dietype_character(name)?;
+            let v = on_campaign(campaign, |here| here.dietype_character(name))??;
             if *as_json {
                 return write_json(out, &v);
             }
@@ -388,7 +388,7 @@ pub fn run(command: &DietypeCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             json: as_json,
             campaign,
         } => {
-            let all = open_existing(campaign)?.dietype_characters()?;
+            let all = on_campaign(campaign, |here| here.dietype_characters())??;
             if *as_json {
                 return write_json(out, &all);
             }
@@ -409,8 +409,7 @@ pub fn run(command: &DietypeCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             campaign,
         } => {
             let text = crate::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
-            let view = open(campaign)?
-                .import_dietype_character(&text)
+            let view = on_campaign(campaign, |here| here.import_dietype_character(&text))?
                 .map_err(|e| bad(format!("{}: {e}", file.display())))?;
             if *as_json {
                 return write_json(out, &view);
@@ -421,7 +420,7 @@ pub fn run(command: &DietypeCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             write!(
                 out,
                 "{}",
-                open_existing(campaign)?.export_dietype_character(name)?
+                on_campaign(campaign, |here| here.export_dietype_character(name))??
             )?;
             Ok(())
         }
@@ -443,8 +442,7 @@ pub fn run(command: &DietypeCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                     "nothing to change: give --ability, --skill, --weapon, a --remove-… or --notes",
                 ));
             }
-            let view = open(campaign)?
-                .edit_dietype_character(name, &edit)
+            let view = on_campaign(campaign, |here| here.edit_dietype_character(name, &edit))?
                 .map_err(flagged)?;
             if *as_json {
                 return write_json(out, &view);
@@ -484,27 +482,25 @@ fn roll_character(name: &str, args: &DietypeRollArgs, out: &mut dyn Write) -> an
         weapon: args.weapon.clone(),
         damage_step: args.damage_step.get(),
     };
-    let v = super::campaign::open(&args.campaign)?
-        .roll_dietype_character(
-            name,
-            &request,
-            super::campaign::dice(args.dice.seed, args.dice.rolled.as_deref())?,
-        )
-        .map_err(|e| {
-            use solum_app::fields::DieTypeField as F;
-            super::flagged(e, |f| match f {
-                F::Ability => Some("--ability"),
-                F::Against => Some("--against"),
-                F::Skill => Some("--skill"),
-                F::Weapon => Some("--weapon"),
-                F::Difficulty => Some("--vs"),
-                F::Step => Some("--step"),
-                F::DamageStep => Some("--damage-step"),
-                F::AgainstChances => Some("--against-chances"),
-                F::AgainstStep => Some("--against-step"),
-                _ => None,
-            })
-        })?;
+    let dice = super::campaign::dice(args.dice.seed, args.dice.rolled.as_deref())?;
+    let v = super::campaign::on_campaign(&args.campaign, |here| {
+        here.roll_dietype_character(name, &request, dice)
+    })?
+    .map_err(|e| {
+        use solum_app::fields::DieTypeField as F;
+        super::flagged(e, |f| match f {
+            F::Ability => Some("--ability"),
+            F::Against => Some("--against"),
+            F::Skill => Some("--skill"),
+            F::Weapon => Some("--weapon"),
+            F::Difficulty => Some("--vs"),
+            F::Step => Some("--step"),
+            F::DamageStep => Some("--damage-step"),
+            F::AgainstChances => Some("--against-chances"),
+            F::AgainstStep => Some("--against-step"),
+            _ => None,
+        })
+    })?;
     if args.json {
         return super::campaign::write_json(out, &v);
     }

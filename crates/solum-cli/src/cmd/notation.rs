@@ -30,8 +30,7 @@ pub fn roll(args: &NotationRollArgs, out: &mut dyn Write) -> anyhow::Result<()> 
     let dice = super::campaign::dice(args.seed, args.rolled.as_deref())?;
     let view = if args.journal || args.campaign.campaign.is_some() {
         let typed = matches!(dice, solum_app::Dice::Typed(_));
-        super::campaign::open(&args.campaign)?
-            .roll_notation(&text, dice)
+        super::campaign::on_campaign(&args.campaign, |here| here.roll_notation(&text, dice))?
             .map_err(|e| match e {
                 // Typed faces that do not fit name the flag, as the one-shot roll does.
                 e @ solum_app::AppError::Dice(_) if typed => {

@@ -344,14 +344,14 @@ fn write_static_play(out: &mut dyn Write, view: &StaticPlayView) -> anyhow::Resu
 pub(crate) fn static_from_sheet(
     args: &PlayStaticArgs,
     name: &str,
-    campaign: Option<&mut solum_app::Campaign<Box<dyn solum_store::Store>>>,
+    campaign: Option<&mut super::campaign::Here>,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     use solum_app::fast_static::{Opposition, StaticRequest};
     if args.status {
         let view = match campaign {
             Some(c) => c.static_status(name)?,
-            None => super::campaign::open_existing(&args.campaign)?.static_status(name)?,
+            None => super::campaign::on_campaign(&args.campaign, |here| here.static_status(name))??,
         };
         if args.json {
             return super::campaign::write_json(out, &serde_json::json!({ "fight": view }));
@@ -364,16 +364,9 @@ pub(crate) fn static_from_sheet(
             }
         };
     }
-    let mut opened;
-    let campaign = match campaign {
-        Some(c) => c,
-        None => {
-            opened = super::campaign::open(&args.campaign)?;
-            &mut opened
-        }
-    };
-    let view = if args.abandon {
-        campaign.abandon_static(name)?
+    // What is asked, checked before the campaign is opened.
+    let fight = if args.abandon {
+        None
     } else {
         let start = match (&args.foe, &args.vs) {
             (Some(foe), _) => Some(Opposition::shipped(foe)?),
@@ -392,7 +385,15 @@ pub(crate) fn static_from_sheet(
             background: args.background.clone(),
         };
         let dice = super::campaign::dice(args.dice.seed, args.dice.rolled.as_deref())?;
-        campaign.static_fight(&request, dice)?
+        Some((request, dice))
+    };
+    let act = |c: &mut super::campaign::Here| match fight {
+        None => c.abandon_static(name),
+        Some((request, dice)) => c.static_fight(&request, dice),
+    };
+    let view = match campaign {
+        Some(c) => act(c)?,
+        None => super::campaign::on_campaign(&args.campaign, act)??,
     };
     if args.json {
         writeln!(out, "{}", serde_json::to_value(&view)?)?;

@@ -15,8 +15,7 @@ use rustyline::validate::Validator;
 use rustyline::{Context, Editor, Helper};
 use solum_app::Leaning;
 use solum_app::groups::Groups;
-use solum_app::{Campaign, Dice, IdeaSource, OracleSystem, ideas};
-use solum_store::Store;
+use solum_app::{Dice, IdeaSource, OracleSystem, ideas};
 
 use crate::bad;
 use crate::cli_campaign::{CampaignArg, PlayArgs};
@@ -268,7 +267,7 @@ enum Flow {
 /// `solum play`.
 pub fn run(args: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let path = campaign::campaign_path(&args.campaign)?;
-    let mut campaign = campaign::open(&CampaignArg {
+    let mut campaign = campaign::held(&CampaignArg {
         campaign: Some(path.clone()),
         database: None,
     })?;
@@ -336,7 +335,7 @@ fn report(out: &mut dyn Write, e: &anyhow::Error) -> anyhow::Result<()> {
 /// and ends with exit 2 naming how many lines failed, so a script can tell.
 fn run_piped(
     session: &mut Session,
-    campaign: &mut Campaign<Box<dyn Store>>,
+    campaign: &mut campaign::Here,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let stdin = std::io::stdin();
@@ -422,7 +421,7 @@ impl Session {
     /// Runs one line: a command word and its rest.
     fn run_line(
         &mut self,
-        campaign: &mut Campaign<Box<dyn Store>>,
+        campaign: &mut campaign::Here,
         line: &str,
         out: &mut dyn Write,
     ) -> anyhow::Result<Flow> {
@@ -590,7 +589,7 @@ impl Session {
 
     fn ask(
         &self,
-        campaign: &mut Campaign<Box<dyn Store>>,
+        campaign: &mut campaign::Here,
         rest: &str,
         leaning: Leaning,
         out: &mut dyn Write,

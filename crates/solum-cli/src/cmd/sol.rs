@@ -13,7 +13,7 @@ use solum_app::sol_once::{
 };
 use solum_app::{AppError, Dice, NewSol, SolTest};
 
-use super::campaign::{open, open_existing};
+use super::campaign::{in_campaign, on_campaign};
 use crate::bad;
 use crate::cli::{
     DiceArgs, EdgeUse, SolCommand, SolOddsArgs, SolRollArgs, SolTestArgs, SpendUse, Then,
@@ -636,7 +636,7 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
                     sheet: load_file(f)?,
                     version: 0,
                 },
-                (None, Some(n)) => open_existing(campaign)?.sol(n)?,
+                (None, Some(n)) => on_campaign(campaign, |here| here.sol(n))??,
                 (None, None) => return Err(bad("give a NAME, or --file SHEET")),
             };
             if *json {
@@ -646,7 +646,7 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             }
         }
         SolCommand::List { campaign, json } => {
-            let all = open_existing(campaign)?.sols()?;
+            let all = on_campaign(campaign, |here| here.sols())??;
             if *json {
                 writeln!(out, "{}", serde_json::to_string(&all)?)?;
             } else if all.is_empty() {
@@ -671,7 +671,7 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             json,
         } => {
             let text = crate::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
-            let v = open(campaign)?.import_sol(&text).map_err(|e| match e {
+            let v = on_campaign(campaign, |here| here.import_sol(&text))?.map_err(|e| match e {
                 AppError::Sol(r) => bad(format!("{}: {r}", file.display())),
                 e => e.into(),
             })?;
@@ -694,7 +694,7 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             campaign,
             json,
         } => {
-            let v = open(campaign)?.sol_session(name)?;
+            let v = on_campaign(campaign, |here| here.sol_session(name))??;
             let text = format!(
                 "New session: Edge refreshed to {}/{}; training allowed again.",
                 v.edge.points, v.edge.attribute
@@ -706,7 +706,7 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             campaign,
             json,
         } => {
-            let v = open(campaign)?.sol_encounter(name)?;
+            let v = on_campaign(campaign, |here| here.sol_encounter(name))??;
             done(
                 out,
                 &v,
@@ -719,7 +719,7 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             campaign,
             json,
         } => {
-            let v = open(campaign)?.sol_reward(name)?;
+            let v = on_campaign(campaign, |here| here.sol_reward(name))??;
             let text = format!("Edge {}/{}.", v.edge.points, v.edge.attribute);
             done(out, &v, *json, &text)?;
         }
@@ -742,7 +742,7 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             campaign,
             json,
         } => {
-            let v = open(campaign)?.sol_train(name, skill).map_err(|e| {
+            let v = on_campaign(campaign, |here| here.sol_train(name, skill))?.map_err(|e| {
                 super::flagged(e, |f: SolField| (f == SolField::Skill).then_some("--skill"))
             })?;
             let t = v.trained.as_ref().expect("a training trains");
@@ -772,7 +772,7 @@ fn new_sol(
         attributes: tuples(attributes),
         skills: tuples(skills),
     };
-    let v = open(campaign)?.create_sol(&new).map_err(|e| {
+    let v = on_campaign(campaign, |here| here.create_sol(&new))?.map_err(|e| {
         super::flagged(e, |f| match f {
             SolField::Name => Some("NAME"),
             SolField::Attributes => Some("--attr"),
@@ -801,7 +801,7 @@ fn export(
     campaign: &CampaignArg,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let text = open_existing(campaign)?.export_sol(name)?;
+    let text = on_campaign(campaign, |here| here.export_sol(name))??;
     match output {
         None => write!(out, "{text}")?,
         Some(path) => {
@@ -846,9 +846,9 @@ fn spend(
         SpendUse::SeizeTheInitiative => solum_app::sol::SpendUse::SeizeTheInitiative,
         SpendUse::DeadMansTrigger => solum_app::sol::SpendUse::DeadMansTrigger,
     };
-    let v = open(campaign)?
-        .sol_spend(name, use_, dice_of(roll)?)
-        .map_err(|e| match &e {
+    let dice = dice_of(roll)?;
+    let v =
+        on_campaign(campaign, |here| here.sol_spend(name, use_, dice))?.map_err(|e| match &e {
             // Dice given to a use that rolls none (the app's rule): either dice flag.
             AppError::Sol(r) if r.kind == solum_app::SolRefusal::NoDice => {
                 bad(format!("--rolled/--seed: {}", r.problem))
@@ -896,22 +896,24 @@ fn not_dead_yet(
     json: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let mut c = open(campaign)?;
-    let asked = c.sol_not_dead_yet(name, attribute.map(String::as_str));
-    let v = match asked {
-        // A tie is the player's choice: asked at a terminal, and the app checks the choice
-        // again against the sheet it reads.
-        Err(AppError::Sol(r))
-            if r.kind == solum_app::SolRefusal::AttributeTie
-                && attribute.is_none()
-                && !json
-                && std::io::stdin().is_terminal() =>
-        {
-            let choice = ask_attribute(&c.sol_not_dead_yet_tie(name)?)?;
-            c.sol_not_dead_yet(name, Some(&choice))
-        }
-        other => other,
-    }
+    let v = in_campaign(campaign, |c| {
+        Ok(
+            match c.sol_not_dead_yet(name, attribute.map(String::as_str)) {
+                // A tie is the player's choice: asked at a terminal, and the app checks the
+                // choice again against the sheet it reads.
+                Err(AppError::Sol(r))
+                    if r.kind == solum_app::SolRefusal::AttributeTie
+                        && attribute.is_none()
+                        && !json
+                        && std::io::stdin().is_terminal() =>
+                {
+                    let choice = ask_attribute(&c.sol_not_dead_yet_tie(name)?)?;
+                    c.sol_not_dead_yet(name, Some(&choice))
+                }
+                other => other,
+            },
+        )
+    })?
     .map_err(|e| match &e {
         AppError::Sol(r) if r.kind == solum_app::SolRefusal::AttributeTie => {
             bad(format!("{} with --attr", r.problem))
@@ -970,9 +972,11 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         .as_deref()
         .map(|text| typed_faces(Field::AgainstRolled, text).map_err(once_error))
         .transpose()?;
-    let v = open(&args.campaign)?
-        .sol_test(&args.name, &req, dice_of(&args.roll)?, against_typed)
-        .map_err(|e| super::flagged(e, test_flag))?;
+    let dice = dice_of(&args.roll)?;
+    let v = on_campaign(&args.campaign, |here| {
+        here.sol_test(&args.name, &req, dice, against_typed)
+    })?
+    .map_err(|e| super::flagged(e, test_flag))?;
     if args.json {
         writeln!(out, "{}", serde_json::to_string(&v)?)?;
         return Ok(());

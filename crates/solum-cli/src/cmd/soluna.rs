@@ -165,7 +165,7 @@ fn new_flag(field: SolunaField) -> Option<&'static str> {
 }
 
 pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
-    use super::campaign::{open, open_existing, write_json};
+    use super::campaign::{in_campaign, on_campaign, write_json};
     match command {
         SolunaCommand::Skirmish(a) => match &a.play {
             Some(play) => skirmish_play(play, out),
@@ -188,8 +188,12 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
                         a.who.join(" ")
                     )));
                 }
-                let view = open(&a.campaign)?
-                    .soluna_skirmish(&a.who, super::campaign::dice(a.seed, a.rolled.as_deref())?)?;
+                let view = in_campaign(&a.campaign, |here| {
+                    Ok(here.soluna_skirmish(
+                        &a.who,
+                        super::campaign::dice(a.seed, a.rolled.as_deref())?,
+                    )?)
+                })?;
                 if a.json {
                     return write_json(out, &view);
                 }
@@ -208,11 +212,13 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
                 target: a.tn,
             };
             let d = &a.dice;
-            let view = open(&d.campaign)?.soluna_test(
-                &a.name,
-                &request,
-                super::campaign::dice(d.seed, d.rolled.as_deref())?,
-            )?;
+            let view = in_campaign(&d.campaign, |here| {
+                Ok(here.soluna_test(
+                    &a.name,
+                    &request,
+                    super::campaign::dice(d.seed, d.rolled.as_deref())?,
+                )?)
+            })?;
             if d.json {
                 return write_json(out, &view);
             }
@@ -235,8 +241,7 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
                 dice_guard: a.dice_guard,
                 dice_per_test: a.dice_per_test,
             };
-            let view = open(&a.campaign)?
-                .create_soluna_character(&c)
+            let view = on_campaign(&a.campaign, |here| here.create_soluna_character(&c))?
                 .map_err(|e| super::flagged(e, new_flag))?;
             if a.json {
                 return write_json(out, &view);
@@ -252,7 +257,7 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             json: as_json,
             campaign,
         } => {
-            let v = open_existing(campaign)?.soluna_character(name)?;
+            let v = on_campaign(campaign, |here| here.soluna_character(name))??;
             if *as_json {
                 return write_json(out, &v);
             }
@@ -262,7 +267,7 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             json: as_json,
             campaign,
         } => {
-            let all = open_existing(campaign)?.soluna_characters()?;
+            let all = on_campaign(campaign, |here| here.soluna_characters())??;
             if *as_json {
                 return write_json(out, &all);
             }
@@ -283,8 +288,7 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             campaign,
         } => {
             let text = crate::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
-            let view = open(campaign)?
-                .import_soluna_characters(&text)
+            let view = on_campaign(campaign, |here| here.import_soluna_characters(&text))?
                 .map_err(|e| bad(format!("{}: {e}", file.display())))?;
             if *as_json {
                 return write_json(out, &view);
@@ -298,7 +302,7 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             write!(
                 out,
                 "{}",
-                open_existing(campaign)?.export_soluna_characters(names)?
+                on_campaign(campaign, |here| here.export_soluna_characters(names))??
             )?;
             Ok(())
         }
@@ -324,19 +328,20 @@ fn edit(a: &SolunaEditArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         dice_guard: a.dice_guard,
         dice_per_test: a.dice_per_test,
     };
-    let view = super::campaign::open(&a.campaign)?
-        .edit_soluna_character(&a.name, &edit)
-        .map_err(|e| match e {
-            solum_app::AppError::Expanded(r)
-                if r.kind == solum_app::ExpandedRefusal::EditChangesNothing =>
-            {
-                bad(format!(
-                    "{}: nothing would change: the sheet has these values already",
-                    a.name.trim()
-                ))
-            }
-            e => super::flagged(e, new_flag),
-        })?;
+    let view = super::campaign::on_campaign(&a.campaign, |here| {
+        here.edit_soluna_character(&a.name, &edit)
+    })?
+    .map_err(|e| match e {
+        solum_app::AppError::Expanded(r)
+            if r.kind == solum_app::ExpandedRefusal::EditChangesNothing =>
+        {
+            bad(format!(
+                "{}: nothing would change: the sheet has these values already",
+                a.name.trim()
+            ))
+        }
+        e => super::flagged(e, new_flag),
+    })?;
     if a.json {
         return super::campaign::write_json(out, &view);
     }
@@ -517,7 +522,7 @@ fn odds_line(o: &AttackOdds) -> String {
 }
 
 fn skirmish_play(play: &SkirmishPlay, out: &mut dyn Write) -> anyhow::Result<()> {
-    use super::campaign::{dice, open, open_existing, write_json};
+    use super::campaign::{dice, in_campaign, on_campaign, write_json};
     use solum_app::soluna::{SkirmishAct, SkirmishAction};
     let (view, as_json) = match play {
         SkirmishPlay::Start {
@@ -525,11 +530,9 @@ fn skirmish_play(play: &SkirmishPlay, out: &mut dyn Write) -> anyhow::Result<()>
             auto,
             dice: d,
         } => (
-            open(&d.campaign)?.start_soluna_skirmish(
-                names,
-                auto,
-                dice(d.seed, d.rolled.as_deref())?,
-            )?,
+            in_campaign(&d.campaign, |here| {
+                Ok(here.start_soluna_skirmish(names, auto, dice(d.seed, d.rolled.as_deref())?)?)
+            })?,
             d.json,
         ),
         SkirmishPlay::Act {
@@ -552,11 +555,9 @@ fn skirmish_play(play: &SkirmishPlay, out: &mut dyn Write) -> anyhow::Result<()>
                 dice: *extra_dice,
             };
             (
-                open(&d.campaign)?.act_soluna_skirmish(
-                    name,
-                    &act,
-                    dice(d.seed, d.rolled.as_deref())?,
-                )?,
+                in_campaign(&d.campaign, |here| {
+                    Ok(here.act_soluna_skirmish(name, &act, dice(d.seed, d.rolled.as_deref())?)?)
+                })?,
                 d.json,
             )
         }
@@ -573,20 +574,20 @@ fn skirmish_play(play: &SkirmishPlay, out: &mut dyn Write) -> anyhow::Result<()>
                 dice: 0,
             };
             (
-                open(&d.campaign)?.act_soluna_skirmish(
-                    name,
-                    &act,
-                    dice(d.seed, d.rolled.as_deref())?,
-                )?,
+                in_campaign(&d.campaign, |here| {
+                    Ok(here.act_soluna_skirmish(name, &act, dice(d.seed, d.rolled.as_deref())?)?)
+                })?,
                 d.json,
             )
         }
         SkirmishPlay::Go { dice: d } => (
-            open(&d.campaign)?.go_soluna_skirmish(dice(d.seed, d.rolled.as_deref())?)?,
+            in_campaign(&d.campaign, |here| {
+                Ok(here.go_soluna_skirmish(dice(d.seed, d.rolled.as_deref())?)?)
+            })?,
             d.json,
         ),
         SkirmishPlay::Abandon { json, campaign } => {
-            let view = open(campaign)?.abandon_soluna_skirmish()?;
+            let view = on_campaign(campaign, |here| here.abandon_soluna_skirmish())??;
             if *json {
                 return write_json(out, &view);
             }
@@ -601,7 +602,7 @@ fn skirmish_play(play: &SkirmishPlay, out: &mut dyn Write) -> anyhow::Result<()>
             return Ok(());
         }
         SkirmishPlay::Status { json, campaign } => {
-            let state = open_existing(campaign)?.soluna_skirmish_state()?;
+            let state = on_campaign(campaign, |here| here.soluna_skirmish_state())??;
             if *json {
                 // As `GET /api/soluna/skirmish` answers.
                 return write_json(out, &serde_json::json!({ "skirmish": state }));

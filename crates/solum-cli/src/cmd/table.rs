@@ -12,7 +12,9 @@ pub const DEFAULT_PUBLIC_URL: &str = "http://127.0.0.1:7373";
 
 /// Makes the table and prints its game master's link.
 pub fn new(args: &TableNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let mut store = super::campaign::open(&args.campaign)?.into_store();
+    // A table is made in the campaign: opened to write, created on first use.
+    let mut store = super::campaign::opener(&args.campaign)?(solum_app::on_use::Open::OrCreate)
+        .map_err(solum_app::AppError::from)?;
     let made = solum_app::tables::new_table(&mut store, &args.name)?;
     let origin = args
         .public_url
