@@ -625,10 +625,12 @@ impl CharacterRecord {
     /// The limits of a record made at the table, for an imported journal.
     pub(crate) fn check(&self) -> Result<(), AppError> {
         if self.schema > CHARACTER_RECORD_SCHEMA {
-            return Err(AppError::BadImport(format!(
-                "a character record of schema {}, newer than this solum knows ({CHARACTER_RECORD_SCHEMA})",
-                self.schema
-            )));
+            return Err(crate::ImportProblem::SchemaNewer {
+                what: "a character record's",
+                found: self.schema,
+                known: CHARACTER_RECORD_SCHEMA,
+            }
+            .into());
         }
         name_text("name", &self.name)?;
         match &self.change {

@@ -531,10 +531,12 @@ impl ClassicRecord {
     /// The limits of a record made at the table, for an imported journal.
     pub(crate) fn check(&self) -> Result<(), AppError> {
         if self.schema > CLASSIC_RECORD_SCHEMA {
-            return Err(AppError::BadImport(format!(
-                "a classic record of schema {}, newer than this solum knows",
-                self.schema
-            )));
+            return Err(crate::ImportProblem::SchemaNewer {
+                what: "a classic record's",
+                found: self.schema,
+                known: CLASSIC_RECORD_SCHEMA,
+            }
+            .into());
         }
         name_text("name", &self.name)?;
         match &self.change {

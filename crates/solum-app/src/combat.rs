@@ -210,10 +210,12 @@ impl CombatRecord {
     /// The limits of a record made at the table, for an imported journal.
     pub(crate) fn check(&self) -> Result<(), AppError> {
         if self.schema > COMBAT_RECORD_SCHEMA {
-            return Err(AppError::BadImport(format!(
-                "a combat record of schema {}, newer than this solum knows ({COMBAT_RECORD_SCHEMA})",
-                self.schema
-            )));
+            return Err(crate::ImportProblem::SchemaNewer {
+                what: "a combat record's",
+                found: self.schema,
+                known: COMBAT_RECORD_SCHEMA,
+            }
+            .into());
         }
         combat_name(&self.combat)?;
         if let CombatChange::Line { line, .. } = &self.change {

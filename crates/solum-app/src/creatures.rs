@@ -92,10 +92,12 @@ impl CreatureRecord {
     /// The limits of a record made at the table, for an imported journal.
     pub(crate) fn check(&self) -> Result<(), AppError> {
         if self.schema > CREATURE_RECORD_SCHEMA {
-            return Err(AppError::BadImport(format!(
-                "a creature record of schema {}, newer than this solum knows ({CREATURE_RECORD_SCHEMA})",
-                self.schema
-            )));
+            return Err(crate::ImportProblem::SchemaNewer {
+                what: "a creature record's",
+                found: self.schema,
+                known: CREATURE_RECORD_SCHEMA,
+            }
+            .into());
         }
         check_creature(self.creature())
     }

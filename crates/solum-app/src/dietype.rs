@@ -375,10 +375,12 @@ impl DietypeRecord {
     /// The limits of a record made at the table, for an imported journal.
     pub(crate) fn check(&self) -> Result<(), AppError> {
         if self.schema > DIETYPE_RECORD_SCHEMA {
-            return Err(AppError::BadImport(format!(
-                "a dietype record of schema {}, newer than this solum knows",
-                self.schema
-            )));
+            return Err(crate::ImportProblem::SchemaNewer {
+                what: "a dietype record's",
+                found: self.schema,
+                known: DIETYPE_RECORD_SCHEMA,
+            }
+            .into());
         }
         crate::classic::name_text("name", &self.name)?;
         match &self.change {

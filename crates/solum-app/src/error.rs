@@ -152,7 +152,7 @@ pub enum AppError {
     NoOpenScene,
     /// An imported journal is not what `journal export --format json` writes.
     #[error("the journal to import is not valid: {0}")]
-    BadImport(String),
+    BadImport(crate::ImportProblem),
     /// An imported entry does not re-derive: its dice do not give what it records, or the
     /// rules refuse it, or it contradicts the entries before it.
     #[error("entry {index} of the import does not re-derive from its dice: ({entry}) {divergence}")]

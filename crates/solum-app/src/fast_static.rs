@@ -270,10 +270,12 @@ impl StaticRecord {
     /// The limits of a record made at the table, for an imported journal.
     pub(crate) fn check(&self) -> Result<(), AppError> {
         if self.schema > STATIC_RECORD_SCHEMA {
-            return Err(AppError::BadImport(format!(
-                "a static-combat record of schema {}, newer than this solum knows ({STATIC_RECORD_SCHEMA})",
-                self.schema
-            )));
+            return Err(crate::ImportProblem::SchemaNewer {
+                what: "a static-combat record's",
+                found: self.schema,
+                known: STATIC_RECORD_SCHEMA,
+            }
+            .into());
         }
         match &self.change {
             StaticChange::Started { setup } | StaticChange::Rounds { setup, .. } => {

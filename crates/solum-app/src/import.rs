@@ -12,8 +12,8 @@ use sha2::{Digest, Sha256};
 use solum_store::{CampaignStore, NewEntry, WriteTx};
 
 use crate::{
-    AppError, Campaign, JournalEntry, JournalExport, MAX_IMPORT_ENTRIES, Record, check_record,
-    journal, transact,
+    AppError, Campaign, ExportEntry, ImportProblem, JournalEntry, JournalExport,
+    MAX_IMPORT_ENTRIES, Record, check_record, journal, transact,
 };
 
 /// Entries checked and stored at a time.
@@ -30,7 +30,7 @@ pub struct ImportCount {
 
 /// The digest that says an entry is already in the journal: its date and record.
 fn digest(at: &str, record: &Record) -> Result<[u8; 16], AppError> {
-    let body = serde_json::to_string(record).map_err(|e| AppError::BadImport(e.to_string()))?;
+    let body = serde_json::to_string(record).map_err(|e| AppError::internal("record", e))?;
     let mut h = Sha256::new();
     h.update(at.as_bytes());
     h.update(b"\n");
@@ -99,7 +99,7 @@ fn read_head(text: &str) -> Result<Head, AppError> {
     let mut de = serde_json::Deserializer::from_str(text);
     let head = de::Deserializer::deserialize_map(&mut de, HeadVisitor)
         .and_then(|h| de.end().map(|()| h))
-        .map_err(|e| AppError::BadImport(e.to_string()))?;
+        .map_err(|e| ImportProblem::Unreadable(e.to_string()))?;
     Ok(head)
 }
 
@@ -168,7 +168,7 @@ fn each_entry(
     if let Some(e) = failed.into_inner() {
         return Err(e);
     }
-    read.map_err(|e| AppError::BadImport(e.to_string()))
+    read.map_err(|e| ImportProblem::Unreadable(e.to_string()).into())
 }
 
 impl<S: CampaignStore> Campaign<S> {
@@ -177,26 +177,23 @@ impl<S: CampaignStore> Campaign<S> {
     /// with memory bounded by the text and one batch.
     pub fn import_json(&mut self, text: &str) -> Result<ImportCount, AppError> {
         let head = read_head(text)?;
-        let format = head
-            .format
-            .ok_or_else(|| AppError::BadImport("missing field `format`".into()))?;
+        let format = head.format.ok_or(ImportProblem::MissingField("format"))?;
         if format != JournalExport::FORMAT {
-            return Err(AppError::BadImport(format!(
-                "format is \"{format}\", expected \"{}\"",
-                JournalExport::FORMAT
-            )));
+            return Err(ImportProblem::Format {
+                found: format,
+                expected: JournalExport::FORMAT,
+            }
+            .into());
         }
-        let schema = head
-            .schema
-            .ok_or_else(|| AppError::BadImport("missing field `schema`".into()))?;
+        let schema = head.schema.ok_or(ImportProblem::MissingField("schema"))?;
         journal::check_export_schema(schema)?;
-        let total = head
-            .entries
-            .ok_or_else(|| AppError::BadImport("missing field `entries`".into()))?;
+        let total = head.entries.ok_or(ImportProblem::MissingField("entries"))?;
         if total > MAX_IMPORT_ENTRIES {
-            return Err(AppError::BadImport(format!(
-                "{total} entries; the limit is {MAX_IMPORT_ENTRIES}"
-            )));
+            return Err(ImportProblem::TooManyEntries {
+                total,
+                limit: MAX_IMPORT_ENTRIES,
+            }
+            .into());
         }
         let mut added = 0;
         let mut last = 0;
@@ -229,14 +226,10 @@ impl<S: CampaignStore> Campaign<S> {
             let mut batch: Vec<NewEntry> = Vec::with_capacity(IMPORT_BATCH);
             added = 0;
             each_entry(text, &mut |index, value| {
-                let seq = value.get("seq").cloned().unwrap_or_default();
-                let kind = value.get("kind").cloned().unwrap_or_default();
+                let at = ExportEntry::of_json(index, &value);
                 let given = value.clone();
-                let entry: JournalEntry = serde_json::from_value(value).map_err(|e| {
-                    AppError::BadImport(format!(
-                        "entry {index} (kind {kind}, numbered {seq} in the export): {e}"
-                    ))
-                })?;
+                let entry: JournalEntry = serde_json::from_value(value)
+                    .map_err(|e| ImportProblem::Unreadable(e.to_string()).of(at))?;
                 refuse_unknown_fields(index, &given, &entry)?;
                 order.check(index, &entry)?;
                 let new = checked(index, entry, &mut replayer, &mut present)?;
@@ -261,8 +254,7 @@ impl<S: CampaignStore> Campaign<S> {
     }
 }
 
-/// How far past the importer's clock an entry may be dated: a day, for clocks that differ.
-pub const MAX_IMPORT_FUTURE_HOURS: i64 = 24;
+pub use crate::import_problem::MAX_IMPORT_FUTURE_HOURS;
 
 /// What the entries before one said: their numbers, the last date, and the latest allowed.
 struct Order {
@@ -275,33 +267,32 @@ impl Order {
     /// Refuses a date that is no date, lies in the future past a day, or goes back before
     /// the entry before it, and a number given to an earlier entry of the file.
     fn check(&mut self, index: usize, entry: &JournalEntry) -> Result<(), AppError> {
-        let name = format!("entry {index} (numbered {} in the export)", entry.seq);
+        let name = ExportEntry {
+            index,
+            kind: None,
+            seq: entry.seq.to_string(),
+        };
+        let date = || entry.at.clone();
         let at = entry.at.parse::<jiff::Timestamp>().map_err(|e| {
-            AppError::BadImport(format!(
-                "{name}: date \"{}\" is not an RFC 3339 date: {e}",
-                entry.at
-            ))
+            ImportProblem::DateUnreadable {
+                date: date(),
+                reason: e.to_string(),
+            }
+            .of(name.clone())
         })?;
         if at > self.latest {
-            return Err(AppError::BadImport(format!(
-                "{name}: date \"{}\" is in the future (at most {MAX_IMPORT_FUTURE_HOURS} hours past now)",
-                entry.at
-            )));
+            return Err(ImportProblem::DateInFuture(date()).of(name).into());
         }
         if let Some(last) = self.last
             && at < last
         {
-            return Err(AppError::BadImport(format!(
-                "{name}: date \"{}\" goes back before the entry before it ({last}): a journal's dates only go forward",
-                entry.at
-            )));
+            return Err(ImportProblem::DateGoesBack { date: date(), last }
+                .of(name)
+                .into());
         }
         self.last = Some(at);
         if !self.seqs.insert(entry.seq) {
-            return Err(AppError::BadImport(format!(
-                "{name}: number {} is given to an earlier entry of the file too",
-                entry.seq
-            )));
+            return Err(ImportProblem::NumberTwice(entry.seq).of(name).into());
         }
         Ok(())
     }
@@ -320,7 +311,7 @@ fn refuse_unknown_fields(
     let Value::Object(given) = given else {
         return Ok(());
     };
-    let read = serde_json::to_value(entry).map_err(|e| AppError::BadImport(e.to_string()))?;
+    let read = serde_json::to_value(entry).map_err(|e| AppError::internal("entry", e))?;
     let Value::Object(read) = read else {
         return Ok(());
     };
@@ -334,11 +325,13 @@ fn refuse_unknown_fields(
             Value::Bool(true) => false,
         };
         if !read.contains_key(key) && !omitted_default {
-            return Err(AppError::BadImport(format!(
-                "entry {index} (kind {}, numbered {} in the export): unknown field `{key}`",
-                entry.record.kind(),
-                entry.seq
-            )));
+            return Err(ImportProblem::UnknownField(key.clone())
+                .of(ExportEntry {
+                    index,
+                    kind: Some(entry.record.kind().to_owned()),
+                    seq: entry.seq.to_string(),
+                })
+                .into());
         }
     }
     Ok(())
@@ -367,6 +360,11 @@ fn checked(
     replayer: &mut journal::Replayer,
     present: &mut HashSet<[u8; 16]>,
 ) -> Result<Option<NewEntry>, AppError> {
+    let at_entry = ExportEntry {
+        index,
+        kind: Some(entry.record.kind().to_owned()),
+        seq: entry.seq.to_string(),
+    };
     let name = format!(
         "{} entry, numbered {} in the export",
         entry.record.kind(),
@@ -376,9 +374,9 @@ fn checked(
         // A record's own check may already say the import is not valid: said once.
         let problem = match e {
             AppError::BadImport(problem) => problem,
-            e => e.to_string(),
+            e => ImportProblem::Refused(Box::new(e)),
         };
-        AppError::BadImport(format!("entry {index} ({name}): {problem}"))
+        problem.of(at_entry.clone())
     })?;
     if let Some(divergence) = replayer.check(&entry.record)? {
         return Err(AppError::ImportMismatch {
@@ -389,11 +387,12 @@ fn checked(
     }
     // The file's time as the store keeps it (UTC, RFC 3339): the digest of an entry read
     // back from the journal is taken of that form.
-    let at: jiff::Timestamp = entry.at.parse().map_err(|e| {
-        AppError::BadImport(format!(
-            "entry {index} ({name}): date \"{}\": {e}",
-            entry.at
-        ))
+    let at: jiff::Timestamp = entry.at.parse().map_err(|e: jiff::Error| {
+        ImportProblem::DateUnreadable {
+            date: entry.at.clone(),
+            reason: e.to_string(),
+        }
+        .of(at_entry)
     })?;
     if !present.insert(digest(&at.to_string(), &entry.record)?) {
         return Ok(None);
@@ -402,7 +401,6 @@ fn checked(
         at,
         kind: entry.record.kind().to_string(),
         schema: journal::RECORD_SCHEMA,
-        body: serde_json::to_value(&entry.record)
-            .map_err(|e| AppError::BadImport(e.to_string()))?,
+        body: serde_json::to_value(&entry.record).map_err(|e| AppError::internal("record", e))?,
     }))
 }

@@ -616,14 +616,15 @@ fn compare<T: PartialEq + Serialize>(
 /// it) or newer than [`RECORD_SCHEMA`].
 pub(crate) fn check_export_schema(schema: i64) -> Result<(), crate::AppError> {
     if schema < 1 {
-        return Err(crate::AppError::BadImport(format!(
-            "schema {schema}: export schemas start at 1"
-        )));
+        return Err(crate::ImportProblem::SchemaBelowOne(schema).into());
     }
     if schema > RECORD_SCHEMA {
-        return Err(crate::AppError::BadImport(format!(
-            "schema {schema} is newer than this solum knows ({RECORD_SCHEMA})"
-        )));
+        return Err(crate::ImportProblem::SchemaNewer {
+            what: "the export's",
+            found: schema,
+            known: RECORD_SCHEMA,
+        }
+        .into());
     }
     Ok(())
 }

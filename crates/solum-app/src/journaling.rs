@@ -73,9 +73,7 @@ pub(crate) fn derive<T>(
             .map_err(|(used, given)| AppError::UnusedDice { given, used })?;
         Ok((out, faces))
     } else {
-        let seed = rolled.seed.ok_or(AppError::BadImport(
-            "a generated roll without its seed".into(),
-        ))?;
+        let seed = rolled.seed.ok_or(crate::ImportProblem::RollWithoutSeed)?;
         let mut dice = RecordingDice::new(SeededDice::new(seed));
         let out = rule(&mut dice)?;
         let faces = dice.faces().iter().map(|&(_, f)| f).collect();

@@ -27,6 +27,7 @@ pub mod fight_once;
 pub mod groups;
 pub mod ideas;
 pub mod import;
+pub mod import_problem;
 pub mod journal;
 mod journaling;
 pub mod markdown;
@@ -83,6 +84,7 @@ pub mod rules {
     pub use solum_expanded::vehicle::{Handling, Scale, Speed};
 }
 pub use import::ImportCount;
+pub use import_problem::{ExportEntry, ImportProblem};
 pub use journal::{By, ClassicOutcome, IdeaList, JournalEntry, Record, Rolled};
 pub use refusal::{
     ClassicRefusal, CombatRefusal, CreatureRefusal, DieTypeRefusal, ExpandedRefusal, Refused,
@@ -187,7 +189,7 @@ impl<S: CampaignStore> Campaign<S> {
                     kind: record.kind().to_string(),
                     schema: journal::RECORD_SCHEMA,
                     body: serde_json::to_value(record)
-                        .map_err(|e| AppError::BadImport(e.to_string()))?,
+                        .map_err(|e| AppError::internal("record", e))?,
                 })
             })
             .collect::<Result<Vec<_>, AppError>>()?;
@@ -212,7 +214,7 @@ impl<S: CampaignStore> Campaign<S> {
         let mut stored = self.append(vec![(at, record.into())])?;
         stored
             .pop()
-            .ok_or(AppError::BadImport("nothing stored".into()))
+            .ok_or(AppError::internal("journal", "nothing stored"))
     }
 
     /// Asks the oracle a yes/no question and journals the answer with its dice.
@@ -465,7 +467,7 @@ impl<S: CampaignStore> Campaign<S> {
         })?;
         stored
             .pop()
-            .ok_or(AppError::BadImport("nothing stored".into()))
+            .ok_or(AppError::internal("journal", "nothing stored"))
     }
 
     /// The open scene: its start entry. Read from the end of the journal by index (the
@@ -739,8 +741,7 @@ impl<S: CampaignStore> Campaign<S> {
                 at,
                 kind: reveal.kind().to_string(),
                 schema: journal::RECORD_SCHEMA,
-                body: serde_json::to_value(&reveal)
-                    .map_err(|e| AppError::BadImport(e.to_string()))?,
+                body: serde_json::to_value(&reveal).map_err(|e| AppError::internal("record", e))?,
             }])?;
             Ok(JournalEntry {
                 seq: stored[0].seq,
@@ -781,8 +782,7 @@ impl<S: CampaignStore> Campaign<S> {
     /// the same export twice changes nothing; the count returned is of entries added.
     pub fn import(&mut self, export: JournalExport) -> Result<usize, AppError> {
         // One path for every import: the export as the text `journal import` reads.
-        let text =
-            serde_json::to_string(&export).map_err(|e| AppError::BadImport(e.to_string()))?;
+        let text = serde_json::to_string(&export).map_err(|e| AppError::internal("export", e))?;
         Ok(self.import_json(&text)?.added)
     }
 }
@@ -842,9 +842,7 @@ fn check_record(record: &Record) -> Result<(), AppError> {
             text("question", question, MAX_QUESTION, false).map(drop)
         }
         Record::Reveal { record, .. } => match **record {
-            Record::Reveal { .. } => {
-                Err(AppError::BadImport("a reveal holds another reveal".into()))
-            }
+            Record::Reveal { .. } => Err(crate::ImportProblem::RevealInReveal.into()),
             ref inner => check_record(inner),
         },
         Record::Difficulty { task, .. } => task
@@ -861,9 +859,7 @@ fn check_record(record: &Record) -> Result<(), AppError> {
             if let IdeaList::Custom { name, words } = list {
                 text("list name", name, MAX_TITLE, false)?;
                 if ideas::parse_list(&words.join("\n"))?.len() != words.len() {
-                    return Err(AppError::BadImport(
-                        "an idea list holds a blank or comment line".into(),
-                    ));
+                    return Err(crate::ImportProblem::IdeaListBlank.into());
                 }
             }
             for w in words {
@@ -1433,26 +1429,22 @@ impl JournalExport {
     pub fn from_json(text: &str) -> Result<Self, AppError> {
         let whole = serde_json::from_str::<Self>(text);
         let Err(first) = whole else {
-            return whole.map_err(|e| AppError::BadImport(e.to_string()));
+            return whole.map_err(|e| ImportProblem::Unreadable(e.to_string()).into());
         };
         #[derive(Deserialize)]
         struct Loose {
             entries: Vec<serde_json::Value>,
         }
         let Ok(loose) = serde_json::from_str::<Loose>(text) else {
-            return Err(AppError::BadImport(first.to_string()));
+            return Err(ImportProblem::Unreadable(first.to_string()).into());
         };
         for (i, entry) in loose.entries.into_iter().enumerate() {
-            let seq = entry.get("seq").cloned().unwrap_or_default();
-            let kind = entry.get("kind").cloned().unwrap_or_default();
+            let at = import_problem::ExportEntry::of_json(i + 1, &entry);
             if let Err(e) = serde_json::from_value::<JournalEntry>(entry) {
-                return Err(AppError::BadImport(format!(
-                    "entry {} (kind {kind}, numbered {seq} in the export): {e}",
-                    i + 1
-                )));
+                return Err(ImportProblem::Unreadable(e.to_string()).of(at).into());
             }
         }
-        Err(AppError::BadImport(first.to_string()))
+        Err(ImportProblem::Unreadable(first.to_string()).into())
     }
 }
 
@@ -1500,8 +1492,7 @@ fn append_records(
                 at: *at,
                 kind: record.kind().to_string(),
                 schema: journal::RECORD_SCHEMA,
-                body: serde_json::to_value(record)
-                    .map_err(|e| AppError::BadImport(e.to_string()))?,
+                body: serde_json::to_value(record).map_err(|e| AppError::internal("record", e))?,
             })
         })
         .collect::<Result<Vec<_>, AppError>>()?;

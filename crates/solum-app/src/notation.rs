@@ -56,10 +56,12 @@ impl NotationRecord {
     /// The limits of a roll made at the table, for an imported journal.
     pub(crate) fn check(&self) -> Result<(), AppError> {
         if self.schema > NOTATION_RECORD_SCHEMA {
-            return Err(AppError::BadImport(format!(
-                "a notation record of schema {}, newer than this solum knows",
-                self.schema
-            )));
+            return Err(crate::ImportProblem::SchemaNewer {
+                what: "a notation record's",
+                found: self.schema,
+                known: NOTATION_RECORD_SCHEMA,
+            }
+            .into());
         }
         parse(&self.expression).map(drop)
     }

@@ -601,16 +601,19 @@ impl SolRecord {
     /// The sheets a record holds, for the limits of an imported journal.
     pub(crate) fn check(&self) -> Result<(), AppError> {
         if self.schema > SOL_RECORD_SCHEMA {
-            return Err(AppError::BadImport(format!(
-                "a Project Sol record of schema {}, newer than this solum knows ({SOL_RECORD_SCHEMA})",
-                self.schema
-            )));
+            return Err(crate::ImportProblem::SchemaNewer {
+                what: "a Project Sol record's",
+                found: self.schema,
+                known: SOL_RECORD_SCHEMA,
+            }
+            .into());
         }
         if self.rules > SOL_RULES {
-            return Err(AppError::BadImport(format!(
-                "a Project Sol record of rules {}, newer than this solum knows ({SOL_RULES})",
-                self.rules
-            )));
+            return Err(crate::ImportProblem::SolRulesNewer {
+                found: self.rules,
+                known: SOL_RULES,
+            }
+            .into());
         }
         name_text("name", &self.name)?;
         match &self.change {

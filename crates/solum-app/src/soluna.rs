@@ -529,10 +529,12 @@ impl SolunaRecord {
     /// The limits of a record made at the table, for an imported journal.
     pub(crate) fn check(&self) -> Result<(), AppError> {
         if self.schema > SOLUNA_RECORD_SCHEMA {
-            return Err(AppError::BadImport(format!(
-                "a soluna record of schema {}, newer than this solum knows",
-                self.schema
-            )));
+            return Err(crate::ImportProblem::SchemaNewer {
+                what: "a soluna record's",
+                found: self.schema,
+                known: SOLUNA_RECORD_SCHEMA,
+            }
+            .into());
         }
         match &self.change {
             SolunaChange::Created { character } => check_character(character),
@@ -1101,9 +1103,7 @@ pub struct SheetsChange {
 impl SheetsChange {
     fn check(&self) -> Result<(), AppError> {
         if self.before.len() != self.after.len() || self.before.len() > MAX_CHARACTERS {
-            return Err(AppError::BadImport(
-                "a skirmish's end keeps one sheet before and after per character".into(),
-            ));
+            return Err(crate::ImportProblem::SkirmishSheets.into());
         }
         for c in self.before.iter().chain(&self.after) {
             check_sheet(c)?;
@@ -1251,10 +1251,11 @@ impl PlayRecord {
     fn check(&self) -> Result<(), AppError> {
         if self.budget > MAX_CALL_FACES {
             // The table's calls never go past it: only a journal changed by hand does.
-            return Err(AppError::BadImport(format!(
-                "budget {}: at most {MAX_CALL_FACES} faces a call",
-                self.budget
-            )));
+            return Err(crate::ImportProblem::Budget {
+                budget: self.budget,
+                max: MAX_CALL_FACES,
+            }
+            .into());
         }
         self.start_state()?;
         check_state(&self.after)?;

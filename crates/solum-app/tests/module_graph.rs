@@ -28,6 +28,8 @@ const ERROR_NAMES: &[&str] = &[
     "fields",
     "fight_odds",
     "ideas",
+    // Why an export is not imported (`ImportProblem`): a leaf that names no other module.
+    "import_problem",
     // The role policy's refusals (`Forbidden`, `GmOnly`).
     "policy",
     "refusal",

@@ -988,7 +988,8 @@ fn a_tampered_import_names_the_entry_and_the_fields_that_differ() {
     });
     assert_eq!(run.code, 2);
     assert!(
-        run.stderr.contains("entry 1 (kind \"oracle\", numbered 1"),
+        run.stderr
+            .contains("entry 1 (oracle entry, numbered 1 in the export)"),
         "{}",
         run.stderr
     );
