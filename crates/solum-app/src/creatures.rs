@@ -181,7 +181,7 @@ pub struct BestiaryCreature {
     /// Its stats: name, pool, hit points, `damage` of its melee weapon, `ranged_damage`
     /// when it can shoot, `anti_vehicle`, mind, notes.
     #[serde(flatten)]
-    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::creature))]
     pub creature: Creature,
     /// Shipped or the campaign's.
     pub source: CreatureSource,
@@ -197,7 +197,7 @@ pub struct BestiaryView {
     pub creatures: Vec<BestiaryCreature>,
     /// Oppositions for fast static combat, by name.
     #[serde(rename = "static")]
-    #[cfg_attr(feature = "openapi", schema(value_type = Vec<serde_json::Value>))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::static_foes))]
     pub static_foes: Vec<solum_expanded::creature::StaticFoe>,
 }
 

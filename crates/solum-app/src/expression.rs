@@ -67,6 +67,7 @@ pub struct NotationOutcome {
     /// flat faces hold the dice, and [`NotationRecord::with_terms`] re-derives this view);
     /// a schema 1 record keeps the terms it was written with.
     #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::notation_terms))]
     pub terms: serde_json::Value,
 }
 

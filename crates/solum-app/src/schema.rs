@@ -5,9 +5,10 @@
 //! and the limits are the constants the app checks. `@name` is the placeholder the web's
 //! description fills with the app's rule for a name.
 //!
-//! Used with `#[schema(schema_with = …)]` on the request types; this module names no other
-//! module of the app (the request types' own enums describe themselves where they are
-//! declared).
+//! Used with `#[schema(schema_with = …)]` on the request types; [`answers`] describes the
+//! rules' types the app answers with (a sheet, a check's dice, a fight's events). This
+//! module names no other module of the app (the app's own types describe themselves where
+//! they are declared).
 
 use serde::Serialize;
 use serde_json::Value;
@@ -15,6 +16,8 @@ use utoipa::openapi::schema::{
     ArrayBuilder, ArrayItems, ObjectBuilder, OneOfBuilder, Schema, Type,
 };
 use utoipa::openapi::{RefOr, schema::AdditionalProperties};
+
+pub mod answers;
 
 /// The longest name of a weapon, a piece of gear, armor, a skill or an ability.
 const MAX_NAME: usize = 100;
@@ -266,11 +269,16 @@ pub fn policy() -> Schema {
 
 /// What a hit of the original's fight costs: `hit-point` or `body`, or `null`.
 pub fn loss() -> Schema {
+    or_null(loss_value())
+}
+
+/// What a hit of the original's fight costs: `hit-point` or `body`.
+pub fn loss_value() -> Schema {
     use solum_classic::fight::Loss::{self, Body, HitPoint};
     let every = |l: Loss| match l {
         HitPoint | Body => l,
     };
-    or_null(one_of_strings(serde_forms([HitPoint, Body].map(every))))
+    one_of_strings(serde_forms([HitPoint, Body].map(every)))
 }
 
 /// A die type, `d4` to `d12`.

@@ -1404,7 +1404,7 @@ pub struct SkirmishOption {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SkirmishState {
     /// The skirmish.
-    #[cfg_attr(feature = "openapi", schema(value_type = serde_json::Value))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::skirmish))]
     pub skirmish: Skirmish,
     /// The characters' names, in the order the events index them.
     pub names: Vec<String>,
@@ -1478,7 +1478,7 @@ pub struct PlayView {
     /// The odds of the attack decided in this call, worked out before its roll.
     pub odds: Option<AttackOdds>,
     /// What happened in this call.
-    #[cfg_attr(feature = "openapi", schema(value_type = Vec<serde_json::Value>))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::soluna_events))]
     pub events: Vec<Event>,
     /// The dice of this call.
     pub rolled: Rolled,

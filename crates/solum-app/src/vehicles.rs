@@ -755,7 +755,7 @@ pub fn vehicle_list() -> Vec<VehicleEntry> {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct VehicleListView {
     /// Every vehicle, by name.
-    #[cfg_attr(feature = "openapi", schema(value_type = Vec<serde_json::Value>))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::vehicle_entries))]
     pub vehicles: Vec<VehicleEntry>,
 }
 
