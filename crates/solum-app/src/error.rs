@@ -401,9 +401,10 @@ impl AppError {
             Self::Forbidden(_) | Self::GmOnly(_) => ErrorKind::Forbidden,
             Self::Store(e) => match e {
                 StoreError::Forbidden(_) => ErrorKind::Forbidden,
-                StoreError::Busy { .. } | StoreError::Conflict { .. } | StoreError::Full { .. } => {
-                    ErrorKind::Unavailable
-                }
+                StoreError::Busy { .. }
+                | StoreError::Conflict { .. }
+                | StoreError::Full { .. }
+                | StoreError::Unreachable { .. } => ErrorKind::Unavailable,
                 e if e.is_bad_input() => ErrorKind::BadInput,
                 StoreError::ReadOnly { .. } => ErrorKind::BadInput,
                 _ => ErrorKind::Internal,
@@ -439,6 +440,7 @@ fn store_code(e: &StoreError) -> &'static str {
         StoreError::Forbidden(_) => "forbidden",
         StoreError::Busy { .. } | StoreError::Conflict { .. } => "campaign-busy",
         StoreError::Full { .. } => "campaign-full",
+        StoreError::Unreachable { .. } => "campaign-unreachable",
         StoreError::ReadOnly { .. } => "campaign-read-only",
         _ => "campaign-unusable",
     }

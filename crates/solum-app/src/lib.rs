@@ -198,9 +198,10 @@ impl<S: CampaignStore> Campaign<S> {
         Ok(stored
             .into_iter()
             .zip(records)
-            .map(|(entry, (at, record))| JournalEntry {
+            // The time as stored: a table's times never go back (`CampaignStore::append`).
+            .map(|(entry, (_, record))| JournalEntry {
                 seq: entry.seq,
-                at: at.to_string(),
+                at: entry.at.to_string(),
                 record,
                 secret: entry.secret,
                 by: Some(self.by.clone()),
@@ -745,7 +746,7 @@ impl<S: CampaignStore> Campaign<S> {
             }])?;
             Ok(JournalEntry {
                 seq: stored[0].seq,
-                at: at.to_string(),
+                at: stored[0].at.to_string(),
                 record: reveal,
                 secret: stored[0].secret,
                 by: journal::read_body(stored[0].body.clone())
@@ -1500,9 +1501,9 @@ fn append_records(
     Ok(stored
         .into_iter()
         .zip(records)
-        .map(|(entry, (at, record))| JournalEntry {
+        .map(|(entry, (_, record))| JournalEntry {
             seq: entry.seq,
-            at: at.to_string(),
+            at: entry.at.to_string(),
             record,
             secret: entry.secret,
             by: journal::read_body(entry.body).ok().and_then(|(_, by)| by),

@@ -357,6 +357,12 @@ impl<S: Store, O: FnMut(Open) -> Result<S, StoreError>> StoreHandle for OpenOnUs
             _ => true,
         }
     }
+    fn is_closed(&self) -> bool {
+        match self.opened.get() {
+            Some(Opened::Campaign(s)) => s.is_closed(),
+            _ => false,
+        }
+    }
     fn last_seq(&self, table: i64) -> Result<i64, StoreError> {
         self.reader()?.last_seq(table)
     }

@@ -767,6 +767,8 @@ fn a_server_killed_in_a_burst_of_rolls_loses_no_acknowledged_entry() {
     assert_eq!(report["entries"], end, "{report}");
     let verify = run(&["journal", "verify"], &db);
     assert!(verify.status.success(), "{}", text(&verify));
+    // Written by two servers at once, the table's export reads back whole.
+    export_imports_whole(port_b, &gm, end);
     drop(a);
 }
 
@@ -1010,4 +1012,157 @@ fn nothing_polls_per_stream_while_the_tables_are_idle() {
         streams.len()
     );
     drop(streams);
+}
+
+/// A use case that groups its own writes (a check rolled from a sheet: who may roll it and
+/// the roll, together) runs inside the server's group of writes on PostgreSQL: it is answered
+/// as it landed, once, and it neither commits nor undoes its neighbours. Then every
+/// connection of the database is cut (as a restart of PostgreSQL would): the server's writer
+/// connects again, and writes are answered and kept again at once, never refused for good.
+#[test]
+fn a_sheet_check_is_answered_as_it_landed_and_writes_resume_after_the_database_cuts_them() {
+    let server = TestPostgres::shared().unwrap_or_else(|e| panic!("{e}"));
+    let db = server.database("regroup").unwrap_or_else(|e| panic!("{e}"));
+    let (_table, invite) = table_new(&db, "Regroup");
+    let log_dir = tempfile::tempdir().unwrap();
+    let log = log_dir.path().join("a.log");
+    let (_a, port, _) = serve_to(&db, std::fs::File::create(&log).unwrap());
+    let gm = join(port, &invite, "Ada");
+    let made = request(
+        port,
+        "POST",
+        "/api/characters",
+        Some(&gm),
+        Some(
+            r#"{"name":"Nick","body":3,"mind":2,"charm":1,"backgrounds":["Tower Climber"],"weapon":{"name":"dagger","class":"light"},"armor_name":"leather"}"#,
+        ),
+    )
+    .unwrap();
+    assert_eq!(made.status, 201, "{}", made.body);
+    let mut seqs = vec![made.json()["seq"].as_i64().unwrap()];
+    for n in 0..3 {
+        let check = request(
+            port,
+            "POST",
+            "/api/characters/Nick/check",
+            Some(&gm),
+            Some(r#"{"attribute":"body","background":"Tower Climber","against":{"difficulty":4}}"#),
+        )
+        .unwrap();
+        assert_eq!(check.status, 200, "check {n}: {}", check.body);
+        seqs.push(check.json()["seq"].as_i64().unwrap());
+        let note = request(
+            port,
+            "POST",
+            "/api/notes",
+            Some(&gm),
+            Some(&format!(r#"{{"text":"after check {n}"}}"#)),
+        )
+        .unwrap();
+        assert_eq!(note.status, 201, "note {n}: {}", note.body);
+        seqs.push(note.json()["seq"].as_i64().unwrap());
+    }
+    // Each acknowledged write is in the journal once, nothing else is.
+    let stored = server
+        .psql(&db, "SELECT string_agg(table_seq::text, ',' ORDER BY table_seq) FROM journal WHERE table_id <> 0")
+        .unwrap();
+    let expected: Vec<String> = seqs.iter().map(i64::to_string).collect();
+    assert_eq!(stored.trim(), expected.join(","));
+
+    // Every connection but psql's own is ended behind the server's back.
+    let ended = server
+        .psql(
+            &db,
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        )
+        .unwrap();
+    assert_ne!(ended.trim(), "0");
+    // A write may meet a dead connection (the writer's, or a request thread's kept one):
+    // it is answered 503, nothing changed, try again (never 500), and the connection is
+    // not kept; a write sent again, as the page does, lands.
+    // (At most one dead connection per thread that kept one: fewer than 20 here.)
+    let mut answers = Vec::new();
+    for n in 0..20 {
+        let note = request(
+            port,
+            "POST",
+            "/api/notes",
+            Some(&gm),
+            Some(&format!(r#"{{"text":"after the cut {n}"}}"#)),
+        )
+        .unwrap();
+        answers.push((note.status, note.body.clone()));
+        if note.status == 201 {
+            break;
+        }
+        assert_eq!(note.status, 503, "{}", note.body);
+        assert!(
+            note.body.contains("campaign-unreachable") || note.body.contains("campaign-busy"),
+            "{}",
+            note.body
+        );
+    }
+    assert_eq!(
+        answers.last().map(|a| a.0),
+        Some(201),
+        "writes refused after the cut: {answers:?}\n{}",
+        std::fs::read_to_string(&log).unwrap()
+    );
+    for n in 0..3 {
+        let note = request(
+            port,
+            "POST",
+            "/api/notes",
+            Some(&gm),
+            Some(&format!(r#"{{"text":"later {n}"}}"#)),
+        )
+        .unwrap();
+        assert_eq!(note.status, 201, "{}", note.body);
+    }
+}
+
+/// The table's JSON export, read through `port` by its game master, imports whole (all `end`
+/// entries) into a new campaign: its times never go back, whichever server's clock was read
+/// first.
+fn export_imports_whole(port_b: u16, gm: &str, end: i64) {
+    let export = request(
+        port_b,
+        "GET",
+        "/api/journal/export?format=json",
+        Some(gm),
+        None,
+    )
+    .unwrap();
+    assert_eq!(export.status, 200, "{}", export.body);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("table.json");
+    std::fs::write(&file, dechunked(&export.body)).unwrap();
+    let copy = dir.path().join("copy.solum");
+    let imported = solum()
+        .args(["journal", "import", file.to_str().unwrap(), "--campaign"])
+        .arg(&copy)
+        .output()
+        .unwrap();
+    assert!(imported.status.success(), "{}", text(&imported));
+    assert!(
+        text(&imported).contains(&format!("imported {end} entries")),
+        "{}",
+        text(&imported)
+    );
+}
+
+/// A body sent in chunks (`Transfer-Encoding: chunked`, as the export streams), joined.
+fn dechunked(body: &str) -> String {
+    let mut out = String::new();
+    let mut rest = body;
+    while let Some((size, after)) = rest.split_once("\r\n") {
+        let size = usize::from_str_radix(size.trim(), 16).unwrap();
+        if size == 0 {
+            break;
+        }
+        out.push_str(&after[..size]);
+        rest = after[size..].trim_start_matches("\r\n");
+    }
+    out
 }

@@ -42,7 +42,7 @@ use solum_store::{
 
 /// The newest schema this backend knows: the SQLite backend's schema 7 (per-table
 /// journal numbers), kept in step with it.
-pub const SCHEMA_VERSION: i64 = 7;
+pub const SCHEMA_VERSION: i64 = 8;
 
 /// How many times a write whose transaction hit a deadlock or a serialization failure is run
 /// again before the store answers busy.
@@ -70,7 +70,13 @@ const MIGRATION_LOCK: i64 = 0x534F_4C55;
 
 /// The migrations, as (from, to, SQL). A new backend starts at the current schema in one
 /// step; later ones go one version at a time, like SQLite's, each in its own transaction.
-const MIGRATIONS: &[(i64, i64, &str)] = &[(0, 7, SCHEMA_7)];
+const MIGRATIONS: &[(i64, i64, &str)] = &[(0, 7, SCHEMA_7), (7, 8, SCHEMA_8)];
+
+/// Schema 8: each table's head also keeps its last entry's time, read with its write lock
+/// (a table's times never go back; a query of the journal there would read the snapshot
+/// from before the lock was waited for, and miss the entry committed meanwhile). A table
+/// written before it has none until its next entry.
+const SCHEMA_8: &str = "ALTER TABLE table_heads ADD COLUMN last_at TEXT;";
 
 /// Schema 7, the same logical schema as SQLite's: tables (0 is the campaign's own), members,
 /// invites, sessions, the journal (a global `seq` and each table's own `table_seq`), sheets,
@@ -172,6 +178,20 @@ fn backend(location: &str, message: String) -> StoreError {
     }
 }
 
+/// False for text PostgreSQL cannot hold (a NUL character): no name stored has it, so a
+/// sheet looked up by such a name is none, as SQLite answers, not a refusal of the text.
+fn storable(text: &str) -> bool {
+    !text.contains('\0')
+}
+
+/// The connection to the database is gone or refused: [`StoreError::Unreachable`].
+fn unreachable(location: &str, e: &postgres::Error) -> StoreError {
+    StoreError::Unreachable {
+        location: location.to_owned(),
+        reason: describe(e),
+    }
+}
+
 /// The database is held by others longer than the store waits.
 fn busy(location: &str) -> StoreError {
     StoreError::Busy {
@@ -217,13 +237,16 @@ fn map_error(location: &str, e: postgres::Error) -> StoreError {
         // No SQLSTATE: the connection failed or closed, or a value did not convert.
         if e.is_closed() || std::error::Error::source(&e).is_some_and(|s| s.is::<std::io::Error>())
         {
-            return backend(
-                location,
-                format!("cannot reach the database ({})", describe(&e)),
-            );
+            return unreachable(location, &e);
         }
         return backend(location, describe(&e));
     };
+    // The server ended the connection (a shutdown or restart, an administrator's
+    // `pg_terminate_backend`) or refuses new ones yet (class 57P), or the connection broke
+    // (class 08): nothing of what was under way was committed.
+    if code.code().starts_with("57P") || code.code().starts_with("08") {
+        return unreachable(location, &e);
+    }
     let message = e
         .as_db_error()
         .map_or_else(|| describe(&e), |db| db.message().to_owned());
@@ -451,6 +474,9 @@ struct Group {
     /// (`solum_write_N`), kept until the group commits, so an undo names exactly the
     /// failing write's savepoint and can never reach an earlier write's.
     writes: Cell<u64>,
+    /// Groups begun inside this one and not ended yet (a use case that groups its own writes,
+    /// run in a server's group): their writes commit with this group, at its end.
+    inner: Cell<u32>,
 }
 
 impl std::fmt::Debug for PostgresStore {
@@ -842,6 +868,9 @@ fn get_sheet(
     system: &str,
     name: &str,
 ) -> Result<Option<Sheet>, StoreError> {
+    if !storable(name) {
+        return Ok(None);
+    }
     let key = name_key(name);
     statements
         .query_opt(
@@ -879,16 +908,26 @@ fn lock_head(
     tx: &mut impl GenericClient,
     statements: &Statements,
     table: i64,
-) -> Result<i64, postgres::Error> {
-    statements
-        .query_one(
-            tx,
-            "INSERT INTO table_heads (table_id, last_seq) VALUES ($1, 0)
+) -> Result<Head, postgres::Error> {
+    let row = statements.query_one(
+        tx,
+        "INSERT INTO table_heads (table_id, last_seq) VALUES ($1, 0)
          ON CONFLICT (table_id) DO UPDATE SET last_seq = table_heads.last_seq
-         RETURNING last_seq",
-            &[&table],
-        )?
-        .try_get(0)
+         RETURNING last_seq, last_at",
+        &[&table],
+    )?;
+    Ok(Head {
+        last: row.try_get(0)?,
+        last_at: row
+            .try_get::<_, Option<String>>(1)?
+            .and_then(|t| t.parse().ok()),
+    })
+}
+
+/// A table's head as its write lock found it: its last number and that entry's time.
+struct Head {
+    last: i64,
+    last_at: Option<Timestamp>,
 }
 
 /// Opens a write's savepoint in a group and locks `table`'s head row, in one round trip
@@ -899,19 +938,24 @@ fn savepoint_and_lock_head(
     client: &mut Client,
     savepoint: &str,
     table: i64,
-) -> Result<Option<i64>, postgres::Error> {
+) -> Result<Option<Head>, postgres::Error> {
     let messages = client.simple_query(&format!(
         "SAVEPOINT {savepoint}; \
          INSERT INTO table_heads (table_id, last_seq) VALUES ({table}, 0) \
          ON CONFLICT (table_id) DO UPDATE SET last_seq = table_heads.last_seq \
-         RETURNING last_seq"
+         RETURNING last_seq, last_at"
     ))?;
-    let last = messages.iter().find_map(|m| match m {
-        SimpleQueryMessage::Row(row) => row.get(0),
+    let head = messages.iter().find_map(|m| match m {
+        SimpleQueryMessage::Row(row) => Some((row.get(0), row.get(1))),
         _ => None,
     });
     // One row by its RETURNING, a number PostgreSQL wrote itself: `None` only if not.
-    Ok(last.and_then(|v| v.parse().ok()))
+    Ok(head.and_then(|(last, at)| {
+        Some(Head {
+            last: last?.parse().ok()?,
+            last_at: at.and_then(|t: &str| t.parse().ok()),
+        })
+    }))
 }
 
 /// A write transaction of [`PostgresStore`]: a transaction of its own, or (in a group) the
@@ -923,6 +967,8 @@ struct PgTx<'a, C: GenericClient> {
     scope: Scope,
     /// The table's last number (its head row is locked).
     last: Cell<i64>,
+    /// The time of the table's last entry: a table's times never go back.
+    last_at: Cell<Option<Timestamp>>,
     /// A statement of this attempt hit a deadlock or serialization failure: run it again.
     conflict: Cell<bool>,
 }
@@ -979,6 +1025,9 @@ impl<C: GenericClient> WriteTx for PgTx<'_, C> {
     }
 
     fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError> {
+        if !storable(name) {
+            return Ok(None);
+        }
         let row = self
             .tx
             .borrow_mut()
@@ -1127,13 +1176,15 @@ impl<C: GenericClient> WriteTx for PgTx<'_, C> {
                 "WITH appended AS (
                      INSERT INTO journal (at, kind, schema, body, table_id, secret, table_seq)
                      VALUES ($1, $2, $3, $4::text::jsonb, $5, $6, $7)),
-                 head AS (UPDATE table_heads SET last_seq = $7 WHERE table_id = $5)
+                 head AS (UPDATE table_heads SET last_seq = $7, last_at = $1 WHERE table_id = $5)
                  SELECT pg_notify($8, $9)"
             } else {
                 "INSERT INTO journal (at, kind, schema, body, table_id, secret, table_seq)
                  VALUES ($1, $2, $3, $4::text::jsonb, $5, $6, $7)"
             };
-            let at = entry.at.to_string();
+            let when = self.last_at.get().map_or(entry.at, |l| entry.at.max(l));
+            self.last_at.set(Some(when));
+            let at = when.to_string();
             let params: [&(dyn ToSql + Sync); 9] = [
                 &at,
                 &entry.kind,
@@ -1151,7 +1202,7 @@ impl<C: GenericClient> WriteTx for PgTx<'_, C> {
                 .map_err(|e| self.err(e))?;
             stored.push(Entry {
                 seq: last,
-                at: entry.at,
+                at: when,
                 kind: entry.kind.clone(),
                 schema: entry.schema,
                 body: entry.body.clone(),
@@ -1233,6 +1284,10 @@ impl StoreHandle for PostgresStore {
 
     fn is_idle(&self) -> bool {
         PostgresStore::is_idle(self)
+    }
+
+    fn is_closed(&self) -> bool {
+        self.client.borrow().is_closed()
     }
 
     fn last_seq(&self, table: i64) -> Result<i64, StoreError> {
@@ -1461,8 +1516,8 @@ impl CampaignStore for PostgresStore {
         let mut client = self.client.borrow_mut();
         for _ in 0..MAX_ATTEMPTS {
             let mut tx = client.transaction().map_err(|e| map_error(location, e))?;
-            let last = match lock_head(&mut tx, statements, scope.table) {
-                Ok(last) => last,
+            let head = match lock_head(&mut tx, statements, scope.table) {
+                Ok(head) => head,
                 Err(e) if is_conflict(&e) => continue,
                 Err(e) => return Err(map_error(location, e)),
             };
@@ -1473,7 +1528,8 @@ impl CampaignStore for PostgresStore {
                     statements,
                     location,
                     scope,
-                    last: Cell::new(last),
+                    last: Cell::new(head.last),
+                    last_at: Cell::new(head.last_at),
                     conflict: Cell::new(false),
                 };
                 let result = work(&mut ptx);
@@ -1505,10 +1561,13 @@ impl CampaignStore for PostgresStore {
     /// the group, see `write_in_group`). A group already open is rolled back first (its
     /// writes were answered as lost when it broke).
     fn begin_group(&mut self) -> Result<(), StoreError> {
-        self.lost = false;
-        if self.group.take().is_some() {
-            let _ = self.client.get_mut().batch_execute("ROLLBACK");
+        if let Some(group) = &self.group {
+            // A group inside the open one: it neither begins nor commits anything of its
+            // own (beginning afresh would roll back the writes already in the group).
+            group.inner.set(group.inner.get().saturating_add(1));
+            return Ok(());
         }
+        self.lost = false;
         self.client
             .get_mut()
             .batch_execute("BEGIN")
@@ -1521,6 +1580,13 @@ impl CampaignStore for PostgresStore {
     /// failed outside a write) is rolled back and answered as an error: `COMMIT` would have
     /// rolled it back silently.
     fn end_group(&mut self) -> Result<(), StoreError> {
+        if let Some(group) = &self.group
+            && group.inner.get() > 0
+        {
+            // An inner group: its writes commit with the outer one.
+            group.inner.set(group.inner.get() - 1);
+            return Ok(());
+        }
         let Some(group) = self.group.take() else {
             if std::mem::take(&mut self.lost) {
                 return Err(backend(
@@ -1590,13 +1656,14 @@ impl PostgresStore {
             let savepoint = format!("solum_write_{n}");
             let (result, conflict) = match savepoint_and_lock_head(client, &savepoint, scope.table)
             {
-                Ok(Some(last)) => {
+                Ok(Some(head)) => {
                     let mut ptx = PgTx {
                         tx: RefCell::new(&mut *client),
                         statements,
                         location,
                         scope,
-                        last: Cell::new(last),
+                        last: Cell::new(head.last),
+                        last_at: Cell::new(head.last_at),
                         conflict: Cell::new(false),
                     };
                     let result = work(&mut ptx);
@@ -2111,6 +2178,9 @@ impl TableStore for PostgresStore {
     }
 
     fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError> {
+        if !storable(name) {
+            return Ok(None);
+        }
         let key = name_key(name);
         let row = self
             .statements

@@ -394,3 +394,40 @@ fn integrity_problems_name_a_gap_in_a_tables_numbers() {
         "{problems:?}"
     );
 }
+
+/// A database of schema 7 (before each table's head kept its last entry's time) is brought
+/// to the current schema when opened: what it holds stays, and from its next entry on a
+/// table's times never go back.
+#[test]
+fn a_schema_7_database_is_migrated_and_keeps_its_journal() {
+    let url = database();
+    {
+        let mut s = PostgresStore::open(&url).unwrap();
+        s.append(&[entry(1)]).unwrap();
+    }
+    raw(&url)
+        .batch_execute(
+            "ALTER TABLE table_heads DROP COLUMN last_at; UPDATE solum_schema SET version = 7",
+        )
+        .unwrap();
+    let mut s = PostgresStore::open(&url).unwrap();
+    assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
+    let late = NewEntry {
+        at: "2026-11-30T13:00:00Z".parse().unwrap(),
+        ..entry(2)
+    };
+    let early = NewEntry {
+        at: "2026-11-30T12:30:00Z".parse().unwrap(),
+        ..entry(3)
+    };
+    s.append(&[late]).unwrap();
+    let stored = s.append(&[early]).unwrap();
+    assert_eq!(stored[0].at.to_string(), "2026-11-30T13:00:00Z");
+    let texts: Vec<_> = s
+        .entries_after(0, 10)
+        .unwrap()
+        .iter()
+        .map(|e| e.body["text"].clone())
+        .collect();
+    assert_eq!(texts, ["entry 1", "entry 2", "entry 3"]);
+}

@@ -685,10 +685,18 @@ fn append_in(
     let mut stored = Vec::with_capacity(entries.len());
     // The table's next number, read inside the write transaction that holds the file's write
     // lock: numbers are assigned in commit order, with no gap.
-    let mut last: i64 = tx
-        .prepare_cached("SELECT COALESCE(MAX(table_seq), 0) FROM journal WHERE table_id = ?1")
-        .and_then(|mut s| s.query_row([scope.table], |r| r.get(0)))
-        .map_err(|e| classify(path, e))?;
+    let (mut last, last_at): (i64, Option<String>) = tx
+        .prepare_cached(
+            "SELECT table_seq, at FROM journal WHERE table_id = ?1 ORDER BY table_seq DESC LIMIT 1",
+        )
+        .and_then(|mut s| {
+            s.query_row([scope.table], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()
+        })
+        .map_err(|e| classify(path, e))?
+        .map_or((0, None), |(seq, at)| (seq, Some(at)));
+    // A table's times never go back (see `CampaignStore::append`).
+    let mut last_at: Option<Timestamp> = last_at.and_then(|t| t.parse().ok());
     let mut insert = tx
         .prepare_cached(
             "INSERT INTO journal (at, kind, schema, body, table_id, secret, table_seq)
@@ -699,9 +707,11 @@ fn append_in(
         last = last.checked_add(1).ok_or_else(|| {
             StoreError::BadRecord("the table's journal has no number left".into())
         })?;
+        let at = last_at.map_or(entry.at, |l| entry.at.max(l));
+        last_at = Some(at);
         insert
             .execute(params![
-                entry.at.to_string(),
+                at.to_string(),
                 entry.kind,
                 entry.schema,
                 body,
@@ -712,7 +722,7 @@ fn append_in(
             .map_err(|e| classify(path, e))?;
         stored.push(Entry {
             seq: last,
-            at: entry.at,
+            at,
             kind: entry.kind.clone(),
             schema: entry.schema,
             body: entry.body.clone(),

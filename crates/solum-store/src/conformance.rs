@@ -32,6 +32,9 @@ pub fn run_all(factory: Factory<'_>) {
     sheets_have_versions_and_names_unique_whatever_the_case(factory);
     a_sheet_knows_its_owner(factory);
     a_failed_write_keeps_nothing(factory);
+    a_group_begun_inside_a_group_commits_with_it(factory);
+    a_name_no_sheet_can_have_finds_none(factory);
+    a_tables_times_never_go_back(factory);
     settings_belong_to_their_table(factory);
     invites_are_used_once_and_expire_and_are_revoked(factory);
     sessions_expire_when_idle_and_end_on_logout(factory);
@@ -813,6 +816,90 @@ pub fn a_failed_write_keeps_nothing(factory: Factory<'_>) {
         v,
         Some(Some(1)),
         "conformance: a write reads its own changes"
+    );
+}
+
+/// A group begun while one is open (a use case that groups its own writes, run inside a
+/// server's group) neither commits nor undoes the writes before it: everything commits at
+/// the outer group's end, and a refused write inside it keeps nothing of its own only.
+pub fn a_group_begun_inside_a_group_commits_with_it(factory: Factory<'_>) {
+    let mut s = factory();
+    s.begin_group().unwrap();
+    s.append(&[entry(1)]).unwrap();
+    s.begin_group().unwrap();
+    s.append(&[entry(2)]).unwrap();
+    let refused = s.write(&mut |tx| {
+        tx.append(&[entry(99)])?;
+        Err(StoreError::BadRecord("the change was refused".into()))
+    });
+    assert!(refused.is_err(), "conformance: the refused write succeeded");
+    s.end_group().unwrap();
+    s.append(&[entry(3)]).unwrap();
+    s.end_group().unwrap();
+    assert_eq!(
+        texts(&s.entries_after(0, 10).unwrap()),
+        ["entry 1", "entry 2", "entry 3"],
+        "conformance: an inner group lost or doubled the writes around it"
+    );
+    assert!(
+        s.is_idle(),
+        "conformance: the outer group's end left it open"
+    );
+}
+
+/// A sheet looked up by a name no sheet can have (a NUL character, which PostgreSQL's text
+/// cannot hold) is none, on every backend: not a refusal of the text.
+pub fn a_name_no_sheet_can_have_finds_none(factory: Factory<'_>) {
+    let mut s = factory();
+    write_sheet(&mut s, &sheet("expanded", "Nick", 1)).unwrap();
+    for name in ["Ni\u{0}ck", "\u{0}"] {
+        assert_eq!(
+            s.sheet("expanded", name).unwrap(),
+            None,
+            "conformance: {name:?}"
+        );
+        assert_eq!(
+            TableStore::sheet_owner(&*s, "expanded", name).unwrap(),
+            None,
+            "conformance: {name:?}"
+        );
+    }
+}
+
+/// An entry dated before its table's last one (a clock read before another writer's, a
+/// server whose clock is behind) is stored with the last one's time, and says so when it
+/// comes back: a journal read in order never goes back in time. Another table keeps its own.
+pub fn a_tables_times_never_go_back(factory: Factory<'_>) {
+    let mut s = factory();
+    let dated = |n: i64, when: i64| NewEntry {
+        at: at(when),
+        ..entry(n)
+    };
+    assert_eq!(s.append(&[dated(1, 10)]).unwrap()[0].at, at(10));
+    let stored = s.append(&[dated(2, 5), dated(3, 7), dated(4, 12)]).unwrap();
+    let times: Vec<Timestamp> = stored.iter().map(|e| e.at).collect();
+    assert_eq!(
+        times,
+        [at(10), at(10), at(12)],
+        "conformance: an entry went back in time"
+    );
+    let read: Vec<Timestamp> = s
+        .entries_after(0, 10)
+        .unwrap()
+        .iter()
+        .map(|e| e.at)
+        .collect();
+    assert_eq!(
+        read,
+        [at(10), at(10), at(10), at(12)],
+        "conformance: as stored"
+    );
+    let (_, scope) = table(&mut s, "Other");
+    s.set_scope(scope);
+    assert_eq!(
+        s.append(&[dated(5, 1)]).unwrap()[0].at,
+        at(1),
+        "conformance: another table's time was moved"
     );
 }
 

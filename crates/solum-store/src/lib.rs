@@ -138,6 +138,15 @@ pub enum StoreError {
         /// Where.
         location: String,
     },
+    /// The connection to the database server was lost or refused (a restart of the server,
+    /// a network cut): what was under way was not committed. A new connection may succeed.
+    #[error("{location}: cannot reach the database ({reason}); nothing was changed, try again")]
+    Unreachable {
+        /// Where.
+        location: String,
+        /// What the connection said.
+        reason: String,
+    },
     /// A write met another writer's (a serialization failure or a deadlock): nothing of it
     /// was kept and it may be run again. [`CampaignStore::write`] runs it again itself.
     #[error(
@@ -266,11 +275,14 @@ impl StoreError {
         )
     }
 
-    /// True when trying again later may succeed (busy, conflict, full).
+    /// True when trying again later may succeed (busy, conflict, full, unreachable).
     pub fn is_transient(&self) -> bool {
         matches!(
             self,
-            Self::Busy { .. } | Self::Conflict { .. } | Self::Full { .. }
+            Self::Busy { .. }
+                | Self::Conflict { .. }
+                | Self::Full { .. }
+                | Self::Unreachable { .. }
         )
     }
 }
@@ -408,7 +420,10 @@ pub trait WriteTx {
 /// `solum_store_sqlite::SqliteStore` and by the hosted backend; each runs [`conformance`]
 /// (behind the `conformance` feature).
 pub trait CampaignStore {
-    /// Appends entries in one transaction: all are stored, in order, or none.
+    /// Appends entries in one transaction: all are stored, in order, or none. A table's
+    /// times never go back: an entry dated before the table's last one (its clock was read
+    /// before another writer's, or another server's clock is behind) is dated as that one,
+    /// so an export of the journal reads back in order. The entries come back as stored.
     fn append(&mut self, entries: &[NewEntry]) -> Result<Vec<Entry>, StoreError>;
 
     /// Entries with `seq > after` (the table's own numbers), in order, at most `limit`.
@@ -678,6 +693,13 @@ pub trait StoreHandle {
     /// No transaction is open on the connection (it may be kept for later work).
     fn is_idle(&self) -> bool;
 
+    /// The connection is gone (the database restarted, the network was cut): nothing more
+    /// can be done through it, and a keeper of connections opens a new one. Never, for a
+    /// backend without a connection to lose.
+    fn is_closed(&self) -> bool {
+        false
+    }
+
     /// The last number of `table`'s journal (0 when empty), every entry counted (secret ones
     /// too), whatever the scope: a watcher's cheap look at how far a table has got.
     fn last_seq(&self, table: i64) -> Result<i64, StoreError>;
@@ -883,6 +905,9 @@ impl<T: StoreHandle + ?Sized> StoreHandle for Box<T> {
     }
     fn is_idle(&self) -> bool {
         (**self).is_idle()
+    }
+    fn is_closed(&self) -> bool {
+        (**self).is_closed()
     }
     fn last_seq(&self, table: i64) -> Result<i64, StoreError> {
         (**self).last_seq(table)

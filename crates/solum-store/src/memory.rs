@@ -154,9 +154,18 @@ impl Data {
             checked_body("an entry", &e.body)?;
         }
         let mut last = self.last_seq(scope.table);
+        // A table's times never go back (see `CampaignStore::append`).
+        let mut last_at = self
+            .journal
+            .iter()
+            .rev()
+            .find(|r| r.table == scope.table)
+            .map(|r| r.entry.at);
         let mut global = self.journal.last().map_or(0, |r| r.global);
         let mut stored = Vec::with_capacity(entries.len());
         for e in entries {
+            let at = last_at.map_or(e.at, |l| e.at.max(l));
+            last_at = Some(at);
             last = last.checked_add(1).ok_or_else(|| {
                 StoreError::BadRecord("the table's journal has no number left".into())
             })?;
@@ -165,7 +174,7 @@ impl Data {
             })?;
             let entry = Entry {
                 seq: last,
-                at: e.at,
+                at,
                 kind: e.kind.clone(),
                 schema: e.schema,
                 body: e.body.clone(),

@@ -162,8 +162,10 @@ where
             (Some(Err(e)), _) => Err(e),
             (Some(Ok(_)), Some(lost)) => Err(lost),
             (Some(Ok(out)), None) => Ok(out),
+            // Never ran: the connection or its group could not be opened, said as such.
+            (None, Some(e)) => Err(e),
             // Never ran (its writer panicked): the request learns it from the dropped reply.
-            (None, _) => return,
+            (None, None) => return,
         };
         // The request may have been abandoned; its write stands.
         let _ = self.reply.send(out);
@@ -431,6 +433,14 @@ fn run_one(
     done: &mut Vec<Box<dyn GroupedJob>>,
     mut job: Box<dyn GroupedJob>,
 ) {
+    if store.as_ref().is_some_and(|s| s.is_closed()) {
+        // The connection is gone (the database restarted, the network was cut), and the
+        // open group with it: what it held is answered as not kept, and a new connection
+        // is opened for this job.
+        tracing::warn!("the writer's connection to the database was lost; connecting again");
+        *store = None;
+        fail_all(db, done);
+    }
     let mut s = match store.take() {
         Some(s) => s,
         None => {
@@ -449,7 +459,8 @@ fn run_one(
     if s.is_idle()
         && let Err(e) = s.begin_group()
     {
-        *store = Some(s);
+        // A connection that cannot begin (the database restarted under it) is not kept:
+        // the next job opens a new one.
         return job.answer(Some(e.into()));
     }
     // A backend without groups (PostgreSQL: each write commits on its own) is idle here
@@ -457,11 +468,21 @@ fn run_one(
     let grouped = !s.is_idle();
     match catch_unwind(AssertUnwindSafe(|| job.run(s))) {
         Ok(s) => {
-            // The group's transaction ended under the job: SQLite rolled it back whole.
-            let group_lost = grouped && s.is_idle();
-            *store = Some(s);
+            // The group's transaction ended under the job: SQLite rolled it back whole, or
+            // the connection was lost (then the next job opens a new one).
+            let closed = s.is_closed();
+            let group_lost = grouped && (s.is_idle() || closed);
+            if !closed {
+                *store = Some(s);
+            }
             if group_lost {
-                tracing::error!("a group of writes was rolled back by a failed write");
+                if closed {
+                    tracing::warn!(
+                        "the writer's connection to the database was lost; its group was not kept"
+                    );
+                } else {
+                    tracing::error!("a group of writes was rolled back by a failed write");
+                }
                 fail_all(db, done);
             }
             if job.succeeded() && !group_lost {
