@@ -38,26 +38,42 @@ const ERROR_NAMES: &[&str] = &[
     "vehicles",
 ];
 
-/// Each module's source: comment lines and its `tests` module left out.
+/// Each module's source: comment lines and its `tests` module left out. A module with
+/// submodules (`src/schema.rs` and the folder `src/schema/`) is read as one: its files' code
+/// together, under its name.
 fn sources() -> BTreeMap<String, String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut all = BTreeMap::new();
+    let mut all: BTreeMap<String, String> = BTreeMap::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        assert!(
-            path.extension().is_some_and(|e| e == "rs"),
-            "{}: solum-app's modules are files of src/ (a folder would need this test to read it)",
-            path.display()
-        );
-        let text = std::fs::read_to_string(&path).unwrap();
-        let code: String = text
-            .lines()
-            .take_while(|l| !l.starts_with("mod tests"))
-            .filter(|l| !l.trim_start().starts_with("//"))
-            .collect::<Vec<_>>()
-            .join("\n");
         let name = path.file_stem().unwrap().to_str().unwrap().to_owned();
-        all.insert(name, code);
+        let files: Vec<std::path::PathBuf> = if path.is_dir() {
+            let mut inner: Vec<_> = std::fs::read_dir(&path)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .collect();
+            inner.sort();
+            inner
+        } else {
+            vec![path.clone()]
+        };
+        for file in files {
+            assert!(
+                file.extension().is_some_and(|e| e == "rs"),
+                "{}: solum-app's modules are files of src/ and of one level of folders",
+                file.display()
+            );
+            let text = std::fs::read_to_string(&file).unwrap();
+            let code: String = text
+                .lines()
+                .take_while(|l| !l.starts_with("mod tests"))
+                .filter(|l| !l.trim_start().starts_with("//"))
+                .collect::<Vec<_>>()
+                .join("\n");
+            let kept = all.entry(name.clone()).or_default();
+            kept.push('\n');
+            kept.push_str(&code);
+        }
     }
     all
 }

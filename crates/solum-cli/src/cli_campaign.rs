@@ -17,8 +17,9 @@ pub struct CampaignArg {
     #[arg(long, value_name = "FILE", global = true)]
     pub campaign: Option<PathBuf>,
     /// The campaign's store by address: `postgres://USER@HOST:PORT/DATABASE` for a hosted
-    /// PostgreSQL database (the password from $PGPASSWORD or the file $PGPASSFILE names,
-    /// never in the address), anything else a SQLite file. Default: $SOLUM_DATABASE, else
+    /// PostgreSQL database (the password from $PGPASSWORD or the file $PGPASSFILE names; one
+    /// in the address works too, and wins, but shows in the process list), anything else a
+    /// SQLite file. Default: $SOLUM_DATABASE, else
     /// --campaign. See docs/hosting.md.
     // Read where the campaign is opened, as $SOLUM_CAMPAIGN is.
     #[arg(long, value_name = "URL", global = true)]

@@ -346,6 +346,23 @@ fn location_of(config: &Config) -> String {
     format!("{host}:{port}/{db}")
 }
 
+/// What to do when the server asks for a password and none was found: where solum looked.
+fn no_password() -> String {
+    match std::env::var_os("PGPASSFILE") {
+        Some(f) if std::fs::metadata(&f).is_err() => format!(
+            "the database asks for a password: PGPASSFILE names {}, which cannot be read; \
+             set PGPASSWORD, or PGPASSFILE to a file holding the password",
+            std::path::Path::new(&f).display()
+        ),
+        Some(_) => "the database asks for a password: the file PGPASSFILE names has no line \
+             for this host, port, database and user; add one, or set PGPASSWORD"
+            .into(),
+        None => "the database asks for a password: set PGPASSWORD, or PGPASSFILE to a file \
+             holding it"
+            .into(),
+    }
+}
+
 /// The password for `config` when its URL has none: `PGPASSWORD`, else the first matching
 /// line of the file `PGPASSFILE` names (libpq's format: `host:port:database:user:password`,
 /// `*` matching anything). Never logged, never part of an error.
@@ -412,7 +429,7 @@ fn pgpass_lookup(text: &str, want: [&str; 4]) -> Option<String> {
 fn connect(url: &str) -> Result<(Client, String), StoreError> {
     // The driver's parse errors may quote the text: say only what is expected.
     let mut config: Config = url.parse().map_err(|_| {
-        bad_url("not a PostgreSQL URL (postgres://USER@HOST:PORT/DATABASE; a password comes from PGPASSWORD or a file, not the URL)")
+        bad_url("not a PostgreSQL URL (postgres://USER@HOST:PORT/DATABASE; the password best from PGPASSWORD or PGPASSFILE)")
     })?;
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(CONNECT_TIMEOUT);
@@ -427,11 +444,10 @@ fn connect(url: &str) -> Result<(Client, String), StoreError> {
     let mut client = config.connect(NoTls).map_err(|e| {
         if e.code().is_some() {
             map_error(&location, e)
+        } else if config.get_password().is_none() && describe(&e).contains("password missing") {
+            backend(&location, no_password())
         } else {
-            backend(
-                &location,
-                format!("cannot reach the database ({})", describe(&e)),
-            )
+            unreachable(&location, &e)
         }
     })?;
     client

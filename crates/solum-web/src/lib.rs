@@ -64,8 +64,12 @@ pub const DEFAULT_PORT: u16 = 7373;
 /// The largest request body of a roll, a scene, a join or an edit, in bytes.
 pub const BODY_LIMIT: usize = 4 * 1024;
 /// The largest request body of a note (a note holds up to [`solum_app::MAX_NOTE`]
-/// characters of mostly plain text).
-pub const NOTE_BODY_LIMIT: usize = 16 * 1024;
+/// characters, in any script).
+pub const NOTE_BODY_LIMIT: usize = 64 * 1024;
+
+// The longest note in any script fits: 10,000 characters of 4 bytes each, or of JSON's
+// `\uXXXX` escapes (6 bytes), and the body's own few bytes.
+const _: () = assert!(solum_app::MAX_NOTE * 6 + 1024 <= NOTE_BODY_LIMIT);
 
 /// How the server behaves; [`Config::new`] gives the defaults of `solum serve`.
 #[derive(Debug, Clone)]

@@ -668,7 +668,7 @@ async fn oversized_bodies_are_refused_and_nothing_is_written() {
         .post("/api/oracle", &gm, json!({ "question": big_question }))
         .await;
     assert_eq!(a.status, StatusCode::PAYLOAD_TOO_LARGE, "{}", a.text());
-    let big_note = "x".repeat(20 * 1024);
+    let big_note = "x".repeat(70 * 1024);
     let a = s.post("/api/notes", &gm, json!({ "text": big_note })).await;
     assert_eq!(a.status, StatusCode::PAYLOAD_TOO_LARGE);
     // A body announced far past the limit is refused on its header at once, never waited
@@ -690,17 +690,20 @@ async fn oversized_bodies_are_refused_and_nothing_is_written() {
         .expect("refused at once, not waited for");
     assert_eq!(a.status, StatusCode::PAYLOAD_TOO_LARGE);
     assert!(a.json()["error"].is_string(), "{}", a.text());
-    // A note within the limit is taken.
-    let ok = s
-        .post("/api/notes", &gm, json!({ "text": "y".repeat(9_000) }))
-        .await;
-    assert_eq!(ok.status, StatusCode::CREATED);
+    // A note within the limit is taken, whatever its script: 10,000 characters of 2, 3 or
+    // 4 bytes each.
+    for letter in ["y", "é", "語", "𝄞"] {
+        let ok = s
+            .post("/api/notes", &gm, json!({ "text": letter.repeat(10_000) }))
+            .await;
+        assert_eq!(ok.status, StatusCode::CREATED, "{letter}: {}", ok.text());
+    }
     assert_eq!(
         s.get("/api/journal", &gm).await.json()["entries"]
             .as_array()
             .unwrap()
             .len(),
-        1
+        4
     );
 }
 

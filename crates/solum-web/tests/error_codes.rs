@@ -373,7 +373,7 @@ const CASES: &[Case] = &[
         Gm,
         "POST",
         "/api/notes",
-        Big(20_000),
+        Big(70_000),
         413,
         "body-too-large",
         None,
