@@ -4,6 +4,7 @@
 use clap::{Args, Parser, Subcommand};
 use clap_complete::Shell;
 use solum_app::dietype_once::{DamageModifier, DieSteps};
+use solum_app::soluna_once::{ExactSolunaPool, Flips, NetFlips, SolunaPool};
 
 /// Rules, dice and exact odds for the So1um family of tabletop role-playing games.
 ///
@@ -354,10 +355,10 @@ pub struct SolunaTarget {
 pub struct SolunaOddsArgs {
     /// Dice in the pool, 1 to 40 for exact odds (`roll soluna` rolls up to 1000).
     #[arg(long, allow_negative_numbers = true)]
-    pub dice: i64,
+    pub dice: ExactSolunaPool,
     /// Net flips, -1000 to 1000: positive for the tester, negative against.
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
-    pub flips: i64,
+    #[arg(long, default_value = "0", allow_negative_numbers = true)]
+    pub flips: NetFlips,
     #[command(flatten)]
     pub target: SolunaTarget,
     /// Print JSON.
@@ -578,13 +579,13 @@ pub struct SolRollArgs {
 pub struct SolunaRollArgs {
     /// Dice in the pool, 1 to 1000; flips beyond 20 are counted, not listed (--json lists all).
     #[arg(long, allow_negative_numbers = true)]
-    pub dice: i64,
+    pub dice: SolunaPool,
     /// The tester's positive flips, 0 to 1000.
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
-    pub flips: i64,
+    #[arg(long, default_value = "0", allow_negative_numbers = true)]
+    pub flips: Flips,
     /// The target's negative flips, 0 to 1000.
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
-    pub against_flips: i64,
+    #[arg(long, default_value = "0", allow_negative_numbers = true)]
+    pub against_flips: Flips,
     #[command(flatten)]
     pub target: SolunaTarget,
     #[command(flatten)]

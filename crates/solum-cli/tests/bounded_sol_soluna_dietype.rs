@@ -147,31 +147,31 @@ fn soluna_zero_dice_and_extreme_flips_are_refused_by_flag() {
     for (args, needle) in [
         (
             "odds soluna --dice 0",
-            "--dice 0: 0 dice is not a pool, a Sol'una test rolls 1 to 1000 dice",
+            "invalid value '0' for '--dice <DICE>': exact odds take 1 to 40 dice (a test rolls up to 1000)",
         ),
         (
             "odds soluna --dice -3",
-            "--dice -3: -3 dice is not a pool, a Sol'una test rolls 1 to 1000",
+            "invalid value '-3' for '--dice <DICE>': exact odds take 1 to 40 dice",
         ),
         (
             "roll soluna --dice 0 --seed 1",
-            "--dice 0: 0 dice is not a pool, a Sol'una test rolls 1 to 1000",
+            "invalid value '0' for '--dice <DICE>': a Sol'una test rolls 1 to 1000 dice",
         ),
         (
             "odds soluna --dice 41",
-            "exact odds go up to 40 dice; 41 asked; `solum roll soluna --dice 41`",
+            "invalid value '41' for '--dice <DICE>': exact odds take 1 to 40 dice (a test rolls up to 1000)",
         ),
         (
             "odds soluna --dice 5 --flips -9223372036854775808",
-            "--flips -9223372036854775808: net flips are -1000 to 1000",
+            "invalid value '-9223372036854775808' for '--flips <FLIPS>': net flips are -1000 to 1000",
         ),
         (
             "roll soluna --dice 5 --flips 9223372036854775807 --against-flips 1 --seed 1",
-            "--flips 9223372036854775807: flips are 0 to 1000",
+            "invalid value '9223372036854775807' for '--flips <FLIPS>': flips are 0 to 1000",
         ),
         (
             "roll soluna --dice 5 --against-flips -1 --seed 1",
-            "--against-flips -1: flips are 0 to 1000",
+            "invalid value '-1' for '--against-flips <AGAINST_FLIPS>': flips are 0 to 1000",
         ),
         (
             "roll soluna --dice 5 --body 4294967296 --seed 1",

@@ -113,9 +113,12 @@ fn soluna_corona_csen_and_odds() {
         .map(|x| x.as_f64().unwrap())
         .sum();
     assert!((total - 1.0).abs() < 1e-9);
-    solum("odds soluna --dice 41").bad_input("exact odds go up to 40 dice");
-    solum("odds soluna --dice 5 --flips 5000").bad_input("net flips");
-    solum("roll soluna --dice 2000").bad_input("2000 dice");
+    solum("odds soluna --dice 41")
+        .bad_input("invalid value '41' for '--dice <DICE>': exact odds take 1 to 40 dice");
+    solum("odds soluna --dice 5 --flips 5000")
+        .bad_input("invalid value '5000' for '--flips <FLIPS>': net flips are -1000 to 1000");
+    solum("roll soluna --dice 2000")
+        .bad_input("invalid value '2000' for '--dice <DICE>': a Sol'una test rolls 1 to 1000 dice");
     solum("roll soluna --dice 3 --rolled 1,2").bad_input("too few values");
 }
 
