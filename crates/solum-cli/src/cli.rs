@@ -3,7 +3,7 @@
 
 use clap::{Args, Parser, Subcommand};
 use clap_complete::Shell;
-use solum_app::dietype_once::{DamageModifier, DieSteps};
+use solum_app::dietype_once::{Chances, DamageModifier, DieSteps, Difficulty};
 use solum_app::soluna_once::{ExactSolunaPool, Flips, NetFlips, SolunaPool};
 
 /// Rules, dice and exact odds for the So1um family of tabletop role-playing games.
@@ -231,16 +231,16 @@ pub enum OddsCommand {
 #[derive(Debug, Args)]
 pub struct DietypeArgs {
     /// Chances (1 unskilled to 4).
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
-    pub chances: i64,
+    #[arg(long, default_value = "1", allow_negative_numbers = true)]
+    pub chances: Chances,
     /// Difficulty, 2 to 12 (not in an opposed roll: the other side's roll is the target).
     #[arg(
         long,
-        default_value_t = 4,
+        default_value = "4",
         allow_negative_numbers = true,
         conflicts_with = "against"
     )]
-    pub vs: i64,
+    pub vs: Difficulty,
     /// Die-type steps, -8 to 8: +1 is one type better (+1DT), -1 one worse; d4 to d12 at most.
     #[arg(long, default_value_t, allow_negative_numbers = true)]
     pub step: DieSteps,
@@ -250,11 +250,11 @@ pub struct DietypeArgs {
     /// The opposing side's chances.
     #[arg(
         long,
-        default_value_t = 1,
+        default_value = "1",
         allow_negative_numbers = true,
         requires = "against"
     )]
-    pub against_chances: i64,
+    pub against_chances: Chances,
     /// The opposing side's die-type steps, -8 to 8 (+1DT, -1DT), clamped to d4..d12.
     #[arg(
         long,

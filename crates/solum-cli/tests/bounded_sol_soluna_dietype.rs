@@ -267,10 +267,21 @@ fn skirmish_files_with_empty_or_duplicate_names_or_too_many_characters_are_refus
 #[test]
 fn dietype_extreme_numbers_are_refused_by_flag() {
     for (args, needle) in [
-        ("roll dietype d6 --chances 0 --seed 1", "0 chances"),
+        (
+            "roll dietype d6 --chances 0 --seed 1",
+            "invalid value '0' for '--chances <CHANCES>': a roll has 1 to 4 chances",
+        ),
         (
             "odds dietype d6 --chances 9223372036854775807",
-            "9223372036854775807 chances",
+            "invalid value '9223372036854775807' for '--chances <CHANCES>': a roll has 1 to 4 chances",
+        ),
+        (
+            "odds dietype d6 --against d8 --against-chances 5",
+            "invalid value '5' for '--against-chances <AGAINST_CHANCES>': a roll has 1 to 4 chances",
+        ),
+        (
+            "roll dietype --char Rook --ability Wits --against d8 --against-chances -1 --seed 1",
+            "invalid value '-1' for '--against-chances <AGAINST_CHANCES>': a roll has 1 to 4 chances",
         ),
         (
             "odds dietype d6 --step 9223372036854775807",
@@ -284,7 +295,14 @@ fn dietype_extreme_numbers_are_refused_by_flag() {
             "roll dietype d6 --damage d4 --damage-step 99 --seed 1",
             "for '--damage-step <DAMAGE_STEP>': die-type steps are -8 to 8",
         ),
-        ("odds dietype d6 --vs 4294967296", "4294967296"),
+        (
+            "odds dietype d6 --vs 4294967296",
+            "invalid value '4294967296' for '--vs <VS>': difficulties run from 2 (trivial) to 12 (divine)",
+        ),
+        (
+            "roll dietype --char Rook --ability Wits --vs 1 --seed 1",
+            "invalid value '1' for '--vs <VS>': difficulties run from 2 (trivial) to 12 (divine)",
+        ),
         ("odds dietype d6 --vs 5 --against d8", "cannot be used with"),
         ("odds dietype d6 --against-chances 2", "--against"),
         ("roll dietype d6 --seed 1 --rolled 4", "cannot be used with"),

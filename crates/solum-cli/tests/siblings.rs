@@ -46,8 +46,11 @@ fn dietype_rolls() {
     solum("roll dietype d6 --chances 2 --vs 4 --rolled 5,6,3").bad_input("too few values");
     solum("roll dietype d6 --vs 4 --rolled 7").bad_input("not a face of a d6");
     solum("roll dietype d7").bad_input("`d7` is not a die type");
-    solum("roll dietype d6 --chances 5").bad_input("5 chances");
-    solum("roll dietype d6 --vs 13").bad_input("difficulty 13");
+    solum("roll dietype d6 --chances 5")
+        .bad_input("invalid value '5' for '--chances <CHANCES>': a roll has 1 to 4 chances");
+    solum("roll dietype d6 --vs 13").bad_input(
+        "invalid value '13' for '--vs <VS>': difficulties run from 2 (trivial) to 12 (divine)",
+    );
     solum("roll dietype d6 --modifier 5 --damage d6").bad_input("modifier");
     solum("odds dietype").bad_input("--tables");
 }
