@@ -4,6 +4,7 @@
 use clap::{Args, Parser, Subcommand};
 use clap_complete::Shell;
 use solum_app::dietype_once::{Chances, DamageModifier, DieSteps, Difficulty};
+use solum_app::sol_once::{AssistHits, PoolModifier, Ranks, SolAttribute, SolDice};
 use solum_app::soluna_once::{ExactSolunaPool, Flips, NetFlips, SolunaPool};
 
 /// Rules, dice and exact odds for the So1um family of tabletop role-playing games.
@@ -296,7 +297,7 @@ pub enum EdgeUse {
 pub struct SolOddsArgs {
     /// Dice in the pool, 1 to 1000; exact odds, opposed ones included, answer within a second.
     #[arg(long, allow_negative_numbers = true)]
-    pub dice: i64,
+    pub dice: SolDice,
     /// Threshold: a number or simple, average, difficult, very-difficult, formidable, absurd.
     #[arg(long, default_value = "1")]
     pub threshold: String,
@@ -314,7 +315,7 @@ pub struct SolOddsArgs {
     pub smackdown: bool,
     /// An opposed test against a defender's pool (the attacker wins ties).
     #[arg(long, allow_negative_numbers = true)]
-    pub against: Option<i64>,
+    pub against: Option<SolDice>,
     /// Edge the defender uses in the opposed test.
     #[arg(long, value_enum, requires = "against")]
     pub against_edge: Option<EdgeUse>,
@@ -517,16 +518,17 @@ pub struct SolRollArgs {
         required_unless_present = "attribute",
         conflicts_with_all = ["attribute", "ranks", "modifiers", "untrained_penalty", "assist", "assist_dice"]
     )]
-    pub dice: Option<i64>,
-    /// The attribute.
+    pub dice: Option<SolDice>,
+    /// The attribute, 0 to 1000.
     #[arg(long, allow_negative_numbers = true)]
-    pub attribute: Option<i64>,
-    /// Skill ranks (bonuses are capped by them).
+    pub attribute: Option<SolAttribute>,
+    /// Skill ranks, 0 to 1000 (bonuses are capped by them).
     #[arg(long, allow_negative_numbers = true)]
-    pub ranks: Option<i64>,
-    /// A bonus or penalty; repeat for several (they combine, then the cap applies).
+    pub ranks: Option<Ranks>,
+    /// A bonus or penalty, -1000 to 1000; repeat for several (they combine, then the cap
+    /// applies).
     #[arg(long = "modifier", allow_negative_numbers = true)]
-    pub modifiers: Vec<i64>,
+    pub modifiers: Vec<PoolModifier>,
     /// The skill has an untrained penalty (3 dice when defaulting).
     #[arg(long)]
     pub untrained_penalty: bool,
@@ -541,11 +543,11 @@ pub struct SolRollArgs {
     pub then: Option<Then>,
     /// An assistant's hits: bonus dice, capped with the other bonuses by the ranks.
     #[arg(long, allow_negative_numbers = true, conflicts_with = "assist_dice")]
-    pub assist: Option<i64>,
+    pub assist: Option<AssistHits>,
     /// An assistant rolls its own test of this many dice first; its hits are bonus dice,
     /// capped with the other bonuses by the ranks.
     #[arg(long, allow_negative_numbers = true, conflicts_with_all = ["group", "buy", "try_again", "against_dice"])]
-    pub assist_dice: Option<i64>,
+    pub assist_dice: Option<SolDice>,
     /// A group action: the other participants' pools (e.g. 4,3,5), at most 99 (100 with the
     /// leader); the best hits stand, the leader takes a Level 1 wound for each participant
     /// with no hits. Beyond 20 members the text sums up the rest (--json lists all).
@@ -560,7 +562,7 @@ pub struct SolRollArgs {
     pub try_again: bool,
     /// An opposed test against a defender's pool (the attacker wins ties).
     #[arg(long, allow_negative_numbers = true, conflicts_with_all = ["threshold", "group", "buy", "try_again"])]
-    pub against_dice: Option<i64>,
+    pub against_dice: Option<SolDice>,
     /// Edge the defender uses in the opposed test.
     #[arg(long, value_enum, requires = "against_dice")]
     pub against_edge: Option<EdgeUse>,
@@ -993,9 +995,9 @@ pub struct SolTestArgs {
     /// Threshold: a number or a name.
     #[arg(long)]
     pub threshold: Option<String>,
-    /// A bonus or penalty; repeat.
+    /// A bonus or penalty, -1000 to 1000; repeat.
     #[arg(long = "modifier", allow_negative_numbers = true)]
-    pub modifiers: Vec<i64>,
+    pub modifiers: Vec<PoolModifier>,
     /// The skill has an untrained penalty.
     #[arg(long)]
     pub untrained_penalty: bool,
@@ -1012,15 +1014,15 @@ pub struct SolTestArgs {
     pub retry: u32,
     /// An assistant rolls its own test of this many dice first; its hits are bonus dice,
     /// capped with the other bonuses by the ranks.
-    #[arg(long, conflicts_with = "assistant")]
-    pub assist_dice: Option<i64>,
+    #[arg(long, allow_negative_numbers = true, conflicts_with = "assistant")]
+    pub assist_dice: Option<SolDice>,
     /// An assistant of the same campaign, by name: it rolls the same attribute + its ranks in
     /// the skill first, and records its own progress.
     #[arg(long)]
     pub assistant: Option<String>,
     /// An opposed test against a defender's pool, this character attacking.
     #[arg(long, allow_negative_numbers = true, conflicts_with_all = ["threshold", "then", "assist_dice", "assistant"])]
-    pub against_dice: Option<i64>,
+    pub against_dice: Option<SolDice>,
     /// Edge the defender uses in the opposed test.
     #[arg(long, value_enum, requires = "against_dice")]
     pub against_edge: Option<EdgeUse>,

@@ -54,27 +54,54 @@ fn sol_odds_at_the_limit_answer_quickly_and_right() {
 #[test]
 fn sol_extreme_numbers_are_refused_by_flag() {
     for (args, needle) in [
-        ("odds sol --dice 0", "--dice 0: a pool has 1 to 1000 dice"),
+        (
+            "odds sol --dice 0",
+            "invalid value '0' for '--dice <DICE>': a pool has 1 to 1000 dice",
+        ),
         (
             "odds sol --dice -9223372036854775808",
-            "--dice -9223372036854775808: a pool has 1 to 1000",
+            "invalid value '-9223372036854775808' for '--dice <DICE>': a pool has 1 to 1000 dice",
         ),
         (
             "odds sol --dice 3 --against 1001",
-            "--against 1001: a pool has 1 to 1000",
+            "invalid value '1001' for '--against <AGAINST>': a pool has 1 to 1000 dice",
         ),
         ("odds sol --dice 3 --threshold 4294967296", "4294967296"),
         (
             "roll sol --dice 0 --seed 1",
-            "--dice 0: a pool has 1 to 1000",
+            "invalid value '0' for '--dice <DICE>': a pool has 1 to 1000 dice",
         ),
         (
             "roll sol --attribute 9223372036854775807 --ranks 1 --seed 1",
-            "attribute 9223372036854775807 is more than the 1000",
+            "invalid value '9223372036854775807' for '--attribute <ATTRIBUTE>': an attribute is 0 to 1000 (a pool rolls at most 1000 dice)",
+        ),
+        (
+            "roll sol --attribute -1 --seed 1",
+            "invalid value '-1' for '--attribute <ATTRIBUTE>': an attribute is 0 to 1000",
+        ),
+        (
+            "roll sol --attribute 3 --ranks 1001 --seed 1",
+            "invalid value '1001' for '--ranks <RANKS>': ranks are 0 to 1000 (a pool rolls at most 1000 dice)",
         ),
         (
             "roll sol --attribute 3 --ranks 2 --modifier -9223372036854775808 --seed 1",
-            "modifier -9223372036854775808 is beyond ±1000",
+            "invalid value '-9223372036854775808' for '--modifier <MODIFIERS>': a modifier is -1000 to 1000 (a pool rolls at most 1000 dice)",
+        ),
+        (
+            "roll sol --attribute 3 --ranks 2 --assist 1001 --seed 1",
+            "invalid value '1001' for '--assist <ASSIST>': an assistant's hits are 0 to 1000",
+        ),
+        (
+            "roll sol --attribute 3 --ranks 2 --assist-dice 0 --seed 1",
+            "invalid value '0' for '--assist-dice <ASSIST_DICE>': a pool has 1 to 1000 dice",
+        ),
+        (
+            "sol test Kade --skill Firearms --attr Agility --against-dice -2",
+            "invalid value '-2' for '--against-dice <AGAINST_DICE>': a pool has 1 to 1000 dice",
+        ),
+        (
+            "sol test Kade --skill Firearms --attr Agility --modifier 1001",
+            "invalid value '1001' for '--modifier <MODIFIERS>': a modifier is -1000 to 1000",
         ),
         (
             "roll sol --dice 3 --group 4,0,2 --seed 1",

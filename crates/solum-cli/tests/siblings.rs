@@ -72,7 +72,8 @@ fn sol_odds() {
     let one = solum("odds sol --dice 1 --threshold 1 --json").json();
     assert!((num(&one, "p_success") - 1.0 / 3.0).abs() < 1e-12);
     assert!((num(&one, "p_critical_glitch") - 1.0 / 6.0).abs() < 1e-12);
-    solum("odds sol --dice 0").bad_input("--dice 0");
+    solum("odds sol --dice 0")
+        .bad_input("invalid value '0' for '--dice <DICE>': a pool has 1 to 1000 dice");
     solum("odds sol --dice 3 --threshold heroic").bad_input("not a threshold");
 }
 
