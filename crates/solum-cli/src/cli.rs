@@ -4,6 +4,7 @@
 use clap::{Args, Parser, Subcommand};
 use clap_complete::Shell;
 use solum_app::dietype_once::{Chances, DamageModifier, DieSteps, Difficulty};
+use solum_app::fight_once::{CombatPool, Damage, HitPoints};
 use solum_app::sol_once::{AssistHits, PoolModifier, Ranks, SolAttribute, SolDice};
 use solum_app::soluna_once::{ExactSolunaPool, Flips, NetFlips, SolunaPool};
 
@@ -1444,22 +1445,22 @@ pub struct DietypeSheetArgs {
 pub struct DuelArgs {
     /// The first side's combat pool.
     #[arg(long, allow_negative_numbers = true)]
-    pub pool: i64,
+    pub pool: CombatPool,
     /// The first side's hit points.
     #[arg(long, allow_negative_numbers = true)]
-    pub hp: i64,
+    pub hp: HitPoints,
     /// The first side's weapon damage.
     #[arg(long, allow_negative_numbers = true)]
-    pub damage: i64,
+    pub damage: Damage,
     /// The foe's combat pool.
     #[arg(long, allow_negative_numbers = true)]
-    pub foe_pool: i64,
+    pub foe_pool: CombatPool,
     /// The foe's hit points.
     #[arg(long, allow_negative_numbers = true)]
-    pub foe_hp: i64,
+    pub foe_hp: HitPoints,
     /// The foe's weapon damage.
     #[arg(long, allow_negative_numbers = true)]
-    pub foe_damage: i64,
+    pub foe_damage: Damage,
     /// Also simulate this many duels (seeded, on all cores) beside the exact answer.
     #[arg(long, value_name = "FIGHTS")]
     pub simulate: Option<u64>,
@@ -1478,22 +1479,22 @@ pub struct DuelArgs {
 pub struct StaticArgs {
     /// The hero's combat pool.
     #[arg(long, allow_negative_numbers = true)]
-    pub pool: i64,
+    pub pool: CombatPool,
     /// The opposition's difficulty.
     #[arg(long, allow_hyphen_values = true)]
     pub vs: String,
     /// The hero's hit points.
     #[arg(long, allow_negative_numbers = true)]
-    pub hp: i64,
+    pub hp: HitPoints,
     /// The hero's weapon damage.
     #[arg(long, allow_negative_numbers = true)]
-    pub damage: i64,
+    pub damage: Damage,
     /// The opposition's hit points.
     #[arg(long, allow_negative_numbers = true)]
-    pub foe_hp: i64,
+    pub foe_hp: HitPoints,
     /// The opposition's damage.
     #[arg(long, allow_negative_numbers = true)]
-    pub foe_damage: i64,
+    pub foe_damage: Damage,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -1967,21 +1968,21 @@ pub struct PlayStaticArgs {
         allow_negative_numbers = true,
         required_unless_present = "character"
     )]
-    pub pool: Option<i64>,
+    pub pool: Option<CombatPool>,
     /// The hero's hit points.
     #[arg(
         long,
         allow_negative_numbers = true,
         required_unless_present = "character"
     )]
-    pub hp: Option<i64>,
+    pub hp: Option<HitPoints>,
     /// The hero's weapon damage.
     #[arg(
         long,
         allow_negative_numbers = true,
         required_unless_present = "character"
     )]
-    pub damage: Option<i64>,
+    pub damage: Option<Damage>,
     /// An opposition from the bestiary's static entries (e.g. "trooper squad").
     #[arg(long, conflicts_with_all = ["vs", "foe_hp", "foe_damage"])]
     pub foe: Option<String>,
@@ -1990,10 +1991,10 @@ pub struct PlayStaticArgs {
     pub vs: Option<String>,
     /// The opposition's hit points (without --foe).
     #[arg(long, allow_negative_numbers = true, required_unless_present_any = ["foe", "character"])]
-    pub foe_hp: Option<i64>,
+    pub foe_hp: Option<HitPoints>,
     /// The opposition's damage (without --foe).
     #[arg(long, allow_negative_numbers = true, required_unless_present_any = ["foe", "character"])]
-    pub foe_damage: Option<i64>,
+    pub foe_damage: Option<Damage>,
     /// Extra bestiary files.
     #[arg(long)]
     pub bestiary: Vec<std::path::PathBuf>,
