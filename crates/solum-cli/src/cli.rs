@@ -1864,9 +1864,9 @@ pub enum CreatureCommand {
 /// A pilot and vehicle in a vehicle roll.
 #[derive(Debug, Clone, Args)]
 pub struct VehicleRollArgs {
-    /// The pilot's pool (Mind + background).
-    #[arg(long)]
-    pub pilot: i64,
+    /// The pilot's pool (Mind + background), 1 to 1000.
+    #[arg(long, allow_negative_numbers = true)]
+    pub pilot: CombatPool,
     /// A vehicle of the shipped catalogue (`solum vehicle list`), e.g. "tramp freighter";
     /// its speed and handling are used.
     #[arg(long, conflicts_with_all = ["speed", "handling"])]
@@ -1877,9 +1877,9 @@ pub struct VehicleRollArgs {
     /// The vehicle's handling: clumsy, average (the default), responsive, exceptional.
     #[arg(long)]
     pub handling: Option<String>,
-    /// The other pilot's pool.
-    #[arg(long)]
-    pub against_pilot: i64,
+    /// The other pilot's pool, 1 to 1000.
+    #[arg(long, allow_negative_numbers = true)]
+    pub against_pilot: CombatPool,
     /// The other vehicle, from the shipped catalogue (e.g. starfighter).
     #[arg(long, conflicts_with_all = ["against_speed", "against_handling"])]
     pub against_vehicle: Option<String>,
