@@ -14,6 +14,7 @@ use solum_dietype::{
 use solum_store::{CampaignStore, WriteTx};
 
 use crate::classic::{again, fix_seed, read_row, sheet_row};
+use crate::dietype_once::{Chances, Difficulty};
 use crate::journaling;
 use crate::rolled::Rolled;
 use crate::{AppError, Campaign, Dice};
@@ -167,25 +168,21 @@ pub enum Against {
 }
 
 impl Against {
-    /// What a roll is against as a front end reads it from its flags, the numbers as typed
-    /// (a negative one included) and checked by the rules here: a difficulty, or another
-    /// die type (as written) with its chances and steps.
-    pub fn typed(vs: i64, opposed: Option<(&str, i64, i64)>) -> Result<Self, AppError> {
+    /// What a roll is against as a front end reads it from its flags, the numbers parsed
+    /// at its edge: a difficulty, or another die type (as written, read here) with its
+    /// chances and steps.
+    pub fn typed(vs: Difficulty, opposed: Option<(&str, Chances, i64)>) -> Result<Self, AppError> {
         let Some((die, chances, step)) = opposed else {
-            return u32::try_from(vs)
-                .ok()
-                .filter(|d| (2..=12).contains(d))
-                .map(Self::Difficulty)
-                .ok_or_else(|| difficulty_refused(vs));
+            return Ok(Self::Difficulty(vs.get()));
         };
         let die = die
             .parse::<DieType>()
             .map_err(|e| crate::DieTypeRefusal::DieType.at("against", e.to_string()))?;
-        let chances = u32::try_from(chances)
-            .ok()
-            .filter(|c| (1..=4).contains(c))
-            .ok_or_else(|| chances_refused(chances))?;
-        Ok(Self::Opposed { die, chances, step })
+        Ok(Self::Opposed {
+            die,
+            chances: chances.get(),
+            step,
+        })
     }
 }
 

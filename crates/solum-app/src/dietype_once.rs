@@ -14,7 +14,7 @@ use solum_dice::{DiceSource, prob_to_f64};
 use crate::typed_dice::{FieldName, TypedDiceError};
 use solum_dietype::odds::{opposed_odds, skill_odds};
 use solum_dietype::{
-    DieTypeError, RollSpec, difficulty_name, opposed_side, quality_name, roll_damage, roll_opposed,
+    DieTypeError, RollSpec, difficulty_name, quality_name, roll_damage, roll_opposed,
     roll_opposed_damage, roll_skill,
 };
 
@@ -22,6 +22,7 @@ pub use solum_dietype::sheet::Weapon;
 pub use solum_dietype::tables::Table;
 pub use solum_dietype::{ChanceRoll, DamageRoll, DieType, OpposedRoll, SkillRoll};
 
+use crate::bounded::bounded;
 use crate::{AppError, Dice};
 
 /// Die-type steps on a die (+1 is one type better, +1DT; −1 one worse), −8 to 8: d4 to d12
@@ -133,6 +134,18 @@ impl fmt::Display for DamageModifier {
     }
 }
 
+bounded! {
+    /// A side's chances (D1): 1 unskilled, 2 skilled, 3 specialised, 4 the most.
+    pub struct Chances(u32) in 1, 4;
+    "a roll has {min} to {max} chances"
+}
+
+bounded! {
+    /// A difficulty, 2 (trivial) to 12 (divine).
+    pub struct Difficulty(u32) in 2, 12;
+    "difficulties run from {min} (trivial) to {max} (divine)"
+}
+
 /// A number typed outside its range (the text as typed, which may not fit an `i64`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RangeError {
@@ -144,20 +157,15 @@ pub enum RangeError {
     Modifier(String),
 }
 
-/// An input of a one-shot die-type roll, for errors a front end names as its own flag.
+/// An input of a one-shot die-type roll, for errors a front end names as its own flag (the
+/// chances and the difficulty are refused by their types, [`Chances`] and [`Difficulty`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Field {
     /// The die type.
     Die,
-    /// The first side's chances.
-    Chances,
-    /// The difficulty.
-    Vs,
     /// The other side's die type.
     Against,
-    /// The other side's chances.
-    AgainstChances,
     /// The damage die.
     Damage,
     /// Faces typed in by hand.
@@ -175,10 +183,7 @@ impl Field {
     pub fn name(self) -> &'static str {
         match self {
             Self::Die => "die",
-            Self::Chances => "chances",
-            Self::Vs => "vs",
             Self::Against => "against",
-            Self::AgainstChances => "against_chances",
             Self::Damage => "damage",
             Self::Typed => "typed",
         }
@@ -191,21 +196,13 @@ pub const TYPED_ORDER: &str = "values go: each chance's die, a maximum followed 
 /// Why a one-shot die-type roll or its odds was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DietypeOnceError {
-    /// Not a die type, or chances or a difficulty outside the rules (the rules' own words).
+    /// Not a die type (the rules' own words).
     #[error("{problem}")]
     Rules {
         /// The field at fault.
         field: Field,
         /// What the rules say.
         problem: String,
-    },
-    /// Chances of an opposed side outside 1 to 4.
-    #[error("{} {chances}: a roll has 1 to 4 chances", field.name())]
-    Chances {
-        /// The field at fault.
-        field: Field,
-        /// The chances given.
-        chances: i64,
     },
     /// Typed faces that do not fit the roll, or the system's randomness failed.
     #[error(transparent)]
@@ -216,7 +213,7 @@ impl DietypeOnceError {
     /// The field at fault, where one is.
     pub fn field(&self) -> Option<Field> {
         match self {
-            Self::Rules { field, .. } | Self::Chances { field, .. } => Some(*field),
+            Self::Rules { field, .. } => Some(*field),
             Self::Typed(e) => e.field(),
         }
     }
@@ -225,7 +222,6 @@ impl DietypeOnceError {
     pub fn code(&self) -> &'static str {
         match self {
             Self::Rules { .. } => "dietype-rules",
-            Self::Chances { .. } => "dietype-chances",
             Self::Typed(e) => e.code(),
         }
     }
@@ -234,7 +230,7 @@ impl DietypeOnceError {
     pub fn is_bad_input(&self) -> bool {
         match self {
             Self::Typed(e) => e.is_bad_input(),
-            _ => true,
+            Self::Rules { .. } => true,
         }
     }
 
@@ -267,8 +263,8 @@ pub struct SideAsk<'a> {
     pub die: &'a str,
     /// Its steps.
     pub step: DieSteps,
-    /// Its chances, 1 to 4.
-    pub chances: i64,
+    /// Its chances.
+    pub chances: Chances,
 }
 
 /// A one-shot roll as typed: the first side, and a difficulty or another side.
@@ -276,8 +272,8 @@ pub struct SideAsk<'a> {
 pub struct DietypeAsk<'a> {
     /// The side rolling.
     pub side: SideAsk<'a>,
-    /// The difficulty, 2 to 12, when no side opposes.
-    pub vs: i64,
+    /// The difficulty, when no side opposes.
+    pub vs: Difficulty,
     /// The other side of an opposed roll (D2).
     pub against: Option<SideAsk<'a>>,
 }
@@ -304,31 +300,22 @@ fn die_of(text: &str, field: Field) -> Result<DieType, DietypeOnceError> {
 }
 
 fn read(ask: &DietypeAsk<'_>) -> Result<Read, DietypeOnceError> {
-    let die = die_of(ask.side.die, Field::Die)?;
+    let die = die_of(ask.side.die, Field::Die)?.step(ask.side.step.get());
+    // The chances and the difficulty are in the rules' ranges by their types.
+    let chances = ask.side.chances.get();
     match &ask.against {
-        None => {
-            let spec = RollSpec::new(die.step(ask.side.step.get()), ask.side.chances, ask.vs)
-                .map_err(|e| match e {
-                    DieTypeError::Difficulty(_) => rules(Field::Vs)(e),
-                    e => rules(Field::Chances)(e),
-                })?;
-            Ok(Read::Skill(spec))
-        }
+        None => Ok(Read::Skill(RollSpec {
+            die,
+            chances,
+            difficulty: ask.vs.get(),
+        })),
         Some(other) => {
-            let against = die_of(other.die, Field::Against)?;
-            let a = opposed_side(die, ask.side.step.get(), ask.side.chances).map_err(|_| {
-                DietypeOnceError::Chances {
-                    field: Field::Chances,
-                    chances: ask.side.chances,
-                }
-            })?;
-            let b = opposed_side(against, other.step.get(), other.chances).map_err(|_| {
-                DietypeOnceError::Chances {
-                    field: Field::AgainstChances,
-                    chances: other.chances,
-                }
-            })?;
-            Ok(Read::Opposed(a, b))
+            // Each side steps on its own (D3), as `opposed_side` does.
+            let against = die_of(other.die, Field::Against)?.step(other.step.get());
+            Ok(Read::Opposed(
+                (die, chances),
+                (against, other.chances.get()),
+            ))
         }
     }
 }
@@ -602,13 +589,24 @@ pub fn roll_dietype(
 mod tests {
     use super::*;
 
-    fn side(die: &str, chances: i64) -> SideAsk<'_> {
+    fn side(die: &str, chances: u32) -> SideAsk<'_> {
         SideAsk {
             die,
             step: DieSteps::default(),
-            chances,
+            chances: Chances::new(chances).unwrap(),
         }
     }
+
+    fn vs(d: u32) -> Difficulty {
+        Difficulty::new(d).unwrap()
+    }
+
+    crate::bounded::bounded_tests!(chances, Chances, "a roll has 1 to 4 chances");
+    crate::bounded::bounded_tests!(
+        difficulty,
+        Difficulty,
+        "difficulties run from 2 (trivial) to 12 (divine)"
+    );
 
     #[test]
     fn steps_and_modifiers_are_bounded_where_they_are_read() {
@@ -629,7 +627,7 @@ mod tests {
     fn two_chances_are_two_independent_tries() {
         let ask = DietypeAsk {
             side: side("d6", 2),
-            vs: 4,
+            vs: vs(4),
             against: None,
         };
         let DietypeOddsView::Skill(v) = dietype_odds(&ask).unwrap() else {
@@ -649,21 +647,18 @@ mod tests {
     fn refusals_name_their_field() {
         let ask = DietypeAsk {
             side: side("d7", 1),
-            vs: 4,
+            vs: vs(4),
             against: None,
         };
         assert_eq!(dietype_odds(&ask).unwrap_err().field(), Some(Field::Die));
         let ask = DietypeAsk {
             side: side("d6", 1),
-            vs: 4,
-            against: Some(side("d8", 5)),
+            vs: vs(4),
+            against: Some(side("d9", 4)),
         };
         let e = dietype_odds(&ask).unwrap_err();
-        assert_eq!(e.code(), "dietype-chances");
-        assert_eq!(
-            e.describe(|f| format!("--{}", f.name().replace('_', "-"))),
-            "--against-chances 5: a roll has 1 to 4 chances"
-        );
+        assert_eq!(e.code(), "dietype-rules");
+        assert_eq!(e.field(), Some(Field::Against));
     }
 
     #[test]
@@ -671,7 +666,7 @@ mod tests {
         // d6 against 4: a 5 passes with quality 1; its damage, one d8 stepped down to d6: 3.
         let ask = DietypeAsk {
             side: side("d6", 1),
-            vs: 4,
+            vs: vs(4),
             against: None,
         };
         let damage = DamageAsk {

@@ -79,19 +79,18 @@ impl Opposition {
         })
     }
 
-    /// An opposition typed by hand ("the opposition"): a difficulty as the rules name it,
-    /// hit points and damage as numbers, each checked (the fields as a one-shot fight's).
+    /// An opposition typed by hand ("the opposition"): a difficulty as the rules name it
+    /// (read here), hit points and damage parsed at the front end's edge.
     pub fn typed(
         vs: &str,
-        hit_points: i64,
-        damage: i64,
+        hit_points: crate::fight_once::HitPoints,
+        damage: crate::fight_once::Damage,
     ) -> Result<Self, crate::fight_once::FightOnceError> {
-        use crate::fight_once::{self as once, Field};
         Ok(Self {
             name: "the opposition".to_owned(),
-            difficulty: once::difficulty(vs)?.value(),
-            hit_points: once::hit_points(Field::FoeHp, hit_points)?,
-            damage: once::damage(Field::FoeDamage, damage)?,
+            difficulty: crate::fight_once::difficulty(vs)?.value(),
+            hit_points: hit_points.get(),
+            damage: damage.get(),
         })
     }
 

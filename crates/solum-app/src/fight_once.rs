@@ -12,28 +12,37 @@ use solum_expanded::fight::{
     simulate_duel, static_odds,
 };
 
-use crate::check_once::{DrawRule, Pool, difficulty_of, pool_of};
+use crate::bounded::bounded;
+use crate::check_once::{DrawRule, Pool, difficulty_of};
 use crate::typed_dice::{FieldName, TypedDiceError};
+use solum_expanded::MAX_POOL;
+
+bounded! {
+    /// A fighter's combat pool, 1 to [`MAX_POOL`] dice.
+    pub struct CombatPool(u32) in 1, MAX_POOL;
+    "a pool has {min} to {max} dice"
+}
+
+bounded! {
+    /// A fighter's hit points, 1 to [`MAX_FIGHT_HP`] (exact odds grow with their product).
+    pub struct HitPoints(u32) in 1, MAX_FIGHT_HP;
+    "hit points are {min} to {max}"
+}
+
+bounded! {
+    /// The damage a won exchange (or round) deals, 0 to [`MAX_DAMAGE`].
+    pub struct Damage(u32) in 0, MAX_DAMAGE;
+    "damage is {min} to {max}"
+}
 
 /// The most duels a simulation runs.
 pub const MAX_SIMULATED: u64 = 1_000_000_000;
 
-/// An input of a fight's odds, for errors a front end names as its own flag.
+/// An input of a fight's odds, for errors a front end names as its own flag (pools, hit
+/// points and damage are refused by their types: [`CombatPool`], [`HitPoints`], [`Damage`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Field {
-    /// The first side's pool.
-    Pool,
-    /// Its hit points.
-    Hp,
-    /// Its damage.
-    Damage,
-    /// The other side's pool.
-    FoePool,
-    /// Its hit points.
-    FoeHp,
-    /// Its damage.
-    FoeDamage,
     /// The static opposition's difficulty.
     Vs,
     /// Duels to simulate.
@@ -54,12 +63,6 @@ impl Field {
     /// The field's name in JSON.
     pub fn name(self) -> &'static str {
         match self {
-            Self::Pool => "pool",
-            Self::Hp => "hp",
-            Self::Damage => "damage",
-            Self::FoePool => "foe_pool",
-            Self::FoeHp => "foe_hp",
-            Self::FoeDamage => "foe_damage",
             Self::Vs => "vs",
             Self::Simulate => "simulate",
             Self::Foe => "foe",
@@ -71,26 +74,6 @@ impl Field {
 /// Why a fight's odds were refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FightOnceError {
-    /// A pool outside 1 to 1,000 dice.
-    #[error("{}", self.describe(|f| f.name().to_owned()))]
-    Pool {
-        /// The field at fault.
-        field: Field,
-        /// The number given.
-        value: i64,
-    },
-    /// Hit points or damage out of range.
-    #[error("{}", self.describe(|f| f.name().to_owned()))]
-    Count {
-        /// The field at fault.
-        field: Field,
-        /// The number given.
-        value: i64,
-        /// The least allowed.
-        min: u32,
-        /// The most allowed.
-        max: u32,
-    },
     /// Not a difficulty (the rules' own words).
     #[error("{}", self.describe(|f| f.name().to_owned()))]
     Difficulty {
@@ -126,7 +109,6 @@ impl FightOnceError {
     /// The field at fault, where one is.
     pub fn field(&self) -> Option<Field> {
         match self {
-            Self::Pool { field, .. } | Self::Count { field, .. } => Some(*field),
             Self::Difficulty { .. } => Some(Field::Vs),
             Self::Simulate { .. } => Some(Field::Simulate),
             Self::UnknownFoe { .. } => Some(Field::Foe),
@@ -138,8 +120,6 @@ impl FightOnceError {
     /// A stable code for the API.
     pub fn code(&self) -> &'static str {
         match self {
-            Self::Pool { .. } => "fight-pool",
-            Self::Count { .. } => "fight-count",
             Self::Difficulty { .. } => "check-difficulty",
             Self::Fight(_) => "fight-never-ends",
             Self::Simulate { .. } => "fight-simulate",
@@ -161,17 +141,6 @@ impl FightOnceError {
     /// The message with the fields named by `name` (the command line passes its flags).
     pub fn describe(&self, name: impl Fn(Field) -> String) -> String {
         match self {
-            Self::Pool { field, value } => format!(
-                "{} {value}: a pool of {value} dice is not possible: a pool has 1 to {} dice",
-                name(*field),
-                solum_expanded::MAX_POOL
-            ),
-            Self::Count {
-                field,
-                value,
-                min,
-                max,
-            } => format!("{} {value}: must be {min} to {max}", name(*field)),
             Self::Difficulty { problem } => format!("{}: {problem}", name(Field::Vs)),
             Self::Simulate { problem } => format!("{} {problem}", name(Field::Simulate)),
             Self::Fight(e) => e.to_string(),
@@ -186,40 +155,20 @@ impl FightOnceError {
     }
 }
 
-fn pool(field: Field, value: i64) -> Result<Pool, FightOnceError> {
-    pool_of(crate::check_once::Field::Against, value)
-        .map_err(|_| FightOnceError::Pool { field, value })
-}
-
-fn count(field: Field, value: i64, min: u32, max: u32) -> Result<u32, FightOnceError> {
-    u32::try_from(value)
-        .ok()
-        .filter(|v| (min..=max).contains(v))
-        .ok_or(FightOnceError::Count {
-            field,
-            value,
-            min,
-            max,
-        })
-}
-
-pub(crate) fn hit_points(field: Field, value: i64) -> Result<u32, FightOnceError> {
-    count(field, value, 1, MAX_FIGHT_HP)
-}
-
-pub(crate) fn damage(field: Field, value: i64) -> Result<u32, FightOnceError> {
-    count(field, value, 0, MAX_DAMAGE)
+/// The rules' pool of a checked combat pool.
+fn pool(p: CombatPool) -> Pool {
+    Pool::new(u64::from(p.get())).expect("a CombatPool is within MAX_POOL")
 }
 
 /// One side of a fight as typed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FighterAsk {
     /// Its pool.
-    pub pool: i64,
+    pub pool: CombatPool,
     /// Its hit points.
-    pub hp: i64,
+    pub hp: HitPoints,
     /// The damage it deals.
-    pub damage: i64,
+    pub damage: Damage,
 }
 
 /// The exact odds of a fight, as a race over exchanges (or rounds).
@@ -319,14 +268,14 @@ pub struct DuelAsk {
 pub fn duel_odds_once(ask: &DuelAsk) -> Result<DuelOddsView, FightOnceError> {
     let spec = DuelSpec {
         first: Duelist {
-            pool: pool(Field::Pool, ask.first.pool)?,
-            hit_points: hit_points(Field::Hp, ask.first.hp)?,
-            damage: damage(Field::Damage, ask.first.damage)?,
+            pool: pool(ask.first.pool),
+            hit_points: ask.first.hp.get(),
+            damage: ask.first.damage.get(),
         },
         second: Duelist {
-            pool: pool(Field::FoePool, ask.second.pool)?,
-            hit_points: hit_points(Field::FoeHp, ask.second.hp)?,
-            damage: damage(Field::FoeDamage, ask.second.damage)?,
+            pool: pool(ask.second.pool),
+            hit_points: ask.second.hp.get(),
+            damage: ask.second.damage.get(),
         },
         draws: if ask.roll_off {
             DrawRule::RollOff
@@ -397,9 +346,9 @@ pub struct StaticAsk<'a> {
     /// The opposition's difficulty, as typed.
     pub vs: &'a str,
     /// The opposition's hit points.
-    pub foe_hp: i64,
+    pub foe_hp: HitPoints,
     /// The opposition's damage.
-    pub foe_damage: i64,
+    pub foe_damage: Damage,
 }
 
 /// The odds of fast static combat.
@@ -415,12 +364,12 @@ pub struct StaticOddsView {
 /// The exact odds of fast static combat.
 pub fn static_odds_once(ask: &StaticAsk<'_>) -> Result<StaticOddsView, FightOnceError> {
     let spec = StaticSpec {
-        pool: pool(Field::Pool, ask.hero.pool)?,
+        pool: pool(ask.hero.pool),
         difficulty: difficulty(ask.vs)?,
-        hit_points: hit_points(Field::Hp, ask.hero.hp)?,
-        damage: damage(Field::Damage, ask.hero.damage)?,
-        foe_hit_points: hit_points(Field::FoeHp, ask.foe_hp)?,
-        foe_damage: damage(Field::FoeDamage, ask.foe_damage)?,
+        hit_points: ask.hero.hp.get(),
+        damage: ask.hero.damage.get(),
+        foe_hit_points: ask.foe_hp.get(),
+        foe_damage: ask.foe_damage.get(),
     };
     Ok(StaticOddsView {
         odds: static_odds(&spec)?.into(),
@@ -438,9 +387,9 @@ pub enum StaticFoeAsk<'a> {
         /// Its difficulty, as typed.
         vs: &'a str,
         /// Its hit points.
-        hp: i64,
+        hp: HitPoints,
         /// Its damage.
-        damage: i64,
+        damage: Damage,
     },
 }
 
@@ -506,15 +455,15 @@ fn static_spec(ask: &StaticPlayAsk<'_>) -> Result<(String, StaticSpec), FightOnc
         StaticFoeAsk::Typed { vs, hp, damage: d } => (
             "the opposition".to_owned(),
             difficulty(vs)?,
-            hit_points(Field::FoeHp, hp)?,
-            damage(Field::FoeDamage, d)?,
+            hp.get(),
+            d.get(),
         ),
     };
     let spec = StaticSpec {
-        pool: pool(Field::Pool, ask.hero.pool)?,
+        pool: pool(ask.hero.pool),
         difficulty,
-        hit_points: hit_points(Field::Hp, ask.hero.hp)?,
-        damage: damage(Field::Damage, ask.hero.damage)?,
+        hit_points: ask.hero.hp.get(),
+        damage: ask.hero.damage.get(),
         foe_hit_points,
         foe_damage,
     };
@@ -616,9 +565,25 @@ pub(crate) fn difficulty(vs: &str) -> Result<Difficulty, FightOnceError> {
 mod tests {
     use super::*;
 
-    fn side(pool: i64, hp: i64, damage: i64) -> FighterAsk {
-        FighterAsk { pool, hp, damage }
+    fn side(pool: u32, hp: u32, damage: u32) -> FighterAsk {
+        FighterAsk {
+            pool: CombatPool::new(pool).unwrap(),
+            hp: HitPoints::new(hp).unwrap(),
+            damage: Damage::new(damage).unwrap(),
+        }
     }
+
+    fn hp(n: u32) -> HitPoints {
+        HitPoints::new(n).unwrap()
+    }
+
+    fn dmg(n: u32) -> Damage {
+        Damage::new(n).unwrap()
+    }
+
+    crate::bounded::bounded_tests!(combat_pool, CombatPool, "a pool has 1 to 1000 dice");
+    crate::bounded::bounded_tests!(hit_points, HitPoints, "hit points are 1 to 10000");
+    crate::bounded::bounded_tests!(damage, Damage, "damage is 0 to 1000000");
 
     #[test]
     fn a_mirror_duel_is_even_and_its_simulation_agrees() {
@@ -639,27 +604,19 @@ mod tests {
 
     #[test]
     fn numbers_out_of_range_name_their_field() {
-        let mut ask = DuelAsk {
-            first: side(2, 0, 1),
+        let ask = DuelAsk {
+            first: side(2, 3, 1),
             second: side(2, 3, 1),
             roll_off: false,
-            simulate: None,
+            simulate: Some(0),
             seed: None,
         };
-        let e = duel_odds_once(&ask).unwrap_err();
-        assert_eq!(e.field(), Some(Field::Hp));
-        assert_eq!(
-            e.describe(|f| format!("--{}", f.name().replace('_', "-"))),
-            format!("--hp 0: must be 1 to {MAX_FIGHT_HP}")
-        );
-        ask.first.hp = 3;
-        ask.simulate = Some(0);
         assert_eq!(duel_odds_once(&ask).unwrap_err().code(), "fight-simulate");
         let e = static_odds_once(&StaticAsk {
             hero: side(3, 5, 1),
             vs: "impossible",
-            foe_hp: 2,
-            foe_damage: 1,
+            foe_hp: hp(2),
+            foe_damage: dmg(1),
         })
         .unwrap_err();
         assert_eq!(e.field(), Some(Field::Vs));
@@ -671,8 +628,8 @@ mod tests {
         let v = static_odds_once(&StaticAsk {
             hero: side(1, 1, 1),
             vs: "1",
-            foe_hp: 3,
-            foe_damage: 1,
+            foe_hp: hp(3),
+            foe_damage: dmg(1),
         })
         .unwrap();
         assert_eq!(v.odds.p_win_exact.as_deref(), Some("1"));
@@ -683,8 +640,8 @@ mod tests {
             hero: side(2, 2, 1),
             foe: StaticFoeAsk::Typed {
                 vs: "4",
-                hp: 2,
-                damage: 1,
+                hp: hp(2),
+                damage: dmg(1),
             },
             bestiary: &Bestiary::shipped(),
             rolled,

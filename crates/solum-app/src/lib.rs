@@ -7,6 +7,7 @@
 //! rolls, rolls before it stores, and stores in one transaction: when an [`AppError`] comes
 //! back, nothing was written.
 
+pub mod bounded;
 pub mod characters;
 pub mod check_once;
 pub mod classic;

@@ -20,7 +20,43 @@ pub use solum_sol::pool::{MAX_DICE, Pool};
 pub use solum_sol::sheet::Sheet;
 pub use solum_sol::test::{Attempt, EdgeOnTest, OpposedOutcome, Reroll, TestOutcome};
 
+use crate::bounded::bounded;
 use crate::sides::{Generator, SideDice, typed};
+
+bounded! {
+    /// Dice in a pool typed as a number, 1 to [`MAX_DICE`]: the tester's, an assistant's
+    /// or a defender's.
+    pub struct SolDice(u32) in 1, MAX_DICE;
+    "a pool has {min} to {max} dice"
+}
+
+// The rules build a pool of at most MAX_DICE dice: no part of it is larger.
+const MAX_PART: i64 = MAX_DICE as i64;
+
+bounded! {
+    /// The attribute a pool is built from, 0 to [`MAX_DICE`].
+    pub struct SolAttribute(i64) in 0, MAX_PART;
+    "an attribute is {min} to {max} (a pool rolls at most {MAX_DICE} dice)"
+}
+
+bounded! {
+    /// A skill's ranks, 0 (defaulting) to [`MAX_DICE`]; they cap the bonuses.
+    pub struct Ranks(i64) in 0, MAX_PART;
+    "ranks are {min} to {max} (a pool rolls at most {MAX_DICE} dice)"
+}
+
+bounded! {
+    /// One bonus or penalty to a pool, −[`MAX_DICE`] to [`MAX_DICE`] (the cap by the ranks
+    /// is the rules', on their sum).
+    pub struct PoolModifier(i64) in -MAX_PART, MAX_PART;
+    "a modifier is {min} to {max} (a pool rolls at most {MAX_DICE} dice)"
+}
+
+bounded! {
+    /// An assistant's hits offered as bonus dice, 0 to [`MAX_DICE`].
+    pub struct AssistHits(i64) in 0, MAX_PART;
+    "an assistant's hits are {min} to {max}"
+}
 use crate::typed_dice::{FieldName, TypedDiceError};
 
 /// An input of a one-shot Project Sol roll, for errors a front end names as its own flag.
@@ -33,14 +69,6 @@ pub enum Field {
     Threshold,
     /// The attribute the pool is built from (with ranks and modifiers).
     Attribute,
-    /// An assistant's hits.
-    Assist,
-    /// An assistant's dice.
-    AssistDice,
-    /// The defender's dice (`odds sol --against`).
-    Against,
-    /// The defender's dice of an opposed roll.
-    AgainstDice,
     /// The defender's Edge.
     AgainstEdge,
     /// The group's pools.
@@ -58,10 +86,6 @@ impl Field {
             Self::Dice => "dice",
             Self::Threshold => "threshold",
             Self::Attribute => "attribute",
-            Self::Assist => "assist",
-            Self::AssistDice => "assist_dice",
-            Self::Against => "against",
-            Self::AgainstDice => "against_dice",
             Self::AgainstEdge => "against_edge",
             Self::Group => "group",
             Self::Rolled => "rolled",
@@ -76,23 +100,11 @@ impl FieldName for Field {
     }
 }
 
-/// Why a one-shot Project Sol roll or its odds was refused.
+/// Why a one-shot Project Sol roll or its odds was refused (each number typed alone is
+/// refused by its type: [`SolDice`], [`SolAttribute`], [`Ranks`], [`PoolModifier`],
+/// [`AssistHits`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SolOnceError {
-    /// A pool outside 1 to [`MAX_DICE`] dice.
-    #[error("{}", self.describe(|f| f.name().to_owned()))]
-    Dice {
-        /// The field at fault.
-        field: Field,
-        /// The number given.
-        value: i64,
-    },
-    /// An assistant's hits outside 0 to [`MAX_DICE`].
-    #[error("{}", self.describe(|f| f.name().to_owned()))]
-    Assist {
-        /// The hits given.
-        value: i64,
-    },
     /// Neither a number of dice nor an attribute.
     #[error("{}", self.describe(|f| f.name().to_owned()))]
     NoPool,
@@ -128,9 +140,7 @@ impl SolOnceError {
     /// The field at fault, where one is.
     pub fn field(&self) -> Option<Field> {
         match self {
-            Self::Dice { field, .. } => Some(*field),
             Self::Typed(e) => e.field(),
-            Self::Assist { .. } => Some(Field::Assist),
             Self::NoPool => Some(Field::Dice),
             Self::Rules { field, .. } => *field,
             Self::GroupTooLarge { .. } | Self::GroupMember { .. } => Some(Field::Group),
@@ -140,8 +150,6 @@ impl SolOnceError {
     /// A stable code for the API.
     pub fn code(&self) -> &'static str {
         match self {
-            Self::Dice { .. } => "sol-dice",
-            Self::Assist { .. } => "sol-assist",
             Self::NoPool => "sol-no-pool",
             Self::Rules { .. } => "sol-rules",
             Self::GroupTooLarge { .. } => "sol-group-too-large",
@@ -161,13 +169,6 @@ impl SolOnceError {
     /// The message with the fields named by `name` (the command line passes its flags).
     pub fn describe(&self, name: impl Fn(Field) -> String) -> String {
         match self {
-            Self::Dice { field, value } => {
-                format!("{} {value}: a pool has 1 to {MAX_DICE} dice", name(*field))
-            }
-            Self::Assist { value } => format!(
-                "{} {value}: an assistant's hits are 0 to {MAX_DICE}",
-                name(Field::Assist)
-            ),
             Self::NoPool => format!(
                 "give {}, or {} (and ranks)",
                 name(Field::Dice),
@@ -228,14 +229,6 @@ fn dice_error(e: DiceError, field: Option<Field>, order: &'static str) -> SolOnc
         None => TypedDiceError::Source(e.to_string()),
     }
     .into()
-}
-
-/// A pool of `value` dice named by `field`, 1 to [`MAX_DICE`].
-pub fn dice_in(field: Field, value: i64) -> Result<u32, SolOnceError> {
-    u32::try_from(value)
-        .ok()
-        .filter(|n| (1..=MAX_DICE).contains(n))
-        .ok_or(SolOnceError::Dice { field, value })
 }
 
 /// A threshold as typed: a number or a name (simple 1, average 2, …).
@@ -400,29 +393,29 @@ pub struct SolOddsView {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SolOddsAsk<'a> {
     /// The dice.
-    pub dice: i64,
+    pub dice: SolDice,
     /// The threshold as typed.
     pub threshold: &'a str,
     /// Edge on the test.
     pub edge: Option<EdgeOnTest>,
     /// A defender's dice, for an opposed test.
-    pub against: Option<i64>,
+    pub against: Option<SolDice>,
     /// The defender's Edge.
     pub against_edge: Option<EdgeOnTest>,
 }
 
 /// The exact odds of a test as typed.
 pub fn sol_odds(ask: &SolOddsAsk<'_>) -> Result<SolOddsView, SolOnceError> {
-    let n = dice_in(Field::Dice, ask.dice)?;
+    let n = ask.dice.get();
     let t = threshold(ask.threshold)?;
     let o = test_odds(n, t, ask.edge);
     let opposed = match ask.against {
         Some(d) => {
-            let p = opposed(n, ask.edge, dice_in(Field::Against, d)?, ask.against_edge)
+            let p = opposed(n, ask.edge, d.get(), ask.against_edge)
                 .map_err(rules(Some(Field::AgainstEdge)))?;
             let c = |p: &Prob| chance(p);
             Some(SolOpposedOddsView {
-                against: dice_in(Field::Against, d)?,
+                against: d.get(),
                 against_edge: ask.against_edge,
                 p_success: c(&p.success).0,
                 p_success_exact: c(&p.success).1,
@@ -471,19 +464,19 @@ pub fn sol_odds(ask: &SolOddsAsk<'_>) -> Result<SolOddsView, SolOnceError> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SolRollAsk {
     /// The pool as a number of dice (beside it, attribute and ranks are ignored).
-    pub dice: Option<i64>,
+    pub dice: Option<SolDice>,
     /// The attribute.
-    pub attribute: Option<i64>,
+    pub attribute: Option<SolAttribute>,
     /// The skill's ranks.
-    pub ranks: Option<i64>,
+    pub ranks: Option<Ranks>,
     /// Bonuses and penalties.
-    pub modifiers: Vec<i64>,
+    pub modifiers: Vec<PoolModifier>,
     /// Defaulting untrained: −3.
     pub untrained_penalty: bool,
     /// An assistant's hits, as a bonus.
-    pub assist: Option<i64>,
+    pub assist: Option<AssistHits>,
     /// An assistant rolling this many dice first.
-    pub assist_dice: Option<i64>,
+    pub assist_dice: Option<SolDice>,
     /// The threshold as typed.
     pub threshold: Option<String>,
     /// Edge on the test.
@@ -493,7 +486,7 @@ pub struct SolRollAsk {
     /// A group action: the other members' pools as typed (`3,4`).
     pub group: Option<String>,
     /// An opposed test against this many dice.
-    pub against_dice: Option<i64>,
+    pub against_dice: Option<SolDice>,
     /// The defender's Edge.
     pub against_edge: Option<EdgeOnTest>,
     /// Try again until a success or no dice are left.
@@ -592,27 +585,28 @@ pub enum SolRollView {
 
 /// The pool spec: a number of dice as it is, or attribute + ranks + modifiers.
 fn pool_spec(ask: &SolRollAsk) -> Result<PoolSpec, SolOnceError> {
-    let mut modifiers = ask.modifiers.clone();
-    if let Some(hits) = ask.assist {
-        if !(0..=i64::from(MAX_DICE)).contains(&hits) {
-            return Err(SolOnceError::Assist { value: hits });
-        }
-        modifiers.push(hits);
-    }
+    // The sum and the cap by the ranks are the rules' (`PoolSpec::build`).
+    let mut modifiers = asked(ask);
+    modifiers.extend(ask.assist.map(AssistHits::get));
     Ok(match (ask.dice, ask.attribute) {
         (Some(d), _) => PoolSpec {
-            attribute: i64::from(dice_in(Field::Dice, d)?),
+            attribute: i64::from(d.get()),
             ..PoolSpec::default()
         },
         (None, Some(a)) => PoolSpec {
-            attribute: a,
-            ranks: ask.ranks.unwrap_or(0),
+            attribute: a.get(),
+            ranks: ask.ranks.map_or(0, Ranks::get),
             modifiers,
             untrained_penalty: ask.untrained_penalty,
             retry: 0,
         },
         (None, None) => return Err(SolOnceError::NoPool),
     })
+}
+
+/// The bonuses and penalties as typed, as the rules take them.
+fn asked(ask: &SolRollAsk) -> Vec<i64> {
+    ask.modifiers.iter().map(|m| m.get()).collect()
 }
 
 /// Runs `rule` with one side's dice: typed `rolled` (every value of which must be used), or
@@ -676,7 +670,7 @@ pub fn roll_sol(
     if let Some(d) = ask.against_dice {
         let second = typed(against_rolled, Field::AgainstRolled).map_err(faces_error)?;
         let defender = TestSpec {
-            dice: dice_in(Field::AgainstDice, d)?,
+            dice: d.get(),
             threshold: None,
             edge: ask.against_edge,
         };
@@ -706,10 +700,7 @@ fn test_roll(
     choose: Choose<'_>,
 ) -> Result<SolTestView, SolOnceError> {
     let order = "values go: the assistant's pool if it rolls, then the pool, then one die for each die a second chance rerolls";
-    let assist_dice = ask
-        .assist_dice
-        .map(|n| dice_in(Field::AssistDice, n))
-        .transpose()?;
+    let assist_dice = ask.assist_dice.map(SolDice::get);
     let ((assistant, pool, outcome), seed) =
         with_dice(first, seed, order, |d| match assist_dice {
             Some(n) => roll_assisted(
@@ -731,13 +722,13 @@ fn test_roll(
         .threshold
         .map(|t| test_odds(outcome.spec.dice, t, test_spec.edge).success);
     let modifier_note = if ask.dice.is_none() {
-        let mut asked = ask.modifiers.clone();
+        let mut asked = asked(ask);
         asked.extend(assistant.as_ref().map(|a| i64::from(a.hits)));
-        asked.extend(ask.assist);
+        asked.extend(ask.assist.map(AssistHits::get));
         modifier_note(
             &asked,
             &pool,
-            ask.ranks.unwrap_or(0),
+            ask.ranks.map_or(0, Ranks::get),
             ask.untrained_penalty,
             0,
         )
@@ -855,7 +846,7 @@ mod tests {
     fn typed_dice_count_hits_of_five_and_six() {
         // Hits are 5s and 6s; a glitch is half the dice or more showing 1.
         let ask = SolRollAsk {
-            dice: Some(4),
+            dice: Some(SolDice::new(4).unwrap()),
             threshold: Some("2".to_owned()),
             ..SolRollAsk::default()
         };
@@ -876,9 +867,9 @@ mod tests {
     fn a_capped_bonus_says_why() {
         // Attribute 3, 1 rank, +3 asked: a bonus is capped by the ranks, so +1 applies.
         let ask = SolRollAsk {
-            attribute: Some(3),
-            ranks: Some(1),
-            modifiers: vec![3],
+            attribute: Some(SolAttribute::new(3).unwrap()),
+            ranks: Some(Ranks::new(1).unwrap()),
+            modifiers: vec![PoolModifier::new(3).unwrap()],
             ..SolRollAsk::default()
         };
         let SolRollView::Test(v) = roll_sol(&ask, None, None, Some(3), &mut keep).unwrap() else {
@@ -893,7 +884,7 @@ mod tests {
     #[test]
     fn refusals_name_their_field() {
         let ask = SolRollAsk {
-            dice: Some(2),
+            dice: Some(SolDice::new(2).unwrap()),
             group: Some("3,0".to_owned()),
             ..SolRollAsk::default()
         };
@@ -909,24 +900,62 @@ mod tests {
             e.describe(|f| format!("--{}", f.name().replace('_', "-"))),
             "--group: member 3 has 0: a pool has 1 to 1000 dice"
         );
+        let e = roll_sol(&SolRollAsk::default(), None, None, None, &mut keep).unwrap_err();
+        assert_eq!(e.field(), Some(Field::Dice));
         let e = sol_odds(&SolOddsAsk {
-            dice: 0,
-            threshold: "2",
+            dice: SolDice::new(2).unwrap(),
+            threshold: "2000",
             edge: None,
             against: None,
             against_edge: None,
         })
         .unwrap_err();
-        assert_eq!(e.field(), Some(Field::Dice));
+        assert_eq!(e.field(), Some(Field::Threshold));
     }
+
+    #[test]
+    fn an_assistants_hits_are_a_bonus_capped_by_the_ranks() {
+        // Attribute 2, 2 ranks, +1 and 4 hits offered: +5 asked, +2 applied.
+        let ask = SolRollAsk {
+            attribute: Some(SolAttribute::new(2).unwrap()),
+            ranks: Some(Ranks::new(2).unwrap()),
+            modifiers: vec![PoolModifier::new(1).unwrap()],
+            assist: Some(AssistHits::new(4).unwrap()),
+            ..SolRollAsk::default()
+        };
+        let SolRollView::Test(v) = roll_sol(&ask, None, None, Some(3), &mut keep).unwrap() else {
+            panic!("a test")
+        };
+        assert_eq!(v.pool.dice, 6);
+        let note = v.modifier_note.unwrap();
+        assert_eq!((note.asked, note.applied), (5, 2));
+    }
+
+    crate::bounded::bounded_tests!(sol_dice, SolDice, "a pool has 1 to 1000 dice");
+    crate::bounded::bounded_tests!(
+        sol_attribute,
+        SolAttribute,
+        "an attribute is 0 to 1000 (a pool rolls at most 1000 dice)"
+    );
+    crate::bounded::bounded_tests!(
+        ranks,
+        Ranks,
+        "ranks are 0 to 1000 (a pool rolls at most 1000 dice)"
+    );
+    crate::bounded::bounded_tests!(
+        pool_modifier,
+        PoolModifier,
+        "a modifier is -1000 to 1000 (a pool rolls at most 1000 dice)"
+    );
+    crate::bounded::bounded_tests!(assist_hits, AssistHits, "an assistant's hits are 0 to 1000");
 
     #[test]
     fn one_die_hits_a_third_of_the_time() {
         let v = sol_odds(&SolOddsAsk {
-            dice: 1,
+            dice: SolDice::new(1).unwrap(),
             threshold: "1",
             edge: None,
-            against: Some(1),
+            against: Some(SolDice::new(1).unwrap()),
             against_edge: None,
         })
         .unwrap();

@@ -8,26 +8,46 @@ use serde::Serialize;
 use solum_dice::{DiceSource, prob_to_f64};
 
 use crate::typed_dice::{FieldName, TypedDiceError};
-use solum_soluna::odds::largest_distribution;
+use solum_soluna::odds::{MAX_EXACT_DICE, largest_distribution};
 use solum_soluna::skirmish::{SkirmishFile, fight};
 use solum_soluna::test_limits::{MAX_DICE, MAX_FLIPS};
-use solum_soluna::{Armour, SolunaError, TestSpec, damage, roll_test, target_number};
+use solum_soluna::{Armour, TestSpec, damage, roll_test, target_number};
 
 pub use solum_soluna::TestOutcome;
 pub use solum_soluna::skirmish::{Character, Event};
 
+use crate::bounded::bounded;
 use crate::{AppError, Dice};
+
+bounded! {
+    /// A pool to roll: 1 to [`MAX_DICE`] dice (R2: a pool typed as 0 is no pool).
+    pub struct SolunaPool(u32) in 1, MAX_DICE;
+    "a Sol'una test rolls {min} to {max} dice"
+}
+
+bounded! {
+    /// A pool for exact odds: 1 to [`MAX_EXACT_DICE`] dice (the weights are counted in
+    /// `u128`); a larger pool can still be rolled ([`SolunaPool`]).
+    pub struct ExactSolunaPool(u32) in 1, MAX_EXACT_DICE;
+    "exact odds take {min} to {max} dice (a test rolls up to {MAX_DICE})"
+}
+
+bounded! {
+    /// One side's flips, 0 to [`MAX_FLIPS`].
+    pub struct Flips(i32) in 0, MAX_FLIPS;
+    "flips are {min} to {max}"
+}
+
+bounded! {
+    /// Net flips, −[`MAX_FLIPS`] to [`MAX_FLIPS`]: positive for the tester, negative against.
+    pub struct NetFlips(i32) in -MAX_FLIPS, MAX_FLIPS;
+    "net flips are {min} to {max}"
+}
 
 /// An input of a one-shot Sol'una test, for errors a front end names as its own flag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Field {
-    /// The pool.
-    Dice,
-    /// The tester's flips (net flips for odds).
-    Flips,
-    /// The other side's flips.
-    AgainstFlips,
     /// A skirmish's characters (the file).
     Skirmish,
     /// Faces typed in by hand.
@@ -44,40 +64,16 @@ impl Field {
     /// The field's name in JSON.
     pub fn name(self) -> &'static str {
         match self {
-            Self::Dice => "dice",
-            Self::Flips => "flips",
-            Self::AgainstFlips => "against_flips",
             Self::Skirmish => "skirmish",
             Self::Typed => "typed",
         }
     }
 }
 
-/// Why a one-shot Sol'una test, its odds or a skirmish was refused.
+/// Why a one-shot Sol'una test or a skirmish was refused (the pool and flips are refused
+/// by their types, [`SolunaPool`], [`ExactSolunaPool`], [`Flips`] and [`NetFlips`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SolunaOnceError {
-    /// A pool outside 1 to [`MAX_DICE`] (R2).
-    #[error("dice {0}: {0} dice is not a pool, a Sol'una test rolls 1 to {MAX_DICE} dice")]
-    Pool(i64),
-    /// Flips of one side outside 0 to [`MAX_FLIPS`].
-    #[error("{} {flips}: flips are 0 to {MAX_FLIPS}", field.name())]
-    Flips {
-        /// The side's field.
-        field: Field,
-        /// The flips given.
-        flips: i64,
-    },
-    /// Net flips outside ±[`MAX_FLIPS`].
-    #[error("flips {0}: net flips are -{MAX_FLIPS} to {MAX_FLIPS}")]
-    NetFlips(i64),
-    /// A pool too large for exact odds (it can still be rolled).
-    #[error("dice {dice}: {problem}")]
-    TooLargeForExact {
-        /// The pool.
-        dice: u32,
-        /// The rules' words.
-        problem: String,
-    },
     /// A skirmish file that does not read, or cannot be fought (the rules' words).
     #[error("{0}")]
     Skirmish(String),
@@ -90,21 +86,14 @@ impl SolunaOnceError {
     /// The field at fault, where one is.
     pub fn field(&self) -> Option<Field> {
         match self {
-            Self::Pool(_) | Self::TooLargeForExact { .. } => Some(Field::Dice),
-            Self::Flips { field, .. } => Some(*field),
-            Self::NetFlips(_) => Some(Field::Flips),
             Self::Skirmish(_) => Some(Field::Skirmish),
             Self::Typed(e) => e.field(),
         }
     }
 
-    /// A stable code for the API (`soluna-pool`, `dice-too-few`, …).
+    /// A stable code for the API (`soluna-skirmish`, `dice-too-few`, …).
     pub fn code(&self) -> &'static str {
         match self {
-            Self::Pool(_) => "soluna-pool",
-            Self::Flips { .. } => "soluna-flips",
-            Self::NetFlips(_) => "soluna-net-flips",
-            Self::TooLargeForExact { .. } => "soluna-too-large-for-exact",
             Self::Skirmish(_) => "soluna-skirmish",
             Self::Typed(e) => e.code(),
         }
@@ -114,7 +103,7 @@ impl SolunaOnceError {
     pub fn is_bad_input(&self) -> bool {
         match self {
             Self::Typed(e) => e.is_bad_input(),
-            _ => true,
+            Self::Skirmish(_) => true,
         }
     }
 
@@ -131,25 +120,6 @@ impl SolunaOnceError {
     fn from_app(e: AppError, order: &'static str) -> Self {
         Self::Typed(e.into_typed_dice(Field::Typed, order))
     }
-}
-
-/// The pool and each side's flips, each checked against its field.
-fn spec(
-    dice: i64,
-    positive: (Field, i64),
-    negative: (Field, i64),
-) -> Result<TestSpec, SolunaOnceError> {
-    if !(1..=i64::from(MAX_DICE)).contains(&dice) {
-        return Err(SolunaOnceError::Pool(dice));
-    }
-    for (field, flips) in [positive, negative] {
-        if !(0..=i64::from(MAX_FLIPS)).contains(&flips) {
-            return Err(SolunaOnceError::Flips { field, flips });
-        }
-    }
-    // Checked above: the rules' own check cannot refuse it.
-    TestSpec::new(dice, positive.1, negative.1)
-        .map_err(|e| SolunaOnceError::Skirmish(e.to_string()))
 }
 
 /// A target to test against: a target number, armour, or both.
@@ -208,28 +178,14 @@ pub struct SolunaOddsView {
 }
 
 /// The exact odds of a test of `dice` with `net_flips` (the tester's positive).
-pub fn soluna_odds(
-    dice: i64,
-    net_flips: i64,
-    target: Target,
-) -> Result<SolunaOddsView, SolunaOnceError> {
-    let max = i64::from(MAX_FLIPS);
-    // Checked before the sign is split: negating i64::MIN would wrap.
-    if !(-max..=max).contains(&net_flips) {
-        return Err(SolunaOnceError::NetFlips(net_flips));
-    }
-    let spec = spec(
-        dice,
-        (Field::Flips, net_flips.max(0)),
-        (Field::Flips, (-net_flips).max(0)),
-    )?;
-    let dist = largest_distribution(spec.dice, spec.net_flips).map_err(|e| match e {
-        SolunaError::TooLargeForExact(_) => SolunaOnceError::TooLargeForExact {
-            dice: spec.dice,
-            problem: e.to_string(),
-        },
-        e => SolunaOnceError::Skirmish(e.to_string()),
-    })?;
+pub fn soluna_odds(dice: ExactSolunaPool, net_flips: NetFlips, target: Target) -> SolunaOddsView {
+    let spec = TestSpec {
+        dice: dice.get(),
+        net_flips: net_flips.get(),
+    };
+    // An exact pool is within the rules' limit for exact odds, so nothing is refused here.
+    let dist = largest_distribution(spec.dice, spec.net_flips)
+        .expect("an ExactSolunaPool is at most MAX_EXACT_DICE");
     let by_value = |d: &solum_dice::Distribution| -> BTreeMap<i64, f64> {
         d.outcomes()
             .iter()
@@ -239,7 +195,7 @@ pub fn soluna_odds(
     let damage_dist = target
         .armour()
         .map(|a| dist.map(|g| i64::from(damage(g as u32, a, target.melee))));
-    Ok(SolunaOddsView {
+    SolunaOddsView {
         dice: spec.dice,
         flips: spec.net_flips,
         largest: by_value(&dist),
@@ -257,7 +213,7 @@ pub fn soluna_odds(
                 at_least: prob_to_f64(&dist.p_at_least(*k)),
             })
             .collect(),
-    })
+    }
 }
 
 /// The order a test's typed faces are read in.
@@ -282,17 +238,17 @@ pub struct SolunaRollView {
 
 /// Rolls a test of `dice`, the tester's `flips` against the other side's `against_flips`.
 pub fn roll_soluna(
-    dice: i64,
-    flips: i64,
-    against_flips: i64,
+    dice: SolunaPool,
+    flips: Flips,
+    against_flips: Flips,
     target: Target,
     source: Dice,
 ) -> Result<SolunaRollView, SolunaOnceError> {
-    let spec = spec(
-        dice,
-        (Field::Flips, flips),
-        (Field::AgainstFlips, against_flips),
-    )?;
+    // Each side is 0 to MAX_FLIPS: the difference fits.
+    let spec = TestSpec {
+        dice: dice.get(),
+        net_flips: flips.get() - against_flips.get(),
+    };
     let (t, rolled) = crate::journaling::roll(source, |d: &mut dyn DiceSource| roll_test(&spec, d))
         .map_err(|e| SolunaOnceError::from_app(e, TEST_ORDER))?;
     Ok(SolunaRollView {
@@ -341,42 +297,65 @@ pub fn fight_skirmish(text: &str, source: Dice) -> Result<SkirmishOnceView, Solu
 mod tests {
     use super::*;
 
+    fn pool(n: u32) -> SolunaPool {
+        SolunaPool::new(n).unwrap()
+    }
+
+    fn exact(dice: u32, flips: i32) -> SolunaOddsView {
+        soluna_odds(
+            ExactSolunaPool::new(dice).unwrap(),
+            NetFlips::new(flips).unwrap(),
+            Target::default(),
+        )
+    }
+
+    const NONE: Flips = Flips(0);
+
     #[test]
     fn two_dice_show_a_pair_one_time_in_six() {
-        let v = soluna_odds(2, 0, Target::default()).unwrap();
+        let v = exact(2, 0);
         assert!((v.largest[&2] - 1.0 / 6.0).abs() < 1e-15);
         assert!((v.largest[&1] - 5.0 / 6.0).abs() < 1e-15);
         assert_eq!(v.rows[0].at_least, 1.0);
         assert!(v.p_tn.is_none() && v.damage.is_none());
         // One flip turns a die to a face beside it on the die: it makes the pair unless the
         // two dice show opposite faces (6 of the 36 rolls).
-        let v = soluna_odds(2, 1, Target::default()).unwrap();
+        let v = exact(2, 1);
         assert!((v.largest[&2] - 30.0 / 36.0).abs() < 1e-15);
     }
 
     #[test]
-    fn refusals_name_their_field() {
-        let e = soluna_odds(0, 0, Target::default()).unwrap_err();
-        assert_eq!(
-            e.describe(|f| format!("--{}", f.name())),
-            "--dice 0: 0 dice is not a pool, a Sol'una test rolls 1 to 1000 dice"
-        );
-        let e = roll_soluna(5, 0, -1, Target::default(), Dice::Seed(1)).unwrap_err();
-        assert_eq!(
-            e.describe(|f| format!("--{}", f.name().replace('_', "-"))),
-            "--against-flips -1: flips are 0 to 1000"
-        );
-        assert_eq!(
-            soluna_odds(5, i64::MIN, Target::default())
-                .unwrap_err()
-                .code(),
-            "soluna-net-flips"
-        );
-        assert_eq!(
-            soluna_odds(41, 0, Target::default()).unwrap_err().code(),
-            "soluna-too-large-for-exact"
-        );
+    fn the_largest_exact_pool_takes_every_net_flip() {
+        // 40 dice and 1000 flips either way: one group of all, or the fewest, ⌈40/6⌉.
+        assert!((exact(40, 1000).largest[&40] - 1.0).abs() < 1e-12);
+        assert!((exact(40, -1000).largest[&7] - 1.0).abs() < 1e-12);
     }
+
+    #[test]
+    fn flips_of_both_sides_net_out() {
+        let v = roll_soluna(
+            pool(5),
+            Flips::new(3).unwrap(),
+            Flips::new(1000).unwrap(),
+            Target::default(),
+            Dice::Seed(1),
+        )
+        .unwrap();
+        assert_eq!(v.test.spec.net_flips, -997);
+    }
+
+    crate::bounded::bounded_tests!(
+        soluna_pool,
+        SolunaPool,
+        "a Sol'una test rolls 1 to 1000 dice"
+    );
+    crate::bounded::bounded_tests!(
+        exact_soluna_pool,
+        ExactSolunaPool,
+        "exact odds take 1 to 40 dice (a test rolls up to 1000)"
+    );
+    crate::bounded::bounded_tests!(flips, Flips, "flips are 0 to 1000");
+    crate::bounded::bounded_tests!(net_flips, NetFlips, "net flips are -1000 to 1000");
 
     #[test]
     fn typed_faces_are_one_per_die() {
@@ -388,11 +367,18 @@ mod tests {
             shield: 2,
             melee: true,
         };
-        let v = roll_soluna(5, 0, 0, target, Dice::Typed(vec![4, 2, 6, 3, 6])).unwrap();
+        let v = roll_soluna(
+            pool(5),
+            NONE,
+            NONE,
+            target,
+            Dice::Typed(vec![4, 2, 6, 3, 6]),
+        )
+        .unwrap();
         assert_eq!((v.largest, v.face), (2, 6));
         assert_eq!(v.damage, Some(0));
         assert_eq!(v.passed, Some(true));
-        let e = roll_soluna(2, 0, 0, target, Dice::Typed(vec![3])).unwrap_err();
+        let e = roll_soluna(pool(2), NONE, NONE, target, Dice::Typed(vec![3])).unwrap_err();
         assert_eq!(
             e,
             SolunaOnceError::Typed(TypedDiceError::TooFew {

@@ -283,7 +283,11 @@ fn library_only_refusals_have_their_code_field_and_words() {
         // die type before any use case runs).
         (
             "dietype-die",
-            solum_app::dietype::Against::typed(4, Some(("d7", 1, 0))).map(|_| ()),
+            solum_app::dietype::Against::typed(
+                solum_app::dietype_once::Difficulty::new(4).unwrap(),
+                Some(("d7", solum_app::dietype_once::Chances::new(1).unwrap(), 0)),
+            )
+            .map(|_| ()),
             Some("against"),
             "against: `d7` is not a die type: d4, d6, d8, d10 or d12",
         ),

@@ -3,7 +3,10 @@
 
 use clap::{Args, Parser, Subcommand};
 use clap_complete::Shell;
-use solum_app::dietype_once::{DamageModifier, DieSteps};
+use solum_app::dietype_once::{Chances, DamageModifier, DieSteps, Difficulty};
+use solum_app::fight_once::{CombatPool, Damage, HitPoints};
+use solum_app::sol_once::{AssistHits, PoolModifier, Ranks, SolAttribute, SolDice};
+use solum_app::soluna_once::{ExactSolunaPool, Flips, NetFlips, SolunaPool};
 
 /// Rules, dice and exact odds for the So1um family of tabletop role-playing games.
 ///
@@ -230,16 +233,16 @@ pub enum OddsCommand {
 #[derive(Debug, Args)]
 pub struct DietypeArgs {
     /// Chances (1 unskilled to 4).
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
-    pub chances: i64,
+    #[arg(long, default_value = "1", allow_negative_numbers = true)]
+    pub chances: Chances,
     /// Difficulty, 2 to 12 (not in an opposed roll: the other side's roll is the target).
     #[arg(
         long,
-        default_value_t = 4,
+        default_value = "4",
         allow_negative_numbers = true,
         conflicts_with = "against"
     )]
-    pub vs: i64,
+    pub vs: Difficulty,
     /// Die-type steps, -8 to 8: +1 is one type better (+1DT), -1 one worse; d4 to d12 at most.
     #[arg(long, default_value_t, allow_negative_numbers = true)]
     pub step: DieSteps,
@@ -249,11 +252,11 @@ pub struct DietypeArgs {
     /// The opposing side's chances.
     #[arg(
         long,
-        default_value_t = 1,
+        default_value = "1",
         allow_negative_numbers = true,
         requires = "against"
     )]
-    pub against_chances: i64,
+    pub against_chances: Chances,
     /// The opposing side's die-type steps, -8 to 8 (+1DT, -1DT), clamped to d4..d12.
     #[arg(
         long,
@@ -295,7 +298,7 @@ pub enum EdgeUse {
 pub struct SolOddsArgs {
     /// Dice in the pool, 1 to 1000; exact odds, opposed ones included, answer within a second.
     #[arg(long, allow_negative_numbers = true)]
-    pub dice: i64,
+    pub dice: SolDice,
     /// Threshold: a number or simple, average, difficult, very-difficult, formidable, absurd.
     #[arg(long, default_value = "1")]
     pub threshold: String,
@@ -313,7 +316,7 @@ pub struct SolOddsArgs {
     pub smackdown: bool,
     /// An opposed test against a defender's pool (the attacker wins ties).
     #[arg(long, allow_negative_numbers = true)]
-    pub against: Option<i64>,
+    pub against: Option<SolDice>,
     /// Edge the defender uses in the opposed test.
     #[arg(long, value_enum, requires = "against")]
     pub against_edge: Option<EdgeUse>,
@@ -354,10 +357,10 @@ pub struct SolunaTarget {
 pub struct SolunaOddsArgs {
     /// Dice in the pool, 1 to 40 for exact odds (`roll soluna` rolls up to 1000).
     #[arg(long, allow_negative_numbers = true)]
-    pub dice: i64,
+    pub dice: ExactSolunaPool,
     /// Net flips, -1000 to 1000: positive for the tester, negative against.
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
-    pub flips: i64,
+    #[arg(long, default_value = "0", allow_negative_numbers = true)]
+    pub flips: NetFlips,
     #[command(flatten)]
     pub target: SolunaTarget,
     /// Print JSON.
@@ -516,16 +519,17 @@ pub struct SolRollArgs {
         required_unless_present = "attribute",
         conflicts_with_all = ["attribute", "ranks", "modifiers", "untrained_penalty", "assist", "assist_dice"]
     )]
-    pub dice: Option<i64>,
-    /// The attribute.
+    pub dice: Option<SolDice>,
+    /// The attribute, 0 to 1000.
     #[arg(long, allow_negative_numbers = true)]
-    pub attribute: Option<i64>,
-    /// Skill ranks (bonuses are capped by them).
+    pub attribute: Option<SolAttribute>,
+    /// Skill ranks, 0 to 1000 (bonuses are capped by them).
     #[arg(long, allow_negative_numbers = true)]
-    pub ranks: Option<i64>,
-    /// A bonus or penalty; repeat for several (they combine, then the cap applies).
+    pub ranks: Option<Ranks>,
+    /// A bonus or penalty, -1000 to 1000; repeat for several (they combine, then the cap
+    /// applies).
     #[arg(long = "modifier", allow_negative_numbers = true)]
-    pub modifiers: Vec<i64>,
+    pub modifiers: Vec<PoolModifier>,
     /// The skill has an untrained penalty (3 dice when defaulting).
     #[arg(long)]
     pub untrained_penalty: bool,
@@ -540,11 +544,11 @@ pub struct SolRollArgs {
     pub then: Option<Then>,
     /// An assistant's hits: bonus dice, capped with the other bonuses by the ranks.
     #[arg(long, allow_negative_numbers = true, conflicts_with = "assist_dice")]
-    pub assist: Option<i64>,
+    pub assist: Option<AssistHits>,
     /// An assistant rolls its own test of this many dice first; its hits are bonus dice,
     /// capped with the other bonuses by the ranks.
     #[arg(long, allow_negative_numbers = true, conflicts_with_all = ["group", "buy", "try_again", "against_dice"])]
-    pub assist_dice: Option<i64>,
+    pub assist_dice: Option<SolDice>,
     /// A group action: the other participants' pools (e.g. 4,3,5), at most 99 (100 with the
     /// leader); the best hits stand, the leader takes a Level 1 wound for each participant
     /// with no hits. Beyond 20 members the text sums up the rest (--json lists all).
@@ -559,7 +563,7 @@ pub struct SolRollArgs {
     pub try_again: bool,
     /// An opposed test against a defender's pool (the attacker wins ties).
     #[arg(long, allow_negative_numbers = true, conflicts_with_all = ["threshold", "group", "buy", "try_again"])]
-    pub against_dice: Option<i64>,
+    pub against_dice: Option<SolDice>,
     /// Edge the defender uses in the opposed test.
     #[arg(long, value_enum, requires = "against_dice")]
     pub against_edge: Option<EdgeUse>,
@@ -578,13 +582,13 @@ pub struct SolRollArgs {
 pub struct SolunaRollArgs {
     /// Dice in the pool, 1 to 1000; flips beyond 20 are counted, not listed (--json lists all).
     #[arg(long, allow_negative_numbers = true)]
-    pub dice: i64,
+    pub dice: SolunaPool,
     /// The tester's positive flips, 0 to 1000.
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
-    pub flips: i64,
+    #[arg(long, default_value = "0", allow_negative_numbers = true)]
+    pub flips: Flips,
     /// The target's negative flips, 0 to 1000.
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
-    pub against_flips: i64,
+    #[arg(long, default_value = "0", allow_negative_numbers = true)]
+    pub against_flips: Flips,
     #[command(flatten)]
     pub target: SolunaTarget,
     #[command(flatten)]
@@ -992,9 +996,9 @@ pub struct SolTestArgs {
     /// Threshold: a number or a name.
     #[arg(long)]
     pub threshold: Option<String>,
-    /// A bonus or penalty; repeat.
+    /// A bonus or penalty, -1000 to 1000; repeat.
     #[arg(long = "modifier", allow_negative_numbers = true)]
-    pub modifiers: Vec<i64>,
+    pub modifiers: Vec<PoolModifier>,
     /// The skill has an untrained penalty.
     #[arg(long)]
     pub untrained_penalty: bool,
@@ -1011,15 +1015,15 @@ pub struct SolTestArgs {
     pub retry: u32,
     /// An assistant rolls its own test of this many dice first; its hits are bonus dice,
     /// capped with the other bonuses by the ranks.
-    #[arg(long, conflicts_with = "assistant")]
-    pub assist_dice: Option<i64>,
+    #[arg(long, allow_negative_numbers = true, conflicts_with = "assistant")]
+    pub assist_dice: Option<SolDice>,
     /// An assistant of the same campaign, by name: it rolls the same attribute + its ranks in
     /// the skill first, and records its own progress.
     #[arg(long)]
     pub assistant: Option<String>,
     /// An opposed test against a defender's pool, this character attacking.
     #[arg(long, allow_negative_numbers = true, conflicts_with_all = ["threshold", "then", "assist_dice", "assistant"])]
-    pub against_dice: Option<i64>,
+    pub against_dice: Option<SolDice>,
     /// Edge the defender uses in the opposed test.
     #[arg(long, value_enum, requires = "against_dice")]
     pub against_edge: Option<EdgeUse>,
@@ -1441,22 +1445,22 @@ pub struct DietypeSheetArgs {
 pub struct DuelArgs {
     /// The first side's combat pool.
     #[arg(long, allow_negative_numbers = true)]
-    pub pool: i64,
+    pub pool: CombatPool,
     /// The first side's hit points.
     #[arg(long, allow_negative_numbers = true)]
-    pub hp: i64,
+    pub hp: HitPoints,
     /// The first side's weapon damage.
     #[arg(long, allow_negative_numbers = true)]
-    pub damage: i64,
+    pub damage: Damage,
     /// The foe's combat pool.
     #[arg(long, allow_negative_numbers = true)]
-    pub foe_pool: i64,
+    pub foe_pool: CombatPool,
     /// The foe's hit points.
     #[arg(long, allow_negative_numbers = true)]
-    pub foe_hp: i64,
+    pub foe_hp: HitPoints,
     /// The foe's weapon damage.
     #[arg(long, allow_negative_numbers = true)]
-    pub foe_damage: i64,
+    pub foe_damage: Damage,
     /// Also simulate this many duels (seeded, on all cores) beside the exact answer.
     #[arg(long, value_name = "FIGHTS")]
     pub simulate: Option<u64>,
@@ -1475,22 +1479,22 @@ pub struct DuelArgs {
 pub struct StaticArgs {
     /// The hero's combat pool.
     #[arg(long, allow_negative_numbers = true)]
-    pub pool: i64,
+    pub pool: CombatPool,
     /// The opposition's difficulty.
     #[arg(long, allow_hyphen_values = true)]
     pub vs: String,
     /// The hero's hit points.
     #[arg(long, allow_negative_numbers = true)]
-    pub hp: i64,
+    pub hp: HitPoints,
     /// The hero's weapon damage.
     #[arg(long, allow_negative_numbers = true)]
-    pub damage: i64,
+    pub damage: Damage,
     /// The opposition's hit points.
     #[arg(long, allow_negative_numbers = true)]
-    pub foe_hp: i64,
+    pub foe_hp: HitPoints,
     /// The opposition's damage.
     #[arg(long, allow_negative_numbers = true)]
-    pub foe_damage: i64,
+    pub foe_damage: Damage,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -1860,9 +1864,9 @@ pub enum CreatureCommand {
 /// A pilot and vehicle in a vehicle roll.
 #[derive(Debug, Clone, Args)]
 pub struct VehicleRollArgs {
-    /// The pilot's pool (Mind + background).
-    #[arg(long)]
-    pub pilot: i64,
+    /// The pilot's pool (Mind + background), 1 to 1000.
+    #[arg(long, allow_negative_numbers = true)]
+    pub pilot: CombatPool,
     /// A vehicle of the shipped catalogue (`solum vehicle list`), e.g. "tramp freighter";
     /// its speed and handling are used.
     #[arg(long, conflicts_with_all = ["speed", "handling"])]
@@ -1873,9 +1877,9 @@ pub struct VehicleRollArgs {
     /// The vehicle's handling: clumsy, average (the default), responsive, exceptional.
     #[arg(long)]
     pub handling: Option<String>,
-    /// The other pilot's pool.
-    #[arg(long)]
-    pub against_pilot: i64,
+    /// The other pilot's pool, 1 to 1000.
+    #[arg(long, allow_negative_numbers = true)]
+    pub against_pilot: CombatPool,
     /// The other vehicle, from the shipped catalogue (e.g. starfighter).
     #[arg(long, conflicts_with_all = ["against_speed", "against_handling"])]
     pub against_vehicle: Option<String>,
@@ -1964,21 +1968,21 @@ pub struct PlayStaticArgs {
         allow_negative_numbers = true,
         required_unless_present = "character"
     )]
-    pub pool: Option<i64>,
+    pub pool: Option<CombatPool>,
     /// The hero's hit points.
     #[arg(
         long,
         allow_negative_numbers = true,
         required_unless_present = "character"
     )]
-    pub hp: Option<i64>,
+    pub hp: Option<HitPoints>,
     /// The hero's weapon damage.
     #[arg(
         long,
         allow_negative_numbers = true,
         required_unless_present = "character"
     )]
-    pub damage: Option<i64>,
+    pub damage: Option<Damage>,
     /// An opposition from the bestiary's static entries (e.g. "trooper squad").
     #[arg(long, conflicts_with_all = ["vs", "foe_hp", "foe_damage"])]
     pub foe: Option<String>,
@@ -1987,10 +1991,10 @@ pub struct PlayStaticArgs {
     pub vs: Option<String>,
     /// The opposition's hit points (without --foe).
     #[arg(long, allow_negative_numbers = true, required_unless_present_any = ["foe", "character"])]
-    pub foe_hp: Option<i64>,
+    pub foe_hp: Option<HitPoints>,
     /// The opposition's damage (without --foe).
     #[arg(long, allow_negative_numbers = true, required_unless_present_any = ["foe", "character"])]
-    pub foe_damage: Option<i64>,
+    pub foe_damage: Option<Damage>,
     /// Extra bestiary files.
     #[arg(long)]
     pub bestiary: Vec<std::path::PathBuf>,

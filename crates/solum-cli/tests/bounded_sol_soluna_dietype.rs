@@ -54,27 +54,54 @@ fn sol_odds_at_the_limit_answer_quickly_and_right() {
 #[test]
 fn sol_extreme_numbers_are_refused_by_flag() {
     for (args, needle) in [
-        ("odds sol --dice 0", "--dice 0: a pool has 1 to 1000 dice"),
+        (
+            "odds sol --dice 0",
+            "invalid value '0' for '--dice <DICE>': a pool has 1 to 1000 dice",
+        ),
         (
             "odds sol --dice -9223372036854775808",
-            "--dice -9223372036854775808: a pool has 1 to 1000",
+            "invalid value '-9223372036854775808' for '--dice <DICE>': a pool has 1 to 1000 dice",
         ),
         (
             "odds sol --dice 3 --against 1001",
-            "--against 1001: a pool has 1 to 1000",
+            "invalid value '1001' for '--against <AGAINST>': a pool has 1 to 1000 dice",
         ),
         ("odds sol --dice 3 --threshold 4294967296", "4294967296"),
         (
             "roll sol --dice 0 --seed 1",
-            "--dice 0: a pool has 1 to 1000",
+            "invalid value '0' for '--dice <DICE>': a pool has 1 to 1000 dice",
         ),
         (
             "roll sol --attribute 9223372036854775807 --ranks 1 --seed 1",
-            "attribute 9223372036854775807 is more than the 1000",
+            "invalid value '9223372036854775807' for '--attribute <ATTRIBUTE>': an attribute is 0 to 1000 (a pool rolls at most 1000 dice)",
+        ),
+        (
+            "roll sol --attribute -1 --seed 1",
+            "invalid value '-1' for '--attribute <ATTRIBUTE>': an attribute is 0 to 1000",
+        ),
+        (
+            "roll sol --attribute 3 --ranks 1001 --seed 1",
+            "invalid value '1001' for '--ranks <RANKS>': ranks are 0 to 1000 (a pool rolls at most 1000 dice)",
         ),
         (
             "roll sol --attribute 3 --ranks 2 --modifier -9223372036854775808 --seed 1",
-            "modifier -9223372036854775808 is beyond ±1000",
+            "invalid value '-9223372036854775808' for '--modifier <MODIFIERS>': a modifier is -1000 to 1000 (a pool rolls at most 1000 dice)",
+        ),
+        (
+            "roll sol --attribute 3 --ranks 2 --assist 1001 --seed 1",
+            "invalid value '1001' for '--assist <ASSIST>': an assistant's hits are 0 to 1000",
+        ),
+        (
+            "roll sol --attribute 3 --ranks 2 --assist-dice 0 --seed 1",
+            "invalid value '0' for '--assist-dice <ASSIST_DICE>': a pool has 1 to 1000 dice",
+        ),
+        (
+            "sol test Kade --skill Firearms --attr Agility --against-dice -2",
+            "invalid value '-2' for '--against-dice <AGAINST_DICE>': a pool has 1 to 1000 dice",
+        ),
+        (
+            "sol test Kade --skill Firearms --attr Agility --modifier 1001",
+            "invalid value '1001' for '--modifier <MODIFIERS>': a modifier is -1000 to 1000",
         ),
         (
             "roll sol --dice 3 --group 4,0,2 --seed 1",
@@ -147,31 +174,31 @@ fn soluna_zero_dice_and_extreme_flips_are_refused_by_flag() {
     for (args, needle) in [
         (
             "odds soluna --dice 0",
-            "--dice 0: 0 dice is not a pool, a Sol'una test rolls 1 to 1000 dice",
+            "invalid value '0' for '--dice <DICE>': exact odds take 1 to 40 dice (a test rolls up to 1000)",
         ),
         (
             "odds soluna --dice -3",
-            "--dice -3: -3 dice is not a pool, a Sol'una test rolls 1 to 1000",
+            "invalid value '-3' for '--dice <DICE>': exact odds take 1 to 40 dice",
         ),
         (
             "roll soluna --dice 0 --seed 1",
-            "--dice 0: 0 dice is not a pool, a Sol'una test rolls 1 to 1000",
+            "invalid value '0' for '--dice <DICE>': a Sol'una test rolls 1 to 1000 dice",
         ),
         (
             "odds soluna --dice 41",
-            "exact odds go up to 40 dice; 41 asked; `solum roll soluna --dice 41`",
+            "invalid value '41' for '--dice <DICE>': exact odds take 1 to 40 dice (a test rolls up to 1000)",
         ),
         (
             "odds soluna --dice 5 --flips -9223372036854775808",
-            "--flips -9223372036854775808: net flips are -1000 to 1000",
+            "invalid value '-9223372036854775808' for '--flips <FLIPS>': net flips are -1000 to 1000",
         ),
         (
             "roll soluna --dice 5 --flips 9223372036854775807 --against-flips 1 --seed 1",
-            "--flips 9223372036854775807: flips are 0 to 1000",
+            "invalid value '9223372036854775807' for '--flips <FLIPS>': flips are 0 to 1000",
         ),
         (
             "roll soluna --dice 5 --against-flips -1 --seed 1",
-            "--against-flips -1: flips are 0 to 1000",
+            "invalid value '-1' for '--against-flips <AGAINST_FLIPS>': flips are 0 to 1000",
         ),
         (
             "roll soluna --dice 5 --body 4294967296 --seed 1",
@@ -267,10 +294,21 @@ fn skirmish_files_with_empty_or_duplicate_names_or_too_many_characters_are_refus
 #[test]
 fn dietype_extreme_numbers_are_refused_by_flag() {
     for (args, needle) in [
-        ("roll dietype d6 --chances 0 --seed 1", "0 chances"),
+        (
+            "roll dietype d6 --chances 0 --seed 1",
+            "invalid value '0' for '--chances <CHANCES>': a roll has 1 to 4 chances",
+        ),
         (
             "odds dietype d6 --chances 9223372036854775807",
-            "9223372036854775807 chances",
+            "invalid value '9223372036854775807' for '--chances <CHANCES>': a roll has 1 to 4 chances",
+        ),
+        (
+            "odds dietype d6 --against d8 --against-chances 5",
+            "invalid value '5' for '--against-chances <AGAINST_CHANCES>': a roll has 1 to 4 chances",
+        ),
+        (
+            "roll dietype --char Rook --ability Wits --against d8 --against-chances -1 --seed 1",
+            "invalid value '-1' for '--against-chances <AGAINST_CHANCES>': a roll has 1 to 4 chances",
         ),
         (
             "odds dietype d6 --step 9223372036854775807",
@@ -284,7 +322,14 @@ fn dietype_extreme_numbers_are_refused_by_flag() {
             "roll dietype d6 --damage d4 --damage-step 99 --seed 1",
             "for '--damage-step <DAMAGE_STEP>': die-type steps are -8 to 8",
         ),
-        ("odds dietype d6 --vs 4294967296", "4294967296"),
+        (
+            "odds dietype d6 --vs 4294967296",
+            "invalid value '4294967296' for '--vs <VS>': difficulties run from 2 (trivial) to 12 (divine)",
+        ),
+        (
+            "roll dietype --char Rook --ability Wits --vs 1 --seed 1",
+            "invalid value '1' for '--vs <VS>': difficulties run from 2 (trivial) to 12 (divine)",
+        ),
         ("odds dietype d6 --vs 5 --against d8", "cannot be used with"),
         ("odds dietype d6 --against-chances 2", "--against"),
         ("roll dietype d6 --seed 1 --rolled 4", "cannot be used with"),

@@ -229,9 +229,13 @@ fn odds_check_at_the_limits_is_exact() {
 #[test]
 fn pilot_pools_name_their_flag_and_value() {
     let run = solum("vehicle attack --pilot 0 --against-pilot 2");
-    run.bad_input("--pilot 0: a pool of 0 dice");
+    run.bad_input("invalid value '0' for '--pilot <PILOT>': a pool has 1 to 1000 dice");
     assert!(!run.stderr.contains("--against"), "{}", run.stderr);
-    solum("vehicle chase --pilot 2 --against-pilot 1001").bad_input("--against-pilot 1001");
+    solum("vehicle chase --pilot 2 --against-pilot 1001").bad_input(
+        "invalid value '1001' for '--against-pilot <AGAINST_PILOT>': a pool has 1 to 1000 dice",
+    );
+    solum("vehicle chase --pilot -3 --against-pilot 2")
+        .bad_input("invalid value '-3' for '--pilot <PILOT>': a pool has 1 to 1000 dice");
 }
 
 #[test]

@@ -105,17 +105,17 @@ fn small_fights_stay_exact() {
 #[test]
 fn numbers_out_of_range_repeat_the_flag_and_the_value() {
     quick("odds static --pool 3 --hp 4294967296 --damage 1 --vs 4 --foe-hp 5 --foe-damage 1")
-        .bad_input("--hp 4294967296: must be 1 to 10000");
+        .bad_input("invalid value '4294967296' for '--hp <HP>': hit points are 1 to 10000");
     quick("odds duel --pool 3 --hp 5 --damage -1 --foe-pool 3 --foe-hp 5 --foe-damage 1")
-        .bad_input("--damage -1: must be 0 to 1000000");
+        .bad_input("invalid value '-1' for '--damage <DAMAGE>': damage is 0 to 1000000");
     quick("odds duel --pool 3 --hp 5 --damage 1 --foe-pool 3 --foe-hp -3 --foe-damage 1")
-        .bad_input("--foe-hp -3: must be 1 to 10000");
+        .bad_input("invalid value '-3' for '--foe-hp <FOE_HP>': hit points are 1 to 10000");
     quick("static --pool 3 --hp 5 --damage 1 --vs 4 --foe-hp 10001 --foe-damage 1")
-        .bad_input("--foe-hp 10001: must be 1 to 10000");
+        .bad_input("invalid value '10001' for '--foe-hp <FOE_HP>': hit points are 1 to 10000");
     quick("odds duel --pool 0 --hp 5 --damage 1 --foe-pool 3 --foe-hp 5 --foe-damage 1")
-        .bad_input("--pool 0: a pool of 0 dice");
+        .bad_input("invalid value '0' for '--pool <POOL>': a pool has 1 to 1000 dice");
     quick("odds duel --pool 3 --hp 5 --damage 1 --foe-pool -2 --foe-hp 5 --foe-damage 1")
-        .bad_input("--foe-pool");
+        .bad_input("invalid value '-2' for '--foe-pool <FOE_POOL>': a pool has 1 to 1000 dice");
 }
 
 /// A bestiary file in the temp directory, named for the test.

@@ -321,9 +321,9 @@ fn fight_odds() {
     let z = v["simulated"]["z"].as_f64().unwrap();
     assert!(z.abs() < 4.0, "simulation {z} standard errors from exact");
     solum("odds duel --pool 3 --hp 0 --damage 2 --foe-pool 3 --foe-hp 5 --foe-damage 2")
-        .bad_input("--hp 0: must be 1 to 10000");
+        .bad_input("invalid value '0' for '--hp <HP>': hit points are 1 to 10000");
     solum("odds duel --pool 0 --hp 3 --damage 2 --foe-pool 3 --foe-hp 5 --foe-damage 2")
-        .bad_input("--pool");
+        .bad_input("invalid value '0' for '--pool <POOL>': a pool has 1 to 1000 dice");
     solum("odds duel --pool 2 --hp 3 --damage 0 --foe-pool 3 --foe-hp 5 --foe-damage 0")
         .bad_input("never ends");
     solum("odds static --pool 2 --vs 0 --hp 3 --damage 1 --foe-hp 5 --foe-damage 1")

@@ -46,8 +46,11 @@ fn dietype_rolls() {
     solum("roll dietype d6 --chances 2 --vs 4 --rolled 5,6,3").bad_input("too few values");
     solum("roll dietype d6 --vs 4 --rolled 7").bad_input("not a face of a d6");
     solum("roll dietype d7").bad_input("`d7` is not a die type");
-    solum("roll dietype d6 --chances 5").bad_input("5 chances");
-    solum("roll dietype d6 --vs 13").bad_input("difficulty 13");
+    solum("roll dietype d6 --chances 5")
+        .bad_input("invalid value '5' for '--chances <CHANCES>': a roll has 1 to 4 chances");
+    solum("roll dietype d6 --vs 13").bad_input(
+        "invalid value '13' for '--vs <VS>': difficulties run from 2 (trivial) to 12 (divine)",
+    );
     solum("roll dietype d6 --modifier 5 --damage d6").bad_input("modifier");
     solum("odds dietype").bad_input("--tables");
 }
@@ -69,7 +72,8 @@ fn sol_odds() {
     let one = solum("odds sol --dice 1 --threshold 1 --json").json();
     assert!((num(&one, "p_success") - 1.0 / 3.0).abs() < 1e-12);
     assert!((num(&one, "p_critical_glitch") - 1.0 / 6.0).abs() < 1e-12);
-    solum("odds sol --dice 0").bad_input("--dice 0");
+    solum("odds sol --dice 0")
+        .bad_input("invalid value '0' for '--dice <DICE>': a pool has 1 to 1000 dice");
     solum("odds sol --dice 3 --threshold heroic").bad_input("not a threshold");
 }
 
@@ -113,9 +117,12 @@ fn soluna_corona_csen_and_odds() {
         .map(|x| x.as_f64().unwrap())
         .sum();
     assert!((total - 1.0).abs() < 1e-9);
-    solum("odds soluna --dice 41").bad_input("exact odds go up to 40 dice");
-    solum("odds soluna --dice 5 --flips 5000").bad_input("net flips");
-    solum("roll soluna --dice 2000").bad_input("2000 dice");
+    solum("odds soluna --dice 41")
+        .bad_input("invalid value '41' for '--dice <DICE>': exact odds take 1 to 40 dice");
+    solum("odds soluna --dice 5 --flips 5000")
+        .bad_input("invalid value '5000' for '--flips <FLIPS>': net flips are -1000 to 1000");
+    solum("roll soluna --dice 2000")
+        .bad_input("invalid value '2000' for '--dice <DICE>': a Sol'una test rolls 1 to 1000 dice");
     solum("roll soluna --dice 3 --rolled 1,2").bad_input("too few values");
 }
 

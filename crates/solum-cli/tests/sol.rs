@@ -278,7 +278,9 @@ fn opposed_tests_roll_both_sides() {
     solum("roll sol --dice 2 --edge smackdown --against-dice 2 --against-edge smackdown")
         .bad_input("only one side");
     solum("roll sol --dice 2 --against-dice 2 --threshold 2").bad_input("cannot be used with");
-    solum("roll sol --dice 2 --against-dice 0").bad_input("--against-dice 0");
+    solum("roll sol --dice 2 --against-dice 0").bad_input(
+        "invalid value '0' for '--against-dice <AGAINST_DICE>': a pool has 1 to 1000 dice",
+    );
 }
 
 #[test]

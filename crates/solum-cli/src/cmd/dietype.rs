@@ -468,9 +468,7 @@ fn roll_character(name: &str, args: &DietypeRollArgs, out: &mut dyn Write) -> an
     let against = Against::typed(args.roll.vs, opposed).map_err(|e| {
         use solum_app::fields::DieTypeField as F;
         super::flagged(e, |f| match f {
-            F::Difficulty => Some("--vs"),
             F::Against => Some("--against"),
-            F::AgainstChances => Some("--against-chances"),
             _ => None,
         })
     })?;

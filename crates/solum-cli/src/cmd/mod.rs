@@ -153,11 +153,3 @@ pub fn new_sheet_path(
     }
     Ok(path)
 }
-
-/// The dice of a pool given by `flag`, checked by the app; the message repeats the flag and
-/// the value as typed.
-pub fn flag_pool(flag: &str, value: i64) -> anyhow::Result<u32> {
-    solum_app::check_once::pool_of(solum_app::check_once::Field::Against, value)
-        .map(|p| p.dice())
-        .map_err(|e| bad(e.describe(|_| flag.to_owned())))
-}

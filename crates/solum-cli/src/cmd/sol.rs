@@ -148,10 +148,6 @@ fn threshold(text: &str) -> anyhow::Result<u32> {
     solum_app::sol_once::threshold(text).map_err(once_error)
 }
 
-fn dice_in(field: Field, n: i64) -> anyhow::Result<u32> {
-    solum_app::sol_once::dice_in(field, n).map_err(once_error)
-}
-
 pub fn odds(args: &SolOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let edge = if args.push_the_limit {
         Some(EdgeOnTest::PushTheLimit)
@@ -935,30 +931,24 @@ fn not_dead_yet(
 
 /// The test a `sol test` asks for, from its flags.
 fn test_request(args: &SolTestArgs, threshold: Option<u32>) -> anyhow::Result<SolTest> {
-    let count = |field: Field, n: i64| -> anyhow::Result<u32> { dice_in(field, n) };
     Ok(SolTest {
         skill: args.skill.clone(),
         attribute: args.attribute.clone(),
         threshold,
-        modifiers: args.modifiers.clone(),
+        modifiers: args.modifiers.iter().map(|m| m.get()).collect(),
         untrained_penalty: args.untrained_penalty,
         retry: args.retry,
         edge: edge_on_test(args.edge),
         then: then_edge(args.then),
         assist: match (args.assist_dice, &args.assistant) {
-            (Some(n), _) => Some(Assist::Dice(count(Field::AssistDice, n)?)),
+            (Some(n), _) => Some(Assist::Dice(n.get())),
             (None, Some(name)) => Some(Assist::Character(name.clone())),
             (None, None) => None,
         },
-        against: args
-            .against_dice
-            .map(|d| {
-                Ok::<_, anyhow::Error>(Opposition {
-                    dice: count(Field::AgainstDice, d)?,
-                    edge: edge_on_test(args.against_edge),
-                })
-            })
-            .transpose()?,
+        against: args.against_dice.map(|d| Opposition {
+            dice: d.get(),
+            edge: edge_on_test(args.against_edge),
+        }),
         group: args.group.clone(),
         buy: args.buy,
     })
@@ -1018,7 +1008,7 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             String::new()
         }
     )?;
-    let mut asked = args.modifiers.clone();
+    let mut asked: Vec<i64> = args.modifiers.iter().map(|m| m.get()).collect();
     asked.extend(r.assistant.as_ref().map(|a| i64::from(a.hits)));
     if let Some(note) = modifier_note(
         &asked,

@@ -26,9 +26,6 @@ fn flag(field: Field) -> String {
 /// A refusal of a one-shot test, named by its flag.
 fn once_error(e: SolunaOnceError) -> anyhow::Error {
     match e {
-        SolunaOnceError::TooLargeForExact { dice, problem } => bad(format!(
-            "--dice {dice}: {problem}; `solum roll soluna --dice {dice}` rolls such a pool"
-        )),
         e if e.is_bad_input() => bad(e.describe(flag)),
         e => anyhow::Error::new(e),
     }
@@ -48,8 +45,7 @@ const FLIP_LINES: usize = 20;
 
 /// `solum odds soluna`: the app's exact odds of the test as typed.
 pub fn odds(args: &SolunaOddsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let view = solum_app::soluna_once::soluna_odds(args.dice, args.flips, target(&args.target))
-        .map_err(once_error)?;
+    let view = solum_app::soluna_once::soluna_odds(args.dice, args.flips, target(&args.target));
     if args.json {
         return super::campaign::write_json(out, &view);
     }

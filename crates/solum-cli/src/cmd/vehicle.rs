@@ -8,7 +8,6 @@ use solum_app::vehicles::{
     Field, VehicleRollInput, VehicleRollKind, VehicleRollView, roll_vehicle, scale_rule,
 };
 
-use super::flag_pool;
 use crate::bad;
 use crate::cli::{VehicleCommand, VehicleRollArgs};
 use crate::render::{self, BAD, EVEN, GOOD, HEAD, paint};
@@ -118,11 +117,11 @@ fn roll(args: &VehicleRollArgs, chase: bool, out: &mut dyn Write) -> anyhow::Res
             .transpose()
     };
     let input = VehicleRollInput {
-        pilot: Some(flag_pool("--pilot", args.pilot)?),
+        pilot: Some(args.pilot.get()),
         vehicle: args.vehicle.clone(),
         speed: speed("--speed", args.speed.as_deref())?,
         handling: handling("--handling", args.handling.as_deref())?,
-        against_pilot: Some(flag_pool("--against-pilot", args.against_pilot)?),
+        against_pilot: Some(args.against_pilot.get()),
         against_vehicle: args.against_vehicle.clone(),
         against_speed: speed("--against-speed", args.against_speed.as_deref())?,
         against_handling: handling("--against-handling", args.against_handling.as_deref())?,
