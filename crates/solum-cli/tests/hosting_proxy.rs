@@ -23,6 +23,28 @@ impl Drop for Killed {
     }
 }
 
+/// nginx, stopped as it asks to be: TERM to its master, which stops its worker and then
+/// itself. A kill of the master alone would leave the worker running, holding the test's
+/// output open.
+struct Nginx(Child);
+
+impl Drop for Nginx {
+    fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.0.id().to_string()])
+            .status();
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(5) {
+            if let Ok(Some(_)) = self.0.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -136,7 +158,7 @@ fn two_servers_behind_the_documented_nginx_snippet() {
         d = d.display()
     );
     std::fs::write(d.join("nginx.conf"), main).unwrap();
-    let _nginx = Killed(
+    let _nginx = Nginx(
         Command::new(NGINX)
             .args(["-p"])
             .arg(d)
