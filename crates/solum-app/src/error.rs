@@ -441,6 +441,7 @@ fn store_code(e: &StoreError) -> &'static str {
         StoreError::Busy { .. } | StoreError::Conflict { .. } => "campaign-busy",
         StoreError::Full { .. } => "campaign-full",
         StoreError::Unreachable { .. } => "campaign-unreachable",
+        StoreError::CommitUnknown { .. } => "campaign-commit-unknown",
         StoreError::ReadOnly { .. } => "campaign-read-only",
         _ => "campaign-unusable",
     }

@@ -1069,6 +1069,8 @@ fn a_sheet_check_is_answered_as_it_landed_and_writes_resume_after_the_database_c
     let expected: Vec<String> = seqs.iter().map(i64::to_string).collect();
     assert_eq!(stored.trim(), expected.join(","));
 
+    // A live stream open across the cut stays open and carries what comes after it.
+    let mut live = open_stream(port, &gm, Duration::from_secs(20));
     // Every connection but psql's own is ended behind the server's back.
     let ended = server
         .psql(
@@ -1119,6 +1121,22 @@ fn a_sheet_check_is_answered_as_it_landed_and_writes_resume_after_the_database_c
         )
         .unwrap();
         assert_eq!(note.status, 201, "{}", note.body);
+    }
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !String::from_utf8_lossy(&seen).contains("later 2") {
+        let n = live.read(&mut buf).unwrap_or_else(|e| {
+            panic!(
+                "the stream did not carry the notes: {e}: {}",
+                String::from_utf8_lossy(&seen)
+            )
+        });
+        assert!(
+            n > 0,
+            "the stream ended at the cut: {}",
+            String::from_utf8_lossy(&seen)
+        );
+        seen.extend_from_slice(&buf[..n]);
     }
 }
 

@@ -147,6 +147,16 @@ pub enum StoreError {
         /// What the connection said.
         reason: String,
     },
+    /// The connection was lost while a commit was under way: the database may have kept the
+    /// change or not, and nothing here can tell. Sending it again may make it twice: look
+    /// first (the journal shows what was kept).
+    #[error(
+        "{location}: the connection to the database was lost while the change was being committed: it may or may not have been kept; look at the journal before sending it again"
+    )]
+    CommitUnknown {
+        /// Where.
+        location: String,
+    },
     /// A write met another writer's (a serialization failure or a deadlock): nothing of it
     /// was kept and it may be run again. [`CampaignStore::write`] runs it again itself.
     #[error(

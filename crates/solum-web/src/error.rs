@@ -119,6 +119,17 @@ impl From<AppError> for ApiError {
         // A store error's text names the file; only the kind goes out, or the store's own
         // words about the request (a duplicate name, a forbidden change).
         let message = match (&e, kind) {
+            // Said without the database's address: the player needs to know not to resend.
+            (AppError::Store(solum_store::StoreError::CommitUnknown { .. }), _) => {
+                tracing::error!("request failed: {e}");
+                "the connection to the database was lost while the change was being committed: \
+                 it may or may not have been kept; look at the journal before sending it again"
+                    .to_string()
+            }
+            (AppError::Store(solum_store::StoreError::Unreachable { .. }), _) => {
+                "the database cannot be reached right now; nothing was changed, try again"
+                    .to_string()
+            }
             (_, ErrorKind::Internal) | (AppError::UnreadableEntry { .. }, _) => {
                 tracing::error!("request failed: {e}");
                 "internal error".to_string()

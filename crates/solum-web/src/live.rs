@@ -321,9 +321,21 @@ async fn read_feed(clients: Arc<Mutex<Clients>>, path: Database, table: i64) {
             };
             let db = p;
             let store = connection(&db, scope)?;
-            let items = read_items(&*store, after, &rendered);
-            keep(&db, store);
-            items
+            match read_items(&*store, after, &rendered) {
+                // The kept connection was ended under it (a restart of the database): read
+                // again on a new one, rather than end the table's streams.
+                Err(AppError::Store(solum_store::StoreError::Unreachable { .. })) => {
+                    drop(store);
+                    let fresh = connection(&db, scope)?;
+                    let items = read_items(&*fresh, after, &rendered);
+                    keep(&db, fresh);
+                    items
+                }
+                items => {
+                    keep(&db, store);
+                    items
+                }
+            }
         })
         .await;
         let mut c = lock(&clients);

@@ -536,7 +536,17 @@ fn commit(
             tracing::error!("a group of writes could not be committed: {e}");
             // Closing the connection rolls back whatever is left of the group.
             *store = None;
-            fail_all(db, &mut done);
+            if matches!(e, StoreError::Unreachable { .. }) {
+                // The connection went while the commit was under way: the database may have
+                // kept the group. Never "nothing was changed" (a page would send it again).
+                for job in done.drain(..) {
+                    job.answer(Some(AppError::Store(StoreError::CommitUnknown {
+                        location: db.to_string(),
+                    })));
+                }
+            } else {
+                fail_all(db, &mut done);
+            }
         }
     }
 }
