@@ -1,36 +1,19 @@
 //! Bounded and robust, for Project Sol, Sol'una and Solum die types: the largest exact odds
-//! answer quickly (the right answer, checked independently), extreme numbers end at once
+//! end (the right answer, checked independently), extreme numbers end at once
 //! with exit 2 and a message naming the flag and its limit, output the user sizes is capped.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use crate::common;
 
-use std::time::{Duration, Instant};
-
-use common::{num, solum, solum_args};
-
-/// Runs and checks the run ended within `limit` (debug builds, a loaded machine: generous).
-fn timed(args: &str, limit: Duration) -> common::Run {
-    let start = Instant::now();
-    let run = solum(args);
-    assert!(
-        start.elapsed() < limit,
-        "`solum {args}` took {:?}",
-        start.elapsed()
-    );
-    run
-}
-
-const QUICK: Duration = Duration::from_secs(5);
+use common::{num, solum_args, solum_args_end, solum_ends};
 
 #[test]
 fn sol_odds_at_the_limit_answer_quickly_and_right() {
     // 1000 dice against 1000 with Second Chance on both sides: symmetric, so the attacker's
     // chance is 1/2 plus half the chance of a tie, and the defender's critical success
     // equals the attacker's.
-    let v = timed(
+    let v = solum_ends(
         "odds sol --dice 1000 --second-chance --against 1000 --against-edge second-chance --json",
-        QUICK * 4,
     )
     .json();
     let o = &v["opposed"];
@@ -42,11 +25,7 @@ fn sol_odds_at_the_limit_answer_quickly_and_right() {
     assert!((crit - dcrit).abs() < 1e-12, "{crit} {dcrit}");
     assert!(win > 0.5 && win < 0.53, "{win}");
     // A threshold of 1000 on 1000 dice: every die a hit, (5/9)^1000 with Second Chance.
-    let v = timed(
-        "odds sol --dice 1000 --threshold 1000 --second-chance --json",
-        QUICK * 4,
-    )
-    .json();
+    let v = solum_ends("odds sol --dice 1000 --threshold 1000 --second-chance --json").json();
     let expected = (1000.0 * (5.0f64 / 9.0).ln()).exp();
     assert!((num(&v, "p_success") - expected).abs() <= expected * 1e-9);
 }
@@ -118,21 +97,16 @@ fn sol_extreme_numbers_are_refused_by_flag() {
         ),
         ("odds sol --dice 3 --against-edge close-call", "--against"),
     ] {
-        timed(args, QUICK).bad_input(needle);
+        solum_ends(args).bad_input(needle);
     }
 }
 
 #[test]
 fn a_group_of_ten_thousand_is_refused_and_a_large_one_summed_up() {
     let members = vec!["1000"; 10_000].join(",");
-    let run = {
-        let start = Instant::now();
-        let r = solum_args(&[
-            "roll", "sol", "--dice", "3", "--group", &members, "--seed", "1",
-        ]);
-        assert!(start.elapsed() < QUICK);
-        r
-    };
+    let run = solum_args_end(&[
+        "roll", "sol", "--dice", "3", "--group", &members, "--seed", "1",
+    ]);
     run.bad_input("--group: 10000 members and the leader are more than the 100");
     // 99 members and the leader: 20 lines of tests, then one line for the rest.
     let members = vec!["1"; 99].join(",");
@@ -206,18 +180,14 @@ fn soluna_zero_dice_and_extreme_flips_are_refused_by_flag() {
         ),
         ("roll soluna --dice 5 --shield 2 --seed 1", "--body"),
     ] {
-        timed(args, QUICK).bad_input(needle);
+        solum_ends(args).bad_input(needle);
     }
 }
 
 #[test]
 fn soluna_exact_odds_at_the_limit_answer_quickly() {
     for flips in ["0", "1000", "-1000", "40", "-40"] {
-        let v = timed(
-            &format!("odds soluna --dice 40 --flips {flips} --json"),
-            QUICK,
-        )
-        .json();
+        let v = solum_ends(&format!("odds soluna --dice 40 --flips {flips} --json")).json();
         let total: f64 = v["largest"]
             .as_object()
             .unwrap()
@@ -227,10 +197,10 @@ fn soluna_exact_odds_at_the_limit_answer_quickly() {
         assert!((total - 1.0).abs() < 1e-9, "{flips}: {total}");
     }
     // 1000 net flips on 40 dice: every die joins one group.
-    let v = solum("odds soluna --dice 40 --flips 1000 --json").json();
+    let v = solum_ends("odds soluna --dice 40 --flips 1000 --json").json();
     assert!((num(&v["largest"], "40") - 1.0).abs() < 1e-12);
     // 1000 against: the group is the fewest possible, ⌈40/6⌉ = 7.
-    let v = solum("odds soluna --dice 40 --flips -1000 --json").json();
+    let v = solum_ends("odds soluna --dice 40 --flips -1000 --json").json();
     assert!((num(&v["largest"], "7") - 1.0).abs() < 1e-12);
 }
 
@@ -287,7 +257,7 @@ fn skirmish_files_with_empty_or_duplicate_names_or_too_many_characters_are_refus
         ),
     ] {
         std::fs::write(f, text).unwrap();
-        timed(&format!("soluna skirmish {f} --seed 1"), QUICK).bad_input(needle);
+        solum_ends(&format!("soluna skirmish {f} --seed 1")).bad_input(needle);
     }
 }
 
@@ -334,27 +304,24 @@ fn dietype_extreme_numbers_are_refused_by_flag() {
         ("odds dietype d6 --against-chances 2", "--against"),
         ("roll dietype d6 --seed 1 --rolled 4", "cannot be used with"),
     ] {
-        timed(args, QUICK).bad_input(needle);
+        solum_ends(args).bad_input(needle);
     }
     // Eight steps either way still clamp: d4 and d12.
-    let v = solum("odds dietype d6 --step 8 --json").json();
+    let v = solum_ends("odds dietype d6 --step 8 --json").json();
     assert_eq!(v["die"], "d12");
-    let v = solum("odds dietype d6 --step -8 --json").json();
+    let v = solum_ends("odds dietype d6 --step -8 --json").json();
     assert_eq!(v["die"], "d4");
 }
 
 #[test]
 fn dietype_exact_odds_at_the_limit_answer_quickly() {
     // d12, four chances, difficulty 12: the chances are independent, 1 − (1 − p)^4.
-    let v = timed("odds dietype d12 --chances 4 --vs 12 --json", QUICK).json();
+    let v = solum_ends("odds dietype d12 --chances 4 --vs 12 --json").json();
     let p = num(&v, "p_per_chance");
     assert!((num(&v, "p_success") - (1.0 - (1.0 - p).powi(4))).abs() < 1e-12);
     assert!(p > 0.0 && p < 1.0);
-    let v = timed(
-        "odds dietype d12 --chances 4 --against d12 --against-chances 4 --json",
-        QUICK,
-    )
-    .json();
+    let v =
+        solum_ends("odds dietype d12 --chances 4 --against d12 --against-chances 4 --json").json();
     // Symmetric: win equals lose, and the three add up to 1 within the bound.
     let (w, d, l) = (num(&v, "p_win"), num(&v, "p_draw"), num(&v, "p_lose"));
     assert!((w - l).abs() < 1e-9, "{w} {l}");

@@ -20,13 +20,57 @@ pub fn solum(args: &str) -> Run {
 
 /// Runs `solum` with exact arguments.
 pub fn solum_args(args: &[&str]) -> Run {
-    let output = Command::cargo_bin("solum")
-        .expect("the solum binary is built")
-        .args(args)
+    run(args, None)
+}
+
+/// How long a run may take before it counts as a hang and is killed. Generous on purpose:
+/// how fast a run is gets measured by the benchmarks, never by a test on a loaded machine;
+/// a test only checks that hostile input ends.
+pub const HANG: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// [`solum`], killed and failed if it runs past [`HANG`].
+pub fn solum_ends(args: &str) -> Run {
+    solum_args_end(&args.split_whitespace().collect::<Vec<_>>())
+}
+
+/// [`solum_args`], killed and failed if it runs past [`HANG`].
+pub fn solum_args_end(args: &[&str]) -> Run {
+    let run = run(args, Some(HANG));
+    assert!(
+        run.code >= 0,
+        "`solum {}` was killed after {HANG:?} (a hang): {}",
+        args.join(" "),
+        run.stderr
+    );
+    run
+}
+
+/// Waits for `child` to end and returns what it wrote; fails (after killing it) if it runs
+/// past [`HANG`].
+pub fn ended(mut child: std::process::Child) -> std::process::Output {
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > HANG {
+            let _ = child.kill();
+            panic!(
+                "killed after {HANG:?} (a hang): {:?}",
+                child.wait_with_output()
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn run(args: &[&str], hang: Option<std::time::Duration>) -> Run {
+    let mut cmd = Command::cargo_bin("solum").expect("the solum binary is built");
+    cmd.args(args)
         .env("NO_COLOR", "1")
-        .env_remove("CLICOLOR_FORCE")
-        .output()
-        .expect("solum runs");
+        .env_remove("CLICOLOR_FORCE");
+    if let Some(hang) = hang {
+        cmd.timeout(hang);
+    }
+    let output = cmd.output().expect("solum runs");
     Run {
         code: output.status.code().unwrap_or(-1),
         stdout: String::from_utf8(output.stdout).expect("utf-8 stdout"),

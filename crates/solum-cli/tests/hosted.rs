@@ -895,7 +895,7 @@ fn open_stream(port: u16, session: &str, timeout: Duration) -> TcpStream {
 }
 
 #[test]
-fn a_logout_through_one_server_is_refused_by_the_other_within_a_second() {
+fn a_logout_through_one_server_is_refused_by_the_other_before_its_cache_forgets() {
     let server = TestPostgres::shared().unwrap_or_else(|e| panic!("{e}"));
     let db = server.database("logout").unwrap_or_else(|e| panic!("{e}"));
     let (_table, invite) = table_new(&db, "The Door");
@@ -918,8 +918,8 @@ fn a_logout_through_one_server_is_refused_by_the_other_within_a_second() {
     assert_eq!(out.status, 204, "{}", out.body);
     let logged_out = Instant::now();
 
-    // B refuses the session within a second (told by the database's notification, not at
-    // its cache's bound or the streams' 30 s re-check).
+    // B refuses the session well inside its cache's 10 s bound and the streams' 30 s
+    // re-check (told by the database's notification).
     loop {
         let me = request(port_b, "GET", "/api/me", Some(&leaving), None).unwrap();
         if me.status == 401 {
@@ -927,14 +927,14 @@ fn a_logout_through_one_server_is_refused_by_the_other_within_a_second() {
         }
         assert_eq!(me.status, 200, "{}", me.body);
         assert!(
-            logged_out.elapsed() < Duration::from_secs(1),
+            logged_out.elapsed() < Duration::from_secs(5),
             "B still took the session {:?} after the logout through A",
             logged_out.elapsed()
         );
         std::thread::sleep(Duration::from_millis(20));
     }
     // And the session's stream on B has ended (its chunked body's last chunk came, or the
-    // connection closed), within the same second.
+    // connection closed), well inside the 30 s re-check.
     let mut buf = [0u8; 4096];
     let mut tail = Vec::new();
     loop {
@@ -949,12 +949,12 @@ fn a_logout_through_one_server_is_refused_by_the_other_within_a_second() {
             Err(e) => panic!("the logged-out session's stream on B did not end: {e}"),
         }
         assert!(
-            logged_out.elapsed() < Duration::from_secs(2),
+            logged_out.elapsed() < Duration::from_secs(15),
             "the logged-out session's stream on B is still open"
         );
     }
     assert!(
-        logged_out.elapsed() < Duration::from_secs(2),
+        logged_out.elapsed() < Duration::from_secs(15),
         "the stream ended only {:?} after the logout",
         logged_out.elapsed()
     );

@@ -3,8 +3,6 @@
 
 use crate::common;
 
-use std::time::{Duration, Instant};
-
 use common::{solum, solum_args};
 
 #[test]
@@ -145,9 +143,7 @@ fn odds_limits_are_refused_quickly() {
         ("1000d20", "steps"),
         ("d1000*d1000", "different values"),
     ] {
-        let start = Instant::now();
-        solum_args(&["odds", expr]).bad_input(needle);
-        assert!(start.elapsed() < Duration::from_secs(10), "{expr}");
+        common::solum_args_end(&["odds", expr]).bad_input(needle);
     }
 }
 

@@ -126,7 +126,7 @@ fn serve_starts_answers_on_loopback_and_stops_on_sigint() {
             break status;
         }
         assert!(
-            start.elapsed() < Duration::from_secs(20),
+            start.elapsed() < Duration::from_secs(60),
             "serve did not stop"
         );
         std::thread::sleep(Duration::from_millis(50));

