@@ -678,9 +678,14 @@ impl<S: CampaignStore> Campaign<S> {
         })
     }
 
-    /// Where a character's fast static combat stands (`None` when none is open).
+    /// Where a character's fast static combat stands (`None` when none is open); a name no
+    /// character of the campaign has is refused, not answered "no fight".
     pub fn static_status(&self, hero: &str) -> Result<Option<StaticView>, AppError> {
-        let Some(stored) = read_open(self.store.sheet(SYSTEM, hero)?)? else {
+        let sheet = self
+            .store
+            .sheet(crate::characters::SYSTEM, hero)?
+            .ok_or_else(|| AppError::NoSuchCharacter(hero.trim().to_owned()))?;
+        let Some(stored) = read_open(self.store.sheet(SYSTEM, &sheet.name)?)? else {
             return Ok(None);
         };
         let state = rebuild(&stored)?;

@@ -85,6 +85,37 @@ fn creation_by_the_rules_with_typed_and_seeded_dice() {
     assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
 }
 
+/// S9: 1 + the even dice of 2d6 backgrounds. Three named against 1 and 3 (no even die):
+/// the hero is made with the first, the roll is journaled and verifies, and the sheet's
+/// notes name the two not taken; the dice are never rolled again for it.
+#[test]
+fn backgrounds_named_beyond_the_roll_are_left_off_and_the_roll_stands() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = open(&dir.path().join("c.solum"));
+    let mut choices = nick();
+    choices.backgrounds = vec!["Acrobat Thief".into(), "Sailor".into(), "Pilot".into()];
+    let v = c
+        .create_character(&choices, Dice::Typed(vec![1, 3, 2]))
+        .unwrap();
+    let hero = &v.sheet.character;
+    assert_eq!(hero.backgrounds, ["Acrobat Thief"]);
+    assert_eq!(hero.unnamed_backgrounds, 0);
+    assert_eq!(
+        hero.notes,
+        "Not taken at creation (the 2d6 1 and 3 allow 1): Sailor, Pilot."
+    );
+    assert_eq!(v.rolled.as_ref().unwrap().faces, [1, 3, 2]);
+    // Sent again: the name is taken, nothing is rolled.
+    assert!(
+        c.create_character(&choices, Dice::Typed(vec![2, 4, 2]))
+            .is_err()
+    );
+    assert_eq!(journal_len(&c), 1);
+    let report = c.verify().unwrap();
+    assert_eq!((report.entries, report.rolls), (1, 1));
+    assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
+}
+
 #[test]
 fn creation_that_breaks_a_rule_stores_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -100,13 +131,12 @@ fn creation_that_breaks_a_rule_stores_nothing() {
         "{e}"
     );
     assert_eq!(e.kind(), ErrorKind::BadInput);
-    // Three backgrounds named, but 2d6 1 and 3 allow one.
+    // Four backgrounds named: more than 2d6 can ever allow, refused before any die (no
+    // value typed is asked for), so sending it again rolls nothing.
     let mut many = nick();
-    many.backgrounds = vec!["a".into(), "b".into(), "c".into()];
-    let e = c
-        .create_character(&many, Dice::Typed(vec![1, 3, 2]))
-        .unwrap_err();
-    assert!(e.to_string().contains("allow 1"), "{e}");
+    many.backgrounds = vec!["a".into(), "b".into(), "c".into(), "d".into()];
+    let e = c.create_character(&many, Dice::Typed(vec![])).unwrap_err();
+    assert!(e.to_string().contains("at most 3"), "{e}");
     // Four values where the rule draws three.
     let e = c
         .create_character(&nick(), Dice::Typed(vec![1, 3, 2, 6]))

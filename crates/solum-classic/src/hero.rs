@@ -526,27 +526,13 @@ fn evens(faces: &[u32]) -> u32 {
     faces.iter().filter(|&&f| is_even(f)).count() as u32
 }
 
-/// Too many clichés named for the roll.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{named} clichés named, but the 2d6 ({a}, {b}) allow {allowed}")]
-pub struct ClicheError {
-    /// Named.
-    pub named: usize,
-    /// Allowed.
-    pub allowed: u32,
-    /// The dice.
-    pub a: u32,
-    /// The dice.
-    pub b: u32,
-}
+/// The most clichés a hero starts with (C1): one, and one for each even die of 2d6.
+pub const MAX_CREATION_CLICHES: usize = 3;
 
 /// A hero that cannot be created.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum CreationError {
-    /// More clichés named than the dice allow.
-    #[error(transparent)]
-    Cliches(#[from] ClicheError),
-    /// An empty name, or an empty or repeated cliché.
+    /// An empty name, an empty or repeated cliché, or more clichés than 2d6 can allow.
     #[error(transparent)]
     Invalid(#[from] HeroError),
 }
@@ -576,7 +562,9 @@ pub fn check_names(name: &str, cliches: &[String]) -> Result<(), HeroError> {
 
 /// Creates a hero (C1): Body, Mind, Spirit from 3d6 each (even dice, at least 1), hit
 /// points from Body + even dice of 2d6, clichés 1 + even dice of 2d6. Dice in that order;
-/// a bad name or cliché is refused before any die is rolled.
+/// a bad name or cliché, or more clichés than 2d6 can ever allow, is refused before any die
+/// is rolled (a refusal after the dice would let a player ask again until they suit). Named
+/// beyond what the roll allows, the first ones named are taken and the notes name the rest.
 pub fn create(
     name: &str,
     cliches: &[String],
@@ -584,6 +572,16 @@ pub fn create(
 ) -> Result<Result<(Hero, CreationRolls), CreationError>, DiceError> {
     if let Err(e) = check_names(name, cliches) {
         return Ok(Err(e.into()));
+    }
+    if cliches.len() > MAX_CREATION_CLICHES {
+        return Ok(Err(invalid(
+            "cliches",
+            format!(
+                "{} named; a hero starts with at most {MAX_CREATION_CLICHES} (one, and one more for each even die of 2d6)",
+                cliches.len()
+            ),
+        )
+        .into()));
     }
     let rolls = CreationRolls {
         body: dice.roll_many(3, 6)?,
@@ -594,15 +592,7 @@ pub fn create(
     };
     let stat = |f: &[u32]| evens(f).max(1);
     let allowed = 1 + evens(&rolls.cliches);
-    if cliches.len() > allowed as usize {
-        return Ok(Err(ClicheError {
-            named: cliches.len(),
-            allowed,
-            a: rolls.cliches[0],
-            b: rolls.cliches[1],
-        }
-        .into()));
-    }
+    let taken = cliches.len().min(allowed as usize);
     let body = stat(&rolls.body);
     let hero = Hero {
         name: name.to_owned(),
@@ -610,14 +600,21 @@ pub fn create(
         mind: stat(&rolls.mind),
         spirit: stat(&rolls.spirit),
         hit_points: body + evens(&rolls.hit_points),
-        cliches: cliches.to_vec(),
+        cliches: cliches[..taken].to_vec(),
         max_body: None,
         max_hit_points: None,
         gear: Vec::new(),
         combat_stat: None,
         rest_toward_hit_point: 0.0,
         rest_toward_body: 0.0,
-        notes: if (cliches.len() as u32) < allowed {
+        notes: if taken < cliches.len() {
+            format!(
+                "Not taken at creation (the 2d6 {} and {} allow {allowed}): {}.",
+                rolls.cliches[0],
+                rolls.cliches[1],
+                cliches[taken..].join(", ")
+            )
+        } else if (cliches.len() as u32) < allowed {
             format!(
                 "{} more cliché(s) to choose",
                 allowed - cliches.len() as u32
@@ -679,17 +676,25 @@ mod tests {
             (2, 1, 3, 3)
         );
         assert!(hero.notes.contains("2 more"));
-        let err = create(
+        // Two named, 2d6 1 and 1 allow one: the first is taken, the notes name the other.
+        let (hero, _) = create(
             "X",
             &["a".into(), "b".into()],
             &mut ScriptedDice::new([1; 13]),
         )
         .unwrap()
-        .unwrap_err();
-        assert!(matches!(
-            err,
-            CreationError::Cliches(ClicheError { allowed: 1, .. })
-        ));
+        .unwrap();
+        assert_eq!(hero.cliches, ["a"]);
+        assert_eq!(
+            hero.notes,
+            "Not taken at creation (the 2d6 1 and 1 allow 1): b."
+        );
+        // Four named: more than 2d6 can allow, refused before any die.
+        let four: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
+        let err = create("X", &four, &mut ScriptedDice::new([]))
+            .unwrap()
+            .unwrap_err();
+        assert!(err.to_string().contains("at most 3"), "{err}");
         // Names are checked before any die: the script is empty.
         for (name, cliches, field) in [
             (" ", vec![], "name"),

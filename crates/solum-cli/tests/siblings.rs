@@ -181,7 +181,9 @@ fn classic_heroes_checks_oracle_and_duels() {
         ),
         (Some(3), Some(1), Some(5))
     );
-    solum_args(&[
+    // Two clichés named, the 2d6 (1, 1) allow one (C1): the first is taken, the notes name
+    // the other; four named are refused before any die is rolled (none typed).
+    let v = solum_args(&[
         "classic",
         "new",
         "Grok",
@@ -194,8 +196,32 @@ fn classic_heroes_checks_oracle_and_duels() {
         "-o",
         // A hero file's name ends in .toml.
         &f.replace("grok.toml", "grok-2.toml"),
+        "--json",
     ])
-    .bad_input("allow 1");
+    .json();
+    assert_eq!(v["hero"]["cliches"], serde_json::json!(["a"]));
+    assert_eq!(
+        v["hero"]["notes"],
+        "Not taken at creation (the 2d6 1 and 1 allow 1): b."
+    );
+    solum_args(&[
+        "classic",
+        "new",
+        "Grok",
+        "-c",
+        "a",
+        "-c",
+        "b",
+        "-c",
+        "c",
+        "-c",
+        "d",
+        "--seed",
+        "1",
+        "-o",
+        &f.replace("grok.toml", "grok-3.toml"),
+    ])
+    .bad_input("at most 3");
     let v = solum("classic check 2 --vs tricky --gear --rolled 3,1,5 --json").json();
     assert_eq!(v["check"]["passed"], true);
     solum("classic check 2 --vs 7").bad_input("--vs 7: difficulty `7`");

@@ -601,6 +601,9 @@ pub struct CreationChoices {
     pub armor_name: String,
 }
 
+/// The most backgrounds a hero starts with (S9): one, and one for each even die of 2d6.
+pub const MAX_CREATION_BACKGROUNDS: usize = 3;
+
 /// The dice rolled at creation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CreationRolls {
@@ -661,23 +664,20 @@ pub fn create(
     if choices.backgrounds.is_empty() {
         return Err(invalid("backgrounds", "every hero starts with one background").into());
     }
-    let rolls = CreationRolls {
-        backgrounds_dice: [dice.roll(6)?, dice.roll(6)?],
-        armor_die: dice.roll(6)?,
-    };
-    let allowed = rolls.backgrounds_allowed() as usize;
-    if choices.backgrounds.len() > allowed {
+    // Refused before any die: a refusal after the roll would let a player send the same
+    // choices again until the dice suit.
+    if choices.backgrounds.len() > MAX_CREATION_BACKGROUNDS {
         return Err(invalid(
             "backgrounds",
             format!(
-                "{} named, but the 2d6 ({}, {}) allow {allowed}",
-                choices.backgrounds.len(),
-                rolls.backgrounds_dice[0],
-                rolls.backgrounds_dice[1]
+                "{} named; a hero starts with at most {MAX_CREATION_BACKGROUNDS} (one, and one more for each even die of 2d6)",
+                choices.backgrounds.len()
             ),
         )
         .into());
     }
+    // The sheet as it would be with every background named and the armor: checked before
+    // any die too, so nothing the dice decide can be refused after them.
     let mut hero = Character {
         schema: CHARACTER_SCHEMA,
         name: choices.name.clone(),
@@ -685,10 +685,10 @@ pub fn create(
         mind: choices.mind,
         charm: choices.charm,
         backgrounds: choices.backgrounds.clone(),
-        unnamed_backgrounds: (allowed - choices.backgrounds.len()) as u32,
+        unnamed_backgrounds: 0,
         hit_points: 0,
         weapons: vec![choices.weapon.clone()],
-        armor: rolls.has_armor().then(|| Armor {
+        armor: Some(Armor {
             name: choices.armor_name.clone(),
             class: Class::Light,
         }),
@@ -698,6 +698,29 @@ pub fn create(
         advancement_points: 0,
         rest_minutes: 0,
     };
+    hero.hit_points = hero.max_hit_points();
+    hero.validate()?;
+    let rolls = CreationRolls {
+        backgrounds_dice: [dice.roll(6)?, dice.roll(6)?],
+        armor_die: dice.roll(6)?,
+    };
+    let allowed = rolls.backgrounds_allowed() as usize;
+    // Named beyond what the dice allow: the first ones named are taken, the rest are not,
+    // and the sheet's notes say which.
+    let taken = choices.backgrounds.len().min(allowed);
+    if taken < choices.backgrounds.len() {
+        hero.notes = format!(
+            "Not taken at creation (the 2d6 {} and {} allow {allowed}): {}.",
+            rolls.backgrounds_dice[0],
+            rolls.backgrounds_dice[1],
+            choices.backgrounds[taken..].join(", ")
+        );
+    }
+    hero.backgrounds.truncate(taken);
+    hero.unnamed_backgrounds = (allowed - taken) as u32;
+    if !rolls.has_armor() {
+        hero.armor = None;
+    }
     hero.hit_points = hero.max_hit_points();
     hero.validate()?;
     Ok((hero, rolls))
@@ -907,10 +930,33 @@ mod tests {
         let mut c = choices();
         c.weapon.class = Class::Heavy;
         assert!(create(&c, &mut ScriptedDice::new([])).is_err());
+        // Four named: refused before any die (the script is empty).
         let mut c = choices();
         c.backgrounds = vec!["a".into(), "b".into(), "c".into(), "d".into()];
-        let err = create(&c, &mut ScriptedDice::new([2, 4, 1])).unwrap_err();
-        assert!(err.to_string().contains("allow 3"), "{err}");
+        let err = create(&c, &mut ScriptedDice::new([])).unwrap_err();
+        assert!(err.to_string().contains("at most 3"), "{err}");
+    }
+
+    #[test]
+    fn backgrounds_named_beyond_the_roll_are_not_taken_and_noted() {
+        // S9: 1 + the even dice of 2d6. 1 and 3: no even die, one background.
+        let mut c = choices();
+        c.backgrounds = vec!["Acrobat Thief".into(), "Sailor".into(), "Pilot".into()];
+        let (hero, _) = create(&c, &mut ScriptedDice::new([1, 3, 1])).unwrap();
+        assert_eq!(hero.backgrounds, ["Acrobat Thief"]);
+        assert_eq!(hero.unnamed_backgrounds, 0);
+        assert_eq!(
+            hero.notes,
+            "Not taken at creation (the 2d6 1 and 3 allow 1): Sailor, Pilot."
+        );
+        // 2 and 3: one even die, two backgrounds; the third named is not taken.
+        let (hero, _) = create(&c, &mut ScriptedDice::new([2, 3, 1])).unwrap();
+        assert_eq!(hero.backgrounds, ["Acrobat Thief", "Sailor"]);
+        assert!(hero.notes.ends_with("allow 2): Pilot."), "{}", hero.notes);
+        // 2 and 4: three allowed, all taken, no note.
+        let (hero, _) = create(&c, &mut ScriptedDice::new([2, 4, 1])).unwrap();
+        assert_eq!(hero.backgrounds.len(), 3);
+        assert!(hero.notes.is_empty());
     }
 
     #[test]

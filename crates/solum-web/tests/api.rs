@@ -3085,6 +3085,38 @@ async fn a_classic_heros_gear_is_given_and_checked_against_the_sheet() {
     assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
 }
 
+/// S9 from the table (a QA run found a refused creation could be sent again until the dice
+/// suited): four backgrounds are refused before any die, so a retry rolls nothing; three
+/// against 2d6 of 1 and 3 (one allowed) make the hero with the first, and the notes name the
+/// other two.
+#[tokio::test]
+async fn a_creation_named_beyond_its_roll_keeps_the_roll() {
+    let s = server();
+    let (gm, _) = s.table("T", "Ada").await;
+    let mut four = hero("Nick");
+    four["backgrounds"] = json!(["Sailor", "Pilot", "Thief", "Cook"]);
+    let refused = s.post("/api/characters", &gm, four).await;
+    assert_eq!(
+        refused.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        refused.text()
+    );
+    assert!(refused.text().contains("at most 3"), "{}", refused.text());
+    assert!(refused.json().get("rolled").is_none(), "{}", refused.text());
+    let mut three = hero("Nick");
+    three["backgrounds"] = json!(["Sailor", "Pilot", "Thief"]);
+    three["typed"] = json!([1, 3, 2]);
+    let made = s.post("/api/characters", &gm, three).await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text());
+    let sheet = s.get("/api/characters/Nick", &gm).await.json();
+    assert_eq!(sheet["character"]["backgrounds"], json!(["Sailor"]));
+    assert_eq!(
+        sheet["character"]["notes"],
+        "Not taken at creation (the 2d6 1 and 3 allow 1): Pilot, Thief."
+    );
+}
+
 /// Issue 22 on the web table: fast static combat (S11) from a character's sheet, kept and
 /// resumed across requests, with a background named per call (S18); and the combat's
 /// options, each with the line that plays it, list no attack once the action is spent.

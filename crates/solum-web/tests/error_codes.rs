@@ -654,6 +654,16 @@ const CASES: &[Case] = &[
         "forbidden",
         None,
     ),
+    // A fight's status of a name no sheet has is unknown, not "no fight" (QA run).
+    (
+        Gm,
+        "GET",
+        "/api/characters/Nobody/static",
+        Nothing,
+        422,
+        "character-unknown",
+        None,
+    ),
     // A name no sheet has is unknown to a player too (not "not your character").
     (
         Player,
