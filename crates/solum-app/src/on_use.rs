@@ -363,6 +363,12 @@ impl<S: Store, O: FnMut(Open) -> Result<S, StoreError>> StoreHandle for OpenOnUs
             _ => false,
         }
     }
+    fn is_alive(&self) -> bool {
+        match self.opened.get() {
+            Some(Opened::Campaign(s)) => s.is_alive(),
+            _ => true,
+        }
+    }
     fn last_seq(&self, table: i64) -> Result<i64, StoreError> {
         self.reader()?.last_seq(table)
     }

@@ -55,6 +55,10 @@ pub const LOCK_TIMEOUT: Duration = solum_store::BUSY_TIMEOUT;
 /// The longest one statement may run (`statement_timeout`): past it the store answers busy.
 pub const STATEMENT_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// How long [`StoreHandle::is_alive`] waits for the database to answer its empty query: a
+/// connection that cannot answer that in time is not worth keeping.
+pub const ALIVE_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// How long opening a connection may take.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -1304,6 +1308,14 @@ impl StoreHandle for PostgresStore {
 
     fn is_closed(&self) -> bool {
         self.client.borrow().is_closed()
+    }
+
+    fn is_alive(&self) -> bool {
+        // In use by a call of this store: alive as far as this look can tell.
+        let Ok(mut client) = self.client.try_borrow_mut() else {
+            return true;
+        };
+        !client.is_closed() && client.is_valid(ALIVE_TIMEOUT).is_ok()
     }
 
     fn last_seq(&self, table: i64) -> Result<i64, StoreError> {

@@ -9,7 +9,7 @@ use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
 use postgres::{Client, NoTls};
-use solum_store::{CampaignStore, NewEntry, Scope, StoreError};
+use solum_store::{CampaignStore, NewEntry, Scope, StoreError, StoreHandle};
 use solum_store_postgres::{ChangeListener, PostgresStore};
 use solum_testpg::TestPostgres;
 
@@ -142,6 +142,29 @@ fn a_group_whose_connection_is_cut_keeps_nothing_and_says_so() {
     assert!(s.append(&[entry("after")]).is_err());
     assert!(s.end_group().is_err(), "a lost group ended as if kept");
     assert_eq!(journal(&url), vec![]);
+}
+
+/// A connection the database ended while it sat idle still looks open to the client (nothing
+/// read its last message); asking it with `is_alive` tells, so a keeper replaces it.
+#[test]
+fn an_idle_connection_the_database_ended_is_not_alive() {
+    let url = database();
+    let s = PostgresStore::open_scoped(&url, at(1)).unwrap();
+    let other = PostgresStore::open_scoped(&url, at(1)).unwrap();
+    assert!(s.is_alive() && other.is_alive());
+    let mut admin = Client::connect(&url, NoTls).unwrap();
+    admin
+        .batch_execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        )
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(!s.is_alive(), "an ended connection answered as alive");
+    assert!(s.is_closed() || s.entries_after(0, 1).is_err());
+    // A new one works.
+    assert!(PostgresStore::open_scoped(&url, at(1)).unwrap().is_alive());
+    drop(other);
 }
 
 #[test]

@@ -710,6 +710,14 @@ pub trait StoreHandle {
         false
     }
 
+    /// Asks the database whether this connection still works: one round trip on a backend
+    /// that has a connection to lose (a database restarted or a network cut while it was
+    /// kept idle shows only when it is next used), never anything for a file or memory. A
+    /// keeper of connections asks before using one it kept for a while.
+    fn is_alive(&self) -> bool {
+        !self.is_closed()
+    }
+
     /// The last number of `table`'s journal (0 when empty), every entry counted (secret ones
     /// too), whatever the scope: a watcher's cheap look at how far a table has got.
     fn last_seq(&self, table: i64) -> Result<i64, StoreError>;
@@ -918,6 +926,9 @@ impl<T: StoreHandle + ?Sized> StoreHandle for Box<T> {
     }
     fn is_closed(&self) -> bool {
         (**self).is_closed()
+    }
+    fn is_alive(&self) -> bool {
+        (**self).is_alive()
     }
     fn last_seq(&self, table: i64) -> Result<i64, StoreError> {
         (**self).last_seq(table)

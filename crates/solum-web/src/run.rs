@@ -4,6 +4,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use solum_app::tables::{self};
 use solum_app::{AppError, By, Campaign};
@@ -64,17 +65,35 @@ pub(crate) async fn change<T: Send + 'static>(
     out
 }
 
+/// A connection kept between requests: to which campaign, and since when.
+struct Kept {
+    db: Database,
+    store: Box<dyn Store>,
+    since: Instant,
+}
+
 thread_local! {
     /// This blocking thread's connection to the campaign, kept between requests: opening one
     /// (checking its settings and schema) costs some twenty short queries.
-    static CONNECTION: RefCell<Option<(Database, Box<dyn Store>)>> = const { RefCell::new(None) };
+    static CONNECTION: RefCell<Option<Kept>> = const { RefCell::new(None) };
 }
+
+/// A connection kept idle this long is asked whether it still works before it is used
+/// ([`StoreHandle::is_alive`]: one round trip on PostgreSQL). A database restarted (or a
+/// network cut) while a connection sat idle ends it without a word the client reads until
+/// its next use, which would fail a request that a new connection serves. A restart takes
+/// longer than this; under load a kept connection is reused sooner, so asks nothing.
+pub(crate) const CHECK_IDLE_AFTER: Duration = Duration::from_millis(100);
 
 /// The campaign `db` seen through `scope`: this thread's kept connection to it, given the
 /// request's scope (never the last one's), or a new one.
 pub(crate) fn connection(db: &Database, scope: Scope) -> Result<Box<dyn Store>, AppError> {
     match CONNECTION.with(|c| c.borrow_mut().take()) {
-        Some((kept, mut store)) if kept == *db => {
+        Some(Kept {
+            db: kept,
+            mut store,
+            since,
+        }) if kept == *db && (since.elapsed() < CHECK_IDLE_AFTER || store.is_alive()) => {
             store.set_scope(scope);
             Ok(store)
         }
@@ -92,7 +111,12 @@ pub(crate) fn keep(db: &Database, store: Box<dyn Store>) {
     // `a_kept_connection_reads_every_write_acknowledged_before`). Opening one costs a TCP
     // connection and authentication, or a file's open and its checks, and a few queries.
     if store.is_idle() {
-        CONNECTION.with(|c| *c.borrow_mut() = Some((db.clone(), store)));
+        let kept = Kept {
+            db: db.clone(),
+            store,
+            since: Instant::now(),
+        };
+        CONNECTION.with(|c| *c.borrow_mut() = Some(kept));
     }
 }
 

@@ -441,27 +441,36 @@ fn run_one(
         *store = None;
         fail_all(db, done);
     }
-    let mut s = match store.take() {
-        Some(s) => s,
-        None => {
-            let opened = solum_store_open::open(db, Scope::HOME).and_then(|mut s| {
-                if hooks.wrote.is_some() {
-                    s.leave_checkpoints()?;
-                }
-                Ok(s)
-            });
-            match opened {
-                Ok(s) => s,
-                Err(e) => return job.answer(Some(e.into())),
+    let open = || {
+        solum_store_open::open(db, Scope::HOME).and_then(|mut s| {
+            if hooks.wrote.is_some() {
+                s.leave_checkpoints()?;
             }
-        }
+            Ok(s)
+        })
+    };
+    let kept = store.is_some();
+    let mut s = match store.take().map_or_else(open, Ok) {
+        Ok(s) => s,
+        Err(e) => return job.answer(Some(e.into())),
     };
     if s.is_idle()
         && let Err(e) = s.begin_group()
     {
-        // A connection that cannot begin (the database restarted under it) is not kept:
-        // the next job opens a new one.
-        return job.answer(Some(e.into()));
+        // A kept connection the database ended while it sat idle (a restart): nothing of
+        // the job has run yet, so it begins again on a new connection instead of failing.
+        // Any other connection that cannot begin is not kept: the next job opens a new one.
+        if !(kept && matches!(e, StoreError::Unreachable { .. })) {
+            return job.answer(Some(e.into()));
+        }
+        tracing::warn!("the writer's connection to the database was lost; connecting again");
+        s = match open() {
+            Ok(s) => s,
+            Err(e) => return job.answer(Some(e.into())),
+        };
+        if let Err(e) = s.begin_group() {
+            return job.answer(Some(e.into()));
+        }
     }
     // A backend without groups (PostgreSQL: each write commits on its own) is idle here
     // and stays so: only a group that was open can be lost.
