@@ -315,6 +315,9 @@ impl<S: Store, O: FnMut(Open) -> Result<S, StoreError>> TableStore for OpenOnUse
     fn members(&self) -> Result<Vec<Member>, StoreError> {
         self.reader()?.members()
     }
+    fn tables(&self) -> Result<Vec<solum_store::TableRow>, StoreError> {
+        self.reader()?.tables()
+    }
     fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError> {
         TableStore::sheet_owner(self.reader()?, system, name)
     }

@@ -296,6 +296,8 @@ refusals! {
     TableRefusal => AppError::Table {
         /// No member of that name at the table.
         MemberUnknown = "member-unknown",
+        /// No table of that id in the campaign.
+        Unknown = "table-unknown",
         /// A character's name that looks like one the table has (another script, width).
         CharacterNameLookAlike = "character-name-look-alike",
     }

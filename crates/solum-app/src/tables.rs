@@ -711,6 +711,55 @@ pub struct OwnedCharacter {
     pub owner: Option<i64>,
 }
 
+/// A table of the campaign as its operator lists it (`solum table list`): to back up or
+/// verify each table's journal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TableView {
+    /// The table's id (0: the campaign's own, the command line's).
+    pub id: i64,
+    /// Its name.
+    pub name: String,
+    /// Members who have joined it.
+    pub members: u64,
+    /// Entries in its journal (secret ones too).
+    pub entries: i64,
+}
+
+impl<S: TableStore + solum_store::StoreHandle> Campaign<S> {
+    /// Every table of the campaign, by id, with its members and the length of its journal.
+    pub fn tables(&self) -> Result<Vec<TableView>, AppError> {
+        self.store
+            .tables()?
+            .into_iter()
+            .map(|t| {
+                Ok(TableView {
+                    entries: self.store.last_seq(t.id)?,
+                    id: t.id,
+                    name: t.name,
+                    members: t.members,
+                })
+            })
+            .collect()
+    }
+
+    /// From now on, reads and writes the table `id` whole, as its game master does and
+    /// secret entries too (the command line's view of its own table 0): what an operator
+    /// exports or verifies. Refused when the campaign has no such table.
+    pub fn at_table(&mut self, id: i64) -> Result<(), AppError> {
+        if !self.store.tables()?.iter().any(|t| t.id == id) {
+            return Err(crate::TableRefusal::Unknown.at(
+                "table",
+                format!("the campaign has no table {id} (`solum table list` lists them)"),
+            ));
+        }
+        self.store.set_scope(Scope {
+            table: id,
+            ..Scope::HOME
+        });
+        Ok(())
+    }
+}
+
 impl<S: CampaignStore + TableStore> Campaign<S> {
     /// Runs `roll`, a use case rolling from the character `name` of `system`, only when
     /// `member` may roll from it (a game master from any of the table's characters, a player

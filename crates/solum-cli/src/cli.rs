@@ -2197,6 +2197,15 @@ pub enum TableCommand {
     /// whoever opens it names themselves, runs the table and invites the players from the
     /// page.
     New(TableNewArgs),
+    /// List the campaign's tables: id, name, members, journal entries (to export or verify
+    /// each: `journal export --table ID`, `journal verify --table ID`).
+    List {
+        /// Print JSON: one array of `id`, `name`, `members`, `entries`.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        campaign: crate::cli_campaign::CampaignArg,
+    },
 }
 
 /// `solum table new`.

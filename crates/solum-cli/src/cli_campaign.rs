@@ -116,6 +116,16 @@ pub enum JournalFormat {
     Json,
 }
 
+/// Which table's journal a command reads.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct TableArg {
+    /// The table whose journal to read, whole (secret entries too), by its id as `solum
+    /// table list` shows it: a hosted table's backup or check. Default: the campaign's own
+    /// table (0), the command line's.
+    #[arg(long, value_name = "ID", value_parser = clap::value_parser!(i64).range(0..))]
+    pub table: Option<i64>,
+}
+
 /// `solum journal …`.
 #[derive(Debug, Subcommand)]
 pub enum JournalCommand {
@@ -124,6 +134,8 @@ pub enum JournalCommand {
         /// Only the last N entries (1 or more).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         last: Option<u64>,
+        #[command(flatten)]
+        table: TableArg,
         #[command(flatten)]
         campaign: CampaignArg,
     },
@@ -139,6 +151,8 @@ pub enum JournalCommand {
         #[arg(long)]
         title: Option<String>,
         #[command(flatten)]
+        table: TableArg,
+        #[command(flatten)]
         campaign: CampaignArg,
     },
     /// Re-derive every roll of the journal from its seed or typed dice; exit 1 naming each
@@ -147,6 +161,8 @@ pub enum JournalCommand {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        table: TableArg,
         #[command(flatten)]
         campaign: CampaignArg,
     },

@@ -174,6 +174,7 @@ const CLI_GOLDEN_CODES: &[&str] = &[
     "creature-name-taken",
     "creature-shipped",
     "creature-unknown",
+    "table-unknown",
 ];
 
 #[test]
@@ -280,6 +281,12 @@ fn cli_only_refusals_have_their_exit_code_and_first_line() {
             with(&c, &["creature", "remove", "nobody"]),
             "error: creature: no creature named nobody in the campaign or the shipped bestiary"
                 .into(),
+        ),
+        // An operator's `--table` that the campaign does not have (`solum table list`).
+        (
+            "table-unknown",
+            with(&c, &["journal", "export", "--table", "7"]),
+            "error: table: the campaign has no table 7 (`solum table list` lists them)".into(),
         ),
     ];
     let codes: Vec<&str> = cases.iter().map(|(code, ..)| *code).collect();

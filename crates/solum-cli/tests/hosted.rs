@@ -624,7 +624,7 @@ fn a_server_killed_in_a_burst_of_rolls_loses_no_acknowledged_entry() {
     const ROLLS: usize = 30;
     let server = TestPostgres::shared().unwrap_or_else(|e| panic!("{e}"));
     let db = server.database("burst").unwrap_or_else(|e| panic!("{e}"));
-    let (_, invite) = table_new(&db, "Burst");
+    let (table, invite) = table_new(&db, "Burst");
     let (mut a, port_a, _) = serve(&db);
     let (_b, port_b, _) = serve(&db);
     let gm = join(port_a, &invite, "Gia");
@@ -765,8 +765,8 @@ fn a_server_killed_in_a_burst_of_rolls_loses_no_acknowledged_entry() {
     let report = report.json();
     assert_eq!(report["mismatches"], serde_json::json!([]), "{report}");
     assert_eq!(report["entries"], end, "{report}");
-    let verify = run(&["journal", "verify"], &db);
-    assert!(verify.status.success(), "{}", text(&verify));
+    // And from the command line, as an operator checks each table.
+    operator_checks_table(&db, table, "Burst", end);
     // Written by two servers at once, the table's export reads back whole.
     export_imports_whole(port_b, &gm, end);
     drop(a);
@@ -1159,6 +1159,51 @@ fn a_sheet_check_is_answered_as_it_landed_and_writes_resume_after_the_database_c
         );
         seen.extend_from_slice(&buf[..n]);
     }
+}
+
+/// What an operator runs from the command line on table `table` (named `name`, `end`
+/// entries long): `table list` shows it, `journal verify --table ID` re-derives all of it and
+/// `journal export --table ID` writes each of its entries once, in order.
+fn operator_checks_table(db: &str, table: i64, name: &str, end: i64) {
+    let listed = run(&["table", "list", "--json"], db);
+    assert!(listed.status.success(), "{}", text(&listed));
+    let listed: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
+    let row = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == table)
+        .unwrap_or_else(|| panic!("table {table} is not listed: {listed}"));
+    assert_eq!(row["name"], name, "{listed}");
+    assert_eq!(row["entries"], end, "{listed}");
+    let verify = run(
+        &["journal", "verify", "--json", "--table", &table.to_string()],
+        db,
+    );
+    assert!(verify.status.success(), "{}", text(&verify));
+    let verified: serde_json::Value = serde_json::from_slice(&verify.stdout).unwrap();
+    assert_eq!(verified["entries"], end, "{verified}");
+    assert_eq!(verified["mismatches"], serde_json::json!([]), "{verified}");
+    let export = run(
+        &[
+            "journal",
+            "export",
+            "--format",
+            "json",
+            "--table",
+            &table.to_string(),
+        ],
+        db,
+    );
+    assert!(export.status.success(), "{}", text(&export));
+    let export: serde_json::Value = serde_json::from_slice(&export.stdout).unwrap();
+    let seqs: Vec<i64> = export["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["seq"].as_i64().unwrap())
+        .collect();
+    assert_eq!(seqs, (1..=end).collect::<Vec<_>>(), "the table's export");
 }
 
 /// The table's JSON export, read through `port` by its game master, imports whole (all `end`

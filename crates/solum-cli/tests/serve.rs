@@ -304,3 +304,84 @@ fn serve_stops_on_sigterm_and_on_an_interrupt_sent_at_once_though_started_ignori
     signal(&child, "INT");
     assert!(ended(&mut child).success());
 }
+
+/// An operator's view of a campaign's tables from the command line: `table list` shows a
+/// table made by `table new` with its member and its journal's length once a note is
+/// written there through the page's API, and `journal export --table ID` is that table's
+/// journal alone (the campaign's own table 0 keeps its own).
+#[test]
+fn a_tables_journal_is_listed_and_exported_by_its_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let campaign = dir.path().join("c.solum");
+    let file = campaign.to_str().unwrap();
+    let cli = |args: &[&str]| {
+        let out = Command::new(assert_cmd::cargo::cargo_bin("solum"))
+            .args(args)
+            .args(["--campaign", file])
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    cli(&["note", "at home"]);
+    let made: serde_json::Value =
+        serde_json::from_str(&cli(&["table", "new", "Friday", "--json"])).unwrap();
+    let table = made["table"].as_i64().unwrap();
+    let (child, addr, _, _) = start(&campaign);
+    let joined = join(&addr, made["invite"].as_str().unwrap(), "Ada");
+    let token = joined
+        .split(r#""token":""#)
+        .nth(1)
+        .and_then(|t| t.split('"').next())
+        .unwrap_or_else(|| panic!("{joined}"))
+        .to_string();
+    let body = r#"{"text":"at the table"}"#;
+    let note = http(
+        &addr,
+        &format!(
+            "POST /api/notes HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        ),
+    );
+    assert!(note.starts_with("HTTP/1.1 201"), "{note}");
+    stop(child);
+
+    let listed: serde_json::Value =
+        serde_json::from_str(&cli(&["table", "list", "--json"])).unwrap();
+    assert_eq!(
+        listed,
+        serde_json::json!([
+            {"id": 0, "name": "home", "members": 0, "entries": 1},
+            {"id": table, "name": "Friday", "members": 1, "entries": 1},
+        ])
+    );
+    let text = cli(&["table", "list"]);
+    assert!(
+        text.contains("\"Friday\"  1 member(s), 1 entries"),
+        "{text}"
+    );
+    let id = table.to_string();
+    let exported = cli(&["journal", "export", "--table", &id]);
+    assert!(exported.contains("at the table"), "{exported}");
+    assert!(!exported.contains("at home"), "{exported}");
+    let home = cli(&["journal", "export"]);
+    assert!(
+        home.contains("at home") && !home.contains("at the table"),
+        "{home}"
+    );
+    let shown = cli(&["journal", "show", "--table", &id]);
+    assert!(shown.contains("at the table"), "{shown}");
+    cli(&["journal", "verify", "--table", &id]);
+    // A table the campaign does not have: exit 2, naming it and where to look.
+    let out = Command::new(assert_cmd::cargo::cargo_bin("solum"))
+        .args(["journal", "verify", "--table", "99", "--campaign", file])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no table 99") && err.contains("table list"),
+        "{err}"
+    );
+}

@@ -2205,6 +2205,31 @@ impl TableStore for PostgresStore {
             .collect()
     }
 
+    fn tables(&self) -> Result<Vec<solum_store::TableRow>, StoreError> {
+        let rows = self
+            .statements
+            .query(
+                &mut *self.client.borrow_mut(),
+                "SELECT t.id, t.name, (SELECT count(*) FROM members m WHERE m.table_id = t.id)
+                 FROM tables t ORDER BY t.id",
+                &[],
+            )
+            .map_err(|e| self.err(e))?;
+        rows.iter()
+            .map(|r| {
+                Ok(solum_store::TableRow {
+                    id: r.try_get(0).map_err(|e| column(&self.location, e))?,
+                    name: r.try_get(1).map_err(|e| column(&self.location, e))?,
+                    members: r
+                        .try_get::<_, i64>(2)
+                        .map_err(|e| column(&self.location, e))?
+                        .try_into()
+                        .unwrap_or(0),
+                })
+            })
+            .collect()
+    }
+
     fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError> {
         if !storable(name) {
             return Ok(None);

@@ -1424,6 +1424,27 @@ impl TableStore for SqliteStore {
             .map_err(|e| self.err(e))
     }
 
+    fn tables(&self) -> Result<Vec<solum_store::TableRow>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT t.id, t.name, (SELECT count(*) FROM members m WHERE m.table_id = t.id)
+                 FROM tables t ORDER BY t.id",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok(solum_store::TableRow {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                    members: r.get::<_, i64>(2)?.try_into().unwrap_or(0),
+                })
+            })
+            .map_err(|e| self.err(e))?;
+        rows.collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(|e| self.err(e))
+    }
+
     fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError> {
         owner_of(&self.conn, self.scope, system, name).map_err(|e| self.err(e))
     }

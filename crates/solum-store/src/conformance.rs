@@ -41,6 +41,7 @@ pub fn run_all(factory: Factory<'_>) {
     an_oversized_entry_or_sheet_is_refused(factory);
     the_journal_is_append_only(factory);
     a_table_made_for_an_invite_has_no_member_until_its_game_master_joins(factory);
+    every_table_is_listed_whatever_the_scope(factory);
 }
 
 /// When the conformance tables are created: 2026-12-01T00:00:00Z.
@@ -1240,5 +1241,41 @@ pub fn a_table_made_for_an_invite_has_no_member_until_its_game_master_joins(fact
         seqs(&stored),
         vec![1],
         "conformance: the new table's journal"
+    );
+}
+
+/// The campaign's tables come back by id, its own table 0 first, each with how many have
+/// joined it, through any scope (a player's too): what an operator lists.
+pub fn every_table_is_listed_whatever_the_scope(factory: Factory<'_>) {
+    let mut s = factory();
+    let home = s.tables().unwrap();
+    assert_eq!(home.len(), 1, "conformance: {home:?}");
+    assert_eq!(
+        (home[0].id, home[0].members),
+        (0, 0),
+        "conformance: {home:?}"
+    );
+    let (gm, _) = table(&mut s, "Friday");
+    player(&mut s, gm.table, "Bo");
+    let (other, _) = table(&mut s, "Sunday");
+    let (made, _) = s
+        .create_table_with_invite("Later", "later-invite", AT, at(1_000))
+        .unwrap();
+    s.set_scope(Scope::member(other.table, other.id, false));
+    let listed: Vec<(i64, String, u64)> = s
+        .tables()
+        .unwrap()
+        .into_iter()
+        .map(|t| (t.id, t.name, t.members))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            (0, home[0].name.clone(), 0),
+            (gm.table, "Friday".into(), 2),
+            (other.table, "Sunday".into(), 1),
+            (made, "Later".into(), 0),
+        ],
+        "conformance: the tables listed"
     );
 }

@@ -622,6 +622,10 @@ pub trait TableStore {
     /// The members of the scope's table, in the order they joined.
     fn members(&self) -> Result<Vec<Member>, StoreError>;
 
+    /// Every table of the campaign by id, the campaign's own (table 0, the command line's)
+    /// first, whatever the scope: what an operator lists to back up or verify each table.
+    fn tables(&self) -> Result<Vec<TableRow>, StoreError>;
+
     /// Who created a sheet of the scope's table (none: the command line, or no such sheet).
     fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError>;
 
@@ -639,6 +643,17 @@ pub trait TableStore {
         session_hash: &str,
         at: Timestamp,
     ) -> Result<Option<Member>, StoreError>;
+}
+
+/// A table of the campaign as [`TableStore::tables`] lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableRow {
+    /// The table's id (0: the campaign's own).
+    pub id: i64,
+    /// Its name.
+    pub name: String,
+    /// How many members have joined it.
+    pub members: u64,
 }
 
 /// An invite as its table's game master lists it (its token is never kept, only its hash).
@@ -893,6 +908,9 @@ impl<T: TableStore + ?Sized> TableStore for Box<T> {
     }
     fn members(&self) -> Result<Vec<Member>, StoreError> {
         (**self).members()
+    }
+    fn tables(&self) -> Result<Vec<TableRow>, StoreError> {
+        (**self).tables()
     }
     fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError> {
         (**self).sheet_owner(system, name)

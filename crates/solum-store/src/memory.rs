@@ -769,6 +769,18 @@ impl TableStore for MemoryStore {
         Ok(ids.into_iter().filter_map(|id| d.member(id)).collect())
     }
 
+    fn tables(&self) -> Result<Vec<crate::TableRow>, StoreError> {
+        let d = self.lock();
+        Ok(d.tables
+            .iter()
+            .map(|(&id, name)| crate::TableRow {
+                id,
+                name: name.clone(),
+                members: d.members.iter().filter(|m| m.table == id).count() as u64,
+            })
+            .collect())
+    }
+
     fn sheet_owner(&self, system: &str, name: &str) -> Result<Option<i64>, StoreError> {
         Ok(self
             .lock()

@@ -71,6 +71,14 @@ pub(crate) fn on_campaign<T>(
     Ok(solum_app::on_use::run(opener(arg)?, use_case))
 }
 
+/// Turns `here` to the table `--table` names, if any (refused when the campaign has none).
+fn at_table(here: &mut Here, table: &crate::cli_campaign::TableArg) -> Result<(), AppError> {
+    match table.table {
+        Some(id) => here.at_table(id),
+        None => Ok(()),
+    }
+}
+
 /// The longest `--database` or $SOLUM_DATABASE taken.
 const MAX_DATABASE_LEN: usize = 2_048;
 
@@ -450,10 +458,17 @@ pub fn scene(command: &SceneCommand, out: &mut dyn Write) -> anyhow::Result<()> 
 /// `solum journal …`.
 pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<()> {
     match command {
-        JournalCommand::Show { last, campaign } => {
-            let entries = on_campaign(campaign, |here| match last {
-                Some(n) => here.last_entries(usize::try_from(*n).unwrap_or(usize::MAX)),
-                None => here.entries(),
+        JournalCommand::Show {
+            last,
+            table,
+            campaign,
+        } => {
+            let entries = on_campaign(campaign, |here| {
+                at_table(here, table)?;
+                match last {
+                    Some(n) => here.last_entries(usize::try_from(*n).unwrap_or(usize::MAX)),
+                    None => here.entries(),
+                }
             })??;
             write_entries(out, &entries, false)
         }
@@ -461,6 +476,7 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
             format,
             output,
             title,
+            table,
             campaign,
         } => {
             if matches!(format, JournalFormat::Json) && title.is_some() {
@@ -469,6 +485,7 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
                 ));
             }
             let text = in_campaign(campaign, |here| {
+                at_table(here, table)?;
                 Ok(match format {
                     JournalFormat::Json => {
                         let mut s = serde_json::to_string_pretty(&here.export()?)?;
@@ -485,8 +502,15 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
                 None => Ok(out.write_all(text.as_bytes())?),
             }
         }
-        JournalCommand::Verify { json, campaign } => {
-            let report = on_campaign(campaign, |here| here.verify())??;
+        JournalCommand::Verify {
+            json,
+            table,
+            campaign,
+        } => {
+            let report = on_campaign(campaign, |here| {
+                at_table(here, table)?;
+                here.verify()
+            })??;
             if *json {
                 serde_json::to_writer(&mut *out, &report)?;
                 writeln!(out)?;

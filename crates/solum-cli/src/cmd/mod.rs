@@ -111,6 +111,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Play(args) => play::run(&args, out),
         Command::Serve(args) => serve::run(&args, out),
         Command::Table(crate::cli::TableCommand::New(args)) => table::new(&args, out),
+        Command::Table(crate::cli::TableCommand::List { json, campaign }) => {
+            table::list(&campaign, json, out)
+        }
         Command::Completions { shell } => {
             // clap_complete panics on a failed write: generate into memory, then write.
             let mut text = Vec::new();

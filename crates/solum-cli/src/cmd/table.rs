@@ -10,6 +10,37 @@ use crate::render::{DIM, paint};
 /// listens on by default.
 pub const DEFAULT_PUBLIC_URL: &str = "http://127.0.0.1:7373";
 
+/// Lists the campaign's tables (a missing campaign is refused, not created).
+pub fn list(
+    campaign: &crate::cli_campaign::CampaignArg,
+    json: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let tables = super::campaign::on_campaign(campaign, |here| here.tables())??;
+    if json {
+        serde_json::to_writer(&mut *out, &tables)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    for t in &tables {
+        let name = if t.id == 0 {
+            "(the campaign's own: the command line's)".to_owned()
+        } else {
+            format!("\"{}\"", t.name)
+        };
+        writeln!(
+            out,
+            "{:>4}  {name}  {}",
+            t.id,
+            paint(
+                DIM,
+                format!("{} member(s), {} entries", t.members, t.entries)
+            )
+        )?;
+    }
+    Ok(())
+}
+
 /// Makes the table and prints its game master's link.
 pub fn new(args: &TableNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     // A table is made in the campaign: opened to write, created on first use.
