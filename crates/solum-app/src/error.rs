@@ -81,10 +81,10 @@ impl AppError {
 #[derive(Debug, Error)]
 pub enum AppError {
     /// A text field is empty.
-    #[error("the {0} is empty")]
+    #[error("the {0} {is} empty", is = agree(.0, "is", "are"))]
     Empty(&'static str),
     /// A text field is longer than its limit.
-    #[error("the {what} is {len} characters long; the limit is {limit}")]
+    #[error("the {what} {is} {len} characters long; the limit is {limit}", is = agree(what, "is", "are"))]
     TooLong {
         /// Which field.
         what: &'static str,
@@ -95,7 +95,8 @@ pub enum AppError {
     },
     /// A text field holds a control character.
     #[error(
-        "the {0} holds a control or text-direction character (text, tabs and line breaks are allowed)"
+        "the {0} {holds} a control or text-direction character (text, tabs and line breaks are allowed)",
+        holds = agree(.0, "holds", "hold")
     )]
     ControlCharacter(&'static str),
     /// Typed dice did not fit the roll.
@@ -262,6 +263,16 @@ pub enum AppError {
         /// The table of the session held.
         table_name: String,
     },
+}
+
+/// The verb of a sentence about the field `what`: a field named in the plural (`heroes`,
+/// `notes`, `add_backgrounds`) takes the plural form.
+fn agree(what: &str, one: &'static str, many: &'static str) -> &'static str {
+    if what.ends_with('s') && !what.ends_with("ss") {
+        many
+    } else {
+        one
+    }
 }
 
 impl AppError {
@@ -462,5 +473,39 @@ impl crate::Divergence {
             AppError::BadImport(problem) => Self::unreplayable(problem),
             e => Self::refused(e),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AppError;
+
+    #[test]
+    fn a_text_refusal_agrees_with_its_field() {
+        assert_eq!(AppError::Empty("title").to_string(), "the title is empty");
+        assert_eq!(AppError::Empty("notes").to_string(), "the notes are empty");
+        assert!(
+            AppError::ControlCharacter("heroes")
+                .to_string()
+                .starts_with("the heroes hold a control")
+        );
+        assert!(
+            AppError::ControlCharacter("expression")
+                .to_string()
+                .starts_with("the expression holds a control")
+        );
+        let long = AppError::TooLong {
+            what: "add_backgrounds",
+            len: 70,
+            limit: 60,
+        };
+        assert_eq!(
+            long.to_string(),
+            "the add_backgrounds are 70 characters long; the limit is 60"
+        );
+        assert_eq!(
+            AppError::Empty("address").to_string(),
+            "the address is empty"
+        );
     }
 }
