@@ -129,7 +129,18 @@ fn a_group_whose_connection_is_cut_keeps_nothing_and_says_so() {
     let mut s = PostgresStore::open_scoped(&url, at(1)).unwrap();
     s.begin_group().unwrap();
     s.append(&[entry("lost")]).unwrap();
-    let mut admin = Client::connect(&url, NoTls).unwrap();
+    end_every_other_connection(&url);
+    // The next write fails, and the group's end says the group was lost (the writer then
+    // answers its writes "busy, nothing was changed").
+    assert!(s.append(&[entry("after")]).is_err());
+    assert!(s.end_group().is_err(), "a lost group ended as if kept");
+    assert_eq!(journal(&url), vec![]);
+}
+
+/// Ends every connection to the database at `url` but the one asking (as a restart does),
+/// and gives the ended ones a moment to be gone.
+fn end_every_other_connection(url: &str) {
+    let mut admin = Client::connect(url, NoTls).unwrap();
     admin
         .batch_execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
@@ -137,11 +148,6 @@ fn a_group_whose_connection_is_cut_keeps_nothing_and_says_so() {
         )
         .unwrap();
     std::thread::sleep(Duration::from_millis(100));
-    // The next write fails, and the group's end says the group was lost (the writer then
-    // answers its writes "busy, nothing was changed").
-    assert!(s.append(&[entry("after")]).is_err());
-    assert!(s.end_group().is_err(), "a lost group ended as if kept");
-    assert_eq!(journal(&url), vec![]);
 }
 
 /// A connection the database ended while it sat idle still looks open to the client (nothing
@@ -152,14 +158,7 @@ fn an_idle_connection_the_database_ended_is_not_alive() {
     let s = PostgresStore::open_scoped(&url, at(1)).unwrap();
     let other = PostgresStore::open_scoped(&url, at(1)).unwrap();
     assert!(s.is_alive() && other.is_alive());
-    let mut admin = Client::connect(&url, NoTls).unwrap();
-    admin
-        .batch_execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-             WHERE datname = current_database() AND pid <> pg_backend_pid()",
-        )
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(100));
+    end_every_other_connection(&url);
     assert!(!s.is_alive(), "an ended connection answered as alive");
     assert!(s.is_closed() || s.entries_after(0, 1).is_err());
     // A new one works.
