@@ -15,10 +15,20 @@ use solum_expanded::{PoolSpec, RulesError};
 
 pub use solum_expanded::character::Attribute;
 pub use solum_expanded::check::{DrawRule, Reroll, Verdict};
-pub use solum_expanded::{Difficulty, MAX_POOL, Pool};
+pub use solum_expanded::{Difficulty, MAX_POOL, MAX_POOL_ATTRIBUTE, Pool};
 
+use crate::bounded::bounded;
 use crate::sides::{Generator, SideDice, typed};
 use crate::typed_dice;
+
+bounded! {
+    /// The attribute a check's pool is built from (S1), 1 to [`MAX_POOL_ATTRIBUTE`]:
+    /// attributes start at 1, and the largest is the one that the two penalties still bring
+    /// down to [`MAX_POOL`] dice. Whether the modifiers given build a pool is the rules' to
+    /// say ([`PoolAsk::pool`]).
+    pub struct CheckAttribute(u32) in 1, MAX_POOL_ATTRIBUTE;
+    "an attribute is {min} to {max} (a pool has at most {MAX_POOL} dice, after up to 2 penalties)"
+}
 
 /// An input of a one-shot check, for errors a front end names as its own flag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -104,7 +114,7 @@ impl Unrolled {
 /// Why a one-shot check or its odds was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CheckOnceError {
-    /// The pool the attribute builds is outside the rules (their own words).
+    /// The pool the attribute and its modifiers build is outside the rules (their own words).
     #[error("{0}")]
     Attribute(String),
     /// An opposing pool outside 1 to [`MAX_POOL`].
@@ -294,10 +304,10 @@ fn dice_error(e: DiceError, field: Option<Field>, order: String) -> CheckOnceErr
 }
 
 /// The pool of a check built from numbers (ruling S1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PoolAsk {
-    /// The attribute, as typed (a negative number is refused showing its sign).
-    pub attribute: i64,
+    /// The attribute.
+    pub attribute: CheckAttribute,
     /// A background applies: +1 die.
     pub background: bool,
     /// Armor too heavy: −1 die.
@@ -309,16 +319,11 @@ pub struct PoolAsk {
 }
 
 impl PoolAsk {
-    /// The pool, within the rules.
+    /// The pool, within the rules: a background can take the largest attributes past
+    /// [`MAX_POOL`].
     pub fn pool(&self) -> Result<Pool, CheckOnceError> {
-        let attribute = u32::try_from(self.attribute).map_err(|_| {
-            CheckOnceError::Attribute(format!(
-                "an attribute of {} is not possible: attributes start at 1 (at most {MAX_POOL} here)",
-                self.attribute
-            ))
-        })?;
         PoolSpec {
-            attribute,
+            attribute: self.attribute.get(),
             background: self.background,
             armor_too_heavy: self.armor_too_heavy,
             heavy_weapon_weak: self.heavy_weapon,
@@ -913,10 +918,13 @@ pub fn check_odds_once(
 mod tests {
     use super::*;
 
-    fn pool(attribute: i64) -> PoolAsk {
+    fn pool(attribute: u32) -> PoolAsk {
         PoolAsk {
-            attribute,
-            ..PoolAsk::default()
+            attribute: CheckAttribute::new(attribute).unwrap(),
+            background: false,
+            armor_too_heavy: false,
+            heavy_weapon: false,
+            gear: false,
         }
     }
 
@@ -1000,8 +1008,37 @@ mod tests {
         let e = roll_check_once(&ask, Some("1,7"), None, None).unwrap_err();
         assert_eq!(e.field(), Some(Field::Rolled));
         assert_eq!(e.code(), "dice-not-a-face");
-        assert_eq!(pool(-1).pool().unwrap_err().code(), "check-attribute");
+        let past = PoolAsk {
+            background: true,
+            ..pool(1000)
+        };
+        assert_eq!(past.pool().unwrap_err().code(), "check-attribute");
     }
+
+    #[test]
+    fn every_attribute_in_range_builds_a_pool_with_some_modifiers() {
+        // S1: the two penalties take 1002 down to 1000 dice, one takes 1001, none 1000; the
+        // pool never drops below one die (R2).
+        let with = |attribute, armor_too_heavy, heavy_weapon| PoolAsk {
+            armor_too_heavy,
+            heavy_weapon,
+            ..pool(attribute)
+        };
+        assert_eq!(with(1002, true, true).pool().unwrap().dice(), 1000);
+        assert_eq!(with(1001, true, false).pool().unwrap().dice(), 1000);
+        assert_eq!(with(1000, false, false).pool().unwrap().dice(), 1000);
+        assert_eq!(with(1, true, true).pool().unwrap().dice(), 1);
+        assert_eq!(
+            with(1002, false, false).pool().unwrap_err().to_string(),
+            "a pool of 1002 dice is not possible: a pool has 1 to 1000 dice"
+        );
+    }
+
+    crate::bounded::bounded_tests!(
+        check_attribute,
+        CheckAttribute,
+        "an attribute is 1 to 1002 (a pool has at most 1000 dice, after up to 2 penalties)"
+    );
 
     #[test]
     fn the_table_shows_difficulties_and_opposing_pools() {

@@ -3,6 +3,7 @@
 
 use clap::{Args, Parser, Subcommand};
 use clap_complete::Shell;
+use solum_app::check_once::CheckAttribute;
 use solum_app::dietype_once::{Chances, DamageModifier, DieSteps, Difficulty};
 use solum_app::fight_once::{CombatPool, Damage, HitPoints};
 use solum_app::sol_once::{AssistHits, PoolModifier, Ranks, SolAttribute, SolDice};
@@ -2045,9 +2046,10 @@ pub struct SimArgs {
 /// How a pool is built from an attribute (ruling S1).
 #[derive(Debug, Clone, Args)]
 pub struct PoolArgs {
-    /// The attribute rolled (Body, Mind or Charm): the number of dice before modifiers.
+    /// The attribute rolled (Body, Mind or Charm), 1 to 1002: the number of dice before
+    /// modifiers (a pool has at most 1000 dice).
     #[arg(value_name = "ATTRIBUTE", allow_negative_numbers = true)]
-    pub attribute: i64,
+    pub attribute: CheckAttribute,
     /// One background applies: +1 die (never more than one).
     #[arg(short = 'b', long)]
     pub background: bool,
@@ -2093,9 +2095,10 @@ pub struct OpposingArgs {
 #[group(skip)]
 #[command(group(clap::ArgGroup::new("pool_source").args(["attribute", "character", "sheet"]).required(true).multiple(false)))]
 pub struct CheckPoolArgs {
-    /// The attribute rolled (Body, Mind or Charm): the number of dice before modifiers.
+    /// The attribute rolled (Body, Mind or Charm), 1 to 1002: the number of dice before
+    /// modifiers (a pool has at most 1000 dice).
     #[arg(value_name = "ATTRIBUTE", allow_negative_numbers = true)]
-    pub attribute: Option<i64>,
+    pub attribute: Option<CheckAttribute>,
     /// Roll from this character's sheet in the campaign (journaled): the pool, armor and
     /// heavy-weapon penalties and gear come from the sheet.
     #[arg(long = "char", value_name = "NAME", requires = "attr")]

@@ -145,8 +145,8 @@ fn rendered_odds_table() {
 
 #[test]
 fn bad_input_is_exit_2_with_a_clear_message() {
-    solum("check 0 --vs 4").bad_input("attribute of 0");
-    solum("check 100000000000 --vs 4").bad_input("attribute of 100000000000");
+    solum("check 0 --vs 4").bad_input("invalid value '0' for '[ATTRIBUTE]'");
+    solum("check 100000000000 --vs 4").bad_input("invalid value '100000000000'");
     solum("check 3 --vs -2").bad_input("difficulty -2");
     solum("check 3 --vs 0").bad_input("difficulty 0");
     solum("check 3 --vs 4 --rolled 7,1,1").bad_input("not a face of a d6");
@@ -164,9 +164,45 @@ fn bad_input_is_exit_2_with_a_clear_message() {
     solum("check 3").bad_input("--vs");
     solum("check 3 --vs 4 --against 2").bad_input("cannot be used with");
     solum("check three --vs 4").bad_input("invalid value");
-    solum("odds check 1001").bad_input("attribute of 1001");
+    solum("odds check 1001").bad_input("a pool of 1001 dice is not possible");
     solum("odds check 3 --vs 2000").bad_input("difficulty 2000");
     solum_args(&["check", "3", "--vs", "4", "--rolled", ""]).bad_input("no dice values");
+}
+
+/// ATTRIBUTE is 1 to 1002 (S1: attributes start at 1; armor too heavy and a heavy weapon take
+/// 1002 down to 1000 dice, the largest pool): outside, the parser refuses it naming the range,
+/// in `check` and `odds check` alike.
+#[test]
+fn an_attribute_outside_1_to_1002_is_refused_as_it_is_read() {
+    let words = "an attribute is 1 to 1002 (a pool has at most 1000 dice, after up to 2 penalties)";
+    for (command, name) in [("check", "[ATTRIBUTE]"), ("odds check", "<ATTRIBUTE>")] {
+        for typed in ["0", "1003", "-1", "99999999999999999999"] {
+            solum(&format!("{command} {typed} --vs 4"))
+                .bad_input(&format!("invalid value '{typed}' for '{name}': {words}"));
+        }
+    }
+    // The bounds: 1 is one die, 1 in 2 to reach 4.
+    let v = solum("check 1 --vs 4 --seed 1 --json").json();
+    assert_eq!(v["pool"], 1);
+    assert_eq!(v["p_pass_exact"], "1/2");
+    let v = solum("odds check 1 --vs 4 --json").json();
+    assert_eq!(
+        (v["pool"].clone(), v["p_pass_exact"].clone()),
+        (1.into(), "1/2".into())
+    );
+    // 1002 less both penalties, and 1001 less armor, are 1000 dice.
+    let v = solum("check 1002 --armor-too-heavy --heavy-weapon --vs 4 --seed 1 --json").json();
+    assert_eq!(v["pool"], 1000);
+    let v = solum("odds check 1002 --armor-too-heavy --heavy-weapon --against 1 --json").json();
+    assert_eq!(v["pool"], 1000);
+    let v = solum("odds check 1001 --armor-too-heavy --vs 4 --json").json();
+    assert_eq!(v["pool"], 1000);
+    // Within the range, a pool its modifiers leave past 1000 dice is refused by the pool's
+    // own limit.
+    solum("check 1002 --vs 4")
+        .bad_input("error: a pool of 1002 dice is not possible: a pool has 1 to 1000 dice");
+    solum("odds check 1000 --background --vs 4")
+        .bad_input("error: a pool of 1001 dice is not possible: a pool has 1 to 1000 dice");
 }
 
 #[test]
@@ -201,7 +237,7 @@ fn typed_dice_and_a_seed_are_refused_together() {
 #[test]
 fn negative_numbers_are_named_as_typed() {
     let run = solum("check -1 --vs 4");
-    run.bad_input("attribute of -1");
+    run.bad_input("invalid value '-1' for '[ATTRIBUTE]'");
     assert!(!run.stderr.contains("of 1 "), "{}", run.stderr);
     solum("odds check 3 --against -1").bad_input("--against -1");
     solum("check 4294967296 --vs 4").bad_input("4294967296");
