@@ -4,6 +4,7 @@
 use clap::{Args, Parser, Subcommand};
 use clap_complete::Shell;
 use solum_app::check_once::CheckAttribute;
+use solum_app::classic_once::ClassicPool;
 use solum_app::dietype_once::{Chances, DamageModifier, DieSteps, Difficulty};
 use solum_app::fight_once::{CombatPool, Damage, HitPoints};
 use solum_app::sol_once::{AssistHits, PoolModifier, Ranks, SolAttribute, SolDice};
@@ -373,8 +374,9 @@ pub struct SolunaOddsArgs {
 pub enum ClassicOddsCommand {
     /// Exact chance to pass a check.
     Check {
-        /// Dice (the stat, +1 for a cliché).
-        pool: i64,
+        /// Dice (the stat, +1 for a cliché), 1 to 1000.
+        #[arg(allow_negative_numbers = true)]
+        pool: ClassicPool,
         /// Difficulty, 1 to 6 or a name.
         #[arg(long)]
         vs: String,
