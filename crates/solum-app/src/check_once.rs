@@ -30,6 +30,20 @@ bounded! {
     "an attribute is {min} to {max} (a pool has at most {MAX_POOL} dice, after up to 2 penalties)"
 }
 
+bounded! {
+    /// A So1um Expanded pool typed as a number, 1 to [`MAX_POOL`] dice: the other side of an
+    /// opposed check, a fighter's combat pool, a vehicle's pilot's.
+    pub struct CombatPool(u32) in 1, MAX_POOL;
+    "a pool has {min} to {max} dice"
+}
+
+impl CombatPool {
+    /// The rules' pool of these dice.
+    pub fn pool(self) -> Pool {
+        Pool::new(u64::from(self.get())).expect("a CombatPool is within MAX_POOL")
+    }
+}
+
 /// An input of a one-shot check, for errors a front end names as its own flag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -38,8 +52,6 @@ pub enum Field {
     Attribute,
     /// The difficulty.
     Vs,
-    /// The opposing pool.
-    Against,
     /// Draws rolled off.
     RollOff,
     /// The first side's typed faces.
@@ -56,7 +68,6 @@ impl Field {
         match self {
             Self::Attribute => "attribute",
             Self::Vs => "vs",
-            Self::Against => "against",
             Self::RollOff => "roll_off",
             Self::Rolled => "rolled",
             Self::AgainstRolled => "against_rolled",
@@ -114,17 +125,11 @@ impl Unrolled {
 /// Why a one-shot check or its odds was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CheckOnceError {
-    /// The pool the attribute and its modifiers build is outside the rules (their own words).
+    /// The pool the attribute and its modifiers build is outside the rules (their own words):
+    /// a background on the largest attributes (the numbers themselves are held to their
+    /// ranges by [`CheckAttribute`] and [`CombatPool`]).
     #[error("{0}")]
-    Attribute(String),
-    /// An opposing pool outside 1 to [`MAX_POOL`].
-    #[error("{}", self.describe(|f| f.name().to_owned()))]
-    Pool {
-        /// The field at fault.
-        field: Field,
-        /// The number given.
-        value: i64,
-    },
+    Pool(String),
     /// Not a difficulty (the rules' own words).
     #[error("{}", self.describe(|f| f.name().to_owned()))]
     Difficulty {
@@ -194,9 +199,8 @@ impl CheckOnceError {
     /// The field at fault, where one is.
     pub fn field(&self) -> Option<Field> {
         match self {
-            Self::Attribute(_) => Some(Field::Attribute),
-            Self::Pool { field, .. }
-            | Self::Difficulty { field, .. }
+            Self::Pool(_) => Some(Field::Attribute),
+            Self::Difficulty { field, .. }
             | Self::Faces { field, .. }
             | Self::TooFewDice { field, .. }
             | Self::NotAFace { field, .. }
@@ -209,8 +213,7 @@ impl CheckOnceError {
     /// A stable code for the API (`check-pool`, `dice-too-many`, …).
     pub fn code(&self) -> &'static str {
         match self {
-            Self::Attribute(_) => "check-attribute",
-            Self::Pool { .. } => "check-pool",
+            Self::Pool(_) => "check-pool",
             Self::Difficulty { .. } => "check-difficulty",
             Self::Faces { .. } => "dice-faces",
             Self::SeedRollsNothing { .. } => "dice-seed-rolls-nothing",
@@ -229,11 +232,7 @@ impl CheckOnceError {
     /// The message with the fields named by `name` (the command line passes its flags).
     pub fn describe(&self, name: impl Fn(Field) -> String) -> String {
         match self {
-            Self::Attribute(problem) => problem.clone(),
-            Self::Pool { field, value } => format!(
-                "{} {value}: a pool of {value} dice is not possible: a pool has 1 to {MAX_POOL} dice",
-                name(*field)
-            ),
+            Self::Pool(problem) => problem.clone(),
             Self::Difficulty { field, problem } | Self::Faces { field, problem } => {
                 format!("{}: {problem}", name(*field))
             }
@@ -329,16 +328,8 @@ impl PoolAsk {
             heavy_weapon_weak: self.heavy_weapon,
         }
         .pool()
-        .map_err(|e| CheckOnceError::Attribute(e.to_string()))
+        .map_err(|e| CheckOnceError::Pool(e.to_string()))
     }
-}
-
-/// A pool of `value` dice named by `field` (an opposing side).
-pub fn pool_of(field: Field, value: i64) -> Result<Pool, CheckOnceError> {
-    u64::try_from(value)
-        .ok()
-        .and_then(|n| Pool::new(n).ok())
-        .ok_or(CheckOnceError::Pool { field, value })
 }
 
 /// A difficulty as typed (a number or one of the text's names).
@@ -358,7 +349,7 @@ pub enum Target<'a> {
     /// An opposing pool.
     Against {
         /// Its dice.
-        pool: i64,
+        pool: CombatPool,
         /// Gear on the opposing side.
         gear: bool,
         /// Draws rolled off rather than standing.
@@ -581,7 +572,7 @@ pub fn roll_check_once(
                     gear: ask.pool.gear,
                 },
                 second: Side {
-                    pool: pool_of(Field::Against, against)?,
+                    pool: against.pool(),
                     gear,
                 },
                 draws: draws(roll_off),
@@ -865,7 +856,7 @@ pub fn check_odds_once(
             gear: against_gear,
             roll_off,
         }) => {
-            let against = pool_of(Field::Against, against)?;
+            let against = against.pool();
             Ok(CheckOddsAnswer::Opposed(OpposedOddsView {
                 pool,
                 against_pool: against,
@@ -970,7 +961,7 @@ mod tests {
         let ask = CheckAsk {
             pool: pool(1),
             target: Target::Against {
-                pool: 1,
+                pool: CombatPool::new(1).unwrap(),
                 gear: false,
                 roll_off: false,
             },
@@ -987,20 +978,6 @@ mod tests {
     fn refusals_name_their_field() {
         let ask = CheckAsk {
             pool: pool(2),
-            target: Target::Against {
-                pool: 0,
-                gear: false,
-                roll_off: false,
-            },
-        };
-        let e = roll_check_once(&ask, None, None, Some(1)).unwrap_err();
-        assert_eq!(e.field(), Some(Field::Against));
-        assert_eq!(
-            e.to_string(),
-            "against 0: a pool of 0 dice is not possible: a pool has 1 to 1000 dice"
-        );
-        let ask = CheckAsk {
-            pool: pool(2),
             target: Target::Vs("4"),
         };
         let e = roll_check_once(&ask, Some("1,2"), None, Some(9)).unwrap_err();
@@ -1008,11 +985,20 @@ mod tests {
         let e = roll_check_once(&ask, Some("1,7"), None, None).unwrap_err();
         assert_eq!(e.field(), Some(Field::Rolled));
         assert_eq!(e.code(), "dice-not-a-face");
+        // A background takes the largest attribute past the largest pool: the rules' words.
         let past = PoolAsk {
             background: true,
             ..pool(1000)
         };
-        assert_eq!(past.pool().unwrap_err().code(), "check-attribute");
+        let e = past.pool().unwrap_err();
+        assert_eq!(
+            (e.code(), e.field()),
+            ("check-pool", Some(Field::Attribute))
+        );
+        assert_eq!(
+            e.describe(|_| unreachable!("the rules' words name no field")),
+            "a pool of 1001 dice is not possible: a pool has 1 to 1000 dice"
+        );
     }
 
     #[test]
@@ -1034,6 +1020,7 @@ mod tests {
         );
     }
 
+    crate::bounded::bounded_tests!(combat_pool, CombatPool, "a pool has 1 to 1000 dice");
     crate::bounded::bounded_tests!(
         check_attribute,
         CheckAttribute,

@@ -2073,9 +2073,9 @@ pub struct Against {
     /// Difficulty: a number from 1 (automatic) up, or very-easy, easy, average, tough, hard.
     #[arg(long, value_name = "DIFFICULTY", allow_hyphen_values = true)]
     pub vs: Option<String>,
-    /// An opposed check against a pool of this many dice.
+    /// An opposed check against a pool of this many dice, 1 to 1000.
     #[arg(long, value_name = "POOL", allow_negative_numbers = true)]
-    pub against: Option<i64>,
+    pub against: Option<CombatPool>,
 }
 
 /// Options of the opposing side.
@@ -2185,9 +2185,9 @@ pub struct OddsCheckArgs {
         allow_hyphen_values = true
     )]
     pub vs: Option<String>,
-    /// Odds of an opposed check against a pool of this many dice.
+    /// Odds of an opposed check against a pool of this many dice, 1 to 1000.
     #[arg(long, value_name = "POOL", allow_negative_numbers = true)]
-    pub against: Option<i64>,
+    pub against: Option<CombatPool>,
     #[command(flatten)]
     pub opposing: OpposingArgs,
     /// Print JSON instead of text.

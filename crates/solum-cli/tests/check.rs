@@ -159,7 +159,8 @@ fn bad_input_is_exit_2_with_a_clear_message() {
         .bad_input("--against-rolled: value 9");
     solum("check 3 --against 2 --rolled 1,1,1 --against-rolled 1")
         .bad_input("too few values in --against-rolled");
-    solum("check 3 --against 0").bad_input("pool of 0");
+    solum("check 3 --against 0")
+        .bad_input("invalid value '0' for '--against <POOL>': a pool has 1 to 1000 dice");
     solum("check 3 --vs hopeless").bad_input("`hopeless` is not a difficulty");
     solum("check 3").bad_input("--vs");
     solum("check 3 --vs 4 --against 2").bad_input("cannot be used with");
@@ -205,6 +206,36 @@ fn an_attribute_outside_1_to_1002_is_refused_as_it_is_read() {
         .bad_input("error: a pool of 1001 dice is not possible: a pool has 1 to 1000 dice");
 }
 
+/// `--against POOL` is 1 to 1000 dice, the largest pool, in `check` and `odds check` alike:
+/// outside, the parser refuses it naming the range.
+#[test]
+fn an_opposing_pool_outside_1_to_1000_is_refused_as_it_is_read() {
+    for command in ["check 3", "odds check 3"] {
+        for typed in ["0", "1001", "-1", "99999999999999999999"] {
+            solum(&format!("{command} --against {typed}")).bad_input(&format!(
+                "invalid value '{typed}' for '--against <POOL>': a pool has 1 to 1000 dice"
+            ));
+        }
+    }
+    // One die against one: the sides are alike (S3), so a win is as likely as a loss.
+    let v = solum("odds check 1 --against 1 --json").json();
+    assert_eq!(v["against_pool"], 1);
+    assert_eq!(v["p_win_exact"], v["p_lose_exact"]);
+    // Typed dice against one die: the higher result wins, 3 against 4 loses.
+    let v = solum("check 3 --against 1 --rolled 3,2,2 --against-rolled 4 --json").json();
+    assert_eq!(
+        (v["against_pool"].clone(), v["outcome"].clone()),
+        (1.into(), "lose".into())
+    );
+    // A thousand dice a side, draws rolled off: even, exactly.
+    let v = solum("odds check 1000 --against 1000 --roll-off --json").json();
+    assert_eq!(v["against_pool"], 1000);
+    assert_eq!(v["p_win_exact"], "1/2");
+    let v = solum("check 1 --against 1000 --seed 1 --json").json();
+    assert_eq!(v["against_pool"], 1000);
+    assert_eq!(v["against_dice"].as_array().unwrap().len(), 1000);
+}
+
 #[test]
 fn largest_pool_is_fine() {
     let v = solum("odds check 1000 --against 1000 --json").json();
@@ -239,7 +270,7 @@ fn negative_numbers_are_named_as_typed() {
     let run = solum("check -1 --vs 4");
     run.bad_input("invalid value '-1' for '[ATTRIBUTE]'");
     assert!(!run.stderr.contains("of 1 "), "{}", run.stderr);
-    solum("odds check 3 --against -1").bad_input("--against -1");
+    solum("odds check 3 --against -1").bad_input("invalid value '-1' for '--against <POOL>'");
     solum("check 4294967296 --vs 4").bad_input("4294967296");
 }
 
@@ -259,7 +290,7 @@ fn odds_check_at_the_limits_is_exact() {
     solum("odds check 1000 --gear --vs 12 --json").json();
     solum("odds check 1000 --gear").ok();
     solum("odds check 1001 --vs 4").bad_input("1001");
-    solum("odds check 3 --against 0").bad_input("--against 0");
+    solum("odds check 3 --against 0").bad_input("invalid value '0' for '--against <POOL>'");
 }
 
 #[test]
