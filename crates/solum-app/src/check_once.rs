@@ -15,10 +15,34 @@ use solum_expanded::{PoolSpec, RulesError};
 
 pub use solum_expanded::character::Attribute;
 pub use solum_expanded::check::{DrawRule, Reroll, Verdict};
-pub use solum_expanded::{Difficulty, MAX_POOL, Pool};
+pub use solum_expanded::{Difficulty, MAX_POOL, MAX_POOL_ATTRIBUTE, Pool};
 
+use crate::bounded::bounded;
 use crate::sides::{Generator, SideDice, typed};
 use crate::typed_dice;
+
+bounded! {
+    /// The attribute a check's pool is built from (S1), 1 to [`MAX_POOL_ATTRIBUTE`]:
+    /// attributes start at 1, and the largest is the one that the two penalties still bring
+    /// down to [`MAX_POOL`] dice. Whether the modifiers given build a pool is the rules' to
+    /// say ([`PoolAsk::pool`]).
+    pub struct CheckAttribute(u32) in 1, MAX_POOL_ATTRIBUTE;
+    "an attribute is {min} to {max} (a pool has at most {MAX_POOL} dice, after up to 2 penalties)"
+}
+
+bounded! {
+    /// A So1um Expanded pool typed as a number, 1 to [`MAX_POOL`] dice: the other side of an
+    /// opposed check, a fighter's combat pool, a vehicle's pilot's.
+    pub struct CombatPool(u32) in 1, MAX_POOL;
+    "a pool has {min} to {max} dice"
+}
+
+impl CombatPool {
+    /// The rules' pool of these dice.
+    pub fn pool(self) -> Pool {
+        Pool::new(u64::from(self.get())).expect("a CombatPool is within MAX_POOL")
+    }
+}
 
 /// An input of a one-shot check, for errors a front end names as its own flag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -28,8 +52,6 @@ pub enum Field {
     Attribute,
     /// The difficulty.
     Vs,
-    /// The opposing pool.
-    Against,
     /// Draws rolled off.
     RollOff,
     /// The first side's typed faces.
@@ -46,7 +68,6 @@ impl Field {
         match self {
             Self::Attribute => "attribute",
             Self::Vs => "vs",
-            Self::Against => "against",
             Self::RollOff => "roll_off",
             Self::Rolled => "rolled",
             Self::AgainstRolled => "against_rolled",
@@ -104,17 +125,11 @@ impl Unrolled {
 /// Why a one-shot check or its odds was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CheckOnceError {
-    /// The pool the attribute builds is outside the rules (their own words).
+    /// The pool the attribute and its modifiers build is outside the rules (their own words):
+    /// a background on the largest attributes (the numbers themselves are held to their
+    /// ranges by [`CheckAttribute`] and [`CombatPool`]).
     #[error("{0}")]
-    Attribute(String),
-    /// An opposing pool outside 1 to [`MAX_POOL`].
-    #[error("{}", self.describe(|f| f.name().to_owned()))]
-    Pool {
-        /// The field at fault.
-        field: Field,
-        /// The number given.
-        value: i64,
-    },
+    Pool(String),
     /// Not a difficulty (the rules' own words).
     #[error("{}", self.describe(|f| f.name().to_owned()))]
     Difficulty {
@@ -184,9 +199,8 @@ impl CheckOnceError {
     /// The field at fault, where one is.
     pub fn field(&self) -> Option<Field> {
         match self {
-            Self::Attribute(_) => Some(Field::Attribute),
-            Self::Pool { field, .. }
-            | Self::Difficulty { field, .. }
+            Self::Pool(_) => Some(Field::Attribute),
+            Self::Difficulty { field, .. }
             | Self::Faces { field, .. }
             | Self::TooFewDice { field, .. }
             | Self::NotAFace { field, .. }
@@ -199,8 +213,7 @@ impl CheckOnceError {
     /// A stable code for the API (`check-pool`, `dice-too-many`, …).
     pub fn code(&self) -> &'static str {
         match self {
-            Self::Attribute(_) => "check-attribute",
-            Self::Pool { .. } => "check-pool",
+            Self::Pool(_) => "check-pool",
             Self::Difficulty { .. } => "check-difficulty",
             Self::Faces { .. } => "dice-faces",
             Self::SeedRollsNothing { .. } => "dice-seed-rolls-nothing",
@@ -219,11 +232,7 @@ impl CheckOnceError {
     /// The message with the fields named by `name` (the command line passes its flags).
     pub fn describe(&self, name: impl Fn(Field) -> String) -> String {
         match self {
-            Self::Attribute(problem) => problem.clone(),
-            Self::Pool { field, value } => format!(
-                "{} {value}: a pool of {value} dice is not possible: a pool has 1 to {MAX_POOL} dice",
-                name(*field)
-            ),
+            Self::Pool(problem) => problem.clone(),
             Self::Difficulty { field, problem } | Self::Faces { field, problem } => {
                 format!("{}: {problem}", name(*field))
             }
@@ -294,10 +303,10 @@ fn dice_error(e: DiceError, field: Option<Field>, order: String) -> CheckOnceErr
 }
 
 /// The pool of a check built from numbers (ruling S1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PoolAsk {
-    /// The attribute, as typed (a negative number is refused showing its sign).
-    pub attribute: i64,
+    /// The attribute.
+    pub attribute: CheckAttribute,
     /// A background applies: +1 die.
     pub background: bool,
     /// Armor too heavy: −1 die.
@@ -309,31 +318,18 @@ pub struct PoolAsk {
 }
 
 impl PoolAsk {
-    /// The pool, within the rules.
+    /// The pool, within the rules: a background can take the largest attributes past
+    /// [`MAX_POOL`].
     pub fn pool(&self) -> Result<Pool, CheckOnceError> {
-        let attribute = u32::try_from(self.attribute).map_err(|_| {
-            CheckOnceError::Attribute(format!(
-                "an attribute of {} is not possible: attributes start at 1 (at most {MAX_POOL} here)",
-                self.attribute
-            ))
-        })?;
         PoolSpec {
-            attribute,
+            attribute: self.attribute.get(),
             background: self.background,
             armor_too_heavy: self.armor_too_heavy,
             heavy_weapon_weak: self.heavy_weapon,
         }
         .pool()
-        .map_err(|e| CheckOnceError::Attribute(e.to_string()))
+        .map_err(|e| CheckOnceError::Pool(e.to_string()))
     }
-}
-
-/// A pool of `value` dice named by `field` (an opposing side).
-pub fn pool_of(field: Field, value: i64) -> Result<Pool, CheckOnceError> {
-    u64::try_from(value)
-        .ok()
-        .and_then(|n| Pool::new(n).ok())
-        .ok_or(CheckOnceError::Pool { field, value })
 }
 
 /// A difficulty as typed (a number or one of the text's names).
@@ -353,7 +349,7 @@ pub enum Target<'a> {
     /// An opposing pool.
     Against {
         /// Its dice.
-        pool: i64,
+        pool: CombatPool,
         /// Gear on the opposing side.
         gear: bool,
         /// Draws rolled off rather than standing.
@@ -576,7 +572,7 @@ pub fn roll_check_once(
                     gear: ask.pool.gear,
                 },
                 second: Side {
-                    pool: pool_of(Field::Against, against)?,
+                    pool: against.pool(),
                     gear,
                 },
                 draws: draws(roll_off),
@@ -860,7 +856,7 @@ pub fn check_odds_once(
             gear: against_gear,
             roll_off,
         }) => {
-            let against = pool_of(Field::Against, against)?;
+            let against = against.pool();
             Ok(CheckOddsAnswer::Opposed(OpposedOddsView {
                 pool,
                 against_pool: against,
@@ -913,10 +909,13 @@ pub fn check_odds_once(
 mod tests {
     use super::*;
 
-    fn pool(attribute: i64) -> PoolAsk {
+    fn pool(attribute: u32) -> PoolAsk {
         PoolAsk {
-            attribute,
-            ..PoolAsk::default()
+            attribute: CheckAttribute::new(attribute).unwrap(),
+            background: false,
+            armor_too_heavy: false,
+            heavy_weapon: false,
+            gear: false,
         }
     }
 
@@ -962,7 +961,7 @@ mod tests {
         let ask = CheckAsk {
             pool: pool(1),
             target: Target::Against {
-                pool: 1,
+                pool: CombatPool::new(1).unwrap(),
                 gear: false,
                 roll_off: false,
             },
@@ -979,20 +978,6 @@ mod tests {
     fn refusals_name_their_field() {
         let ask = CheckAsk {
             pool: pool(2),
-            target: Target::Against {
-                pool: 0,
-                gear: false,
-                roll_off: false,
-            },
-        };
-        let e = roll_check_once(&ask, None, None, Some(1)).unwrap_err();
-        assert_eq!(e.field(), Some(Field::Against));
-        assert_eq!(
-            e.to_string(),
-            "against 0: a pool of 0 dice is not possible: a pool has 1 to 1000 dice"
-        );
-        let ask = CheckAsk {
-            pool: pool(2),
             target: Target::Vs("4"),
         };
         let e = roll_check_once(&ask, Some("1,2"), None, Some(9)).unwrap_err();
@@ -1000,8 +985,47 @@ mod tests {
         let e = roll_check_once(&ask, Some("1,7"), None, None).unwrap_err();
         assert_eq!(e.field(), Some(Field::Rolled));
         assert_eq!(e.code(), "dice-not-a-face");
-        assert_eq!(pool(-1).pool().unwrap_err().code(), "check-attribute");
+        // A background takes the largest attribute past the largest pool: the rules' words.
+        let past = PoolAsk {
+            background: true,
+            ..pool(1000)
+        };
+        let e = past.pool().unwrap_err();
+        assert_eq!(
+            (e.code(), e.field()),
+            ("check-pool", Some(Field::Attribute))
+        );
+        assert_eq!(
+            e.describe(|_| unreachable!("the rules' words name no field")),
+            "a pool of 1001 dice is not possible: a pool has 1 to 1000 dice"
+        );
     }
+
+    #[test]
+    fn every_attribute_in_range_builds_a_pool_with_some_modifiers() {
+        // S1: the two penalties take 1002 down to 1000 dice, one takes 1001, none 1000; the
+        // pool never drops below one die (R2).
+        let with = |attribute, armor_too_heavy, heavy_weapon| PoolAsk {
+            armor_too_heavy,
+            heavy_weapon,
+            ..pool(attribute)
+        };
+        assert_eq!(with(1002, true, true).pool().unwrap().dice(), 1000);
+        assert_eq!(with(1001, true, false).pool().unwrap().dice(), 1000);
+        assert_eq!(with(1000, false, false).pool().unwrap().dice(), 1000);
+        assert_eq!(with(1, true, true).pool().unwrap().dice(), 1);
+        assert_eq!(
+            with(1002, false, false).pool().unwrap_err().to_string(),
+            "a pool of 1002 dice is not possible: a pool has 1 to 1000 dice"
+        );
+    }
+
+    crate::bounded::bounded_tests!(combat_pool, CombatPool, "a pool has 1 to 1000 dice");
+    crate::bounded::bounded_tests!(
+        check_attribute,
+        CheckAttribute,
+        "an attribute is 1 to 1002 (a pool has at most 1000 dice, after up to 2 penalties)"
+    );
 
     #[test]
     fn the_table_shows_difficulties_and_opposing_pools() {

@@ -23,7 +23,14 @@ pub use solum_classic::hero::{CreationRolls, Kind, RestOutcome, Stat};
 pub use solum_classic::oracle::{Consultation, Odds};
 pub use solum_classic::{Book, Hero};
 
+use crate::bounded::{OutOfRange, bounded};
 use crate::sides::{Generator, SideDice, typed};
+
+bounded! {
+    /// A check's dice typed as a number (the stat, +1 for a cliché), 1 to [`MAX_POOL`].
+    pub struct ClassicPool(u32) in 1, MAX_POOL;
+    "a pool has {min} to {max} dice"
+}
 
 /// An input of a one-shot classic check or duel, for errors a front end names as its flag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -98,10 +105,12 @@ pub const CHECK_ORDER: &str =
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ClassicOnceError {
     /// A pool outside 1 to [`MAX_POOL`] dice (as typed: it may not fit a number).
-    #[error("{dice} dice: a pool has 1 to {MAX_POOL} dice")]
+    #[error("{dice} dice: {problem}")]
     Pool {
         /// The dice as typed.
         dice: String,
+        /// The range, in [`ClassicPool`]'s words.
+        problem: OutOfRange,
     },
     /// A stat or cliché named for a number of dice.
     #[error("{}", self.describe(|f| f.name().to_owned()))]
@@ -321,16 +330,6 @@ pub fn difficulty_of(text: &str) -> Result<u32, ClassicOnceError> {
     })
 }
 
-/// A number of dice, 1 to [`MAX_POOL`].
-pub fn pool_of(dice: i64) -> Result<u32, ClassicOnceError> {
-    u32::try_from(dice)
-        .ok()
-        .filter(|n| (1..=MAX_POOL).contains(n))
-        .ok_or(ClassicOnceError::Pool {
-            dice: dice.to_string(),
-        })
-}
-
 /// Who rolls a check.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Roller<'a> {
@@ -405,15 +404,19 @@ fn stat_name(s: Stat) -> &'static str {
 fn check_pool(ask: &ClassicCheckAsk<'_>) -> Result<(u32, Option<CheckHero>), ClassicOnceError> {
     match &ask.roller {
         Roller::Dice(text) => {
-            let Ok(n) = text.trim().parse::<i64>() else {
-                return Err(ClassicOnceError::Pool {
-                    dice: text.trim().to_owned(),
-                });
-            };
-            if ask.stat_named || ask.cliche_named {
-                return Err(ClassicOnceError::NotAHero { dice: n });
+            let text = text.trim();
+            // A stat or cliché beside a number is refused first: the number is fine, the
+            // ask is not.
+            if let (true, Ok(dice)) = (ask.stat_named || ask.cliche_named, text.parse::<i64>()) {
+                return Err(ClassicOnceError::NotAHero { dice });
             }
-            Ok((pool_of(n)?, None))
+            let pool = text
+                .parse::<ClassicPool>()
+                .map_err(|problem| ClassicOnceError::Pool {
+                    dice: text.to_owned(),
+                    problem,
+                })?;
+            Ok((pool.get(), None))
         }
         Roller::Hero { hero, stat, cliche } => {
             let s = stat.unwrap_or(Stat::Body);
@@ -625,11 +628,11 @@ pub struct ClassicCheckOddsView {
 
 /// The exact chance to pass a check of `pool` dice against `vs`.
 pub fn classic_check_odds(
-    pool: i64,
+    pool: ClassicPool,
     vs: &str,
     gear: bool,
 ) -> Result<ClassicCheckOddsView, ClassicOnceError> {
-    let (n, d) = (pool_of(pool)?, difficulty_of(vs)?);
+    let (n, d) = (pool.get(), difficulty_of(vs)?);
     let p = p_pass(n, d, gear);
     Ok(ClassicCheckOddsView {
         pool: n,
@@ -1044,6 +1047,33 @@ mod tests {
         assert_eq!(e.code(), "dice-too-many");
         let e = classic_check_once(&dice_check("0", "4"), None, None).unwrap_err();
         assert_eq!(e.to_string(), "0 dice: a pool has 1 to 1000 dice");
+        // The dice as typed, in ClassicPool's words, whatever the text.
+        for typed in ["1001", "-1", "99999999999999999999", "x"] {
+            let e = classic_check_once(&dice_check(typed, "4"), None, None).unwrap_err();
+            assert_eq!(e.code(), "classic-pool");
+            assert_eq!(e.field(), Some(Field::Pool));
+            assert_eq!(
+                e.to_string(),
+                format!("{typed} dice: a pool has 1 to 1000 dice")
+            );
+        }
+    }
+
+    crate::bounded::bounded_tests!(classic_pool, ClassicPool, "a pool has 1 to 1000 dice");
+
+    #[test]
+    fn check_odds_take_a_pool_of_1_to_1000() {
+        // One die reaches 4 on 4, 5 or 6: 1/2; a thousand dice all miss it with (1/2)^1000.
+        let one = classic_check_odds(ClassicPool::new(1).unwrap(), "4", false).unwrap();
+        assert_eq!((one.pool, one.p_pass_exact.as_str()), (1, "1/2"));
+        let most = classic_check_odds(ClassicPool::new(1000).unwrap(), "4", false).unwrap();
+        assert_eq!(most.pool, 1000);
+        let half = solum_dice::prob(1, 2);
+        let miss = (0..1000).fold(solum_dice::prob(1, 1), |p, _| p * &half);
+        assert_eq!(
+            most.p_pass_exact,
+            (solum_dice::prob(1, 1) - miss).to_string()
+        );
     }
 
     #[test]

@@ -150,18 +150,19 @@ impl DietypeEdit {
     }
 }
 
-/// What a roll from a sheet is made against.
+/// What a roll from a sheet is made against. Its numbers are the one-shot roll's types,
+/// held to their ranges as a request is read (serde) or a command line parsed (clap).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Against {
     /// A difficulty, 2 to 12.
-    Difficulty(u32),
+    Difficulty(Difficulty),
     /// An opposed roll (D2) against this die type and chances, after its own steps.
     Opposed {
         /// The other side's die type.
         die: DieType,
         /// Its chances, 1 to 4.
-        chances: u32,
+        chances: Chances,
         /// Its die-type steps (armour: −1).
         step: i64,
     },
@@ -173,31 +174,13 @@ impl Against {
     /// chances and steps.
     pub fn typed(vs: Difficulty, opposed: Option<(&str, Chances, i64)>) -> Result<Self, AppError> {
         let Some((die, chances, step)) = opposed else {
-            return Ok(Self::Difficulty(vs.get()));
+            return Ok(Self::Difficulty(vs));
         };
         let die = die
             .parse::<DieType>()
             .map_err(|e| crate::DieTypeRefusal::DieType.at("against", e.to_string()))?;
-        Ok(Self::Opposed {
-            die,
-            chances: chances.get(),
-            step,
-        })
+        Ok(Self::Opposed { die, chances, step })
     }
-}
-
-fn difficulty_refused(vs: impl std::fmt::Display) -> AppError {
-    crate::DieTypeRefusal::Difficulty.at(
-        "difficulty",
-        format!("{vs}: difficulties run from 2 (trivial) to 12 (divine)"),
-    )
-}
-
-fn chances_refused(chances: impl std::fmt::Display) -> AppError {
-    crate::DieTypeRefusal::Chances.at(
-        "against_chances",
-        format!("{chances}: a roll has 1 to 4 chances"),
-    )
 }
 
 /// A roll as a player asks for it: the rest comes from the sheet.
@@ -266,7 +249,7 @@ fn roll_rule(inputs: &RollInputs, dice: &mut dyn DiceSource) -> Result<RollResul
             let spec = RollSpec {
                 die: inputs.die,
                 chances: inputs.chances,
-                difficulty: *d,
+                difficulty: d.get(),
             };
             let r = roll_skill(&spec, dice)?;
             let q = r.quality;
@@ -284,7 +267,7 @@ fn roll_rule(inputs: &RollInputs, dice: &mut dyn DiceSource) -> Result<RollResul
         Against::Opposed { die, chances, step } => {
             let r = roll_opposed(
                 (inputs.die, inputs.chances),
-                (die.step(*step), *chances),
+                (die.step(*step), chances.get()),
                 dice,
             )?;
             let q = if r.winner == 1 { r.quality } else { 0 };
@@ -548,22 +531,13 @@ fn inputs_of(sheet: &Sheet, roll: &DietypeRoll) -> Result<RollInputs, AppError> 
             Some(w)
         }
     };
-    match &roll.against {
-        Against::Difficulty(d) if !(2..=12).contains(d) => {
-            return Err(difficulty_refused(d));
-        }
-        Against::Opposed { chances, step, .. } => {
-            if !(1..=4).contains(chances) {
-                return Err(chances_refused(chances));
-            }
-            if !(-MAX_STEPS..=MAX_STEPS).contains(step) {
-                return Err(crate::DieTypeRefusal::Steps.at(
-                    "against_step",
-                    format!("{step}: die-type steps are -{MAX_STEPS} to {MAX_STEPS}"),
-                ));
-            }
-        }
-        Against::Difficulty(_) => {}
+    if let Against::Opposed { step, .. } = &roll.against
+        && !(-MAX_STEPS..=MAX_STEPS).contains(step)
+    {
+        return Err(crate::DieTypeRefusal::Steps.at(
+            "against_step",
+            format!("{step}: die-type steps are -{MAX_STEPS} to {MAX_STEPS}"),
+        ));
     }
     Ok(RollInputs {
         die: ability_die.step(roll.step),
@@ -580,12 +554,16 @@ fn p_success(inputs: &RollInputs) -> f64 {
             let spec = RollSpec {
                 die: inputs.die,
                 chances: inputs.chances,
-                difficulty: *d,
+                difficulty: d.get(),
             };
             solum_dice::prob_to_f64(&skill_odds(&spec).success)
         }
         Against::Opposed { die, chances, step } => {
-            opposed_odds((inputs.die, inputs.chances), (die.step(*step), *chances)).win
+            opposed_odds(
+                (inputs.die, inputs.chances),
+                (die.step(*step), chances.get()),
+            )
+            .win
         }
     }
 }
@@ -782,12 +760,19 @@ impl<S: CampaignStore> Campaign<S> {
 fn against() -> utoipa::openapi::schema::Schema {
     use crate::schema::{die_type, either, integer, object, tagged};
     either(vec![
-        tagged("difficulty", integer(2, 12)),
+        tagged(
+            "difficulty",
+            integer(Difficulty::MIN.into(), Difficulty::MAX.into()),
+        ),
         tagged(
             "opposed",
             object(vec![
                 ("die", die_type(), true),
-                ("chances", integer(1, 4), true),
+                (
+                    "chances",
+                    integer(Chances::MIN.into(), Chances::MAX.into()),
+                    true,
+                ),
                 ("step", integer(-MAX_STEPS, MAX_STEPS), true),
             ]),
         ),

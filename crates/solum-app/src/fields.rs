@@ -150,16 +150,12 @@ request_fields! {
         Skill = "skill",
         /// The weapon rolled.
         Weapon = "weapon",
-        /// The difficulty.
-        Difficulty = "difficulty",
         /// Die-type steps.
         Step = "step",
         /// Die-type steps of the damage.
         DamageStep = "damage_step",
         /// The opposing die type.
         Against = "against",
-        /// The opposing chances.
-        AgainstChances = "against_chances",
         /// The opposing steps.
         AgainstStep = "against_step",
     }

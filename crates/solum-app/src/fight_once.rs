@@ -13,15 +13,12 @@ use solum_expanded::fight::{
 };
 
 use crate::bounded::bounded;
-use crate::check_once::{DrawRule, Pool, difficulty_of};
+use crate::check_once::{DrawRule, difficulty_of};
 use crate::typed_dice::{FieldName, TypedDiceError};
-use solum_expanded::MAX_POOL;
 
-bounded! {
-    /// A fighter's combat pool, 1 to [`MAX_POOL`] dice.
-    pub struct CombatPool(u32) in 1, MAX_POOL;
-    "a pool has {min} to {max} dice"
-}
+/// A fighter's combat pool (and a vehicle's pilot's): the So1um Expanded pool typed as a
+/// number, beside the check whose opposing side takes it too.
+pub use crate::check_once::CombatPool;
 
 bounded! {
     /// A fighter's hit points, 1 to [`MAX_FIGHT_HP`] (exact odds grow with their product).
@@ -155,11 +152,6 @@ impl FightOnceError {
     }
 }
 
-/// The rules' pool of a checked combat pool.
-fn pool(p: CombatPool) -> Pool {
-    Pool::new(u64::from(p.get())).expect("a CombatPool is within MAX_POOL")
-}
-
 /// One side of a fight as typed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FighterAsk {
@@ -268,12 +260,12 @@ pub struct DuelAsk {
 pub fn duel_odds_once(ask: &DuelAsk) -> Result<DuelOddsView, FightOnceError> {
     let spec = DuelSpec {
         first: Duelist {
-            pool: pool(ask.first.pool),
+            pool: ask.first.pool.pool(),
             hit_points: ask.first.hp.get(),
             damage: ask.first.damage.get(),
         },
         second: Duelist {
-            pool: pool(ask.second.pool),
+            pool: ask.second.pool.pool(),
             hit_points: ask.second.hp.get(),
             damage: ask.second.damage.get(),
         },
@@ -364,7 +356,7 @@ pub struct StaticOddsView {
 /// The exact odds of fast static combat.
 pub fn static_odds_once(ask: &StaticAsk<'_>) -> Result<StaticOddsView, FightOnceError> {
     let spec = StaticSpec {
-        pool: pool(ask.hero.pool),
+        pool: ask.hero.pool.pool(),
         difficulty: difficulty(ask.vs)?,
         hit_points: ask.hero.hp.get(),
         damage: ask.hero.damage.get(),
@@ -460,7 +452,7 @@ fn static_spec(ask: &StaticPlayAsk<'_>) -> Result<(String, StaticSpec), FightOnc
         ),
     };
     let spec = StaticSpec {
-        pool: pool(ask.hero.pool),
+        pool: ask.hero.pool.pool(),
         difficulty,
         hit_points: ask.hero.hp.get(),
         damage: ask.hero.damage.get(),
@@ -581,7 +573,6 @@ mod tests {
         Damage::new(n).unwrap()
     }
 
-    crate::bounded::bounded_tests!(combat_pool, CombatPool, "a pool has 1 to 1000 dice");
     crate::bounded::bounded_tests!(hit_points, HitPoints, "hit points are 1 to 10000");
     crate::bounded::bounded_tests!(damage, Damage, "damage is 0 to 1000000");
 

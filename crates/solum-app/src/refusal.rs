@@ -234,10 +234,6 @@ refusals! {
         HasNo = "dietype-has-no",
         /// Die-type steps out of range.
         Steps = "dietype-steps",
-        /// A difficulty out of range.
-        Difficulty = "dietype-difficulty",
-        /// Chances out of range.
-        Chances = "dietype-chances",
         /// Not a die type (the other side's of an opposed roll, as typed).
         DieType = "dietype-die",
     }

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use solum_app::dietype::{Against, DietypeEdit, DietypeRoll};
+use solum_app::dietype_once::{Chances, Difficulty};
 use solum_app::soluna::{SolunaEdit, SolunaFieldChange, SolunaValue};
 use solum_app::{Campaign, Dice, ErrorKind};
 use solum_dietype::DieType;
@@ -169,7 +170,7 @@ fn dietype_rolls_take_die_and_chances_from_the_sheet() {
             &roll(
                 "agility",
                 Some("swords"),
-                Against::Difficulty(4),
+                Against::Difficulty(Difficulty::new(4).unwrap()),
                 Some("dagger"),
             ),
             Dice::Typed(vec![8, 3, 2, 1, 3]),
@@ -198,7 +199,7 @@ fn dietype_rolls_take_die_and_chances_from_the_sheet() {
         None,
         Against::Opposed {
             die: DieType::D6,
-            chances: 1,
+            chances: Chances::new(1).unwrap(),
             step: 0,
         },
         None,
@@ -213,19 +214,34 @@ fn dietype_rolls_take_die_and_chances_from_the_sheet() {
     let e = c
         .roll_dietype_character(
             "Aria",
-            &roll("Agility", Some("Bows"), Against::Difficulty(4), None),
+            &roll(
+                "Agility",
+                Some("Bows"),
+                Against::Difficulty(Difficulty::new(4).unwrap()),
+                None,
+            ),
             Dice::Seed(1),
         )
         .unwrap_err();
     assert!(e.to_string().contains("Bows"), "{e}");
-    assert!(
-        c.roll_dietype_character(
-            "Aria",
-            &roll("Agility", None, Against::Difficulty(13), None),
-            Dice::Seed(1)
-        )
-        .is_err()
-    );
+    // A difficulty past 12 or chances past 4 make no roll: the request is refused as it is
+    // read, in the numbers' own words.
+    for (against, words) in [
+        (
+            r#"{"difficulty": 13}"#,
+            "difficulties run from 2 (trivial) to 12 (divine)",
+        ),
+        (
+            r#"{"opposed": {"die": "d6", "chances": 5, "step": 0}}"#,
+            "a roll has 1 to 4 chances",
+        ),
+    ] {
+        let body = format!(
+            r#"{{"ability": "Agility", "skill": null, "step": 0, "against": {against}, "weapon": null, "damage_step": 0}}"#
+        );
+        let e = serde_json::from_str::<DietypeRoll>(&body).unwrap_err();
+        assert!(e.to_string().starts_with(words), "{e}");
+    }
     // Edits: a new ability, the skill up to three chances, the dagger gone; 5 chances refused.
     let v = c
         .edit_dietype_character(
@@ -280,7 +296,12 @@ fn verify_names_changed_soluna_and_dietype_records() {
     c.create_dietype_character("Aria", &aria_fill()).unwrap();
     c.roll_dietype_character(
         "Aria",
-        &roll("Agility", None, Against::Difficulty(4), None),
+        &roll(
+            "Agility",
+            None,
+            Against::Difficulty(Difficulty::new(4).unwrap()),
+            None,
+        ),
         Dice::Typed(vec![5]),
     )
     .unwrap();

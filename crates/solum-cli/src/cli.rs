@@ -3,6 +3,8 @@
 
 use clap::{Args, Parser, Subcommand};
 use clap_complete::Shell;
+use solum_app::check_once::CheckAttribute;
+use solum_app::classic_once::ClassicPool;
 use solum_app::dietype_once::{Chances, DamageModifier, DieSteps, Difficulty};
 use solum_app::fight_once::{CombatPool, Damage, HitPoints};
 use solum_app::sol_once::{AssistHits, PoolModifier, Ranks, SolAttribute, SolDice};
@@ -372,8 +374,9 @@ pub struct SolunaOddsArgs {
 pub enum ClassicOddsCommand {
     /// Exact chance to pass a check.
     Check {
-        /// Dice (the stat, +1 for a cliché).
-        pool: i64,
+        /// Dice (the stat, +1 for a cliché), 1 to 1000.
+        #[arg(allow_negative_numbers = true)]
+        pool: ClassicPool,
         /// Difficulty, 1 to 6 or a name.
         #[arg(long)]
         vs: String,
@@ -2045,9 +2048,10 @@ pub struct SimArgs {
 /// How a pool is built from an attribute (ruling S1).
 #[derive(Debug, Clone, Args)]
 pub struct PoolArgs {
-    /// The attribute rolled (Body, Mind or Charm): the number of dice before modifiers.
+    /// The attribute rolled (Body, Mind or Charm), 1 to 1002: the number of dice before
+    /// modifiers (a pool has at most 1000 dice).
     #[arg(value_name = "ATTRIBUTE", allow_negative_numbers = true)]
-    pub attribute: i64,
+    pub attribute: CheckAttribute,
     /// One background applies: +1 die (never more than one).
     #[arg(short = 'b', long)]
     pub background: bool,
@@ -2069,9 +2073,9 @@ pub struct Against {
     /// Difficulty: a number from 1 (automatic) up, or very-easy, easy, average, tough, hard.
     #[arg(long, value_name = "DIFFICULTY", allow_hyphen_values = true)]
     pub vs: Option<String>,
-    /// An opposed check against a pool of this many dice.
+    /// An opposed check against a pool of this many dice, 1 to 1000.
     #[arg(long, value_name = "POOL", allow_negative_numbers = true)]
-    pub against: Option<i64>,
+    pub against: Option<CombatPool>,
 }
 
 /// Options of the opposing side.
@@ -2093,9 +2097,10 @@ pub struct OpposingArgs {
 #[group(skip)]
 #[command(group(clap::ArgGroup::new("pool_source").args(["attribute", "character", "sheet"]).required(true).multiple(false)))]
 pub struct CheckPoolArgs {
-    /// The attribute rolled (Body, Mind or Charm): the number of dice before modifiers.
+    /// The attribute rolled (Body, Mind or Charm), 1 to 1002: the number of dice before
+    /// modifiers (a pool has at most 1000 dice).
     #[arg(value_name = "ATTRIBUTE", allow_negative_numbers = true)]
-    pub attribute: Option<i64>,
+    pub attribute: Option<CheckAttribute>,
     /// Roll from this character's sheet in the campaign (journaled): the pool, armor and
     /// heavy-weapon penalties and gear come from the sheet.
     #[arg(long = "char", value_name = "NAME", requires = "attr")]
@@ -2180,9 +2185,9 @@ pub struct OddsCheckArgs {
         allow_hyphen_values = true
     )]
     pub vs: Option<String>,
-    /// Odds of an opposed check against a pool of this many dice.
+    /// Odds of an opposed check against a pool of this many dice, 1 to 1000.
     #[arg(long, value_name = "POOL", allow_negative_numbers = true)]
-    pub against: Option<i64>,
+    pub against: Option<CombatPool>,
     #[command(flatten)]
     pub opposing: OpposingArgs,
     /// Print JSON instead of text.

@@ -145,8 +145,8 @@ fn rendered_odds_table() {
 
 #[test]
 fn bad_input_is_exit_2_with_a_clear_message() {
-    solum("check 0 --vs 4").bad_input("attribute of 0");
-    solum("check 100000000000 --vs 4").bad_input("attribute of 100000000000");
+    solum("check 0 --vs 4").bad_input("invalid value '0' for '[ATTRIBUTE]'");
+    solum("check 100000000000 --vs 4").bad_input("invalid value '100000000000'");
     solum("check 3 --vs -2").bad_input("difficulty -2");
     solum("check 3 --vs 0").bad_input("difficulty 0");
     solum("check 3 --vs 4 --rolled 7,1,1").bad_input("not a face of a d6");
@@ -159,14 +159,81 @@ fn bad_input_is_exit_2_with_a_clear_message() {
         .bad_input("--against-rolled: value 9");
     solum("check 3 --against 2 --rolled 1,1,1 --against-rolled 1")
         .bad_input("too few values in --against-rolled");
-    solum("check 3 --against 0").bad_input("pool of 0");
+    solum("check 3 --against 0")
+        .bad_input("invalid value '0' for '--against <POOL>': a pool has 1 to 1000 dice");
     solum("check 3 --vs hopeless").bad_input("`hopeless` is not a difficulty");
     solum("check 3").bad_input("--vs");
     solum("check 3 --vs 4 --against 2").bad_input("cannot be used with");
     solum("check three --vs 4").bad_input("invalid value");
-    solum("odds check 1001").bad_input("attribute of 1001");
+    solum("odds check 1001").bad_input("a pool of 1001 dice is not possible");
     solum("odds check 3 --vs 2000").bad_input("difficulty 2000");
     solum_args(&["check", "3", "--vs", "4", "--rolled", ""]).bad_input("no dice values");
+}
+
+/// ATTRIBUTE is 1 to 1002 (S1: attributes start at 1; armor too heavy and a heavy weapon take
+/// 1002 down to 1000 dice, the largest pool): outside, the parser refuses it naming the range,
+/// in `check` and `odds check` alike.
+#[test]
+fn an_attribute_outside_1_to_1002_is_refused_as_it_is_read() {
+    let words = "an attribute is 1 to 1002 (a pool has at most 1000 dice, after up to 2 penalties)";
+    for (command, name) in [("check", "[ATTRIBUTE]"), ("odds check", "<ATTRIBUTE>")] {
+        for typed in ["0", "1003", "-1", "99999999999999999999"] {
+            solum(&format!("{command} {typed} --vs 4"))
+                .bad_input(&format!("invalid value '{typed}' for '{name}': {words}"));
+        }
+    }
+    // The bounds: 1 is one die, 1 in 2 to reach 4.
+    let v = solum("check 1 --vs 4 --seed 1 --json").json();
+    assert_eq!(v["pool"], 1);
+    assert_eq!(v["p_pass_exact"], "1/2");
+    let v = solum("odds check 1 --vs 4 --json").json();
+    assert_eq!(
+        (v["pool"].clone(), v["p_pass_exact"].clone()),
+        (1.into(), "1/2".into())
+    );
+    // 1002 less both penalties, and 1001 less armor, are 1000 dice.
+    let v = solum("check 1002 --armor-too-heavy --heavy-weapon --vs 4 --seed 1 --json").json();
+    assert_eq!(v["pool"], 1000);
+    let v = solum("odds check 1002 --armor-too-heavy --heavy-weapon --against 1 --json").json();
+    assert_eq!(v["pool"], 1000);
+    let v = solum("odds check 1001 --armor-too-heavy --vs 4 --json").json();
+    assert_eq!(v["pool"], 1000);
+    // Within the range, a pool its modifiers leave past 1000 dice is refused by the pool's
+    // own limit.
+    solum("check 1002 --vs 4")
+        .bad_input("error: a pool of 1002 dice is not possible: a pool has 1 to 1000 dice");
+    solum("odds check 1000 --background --vs 4")
+        .bad_input("error: a pool of 1001 dice is not possible: a pool has 1 to 1000 dice");
+}
+
+/// `--against POOL` is 1 to 1000 dice, the largest pool, in `check` and `odds check` alike:
+/// outside, the parser refuses it naming the range.
+#[test]
+fn an_opposing_pool_outside_1_to_1000_is_refused_as_it_is_read() {
+    for command in ["check 3", "odds check 3"] {
+        for typed in ["0", "1001", "-1", "99999999999999999999"] {
+            solum(&format!("{command} --against {typed}")).bad_input(&format!(
+                "invalid value '{typed}' for '--against <POOL>': a pool has 1 to 1000 dice"
+            ));
+        }
+    }
+    // One die against one: the sides are alike (S3), so a win is as likely as a loss.
+    let v = solum("odds check 1 --against 1 --json").json();
+    assert_eq!(v["against_pool"], 1);
+    assert_eq!(v["p_win_exact"], v["p_lose_exact"]);
+    // Typed dice against one die: the higher result wins, 3 against 4 loses.
+    let v = solum("check 3 --against 1 --rolled 3,2,2 --against-rolled 4 --json").json();
+    assert_eq!(
+        (v["against_pool"].clone(), v["outcome"].clone()),
+        (1.into(), "lose".into())
+    );
+    // A thousand dice a side, draws rolled off: even, exactly.
+    let v = solum("odds check 1000 --against 1000 --roll-off --json").json();
+    assert_eq!(v["against_pool"], 1000);
+    assert_eq!(v["p_win_exact"], "1/2");
+    let v = solum("check 1 --against 1000 --seed 1 --json").json();
+    assert_eq!(v["against_pool"], 1000);
+    assert_eq!(v["against_dice"].as_array().unwrap().len(), 1000);
 }
 
 #[test]
@@ -201,9 +268,9 @@ fn typed_dice_and_a_seed_are_refused_together() {
 #[test]
 fn negative_numbers_are_named_as_typed() {
     let run = solum("check -1 --vs 4");
-    run.bad_input("attribute of -1");
+    run.bad_input("invalid value '-1' for '[ATTRIBUTE]'");
     assert!(!run.stderr.contains("of 1 "), "{}", run.stderr);
-    solum("odds check 3 --against -1").bad_input("--against -1");
+    solum("odds check 3 --against -1").bad_input("invalid value '-1' for '--against <POOL>'");
     solum("check 4294967296 --vs 4").bad_input("4294967296");
 }
 
@@ -223,7 +290,7 @@ fn odds_check_at_the_limits_is_exact() {
     solum("odds check 1000 --gear --vs 12 --json").json();
     solum("odds check 1000 --gear").ok();
     solum("odds check 1001 --vs 4").bad_input("1001");
-    solum("odds check 3 --against 0").bad_input("--against 0");
+    solum("odds check 3 --against 0").bad_input("invalid value '0' for '--against <POOL>'");
 }
 
 #[test]

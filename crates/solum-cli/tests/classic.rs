@@ -295,6 +295,38 @@ fn classic_check_odds_are_exact() {
     assert_eq!(v["p_pass_exact"], "3/4");
 }
 
+/// `odds classic check POOL` takes 1 to 1000 dice (the original's pool limit): outside, the
+/// parser refuses it naming the range, negative numbers included.
+#[test]
+fn classic_check_odds_take_1_to_1000_dice_as_read() {
+    for typed in ["0", "1001", "-1", "99999999999999999999"] {
+        solum(&format!("odds classic check {typed} --vs 4")).bad_input(&format!(
+            "invalid value '{typed}' for '<POOL>': a pool has 1 to 1000 dice"
+        ));
+    }
+    // One die reaches 4 (average) on 4, 5 or 6: 1/2. A thousand dice fail only when all
+    // show 1 to 3: 1 − (1/2)^1000.
+    let v = solum("odds classic check 1 --vs 4 --json").json();
+    assert_eq!(
+        (v["pool"].clone(), v["p_pass_exact"].clone()),
+        (1.into(), "1/2".into())
+    );
+    let v = solum("odds classic check 1000 --vs 4 --json").json();
+    assert_eq!(v["pool"], 1000);
+    let exact = v["p_pass_exact"].as_str().unwrap();
+    let (num, den) = exact.split_once('/').unwrap();
+    // 2^1000 = 10715086071862673…69376 (302 digits); the numerator is one less.
+    assert!(
+        den.starts_with("10715086071862673") && den.ends_with("69376"),
+        "{exact}"
+    );
+    assert!(
+        num.starts_with("10715086071862673") && num.ends_with("69375"),
+        "{exact}"
+    );
+    assert_eq!((num.len(), den.len()), (302, 302));
+}
+
 /// Runs and times one command: it must end within `secs` (debug build, shared machine).
 fn timed(args: &[&str], secs: f64) -> common::Run {
     let start = std::time::Instant::now();
@@ -417,7 +449,8 @@ fn classic_numbers_past_their_limits_are_refused_fast() {
     solum("odds classic check 3 --vs 0").bad_input("difficulty `0`");
     // Zero dice is an error, wherever dice are counted.
     solum("classic check 0 --vs 3").bad_input("0 dice: a pool has 1 to 1000");
-    solum("odds classic check 0 --vs 3").bad_input("0 dice");
+    solum("odds classic check 0 --vs 3")
+        .bad_input("invalid value '0' for '<POOL>': a pool has 1 to 1000 dice");
     solum("odds classic duel --body 0 --hp 2 --monster troll").bad_input("body: 0");
     solum("odds classic duel --body 2 --hp 2 --foe-body 2 --foe-hp 2 --foe-stat-dice 0")
         .bad_input("foe stat: 0");

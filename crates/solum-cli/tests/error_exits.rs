@@ -205,12 +205,12 @@ fn cli_only_refusals_have_their_exit_code_and_first_line() {
     assert_eq!(nick(&c, "Nick", "3", "2").code, 0);
     let script = file("script.txt", &format!("hero {}\n", bad.display()));
     let cases: Vec<(&str, Run, String)> = vec![
-        // A one-shot check's opposing pool outside the rules.
+        // A one-shot check's pool outside the rules: the largest attribute and a background
+        // (the numbers themselves are refused as they are read, check.rs).
         (
             "check-pool",
-            solum_args(&["check", "3", "--against", "0"]),
-            "error: --against 0: a pool of 0 dice is not possible: a pool has 1 to 1000 dice"
-                .into(),
+            solum_args(&["check", "1000", "--background", "--vs", "4"]),
+            "error: a pool of 1001 dice is not possible: a pool has 1 to 1000 dice".into(),
         ),
         // A one-shot combat's hero sheet that does not read.
         (

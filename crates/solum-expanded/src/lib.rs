@@ -32,4 +32,6 @@ mod pool;
 pub mod tactic;
 pub mod vehicle;
 
-pub use pool::{Difficulty, MAX_DIFFICULTY, MAX_POOL, Pool, PoolSpec, RulesError};
+pub use pool::{
+    Difficulty, MAX_DIFFICULTY, MAX_POOL, MAX_POOL_ATTRIBUTE, Pool, PoolSpec, RulesError,
+};

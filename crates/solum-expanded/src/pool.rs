@@ -11,6 +11,12 @@ use thiserror::Error;
 /// would cost memory for nothing.
 pub const MAX_POOL: u32 = 1000;
 
+/// The largest attribute a pool is built from (S1): the one that armor too heavy for the Body
+/// and a heavy weapon, the two penalties, still bring down to [`MAX_POOL`]. Any larger builds
+/// no pool, whatever the modifiers. A sheet's attributes stay far below (1 to 4, S9); this
+/// bounds the numbers a designer types.
+pub const MAX_POOL_ATTRIBUTE: u32 = MAX_POOL + 2;
+
 /// The largest difficulty accepted. Above 6 only the Rule of 6 can pass; a difficulty of
 /// 1000 already needs a chain of about 166 sixes.
 pub const MAX_DIFFICULTY: u32 = 1000;
@@ -21,8 +27,10 @@ pub enum RulesError {
     /// A pool outside 1..=MAX_POOL.
     #[error("a pool of {0} dice is not possible: a pool has 1 to {MAX_POOL} dice")]
     Pool(u64),
-    /// An attribute outside 1..=MAX_POOL.
-    #[error("an attribute of {0} is not possible: attributes start at 1 (at most {MAX_POOL} here)")]
+    /// An attribute outside 1..=MAX_POOL_ATTRIBUTE.
+    #[error(
+        "an attribute of {0} is not possible: attributes start at 1 (at most {MAX_POOL_ATTRIBUTE} here)"
+    )]
     Attribute(u64),
     /// A difficulty outside 1..=MAX_DIFFICULTY.
     #[error(
@@ -93,7 +101,7 @@ impl PoolSpec {
 
     /// The pool these modifiers give.
     pub fn pool(&self) -> Result<Pool, RulesError> {
-        if self.attribute == 0 || self.attribute > MAX_POOL {
+        if !(1..=MAX_POOL_ATTRIBUTE).contains(&self.attribute) {
             return Err(RulesError::Attribute(u64::from(self.attribute)));
         }
         let bonus = i64::from(self.background);
@@ -209,6 +217,27 @@ mod tests {
         };
         assert_eq!(both.pool().unwrap().dice(), 1);
         assert!(PoolSpec::attribute(0).pool().is_err());
+    }
+
+    #[test]
+    fn the_largest_attribute_builds_the_largest_pool_only_with_both_penalties() {
+        let spec = |attribute, armor_too_heavy, heavy_weapon_weak| PoolSpec {
+            attribute,
+            background: false,
+            armor_too_heavy,
+            heavy_weapon_weak,
+        };
+        // S1: 1002 − 1 (armor) − 1 (heavy weapon) = 1000 dice; 1001 − 1 = 1000.
+        assert_eq!(spec(1002, true, true).pool().unwrap().dice(), 1000);
+        assert_eq!(spec(1001, true, false).pool().unwrap().dice(), 1000);
+        // Without one of its penalties the same attribute builds too many dice.
+        assert_eq!(spec(1002, true, false).pool(), Err(RulesError::Pool(1001)));
+        // One more builds no pool whatever the modifiers.
+        assert_eq!(
+            spec(1003, true, true).pool(),
+            Err(RulesError::Attribute(1003))
+        );
+        assert_eq!(MAX_POOL_ATTRIBUTE, 1002);
     }
 
     #[test]

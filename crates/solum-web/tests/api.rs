@@ -1980,6 +1980,18 @@ async fn every_field_of_every_request_body_is_described_by_its_type() {
         abilities["prefixItems"][1]["enum"],
         json!(["d4", "d6", "d8", "d10", "d12"])
     );
+    // A die-type roll's difficulty (2 trivial to 12 divine) and the other side's chances
+    // (1 to 4) are described with the ranges the body is read with.
+    let against = &schemas["DietypeRoll"]["properties"]["against"]["oneOf"];
+    let range = |s: &Value| (s["minimum"].clone(), s["maximum"].clone());
+    assert_eq!(
+        range(&against[0]["properties"]["difficulty"]),
+        (json!(2), json!(12))
+    );
+    assert_eq!(
+        range(&against[1]["properties"]["opposed"]["properties"]["chances"]),
+        (json!(1), json!(4))
+    );
     // The answers: every view a route answers with is described field by field (none is an
     // object without its fields), the rules' own types in it too (`solum_app::schema`); a
     // field that holds any JSON value (a divergence's recorded and derived values) is any

@@ -1446,8 +1446,8 @@ const SYSTEM_CASES: &[Case] = &[
             r#"{"ability": "Strength", "skill": null, "step": 0, "against": {"difficulty": 13}, "weapon": null, "damage_step": 0}"#,
         ),
         422,
-        "dietype-difficulty",
-        Some("difficulty"),
+        "body-invalid",
+        Some("against.difficulty"),
     ),
     (
         Gm,
@@ -1457,8 +1457,8 @@ const SYSTEM_CASES: &[Case] = &[
             r#"{"ability": "Strength", "skill": null, "step": 0, "against": {"opposed": {"die": "d6", "chances": 9, "step": 0}}, "weapon": null, "damage_step": 0}"#,
         ),
         422,
-        "dietype-chances",
-        Some("against_chances"),
+        "body-invalid",
+        Some("against.opposed.chances"),
     ),
     // Fast static combat (S11, S18) and fight odds
     (
@@ -1979,6 +1979,19 @@ async fn body_refusals_say_what_was_expected_in_json_words() {
             r#"{"genre": "fantasy", "count": "two"}"#,
             "count",
             "expected a whole number from 0 to 4294967295",
+        ),
+        // A number held to a range of the rules says the range, as the command line does.
+        (
+            "/api/dietype/characters/Rook/roll",
+            r#"{"ability": "Strength", "skill": null, "step": 0, "against": {"difficulty": 13}, "weapon": null, "damage_step": 0}"#,
+            "against.difficulty",
+            "difficulties run from 2 (trivial) to 12 (divine)",
+        ),
+        (
+            "/api/dietype/characters/Rook/roll",
+            r#"{"ability": "Strength", "skill": null, "step": 0, "against": {"opposed": {"die": "d6", "chances": 0, "step": 0}}, "weapon": null, "damage_step": 0}"#,
+            "against.opposed.chances",
+            "a roll has 1 to 4 chances",
         ),
     ] {
         let (status, v) = call(&t.router, "POST", uri, Some(&t.gm), Json(body)).await;

@@ -278,7 +278,7 @@ pub(crate) fn from_sheet(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     use solum_app::characters::Against;
-    use solum_app::check_once::{difficulty_of, pool_of};
+    use solum_app::check_once::difficulty_of;
     let p = &args.pool;
     let attribute: solum_app::check_once::Attribute = p
         .attr
@@ -294,7 +294,7 @@ pub(crate) fn from_sheet(
     let against = match (&args.target.vs, args.target.against) {
         (Some(vs), _) => Against::Difficulty(difficulty_of(vs).map_err(once_error)?.value()),
         (None, Some(n)) => Against::Opposed {
-            dice: pool_of(Field::Against, n).map_err(once_error)?.dice(),
+            dice: n.get(),
             gear: args.opposing.against_gear,
         },
         (None, None) => return Err(crate::bad("give --vs DIFFICULTY or --against POOL")),

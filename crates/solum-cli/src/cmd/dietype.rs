@@ -491,10 +491,8 @@ fn roll_character(name: &str, args: &DietypeRollArgs, out: &mut dyn Write) -> an
             F::Against => Some("--against"),
             F::Skill => Some("--skill"),
             F::Weapon => Some("--weapon"),
-            F::Difficulty => Some("--vs"),
             F::Step => Some("--step"),
             F::DamageStep => Some("--damage-step"),
-            F::AgainstChances => Some("--against-chances"),
             F::AgainstStep => Some("--against-step"),
             _ => None,
         })
