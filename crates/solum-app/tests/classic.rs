@@ -79,17 +79,19 @@ fn creation_counts_even_dice_and_is_journaled() {
     let a = c.create_classic_hero("Ola", &[], Dice::Seed(7)).unwrap();
     let b = c2.create_classic_hero("Ola", &[], Dice::Seed(7)).unwrap();
     assert_eq!(a.sheet.hero, b.sheet.hero);
-    // A name taken (any case) and too many clichés are refused, nothing stored.
+    // A name taken (any case) and more clichés than 2d6 can ever allow (4: refused before
+    // any die, so no value is typed) are refused, nothing stored.
     let before = c.entries().unwrap().len();
     assert!(c.create_classic_hero("nim", &[], Dice::Seed(1)).is_err());
     let e = c
         .create_classic_hero(
             "Pip",
-            &["a".into(), "b".into()],
-            Dice::Typed(vec![1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]),
+            &["a".into(), "b".into(), "c".into(), "d".into()],
+            Dice::Typed(vec![]),
         )
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::BadInput);
+    assert!(e.to_string().contains("at most 3"), "{e}");
     assert_eq!(c.entries().unwrap().len(), before);
     let names: Vec<String> = c
         .classic_heroes()
