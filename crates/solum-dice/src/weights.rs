@@ -610,7 +610,7 @@ impl PartialEq for Distribution {
         {
             return same;
         }
-        same_chances(&self.big(), &other.big()).expect("big integers never overflow")
+        same_chances(&self.big_ref(), &other.big_ref()).expect("big integers never overflow")
     }
 }
 
@@ -763,10 +763,16 @@ impl Distribution {
     }
 
     fn big(&self) -> Dense<BigUint> {
+        self.big_ref().into_owned()
+    }
+
+    /// The weights as big integers, borrowed when they are already: a step that only reads
+    /// them holds no copy (a wide sparse range, `1000 * 50d20kh25`, is a slot per number).
+    fn big_ref(&self) -> std::borrow::Cow<'_, Dense<BigUint>> {
         match &self.repr {
-            Repr::Small(d) => d.to_big(),
-            Repr::Big(d) => d.clone(),
-            Repr::Flat(f) => f.to_dense(),
+            Repr::Small(d) => std::borrow::Cow::Owned(d.to_big()),
+            Repr::Big(d) => std::borrow::Cow::Borrowed(d),
+            Repr::Flat(f) => std::borrow::Cow::Owned(f.to_dense()),
         }
     }
 
@@ -786,7 +792,9 @@ impl Distribution {
             };
         }
         Self {
-            repr: Repr::Big(big(&self.big(), &other.big()).expect("big integers never overflow")),
+            repr: Repr::Big(
+                big(&self.big_ref(), &other.big_ref()).expect("big integers never overflow"),
+            ),
         }
     }
 
@@ -803,7 +811,7 @@ impl Distribution {
             };
         }
         Self {
-            repr: Repr::Big(big(&self.big()).expect("big integers never overflow")),
+            repr: Repr::Big(big(&self.big_ref()).expect("big integers never overflow")),
         }
     }
 

@@ -6,7 +6,7 @@
 
 use peak_alloc::PeakAlloc;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use solum_notation::{Work, distribution_with, estimate, parse};
 
 #[global_allocator]
@@ -109,10 +109,18 @@ fn what_is_admitted_stays_within_its_estimate() {
         // gaps, so the difference went pair by pair past its estimate.
         "(50d6kh25)-((1d20kh1)*(20d20kh10))",
         "(120d6kh60)-((1d20kh1)*(20d20kh10))",
+        // Found by the random shapes on CI: a step over big weights cloned a wide sparse
+        // side (a slot per number of 25,000 to 500,000) before reading it.
+        "max((1000)*(50d20kh25),1000)",
     ] {
         within_estimate(text);
     }
-    let mut runner = TestRunner::new(Config::with_cases(150));
+    // The same 150 shapes every run: a shape a run with a random seed found (as CI's did)
+    // is added to the list above, and CI stays a check of the code, not of a draw.
+    let mut runner = TestRunner::new_with_rng(
+        Config::with_cases(150),
+        TestRng::deterministic_rng(RngAlgorithm::ChaCha),
+    );
     runner
         .run(&shape(), |text| {
             within_estimate(&text);
