@@ -7,6 +7,7 @@
 //! journal entry keeps the sheet before, the inputs and every die, so that `journal verify`
 //! re-derives it.
 
+use crate::check_once::CombatPool;
 use serde::{Deserialize, Serialize};
 use solum_dice::{DiceError, DiceSource, RecordingDice, SeededDice, SharedDice, TypedDice};
 pub use solum_expanded::character::AdvanceGoal;
@@ -370,11 +371,11 @@ pub fn check_sheet(hero: &Character) -> Result<(), AppError> {
 #[serde(rename_all = "kebab-case")]
 pub enum Against {
     /// An unopposed check: the difficulty, 1 (automatic) to [`solum_expanded::MAX_DIFFICULTY`].
-    Difficulty(u32),
+    Difficulty(Difficulty),
     /// An opposed check against a pool; draws stand (S3).
     Opposed {
-        /// The opposition's dice.
-        dice: u32,
+        /// The opposition's dice, 1 to [`solum_expanded::MAX_POOL`].
+        dice: CombatPool,
         /// The opposition has useful gear (one reroll).
         gear: bool,
     },
@@ -746,7 +747,7 @@ impl CharacterRecord {
                     (Against::Opposed { dice, .. }, Some(theirs)) => {
                         let mut line = format!(
                             "{n} rolls {attribute} ({own}) against {} — {}",
-                            pool_text(*dice, theirs),
+                            pool_text(dice.get(), theirs),
                             result.verdict.as_deref().unwrap_or(if result.passed {
                                 "win"
                             } else {
@@ -760,7 +761,7 @@ impl CharacterRecord {
                     }
                     (against, _) => {
                         let vs = match against {
-                            Against::Difficulty(d) => format!(" vs {d}"),
+                            Against::Difficulty(d) => format!(" vs {}", d.value()),
                             Against::Opposed { .. } => String::new(),
                         };
                         let verdict = if result.passed { "success" } else { "failure" };
@@ -1116,16 +1117,6 @@ pub(crate) fn check_inputs(
             "a roll-off settles the draws of opposed checks; this check has a difficulty",
         ));
     }
-    match check.against {
-        Against::Difficulty(d) => {
-            Difficulty::new(i64::from(d))
-                .map_err(|e| crate::ExpandedRefusal::Difficulty.at("difficulty", e.to_string()))?;
-        }
-        Against::Opposed { dice, .. } => {
-            Pool::new(u64::from(dice))
-                .map_err(|e| crate::ExpandedRefusal::Opposition.at("opposition", e.to_string()))?;
-        }
-    }
     Ok(CheckInputs {
         attribute_value: spec.attribute,
         armor_too_heavy: spec.armor_too_heavy,
@@ -1181,8 +1172,6 @@ fn spec_of(inputs: &CheckInputs) -> Result<Spec, AppError> {
         .map_err(|e| crate::ExpandedRefusal::Pool.at("pool", e.to_string()))?;
     Ok(match inputs.check.against {
         Against::Difficulty(d) => {
-            let d = Difficulty::new(i64::from(d))
-                .map_err(|e| crate::ExpandedRefusal::Difficulty.at("difficulty", e.to_string()))?;
             // Declining the reroll, or naming a die before seeing the dice, is distributed as
             // a roll without gear (a die at a fixed position rerolled whatever it shows is
             // one more fair die in its place).
@@ -1192,8 +1181,7 @@ fn spec_of(inputs: &CheckInputs) -> Result<Spec, AppError> {
             )
         }
         Against::Opposed { dice, gear } => {
-            let other = Pool::new(u64::from(dice))
-                .map_err(|e| crate::ExpandedRefusal::Opposition.at("opposition", e.to_string()))?;
+            let other = dice.pool();
             let mut spec = OpposedSpec::new(pool, other);
             spec.first = Side {
                 pool,

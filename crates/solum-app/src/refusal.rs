@@ -86,10 +86,6 @@ refusals! {
         GearDie = "check-gear-die",
         /// A roll-off asked for a check against a difficulty.
         RollOff = "check-roll-off",
-        /// A difficulty outside the rules.
-        Difficulty = "check-difficulty",
-        /// An opposition's pool outside the rules.
-        Opposition = "check-opposition",
         /// A name given twice, or added and removed, in one edit.
         EditTwice = "edit-named-twice",
         /// An edit of what changes only by creation and advancement (S17).

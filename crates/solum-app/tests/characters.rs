@@ -447,7 +447,7 @@ fn nick_climbs_the_tower_from_his_sheet() {
             &check(
                 Attribute::Body,
                 Some("acrobat thief"),
-                Against::Difficulty(5),
+                Against::Difficulty(vs(5)),
             ),
             Dice::Typed(vec![5, 3, 2, 2]),
         )
@@ -467,7 +467,7 @@ fn nick_climbs_the_tower_from_his_sheet() {
         ..check(
             Attribute::Mind,
             Some("Quick-Witted Rogue"),
-            Against::Difficulty(5),
+            Against::Difficulty(vs(5)),
         )
     };
     let v = c
@@ -483,7 +483,7 @@ fn nick_climbs_the_tower_from_his_sheet() {
         ..check(
             Attribute::Mind,
             Some("Quick-Witted Rogue"),
-            Against::Difficulty(5),
+            Against::Difficulty(vs(5)),
         )
     };
     let v = c
@@ -502,7 +502,7 @@ fn nick_climbs_the_tower_from_his_sheet() {
                 Attribute::Body,
                 Some("Acrobat Thief"),
                 Against::Opposed {
-                    dice: 2,
+                    dice: pool(2),
                     gear: false,
                 },
             ),
@@ -519,26 +519,22 @@ fn nick_climbs_the_tower_from_his_sheet() {
     let n = journal_len(&c);
     for (bad, field) in [
         (
-            check(Attribute::Body, Some("Pirate"), Against::Difficulty(5)),
+            check(Attribute::Body, Some("Pirate"), Against::Difficulty(vs(5))),
             "background",
         ),
         (
             CharacterCheck {
                 gear: Some("bazooka".into()),
-                ..check(Attribute::Body, None, Against::Difficulty(5))
+                ..check(Attribute::Body, None, Against::Difficulty(vs(5)))
             },
             "gear",
         ),
         (
             CharacterCheck {
                 weapon: Some("sword".into()),
-                ..check(Attribute::Body, None, Against::Difficulty(5))
+                ..check(Attribute::Body, None, Against::Difficulty(vs(5)))
             },
             "weapon",
-        ),
-        (
-            check(Attribute::Body, None, Against::Difficulty(0)),
-            "difficulty",
         ),
     ] {
         let e = c
@@ -550,6 +546,25 @@ fn nick_climbs_the_tower_from_his_sheet() {
         );
     }
     assert_eq!(journal_len(&c), n);
+    // A difficulty or an opposition outside the rules is not a check at all: refused as the
+    // request is read, in the rules' words.
+    for (body, words) in [
+        (
+            r#"{"attribute": "body", "against": {"difficulty": 0}}"#,
+            "difficulty",
+        ),
+        (
+            r#"{"attribute": "body", "against": {"difficulty": 1001}}"#,
+            "difficulty",
+        ),
+        (
+            r#"{"attribute": "body", "against": {"opposed": {"dice": 1001, "gear": false}}}"#,
+            "a pool has 1 to 1000 dice",
+        ),
+    ] {
+        let e = serde_json::from_str::<CharacterCheck>(body).unwrap_err();
+        assert!(e.to_string().contains(words), "{body}: {e}");
+    }
     let report = c.verify().unwrap();
     assert_eq!((report.entries, report.rolls), (5, 4));
     assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
@@ -589,7 +604,7 @@ weapons = [{ name = "great axe", class = "heavy" }]
     c.import_character(sheet).unwrap();
     let axe = CharacterCheck {
         weapon: Some("Great Axe".into()),
-        ..check(Attribute::Body, Some("Big Arm"), Against::Difficulty(4))
+        ..check(Attribute::Body, Some("Big Arm"), Against::Difficulty(vs(4)))
     };
     let v = c
         .check_from_character("Bruno", &axe, Dice::Typed(vec![3, 3]))
@@ -622,7 +637,7 @@ weapons = [{ name = "great axe", class = "heavy" }]
     let v = c
         .check_from_character(
             "Bruno",
-            &check(Attribute::Charm, None, Against::Difficulty(6)),
+            &check(Attribute::Charm, None, Against::Difficulty(vs(6))),
             Dice::Typed(vec![6, 1]),
         )
         .unwrap();
@@ -642,7 +657,7 @@ weapons = [{ name = "great axe", class = "heavy" }]
     let e = c
         .check_from_character(
             "Bruno",
-            &check(Attribute::Charm, None, Against::Difficulty(3)),
+            &check(Attribute::Charm, None, Against::Difficulty(vs(3))),
             Dice::Typed(vec![6]),
         )
         .unwrap_err();
@@ -660,7 +675,7 @@ fn the_odds_shown_are_the_rate_of_seeded_checks() {
     let tower = check(
         Attribute::Body,
         Some("Acrobat Thief"),
-        Against::Difficulty(5),
+        Against::Difficulty(vs(5)),
     );
     let n = 400;
     let mut passed = 0;
@@ -756,7 +771,7 @@ fn character_records_round_trip_through_a_journal_export_and_a_newer_schema_is_n
     .unwrap();
     c.check_from_character(
         "Nick",
-        &check(Attribute::Charm, None, Against::Difficulty(4)),
+        &check(Attribute::Charm, None, Against::Difficulty(vs(4))),
         Dice::Seed(5),
     )
     .unwrap();
@@ -863,7 +878,7 @@ fn opposed_odds_from_a_sheet_match_a_hand_count() {
                 Attribute::Charm,
                 None,
                 Against::Opposed {
-                    dice: 1,
+                    dice: pool(1),
                     gear: false,
                 },
             ),
@@ -1006,7 +1021,7 @@ fn a_check_from_a_sheet_file_needs_no_campaign() {
         &check(
             Attribute::Body,
             Some("acrobat thief"),
-            Against::Difficulty(5),
+            Against::Difficulty(vs(5)),
         ),
         Dice::Typed(vec![4, 3, 2, 1]),
     )
@@ -1017,7 +1032,7 @@ fn a_check_from_a_sheet_file_needs_no_campaign() {
     assert!(!v.result.passed);
     let e = solum_app::characters::check_from_sheet(
         &hero,
-        &check(Attribute::Body, Some("Pilot"), Against::Difficulty(5)),
+        &check(Attribute::Body, Some("Pilot"), Against::Difficulty(vs(5))),
         Dice::Fresh,
     )
     .unwrap_err();
@@ -1025,4 +1040,14 @@ fn a_check_from_a_sheet_file_needs_no_campaign() {
         matches!(&e, AppError::Expanded(r) if r.field == "background"),
         "{e}"
     );
+}
+
+/// A difficulty of the texts' range.
+fn vs(n: i64) -> solum_expanded::Difficulty {
+    solum_expanded::Difficulty::new(n).unwrap()
+}
+
+/// An opposition of this many dice.
+fn pool(n: u32) -> solum_app::check_once::CombatPool {
+    solum_app::check_once::CombatPool::new(n).unwrap()
 }

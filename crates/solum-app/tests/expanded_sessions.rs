@@ -198,7 +198,7 @@ fn the_player_names_the_die_the_gear_rerolled() {
         background: Some("Quick-Witted Rogue".into()),
         gear: Some("thieves' tools".into()),
         gear_die: GearDie::Die(1),
-        ..check(Attribute::Mind, Against::Difficulty(5))
+        ..check(Attribute::Mind, Against::Difficulty(vs(5)))
     };
     let v = c
         .check_from_character("Nick", &lock, Dice::Typed(vec![4, 4, 3, 5]))
@@ -252,7 +252,7 @@ fn the_campaigns_roll_off_setting_settles_draws_of_checks_and_their_odds() {
     let duel = check(
         Attribute::Charm,
         Against::Opposed {
-            dice: 1,
+            dice: pool(1),
             gear: false,
         },
     );
@@ -289,4 +289,14 @@ fn a_combat_started_with_the_roll_off_setting_on_rolls_off() {
     c.set_roll_off(true).unwrap();
     let v = c.start_combat(Some("after"), false).unwrap();
     assert!(v.roll_off);
+}
+
+/// A difficulty of the texts' range.
+fn vs(n: i64) -> solum_expanded::Difficulty {
+    solum_expanded::Difficulty::new(n).unwrap()
+}
+
+/// An opposition of this many dice.
+fn pool(n: u32) -> solum_app::check_once::CombatPool {
+    solum_app::check_once::CombatPool::new(n).unwrap()
 }

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 /// The largest pool the engine rolls. A real pool is 1 to 6 dice; a designer may explore far
@@ -111,10 +111,24 @@ impl PoolSpec {
     }
 }
 
-/// The difficulty of an unopposed check: roll it or higher on one die to pass.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(transparent)]
+/// The difficulty of an unopposed check: roll it or higher on one die to pass. Read from
+/// JSON it is held to its range as it is read, in the same words as [`Difficulty::new`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "i64", into = "i64")]
 pub struct Difficulty(u32);
+
+impl From<Difficulty> for i64 {
+    fn from(d: Difficulty) -> i64 {
+        i64::from(d.0)
+    }
+}
+
+impl TryFrom<i64> for Difficulty {
+    type Error = RulesError;
+    fn try_from(value: i64) -> Result<Self, Self::Error> {
+        Self::new(value)
+    }
+}
 
 impl Difficulty {
     /// Automatic: no roll is needed.

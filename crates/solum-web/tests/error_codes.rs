@@ -1047,8 +1047,8 @@ const SYSTEM_CASES: &[Case] = &[
         "/api/characters/Nick/odds",
         Json(r#"{"attribute": "body", "against": {"difficulty": 0}}"#),
         422,
-        "check-difficulty",
-        Some("difficulty"),
+        "body-invalid",
+        Some("against.difficulty"),
     ),
     (
         Gm,
@@ -1056,8 +1056,8 @@ const SYSTEM_CASES: &[Case] = &[
         "/api/characters/Nick/odds",
         Json(r#"{"attribute": "body", "against": {"opposed": {"dice": 0, "gear": false}}}"#),
         422,
-        "check-opposition",
-        Some("opposition"),
+        "body-invalid",
+        Some("against.opposed.dice"),
     ),
     // The original: Cid's checks, fights, gear and rests (C1, C2)
     (
@@ -1992,6 +1992,18 @@ async fn body_refusals_say_what_was_expected_in_json_words() {
             r#"{"ability": "Strength", "skill": null, "step": 0, "against": {"opposed": {"die": "d6", "chances": 0, "step": 0}}, "weapon": null, "damage_step": 0}"#,
             "against.opposed.chances",
             "a roll has 1 to 4 chances",
+        ),
+        (
+            "/api/characters/Nick/odds",
+            r#"{"attribute": "body", "against": {"difficulty": 1001}}"#,
+            "against.difficulty",
+            "difficulty 1001 is not possible: difficulties run from 1 (automatic) to 1000",
+        ),
+        (
+            "/api/characters/Nick/check",
+            r#"{"attribute": "body", "against": {"opposed": {"dice": 1001, "gear": false}}}"#,
+            "against.opposed.dice",
+            "a pool has 1 to 1000 dice",
         ),
     ] {
         let (status, v) = call(&t.router, "POST", uri, Some(&t.gm), Json(body)).await;

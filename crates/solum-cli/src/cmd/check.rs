@@ -292,9 +292,9 @@ pub(crate) fn from_sheet(
         )));
     }
     let against = match (&args.target.vs, args.target.against) {
-        (Some(vs), _) => Against::Difficulty(difficulty_of(vs).map_err(once_error)?.value()),
+        (Some(vs), _) => Against::Difficulty(difficulty_of(vs).map_err(once_error)?),
         (None, Some(n)) => Against::Opposed {
-            dice: n.get(),
+            dice: n,
             gear: args.opposing.against_gear,
         },
         (None, None) => return Err(crate::bad("give --vs DIFFICULTY or --against POOL")),
@@ -453,15 +453,16 @@ fn write_sheet_check(
     match c.against {
         Against::Difficulty(d) => writeln!(
             out,
-            "{} {name}: {built} → {pool} vs {d}   chance to pass {}",
+            "{} {name}: {built} → {pool} vs {}   chance to pass {}",
             paint(HEAD, "Check"),
+            d.value(),
             paint(HEAD, pass)
         )?,
         Against::Opposed { dice, gear } => writeln!(
             out,
             "{} {name}: {built} → {pool} against {}{}   win {}  draw {}  lose {}",
             paint(HEAD, "Opposed"),
-            render::dice_count(dice),
+            render::dice_count(dice.get()),
             if gear { " with gear" } else { "" },
             paint(HEAD, pass),
             render::percent_f64(odds.draw.unwrap_or(0.0)),
