@@ -3,6 +3,8 @@
 //!
 //! - the application layer (`solum-app`) depends on a concrete store backend,
 //! - a rules crate depends on the application, a store or a front end,
+//! - a system's rules crate depends on another system's, or on the notation above them, or
+//!   the dice core on anything of the rules above it,
 //! - a front end (`solum-cli`, `solum-web`) depends on a rules crate directly,
 //! - nothing may depend on the test-support crate except as a dev-dependency,
 //! - a workspace crate is in no layer (a new crate is placed here first).
@@ -19,8 +21,12 @@ use std::process::Command;
 /// The layers, bottom to top.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Layer {
-    /// Rules, dice and odds: no I/O, no clock, no store.
-    Rules,
+    /// The dice core: sources, distributions, odds. No I/O, no clock, no store.
+    Dice,
+    /// One system's rules, over the dice core alone.
+    System,
+    /// Dice notation, whose So1um terms call the systems' rules.
+    Notation,
     /// The store's interface (traits, errors, the in-memory backend).
     StoreInterface,
     /// A concrete store backend, and the crate that picks one from a name.
@@ -38,8 +44,11 @@ enum Layer {
 /// Every workspace crate's layer.
 fn layer(name: &str) -> Option<Layer> {
     Some(match name {
-        "solum-dice" | "solum-expanded" | "solum-classic" | "solum-sol" | "solum-soluna"
-        | "solum-dietype" | "solum-notation" => Layer::Rules,
+        "solum-dice" => Layer::Dice,
+        "solum-expanded" | "solum-classic" | "solum-sol" | "solum-soluna" | "solum-dietype" => {
+            Layer::System
+        }
+        "solum-notation" => Layer::Notation,
         "solum-store" => Layer::StoreInterface,
         "solum-store-sqlite" | "solum-store-postgres" | "solum-store-open" => Layer::StoreBackend,
         "solum-app" => Layer::App,
@@ -106,10 +115,15 @@ fn breaks(from: Layer, to: Layer) -> Option<&'static str> {
         (App, StoreBackend) => {
             Some("the app works on a `dyn Store`; the front end picks the backend")
         }
-        (Rules, App | StoreInterface | StoreBackend | FrontEnd) => {
+        (Dice | System | Notation, App | StoreInterface | StoreBackend | FrontEnd) => {
             Some("a rules crate does no I/O and knows no use case")
         }
-        (FrontEnd, Rules) => Some("a front end calls the app, never a rules crate"),
+        (Dice, System | Notation) => Some("the dice core knows no system"),
+        (System, System) => Some("a system's rules use the dice core alone, never another system"),
+        (System, Notation) => Some("the notation sits above the systems"),
+        (FrontEnd, Dice | System | Notation) => {
+            Some("a front end calls the app, never a rules crate")
+        }
         _ => None,
     }
 }
@@ -178,14 +192,22 @@ fn no_new_edge_breaks_the_dependency_rule_and_the_known_ones_only_shrink() {
 fn the_rule_catches_each_kind_of_violation() {
     // The checker itself, on a made-up graph: each forbidden kind of edge is found, and the
     // allowed ones (a front end on the app and a store opener, the app on the store's
-    // interface, a rules crate on another) are not.
+    // interface, a system on the dice core, the notation on the systems) are not.
     let graph: BTreeMap<String, BTreeSet<String>> = [
         (
             "solum-app",
             &["solum-store-sqlite", "solum-store", "solum-dice"][..],
         ),
         ("solum-expanded", &["solum-app", "solum-dice"][..]),
-        ("solum-dice", &["solum-store"][..]),
+        ("solum-dice", &["solum-store", "solum-sol"][..]),
+        (
+            "solum-sol",
+            &["solum-dice", "solum-soluna", "solum-notation"][..],
+        ),
+        (
+            "solum-notation",
+            &["solum-dice", "solum-sol", "solum-expanded"][..],
+        ),
         (
             "solum-web",
             &["solum-soluna", "solum-app", "solum-store-open"][..],
@@ -200,6 +222,9 @@ fn the_rule_catches_each_kind_of_violation() {
         ("solum-app", "solum-store-sqlite"),
         ("solum-expanded", "solum-app"),
         ("solum-dice", "solum-store"),
+        ("solum-dice", "solum-sol"),
+        ("solum-sol", "solum-soluna"),
+        ("solum-sol", "solum-notation"),
         ("solum-web", "solum-soluna"),
         ("solum-cli", "solum-testpg"),
     ]
