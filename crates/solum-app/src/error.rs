@@ -99,8 +99,9 @@ pub enum AppError {
         holds = agree(.0, "holds", "hold")
     )]
     ControlCharacter(&'static str),
-    /// Typed dice did not fit the roll.
-    #[error("the dice typed in do not fit")]
+    /// Typed dice did not fit the roll: the dice core says how (too few, a face out of
+    /// range).
+    #[error("{0}")]
     Dice(#[from] DiceError),
     /// Typed dice ran out, and the rule knows what the missing die was for.
     #[error("{given} dice values typed, too few: {why}")]
@@ -283,6 +284,7 @@ impl AppError {
             Self::Empty(_) => "text-empty",
             Self::TooLong { .. } => "text-too-long",
             Self::ControlCharacter(_) => "text-control-character",
+            Self::Dice(DiceError::Exhausted { .. }) => "dice-too-few",
             Self::Dice(_) => "dice-typed-invalid",
             Self::DiceShort { .. } => "dice-too-few",
             Self::UnusedDice { .. } => "dice-too-many",

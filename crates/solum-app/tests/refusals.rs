@@ -254,7 +254,13 @@ fn a_refusal_names_the_requests_own_key_or_none() {
 
 /// The codes only a library caller can meet (no front end sends what makes them), each with
 /// its golden case below; `solum-web`'s `every_refusal_code_has_a_golden_case` reads this list.
-const LIBRARY_GOLDEN_CODES: &[&str] = &["dice-typed-twice", "dietype-die"];
+const LIBRARY_GOLDEN_CODES: &[&str] = &[
+    "dice-typed-twice",
+    "dietype-die",
+    "oracle-unknown",
+    "word-list-invalid",
+    "import-invalid",
+];
 
 #[test]
 fn library_only_refusals_have_their_code_field_and_words() {
@@ -291,6 +297,27 @@ fn library_only_refusals_have_their_code_field_and_words() {
             Some("against"),
             "against: `d7` is not a die type: d4, d6, d8, d10 or d12",
         ),
+        // The command line's `solum oracle NAME` and a play script's `oracle NAME`.
+        (
+            "oracle-unknown",
+            solum_app::OracleSystem::parse("tarot").map(|_| ()),
+            Some("oracle"),
+            "no oracle \"tarot\" (say expanded or classic)",
+        ),
+        // `solum idea --list FILE` with a file of comments only.
+        (
+            "word-list-invalid",
+            solum_app::ideas::parse_list("# only a comment\n\n").map(|_| ()),
+            None,
+            "word list, line 0: the list holds no words",
+        ),
+        // `solum journal import FILE` with JSON that is no export.
+        (
+            "import-invalid",
+            c.import_json(r#"{"entries": 5}"#).map(|_| ()),
+            None,
+            "the journal to import is not valid: invalid type: integer `5`, expected a list of entries at line 1 column 13",
+        ),
     ];
     let codes: Vec<&str> = cases.iter().map(|c| c.0).collect();
     assert_eq!(codes, LIBRARY_GOLDEN_CODES);
@@ -324,5 +351,94 @@ fn dice_typed_by_hand_are_a_lone_game_masters_or_a_real_dice_tables() {
             live_dice(c.store(), m, Some(vec![6, 6])).unwrap(),
             Dice::Typed(vec![6, 6])
         );
+    }
+}
+
+/// The codes of a store's failures, which no request makes on demand (a busy or full disk,
+/// a database cut off mid-commit): each failure as the store reports it, with the code, kind
+/// and words the front ends answer with.
+const STORE_GOLDEN_CODES: &[&str] = &[
+    "campaign-busy",
+    "campaign-full",
+    "campaign-unreachable",
+    "campaign-commit-unknown",
+    "campaign-read-only",
+    "entry-too-large",
+    "campaign-unusable",
+    "entry-refused",
+];
+
+#[test]
+fn store_failures_have_their_code_kind_and_words() {
+    use solum_store::StoreError;
+    let at = || "db.internal:5432/club".to_owned();
+    let cases = [
+        (
+            "campaign-busy",
+            StoreError::Busy { location: at() },
+            ErrorKind::Unavailable,
+            "db.internal:5432/club: the campaign is busy (another solum is writing); nothing was changed, try again",
+        ),
+        (
+            "campaign-full",
+            StoreError::Full { location: at() },
+            ErrorKind::Unavailable,
+            "db.internal:5432/club: the disk is full; nothing was changed, earlier entries are safe",
+        ),
+        (
+            "campaign-unreachable",
+            StoreError::Unreachable {
+                location: at(),
+                reason: "connection refused".into(),
+            },
+            ErrorKind::Unavailable,
+            "db.internal:5432/club: cannot reach the database (connection refused); nothing was changed, try again",
+        ),
+        (
+            "campaign-commit-unknown",
+            StoreError::CommitUnknown { location: at() },
+            ErrorKind::Internal,
+            "db.internal:5432/club: the connection to the database was lost while the change was being committed: it may or may not have been kept; look at the journal before sending it again",
+        ),
+        (
+            "campaign-read-only",
+            StoreError::ReadOnly { location: at() },
+            ErrorKind::BadInput,
+            "db.internal:5432/club: the campaign is read-only (check the file's and its folder's permissions)",
+        ),
+        (
+            "entry-too-large",
+            StoreError::TooLarge {
+                what: "an entry",
+                bytes: 70_000,
+                limit: 65_536,
+            },
+            ErrorKind::BadInput,
+            "entry refused: an entry of 70000 bytes is over the limit of 65536",
+        ),
+        (
+            "campaign-unusable",
+            StoreError::NotACampaign {
+                location: at(),
+                reason: "no solum tables".into(),
+            },
+            ErrorKind::BadInput,
+            "db.internal:5432/club: not a solum campaign (no solum tables)",
+        ),
+        (
+            "entry-refused",
+            StoreError::BadRecord("the table's journal has no number left".into()),
+            ErrorKind::BadInput,
+            "entry refused: the table's journal has no number left",
+        ),
+    ];
+    let codes: Vec<&str> = cases.iter().map(|c| c.0).collect();
+    assert_eq!(codes, STORE_GOLDEN_CODES);
+    for (code, failure, kind, words) in cases {
+        let e = AppError::from(failure);
+        assert_eq!(e.code(), code);
+        assert_eq!(e.kind(), kind, "{code}");
+        assert_eq!(e.field(), None, "{code}");
+        assert_eq!(e.to_string(), words, "{code}");
     }
 }

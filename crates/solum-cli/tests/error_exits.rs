@@ -175,6 +175,8 @@ const CLI_GOLDEN_CODES: &[&str] = &[
     "creature-shipped",
     "creature-unknown",
     "table-unknown",
+    "check-difficulty",
+    "word-list-file",
 ];
 
 #[test]
@@ -196,6 +198,7 @@ fn cli_only_refusals_have_their_exit_code_and_first_line() {
         "[[creature]]\nname = \"Blob\"\npool = 0\nhit_points = 3\ndamage = 1\n",
     );
     let bad_arg = bad.to_str().unwrap();
+    let missing = dir.path().join("no-such-list.txt");
     let parse = |what: &str| {
         format!(
             "error: {}: {what}: TOML parse error at line 1, column 12",
@@ -287,6 +290,21 @@ fn cli_only_refusals_have_their_exit_code_and_first_line() {
             "table-unknown",
             with(&c, &["journal", "export", "--table", "7"]),
             "error: table: the campaign has no table 7 (`solum table list` lists them)".into(),
+        ),
+        // A one-shot check's difficulty beyond the rules' range.
+        (
+            "check-difficulty",
+            solum_args(&["check", "3", "--vs", "1001"]),
+            "error: --vs: difficulty 1001 is not possible: difficulties run from 1 (automatic) to 1000".into(),
+        ),
+        // A word list that is not there.
+        (
+            "word-list-file",
+            solum_args(&["idea", "--list", missing.to_str().unwrap()]),
+            format!(
+                "error: word list {}: No such file or directory (os error 2)",
+                missing.display()
+            ),
         ),
     ];
     let codes: Vec<&str> = cases.iter().map(|(code, ..)| *code).collect();

@@ -203,7 +203,7 @@ fn shared_responses() -> Value {
         })
     };
     json!({
-        "NotJson": error("The body is not JSON (`body-syntax`), or is cut off (`body-unreadable`); a path segment that does not read (`bad-request`); nothing changed"),
+        "NotJson": error("The body is not JSON (`body-syntax`), or is cut off (`body-unreadable`); nothing changed. Malformed HTTP (two `Content-Length` headers, …) is refused 400 by the HTTP layer, with no body"),
         "Unauthorized": error("No session, or one unknown, logged out or expired (`session-needed`, `session-unknown`)"),
         "Forbidden": error("A change not sent from the table's own page (`cross-origin`), or not allowed to this member (`gm-only`, `forbidden`, …); nothing changed"),
         "SlowBody": error("The body did not arrive within 10 s of the headers (`body-timeout`); nothing changed"),

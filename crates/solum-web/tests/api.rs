@@ -727,6 +727,7 @@ async fn the_rate_limit_bites_per_session_whatever_the_headers_say() {
         .unwrap();
     let limited = s.send(spoofed).await;
     assert_eq!(limited.status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(limited.json()["code"], "rate-limited");
     assert!(limited.headers.contains_key("retry-after"));
     assert_eq!(
         s.post("/api/notes", &a, json!({ "text": "x" }))
@@ -2193,9 +2194,38 @@ async fn heavy_work_takes_turns_and_a_huge_distribution_is_summarised() {
     for (path, expr) in [("/api/odds", "450d20"), ("/api/roll", "450d20")] {
         let a = s.post(path, &gm, json!({ "expression": expr })).await;
         assert_eq!(a.status, StatusCode::SERVICE_UNAVAILABLE, "{path}");
+        assert_eq!(a.json()["code"], "server-busy", "{path}");
         assert!(a.json()["error"].as_str().unwrap().contains("busy"));
     }
     assert!(stored_bodies(&s).is_empty());
+    // One session's second heavy ask while its first waits for a turn: refused at once.
+    let s = server_with(|c| {
+        c.heavy_at_once = 0;
+        c.heavy_wait = Duration::from_secs(3);
+    });
+    let (gm, _) = s.table("T", "Ada").await;
+    let (first, second) = tokio::join!(
+        s.post("/api/odds", &gm, json!({ "expression": "450d20" })),
+        async {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            s.post("/api/odds", &gm, json!({ "expression": "450d20" }))
+                .await
+        }
+    );
+    assert_eq!(
+        second.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        second.text()
+    );
+    assert_eq!(second.json()["code"], "heavy-busy");
+    assert_eq!(
+        first.status,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "{}",
+        first.text()
+    );
+    assert_eq!(first.json()["code"], "server-busy");
     // Cheap ones (a small estimated cost) need no turn at all.
     for (path, expr) in [("/api/odds", "3d6"), ("/api/roll", "3d6")] {
         let a = s.post(path, &gm, json!({ "expression": expr })).await;
@@ -2802,6 +2832,7 @@ async fn a_tables_journal_grows_within_its_write_budget() {
     // The session's fifth: refused, with the wait (2 s for a token at 0.5 a second).
     let a = s.post("/api/notes", &gm, note(4)).await;
     assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.text());
+    assert_eq!(a.json()["code"], "write-budget");
     assert_eq!(a.headers[axum::http::header::RETRY_AFTER], "2");
     assert!(a.json()["error"].as_str().unwrap().contains("this session"));
     // Another session of the table has its own four, but the table only two more.

@@ -559,6 +559,19 @@ fn slow_headers_slow_bodies_idle_connections_and_a_crowd_from_one_address_are_cu
     let answer = read_until_closed(&mut trickle, Duration::from_secs(20)).expect("closed");
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
     assert!(answer.contains(r#"{"error":"#), "{answer}");
+    assert!(answer.contains(r#""code":"body-timeout""#), "{answer}");
+    // A body cut off (the client stops sending before its length): 400, unreadable.
+    let mut cut = TcpStream::connect(addr).unwrap();
+    write!(
+        cut,
+        "POST /api/tables HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\n\
+         Content-Type: application/json\r\nContent-Length: 40\r\n\r\n{{\"ta"
+    )
+    .unwrap();
+    cut.shutdown(std::net::Shutdown::Write).unwrap();
+    let answer = read_until_closed(&mut cut, Duration::from_secs(20)).expect("closed");
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    assert!(answer.contains(r#""code":"body-unreadable""#), "{answer}");
     // A kept-alive connection left idle: answered, then closed.
     let mut idle = TcpStream::connect(addr).unwrap();
     write!(idle, "GET / HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
