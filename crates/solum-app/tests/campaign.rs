@@ -203,6 +203,7 @@ fn export_and_import_round_trip_and_tampered_imports_are_refused() {
         matches!(e, AppError::ImportMismatch { index: 2, .. }),
         "{e}"
     );
+    assert_eq!(e.code(), "import-mismatch");
     assert_eq!(d.entries().unwrap().len(), 4);
 }
 

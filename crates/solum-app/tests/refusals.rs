@@ -366,6 +366,7 @@ const STORE_GOLDEN_CODES: &[&str] = &[
     "entry-too-large",
     "campaign-unusable",
     "entry-refused",
+    "entry-revealed-already",
 ];
 
 #[test]
@@ -430,6 +431,12 @@ fn store_failures_have_their_code_kind_and_words() {
             StoreError::BadRecord("the table's journal has no number left".into()),
             ErrorKind::BadInput,
             "entry refused: the table's journal has no number left",
+        ),
+        (
+            "entry-revealed-already",
+            StoreError::RevealedAlready { seq: 4 },
+            ErrorKind::BadInput,
+            "entry refused: entry 4 is revealed already",
         ),
     ];
     let codes: Vec<&str> = cases.iter().map(|c| c.0).collect();

@@ -177,6 +177,7 @@ const CLI_GOLDEN_CODES: &[&str] = &[
     "table-unknown",
     "check-difficulty",
     "word-list-file",
+    "dice-seed-rolls-nothing",
 ];
 
 #[test]
@@ -305,6 +306,25 @@ fn cli_only_refusals_have_their_exit_code_and_first_line() {
                 "error: word list {}: No such file or directory (os error 2)",
                 missing.display()
             ),
+        ),
+        // A vehicle roll with every die typed on both sides, and a seed besides.
+        (
+            "dice-seed-rolls-nothing",
+            solum_args(&[
+                "vehicle",
+                "chase",
+                "--pilot",
+                "1",
+                "--against-pilot",
+                "1",
+                "--rolled",
+                "3",
+                "--against-rolled",
+                "2",
+                "--seed",
+                "5",
+            ]),
+            "error: --seed 5: every die is typed, so a seed would roll nothing".into(),
         ),
     ];
     let codes: Vec<&str> = cases.iter().map(|(code, ..)| *code).collect();
