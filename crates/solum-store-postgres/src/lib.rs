@@ -41,8 +41,8 @@ use solum_store::{
 };
 
 /// The newest schema this backend knows: the SQLite backend's schema 7 (per-table
-/// journal numbers), kept in step with it.
-pub const SCHEMA_VERSION: i64 = 8;
+/// journal numbers), then each table's last entry's time (8) and one index fewer (9).
+pub const SCHEMA_VERSION: i64 = 9;
 
 /// How many times a write whose transaction hit a deadlock or a serialization failure is run
 /// again before the store answers busy.
@@ -74,7 +74,12 @@ const MIGRATION_LOCK: i64 = 0x534F_4C55;
 
 /// The migrations, as (from, to, SQL). A new backend starts at the current schema in one
 /// step; later ones go one version at a time, like SQLite's, each in its own transaction.
-const MIGRATIONS: &[(i64, i64, &str)] = &[(0, 7, SCHEMA_7), (7, 8, SCHEMA_8)];
+const MIGRATIONS: &[(i64, i64, &str)] = &[(0, 7, SCHEMA_7), (7, 8, SCHEMA_8), (8, 9, SCHEMA_9)];
+
+/// Schema 9: the journal loses its index by table and global number, which no read uses
+/// since each table numbers its own entries (`journal_by_table_seq`): one index fewer to
+/// write on every append.
+const SCHEMA_9: &str = "DROP INDEX IF EXISTS journal_by_table;";
 
 /// Schema 8: each table's head also keeps its last entry's time, read with its write lock
 /// (a table's times never go back; a query of the journal there would read the snapshot
@@ -929,13 +934,25 @@ fn lock_head(
     statements: &Statements,
     table: i64,
 ) -> Result<Head, postgres::Error> {
-    let row = statements.query_one(
+    // A row lock, not a new version of the row: the append's own update of the head is the
+    // one write of it a roll makes.
+    let locked = statements.query_opt(
         tx,
-        "INSERT INTO table_heads (table_id, last_seq) VALUES ($1, 0)
-         ON CONFLICT (table_id) DO UPDATE SET last_seq = table_heads.last_seq
-         RETURNING last_seq, last_at",
+        "SELECT last_seq, last_at FROM table_heads WHERE table_id = $1 FOR UPDATE",
         &[&table],
     )?;
+    let row = match locked {
+        Some(row) => row,
+        // The table's first write makes its head (a first write of the same table at once
+        // waits on the key, then takes the row as an update).
+        None => statements.query_one(
+            tx,
+            "INSERT INTO table_heads (table_id, last_seq) VALUES ($1, 0)
+             ON CONFLICT (table_id) DO UPDATE SET last_seq = table_heads.last_seq
+             RETURNING last_seq, last_at",
+            &[&table],
+        )?,
+    };
     Ok(Head {
         last: row.try_get(0)?,
         last_at: row
@@ -959,23 +976,34 @@ fn savepoint_and_lock_head(
     savepoint: &str,
     table: i64,
 ) -> Result<Option<Head>, postgres::Error> {
+    let first_row = |messages: &[SimpleQueryMessage]| {
+        messages.iter().find_map(|m| match m {
+            SimpleQueryMessage::Row(row) => Some(
+                row.get(0)
+                    .and_then(|last| last.parse().ok())
+                    .map(|last| Head {
+                        last,
+                        last_at: row.get(1).and_then(|t: &str| t.parse().ok()),
+                    }),
+            ),
+            _ => None,
+        })
+    };
+    // As `lock_head`: a row lock, and the row made only by a table's first write.
     let messages = client.simple_query(&format!(
         "SAVEPOINT {savepoint}; \
-         INSERT INTO table_heads (table_id, last_seq) VALUES ({table}, 0) \
+         SELECT last_seq, last_at FROM table_heads WHERE table_id = {table} FOR UPDATE"
+    ))?;
+    if let Some(head) = first_row(&messages) {
+        // A number PostgreSQL wrote itself: `None` only if not.
+        return Ok(head);
+    }
+    let messages = client.simple_query(&format!(
+        "INSERT INTO table_heads (table_id, last_seq) VALUES ({table}, 0) \
          ON CONFLICT (table_id) DO UPDATE SET last_seq = table_heads.last_seq \
          RETURNING last_seq, last_at"
     ))?;
-    let head = messages.iter().find_map(|m| match m {
-        SimpleQueryMessage::Row(row) => Some((row.get(0), row.get(1))),
-        _ => None,
-    });
-    // One row by its RETURNING, a number PostgreSQL wrote itself: `None` only if not.
-    Ok(head.and_then(|(last, at)| {
-        Some(Head {
-            last: last?.parse().ok()?,
-            last_at: at.and_then(|t: &str| t.parse().ok()),
-        })
-    }))
+    Ok(first_row(&messages).flatten())
 }
 
 /// A write transaction of [`PostgresStore`]: a transaction of its own, or (in a group) the

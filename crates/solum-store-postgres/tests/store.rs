@@ -407,11 +407,27 @@ fn a_schema_7_database_is_migrated_and_keeps_its_journal() {
     }
     raw(&url)
         .batch_execute(
-            "ALTER TABLE table_heads DROP COLUMN last_at; UPDATE solum_schema SET version = 7",
+            "ALTER TABLE table_heads DROP COLUMN last_at;
+             CREATE INDEX journal_by_table ON journal (table_id, seq);
+             UPDATE solum_schema SET version = 7",
         )
         .unwrap();
     let mut s = PostgresStore::open(&url).unwrap();
     assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
+    // Schema 9 dropped the index no read uses.
+    let indexes: Vec<String> = raw(&url)
+        .query(
+            "SELECT indexname FROM pg_indexes WHERE tablename = 'journal' ORDER BY 1",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(
+        indexes,
+        ["journal_by_kind", "journal_by_table_seq", "journal_pkey"]
+    );
     let late = NewEntry {
         at: "2026-11-30T13:00:00Z".parse().unwrap(),
         ..entry(2)
