@@ -512,10 +512,11 @@ fn word(w: &str) -> String {
     }
 }
 
-/// Whether a line of the combat language carries dice typed in by hand (`with …`): a front
-/// end asks before it lets a member play it (typed dice are for a game master alone at the
-/// table). A line that does not parse carries none; the use case refuses it, naming it.
-pub fn line_types_dice(line: &str) -> bool {
+/// Whether a line of the combat language carries dice typed in by hand (`with …`): asked
+/// before a member plays it ([`crate::Campaign::combat_line_as`]; typed dice are for a game master
+/// alone at the table). A line that does not parse carries none; the use case refuses it,
+/// naming it.
+pub(crate) fn line_types_dice(line: &str) -> bool {
     matches!(parse_line(line), Ok(Line::Command(_, Some(_), _)))
 }
 
@@ -946,13 +947,14 @@ impl<S: CampaignStore> Campaign<S> {
 
     /// Starts a combat with its fighters: the start and each fighter's line in one
     /// transaction (a name that is no character or creature refuses the whole start, and
-    /// nothing is written).
+    /// nothing is written). The game master's ([`crate::policy::GmOnly::Combat`]).
     pub fn start_combat_with(
         &mut self,
         name: Option<&str>,
         roll_off: bool,
         setup: &CombatSetup,
     ) -> Result<CombatStartView, AppError> {
+        self.game_master(crate::policy::GmOnly::Combat)?;
         let lines = setup.lines()?;
         let parsed = lines
             .iter()
@@ -1068,7 +1070,9 @@ impl<S: CampaignStore> Campaign<S> {
 
     /// Ends the open combat: each campaign character's sheet loses the hit points the
     /// character lost in the fight (never below 0), in the transaction that journals the end.
+    /// The game master's ([`crate::policy::GmOnly::Combat`]).
     pub fn end_combat(&mut self) -> Result<CombatEndView, AppError> {
+        self.game_master(crate::policy::GmOnly::Combat)?;
         let at = self.now();
         crate::transact(&mut self.store, &self.by, |tx| {
             let stored = read_open(tx.sheet(SYSTEM, OPEN)?)?.ok_or_else(no_open)?;

@@ -569,7 +569,63 @@ pub struct StaticRequest {
     pub background: Option<String>,
 }
 
+/// What a table asks of a character's fast static combat (`POST
+/// /api/characters/{name}/static`): to start a fight, its opposition by a name of the
+/// shipped bestiary (`foe`) or by its numbers (`opposition`), not both; neither goes on with
+/// the open fight. [`StaticAsk::request`] makes the [`StaticRequest`] of it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct StaticAsk {
+    /// A static opposition of the shipped bestiary, to start a fight.
+    #[serde(default)]
+    pub foe: Option<String>,
+    /// Or the opposition's numbers, to start a fight.
+    #[serde(default)]
+    pub opposition: Option<Opposition>,
+    /// The sheet's weapon to fight with (when it starts).
+    #[serde(default)]
+    pub weapon: Option<String>,
+    /// A background of the sheet named for this call's rounds (S18).
+    #[serde(default)]
+    pub background: Option<String>,
+}
+
+impl StaticAsk {
+    /// The request for the character `hero`: the opposition named (`foe`, looked up in the
+    /// shipped bestiary) or given (`opposition`); both at once are refused
+    /// (`static-opposition`, naming `foe`).
+    pub fn request(&self, hero: &str) -> Result<StaticRequest, AppError> {
+        let start = match (&self.foe, &self.opposition) {
+            (Some(_), Some(_)) => {
+                return Err(crate::CombatRefusal::Opposition
+                    .at("foe", "give `foe` or `opposition`, not both"));
+            }
+            (Some(foe), None) => Some(Opposition::shipped(foe)?),
+            (None, given) => given.clone(),
+        };
+        Ok(StaticRequest {
+            hero: hero.to_owned(),
+            start,
+            weapon: self.weapon.clone(),
+            background: self.background.clone(),
+        })
+    }
+}
+
 impl<S: CampaignStore> Campaign<S> {
+    /// [`Campaign::static_fight`] for the character `hero` as a table asks it
+    /// ([`StaticAsk::request`]).
+    pub fn static_fight_asked(
+        &mut self,
+        hero: &str,
+        ask: &StaticAsk,
+        dice: Dice,
+    ) -> Result<StaticView, AppError> {
+        let request = ask.request(hero)?;
+        self.static_fight(&request, dice)
+    }
+
     /// Plays fast static combat (S11) for a campaign character: starts a fight when
     /// `request.start` names the opposition, then plays rounds until one side is at 0 or
     /// typed dice run out at the end of a round (the fight then waits). Journals the start

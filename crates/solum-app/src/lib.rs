@@ -30,6 +30,7 @@ pub mod ideas;
 pub mod import;
 pub mod import_problem;
 pub mod journal;
+pub mod journal_query;
 mod journaling;
 pub mod markdown;
 pub mod notation;
@@ -287,6 +288,14 @@ impl<S: CampaignStore> Campaign<S> {
         })
     }
 
+    /// Refuses `what` unless this campaign's scope is a game master's (the command line's
+    /// is): the role policy ([`policy::game_master`]) asked of the store's scope before
+    /// anything is read or written, so a player's request changes nothing and finds out
+    /// nothing about the table's state.
+    pub(crate) fn game_master(&self, what: policy::GmOnly) -> Result<(), AppError> {
+        Ok(policy::game_master(self.store.sees_every_entry(), what)?)
+    }
+
     /// Sets which oracle `ask` uses in this campaign.
     pub fn set_oracle_system(&mut self, system: OracleSystem) -> Result<(), AppError> {
         self.may_change_settings()?;
@@ -302,7 +311,7 @@ impl<S: CampaignStore> Campaign<S> {
 
     /// Turns the roll-off option on or off (the game master's: [`policy`] refuses a player).
     pub fn set_roll_off(&mut self, on: bool) -> Result<(), AppError> {
-        self.may_change_settings()?;
+        self.game_master(policy::GmOnly::RollOffSetting)?;
         Ok(self
             .store
             .set_meta(ROLL_OFF_KEY, if on { "on" } else { "off" })?)
@@ -317,7 +326,7 @@ impl<S: CampaignStore> Campaign<S> {
     /// Says whether the table rolls real dice (the game master's: [`policy`] refuses a
     /// player).
     pub fn set_real_dice(&mut self, on: bool) -> Result<(), AppError> {
-        self.may_change_settings()?;
+        self.game_master(policy::GmOnly::RealDiceSetting)?;
         Ok(self
             .store
             .set_meta(tables::REAL_DICE_KEY, if on { "on" } else { "off" })?)
@@ -723,6 +732,9 @@ impl<S: CampaignStore> Campaign<S> {
     /// writing in secret) reveals, each secret entry of its table once; all of it in one
     /// transaction.
     pub fn reveal(&mut self, seq: i64) -> Result<JournalEntry, AppError> {
+        // A player is refused before the entry is looked for: whether a secret entry of
+        // that number exists is the game master's to know.
+        self.game_master(policy::GmOnly::Reveal)?;
         let at = self.now();
         transact(&mut self.store, &self.by, |tx| {
             let secret = tx.reveal(seq)?;

@@ -3,11 +3,46 @@
 //! appends a secret entry or reveals one; the stores keep only the table's filter (which
 //! table a scope reads and writes, and that a player's scope never reads a secret entry).
 
-use solum_store::Scope;
+use solum_store::{CampaignStore, Member, Scope, TableStore};
 
-/// Why dice typed in by hand were refused, where `tables::may_type_dice` does not allow
+use crate::AppError;
+
+/// Why dice typed in by hand were refused, where [`may_type_dice`] does not allow
 /// them.
 pub const TYPED_DICE_REFUSED: &str = "dice typed in by hand are for a game master playing alone, or a table whose game master said it rolls real dice";
+
+/// The table setting under which every member types the faces of the real dice they roll
+/// ([`may_type_dice`]; [`crate::Campaign::set_real_dice`] sets it).
+pub const REAL_DICE_KEY: &str = "real_dice";
+
+/// Whether a member may roll with faces typed in by hand: a game master playing alone at
+/// their table (a solo player with real dice), and everyone at a table whose game master
+/// said it rolls real dice (a group around one table using the page as its sheets and
+/// tracker). Anywhere else every live roll comes from the server's generator, so no one
+/// chooses a face; a typed roll is marked as such in the journal for everyone.
+pub fn may_type_dice<S: CampaignStore + TableStore>(
+    store: &S,
+    member: &Member,
+) -> Result<bool, AppError> {
+    if member.gm && store.members()?.len() == 1 {
+        return Ok(true);
+    }
+    Ok(store.meta(REAL_DICE_KEY)?.as_deref() == Some("on"))
+}
+
+/// Refuses dice typed in by hand unless [`may_type_dice`] allows them for `member`: asked by
+/// every use case that takes typed dice from a member (`tables::live_dice`,
+/// `Campaign::combat_line_as`, `Campaign::vehicle_roll_as`), never by a front end.
+pub fn check_typed_dice<S: CampaignStore + TableStore>(
+    store: &S,
+    member: &Member,
+) -> Result<(), AppError> {
+    if may_type_dice(store, member)? {
+        Ok(())
+    } else {
+        Err(Forbidden::TypedDice.into())
+    }
+}
 
 /// Why a member may not do what they asked: one code for the API (`forbidden`), and which
 /// rule of the table's roles refused it.
@@ -75,6 +110,45 @@ pub enum GmOnly {
     /// Making, listing or revoking the table's invites (the verb).
     #[error("only the game master {0} the table's invites")]
     Invites(&'static str),
+    /// Re-inviting a member (a re-entry link for a member of the table).
+    #[error("only the game master re-invites a member")]
+    Reinvite,
+    /// Revealing a secret entry to the table.
+    #[error("only the game master reveals a secret entry")]
+    Reveal,
+    /// Setting the table's roll-off option (S3, S14).
+    #[error("only the game master sets the table's roll-off option")]
+    RollOffSetting,
+    /// Saying whether the table rolls real dice.
+    #[error("only the game master says whether the table rolls real dice")]
+    RealDiceSetting,
+    /// Starting or ending the table's combat (the tracker).
+    #[error("only the game master runs a combat")]
+    Combat,
+    /// Starting a played Sol'una skirmish (U5).
+    #[error("only the game master starts a skirmish")]
+    SkirmishStart,
+    /// Rolling the phases of a skirmish that wait only for dice.
+    #[error("only the game master runs a skirmish")]
+    SkirmishGo,
+    /// Abandoning the played skirmish.
+    #[error("only the game master abandons a skirmish")]
+    SkirmishAbandon,
+    /// Starting a Project Sol encounter for a character (P3).
+    #[error("only the game master starts an encounter")]
+    SolEncounter,
+    /// Starting a Project Sol play session for a character.
+    #[error("only the game master starts a session")]
+    SolSession,
+    /// Rewarding a point of Edge.
+    #[error("only the game master rewards a point of Edge")]
+    SolReward,
+}
+
+/// What only a game master does ([`GmOnly`]): allowed to a game master's scope (and the
+/// command line's, the campaign's owner), refused to a player's as `what`.
+pub fn game_master(gm: bool, what: GmOnly) -> Result<(), GmOnly> {
+    if gm { Ok(()) } else { Err(what) }
 }
 
 /// A member changes the sheets they own; a game master (and the command line, the
@@ -150,6 +224,23 @@ mod tests {
             may_change_sheet(pia, Some(3), "Nick"),
             Err(Forbidden::NotYourCharacter(n)) if n == "Nick"
         ));
+    }
+
+    #[test]
+    fn what_only_a_game_master_does_is_refused_to_a_player_as_itself() {
+        let pia = Scope::member(TABLE, 2, false);
+        let gm = Scope::member(TABLE, 1, true);
+        assert_eq!(
+            game_master(pia.gm, GmOnly::Combat),
+            Err(GmOnly::Combat),
+            "a player"
+        );
+        assert_eq!(game_master(gm.gm, GmOnly::Combat), Ok(()));
+        assert_eq!(game_master(Scope::HOME.gm, GmOnly::Reveal), Ok(()));
+        assert_eq!(
+            GmOnly::SolReward.to_string(),
+            "only the game master rewards a point of Edge"
+        );
     }
 
     #[test]

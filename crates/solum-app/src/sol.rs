@@ -1669,8 +1669,9 @@ impl<S: CampaignStore> Campaign<S> {
     }
 
     /// A new play session: Edge refreshes to the attribute, training is allowed again, and
-    /// a new encounter begins.
+    /// a new encounter begins. The game master's ([`crate::policy::GmOnly::SolSession`]).
     pub fn sol_session(&mut self, name: &str) -> Result<SolChangeView, AppError> {
+        self.game_master(crate::policy::GmOnly::SolSession)?;
         self.simple(name, |before| {
             let mut after = before.clone();
             after.new_session();
@@ -1682,8 +1683,10 @@ impl<S: CampaignStore> Campaign<S> {
         })
     }
 
-    /// A new encounter: every skill may earn a progress point again.
+    /// A new encounter: every skill may earn a progress point again. The game master's
+    /// ([`crate::policy::GmOnly::SolEncounter`]).
     pub fn sol_encounter(&mut self, name: &str) -> Result<SolChangeView, AppError> {
+        self.game_master(crate::policy::GmOnly::SolEncounter)?;
         self.simple(name, |before| {
             let mut after = before.clone();
             after.new_encounter();
@@ -1695,8 +1698,10 @@ impl<S: CampaignStore> Campaign<S> {
         })
     }
 
-    /// The GM's reward: one point of Edge back, never above the attribute.
+    /// The GM's reward: one point of Edge back, never above the attribute
+    /// ([`crate::policy::GmOnly::SolReward`]).
     pub fn sol_reward(&mut self, name: &str) -> Result<SolChangeView, AppError> {
+        self.game_master(crate::policy::GmOnly::SolReward)?;
         self.simple(name, |before| {
             let mut after = before.clone();
             after.edge.reward();

@@ -1578,13 +1578,15 @@ fn write_sheets(tx: &mut dyn WriteTx, s: &Skirmish) -> Result<SheetsChange, AppE
 impl<S: CampaignStore> Campaign<S> {
     /// Starts a played skirmish (U5) of stored characters, named in listed order; `auto`
     /// names characters or sides the tactic plays. Rolls the phases nobody decides (none,
-    /// usually) and waits for the first decision. One skirmish at a time per table.
+    /// usually) and waits for the first decision. One skirmish at a time per table. The
+    /// game master's ([`crate::policy::GmOnly::SkirmishStart`]).
     pub fn start_soluna_skirmish(
         &mut self,
         names: &[String],
         auto: &[String],
         dice: Dice,
     ) -> Result<PlayView, AppError> {
+        self.game_master(crate::policy::GmOnly::SkirmishStart)?;
         if names.len() > MAX_CHARACTERS {
             return Err(crate::SolunaRefusal::Names.at(
                 "names",
@@ -1711,8 +1713,10 @@ impl<S: CampaignStore> Campaign<S> {
     }
 
     /// Rolls the phases of the played skirmish that wait only for dice (after typed dice
-    /// ran out at the end of a phase, or phases only auto characters act in).
+    /// ran out at the end of a phase, or phases only auto characters act in). The game
+    /// master's ([`crate::policy::GmOnly::SkirmishGo`]).
     pub fn go_soluna_skirmish(&mut self, dice: Dice) -> Result<PlayView, AppError> {
+        self.game_master(crate::policy::GmOnly::SkirmishGo)?;
         let dice = fix_seed(dice);
         let at = self.now();
         self.transact(|tx| {
@@ -1751,8 +1755,9 @@ impl<S: CampaignStore> Campaign<S> {
     }
 
     /// Abandons the played skirmish: journaled, and the sheets keep the damage taken and the
-    /// supplies spent so far.
+    /// supplies spent so far. The game master's ([`crate::policy::GmOnly::SkirmishAbandon`]).
     pub fn abandon_soluna_skirmish(&mut self) -> Result<PlayView, AppError> {
+        self.game_master(crate::policy::GmOnly::SkirmishAbandon)?;
         let at = self.now();
         self.transact(|tx| {
             let s = open_skirmish(tx)?.ok_or_else(no_skirmish)?;

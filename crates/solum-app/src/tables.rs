@@ -208,6 +208,75 @@ pub fn invite<S: TableStore>(store: &mut S, by: &Member, gm: bool) -> Result<Inv
     invite_to(store, by.table, gm, life, jiff::Timestamp::now())
 }
 
+/// Who an invite makes of the one who uses it, as a request says it: `"player"` (also when
+/// not said) or `"gm"`; anything else is refused as the request is read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InviteRole {
+    /// A player of the table.
+    #[default]
+    Player,
+    /// Another game master of the table.
+    Gm,
+}
+
+impl InviteRole {
+    /// Whether the invite makes a game master ([`invite`]'s `gm`).
+    pub fn is_gm(self) -> bool {
+        self == Self::Gm
+    }
+}
+
+/// The most characters of a token a request sends (an invite's, a re-entry link's): more
+/// than any token solum makes, so a longer one is refused as the request is read, before
+/// anything is looked up.
+pub const MAX_TOKEN_CHARS: usize = 200;
+
+/// A token longer than [`MAX_TOKEN_CHARS`]: `longer than any …` (the kind of link).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("longer than any {0}")]
+pub struct TokenTooLong(&'static str);
+
+macro_rules! token {
+    ($(#[$meta:meta])* $name:ident, $what:literal) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+        #[serde(try_from = "String")]
+        pub struct $name(String);
+
+        impl $name {
+            /// The token as sent.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl TryFrom<String> for $name {
+            type Error = TokenTooLong;
+            fn try_from(token: String) -> Result<Self, TokenTooLong> {
+                // Counted in characters, as a description's `maxLength` counts.
+                if token.chars().count() > MAX_TOKEN_CHARS {
+                    Err(TokenTooLong($what))
+                } else {
+                    Ok(Self(token))
+                }
+            }
+        }
+    };
+}
+
+token! {
+    /// An invite's token as a request sends it ([`join`]): at most [`MAX_TOKEN_CHARS`]
+    /// characters.
+    InviteToken, "invite"
+}
+
+token! {
+    /// A re-entry link's token as a request sends it ([`redeem_reentry`]): at most
+    /// [`MAX_TOKEN_CHARS`] characters.
+    ReentryToken, "re-entry link"
+}
+
 /// The game master invite to the campaign's own table (table 0) that `solum serve` prints:
 /// it works once, for [`HOME_GM_INVITE_SECONDS`], and every unused one made before is
 /// revoked, so invites do not pile up with every start.
@@ -485,6 +554,18 @@ pub fn reentry<S: CampaignStore + TableStore>(
     reentry_at(store, by, whom, jiff::Timestamp::now())
 }
 
+/// A game master's re-invite of the member `whom` of their table: [`reentry`], refused to a
+/// player ([`crate::policy::GmOnly::Reinvite`]) whoever `whom` is (a player asks for their
+/// own link with [`reentry`]).
+pub fn reinvite<S: CampaignStore + TableStore>(
+    store: &mut S,
+    by: &Member,
+    whom: i64,
+) -> Result<Reentry, AppError> {
+    crate::policy::game_master(by.gm, crate::policy::GmOnly::Reinvite)?;
+    reentry(store, by, whom)
+}
+
 /// [`reentry`] at `at`.
 pub fn reentry_at<S: CampaignStore + TableStore>(
     store: &mut S,
@@ -650,39 +731,7 @@ pub fn scope_of(member: &Member) -> Scope {
     Scope::member(member.table, member.id, member.gm)
 }
 
-/// The table setting under which every member types the faces of the real dice they roll
-/// ([`may_type_dice`]; [`crate::Campaign::set_real_dice`] sets it).
-pub const REAL_DICE_KEY: &str = "real_dice";
-
-/// Whether a member may roll with faces typed in by hand: a game master playing alone at
-/// their table (a solo player with real dice), and everyone at a table whose game master
-/// said it rolls real dice (a group around one table using the page as its sheets and
-/// tracker). Anywhere else every live roll comes from the server's generator, so no one
-/// chooses a face; a typed roll is marked as such in the journal for everyone.
-pub fn may_type_dice<S: CampaignStore + TableStore>(
-    store: &S,
-    member: &Member,
-) -> Result<bool, AppError> {
-    if member.gm && store.members()?.len() == 1 {
-        return Ok(true);
-    }
-    Ok(store.meta(REAL_DICE_KEY)?.as_deref() == Some("on"))
-}
-
-pub use crate::policy::TYPED_DICE_REFUSED;
-
-/// Refuses dice typed in by hand unless [`may_type_dice`] allows them for `member` (the
-/// one place every front end asks).
-pub fn check_typed_dice<S: CampaignStore + TableStore>(
-    store: &S,
-    member: &Member,
-) -> Result<(), AppError> {
-    if may_type_dice(store, member)? {
-        Ok(())
-    } else {
-        Err(crate::policy::Forbidden::TypedDice.into())
-    }
-}
+pub use crate::policy::{REAL_DICE_KEY, TYPED_DICE_REFUSED, check_typed_dice, may_type_dice};
 
 /// The dice of a live roll by `member`: the generator with a fresh seed, or the faces typed
 /// in by hand where [`may_type_dice`] allows them (journaled as typed).
@@ -813,6 +862,12 @@ impl<S: CampaignStore + TableStore> Campaign<S> {
         member: &Member,
         line: &str,
     ) -> Result<crate::combat::CombatLineView, AppError> {
+        // Faces typed with `with` are real dice: for a game master alone at the table, or a
+        // table that rolls real dice. (A line that does not parse types none, and is refused
+        // by the use case, naming the line.)
+        if crate::combat::line_types_dice(line) {
+            check_typed_dice(self.store(), member)?;
+        }
         if member.gm {
             return self.combat_line(line, None);
         }

@@ -1361,6 +1361,11 @@ impl<S: CampaignStore + solum_store::TableStore> Campaign<S> {
         input: &VehicleRollInput,
         dice: VehicleDice,
     ) -> Result<JournaledVehicleRoll, AppError> {
+        // Dice typed by hand (`rolled`, `against_rolled`) where the table allows them, as
+        // every roll's.
+        if input.rolled.is_some() || input.against_rolled.is_some() {
+            crate::policy::check_typed_dice(self.store(), member)?;
+        }
         if member.gm {
             return self.vehicle_roll(kind, input, dice);
         }

@@ -151,7 +151,11 @@ fn the_role_policy_is_the_apps_on_a_store_that_keeps_none() {
     let mut c = as_member(c.into_store(), pia_scope);
     let e = c.reveal(hidden).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Forbidden, "a player revealed: {e}");
-    assert!(matches!(e, AppError::Forbidden(Forbidden::Reveal)), "{e:?}");
+    // A reveal is a game master's action (docs/api.md: `gm-only`, wherever it is refused).
+    assert!(
+        matches!(e, AppError::GmOnly(solum_app::policy::GmOnly::Reveal)),
+        "{e:?}"
+    );
     let mut c = as_member(c.into_store(), gm_scope);
     c.reveal(hidden).unwrap();
 }

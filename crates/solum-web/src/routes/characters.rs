@@ -6,7 +6,6 @@ use serde::{Deserialize, Serialize};
 use solum_app::characters::{CharacterCheck, CharacterEdit, NewCharacter};
 use solum_app::tables::{self};
 
-use crate::routes::combat::gm_only;
 use crate::{
     ApiError, AppState, Auth, Body_, DiceEnvelope, Json, NoFields, NoQuery, change, roll_scope,
     split, with_campaign,
@@ -210,7 +209,6 @@ pub(crate) async fn set_roll_off(
     auth: Auth,
     Body_(req): Body_<RollOffSetting>,
 ) -> Result<Json<RollOffSetting>, ApiError> {
-    gm_only(&auth.member, "sets the table's roll-off option")?;
     let scope = tables::scope_of(&auth.member);
     change(&state, scope, move |c| {
         c.set_roll_off(req.on)?;

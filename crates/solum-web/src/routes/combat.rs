@@ -5,20 +5,9 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use solum_app::tables::{self};
-use solum_store::{Member, Scope};
+use solum_store::Scope;
 
 use crate::{ApiError, AppState, Auth, Body_, Json, NoFields, NoQuery, change, with_campaign};
-
-pub(crate) fn gm_only(member: &Member, what: &str) -> Result<(), ApiError> {
-    if member.gm {
-        Ok(())
-    } else {
-        Err(ApiError::forbidden(
-            "gm-only",
-            &format!("not allowed: only the game master {what}"),
-        ))
-    }
-}
 
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -69,8 +58,8 @@ pub(crate) async fn combat_start(
     auth: Auth,
     Body_(req): Body_<CombatStartRequest>,
 ) -> Result<(StatusCode, Json<solum_app::combat::CombatStartView>), ApiError> {
-    gm_only(&auth.member, "runs a combat")?;
     let scope = tables::scope_of(&auth.member);
+    // The game master's (the use case refuses a player, `gm-only`).
     change(&state, scope, move |c| {
         let setup = solum_app::combat::CombatSetup {
             heroes: req.heroes,
@@ -95,19 +84,12 @@ pub(crate) async fn combat_line(
         gm: true,
         ..tables::scope_of(&member)
     };
-    change(&state, scope, move |c| {
-        // Faces typed with `with` are real dice: for a game master alone at the table, or a
-        // table that rolls real dice.
-        // (A line that does not parse is refused by the use case, naming the line.)
-        if solum_app::combat::line_types_dice(&req.line) {
-            tables::check_typed_dice(c.store(), &member)?;
-        }
-        // The server picks the seed; the use case journals it. A player plays only their
-        // own hero's turn (the use case checks it in the line's transaction).
-        c.combat_line_as(&member, &req.line)
-    })
-    .await
-    .map(Json)
+    // The server picks the seed; the use case journals it. A player plays only their own
+    // hero's turn (the use case checks it in the line's transaction), and types dice only
+    // where the table allows them.
+    change(&state, scope, move |c| c.combat_line_as(&member, &req.line))
+        .await
+        .map(Json)
 }
 
 #[utoipa::path(post, path = "/api/combat/end", tag = "combat", responses((status = 200, description = "Done", body = solum_app::combat::CombatEndView)))]
@@ -116,7 +98,6 @@ pub(crate) async fn combat_end(
     auth: Auth,
     _no_fields: NoFields,
 ) -> Result<Json<solum_app::combat::CombatEndView>, ApiError> {
-    gm_only(&auth.member, "runs a combat")?;
     let scope = tables::scope_of(&auth.member);
     change(&state, scope, |c| c.end_combat()).await.map(Json)
 }

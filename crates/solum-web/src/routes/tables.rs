@@ -10,7 +10,6 @@ use solum_store::{Scope, Store};
 use solum_store_open::Database;
 
 use crate::extract::bearer;
-use crate::routes::combat::gm_only;
 use crate::{
     ApiError, AppState, Auth, Body_, Json, NoFields, NoQuery, Peer, anonymous_limit, blocking,
     with_campaign, write,
@@ -61,9 +60,10 @@ pub(crate) async fn create_table(
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct JoinRequest {
-    /// The invite's token.
-    #[schema(max_length = 200)]
-    invite: String,
+    /// The invite's token (longer than any invite: 422 `body-invalid`, before it is
+    /// looked up).
+    #[schema(value_type = String, max_length = 200)]
+    invite: tables::InviteToken,
     /// The new member's name.
     #[schema(max_length = 60, pattern = "@name")]
     name: String,
@@ -84,22 +84,13 @@ pub(crate) async fn join(
     Body_(req): Body_<JoinRequest>,
 ) -> Result<(StatusCode, Json<Joined>), ApiError> {
     anonymous_limit(&state, &peer)?;
-    // As the description says (`maxLength`): no invite is longer, so the body is wrong.
-    if req.invite.chars().count() > 200 {
-        return Err(ApiError::coded(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "body-invalid",
-            "invite: longer than any invite",
-        )
-        .field("invite"));
-    }
     let db = state.database();
     let current = bearer(&headers);
     let joined = write(&state, move || {
         let mut store = solum_store_open::open(&db, Scope::HOME)?;
         tables::join(
             &mut store,
-            &req.invite,
+            req.invite.as_str(),
             &req.name,
             current.as_deref(),
             req.replace,
@@ -157,7 +148,6 @@ pub(crate) async fn set_real_dice(
     auth: Auth,
     Body_(req): Body_<RealDiceSetting>,
 ) -> Result<Json<RealDiceSetting>, ApiError> {
-    gm_only(&auth.member, "says whether the table rolls real dice")?;
     let scope = tables::scope_of(&auth.member);
     // The members' pages read it with `/api/me` (when their stream opens, and every minute).
     crate::change(&state, scope, move |c| {
@@ -244,11 +234,10 @@ pub(crate) async fn member_reentry(
     _no_fields: NoFields,
 ) -> Result<(StatusCode, Json<tables::Reentry>), ApiError> {
     let member = auth.member;
-    gm_only(&member, "re-invites a member")?;
     let db = state.database();
     let made = write(&state, move || {
         let mut store = table_store(&db, member.table)?;
-        tables::reentry(&mut store, &member, id)
+        tables::reinvite(&mut store, &member, id)
     })
     .await?;
     Ok((StatusCode::CREATED, Json(made)))
@@ -257,9 +246,10 @@ pub(crate) async fn member_reentry(
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ReentryRequest {
-    /// The re-entry link's token.
-    #[schema(max_length = 200)]
-    token: String,
+    /// The re-entry link's token (longer than any link: 422 `body-invalid`, before it is
+    /// looked up).
+    #[schema(value_type = String, max_length = 200)]
+    token: tables::ReentryToken,
     /// As for a join: give up the session the request holds.
     #[serde(default)]
     replace: bool,
@@ -274,23 +264,19 @@ pub(crate) async fn use_reentry(
     Body_(req): Body_<ReentryRequest>,
 ) -> Result<(StatusCode, Json<Joined>), ApiError> {
     anonymous_limit(&state, &peer)?;
-    // Counted in characters, as the description's `maxLength` counts.
-    if req.token.chars().count() > 200 {
-        return Err(ApiError::coded(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "body-invalid",
-            "token: longer than any re-entry link",
-        )
-        .field("token"));
-    }
-    let Some(table) = tables::reentry_table(&req.token) else {
+    let Some(table) = tables::reentry_table(req.token.as_str()) else {
         return Err(AppError::from(tables::ReentryRefusal::Unknown).into());
     };
     let db = state.database();
     let current = bearer(&headers);
     let joined = write(&state, move || {
         let mut store = table_store(&db, table)?;
-        tables::redeem_reentry(&mut store, &req.token, current.as_deref(), req.replace)
+        tables::redeem_reentry(
+            &mut store,
+            req.token.as_str(),
+            current.as_deref(),
+            req.replace,
+        )
     })
     .await?;
     Ok((StatusCode::CREATED, Json(joined)))
@@ -302,7 +288,7 @@ pub(crate) struct InviteRequest {
     /// `player` (none: a player) or `gm`.
     #[serde(default)]
     #[schema(schema_with = crate::openapi::role)]
-    role: Option<String>,
+    role: Option<tables::InviteRole>,
 }
 
 #[utoipa::path(post, path = "/api/invites", tag = "tables", request_body = InviteRequest, responses((status = 201, description = "Created", body = tables::Invite)))]
@@ -311,18 +297,7 @@ pub(crate) async fn invite(
     auth: Auth,
     Body_(req): Body_<InviteRequest>,
 ) -> Result<(StatusCode, Json<tables::Invite>), ApiError> {
-    let gm = match req.role.as_deref() {
-        None | Some("player") => false,
-        Some("gm") => true,
-        Some(_) => {
-            return Err(ApiError::coded(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "body-invalid",
-                "role: say player or gm",
-            )
-            .field("role"));
-        }
-    };
+    let gm = req.role.unwrap_or_default().is_gm();
     let member = auth.member;
     let db = state.database();
     let invite = write(&state, move || {

@@ -82,14 +82,10 @@ async fn roll(
 ) -> Result<Json<JournaledVehicleRoll>, ApiError> {
     let member = auth.member;
     let scope = roll_scope(&member, req.secret)?;
+    // A player names only their own characters, on either side; dice typed by hand only
+    // where the table allows them (both the use case's).
     change(&state, scope, move |c| {
-        let typed = req.input.rolled.is_some() || req.input.against_rolled.is_some();
-        if typed {
-            tables::check_typed_dice(c.store(), &member)?;
-        }
-        let dice = VehicleDice::Dice(Dice::Fresh);
-        // A player names only their own characters, on either side.
-        c.vehicle_roll_as(&member, kind, &req.input, dice)
+        c.vehicle_roll_as(&member, kind, &req.input, VehicleDice::Dice(Dice::Fresh))
     })
     .await
     .map(Json)
