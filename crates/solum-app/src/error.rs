@@ -309,6 +309,7 @@ impl AppError {
             Self::Internal { .. } => "internal",
             Self::GmOnly(_) => "gm-only",
             Self::NoSuchCharacter(_) => "character-unknown",
+            Self::Forbidden(crate::policy::Forbidden::Secret) => "secret-gm-only",
             Self::Forbidden(_) => "forbidden",
             Self::BadName { .. } => "name-invalid",
             Self::NameTaken { .. } => "name-taken",
@@ -331,6 +332,7 @@ impl AppError {
             | Self::ControlCharacter(what)
             | Self::BadName { what, .. } => Some(json_key(what).to_owned()),
             Self::NameTaken { .. } => Some("name".to_owned()),
+            Self::Forbidden(crate::policy::Forbidden::Secret) => Some("secret".to_owned()),
             Self::UnknownGenre { .. } => Some("genre".to_owned()),
             Self::Count(_) => Some("count".to_owned()),
             Self::UnknownOracle(_) => Some("oracle".to_owned()),

@@ -731,6 +731,15 @@ pub fn scope_of(member: &Member) -> Scope {
     Scope::member(member.table, member.id, member.gm)
 }
 
+/// The scope of a roll by `member`, in secret when asked: only a game master rolls in
+/// secret ([`crate::policy::may_write_secret`]; `secret-gm-only`, naming `secret`).
+pub fn roll_scope(member: &Member, secret: bool) -> Result<Scope, AppError> {
+    let scope = scope_of(member);
+    let scope = if secret { scope.secret() } else { scope };
+    crate::policy::may_write_secret(scope)?;
+    Ok(scope)
+}
+
 pub use crate::policy::{REAL_DICE_KEY, TYPED_DICE_REFUSED, check_typed_dice, may_type_dice};
 
 /// The dice of a live roll by `member`: the generator with a fresh seed, or the faces typed

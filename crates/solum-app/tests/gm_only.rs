@@ -323,3 +323,20 @@ fn a_game_master_alone_at_the_table_types_dice() {
     assert!(v.roll.typed);
     assert_eq!((v.roll.result, v.roll.against_result), (3, 4));
 }
+
+/// A roll in secret is the game master's: a player's is refused before anything is rolled,
+/// with the API's `secret-gm-only` naming `secret`; the game master's scope writes in
+/// secret, and a roll in the open is anyone's.
+#[test]
+fn only_the_game_master_rolls_in_secret() {
+    let t = table();
+    let e = tables::roll_scope(&t.pia, true).unwrap_err();
+    assert!(matches!(e, AppError::Forbidden(Forbidden::Secret)), "{e}");
+    assert_eq!(e.code(), "secret-gm-only");
+    assert_eq!(e.field().as_deref(), Some("secret"));
+    assert_eq!(e.kind(), ErrorKind::Forbidden);
+    let open = tables::roll_scope(&t.pia, false).unwrap();
+    assert_eq!(open, tables::scope_of(&t.pia));
+    let secret = tables::roll_scope(&t.ada, true).unwrap();
+    assert!(secret.secret_writes && secret.gm);
+}

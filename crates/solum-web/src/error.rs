@@ -93,11 +93,6 @@ impl ApiError {
     pub(crate) fn internal() -> Self {
         Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
     }
-
-    /// A 403 with its own code (`gm-only`, …).
-    pub(crate) fn forbidden(code: &'static str, message: &str) -> Self {
-        Self::coded(StatusCode::FORBIDDEN, code, message)
-    }
 }
 
 /// The HTTP status of an application error's kind: the web's own mapping (the app knows no

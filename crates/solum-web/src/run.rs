@@ -140,18 +140,9 @@ pub(crate) fn in_campaign<T>(
     out
 }
 
-/// The scope of a roll: secret ones only for the game master.
+/// The scope of a roll: secret ones only for the game master ([`tables::roll_scope`]).
 pub(crate) fn roll_scope(member: &Member, secret: bool) -> Result<Scope, ApiError> {
-    let scope = tables::scope_of(member);
-    match (secret, member.gm) {
-        (false, _) => Ok(scope),
-        (true, true) => Ok(scope.secret()),
-        (true, false) => Err(ApiError::forbidden(
-            "secret-gm-only",
-            "not allowed: only the game master rolls in secret",
-        )
-        .field("secret")),
-    }
+    Ok(tables::roll_scope(member, secret)?)
 }
 
 /// Members this server has seen sign in, by id: who a request acts as (an entry's `by`)
