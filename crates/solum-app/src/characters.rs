@@ -20,6 +20,7 @@ use solum_expanded::check::{CheckSpec, DrawRule, OpposedSpec, PoolRoll, Side, Ve
 use solum_expanded::{Difficulty, Pool, odds};
 use solum_store::{CampaignStore, Sheet, WriteTx};
 
+use crate::bounded::bounded;
 use crate::journaling;
 use crate::rolled::Rolled;
 use crate::rolled::faces;
@@ -47,6 +48,14 @@ impl From<CharacterError> for AppError {
     fn from(e: CharacterError) -> Self {
         crate::ExpandedRefusal::Rules.at(e.field, e.problem)
     }
+}
+
+bounded! {
+    /// An attribute as a hero starts it (S9), 1 to
+    /// [`MAX_STARTING_ATTRIBUTE`](solum_expanded::character::MAX_STARTING_ATTRIBUTE): typed
+    /// at the edge; that the three are 3, 2 and 1, one each, is the rules' check at creation.
+    pub struct StartingAttribute(u32) in 1, solum_expanded::character::MAX_STARTING_ATTRIBUTE;
+    "Body, Mind and Charm start at {min} to {max}: 3, 2 and 1, one each"
 }
 
 /// What a player chooses at creation (S9).
@@ -1895,4 +1904,15 @@ fn against() -> utoipa::openapi::schema::Schema {
             ]),
         ),
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    crate::bounded::bounded_tests!(
+        starting_attribute,
+        StartingAttribute,
+        "Body, Mind and Charm start at 1 to 3: 3, 2 and 1, one each"
+    );
 }

@@ -10,7 +10,9 @@ use solum_classic::check::{
     CheckError, MAX_POOL, difficulty_name, hero_pool, p_pass, parse_difficulty, random_difficulty,
     roll_check,
 };
-use solum_classic::duel::{DAMAGE, DuelError, check_simulation, duel_chance, simulate_many};
+use solum_classic::duel::{
+    DAMAGE, DuelError, MAX_DUEL_STAT, check_simulation, duel_chance, simulate_many,
+};
 use solum_classic::fight::{ClassicFight, Command, FightError};
 use solum_classic::hero::create;
 use solum_classic::oracle::ask;
@@ -30,6 +32,20 @@ bounded! {
     /// A check's dice typed as a number (the stat, +1 for a cliché), 1 to [`MAX_POOL`].
     pub struct ClassicPool(u32) in 1, MAX_POOL;
     "a pool has {min} to {max} dice"
+}
+
+bounded! {
+    /// A duel's Body, hit points or other stat typed as a number, 1 to [`MAX_DUEL_STAT`]
+    /// (the duel's odds run over every state of both sides).
+    pub struct DuelStat(u32) in 1, MAX_DUEL_STAT;
+    "a duel's Body, hit points and stat are {min} to {max}"
+}
+
+bounded! {
+    /// Damage per won exchange: the original So1um deals [`DAMAGE`], always (a duel takes
+    /// it only for the style of the Expanded duel's flags).
+    pub struct ClassicDamage(u32) in DAMAGE, DAMAGE;
+    "the original So1um deals {min} hit point per won exchange: damage is {max}"
 }
 
 /// An input of a one-shot classic check or duel, for errors a front end names as its flag.
@@ -644,44 +660,64 @@ pub fn classic_check_odds(
     })
 }
 
+/// A side of a duel given as numbers: Body and hit points, with the stat's dice when not
+/// Body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DuelNumbers {
+    /// Body.
+    pub body: DuelStat,
+    /// Hit points.
+    pub hit_points: DuelStat,
+    /// The stat's dice, when not Body.
+    pub stat: Option<DuelStat>,
+}
+
+impl DuelNumbers {
+    /// The rules' side of these numbers.
+    fn side(self, cliche: bool, policy: Policy) -> Side {
+        Side {
+            body: self.body.get(),
+            hit_points: self.hit_points.get(),
+            cliche,
+            policy,
+            stat: self.stat.map(DuelStat::get),
+        }
+    }
+}
+
 /// The foe of a duel: a monster of a file or the book, or numbers.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Foe<'a> {
-    /// A monster, its stat (by name) and whether a cliché applies.
+pub enum Foe {
+    /// A monster, its stat and whether a cliché applies.
     Monster {
         /// The monster.
         hero: Hero,
-        /// The stat it fights with.
-        stat: Option<&'a str>,
+        /// The stat it fights with (its entry's own, else Body, when `None`).
+        stat: Option<Stat>,
     },
-    /// Body and hit points, with the stat's dice when not Body.
-    Numbers {
-        /// Body.
-        body: u32,
-        /// Hit points.
-        hit_points: u32,
-        /// The stat's dice, when not Body.
-        stat: Option<u32>,
-    },
+    /// Numbers.
+    Numbers(DuelNumbers),
     /// Nothing named.
     Missing,
 }
 
 /// A duel as typed.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ClassicDuelAsk<'a> {
-    /// The first side.
-    pub me: Side,
-    /// The first side's policy, by name.
-    pub policy: &'a str,
+pub struct ClassicDuelAsk {
+    /// The first side's numbers.
+    pub me: DuelNumbers,
+    /// A cliché of the first side applies.
+    pub cliche: bool,
+    /// How the first side takes hits.
+    pub policy: Policy,
     /// The foe.
-    pub foe: Foe<'a>,
+    pub foe: Foe,
     /// A cliché of the foe applies.
     pub foe_cliche: bool,
-    /// The foe's policy, by name.
-    pub foe_policy: &'a str,
-    /// Damage per won exchange of each side (the original deals 1).
-    pub damage: (u32, u32),
+    /// How the foe takes hits.
+    pub foe_policy: Policy,
+    /// Damage per won exchange of each side (the original deals 1: the type says so).
+    pub damage: (ClassicDamage, ClassicDamage),
     /// Duels to simulate beside the odds.
     pub simulate: Option<u32>,
     /// The simulation's seed.
@@ -723,37 +759,17 @@ fn range_field(what: &str, monster: bool) -> Option<Field> {
 }
 
 /// The exact (or f64, within a stated bound) odds of a duel, and a seeded simulation.
-pub fn classic_duel_odds(ask: &ClassicDuelAsk<'_>) -> Result<ClassicDuelView, ClassicOnceError> {
-    if ask.damage != (DAMAGE, DAMAGE) {
-        return Err(rules(
-            Field::Damage,
-            "the original So1um deals 1 hit point per won exchange: --damage and --foe-damage are 1",
-        ));
-    }
-    let foe_policy = policy_of(Field::FoePolicy, ask.foe_policy)?;
-    let me = Side {
-        policy: policy_of(Field::Policy, ask.policy)?,
-        ..ask.me
-    };
+pub fn classic_duel_odds(ask: &ClassicDuelAsk) -> Result<ClassicDuelView, ClassicOnceError> {
+    let foe_policy = ask.foe_policy;
+    let me = ask.me.side(ask.cliche, ask.policy);
     let (foe_name, foe, monster) = match &ask.foe {
         Foe::Monster { hero, stat } => {
-            let s = stat.map(|t| stat_of(Field::FoeStat, t)).transpose()?;
-            let f = Fighter::from_hero(hero, s, ask.foe_cliche, foe_policy, false);
+            let f = Fighter::from_hero(hero, *stat, ask.foe_cliche, foe_policy, false);
             (hero.name.clone(), f.side, Some(hero.name.clone()))
         }
-        Foe::Numbers {
-            body,
-            hit_points,
-            stat,
-        } => (
+        Foe::Numbers(numbers) => (
             "the foe".to_owned(),
-            Side {
-                body: *body,
-                hit_points: *hit_points,
-                cliche: ask.foe_cliche,
-                policy: foe_policy,
-                stat: *stat,
-            },
+            numbers.side(ask.foe_cliche, foe_policy),
             None,
         ),
         Foe::Missing => return Err(ClassicOnceError::NoFoe),
@@ -1060,6 +1076,16 @@ mod tests {
     }
 
     crate::bounded::bounded_tests!(classic_pool, ClassicPool, "a pool has 1 to 1000 dice");
+    crate::bounded::bounded_tests!(
+        duel_stat,
+        DuelStat,
+        "a duel's Body, hit points and stat are 1 to 30"
+    );
+    crate::bounded::bounded_tests!(
+        classic_damage,
+        ClassicDamage,
+        "the original So1um deals 1 hit point per won exchange: damage is 1"
+    );
 
     #[test]
     fn check_odds_take_a_pool_of_1_to_1000() {
@@ -1149,24 +1175,20 @@ mod tests {
 
     #[test]
     fn an_even_duel_is_won_half_the_time() {
-        let side = Side {
-            body: 1,
-            hit_points: 1,
-            cliche: false,
-            policy: Policy::default(),
+        let one = DuelNumbers {
+            body: DuelStat::new(1).unwrap(),
+            hit_points: DuelStat::new(1).unwrap(),
             stat: None,
         };
+        let damage = ClassicDamage::new(DAMAGE).unwrap();
         let v = classic_duel_odds(&ClassicDuelAsk {
-            me: side,
-            policy: "survive",
-            foe: Foe::Numbers {
-                body: 1,
-                hit_points: 1,
-                stat: None,
-            },
+            me: one,
+            cliche: false,
+            policy: Policy::default(),
+            foe: Foe::Numbers(one),
             foe_cliche: false,
-            foe_policy: "survive",
-            damage: (1, 1),
+            foe_policy: Policy::default(),
+            damage: (damage, damage),
             simulate: Some(1000),
             seed: Some(3),
         })

@@ -3,8 +3,9 @@
 
 use clap::{Args, Parser, Subcommand};
 use clap_complete::Shell;
+use solum_app::characters::StartingAttribute;
 use solum_app::check_once::CheckAttribute;
-use solum_app::classic_once::ClassicPool;
+use solum_app::classic_once::{ClassicDamage, ClassicPool, DuelStat, Policy, Stat};
 use solum_app::dietype_once::{Chances, DamageModifier, DieSteps, Difficulty};
 use solum_app::fight_once::{CombatPool, Damage, HitPoints};
 use solum_app::sol_once::{AssistHits, PoolModifier, Ranks, SolAttribute, SolDice};
@@ -393,31 +394,36 @@ pub enum ClassicOddsCommand {
 
 #[derive(Debug, Args)]
 pub struct ClassicDuelArgs {
-    /// Your Body: your combat dice (`--pool` says the same).
-    #[arg(long, visible_alias = "pool")]
-    pub body: u32,
-    /// Your hit points.
-    #[arg(long)]
-    pub hp: u32,
+    /// Your Body: your combat dice (`--pool` says the same), 1 to 30.
+    #[arg(long, visible_alias = "pool", allow_negative_numbers = true)]
+    pub body: DuelStat,
+    /// Your hit points, 1 to 30.
+    #[arg(long, allow_negative_numbers = true)]
+    pub hp: DuelStat,
     /// A cliché applies: +1 die.
     #[arg(long)]
     pub cliche: bool,
     /// Fight with another stat of this value (Mind for a spell, Spirit for a mind duel):
-    /// your dice no longer shrink with Body.
-    #[arg(long)]
-    pub stat_dice: Option<u32>,
+    /// your dice no longer shrink with Body. 1 to 30.
+    #[arg(long, allow_negative_numbers = true)]
+    pub stat_dice: Option<DuelStat>,
     /// How you take hits: survive (default), hit-points, body.
     #[arg(long, default_value = "survive")]
-    pub policy: String,
+    pub policy: Policy,
     /// A monster (or sample hero) of the book: goblin, troll, owlbear...
     #[arg(long, conflicts_with_all = ["foe_body", "foe_hp"])]
     pub monster: Option<String>,
-    /// The foe's Body (`--foe-pool` says the same).
-    #[arg(long, requires = "foe_hp", visible_alias = "foe-pool")]
-    pub foe_body: Option<u32>,
-    /// The foe's hit points.
-    #[arg(long, requires = "foe_body")]
-    pub foe_hp: Option<u32>,
+    /// The foe's Body (`--foe-pool` says the same), 1 to 30.
+    #[arg(
+        long,
+        requires = "foe_hp",
+        visible_alias = "foe-pool",
+        allow_negative_numbers = true
+    )]
+    pub foe_body: Option<DuelStat>,
+    /// The foe's hit points, 1 to 30.
+    #[arg(long, requires = "foe_body", allow_negative_numbers = true)]
+    pub foe_hp: Option<DuelStat>,
     /// A cliché helps the foe.
     #[arg(long)]
     pub foe_cliche: bool,
@@ -425,20 +431,21 @@ pub struct ClassicDuelArgs {
     /// else Body).
     // `requires` alone lets it pass beside --foe-body, which conflicts with --monster.
     #[arg(long, requires = "monster", conflicts_with_all = ["foe_body", "foe_hp", "foe_stat_dice"])]
-    pub foe_stat: Option<String>,
-    /// The foe fights with another stat of this value (with --foe-body and --foe-hp).
-    #[arg(long, conflicts_with = "monster")]
-    pub foe_stat_dice: Option<u32>,
+    pub foe_stat: Option<Stat>,
+    /// The foe fights with another stat of this value (with --foe-body and --foe-hp), 1 to
+    /// 30.
+    #[arg(long, conflicts_with = "monster", allow_negative_numbers = true)]
+    pub foe_stat_dice: Option<DuelStat>,
     /// How the foe takes hits.
     #[arg(long, default_value = "survive")]
-    pub foe_policy: String,
+    pub foe_policy: Policy,
     /// Damage per won exchange: always 1 in the original So1um (accepted for the style of
     /// `solum odds duel`).
-    #[arg(long, default_value_t = 1)]
-    pub damage: u32,
+    #[arg(long, default_value = "1", allow_negative_numbers = true)]
+    pub damage: ClassicDamage,
     /// The foe's damage per won exchange: always 1.
-    #[arg(long, default_value_t = 1)]
-    pub foe_damage: u32,
+    #[arg(long, default_value = "1", allow_negative_numbers = true)]
+    pub foe_damage: ClassicDamage,
     /// Also fight this many duels on the fight state machine and show the rate won.
     #[arg(long)]
     pub simulate: Option<u32>,
@@ -1610,14 +1617,14 @@ pub struct CharNewArgs {
     /// The hero's name (only a name: no file is written).
     pub name: Option<String>,
     /// Body: 3, 2 or 1.
-    #[arg(long)]
-    pub body: Option<u32>,
+    #[arg(long, allow_negative_numbers = true)]
+    pub body: Option<StartingAttribute>,
     /// Mind: 3, 2 or 1.
-    #[arg(long)]
-    pub mind: Option<u32>,
+    #[arg(long, allow_negative_numbers = true)]
+    pub mind: Option<StartingAttribute>,
     /// Charm: 3, 2 or 1.
-    #[arg(long)]
-    pub charm: Option<u32>,
+    #[arg(long, allow_negative_numbers = true)]
+    pub charm: Option<StartingAttribute>,
     /// A background; repeat for the extra ones the 2d6 grant.
     #[arg(long = "background", short = 'b')]
     pub backgrounds: Vec<String>,
@@ -1726,7 +1733,7 @@ pub struct CharAdvanceArgs {
     pub background: Option<String>,
     /// B: try to raise body, mind or charm.
     #[arg(long)]
-    pub attribute: Option<String>,
+    pub attribute: Option<solum_app::rules::Attribute>,
     #[command(flatten)]
     pub dice: DiceArgs,
     /// Print JSON.
@@ -1876,10 +1883,10 @@ pub struct VehicleRollArgs {
     pub vehicle: Option<String>,
     /// The vehicle's speed: slow, average (the default), fast, lightning-fast.
     #[arg(long)]
-    pub speed: Option<String>,
+    pub speed: Option<solum_app::rules::Speed>,
     /// The vehicle's handling: clumsy, average (the default), responsive, exceptional.
     #[arg(long)]
-    pub handling: Option<String>,
+    pub handling: Option<solum_app::rules::Handling>,
     /// The other pilot's pool, 1 to 1000.
     #[arg(long, allow_negative_numbers = true)]
     pub against_pilot: CombatPool,
@@ -1888,10 +1895,10 @@ pub struct VehicleRollArgs {
     pub against_vehicle: Option<String>,
     /// The other vehicle's speed (default average).
     #[arg(long)]
-    pub against_speed: Option<String>,
+    pub against_speed: Option<solum_app::rules::Speed>,
     /// The other vehicle's handling (default average).
     #[arg(long)]
-    pub against_handling: Option<String>,
+    pub against_handling: Option<solum_app::rules::Handling>,
     /// Dice rolled by hand for the first pilot: the pool, then the Rule-of-6 chain (only when
     /// both pilots show a 6), then roll-off dice.
     #[arg(long, value_name = "V1,V2,...")]
@@ -2110,7 +2117,7 @@ pub struct CheckPoolArgs {
     pub sheet: Option<std::path::PathBuf>,
     /// With --char or --sheet: the attribute rolled (body, mind or charm).
     #[arg(long, value_name = "ATTR")]
-    pub attr: Option<String>,
+    pub attr: Option<solum_app::check_once::Attribute>,
     /// One background applies: +1 die (never more than one). With --char or --sheet, name
     /// the sheet's background: `--background "Acrobat Thief"`.
     #[arg(short = 'b', long, value_name = "BG", num_args = 0..=1, default_missing_value = "")]
@@ -2119,7 +2126,7 @@ pub struct CheckPoolArgs {
     /// default: the lowest, only when that can help), `none`, or the position of the die you
     /// rerolled in the pool as rolled, counted from 1 (`--gear-die 2`).
     #[arg(long, value_name = "N|best|none", requires = "attr")]
-    pub gear_die: Option<String>,
+    pub gear_die: Option<solum_app::characters::GearDie>,
     /// With --char or --sheet: attacking with this weapon of the sheet (a heavy one at Body
     /// below 3 costs a die).
     #[arg(long, value_name = "WEAPON", requires = "attr")]

@@ -430,12 +430,16 @@ fn classic_numbers_past_their_limits_are_refused_fast() {
         3.0,
     )
     .bad_input("body: 4294967295 is outside 1 to 30");
-    solum("odds classic duel --body 4294967295 --hp 2 --monster troll")
-        .bad_input("body: 4294967295 is outside 1 to 30");
-    solum("odds classic duel --body 2 --hp 2 --foe-body 2 --foe-hp 31")
-        .bad_input("--foe-hp: foe hit points: 31 is outside 1 to 30");
-    solum("odds classic duel --body 2 --hp 2 --stat-dice 31 --monster troll")
-        .bad_input("--stat-dice: stat: 31 is outside 1 to 30");
+    // A duel's numbers are typed at the edge: clap names the flag, the type says the range.
+    solum("odds classic duel --body 4294967295 --hp 2 --monster troll").bad_input(
+        "invalid value '4294967295' for '--body <BODY>': a duel's Body, hit points and stat are 1 to 30",
+    );
+    solum("odds classic duel --body 2 --hp 2 --foe-body 2 --foe-hp 31").bad_input(
+        "invalid value '31' for '--foe-hp <FOE_HP>': a duel's Body, hit points and stat are 1 to 30",
+    );
+    solum("odds classic duel --body 2 --hp 2 --stat-dice 31 --monster troll").bad_input(
+        "invalid value '31' for '--stat-dice <STAT_DICE>': a duel's Body, hit points and stat are 1 to 30",
+    );
     // A fight takes at most 100 opponents.
     let mut crowd = vec!["classic", "fight", "alessandor"];
     crowd.extend(std::iter::repeat_n("goblin", 101));
@@ -451,9 +455,12 @@ fn classic_numbers_past_their_limits_are_refused_fast() {
     solum("classic check 0 --vs 3").bad_input("0 dice: a pool has 1 to 1000");
     solum("odds classic check 0 --vs 3")
         .bad_input("invalid value '0' for '<POOL>': a pool has 1 to 1000 dice");
-    solum("odds classic duel --body 0 --hp 2 --monster troll").bad_input("body: 0");
-    solum("odds classic duel --body 2 --hp 2 --foe-body 2 --foe-hp 2 --foe-stat-dice 0")
-        .bad_input("foe stat: 0");
+    solum("odds classic duel --body 0 --hp 2 --monster troll").bad_input(
+        "invalid value '0' for '--body <BODY>': a duel's Body, hit points and stat are 1 to 30",
+    );
+    solum("odds classic duel --body 2 --hp 2 --foe-body 2 --foe-hp 2 --foe-stat-dice 0").bad_input(
+        "invalid value '0' for '--foe-stat-dice <FOE_STAT_DICE>': a duel's Body, hit points and stat are 1 to 30",
+    );
 }
 
 #[test]

@@ -231,7 +231,8 @@ fn write_pool_roll(out: &mut dyn Write, label: &str, roll: &PoolFaces<'_>) -> st
 fn pool_args(p: &CheckPoolArgs) -> anyhow::Result<PoolAsk> {
     if let Some(attr) = &p.attr {
         return Err(crate::bad(format!(
-            "--attr {attr}: with --char or --sheet only; a pool's attribute is the number ATTRIBUTE"
+            "--attr {}: with --char or --sheet only; a pool's attribute is the number ATTRIBUTE",
+            attr.name()
         )));
     }
     if let Some(w) = &p.weapon {
@@ -280,12 +281,10 @@ pub(crate) fn from_sheet(
     use solum_app::characters::Against;
     use solum_app::check_once::difficulty_of;
     let p = &args.pool;
-    let attribute: solum_app::check_once::Attribute = p
+    // clap requires --attr beside --char and --sheet.
+    let attribute = p
         .attr
-        .as_deref()
-        .unwrap_or_default()
-        .parse()
-        .map_err(|e| crate::bad(format!("--attr: {e}")))?;
+        .ok_or_else(|| crate::bad("--attr: name the attribute rolled: body, mind or charm"))?;
     if let (Some(_), Some(seed)) = (&args.rolled, args.seed) {
         return Err(crate::bad(format!(
             "--seed {seed}: every die is typed with --rolled, so a seed would roll nothing"
@@ -304,16 +303,7 @@ pub(crate) fn from_sheet(
         background: sheet_name("--background", &p.background, "Acrobat Thief")?,
         weapon: p.weapon.clone(),
         gear: sheet_name("--gear", &p.gear, "thieves' tools")?,
-        gear_die: match p.gear_die.as_deref().map(|g| g.trim().to_ascii_lowercase()) {
-            None => solum_app::characters::GearDie::Best,
-            Some(g) if g == "best" => solum_app::characters::GearDie::Best,
-            Some(g) if g == "none" => solum_app::characters::GearDie::Skip,
-            Some(g) => solum_app::characters::GearDie::Die(g.parse().map_err(|_| {
-                crate::bad(format!(
-                    "--gear-die {g}: write best, none, or the position of the rerolled die from 1"
-                ))
-            })?),
-        },
+        gear_die: p.gear_die.unwrap_or_default(),
         against,
         roll_off: args.opposing.roll_off,
     };

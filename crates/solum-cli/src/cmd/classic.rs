@@ -6,7 +6,7 @@ use std::path::Path;
 use crate::storage::Replace;
 use serde_json::json;
 use solum_app::classic_once::{
-    ClassicDuelAsk, ClassicOnceError, Field, Foe, Hero, Kind, NewHeroView, Odds, Policy, Side,
+    ClassicDuelAsk, ClassicOnceError, DuelNumbers, Field, Foe, Hero, Kind, NewHeroView, Odds,
     check_hero_names, classic_check_odds, classic_duel_odds, classic_oracle, hero_of, hero_toml,
     new_hero, rest_hero,
 };
@@ -793,27 +793,26 @@ fn duel(args: &ClassicDuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let foe = match (&args.monster, args.foe_body, args.foe_hp) {
         (Some(m), _, _) => Foe::Monster {
             hero: load(m, Kind::Monster)?,
-            stat: args.foe_stat.as_deref(),
+            stat: args.foe_stat,
         },
-        (None, Some(body), Some(hit_points)) => Foe::Numbers {
+        (None, Some(body), Some(hit_points)) => Foe::Numbers(DuelNumbers {
             body,
             hit_points,
             stat: args.foe_stat_dice,
-        },
+        }),
         _ => Foe::Missing,
     };
     let ask = ClassicDuelAsk {
-        me: Side {
+        me: DuelNumbers {
             body: args.body,
             hit_points: args.hp,
-            cliche: args.cliche,
-            policy: Policy::default(),
             stat: args.stat_dice,
         },
-        policy: &args.policy,
+        cliche: args.cliche,
+        policy: args.policy,
         foe,
         foe_cliche: args.foe_cliche,
-        foe_policy: &args.foe_policy,
+        foe_policy: args.foe_policy,
         damage: (args.damage, args.foe_damage),
         simulate: args.simulate,
         seed: args.seed,

@@ -1,0 +1,238 @@
+//! Flags typed at the edge (issue 23): each number or word a command takes is parsed by its
+//! type's `FromStr` (a `bounded!` range, or a rules' word), so clap refuses a bad one with
+//! exit 2, naming the flag and saying the range or the words, before anything runs. One case
+//! per flag typed; the words are the types' own (their unit tests pin them too).
+#![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
+
+use crate::common;
+
+use common::solum_args;
+
+const DUEL: &str = "a duel's Body, hit points and stat are 1 to 30";
+
+/// Runs `solum ARGS` on a campaign path that does not exist, and checks it was refused
+/// with exit 2 and `message` on standard error, and left no campaign behind.
+fn refused(args: &[&str], message: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    let mut all = args.to_vec();
+    if !matches!(args.first(), Some(&"odds" | &"vehicle")) {
+        all.extend(["--campaign", c.to_str().unwrap()]);
+    }
+    let run = solum_args(&all);
+    run.bad_input(message);
+    assert!(!c.exists(), "`{}` left a campaign behind", args.join(" "));
+}
+
+#[test]
+fn a_classic_duel_takes_its_numbers_and_words_typed() {
+    let duel = ["odds", "classic", "duel"];
+    let cases: [(&[&str], String); 12] = [
+        (&["--body", "0", "--hp", "2"], format!("invalid value '0' for '--body <BODY>': {DUEL}")),
+        (&["--pool", "31", "--hp", "2"], format!("invalid value '31' for '--body <BODY>': {DUEL}")),
+        (&["--body", "2", "--hp", "-1"], format!("invalid value '-1' for '--hp <HP>': {DUEL}")),
+        (
+            &["--body", "2", "--hp", "2", "--stat-dice", "0"],
+            format!("invalid value '0' for '--stat-dice <STAT_DICE>': {DUEL}"),
+        ),
+        (
+            &["--body", "2", "--hp", "2", "--foe-body", "31", "--foe-hp", "2"],
+            format!("invalid value '31' for '--foe-body <FOE_BODY>': {DUEL}"),
+        ),
+        (
+            &["--body", "2", "--hp", "2", "--foe-body", "2", "--foe-hp", "2", "--foe-stat-dice", "31"],
+            format!("invalid value '31' for '--foe-stat-dice <FOE_STAT_DICE>': {DUEL}"),
+        ),
+        (
+            &["--body", "2", "--hp", "2", "--monster", "troll", "--damage", "2"],
+            "invalid value '2' for '--damage <DAMAGE>': the original So1um deals 1 hit point per won exchange: damage is 1".into(),
+        ),
+        (
+            &["--body", "2", "--hp", "2", "--monster", "troll", "--foe-damage", "0"],
+            "invalid value '0' for '--foe-damage <FOE_DAMAGE>': the original So1um deals 1 hit point per won exchange: damage is 1".into(),
+        ),
+        (
+            &["--body", "2", "--hp", "2", "--monster", "troll", "--policy", "flee"],
+            "invalid value 'flee' for '--policy <POLICY>': `flee` is not a policy: survive, hit-points or body".into(),
+        ),
+        (
+            &["--body", "2", "--hp", "2", "--monster", "troll", "--foe-policy", "Flee"],
+            "invalid value 'Flee' for '--foe-policy <FOE_POLICY>': `flee` is not a policy: survive, hit-points or body".into(),
+        ),
+        (
+            &["--body", "2", "--hp", "2", "--monster", "troll", "--foe-stat", "luck"],
+            "invalid value 'luck' for '--foe-stat <FOE_STAT>': `luck` is not".into(),
+        ),
+        (
+            &["--body", "2", "--hp", "2", "--foe-body", "2", "--foe-hp", "99999999999999999999"],
+            format!("invalid value '99999999999999999999' for '--foe-hp <FOE_HP>': {DUEL}"),
+        ),
+    ];
+    for (flags, message) in cases {
+        let args: Vec<&str> = duel.iter().chain(flags).copied().collect();
+        refused(&args, &message);
+    }
+    // Within range and typed as words, the same duel answers as before.
+    let run = solum_args(&[
+        "odds",
+        "classic",
+        "duel",
+        "--body",
+        "1",
+        "--hp",
+        "1",
+        "--foe-body",
+        "1",
+        "--foe-hp",
+        "1",
+        "--policy",
+        "HP",
+        "--damage",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(run.json()["p_win_exact"], "1/2");
+}
+
+#[test]
+fn a_sheet_check_takes_its_attribute_and_gear_die_typed() {
+    refused(
+        &["check", "--char", "Nick", "--attr", "luck", "--vs", "4"],
+        "invalid value 'luck' for '--attr <ATTR>': `luck` is not an attribute: body, mind or charm",
+    );
+    for die in ["0", "first", "2.5"] {
+        refused(
+            &[
+                "check",
+                "--char",
+                "Nick",
+                "--attr",
+                "mind",
+                "--gear-die",
+                die,
+                "--vs",
+                "4",
+            ],
+            &format!(
+                "invalid value '{die}' for '--gear-die <N|best|none>': `{die}`: write best, none, or the position of the rerolled die from 1"
+            ),
+        );
+    }
+}
+
+#[test]
+fn a_character_takes_its_starting_attributes_and_advanced_attribute_typed() {
+    for (flag, value) in [("--body", "4"), ("--mind", "0"), ("--charm", "-3")] {
+        let mut args = vec![
+            "char", "new", "Nick", "--body", "3", "--mind", "2", "--charm", "1",
+        ];
+        let at = args.iter().position(|a| *a == flag).unwrap();
+        args[at + 1] = value;
+        args.extend(["-b", "Thief", "--weapon", "dagger", "--seed", "1"]);
+        let upper = flag.trim_start_matches("--").to_ascii_uppercase();
+        refused(
+            &args,
+            &format!(
+                "invalid value '{value}' for '{flag} <{upper}>': Body, Mind and Charm start at 1 to 3: 3, 2 and 1, one each"
+            ),
+        );
+    }
+    refused(
+        &["char", "advance", "Nick", "--attribute", "luck"],
+        "invalid value 'luck' for '--attribute <ATTRIBUTE>': `luck` is not an attribute: body, mind or charm",
+    );
+}
+
+#[test]
+fn a_vehicle_roll_takes_its_ratings_typed() {
+    let speed = "`warp` is not a speed: slow, average, fast or lightning-fast";
+    let handling = "`nimble` is not a handling: clumsy, average, responsive or exceptional";
+    for (flag, value, words) in [
+        ("--speed", "warp", speed),
+        ("--against-speed", "warp", speed),
+        ("--handling", "nimble", handling),
+        ("--against-handling", "nimble", handling),
+    ] {
+        let upper = flag
+            .trim_start_matches("--")
+            .replace('-', "_")
+            .to_ascii_uppercase();
+        refused(
+            &[
+                "vehicle",
+                "chase",
+                "--pilot",
+                "3",
+                "--against-pilot",
+                "3",
+                flag,
+                value,
+            ],
+            &format!("invalid value '{value}' for '{flag} <{upper}>': {words}"),
+        );
+    }
+    // Any case reads, as the catalogue's words.
+    let run = solum_args(&[
+        "vehicle",
+        "chase",
+        "--pilot",
+        "3",
+        "--against-pilot",
+        "3",
+        "--speed",
+        "Lightning-Fast",
+        "--against-handling",
+        "EXCEPTIONAL",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+#[test]
+fn campaign_settings_and_counts_are_typed() {
+    refused(
+        &["roll-off", "maybe"],
+        "invalid value 'maybe' for '[SETTING]': `maybe` is not a setting: on or off",
+    );
+    for last in ["0", "-1", "4294967296"] {
+        refused(
+            &["journal", "show", "--last", last],
+            &format!(
+                "invalid value '{last}' for '--last <N>': a number of entries is 1 to 4294967295"
+            ),
+        );
+    }
+}
+
+/// In `solum play`, a `journal N` line and a `roll-off` line read their words by the same
+/// types: the failed line is named and the script ends with exit 2.
+#[test]
+fn play_lines_read_counts_and_switches_by_their_types() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c.solum");
+    let out = assert_cmd::Command::cargo_bin("solum")
+        .unwrap()
+        .args(["play", "--campaign", c.to_str().unwrap()])
+        .env("NO_COLOR", "1")
+        .env_remove("SOLUM_CAMPAIGN")
+        .write_stdin("note one\njournal 0\nroll-off sometimes\nroll-off ON\njournal 1\n")
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("journal \"0\": a number of entries is 1 to 4294967295"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("roll-off: `sometimes` is not a setting: on or off"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("2 of 5 commands failed"), "{stderr}");
+    assert!(stdout.contains("roll-off on"), "{stdout}");
+}
