@@ -483,6 +483,18 @@ pub struct CheckInputs {
     pub roll_off: bool,
 }
 
+impl CheckInputs {
+    /// The dice the pool lost (S1), each a rules' fact with its reason.
+    pub fn penalties(&self) -> impl Iterator<Item = solum_expanded::Penalty> + use<> {
+        solum_expanded::PoolSpec {
+            armor_too_heavy: self.armor_too_heavy,
+            heavy_weapon_weak: self.heavy_weapon_weak,
+            ..solum_expanded::PoolSpec::default()
+        }
+        .penalties()
+    }
+}
+
 /// The dice of one side of a check.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -77,11 +77,12 @@ pub use solum_expanded::{character::Character, creature::Bestiary};
 pub mod rules {
     pub use solum_classic::check::GEAR_ONLY_IN_CHECKS;
     pub use solum_dice::{UnknownWord, parse_faces};
+    pub use solum_expanded::Penalty;
     pub use solum_expanded::character::{
         Armor, Attribute, Class, Gear, GearEffect, MAX_ATTRIBUTE, Weapon,
     };
-    pub use solum_expanded::check::ABOVE_SIX;
     pub use solum_expanded::check::Verdict;
+    pub use solum_expanded::check::{ABOVE_SIX, AUTOMATIC, GEAR_UNUSED};
     pub use solum_expanded::vehicle::{Handling, Scale, Speed};
 }
 pub use import::ImportCount;

@@ -241,6 +241,16 @@ pub enum GearEffect {
     Reroll,
 }
 
+impl GearEffect {
+    /// What the piece does on a check, as a sheet says it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::Enables => "enables",
+            Self::Reroll => "reroll one die once",
+        }
+    }
+}
+
 impl std::str::FromStr for GearEffect {
     type Err = solum_dice::UnknownWord;
     fn from_str(s: &str) -> Result<Self, Self::Err> {

@@ -181,6 +181,14 @@ fn rule_of_six(
     }
 }
 
+/// What a check against difficulty 1 says (ruling S2): it passes, and no die is rolled.
+pub const AUTOMATIC: &str = "automatic: no roll needed";
+
+/// Why gear given for an automatic check changes nothing: no die is rolled, so the gear
+/// reroll has nothing to change (the Expanded and the original check alike; a front end
+/// says it beside the gear it was given).
+pub const GEAR_UNUSED: &str = "unused: nothing is rolled";
+
 /// What a table of the odds by difficulty says of the difficulties above 6 (ruling S2): no
 /// die shows more than 6, so only a Rule-of-6 chain reaches them.
 pub const ABOVE_SIX: &str = "Above 6 only the Rule of 6 can pass.";

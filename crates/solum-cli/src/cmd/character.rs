@@ -496,11 +496,7 @@ pub(crate) fn write_sheet(out: &mut dyn Write, hero: &Character) -> std::io::Res
         None => writeln!(out, "  armor: none")?,
     }
     for g in &hero.gear {
-        let effect = match g.effect {
-            GearEffect::Enables => "enables",
-            GearEffect::Reroll => "reroll one die once",
-        };
-        writeln!(out, "  gear: {} ({effect})", g.name)?;
+        writeln!(out, "  gear: {} ({})", g.name, g.effect.describe())?;
     }
     writeln!(out, "  money: {}", hero.money)?;
     writeln!(

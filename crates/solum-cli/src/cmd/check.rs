@@ -28,13 +28,14 @@ pub(crate) fn once_error(e: CheckOnceError) -> anyhow::Error {
     }
 }
 
-/// Said after "automatic: no roll needed" when --gear was given: nothing is rolled, so
-/// the gear reroll has nothing to change (the Expanded and the original check alike).
-pub(crate) fn gear_unused(gear: bool) -> &'static str {
+/// The line of an automatic check (the Expanded and the original alike): the rules' words,
+/// and when --gear was given, that it changed nothing ([`solum_app::rules::GEAR_UNUSED`]).
+pub(crate) fn write_automatic(out: &mut dyn Write, gear: bool) -> std::io::Result<()> {
+    use solum_app::rules::{AUTOMATIC, GEAR_UNUSED};
     if gear {
-        " (--gear unused: nothing is rolled)"
+        writeln!(out, "  {AUTOMATIC} (--gear {GEAR_UNUSED})")
     } else {
-        ""
+        writeln!(out, "  {AUTOMATIC}")
     }
 }
 
@@ -83,7 +84,7 @@ fn write_check(out: &mut dyn Write, v: &CheckRollView) -> anyhow::Result<()> {
         paint(HEAD, percent_exact(v.p_pass, &v.p_pass_exact))
     )?;
     if v.automatic {
-        writeln!(out, "  automatic: no roll needed{}", gear_unused(v.gear))?;
+        write_automatic(out, v.gear)?;
     } else {
         let faces = PoolFaces {
             dice: &v.dice,
@@ -427,17 +428,15 @@ fn write_sheet_check(
     result: &solum_app::characters::CheckResult,
 ) -> anyhow::Result<()> {
     use solum_app::characters::{Against, PoolFaces};
+    use solum_app::rules::GearEffect;
     let c = &inputs.check;
     let pass = percent_exact(odds.pass, &odds.pass_exact);
     let mut built = format!("{} {}", c.attribute.name(), inputs.attribute_value);
     if let Some(b) = &c.background {
         built.push_str(&format!(", +1 {b}"));
     }
-    if inputs.armor_too_heavy {
-        built.push_str(", −1 armor too heavy");
-    }
-    if inputs.heavy_weapon_weak {
-        built.push_str(", −1 heavy weapon at Body below 3");
+    for penalty in inputs.penalties() {
+        built.push_str(&format!(", −1 {}", penalty.reason()));
     }
     let pool = render::dice_count(inputs.pool);
     match c.against {
@@ -465,9 +464,9 @@ fn write_sheet_check(
             "  {:<10} {g}{}",
             "Gear",
             if inputs.gear_reroll {
-                " (reroll one die once)"
+                format!(" ({})", GearEffect::Reroll.describe())
             } else {
-                " (enables, no reroll)"
+                format!(" ({}, no reroll)", GearEffect::Enables.describe())
             }
         )?;
     }
@@ -504,7 +503,7 @@ fn write_sheet_check(
         Ok(())
     };
     match (&result.own, &result.opposition) {
-        (None, _) => writeln!(out, "  automatic: no roll needed")?,
+        (None, _) => writeln!(out, "  {}", solum_app::rules::AUTOMATIC)?,
         (Some(own), None) => side(out, "Dice", own)?,
         (Some(own), Some(other)) => {
             side(out, "You", own)?;

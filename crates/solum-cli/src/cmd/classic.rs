@@ -399,11 +399,7 @@ fn write_hero_check(
         100.0 * v.p_pass
     )?;
     if v.check.automatic() {
-        writeln!(
-            out,
-            "  automatic: no roll needed{}",
-            super::check::gear_unused(v.inputs.gear)
-        )?;
+        super::check::write_automatic(out, v.inputs.gear)?;
     }
     if !v.check.dice.is_empty() {
         let faces: Vec<String> = v.check.dice.iter().map(u32::to_string).collect();
@@ -481,11 +477,7 @@ fn check(args: &ClassicCheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         percent_exact(v.p_pass, &v.p_pass_exact)
     )?;
     if check.automatic() {
-        writeln!(
-            out,
-            "  automatic: no roll needed{}",
-            super::check::gear_unused(gear.is_some())
-        )?;
+        super::check::write_automatic(out, gear.is_some())?;
     }
     if !check.dice.is_empty() {
         let faces: Vec<String> = check.dice.iter().map(u32::to_string).collect();
