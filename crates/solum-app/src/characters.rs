@@ -1364,6 +1364,46 @@ impl CharacterView {
     }
 }
 
+/// A sheet read from a file (nothing is stored), as a front end shows it: the facts of a
+/// [`CharacterView`], with no version (`null`: no campaign keeps the sheet).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SheetFileView {
+    /// The sheet.
+    pub character: Character,
+    /// Always `None`: a file has no campaign version.
+    pub version: Option<i64>,
+    /// Body + Mind + armor (S8).
+    pub max_hit_points: u32,
+    /// At 0 hit points: out, cannot act.
+    pub out: bool,
+    /// Advancement points granted and not yet spent (S17).
+    pub advancement_points: u32,
+    /// Minutes of rest banked toward the next hit point (S16).
+    pub rest_minutes: u32,
+}
+
+impl SheetFileView {
+    /// The view of a sheet read from a file.
+    pub fn of(character: Character) -> Self {
+        let CharacterView {
+            character,
+            max_hit_points,
+            out,
+            advancement_points,
+            rest_minutes,
+            ..
+        } = CharacterView::of(character, 0);
+        Self {
+            character,
+            version: None,
+            max_hit_points,
+            out,
+            advancement_points,
+            rest_minutes,
+        }
+    }
+}
+
 /// What an edit's damage and healing did (S8: hit points never go below 0 nor above the
 /// maximum, so less can be taken or healed than was given).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

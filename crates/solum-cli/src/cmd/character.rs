@@ -142,29 +142,24 @@ fn write_entry(out: &mut dyn Write, seq: i64) -> anyhow::Result<()> {
 
 /// `solum char show`: from the campaign, or from a sheet file (read only).
 fn show(args: &CharShowArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let (hero, view) = match (&args.file, &args.name) {
+    match (&args.file, &args.name) {
         (Some(file), _) => {
             let hero = load_character(file).map_err(|e| bad(e.to_string()))?;
-            let view = json!({
-                "character": hero,
-                "version": null,
-                "max_hit_points": hero.max_hit_points(),
-                "out": hero.is_out(),
-            });
-            (hero, view)
+            let view = solum_app::characters::SheetFileView::of(hero);
+            if args.json {
+                return write_json(out, &view);
+            }
+            Ok(write_sheet(out, &view.character)?)
         }
         (None, Some(name)) => {
-            let v = camp::on_campaign(&args.campaign, |here| here.character(name))??;
-            let view = serde_json::to_value(&v)?;
-            (v.character, view)
+            let view = camp::on_campaign(&args.campaign, |here| here.character(name))??;
+            if args.json {
+                return write_json(out, &view);
+            }
+            Ok(write_sheet(out, &view.character)?)
         }
         (None, None) => unreachable!("clap requires a name or --file"),
-    };
-    if args.json {
-        return write_json(out, &view);
     }
-    write_sheet(out, &hero)?;
-    Ok(())
 }
 
 pub(crate) fn write_list(out: &mut dyn Write, views: &[CharacterView]) -> anyhow::Result<()> {
