@@ -1937,11 +1937,11 @@ pub enum VehicleCommand {
     Scale {
         /// The personal weapon's damage (1 light, 2 medium, 3 heavy; 1 to 1000000, the
         /// limit of every damage).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-        weapon_damage: u32,
+        #[arg(long, allow_negative_numbers = true)]
+        weapon_damage: solum_app::vehicles::WeaponDamage,
         /// The vehicle's size: car (up to a car or truck) or large.
         #[arg(long)]
-        scale: String,
+        scale: solum_app::rules::Scale,
         /// The weapon is made to fight vehicles (like a shoulder-mounted missile launcher).
         #[arg(long)]
         anti_vehicle: bool,

@@ -171,6 +171,44 @@ fn a_vehicle_roll_takes_its_ratings_typed() {
             &format!("invalid value '{value}' for '{flag} <{upper}>': {words}"),
         );
     }
+    // The scale rule's weapon and size.
+    for damage in ["0", "1000001", "-1"] {
+        refused(
+            &[
+                "vehicle",
+                "scale",
+                "--weapon-damage",
+                damage,
+                "--scale",
+                "car",
+            ],
+            &format!(
+                "invalid value '{damage}' for '--weapon-damage <WEAPON_DAMAGE>': a personal weapon deals 1 to 1000000 damage"
+            ),
+        );
+    }
+    refused(
+        &[
+            "vehicle",
+            "scale",
+            "--weapon-damage",
+            "3",
+            "--scale",
+            "huge",
+        ],
+        "invalid value 'huge' for '--scale <SCALE>': `huge` is not a vehicle's scale: car (up to a car or truck) or large",
+    );
+    let v = solum_args(&[
+        "vehicle",
+        "scale",
+        "--weapon-damage",
+        "3",
+        "--scale",
+        "Truck",
+        "--json",
+    ])
+    .json();
+    assert_eq!(v["damage"], 1, "{v}");
     // Any case reads, as the catalogue's words.
     let run = solum_args(&[
         "vehicle",

@@ -82,6 +82,23 @@ pub enum Scale {
     Large,
 }
 
+/// A size as a player names it: `car`, `truck`, `car-or-truck` or `small` for a car or
+/// truck, `large` for anything larger (any case).
+impl std::str::FromStr for Scale {
+    type Err = solum_dice::UnknownWord;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "car" | "truck" | "car-or-truck" | "small" => Ok(Self::CarOrTruck),
+            "large" => Ok(Self::Large),
+            other => Err(solum_dice::UnknownWord::new(
+                other,
+                "a vehicle's scale",
+                "car (up to a car or truck) or large",
+            )),
+        }
+    }
+}
+
 /// A vehicle's stats.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -405,9 +422,10 @@ mod tests {
     use crate::check::Verdict;
     use solum_dice::{ScriptedDice, enumerate, prob};
 
-    /// Each rating reads its serde name (any case), and an unknown word lists the names.
+    /// Each rating reads its serde name (any case), a scale its words, and an unknown word
+    /// lists the names.
     #[test]
-    fn speed_and_handling_read_their_serde_names() {
+    fn speed_handling_and_scale_read_their_words() {
         for s in [
             Speed::Slow,
             Speed::Average,
@@ -431,6 +449,19 @@ mod tests {
         assert_eq!(
             "warp".parse::<Speed>().unwrap_err().to_string(),
             "`warp` is not a speed: slow, average, fast or lightning-fast"
+        );
+        for (word, scale) in [
+            ("car", Scale::CarOrTruck),
+            ("Truck", Scale::CarOrTruck),
+            ("car-or-truck", Scale::CarOrTruck),
+            ("small", Scale::CarOrTruck),
+            (" LARGE ", Scale::Large),
+        ] {
+            assert_eq!(word.parse::<Scale>(), Ok(scale), "{word:?}");
+        }
+        assert_eq!(
+            "huge".parse::<Scale>().unwrap_err().to_string(),
+            "`huge` is not a vehicle's scale: car (up to a car or truck) or large"
         );
         assert_eq!(
             "Nimble".parse::<Handling>().unwrap_err().to_string(),

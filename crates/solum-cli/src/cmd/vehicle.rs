@@ -59,11 +59,7 @@ pub fn run(command: &VehicleCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             anti_vehicle,
             json,
         } => {
-            let scaled =
-                scale_rule(*weapon_damage, *anti_vehicle, scale).map_err(|e| match e.kind() {
-                    solum_app::ErrorKind::BadInput => bad(format!("--{e}")),
-                    _ => e.into(),
-                })?;
+            let scaled = scale_rule(*weapon_damage, *anti_vehicle, *scale);
             if *json {
                 writeln!(out, "{}", serde_json::to_string(&scaled)?)?;
                 return Ok(());
