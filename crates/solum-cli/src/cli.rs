@@ -752,7 +752,7 @@ pub struct ClassicCheckArgs {
     pub pool: String,
     /// The hero's stat: body (default), mind or spirit.
     #[arg(long)]
-    pub stat: Option<String>,
+    pub stat: Option<Stat>,
     /// One of the hero's clichés that applies: one more die.
     #[arg(long)]
     pub cliche: Option<String>,
@@ -800,13 +800,13 @@ pub struct ClassicFightArgs {
     pub odds: bool,
     /// Answer the campaign hero's pending hit: lose Body or a hit point (hp), then go on.
     #[arg(long, value_name = "body|hp", conflicts_with_all = ["foes", "ask"])]
-    pub decide: Option<String>,
+    pub decide: Option<solum_app::classic_once::Loss>,
     /// The hero's stat in this fight: body (default), mind (a spell), spirit (a mind duel).
     #[arg(long)]
-    pub stat: Option<String>,
+    pub stat: Option<Stat>,
     /// The foes' stat (default: each entry's own, else Body).
     #[arg(long)]
-    pub foe_stat: Option<String>,
+    pub foe_stat: Option<Stat>,
     /// A cliché helps the hero: +1 die.
     #[arg(long)]
     pub cliche: bool,
@@ -816,10 +816,10 @@ pub struct ClassicFightArgs {
     /// How the hero takes hits when not asked: survive (the default), hit-points, body.
     /// A campaign hero with a policy fights to the end in one call.
     #[arg(long)]
-    pub policy: Option<String>,
+    pub policy: Option<Policy>,
     /// How the foe takes hits.
     #[arg(long, default_value = "survive")]
-    pub foe_policy: String,
+    pub foe_policy: Policy,
     /// Ask the player at each hit the hero takes (on standard input); the hero's
     /// --policy then has nothing to decide.
     #[arg(long, conflicts_with = "policy")]

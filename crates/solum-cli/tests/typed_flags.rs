@@ -94,6 +94,73 @@ fn a_classic_duel_takes_its_numbers_and_words_typed() {
     assert_eq!(run.json()["p_win_exact"], "1/2");
 }
 
+/// The original's fight and check: stats, policies and the decision of a hit are the rules'
+/// words, read by clap (a campaign hero's and a one-shot's alike).
+#[test]
+fn a_classic_fight_and_check_take_their_words_typed() {
+    let policy = "`flee` is not a policy: survive, hit-points or body";
+    refused(
+        &[
+            "classic",
+            "fight",
+            "alessandor",
+            "goblin",
+            "--policy",
+            "flee",
+        ],
+        &format!("invalid value 'flee' for '--policy <POLICY>': {policy}"),
+    );
+    refused(
+        &[
+            "classic",
+            "fight",
+            "alessandor",
+            "goblin",
+            "--foe-policy",
+            "flee",
+        ],
+        &format!("invalid value 'flee' for '--foe-policy <FOE_POLICY>': {policy}"),
+    );
+    for (args, flag) in [
+        (
+            &["classic", "fight", "alessandor", "goblin", "--stat", "luck"][..],
+            "--stat <STAT>",
+        ),
+        (
+            &[
+                "classic",
+                "fight",
+                "alessandor",
+                "goblin",
+                "--foe-stat",
+                "luck",
+            ],
+            "--foe-stat <FOE_STAT>",
+        ),
+        (
+            &[
+                "classic",
+                "check",
+                "alessandor",
+                "--stat",
+                "luck",
+                "--vs",
+                "4",
+            ],
+            "--stat <STAT>",
+        ),
+    ] {
+        refused(
+            args,
+            &format!("invalid value 'luck' for '{flag}': `luck` is not"),
+        );
+    }
+    refused(
+        &["classic", "fight", "Ada", "--decide", "maybe"],
+        "invalid value 'maybe' for '--decide <body|hp>': `maybe` is not a way to take a hit: body or hp",
+    );
+}
+
 #[test]
 fn a_sheet_check_takes_its_attribute_and_gear_die_typed() {
     refused(

@@ -7,8 +7,8 @@ use crate::storage::Replace;
 use serde_json::json;
 use solum_app::classic_once::{
     ClassicDuelAsk, ClassicOnceError, DuelNumbers, Field, Foe, Hero, Kind, NewHeroView, Odds,
-    check_hero_names, classic_check_odds, classic_duel_odds, classic_oracle, hero_of, hero_toml,
-    new_hero, rest_hero,
+    Policy, check_hero_names, classic_check_odds, classic_duel_odds, classic_oracle, hero_of,
+    hero_toml, new_hero, rest_hero,
 };
 use solum_app::classic_once::{Event, FightOnceView, Loss, NextExchange, Who};
 
@@ -438,7 +438,7 @@ fn check(args: &ClassicCheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let text = file_text(who)?;
     let ask = ClassicCheckWho {
         who: source(who, text.as_deref()),
-        stat: stat.as_deref(),
+        stat: *stat,
         cliche: cliche.as_deref(),
         vs: vs.as_deref(),
         random: *random,
@@ -562,7 +562,7 @@ fn fight_cmd(args: &ClassicFightArgs, out: &mut dyn Write) -> anyhow::Result<()>
         json: as_json,
         campaign,
     } = args;
-    let decision = decide.as_deref().map(loss).transpose()?;
+    let decision = *decide;
     let hero_text = file_text(hero)?;
     let foe_texts = foes
         .iter()
@@ -589,13 +589,13 @@ fn fight_cmd(args: &ClassicFightArgs, out: &mut dyn Write) -> anyhow::Result<()>
             FightCall::Fight
         },
         decision,
-        stat: stat.as_deref(),
-        foe_stat: foe_stat.as_deref(),
+        stat: *stat,
+        foe_stat: *foe_stat,
         cliche: *cliche,
         foe_cliche: *foe_cliche,
-        policy: policy.as_deref(),
+        policy: *policy,
         // The flag's default is no setup given.
-        foe_policy: Some(foe_policy.as_str()).filter(|p| *p != "survive"),
+        foe_policy: Some(*foe_policy).filter(|p| *p != Policy::Survive),
         rolled: dice.rolled.as_deref(),
         seed: dice.seed,
         asks: *ask || (terminal && dice.rolled.is_none()),
@@ -886,10 +886,13 @@ fn ask_loss(name: &str, body: u32, hit_points: u32) -> anyhow::Result<Loss> {
         else {
             return Err(bad("standard input ended during the fight"));
         };
-        match line.trim().to_ascii_lowercase().as_str() {
-            "h" | "hp" | "hit point" | "" => return Ok(Loss::HitPoint),
-            "b" | "body" => return Ok(Loss::Body),
-            other => crate::say!("  `{other}`: h or b\n"),
+        // Enter alone takes a hit point.
+        match line.trim() {
+            "" => return Ok(Loss::HitPoint),
+            typed => match typed.parse() {
+                Ok(loss) => return Ok(loss),
+                Err(_) => crate::say!("  `{typed}`: h or b\n"),
+            },
         }
     }
 }
@@ -959,14 +962,6 @@ fn write_fight_once(out: &mut dyn Write, v: &FightOnceView) -> anyhow::Result<()
     writeln!(out, "  {end}")?;
     render::write_seed(out, v.seed)?;
     Ok(())
-}
-
-fn loss(text: &str) -> anyhow::Result<Loss> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "body" | "b" => Ok(Loss::Body),
-        "hp" | "h" | "hit-point" | "hit-points" => Ok(Loss::HitPoint),
-        other => Err(bad(format!("--decide {other}: say body or hp"))),
-    }
 }
 
 /// A fight as it stands, or (a `preview`) as it would start: the sides, what is left of
