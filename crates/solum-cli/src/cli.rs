@@ -1490,9 +1490,10 @@ pub struct StaticArgs {
     /// The hero's combat pool.
     #[arg(long, allow_negative_numbers = true)]
     pub pool: CombatPool,
-    /// The opposition's difficulty.
+    /// The opposition's difficulty: a number from 1 (automatic) up, or very-easy, easy,
+    /// average, tough, hard.
     #[arg(long, allow_hyphen_values = true)]
-    pub vs: String,
+    pub vs: solum_app::check_once::Difficulty,
     /// The hero's hit points.
     #[arg(long, allow_negative_numbers = true)]
     pub hp: HitPoints,
@@ -1998,7 +1999,7 @@ pub struct PlayStaticArgs {
     pub foe: Option<String>,
     /// The opposition's difficulty (without --foe).
     #[arg(long, allow_hyphen_values = true, required_unless_present_any = ["foe", "character"])]
-    pub vs: Option<String>,
+    pub vs: Option<solum_app::check_once::Difficulty>,
     /// The opposition's hit points (without --foe).
     #[arg(long, allow_negative_numbers = true, required_unless_present_any = ["foe", "character"])]
     pub foe_hp: Option<HitPoints>,
@@ -2079,7 +2080,7 @@ pub struct PoolArgs {
 pub struct Against {
     /// Difficulty: a number from 1 (automatic) up, or very-easy, easy, average, tough, hard.
     #[arg(long, value_name = "DIFFICULTY", allow_hyphen_values = true)]
-    pub vs: Option<String>,
+    pub vs: Option<solum_app::check_once::Difficulty>,
     /// An opposed check against a pool of this many dice, 1 to 1000.
     #[arg(long, value_name = "POOL", allow_negative_numbers = true)]
     pub against: Option<CombatPool>,
@@ -2191,7 +2192,7 @@ pub struct OddsCheckArgs {
         conflicts_with = "against",
         allow_hyphen_values = true
     )]
-    pub vs: Option<String>,
+    pub vs: Option<solum_app::check_once::Difficulty>,
     /// Odds of an opposed check against a pool of this many dice, 1 to 1000.
     #[arg(long, value_name = "POOL", allow_negative_numbers = true)]
     pub against: Option<CombatPool>,

@@ -161,6 +161,67 @@ fn a_classic_fight_and_check_take_their_words_typed() {
     );
 }
 
+/// An Expanded difficulty is the rules' `Difficulty` wherever it is typed: a check (from
+/// numbers or a sheet), its odds, and fast static combat (typed or from a sheet).
+#[test]
+fn an_expanded_difficulty_is_typed_wherever_it_is_given() {
+    let range = "difficulty 0 is not possible: difficulties run from 1 (automatic) to 1000";
+    let name = "`hopeless` is not a difficulty: give a number or one of automatic, very-easy, easy, average, tough, hard";
+    for (args, value, words) in [
+        (&["check", "3", "--vs", "0"][..], "0", range),
+        (
+            &["odds", "check", "3", "--vs", "hopeless"],
+            "hopeless",
+            name,
+        ),
+        (
+            &[
+                "check", "--char", "Nick", "--attr", "mind", "--vs", "hopeless",
+            ],
+            "hopeless",
+            name,
+        ),
+    ] {
+        refused(
+            args,
+            &format!("invalid value '{value}' for '--vs <DIFFICULTY>': {words}"),
+        );
+    }
+    for args in [
+        &[
+            "static",
+            "--pool",
+            "3",
+            "--hp",
+            "5",
+            "--damage",
+            "1",
+            "--vs",
+            "0",
+            "--foe-hp",
+            "2",
+            "--foe-damage",
+            "1",
+        ][..],
+        &[
+            "static",
+            "--char",
+            "Nick",
+            "--vs",
+            "0",
+            "--foe-hp",
+            "2",
+            "--foe-damage",
+            "1",
+        ],
+    ] {
+        refused(args, &format!("invalid value '0' for '--vs <VS>': {range}"));
+    }
+    // A name reads as its number.
+    let run = solum_args(&["odds", "check", "3", "--vs", "Very-Easy", "--json"]);
+    assert_eq!(run.json()["difficulty"], 2, "{}", run.stdout);
+}
+
 #[test]
 fn a_sheet_check_takes_its_attribute_and_gear_die_typed() {
     refused(

@@ -44,7 +44,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         return from_sheet(args, None, out);
     }
     let target = match (&args.target.vs, args.target.against) {
-        (Some(vs), _) => Target::Vs(vs),
+        (Some(vs), _) => Target::Vs(*vs),
         (None, Some(pool)) => Target::Against {
             pool,
             gear: args.opposing.against_gear,
@@ -280,7 +280,6 @@ pub(crate) fn from_sheet(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     use solum_app::characters::Against;
-    use solum_app::check_once::difficulty_of;
     let p = &args.pool;
     // clap requires --attr beside --char and --sheet.
     let attribute = p
@@ -292,7 +291,7 @@ pub(crate) fn from_sheet(
         )));
     }
     let against = match (&args.target.vs, args.target.against) {
-        (Some(vs), _) => Against::Difficulty(difficulty_of(vs).map_err(once_error)?),
+        (Some(vs), _) => Against::Difficulty(*vs),
         (None, Some(n)) => Against::Opposed {
             dice: n,
             gear: args.opposing.against_gear,
