@@ -48,6 +48,25 @@ bounded! {
     "the original So1um deals {min} hit point per won exchange: damage is {max}"
 }
 
+/// A difficulty of the original So1um as a player types it: 1 (automatic) to 6 (hard), or
+/// one of the text's names, read by the rules' `parse_difficulty`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClassicDifficulty(u32);
+
+impl ClassicDifficulty {
+    /// The difficulty, 1 to 6.
+    pub fn get(self) -> u32 {
+        self.0
+    }
+}
+
+impl std::str::FromStr for ClassicDifficulty {
+    type Err = CheckError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        parse_difficulty(s).map(Self)
+    }
+}
+
 /// An input of a one-shot classic check or duel, for errors a front end names as its flag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -371,8 +390,8 @@ pub struct ClassicCheckAsk<'a> {
     pub stat_named: bool,
     /// A cliché named beside a number of dice (refused likewise).
     pub cliche_named: bool,
-    /// The difficulty as typed.
-    pub vs: Option<&'a str>,
+    /// The difficulty.
+    pub vs: Option<ClassicDifficulty>,
     /// A random difficulty (one d6) instead.
     pub random: bool,
     /// Gear rerolls the lowest die once.
@@ -463,7 +482,7 @@ pub fn classic_check_once(
     seed: Option<u64>,
 ) -> Result<ClassicCheckView, ClassicOnceError> {
     let (n, hero) = check_pool(ask)?;
-    let fixed = ask.vs.map(difficulty_of).transpose()?;
+    let fixed = ask.vs.map(ClassicDifficulty::get);
     let ((d, check), seed) = with_dice(rolled, seed, CHECK_ORDER, |dice| {
         let d = match fixed {
             Some(d) if !ask.random => d,
@@ -645,19 +664,19 @@ pub struct ClassicCheckOddsView {
 /// The exact chance to pass a check of `pool` dice against `vs`.
 pub fn classic_check_odds(
     pool: ClassicPool,
-    vs: &str,
+    vs: ClassicDifficulty,
     gear: bool,
-) -> Result<ClassicCheckOddsView, ClassicOnceError> {
-    let (n, d) = (pool.get(), difficulty_of(vs)?);
+) -> ClassicCheckOddsView {
+    let (n, d) = (pool.get(), vs.get());
     let p = p_pass(n, d, gear);
-    Ok(ClassicCheckOddsView {
+    ClassicCheckOddsView {
         pool: n,
         difficulty: d,
         difficulty_name: difficulty_name(d),
         gear,
         p_pass: prob_to_f64(&p),
         p_pass_exact: p.to_string(),
-    })
+    }
 }
 
 /// A side of a duel given as numbers: Body and hit points, with the stat's dice when not
@@ -1046,7 +1065,7 @@ mod tests {
             roller: Roller::Dice(dice),
             stat_named: false,
             cliche_named: false,
-            vs: Some(vs),
+            vs: Some(vs.parse().unwrap()),
             random: false,
             gear: false,
         }
@@ -1087,12 +1106,31 @@ mod tests {
         "the original So1um deals 1 hit point per won exchange: damage is 1"
     );
 
+    /// A difficulty reads a number from 1 to 6 or one of the text's names; anything else
+    /// is refused in the rules' words.
+    #[test]
+    fn a_classic_difficulty_reads_numbers_and_names() {
+        for (text, d) in [("1", 1), (" 6 ", 6), ("Tricky", 5), ("automatic", 1)] {
+            assert_eq!(
+                text.parse::<ClassicDifficulty>().unwrap().get(),
+                d,
+                "{text:?}"
+            );
+        }
+        for text in ["0", "7", "-1", "hopeless", "99999999999999999999"] {
+            let e = text.parse::<ClassicDifficulty>().unwrap_err().to_string();
+            assert!(e.starts_with(&format!("difficulty `{text}`: ")), "{e}");
+        }
+    }
+
     #[test]
     fn check_odds_take_a_pool_of_1_to_1000() {
         // One die reaches 4 on 4, 5 or 6: 1/2; a thousand dice all miss it with (1/2)^1000.
-        let one = classic_check_odds(ClassicPool::new(1).unwrap(), "4", false).unwrap();
+        let average: ClassicDifficulty = "average".parse().unwrap();
+        assert_eq!(average.get(), 4);
+        let one = classic_check_odds(ClassicPool::new(1).unwrap(), average, false);
         assert_eq!((one.pool, one.p_pass_exact.as_str()), (1, "1/2"));
-        let most = classic_check_odds(ClassicPool::new(1000).unwrap(), "4", false).unwrap();
+        let most = classic_check_odds(ClassicPool::new(1000).unwrap(), average, false);
         assert_eq!(most.pool, 1000);
         let half = solum_dice::prob(1, 2);
         let miss = (0..1000).fold(solum_dice::prob(1, 1), |p, _| p * &half);

@@ -10,8 +10,8 @@ use solum_store::CampaignStore;
 
 use crate::classic::{FightSetup, FightStateView, FightView, HeroCheckView, HeroView, StoredHero};
 use crate::classic_once::{
-    ClassicCheckAsk, ClassicCheckView, ClassicOnceError, Field, FightAsk, FightOnceView, Hero,
-    Kind, Loss, Policy, Roller, Stat, classic_check_once, difficulty_of, fight_once, hero_of,
+    ClassicCheckAsk, ClassicCheckView, ClassicDifficulty, ClassicOnceError, Field, FightAsk,
+    FightOnceView, Hero, Kind, Loss, Policy, Roller, Stat, classic_check_once, fight_once, hero_of,
     hero_toml,
 };
 use crate::{AppError, Campaign, ClassicRefusal, Dice};
@@ -115,8 +115,8 @@ pub struct ClassicCheckWho<'a> {
     pub stat: Option<Stat>,
     /// The cliché that adds a die (a hero's only).
     pub cliche: Option<&'a str>,
-    /// The difficulty as typed.
-    pub vs: Option<&'a str>,
+    /// The difficulty.
+    pub vs: Option<ClassicDifficulty>,
     /// A random difficulty (one d6) instead.
     pub random: bool,
     /// Gear rerolls a die once: a campaign hero names the piece it carries (empty: its one
@@ -147,7 +147,7 @@ pub fn classic_check_who<S: CampaignStore, E>(
     if let Some(mut campaign) = campaign_of(&ask.who, open)? {
         let stat = ask.stat.unwrap_or(Stat::Body);
         let fixed = match ask.vs {
-            Some(vs) if !ask.random => Some(difficulty_of(vs)?),
+            Some(vs) if !ask.random => Some(vs.get()),
             _ => None,
         };
         let dice = dice_of(ask.rolled, ask.seed)?;
@@ -544,7 +544,7 @@ mod tests {
             who,
             stat: None,
             cliche: None,
-            vs: Some("3"),
+            vs: Some("3".parse().unwrap()),
             random: false,
             gear: None,
             rolled: None,

@@ -5,7 +5,9 @@ use clap::{Args, Parser, Subcommand};
 use clap_complete::Shell;
 use solum_app::characters::StartingAttribute;
 use solum_app::check_once::CheckAttribute;
-use solum_app::classic_once::{ClassicDamage, ClassicPool, DuelStat, Policy, Stat};
+use solum_app::classic_once::{
+    ClassicDamage, ClassicDifficulty, ClassicPool, DuelStat, Policy, Stat,
+};
 use solum_app::dietype_once::{Chances, DamageModifier, DieSteps, Difficulty};
 use solum_app::fight_once::{CombatPool, Damage, HitPoints};
 use solum_app::sol_once::{AssistHits, PoolModifier, Ranks, SolAttribute, SolDice};
@@ -379,8 +381,8 @@ pub enum ClassicOddsCommand {
         #[arg(allow_negative_numbers = true)]
         pool: ClassicPool,
         /// Difficulty, 1 to 6 or a name.
-        #[arg(long)]
-        vs: String,
+        #[arg(long, allow_hyphen_values = true)]
+        vs: ClassicDifficulty,
         /// Gear rerolls one die (outside combat).
         #[arg(long)]
         gear: bool,
@@ -757,8 +759,13 @@ pub struct ClassicCheckArgs {
     #[arg(long)]
     pub cliche: Option<String>,
     /// Difficulty, 1 to 6 or a name.
-    #[arg(long, required_unless_present = "random", conflicts_with = "random")]
-    pub vs: Option<String>,
+    #[arg(
+        long,
+        required_unless_present = "random",
+        conflicts_with = "random",
+        allow_hyphen_values = true
+    )]
+    pub vs: Option<ClassicDifficulty>,
     /// Roll the difficulty on a d6 first.
     #[arg(long)]
     pub random: bool,

@@ -449,7 +449,7 @@ fn classic_numbers_past_their_limits_are_refused_fast() {
         .bad_input("99999999999999999999999 dice: a pool has 1 to 1000 dice");
     solum("classic rest x.toml --hours 1e300").bad_input("x.toml");
     solum("classic check 3 --vs 99999999999999999999")
-        .bad_input("--vs 99999999999999999999: difficulty `99999999999999999999`");
+        .bad_input("invalid value '99999999999999999999' for '--vs <VS>': difficulty `99999999999999999999`: the original So1um's difficulties run from 1 (automatic) to 6 (hard)");
     solum("odds classic check 3 --vs 0").bad_input("difficulty `0`");
     // Zero dice is an error, wherever dice are counted.
     solum("classic check 0 --vs 3").bad_input("0 dice: a pool has 1 to 1000");

@@ -155,6 +155,20 @@ fn a_classic_fight_and_check_take_their_words_typed() {
             &format!("invalid value 'luck' for '{flag}': `luck` is not"),
         );
     }
+    let classic = "the original So1um's difficulties run from 1 (automatic) to 6 (hard), or a name: automatic, simple, easy, average, tricky, hard";
+    for (args, value) in [
+        (&["classic", "check", "alessandor", "--vs", "7"][..], "7"),
+        (&["classic", "check", "3", "--vs", "-1"], "-1"),
+        (
+            &["odds", "classic", "check", "3", "--vs", "impossible"],
+            "impossible",
+        ),
+    ] {
+        refused(
+            args,
+            &format!("invalid value '{value}' for '--vs <VS>': difficulty `{value}`: {classic}"),
+        );
+    }
     refused(
         &["classic", "fight", "Ada", "--decide", "maybe"],
         "invalid value 'maybe' for '--decide <body|hp>': `maybe` is not a way to take a hit: body or hp",

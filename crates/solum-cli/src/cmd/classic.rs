@@ -440,7 +440,7 @@ fn check(args: &ClassicCheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         who: source(who, text.as_deref()),
         stat: *stat,
         cliche: cliche.as_deref(),
-        vs: vs.as_deref(),
+        vs: *vs,
         random: *random,
         gear: gear.as_deref(),
         rolled: dice.rolled.as_deref(),
@@ -854,7 +854,7 @@ pub fn odds(command: &ClassicOddsCommand, out: &mut dyn Write) -> anyhow::Result
             gear,
             json: as_json,
         } => {
-            let v = classic_check_odds(*n, vs, *gear).map_err(once_error)?;
+            let v = classic_check_odds(*n, *vs, *gear);
             if *as_json {
                 writeln!(out, "{}", serde_json::to_string(&v)?)?;
             } else {
