@@ -20,6 +20,7 @@ use solum_expanded::check::{CheckSpec, DrawRule, OpposedSpec, PoolRoll, Side, Ve
 use solum_expanded::{Difficulty, Pool, odds};
 use solum_store::{CampaignStore, Sheet, WriteTx};
 
+use crate::bounded::bounded;
 use crate::journaling;
 use crate::rolled::Rolled;
 use crate::rolled::faces;
@@ -47,6 +48,14 @@ impl From<CharacterError> for AppError {
     fn from(e: CharacterError) -> Self {
         crate::ExpandedRefusal::Rules.at(e.field, e.problem)
     }
+}
+
+bounded! {
+    /// An attribute as a hero starts it (S9), 1 to
+    /// [`MAX_STARTING_ATTRIBUTE`](solum_expanded::character::MAX_STARTING_ATTRIBUTE): typed
+    /// at the edge; that the three are 3, 2 and 1, one each, is the rules' check at creation.
+    pub struct StartingAttribute(u32) in 1, solum_expanded::character::MAX_STARTING_ATTRIBUTE;
+    "Body, Mind and Charm start at {min} to {max}: 3, 2 and 1, one each"
 }
 
 /// What a player chooses at creation (S9).
@@ -472,6 +481,18 @@ pub struct CheckInputs {
     /// check's own request.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub roll_off: bool,
+}
+
+impl CheckInputs {
+    /// The dice the pool lost (S1), each a rules' fact with its reason.
+    pub fn penalties(&self) -> impl Iterator<Item = solum_expanded::Penalty> + use<> {
+        solum_expanded::PoolSpec {
+            armor_too_heavy: self.armor_too_heavy,
+            heavy_weapon_weak: self.heavy_weapon_weak,
+            ..solum_expanded::PoolSpec::default()
+        }
+        .penalties()
+    }
 }
 
 /// The dice of one side of a check.
@@ -1343,6 +1364,46 @@ impl CharacterView {
     }
 }
 
+/// A sheet read from a file (nothing is stored), as a front end shows it: the facts of a
+/// [`CharacterView`], with no version (`null`: no campaign keeps the sheet).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SheetFileView {
+    /// The sheet.
+    pub character: Character,
+    /// Always `None`: a file has no campaign version.
+    pub version: Option<i64>,
+    /// Body + Mind + armor (S8).
+    pub max_hit_points: u32,
+    /// At 0 hit points: out, cannot act.
+    pub out: bool,
+    /// Advancement points granted and not yet spent (S17).
+    pub advancement_points: u32,
+    /// Minutes of rest banked toward the next hit point (S16).
+    pub rest_minutes: u32,
+}
+
+impl SheetFileView {
+    /// The view of a sheet read from a file.
+    pub fn of(character: Character) -> Self {
+        let CharacterView {
+            character,
+            max_hit_points,
+            out,
+            advancement_points,
+            rest_minutes,
+            ..
+        } = CharacterView::of(character, 0);
+        Self {
+            character,
+            version: None,
+            max_hit_points,
+            out,
+            advancement_points,
+            rest_minutes,
+        }
+    }
+}
+
 /// What an edit's damage and healing did (S8: hit points never go below 0 nor above the
 /// maximum, so less can be taken or healed than was given).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -1895,4 +1956,15 @@ fn against() -> utoipa::openapi::schema::Schema {
             ]),
         ),
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    crate::bounded::bounded_tests!(
+        starting_attribute,
+        StartingAttribute,
+        "Body, Mind and Charm start at 1 to 3: 3, 2 and 1, one each"
+    );
 }

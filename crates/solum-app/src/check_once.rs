@@ -343,9 +343,9 @@ pub fn difficulty_of(text: &str) -> Result<Difficulty, CheckOnceError> {
 
 /// What a check is made against.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Target<'a> {
-    /// A difficulty, as typed.
-    Vs(&'a str),
+pub enum Target {
+    /// A difficulty (read at the front end's edge: a number or one of the text's names).
+    Vs(Difficulty),
     /// An opposing pool.
     Against {
         /// Its dice.
@@ -359,11 +359,11 @@ pub enum Target<'a> {
 
 /// A one-shot check as typed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CheckAsk<'a> {
+pub struct CheckAsk {
     /// The pool.
     pub pool: PoolAsk,
     /// A difficulty or an opposing pool.
-    pub target: Target<'a>,
+    pub target: Target,
 }
 
 /// The order typed values are read in, for one side.
@@ -536,7 +536,7 @@ pub enum CheckView {
 /// side (text: `5,3,2`); the dice not typed come from the generator with `seed` (a fresh
 /// one when `None`).
 pub fn roll_check_once(
-    ask: &CheckAsk<'_>,
+    ask: &CheckAsk,
     rolled: Option<&str>,
     against_rolled: Option<&str>,
     seed: Option<u64>,
@@ -551,7 +551,7 @@ pub fn roll_check_once(
                     typed: vec![Field::Rolled],
                 });
             }
-            let spec = CheckSpec::new(pool, difficulty_of(vs)?).with_gear(ask.pool.gear);
+            let spec = CheckSpec::new(pool, vs).with_gear(ask.pool.gear);
             check_vs(&spec, first, seed).map(CheckView::Check)
         }
         Target::Against {
@@ -823,7 +823,7 @@ pub enum CheckOddsAnswer {
 /// (draws rolled off or not per `roll_off`).
 pub fn check_odds_once(
     pool: &PoolAsk,
-    target: Option<&Target<'_>>,
+    target: Option<&Target>,
     roll_off: bool,
 ) -> Result<CheckOddsAnswer, CheckOnceError> {
     let gear = pool.gear;
@@ -840,7 +840,7 @@ pub fn check_odds_once(
     };
     match target {
         Some(Target::Vs(vs)) => {
-            let spec = CheckSpec::new(pool, difficulty_of(vs)?).with_gear(gear);
+            let spec = CheckSpec::new(pool, *vs).with_gear(gear);
             let p = p_pass(&spec);
             Ok(CheckOddsAnswer::Check(CheckOddsView {
                 pool,
@@ -927,7 +927,7 @@ mod tests {
                 background: true,
                 ..pool(3)
             },
-            target: Target::Vs("tough"),
+            target: Target::Vs(Difficulty::TOUGH),
         };
         let CheckView::Check(v) = roll_check_once(&ask, Some("5,3,2,2"), None, None).unwrap()
         else {
@@ -943,7 +943,7 @@ mod tests {
     fn a_value_left_over_says_which_rule_left_it() {
         let ask = CheckAsk {
             pool: pool(2),
-            target: Target::Vs("4"),
+            target: Target::Vs("4".parse().unwrap()),
         };
         let e = roll_check_once(&ask, Some("6,2,5"), None, None).unwrap_err();
         assert_eq!(e.code(), "dice-too-many");
@@ -978,7 +978,7 @@ mod tests {
     fn refusals_name_their_field() {
         let ask = CheckAsk {
             pool: pool(2),
-            target: Target::Vs("4"),
+            target: Target::Vs("4".parse().unwrap()),
         };
         let e = roll_check_once(&ask, Some("1,2"), None, Some(9)).unwrap_err();
         assert_eq!(e.code(), "dice-seed-rolls-nothing");

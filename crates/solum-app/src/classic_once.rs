@@ -10,7 +10,9 @@ use solum_classic::check::{
     CheckError, MAX_POOL, difficulty_name, hero_pool, p_pass, parse_difficulty, random_difficulty,
     roll_check,
 };
-use solum_classic::duel::{DAMAGE, DuelError, check_simulation, duel_chance, simulate_many};
+use solum_classic::duel::{
+    DAMAGE, DuelError, MAX_DUEL_STAT, check_simulation, duel_chance, simulate_many,
+};
 use solum_classic::fight::{ClassicFight, Command, FightError};
 use solum_classic::hero::create;
 use solum_classic::oracle::ask;
@@ -30,6 +32,39 @@ bounded! {
     /// A check's dice typed as a number (the stat, +1 for a cliché), 1 to [`MAX_POOL`].
     pub struct ClassicPool(u32) in 1, MAX_POOL;
     "a pool has {min} to {max} dice"
+}
+
+bounded! {
+    /// A duel's Body, hit points or other stat typed as a number, 1 to [`MAX_DUEL_STAT`]
+    /// (the duel's odds run over every state of both sides).
+    pub struct DuelStat(u32) in 1, MAX_DUEL_STAT;
+    "a duel's Body, hit points and stat are {min} to {max}"
+}
+
+bounded! {
+    /// Damage per won exchange: the original So1um deals [`DAMAGE`], always (a duel takes
+    /// it only for the style of the Expanded duel's flags).
+    pub struct ClassicDamage(u32) in DAMAGE, DAMAGE;
+    "the original So1um deals {min} hit point per won exchange: damage is {max}"
+}
+
+/// A difficulty of the original So1um as a player types it: 1 (automatic) to 6 (hard), or
+/// one of the text's names, read by the rules' `parse_difficulty`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClassicDifficulty(u32);
+
+impl ClassicDifficulty {
+    /// The difficulty, 1 to 6.
+    pub fn get(self) -> u32 {
+        self.0
+    }
+}
+
+impl std::str::FromStr for ClassicDifficulty {
+    type Err = CheckError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        parse_difficulty(s).map(Self)
+    }
 }
 
 /// An input of a one-shot classic check or duel, for errors a front end names as its flag.
@@ -355,8 +390,8 @@ pub struct ClassicCheckAsk<'a> {
     pub stat_named: bool,
     /// A cliché named beside a number of dice (refused likewise).
     pub cliche_named: bool,
-    /// The difficulty as typed.
-    pub vs: Option<&'a str>,
+    /// The difficulty.
+    pub vs: Option<ClassicDifficulty>,
     /// A random difficulty (one d6) instead.
     pub random: bool,
     /// Gear rerolls the lowest die once.
@@ -447,7 +482,7 @@ pub fn classic_check_once(
     seed: Option<u64>,
 ) -> Result<ClassicCheckView, ClassicOnceError> {
     let (n, hero) = check_pool(ask)?;
-    let fixed = ask.vs.map(difficulty_of).transpose()?;
+    let fixed = ask.vs.map(ClassicDifficulty::get);
     let ((d, check), seed) = with_dice(rolled, seed, CHECK_ORDER, |dice| {
         let d = match fixed {
             Some(d) if !ask.random => d,
@@ -629,59 +664,79 @@ pub struct ClassicCheckOddsView {
 /// The exact chance to pass a check of `pool` dice against `vs`.
 pub fn classic_check_odds(
     pool: ClassicPool,
-    vs: &str,
+    vs: ClassicDifficulty,
     gear: bool,
-) -> Result<ClassicCheckOddsView, ClassicOnceError> {
-    let (n, d) = (pool.get(), difficulty_of(vs)?);
+) -> ClassicCheckOddsView {
+    let (n, d) = (pool.get(), vs.get());
     let p = p_pass(n, d, gear);
-    Ok(ClassicCheckOddsView {
+    ClassicCheckOddsView {
         pool: n,
         difficulty: d,
         difficulty_name: difficulty_name(d),
         gear,
         p_pass: prob_to_f64(&p),
         p_pass_exact: p.to_string(),
-    })
+    }
+}
+
+/// A side of a duel given as numbers: Body and hit points, with the stat's dice when not
+/// Body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DuelNumbers {
+    /// Body.
+    pub body: DuelStat,
+    /// Hit points.
+    pub hit_points: DuelStat,
+    /// The stat's dice, when not Body.
+    pub stat: Option<DuelStat>,
+}
+
+impl DuelNumbers {
+    /// The rules' side of these numbers.
+    fn side(self, cliche: bool, policy: Policy) -> Side {
+        Side {
+            body: self.body.get(),
+            hit_points: self.hit_points.get(),
+            cliche,
+            policy,
+            stat: self.stat.map(DuelStat::get),
+        }
+    }
 }
 
 /// The foe of a duel: a monster of a file or the book, or numbers.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Foe<'a> {
-    /// A monster, its stat (by name) and whether a cliché applies.
+pub enum Foe {
+    /// A monster, its stat and whether a cliché applies.
     Monster {
         /// The monster.
         hero: Hero,
-        /// The stat it fights with.
-        stat: Option<&'a str>,
+        /// The stat it fights with (its entry's own, else Body, when `None`).
+        stat: Option<Stat>,
     },
-    /// Body and hit points, with the stat's dice when not Body.
-    Numbers {
-        /// Body.
-        body: u32,
-        /// Hit points.
-        hit_points: u32,
-        /// The stat's dice, when not Body.
-        stat: Option<u32>,
-    },
+    /// Numbers.
+    Numbers(DuelNumbers),
     /// Nothing named.
     Missing,
 }
 
 /// A duel as typed.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ClassicDuelAsk<'a> {
-    /// The first side.
-    pub me: Side,
-    /// The first side's policy, by name.
-    pub policy: &'a str,
+pub struct ClassicDuelAsk {
+    /// The first side's numbers.
+    pub me: DuelNumbers,
+    /// A cliché of the first side applies.
+    pub cliche: bool,
+    /// How the first side takes hits.
+    pub policy: Policy,
     /// The foe.
-    pub foe: Foe<'a>,
+    pub foe: Foe,
     /// A cliché of the foe applies.
     pub foe_cliche: bool,
-    /// The foe's policy, by name.
-    pub foe_policy: &'a str,
-    /// Damage per won exchange of each side (the original deals 1).
-    pub damage: (u32, u32),
+    /// How the foe takes hits.
+    pub foe_policy: Policy,
+    /// Damage per won exchange of each side (the original deals 1: the type says so).
+    pub damage: (ClassicDamage, ClassicDamage),
     /// Duels to simulate beside the odds.
     pub simulate: Option<u32>,
     /// The simulation's seed.
@@ -723,37 +778,17 @@ fn range_field(what: &str, monster: bool) -> Option<Field> {
 }
 
 /// The exact (or f64, within a stated bound) odds of a duel, and a seeded simulation.
-pub fn classic_duel_odds(ask: &ClassicDuelAsk<'_>) -> Result<ClassicDuelView, ClassicOnceError> {
-    if ask.damage != (DAMAGE, DAMAGE) {
-        return Err(rules(
-            Field::Damage,
-            "the original So1um deals 1 hit point per won exchange: --damage and --foe-damage are 1",
-        ));
-    }
-    let foe_policy = policy_of(Field::FoePolicy, ask.foe_policy)?;
-    let me = Side {
-        policy: policy_of(Field::Policy, ask.policy)?,
-        ..ask.me
-    };
+pub fn classic_duel_odds(ask: &ClassicDuelAsk) -> Result<ClassicDuelView, ClassicOnceError> {
+    let foe_policy = ask.foe_policy;
+    let me = ask.me.side(ask.cliche, ask.policy);
     let (foe_name, foe, monster) = match &ask.foe {
         Foe::Monster { hero, stat } => {
-            let s = stat.map(|t| stat_of(Field::FoeStat, t)).transpose()?;
-            let f = Fighter::from_hero(hero, s, ask.foe_cliche, foe_policy, false);
+            let f = Fighter::from_hero(hero, *stat, ask.foe_cliche, foe_policy, false);
             (hero.name.clone(), f.side, Some(hero.name.clone()))
         }
-        Foe::Numbers {
-            body,
-            hit_points,
-            stat,
-        } => (
+        Foe::Numbers(numbers) => (
             "the foe".to_owned(),
-            Side {
-                body: *body,
-                hit_points: *hit_points,
-                cliche: ask.foe_cliche,
-                policy: foe_policy,
-                stat: *stat,
-            },
+            numbers.side(ask.foe_cliche, foe_policy),
             None,
         ),
         Foe::Missing => return Err(ClassicOnceError::NoFoe),
@@ -1030,7 +1065,7 @@ mod tests {
             roller: Roller::Dice(dice),
             stat_named: false,
             cliche_named: false,
-            vs: Some(vs),
+            vs: Some(vs.parse().unwrap()),
             random: false,
             gear: false,
         }
@@ -1060,13 +1095,42 @@ mod tests {
     }
 
     crate::bounded::bounded_tests!(classic_pool, ClassicPool, "a pool has 1 to 1000 dice");
+    crate::bounded::bounded_tests!(
+        duel_stat,
+        DuelStat,
+        "a duel's Body, hit points and stat are 1 to 30"
+    );
+    crate::bounded::bounded_tests!(
+        classic_damage,
+        ClassicDamage,
+        "the original So1um deals 1 hit point per won exchange: damage is 1"
+    );
+
+    /// A difficulty reads a number from 1 to 6 or one of the text's names; anything else
+    /// is refused in the rules' words.
+    #[test]
+    fn a_classic_difficulty_reads_numbers_and_names() {
+        for (text, d) in [("1", 1), (" 6 ", 6), ("Tricky", 5), ("automatic", 1)] {
+            assert_eq!(
+                text.parse::<ClassicDifficulty>().unwrap().get(),
+                d,
+                "{text:?}"
+            );
+        }
+        for text in ["0", "7", "-1", "hopeless", "99999999999999999999"] {
+            let e = text.parse::<ClassicDifficulty>().unwrap_err().to_string();
+            assert!(e.starts_with(&format!("difficulty `{text}`: ")), "{e}");
+        }
+    }
 
     #[test]
     fn check_odds_take_a_pool_of_1_to_1000() {
         // One die reaches 4 on 4, 5 or 6: 1/2; a thousand dice all miss it with (1/2)^1000.
-        let one = classic_check_odds(ClassicPool::new(1).unwrap(), "4", false).unwrap();
+        let average: ClassicDifficulty = "average".parse().unwrap();
+        assert_eq!(average.get(), 4);
+        let one = classic_check_odds(ClassicPool::new(1).unwrap(), average, false);
         assert_eq!((one.pool, one.p_pass_exact.as_str()), (1, "1/2"));
-        let most = classic_check_odds(ClassicPool::new(1000).unwrap(), "4", false).unwrap();
+        let most = classic_check_odds(ClassicPool::new(1000).unwrap(), average, false);
         assert_eq!(most.pool, 1000);
         let half = solum_dice::prob(1, 2);
         let miss = (0..1000).fold(solum_dice::prob(1, 1), |p, _| p * &half);
@@ -1149,24 +1213,20 @@ mod tests {
 
     #[test]
     fn an_even_duel_is_won_half_the_time() {
-        let side = Side {
-            body: 1,
-            hit_points: 1,
-            cliche: false,
-            policy: Policy::default(),
+        let one = DuelNumbers {
+            body: DuelStat::new(1).unwrap(),
+            hit_points: DuelStat::new(1).unwrap(),
             stat: None,
         };
+        let damage = ClassicDamage::new(DAMAGE).unwrap();
         let v = classic_duel_odds(&ClassicDuelAsk {
-            me: side,
-            policy: "survive",
-            foe: Foe::Numbers {
-                body: 1,
-                hit_points: 1,
-                stat: None,
-            },
+            me: one,
+            cliche: false,
+            policy: Policy::default(),
+            foe: Foe::Numbers(one),
             foe_cliche: false,
-            foe_policy: "survive",
-            damage: (1, 1),
+            foe_policy: Policy::default(),
+            damage: (damage, damage),
             simulate: Some(1000),
             seed: Some(3),
         })

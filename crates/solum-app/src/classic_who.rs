@@ -10,9 +10,9 @@ use solum_store::CampaignStore;
 
 use crate::classic::{FightSetup, FightStateView, FightView, HeroCheckView, HeroView, StoredHero};
 use crate::classic_once::{
-    ClassicCheckAsk, ClassicCheckView, ClassicOnceError, Field, FightAsk, FightOnceView, Hero,
-    Kind, Loss, Policy, Roller, Stat, classic_check_once, difficulty_of, fight_once, hero_of,
-    hero_toml, policy_of, stat_of,
+    ClassicCheckAsk, ClassicCheckView, ClassicDifficulty, ClassicOnceError, Field, FightAsk,
+    FightOnceView, Hero, Kind, Loss, Policy, Roller, Stat, classic_check_once, fight_once, hero_of,
+    hero_toml,
 };
 use crate::{AppError, Campaign, ClassicRefusal, Dice};
 
@@ -111,12 +111,12 @@ pub fn classic_show_who<S: CampaignStore, E>(
 pub struct ClassicCheckWho<'a> {
     /// Who rolls: a campaign hero, a hero of a file or the book, or a number of dice.
     pub who: HeroSource<'a>,
-    /// The stat rolled, as typed (Body when not given; a hero's only).
-    pub stat: Option<&'a str>,
+    /// The stat rolled (Body when not given; a hero's only).
+    pub stat: Option<Stat>,
     /// The cliché that adds a die (a hero's only).
     pub cliche: Option<&'a str>,
-    /// The difficulty as typed.
-    pub vs: Option<&'a str>,
+    /// The difficulty.
+    pub vs: Option<ClassicDifficulty>,
     /// A random difficulty (one d6) instead.
     pub random: bool,
     /// Gear rerolls a die once: a campaign hero names the piece it carries (empty: its one
@@ -144,11 +144,10 @@ pub fn classic_check_who<S: CampaignStore, E>(
     ask: &ClassicCheckWho<'_>,
     open: impl FnOnce() -> Result<Option<Campaign<S>>, E>,
 ) -> Result<ClassicCheckAnswer, WhoError<E>> {
-    let stat = |text: &str| stat_of(Field::Stat, text);
     if let Some(mut campaign) = campaign_of(&ask.who, open)? {
-        let stat = ask.stat.map(stat).transpose()?.unwrap_or(Stat::Body);
+        let stat = ask.stat.unwrap_or(Stat::Body);
         let fixed = match ask.vs {
-            Some(vs) if !ask.random => Some(difficulty_of(vs)?),
+            Some(vs) if !ask.random => Some(vs.get()),
             _ => None,
         };
         let dice = dice_of(ask.rolled, ask.seed)?;
@@ -165,7 +164,7 @@ pub fn classic_check_who<S: CampaignStore, E>(
         HeroSource::Named(word) if is_number(word) => Roller::Dice(word),
         who => Roller::Hero {
             hero: who.hero(Kind::Hero)?,
-            stat: ask.stat.map(stat).transpose()?,
+            stat: ask.stat,
             cliche: ask.cliche,
         },
     };
@@ -246,19 +245,19 @@ pub struct ClassicFightWho<'a> {
     pub call: FightCall,
     /// The answer to the campaign hero's hit that waits (going on, or abandoning).
     pub decision: Option<Loss>,
-    /// The hero's stat, as typed (a new fight's setup).
-    pub stat: Option<&'a str>,
-    /// The foes' stat, as typed.
-    pub foe_stat: Option<&'a str>,
+    /// The hero's stat (a new fight's setup).
+    pub stat: Option<Stat>,
+    /// The foes' stat.
+    pub foe_stat: Option<Stat>,
     /// A cliché helps the hero.
     pub cliche: bool,
     /// A cliché helps the foes.
     pub foe_cliche: bool,
-    /// How the hero takes hits, as typed (a campaign hero without one: each hit waits for
-    /// the player; a one-shot hero: survive).
-    pub policy: Option<&'a str>,
-    /// How the foes take hits, as typed (survive when not given).
-    pub foe_policy: Option<&'a str>,
+    /// How the hero takes hits (a campaign hero without one: each hit waits for the
+    /// player; a one-shot hero: survive).
+    pub policy: Option<Policy>,
+    /// How the foes take hits (survive when not given).
+    pub foe_policy: Option<Policy>,
     /// Faces typed by hand, as typed.
     pub rolled: Option<&'a str>,
     /// The generator's seed.
@@ -287,24 +286,14 @@ impl ClassicFightWho<'_> {
         .find_map(|(field, given)| given.then_some(field))
     }
 
-    /// Each side's stat and policy, as the rules name them.
-    fn options(&self) -> Result<Options, ClassicOnceError> {
-        Ok(Options {
-            stat: self.stat.map(|t| stat_of(Field::Stat, t)).transpose()?,
-            foe_stat: self
-                .foe_stat
-                .map(|t| stat_of(Field::FoeStat, t))
-                .transpose()?,
-            policy: self
-                .policy
-                .map(|t| policy_of(Field::Policy, t))
-                .transpose()?,
-            foe_policy: self
-                .foe_policy
-                .map(|t| policy_of(Field::FoePolicy, t))
-                .transpose()?
-                .unwrap_or_default(),
-        })
+    /// Each side's stat and policy (the foes' survive when not given).
+    fn options(&self) -> Options {
+        Options {
+            stat: self.stat,
+            foe_stat: self.foe_stat,
+            policy: self.policy,
+            foe_policy: self.foe_policy.unwrap_or_default(),
+        }
     }
 
     /// The foes, held to a monster's rules.
@@ -314,7 +303,7 @@ impl ClassicFightWho<'_> {
 
     /// The fight a campaign hero would start.
     fn setup(&self) -> Result<FightSetup, ClassicOnceError> {
-        let o = self.options()?;
+        let o = self.options();
         Ok(FightSetup {
             foes: self.foe_heroes()?.into_iter().map(StoredHero).collect(),
             stat: o.stat,
@@ -327,7 +316,7 @@ impl ClassicFightWho<'_> {
     }
 }
 
-/// Each side's stat and policy, read.
+/// Each side's stat and policy.
 struct Options {
     stat: Option<Stat>,
     foe_stat: Option<Stat>,
@@ -497,7 +486,7 @@ fn fight_of_once<S, E>(
     ask: &ClassicFightWho<'_>,
     decide: &mut dyn FnMut(&str, u32, u32) -> Option<Loss>,
 ) -> Result<ClassicFightAnswer<S>, WhoError<E>> {
-    let o = ask.options()?;
+    let o = ask.options();
     if let Some((again, first)) = ask.same_sheet {
         return Err(ClassicOnceError::Hero {
             who: again.to_owned(),
@@ -555,7 +544,7 @@ mod tests {
             who,
             stat: None,
             cliche: None,
-            vs: Some("3"),
+            vs: Some("3".parse().unwrap()),
             random: false,
             gear: None,
             rolled: None,
@@ -715,7 +704,7 @@ mod tests {
         // A fight under way keeps its setup: the field given is named.
         let mut on = fight(HeroSource::Named("Ada"), &[], FightCall::Fight);
         on.decision = Some(Loss::Body);
-        on.foe_policy = Some("body");
+        on.foe_policy = Some(Policy::Body);
         let answer = classic_fight_who(&on, campaign(&store, &asked), &mut no_answer);
         assert_eq!(
             refused(&answer),

@@ -79,19 +79,19 @@ impl Opposition {
         })
     }
 
-    /// An opposition typed by hand ("the opposition"): a difficulty as the rules name it
-    /// (read here), hit points and damage parsed at the front end's edge.
+    /// An opposition typed by hand ("the opposition"): a difficulty, hit points and damage,
+    /// each parsed at the front end's edge.
     pub fn typed(
-        vs: &str,
+        vs: solum_expanded::Difficulty,
         hit_points: crate::fight_once::HitPoints,
         damage: crate::fight_once::Damage,
-    ) -> Result<Self, crate::fight_once::FightOnceError> {
-        Ok(Self {
+    ) -> Self {
+        Self {
             name: "the opposition".to_owned(),
-            difficulty: crate::fight_once::difficulty(vs)?.value(),
+            difficulty: vs.value(),
             hit_points: hit_points.get(),
             damage: damage.get(),
-        })
+        }
     }
 
     fn check(&self) -> Result<(), AppError> {

@@ -13,7 +13,7 @@ use solum_expanded::fight::{
 };
 
 use crate::bounded::bounded;
-use crate::check_once::{DrawRule, difficulty_of};
+use crate::check_once::DrawRule;
 use crate::typed_dice::{FieldName, TypedDiceError};
 
 /// A fighter's combat pool (and a vehicle's pilot's): the So1um Expanded pool typed as a
@@ -332,11 +332,11 @@ fn simulate(
 /// Fast static combat as typed (S11): the hero's pool against a difficulty, each side's hit
 /// points and damage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct StaticAsk<'a> {
+pub struct StaticAsk {
     /// The hero.
     pub hero: FighterAsk,
-    /// The opposition's difficulty, as typed.
-    pub vs: &'a str,
+    /// The opposition's difficulty.
+    pub vs: Difficulty,
     /// The opposition's hit points.
     pub foe_hp: HitPoints,
     /// The opposition's damage.
@@ -354,10 +354,10 @@ pub struct StaticOddsView {
 }
 
 /// The exact odds of fast static combat.
-pub fn static_odds_once(ask: &StaticAsk<'_>) -> Result<StaticOddsView, FightOnceError> {
+pub fn static_odds_once(ask: &StaticAsk) -> Result<StaticOddsView, FightOnceError> {
     let spec = StaticSpec {
         pool: ask.hero.pool.pool(),
-        difficulty: difficulty(ask.vs)?,
+        difficulty: ask.vs,
         hit_points: ask.hero.hp.get(),
         damage: ask.hero.damage.get(),
         foe_hit_points: ask.foe_hp.get(),
@@ -376,8 +376,8 @@ pub enum StaticFoeAsk<'a> {
     Named(&'a str),
     /// Typed: a difficulty, hit points and damage ("the opposition").
     Typed {
-        /// Its difficulty, as typed.
-        vs: &'a str,
+        /// Its difficulty.
+        vs: Difficulty,
         /// Its hit points.
         hp: HitPoints,
         /// Its damage.
@@ -444,12 +444,9 @@ fn static_spec(ask: &StaticPlayAsk<'_>) -> Result<(String, StaticSpec), FightOnc
             })?;
             (foe.name.clone(), difficulty, foe.hit_points, foe.damage)
         }
-        StaticFoeAsk::Typed { vs, hp, damage: d } => (
-            "the opposition".to_owned(),
-            difficulty(vs)?,
-            hp.get(),
-            d.get(),
-        ),
+        StaticFoeAsk::Typed { vs, hp, damage: d } => {
+            ("the opposition".to_owned(), vs, hp.get(), d.get())
+        }
     };
     let spec = StaticSpec {
         pool: ask.hero.pool.pool(),
@@ -544,15 +541,6 @@ pub fn play_static_once(ask: &StaticPlayAsk<'_>) -> Result<StaticPlayView, Fight
     })
 }
 
-pub(crate) fn difficulty(vs: &str) -> Result<Difficulty, FightOnceError> {
-    difficulty_of(vs).map_err(|e| FightOnceError::Difficulty {
-        problem: match e {
-            crate::check_once::CheckOnceError::Difficulty { problem, .. } => problem,
-            other => other.to_string(),
-        },
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -603,14 +591,6 @@ mod tests {
             seed: None,
         };
         assert_eq!(duel_odds_once(&ask).unwrap_err().code(), "fight-simulate");
-        let e = static_odds_once(&StaticAsk {
-            hero: side(3, 5, 1),
-            vs: "impossible",
-            foe_hp: hp(2),
-            foe_damage: dmg(1),
-        })
-        .unwrap_err();
-        assert_eq!(e.field(), Some(Field::Vs));
     }
 
     #[test]
@@ -618,7 +598,7 @@ mod tests {
         // Difficulty 1 passes every round: the hero always wins.
         let v = static_odds_once(&StaticAsk {
             hero: side(1, 1, 1),
-            vs: "1",
+            vs: Difficulty::new(1).unwrap(),
             foe_hp: hp(3),
             foe_damage: dmg(1),
         })
@@ -630,7 +610,7 @@ mod tests {
         play_static_once(&StaticPlayAsk {
             hero: side(2, 2, 1),
             foe: StaticFoeAsk::Typed {
-                vs: "4",
+                vs: Difficulty::new(4).unwrap(),
                 hp: hp(2),
                 damage: dmg(1),
             },

@@ -78,11 +78,12 @@ pub use solum_expanded::{character::Character, creature::Bestiary};
 pub mod rules {
     pub use solum_classic::check::GEAR_ONLY_IN_CHECKS;
     pub use solum_dice::{UnknownWord, parse_faces};
+    pub use solum_expanded::Penalty;
     pub use solum_expanded::character::{
         Armor, Attribute, Class, Gear, GearEffect, MAX_ATTRIBUTE, Weapon,
     };
-    pub use solum_expanded::check::ABOVE_SIX;
     pub use solum_expanded::check::Verdict;
+    pub use solum_expanded::check::{ABOVE_SIX, AUTOMATIC, GEAR_UNUSED};
     pub use solum_expanded::vehicle::{Handling, Scale, Speed};
 }
 pub use import::ImportCount;
@@ -310,6 +311,7 @@ impl<S: CampaignStore> Campaign<S> {
     }
 
     /// Turns the roll-off option on or off (the game master's: [`policy`] refuses a player).
+    /// A front end reads the word a player types as a [`Switch`].
     pub fn set_roll_off(&mut self, on: bool) -> Result<(), AppError> {
         self.game_master(policy::GmOnly::RollOffSetting)?;
         Ok(self
@@ -488,9 +490,9 @@ impl<S: CampaignStore> Campaign<S> {
     }
 
     /// The latest `limit` entries, in order, read from the end of the journal.
-    pub fn last_entries(&self, limit: usize) -> Result<Vec<JournalEntry>, AppError> {
+    pub fn last_entries(&self, limit: LastEntries) -> Result<Vec<JournalEntry>, AppError> {
         self.store
-            .last_entries(limit)?
+            .last_entries(usize::try_from(limit.get()).unwrap_or(usize::MAX))?
             .into_iter()
             .map(JournalEntry::read)
             .collect()
@@ -1174,6 +1176,43 @@ const ROLL_OFF_KEY: &str = "roll_off";
 /// sheets of imported entries, which import does not store, from deleted ones up to it).
 pub(crate) const IMPORTED_THROUGH_KEY: &str = "journal.imported_through";
 
+bounded::bounded! {
+    /// How many of the last journal entries to read ([`Campaign::last_entries`]).
+    pub struct LastEntries(u32) in 1, u32::MAX;
+    "a number of entries is {min} to {max}"
+}
+
+/// A setting switched on or off, as a player types it (`solum roll-off on`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Switch {
+    /// On.
+    On,
+    /// Off.
+    Off,
+}
+
+impl Switch {
+    /// Whether it is on.
+    pub fn is_on(self) -> bool {
+        self == Self::On
+    }
+}
+
+impl std::str::FromStr for Switch {
+    type Err = solum_dice::UnknownWord;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "on" => Ok(Self::On),
+            "off" => Ok(Self::Off),
+            other => Err(solum_dice::UnknownWord::new(
+                other,
+                "a setting",
+                "on or off",
+            )),
+        }
+    }
+}
+
 /// Which rules' oracle a campaign asks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -1721,3 +1760,29 @@ impl solum_store::WriteTx for Stamping<'_, '_> {
 /// One entry of a page read by [`Campaign::journal_page_known`]: its number, and the entry
 /// when the reader lacked it.
 pub type PageSlot = (i64, Option<JournalEntry>);
+
+#[cfg(test)]
+mod switch_tests {
+    use super::*;
+
+    crate::bounded::bounded_tests!(
+        last_entries,
+        LastEntries,
+        "a number of entries is 1 to 4294967295"
+    );
+
+    /// `on` and `off` in any case and spacing; any other word lists the two.
+    #[test]
+    fn a_switch_reads_on_and_off_only() {
+        assert_eq!(" ON ".parse::<Switch>(), Ok(Switch::On));
+        assert_eq!("off".parse::<Switch>(), Ok(Switch::Off));
+        assert!(Switch::On.is_on() && !Switch::Off.is_on());
+        for word in ["", "yes", "1", "of"] {
+            let e = word.parse::<Switch>().unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("`{word}` is not a setting: on or off")
+            );
+        }
+    }
+}

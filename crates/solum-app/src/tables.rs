@@ -159,6 +159,44 @@ pub struct NewTable {
     pub invite: Invite,
 }
 
+/// The page's link that opens an invite: the page at `origin` (`http://host:port`, no
+/// trailing slash) reads the token from its fragment, so the token never reaches a log.
+pub fn invite_link(origin: &str, token: &str) -> String {
+    format!("{origin}/#invite={token}")
+}
+
+/// A table just made, as a front end shows it: the table, and its game master's invite with
+/// the page's link to it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NewTableView {
+    /// The table's id.
+    pub table: i64,
+    /// Its name.
+    pub table_name: String,
+    /// The page's link that opens the invite ([`invite_link`]).
+    pub link: String,
+    /// The invite token (shown once).
+    pub invite: String,
+    /// `gm`: whoever opens the link runs the table.
+    pub role: &'static str,
+    /// When the invite stops working (RFC 3339, UTC).
+    pub expires: String,
+}
+
+impl NewTable {
+    /// The view of the new table, its invite linked on the page at `origin`.
+    pub fn view(self, origin: &str) -> NewTableView {
+        NewTableView {
+            link: invite_link(origin, &self.invite.token),
+            table: self.table,
+            table_name: self.table_name,
+            invite: self.invite.token,
+            role: self.invite.role,
+            expires: self.invite.expires,
+        }
+    }
+}
+
 /// Makes a table named `name` without members, and one invite as its game master that works
 /// once for [`NEW_TABLE_GM_INVITE_SECONDS`]: whoever opens it chooses their name and runs
 /// the table from the page (its own invites included).
@@ -784,6 +822,12 @@ pub struct TableView {
 }
 
 impl<S: TableStore + solum_store::StoreHandle> Campaign<S> {
+    /// Makes a table in this campaign ([`new_table`]): a write, so a campaign opened on use
+    /// ([`crate::on_use`]) is created by it; a name refused leaves none behind.
+    pub fn new_table(&mut self, name: &str) -> Result<NewTable, AppError> {
+        new_table(&mut self.store, name)
+    }
+
     /// Every table of the campaign, by id, with its members and the length of its journal.
     pub fn tables(&self) -> Result<Vec<TableView>, AppError> {
         self.store

@@ -1415,33 +1415,47 @@ pub struct ScaleView {
     pub reason: &'static str,
     /// The rule that decided it.
     pub rule: ScaleRule,
-    /// The vehicle's size, as decided from the word given.
+    /// The vehicle's size.
     #[serde(skip)]
     pub scale: Scale,
 }
 
+crate::bounded::bounded! {
+    /// A personal weapon's damage for the scale rule, 1 (a weapon of 0 is none) to
+    /// [`MAX_DAMAGE`](solum_expanded::fight::MAX_DAMAGE), the limit of every damage.
+    pub struct WeaponDamage(u32) in 1, solum_expanded::fight::MAX_DAMAGE;
+    "a personal weapon deals {min} to {max} damage"
+}
+
 /// The scale rule (S10) for a personal weapon of `weapon_damage` against a vehicle of
-/// `scale` ("car", "truck", "car-or-truck", "small" or "large", any case).
-pub fn scale_rule(
-    weapon_damage: u32,
-    anti_vehicle: bool,
-    scale: &str,
-) -> Result<ScaleView, AppError> {
-    let scale = match scale.trim().to_ascii_lowercase().as_str() {
-        "car" | "truck" | "car-or-truck" | "small" => Scale::CarOrTruck,
-        "large" => Scale::Large,
-        other => {
-            return Err(crate::ExpandedRefusal::Rules.at(
-                "scale",
-                format!("{other}: car (up to a car or truck) or large"),
-            ));
-        }
-    };
-    let scaled = scale_damage(weapon_damage, anti_vehicle, scale);
-    Ok(ScaleView {
+/// `scale` (its words are [`Scale`]'s `FromStr`).
+pub fn scale_rule(weapon_damage: WeaponDamage, anti_vehicle: bool, scale: Scale) -> ScaleView {
+    let scaled = scale_damage(weapon_damage.get(), anti_vehicle, scale);
+    ScaleView {
         damage: scaled.damage,
         reason: scaled.rule.reason(),
         rule: scaled.rule,
         scale,
-    })
+    }
+}
+
+#[cfg(test)]
+mod weapon_damage_tests {
+    use super::*;
+
+    crate::bounded::bounded_tests!(
+        weapon_damage,
+        WeaponDamage,
+        "a personal weapon deals 1 to 1000000 damage"
+    );
+
+    /// The rule as typed: a heavy weapon (3) against a car deals 1, anything against a large
+    /// vehicle 0 unless made to fight vehicles.
+    #[test]
+    fn the_scale_rule_takes_typed_values() {
+        let heavy = WeaponDamage::new(3).unwrap();
+        assert_eq!(scale_rule(heavy, false, Scale::CarOrTruck).damage, 1);
+        assert_eq!(scale_rule(heavy, false, Scale::Large).damage, 0);
+        assert_eq!(scale_rule(heavy, true, Scale::Large).damage, 1);
+    }
 }

@@ -80,6 +80,23 @@ pub enum Loss {
     Body,
 }
 
+/// How a player says a hit is taken: `body` (or `b`), or `hp` (`h`, `hit-point`,
+/// `hit-points`, `hit point`), any case.
+impl std::str::FromStr for Loss {
+    type Err = solum_dice::UnknownWord;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "body" | "b" => Ok(Self::Body),
+            "hp" | "h" | "hit-point" | "hit-points" | "hit point" => Ok(Self::HitPoint),
+            other => Err(solum_dice::UnknownWord::new(
+                other,
+                "a way to take a hit",
+                "body or hp",
+            )),
+        }
+    }
+}
+
 /// A choice the fight waits for: how `who` takes the hit just won against it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Decision {
@@ -453,6 +470,21 @@ impl ClassicFight {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each way of saying how a hit is taken reads (any case); another word lists the two.
+    #[test]
+    fn a_loss_reads_the_words_a_player_types() {
+        for word in ["body", "B", " Body "] {
+            assert_eq!(word.parse::<Loss>(), Ok(Loss::Body), "{word:?}");
+        }
+        for word in ["hp", "H", "hit-point", "hit-points", "hit point"] {
+            assert_eq!(word.parse::<Loss>(), Ok(Loss::HitPoint), "{word:?}");
+        }
+        assert_eq!(
+            "maybe".parse::<Loss>().unwrap_err().to_string(),
+            "`maybe` is not a way to take a hit: body or hp"
+        );
+    }
     use crate::Book;
     use crate::duel::{duel_odds, simulate};
     use num_traits::{One, Zero};

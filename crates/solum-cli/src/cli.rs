@@ -3,8 +3,11 @@
 
 use clap::{Args, Parser, Subcommand};
 use clap_complete::Shell;
+use solum_app::characters::StartingAttribute;
 use solum_app::check_once::CheckAttribute;
-use solum_app::classic_once::ClassicPool;
+use solum_app::classic_once::{
+    ClassicDamage, ClassicDifficulty, ClassicPool, DuelStat, Policy, Stat,
+};
 use solum_app::dietype_once::{Chances, DamageModifier, DieSteps, Difficulty};
 use solum_app::fight_once::{CombatPool, Damage, HitPoints};
 use solum_app::sol_once::{AssistHits, PoolModifier, Ranks, SolAttribute, SolDice};
@@ -378,8 +381,8 @@ pub enum ClassicOddsCommand {
         #[arg(allow_negative_numbers = true)]
         pool: ClassicPool,
         /// Difficulty, 1 to 6 or a name.
-        #[arg(long)]
-        vs: String,
+        #[arg(long, allow_hyphen_values = true)]
+        vs: ClassicDifficulty,
         /// Gear rerolls one die (outside combat).
         #[arg(long)]
         gear: bool,
@@ -393,31 +396,36 @@ pub enum ClassicOddsCommand {
 
 #[derive(Debug, Args)]
 pub struct ClassicDuelArgs {
-    /// Your Body: your combat dice (`--pool` says the same).
-    #[arg(long, visible_alias = "pool")]
-    pub body: u32,
-    /// Your hit points.
-    #[arg(long)]
-    pub hp: u32,
+    /// Your Body: your combat dice (`--pool` says the same), 1 to 30.
+    #[arg(long, visible_alias = "pool", allow_negative_numbers = true)]
+    pub body: DuelStat,
+    /// Your hit points, 1 to 30.
+    #[arg(long, allow_negative_numbers = true)]
+    pub hp: DuelStat,
     /// A cliché applies: +1 die.
     #[arg(long)]
     pub cliche: bool,
     /// Fight with another stat of this value (Mind for a spell, Spirit for a mind duel):
-    /// your dice no longer shrink with Body.
-    #[arg(long)]
-    pub stat_dice: Option<u32>,
+    /// your dice no longer shrink with Body. 1 to 30.
+    #[arg(long, allow_negative_numbers = true)]
+    pub stat_dice: Option<DuelStat>,
     /// How you take hits: survive (default), hit-points, body.
     #[arg(long, default_value = "survive")]
-    pub policy: String,
+    pub policy: Policy,
     /// A monster (or sample hero) of the book: goblin, troll, owlbear...
     #[arg(long, conflicts_with_all = ["foe_body", "foe_hp"])]
     pub monster: Option<String>,
-    /// The foe's Body (`--foe-pool` says the same).
-    #[arg(long, requires = "foe_hp", visible_alias = "foe-pool")]
-    pub foe_body: Option<u32>,
-    /// The foe's hit points.
-    #[arg(long, requires = "foe_body")]
-    pub foe_hp: Option<u32>,
+    /// The foe's Body (`--foe-pool` says the same), 1 to 30.
+    #[arg(
+        long,
+        requires = "foe_hp",
+        visible_alias = "foe-pool",
+        allow_negative_numbers = true
+    )]
+    pub foe_body: Option<DuelStat>,
+    /// The foe's hit points, 1 to 30.
+    #[arg(long, requires = "foe_body", allow_negative_numbers = true)]
+    pub foe_hp: Option<DuelStat>,
     /// A cliché helps the foe.
     #[arg(long)]
     pub foe_cliche: bool,
@@ -425,20 +433,21 @@ pub struct ClassicDuelArgs {
     /// else Body).
     // `requires` alone lets it pass beside --foe-body, which conflicts with --monster.
     #[arg(long, requires = "monster", conflicts_with_all = ["foe_body", "foe_hp", "foe_stat_dice"])]
-    pub foe_stat: Option<String>,
-    /// The foe fights with another stat of this value (with --foe-body and --foe-hp).
-    #[arg(long, conflicts_with = "monster")]
-    pub foe_stat_dice: Option<u32>,
+    pub foe_stat: Option<Stat>,
+    /// The foe fights with another stat of this value (with --foe-body and --foe-hp), 1 to
+    /// 30.
+    #[arg(long, conflicts_with = "monster", allow_negative_numbers = true)]
+    pub foe_stat_dice: Option<DuelStat>,
     /// How the foe takes hits.
     #[arg(long, default_value = "survive")]
-    pub foe_policy: String,
+    pub foe_policy: Policy,
     /// Damage per won exchange: always 1 in the original So1um (accepted for the style of
     /// `solum odds duel`).
-    #[arg(long, default_value_t = 1)]
-    pub damage: u32,
+    #[arg(long, default_value = "1", allow_negative_numbers = true)]
+    pub damage: ClassicDamage,
     /// The foe's damage per won exchange: always 1.
-    #[arg(long, default_value_t = 1)]
-    pub foe_damage: u32,
+    #[arg(long, default_value = "1", allow_negative_numbers = true)]
+    pub foe_damage: ClassicDamage,
     /// Also fight this many duels on the fight state machine and show the rate won.
     #[arg(long)]
     pub simulate: Option<u32>,
@@ -745,13 +754,18 @@ pub struct ClassicCheckArgs {
     pub pool: String,
     /// The hero's stat: body (default), mind or spirit.
     #[arg(long)]
-    pub stat: Option<String>,
+    pub stat: Option<Stat>,
     /// One of the hero's clichés that applies: one more die.
     #[arg(long)]
     pub cliche: Option<String>,
     /// Difficulty, 1 to 6 or a name.
-    #[arg(long, required_unless_present = "random", conflicts_with = "random")]
-    pub vs: Option<String>,
+    #[arg(
+        long,
+        required_unless_present = "random",
+        conflicts_with = "random",
+        allow_hyphen_values = true
+    )]
+    pub vs: Option<ClassicDifficulty>,
     /// Roll the difficulty on a d6 first.
     #[arg(long)]
     pub random: bool,
@@ -793,13 +807,13 @@ pub struct ClassicFightArgs {
     pub odds: bool,
     /// Answer the campaign hero's pending hit: lose Body or a hit point (hp), then go on.
     #[arg(long, value_name = "body|hp", conflicts_with_all = ["foes", "ask"])]
-    pub decide: Option<String>,
+    pub decide: Option<solum_app::classic_once::Loss>,
     /// The hero's stat in this fight: body (default), mind (a spell), spirit (a mind duel).
     #[arg(long)]
-    pub stat: Option<String>,
+    pub stat: Option<Stat>,
     /// The foes' stat (default: each entry's own, else Body).
     #[arg(long)]
-    pub foe_stat: Option<String>,
+    pub foe_stat: Option<Stat>,
     /// A cliché helps the hero: +1 die.
     #[arg(long)]
     pub cliche: bool,
@@ -809,10 +823,10 @@ pub struct ClassicFightArgs {
     /// How the hero takes hits when not asked: survive (the default), hit-points, body.
     /// A campaign hero with a policy fights to the end in one call.
     #[arg(long)]
-    pub policy: Option<String>,
+    pub policy: Option<Policy>,
     /// How the foe takes hits.
     #[arg(long, default_value = "survive")]
-    pub foe_policy: String,
+    pub foe_policy: Policy,
     /// Ask the player at each hit the hero takes (on standard input); the hero's
     /// --policy then has nothing to decide.
     #[arg(long, conflicts_with = "policy")]
@@ -1483,9 +1497,10 @@ pub struct StaticArgs {
     /// The hero's combat pool.
     #[arg(long, allow_negative_numbers = true)]
     pub pool: CombatPool,
-    /// The opposition's difficulty.
+    /// The opposition's difficulty: a number from 1 (automatic) up, or very-easy, easy,
+    /// average, tough, hard.
     #[arg(long, allow_hyphen_values = true)]
-    pub vs: String,
+    pub vs: solum_app::check_once::Difficulty,
     /// The hero's hit points.
     #[arg(long, allow_negative_numbers = true)]
     pub hp: HitPoints,
@@ -1610,14 +1625,14 @@ pub struct CharNewArgs {
     /// The hero's name (only a name: no file is written).
     pub name: Option<String>,
     /// Body: 3, 2 or 1.
-    #[arg(long)]
-    pub body: Option<u32>,
+    #[arg(long, allow_negative_numbers = true)]
+    pub body: Option<StartingAttribute>,
     /// Mind: 3, 2 or 1.
-    #[arg(long)]
-    pub mind: Option<u32>,
+    #[arg(long, allow_negative_numbers = true)]
+    pub mind: Option<StartingAttribute>,
     /// Charm: 3, 2 or 1.
-    #[arg(long)]
-    pub charm: Option<u32>,
+    #[arg(long, allow_negative_numbers = true)]
+    pub charm: Option<StartingAttribute>,
     /// A background; repeat for the extra ones the 2d6 grant.
     #[arg(long = "background", short = 'b')]
     pub backgrounds: Vec<String>,
@@ -1726,7 +1741,7 @@ pub struct CharAdvanceArgs {
     pub background: Option<String>,
     /// B: try to raise body, mind or charm.
     #[arg(long)]
-    pub attribute: Option<String>,
+    pub attribute: Option<solum_app::rules::Attribute>,
     #[command(flatten)]
     pub dice: DiceArgs,
     /// Print JSON.
@@ -1876,10 +1891,10 @@ pub struct VehicleRollArgs {
     pub vehicle: Option<String>,
     /// The vehicle's speed: slow, average (the default), fast, lightning-fast.
     #[arg(long)]
-    pub speed: Option<String>,
+    pub speed: Option<solum_app::rules::Speed>,
     /// The vehicle's handling: clumsy, average (the default), responsive, exceptional.
     #[arg(long)]
-    pub handling: Option<String>,
+    pub handling: Option<solum_app::rules::Handling>,
     /// The other pilot's pool, 1 to 1000.
     #[arg(long, allow_negative_numbers = true)]
     pub against_pilot: CombatPool,
@@ -1888,10 +1903,10 @@ pub struct VehicleRollArgs {
     pub against_vehicle: Option<String>,
     /// The other vehicle's speed (default average).
     #[arg(long)]
-    pub against_speed: Option<String>,
+    pub against_speed: Option<solum_app::rules::Speed>,
     /// The other vehicle's handling (default average).
     #[arg(long)]
-    pub against_handling: Option<String>,
+    pub against_handling: Option<solum_app::rules::Handling>,
     /// Dice rolled by hand for the first pilot: the pool, then the Rule-of-6 chain (only when
     /// both pilots show a 6), then roll-off dice.
     #[arg(long, value_name = "V1,V2,...")]
@@ -1930,11 +1945,11 @@ pub enum VehicleCommand {
     Scale {
         /// The personal weapon's damage (1 light, 2 medium, 3 heavy; 1 to 1000000, the
         /// limit of every damage).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-        weapon_damage: u32,
+        #[arg(long, allow_negative_numbers = true)]
+        weapon_damage: solum_app::vehicles::WeaponDamage,
         /// The vehicle's size: car (up to a car or truck) or large.
         #[arg(long)]
-        scale: String,
+        scale: solum_app::rules::Scale,
         /// The weapon is made to fight vehicles (like a shoulder-mounted missile launcher).
         #[arg(long)]
         anti_vehicle: bool,
@@ -1991,7 +2006,7 @@ pub struct PlayStaticArgs {
     pub foe: Option<String>,
     /// The opposition's difficulty (without --foe).
     #[arg(long, allow_hyphen_values = true, required_unless_present_any = ["foe", "character"])]
-    pub vs: Option<String>,
+    pub vs: Option<solum_app::check_once::Difficulty>,
     /// The opposition's hit points (without --foe).
     #[arg(long, allow_negative_numbers = true, required_unless_present_any = ["foe", "character"])]
     pub foe_hp: Option<HitPoints>,
@@ -2072,7 +2087,7 @@ pub struct PoolArgs {
 pub struct Against {
     /// Difficulty: a number from 1 (automatic) up, or very-easy, easy, average, tough, hard.
     #[arg(long, value_name = "DIFFICULTY", allow_hyphen_values = true)]
-    pub vs: Option<String>,
+    pub vs: Option<solum_app::check_once::Difficulty>,
     /// An opposed check against a pool of this many dice, 1 to 1000.
     #[arg(long, value_name = "POOL", allow_negative_numbers = true)]
     pub against: Option<CombatPool>,
@@ -2110,7 +2125,7 @@ pub struct CheckPoolArgs {
     pub sheet: Option<std::path::PathBuf>,
     /// With --char or --sheet: the attribute rolled (body, mind or charm).
     #[arg(long, value_name = "ATTR")]
-    pub attr: Option<String>,
+    pub attr: Option<solum_app::check_once::Attribute>,
     /// One background applies: +1 die (never more than one). With --char or --sheet, name
     /// the sheet's background: `--background "Acrobat Thief"`.
     #[arg(short = 'b', long, value_name = "BG", num_args = 0..=1, default_missing_value = "")]
@@ -2119,7 +2134,7 @@ pub struct CheckPoolArgs {
     /// default: the lowest, only when that can help), `none`, or the position of the die you
     /// rerolled in the pool as rolled, counted from 1 (`--gear-die 2`).
     #[arg(long, value_name = "N|best|none", requires = "attr")]
-    pub gear_die: Option<String>,
+    pub gear_die: Option<solum_app::characters::GearDie>,
     /// With --char or --sheet: attacking with this weapon of the sheet (a heavy one at Body
     /// below 3 costs a die).
     #[arg(long, value_name = "WEAPON", requires = "attr")]
@@ -2184,7 +2199,7 @@ pub struct OddsCheckArgs {
         conflicts_with = "against",
         allow_hyphen_values = true
     )]
-    pub vs: Option<String>,
+    pub vs: Option<solum_app::check_once::Difficulty>,
     /// Odds of an opposed check against a pool of this many dice, 1 to 1000.
     #[arg(long, value_name = "POOL", allow_negative_numbers = true)]
     pub against: Option<CombatPool>,

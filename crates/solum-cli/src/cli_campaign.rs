@@ -132,8 +132,8 @@ pub enum JournalCommand {
     /// Print the journal, one line per entry.
     Show {
         /// Only the last N entries (1 or more).
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-        last: Option<u64>,
+        #[arg(long, value_name = "N", allow_negative_numbers = true)]
+        last: Option<solum_app::LastEntries>,
         #[command(flatten)]
         table: TableArg,
         #[command(flatten)]
@@ -249,7 +249,7 @@ pub struct OracleArgs {
 #[derive(Debug, Args)]
 pub struct RollOffArgs {
     /// `on` or `off`. Without it, shows the campaign's setting.
-    pub setting: Option<String>,
+    pub setting: Option<solum_app::Switch>,
     #[command(flatten)]
     pub campaign: CampaignArg,
 }

@@ -430,12 +430,16 @@ fn classic_numbers_past_their_limits_are_refused_fast() {
         3.0,
     )
     .bad_input("body: 4294967295 is outside 1 to 30");
-    solum("odds classic duel --body 4294967295 --hp 2 --monster troll")
-        .bad_input("body: 4294967295 is outside 1 to 30");
-    solum("odds classic duel --body 2 --hp 2 --foe-body 2 --foe-hp 31")
-        .bad_input("--foe-hp: foe hit points: 31 is outside 1 to 30");
-    solum("odds classic duel --body 2 --hp 2 --stat-dice 31 --monster troll")
-        .bad_input("--stat-dice: stat: 31 is outside 1 to 30");
+    // A duel's numbers are typed at the edge: clap names the flag, the type says the range.
+    solum("odds classic duel --body 4294967295 --hp 2 --monster troll").bad_input(
+        "invalid value '4294967295' for '--body <BODY>': a duel's Body, hit points and stat are 1 to 30",
+    );
+    solum("odds classic duel --body 2 --hp 2 --foe-body 2 --foe-hp 31").bad_input(
+        "invalid value '31' for '--foe-hp <FOE_HP>': a duel's Body, hit points and stat are 1 to 30",
+    );
+    solum("odds classic duel --body 2 --hp 2 --stat-dice 31 --monster troll").bad_input(
+        "invalid value '31' for '--stat-dice <STAT_DICE>': a duel's Body, hit points and stat are 1 to 30",
+    );
     // A fight takes at most 100 opponents.
     let mut crowd = vec!["classic", "fight", "alessandor"];
     crowd.extend(std::iter::repeat_n("goblin", 101));
@@ -445,15 +449,18 @@ fn classic_numbers_past_their_limits_are_refused_fast() {
         .bad_input("99999999999999999999999 dice: a pool has 1 to 1000 dice");
     solum("classic rest x.toml --hours 1e300").bad_input("x.toml");
     solum("classic check 3 --vs 99999999999999999999")
-        .bad_input("--vs 99999999999999999999: difficulty `99999999999999999999`");
+        .bad_input("invalid value '99999999999999999999' for '--vs <VS>': difficulty `99999999999999999999`: the original So1um's difficulties run from 1 (automatic) to 6 (hard)");
     solum("odds classic check 3 --vs 0").bad_input("difficulty `0`");
     // Zero dice is an error, wherever dice are counted.
     solum("classic check 0 --vs 3").bad_input("0 dice: a pool has 1 to 1000");
     solum("odds classic check 0 --vs 3")
         .bad_input("invalid value '0' for '<POOL>': a pool has 1 to 1000 dice");
-    solum("odds classic duel --body 0 --hp 2 --monster troll").bad_input("body: 0");
-    solum("odds classic duel --body 2 --hp 2 --foe-body 2 --foe-hp 2 --foe-stat-dice 0")
-        .bad_input("foe stat: 0");
+    solum("odds classic duel --body 0 --hp 2 --monster troll").bad_input(
+        "invalid value '0' for '--body <BODY>': a duel's Body, hit points and stat are 1 to 30",
+    );
+    solum("odds classic duel --body 2 --hp 2 --foe-body 2 --foe-hp 2 --foe-stat-dice 0").bad_input(
+        "invalid value '0' for '--foe-stat-dice <FOE_STAT_DICE>': a duel's Body, hit points and stat are 1 to 30",
+    );
 }
 
 #[test]

@@ -53,5 +53,6 @@ mod solo_http;
 mod soluna;
 mod soluna_http;
 mod soluna_played;
+mod typed_flags;
 mod vehicle_http;
 mod verify_damage;

@@ -273,7 +273,8 @@ fn the_roll_off_is_taken_on_campaign_checks_and_their_odds() {
     )
     .json();
     assert_eq!(v["result"]["verdict"], "lose");
-    in_campaign(&c, &["roll-off", "maybe"]).bad_input("write on or off");
+    in_campaign(&c, &["roll-off", "maybe"])
+        .bad_input("invalid value 'maybe' for '[SETTING]': `maybe` is not a setting: on or off");
 }
 
 /// The story tells each side's dice apart: an opposed check's own pool, the opposition's,

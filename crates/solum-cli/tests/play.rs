@@ -230,7 +230,10 @@ fn interactive_creation_reads_answers() {
         String::from_utf8_lossy(&out.stderr)
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("`7`: give 3, 2 or 1"), "{stderr}");
+    assert!(
+        stderr.contains("`7`: Body, Mind and Charm start at 1 to 3: 3, 2 and 1, one each"),
+        "{stderr}"
+    );
     let v = in_campaign(&c, &["char", "show", "Osric", "--json"]).json();
     let h = &v["character"];
     assert_eq!(
@@ -346,7 +349,9 @@ fn vehicle_rolls() {
     );
     solum("vehicle attack --pilot 3 --against-pilot 3 --rolled 1,2,3,3 --against-rolled 3,4,5")
         .bad_input("too many values in --rolled");
-    solum("vehicle chase --pilot 3 --against-pilot 3 --speed warp").bad_input("--speed warp");
+    solum("vehicle chase --pilot 3 --against-pilot 3 --speed warp").bad_input(
+        "invalid value 'warp' for '--speed <SPEED>': `warp` is not a speed: slow, average, fast or lightning-fast",
+    );
     assert!(
         solum("vehicle scale --weapon-damage 1 --scale car")
             .ok()

@@ -224,7 +224,8 @@ fn classic_heroes_checks_oracle_and_duels() {
     .bad_input("at most 3");
     let v = solum("classic check 2 --vs tricky --gear --rolled 3,1,5 --json").json();
     assert_eq!(v["check"]["passed"], true);
-    solum("classic check 2 --vs 7").bad_input("--vs 7: difficulty `7`");
+    solum("classic check 2 --vs 7")
+        .bad_input("invalid value '7' for '--vs <VS>': difficulty `7`: the original So1um's");
     let v = solum("classic oracle --rolled 4,5 --json").json();
     assert_eq!(v["consultation"]["answer"], "yes-but");
     assert_eq!(v["consultation"]["event"][1], "Unfriendly NPC");

@@ -13,6 +13,9 @@ pub const CHARACTER_SCHEMA: u32 = 1;
 /// The highest an attribute can go (S9).
 pub const MAX_ATTRIBUTE: u32 = 4;
 
+/// The highest an attribute starts at (S9): Body, Mind and Charm take 3, 2 and 1, one each.
+pub const MAX_STARTING_ATTRIBUTE: u32 = 3;
+
 /// The most backgrounds, named and unnamed, one sheet holds.
 pub const MAX_BACKGROUNDS: usize = 100;
 
@@ -236,6 +239,16 @@ pub enum GearEffect {
     Enables,
     /// Rerolls one die once on a check it is meant for.
     Reroll,
+}
+
+impl GearEffect {
+    /// What the piece does on a check, as a sheet says it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::Enables => "enables",
+            Self::Reroll => "reroll one die once",
+        }
+    }
 }
 
 impl std::str::FromStr for GearEffect {

@@ -96,6 +96,28 @@ impl GearDie {
     }
 }
 
+/// A gear-reroll choice that does not read: not `best`, `none` or a position from 1.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}`: write best, none, or the position of the rerolled die from 1")]
+pub struct NotAGearDie(pub String);
+
+impl std::str::FromStr for GearDie {
+    type Err = NotAGearDie;
+    /// `best`, `none`, or the position of the die rerolled, counted from 1 (whether the
+    /// pool has that die is [`GearDie::fits`]).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let word = s.trim().to_ascii_lowercase();
+        match word.as_str() {
+            "best" => Ok(Self::Best),
+            "none" => Ok(Self::Skip),
+            n => match n.parse::<u32>() {
+                Ok(n) if n >= 1 => Ok(Self::Die(n)),
+                _ => Err(NotAGearDie(word)),
+            },
+        }
+    }
+}
+
 /// The reroll a choice makes of `faces`, or `None`; `helps` is the best choice's judgement.
 /// A named position outside the pool rerolls nothing (callers check [`GearDie::fits`]).
 fn choose_reroll(
@@ -158,6 +180,14 @@ fn rule_of_six(
         }
     }
 }
+
+/// What a check against difficulty 1 says (ruling S2): it passes, and no die is rolled.
+pub const AUTOMATIC: &str = "automatic: no roll needed";
+
+/// Why gear given for an automatic check changes nothing: no die is rolled, so the gear
+/// reroll has nothing to change (the Expanded and the original check alike; a front end
+/// says it beside the gear it was given).
+pub const GEAR_UNUSED: &str = "unused: nothing is rolled";
 
 /// What a table of the odds by difficulty says of the difficulties above 6 (ruling S2): no
 /// die shows more than 6, so only a Rule-of-6 chain reaches them.
@@ -508,6 +538,32 @@ mod tests {
 
     fn pool(n: u64) -> Pool {
         Pool::new(n).unwrap()
+    }
+
+    /// The words of a gear-reroll choice read back as the choice serde writes; a position
+    /// counts from 1, and anything else is refused in the words that list the choices.
+    #[test]
+    fn gear_die_reads_best_none_and_positions_from_one() {
+        for (text, want) in [
+            ("best", GearDie::Best),
+            (" Best ", GearDie::Best),
+            ("none", GearDie::Skip),
+            ("NONE", GearDie::Skip),
+            ("1", GearDie::Die(1)),
+            ("12", GearDie::Die(12)),
+        ] {
+            assert_eq!(text.parse::<GearDie>(), Ok(want), "{text:?}");
+        }
+        for text in ["0", "-1", "", "skip", "2.5", "99999999999"] {
+            let e = text.parse::<GearDie>().unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "`{}`: write best, none, or the position of the rerolled die from 1",
+                    text.trim().to_ascii_lowercase()
+                )
+            );
+        }
     }
 
     /// A seeded check keeps the generator's faces, one `roll(6)` per die in order, and its

@@ -33,5 +33,5 @@ pub mod tactic;
 pub mod vehicle;
 
 pub use pool::{
-    Difficulty, MAX_DIFFICULTY, MAX_POOL, MAX_POOL_ATTRIBUTE, Pool, PoolSpec, RulesError,
+    Difficulty, MAX_DIFFICULTY, MAX_POOL, MAX_POOL_ATTRIBUTE, Penalty, Pool, PoolSpec, RulesError,
 };

@@ -90,7 +90,37 @@ pub struct PoolSpec {
     pub heavy_weapon_weak: bool,
 }
 
+/// A die a pool loses (S1), as the text names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Penalty {
+    /// Worn armor is too heavy for the Body: −1 die on every check.
+    ArmorTooHeavy,
+    /// A heavy weapon wielded with Body below 3: −1 die to attack with it.
+    HeavyWeaponWeak,
+}
+
+impl Penalty {
+    /// Why the die is lost, as a check shows it after "−1".
+    pub fn reason(self) -> &'static str {
+        match self {
+            Self::ArmorTooHeavy => "armor too heavy",
+            Self::HeavyWeaponWeak => "heavy weapon at Body below 3",
+        }
+    }
+}
+
 impl PoolSpec {
+    /// The dice this pool loses, in the order the text gives them.
+    pub fn penalties(&self) -> impl Iterator<Item = Penalty> + use<> {
+        [
+            (self.armor_too_heavy, Penalty::ArmorTooHeavy),
+            (self.heavy_weapon_weak, Penalty::HeavyWeaponWeak),
+        ]
+        .into_iter()
+        .filter_map(|(applies, p)| applies.then_some(p))
+    }
+
     /// A pool of the bare attribute.
     pub fn attribute(attribute: u32) -> Self {
         Self {

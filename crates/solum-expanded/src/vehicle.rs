@@ -38,6 +38,40 @@ pub enum Handling {
     Exceptional,
 }
 
+impl std::str::FromStr for Speed {
+    type Err = solum_dice::UnknownWord;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "slow" => Ok(Self::Slow),
+            "average" => Ok(Self::Average),
+            "fast" => Ok(Self::Fast),
+            "lightning-fast" => Ok(Self::LightningFast),
+            other => Err(solum_dice::UnknownWord::new(
+                other,
+                "a speed",
+                "slow, average, fast or lightning-fast",
+            )),
+        }
+    }
+}
+
+impl std::str::FromStr for Handling {
+    type Err = solum_dice::UnknownWord;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "clumsy" => Ok(Self::Clumsy),
+            "average" => Ok(Self::Average),
+            "responsive" => Ok(Self::Responsive),
+            "exceptional" => Ok(Self::Exceptional),
+            other => Err(solum_dice::UnknownWord::new(
+                other,
+                "a handling",
+                "clumsy, average, responsive or exceptional",
+            )),
+        }
+    }
+}
+
 /// How big a vehicle is, for the scale rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -46,6 +80,23 @@ pub enum Scale {
     CarOrTruck,
     /// Larger: personal weapons cannot harm it.
     Large,
+}
+
+/// A size as a player names it: `car`, `truck`, `car-or-truck` or `small` for a car or
+/// truck, `large` for anything larger (any case).
+impl std::str::FromStr for Scale {
+    type Err = solum_dice::UnknownWord;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "car" | "truck" | "car-or-truck" | "small" => Ok(Self::CarOrTruck),
+            "large" => Ok(Self::Large),
+            other => Err(solum_dice::UnknownWord::new(
+                other,
+                "a vehicle's scale",
+                "car (up to a car or truck) or large",
+            )),
+        }
+    }
 }
 
 /// A vehicle's stats.
@@ -370,6 +421,53 @@ mod tests {
     use super::*;
     use crate::check::Verdict;
     use solum_dice::{ScriptedDice, enumerate, prob};
+
+    /// Each rating reads its serde name (any case), a scale its words, and an unknown word
+    /// lists the names.
+    #[test]
+    fn speed_handling_and_scale_read_their_words() {
+        for s in [
+            Speed::Slow,
+            Speed::Average,
+            Speed::Fast,
+            Speed::LightningFast,
+        ] {
+            let name = serde_json::to_value(s).unwrap();
+            let name = name.as_str().unwrap();
+            assert_eq!(name.parse::<Speed>(), Ok(s));
+            assert_eq!(name.to_ascii_uppercase().parse::<Speed>(), Ok(s));
+        }
+        for h in [
+            Handling::Clumsy,
+            Handling::Average,
+            Handling::Responsive,
+            Handling::Exceptional,
+        ] {
+            let name = serde_json::to_value(h).unwrap();
+            assert_eq!(name.as_str().unwrap().parse::<Handling>(), Ok(h));
+        }
+        assert_eq!(
+            "warp".parse::<Speed>().unwrap_err().to_string(),
+            "`warp` is not a speed: slow, average, fast or lightning-fast"
+        );
+        for (word, scale) in [
+            ("car", Scale::CarOrTruck),
+            ("Truck", Scale::CarOrTruck),
+            ("car-or-truck", Scale::CarOrTruck),
+            ("small", Scale::CarOrTruck),
+            (" LARGE ", Scale::Large),
+        ] {
+            assert_eq!(word.parse::<Scale>(), Ok(scale), "{word:?}");
+        }
+        assert_eq!(
+            "huge".parse::<Scale>().unwrap_err().to_string(),
+            "`huge` is not a vehicle's scale: car (up to a car or truck) or large"
+        );
+        assert_eq!(
+            "Nimble".parse::<Handling>().unwrap_err().to_string(),
+            "`nimble` is not a handling: clumsy, average, responsive or exceptional"
+        );
+    }
 
     pub fn freighter() -> Vehicle {
         Vehicle {

@@ -224,26 +224,17 @@ pub fn roll_off(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     // Without a setting it only shows one: a read, which never creates the campaign.
-    in_campaign(&args.campaign, |here| {
-        roll_off_in(here, args.setting.as_deref(), out)
-    })
+    in_campaign(&args.campaign, |here| roll_off_in(here, args.setting, out))
 }
 
 /// Sets (with a word) and shows the roll-off option of a campaign (also `solum play`).
 pub(crate) fn roll_off_in(
     campaign: &mut Here,
-    setting: Option<&str>,
+    setting: Option<solum_app::Switch>,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    if let Some(word) = setting {
-        let on = match word.trim().to_ascii_lowercase().as_str() {
-            "on" => true,
-            "off" => false,
-            other => {
-                return Err(crate::bad(format!("roll-off `{other}`: write on or off")));
-            }
-        };
-        campaign.set_roll_off(on)?;
+    if let Some(switch) = setting {
+        campaign.set_roll_off(switch.is_on())?;
     }
     writeln!(
         out,
@@ -466,7 +457,7 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
             let entries = on_campaign(campaign, |here| {
                 at_table(here, table)?;
                 match last {
-                    Some(n) => here.last_entries(usize::try_from(*n).unwrap_or(usize::MAX)),
+                    Some(n) => here.last_entries(*n),
                     None => here.entries(),
                 }
             })??;

@@ -8,9 +8,9 @@ use std::io::Write;
 use crate::storage::{Replace, load_character, read_text};
 use serde_json::json;
 use solum_app::Character;
-use solum_app::characters::{ChangeView, CharacterView};
+use solum_app::characters::{ChangeView, CharacterView, StartingAttribute};
 use solum_app::fields::ExpandedField;
-use solum_app::rules::{Attribute, Class, GearEffect, Weapon};
+use solum_app::rules::{Attribute, Class, Weapon};
 use solum_app::typed_dice::FieldName;
 use solum_app::{AdvanceGoal, AppError, ArmorChange, CharacterEdit, NewCharacter};
 
@@ -142,29 +142,24 @@ fn write_entry(out: &mut dyn Write, seq: i64) -> anyhow::Result<()> {
 
 /// `solum char show`: from the campaign, or from a sheet file (read only).
 fn show(args: &CharShowArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let (hero, view) = match (&args.file, &args.name) {
+    match (&args.file, &args.name) {
         (Some(file), _) => {
             let hero = load_character(file).map_err(|e| bad(e.to_string()))?;
-            let view = json!({
-                "character": hero,
-                "version": null,
-                "max_hit_points": hero.max_hit_points(),
-                "out": hero.is_out(),
-            });
-            (hero, view)
+            let view = solum_app::characters::SheetFileView::of(hero);
+            if args.json {
+                return write_json(out, &view);
+            }
+            Ok(write_sheet(out, &view.character)?)
         }
         (None, Some(name)) => {
-            let v = camp::on_campaign(&args.campaign, |here| here.character(name))??;
-            let view = serde_json::to_value(&v)?;
-            (v.character, view)
+            let view = camp::on_campaign(&args.campaign, |here| here.character(name))??;
+            if args.json {
+                return write_json(out, &view);
+            }
+            Ok(write_sheet(out, &view.character)?)
         }
         (None, None) => unreachable!("clap requires a name or --file"),
-    };
-    if args.json {
-        return write_json(out, &view);
     }
-    write_sheet(out, &hero)?;
-    Ok(())
 }
 
 pub(crate) fn write_list(out: &mut dyn Write, views: &[CharacterView]) -> anyhow::Result<()> {
@@ -285,11 +280,9 @@ fn ask<T>(question: &str, parse: impl Fn(&str) -> Result<T, String>) -> anyhow::
     }
 }
 
-fn attribute_value(s: &str) -> Result<u32, String> {
-    match s.parse::<u32>() {
-        Ok(v @ 1..=3) => Ok(v),
-        _ => Err(format!("`{s}`: give 3, 2 or 1")),
-    }
+/// An attribute typed at the prompt, in its type's words.
+fn attribute_value(s: &str) -> Result<StartingAttribute, String> {
+    s.parse().map_err(|e| format!("`{s}`: {e}"))
 }
 
 fn new(args: &CharNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -304,7 +297,7 @@ fn new(args: &CharNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         })?,
     };
     let (body, mind, charm) = match (args.body, args.mind, args.charm) {
-        (Some(b), Some(m), Some(c)) => (b, m, c),
+        (Some(b), Some(m), Some(c)) => (b.get(), m.get(), c.get()),
         _ => {
             crate::say!("Body, Mind and Charm take 3, 2 and 1, one each.\n");
             let body = match args.body {
@@ -324,11 +317,11 @@ fn new(args: &CharNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 })?,
             };
             let charm = match args.charm {
-                Some(v) => v,
+                Some(v) => v.get(),
                 // The one value left; the rules refuse a spread that is not 3, 2, 1.
-                None => 6u32.saturating_sub(body + mind),
+                None => 6u32.saturating_sub(body.get() + mind.get()),
             };
-            (body, mind, charm)
+            (body.get(), mind.get(), charm)
         }
     };
     let mut backgrounds = args.backgrounds.clone();
@@ -498,11 +491,7 @@ pub(crate) fn write_sheet(out: &mut dyn Write, hero: &Character) -> std::io::Res
         None => writeln!(out, "  armor: none")?,
     }
     for g in &hero.gear {
-        let effect = match g.effect {
-            GearEffect::Enables => "enables",
-            GearEffect::Reroll => "reroll one die once",
-        };
-        writeln!(out, "  gear: {} ({effect})", g.name)?;
+        writeln!(out, "  gear: {} ({})", g.name, g.effect.describe())?;
     }
     writeln!(out, "  money: {}", hero.money)?;
     writeln!(
@@ -614,10 +603,7 @@ fn edit_flag(field: ExpandedField) -> &'static str {
 fn advance(args: &CharAdvanceArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let goal = match (&args.background, &args.attribute) {
         (Some(b), _) => AdvanceGoal::Background(b.clone()),
-        (None, Some(a)) => AdvanceGoal::Attribute(
-            a.parse()
-                .map_err(|e: solum_app::rules::UnknownWord| bad(format!("--attribute: {e}")))?,
-        ),
+        (None, Some(a)) => AdvanceGoal::Attribute(*a),
         (None, None) => unreachable!("clap requires one"),
     };
     let order = solum_app::characters::advance_typed_order(&goal);

@@ -28,13 +28,14 @@ pub(crate) fn once_error(e: CheckOnceError) -> anyhow::Error {
     }
 }
 
-/// Said after "automatic: no roll needed" when --gear was given: nothing is rolled, so
-/// the gear reroll has nothing to change (the Expanded and the original check alike).
-pub(crate) fn gear_unused(gear: bool) -> &'static str {
+/// The line of an automatic check (the Expanded and the original alike): the rules' words,
+/// and when --gear was given, that it changed nothing ([`solum_app::rules::GEAR_UNUSED`]).
+pub(crate) fn write_automatic(out: &mut dyn Write, gear: bool) -> std::io::Result<()> {
+    use solum_app::rules::{AUTOMATIC, GEAR_UNUSED};
     if gear {
-        " (--gear unused: nothing is rolled)"
+        writeln!(out, "  {AUTOMATIC} (--gear {GEAR_UNUSED})")
     } else {
-        ""
+        writeln!(out, "  {AUTOMATIC}")
     }
 }
 
@@ -43,7 +44,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         return from_sheet(args, None, out);
     }
     let target = match (&args.target.vs, args.target.against) {
-        (Some(vs), _) => Target::Vs(vs),
+        (Some(vs), _) => Target::Vs(*vs),
         (None, Some(pool)) => Target::Against {
             pool,
             gear: args.opposing.against_gear,
@@ -83,7 +84,7 @@ fn write_check(out: &mut dyn Write, v: &CheckRollView) -> anyhow::Result<()> {
         paint(HEAD, percent_exact(v.p_pass, &v.p_pass_exact))
     )?;
     if v.automatic {
-        writeln!(out, "  automatic: no roll needed{}", gear_unused(v.gear))?;
+        write_automatic(out, v.gear)?;
     } else {
         let faces = PoolFaces {
             dice: &v.dice,
@@ -231,7 +232,8 @@ fn write_pool_roll(out: &mut dyn Write, label: &str, roll: &PoolFaces<'_>) -> st
 fn pool_args(p: &CheckPoolArgs) -> anyhow::Result<PoolAsk> {
     if let Some(attr) = &p.attr {
         return Err(crate::bad(format!(
-            "--attr {attr}: with --char or --sheet only; a pool's attribute is the number ATTRIBUTE"
+            "--attr {}: with --char or --sheet only; a pool's attribute is the number ATTRIBUTE",
+            attr.name()
         )));
     }
     if let Some(w) = &p.weapon {
@@ -278,21 +280,18 @@ pub(crate) fn from_sheet(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     use solum_app::characters::Against;
-    use solum_app::check_once::difficulty_of;
     let p = &args.pool;
-    let attribute: solum_app::check_once::Attribute = p
+    // clap requires --attr beside --char and --sheet.
+    let attribute = p
         .attr
-        .as_deref()
-        .unwrap_or_default()
-        .parse()
-        .map_err(|e| crate::bad(format!("--attr: {e}")))?;
+        .ok_or_else(|| crate::bad("--attr: name the attribute rolled: body, mind or charm"))?;
     if let (Some(_), Some(seed)) = (&args.rolled, args.seed) {
         return Err(crate::bad(format!(
             "--seed {seed}: every die is typed with --rolled, so a seed would roll nothing"
         )));
     }
     let against = match (&args.target.vs, args.target.against) {
-        (Some(vs), _) => Against::Difficulty(difficulty_of(vs).map_err(once_error)?),
+        (Some(vs), _) => Against::Difficulty(*vs),
         (None, Some(n)) => Against::Opposed {
             dice: n,
             gear: args.opposing.against_gear,
@@ -304,16 +303,7 @@ pub(crate) fn from_sheet(
         background: sheet_name("--background", &p.background, "Acrobat Thief")?,
         weapon: p.weapon.clone(),
         gear: sheet_name("--gear", &p.gear, "thieves' tools")?,
-        gear_die: match p.gear_die.as_deref().map(|g| g.trim().to_ascii_lowercase()) {
-            None => solum_app::characters::GearDie::Best,
-            Some(g) if g == "best" => solum_app::characters::GearDie::Best,
-            Some(g) if g == "none" => solum_app::characters::GearDie::Skip,
-            Some(g) => solum_app::characters::GearDie::Die(g.parse().map_err(|_| {
-                crate::bad(format!(
-                    "--gear-die {g}: write best, none, or the position of the rerolled die from 1"
-                ))
-            })?),
-        },
+        gear_die: p.gear_die.unwrap_or_default(),
         against,
         roll_off: args.opposing.roll_off,
     };
@@ -437,17 +427,15 @@ fn write_sheet_check(
     result: &solum_app::characters::CheckResult,
 ) -> anyhow::Result<()> {
     use solum_app::characters::{Against, PoolFaces};
+    use solum_app::rules::GearEffect;
     let c = &inputs.check;
     let pass = percent_exact(odds.pass, &odds.pass_exact);
     let mut built = format!("{} {}", c.attribute.name(), inputs.attribute_value);
     if let Some(b) = &c.background {
         built.push_str(&format!(", +1 {b}"));
     }
-    if inputs.armor_too_heavy {
-        built.push_str(", −1 armor too heavy");
-    }
-    if inputs.heavy_weapon_weak {
-        built.push_str(", −1 heavy weapon at Body below 3");
+    for penalty in inputs.penalties() {
+        built.push_str(&format!(", −1 {}", penalty.reason()));
     }
     let pool = render::dice_count(inputs.pool);
     match c.against {
@@ -475,9 +463,9 @@ fn write_sheet_check(
             "  {:<10} {g}{}",
             "Gear",
             if inputs.gear_reroll {
-                " (reroll one die once)"
+                format!(" ({})", GearEffect::Reroll.describe())
             } else {
-                " (enables, no reroll)"
+                format!(" ({}, no reroll)", GearEffect::Enables.describe())
             }
         )?;
     }
@@ -514,7 +502,7 @@ fn write_sheet_check(
         Ok(())
     };
     match (&result.own, &result.opposition) {
-        (None, _) => writeln!(out, "  automatic: no roll needed")?,
+        (None, _) => writeln!(out, "  {}", solum_app::rules::AUTOMATIC)?,
         (Some(own), None) => side(out, "Dice", own)?,
         (Some(own), Some(other)) => {
             side(out, "You", own)?;

@@ -6,9 +6,9 @@ use std::path::Path;
 use crate::storage::Replace;
 use serde_json::json;
 use solum_app::classic_once::{
-    ClassicDuelAsk, ClassicOnceError, Field, Foe, Hero, Kind, NewHeroView, Odds, Policy, Side,
-    check_hero_names, classic_check_odds, classic_duel_odds, classic_oracle, hero_of, hero_toml,
-    new_hero, rest_hero,
+    ClassicDuelAsk, ClassicOnceError, DuelNumbers, Field, Foe, Hero, Kind, NewHeroView, Odds,
+    Policy, check_hero_names, classic_check_odds, classic_duel_odds, classic_oracle, hero_of,
+    hero_toml, new_hero, rest_hero,
 };
 use solum_app::classic_once::{Event, FightOnceView, Loss, NextExchange, Who};
 
@@ -399,11 +399,7 @@ fn write_hero_check(
         100.0 * v.p_pass
     )?;
     if v.check.automatic() {
-        writeln!(
-            out,
-            "  automatic: no roll needed{}",
-            super::check::gear_unused(v.inputs.gear)
-        )?;
+        super::check::write_automatic(out, v.inputs.gear)?;
     }
     if !v.check.dice.is_empty() {
         let faces: Vec<String> = v.check.dice.iter().map(u32::to_string).collect();
@@ -442,9 +438,9 @@ fn check(args: &ClassicCheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let text = file_text(who)?;
     let ask = ClassicCheckWho {
         who: source(who, text.as_deref()),
-        stat: stat.as_deref(),
+        stat: *stat,
         cliche: cliche.as_deref(),
-        vs: vs.as_deref(),
+        vs: *vs,
         random: *random,
         gear: gear.as_deref(),
         rolled: dice.rolled.as_deref(),
@@ -481,11 +477,7 @@ fn check(args: &ClassicCheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         percent_exact(v.p_pass, &v.p_pass_exact)
     )?;
     if check.automatic() {
-        writeln!(
-            out,
-            "  automatic: no roll needed{}",
-            super::check::gear_unused(gear.is_some())
-        )?;
+        super::check::write_automatic(out, gear.is_some())?;
     }
     if !check.dice.is_empty() {
         let faces: Vec<String> = check.dice.iter().map(u32::to_string).collect();
@@ -570,7 +562,7 @@ fn fight_cmd(args: &ClassicFightArgs, out: &mut dyn Write) -> anyhow::Result<()>
         json: as_json,
         campaign,
     } = args;
-    let decision = decide.as_deref().map(loss).transpose()?;
+    let decision = *decide;
     let hero_text = file_text(hero)?;
     let foe_texts = foes
         .iter()
@@ -597,13 +589,13 @@ fn fight_cmd(args: &ClassicFightArgs, out: &mut dyn Write) -> anyhow::Result<()>
             FightCall::Fight
         },
         decision,
-        stat: stat.as_deref(),
-        foe_stat: foe_stat.as_deref(),
+        stat: *stat,
+        foe_stat: *foe_stat,
         cliche: *cliche,
         foe_cliche: *foe_cliche,
-        policy: policy.as_deref(),
+        policy: *policy,
         // The flag's default is no setup given.
-        foe_policy: Some(foe_policy.as_str()).filter(|p| *p != "survive"),
+        foe_policy: Some(*foe_policy).filter(|p| *p != Policy::Survive),
         rolled: dice.rolled.as_deref(),
         seed: dice.seed,
         asks: *ask || (terminal && dice.rolled.is_none()),
@@ -793,27 +785,26 @@ fn duel(args: &ClassicDuelArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let foe = match (&args.monster, args.foe_body, args.foe_hp) {
         (Some(m), _, _) => Foe::Monster {
             hero: load(m, Kind::Monster)?,
-            stat: args.foe_stat.as_deref(),
+            stat: args.foe_stat,
         },
-        (None, Some(body), Some(hit_points)) => Foe::Numbers {
+        (None, Some(body), Some(hit_points)) => Foe::Numbers(DuelNumbers {
             body,
             hit_points,
             stat: args.foe_stat_dice,
-        },
+        }),
         _ => Foe::Missing,
     };
     let ask = ClassicDuelAsk {
-        me: Side {
+        me: DuelNumbers {
             body: args.body,
             hit_points: args.hp,
-            cliche: args.cliche,
-            policy: Policy::default(),
             stat: args.stat_dice,
         },
-        policy: &args.policy,
+        cliche: args.cliche,
+        policy: args.policy,
         foe,
         foe_cliche: args.foe_cliche,
-        foe_policy: &args.foe_policy,
+        foe_policy: args.foe_policy,
         damage: (args.damage, args.foe_damage),
         simulate: args.simulate,
         seed: args.seed,
@@ -863,7 +854,7 @@ pub fn odds(command: &ClassicOddsCommand, out: &mut dyn Write) -> anyhow::Result
             gear,
             json: as_json,
         } => {
-            let v = classic_check_odds(*n, vs, *gear).map_err(once_error)?;
+            let v = classic_check_odds(*n, *vs, *gear);
             if *as_json {
                 writeln!(out, "{}", serde_json::to_string(&v)?)?;
             } else {
@@ -895,10 +886,13 @@ fn ask_loss(name: &str, body: u32, hit_points: u32) -> anyhow::Result<Loss> {
         else {
             return Err(bad("standard input ended during the fight"));
         };
-        match line.trim().to_ascii_lowercase().as_str() {
-            "h" | "hp" | "hit point" | "" => return Ok(Loss::HitPoint),
-            "b" | "body" => return Ok(Loss::Body),
-            other => crate::say!("  `{other}`: h or b\n"),
+        // Enter alone takes a hit point.
+        match line.trim() {
+            "" => return Ok(Loss::HitPoint),
+            typed => match typed.parse() {
+                Ok(loss) => return Ok(loss),
+                Err(_) => crate::say!("  `{typed}`: h or b\n"),
+            },
         }
     }
 }
@@ -968,14 +962,6 @@ fn write_fight_once(out: &mut dyn Write, v: &FightOnceView) -> anyhow::Result<()
     writeln!(out, "  {end}")?;
     render::write_seed(out, v.seed)?;
     Ok(())
-}
-
-fn loss(text: &str) -> anyhow::Result<Loss> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "body" | "b" => Ok(Loss::Body),
-        "hp" | "h" | "hit-point" | "hit-points" => Ok(Loss::HitPoint),
-        other => Err(bad(format!("--decide {other}: say body or hp"))),
-    }
 }
 
 /// A fight as it stands, or (a `preview`) as it would start: the sides, what is left of

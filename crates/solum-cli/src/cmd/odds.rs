@@ -32,7 +32,7 @@ pub fn check(args: &OddsCheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         gear: args.pool.gear,
     };
     let target = match (&args.vs, args.against) {
-        (Some(vs), _) => Some(Target::Vs(vs)),
+        (Some(vs), _) => Some(Target::Vs(*vs)),
         (None, Some(against)) => Some(Target::Against {
             pool: against,
             gear: args.opposing.against_gear,
@@ -236,7 +236,7 @@ pub fn fast_static(args: &StaticArgs, out: &mut dyn Write) -> anyhow::Result<()>
             hp: args.hp,
             damage: args.damage,
         },
-        vs: &args.vs,
+        vs: args.vs,
         foe_hp: args.foe_hp,
         foe_damage: args.foe_damage,
     };
@@ -271,7 +271,7 @@ pub fn play_static(args: &PlayStaticArgs, out: &mut dyn Write) -> anyhow::Result
     let foe = match &args.foe {
         Some(name) => StaticFoeAsk::Named(name),
         None => StaticFoeAsk::Typed {
-            vs: args.vs.as_deref().expect("clap requires --vs"),
+            vs: args.vs.expect("clap requires --vs"),
             hp: args.foe_hp.expect("clap requires --foe-hp"),
             damage: args.foe_damage.expect("clap requires --foe-damage"),
         },
@@ -374,7 +374,7 @@ pub(crate) fn static_from_sheet(
                 let needs = || bad("--vs needs --foe-hp and --foe-damage");
                 let hp = args.foe_hp.ok_or_else(needs)?;
                 let damage = args.foe_damage.ok_or_else(needs)?;
-                Some(Opposition::typed(vs, hp, damage).map_err(fight_error)?)
+                Some(Opposition::typed(*vs, hp, damage))
             }
             (None, None) => None,
         };

@@ -233,6 +233,9 @@ struct Session {
 /// script's length.
 const MAX_VERIFY_READS: usize = 2_000_000;
 
+/// The entries a `journal` line shows without a count.
+const LAST_ENTRIES: u32 = 10;
+
 /// What the `verify` lines of a session have read, against [`MAX_VERIFY_READS`].
 #[derive(Debug, Default)]
 struct VerifyBudget {
@@ -431,86 +434,14 @@ impl Session {
             "ask+" | "?+" => self.ask(campaign, rest, Leaning::Advantage, out)?,
             "ask-" | "?-" => self.ask(campaign, rest, Leaning::Disadvantage, out)?,
             "char" | "combat" | "creature" | "sol" | "classic" | "dietype" | "soluna" => {
-                let mut argv = vec![word.to_owned()];
-                match split_word(rest) {
-                    // `char show Nick the Bold`: a name of several words needs no quotes.
-                    ("show", name) if !name.is_empty() && !name.contains("--") => {
-                        argv.extend(["show".to_owned(), unquote(name).to_owned()]);
-                    }
-                    _ => argv.extend(words(rest)?),
-                }
-                self.one_shot(argv, out)?;
+                self.command_line(word, rest, out)?;
             }
-            "do" | "fight" => {
-                // The rest is one line of the fight's language, kept whole; `--seed S` at
-                // its end is the one-shot command's flag.
-                let (line, dice) = take_dice(rest)?;
-                let mut argv = vec!["combat".to_owned(), "do".to_owned(), line.to_owned()];
-                match dice {
-                    Dice::Fresh => {}
-                    Dice::Seed(seed) => argv.extend(["--seed".to_owned(), seed.to_string()]),
-                    Dice::Typed(_) => {
-                        return Err(bad(format!(
-                            "{word}: type a fight line's dice with `with 5,4,3,2`, not --rolled"
-                        )));
-                    }
-                }
-                self.one_shot(argv, out)?;
-            }
+            "do" | "fight" => self.fight_line(word, rest, out)?,
             "status" => self.one_shot(vec!["combat".into(), "status".into()], out)?,
-            "roll-off" => {
-                let setting = (!rest.is_empty()).then_some(rest);
-                campaign::roll_off_in(campaign, setting, out)?;
-            }
-            "static" => {
-                // Fast static combat (S11) in a session is a campaign character's: the
-                // one-shot command's flags, run on the session's campaign.
-                let typed = words(rest)?;
-                if typed.iter().any(|w| w.starts_with("--campaign")) {
-                    return Err(bad("static: --campaign: the session's campaign is used"));
-                }
-                let mut argv = vec!["solum".to_owned(), "static".to_owned()];
-                argv.extend(typed);
-                let cli = crate::Cli::try_parse_from(argv).map_err(|e| clap_error(&e, "static"))?;
-                let crate::cli::Command::Static(args) = cli.command else {
-                    unreachable!("parsed as `solum static`")
-                };
-                let Some(name) = args.character.clone() else {
-                    return Err(bad(
-                        "static: in a session, fight with a character: static --char NAME --foe F …",
-                    ));
-                };
-                super::odds::static_from_sheet(&args, &name, Some(campaign), out)?;
-            }
-            "oracle" => {
-                // Setting it changes the campaign's setting, as `solum oracle` does.
-                if !rest.is_empty() {
-                    campaign.set_oracle_system(OracleSystem::parse(rest)?)?;
-                    self.oracle = None;
-                }
-                let system = match self.oracle {
-                    Some(s) => s,
-                    None => campaign.oracle_system()?,
-                };
-                campaign::write_oracle_system(out, system)?;
-            }
-            "note" => {
-                let entry = campaign.note(rest)?;
-                campaign::write_entries(out, &[entry], false)?;
-            }
-            "scene" => {
-                let (title, goal) = match rest.split_once('|') {
-                    Some((t, g)) => (t, Some(g)),
-                    None => (rest, None),
-                };
-                let entries = campaign.start_scene(title, goal)?;
-                campaign::write_entries(out, &entries, false)?;
-            }
-            "end" => {
-                let summary = (!rest.is_empty()).then_some(rest);
-                let entry = campaign.end_scene(summary)?;
-                campaign::write_entries(out, &[entry], false)?;
-            }
+            "roll-off" => roll_off_line(campaign, rest, out)?,
+            "static" => static_line(campaign, rest, out)?,
+            "oracle" => self.oracle_line(campaign, rest, out)?,
+            "note" | "scene" | "end" => story_line(campaign, word, rest, out)?,
             "idea" => {
                 let (rest, dice) = take_dice(rest)?;
                 let (source, count) = self.idea_args(rest)?;
@@ -526,65 +457,70 @@ impl Session {
                 let view = campaign.random_difficulty(task, dice)?;
                 campaign::write_difficulty(out, &view)?;
             }
-            "journal" => {
-                let n = match rest {
-                    "" => 10,
-                    n => n.parse::<usize>().ok().filter(|&n| n > 0).ok_or_else(|| {
-                        bad(format!(
-                            "journal \"{n}\": give a number of entries, 1 or more"
-                        ))
-                    })?,
-                };
-                let entries = campaign.last_entries(n)?;
-                campaign::write_entries(out, &entries, false)?;
-            }
+            "journal" => journal_line(campaign, rest, out)?,
             "verify" => {
                 self.verified.admit()?;
                 let report = campaign.verify()?;
                 self.verified.spend(report.entries);
                 campaign::write_verify(out, &report)?;
             }
-            "check" => {
-                // The one-shot command's own definition parses the line: the same flags, the
-                // same refusals.
-                let typed = words(rest)?;
-                // The session's campaign is the one used ($SOLUM_CAMPAIGN fills the flag in
-                // any case, so only a typed one is refused).
-                if typed.iter().any(|w| w.starts_with("--campaign")) {
-                    return Err(bad("check: --campaign: the session's campaign is used"));
-                }
-                let mut argv = vec!["solum".to_owned(), "check".to_owned()];
-                argv.extend(typed);
-                let cli = crate::Cli::try_parse_from(argv).map_err(|e| {
-                    let text = e.render().to_string();
-                    bad(text
-                        .lines()
-                        .next()
-                        .unwrap_or("check: bad arguments")
-                        .to_owned())
-                })?;
-                let crate::cli::Command::Check(args) = cli.command else {
-                    unreachable!("parsed as `solum check`")
-                };
-                if args.pool.character.is_none() {
-                    return Err(bad(
-                        "check: in a session, roll from a character: check --char NAME --attr ATTR …",
-                    ));
-                }
-                check::from_sheet(&args, Some(campaign), out)?;
-            }
-            "help" | "h" => {
-                for (_, text) in COMMANDS.iter().filter(|(_, t)| !t.is_empty()) {
-                    writeln!(out, "  {text}")?;
-                }
-                writeln!(out, "{DICE_HELP}")?;
-            }
+            "check" => check_line(campaign, rest, out)?,
+            "help" | "h" => write_help(out)?,
             "quit" | "exit" | "q" => return Ok(Flow::Quit),
             other => {
                 return Err(bad(format!("unknown command \"{}\" (type `help`)", other)));
             }
         }
         Ok(Flow::Go)
+    }
+
+    /// A line of a one-shot command (`char …`, `combat …`, `sol …`, …), run as that command.
+    fn command_line(&self, word: &str, rest: &str, out: &mut dyn Write) -> anyhow::Result<()> {
+        let mut argv = vec![word.to_owned()];
+        match split_word(rest) {
+            // `char show Nick the Bold`: a name of several words needs no quotes.
+            ("show", name) if !name.is_empty() && !name.contains("--") => {
+                argv.extend(["show".to_owned(), unquote(name).to_owned()]);
+            }
+            _ => argv.extend(words(rest)?),
+        }
+        self.one_shot(argv, out)
+    }
+
+    /// A `do` or `fight` line: the rest is one line of the fight's language, kept whole;
+    /// `--seed S` at its end is the one-shot command's flag.
+    fn fight_line(&self, word: &str, rest: &str, out: &mut dyn Write) -> anyhow::Result<()> {
+        let (line, dice) = take_dice(rest)?;
+        let mut argv = vec!["combat".to_owned(), "do".to_owned(), line.to_owned()];
+        match dice {
+            Dice::Fresh => {}
+            Dice::Seed(seed) => argv.extend(["--seed".to_owned(), seed.to_string()]),
+            Dice::Typed(_) => {
+                return Err(bad(format!(
+                    "{word}: type a fight line's dice with `with 5,4,3,2`, not --rolled"
+                )));
+            }
+        }
+        self.one_shot(argv, out)
+    }
+
+    /// An `oracle` line: with a name, sets the campaign's oracle (as `solum oracle` does);
+    /// then shows the one this session asks.
+    fn oracle_line(
+        &mut self,
+        campaign: &mut campaign::Here,
+        rest: &str,
+        out: &mut dyn Write,
+    ) -> anyhow::Result<()> {
+        if !rest.is_empty() {
+            campaign.set_oracle_system(OracleSystem::parse(rest)?)?;
+            self.oracle = None;
+        }
+        let system = match self.oracle {
+            Some(s) => s,
+            None => campaign.oracle_system()?,
+        };
+        campaign::write_oracle_system(out, system)
     }
 
     fn ask(
@@ -798,6 +734,127 @@ fn split_word(line: &str) -> (&str, &str) {
         Some((word, rest)) => (word, rest.trim()),
         None => (line, ""),
     }
+}
+
+/// A `roll-off` line: with `on` or `off`, sets the campaign's option; then shows it.
+fn roll_off_line(
+    campaign: &mut campaign::Here,
+    rest: &str,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let setting = (!rest.is_empty())
+        .then(|| rest.parse())
+        .transpose()
+        .map_err(|e| bad(format!("roll-off: {e}")))?;
+    campaign::roll_off_in(campaign, setting, out)
+}
+
+/// A `static` line: fast static combat (S11) in a session is a campaign character's, the
+/// one-shot command's flags run on the session's campaign.
+fn static_line(
+    campaign: &mut campaign::Here,
+    rest: &str,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let typed = words(rest)?;
+    if typed.iter().any(|w| w.starts_with("--campaign")) {
+        return Err(bad("static: --campaign: the session's campaign is used"));
+    }
+    let mut argv = vec!["solum".to_owned(), "static".to_owned()];
+    argv.extend(typed);
+    let cli = crate::Cli::try_parse_from(argv).map_err(|e| clap_error(&e, "static"))?;
+    let crate::cli::Command::Static(args) = cli.command else {
+        unreachable!("parsed as `solum static`")
+    };
+    let Some(name) = args.character.clone() else {
+        return Err(bad(
+            "static: in a session, fight with a character: static --char NAME --foe F …",
+        ));
+    };
+    super::odds::static_from_sheet(&args, &name, Some(campaign), out)
+}
+
+/// A `note`, `scene TITLE[|GOAL]` or `end [SUMMARY]` line: the story's entries.
+fn story_line(
+    campaign: &mut campaign::Here,
+    word: &str,
+    rest: &str,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let entries = match word {
+        "note" => vec![campaign.note(rest)?],
+        "scene" => {
+            let (title, goal) = match rest.split_once('|') {
+                Some((t, g)) => (t, Some(g)),
+                None => (rest, None),
+            };
+            campaign.start_scene(title, goal)?
+        }
+        _ => {
+            let summary = (!rest.is_empty()).then_some(rest);
+            vec![campaign.end_scene(summary)?]
+        }
+    };
+    campaign::write_entries(out, &entries, false)
+}
+
+/// A `journal [N]` line: the last N entries ([`LAST_ENTRIES`] without a count).
+fn journal_line(
+    campaign: &mut campaign::Here,
+    rest: &str,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let n = match rest {
+        "" => solum_app::LastEntries::new(LAST_ENTRIES)?,
+        n => n
+            .parse::<solum_app::LastEntries>()
+            .map_err(|e| bad(format!("journal \"{n}\": {e}")))?,
+    };
+    let entries = campaign.last_entries(n)?;
+    campaign::write_entries(out, &entries, false)
+}
+
+/// A `check` line: the one-shot command's own definition parses it (the same flags, the
+/// same refusals), rolled from a character of the session's campaign.
+fn check_line(
+    campaign: &mut campaign::Here,
+    rest: &str,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let typed = words(rest)?;
+    // The session's campaign is the one used ($SOLUM_CAMPAIGN fills the flag in any case,
+    // so only a typed one is refused).
+    if typed.iter().any(|w| w.starts_with("--campaign")) {
+        return Err(bad("check: --campaign: the session's campaign is used"));
+    }
+    let mut argv = vec!["solum".to_owned(), "check".to_owned()];
+    argv.extend(typed);
+    let cli = crate::Cli::try_parse_from(argv).map_err(|e| {
+        let text = e.render().to_string();
+        bad(text
+            .lines()
+            .next()
+            .unwrap_or("check: bad arguments")
+            .to_owned())
+    })?;
+    let crate::cli::Command::Check(args) = cli.command else {
+        unreachable!("parsed as `solum check`")
+    };
+    if args.pool.character.is_none() {
+        return Err(bad(
+            "check: in a session, roll from a character: check --char NAME --attr ATTR …",
+        ));
+    }
+    check::from_sheet(&args, Some(campaign), out)
+}
+
+/// The `help` line: every command, then how dice are typed.
+fn write_help(out: &mut dyn Write) -> anyhow::Result<()> {
+    for (_, text) in COMMANDS.iter().filter(|(_, t)| !t.is_empty()) {
+        writeln!(out, "  {text}")?;
+    }
+    writeln!(out, "{DICE_HELP}")?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -43,29 +43,20 @@ pub fn list(
 
 /// Makes the table and prints its game master's link.
 pub fn new(args: &TableNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    // A table is made in the campaign: opened to write, created on first use.
-    let mut store = super::campaign::opener(&args.campaign)?(solum_app::on_use::Open::OrCreate)
-        .map_err(solum_app::AppError::from)?;
-    let made = solum_app::tables::new_table(&mut store, &args.name)?;
+    // A write: the app opens the campaign for it, created on first use.
+    let made = super::campaign::on_campaign(&args.campaign, |here| here.new_table(&args.name))??;
     let origin = args
         .public_url
         .as_ref()
         .map_or(DEFAULT_PUBLIC_URL, |p| p.origin());
-    let link = format!("{origin}/#invite={}", made.invite.token);
+    let made = made.view(origin);
     if args.json {
-        let view = serde_json::json!({
-            "table": made.table,
-            "table_name": made.table_name,
-            "link": link,
-            "invite": made.invite.token,
-            "role": made.invite.role,
-            "expires": made.invite.expires,
-        });
-        writeln!(out, "{view}")?;
+        serde_json::to_writer(&mut *out, &made)?;
+        writeln!(out)?;
         return Ok(());
     }
     writeln!(out, "Table {} \"{}\" made.", made.table, made.table_name)?;
-    writeln!(out, "Game master: {link}")?;
+    writeln!(out, "Game master: {}", made.link)?;
     writeln!(
         out,
         "{}",
@@ -73,7 +64,7 @@ pub fn new(args: &TableNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             DIM,
             format!(
                 "  (works once, until {}: whoever opens it names themselves, runs the table and invites its players from the page)",
-                made.invite.expires
+                made.expires
             )
         )
     )?;

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use solum_app::AppError;
-use solum_app::rules::{Handling, Scale, Speed, Verdict, parse_faces};
+use solum_app::rules::{Scale, Verdict, parse_faces};
 use solum_app::vehicles::{
     Field, VehicleRollInput, VehicleRollKind, VehicleRollView, roll_vehicle, scale_rule,
 };
@@ -11,15 +11,6 @@ use solum_app::vehicles::{
 use crate::bad;
 use crate::cli::{VehicleCommand, VehicleRollArgs};
 use crate::render::{self, BAD, EVEN, GOOD, HEAD, paint};
-
-fn rating<T: serde::de::DeserializeOwned>(
-    value: &str,
-    flag: &str,
-    options: &str,
-) -> anyhow::Result<T> {
-    serde_json::from_value(serde_json::Value::String(value.trim().to_ascii_lowercase()))
-        .map_err(|_| bad(format!("{flag} {value}: one of {options}")))
-}
 
 /// `solum vehicle list`: the shipped catalogue.
 fn list(json: bool, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -68,11 +59,7 @@ pub fn run(command: &VehicleCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             anti_vehicle,
             json,
         } => {
-            let scaled =
-                scale_rule(*weapon_damage, *anti_vehicle, scale).map_err(|e| match e.kind() {
-                    solum_app::ErrorKind::BadInput => bad(format!("--{e}")),
-                    _ => e.into(),
-                })?;
+            let scaled = scale_rule(*weapon_damage, *anti_vehicle, *scale);
             if *json {
                 writeln!(out, "{}", serde_json::to_string(&scaled)?)?;
                 return Ok(());
@@ -108,23 +95,15 @@ fn roll(args: &VehicleRollArgs, chase: bool, out: &mut dyn Write) -> anyhow::Res
         text.map(|t| parse_faces(t).map_err(|e| bad(format!("{flag}: {e}"))))
             .transpose()
     };
-    let speed = |flag: &str, v: Option<&str>| -> anyhow::Result<Option<Speed>> {
-        v.map(|v| rating(v, flag, "slow, average, fast, lightning-fast"))
-            .transpose()
-    };
-    let handling = |flag: &str, v: Option<&str>| -> anyhow::Result<Option<Handling>> {
-        v.map(|v| rating(v, flag, "clumsy, average, responsive, exceptional"))
-            .transpose()
-    };
     let input = VehicleRollInput {
         pilot: Some(args.pilot.get()),
         vehicle: args.vehicle.clone(),
-        speed: speed("--speed", args.speed.as_deref())?,
-        handling: handling("--handling", args.handling.as_deref())?,
+        speed: args.speed,
+        handling: args.handling,
         against_pilot: Some(args.against_pilot.get()),
         against_vehicle: args.against_vehicle.clone(),
-        against_speed: speed("--against-speed", args.against_speed.as_deref())?,
-        against_handling: handling("--against-handling", args.against_handling.as_deref())?,
+        against_speed: args.against_speed,
+        against_handling: args.against_handling,
         roll_off: args.roll_off,
         rolled: faces("--rolled", args.rolled.as_deref())?,
         against_rolled: faces("--against-rolled", args.against_rolled.as_deref())?,
