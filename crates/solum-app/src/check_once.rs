@@ -11,7 +11,7 @@ use solum_expanded::check::{
     CheckSpec, OpposedOutcome, OpposedSpec, PoolRoll, Side, roll_check, roll_opposed,
 };
 use solum_expanded::odds::{OpposedOdds, opposed_odds, p_pass, result_distribution};
-use solum_expanded::{PoolSpec, RulesError};
+use solum_expanded::PoolSpec;
 
 pub use solum_expanded::character::Attribute;
 pub use solum_expanded::check::{DrawRule, Reroll, Verdict};
@@ -130,14 +130,6 @@ pub enum CheckOnceError {
     /// ranges by [`CheckAttribute`] and [`CombatPool`]).
     #[error("{0}")]
     Pool(String),
-    /// Not a difficulty (the rules' own words).
-    #[error("{}", self.describe(|f| f.name().to_owned()))]
-    Difficulty {
-        /// The field at fault.
-        field: Field,
-        /// What the rules say.
-        problem: String,
-    },
     /// Typed faces that are not a list of numbers.
     #[error("{}", self.describe(|f| f.name().to_owned()))]
     Faces {
@@ -200,8 +192,7 @@ impl CheckOnceError {
     pub fn field(&self) -> Option<Field> {
         match self {
             Self::Pool(_) => Some(Field::Attribute),
-            Self::Difficulty { field, .. }
-            | Self::Faces { field, .. }
+            Self::Faces { field, .. }
             | Self::TooFewDice { field, .. }
             | Self::NotAFace { field, .. }
             | Self::TooManyDice { field, .. } => Some(*field),
@@ -214,7 +205,6 @@ impl CheckOnceError {
     pub fn code(&self) -> &'static str {
         match self {
             Self::Pool(_) => "check-pool",
-            Self::Difficulty { .. } => "check-difficulty",
             Self::Faces { .. } => "dice-faces",
             Self::SeedRollsNothing { .. } => "dice-seed-rolls-nothing",
             Self::TooFewDice { .. } => "dice-too-few",
@@ -233,7 +223,7 @@ impl CheckOnceError {
     pub fn describe(&self, name: impl Fn(Field) -> String) -> String {
         match self {
             Self::Pool(problem) => problem.clone(),
-            Self::Difficulty { field, problem } | Self::Faces { field, problem } => {
+            Self::Faces { field, problem } => {
                 format!("{}: {problem}", name(*field))
             }
             Self::SeedRollsNothing { seed, typed } => {
@@ -330,15 +320,6 @@ impl PoolAsk {
         .pool()
         .map_err(|e| CheckOnceError::Pool(e.to_string()))
     }
-}
-
-/// A difficulty as typed (a number or one of the text's names).
-pub fn difficulty_of(text: &str) -> Result<Difficulty, CheckOnceError> {
-    text.parse()
-        .map_err(|e: RulesError| CheckOnceError::Difficulty {
-            field: Field::Vs,
-            problem: e.to_string(),
-        })
 }
 
 /// What a check is made against.

@@ -4,10 +4,32 @@
 //! export ([`ExportFormat`]). The reads themselves are [`crate::Campaign::journal_page`] and
 //! [`crate::Campaign::journal_page_known`].
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::bounded::bounded;
-use crate::journal::Record;
+use crate::journal::{JournalEntry, Record};
+
+/// One page of the journal as every front end shows it (`GET /api/journal`, `solum journal
+/// show --json`): its entries oldest first, each as [`JournalEntry::for_display`] gives it,
+/// and where the next page starts.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct JournalPage {
+    /// The entries, oldest first.
+    pub entries: Vec<JournalEntry>,
+    /// With `after`: the `after` of the next page when more may follow, else `null`.
+    pub next: Option<i64>,
+}
+
+impl JournalPage {
+    /// The page of these entries, each shown as front ends show it.
+    pub fn shown(entries: Vec<JournalEntry>, next: Option<i64>) -> Self {
+        Self {
+            entries: entries.into_iter().map(JournalEntry::for_display).collect(),
+            next,
+        }
+    }
+}
 
 /// The entries one page of the journal holds unless the request says otherwise.
 pub const PAGE: u16 = 100;

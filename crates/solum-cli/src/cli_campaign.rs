@@ -134,6 +134,10 @@ pub enum JournalCommand {
         /// Only the last N entries (1 or more).
         #[arg(long, value_name = "N", allow_negative_numbers = true)]
         last: Option<solum_app::LastEntries>,
+        /// Print JSON: the page `GET /api/journal?limit=N` answers (`{"entries": […],
+        /// "next": null}`, each entry as the page shows it).
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         table: TableArg,
         #[command(flatten)]

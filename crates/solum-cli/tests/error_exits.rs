@@ -175,7 +175,6 @@ const CLI_GOLDEN_CODES: &[&str] = &[
     "creature-shipped",
     "creature-unknown",
     "table-unknown",
-    "check-difficulty",
     "word-list-file",
     "dice-seed-rolls-nothing",
 ];
@@ -291,12 +290,6 @@ fn cli_only_refusals_have_their_exit_code_and_first_line() {
             "table-unknown",
             with(&c, &["journal", "export", "--table", "7"]),
             "error: table: the campaign has no table 7 (`solum table list` lists them)".into(),
-        ),
-        // A one-shot check's difficulty beyond the rules' range.
-        (
-            "check-difficulty",
-            solum_args(&["check", "3", "--vs", "1001"]),
-            "error: --vs: difficulty 1001 is not possible: difficulties run from 1 (automatic) to 1000".into(),
         ),
         // A word list that is not there.
         (

@@ -74,3 +74,52 @@ fn the_solo_tools_answer_the_same_on_the_command_line_and_over_http() {
     let by_cli = cli(&["journal", "verify", "--json", "--campaign", campaign]);
     assert_eq!(by_cli, by_http);
 }
+
+/// `solum journal show --json` prints the page `GET /api/journal` answers: the latest N
+/// with `--last N` (`?limit=N`), the whole journal without (a journal under a page), each
+/// entry as the page shows it (a roll of dice notation with its terms), secret ones too
+/// for the game master.
+#[test]
+fn the_journal_reads_the_same_on_the_command_line_and_over_http() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_server, addr, token) = serve(dir.path());
+    let campaign = dir.path().join("c.solum");
+    let campaign = campaign.to_str().unwrap();
+    let post = |path: &str, body: &str| post_ok(&addr, path, &token, body);
+    post("/api/notes", r#"{"text":"The gate creaks."}"#);
+    post(
+        "/api/roll",
+        r#"{"expression":"2d6 + 1","typed":[3,4],"secret":true}"#,
+    );
+    cli(&["note", "Rain.", "--json", "--campaign", campaign]);
+    post(
+        "/api/oracle",
+        r#"{"question":"Is the gate open?","leaning":"even","typed":[6,5,1]}"#,
+    );
+
+    let (status, by_http) = get(&addr, "/api/journal?limit=3", &token);
+    assert!(status.contains("200"), "{status} {by_http}");
+    let entries = by_http["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 3);
+    assert_eq!(entries[0]["secret"], true);
+    // 3 + 4 + 1, shown with its terms as the page shows a roll.
+    assert_eq!(entries[0]["total"], 8, "{}", entries[0]);
+    assert_eq!(entries[0]["terms"][0]["dice"].as_array().unwrap().len(), 2);
+    let by_cli = cli(&[
+        "journal",
+        "show",
+        "--last",
+        "3",
+        "--json",
+        "--campaign",
+        campaign,
+    ]);
+    assert_eq!(by_cli, by_http);
+
+    let (status, by_http) = get(&addr, "/api/journal", &token);
+    assert!(status.contains("200"), "{status} {by_http}");
+    assert_eq!(by_http["entries"].as_array().unwrap().len(), 4);
+    assert_eq!(by_http["next"], serde_json::Value::Null);
+    let by_cli = cli(&["journal", "show", "--json", "--campaign", campaign]);
+    assert_eq!(by_cli, by_http);
+}

@@ -2440,6 +2440,12 @@ const NOT_YET_GOLDEN: &[(&str, &str)] = &[
         "a value that does not serialize: no request makes it",
     ),
     (
+        "check-difficulty",
+        "a fast static foe's difficulty outside the rules: a one-shot check's --vs and a \
+         sheet's check are read by their type, and a bestiary refuses such a foe as it is read \
+         (creature-invalid), so no request reaches it",
+    ),
+    (
         "vehicle-pilot",
         "a pilot's pool the rules refuse: a pilot is read as 1 to 1000 dice (body-invalid past \
          it) and a sheet's Body and background stay far below, so no request reaches it",

@@ -451,6 +451,7 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
     match command {
         JournalCommand::Show {
             last,
+            json,
             table,
             campaign,
         } => {
@@ -461,6 +462,12 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
                     None => here.entries(),
                 }
             })??;
+            if *json {
+                return write_json(
+                    out,
+                    &solum_app::journal_query::JournalPage::shown(entries, None),
+                );
+            }
             write_entries(out, &entries, false)
         }
         JournalCommand::Export {

@@ -6,8 +6,8 @@ use axum::body::Body;
 use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde::{Deserialize, Serialize};
-use solum_app::journal_query::{ExportFormat, JournalSearch, PageLimit};
+use serde::Deserialize;
+use solum_app::journal_query::{ExportFormat, JournalPage, JournalSearch, PageLimit};
 use solum_app::tables::{self};
 use solum_app::{AppError, JournalEntry};
 
@@ -45,13 +45,6 @@ pub(crate) struct JournalQuery {
     /// `after`, the latest ones.
     #[param(value_type = Option<u16>, minimum = 1, maximum = 500)]
     limit: Option<PageLimit>,
-}
-
-#[derive(Serialize, utoipa::ToSchema)]
-pub(crate) struct JournalPage {
-    entries: Vec<JournalEntry>,
-    /// With `after`: the `after` of the next page when more may follow, else `null`.
-    next: Option<i64>,
 }
 
 /// The most entries one journal read returns.
@@ -104,10 +97,7 @@ pub(crate) async fn journal(
         let (entries, next) = c.journal_page(query.after, limit, |record| {
             query.q.as_ref().is_none_or(|q| q.matches(record))
         })?;
-        Ok(JournalPage {
-            entries: entries.into_iter().map(JournalEntry::for_display).collect(),
-            next,
-        })
+        Ok(JournalPage::shown(entries, next))
     })
     .await
     .map(|page| Json(page).into_response())
