@@ -7,11 +7,11 @@ use std::cell::{Cell, RefCell};
 
 use serde::Serialize;
 use solum_dice::{DiceError, FacesError, prob_to_f64};
+use solum_expanded::PoolSpec;
 use solum_expanded::check::{
     CheckSpec, OpposedOutcome, OpposedSpec, PoolRoll, Side, roll_check, roll_opposed,
 };
 use solum_expanded::odds::{OpposedOdds, opposed_odds, p_pass, result_distribution};
-use solum_expanded::PoolSpec;
 
 pub use solum_expanded::character::Attribute;
 pub use solum_expanded::check::{DrawRule, Reroll, Verdict};

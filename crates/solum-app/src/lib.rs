@@ -303,6 +303,13 @@ impl<S: CampaignStore> Campaign<S> {
         Ok(self.store.set_meta(ORACLE_KEY, system.name())?)
     }
 
+    /// The roll-off option as every front end shows it ([`RollOffSetting`]).
+    pub fn roll_off_setting(&self) -> Result<RollOffSetting, AppError> {
+        Ok(RollOffSetting {
+            on: self.roll_off()?,
+        })
+    }
+
     /// Whether draws of opposed rolls are rolled off at this table or campaign (S3, S14; a
     /// campaign setting, draws stand when never set). Checks from sheets, their odds and the
     /// combat tracker's opposed rolls follow it.
@@ -1241,6 +1248,17 @@ impl OracleSystem {
             other => Err(AppError::UnknownOracle(other.to_string())),
         }
     }
+}
+
+/// The table's roll-off option (S3, S14), as `GET`/`PUT /api/settings/roll-off` and `solum
+/// roll-off --json` show it: `on` rolls off the draws of opposed rolls, `off` lets them
+/// stand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RollOffSetting {
+    /// Draws are rolled off.
+    pub on: bool,
 }
 
 /// What either oracle said.

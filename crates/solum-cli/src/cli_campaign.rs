@@ -254,6 +254,9 @@ pub struct OracleArgs {
 pub struct RollOffArgs {
     /// `on` or `off`. Without it, shows the campaign's setting.
     pub setting: Option<solum_app::Switch>,
+    /// Print JSON: what `GET`/`PUT /api/settings/roll-off` answer (`{"on": true}`).
+    #[arg(long)]
+    pub json: bool,
     #[command(flatten)]
     pub campaign: CampaignArg,
 }

@@ -8,7 +8,7 @@
 
 use crate::contract;
 
-use contract::{aside, cli, get, post_ok, serve};
+use contract::{aside, cli, get, post_ok, put, serve};
 
 #[test]
 fn the_solo_tools_answer_the_same_on_the_command_line_and_over_http() {
@@ -122,4 +122,39 @@ fn the_journal_reads_the_same_on_the_command_line_and_over_http() {
     assert_eq!(by_http["next"], serde_json::Value::Null);
     let by_cli = cli(&["journal", "show", "--json", "--campaign", campaign]);
     assert_eq!(by_cli, by_http);
+}
+
+/// `solum roll-off [on|off] --json` prints what `GET` and `PUT /api/settings/roll-off`
+/// answer: the table's setting, after the change when one is asked.
+#[test]
+fn the_roll_off_setting_reads_and_changes_the_same_on_the_command_line_and_over_http() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_server, addr, token) = serve(dir.path());
+    let campaign = dir.path().join("c.solum");
+    let campaign = campaign.to_str().unwrap();
+    let roll_off = |args: &[&str]| {
+        let mut all = vec!["roll-off"];
+        all.extend(args);
+        all.extend(["--json", "--campaign", campaign]);
+        cli(&all)
+    };
+
+    // Never set: draws stand (S3).
+    let (status, by_http) = get(&addr, "/api/settings/roll-off", &token);
+    assert!(status.contains("200"), "{status} {by_http}");
+    assert_eq!(by_http, serde_json::json!({"on": false}));
+    assert_eq!(roll_off(&[]), by_http);
+
+    let (status, by_http) = put(&addr, "/api/settings/roll-off", &token, r#"{"on":true}"#);
+    assert!(status.contains("200"), "{status} {by_http}");
+    assert_eq!(by_http, serde_json::json!({"on": true}));
+    assert_eq!(roll_off(&[]), by_http);
+
+    let (status, by_http) = put(&addr, "/api/settings/roll-off", &token, r#"{"on":false}"#);
+    assert!(status.contains("200"), "{status} {by_http}");
+    let by_cli = roll_off(&["off"]);
+    assert_eq!(by_cli, by_http);
+    assert_eq!(roll_off(&["on"]), serde_json::json!({"on": true}));
+    let (_, now) = get(&addr, "/api/settings/roll-off", &token);
+    assert_eq!(now, serde_json::json!({"on": true}));
 }

@@ -224,22 +224,30 @@ pub fn roll_off(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     // Without a setting it only shows one: a read, which never creates the campaign.
-    in_campaign(&args.campaign, |here| roll_off_in(here, args.setting, out))
+    in_campaign(&args.campaign, |here| {
+        roll_off_in(here, args.setting, args.json, out)
+    })
 }
 
-/// Sets (with a word) and shows the roll-off option of a campaign (also `solum play`).
+/// Sets (with a word) and shows the roll-off option of a campaign (also `solum play`), as
+/// JSON when asked.
 pub(crate) fn roll_off_in(
     campaign: &mut Here,
     setting: Option<solum_app::Switch>,
+    json: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     if let Some(switch) = setting {
         campaign.set_roll_off(switch.is_on())?;
     }
+    let setting = campaign.roll_off_setting()?;
+    if json {
+        return write_json(out, &setting);
+    }
     writeln!(
         out,
         "roll-off {}",
-        if campaign.roll_off()? {
+        if setting.on {
             "on: draws of opposed rolls are rolled off with one die each until one is higher (S3, S14)"
         } else {
             "off: draws of opposed rolls stand, nothing happens (S3)"

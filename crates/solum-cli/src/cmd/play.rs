@@ -746,7 +746,7 @@ fn roll_off_line(
         .then(|| rest.parse())
         .transpose()
         .map_err(|e| bad(format!("roll-off: {e}")))?;
-    campaign::roll_off_in(campaign, setting, out)
+    campaign::roll_off_in(campaign, setting, false, out)
 }
 
 /// A `static` line: fast static combat (S11) in a session is a campaign character's, the

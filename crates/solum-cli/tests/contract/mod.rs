@@ -28,6 +28,11 @@ pub fn get(addr: &str, path: &str, token: &str) -> (String, Value) {
     request("GET", addr, path, Some(token), "")
 }
 
+/// A `PUT` on loopback with a session: the status line and the JSON body.
+pub fn put(addr: &str, path: &str, token: &str, body: &str) -> (String, Value) {
+    request("PUT", addr, path, Some(token), body)
+}
+
 /// A `PATCH` on loopback with a session: the status line and the JSON body.
 pub fn patch(addr: &str, path: &str, token: &str, body: &str) -> (String, Value) {
     request("PATCH", addr, path, Some(token), body)

@@ -2,7 +2,8 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
+use solum_app::RollOffSetting;
 use solum_app::characters::{CharacterCheck, CharacterEdit, NewCharacter};
 use solum_app::tables::{self};
 
@@ -184,13 +185,6 @@ pub(crate) async fn rest_character(
         .map(Json)
 }
 
-/// The table's roll-off option (S3, S14).
-#[derive(Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct RollOffSetting {
-    on: bool,
-}
-
 #[utoipa::path(get, path = "/api/settings/roll-off", tag = "characters", responses((status = 200, description = "Done", body = RollOffSetting)))]
 pub(crate) async fn roll_off(
     State(state): State<AppState>,
@@ -198,9 +192,9 @@ pub(crate) async fn roll_off(
     _no_query: NoQuery,
 ) -> Result<Json<RollOffSetting>, ApiError> {
     let scope = tables::scope_of(&auth.member);
-    with_campaign(&state, scope, move |c| c.roll_off())
+    with_campaign(&state, scope, move |c| c.roll_off_setting())
         .await
-        .map(|on| Json(RollOffSetting { on }))
+        .map(Json)
 }
 
 #[utoipa::path(put, path = "/api/settings/roll-off", tag = "characters", request_body = RollOffSetting, responses((status = 200, description = "Done", body = RollOffSetting)))]
@@ -212,10 +206,10 @@ pub(crate) async fn set_roll_off(
     let scope = tables::scope_of(&auth.member);
     change(&state, scope, move |c| {
         c.set_roll_off(req.on)?;
-        c.roll_off()
+        c.roll_off_setting()
     })
     .await
-    .map(|on| Json(RollOffSetting { on }))
+    .map(Json)
 }
 
 #[utoipa::path(post, path = "/api/characters/{name}/odds", tag = "characters", request_body = CharacterCheck, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::characters::CheckOdds)))]
