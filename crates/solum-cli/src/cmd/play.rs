@@ -625,6 +625,22 @@ impl Session {
 
 /// A clap error as one line naming the command (clap's own first line, without its
 /// `error:` label, which the session's report adds).
+/// A session line that is a one-shot command (`check`, `static`), parsed by the command's
+/// own definition (the same flags, the same refusals). The session's campaign is the one
+/// used ($SOLUM_CAMPAIGN fills the flag in any case, so only a typed one is refused).
+fn as_command(name: &str, rest: &str) -> anyhow::Result<crate::cli::Command> {
+    let typed = words(rest)?;
+    if typed.iter().any(|w| w.starts_with("--campaign")) {
+        return Err(bad(format!(
+            "{name}: --campaign: the session's campaign is used"
+        )));
+    }
+    let mut argv = vec!["solum".to_owned(), name.to_owned()];
+    argv.extend(typed);
+    let cli = crate::Cli::try_parse_from(argv).map_err(|e| clap_error(&e, name))?;
+    Ok(cli.command)
+}
+
 fn clap_error(e: &clap::Error, what: &str) -> anyhow::Error {
     let text = e.render().to_string();
     let first = text.lines().next().unwrap_or("bad arguments");
@@ -756,14 +772,7 @@ fn static_line(
     rest: &str,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let typed = words(rest)?;
-    if typed.iter().any(|w| w.starts_with("--campaign")) {
-        return Err(bad("static: --campaign: the session's campaign is used"));
-    }
-    let mut argv = vec!["solum".to_owned(), "static".to_owned()];
-    argv.extend(typed);
-    let cli = crate::Cli::try_parse_from(argv).map_err(|e| clap_error(&e, "static"))?;
-    let crate::cli::Command::Static(args) = cli.command else {
+    let crate::cli::Command::Static(args) = as_command("static", rest)? else {
         unreachable!("parsed as `solum static`")
     };
     let Some(name) = args.character.clone() else {
@@ -821,23 +830,7 @@ fn check_line(
     rest: &str,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let typed = words(rest)?;
-    // The session's campaign is the one used ($SOLUM_CAMPAIGN fills the flag in any case,
-    // so only a typed one is refused).
-    if typed.iter().any(|w| w.starts_with("--campaign")) {
-        return Err(bad("check: --campaign: the session's campaign is used"));
-    }
-    let mut argv = vec!["solum".to_owned(), "check".to_owned()];
-    argv.extend(typed);
-    let cli = crate::Cli::try_parse_from(argv).map_err(|e| {
-        let text = e.render().to_string();
-        bad(text
-            .lines()
-            .next()
-            .unwrap_or("check: bad arguments")
-            .to_owned())
-    })?;
-    let crate::cli::Command::Check(args) = cli.command else {
+    let crate::cli::Command::Check(args) = as_command("check", rest)? else {
         unreachable!("parsed as `solum check`")
     };
     if args.pool.character.is_none() {
