@@ -38,6 +38,8 @@ const READS: &[&[&str]] = &[
     &["scene", "show"],
     &["oracle"],
     &["roll-off"],
+    &["roll-off", "--json"],
+    &["journal", "show", "--json"],
 ];
 
 #[test]
@@ -51,6 +53,8 @@ fn every_read_command_refuses_a_missing_campaign_and_creates_nothing() {
         let run = solum_args(&args);
         let what = read.join(" ");
         assert_eq!(run.code, 2, "{what}: {}{}", run.stdout, run.stderr);
+        // Refused before anything is shown: no answer printed beside the refusal.
+        assert_eq!(run.stdout, "", "{what}");
         assert!(
             run.stderr.contains(file) && run.stderr.contains("no campaign here"),
             "{what}: {}",

@@ -223,24 +223,29 @@ pub fn roll_off(
     args: &crate::cli_campaign::RollOffArgs,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    // Without a setting it only shows one: a read, which never creates the campaign.
-    in_campaign(&args.campaign, |here| {
-        roll_off_in(here, args.setting, args.json, out)
-    })
+    // Without a setting it only shows one: a read, which never creates the campaign (a
+    // missing one is refused before anything is shown).
+    let setting = in_campaign(&args.campaign, |here| roll_off_set(here, args.setting))?;
+    write_roll_off(out, setting, args.json)
 }
 
-/// Sets (with a word) and shows the roll-off option of a campaign (also `solum play`), as
-/// JSON when asked.
-pub(crate) fn roll_off_in(
+/// Sets (with a word) and reads the roll-off option of a campaign (also `solum play`).
+pub(crate) fn roll_off_set(
     campaign: &mut Here,
     setting: Option<solum_app::Switch>,
-    json: bool,
-    out: &mut dyn Write,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<solum_app::RollOffSetting> {
     if let Some(switch) = setting {
         campaign.set_roll_off(switch.is_on())?;
     }
-    let setting = campaign.roll_off_setting()?;
+    Ok(campaign.roll_off_setting()?)
+}
+
+/// Shows the roll-off option, as JSON when asked.
+pub(crate) fn write_roll_off(
+    out: &mut dyn Write,
+    setting: solum_app::RollOffSetting,
+    json: bool,
+) -> anyhow::Result<()> {
     if json {
         return write_json(out, &setting);
     }

@@ -762,7 +762,8 @@ fn roll_off_line(
         .then(|| rest.parse())
         .transpose()
         .map_err(|e| bad(format!("roll-off: {e}")))?;
-    campaign::roll_off_in(campaign, setting, false, out)
+    let setting = campaign::roll_off_set(campaign, setting)?;
+    campaign::write_roll_off(out, setting, false)
 }
 
 /// A `static` line: fast static combat (S11) in a session is a campaign character's, the
