@@ -382,8 +382,15 @@ pub fn serve(
         .await
         .map_err(std::io::Error::other)?
         .map_err(|e| std::io::Error::other(e.to_string()))?;
+        // The origin browsers use: the public one behind a proxy, else the address bound.
+        let origin = match &config.public_origin {
+            Some(public) => public.origin().to_string(),
+            None => format!("http://{local}"),
+        };
         ready(&Ready {
             addr: local,
+            home_invite_link: tables::invite_link(&origin, &invite.token),
+            origin,
             home_invite: invite.token,
             home_invite_expires: invite.expires,
         });
@@ -426,6 +433,11 @@ fn stop_signal() -> std::io::Result<impl Future<Output = ()> + Send + 'static> {
 pub struct Ready {
     /// The address bound.
     pub addr: SocketAddr,
+    /// The origin browsers reach the page at (`http://host:port`, no trailing slash): the
+    /// public URL behind a proxy ([`Config::public_origin`]), else the address bound.
+    pub origin: String,
+    /// The page's link that opens [`Ready::home_invite`] ([`tables::invite_link`]).
+    pub home_invite_link: String,
     /// An invite (game master) to the campaign's own table, the one the command line plays:
     /// it works once, until [`Ready::home_invite_expires`] (see
     /// [`tables::HOME_GM_INVITE_SECONDS`]), and the one the last start printed is revoked.

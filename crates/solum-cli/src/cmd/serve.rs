@@ -38,25 +38,24 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let mut printed = Ok(());
     let mut config = solum_web::Config::new(db);
     config.public_origin = args.public_url.clone();
-    let public = args.public_url.clone();
     config.trusted_proxies = args.trust_proxy.clone();
     if args.unthrottled {
         config = config.unthrottled();
     }
     solum_web::serve(config, args.addr, |ready| {
         let url = ready.url();
-        let public = public.as_ref().map(|p| format!("{}/", p.origin()));
-        let shown = match &public {
-            Some(p) => format!("{shown} at {url} (browsers reach it at {p})"),
-            None => format!("{shown} at {url}"),
+        let page = format!("{}/", ready.origin);
+        let shown = if page == url {
+            format!("{shown} at {url}")
+        } else {
+            format!("{shown} at {url} (browsers reach it at {page})")
         };
-        let url = public.unwrap_or(url);
         printed = writeln!(out, "solum serve: the web table of {shown}")
             .and_then(|()| {
                 writeln!(
                     out,
-                    "Game master of the campaign's own table: {url}#invite={}",
-                    ready.home_invite
+                    "Game master of the campaign's own table: {}",
+                    ready.home_invite_link
                 )
             })
             .and_then(|()| {
