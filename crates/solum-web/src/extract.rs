@@ -10,7 +10,7 @@ use serde::Deserialize;
 use solum_app::tables;
 use solum_store::{Member, Scope};
 
-use crate::{ApiError, AppState, blocking, connection, keep};
+use crate::{ApiError, AppState, blocking, read};
 
 /// A JSON body whose rejections answer as [`ApiError`]s: 415 `body-content-type` without
 /// a JSON content type, 400 `body-syntax` for what is not JSON, 422 `body-invalid` naming
@@ -407,10 +407,7 @@ impl FromRequestParts<AppState> for Auth {
                 let db = state.database();
                 let asked = token.clone();
                 let member = blocking(move || {
-                    let store = connection(&db, Scope::HOME)?;
-                    let member = tables::session(&store, &asked);
-                    keep(&db, store);
-                    member
+                    read(&db, Scope::HOME, |store| tables::session(store, &asked))
                 })
                 .await?;
                 if let Some(m) = &member {

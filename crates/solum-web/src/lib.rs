@@ -54,9 +54,7 @@ pub(crate) use json::Json;
 pub(crate) use middleware::{
     Limiter, anonymous_limit, body_deadline, guard, json_errors, with_peer, write_budget,
 };
-pub(crate) use run::{
-    blocking, change, connection, in_campaign, keep, roll_scope, with_campaign, write,
-};
+pub(crate) use run::{blocking, change, in_campaign, read, roll_scope, with_campaign, write};
 
 /// The port `solum serve` listens on unless `--addr` says otherwise.
 pub const DEFAULT_PORT: u16 = 7373;

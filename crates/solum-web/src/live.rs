@@ -60,7 +60,7 @@ use tokio::sync::{mpsc, watch};
 
 use crate::rendered::Rendered;
 use crate::sessions::SessionCache;
-use crate::{ApiError, AppState, Auth, Peer, blocking, connection, keep};
+use crate::{ApiError, AppState, Auth, Peer, blocking, read};
 
 /// One journal entry as a live stream sends it, rendered once for every stream: `frame` is
 /// the whole server-sent event, whose buffer every stream that sends it shares.
@@ -319,23 +319,9 @@ async fn read_feed(clients: Arc<Mutex<Clients>>, path: Database, table: i64) {
                 gm: true,
                 secret_writes: false,
             };
-            let db = p;
-            let store = connection(&db, scope)?;
-            match read_items(&*store, after, &rendered) {
-                // The kept connection was ended under it (a restart of the database): read
-                // again on a new one, rather than end the table's streams.
-                Err(AppError::Store(solum_store::StoreError::Unreachable { .. })) => {
-                    drop(store);
-                    let fresh = connection(&db, scope)?;
-                    let items = read_items(&*fresh, after, &rendered);
-                    keep(&db, fresh);
-                    items
-                }
-                items => {
-                    keep(&db, store);
-                    items
-                }
-            }
+            // Read again on a new connection if the kept one was ended under it (a restart
+            // of the database), rather than end the table's streams.
+            read(&p, scope, |store| read_items(&**store, after, &rendered))
         })
         .await;
         let mut c = lock(&clients);
@@ -995,23 +981,17 @@ async fn next_event(mut live: Live) -> Option<(Result<Bytes, Infallible>, Live)>
         let rendered = lock(&live.sub.clients).rendered.clone();
         let read = blocking(move || {
             // This thread's kept connection: a stream holds no descriptor of its own.
-            let db = path;
-            let mut store = connection(&db, Scope::HOME)?;
-            let valid = tables::session(&store, &token)?.is_some_and(|m| m.id == member);
-            let read = if valid {
+            read(&path, Scope::HOME, |store| {
+                store.set_scope(Scope::HOME);
+                if tables::session(store, &token)?.is_none_or(|m| m.id != member) {
+                    return Ok(None);
+                }
                 // The table's last number before the catch-up: the catch-up read sees at
                 // least up to it; a feed not started yet hands on from there.
-                let last = store.last_seq(scope.table);
+                let last = store.last_seq(scope.table)?;
                 store.set_scope(scope);
-                Some((last, read_items(&*store, after, &rendered)))
-            } else {
-                None
-            };
-            keep(&db, store);
-            match read {
-                Some((last, items)) => Ok(Some((last?, items?))),
-                None => Ok(None),
-            }
+                Ok(Some((last, read_items(&**store, after, &rendered)?)))
+            })
         })
         .await;
         match read {

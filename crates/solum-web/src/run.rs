@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use solum_app::tables::{self};
 use solum_app::{AppError, By, Campaign};
-use solum_store::{Member, Scope, Store, StoreHandle};
+use solum_store::{Member, Scope, Store, StoreError, StoreHandle};
 use solum_store_open::Database;
 
 use crate::{ApiError, AppState, write_budget};
@@ -36,15 +36,16 @@ pub(crate) async fn write<T: Send + 'static>(
     state.inner.writer.alone(work).await
 }
 
-/// Runs `work` on the member's campaign view, on a blocking thread.
+/// Runs the read `work` on the member's campaign view, on a blocking thread (once more on a
+/// new connection if the kept one was ended under it: [`read_campaign`]).
 pub(crate) async fn with_campaign<T: Send + 'static>(
     state: &AppState,
     scope: Scope,
-    work: impl FnOnce(&mut Campaign<Box<dyn Store>>) -> Result<T, AppError> + Send + 'static,
+    work: impl FnMut(&mut Campaign<Box<dyn Store>>) -> Result<T, AppError> + Send + 'static,
 ) -> Result<T, ApiError> {
     let db = state.database();
     let by = state.inner.names.by(scope);
-    blocking(move || in_campaign(&db, scope, by, work)).await
+    blocking(move || read_campaign(&db, scope, by, work)).await
 }
 
 /// The same for a change, in its turn (see [`write`]): journaled writes that queue together
@@ -88,6 +89,11 @@ pub(crate) const CHECK_IDLE_AFTER: Duration = Duration::from_millis(100);
 /// The campaign `db` seen through `scope`: this thread's kept connection to it, given the
 /// request's scope (never the last one's), or a new one.
 pub(crate) fn connection(db: &Database, scope: Scope) -> Result<Box<dyn Store>, AppError> {
+    Ok(take_connection(db, scope)?.0)
+}
+
+/// [`connection`], and whether it is a kept one (`true`) or new.
+fn take_connection(db: &Database, scope: Scope) -> Result<(Box<dyn Store>, bool), AppError> {
     match CONNECTION.with(|c| c.borrow_mut().take()) {
         Some(Kept {
             db: kept,
@@ -95,10 +101,33 @@ pub(crate) fn connection(db: &Database, scope: Scope) -> Result<Box<dyn Store>, 
             since,
         }) if kept == *db && (since.elapsed() < CHECK_IDLE_AFTER || store.is_alive()) => {
             store.set_scope(scope);
-            Ok(store)
+            Ok((store, true))
         }
-        _ => Ok(solum_store_open::open(db, scope)?),
+        _ => Ok((solum_store_open::open(db, scope)?, false)),
     }
+}
+
+/// Runs the read `work` on the campaign `db` seen through `scope` ([`connection`]), and
+/// keeps the connection. A kept connection used again within [`CHECK_IDLE_AFTER`] is not
+/// asked whether it works: if the database ended it meanwhile (a restart), the read fails
+/// as unreachable, and runs once more on a new connection. Only for reads: a write cut off
+/// may have been kept (the writer's own rules, `writer.rs`).
+pub(crate) fn read<T>(
+    db: &Database,
+    scope: Scope,
+    mut work: impl FnMut(&mut Box<dyn Store>) -> Result<T, AppError>,
+) -> Result<T, AppError> {
+    let (mut store, kept) = take_connection(db, scope)?;
+    let out = match work(&mut store) {
+        Err(AppError::Store(StoreError::Unreachable { .. })) if kept => {
+            drop(store);
+            store = solum_store_open::open(db, scope)?;
+            work(&mut store)
+        }
+        out => out,
+    };
+    keep(db, store);
+    out
 }
 
 /// Keeps a connection for this thread's next request, if no transaction was left open on it
@@ -129,15 +158,49 @@ pub(crate) fn in_campaign<T>(
     work: impl FnOnce(&mut Campaign<Box<dyn Store>>) -> Result<T, AppError>,
 ) -> Result<T, AppError> {
     let store = connection(db, scope)?;
+    let (store, out) = as_campaign(store, scope, by, work);
+    keep(db, store);
+    out
+}
+
+/// [`in_campaign`] for a read: run again once on a new connection if the kept one was ended
+/// under it ([`read`]).
+pub(crate) fn read_campaign<T>(
+    db: &Database,
+    scope: Scope,
+    by: Option<By>,
+    mut work: impl FnMut(&mut Campaign<Box<dyn Store>>) -> Result<T, AppError>,
+) -> Result<T, AppError> {
+    let (store, kept) = take_connection(db, scope)?;
+    let (store, out) = match as_campaign(store, scope, by.clone(), &mut work) {
+        (store, Err(AppError::Store(StoreError::Unreachable { .. }))) if kept => {
+            drop(store);
+            as_campaign(solum_store_open::open(db, scope)?, scope, by, &mut work)
+        }
+        done => done,
+    };
+    keep(db, store);
+    out
+}
+
+/// `work` over `store` as a campaign acting as `by`; the store back, and what `work` gave.
+fn as_campaign<T>(
+    store: Box<dyn Store>,
+    scope: Scope,
+    by: Option<By>,
+    work: impl FnOnce(&mut Campaign<Box<dyn Store>>) -> Result<T, AppError>,
+) -> (Box<dyn Store>, Result<T, AppError>) {
     // Every entry the request appends says who made it (the feed's "who").
     let by = match by {
         Some(by) => by,
-        None => tables::by_of(&store, scope)?,
+        None => match tables::by_of(&store, scope) {
+            Ok(by) => by,
+            Err(e) => return (store, Err(e)),
+        },
     };
     let mut campaign = Campaign::new(store).acting_as(by);
     let out = work(&mut campaign);
-    keep(db, campaign.into_store());
-    out
+    (campaign.into_store(), out)
 }
 
 /// The scope of a roll: secret ones only for the game master ([`tables::roll_scope`]).

@@ -789,7 +789,7 @@ mod tests {
         assert!(writer.groups() <= 2, "{} groups", writer.groups());
     }
 
-    /// A connection kept between requests (`crate::keep`) must read every write acknowledged
+    /// A connection kept between requests (`crate::run::keep`) must read every write acknowledged
     /// before the read, whichever connection made it: a read transaction left open on a kept
     /// SQLite connection would show it the file as it was (a stale snapshot).
     #[test]
@@ -807,7 +807,7 @@ mod tests {
                 .unwrap();
             // This thread's kept connection (after the first turn): it read the journal at the
             // turn before, through every kind of read a request makes.
-            let store = crate::connection(&db, Scope::HOME).unwrap();
+            let store = crate::run::connection(&db, Scope::HOME).unwrap();
             let at = std::ptr::from_ref::<dyn Store>(&*store).cast::<()>() as usize;
             if i > 0 {
                 assert_eq!(kept_at, Some(at), "the connection was not kept");
@@ -822,7 +822,7 @@ mod tests {
             assert_eq!(store.entries_after(0, 1_000).unwrap().len(), i + 1);
             assert_eq!(store.last_seq(0).unwrap(), acknowledged.seq);
             let _ = solum_app::tables::session(&store, &"0".repeat(64)).unwrap();
-            crate::keep(&db, store);
+            crate::run::keep(&db, store);
         }
     }
 

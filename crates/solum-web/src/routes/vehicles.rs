@@ -162,8 +162,9 @@ pub(crate) async fn fight_odds(
         }
     };
     let scope = tables::scope_of(&member);
+    // The turn is held until the closure is dropped, once the work is done.
     with_campaign(&state, scope, move |c| {
-        let _turn = turn;
+        let _turn = &turn;
         c.fight_odds(&input, SimLimits::WEB)
     })
     .await
