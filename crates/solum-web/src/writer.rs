@@ -563,6 +563,7 @@ fn commit(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::StatusCode;
     use solum_app::Leaning;
     use std::sync::Mutex;
 
@@ -659,6 +660,117 @@ mod tests {
             store.entry_count().unwrap(),
             u64::try_from(written).unwrap()
         );
+    }
+
+    /// A fresh PostgreSQL campaign `name` (its URL and database), made off the runtime: the
+    /// postgres client blocks on a runtime of its own.
+    async fn postgres_campaign(
+        name: &str,
+    ) -> (&'static solum_testpg::TestPostgres, String, Database) {
+        let server = solum_testpg::TestPostgres::shared().unwrap_or_else(|e| panic!("{e}"));
+        let url = server.database(name).unwrap_or_else(|e| panic!("{e}"));
+        let db: Database = url.parse().unwrap();
+        let opened = db.clone();
+        tokio::task::spawn_blocking(move || {
+            drop(solum_store_open::open(&opened, Scope::HOME).unwrap())
+        })
+        .await
+        .unwrap();
+        (server, url, db)
+    }
+
+    /// The home table's notes as (number, text), read on a connection of its own.
+    async fn postgres_notes(db: &Database) -> Vec<(i64, String)> {
+        let db = db.clone();
+        tokio::task::spawn_blocking(move || {
+            let store = solum_store_open::open(&db, Scope::HOME).unwrap();
+            store
+                .entries_after(0, 100)
+                .unwrap()
+                .into_iter()
+                .map(|e| (e.seq, e.body["text"].as_str().unwrap_or("").to_string()))
+                .collect()
+        })
+        .await
+        .unwrap()
+    }
+
+    /// On PostgreSQL, the writer's connection ended by the database after a group's writes,
+    /// before its commit (a restart, a network cut): the group was not kept, and its writes
+    /// are answered so (503 `campaign-busy`, "nothing was changed, try again": a page sends
+    /// them again, and they are not doubled); the next write lands on a new connection, and
+    /// the table's numbers have no gap.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_connection_lost_before_the_commit_is_answered_not_kept_and_writes_go_on() {
+        let (server, url, db) = postgres_campaign("writer_cut_before").await;
+        let cut = Arc::new(AtomicBool::new(false));
+        let hook: CommitHook = {
+            let cut = cut.clone();
+            Arc::new(move || {
+                if cut.swap(false, Ordering::SeqCst) {
+                    let ended = server
+                        .psql(
+                            &url,
+                            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
+                             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+                        )
+                        .unwrap();
+                    assert_ne!(ended.trim(), "0");
+                }
+            })
+        };
+        let writer = Writer::start(db.clone(), GroupLimits::default(), Some(hook));
+        let note = |text: &'static str| writer.grouped(Scope::HOME, None, move |c| c.note(text));
+        let first = note("before").await.map_err(|e| e.message).unwrap();
+        cut.store(true, Ordering::SeqCst);
+        let lost = note("cut off").await.unwrap_err();
+        assert_eq!(lost.code, "campaign-busy", "{}", lost.message);
+        assert_eq!(lost.status, StatusCode::SERVICE_UNAVAILABLE);
+        let after = note("after").await.map_err(|e| e.message).unwrap();
+        assert_eq!(
+            postgres_notes(&db).await,
+            vec![
+                (first.seq, "before".to_string()),
+                (after.seq, "after".to_string())
+            ]
+        );
+        assert_eq!(after.seq, first.seq + 1);
+    }
+
+    /// The connection lost while `COMMIT` is under way (here the database ends it from a
+    /// trigger that runs at the commit): whether the group was kept cannot be known, so its
+    /// writes are answered 500 `campaign-commit-unknown` ("look before sending it again"),
+    /// never "nothing was changed"; the next write lands on a new connection.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_connection_lost_during_the_commit_is_answered_commit_unknown_and_writes_go_on() {
+        let (server, url, db) = postgres_campaign("writer_cut_during").await;
+        // A deferred trigger runs inside `COMMIT`; it ends its own connection for one note.
+        server
+            .psql(
+                &url,
+                "CREATE FUNCTION cut_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$ \
+                 BEGIN IF NEW.body->>'text' = 'cut off' THEN \
+                 PERFORM pg_terminate_backend(pg_backend_pid()); END IF; RETURN NULL; END $$; \
+                 CREATE CONSTRAINT TRIGGER cut_at_commit AFTER INSERT ON journal \
+                 DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION cut_at_commit();",
+            )
+            .unwrap();
+        let writer = Writer::start(db.clone(), GroupLimits::default(), None);
+        let note = |text: &'static str| writer.grouped(Scope::HOME, None, move |c| c.note(text));
+        let first = note("before").await.map_err(|e| e.message).unwrap();
+        let lost = note("cut off").await.unwrap_err();
+        assert_eq!(lost.code, "campaign-commit-unknown", "{}", lost.message);
+        assert_eq!(lost.status, StatusCode::INTERNAL_SERVER_ERROR);
+        let after = note("after").await.map_err(|e| e.message).unwrap();
+        // The backend ended before the commit was written: the group was not kept.
+        assert_eq!(
+            postgres_notes(&db).await,
+            vec![
+                (first.seq, "before".to_string()),
+                (after.seq, "after".to_string())
+            ]
+        );
+        assert_eq!(after.seq, first.seq + 1);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
