@@ -295,8 +295,16 @@ impl<S: Store, O: FnMut(Open) -> Result<S, StoreError>> TableStore for OpenOnUse
     fn revoke_invite(&mut self, table: i64, id: i64) -> Result<bool, StoreError> {
         self.writer()?.revoke_invite(table, id)
     }
-    fn revoke_unused_invites(&mut self, table: i64, gm: bool) -> Result<usize, StoreError> {
-        self.writer()?.revoke_unused_invites(table, gm)
+    fn replace_invites(
+        &mut self,
+        table: i64,
+        gm: bool,
+        token_hash: &str,
+        at: Timestamp,
+        expires: Timestamp,
+    ) -> Result<i64, StoreError> {
+        self.writer()?
+            .replace_invites(table, gm, token_hash, at, expires)
     }
     fn session_member(
         &self,

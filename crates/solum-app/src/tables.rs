@@ -319,14 +319,17 @@ token! {
 /// it works once, for [`HOME_GM_INVITE_SECONDS`], and every unused one made before is
 /// revoked, so invites do not pile up with every start.
 pub fn home_gm_invite<S: TableStore>(store: &mut S) -> Result<Invite, AppError> {
-    store.revoke_unused_invites(0, true)?;
-    invite_to(
-        store,
-        0,
-        true,
-        HOME_GM_INVITE_SECONDS,
-        jiff::Timestamp::now(),
-    )
+    let token = new_token()?;
+    let at = jiff::Timestamp::now();
+    let expires = after(at, HOME_GM_INVITE_SECONDS);
+    // Revoked and made in one transaction: of servers started together, one link works.
+    let id = store.replace_invites(0, true, &token_hash(&token), at, expires)?;
+    Ok(Invite {
+        token,
+        role: "gm",
+        id,
+        expires: expires.to_string(),
+    })
 }
 
 fn invite_to<S: TableStore>(

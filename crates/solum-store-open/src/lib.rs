@@ -1,8 +1,9 @@
 //! Opens the campaign store the user named, whatever its backend: the one place a front end
 //! turns "a file path or a database address" into a `Box<dyn Store>`.
 //!
-//! A name starting `postgres://` or `postgresql://` is a PostgreSQL address; anything else is
-//! the path of a SQLite file. A [`Database`] never shows a password: not in its `Display`
+//! A name starting `postgres://` or `postgresql://` is a PostgreSQL address; one that reads
+//! as an address mistyped (another scheme, `postgres:` without `//`, a space before) is
+//! refused; anything else is the path of a SQLite file. A [`Database`] never shows a password: not in its `Display`
 //! (which errors and logs use), not in its `Debug`.
 
 use std::fmt;
@@ -72,10 +73,31 @@ impl FromStr for Database {
             .any(|p| lower.to_ascii_lowercase().starts_with(p))
         {
             Ok(Self::Postgres(name.to_owned()))
+        } else if looks_like_an_address(name) {
+            // Refused rather than made a file of that name: a mistyped address would serve a
+            // new, empty campaign, and show its password as the file's name.
+            Err(StoreError::BadPath {
+                location: "(a database address)".into(),
+                reason: "not a PostgreSQL address (it starts `postgres://` or \
+                         `postgresql://`, no space before) nor a file path (give a file whose \
+                         name holds `://` or starts `postgres:` as ./NAME)"
+                    .into(),
+            })
         } else {
             Ok(Self::Sqlite(PathBuf::from(name)))
         }
     }
+}
+
+/// A name that is no PostgreSQL address yet reads as one mistyped: a scheme (`://`), or
+/// `postgres:`/`postgresql:` (after spaces, in any case). A path written from `.` or `/`
+/// is a file whatever it holds.
+fn looks_like_an_address(name: &str) -> bool {
+    if name.starts_with(['.', '/']) {
+        return false;
+    }
+    let lower = name.trim_start().to_ascii_lowercase();
+    name.contains("://") || lower.starts_with("postgres:") || lower.starts_with("postgresql:")
 }
 
 /// `url` without its password: the user part keeps only the user's name, and any
@@ -233,6 +255,24 @@ mod tests {
             Database::Sqlite("./postgres://x".into())
         );
         assert!("".parse::<Database>().is_err());
+    }
+
+    #[test]
+    fn a_mistyped_address_is_refused_without_its_password() {
+        for typo in [
+            "postgress://solum:Secret1@h:5432/c",
+            " postgres://solum:Secret1@h/c",
+            "postgres:solum:Secret1@h:5432",
+            "POSTGRESQL:solum:Secret1@h",
+            "mysql://solum:Secret1@h/c",
+        ] {
+            let e = typo.parse::<Database>().unwrap_err().to_string();
+            assert!(e.contains("not a PostgreSQL address"), "{typo}: {e}");
+            assert!(!e.contains("Secret1"), "{typo}: {e}");
+        }
+        // Written from `.` or `/`, such a name is a file.
+        assert_eq!(db("./postgres:x"), Database::Sqlite("./postgres:x".into()));
+        assert_eq!(db("/srv/a://b"), Database::Sqlite("/srv/a://b".into()));
     }
 
     #[test]

@@ -2157,16 +2157,33 @@ impl TableStore for PostgresStore {
             .map_err(|e| self.err(e))
     }
 
-    fn revoke_unused_invites(&mut self, table: i64, gm: bool) -> Result<usize, StoreError> {
-        self.client
-            .borrow_mut()
-            .execute(
+    fn replace_invites(
+        &mut self,
+        table: i64,
+        gm: bool,
+        token_hash: &str,
+        at: Timestamp,
+        expires: Timestamp,
+    ) -> Result<i64, StoreError> {
+        let (at, expires) = (at.to_string(), expires.as_second());
+        let location = self.location.clone();
+        let row = with_retries(&mut self.client.borrow_mut(), &location, |tx| {
+            // The table's row is locked: a replacement made meanwhile by another server
+            // waits, then revokes this one's invite (under READ COMMITTED, an update would
+            // not see a row inserted after it began).
+            tx.execute("SELECT 1 FROM tables WHERE id = $1 FOR UPDATE", &[&table])?;
+            tx.execute(
                 "UPDATE invites SET revoked = true
                  WHERE table_id = $1 AND role = $2 AND used_by IS NULL AND NOT revoked",
                 &[&table, &role(gm)],
+            )?;
+            tx.query_one(
+                "INSERT INTO invites (token_hash, table_id, role, created, expires)
+                 VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                &[&token_hash, &table, &role(gm), &at, &expires],
             )
-            .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
-            .map_err(|e| self.err(e))
+        })?;
+        one_i64(&self.location, &row)
     }
 
     fn session_member(

@@ -1334,14 +1334,36 @@ impl TableStore for SqliteStore {
             .map_err(|e| self.err(e))
     }
 
-    fn revoke_unused_invites(&mut self, table: i64, gm: bool) -> Result<usize, StoreError> {
-        self.conn
-            .execute(
-                "UPDATE invites SET revoked = 1
-                 WHERE table_id = ?1 AND role = ?2 AND used_by IS NULL AND revoked = 0",
-                params![table, role(gm)],
-            )
-            .map_err(|e| self.err(e))
+    fn replace_invites(
+        &mut self,
+        table: i64,
+        gm: bool,
+        token_hash: &str,
+        at: Timestamp,
+        expires: Timestamp,
+    ) -> Result<i64, StoreError> {
+        let (at, expires) = (at.to_string(), expires.as_second());
+        let path = self.path.clone();
+        // One writer at a time (IMMEDIATE): two replacements queue.
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| classify(&path, e))?;
+        tx.execute(
+            "UPDATE invites SET revoked = 1
+             WHERE table_id = ?1 AND role = ?2 AND used_by IS NULL AND revoked = 0",
+            params![table, role(gm)],
+        )
+        .map_err(|e| classify(&path, e))?;
+        tx.execute(
+            "INSERT INTO invites (token_hash, table_id, role, created, expires)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![token_hash, table, role(gm), at, expires],
+        )
+        .map_err(|e| classify(&path, e))?;
+        let id = tx.last_insert_rowid();
+        tx.commit().map_err(|e| classify(&path, e))?;
+        Ok(id)
     }
 
     fn session_member(

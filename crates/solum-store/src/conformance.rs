@@ -1042,10 +1042,27 @@ pub fn invites_are_used_once_and_expire_and_are_revoked(factory: Factory<'_>) {
     s.add_invite(t.table, true, "gm1", AT, expires).unwrap();
     s.add_invite(t.table, true, "gm2", AT, expires).unwrap();
     s.add_invite(t.table, false, "pl1", AT, expires).unwrap();
+    let open = |s: &mut Box<dyn Store>| -> Vec<(i64, bool)> {
+        s.invites(t.table)
+            .unwrap()
+            .into_iter()
+            .filter(|i| i.used_by.is_none() && !i.revoked)
+            .map(|i| (i.id, i.gm))
+            .collect()
+    };
+    let players: Vec<(i64, bool)> = open(&mut s).into_iter().filter(|(_, gm)| !gm).collect();
+    let gm3 = s
+        .replace_invites(t.table, true, "gm3", AT, expires)
+        .unwrap();
+    let (gms, kept): (Vec<_>, Vec<_>) = open(&mut s).into_iter().partition(|(_, gm)| *gm);
     assert_eq!(
-        s.revoke_unused_invites(t.table, true).unwrap(),
-        2,
-        "conformance: revoke gm invites"
+        gms,
+        vec![(gm3, true)],
+        "conformance: replacing the gm invites leaves the new one only"
+    );
+    assert_eq!(
+        kept, players,
+        "conformance: replacing the gm invites keeps the players'"
     );
     assert_eq!(
         s.redeem_invite("gm1", "Dee", "dee", "s-dee", AT, at(4))

@@ -595,8 +595,17 @@ pub trait TableStore {
     /// still unused and not revoked.
     fn revoke_invite(&mut self, table: i64, id: i64) -> Result<bool, StoreError>;
 
-    /// Revokes every unused invite of `table` with this role; how many were revoked.
-    fn revoke_unused_invites(&mut self, table: i64, gm: bool) -> Result<usize, StoreError>;
+    /// Revokes every unused invite of `table` with this role and stores a new one in their
+    /// place, in one transaction; its id comes back. Of two replacements at once (two
+    /// servers starting together), one invite is left unused: the last one made.
+    fn replace_invites(
+        &mut self,
+        table: i64,
+        gm: bool,
+        token_hash: &str,
+        at: Timestamp,
+        expires: Timestamp,
+    ) -> Result<i64, StoreError>;
 
     /// The member holding a session that was used within `idle` before `now`; a session found is marked as used at `now` (at most once per
     /// [`SESSION_TOUCH`], so reads stay reads).
@@ -889,8 +898,15 @@ impl<T: TableStore + ?Sized> TableStore for Box<T> {
     fn revoke_invite(&mut self, table: i64, id: i64) -> Result<bool, StoreError> {
         (**self).revoke_invite(table, id)
     }
-    fn revoke_unused_invites(&mut self, table: i64, gm: bool) -> Result<usize, StoreError> {
-        (**self).revoke_unused_invites(table, gm)
+    fn replace_invites(
+        &mut self,
+        table: i64,
+        gm: bool,
+        token_hash: &str,
+        at: Timestamp,
+        expires: Timestamp,
+    ) -> Result<i64, StoreError> {
+        (**self).replace_invites(table, gm, token_hash, at, expires)
     }
     fn session_member(
         &self,

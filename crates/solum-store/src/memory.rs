@@ -606,30 +606,7 @@ impl TableStore for MemoryStore {
         at: Timestamp,
         expires: Timestamp,
     ) -> Result<i64, StoreError> {
-        self.commit(|d| {
-            if !d.tables.contains_key(&table) {
-                return Err(StoreError::BadRecord(format!("no table {table}")));
-            }
-            if d.invites.iter().any(|i| i.token_hash == token_hash) {
-                return Err(StoreError::BadRecord(
-                    "an invite with this token exists".into(),
-                ));
-            }
-            let id = d.invites.iter().map(|i| i.row.id).max().unwrap_or(0) + 1;
-            d.invites.push(InviteRecord {
-                row: InviteRow {
-                    id,
-                    gm,
-                    created: at,
-                    expires,
-                    used_by: None,
-                    revoked: false,
-                },
-                table,
-                token_hash: token_hash.to_owned(),
-            });
-            Ok(id)
-        })
+        self.commit(|d| insert_invite(d, table, gm, token_hash, at, expires))
     }
 
     fn redeem_invite(
@@ -708,16 +685,21 @@ impl TableStore for MemoryStore {
         })
     }
 
-    fn revoke_unused_invites(&mut self, table: i64, gm: bool) -> Result<usize, StoreError> {
+    fn replace_invites(
+        &mut self,
+        table: i64,
+        gm: bool,
+        token_hash: &str,
+        at: Timestamp,
+        expires: Timestamp,
+    ) -> Result<i64, StoreError> {
         self.commit(|d| {
-            let mut n = 0;
             for i in d.invites.iter_mut().filter(|i| {
                 i.table == table && i.row.gm == gm && i.row.used_by.is_none() && !i.row.revoked
             }) {
                 i.row.revoked = true;
-                n += 1;
             }
-            Ok(n)
+            insert_invite(d, table, gm, token_hash, at, expires)
         })
     }
 
@@ -823,4 +805,37 @@ impl StoreHandle for MemoryStore {
     fn data_version(&self) -> Result<i64, StoreError> {
         Ok(self.lock().commits)
     }
+}
+
+/// Stores an unused invite (see [`TableStore::add_invite`]).
+fn insert_invite(
+    d: &mut Data,
+    table: i64,
+    gm: bool,
+    token_hash: &str,
+    at: Timestamp,
+    expires: Timestamp,
+) -> Result<i64, StoreError> {
+    if !d.tables.contains_key(&table) {
+        return Err(StoreError::BadRecord(format!("no table {table}")));
+    }
+    if d.invites.iter().any(|i| i.token_hash == token_hash) {
+        return Err(StoreError::BadRecord(
+            "an invite with this token exists".into(),
+        ));
+    }
+    let id = d.invites.iter().map(|i| i.row.id).max().unwrap_or(0) + 1;
+    d.invites.push(InviteRecord {
+        row: InviteRow {
+            id,
+            gm,
+            created: at,
+            expires,
+            used_by: None,
+            revoked: false,
+        },
+        table,
+        token_hash: token_hash.to_owned(),
+    });
+    Ok(id)
 }
