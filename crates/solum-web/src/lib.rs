@@ -372,6 +372,11 @@ pub fn serve(
         // before its handler is installed takes its inherited disposition, and a process
         // started in the background (`cmd &` in a script) inherits SIGINT ignored.
         let stop = stop_signal()?;
+        // The API's description is made once, when first asked (seconds in a debug build):
+        // made now, on a thread of its own, no client waits for it.
+        tokio::task::spawn_blocking(|| {
+            let _ = openapi::json();
+        });
         let path = config.campaign.clone();
         let invite = tokio::task::spawn_blocking(move || {
             let mut store = solum_store_open::open(&path, Scope::HOME)?;
