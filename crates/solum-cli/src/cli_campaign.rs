@@ -17,7 +17,8 @@ pub struct CampaignArg {
     #[arg(long, value_name = "FILE", global = true)]
     pub campaign: Option<PathBuf>,
     /// The campaign's store by address: `postgres://USER@HOST:PORT/DATABASE` for a hosted
-    /// PostgreSQL database (the password from $PGPASSWORD or the file $PGPASSFILE names; one
+    /// PostgreSQL database (the password from $PGPASSWORD, the file $PGPASSFILE names or
+    /// ~/.pgpass; one
     /// in the address works too, and wins, but shows in the process list), anything else a
     /// SQLite file. Default: $SOLUM_DATABASE, else
     /// --campaign. See docs/hosting.md.

@@ -355,36 +355,80 @@ fn location_of(config: &Config) -> String {
     format!("{host}:{port}/{db}")
 }
 
+/// The password file libpq would read: the one `PGPASSFILE` names, else `~/.pgpass`.
+fn password_file() -> Option<std::path::PathBuf> {
+    match std::env::var_os("PGPASSFILE") {
+        Some(f) => Some(f.into()),
+        None => std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".pgpass")),
+    }
+}
+
+/// Whether others than its owner may read or write the file (as libpq, a password file
+/// like that is not used). Never on a system without Unix permissions.
+fn open_to_others(meta: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.permissions().mode() & 0o077 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        false
+    }
+}
+
 /// What to do when the server asks for a password and none was found: where solum looked.
 fn no_password() -> String {
-    match std::env::var_os("PGPASSFILE") {
-        Some(f) if std::fs::metadata(&f).is_err() => format!(
-            "the database asks for a password: PGPASSFILE names {}, which cannot be read; \
-             set PGPASSWORD, or PGPASSFILE to a file holding the password",
-            std::path::Path::new(&f).display()
-        ),
-        Some(_) => "the database asks for a password: the file PGPASSFILE names has no line \
-             for this host, port, database and user; add one, or set PGPASSWORD"
-            .into(),
-        None => "the database asks for a password: set PGPASSWORD, or PGPASSFILE to a file \
+    let named = std::env::var_os("PGPASSFILE").is_some();
+    let Some(file) = password_file() else {
+        return "the database asks for a password: set PGPASSWORD, or PGPASSFILE to a file \
              holding it"
+            .into();
+    };
+    let shown = file.display();
+    match std::fs::metadata(&file) {
+        Err(_) if named => format!(
+            "the database asks for a password: PGPASSFILE names {shown}, which cannot be read; \
+             set PGPASSWORD, or PGPASSFILE to a file holding the password"
+        ),
+        Err(_) => "the database asks for a password: set PGPASSWORD, or PGPASSFILE (or \
+             ~/.pgpass) to a file holding it"
             .into(),
+        Ok(meta) if open_to_others(&meta) => format!(
+            "the database asks for a password: the password file {shown} may be read by \
+             others than its owner, so it is not used (chmod 600 it); or set PGPASSWORD"
+        ),
+        Ok(_) => format!(
+            "the database asks for a password: the password file {shown} has no line for \
+             this host, port, database and user; add one, or set PGPASSWORD"
+        ),
     }
 }
 
 /// The password for `config` when its URL has none: `PGPASSWORD`, else the first matching
-/// line of the file `PGPASSFILE` names (libpq's format: `host:port:database:user:password`,
-/// `*` matching anything). Never logged, never part of an error.
+/// line of the password file (`PGPASSFILE`, else `~/.pgpass`; libpq's format:
+/// `host:port:database:user:password`, `*` matching anything), unless others than its
+/// owner may read it. Never logged, never part of an error.
 fn password_from_env(config: &Config) -> Option<String> {
-    if let Ok(p) = std::env::var("PGPASSWORD")
+    password_from(std::env::var("PGPASSWORD").ok(), password_file(), config)
+}
+
+/// [`password_from_env`] given `PGPASSWORD` and the password file.
+fn password_from(
+    pgpassword: Option<String>,
+    file: Option<std::path::PathBuf>,
+    config: &Config,
+) -> Option<String> {
+    if let Some(p) = pgpassword
         && !p.is_empty()
     {
         return Some(p);
     }
-    let file = std::env::var_os("PGPASSFILE")?;
+    let file = file?;
     // A password file is a few lines; a bigger one is not read.
     let meta = std::fs::metadata(&file).ok()?;
-    if meta.len() > 64 * 1024 {
+    if meta.len() > 64 * 1024 || open_to_others(&meta) {
         return None;
     }
     let text = std::fs::read_to_string(&file).ok()?;
@@ -2444,6 +2488,34 @@ mod tests {
             Some("any")
         );
         assert_eq!(pgpass_lookup("a:b:c\n", ["a", "b", "c", "d"]), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_password_file_others_may_read_is_not_used() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("pgpass");
+        std::fs::write(&file, "db.internal:5432:club:ann:s3cret\n").unwrap();
+        let config: Config = "postgres://ann@db.internal:5432/club".parse().unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+        assert_eq!(
+            password_from(None, Some(file.clone()), &config).as_deref(),
+            Some("s3cret")
+        );
+        // PGPASSWORD first.
+        assert_eq!(
+            password_from(Some("env".into()), Some(file.clone()), &config).as_deref(),
+            Some("env")
+        );
+        for mode in [0o640, 0o604, 0o644] {
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(mode)).unwrap();
+            assert_eq!(
+                password_from(None, Some(file.clone()), &config),
+                None,
+                "{mode:o}"
+            );
+        }
     }
 
     #[test]
