@@ -14,8 +14,8 @@ use std::cell::{OnceCell, RefCell};
 
 use jiff::{SignedDuration, Timestamp};
 use solum_store::{
-    CampaignStore, Entry, InviteRow, Member, MemoryStore, NewEntry, Redeemed, Scope, Sheet, Store,
-    StoreError, StoreHandle, TableStore, WriteTx,
+    CampaignStore, Entry, InviteRow, Member, MemoryStore, NewEntry, OtherInvites, Redeemed, Scope,
+    Sheet, Store, StoreError, StoreHandle, TableStore, WriteTx,
 };
 
 use crate::{AppError, Campaign, classic_who::CampaignAccess};
@@ -273,9 +273,10 @@ impl<S: Store, O: FnMut(Open) -> Result<S, StoreError>> TableStore for OpenOnUse
         token_hash: &str,
         at: Timestamp,
         expires: Timestamp,
+        others: OtherInvites,
     ) -> Result<i64, StoreError> {
         self.writer()?
-            .add_invite(table, gm, token_hash, at, expires)
+            .add_invite(table, gm, token_hash, at, expires, others)
     }
     fn redeem_invite(
         &mut self,
@@ -294,17 +295,6 @@ impl<S: Store, O: FnMut(Open) -> Result<S, StoreError>> TableStore for OpenOnUse
     }
     fn revoke_invite(&mut self, table: i64, id: i64) -> Result<bool, StoreError> {
         self.writer()?.revoke_invite(table, id)
-    }
-    fn replace_invites(
-        &mut self,
-        table: i64,
-        gm: bool,
-        token_hash: &str,
-        at: Timestamp,
-        expires: Timestamp,
-    ) -> Result<i64, StoreError> {
-        self.writer()?
-            .replace_invites(table, gm, token_hash, at, expires)
     }
     fn session_member(
         &self,

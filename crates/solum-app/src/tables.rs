@@ -9,7 +9,9 @@
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};
-use solum_store::{CampaignStore, Member, Redeemed, Scope, SignedDuration, TableStore, Timestamp};
+use solum_store::{
+    CampaignStore, Member, OtherInvites, Redeemed, Scope, SignedDuration, TableStore, Timestamp,
+};
 
 use crate::characters::{self, CharacterCheck, CheckOdds};
 use crate::{AppError, Campaign, MAX_TITLE};
@@ -243,7 +245,14 @@ pub fn invite<S: TableStore>(store: &mut S, by: &Member, gm: bool) -> Result<Inv
     } else {
         PLAYER_INVITE_SECONDS
     };
-    invite_to(store, by.table, gm, life, jiff::Timestamp::now())
+    invite_to(
+        store,
+        by.table,
+        gm,
+        life,
+        jiff::Timestamp::now(),
+        OtherInvites::Kept,
+    )
 }
 
 /// Who an invite makes of the one who uses it, as a request says it: `"player"` (also when
@@ -319,17 +328,16 @@ token! {
 /// it works once, for [`HOME_GM_INVITE_SECONDS`], and every unused one made before is
 /// revoked, so invites do not pile up with every start.
 pub fn home_gm_invite<S: TableStore>(store: &mut S) -> Result<Invite, AppError> {
-    let token = new_token()?;
-    let at = jiff::Timestamp::now();
-    let expires = after(at, HOME_GM_INVITE_SECONDS);
-    // Revoked and made in one transaction: of servers started together, one link works.
-    let id = store.replace_invites(0, true, &token_hash(&token), at, expires)?;
-    Ok(Invite {
-        token,
-        role: "gm",
-        id,
-        expires: expires.to_string(),
-    })
+    // The others revoked in the same transaction: of servers started together, one link
+    // works.
+    invite_to(
+        store,
+        0,
+        true,
+        HOME_GM_INVITE_SECONDS,
+        jiff::Timestamp::now(),
+        OtherInvites::Revoked,
+    )
 }
 
 fn invite_to<S: TableStore>(
@@ -338,10 +346,11 @@ fn invite_to<S: TableStore>(
     gm: bool,
     life: i64,
     at: jiff::Timestamp,
+    others: OtherInvites,
 ) -> Result<Invite, AppError> {
     let token = new_token()?;
     let expires = after(at, life);
-    let id = store.add_invite(table, gm, &token_hash(&token), at, expires)?;
+    let id = store.add_invite(table, gm, &token_hash(&token), at, expires, others)?;
     Ok(Invite {
         token,
         role: if gm { "gm" } else { "player" },

@@ -7,7 +7,7 @@
 use solum_app::policy::Forbidden;
 use solum_app::{AppError, Campaign, Dice, ErrorKind, OracleSystem};
 use solum_expanded::oracle::Leaning;
-use solum_store::{MemoryStore, Scope, Store, StoreError, Timestamp};
+use solum_store::{MemoryStore, OtherInvites, Scope, Store, StoreError, Timestamp};
 
 fn campaign() -> Campaign<Box<dyn Store>> {
     let store: Box<dyn Store> = Box::new(MemoryStore::new());
@@ -76,7 +76,14 @@ fn the_role_policy_is_the_apps_on_a_store_that_keeps_none() {
     let join = |store: &mut Box<dyn Store>, name: &str| {
         let token = format!("invite-{name}");
         store
-            .add_invite(gm.table, false, &token, at, Timestamp::MAX)
+            .add_invite(
+                gm.table,
+                false,
+                &token,
+                at,
+                Timestamp::MAX,
+                OtherInvites::Kept,
+            )
             .unwrap();
         match store
             .redeem_invite(

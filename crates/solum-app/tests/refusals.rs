@@ -6,7 +6,7 @@
 use solum_app::combat::{CombatSetup, FoeCount};
 use solum_app::{AppError, Campaign, CharacterEdit, Dice, ErrorKind, NewCharacter};
 use solum_expanded::character::{Class, Weapon};
-use solum_store::{Member, MemoryStore, Scope, Store, Timestamp};
+use solum_store::{Member, MemoryStore, OtherInvites, Scope, Store, Timestamp};
 
 /// 2026-11-30T20:00:00Z.
 const AT: Timestamp = Timestamp::constant(1_796_068_800, 0);
@@ -20,7 +20,14 @@ fn table() -> (Box<dyn Store>, Member, Member, Member) {
     let mut join = |name: &str| {
         let token = format!("invite-{name}");
         store
-            .add_invite(gm.table, false, &token, AT, Timestamp::MAX)
+            .add_invite(
+                gm.table,
+                false,
+                &token,
+                AT,
+                Timestamp::MAX,
+                OtherInvites::Kept,
+            )
             .unwrap();
         match store
             .redeem_invite(

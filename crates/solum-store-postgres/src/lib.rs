@@ -36,8 +36,8 @@ use postgres::{
 };
 use solum_store::{
     CampaignStore, Entry, InviteRow, MAX_ENTRY_BYTES, MAX_INTEGRITY_PROBLEMS, Member, NewEntry,
-    Redeemed, SESSION_TOUCH, Scope, Sheet, SignedDuration, StoreError, StoreHandle, TableStore,
-    Timestamp, WriteTx, name_key,
+    OtherInvites, Redeemed, SESSION_TOUCH, Scope, Sheet, SignedDuration, StoreError, StoreHandle,
+    TableStore, Timestamp, WriteTx, name_key,
 };
 
 /// The newest schema this backend knows: the SQLite backend's schema 7 (per-table
@@ -2063,17 +2063,28 @@ impl TableStore for PostgresStore {
         token_hash: &str,
         at: Timestamp,
         expires: Timestamp,
+        others: OtherInvites,
     ) -> Result<i64, StoreError> {
         let (at, expires) = (at.to_string(), expires.as_second());
-        let row = self
-            .client
-            .borrow_mut()
-            .query_one(
+        let location = self.location.clone();
+        let row = with_retries(&mut self.client.borrow_mut(), &location, |tx| {
+            if others == OtherInvites::Revoked {
+                // The table's row is locked: a replacement made meanwhile by another server
+                // waits, then revokes this one's invite (under READ COMMITTED, an update
+                // would not see a row inserted after it began).
+                tx.execute("SELECT 1 FROM tables WHERE id = $1 FOR UPDATE", &[&table])?;
+                tx.execute(
+                    "UPDATE invites SET revoked = true
+                     WHERE table_id = $1 AND role = $2 AND used_by IS NULL AND NOT revoked",
+                    &[&table, &role(gm)],
+                )?;
+            }
+            tx.query_one(
                 "INSERT INTO invites (token_hash, table_id, role, created, expires)
                  VALUES ($1, $2, $3, $4, $5) RETURNING id",
                 &[&token_hash, &table, &role(gm), &at, &expires],
             )
-            .map_err(|e| self.err(e))?;
+        })?;
         one_i64(&self.location, &row)
     }
 
@@ -2199,35 +2210,6 @@ impl TableStore for PostgresStore {
             )
             .map(|n| n > 0)
             .map_err(|e| self.err(e))
-    }
-
-    fn replace_invites(
-        &mut self,
-        table: i64,
-        gm: bool,
-        token_hash: &str,
-        at: Timestamp,
-        expires: Timestamp,
-    ) -> Result<i64, StoreError> {
-        let (at, expires) = (at.to_string(), expires.as_second());
-        let location = self.location.clone();
-        let row = with_retries(&mut self.client.borrow_mut(), &location, |tx| {
-            // The table's row is locked: a replacement made meanwhile by another server
-            // waits, then revokes this one's invite (under READ COMMITTED, an update would
-            // not see a row inserted after it began).
-            tx.execute("SELECT 1 FROM tables WHERE id = $1 FOR UPDATE", &[&table])?;
-            tx.execute(
-                "UPDATE invites SET revoked = true
-                 WHERE table_id = $1 AND role = $2 AND used_by IS NULL AND NOT revoked",
-                &[&table, &role(gm)],
-            )?;
-            tx.query_one(
-                "INSERT INTO invites (token_hash, table_id, role, created, expires)
-                 VALUES ($1, $2, $3, $4, $5) RETURNING id",
-                &[&token_hash, &table, &role(gm), &at, &expires],
-            )
-        })?;
-        one_i64(&self.location, &row)
     }
 
     fn session_member(

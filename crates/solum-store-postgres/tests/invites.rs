@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, Barrier};
 
-use solum_store::TableStore;
+use solum_store::{OtherInvites, TableStore};
 use solum_store_postgres::PostgresStore;
 use solum_testpg::TestPostgres;
 
@@ -26,7 +26,14 @@ fn replacements_at_once_leave_one_unused_game_master_invite() {
                 for round in 0..ROUNDS {
                     barrier.wait();
                     store
-                        .replace_invites(0, true, &format!("{n}-{round}"), at, expires)
+                        .add_invite(
+                            0,
+                            true,
+                            &format!("{n}-{round}"),
+                            at,
+                            expires,
+                            OtherInvites::Revoked,
+                        )
                         .unwrap();
                     barrier.wait();
                     // Both replacements of this round are committed: one invite is open.

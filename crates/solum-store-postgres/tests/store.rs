@@ -5,7 +5,9 @@
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use postgres::{Client, NoTls};
-use solum_store::{CampaignStore, NewEntry, Redeemed, Sheet, StoreError, TableStore, Timestamp};
+use solum_store::{
+    CampaignStore, NewEntry, OtherInvites, Redeemed, Sheet, StoreError, TableStore, Timestamp,
+};
 use solum_store_postgres::{PostgresStore, SCHEMA_VERSION};
 use solum_testpg::TestPostgres;
 
@@ -321,8 +323,15 @@ fn concurrent_joins_under_one_name_admit_one() {
     let mut s = PostgresStore::open(&url).unwrap();
     let gm = s.create_table("A", "Gm", "gm", "sa", T).unwrap();
     for i in 0..8 {
-        s.add_invite(gm.table, false, &format!("i{i}"), T, Timestamp::MAX)
-            .unwrap();
+        s.add_invite(
+            gm.table,
+            false,
+            &format!("i{i}"),
+            T,
+            Timestamp::MAX,
+            OtherInvites::Kept,
+        )
+        .unwrap();
     }
     let barrier = std::sync::Arc::new(std::sync::Barrier::new(8));
     let threads: Vec<_> = (0..8)

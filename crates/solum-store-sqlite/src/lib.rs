@@ -13,8 +13,8 @@ use rusqlite::config::DbConfig;
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior, params};
 use solum_store::{
     BUSY_TIMEOUT, CampaignStore, Entry, InviteRow, MAX_INTEGRITY_PROBLEMS, Member, NewEntry,
-    Redeemed, SESSION_TOUCH, Scope, Sheet, SignedDuration, StoreError, StoreHandle, TableStore,
-    Timestamp, WriteTx, checked_body, name_key, with_retries,
+    OtherInvites, Redeemed, SESSION_TOUCH, Scope, Sheet, SignedDuration, StoreError, StoreHandle,
+    TableStore, Timestamp, WriteTx, checked_body, name_key, with_retries,
 };
 
 /// The newest schema this build knows.
@@ -1192,13 +1192,23 @@ impl TableStore for SqliteStore {
         token_hash: &str,
         at: Timestamp,
         expires: Timestamp,
+        others: OtherInvites,
     ) -> Result<i64, StoreError> {
         let (at, expires) = (at.to_string(), expires.as_second());
         let path = self.path.clone();
+        // One writer at a time (IMMEDIATE): two replacements queue.
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| classify(&path, e))?;
+        if others == OtherInvites::Revoked {
+            tx.execute(
+                "UPDATE invites SET revoked = 1
+                 WHERE table_id = ?1 AND role = ?2 AND used_by IS NULL AND revoked = 0",
+                params![table, role(gm)],
+            )
+            .map_err(|e| classify(&path, e))?;
+        }
         tx.execute(
             "INSERT INTO invites (token_hash, table_id, role, created, expires)
              VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -1332,38 +1342,6 @@ impl TableStore for SqliteStore {
             )
             .map(|n| n > 0)
             .map_err(|e| self.err(e))
-    }
-
-    fn replace_invites(
-        &mut self,
-        table: i64,
-        gm: bool,
-        token_hash: &str,
-        at: Timestamp,
-        expires: Timestamp,
-    ) -> Result<i64, StoreError> {
-        let (at, expires) = (at.to_string(), expires.as_second());
-        let path = self.path.clone();
-        // One writer at a time (IMMEDIATE): two replacements queue.
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| classify(&path, e))?;
-        tx.execute(
-            "UPDATE invites SET revoked = 1
-             WHERE table_id = ?1 AND role = ?2 AND used_by IS NULL AND revoked = 0",
-            params![table, role(gm)],
-        )
-        .map_err(|e| classify(&path, e))?;
-        tx.execute(
-            "INSERT INTO invites (token_hash, table_id, role, created, expires)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![token_hash, table, role(gm), at, expires],
-        )
-        .map_err(|e| classify(&path, e))?;
-        let id = tx.last_insert_rowid();
-        tx.commit().map_err(|e| classify(&path, e))?;
-        Ok(id)
     }
 
     fn session_member(

@@ -14,8 +14,8 @@
 use serde_json::json;
 
 use crate::{
-    CampaignStore, MAX_ENTRY_BYTES, Member, NewEntry, Redeemed, SESSION_TOUCH, Scope, Sheet,
-    SignedDuration, Store, StoreError, TableStore, Timestamp, name_key,
+    CampaignStore, MAX_ENTRY_BYTES, Member, NewEntry, OtherInvites, Redeemed, SESSION_TOUCH, Scope,
+    Sheet, SignedDuration, Store, StoreError, TableStore, Timestamp, name_key,
 };
 
 /// What makes a fresh, empty store: a new temporary file, a new database schema, a new
@@ -37,6 +37,7 @@ pub fn run_all(factory: Factory<'_>) {
     a_tables_times_never_go_back(factory);
     settings_belong_to_their_table(factory);
     invites_are_used_once_and_expire_and_are_revoked(factory);
+    a_new_invite_may_replace_the_others_of_its_role(factory);
     sessions_expire_when_idle_and_end_on_logout(factory);
     an_oversized_entry_or_sheet_is_refused(factory);
     the_journal_is_append_only(factory);
@@ -112,7 +113,7 @@ fn table(s: &mut Box<dyn Store>, name: &str) -> (Member, Scope) {
 /// A player joined to `table` by a fresh invite.
 fn player(s: &mut Box<dyn Store>, table: i64, name: &str) -> Member {
     let token = format!("invite-{table}-{name}");
-    s.add_invite(table, false, &token, AT, at(1_000))
+    s.add_invite(table, false, &token, AT, at(1_000), OtherInvites::Kept)
         .unwrap_or_else(|e| panic!("conformance: adding an invite failed: {e}"));
     match s.redeem_invite(
         &token,
@@ -942,6 +943,41 @@ pub fn settings_belong_to_their_table(factory: Factory<'_>) {
     );
 }
 
+/// An invite added with [`OtherInvites::Revoked`] is the only unused one of its role left
+/// (the others of that role are revoked with it); the other role's are kept.
+pub fn a_new_invite_may_replace_the_others_of_its_role(factory: Factory<'_>) {
+    let mut s = factory();
+    let (_, t) = table(&mut s, "replaced");
+    let expires = at(100);
+    for (token, gm) in [("r-gm1", true), ("r-gm2", true), ("r-pl1", false)] {
+        s.add_invite(t.table, gm, token, AT, expires, OtherInvites::Kept)
+            .unwrap();
+    }
+    let open = |s: &mut Box<dyn Store>| -> Vec<(i64, bool)> {
+        s.invites(t.table)
+            .unwrap()
+            .into_iter()
+            .filter(|i| i.used_by.is_none() && !i.revoked)
+            .map(|i| (i.id, i.gm))
+            .collect()
+    };
+    let players: Vec<(i64, bool)> = open(&mut s).into_iter().filter(|(_, gm)| !gm).collect();
+    assert_eq!(players.len(), 1, "conformance: one player invite open");
+    let gm3 = s
+        .add_invite(t.table, true, "r-gm3", AT, expires, OtherInvites::Revoked)
+        .unwrap();
+    let (gms, kept): (Vec<_>, Vec<_>) = open(&mut s).into_iter().partition(|(_, gm)| *gm);
+    assert_eq!(
+        gms,
+        vec![(gm3, true)],
+        "conformance: replacing the gm invites leaves the new one only"
+    );
+    assert_eq!(
+        kept, players,
+        "conformance: replacing the gm invites keeps the players'"
+    );
+}
+
 /// An invite is used once, before it expires, unless revoked; a name taken at the table
 /// refuses it and leaves it unused.
 pub fn invites_are_used_once_and_expire_and_are_revoked(factory: Factory<'_>) {
@@ -949,7 +985,9 @@ pub fn invites_are_used_once_and_expire_and_are_revoked(factory: Factory<'_>) {
     let (gm, t) = table(&mut s, "invites");
     let (_, other) = table(&mut s, "other");
     let expires = at(100);
-    let id1 = s.add_invite(t.table, false, "inv1", AT, expires).unwrap();
+    let id1 = s
+        .add_invite(t.table, false, "inv1", AT, expires, OtherInvites::Kept)
+        .unwrap();
     let rows = s.invites(t.table).unwrap();
     assert_eq!(rows.len(), 1, "conformance: the table's invites");
     assert_eq!(
@@ -988,14 +1026,17 @@ pub fn invites_are_used_once_and_expire_and_are_revoked(factory: Factory<'_>) {
     );
     assert_eq!(s.invites(t.table).unwrap()[0].used_by, Some(joined.id));
 
-    s.add_invite(t.table, false, "inv2", AT, expires).unwrap();
+    s.add_invite(t.table, false, "inv2", AT, expires, OtherInvites::Kept)
+        .unwrap();
     assert_eq!(
         s.redeem_invite("inv2", "Cy", "cy", "s-cy", AT, expires)
             .unwrap(),
         Redeemed::Expired(expires),
         "conformance: an invite at its expiry"
     );
-    let id3 = s.add_invite(t.table, false, "inv3", AT, expires).unwrap();
+    let id3 = s
+        .add_invite(t.table, false, "inv3", AT, expires, OtherInvites::Kept)
+        .unwrap();
     assert!(
         !s.revoke_invite(other.table, id3).unwrap(),
         "conformance: revoked from another table"
@@ -1025,7 +1066,8 @@ pub fn invites_are_used_once_and_expire_and_are_revoked(factory: Factory<'_>) {
             .unwrap(),
         Redeemed::Unknown
     );
-    s.add_invite(t.table, false, "inv4", AT, expires).unwrap();
+    s.add_invite(t.table, false, "inv4", AT, expires, OtherInvites::Kept)
+        .unwrap();
     assert_eq!(
         s.redeem_invite("inv4", "  BO", "bo", "s-bo2", AT, at(2))
             .unwrap(),
@@ -1039,31 +1081,15 @@ pub fn invites_are_used_once_and_expire_and_are_revoked(factory: Factory<'_>) {
         Redeemed::Joined(m) => m,
         other => panic!("conformance: a refused name left the invite unused: {other:?}"),
     };
-    s.add_invite(t.table, true, "gm1", AT, expires).unwrap();
-    s.add_invite(t.table, true, "gm2", AT, expires).unwrap();
-    s.add_invite(t.table, false, "pl1", AT, expires).unwrap();
-    let open = |s: &mut Box<dyn Store>| -> Vec<(i64, bool)> {
-        s.invites(t.table)
-            .unwrap()
-            .into_iter()
-            .filter(|i| i.used_by.is_none() && !i.revoked)
-            .map(|i| (i.id, i.gm))
-            .collect()
-    };
-    let players: Vec<(i64, bool)> = open(&mut s).into_iter().filter(|(_, gm)| !gm).collect();
-    let gm3 = s
-        .replace_invites(t.table, true, "gm3", AT, expires)
+    s.add_invite(t.table, true, "gm1", AT, expires, OtherInvites::Kept)
         .unwrap();
-    let (gms, kept): (Vec<_>, Vec<_>) = open(&mut s).into_iter().partition(|(_, gm)| *gm);
-    assert_eq!(
-        gms,
-        vec![(gm3, true)],
-        "conformance: replacing the gm invites leaves the new one only"
-    );
-    assert_eq!(
-        kept, players,
-        "conformance: replacing the gm invites keeps the players'"
-    );
+    s.add_invite(t.table, true, "gm2", AT, expires, OtherInvites::Kept)
+        .unwrap();
+    s.add_invite(t.table, false, "pl1", AT, expires, OtherInvites::Kept)
+        .unwrap();
+    // A new game master invite that replaces the others (see the test below).
+    s.add_invite(t.table, true, "gm3", AT, expires, OtherInvites::Revoked)
+        .unwrap();
     assert_eq!(
         s.redeem_invite("gm1", "Dee", "dee", "s-dee", AT, at(4))
             .unwrap(),

@@ -564,7 +564,9 @@ pub trait TableStore {
     ) -> Result<(i64, i64), StoreError>;
 
     /// Stores an unused invite to `table` (as game master when `gm`), good until `expires`;
-    /// its id comes back.
+    /// its id comes back. With [`OtherInvites::Revoked`], every other unused invite of the
+    /// table with this role is revoked in the same transaction: of two such invites made at
+    /// once (two servers starting together), one is left unused, the last one made.
     fn add_invite(
         &mut self,
         table: i64,
@@ -572,6 +574,7 @@ pub trait TableStore {
         token_hash: &str,
         at: Timestamp,
         expires: Timestamp,
+        others: OtherInvites,
     ) -> Result<i64, StoreError>;
 
     /// Uses an invite once, at `now`: a new member named `name` with the
@@ -594,18 +597,6 @@ pub trait TableStore {
     /// Revokes the invite `id` of `table`; false when the table has no such invite that is
     /// still unused and not revoked.
     fn revoke_invite(&mut self, table: i64, id: i64) -> Result<bool, StoreError>;
-
-    /// Revokes every unused invite of `table` with this role and stores a new one in their
-    /// place, in one transaction; its id comes back. Of two replacements at once (two
-    /// servers starting together), one invite is left unused: the last one made.
-    fn replace_invites(
-        &mut self,
-        table: i64,
-        gm: bool,
-        token_hash: &str,
-        at: Timestamp,
-        expires: Timestamp,
-    ) -> Result<i64, StoreError>;
 
     /// The member holding a session that was used within `idle` before `now`; a session found is marked as used at `now` (at most once per
     /// [`SESSION_TOUCH`], so reads stay reads).
@@ -680,6 +671,16 @@ pub struct InviteRow {
     pub used_by: Option<i64>,
     /// True once revoked.
     pub revoked: bool,
+}
+
+/// What a new invite does to its table's other unused invites of the same role
+/// ([`TableStore::add_invite`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OtherInvites {
+    /// They keep working (a game master hands out one more).
+    Kept,
+    /// They stop working: the new one replaces them (the link a server prints as it starts).
+    Revoked,
 }
 
 /// What using an invite came to.
@@ -878,8 +879,9 @@ impl<T: TableStore + ?Sized> TableStore for Box<T> {
         token_hash: &str,
         at: Timestamp,
         expires: Timestamp,
+        others: OtherInvites,
     ) -> Result<i64, StoreError> {
-        (**self).add_invite(table, gm, token_hash, at, expires)
+        (**self).add_invite(table, gm, token_hash, at, expires, others)
     }
     fn redeem_invite(
         &mut self,
@@ -897,16 +899,6 @@ impl<T: TableStore + ?Sized> TableStore for Box<T> {
     }
     fn revoke_invite(&mut self, table: i64, id: i64) -> Result<bool, StoreError> {
         (**self).revoke_invite(table, id)
-    }
-    fn replace_invites(
-        &mut self,
-        table: i64,
-        gm: bool,
-        token_hash: &str,
-        at: Timestamp,
-        expires: Timestamp,
-    ) -> Result<i64, StoreError> {
-        (**self).replace_invites(table, gm, token_hash, at, expires)
     }
     fn session_member(
         &self,

@@ -7,9 +7,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::{
-    CampaignStore, Entry, InviteRow, Member, NewEntry, Redeemed, SESSION_TOUCH, Scope, Sheet,
-    SignedDuration, StoreError, StoreHandle, TableStore, Timestamp, WriteTx, checked_body,
-    name_key, time_before,
+    CampaignStore, Entry, InviteRow, Member, NewEntry, OtherInvites, Redeemed, SESSION_TOUCH,
+    Scope, Sheet, SignedDuration, StoreError, StoreHandle, TableStore, Timestamp, WriteTx,
+    checked_body, name_key, time_before,
 };
 
 /// What a [`MemoryStore`] names in its errors.
@@ -605,8 +605,18 @@ impl TableStore for MemoryStore {
         token_hash: &str,
         at: Timestamp,
         expires: Timestamp,
+        others: OtherInvites,
     ) -> Result<i64, StoreError> {
-        self.commit(|d| insert_invite(d, table, gm, token_hash, at, expires))
+        self.commit(|d| {
+            if others == OtherInvites::Revoked {
+                for i in d.invites.iter_mut().filter(|i| {
+                    i.table == table && i.row.gm == gm && i.row.used_by.is_none() && !i.row.revoked
+                }) {
+                    i.row.revoked = true;
+                }
+            }
+            insert_invite(d, table, gm, token_hash, at, expires)
+        })
     }
 
     fn redeem_invite(
@@ -682,24 +692,6 @@ impl TableStore for MemoryStore {
                 })
                 .map(|i| i.row.revoked = true)
                 .is_some())
-        })
-    }
-
-    fn replace_invites(
-        &mut self,
-        table: i64,
-        gm: bool,
-        token_hash: &str,
-        at: Timestamp,
-        expires: Timestamp,
-    ) -> Result<i64, StoreError> {
-        self.commit(|d| {
-            for i in d.invites.iter_mut().filter(|i| {
-                i.table == table && i.row.gm == gm && i.row.used_by.is_none() && !i.row.revoked
-            }) {
-                i.row.revoked = true;
-            }
-            insert_invite(d, table, gm, token_hash, at, expires)
         })
     }
 
