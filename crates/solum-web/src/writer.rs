@@ -720,21 +720,29 @@ mod tests {
             })
         };
         let writer = Writer::start(db.clone(), GroupLimits::default(), Some(hook));
-        let note = |text: &'static str| writer.grouped(Scope::HOME, None, move |c| c.note(text));
-        let first = note("before").await.map_err(|e| e.message).unwrap();
-        cut.store(true, Ordering::SeqCst);
-        let lost = note("cut off").await.unwrap_err();
+        let lost = cut_between_two_notes(&writer, &db, || cut.store(true, Ordering::SeqCst)).await;
         assert_eq!(lost.code, "campaign-busy", "{}", lost.message);
         assert_eq!(lost.status, StatusCode::SERVICE_UNAVAILABLE);
+    }
+
+    /// Notes `before`, then (after `arm`) `cut off`, which must fail, then `after`: the
+    /// failure back, once the journal was seen to hold `before` and `after` only, numbered
+    /// one after the other.
+    async fn cut_between_two_notes(writer: &Writer, db: &Database, arm: impl Fn()) -> ApiError {
+        let note = |text: &'static str| writer.grouped(Scope::HOME, None, move |c| c.note(text));
+        let first = note("before").await.map_err(|e| e.message).unwrap();
+        arm();
+        let lost = note("cut off").await.unwrap_err();
         let after = note("after").await.map_err(|e| e.message).unwrap();
         assert_eq!(
-            postgres_notes(&db).await,
+            postgres_notes(db).await,
             vec![
                 (first.seq, "before".to_string()),
                 (after.seq, "after".to_string())
             ]
         );
         assert_eq!(after.seq, first.seq + 1);
+        lost
     }
 
     /// The connection lost while `COMMIT` is under way (here the database ends it from a
@@ -756,21 +764,11 @@ mod tests {
             )
             .unwrap();
         let writer = Writer::start(db.clone(), GroupLimits::default(), None);
-        let note = |text: &'static str| writer.grouped(Scope::HOME, None, move |c| c.note(text));
-        let first = note("before").await.map_err(|e| e.message).unwrap();
-        let lost = note("cut off").await.unwrap_err();
+        // The backend ends before the commit is written: the group is not kept, though the
+        // answer cannot know it.
+        let lost = cut_between_two_notes(&writer, &db, || ()).await;
         assert_eq!(lost.code, "campaign-commit-unknown", "{}", lost.message);
         assert_eq!(lost.status, StatusCode::INTERNAL_SERVER_ERROR);
-        let after = note("after").await.map_err(|e| e.message).unwrap();
-        // The backend ended before the commit was written: the group was not kept.
-        assert_eq!(
-            postgres_notes(&db).await,
-            vec![
-                (first.seq, "before".to_string()),
-                (after.seq, "after".to_string())
-            ]
-        );
-        assert_eq!(after.seq, first.seq + 1);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
