@@ -565,19 +565,7 @@ impl TableStore for MemoryStore {
             }
             let table = d.tables.keys().max().copied().unwrap_or(0) + 1;
             d.tables.insert(table, name.to_owned());
-            let id = d.invites.iter().map(|i| i.row.id).max().unwrap_or(0) + 1;
-            d.invites.push(InviteRecord {
-                row: InviteRow {
-                    id,
-                    gm: true,
-                    created: at,
-                    expires,
-                    used_by: None,
-                    revoked: false,
-                },
-                table,
-                token_hash: token_hash.to_owned(),
-            });
+            let id = insert_invite(d, table, true, token_hash, at, expires)?;
             Ok((table, id))
         })
     }
