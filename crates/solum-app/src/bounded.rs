@@ -24,8 +24,10 @@ impl fmt::Display for OutOfRange {
 impl std::error::Error for OutOfRange {}
 
 /// A newtype over an integer held to `MIN..=MAX`: private field, `new`, `get`, `FromStr`,
-/// `Display`, and serde through `i64` with the same check. `$words` is a format string
-/// with `{min}` and `{max}`: what the user reads for a value out of range or not a number.
+/// `Display`, serde through `i64` with the same check, and (feature `openapi`) a schema of
+/// an integer from `MIN` to `MAX`, so the description states the range the server holds it
+/// to. `$words` is a format string with `{min}` and `{max}`: what the user reads for a value
+/// out of range or not a number.
 macro_rules! bounded {
     (
         $(#[$meta:meta])*
@@ -98,6 +100,24 @@ macro_rules! bounded {
         impl std::fmt::Display for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 write!(f, "{}", self.0)
+            }
+        }
+
+        // The OpenAPI description states the range the type holds, not its integer's.
+        #[cfg(feature = "openapi")]
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                utoipa::openapi::RefOr::T($crate::schema::integer(
+                    i64::from(Self::MIN),
+                    i64::from(Self::MAX),
+                ))
+            }
+        }
+
+        #[cfg(feature = "openapi")]
+        impl utoipa::ToSchema for $name {
+            fn name() -> std::borrow::Cow<'static, str> {
+                stringify!($name).into()
             }
         }
     };
