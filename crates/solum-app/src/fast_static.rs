@@ -137,8 +137,7 @@ impl Opposition {
                 crate::CombatRefusal::Opposition.at(field, format!("{value}: {e}"))
             }
         };
-        StaticDifficulty::new(self.difficulty)
-            .map_err(refused("difficulty", self.difficulty))?;
+        StaticDifficulty::new(self.difficulty).map_err(refused("difficulty", self.difficulty))?;
         HitPoints::new(self.hit_points).map_err(refused("foe hit points", self.hit_points))?;
         Damage::new(self.damage).map_err(refused("foe damage", self.damage))?;
         Ok(())

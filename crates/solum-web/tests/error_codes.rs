@@ -1710,6 +1710,29 @@ const SYSTEM_CASES: &[Case] = &[
         "static-out",
         Some("name"),
     ),
+    // A static opposition's difficulty is 1 to 12 (the rules' go to 1000).
+    (
+        Gm,
+        "POST",
+        "/api/characters/Nick/static",
+        Json(
+            r#"{"opposition": {"name": "guards", "difficulty": 13, "hit_points": 3, "damage": 1}}"#,
+        ),
+        422,
+        "body-invalid",
+        Some("opposition.difficulty"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/characters/Nick/static",
+        Json(
+            r#"{"opposition": {"name": "guards", "difficulty": 4, "hit_points": 10001, "damage": 1}}"#,
+        ),
+        422,
+        "body-invalid",
+        Some("opposition.hit_points"),
+    ),
     (
         SoloGm,
         "POST",
@@ -2443,12 +2466,6 @@ const NOT_YET_GOLDEN: &[(&str, &str)] = &[
     (
         "internal",
         "a value that does not serialize: no request makes it",
-    ),
-    (
-        "check-difficulty",
-        "a fast static foe's difficulty outside the rules: a one-shot check's --vs and a \
-         sheet's check are read by their type, and a bestiary refuses such a foe as it is read \
-         (creature-invalid), so no request reaches it",
     ),
     (
         "vehicle-pilot",
