@@ -53,9 +53,9 @@ fn hero(name: &str) -> (NewCharacter, Dice) {
     (
         NewCharacter {
             name: name.into(),
-            body: 3,
-            mind: 2,
-            charm: 1,
+            body: solum_app::characters::StartingAttribute::new(3).unwrap(),
+            mind: solum_app::characters::StartingAttribute::new(2).unwrap(),
+            charm: solum_app::characters::StartingAttribute::new(1).unwrap(),
             backgrounds: vec!["Hunter".into()],
             weapon: Weapon::ranged("bow", Class::Light),
             armor_name: "leather".into(),

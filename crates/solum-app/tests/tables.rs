@@ -138,9 +138,9 @@ fn a_look_alike_of_a_member_or_a_character_is_refused_in_every_system() {
     );
     let expanded = |name: &str| solum_app::characters::NewCharacter {
         name: name.into(),
-        body: 3,
-        mind: 2,
-        charm: 1,
+        body: solum_app::characters::StartingAttribute::new(3).unwrap(),
+        mind: solum_app::characters::StartingAttribute::new(2).unwrap(),
+        charm: solum_app::characters::StartingAttribute::new(1).unwrap(),
         backgrounds: vec!["Hunter".into()],
         weapon: Weapon::melee("knife", Class::Light),
         armor_name: "leather".into(),

@@ -200,9 +200,9 @@ fn a_chase_at_the_table_is_journaled_and_verify_re_derives_it() {
     c.create_character(
         &NewCharacter {
             name: "Nick".into(),
-            body: 3,
-            mind: 2,
-            charm: 1,
+            body: solum_app::characters::StartingAttribute::new(3).unwrap(),
+            mind: solum_app::characters::StartingAttribute::new(2).unwrap(),
+            charm: solum_app::characters::StartingAttribute::new(1).unwrap(),
             backgrounds: vec!["Smuggler".into()],
             weapon: Weapon::melee("dagger", Class::Light),
             armor_name: "leather jacket".into(),
@@ -297,9 +297,9 @@ fn fight_odds_are_bounded_and_reproducible() {
     c.create_character(
         &NewCharacter {
             name: "Osric".into(),
-            body: 3,
-            mind: 2,
-            charm: 1,
+            body: solum_app::characters::StartingAttribute::new(3).unwrap(),
+            mind: solum_app::characters::StartingAttribute::new(2).unwrap(),
+            charm: solum_app::characters::StartingAttribute::new(1).unwrap(),
             backgrounds: vec!["Soldier".into()],
             weapon: Weapon::melee("sword", Class::Light),
             armor_name: "leather jacket".into(),
