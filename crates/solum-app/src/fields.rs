@@ -108,8 +108,6 @@ request_fields! {
         Retry = "retry",
         /// The threshold.
         Threshold = "threshold",
-        /// An assistant's typed dice.
-        AssistDice = "assist dice",
         /// The assistant.
         Assistant = "assistant",
         /// The skill.

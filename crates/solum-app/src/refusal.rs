@@ -154,8 +154,6 @@ refusals! {
         NamedTwice = "sol-named-twice",
         /// Modifiers out of range.
         Modifiers = "sol-modifiers",
-        /// A threshold out of range.
-        Threshold = "sol-threshold",
         /// A pool outside the rules.
         Pool = "sol-pool",
         /// An attribute the sheet does not have.

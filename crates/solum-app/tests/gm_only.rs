@@ -174,7 +174,7 @@ fn only_the_game_master_starts_encounters_and_sessions_and_rewards_edge() {
     // Pia's own character: ownership is not enough, these are the game master's calls.
     pia.create_sol(&NewSol {
         name: "Cole".into(),
-        edge: 1,
+        edge: solum_app::sol::SolEdge::new(1).unwrap(),
         attributes: vec![("AGI".into(), 2)],
         skills: vec![("Sidearms".into(), 1)],
     })

@@ -54,7 +54,7 @@ fn look_alike_and_blank_names_are_refused_everywhere() {
     for name in LOOK_ALIKES {
         let sol = NewSol {
             name: (*name).into(),
-            edge: 1,
+            edge: solum_app::sol::SolEdge::new(1).unwrap(),
             attributes: [("AGI".to_string(), 2)].into(),
             skills: Default::default(),
         };
@@ -147,7 +147,7 @@ fn a_look_alike_of_a_member_or_a_character_is_refused_in_every_system() {
     };
     let sol = |name: &str| NewSol {
         name: name.into(),
-        edge: 1,
+        edge: solum_app::sol::SolEdge::new(1).unwrap(),
         attributes: [("AGI".to_string(), 2)].into(),
         skills: Default::default(),
     };

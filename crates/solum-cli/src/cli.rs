@@ -851,8 +851,8 @@ pub enum SolCommand {
         /// Name (found later in any case).
         name: String,
         /// The Edge attribute (sheet values are 0 to 1000).
-        #[arg(long, default_value_t = 2)]
-        edge: u32,
+        #[arg(long, default_value = "2", allow_negative_numbers = true)]
+        edge: solum_app::sol::SolEdge,
         /// An attribute: NAME=VALUE (e.g. LOG=4); repeat.
         #[arg(long = "attr", value_name = "NAME=VALUE")]
         attributes: Vec<solum_app::shorthand::Pair<String, u32>>,

@@ -198,15 +198,21 @@ async fn setup(router: &Router, token: &str, steps: &[(&str, &str, &str)]) {
 }
 
 /// A character of each sibling system and a second Expanded one at the first table, made by
-/// its game master: Ana (Project Sol, BOD and AGI tied highest), Cid (the original), Csen
-/// and Viled (Sol'una; Viled has no ranged dice), Rook (die types), and Ola (Expanded, at 0
-/// hit points).
+/// its game master: Ana (Project Sol, BOD and AGI tied highest), Titan (Project Sol, whose
+/// BOD and ranks in Lift, each a sheet's most, build a pool past the 1,000 dice one rolls),
+/// Cid (the original), Csen and Viled (Sol'una; Viled has no ranged dice), Rook (die types),
+/// and Ola (Expanded, at 0 hit points).
 const SHEETS: &[(&str, &str, &str)] = &[
     (
         "POST",
         "/api/sol/characters",
         r#"{"name": "Ana", "edge": 2, "attributes": [["BOD", 4], ["AGI", 4], ["REA", 3], ["STR", 2]],
             "skills": [["Sidearms", 2]]}"#,
+    ),
+    (
+        "POST",
+        "/api/sol/characters",
+        r#"{"name": "Titan", "edge": 1, "attributes": [["BOD", 1000]], "skills": [["Lift", 1000]]}"#,
     ),
     (
         "POST",
@@ -1411,7 +1417,7 @@ const SYSTEM_CASES: &[Case] = &[
         "/api/sol/characters/Ana/test",
         Json(r#"{"skill": "Sidearms", "attribute": "AGI", "threshold": 1001}"#),
         422,
-        "sol-threshold",
+        "body-invalid",
         Some("threshold"),
     ),
     (
@@ -1420,8 +1426,36 @@ const SYSTEM_CASES: &[Case] = &[
         "/api/sol/characters/Ana/test",
         Json(r#"{"skill": "Sidearms", "attribute": "AGI", "against": {"dice": 0}}"#),
         422,
+        "body-invalid",
+        Some("against.dice"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/sol/characters/Ana/test",
+        Json(r#"{"skill": "Sidearms", "attribute": "AGI", "modifiers": [1, -1001]}"#),
+        422,
+        "body-invalid",
+        Some("modifiers[1]"),
+    ),
+    // BOD 1000 + 1000 ranks: 2,000 dice, past the 1,000 a pool rolls (R2).
+    (
+        Gm,
+        "POST",
+        "/api/sol/characters/Titan/test",
+        Json(r#"{"skill": "Lift", "attribute": "BOD"}"#),
+        422,
         "sol-pool",
-        Some("against dice"),
+        Some("pool"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/sol/characters",
+        Json(r#"{"name": "Bea", "edge": 1001, "attributes": [["AGI", 2]], "skills": []}"#),
+        422,
+        "body-invalid",
+        Some("edge"),
     ),
     (
         Gm,
