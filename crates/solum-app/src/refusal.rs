@@ -192,14 +192,10 @@ refusals! {
         Sheet = "soluna-sheet-invalid",
         /// A file of characters that does not read or lists none.
         File = "soluna-file",
-        /// An attack with dice the character does not have.
+        /// An attack with dice the character does not have (or more than a test rolls).
         Attack = "soluna-attack",
-        /// Flips out of range.
+        /// Flips past what the character has left or commits to one test.
         Flips = "soluna-flips",
-        /// An opposition the rules refuse.
-        Against = "soluna-against",
-        /// A target number out of range.
-        Target = "soluna-target",
         /// The skirmish's rules refuse the call, in their words.
         Skirmish = "soluna-skirmish",
         /// No skirmish is being played.
