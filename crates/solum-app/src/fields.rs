@@ -150,12 +150,8 @@ request_fields! {
         Weapon = "weapon",
         /// Die-type steps.
         Step = "step",
-        /// Die-type steps of the damage.
-        DamageStep = "damage_step",
         /// The opposing die type.
         Against = "against",
-        /// The opposing steps.
-        AgainstStep = "against_step",
     }
 }
 

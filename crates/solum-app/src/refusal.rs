@@ -222,8 +222,6 @@ refusals! {
         Sheet = "dietype-sheet-invalid",
         /// An ability, skill or weapon the sheet does not have.
         HasNo = "dietype-has-no",
-        /// Die-type steps out of range.
-        Steps = "dietype-steps",
         /// Not a die type (the other side's of an opposed roll, as typed).
         DieType = "dietype-die",
     }

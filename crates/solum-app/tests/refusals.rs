@@ -291,7 +291,11 @@ fn library_only_refusals_have_their_code_field_and_words() {
             "dietype-die",
             solum_app::dietype::Against::typed(
                 solum_app::dietype_once::Difficulty::new(4).unwrap(),
-                Some(("d7", solum_app::dietype_once::Chances::new(1).unwrap(), 0)),
+                Some((
+                    "d7",
+                    solum_app::dietype_once::Chances::new(1).unwrap(),
+                    solum_app::dietype_once::DieSteps::default(),
+                )),
             )
             .map(|_| ()),
             Some("against"),

@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use solum_app::dietype::{Against, DietypeEdit, DietypeRoll};
-use solum_app::dietype_once::{Chances, Difficulty};
+use solum_app::dietype_once::{Chances, DieSteps, Difficulty};
 use solum_app::soluna::{SolunaEdit, SolunaFieldChange, SolunaValue};
 use solum_app::soluna_once::Flips;
 use solum_app::{Campaign, Dice, ErrorKind};
@@ -150,10 +150,10 @@ fn roll(ability: &str, skill: Option<&str>, against: Against, weapon: Option<&st
     DietypeRoll {
         ability: ability.into(),
         skill: skill.map(Into::into),
-        step: 0,
+        step: DieSteps::default(),
         against,
         weapon: weapon.map(Into::into),
-        damage_step: 0,
+        damage_step: DieSteps::default(),
     }
 }
 
@@ -201,11 +201,11 @@ fn dietype_rolls_take_die_and_chances_from_the_sheet() {
         Against::Opposed {
             die: DieType::D6,
             chances: Chances::new(1).unwrap(),
-            step: 0,
+            step: DieSteps::default(),
         },
         None,
     );
-    r.step = -1;
+    r.step = DieSteps::new(-1).unwrap();
     let v = c
         .roll_dietype_character("Aria", &r, Dice::Typed(vec![5, 3]))
         .unwrap();

@@ -1662,7 +1662,7 @@ const SYSTEM_CASES: &[Case] = &[
             r#"{"ability": "Strength", "skill": null, "step": 99, "against": {"difficulty": 6}, "weapon": null, "damage_step": 0}"#,
         ),
         422,
-        "dietype-steps",
+        "body-invalid",
         Some("step"),
     ),
     (
