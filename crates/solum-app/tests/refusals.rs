@@ -268,8 +268,8 @@ fn library_only_refusals_have_their_code_field_and_words() {
     let mut c = Campaign::new(MemoryStore::new()).with_clock(|| AT);
     // Dice typed per pilot and in one list at once: which list is meant is not known.
     let input = VehicleRollInput {
-        pilot: Some(3),
-        against_pilot: Some(3),
+        pilot: Some(solum_app::check_once::CombatPool::new(3).unwrap()),
+        against_pilot: Some(solum_app::check_once::CombatPool::new(3).unwrap()),
         rolled: Some(vec![1, 2, 3]),
         ..VehicleRollInput::default()
     };

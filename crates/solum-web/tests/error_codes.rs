@@ -1096,7 +1096,26 @@ const CASES: &[Case] = &[
         "scene-none-open",
         None,
     ),
-    // Vehicles (S10: speed counts only in a chase) and fight odds (20,000 fights at most).
+    // Vehicles (S10: speed counts only in a chase; a pilot's pool is 1 to 1000 dice) and
+    // fight odds (20,000 fights at most).
+    (
+        Gm,
+        "POST",
+        "/api/vehicles/chase",
+        Json(r#"{"pilot": 1001, "against_pilot": 3}"#),
+        422,
+        "body-invalid",
+        Some("pilot"),
+    ),
+    (
+        Gm,
+        "POST",
+        "/api/vehicles/attack/odds",
+        Json(r#"{"pilot": 3, "against_pilot": 0}"#),
+        422,
+        "body-invalid",
+        Some("against_pilot"),
+    ),
     (
         Gm,
         "POST",
