@@ -162,7 +162,7 @@ fn a_combat_setups_refusal_names_the_setups_field() {
         heroes: Vec::new(),
         foes: vec![FoeCount {
             name: "no such beast".into(),
-            count: 1,
+            count: solum_app::combat::FoeNumber::new(1).unwrap(),
         }],
     };
     let e = c.start_combat_with(None, false, &setup).unwrap_err();

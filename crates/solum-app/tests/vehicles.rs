@@ -311,7 +311,7 @@ fn fight_odds_are_bounded_and_reproducible() {
         heroes: vec!["Osric".into()],
         foes: vec![solum_app::combat::FoeCount {
             name: "orc".into(),
-            count: 2,
+            count: solum_app::combat::FoeNumber::new(2).unwrap(),
         }],
         options: SimOptions {
             fights: Some(2_000),
@@ -355,7 +355,7 @@ fn fight_odds_are_bounded_and_reproducible() {
             heroes: vec!["Osric".into()],
             foes: vec![solum_app::combat::FoeCount {
                 name: "orc".into(),
-                count: 1,
+                count: solum_app::combat::FoeNumber::new(1).unwrap(),
             }],
         },
     )
@@ -385,7 +385,7 @@ fn a_fight_without_heroes_is_refused() {
             &FightOddsInput {
                 foes: vec![solum_app::combat::FoeCount {
                     name: "orc".into(),
-                    count: 1,
+                    count: solum_app::combat::FoeNumber::new(1).unwrap(),
                 }],
                 ..FightOddsInput::default()
             },
