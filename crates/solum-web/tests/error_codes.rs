@@ -1084,7 +1084,7 @@ const CASES: &[Case] = &[
         "/api/idea",
         Json(r#"{"genre": "fantasy", "count": 21}"#),
         422,
-        "idea-count",
+        "body-invalid",
         Some("count"),
     ),
     (
@@ -2306,10 +2306,24 @@ async fn body_refusals_say_what_was_expected_in_json_words() {
             "foes",
             "expected a list",
         ),
+        // A number of a type held to a range expects that range (the description's).
         (
             "/api/idea",
             r#"{"genre": "fantasy", "count": "two"}"#,
             "count",
+            "expected a whole number from 1 to 20",
+        ),
+        (
+            "/api/characters/Nick/static",
+            r#"{"opposition": {"name": "guards", "difficulty": 4.5, "hit_points": 3, "damage": 1}}"#,
+            "opposition.difficulty",
+            "expected a whole number from 1 to 12",
+        ),
+        // A u32 the server takes whole still says so.
+        (
+            "/api/soluna/skirmish/act",
+            r#"{"name": "Csen", "action": "move", "target": "Viled", "flips": "two"}"#,
+            "flips",
             "expected a whole number from 0 to 4294967295",
         ),
         // A number held to a range of the rules says the range, as the command line does.
