@@ -132,8 +132,6 @@ refusals! {
         RestHours = "classic-rest-hours",
         /// A gear change the rules refuse, or one that changes nothing.
         Gear = "classic-gear",
-        /// A difficulty outside 1 to 6.
-        Difficulty = "classic-difficulty",
         /// A cliché the hero does not have.
         Cliche = "classic-cliche",
         /// A fight rolled in secret: only a check of the original may be secret.

@@ -1377,7 +1377,7 @@ const SYSTEM_CASES: &[Case] = &[
         "/api/classic/characters/Cid/check",
         Json(r#"{"stat": "body", "difficulty": 7}"#),
         422,
-        "classic-difficulty",
+        "body-invalid",
         Some("difficulty"),
     ),
     (
