@@ -24,21 +24,43 @@ impl fmt::Display for OutOfRange {
 impl std::error::Error for OutOfRange {}
 
 /// A newtype over an integer held to `MIN..=MAX`: private field, `new`, `get`, `FromStr`,
-/// `Display`, and serde through `i64` with the same check. `$words` is a format string
-/// with `{min}` and `{max}`: what the user reads for a value out of range or not a number.
+/// `Display`, serde as a whole number with the same check, and (feature `openapi`) a schema of
+/// an integer from `MIN` to `MAX`, so the description states the range the server holds it
+/// to. `$words` is a format string with `{min}` and `{max}`: what the user reads for a value
+/// out of range or not a number.
 macro_rules! bounded {
     (
         $(#[$meta:meta])*
         $vis:vis struct $name:ident($repr:ty) in $min:expr, $max:expr; $words:literal
     ) => {
         $(#[$meta])*
-        #[derive(
-            Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash,
-            serde::Serialize, serde::Deserialize,
-        )]
-        // Through i64: a negative number or one past the type is refused in the same words.
-        #[serde(try_from = "i64", into = "i64")]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+        #[serde(into = "i64")]
         $vis struct $name($repr);
+
+        // Read as a whole number: a negative one or one past the type (past i64 too) is
+        // refused in the type's words, what is no whole number (`"two"`, `1.5`) as expected
+        // "a whole number from MIN to MAX", the range the description states.
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct Whole;
+                impl serde::de::Visitor<'_> for Whole {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        write!(f, "a whole number from {} to {}", $name::MIN, $name::MAX)
+                    }
+                    fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<$name, E> {
+                        $name::try_from(n).map_err(E::custom)
+                    }
+                    fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<$name, E> {
+                        i64::try_from(n)
+                            .map_err(|_| E::custom($name::refused()))
+                            .and_then(|n| self.visit_i64(n))
+                    }
+                }
+                d.deserialize_i64(Whole)
+            }
+        }
 
         impl $name {
             /// The least value.
@@ -100,6 +122,24 @@ macro_rules! bounded {
                 write!(f, "{}", self.0)
             }
         }
+
+        // The OpenAPI description states the range the type holds, not its integer's.
+        #[cfg(feature = "openapi")]
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                utoipa::openapi::RefOr::T($crate::schema::integer(
+                    i64::from(Self::MIN),
+                    i64::from(Self::MAX),
+                ))
+            }
+        }
+
+        #[cfg(feature = "openapi")]
+        impl utoipa::ToSchema for $name {
+            fn name() -> std::borrow::Cow<'static, str> {
+                stringify!($name).into()
+            }
+        }
     };
 }
 
@@ -138,6 +178,19 @@ macro_rules! bounded_tests {
                     let e = text.parse::<$name>().unwrap_err();
                     assert_eq!(e.to_string(), $words, "{text:?}");
                 }
+                // In JSON, what is no whole number expects the range; a whole number past
+                // i64 is out of range like any other.
+                let whole = format!(
+                    "expected a whole number from {} to {}",
+                    <$name>::MIN,
+                    <$name>::MAX
+                );
+                for json in ["\"x\"", "1.5", "99999999999999999999", "true", "[1]"] {
+                    let e = serde_json::from_str::<$name>(json).unwrap_err().to_string();
+                    assert!(e.contains(&whole), "{json}: {e}");
+                }
+                let e = serde_json::from_str::<$name>("18446744073709551615").unwrap_err();
+                assert!(e.to_string().contains($words), "{e}");
             }
 
             proptest! {

@@ -67,11 +67,11 @@ pub struct NewCharacter {
     #[cfg_attr(feature = "openapi", schema(max_length = 100, pattern = "@name"))]
     pub name: String,
     /// Body, Mind, Charm: 3, 2 and 1 in some order.
-    pub body: u32,
+    pub body: StartingAttribute,
     /// See `body`.
-    pub mind: u32,
+    pub mind: StartingAttribute,
     /// See `body`.
-    pub charm: u32,
+    pub charm: StartingAttribute,
     /// The starting background first, then names for the extra ones the 2d6 grant.
     pub backgrounds: Vec<String>,
     /// The starting light weapon.
@@ -85,9 +85,9 @@ impl NewCharacter {
     fn choices(&self) -> CreationChoices {
         CreationChoices {
             name: self.name.trim().to_owned(),
-            body: self.body,
-            mind: self.mind,
-            charm: self.charm,
+            body: self.body.get(),
+            mind: self.mind.get(),
+            charm: self.charm.get(),
             backgrounds: self
                 .backgrounds
                 .iter()

@@ -1312,16 +1312,11 @@ impl<S: CampaignStore> Campaign<S> {
         name: &str,
         stat: Stat,
         cliche: Option<&str>,
-        difficulty: Option<u32>,
+        difficulty: Option<crate::classic_once::ClassicDifficulty>,
         gear: Option<&str>,
         dice: Dice,
     ) -> Result<HeroCheckView, AppError> {
-        if let Some(d) = difficulty
-            && !(1..=6).contains(&d)
-        {
-            return Err(crate::ClassicRefusal::Difficulty
-                .at("difficulty", format!("{d}: difficulties run from 1 to 6")));
-        }
+        let difficulty = difficulty.map(crate::classic_once::ClassicDifficulty::get);
         let dice = fix_seed(dice);
         let at = self.now();
         self.transact(|tx| {

@@ -48,12 +48,24 @@ bounded! {
     "the original So1um deals {min} hit point per won exchange: damage is {max}"
 }
 
-/// A difficulty of the original So1um as a player types it: 1 (automatic) to 6 (hard), or
-/// one of the text's names, read by the rules' `parse_difficulty`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A difficulty of the original So1um: 1 (automatic) to 6 (hard). A player types a number
+/// or one of the text's names, read by the rules' `parse_difficulty`; a request gives the
+/// number (serde through `i64`, held to the same range).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(try_from = "i64", into = "i64")]
 pub struct ClassicDifficulty(u32);
 
 impl ClassicDifficulty {
+    /// The least difficulty (automatic).
+    pub const MIN: u32 = 1;
+    /// The greatest (hard).
+    pub const MAX: u32 = 6;
+
+    /// The difficulty, if within [`Self::MIN`]`..=`[`Self::MAX`].
+    pub fn new(n: u32) -> Result<Self, OutOfRange> {
+        Self::try_from(i64::from(n))
+    }
+
     /// The difficulty, 1 to 6.
     pub fn get(self) -> u32 {
         self.0
@@ -64,6 +76,43 @@ impl std::str::FromStr for ClassicDifficulty {
     type Err = CheckError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         parse_difficulty(s).map(Self)
+    }
+}
+
+impl TryFrom<i64> for ClassicDifficulty {
+    type Error = OutOfRange;
+    fn try_from(n: i64) -> Result<Self, OutOfRange> {
+        // The rules read the number; a request names none, so its words name none either.
+        parse_difficulty(&n.to_string()).map(Self).map_err(|_| {
+            OutOfRange::new(format!(
+                "the original So1um's difficulties run from {} (automatic) to {} (hard)",
+                Self::MIN,
+                Self::MAX
+            ))
+        })
+    }
+}
+
+impl From<ClassicDifficulty> for i64 {
+    fn from(d: ClassicDifficulty) -> i64 {
+        i64::from(d.0)
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for ClassicDifficulty {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::RefOr::T(crate::schema::integer(
+            i64::from(Self::MIN),
+            i64::from(Self::MAX),
+        ))
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for ClassicDifficulty {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "ClassicDifficulty".into()
     }
 }
 
@@ -1121,6 +1170,27 @@ mod tests {
             let e = text.parse::<ClassicDifficulty>().unwrap_err().to_string();
             assert!(e.starts_with(&format!("difficulty `{text}`: ")), "{e}");
         }
+    }
+
+    /// A request gives the number: 1 to 6 read, written back as the number; anything else
+    /// refused in words that name the range (and no name, which JSON does not take).
+    #[test]
+    fn a_classic_difficulty_reads_from_json_as_a_number_of_1_to_6() {
+        for d in 1..=6 {
+            let v: ClassicDifficulty = serde_json::from_str(&d.to_string()).unwrap();
+            assert_eq!(
+                (v.get(), serde_json::to_string(&v).unwrap()),
+                (d, d.to_string())
+            );
+            assert_eq!(ClassicDifficulty::new(d).unwrap(), v);
+        }
+        let words = "the original So1um's difficulties run from 1 (automatic) to 6 (hard)";
+        for json in ["0", "7", "-1", "4294967297"] {
+            let e = serde_json::from_str::<ClassicDifficulty>(json).unwrap_err();
+            assert!(e.to_string().contains(words), "{json}: {e}");
+        }
+        assert!(serde_json::from_str::<ClassicDifficulty>("\"hard\"").is_err());
+        assert_eq!(ClassicDifficulty::new(7).unwrap_err().to_string(), words);
     }
 
     #[test]

@@ -147,7 +147,7 @@ pub fn classic_check_who<S: CampaignStore, E>(
     if let Some(mut campaign) = campaign_of(&ask.who, open)? {
         let stat = ask.stat.unwrap_or(Stat::Body);
         let fixed = match ask.vs {
-            Some(vs) if !ask.random => Some(vs.get()),
+            Some(vs) if !ask.random => Some(vs),
             _ => None,
         };
         let dice = dice_of(ask.rolled, ask.seed)?;

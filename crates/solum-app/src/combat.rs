@@ -669,6 +669,16 @@ pub struct CombatStartView {
 /// The most heroes, and the most kinds of foes, a combat starts with ([`CombatSetup`]).
 pub const MAX_SETUP_ENTRIES: usize = 20;
 
+/// The most foes of one kind a combat or a simulation brings in at once (as a line's
+/// `foe orc*100` does).
+pub const MAX_FOES_OF_A_KIND: u32 = 100;
+
+crate::bounded::bounded! {
+    /// How many foes of one kind join, 1 to [`MAX_FOES_OF_A_KIND`].
+    pub struct FoeNumber(u32) in 1, MAX_FOES_OF_A_KIND;
+    "a count of foes is {min} to {max}"
+}
+
 /// Foes of one kind brought into a new combat.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -676,14 +686,13 @@ pub const MAX_SETUP_ENTRIES: usize = 20;
 pub struct FoeCount {
     /// A creature of the shipped bestiary or the campaign's, by name (any case).
     pub name: String,
-    /// How many (1 to 100; named `orc-1`, `orc-2`, …).
+    /// How many (named `orc-1`, `orc-2`, …; one unless said).
     #[serde(default = "one_foe")]
-    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 100))]
-    pub count: u32,
+    pub count: FoeNumber,
 }
 
-fn one_foe() -> u32 {
-    1
+fn one_foe() -> FoeNumber {
+    FoeNumber::new(1).expect("one foe is a count")
 }
 
 /// The fighters a combat starts with: the campaign's characters by name (the heroes' side),
@@ -731,12 +740,6 @@ impl CombatSetup {
         }
         for foe in &self.foes {
             let name = crate::name("foes", &foe.name, crate::creatures::MAX_CREATURE_NAME)?;
-            if !(1..=100).contains(&foe.count) {
-                return Err(crate::CombatRefusal::Setup.at(
-                    "foes",
-                    format!("{name}: a count from 1 to 100, not {}", foe.count),
-                ));
-            }
             if name.contains(['"', '*', '#']) {
                 return Err(
                     crate::CombatRefusal::Setup.at("foes", format!("{name}: no such creature"))
@@ -744,7 +747,7 @@ impl CombatSetup {
             }
             // The bestiaries read `-` as a space: one word for the line.
             let key = name.split_whitespace().collect::<Vec<_>>().join("-");
-            out.push(if foe.count == 1 {
+            out.push(if foe.count.get() == 1 {
                 format!("foe {key}")
             } else {
                 format!("foe {key}*{}", foe.count)
@@ -1375,5 +1378,21 @@ impl OneShotCombat {
     /// Where the combat stands, with every line played so far.
     pub fn status(&self) -> Result<CombatStatus, AppError> {
         self.campaign.combat_status()?.ok_or_else(no_open)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    crate::bounded::bounded_tests!(foe_number, FoeNumber, "a count of foes is 1 to 100");
+
+    /// A kind of foes is one unless counted, and read with its count's type.
+    #[test]
+    fn foes_are_counted_as_they_are_read() {
+        let one: FoeCount = serde_json::from_str(r#"{"name": "orc"}"#).unwrap();
+        assert_eq!(one.count.get(), 1);
+        let e = serde_json::from_str::<FoeCount>(r#"{"name": "orc", "count": 101}"#).unwrap_err();
+        assert!(e.to_string().contains("a count of foes is 1 to 100"), "{e}");
     }
 }

@@ -14,7 +14,7 @@ use solum_dietype::{
 use solum_store::{CampaignStore, WriteTx};
 
 use crate::classic::{again, fix_seed, read_row, sheet_row};
-use crate::dietype_once::{Chances, Difficulty};
+use crate::dietype_once::{Chances, DieSteps, Difficulty};
 use crate::journaling;
 use crate::rolled::Rolled;
 use crate::{AppError, Campaign, Dice};
@@ -23,8 +23,8 @@ use crate::{AppError, Campaign, Dice};
 pub const SYSTEM: &str = "dietype";
 /// The schema of the records this build writes.
 pub const DIETYPE_RECORD_SCHEMA: i64 = 1;
-/// The most die-type steps a roll takes either way (d4 to d12 is four).
-pub const MAX_STEPS: i64 = 8;
+/// The most die-type steps a roll takes either way (d4 to d12 is four): [`DieSteps::MAX`].
+pub const MAX_STEPS: i64 = DieSteps::MAX;
 
 /// The rules and the campaign's limits on a sheet.
 pub fn check_sheet(sheet: &Sheet) -> Result<(), AppError> {
@@ -164,7 +164,7 @@ pub enum Against {
         /// Its chances, 1 to 4.
         chances: Chances,
         /// Its die-type steps (armour: −1).
-        step: i64,
+        step: DieSteps,
     },
 }
 
@@ -172,7 +172,10 @@ impl Against {
     /// What a roll is against as a front end reads it from its flags, the numbers parsed
     /// at its edge: a difficulty, or another die type (as written, read here) with its
     /// chances and steps.
-    pub fn typed(vs: Difficulty, opposed: Option<(&str, Chances, i64)>) -> Result<Self, AppError> {
+    pub fn typed(
+        vs: Difficulty,
+        opposed: Option<(&str, Chances, DieSteps)>,
+    ) -> Result<Self, AppError> {
         let Some((die, chances, step)) = opposed else {
             return Ok(Self::Difficulty(vs));
         };
@@ -193,16 +196,14 @@ pub struct DietypeRoll {
     /// The skill whose chances are used (none: unskilled, one chance).
     pub skill: Option<String>,
     /// Die-type steps on the ability's die (+1DT, −1DT), clamped to d4..d12.
-    #[cfg_attr(feature = "openapi", schema(minimum = -8, maximum = 8))]
-    pub step: i64,
+    pub step: DieSteps,
     /// The difficulty or the other side.
     #[cfg_attr(feature = "openapi", schema(schema_with = against))]
     pub against: Against,
     /// On a success (an opposed win), the weapon's damage: one die per point of quality.
     pub weapon: Option<String>,
     /// Die-type steps on the damage die (armour: −1).
-    #[cfg_attr(feature = "openapi", schema(minimum = -8, maximum = 8))]
-    pub damage_step: i64,
+    pub damage_step: DieSteps,
 }
 
 /// What a roll was built from, as journaled.
@@ -267,7 +268,7 @@ fn roll_rule(inputs: &RollInputs, dice: &mut dyn DiceSource) -> Result<RollResul
         Against::Opposed { die, chances, step } => {
             let r = roll_opposed(
                 (inputs.die, inputs.chances),
-                (die.step(*step), chances.get()),
+                (die.step(step.get()), chances.get()),
                 dice,
             )?;
             let q = if r.winner == 1 { r.quality } else { 0 };
@@ -286,7 +287,7 @@ fn roll_rule(inputs: &RollInputs, dice: &mut dyn DiceSource) -> Result<RollResul
     if let Some(w) = inputs.weapon
         && quality > 0
     {
-        let die = w.die.step(inputs.roll.damage_step);
+        let die = w.die.step(inputs.roll.damage_step.get());
         // The modifier was checked with the sheet (−4 to +4).
         result.damage = roll_damage(die, quality, i64::from(w.modifier), dice)?.ok();
     }
@@ -498,14 +499,6 @@ fn load(tx: &dyn WriteTx, name: &str) -> Result<Sheet, AppError> {
 }
 
 fn inputs_of(sheet: &Sheet, roll: &DietypeRoll) -> Result<RollInputs, AppError> {
-    for (field, s) in [("step", roll.step), ("damage_step", roll.damage_step)] {
-        if !(-MAX_STEPS..=MAX_STEPS).contains(&s) {
-            return Err(crate::DieTypeRefusal::Steps.at(
-                field,
-                format!("{s}: die-type steps are -{MAX_STEPS} to {MAX_STEPS}"),
-            ));
-        }
-    }
     let mut roll = roll.clone();
     let (ability, ability_die) = sheet
         .ability(&roll.ability)
@@ -531,16 +524,8 @@ fn inputs_of(sheet: &Sheet, roll: &DietypeRoll) -> Result<RollInputs, AppError> 
             Some(w)
         }
     };
-    if let Against::Opposed { step, .. } = &roll.against
-        && !(-MAX_STEPS..=MAX_STEPS).contains(step)
-    {
-        return Err(crate::DieTypeRefusal::Steps.at(
-            "against_step",
-            format!("{step}: die-type steps are -{MAX_STEPS} to {MAX_STEPS}"),
-        ));
-    }
     Ok(RollInputs {
-        die: ability_die.step(roll.step),
+        die: ability_die.step(roll.step.get()),
         ability_die,
         chances,
         weapon,
@@ -561,7 +546,7 @@ fn p_success(inputs: &RollInputs) -> f64 {
         Against::Opposed { die, chances, step } => {
             opposed_odds(
                 (inputs.die, inputs.chances),
-                (die.step(*step), chances.get()),
+                (die.step(step.get()), chances.get()),
             )
             .win
         }
@@ -737,7 +722,7 @@ impl<S: CampaignStore> Campaign<S> {
                 .as_ref()
                 .map_or(result.quality, |r| r.quality);
             let damage_die = match (&result.damage, &inputs.weapon) {
-                (Some(_), Some(w)) => Some(w.die.step(inputs.roll.damage_step)),
+                (Some(_), Some(w)) => Some(w.die.step(inputs.roll.damage_step.get())),
                 _ => None,
             };
             Ok(DietypeRollView {

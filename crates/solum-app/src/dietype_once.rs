@@ -81,6 +81,21 @@ impl fmt::Display for DieSteps {
     }
 }
 
+// The OpenAPI description states the steps a request is read with.
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for DieSteps {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::RefOr::T(crate::schema::integer(-Self::MAX, Self::MAX))
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for DieSteps {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "DieSteps".into()
+    }
+}
+
 /// A flat damage modifier, −4 to +4 (D3).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "i64", into = "i64")]

@@ -143,9 +143,6 @@ pub enum AppError {
         /// Why.
         reason: String,
     },
-    /// How many words to draw is out of range.
-    #[error("count {0}: an idea draws 1 to {max} words", max = crate::ideas::MAX_COUNT)]
-    Count(u32),
     /// An oracle solum does not have.
     #[error("no oracle \"{0}\" (say expanded or classic)")]
     UnknownOracle(String),
@@ -291,7 +288,6 @@ impl AppError {
             Self::UnknownGenre { .. } => "genre-unknown",
             Self::BadWordList { .. } => "word-list-invalid",
             Self::ListFile { .. } => "word-list-file",
-            Self::Count(_) => "idea-count",
             Self::UnknownOracle(_) => "oracle-unknown",
             Self::NoOpenScene => "scene-none-open",
             Self::BadImport(_) => "import-invalid",
@@ -334,7 +330,6 @@ impl AppError {
             Self::NameTaken { .. } => Some("name".to_owned()),
             Self::Forbidden(crate::policy::Forbidden::Secret) => Some("secret".to_owned()),
             Self::UnknownGenre { .. } => Some("genre".to_owned()),
-            Self::Count(_) => Some("count".to_owned()),
             Self::UnknownOracle(_) => Some("oracle".to_owned()),
             Self::Vehicle(v) => Some(v.field().name().to_owned()),
             Self::Expression(e) => e.field().map(|f| f.name().to_owned()),
@@ -391,7 +386,6 @@ impl AppError {
             | Self::UnknownGenre { .. }
             | Self::BadWordList { .. }
             | Self::ListFile { .. }
-            | Self::Count(_)
             | Self::UnknownOracle(_)
             | Self::BadImport(_)
             | Self::ImportMismatch { .. }

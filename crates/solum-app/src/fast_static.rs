@@ -16,10 +16,11 @@ use solum_dice::{DiceError, DiceSource, RecordingDice, SeededDice, TypedDice};
 use solum_expanded::character::Character;
 use solum_expanded::combat::{Fighter, StaticCombat};
 use solum_expanded::creature::Bestiary;
-use solum_expanded::fight::{MAX_DAMAGE, MAX_FIGHT_HP, StaticSpec, static_odds};
+use solum_expanded::fight::{StaticSpec, static_odds};
 use solum_expanded::{Difficulty, Pool};
 use solum_store::{CampaignStore, Sheet, WriteTx};
 
+use crate::fight_once::{Damage, HitPoints};
 use crate::journaling;
 use crate::{AppError, Campaign, Dice};
 
@@ -42,7 +43,16 @@ pub const MAX_STATIC_TYPED: usize = 2_000;
 /// past it the fight is refused another call and can only be abandoned.
 pub const MAX_STORED_FACES: usize = 8_000;
 
-/// The opposition of a fast static combat (S11).
+crate::bounded::bounded! {
+    /// A static opposition's difficulty, 1 (automatic) to [`MAX_STATIC_DIFFICULTY`]: the
+    /// rules' difficulties go higher, a static opposition does not need them.
+    pub struct StaticDifficulty(u32) in 1, MAX_STATIC_DIFFICULTY;
+    "a static opposition's difficulty is {min} to {max}"
+}
+
+/// The opposition of a fast static combat (S11), as a fight keeps it. Its numbers are
+/// plain: a fight stored before the difficulty was held to 1 to 12 (the web took 13) still
+/// reads. A request types them ([`TypedOpposition`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -55,6 +65,33 @@ pub struct Opposition {
     pub hit_points: u32,
     /// The damage it deals on a failed round (0 to the damage limit).
     pub damage: u32,
+}
+
+/// The opposition of a fast static combat as a request types it (`opposition`): each number
+/// held to its range as the request is read.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TypedOpposition {
+    /// What it is ("trooper squad").
+    pub name: String,
+    /// The difficulty the hero rolls against each round (1 is automatic).
+    pub difficulty: StaticDifficulty,
+    /// Its hit points.
+    pub hit_points: HitPoints,
+    /// The damage it deals on a failed round.
+    pub damage: Damage,
+}
+
+impl From<TypedOpposition> for Opposition {
+    fn from(o: TypedOpposition) -> Self {
+        Self {
+            name: o.name,
+            difficulty: o.difficulty.get(),
+            hit_points: o.hit_points.get(),
+            damage: o.damage.get(),
+        }
+    }
 }
 
 impl Opposition {
@@ -81,11 +118,7 @@ impl Opposition {
 
     /// An opposition typed by hand ("the opposition"): a difficulty, hit points and damage,
     /// each parsed at the front end's edge.
-    pub fn typed(
-        vs: solum_expanded::Difficulty,
-        hit_points: crate::fight_once::HitPoints,
-        damage: crate::fight_once::Damage,
-    ) -> Self {
+    pub fn typed(vs: solum_expanded::Difficulty, hit_points: HitPoints, damage: Damage) -> Self {
         Self {
             name: "the opposition".to_owned(),
             difficulty: vs.value(),
@@ -94,28 +127,19 @@ impl Opposition {
         }
     }
 
+    /// The name's rule, and the numbers held to their types' ranges: what a request's
+    /// [`TypedOpposition`] holds as it is read, asked again of an opposition the command
+    /// line typed (its `--vs` takes every difficulty of the rules) or a journal imports.
     fn check(&self) -> Result<(), AppError> {
         crate::name("opposition", &self.name, MAX_OPPOSITION_NAME)?;
-        // The documented range (docs/api.md, the OpenAPI description): the rules' own
-        // difficulties allow more, a static opposition does not need them.
-        if !(1..=MAX_STATIC_DIFFICULTY).contains(&self.difficulty) {
-            return Err(crate::CombatRefusal::Opposition.at(
-                "difficulty",
-                format!("{}: 1 to {MAX_STATIC_DIFFICULTY}", self.difficulty),
-            ));
-        }
-        Difficulty::new(i64::from(self.difficulty))
-            .map_err(|e| crate::CombatRefusal::Opposition.at("difficulty", e.to_string()))?;
-        if !(1..=MAX_FIGHT_HP).contains(&self.hit_points) {
-            return Err(crate::CombatRefusal::Opposition.at(
-                "foe hit points",
-                format!("{}: 1 to {MAX_FIGHT_HP}", self.hit_points),
-            ));
-        }
-        if self.damage > MAX_DAMAGE {
-            return Err(crate::CombatRefusal::Opposition
-                .at("foe damage", format!("{}: 0 to {MAX_DAMAGE}", self.damage)));
-        }
+        let refused = |field: &'static str, value: u32| {
+            move |e: crate::bounded::OutOfRange| {
+                crate::CombatRefusal::Opposition.at(field, format!("{value}: {e}"))
+            }
+        };
+        StaticDifficulty::new(self.difficulty).map_err(refused("difficulty", self.difficulty))?;
+        HitPoints::new(self.hit_points).map_err(refused("foe hit points", self.hit_points))?;
+        Damage::new(self.damage).map_err(refused("foe damage", self.damage))?;
         Ok(())
     }
 }
@@ -582,7 +606,7 @@ pub struct StaticAsk {
     pub foe: Option<String>,
     /// Or the opposition's numbers, to start a fight.
     #[serde(default)]
-    pub opposition: Option<Opposition>,
+    pub opposition: Option<TypedOpposition>,
     /// The sheet's weapon to fight with (when it starts).
     #[serde(default)]
     pub weapon: Option<String>,
@@ -602,7 +626,7 @@ impl StaticAsk {
                     .at("foe", "give `foe` or `opposition`, not both"));
             }
             (Some(foe), None) => Some(Opposition::shipped(foe)?),
-            (None, given) => given.clone(),
+            (None, given) => given.clone().map(Opposition::from),
         };
         Ok(StaticRequest {
             hero: hero.to_owned(),
@@ -1029,6 +1053,52 @@ mod opposition_bounds {
         assert!(foe(12).check().is_ok());
         assert!(foe(0).check().is_err());
         let e = foe(13).check().unwrap_err().to_string();
-        assert!(e.contains("1 to 12"), "{e}");
+        assert_eq!(
+            e,
+            "difficulty: 13: a static opposition's difficulty is 1 to 12"
+        );
+    }
+
+    crate::bounded::bounded_tests!(
+        static_difficulty,
+        StaticDifficulty,
+        "a static opposition's difficulty is 1 to 12"
+    );
+
+    /// A request's opposition is read with its numbers' types; a fight stored before the
+    /// difficulty was held to 12 still reads as the [`Opposition`] it keeps.
+    #[test]
+    fn a_requests_opposition_is_typed_and_a_stored_one_reads_as_it_was() {
+        let typed: TypedOpposition = serde_json::from_str(
+            r#"{"name": "guards", "difficulty": 4, "hit_points": 3, "damage": 1}"#,
+        )
+        .unwrap();
+        let kept = Opposition::from(typed);
+        assert_eq!(
+            serde_json::to_value(&kept).unwrap(),
+            serde_json::json!({"name": "guards", "difficulty": 4, "hit_points": 3, "damage": 1})
+        );
+        for (json, words) in [
+            (
+                r#"{"name": "g", "difficulty": 13, "hit_points": 3, "damage": 1}"#,
+                "a static opposition's difficulty is 1 to 12",
+            ),
+            (
+                r#"{"name": "g", "difficulty": 4, "hit_points": 0, "damage": 1}"#,
+                "hit points are 1 to 10000",
+            ),
+            (
+                r#"{"name": "g", "difficulty": 4, "hit_points": 3, "damage": -1}"#,
+                "damage is 0 to 1000000",
+            ),
+        ] {
+            let e = serde_json::from_str::<TypedOpposition>(json).unwrap_err();
+            assert!(e.to_string().contains(words), "{e}");
+        }
+        let old: Opposition = serde_json::from_str(
+            r#"{"name": "guards", "difficulty": 13, "hit_points": 3, "damage": 1}"#,
+        )
+        .unwrap();
+        assert_eq!(old.difficulty, 13);
     }
 }

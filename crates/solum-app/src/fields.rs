@@ -108,8 +108,6 @@ request_fields! {
         Retry = "retry",
         /// The threshold.
         Threshold = "threshold",
-        /// An assistant's typed dice.
-        AssistDice = "assist dice",
         /// The assistant.
         Assistant = "assistant",
         /// The skill.
@@ -152,12 +150,8 @@ request_fields! {
         Weapon = "weapon",
         /// Die-type steps.
         Step = "step",
-        /// Die-type steps of the damage.
-        DamageStep = "damage_step",
         /// The opposing die type.
         Against = "against",
-        /// The opposing steps.
-        AgainstStep = "against_step",
     }
 }
 

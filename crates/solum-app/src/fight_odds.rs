@@ -237,8 +237,9 @@ impl utoipa::ToSchema for FightOddsInput {
             utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
         )>,
     ) {
-        // The options refer to the ambush by name.
+        // The options refer to the ambush by name, a foe's count to its type.
         schemas.push(("Ambush".into(), <Ambush as utoipa::PartialSchema>::schema()));
+        <FoeCount as utoipa::ToSchema>::schemas(schemas);
     }
 }
 
@@ -417,8 +418,8 @@ impl<S: CampaignStore> Campaign<S> {
         let asked = input
             .foes
             .iter()
-            .fold(0usize, |n, f| n.saturating_add(f.count as usize));
-        if input.foes.iter().all(|f| (1..=100).contains(&f.count)) && asked > MAX_SIDE {
+            .fold(0usize, |n, f| n.saturating_add(f.count.get() as usize));
+        if asked > MAX_SIDE {
             return Err(SimRefusal::CrowdedSide {
                 side: FOES,
                 count: asked,
@@ -446,12 +447,6 @@ impl<S: CampaignStore> Campaign<S> {
         let shipped = Bestiary::shipped();
         for foe in &input.foes {
             let name = crate::name("foes", &foe.name, crate::creatures::MAX_CREATURE_NAME)?;
-            if !(1..=100).contains(&foe.count) {
-                return Err(crate::CombatRefusal::Setup.at(
-                    "foes",
-                    format!("{name}: a count from 1 to 100, not {}", foe.count),
-                ));
-            }
             let creature = match shipped.creature(&name) {
                 Some(c) => c.clone(),
                 None => crate::creatures::campaign_creature_of(&self.store, &name)?.ok_or_else(
@@ -460,7 +455,7 @@ impl<S: CampaignStore> Campaign<S> {
             };
             let template = Fighter::creature(&creature, &name, FOES)
                 .map_err(|e| crate::CombatRefusal::Setup.at("foes", e.to_string()))?;
-            push_named(&mut out, &template, &name, foe.count);
+            push_named(&mut out, &template, &name, foe.count.get());
             if out.len() - heroes > MAX_SIDE {
                 return Err(SimRefusal::CrowdedSide {
                     side: FOES,

@@ -36,12 +36,11 @@ bounded! {
 pub const MAX_SIMULATED: u64 = 1_000_000_000;
 
 /// An input of a fight's odds, for errors a front end names as its own flag (pools, hit
-/// points and damage are refused by their types: [`CombatPool`], [`HitPoints`], [`Damage`]).
+/// points, damage and a typed difficulty are refused by their types: [`CombatPool`],
+/// [`HitPoints`], [`Damage`], the rules' [`Difficulty`]; a bestiary's by the bestiary).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Field {
-    /// The static opposition's difficulty.
-    Vs,
     /// Duels to simulate.
     Simulate,
     /// A static opposition of the bestiary, by name.
@@ -60,7 +59,6 @@ impl Field {
     /// The field's name in JSON.
     pub fn name(self) -> &'static str {
         match self {
-            Self::Vs => "vs",
             Self::Simulate => "simulate",
             Self::Foe => "foe",
             Self::Rolled => "rolled",
@@ -71,12 +69,6 @@ impl Field {
 /// Why a fight's odds were refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FightOnceError {
-    /// Not a difficulty (the rules' own words).
-    #[error("{}", self.describe(|f| f.name().to_owned()))]
-    Difficulty {
-        /// What the rules say.
-        problem: String,
-    },
     /// A fight the rules cannot settle (nobody deals damage, …).
     #[error(transparent)]
     Fight(#[from] FightError),
@@ -106,7 +98,6 @@ impl FightOnceError {
     /// The field at fault, where one is.
     pub fn field(&self) -> Option<Field> {
         match self {
-            Self::Difficulty { .. } => Some(Field::Vs),
             Self::Simulate { .. } => Some(Field::Simulate),
             Self::UnknownFoe { .. } => Some(Field::Foe),
             Self::Dice(e) => e.field(),
@@ -117,7 +108,6 @@ impl FightOnceError {
     /// A stable code for the API.
     pub fn code(&self) -> &'static str {
         match self {
-            Self::Difficulty { .. } => "check-difficulty",
             Self::Fight(_) => "fight-never-ends",
             Self::Simulate { .. } => "fight-simulate",
             Self::Simulation(_) => "fight-simulation",
@@ -138,7 +128,6 @@ impl FightOnceError {
     /// The message with the fields named by `name` (the command line passes its flags).
     pub fn describe(&self, name: impl Fn(Field) -> String) -> String {
         match self {
-            Self::Difficulty { problem } => format!("{}: {problem}", name(Field::Vs)),
             Self::Simulate { problem } => format!("{} {problem}", name(Field::Simulate)),
             Self::Fight(e) => e.to_string(),
             Self::Simulation(e) => format!("the simulation failed: {e}"),
@@ -437,11 +426,9 @@ fn static_spec(ask: &StaticPlayAsk<'_>) -> Result<(String, StaticSpec), FightOnc
                     name: name.to_owned(),
                     known: ask.bestiary.static_foes().map(|f| f.name.clone()).collect(),
                 })?;
-            let difficulty = Difficulty::new(i64::from(foe.difficulty)).map_err(|e| {
-                FightOnceError::Difficulty {
-                    problem: e.to_string(),
-                }
-            })?;
+            // A bestiary holds only what `Bestiary::add` validated: 1 to the rules' most.
+            let difficulty = Difficulty::new(i64::from(foe.difficulty))
+                .expect("a bestiary's static opposition has a difficulty of the rules");
             (foe.name.clone(), difficulty, foe.hit_points, foe.damage)
         }
         StaticFoeAsk::Typed { vs, hp, damage: d } => {

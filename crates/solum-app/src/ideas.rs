@@ -21,6 +21,12 @@ pub const MAX_LIST_BYTES: u64 = 64 * 1024;
 /// The most words one draw takes.
 pub const MAX_COUNT: u32 = 20;
 
+crate::bounded::bounded! {
+    /// How many words one draw takes, 1 to [`MAX_COUNT`].
+    pub struct IdeaCount(u32) in 1, MAX_COUNT;
+    "an idea draws {min} to {max} words"
+}
+
 /// The built-in genres: name and list text.
 const GENRES: [(&str, &str); 5] = [
     ("fantasy", include_str!("../data/ideas/fantasy.txt")),
@@ -169,6 +175,8 @@ pub fn draw(
 mod tests {
     use super::*;
     use solum_dice::{ScriptedDice, TypedDice};
+
+    crate::bounded::bounded_tests!(idea_count, IdeaCount, "an idea draws 1 to 20 words");
 
     #[test]
     fn every_genre_has_at_least_a_hundred_distinct_words() {

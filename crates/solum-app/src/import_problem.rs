@@ -108,6 +108,14 @@ pub enum ImportProblem {
     /// A reveal whose entry is itself a reveal.
     #[error("a reveal holds another reveal")]
     RevealInReveal,
+    /// An idea drawn a number of words no draw takes.
+    #[error("count {count}: {problem}")]
+    IdeaCount {
+        /// The count recorded.
+        count: u32,
+        /// The range, in the type's words.
+        problem: crate::bounded::OutOfRange,
+    },
     /// An idea list with a blank or comment line (the lists read leave them out).
     #[error("an idea list holds a blank or comment line")]
     IdeaListBlank,

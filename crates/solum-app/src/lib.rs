@@ -390,10 +390,13 @@ impl<S: CampaignStore> Campaign<S> {
 
     /// Draws `count` words from an idea list, each by a die as large as the list, and
     /// journals them (with the whole list, when it is the player's own).
-    pub fn idea(&mut self, list: IdeaSource, count: u32, dice: Dice) -> Result<IdeaView, AppError> {
-        if !(1..=ideas::MAX_COUNT).contains(&count) {
-            return Err(AppError::Count(count));
-        }
+    pub fn idea(
+        &mut self,
+        list: IdeaSource,
+        count: ideas::IdeaCount,
+        dice: Dice,
+    ) -> Result<IdeaView, AppError> {
+        let count = count.get();
         let list = match list {
             IdeaSource::Genre(name) => IdeaList::Genre {
                 genre: ideas::genre_name(&name)?.to_string(),
@@ -876,9 +879,10 @@ fn check_record(record: &Record) -> Result<(), AppError> {
         Record::Idea {
             list, count, words, ..
         } => {
-            if !(1..=ideas::MAX_COUNT).contains(count) {
-                return Err(AppError::Count(*count));
-            }
+            ideas::IdeaCount::new(*count).map_err(|problem| ImportProblem::IdeaCount {
+                count: *count,
+                problem,
+            })?;
             if let IdeaList::Custom { name, words } = list {
                 text("list name", name, MAX_TITLE, false)?;
                 if ideas::parse_list(&words.join("\n"))?.len() != words.len() {

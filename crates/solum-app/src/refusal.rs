@@ -132,8 +132,6 @@ refusals! {
         RestHours = "classic-rest-hours",
         /// A gear change the rules refuse, or one that changes nothing.
         Gear = "classic-gear",
-        /// A difficulty outside 1 to 6.
-        Difficulty = "classic-difficulty",
         /// A cliché the hero does not have.
         Cliche = "classic-cliche",
         /// A fight rolled in secret: only a check of the original may be secret.
@@ -154,8 +152,6 @@ refusals! {
         NamedTwice = "sol-named-twice",
         /// Modifiers out of range.
         Modifiers = "sol-modifiers",
-        /// A threshold out of range.
-        Threshold = "sol-threshold",
         /// A pool outside the rules.
         Pool = "sol-pool",
         /// An attribute the sheet does not have.
@@ -194,14 +190,10 @@ refusals! {
         Sheet = "soluna-sheet-invalid",
         /// A file of characters that does not read or lists none.
         File = "soluna-file",
-        /// An attack with dice the character does not have.
+        /// An attack with dice the character does not have (or more than a test rolls).
         Attack = "soluna-attack",
-        /// Flips out of range.
+        /// Flips past what the character has left or commits to one test.
         Flips = "soluna-flips",
-        /// An opposition the rules refuse.
-        Against = "soluna-against",
-        /// A target number out of range.
-        Target = "soluna-target",
         /// The skirmish's rules refuse the call, in their words.
         Skirmish = "soluna-skirmish",
         /// No skirmish is being played.
@@ -228,8 +220,6 @@ refusals! {
         Sheet = "dietype-sheet-invalid",
         /// An ability, skill or weapon the sheet does not have.
         HasNo = "dietype-has-no",
-        /// Die-type steps out of range.
-        Steps = "dietype-steps",
         /// Not a die type (the other side's of an opposed roll, as typed).
         DieType = "dietype-die",
     }

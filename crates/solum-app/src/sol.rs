@@ -22,8 +22,10 @@ use serde::{Deserialize, Serialize};
 use solum_dice::{DiceError, DiceSource, RecordingDice, SeededDice, SharedDice, TypedDice};
 use solum_sol::advancement::{Progress, Skill};
 use solum_sol::edge::{Edge, Rules};
-use solum_sol::pool::{MAX_DICE, Pool, PoolError, PoolSpec};
-use solum_sol::sheet::{Lowered, NotDeadYetError, SHEET_SCHEMA, Sheet, SheetRuleError, Trained};
+use solum_sol::pool::{Pool, PoolError, PoolSpec};
+use solum_sol::sheet::{
+    Lowered, MAX_SHEET_VALUE, NotDeadYetError, SHEET_SCHEMA, Sheet, SheetRuleError, Trained,
+};
 use solum_sol::test::{
     EdgeOnTest, MAX_GROUP, OpposedOutcome, TestError, TestOutcome, TestSpec, roll_assisted,
     roll_opposed, roll_test, roll_test_then,
@@ -32,7 +34,15 @@ use solum_store::{CampaignStore, WriteTx};
 
 use crate::journaling;
 use crate::rolled::Rolled;
+use crate::sol_once::{PoolModifier, SolDice, SolThreshold};
 use crate::{AppError, Campaign, Dice, Divergence};
+
+crate::bounded::bounded! {
+    /// A new character's Edge attribute, 0 to [`MAX_SHEET_VALUE`] (a sheet value: no
+    /// more than a pool can roll).
+    pub struct SolEdge(u32) in 0, MAX_SHEET_VALUE;
+    "Edge is {min} to {max}"
+}
 
 /// The system name Project Sol sheets are stored under.
 pub const SYSTEM: &str = "sol";
@@ -95,7 +105,7 @@ pub struct NewSol {
     #[cfg_attr(feature = "openapi", schema(max_length = 100, pattern = "@name"))]
     pub name: String,
     /// The Edge attribute (points start full).
-    pub edge: u32,
+    pub edge: SolEdge,
     /// Attributes by name and value.
     #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::sol_values))]
     pub attributes: Vec<(String, u32)>,
@@ -122,7 +132,7 @@ impl NewSol {
         let sheet = Sheet {
             schema: SHEET_SCHEMA,
             name,
-            edge: Edge::new(self.edge),
+            edge: Edge::new(self.edge.get()),
             attributes: self
                 .attributes
                 .iter()
@@ -146,7 +156,7 @@ impl NewSol {
 #[serde(rename_all = "kebab-case")]
 pub enum Assist {
     /// An assistant with no sheet rolls this many dice.
-    Dice(u32),
+    Dice(SolDice),
     /// A character of the campaign: the same attribute + its own ranks in the skill; its
     /// progress is recorded on its sheet.
     Character(String),
@@ -159,7 +169,7 @@ pub enum Assist {
 #[cfg_attr(feature = "openapi", schema(as = SolOpposition))]
 pub struct Opposition {
     /// The defender's dice.
-    pub dice: u32,
+    pub dice: SolDice,
     /// The Edge the defender uses.
     #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::any_edge))]
     pub edge: Option<EdgeOnTest>,
@@ -175,10 +185,10 @@ pub struct SolTest {
     /// The attribute paired with it.
     pub attribute: String,
     /// The threshold, if any.
-    pub threshold: Option<u32>,
-    /// Bonuses and penalties.
+    pub threshold: Option<SolThreshold>,
+    /// Bonuses and penalties (the rules cap their sum by the ranks).
     #[serde(default)]
-    pub modifiers: Vec<i64>,
+    pub modifiers: Vec<PoolModifier>,
     /// The skill has an untrained penalty.
     #[serde(default)]
     pub untrained_penalty: bool,
@@ -226,6 +236,11 @@ impl SolTest {
         }
     }
 
+    /// The threshold's hits, if any.
+    pub fn threshold(&self) -> Option<u32> {
+        self.threshold.map(SolThreshold::get)
+    }
+
     /// Checks the request before any sheet is read or die rolled.
     fn validate(&self) -> Result<(), AppError> {
         name_text("skill", &self.skill)?;
@@ -239,20 +254,6 @@ impl SolTest {
                 ),
             ));
         }
-        if let Some(t) = self.threshold
-            && t > MAX_DICE
-        {
-            return Err(crate::SolRefusal::Threshold
-                .at("threshold", format!("{t}: a threshold is 0 to {MAX_DICE}")));
-        }
-        let dice = |field: &str, n: u32| {
-            if (1..=MAX_DICE).contains(&n) {
-                Ok(())
-            } else {
-                Err(crate::SolRefusal::Pool
-                    .at(field, format!("{n}: a pool has 1 to {MAX_DICE} dice")))
-            }
-        };
         match self.then {
             None | Some(EdgeOnTest::SecondChance) | Some(EdgeOnTest::CloseCall) => {}
             Some(_) => {
@@ -274,12 +275,8 @@ impl SolTest {
                 "only a failed test against a threshold is tried again",
             ));
         }
-        match &self.assist {
-            Some(Assist::Dice(n)) => dice("assist dice", *n)?,
-            Some(Assist::Character(name)) => {
-                name_text("assistant", name)?;
-            }
-            None => {}
+        if let Some(Assist::Character(name)) = &self.assist {
+            name_text("assistant", name)?;
         }
         if !self.group.is_empty() {
             if self.group.len() >= MAX_GROUP {
@@ -325,7 +322,6 @@ impl SolTest {
             ));
         }
         if let Some(o) = &self.against {
-            dice("against dice", o.dice)?;
             if self.threshold.is_some() || self.then.is_some() || self.assist.is_some() {
                 return Err(crate::SolRefusal::Opposed.at(
                     "against",
@@ -1145,7 +1141,7 @@ fn test_rule(
                     edge: None,
                 },
                 &base.spec,
-                req.threshold,
+                req.threshold(),
                 req.edge,
                 dice,
                 &mut choose,
@@ -1157,7 +1153,7 @@ fn test_rule(
             let t = roll_test_then(
                 &TestSpec {
                     dice: base.pool.dice,
-                    threshold: req.threshold,
+                    threshold: req.threshold(),
                     edge: req.edge,
                 },
                 dice,
@@ -1200,7 +1196,7 @@ fn pool_spec(attribute_value: u32, ranks: u32, req: &SolTest, retry: u32) -> Poo
     PoolSpec {
         attribute: i64::from(attribute_value),
         ranks: i64::from(ranks),
-        modifiers: req.modifiers.clone(),
+        modifiers: req.modifiers.iter().map(|m| m.get()).collect(),
         untrained_penalty: req.untrained_penalty,
         retry,
     }
@@ -1209,7 +1205,7 @@ fn pool_spec(attribute_value: u32, ranks: u32, req: &SolTest, retry: u32) -> Poo
 /// The dice an assistant adds (S3): a number given, or its own pool from its sheet.
 fn assistant_dice(req: &SolTest, assistant: Option<&Sheet>) -> Result<Option<u32>, AppError> {
     Ok(match (&req.assist, assistant) {
-        (Some(Assist::Dice(n)), _) => Some(*n),
+        (Some(Assist::Dice(n)), _) => Some(n.get()),
         (Some(Assist::Character(_)), Some(a)) => Some(
             a.assist_pool(&req.attribute, &req.skill, req.untrained_penalty)
                 .map_err(|e| rule_error(e, "assistant"))?
@@ -1242,7 +1238,7 @@ fn opposed_test(
         edge: req.edge,
     };
     let defender = TestSpec {
-        dice: defender.dice,
+        dice: defender.dice.get(),
         threshold: None,
         edge: defender.edge,
     };
@@ -1276,8 +1272,8 @@ fn bought_test(req: &SolTest, base: &TestPool) -> SolTestResult {
     SolTestResult {
         bought: Some(Bought {
             hits,
-            success: req.threshold.map(|t| hits >= t),
-            net_hits: req.threshold.map(|t| hits.saturating_sub(t)),
+            success: req.threshold().map(|t| hits >= t),
+            net_hits: req.threshold().map(|t| hits.saturating_sub(t)),
         }),
         ..base.result(base.pool.clone())
     }
@@ -1305,7 +1301,7 @@ fn group_members(
         let test = roll_test(
             &TestSpec {
                 dice: pool.dice,
-                threshold: req.threshold,
+                threshold: req.threshold(),
                 edge: None,
             },
             dice,
@@ -1343,8 +1339,8 @@ fn group_result(
         members,
         best: g.best,
         hits: g.hits,
-        success: req.threshold.map(|t| g.hits >= t),
-        net_hits: req.threshold.map(|t| g.hits.saturating_sub(t)),
+        success: req.threshold().map(|t| g.hits >= t),
+        net_hits: req.threshold().map(|t| g.hits.saturating_sub(t)),
         leader_wounds: g.leader_wounds,
     })
 }
@@ -1937,11 +1933,11 @@ impl<S: CampaignStore> Campaign<S> {
         let r = &t.result;
         let p = match req.against {
             _ if req.buy || !req.group.is_empty() => None,
-            Some(o) => solum_sol::odds::opposed(r.pool.dice, req.edge, o.dice, o.edge)
+            Some(o) => solum_sol::odds::opposed(r.pool.dice, req.edge, o.dice.get(), o.edge)
                 .ok()
                 .map(|o| o.success),
             None => req
-                .threshold
+                .threshold()
                 .map(|th| solum_sol::odds::test_odds(r.pool.dice, th, req.edge).success),
         };
         Ok(SolTestView {
@@ -1982,7 +1978,59 @@ fn assist() -> utoipa::openapi::schema::Schema {
         Assist::Character(_) => "character",
     };
     or_null(either(vec![
-        tagged(every(&Assist::Dice(1)), integer(1, i64::from(MAX_DICE))),
+        tagged(
+            every(&Assist::Dice(
+                SolDice::new(SolDice::MIN).expect("the least pool is a pool"),
+            )),
+            integer(i64::from(SolDice::MIN), i64::from(SolDice::MAX)),
+        ),
         tagged(every(&Assist::Character(String::new())), name()),
     ]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    crate::bounded::bounded_tests!(sol_edge, SolEdge, "Edge is 0 to 1000");
+
+    /// A test's numbers are read with their types; the JSON is the numbers as before.
+    #[test]
+    fn a_tests_numbers_are_read_typed_and_written_as_numbers() {
+        let json = serde_json::json!({
+            "skill": "Sidearms", "attribute": "AGI", "threshold": 3, "modifiers": [-2, 1],
+            "untrained_penalty": false, "retry": 0, "edge": null, "then": null,
+            "assist": {"dice": 4}, "against": null,
+        });
+        let t: SolTest = serde_json::from_value(json.clone()).unwrap();
+        assert_eq!(t.threshold(), Some(3));
+        assert_eq!(serde_json::to_value(&t).unwrap(), json);
+        for (field, value, words) in [
+            (
+                "threshold",
+                serde_json::json!(1001),
+                "a threshold is 0 to 1000 hits",
+            ),
+            (
+                "modifiers",
+                serde_json::json!([1001]),
+                "a modifier is -1000 to 1000",
+            ),
+            (
+                "assist",
+                serde_json::json!({"dice": 0}),
+                "a pool has 1 to 1000 dice",
+            ),
+            (
+                "against",
+                serde_json::json!({"dice": 1001}),
+                "a pool has 1 to 1000 dice",
+            ),
+        ] {
+            let mut bad = json.clone();
+            bad[field] = value;
+            let e = serde_json::from_value::<SolTest>(bad).unwrap_err();
+            assert!(e.to_string().contains(words), "{field}: {e}");
+        }
+    }
 }

@@ -53,6 +53,13 @@ bounded! {
 }
 
 bounded! {
+    /// A threshold in hits, 0 (none) to [`MAX_DICE`], as a request gives it (a player may
+    /// name one too: [`threshold`]).
+    pub struct SolThreshold(u32) in 0, MAX_DICE;
+    "a threshold is {min} to {max} hits (a pool rolls at most {max} dice)"
+}
+
+bounded! {
     /// An assistant's hits offered as bonus dice, 0 to [`MAX_DICE`].
     pub struct AssistHits(i64) in 0, MAX_PART;
     "an assistant's hits are {min} to {max}"
@@ -232,11 +239,14 @@ fn dice_error(e: DiceError, field: Option<Field>, order: &'static str) -> SolOnc
 }
 
 /// A threshold as typed: a number or a name (simple 1, average 2, …).
-pub fn threshold(text: &str) -> Result<u32, SolOnceError> {
-    parse_threshold(text).map_err(|e| SolOnceError::Rules {
+pub fn threshold(text: &str) -> Result<SolThreshold, SolOnceError> {
+    let refused = |problem: String| SolOnceError::Rules {
         field: Some(Field::Threshold),
-        problem: e.to_string(),
-    })
+        problem,
+    };
+    parse_threshold(text)
+        .map_err(|e| refused(e.to_string()))
+        .and_then(|t| SolThreshold::new(t).map_err(|e| refused(e.to_string())))
 }
 
 /// A rule that made the modifier applied differ from the one asked for.
@@ -407,7 +417,7 @@ pub struct SolOddsAsk<'a> {
 /// The exact odds of a test as typed.
 pub fn sol_odds(ask: &SolOddsAsk<'_>) -> Result<SolOddsView, SolOnceError> {
     let n = ask.dice.get();
-    let t = threshold(ask.threshold)?;
+    let t = threshold(ask.threshold)?.get();
     let o = test_odds(n, t, ask.edge);
     let opposed = match ask.against {
         Some(d) => {
@@ -649,7 +659,12 @@ pub fn roll_sol(
         field: None,
         problem: e.to_string(),
     })?;
-    let t = ask.threshold.as_deref().map(threshold).transpose()?;
+    let t = ask
+        .threshold
+        .as_deref()
+        .map(threshold)
+        .transpose()?
+        .map(SolThreshold::get);
     if ask.buy {
         let hits = buy_hits(pool.dice);
         return Ok(SolRollView::Bought(BoughtView {
@@ -948,6 +963,11 @@ mod tests {
         "a modifier is -1000 to 1000 (a pool rolls at most 1000 dice)"
     );
     crate::bounded::bounded_tests!(assist_hits, AssistHits, "an assistant's hits are 0 to 1000");
+    crate::bounded::bounded_tests!(
+        sol_threshold,
+        SolThreshold,
+        "a threshold is 0 to 1000 hits (a pool rolls at most 1000 dice)"
+    );
 
     #[test]
     fn one_die_hits_a_third_of_the_time() {

@@ -23,6 +23,7 @@ use solum_store::{CampaignStore, WriteTx};
 use crate::classic::{again, fix_seed, name_text, read_row, sheet_row};
 use crate::journaling;
 use crate::rolled::Rolled;
+use crate::soluna_once::Flips;
 use crate::{AppError, Campaign, Dice, Divergence};
 
 /// The system name Sol'una characters are stored under.
@@ -344,6 +345,17 @@ pub enum SolunaAttack {
     Ranged,
 }
 
+crate::bounded::bounded! {
+    /// A test's target number, 1 to [`MAX_DICE`](solum_soluna::test_limits::MAX_DICE): no
+    /// group of a pool is larger than its dice.
+    pub struct TargetNumber(u32) in 1, solum_soluna::test_limits::MAX_DICE;
+    "a target number is {min} to {max} (a test rolls at most {max} dice)"
+}
+
+fn no_flips() -> Flips {
+    Flips::new(0).expect("no flips is a number of flips")
+}
+
 /// A test from a character's sheet (U2): its attack dice, the flips it commits and the
 /// flips against it, and a target number if there is one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -353,13 +365,13 @@ pub struct SolunaTest {
     /// The attack whose dice are rolled.
     pub attack: SolunaAttack,
     /// Positive flips the character commits: at most its flips left and its flips per test.
-    #[serde(default)]
-    pub flips: u32,
-    /// Negative flips against the test (the other side's; 0 to 1000).
-    #[serde(default)]
-    pub against: u32,
+    #[serde(default = "no_flips")]
+    pub flips: Flips,
+    /// Negative flips against the test (the other side's).
+    #[serde(default = "no_flips")]
+    pub against: Flips,
     /// The target number the largest group must reach, if any.
-    pub target: Option<u32>,
+    pub target: Option<TargetNumber>,
 }
 
 /// What a Sol'una test gave.
@@ -385,7 +397,7 @@ fn test_rule(
 ) -> Result<SolunaTestResult, solum_dice::DiceError> {
     let spec = solum_soluna::TestSpec {
         dice,
-        net_flips: request.flips as i32 - request.against as i32,
+        net_flips: request.flips.get() - request.against.get(),
     };
     let o = solum_soluna::roll_test(&spec, source)?;
     Ok(SolunaTestResult {
@@ -399,7 +411,7 @@ fn test_rule(
         face: o.face,
         passed: request
             .target
-            .map(|t| solum_soluna::target_number(o.largest, t)),
+            .map(|t| solum_soluna::target_number(o.largest, t.get())),
     })
 }
 
@@ -415,7 +427,7 @@ fn test_dice(c: &Character, request: &SolunaTest) -> Result<u32, AppError> {
         );
     }
     let most = c.flips.min(c.flips_per_test);
-    if request.flips > most {
+    if i64::from(request.flips.get()) > i64::from(most) {
         return Err(crate::SolunaRefusal::Flips.at(
             "flips",
             format!(
@@ -424,19 +436,14 @@ fn test_dice(c: &Character, request: &SolunaTest) -> Result<u32, AppError> {
             ),
         ));
     }
+    // The flips are held to the text's range as they are read; the dice are the sheet's,
+    // which its own check holds to it too: should a sheet's not fit, the attack is refused.
     solum_soluna::TestSpec::new(
         i64::from(dice),
-        i64::from(request.flips),
-        i64::from(request.against),
+        i64::from(request.flips.get()),
+        i64::from(request.against.get()),
     )
-    .map_err(|e| crate::SolunaRefusal::Against.at("against", e.to_string()))?;
-    if let Some(t) = request.target
-        && !(1..=solum_soluna::test_limits::MAX_DICE).contains(&t)
-    {
-        return Err(
-            crate::SolunaRefusal::Target.at("target", format!("{t}: a target number is 1 or more"))
-        );
-    }
+    .map_err(|e| crate::SolunaRefusal::Attack.at("attack", e.to_string()))?;
     Ok(dice)
 }
 
@@ -444,12 +451,12 @@ fn test_dice(c: &Character, request: &SolunaTest) -> Result<u32, AppError> {
 /// exact odds' pool limit, or without a target).
 fn p_target(dice: u32, request: &SolunaTest) -> Option<f64> {
     let target = request.target?;
-    let d = solum_soluna::odds::largest_distribution(
-        dice,
-        request.flips as i32 - request.against as i32,
-    )
-    .ok()?;
-    Some(solum_dice::prob_to_f64(&d.p_at_least(i64::from(target))))
+    let d =
+        solum_soluna::odds::largest_distribution(dice, request.flips.get() - request.against.get())
+            .ok()?;
+    Some(solum_dice::prob_to_f64(
+        &d.p_at_least(i64::from(target.get())),
+    ))
 }
 
 /// A Sol'una test rolled from a sheet.
@@ -1866,5 +1873,38 @@ impl SkirmishChain {
         });
         self.open = after;
         problem
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    crate::bounded::bounded_tests!(
+        target_number,
+        TargetNumber,
+        "a target number is 1 to 1000 (a test rolls at most 1000 dice)"
+    );
+
+    /// A test's numbers are read with their types (flips 0 unless given); the JSON is the
+    /// numbers as before, so a journaled test reads back as it was.
+    #[test]
+    fn a_tests_numbers_are_read_typed_and_written_as_numbers() {
+        let t: SolunaTest = serde_json::from_str(r#"{"attack": "melee", "target": null}"#).unwrap();
+        assert_eq!((t.flips.get(), t.against.get()), (0, 0));
+        let json =
+            serde_json::json!({"attack": "ranged", "flips": 2, "against": 1000, "target": 5});
+        let t: SolunaTest = serde_json::from_value(json.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&t).unwrap(), json);
+        for (field, value, words) in [
+            ("flips", 1001, "flips are 0 to 1000"),
+            ("against", -1, "flips are 0 to 1000"),
+            ("target", 0, "a target number is 1 to 1000"),
+        ] {
+            let mut bad = json.clone();
+            bad[field] = serde_json::json!(value);
+            let e = serde_json::from_value::<SolunaTest>(bad).unwrap_err();
+            assert!(e.to_string().contains(words), "{field}: {e}");
+        }
     }
 }

@@ -22,6 +22,7 @@ use solum_expanded::vehicle::{
 };
 use solum_store::CampaignStore;
 
+use crate::check_once::CombatPool;
 use crate::rolled::Rolled;
 use crate::typed_dice::{FieldName, TypedDiceError};
 use crate::{AppError, Campaign, Dice};
@@ -180,14 +181,6 @@ pub enum VehicleError {
         /// The pool field.
         field: Field,
     },
-    /// A pool out of range.
-    #[error("{} {value}: a pool is 1 to {max} dice", field.name(), max = solum_expanded::MAX_POOL)]
-    Pool {
-        /// The pool field.
-        field: Field,
-        /// The value given.
-        value: u32,
-    },
     /// A background not on the pilot's sheet (or named without a character).
     #[error("{} {background}: {problem}", field.name())]
     Background {
@@ -214,7 +207,6 @@ impl VehicleError {
             | Self::UnknownVehicle { field, .. }
             | Self::RatingsBesideVehicle { field, .. }
             | Self::PilotNeeded { field }
-            | Self::Pool { field, .. }
             | Self::Background { field, .. } => *field,
             Self::Pilot(_) => Field::Pilot,
             Self::Typed(e) => e.field().unwrap_or(Field::Seed),
@@ -228,7 +220,6 @@ impl VehicleError {
             Self::UnknownVehicle { .. } => "vehicle-unknown",
             Self::RatingsBesideVehicle { .. } => "vehicle-ratings-beside-vehicle",
             Self::PilotNeeded { .. } => "vehicle-pilot-needed",
-            Self::Pool { .. } => "vehicle-pool",
             Self::Background { .. } => "vehicle-background",
             Self::Pilot(_) => "vehicle-pilot",
             Self::Typed(e) => e.code(),
@@ -265,10 +256,9 @@ impl VehicleError {
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct VehicleRollInput {
-    /// The first pilot's pool (Mind + background), typed: 1 to 1000.
+    /// The first pilot's pool (Mind + background), typed.
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000))]
-    pub pilot: Option<u32>,
+    pub pilot: Option<CombatPool>,
     /// Or a character of the campaign as the first pilot (its Mind).
     #[serde(default)]
     pub character: Option<String>,
@@ -288,8 +278,7 @@ pub struct VehicleRollInput {
     pub handling: Option<Handling>,
     /// The other pilot's pool.
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000))]
-    pub against_pilot: Option<u32>,
+    pub against_pilot: Option<CombatPool>,
     /// Or a character of the campaign as the other pilot.
     #[serde(default)]
     pub against_character: Option<String>,
@@ -314,10 +303,28 @@ pub struct VehicleRollInput {
     /// Dice the first pilot rolled by hand: the pool, then the Rule-of-6 chain (only when
     /// both show a 6), then roll-off dice. Dice not typed come from the generator.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(schema_with = typed_d6))]
     pub rolled: Option<Vec<u32>>,
     /// Dice the other pilot rolled by hand, in the same order.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(schema_with = typed_d6))]
     pub against_rolled: Option<Vec<u32>>,
+}
+
+/// The schema of one pilot's typed dice: faces of a d6 (every die of a vehicle roll is one:
+/// pool, chain and roll-off), at most [`MAX_TYPED`], or `null`. The faces are checked as the
+/// roll draws them, with the die they were typed for (`dice-not-a-face`), not as the body is
+/// read.
+#[cfg(feature = "openapi")]
+fn typed_d6() -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::RefOr;
+    use utoipa::openapi::schema::ArrayBuilder;
+    crate::schema::or_null(
+        ArrayBuilder::new()
+            .items(RefOr::T(crate::schema::integer(1, 6)))
+            .max_items(Some(MAX_TYPED))
+            .into(),
+    )
 }
 
 /// The fields of one side, for errors.
@@ -350,7 +357,7 @@ const SECOND: SideFields = SideFields {
 
 /// One side of the input.
 struct SideInput<'a> {
-    pilot: Option<u32>,
+    pilot: Option<CombatPool>,
     character: Option<&'a str>,
     background: Option<&'a str>,
     vehicle: Option<&'a str>,
@@ -832,12 +839,6 @@ fn typed_pilot(side: &SideInput<'_>) -> Result<PilotedVehicle, VehicleError> {
     let pilot = side
         .pilot
         .ok_or(VehicleError::PilotNeeded { field: f.pilot })?;
-    if !(1..=solum_expanded::MAX_POOL).contains(&pilot) {
-        return Err(VehicleError::Pool {
-            field: f.pilot,
-            value: pilot,
-        });
-    }
     if let Some(bg) = side.background {
         return Err(VehicleError::Background {
             field: f.background,
@@ -849,7 +850,7 @@ fn typed_pilot(side: &SideInput<'_>) -> Result<PilotedVehicle, VehicleError> {
         });
     }
     Ok(PilotedVehicle {
-        pilot,
+        pilot: pilot.get(),
         character: None,
         background: None,
         vehicle: typed_vehicle(None, None),

@@ -18,12 +18,17 @@ fn open(path: &std::path::Path) -> Campaign<SqliteStore> {
         .with_clock(|| "2026-11-30T20:00:00Z".parse().unwrap())
 }
 
+/// An attribute as a hero starts it.
+fn at(n: u32) -> solum_app::characters::StartingAttribute {
+    solum_app::characters::StartingAttribute::new(n).unwrap()
+}
+
 fn nick() -> NewCharacter {
     NewCharacter {
         name: "Nick".into(),
-        body: 3,
-        mind: 2,
-        charm: 1,
+        body: at(3),
+        mind: at(2),
+        charm: at(1),
         backgrounds: vec!["Acrobat Thief".into()],
         weapon: Weapon::melee("dagger", Class::Light),
         armor_name: "leather jacket".into(),
@@ -122,7 +127,7 @@ fn creation_that_breaks_a_rule_stores_nothing() {
     let mut c = open(&dir.path().join("c.solum"));
     // A 3/3/1 spread: the rule speaks before the dice, even with dice typed.
     let mut bad = nick();
-    bad.mind = 3;
+    bad.mind = at(3);
     let e = c
         .create_character(&bad, Dice::Typed(vec![4, 5, 2]))
         .unwrap_err();
@@ -173,7 +178,7 @@ fn characters_are_found_by_name_and_listed() {
     let mut c = open(&dir.path().join("c.solum"));
     let mut osric = nick();
     osric.name = "Osric the Conqueror".into();
-    (osric.body, osric.mind, osric.charm) = (3, 1, 2);
+    (osric.body, osric.mind, osric.charm) = (at(3), at(1), at(2));
     c.create_character(&osric, Dice::Typed(vec![1, 1, 1]))
         .unwrap();
     c.create_character(&nick(), Dice::Typed(vec![1, 1, 1]))

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use solum_app::classic::{ClassicChange, FightSetup, StoredHero};
+use solum_app::classic_once::ClassicDifficulty;
 use solum_app::{AppError, Campaign, Dice, ErrorKind, Record};
 use solum_classic::Hero;
 use solum_classic::duel::Policy;
@@ -149,7 +150,7 @@ fn a_check_from_the_sheet_uses_stat_and_cliche() {
             "ada",
             Stat::Body,
             Some("brave"),
-            Some(4),
+            Some(ClassicDifficulty::new(4).unwrap()),
             None,
             Dice::Typed(vec![1, 4, 2]),
         )
@@ -177,7 +178,7 @@ fn a_check_from_the_sheet_uses_stat_and_cliche() {
             "ada",
             Stat::Body,
             Some("sneaky"),
-            Some(4),
+            Some(ClassicDifficulty::new(4).unwrap()),
             None,
             Dice::Seed(1),
         )
@@ -324,7 +325,7 @@ fn verify_names_a_changed_classic_record() {
             "Ada",
             Stat::Body,
             None,
-            Some(4),
+            Some(ClassicDifficulty::new(4).unwrap()),
             None,
             Dice::Typed(vec![1, 4]),
         )

@@ -174,7 +174,7 @@ fn only_the_game_master_starts_encounters_and_sessions_and_rewards_edge() {
     // Pia's own character: ownership is not enough, these are the game master's calls.
     pia.create_sol(&NewSol {
         name: "Cole".into(),
-        edge: 1,
+        edge: solum_app::sol::SolEdge::new(1).unwrap(),
         attributes: vec![("AGI".into(), 2)],
         skills: vec![("Sidearms".into(), 1)],
     })
@@ -245,9 +245,9 @@ fn typed_dice_are_refused_where_the_table_does_not_take_them() {
     let mut pia = t.as_member(&t.pia);
     // A chase typed by hand (the text's smuggler against customs, both pools typed).
     let input = VehicleRollInput {
-        pilot: Some(3),
+        pilot: Some(solum_app::check_once::CombatPool::new(3).unwrap()),
         vehicle: Some("tramp freighter".into()),
-        against_pilot: Some(3),
+        against_pilot: Some(solum_app::check_once::CombatPool::new(3).unwrap()),
         against_vehicle: Some("starfighter".into()),
         rolled: Some(vec![2, 3, 5]),
         against_rolled: Some(vec![2, 3, 4, 4, 6]),
@@ -306,8 +306,8 @@ fn a_game_master_alone_at_the_table_types_dice() {
     let by = tables::by_of(&store, scope).unwrap();
     let mut c = Campaign::new(store).acting_as(by);
     let input = VehicleRollInput {
-        pilot: Some(3),
-        against_pilot: Some(3),
+        pilot: Some(solum_app::check_once::CombatPool::new(3).unwrap()),
+        against_pilot: Some(solum_app::check_once::CombatPool::new(3).unwrap()),
         rolled: Some(vec![1, 2, 3]),
         against_rolled: Some(vec![2, 3, 4]),
         ..VehicleRollInput::default()

@@ -113,9 +113,9 @@ fn the_role_policy_is_the_apps_on_a_store_that_keeps_none() {
     c.create_character(
         &solum_app::NewCharacter {
             name: "Lia".into(),
-            body: 3,
-            mind: 2,
-            charm: 1,
+            body: solum_app::characters::StartingAttribute::new(3).unwrap(),
+            mind: solum_app::characters::StartingAttribute::new(2).unwrap(),
+            charm: solum_app::characters::StartingAttribute::new(1).unwrap(),
             backgrounds: vec!["Hunter".into()],
             weapon: Weapon::ranged("bow", Class::Light),
             armor_name: "leather".into(),

@@ -60,9 +60,9 @@ fn hero(name: &str) -> (NewCharacter, Dice) {
     (
         NewCharacter {
             name: name.into(),
-            body: 3,
-            mind: 2,
-            charm: 1,
+            body: solum_app::characters::StartingAttribute::new(3).unwrap(),
+            mind: solum_app::characters::StartingAttribute::new(2).unwrap(),
+            charm: solum_app::characters::StartingAttribute::new(1).unwrap(),
             backgrounds: vec!["Hunter".into()],
             weapon: Weapon::ranged("bow", Class::Light),
             armor_name: "leather".into(),
@@ -169,7 +169,7 @@ fn a_combat_setups_refusal_names_the_setups_field() {
         heroes: Vec::new(),
         foes: vec![FoeCount {
             name: "no such beast".into(),
-            count: 1,
+            count: solum_app::combat::FoeNumber::new(1).unwrap(),
         }],
     };
     let e = c.start_combat_with(None, false, &setup).unwrap_err();
@@ -275,8 +275,8 @@ fn library_only_refusals_have_their_code_field_and_words() {
     let mut c = Campaign::new(MemoryStore::new()).with_clock(|| AT);
     // Dice typed per pilot and in one list at once: which list is meant is not known.
     let input = VehicleRollInput {
-        pilot: Some(3),
-        against_pilot: Some(3),
+        pilot: Some(solum_app::check_once::CombatPool::new(3).unwrap()),
+        against_pilot: Some(solum_app::check_once::CombatPool::new(3).unwrap()),
         rolled: Some(vec![1, 2, 3]),
         ..VehicleRollInput::default()
     };
@@ -298,7 +298,11 @@ fn library_only_refusals_have_their_code_field_and_words() {
             "dietype-die",
             solum_app::dietype::Against::typed(
                 solum_app::dietype_once::Difficulty::new(4).unwrap(),
-                Some(("d7", solum_app::dietype_once::Chances::new(1).unwrap(), 0)),
+                Some((
+                    "d7",
+                    solum_app::dietype_once::Chances::new(1).unwrap(),
+                    solum_app::dietype_once::DieSteps::default(),
+                )),
             )
             .map(|_| ()),
             Some("against"),

@@ -4,8 +4,9 @@
 #![allow(clippy::unwrap_used)] // test code: an unwrap that fails is a test that fails
 
 use solum_app::dietype::{Against, DietypeEdit, DietypeRoll};
-use solum_app::dietype_once::{Chances, Difficulty};
+use solum_app::dietype_once::{Chances, DieSteps, Difficulty};
 use solum_app::soluna::{SolunaEdit, SolunaFieldChange, SolunaValue};
+use solum_app::soluna_once::Flips;
 use solum_app::{Campaign, Dice, ErrorKind};
 use solum_dietype::DieType;
 use solum_dietype::sheet::Weapon;
@@ -149,10 +150,10 @@ fn roll(ability: &str, skill: Option<&str>, against: Against, weapon: Option<&st
     DietypeRoll {
         ability: ability.into(),
         skill: skill.map(Into::into),
-        step: 0,
+        step: DieSteps::default(),
         against,
         weapon: weapon.map(Into::into),
-        damage_step: 0,
+        damage_step: DieSteps::default(),
     }
 }
 
@@ -200,11 +201,11 @@ fn dietype_rolls_take_die_and_chances_from_the_sheet() {
         Against::Opposed {
             die: DieType::D6,
             chances: Chances::new(1).unwrap(),
-            step: 0,
+            step: DieSteps::default(),
         },
         None,
     );
-    r.step = -1;
+    r.step = DieSteps::new(-1).unwrap();
     let v = c
         .roll_dietype_character("Aria", &r, Dice::Typed(vec![5, 3]))
         .unwrap();
@@ -338,9 +339,9 @@ fn a_soluna_test_rolls_the_attack_dice_with_the_flips_and_verifies() {
     c.create_soluna_character(&csen).unwrap();
     let req = solum_app::soluna::SolunaTest {
         attack: solum_app::soluna::SolunaAttack::Melee,
-        flips: 3,
-        against: 2,
-        target: Some(3),
+        flips: Flips::new(3).unwrap(),
+        against: Flips::new(2).unwrap(),
+        target: Some(solum_app::soluna::TargetNumber::new(3).unwrap()),
     };
     let v = c
         .soluna_test("csen", &req, Dice::Typed(vec![4, 2, 6, 3, 6]))
@@ -357,7 +358,7 @@ fn a_soluna_test_rolls_the_attack_dice_with_the_flips_and_verifies() {
     // More flips than the sheet has: refused, nothing journaled.
     let before = c.entries().unwrap().len();
     let greedy = solum_app::soluna::SolunaTest {
-        flips: 4,
+        flips: Flips::new(4).unwrap(),
         ..req.clone()
     };
     let e = c.soluna_test("Csen", &greedy, Dice::Fresh).unwrap_err();

@@ -20,7 +20,7 @@ fn open(path: &std::path::Path) -> Campaign<SqliteStore> {
 fn new(name: &str, edge: u32, attrs: &[(&str, u32)], skills: &[(&str, u32)]) -> NewSol {
     NewSol {
         name: name.into(),
-        edge,
+        edge: solum_app::sol::SolEdge::new(edge).unwrap(),
         attributes: attrs.iter().map(|(k, v)| ((*k).into(), *v)).collect(),
         skills: skills.iter().map(|(k, v)| ((*k).into(), *v)).collect(),
     }
@@ -101,7 +101,7 @@ fn edge_before_and_after_the_dice() {
     c.create_sol(&new("Cole", 1, &[("AGI", 2)], &[("Sidearms", 1)]))
         .unwrap();
     let mut t = SolTest::new("Sidearms", "AGI");
-    t.threshold = Some(1);
+    t.threshold = Some(solum_app::sol_once::SolThreshold::new(1).unwrap());
     t.then = Some(EdgeOnTest::CloseCall);
     // 5 6 6: no glitch, Close Call not used and not spent.
     let v = c
@@ -140,7 +140,7 @@ fn edge_before_and_after_the_dice() {
     // Smackdown burns a point: Edge 0/0 after a refresh, and no progress for 5 hits.
     c.sol_session("Cole").unwrap();
     let mut smack = SolTest::new("Sidearms", "AGI");
-    smack.threshold = Some(1);
+    smack.threshold = Some(solum_app::sol_once::SolThreshold::new(1).unwrap());
     smack.edge = Some(EdgeOnTest::Smackdown);
     let v = c
         .sol_test("Cole", &smack, Dice::Typed(vec![]), None)
@@ -178,7 +178,7 @@ fn a_refused_test_stores_nothing() {
         "no attribute `STR`",
     );
     let mut retry = SolTest::new("Hacking", "LOG");
-    retry.threshold = Some(2);
+    retry.threshold = Some(solum_app::sol_once::SolThreshold::new(2).unwrap());
     retry.retry = 3;
     bad(
         c.sol_test("Hyde", &retry, Dice::Seed(1), None).unwrap_err(),
@@ -203,7 +203,7 @@ fn opposed_tests_with_each_sides_dice() {
     let mut t = SolTest::new("Sidearms", "AGI");
     t.edge = Some(EdgeOnTest::PushTheLimit);
     t.against = Some(Opposition {
-        dice: 2,
+        dice: solum_app::sol_once::SolDice::new(2).unwrap(),
         edge: None,
     });
     let v = c
@@ -244,7 +244,7 @@ fn an_assistant_of_the_campaign_rolls_first_and_records_its_progress() {
     c.create_sol(&new("Kyra", 1, &[("LOG", 1)], &[("Hacking", 1)]))
         .unwrap();
     let mut t = SolTest::new("Hacking", "LOG");
-    t.threshold = Some(1);
+    t.threshold = Some(solum_app::sol_once::SolThreshold::new(1).unwrap());
     t.assist = Some(Assist::Character("kyra".into()));
     // Kyra rolls LOG 1 + 1 rank = 2 dice: 5 6, two hits, more than her 1 rank: a point.
     // Hyde: LOG 3 + 2 ranks + 2 bonus dice (capped at 2 ranks) = 7 dice.
@@ -479,9 +479,10 @@ fn sheets_round_trip_and_limits_hold() {
             .unwrap_err(),
         "`log` given twice",
     );
-    bad(
-        c.create_sol(&new("Kyra", 1001, &[], &[])).unwrap_err(),
-        "edge.attribute: 1001 is more than 1000",
+    // An Edge past a sheet's values is no Edge: refused as it is read, in its type's words.
+    assert_eq!(
+        solum_app::sol::SolEdge::new(1001).unwrap_err().to_string(),
+        "Edge is 0 to 1000"
     );
     bad(
         c.import_sol("schema = 1\nname = \"Kyra\"\n[edge]\nattribute = 2\npoints = 3\n")
@@ -586,7 +587,7 @@ fn a_secret_test_changes_no_sheet_until_the_game_master_reveals_it() {
     // AGI 2 + 1 rank = 3 dice; Second Chance declared (1 Edge) rerolls the misses of
     // 5 1 2 into 6 5: three hits, more than the one rank, so a progress point.
     let mut t = SolTest::new("Sidearms", "AGI");
-    t.threshold = Some(1);
+    t.threshold = Some(solum_app::sol_once::SolThreshold::new(1).unwrap());
     t.edge = Some(EdgeOnTest::SecondChance);
     let mut secret = at(gm_scope.secret());
     let v = secret
@@ -679,7 +680,7 @@ fn a_reveal_the_sheet_cannot_pay_for_changes_nothing() {
     gm_c.create_sol(&new("Cole", 1, &[("AGI", 2)], &[("Sidearms", 1)]))
         .unwrap();
     let mut t = SolTest::new("Sidearms", "AGI");
-    t.threshold = Some(1);
+    t.threshold = Some(solum_app::sol_once::SolThreshold::new(1).unwrap());
     t.edge = Some(EdgeOnTest::PushTheLimit);
     let v = at(gm_scope.secret())
         .sol_test("Cole", &t, Dice::Fresh, None)
@@ -722,7 +723,7 @@ fn a_group_action_records_every_participant_and_verify_names_a_changed_one() {
     // Kai leads: 4 dice, 5 5 6 1: 3 hits (a point above 1 rank). Bea: 4 dice, 6 6 6 2: 3
     // hits (a point above 2 ranks). Ties keep the first: the leader's test is the best.
     let mut t = SolTest::new("Sidearms", "AGI");
-    t.threshold = Some(3);
+    t.threshold = Some(solum_app::sol_once::SolThreshold::new(3).unwrap());
     t.group = vec!["bea".into()];
     let mut secret = at(gm_scope.secret());
     let v = secret

@@ -7,6 +7,11 @@ use solum_dice::{DiceSource, SeededDice};
 use solum_expanded::oracle::Leaning;
 use solum_store_sqlite::SqliteStore;
 
+/// A count of words to draw.
+fn drawing(count: u32) -> ideas::IdeaCount {
+    ideas::IdeaCount::new(count).unwrap()
+}
+
 fn campaign(dir: &tempfile::TempDir) -> Campaign<SqliteStore> {
     let store = SqliteStore::open(&dir.path().join("c.solum"), solum_store::Scope::HOME).unwrap();
     Campaign::new(store).with_clock(|| "2026-11-30T20:00:00Z".parse().unwrap())
@@ -31,7 +36,9 @@ fn idea_words_are_the_seeds_faces_read_on_the_list() {
     let mut c = campaign(&dir);
     let list = fantasy_file();
     for seed in 0..30 {
-        let v = c.idea(genre("fantasy"), 3, Dice::Seed(seed)).unwrap();
+        let v = c
+            .idea(genre("fantasy"), drawing(3), Dice::Seed(seed))
+            .unwrap();
         let mut d = SeededDice::new(seed);
         let faces: Vec<u32> = (0..3).map(|_| d.roll(list.len() as u32).unwrap()).collect();
         let words: Vec<String> = faces
@@ -50,7 +57,9 @@ fn idea_words_are_the_seeds_faces_read_on_the_list() {
 fn golden_idea_words_for_seed_2026() {
     let dir = tempfile::tempdir().unwrap();
     let mut c = campaign(&dir);
-    let v = c.idea(genre("fantasy"), 4, Dice::Seed(2026)).unwrap();
+    let v = c
+        .idea(genre("fantasy"), drawing(4), Dice::Seed(2026))
+        .unwrap();
     assert_eq!(v.dice, GOLDEN_FACES);
     assert_eq!(v.words, GOLDEN_WORDS);
 }
@@ -64,26 +73,23 @@ fn typed_faces_pick_words_by_position_and_must_fit_the_list() {
     let list = fantasy_file();
     let n = list.len() as u32;
     let v = c
-        .idea(genre("fantasy"), 2, Dice::Typed(vec![1, n]))
+        .idea(genre("fantasy"), drawing(2), Dice::Typed(vec![1, n]))
         .unwrap();
     assert_eq!(v.words, [list[0].clone(), list[list.len() - 1].clone()]);
     assert!(v.typed && v.seed.is_none());
     let e = c
-        .idea(genre("fantasy"), 1, Dice::Typed(vec![n + 1]))
+        .idea(genre("fantasy"), drawing(1), Dice::Typed(vec![n + 1]))
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::BadInput);
     assert!(matches!(
-        c.idea(genre("western"), 1, Dice::Seed(1)),
+        c.idea(genre("western"), drawing(1), Dice::Seed(1)),
         Err(AppError::UnknownGenre { .. })
     ));
-    assert!(matches!(
-        c.idea(genre("horror"), 0, Dice::Seed(1)),
-        Err(AppError::Count(0))
-    ));
-    assert!(matches!(
-        c.idea(genre("horror"), ideas::MAX_COUNT + 1, Dice::Seed(1)),
-        Err(AppError::Count(_))
-    ));
+    // A count out of range is no count: refused as it is read, in the type's words.
+    for out in [0, ideas::MAX_COUNT + 1] {
+        let e = ideas::IdeaCount::new(out).unwrap_err();
+        assert_eq!(e.to_string(), "an idea draws 1 to 20 words");
+    }
     assert_eq!(c.entries().unwrap().len(), 1);
 }
 
@@ -101,7 +107,7 @@ fn a_players_list_is_journaled_whole_and_replays_without_the_file() {
                 name: "mine.txt".into(),
                 words,
             },
-            3,
+            drawing(3),
             Dice::Typed(vec![3, 1, 3]),
         )
         .unwrap();
@@ -228,11 +234,12 @@ fn verify_names_a_changed_idea_classic_or_difficulty_entry() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("c.solum");
     let mut c = Campaign::new(SqliteStore::open(&path, solum_store::Scope::HOME).unwrap());
-    c.idea(genre("horror"), 2, Dice::Seed(5)).unwrap();
+    c.idea(genre("horror"), drawing(2), Dice::Seed(5)).unwrap();
     c.ask_classic("Q?", Leaning::Even, Dice::Typed(vec![5]))
         .unwrap();
     c.random_difficulty(None, Dice::Typed(vec![3])).unwrap();
-    c.idea(genre("cyberpunk"), 2, Dice::Seed(6)).unwrap();
+    c.idea(genre("cyberpunk"), drawing(2), Dice::Seed(6))
+        .unwrap();
     let report = c.verify().unwrap();
     assert_eq!((report.entries, report.rolls), (4, 4));
     assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
@@ -259,7 +266,8 @@ fn new_records_export_import_and_render_as_markdown() {
     let dir = tempfile::tempdir().unwrap();
     let mut c = campaign(&dir);
     c.start_scene("The marsh", None).unwrap();
-    c.idea(genre("sf"), 2, Dice::Typed(vec![1, 2])).unwrap();
+    c.idea(genre("sf"), drawing(2), Dice::Typed(vec![1, 2]))
+        .unwrap();
     c.ask_classic(
         "Is *it* there?",
         Leaning::Advantage,

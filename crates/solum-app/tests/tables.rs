@@ -54,7 +54,7 @@ fn look_alike_and_blank_names_are_refused_everywhere() {
     for name in LOOK_ALIKES {
         let sol = NewSol {
             name: (*name).into(),
-            edge: 1,
+            edge: solum_app::sol::SolEdge::new(1).unwrap(),
             attributes: [("AGI".to_string(), 2)].into(),
             skills: Default::default(),
         };
@@ -138,16 +138,16 @@ fn a_look_alike_of_a_member_or_a_character_is_refused_in_every_system() {
     );
     let expanded = |name: &str| solum_app::characters::NewCharacter {
         name: name.into(),
-        body: 3,
-        mind: 2,
-        charm: 1,
+        body: solum_app::characters::StartingAttribute::new(3).unwrap(),
+        mind: solum_app::characters::StartingAttribute::new(2).unwrap(),
+        charm: solum_app::characters::StartingAttribute::new(1).unwrap(),
         backgrounds: vec!["Hunter".into()],
         weapon: Weapon::melee("knife", Class::Light),
         armor_name: "leather".into(),
     };
     let sol = |name: &str| NewSol {
         name: name.into(),
-        edge: 1,
+        edge: solum_app::sol::SolEdge::new(1).unwrap(),
         attributes: [("AGI".to_string(), 2)].into(),
         skills: Default::default(),
     };

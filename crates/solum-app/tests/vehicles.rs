@@ -21,9 +21,9 @@ fn campaign() -> Campaign<MemoryStore> {
 /// (3 dice, customs starfighter).
 fn smuggler_and_customs() -> VehicleRollInput {
     VehicleRollInput {
-        pilot: Some(3),
+        pilot: Some(solum_app::check_once::CombatPool::new(3).unwrap()),
         vehicle: Some("tramp freighter".into()),
-        against_pilot: Some(3),
+        against_pilot: Some(solum_app::check_once::CombatPool::new(3).unwrap()),
         against_vehicle: Some("starfighter".into()),
         ..VehicleRollInput::default()
     }
@@ -54,9 +54,9 @@ fn the_texts_attacks_count_handling_only() {
     // The customs officer attacks: 4 dice (better handling) against 3; 1,2,3,3 vs 3,4,5:
     // "the shots go wide".
     let input = VehicleRollInput {
-        pilot: Some(3),
+        pilot: Some(solum_app::check_once::CombatPool::new(3).unwrap()),
         vehicle: Some("starfighter".into()),
-        against_pilot: Some(3),
+        against_pilot: Some(solum_app::check_once::CombatPool::new(3).unwrap()),
         against_vehicle: Some("freighter".into()),
         rolled: Some(vec![1, 2, 3, 3]),
         against_rolled: Some(vec![3, 4, 5]),
@@ -95,8 +95,8 @@ fn one_die_against_one_has_the_odds_of_the_rule_of_6_by_hand() {
     // 1 die each: the higher wins; both 6 (1/36) rolls chains, which is the same contest
     // again. w = 15/36 + w/36, so w = 15/35 = 3/7; a standing draw d = 5/36 + d/36 = 1/7.
     let input = VehicleRollInput {
-        pilot: Some(1),
-        against_pilot: Some(1),
+        pilot: Some(solum_app::check_once::CombatPool::new(1).unwrap()),
+        against_pilot: Some(solum_app::check_once::CombatPool::new(1).unwrap()),
         ..VehicleRollInput::default()
     };
     let o = vehicle_odds(VehicleRollKind::Chase, &input).unwrap();
@@ -140,8 +140,8 @@ fn rule_facts_are_typed_errors_naming_the_field() {
     ));
     // … and speed counts only in a chase (S10): refused in an attack, not ignored.
     let input = VehicleRollInput {
-        pilot: Some(3),
-        against_pilot: Some(3),
+        pilot: Some(solum_app::check_once::CombatPool::new(3).unwrap()),
+        against_pilot: Some(solum_app::check_once::CombatPool::new(3).unwrap()),
         against_speed: Some(Speed::Fast),
         ..VehicleRollInput::default()
     };
@@ -156,8 +156,8 @@ fn rule_facts_are_typed_errors_naming_the_field() {
     );
     // A typed die too many, with the rule that left it unrolled.
     let input = VehicleRollInput {
-        pilot: Some(3),
-        against_pilot: Some(3),
+        pilot: Some(solum_app::check_once::CombatPool::new(3).unwrap()),
+        against_pilot: Some(solum_app::check_once::CombatPool::new(3).unwrap()),
         against_speed: Some(Speed::Fast),
         against_handling: Some(Handling::Responsive),
         rolled: Some(vec![2, 3, 5]),
@@ -168,8 +168,8 @@ fn rule_facts_are_typed_errors_naming_the_field() {
     assert!(e.to_string().contains("only one side shows a 6"), "{e}");
     // A seed beside every die typed would roll nothing.
     let input = VehicleRollInput {
-        pilot: Some(1),
-        against_pilot: Some(1),
+        pilot: Some(solum_app::check_once::CombatPool::new(1).unwrap()),
+        against_pilot: Some(solum_app::check_once::CombatPool::new(1).unwrap()),
         rolled: Some(vec![3]),
         against_rolled: Some(vec![2]),
         ..VehicleRollInput::default()
@@ -200,9 +200,9 @@ fn a_chase_at_the_table_is_journaled_and_verify_re_derives_it() {
     c.create_character(
         &NewCharacter {
             name: "Nick".into(),
-            body: 3,
-            mind: 2,
-            charm: 1,
+            body: solum_app::characters::StartingAttribute::new(3).unwrap(),
+            mind: solum_app::characters::StartingAttribute::new(2).unwrap(),
+            charm: solum_app::characters::StartingAttribute::new(1).unwrap(),
             backgrounds: vec!["Smuggler".into()],
             weapon: Weapon::melee("dagger", Class::Light),
             armor_name: "leather jacket".into(),
@@ -241,9 +241,9 @@ fn a_chase_at_the_table_is_journaled_and_verify_re_derives_it() {
     c.vehicle_roll(
         VehicleRollKind::Chase,
         &VehicleRollInput {
-            pilot: Some(2),
+            pilot: Some(solum_app::check_once::CombatPool::new(2).unwrap()),
             speed: Some(Speed::LightningFast),
-            against_pilot: Some(2),
+            against_pilot: Some(solum_app::check_once::CombatPool::new(2).unwrap()),
             ..VehicleRollInput::default()
         },
         VehicleDice::Dice(Dice::Seed(11)),
@@ -297,9 +297,9 @@ fn fight_odds_are_bounded_and_reproducible() {
     c.create_character(
         &NewCharacter {
             name: "Osric".into(),
-            body: 3,
-            mind: 2,
-            charm: 1,
+            body: solum_app::characters::StartingAttribute::new(3).unwrap(),
+            mind: solum_app::characters::StartingAttribute::new(2).unwrap(),
+            charm: solum_app::characters::StartingAttribute::new(1).unwrap(),
             backgrounds: vec!["Soldier".into()],
             weapon: Weapon::melee("sword", Class::Light),
             armor_name: "leather jacket".into(),
@@ -311,7 +311,7 @@ fn fight_odds_are_bounded_and_reproducible() {
         heroes: vec!["Osric".into()],
         foes: vec![solum_app::combat::FoeCount {
             name: "orc".into(),
-            count: 2,
+            count: solum_app::combat::FoeNumber::new(2).unwrap(),
         }],
         options: SimOptions {
             fights: Some(2_000),
@@ -355,7 +355,7 @@ fn fight_odds_are_bounded_and_reproducible() {
             heroes: vec!["Osric".into()],
             foes: vec![solum_app::combat::FoeCount {
                 name: "orc".into(),
-                count: 1,
+                count: solum_app::combat::FoeNumber::new(1).unwrap(),
             }],
         },
     )
@@ -385,7 +385,7 @@ fn a_fight_without_heroes_is_refused() {
             &FightOddsInput {
                 foes: vec![solum_app::combat::FoeCount {
                     name: "orc".into(),
-                    count: 1,
+                    count: solum_app::combat::FoeNumber::new(1).unwrap(),
                 }],
                 ..FightOddsInput::default()
             },

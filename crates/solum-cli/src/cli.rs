@@ -851,8 +851,8 @@ pub enum SolCommand {
         /// Name (found later in any case).
         name: String,
         /// The Edge attribute (sheet values are 0 to 1000).
-        #[arg(long, default_value_t = 2)]
-        edge: u32,
+        #[arg(long, default_value = "2", allow_negative_numbers = true)]
+        edge: solum_app::sol::SolEdge,
         /// An attribute: NAME=VALUE (e.g. LOG=4); repeat.
         #[arg(long = "attr", value_name = "NAME=VALUE")]
         attributes: Vec<solum_app::shorthand::Pair<String, u32>>,
@@ -1241,14 +1241,14 @@ pub struct SolunaTestArgs {
     #[arg(long, value_enum, default_value = "melee")]
     pub attack: SolunaAttackArg,
     /// Positive flips committed (at most the flips left and per test).
-    #[arg(long, default_value_t = 0)]
-    pub flips: u32,
+    #[arg(long, default_value = "0", allow_negative_numbers = true)]
+    pub flips: solum_app::soluna_once::Flips,
     /// Negative flips against the test (0 to 1000).
-    #[arg(long, default_value_t = 0)]
-    pub against: u32,
-    /// A target number the largest group must reach.
-    #[arg(long)]
-    pub tn: Option<u32>,
+    #[arg(long, default_value = "0", allow_negative_numbers = true)]
+    pub against: solum_app::soluna_once::Flips,
+    /// A target number the largest group must reach (1 to 1000).
+    #[arg(long, allow_negative_numbers = true)]
+    pub tn: Option<solum_app::soluna::TargetNumber>,
     #[command(flatten)]
     pub dice: SkirmishDice,
 }

@@ -207,8 +207,8 @@ pub struct IdeaArgs {
     #[arg(long, value_name = "FILE")]
     pub list: Option<PathBuf>,
     /// How many words to draw (1 to 20), each by a die as large as the list.
-    #[arg(long, short = 'n', default_value_t = 3)]
-    pub count: u32,
+    #[arg(long, short = 'n', default_value = "3", allow_negative_numbers = true)]
+    pub count: solum_app::ideas::IdeaCount,
     /// Replay the generator from this seed.
     #[arg(long, conflicts_with = "rolled")]
     pub seed: Option<u64>,

@@ -552,7 +552,8 @@ fn idea_draws_replay_from_their_seed_golden_words() {
     )
     .bad_input("d105");
     with(&c, &["idea", "--genre", "western"]).bad_input("western");
-    with(&c, &["idea", "-n", "0"]).bad_input("count 0");
+    with(&c, &["idea", "-n", "0"])
+        .bad_input("invalid value '0' for '--count <COUNT>': an idea draws 1 to 20 words");
     assert_eq!(exported(&c).len(), 3);
     // Listing the genres keeps nothing: it takes no campaign.
     with(&c, &["idea", "--genres"]).bad_input("keeps nothing");

@@ -150,7 +150,7 @@ fn journal_reveal_applies_a_secret_test_once() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     // The game master of table 0 rolls in secret: Push the Limit costs the one Edge point.
     let mut t = SolTest::new("Sidearms", "AGI");
-    t.threshold = Some(1);
+    t.threshold = Some(solum_app::sol_once::SolThreshold::new(1).unwrap());
     t.edge = Some(solum_app::sol_once::EdgeOnTest::PushTheLimit);
     let secret = SqliteStore::open(std::path::Path::new(&c), Scope::HOME.secret()).unwrap();
     let v = Campaign::new(secret)

@@ -661,7 +661,8 @@ fn sheets_with_empty_duplicate_or_huge_values_are_refused() {
         ],
     )
     .bad_input("--attr: `log` given twice");
-    with(&c, &["sol", "new", "Kyra", "--edge", "1001"]).bad_input("1001 is more than 1000");
+    with(&c, &["sol", "new", "Kyra", "--edge", "1001"])
+        .bad_input("invalid value '1001' for '--edge <EDGE>': Edge is 0 to 1000");
     // Nothing was added: refused writes did not even create the campaign.
     assert!(!c.exists(), "a refused write created the campaign");
     // A good file: shown one-off, imported, exported back the same.

@@ -386,6 +386,39 @@ fn campaign_settings_and_counts_are_typed() {
     }
 }
 
+/// The numbers a table's request reads with their types (issue 23) are the same types as
+/// flags: an idea's count, a Project Sol character's Edge, a Sol'una test's flips and target
+/// number.
+#[test]
+fn the_numbers_a_request_reads_typed_are_typed_flags_too() {
+    for (flag, count) in [("--count", "21"), ("--count", "0"), ("-n", "-1")] {
+        refused(
+            &["idea", flag, count],
+            &format!("invalid value '{count}' for '--count <COUNT>': an idea draws 1 to 20 words"),
+        );
+    }
+    for edge in ["1001", "-1"] {
+        refused(
+            &["sol", "new", "Kyra", "--edge", edge],
+            &format!("invalid value '{edge}' for '--edge <EDGE>': Edge is 0 to 1000"),
+        );
+    }
+    for (flag, upper, value) in [
+        ("--flips", "FLIPS", "1001"),
+        ("--against", "AGAINST", "-1"),
+        ("--against", "AGAINST", "4000000000"),
+    ] {
+        refused(
+            &["soluna", "test", "Csen", flag, value],
+            &format!("invalid value '{value}' for '{flag} <{upper}>': flips are 0 to 1000"),
+        );
+    }
+    refused(
+        &["soluna", "test", "Csen", "--tn", "0"],
+        "invalid value '0' for '--tn <TN>': a target number is 1 to 1000 (a test rolls at most 1000 dice)",
+    );
+}
+
 /// In `solum play`, a `journal N` line and a `roll-off` line read their words by the same
 /// types: the failed line is named and the script ends with exit 2.
 #[test]

@@ -54,6 +54,16 @@ macro_rules! enveloped {
             fn name() -> std::borrow::Cow<'static, str> {
                 $name.into()
             }
+
+            // The inner part's fields refer to its types by name (a `bounded!` number).
+            fn schemas(
+                schemas: &mut Vec<(
+                    String,
+                    utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+                )>,
+            ) {
+                <$inner as utoipa::ToSchema>::schemas(schemas);
+            }
         }
     };
 }

@@ -1993,6 +1993,58 @@ async fn every_field_of_every_request_body_is_described_by_its_type() {
         range(&against[1]["properties"]["opposed"]["properties"]["chances"]),
         (json!(1), json!(4))
     );
+    // A number a request holds to a range is described with that range (issue 23), not its
+    // integer's: its type (`bounded!`) describes itself, once, and every reference to a
+    // schema names one the description holds.
+    let text = doc.to_string();
+    let dangling: Vec<&str> = text
+        .split("\"#/components/schemas/")
+        .skip(1)
+        .filter_map(|r| r.split('"').next())
+        .filter(|name| schemas.get(*name).is_none())
+        .collect();
+    assert!(dangling.is_empty(), "references to no schema: {dangling:?}");
+    // A field's schema, through a reference or beside `null`.
+    let typed = |s: &Value| -> Value {
+        let s = s["oneOf"]
+            .as_array()
+            .and_then(|a| a.iter().find(|x| x["type"] != "null"))
+            .unwrap_or(s);
+        match s["$ref"].as_str() {
+            Some(r) => schemas[r.rsplit('/').next().unwrap()].clone(),
+            None => s.clone(),
+        }
+    };
+    let field = |schema: &str, field: &str| range(&typed(&schemas[schema]["properties"][field]));
+    for (schema, name, min, max) in [
+        ("TypedOpposition", "difficulty", 1, 12),
+        ("TypedOpposition", "hit_points", 1, 10_000),
+        ("TypedOpposition", "damage", 0, 1_000_000),
+        ("CreateCharacter", "body", 1, 3),
+        ("NewSol", "edge", 0, 1000),
+        ("SolTestRoll_SolTest", "threshold", 0, 1000),
+        ("SolOpposition", "dice", 1, 1000),
+        ("SolunaTestRoll_SolunaTest", "flips", 0, 1000),
+        ("SolunaTestRoll_SolunaTest", "against", 0, 1000),
+        ("SolunaTestRoll_SolunaTest", "target", 1, 1000),
+        ("VehicleRollRequest", "pilot", 1, 1000),
+        ("VehicleRollInput", "against_pilot", 1, 1000),
+        ("DietypeRollRoll_DietypeRoll", "step", -8, 8),
+        ("ClassicCheckRoll_ClassicCheck", "difficulty", 1, 6),
+        ("IdeaRequest", "count", 1, 20),
+        ("FoeCount", "count", 1, 100),
+    ] {
+        assert_eq!(
+            field(schema, name),
+            (json!(min), json!(max)),
+            "{schema}.{name}"
+        );
+    }
+    let modifier = typed(&schemas["SolTestRoll_SolTest"]["properties"]["modifiers"]["items"]);
+    assert_eq!(range(&modifier), (json!(-1000), json!(1000)));
+    // A vehicle's dice typed by hand are faces of a d6.
+    let rolled = typed(&schemas["VehicleRollRequest"]["properties"]["rolled"]);
+    assert_eq!(range(&typed(&rolled["items"])), (json!(1), json!(6)));
     // The answers: every view a route answers with is described field by field (none is an
     // object without its fields), the rules' own types in it too (`solum_app::schema`); a
     // field that holds any JSON value (a divergence's recorded and derived values) is any
@@ -3752,11 +3804,13 @@ async fn the_description_states_the_limits_the_server_enforces() {
         ),
     ];
     for (schema, field, keyword, limit) in limits {
-        assert_eq!(
-            component(&doc, schema)["properties"][field][keyword],
-            json!(limit),
-            "{schema}.{field} {keyword}"
-        );
+        // A field of a type that states its own range refers to it.
+        let f = &component(&doc, schema)["properties"][field];
+        let f = match f["$ref"].as_str() {
+            Some(r) => component(&doc, r.rsplit('/').next().unwrap()),
+            None => f,
+        };
+        assert_eq!(f[keyword], json!(limit), "{schema}.{field} {keyword}");
     }
     let journal = &doc["paths"]["/api/journal"]["get"]["parameters"];
     let limit = journal

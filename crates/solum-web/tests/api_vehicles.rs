@@ -176,10 +176,16 @@ async fn refusals_name_the_rule_and_the_field() {
         "/api/vehicles/chase",
     )
     .await;
+    // A pool past 1000 dice is no pool: refused as the body is read, naming the field.
     assert_eq!(
-        (st, v["code"].as_str()),
-        (StatusCode::UNPROCESSABLE_ENTITY, Some("vehicle-pool"))
+        (st, v["code"].as_str(), v["field"].as_str()),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Some("body-invalid"),
+            Some("pilot")
+        )
     );
+    assert_eq!(v["error"], "pilot: a pool has 1 to 1000 dice");
     let (st, _) = refused(
         json!({"pilot": 1, "against_pilot": 1, "warp": 9}),
         "/api/vehicles/chase",

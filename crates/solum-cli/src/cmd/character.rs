@@ -297,7 +297,7 @@ fn new(args: &CharNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         })?,
     };
     let (body, mind, charm) = match (args.body, args.mind, args.charm) {
-        (Some(b), Some(m), Some(c)) => (b.get(), m.get(), c.get()),
+        (Some(b), Some(m), Some(c)) => (b, m, c),
         _ => {
             crate::say!("Body, Mind and Charm take 3, 2 and 1, one each.\n");
             let body = match args.body {
@@ -317,11 +317,13 @@ fn new(args: &CharNewArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 })?,
             };
             let charm = match args.charm {
-                Some(v) => v.get(),
-                // The one value left; the rules refuse a spread that is not 3, 2, 1.
-                None => 6u32.saturating_sub(body.get() + mind.get()),
+                Some(v) => v,
+                // The one value left. Body and Mind given alike leave none: Mind's again,
+                // and the rules refuse the spread, which is not 3, 2, 1.
+                None => StartingAttribute::new(6u32.saturating_sub(body.get() + mind.get()))
+                    .unwrap_or(mind),
             };
-            (body.get(), mind.get(), charm)
+            (body, mind, charm)
         }
     };
     let mut backgrounds = args.backgrounds.clone();

@@ -464,7 +464,7 @@ fn roll_character(name: &str, args: &DietypeRollArgs, out: &mut dyn Write) -> an
         .roll
         .against
         .as_deref()
-        .map(|die| (die, args.roll.against_chances, args.roll.against_step.get()));
+        .map(|die| (die, args.roll.against_chances, args.roll.against_step));
     let against = Against::typed(args.roll.vs, opposed).map_err(|e| {
         use solum_app::fields::DieTypeField as F;
         super::flagged(e, |f| match f {
@@ -475,10 +475,10 @@ fn roll_character(name: &str, args: &DietypeRollArgs, out: &mut dyn Write) -> an
     let request = DietypeRoll {
         ability: args.ability.clone().unwrap_or_default(),
         skill: args.skill.clone(),
-        step: args.roll.step.get(),
+        step: args.roll.step,
         against,
         weapon: args.weapon.clone(),
-        damage_step: args.damage_step.get(),
+        damage_step: args.damage_step,
     };
     let dice = super::campaign::dice(args.dice.seed, args.dice.rolled.as_deref())?;
     let v = super::campaign::on_campaign(&args.campaign, |here| {
@@ -492,8 +492,6 @@ fn roll_character(name: &str, args: &DietypeRollArgs, out: &mut dyn Write) -> an
             F::Skill => Some("--skill"),
             F::Weapon => Some("--weapon"),
             F::Step => Some("--step"),
-            F::DamageStep => Some("--damage-step"),
-            F::AgainstStep => Some("--against-step"),
             _ => None,
         })
     })?;

@@ -15,6 +15,7 @@ use rustyline::validate::Validator;
 use rustyline::{Context, Editor, Helper};
 use solum_app::Leaning;
 use solum_app::groups::Groups;
+use solum_app::ideas::IdeaCount;
 use solum_app::{Dice, IdeaSource, OracleSystem, ideas};
 
 use crate::bad;
@@ -602,15 +603,15 @@ impl Session {
     }
 
     /// `idea [GENRE | @FILE] [N]`.
-    fn idea_args(&self, rest: &str) -> anyhow::Result<(IdeaSource, u32)> {
+    fn idea_args(&self, rest: &str) -> anyhow::Result<(IdeaSource, IdeaCount)> {
         let mut words: Vec<&str> = rest.split_whitespace().collect();
-        let mut count = 3;
+        let mut count = IdeaCount::new(3).expect("three words is a draw");
         if let Some(last) = words.last()
             && last.chars().all(|c| c.is_ascii_digit())
         {
             count = last
                 .parse()
-                .map_err(|_| bad(format!("idea: {last} words is too many")))?;
+                .map_err(|e| bad(format!("idea: `{last}`: {e}")))?;
             words.pop();
         }
         let name = words.join(" ");
@@ -984,9 +985,15 @@ mod tests {
             verified: VerifyBudget::default(),
         };
         let (src, n) = s.idea_args("").unwrap();
-        assert_eq!((src, n), (IdeaSource::Genre("horror".into()), 3));
+        assert_eq!((src, n.get()), (IdeaSource::Genre("horror".into()), 3));
         let (src, n) = s.idea_args("science fiction 5").unwrap();
-        assert_eq!((src, n), (IdeaSource::Genre("science fiction".into()), 5));
+        assert_eq!(
+            (src, n.get()),
+            (IdeaSource::Genre("science fiction".into()), 5)
+        );
         assert!(s.idea_args("@/no/such/file.txt").is_err());
+        // A count is read by its type, in its words.
+        let e = s.idea_args("fantasy 21").unwrap_err().to_string();
+        assert_eq!(e, "idea: `21`: an idea draws 1 to 20 words");
     }
 }

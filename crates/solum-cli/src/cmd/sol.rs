@@ -5,11 +5,11 @@ use std::path::Path;
 
 use solum_app::fields::SolField;
 use solum_app::shorthand::{Pair, tuples};
-use solum_app::sol::{Assist, Opposition, SolChangeView, SolSheetView};
+use solum_app::sol::{Assist, Opposition, SolChangeView, SolEdge, SolSheetView};
 use solum_app::sol_once::{
     BoughtView, EdgeOnTest, Field, GroupView, ModifierNote, ModifierRule, OpposedOutcome, Progress,
-    Sheet, SolOddsAsk, SolOnceError, SolRollAsk, SolRollView, SolTestView, TestOutcome,
-    TryAgainView, modifier_note, roll_sol, sol_odds, typed_faces,
+    Sheet, SolOddsAsk, SolOnceError, SolRollAsk, SolRollView, SolTestView, SolThreshold,
+    TestOutcome, TryAgainView, modifier_note, roll_sol, sol_odds, typed_faces,
 };
 use solum_app::{AppError, Dice, NewSol, SolTest};
 
@@ -144,7 +144,7 @@ fn ask_then(t: &TestOutcome) -> std::io::Result<Option<EdgeOnTest>> {
 }
 
 /// A threshold as typed, its flag named.
-fn threshold(text: &str) -> anyhow::Result<u32> {
+fn threshold(text: &str) -> anyhow::Result<SolThreshold> {
     solum_app::sol_once::threshold(text).map_err(once_error)
 }
 
@@ -537,7 +537,6 @@ fn test_flag(field: SolField) -> Option<&'static str> {
         SolField::Edge => "--edge",
         SolField::Retry => "--retry",
         SolField::Threshold => "--threshold",
-        SolField::AssistDice => "--assist-dice",
         SolField::Assistant => "--assistant",
         SolField::Skill => "--skill",
         SolField::Attribute => "--attr",
@@ -755,7 +754,7 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
 /// `sol new`: a Project Sol character into the campaign.
 fn new_sol(
     name: &str,
-    edge: u32,
+    edge: SolEdge,
     attributes: &[Pair<String, u32>],
     skills: &[Pair<String, u32>],
     campaign: &CampaignArg,
@@ -930,23 +929,23 @@ fn not_dead_yet(
 }
 
 /// The test a `sol test` asks for, from its flags.
-fn test_request(args: &SolTestArgs, threshold: Option<u32>) -> anyhow::Result<SolTest> {
+fn test_request(args: &SolTestArgs, threshold: Option<SolThreshold>) -> anyhow::Result<SolTest> {
     Ok(SolTest {
         skill: args.skill.clone(),
         attribute: args.attribute.clone(),
         threshold,
-        modifiers: args.modifiers.iter().map(|m| m.get()).collect(),
+        modifiers: args.modifiers.clone(),
         untrained_penalty: args.untrained_penalty,
         retry: args.retry,
         edge: edge_on_test(args.edge),
         then: then_edge(args.then),
         assist: match (args.assist_dice, &args.assistant) {
-            (Some(n), _) => Some(Assist::Dice(n.get())),
+            (Some(n), _) => Some(Assist::Dice(n)),
             (None, Some(name)) => Some(Assist::Character(name.clone())),
             (None, None) => None,
         },
         against: args.against_dice.map(|d| Opposition {
-            dice: d.get(),
+            dice: d,
             edge: edge_on_test(args.against_edge),
         }),
         group: args.group.clone(),

@@ -96,11 +96,11 @@ fn roll(args: &VehicleRollArgs, chase: bool, out: &mut dyn Write) -> anyhow::Res
             .transpose()
     };
     let input = VehicleRollInput {
-        pilot: Some(args.pilot.get()),
+        pilot: Some(args.pilot),
         vehicle: args.vehicle.clone(),
         speed: args.speed,
         handling: args.handling,
-        against_pilot: Some(args.against_pilot.get()),
+        against_pilot: Some(args.against_pilot),
         against_vehicle: args.against_vehicle.clone(),
         against_speed: args.against_speed,
         against_handling: args.against_handling,

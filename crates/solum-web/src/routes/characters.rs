@@ -55,6 +55,16 @@ impl utoipa::ToSchema for CreateRequest {
     fn name() -> std::borrow::Cow<'static, str> {
         "CreateCharacter".into()
     }
+
+    // The inner part's fields refer to its types by name (a `bounded!` number).
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        <NewCharacter as utoipa::ToSchema>::schemas(schemas);
+    }
 }
 
 impl<'de> Deserialize<'de> for CreateRequest {

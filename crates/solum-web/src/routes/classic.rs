@@ -44,9 +44,8 @@ pub(crate) struct ClassicCheck {
     #[schema(schema_with = crate::openapi::classic_stat)]
     stat: solum_app::classic::Stat,
     cliche: Option<String>,
-    /// 1 to 6; none: rolled on a d6 first.
-    #[schema(minimum = 1, maximum = 6)]
-    difficulty: Option<u32>,
+    /// None: rolled on a d6 first.
+    difficulty: Option<solum_app::classic_once::ClassicDifficulty>,
     #[serde(default)]
     gear: bool,
     /// The piece of gear the hero carries that serves (implies `gear`).

@@ -44,6 +44,16 @@ impl<T: utoipa::ToSchema> utoipa::ToSchema for SiblingRoll<T> {
     fn name() -> std::borrow::Cow<'static, str> {
         format!("{}Roll", T::name()).into()
     }
+
+    // `T`'s fields refer to its types by name (a `bounded!` number).
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        T::schemas(schemas);
+    }
 }
 
 impl<'de, T: serde::de::DeserializeOwned> Deserialize<'de> for SiblingRoll<T> {

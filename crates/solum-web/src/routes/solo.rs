@@ -4,6 +4,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use solum_app::Leaning;
+use solum_app::ideas::IdeaCount;
 use solum_app::tables::{self};
 use solum_app::{IdeaSource, JournalEntry};
 use utoipa::ToSchema;
@@ -55,10 +56,9 @@ pub(crate) struct IdeaRequest {
     /// One of the built-in genres (`GET /api/idea/genres`).
     #[schema(schema_with = crate::openapi::genre)]
     genre: String,
-    /// How many words (1 to 20).
+    /// How many words.
     #[serde(default = "one")]
-    #[schema(minimum = 1, maximum = 20)]
-    count: u32,
+    count: IdeaCount,
     /// Faces rolled by hand, one per word, each 1 to the list's size; only where dice may be
     /// typed (a game master alone at the table, or a table that rolls real dice).
     #[serde(default)]
@@ -66,8 +66,8 @@ pub(crate) struct IdeaRequest {
     typed: Option<Vec<u32>>,
 }
 
-pub(crate) fn one() -> u32 {
-    1
+pub(crate) fn one() -> IdeaCount {
+    IdeaCount::new(1).expect("one word is a draw")
 }
 
 #[utoipa::path(post, path = "/api/idea", tag = "solo", request_body = IdeaRequest, responses((status = 200, description = "Done", body = solum_app::IdeaView)))]

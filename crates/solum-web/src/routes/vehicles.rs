@@ -50,6 +50,16 @@ impl utoipa::ToSchema for RollRequest {
     fn name() -> std::borrow::Cow<'static, str> {
         "VehicleRollRequest".into()
     }
+
+    // The inner part's fields refer to its types by name (a `bounded!` number).
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        <VehicleRollInput as utoipa::ToSchema>::schemas(schemas);
+    }
 }
 
 impl<'de> Deserialize<'de> for RollRequest {
