@@ -152,7 +152,7 @@ fn a_chase_and_a_vehicle_attack_by_clicking_land_in_the_feed() {
     set(&gm, "#veh-pilot", "0");
     gm.wait_for(
         "the refusal beside the odds",
-        "const e = document.querySelector('#vehicle-roll .error'); return e && !e.hidden && e.textContent.includes('a pool is 1 to 1000')",
+        "const e = document.querySelector('#vehicle-roll .error'); return e && !e.hidden && e.textContent.includes('a pool has 1 to 1000 dice')",
     );
     set(&gm, "#veh-pilot", "3");
 
