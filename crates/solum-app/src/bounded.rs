@@ -43,22 +43,12 @@ macro_rules! bounded {
         // "a whole number from MIN to MAX", the range the description states.
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                struct Whole;
-                impl serde::de::Visitor<'_> for Whole {
-                    type Value = $name;
-                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                        write!(f, "a whole number from {} to {}", $name::MIN, $name::MAX)
-                    }
-                    fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<$name, E> {
-                        $name::try_from(n).map_err(E::custom)
-                    }
-                    fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<$name, E> {
-                        i64::try_from(n)
-                            .map_err(|_| E::custom($name::refused()))
-                            .and_then(|n| self.visit_i64(n))
-                    }
-                }
-                d.deserialize_i64(Whole)
+                solum_dice::deserialize_whole(
+                    d,
+                    i64::from($name::MIN),
+                    i64::from($name::MAX),
+                    <$name as TryFrom<i64>>::try_from,
+                )
             }
         }
 

@@ -51,9 +51,21 @@ bounded! {
 /// A difficulty of the original So1um: 1 (automatic) to 6 (hard). A player types a number
 /// or one of the text's names, read by the rules' `parse_difficulty`; a request gives the
 /// number (serde through `i64`, held to the same range).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(try_from = "i64", into = "i64")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(into = "i64")]
 pub struct ClassicDifficulty(u32);
+
+// Read as a whole number in the type's range; what is no number is expected as one.
+impl<'de> serde::Deserialize<'de> for ClassicDifficulty {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        solum_dice::deserialize_whole(
+            d,
+            i64::from(Self::MIN),
+            i64::from(Self::MAX),
+            <Self as TryFrom<i64>>::try_from,
+        )
+    }
+}
 
 impl ClassicDifficulty {
     /// The least difficulty (automatic).

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use solum_dice::{DiceSource, prob_to_f64};
 
 use crate::typed_dice::{FieldName, TypedDiceError};
@@ -28,9 +28,16 @@ use crate::{AppError, Dice};
 /// Die-type steps on a die (+1 is one type better, +1DT; −1 one worse), −8 to 8: d4 to d12
 /// is four steps, and twice that leaves room for steps that cancel out; a larger number is a
 /// typing mistake. The die itself is clamped to d4..d12 (D3).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "i64", into = "i64")]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(into = "i64")]
 pub struct DieSteps(i64);
+
+// Read as a whole number in the type's range; what is no number is expected as one.
+impl<'de> serde::Deserialize<'de> for DieSteps {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        solum_dice::deserialize_whole(d, -Self::MAX, Self::MAX, <Self as TryFrom<i64>>::try_from)
+    }
+}
 
 impl DieSteps {
     /// The most steps either way.
@@ -97,9 +104,16 @@ impl utoipa::ToSchema for DieSteps {
 }
 
 /// A flat damage modifier, −4 to +4 (D3).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "i64", into = "i64")]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(into = "i64")]
 pub struct DamageModifier(i64);
+
+// Read as a whole number in the type's range; what is no number is expected as one.
+impl<'de> serde::Deserialize<'de> for DamageModifier {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        solum_dice::deserialize_whole(d, -Self::MAX, Self::MAX, <Self as TryFrom<i64>>::try_from)
+    }
+}
 
 impl DamageModifier {
     /// The largest modifier either way.

@@ -404,7 +404,7 @@ fn store_failures_have_their_code_kind_and_words() {
                 reason: "connection refused".into(),
             },
             ErrorKind::Unavailable,
-            "db.internal:5432/club: cannot reach the database (connection refused); nothing was changed, try again",
+            "db.internal:5432/club: cannot reach the database (connection refused); nothing under way was kept, try again once it answers",
         ),
         (
             "campaign-commit-unknown",

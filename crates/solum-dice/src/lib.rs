@@ -38,6 +38,7 @@ mod lane;
 mod power;
 mod source;
 mod weights;
+mod whole;
 mod word;
 
 /// True for an even face: the So1um games read even dice for creation, advancement and
@@ -55,4 +56,5 @@ pub use source::{
     TypedDice, parse_faces,
 };
 pub use weights::{Dense, Distribution, Pool, Weight};
+pub use whole::deserialize_whole;
 pub use word::{FacesError, ShorthandError, UnknownWord};

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use thiserror::Error;
 
 /// The largest pool the engine rolls. A real pool is 1 to 6 dice; a designer may explore far
@@ -143,9 +143,21 @@ impl PoolSpec {
 
 /// The difficulty of an unopposed check: roll it or higher on one die to pass. Read from
 /// JSON it is held to its range as it is read, in the same words as [`Difficulty::new`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(try_from = "i64", into = "i64")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(into = "i64")]
 pub struct Difficulty(u32);
+
+// Read as a whole number in the type's range; what is no number is expected as one.
+impl<'de> serde::Deserialize<'de> for Difficulty {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        solum_dice::deserialize_whole(
+            d,
+            1,
+            i64::from(MAX_DIFFICULTY),
+            <Self as TryFrom<i64>>::try_from,
+        )
+    }
+}
 
 impl From<Difficulty> for i64 {
     fn from(d: Difficulty) -> i64 {

@@ -140,7 +140,9 @@ pub enum StoreError {
     },
     /// The connection to the database server was lost or refused (a restart of the server,
     /// a network cut): what was under way was not committed. A new connection may succeed.
-    #[error("{location}: cannot reach the database ({reason}); nothing was changed, try again")]
+    #[error(
+        "{location}: cannot reach the database ({reason}); nothing under way was kept, try again once it answers"
+    )]
     Unreachable {
         /// Where.
         location: String,

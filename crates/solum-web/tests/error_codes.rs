@@ -2351,6 +2351,25 @@ async fn body_refusals_say_what_was_expected_in_json_words() {
             "against.opposed.dice",
             "a pool has 1 to 1000 dice",
         ),
+        // What is no number at all expects the rules' range, not the integer's.
+        (
+            "/api/characters/Nick/odds",
+            r#"{"attribute": "body", "against": {"difficulty": "hard"}}"#,
+            "against.difficulty",
+            "expected a whole number from 1 to 1000",
+        ),
+        (
+            "/api/dietype/characters/Rook/roll",
+            r#"{"ability": "Strength", "skill": null, "step": "up", "against": {"difficulty": 4}, "weapon": null, "damage_step": 0}"#,
+            "step",
+            "expected a whole number from -8 to 8",
+        ),
+        (
+            "/api/classic/characters/Ann/check",
+            r#"{"stat": "body", "difficulty": "hard"}"#,
+            "difficulty",
+            "expected a whole number from 1 to 6",
+        ),
     ] {
         let (status, v) = call(&t.router, "POST", uri, Some(&t.gm), Json(body)).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
