@@ -916,6 +916,16 @@ pub struct HeroCheckView {
     pub p_pass: f64,
 }
 
+/// A hero's fight under way, or none (`{"fight": null}`): what
+/// `solum classic fight NAME --status --json` prints and
+/// `GET /api/classic/characters/{name}/fight` answers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ClassicFightStatus {
+    /// The fight as it stands.
+    pub fight: Option<FightStateView>,
+}
+
 /// A fight under way, as it stands.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -403,6 +403,16 @@ pub struct RangeStatus {
     pub band: &'static str,
 }
 
+/// The open combat, or none (`{"combat": null}`): what `solum combat status --json` prints
+/// and `GET /api/combat` answers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct CombatAnswer {
+    /// The combat with its fighters, order, ranges and the acting fighter's options with
+    /// their odds.
+    pub combat: Option<CombatStatus>,
+}
+
 /// Where a combat stands.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -163,6 +163,8 @@ pub enum CreatureSource {
     Shipped,
     /// Added to this campaign.
     Campaign,
+    /// Read from a bestiary file the command line was given (`--bestiary FILE`).
+    File,
 }
 
 /// A creature as a front end shows it.
@@ -199,6 +201,44 @@ pub struct BestiaryView {
     #[serde(rename = "static")]
     #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::static_foes))]
     pub static_foes: Vec<solum_expanded::creature::StaticFoe>,
+}
+
+impl BestiaryCreature {
+    fn of(creature: Creature, source: CreatureSource) -> Self {
+        Self {
+            foe: creature
+                .name
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join("-"),
+            creature,
+            source,
+        }
+    }
+}
+
+impl BestiaryView {
+    /// A bestiary read from files ([`bestiary_with`]), as `GET /api/bestiary` shows a
+    /// campaign's: the shipped creatures and oppositions with each file's, by name.
+    pub fn of(bestiary: &Bestiary) -> Self {
+        let shipped = Bestiary::shipped();
+        let mut creatures: Vec<BestiaryCreature> = bestiary
+            .creatures()
+            .map(|c| {
+                let source = if shipped.creature(&c.name) == Some(c) {
+                    CreatureSource::Shipped
+                } else {
+                    CreatureSource::File
+                };
+                BestiaryCreature::of(c.clone(), source)
+            })
+            .collect();
+        creatures.sort_by_key(|c| key(&c.creature.name));
+        Self {
+            creatures,
+            static_foes: bestiary.static_foes().cloned().collect(),
+        }
+    }
 }
 
 /// A creature added or removed, with its journal entry.
@@ -360,16 +400,7 @@ impl<S: CampaignStore> Campaign<S> {
         let creatures = self
             .creatures()?
             .into_iter()
-            .map(|view| BestiaryCreature {
-                foe: view
-                    .creature
-                    .name
-                    .split_whitespace()
-                    .collect::<Vec<_>>()
-                    .join("-"),
-                creature: view.creature,
-                source: view.source,
-            })
+            .map(|view| BestiaryCreature::of(view.creature, view.source))
             .collect();
         Ok(BestiaryView {
             creatures,

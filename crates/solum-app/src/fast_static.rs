@@ -417,6 +417,16 @@ pub struct StaticOdds {
     pub p_win_exact: Option<String>,
 }
 
+/// A character's fast static combat, or none (`{"fight": null}`): what
+/// `solum static --char NAME --status --json` prints and
+/// `GET /api/characters/{name}/static` answers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct StaticStatus {
+    /// Where it stands.
+    pub fight: Option<StaticView>,
+}
+
 /// Where a fast static combat stands.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

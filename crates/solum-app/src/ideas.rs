@@ -44,6 +44,22 @@ pub fn genres() -> Vec<&'static str> {
     GENRES.iter().map(|(name, _)| *name).collect()
 }
 
+/// The built-in genres of idea words: what `solum idea --genres --json` prints and
+/// `GET /api/idea/genres` answers.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct GenresAnswer {
+    /// The genres' names ([`genres`]), in the program's order.
+    pub genres: Vec<&'static str>,
+}
+
+impl GenresAnswer {
+    /// Every built-in genre.
+    pub fn all() -> Self {
+        Self { genres: genres() }
+    }
+}
+
 /// Other names of `science-fiction` a request may give.
 pub const SCIENCE_FICTION_ALIASES: [&str; 4] = ["sf", "scifi", "sci-fi", "science fiction"];
 

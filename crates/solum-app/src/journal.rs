@@ -355,6 +355,15 @@ impl utoipa::PartialSchema for Record {
 #[cfg(feature = "openapi")]
 impl utoipa::ToSchema for Record {}
 
+/// The open scene, for every member: its start entry, or none (`{"scene": null}`); what
+/// `solum scene show --json` prints and `GET /api/scene` answers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SceneAnswer {
+    /// The entry that started it: title, goal, who, when.
+    pub scene: Option<JournalEntry>,
+}
+
 /// A stored entry as the application shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -88,7 +88,7 @@ pub mod rules {
 }
 pub use import::ImportCount;
 pub use import_problem::{ExportEntry, ImportProblem};
-pub use journal::{By, ClassicOutcome, IdeaList, JournalEntry, Record, Rolled};
+pub use journal::{By, ClassicOutcome, IdeaList, JournalEntry, Record, Rolled, SceneAnswer};
 pub use refusal::{
     ClassicRefusal, CombatRefusal, CreatureRefusal, DieTypeRefusal, ExpandedRefusal, Refused,
     SolRefusal, SolunaRefusal, TableRefusal,

@@ -1406,6 +1406,15 @@ pub struct SkirmishOption {
     pub odds: Option<AttackOdds>,
 }
 
+/// The table's one played skirmish, or none (`{"skirmish": null}`): what
+/// `solum soluna skirmish status --json` prints and `GET /api/soluna/skirmish` answers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SkirmishAnswer {
+    /// Where it stands, with each waiting character's options and odds.
+    pub skirmish: Option<SkirmishState>,
+}
+
 /// Where a played skirmish stands.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -1749,16 +1758,21 @@ impl<S: CampaignStore> Campaign<S> {
         })
     }
 
-    /// Where the played skirmish stands, with each waiting character's options and odds.
-    pub fn soluna_skirmish_state(&self) -> Result<SkirmishState, AppError> {
-        let row = self
-            .store
-            .sheet(SKIRMISH_SYSTEM, SKIRMISH_ROW)?
-            .ok_or_else(no_skirmish)?;
+    /// Where the played skirmish stands, with each waiting character's options and odds;
+    /// none when no skirmish is open (a read, so not a refusal).
+    pub fn soluna_skirmish_state(&self) -> Result<SkirmishAnswer, AppError> {
+        let Some(row) = self.store.sheet(SKIRMISH_SYSTEM, SKIRMISH_ROW)? else {
+            return Ok(SkirmishAnswer { skirmish: None });
+        };
         let r: SkirmishRow = read_row(&row)?;
-        let s = r.skirmish.ok_or_else(no_skirmish)?;
-        check_state(&s)?;
-        Ok(state_view(&s))
+        let skirmish = match r.skirmish {
+            Some(s) => {
+                check_state(&s)?;
+                Some(state_view(&s))
+            }
+            None => None,
+        };
+        Ok(SkirmishAnswer { skirmish })
     }
 
     /// Abandons the played skirmish: journaled, and the sheets keep the damage taken and the

@@ -99,6 +99,18 @@ fn the_bestiary_answers_the_same_on_the_command_line_and_over_http() {
         "[[creature]]\nname = \"Cave Bear\"\npool = 2\nhit_points = 4\ndamage = 2\n",
     )
     .unwrap();
+    // `solum char bestiary` (no campaign: the shipped bestiary and the files given) answers
+    // in the same shape; with no file, what a campaign of no creatures of its own answers.
+    let (status, shipped) = get(&addr, "/api/bestiary", &token);
+    assert!(status.contains("200"), "{status} {shipped}");
+    assert_eq!(cli(&["char", "bestiary", "--json"]), shipped);
+    let with_file = cli(&[
+        "char",
+        "bestiary",
+        "--bestiary",
+        bear.to_str().unwrap(),
+        "--json",
+    ]);
     cli(&[
         "creature",
         "add",
@@ -119,4 +131,12 @@ fn the_bestiary_answers_the_same_on_the_command_line_and_over_http() {
         .collect();
     assert_eq!(bears.len(), 1, "{by_http}");
     assert_eq!(bears[0]["source"], "campaign");
+    // The same list as `char bestiary --bestiary bear.toml`, where the bear is the file's.
+    let mut from_file = with_file;
+    for c in from_file["creatures"].as_array_mut().unwrap() {
+        if c["source"] == "file" {
+            c["source"] = "campaign".into();
+        }
+    }
+    assert_eq!(from_file, by_http);
 }

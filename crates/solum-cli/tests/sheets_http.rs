@@ -1,6 +1,6 @@
 //! One contract for `--json` and HTTP, for the So1um Expanded sheets and their fast static
-//! combat: `solum char new|grant|advance|edit|rest` and `solum static --char` (to start, to
-//! go on, `--status`, `--abandon`) print what `POST /api/characters`,
+//! combat: `solum char new|grant|advance|edit|rest|list` and `solum static --char` (to start,
+//! to go on, `--status`, `--abandon`) print what `POST /api/characters`, `GET /api/characters`,
 //! `POST /api/characters/{name}/grant`, `/advance`, `PATCH /api/characters/{name}`,
 //! `POST /api/characters/{name}/rest`, `POST` and `GET /api/characters/{name}/static` and
 //! `/static/abandon` answer for the same sheet and the same dice.
@@ -132,6 +132,26 @@ fn a_sheets_changes_answer_the_same_on_the_command_line_and_over_http() {
     assert_eq!(by_http["healed"], 2);
     let by_cli = twin(&["char", "rest", "Nack", "--hours", "1"]);
     assert_eq!(by_cli, anonymous(&by_http, "Nick"));
+
+    // The list: both sheets, each with who made it (the member, or none: the command line).
+    let (status, by_http) = get(&addr, "/api/characters", &token);
+    assert!(status.contains("200"), "{status} {by_http}");
+    let owners: Vec<(&str, bool)> = by_http
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["character"]["name"].as_str().unwrap(),
+                c["owner"].is_null(),
+            )
+        })
+        .collect();
+    assert_eq!(owners, [("Nack", true), ("Nick", false)], "{by_http}");
+    assert_eq!(
+        cli(&["char", "list", "--json", "--campaign", campaign]),
+        by_http
+    );
 }
 
 #[test]

@@ -101,6 +101,12 @@ fn a_played_skirmish_answers_the_same_on_the_command_line_and_over_http() {
     characters(&addr, &token, campaign);
     let post = |path: &str, body: &str| aside(post_ok(&addr, path, &token, body));
 
+    // None is played yet: both say so alike, and neither refuses.
+    let (status, by_http) = get(&addr, "/api/soluna/skirmish", &token);
+    assert!(status.contains("200"), "{status} {by_http}");
+    assert_eq!(by_http, serde_json::json!({ "skirmish": null }));
+    assert_eq!(other(campaign, &["soluna", "skirmish", "status"]), by_http);
+
     // Bo played by the tactic; phase 4 waits for Ana. Nothing is rolled yet, with the seed
     // the server chose.
     let by_http = post(

@@ -129,8 +129,13 @@ fn each_decision_is_the_players_and_the_skirmish_resumes_in_later_processes() {
     assert_eq!(c.sheet("Vex")["flips"], 0);
     assert_eq!(c.sheet("Oro")["hit_points"], 0);
     assert_eq!(c.sheet("Oro")["guard"], 0);
-    c.run("soluna skirmish status")
-        .bad_input("no skirmish is being played");
+    // Over, the skirmish is no more: the status says so and is no error.
+    let none = c.run("soluna skirmish status").ok().to_owned();
+    assert!(none.contains("no skirmish is being played"), "{none}");
+    assert_eq!(
+        c.json("soluna skirmish status"),
+        serde_json::json!({ "skirmish": null })
+    );
     // Out characters fight and test no more.
     c.run("soluna skirmish start Oro Kai Vex")
         .bad_input("Oro is out");

@@ -318,8 +318,7 @@ fn write_provenance(
 pub fn idea(args: &IdeaArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     if args.genres {
         if args.json {
-            // As `GET /api/idea/genres` answers.
-            return write_json(out, &serde_json::json!({ "genres": ideas::genres() }));
+            return write_json(out, &ideas::GenresAnswer::all());
         }
         for g in ideas::genres() {
             let n = ideas::genre_words(g)?.len();
@@ -449,8 +448,7 @@ pub fn scene(command: &SceneCommand, out: &mut dyn Write) -> anyhow::Result<()> 
         SceneCommand::Show { json, campaign } => {
             let open_scene = on_campaign(campaign, |here| here.open_scene())??;
             match (open_scene, *json) {
-                // As `GET /api/scene` answers: `{"scene": null}` when none is open.
-                (scene, true) => write_json(out, &serde_json::json!({ "scene": scene }))?,
+                (scene, true) => write_json(out, &solum_app::SceneAnswer { scene })?,
                 (Some(entry), false) => write_entries(out, &[entry], false)?,
                 (None, false) => writeln!(out, "No scene is open.")?,
             }

@@ -6,7 +6,6 @@
 use std::io::Write;
 
 use crate::storage::{Replace, load_character, read_text};
-use serde_json::json;
 use solum_app::Character;
 use solum_app::characters::{ChangeView, CharacterView, StartingAttribute};
 use solum_app::fields::ExpandedField;
@@ -24,10 +23,11 @@ pub fn run(command: &CharCommand, out: &mut dyn Write) -> anyhow::Result<()> {
         CharCommand::New(args) => new(args, out),
         CharCommand::Show(args) => show(args, out),
         CharCommand::List { json, campaign } => {
-            let views = camp::on_campaign(campaign, |here| here.characters())??;
+            let owned = camp::on_campaign(campaign, |here| here.owned_characters())??;
             if *json {
-                return write_json(out, &views);
+                return write_json(out, &owned);
             }
+            let views: Vec<_> = owned.into_iter().map(|o| o.view).collect();
             write_list(out, &views)
         }
         CharCommand::Edit(args) => edit(args, out),
@@ -197,14 +197,7 @@ fn list_bestiary(
     let bestiary =
         crate::storage::load_bestiary(files).map_err(|e| bad(format!("--bestiary: {e}")))?;
     if json {
-        let creatures: Vec<_> = bestiary.creatures().collect();
-        let statics: Vec<_> = bestiary.static_foes().collect();
-        writeln!(
-            out,
-            "{}",
-            json!({"creatures": creatures, "static": statics})
-        )?;
-        return Ok(());
+        return write_json(out, &solum_app::creatures::BestiaryView::of(&bestiary));
     }
     writeln!(
         out,

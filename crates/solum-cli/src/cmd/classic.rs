@@ -4,7 +4,6 @@ use std::io::Write;
 use std::path::Path;
 
 use crate::storage::Replace;
-use serde_json::json;
 use solum_app::classic_once::{
     ClassicDuelAsk, ClassicOnceError, DuelNumbers, Field, Foe, Hero, Kind, NewHeroView, Odds,
     Policy, check_hero_names, classic_check_odds, classic_duel_odds, classic_oracle, hero_of,
@@ -638,9 +637,12 @@ fn fight_cmd(args: &ClassicFightArgs, out: &mut dyn Write) -> anyhow::Result<()>
         }
         ClassicFightAnswer::Abandoned(view) if *as_json => super::campaign::write_json(out, &view),
         ClassicFightAnswer::Abandoned(view) => write_fight_view(out, &view),
-        ClassicFightAnswer::Status(view) if *as_json => {
-            super::campaign::write_json(out, &json!({ "fight": view }))
-        }
+        ClassicFightAnswer::Status(view) if *as_json => super::campaign::write_json(
+            out,
+            &solum_app::classic::ClassicFightStatus {
+                fight: view.map(|v| *v),
+            },
+        ),
         ClassicFightAnswer::Status(None) => {
             writeln!(out, "{hero} is not in a fight.")?;
             Ok(())

@@ -317,8 +317,11 @@ fn campaign_action(action: &CombatAction, out: &mut dyn Write) -> anyhow::Result
         CombatAction::Status { json, campaign } => {
             let status = super::campaign::on_campaign(campaign, |here| here.combat_status())??;
             match (status, json) {
-                // As `GET /api/combat` answers: `{"combat": null}` when none is open.
-                (status, true) => writeln!(out, "{}", serde_json::json!({ "combat": status }))?,
+                (combat, true) => writeln!(
+                    out,
+                    "{}",
+                    serde_json::to_string(&solum_app::combat::CombatAnswer { combat })?
+                )?,
                 (Some(status), false) => write_combat_status(out, &status)?,
                 (None, false) => writeln!(
                     out,
@@ -699,6 +702,7 @@ fn creature_row(v: &CreatureView) -> Vec<String> {
         match v.source {
             CreatureSource::Shipped => "shipped",
             CreatureSource::Campaign => "campaign",
+            CreatureSource::File => "file",
         }
         .to_owned(),
     ]

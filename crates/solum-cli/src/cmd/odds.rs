@@ -354,7 +354,10 @@ pub(crate) fn static_from_sheet(
             None => super::campaign::on_campaign(&args.campaign, |here| here.static_status(name))??,
         };
         if args.json {
-            return super::campaign::write_json(out, &serde_json::json!({ "fight": view }));
+            return super::campaign::write_json(
+                out,
+                &solum_app::fast_static::StaticStatus { fight: view },
+            );
         }
         return match view {
             Some(view) => write_static_view(out, &view),

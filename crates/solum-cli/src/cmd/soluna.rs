@@ -598,12 +598,17 @@ fn skirmish_play(play: &SkirmishPlay, out: &mut dyn Write) -> anyhow::Result<()>
             return Ok(());
         }
         SkirmishPlay::Status { json, campaign } => {
-            let state = on_campaign(campaign, |here| here.soluna_skirmish_state())??;
+            let answer = on_campaign(campaign, |here| here.soluna_skirmish_state())??;
             if *json {
-                // As `GET /api/soluna/skirmish` answers.
-                return write_json(out, &serde_json::json!({ "skirmish": state }));
+                return write_json(out, &answer);
             }
-            return write_state(out, &state);
+            return match &answer.skirmish {
+                Some(state) => write_state(out, state),
+                None => Ok(writeln!(
+                    out,
+                    "no skirmish is being played: `solum soluna skirmish start NAME NAME …` starts one"
+                )?),
+            };
         }
     };
     if as_json {

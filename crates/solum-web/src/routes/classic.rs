@@ -2,7 +2,7 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use solum_app::tables::{self};
 
 use crate::routes::siblings::{SiblingRoll, sibling_roll};
@@ -182,23 +182,17 @@ pub(crate) async fn classic_notes(
     .map(Json)
 }
 
-/// The hero's fight under way: `{"fight": null}` when none.
-#[derive(Serialize, utoipa::ToSchema)]
-pub(crate) struct ClassicFightAnswer {
-    fight: Option<solum_app::classic::FightStateView>,
-}
-
-#[utoipa::path(get, path = "/api/classic/characters/{name}/fight", tag = "classic", params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = ClassicFightAnswer)))]
+#[utoipa::path(get, path = "/api/classic/characters/{name}/fight", tag = "classic", params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::classic::ClassicFightStatus)))]
 pub(crate) async fn classic_fight_status(
     State(state): State<AppState>,
     auth: Auth,
     crate::extract::PathParam(name): crate::extract::PathParam<String>,
     _no_query: NoQuery,
-) -> Result<Json<ClassicFightAnswer>, ApiError> {
+) -> Result<Json<solum_app::classic::ClassicFightStatus>, ApiError> {
     let scope = tables::scope_of(&auth.member);
     with_campaign(&state, scope, move |c| c.classic_fight(&name))
         .await
-        .map(|fight| Json(ClassicFightAnswer { fight }))
+        .map(|fight| Json(solum_app::classic::ClassicFightStatus { fight }))
 }
 
 /// `GET /api/classic/book`: the original's book, the foes a fight may name (its monsters and

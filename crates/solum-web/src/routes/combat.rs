@@ -3,7 +3,7 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use solum_app::tables::{self};
 use solum_store::Scope;
 
@@ -33,23 +33,16 @@ pub(crate) struct CombatLineRequest {
     line: String,
 }
 
-/// The open combat with its fighters, order, ranges and the acting fighter's options with
-/// their odds; `{"combat": null}` when none is open.
-#[derive(Serialize, utoipa::ToSchema)]
-pub(crate) struct CombatAnswer {
-    combat: Option<solum_app::combat::CombatStatus>,
-}
-
-#[utoipa::path(get, path = "/api/combat", tag = "combat", responses((status = 200, description = "Done", body = CombatAnswer)))]
+#[utoipa::path(get, path = "/api/combat", tag = "combat", responses((status = 200, description = "Done", body = solum_app::combat::CombatAnswer)))]
 pub(crate) async fn combat_status(
     State(state): State<AppState>,
     auth: Auth,
     _no_query: NoQuery,
-) -> Result<Json<CombatAnswer>, ApiError> {
+) -> Result<Json<solum_app::combat::CombatAnswer>, ApiError> {
     let scope = tables::scope_of(&auth.member);
     with_campaign(&state, scope, |c| c.combat_status())
         .await
-        .map(|combat| Json(CombatAnswer { combat }))
+        .map(|combat| Json(solum_app::combat::CombatAnswer { combat }))
 }
 
 #[utoipa::path(post, path = "/api/combat", tag = "combat", request_body = CombatStartRequest, responses((status = 201, description = "Created", body = solum_app::combat::CombatStartView)))]

@@ -2,7 +2,7 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use solum_app::Leaning;
 use solum_app::ideas::IdeaCount;
 use solum_app::tables::{self};
@@ -139,23 +139,17 @@ pub(crate) struct SceneEnd {
     summary: Option<String>,
 }
 
-/// The open scene, for every member: `{"scene": null}` or the entry that started it.
-#[derive(Serialize, utoipa::ToSchema)]
-pub(crate) struct SceneAnswer {
-    scene: Option<JournalEntry>,
-}
-
 /// `GET /api/scene`: the table's open scene (its start entry: title, goal, who, when).
-#[utoipa::path(get, path = "/api/scene", tag = "solo", responses((status = 200, description = "Done", body = SceneAnswer)))]
+#[utoipa::path(get, path = "/api/scene", tag = "solo", responses((status = 200, description = "Done", body = solum_app::SceneAnswer)))]
 pub(crate) async fn scene_current(
     State(state): State<AppState>,
     auth: Auth,
     _no_query: NoQuery,
-) -> Result<Json<SceneAnswer>, ApiError> {
+) -> Result<Json<solum_app::SceneAnswer>, ApiError> {
     let scope = tables::scope_of(&auth.member);
     with_campaign(&state, scope, |c| c.open_scene())
         .await
-        .map(|scene| Json(SceneAnswer { scene }))
+        .map(|scene| Json(solum_app::SceneAnswer { scene }))
 }
 
 /// `GET /api/bestiary`: the creatures a combat can name (shipped and the campaign's) and
@@ -185,18 +179,13 @@ pub(crate) async fn scene_end(
 }
 
 /// `GET /api/idea/genres`: the built-in genres of idea words, as `POST /api/idea` names them.
-#[derive(Serialize, utoipa::ToSchema)]
-pub(crate) struct GenresAnswer {
-    /// The genres' names (`solum_app::ideas::genres`), in the program's order.
-    genres: Vec<&'static str>,
-}
-
 /// Needs a session like every table's route (the list itself is the program's, not the
 /// table's), so the page's requests stay under one rule.
 #[utoipa::path(get, path = "/api/idea/genres", tag = "solo",
-    responses((status = 200, description = "The genres of idea words", body = GenresAnswer)))]
-pub(crate) async fn genres(_auth: Auth, _no_query: NoQuery) -> Json<GenresAnswer> {
-    Json(GenresAnswer {
-        genres: solum_app::ideas::genres(),
-    })
+    responses((status = 200, description = "The genres of idea words", body = solum_app::ideas::GenresAnswer)))]
+pub(crate) async fn genres(
+    _auth: Auth,
+    _no_query: NoQuery,
+) -> Json<solum_app::ideas::GenresAnswer> {
+    Json(solum_app::ideas::GenresAnswer::all())
 }

@@ -2,8 +2,7 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use serde::{Deserialize, Serialize};
-use solum_app::AppError;
+use serde::Deserialize;
 use solum_app::tables::{self};
 use solum_store::Scope;
 
@@ -42,26 +41,16 @@ pub(crate) async fn soluna_test(
     .await
 }
 
-/// A played Sol'una skirmish (U5): the table's one open skirmish, or none.
-#[derive(Serialize, utoipa::ToSchema)]
-pub(crate) struct SkirmishAnswer {
-    skirmish: Option<solum_app::soluna::SkirmishState>,
-}
-
-#[utoipa::path(get, path = "/api/soluna/skirmish", tag = "soluna", responses((status = 200, description = "Done", body = SkirmishAnswer)))]
+#[utoipa::path(get, path = "/api/soluna/skirmish", tag = "soluna", responses((status = 200, description = "Done", body = solum_app::soluna::SkirmishAnswer)))]
 pub(crate) async fn soluna_skirmish_state(
     State(state): State<AppState>,
     auth: Auth,
     _no_query: NoQuery,
-) -> Result<Json<SkirmishAnswer>, ApiError> {
+) -> Result<Json<solum_app::soluna::SkirmishAnswer>, ApiError> {
     let scope = tables::scope_of(&auth.member);
-    with_campaign(&state, scope, |c| match c.soluna_skirmish_state() {
-        Ok(s) => Ok(Some(s)),
-        Err(AppError::Soluna(r)) if r.kind == solum_app::SolunaRefusal::NoSkirmish => Ok(None),
-        Err(e) => Err(e),
-    })
-    .await
-    .map(|skirmish| Json(SkirmishAnswer { skirmish }))
+    with_campaign(&state, scope, |c| c.soluna_skirmish_state())
+        .await
+        .map(Json)
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]

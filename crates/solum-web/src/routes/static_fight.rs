@@ -1,7 +1,7 @@
 //! Fast static combat (S11) from a character of the table: `solum static --char NAME`.
 
 use axum::extract::State;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use solum_app::fast_static::StaticAsk;
 use solum_app::tables::{self};
 
@@ -32,22 +32,16 @@ impl<'de> Deserialize<'de> for StaticFightRequest {
     }
 }
 
-/// `{"fight": null}` when the character is in no fast static combat.
-#[derive(Serialize, utoipa::ToSchema)]
-pub(crate) struct StaticStatus {
-    fight: Option<solum_app::fast_static::StaticView>,
-}
-
-#[utoipa::path(get, path = "/api/characters/{name}/static", tag = "static_fight", params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = StaticStatus)))]
+#[utoipa::path(get, path = "/api/characters/{name}/static", tag = "static_fight", params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::fast_static::StaticStatus)))]
 pub(crate) async fn static_status(
     State(state): State<AppState>,
     auth: Auth,
     crate::extract::PathParam(name): crate::extract::PathParam<String>,
     _no_query: NoQuery,
-) -> Result<Json<StaticStatus>, ApiError> {
+) -> Result<Json<solum_app::fast_static::StaticStatus>, ApiError> {
     let scope = tables::scope_of(&auth.member);
     with_campaign(&state, scope, move |c| {
-        Ok(StaticStatus {
+        Ok(solum_app::fast_static::StaticStatus {
             fight: c.static_status(&name)?,
         })
     })
