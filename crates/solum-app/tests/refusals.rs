@@ -365,6 +365,45 @@ fn dice_typed_by_hand_are_a_lone_game_masters_or_a_real_dice_tables() {
     }
 }
 
+/// The codes of the program's own failures, which no request makes (a rule asking the dice
+/// for an impossible die, a value that does not serialize): each as the application meets
+/// it, with the code, kind and words the front ends answer with. `solum-web`'s
+/// `every_documented_code_has_a_golden_case` reads this list.
+const FAILURE_GOLDEN_CODES: &[&str] = &["dice-source", "internal"];
+
+#[test]
+fn the_programs_own_failures_have_their_code_kind_and_words() {
+    use solum_app::expression::{ExpressionError, Field};
+    use solum_dice::DiceError;
+    // Typed dice read by a rule that asks for a d0: not the faces' fault, so not theirs.
+    let typed = AppError::Dice(DiceError::BadDie { sides: 0 })
+        .typed_dice(Field::Typed, "left to right")
+        .unwrap();
+    let cases = [
+        (
+            "dice-source",
+            AppError::Expression(ExpressionError::Typed(typed)),
+            "the dice could not be rolled: a d0 cannot be rolled (1 to 1000 sides)",
+        ),
+        (
+            "internal",
+            AppError::Internal {
+                what: "journal",
+                reason: "nothing stored".to_owned(),
+            },
+            "journal: nothing stored",
+        ),
+    ];
+    let codes: Vec<&str> = cases.iter().map(|c| c.0).collect();
+    assert_eq!(codes, FAILURE_GOLDEN_CODES);
+    for (code, e, words) in cases {
+        assert_eq!(e.code(), code);
+        assert_eq!(e.kind(), ErrorKind::Internal, "{code}");
+        assert_eq!(e.field(), None, "{code}");
+        assert_eq!(e.to_string(), words, "{code}");
+    }
+}
+
 /// The codes of a store's failures, which no request makes on demand (a busy or full disk,
 /// a database cut off mid-commit): each failure as the store reports it, with the code, kind
 /// and words the front ends answer with.

@@ -2544,21 +2544,11 @@ const ELSEWHERE: &[(&str, &str)] = &[
 
 /// Codes without a golden case yet, each with why. The list only shrinks: a code here that
 /// gains a case fails the test until it is taken off.
-const NOT_YET_GOLDEN: &[(&str, &str)] = &[
-    (
-        "dice-source",
-        "the system's randomness failing: no request makes it",
-    ),
-    (
-        "internal",
-        "a value that does not serialize: no request makes it",
-    ),
-    (
-        "vehicle-pilot",
-        "a pilot's pool the rules refuse: a pilot is read as 1 to 1000 dice (body-invalid past \
+const NOT_YET_GOLDEN: &[(&str, &str)] = &[(
+    "vehicle-pilot",
+    "a pilot's pool the rules refuse: a pilot is read as 1 to 1000 dice (body-invalid past \
          it) and a sheet's Body and background stay far below, so no request reaches it",
-    ),
-];
+)];
 
 /// The codes of the store's failures, whose golden case is the library's
 /// (crates/solum-app/tests/refusals.rs, `STORE_GOLDEN_CODES`).
@@ -2569,6 +2559,18 @@ fn store_golden_codes() -> Vec<String> {
             "/../solum-app/tests/refusals.rs"
         ),
         "const STORE_GOLDEN_CODES: &[&str] = &[",
+    )
+}
+
+/// The codes of the program's own failures, whose golden case is the library's
+/// (crates/solum-app/tests/refusals.rs, `FAILURE_GOLDEN_CODES`).
+fn failure_golden_codes() -> Vec<String> {
+    golden_list(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../solum-app/tests/refusals.rs"
+        ),
+        "const FAILURE_GOLDEN_CODES: &[&str] = &[",
     )
 }
 
@@ -2599,6 +2601,7 @@ fn every_documented_code_has_a_golden_case() {
         .into_iter()
         .chain(library_golden_codes())
         .chain(store_golden_codes())
+        .chain(failure_golden_codes())
         .collect();
     for (code, file) in ELSEWHERE {
         let text =
