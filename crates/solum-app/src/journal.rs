@@ -11,105 +11,177 @@ use crate::rolled::faces;
 pub use crate::rolled::{RECORD_SCHEMA, Rolled};
 use crate::{AppError, Divergence};
 
-/// One journal entry's content.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum Record {
-    /// The player's own words.
-    Note {
-        /// The text.
-        text: String,
-    },
-    /// A scene begins: its description and what the hero wants from it.
-    SceneStart {
-        /// A short description.
-        title: String,
-        /// The hero's goal, if set.
-        goal: Option<String>,
-    },
-    /// The open scene ends.
-    SceneEnd {
-        /// How it ended, if said.
-        summary: Option<String>,
-    },
-    /// A yes/no question put to the oracle (S12).
-    Oracle {
-        /// The question as asked.
-        question: String,
-        /// Plain, advantage or disadvantage.
-        leaning: Leaning,
-        /// The dice.
-        rolled: Rolled,
-        /// The answer, event and disposition.
-        outcome: OracleOutcome,
-    },
-    /// A yes/no question put to the original So1um's oracle, with its two event tables (C1).
-    ClassicOracle {
-        /// The question as asked.
-        question: String,
-        /// Plain, advantage or disadvantage.
-        leaning: Leaning,
-        /// The dice.
-        rolled: Rolled,
-        /// The answer and the event.
-        outcome: ClassicOutcome,
-    },
-    /// The original So1um's random difficulty: one d6 read on its table.
-    Difficulty {
-        /// The task it is for, if said.
-        task: Option<String>,
-        /// The dice.
-        rolled: Rolled,
-        /// 1 (automatic) to 6 (hard).
-        difficulty: u32,
-        /// Its name in the text.
-        name: String,
-    },
-    /// Words drawn from an idea list, each by a die as large as the list.
-    Idea {
-        /// Where the words come from.
-        list: IdeaList,
-        /// How many words were drawn.
-        count: u32,
-        /// The dice.
-        rolled: Rolled,
-        /// The words, in the order drawn.
-        words: Vec<String>,
-    },
-    /// A So1um Expanded character was created, changed, advanced, rested or rolled a check.
-    Character(Box<crate::characters::CharacterRecord>),
-    /// A Project Sol character was created, changed or rolled a test.
-    Sol(Box<crate::sol::SolRecord>),
-    /// A combat kept in the campaign was started, played a line, or ended.
-    Combat(Box<crate::combat::CombatRecord>),
-    /// A character's fast static combat (S11) started, played rounds, or was abandoned.
-    #[serde(rename = "static")]
-    FastStatic(Box<crate::fast_static::StaticRecord>),
-    /// A creature was added to the campaign's bestiary or removed from it.
-    Creature(Box<crate::creatures::CreatureRecord>),
-    /// One of the original So1um's heroes was created, imported, rested, rolled a check or
-    /// fought.
-    Classic(Box<crate::classic::ClassicRecord>),
-    /// Sol'una characters were created or imported, or fought a skirmish.
-    Soluna(Box<crate::soluna::SolunaRecord>),
-    /// A die-type character was created, imported, edited or rolled.
-    Dietype(Box<crate::dietype::DietypeRecord>),
-    /// Dice notation rolled at the table (`4d6kh3`, `2d10 + 3`).
-    Notation(Box<crate::notation::NotationRecord>),
-    /// A chase roll or a vehicle attack between two piloted vehicles (S10).
-    Vehicle(Box<crate::vehicles::VehicleRecord>),
-    /// The game master showed the table one of their secret entries: its record, as
-    /// journaled. A secret roll changes nothing a player can see until then; what it does
-    /// to a sheet (a Project Sol test's Edge and progress) is applied at the reveal, to the
-    /// sheet as it is then.
-    Reveal {
-        /// The secret entry's number.
-        of: i64,
-        /// When the secret entry was made (RFC 3339).
-        secret_at: String,
-        /// The secret entry's record.
-        record: Box<Record>,
-    },
+/// Declares [`Record`] and registers every kind in one list, each with the tag it is stored
+/// under: the journal's own kinds (a note, a scene, an oracle: variants of their own), then
+/// each system's kind, which also gets [`Journaled`] (so its use cases append it without
+/// naming [`Record`]), `From` into [`Record`], and its arm in [`Record::system`] (through
+/// which the journal asks it the questions of [`crate::records::SystemRecord`]). A new kind
+/// is one line of the list.
+macro_rules! record_kinds {
+    (
+        $(#[$meta:meta])*
+        pub enum Record {
+            $($(#[$own_doc:meta])* $own:ident { $($fields:tt)* } = $own_kind:literal,)*
+        }
+        systems {
+            $($(#[$doc:meta])* $variant:ident($ty:ty) = $kind:literal,)*
+        }
+    ) => {
+        $(#[$meta])*
+        pub enum Record {
+            $($(#[$own_doc])* #[serde(rename = $own_kind)] $own { $($fields)* },)*
+            $($(#[$doc])* #[serde(rename = $kind)] $variant(Box<$ty>),)*
+        }
+
+        $(
+            impl Journaled for $ty {
+                const KIND: &'static str = $kind;
+            }
+
+            impl From<$ty> for Record {
+                fn from(record: $ty) -> Self {
+                    Self::$variant(Box::new(record))
+                }
+            }
+        )*
+
+        impl Record {
+            /// The tag stored beside the record.
+            pub fn kind(&self) -> &'static str {
+                match self {
+                    $(Self::$own { .. } => $own_kind,)*
+                    $(Self::$variant(_) => $kind,)*
+                }
+            }
+
+            /// The record as a system's kind, or `None` for the journal's own kinds (notes,
+            /// scenes, the oracles, difficulty, ideas, reveals).
+            pub fn system(&self) -> Option<&dyn crate::records::SystemRecord> {
+                match self {
+                    $(Self::$variant(r) => Some(r.as_ref()),)*
+                    $(Self::$own { .. } => None,)*
+                }
+            }
+
+            /// A system's record as its use case journals it (through [`Journaled`]), to
+            /// compare with what the variant writes; `None` for the journal's own kinds.
+            #[cfg(test)]
+            pub(crate) fn as_journaled(
+                &self,
+                at: &jiff::Timestamp,
+            ) -> Option<Result<solum_store::NewEntry, AppError>> {
+                match self {
+                    $(Self::$variant(r) => Some(crate::journaling::new_entry(at, r.as_ref())),)*
+                    $(Self::$own { .. } => None,)*
+                }
+            }
+        }
+    };
+}
+
+record_kinds! {
+    /// One journal entry's content.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(tag = "kind")]
+    pub enum Record {
+        /// The player's own words.
+        Note {
+            /// The text.
+            text: String,
+        } = "note",
+        /// A scene begins: its description and what the hero wants from it.
+        SceneStart {
+            /// A short description.
+            title: String,
+            /// The hero's goal, if set.
+            goal: Option<String>,
+        } = "scene-start",
+        /// The open scene ends.
+        SceneEnd {
+            /// How it ended, if said.
+            summary: Option<String>,
+        } = "scene-end",
+        /// A yes/no question put to the oracle (S12).
+        Oracle {
+            /// The question as asked.
+            question: String,
+            /// Plain, advantage or disadvantage.
+            leaning: Leaning,
+            /// The dice.
+            rolled: Rolled,
+            /// The answer, event and disposition.
+            outcome: OracleOutcome,
+        } = "oracle",
+        /// A yes/no question put to the original So1um's oracle, with its two event tables (C1).
+        ClassicOracle {
+            /// The question as asked.
+            question: String,
+            /// Plain, advantage or disadvantage.
+            leaning: Leaning,
+            /// The dice.
+            rolled: Rolled,
+            /// The answer and the event.
+            outcome: ClassicOutcome,
+        } = "classic-oracle",
+        /// The original So1um's random difficulty: one d6 read on its table.
+        Difficulty {
+            /// The task it is for, if said.
+            task: Option<String>,
+            /// The dice.
+            rolled: Rolled,
+            /// 1 (automatic) to 6 (hard).
+            difficulty: u32,
+            /// Its name in the text.
+            name: String,
+        } = "difficulty",
+        /// Words drawn from an idea list, each by a die as large as the list.
+        Idea {
+            /// Where the words come from.
+            list: IdeaList,
+            /// How many words were drawn.
+            count: u32,
+            /// The dice.
+            rolled: Rolled,
+            /// The words, in the order drawn.
+            words: Vec<String>,
+        } = "idea",
+        /// The game master showed the table one of their secret entries: its record, as
+        /// journaled. A secret roll changes nothing a player can see until then; what it does
+        /// to a sheet (a Project Sol test's Edge and progress) is applied at the reveal, to the
+        /// sheet as it is then.
+        Reveal {
+            /// The secret entry's number.
+            of: i64,
+            /// When the secret entry was made (RFC 3339).
+            secret_at: String,
+            /// The secret entry's record.
+            record: Box<Record>,
+        } = "reveal",
+    }
+    // Each system's kind: a record type of its own module, boxed in its variant.
+    systems {
+        /// A So1um Expanded character was created, changed, advanced, rested or rolled a check.
+        Character(crate::characters::CharacterRecord) = "character",
+        /// A Project Sol character was created, changed or rolled a test.
+        Sol(crate::sol::SolRecord) = "sol",
+        /// A combat kept in the campaign was started, played a line, or ended.
+        Combat(crate::combat::CombatRecord) = "combat",
+        /// A character's fast static combat (S11) started, played rounds, or was abandoned.
+        FastStatic(crate::fast_static::StaticRecord) = "static",
+        /// A creature was added to the campaign's bestiary or removed from it.
+        Creature(crate::creatures::CreatureRecord) = "creature",
+        /// One of the original So1um's heroes was created, imported, rested, rolled a check or
+        /// fought.
+        Classic(crate::classic::ClassicRecord) = "classic",
+        /// Sol'una characters were created or imported, or fought a skirmish.
+        Soluna(crate::soluna::SolunaRecord) = "soluna",
+        /// A die-type character was created, imported, edited or rolled.
+        Dietype(crate::dietype::DietypeRecord) = "dietype",
+        /// Dice notation rolled at the table (`4d6kh3`, `2d10 + 3`).
+        Notation(crate::notation::NotationRecord) = "notation",
+        /// A chase roll or a vehicle attack between two piloted vehicles (S10).
+        Vehicle(crate::vehicles::VehicleRecord) = "vehicle",
+    }
 }
 
 /// The list an idea draw used.
@@ -198,30 +270,6 @@ pub(crate) fn difficulty(
 }
 
 impl Record {
-    /// The tag stored beside the record.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Self::Note { .. } => "note",
-            Self::SceneStart { .. } => "scene-start",
-            Self::SceneEnd { .. } => "scene-end",
-            Self::Oracle { .. } => "oracle",
-            Self::ClassicOracle { .. } => "classic-oracle",
-            Self::Difficulty { .. } => "difficulty",
-            Self::Idea { .. } => "idea",
-            Self::Character(_) => crate::characters::CharacterRecord::KIND,
-            Self::Sol(_) => crate::sol::SolRecord::KIND,
-            Self::Combat(_) => crate::combat::CombatRecord::KIND,
-            Self::FastStatic(_) => crate::fast_static::StaticRecord::KIND,
-            Self::Creature(_) => crate::creatures::CreatureRecord::KIND,
-            Self::Classic(_) => crate::classic::ClassicRecord::KIND,
-            Self::Soluna(_) => crate::soluna::SolunaRecord::KIND,
-            Self::Dietype(_) => crate::dietype::DietypeRecord::KIND,
-            Self::Notation(_) => crate::notation::NotationRecord::KIND,
-            Self::Vehicle(_) => crate::vehicles::VehicleRecord::KIND,
-            Self::Reveal { .. } => "reveal",
-        }
-    }
-
     /// True when the record holds dice that `verify` rolls again.
     pub fn has_dice(&self) -> bool {
         if let Some(kind) = self.system() {

@@ -1,17 +1,15 @@
 //! The journal's record kinds that a system or a use case adds, registered in one place.
 //!
 //! The journal asks every such kind the same questions (does it hold dice, its line, its
-//! replay, its limits for an import) through [`SystemRecord`]; [`Record::system`] is the one
-//! list of them. A new kind is a variant of [`Record`], an impl of [`SystemRecord`] below and
-//! its arm in `system` (the compiler asks for the arm: the match names every variant).
+//! replay, its limits for an import) through [`SystemRecord`]; [`crate::journal::Record::system`] hands each
+//! kind over. A new kind is one line of `record_kinds!` in `journal.rs` (its variant and its
+//! tag) and an impl of [`SystemRecord`] below.
 
 use serde::Serialize;
 use serde_json::Value;
 use solum_store::name_key;
 
 use crate::AppError;
-use crate::journal::Record;
-use crate::journaling::Journaled;
 use crate::rolled::{Rolled, capitalized};
 
 /// What a record does to the stored sheets, as `journal verify` re-derives them.
@@ -126,64 +124,6 @@ pub trait SystemRecord {
     /// the sheets as the journal gives them at the reveal.
     fn sheet_changes_on_reveal(&self, _sheets: SheetsSoFar<'_>) -> Vec<SheetChange> {
         Vec::new()
-    }
-}
-
-/// Registers each system's record kind: its variant of [`Record`] (which reads it back) and
-/// the tag it is stored under ([`Journaled`], with which its system appends it without naming
-/// [`Record`]). The tag is the variant's serde tag; a test compares the two forms.
-macro_rules! registered {
-    ($($variant:ident($ty:ty) = $kind:literal,)*) => {
-        $(
-            impl Journaled for $ty {
-                const KIND: &'static str = $kind;
-            }
-            impl From<$ty> for Record {
-                fn from(record: $ty) -> Self {
-                    Self::$variant(Box::new(record))
-                }
-            }
-        )*
-    };
-}
-
-registered! {
-    Character(crate::characters::CharacterRecord) = "character",
-    Sol(crate::sol::SolRecord) = "sol",
-    Combat(crate::combat::CombatRecord) = "combat",
-    FastStatic(crate::fast_static::StaticRecord) = "static",
-    Creature(crate::creatures::CreatureRecord) = "creature",
-    Classic(crate::classic::ClassicRecord) = "classic",
-    Soluna(crate::soluna::SolunaRecord) = "soluna",
-    Dietype(crate::dietype::DietypeRecord) = "dietype",
-    Notation(crate::notation::NotationRecord) = "notation",
-    Vehicle(crate::vehicles::VehicleRecord) = "vehicle",
-}
-
-impl Record {
-    /// The record as a system's kind, or `None` for the journal's own kinds (notes, scenes,
-    /// the oracles, difficulty, ideas, reveals).
-    pub fn system(&self) -> Option<&dyn SystemRecord> {
-        Some(match self {
-            Self::Character(r) => r.as_ref(),
-            Self::Sol(r) => r.as_ref(),
-            Self::Combat(r) => r.as_ref(),
-            Self::FastStatic(r) => r.as_ref(),
-            Self::Creature(r) => r.as_ref(),
-            Self::Classic(r) => r.as_ref(),
-            Self::Soluna(r) => r.as_ref(),
-            Self::Dietype(r) => r.as_ref(),
-            Self::Notation(r) => r.as_ref(),
-            Self::Vehicle(r) => r.as_ref(),
-            Self::Note { .. }
-            | Self::SceneStart { .. }
-            | Self::SceneEnd { .. }
-            | Self::Oracle { .. }
-            | Self::ClassicOracle { .. }
-            | Self::Difficulty { .. }
-            | Self::Idea { .. }
-            | Self::Reveal { .. } => return None,
-        })
     }
 }
 
@@ -478,24 +418,15 @@ impl SystemRecord for crate::creatures::CreatureRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A system's record as its use case appends it (through [`Journaled`]) and as the
-    /// journal's [`Record`] writes it: the same body, the same tag.
-    fn both_ways<R: Journaled>(record: &R, whole: &Record) {
-        let at = jiff::Timestamp::UNIX_EPOCH;
-        let entry = crate::journaling::new_entry(&at, record).unwrap();
-        assert_eq!(entry.kind, whole.kind());
-        assert_eq!(entry.body, serde_json::to_value(whole).unwrap());
-        assert_eq!(
-            serde_json::from_value::<Record>(entry.body).unwrap(),
-            *whole
-        );
-    }
+    use crate::journal::Record;
 
     #[test]
     fn every_system_kind_is_stored_as_its_variant_of_the_record() {
-        // One body of each kind, as an earlier build wrote it (the persisted fixtures).
+        // One body of each kind, as an earlier build wrote it (the persisted fixtures): as
+        // its use case appends it (through `Journaled`) and as the journal's `Record`
+        // writes it, the same body and the same tag.
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/records");
+        let at = jiff::Timestamp::UNIX_EPOCH;
         let mut kinds = std::collections::BTreeSet::new();
         for file in std::fs::read_dir(dir).unwrap() {
             let text = std::fs::read_to_string(file.unwrap().path()).unwrap();
@@ -505,19 +436,18 @@ mod tests {
             };
             for body in bodies {
                 let record: Record = serde_json::from_value(body).unwrap();
-                match &record {
-                    Record::Character(r) => both_ways(r.as_ref(), &record),
-                    Record::Sol(r) => both_ways(r.as_ref(), &record),
-                    Record::Combat(r) => both_ways(r.as_ref(), &record),
-                    Record::FastStatic(r) => both_ways(r.as_ref(), &record),
-                    Record::Creature(r) => both_ways(r.as_ref(), &record),
-                    Record::Classic(r) => both_ways(r.as_ref(), &record),
-                    Record::Soluna(r) => both_ways(r.as_ref(), &record),
-                    Record::Dietype(r) => both_ways(r.as_ref(), &record),
-                    Record::Notation(r) => both_ways(r.as_ref(), &record),
-                    Record::Vehicle(r) => both_ways(r.as_ref(), &record),
-                    _ => continue,
-                }
+                let Some(entry) = record.as_journaled(&at) else {
+                    assert!(record.system().is_none());
+                    continue;
+                };
+                let entry = entry.unwrap();
+                assert!(record.system().is_some());
+                assert_eq!(entry.kind, record.kind());
+                assert_eq!(entry.body, serde_json::to_value(&record).unwrap());
+                assert_eq!(
+                    serde_json::from_value::<Record>(entry.body).unwrap(),
+                    record
+                );
                 kinds.insert(record.kind());
             }
         }
