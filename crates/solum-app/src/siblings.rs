@@ -37,16 +37,40 @@ impl<S: CampaignStore + TableStore> Campaign<S> {
     /// (one read of the owners per system).
     pub fn sibling_characters(&self) -> Result<SiblingCharacters, AppError> {
         Ok(SiblingCharacters {
-            sol: self.owned(crate::sol::SYSTEM, self.sols()?, |v| &v.sheet.name)?,
-            classic: self.owned(crate::classic::SYSTEM, self.classic_heroes()?, |v| {
-                &v.hero.name
-            })?,
-            soluna: self.owned(crate::soluna::SYSTEM, self.soluna_characters()?, |v| {
-                &v.character.name
-            })?,
-            dietype: self.owned(crate::dietype::SYSTEM, self.dietype_characters()?, |v| {
-                &v.sheet.name
-            })?,
+            sol: self.owned_sols()?,
+            classic: self.owned_classic_heroes()?,
+            soluna: self.owned_soluna_characters()?,
+            dietype: self.owned_dietype_characters()?,
+        })
+    }
+
+    /// The Project Sol characters, each with who created it (`solum sol list`).
+    pub fn owned_sols(&self) -> Result<Vec<Owned<crate::sol::SolSheetView>>, AppError> {
+        self.owned(crate::sol::SYSTEM, self.sols()?, |v| &v.sheet.name)
+    }
+
+    /// The original So1um's heroes, each with who created it (`solum classic list`).
+    pub fn owned_classic_heroes(&self) -> Result<Vec<Owned<crate::classic::HeroView>>, AppError> {
+        self.owned(crate::classic::SYSTEM, self.classic_heroes()?, |v| {
+            &v.hero.name
+        })
+    }
+
+    /// The Sol'una characters, each with who created it (`solum soluna list`).
+    pub fn owned_soluna_characters(
+        &self,
+    ) -> Result<Vec<Owned<crate::soluna::SolunaView>>, AppError> {
+        self.owned(crate::soluna::SYSTEM, self.soluna_characters()?, |v| {
+            &v.character.name
+        })
+    }
+
+    /// The die-type characters, each with who created it (`solum dietype list`).
+    pub fn owned_dietype_characters(
+        &self,
+    ) -> Result<Vec<Owned<crate::dietype::DietypeView>>, AppError> {
+        self.owned(crate::dietype::SYSTEM, self.dietype_characters()?, |v| {
+            &v.sheet.name
         })
     }
 

@@ -148,6 +148,8 @@ fn a_classic_heroes_steps_answer_the_same_on_the_command_line_and_over_http() {
     assert_eq!(by_http["healed"], serde_json::json!([1, 0]));
     let by_cli = twin(&["classic", "rest", "Grak", "--hours", "8"]);
     assert_eq!(by_cli, by_http);
+    // The list: both heroes, each with who made it.
+    contract::lists_agree(&addr, &token, campaign, "classic");
 }
 
 #[test]

@@ -95,4 +95,6 @@ fn a_die_type_sheet_answers_the_same_on_the_command_line_and_over_http() {
         "7,3",
     ]);
     assert_eq!(by_cli, anonymous(&by_http, "Vex"));
+    // The list: both sheets, each with who made it.
+    contract::lists_agree(&addr, &token, campaign, "dietype");
 }

@@ -99,4 +99,6 @@ fn a_sol_sheets_steps_answer_the_same_on_the_command_line_and_over_http() {
         serde_json::json!({"attribute": "BOD", "from": 3, "to": 2})
     );
     assert_eq!(twin(&["sol", "not-dead-yet", "Mal"]), by_http);
+    // The list: both sheets, each with who made it.
+    contract::lists_agree(&addr, &token, campaign, "sol");
 }

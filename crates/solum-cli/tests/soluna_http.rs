@@ -90,6 +90,9 @@ fn a_soluna_test_answers_the_same_on_the_command_line_and_over_http() {
         ],
     );
     assert_eq!(by_cli, aside(by_http));
+    // The list of the served campaign: the characters made at the table.
+    let served = dir.path().join("c.solum");
+    contract::lists_agree(&addr, &token, served.to_str().unwrap(), "soluna");
 }
 
 #[test]

@@ -160,7 +160,8 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             json: as_json,
             campaign,
         } => {
-            let heroes = super::campaign::on_campaign(campaign, |here| here.classic_heroes())??;
+            let heroes =
+                super::campaign::on_campaign(campaign, |here| here.owned_classic_heroes())??;
             if *as_json {
                 return super::campaign::write_json(out, &heroes);
             }
@@ -171,7 +172,7 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                 )?;
             }
             for v in &heroes {
-                show(out, &v.hero)?;
+                show(out, &v.view.hero)?;
             }
         }
         ClassicCommand::Import {

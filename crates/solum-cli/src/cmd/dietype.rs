@@ -388,7 +388,7 @@ pub fn run(command: &DietypeCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             json: as_json,
             campaign,
         } => {
-            let all = on_campaign(campaign, |here| here.dietype_characters())??;
+            let all = on_campaign(campaign, |here| here.owned_dietype_characters())??;
             if *as_json {
                 return write_json(out, &all);
             }
@@ -399,7 +399,7 @@ pub fn run(command: &DietypeCommand, out: &mut dyn Write) -> anyhow::Result<()> 
                 )?;
             }
             for v in &all {
-                write_sheet(out, v)?;
+                write_sheet(out, &v.view)?;
             }
             Ok(())
         }

@@ -641,14 +641,14 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             }
         }
         SolCommand::List { campaign, json } => {
-            let all = on_campaign(campaign, |here| here.sols())??;
+            let all = on_campaign(campaign, |here| here.owned_sols())??;
             if *json {
                 writeln!(out, "{}", serde_json::to_string(&all)?)?;
             } else if all.is_empty() {
                 writeln!(out, "No Project Sol characters yet (solum sol new NAME …).")?;
             } else {
                 for v in &all {
-                    let s = &v.sheet;
+                    let s = &v.view.sheet;
                     writeln!(
                         out,
                         "{}   Edge {}/{}   {} skill(s)",

@@ -263,7 +263,7 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             json: as_json,
             campaign,
         } => {
-            let all = on_campaign(campaign, |here| here.soluna_characters())??;
+            let all = on_campaign(campaign, |here| here.owned_soluna_characters())??;
             if *as_json {
                 return write_json(out, &all);
             }
@@ -274,7 +274,7 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
                 )?;
             }
             for v in &all {
-                write_character(out, v)?;
+                write_character(out, &v.view)?;
             }
             Ok(())
         }

@@ -163,3 +163,20 @@ pub fn post_ok(addr: &str, path: &str, token: &str, body: &str) -> Value {
     assert!(status.contains(" 20"), "{path}: {status} {v}");
     v
 }
+
+/// `solum SYSTEM list --json` on the served campaign prints the route's list of that system
+/// (`GET /api/systems/characters`): every sheet with `owner`, the member who made it or none.
+pub fn lists_agree(addr: &str, token: &str, campaign: &str, system: &str) {
+    let (status, by_http) = get(addr, "/api/systems/characters", token);
+    assert!(status.contains("200"), "{status} {by_http}");
+    let listed = &by_http[system];
+    assert!(
+        listed.as_array().is_some_and(|l| !l.is_empty()),
+        "{system}: {by_http}"
+    );
+    assert_eq!(
+        &cli(&[system, "list", "--json", "--campaign", campaign]),
+        listed,
+        "{system}"
+    );
+}
