@@ -6,6 +6,8 @@
 use std::cell::{Cell, RefCell};
 
 use serde::Serialize;
+
+use crate::fields::input_fields;
 use solum_dice::{DiceError, FacesError, prob_to_f64};
 use solum_expanded::PoolSpec;
 use solum_expanded::check::{
@@ -44,35 +46,21 @@ impl CombatPool {
     }
 }
 
-/// An input of a one-shot check, for errors a front end names as its own flag.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Field {
-    /// The attribute the pool is built from.
-    Attribute,
-    /// The difficulty.
-    Vs,
-    /// Draws rolled off.
-    RollOff,
-    /// The first side's typed faces.
-    Rolled,
-    /// The opposing side's typed faces.
-    AgainstRolled,
-    /// The seed.
-    Seed,
-}
-
-impl Field {
-    /// The field's name in JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Attribute => "attribute",
-            Self::Vs => "vs",
-            Self::RollOff => "roll_off",
-            Self::Rolled => "rolled",
-            Self::AgainstRolled => "against_rolled",
-            Self::Seed => "seed",
-        }
+input_fields! {
+    /// An input of a one-shot check, for errors a front end names as its own flag.
+    Field {
+        /// The attribute the pool is built from.
+        Attribute = "attribute",
+        /// The difficulty.
+        Vs = "vs",
+        /// Draws rolled off.
+        RollOff = "roll_off",
+        /// The first side's typed faces.
+        Rolled = "rolled",
+        /// The opposing side's typed faces.
+        AgainstRolled = "against_rolled",
+        /// The seed.
+        Seed = "seed",
     }
 }
 

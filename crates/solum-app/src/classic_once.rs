@@ -6,6 +6,8 @@
 use std::cell::{Cell, RefCell};
 
 use serde::Serialize;
+
+use crate::fields::input_fields;
 use solum_classic::check::{
     CheckError, MAX_POOL, difficulty_name, hero_pool, p_pass, parse_difficulty, random_difficulty,
     roll_check,
@@ -128,68 +130,43 @@ impl utoipa::ToSchema for ClassicDifficulty {
     }
 }
 
-/// An input of a one-shot classic check or duel, for errors a front end names as its flag.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Field {
-    /// The pool: a number of dice or a hero.
-    Pool,
-    /// The stat rolled.
-    Stat,
-    /// The cliché that adds a die.
-    Cliche,
-    /// The difficulty.
-    Vs,
-    /// Faces typed by hand.
-    Rolled,
-    /// The first side's Body.
-    Body,
-    /// Its hit points.
-    Hp,
-    /// Its stat's dice, when not Body.
-    StatDice,
-    /// How it takes hits.
-    Policy,
-    /// The foe's Body.
-    FoeBody,
-    /// Its hit points.
-    FoeHp,
-    /// Its stat's dice.
-    FoeStatDice,
-    /// The foe's stat, by name.
-    FoeStat,
-    /// How the foe takes hits.
-    FoePolicy,
-    /// Damage per won exchange.
-    Damage,
-    /// Duels to simulate.
-    Simulate,
-    /// Hours of rest.
-    Hours,
-}
-
-impl Field {
-    /// The field's name in JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Pool => "pool",
-            Self::Stat => "stat",
-            Self::Cliche => "cliche",
-            Self::Vs => "vs",
-            Self::Rolled => "rolled",
-            Self::Body => "body",
-            Self::Hp => "hp",
-            Self::StatDice => "stat_dice",
-            Self::Policy => "policy",
-            Self::FoeBody => "foe_body",
-            Self::FoeHp => "foe_hp",
-            Self::FoeStatDice => "foe_stat_dice",
-            Self::FoeStat => "foe_stat",
-            Self::FoePolicy => "foe_policy",
-            Self::Damage => "damage",
-            Self::Simulate => "simulate",
-            Self::Hours => "hours",
-        }
+input_fields! {
+    /// An input of a one-shot classic check or duel, for errors a front end names as its flag.
+    Field {
+        /// The pool: a number of dice or a hero.
+        Pool = "pool",
+        /// The stat rolled.
+        Stat = "stat",
+        /// The cliché that adds a die.
+        Cliche = "cliche",
+        /// The difficulty.
+        Vs = "vs",
+        /// Faces typed by hand.
+        Rolled = "rolled",
+        /// The first side's Body.
+        Body = "body",
+        /// Its hit points.
+        Hp = "hp",
+        /// Its stat's dice, when not Body.
+        StatDice = "stat_dice",
+        /// How it takes hits.
+        Policy = "policy",
+        /// The foe's Body.
+        FoeBody = "foe_body",
+        /// Its hit points.
+        FoeHp = "foe_hp",
+        /// Its stat's dice.
+        FoeStatDice = "foe_stat_dice",
+        /// The foe's stat, by name.
+        FoeStat = "foe_stat",
+        /// How the foe takes hits.
+        FoePolicy = "foe_policy",
+        /// Damage per won exchange.
+        Damage = "damage",
+        /// Duels to simulate.
+        Simulate = "simulate",
+        /// Hours of rest.
+        Hours = "hours",
     }
 }
 

@@ -11,7 +11,8 @@ use std::str::FromStr;
 use serde::Serialize;
 use solum_dice::{DiceSource, prob_to_f64};
 
-use crate::typed_dice::{FieldName, TypedDiceError};
+use crate::fields::input_fields;
+use crate::typed_dice::TypedDiceError;
 use solum_dietype::odds::{opposed_odds, skill_odds};
 use solum_dietype::{
     DieTypeError, RollSpec, difficulty_name, quality_name, roll_damage, roll_opposed,
@@ -186,36 +187,18 @@ pub enum RangeError {
     Modifier(String),
 }
 
-/// An input of a one-shot die-type roll, for errors a front end names as its own flag (the
-/// chances and the difficulty are refused by their types, [`Chances`] and [`Difficulty`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Field {
-    /// The die type.
-    Die,
-    /// The other side's die type.
-    Against,
-    /// The damage die.
-    Damage,
-    /// Faces typed in by hand.
-    Typed,
-}
-
-impl FieldName for Field {
-    fn name(self) -> &'static str {
-        Field::name(self)
-    }
-}
-
-impl Field {
-    /// The field's name in JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Die => "die",
-            Self::Against => "against",
-            Self::Damage => "damage",
-            Self::Typed => "typed",
-        }
+input_fields! {
+    /// An input of a one-shot die-type roll, for errors a front end names as its own flag (the
+    /// chances and the difficulty are refused by their types, [`Chances`] and [`Difficulty`]).
+    Field {
+        /// The die type.
+        Die = "die",
+        /// The other side's die type.
+        Against = "against",
+        /// The damage die.
+        Damage = "damage",
+        /// Faces typed in by hand.
+        Typed = "typed",
     }
 }
 

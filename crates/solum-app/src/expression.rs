@@ -13,8 +13,9 @@ use serde::{Deserialize, Serialize};
 use solum_dice::{DiceSource, Distribution, Prob, prob_to_f64};
 use solum_notation::{Expr, NotationError, Odds, Work};
 
+use crate::fields::input_fields;
 use crate::rolled::Rolled;
-use crate::typed_dice::{FieldName, TypedDiceError};
+use crate::typed_dice::TypedDiceError;
 use crate::{AppError, Dice};
 
 /// The most values an odds answer of the web table lists ([`expression_odds`]'s `limit`):
@@ -24,30 +25,14 @@ pub const MAX_ODDS_VALUES: usize = 2_000;
 /// The order typed faces are read in, for messages.
 pub const TYPED_ORDER: &str = "each die, then its rerolls and explosions, left to right";
 
-/// An input of a dice-notation request, for errors a front end names as its own flag or
-/// JSON field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Field {
-    /// The expression.
-    Expression,
-    /// Faces typed in by hand.
-    Typed,
-}
-
-impl FieldName for Field {
-    fn name(self) -> &'static str {
-        Field::name(self)
-    }
-}
-
-impl Field {
-    /// The field's name in the API.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Expression => "expression",
-            Self::Typed => "typed",
-        }
+input_fields! {
+    /// An input of a dice-notation request, for errors a front end names as its own flag or
+    /// JSON field.
+    Field {
+        /// The expression.
+        Expression = "expression",
+        /// Faces typed in by hand.
+        Typed = "typed",
     }
 }
 

@@ -38,6 +38,41 @@ macro_rules! request_fields {
     };
 }
 
+/// The inputs of a one-shot use case (`check_once::Field`, `sol_once::Field`, …), as
+/// [`request_fields!`] makes a system's, and serialized by their JSON names.
+macro_rules! input_fields {
+    (
+        $(#[$doc:meta])*
+        $name:ident { $( $(#[$vdoc:meta])* $v:ident = $key:literal, )* }
+    ) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+        pub enum $name {
+            $( $(#[$vdoc])* #[serde(rename = $key)] $v, )*
+        }
+
+        impl $name {
+            /// The field's name in JSON.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $( Self::$v => $key, )*
+                }
+            }
+        }
+
+        impl $crate::typed_dice::FieldName for $name {
+            fn name(self) -> &'static str {
+                $name::name(self)
+            }
+        }
+
+        impl $crate::fields::RequestField for $name {
+            const ALL: &'static [Self] = &[$(Self::$v,)*];
+        }
+    };
+}
+pub(crate) use input_fields;
+
 request_fields! {
     /// The fields of So1um Expanded's character use cases: an edit
     /// ([`crate::CharacterEdit`]), a rest, an advancement and a check from a sheet.

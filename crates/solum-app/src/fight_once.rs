@@ -14,7 +14,8 @@ use solum_expanded::fight::{
 
 use crate::bounded::bounded;
 use crate::check_once::DrawRule;
-use crate::typed_dice::{FieldName, TypedDiceError};
+use crate::fields::input_fields;
+use crate::typed_dice::TypedDiceError;
 
 /// A fighter's combat pool (and a vehicle's pilot's): the So1um Expanded pool typed as a
 /// number, beside the check whose opposing side takes it too.
@@ -35,34 +36,17 @@ bounded! {
 /// The most duels a simulation runs.
 pub const MAX_SIMULATED: u64 = 1_000_000_000;
 
-/// An input of a fight's odds, for errors a front end names as its own flag (pools, hit
-/// points, damage and a typed difficulty are refused by their types: [`CombatPool`],
-/// [`HitPoints`], [`Damage`], the rules' [`Difficulty`]; a bestiary's by the bestiary).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Field {
-    /// Duels to simulate.
-    Simulate,
-    /// A static opposition of the bestiary, by name.
-    Foe,
-    /// Faces typed in by hand.
-    Rolled,
-}
-
-impl FieldName for Field {
-    fn name(self) -> &'static str {
-        Field::name(self)
-    }
-}
-
-impl Field {
-    /// The field's name in JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Simulate => "simulate",
-            Self::Foe => "foe",
-            Self::Rolled => "rolled",
-        }
+input_fields! {
+    /// An input of a fight's odds, for errors a front end names as its own flag (pools, hit
+    /// points, damage and a typed difficulty are refused by their types: [`CombatPool`],
+    /// [`HitPoints`], [`Damage`], the rules' [`Difficulty`]; a bestiary's by the bestiary).
+    Field {
+        /// Duels to simulate.
+        Simulate = "simulate",
+        /// A static opposition of the bestiary, by name.
+        Foe = "foe",
+        /// Faces typed in by hand.
+        Rolled = "rolled",
     }
 }
 

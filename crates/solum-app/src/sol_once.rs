@@ -64,46 +64,26 @@ bounded! {
     pub struct AssistHits(i64) in 0, MAX_PART;
     "an assistant's hits are {min} to {max}"
 }
-use crate::typed_dice::{FieldName, TypedDiceError};
+use crate::fields::input_fields;
+use crate::typed_dice::TypedDiceError;
 
-/// An input of a one-shot Project Sol roll, for errors a front end names as its own flag.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Field {
-    /// The pool's dice.
-    Dice,
-    /// The threshold.
-    Threshold,
-    /// The attribute the pool is built from (with ranks and modifiers).
-    Attribute,
-    /// The defender's Edge.
-    AgainstEdge,
-    /// The group's pools.
-    Group,
-    /// The first side's typed faces.
-    Rolled,
-    /// The defender's typed faces.
-    AgainstRolled,
-}
-
-impl Field {
-    /// The field's name in JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Dice => "dice",
-            Self::Threshold => "threshold",
-            Self::Attribute => "attribute",
-            Self::AgainstEdge => "against_edge",
-            Self::Group => "group",
-            Self::Rolled => "rolled",
-            Self::AgainstRolled => "against_rolled",
-        }
-    }
-}
-
-impl FieldName for Field {
-    fn name(self) -> &'static str {
-        Field::name(self)
+input_fields! {
+    /// An input of a one-shot Project Sol roll, for errors a front end names as its own flag.
+    Field {
+        /// The pool's dice.
+        Dice = "dice",
+        /// The threshold.
+        Threshold = "threshold",
+        /// The attribute the pool is built from (with ranks and modifiers).
+        Attribute = "attribute",
+        /// The defender's Edge.
+        AgainstEdge = "against_edge",
+        /// The group's pools.
+        Group = "group",
+        /// The first side's typed faces.
+        Rolled = "rolled",
+        /// The defender's typed faces.
+        AgainstRolled = "against_rolled",
     }
 }
 

@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use solum_dice::{DiceSource, prob_to_f64};
 
-use crate::typed_dice::{FieldName, TypedDiceError};
+use crate::fields::input_fields;
+use crate::typed_dice::TypedDiceError;
 use solum_soluna::odds::{MAX_EXACT_DICE, largest_distribution};
 use solum_soluna::skirmish::{SkirmishFile, fight};
 use solum_soluna::test_limits::{MAX_DICE, MAX_FLIPS};
@@ -44,29 +45,13 @@ bounded! {
     "net flips are {min} to {max}"
 }
 
-/// An input of a one-shot Sol'una test, for errors a front end names as its own flag.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Field {
-    /// A skirmish's characters (the file).
-    Skirmish,
-    /// Faces typed in by hand.
-    Typed,
-}
-
-impl FieldName for Field {
-    fn name(self) -> &'static str {
-        Field::name(self)
-    }
-}
-
-impl Field {
-    /// The field's name in JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Skirmish => "skirmish",
-            Self::Typed => "typed",
-        }
+input_fields! {
+    /// An input of a one-shot Sol'una test, for errors a front end names as its own flag.
+    Field {
+        /// A skirmish's characters (the file).
+        Skirmish = "skirmish",
+        /// Faces typed in by hand.
+        Typed = "typed",
     }
 }
 
