@@ -1,7 +1,7 @@
 //! The campaign commands: the oracle, notes, scenes and the journal. Each opens the campaign,
 //! makes one application call and renders its view.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -563,10 +563,11 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
         }
         JournalCommand::Import { file, campaign } => {
             let text = if file.as_os_str() == "-" {
-                read_stdin_capped(MAX_IMPORT_BYTES)?
+                crate::storage::read_stdin(MAX_IMPORT_BYTES)
             } else {
-                read_capped(file, MAX_IMPORT_BYTES)?
-            };
+                crate::storage::read_text(file, MAX_IMPORT_BYTES)
+            }
+            .map_err(|e| bad(e.to_string()))?;
             let count =
                 on_campaign(campaign, |here| here.import_json(&text))?.map_err(|e| match e {
                     solum_app::AppError::BadImport(reason) => {
@@ -648,45 +649,6 @@ pub(crate) fn write_entries(
         writeln!(out, "{:>5}  {}  {what}", e.seq, paint(DIM, when))?;
     }
     Ok(())
-}
-
-/// Reads standard input, at most `cap` bytes.
-fn read_stdin_capped(cap: u64) -> anyhow::Result<String> {
-    let mut text = String::new();
-    std::io::stdin()
-        .lock()
-        .take(cap + 1)
-        .read_to_string(&mut text)
-        .map_err(|e| bad(format!("standard input: {e}")))?;
-    if text.len() as u64 > cap {
-        return Err(bad(format!(
-            "standard input: larger than the limit of {} MiB",
-            cap / (1024 * 1024)
-        )));
-    }
-    Ok(text)
-}
-
-/// Reads a regular file of at most `cap` bytes.
-fn read_capped(path: &Path, cap: u64) -> anyhow::Result<String> {
-    // Checked before opening: opening a FIFO would wait for a writer.
-    let meta = std::fs::metadata(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
-    if !meta.is_file() {
-        return Err(bad(format!("{}: not a regular file", path.display())));
-    }
-    let file = std::fs::File::open(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
-    let mut text = String::new();
-    file.take(cap + 1)
-        .read_to_string(&mut text)
-        .map_err(|e| bad(format!("{}: {e}", path.display())))?;
-    if text.len() as u64 > cap {
-        return Err(bad(format!(
-            "{}: larger than the limit of {} MiB",
-            path.display(),
-            cap / (1024 * 1024)
-        )));
-    }
-    Ok(text)
 }
 
 /// Writes a new file through the one safe write of `crate::storage`; an existing file
