@@ -145,14 +145,6 @@ pub enum AppError {
         /// Why.
         reason: String,
     },
-    /// A word list file cannot be used.
-    #[error("word list {path}: {reason}")]
-    ListFile {
-        /// The file as named.
-        path: String,
-        /// Why.
-        reason: String,
-    },
     /// An oracle solum does not have.
     #[error("no oracle \"{0}\" (say expanded or classic)")]
     UnknownOracle(String),
@@ -333,7 +325,6 @@ impl AppError {
             Self::UnusedDice { .. } => "dice-too-many",
             Self::UnknownGenre { .. } => "genre-unknown",
             Self::BadWordList { .. } => "word-list-invalid",
-            Self::ListFile { .. } => "word-list-file",
             Self::UnknownOracle(_) => "oracle-unknown",
             Self::NoOpenScene => "scene-none-open",
             Self::BadImport(_) => "import-invalid",
@@ -431,7 +422,6 @@ impl AppError {
             | Self::NoOpenScene
             | Self::UnknownGenre { .. }
             | Self::BadWordList { .. }
-            | Self::ListFile { .. }
             | Self::UnknownOracle(_)
             | Self::BadImport(_)
             | Self::ImportMismatch { .. }

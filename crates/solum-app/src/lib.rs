@@ -1315,7 +1315,7 @@ impl utoipa::ToSchema for OracleView {
 pub enum IdeaSource {
     /// A built-in genre, by name (see [`ideas::genres`]).
     Genre(String),
-    /// A player's own list: a name to show and its words (see [`ideas::read_list_file`]).
+    /// A player's own list: a name to show and its words (see [`ideas::parse_list`]).
     Custom {
         /// The name to show (the file's name).
         name: String,

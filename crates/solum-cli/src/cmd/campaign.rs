@@ -341,7 +341,10 @@ pub fn idea(args: &IdeaArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 
 /// A player's list file as an idea source, named by its file name.
 pub(crate) fn list_source(path: &Path) -> anyhow::Result<IdeaSource> {
-    let words = ideas::read_list_file(path)?;
+    // Its refusals say what the file is for: `word list PATH: why`.
+    let text = crate::storage::read_text(path, ideas::MAX_LIST_BYTES)
+        .map_err(|e| bad(format!("word list {e}")))?;
+    let words = ideas::parse_list(&text)?;
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
