@@ -7,6 +7,15 @@
 //! [`CombatRefusal`], [`CreatureRefusal`], [`TableRefusal`]): each kind of refusal has a
 //! stable code of its own, the request's field at fault and the problem in the words users
 //! read, so no front end compares message text.
+//!
+//! The error type sits below every use case: the modules it names (the refusals it wraps, in
+//! `refusal.rs`, `forbidden.rs`, `invite_refusal.rs`, `sim_refusal.rs`, `expression_error.rs`
+//! and `vehicle_error.rs`; the divergence, typed dice and fields it carries) name none that
+//! names it back (`tests/module_graph.rs` checks it). Why an export is not imported
+//! ([`ImportProblem`]) is part of it, in `error/import_problem.rs`: a problem holds the
+//! `AppError` an entry was refused with, as [`AppError::BadImport`] holds the problem.
+
+pub mod import_problem;
 
 use solum_dice::DiceError;
 use solum_store::StoreError;
@@ -17,6 +26,7 @@ use crate::refusal::{
     SolRefusal, SolunaRefusal, TableRefusal,
 };
 use crate::typed_dice::{FieldName, TypedDiceError};
+pub use import_problem::{ExportEntry, ImportProblem};
 
 /// What kind of failure an [`AppError`] is, independent of the front end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,14 +145,6 @@ pub enum AppError {
         /// Why.
         reason: String,
     },
-    /// A word list file cannot be used.
-    #[error("word list {path}: {reason}")]
-    ListFile {
-        /// The file as named.
-        path: String,
-        /// Why.
-        reason: String,
-    },
     /// An oracle solum does not have.
     #[error("no oracle \"{0}\" (say expanded or classic)")]
     UnknownOracle(String),
@@ -151,7 +153,7 @@ pub enum AppError {
     NoOpenScene,
     /// An imported journal is not what `journal export --format json` writes.
     #[error("the journal to import is not valid: {0}")]
-    BadImport(crate::ImportProblem),
+    BadImport(ImportProblem),
     /// An imported entry does not re-derive: its dice do not give what it records, or the
     /// rules refuse it, or it contradicts the entries before it.
     #[error("entry {index} of the import does not re-derive from its dice: ({entry}) {divergence}")]
@@ -212,11 +214,11 @@ pub enum AppError {
     NoSuchCharacter(String),
     /// Not allowed to whoever asked (see [`ErrorKind::Forbidden`]): which role rule refused.
     #[error("not allowed: {0}")]
-    Forbidden(#[from] crate::policy::Forbidden),
+    Forbidden(#[from] crate::forbidden::Forbidden),
     /// A game master's action asked by a player (granting points, corrections, invites):
     /// the one code `gm-only` wherever it is refused.
     #[error("not allowed: {0}")]
-    GmOnly(#[from] crate::policy::GmOnly),
+    GmOnly(#[from] crate::forbidden::GmOnly),
     /// A name breaks the name rule ([`crate::name_problem`]).
     #[error("the {what} {problem}")]
     BadName {
@@ -237,22 +239,22 @@ pub enum AppError {
     },
     /// An invite that cannot be used (unknown, used, replaced, revoked or expired): which.
     #[error(transparent)]
-    Invite(#[from] crate::tables::InviteRefusal),
+    Invite(#[from] crate::invite_refusal::InviteRefusal),
     /// No such invite at the table.
     #[error("the table has no invite {0} that is still open")]
     NoSuchInvite(i64),
     /// A vehicle roll refused by a rule or for its input (S10): the field and why, as data.
     #[error(transparent)]
-    Vehicle(#[from] crate::vehicles::VehicleError),
+    Vehicle(#[from] crate::vehicle_error::VehicleError),
     /// A re-entry link that cannot be used, saying why (unknown, used, expired, revoked).
     #[error(transparent)]
-    Reentry(#[from] crate::tables::ReentryRefusal),
+    Reentry(#[from] crate::invite_refusal::ReentryRefusal),
     /// A fight simulation refused for its input or its size.
     #[error(transparent)]
-    Simulation(#[from] crate::fight_odds::SimRefusal),
+    Simulation(#[from] crate::sim_refusal::SimRefusal),
     /// The odds of a dice expression refused for its text.
     #[error(transparent)]
-    Expression(#[from] crate::expression::ExpressionError),
+    Expression(#[from] crate::expression_error::ExpressionError),
     /// Joining a table while signed in replaces the session: the front end must say so.
     #[error(
         "you are signed in at the table {table_name}; joining another table ends that session here: ask again with \"replace\": true to switch"
@@ -261,6 +263,42 @@ pub enum AppError {
         /// The table of the session held.
         table_name: String,
     },
+}
+
+/// Each system's refusal as the variant of [`AppError`] that carries it: `at` and `bare`
+/// (the refusals themselves are in `refusal.rs`, which names no other module).
+macro_rules! refused_as {
+    ($( $kind:ident => $variant:ident, )*) => {
+        $(
+            impl $kind {
+                /// This refusal of `field`, saying `problem`.
+                pub fn at(self, field: impl Into<String>, problem: impl Into<String>) -> AppError {
+                    AppError::$variant(Refused {
+                        kind: self,
+                        field: field.into(),
+                        problem: problem.into(),
+                    })
+                }
+
+                /// This refusal about no field of the request (the state of the table, a
+                /// skirmish under way): it names none.
+                pub fn bare(self, problem: impl Into<String>) -> AppError {
+                    self.at("", problem)
+                }
+            }
+        )*
+    };
+}
+
+refused_as! {
+    ExpandedRefusal => Expanded,
+    ClassicRefusal => Classic,
+    SolRefusal => Sol,
+    SolunaRefusal => Soluna,
+    DieTypeRefusal => DieType,
+    CombatRefusal => Combat,
+    CreatureRefusal => Creature,
+    TableRefusal => Table,
 }
 
 /// The verb of a sentence about the field `what`: a field named in the plural (`heroes`,
@@ -287,7 +325,6 @@ impl AppError {
             Self::UnusedDice { .. } => "dice-too-many",
             Self::UnknownGenre { .. } => "genre-unknown",
             Self::BadWordList { .. } => "word-list-invalid",
-            Self::ListFile { .. } => "word-list-file",
             Self::UnknownOracle(_) => "oracle-unknown",
             Self::NoOpenScene => "scene-none-open",
             Self::BadImport(_) => "import-invalid",
@@ -305,7 +342,7 @@ impl AppError {
             Self::Internal { .. } => "internal",
             Self::GmOnly(_) => "gm-only",
             Self::NoSuchCharacter(_) => "character-unknown",
-            Self::Forbidden(crate::policy::Forbidden::Secret) => "secret-gm-only",
+            Self::Forbidden(crate::forbidden::Forbidden::Secret) => "secret-gm-only",
             Self::Forbidden(_) => "forbidden",
             Self::BadName { .. } => "name-invalid",
             Self::NameTaken { .. } => "name-taken",
@@ -328,7 +365,7 @@ impl AppError {
             | Self::ControlCharacter(what)
             | Self::BadName { what, .. } => Some(json_key(what).to_owned()),
             Self::NameTaken { .. } => Some("name".to_owned()),
-            Self::Forbidden(crate::policy::Forbidden::Secret) => Some("secret".to_owned()),
+            Self::Forbidden(crate::forbidden::Forbidden::Secret) => Some("secret".to_owned()),
             Self::UnknownGenre { .. } => Some("genre".to_owned()),
             Self::UnknownOracle(_) => Some("oracle".to_owned()),
             Self::Vehicle(v) => Some(v.field().name().to_owned()),
@@ -385,7 +422,6 @@ impl AppError {
             | Self::NoOpenScene
             | Self::UnknownGenre { .. }
             | Self::BadWordList { .. }
-            | Self::ListFile { .. }
             | Self::UnknownOracle(_)
             | Self::BadImport(_)
             | Self::ImportMismatch { .. }

@@ -2,11 +2,9 @@
 //! list, to be read together as a prompt when the oracle's answer needs filling in.
 //!
 //! The genre lists are written for solum and built into the program; a player may bring a
-//! list of their own from a file, whose words are then journaled with the draw so that a
+//! list of their own from a file (the front end reads it, at most [`MAX_LIST_BYTES`], and
+//! hands its text to [`parse_list`]), whose words are then journaled with the draw so that a
 //! replay never needs the file again.
-
-use std::io::Read;
-use std::path::Path;
 
 use solum_dice::{DiceError, DiceSource};
 
@@ -16,7 +14,8 @@ use crate::AppError;
 pub const MAX_WORDS: usize = solum_dice::MAX_SIDES as usize;
 /// The longest word or phrase of a list, in characters.
 pub const MAX_WORD: usize = 60;
-/// The largest list file read, in bytes.
+/// The largest list file a front end reads, in bytes (the command line's `--list`): the app
+/// takes the list's text ([`parse_list`]) and reads no file.
 pub const MAX_LIST_BYTES: u64 = 64 * 1024;
 /// The most words one draw takes.
 pub const MAX_COUNT: u32 = 20;
@@ -124,50 +123,6 @@ pub fn parse_list(text: &str) -> Result<Vec<String>, AppError> {
         });
     }
     Ok(words)
-}
-
-/// Reads a player's list from a file: a regular file of at most [`MAX_LIST_BYTES`] bytes of
-/// UTF-8 text, read as [`parse_list`] reads it. A FIFO, a device or a folder is refused
-/// before it is read, so the program never waits on it.
-pub fn read_list_file(path: &Path) -> Result<Vec<String>, AppError> {
-    let shown = path.display().to_string();
-    let io = |e: std::io::Error| AppError::ListFile {
-        path: shown.clone(),
-        reason: e.to_string(),
-    };
-    let meta = std::fs::metadata(path).map_err(io)?;
-    if !meta.is_file() {
-        return Err(AppError::ListFile {
-            path: shown,
-            reason: "not a regular file".into(),
-        });
-    }
-    if meta.len() > MAX_LIST_BYTES {
-        return Err(AppError::ListFile {
-            path: shown,
-            reason: format!(
-                "{} bytes; a word list has at most {MAX_LIST_BYTES}",
-                meta.len()
-            ),
-        });
-    }
-    let file = std::fs::File::open(path).map_err(io)?;
-    // The file may grow between the check and the read: read one byte past the cap.
-    let mut bytes = Vec::new();
-    file.take(MAX_LIST_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(io)?;
-    if bytes.len() as u64 > MAX_LIST_BYTES {
-        return Err(AppError::ListFile {
-            path: shown,
-            reason: format!("larger than {MAX_LIST_BYTES} bytes"),
-        });
-    }
-    let text = String::from_utf8(bytes).map_err(|_| AppError::ListFile {
-        path: shown.clone(),
-        reason: "not UTF-8 text".into(),
-    })?;
-    parse_list(&text)
 }
 
 /// Draws `count` words from `words`, each by one die with as many faces as the list has

@@ -21,14 +21,16 @@ pub mod dietype_once;
 mod divergence;
 mod error;
 pub mod expression;
+mod expression_error;
 pub mod fast_static;
 pub mod fields;
 pub mod fight_odds;
 pub mod fight_once;
+mod forbidden;
 pub mod groups;
 pub mod ideas;
 pub mod import;
-pub mod import_problem;
+mod invite_refusal;
 pub mod journal;
 pub mod journal_query;
 mod journaling;
@@ -45,12 +47,14 @@ pub mod shorthand;
 pub mod siblings;
 mod sides;
 pub mod sim;
+mod sim_refusal;
 pub mod sol;
 pub mod sol_once;
 pub mod soluna;
 pub mod soluna_once;
 pub mod tables;
 pub mod typed_dice;
+mod vehicle_error;
 pub mod vehicles;
 mod verify;
 
@@ -69,7 +73,7 @@ pub use characters::{
     AdvanceGoal, Against, ArmorChange, CharacterCheck, CharacterEdit, CharacterRecord,
     NewCharacter, TextFileError, parse_sheet,
 };
-pub use error::{AppError, ErrorKind};
+pub use error::{AppError, ErrorKind, ExportEntry, ImportProblem, import_problem};
 /// The rules' types a front end names when it hands the app what it read from a file.
 pub use solum_expanded::{character::Character, creature::Bestiary};
 
@@ -87,7 +91,6 @@ pub mod rules {
     pub use solum_expanded::vehicle::{Handling, Scale, Speed};
 }
 pub use import::ImportCount;
-pub use import_problem::{ExportEntry, ImportProblem};
 pub use journal::{By, ClassicOutcome, IdeaList, JournalEntry, Record, Rolled, SceneAnswer};
 pub use refusal::{
     ClassicRefusal, CombatRefusal, CreatureRefusal, DieTypeRefusal, ExpandedRefusal, Refused,
@@ -1312,7 +1315,7 @@ impl utoipa::ToSchema for OracleView {
 pub enum IdeaSource {
     /// A built-in genre, by name (see [`ideas::genres`]).
     Genre(String),
-    /// A player's own list: a name to show and its words (see [`ideas::read_list_file`]).
+    /// A player's own list: a name to show and its words (see [`ideas::parse_list`]).
     Custom {
         /// The name to show (the file's name).
         name: String,

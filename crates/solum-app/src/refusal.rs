@@ -4,8 +4,9 @@
 //!
 //! A front end acts on the kind (`SolRefusal::AttributeTie`) and names the field as its own
 //! flag or JSON key; it never reads the message to learn what happened.
-
-use crate::AppError;
+//!
+//! This module names no other: a refusal becomes an [`crate::AppError`] with its `at` and
+//! `bare`, which `error.rs` defines beside the variant that carries it.
 
 /// One refusal: which one (`kind`, whose code is stable), the field of the request or sheet
 /// at fault (its JSON key, or a path such as `backgrounds[2]`), and what is wrong with it.
@@ -24,7 +25,7 @@ pub struct Refused<K> {
 macro_rules! refusals {
     (
         $(#[$doc:meta])*
-        $name:ident => AppError::$variant:ident {
+        $name:ident {
             $( $(#[$vdoc:meta])* $v:ident = $code:literal, )*
         }
     ) => {
@@ -44,28 +45,13 @@ macro_rules! refusals {
                     $( Self::$v => $code, )*
                 }
             }
-
-            /// This refusal of `field`, saying `problem`.
-            pub fn at(self, field: impl Into<String>, problem: impl Into<String>) -> AppError {
-                AppError::$variant(Refused {
-                    kind: self,
-                    field: field.into(),
-                    problem: problem.into(),
-                })
-            }
-
-            /// This refusal about no field of the request (the state of the table, a
-            /// skirmish under way): it names none.
-            pub fn bare(self, problem: impl Into<String>) -> AppError {
-                self.at("", problem)
-            }
         }
     };
 }
 
 refusals! {
     /// A refusal of So1um Expanded: its characters, checks and vehicles' pilots.
-    ExpandedRefusal => AppError::Expanded {
+    ExpandedRefusal {
         /// The Expanded rules refuse the sheet or the change (S1–S17), in their words.
         Rules = "expanded-rules",
         /// A sheet over one of the campaign's limits (list lengths, notes, bytes).
@@ -101,7 +87,7 @@ refusals! {
 
 refusals! {
     /// A refusal of the original So1um: heroes, checks, fights.
-    ClassicRefusal => AppError::Classic {
+    ClassicRefusal {
         /// The original's rules refuse the hero or the change, in their words.
         Rules = "classic-rules",
         /// A hero over one of the campaign's limits (notes, gear).
@@ -141,7 +127,7 @@ refusals! {
 
 refusals! {
     /// A refusal of Project Sol: sheets, tests, Edge, groups.
-    SolRefusal => AppError::Sol {
+    SolRefusal {
         /// Project Sol's rules refuse the sheet, in their words.
         Sheet = "sol-sheet-invalid",
         /// A sheet over one of the campaign's limits, or a file that does not read.
@@ -185,7 +171,7 @@ refusals! {
 
 refusals! {
     /// A refusal of Sol'una: characters, tests, skirmishes.
-    SolunaRefusal => AppError::Soluna {
+    SolunaRefusal {
         /// Sol'una's rules refuse the character, in their words.
         Sheet = "soluna-sheet-invalid",
         /// A file of characters that does not read or lists none.
@@ -215,7 +201,7 @@ refusals! {
 
 refusals! {
     /// A refusal of the die-type system (Solum die types).
-    DieTypeRefusal => AppError::DieType {
+    DieTypeRefusal {
         /// The die-type rules refuse the sheet, or a sheet file does not read.
         Sheet = "dietype-sheet-invalid",
         /// An ability, skill or weapon the sheet does not have.
@@ -227,7 +213,7 @@ refusals! {
 
 refusals! {
     /// A refusal of a combat: the tracker, fight odds, fast static combat.
-    CombatRefusal => AppError::Combat {
+    CombatRefusal {
         /// No combat is open.
         NoneOpen = "combat-none-open",
         /// A combat is open already.
@@ -257,7 +243,7 @@ refusals! {
 
 refusals! {
     /// A refusal of a campaign's creatures (its bestiary).
-    CreatureRefusal => AppError::Creature {
+    CreatureRefusal {
         /// A creature the rules or the limits refuse.
         Invalid = "creature-invalid",
         /// A creature file that does not read.
@@ -275,7 +261,7 @@ refusals! {
 
 refusals! {
     /// A refusal of a table: its members and sheets.
-    TableRefusal => AppError::Table {
+    TableRefusal {
         /// No member of that name at the table.
         MemberUnknown = "member-unknown",
         /// No table of that id in the campaign.

@@ -24,7 +24,8 @@ use solum_store::CampaignStore;
 
 use crate::check_once::CombatPool;
 use crate::rolled::Rolled;
-use crate::typed_dice::{FieldName, TypedDiceError};
+use crate::typed_dice::TypedDiceError;
+pub use crate::vehicle_error::{Field, VehicleError};
 use crate::{AppError, Campaign, Dice};
 
 /// The most dice one pilot may type by hand for one roll: a pool of the largest size, its
@@ -43,79 +44,6 @@ pub enum VehicleRollKind {
     /// a hit, a loss or a standing draw a miss, nothing more.
     #[serde(rename = "vehicle attack")]
     Attack,
-}
-
-/// An input field, for errors a front end names as its own flag or JSON field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Field {
-    /// The first pilot's typed pool.
-    Pilot,
-    /// The first pilot's character.
-    Character,
-    /// The first pilot's background.
-    Background,
-    /// The first vehicle, by name.
-    Vehicle,
-    /// The first vehicle's speed.
-    Speed,
-    /// The first vehicle's handling.
-    Handling,
-    /// Dice typed for the first pilot.
-    Rolled,
-    /// The other pilot's typed pool.
-    AgainstPilot,
-    /// The other pilot's character.
-    AgainstCharacter,
-    /// The other pilot's background.
-    AgainstBackground,
-    /// The other vehicle, by name.
-    AgainstVehicle,
-    /// The other vehicle's speed.
-    AgainstSpeed,
-    /// The other vehicle's handling.
-    AgainstHandling,
-    /// Dice typed for the other pilot.
-    AgainstRolled,
-    /// Every die of the roll typed in draw order (the campaign's dice choice).
-    Typed,
-    /// The generator's seed.
-    Seed,
-}
-
-impl FieldName for Field {
-    fn name(self) -> &'static str {
-        Field::name(self)
-    }
-}
-
-impl Field {
-    /// The field's JSON name (`against_speed`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Pilot => "pilot",
-            Self::Character => "character",
-            Self::Background => "background",
-            Self::Vehicle => "vehicle",
-            Self::Speed => "speed",
-            Self::Handling => "handling",
-            Self::Rolled => "rolled",
-            Self::AgainstPilot => "against_pilot",
-            Self::AgainstCharacter => "against_character",
-            Self::AgainstBackground => "against_background",
-            Self::AgainstVehicle => "against_vehicle",
-            Self::AgainstSpeed => "against_speed",
-            Self::AgainstHandling => "against_handling",
-            Self::AgainstRolled => "against_rolled",
-            Self::Typed => "typed",
-            Self::Seed => "seed",
-        }
-    }
-
-    /// The command line's flag for it (`--against-speed`).
-    pub fn flag(self) -> String {
-        format!("--{}", self.name().replace('_', "-"))
-    }
 }
 
 /// Why a typed value was not needed: a rule that left a die unrolled.
@@ -145,111 +73,6 @@ impl UnrolledDie {
 
 /// The order typed values are taken in, for one pilot.
 pub const TYPED_ORDER: &str = "values go: the pool, then the Rule-of-6 chain (only when both pilots show a 6), then roll-off dice";
-
-/// Why a vehicle roll was refused: the rule or the input at fault, as data.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum VehicleError {
-    /// Speed was given for a vehicle attack: it counts only in a chase (S10).
-    #[error("{} {value}: speed counts only in a chase, not in a vehicle attack", field.name())]
-    SpeedInAttack {
-        /// The speed field.
-        field: Field,
-        /// The speed given.
-        value: String,
-    },
-    /// A vehicle name the catalogue does not hold.
-    #[error("{} {name}: not in the catalogue (one of: {known})", field.name())]
-    UnknownVehicle {
-        /// The vehicle field.
-        field: Field,
-        /// The name given.
-        name: String,
-        /// The catalogue's names.
-        known: String,
-    },
-    /// A catalogue vehicle and typed ratings at once: the catalogue gives the ratings.
-    #[error("{} cannot be used with {}: the catalogue's vehicle has its own", field.name(), vehicle.name())]
-    RatingsBesideVehicle {
-        /// The rating field.
-        field: Field,
-        /// The vehicle field.
-        vehicle: Field,
-    },
-    /// Neither a pool nor a character for a pilot, or both.
-    #[error("{}: give the pilot's pool or a character, one of the two", field.name())]
-    PilotNeeded {
-        /// The pool field.
-        field: Field,
-    },
-    /// A background not on the pilot's sheet (or named without a character).
-    #[error("{} {background}: {problem}", field.name())]
-    Background {
-        /// The background field.
-        field: Field,
-        /// The name given.
-        background: String,
-        /// Why it cannot be used.
-        problem: String,
-    },
-    /// A pilot the rules refuse for this roll (S10), in their words.
-    #[error("pilot: {0}")]
-    Pilot(String),
-    /// Typed dice that do not fit the roll (or a seed where every die is typed).
-    #[error(transparent)]
-    Typed(#[from] TypedDiceError<Field>),
-}
-
-impl VehicleError {
-    /// The field at fault.
-    pub fn field(&self) -> Field {
-        match self {
-            Self::SpeedInAttack { field, .. }
-            | Self::UnknownVehicle { field, .. }
-            | Self::RatingsBesideVehicle { field, .. }
-            | Self::PilotNeeded { field }
-            | Self::Background { field, .. } => *field,
-            Self::Pilot(_) => Field::Pilot,
-            Self::Typed(e) => e.field().unwrap_or(Field::Seed),
-        }
-    }
-
-    /// A stable code for the API (`vehicle-speed-in-attack`, …).
-    pub fn code(&self) -> &'static str {
-        match self {
-            Self::SpeedInAttack { .. } => "vehicle-speed-in-attack",
-            Self::UnknownVehicle { .. } => "vehicle-unknown",
-            Self::RatingsBesideVehicle { .. } => "vehicle-ratings-beside-vehicle",
-            Self::PilotNeeded { .. } => "vehicle-pilot-needed",
-            Self::Background { .. } => "vehicle-background",
-            Self::Pilot(_) => "vehicle-pilot",
-            Self::Typed(e) => e.code(),
-        }
-    }
-
-    /// True when the input is at fault, false for a failure of the system's randomness.
-    pub fn is_bad_input(&self) -> bool {
-        match self {
-            Self::Typed(e) => e.is_bad_input(),
-            _ => true,
-        }
-    }
-
-    /// The message with the fields named by `name` (the command line passes its flags):
-    /// the message begins with the field (or, for dice counts, names it after "in").
-    pub fn describe(&self, name: impl Fn(Field) -> String) -> String {
-        let text = self.to_string();
-        let field = self.field();
-        let mut out = text.replacen(field.name(), &name(field), 1);
-        if let Self::RatingsBesideVehicle { vehicle, .. } = self {
-            out = out.replacen(
-                &format!("with {}", vehicle.name()),
-                &format!("with {}", name(*vehicle)),
-                1,
-            );
-        }
-        out
-    }
-}
 
 /// One pilot and vehicle as asked for, before the catalogue and the sheets are read.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

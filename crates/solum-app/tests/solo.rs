@@ -94,11 +94,10 @@ fn typed_faces_pick_words_by_position_and_must_fit_the_list() {
 }
 
 #[test]
-fn a_players_list_is_journaled_whole_and_replays_without_the_file() {
+fn a_players_list_is_journaled_whole_and_replays_without_it() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("mine.txt");
-    std::fs::write(&path, "# my words\nred door\n\nsilver owl\nthe ferry\n").unwrap();
-    let words = ideas::read_list_file(&path).unwrap();
+    // The list's text, as a front end read it from the player's file.
+    let words = ideas::parse_list("# my words\nred door\n\nsilver owl\nthe ferry\n").unwrap();
     assert_eq!(words, ["red door", "silver owl", "the ferry"]);
     let mut c = campaign(&dir);
     let v = c
@@ -113,45 +112,17 @@ fn a_players_list_is_journaled_whole_and_replays_without_the_file() {
         .unwrap();
     assert_eq!(v.words, ["the ferry", "red door", "the ferry"]);
     assert_eq!(v.list, "mine.txt");
-    std::fs::remove_file(&path).unwrap();
     let report = c.verify().unwrap();
     assert_eq!((report.rolls, report.mismatches.len()), (1, 0));
 }
 
 #[test]
-fn list_files_too_big_not_regular_or_not_text_are_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let big = dir.path().join("big.txt");
-    std::fs::write(&big, "w\n".repeat(ideas::MAX_LIST_BYTES as usize)).unwrap();
-    let e = ideas::read_list_file(&big).unwrap_err();
-    assert!(e.to_string().contains("bytes"), "{e}");
-    let many = dir.path().join("many.txt");
-    std::fs::write(&many, "w\n".repeat(ideas::MAX_WORDS + 1)).unwrap();
-    assert!(matches!(
-        ideas::read_list_file(&many),
-        Err(AppError::BadWordList { .. })
-    ));
-    let e = ideas::read_list_file(dir.path()).unwrap_err();
-    assert!(e.to_string().contains("not a regular file"), "{e}");
-    let binary = dir.path().join("bin.txt");
-    std::fs::write(&binary, [0xff, 0xfe, 0x00]).unwrap();
-    assert!(ideas::read_list_file(&binary).is_err());
-    assert!(ideas::read_list_file(&dir.path().join("missing.txt")).is_err());
-}
-
-#[cfg(unix)]
-#[test]
-fn a_fifo_is_refused_without_waiting_on_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let fifo = dir.path().join("fifo");
-    let ok = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
-    assert!(ok.success());
-    let e = ideas::read_list_file(&fifo).unwrap_err();
-    assert!(e.to_string().contains("not a regular file"), "{e}");
+fn a_list_of_too_many_words_is_refused() {
+    let many = "w\n".repeat(ideas::MAX_WORDS + 1);
+    let e = ideas::parse_list(&many).unwrap_err();
+    assert!(matches!(e, AppError::BadWordList { .. }), "{e}");
     assert_eq!(e.kind(), ErrorKind::BadInput);
+    assert_eq!(e.code(), "word-list-invalid");
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! Files: the one bounded reader (`read_text`), the one bounded line reader for streams
-//! (`Lines`) and the one safe writer (`write_file`), with sheets and bestiaries read through
+//! Files: the one bounded reader (`read_text`, and `read_stdin` for standard input read
+//! whole), the one bounded line reader for streams (`Lines`) and the one safe writer
+//! (`write_file`), with sheets, bestiaries, word lists and journals to import read through
 //! them and handed to the app as text. The web table reads no file; only the command line
 //! does, so this lives here.
 
@@ -35,7 +36,7 @@ pub enum StorageError {
         /// What it is instead.
         kind: &'static str,
     },
-    /// Larger than [`MAX_FILE_BYTES`].
+    /// Larger than the cap of what is read ([`MAX_FILE_BYTES`] for most files).
     #[error("{path}: larger than the {limit} bytes solum reads")]
     TooLarge {
         /// The file.
@@ -93,10 +94,12 @@ pub const MAX_LINE_BYTES: usize = 4096;
 /// The most read from one stream in all: as much as a script file may hold.
 pub const MAX_STREAM_BYTES: u64 = MAX_FILE_BYTES;
 
-/// Reads a text file for any load path: only a regular file (not a directory, FIFO or
-/// device, whose reads may never end), at most [`MAX_FILE_BYTES`], UTF-8, with a leading
-/// byte-order mark dropped.
-pub fn read_text(path: &Path) -> Result<String, StorageError> {
+/// Reads a text file, the one way the command line reads a file whole: only a regular file
+/// (not a directory, FIFO or device, whose reads may never end, refused before it is
+/// opened), at most `cap` bytes (a sheet, bestiary, hero, skirmish or script file
+/// [`MAX_FILE_BYTES`], a word list `solum_app::ideas::MAX_LIST_BYTES`, a journal to import
+/// `cmd::campaign::MAX_IMPORT_BYTES`), UTF-8, with a leading byte-order mark dropped.
+pub fn read_text(path: &Path, cap: u64) -> Result<String, StorageError> {
     let io = |source| StorageError::Io {
         path: path.to_owned(),
         source,
@@ -115,28 +118,46 @@ pub fn read_text(path: &Path) -> Result<String, StorageError> {
     }
     let file = std::fs::File::open(path).map_err(io)?;
     // The file may have been replaced or may grow: the cap holds on what is read too.
-    if file.metadata().map_err(io)?.len() > MAX_FILE_BYTES {
+    if file.metadata().map_err(io)?.len() > cap {
         return Err(StorageError::TooLarge {
             path: path.to_owned(),
-            limit: MAX_FILE_BYTES,
+            limit: cap,
         });
     }
-    let mut bytes = Vec::new();
-    std::io::Read::read_to_end(
-        &mut std::io::Read::take(file, MAX_FILE_BYTES + 1),
-        &mut bytes,
-    )
-    .map_err(io)?;
-    decode(path, bytes)
+    read_capped(path, file, cap)
 }
 
-/// The text of a file's bytes: at most [`MAX_FILE_BYTES`], UTF-8, a leading byte-order
-/// mark dropped. `path` only names the file in errors.
-pub fn decode(path: &Path, mut bytes: Vec<u8>) -> Result<String, StorageError> {
-    if bytes.len() as u64 > MAX_FILE_BYTES {
+/// What standard input is called in errors.
+pub const STDIN: &str = "standard input";
+
+/// Reads standard input whole (`journal import -`), as [`read_text`] reads a file: at most
+/// `cap` bytes, UTF-8, a leading byte-order mark dropped; errors name it [`STDIN`].
+pub fn read_stdin(cap: u64) -> Result<String, StorageError> {
+    read_capped(Path::new(STDIN), std::io::stdin().lock(), cap)
+}
+
+/// The text of at most `cap` bytes of `input`: one byte past the cap is read, so that more
+/// is refused rather than cut. `name` only names the input in errors.
+fn read_capped(name: &Path, input: impl std::io::Read, cap: u64) -> Result<String, StorageError> {
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(input, cap.saturating_add(1)),
+        &mut bytes,
+    )
+    .map_err(|source| StorageError::Io {
+        path: name.to_owned(),
+        source,
+    })?;
+    decode(name, bytes, cap)
+}
+
+/// The text of a file's bytes: at most `cap`, UTF-8, a leading byte-order mark dropped.
+/// `path` only names the file in errors.
+fn decode(path: &Path, mut bytes: Vec<u8>, cap: u64) -> Result<String, StorageError> {
+    if bytes.len() as u64 > cap {
         return Err(StorageError::TooLarge {
             path: path.to_owned(),
-            limit: MAX_FILE_BYTES,
+            limit: cap,
         });
     }
     if bytes.starts_with(BOM) {
@@ -269,7 +290,7 @@ pub fn parse_character(path: &Path, text: &str) -> Result<Character, StorageErro
 
 /// Reads a character sheet.
 pub fn load_character(path: &Path) -> Result<Character, StorageError> {
-    parse_character(path, &read_text(path)?)
+    parse_character(path, &read_text(path, MAX_FILE_BYTES)?)
 }
 
 /// Whether [`write_file`] may replace a file already at the target.
@@ -456,7 +477,7 @@ fn writable_target(path: &Path, replace: Replace) -> Result<Target, StorageError
 pub fn load_bestiary(files: &[PathBuf]) -> Result<Bestiary, StorageError> {
     let texts = files
         .iter()
-        .map(|path| read_text(path))
+        .map(|path| read_text(path, MAX_FILE_BYTES))
         .collect::<Result<Vec<_>, _>>()?;
     solum_app::creatures::bestiary_with(texts.iter().map(String::as_str))
         .map_err(|(i, e)| refused(&files[i], e))
@@ -532,11 +553,11 @@ weapons = [{ name = "dagger", class = "light" }]
     #[test]
     fn only_regular_files_under_the_cap_are_read() {
         let dir = tempfile::tempdir().unwrap();
-        let err = read_text(dir.path()).unwrap_err();
+        let err = read_text(dir.path(), MAX_FILE_BYTES).unwrap_err();
         assert!(matches!(err, StorageError::NotAFile { .. }), "{err}");
         #[cfg(unix)]
         {
-            let err = read_text(Path::new("/dev/zero")).unwrap_err();
+            let err = read_text(Path::new("/dev/zero"), MAX_FILE_BYTES).unwrap_err();
             assert!(err.to_string().contains("not a regular file"), "{err}");
         }
         let big = dir.path().join("big.toml");
@@ -548,9 +569,43 @@ weapons = [{ name = "dagger", class = "light" }]
         // Exactly at the cap is still read.
         let at_cap = dir.path().join("cap.toml");
         std::fs::write(&at_cap, "#".repeat(MAX_FILE_BYTES as usize)).unwrap();
-        assert_eq!(read_text(&at_cap).unwrap().len(), MAX_FILE_BYTES as usize);
-        let err = decode(Path::new("x"), vec![b'a', 0xff]).unwrap_err();
+        assert_eq!(
+            read_text(&at_cap, MAX_FILE_BYTES).unwrap().len(),
+            MAX_FILE_BYTES as usize
+        );
+        let err = decode(Path::new("x"), vec![b'a', 0xff], MAX_FILE_BYTES).unwrap_err();
         assert_eq!(err.to_string(), "x: not UTF-8 text (bad byte at offset 1)");
+        let err = read_text(&dir.path().join("missing.txt"), MAX_FILE_BYTES).unwrap_err();
+        assert!(matches!(err, StorageError::Io { .. }), "{err}");
+    }
+
+    #[test]
+    fn each_reader_has_its_own_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let list = dir.path().join("list.txt");
+        std::fs::write(&list, "w\n".repeat(50)).unwrap();
+        assert_eq!(read_text(&list, 100).unwrap().len(), 100);
+        let err = read_text(&list, 99).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("{}: larger than the 99 bytes solum reads", list.display())
+        );
+        // A stream has no size to ask first: one byte past the cap is read, and refused.
+        let stream = "x".repeat(11);
+        let err = read_capped(Path::new(STDIN), stream.as_bytes(), 10).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "standard input: larger than the 10 bytes solum reads"
+        );
+        assert_eq!(
+            read_capped(Path::new(STDIN), &b"\xef\xbb\xbfxy"[..], 5).unwrap(),
+            "xy"
+        );
+        let err = read_capped(Path::new(STDIN), &[b'a', 0xff][..], 10).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "standard input: not UTF-8 text (bad byte at offset 1)"
+        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The campaign commands: the oracle, notes, scenes and the journal. Each opens the campaign,
 //! makes one application call and renders its view.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -340,7 +340,10 @@ pub fn idea(args: &IdeaArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 
 /// A player's list file as an idea source, named by its file name.
 pub(crate) fn list_source(path: &Path) -> anyhow::Result<IdeaSource> {
-    let words = ideas::read_list_file(path)?;
+    // Its refusals say what the file is for: `word list PATH: why`.
+    let text = crate::storage::read_text(path, ideas::MAX_LIST_BYTES)
+        .map_err(|e| bad(format!("word list {e}")))?;
+    let words = ideas::parse_list(&text)?;
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -561,10 +564,11 @@ pub fn journal(command: &JournalCommand, out: &mut dyn Write) -> anyhow::Result<
         }
         JournalCommand::Import { file, campaign } => {
             let text = if file.as_os_str() == "-" {
-                read_stdin_capped(MAX_IMPORT_BYTES)?
+                crate::storage::read_stdin(MAX_IMPORT_BYTES)
             } else {
-                read_capped(file, MAX_IMPORT_BYTES)?
-            };
+                crate::storage::read_text(file, MAX_IMPORT_BYTES)
+            }
+            .map_err(|e| bad(e.to_string()))?;
             let count =
                 on_campaign(campaign, |here| here.import_json(&text))?.map_err(|e| match e {
                     solum_app::AppError::BadImport(reason) => {
@@ -646,45 +650,6 @@ pub(crate) fn write_entries(
         writeln!(out, "{:>5}  {}  {what}", e.seq, paint(DIM, when))?;
     }
     Ok(())
-}
-
-/// Reads standard input, at most `cap` bytes.
-fn read_stdin_capped(cap: u64) -> anyhow::Result<String> {
-    let mut text = String::new();
-    std::io::stdin()
-        .lock()
-        .take(cap + 1)
-        .read_to_string(&mut text)
-        .map_err(|e| bad(format!("standard input: {e}")))?;
-    if text.len() as u64 > cap {
-        return Err(bad(format!(
-            "standard input: larger than the limit of {} MiB",
-            cap / (1024 * 1024)
-        )));
-    }
-    Ok(text)
-}
-
-/// Reads a regular file of at most `cap` bytes.
-fn read_capped(path: &Path, cap: u64) -> anyhow::Result<String> {
-    // Checked before opening: opening a FIFO would wait for a writer.
-    let meta = std::fs::metadata(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
-    if !meta.is_file() {
-        return Err(bad(format!("{}: not a regular file", path.display())));
-    }
-    let file = std::fs::File::open(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
-    let mut text = String::new();
-    file.take(cap + 1)
-        .read_to_string(&mut text)
-        .map_err(|e| bad(format!("{}: {e}", path.display())))?;
-    if text.len() as u64 > cap {
-        return Err(bad(format!(
-            "{}: larger than the limit of {} MiB",
-            path.display(),
-            cap / (1024 * 1024)
-        )));
-    }
-    Ok(text)
 }
 
 /// Writes a new file through the one safe write of `crate::storage`; an existing file

@@ -93,7 +93,8 @@ pub fn run(command: &CharCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             json,
             campaign,
         } => {
-            let text = read_text(file).map_err(|e| bad(e.to_string()))?;
+            let text =
+                read_text(file, crate::storage::MAX_FILE_BYTES).map_err(|e| bad(e.to_string()))?;
             let view = camp::on_campaign(campaign, |here| {
                 if *replace {
                     here.replace_character(&text)

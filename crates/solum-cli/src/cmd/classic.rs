@@ -47,7 +47,8 @@ fn once_error(e: ClassicOnceError) -> anyhow::Error {
 fn file_text(who: &str) -> anyhow::Result<Option<String>> {
     if who.ends_with(".toml") && !who.trim().is_empty() {
         return Ok(Some(
-            crate::storage::read_text(Path::new(who)).map_err(|e| bad(e.to_string()))?,
+            crate::storage::read_text(Path::new(who), crate::storage::MAX_FILE_BYTES)
+                .map_err(|e| bad(e.to_string()))?,
         ));
     }
     Ok(None)
@@ -180,7 +181,8 @@ pub fn run(command: &ClassicCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             json: as_json,
             campaign,
         } => {
-            let text = crate::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
+            let text = crate::storage::read_text(file, crate::storage::MAX_FILE_BYTES)
+                .map_err(|e| bad(e.to_string()))?;
             let view =
                 super::campaign::on_campaign(campaign, |here| here.import_classic_hero(&text))?
                     .map_err(|e| bad(format!("{}: {e}", file.display())))?;
@@ -751,7 +753,8 @@ fn rest(
     if !who.ends_with(".toml") {
         return Err(bad(format!("{who}: rest needs a hero file (.toml)")));
     }
-    let text = crate::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
+    let text = crate::storage::read_text(file, crate::storage::MAX_FILE_BYTES)
+        .map_err(|e| bad(e.to_string()))?;
     let v = rest_hero(&who, &text, hours).map_err(once_error)?;
     super::campaign::write_file(
         file,

@@ -28,7 +28,8 @@ pub fn run(args: &CombatArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let bestiary = load_bestiary(&args.bestiary).map_err(|e| bad(e.to_string()))?;
     let (text, base, interactive) = match &args.script {
         Some(path) => {
-            let text = crate::storage::read_text(path).map_err(|e| bad(e.to_string()))?;
+            let text = crate::storage::read_text(path, crate::storage::MAX_FILE_BYTES)
+                .map_err(|e| bad(e.to_string()))?;
             let base = path.parent().map(ToOwned::to_owned).unwrap_or_default();
             (Some(text), base, false)
         }
@@ -369,7 +370,10 @@ fn attached(args: &CombatArgs, path: &std::path::Path, out: &mut dyn Write) -> a
     })?;
     let (text, interactive) = match &args.script {
         Some(path) => (
-            Some(crate::storage::read_text(path).map_err(|e| bad(e.to_string()))?),
+            Some(
+                crate::storage::read_text(path, crate::storage::MAX_FILE_BYTES)
+                    .map_err(|e| bad(e.to_string()))?,
+            ),
             false,
         ),
         None => (None, std::io::stdin().is_terminal()),
@@ -622,7 +626,8 @@ pub fn creature(command: &CreatureCommand, out: &mut dyn Write) -> anyhow::Resul
             json,
             campaign,
         } => {
-            let text = crate::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
+            let text = crate::storage::read_text(file, crate::storage::MAX_FILE_BYTES)
+                .map_err(|e| bad(e.to_string()))?;
             let views = super::campaign::on_campaign(campaign, |here| here.add_creatures(&text))?
                 .map_err(|e| match e.kind() {
                 solum_app::ErrorKind::BadInput => bad(format!("{}: {e}", file.display())),

@@ -408,7 +408,8 @@ pub fn run(command: &DietypeCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             json: as_json,
             campaign,
         } => {
-            let text = crate::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
+            let text = crate::storage::read_text(file, crate::storage::MAX_FILE_BYTES)
+                .map_err(|e| bad(e.to_string()))?;
             let view = on_campaign(campaign, |here| here.import_dietype_character(&text))?
                 .map_err(|e| bad(format!("{}: {e}", file.display())))?;
             if *as_json {

@@ -515,7 +515,8 @@ fn write_group_roll(out: &mut dyn Write, g: &GroupView) -> anyhow::Result<()> {
 
 /// A sheet file read one-off (`sol show --file`): checked as an imported sheet would be.
 fn load_file(path: &Path) -> anyhow::Result<Sheet> {
-    let text = crate::storage::read_text(path).map_err(|e| bad(e.to_string()))?;
+    let text = crate::storage::read_text(path, crate::storage::MAX_FILE_BYTES)
+        .map_err(|e| bad(e.to_string()))?;
     solum_app::sol::parse_sheet(&text).map_err(|e| bad(format!("{}: {e}", path.display())))
 }
 
@@ -665,7 +666,8 @@ pub fn run(command: &SolCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             campaign,
             json,
         } => {
-            let text = crate::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
+            let text = crate::storage::read_text(file, crate::storage::MAX_FILE_BYTES)
+                .map_err(|e| bad(e.to_string()))?;
             let v = on_campaign(campaign, |here| here.import_sol(&text))?.map_err(|e| match e {
                 AppError::Sol(r) => bad(format!("{}: {r}", file.display())),
                 e => e.into(),

@@ -283,7 +283,8 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             json: as_json,
             campaign,
         } => {
-            let text = crate::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
+            let text = crate::storage::read_text(file, crate::storage::MAX_FILE_BYTES)
+                .map_err(|e| bad(e.to_string()))?;
             let view = on_campaign(campaign, |here| here.import_soluna_characters(&text))?
                 .map_err(|e| bad(format!("{}: {e}", file.display())))?;
             if *as_json {
@@ -390,7 +391,8 @@ fn skirmish_file(
     as_json: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let text = crate::storage::read_text(file).map_err(|e| bad(e.to_string()))?;
+    let text = crate::storage::read_text(file, crate::storage::MAX_FILE_BYTES)
+        .map_err(|e| bad(e.to_string()))?;
     let view = solum_app::soluna_once::fight_skirmish(&text, super::campaign::dice(seed, rolled)?)
         .map_err(|e| match e {
             SolunaOnceError::Skirmish(problem) => bad(format!("{}: {problem}", file.display())),
