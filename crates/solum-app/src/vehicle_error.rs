@@ -124,9 +124,6 @@ pub enum VehicleError {
         /// Why it cannot be used.
         problem: String,
     },
-    /// A pilot the rules refuse for this roll (S10), in their words.
-    #[error("pilot: {0}")]
-    Pilot(String),
     /// Typed dice that do not fit the roll (or a seed where every die is typed).
     #[error(transparent)]
     Typed(#[from] TypedDiceError<Field>),
@@ -141,7 +138,6 @@ impl VehicleError {
             | Self::RatingsBesideVehicle { field, .. }
             | Self::PilotNeeded { field }
             | Self::Background { field, .. } => *field,
-            Self::Pilot(_) => Field::Pilot,
             Self::Typed(e) => e.field().unwrap_or(Field::Seed),
         }
     }
@@ -154,7 +150,6 @@ impl VehicleError {
             Self::RatingsBesideVehicle { .. } => "vehicle-ratings-beside-vehicle",
             Self::PilotNeeded { .. } => "vehicle-pilot-needed",
             Self::Background { .. } => "vehicle-background",
-            Self::Pilot(_) => "vehicle-pilot",
             Self::Typed(e) => e.code(),
         }
     }

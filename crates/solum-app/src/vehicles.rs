@@ -494,7 +494,8 @@ impl VehicleRecord {
     /// The limits of a roll made at the table, for an imported journal.
     pub(crate) fn check(&self) -> Result<(), AppError> {
         for p in [&self.first, &self.second] {
-            Pool::new(u64::from(p.pilot)).map_err(|e| VehicleError::Pilot(e.to_string()))?;
+            // An imported entry's pilot, in the rules' words (the import names the entry).
+            Pool::new(u64::from(p.pilot)).map_err(|e| AppError::internal("pilot", e))?;
             // A vehicle typed by its ratings has no name.
             if !p.vehicle.name.is_empty() {
                 crate::text(
@@ -752,7 +753,9 @@ fn odds_of(
     second: &PilotedVehicle,
     roll_off: bool,
 ) -> Result<VehicleOddsView, AppError> {
-    let (me, them) = piloted(first, second).map_err(|e| VehicleError::Pilot(e.to_string()))?;
+    // Every pilot's pool was read within the rules' (1 to 1000 dice, a sheet's Mind far
+    // below): a pool refused here is the program's fault.
+    let (me, them) = piloted(first, second).map_err(|e| AppError::internal("pilot", e))?;
     let draws = draws(roll_off);
     let (odds, spec) = match kind {
         VehicleRollKind::Chase => (
@@ -926,7 +929,9 @@ fn roll_both(
         field: Field::AgainstRolled,
         blame: &blame,
     };
-    let (me, them) = piloted(first, second).map_err(|e| VehicleError::Pilot(e.to_string()))?;
+    // Every pilot's pool was read within the rules' (1 to 1000 dice, a sheet's Mind far
+    // below): a pool refused here is the program's fault.
+    let (me, them) = piloted(first, second).map_err(|e| AppError::internal("pilot", e))?;
     let outcome = roll(kind, me, them, draws(roll_off), &mut a, &mut b)
         .map_err(|e| dice_error(e, blame.get()))?;
     for (source, first_side) in [(&a, true), (&b, false)] {

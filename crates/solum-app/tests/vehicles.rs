@@ -397,3 +397,33 @@ fn a_fight_without_heroes_is_refused() {
         AppError::Simulation(SimRefusal::EmptySide("heroes"))
     ));
 }
+
+/// An imported vehicle entry whose pilot the rules refuse (a pool of 0 dice) is refused by
+/// the import, naming the entry and the rule; nothing is imported.
+#[test]
+fn an_imported_pilot_the_rules_refuse_is_refused_with_its_entry() {
+    let mut c = campaign();
+    let input = VehicleRollInput {
+        pilot: Some(solum_app::check_once::CombatPool::new(3).unwrap()),
+        against_pilot: Some(solum_app::check_once::CombatPool::new(3).unwrap()),
+        ..VehicleRollInput::default()
+    };
+    c.vehicle_roll(
+        VehicleRollKind::Chase,
+        &input,
+        VehicleDice::Dice(Dice::Seed(7)),
+    )
+    .unwrap();
+    let mut export = serde_json::to_value(c.export().unwrap()).unwrap();
+    export["entries"][0]["first"]["pilot"] = 0.into();
+    let mut fresh = campaign();
+    let e = fresh.import_json(&export.to_string()).unwrap_err();
+    assert_eq!(e.code(), "import-invalid");
+    assert_eq!(e.kind(), solum_app::ErrorKind::BadInput);
+    assert_eq!(
+        e.to_string(),
+        "the journal to import is not valid: entry 1 (vehicle entry, numbered 1 in the export): \
+         pilot: a pool of 0 dice is not possible: a pool has 1 to 1000 dice"
+    );
+    assert!(fresh.export().unwrap().entries.is_empty());
+}

@@ -2544,11 +2544,7 @@ const ELSEWHERE: &[(&str, &str)] = &[
 
 /// Codes without a golden case yet, each with why. The list only shrinks: a code here that
 /// gains a case fails the test until it is taken off.
-const NOT_YET_GOLDEN: &[(&str, &str)] = &[(
-    "vehicle-pilot",
-    "a pilot's pool the rules refuse: a pilot is read as 1 to 1000 dice (body-invalid past \
-         it) and a sheet's Body and background stay far below, so no request reaches it",
-)];
+const NOT_YET_GOLDEN: &[(&str, &str)] = &[];
 
 /// The codes of the store's failures, whose golden case is the library's
 /// (crates/solum-app/tests/refusals.rs, `STORE_GOLDEN_CODES`).
