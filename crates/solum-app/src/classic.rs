@@ -1585,6 +1585,14 @@ impl<S: CampaignStore> Campaign<S> {
         })
     }
 
+    /// A hero's fight under way, as the front ends answer it (`{"fight": null}` when the
+    /// hero is not in a fight).
+    pub fn classic_fight_answer(&self, name: &str) -> Result<ClassicFightStatus, AppError> {
+        Ok(ClassicFightStatus {
+            fight: self.classic_fight(name)?,
+        })
+    }
+
     /// A hero's fight under way, as it stands (nothing is journaled); `None` when the hero
     /// is not in a fight.
     pub fn classic_fight(&self, name: &str) -> Result<Option<FightStateView>, AppError> {

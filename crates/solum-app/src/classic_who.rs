@@ -362,8 +362,8 @@ pub enum ClassicFightAnswer<S> {
     Fight(Box<CampaignFight<S>>),
     /// The campaign hero's fight, abandoned (journaled).
     Abandoned(Box<FightView>),
-    /// The campaign hero's fight under way; `None` when the hero is in none.
-    Status(Option<Box<FightStateView>>),
+    /// The campaign hero's fight under way (`fight` is `None` when the hero is in none).
+    Status(Box<crate::classic::ClassicFightStatus>),
     /// The fight the foes named would start for the campaign hero.
     Odds(Box<FightStateView>),
     /// A one-shot fight of a hero of a file or the book, fought to its end (nothing kept in
@@ -440,9 +440,9 @@ pub fn classic_fight_who<S: CampaignStore, E>(
         }
         FightCall::Status => {
             let campaign = fighter_of(who, &mut open)?;
-            Ok(ClassicFightAnswer::Status(
-                campaign.classic_fight(who.who())?.map(Box::new),
-            ))
+            Ok(ClassicFightAnswer::Status(Box::new(
+                campaign.classic_fight_answer(who.who())?,
+            )))
         }
         FightCall::Abandon => {
             fighter_of(who, &mut open)?;
@@ -698,7 +698,7 @@ mod tests {
             &mut no_answer,
         );
         assert!(
-            matches!(&answer, Ok(ClassicFightAnswer::Status(Some(v))) if v.foes == ["Rat"]),
+            matches!(&answer, Ok(ClassicFightAnswer::Status(a)) if a.fight.as_ref().is_some_and(|v| v.foes == ["Rat"])),
             "{answer:?}"
         );
         // A fight under way keeps its setup: the field given is named.

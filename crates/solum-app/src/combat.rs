@@ -1070,6 +1070,14 @@ impl<S: CampaignStore> Campaign<S> {
         })
     }
 
+    /// Where the open combat stands, as the front ends answer it (`{"combat": null}` when
+    /// none is open).
+    pub fn combat_answer(&self) -> Result<CombatAnswer, AppError> {
+        Ok(CombatAnswer {
+            combat: self.combat_status()?,
+        })
+    }
+
     /// Where the open combat stands (`None` when no combat is open).
     pub fn combat_status(&self) -> Result<Option<CombatStatus>, AppError> {
         let Some(stored) = read_open(self.store.sheet(SYSTEM, OPEN)?)? else {

@@ -185,7 +185,7 @@ pub struct BestiaryCreature {
     #[serde(flatten)]
     #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::creature))]
     pub creature: Creature,
-    /// Shipped or the campaign's.
+    /// Shipped or the campaign's (a `--bestiary` file's, on the command line only).
     pub source: CreatureSource,
     /// The word a combat line names it by (`foe orc*2`).
     pub foe: String,

@@ -1,7 +1,7 @@
 //! Why an expression was not rolled or its odds not computed ([`ExpressionError`], a code
 //! per case), and the fields it names ([`Field`]): the refusals of [`crate::expression`]. It
-//! names no module but `typed_dice`, so `error.rs`, which wraps them, stays below every use
-//! case.
+//! names no module but `typed_dice` and `fields` (leaves both), so `error.rs`, which wraps
+//! them, stays below every use case.
 
 use crate::fields::input_fields;
 use crate::typed_dice::TypedDiceError;

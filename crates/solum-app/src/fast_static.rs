@@ -768,6 +768,14 @@ impl<S: CampaignStore> Campaign<S> {
         })
     }
 
+    /// Where a character's fast static combat stands, as the front ends answer it
+    /// (`{"fight": null}` when none is open).
+    pub fn static_answer(&self, hero: &str) -> Result<StaticStatus, AppError> {
+        Ok(StaticStatus {
+            fight: self.static_status(hero)?,
+        })
+    }
+
     /// Where a character's fast static combat stands (`None` when none is open); a name no
     /// character of the campaign has is refused, not answered "no fight".
     pub fn static_status(&self, hero: &str) -> Result<Option<StaticView>, AppError> {

@@ -4,7 +4,7 @@
 //!
 //! A system's record kind is [`Journaled`]: its tag is all the journal needs to store it, so
 //! a system names no other system and not the journal's [`crate::Record`], which names every
-//! kind (the registry is `records.rs`).
+//! kind (the registry is the one list of `record_kinds!` in `journal.rs`).
 
 use jiff::Timestamp;
 use serde::Serialize;

@@ -496,6 +496,13 @@ impl<S: CampaignStore> Campaign<S> {
             .ok_or(AppError::internal("journal", "nothing stored"))
     }
 
+    /// The open scene as the front ends answer it (`{"scene": null}` when none is open).
+    pub fn scene_answer(&self) -> Result<SceneAnswer, AppError> {
+        Ok(SceneAnswer {
+            scene: self.open_scene()?,
+        })
+    }
+
     /// The open scene: its start entry. Read from the end of the journal by index (the
     /// latest start and the latest end), not by a scan.
     pub fn open_scene(&self) -> Result<Option<JournalEntry>, AppError> {

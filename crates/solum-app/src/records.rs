@@ -1,4 +1,5 @@
-//! The journal's record kinds that a system or a use case adds, registered in one place.
+//! What the journal asks each record kind a system adds (registered in `journal.rs`'s
+//! `record_kinds!`): its answers, one impl of [`SystemRecord`] per kind.
 //!
 //! The journal asks every such kind the same questions (does it hold dice, its line, its
 //! replay, its limits for an import) through [`SystemRecord`]; [`crate::journal::Record::system`] hands each

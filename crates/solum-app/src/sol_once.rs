@@ -235,8 +235,11 @@ pub fn threshold(text: &str) -> Result<SolThreshold, SolOnceError> {
 pub enum ModifierRule {
     /// Defaulting (0 ranks): no bonus applies.
     NoBonusAtZeroRanks,
-    /// Defaulting untrained: −3.
-    Untrained,
+    /// Defaulting untrained ([`solum_sol::pool::UNTRAINED_PENALTY`]).
+    Untrained {
+        /// Its penalty.
+        penalty: i64,
+    },
     /// Try again: −2 per attempt after the first.
     TryAgain {
         /// The attempt's number.
@@ -280,7 +283,9 @@ pub fn modifier_note(
         why.push(ModifierRule::NoBonusAtZeroRanks);
     }
     if pool.defaulting && untrained {
-        why.push(ModifierRule::Untrained);
+        why.push(ModifierRule::Untrained {
+            penalty: solum_sol::pool::UNTRAINED_PENALTY,
+        });
     }
     if retry > 0 {
         why.push(ModifierRule::TryAgain {

@@ -1415,6 +1415,12 @@ pub struct SkirmishAnswer {
     pub skirmish: Option<SkirmishState>,
 }
 
+impl SkirmishAnswer {
+    /// What a front end says when none is played (and the refusal of a call that needs one).
+    pub const NONE: &str =
+        "no skirmish is being played: `soluna skirmish start NAME NAME …` starts one";
+}
+
 /// Where a played skirmish stands.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -1569,8 +1575,7 @@ fn store_skirmish(tx: &mut dyn WriteTx, s: Option<&Skirmish>) -> Result<(), AppE
 }
 
 fn no_skirmish() -> AppError {
-    crate::SolunaRefusal::NoSkirmish
-        .bare("no skirmish is being played: `soluna skirmish start NAME NAME …` starts one")
+    crate::SolunaRefusal::NoSkirmish.bare(SkirmishAnswer::NONE)
 }
 
 /// Writes the sheets as the skirmish leaves them.

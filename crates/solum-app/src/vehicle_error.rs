@@ -1,78 +1,50 @@
 //! Why a vehicle roll was refused ([`VehicleError`], a code per case), and the fields it
 //! names ([`Field`]): the refusals of [`crate::vehicles`]. It names no module but
-//! `typed_dice`, so `error.rs`, which wraps them, stays below every use case.
+//! `typed_dice` and `fields` (leaves both), so `error.rs`, which wraps them, stays below
+//! every use case.
 
-use serde::Serialize;
+use crate::fields::input_fields;
+use crate::typed_dice::TypedDiceError;
 
-use crate::typed_dice::{FieldName, TypedDiceError};
-
-/// An input field, for errors a front end names as its own flag or JSON field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Field {
-    /// The first pilot's typed pool.
-    Pilot,
-    /// The first pilot's character.
-    Character,
-    /// The first pilot's background.
-    Background,
-    /// The first vehicle, by name.
-    Vehicle,
-    /// The first vehicle's speed.
-    Speed,
-    /// The first vehicle's handling.
-    Handling,
-    /// Dice typed for the first pilot.
-    Rolled,
-    /// The other pilot's typed pool.
-    AgainstPilot,
-    /// The other pilot's character.
-    AgainstCharacter,
-    /// The other pilot's background.
-    AgainstBackground,
-    /// The other vehicle, by name.
-    AgainstVehicle,
-    /// The other vehicle's speed.
-    AgainstSpeed,
-    /// The other vehicle's handling.
-    AgainstHandling,
-    /// Dice typed for the other pilot.
-    AgainstRolled,
-    /// Every die of the roll typed in draw order (the campaign's dice choice).
-    Typed,
-    /// The generator's seed.
-    Seed,
-}
-
-impl FieldName for Field {
-    fn name(self) -> &'static str {
-        Field::name(self)
+input_fields! {
+    /// An input field, for errors a front end names as its own flag or JSON field.
+    Field {
+        /// The first pilot's typed pool.
+        Pilot = "pilot",
+        /// The first pilot's character.
+        Character = "character",
+        /// The first pilot's background.
+        Background = "background",
+        /// The first vehicle, by name.
+        Vehicle = "vehicle",
+        /// The first vehicle's speed.
+        Speed = "speed",
+        /// The first vehicle's handling.
+        Handling = "handling",
+        /// Dice typed for the first pilot.
+        Rolled = "rolled",
+        /// The other pilot's typed pool.
+        AgainstPilot = "against_pilot",
+        /// The other pilot's character.
+        AgainstCharacter = "against_character",
+        /// The other pilot's background.
+        AgainstBackground = "against_background",
+        /// The other vehicle, by name.
+        AgainstVehicle = "against_vehicle",
+        /// The other vehicle's speed.
+        AgainstSpeed = "against_speed",
+        /// The other vehicle's handling.
+        AgainstHandling = "against_handling",
+        /// Dice typed for the other pilot.
+        AgainstRolled = "against_rolled",
+        /// Every die of the roll typed in draw order (the campaign's dice choice).
+        Typed = "typed",
+        /// The generator's seed.
+        Seed = "seed",
     }
 }
 
 impl Field {
-    /// The field's JSON name (`against_speed`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Pilot => "pilot",
-            Self::Character => "character",
-            Self::Background => "background",
-            Self::Vehicle => "vehicle",
-            Self::Speed => "speed",
-            Self::Handling => "handling",
-            Self::Rolled => "rolled",
-            Self::AgainstPilot => "against_pilot",
-            Self::AgainstCharacter => "against_character",
-            Self::AgainstBackground => "against_background",
-            Self::AgainstVehicle => "against_vehicle",
-            Self::AgainstSpeed => "against_speed",
-            Self::AgainstHandling => "against_handling",
-            Self::AgainstRolled => "against_rolled",
-            Self::Typed => "typed",
-            Self::Seed => "seed",
-        }
-    }
-
     /// The command line's flag for it (`--against-speed`).
     pub fn flag(self) -> String {
         format!("--{}", self.name().replace('_', "-"))

@@ -495,7 +495,8 @@ impl VehicleRecord {
     pub(crate) fn check(&self) -> Result<(), AppError> {
         for p in [&self.first, &self.second] {
             // An imported entry's pilot, in the rules' words (the import names the entry).
-            Pool::new(u64::from(p.pilot)).map_err(|e| AppError::internal("pilot", e))?;
+            Pool::new(u64::from(p.pilot))
+                .map_err(|e| crate::ExpandedRefusal::Rules.at("pilot", e.to_string()))?;
             // A vehicle typed by its ratings has no name.
             if !p.vehicle.name.is_empty() {
                 crate::text(

@@ -115,3 +115,42 @@ fn a_first_write_that_reads_first_creates_the_campaign_and_a_refused_one_leaves_
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("Is it raining?"), "{}", run.stdout);
 }
+
+/// Reads that look a name up in the campaign and elsewhere (a hero of the book, a `.toml`
+/// file): a missing campaign is no campaign, so the name is looked up elsewhere; still
+/// nothing is created.
+const LOOKS: &[&[&str]] = &[
+    &["classic", "show", "Ada"],
+    &["classic", "show", "Alessandor the Blade"],
+];
+
+#[test]
+fn a_look_up_in_a_missing_campaign_creates_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("typo.solum");
+    let file = missing.to_str().unwrap();
+    for look in LOOKS {
+        let mut args = vec!["--campaign", file];
+        args.extend_from_slice(look);
+        let run = solum_args(&args);
+        let what = look.join(" ");
+        assert!(
+            !missing.exists(),
+            "{what} created the campaign it only reads"
+        );
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            0,
+            "{what} left a file beside it"
+        );
+        if look[2] == "Ada" {
+            // Not in the book, not a file, no campaign: refused, naming where it looked.
+            assert_eq!(run.code, 2, "{what}: {}{}", run.stdout, run.stderr);
+            assert!(run.stderr.contains("nor in the book"), "{}", run.stderr);
+        } else {
+            // A hero of the book is shown without a campaign.
+            assert_eq!(run.code, 0, "{what}: {}", run.stderr);
+            assert!(run.stdout.contains("Alessandor"), "{}", run.stdout);
+        }
+    }
+}

@@ -107,6 +107,9 @@ pub struct Pool {
     pub defaulting: bool,
 }
 
+/// What defaulting (0 ranks) on a skill with an untrained penalty costs: 3 dice.
+pub const UNTRAINED_PENALTY: i64 = -3;
+
 /// What a pool is built from.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PoolSpec {
@@ -156,7 +159,7 @@ impl PoolSpec {
         let defaulting = ranks == 0;
         let try_again = -2 * i128::from(self.retry);
         let untrained: i128 = if defaulting && self.untrained_penalty {
-            -3
+            i128::from(UNTRAINED_PENALTY)
         } else {
             0
         };

@@ -449,10 +449,10 @@ pub fn scene(command: &SceneCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             write_entries(out, &[entry], *json)
         }
         SceneCommand::Show { json, campaign } => {
-            let open_scene = on_campaign(campaign, |here| here.open_scene())??;
-            match (open_scene, *json) {
-                (scene, true) => write_json(out, &solum_app::SceneAnswer { scene })?,
-                (Some(entry), false) => write_entries(out, &[entry], false)?,
+            let answer = on_campaign(campaign, |here| here.scene_answer())??;
+            match (&answer.scene, *json) {
+                (_, true) => write_json(out, &answer)?,
+                (Some(entry), false) => write_entries(out, std::slice::from_ref(entry), false)?,
                 (None, false) => writeln!(out, "No scene is open.")?,
             }
             Ok(())

@@ -640,17 +640,14 @@ fn fight_cmd(args: &ClassicFightArgs, out: &mut dyn Write) -> anyhow::Result<()>
         }
         ClassicFightAnswer::Abandoned(view) if *as_json => super::campaign::write_json(out, &view),
         ClassicFightAnswer::Abandoned(view) => write_fight_view(out, &view),
-        ClassicFightAnswer::Status(view) if *as_json => super::campaign::write_json(
-            out,
-            &solum_app::classic::ClassicFightStatus {
-                fight: view.map(|v| *v),
-            },
-        ),
-        ClassicFightAnswer::Status(None) => {
-            writeln!(out, "{hero} is not in a fight.")?;
-            Ok(())
-        }
-        ClassicFightAnswer::Status(Some(view)) => write_fight_state(out, &view, false),
+        ClassicFightAnswer::Status(answer) if *as_json => super::campaign::write_json(out, &answer),
+        ClassicFightAnswer::Status(answer) => match &answer.fight {
+            None => {
+                writeln!(out, "{hero} is not in a fight.")?;
+                Ok(())
+            }
+            Some(view) => write_fight_state(out, view, false),
+        },
         ClassicFightAnswer::Odds(view) if *as_json => super::campaign::write_json(out, &view),
         ClassicFightAnswer::Odds(view) => write_fight_state(out, &view, true),
         ClassicFightAnswer::Once { view, hero_file } => {

@@ -316,14 +316,10 @@ fn campaign_action(action: &CombatAction, out: &mut dyn Write) -> anyhow::Result
             }
         }
         CombatAction::Status { json, campaign } => {
-            let status = super::campaign::on_campaign(campaign, |here| here.combat_status())??;
-            match (status, json) {
-                (combat, true) => writeln!(
-                    out,
-                    "{}",
-                    serde_json::to_string(&solum_app::combat::CombatAnswer { combat })?
-                )?,
-                (Some(status), false) => write_combat_status(out, &status)?,
+            let answer = super::campaign::on_campaign(campaign, |here| here.combat_answer())??;
+            match (&answer.combat, json) {
+                (_, true) => writeln!(out, "{}", serde_json::to_string(&answer)?)?,
+                (Some(status), false) => write_combat_status(out, status)?,
                 (None, false) => writeln!(
                     out,
                     "no combat is open (start one with `solum combat start`)"

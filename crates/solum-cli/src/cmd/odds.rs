@@ -349,18 +349,15 @@ pub(crate) fn static_from_sheet(
 ) -> anyhow::Result<()> {
     use solum_app::fast_static::{Opposition, StaticRequest};
     if args.status {
-        let view = match campaign {
-            Some(c) => c.static_status(name)?,
-            None => super::campaign::on_campaign(&args.campaign, |here| here.static_status(name))??,
+        let answer = match campaign {
+            Some(c) => c.static_answer(name)?,
+            None => super::campaign::on_campaign(&args.campaign, |here| here.static_answer(name))??,
         };
         if args.json {
-            return super::campaign::write_json(
-                out,
-                &solum_app::fast_static::StaticStatus { fight: view },
-            );
+            return super::campaign::write_json(out, &answer);
         }
-        return match view {
-            Some(view) => write_static_view(out, &view),
+        return match &answer.fight {
+            Some(view) => write_static_view(out, view),
             None => {
                 writeln!(out, "{} is in no fast static combat.", name.trim())?;
                 Ok(())

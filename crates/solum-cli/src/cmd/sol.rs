@@ -66,7 +66,7 @@ fn modifier_text(note: &ModifierNote) -> String {
         .iter()
         .map(|w| match w {
             ModifierRule::NoBonusAtZeroRanks => "no bonus at 0 ranks".to_owned(),
-            ModifierRule::Untrained => "-3 untrained".to_owned(),
+            ModifierRule::Untrained { penalty } => format!("{penalty:+} untrained"),
             ModifierRule::TryAgain { number, penalty } => {
                 format!("{penalty:+} for try again number {number}")
             }

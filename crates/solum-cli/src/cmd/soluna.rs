@@ -608,7 +608,8 @@ fn skirmish_play(play: &SkirmishPlay, out: &mut dyn Write) -> anyhow::Result<()>
                 Some(state) => write_state(out, state),
                 None => Ok(writeln!(
                     out,
-                    "no skirmish is being played: `solum soluna skirmish start NAME NAME …` starts one"
+                    "{}",
+                    solum_app::soluna::SkirmishAnswer::NONE
                 )?),
             };
         }

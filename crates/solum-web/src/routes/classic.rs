@@ -190,9 +190,9 @@ pub(crate) async fn classic_fight_status(
     _no_query: NoQuery,
 ) -> Result<Json<solum_app::classic::ClassicFightStatus>, ApiError> {
     let scope = tables::scope_of(&auth.member);
-    with_campaign(&state, scope, move |c| c.classic_fight(&name))
+    with_campaign(&state, scope, move |c| c.classic_fight_answer(&name))
         .await
-        .map(|fight| Json(solum_app::classic::ClassicFightStatus { fight }))
+        .map(Json)
 }
 
 /// `GET /api/classic/book`: the original's book, the foes a fight may name (its monsters and

@@ -40,9 +40,9 @@ pub(crate) async fn combat_status(
     _no_query: NoQuery,
 ) -> Result<Json<solum_app::combat::CombatAnswer>, ApiError> {
     let scope = tables::scope_of(&auth.member);
-    with_campaign(&state, scope, |c| c.combat_status())
+    with_campaign(&state, scope, |c| c.combat_answer())
         .await
-        .map(|combat| Json(solum_app::combat::CombatAnswer { combat }))
+        .map(Json)
 }
 
 #[utoipa::path(post, path = "/api/combat", tag = "combat", request_body = CombatStartRequest, responses((status = 201, description = "Created", body = solum_app::combat::CombatStartView)))]

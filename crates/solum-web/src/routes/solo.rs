@@ -147,9 +147,9 @@ pub(crate) async fn scene_current(
     _no_query: NoQuery,
 ) -> Result<Json<solum_app::SceneAnswer>, ApiError> {
     let scope = tables::scope_of(&auth.member);
-    with_campaign(&state, scope, |c| c.open_scene())
+    with_campaign(&state, scope, |c| c.scene_answer())
         .await
-        .map(|scene| Json(solum_app::SceneAnswer { scene }))
+        .map(Json)
 }
 
 /// `GET /api/bestiary`: the creatures a combat can name (shipped and the campaign's) and

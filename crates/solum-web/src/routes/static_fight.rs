@@ -40,13 +40,9 @@ pub(crate) async fn static_status(
     _no_query: NoQuery,
 ) -> Result<Json<solum_app::fast_static::StaticStatus>, ApiError> {
     let scope = tables::scope_of(&auth.member);
-    with_campaign(&state, scope, move |c| {
-        Ok(solum_app::fast_static::StaticStatus {
-            fight: c.static_status(&name)?,
-        })
-    })
-    .await
-    .map(Json)
+    with_campaign(&state, scope, move |c| c.static_answer(&name))
+        .await
+        .map(Json)
 }
 
 #[utoipa::path(post, path = "/api/characters/{name}/static", tag = "static_fight", request_body = StaticFightRequest, params(("name" = String, Path, description = "The character's name")), responses((status = 200, description = "Done", body = solum_app::fast_static::StaticView)))]
