@@ -204,6 +204,8 @@ impl Command {
             }) => a.character.is_some(),
             // The original's oracle and book are not journaled (`ask --classic` is).
             Self::Classic(ClassicCommand::Oracle { .. } | ClassicCommand::Bestiary { .. }) => false,
+            // The shipped bestiary and files (a campaign's is `creature list`).
+            Self::Character(CharCommand::Bestiary { .. }) => false,
             // A hero saved to a file (-o) is not added to the campaign.
             Self::Classic(ClassicCommand::New(a)) if a.output.is_some() => false,
             // Listing the genres draws nothing.

@@ -94,7 +94,7 @@ where
             // The global flag reaches every command; one that keeps nothing says so rather
             // than ignore it.
             Err(bad(
-                "--campaign: this command keeps nothing in a campaign (odds, vehicle rolls, static combat without --char, simulations, checks and die-type rolls without --char, Sol and Sol'una rolls, the classic oracle and book, `idea --genres` and `classic new -o FILE` are not journaled)",
+                "--campaign: this command keeps nothing in a campaign (odds, vehicle rolls, static combat without --char, simulations, checks and die-type rolls without --char, Sol and Sol'una rolls, the classic oracle and book, `char bestiary` (a campaign's creatures: `creature list`), `idea --genres` and `classic new -o FILE` are not journaled)",
             ))
         }
         Ok(cli) => cmd::run(cli, &mut out),

@@ -28,6 +28,7 @@ const ROWS: &[(&[&str], &str)] = &[
     (&["roll", "dietype", "d8"], "keeps nothing"),
     (&["classic", "oracle", "Is it?"], "keeps nothing"),
     (&["classic", "bestiary"], "keeps nothing"),
+    (&["char", "bestiary"], "keeps nothing"),
     // One item added and removed in one edit, or given twice.
     (
         &[
