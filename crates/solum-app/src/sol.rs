@@ -1512,6 +1512,9 @@ pub struct SolTestView {
     pub against_rolled: Option<Rolled>,
     /// The generator's seed (none for typed dice).
     pub seed: Option<u64>,
+    /// Where the modifier asked for (the assistant's hits among it) and the one the pool
+    /// applied differ: both and the rules between them; `null` when they agree.
+    pub modifier_note: Option<crate::sol_once::ModifierNote>,
 }
 
 fn to_sheet(sheet: &Sheet) -> Result<solum_store::Sheet, AppError> {
@@ -1940,9 +1943,23 @@ impl<S: CampaignStore> Campaign<S> {
                 .threshold()
                 .map(|th| solum_sol::odds::test_odds(r.pool.dice, th, req.edge).success),
         };
+        let asked: Vec<i64> = req
+            .modifiers
+            .iter()
+            .map(|m| m.get())
+            .chain(r.assistant.as_ref().map(|a| i64::from(a.hits)))
+            .collect();
+        let modifier_note = crate::sol_once::modifier_note(
+            &asked,
+            &r.pool,
+            i64::from(r.ranks),
+            req.untrained_penalty,
+            req.retry,
+        );
         Ok(SolTestView {
             seq,
             name: t.after.name.clone(),
+            modifier_note,
             request: t.request.clone(),
             p_success: p.as_ref().map(solum_dice::prob_to_f64),
             p_success_exact: p.map(|p| p.to_string()),

@@ -232,6 +232,7 @@ pub fn threshold(text: &str) -> Result<SolThreshold, SolOnceError> {
 /// A rule that made the modifier applied differ from the one asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(tag = "rule", rename_all = "kebab-case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum ModifierRule {
     /// Defaulting (0 ranks): no bonus applies.
     NoBonusAtZeroRanks,
@@ -256,6 +257,7 @@ pub enum ModifierRule {
 
 /// The modifier asked for, the one applied, and the rules between them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ModifierNote {
     /// The bonuses and penalties as given, summed (an assistant's hits among them).
     pub asked: i64,

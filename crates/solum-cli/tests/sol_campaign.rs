@@ -428,6 +428,31 @@ fn the_modifier_asked_and_the_one_applied_are_both_shown() {
         out.contains("asked +2; -3 applied (no bonus at 0 ranks, -3 untrained)"),
         "{out}"
     );
+    // The same note in the JSON (what `POST /api/sol/characters/{name}/test` answers).
+    let v = with(
+        &c,
+        &[
+            "sol",
+            "test",
+            "Cole",
+            "--skill",
+            "Longarms",
+            "--attr",
+            "AGI",
+            "--modifier",
+            "2",
+            "--untrained-penalty",
+            "--rolled",
+            "5",
+            "--json",
+        ],
+    )
+    .json();
+    assert_eq!(
+        v["modifier_note"],
+        serde_json::json!({"asked": 2, "applied": -3, "why": [
+            {"rule": "no-bonus-at-zero-ranks"}, {"rule": "untrained", "penalty": -3}]})
+    );
 }
 
 #[test]

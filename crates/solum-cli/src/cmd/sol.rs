@@ -9,7 +9,7 @@ use solum_app::sol::{Assist, Opposition, SolChangeView, SolEdge, SolSheetView};
 use solum_app::sol_once::{
     BoughtView, EdgeOnTest, Field, GroupView, ModifierNote, ModifierRule, OpposedOutcome, Progress,
     Sheet, SolOddsAsk, SolOnceError, SolRollAsk, SolRollView, SolTestView, SolThreshold,
-    TestOutcome, TryAgainView, modifier_note, roll_sol, sol_odds, typed_faces,
+    TestOutcome, TryAgainView, roll_sol, sol_odds, typed_faces,
 };
 use solum_app::{AppError, Dice, NewSol, SolTest};
 
@@ -1009,16 +1009,8 @@ fn test(args: &SolTestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             String::new()
         }
     )?;
-    let mut asked: Vec<i64> = args.modifiers.iter().map(|m| m.get()).collect();
-    asked.extend(r.assistant.as_ref().map(|a| i64::from(a.hits)));
-    if let Some(note) = modifier_note(
-        &asked,
-        &r.pool,
-        i64::from(r.ranks),
-        args.untrained_penalty,
-        args.retry,
-    ) {
-        writeln!(out, "  {}", paint(DIM, modifier_text(&note)))?;
+    if let Some(note) = &v.modifier_note {
+        writeln!(out, "  {}", paint(DIM, modifier_text(note)))?;
     }
     if let Some(b) = &r.bought {
         writeln!(
