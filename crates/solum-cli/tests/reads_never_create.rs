@@ -60,15 +60,7 @@ fn every_read_command_refuses_a_missing_campaign_and_creates_nothing() {
             "{what}: {}",
             run.stderr
         );
-        assert!(
-            !missing.exists(),
-            "{what} created the campaign it only reads"
-        );
-        assert_eq!(
-            std::fs::read_dir(dir.path()).unwrap().count(),
-            0,
-            "{what} left a file beside it"
-        );
+        nothing_created(dir.path(), &missing, &what);
     }
 }
 
@@ -134,15 +126,7 @@ fn a_look_up_in_a_missing_campaign_creates_nothing() {
         args.extend_from_slice(look);
         let run = solum_args(&args);
         let what = look.join(" ");
-        assert!(
-            !missing.exists(),
-            "{what} created the campaign it only reads"
-        );
-        assert_eq!(
-            std::fs::read_dir(dir.path()).unwrap().count(),
-            0,
-            "{what} left a file beside it"
-        );
+        nothing_created(dir.path(), &missing, &what);
         if look[2] == "Ada" {
             // Not in the book, not a file, no campaign: refused, naming where it looked.
             assert_eq!(run.code, 2, "{what}: {}{}", run.stdout, run.stderr);
@@ -153,4 +137,17 @@ fn a_look_up_in_a_missing_campaign_creates_nothing() {
             assert!(run.stdout.contains("Alessandor"), "{}", run.stdout);
         }
     }
+}
+
+/// The campaign `missing` was not created, and nothing was left beside it in `dir`.
+fn nothing_created(dir: &std::path::Path, missing: &std::path::Path, what: &str) {
+    assert!(
+        !missing.exists(),
+        "{what} created the campaign it only reads"
+    );
+    assert_eq!(
+        std::fs::read_dir(dir).unwrap().count(),
+        0,
+        "{what} left a file beside it"
+    );
 }

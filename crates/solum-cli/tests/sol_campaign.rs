@@ -404,50 +404,28 @@ fn the_modifier_asked_and_the_one_applied_are_both_shown() {
     let dir = tempfile::tempdir().unwrap();
     let c = campaign(&dir);
     sheet(&c, "Cole", 1, &["AGI=4"], &[]);
-    let out = with(
-        &c,
-        &[
-            "sol",
-            "test",
-            "Cole",
-            "--skill",
-            "Longarms",
-            "--attr",
-            "AGI",
-            "--modifier",
-            "2",
-            "--untrained-penalty",
-            "--rolled",
-            "5",
-        ],
-    )
-    .ok()
-    .to_owned();
+    let test = [
+        "sol",
+        "test",
+        "Cole",
+        "--skill",
+        "Longarms",
+        "--attr",
+        "AGI",
+        "--modifier",
+        "2",
+        "--untrained-penalty",
+        "--rolled",
+        "5",
+    ];
+    let out = with(&c, &test).ok().to_owned();
     assert!(out.contains("= 1 dice"), "{out}");
     assert!(
         out.contains("asked +2; -3 applied (no bonus at 0 ranks, -3 untrained)"),
         "{out}"
     );
     // The same note in the JSON (what `POST /api/sol/characters/{name}/test` answers).
-    let v = with(
-        &c,
-        &[
-            "sol",
-            "test",
-            "Cole",
-            "--skill",
-            "Longarms",
-            "--attr",
-            "AGI",
-            "--modifier",
-            "2",
-            "--untrained-penalty",
-            "--rolled",
-            "5",
-            "--json",
-        ],
-    )
-    .json();
+    let v = with(&c, &[&test[..], &["--json"]].concat()).json();
     assert_eq!(
         v["modifier_note"],
         serde_json::json!({"asked": 2, "applied": -3, "why": [
