@@ -40,7 +40,7 @@ pub struct NotationOutcome {
     /// flat faces hold the dice, and [`NotationRecord::with_terms`] re-derives this view);
     /// a schema 1 record keeps the terms it was written with.
     #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::notation_terms))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<solum_notation::TermRoll>))]
     pub terms: serde_json::Value,
 }
 

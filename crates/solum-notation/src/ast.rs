@@ -7,6 +7,7 @@ use serde::Serialize;
 
 /// A byte range of the input: where a term was written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Span {
     /// First byte.
     pub start: usize,

@@ -111,6 +111,7 @@ pub(crate) fn finish(term: &DiceTerm, acc: i64) -> i64 {
 
 /// One face as it was rolled.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Face {
     /// The value shown.
     pub value: i64,
@@ -122,6 +123,7 @@ pub struct Face {
 
 /// One die as it was rolled: every face, what it is worth, and whether it was kept.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DieRoll {
     /// Every face, discarded ones included.
     pub faces: Vec<Face>,

@@ -1478,52 +1478,6 @@ pub fn skirmish() -> Schema {
     ])
 }
 
-// ---------------------------------------------------------------------------------------
-// Dice notation.
-
-/// Each term of a rolled expression, as `solum roll --json` writes them: its text, its label
-/// (only when it has one), where it was written, every die with every face (a face's note
-/// only when it has one), and its value.
-pub fn notation_terms() -> Schema {
-    use solum_notation::TermRoll;
-    use solum_notation::ast::Span;
-    use solum_notation::{DieRoll, Face};
-    let _every_field = |t: &TermRoll, d: &DieRoll, f: &Face| {
-        let TermRoll {
-            term: _,
-            label: _,
-            span: Span { start: _, end: _ },
-            dice: _,
-            value: _,
-        } = t;
-        // `amount` is not written (`#[serde(skip)]`).
-        let DieRoll {
-            faces: _,
-            value: _,
-            amount: _,
-            kept: _,
-        } = d;
-        let Face { value: _, note: _ } = f;
-    };
-    let span = fields(vec![("start", usize_(), true), ("end", usize_(), true)]);
-    let face = fields(vec![
-        ("value", i64_(), true),
-        ("note", when_set(string()), false),
-    ]);
-    let die = fields(vec![
-        ("faces", list(face), true),
-        ("value", i64_(), true),
-        ("kept", boolean(), true),
-    ]);
-    list(fields(vec![
-        ("term", string(), true),
-        ("label", when_set(string()), false),
-        ("span", span, true),
-        ("dice", list(die), true),
-        ("value", i64_(), true),
-    ]))
-}
-
 #[cfg(test)]
 mod tests {
     //! Values the rules make, as serde writes them, checked against their schemas by a small
@@ -1531,13 +1485,47 @@ mod tests {
     //! wrong description (the field lists are held by patterns; the types are held here).
 
     use super::*;
-    use serde_json::{Value, json};
+    use serde_json::{Map, Value, json};
     use solum_dice::SeededDice;
 
-    /// Why `v` fails `schema` (the keywords the schemas of this module and its parent use),
-    /// or `None`.
+    /// Why `v` fails `schema` (the keywords the schemas of this module and its parent use,
+    /// and those utoipa derives), or `None`.
     fn problem(schema: &Value, v: &Value, at: &str) -> Option<String> {
+        problem_in(schema, v, at, &Map::new())
+    }
+
+    /// [`problem`], with a derived schema's named parts (`$ref`) looked up in `named`.
+    fn problem_in(
+        schema: &Value,
+        v: &Value,
+        at: &str,
+        named: &Map<String, Value>,
+    ) -> Option<String> {
+        let problem = |s: &Value, v: &Value, at: &str| problem_in(s, v, at, named);
         let fail = |why: String| Some(format!("{at}: {why} ({v})"));
+        if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
+            let name = r.trim_start_matches("#/components/schemas/");
+            return match named.get(name) {
+                Some(s) => problem(s, v, at),
+                None => fail(format!("refers to {r}, which is not described")),
+            };
+        }
+        for s in schema
+            .get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if let Some(p) = problem(s, v, at) {
+                return Some(p);
+            }
+        }
+        if let Some(options) = schema.get("anyOf").and_then(Value::as_array) {
+            let problems: Vec<String> = options.iter().filter_map(|s| problem(s, v, at)).collect();
+            if problems.len() == options.len() {
+                return fail(format!("fits none of its forms: {problems:?}"));
+            }
+        }
         if let Some(types) = schema.get("type") {
             let name = match v {
                 Value::Null => "null",
@@ -1669,6 +1657,33 @@ mod tests {
         let schema = serde_json::to_value(schema).expect("a schema is JSON");
         let value = serde_json::to_value(value).expect("a value of the rules is JSON");
         if let Some(p) = problem(&schema, &value, "") {
+            panic!("{p}");
+        }
+    }
+
+    /// The named schemas `T`'s derived schema refers to, each once: a name given to two
+    /// different schemas (two rules crates' `Event`s) fails here, for the description
+    /// would keep only one of them.
+    #[track_caller]
+    fn named_parts<T: utoipa::ToSchema>() -> Map<String, Value> {
+        let mut parts = Vec::new();
+        T::schemas(&mut parts);
+        let mut named = Map::new();
+        for (name, schema) in parts {
+            let schema = serde_json::to_value(schema).expect("a schema is JSON");
+            if let Some(before) = named.insert(name.clone(), schema.clone()) {
+                assert_eq!(before, schema, "two schemas are named {name}");
+            }
+        }
+        named
+    }
+
+    /// `value` as serde writes it fits `T`'s derived schema.
+    #[track_caller]
+    fn fits_derived<T: utoipa::ToSchema + serde::Serialize>(value: &T) {
+        let schema = serde_json::to_value(T::schema()).expect("a schema is JSON");
+        let value = serde_json::to_value(value).expect("a value of the rules is JSON");
+        if let Some(p) = problem_in(&schema, &value, "", &named_parts::<T>()) {
             panic!("{p}");
         }
     }
@@ -2039,6 +2054,6 @@ mod tests {
         let expr =
             solum_notation::parse("4d6dl1 + 2d6!r1 [fire] + solum(2, vs 8) + dt(d4) - 3").unwrap();
         let rolled = solum_notation::roll(&expr, &mut SeededDice::new(2)).unwrap();
-        fits(notation_terms(), &rolled.terms);
+        fits_derived(&rolled.terms);
     }
 }
