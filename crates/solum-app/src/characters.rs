@@ -1337,7 +1337,6 @@ pub fn check_from_sheet(
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CharacterView {
     /// The sheet.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::expanded_character))]
     pub character: Character,
     /// Raised by one on every change.
     pub version: i64,

@@ -62,16 +62,13 @@ pub struct CombatLine {
     /// The faces it drew from the generator, in order.
     pub faces: Vec<u32>,
     /// The copy of a campaign character's sheet the line brought into the fight.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::expanded_character_or_null))]
     pub character: Option<Character>,
     /// The campaign creature the line brought into the fight.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::creature_or_null))]
     pub creature: Option<Creature>,
     /// The copy of the sheet file a `hero FILE` line of a one-shot combat
     /// ([`OneShotCombat`]) brought in; never in a campaign's combat, whose heroes are its
     /// characters by name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::expanded_character))]
     pub sheet: Option<Character>,
 }
 
@@ -640,7 +637,7 @@ pub struct CombatLineView {
     /// The line and its dice.
     pub line: CombatLine,
     /// The events (the engine's, as JSON).
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::combat_events))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<solum_expanded::combat::Event>))]
     pub events: serde_json::Value,
     /// The events as text.
     pub text: Vec<String>,

@@ -183,7 +183,6 @@ pub struct BestiaryCreature {
     /// Its stats: name, pool, hit points, `damage` of its melee weapon, `ranged_damage`
     /// when it can shoot, `anti_vehicle`, mind, notes.
     #[serde(flatten)]
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::creature))]
     pub creature: Creature,
     /// Shipped or the campaign's (a `--bestiary` file's, on the command line only).
     pub source: CreatureSource,
@@ -199,7 +198,6 @@ pub struct BestiaryView {
     pub creatures: Vec<BestiaryCreature>,
     /// Oppositions for fast static combat, by name.
     #[serde(rename = "static")]
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::static_foes))]
     pub static_foes: Vec<solum_expanded::creature::StaticFoe>,
 }
 

@@ -438,7 +438,7 @@ pub struct StaticView {
     /// Hit points now.
     pub state: StaticState,
     /// The rounds this call played (the engine's, as JSON).
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::static_rounds))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<solum_expanded::combat::StaticRound>))]
     pub rounds: serde_json::Value,
     /// The call's dice.
     pub call: Option<StaticCall>,

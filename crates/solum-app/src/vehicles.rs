@@ -587,7 +587,6 @@ pub fn vehicle_list() -> Vec<VehicleEntry> {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct VehicleListView {
     /// Every vehicle, by name.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::vehicle_entries))]
     pub vehicles: Vec<VehicleEntry>,
 }
 

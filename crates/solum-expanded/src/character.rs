@@ -64,6 +64,7 @@ impl std::str::FromStr for Attribute {
 /// Light, medium or heavy: the class of a weapon or a suit of armor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::Class))]
 pub enum Class {
     /// 1 damage or 1 armor hit point.
     Light,
@@ -112,6 +113,7 @@ impl std::str::FromStr for Class {
 /// A weapon: its class sets its damage.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::Weapon))]
 pub struct Weapon {
     /// What it is: "dagger", "rifle".
     pub name: String,
@@ -191,6 +193,7 @@ impl Weapon {
 /// Armor: adds hit points; too heavy armor costs a die on every check.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::Armor))]
 pub struct Armor {
     /// What it is: "leather jacket".
     pub name: String,
@@ -234,6 +237,7 @@ impl Armor {
 /// What a piece of non-combat gear does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::GearEffect))]
 pub enum GearEffect {
     /// Makes something possible that is not possible without it.
     Enables,
@@ -286,6 +290,7 @@ impl std::str::FromStr for Gear {
 /// A piece of non-combat gear.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::Gear))]
 pub struct Gear {
     /// What it is: "thieves' tools".
     pub name: String,
@@ -296,6 +301,7 @@ pub struct Gear {
 /// A hero of So1um Expanded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::Character))]
 pub struct Character {
     /// File format version ([`CHARACTER_SCHEMA`]).
     pub schema: u32,

@@ -10,6 +10,7 @@ use crate::{Difficulty, Pool};
 
 /// A gear reroll: which die was rolled again, and what it showed before and after.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::Reroll))]
 pub struct Reroll {
     /// 0-based position of the rerolled die in the pool as rolled.
     pub index: usize,
@@ -21,8 +22,10 @@ pub struct Reroll {
 
 /// Every die of one pool: as rolled, the gear reroll, and the Rule-of-6 chain.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::PoolRoll))]
 pub struct PoolRoll {
     /// The pool as rolled, before any reroll (a list of faces; inline for small pools).
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<u32>))]
     pub dice: Faces,
     /// The gear reroll, if one was used.
     pub reroll: Option<Reroll>,
@@ -268,6 +271,7 @@ pub(crate) fn gear_helps_opposed(own: u32, other: u32, own_dice: u32) -> bool {
 
 /// An unopposed check, ready to roll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::CheckSpec))]
 pub struct CheckSpec {
     /// The dice rolled.
     pub pool: Pool,
@@ -295,6 +299,7 @@ impl CheckSpec {
 
 /// The outcome of an unopposed check.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::CheckOutcome))]
 pub struct CheckOutcome {
     /// What was rolled against what.
     pub spec: CheckSpec,
@@ -359,6 +364,7 @@ pub fn roll_check_choosing(
 
 /// One side of an opposed check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::Side))]
 pub struct Side {
     /// The side's dice.
     pub pool: Pool,
@@ -376,6 +382,7 @@ impl Side {
 /// What happens on a draw (ruling S3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::DrawRule))]
 pub enum DrawRule {
     /// A draw stands: nothing happens (the default).
     #[default]
@@ -387,6 +394,7 @@ pub enum DrawRule {
 /// Win, draw or lose, for the first side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::Verdict))]
 pub enum Verdict {
     /// The first side's result is higher.
     Win,
@@ -417,6 +425,7 @@ impl Verdict {
 
 /// An opposed check, ready to roll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::OpposedSpec))]
 pub struct OpposedSpec {
     /// The side whose verdict is reported.
     pub first: Side,
@@ -439,6 +448,7 @@ impl OpposedSpec {
 
 /// The outcome of an opposed check.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::OpposedOutcome))]
 pub struct OpposedOutcome {
     /// What was rolled.
     pub spec: OpposedSpec,

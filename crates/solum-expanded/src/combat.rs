@@ -24,6 +24,7 @@ use crate::{Difficulty, Pool, PoolSpec, RulesError};
 /// The distance between two combatants (S7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::RangeBand))]
 pub enum RangeBand {
     /// Face to face: melee, disengage to leave.
     Engaged,
@@ -486,6 +487,7 @@ pub enum Mode {
 /// Toward or away from a target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::Direction))]
 pub enum Direction {
     /// One band closer.
     Closer,
@@ -597,6 +599,7 @@ pub enum Command {
 /// What happened. Fighters are indices into [`Combat::fighters`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "event")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::Event))]
 pub enum Event {
     /// A hero's initiative check.
     InitiativeRoll {
@@ -690,8 +693,10 @@ pub enum Event {
         roll: OpposedOutcome,
         /// The weapons struck with, attacker first: indices into each one's weapons,
         /// `None` for bare hands (S13).
+        #[cfg_attr(feature = "openapi", schema(min_items = 2, max_items = 2))]
         weapons: [Option<usize>; 2],
         /// The damage each would deal on a win, attacker first.
+        #[cfg_attr(feature = "openapi", schema(min_items = 2, max_items = 2))]
         damage: [u32; 2],
         /// The background the attacker named for the roll (S18).
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -2053,6 +2058,7 @@ pub struct StaticCombat {
 
 /// One round of fast static combat.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::StaticRound))]
 pub struct StaticRound {
     /// The hero's check.
     pub check: CheckOutcome,

@@ -16,6 +16,7 @@ pub const SHIPPED_BESTIARY: &str = include_str!("../data/bestiary.toml");
 /// An NPC or monster for standard combat.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::Creature))]
 pub struct Creature {
     /// What it is.
     pub name: String,
@@ -46,6 +47,7 @@ fn one() -> u32 {
 /// An opposition for fast static combat: a difficulty, hit points and damage (S11).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::StaticFoe))]
 pub struct StaticFoe {
     /// What it is.
     pub name: String,

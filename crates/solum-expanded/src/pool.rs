@@ -147,6 +147,34 @@ impl PoolSpec {
 #[serde(into = "i64")]
 pub struct Difficulty(u32);
 
+/// Describes a whole number from `min` to `max` named `name`: what serde writes for a
+/// checked number of this crate ([`Pool`], [`Difficulty`]), which only its constructor
+/// builds.
+#[cfg(feature = "openapi")]
+macro_rules! whole_schema {
+    ($t:ty, $name:literal, $min:expr, $max:expr) => {
+        impl utoipa::PartialSchema for $t {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                utoipa::openapi::schema::ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::schema::Type::Integer)
+                    .minimum(Some($min))
+                    .maximum(Some($max))
+                    .into()
+            }
+        }
+
+        impl utoipa::ToSchema for $t {
+            fn name() -> std::borrow::Cow<'static, str> {
+                $name.into()
+            }
+        }
+    };
+}
+#[cfg(feature = "openapi")]
+whole_schema!(Pool, "expanded.Pool", 1, MAX_POOL);
+#[cfg(feature = "openapi")]
+whole_schema!(Difficulty, "expanded.Difficulty", 1, MAX_DIFFICULTY);
+
 // Read as a whole number in the type's range; what is no number is expected as one.
 impl<'de> serde::Deserialize<'de> for Difficulty {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

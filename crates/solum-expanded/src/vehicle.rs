@@ -13,6 +13,7 @@ use crate::odds::{OpposedOdds, opposed_odds};
 /// How fast a vehicle is, worst to best.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::Speed))]
 pub enum Speed {
     /// Bulk transports, large freighters.
     Slow,
@@ -27,6 +28,7 @@ pub enum Speed {
 /// How agile a vehicle is, worst to best.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::Handling))]
 pub enum Handling {
     /// Hard to steer.
     Clumsy,
@@ -75,6 +77,7 @@ impl std::str::FromStr for Handling {
 /// How big a vehicle is, for the scale rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::Scale))]
 pub enum Scale {
     /// Up to the size of a car or truck: a heavy personal weapon deals it 1 damage.
     CarOrTruck,
@@ -224,6 +227,7 @@ pub const SHIPPED_VEHICLES: &str = include_str!("../data/vehicles.toml");
 /// A vehicle catalogue entry: a vehicle's stats and notes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::VehicleEntry))]
 pub struct VehicleEntry {
     /// What it is.
     pub name: String,
