@@ -332,7 +332,7 @@ impl<S: CampaignStore> Campaign<S> {
     /// Whether the table rolls real dice: every member may type the faces they rolled
     /// ([`tables::may_type_dice`]).
     pub fn real_dice(&self) -> Result<bool, AppError> {
-        Ok(self.store.meta(tables::REAL_DICE_KEY)?.as_deref() == Some("on"))
+        policy::real_dice(&self.store)
     }
 
     /// Says whether the table rolls real dice (the game master's: [`policy`] refuses a

@@ -24,6 +24,11 @@ pub fn may_type_dice<S: CampaignStore + TableStore>(
     if member.gm && store.members()?.len() == 1 {
         return Ok(true);
     }
+    real_dice(store)
+}
+
+/// Whether the table rolls real dice ([`REAL_DICE_KEY`] is on).
+pub fn real_dice<S: CampaignStore>(store: &S) -> Result<bool, AppError> {
     Ok(store.meta(REAL_DICE_KEY)?.as_deref() == Some("on"))
 }
 

@@ -80,6 +80,37 @@ impl MemberView {
     }
 }
 
+/// Who a session is at its table, as `GET /api/me` answers: the table, the member and
+/// the others, and whether they may type dice they rolled by hand.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Me {
+    /// The table's id.
+    pub table: i64,
+    /// The table's name.
+    pub table_name: String,
+    /// The member the session is.
+    pub member: MemberView,
+    /// Every member of the table, this one included.
+    pub members: Vec<MemberView>,
+    /// Whether this member may type the faces of dice rolled by hand ([`may_type_dice`]).
+    pub may_type_dice: bool,
+    /// Whether the table rolls real dice (every member types the faces).
+    pub real_dice: bool,
+}
+
+/// [`Me`] for `member`, read from its table's store.
+pub fn me<S: CampaignStore + TableStore>(store: &S, member: &Member) -> Result<Me, AppError> {
+    Ok(Me {
+        table: member.table,
+        table_name: member.table_name.clone(),
+        member: MemberView::of(member),
+        members: store.members()?.iter().map(MemberView::of).collect(),
+        may_type_dice: may_type_dice(store, member)?,
+        real_dice: crate::policy::real_dice(store)?,
+    })
+}
+
 /// A session just opened: the token to keep (shown once) and who it is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

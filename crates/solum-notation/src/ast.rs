@@ -7,7 +7,7 @@ use serde::Serialize;
 
 /// A byte range of the input: where a term was written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = notation::Span))]
 pub struct Span {
     /// First byte.
     pub start: usize,

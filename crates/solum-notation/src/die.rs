@@ -111,7 +111,7 @@ pub(crate) fn finish(term: &DiceTerm, acc: i64) -> i64 {
 
 /// One face as it was rolled.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = notation::Face))]
 pub struct Face {
     /// The value shown.
     pub value: i64,
@@ -123,7 +123,7 @@ pub struct Face {
 
 /// One die as it was rolled: every face, what it is worth, and whether it was kept.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = notation::DieRoll))]
 pub struct DieRoll {
     /// Every face, discarded ones included.
     pub faces: Vec<Face>,

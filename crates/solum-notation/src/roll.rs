@@ -17,7 +17,7 @@ pub const MAX_FACES: usize =
 
 /// One term of a roll: its text, its label, its dice and its value.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = notation::TermRoll))]
 pub struct TermRoll {
     /// The term as the canonical notation writes it.
     pub term: String,

@@ -331,7 +331,7 @@ pub fn app(state: AppState) -> Router {
         .layer(axum::middleware::from_fn(json_errors))
         .layer(axum::middleware::from_fn(with_peer));
     Router::new()
-        .merge(page::routes())
+        .merge(routes::page())
         .nest("/api", api)
         .layer(axum::middleware::from_fn_with_state(state.clone(), guard))
         .with_state(state)

@@ -1,15 +1,12 @@
 //! The embedded page: HTML, scripts and styles compiled into the binary (no CDN, works
 //! offline). The HTML holds no inline script and no user text (the panels' markup is in
 //! its `<template>`s); the scripts are ES modules under `/js/`, which write every piece of
-//! user text with `textContent` or form values, never as markup.
+//! user text with `textContent` or form values, never as markup. Their routes are in the
+//! one table of routes (`routes/mod.rs`).
 
-use axum::Router;
 use axum::extract::Path;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-
-use crate::AppState;
 
 /// The page.
 pub const INDEX_HTML: &str = include_str!("../assets/index.html");
@@ -38,14 +35,6 @@ pub const MODULES: &[(&str, &str)] = &[
     responses((status = 200, description = "This description (OpenAPI 3.1)", content_type = "application/json", body = Object)))]
 pub(crate) async fn openapi() -> impl IntoResponse {
     asset("application/json", crate::openapi::json()).await
-}
-
-pub(crate) fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/", get(index))
-        .route("/js/{name}", get(module))
-        .route("/style.css", get(style))
-        .route("/panels.css", get(panels))
 }
 
 /// `GET /`: the page (no inline script; CSP on every response).

@@ -20,11 +20,15 @@ use axum::extract::DefaultBodyLimit;
 
 use crate::{AppState, NOTE_BODY_LIMIT, live, page};
 
-/// The API's routes, each path with its methods and handlers (paths relative to `/api`):
-/// the router ([`api`]) and the list a test compares with the OpenAPI description
-/// ([`ROUTES`]) come from this one table.
+/// The API's routes, each path with its methods and handlers (paths relative to `/api`),
+/// then the page's own files: the routers ([`api`], [`page`]), the list a test compares
+/// with the OpenAPI description ([`ROUTES`]) and the description's paths come from these
+/// two tables.
 macro_rules! api_routes {
-    ($($path:literal => $($method:ident($($handler:ident)::+))+ $(; layer $layer:expr)?,)*) => {
+    (
+        $($path:literal => $($method:ident($($handler:ident)::+))+ $(; layer $layer:expr)?,)*
+        page: $($page_path:literal => get($($page_handler:ident)::+),)*
+    ) => {
         /// Every route of the API, each with its handler (paths relative to `/api`).
         pub(crate) fn api() -> Router<AppState> {
             Router::new()
@@ -32,6 +36,11 @@ macro_rules! api_routes {
                     $path,
                     axum::routing::MethodRouter::new()$(.$method($($handler)::+))+$(.layer($layer))?,
                 ))*
+        }
+
+        /// The page's own files: the page, its scripts and its style sheets.
+        pub(crate) fn page() -> Router<AppState> {
+            Router::new()$(.route($page_path, axum::routing::get($($page_handler)::+)))*
         }
 
         /// The routes of the table above: `(method, path under /api)`.
@@ -46,7 +55,7 @@ macro_rules! api_routes {
                 version = "1",
                 description = "The JSON API of `solum serve` (see docs/api.md), generated from the handlers' own types. Every change needs `Origin` of the page itself; rolls use the server's seed, never one a client chooses; every JSON body refuses fields it does not know (422 `body-invalid` naming the field)."
             ),
-            paths($($($($handler)::+,)+)* page::index, page::module, page::style, page::panels),
+            paths($($($($handler)::+,)+)* $($($page_handler)::+,)*),
             components(schemas(crate::error::ErrorBody))
         )]
         pub(crate) struct ApiDoc;
@@ -127,4 +136,9 @@ api_routes! {
     "/fight/odds" => post(vehicles::fight_odds),
     "/events" => get(live::events),
     "/openapi.json" => get(page::openapi),
+page:
+    "/" => get(page::index),
+    "/js/{name}" => get(page::module),
+    "/style.css" => get(page::style),
+    "/panels.css" => get(page::panels),
 }

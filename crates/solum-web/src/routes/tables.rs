@@ -101,35 +101,15 @@ pub(crate) async fn join(
     Ok((StatusCode::CREATED, Json(joined)))
 }
 
-#[derive(Serialize, utoipa::ToSchema)]
-pub(crate) struct Me {
-    table: i64,
-    table_name: String,
-    member: tables::MemberView,
-    members: Vec<tables::MemberView>,
-    may_type_dice: bool,
-    /// Whether the table rolls real dice (every member types the faces).
-    real_dice: bool,
-}
-
-#[utoipa::path(get, path = "/api/me", tag = "tables", responses((status = 200, description = "Done", body = Me)))]
+#[utoipa::path(get, path = "/api/me", tag = "tables", responses((status = 200, description = "Done", body = tables::Me)))]
 pub(crate) async fn me(
     State(state): State<AppState>,
     auth: Auth,
     _no_query: NoQuery,
-) -> Result<Json<Me>, ApiError> {
+) -> Result<Json<tables::Me>, ApiError> {
     let member = auth.member;
     with_campaign(&state, tables::scope_of(&member), move |c| {
-        use solum_store::TableStore;
-        let members = c.store().members()?;
-        Ok(Me {
-            table: member.table,
-            table_name: member.table_name.clone(),
-            member: tables::MemberView::of(&member),
-            members: members.iter().map(tables::MemberView::of).collect(),
-            may_type_dice: tables::may_type_dice(c.store(), &member)?,
-            real_dice: c.real_dice()?,
-        })
+        tables::me(c.store(), &member)
     })
     .await
     .map(Json)
