@@ -371,7 +371,8 @@ pub fn run(command: &DietypeCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             if *as_json {
                 return write_json(out, &view);
             }
-            write_sheet(out, &view.sheet)
+            write_sheet(out, &view.sheet)?;
+            write_entry(out, view.seq)
         }
         DietypeCommand::Show {
             name,
@@ -415,7 +416,8 @@ pub fn run(command: &DietypeCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             if *as_json {
                 return write_json(out, &view);
             }
-            write_sheet(out, &view.sheet)
+            write_sheet(out, &view.sheet)?;
+            write_entry(out, view.seq)
         }
         DietypeCommand::Export { name, campaign } => {
             write!(
@@ -448,7 +450,8 @@ pub fn run(command: &DietypeCommand, out: &mut dyn Write) -> anyhow::Result<()> 
             if *as_json {
                 return write_json(out, &view);
             }
-            write_sheet(out, &view.sheet)
+            write_sheet(out, &view.sheet)?;
+            write_entry(out, view.seq)
         }
     }
 }
@@ -567,5 +570,11 @@ fn write_character_roll(out: &mut dyn Write, v: &DietypeRollView) -> anyhow::Res
         write_damage(out, die, dmg)?;
     }
     render::write_seed(out, v.rolled.seed)?;
+    Ok(())
+}
+
+/// The journal entry a change was kept as.
+fn write_entry(out: &mut dyn Write, seq: i64) -> anyhow::Result<()> {
+    writeln!(out, "{}", paint(DIM, format!("journal entry {seq}")))?;
     Ok(())
 }

@@ -245,6 +245,7 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             for v in &view.characters {
                 write_character(out, v)?;
             }
+            writeln!(out, "{}", paint(DIM, format!("journal entry {}", view.seq)))?;
             Ok(())
         }
         SolunaCommand::Edit(a) => edit(a, out),
@@ -293,6 +294,7 @@ pub fn run(command: &SolunaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             for v in &view.characters {
                 write_character(out, v)?;
             }
+            writeln!(out, "{}", paint(DIM, format!("journal entry {}", view.seq)))?;
             Ok(())
         }
         SolunaCommand::Export { names, campaign } => {
