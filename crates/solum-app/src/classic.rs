@@ -190,10 +190,8 @@ pub fn book_foe(name: &str) -> Result<StoredHero, AppError> {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct BookView {
     /// Monsters, in the book's order.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::heroes))]
     pub monsters: Vec<Hero>,
     /// Sample heroes, in the book's order.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::heroes))]
     pub heroes: Vec<Hero>,
     /// Example clichés.
     pub cliches: Vec<String>,
@@ -254,6 +252,8 @@ fn check_foe(foe: &Hero) -> Result<(), AppError> {
 
 /// What a check from a sheet was built from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = ClassicCheckInputs))]
 pub struct CheckInputs {
     /// The stat rolled.
     pub stat: Stat,
@@ -392,7 +392,6 @@ pub struct FightStatus {
     /// The round, from 1.
     pub round: u32,
     /// The hit that waits for the player's answer.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::decision_or_null))]
     pub pending: Option<Decision>,
     /// The fight is over.
     pub over: bool,
@@ -866,7 +865,6 @@ fn replayed_fight(
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HeroView {
     /// The sheet.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::hero))]
     pub hero: Hero,
     /// Raised by one on every change.
     pub version: i64,
@@ -888,7 +886,6 @@ pub struct HeroChangeView {
     pub healed: Option<[u32; 2]>,
     /// For a creation: the dice of each step (C1), in the order they were rolled.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::creation_rolls))]
     pub creation: Option<CreationRolls>,
     /// The sheet after.
     pub sheet: HeroView,
@@ -903,12 +900,10 @@ pub struct HeroCheckView {
     /// The hero.
     pub name: String,
     /// What the check was built from.
-    #[cfg_attr(feature = "openapi", schema(schema_with = check_inputs_schema))]
     pub inputs: CheckInputs,
     /// The dice.
     pub rolled: Rolled,
     /// What they gave.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::classic_check))]
     pub check: Check,
     /// The difficulty's name.
     pub difficulty_name: &'static str,
@@ -939,7 +934,6 @@ pub struct FightStateView {
     /// The hero's exact chance to win a duel, worked out when the fight began (one foe).
     pub p_win: Option<f64>,
     /// The exact odds of the next exchange and of the fight from here.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::next_exchange_or_null))]
     pub next: Option<NextExchange>,
     /// The calls the fight has had.
     pub calls: usize,
@@ -963,17 +957,14 @@ pub struct FightView {
     pub p_win: Option<f64>,
     /// The exact odds of the next exchange and of the fight from here (none when it is
     /// over or a hit waits for its answer).
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::next_exchange_or_null))]
     pub next: Option<NextExchange>,
     /// What happened in this call.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::classic_events))]
     pub events: Vec<Event>,
     /// The dice of this call.
     pub rolled: Rolled,
     /// Where the fight stands.
     pub status: FightStatus,
     /// At the end: the hero's sheet with its wounds.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::hero_or_null))]
     pub sheet: Option<Hero>,
 }
 
@@ -1716,34 +1707,6 @@ impl<S: CampaignStore> Campaign<S> {
             sheet: sheet_after.map(|s| s.0),
         })
     }
-}
-
-/// The schema of [`CheckInputs`] as an answer writes them: the cliché and the difficulty
-/// are `null` when none applied, the piece of gear is written only when one was named.
-#[cfg(feature = "openapi")]
-fn check_inputs_schema() -> utoipa::openapi::schema::Schema {
-    use crate::schema::answers::{boolean, classic_stat, fields, string, u32_, when_set};
-    use crate::schema::or_null;
-    let _every_field = |i: &CheckInputs| {
-        let CheckInputs {
-            stat: _,
-            stat_value: _,
-            cliche: _,
-            pool: _,
-            difficulty: _,
-            gear: _,
-            gear_name: _,
-        } = i;
-    };
-    fields(vec![
-        ("stat", classic_stat(), true),
-        ("stat_value", u32_(), true),
-        ("cliche", or_null(string()), true),
-        ("pool", u32_(), true),
-        ("difficulty", or_null(u32_()), true),
-        ("gear", boolean(), true),
-        ("gear_name", when_set(string()), false),
-    ])
 }
 
 /// The schema of a [`Stat`] or `null`, as a request names it.

@@ -1426,7 +1426,6 @@ impl SkirmishAnswer {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SkirmishState {
     /// The skirmish.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::skirmish))]
     pub skirmish: Skirmish,
     /// The characters' names, in the order the events index them.
     pub names: Vec<String>,
@@ -1500,7 +1499,6 @@ pub struct PlayView {
     /// The odds of the attack decided in this call, worked out before its roll.
     pub odds: Option<AttackOdds>,
     /// What happened in this call.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::soluna_events))]
     pub events: Vec<Event>,
     /// The dice of this call.
     pub rolled: Rolled,

@@ -84,6 +84,8 @@ pub fn random_difficulty(dice: &mut dyn DiceSource) -> Result<u32, DiceError> {
 
 /// A check's outcome.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = classic::Check))]
 pub struct Check {
     /// Dice rolled.
     pub pool: u32,
@@ -92,6 +94,7 @@ pub struct Check {
     /// The dice as rolled (empty when automatic).
     pub dice: Vec<u32>,
     /// A gear reroll: index, from, to.
+    #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub reroll: Option<(usize, u32, u32)>,
     /// The highest die after any reroll.
     pub highest: u32,

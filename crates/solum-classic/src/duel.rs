@@ -173,6 +173,8 @@ pub fn duel_states(first: &Side, second: &Side) -> u64 {
 /// is higher), a tie (no damage), `b` wins. A pool under one die rolls one, as
 /// [`roll_exchange`] does.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = classic::ExchangeOdds))]
 pub struct ExchangeOdds {
     /// The first side's best die is higher.
     pub win: f64,
@@ -181,6 +183,7 @@ pub struct ExchangeOdds {
     /// The second side's best die is higher.
     pub lose: f64,
     /// The same, exactly: win, tie, lose as fractions.
+    #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub exact: [String; 3],
 }
 
@@ -402,12 +405,15 @@ fn solve(
 
 /// One exchange of blows: both sides' dice and who won.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = classic::Exchange))]
 pub struct Exchange {
     /// The first side's dice.
     pub first: Vec<u32>,
     /// The second side's dice.
     pub second: Vec<u32>,
     /// 1: the first side won, -1: the second, 0: a tie (no damage).
+    #[cfg_attr(feature = "openapi", schema(minimum = -1, maximum = 1))]
     pub winner: i8,
 }
 

@@ -63,6 +63,8 @@ impl Fighter {
 /// Who is meant: the hero, or an opponent by its place in the list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = classic::Who))]
 pub enum Who {
     /// The hero.
     Hero,
@@ -73,6 +75,8 @@ pub enum Who {
 /// What a hit costs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = classic::Loss))]
 pub enum Loss {
     /// A hit point.
     HitPoint,
@@ -99,6 +103,8 @@ impl std::str::FromStr for Loss {
 
 /// A choice the fight waits for: how `who` takes the hit just won against it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = classic::Decision))]
 pub struct Decision {
     /// Who was hit.
     pub who: Who,
@@ -124,6 +130,8 @@ pub enum Command {
 /// What happened, in order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "event", rename_all = "kebab-case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = classic::Event))]
 pub enum Event {
     /// An opponent's attack: the hero's dice, then the opponent's; who won (none on a tie).
     Exchange {
@@ -210,10 +218,13 @@ pub struct ClassicFight {
 
 /// The exact chances of the next exchange, and of the fight from where it stands.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = classic::NextExchange))]
 pub struct NextExchange {
     /// The opponent whose attack comes next.
     pub foe: usize,
     /// The hero's dice and that opponent's.
+    #[cfg_attr(feature = "openapi", schema(min_items = 2, max_items = 2))]
     pub dice: [u32; 2],
     /// The hero wins it, it ties, the opponent wins it.
     pub odds: ExchangeOdds,

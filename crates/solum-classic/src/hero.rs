@@ -10,6 +10,8 @@ pub const SHIPPED: &str = include_str!("../data/classic.toml");
 /// A hero or monster of the original So1um.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = classic::Hero))]
 pub struct Hero {
     /// Name.
     pub name: String,
@@ -139,6 +141,8 @@ pub struct RestError(pub f64);
 /// Which stat a check uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = classic::Stat))]
 pub enum Stat {
     /// Body.
     Body,
@@ -509,6 +513,8 @@ pub struct ClicheMissing {
 
 /// The dice rolled to create a hero.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = classic::CreationRolls))]
 pub struct CreationRolls {
     /// 3d6 for Body.
     pub body: Vec<u32>,

@@ -99,6 +99,8 @@ fn shrink(c: &Counts, k: u32) -> u32 {
 
 /// One flip of one die.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = soluna::Flip))]
 pub struct Flip {
     /// 0-based position of the die.
     pub die: usize,

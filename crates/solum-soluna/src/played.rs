@@ -33,6 +33,8 @@ use crate::test::{Armour, TestSpec, damage, roll_test};
 /// What a character does in its action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "action", deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = soluna::Order))]
 pub enum Order {
     /// Attack a foe, committing `flips` positive flips and `dice` extra dice.
     Attack {
@@ -58,6 +60,8 @@ pub enum Order {
 /// How a skirmish ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = soluna::Ending))]
 pub struct Ending {
     /// The side left standing, if any.
     pub winner: Option<String>,
@@ -104,12 +108,15 @@ pub enum OrderError {
 /// whom, the phase that waits, and the decisions made in it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = soluna::Skirmish))]
 pub struct Skirmish {
     /// The characters, in listed order (the order of the tactic's ties and of the dice).
     pub characters: Vec<Character>,
     /// Played by the tactic.
     pub auto: Vec<bool>,
     /// Engaged pairs `[a, b]` with `a < b`, in the order they engaged.
+    #[cfg_attr(feature = "openapi", schema(schema_with = engaged_pairs))]
     pub engaged: Vec<[usize; 2]>,
     /// The turn, from 1.
     pub turn: u32,
@@ -119,6 +126,26 @@ pub struct Skirmish {
     pub declared: Vec<Option<Order>>,
     /// The end, once over.
     pub over: Option<Ending>,
+}
+
+/// The schema of [`Skirmish::engaged`]: each pair exactly two indices (utoipa would derive
+/// an array of any length from `[usize; 2]`).
+#[cfg(feature = "openapi")]
+fn engaged_pairs() -> utoipa::openapi::schema::Array {
+    use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
+    let index = ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .minimum(Some(0));
+    let pair = ArrayBuilder::new()
+        .items(index)
+        .min_items(Some(2))
+        .max_items(Some(2));
+    ArrayBuilder::new()
+        .items(pair)
+        .description(Some(
+            "Engaged pairs `[a, b]` with `a < b`, in the order they engaged.",
+        ))
+        .build()
 }
 
 impl Skirmish {

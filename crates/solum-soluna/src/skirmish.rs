@@ -51,45 +51,63 @@ pub fn phases(mind: u32) -> Result<Vec<u32>, PhaseTableError> {
 pub struct PhaseTableError(pub u32);
 
 /// A character in a skirmish.
+///
+/// As answered, it has passed [`Character::validate`], and a skirmish has only lowered its
+/// numbers since: Mind 1 to 10, every other number at most [`MAX_SHEET_VALUE`], hit points
+/// from 0 (out).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = soluna::Character))]
 pub struct Character {
     /// Name.
     pub name: String,
     /// Side; different sides are foes.
     pub side: String,
     /// Mind: how many actions a turn (1 to 10; others are refused).
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 10))]
     pub mind: u32,
     /// Body: armour against every attack.
+    #[cfg_attr(feature = "openapi", schema(maximum = 1000))]
     pub body: u32,
     /// Shield: armour against every attack but melee.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(maximum = 1000))]
     pub shield: u32,
     /// Hit points; out at 0.
+    #[cfg_attr(feature = "openapi", schema(maximum = 1000))]
     pub hit_points: u32,
     /// Dice for a melee attack (0: none).
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(maximum = 1000))]
     pub melee: u32,
     /// Dice for a ranged attack (0: none).
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(maximum = 1000))]
     pub ranged: u32,
     /// Positive flips left (for the character's own tests).
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(maximum = 1000))]
     pub flips: u32,
     /// Negative flips left (against tests aimed at the character).
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(maximum = 1000))]
     pub guard: u32,
     /// The most flips committed to one test, either way.
     #[serde(default = "one")]
+    #[cfg_attr(feature = "openapi", schema(maximum = 1000))]
     pub flips_per_test: u32,
     /// Dice left to add to the character's own tests.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(maximum = 1000))]
     pub extra_dice: u32,
     /// Dice left to take off tests aimed at the character.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(maximum = 1000))]
     pub dice_guard: u32,
     /// The most dice added to, or taken off, one test.
     #[serde(default = "one")]
+    #[cfg_attr(feature = "openapi", schema(maximum = 1000))]
     pub dice_per_test: u32,
 }
 
@@ -100,6 +118,11 @@ fn one() -> u32 {
 /// The largest number a character's sheet holds (armour, hit points, supplies): far past
 /// any character of the text, and small enough that sums never overflow.
 pub const MAX_SHEET_VALUE: u32 = 1000;
+
+// `Character`'s schema (feature `openapi`) states the limits above as numbers (utoipa takes
+// no constant): they are these.
+#[cfg(feature = "openapi")]
+const _: () = assert!(MAX_SHEET_VALUE == 1000 && PHASES == 10);
 
 /// A character that breaks a rule or a limit: the field and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -196,6 +219,8 @@ pub enum SkirmishError {
 /// What happened, in order. Characters are indices into the skirmish's list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "event")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = soluna::Event))]
 pub enum Event {
     /// A phase in which someone acts.
     Phase {

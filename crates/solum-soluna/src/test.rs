@@ -28,6 +28,8 @@ pub enum SolunaError {
 
 /// A test to roll: the pool and the net flips (positive: the tester's, negative: against).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = soluna::TestSpec))]
 pub struct TestSpec {
     /// Dice rolled (at least 1, R2).
     pub dice: u32,
@@ -59,6 +61,8 @@ impl TestSpec {
 
 /// What a test rolled and how it was flipped.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = soluna::TestOutcome))]
 pub struct TestOutcome {
     /// The test.
     pub spec: TestSpec,
