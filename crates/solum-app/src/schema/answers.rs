@@ -20,11 +20,9 @@
 
 use serde::Serialize;
 use utoipa::openapi::RefOr;
-use utoipa::openapi::schema::{
-    AdditionalProperties, ArrayBuilder, ArrayItems, ObjectBuilder, Schema, Type,
-};
+use utoipa::openapi::schema::{ArrayBuilder, ArrayItems, ObjectBuilder, Schema, Type};
 
-use super::{die_type, either, integer, one_of_strings, or_null, serde_forms};
+use super::{either, integer, one_of_strings, or_null, serde_forms};
 
 // ---------------------------------------------------------------------------------------
 // Building blocks.
@@ -99,11 +97,6 @@ fn i32_() -> Schema {
     integer(i64::from(i32::MIN), i64::from(i32::MAX))
 }
 
-/// An `i64`.
-fn i64_() -> Schema {
-    integer(i64::MIN, i64::MAX)
-}
-
 /// A list of `items`.
 fn list(items: Schema) -> Schema {
     ArrayBuilder::new().items(RefOr::T(items)).into()
@@ -117,14 +110,6 @@ fn tuple(items: Vec<Schema>) -> Schema {
         .items(ArrayItems::False)
         .min_items(Some(n))
         .max_items(Some(n))
-        .into()
-}
-
-/// A map written as an object: any keys (names), each value `values`.
-fn map_of(values: Schema) -> Schema {
-    ObjectBuilder::new()
-        .schema_type(Type::Object)
-        .additional_properties(Some(AdditionalProperties::RefOr(RefOr::T(values))))
         .into()
 }
 
@@ -997,278 +982,6 @@ pub fn classic_events() -> Schema {
 }
 
 // ---------------------------------------------------------------------------------------
-// Project Sol.
-
-/// How a pool was built: its dice, the modifier given and the one applied, defaulting or
-/// not.
-pub fn sol_pool() -> Schema {
-    let _every_field = |p: &solum_sol::pool::Pool| {
-        let solum_sol::pool::Pool {
-            dice: _,
-            modifier: _,
-            applied: _,
-            defaulting: _,
-        } = p;
-    };
-    fields(vec![
-        ("dice", u32_(), true),
-        ("modifier", i64_(), true),
-        ("applied", i64_(), true),
-        ("defaulting", boolean(), true),
-    ])
-}
-
-/// A test's outcome: the threshold, `success` and `net_hits` are `null` without a
-/// threshold; the Edge used is `null` when none was.
-pub fn sol_test() -> Schema {
-    use solum_sol::test::{Reroll, TestOutcome, TestSpec};
-    let _every_field = |t: &TestOutcome| {
-        let TestOutcome {
-            spec:
-                TestSpec {
-                    dice: _,
-                    threshold: _,
-                    edge: _,
-                },
-            dice: _,
-            rerolls: _,
-            hits: _,
-            ones: _,
-            glitch: _,
-            critical_glitch: _,
-            success: _,
-            net_hits: _,
-            critical_success: _,
-        } = t;
-        let Reroll {
-            index: _,
-            from: _,
-            to: _,
-        } = t.rerolls[0];
-    };
-    let spec = fields(vec![
-        ("dice", u32_(), true),
-        ("threshold", or_null(u32_()), true),
-        ("edge", super::any_edge(), true),
-    ]);
-    let reroll = fields(vec![
-        ("index", usize_(), true),
-        ("from", u32_(), true),
-        ("to", u32_(), true),
-    ]);
-    fields(vec![
-        ("spec", spec, true),
-        ("dice", list(u32_()), true),
-        ("rerolls", list(reroll), true),
-        ("hits", u32_(), true),
-        ("ones", u32_(), true),
-        ("glitch", boolean(), true),
-        ("critical_glitch", boolean(), true),
-        ("success", or_null(boolean()), true),
-        ("net_hits", or_null(u32_()), true),
-        ("critical_success", boolean(), true),
-    ])
-}
-
-/// A test's outcome, or `null`.
-pub fn sol_test_or_null() -> Schema {
-    or_null(sol_test())
-}
-
-/// Both sides of an opposed test.
-pub fn sol_opposed_or_null() -> Schema {
-    let _every_field = |o: &solum_sol::test::OpposedOutcome| {
-        let solum_sol::test::OpposedOutcome {
-            attacker: _,
-            defender: _,
-            success: _,
-            net_hits: _,
-            critical_success: _,
-        } = o;
-    };
-    or_null(fields(vec![
-        ("attacker", sol_test(), true),
-        ("defender", sol_test(), true),
-        ("success", boolean(), true),
-        ("net_hits", u32_(), true),
-        ("critical_success", boolean(), true),
-    ]))
-}
-
-/// What a test did for a skill: a progress point, a rank.
-pub fn sol_progress() -> Schema {
-    let _every_field = |p: &solum_sol::advancement::Progress| {
-        let solum_sol::advancement::Progress {
-            point: _,
-            rank_up: _,
-        } = p;
-    };
-    fields(vec![
-        ("point", boolean(), true),
-        ("rank_up", boolean(), true),
-    ])
-}
-
-/// What a test did for a skill, or `null`.
-pub fn sol_progress_or_null() -> Schema {
-    or_null(sol_progress())
-}
-
-/// A Project Sol sheet: attributes by name, skills in order, Edge.
-pub fn sol_sheet() -> Schema {
-    use solum_sol::advancement::Skill;
-    use solum_sol::edge::Edge;
-    use solum_sol::sheet::Sheet;
-    let _every_field = |s: &Sheet| {
-        let Sheet {
-            schema: _,
-            name: _,
-            edge: Edge {
-                attribute: _,
-                points: _,
-            },
-            attributes: _,
-            skills: _,
-            trained_this_session: _,
-            progress_this_encounter: _,
-        } = s;
-        let Skill {
-            name: _,
-            ranks: _,
-            progress: _,
-            earned_this_encounter: _,
-        } = &s.skills[0];
-    };
-    let skill = fields(vec![
-        ("name", string(), true),
-        ("ranks", u32_(), true),
-        ("progress", u32_(), true),
-        ("earned_this_encounter", boolean(), true),
-    ]);
-    let edge = fields(vec![("attribute", u32_(), true), ("points", u32_(), true)]);
-    fields(vec![
-        ("schema", u32_(), true),
-        ("name", string(), true),
-        ("edge", edge, true),
-        ("attributes", map_of(u32_()), true),
-        ("skills", list(skill), true),
-        ("trained_this_session", boolean(), true),
-        ("progress_this_encounter", boolean(), true),
-    ])
-}
-
-// ---------------------------------------------------------------------------------------
-// Die types.
-
-/// One chance of a die-type roll: every face (a maximum became two dice) and its result.
-fn chance_rolls() -> Schema {
-    let _every_field = |c: &solum_dietype::ChanceRoll| {
-        let solum_dietype::ChanceRoll {
-            faces: _,
-            result: _,
-        } = c;
-    };
-    list(fields(vec![
-        ("faces", list(u32_()), true),
-        ("result", u32_(), true),
-    ]))
-}
-
-/// A skill roll against a difficulty: the die, chances and difficulty, every chance, the
-/// quality; or `null`.
-pub fn dietype_skill_or_null() -> Schema {
-    use solum_dietype::{RollSpec, SkillRoll};
-    let _every_field = |r: &SkillRoll| {
-        let SkillRoll {
-            spec:
-                RollSpec {
-                    die: _,
-                    chances: _,
-                    difficulty: _,
-                },
-            chances: _,
-            quality: _,
-        } = r;
-    };
-    let spec = fields(vec![
-        ("die", die_type(), true),
-        ("chances", u32_(), true),
-        ("difficulty", u32_(), true),
-    ]);
-    or_null(fields(vec![
-        ("spec", spec, true),
-        ("chances", chance_rolls(), true),
-        ("quality", u32_(), true),
-    ]))
-}
-
-/// An opposed die-type roll: both sides' chances, the winner (1, −1, 0 for a draw) and the
-/// quality.
-pub fn dietype_opposed() -> Schema {
-    let _every_field = |o: &solum_dietype::OpposedRoll| {
-        let solum_dietype::OpposedRoll {
-            first: _,
-            second: _,
-            winner: _,
-            quality: _,
-        } = o;
-    };
-    fields(vec![
-        ("first", chance_rolls(), true),
-        ("second", chance_rolls(), true),
-        ("winner", i8_(), true),
-        ("quality", u32_(), true),
-    ])
-}
-
-/// An opposed die-type roll, or `null`.
-pub fn dietype_opposed_or_null() -> Schema {
-    or_null(dietype_opposed())
-}
-
-/// The damage of a die-type weapon: its dice, its modifier, the total; or `null`.
-pub fn dietype_damage_or_null() -> Schema {
-    let _every_field = |d: &solum_dietype::DamageRoll| {
-        let solum_dietype::DamageRoll {
-            faces: _,
-            modifier: _,
-            total: _,
-        } = d;
-    };
-    or_null(fields(vec![
-        ("faces", list(u32_()), true),
-        ("modifier", i32_(), true),
-        ("total", u32_(), true),
-    ]))
-}
-
-/// A die-type sheet: abilities, skills and weapons, each an object by name.
-pub fn dietype_sheet() -> Schema {
-    use solum_dietype::sheet::{Sheet, Weapon};
-    let _every_field = |s: &Sheet, w: &Weapon| {
-        let Sheet {
-            name: _,
-            abilities: _,
-            skills: _,
-            weapons: _,
-            notes: _,
-        } = s;
-        let Weapon {
-            die: _,
-            modifier: _,
-        } = w;
-    };
-    let weapon = fields(vec![("die", die_type(), true), ("modifier", i32_(), true)]);
-    fields(vec![
-        ("name", string(), true),
-        ("abilities", map_of(die_type()), true),
-        ("skills", map_of(u32_()), true),
-        ("weapons", map_of(weapon), true),
-        ("notes", string(), true),
-    ])
-}
-
-// ---------------------------------------------------------------------------------------
 // Sol'una.
 
 /// A Sol'una test's outcome: the dice rolled, the flips played, the dice after them, the
@@ -1926,13 +1639,14 @@ mod tests {
         ] {
             for threshold in [None, Some(2)] {
                 let t = roll_test(&spec(6, threshold, edge), &mut dice).unwrap();
-                fits(sol_test_or_null(), &t);
+                fits_derived(&t);
             }
         }
-        fits(sol_test_or_null(), None::<()>);
+        fits_derived(&None::<solum_sol::test::TestOutcome>);
         let (mut a, mut b) = (SeededDice::new(1), SeededDice::new(2));
         let o = roll_opposed(&spec(5, None, None), &spec(4, None, None), &mut a, &mut b).unwrap();
-        fits(sol_opposed_or_null(), &o);
+        fits_derived(&o);
+        fits_derived(&None::<solum_sol::test::OpposedOutcome>);
         let pool = solum_sol::pool::PoolSpec {
             attribute: 3,
             ranks: 0,
@@ -1942,7 +1656,7 @@ mod tests {
         }
         .build()
         .unwrap();
-        fits(sol_pool(), &pool);
+        fits_derived(&pool);
         let mut sheet = solum_sol::sheet::Sheet {
             schema: 1,
             name: "Kay".into(),
@@ -1954,8 +1668,25 @@ mod tests {
         };
         let t = roll_test(&spec(6, Some(1), None), &mut dice).unwrap();
         let progress = sheet.record_test("pistols", &t);
-        fits(sol_progress_or_null(), progress);
-        fits(sol_sheet(), &sheet);
+        fits_derived(&progress);
+        fits_derived(&Some(progress));
+        fits_derived(&sheet);
+        // Each part is named for the system, apart from any other system's.
+        let named = named_parts::<solum_sol::sheet::Sheet>();
+        assert!(named.contains_key("sol.Skill") && named.contains_key("sol.Edge"));
+        let named = named_parts::<solum_sol::test::OpposedOutcome>();
+        for part in [
+            "sol.TestOutcome",
+            "sol.TestSpec",
+            "sol.Reroll",
+            "sol.EdgeOnTest",
+        ] {
+            assert!(named.contains_key(part), "{part}: {named:?}");
+        }
+        assert_eq!(
+            <solum_sol::sheet::Sheet as utoipa::ToSchema>::name(),
+            "sol.Sheet"
+        );
     }
 
     #[test]
@@ -1963,21 +1694,36 @@ mod tests {
         use solum_dietype::{DieType, RollSpec, roll_damage, roll_opposed, roll_skill};
         let mut dice = SeededDice::new(6);
         let spec = RollSpec::new(DieType::D4, 3, 3).unwrap();
-        fits(
-            dietype_skill_or_null(),
-            roll_skill(&spec, &mut dice).unwrap(),
-        );
-        fits(dietype_skill_or_null(), None::<()>);
+        fits_derived(&roll_skill(&spec, &mut dice).unwrap());
+        fits_derived(&None::<solum_dietype::SkillRoll>);
         let o = roll_opposed((DieType::D6, 2), (DieType::D8, 1), &mut dice).unwrap();
-        fits(dietype_opposed(), &o);
+        fits_derived(&o);
+        fits_derived(&Some(o));
+        fits_derived(&None::<solum_dietype::OpposedRoll>);
         let d = roll_damage(DieType::D6, 2, -3, &mut dice).unwrap().unwrap();
-        fits(dietype_damage_or_null(), &d);
+        fits_derived(&d);
+        fits_derived(&Some(d));
+        fits_derived(&None::<solum_dietype::DamageRoll>);
         let sheet: solum_dietype::sheet::Sheet = toml::from_str(
             "name = \"Mo\"\nabilities = { strength = \"d8\" }\nskills = { swords = 2 }\n\
              weapons = { sword = { die = \"d6\", modifier = -1 } }\n",
         )
         .unwrap();
-        fits(dietype_sheet(), &sheet);
+        fits_derived(&sheet);
+        // A die type is described as serde writes it: its name, each one serde reads back.
+        let named = named_parts::<solum_dietype::sheet::Sheet>();
+        assert!(named.contains_key("dietype.Weapon"), "{named:?}");
+        let die = &named["dietype.DieType"];
+        assert_eq!(die["type"], "string");
+        let names = die["enum"].as_array().unwrap();
+        assert_eq!(names.len(), DieType::ALL.len());
+        for (name, d) in names.iter().zip(DieType::ALL) {
+            assert_eq!(name, &serde_json::to_value(d).unwrap());
+            assert_eq!(serde_json::from_value::<DieType>(name.clone()).unwrap(), d);
+        }
+        for d in DieType::ALL {
+            fits_derived(&d);
+        }
     }
 
     #[test]
