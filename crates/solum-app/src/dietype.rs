@@ -230,13 +230,10 @@ pub struct RollInputs {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RollResult {
     /// Against a difficulty: every chance.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::dietype_skill_or_null))]
     pub skill: Option<SkillRoll>,
     /// Opposed: both sides.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::dietype_opposed_or_null))]
     pub opposed: Option<OpposedRoll>,
     /// The damage, on a success with a weapon.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::dietype_damage_or_null))]
     pub damage: Option<DamageRoll>,
     /// Success (opposed: a win).
     pub success: bool,
@@ -440,7 +437,6 @@ impl DietypeRecord {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DietypeView {
     /// The sheet.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::dietype_sheet))]
     pub sheet: Sheet,
     /// Raised by one on every change.
     pub version: i64,

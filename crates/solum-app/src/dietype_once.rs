@@ -501,7 +501,6 @@ pub struct OpposedRollView {
     /// Its chances.
     pub against_chances: u32,
     /// Both sides' chances, the winner (1, −1, 0 for a draw) and the quality.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::dietype_opposed))]
     pub roll: OpposedRoll,
     /// The winner's quality's name in the text.
     pub quality_name: &'static str,
@@ -509,7 +508,6 @@ pub struct OpposedRollView {
     #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::die_type_or_null))]
     pub damage_die: Option<DieType>,
     /// The damage, on a win of the first side.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::dietype_damage_or_null))]
     pub damage: Option<DamageRoll>,
     /// The generator's seed (none for typed dice).
     pub seed: Option<u64>,

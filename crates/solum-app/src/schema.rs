@@ -5,10 +5,12 @@
 //! and the limits are the constants the app checks. `@name` is the placeholder the web's
 //! description fills with the app's rule for a name.
 //!
-//! Used with `#[schema(schema_with = …)]` on the request types; [`answers`] describes the
-//! rules' types the app answers with (a sheet, a check's dice, a fight's events). This
-//! module names no other module of the app (the app's own types describe themselves where
-//! they are declared).
+//! Used with `#[schema(schema_with = …)]` on the request types, where a request holds a
+//! rules type to limits of the app's (a name's length, a list's size). The rules' types the
+//! app answers with (a sheet, a check's dice, a fight's events) derive their schemas
+//! beside them; the tests of `answers` check real values against those. This module names
+//! no other module of the app (the app's own types describe themselves where they are
+//! declared).
 
 use serde::Serialize;
 use serde_json::Value;
@@ -17,7 +19,8 @@ use utoipa::openapi::schema::{
 };
 use utoipa::openapi::{RefOr, schema::AdditionalProperties};
 
-pub mod answers;
+#[cfg(test)]
+mod answers;
 
 /// The longest name of a weapon, a piece of gear, armor, a skill or an ability.
 const MAX_NAME: usize = 100;

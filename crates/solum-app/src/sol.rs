@@ -347,22 +347,16 @@ pub struct SolTestResult {
     /// The skill's ranks on the sheet.
     pub ranks: u32,
     /// The pool rolled (the assistant's hits counted with the bonuses).
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::sol_pool))]
     pub pool: Pool,
     /// The assistant's test, rolled first.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::sol_test_or_null))]
     pub assistant: Option<TestOutcome>,
     /// The progress the assistant's test earned it (an assistant with a sheet).
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::sol_progress_or_null))]
     pub assistant_progress: Option<Progress>,
     /// The character's test (in an opposed test, the attacker's side of `opposed`).
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::sol_test_or_null))]
     pub test: Option<TestOutcome>,
     /// Both sides of an opposed test.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::sol_opposed_or_null))]
     pub opposed: Option<OpposedOutcome>,
     /// The progress the test earned.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::sol_progress))]
     pub progress: Progress,
     /// Hits bought instead of rolled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -396,13 +390,10 @@ pub struct GroupMember {
     /// Its ranks in the skill.
     pub ranks: u32,
     /// Its pool.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::sol_pool))]
     pub pool: Pool,
     /// Its test.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::sol_test))]
     pub test: TestOutcome,
     /// The progress it earned.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::sol_progress))]
     pub progress: Progress,
 }
 
@@ -447,7 +438,6 @@ pub struct SpendOutcome {
     /// Blitz: the bonus dice (REA + INT).
     pub bonus_dice: Option<u32>,
     /// Dead Man's Trigger: the BOD + WIL (3) test.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::sol_test_or_null))]
     pub trigger: Option<TestOutcome>,
 }
 
@@ -1451,7 +1441,6 @@ pub(crate) fn apply_revealed(tx: &mut dyn WriteTx, record: &SolRecord) -> Result
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SolSheetView {
     /// The sheet.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::answers::sol_sheet))]
     pub sheet: Sheet,
     /// Raised by one on every change (0 for a sheet read from a file).
     pub version: i64,

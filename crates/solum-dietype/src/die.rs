@@ -22,6 +22,31 @@ pub enum DieType {
     D12,
 }
 
+/// Described as serde writes it (`into = "String"`): its name, one of `d4` to `d12`.
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for DieType {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        // Every variant, so that one added fails to compile here until it is listed.
+        let every = |d: DieType| match d {
+            Self::D4 | Self::D6 | Self::D8 | Self::D10 | Self::D12 => d,
+        };
+        let names = [Self::D4, Self::D6, Self::D8, Self::D10, Self::D12].map(every);
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(names.map(String::from)))
+            .description(Some("A die type, d4 (the worst) to d12 (the best)"))
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for DieType {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "dietype.DieType".into()
+    }
+}
+
 /// Bad input for die-type rules.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum DieTypeError {

@@ -7,6 +7,8 @@ use crate::die::{DieType, DieTypeError};
 
 /// One exploding die (D1): every face rolled, in order, and the result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = dietype::ChanceRoll))]
 pub struct ChanceRoll {
     /// Every face rolled: maxima became two new dice.
     pub faces: Vec<u32>,
@@ -36,6 +38,8 @@ pub fn explode(die: DieType, dice: &mut dyn DiceSource) -> Result<ChanceRoll, Di
 
 /// A skill roll, ready to roll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = dietype::RollSpec))]
 pub struct RollSpec {
     /// The die type (after any ±DT steps).
     pub die: DieType,
@@ -64,6 +68,8 @@ impl RollSpec {
 
 /// A skill roll against a difficulty.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = dietype::SkillRoll))]
 pub struct SkillRoll {
     /// What was rolled.
     pub spec: RollSpec,
@@ -99,12 +105,15 @@ pub fn roll_skill(spec: &RollSpec, dice: &mut dyn DiceSource) -> Result<SkillRol
 /// An opposed roll (D2): the higher best result wins; equal bests draw; the winner's
 /// quality is the number of its chances that beat the loser's best.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = dietype::OpposedRoll))]
 pub struct OpposedRoll {
     /// The first side's chances.
     pub first: Vec<ChanceRoll>,
     /// The second side's chances.
     pub second: Vec<ChanceRoll>,
     /// 1 if the first side wins, -1 if the second does, 0 for a draw.
+    #[cfg_attr(feature = "openapi", schema(minimum = -1, maximum = 1))]
     pub winner: i8,
     /// The winner's quality (0 on a draw).
     pub quality: u32,
@@ -154,6 +163,8 @@ pub fn roll_opposed(
 /// Damage: one die of the weapon's type per point of quality, plus a flat modifier (−4 to
 /// +4, D3), never below 0. Damage dice do not explode: the text explodes skill rolls only.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = dietype::DamageRoll))]
 pub struct DamageRoll {
     /// The damage dice.
     pub faces: Vec<u32>,

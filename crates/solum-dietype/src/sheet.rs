@@ -24,12 +24,16 @@ pub const MAX_NOTES: usize = 4_000;
 
 /// A weapon: its damage die (one per point of quality) and its flat modifier.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = dietype::Weapon))]
 #[serde(deny_unknown_fields)]
 pub struct Weapon {
     /// The damage die.
     pub die: DieType,
     /// The flat modifier, −4 to +4 (a Dagger +1: 1).
     #[serde(default)]
+    // serde writes the field every time: the answer's description has it required.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub modifier: i32,
 }
 
@@ -62,21 +66,28 @@ impl std::str::FromStr for Weapon {
 
 /// A die-type character sheet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = dietype::Sheet))]
 #[serde(deny_unknown_fields)]
 pub struct Sheet {
     /// The character's name.
     pub name: String,
     /// Each ability's die type.
     #[serde(default)]
+    // serde writes the field every time: the answer's description has it required.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub abilities: BTreeMap<String, DieType>,
     /// Each skill's chances: 1 (unskilled) to 4.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub skills: BTreeMap<String, u32>,
     /// Weapons by name.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub weapons: BTreeMap<String, Weapon>,
     /// Free notes.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub notes: String,
 }
 

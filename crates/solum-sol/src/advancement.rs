@@ -7,6 +7,8 @@ pub const POINTS_PER_RANK: u32 = 5;
 
 /// A skill's ranks and progress.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = sol::Skill))]
 pub struct Skill {
     /// The skill's name.
     pub name: String,
@@ -16,11 +18,15 @@ pub struct Skill {
     pub progress: u32,
     /// A progress point was already earned in the current encounter.
     #[serde(default)]
+    // serde writes the field every time: the answer's description has it required.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub earned_this_encounter: bool,
 }
 
 /// What a test did for a skill.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = sol::Progress))]
 pub struct Progress {
     /// A progress point was earned.
     pub point: bool,

@@ -63,6 +63,8 @@ pub enum EdgeError {
 
 /// A character's Edge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = sol::Edge))]
 pub struct Edge {
     /// The attribute: points at a refresh.
     pub attribute: u32,

@@ -96,6 +96,8 @@ pub fn parse_threshold(text: &str) -> Result<u32, ThresholdError> {
 
 /// How a pool was built, step by step.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = sol::Pool))]
 pub struct Pool {
     /// Dice to roll (at least 1).
     pub dice: u32,

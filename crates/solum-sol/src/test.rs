@@ -26,6 +26,8 @@ pub enum TestError {
 /// The Edge used on one test (one per test, P2); effects that are not about dice (Blitz,
 /// Seize the Initiative, Dead Man's Trigger, Not Dead Yet) live in [`crate::edge`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = sol::EdgeOnTest))]
 #[serde(rename_all = "kebab-case")]
 pub enum EdgeOnTest {
     /// Spent before rolling: 3 to 6 are hits.
@@ -40,6 +42,8 @@ pub enum EdgeOnTest {
 
 /// A test, ready to roll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = sol::TestSpec))]
 pub struct TestSpec {
     /// Dice rolled (at least 1).
     pub dice: u32,
@@ -51,6 +55,8 @@ pub struct TestSpec {
 
 /// A die rolled again by Second Chance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = sol::Reroll))]
 pub struct Reroll {
     /// 0-based position.
     pub index: usize,
@@ -62,6 +68,8 @@ pub struct Reroll {
 
 /// Everything a test rolled and what it means.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = sol::TestOutcome))]
 pub struct TestOutcome {
     /// What was rolled.
     pub spec: TestSpec,
@@ -223,6 +231,8 @@ pub fn attacker_succeeds(attacker_hits: u32, defender_hits: u32) -> bool {
 /// An opposed test (P1): both sides roll, the attacker succeeds when its hits reach the
 /// defender's.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = sol::OpposedOutcome))]
 pub struct OpposedOutcome {
     /// The attacker's (or instigator's) test; `success` is whether it succeeded.
     pub attacker: TestOutcome,
