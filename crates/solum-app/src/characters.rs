@@ -421,7 +421,6 @@ impl Against {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CharacterCheck {
     /// The attribute rolled.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::attribute))]
     pub attribute: Attribute,
     /// A background of the sheet that applies (+1 die).
     pub background: Option<String>,

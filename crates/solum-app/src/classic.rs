@@ -322,13 +322,10 @@ pub struct FightRequest {
     #[serde(default)]
     pub foe_cliche: bool,
     /// How the hero takes hits; none: each hit waits for `decide`.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::policy))]
     pub policy: Option<Policy>,
     /// How the foes take hits; none: the default policy.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::policy))]
     pub foe_policy: Option<Policy>,
     /// The answer to the hit that waits: "body" or "hit-point".
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::loss))]
     pub decide: Option<Loss>,
 }
 

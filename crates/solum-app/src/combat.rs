@@ -417,7 +417,6 @@ pub struct CombatStatus {
     /// The combat's name.
     pub name: String,
     /// Standard or alternative combat.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::combat_mode))]
     pub mode: Mode,
     /// Draws rolled off (S14).
     pub roll_off: bool,

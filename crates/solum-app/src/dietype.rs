@@ -213,15 +213,12 @@ pub struct RollInputs {
     /// The request, names as the sheet writes them.
     pub roll: DietypeRoll,
     /// The ability's die type on the sheet.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::die_type))]
     pub ability_die: DieType,
     /// The die rolled, after the steps.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::die_type))]
     pub die: DieType,
     /// The chances (the skill's, or 1).
     pub chances: u32,
     /// The weapon, when damage is rolled.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::dietype_weapon_or_null))]
     pub weapon: Option<Weapon>,
 }
 
@@ -472,7 +469,6 @@ pub struct DietypeRollView {
     /// The name of the quality shown in the verdict (opposed: the winner's, either side).
     pub quality_name: &'static str,
     /// The damage die after its steps, when damage was rolled.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::die_type_or_null))]
     pub damage_die: Option<DieType>,
 }
 

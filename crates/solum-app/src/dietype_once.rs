@@ -491,12 +491,10 @@ pub struct SkillRollView {
 #[cfg_attr(feature = "openapi", schema(as = DietypeOpposedRollView))]
 pub struct OpposedRollView {
     /// The first side's die, after its steps.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::die_type))]
     pub die: DieType,
     /// Its chances.
     pub chances: u32,
     /// The other side's die, after its steps.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::die_type))]
     pub against: DieType,
     /// Its chances.
     pub against_chances: u32,
@@ -505,7 +503,6 @@ pub struct OpposedRollView {
     /// The winner's quality's name in the text.
     pub quality_name: &'static str,
     /// The damage die, after its steps.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::die_type_or_null))]
     pub damage_die: Option<DieType>,
     /// The damage, on a win of the first side.
     pub damage: Option<DamageRoll>,

@@ -93,6 +93,7 @@ impl JournalSearch {
 /// not said), or the story in Markdown ([`crate::markdown`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum ExportFormat {
     /// `json`: what `journal import` reads.
     #[default]

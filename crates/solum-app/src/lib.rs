@@ -1128,7 +1128,6 @@ pub struct AskView {
     /// The question.
     pub question: String,
     /// Plain, advantage or disadvantage.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::leaning))]
     pub leaning: Leaning,
     /// As the table writes it: "No, and", "No", "No, but", "Yes, but", "Yes", "Yes, and".
     pub answer: &'static str,
@@ -1360,7 +1359,6 @@ pub struct ClassicAskView {
     /// The question.
     pub question: String,
     /// Plain, advantage or disadvantage.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::leaning))]
     pub leaning: Leaning,
     /// The answer as the text writes it.
     pub answer: String,

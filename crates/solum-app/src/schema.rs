@@ -1,9 +1,9 @@
 //! The schemas of the rules' own types as the app reads them in a request (feature
-//! `openapi`): a weapon, an attribute, a die type, an Edge… The rules crates know nothing of
-//! OpenAPI, so their types are described here, each from the type itself: an enum's values
-//! are its variants as serde writes them, listed through a `match` the compiler keeps whole,
-//! and the limits are the constants the app checks. `@name` is the placeholder the web's
-//! description fills with the app's rule for a name.
+//! `openapi`), where the app holds them to limits of its own: a weapon's name to a name's
+//! length, a sheet's lists to their size, an Edge on a test to those allowed there. The
+//! rules' types derive their own schemas beside them (an enum's names, a range the type
+//! guarantees), which these build on; the limits are the constants the app checks. `@name`
+//! is the placeholder the web's description fills with the app's rule for a name.
 //!
 //! Used with `#[schema(schema_with = …)]` on the request types, where a request holds a
 //! rules type to limits of the app's (a name's length, a list's size). The rules' types the
@@ -113,9 +113,18 @@ pub fn tagged(variant: &str, value: Schema) -> Schema {
     object(vec![(variant, value, true)])
 }
 
+/// `T`'s own schema, derived beside it in its rules crate, inline: the part of a request
+/// the app holds to no limits of its own (an enum's names).
+fn derived<T: utoipa::PartialSchema>() -> Schema {
+    match T::schema() {
+        RefOr::T(s) => s,
+        r @ RefOr::Ref(_) => utoipa::openapi::schema::AllOfBuilder::new().item(r).into(),
+    }
+}
+
 /// The So1um Expanded attributes: `body`, `mind`, `charm`.
 pub fn attribute() -> Schema {
-    one_of_strings(serde_forms(solum_expanded::character::Attribute::ALL))
+    derived::<solum_expanded::character::Attribute>()
 }
 
 /// Attributes set by an edit: `[attribute, value]` pairs, each value 1 to
@@ -143,52 +152,9 @@ pub fn advance_goal() -> Schema {
     ])
 }
 
-/// A vehicle's speed (S10), or `null`.
-pub fn speed() -> Schema {
-    or_null(speed_value())
-}
-
-/// A vehicle's speed (S10).
-pub fn speed_value() -> Schema {
-    use solum_expanded::vehicle::Speed::{self, Average, Fast, LightningFast, Slow};
-    let every = |s: Speed| match s {
-        Slow | Average | Fast | LightningFast => s,
-    };
-    one_of_strings(serde_forms([Slow, Average, Fast, LightningFast].map(every)))
-}
-
-/// A vehicle's handling (S10), or `null`.
-pub fn handling() -> Schema {
-    or_null(handling_value())
-}
-
-/// A vehicle's handling (S10).
-pub fn handling_value() -> Schema {
-    use solum_expanded::vehicle::Handling::{self, Average, Clumsy, Exceptional, Responsive};
-    let every = |h: Handling| match h {
-        Clumsy | Average | Responsive | Exceptional => h,
-    };
-    one_of_strings(serde_forms(
-        [Clumsy, Average, Responsive, Exceptional].map(every),
-    ))
-}
-
-/// The oracle's leanings: even, advantage or disadvantage.
-pub fn leaning() -> Schema {
-    use solum_expanded::oracle::Leaning::{self, Advantage, Disadvantage, Even};
-    let every = |l: Leaning| match l {
-        Even | Advantage | Disadvantage => l,
-    };
-    one_of_strings(serde_forms([Even, Advantage, Disadvantage].map(every)))
-}
-
 /// Light, medium or heavy.
 fn class() -> Schema {
-    use solum_expanded::character::Class::{self, Heavy, Light, Medium};
-    let every = |c: Class| match c {
-        Light | Medium | Heavy => c,
-    };
-    one_of_strings(serde_forms([Light, Medium, Heavy].map(every)))
+    derived::<solum_expanded::character::Class>()
 }
 
 /// A So1um Expanded weapon: its name and class, ranged or not, anti-vehicle or not.
@@ -209,15 +175,11 @@ pub fn armor() -> Schema {
 
 /// A piece of So1um Expanded gear: its name, and whether it enables or rerolls.
 pub fn gear() -> Schema {
-    use solum_expanded::character::GearEffect::{self, Enables, Reroll};
-    let every = |e: GearEffect| match e {
-        Enables | Reroll => e,
-    };
     object(vec![
         ("name", name(), true),
         (
             "effect",
-            one_of_strings(serde_forms([Enables, Reroll].map(every))),
+            derived::<solum_expanded::character::GearEffect>(),
             true,
         ),
     ])
@@ -259,48 +221,9 @@ pub fn gear_die() -> Schema {
     ])
 }
 
-/// How a side of the original's fight takes a hit.
-pub fn policy() -> Schema {
-    use solum_classic::duel::Policy::{self, Body, HitPoints, Survive};
-    let every = |p: Policy| match p {
-        Survive | HitPoints | Body => p,
-    };
-    or_null(one_of_strings(serde_forms(
-        [Survive, HitPoints, Body].map(every),
-    )))
-}
-
-/// What a hit of the original's fight costs: `hit-point` or `body`, or `null`.
-pub fn loss() -> Schema {
-    or_null(loss_value())
-}
-
-/// What a hit of the original's fight costs: `hit-point` or `body`.
-pub fn loss_value() -> Schema {
-    use solum_classic::fight::Loss::{self, Body, HitPoint};
-    let every = |l: Loss| match l {
-        HitPoint | Body => l,
-    };
-    one_of_strings(serde_forms([HitPoint, Body].map(every)))
-}
-
 /// A die type, `d4` to `d12`.
 pub fn die_type() -> Schema {
-    use solum_dietype::DieType::{self, D4, D6, D8, D10, D12};
-    let every = |d: DieType| match d {
-        D4 | D6 | D8 | D10 | D12 => d,
-    };
-    one_of_strings(serde_forms([D4, D6, D8, D10, D12].map(every)))
-}
-
-/// A die type, or `null`.
-pub fn die_type_or_null() -> Schema {
-    or_null(die_type())
-}
-
-/// A die-type weapon, or `null`.
-pub fn dietype_weapon_or_null() -> Schema {
-    or_null(dietype_weapon())
+    derived::<solum_dietype::DieType>()
 }
 
 /// A die-type weapon: its damage die and its modifier, −4 to +4.
@@ -347,111 +270,6 @@ pub fn dietype_weapons() -> Schema {
     named(dietype_weapon(), Some(50))
 }
 
-/// Any text (a name as a sheet holds it, in an answer).
-fn text() -> Schema {
-    ObjectBuilder::new().schema_type(Type::String).into()
-}
-
-/// A count from 0 up.
-fn count() -> Schema {
-    integer(0, i64::from(u32::MAX))
-}
-
-/// How a So1um Expanded fight is run: `standard` or `alternative` (S11).
-pub fn combat_mode() -> Schema {
-    use solum_expanded::combat::Mode::{self, Alternative, Standard};
-    let every = |m: Mode| match m {
-        Standard | Alternative => m,
-    };
-    one_of_strings(serde_forms([Standard, Alternative].map(every)))
-}
-
-/// How big a vehicle is, for the scale rule (S10).
-pub fn vehicle_scale() -> Schema {
-    use solum_expanded::vehicle::Scale::{self, CarOrTruck, Large};
-    let every = |s: Scale| match s {
-        CarOrTruck | Large => s,
-    };
-    one_of_strings(serde_forms([CarOrTruck, Large].map(every)))
-}
-
-/// Why a personal weapon does or does not harm a vehicle (S10).
-pub fn scale_rule() -> Schema {
-    use solum_expanded::vehicle::ScaleRule::{
-        self, AntiVehicle, HeavyAgainstSmall, NotHeavy, TooLarge,
-    };
-    let every = |r: ScaleRule| match r {
-        HeavyAgainstSmall | AntiVehicle | NotHeavy | TooLarge => r,
-    };
-    one_of_strings(serde_forms(
-        [HeavyAgainstSmall, AntiVehicle, NotHeavy, TooLarge].map(every),
-    ))
-}
-
-/// What happens on a draw (ruling S3): `stand` or `roll-off`.
-pub fn draw_rule() -> Schema {
-    use solum_expanded::check::DrawRule::{self, RollOff, Stand};
-    let every = |d: DrawRule| match d {
-        Stand | RollOff => d,
-    };
-    one_of_strings(serde_forms([Stand, RollOff].map(every)))
-}
-
-/// Win, draw or lose, for the first side.
-pub fn verdict() -> Schema {
-    use solum_expanded::check::Verdict::{self, Draw, Lose, Win};
-    let every = |v: Verdict| match v {
-        Win | Draw | Lose => v,
-    };
-    one_of_strings(serde_forms([Win, Draw, Lose].map(every)))
-}
-
-/// A Project Sol character's Edge: its attribute and the points available now.
-pub fn sol_edge() -> Schema {
-    let _every_field = |e: &solum_sol::edge::Edge| {
-        let solum_sol::edge::Edge {
-            attribute: _,
-            points: _,
-        } = e;
-    };
-    object(vec![
-        ("attribute", count(), true),
-        ("points", count(), true),
-    ])
-}
-
-/// What Not Dead Yet lowered (P5): the attribute, from and to; or `null`.
-pub fn sol_lowered_or_null() -> Schema {
-    let _every_field = |l: &solum_sol::sheet::Lowered| {
-        let solum_sol::sheet::Lowered {
-            attribute: _,
-            from: _,
-            to: _,
-        } = l;
-    };
-    or_null(object(vec![
-        ("attribute", text(), true),
-        ("from", count(), true),
-        ("to", count(), true),
-    ]))
-}
-
-/// What a training session did (P3): the skill, its new ranks, the cost paid; or `null`.
-pub fn sol_trained_or_null() -> Schema {
-    let _every_field = |t: &solum_sol::sheet::Trained| {
-        let solum_sol::sheet::Trained {
-            skill: _,
-            ranks: _,
-            cost: _,
-        } = t;
-    };
-    or_null(object(vec![
-        ("skill", text(), true),
-        ("ranks", count(), true),
-        ("cost", integer(0, i64::MAX), true),
-    ]))
-}
-
 /// A Project Sol Edge used on a test (P2), of those `allowed`.
 fn edge_on_test(allowed: &[solum_sol::test::EdgeOnTest]) -> Schema {
     use solum_sol::test::EdgeOnTest::{CloseCall, PushTheLimit, SecondChance, Smackdown};
@@ -466,26 +284,6 @@ fn edge_on_test(allowed: &[solum_sol::test::EdgeOnTest]) -> Schema {
 /// [`solum_soluna::skirmish::MAX_SHEET_VALUE`]). Melee or ranged dice, one of the two, is a
 /// rule between two fields that no keyword states.
 pub fn soluna_character() -> Schema {
-    character_from_hit_points(1)
-}
-
-/// A Sol'una character as the app answers it: [`soluna_character`], but hit points from 0
-/// (a sheet written at the end of a skirmish may be out).
-pub fn soluna_character_shown() -> Schema {
-    character_from_hit_points(0)
-}
-
-/// Sol'una characters as the app answers them, or `null`.
-pub fn soluna_characters_or_null() -> Schema {
-    or_null(
-        ArrayBuilder::new()
-            .items(RefOr::T(soluna_character_shown()))
-            .into(),
-    )
-}
-
-/// A Sol'una character whose hit points are at least `least`.
-fn character_from_hit_points(least: i64) -> Schema {
     use solum_soluna::skirmish::{Character, MAX_SHEET_VALUE};
     let most = i64::from(MAX_SHEET_VALUE);
     let number = || integer(0, most);
@@ -514,7 +312,7 @@ fn character_from_hit_points(least: i64) -> Schema {
         ("mind", integer(1, 10), true),
         ("body", number(), true),
         ("shield", number(), false),
-        ("hit_points", integer(least, most), true),
+        ("hit_points", integer(1, most), true),
         ("melee", number(), false),
         ("ranged", number(), false),
         ("flips", number(), false),

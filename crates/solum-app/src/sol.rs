@@ -1455,15 +1455,12 @@ pub struct SolChangeView {
     /// The sheet after.
     pub sheet: SolSheetView,
     /// Edge after the change.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::sol_edge))]
     pub edge: Edge,
     /// Edge spent outside a test: what it gave.
     pub spend: Option<SpendOutcome>,
     /// Not Dead Yet: what was lowered.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::sol_lowered_or_null))]
     pub lowered: Option<Lowered>,
     /// Training: what it did.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::sol_trained_or_null))]
     pub trained: Option<Trained>,
     /// The dice, when the change rolled.
     pub rolled: Option<Rolled>,
@@ -1489,7 +1486,6 @@ pub struct SolTestView {
     pub p_success_exact: Option<String>,
     /// Edge after the test (for a secret test: once it is revealed, if nothing else
     /// changes it first).
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::sol_edge))]
     pub edge: Edge,
     /// False for a game master's secret test: its Edge and progress wait for the reveal.
     pub applied: bool,

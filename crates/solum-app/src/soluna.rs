@@ -715,7 +715,6 @@ fn edited_fields(before: &Character, after: &Character) -> String {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SolunaView {
     /// The sheet.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::soluna_character_shown))]
     pub character: Character,
     /// Raised by one on every change.
     pub version: i64,
@@ -1505,7 +1504,6 @@ pub struct PlayView {
     /// Where the skirmish stands now.
     pub state: SkirmishState,
     /// At the end: the sheets as written.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::soluna_characters_or_null))]
     pub sheets: Option<Vec<Character>>,
 }
 

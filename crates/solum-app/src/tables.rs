@@ -291,6 +291,7 @@ pub fn invite<S: TableStore>(store: &mut S, by: &Member, gm: bool) -> Result<Inv
 /// not said) or `"gm"`; anything else is refused as the request is read.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum InviteRole {
     /// A player of the table.
     #[default]

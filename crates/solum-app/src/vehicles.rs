@@ -93,11 +93,9 @@ pub struct VehicleRollInput {
     pub vehicle: Option<String>,
     /// Or its speed (average when not given).
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::speed))]
     pub speed: Option<Speed>,
     /// And its handling (average when not given).
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::handling))]
     pub handling: Option<Handling>,
     /// The other pilot's pool.
     #[serde(default)]
@@ -113,11 +111,9 @@ pub struct VehicleRollInput {
     pub against_vehicle: Option<String>,
     /// Or its speed.
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::speed))]
     pub against_speed: Option<Speed>,
     /// And its handling.
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::handling))]
     pub against_handling: Option<Handling>,
     /// Draws are rolled off (one die each until one is higher) instead of standing. A
     /// campaign whose roll-off option is on rolls them off in any case.
@@ -249,12 +245,10 @@ pub struct HullDamage {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ScaleNote {
     /// The target's size.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::vehicle_scale))]
     pub scale: Scale,
     /// Damage a heavy personal weapon (3) deals to it.
     pub heavy_weapon_damage: u32,
     /// The rule that decided it.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::scale_rule))]
     pub rule: ScaleRule,
     /// The rule in words.
     pub reason: &'static str,
@@ -287,16 +281,12 @@ pub struct VehicleRollView {
     /// The other vehicle's catalogue name.
     pub against_vehicle: Option<String>,
     /// The first vehicle's speed and handling as rolled.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::speed_value))]
     pub speed: Speed,
     /// Its handling.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::handling_value))]
     pub handling: Handling,
     /// The other vehicle's speed.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::speed_value))]
     pub against_speed: Speed,
     /// Its handling.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::handling_value))]
     pub against_handling: Handling,
     /// Whether speed counted (a chase) or not (an attack: handling only, S10).
     pub speed_counts: bool,
@@ -313,12 +303,10 @@ pub struct VehicleRollView {
     /// The other pilot's result.
     pub against_result: u32,
     /// `stand` or `roll-off`.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::draw_rule))]
     pub draws: DrawRule,
     /// Roll-off pairs `[first, other]`, after a draw with the roll-off option.
     pub roll_off: Vec<(u32, u32)>,
     /// `win`, `draw` or `lose`, for the first pilot.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::verdict))]
     pub outcome: Verdict,
     /// The verdict in the game's words (`HIT`, `WIN: the move happens`, …).
     pub verdict: &'static str,
@@ -361,7 +349,6 @@ pub struct VehicleOddsView {
     /// Dice the other vehicle added, and why.
     pub against_bonus: Vec<&'static str>,
     /// `stand` or `roll-off`.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::draw_rule))]
     pub draws: DrawRule,
     /// The chance to win.
     pub p_win: f64,

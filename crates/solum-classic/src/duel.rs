@@ -22,6 +22,7 @@ use crate::fight::{ClassicFight, FightError, Fighter};
 /// How a side takes a hit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = classic::Policy))]
 pub enum Policy {
     /// Lose hit points, keeping the dice; give up Body only when the last hit point is at
     /// stake and Body can spare one (the longest life).

@@ -22,6 +22,7 @@ pub const MAX_BACKGROUNDS: usize = 100;
 /// The three attributes of So1um Expanded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::Attribute))]
 pub enum Attribute {
     /// Physical capability, combat, simple vehicles.
     Body,

@@ -475,6 +475,7 @@ impl Fighter {
 /// How the fight is run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::Mode))]
 pub enum Mode {
     /// Initiative, range bands, melee and ranged attacks.
     #[default]

@@ -64,6 +64,7 @@ impl Answer {
 /// Whether the odds favour the hero (best of 2d6), are slim (worst of 2d6), or neither.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::Leaning))]
 pub enum Leaning {
     /// One d6.
     #[default]

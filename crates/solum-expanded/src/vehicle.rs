@@ -155,6 +155,7 @@ pub fn attack_pools(
 /// Why a personal weapon does or does not harm a vehicle (the scale rule, S10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::ScaleRule))]
 pub enum ScaleRule {
     /// A heavy personal weapon against a vehicle up to a car or truck: 1 damage.
     HeavyAgainstSmall,

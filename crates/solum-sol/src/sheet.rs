@@ -42,6 +42,7 @@ pub enum NotDeadYetError {
 
 /// What Not Dead Yet did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = sol::Lowered))]
 pub struct Lowered {
     /// The attribute lowered, as the sheet names it.
     pub attribute: String,
@@ -279,6 +280,7 @@ pub enum SheetRuleError {
 
 /// What a training session did (P3).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = sol::Trained))]
 pub struct Trained {
     /// The skill, as the sheet names it.
     pub skill: String,

@@ -19,25 +19,6 @@ use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 
 use crate::{BODY_LIMIT, NOTE_BODY_LIMIT};
 
-/// The names a request may give for one of the rules' enums, as serde writes each of
-/// `values` (every variant: the callers list them beside an exhaustive `match`, so a new
-/// variant fails to compile until it is described).
-pub(crate) fn names_of<T: serde::Serialize>(values: &[T]) -> Schema {
-    let names: Vec<Value> = values
-        .iter()
-        .filter_map(|v| serde_json::to_value(v).ok())
-        .collect();
-    ObjectBuilder::new()
-        .schema_type(Type::String)
-        .enum_values(Some(names))
-        .into()
-}
-
-/// The oracle's leanings ([`solum_app::Leaning`]).
-pub(crate) fn leaning() -> Schema {
-    solum_app::schema::leaning()
-}
-
 /// Describes a request read with [`crate::split`] as its inner part's object with the
 /// envelope's fields beside it: `enveloped!(Request, Inner, "Name", secret, typed)`.
 macro_rules! enveloped {
@@ -108,43 +89,6 @@ pub(crate) fn typed_faces() -> Schema {
         .into()
 }
 
-/// What Project Sol's Edge is spent on outside a test ([`solum_app::sol::SpendUse`]).
-pub(crate) fn sol_spend_use() -> Schema {
-    use solum_app::sol::SpendUse::{Blitz, DeadMansTrigger, SeizeTheInitiative};
-    let _every = |u: solum_app::sol::SpendUse| match u {
-        Blitz | SeizeTheInitiative | DeadMansTrigger => (),
-    };
-    names_of(&[Blitz, SeizeTheInitiative, DeadMansTrigger])
-}
-
-/// The original's stats ([`solum_app::classic::Stat`]).
-pub(crate) fn classic_stat() -> Schema {
-    use solum_app::classic::Stat::{Body, Mind, Spirit};
-    let _every = |s: solum_app::classic::Stat| match s {
-        Body | Mind | Spirit => (),
-    };
-    names_of(&[Body, Mind, Spirit])
-}
-
-/// The answers to a hit that waits in the original's fight ([`solum_app::classic::Loss`]),
-/// or none.
-pub(crate) fn classic_loss() -> Schema {
-    use solum_app::classic::Loss::{Body, HitPoint};
-    let _every = |l: solum_app::classic::Loss| match l {
-        HitPoint | Body => (),
-    };
-    nullable(names_of(&[HitPoint, Body]))
-}
-
-/// The same names, or `null`.
-fn nullable(mut s: Schema) -> Schema {
-    if let Schema::Object(o) = &mut s {
-        o.schema_type = utoipa::openapi::schema::SchemaType::from_iter([Type::String, Type::Null]);
-        o.enum_values.get_or_insert_with(Vec::new).push(Value::Null);
-    }
-    s
-}
-
 /// The genres of idea words ([`solum_app::ideas::genres`]) as the server reads a name:
 /// in any ASCII case, with spaces, tabs or line breaks around it, or an alias of science
 /// fiction (`sf`). An `enum` would be stricter than the server.
@@ -171,16 +115,6 @@ pub(crate) fn genre() -> Schema {
             names.join("|")
         )))
         .into()
-}
-
-/// The role an invite gives: `player` or `gm` (none: a player).
-pub(crate) fn role() -> Schema {
-    nullable(names_of(&["player", "gm"]))
-}
-
-/// An export's format: `json` or `markdown`.
-pub(crate) fn export_format() -> Schema {
-    names_of(&["json", "markdown"])
 }
 
 /// The description as served at `GET /api/openapi.json`, made once.

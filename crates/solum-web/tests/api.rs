@@ -1971,8 +1971,16 @@ async fn every_field_of_every_request_body_is_described_by_its_type() {
     // The rules' own types, as the app describes them: an attribute by its names, a die
     // type from d4 to d12, a `[name, die]` pair of exactly two items.
     let schemas = &doc["components"]["schemas"];
+    // An attribute by the name the rules crate derives for it.
     let check = &schemas["CharacterCheck"]["properties"];
-    assert_eq!(check["attribute"]["enum"], json!(["body", "mind", "charm"]));
+    assert_eq!(
+        check["attribute"]["$ref"],
+        "#/components/schemas/expanded.Attribute"
+    );
+    assert_eq!(
+        schemas["expanded.Attribute"]["enum"],
+        json!(["body", "mind", "charm"])
+    );
     let abilities = &schemas["NewDietype"]["properties"]["abilities"]["items"];
     assert_eq!(abilities["minItems"], 2);
     assert_eq!(abilities["maxItems"], 2);

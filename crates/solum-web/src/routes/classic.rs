@@ -41,7 +41,6 @@ pub(crate) async fn create_classic(
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ClassicCheck {
-    #[schema(schema_with = crate::openapi::classic_stat)]
     stat: solum_app::classic::Stat,
     cliche: Option<String>,
     /// None: rolled on a d6 first.
@@ -102,7 +101,6 @@ pub(crate) async fn classic_fight(
 #[serde(deny_unknown_fields)]
 pub(crate) struct ClassicAbandon {
     /// The answer to a hit that waits, taken before the hero flees.
-    #[schema(schema_with = crate::openapi::classic_loss)]
     decide: Option<solum_app::classic::Loss>,
 }
 

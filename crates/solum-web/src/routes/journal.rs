@@ -108,7 +108,8 @@ pub(crate) async fn journal(
 #[serde(deny_unknown_fields)]
 pub(crate) struct ExportQuery {
     /// `json` (none: JSON) or `markdown`.
-    #[param(schema_with = crate::openapi::export_format)]
+    // Inline: a query's parameters name no schema the description would collect.
+    #[param(inline)]
     format: Option<ExportFormat>,
 }
 

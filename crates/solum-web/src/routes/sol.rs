@@ -117,7 +117,6 @@ pub(crate) async fn reward(
 #[serde(deny_unknown_fields)]
 pub(crate) struct Spend {
     /// What the point of Edge is spent on.
-    #[schema(schema_with = crate::openapi::sol_spend_use)]
     what: solum_app::sol::SpendUse,
 }
 

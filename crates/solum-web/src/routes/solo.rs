@@ -20,7 +20,6 @@ pub(crate) struct AskRequest {
     question: String,
     /// Whether the odds favour the hero (best of 2d6), are slim (worst of 2d6), or neither.
     #[serde(default)]
-    #[schema(schema_with = crate::openapi::leaning)]
     leaning: Leaning,
     /// Game master only: the entry is secret (no byte of it reaches a player).
     #[serde(default)]

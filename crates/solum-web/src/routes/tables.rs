@@ -267,7 +267,6 @@ pub(crate) async fn use_reentry(
 pub(crate) struct InviteRequest {
     /// `player` (none: a player) or `gm`.
     #[serde(default)]
-    #[schema(schema_with = crate::openapi::role)]
     role: Option<tables::InviteRole>,
 }
 
