@@ -206,6 +206,44 @@ fn complete(doc: &mut Value) {
         ("@prose", text_pattern(true)),
     ];
     fill_patterns(doc, &patterns);
+    open_merged(doc);
+}
+
+/// A closed schema (a rules type serde reads with `deny_unknown_fields`, which derives
+/// `additionalProperties: false`) merged into a larger object by `allOf` (a view that
+/// flattens it beside fields of its own: a creature with its `source`) would forbid those
+/// fields: there it stands inline and open, its properties unchanged.
+fn open_merged(doc: &mut Value) {
+    let closed: Map<String, Value> = doc["components"]["schemas"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(_, s)| s["additionalProperties"] == json!(false))
+        .map(|(name, s)| {
+            let mut open = s.clone();
+            if let Some(o) = open.as_object_mut() {
+                o.remove("additionalProperties");
+            }
+            (format!("#/components/schemas/{name}"), open)
+        })
+        .collect();
+    fn walk(v: &mut Value, closed: &Map<String, Value>) {
+        match v {
+            Value::Object(o) => {
+                if let Some(Value::Array(parts)) = o.get_mut("allOf") {
+                    for part in parts.iter_mut() {
+                        if let Some(open) = part["$ref"].as_str().and_then(|r| closed.get(r)) {
+                            *part = open.clone();
+                        }
+                    }
+                }
+                o.values_mut().for_each(|x| walk(x, closed));
+            }
+            Value::Array(a) => a.iter_mut().for_each(|x| walk(x, closed)),
+            _ => {}
+        }
+    }
+    walk(doc, &closed);
 }
 
 /// One operation's shared statuses and security (see [`complete`]).
