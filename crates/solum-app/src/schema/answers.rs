@@ -196,6 +196,29 @@ fn named_parts<T: utoipa::ToSchema>() -> Map<String, Value> {
     named
 }
 
+/// `events` fit their derived schema, and every variant of it shows among them: as many
+/// tags (`event`) as the schema has forms.
+#[track_caller]
+fn every_variant_fits<T: utoipa::ToSchema + serde::Serialize>(events: &Vec<T>)
+where
+    Vec<T>: utoipa::ToSchema,
+{
+    let json = serde_json::to_value(events).expect("events are JSON");
+    let mut seen: Vec<&str> = json
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e["event"].as_str())
+        .collect();
+    seen.sort_unstable();
+    seen.dedup();
+    let forms = serde_json::to_value(T::schema()).expect("a schema is JSON")["oneOf"]
+        .as_array()
+        .map_or(0, Vec::len);
+    assert_eq!(seen.len(), forms, "{seen:?}");
+    fits_derived(events);
+}
+
 /// `value` as serde writes it fits `T`'s derived schema.
 #[track_caller]
 fn fits_derived<T: utoipa::ToSchema + serde::Serialize>(value: &T) {
@@ -318,23 +341,7 @@ fn expanded_combat_events_fit() {
     }
     // A fight called off (10,000 rounds are not played here).
     events.push(solum_expanded::combat::Event::Stopped { rounds: 10_000 });
-    let json = serde_json::to_value(&events).unwrap();
-    let mut seen: Vec<&str> = json
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|e| e["event"].as_str())
-        .collect();
-    seen.sort_unstable();
-    seen.dedup();
-    // Every variant shows: as many as the derived schema has forms.
-    let forms =
-        serde_json::to_value(<solum_expanded::combat::Event as utoipa::PartialSchema>::schema())
-            .unwrap()["oneOf"]
-            .as_array()
-            .map_or(0, Vec::len);
-    assert_eq!(seen.len(), forms, "{seen:?}");
-    fits_derived(&events);
+    every_variant_fits(&events);
 }
 
 #[test]
@@ -398,17 +405,7 @@ fn classic_heroes_checks_and_fights_fit() {
             events.extend(fight.apply(command, &mut dice).unwrap());
         }
     }
-    let json = serde_json::to_value(&events).unwrap();
-    let mut seen: Vec<&str> = json
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|e| e["event"].as_str())
-        .collect();
-    seen.sort_unstable();
-    seen.dedup();
-    assert_eq!(seen.len(), 6, "{seen:?}");
-    fits_derived(&events);
+    every_variant_fits(&events);
 }
 
 #[test]
@@ -577,17 +574,7 @@ fn soluna_skirmishes_fit() {
     wrong["mind"] = json!(11);
     let schema = serde_json::to_value(<Character as utoipa::PartialSchema>::schema()).unwrap();
     assert!(problem(&schema, &wrong, "", &named_parts::<Character>()).is_some());
-    let json = serde_json::to_value(&events).unwrap();
-    let mut seen: Vec<&str> = json
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|e| e["event"].as_str())
-        .collect();
-    seen.sort_unstable();
-    seen.dedup();
-    assert_eq!(seen.len(), 6, "{seen:?}");
-    fits_derived(&events);
+    every_variant_fits(&events);
 }
 
 #[test]
