@@ -634,58 +634,13 @@ fn a_server_killed_in_a_burst_of_rolls_loses_no_acknowledged_entry() {
 
     // Live clients on both servers: the game master on each, every player on one.
     let until = Arc::new(AtomicI64::new(0));
-    let mut readers = Vec::new();
-    for (n, session) in std::iter::once(&gm)
-        .chain(std::iter::once(&gm))
-        .chain(players.iter())
-        .enumerate()
-    {
-        let ports = if n % 2 == 0 {
-            vec![port_a, port_b]
-        } else {
-            vec![port_b, port_a]
-        };
-        let (session, until) = (session.clone(), until.clone());
-        readers.push((
-            n < 2,
-            std::thread::spawn(move || follow(ports, session, until)),
-        ));
-    }
+    let readers = follow_on_both_servers([port_a, port_b], &gm, &players, &until);
     // Every stream is open before the burst (each reads the empty journal first).
     std::thread::sleep(Duration::from_millis(500));
 
     let acked: Arc<Mutex<Vec<(i64, String)>>> = Arc::default();
     let unknown = Arc::new(AtomicUsize::new(0));
-    let rollers: Vec<_> = players
-        .iter()
-        .enumerate()
-        .map(|(p, session)| {
-            let (session, acked, unknown) = (session.clone(), acked.clone(), unknown.clone());
-            std::thread::spawn(move || {
-                for i in 0..ROLLS {
-                    let question = format!("P{p} roll {i}?");
-                    match change(
-                        &[port_a, port_b],
-                        p + i,
-                        "POST",
-                        "/api/oracle",
-                        &session,
-                        &format!(r#"{{"question":"{question}"}}"#),
-                    ) {
-                        Ok(answer) => {
-                            assert_eq!(answer.status, 200, "{}", answer.body);
-                            let seq = answer.json()["seq"].as_i64().unwrap();
-                            acked.lock().unwrap().push((seq, question));
-                        }
-                        // Cut off by the kill: not acknowledged, not sent again.
-                        Err(_) => {
-                            unknown.fetch_add(1, Ordering::SeqCst);
-                        }
-                    }
-                }
-            })
-        })
-        .collect();
+    let rollers = roll_in_a_burst([port_a, port_b], &players, ROLLS, &acked, &unknown);
     // SIGKILL in the middle of the burst.
     let started = Instant::now();
     while acked.lock().unwrap().len() < ROLLERS * ROLLS / 3 {
@@ -732,6 +687,101 @@ fn a_server_killed_in_a_burst_of_rolls_loses_no_acknowledged_entry() {
     // is one entry, and at most `unknown` of them were not acknowledged.
     assert!(end as usize >= acked.len() && end as usize <= acked.len() + unknown);
 
+    every_stream_holds_every_acknowledged_entry(readers, &acked, end);
+
+    // The table's journal re-derives every roll, through the server that lived.
+    let report = request(port_b, "GET", "/api/journal/verify", Some(&gm), None).unwrap();
+    assert_eq!(report.status, 200, "{}", report.body);
+    let report = report.json();
+    assert_eq!(report["mismatches"], serde_json::json!([]), "{report}");
+    assert_eq!(report["entries"], end, "{report}");
+    // And from the command line, as an operator checks each table.
+    operator_checks_table(&db, table, "Burst", end);
+    // Written by two servers at once, the table's export reads back whole.
+    export_imports_whole(port_b, &gm, end);
+    drop(a);
+}
+
+/// A live client's thread, and whether it is the game master's.
+type LiveClient = (bool, std::thread::JoinHandle<Vec<Event>>);
+
+/// Live clients on both `ports`, each following the table until entry `until`: the game
+/// master on each server, every player on one (alternately the first and the second).
+fn follow_on_both_servers(
+    [port_a, port_b]: [u16; 2],
+    gm: &str,
+    players: &[String],
+    until: &Arc<AtomicI64>,
+) -> Vec<LiveClient> {
+    let mut readers = Vec::new();
+    for (n, session) in std::iter::once(gm)
+        .chain(std::iter::once(gm))
+        .chain(players.iter().map(String::as_str))
+        .enumerate()
+    {
+        let ports = if n % 2 == 0 {
+            vec![port_a, port_b]
+        } else {
+            vec![port_b, port_a]
+        };
+        let (session, until) = (session.to_owned(), until.clone());
+        readers.push((
+            n < 2,
+            std::thread::spawn(move || follow(ports, session, until)),
+        ));
+    }
+    readers
+}
+
+/// The burst: each player asks the oracle `rolls` times from a thread of its own, through
+/// either server (`change` goes to the other when one cannot be reached); each acknowledged
+/// roll lands in `acked` with its question, each cut off is counted in `unknown`.
+fn roll_in_a_burst(
+    [port_a, port_b]: [u16; 2],
+    players: &[String],
+    rolls: usize,
+    acked: &Arc<Mutex<Vec<(i64, String)>>>,
+    unknown: &Arc<AtomicUsize>,
+) -> Vec<std::thread::JoinHandle<()>> {
+    players
+        .iter()
+        .enumerate()
+        .map(|(p, session)| {
+            let (session, acked, unknown) = (session.clone(), acked.clone(), unknown.clone());
+            std::thread::spawn(move || {
+                for i in 0..rolls {
+                    let question = format!("P{p} roll {i}?");
+                    match change(
+                        &[port_a, port_b],
+                        p + i,
+                        "POST",
+                        "/api/oracle",
+                        &session,
+                        &format!(r#"{{"question":"{question}"}}"#),
+                    ) {
+                        Ok(answer) => {
+                            assert_eq!(answer.status, 200, "{}", answer.body);
+                            let seq = answer.json()["seq"].as_i64().unwrap();
+                            acked.lock().unwrap().push((seq, question));
+                        }
+                        // Cut off by the kill: not acknowledged, not sent again.
+                        Err(_) => {
+                            unknown.fetch_add(1, Ordering::SeqCst);
+                        }
+                    }
+                }
+            })
+        })
+        .collect()
+}
+
+/// Every live stream holds its entries in order, each once (a game master's every number
+/// up to `end`), and among them every acknowledged roll with its question.
+fn every_stream_holds_every_acknowledged_entry(
+    readers: Vec<LiveClient>,
+    acked: &[(i64, String)],
+    end: i64,
+) {
     for (gm_view, reader) in readers {
         let events = reader.join().unwrap();
         let ids: Vec<i64> = events.iter().map(|e| e.id).collect();
@@ -747,7 +797,7 @@ fn a_server_killed_in_a_burst_of_rolls_loses_no_acknowledged_entry() {
                 "a game master's stream"
             );
         }
-        for (seq, question) in &acked {
+        for (seq, question) in acked {
             let e = events
                 .iter()
                 .find(|e| e.id == *seq)
@@ -758,18 +808,6 @@ fn a_server_killed_in_a_burst_of_rolls_loses_no_acknowledged_entry() {
             );
         }
     }
-
-    // The table's journal re-derives every roll, through the server that lived.
-    let report = request(port_b, "GET", "/api/journal/verify", Some(&gm), None).unwrap();
-    assert_eq!(report.status, 200, "{}", report.body);
-    let report = report.json();
-    assert_eq!(report["mismatches"], serde_json::json!([]), "{report}");
-    assert_eq!(report["entries"], end, "{report}");
-    // And from the command line, as an operator checks each table.
-    operator_checks_table(&db, table, "Burst", end);
-    // Written by two servers at once, the table's export reads back whole.
-    export_imports_whole(port_b, &gm, end);
-    drop(a);
 }
 
 #[test]

@@ -451,170 +451,268 @@ impl<'a> Plan<'a> {
     /// The sum, with factors in `O` and coefficients in `T` (both checked to hold them).
     fn run<O: Operand, T: Accumulator<O>>(mut self) -> Option<Distribution> {
         let x = self.x;
-        let (n, d) = (self.n as usize, self.x.depth as usize);
         let cast = |v: &[u128]| -> Vec<O> { v.iter().map(|&y| O::from_u128(y)).collect() };
-        let (a_powers, a_at) = (cast(&self.a_powers), &self.a_at);
-        let (alpha, alpha_at) = (cast(&self.alpha), &self.alpha_at);
+        let (a_powers, alpha) = (cast(&self.a_powers), cast(&self.alpha));
         // Freed before the answer is allocated: its big integers reuse this memory rather
         // than touch new pages (a fresh page costs a fault, about a microsecond).
         self.a_powers = Vec::new();
         self.alpha = Vec::new();
-        let len_a = |m: usize| a_at[m + 1] - a_at[m];
-        let step = (x.t - x.a) as usize;
-        let row = |p: usize, row: &mut [T]| {
-            row.fill(T::default());
-            for m in p.div_ceil(d)..=n {
-                let scalar = alpha[alpha_at[m] + d * m - p];
-                if scalar == O::default() {
-                    continue;
-                }
-                let from = step * (n - m);
-                for (slot, &y) in row[from..from + len_a(m)]
-                    .iter_mut()
-                    .zip(&a_powers[a_at[m]..])
-                {
-                    *slot = slot.mac(scalar, y);
-                }
-            }
-        };
 
         let min = i64::from(self.n) * x.a;
         let out_len =
             usize::try_from(((i64::from(x.depth) + 1) * x.t - x.a) * i64::from(self.n) + 1).ok()?;
         let levels = x.depth.checked_add(1)?.checked_mul(self.n)?;
         let t = usize::try_from(x.t).ok()?;
-        let top = self.top_power as usize;
-        let width = self.width;
-        let s = u128::from(x.s);
-        let mut buf = vec![T::default(); width];
-        // The lowest power of s an outcome has: the last row it is in.
-        let lowest = |z: usize| top.saturating_sub(z / t);
+        let rows = Rows {
+            a_powers,
+            a_at: &self.a_at,
+            alpha,
+            alpha_at: &self.alpha_at,
+            n: self.n as usize,
+            d: x.depth as usize,
+            step: (x.t - x.a) as usize,
+            top: self.top_power as usize,
+            t,
+            width: self.width,
+            out_len,
+            s: x.s,
+        };
+        let mut buf = vec![T::default(); rows.width];
 
-        if let Some(den) = s.checked_pow(levels) {
-            // Every weight is at most den: Horner in u128 straight into the answer, rows
-            // from the highest power of s down, then × s^lowest (nothing wraps).
-            let mut acc = vec![0u128; out_len];
-            for p in (0..=top).rev() {
-                row(p, &mut buf);
-                let at = t * (top - p);
-                for (slot, c) in acc[at..at + width].iter_mut().zip(&buf) {
-                    *slot = slot.wrapping_mul(s).wrapping_add(c.to_u128());
-                }
-            }
-            let pow: Vec<u128> = (0..=top as u32).map(|p| s.wrapping_pow(p)).collect();
-            for (z, w) in acc.iter_mut().enumerate() {
-                *w = w.wrapping_mul(pow[lowest(z)]);
-            }
-            return Some(Distribution::from_dense(min, acc, den));
+        if let Some(den) = u128::from(x.s).checked_pow(levels) {
+            return Some(rows.weights_in_u128(&mut buf, min, den));
         }
+        Some(rows.big_weights(&mut buf, levels, self.total, min))
+    }
+}
 
+/// One sum's rows of coefficients (row `p` holds those of `s^p`), built one at a time from
+/// its factors in `O`, and where each row lands among the sum's outcomes.
+struct Rows<'p, O> {
+    /// `A^m` for `m = 0..=n`, one after the other (`A^m` from `a_at[m]`).
+    a_powers: Vec<O>,
+    a_at: &'p [usize],
+    /// `C(n, m) · Q_m[K] · u^((d+1)(n−m) + K)` (from `alpha_at[m]`).
+    alpha: Vec<O>,
+    alpha_at: &'p [usize],
+    /// The dice summed.
+    n: usize,
+    /// The most extra rolls of each die.
+    d: usize,
+    /// `t − a`: how far `A^m` moves for each die fewer in it.
+    step: usize,
+    /// `d · n`: the highest power of `s` with a coefficient.
+    top: usize,
+    /// The top face: row `p` starts at outcome `t · (top − p)`.
+    t: usize,
+    /// Width of a row of coefficients: `(t − a) · n + 1` outcomes.
+    width: usize,
+    /// The outcomes of the sum.
+    out_len: usize,
+    /// The base die's denominator.
+    s: u64,
+}
+
+impl<O: Operand> Rows<'_, O> {
+    /// Row `p` into `row`: `Σ_m alpha[m][dm − p] · A^m`, each `A^m` moved `step · (n − m)`.
+    fn row_into<T: Accumulator<O>>(&self, p: usize, row: &mut [T]) {
+        let (n, d, step) = (self.n, self.d, self.step);
+        let (a_powers, a_at) = (&self.a_powers[..], self.a_at);
+        let (alpha, alpha_at) = (&self.alpha[..], self.alpha_at);
+        let len_a = |m: usize| a_at[m + 1] - a_at[m];
+        row.fill(T::default());
+        for m in p.div_ceil(d)..=n {
+            let scalar = alpha[alpha_at[m] + d * m - p];
+            if scalar == O::default() {
+                continue;
+            }
+            let from = step * (n - m);
+            for (slot, &y) in row[from..from + len_a(m)]
+                .iter_mut()
+                .zip(&a_powers[a_at[m]..])
+            {
+                *slot = slot.mac(scalar, y);
+            }
+        }
+    }
+
+    /// The lowest power of s an outcome has: the last row it is in.
+    fn lowest(&self, z: usize) -> usize {
+        self.top.saturating_sub(z / self.t)
+    }
+
+    /// The weights when the denominator `den` fits u128, so that every weight does too.
+    fn weights_in_u128<T: Accumulator<O>>(
+        &self,
+        buf: &mut [T],
+        min: i64,
+        den: u128,
+    ) -> Distribution {
+        let (top, t, width) = (self.top, self.t, self.width);
+        let s = u128::from(self.s);
+        // Every weight is at most den: Horner in u128 straight into the answer, rows
+        // from the highest power of s down, then × s^lowest (nothing wraps).
+        let mut acc = vec![0u128; self.out_len];
+        for p in (0..=top).rev() {
+            self.row_into(p, buf);
+            let at = t * (top - p);
+            for (slot, c) in acc[at..at + width].iter_mut().zip(&*buf) {
+                *slot = slot.wrapping_mul(s).wrapping_add(c.to_u128());
+            }
+        }
+        let pow: Vec<u128> = (0..=top as u32).map(|p| s.wrapping_pow(p)).collect();
+        for (z, w) in acc.iter_mut().enumerate() {
+            *w = w.wrapping_mul(pow[self.lowest(z)]);
+        }
+        Distribution::from_dense(min, acc, den)
+    }
+
+    /// The weights when the denominator `s^levels` is past u128: big integers, laid flat.
+    fn big_weights<T: Accumulator<O>>(
+        &self,
+        buf: &mut [T],
+        levels: u32,
+        total: u128,
+        min: i64,
+    ) -> Distribution {
         // Big weights. Each outcome's Horner sum over its rows lives in a ring of `width`
         // slots (an outcome leaves the rows for good once they move past it), in u128 when
         // total · s^(rows − 1) bounds it, else in `limbs` 64-bit limbs; then one product
         // with s^lowest makes its weight, written straight into one flat buffer of
         // `limbs` limbs an outcome (every weight is at most the denominator, which has as
         // many): one allocation for all the weights instead of a big integer each.
-        let den = BigUint::from(x.s).pow(levels);
+        let den = BigUint::from(self.s).pow(levels);
         let limbs = den.iter_u64_digits().len();
-        let rows = width.div_ceil(t) as u32;
-        let narrow = s
+        let rows = self.width.div_ceil(self.t) as u32;
+        let narrow = u128::from(self.s)
             .checked_pow(rows - 1)
-            .and_then(|p| p.checked_mul(self.total))
+            .and_then(|p| p.checked_mul(total))
             .is_some();
-        let pows = limb_powers(x.s, top as u32, limbs);
-        let pow_of = |z: usize| {
-            let pow = &pows[lowest(z) * limbs..(lowest(z) + 1) * limbs];
-            &pow[..pow.iter().rposition(|&l| l != 0).map_or(0, |i| i + 1)]
-        };
-        let mut flat = vec![0u64; out_len * limbs];
-        let mut wide = vec![0u64; 2 * limbs + 2];
-        let mut store = |z: usize, product: &[u64]| {
-            let (kept, rest) = product.split_at(limbs.min(product.len()));
-            debug_assert!(
-                rest.iter().all(|&l| l == 0),
-                "a weight above the denominator"
-            );
-            flat[z * limbs..][..kept.len()].copy_from_slice(kept);
-        };
-        let mut done = 0;
+        let pows = limb_powers(self.s, self.top as u32, limbs);
+        let mut flat = vec![0u64; self.out_len * limbs];
         if narrow {
-            let mut ring = vec![0u128; width];
-            // The next outcome to finish, its ring slot and its lowest power of s.
-            let (mut slot, mut low, mut in_level) = (0, top, 0);
-            // Each power's limbs without its leading zeros.
-            let pow_len: Vec<usize> = (0..=top)
-                .map(|p| {
-                    let pow = &pows[p * limbs..(p + 1) * limbs];
-                    pow.iter().rposition(|&l| l != 0).map_or(0, |i| i + 1)
-                })
-                .collect();
-            let mut finish = |z: usize, ring: &mut [u128]| {
-                let sum = std::mem::take(&mut ring[slot]);
-                let pow = &pows[low * limbs..low * limbs + pow_len[low]];
-                let k = times_u128(sum, pow, &mut wide);
-                store(z, &wide[..k]);
-                slot = if slot + 1 == width { 0 } else { slot + 1 };
-                in_level += 1;
-                if in_level == t {
-                    in_level = 0;
-                    low = low.saturating_sub(1);
-                }
-            };
-            for p in (0..=top).rev() {
-                let at = t * (top - p);
-                while done < at {
-                    finish(done, &mut ring);
-                    done += 1;
-                }
-                row(p, &mut buf);
-                // The row's outcomes in ring order: from `at % width` to the end, then
-                // from the start.
-                let split = width - at % width;
-                let (head, tail) = buf.split_at(split);
-                let (ring_tail, ring_head) = ring.split_at_mut(at % width);
-                for (slot, c) in ring_head
-                    .iter_mut()
-                    .zip(head)
-                    .chain(ring_tail.iter_mut().zip(tail))
-                {
-                    *slot = slot.wrapping_mul(s).wrapping_add(c.to_u128());
-                }
+            self.ring_in_u128(buf, &pows, limbs, &mut flat);
+        } else {
+            self.ring_in_limbs(buf, &pows, limbs, &mut flat);
+        }
+        Distribution::from_flat(min, limbs, flat, den)
+    }
+
+    /// Each outcome's Horner sum in a ring of u128 (total · s^(rows − 1) bounds it), times
+    /// `s^lowest` (`pows`, `limbs` limbs each) into `flat` once the rows move past it.
+    fn ring_in_u128<T: Accumulator<O>>(
+        &self,
+        buf: &mut [T],
+        pows: &[u64],
+        limbs: usize,
+        flat: &mut [u64],
+    ) {
+        let (top, t, width) = (self.top, self.t, self.width);
+        let s = u128::from(self.s);
+        let mut wide = vec![0u64; 2 * limbs + 2];
+        let mut done = 0;
+        let mut ring = vec![0u128; width];
+        // The next outcome to finish, its ring slot and its lowest power of s.
+        let (mut slot, mut low, mut in_level) = (0, top, 0);
+        // Each power's limbs without its leading zeros.
+        let pow_len: Vec<usize> = (0..=top)
+            .map(|p| {
+                let pow = &pows[p * limbs..(p + 1) * limbs];
+                pow.iter().rposition(|&l| l != 0).map_or(0, |i| i + 1)
+            })
+            .collect();
+        let mut finish = |z: usize, ring: &mut [u128]| {
+            let sum = std::mem::take(&mut ring[slot]);
+            let pow = &pows[low * limbs..low * limbs + pow_len[low]];
+            let k = times_u128(sum, pow, &mut wide);
+            store(flat, limbs, z, &wide[..k]);
+            slot = if slot + 1 == width { 0 } else { slot + 1 };
+            in_level += 1;
+            if in_level == t {
+                in_level = 0;
+                low = low.saturating_sub(1);
             }
-            while done < out_len {
+        };
+        for p in (0..=top).rev() {
+            let at = t * (top - p);
+            while done < at {
                 finish(done, &mut ring);
                 done += 1;
             }
-        } else {
-            let mut ring = vec![0u64; width * limbs];
-            let mut used = vec![0u32; width];
-            let mut finish = |z: usize, ring: &mut [u64], used: &mut [u32]| {
-                let slot = z % width;
-                let number = &mut ring[slot * limbs..(slot + 1) * limbs];
-                let k = times(&number[..used[slot] as usize], pow_of(z), &mut wide);
-                store(z, &wide[..k]);
-                number.fill(0);
-                used[slot] = 0;
-            };
-            for p in (0..=top).rev() {
-                let at = t * (top - p);
-                while done < at {
-                    finish(done, &mut ring, &mut used);
-                    done += 1;
-                }
-                row(p, &mut buf);
-                for (i, c) in buf.iter().enumerate() {
-                    let slot = (at + i) % width;
-                    let number = &mut ring[slot * limbs..(slot + 1) * limbs];
-                    used[slot] = mul_add(number, used[slot], x.s, c.to_u128());
-                }
+            self.row_into(p, buf);
+            // The row's outcomes in ring order: from `at % width` to the end, then
+            // from the start.
+            let split = width - at % width;
+            let (head, tail) = buf.split_at(split);
+            let (ring_tail, ring_head) = ring.split_at_mut(at % width);
+            for (slot, c) in ring_head
+                .iter_mut()
+                .zip(head)
+                .chain(ring_tail.iter_mut().zip(tail))
+            {
+                *slot = slot.wrapping_mul(s).wrapping_add(c.to_u128());
             }
-            while done < out_len {
+        }
+        while done < self.out_len {
+            finish(done, &mut ring);
+            done += 1;
+        }
+    }
+
+    /// Each outcome's Horner sum in `limbs` 64-bit limbs (past u128), times `s^lowest`
+    /// (`pows`, `limbs` limbs each) into `flat` once the rows move past it.
+    fn ring_in_limbs<T: Accumulator<O>>(
+        &self,
+        buf: &mut [T],
+        pows: &[u64],
+        limbs: usize,
+        flat: &mut [u64],
+    ) {
+        let (top, t, width) = (self.top, self.t, self.width);
+        let pow_of = |z: usize| {
+            let pow = &pows[self.lowest(z) * limbs..(self.lowest(z) + 1) * limbs];
+            &pow[..pow.iter().rposition(|&l| l != 0).map_or(0, |i| i + 1)]
+        };
+        let mut wide = vec![0u64; 2 * limbs + 2];
+        let mut done = 0;
+        let mut ring = vec![0u64; width * limbs];
+        let mut used = vec![0u32; width];
+        let mut finish = |z: usize, ring: &mut [u64], used: &mut [u32]| {
+            let slot = z % width;
+            let number = &mut ring[slot * limbs..(slot + 1) * limbs];
+            let k = times(&number[..used[slot] as usize], pow_of(z), &mut wide);
+            store(flat, limbs, z, &wide[..k]);
+            number.fill(0);
+            used[slot] = 0;
+        };
+        for p in (0..=top).rev() {
+            let at = t * (top - p);
+            while done < at {
                 finish(done, &mut ring, &mut used);
                 done += 1;
             }
+            self.row_into(p, buf);
+            for (i, c) in buf.iter().enumerate() {
+                let slot = (at + i) % width;
+                let number = &mut ring[slot * limbs..(slot + 1) * limbs];
+                used[slot] = mul_add(number, used[slot], self.s, c.to_u128());
+            }
         }
-        Some(Distribution::from_flat(min, limbs, flat, den))
+        while done < self.out_len {
+            finish(done, &mut ring, &mut used);
+            done += 1;
+        }
     }
+}
+
+/// Writes outcome `z`'s weight (`product`, its limbs) into its `limbs` limbs of `flat`.
+fn store(flat: &mut [u64], limbs: usize, z: usize, product: &[u64]) {
+    let (kept, rest) = product.split_at(limbs.min(product.len()));
+    debug_assert!(
+        rest.iter().all(|&l| l == 0),
+        "a weight above the denominator"
+    );
+    flat[z * limbs..][..kept.len()].copy_from_slice(kept);
 }
 
 /// `dst[z] = src[z + 1 − width] + … + src[z]` (entries of `src` before 0 or past its end

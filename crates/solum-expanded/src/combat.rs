@@ -1884,134 +1884,165 @@ impl Combat {
             return Vec::new();
         };
         let me = &self.fighters[actor];
-        let action_left = !self.acted;
-        let move_left = !self.moved || !self.acted;
-        // A move uses the move if free, else the action (S7).
-        let move_uses_action = self.moved;
-        let standard = self.mode == Mode::Standard;
-        let opposed = |p, q| Some(opposed_odds(&self.opposed_spec(p, q)));
-        let one = || Some(solum_dice::prob(1, 1));
-        // No background, then each of the fighter's, as the sheet lists them.
-        let bg_choices = |f: &Fighter| -> Vec<Option<String>> {
-            std::iter::once(None)
-                .chain(f.backgrounds.iter().cloned().map(Some))
-                .collect()
+        let turn = Turn {
+            actor,
+            me,
+            action_left: !self.acted,
+            move_left: !self.moved || !self.acted,
+            // A move uses the move if free, else the action (S7).
+            move_uses_action: self.moved,
+            standard: self.mode == Mode::Standard,
+            mine: background_choices(me),
+            engaged_any: self.engaged_with_hostile(actor),
         };
-        let mine = bg_choices(me);
-        let engaged_any = self.engaged_with_hostile(actor);
         let mut out = Vec::new();
         for (t, them) in self.fighters.iter().enumerate() {
             if t == actor || them.is_out() || !self.hostile(actor, t) {
                 continue;
             }
-            let band = self.band(actor, t);
-            let engaged = band == RangeBand::Engaged || self.mode == Mode::Alternative;
-            let choice = |action, uses_action, odds, p_success| Choice {
-                action,
-                target: Some(t),
-                band: Some(band),
-                weapon: None,
-                uses_action,
-                background: None,
-                defender_background: None,
-                odds,
-                p_success,
-            };
-            match (&me.vehicle, &them.vehicle) {
-                (Some(a), Some(b)) => {
-                    if engaged && action_left {
-                        let (p, q) =
-                            attack_pools(a.pilot_pool, &a.vehicle, b.pilot_pool, &b.vehicle);
-                        out.push(choice("vehicle attack", true, opposed(p, q), None));
-                    }
-                    let (p, q) = chase_pools(a.pilot_pool, &a.vehicle, b.pilot_pool, &b.vehicle);
-                    if band != RangeBand::Engaged && move_left && standard {
-                        out.push(choice(
-                            "chase closer",
-                            move_uses_action,
-                            opposed(p, q),
-                            None,
-                        ));
-                    }
-                    if band != RangeBand::Far && move_left && standard {
-                        out.push(choice("chase away", move_uses_action, opposed(p, q), None));
-                    }
+            self.choices_against(&turn, t, &mut out);
+        }
+        self.untargeted_choices(&turn, &mut out);
+        out
+    }
+
+    /// The acting fighter's options against the hostile `t`: by what each of them rides
+    /// (vehicles attack and chase, a vehicle shoots at a fighter on foot, a fighter on foot
+    /// strikes, shoots and disengages), then the plain moves.
+    fn choices_against(&self, turn: &Turn<'_>, t: usize, out: &mut Vec<Choice>) {
+        let (me, them) = (turn.me, &self.fighters[t]);
+        let (action_left, move_left) = (turn.action_left, turn.move_left);
+        let (move_uses_action, standard) = (turn.move_uses_action, turn.standard);
+        let opposed = |p, q| Some(opposed_odds(&self.opposed_spec(p, q)));
+        let band = self.band(turn.actor, t);
+        let engaged = band == RangeBand::Engaged || self.mode == Mode::Alternative;
+        let choice = |action, uses_action, odds, p_success| Choice {
+            action,
+            target: Some(t),
+            band: Some(band),
+            weapon: None,
+            uses_action,
+            background: None,
+            defender_background: None,
+            odds,
+            p_success,
+        };
+        match (&me.vehicle, &them.vehicle) {
+            (Some(a), Some(b)) => {
+                if engaged && action_left {
+                    let (p, q) = attack_pools(a.pilot_pool, &a.vehicle, b.pilot_pool, &b.vehicle);
+                    out.push(choice("vehicle attack", true, opposed(p, q), None));
                 }
-                (Some(a), None) => {
-                    if band == RangeBand::Engaged && action_left {
-                        let (d, _, _) = self.shot_difficulty(actor, t);
-                        out.push(choice(
-                            "shoot",
-                            true,
-                            None,
-                            Some(p_pass(&CheckSpec::new(a.pilot_pool, d))),
-                        ));
-                    }
+                let (p, q) = chase_pools(a.pilot_pool, &a.vehicle, b.pilot_pool, &b.vehicle);
+                if band != RangeBand::Engaged && move_left && standard {
+                    out.push(choice(
+                        "chase closer",
+                        move_uses_action,
+                        opposed(p, q),
+                        None,
+                    ));
                 }
-                (None, _) => {
-                    if engaged && them.vehicle.is_none() && action_left {
-                        let held = me.held_weapon().is_some();
-                        for theirs_bg in bg_choices(them) {
-                            let theirs = self.strike_with(t, theirs_bg.is_some()).0;
-                            for mine_bg in &mine {
-                                let strike = self.strike_with(actor, mine_bg.is_some());
-                                let unarmed = me.unarmed_with(mine_bg.is_some());
-                                let mut c = choice("melee", true, opposed(strike.0, theirs), None);
-                                c.background = mine_bg.clone();
-                                c.defender_background = theirs_bg.clone();
-                                out.push(c);
-                                // Bare hands are an option only where they differ from the
-                                // weapon.
-                                if held && unarmed != strike {
-                                    let mut c =
-                                        choice("unarmed", true, opposed(unarmed.0, theirs), None);
-                                    c.background = mine_bg.clone();
-                                    c.defender_background = theirs_bg.clone();
-                                    out.push(c);
-                                }
-                            }
-                        }
-                    }
-                    if me.ranged().is_some() && standard && action_left {
-                        let (d, _, _) = self.shot_difficulty(actor, t);
-                        for mine_bg in &mine {
-                            let r = me.ranged_with(mine_bg.is_some()).expect("holds one");
-                            let mut c = choice(
-                                "shoot",
-                                true,
-                                None,
-                                Some(p_pass(&CheckSpec::new(r.pool, d))),
-                            );
-                            c.background = mine_bg.clone();
-                            out.push(c);
-                        }
-                    }
-                    if band == RangeBand::Engaged && standard && move_left {
-                        // S7: even on a d6; S18: a background adds a d6, either even frees.
-                        for mine_bg in &mine {
-                            let p = if mine_bg.is_some() {
-                                solum_dice::prob(3, 4)
-                            } else {
-                                solum_dice::prob(1, 2)
-                            };
-                            let mut c = choice("disengage", move_uses_action, None, Some(p));
-                            c.background = mine_bg.clone();
-                            out.push(c);
-                        }
-                    }
+                if band != RangeBand::Far && move_left && standard {
+                    out.push(choice("chase away", move_uses_action, opposed(p, q), None));
                 }
             }
-            // Plain moves, with no roll, while not engaged with any hostile (a move while
-            // engaged is the disengage above).
-            if standard && move_left && !engaged_any && me.vehicle.is_none() {
-                if band != RangeBand::Engaged {
-                    out.push(choice("move closer", move_uses_action, None, one()));
+            (Some(a), None) => {
+                if band == RangeBand::Engaged && action_left {
+                    let (d, _, _) = self.shot_difficulty(turn.actor, t);
+                    out.push(choice(
+                        "shoot",
+                        true,
+                        None,
+                        Some(p_pass(&CheckSpec::new(a.pilot_pool, d))),
+                    ));
                 }
-                if band != RangeBand::Far {
-                    out.push(choice("move away", move_uses_action, None, one()));
+            }
+            (None, _) => self.choices_on_foot(turn, t, band, engaged, &choice, out),
+        }
+        // Plain moves, with no roll, while not engaged with any hostile (a move while
+        // engaged is the disengage above).
+        if standard && move_left && !turn.engaged_any && me.vehicle.is_none() {
+            let one = || Some(solum_dice::prob(1, 1));
+            if band != RangeBand::Engaged {
+                out.push(choice("move closer", move_uses_action, None, one()));
+            }
+            if band != RangeBand::Far {
+                out.push(choice("move away", move_uses_action, None, one()));
+            }
+        }
+    }
+
+    /// The options of a fighter on foot against the hostile `t` at `band` (`choice` names
+    /// both): melee and bare hands, a shot, a disengage, each once without a background
+    /// and once with each of the roller's (S18).
+    fn choices_on_foot<C>(
+        &self,
+        turn: &Turn<'_>,
+        t: usize,
+        band: RangeBand,
+        engaged: bool,
+        choice: &C,
+        out: &mut Vec<Choice>,
+    ) where
+        C: Fn(&'static str, bool, Option<OpposedOdds>, Option<solum_dice::Prob>) -> Choice,
+    {
+        let (actor, me, them, mine) = (turn.actor, turn.me, &self.fighters[t], &turn.mine);
+        let (action_left, standard) = (turn.action_left, turn.standard);
+        let opposed = |p, q| Some(opposed_odds(&self.opposed_spec(p, q)));
+        if engaged && them.vehicle.is_none() && action_left {
+            let held = me.held_weapon().is_some();
+            for theirs_bg in background_choices(them) {
+                let theirs = self.strike_with(t, theirs_bg.is_some()).0;
+                for mine_bg in mine {
+                    let strike = self.strike_with(actor, mine_bg.is_some());
+                    let unarmed = me.unarmed_with(mine_bg.is_some());
+                    let mut c = choice("melee", true, opposed(strike.0, theirs), None);
+                    c.background = mine_bg.clone();
+                    c.defender_background = theirs_bg.clone();
+                    out.push(c);
+                    // Bare hands are an option only where they differ from the weapon.
+                    if held && unarmed != strike {
+                        let mut c = choice("unarmed", true, opposed(unarmed.0, theirs), None);
+                        c.background = mine_bg.clone();
+                        c.defender_background = theirs_bg.clone();
+                        out.push(c);
+                    }
                 }
             }
         }
+        if me.ranged().is_some() && standard && action_left {
+            let (d, _, _) = self.shot_difficulty(actor, t);
+            for mine_bg in mine {
+                let r = me.ranged_with(mine_bg.is_some()).expect("holds one");
+                let mut c = choice(
+                    "shoot",
+                    true,
+                    None,
+                    Some(p_pass(&CheckSpec::new(r.pool, d))),
+                );
+                c.background = mine_bg.clone();
+                out.push(c);
+            }
+        }
+        if band == RangeBand::Engaged && standard && turn.move_left {
+            // S7: even on a d6; S18: a background adds a d6, either even frees.
+            for mine_bg in mine {
+                let p = if mine_bg.is_some() {
+                    solum_dice::prob(3, 4)
+                } else {
+                    solum_dice::prob(1, 2)
+                };
+                let mut c = choice("disengage", turn.move_uses_action, None, Some(p));
+                c.background = mine_bg.clone();
+                out.push(c);
+            }
+        }
+    }
+
+    /// The options with no target: a switch of weapons while the action is left, then
+    /// `end turn`.
+    fn untargeted_choices(&self, turn: &Turn<'_>, out: &mut Vec<Choice>) {
+        let me = turn.me;
         let untargeted = |action, weapon, uses_action| Choice {
             action,
             target: None,
@@ -2021,10 +2052,10 @@ impl Combat {
             background: None,
             defender_background: None,
             odds: None,
-            p_success: one(),
+            p_success: Some(solum_dice::prob(1, 1)),
         };
         // S13: changing weapons takes the action; every weapon not in hand, then bare hands.
-        if action_left && me.vehicle.is_none() {
+        if turn.action_left && me.vehicle.is_none() {
             for (i, w) in me.weapons.iter().enumerate() {
                 if me.held != Some(i) {
                     out.push(untargeted("switch", Some(w.name.clone()), true));
@@ -2035,8 +2066,30 @@ impl Combat {
             }
         }
         out.push(untargeted("end turn", None, false));
-        out
     }
+}
+
+/// The acting fighter and what it has left this turn, on which each of its choices
+/// ([`Combat::choices`]) depends.
+struct Turn<'c> {
+    actor: usize,
+    me: &'c Fighter,
+    action_left: bool,
+    move_left: bool,
+    /// A move uses the move if free, else the action (S7).
+    move_uses_action: bool,
+    standard: bool,
+    /// The backgrounds the fighter may name ([`background_choices`]).
+    mine: Vec<Option<String>>,
+    /// Engaged with some hostile: a move is then a disengage (S7).
+    engaged_any: bool,
+}
+
+/// No background, then each of the fighter's, as the sheet lists them.
+fn background_choices(f: &Fighter) -> Vec<Option<String>> {
+    std::iter::once(None)
+        .chain(f.backgrounds.iter().cloned().map(Some))
+        .collect()
 }
 
 /// Fast static combat (S11): the hero rolls against the opposition's difficulty each round;

@@ -62,78 +62,8 @@ async fn the_originals_creation_shows_each_step_and_a_rest_heals_by_the_hours() 
         (&json!(2), &json!(1), &json!(3), &json!(3))
     );
 
-    // The book lists the text's creatures with their stats: the Goblin is B:1 M:1 S:2 HP:1.
-    let book = s.get("/api/classic/book", &gm).await;
-    assert_eq!(book.status, StatusCode::OK, "{}", book.text());
-    let book = book.json();
-    let goblin = book["monsters"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["name"] == "Goblin")
-        .unwrap();
-    assert_eq!(
-        (
-            &goblin["body"],
-            &goblin["mind"],
-            &goblin["spirit"],
-            &goblin["hit_points"]
-        ),
-        (&json!(1), &json!(1), &json!(2), &json!(1))
-    );
-    let names: Vec<&str> = book["monsters"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["name"].as_str().unwrap())
-        .collect();
-    for m in [
-        "Goblin",
-        "Beholder",
-        "Owlbear",
-        "Squidhead",
-        "Troll",
-        "Zombie",
-    ] {
-        assert!(names.contains(&m), "{m} missing from {names:?}");
-    }
-
-    // Before the first exchange: Ada rolls 2 dice (Body 2), the Goblin 1. Counting every
-    // face: the highest of 2d6 against 1d6.
-    let (win, tie, lose) = exchange_counts();
-    let odds = s
-        .ok(
-            "/api/classic/characters/Ada/fight/odds",
-            &gm,
-            json!({ "foes": ["Goblin"], "policy": "hit-points" }),
-            StatusCode::OK,
-        )
-        .await;
-    assert_eq!(odds["dice"], json!([2, 1]));
-    assert_eq!(odds["calls"], 0);
-    let next = &odds["next"];
-    assert_eq!(next["dice"], json!([2, 1]));
-    for (key, count) in [("win", win), ("tie", tie), ("lose", lose)] {
-        let p = next["odds"][key].as_f64().unwrap();
-        assert!((p - f64::from(count) / 216.0).abs() < 1e-12, "{key}: {p}");
-    }
-    // One foe: the duel's chance too, at least the chance of winning the first exchange
-    // (the Goblin dies at its first loss).
-    let p_win = odds["p_win"].as_f64().unwrap();
-    assert!(p_win >= f64::from(win) / 216.0 && p_win < 1.0, "{p_win}");
-    // Nothing was rolled or journaled: the hero is not in a fight.
-    let status = s.get("/api/classic/characters/Ada/fight", &gm).await;
-    assert_eq!(status.json()["fight"], json!(null));
-    // A creature the book does not have is refused, naming the field.
-    let unknown = s
-        .post(
-            "/api/classic/characters/Ada/fight/odds",
-            &gm,
-            json!({ "foes": ["Dragon"] }),
-        )
-        .await;
-    assert_eq!(unknown.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert_eq!(unknown.json()["field"], "foes", "{}", unknown.text());
+    the_book_lists_the_texts_creatures(&s, &gm).await;
+    the_odds_before_the_first_exchange_count_every_face(&s, &gm).await;
 
     // A fight rolled by hand: the Goblin's 6 beats Ada's 1,1 (she loses a hit point: 2),
     // then Ada's 6,6 beats its 1 and it dies.
@@ -191,6 +121,85 @@ async fn the_originals_creation_shows_each_step_and_a_rest_heals_by_the_hours() 
         .map(|e| e["seq"].clone())
         .collect();
     assert_eq!(kinds.len(), 4, "{kinds:?}");
+}
+
+/// The book lists the text's creatures with their stats: the Goblin is B:1 M:1 S:2 HP:1.
+async fn the_book_lists_the_texts_creatures(s: &harness::Server, gm: &str) {
+    let book = s.get("/api/classic/book", gm).await;
+    assert_eq!(book.status, StatusCode::OK, "{}", book.text());
+    let book = book.json();
+    let goblin = book["monsters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == "Goblin")
+        .unwrap();
+    assert_eq!(
+        (
+            &goblin["body"],
+            &goblin["mind"],
+            &goblin["spirit"],
+            &goblin["hit_points"]
+        ),
+        (&json!(1), &json!(1), &json!(2), &json!(1))
+    );
+    let names: Vec<&str> = book["monsters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
+    for m in [
+        "Goblin",
+        "Beholder",
+        "Owlbear",
+        "Squidhead",
+        "Troll",
+        "Zombie",
+    ] {
+        assert!(names.contains(&m), "{m} missing from {names:?}");
+    }
+}
+
+/// The odds of Ada's fight with the Goblin before its first exchange, by counting every
+/// face; asking them rolls and journals nothing, and a creature the book lacks is refused.
+async fn the_odds_before_the_first_exchange_count_every_face(s: &harness::Server, gm: &str) {
+    // Before the first exchange: Ada rolls 2 dice (Body 2), the Goblin 1. Counting every
+    // face: the highest of 2d6 against 1d6.
+    let (win, tie, lose) = exchange_counts();
+    let odds = s
+        .ok(
+            "/api/classic/characters/Ada/fight/odds",
+            gm,
+            json!({ "foes": ["Goblin"], "policy": "hit-points" }),
+            StatusCode::OK,
+        )
+        .await;
+    assert_eq!(odds["dice"], json!([2, 1]));
+    assert_eq!(odds["calls"], 0);
+    let next = &odds["next"];
+    assert_eq!(next["dice"], json!([2, 1]));
+    for (key, count) in [("win", win), ("tie", tie), ("lose", lose)] {
+        let p = next["odds"][key].as_f64().unwrap();
+        assert!((p - f64::from(count) / 216.0).abs() < 1e-12, "{key}: {p}");
+    }
+    // One foe: the duel's chance too, at least the chance of winning the first exchange
+    // (the Goblin dies at its first loss).
+    let p_win = odds["p_win"].as_f64().unwrap();
+    assert!(p_win >= f64::from(win) / 216.0 && p_win < 1.0, "{p_win}");
+    // Nothing was rolled or journaled: the hero is not in a fight.
+    let status = s.get("/api/classic/characters/Ada/fight", gm).await;
+    assert_eq!(status.json()["fight"], json!(null));
+    // A creature the book does not have is refused, naming the field.
+    let unknown = s
+        .post(
+            "/api/classic/characters/Ada/fight/odds",
+            gm,
+            json!({ "foes": ["Dragon"] }),
+        )
+        .await;
+    assert_eq!(unknown.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(unknown.json()["field"], "foes", "{}", unknown.text());
 }
 
 #[tokio::test]

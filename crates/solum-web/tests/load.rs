@@ -665,50 +665,10 @@ async fn run(load: Load) -> Run {
     // Every client opens its table's live stream before anyone rolls.
     let (targets_tx, targets_rx) = watch::channel(None);
     let (give_up_tx, give_up_rx) = watch::channel(None);
-    let mut streams = Vec::new();
-    for table in &tables {
-        for token in &table.tokens {
-            streams.push((
-                table.id,
-                tokio::spawn(listen(
-                    addr,
-                    token.clone(),
-                    table.id,
-                    targets_rx.clone(),
-                    give_up_rx.clone(),
-                )),
-            ));
-        }
-    }
-    let wait = Instant::now();
-    while tables
-        .iter()
-        .any(|t| server.state.hub().clients(t.id) < per_table)
-    {
-        assert!(
-            wait.elapsed() < Duration::from_secs(60),
-            "the live streams did not all open"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    let streams = open_streams(&server, &tables, per_table, &targets_rx, &give_up_rx).await;
 
     // Everyone rolls for the duration.
-    let start = Instant::now();
-    let until = start + Duration::from_secs_f64(secs);
-    let mut rollers = Vec::new();
-    for (t, table) in tables.iter().enumerate() {
-        for (c, token) in table.tokens.iter().enumerate() {
-            rollers.push((
-                table.id,
-                tokio::spawn(roll(addr, token.clone(), format!("t{t} c{c}"), until)),
-            ));
-        }
-    }
-    let mut rolls: HashMap<i64, Vec<RollLog>> = HashMap::new();
-    for (table, handle) in rollers {
-        rolls.entry(table).or_default().push(handle.await.unwrap());
-    }
-    let elapsed = start.elapsed();
+    let (rolls, elapsed) = roll_for(addr, &tables, secs).await;
 
     // The journal as stored; then the streams may finish catching up.
     let path = server.path.clone();
@@ -742,18 +702,7 @@ async fn run(load: Load) -> Run {
     let _ = server.stop.take().unwrap().send(());
     let stopped = server.stopped.recv_timeout(Duration::from_secs(30)).is_ok();
 
-    let Totals {
-        errors,
-        stream_errors,
-        acked,
-        throttled,
-        stream_throttled,
-        reconnects,
-        deliveries,
-        entries,
-        commits,
-        grouped,
-    } = report(
+    let totals = report(
         &load,
         (setup_time, setup_throttled),
         (elapsed, catch_up),
@@ -764,6 +713,103 @@ async fn run(load: Load) -> Run {
     );
 
     // The checks.
+    nothing_failed_and_every_answer_was_committed(&totals);
+    for table in &tables {
+        check_table(
+            table.id,
+            &journals[&table.id],
+            &rolls[&table.id],
+            &heard[&table.id],
+            per_table,
+        );
+    }
+    assert_eq!(totals.deliveries, totals.entries * per_table);
+    assert!(
+        stopped,
+        "the server did not stop ({live_after} live clients left)"
+    );
+    Run {
+        reconnects: totals.reconnects,
+        throttled: totals.throttled + totals.stream_throttled,
+    }
+}
+
+/// Opens every client's live stream on its table, then waits until the server holds them
+/// all (nobody rolls before every stream listens): each stream's table and task.
+async fn open_streams(
+    server: &Server,
+    tables: &[Table],
+    per_table: usize,
+    targets_rx: &Targets,
+    give_up_rx: &watch::Receiver<Option<Instant>>,
+) -> Vec<(i64, tokio::task::JoinHandle<StreamLog>)> {
+    let addr = server.addr;
+    let mut streams = Vec::new();
+    for table in tables {
+        for token in &table.tokens {
+            streams.push((
+                table.id,
+                tokio::spawn(listen(
+                    addr,
+                    token.clone(),
+                    table.id,
+                    targets_rx.clone(),
+                    give_up_rx.clone(),
+                )),
+            ));
+        }
+    }
+    let wait = Instant::now();
+    while tables
+        .iter()
+        .any(|t| server.state.hub().clients(t.id) < per_table)
+    {
+        assert!(
+            wait.elapsed() < Duration::from_secs(60),
+            "the live streams did not all open"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    streams
+}
+
+/// Every client of every table rolls for `secs` seconds: each table's roll logs, and how
+/// long the rolling took.
+async fn roll_for(
+    addr: SocketAddr,
+    tables: &[Table],
+    secs: f64,
+) -> (HashMap<i64, Vec<RollLog>>, Duration) {
+    let start = Instant::now();
+    let until = start + Duration::from_secs_f64(secs);
+    let mut rollers = Vec::new();
+    for (t, table) in tables.iter().enumerate() {
+        for (c, token) in table.tokens.iter().enumerate() {
+            rollers.push((
+                table.id,
+                tokio::spawn(roll(addr, token.clone(), format!("t{t} c{c}"), until)),
+            ));
+        }
+    }
+    let mut rolls: HashMap<i64, Vec<RollLog>> = HashMap::new();
+    for (table, handle) in rollers {
+        rolls.entry(table).or_default().push(handle.await.unwrap());
+    }
+    (rolls, start.elapsed())
+}
+
+/// The run's totals: no request and no stream failed, some roll was answered, and every
+/// roll answered 2xx was answered from a committed group.
+fn nothing_failed_and_every_answer_was_committed(totals: &Totals) {
+    let Totals {
+        errors,
+        stream_errors,
+        acked,
+        commits,
+        grouped,
+        ..
+    } = totals;
+    let (acked, commits, grouped) = (*acked, *commits, *grouped);
     assert!(
         errors.is_empty(),
         "{} requests failed, e.g. {:?}",
@@ -782,24 +828,6 @@ async fn run(load: Load) -> Run {
         grouped >= acked as u64 && commits > 0,
         "{acked} rolls answered, {grouped} writes answered from {commits} commits"
     );
-    for table in &tables {
-        check_table(
-            table.id,
-            &journals[&table.id],
-            &rolls[&table.id],
-            &heard[&table.id],
-            per_table,
-        );
-    }
-    assert_eq!(deliveries, entries * per_table);
-    assert!(
-        stopped,
-        "the server did not stop ({live_after} live clients left)"
-    );
-    Run {
-        reconnects,
-        throttled: throttled + stream_throttled,
-    }
 }
 
 /// What the run adds up to, for its checks.
