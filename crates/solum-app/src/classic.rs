@@ -310,10 +310,8 @@ pub struct FightRequest {
     #[cfg_attr(feature = "openapi", schema(max_items = 100))]
     pub foes: Vec<String>,
     /// The hero's stat (C3); else Body.
-    #[cfg_attr(feature = "openapi", schema(schema_with = stat_or_null))]
     pub stat: Option<Stat>,
     /// The foes' stat; else each entry's own, else Body.
-    #[cfg_attr(feature = "openapi", schema(schema_with = stat_or_null))]
     pub foe_stat: Option<Stat>,
     /// A cliché helps the hero: +1 die.
     #[serde(default)]
@@ -1704,20 +1702,4 @@ impl<S: CampaignStore> Campaign<S> {
             sheet: sheet_after.map(|s| s.0),
         })
     }
-}
-
-/// The schema of a [`Stat`] or `null`, as a request names it.
-#[cfg(feature = "openapi")]
-fn stat_or_null() -> utoipa::openapi::schema::Object {
-    use Stat::{Body, Mind, Spirit};
-    use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
-    let every = |s: Stat| match s {
-        Body | Mind | Spirit => serde_json::to_value(s).unwrap_or_default(),
-    };
-    let mut names: Vec<serde_json::Value> = [Body, Mind, Spirit].into_iter().map(every).collect();
-    names.push(serde_json::Value::Null);
-    ObjectBuilder::new()
-        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
-        .enum_values(Some(names))
-        .build()
 }

@@ -234,12 +234,6 @@ pub fn dietype_weapon() -> Schema {
     ])
 }
 
-/// Any Project Sol Edge used on a test (P2), or `null`.
-pub fn any_edge() -> Schema {
-    use solum_sol::test::EdgeOnTest::{CloseCall, PushTheLimit, SecondChance, Smackdown};
-    edge_on_test(&[PushTheLimit, SecondChance, CloseCall, Smackdown])
-}
-
 /// An Edge chosen after the dice (Second Chance, Close Call), or `null`.
 pub fn edge_after_dice() -> Schema {
     use solum_sol::test::EdgeOnTest::{CloseCall, SecondChance};

@@ -171,7 +171,6 @@ pub struct Opposition {
     /// The defender's dice.
     pub dice: SolDice,
     /// The Edge the defender uses.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::any_edge))]
     pub edge: Option<EdgeOnTest>,
 }
 
@@ -196,7 +195,6 @@ pub struct SolTest {
     #[serde(default)]
     pub retry: u32,
     /// Edge declared before the dice (spent, or burnt for Smackdown).
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::any_edge))]
     pub edge: Option<EdgeOnTest>,
     /// Second Chance or Close Call, chosen up front, used only where it changes something.
     #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::edge_after_dice))]

@@ -118,6 +118,10 @@ fn die_type_characters_roll_from_their_sheet() {
     )
     .json();
     assert_eq!(v["sheet"]["sheet"]["abilities"]["Agility"], "d8");
+    // A change says the journal entry it was kept as, as every system's does.
+    let other = dir.path().join("other.solum");
+    let text = in_campaign(&other, &["dietype", "new", "Bo", "--ability", "Agility=d6"]);
+    assert!(text.ok().ends_with("journal entry 1\n"), "{}", text.ok());
     in_campaign(&c, &["dietype", "new", "Bad", "--skill", "Swords=5"]).bad_input("--skill");
     in_campaign(&c, &["dietype", "new", "Bad", "--ability", "Agility=d7"]).bad_input("d7");
     // D1, D2 by hand: chance 1, 8 explodes into 3 and 2 = 5 ≥ 4; chance 2, 1. Quality 1:

@@ -102,7 +102,7 @@ fn in_campaign(campaign: &std::path::Path, args: &[&str]) -> common::Run {
 fn campaign_characters_fight_skirmishes_by_name() {
     let dir = tempfile::tempdir().unwrap();
     let c = dir.path().join("c.solum");
-    in_campaign(
+    let vex = in_campaign(
         &c,
         &[
             "soluna",
@@ -117,15 +117,21 @@ fn campaign_characters_fight_skirmishes_by_name() {
             "--ranged",
             "2",
         ],
-    )
-    .ok();
+    );
+    // A change says the journal entry it was kept as, as every system's does.
+    assert!(vex.ok().ends_with("journal entry 1\n"), "{}", vex.ok());
     let file = dir.path().join("blue.toml");
     std::fs::write(
         &file,
         "[[character]]\nname = \"Oro\"\nside = \"blue\"\nmind = 1\nbody = 0\nhit_points = 2\nranged = 1\n",
     )
     .unwrap();
-    in_campaign(&c, &["soluna", "import", file.to_str().unwrap()]).ok();
+    let imported = in_campaign(&c, &["soluna", "import", file.to_str().unwrap()]);
+    assert!(
+        imported.ok().ends_with("journal entry 2\n"),
+        "{}",
+        imported.ok()
+    );
     in_campaign(
         &c,
         &[

@@ -137,6 +137,21 @@ impl Serialize for Faces {
     }
 }
 
+// Described as serde writes it: a list of faces.
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for Faces {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        <Vec<u32> as utoipa::PartialSchema>::schema()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for Faces {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "dice.Faces".into()
+    }
+}
+
 impl<'a> IntoIterator for &'a Faces {
     type Item = &'a u32;
     type IntoIter = std::slice::Iter<'a, u32>;

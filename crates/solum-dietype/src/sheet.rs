@@ -32,8 +32,6 @@ pub struct Weapon {
     pub die: DieType,
     /// The flat modifier, −4 to +4 (a Dagger +1: 1).
     #[serde(default)]
-    // serde writes the field every time: the answer's description has it required.
-    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub modifier: i32,
 }
 
@@ -74,20 +72,15 @@ pub struct Sheet {
     pub name: String,
     /// Each ability's die type.
     #[serde(default)]
-    // serde writes the field every time: the answer's description has it required.
-    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub abilities: BTreeMap<String, DieType>,
     /// Each skill's chances: 1 (unskilled) to 4.
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub skills: BTreeMap<String, u32>,
     /// Weapons by name.
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub weapons: BTreeMap<String, Weapon>,
     /// Free notes.
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub notes: String,
 }
 

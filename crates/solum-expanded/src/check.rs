@@ -25,7 +25,6 @@ pub struct Reroll {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = expanded::PoolRoll))]
 pub struct PoolRoll {
     /// The pool as rolled, before any reroll (a list of faces; inline for small pools).
-    #[cfg_attr(feature = "openapi", schema(value_type = Vec<u32>))]
     pub dice: Faces,
     /// The gear reroll, if one was used.
     pub reroll: Option<Reroll>,

@@ -18,8 +18,6 @@ pub struct Skill {
     pub progress: u32,
     /// A progress point was already earned in the current encounter.
     #[serde(default)]
-    // serde writes the field every time: the answer's description has it required.
-    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub earned_this_encounter: bool,
 }
 

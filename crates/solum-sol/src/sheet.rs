@@ -103,21 +103,16 @@ pub struct Sheet {
     pub edge: Edge,
     /// Attributes by name (AGI, LOG, REA …).
     #[serde(default)]
-    // serde writes the field every time: the answer's description has it required.
-    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub attributes: BTreeMap<String, u32>,
     /// Skills.
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub skills: Vec<Skill>,
     /// Training sessions used this game session (one allowed).
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub trained_this_session: bool,
     /// A progress point was already earned in the current encounter, in any skill: a
     /// character earns at most one per encounter in all (P3).
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub progress_this_encounter: bool,
 }
 

@@ -52,9 +52,9 @@ pub struct PhaseTableError(pub u32);
 
 /// A character in a skirmish.
 ///
-/// As answered, it has passed [`Character::validate`], and a skirmish has only lowered its
-/// numbers since: Mind 1 to 10, every other number at most [`MAX_SHEET_VALUE`], hit points
-/// from 0 (out).
+/// Every character a skirmish takes is checked by [`Character::validate`] first, and a
+/// skirmish only lowers its numbers: Mind 1 to 10, every other number at most
+/// [`MAX_SHEET_VALUE`], hit points from 0 (out). The schema states those ranges.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -1971,8 +1971,8 @@ fn merged_closed(v: &Value, schemas: &Value, out: &mut Vec<String>) {
 /// The rules' answer types describe themselves (derived beside them, named by their
 /// system), and a closed one merged into a view beside the view's own fields (a creature
 /// with its `source`) would forbid them: no `allOf` part refers to one.
-#[tokio::test]
-async fn the_rules_answers_are_derived_and_no_closed_one_is_merged() {
+#[test]
+fn the_rules_answers_are_derived_and_no_closed_one_is_merged() {
     let doc = solum_web::openapi_description();
     let schemas = &doc["components"]["schemas"];
     for name in [

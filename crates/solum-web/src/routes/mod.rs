@@ -1,5 +1,6 @@
-//! The API's routes, by area: [`api`] is the one list of them (nested under `/api` by
-//! [`crate::app`], which adds the layers every route shares).
+//! The routes, by area: the `api_routes!` table below is the one list of them, the API's
+//! ([`api`], nested under `/api` by [`crate::app`], which adds the layers every route
+//! shares) and then the page's own files ([`page`]).
 
 pub(crate) mod characters;
 pub(crate) mod classic;
