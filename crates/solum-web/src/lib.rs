@@ -44,10 +44,10 @@ pub use json::to_json;
 pub use middleware::CSP;
 /// The API's OpenAPI description, as `GET /api/openapi.json` serves it.
 pub use openapi::description as openapi_description;
-/// The API's routes as the router declares them: `(method, path under /api)`.
-pub use routes::ROUTES as API_ROUTES;
 pub use routes::journal::{MAX_PAGE, PAGE};
 pub use routes::notation::MAX_ODDS_VALUES;
+/// The API's routes as the router declares them: `(method, path under /api)`.
+pub use routes::{PAGE_ROUTES, ROUTES as API_ROUTES};
 
 pub(crate) use extract::{Body_, DiceEnvelope, NoFields, NoQuery, Peer, Query_, split};
 pub(crate) use json::Json;

@@ -1874,6 +1874,17 @@ async fn the_openapi_description_names_every_route_and_no_other() {
         extra.is_empty(),
         "openapi.json describes API routes outside the router's table: {extra:?}"
     );
+    // The page's files: exactly those of the table's `page:` part, each a `GET`.
+    let page: std::collections::BTreeSet<(String, String)> = described
+        .iter()
+        .filter(|(_, path)| !path.starts_with("/api/"))
+        .cloned()
+        .collect();
+    let page_table = solum_web::PAGE_ROUTES
+        .iter()
+        .map(|path| ("GET".to_owned(), (*path).to_owned()))
+        .collect();
+    assert_eq!(page, page_table, "the page's paths in openapi.json");
     // And each described route is live in the router: never the fallback's 404 nor a 405.
     let (gm, _) = s.table("T", "Ada").await;
     for (method, path) in &described {

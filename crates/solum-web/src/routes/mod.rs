@@ -44,6 +44,9 @@ macro_rules! api_routes {
             Router::new()$(.route($page_path, axum::routing::get($($page_handler)::+)))*
         }
 
+        /// The page's own paths of the table above (each answers `GET`).
+        pub const PAGE_ROUTES: &[&str] = &[$($page_path,)*];
+
         /// The routes of the table above: `(method, path under /api)`.
         pub const ROUTES: &[(&str, &str)] = &[$($((stringify!($method), $path),)+)*];
 
